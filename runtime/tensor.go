@@ -1,0 +1,357 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"unsafe"
+)
+
+// Alignment is the byte alignment of every storage allocation (TVM's kAllocAlignment).
+const Alignment = 64
+
+// Device types, as DLPack's DLDeviceType.
+const (
+	DeviceCPU int32 = 1
+)
+
+// Device names where a tensor lives. relaxgo runs on the host CPU only.
+type Device struct {
+	Type int32
+	ID   int32
+}
+
+// CPU is the host device.
+var CPU = Device{Type: DeviceCPU, ID: 0}
+
+// String returns "cpu(0)" style names.
+func (d Device) String() string {
+	if d.Type == DeviceCPU {
+		return fmt.Sprintf("cpu(%d)", d.ID)
+	}
+	return fmt.Sprintf("device(%d, %d)", d.Type, d.ID)
+}
+
+// Storage is a block of 64-byte-aligned memory from which tensors are carved.
+type Storage struct {
+	data   []byte
+	device Device
+}
+
+// maxAlloc bounds a single allocation so a corrupt size cannot exhaust memory
+// silently (1 TiB; real allocation failures still surface from the Go runtime).
+const maxAlloc = int64(1) << 40
+
+// alignedBytes returns a zeroed byte slice of length n whose first byte is
+// Alignment-aligned.
+func alignedBytes(n int64) []byte {
+	if n == 0 {
+		return []byte{}
+	}
+	buf := make([]byte, n+Alignment)
+	off := int(uintptr(unsafe.Pointer(&buf[0])) & (Alignment - 1))
+	if off != 0 {
+		off = Alignment - off
+	}
+	return buf[off : off+int(n) : off+int(n)]
+}
+
+// NewStorage allocates nbytes of zeroed, aligned storage on dev.
+func NewStorage(nbytes int64, dev Device) (*Storage, error) {
+	if nbytes < 0 || nbytes > maxAlloc {
+		return nil, fmt.Errorf("runtime: storage size %d out of range", nbytes)
+	}
+	return &Storage{data: alignedBytes(nbytes), device: dev}, nil
+}
+
+// Size is the storage's size in bytes.
+func (s *Storage) Size() int64 { return int64(len(s.data)) }
+
+// Bytes returns the whole storage.
+func (s *Storage) Bytes() []byte { return s.data }
+
+// Device is where the storage lives.
+func (s *Storage) Device() Device { return s.device }
+
+// AllocTensor makes a tensor view of shape and dtype at byte offset within s,
+// checking that it fits.
+func (s *Storage) AllocTensor(offset int64, shape []int64, dt DataType) (*Tensor, error) {
+	n, err := NumBytes(shape, dt)
+	if err != nil {
+		return nil, err
+	}
+	if offset < 0 || offset > int64(len(s.data)) || n > int64(len(s.data))-offset {
+		return nil, fmt.Errorf("runtime: tensor of %d bytes at offset %d does not fit storage of %d bytes", n, offset, len(s.data))
+	}
+	return &Tensor{dtype: dt, shape: cloneShape(shape), data: s.data[offset : offset+n : offset+n], storage: s, offset: offset, device: s.device}, nil
+}
+
+// Tensor is an n-dimensional array: a dtype, a shape and a view of storage.
+// Element data are stored densely in row-major order starting at the view.
+type Tensor struct {
+	dtype   DataType
+	shape   []int64
+	data    []byte
+	storage *Storage
+	offset  int64
+	device  Device
+}
+
+// NumElements is the product of shape, with overflow and negative-dimension checks.
+func NumElements(shape []int64) (int64, error) {
+	n := int64(1)
+	for i, d := range shape {
+		if d < 0 {
+			return 0, fmt.Errorf("runtime: negative dimension %d at axis %d", d, i)
+		}
+		if d != 0 && n > math.MaxInt64/d {
+			return 0, errors.New("runtime: tensor size overflows int64")
+		}
+		n *= d
+	}
+	return n, nil
+}
+
+// NumBytes is the byte size of a dense tensor of shape and dt.
+func NumBytes(shape []int64, dt DataType) (int64, error) {
+	n, err := NumElements(shape)
+	if err != nil {
+		return 0, err
+	}
+	eb := int64(dt.ElemBytes())
+	if eb != 0 && n > maxAlloc/eb {
+		return 0, fmt.Errorf("runtime: tensor of %d elements of %s is too large", n, dt)
+	}
+	return n * eb, nil
+}
+
+func cloneShape(s []int64) []int64 {
+	out := make([]int64, len(s))
+	copy(out, s)
+	return out
+}
+
+// NewTensor allocates a zeroed tensor on the CPU.
+func NewTensor(shape []int64, dt DataType) (*Tensor, error) {
+	n, err := NumBytes(shape, dt)
+	if err != nil {
+		return nil, err
+	}
+	st := &Storage{data: alignedBytes(n), device: CPU}
+	return &Tensor{dtype: dt, shape: cloneShape(shape), data: st.data, storage: st, device: CPU}, nil
+}
+
+// MustNewTensor is NewTensor for shapes known to be valid (tests, generated
+// code with static shapes); it panics on an invalid shape.
+func MustNewTensor(shape []int64, dt DataType) *Tensor {
+	t, err := NewTensor(shape, dt)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// DType is the element type.
+func (t *Tensor) DType() DataType { return t.dtype }
+
+// Shape is the tensor's shape. Callers must not modify it.
+func (t *Tensor) Shape() []int64 { return t.shape }
+
+// NDim is the number of dimensions.
+func (t *Tensor) NDim() int { return len(t.shape) }
+
+// NumElements is the number of elements.
+func (t *Tensor) NumElements() int64 {
+	n := int64(1)
+	for _, d := range t.shape {
+		n *= d
+	}
+	return n
+}
+
+// NBytes is the size of the tensor's data in bytes.
+func (t *Tensor) NBytes() int64 { return int64(len(t.data)) }
+
+// Bytes is the tensor's raw data (aliasing it).
+func (t *Tensor) Bytes() []byte { return t.data }
+
+// ByteOffset is the offset of the data within its storage.
+func (t *Tensor) ByteOffset() int64 { return t.offset }
+
+// Storage is the storage the tensor views.
+func (t *Tensor) Storage() *Storage { return t.storage }
+
+// Device is where the tensor lives.
+func (t *Tensor) Device() Device { return t.device }
+
+// String describes the tensor's type, e.g. "Tensor[(3, 4), float32]".
+func (t *Tensor) String() string {
+	return fmt.Sprintf("Tensor[%s, %s]", Shape(t.shape), t.dtype)
+}
+
+// View returns a zero-copy view of t with a new shape and the same number of bytes.
+func (t *Tensor) View(shape []int64, dt DataType) (*Tensor, error) {
+	n, err := NumBytes(shape, dt)
+	if err != nil {
+		return nil, err
+	}
+	if n != int64(len(t.data)) {
+		return nil, fmt.Errorf("runtime: cannot view %s as %s %s: byte sizes %d and %d differ", t, Shape(shape), dt, len(t.data), n)
+	}
+	return &Tensor{dtype: dt, shape: cloneShape(shape), data: t.data, storage: t.storage, offset: t.offset, device: t.device}, nil
+}
+
+// Reshape returns a zero-copy view of t with a new shape of the same element count.
+func (t *Tensor) Reshape(shape []int64) (*Tensor, error) { return t.View(shape, t.dtype) }
+
+// Clone returns a deep copy of t in fresh storage.
+func (t *Tensor) Clone() *Tensor {
+	c := MustNewTensor(t.shape, t.dtype)
+	copy(c.data, t.data)
+	return c
+}
+
+// CopyFrom copies src's data into t; shapes and dtypes must match.
+func (t *Tensor) CopyFrom(src *Tensor) error {
+	if t.dtype != src.dtype || !Shape(t.shape).Equal(Shape(src.shape)) {
+		return fmt.Errorf("runtime: copy from %s into %s", src, t)
+	}
+	copy(t.data, src.data)
+	return nil
+}
+
+func viewAs[T any](b []byte) []T {
+	if len(b) == 0 {
+		return []T{}
+	}
+	var z T
+	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b)/int(unsafe.Sizeof(z)))
+}
+
+// Float32s is the data as []float32 (aliasing; dtype must be float32).
+func (t *Tensor) Float32s() []float32 { t.mustBe(Float32); return viewAs[float32](t.data) }
+
+// Float64s is the data as []float64 (aliasing; dtype must be float64).
+func (t *Tensor) Float64s() []float64 { t.mustBe(Float64); return viewAs[float64](t.data) }
+
+// Int8s is the data as []int8 (aliasing; dtype must be int8).
+func (t *Tensor) Int8s() []int8 { t.mustBe(Int8); return viewAs[int8](t.data) }
+
+// Int16s is the data as []int16 (aliasing; dtype must be int16).
+func (t *Tensor) Int16s() []int16 { t.mustBe(Int16); return viewAs[int16](t.data) }
+
+// Int32s is the data as []int32 (aliasing; dtype must be int32).
+func (t *Tensor) Int32s() []int32 { t.mustBe(Int32); return viewAs[int32](t.data) }
+
+// Int64s is the data as []int64 (aliasing; dtype must be int64).
+func (t *Tensor) Int64s() []int64 { t.mustBe(Int64); return viewAs[int64](t.data) }
+
+// Uint8s is the data as []uint8 (aliasing; dtype must be uint8).
+func (t *Tensor) Uint8s() []uint8 { t.mustBe(UInt8); return t.data }
+
+// Uint16s is the raw 16-bit data (aliasing; dtype must be a 16-bit type such as
+// float16, bfloat16 or uint16).
+func (t *Tensor) Uint16s() []uint16 {
+	if t.dtype.Bits != 16 || t.dtype.Lanes != 1 {
+		panic(fmt.Sprintf("runtime: %s viewed as 16-bit data", t))
+	}
+	return viewAs[uint16](t.data)
+}
+
+// Uint32s is the data as []uint32 (aliasing; dtype must be uint32).
+func (t *Tensor) Uint32s() []uint32 { t.mustBe(UInt32); return viewAs[uint32](t.data) }
+
+// Uint64s is the data as []uint64 (aliasing; dtype must be uint64).
+func (t *Tensor) Uint64s() []uint64 { t.mustBe(UInt64); return viewAs[uint64](t.data) }
+
+// Bools is the data as []bool (aliasing; dtype must be bool, one byte per element).
+func (t *Tensor) Bools() []bool { t.mustBe(Bool); return viewAs[bool](t.data) }
+
+// mustBe panics when t's dtype is not dt. Typed views are programming
+// interfaces: callers check dtypes first (kernels do so once per call).
+func (t *Tensor) mustBe(dt DataType) {
+	if t.dtype != dt {
+		panic(fmt.Sprintf("runtime: %s viewed as %s", t, dt))
+	}
+}
+
+// Elem is the set of Go element types a tensor can be built from.
+type Elem interface {
+	~float32 | ~float64 | ~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~bool
+}
+
+// DataTypeOf is the tensor dtype of Go element type T (uint16 maps to uint16, not float16).
+func DataTypeOf[T Elem]() DataType {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return Float32
+	case float64:
+		return Float64
+	case int8:
+		return Int8
+	case int16:
+		return Int16
+	case int32:
+		return Int32
+	case int64:
+		return Int64
+	case uint8:
+		return UInt8
+	case uint16:
+		return UInt16
+	case uint32:
+		return UInt32
+	case uint64:
+		return UInt64
+	case bool:
+		return Bool
+	}
+	// Named types with these underlying types: decide by size and kind.
+	switch unsafe.Sizeof(z) {
+	case 1:
+		return UInt8
+	case 2:
+		return UInt16
+	case 4:
+		return Float32
+	default:
+		return Float64
+	}
+}
+
+// FromSlice makes a new tensor holding a copy of data with the given shape.
+func FromSlice[T Elem](data []T, shape ...int64) (*Tensor, error) {
+	dt := DataTypeOf[T]()
+	n, err := NumElements(shape)
+	if err != nil {
+		return nil, err
+	}
+	if n != int64(len(data)) {
+		return nil, fmt.Errorf("runtime: %d elements do not fill shape %s", len(data), Shape(shape))
+	}
+	t, err := NewTensor(shape, dt)
+	if err != nil {
+		return nil, err
+	}
+	copy(viewAs[T](t.data), data)
+	return t, nil
+}
+
+// ToSlice copies the tensor's data out as []T; T must match the dtype.
+func ToSlice[T Elem](t *Tensor) ([]T, error) {
+	if dt := DataTypeOf[T](); dt != t.dtype {
+		return nil, fmt.Errorf("runtime: tensor has dtype %s, not %s", t.dtype, dt)
+	}
+	src := viewAs[T](t.data)
+	out := make([]T, len(src))
+	copy(out, src)
+	return out, nil
+}
+
+// Scalar makes a 0-d tensor holding v.
+func Scalar[T Elem](v T) *Tensor {
+	t, _ := FromSlice([]T{v})
+	t.shape = []int64{}
+	return t
+}

@@ -1,0 +1,80 @@
+package runtime
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Value is a type-erased runtime value, TVM's Any. It holds one of: *Tensor,
+// Shape, int64, float64, bool, string, DataType, Tuple, *Closure, PackedFunc,
+// *Storage, or nil.
+type Value = any
+
+// Shape is a shape value (TVM's ShapeTuple), distinct from a tensor.
+type Shape []int64
+
+// String prints a shape as a Python tuple: "(3, 4)", "(5,)", "()".
+func (s Shape) String() string {
+	var b strings.Builder
+	b.WriteByte('(')
+	for i, d := range s {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprint(&b, d)
+	}
+	if len(s) == 1 {
+		b.WriteByte(',')
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// Equal reports whether two shapes are identical.
+func (s Shape) Equal(o Shape) bool {
+	if len(s) != len(o) {
+		return false
+	}
+	for i := range s {
+		if s[i] != o[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Tuple is a runtime tuple (TVM's Array<Any>).
+type Tuple []Value
+
+// PackedFunc is a type-erased function: TVM's PackedFunc / ffi.Function.
+type PackedFunc func(args []Value) (Value, error)
+
+// TypeName names the runtime type of v for error messages.
+func TypeName(v Value) string {
+	switch x := v.(type) {
+	case nil:
+		return "None"
+	case *Tensor:
+		return "Tensor"
+	case Shape:
+		return "Shape"
+	case int64:
+		return "int"
+	case float64:
+		return "float"
+	case bool:
+		return "bool"
+	case string:
+		return "str"
+	case DataType:
+		return "DataType"
+	case Tuple:
+		return "Tuple"
+	case PackedFunc:
+		return "Function"
+	case *Storage:
+		return "Storage"
+	default:
+		return fmt.Sprintf("%T", x)
+	}
+}
