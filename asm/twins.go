@@ -1,0 +1,340 @@
+package asm
+
+import "math"
+
+// Pure-Go twins. Each states the loop it computes; the assembly kernels
+// compute exactly the same float32 operations (bit-identical results) except
+// the SGEMM micro-kernel, whose assembly fuses a*b+acc into one FMA.
+
+// addGo computes: for i := range dst { dst[i] = x[i] + y[i] }.
+func addGo(dst, x, y []float32) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	for i := range dst {
+		dst[i] = x[i] + y[i]
+	}
+}
+
+// subGo computes: for i := range dst { dst[i] = x[i] - y[i] }.
+func subGo(dst, x, y []float32) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	for i := range dst {
+		dst[i] = x[i] - y[i]
+	}
+}
+
+// mulGo computes: for i := range dst { dst[i] = x[i] * y[i] }.
+func mulGo(dst, x, y []float32) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	for i := range dst {
+		dst[i] = x[i] * y[i]
+	}
+}
+
+// divGo computes: for i := range dst { dst[i] = x[i] / y[i] }.
+func divGo(dst, x, y []float32) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	for i := range dst {
+		dst[i] = x[i] / y[i]
+	}
+}
+
+// addScalarGo computes: for i := range dst { dst[i] = x[i] + s }.
+func addScalarGo(dst, x []float32, s float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = x[i] + s
+	}
+}
+
+// subScalarGo computes: for i := range dst { dst[i] = x[i] - s }.
+func subScalarGo(dst, x []float32, s float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = x[i] - s
+	}
+}
+
+// rsubScalarGo computes: for i := range dst { dst[i] = s - x[i] }.
+func rsubScalarGo(dst, x []float32, s float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = s - x[i]
+	}
+}
+
+// mulScalarGo computes: for i := range dst { dst[i] = x[i] * s }.
+func mulScalarGo(dst, x []float32, s float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = x[i] * s
+	}
+}
+
+// divScalarGo computes: for i := range dst { dst[i] = x[i] / s }.
+func divScalarGo(dst, x []float32, s float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = x[i] / s
+	}
+}
+
+// rdivScalarGo computes: for i := range dst { dst[i] = s / x[i] }.
+func rdivScalarGo(dst, x []float32, s float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = s / x[i]
+	}
+}
+
+// reluGo computes: for i := range dst { v := x[i]; if 0 > v { v = 0 }; dst[i] = v }.
+func reluGo(dst, x []float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		v := x[i]
+		if 0 > v {
+			v = 0
+		}
+		dst[i] = v
+	}
+}
+
+// Constants of the exp kernel (Cephes expf).
+const (
+	expLo    = float32(-105) // below: result rounds to 0
+	expHi    = float32(89)   // above: result overflows to +Inf
+	expLog2e = float32(1.44269504088896341)
+	expC1    = float32(0.693359375)    // ln 2, high part (exact n*C1 for |n| < 2^15)
+	expC2    = float32(2.12194440e-4)  // ln 2 = C1 - C2
+	expP0    = float32(1.9875691500e-4)
+	expP1    = float32(1.3981999507e-3)
+	expP2    = float32(8.3334519073e-3)
+	expP3    = float32(4.1665795894e-2)
+	expP4    = float32(1.6666665459e-1)
+	expP5    = float32(5.0000001201e-1)
+)
+
+// pow2 returns 2**k for -126 <= k <= 127 (bit construction).
+func pow2(k int32) float32 { return math.Float32frombits(uint32(k+127) << 23) }
+
+// expOne is exp on one float32; expGo applies it to a slice. Each line is a
+// single rounded float32 operation, in the order the assembly performs them:
+//
+//	if lo > x { x = lo }; if hi < x { x = hi }
+//	n := roundToEven(x * log2e)
+//	r := (x - n*C1) + n*C2
+//	y := (((((P0*r + P1)*r + P2)*r + P3)*r + P4)*r + P5)
+//	y = (y*(r*r) + r) + 1
+//	k := int32(n); k1 := k >> 1; k2 := k - k1
+//	return (y * 2**k1) * 2**k2
+func expOne(x float32) float32 {
+	if expLo > x {
+		x = expLo
+	}
+	if expHi < x {
+		x = expHi
+	}
+	t := x * expLog2e
+	n := float32(math.RoundToEven(float64(t)))
+	r := x - float32(n*expC1)
+	r = r + float32(n*expC2)
+	z := float32(r * r)
+	y := float32(expP0*r) + expP1
+	y = float32(y*r) + expP2
+	y = float32(y*r) + expP3
+	y = float32(y*r) + expP4
+	y = float32(y*r) + expP5
+	y = float32(y*z) + r
+	y = y + 1
+	k := int32(n)
+	if n != n {
+		k = math.MinInt32 // what CVTPS2DQ returns for NaN
+	}
+	k1 := k >> 1
+	k2 := k - k1
+	y = float32(y * pow2(k1))
+	return y * pow2(k2)
+}
+
+// expGo computes: for i := range dst { dst[i] = expOne(x[i]) }.
+func expGo(dst, x []float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = expOne(x[i])
+	}
+}
+
+// Constants of the tanh kernel (Cephes tanhf).
+const (
+	tanhSmall = float32(0.625)
+	tanhT0    = float32(-5.70498872745e-3)
+	tanhT1    = float32(2.06390887954e-2)
+	tanhT2    = float32(-5.37397155531e-2)
+	tanhT3    = float32(1.33314422036e-1)
+	tanhT4    = float32(-3.33332819422e-1)
+)
+
+// tanhOne is tanh on one float32; tanhGo applies it to a slice:
+//
+//	a := |x|
+//	if a > 0.625 { s := expOne(a + a); t := 1 - 2/(s+1); return t with x's sign }
+//	z := x*x
+//	p := ((((T0*z + T1)*z + T2)*z + T3)*z + T4)
+//	return ((p*z)*x) + x
+func tanhOne(x float32) float32 {
+	bits := math.Float32bits(x)
+	a := math.Float32frombits(bits &^ (1 << 31))
+	if a > tanhSmall {
+		s := expOne(a + a)
+		t := 1 - 2/(s+1)
+		return math.Float32frombits(math.Float32bits(t) | bits&(1<<31))
+	}
+	z := x * x
+	p := float32(tanhT0*z) + tanhT1
+	p = float32(p*z) + tanhT2
+	p = float32(p*z) + tanhT3
+	p = float32(p*z) + tanhT4
+	p = float32(p * z)
+	p = float32(p * x)
+	return p + x
+}
+
+// tanhGo computes: for i := range dst { dst[i] = tanhOne(x[i]) }.
+func tanhGo(dst, x []float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = tanhOne(x[i])
+	}
+}
+
+// Constants of the erf kernel (Eigen/XLA float erf).
+const (
+	erfA13 = float32(-2.72614225801306e-10)
+	erfA11 = float32(2.77068142495902e-08)
+	erfA9  = float32(-2.10102402082508e-06)
+	erfA7  = float32(-5.69250639462346e-05)
+	erfA5  = float32(-7.34990630326855e-04)
+	erfA3  = float32(-2.95459980854025e-03)
+	erfA1  = float32(-1.60960333262415e-02)
+	erfB8  = float32(-1.45660718464996e-05)
+	erfB6  = float32(-2.13374055278905e-04)
+	erfB4  = float32(-1.68282697438203e-03)
+	erfB2  = float32(-7.37332916720468e-03)
+	erfB0  = float32(-1.42647390514189e-02)
+)
+
+// erfOne is erf on one float32; erfGo applies it to a slice:
+//
+//	if -4 > x { x = -4 }; if 4 < x { x = 4 }
+//	z := x*x
+//	p := (((((A13*z + A11)*z + A9)*z + A7)*z + A5)*z + A3)*z + A1
+//	q := (((B8*z + B6)*z + B4)*z + B2)*z + B0
+//	return (x*p) / q
+func erfOne(x float32) float32 {
+	if -4 > x {
+		x = -4
+	}
+	if 4 < x {
+		x = 4
+	}
+	z := x * x
+	p := float32(erfA13*z) + erfA11
+	p = float32(p*z) + erfA9
+	p = float32(p*z) + erfA7
+	p = float32(p*z) + erfA5
+	p = float32(p*z) + erfA3
+	p = float32(p*z) + erfA1
+	q := float32(erfB8*z) + erfB6
+	q = float32(q*z) + erfB4
+	q = float32(q*z) + erfB2
+	q = float32(q*z) + erfB0
+	return float32(x*p) / q
+}
+
+// erfGo computes: for i := range dst { dst[i] = erfOne(x[i]) }.
+func erfGo(dst, x []float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = erfOne(x[i])
+	}
+}
+
+// sigmoidOne is 1 / (1 + expOne(-x)).
+func sigmoidOne(x float32) float32 {
+	return 1 / (1 + expOne(-x))
+}
+
+// sigmoidGo computes: for i := range dst { dst[i] = 1 / (1 + expOne(-x[i])) }.
+func sigmoidGo(dst, x []float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = sigmoidOne(x[i])
+	}
+}
+
+// sumBlocksGo computes: for i := 0; i < 64*nblk; i++ { acc[i%64] += x[i] }.
+func sumBlocksGo(x []float32, nblk int, acc *[64]float32) {
+	x = x[:64*nblk]
+	for i, v := range x {
+		acc[i%64] += v
+	}
+}
+
+// dotBlocksGo computes: for i := 0; i < 64*nblk; i++ { acc[i%64] += x[i]*y[i] }
+// (the product rounded to float32 before the addition).
+func dotBlocksGo(x, y []float32, nblk int, acc *[64]float32) {
+	x, y = x[:64*nblk], y[:64*nblk]
+	for i, v := range x {
+		acc[i%64] += float32(v * y[i])
+	}
+}
+
+// maxBlocksGo computes: for i := 0; i < 64*nblk; i++ { v := x[i]; if v != v
+// { nan = true }; if v > acc[i%64] { acc[i%64] = v } }.
+func maxBlocksGo(x []float32, nblk int, acc *[64]float32) (nan bool) {
+	x = x[:64*nblk]
+	for i, v := range x {
+		if v != v {
+			nan = true
+		}
+		if v > acc[i%64] {
+			acc[i%64] = v
+		}
+	}
+	return nan
+}
+
+// sgemmKernelGo is the twin of the SGEMM micro-kernel for an mr x nr tile:
+//
+//	for i < mr, j < nr:
+//	    acc := 0; for p < kc { acc += a[p*mr+i] * b[p*nr+j] }
+//	    if beta == 0 { c[i*ldc+j] = alpha*acc } else { c[i*ldc+j] = alpha*acc + beta*c[i*ldc+j] }
+//
+// (the assembly fuses acc += a*b into one FMA, so results may differ from the
+// twin in the last bits).
+func sgemmKernelGo(mr, nr, kc int, a, b, c []float32, ldc int, alpha, beta float32) {
+	var acc [16 * 32]float32
+	accs := acc[:mr*nr]
+	for p := 0; p < kc; p++ {
+		ap := a[p*mr : p*mr+mr]
+		bp := b[p*nr : p*nr+nr]
+		for i, av := range ap {
+			row := accs[i*nr : i*nr+nr]
+			for j, bv := range bp {
+				row[j] += av * bv
+			}
+		}
+	}
+	for i := 0; i < mr; i++ {
+		row := c[i*ldc : i*ldc+nr]
+		arow := accs[i*nr : i*nr+nr]
+		if beta == 0 {
+			for j := range row {
+				row[j] = alpha * arow[j]
+			}
+		} else {
+			for j := range row {
+				row[j] = float32(alpha*arow[j]) + float32(beta*row[j])
+			}
+		}
+	}
+}
