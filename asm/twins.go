@@ -103,8 +103,8 @@ const (
 	expLo    = float32(-105) // below: result rounds to 0
 	expHi    = float32(89)   // above: result overflows to +Inf
 	expLog2e = float32(1.44269504088896341)
-	expC1    = float32(0.693359375)    // ln 2, high part (exact n*C1 for |n| < 2^15)
-	expC2    = float32(2.12194440e-4)  // ln 2 = C1 - C2
+	expC1    = float32(0.693359375)   // ln 2, high part (exact n*C1 for |n| < 2^15)
+	expC2    = float32(2.12194440e-4) // ln 2 = C1 - C2
 	expP0    = float32(1.9875691500e-4)
 	expP1    = float32(1.3981999507e-3)
 	expP2    = float32(8.3334519073e-3)
