@@ -1,0 +1,355 @@
+package asm
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+)
+
+// levels lists every level this CPU and build can run.
+func levels() []Level {
+	var ls []Level
+	for l := LevelGo; l <= detect(); l++ {
+		ls = append(ls, l)
+	}
+	return ls
+}
+
+func withLevel(t testing.TB, l Level, f func()) {
+	install(l)
+	defer install(detect())
+	f()
+}
+
+var testSizes = []int{0, 1, 7, 8, 15, 16, 17, 31, 33, 63, 64, 65, 257, 1000}
+
+const guard = 37
+
+var sentinel = math.Float32frombits(0x7fc0dead)
+
+// guarded returns a slice of n floats inside a buffer with guard floats of
+// sentinel on each side, starting at element offset off (to vary alignment).
+func guarded(n, off int) (buf, s []float32) {
+	buf = make([]float32, n+2*guard+off)
+	for i := range buf {
+		buf[i] = sentinel
+	}
+	return buf, buf[guard+off : guard+off+n]
+}
+
+func checkGuards(t *testing.T, what string, buf []float32, n, off int) {
+	t.Helper()
+	for i := range buf {
+		if i >= guard+off && i < guard+off+n {
+			continue
+		}
+		if math.Float32bits(buf[i]) != 0x7fc0dead {
+			t.Fatalf("%s: wrote outside the output at buffer index %d (output [%d,%d))", what, i, guard+off, guard+off+n)
+		}
+	}
+}
+
+func specials() []float32 {
+	return []float32{0, float32(math.Copysign(0, -1)), 1, -1, float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)),
+		math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32, 1e-40, -1e-40, 88.7, 88.8, -87.3, -104, -110, 0.625, -0.625, 4, -4, 9, -9, 20}
+}
+
+func randInput(r *rand.Rand, n int, scale float32) []float32 {
+	x := make([]float32, n)
+	sp := specials()
+	for i := range x {
+		if r.Intn(8) == 0 {
+			x[i] = sp[r.Intn(len(sp))]
+		} else {
+			x[i] = (r.Float32()*2 - 1) * scale
+		}
+	}
+	return x
+}
+
+func sameBits(a, b float32) bool {
+	if a != a && b != b {
+		return true
+	}
+	return math.Float32bits(a) == math.Float32bits(b)
+}
+
+func TestElementwiseMatchesTwin(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	type tc struct {
+		name string
+		run  func(dst, x, y []float32)
+		twin func(dst, x, y []float32)
+	}
+	var cases []tc
+	for _, o := range []struct {
+		name string
+		f    func(dst, x, y []float32)
+		o    op
+	}{{"add", AddF32, opAdd}, {"sub", SubF32, opSub}, {"mul", MulF32, opMul}, {"div", DivF32, opDiv}} {
+		cases = append(cases, tc{o.name, o.f, binGo[o.o]})
+	}
+	for _, o := range []struct {
+		name string
+		f    func(dst, x []float32, s float32)
+		o    op
+	}{{"addScalar", AddScalarF32, opAdd}, {"subScalar", SubScalarF32, opSub}, {"rsubScalar", RSubScalarF32, opRSub},
+		{"mulScalar", MulScalarF32, opMul}, {"divScalar", DivScalarF32, opDiv}, {"rdivScalar", RDivScalarF32, opRDiv}} {
+		o := o
+		cases = append(cases, tc{o.name,
+			func(dst, x, y []float32) { o.f(dst, x, 1.75) },
+			func(dst, x, y []float32) { scalarGo[o.o](dst, x, 1.75) }})
+	}
+	for _, o := range []struct {
+		name string
+		f    func(dst, x []float32)
+		o    op
+	}{{"relu", ReluF32, opRelu}, {"exp", ExpF32, opExp}, {"tanh", TanhF32, opTanh}, {"erf", ErfF32, opErf}, {"sigmoid", SigmoidF32, opSigmoid}} {
+		o := o
+		cases = append(cases, tc{o.name,
+			func(dst, x, y []float32) { o.f(dst, x) },
+			func(dst, x, y []float32) { unaryGo[o.o](dst, x) }})
+	}
+	for _, l := range levels() {
+		for _, c := range cases {
+			for _, n := range testSizes {
+				for _, off := range []int{0, 3} {
+					x := randInput(r, n, 30)
+					y := randInput(r, n, 30)
+					want := make([]float32, n)
+					c.twin(want, x, y)
+					buf, dst := guarded(n, off)
+					withLevel(t, l, func() { c.run(dst, x, y) })
+					what := fmt.Sprintf("%s/%s/n=%d/off=%d", l, c.name, n, off)
+					checkGuards(t, what, buf, n, off)
+					for i := range want {
+						if !sameBits(dst[i], want[i]) {
+							t.Fatalf("%s: [%d] x=%v y=%v got %v want %v", what, i, x[i], y[i], dst[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestInPlace(t *testing.T) {
+	x := []float32{-1, 2, -3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17}
+	ReluF32(x, x)
+	if x[0] != 0 || x[16] != 17 {
+		t.Fatalf("in-place relu: %v", x)
+	}
+	AddF32(x, x, x)
+	if x[1] != 4 || x[16] != 34 {
+		t.Fatalf("in-place add: %v", x)
+	}
+}
+
+func TestReductionsMatchTwin(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	for _, n := range append(testSizes, 4096+5) {
+		x := randInput(r, n, 10)
+		y := randInput(r, n, 10)
+		// twins: LevelGo result
+		var ws, wd, wm float32
+		withLevel(t, LevelGo, func() { ws, wd, wm = ReduceSumF32(x), DotF32(x, y), ReduceMaxF32(x) })
+		for _, l := range levels() {
+			withLevel(t, l, func() {
+				if s := ReduceSumF32(x); !sameBits(s, ws) {
+					t.Errorf("%s sum n=%d: %v want %v", l, n, s, ws)
+				}
+				if d := DotF32(x, y); !sameBits(d, wd) {
+					t.Errorf("%s dot n=%d: %v want %v", l, n, d, wd)
+				}
+				if m := ReduceMaxF32(x); !sameBits(m, wm) {
+					t.Errorf("%s max n=%d: %v want %v", l, n, m, wm)
+				}
+			})
+		}
+		// Finite inputs against float64 references.
+		f := make([]float32, n)
+		for i := range f {
+			f[i] = r.Float32()*2 - 1
+		}
+		var s64, m64 float64 = 0, math.Inf(-1)
+		for _, v := range f {
+			s64 += float64(v)
+			m64 = math.Max(m64, float64(v))
+		}
+		if got := ReduceSumF32(f); math.Abs(float64(got)-s64) > 1e-5*float64(n+1) {
+			t.Errorf("sum n=%d: %v want %v", n, got, s64)
+		}
+		if got := ReduceMaxF32(f); float64(got) != m64 {
+			t.Errorf("max n=%d: %v want %v", n, got, m64)
+		}
+	}
+	nan := []float32{1, 2, float32(math.NaN())}
+	for i := 0; i < 100; i++ {
+		nan = append(nan, 1)
+	}
+	nan[70] = float32(math.NaN())
+	if m := ReduceMaxF32(nan); m == m {
+		t.Errorf("max with NaN = %v", m)
+	}
+	if m := ReduceMaxF32(nil); !math.IsInf(float64(m), -1) {
+		t.Errorf("max of empty = %v", m)
+	}
+}
+
+// ulpDiff is |got - want| in units of the float32 ulp at want.
+func ulpDiff(got float32, want float64) float64 {
+	w := float32(want)
+	if got == w {
+		return 0
+	}
+	if math.IsInf(want, 0) || math.IsNaN(float64(got)) {
+		return math.Inf(1)
+	}
+	u := math.Nextafter32(float32(math.Abs(want)), math.MaxFloat32) - float32(math.Abs(want))
+	if u == 0 || math.IsInf(float64(u), 0) {
+		u = math.Float32frombits(1)
+	}
+	return math.Abs(float64(got)-want) / float64(u)
+}
+
+// TestTranscendentalULP measures each polynomial's max error in ulp on a
+// dense sweep against float64 math and checks the documented bound.
+func TestTranscendentalULP(t *testing.T) {
+	cases := []struct {
+		name   string
+		f      func(dst, x []float32)
+		ref    func(float64) float64
+		lo, hi float32
+		bound  float64
+	}{
+		{"exp", ExpF32, math.Exp, -87, 88, 1},
+		{"tanh", TanhF32, math.Tanh, -10, 10, 2},
+		{"erf", ErfF32, math.Erf, -5, 5, 7},
+		{"sigmoid", SigmoidF32, func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }, -87, 30, 3},
+	}
+	const n = 1 << 20
+	for _, c := range cases {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = c.lo + (c.hi-c.lo)*float32(i)/n
+		}
+		// add small magnitudes densely
+		for i := 0; i < n/8; i++ {
+			x[i] = float32(math.Ldexp(1+float64(i)/float64(n/8), -20+i%20)) * float32(1-2*(i%2))
+		}
+		dst := make([]float32, n)
+		c.f(dst, x)
+		worst, at := 0.0, float32(0)
+		for i, v := range x {
+			if d := ulpDiff(dst[i], c.ref(float64(v))); d > worst {
+				worst, at = d, v
+			}
+		}
+		t.Logf("%s: max error %.2f ulp at x=%v over [%v, %v]", c.name, worst, at, c.lo, c.hi)
+		if worst > c.bound {
+			t.Errorf("%s: max error %.2f ulp at x=%v exceeds the documented %v ulp", c.name, worst, at, c.bound)
+		}
+	}
+	// Specials.
+	e := make([]float32, 4)
+	ExpF32(e, []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 0})
+	if !math.IsInf(float64(e[0]), 1) || e[1] != 0 || e[2] == e[2] || e[3] != 1 {
+		t.Errorf("exp specials: %v", e)
+	}
+	TanhF32(e, []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 0})
+	if e[0] != 1 || e[1] != -1 || e[2] == e[2] || e[3] != 0 {
+		t.Errorf("tanh specials: %v", e)
+	}
+	ErfF32(e, []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 0})
+	if e[0] != 1 || e[1] != -1 || e[2] == e[2] || e[3] != 0 {
+		t.Errorf("erf specials: %v", e)
+	}
+	SigmoidF32(e, []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 0})
+	if e[0] != 1 || e[1] != 0 || e[2] == e[2] || e[3] != 0.5 {
+		t.Errorf("sigmoid specials: %v", e)
+	}
+}
+
+func TestSgemmKernelMatchesTwin(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			mr, nr := SgemmTile()
+			for _, kc := range []int{0, 1, 3, 4, 5, 17, 256} {
+				for _, beta := range []float32{0, 1, -0.5} {
+					a := randInput(r, kc*mr, 1)
+					b := randInput(r, kc*nr, 1)
+					for i := range a {
+						if a[i] != a[i] || math.IsInf(float64(a[i]), 0) || math.Abs(float64(a[i])) > 2 {
+							a[i] = 0.5
+						}
+					}
+					for i := range b {
+						if b[i] != b[i] || math.IsInf(float64(b[i]), 0) || math.Abs(float64(b[i])) > 2 {
+							b[i] = -0.25
+						}
+					}
+					ldc := nr + 5
+					n := (mr-1)*ldc + nr
+					buf, c := guarded(n, 1)
+					want := make([]float32, n)
+					for i := 0; i < mr; i++ {
+						for j := 0; j < nr; j++ {
+							c[i*ldc+j] = float32(i - j)
+							want[i*ldc+j] = float32(i - j)
+						}
+					}
+					if beta == 0 {
+						c[0] = float32(math.NaN()) // must not be read
+					}
+					if err := SgemmKernel(kc, a, b, c, ldc, 1.5, beta); err != nil {
+						t.Fatal(err)
+					}
+					sgemmKernelGo(mr, nr, kc, a, b, want, ldc, 1.5, beta)
+					what := fmt.Sprintf("%s kc=%d beta=%v", l, kc, beta)
+					for i := 0; i < mr; i++ {
+						for j := ldc * i; j < ldc*i+nr; j++ {
+							if math.Abs(float64(c[j]-want[j])) > 1e-5*float64(kc+1) {
+								t.Fatalf("%s: c[%d] = %v want %v", what, j, c[j], want[j])
+							}
+						}
+						if i < mr-1 {
+							for j := ldc*i + nr; j < ldc*(i+1); j++ {
+								if !sameBits(c[j], sentinel) && c[j] != 0 {
+									t.Fatalf("%s: padding c[%d] written", what, j)
+								}
+							}
+						}
+					}
+					checkGuards(t, what, buf, n, 1)
+				}
+			}
+			if err := SgemmKernel(4, make([]float32, 3), nil, nil, nr, 1, 0); err == nil {
+				t.Error("short buffers accepted")
+			}
+		})
+	}
+}
+
+func BenchmarkAddF32(b *testing.B) {
+	const n = 1 << 20
+	x, y, d := make([]float32, n), make([]float32, n), make([]float32, n)
+	b.SetBytes(3 * 4 * n)
+	for i := 0; i < b.N; i++ {
+		AddF32(d, x, y)
+	}
+	b.ReportMetric(float64(3*4*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+}
+
+func BenchmarkExpF32(b *testing.B) {
+	const n = 1 << 20
+	x, d := make([]float32, n), make([]float32, n)
+	for i := range x {
+		x[i] = float32(i%200) - 100
+	}
+	for i := 0; i < b.N; i++ {
+		ExpF32(d, x)
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gelem/s")
+}

@@ -1,0 +1,526 @@
+// Command gen generates relaxgo's amd64 SIMD kernels (package asm) with avo.
+//
+// Run it from this directory (or `make asm` at the repository root):
+//
+//	go run . -out ../kernels_amd64.s -stubs ../stubs_amd64.go -pkg asm
+//
+// Every kernel comes in an AVX-512 (zmm, 16 lanes) and an AVX2+FMA (ymm, 8
+// lanes) flavour. Apart from the SGEMM micro-kernels, the kernels perform
+// exactly the float32 operations of their pure-Go twins in asm/twins.go (no
+// FMA contraction), so their results are bit-identical to the twins.
+package main
+
+import (
+	"fmt"
+	"math"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// isa describes one vector flavour.
+type isa struct {
+	suffix string // function name suffix
+	lanes  int    // float32 lanes per vector
+	bytes  int    // bytes per vector
+	avx512 bool
+}
+
+var (
+	avx512 = isa{"AVX512", 16, 64, true}
+	avx2   = isa{"AVX2", 8, 32, false}
+)
+
+func (s isa) vec() reg.VecVirtual {
+	if s.avx512 {
+		return ZMM()
+	}
+	return YMM()
+}
+
+// consts caches 64-byte read-only tables holding one 32-bit value 16 times,
+// usable as a full-width memory operand by both flavours.
+var consts = map[uint32]Mem{}
+
+func c32(bits uint32) Mem {
+	if m, ok := consts[bits]; ok {
+		return m
+	}
+	m := GLOBL(fmt.Sprintf("c32_%08x", bits), RODATA|NOPTR)
+	for i := 0; i < 16; i++ {
+		DATA(4*i, U32(bits))
+	}
+	consts[bits] = m
+	return m
+}
+
+func cf(v float32) Mem { return c32(math.Float32bits(v)) }
+
+func main() {
+	ConstraintExpr("!noasm")
+	for _, s := range []isa{avx512, avx2} {
+		binaryKernels(s)
+		scalarKernels(s)
+		unaryKernels(s)
+		reductionKernels(s)
+	}
+	sgemmAVX512()
+	sgemmAVX2()
+	Generate()
+}
+
+// loop emits a loop over n elements (n a multiple of s.lanes), calling body
+// with unroll vectors at byte offsets off*bytes from the current pointers,
+// first unroll-wide, then one vector at a time. ptrs are advanced.
+func loop(s isa, name string, n reg.GPVirtual, ptrs []reg.GPVirtual, unroll int, body func(off int)) {
+	big := unroll * s.lanes
+	Label(name + "_big")
+	CMPQ(n, U32(big))
+	JL(LabelRef(name + "_one"))
+	for u := 0; u < unroll; u++ {
+		body(u)
+	}
+	for _, p := range ptrs {
+		ADDQ(U32(unroll*s.bytes), p)
+	}
+	SUBQ(U32(big), n)
+	JMP(LabelRef(name + "_big"))
+	Label(name + "_one")
+	CMPQ(n, U32(0))
+	JE(LabelRef(name + "_done"))
+	body(0)
+	for _, p := range ptrs {
+		ADDQ(U32(s.bytes), p)
+	}
+	SUBQ(U32(s.lanes), n)
+	JMP(LabelRef(name + "_one"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+func mem(p reg.GPVirtual, off int) Mem { return Mem{Base: p, Disp: off} }
+
+var binOps = []struct {
+	name string
+	doc  string
+	emit func(y, x, dst Op) // dst = x op y (Go operand order)
+}{
+	{"add", "x[i] + y[i]", func(y, x, d Op) { VADDPS(y, x, d) }},
+	{"sub", "x[i] - y[i]", func(y, x, d Op) { VSUBPS(y, x, d) }},
+	{"mul", "x[i] * y[i]", func(y, x, d Op) { VMULPS(y, x, d) }},
+	{"div", "x[i] / y[i]", func(y, x, d Op) { VDIVPS(y, x, d) }},
+}
+
+func binaryKernels(s isa) {
+	for _, o := range binOps {
+		name := o.name + "F32" + s.suffix
+		TEXT(name, NOSPLIT, "func(dst, x, y *float32, n int)")
+		Doc(fmt.Sprintf("%s computes dst[i] = %s for i < n; n is a multiple of %d.", name, o.doc, s.lanes))
+		dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
+		x := Load(Param("x"), GP64()).(reg.GPVirtual)
+		y := Load(Param("y"), GP64()).(reg.GPVirtual)
+		n := Load(Param("n"), GP64()).(reg.GPVirtual)
+		loop(s, name, n, []reg.GPVirtual{dst, x, y}, 4, func(u int) {
+			v := s.vec()
+			VMOVUPS(mem(x, u*s.bytes), v)
+			o.emit(mem(y, u*s.bytes), v, v)
+			VMOVUPS(v, mem(dst, u*s.bytes))
+		})
+	}
+}
+
+var scalarOps = []struct {
+	name string
+	doc  string
+	emit func(sv, xv reg.VecVirtual) // xv = xv op sv
+}{
+	{"addScalar", "x[i] + s", func(sv, xv reg.VecVirtual) { VADDPS(sv, xv, xv) }},
+	{"subScalar", "x[i] - s", func(sv, xv reg.VecVirtual) { VSUBPS(sv, xv, xv) }},
+	{"rsubScalar", "s - x[i]", func(sv, xv reg.VecVirtual) { VSUBPS(xv, sv, xv) }},
+	{"mulScalar", "x[i] * s", func(sv, xv reg.VecVirtual) { VMULPS(sv, xv, xv) }},
+	{"divScalar", "x[i] / s", func(sv, xv reg.VecVirtual) { VDIVPS(sv, xv, xv) }},
+	{"rdivScalar", "s / x[i]", func(sv, xv reg.VecVirtual) { VDIVPS(xv, sv, xv) }},
+}
+
+func scalarKernels(s isa) {
+	for _, o := range scalarOps {
+		name := o.name + "F32" + s.suffix
+		TEXT(name, NOSPLIT, "func(dst, x *float32, s float32, n int)")
+		Doc(fmt.Sprintf("%s computes dst[i] = %s for i < n; n is a multiple of %d.", name, o.doc, s.lanes))
+		dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
+		x := Load(Param("x"), GP64()).(reg.GPVirtual)
+		n := Load(Param("n"), GP64()).(reg.GPVirtual)
+		sv := s.vec()
+		VBROADCASTSS(NewParamAddr("s", 16), sv)
+		loop(s, name, n, []reg.GPVirtual{dst, x}, 4, func(u int) {
+			v := s.vec()
+			VMOVUPS(mem(x, u*s.bytes), v)
+			o.emit(sv, v)
+			VMOVUPS(v, mem(dst, u*s.bytes))
+		})
+	}
+}
+
+// emitExp sets out = expOne(x) lane-wise (see asm/twins.go); x is preserved.
+func emitExp(s isa, x, out reg.VecVirtual) {
+	t := s.vec()
+	VMOVUPS(cf(-105), t)
+	VMAXPS(x, t, out) // out = lo > x ? lo : x
+	VMOVUPS(cf(89), t)
+	VMINPS(out, t, out) // out = hi < out ? hi : out
+	xc := out
+	k := s.vec()
+	VMULPS(cf(1.44269504088896341), xc, t)
+	VCVTPS2DQ(t, k) // round to nearest even
+	n := s.vec()
+	VCVTDQ2PS(k, n)
+	r := s.vec()
+	VMULPS(cf(0.693359375), n, t)
+	VSUBPS(t, xc, r) // r = x - n*C1
+	VMULPS(cf(2.12194440e-4), n, t)
+	VADDPS(t, r, r) // r = r + n*C2
+	z := n
+	VMULPS(r, r, z)
+	y := t
+	VMULPS(cf(1.9875691500e-4), r, y)
+	VADDPS(cf(1.3981999507e-3), y, y)
+	for _, c := range []float32{8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1} {
+		VMULPS(r, y, y)
+		VADDPS(cf(c), y, y)
+	}
+	VMULPS(z, y, y)
+	VADDPS(r, y, y)
+	VADDPS(cf(1), y, y)
+	// k1 = k >> 1, k2 = k - k1; y = (y * 2^k1) * 2^k2
+	k1 := r
+	VPSRAD(U8(1), k, k1)
+	VPSUBD(k1, k, k)
+	VPADDD(c32(127), k1, k1)
+	VPSLLD(U8(23), k1, k1)
+	VPADDD(c32(127), k, k)
+	VPSLLD(U8(23), k, k)
+	VMULPS(k1, y, y)
+	VMULPS(k, y, out)
+}
+
+// emitTanh sets out = tanhOne(x) lane-wise.
+func emitTanh(s isa, x, out reg.VecVirtual) {
+	a := s.vec()
+	VANDPS(c32(0x7fffffff), x, a)
+	// small branch: ((p*z)*x) + x
+	z := s.vec()
+	VMULPS(x, x, z)
+	p := s.vec()
+	VMULPS(cf(-5.70498872745e-3), z, p)
+	VADDPS(cf(2.06390887954e-2), p, p)
+	for _, c := range []float32{-5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1} {
+		VMULPS(z, p, p)
+		VADDPS(cf(c), p, p)
+	}
+	VMULPS(z, p, p)
+	VMULPS(x, p, p)
+	VADDPS(x, p, p)
+	// large branch: 1 - 2/(exp(2a)+1) with x's sign
+	a2 := s.vec()
+	VADDPS(a, a, a2)
+	e := s.vec()
+	emitExp(s, a2, e)
+	VADDPS(cf(1), e, e)
+	VMOVUPS(cf(2), a2)
+	VDIVPS(e, a2, e) // 2/(s+1)
+	VMOVUPS(cf(1), a2)
+	VSUBPS(e, a2, e) // 1 - ...
+	sign := a2
+	VANDPS(c32(0x80000000), x, sign)
+	VORPS(sign, e, e)
+	// select: a > 0.625 ? large : small
+	if s.avx512 {
+		m := K()
+		VCMPPS(U8(0x1e), cf(0.625), a, m) // a > 0.625 (ordered)
+		VMOVAPS(e, m, p)
+		VMOVAPS(p, out)
+	} else {
+		m := z
+		VCMPPS(U8(0x1e), cf(0.625), a, m)
+		VBLENDVPS(m, e, p, out) // out = m ? e : p
+	}
+}
+
+// emitErf sets out = erfOne(x) lane-wise.
+func emitErf(s isa, x, out reg.VecVirtual) {
+	t := s.vec()
+	xc := s.vec()
+	VMOVUPS(cf(-4), t)
+	VMAXPS(x, t, xc)
+	VMOVUPS(cf(4), t)
+	VMINPS(xc, t, xc)
+	z := s.vec()
+	VMULPS(xc, xc, z)
+	p := s.vec()
+	VMULPS(cf(-2.72614225801306e-10), z, p)
+	VADDPS(cf(2.77068142495902e-08), p, p)
+	for _, c := range []float32{-2.10102402082508e-06, -5.69250639462346e-05, -7.34990630326855e-04, -2.95459980854025e-03, -1.60960333262415e-02} {
+		VMULPS(z, p, p)
+		VADDPS(cf(c), p, p)
+	}
+	q := t
+	VMULPS(cf(-1.45660718464996e-05), z, q)
+	VADDPS(cf(-2.13374055278905e-04), q, q)
+	for _, c := range []float32{-1.68282697438203e-03, -7.37332916720468e-03, -1.42647390514189e-02} {
+		VMULPS(z, q, q)
+		VADDPS(cf(c), q, q)
+	}
+	VMULPS(xc, p, p)
+	VDIVPS(q, p, out)
+}
+
+// emitSigmoid sets out = 1 / (1 + expOne(-x)) lane-wise.
+func emitSigmoid(s isa, x, out reg.VecVirtual) {
+	nx := s.vec()
+	VXORPS(c32(0x80000000), x, nx)
+	e := s.vec()
+	emitExp(s, nx, e)
+	VADDPS(cf(1), e, e)
+	VMOVUPS(cf(1), nx)
+	VDIVPS(e, nx, out)
+}
+
+func unaryKernels(s isa) {
+	ops := []struct {
+		name, doc string
+		unroll    int
+		emit      func(x, out reg.VecVirtual)
+	}{
+		{"relu", "reluGo", 4, func(x, out reg.VecVirtual) {
+			z := s.vec()
+			VXORPS(z, z, z)
+			VMAXPS(x, z, out) // 0 > x ? 0 : x
+		}},
+		{"exp", "expOne", 2, func(x, out reg.VecVirtual) { emitExp(s, x, out) }},
+		{"tanh", "tanhOne", 1, func(x, out reg.VecVirtual) { emitTanh(s, x, out) }},
+		{"erf", "erfOne", 2, func(x, out reg.VecVirtual) { emitErf(s, x, out) }},
+		{"sigmoid", "sigmoidOne", 2, func(x, out reg.VecVirtual) { emitSigmoid(s, x, out) }},
+	}
+	for _, o := range ops {
+		name := o.name + "F32" + s.suffix
+		TEXT(name, NOSPLIT, "func(dst, x *float32, n int)")
+		Doc(fmt.Sprintf("%s computes dst[i] = %s(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of %d.", name, o.doc, s.lanes))
+		dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
+		x := Load(Param("x"), GP64()).(reg.GPVirtual)
+		n := Load(Param("n"), GP64()).(reg.GPVirtual)
+		loop(s, name, n, []reg.GPVirtual{dst, x}, o.unroll, func(u int) {
+			v := s.vec()
+			VMOVUPS(mem(x, u*s.bytes), v)
+			r := s.vec()
+			o.emit(v, r)
+			VMOVUPS(r, mem(dst, u*s.bytes))
+		})
+	}
+}
+
+// reductionKernels emits sum, dot and max over blocks of 64 floats, into 64
+// partial results acc[i%64] (64/lanes vector accumulators).
+func reductionKernels(s isa) {
+	nacc := 64 / s.lanes
+	for _, kind := range []string{"sum", "dot", "max"} {
+		name := kind + "Blocks" + s.suffix
+		switch kind {
+		case "dot":
+			TEXT(name, NOSPLIT, "func(x, y *float32, nblk int, acc *[64]float32)")
+			Doc(name + " computes acc[i%64] += x[i]*y[i] (product rounded first) for i < 64*nblk.")
+		case "sum":
+			TEXT(name, NOSPLIT, "func(x *float32, nblk int, acc *[64]float32)")
+			Doc(name + " computes acc[i%64] += x[i] for i < 64*nblk.")
+		default:
+			TEXT(name, NOSPLIT, "func(x *float32, nblk int, acc *[64]float32) int")
+			Doc(name+" computes acc[i%64] = x[i] if x[i] > acc[i%64] for i < 64*nblk,",
+				"returning nonzero when some x[i] is NaN.")
+		}
+		x := Load(Param("x"), GP64()).(reg.GPVirtual)
+		var y reg.GPVirtual
+		if kind == "dot" {
+			y = Load(Param("y"), GP64()).(reg.GPVirtual)
+		}
+		nblk := Load(Param("nblk"), GP64()).(reg.GPVirtual)
+		accp := Load(Param("acc"), GP64()).(reg.GPVirtual)
+		accs := make([]reg.VecVirtual, nacc)
+		for i := range accs {
+			accs[i] = s.vec()
+			VMOVUPS(mem(accp, i*s.bytes), accs[i])
+		}
+		var knan reg.OpmaskVirtual
+		var vnan reg.VecVirtual
+		if kind == "max" {
+			if s.avx512 {
+				knan = K()
+				KXORW(knan, knan, knan)
+			} else {
+				vnan = s.vec()
+				VXORPS(vnan, vnan, vnan)
+			}
+		}
+		Label(name + "_loop")
+		CMPQ(nblk, U32(0))
+		JE(LabelRef(name + "_done"))
+		for i := range accs {
+			switch kind {
+			case "sum":
+				VADDPS(mem(x, i*s.bytes), accs[i], accs[i])
+			case "dot":
+				t := s.vec()
+				VMOVUPS(mem(x, i*s.bytes), t)
+				VMULPS(mem(y, i*s.bytes), t, t)
+				VADDPS(t, accs[i], accs[i])
+			case "max":
+				v := s.vec()
+				VMOVUPS(mem(x, i*s.bytes), v)
+				if s.avx512 {
+					k := K()
+					VCMPPS(U8(3), v, v, k) // unordered
+					KORW(k, knan, knan)
+				} else {
+					t := s.vec()
+					VCMPPS(U8(3), v, v, t)
+					VORPS(t, vnan, vnan)
+				}
+				VMAXPS(accs[i], v, accs[i]) // v > acc ? v : acc
+			}
+		}
+		ADDQ(U32(256), x)
+		if kind == "dot" {
+			ADDQ(U32(256), y)
+		}
+		DECQ(nblk)
+		JMP(LabelRef(name + "_loop"))
+		Label(name + "_done")
+		for i := range accs {
+			VMOVUPS(accs[i], mem(accp, i*s.bytes))
+		}
+		if kind == "max" {
+			r := GP64()
+			if s.avx512 {
+				KMOVW(knan, r.As32())
+			} else {
+				VMOVMSKPS(vnan, r.As32())
+			}
+			Store(r, ReturnIndex(0))
+		}
+		VZEROUPPER()
+		RET()
+	}
+}
+
+// sgemmAVX512 emits the 14x32 AVX-512 micro-kernel: 28 zmm accumulators,
+// two B vectors and two broadcast registers.
+func sgemmAVX512() {
+	const mr, nr = 14, 32
+	TEXT("sgemmKernelAVX512", NOSPLIT, "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)")
+	Doc("sgemmKernelAVX512 is the 14x32 SGEMM micro-kernel (see asm.SgemmKernel).")
+	sgemmBody(mr, nr, 16, 64, func(i int) reg.VecPhysical { return zmms[i] }, reg.Z28, reg.Z29, reg.Z30, reg.Z31)
+}
+
+// sgemmAVX2 emits the 6x16 AVX2+FMA micro-kernel: 12 ymm accumulators.
+func sgemmAVX2() {
+	const mr, nr = 6, 16
+	TEXT("sgemmKernelAVX2", NOSPLIT, "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)")
+	Doc("sgemmKernelAVX2 is the 6x16 SGEMM micro-kernel (see asm.SgemmKernel).")
+	sgemmBody(mr, nr, 8, 32, func(i int) reg.VecPhysical { return ymms[i] }, reg.Y12, reg.Y13, reg.Y14, reg.Y15)
+}
+
+func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, b0, b1, a0, a1 reg.VecPhysical) {
+	nv := nr / lanes // vectors per row (2)
+	kc := Load(Param("kc"), GP64())
+	a := Load(Param("a"), GP64())
+	b := Load(Param("b"), GP64())
+	for i := 0; i < mr*nv; i++ {
+		VXORPS(acc(i), acc(i), acc(i))
+	}
+	const unroll = 4
+	Label("k4")
+	CMPQ(kc, U32(unroll))
+	JL(LabelRef("k1"))
+	for u := 0; u < unroll; u++ {
+		kstep(mr, nv, vbytes, acc, a, b, b0, b1, a0, a1, u)
+	}
+	ADDQ(U32(unroll*mr*4), a)
+	ADDQ(U32(unroll*nr*4), b)
+	SUBQ(U32(unroll), kc)
+	JMP(LabelRef("k4"))
+	Label("k1")
+	CMPQ(kc, U32(0))
+	JE(LabelRef("epilogue"))
+	kstep(mr, nv, vbytes, acc, a, b, b0, b1, a0, a1, 0)
+	ADDQ(U32(mr*4), a)
+	ADDQ(U32(nr*4), b)
+	DECQ(kc)
+	JMP(LabelRef("k1"))
+
+	Label("epilogue")
+	c := Load(Param("c"), GP64())
+	ldc := Load(Param("ldc"), GP64())
+	SHLQ(U8(2), ldc)
+	alpha, beta := b0, b1
+	VBROADCASTSS(NewParamAddr("alpha", 40), alpha)
+	VBROADCASTSS(NewParamAddr("beta", 44), beta)
+	bb := GP32()
+	MOVL(NewParamAddr("beta", 44), bb)
+	ANDL(U32(0x7fffffff), bb)
+	JNE(LabelRef("beta_nonzero"))
+	for i := 0; i < mr; i++ {
+		for v := 0; v < nv; v++ {
+			r := acc(i*nv + v)
+			VMULPS(alpha, r, r)
+			VMOVUPS(r, Mem{Base: c, Disp: v * vbytes})
+		}
+		if i < mr-1 {
+			ADDQ(ldc, c)
+		}
+	}
+	VZEROUPPER()
+	RET()
+	Label("beta_nonzero")
+	for i := 0; i < mr; i++ {
+		for v := 0; v < nv; v++ {
+			r := acc(i*nv + v)
+			VMULPS(alpha, r, r)
+			VMULPS(Mem{Base: c, Disp: v * vbytes}, beta, a0)
+			VADDPS(a0, r, r)
+			VMOVUPS(r, Mem{Base: c, Disp: v * vbytes})
+		}
+		if i < mr-1 {
+			ADDQ(ldc, c)
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// kstep emits one k step: load the B row (nv vectors), then for each of the
+// mr A values broadcast it and FMA into the row's accumulators.
+func kstep(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b reg.Register, b0, b1, a0, a1 reg.VecPhysical, u int) {
+	nr := nv * vbytes / 4
+	bv := []reg.VecPhysical{b0, b1}
+	for v := 0; v < nv; v++ {
+		VMOVUPS(Mem{Base: b, Disp: (u*nr)*4 + v*vbytes}, bv[v])
+	}
+	av := []reg.VecPhysical{a0, a1}
+	for i := 0; i < mr; i++ {
+		r := av[i%2]
+		VBROADCASTSS(Mem{Base: a, Disp: (u*mr + i) * 4}, r)
+		for v := 0; v < nv; v++ {
+			VFMADD231PS(bv[v], r, acc(i*nv+v))
+		}
+	}
+}
+
+var zmms = []reg.VecPhysical{
+	reg.Z0, reg.Z1, reg.Z2, reg.Z3, reg.Z4, reg.Z5, reg.Z6, reg.Z7, reg.Z8, reg.Z9,
+	reg.Z10, reg.Z11, reg.Z12, reg.Z13, reg.Z14, reg.Z15, reg.Z16, reg.Z17, reg.Z18, reg.Z19,
+	reg.Z20, reg.Z21, reg.Z22, reg.Z23, reg.Z24, reg.Z25, reg.Z26, reg.Z27,
+}
+
+var ymms = []reg.VecPhysical{
+	reg.Y0, reg.Y1, reg.Y2, reg.Y3, reg.Y4, reg.Y5, reg.Y6, reg.Y7, reg.Y8, reg.Y9, reg.Y10, reg.Y11,
+}
