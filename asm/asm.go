@@ -19,6 +19,8 @@
 // panics with an index error, as a slice expression would.
 package asm
 
+import "fmt"
+
 //go:generate sh -c "cd gen && go run . -out ../kernels_amd64.s -stubs ../stubs_amd64.go -pkg asm"
 
 // Level names a SIMD instruction-set level.
@@ -126,3 +128,17 @@ func ReduceMaxF32(x []float32) float32 { return reduceMax(x) }
 // float32 before they are added, same order as ReduceSumF32). y must have
 // at least len(x) elements.
 func DotF32(x, y []float32) float32 { return dot(x, y[:len(x)]) }
+
+// SetLevel switches every kernel to level l, for tests and benchmarks that
+// compare levels. It returns an error when the CPU (or a noasm build) cannot
+// run l. It must not be called while kernels are running.
+func SetLevel(l Level) error {
+	if l < LevelGo || l > detect() {
+		return fmt.Errorf("asm: level %s is not supported on this CPU/build (max %s)", l, detect())
+	}
+	install(l)
+	return nil
+}
+
+// MaxLevel reports the highest level this CPU and build support.
+func MaxLevel() Level { return detect() }

@@ -1,0 +1,188 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/asm"
+)
+
+func randF32(r *rand.Rand, n int) []float32 {
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = r.Float32()*2 - 1
+	}
+	return x
+}
+
+// refGemm is the plain triple loop in float64.
+func refGemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) []float64 {
+	out := make([]float64, m*n)
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			var s float64
+			for p := 0; p < k; p++ {
+				av := a[i*lda+p]
+				if transA {
+					av = a[p*lda+i]
+				}
+				bv := b[p*ldb+j]
+				if transB {
+					bv = b[j*ldb+p]
+				}
+				s += float64(av) * float64(bv)
+			}
+			v := float64(alpha) * s
+			if beta != 0 {
+				v += float64(beta) * float64(c[i*ldc+j])
+			}
+			out[i*n+j] = v
+		}
+	}
+	return out
+}
+
+const gemmGuard = 23
+
+func forEachLevel(t *testing.T, f func(l asm.Level)) {
+	defer asm.SetLevel(asm.MaxLevel())
+	for l := asm.LevelGo; l <= asm.MaxLevel(); l++ {
+		if err := asm.SetLevel(l); err != nil {
+			t.Fatal(err)
+		}
+		f(l)
+	}
+}
+
+func TestSgemmAgainstReference(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	sizes := [][3]int{{0, 5, 3}, {5, 0, 3}, {4, 5, 0}, {1, 1, 1}, {7, 17, 33}, {17, 7, 1}, {33, 33, 33}, {1, 257, 17},
+		{257, 1, 7}, {15, 33, 300}, {30, 65, 257}, {200, 70, 520}, {14, 32, 256}, {6, 16, 16}}
+	forEachLevel(t, func(l asm.Level) {
+		for _, sz := range sizes {
+			m, n, k := sz[0], sz[1], sz[2]
+			for _, tr := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {
+				for _, ab := range [][2]float32{{1, 0}, {0.5, 1}, {-1, -0.5}} {
+					alpha, beta := ab[0], ab[1]
+					lda := k + 3
+					if tr[0] {
+						lda = m + 2
+					}
+					ldb := n + 1
+					if tr[1] {
+						ldb = k + 4
+					}
+					ldc := n + 5
+					a := randF32(r, max(m, k)*lda)
+					b := randF32(r, max(n, k)*ldb)
+					cbuf := randF32(r, m*ldc+2*gemmGuard)
+					c := cbuf[gemmGuard : gemmGuard+m*ldc]
+					orig := append([]float32(nil), cbuf...)
+					if beta == 0 && m > 0 && n > 0 {
+						c[0] = float32(math.NaN())
+					}
+					want := refGemm(tr[0], tr[1], m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+					if err := Sgemm(tr[0], tr[1], m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); err != nil {
+						t.Fatal(err)
+					}
+					what := fmt.Sprintf("%s m=%d n=%d k=%d trans=%v alpha=%v beta=%v", l, m, n, k, tr, alpha, beta)
+					for i := range cbuf {
+						inC := i >= gemmGuard && i < gemmGuard+m*ldc && (i-gemmGuard)%ldc < n
+						if !inC && cbuf[i] != orig[i] {
+							t.Fatalf("%s: wrote outside C at buffer index %d", what, i)
+						}
+					}
+					for i := 0; i < m; i++ {
+						for j := 0; j < n; j++ {
+							if d := math.Abs(float64(c[i*ldc+j]) - want[i*n+j]); d > 1e-5*float64(k+1) {
+								t.Fatalf("%s: C[%d][%d] = %v want %v", what, i, j, c[i*ldc+j], want[i*n+j])
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+func TestSgemmDeterministicAcrossThreads(t *testing.T) {
+	defer SetNumThreads(0)
+	r := rand.New(rand.NewSource(2))
+	for _, sz := range [][3]int{{300, 200, 600}, {5, 3000, 70}, {1000, 9, 33}} {
+		m, n, k := sz[0], sz[1], sz[2]
+		a, b := randF32(r, m*k), randF32(r, k*n)
+		var first []float32
+		for _, th := range []int{1, 2, 3, 7} {
+			SetNumThreads(th)
+			c := make([]float32, m*n)
+			if err := Sgemm(false, false, m, n, k, 1, a, k, b, n, 0, c, n); err != nil {
+				t.Fatal(err)
+			}
+			if first == nil {
+				first = c
+				continue
+			}
+			for i := range c {
+				if math.Float32bits(c[i]) != math.Float32bits(first[i]) {
+					t.Fatalf("%v threads=%d: C[%d] = %v, 1 thread gave %v", sz, th, i, c[i], first[i])
+				}
+			}
+		}
+	}
+}
+
+func TestSgemmEpilogue(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	m, n, k := 37, 45, 300
+	a, b := randF32(r, m*k), randF32(r, k*n)
+	rb, cb := randF32(r, m), randF32(r, n)
+	c := make([]float32, m*n)
+	if err := SgemmEx(false, false, m, n, k, 1, a, k, b, n, 0, c, n, &GemmEpilogue{RowBias: rb, ColBias: cb, Relu: true}); err != nil {
+		t.Fatal(err)
+	}
+	want := refGemm(false, false, m, n, k, 1, a, k, b, n, 0, nil, n)
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			w := math.Max(0, want[i*n+j]+float64(rb[i])+float64(cb[j]))
+			if math.Abs(float64(c[i*n+j])-w) > 1e-4 {
+				t.Fatalf("C[%d][%d] = %v want %v", i, j, c[i*n+j], w)
+			}
+		}
+	}
+}
+
+func TestSgemmErrors(t *testing.T) {
+	a := make([]float32, 10)
+	for _, f := range []func() error{
+		func() error { return Sgemm(false, false, -1, 2, 2, 1, a, 2, a, 2, 0, a, 2) },
+		func() error { return Sgemm(false, false, 4, 4, 4, 1, a, 4, a, 4, 0, a, 4) },
+		func() error { return Sgemm(false, false, 2, 2, 2, 1, a, 1, a, 2, 0, a, 2) },
+		func() error { return Sgemm(false, true, 2, 3, 2, 1, a, 2, a, 2, 0, a, 2) },
+	} {
+		if err := f(); err == nil {
+			t.Error("bad arguments accepted")
+		}
+	}
+}
+
+// BenchmarkSgemm measures square fp32 C = A·B.
+func BenchmarkSgemm(b *testing.B) {
+	defer SetNumThreads(0)
+	for _, c := range []struct{ size, threads int }{{256, 1}, {1024, 1}, {1024, 2}} {
+		b.Run(fmt.Sprintf("size=%d/threads=%d", c.size, c.threads), func(b *testing.B) {
+			SetNumThreads(c.threads)
+			n := c.size
+			r := rand.New(rand.NewSource(1))
+			x, y, z := randF32(r, n*n), randF32(r, n*n), make([]float32, n*n)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := Sgemm(false, false, n, n, n, 1, x, n, y, n, 0, z, n); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(2*float64(n)*float64(n)*float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}
