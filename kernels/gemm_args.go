@@ -1,0 +1,165 @@
+package kernels
+
+import (
+	"fmt"
+
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// Packed-argument decoding for the linear-algebra and convolution ops
+// (matmul, conv1d, conv2d, conv2d_transpose). Every helper returns an error
+// naming the op and the argument position instead of panicking.
+
+func laCount(op string, args []runtime.Value, n int) error {
+	if len(args) != n {
+		return fmt.Errorf("%s: expected %d arguments, got %d", op, n, len(args))
+	}
+	return nil
+}
+
+func laTensor(op string, args []runtime.Value, i int) (*runtime.Tensor, error) {
+	t, ok := args[i].(*runtime.Tensor)
+	if !ok || t == nil {
+		return nil, fmt.Errorf("%s: argument %d must be a Tensor, got %s", op, i, runtime.TypeName(args[i]))
+	}
+	return t, nil
+}
+
+func laInt(op string, args []runtime.Value, i int) (int64, error) {
+	switch v := args[i].(type) {
+	case int64:
+		return v, nil
+	case int:
+		return int64(v), nil
+	case int32:
+		return int64(v), nil
+	case bool:
+		if v {
+			return 1, nil
+		}
+		return 0, nil
+	}
+	return 0, fmt.Errorf("%s: argument %d must be an integer, got %s", op, i, runtime.TypeName(args[i]))
+}
+
+func laInts(op string, args []runtime.Value, i int) ([]int64, error) {
+	switch v := args[i].(type) {
+	case runtime.Shape:
+		return []int64(v), nil
+	case []int64:
+		return v, nil
+	case []int:
+		out := make([]int64, len(v))
+		for j, x := range v {
+			out[j] = int64(x)
+		}
+		return out, nil
+	case runtime.Tuple:
+		out := make([]int64, len(v))
+		for j, x := range v {
+			n, ok := x.(int64)
+			if !ok {
+				return nil, fmt.Errorf("%s: argument %d must be an integer list, element %d is %s", op, i, j, runtime.TypeName(x))
+			}
+			out[j] = n
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%s: argument %d must be an integer list (Shape), got %s", op, i, runtime.TypeName(args[i]))
+}
+
+func laString(op string, args []runtime.Value, i int) (string, error) {
+	switch v := args[i].(type) {
+	case string:
+		return v, nil
+	case nil:
+		return "", nil
+	}
+	return "", fmt.Errorf("%s: argument %d must be a string, got %s", op, i, runtime.TypeName(args[i]))
+}
+
+// laDType accepts a DataType, its spelling, or None (void: "same as input").
+func laDType(op string, args []runtime.Value, i int) (runtime.DataType, error) {
+	switch v := args[i].(type) {
+	case runtime.DataType:
+		return v, nil
+	case nil:
+		return runtime.Void, nil
+	case string:
+		dt, err := runtime.ParseDataType(v)
+		if err != nil {
+			return runtime.Void, fmt.Errorf("%s: argument %d: %w", op, i, err)
+		}
+		return dt, nil
+	}
+	return runtime.Void, fmt.Errorf("%s: argument %d must be a dtype, got %s", op, i, runtime.TypeName(args[i]))
+}
+
+func laShapeEq(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// laCheckOut validates a preallocated output tensor.
+func laCheckOut(op string, out *runtime.Tensor, shape []int64, dt runtime.DataType) error {
+	if out == nil {
+		return fmt.Errorf("%s: output tensor is nil", op)
+	}
+	if out.DType() != dt {
+		return fmt.Errorf("%s: output dtype is %s, want %s", op, out.DType(), dt)
+	}
+	if !laShapeEq(out.Shape(), shape) {
+		return fmt.Errorf("%s: output shape is %v, want %v", op, runtime.Shape(out.Shape()), runtime.Shape(shape))
+	}
+	return nil
+}
+
+// laConvert reads element i of a float32/float64/int32/int64 tensor as T.
+func laReader[T int64 | float64](t *runtime.Tensor) (func(i int) T, error) {
+	switch t.DType() {
+	case runtime.Float32:
+		s := t.Float32s()
+		return func(i int) T { return T(s[i]) }, nil
+	case runtime.Float64:
+		s := t.Float64s()
+		return func(i int) T { return T(s[i]) }, nil
+	case runtime.Int32:
+		s := t.Int32s()
+		return func(i int) T { return T(s[i]) }, nil
+	case runtime.Int64:
+		s := t.Int64s()
+		return func(i int) T { return T(s[i]) }, nil
+	}
+	return nil, fmt.Errorf("unsupported dtype %s", t.DType())
+}
+
+// laWriter stores a T into element i of a float32/float64/int32/int64 tensor.
+func laWriter[T int64 | float64](t *runtime.Tensor) (func(i int, v T), error) {
+	switch t.DType() {
+	case runtime.Float32:
+		s := t.Float32s()
+		return func(i int, v T) { s[i] = float32(v) }, nil
+	case runtime.Float64:
+		s := t.Float64s()
+		return func(i int, v T) { s[i] = float64(v) }, nil
+	case runtime.Int32:
+		s := t.Int32s()
+		return func(i int, v T) { s[i] = int32(v) }, nil
+	case runtime.Int64:
+		s := t.Int64s()
+		return func(i int, v T) { s[i] = int64(v) }, nil
+	}
+	return nil, fmt.Errorf("unsupported dtype %s", t.DType())
+}
+
+// laSupported reports whether the plain paths handle dt.
+func laSupported(dt runtime.DataType) bool {
+	return dt == runtime.Float32 || dt == runtime.Float64 || dt == runtime.Int32 || dt == runtime.Int64
+}

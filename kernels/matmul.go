@@ -1,0 +1,325 @@
+package kernels
+
+import (
+	"fmt"
+
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+func init() {
+	runtime.MustRegister("kernels.matmul", packedMatmul)
+}
+
+// packedMatmul is "kernels.matmul". Arguments: (x1, x2 Tensor, out_dtype
+// DataType|string|None, out Tensor); returns (nil, nil).
+func packedMatmul(args []runtime.Value) (runtime.Value, error) {
+	const op = "kernels.matmul"
+	if err := laCount(op, args, 4); err != nil {
+		return nil, err
+	}
+	a, err := laTensor(op, args, 0)
+	if err != nil {
+		return nil, err
+	}
+	b, err := laTensor(op, args, 1)
+	if err != nil {
+		return nil, err
+	}
+	dt, err := laDType(op, args, 2)
+	if err != nil {
+		return nil, err
+	}
+	out, err := laTensor(op, args, 3)
+	if err != nil {
+		return nil, err
+	}
+	return nil, MatmulOut(out, a, b, dt)
+}
+
+// MatmulShape returns the output shape of Relax matmul (NumPy semantics): a
+// 1-D first operand is a row vector and a 1-D second operand a column vector
+// (their unit dimension is dropped from the result); leading batch dimensions
+// broadcast.
+func MatmulShape(a, b []int64) ([]int64, error) {
+	return matmulShape(a, b, false, false)
+}
+
+func matmulShape(a, b []int64, transA, transB bool) ([]int64, error) {
+	if len(a) == 0 || len(b) == 0 {
+		return nil, fmt.Errorf("matmul: operands must have rank >= 1, got shapes %v and %v", runtime.Shape(a), runtime.Shape(b))
+	}
+	am, ak := int64(1), a[len(a)-1]
+	if len(a) >= 2 {
+		am = a[len(a)-2]
+		if transA {
+			am, ak = ak, am
+		}
+	}
+	bk, bn := b[0], int64(1)
+	if len(b) >= 2 {
+		bk, bn = b[len(b)-2], b[len(b)-1]
+		if transB {
+			bk, bn = bn, bk
+		}
+	}
+	if ak != bk {
+		return nil, fmt.Errorf("matmul: reduction dimensions differ: %v x %v (%d vs %d)", runtime.Shape(a), runtime.Shape(b), ak, bk)
+	}
+	ab, bb := batchDims(a), batchDims(b)
+	nb := max(len(ab), len(bb))
+	out := make([]int64, 0, nb+2)
+	for i := 0; i < nb; i++ {
+		da, db := int64(1), int64(1)
+		if j := i - (nb - len(ab)); j >= 0 {
+			da = ab[j]
+		}
+		if j := i - (nb - len(bb)); j >= 0 {
+			db = bb[j]
+		}
+		switch {
+		case da == db || db == 1:
+			out = append(out, da)
+		case da == 1:
+			out = append(out, db)
+		default:
+			return nil, fmt.Errorf("matmul: batch dimensions of %v and %v do not broadcast", runtime.Shape(a), runtime.Shape(b))
+		}
+	}
+	if len(a) >= 2 {
+		out = append(out, am)
+	}
+	if len(b) >= 2 {
+		out = append(out, bn)
+	}
+	return out, nil
+}
+
+func batchDims(s []int64) []int64 {
+	if len(s) <= 2 {
+		return nil
+	}
+	return s[:len(s)-2]
+}
+
+// Matmul computes out = a @ b with Relax/NumPy matmul semantics (1-D
+// operands, broadcasting batch dimensions). a and b must have the same dtype
+// (float32, float64, int32 or int64); out must have the result shape and
+// a's dtype. float32 runs on the packed SGEMM; the others use plain loops.
+func Matmul(out, a, b *runtime.Tensor) error { return MatmulOut(out, a, b, runtime.Void) }
+
+// MatmulOut is Matmul with Relax's out_dtype attribute: the result is
+// computed in float64 (float outputs) or int64 (integer outputs) and
+// converted when outDType differs from the inputs' dtype; runtime.Void means
+// "the inputs' dtype".
+func MatmulOut(out, a, b *runtime.Tensor, outDType runtime.DataType) error {
+	return matmul(out, a, b, false, false, outDType)
+}
+
+// MatmulTransposed is Matmul with the last two dimensions of a (transA)
+// and/or b (transB) read transposed, so matmul(x, permute_dims(w)) needs no
+// copy: with transB, b[..., n, k] is used as its k x n transpose. A 1-D
+// operand is never transposed.
+func MatmulTransposed(out, a, b *runtime.Tensor, transA, transB bool) error {
+	return matmul(out, a, b, transA, transB, runtime.Void)
+}
+
+func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.DataType) error {
+	if a == nil || b == nil || out == nil {
+		return fmt.Errorf("matmul: nil tensor")
+	}
+	if a.DType() != b.DType() {
+		return fmt.Errorf("matmul: operand dtypes differ: %s and %s", a.DType(), b.DType())
+	}
+	if !laSupported(a.DType()) {
+		return fmt.Errorf("matmul: unsupported dtype %s", a.DType())
+	}
+	if outDType.IsVoid() {
+		outDType = a.DType()
+	}
+	if !laSupported(outDType) {
+		return fmt.Errorf("matmul: unsupported out_dtype %s", outDType)
+	}
+	as, bs := a.Shape(), b.Shape()
+	if len(as) < 2 {
+		transA = false
+	}
+	if len(bs) < 2 {
+		transB = false
+	}
+	shape, err := matmulShape(as, bs, transA, transB)
+	if err != nil {
+		return err
+	}
+	if err := laCheckOut("matmul", out, shape, outDType); err != nil {
+		return err
+	}
+	// Matrix geometry of each batch item.
+	m, k := 1, int(as[len(as)-1])
+	if len(as) >= 2 {
+		m = int(as[len(as)-2])
+		if transA {
+			m, k = k, m
+		}
+	}
+	n := 1
+	if len(bs) >= 2 {
+		n = int(bs[len(bs)-1])
+		if transB {
+			n = int(bs[len(bs)-2])
+		}
+	}
+	nbOut := len(shape) - boolInt(len(as) >= 2) - boolInt(len(bs) >= 2)
+	batch := shape[:nbOut]
+	nbatch := 1
+	for _, d := range batch {
+		nbatch *= int(d)
+	}
+	if nbatch == 0 || m == 0 || n == 0 {
+		return nil
+	}
+	aoff := batchOffsets(batch, batchDims(as), m*k)
+	boff := batchOffsets(batch, batchDims(bs), k*n)
+	lda, ldb := k, n
+	if transA {
+		lda = m
+	}
+	if transB {
+		ldb = k
+	}
+	if outDType == runtime.Float32 && a.DType() == runtime.Float32 {
+		af, bf, cf := a.Float32s(), b.Float32s(), out.Float32s()
+		// A batch of row-major, untransposed A against one shared B is a
+		// single tall GEMM.
+		if !transA && len(bs) <= 2 && nbatch > 1 && contiguousBatches(aoff, m*k) {
+			return Sgemm(false, transB, nbatch*m, n, k, 1, af, lda, bf, ldb, 0, cf, n)
+		}
+		flops := m * n * k
+		run := func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				// Sizes were validated above, so errors cannot occur.
+				_ = Sgemm(transA, transB, m, n, k, 1, af[aoff[i]:], lda, bf[boff[i]:], ldb, 0, cf[i*m*n:], n)
+			}
+		}
+		if nbatch > 1 && flops < 1<<21 {
+			ParallelFor(nbatch, max(1, (1<<20)/max(1, flops)), run)
+		} else {
+			run(0, nbatch)
+		}
+		return nil
+	}
+	if outDType.IsFloat() {
+		return matmulPlain[float64](out, a, b, transA, transB, m, n, k, aoff, boff)
+	}
+	return matmulPlain[int64](out, a, b, transA, transB, m, n, k, aoff, boff)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// contiguousBatches reports whether off[i] == i*size.
+func contiguousBatches(off []int, size int) bool {
+	for i, o := range off {
+		if o != i*size {
+			return false
+		}
+	}
+	return true
+}
+
+// batchOffsets returns, for every index of the broadcast batch shape, the
+// element offset of the corresponding matrix in an operand with batch
+// dimensions dims (right-aligned, size-1 dimensions broadcast) and matrices
+// of size elements.
+func batchOffsets(batch, dims []int64, size int) []int {
+	nb := 1
+	for _, d := range batch {
+		nb *= int(d)
+	}
+	offs := make([]int, nb)
+	strides := make([]int, len(batch))
+	st := size
+	for i := len(dims) - 1; i >= 0; i-- {
+		j := i + len(batch) - len(dims)
+		if dims[i] != 1 {
+			strides[j] = st
+		}
+		st *= int(dims[i])
+	}
+	idx := make([]int, len(batch))
+	for b := 0; b < nb; b++ {
+		o := 0
+		for j, x := range idx {
+			o += x * strides[j]
+		}
+		offs[b] = o
+		for j := len(idx) - 1; j >= 0; j-- {
+			idx[j]++
+			if idx[j] < int(batch[j]) {
+				break
+			}
+			idx[j] = 0
+		}
+	}
+	return offs
+}
+
+// matmulPlain is the reference triple loop, accumulating in T (float64 for
+// float outputs, int64 for integer outputs; integer products wrap as in C).
+func matmulPlain[T int64 | float64](out, a, b *runtime.Tensor, transA, transB bool, m, n, k int, aoff, boff []int) error {
+	ra, err := laReader[T](a)
+	if err != nil {
+		return fmt.Errorf("matmul: %w", err)
+	}
+	rb, err := laReader[T](b)
+	if err != nil {
+		return fmt.Errorf("matmul: %w", err)
+	}
+	w, err := laWriter[T](out)
+	if err != nil {
+		return fmt.Errorf("matmul: %w", err)
+	}
+	// Same-dtype float64 fast-ish path avoids the closures.
+	if a.DType() == runtime.Float64 && out.DType() == runtime.Float64 && !transA && !transB {
+		af, bf, cf := a.Float64s(), b.Float64s(), out.Float64s()
+		ParallelFor(len(aoff)*m, max(1, 65536/max(1, n*k)), func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				bi, i := r/m, r%m
+				row := cf[r*n : r*n+n]
+				clear(row)
+				arow := af[aoff[bi]+i*k : aoff[bi]+i*k+k]
+				for p, av := range arow {
+					brow := bf[boff[bi]+p*n : boff[bi]+p*n+n]
+					for j, bv := range brow {
+						row[j] += av * bv
+					}
+				}
+			}
+		})
+		return nil
+	}
+	ParallelFor(len(aoff)*m, max(1, 65536/max(1, n*k)), func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			bi, i := r/m, r%m
+			for j := 0; j < n; j++ {
+				var s T
+				for p := 0; p < k; p++ {
+					ai := aoff[bi] + i*k + p
+					if transA {
+						ai = aoff[bi] + p*m + i
+					}
+					bj := boff[bi] + p*n + j
+					if transB {
+						bj = boff[bi] + j*k + p
+					}
+					s += ra(ai) * rb(bj)
+				}
+				w(r*n+j, s)
+			}
+		}
+	})
+	return nil
+}
