@@ -1,0 +1,220 @@
+package kernels
+
+import (
+	"math"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// refSoftmax computes (log-)softmax along axis by direct index arithmetic.
+func refSoftmax(xv []float64, shape []int64, axis int, log bool) []float64 {
+	out := make([]float64, len(xv))
+	for i := range xv {
+		idx := unravel(i, shape)
+		m := math.Inf(-1)
+		for k := 0; k < int(shape[axis]); k++ {
+			idx2 := append([]int{}, idx...)
+			idx2[axis] = k
+			m = math.Max(m, xv[ravel(idx2, shape)])
+		}
+		var s float64
+		for k := 0; k < int(shape[axis]); k++ {
+			idx2 := append([]int{}, idx...)
+			idx2[axis] = k
+			s += math.Exp(xv[ravel(idx2, shape)] - m)
+		}
+		if log {
+			out[i] = xv[i] - m - math.Log(s)
+		} else {
+			out[i] = math.Exp(xv[i]-m) / s
+		}
+	}
+	return out
+}
+
+func TestSoftmax(t *testing.T) {
+	cases := []struct {
+		shape []int64
+		axis  int64
+	}{
+		{[]int64{7}, 0}, {[]int64{1}, -1}, {[]int64{3, 17}, -1}, {[]int64{3, 17}, 0},
+		{[]int64{2, 33, 5}, 1}, {[]int64{2, 33, 5}, -2}, {[]int64{4, 257}, 1}, {[]int64{0, 5}, 1},
+		{[]int64{300, 257}, -1}, {[]int64{1, 4, 8, 8}, -1},
+	}
+	for _, c := range cases {
+		for _, dt := range []runtime.DataType{f32, f64, f16} {
+			for _, op := range []string{"nn.softmax", "nn.log_softmax"} {
+				x := randT(t, 5, c.shape, dt, -8, 8)
+				out := mustT(t, c.shape, dt)
+				mustCall(t, op, x, c.axis, out)
+				ax := int(c.axis)
+				if ax < 0 {
+					ax += len(c.shape)
+				}
+				want := refSoftmax(vals(x), c.shape, ax, op == "nn.log_softmax")
+				rtol, atol := tolFor(dt)
+				if dt == f32 {
+					rtol, atol = 1e-5, 1e-6
+				}
+				if dt == f16 {
+					atol = 4e-3
+				}
+				expectClose(t, name(op, " ", dt, c.shape, " axis ", c.axis), out, want, rtol, atol)
+			}
+		}
+	}
+	// large inputs do not overflow
+	x := fromF(t, f32, []float64{1000, 1000, -1000}, 3)
+	out := mustT(t, []int64{3}, f32)
+	mustCall(t, "nn.softmax", x, int64(0), out)
+	expectClose(t, "softmax large", out, []float64{0.5, 0.5, 0}, 1e-6, 1e-7)
+	if err := call("nn.softmax", x, int64(1), out); err == nil {
+		t.Error("softmax axis out of range: want error")
+	}
+	if err := call("nn.softmax", mustT(t, []int64{3}, i32), int64(0), mustT(t, []int64{3}, i32)); err == nil {
+		t.Error("softmax on int32: want error")
+	}
+}
+
+// refNorm is the two-pass reference of layer_norm / rms_norm over axes.
+func refNorm(xv []float64, shape []int64, axes []int, g, b []float64, eps float64, rms bool) []float64 {
+	isRed := make([]bool, len(shape))
+	for _, a := range axes {
+		isRed[a] = true
+	}
+	key := func(idx []int) (int, int) { // (group id over kept dims, param index over reduced dims)
+		k, p := 0, 0
+		for d := range shape {
+			if isRed[d] {
+				p = p*int(shape[d]) + idx[d]
+			} else {
+				k = k*int(shape[d]) + idx[d]
+			}
+		}
+		return k, p
+	}
+	sum := map[int]float64{}
+	cnt := map[int]float64{}
+	for i, v := range xv {
+		k, _ := key(unravel(i, shape))
+		if rms {
+			sum[k] += v * v
+		} else {
+			sum[k] += v
+		}
+		cnt[k]++
+	}
+	vs := map[int]float64{}
+	for i, v := range xv {
+		k, _ := key(unravel(i, shape))
+		d := v - sum[k]/cnt[k]
+		vs[k] += d * d
+	}
+	out := make([]float64, len(xv))
+	for i, v := range xv {
+		k, p := key(unravel(i, shape))
+		if rms {
+			out[i] = v / math.Sqrt(sum[k]/cnt[k]+eps) * g[p]
+		} else {
+			out[i] = (v-sum[k]/cnt[k])/math.Sqrt(vs[k]/cnt[k]+eps)*g[p] + b[p]
+		}
+	}
+	return out
+}
+
+func TestLayerNormRMSNorm(t *testing.T) {
+	cases := []struct {
+		shape []int64
+		axes  []int64
+	}{
+		{[]int64{1, 8, 32}, []int64{-1}}, {[]int64{7}, []int64{0}}, {[]int64{3, 7, 5}, []int64{1, 2}},
+		{[]int64{3, 7, 5}, []int64{-2, -1}}, {[]int64{4, 6, 5}, []int64{0}}, {[]int64{4, 6, 5}, []int64{0, 2}},
+		{[]int64{257, 33}, []int64{1}}, {[]int64{0, 4}, []int64{1}}, {[]int64{2100, 33}, []int64{-1}},
+	}
+	for _, c := range cases {
+		axes := make([]int, len(c.axes))
+		var pshape []int64
+		for i, a := range c.axes {
+			axes[i] = int(a)
+			if a < 0 {
+				axes[i] += len(c.shape)
+			}
+		}
+		for d := range c.shape {
+			for _, a := range axes {
+				if a == d {
+					pshape = append(pshape, c.shape[d])
+				}
+			}
+		}
+		for _, dt := range []runtime.DataType{f32, f64, f16} {
+			x := randT(t, 9, c.shape, dt, -4, 6)
+			g := randT(t, 10, pshape, dt, 0.5, 1.5)
+			b := randT(t, 11, pshape, dt, -1, 1)
+			out := mustT(t, c.shape, dt)
+			mustCall(t, "nn.layer_norm", x, g, b, runtime.Shape(c.axes), 1e-5, true, int64(1), out)
+			rtol, atol := tolFor(dt)
+			if dt == f32 {
+				rtol, atol = 1e-5, 1e-5
+			}
+			if dt == f16 {
+				rtol, atol = 4e-3, 8e-3
+			}
+			expectClose(t, name("layer_norm ", dt, c.shape, c.axes), out, refNorm(vals(x), c.shape, axes, vals(g), vals(b), 1e-5, false), rtol, atol)
+			mustCall(t, "nn.rms_norm", x, g, runtime.Shape(c.axes), 1e-6, out)
+			expectClose(t, name("rms_norm ", dt, c.shape, c.axes), out, refNorm(vals(x), c.shape, axes, vals(g), nil, 1e-6, true), rtol, atol)
+		}
+	}
+	x := mustT(t, []int64{2, 4}, f32)
+	if err := call("nn.layer_norm", x, mustT(t, []int64{3}, f32), mustT(t, []int64{4}, f32), shp(-1), 1e-5, true, true, mustT(t, []int64{2, 4}, f32)); err == nil {
+		t.Error("layer_norm with wrong gamma shape: want error")
+	}
+}
+
+func TestBatchNormDropout(t *testing.T) {
+	shape := []int64{2, 3, 4, 5}
+	x := randT(t, 1, shape, f32, -2, 2)
+	g := randT(t, 2, []int64{3}, f32, 0.5, 1.5)
+	b := randT(t, 3, []int64{3}, f32, -1, 1)
+	mm := randT(t, 4, []int64{3}, f32, -1, 1)
+	mv := randT(t, 5, []int64{3}, f32, 0.5, 2)
+	out, om, ov := mustT(t, shape, f32), mustT(t, []int64{3}, f32), mustT(t, []int64{3}, f32)
+	mustCall(t, "nn.batch_norm", x, g, b, mm, mv, int64(1), 1e-5, true, true, 0.1, false, out, om, ov)
+	xv, gv, bv, mmv, mvv := vals(x), vals(g), vals(b), vals(mm), vals(mv)
+	want := make([]float64, len(xv))
+	for i, v := range xv {
+		c := unravel(i, shape)[1]
+		want[i] = (v-mmv[c])/math.Sqrt(mvv[c]+1e-5)*gv[c] + bv[c]
+	}
+	expectClose(t, "batch_norm", out, want, 1e-5, 1e-6)
+	expectClose(t, "batch_norm mean", om, mmv, 0, 0)
+	expectClose(t, "batch_norm var", ov, mvv, 0, 0)
+	// 12-argument form (no momentum/training), axis -1, no center/scale
+	shape2 := []int64{6, 3}
+	x2 := randT(t, 6, shape2, f64, -2, 2)
+	out2 := mustT(t, shape2, f64)
+	g2, b2, m2, v2 := randT(t, 7, []int64{3}, f64, 1, 2), randT(t, 8, []int64{3}, f64, 1, 2), randT(t, 9, []int64{3}, f64, 1, 2), randT(t, 10, []int64{3}, f64, 1, 2)
+	mustCall(t, "nn.batch_norm", x2, g2, b2, m2, v2, int64(-1), 1e-3, false, false, out2, mustT(t, []int64{3}, f64), mustT(t, []int64{3}, f64))
+	for i, v := range vals(x2) {
+		c := i % 3
+		want := (v - vals(m2)[c]) / math.Sqrt(vals(v2)[c]+1e-3)
+		if math.Abs(vals(out2)[i]-want) > 1e-12 {
+			t.Fatalf("batch_norm no scale: %v vs %v", vals(out2)[i], want)
+		}
+	}
+	// training mode uses batch statistics
+	mustCall(t, "nn.batch_norm", x2, g2, b2, m2, v2, int64(1), 1e-3, false, false, 0.25, true, out2, om2(t), om2(t))
+	d := mustT(t, shape, f32)
+	mask := mustT(t, shape, f32)
+	mustCall(t, "nn.dropout", x, 0.5, d, mask)
+	expectClose(t, "dropout", d, xv, 0, 0)
+	ones := make([]float64, len(xv))
+	for i := range ones {
+		ones[i] = 1
+	}
+	expectClose(t, "dropout mask", mask, ones, 0, 0)
+	mustCall(t, "nn.dropout", x, 0.5, d)
+}
+
+func om2(t *testing.T) *runtime.Tensor { return mustT(t, []int64{3}, f64) }

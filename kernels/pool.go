@@ -1,0 +1,581 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// Pool2DAttrs are Relax's nn.max_pool2d / nn.avg_pool2d attributes. Padding
+// has 1, 2 or 4 values: (all), (top/bottom, left/right) or (top, left,
+// bottom, right). Layout is "NCHW" or "NHWC" (empty means NCHW); OutLayout
+// must be empty or equal Layout.
+type Pool2DAttrs struct {
+	PoolSize, Strides, Dilation, Padding []int64
+	CeilMode, CountIncludePad            bool
+	Layout, OutLayout                    string
+}
+
+// pool2dGeom is the resolved geometry of a 2-D pooling.
+type pool2dGeom struct {
+	n, c, h, w, oh, ow     int
+	kh, kw, sh, sw, dh, dw int
+	pt, pl, pb, pr         int
+	xsN, xsC, xsH, xsW     int // input strides
+	osN, osC, osH, osW     int // output strides
+	countIncludePad        bool
+	outShape               [4]int64
+}
+
+func pair(name, what string, v []int64, def int64) (int64, int64, error) {
+	switch len(v) {
+	case 0:
+		return def, def, nil
+	case 1:
+		return v[0], v[0], nil
+	case 2:
+		return v[0], v[1], nil
+	}
+	return 0, 0, fmt.Errorf("%s: %s must have 1 or 2 values, got %d", name, what, len(v))
+}
+
+// layoutIdx returns the positions of N, C, H, W in a 4-D layout.
+func layoutIdx(name, layout string) (n, c, h, w int, err error) {
+	switch layout {
+	case "", "NCHW":
+		return 0, 1, 2, 3, nil
+	case "NHWC":
+		return 0, 3, 1, 2, nil
+	}
+	return 0, 0, 0, 0, fmt.Errorf("%s: unsupported layout %q (want NCHW or NHWC)", name, layout)
+}
+
+// poolOutDim is TVM's pooled extent for input n, kernel k, stride s,
+// dilation d and paddings p0 (head) and p1 (tail).
+func poolOutDim(n, k, s, d, p0, p1 int, ceil bool) int {
+	num := n + p0 + p1 - d*(k-1) - 1
+	if ceil {
+		num += s - 1
+	}
+	out := floorDiv(num, s) + 1
+	if ceil && (out-1)*s >= n+p0 {
+		out--
+	}
+	return out
+}
+
+func floorDiv(a, b int) int {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+func resolvePool2D(name string, x *runtime.Tensor, a *Pool2DAttrs) (pool2dGeom, error) {
+	var g pool2dGeom
+	if x.NDim() != 4 {
+		return g, fmt.Errorf("%s: input must be 4-D, got %s", name, runtime.Shape(x.Shape()))
+	}
+	if a.OutLayout != "" && a.OutLayout != a.Layout && !(a.Layout == "" && a.OutLayout == "NCHW") {
+		return g, fmt.Errorf("%s: out_layout %q differs from layout %q", name, a.OutLayout, a.Layout)
+	}
+	ni, ci, hi, wi, err := layoutIdx(name, a.Layout)
+	if err != nil {
+		return g, err
+	}
+	s := x.Shape()
+	g.n, g.c, g.h, g.w = int(s[ni]), int(s[ci]), int(s[hi]), int(s[wi])
+	kh, kw, err := pair(name, "pool_size", a.PoolSize, 1)
+	if err != nil {
+		return g, err
+	}
+	sh, sw, err := pair(name, "strides", a.Strides, 1)
+	if err != nil {
+		return g, err
+	}
+	dh, dw, err := pair(name, "dilation", a.Dilation, 1)
+	if err != nil {
+		return g, err
+	}
+	var pt, pl, pb, pr int64
+	switch len(a.Padding) {
+	case 0:
+	case 1:
+		pt, pl, pb, pr = a.Padding[0], a.Padding[0], a.Padding[0], a.Padding[0]
+	case 2:
+		pt, pl, pb, pr = a.Padding[0], a.Padding[1], a.Padding[0], a.Padding[1]
+	case 4:
+		pt, pl, pb, pr = a.Padding[0], a.Padding[1], a.Padding[2], a.Padding[3]
+	default:
+		return g, fmt.Errorf("%s: padding must have 1, 2 or 4 values, got %d", name, len(a.Padding))
+	}
+	if kh < 1 || kw < 1 || sh < 1 || sw < 1 || dh < 1 || dw < 1 || pt < 0 || pl < 0 || pb < 0 || pr < 0 {
+		return g, fmt.Errorf("%s: invalid pool_size %v, strides %v, dilation %v or padding %v",
+			name, a.PoolSize, a.Strides, a.Dilation, a.Padding)
+	}
+	g.kh, g.kw, g.sh, g.sw, g.dh, g.dw = int(kh), int(kw), int(sh), int(sw), int(dh), int(dw)
+	g.pt, g.pl, g.pb, g.pr = int(pt), int(pl), int(pb), int(pr)
+	g.oh = poolOutDim(g.h, g.kh, g.sh, g.dh, g.pt, g.pb, a.CeilMode)
+	g.ow = poolOutDim(g.w, g.kw, g.sw, g.dw, g.pl, g.pr, a.CeilMode)
+	if g.oh < 0 {
+		g.oh = 0
+	}
+	if g.ow < 0 {
+		g.ow = 0
+	}
+	g.countIncludePad = a.CountIncludePad
+	g.outShape[ni], g.outShape[ci], g.outShape[hi], g.outShape[wi] = int64(g.n), int64(g.c), int64(g.oh), int64(g.ow)
+	g.xsN, g.xsC, g.xsH, g.xsW = layoutStrides(ci, g.c, g.h, g.w)
+	g.osN, g.osC, g.osH, g.osW = layoutStrides(ci, g.c, g.oh, g.ow)
+	return g, nil
+}
+
+// layoutStrides gives (N, C, H, W) element strides for NCHW (cIdx 1) or NHWC.
+func layoutStrides(cIdx, c, h, w int) (sn, sc, sh, sw int) {
+	if cIdx == 1 {
+		return c * h * w, h * w, w, 1
+	}
+	return h * w * c, 1, w * c, c
+}
+
+// MaxPool2D computes 2-D max pooling (padding never wins: padded taps are
+// the dtype's lowest value, as in TVM).
+func MaxPool2D(out, x *runtime.Tensor, attrs Pool2DAttrs) error {
+	return pool2d("nn.max_pool2d", out, x, &attrs, true)
+}
+
+// AvgPool2D computes 2-D average pooling; the divisor counts padded taps
+// (within the declared padding) when CountIncludePad, else only valid taps.
+func AvgPool2D(out, x *runtime.Tensor, attrs Pool2DAttrs) error {
+	return pool2d("nn.avg_pool2d", out, x, &attrs, false)
+}
+
+func pool2d(name string, out, x *runtime.Tensor, a *Pool2DAttrs, isMax bool) error {
+	if x == nil || out == nil {
+		return fmt.Errorf("%s: nil tensor", name)
+	}
+	g, err := resolvePool2D(name, x, a)
+	if err != nil {
+		return err
+	}
+	if err := checkOut(name, out, g.outShape[:], x.DType()); err != nil {
+		return err
+	}
+	if out.NumElements() == 0 {
+		return nil
+	}
+	switch x.DType() {
+	case runtime.Float32:
+		poolRun(&g, elems[float32](out), elems[float32](x), isMax, float32(-math.MaxFloat32))
+	case runtime.Float64:
+		poolRun(&g, elems[float64](out), elems[float64](x), isMax, -math.MaxFloat64)
+	case runtime.Float16:
+		return viaFloat32(out, []*runtime.Tensor{x}, func(o *runtime.Tensor, in []*runtime.Tensor) error {
+			return pool2d(name, o, in[0], a, isMax)
+		})
+	case runtime.Int8:
+		poolRun(&g, elems[int8](out), elems[int8](x), isMax, math.MinInt8)
+	case runtime.Int16:
+		poolRun(&g, elems[int16](out), elems[int16](x), isMax, math.MinInt16)
+	case runtime.Int32:
+		poolRun(&g, elems[int32](out), elems[int32](x), isMax, math.MinInt32)
+	case runtime.Int64:
+		poolRun(&g, elems[int64](out), elems[int64](x), isMax, math.MinInt64)
+	case runtime.UInt8:
+		poolRun(&g, elems[uint8](out), elems[uint8](x), isMax, 0)
+	default:
+		return fmt.Errorf("%s: unsupported dtype %s", name, x.DType())
+	}
+	return nil
+}
+
+// poolRun runs pooling over (n, c) planes, in parallel when large.
+func poolRun[T number](g *pool2dGeom, o, x []T, isMax bool, lowest T) {
+	planes := g.n * g.c
+	work := planes * g.oh * g.ow * g.kh * g.kw
+	if work < parThreshold || planes == 1 || NumThreads() <= 1 {
+		poolPlanes(g, o, x, isMax, lowest, 0, planes)
+		return
+	}
+	gc := *g
+	parFor(planes, max(1, parGrain/(g.oh*g.ow*g.kh*g.kw+1)), func(lo, hi int) {
+		poolPlanes(&gc, o, x, isMax, lowest, lo, hi)
+	})
+}
+
+// poolPlanes pools planes [lo, hi) (plane = n*C + c).
+func poolPlanes[T number](g *pool2dGeom, o, x []T, isMax bool, lowest T, lo, hi int) {
+	for pl := lo; pl < hi; pl++ {
+		n, c := pl/g.c, pl%g.c
+		xb := n*g.xsN + c*g.xsC
+		ob := n*g.osN + c*g.osC
+		for oy := 0; oy < g.oh; oy++ {
+			y0 := oy*g.sh - g.pt
+			for ox := 0; ox < g.ow; ox++ {
+				x0 := ox*g.sw - g.pl
+				oi := ob + oy*g.osH + ox*g.osW
+				if isMax {
+					m := lowest
+					for ky := 0; ky < g.kh; ky++ {
+						yy := y0 + ky*g.dh
+						if yy < 0 || yy >= g.h {
+							continue
+						}
+						row := xb + yy*g.xsH
+						for kx := 0; kx < g.kw; kx++ {
+							xx := x0 + kx*g.dw
+							if xx < 0 || xx >= g.w {
+								continue
+							}
+							if v := x[row+xx*g.xsW]; v > m || v != v {
+								m = v
+							}
+						}
+					}
+					o[oi] = m
+					continue
+				}
+				var s float64
+				cnt, cntPad := 0, 0
+				for ky := 0; ky < g.kh; ky++ {
+					yy := y0 + ky*g.dh
+					inPadY := yy < g.h+g.pb
+					validY := yy >= 0 && yy < g.h
+					for kx := 0; kx < g.kw; kx++ {
+						xx := x0 + kx*g.dw
+						if inPadY && xx < g.w+g.pr {
+							cntPad++
+						}
+						if validY && xx >= 0 && xx < g.w {
+							s += float64(x[xb+yy*g.xsH+xx*g.xsW])
+							cnt++
+						}
+					}
+				}
+				div := cnt
+				if g.countIncludePad {
+					div = cntPad
+				}
+				if div < 1 {
+					div = 1
+				}
+				o[oi] = avgOf[T](s, div)
+			}
+		}
+	}
+}
+
+// avgOf converts sum/div to T (truncating for integers).
+func avgOf[T number](s float64, div int) T {
+	var z T
+	switch any(z).(type) {
+	case float32, float64:
+		return T(s / float64(div))
+	}
+	return T(math.Trunc(s / float64(div)))
+}
+
+// AdaptiveAvgPool2D averages x over adaptive windows: output cell i along an
+// axis of input extent n and output extent m covers [floor(i*n/m),
+// ceil((i+1)*n/m)). outputSize nil keeps the input's spatial size; one value
+// applies to both dims.
+func AdaptiveAvgPool2D(out, x *runtime.Tensor, outputSize []int64, layout, outLayout string) error {
+	const name = "nn.adaptive_avg_pool2d"
+	if x == nil || out == nil {
+		return fmt.Errorf("%s: nil tensor", name)
+	}
+	if x.NDim() != 4 {
+		return fmt.Errorf("%s: input must be 4-D, got %s", name, runtime.Shape(x.Shape()))
+	}
+	if outLayout != "" && outLayout != layout && !(layout == "" && outLayout == "NCHW") {
+		return fmt.Errorf("%s: out_layout %q differs from layout %q", name, outLayout, layout)
+	}
+	ni, ci, hi, wi, err := layoutIdx(name, layout)
+	if err != nil {
+		return err
+	}
+	s := x.Shape()
+	n, c, h, w := int(s[ni]), int(s[ci]), int(s[hi]), int(s[wi])
+	oh, ow := h, w
+	switch len(outputSize) {
+	case 0:
+		if outputSize != nil {
+			return fmt.Errorf("%s: empty output_size", name)
+		}
+	case 1:
+		oh, ow = int(outputSize[0]), int(outputSize[0])
+	case 2:
+		oh, ow = int(outputSize[0]), int(outputSize[1])
+	default:
+		return fmt.Errorf("%s: output_size must have 1 or 2 values, got %d", name, len(outputSize))
+	}
+	if oh < 0 || ow < 0 || (oh == 0 && h != 0) || (ow == 0 && w != 0) {
+		return fmt.Errorf("%s: invalid output_size %v", name, outputSize)
+	}
+	var os [4]int64
+	os[ni], os[ci], os[hi], os[wi] = int64(n), int64(c), int64(oh), int64(ow)
+	if err := checkOut(name, out, os[:], x.DType()); err != nil {
+		return err
+	}
+	if out.NumElements() == 0 {
+		return nil
+	}
+	g := pool2dGeom{n: n, c: c, h: h, w: w, oh: oh, ow: ow}
+	g.xsN, g.xsC, g.xsH, g.xsW = layoutStrides(ci, c, h, w)
+	g.osN, g.osC, g.osH, g.osW = layoutStrides(ci, c, oh, ow)
+	switch x.DType() {
+	case runtime.Float32:
+		adaptivePool(&g, elems[float32](out), elems[float32](x))
+	case runtime.Float64:
+		adaptivePool(&g, elems[float64](out), elems[float64](x))
+	case runtime.Float16:
+		return viaFloat32(out, []*runtime.Tensor{x}, func(o *runtime.Tensor, in []*runtime.Tensor) error {
+			return AdaptiveAvgPool2D(o, in[0], outputSize, layout, outLayout)
+		})
+	default:
+		return fmt.Errorf("%s: requires a float dtype, got %s", name, x.DType())
+	}
+	return nil
+}
+
+func adaptivePool[T floating](g *pool2dGeom, o, x []T) {
+	for pl := 0; pl < g.n*g.c; pl++ {
+		n, c := pl/g.c, pl%g.c
+		xb := n*g.xsN + c*g.xsC
+		ob := n*g.osN + c*g.osC
+		for oy := 0; oy < g.oh; oy++ {
+			y0 := oy * g.h / g.oh
+			y1 := ((oy+1)*g.h + g.oh - 1) / g.oh
+			for ox := 0; ox < g.ow; ox++ {
+				x0 := ox * g.w / g.ow
+				x1 := ((ox+1)*g.w + g.ow - 1) / g.ow
+				var s float64
+				for yy := y0; yy < y1; yy++ {
+					row := xb + yy*g.xsH
+					for xx := x0; xx < x1; xx++ {
+						s += float64(x[row+xx*g.xsW])
+					}
+				}
+				cnt := (y1 - y0) * (x1 - x0)
+				if cnt < 1 {
+					cnt = 1
+				}
+				o[ob+oy*g.osH+ox*g.osW] = T(s / float64(cnt))
+			}
+		}
+	}
+}
+
+// PadAttrs are Relax's nn.pad attributes. PadWidth holds (before, after) per
+// axis, interleaved; PadMode is "constant", "edge"/"replicate", "reflect" or
+// "circular".
+type PadAttrs struct {
+	PadWidth []int64
+	PadValue float64
+	PadMode  string
+}
+
+// Pad pads x per attrs (negative widths crop).
+func Pad(out, x *runtime.Tensor, attrs PadAttrs) error {
+	const name = "nn.pad"
+	if err := checkRank(name, x); err != nil {
+		return err
+	}
+	nd := x.NDim()
+	if len(attrs.PadWidth) != 2*nd {
+		return fmt.Errorf("%s: pad_width has %d values, want %d for rank %d", name, len(attrs.PadWidth), 2*nd, nd)
+	}
+	mode := attrs.PadMode
+	switch mode {
+	case "", "constant":
+		mode = "constant"
+	case "edge", "replicate":
+		mode = "edge"
+	case "reflect", "circular":
+	default:
+		return fmt.Errorf("%s: unsupported pad_mode %q", name, attrs.PadMode)
+	}
+	xs := x.Shape()
+	var ob [maxRank]int64
+	os := ob[:nd]
+	for i := range os {
+		os[i] = xs[i] + attrs.PadWidth[2*i] + attrs.PadWidth[2*i+1]
+		if os[i] < 0 {
+			return fmt.Errorf("%s: padding %v makes axis %d negative", name, attrs.PadWidth, i)
+		}
+		if mode != "constant" && xs[i] == 0 && os[i] > 0 {
+			return fmt.Errorf("%s: cannot %s-pad an empty axis %d", name, mode, i)
+		}
+		if mode == "reflect" && (attrs.PadWidth[2*i] >= xs[i] || attrs.PadWidth[2*i+1] >= xs[i]) &&
+			(attrs.PadWidth[2*i] > 0 || attrs.PadWidth[2*i+1] > 0) {
+			return fmt.Errorf("%s: reflect padding %d/%d needs axis %d longer than it (size %d)",
+				name, attrs.PadWidth[2*i], attrs.PadWidth[2*i+1], i, xs[i])
+		}
+	}
+	if err := checkOut(name, out, os, x.DType()); err != nil {
+		return err
+	}
+	if out.NumElements() == 0 {
+		return nil
+	}
+	if nd == 0 {
+		copy(out.Bytes(), x.Bytes())
+		return nil
+	}
+	// pad value as the dtype's bytes
+	eb := x.DType().ElemBytes()
+	var pv [8]byte
+	if mode == "constant" {
+		one, err := runtime.NewTensor(nil, x.DType())
+		if err != nil {
+			return err
+		}
+		if err := fillValue(one, attrs.PadValue); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		copy(pv[:], one.Bytes())
+	}
+	var xst [maxRank]int64
+	stridesOf(xs, xst[:nd])
+	inner := int(os[nd-1])
+	rows := int(out.NumElements()) / inner
+	xb, obuf := x.Bytes(), out.Bytes()
+	var idx [maxRank]int
+	for r := 0; r < rows; r++ {
+		// decode outer multi-index of row r
+		rr := r
+		for d := nd - 2; d >= 0; d-- {
+			idx[d] = rr % int(os[d])
+			rr /= int(os[d])
+		}
+		dst := obuf[r*inner*eb : (r+1)*inner*eb]
+		src := 0
+		inside := true
+		for d := 0; d < nd-1; d++ {
+			si, ok := padMap(idx[d]-int(attrs.PadWidth[2*d]), int(xs[d]), mode)
+			if !ok {
+				inside = false
+				break
+			}
+			src += si * int(xst[d])
+		}
+		if !inside {
+			for i := 0; i < inner; i++ {
+				copy(dst[i*eb:(i+1)*eb], pv[:eb])
+			}
+			continue
+		}
+		before := int(attrs.PadWidth[2*(nd-1)])
+		n := int(xs[nd-1])
+		for i := 0; i < inner; i++ {
+			si, ok := padMap(i-before, n, mode)
+			if !ok {
+				copy(dst[i*eb:(i+1)*eb], pv[:eb])
+				continue
+			}
+			copy(dst[i*eb:(i+1)*eb], xb[(src+si)*eb:(src+si+1)*eb])
+		}
+	}
+	return nil
+}
+
+// padMap maps a (possibly out-of-range) source index i of an axis of size n
+// to the index it reads, per mode; false means the pad value.
+func padMap(i, n int, mode string) (int, bool) {
+	if i >= 0 && i < n {
+		return i, true
+	}
+	switch mode {
+	case "edge":
+		if i < 0 {
+			return 0, true
+		}
+		return n - 1, true
+	case "reflect":
+		if n == 1 {
+			return 0, true
+		}
+		p := 2 * (n - 1)
+		i %= p
+		if i < 0 {
+			i += p
+		}
+		if i >= n {
+			i = p - i
+		}
+		return i, true
+	case "circular":
+		i %= n
+		if i < 0 {
+			i += n
+		}
+		return i, true
+	}
+	return 0, false
+}
+
+func poolPacked(op string, isMax bool) runtime.PackedFunc {
+	full := Prefix + op
+	return func(args []runtime.Value) (runtime.Value, error) {
+		p := newArgs(full, args)
+		p.count(10)
+		x := p.tensor(0)
+		a := Pool2DAttrs{PoolSize: p.ints(1), Strides: p.ints(2), Dilation: p.ints(3), Padding: p.ints(4),
+			CeilMode: p.bool(5), CountIncludePad: p.bool(6), Layout: p.string(7)}
+		if args[8] != nil {
+			a.OutLayout = p.string(8)
+		}
+		out := p.tensor(9)
+		if p.err != nil {
+			return nil, p.err
+		}
+		return nil, wrapErr(pool2d(op, out, x, &a, isMax))
+	}
+}
+
+func init() {
+	const poolArgs = "data, pool_size (Shape), strides (Shape), dilation (Shape), padding (Shape, 4 values: top, left, bottom, right), ceil_mode (bool), count_include_pad (bool), layout (string), out_layout (string or nil), out"
+	register("nn.max_pool2d", poolArgs, poolPacked("nn.max_pool2d", true))
+	register("nn.avg_pool2d", poolArgs, poolPacked("nn.avg_pool2d", false))
+	register("nn.adaptive_avg_pool2d", "data, output_size (Shape or nil = input size), layout (string), out_layout (string or nil), out",
+		func(args []runtime.Value) (runtime.Value, error) {
+			p := newArgs("kernels.nn.adaptive_avg_pool2d", args)
+			p.count(5)
+			x, osz, layout := p.tensor(0), p.ints(1), p.string(2)
+			var outLayout string
+			if p.err == nil && args[3] != nil {
+				outLayout = p.string(3)
+			}
+			out := p.tensor(4)
+			if p.err != nil {
+				return nil, p.err
+			}
+			return nil, wrapErr(AdaptiveAvgPool2D(out, x, osz, layout, outLayout))
+		})
+	register("nn.pad", "data, pad_width (Shape: before/after interleaved per axis), pad_value (float64), pad_mode (string), out (pad_value and pad_mode are told apart by type, so either order is accepted)",
+		func(args []runtime.Value) (runtime.Value, error) {
+			p := newArgs("kernels.nn.pad", args)
+			p.count(5)
+			x, pw := p.tensor(0), p.ints(1)
+			a := PadAttrs{PadWidth: pw, PadMode: "constant"}
+			for _, i := range []int{2, 3} {
+				if p.err != nil {
+					break
+				}
+				switch v := args[i].(type) {
+				case string:
+					a.PadMode = v
+				case nil:
+				default:
+					a.PadValue = p.float(i)
+				}
+			}
+			out := p.tensor(4)
+			if p.err != nil {
+				return nil, p.err
+			}
+			return nil, wrapErr(Pad(out, x, a))
+		})
+}
