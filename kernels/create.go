@@ -196,7 +196,7 @@ func trilu(name string, out, x *runtime.Tensor, k int64, lower bool) error {
 		return fmt.Errorf("%s: nil input", name)
 	}
 	if x.NDim() < 2 {
-		return fmt.Errorf("%s: input must have at least 2 dims, got %s", name, runtime.Shape(x.Shape()))
+		return fmt.Errorf("%s: input must have at least 2 dims, got %s", name, shapeStr(x.Shape()))
 	}
 	if err := checkOut(name, out, x.Shape(), x.DType()); err != nil {
 		return err

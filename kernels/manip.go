@@ -16,7 +16,7 @@ func copyInto(name string, out, x *runtime.Tensor, shape []int64) error {
 		return err
 	}
 	if out.NumElements() != x.NumElements() {
-		return fmt.Errorf("%s: cannot reshape %d elements into %s", name, x.NumElements(), runtime.Shape(shape))
+		return fmt.Errorf("%s: cannot reshape %d elements into %s", name, x.NumElements(), shapeStr(shape))
 	}
 	if !sameData(out, x) {
 		copy(out.Bytes(), x.Bytes())
@@ -45,7 +45,7 @@ func Reshape(out, x *runtime.Tensor, shape []int64) error {
 		case d == -1 && infer < 0:
 			infer = i
 		case d < 0:
-			return fmt.Errorf("%s: invalid target shape %s", name, runtime.Shape(shape))
+			return fmt.Errorf("%s: invalid target shape %s", name, shapeStr(shape))
 		default:
 			known *= d
 		}
@@ -53,12 +53,12 @@ func Reshape(out, x *runtime.Tensor, shape []int64) error {
 	n := x.NumElements()
 	if infer >= 0 {
 		if known == 0 || n%known != 0 {
-			return fmt.Errorf("%s: cannot infer -1 in %s for %d elements", name, runtime.Shape(shape), n)
+			return fmt.Errorf("%s: cannot infer -1 in %s for %d elements", name, shapeStr(shape), n)
 		}
 		s[infer] = n / known
 	} else if known != n {
 		return fmt.Errorf("%s: target shape %s has %d elements, input %s has %d",
-			name, runtime.Shape(shape), known, runtime.Shape(x.Shape()), n)
+			name, shapeStr(shape), known, shapeStr(x.Shape()), n)
 	}
 	return copyInto(name, out, x, s)
 }
@@ -221,7 +221,7 @@ func BroadcastTo(out, x *runtime.Tensor, shape []int64) error {
 		return err
 	}
 	if len(shape) > maxRank || len(shape) < x.NDim() {
-		return fmt.Errorf("%s: cannot broadcast %s to %s", name, runtime.Shape(x.Shape()), runtime.Shape(shape))
+		return fmt.Errorf("%s: cannot broadcast %s to %s", name, shapeStr(x.Shape()), shapeStr(shape))
 	}
 	if err := checkOut(name, out, shape, x.DType()); err != nil {
 		return err
@@ -242,7 +242,7 @@ func BroadcastTo(out, x *runtime.Tensor, shape []int64) error {
 		case d == 1:
 			st[i] = 0
 		default:
-			return fmt.Errorf("%s: cannot broadcast %s to %s", name, runtime.Shape(xs), runtime.Shape(shape))
+			return fmt.Errorf("%s: cannot broadcast %s to %s", name, shapeStr(xs), shapeStr(shape))
 		}
 	}
 	if out.NumElements() == 0 {
@@ -298,7 +298,7 @@ func Tile(out, x *runtime.Tensor, reps []int64) error {
 	copy(rs[nd-len(reps):], reps)
 	for _, r := range rs {
 		if r < 0 {
-			return fmt.Errorf("%s: negative repeat count in %s", name, runtime.Shape(reps))
+			return fmt.Errorf("%s: negative repeat count in %s", name, shapeStr(reps))
 		}
 	}
 	os := ob[:nd]
@@ -515,7 +515,7 @@ func Concat(out *runtime.Tensor, xs []*runtime.Tensor, axis int64, hasAxis bool)
 		for k := range s {
 			if k != ax && s[k] != first[k] {
 				return fmt.Errorf("%s: input %d has shape %s, incompatible with %s off axis %d",
-					name, i, runtime.Shape(s), runtime.Shape(first), ax)
+					name, i, shapeStr(s), shapeStr(first), ax)
 			}
 		}
 		os[ax] += s[ax]

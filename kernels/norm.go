@@ -232,7 +232,7 @@ func normalize(name string, out, data, gamma, beta *runtime.Tensor, axes []int64
 			return fmt.Errorf("%s: parameter dtype %s differs from data dtype %s", name, p.DType(), dt)
 		}
 		if !shapeEq(p.Shape(), pshape) {
-			return fmt.Errorf("%s: parameter shape %s, want %s", name, runtime.Shape(p.Shape()), runtime.Shape(pshape))
+			return fmt.Errorf("%s: parameter shape %s, want %s", name, shapeStr(p.Shape()), shapeStr(pshape))
 		}
 	}
 	if data.NumElements() == 0 {

@@ -76,7 +76,7 @@ func floorDiv(a, b int) int {
 func resolvePool2D(name string, x *runtime.Tensor, a *Pool2DAttrs) (pool2dGeom, error) {
 	var g pool2dGeom
 	if x.NDim() != 4 {
-		return g, fmt.Errorf("%s: input must be 4-D, got %s", name, runtime.Shape(x.Shape()))
+		return g, fmt.Errorf("%s: input must be 4-D, got %s", name, shapeStr(x.Shape()))
 	}
 	if a.OutLayout != "" && a.OutLayout != a.Layout && !(a.Layout == "" && a.OutLayout == "NCHW") {
 		return g, fmt.Errorf("%s: out_layout %q differs from layout %q", name, a.OutLayout, a.Layout)
@@ -287,7 +287,7 @@ func AdaptiveAvgPool2D(out, x *runtime.Tensor, outputSize []int64, layout, outLa
 		return fmt.Errorf("%s: nil tensor", name)
 	}
 	if x.NDim() != 4 {
-		return fmt.Errorf("%s: input must be 4-D, got %s", name, runtime.Shape(x.Shape()))
+		return fmt.Errorf("%s: input must be 4-D, got %s", name, shapeStr(x.Shape()))
 	}
 	if outLayout != "" && outLayout != layout && !(layout == "" && outLayout == "NCHW") {
 		return fmt.Errorf("%s: out_layout %q differs from layout %q", name, outLayout, layout)

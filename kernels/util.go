@@ -79,7 +79,7 @@ func checkOut(op string, out *runtime.Tensor, shape []int64, dt runtime.DataType
 		return fmt.Errorf("%s: output dtype is %s, want %s", op, out.DType(), dt)
 	}
 	if !shapeEq(out.Shape(), shape) {
-		return fmt.Errorf("%s: output shape is %s, want %s", op, runtime.Shape(out.Shape()), runtime.Shape(shape))
+		return fmt.Errorf("%s: output shape is %s, want %s", op, shapeStr(out.Shape()), shapeStr(shape))
 	}
 	return nil
 }
@@ -294,3 +294,7 @@ func viaFloat32(out *runtime.Tensor, ins []*runtime.Tensor, fn func(out *runtime
 	}
 	return nil
 }
+
+// shapeStr formats a shape for error messages without letting the slice
+// escape (so callers can keep shape buffers on the stack).
+func shapeStr(s []int64) string { return runtime.Shape(s).String() }
