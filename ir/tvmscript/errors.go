@@ -1,0 +1,88 @@
+// Package tvmscript reads and writes Apache TVM's TVMScript, the Python-syntax
+// text form of an IRModule that TVM's mod.script() prints, in both dialects TVM
+// has used recently (v0.23 and earlier: "tir", T.block, out_sinfo; current:
+// "tirx", T.sblock, s_tir=True, out_ty, ty_args, R.Any).
+//
+// Parse turns module text into an *ir.Module; Print writes a module back.
+// Parsing never panics: malformed or unsupported input yields an *Error that
+// names the position (file:line:col) and shows the source line with a caret.
+package tvmscript
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/relaxgo/relaxgo/ir"
+)
+
+// Error is a parse error at a source position. Its message is
+// "file:line:col: msg", then the source line and a caret under the column.
+type Error struct {
+	Pos ir.Span
+	Msg string
+	// Line is the text of the source line (without newline), "" when unknown.
+	Line string
+	// Err is the underlying error, if any (e.g. from ir.CanonicalizeCall).
+	Err error
+}
+
+// Error formats the error with its source line and caret.
+func (e *Error) Error() string {
+	var b strings.Builder
+	file := e.Pos.File
+	if file == "" {
+		file = "<input>"
+	}
+	fmt.Fprintf(&b, "%s:%d:%d: %s", file, e.Pos.Line, e.Pos.Col, e.Msg)
+	if e.Line != "" || e.Pos.Line > 0 {
+		b.WriteString("\n")
+		b.WriteString(e.Line)
+		b.WriteString("\n")
+		col := e.Pos.Col - 1
+		if col < 0 {
+			col = 0
+		}
+		// Keep tabs so the caret lines up in terminals.
+		for i := 0; i < col && i < len(e.Line); i++ {
+			if e.Line[i] == '\t' {
+				b.WriteByte('\t')
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		for i := len(e.Line); i < col; i++ {
+			b.WriteByte(' ')
+		}
+		b.WriteByte('^')
+	}
+	return b.String()
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// source holds the text being parsed, for error messages.
+type source struct {
+	file  string
+	lines []string
+}
+
+func newSource(file string, src []byte) *source {
+	s := strings.ReplaceAll(string(src), "\r\n", "\n")
+	return &source{file: file, lines: strings.Split(s, "\n")}
+}
+
+func (s *source) errorf(pos ir.Span, format string, args ...any) *Error {
+	return s.wrap(pos, nil, format, args...)
+}
+
+func (s *source) wrap(pos ir.Span, err error, format string, args ...any) *Error {
+	e := &Error{Pos: pos, Msg: fmt.Sprintf(format, args...), Err: err}
+	if e.Pos.File == "" {
+		e.Pos.File = s.file
+	}
+	if pos.Line >= 1 && pos.Line <= len(s.lines) {
+		e.Line = s.lines[pos.Line-1]
+	}
+	return e
+}
