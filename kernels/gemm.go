@@ -67,7 +67,7 @@ func SgemmEx(transA, transB bool, m, n, k int, alpha float32, a []float32, lda i
 				} else if beta != 1 {
 					asm.MulScalarF32(row, row, beta)
 				}
-				applyEpilogue(ep, row, i, 0)
+				gemmApplyEpilogue(ep, row, i, 0)
 			}
 		})
 		return nil
@@ -88,16 +88,16 @@ func checkGemm(transA, transB bool, m, n, k, la, lda, lb, ldb, lc, ldc int) erro
 	if transB {
 		br, bc = n, k
 	}
-	if err := checkMat("A", ar, ac, la, lda); err != nil {
+	if err := gemmCheckMat("A", ar, ac, la, lda); err != nil {
 		return err
 	}
-	if err := checkMat("B", br, bc, lb, ldb); err != nil {
+	if err := gemmCheckMat("B", br, bc, lb, ldb); err != nil {
 		return err
 	}
-	return checkMat("C", m, n, lc, ldc)
+	return gemmCheckMat("C", m, n, lc, ldc)
 }
 
-func checkMat(name string, rows, cols, length, ld int) error {
+func gemmCheckMat(name string, rows, cols, length, ld int) error {
 	if ld < max(1, cols) {
 		return fmt.Errorf("kernels: sgemm: leading dimension of %s is %d, less than its %d columns", name, ld, cols)
 	}
@@ -107,7 +107,7 @@ func checkMat(name string, rows, cols, length, ld int) error {
 	return nil
 }
 
-func applyEpilogue(ep *GemmEpilogue, row []float32, i, j0 int) {
+func gemmApplyEpilogue(ep *GemmEpilogue, row []float32, i, j0 int) {
 	if ep == nil {
 		return
 	}
@@ -124,7 +124,7 @@ func applyEpilogue(ep *GemmEpilogue, row []float32, i, j0 int) {
 
 var gemmBufPool sync.Pool
 
-func getBuf(n int) *[]float32 {
+func gemmGetBuf(n int) *[]float32 {
 	if p, ok := gemmBufPool.Get().(*[]float32); ok && cap(*p) >= n {
 		*p = (*p)[:n]
 		return p
@@ -133,7 +133,7 @@ func getBuf(n int) *[]float32 {
 	return &s
 }
 
-func putBuf(p *[]float32) { gemmBufPool.Put(p) }
+func gemmPutBuf(p *[]float32) { gemmBufPool.Put(p) }
 
 func sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, ep *GemmEpilogue) {
 	mr, nr := asm.SgemmTile()
@@ -148,8 +148,8 @@ func sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 	mblocks = (m + mc - 1) / mc
 
 	nc := min(gemmNC, (n+nr-1)/nr*nr)
-	bbuf := getBuf(min(k, gemmKC) * nc)
-	defer putBuf(bbuf)
+	bbuf := gemmGetBuf(min(k, gemmKC) * nc)
+	defer gemmPutBuf(bbuf)
 	bpack := *bbuf
 
 	for jc := 0; jc < n; jc += nc {
@@ -164,7 +164,7 @@ func sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 			kc := min(gemmKC, k-pc)
 			ParallelFor(npanels, max(1, 4096/(kc*nr)), func(lo, hi int) {
 				for jp := lo; jp < hi; jp++ {
-					packB(transB, b, ldb, pc, kc, jc+jp*nr, min(nr, ncur-jp*nr), nr, bpack[jp*kc*nr:(jp+1)*kc*nr])
+					gemmPackB(transB, b, ldb, pc, kc, jc+jp*nr, min(nr, ncur-jp*nr), nr, bpack[jp*kc*nr:(jp+1)*kc*nr])
 				}
 			})
 			bet := beta
@@ -173,8 +173,8 @@ func sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 			}
 			last := pc+kc >= k
 			ParallelFor(mblocks*nsplit, 1, func(lo, hi int) {
-				abuf := getBuf(mc * kc)
-				defer putBuf(abuf)
+				abuf := gemmGetBuf(mc * kc)
+				defer gemmPutBuf(abuf)
 				apack := *abuf
 				var tile [16 * 32]float32
 				prevIB := -1
@@ -184,7 +184,7 @@ func sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 					mcur := min(mc, m-i0)
 					if ib != prevIB {
 						for ip := 0; ip*mr < mcur; ip++ {
-							packA(transA, a, lda, i0+ip*mr, min(mr, mcur-ip*mr), pc, kc, mr, apack[ip*kc*mr:(ip+1)*kc*mr])
+							gemmPackA(transA, a, lda, i0+ip*mr, min(mr, mcur-ip*mr), pc, kc, mr, apack[ip*kc*mr:(ip+1)*kc*mr])
 						}
 						prevIB = ib
 					}
@@ -213,7 +213,7 @@ func sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 							}
 							if last && ep != nil {
 								for i := 0; i < nrows; i++ {
-									applyEpilogue(ep, c[(r0+i)*ldc+j0:(r0+i)*ldc+j0+ncols], r0+i, j0)
+									gemmApplyEpilogue(ep, c[(r0+i)*ldc+j0:(r0+i)*ldc+j0+ncols], r0+i, j0)
 								}
 							}
 						}
@@ -224,9 +224,9 @@ func sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 	}
 }
 
-// packA packs rows [i0, i0+rows) and depth [p0, p0+kc) of op(A) into dst as
+// gemmPackA packs rows [i0, i0+rows) and depth [p0, p0+kc) of op(A) into dst as
 // dst[p*mr+i] (rows beyond `rows` are zero).
-func packA(trans bool, a []float32, lda, i0, rows, p0, kc, mr int, dst []float32) {
+func gemmPackA(trans bool, a []float32, lda, i0, rows, p0, kc, mr int, dst []float32) {
 	if rows < mr {
 		clear(dst[:kc*mr])
 	}
@@ -244,9 +244,9 @@ func packA(trans bool, a []float32, lda, i0, rows, p0, kc, mr int, dst []float32
 	}
 }
 
-// packB packs depth [p0, p0+kc) and columns [j0, j0+cols) of op(B) into dst
+// gemmPackB packs depth [p0, p0+kc) and columns [j0, j0+cols) of op(B) into dst
 // as dst[p*nr+j] (columns beyond `cols` are zero).
-func packB(trans bool, b []float32, ldb, p0, kc, j0, cols, nr int, dst []float32) {
+func gemmPackB(trans bool, b []float32, ldb, p0, kc, j0, cols, nr int, dst []float32) {
 	if cols < nr {
 		clear(dst[:kc*nr])
 	}

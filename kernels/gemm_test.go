@@ -9,7 +9,7 @@ import (
 	"github.com/relaxgo/relaxgo/asm"
 )
 
-func randF32(r *rand.Rand, n int) []float32 {
+func gemmRandF32(r *rand.Rand, n int) []float32 {
 	x := make([]float32, n)
 	for i := range x {
 		x[i] = r.Float32()*2 - 1
@@ -46,7 +46,7 @@ func refGemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda i
 
 const gemmGuard = 23
 
-func forEachLevel(t *testing.T, f func(l asm.Level)) {
+func gemmForEachLevel(t *testing.T, f func(l asm.Level)) {
 	defer asm.SetLevel(asm.MaxLevel())
 	for l := asm.LevelGo; l <= asm.MaxLevel(); l++ {
 		if err := asm.SetLevel(l); err != nil {
@@ -60,7 +60,7 @@ func TestSgemmAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	sizes := [][3]int{{0, 5, 3}, {5, 0, 3}, {4, 5, 0}, {1, 1, 1}, {7, 17, 33}, {17, 7, 1}, {33, 33, 33}, {1, 257, 17},
 		{257, 1, 7}, {15, 33, 300}, {30, 65, 257}, {200, 70, 520}, {14, 32, 256}, {6, 16, 16}}
-	forEachLevel(t, func(l asm.Level) {
+	gemmForEachLevel(t, func(l asm.Level) {
 		for _, sz := range sizes {
 			m, n, k := sz[0], sz[1], sz[2]
 			for _, tr := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {
@@ -75,9 +75,9 @@ func TestSgemmAgainstReference(t *testing.T) {
 						ldb = k + 4
 					}
 					ldc := n + 5
-					a := randF32(r, max(m, k)*lda)
-					b := randF32(r, max(n, k)*ldb)
-					cbuf := randF32(r, m*ldc+2*gemmGuard)
+					a := gemmRandF32(r, max(m, k)*lda)
+					b := gemmRandF32(r, max(n, k)*ldb)
+					cbuf := gemmRandF32(r, m*ldc+2*gemmGuard)
 					c := cbuf[gemmGuard : gemmGuard+m*ldc]
 					orig := append([]float32(nil), cbuf...)
 					if beta == 0 && m > 0 && n > 0 {
@@ -112,7 +112,7 @@ func TestSgemmDeterministicAcrossThreads(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
 	for _, sz := range [][3]int{{300, 200, 600}, {5, 3000, 70}, {1000, 9, 33}} {
 		m, n, k := sz[0], sz[1], sz[2]
-		a, b := randF32(r, m*k), randF32(r, k*n)
+		a, b := gemmRandF32(r, m*k), gemmRandF32(r, k*n)
 		var first []float32
 		for _, th := range []int{1, 2, 3, 7} {
 			SetNumThreads(th)
@@ -136,8 +136,8 @@ func TestSgemmDeterministicAcrossThreads(t *testing.T) {
 func TestSgemmEpilogue(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
 	m, n, k := 37, 45, 300
-	a, b := randF32(r, m*k), randF32(r, k*n)
-	rb, cb := randF32(r, m), randF32(r, n)
+	a, b := gemmRandF32(r, m*k), gemmRandF32(r, k*n)
+	rb, cb := gemmRandF32(r, m), gemmRandF32(r, n)
 	c := make([]float32, m*n)
 	if err := SgemmEx(false, false, m, n, k, 1, a, k, b, n, 0, c, n, &GemmEpilogue{RowBias: rb, ColBias: cb, Relu: true}); err != nil {
 		t.Fatal(err)
@@ -175,7 +175,7 @@ func BenchmarkSgemm(b *testing.B) {
 			SetNumThreads(c.threads)
 			n := c.size
 			r := rand.New(rand.NewSource(1))
-			x, y, z := randF32(r, n*n), randF32(r, n*n), make([]float32, n*n)
+			x, y, z := gemmRandF32(r, n*n), gemmRandF32(r, n*n), make([]float32, n*n)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if err := Sgemm(false, false, n, n, n, 1, x, n, y, n, 0, z, n); err != nil {

@@ -65,7 +65,7 @@ func matmulShape(a, b []int64, transA, transB bool) ([]int64, error) {
 	if ak != bk {
 		return nil, fmt.Errorf("matmul: reduction dimensions differ: %v x %v (%d vs %d)", runtime.Shape(a), runtime.Shape(b), ak, bk)
 	}
-	ab, bb := batchDims(a), batchDims(b)
+	ab, bb := laBatchDims(a), laBatchDims(b)
 	nb := max(len(ab), len(bb))
 	out := make([]int64, 0, nb+2)
 	for i := 0; i < nb; i++ {
@@ -94,7 +94,7 @@ func matmulShape(a, b []int64, transA, transB bool) ([]int64, error) {
 	return out, nil
 }
 
-func batchDims(s []int64) []int64 {
+func laBatchDims(s []int64) []int64 {
 	if len(s) <= 2 {
 		return nil
 	}
@@ -168,7 +168,7 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 			n = int(bs[len(bs)-2])
 		}
 	}
-	nbOut := len(shape) - boolInt(len(as) >= 2) - boolInt(len(bs) >= 2)
+	nbOut := len(shape) - laBoolInt(len(as) >= 2) - laBoolInt(len(bs) >= 2)
 	batch := shape[:nbOut]
 	nbatch := 1
 	for _, d := range batch {
@@ -177,8 +177,8 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 	if nbatch == 0 || m == 0 || n == 0 {
 		return nil
 	}
-	aoff := batchOffsets(batch, batchDims(as), m*k)
-	boff := batchOffsets(batch, batchDims(bs), k*n)
+	aoff := laBatchOffsets(batch, laBatchDims(as), m*k)
+	boff := laBatchOffsets(batch, laBatchDims(bs), k*n)
 	lda, ldb := k, n
 	if transA {
 		lda = m
@@ -190,7 +190,7 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 		af, bf, cf := a.Float32s(), b.Float32s(), out.Float32s()
 		// A batch of row-major, untransposed A against one shared B is a
 		// single tall GEMM.
-		if !transA && len(bs) <= 2 && nbatch > 1 && contiguousBatches(aoff, m*k) {
+		if !transA && len(bs) <= 2 && nbatch > 1 && laContiguousBatches(aoff, m*k) {
 			return Sgemm(false, transB, nbatch*m, n, k, 1, af, lda, bf, ldb, 0, cf, n)
 		}
 		flops := m * n * k
@@ -213,15 +213,15 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 	return matmulPlain[int64](out, a, b, transA, transB, m, n, k, aoff, boff)
 }
 
-func boolInt(b bool) int {
+func laBoolInt(b bool) int {
 	if b {
 		return 1
 	}
 	return 0
 }
 
-// contiguousBatches reports whether off[i] == i*size.
-func contiguousBatches(off []int, size int) bool {
+// laContiguousBatches reports whether off[i] == i*size.
+func laContiguousBatches(off []int, size int) bool {
 	for i, o := range off {
 		if o != i*size {
 			return false
@@ -230,11 +230,11 @@ func contiguousBatches(off []int, size int) bool {
 	return true
 }
 
-// batchOffsets returns, for every index of the broadcast batch shape, the
+// laBatchOffsets returns, for every index of the broadcast batch shape, the
 // element offset of the corresponding matrix in an operand with batch
 // dimensions dims (right-aligned, size-1 dimensions broadcast) and matrices
 // of size elements.
-func batchOffsets(batch, dims []int64, size int) []int {
+func laBatchOffsets(batch, dims []int64, size int) []int {
 	nb := 1
 	for _, d := range batch {
 		nb *= int(d)

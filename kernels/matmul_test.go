@@ -9,7 +9,7 @@ import (
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
-func randTensor(r *rand.Rand, shape []int64, dt runtime.DataType) *runtime.Tensor {
+func laRandTensor(r *rand.Rand, shape []int64, dt runtime.DataType) *runtime.Tensor {
 	t := runtime.MustNewTensor(shape, dt)
 	switch dt {
 	case runtime.Float32:
@@ -36,7 +36,7 @@ func randTensor(r *rand.Rand, shape []int64, dt runtime.DataType) *runtime.Tenso
 	return t
 }
 
-func at(t *runtime.Tensor, i int) float64 {
+func laAt(t *runtime.Tensor, i int) float64 {
 	switch t.DType() {
 	case runtime.Float32:
 		return float64(t.Float32s()[i])
@@ -50,9 +50,9 @@ func at(t *runtime.Tensor, i int) float64 {
 	panic("dtype")
 }
 
-// refMatmul implements NumPy matmul by promoting 1-D operands and indexing
+// laRefMatmul implements NumPy matmul by promoting 1-D operands and indexing
 // with explicit broadcasting.
-func refMatmul(a, b *runtime.Tensor) ([]int64, []float64) {
+func laRefMatmul(a, b *runtime.Tensor) ([]int64, []float64) {
 	as, bs := append([]int64(nil), a.Shape()...), append([]int64(nil), b.Shape()...)
 	dropM, dropN := len(as) == 1, len(bs) == 1
 	if dropM {
@@ -105,7 +105,7 @@ func refMatmul(a, b *runtime.Tensor) ([]int64, []float64) {
 			for j := int64(0); j < n; j++ {
 				var s float64
 				for p := int64(0); p < k; p++ {
-					s += at(a, int(ao*m*k+i*k+p)) * at(b, int(bo*k*n+p*n+j))
+					s += laAt(a, int(ao*m*k+i*k+p)) * laAt(b, int(bo*k*n+p*n+j))
 				}
 				res = append(res, s)
 			}
@@ -131,15 +131,15 @@ func TestMatmul(t *testing.T) {
 	}
 	for _, dt := range []runtime.DataType{runtime.Float32, runtime.Float64, runtime.Int32, runtime.Int64} {
 		for _, c := range cases {
-			a, b := randTensor(r, c[0], dt), randTensor(r, c[1], dt)
-			shape, want := refMatmul(a, b)
+			a, b := laRandTensor(r, c[0], dt), laRandTensor(r, c[1], dt)
+			shape, want := laRefMatmul(a, b)
 			out := runtime.MustNewTensor(shape, dt)
 			if err := Matmul(out, a, b); err != nil {
 				t.Fatalf("%s %v x %v: %v", dt, c[0], c[1], err)
 			}
 			tol := 1e-5 * float64(c[0][len(c[0])-1]+1)
 			for i, w := range want {
-				if g := at(out, i); math.Abs(g-w) > tol {
+				if g := laAt(out, i); math.Abs(g-w) > tol {
 					t.Fatalf("%s %v x %v: out[%d] = %v want %v", dt, c[0], c[1], i, g, w)
 				}
 			}
@@ -149,8 +149,8 @@ func TestMatmul(t *testing.T) {
 
 func TestMatmulOutDTypeAndTransposed(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
-	a, b := randTensor(r, []int64{3, 5}, runtime.Int32), randTensor(r, []int64{5, 4}, runtime.Int32)
-	_, want := refMatmul(a, b)
+	a, b := laRandTensor(r, []int64{3, 5}, runtime.Int32), laRandTensor(r, []int64{5, 4}, runtime.Int32)
+	_, want := laRefMatmul(a, b)
 	out := runtime.MustNewTensor([]int64{3, 4}, runtime.Float64)
 	if err := MatmulOut(out, a, b, runtime.Float64); err != nil {
 		t.Fatal(err)
@@ -161,7 +161,7 @@ func TestMatmulOutDTypeAndTransposed(t *testing.T) {
 		}
 	}
 	// transposed operands: a is [2, k, m], b is [n, k]
-	x, w := randTensor(r, []int64{2, 17, 7}, runtime.Float32), randTensor(r, []int64{33, 17}, runtime.Float32)
+	x, w := laRandTensor(r, []int64{2, 17, 7}, runtime.Float32), laRandTensor(r, []int64{33, 17}, runtime.Float32)
 	o := runtime.MustNewTensor([]int64{2, 7, 33}, runtime.Float32)
 	if err := MatmulTransposed(o, x, w, true, true); err != nil {
 		t.Fatal(err)
@@ -187,7 +187,7 @@ func TestMatmulPackedAndErrors(t *testing.T) {
 		t.Fatal("kernels.matmul not registered")
 	}
 	r := rand.New(rand.NewSource(3))
-	a, b := randTensor(r, []int64{4, 3}, runtime.Float32), randTensor(r, []int64{3, 2}, runtime.Float32)
+	a, b := laRandTensor(r, []int64{4, 3}, runtime.Float32), laRandTensor(r, []int64{3, 2}, runtime.Float32)
 	out := runtime.MustNewTensor([]int64{4, 2}, runtime.Float32)
 	for _, dt := range []runtime.Value{nil, runtime.Float32, "float32"} {
 		if _, err := f([]runtime.Value{a, b, dt, out}); err != nil {
@@ -201,7 +201,7 @@ func TestMatmulPackedAndErrors(t *testing.T) {
 		{a, a, nil, out},
 		{a, int64(3), nil, out},
 		{a, b, int64(1), out},
-		{a, randTensor(r, []int64{3, 2}, runtime.Float64), nil, out},
+		{a, laRandTensor(r, []int64{3, 2}, runtime.Float64), nil, out},
 		{runtime.MustNewTensor([]int64{2, 4, 3}, runtime.Float32), runtime.MustNewTensor([]int64{3, 3, 2}, runtime.Float32), nil,
 			runtime.MustNewTensor([]int64{3, 4, 2}, runtime.Float32)},
 	}

@@ -1,0 +1,704 @@
+package kernels
+
+import (
+	"fmt"
+
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+func init() {
+	runtime.MustRegister("kernels.nn.conv2d", packedConv2D)
+	runtime.MustRegister("kernels.nn.conv1d", packedConv1D)
+	runtime.MustRegister("kernels.nn.conv2d_transpose", packedConv2DTranspose)
+}
+
+// Conv2DAttrs are Relax's Conv2DAttrs. Nil/empty Strides and Dilation mean 1;
+// Padding has 1 (all sides), 2 (top=bottom, left=right) or 4 (top, left,
+// bottom, right) values, nil meaning 0; Groups <= 0 means 1. Only the NCHW
+// data/output layout and the OIHW kernel layout are supported ("" = default).
+// OutDType runtime.Void (or the zero DataType) means the input dtype.
+type Conv2DAttrs struct {
+	Strides      []int64
+	Padding      []int64
+	Dilation     []int64
+	Groups       int64
+	DataLayout   string
+	KernelLayout string
+	OutLayout    string
+	OutDType     runtime.DataType
+}
+
+// Conv1DAttrs are Relax's Conv1DAttrs: like Conv2DAttrs with one spatial
+// dimension (Padding has 1 or 2 values: left, right), layouts NCW / OIW.
+type Conv1DAttrs struct {
+	Strides      []int64
+	Padding      []int64
+	Dilation     []int64
+	Groups       int64
+	DataLayout   string
+	KernelLayout string
+	OutLayout    string
+	OutDType     runtime.DataType
+}
+
+// Conv2DTransposeAttrs are Relax's Conv2DTransposeAttrs. OutputPadding has 1
+// or 2 values (nil = 0), each smaller than the stride or the dilation. Layouts
+// NCHW (data, output) and IOHW (kernel) are supported.
+type Conv2DTransposeAttrs struct {
+	Strides       []int64
+	Padding       []int64
+	OutputPadding []int64
+	Dilation      []int64
+	Groups        int64
+	DataLayout    string
+	KernelLayout  string
+	OutLayout     string
+	OutDType      runtime.DataType
+}
+
+// conv2dGeom is a fully resolved 2-D convolution (transposed or not).
+type conv2dGeom struct {
+	n, c, h, w     int // input
+	o, kh, kw      int // output channels, kernel size
+	sh, sw         int
+	pt, pl, pb, pr int
+	dh, dw         int
+	g              int
+	oh, ow         int // output spatial size
+}
+
+func convPair(op, name string, v []int64, def int64) (int, int, error) {
+	switch len(v) {
+	case 0:
+		return int(def), int(def), nil
+	case 1:
+		return int(v[0]), int(v[0]), nil
+	case 2:
+		return int(v[0]), int(v[1]), nil
+	}
+	return 0, 0, fmt.Errorf("%s: %s must have 1 or 2 values, got %v", op, name, v)
+}
+
+func convPad4(op string, p []int64) ([4]int, error) {
+	switch len(p) {
+	case 0:
+		return [4]int{}, nil
+	case 1:
+		return [4]int{int(p[0]), int(p[0]), int(p[0]), int(p[0])}, nil
+	case 2:
+		return [4]int{int(p[0]), int(p[1]), int(p[0]), int(p[1])}, nil
+	case 4:
+		return [4]int{int(p[0]), int(p[1]), int(p[2]), int(p[3])}, nil
+	}
+	return [4]int{}, fmt.Errorf("%s: padding must have 1, 2 or 4 values, got %v", op, p)
+}
+
+func convLayout(op, what, got, want string) error {
+	if got != "" && got != want {
+		return fmt.Errorf("%s: %s %q is not supported (only %s)", op, what, got, want)
+	}
+	return nil
+}
+
+// convDTypes validates operand dtypes and returns the output dtype.
+func convDTypes(op string, x, w *runtime.Tensor, outDT runtime.DataType) (runtime.DataType, error) {
+	if x.DType() != w.DType() {
+		return runtime.Void, fmt.Errorf("%s: data dtype %s differs from weight dtype %s", op, x.DType(), w.DType())
+	}
+	if !laSupported(x.DType()) {
+		return runtime.Void, fmt.Errorf("%s: unsupported dtype %s", op, x.DType())
+	}
+	if outDT.IsVoid() || outDT == (runtime.DataType{}) {
+		outDT = x.DType()
+	}
+	if !laSupported(outDT) {
+		return runtime.Void, fmt.Errorf("%s: unsupported out_dtype %s", op, outDT)
+	}
+	return outDT, nil
+}
+
+// Conv2D computes the NCHW/OIHW 2-D convolution of x (N, C, H, W) with
+// w (O, C/groups, KH, KW) into out (N, O, OH, OW) with Relax semantics
+// (cross-correlation, zero padding). float32 runs as im2col + Sgemm (direct
+// loops for depthwise); float64/int32/int64 use plain loops.
+func Conv2D(out, x, w *runtime.Tensor, attrs Conv2DAttrs) error {
+	const op = "conv2d"
+	if out == nil || x == nil || w == nil {
+		return fmt.Errorf("%s: nil tensor", op)
+	}
+	if err := convLayout(op, "data_layout", attrs.DataLayout, "NCHW"); err != nil {
+		return err
+	}
+	if err := convLayout(op, "kernel_layout", attrs.KernelLayout, "OIHW"); err != nil {
+		return err
+	}
+	if err := convLayout(op, "out_layout", attrs.OutLayout, "NCHW"); err != nil {
+		return err
+	}
+	outDT, err := convDTypes(op, x, w, attrs.OutDType)
+	if err != nil {
+		return err
+	}
+	xs, ws := x.Shape(), w.Shape()
+	if len(xs) != 4 || len(ws) != 4 {
+		return fmt.Errorf("%s: data and weight must be 4-D, got %v and %v", op, runtime.Shape(xs), runtime.Shape(ws))
+	}
+	var g conv2dGeom
+	g.n, g.c, g.h, g.w = int(xs[0]), int(xs[1]), int(xs[2]), int(xs[3])
+	g.o, g.kh, g.kw = int(ws[0]), int(ws[2]), int(ws[3])
+	if g.sh, g.sw, err = convPair(op, "strides", attrs.Strides, 1); err != nil {
+		return err
+	}
+	if g.dh, g.dw, err = convPair(op, "dilation", attrs.Dilation, 1); err != nil {
+		return err
+	}
+	p, err := convPad4(op, attrs.Padding)
+	if err != nil {
+		return err
+	}
+	g.pt, g.pl, g.pb, g.pr = p[0], p[1], p[2], p[3]
+	g.g = int(max(attrs.Groups, 1))
+	if g.sh < 1 || g.sw < 1 || g.dh < 1 || g.dw < 1 || g.pt < 0 || g.pl < 0 || g.pb < 0 || g.pr < 0 {
+		return fmt.Errorf("%s: strides and dilation must be >= 1 and padding >= 0 (strides %v, padding %v, dilation %v)",
+			op, attrs.Strides, attrs.Padding, attrs.Dilation)
+	}
+	if g.c%g.g != 0 || g.o%g.g != 0 || int(ws[1]) != g.c/g.g {
+		return fmt.Errorf("%s: data %v, weight %v and groups=%d are inconsistent (need C %% groups == 0, O %% groups == 0, weight dim 1 == C/groups)",
+			op, runtime.Shape(xs), runtime.Shape(ws), g.g)
+	}
+	eh, ew := g.dh*(g.kh-1)+1, g.dw*(g.kw-1)+1
+	if g.h+g.pt+g.pb < eh || g.w+g.pl+g.pr < ew {
+		return fmt.Errorf("%s: dilated kernel %dx%d larger than padded input %dx%d", op, eh, ew, g.h+g.pt+g.pb, g.w+g.pl+g.pr)
+	}
+	g.oh, g.ow = (g.h+g.pt+g.pb-eh)/g.sh+1, (g.w+g.pl+g.pr-ew)/g.sw+1
+	if err := laCheckOut(op, out, []int64{int64(g.n), int64(g.o), int64(g.oh), int64(g.ow)}, outDT); err != nil {
+		return err
+	}
+	if out.NumElements() == 0 {
+		return nil
+	}
+	if x.DType() == runtime.Float32 && outDT == runtime.Float32 {
+		conv2dF32(&g, out.Float32s(), x.Float32s(), w.Float32s())
+		return nil
+	}
+	if outDT.IsFloat() {
+		return conv2dPlain[float64](&g, out, x, w)
+	}
+	return conv2dPlain[int64](&g, out, x, w)
+}
+
+// im2colLimit bounds the im2col buffer (floats); larger outputs are
+// processed in column blocks.
+const im2colLimit = 1 << 22
+
+func conv2dF32(g *conv2dGeom, out, x, w []float32) {
+	cg, og := g.c/g.g, g.o/g.g
+	if cg == 1 {
+		conv2dDepthwiseF32(g, out, x, w)
+		return
+	}
+	kk := cg * g.kh * g.kw // GEMM depth
+	pix := g.oh * g.ow
+	pointwise := g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0
+	blk := pix
+	if !pointwise && kk*pix > im2colLimit {
+		blk = max(64, im2colLimit/kk/64*64)
+	}
+	var col []float32
+	if !pointwise {
+		buf := gemmGetBuf(kk * min(blk, pix))
+		defer gemmPutBuf(buf)
+		col = *buf
+	}
+	for n := 0; n < g.n; n++ {
+		for gi := 0; gi < g.g; gi++ {
+			xg := x[(n*g.c+gi*cg)*g.h*g.w : (n*g.c+(gi+1)*cg)*g.h*g.w]
+			wg := w[gi*og*kk : (gi+1)*og*kk]
+			og0 := out[(n*g.o+gi*og)*pix : (n*g.o+(gi+1)*og)*pix]
+			if pointwise {
+				_ = Sgemm(false, false, og, pix, kk, 1, wg, kk, xg, pix, 0, og0, pix)
+				continue
+			}
+			for p0 := 0; p0 < pix; p0 += blk {
+				np := min(blk, pix-p0)
+				convIm2col(g, xg, cg, p0, np, col[:kk*np])
+				_ = Sgemm(false, false, og, np, kk, 1, wg, kk, col, np, 0, og0[p0:], pix)
+			}
+		}
+	}
+}
+
+// convIm2col fills col (cg*kh*kw rows of np columns) with the input patches of
+// output pixels [p0, p0+np): col[(c*kh+i)*kw+j][q] = x[c][oh*sh-pt+i*dh][ow*sw-pl+j*dw]
+// (0 outside the input), where (oh, ow) is output pixel p0+q.
+func convIm2col(g *conv2dGeom, x []float32, cg, p0, np int, col []float32) {
+	rows := cg * g.kh * g.kw
+	ParallelFor(rows, max(1, 16384/max(1, np)), func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			c, i, j := r/(g.kh*g.kw), r/g.kw%g.kh, r%g.kw
+			dst := col[r*np : r*np+np]
+			xc := x[c*g.h*g.w : (c+1)*g.h*g.w]
+			q := 0
+			for q < np {
+				p := p0 + q
+				oh, ow := p/g.ow, p%g.ow
+				run := min(np-q, g.ow-ow) // pixels left in this output row
+				ih := oh*g.sh - g.pt + i*g.dh
+				seg := dst[q : q+run]
+				if ih < 0 || ih >= g.h {
+					clear(seg)
+				} else {
+					xr := xc[ih*g.w : ih*g.w+g.w]
+					iw := ow*g.sw - g.pl + j*g.dw
+					if g.sw == 1 && iw >= 0 && iw+run <= g.w {
+						copy(seg, xr[iw:iw+run])
+					} else {
+						for t := range seg {
+							if iw >= 0 && iw < g.w {
+								seg[t] = xr[iw]
+							} else {
+								seg[t] = 0
+							}
+							iw += g.sw
+						}
+					}
+				}
+				q += run
+			}
+		}
+	})
+}
+
+// conv2dDepthwiseF32 handles C/groups == 1 (depthwise, any channel
+// multiplier) with direct loops, parallel over output planes:
+// out[n][o][y][x] = sum over (i, j) in order of x[n][o/og][y*sh-pt+i*dh][x*sw-pl+j*dw] * w[o][0][i][j].
+func conv2dDepthwiseF32(g *conv2dGeom, out, x, w []float32) {
+	og := g.o / g.g
+	ParallelFor(g.n*g.o, max(1, 4096/max(1, g.oh*g.ow*g.kh*g.kw)), func(lo, hi int) {
+		for plane := lo; plane < hi; plane++ {
+			n, o := plane/g.o, plane%g.o
+			c := o / og
+			xc := x[(n*g.c+c)*g.h*g.w : (n*g.c+c+1)*g.h*g.w]
+			wo := w[o*g.kh*g.kw : (o+1)*g.kh*g.kw]
+			dst := out[plane*g.oh*g.ow : (plane+1)*g.oh*g.ow]
+			clear(dst)
+			for y := 0; y < g.oh; y++ {
+				row := dst[y*g.ow : (y+1)*g.ow]
+				for i := 0; i < g.kh; i++ {
+					ih := y*g.sh - g.pt + i*g.dh
+					if ih < 0 || ih >= g.h {
+						continue
+					}
+					xr := xc[ih*g.w : (ih+1)*g.w]
+					for j := 0; j < g.kw; j++ {
+						wv := wo[i*g.kw+j]
+						off := j*g.dw - g.pl
+						// valid ox: 0 <= ox*sw+off < w
+						lo := 0
+						if off < 0 {
+							lo = (-off + g.sw - 1) / g.sw
+						}
+						hi := g.ow
+						if lim := (g.w - 1 - off); lim < 0 {
+							hi = 0
+						} else {
+							hi = min(hi, lim/g.sw+1)
+						}
+						if g.sw == 1 {
+							src := xr[lo+off : hi+off]
+							r := row[lo:hi]
+							for t := range r {
+								r[t] += src[t] * wv
+							}
+						} else {
+							for ox := lo; ox < hi; ox++ {
+								row[ox] += xr[ox*g.sw+off] * wv
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// conv2dPlain is the reference direct convolution, accumulating in T.
+func conv2dPlain[T int64 | float64](g *conv2dGeom, out, x, w *runtime.Tensor) error {
+	rx, err := laReader[T](x)
+	if err != nil {
+		return fmt.Errorf("conv2d: %w", err)
+	}
+	rw, err := laReader[T](w)
+	if err != nil {
+		return fmt.Errorf("conv2d: %w", err)
+	}
+	wr, err := laWriter[T](out)
+	if err != nil {
+		return fmt.Errorf("conv2d: %w", err)
+	}
+	cg, og := g.c/g.g, g.o/g.g
+	ParallelFor(g.n*g.o, 1, func(lo, hi int) {
+		for plane := lo; plane < hi; plane++ {
+			n, o := plane/g.o, plane%g.o
+			gi := o / og
+			for y := 0; y < g.oh; y++ {
+				for xo := 0; xo < g.ow; xo++ {
+					var s T
+					for c := 0; c < cg; c++ {
+						for i := 0; i < g.kh; i++ {
+							ih := y*g.sh - g.pt + i*g.dh
+							if ih < 0 || ih >= g.h {
+								continue
+							}
+							for j := 0; j < g.kw; j++ {
+								iw := xo*g.sw - g.pl + j*g.dw
+								if iw < 0 || iw >= g.w {
+									continue
+								}
+								s += rx(((n*g.c+gi*cg+c)*g.h+ih)*g.w+iw) * rw(((o*cg+c)*g.kh+i)*g.kw+j)
+							}
+						}
+					}
+					wr((plane*g.oh+y)*g.ow+xo, s)
+				}
+			}
+		}
+	})
+	return nil
+}
+
+// Conv1D computes the NCW/OIW 1-D convolution of x (N, C, W) with
+// w (O, C/groups, KW) into out (N, O, OW), as Conv2D with a unit height.
+func Conv1D(out, x, w *runtime.Tensor, attrs Conv1DAttrs) error {
+	const op = "conv1d"
+	if out == nil || x == nil || w == nil {
+		return fmt.Errorf("%s: nil tensor", op)
+	}
+	if err := convLayout(op, "data_layout", attrs.DataLayout, "NCW"); err != nil {
+		return err
+	}
+	if err := convLayout(op, "kernel_layout", attrs.KernelLayout, "OIW"); err != nil {
+		return err
+	}
+	if err := convLayout(op, "out_layout", attrs.OutLayout, "NCW"); err != nil {
+		return err
+	}
+	xs, ws, os := x.Shape(), w.Shape(), out.Shape()
+	if len(xs) != 3 || len(ws) != 3 || len(os) != 3 {
+		return fmt.Errorf("%s: data, weight and output must be 3-D, got %v, %v and %v", op, runtime.Shape(xs), runtime.Shape(ws), runtime.Shape(os))
+	}
+	if len(attrs.Strides) > 1 || len(attrs.Dilation) > 1 || len(attrs.Padding) > 2 {
+		return fmt.Errorf("%s: strides/dilation need 1 value and padding 1 or 2 (got %v, %v, %v)", op, attrs.Strides, attrs.Dilation, attrs.Padding)
+	}
+	a2 := Conv2DAttrs{Strides: []int64{1, 1}, Dilation: []int64{1, 1}, Padding: []int64{0, 0, 0, 0}, Groups: attrs.Groups, OutDType: attrs.OutDType}
+	if len(attrs.Strides) == 1 {
+		a2.Strides[1] = attrs.Strides[0]
+	}
+	if len(attrs.Dilation) == 1 {
+		a2.Dilation[1] = attrs.Dilation[0]
+	}
+	switch len(attrs.Padding) {
+	case 1:
+		a2.Padding[1], a2.Padding[3] = attrs.Padding[0], attrs.Padding[0]
+	case 2:
+		a2.Padding[1], a2.Padding[3] = attrs.Padding[0], attrs.Padding[1]
+	}
+	x4, err1 := x.View([]int64{xs[0], xs[1], 1, xs[2]}, x.DType())
+	w4, err2 := w.View([]int64{ws[0], ws[1], 1, ws[2]}, w.DType())
+	o4, err3 := out.View([]int64{os[0], os[1], 1, os[2]}, out.DType())
+	for _, err := range []error{err1, err2, err3} {
+		if err != nil {
+			return fmt.Errorf("%s: %w", op, err)
+		}
+	}
+	if err := Conv2D(o4, x4, w4, a2); err != nil {
+		return fmt.Errorf("conv1d (as 2-D): %w", err)
+	}
+	return nil
+}
+
+// Conv2DTranspose computes the NCHW/IOHW transposed 2-D convolution
+// (gradient of Conv2D with respect to its input) of x (N, Cin, H, W) with
+// w (Cin, O/groups, KH, KW) into out (N, O, OH, OW), where
+// OH = (H-1)*sh - pt - pb + dh*(KH-1) + output_padding_h + 1 (likewise OW).
+// float32 runs as Sgemm + col2im; other dtypes use plain loops.
+func Conv2DTranspose(out, x, w *runtime.Tensor, attrs Conv2DTransposeAttrs) error {
+	const op = "conv2d_transpose"
+	if out == nil || x == nil || w == nil {
+		return fmt.Errorf("%s: nil tensor", op)
+	}
+	if err := convLayout(op, "data_layout", attrs.DataLayout, "NCHW"); err != nil {
+		return err
+	}
+	if err := convLayout(op, "kernel_layout", attrs.KernelLayout, "IOHW"); err != nil {
+		return err
+	}
+	if err := convLayout(op, "out_layout", attrs.OutLayout, "NCHW"); err != nil {
+		return err
+	}
+	outDT, err := convDTypes(op, x, w, attrs.OutDType)
+	if err != nil {
+		return err
+	}
+	xs, ws := x.Shape(), w.Shape()
+	if len(xs) != 4 || len(ws) != 4 {
+		return fmt.Errorf("%s: data and weight must be 4-D, got %v and %v", op, runtime.Shape(xs), runtime.Shape(ws))
+	}
+	var g conv2dGeom
+	g.n, g.c, g.h, g.w = int(xs[0]), int(xs[1]), int(xs[2]), int(xs[3])
+	g.g = int(max(attrs.Groups, 1))
+	g.o, g.kh, g.kw = int(ws[1])*g.g, int(ws[2]), int(ws[3])
+	if g.sh, g.sw, err = convPair(op, "strides", attrs.Strides, 1); err != nil {
+		return err
+	}
+	if g.dh, g.dw, err = convPair(op, "dilation", attrs.Dilation, 1); err != nil {
+		return err
+	}
+	oph, opw, err := convPair(op, "output_padding", attrs.OutputPadding, 0)
+	if err != nil {
+		return err
+	}
+	p, err := convPad4(op, attrs.Padding)
+	if err != nil {
+		return err
+	}
+	g.pt, g.pl, g.pb, g.pr = p[0], p[1], p[2], p[3]
+	if g.sh < 1 || g.sw < 1 || g.dh < 1 || g.dw < 1 || g.pt < 0 || g.pl < 0 || g.pb < 0 || g.pr < 0 || oph < 0 || opw < 0 {
+		return fmt.Errorf("%s: strides and dilation must be >= 1, padding and output_padding >= 0", op)
+	}
+	if oph >= max(g.sh, g.dh) || opw >= max(g.sw, g.dw) {
+		return fmt.Errorf("%s: output_padding %v must be smaller than the strides or the dilation", op, attrs.OutputPadding)
+	}
+	if int(ws[0]) != g.c || g.c%g.g != 0 {
+		return fmt.Errorf("%s: data %v, weight %v and groups=%d are inconsistent (need weight dim 0 == C, C %% groups == 0)",
+			op, runtime.Shape(xs), runtime.Shape(ws), g.g)
+	}
+	g.oh = (g.h-1)*g.sh - g.pt - g.pb + g.dh*(g.kh-1) + oph + 1
+	g.ow = (g.w-1)*g.sw - g.pl - g.pr + g.dw*(g.kw-1) + opw + 1
+	if g.h == 0 || g.w == 0 {
+		g.oh, g.ow = max(g.oh, 0), max(g.ow, 0)
+	}
+	if g.oh < 0 || g.ow < 0 {
+		return fmt.Errorf("%s: padding exceeds the output size", op)
+	}
+	if err := laCheckOut(op, out, []int64{int64(g.n), int64(g.o), int64(g.oh), int64(g.ow)}, outDT); err != nil {
+		return err
+	}
+	if out.NumElements() == 0 {
+		return nil
+	}
+	if x.DType() == runtime.Float32 && outDT == runtime.Float32 {
+		conv2dTransposeF32(&g, out.Float32s(), x.Float32s(), w.Float32s())
+		return nil
+	}
+	if outDT.IsFloat() {
+		return conv2dTransposePlain[float64](&g, out, x, w)
+	}
+	return conv2dTransposePlain[int64](&g, out, x, w)
+}
+
+func conv2dTransposeF32(g *conv2dGeom, out, x, w []float32) {
+	cg, og := g.c/g.g, g.o/g.g
+	rows := og * g.kh * g.kw
+	pin := g.h * g.w
+	opix := g.oh * g.ow
+	clear(out)
+	if pin == 0 || cg == 0 {
+		return
+	}
+	buf := gemmGetBuf(rows * pin)
+	defer gemmPutBuf(buf)
+	col := *buf
+	for n := 0; n < g.n; n++ {
+		for gi := 0; gi < g.g; gi++ {
+			xg := x[(n*g.c+gi*cg)*pin : (n*g.c+(gi+1)*cg)*pin]
+			wg := w[gi*cg*rows : (gi+1)*cg*rows]
+			// col[(o,i,j)][p] = sum_c w[c][o][i][j] * x[c][p]
+			_ = Sgemm(true, false, rows, pin, cg, 1, wg, rows, xg, pin, 0, col, pin)
+			dst := out[(n*g.o+gi*og)*opix : (n*g.o+(gi+1)*og)*opix]
+			ParallelFor(og, 1, func(lo, hi int) {
+				for o := lo; o < hi; o++ {
+					plane := dst[o*opix : (o+1)*opix]
+					for i := 0; i < g.kh; i++ {
+						for j := 0; j < g.kw; j++ {
+							src := col[((o*g.kh+i)*g.kw+j)*pin : ((o*g.kh+i)*g.kw+j+1)*pin]
+							for ih := 0; ih < g.h; ih++ {
+								y := ih*g.sh - g.pt + i*g.dh
+								if y < 0 || y >= g.oh {
+									continue
+								}
+								srow := src[ih*g.w : (ih+1)*g.w]
+								orow := plane[y*g.ow : (y+1)*g.ow]
+								xo := -g.pl + j*g.dw
+								for _, v := range srow {
+									if xo >= 0 && xo < g.ow {
+										orow[xo] += v
+									}
+									xo += g.sw
+								}
+							}
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// conv2dTransposePlain is the reference transposed convolution:
+// out[n][g*og+o][ih*sh-pt+i*dh][iw*sw-pl+j*dw] += x[n][g*cg+c][ih][iw] * w[g*cg+c][o][i][j].
+func conv2dTransposePlain[T int64 | float64](g *conv2dGeom, out, x, w *runtime.Tensor) error {
+	rx, err := laReader[T](x)
+	if err != nil {
+		return fmt.Errorf("conv2d_transpose: %w", err)
+	}
+	rw, err := laReader[T](w)
+	if err != nil {
+		return fmt.Errorf("conv2d_transpose: %w", err)
+	}
+	wr, err := laWriter[T](out)
+	if err != nil {
+		return fmt.Errorf("conv2d_transpose: %w", err)
+	}
+	cg, og := g.c/g.g, g.o/g.g
+	ParallelFor(g.n*g.o, 1, func(lo, hi int) {
+		acc := make([]T, g.oh*g.ow)
+		for plane := lo; plane < hi; plane++ {
+			n, oc := plane/g.o, plane%g.o
+			gi, o := oc/og, oc%og
+			clear(acc)
+			for c := 0; c < cg; c++ {
+				ci := gi*cg + c
+				for ih := 0; ih < g.h; ih++ {
+					for iw := 0; iw < g.w; iw++ {
+						xv := rx(((n*g.c+ci)*g.h+ih)*g.w + iw)
+						for i := 0; i < g.kh; i++ {
+							y := ih*g.sh - g.pt + i*g.dh
+							if y < 0 || y >= g.oh {
+								continue
+							}
+							for j := 0; j < g.kw; j++ {
+								xo := iw*g.sw - g.pl + j*g.dw
+								if xo < 0 || xo >= g.ow {
+									continue
+								}
+								acc[y*g.ow+xo] += xv * rw(((ci*og+o)*g.kh+i)*g.kw+j)
+							}
+						}
+					}
+				}
+			}
+			for i, v := range acc {
+				wr(plane*g.oh*g.ow+i, v)
+			}
+		}
+	})
+	return nil
+}
+
+// convPackedAttrs decodes strides, padding, [output_padding,] dilation,
+// groups, data_layout, kernel_layout, out_layout, out_dtype starting at args[2].
+func convPackedAttrs(op string, args []runtime.Value, withOutPad bool) (strides, padding, outPad, dilation []int64, groups int64, dl, kl, ol string, dt runtime.DataType, err error) {
+	i := 2
+	if strides, err = laInts(op, args, i); err != nil {
+		return
+	}
+	i++
+	if padding, err = laInts(op, args, i); err != nil {
+		return
+	}
+	i++
+	if withOutPad {
+		if outPad, err = laInts(op, args, i); err != nil {
+			return
+		}
+		i++
+	}
+	if dilation, err = laInts(op, args, i); err != nil {
+		return
+	}
+	i++
+	if groups, err = laInt(op, args, i); err != nil {
+		return
+	}
+	i++
+	if dl, err = laString(op, args, i); err != nil {
+		return
+	}
+	i++
+	if kl, err = laString(op, args, i); err != nil {
+		return
+	}
+	i++
+	if ol, err = laString(op, args, i); err != nil {
+		return
+	}
+	i++
+	dt, err = laDType(op, args, i)
+	return
+}
+
+// packedConv2D is "kernels.nn.conv2d". Arguments: (data, weight Tensor,
+// strides, padding, dilation Shape, groups int64, data_layout,
+// kernel_layout, out_layout string, out_dtype DataType|string|None,
+// out Tensor); returns (nil, nil).
+func packedConv2D(args []runtime.Value) (runtime.Value, error) {
+	const op = "kernels.nn.conv2d"
+	x, w, out, err := convTensors(op, args, 11)
+	if err != nil {
+		return nil, err
+	}
+	s, p, _, d, g, dl, kl, ol, dt, err := convPackedAttrs(op, args, false)
+	if err != nil {
+		return nil, err
+	}
+	return nil, Conv2D(out, x, w, Conv2DAttrs{s, p, d, g, dl, kl, ol, dt})
+}
+
+// packedConv1D is "kernels.nn.conv1d". Arguments: (data, weight Tensor,
+// strides, padding, dilation Shape, groups int64, data_layout,
+// kernel_layout, out_layout string, out_dtype DataType|string|None,
+// out Tensor); returns (nil, nil).
+func packedConv1D(args []runtime.Value) (runtime.Value, error) {
+	const op = "kernels.nn.conv1d"
+	x, w, out, err := convTensors(op, args, 11)
+	if err != nil {
+		return nil, err
+	}
+	s, p, _, d, g, dl, kl, ol, dt, err := convPackedAttrs(op, args, false)
+	if err != nil {
+		return nil, err
+	}
+	return nil, Conv1D(out, x, w, Conv1DAttrs{s, p, d, g, dl, kl, ol, dt})
+}
+
+// packedConv2DTranspose is "kernels.nn.conv2d_transpose". Arguments: (data,
+// weight Tensor, strides, padding, output_padding, dilation Shape, groups
+// int64, data_layout, kernel_layout, out_layout string, out_dtype
+// DataType|string|None, out Tensor); returns (nil, nil).
+func packedConv2DTranspose(args []runtime.Value) (runtime.Value, error) {
+	const op = "kernels.nn.conv2d_transpose"
+	x, w, out, err := convTensors(op, args, 12)
+	if err != nil {
+		return nil, err
+	}
+	s, p, op2, d, g, dl, kl, ol, dt, err := convPackedAttrs(op, args, true)
+	if err != nil {
+		return nil, err
+	}
+	return nil, Conv2DTranspose(out, x, w, Conv2DTransposeAttrs{s, p, op2, d, g, dl, kl, ol, dt})
+}
+
+func convTensors(op string, args []runtime.Value, n int) (x, w, out *runtime.Tensor, err error) {
+	if err = laCount(op, args, n); err != nil {
+		return
+	}
+	if x, err = laTensor(op, args, 0); err != nil {
+		return
+	}
+	if w, err = laTensor(op, args, 1); err != nil {
+		return
+	}
+	out, err = laTensor(op, args, n-1)
+	return
+}

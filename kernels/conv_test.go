@@ -1,0 +1,265 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// convRef is an independent float64 reference for conv2d (transposed=false)
+// and conv2d_transpose, taking padding as (top, left, bottom, right).
+func convRef(x, w *runtime.Tensor, s, p, d [4]int, groups int, transposed bool, outPad [2]int) ([]int64, []float64) {
+	xs, ws := x.Shape(), w.Shape()
+	N, C, H, W := int(xs[0]), int(xs[1]), int(xs[2]), int(xs[3])
+	KH, KW := int(ws[2]), int(ws[3])
+	if !transposed {
+		O := int(ws[0])
+		OH := (H+p[0]+p[2]-d[0]*(KH-1)-1)/s[0] + 1
+		OW := (W+p[1]+p[3]-d[1]*(KW-1)-1)/s[1] + 1
+		cg, og := C/groups, O/groups
+		res := make([]float64, N*O*OH*OW)
+		for n := 0; n < N; n++ {
+			for o := 0; o < O; o++ {
+				for y := 0; y < OH; y++ {
+					for xo := 0; xo < OW; xo++ {
+						var acc float64
+						for c := 0; c < cg; c++ {
+							for i := 0; i < KH; i++ {
+								for j := 0; j < KW; j++ {
+									ih, iw := y*s[0]-p[0]+i*d[0], xo*s[1]-p[1]+j*d[1]
+									if ih < 0 || ih >= H || iw < 0 || iw >= W {
+										continue
+									}
+									acc += laAt(x, ((n*C+(o/og)*cg+c)*H+ih)*W+iw) * laAt(w, ((o*cg+c)*KH+i)*KW+j)
+								}
+							}
+						}
+						res[((n*O+o)*OH+y)*OW+xo] = acc
+					}
+				}
+			}
+		}
+		return []int64{int64(N), int64(O), int64(OH), int64(OW)}, res
+	}
+	og := int(ws[1])
+	O := og * groups
+	cg := C / groups
+	OH := (H-1)*s[0] - p[0] - p[2] + d[0]*(KH-1) + outPad[0] + 1
+	OW := (W-1)*s[1] - p[1] - p[3] + d[1]*(KW-1) + outPad[1] + 1
+	res := make([]float64, N*O*OH*OW)
+	for n := 0; n < N; n++ {
+		for c := 0; c < C; c++ {
+			g := c / cg
+			for ih := 0; ih < H; ih++ {
+				for iw := 0; iw < W; iw++ {
+					for o := 0; o < og; o++ {
+						for i := 0; i < KH; i++ {
+							for j := 0; j < KW; j++ {
+								y, xo := ih*s[0]-p[0]+i*d[0], iw*s[1]-p[1]+j*d[1]
+								if y < 0 || y >= OH || xo < 0 || xo >= OW {
+									continue
+								}
+								res[((n*O+g*og+o)*OH+y)*OW+xo] += laAt(x, ((n*C+c)*H+ih)*W+iw) * laAt(w, ((c*og+o)*KH+i)*KW+j)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return []int64{int64(N), int64(O), int64(OH), int64(OW)}, res
+}
+
+func convCompare(t *testing.T, what string, out *runtime.Tensor, want []float64, tol float64) {
+	t.Helper()
+	for i, w := range want {
+		if g := laAt(out, i); math.Abs(g-w) > tol {
+			t.Fatalf("%s: out[%d] = %v want %v", what, i, g, w)
+		}
+	}
+}
+
+type convCase struct {
+	n, c, h, w, o, kh, kw int
+	s, d                  [2]int
+	pad                   []int64
+	groups                int
+}
+
+func (c convCase) pad4() [4]int {
+	p, _ := convPad4("test", c.pad)
+	return p
+}
+
+var conv2dCases = []convCase{
+	{1, 1, 1, 1, 1, 1, 1, [2]int{1, 1}, [2]int{1, 1}, nil, 1},
+	{2, 3, 7, 7, 5, 3, 3, [2]int{1, 1}, [2]int{1, 1}, []int64{1}, 1},
+	{1, 4, 17, 13, 8, 3, 2, [2]int{2, 1}, [2]int{1, 2}, []int64{1, 0, 2, 3}, 2},
+	{1, 6, 33, 9, 6, 3, 3, [2]int{1, 2}, [2]int{2, 1}, []int64{2, 1}, 6},       // depthwise
+	{2, 3, 9, 17, 12, 5, 3, [2]int{2, 2}, [2]int{1, 1}, []int64{2}, 3},         // depthwise, multiplier 4
+	{1, 7, 17, 17, 33, 1, 1, [2]int{1, 1}, [2]int{1, 1}, nil, 1},               // pointwise GEMM
+	{1, 17, 7, 7, 5, 1, 1, [2]int{2, 2}, [2]int{1, 1}, []int64{0, 0, 1, 1}, 1}, // strided 1x1
+	{0, 3, 7, 7, 5, 3, 3, [2]int{1, 1}, [2]int{1, 1}, nil, 1},
+	{1, 0, 7, 7, 5, 3, 3, [2]int{1, 1}, [2]int{1, 1}, nil, 1},
+	{1, 3, 1, 257, 4, 1, 7, [2]int{1, 3}, [2]int{1, 1}, []int64{0, 3}, 1},
+	{1, 64, 100, 100, 4, 3, 3, [2]int{1, 1}, [2]int{1, 1}, []int64{1}, 1}, // im2col in column blocks
+}
+
+func TestConv2D(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	for _, dt := range []runtime.DataType{runtime.Float32, runtime.Float64, runtime.Int32, runtime.Int64} {
+		for ci, c := range conv2dCases {
+			if dt != runtime.Float32 && c.c == 64 {
+				continue
+			}
+			x := laRandTensor(r, []int64{int64(c.n), int64(c.c), int64(c.h), int64(c.w)}, dt)
+			cg := 0
+			if c.groups > 0 {
+				cg = c.c / c.groups
+			}
+			w := laRandTensor(r, []int64{int64(c.o), int64(cg), int64(c.kh), int64(c.kw)}, dt)
+			p := c.pad4()
+			shape, want := convRef(x, w, [4]int{c.s[0], c.s[1]}, p, [4]int{c.d[0], c.d[1]}, c.groups, false, [2]int{})
+			out := runtime.MustNewTensor(shape, dt)
+			attrs := Conv2DAttrs{Strides: []int64{int64(c.s[0]), int64(c.s[1])}, Padding: c.pad,
+				Dilation: []int64{int64(c.d[0]), int64(c.d[1])}, Groups: int64(c.groups), DataLayout: "NCHW", KernelLayout: "OIHW", OutDType: runtime.Void}
+			if err := Conv2D(out, x, w, attrs); err != nil {
+				t.Fatalf("%s case %d: %v", dt, ci, err)
+			}
+			convCompare(t, fmt.Sprintf("%s case %d %+v", dt, ci, c), out, want, 1e-4*float64(cg*c.kh*c.kw+1))
+		}
+	}
+}
+
+func TestConv1D(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	for _, c := range []struct {
+		n, c, w, o, k, s, d, g int
+		pad                    []int64
+	}{{1, 3, 17, 5, 3, 1, 1, 1, []int64{1}}, {2, 4, 33, 8, 5, 2, 2, 2, []int64{2, 1}}, {1, 4, 7, 4, 3, 1, 1, 4, nil}, {1, 1, 1, 1, 1, 1, 1, 1, nil}} {
+		for _, dt := range []runtime.DataType{runtime.Float32, runtime.Float64} {
+			x := laRandTensor(r, []int64{int64(c.n), int64(c.c), int64(c.w)}, dt)
+			w := laRandTensor(r, []int64{int64(c.o), int64(c.c / c.g), int64(c.k)}, dt)
+			x4, _ := x.View([]int64{int64(c.n), int64(c.c), 1, int64(c.w)}, dt)
+			w4, _ := w.View([]int64{int64(c.o), int64(c.c / c.g), 1, int64(c.k)}, dt)
+			var p [4]int
+			if len(c.pad) == 1 {
+				p = [4]int{0, int(c.pad[0]), 0, int(c.pad[0])}
+			} else if len(c.pad) == 2 {
+				p = [4]int{0, int(c.pad[0]), 0, int(c.pad[1])}
+			}
+			shape, want := convRef(x4, w4, [4]int{1, c.s}, p, [4]int{1, c.d}, c.g, false, [2]int{})
+			out := runtime.MustNewTensor([]int64{shape[0], shape[1], shape[3]}, dt)
+			f, _ := runtime.Lookup("kernels.nn.conv1d")
+			if _, err := f([]runtime.Value{x, w, runtime.Shape{int64(c.s)}, runtime.Shape(c.pad), runtime.Shape{int64(c.d)},
+				int64(c.g), "NCW", "OIW", "", nil, out}); err != nil {
+				t.Fatalf("%+v: %v", c, err)
+			}
+			convCompare(t, fmt.Sprintf("conv1d %s %+v", dt, c), out, want, 1e-4*float64(c.c*c.k))
+		}
+	}
+}
+
+func TestConv2DTranspose(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	cases := []struct {
+		convCase
+		outPad [2]int
+	}{
+		{convCase{1, 1, 1, 1, 1, 1, 1, [2]int{1, 1}, [2]int{1, 1}, nil, 1}, [2]int{}},
+		{convCase{2, 3, 7, 5, 4, 3, 3, [2]int{2, 2}, [2]int{1, 1}, []int64{1}, 1}, [2]int{1, 0}},
+		{convCase{1, 4, 9, 17, 6, 4, 3, [2]int{3, 1}, [2]int{1, 2}, []int64{1, 0, 2, 1}, 2}, [2]int{2, 1}},
+		{convCase{1, 6, 7, 7, 6, 3, 3, [2]int{1, 1}, [2]int{1, 1}, []int64{1}, 6}, [2]int{}},
+		{convCase{1, 17, 5, 3, 33, 2, 2, [2]int{2, 2}, [2]int{1, 1}, nil, 1}, [2]int{}},
+		{convCase{0, 3, 5, 3, 3, 2, 2, [2]int{2, 2}, [2]int{1, 1}, nil, 1}, [2]int{}},
+	}
+	for _, dt := range []runtime.DataType{runtime.Float32, runtime.Float64, runtime.Int64} {
+		for ci, c := range cases {
+			og := c.o / c.groups
+			x := laRandTensor(r, []int64{int64(c.n), int64(c.c), int64(c.h), int64(c.w)}, dt)
+			w := laRandTensor(r, []int64{int64(c.c), int64(og), int64(c.kh), int64(c.kw)}, dt)
+			shape, want := convRef(x, w, [4]int{c.s[0], c.s[1]}, c.pad4(), [4]int{c.d[0], c.d[1]}, c.groups, true, c.outPad)
+			out := runtime.MustNewTensor(shape, dt)
+			f, _ := runtime.Lookup("kernels.nn.conv2d_transpose")
+			_, err := f([]runtime.Value{x, w, runtime.Shape{int64(c.s[0]), int64(c.s[1])}, runtime.Shape(c.pad),
+				runtime.Shape{int64(c.outPad[0]), int64(c.outPad[1])}, runtime.Shape{int64(c.d[0]), int64(c.d[1])},
+				int64(c.groups), "NCHW", "IOHW", "NCHW", dt, out})
+			if err != nil {
+				t.Fatalf("%s case %d: %v", dt, ci, err)
+			}
+			convCompare(t, fmt.Sprintf("transpose %s case %d", dt, ci), out, want, 1e-4*float64(c.c*c.kh*c.kw+1))
+		}
+	}
+}
+
+func TestConvPackedAndErrors(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	f, ok := runtime.Lookup("kernels.nn.conv2d")
+	if !ok {
+		t.Fatal("kernels.nn.conv2d not registered")
+	}
+	x := laRandTensor(r, []int64{1, 4, 8, 8}, runtime.Float32)
+	w := laRandTensor(r, []int64{6, 2, 3, 3}, runtime.Float32)
+	out := runtime.MustNewTensor([]int64{1, 6, 8, 8}, runtime.Float32)
+	ok1 := []runtime.Value{x, w, runtime.Shape{1, 1}, runtime.Shape{1, 1, 1, 1}, runtime.Shape{1, 1}, int64(2), "NCHW", "OIHW", "", runtime.Float32, out}
+	if _, err := f(ok1); err != nil {
+		t.Fatal(err)
+	}
+	mod := func(i int, v runtime.Value) []runtime.Value {
+		a := append([]runtime.Value(nil), ok1...)
+		a[i] = v
+		return a
+	}
+	for i, args := range [][]runtime.Value{
+		ok1[:10],
+		mod(0, int64(1)),
+		mod(2, "x"),
+		mod(3, runtime.Shape{1, 1, 1}),
+		mod(5, int64(3)),
+		mod(6, "NHWC"),
+		mod(7, "HWIO"),
+		mod(8, "NHWC"),
+		mod(9, runtime.Float64),
+		mod(10, runtime.MustNewTensor([]int64{1, 6, 7, 8}, runtime.Float32)),
+		mod(1, laRandTensor(r, []int64{6, 2, 3, 3}, runtime.Float64)),
+		mod(1, laRandTensor(r, []int64{6, 2, 9, 9}, runtime.Float32)),
+		mod(2, runtime.Shape{0, 1}),
+	} {
+		if _, err := f(args); err == nil {
+			t.Errorf("bad conv2d call %d accepted", i)
+		}
+	}
+	ft, _ := runtime.Lookup("kernels.nn.conv2d_transpose")
+	xt := laRandTensor(r, []int64{1, 2, 4, 4}, runtime.Float32)
+	wt := laRandTensor(r, []int64{2, 3, 3, 3}, runtime.Float32)
+	ot := runtime.MustNewTensor([]int64{1, 3, 10, 10}, runtime.Float32)
+	if _, err := ft([]runtime.Value{xt, wt, runtime.Shape{2, 2}, runtime.Shape{0, 0}, runtime.Shape{2, 2}, runtime.Shape{1, 1},
+		int64(1), "NCHW", "IOHW", "NCHW", nil, ot}); err == nil {
+		t.Error("output_padding >= stride accepted")
+	}
+}
+
+// BenchmarkConv2D is a ResNet-style 3x3, 64->64 channel convolution on 56x56.
+func BenchmarkConv2D(b *testing.B) {
+	defer SetNumThreads(0)
+	for _, th := range []int{1, 2} {
+		b.Run(fmt.Sprintf("3x3_64x64_56x56/threads=%d", th), func(b *testing.B) {
+			SetNumThreads(th)
+			r := rand.New(rand.NewSource(1))
+			x := laRandTensor(r, []int64{1, 64, 56, 56}, runtime.Float32)
+			w := laRandTensor(r, []int64{64, 64, 3, 3}, runtime.Float32)
+			out := runtime.MustNewTensor([]int64{1, 64, 56, 56}, runtime.Float32)
+			attrs := Conv2DAttrs{Strides: []int64{1, 1}, Padding: []int64{1, 1, 1, 1}, Dilation: []int64{1, 1}, Groups: 1}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := Conv2D(out, x, w, attrs); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(2*64*64*9*56*56*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}
