@@ -42,8 +42,8 @@ func reg(name string, pure bool, infer func(*Call, *InferCtx) (StructInfo, error
 func args(a ...ArgDef) []ArgDef { return a }
 
 func init() {
-	float := inferUnary(true, DataType{})
-	anyDT := inferUnary(false, DataType{})
+	float := inferUnary(true, runtime.Void)
+	anyDT := inferUnary(false, runtime.Void)
 	x := args(arg("x"))
 	// Unary ops: TVM requires float inputs for transcendental functions.
 	for _, n := range []string{"acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "exp",
