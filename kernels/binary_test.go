@@ -134,8 +134,8 @@ func TestBinaryOps(t *testing.T) {
 		"maximum", "minimum", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
 	for _, dt := range []runtime.DataType{f32, f64, f16, i32, i64, runtime.Int8, runtime.UInt8} {
 		for ci, c := range bcastCases {
-			if dt == f16 && ci > 13 {
-				continue
+			if ci > 13 && dt != f32 && dt != i32 {
+				continue // the large (parallel) cases run for one float and one int dtype
 			}
 			a := randT(t, int64(ci+1), c[0], dt, -3, 3)
 			b := randT(t, int64(ci+100), c[1], dt, 0.5, 3)

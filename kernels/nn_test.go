@@ -7,27 +7,28 @@ import (
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
-// refSoftmax computes (log-)softmax along axis by direct index arithmetic.
+// refSoftmax computes (log-)softmax along axis with float64 math.
 func refSoftmax(xv []float64, shape []int64, axis int, log bool) []float64 {
 	out := make([]float64, len(xv))
-	for i := range xv {
-		idx := unravel(i, shape)
-		m := math.Inf(-1)
-		for k := 0; k < int(shape[axis]); k++ {
-			idx2 := append([]int{}, idx...)
-			idx2[axis] = k
-			m = math.Max(m, xv[ravel(idx2, shape)])
-		}
-		var s float64
-		for k := 0; k < int(shape[axis]); k++ {
-			idx2 := append([]int{}, idx...)
-			idx2[axis] = k
-			s += math.Exp(xv[ravel(idx2, shape)] - m)
-		}
-		if log {
-			out[i] = xv[i] - m - math.Log(s)
-		} else {
-			out[i] = math.Exp(xv[i]-m) / s
+	outer, n, inner := splitAxis(shape, axis)
+	for o := 0; o < outer; o++ {
+		for j := 0; j < inner; j++ {
+			at := func(k int) int { return (o*n+k)*inner + j }
+			m := math.Inf(-1)
+			for k := 0; k < n; k++ {
+				m = math.Max(m, xv[at(k)])
+			}
+			var s float64
+			for k := 0; k < n; k++ {
+				s += math.Exp(xv[at(k)] - m)
+			}
+			for k := 0; k < n; k++ {
+				if log {
+					out[at(k)] = xv[at(k)] - m - math.Log(s)
+				} else {
+					out[at(k)] = math.Exp(xv[at(k)]-m) / s
+				}
+			}
 		}
 	}
 	return out

@@ -119,8 +119,8 @@ func softmaxBlock[T floating](log bool, o, x []T, n, inner, lo, hi int) {
 
 // expT is e**v in T's precision (the fast float32 path for float32).
 func expT[T floating](v T) T {
-	if f, ok := any(v).(float32); ok {
-		return T(expf(f))
+	if is32[T]() {
+		return T(expf(float32(v)))
 	}
 	return T(math.Exp(float64(v)))
 }
@@ -128,36 +128,15 @@ func expT[T floating](v T) T {
 // softmaxRow computes softmax (or log-softmax) of one contiguous row.
 func softmaxRow[T floating](log bool, o, x []T) {
 	x = x[:len(o)]
+	if is32[T]() {
+		softmaxRowF32(log, as32(o), as32(x))
+		return
+	}
 	m := x[0]
 	for _, v := range x[1:] {
 		if v > m || v != v {
 			m = v
 		}
-	}
-	if f32, ok := any(o).([]float32); ok {
-		xs := any(x).([]float32)
-		mf := float32(m)
-		var s float32
-		if log {
-			for _, v := range xs {
-				s += expf(v - mf)
-			}
-			ls := float32(math.Log(float64(s)))
-			for i, v := range xs {
-				f32[i] = v - mf - ls
-			}
-			return
-		}
-		for i, v := range xs {
-			e := expf(v - mf)
-			f32[i] = e
-			s += e
-		}
-		r := 1 / s
-		for i := range f32 {
-			f32[i] *= r
-		}
-		return
 	}
 	var s float64
 	for _, v := range x {
@@ -290,6 +269,13 @@ func normRows[T floating](rows, m int, eps float64, rms bool, o, x, g, b []T, lo
 	g = g[:m]
 	if b != nil {
 		b = b[:m]
+	}
+	if is32[T]() {
+		of, xf, gf, bf := as32(o), as32(x), as32(g), as32(b)
+		for r := lo; r < hi; r++ {
+			normRowF32(of[r*m:(r+1)*m], xf[r*m:(r+1)*m], gf, bf, eps, rms)
+		}
+		return
 	}
 	for r := lo; r < hi; r++ {
 		xr := x[r*m : (r+1)*m]

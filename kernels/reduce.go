@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/relaxgo/relaxgo/asm"
+
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -300,13 +302,28 @@ func runReduce[T any](op rop, o, x []T, rows, r int, f func(rop, []T, []T, int, 
 
 // floatRows reduces rows [lo, hi) of length r; sums accumulate in float64.
 func floatRows[T floating](op rop, o, x []T, r, lo, hi int) {
+	if is32[T]() && (op == rSum || op == rMean || op == rMax) {
+		of, xf := as32(o), as32(x)
+		for i := lo; i < hi; i++ {
+			row := xf[i*r : (i+1)*r]
+			switch op {
+			case rSum:
+				of[i] = sum32(row)
+			case rMean:
+				of[i] = sum32(row) / float32(r)
+			case rMax:
+				of[i] = max32(row)
+			}
+		}
+		return
+	}
 	for i := lo; i < hi; i++ {
 		row := x[i*r : (i+1)*r]
 		switch op {
 		case rSum, rMean:
 			var s float64
-			if f, ok := any(row).([]float32); ok {
-				s = sumF32(f)
+			if is32[T]() {
+				s = sumF32(as32(row))
 			} else {
 				for _, v := range row {
 					s += float64(v)
@@ -499,6 +516,10 @@ func colsReduce[T number](op rop, o, x []T, outer, r, inner int) {
 			xr := x[base+k*inner : base+(k+1)*inner]
 			switch op {
 			case rSum, rMean:
+				if is32[T]() {
+					asm.AddF32(as32(or), as32(or), as32(xr))
+					continue
+				}
 				for i, v := range xr {
 					or[i] += v
 				}

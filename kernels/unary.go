@@ -303,6 +303,9 @@ func floatPred[T floating](op uop, o []bool, x []T) {
 // floatUnary computes op over x into o for float32 or float64.
 func floatUnary[T floating](op uop, o, x []T, pa, pb float64) {
 	x = x[:len(o)]
+	if is32[T]() && f32Unary(op, as32(o), as32(x)) {
+		return
+	}
 	switch op {
 	case uAbs:
 		for i, v := range x {
@@ -374,10 +377,6 @@ func floatUnary[T floating](op uop, o, x []T, pa, pb float64) {
 			}
 		}
 	case uExp:
-		if f, ok := any(o).([]float32); ok {
-			expF32(f, any(x).([]float32))
-			return
-		}
 		for i, v := range x {
 			o[i] = T(math.Exp(float64(v)))
 		}
@@ -416,49 +415,25 @@ func floatUnary[T floating](op uop, o, x []T, pa, pb float64) {
 	case uAtanh:
 		mapF(o, x, math.Atanh)
 	case uTanh:
-		if f, ok := any(o).([]float32); ok {
-			tanhF32(f, any(x).([]float32))
-			return
-		}
 		mapF(o, x, math.Tanh)
 	case uSigmoid:
-		if f, ok := any(o).([]float32); ok {
-			sigmoidF32(f, any(x).([]float32))
-			return
-		}
 		for i, v := range x {
 			o[i] = T(1 / (1 + math.Exp(-float64(v))))
 		}
 	case uErf:
-		if f, ok := any(o).([]float32); ok {
-			erfF32(f, any(x).([]float32))
-			return
-		}
 		mapF(o, x, math.Erf)
 	case uGelu:
-		if f, ok := any(o).([]float32); ok {
-			geluF32(f, any(x).([]float32))
-			return
-		}
 		for i, v := range x {
 			f := float64(v)
 			o[i] = T(f * (0.5 + 0.5*math.Erf(f*math.Sqrt2/2)))
 		}
 	case uGeluTanh:
-		if f, ok := any(o).([]float32); ok {
-			geluTanhF32(f, any(x).([]float32))
-			return
-		}
 		const c = 0.7978845608028654 // sqrt(2/pi)
 		for i, v := range x {
 			f := float64(v)
 			o[i] = T(0.5 * f * (1 + math.Tanh(c*(f+0.044715*f*f*f))))
 		}
 	case uSilu:
-		if f, ok := any(o).([]float32); ok {
-			siluF32(f, any(x).([]float32))
-			return
-		}
 		for i, v := range x {
 			f := float64(v)
 			o[i] = T(f / (1 + math.Exp(-f)))

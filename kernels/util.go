@@ -298,3 +298,19 @@ func viaFloat32(out *runtime.Tensor, ins []*runtime.Tensor, fn func(out *runtime
 // shapeStr formats a shape for error messages without letting the slice
 // escape (so callers can keep shape buffers on the stack).
 func shapeStr(s []int64) string { return runtime.Shape(s).String() }
+
+// is32 reports whether the element type T is 4 bytes wide (float32 among the
+// floating types, int32/uint32 among the integers).
+func is32[T any]() bool {
+	var z T
+	return unsafe.Sizeof(z) == 4
+}
+
+// as32 reinterprets s as []float32 without copying or allocating. Callers
+// use it only after is32 on a floating type, i.e. when T is float32.
+func as32[T any](s []T) []float32 {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}

@@ -1,0 +1,241 @@
+package kernels
+
+import (
+	"math"
+	"sync"
+
+	"github.com/relaxgo/relaxgo/asm"
+)
+
+// float32 fast paths on the asm package's SIMD primitives. Every function
+// here tolerates dst aliasing its inputs: multi-step formulas go through a
+// stack chunk buffer.
+
+// chunk32 is the length of the scratch chunks used by multi-step formulas.
+const chunk32 = 256
+
+// scratch32 pools chunk buffers. (A stack array would escape into the asm
+// stubs and be heap-allocated on every call.)
+var scratch32 = sync.Pool{New: func() any { return new([chunk32]float32) }}
+
+// sum32 returns the sum of x with eight interleaved float32 partial sums
+// (element i goes to partial i%8; partials are combined pairwise), a fixed
+// order independent of threads and CPU. It does not allocate (asm's
+// ReduceSumF32 currently allocates its accumulator on every call).
+func sum32(x []float32) float32 {
+	var a [8]float32
+	i := 0
+	for ; i+8 <= len(x); i += 8 {
+		v := x[i : i+8 : i+8]
+		a[0] += v[0]
+		a[1] += v[1]
+		a[2] += v[2]
+		a[3] += v[3]
+		a[4] += v[4]
+		a[5] += v[5]
+		a[6] += v[6]
+		a[7] += v[7]
+	}
+	for j := 0; i < len(x); i, j = i+1, j+1 {
+		a[j] += x[i]
+	}
+	return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]))
+}
+
+// dot32 returns sum x[i]*y[i] in sum32's order.
+func dot32(x, y []float32) float32 {
+	y = y[:len(x)]
+	var a [8]float32
+	i := 0
+	for ; i+8 <= len(x); i += 8 {
+		v, w := x[i:i+8:i+8], y[i:i+8:i+8]
+		a[0] += v[0] * w[0]
+		a[1] += v[1] * w[1]
+		a[2] += v[2] * w[2]
+		a[3] += v[3] * w[3]
+		a[4] += v[4] * w[4]
+		a[5] += v[5] * w[5]
+		a[6] += v[6] * w[6]
+		a[7] += v[7] * w[7]
+	}
+	for j := 0; i < len(x); i, j = i+1, j+1 {
+		a[j] += x[i] * y[i]
+	}
+	return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]))
+}
+
+// max32 returns the maximum of x (NaN if any element is NaN, -Inf if empty).
+func max32(x []float32) float32 {
+	m := float32(math.Inf(-1))
+	for _, v := range x {
+		if v > m {
+			m = v
+		} else if v != v {
+			return v
+		}
+	}
+	return m
+}
+
+// f32Row is floatRow's float32 path for add, subtract, multiply and divide.
+func f32Row(op bop, o, a, b []float32) {
+	n := len(o)
+	va, vb := len(a) == n, len(b) == n
+	if n == 1 {
+		va, vb = true, true
+	}
+	switch {
+	case va && vb:
+		switch op {
+		case bAdd:
+			asm.AddF32(o, a, b)
+		case bSub:
+			asm.SubF32(o, a, b)
+		case bMul:
+			asm.MulF32(o, a, b)
+		case bDiv:
+			asm.DivF32(o, a, b)
+		}
+	case va:
+		s := b[0]
+		switch op {
+		case bAdd:
+			asm.AddScalarF32(o, a, s)
+		case bSub:
+			asm.SubScalarF32(o, a, s)
+		case bMul:
+			asm.MulScalarF32(o, a, s)
+		case bDiv:
+			asm.DivScalarF32(o, a, s)
+		}
+	default:
+		s := a[0]
+		switch op {
+		case bAdd:
+			asm.AddScalarF32(o, b, s)
+		case bSub:
+			asm.RSubScalarF32(o, b, s)
+		case bMul:
+			asm.MulScalarF32(o, b, s)
+		case bDiv:
+			asm.RDivScalarF32(o, b, s)
+		}
+	}
+}
+
+// f32Unary is floatUnary's float32 path; it reports false for ops it does
+// not accelerate.
+func f32Unary(op uop, o, x []float32) bool {
+	x = x[:len(o)]
+	switch op {
+	case uRelu:
+		asm.ReluF32(o, x)
+	case uSquare:
+		asm.MulF32(o, x, x)
+	case uExp:
+		asm.ExpF32(o, x)
+	case uTanh:
+		asm.TanhF32(o, x)
+	case uErf:
+		asm.ErfF32(o, x)
+	case uSigmoid:
+		asm.SigmoidF32(o, x)
+	case uGelu, uGeluTanh, uSilu:
+		buf := scratch32.Get().(*[chunk32]float32)
+		defer scratch32.Put(buf)
+		for lo := 0; lo < len(o); lo += chunk32 {
+			hi := min(lo+chunk32, len(o))
+			t, xs := buf[:hi-lo], x[lo:hi]
+			switch op {
+			case uGelu: // x * (0.5 + 0.5 erf(x / sqrt 2))
+				asm.MulScalarF32(t, xs, math.Sqrt2/2)
+				asm.ErfF32(t, t)
+				asm.MulScalarF32(t, t, 0.5)
+				asm.AddScalarF32(t, t, 0.5)
+			case uGeluTanh: // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+				asm.MulF32(t, xs, xs)
+				asm.MulScalarF32(t, t, 0.044715)
+				asm.AddScalarF32(t, t, 1)
+				asm.MulF32(t, t, xs)
+				asm.MulScalarF32(t, t, sqrt2pi)
+				asm.TanhF32(t, t)
+				asm.MulScalarF32(t, t, 0.5)
+				asm.AddScalarF32(t, t, 0.5)
+			case uSilu: // x * sigmoid(x)
+				asm.SigmoidF32(t, xs)
+			}
+			asm.MulF32(o[lo:hi], t, xs)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// softmaxRowF32 computes softmax or log-softmax of one contiguous row.
+func softmaxRowF32(log bool, o, x []float32) {
+	x = x[:len(o)]
+	m := max32(x)
+	if m != m || math.IsInf(float64(m), 0) {
+		softmaxRowScalar(log, o, x)
+		return
+	}
+	if !log {
+		asm.SubScalarF32(o, x, m)
+		asm.ExpF32(o, o)
+		s := sum32(o)
+		asm.MulScalarF32(o, o, 1/s)
+		return
+	}
+	buf := scratch32.Get().(*[chunk32]float32)
+	defer scratch32.Put(buf)
+	var s float32
+	for lo := 0; lo < len(x); lo += chunk32 {
+		hi := min(lo+chunk32, len(x))
+		t := buf[:hi-lo]
+		asm.SubScalarF32(t, x[lo:hi], m)
+		asm.ExpF32(t, t)
+		s += sum32(t)
+	}
+	asm.SubScalarF32(o, x, m+float32(math.Log(float64(s))))
+}
+
+// softmaxRowScalar is the plain loop used for rows holding NaN or infinities.
+func softmaxRowScalar(log bool, o, x []float32) {
+	m := x[0]
+	for _, v := range x[1:] {
+		if v > m || v != v {
+			m = v
+		}
+	}
+	var s float64
+	for _, v := range x {
+		s += math.Exp(float64(v - m))
+	}
+	for i, v := range x {
+		if log {
+			o[i] = float32(float64(v-m) - math.Log(s))
+		} else {
+			o[i] = float32(math.Exp(float64(v-m)) / s)
+		}
+	}
+}
+
+// normRowF32 computes one layer_norm (b != nil) or rms_norm row.
+func normRowF32(o, x, g, b []float32, eps float64, rms bool) {
+	m := float32(len(x))
+	if rms {
+		ss := dot32(x, x)
+		inv := float32(1 / math.Sqrt(float64(ss/m)+eps))
+		asm.MulScalarF32(o, x, inv)
+		asm.MulF32(o, o, g)
+		return
+	}
+	mean := sum32(x) / m
+	asm.SubScalarF32(o, x, mean)
+	v := dot32(o, o) / m
+	inv := float32(1 / math.Sqrt(float64(v)+eps))
+	asm.MulScalarF32(o, o, inv)
+	asm.MulF32(o, o, g)
+	asm.AddF32(o, o, b)
+}
