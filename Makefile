@@ -36,3 +36,17 @@ fuzz:
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+# asm: regenerate the avo SIMD kernels (asm/kernels_amd64.s, asm/stubs_amd64.go).
+# The generator is a module of its own (asm/gen) so avo stays out of go.mod.
+.PHONY: asm bench-openblas
+asm:
+	cd asm/gen && $(GO) run . -out ../kernels_amd64.s -stubs ../stubs_amd64.go -pkg asm
+
+# bench-openblas: relaxgo Sgemm against OpenBLAS cblas_sgemm in one run
+# (bench/openblas is a separate cgo module; the library stays cgo-free).
+BENCHCOUNT ?= 5
+bench-openblas:
+	@dpkg -s libopenblas-dev >/dev/null 2>&1 || { apt-get update && apt-get install -y libopenblas-dev; }
+	cd bench/openblas && CGO_ENABLED=1 $(GO) test -run='^$$' -bench='^BenchmarkSgemm$$' -count=$(BENCHCOUNT) . | tee /tmp/relaxgo-bench-openblas.txt
+	awk -f bench/openblas/summary.awk /tmp/relaxgo-bench-openblas.txt
