@@ -1,0 +1,168 @@
+package lower
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/relaxgo/relaxgo/ir"
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// BindParams returns a pass that turns weights into constants: in every Relax
+// function, each parameter after the first num_input ones whose name is a key
+// of params is replaced by a Constant holding that tensor. The tensor's dtype
+// and shape must match the parameter's annotation. Parameters without a
+// weight stay parameters. Names in params that match no parameter are an
+// error, so a misspelt weight file is not silently ignored.
+func BindParams(params map[string]*runtime.Tensor) Pass {
+	return Pass{Name: "bind-params", Run: func(m *ir.Module) (*ir.Module, error) {
+		used := map[string]bool{}
+		out, err := mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
+			return bindFunc(fn, params, used)
+		})
+		if err != nil {
+			return nil, err
+		}
+		var unused []string
+		for name := range params {
+			if !used[name] {
+				unused = append(unused, name)
+			}
+		}
+		if len(unused) > 0 {
+			sort.Strings(unused)
+			return nil, fmt.Errorf("weights match no function parameter: %s", strings.Join(unused, ", "))
+		}
+		return out, nil
+	}}
+}
+
+func bindFunc(fn *ir.Function, params map[string]*runtime.Tensor, used map[string]bool) (*ir.Function, error) {
+	if len(params) == 0 {
+		return fn, nil
+	}
+	sub := map[*ir.Var]ir.Expr{}
+	var keep []*ir.Var
+	for i, p := range fn.Params {
+		t, ok := params[p.Name]
+		if i < fn.NumInput() || !ok {
+			keep = append(keep, p)
+			continue
+		}
+		if err := checkWeight(p, t); err != nil {
+			return nil, err
+		}
+		used[p.Name] = true
+		c := &ir.Constant{Value: t, MetaIndex: -1}
+		c.Info = ir.StaticTensorSInfo(t.Shape(), t.DType())
+		c.Loc = p.Loc
+		sub[p] = c
+	}
+	if len(sub) == 0 {
+		return fn, nil
+	}
+	nf := *fn
+	nf.Params = keep
+	nf.Body = substSeq(fn.Body, sub)
+	if _, ok := nf.Attrs.Get("num_input"); ok {
+		nf.Attrs = nf.Attrs.Set("num_input", int64(fn.NumInput()))
+	}
+	return &nf, nil
+}
+
+func checkWeight(p *ir.Var, t *runtime.Tensor) error {
+	ts, ok := p.Info.(*ir.TensorSInfo)
+	if !ok {
+		return posErr(p.Loc, "weight %s: parameter is %s, not a tensor", p.Name, ir.SInfoString(p.Info))
+	}
+	if !ts.DType.IsVoid() && ts.DType != t.DType() {
+		return posErr(p.Loc, "weight %s: dtype %s does not match the parameter's %s", p.Name, t.DType(), ts.DType)
+	}
+	if ts.NDim >= 0 && ts.NDim != t.NDim() {
+		return posErr(p.Loc, "weight %s: shape %s does not match the parameter's %s", p.Name, runtime.Shape(t.Shape()), ir.SInfoString(ts))
+	}
+	for i, d := range ts.Shape {
+		v, ok := ir.AsInt(ir.Simplify(d))
+		if !ok {
+			return posErr(p.Loc, "weight %s: parameter dimension %d is symbolic (%s); bind weights only to parameters of static shape", p.Name, i, ir.ExprString(d))
+		}
+		if v != t.Shape()[i] {
+			return posErr(p.Loc, "weight %s: shape %s does not match the parameter's %s", p.Name, runtime.Shape(t.Shape()), ir.SInfoString(ts))
+		}
+	}
+	return nil
+}
+
+// substExpr replaces variables by expressions, rebuilding only what changes.
+func substExpr(e ir.Expr, sub map[*ir.Var]ir.Expr) ir.Expr {
+	switch x := e.(type) {
+	case *ir.Var:
+		if r, ok := sub[x]; ok {
+			return r
+		}
+		return x
+	case *ir.Tuple:
+		fields, changed := substList(x.Fields, sub)
+		if !changed {
+			return x
+		}
+		t := &ir.Tuple{Fields: fields}
+		t.ExprBase = x.ExprBase
+		return t
+	case *ir.TupleGetItem:
+		t := substExpr(x.Tuple, sub)
+		if t == x.Tuple {
+			return x
+		}
+		n := *x
+		n.Tuple = t
+		return &n
+	case *ir.Call:
+		callee := substExpr(x.Callee, sub)
+		args, changed := substList(x.Args, sub)
+		if !changed && callee == x.Callee {
+			return x
+		}
+		n := *x
+		n.Callee, n.Args = callee, args
+		return &n
+	case *ir.If:
+		n := *x
+		n.Cond = substExpr(x.Cond, sub)
+		n.Then = substSeq(x.Then, sub)
+		n.Else = substSeq(x.Else, sub)
+		return &n
+	case *ir.SeqExpr:
+		return substSeq(x, sub)
+	}
+	return e
+}
+
+func substList(es []ir.Expr, sub map[*ir.Var]ir.Expr) ([]ir.Expr, bool) {
+	out := make([]ir.Expr, len(es))
+	changed := false
+	for i, e := range es {
+		out[i] = substExpr(e, sub)
+		changed = changed || out[i] != e
+	}
+	return out, changed
+}
+
+func substSeq(s *ir.SeqExpr, sub map[*ir.Var]ir.Expr) *ir.SeqExpr {
+	ns := &ir.SeqExpr{ExprBase: s.ExprBase}
+	for _, blk := range s.Blocks {
+		nb := &ir.BindingBlock{Dataflow: blk.Dataflow, Loc: blk.Loc}
+		for _, b := range blk.Bindings {
+			switch x := b.(type) {
+			case *ir.VarBinding:
+				nb.Bindings = append(nb.Bindings, &ir.VarBinding{Var: x.Var, Value: substExpr(x.Value, sub), Loc: x.Loc})
+			case *ir.MatchCast:
+				nb.Bindings = append(nb.Bindings, &ir.MatchCast{Var: x.Var, Value: substExpr(x.Value, sub), Info: x.Info, Loc: x.Loc})
+			}
+		}
+		ns.Blocks = append(ns.Blocks, nb)
+	}
+	ns.Body = substExpr(s.Body, sub)
+	return ns
+}

@@ -1,0 +1,91 @@
+package lower
+
+import (
+	"fmt"
+
+	"github.com/relaxgo/relaxgo/ir"
+)
+
+// CallTIRRewrite makes destination passing explicit. For
+// `y = R.call_tir(f, (a, b), out_sinfo=T)` and
+// `y = R.call_dps_packed("k", (a, b), out_sinfo=T)` it allocates the outputs
+// with R.builtin.alloc_tensor, calls f(a, b, out...) for its effect, and binds
+// y to the output (or to a tuple of the outputs). With tir_vars the shape
+// value is passed as the last argument.
+func CallTIRRewrite(m *ir.Module) (*ir.Module, error) {
+	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
+		nm := newNamer(fn)
+		return rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
+			vb, ok := b.(*ir.VarBinding)
+			if !ok {
+				emit(b)
+				return nil
+			}
+			c, ok := vb.Value.(*ir.Call)
+			if !ok {
+				emit(b)
+				return nil
+			}
+			switch c.OpName() {
+			case "relax.call_tir", "relax.call_dps_packed":
+			default:
+				emit(b)
+				return nil
+			}
+			if len(c.Args) < 2 {
+				return posErr(c.Pos(), "%s: expected a callee and an argument tuple", c.OpName())
+			}
+			ins, ok := c.Args[1].(*ir.Tuple)
+			if !ok {
+				return posErr(c.Pos(), "%s: arguments must be a tuple literal", c.OpName())
+			}
+			var outInfos []ir.StructInfo
+			for _, s := range c.SInfoArgs {
+				if t, ok := s.(*ir.TupleSInfo); ok {
+					outInfos = append(outInfos, t.Fields...)
+				} else {
+					outInfos = append(outInfos, s)
+				}
+			}
+			if len(outInfos) == 0 {
+				return posErr(c.Pos(), "%s: no output type", c.OpName())
+			}
+			args := append([]ir.Expr{}, ins.Fields...)
+			var outs []ir.Expr
+			for i, s := range outInfos {
+				ts, ok := s.(*ir.TensorSInfo)
+				if !ok || ts.Shape == nil || ts.DType.IsVoid() {
+					return posErr(c.Pos(), "%s: output %d has type %s; outputs must be tensors of known shape and dtype", c.OpName(), i, ir.SInfoString(s))
+				}
+				name := vb.Var.Name
+				if len(outInfos) > 1 {
+					name = fmt.Sprintf("%s_out%d", vb.Var.Name, i)
+				}
+				ov := newVar(nm.fresh("alloc_"+name), ts, c.Loc)
+				emit(bind(ov, allocTensor(ts, c.Loc), c.Loc))
+				args = append(args, ov)
+				outs = append(outs, ov)
+			}
+			if len(c.Args) > 2 {
+				args = append(args, c.Args[2]) // tir_vars
+			}
+			call := &ir.Call{Callee: c.Args[0], Args: args}
+			call.Info = ir.VoidSInfo()
+			call.Loc = c.Loc
+			emit(bind(newVar("_", ir.VoidSInfo(), c.Loc), call, c.Loc))
+			if len(outs) == 1 && len(c.SInfoArgs) == 1 {
+				if _, isTuple := c.SInfoArgs[0].(*ir.TupleSInfo); !isTuple {
+					emit(&ir.VarBinding{Var: vb.Var, Value: outs[0], Loc: vb.Loc})
+					return nil
+				}
+			}
+			emit(&ir.VarBinding{Var: vb.Var, Value: tupleExpr(outs), Loc: vb.Loc})
+			return nil
+		})
+	})
+}
+
+// allocTensor is R.builtin.alloc_tensor(R.shape(dims), R.dtype(dt), R.prim_value(0)).
+func allocTensor(ts *ir.TensorSInfo, loc ir.Span) *ir.Call {
+	return opCall("relax.builtin.alloc_tensor", ts, loc, shapeExpr(ts.Shape), dtypeImm(ts.DType), primInt(0))
+}

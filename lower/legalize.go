@@ -1,0 +1,185 @@
+package lower
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/relaxgo/relaxgo/ir"
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// KernelPrefix prefixes a Relax op's name (without "relax.") to form the name
+// of the library kernel that implements it: relax.nn.conv2d -> kernels.nn.conv2d.
+const KernelPrefix = "kernels."
+
+// structural ops are lowered by later passes or by code generation, not by
+// calling a library kernel.
+var structural = map[string]bool{
+	"relax.call_tir":              true,
+	"relax.call_tir_inplace":      true,
+	"relax.call_dps_packed":       true,
+	"relax.call_pure_packed":      true,
+	"relax.call_builtin_with_ctx": true,
+	"relax.make_closure":          true,
+	"relax.invoke_closure":        true,
+	"relax.invoke_pure_closure":   true,
+	"relax.null_value":            true,
+	"relax.shape_of":              true,
+	"relax.builtin.alloc_tensor":  true,
+	"relax.memory.alloc_storage":  true,
+	"relax.memory.alloc_tensor":   true,
+	"relax.memory.kill_storage":   true,
+	"relax.memory.kill_tensor":    true,
+	"relax.vm.alloc_storage":      true,
+	"relax.vm.alloc_tensor":       true,
+	"relax.vm.kill_object":        true,
+}
+
+// KernelName is the registered name of the library kernel for a Relax op.
+func KernelName(op string) string { return KernelPrefix + strings.TrimPrefix(op, "relax.") }
+
+// Legalize turns every call of a Relax operator into a destination-passing
+// call of its library kernel: `y = R.op(a, b, attr=v)` becomes
+// `y = R.call_dps_packed("kernels.op", (a, b, v), out_sinfo=<y's type>)`.
+// Attributes become trailing arguments in the op's attribute order. An op with
+// no registered kernel is refused with its name and source location.
+func Legalize(m *ir.Module) (*ir.Module, error) {
+	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
+		return rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
+			vb, ok := b.(*ir.VarBinding)
+			if !ok {
+				emit(b)
+				return nil
+			}
+			c, ok := vb.Value.(*ir.Call)
+			if !ok || c.OpName() == "" || structural[c.OpName()] {
+				emit(b)
+				return nil
+			}
+			nc, err := legalizeCall(c, vb.Var)
+			if err != nil {
+				return err
+			}
+			emit(&ir.VarBinding{Var: vb.Var, Value: nc, Loc: vb.Loc})
+			return nil
+		})
+	})
+}
+
+// kernelArgs flattens an op call into the kernel's argument list: the
+// expression arguments, then each attribute converted to a value expression.
+func kernelArgs(c *ir.Call) ([]ir.Expr, error) {
+	args := append([]ir.Expr{}, c.Args...)
+	for _, a := range c.Attrs {
+		e, err := attrExpr(a.Value)
+		if err != nil {
+			return nil, posErr(c.Pos(), "%s: attribute %s: %v", c.OpName(), a.Key, err)
+		}
+		args = append(args, e)
+	}
+	return args, nil
+}
+
+func legalizeCall(c *ir.Call, v *ir.Var) (*ir.Call, error) {
+	name := KernelName(c.OpName())
+	if _, ok := runtime.Lookup(name); !ok {
+		return nil, posErr(c.Pos(), "operator %s is not supported: no kernel %q is registered", c.OpName(), name)
+	}
+	out := c.SInfo()
+	if out == nil {
+		out = v.Info
+	}
+	if err := checkAllocatable(out); err != nil {
+		return nil, posErr(c.Pos(), "%s: %v", c.OpName(), err)
+	}
+	args, err := kernelArgs(c)
+	if err != nil {
+		return nil, err
+	}
+	ext := &ir.ExternFunc{Symbol: name}
+	ext.Info = &ir.FuncSInfo{Opaque: true}
+	nc := &ir.Call{Callee: &ir.Op{Name: "relax.call_dps_packed"}, Args: []ir.Expr{ext, tupleExpr(args)}, SInfoArgs: []ir.StructInfo{out}}
+	nc.Info = out
+	nc.Loc = c.Loc
+	return nc, nil
+}
+
+// checkAllocatable reports whether outputs of this type can be preallocated:
+// tensors (or tuples of tensors) with known rank and dtype and a shape.
+func checkAllocatable(s ir.StructInfo) error {
+	switch x := s.(type) {
+	case *ir.TensorSInfo:
+		if x.Shape == nil {
+			return fmt.Errorf("output shape %s is not known before the call", ir.SInfoString(s))
+		}
+		if x.DType.IsVoid() {
+			return fmt.Errorf("output dtype of %s is not known", ir.SInfoString(s))
+		}
+		return nil
+	case *ir.TupleSInfo:
+		for _, f := range x.Fields {
+			if err := checkAllocatable(f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("output type %s is not a tensor", ir.SInfoString(s))
+}
+
+// attrExpr converts an attribute value to the expression passed to kernels:
+// ints and bools as int64 PrimValues, floats as float64 PrimValues, strings,
+// dtypes, int lists as shapes, other lists as tuples, None as a null value.
+func attrExpr(v any) (ir.Expr, error) {
+	switch x := v.(type) {
+	case nil:
+		return opCall("relax.null_value", &ir.ObjectSInfo{}, ir.Span{}), nil
+	case int64:
+		return primInt(x), nil
+	case int:
+		return primInt(int64(x)), nil
+	case bool:
+		if x {
+			return primInt(1), nil
+		}
+		return primInt(0), nil
+	case float64:
+		p := &ir.PrimValue{Value: &ir.FloatImm{Value: x, Type: runtime.Float64}}
+		p.Info = &ir.PrimSInfo{DType: runtime.Float64, Value: p.Value}
+		return p, nil
+	case string:
+		return strImm(x), nil
+	case ir.DataType:
+		return dtypeImm(x), nil
+	case ir.PrimExpr:
+		p := &ir.PrimValue{Value: x}
+		p.Info = &ir.PrimSInfo{DType: x.DType(), Value: x}
+		return p, nil
+	case ir.Expr:
+		return x, nil
+	case []any:
+		ints := true
+		for _, e := range x {
+			if _, ok := e.(int64); !ok {
+				ints = false
+			}
+		}
+		if ints {
+			dims := make([]ir.PrimExpr, len(x))
+			for i, e := range x {
+				dims[i] = ir.Int64(e.(int64))
+			}
+			return shapeExpr(dims), nil
+		}
+		fields := make([]ir.Expr, len(x))
+		for i, e := range x {
+			f, err := attrExpr(e)
+			if err != nil {
+				return nil, err
+			}
+			fields[i] = f
+		}
+		return tupleExpr(fields), nil
+	}
+	return nil, fmt.Errorf("unsupported attribute value %v (%T)", v, v)
+}

@@ -1,0 +1,63 @@
+package lower_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/ir"
+	"github.com/relaxgo/relaxgo/ir/tvmscript"
+	_ "github.com/relaxgo/relaxgo/kernels"
+	"github.com/relaxgo/relaxgo/lower"
+	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/vmtir"
+)
+
+func parse(t *testing.T, path string) *ir.Module {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := tvmscript.Parse(path, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestPipelineCorpusLowers(t *testing.T) {
+	dir := os.Getenv("RELAXGO_SHARED")
+	if dir == "" {
+		dir = "../../shared"
+	}
+	mods, _ := filepath.Glob(filepath.Join(dir, "corpus", "*", "module.py"))
+	if len(mods) == 0 {
+		t.Skip("no corpus")
+	}
+	for _, path := range mods {
+		t.Run(filepath.Base(filepath.Dir(path)), func(t *testing.T) {
+			m := parse(t, path)
+			var dump strings.Builder
+			out, err := lower.Run(m, lower.DefaultPasses(), lower.Options{Dump: &dump, DumpAfter: []string{"all"}, Printer: func(m *ir.Module) string { return tvmscript.Print(m, tvmscript.Current) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := vmtir.Lower(out)
+			if err != nil {
+				t.Log(dump.String())
+				t.Fatal(err)
+			}
+			if _, err := vmtir.Bytecode(p); err != nil {
+				t.Log(p.String())
+				t.Fatal(err)
+			}
+			if testing.Verbose() {
+				t.Log(dump.String())
+				t.Log(p.String())
+			}
+		})
+	}
+	_ = runtime.Float32
+}

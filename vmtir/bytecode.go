@@ -1,0 +1,70 @@
+package vmtir
+
+import (
+	"fmt"
+
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// Bytecode builds the executable for a program with the runtime's
+// ExecBuilder (which formalizes registers and checks the result).
+func Bytecode(p *Program) (*runtime.Executable, error) {
+	b := runtime.NewExecBuilder()
+	for _, f := range p.Funcs {
+		if err := b.DeclareFunction(f.Name, f.Kind); err != nil {
+			return nil, fmt.Errorf("vmtir: %w", err)
+		}
+	}
+	consts := make([]runtime.Arg, len(p.Consts))
+	for i, c := range p.Consts {
+		a, err := b.ConvertConstant(c)
+		if err != nil {
+			return nil, fmt.Errorf("vmtir: constant %d: %w", i, err)
+		}
+		consts[i] = a
+	}
+	conv := func(a Arg) runtime.Arg {
+		switch a.Kind {
+		case ArgReg:
+			return runtime.Reg(a.Value)
+		case ArgImm:
+			return runtime.Imm(a.Value)
+		case ArgConst:
+			return consts[a.Value]
+		default:
+			return runtime.FuncIdx(a.Value)
+		}
+	}
+	for _, f := range p.Funcs {
+		if f.Kind != runtime.FuncKindVM {
+			continue
+		}
+		if err := b.EmitFunction(f.Name, int64(f.NumArgs), f.ParamNames, f.Kind, int64(f.NumRegs)); err != nil {
+			return nil, fmt.Errorf("vmtir: %w", err)
+		}
+		for _, in := range f.Instrs {
+			var err error
+			switch in.Op {
+			case runtime.OpCall:
+				args := make([]runtime.Arg, len(in.Args))
+				for i, a := range in.Args {
+					args[i] = conv(a)
+				}
+				err = b.EmitCallIdx(int64(in.Func), args, in.Dst)
+			case runtime.OpRet:
+				err = b.EmitRet(runtime.Reg(in.Reg))
+			case runtime.OpGoto:
+				err = b.EmitGoto(in.Offset)
+			case runtime.OpIf:
+				err = b.EmitIf(runtime.Reg(in.Reg), in.Offset)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("vmtir: function %s: %w", f.Name, err)
+			}
+		}
+		if err := b.EndFunction(f.Name); err != nil {
+			return nil, fmt.Errorf("vmtir: %w", err)
+		}
+	}
+	return b.Get()
+}
