@@ -110,23 +110,23 @@ func init() {
 		suffix := fmt.Sprintf("%dd", n)
 		d := reg("relax.nn.conv"+suffix, true, inferConv(n, false), dw,
 			attrOnes("strides", n), attrZeros("padding", n), attrOnes("dilation", n), attrI("groups", 1),
-			attrS("data_layout", "NC"+sp), attrS("kernel_layout", "OI"+sp), attrS("out_layout", ""), attrDT("out_dtype"))
+			attrS("data_layout", "NC"+sp), attrS("kernel_layout", "OI"+sp), optOutLayout, attrDT("out_dtype"))
 		d.Fixup = convFixup(n, "data_layout")
 		d = reg("relax.nn.conv"+suffix+"_transpose", true, inferConv(n, true), dw,
 			attrOnes("strides", n), attrZeros("padding", n), attrZeros("output_padding", n), attrOnes("dilation", n),
-			attrI("groups", 1), attrS("data_layout", "NC"+sp), attrS("kernel_layout", "IO"+sp), attrS("out_layout", ""),
+			attrI("groups", 1), attrS("data_layout", "NC"+sp), attrS("kernel_layout", "IO"+sp), optOutLayout,
 			attrDT("out_dtype"))
 		d.Fixup = convFixup(n, "data_layout")
 		for _, kind := range []string{"max", "avg"} {
 			d = reg("relax.nn."+kind+"_pool"+suffix, true, inferPool(n), data,
 				attrOnes("pool_size", n), attrOnes("strides", n), attrZeros("padding", n), attrOnes("dilation", n),
 				attrB("ceil_mode", false), attrB("count_include_pad", kind == "avg" && n != 2),
-				attrS("layout", "NC"+sp), attrS("out_layout", ""))
+				attrS("layout", "NC"+sp), optOutLayout)
 			d.Fixup = convFixup(n, "layout")
 		}
 		d = reg("relax.nn.adaptive_avg_pool"+suffix, true, inferAdaptivePool(n), data,
 			AttrDef{Name: "output_size", Kind: AttrIntList, Optional: true, Len: n},
-			attrS("layout", "NC"+sp), attrS("out_layout", ""))
+			attrS("layout", "NC"+sp), optOutLayout)
 		d.Fixup = convFixup(n, "layout")
 	}
 
@@ -222,6 +222,9 @@ func init() {
 
 var boolDType = runtime.Bool
 
+// optOutLayout is out_layout: None or "" means the input layout.
+var optOutLayout = AttrDef{Name: "out_layout", Kind: AttrString, Optional: true, Default: ""}
+
 func attrOnes(name string, n int) AttrDef {
 	d := make([]int64, n)
 	for i := range d {
@@ -261,7 +264,7 @@ func convFixup(n int, layoutKey string) func(*Call) error {
 				}
 			}
 		}
-		if v, _ := c.Attrs.Get("out_layout"); v == "" {
+		if v, _ := c.Attrs.Get("out_layout"); v == "" || v == nil {
 			in, _ := c.Attrs.Get(layoutKey)
 			c.Attrs = c.Attrs.Set("out_layout", in)
 		}
