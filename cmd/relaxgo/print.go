@@ -1,0 +1,84 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/relaxgo/relaxgo/ir"
+	"github.com/relaxgo/relaxgo/ir/tvmscript"
+)
+
+func init() {
+	register(&command{
+		name:    "print",
+		summary: "parse a TVMScript module, check it, and print it normalized",
+		run:     runPrint,
+	})
+}
+
+// runPrint implements `relaxgo print [--dialect=current|v0.23] FILE` ("-" reads stdin).
+func runPrint(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("print", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dialect := fs.String("dialect", "current", "TVMScript dialect to print: current or v0.23")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: relaxgo print [--dialect=current|v0.23] FILE   (FILE - reads stdin)")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	d, err := tvmscript.ParseDialect(*dialect)
+	if err != nil {
+		fmt.Fprintf(stderr, "relaxgo print: %v\n", err)
+		return 2
+	}
+	out, err := printFile(fs.Arg(0), d, stdin)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	_, err = io.WriteString(stdout, out)
+	if err != nil {
+		fmt.Fprintf(stderr, "relaxgo print: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// printFile parses, normalizes, checks and prints one module.
+func printFile(path string, d tvmscript.Dialect, stdin io.Reader) (string, error) {
+	var src []byte
+	var err error
+	name := path
+	if path == "-" {
+		name = "<stdin>"
+		src, err = io.ReadAll(stdin)
+	} else {
+		src, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return "", fmt.Errorf("relaxgo print: %w", err)
+	}
+	m, err := tvmscript.Parse(name, src, nil)
+	if err != nil {
+		return "", err
+	}
+	if err := ir.Normalize(m); err != nil {
+		return "", fmt.Errorf("%s: %w", name, err)
+	}
+	if err := ir.WellFormed(m); err != nil {
+		return "", fmt.Errorf("%s: %w", name, err)
+	}
+	return tvmscript.Print(m, d), nil
+}
