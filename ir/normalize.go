@@ -201,7 +201,9 @@ func withSpan(err error, sp Span, fn *Function) error {
 
 type locatedError struct{ err error }
 
+// Error returns the located message.
 func (e *locatedError) Error() string { return e.err.Error() }
+// Unwrap returns the underlying error.
 func (e *locatedError) Unwrap() error { return e.err }
 
 func (n *normalizer) expr(e Expr, fn *Function) (StructInfo, error) {
