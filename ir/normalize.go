@@ -203,6 +203,7 @@ type locatedError struct{ err error }
 
 // Error returns the located message.
 func (e *locatedError) Error() string { return e.err.Error() }
+
 // Unwrap returns the underlying error.
 func (e *locatedError) Unwrap() error { return e.err }
 
