@@ -119,7 +119,8 @@ func convDTypes(op string, x, w *runtime.Tensor, outDT runtime.DataType) (runtim
 
 // Conv2D computes the NCHW/OIHW 2-D convolution of x (N, C, H, W) with
 // w (O, C/groups, KH, KW) into out (N, O, OH, OW) with Relax semantics
-// (cross-correlation, zero padding). float32 runs as im2col + Sgemm (direct
+// (cross-correlation, zero padding). float32 runs as implicit GEMM on the
+// Sgemm driver, packing image patches straight into GEMM panels (direct
 // loops for depthwise); float64/int32/int64 use plain loops.
 func Conv2D(out, x, w *runtime.Tensor, attrs Conv2DAttrs) error {
 	const op = "conv2d"
@@ -187,10 +188,6 @@ func Conv2D(out, x, w *runtime.Tensor, attrs Conv2DAttrs) error {
 	return conv2dPlain[int64](&g, out, x, w)
 }
 
-// im2colLimit bounds the im2col buffer (floats); larger outputs are
-// processed in column blocks.
-const im2colLimit = 1 << 22
-
 func conv2dF32(g *conv2dGeom, out, x, w []float32) {
 	cg, og := g.c/g.g, g.o/g.g
 	if cg == 1 {
@@ -200,16 +197,6 @@ func conv2dF32(g *conv2dGeom, out, x, w []float32) {
 	kk := cg * g.kh * g.kw // GEMM depth
 	pix := g.oh * g.ow
 	pointwise := g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0
-	blk := pix
-	if !pointwise && kk*pix > im2colLimit {
-		blk = max(64, im2colLimit/kk/64*64)
-	}
-	var col []float32
-	if !pointwise {
-		buf := gemmGetBuf(kk * min(blk, pix))
-		defer gemmPutBuf(buf)
-		col = *buf
-	}
 	for n := 0; n < g.n; n++ {
 		for gi := 0; gi < g.g; gi++ {
 			xg := x[(n*g.c+gi*cg)*g.h*g.w : (n*g.c+(gi+1)*cg)*g.h*g.w]
@@ -219,54 +206,74 @@ func conv2dF32(g *conv2dGeom, out, x, w []float32) {
 				_ = Sgemm(false, false, og, pix, kk, 1, wg, kk, xg, pix, 0, og0, pix)
 				continue
 			}
-			for p0 := 0; p0 < pix; p0 += blk {
-				np := min(blk, pix-p0)
-				convIm2col(g, xg, cg, p0, np, col[:kk*np])
-				_ = Sgemm(false, false, og, np, kk, 1, wg, kk, col, np, 0, og0[p0:], pix)
-			}
+			sgemm(false, og, pix, kk, 1, wg, kk, convPacker(g, xg), 0, og0, pix, nil)
 		}
 	}
 }
 
-// convIm2col fills col (cg*kh*kw rows of np columns) with the input patches of
-// output pixels [p0, p0+np): col[(c*kh+i)*kw+j][q] = x[c][oh*sh-pt+i*dh][ow*sw-pl+j*dw]
-// (0 outside the input), where (oh, ow) is output pixel p0+q.
-func convIm2col(g *conv2dGeom, x []float32, cg, p0, np int, col []float32) {
-	rows := cg * g.kh * g.kw
-	ParallelFor(rows, max(1, 16384/max(1, np)), func(lo, hi int) {
-		for r := lo; r < hi; r++ {
+// convPacker returns the implicit-GEMM B packer of one image group xg (cg
+// channels): the virtual B has rows (c, i, j) and columns = output pixels,
+// B[(c*kh+i)*kw+j][(oy, ox)] = xg[c][oy*sh-pt+i*dh][ox*sw-pl+j*dw] (0 outside).
+func convPacker(g *conv2dGeom, xg []float32) gemmPackFunc {
+	return func(p0, kc, j0, cols, nr int, dst []float32) {
+		if cols < nr {
+			clear(dst[:kc*nr])
+		}
+		var ihb, iwb [64]int
+		for q := 0; q < cols; q++ {
+			p := j0 + q
+			ihb[q] = p/g.ow*g.sh - g.pt
+			iwb[q] = p%g.ow*g.sw - g.pl
+		}
+		hw := g.h * g.w
+		// Runs of consecutive columns in one output row (stride 1: a
+		// contiguous input segment).
+		var runs [64][2]int
+		nrun := 0
+		for q := 0; q < cols; {
+			l := min(cols-q, g.ow-(j0+q)%g.ow)
+			runs[nrun] = [2]int{q, l}
+			nrun++
+			q += l
+		}
+		for p := 0; p < kc; p++ {
+			r := p0 + p
 			c, i, j := r/(g.kh*g.kw), r/g.kw%g.kh, r%g.kw
-			dst := col[r*np : r*np+np]
-			xc := x[c*g.h*g.w : (c+1)*g.h*g.w]
-			q := 0
-			for q < np {
-				p := p0 + q
-				oh, ow := p/g.ow, p%g.ow
-				run := min(np-q, g.ow-ow) // pixels left in this output row
-				ih := oh*g.sh - g.pt + i*g.dh
-				seg := dst[q : q+run]
-				if ih < 0 || ih >= g.h {
-					clear(seg)
-				} else {
-					xr := xc[ih*g.w : ih*g.w+g.w]
-					iw := ow*g.sw - g.pl + j*g.dw
-					if g.sw == 1 && iw >= 0 && iw+run <= g.w {
-						copy(seg, xr[iw:iw+run])
-					} else {
-						for t := range seg {
-							if iw >= 0 && iw < g.w {
-								seg[t] = xr[iw]
-							} else {
-								seg[t] = 0
-							}
-							iw += g.sw
-						}
+			xc := xg[c*hw : (c+1)*hw]
+			di, dj := i*g.dh, j*g.dw
+			d := dst[p*nr : p*nr+cols]
+			if g.sw == 1 {
+				for _, run := range runs[:nrun] {
+					q, l := run[0], run[1]
+					seg := d[q : q+l]
+					ih := ihb[q] + di
+					if uint(ih) >= uint(g.h) {
+						clear(seg)
+						continue
 					}
+					xr := xc[ih*g.w : (ih+1)*g.w]
+					iw := iwb[q] + dj
+					lo, hi := max(0, -iw), min(l, g.w-iw)
+					if hi <= lo {
+						clear(seg)
+						continue
+					}
+					clear(seg[:lo])
+					copy(seg[lo:hi], xr[iw+lo:iw+hi])
+					clear(seg[hi:])
 				}
-				q += run
+				continue
+			}
+			for q := range d {
+				ih, iw := ihb[q]+di, iwb[q]+dj
+				if uint(ih) < uint(g.h) && uint(iw) < uint(g.w) {
+					d[q] = xc[ih*g.w+iw]
+				} else {
+					d[q] = 0
+				}
 			}
 		}
-	})
+	}
 }
 
 // conv2dDepthwiseF32 handles C/groups == 1 (depthwise, any channel

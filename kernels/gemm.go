@@ -72,9 +72,18 @@ func SgemmEx(transA, transB bool, m, n, k int, alpha float32, a []float32, lda i
 		})
 		return nil
 	}
-	sgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, ep)
+	packB := func(p0, kc, j0, cols, nr int, dst []float32) {
+		gemmPackB(transB, b, ldb, p0, kc, j0, cols, nr, dst)
+	}
+	sgemm(transA, m, n, k, alpha, a, lda, packB, beta, c, ldc, ep)
 	return nil
 }
+
+// gemmPackFunc packs depth [p0, p0+kc) and columns [j0, j0+cols) of the
+// (possibly virtual) B operand into dst as dst[p*nr+j], zero-filling columns
+// j >= cols. Convolutions pass one that reads image patches directly
+// (implicit GEMM, no im2col buffer).
+type gemmPackFunc func(p0, kc, j0, cols, nr int, dst []float32)
 
 func checkGemm(transA, transB bool, m, n, k, la, lda, lb, ldb, lc, ldc int) error {
 	if m < 0 || n < 0 || k < 0 {
@@ -135,7 +144,8 @@ func gemmGetBuf(n int) *[]float32 {
 
 func gemmPutBuf(p *[]float32) { gemmBufPool.Put(p) }
 
-func sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, ep *GemmEpilogue) {
+// sgemm is the blocked driver. Sizes must have been validated.
+func sgemm(transA bool, m, n, k int, alpha float32, a []float32, lda int, packB gemmPackFunc, beta float32, c []float32, ldc int, ep *GemmEpilogue) {
 	mr, nr := asm.SgemmTile()
 	threads := NumThreads()
 	mc := gemmMC / mr * mr
@@ -164,7 +174,7 @@ func sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 			kc := min(gemmKC, k-pc)
 			ParallelFor(npanels, max(1, 4096/(kc*nr)), func(lo, hi int) {
 				for jp := lo; jp < hi; jp++ {
-					gemmPackB(transB, b, ldb, pc, kc, jc+jp*nr, min(nr, ncur-jp*nr), nr, bpack[jp*kc*nr:(jp+1)*kc*nr])
+					packB(pc, kc, jc+jp*nr, min(nr, ncur-jp*nr), nr, bpack[jp*kc*nr:(jp+1)*kc*nr])
 				}
 			})
 			bet := beta
