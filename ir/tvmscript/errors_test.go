@@ -1,0 +1,94 @@
+package tvmscript
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// TestErrors checks that malformed input yields "file:line:col: message",
+// the source line and a caret under the column.
+func TestErrors(t *testing.T) {
+	fn := func(body string) string {
+		return relaxMod("@R.function\ndef main(x: R.Tensor((2,), \"float32\")) -> R.Tensor((2,), \"float32\"):\n" + indent(body, "    "))
+	}
+	prim := func(body string) string {
+		return hdr + "@I.ir_module\nclass Module:\n    @T.prim_func\n    def f(A: T.Buffer((4,), \"float32\")):\n" + indent(body, "        ")
+	}
+	// Line numbers: relaxMod/prim put the first body line at line 9.
+	tests := []struct {
+		name      string
+		src       string
+		line, col int
+		msg       string
+	}{
+		{"undefined variable", fn("y = R.add(x, z)\nreturn y"), 9, 22, `undefined variable "z"`},
+		{"unknown op", fn("y = R.frobnicate(x)\nreturn y"), 9, 13, `unknown op "relax.frobnicate"`},
+		{"bad op keyword", fn("y = R.nn.softmax(x, axiz=1)\nreturn y"), 9, 13, `unexpected keyword argument "axiz"`},
+		{"missing metadata", fn("y = R.add(x, metadata[\"relax.expr.Constant\"][3])\nreturn y"), 9, 22, `missing metadata: metadata["relax.expr.Constant"][3]`},
+		{"unclosed bracket", fn("y = R.add(x, x\nreturn y"), 11, 1, "unclosed bracket"},
+		{"bad indentation", fn("y = R.add(x, x)") + "      return y\n", 10, 7, "unindent does not match"},
+		{"no return", fn("y = R.add(x, x)"), 8, 5, "has no return statement"},
+		{"statement after return", fn("return x\ny = x"), 10, 9, "statement after return"},
+		{"bad dtype", fn("y: R.Tensor((2,), \"floaty\") = x\nreturn y"), 9, 27, `invalid dtype "floaty"`},
+		{"unknown struct info", fn("y: R.Tenser((2,)) = x\nreturn y"), 9, 12, "unknown struct info R.Tenser"},
+		{"branches bind different names", fn("if x:\n    a = x\nelse:\n    b = x\nreturn a"), 12, 13, `both branches must end by binding the same variable`},
+		{"if inside dataflow", fn("with R.dataflow():\n    if x:\n        a = x\n    else:\n        a = x\n    R.output(a)\nreturn a"), 10, 13, "not allowed inside a dataflow block"},
+		{"output of unknown var", fn("with R.dataflow():\n    a = x\n    R.output(b)\nreturn a"), 11, 22, `R.output: "b" is not bound`},
+		{"unknown module function", fn("cls = Module\ny = cls.nothere(x)\nreturn y"), 10, 13, `module has no function "nothere"`},
+		{"call_tir without output type", hdr + "@I.ir_module\nclass Module:\n    @T.prim_func\n    def k(A: T.Buffer((2,), \"float32\")):\n        T.evaluate(0)\n\n    @R.function\n    def main(x: R.Tensor((2,), \"float32\")):\n        cls = Module\n        y = R.call_tir(cls.k, (x,))\n        return y\n", 14, 13, "needs the output type"},
+		{"unterminated string", fn("y = R.call_packed(\"abc, x)\nreturn y"), 9, 27, "unterminated string literal"},
+		{"bad decorator", relaxMod("@R.func\ndef main(x: R.Tensor((2,), \"float32\")):\n    return x"), 7, 6, "unsupported decorator @R.func"},
+		{"missing annotation", relaxMod("@R.function\ndef main(x):\n    return x"), 8, 14, `parameter "x" needs a struct info annotation`},
+		{"tir undefined name", prim("for i in range(4):\n    A[j] = T.float32(0)"), 10, 15, `undefined name "j"`},
+		{"tir wrong index count", prim("for i in range(4):\n    A[i, i] = T.float32(0)"), 10, 13, `buffer "A" has 1 dimensions but is indexed with 2`},
+		{"tir remap non-loop", prim("with T.block(\"b\"):\n    vi = T.axis.remap(\"S\", [q])\n    A[vi] = T.float32(0)"), 10, 37, `undefined loop variable "q"`},
+		{"tir init outside block", prim("with T.init():\n    A[0] = T.float32(0)"), 9, 9, "T.init is only allowed inside a block"},
+		{"tir unknown intrinsic", prim("A[0] = T.frob(A[1])"), 9, 16, "unsupported TIR function T.frob"},
+		{"tir grid arity", prim("for i, j in T.grid(4):\n    A[i] = T.float32(0)"), 9, 9, "T.grid has 1 extents but 2 loop variables"},
+		{"no module", "x = 1\n", 1, 1, "unexpected statement at top level"},
+		{"unexpected character", fn("y = x $ x\nreturn y"), 9, 15, "unexpected character '$'"},
+		{"deep nesting", fn("y = " + strings.Repeat("(", 300) + "x" + strings.Repeat(")", 300) + "\nreturn y"), 9, 0, "nesting too deep"},
+	}
+	if len(tests) < 15 {
+		t.Fatalf("only %d error cases", len(tests))
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseString("bad.py", tc.src, &Options{Constants: []*runtime.Tensor{nil}})
+			if err == nil {
+				t.Fatalf("no error for\n%s", tc.src)
+			}
+			var pe *Error
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %T is not *Error: %v", err, err)
+			}
+			msg := err.Error()
+			lines := strings.Split(msg, "\n")
+			if len(lines) != 3 {
+				t.Fatalf("want 3 lines (message, source, caret), got:\n%s", msg)
+			}
+			prefix := fmt.Sprintf("bad.py:%d:", tc.line)
+			if tc.col > 0 {
+				prefix = fmt.Sprintf("bad.py:%d:%d: ", tc.line, tc.col)
+			}
+			if !strings.HasPrefix(lines[0], prefix) {
+				t.Errorf("want prefix %q, got %q", prefix, lines[0])
+			}
+			if !strings.Contains(lines[0], tc.msg) {
+				t.Errorf("want message containing %q, got %q", tc.msg, lines[0])
+			}
+			srcLines := strings.Split(tc.src, "\n")
+			if pe.Pos.Line < 1 || pe.Pos.Line > len(srcLines) || lines[1] != srcLines[pe.Pos.Line-1] {
+				t.Errorf("source line %q does not match line %d of the input", lines[1], pe.Pos.Line)
+			}
+			caret := strings.TrimRight(lines[2], " \t")
+			if !strings.HasSuffix(caret, "^") || len(caret) != pe.Pos.Col {
+				t.Errorf("caret line %q does not point at column %d", lines[2], pe.Pos.Col)
+			}
+		})
+	}
+}
