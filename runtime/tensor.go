@@ -36,6 +36,8 @@ func (d Device) String() string {
 type Storage struct {
 	data   []byte
 	device Device
+	owner  Allocator // the pooled allocator the storage returns to, if any
+	pooled bool      // handed out by owner and not yet freed
 }
 
 // maxAlloc bounds a single allocation so a corrupt size cannot exhaust memory

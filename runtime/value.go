@@ -7,7 +7,7 @@ import (
 
 // Value is a type-erased runtime value, TVM's Any. It holds one of: *Tensor,
 // Shape, int64, float64, bool, string, DataType, Tuple, *Closure, PackedFunc,
-// *Storage, or nil.
+// *Storage, *VM (the %vm register), or nil.
 type Value = any
 
 // Shape is a shape value (TVM's ShapeTuple), distinct from a tensor.
@@ -74,6 +74,10 @@ func TypeName(v Value) string {
 		return "Function"
 	case *Storage:
 		return "Storage"
+	case *Closure:
+		return "Closure"
+	case *VM:
+		return "VM"
 	default:
 		return fmt.Sprintf("%T", x)
 	}

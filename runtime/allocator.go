@@ -1,0 +1,200 @@
+package runtime
+
+import (
+	"fmt"
+	"sync"
+	"weak"
+)
+
+// AllocatorType selects a VM's memory allocator, numbered as TVM's AllocatorType.
+type AllocatorType int
+
+// Allocator types.
+const (
+	// NaiveAllocator allocates every storage fresh and leaves freeing to the GC.
+	NaiveAllocator AllocatorType = 1
+	// PooledAllocator rounds sizes up to a 4096-byte page and recycles freed
+	// storages by exact rounded size (TVM's default).
+	PooledAllocator AllocatorType = 2
+)
+
+// String names the allocator type.
+func (t AllocatorType) String() string {
+	switch t {
+	case NaiveAllocator:
+		return "naive"
+	case PooledAllocator:
+		return "pooled"
+	}
+	return fmt.Sprintf("allocator(%d)", int(t))
+}
+
+// PageSize is the pooled allocator's rounding granularity.
+const PageSize = 4096
+
+// Allocator hands out aligned storages. Storages are returned with Free when
+// the VM knows they are dead; Clear drops everything cached.
+type Allocator interface {
+	// Alloc returns a storage of at least nbytes on dev. Pooled storages may
+	// hold stale data.
+	Alloc(nbytes int64, dev Device) (*Storage, error)
+	// Free returns s to the allocator; s must not be used afterwards.
+	Free(s *Storage)
+	// Clear releases every cached storage.
+	Clear()
+	// UsedMemory is the number of bytes allocated and not released by Clear.
+	UsedMemory() int64
+	// Type is the allocator's kind.
+	Type() AllocatorType
+}
+
+// NewAllocator returns a fresh allocator of type t.
+func NewAllocator(t AllocatorType) (Allocator, error) {
+	switch t {
+	case NaiveAllocator:
+		return &naiveAllocator{}, nil
+	case PooledAllocator:
+		p := &pooledAllocator{pool: map[int64][]*Storage{}}
+		livePools.Lock()
+		livePools.list = append(livePools.list, weak.Make(p))
+		livePools.Unlock()
+		return p, nil
+	}
+	return nil, fmt.Errorf("runtime: unknown allocator type %d (want 1 naive or 2 pooled)", int(t))
+}
+
+type naiveAllocator struct {
+	mu   sync.Mutex
+	used int64
+}
+
+func (a *naiveAllocator) Alloc(nbytes int64, dev Device) (*Storage, error) {
+	s, err := NewStorage(nbytes, dev)
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	a.used += nbytes
+	a.mu.Unlock()
+	return s, nil
+}
+
+func (a *naiveAllocator) Free(s *Storage) {
+	if s == nil {
+		return
+	}
+	a.mu.Lock()
+	a.used -= s.Size()
+	a.mu.Unlock()
+}
+
+func (a *naiveAllocator) Clear() {}
+
+func (a *naiveAllocator) UsedMemory() int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.used
+}
+
+func (a *naiveAllocator) Type() AllocatorType { return NaiveAllocator }
+
+type pooledAllocator struct {
+	mu   sync.Mutex
+	pool map[int64][]*Storage // free storages by rounded size
+	used int64
+}
+
+func roundPage(n int64) int64 { return (n + PageSize - 1) / PageSize * PageSize }
+
+func (a *pooledAllocator) Alloc(nbytes int64, dev Device) (*Storage, error) {
+	if nbytes < 0 || nbytes > maxAlloc {
+		return nil, fmt.Errorf("runtime: storage size %d out of range", nbytes)
+	}
+	size := roundPage(nbytes)
+	a.mu.Lock()
+	if l := a.pool[size]; len(l) > 0 {
+		s := l[len(l)-1]
+		l[len(l)-1] = nil
+		a.pool[size] = l[:len(l)-1]
+		a.mu.Unlock()
+		s.device = dev
+		s.pooled = true
+		return s, nil
+	}
+	a.mu.Unlock()
+	s, err := NewStorage(size, dev)
+	if err != nil {
+		return nil, err
+	}
+	s.owner = a
+	s.pooled = true
+	a.mu.Lock()
+	a.used += size
+	a.mu.Unlock()
+	return s, nil
+}
+
+func (a *pooledAllocator) Free(s *Storage) {
+	if s == nil || s.owner != a || !s.pooled {
+		return
+	}
+	s.pooled = false // guards against double free
+	a.mu.Lock()
+	a.pool[s.Size()] = append(a.pool[s.Size()], s)
+	a.mu.Unlock()
+}
+
+func (a *pooledAllocator) Clear() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for size, l := range a.pool {
+		a.used -= size * int64(len(l))
+	}
+	clear(a.pool)
+}
+
+func (a *pooledAllocator) UsedMemory() int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.used
+}
+
+func (a *pooledAllocator) Type() AllocatorType { return PooledAllocator }
+
+// cached is the number of storages waiting in the free lists.
+func (a *pooledAllocator) cached() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	n := 0
+	for _, l := range a.pool {
+		n += len(l)
+	}
+	return n
+}
+
+// livePools tracks pooled allocators weakly so vm.builtin.memory_manager.clear
+// can clear them all, as TVM's MemoryManager::Clear does.
+var livePools struct {
+	sync.Mutex
+	list []weak.Pointer[pooledAllocator]
+}
+
+// ClearAllocators releases the cached memory of every live pooled allocator
+// (vm.builtin.memory_manager.clear).
+func ClearAllocators() {
+	livePools.Lock()
+	live := livePools.list[:0]
+	var todo []*pooledAllocator
+	for _, w := range livePools.list {
+		if p := w.Value(); p != nil {
+			live = append(live, w)
+			todo = append(todo, p)
+		}
+	}
+	clear(livePools.list[len(live):])
+	livePools.list = live
+	livePools.Unlock()
+	for _, p := range todo {
+		p.Clear()
+	}
+}

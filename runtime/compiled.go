@@ -1,0 +1,103 @@
+package runtime
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// GenVersion is the version of the contract between generated model
+// packages and this runtime. Generated code checks it at compile time:
+//
+//	const _ = runtime.EnforceVersion(GenVersion - runtime.MinGenVersion)
+//	const _ = runtime.EnforceVersion(runtime.GenVersion - GenVersion)
+//
+// so a package generated for another runtime version fails to build (a
+// negative constant does not convert to the unsigned EnforceVersion).
+const GenVersion = 1
+
+// MinGenVersion is the oldest generated-code version this runtime supports.
+const MinGenVersion = 1
+
+// EnforceVersion is the unsigned type generated code converts version
+// differences to, making a mismatch a compile-time error.
+type EnforceVersion uint
+
+// CompiledFunc is a Relax function compiled to Go together with the size of
+// the register file it needs (parameters, the return slot, temporaries).
+type CompiledFunc struct {
+	Func             VMTIRFunc
+	RegisterFileSize int64
+}
+
+// WithCompiled returns a copy of e in which the named Relax functions are
+// compiled (FuncKindVMTIR) entries with the given register file sizes, and a
+// module registering their Go implementations as "__vmtir__<name>". The copy
+// shares e's constant pool, so weights are stored once. Pass the module to
+// NewVM with WithImports.
+func (e *Executable) WithCompiled(funcs map[string]CompiledFunc) (*Executable, *Module, error) {
+	c := &Executable{
+		funcMap:     e.funcMap,
+		scopes:      e.scopes,
+		constants:   e.constants,
+		instrOffset: e.instrOffset,
+		instrData:   e.instrData,
+		funcs:       make([]FuncInfo, len(e.funcs)),
+	}
+	mod := NewModule("compiled")
+	names := make([]string, 0, len(funcs))
+	for n := range funcs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for i, f := range e.funcs {
+		c.funcs[i] = f.clone()
+	}
+	for _, n := range names {
+		cf := funcs[n]
+		i, ok := e.funcMap[n]
+		if !ok {
+			return nil, nil, fmt.Errorf("runtime: compiled function %q is not in the executable", n)
+		}
+		f := &c.funcs[i]
+		if f.Kind != FuncKindVM && f.Kind != FuncKindVMTIR {
+			return nil, nil, fmt.Errorf("runtime: %q is a %s, not a Relax function", n, f.Kind)
+		}
+		if cf.Func == nil || cf.RegisterFileSize < f.NumArgs+1 {
+			return nil, nil, fmt.Errorf("runtime: compiled function %q needs a body and at least %d registers", n, f.NumArgs+1)
+		}
+		f.Kind = FuncKindVMTIR
+		f.StartInstr, f.EndInstr = 0, 0
+		f.RegisterFileSize = cf.RegisterFileSize
+		if err := mod.RegisterVMTIR(VMTIRFuncPrefix+n, cf.Func); err != nil {
+			return nil, nil, err
+		}
+	}
+	return c, mod, nil
+}
+
+// IfCond reads an If condition as the VM does: a bool, or an integer that is
+// true when non-zero.
+func IfCond(v Value) (bool, error) {
+	c, err := condValue(v)
+	return c != 0, err
+}
+
+// ResolveFuncs looks names up in the global registry, reporting every
+// missing one (generated code resolves its kernels and builtins once).
+func ResolveFuncs(names ...string) ([]PackedFunc, error) {
+	out := make([]PackedFunc, len(names))
+	var missing []string
+	for i, n := range names {
+		f, ok := Lookup(n)
+		if !ok {
+			missing = append(missing, n)
+			continue
+		}
+		out[i] = f
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("runtime: functions not registered (is the kernels package linked in?): %s", strings.Join(missing, ", "))
+	}
+	return out, nil
+}

@@ -1,0 +1,785 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// opKind is a pre-decoded operand kind: registers are split from the special
+// registers so the dispatch loop needs no range checks.
+type opKind uint8
+
+const (
+	opReg opKind = iota
+	opVoid
+	opVM
+	opImm
+	opConst
+	opFunc
+)
+
+type operand struct {
+	kind opKind
+	idx  int64 // register, constant or function index
+	imm  Value // boxed immediate, shared by every VM
+}
+
+// instr is a pre-decoded instruction.
+type instr struct {
+	op   Opcode
+	a    operand   // Call: dst (kind opVoid = discard); Ret: result; If: condition
+	b    int64     // Call: callee index; Goto: offset; If: false offset
+	args []operand // Call arguments
+}
+
+// program is the decoded form of an executable, built once and shared.
+type program struct {
+	code    []instr
+	maxArgs []int // per function: most arguments of any Call it makes
+}
+
+func regOperand(r int64) operand {
+	switch {
+	case r == VoidRegister:
+		return operand{kind: opVoid}
+	case r == VMRegister:
+		return operand{kind: opVM}
+	case r >= BeginSpecialReg:
+		return operand{kind: opVoid}
+	}
+	return operand{kind: opReg, idx: r}
+}
+
+// prepared decodes the validated executable once.
+func (e *Executable) prepared() *program {
+	e.once.Do(func() {
+		p := &program{code: make([]instr, len(e.instrOffset)), maxArgs: make([]int, len(e.funcs))}
+		for i, off := range e.instrOffset {
+			if _, err := instrWords(e.instrData, off); err != nil {
+				continue // validate() rejected executables that would reach this
+			}
+			in := decodeAt(e.instrData, off)
+			d := instr{op: in.Op}
+			switch in.Op {
+			case OpCall:
+				d.a = regOperand(in.Dst)
+				d.b = in.FuncIdx
+				d.args = make([]operand, len(in.Args))
+				for j, a := range in.Args {
+					v := a.Value()
+					switch a.Kind() {
+					case ArgRegister:
+						d.args[j] = regOperand(v)
+					case ArgImmediate:
+						d.args[j] = operand{kind: opImm, imm: v}
+					case ArgConstIdx:
+						d.args[j] = operand{kind: opConst, idx: v}
+					case ArgFuncIdx:
+						d.args[j] = operand{kind: opFunc, idx: v}
+					}
+				}
+			case OpRet:
+				d.a = regOperand(in.Result)
+			case OpGoto:
+				d.b = in.PCOffset
+			case OpIf:
+				d.a = regOperand(in.Cond)
+				d.b = in.FalseOffset
+			}
+			p.code[i] = d
+		}
+		for fi, f := range e.funcs {
+			if f.Kind != FuncKindVM {
+				continue
+			}
+			for pc := f.StartInstr; pc < f.EndInstr; pc++ {
+				p.maxArgs[fi] = max(p.maxArgs[fi], len(p.code[pc].args))
+			}
+		}
+		e.prog = p
+	})
+	return e.prog
+}
+
+// InstrumentReturnKind is what an Instrument returns (TVM's VMInstrumentReturnKind).
+type InstrumentReturnKind int
+
+// Instrument return kinds.
+const (
+	// InstrumentNoOp lets the call run.
+	InstrumentNoOp InstrumentReturnKind = 0
+	// InstrumentSkipRun, returned before a call, skips it: its destination
+	// register receives nil and no after-call callback follows.
+	InstrumentSkipRun InstrumentReturnKind = 1
+)
+
+// Instrument observes every Call instruction of bytecode functions: once
+// before the call (before=true, ret=nil) and once after it (before=false,
+// ret=the result). fn is the callee (PackedFunc or *Closure), symbol its
+// function-table name; args must not be retained.
+type Instrument func(fn Value, symbol string, before bool, ret Value, args []Value) InstrumentReturnKind
+
+// ErrUnknownFunction is wrapped when a function name is not in the executable.
+var ErrUnknownFunction = errors.New("unknown function")
+
+// ErrArity is wrapped when a function receives the wrong number of arguments.
+var ErrArity = errors.New("wrong number of arguments")
+
+// CallError reports a failing Call instruction: the bytecode function, the
+// instruction's index within it and the callee. Errors that already carry
+// their context (CheckError from the vm.builtin.check_*/match_* builtins and
+// inner CallErrors) are returned unwrapped.
+type CallError struct {
+	Func   string // bytecode function running the call
+	Instr  int    // instruction index within Func
+	Callee string // function-table name of the callee
+	Err    error
+}
+
+// Error describes the failing call.
+func (e *CallError) Error() string {
+	return fmt.Sprintf("%s: instruction %d (call %s): %v", e.Func, e.Instr, e.Callee, e.Err)
+}
+
+// Unwrap returns the callee's error.
+func (e *CallError) Unwrap() error { return e.Err }
+
+type frame struct {
+	regs     []Value
+	args     []Value    // call argument buffer reused by every Call of the frame
+	storages []*Storage // pooled storages allocated while this frame ran
+}
+
+type poolEntry struct {
+	packed PackedFunc
+	clo    *Closure
+}
+
+// VMOption configures NewVM.
+type VMOption func(*vmConfig)
+
+type vmConfig struct {
+	alloc    AllocatorType
+	imports  []*Module
+	maxDepth int
+}
+
+// WithAllocator selects the allocator type (PooledAllocator by default).
+func WithAllocator(t AllocatorType) VMOption { return func(c *vmConfig) { c.alloc = t } }
+
+// WithImports adds modules searched, in order, for packed and compiled
+// functions before the global registries.
+func WithImports(mods ...*Module) VMOption {
+	return func(c *vmConfig) { c.imports = append(c.imports, mods...) }
+}
+
+// WithMaxCallDepth bounds nested function calls (default 10000); deeper
+// recursion fails with an error instead of exhausting the Go stack.
+func WithMaxCallDepth(n int) VMOption { return func(c *vmConfig) { c.maxDepth = n } }
+
+// DefaultMaxCallDepth is the default bound on nested calls.
+const DefaultMaxCallDepth = 10000
+
+// VM runs an Executable (TVM's relax VirtualMachine). A VM is used by one
+// goroutine at a time; create one VM per goroutine over a shared Executable.
+type VM struct {
+	exec      *Executable
+	prog      *program
+	consts    []Value
+	pool      []poolEntry
+	poolVals  []Value
+	imports   []*Module
+	alloc     Allocator
+	frames    []*frame
+	free      []*frame
+	maxDepth  int
+	instr     Instrument
+	inputs    map[string][]Value
+	outputs   map[string]Value
+	saved     map[string]*Closure
+	devices   []Device
+	trackable bool
+}
+
+// NewVM loads exec: it creates the allocator, places constants on the CPU,
+// and resolves the function pool (packed functions from imports, then the
+// global registry; bytecode and compiled functions as closures). A packed
+// function that cannot be found is an error naming it.
+func NewVM(exec *Executable, opts ...VMOption) (*VM, error) {
+	if exec == nil {
+		return nil, errors.New("runtime: NewVM: nil executable")
+	}
+	cfg := vmConfig{alloc: PooledAllocator, maxDepth: DefaultMaxCallDepth}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	alloc, err := NewAllocator(cfg.alloc)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: NewVM: %w", err)
+	}
+	vm := &VM{
+		exec:     exec,
+		prog:     exec.prepared(),
+		consts:   exec.constants,
+		imports:  cfg.imports,
+		alloc:    alloc,
+		maxDepth: cfg.maxDepth,
+		devices:  []Device{CPU},
+	}
+	vm.trackable = alloc.Type() == PooledAllocator
+	vm.pool = make([]poolEntry, len(exec.funcs))
+	vm.poolVals = make([]Value, len(exec.funcs))
+	for i, f := range exec.funcs {
+		switch f.Kind {
+		case FuncKindPacked:
+			pf, ok := vm.lookupPacked(f.Name)
+			if !ok {
+				return nil, fmt.Errorf("runtime: NewVM: cannot find packed function %q in the VM's imports or the global function registry", f.Name)
+			}
+			vm.pool[i] = poolEntry{packed: pf}
+			vm.poolVals[i] = pf
+		case FuncKindVM:
+			c := vm.bytecodeClosure(i)
+			vm.pool[i] = poolEntry{clo: c}
+			vm.poolVals[i] = c
+		case FuncKindVMTIR:
+			fn, ok := vm.lookupVMTIR(VMTIRFuncPrefix + f.Name)
+			if !ok {
+				return nil, fmt.Errorf("runtime: NewVM: cannot find compiled function %q of %q in the VM's imports or the compiled-function registry", VMTIRFuncPrefix+f.Name, f.Name)
+			}
+			c := vm.vmtirClosure(i, fn)
+			vm.pool[i] = poolEntry{clo: c}
+			vm.poolVals[i] = c
+		}
+	}
+	return vm, nil
+}
+
+func (vm *VM) lookupPacked(name string) (PackedFunc, bool) {
+	for _, m := range vm.imports {
+		if f, ok := m.GetFunction(name); ok {
+			return f, true
+		}
+	}
+	return Lookup(name)
+}
+
+func (vm *VM) lookupVMTIR(symbol string) (VMTIRFunc, bool) {
+	for _, m := range vm.imports {
+		if f, ok := m.GetVMTIR(symbol); ok {
+			return f, true
+		}
+	}
+	return LookupVMTIR(symbol)
+}
+
+func (vm *VM) bytecodeClosure(fidx int) *Closure {
+	exec := vm.exec
+	return NewClosure(exec.funcs[fidx].Name, func(v *VM, args []Value) (Value, error) {
+		if v == nil || v.exec != exec {
+			return nil, fmt.Errorf("runtime: closure %s belongs to another executable", exec.funcs[fidx].Name)
+		}
+		return v.invokeBytecode(fidx, args)
+	})
+}
+
+func (vm *VM) vmtirClosure(fidx int, fn VMTIRFunc) *Closure {
+	exec := vm.exec
+	f := exec.funcs[fidx]
+	return NewClosure(f.Name, func(v *VM, args []Value) (Value, error) {
+		if v == nil || v.exec != exec {
+			return nil, fmt.Errorf("runtime: closure %s belongs to another executable", f.Name)
+		}
+		if int64(len(args)) != f.NumArgs {
+			return nil, arityError(&f, len(args))
+		}
+		fr, err := v.pushFrame(int(f.RegisterFileSize), 0)
+		if err != nil {
+			return nil, err
+		}
+		copy(fr.regs, args)
+		if err := fn(v, fr.regs); err != nil {
+			v.popFrame(fr, nil)
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
+		}
+		ret := fr.regs[f.NumArgs]
+		v.popFrame(fr, ret)
+		return ret, nil
+	})
+}
+
+func arityError(f *FuncInfo, got int) error {
+	var names string
+	if len(f.ParamNames) > 0 {
+		names = " (" + strings.Join(f.ParamNames, ", ") + ")"
+	}
+	return fmt.Errorf("runtime: %w: function %s expects %d arguments%s, but %d arguments were provided", ErrArity, f.Name, f.NumArgs, names, got)
+}
+
+func (vm *VM) pushFrame(nregs, nargs int) (*frame, error) {
+	if len(vm.frames) >= vm.maxDepth {
+		return nil, fmt.Errorf("runtime: maximum call depth %d exceeded", vm.maxDepth)
+	}
+	var fr *frame
+	if n := len(vm.free); n > 0 {
+		fr = vm.free[n-1]
+		vm.free = vm.free[:n-1]
+	} else {
+		fr = &frame{}
+	}
+	if cap(fr.regs) >= nregs {
+		fr.regs = fr.regs[:nregs]
+	} else {
+		fr.regs = make([]Value, nregs)
+	}
+	if cap(fr.args) >= nargs {
+		fr.args = fr.args[:nargs]
+	} else {
+		fr.args = make([]Value, nargs)
+	}
+	vm.frames = append(vm.frames, fr)
+	return fr, nil
+}
+
+// popFrame removes the top frame (fr), returning its pooled storages that do
+// not escape through ret to the allocator.
+func (vm *VM) popFrame(fr *frame, ret Value) {
+	if len(fr.storages) > 0 {
+		vm.releaseStorages(fr, ret)
+	}
+	clear(fr.regs)
+	clear(fr.args)
+	n := len(vm.frames)
+	vm.frames[n-1] = nil
+	vm.frames = vm.frames[:n-1]
+	vm.free = append(vm.free, fr)
+}
+
+func (vm *VM) releaseStorages(fr *frame, ret Value) {
+	var escaped []*Storage
+	collectStorages(ret, &escaped, 0)
+	for _, s := range fr.storages {
+		keep := false
+		for _, e := range escaped {
+			if e == s {
+				keep = true
+				break
+			}
+		}
+		if !keep {
+			vm.alloc.Free(s)
+		}
+	}
+	clear(fr.storages)
+	fr.storages = fr.storages[:0]
+}
+
+func collectStorages(v Value, out *[]*Storage, depth int) {
+	if depth > 64 {
+		return
+	}
+	switch x := v.(type) {
+	case *Tensor:
+		if x != nil && x.storage != nil {
+			*out = append(*out, x.storage)
+		}
+	case *Storage:
+		*out = append(*out, x)
+	case Tuple:
+		for _, e := range x {
+			collectStorages(e, out, depth+1)
+		}
+	case *Closure:
+		if x != nil {
+			for _, e := range x.bound {
+				collectStorages(e, out, depth+1)
+			}
+		}
+	}
+}
+
+// trackStorage records a pooled storage in the running frame so it returns
+// to the pool when the frame exits (unless it escapes through the result).
+// Nothing is recycled while an instrument is installed, because instruments
+// may keep tensors for inspection.
+func (vm *VM) trackStorage(s *Storage) {
+	if !vm.trackable || vm.instr != nil || len(vm.frames) == 0 {
+		return
+	}
+	fr := vm.frames[len(vm.frames)-1]
+	fr.storages = append(fr.storages, s)
+}
+
+// unwind drops frames above depth after a panic.
+func (vm *VM) unwind(depth int) {
+	for len(vm.frames) > depth {
+		n := len(vm.frames)
+		fr := vm.frames[n-1]
+		clear(fr.regs)
+		clear(fr.args)
+		fr.storages = fr.storages[:0]
+		vm.frames[n-1] = nil
+		vm.frames = vm.frames[:n-1]
+	}
+}
+
+func (vm *VM) invokeBytecode(fidx int, args []Value) (Value, error) {
+	f := &vm.exec.funcs[fidx]
+	if int64(len(args)) != f.NumArgs {
+		return nil, arityError(f, len(args))
+	}
+	fr, err := vm.pushFrame(int(f.RegisterFileSize), vm.prog.maxArgs[fidx])
+	if err != nil {
+		return nil, err
+	}
+	copy(fr.regs, args)
+	ret, err := vm.run(fr, f)
+	vm.popFrame(fr, ret)
+	return ret, err
+}
+
+// run is the dispatch loop of one bytecode function activation.
+func (vm *VM) run(fr *frame, f *FuncInfo) (Value, error) {
+	code := vm.prog.code
+	regs := fr.regs
+	pc := f.StartInstr
+	for {
+		in := &code[pc]
+		switch in.op {
+		case OpCall:
+			args := fr.args[:len(in.args)]
+			for i := range in.args {
+				o := &in.args[i]
+				switch o.kind {
+				case opReg:
+					args[i] = regs[o.idx]
+				case opImm:
+					args[i] = o.imm
+				case opConst:
+					args[i] = vm.consts[o.idx]
+				case opFunc:
+					args[i] = vm.poolVals[o.idx]
+				case opVM:
+					args[i] = vm
+				default:
+					args[i] = nil
+				}
+			}
+			var ret Value
+			var err error
+			if vm.instr == nil {
+				p := &vm.pool[in.b]
+				if p.packed != nil {
+					ret, err = p.packed(args)
+				} else {
+					ret, err = p.clo.call(vm, args)
+				}
+			} else {
+				ret, err = vm.instrumentedCall(in.b, args)
+			}
+			if err != nil {
+				return nil, vm.callError(f, pc, in.b, err)
+			}
+			if in.a.kind == opReg {
+				regs[in.a.idx] = ret
+			}
+			pc++
+		case OpRet:
+			return vm.read(regs, in.a), nil
+		case OpGoto:
+			pc += in.b
+		case OpIf:
+			c, err := condValue(vm.read(regs, in.a))
+			if err != nil {
+				return nil, fmt.Errorf("%s: instruction %d: %w", f.Name, pc-f.StartInstr, err)
+			}
+			if c != 0 {
+				pc++
+			} else {
+				pc += in.b
+			}
+		default:
+			return nil, fmt.Errorf("%s: instruction %d: invalid opcode %d", f.Name, pc-f.StartInstr, int64(in.op))
+		}
+	}
+}
+
+func (vm *VM) read(regs []Value, o operand) Value {
+	switch o.kind {
+	case opReg:
+		return regs[o.idx]
+	case opVM:
+		return vm
+	}
+	return nil
+}
+
+func condValue(v Value) (int64, error) {
+	switch x := v.(type) {
+	case int64:
+		return x, nil
+	case bool:
+		if x {
+			return 1, nil
+		}
+		return 0, nil
+	case int:
+		return int64(x), nil
+	case int32:
+		return int64(x), nil
+	}
+	return 0, fmt.Errorf("runtime: If condition must be an int or bool, got %s", TypeName(v))
+}
+
+func (vm *VM) callError(f *FuncInfo, pc, callee int64, err error) error {
+	var ce *CheckError
+	var cl *CallError
+	if errors.As(err, &ce) || errors.As(err, &cl) {
+		return err
+	}
+	return &CallError{Func: f.Name, Instr: int(pc - f.StartInstr), Callee: vm.exec.funcs[callee].Name, Err: err}
+}
+
+func (vm *VM) instrumentedCall(idx int64, args []Value) (Value, error) {
+	fn := vm.poolVals[idx]
+	sym := vm.exec.funcs[idx].Name
+	if vm.instr(fn, sym, true, nil, args) == InstrumentSkipRun {
+		return nil, nil
+	}
+	ret, err := vm.CallFunc(int(idx), args...)
+	if err != nil {
+		return nil, err
+	}
+	vm.instr(fn, sym, false, ret, args)
+	return ret, nil
+}
+
+// guard converts a panic escaping a call into an error and restores the
+// frame stack to depth.
+func (vm *VM) guard(what string, depth int, err *error) {
+	if r := recover(); r != nil {
+		vm.unwind(depth)
+		*err = fmt.Errorf("runtime: %s: panic: %v", what, r)
+	}
+}
+
+// Executable is the executable the VM runs.
+func (vm *VM) Executable() *Executable { return vm.exec }
+
+// Allocator is the VM's allocator.
+func (vm *VM) Allocator() Allocator { return vm.alloc }
+
+// Devices lists the VM's devices; the host CPU is last (and, for now, only).
+func (vm *VM) Devices() []Device { return append([]Device(nil), vm.devices...) }
+
+// ConstPool is the constant pool (shared, read-only), for compiled functions.
+func (vm *VM) ConstPool() []Value { return vm.consts }
+
+// FuncPool is the resolved function pool (PackedFunc or *Closure per
+// function-table entry; shared, read-only), for compiled functions.
+func (vm *VM) FuncPool() []Value { return vm.poolVals }
+
+// CallFunc calls function-table entry idx with args: packed functions
+// directly, bytecode and compiled functions on this VM. Compiled functions use
+// it for their calls; it does not run the instrument.
+func (vm *VM) CallFunc(idx int, args ...Value) (Value, error) {
+	if idx < 0 || idx >= len(vm.pool) {
+		return nil, fmt.Errorf("runtime: function index %d outside the function pool of %d", idx, len(vm.pool))
+	}
+	p := &vm.pool[idx]
+	if p.packed != nil {
+		return p.packed(args)
+	}
+	return p.clo.call(vm, args)
+}
+
+// callValue invokes a PackedFunc or *Closure value.
+func (vm *VM) callValue(fn Value, args []Value) (Value, error) {
+	switch f := fn.(type) {
+	case PackedFunc:
+		if f == nil {
+			return nil, errors.New("runtime: call of a nil function")
+		}
+		return f(args)
+	case *Closure:
+		if f == nil {
+			return nil, errors.New("runtime: call of a nil closure")
+		}
+		return f.call(vm, args)
+	case func([]Value) (Value, error):
+		return f(args)
+	}
+	return nil, fmt.Errorf("runtime: expected a closure or function, got %s", TypeName(fn))
+}
+
+// GetClosure returns the closure of a function saved with SaveFunction or of
+// a bytecode or compiled function of the executable.
+func (vm *VM) GetClosure(name string) (*Closure, error) {
+	if c, ok := vm.saved[name]; ok {
+		return c, nil
+	}
+	i, ok := vm.exec.funcMap[name]
+	if !ok {
+		return nil, fmt.Errorf("runtime: %w: %q", ErrUnknownFunction, name)
+	}
+	if vm.pool[i].clo == nil {
+		return nil, fmt.Errorf("runtime: %q is a packed function, not a function of the executable", name)
+	}
+	return vm.pool[i].clo, nil
+}
+
+// Invoke calls the function name with args and returns its result.
+func (vm *VM) Invoke(name string, args ...Value) (ret Value, err error) {
+	c, err := vm.GetClosure(name)
+	if err != nil {
+		return nil, err
+	}
+	defer vm.guard(name, len(vm.frames), &err)
+	return c.call(vm, args)
+}
+
+// InvokeClosure calls a closure or packed function value on this VM (TVM's
+// vm.invoke_closure), e.g. a closure returned by a Relax function.
+func (vm *VM) InvokeClosure(fn Value, args ...Value) (ret Value, err error) {
+	defer vm.guard("invoke_closure", len(vm.frames), &err)
+	return vm.callValue(fn, args)
+}
+
+// SetInstrument installs f to run before and after every Call of bytecode
+// functions; nil removes it.
+func (vm *VM) SetInstrument(f Instrument) { vm.instr = f }
+
+// SetInput stores the arguments of name for InvokeStateful; exactly the
+// function's number of parameters must be given.
+func (vm *VM) SetInput(name string, args ...Value) error {
+	i, ok := vm.exec.funcMap[name]
+	if !ok {
+		return fmt.Errorf("runtime: SetInput: %w: %q", ErrUnknownFunction, name)
+	}
+	f := &vm.exec.funcs[i]
+	if f.Kind == FuncKindPacked {
+		return fmt.Errorf("runtime: SetInput: %q is a packed function", name)
+	}
+	if int64(len(args)) != f.NumArgs {
+		return fmt.Errorf("runtime: SetInput: %w", arityError(f, len(args)))
+	}
+	if vm.inputs == nil {
+		vm.inputs = map[string][]Value{}
+	}
+	vm.inputs[name] = append([]Value(nil), args...)
+	return nil
+}
+
+// InvokeStateful calls name with the arguments given to SetInput and keeps
+// the result for GetOutput.
+func (vm *VM) InvokeStateful(name string) error {
+	if !vm.exec.HasFunction(name) {
+		return fmt.Errorf("runtime: InvokeStateful: %w: %q", ErrUnknownFunction, name)
+	}
+	in, ok := vm.inputs[name]
+	if !ok {
+		return fmt.Errorf("runtime: no inputs set for stateful call of %q; use SetInput first", name)
+	}
+	out, err := vm.Invoke(name, in...)
+	if err != nil {
+		return err
+	}
+	if vm.outputs == nil {
+		vm.outputs = map[string]Value{}
+	}
+	vm.outputs[name] = out
+	return nil
+}
+
+func (vm *VM) output(name string, index []int) (Value, error) {
+	out, ok := vm.outputs[name]
+	if !ok {
+		return nil, fmt.Errorf("runtime: no output saved for call of %q; use InvokeStateful first", name)
+	}
+	for _, i := range index {
+		t, ok := out.(Tuple)
+		if !ok {
+			return nil, fmt.Errorf("runtime: output of %q: attempted to index into a %s, not a tuple", name, TypeName(out))
+		}
+		if i < 0 || i >= len(t) {
+			return nil, fmt.Errorf("runtime: output of %q: invalid index (%d >= %d)", name, i, len(t))
+		}
+		out = t[i]
+	}
+	return out, nil
+}
+
+// GetOutput returns the stateful output of name, indexed into nested tuples
+// by index. Like TVM it refuses to return a tuple: index further.
+func (vm *VM) GetOutput(name string, index ...int) (Value, error) {
+	out, err := vm.output(name, index)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := out.(Tuple); ok {
+		return nil, fmt.Errorf("runtime: GetOutput(%q) cannot return a tuple; specify another index", name)
+	}
+	return out, nil
+}
+
+// GetOutputs returns the whole stateful output of name, tuples included.
+func (vm *VM) GetOutputs(name string) (Value, error) { return vm.output(name, nil) }
+
+// GetOutputArity is the number of elements of the (indexed) stateful output
+// when it is a tuple, and -1 otherwise.
+func (vm *VM) GetOutputArity(name string, index ...int) (int, error) {
+	out, err := vm.output(name, index)
+	if err != nil {
+		return 0, err
+	}
+	if t, ok := out.(Tuple); ok {
+		return len(t), nil
+	}
+	return -1, nil
+}
+
+// SaveFunction binds args as the trailing arguments of funcName and saves the
+// result as savedName, callable with Invoke(savedName, leadingArgs...). With
+// includeReturn false the saved function returns nil.
+func (vm *VM) SaveFunction(funcName, savedName string, includeReturn bool, args ...Value) error {
+	c, err := vm.GetClosure(funcName)
+	if err != nil {
+		return fmt.Errorf("runtime: SaveFunction: %w", err)
+	}
+	bound := c.BindLastArgs(args...)
+	saved := NewClosure(savedName, bound.call)
+	if !includeReturn {
+		saved = NewClosure(savedName, func(v *VM, a []Value) (Value, error) {
+			_, err := bound.call(v, a)
+			return nil, err
+		})
+	}
+	if vm.saved == nil {
+		vm.saved = map[string]*Closure{}
+	}
+	vm.saved[savedName] = saved
+	return nil
+}
+
+// FunctionArity is the number of parameters of the executable function name.
+func (vm *VM) FunctionArity(name string) (int, error) {
+	i, ok := vm.exec.funcMap[name]
+	if !ok {
+		return 0, fmt.Errorf("runtime: %w: %q", ErrUnknownFunction, name)
+	}
+	return int(vm.exec.funcs[i].NumArgs), nil
+}
+
+// FunctionParamName is the name of parameter index of function name.
+func (vm *VM) FunctionParamName(name string, index int) (string, error) {
+	i, ok := vm.exec.funcMap[name]
+	if !ok {
+		return "", fmt.Errorf("runtime: %w: %q", ErrUnknownFunction, name)
+	}
+	p := vm.exec.funcs[i].ParamNames
+	if index < 0 || index >= len(p) {
+		return "", fmt.Errorf("runtime: invalid parameter index for %s (%d out of %d)", name, index, len(p))
+	}
+	return p[index], nil
+}
