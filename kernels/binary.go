@@ -309,7 +309,7 @@ func binSpan[T, O any](op bop, p *bplan, o []O, a, b []T, row func(bop, []O, []T
 // floatRow computes one row of a float binary op. Each of a and b is either
 // as long as o or a single element broadcast along the row.
 func floatRow[T floating](op bop, o, a, b []T) {
-	if is32[T]() && op <= bDiv {
+	if isF32[T]() && op <= bDiv {
 		f32Row(op, as32(o), as32(a), as32(b))
 		return
 	}

@@ -119,7 +119,7 @@ func softmaxBlock[T floating](log bool, o, x []T, n, inner, lo, hi int) {
 
 // expT is e**v in T's precision (the fast float32 path for float32).
 func expT[T floating](v T) T {
-	if is32[T]() {
+	if isF32[T]() {
 		return T(expf(float32(v)))
 	}
 	return T(math.Exp(float64(v)))
@@ -128,7 +128,7 @@ func expT[T floating](v T) T {
 // softmaxRow computes softmax (or log-softmax) of one contiguous row.
 func softmaxRow[T floating](log bool, o, x []T) {
 	x = x[:len(o)]
-	if is32[T]() {
+	if isF32[T]() {
 		softmaxRowF32(log, as32(o), as32(x))
 		return
 	}
@@ -270,7 +270,7 @@ func normRows[T floating](rows, m int, eps float64, rms bool, o, x, g, b []T, lo
 	if b != nil {
 		b = b[:m]
 	}
-	if is32[T]() {
+	if isF32[T]() {
 		of, xf, gf, bf := as32(o), as32(x), as32(g), as32(b)
 		for r := lo; r < hi; r++ {
 			normRowF32(of[r*m:(r+1)*m], xf[r*m:(r+1)*m], gf, bf, eps, rms)

@@ -302,7 +302,7 @@ func runReduce[T any](op rop, o, x []T, rows, r int, f func(rop, []T, []T, int, 
 
 // floatRows reduces rows [lo, hi) of length r; sums accumulate in float64.
 func floatRows[T floating](op rop, o, x []T, r, lo, hi int) {
-	if is32[T]() && (op == rSum || op == rMean || op == rMax) {
+	if isF32[T]() && (op == rSum || op == rMean || op == rMax) {
 		of, xf := as32(o), as32(x)
 		for i := lo; i < hi; i++ {
 			row := xf[i*r : (i+1)*r]
@@ -322,7 +322,7 @@ func floatRows[T floating](op rop, o, x []T, r, lo, hi int) {
 		switch op {
 		case rSum, rMean:
 			var s float64
-			if is32[T]() {
+			if isF32[T]() {
 				s = sumF32(as32(row))
 			} else {
 				for _, v := range row {
@@ -516,7 +516,7 @@ func colsReduce[T number](op rop, o, x []T, outer, r, inner int) {
 			xr := x[base+k*inner : base+(k+1)*inner]
 			switch op {
 			case rSum, rMean:
-				if is32[T]() {
+				if isF32[T]() {
 					asm.AddF32(as32(or), as32(or), as32(xr))
 					continue
 				}

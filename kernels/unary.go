@@ -303,7 +303,7 @@ func floatPred[T floating](op uop, o []bool, x []T) {
 // floatUnary computes op over x into o for float32 or float64.
 func floatUnary[T floating](op uop, o, x []T, pa, pb float64) {
 	x = x[:len(o)]
-	if is32[T]() && f32Unary(op, as32(o), as32(x)) {
+	if isF32[T]() && f32Unary(op, as32(o), as32(x)) {
 		return
 	}
 	switch op {

@@ -299,15 +299,16 @@ func viaFloat32(out *runtime.Tensor, ins []*runtime.Tensor, fn func(out *runtime
 // escape (so callers can keep shape buffers on the stack).
 func shapeStr(s []int64) string { return runtime.Shape(s).String() }
 
-// is32 reports whether the element type T is 4 bytes wide (float32 among the
-// floating types, int32/uint32 among the integers).
-func is32[T any]() bool {
+// isF32 reports whether the element type T is float32. (Boxing a zero value
+// does not allocate.)
+func isF32[T any]() bool {
 	var z T
-	return unsafe.Sizeof(z) == 4
+	_, ok := any(z).(float32)
+	return ok
 }
 
 // as32 reinterprets s as []float32 without copying or allocating. Callers
-// use it only after is32 on a floating type, i.e. when T is float32.
+// use it only after isF32 reports true.
 func as32[T any](s []T) []float32 {
 	if len(s) == 0 {
 		return nil

@@ -1,0 +1,361 @@
+package kernels
+
+import (
+	"math"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// refPool2D follows TVM's topi pool_impl_nd literally: pad (with ceil-mode
+// tail offset), reduce windows, and divide by TVM's num_el formulas. x is
+// NCHW.
+func refPool2D(xv []float64, n, c, h, w int, k, s, d, pad [4]int, ceil, incl, isMax bool) ([]float64, int, int) {
+	// k = (kh, kw), s = (sh, sw), d = (dh, dw), pad = (top, left, bottom, right)
+	dims := [2]int{h, w}
+	var outD [2]int
+	var offset [2]int
+	for i := 0; i < 2; i++ {
+		head, tail := pad[i], pad[i+2]
+		if ceil {
+			offset[i] = s[i] - 1
+			tail += offset[i]
+		}
+		num := dims[i] - (k[i]-1)*d[i] - 1 + head + tail
+		raw := num/s[i] + 1
+		if ceil && (raw-1)*s[i] >= dims[i]+head {
+			raw--
+		}
+		outD[i] = raw
+	}
+	oh, ow := outD[0], outD[1]
+	at := func(b, ch, y, x int) (float64, bool) {
+		if y < 0 || y >= h || x < 0 || x >= w {
+			return 0, false
+		}
+		return xv[((b*c+ch)*h+y)*w+x], true
+	}
+	out := make([]float64, n*c*oh*ow)
+	for b := 0; b < n; b++ {
+		for ch := 0; ch < c; ch++ {
+			for oy := 0; oy < oh; oy++ {
+				for ox := 0; ox < ow; ox++ {
+					acc := 0.0
+					if isMax {
+						acc = -math.MaxFloat32
+					}
+					for ky := 0; ky < k[0]; ky++ {
+						for kx := 0; kx < k[1]; kx++ {
+							v, ok := at(b, ch, oy*s[0]+ky*d[0]-pad[0], ox*s[1]+kx*d[1]-pad[1])
+							if !ok {
+								if isMax {
+									v = -math.MaxFloat32
+								} else {
+									v = 0
+								}
+							}
+							if isMax {
+								acc = math.Max(acc, v)
+							} else {
+								acc += v
+							}
+						}
+					}
+					if !isMax {
+						numEl := 1
+						pos := [2]int{oy, ox}
+						for i := 0; i < 2; i++ {
+							start := pos[i]*s[i] - pad[i]
+							end := start + (k[i]-1)*d[i]
+							if incl {
+								end = min(end, dims[i]+pad[i+2]-1)
+								numEl *= (end-start)/d[i] + 1
+							} else {
+								jumps := max((d[i]-1-start)/d[i], 0)
+								end = min(end, dims[i]-1)
+								numEl *= (end-(start+d[i]*jumps))/d[i] + 1
+							}
+						}
+						acc /= float64(max(numEl, 1))
+					}
+					out[((b*c+ch)*oh+oy)*ow+ox] = acc
+				}
+			}
+		}
+	}
+	return out, oh, ow
+}
+
+// nchwToNHWC transposes values of an NCHW tensor to NHWC order.
+func nchwToNHWC(v []float64, n, c, h, w int) []float64 {
+	out := make([]float64, len(v))
+	for b := 0; b < n; b++ {
+		for ch := 0; ch < c; ch++ {
+			for y := 0; y < h; y++ {
+				for x := 0; x < w; x++ {
+					out[((b*h+y)*w+x)*c+ch] = v[((b*c+ch)*h+y)*w+x]
+				}
+			}
+		}
+	}
+	return out
+}
+
+func TestPool2D(t *testing.T) {
+	// hand-computed
+	x := mustT(t, []int64{1, 1, 4, 4}, f32)
+	for i := 0; i < 16; i++ {
+		setF(x, i, float64(i+1))
+	}
+	out := mustT(t, []int64{1, 1, 2, 2}, f32)
+	mustCall(t, "nn.max_pool2d", x, shp(2, 2), shp(2, 2), shp(1, 1), shp(0, 0, 0, 0), false, false, "NCHW", "NCHW", out)
+	expectClose(t, "max_pool2d hand", out, []float64{6, 8, 14, 16}, 0, 0)
+	mustCall(t, "nn.avg_pool2d", x, shp(2, 2), shp(2, 2), shp(1, 1), shp(0, 0, 0, 0), false, false, "NCHW", nil, out)
+	expectClose(t, "avg_pool2d hand", out, []float64{3.5, 5.5, 11.5, 13.5}, 0, 0)
+
+	cases := []struct {
+		n, c, h, w int
+		k, s, d    [2]int
+		pad        [4]int
+		ceil       bool
+	}{
+		{1, 8, 16, 16, [2]int{2, 2}, [2]int{2, 2}, [2]int{1, 1}, [4]int{}, false},
+		{2, 3, 7, 9, [2]int{3, 3}, [2]int{2, 2}, [2]int{1, 1}, [4]int{1, 1, 1, 1}, false},
+		{2, 3, 7, 9, [2]int{3, 3}, [2]int{2, 2}, [2]int{1, 1}, [4]int{1, 1, 1, 1}, true},
+		{1, 2, 17, 33, [2]int{3, 2}, [2]int{3, 2}, [2]int{2, 1}, [4]int{0, 1, 2, 0}, true},
+		{1, 1, 1, 1, [2]int{1, 1}, [2]int{1, 1}, [2]int{1, 1}, [4]int{}, false},
+		{1, 2, 5, 5, [2]int{2, 2}, [2]int{3, 3}, [2]int{1, 1}, [4]int{0, 0, 0, 0}, true},
+		{1, 2, 6, 6, [2]int{3, 3}, [2]int{1, 1}, [2]int{1, 1}, [4]int{2, 2, 2, 2}, false},
+		{1, 64, 40, 40, [2]int{3, 3}, [2]int{1, 1}, [2]int{1, 1}, [4]int{1, 1, 1, 1}, false}, // parallel
+	}
+	for _, c := range cases {
+		for _, dt := range []runtime.DataType{f32, f64, f16} {
+			x := randT(t, 8, []int64{int64(c.n), int64(c.c), int64(c.h), int64(c.w)}, dt, -3, 3)
+			xv := vals(x)
+			for _, isMax := range []bool{true, false} {
+				for _, incl := range []bool{false, true} {
+					if isMax && incl {
+						continue
+					}
+					want, oh, ow := refPool2D(xv, c.n, c.c, c.h, c.w, [4]int{c.k[0], c.k[1]}, [4]int{c.s[0], c.s[1]},
+						[4]int{c.d[0], c.d[1]}, c.pad, c.ceil, incl, isMax)
+					op := "nn.avg_pool2d"
+					if isMax {
+						op = "nn.max_pool2d"
+					}
+					for i := range want {
+						want[i] = roundTo(dt, want[i])
+					}
+					rtol, atol := tolFor(dt)
+					for _, layout := range []string{"NCHW", "NHWC"} {
+						var xs, os []int64
+						xin := x
+						w := want
+						if layout == "NCHW" {
+							xs = []int64{int64(c.n), int64(c.c), int64(c.h), int64(c.w)}
+							os = []int64{int64(c.n), int64(c.c), int64(oh), int64(ow)}
+						} else {
+							xs = []int64{int64(c.n), int64(c.h), int64(c.w), int64(c.c)}
+							os = []int64{int64(c.n), int64(oh), int64(ow), int64(c.c)}
+							xin = fromF(t, dt, nchwToNHWC(xv, c.n, c.c, c.h, c.w), xs...)
+							w = nchwToNHWC(want, c.n, c.c, oh, ow)
+						}
+						out := mustT(t, os, dt)
+						mustCall(t, op, xin, shp(int64(c.k[0]), int64(c.k[1])), shp(int64(c.s[0]), int64(c.s[1])),
+							shp(int64(c.d[0]), int64(c.d[1])), shp(int64(c.pad[0]), int64(c.pad[1]), int64(c.pad[2]), int64(c.pad[3])),
+							c.ceil, incl, layout, layout, out)
+						expectClose(t, name(op, " ", dt, " ", layout, " ", c, " incl=", incl), out, w, rtol, atol)
+					}
+				}
+			}
+		}
+	}
+	// output shape mismatch and bad layouts are errors
+	if err := call("nn.max_pool2d", x, shp(2, 2), shp(2, 2), shp(1, 1), shp(0, 0, 0, 0), false, false, "NCHW", "NCHW", mustT(t, []int64{1, 1, 3, 3}, f32)); err == nil {
+		t.Error("max_pool2d wrong output shape: want error")
+	}
+	if err := call("nn.max_pool2d", x, shp(2, 2), shp(2, 2), shp(1, 1), shp(0, 0, 0, 0), false, false, "NCWH", "NCWH", out); err == nil {
+		t.Error("max_pool2d unknown layout: want error")
+	}
+}
+
+func TestAdaptiveAvgPool2D(t *testing.T) {
+	cases := []struct {
+		h, w   int
+		osize  []int64
+		oh, ow int
+	}{
+		{4, 4, []int64{1, 1}, 1, 1}, {7, 9, []int64{3, 4}, 3, 4}, {5, 5, nil, 5, 5}, {6, 10, []int64{4}, 4, 4},
+		{3, 3, []int64{5, 5}, 5, 5},
+	}
+	for _, c := range cases {
+		for _, dt := range []runtime.DataType{f32, f64, f16} {
+			x := randT(t, 1, []int64{2, 3, int64(c.h), int64(c.w)}, dt, -3, 3)
+			xv := vals(x)
+			want := make([]float64, 2*3*c.oh*c.ow)
+			for bc := 0; bc < 6; bc++ {
+				for oy := 0; oy < c.oh; oy++ {
+					y0, y1 := int(math.Floor(float64(oy*c.h)/float64(c.oh))), int(math.Ceil(float64((oy+1)*c.h)/float64(c.oh)))
+					for ox := 0; ox < c.ow; ox++ {
+						x0, x1 := int(math.Floor(float64(ox*c.w)/float64(c.ow))), int(math.Ceil(float64((ox+1)*c.w)/float64(c.ow)))
+						s := 0.0
+						for y := y0; y < y1; y++ {
+							for xx := x0; xx < x1; xx++ {
+								s += xv[(bc*c.h+y)*c.w+xx]
+							}
+						}
+						want[(bc*c.oh+oy)*c.ow+ox] = roundTo(dt, s/float64((y1-y0)*(x1-x0)))
+					}
+				}
+			}
+			out := mustT(t, []int64{2, 3, int64(c.oh), int64(c.ow)}, dt)
+			var osz runtime.Value
+			if c.osize != nil {
+				osz = runtime.Shape(c.osize)
+			}
+			mustCall(t, "nn.adaptive_avg_pool2d", x, osz, "NCHW", "NCHW", out)
+			rtol, atol := tolFor(dt)
+			expectClose(t, name("adaptive_avg_pool2d ", dt, c), out, want, rtol, atol)
+			xn := fromF(t, dt, nchwToNHWC(xv, 2, 3, c.h, c.w), 2, int64(c.h), int64(c.w), 3)
+			on := mustT(t, []int64{2, int64(c.oh), int64(c.ow), 3}, dt)
+			mustCall(t, "nn.adaptive_avg_pool2d", xn, osz, "NHWC", nil, on)
+			expectClose(t, name("adaptive_avg_pool2d NHWC ", dt, c), on, nchwToNHWC(want, 2, 3, c.oh, c.ow), rtol, atol)
+		}
+	}
+}
+
+func TestPad(t *testing.T) {
+	x := randT(t, 2, []int64{3, 4}, f32, -3, 3)
+	xv := vals(x)
+	pw := []int64{2, 1, 3, 2}
+	os := []int64{6, 9}
+	modes := map[string]func(i, n int) int{
+		"constant": func(i, n int) int {
+			if i < 0 || i >= n {
+				return -1
+			}
+			return i
+		},
+		"edge": func(i, n int) int { return min(max(i, 0), n-1) },
+		"reflect": func(i, n int) int {
+			for i < 0 || i >= n {
+				if i < 0 {
+					i = -i
+				}
+				if i >= n {
+					i = 2*(n-1) - i
+				}
+			}
+			return i
+		},
+		"circular": func(i, n int) int { return ((i % n) + n) % n },
+	}
+	for mode, f := range modes {
+		out := mustT(t, os, f32)
+		mustCall(t, "nn.pad", x, runtime.Shape(pw), 1.5, mode, out)
+		want := refGather(xv, os, func(idx []int) int {
+			r, c := f(idx[0]-2, 3), f(idx[1]-3, 4)
+			if r < 0 || c < 0 {
+				return -1
+			}
+			return r*4 + c
+		}, 1.5)
+		expectClose(t, "pad "+mode, out, want, 0, 0)
+	}
+	// attribute order pad_value, pad_mode (Relax) and pad_mode, pad_value both work
+	out := mustT(t, os, f32)
+	mustCall(t, "nn.pad", x, runtime.Shape(pw), "constant", 0.0, out)
+	mustCall(t, "nn.pad", x, runtime.Shape(pw), 0.0, "constant", out)
+	if err := call("nn.pad", x, shp(1, 1), 0.0, "constant", out); err == nil {
+		t.Error("pad with short pad_width: want error")
+	}
+	xi := randT(t, 3, []int64{2, 2, 2}, i64, 0, 0)
+	oi := mustT(t, []int64{2, 4, 2}, i64)
+	mustCall(t, "nn.pad", xi, shp(0, 0, 1, 1, 0, 0), int64(7), "constant", oi)
+}
+
+func TestCreation(t *testing.T) {
+	for _, dt := range []runtime.DataType{f32, f64, f16, i32, i64, bl, runtime.UInt8} {
+		z := randT(t, 1, []int64{2, 3}, dt, 1, 2)
+		mustCall(t, "zeros", shp(2, 3), dt, z)
+		expectClose(t, "zeros", z, make([]float64, 6), 0, 0)
+		mustCall(t, "ones", shp(2, 3), dt, z)
+		expectClose(t, "ones", z, []float64{1, 1, 1, 1, 1, 1}, 0, 0)
+		mustCall(t, "zeros_like", z, nil, z)
+		expectClose(t, "zeros_like", z, make([]float64, 6), 0, 0)
+		mustCall(t, "ones_like", mustT(t, []int64{2, 3}, f32), dt, z)
+		expectClose(t, "ones_like", z, []float64{1, 1, 1, 1, 1, 1}, 0, 0)
+		v := 3.0
+		if dt.IsBool() {
+			v = 1
+		}
+		mustCall(t, "full", shp(2, 3), fromF(t, f32, []float64{v}), dt, z)
+		expectClose(t, "full", z, []float64{v, v, v, v, v, v}, 0, 0)
+		mustCall(t, "full_like", z, int64(0), nil, z)
+		expectClose(t, "full_like", z, make([]float64, 6), 0, 0)
+	}
+	if err := call("zeros", shp(2, 3), f64, mustT(t, []int64{2, 3}, f32)); err == nil {
+		t.Error("zeros with wrong dtype: want error")
+	}
+	big := mustT(t, []int64{2}, i64)
+	mustCall(t, "full", shp(2), runtime.Scalar(int64(1)<<60+1), i64, big)
+	if g, _ := runtime.ToSlice[int64](big); g[0] != 1<<60+1 {
+		t.Errorf("full int64 exact: got %d", g[0])
+	}
+	// arange
+	a := mustT(t, []int64{5}, i64)
+	mustCall(t, "arange", int64(0), int64(10), int64(2), i64, a)
+	expectClose(t, "arange int", a, []float64{0, 2, 4, 6, 8}, 0, 0)
+	af := mustT(t, []int64{4}, f32)
+	mustCall(t, "arange", 1.0, 0.0, -0.25, f32, af)
+	expectClose(t, "arange float", af, []float64{1, 0.75, 0.5, 0.25}, 0, 0)
+	if err := call("arange", int64(0), int64(10), int64(3), i64, a); err == nil {
+		t.Error("arange wrong length: want error")
+	}
+	// tril / triu on batched and non-square matrices
+	for _, k := range []int64{-1, 0, 2} {
+		x := randT(t, 4, []int64{2, 3, 5}, f32, 1, 2)
+		xv := vals(x)
+		lo, up := mustT(t, []int64{2, 3, 5}, f32), mustT(t, []int64{2, 3, 5}, f32)
+		mustCall(t, "tril", x, k, lo)
+		mustCall(t, "triu", x, k, up)
+		wl, wu := make([]float64, 30), make([]float64, 30)
+		for i := range xv {
+			idx := unravel(i, []int64{2, 3, 5})
+			if int64(idx[2]) <= int64(idx[1])+k {
+				wl[i] = xv[i]
+			}
+			if int64(idx[2]) >= int64(idx[1])+k {
+				wu[i] = xv[i]
+			}
+		}
+		expectClose(t, name("tril ", k), lo, wl, 0, 0)
+		expectClose(t, name("triu ", k), up, wu, 0, 0)
+	}
+}
+
+func TestRegistryTable(t *testing.T) {
+	required := []string{"abs", "negative", "exp", "log", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid", "erf",
+		"floor", "ceil", "round", "sign", "square", "clip", "logical_not", "isnan", "isinf", "isfinite",
+		"add", "subtract", "multiply", "divide", "floor_divide", "floor_mod", "power", "maximum", "minimum",
+		"equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or", "where",
+		"nn.relu", "nn.leakyrelu", "nn.gelu", "nn.gelu_tanh", "nn.silu", "nn.softmax", "nn.log_softmax",
+		"nn.layer_norm", "nn.rms_norm", "nn.batch_norm", "nn.max_pool2d", "nn.avg_pool2d", "nn.adaptive_avg_pool2d",
+		"nn.pad", "nn.dropout", "sum", "mean", "max", "min", "prod", "variance", "std", "argmax", "argmin",
+		"reshape", "permute_dims", "concat", "split", "squeeze", "expand_dims", "flatten", "broadcast_to",
+		"strided_slice", "take", "tile", "repeat", "flip", "astype", "stack",
+		"zeros", "ones", "full", "zeros_like", "ones_like", "full_like", "arange", "tril", "triu"}
+	sup := map[string]bool{}
+	for _, s := range Supported() {
+		sup[s] = true
+	}
+	for _, op := range required {
+		spec, ok := Ops[op]
+		if !ok || spec.Name != "kernels."+op || spec.Args == "" || !sup[op] {
+			t.Errorf("op %q missing from Ops/registry", op)
+		}
+	}
+	if err := Run("no_such_op"); err == nil {
+		t.Error("Run of an unknown op: want error")
+	}
+}
