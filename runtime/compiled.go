@@ -101,3 +101,35 @@ func ResolveFuncs(names ...string) ([]PackedFunc, error) {
 	}
 	return out, nil
 }
+
+// ValuesEqual reports whether two values are identical: tensors with equal
+// dtype, shape and bytes, equal shapes, scalars and strings, and tuples of
+// identical values. Generated tests use it to check that the bytecode and
+// compiled modes agree bit for bit.
+func ValuesEqual(a, b Value) bool {
+	switch x := a.(type) {
+	case *Tensor:
+		y, ok := b.(*Tensor)
+		if !ok || x == nil || y == nil {
+			return ok && x == y
+		}
+		return x.dtype == y.dtype && Shape(x.shape).Equal(Shape(y.shape)) && string(x.data) == string(y.data)
+	case Shape:
+		y, ok := b.(Shape)
+		return ok && x.Equal(y)
+	case Tuple:
+		y, ok := b.(Tuple)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !ValuesEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case int64, float64, bool, string, DataType, nil:
+		return a == b
+	}
+	return false
+}

@@ -1,0 +1,16 @@
+ib = rx.Builder()
+with ib.function("helper", num_inputs=2):
+    ib.emit_call("vm.builtin.make_closure", args=[ib.f("compiled"), ib.r(1)], dst=ib.r(2))
+    ib.emit_call("vm.builtin.invoke_closure", args=[ib.r(vm), ib.r(2), ib.r(0)], dst=ib.r(3))
+    ib.emit_ret(ib.r(3))
+with ib.function("main", num_inputs=2):
+    ib.emit_call("vm.builtin.check_tensor_info", args=[ib.r(0), ib.imm(2), ib.c(5), ib.c(2)])
+    ib.emit_call("vm.builtin.alloc_shape_heap", args=[ib.r(vm), ib.imm(2)], dst=ib.r(2))
+    ib.emit_call("vm.builtin.match_shape", args=[ib.r(0), ib.r(2), ib.imm(2), ib.imm(1), ib.imm(0), ib.imm(0), ib.imm(3), ib.c(2)])
+    ib.emit_call("vm.builtin.read_if_cond", args=[ib.r(1)], dst=ib.r(3))
+    ib.emit_if(ib.r(3), 3)
+    ib.emit_call("helper", args=[ib.r(0), ib.c(0)], dst=ib.r(4))
+    ib.emit_goto(2)
+    ib.emit_call("vm.builtin.copy", args=[ib.r(0)], dst=ib.r(4))
+    ib.emit_call("vm.builtin.make_tuple", args=[ib.r(4), ib.c(1), ib.c(3), ib.c(4), ib.c(6), ib.imm(-42)], dst=ib.r(5))
+    ib.emit_ret(ib.r(5))
