@@ -138,7 +138,7 @@ func decodeCheckInput(b []byte) (funcs []FuncInfo, nconst int, offs, words []int
 	for i := 0; i < nf; i++ {
 		p := b[i*5:]
 		funcs = append(funcs, FuncInfo{
-			Kind: FuncKind(p[0] % 4), Name: string(rune('a' + i%26)) + string(rune('0'+i/26)),
+			Kind: FuncKind(p[0] % 4), Name: string(rune('a'+i%26)) + string(rune('0'+i/26)),
 			StartInstr: int64(int8(p[1])), EndInstr: int64(int8(p[2])),
 			NumArgs: int64(int8(p[3])), RegisterFileSize: int64(p[4]),
 		})
