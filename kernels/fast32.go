@@ -23,58 +23,98 @@ var scratch32 = sync.Pool{New: func() any { return new([chunk32]float32) }}
 // order independent of threads and CPU. It does not allocate (asm's
 // ReduceSumF32 currently allocates its accumulator on every call).
 func sum32(x []float32) float32 {
-	var a [8]float32
+	var a0, a1, a2, a3, a4, a5, a6, a7 float32
 	i := 0
 	for ; i+8 <= len(x); i += 8 {
 		v := x[i : i+8 : i+8]
-		a[0] += v[0]
-		a[1] += v[1]
-		a[2] += v[2]
-		a[3] += v[3]
-		a[4] += v[4]
-		a[5] += v[5]
-		a[6] += v[6]
-		a[7] += v[7]
+		a0 += v[0]
+		a1 += v[1]
+		a2 += v[2]
+		a3 += v[3]
+		a4 += v[4]
+		a5 += v[5]
+		a6 += v[6]
+		a7 += v[7]
 	}
-	for j := 0; i < len(x); i, j = i+1, j+1 {
-		a[j] += x[i]
+	t := x[i:]
+	if len(t) > 0 {
+		a0 += t[0]
 	}
-	return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]))
+	if len(t) > 1 {
+		a1 += t[1]
+	}
+	if len(t) > 2 {
+		a2 += t[2]
+	}
+	if len(t) > 3 {
+		a3 += t[3]
+	}
+	if len(t) > 4 {
+		a4 += t[4]
+	}
+	if len(t) > 5 {
+		a5 += t[5]
+	}
+	if len(t) > 6 {
+		a6 += t[6]
+	}
+	return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
 }
 
 // dot32 returns sum x[i]*y[i] in sum32's order.
 func dot32(x, y []float32) float32 {
 	y = y[:len(x)]
-	var a [8]float32
+	var a0, a1, a2, a3, a4, a5, a6, a7 float32
 	i := 0
 	for ; i+8 <= len(x); i += 8 {
 		v, w := x[i:i+8:i+8], y[i:i+8:i+8]
-		a[0] += v[0] * w[0]
-		a[1] += v[1] * w[1]
-		a[2] += v[2] * w[2]
-		a[3] += v[3] * w[3]
-		a[4] += v[4] * w[4]
-		a[5] += v[5] * w[5]
-		a[6] += v[6] * w[6]
-		a[7] += v[7] * w[7]
+		a0 += v[0] * w[0]
+		a1 += v[1] * w[1]
+		a2 += v[2] * w[2]
+		a3 += v[3] * w[3]
+		a4 += v[4] * w[4]
+		a5 += v[5] * w[5]
+		a6 += v[6] * w[6]
+		a7 += v[7] * w[7]
 	}
-	for j := 0; i < len(x); i, j = i+1, j+1 {
-		a[j] += x[i] * y[i]
+	for j := i; j < len(x); j++ {
+		p := x[j] * y[j]
+		switch j - i {
+		case 0:
+			a0 += p
+		case 1:
+			a1 += p
+		case 2:
+			a2 += p
+		case 3:
+			a3 += p
+		case 4:
+			a4 += p
+		case 5:
+			a5 += p
+		default:
+			a6 += p
+		}
 	}
-	return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]))
+	return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
 }
 
 // max32 returns the maximum of x (NaN if any element is NaN, -Inf if empty).
 func max32(x []float32) float32 {
-	m := float32(math.Inf(-1))
-	for _, v := range x {
-		if v > m {
-			m = v
-		} else if v != v {
-			return v
-		}
+	ninf := float32(math.Inf(-1))
+	m0, m1, m2, m3 := ninf, ninf, ninf, ninf
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		v := x[i : i+4 : i+4]
+		m0 = max(m0, v[0])
+		m1 = max(m1, v[1])
+		m2 = max(m2, v[2])
+		m3 = max(m3, v[3])
 	}
-	return m
+	for ; i < len(x); i++ {
+		m0 = max(m0, x[i])
+	}
+	return max(max(m0, m1), max(m2, m3))
 }
 
 // f32Row is floatRow's float32 path for add, subtract, multiply and divide.

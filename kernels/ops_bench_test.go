@@ -1,0 +1,135 @@
+package kernels
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// Benchmarks of the operator library (run: go test -run '^$' -bench 'Op' -benchtime 20x ./kernels/).
+
+func benchThreads(b *testing.B, threads int, f func(b *testing.B)) {
+	b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+		SetNumThreads(threads)
+		defer SetNumThreads(0)
+		f(b)
+	})
+}
+
+// BenchmarkOpAdd is float32 add of two 4M-element tensors (and a bias add);
+// GB/s counts the bytes read and written.
+func BenchmarkOpAdd(b *testing.B) {
+	const n = 1 << 22
+	x := randT(b, 1, []int64{n}, f32, -1, 1)
+	y := randT(b, 2, []int64{n}, f32, -1, 1)
+	out := mustT(b, []int64{n}, f32)
+	for _, th := range []int{1, 2} {
+		benchThreads(b, th, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(3 * 4 * n)
+			for i := 0; i < b.N; i++ {
+				if err := Add(out, x, y); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(3*4*n)*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "GB/s")
+		})
+	}
+	bias := randT(b, 3, []int64{1024}, f32, -1, 1)
+	x2 := randT(b, 4, []int64{4096, 1024}, f32, -1, 1)
+	out2 := mustT(b, []int64{4096, 1024}, f32)
+	b.Run("bias(4096x1024+1024)", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if err := Add(out2, x2, bias); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(2*4*4096*1024)*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "GB/s")
+	})
+}
+
+// BenchmarkOpExp is float32 exp over 1M elements.
+func BenchmarkOpExp(b *testing.B) {
+	const n = 1 << 20
+	x := randT(b, 1, []int64{n}, f32, -10, 10)
+	out := mustT(b, []int64{n}, f32)
+	for _, th := range []int{1, 2} {
+		benchThreads(b, th, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if err := Exp(out, x); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gelem/s")
+		})
+	}
+}
+
+// BenchmarkOpSoftmax is row softmax over the last axis.
+func BenchmarkOpSoftmax(b *testing.B) {
+	for _, s := range [][2]int64{{64, 128}, {1024, 1024}} {
+		x := randT(b, 1, s[:], f32, -5, 5)
+		out := mustT(b, s[:], f32)
+		b.Run(fmt.Sprintf("%dx%d", s[0], s[1]), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if err := Softmax(out, x, -1); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(s[0]*s[1])*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gelem/s")
+		})
+	}
+}
+
+// BenchmarkOpLayerNorm is layer_norm over the last axis (768 wide rows).
+func BenchmarkOpLayerNorm(b *testing.B) {
+	for _, rows := range []int64{8, 1024} {
+		x := randT(b, 1, []int64{rows, 768}, f32, -5, 5)
+		g := randT(b, 2, []int64{768}, f32, 0.5, 1.5)
+		be := randT(b, 3, []int64{768}, f32, -1, 1)
+		out := mustT(b, []int64{rows, 768}, f32)
+		attrs := LayerNormAttrs{Axes: []int64{-1}, Epsilon: 1e-5, Center: true, Scale: true}
+		b.Run(fmt.Sprintf("%dx768", rows), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if err := LayerNorm(out, x, g, be, attrs); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(rows*768)*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gelem/s")
+		})
+	}
+}
+
+// BenchmarkOpMisc covers other common ops on mid-sized tensors.
+func BenchmarkOpMisc(b *testing.B) {
+	x := randT(b, 1, []int64{256, 1024}, f32, -3, 3)
+	out := mustT(b, []int64{256, 1024}, f32)
+	outT := mustT(b, []int64{1024, 256}, f32)
+	sum := mustT(b, []int64{256}, f32)
+	flat := mustT(b, []int64{256 * 1024}, f32)
+	cases := []struct {
+		name string
+		fn   func() error
+	}{
+		{"relu", func() error { return Relu(out, x) }},
+		{"gelu", func() error { return Gelu(out, x) }},
+		{"sum_last", func() error { return Sum(sum, x, []int64{-1}, false) }},
+		{"permute_2d", func() error { return PermuteDims(outT, x, nil) }},
+		{"reshape", func() error { return Reshape(flat, x, runtime.Shape{-1}) }},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if err := c.fn(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
