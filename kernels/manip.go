@@ -599,6 +599,9 @@ func Split(outs []*runtime.Tensor, x *runtime.Tensor, sections int64, indices []
 	n := xs[ax]
 	var bounds []int64
 	if sections > 0 {
+		if sections != int64(len(outs)) {
+			return fmt.Errorf("%s: %d outputs for %d sections", name, len(outs), sections)
+		}
 		size := (n + sections - 1) / sections
 		bounds = make([]int64, 0, sections+1)
 		for i := int64(0); i < sections; i++ {

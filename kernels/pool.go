@@ -524,7 +524,7 @@ func poolPacked(op string, isMax bool) runtime.PackedFunc {
 		x := p.tensor(0)
 		a := Pool2DAttrs{PoolSize: p.ints(1), Strides: p.ints(2), Dilation: p.ints(3), Padding: p.ints(4),
 			CeilMode: p.bool(5), CountIncludePad: p.bool(6), Layout: p.string(7)}
-		if args[8] != nil {
+		if p.err == nil && args[8] != nil {
 			a.OutLayout = p.string(8)
 		}
 		out := p.tensor(9)
