@@ -68,6 +68,7 @@ type naiveAllocator struct {
 	used int64
 }
 
+// Alloc implements Allocator.
 func (a *naiveAllocator) Alloc(nbytes int64, dev Device) (*Storage, error) {
 	s, err := NewStorage(nbytes, dev)
 	if err != nil {
@@ -79,6 +80,7 @@ func (a *naiveAllocator) Alloc(nbytes int64, dev Device) (*Storage, error) {
 	return s, nil
 }
 
+// Free implements Allocator.
 func (a *naiveAllocator) Free(s *Storage) {
 	if s == nil {
 		return
@@ -88,14 +90,17 @@ func (a *naiveAllocator) Free(s *Storage) {
 	a.mu.Unlock()
 }
 
+// Clear implements Allocator.
 func (a *naiveAllocator) Clear() {}
 
+// UsedMemory implements Allocator.
 func (a *naiveAllocator) UsedMemory() int64 {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.used
 }
 
+// Type implements Allocator.
 func (a *naiveAllocator) Type() AllocatorType { return NaiveAllocator }
 
 type pooledAllocator struct {
@@ -106,6 +111,7 @@ type pooledAllocator struct {
 
 func roundPage(n int64) int64 { return (n + PageSize - 1) / PageSize * PageSize }
 
+// Alloc implements Allocator.
 func (a *pooledAllocator) Alloc(nbytes int64, dev Device) (*Storage, error) {
 	if nbytes < 0 || nbytes > maxAlloc {
 		return nil, fmt.Errorf("runtime: storage size %d out of range", nbytes)
@@ -134,6 +140,7 @@ func (a *pooledAllocator) Alloc(nbytes int64, dev Device) (*Storage, error) {
 	return s, nil
 }
 
+// Free implements Allocator.
 func (a *pooledAllocator) Free(s *Storage) {
 	if s == nil || s.owner != a || !s.pooled {
 		return
@@ -144,6 +151,7 @@ func (a *pooledAllocator) Free(s *Storage) {
 	a.mu.Unlock()
 }
 
+// Clear implements Allocator.
 func (a *pooledAllocator) Clear() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -153,12 +161,14 @@ func (a *pooledAllocator) Clear() {
 	clear(a.pool)
 }
 
+// UsedMemory implements Allocator.
 func (a *pooledAllocator) UsedMemory() int64 {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.used
 }
 
+// Type implements Allocator.
 func (a *pooledAllocator) Type() AllocatorType { return PooledAllocator }
 
 // cached is the number of storages waiting in the free lists.
