@@ -522,7 +522,7 @@ func poolPacked(op string, isMax bool) runtime.PackedFunc {
 		p := newArgs(full, args)
 		p.count(10)
 		x := p.tensor(0)
-		a := Pool2DAttrs{PoolSize: p.ints(1), Strides: p.ints(2), Dilation: p.ints(3), Padding: p.ints(4),
+		a := Pool2DAttrs{PoolSize: p.ints(1), Strides: p.ints(2), Padding: p.ints(3), Dilation: p.ints(4),
 			CeilMode: p.bool(5), CountIncludePad: p.bool(6), Layout: p.string(7)}
 		if p.err == nil && args[8] != nil {
 			a.OutLayout = p.string(8)
@@ -536,7 +536,7 @@ func poolPacked(op string, isMax bool) runtime.PackedFunc {
 }
 
 func init() {
-	const poolArgs = "data, pool_size (Shape), strides (Shape), dilation (Shape), padding (Shape, 4 values: top, left, bottom, right), ceil_mode (bool), count_include_pad (bool), layout (string), out_layout (string or nil), out"
+	const poolArgs = "data, pool_size (Shape), strides (Shape), padding (Shape, 4 values: top, left, bottom, right), dilation (Shape), ceil_mode (bool), count_include_pad (bool), layout (string), out_layout (string or nil), out"
 	register("nn.max_pool2d", poolArgs, poolPacked("nn.max_pool2d", true))
 	register("nn.avg_pool2d", poolArgs, poolPacked("nn.avg_pool2d", false))
 	register("nn.adaptive_avg_pool2d", "data, output_size (Shape or nil = input size), layout (string), out_layout (string or nil), out",

@@ -108,9 +108,9 @@ func TestPool2D(t *testing.T) {
 		setF(x, i, float64(i+1))
 	}
 	out := mustT(t, []int64{1, 1, 2, 2}, f32)
-	mustCall(t, "nn.max_pool2d", x, shp(2, 2), shp(2, 2), shp(1, 1), shp(0, 0, 0, 0), false, false, "NCHW", "NCHW", out)
+	mustCall(t, "nn.max_pool2d", x, shp(2, 2), shp(2, 2), shp(0, 0, 0, 0), shp(1, 1), false, false, "NCHW", "NCHW", out)
 	expectClose(t, "max_pool2d hand", out, []float64{6, 8, 14, 16}, 0, 0)
-	mustCall(t, "nn.avg_pool2d", x, shp(2, 2), shp(2, 2), shp(1, 1), shp(0, 0, 0, 0), false, false, "NCHW", nil, out)
+	mustCall(t, "nn.avg_pool2d", x, shp(2, 2), shp(2, 2), shp(0, 0, 0, 0), shp(1, 1), false, false, "NCHW", nil, out)
 	expectClose(t, "avg_pool2d hand", out, []float64{3.5, 5.5, 11.5, 13.5}, 0, 0)
 
 	cases := []struct {
@@ -162,7 +162,7 @@ func TestPool2D(t *testing.T) {
 						}
 						out := mustT(t, os, dt)
 						mustCall(t, op, xin, shp(int64(c.k[0]), int64(c.k[1])), shp(int64(c.s[0]), int64(c.s[1])),
-							shp(int64(c.d[0]), int64(c.d[1])), shp(int64(c.pad[0]), int64(c.pad[1]), int64(c.pad[2]), int64(c.pad[3])),
+							shp(int64(c.pad[0]), int64(c.pad[1]), int64(c.pad[2]), int64(c.pad[3])), shp(int64(c.d[0]), int64(c.d[1])),
 							c.ceil, incl, layout, layout, out)
 						expectClose(t, name(op, " ", dt, " ", layout, " ", c, " incl=", incl), out, w, rtol, atol)
 					}
@@ -171,10 +171,10 @@ func TestPool2D(t *testing.T) {
 		}
 	}
 	// output shape mismatch and bad layouts are errors
-	if err := call("nn.max_pool2d", x, shp(2, 2), shp(2, 2), shp(1, 1), shp(0, 0, 0, 0), false, false, "NCHW", "NCHW", mustT(t, []int64{1, 1, 3, 3}, f32)); err == nil {
+	if err := call("nn.max_pool2d", x, shp(2, 2), shp(2, 2), shp(0, 0, 0, 0), shp(1, 1), false, false, "NCHW", "NCHW", mustT(t, []int64{1, 1, 3, 3}, f32)); err == nil {
 		t.Error("max_pool2d wrong output shape: want error")
 	}
-	if err := call("nn.max_pool2d", x, shp(2, 2), shp(2, 2), shp(1, 1), shp(0, 0, 0, 0), false, false, "NCWH", "NCWH", out); err == nil {
+	if err := call("nn.max_pool2d", x, shp(2, 2), shp(2, 2), shp(0, 0, 0, 0), shp(1, 1), false, false, "NCWH", "NCWH", out); err == nil {
 		t.Error("max_pool2d unknown layout: want error")
 	}
 }
