@@ -69,7 +69,10 @@ func Legalize(m *ir.Module) (*ir.Module, error) {
 // kernelArgs flattens an op call into the kernel's argument list: the
 // expression arguments, then each attribute converted to a value expression.
 func kernelArgs(c *ir.Call) ([]ir.Expr, error) {
-	args := append([]ir.Expr{}, c.Args...)
+	args := make([]ir.Expr, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = intTupleAsShape(a)
+	}
 	for _, a := range c.Attrs {
 		e, err := attrExpr(a.Value)
 		if err != nil {
@@ -182,4 +185,26 @@ func attrExpr(v any) (ir.Expr, error) {
 		return tupleExpr(fields), nil
 	}
 	return nil, fmt.Errorf("unsupported attribute value %v (%T)", v, v)
+}
+
+// intTupleAsShape passes a tuple of integer prim values (strided_slice's
+// axes/begin/end in recent TVM) as a shape value, the form kernels read int
+// lists in; symbolic entries are computed by shape lowering.
+func intTupleAsShape(e ir.Expr) ir.Expr {
+	t, ok := e.(*ir.Tuple)
+	if !ok || len(t.Fields) == 0 {
+		return e
+	}
+	dims := make([]ir.PrimExpr, len(t.Fields))
+	for i, f := range t.Fields {
+		p, ok := f.(*ir.PrimValue)
+		if !ok || !(p.Value.DType().IsInt() || p.Value.DType().IsUInt()) {
+			return e
+		}
+		dims[i] = p.Value
+		if p.Value.DType() != runtime.Int64 {
+			dims[i] = &ir.Cast{Type: runtime.Int64, Value: p.Value}
+		}
+	}
+	return shapeExpr(dims)
 }

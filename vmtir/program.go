@@ -96,7 +96,7 @@ func (p *Program) String() string {
 		}
 		fmt.Fprintf(&b, "@%s(%s) regs=%d:\n", f.Name, strings.Join(f.ParamNames, ", "), f.NumRegs)
 		for _, in := range f.Instrs {
-			b.WriteString("  " + p.instrString(in) + "\n")
+			b.WriteString("  " + p.InstrString(in) + "\n")
 		}
 		b.WriteString("\n")
 	}
@@ -122,7 +122,8 @@ func (p *Program) argString(a Arg) string {
 	}
 }
 
-func (p *Program) instrString(in Instr) string {
+// InstrString renders one instruction (as in String).
+func (p *Program) InstrString(in Instr) string {
 	switch in.Op {
 	case runtime.OpCall:
 		args := make([]string, len(in.Args))
