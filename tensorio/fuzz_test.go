@@ -1,0 +1,211 @@
+package tensorio
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// The seed corpora live in testdata/fuzz/<Name>/ and are regenerated with
+//
+//	TENSORIO_WRITE_SEEDS=1 go test -run TestWriteFuzzSeeds ./tensorio/
+//
+// Crashers found by fuzzing are committed there as well, under names that
+// start with "crash-" (never overwritten by the generator).
+
+func FuzzReadSafetensors(f *testing.F) {
+	for _, s := range safetensorsSeeds(f) {
+		f.Add(s.data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := ReadSafetensors(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			return
+		}
+		var b bytes.Buffer
+		if err := WriteSafetensors(&b, a); err != nil {
+			t.Fatalf("read %q but cannot write it: %v", a.Names(), err)
+		}
+		a2, err := ReadSafetensors(bytes.NewReader(b.Bytes()), int64(b.Len()))
+		if err != nil {
+			t.Fatalf("cannot read what WriteSafetensors wrote: %v", err)
+		}
+		sameArchive(t, a2, a)
+		if len(a.Metadata) > 0 && !reflect.DeepEqual(a.Metadata, a2.Metadata) {
+			t.Fatalf("metadata %v became %v", a.Metadata, a2.Metadata)
+		}
+	})
+}
+
+func FuzzReadNPY(f *testing.F) {
+	for _, s := range npySeeds(f) {
+		f.Add(s.data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		x, err := ReadNPY(bytes.NewReader(data))
+		y, err2 := ReadNPY(struct{ io.Reader }{bytes.NewReader(data)})
+		if (err == nil) != (err2 == nil) {
+			t.Fatalf("sized and unsized readers disagree: %v / %v", err, err2)
+		}
+		if err != nil {
+			return
+		}
+		sameTensor(t, "unsized", y, x)
+		var b bytes.Buffer
+		if err := WriteNPY(&b, x); err != nil {
+			t.Fatalf("read %s but cannot write it: %v", x, err)
+		}
+		z, err := ReadNPY(bytes.NewReader(b.Bytes()))
+		if err != nil {
+			t.Fatalf("cannot read what WriteNPY wrote: %v", err)
+		}
+		sameTensor(t, "rewritten", z, x)
+	})
+}
+
+func FuzzReadNPZ(f *testing.F) {
+	for _, s := range npzSeeds(f) {
+		f.Add(s.data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := ReadNPZ(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			return
+		}
+		var b bytes.Buffer
+		if err := WriteNPZ(&b, a); err != nil {
+			t.Fatalf("read %q but cannot write it: %v", a.Names(), err)
+		}
+		a2, err := ReadNPZ(bytes.NewReader(b.Bytes()), int64(b.Len()))
+		if err != nil {
+			t.Fatalf("cannot read what WriteNPZ wrote: %v", err)
+		}
+		sameArchive(t, a2, a)
+	})
+}
+
+type seed struct {
+	name string
+	data []byte
+}
+
+// seedArchive is a small archive of several dtypes and shapes.
+func seedArchive(t testing.TB, dts []runtime.DataType) *Archive {
+	a := &Archive{}
+	shapes := [][]int64{{}, {3}, {2, 2}, {0, 2}}
+	for i, dt := range dts {
+		if err := a.Add(fmt.Sprintf("t%d_%s", i, dt), filled(t, shapes[i%len(shapes)], dt, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return a
+}
+
+func safetensorsSeeds(t testing.TB) []seed {
+	var out []seed
+	a := seedArchive(t, allDTypes)
+	a.Metadata = map[string]string{"format": "pt"}
+	var b bytes.Buffer
+	if err := WriteSafetensors(&b, a); err != nil {
+		t.Fatal(err)
+	}
+	out = append(out, seed{"all-dtypes", b.Bytes()})
+	for _, dt := range []runtime.DataType{runtime.Float32, runtime.BFloat16, runtime.Bool} {
+		b := &bytes.Buffer{}
+		if err := WriteSafetensors(b, seedArchive(t, []runtime.DataType{dt, dt})); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, seed{"two-" + dt.String(), b.Bytes()})
+	}
+	out = append(out,
+		seed{"empty", stFile("{}      ", nil)},
+		seed{"out-of-order", stFile(`{"b":{"dtype":"U8","shape":[1],"data_offsets":[4,5]},"a":{"dtype":"I32","shape":[],"data_offsets":[0,4]}}`, []byte{1, 2, 3, 4, 5})},
+		seed{"overlap", stFile(`{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}}`, make([]byte, 8))},
+		seed{"huge-shape", stFile(`{"a":{"dtype":"F32","shape":[100000000000],"data_offsets":[0,400000000000]}}`, make([]byte, 8))},
+	)
+	return out
+}
+
+func npySeeds(t testing.TB) []seed {
+	var out []seed
+	for i, dt := range allDTypes {
+		if dt == runtime.BFloat16 {
+			continue
+		}
+		var b bytes.Buffer
+		if err := WriteNPY(&b, filled(t, [][]int64{{}, {3}, {2, 2}, {0, 2}}[i%4], dt, i)); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, seed{dt.String(), b.Bytes()})
+	}
+	out = append(out,
+		seed{"v2-big-endian", npyFile(2, npyHdr(">i4", "False", "(2,)"), []byte{0, 0, 0, 1, 0, 0, 0, 2})},
+		seed{"v3-fortran", npyFile(3, npyHdr("<u2", "True", "(2, 3)"), make([]byte, 12))},
+		seed{"python2", npyFile(1, "{\"descr\": \"|b1\", \"fortran_order\": False, \"shape\": (2L,)}", []byte{0, 3})},
+		seed{"huge-shape", npyFile(1, npyHdr("|u1", "False", "(100000000000,)"), make([]byte, 8))},
+		seed{"structured", npyFile(1, "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }\n", make([]byte, 4))},
+	)
+	return out
+}
+
+func npzSeeds(t testing.TB) []seed {
+	var out []seed
+	var dts []runtime.DataType
+	for _, dt := range allDTypes {
+		if dt != runtime.BFloat16 {
+			dts = append(dts, dt)
+		}
+	}
+	var b bytes.Buffer
+	if err := WriteNPZ(&b, seedArchive(t, dts)); err != nil {
+		t.Fatal(err)
+	}
+	out = append(out, seed{"all-dtypes", b.Bytes()})
+	good := npyFile(1, npyHdr("<f4", "False", "(3,)"), f32le(1, 2, 3))
+	out = append(out,
+		seed{"deflated", zipFile(t, zipEntry{name: "x.npy", data: good, method: zip.Deflate}, zipEntry{name: "d/"})},
+		seed{"huge-shape", zipFile(t, zipEntry{name: "h.npy", data: npyFile(1, npyHdr("<f4", "False", "(100000000000,)"), nil), method: zip.Deflate})},
+	)
+	// A few real corpus files, when present.
+	dir := os.Getenv("RELAXGO_SHARED")
+	if dir == "" {
+		dir = "/work/shared"
+	}
+	for _, p := range []string{"if_branch/call0.npz", "recursion/call0.npz"} {
+		if data, err := os.ReadFile(filepath.Join(dir, "corpus", p)); err == nil {
+			out = append(out, seed{"corpus-" + filepath.Dir(p), data})
+		}
+	}
+	return out
+}
+
+// TestWriteFuzzSeeds regenerates the seed corpora under testdata/fuzz when
+// TENSORIO_WRITE_SEEDS is set.
+func TestWriteFuzzSeeds(t *testing.T) {
+	if os.Getenv("TENSORIO_WRITE_SEEDS") == "" {
+		t.Skip("set TENSORIO_WRITE_SEEDS=1 to regenerate testdata/fuzz")
+	}
+	for name, seeds := range map[string][]seed{
+		"FuzzReadSafetensors": safetensorsSeeds(t),
+		"FuzzReadNPY":         npySeeds(t),
+		"FuzzReadNPZ":         npzSeeds(t),
+	} {
+		dir := filepath.Join("testdata", "fuzz", name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range seeds {
+			body := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", s.data)
+			if err := os.WriteFile(filepath.Join(dir, "seed-"+s.name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
