@@ -75,7 +75,7 @@ func TestPackedMutations(t *testing.T) {
 	c2 := randT(t, 4, []int64{2}, f32, 1, 2)
 	templates := map[string][]runtime.Value{
 		"nn.max_pool2d":          {x4, shp(2, 2), shp(2, 2), shp(0, 0, 0, 0), shp(1, 1), false, false, "NCHW", "NCHW", mustT(t, []int64{1, 2, 2, 2}, f32)},
-		"nn.avg_pool2d":          {x4, shp(3, 3), shp(2, 2), shp(1, 1), shp(1, 1, 1, 1), true, true, "NCHW", "NCHW", mustT(t, []int64{1, 2, 3, 3}, f32)},
+		"nn.avg_pool2d":          {x4, shp(3, 3), shp(2, 2), shp(1, 1, 1, 1), shp(1, 1), true, true, "NCHW", "NCHW", mustT(t, []int64{1, 2, 3, 3}, f32)},
 		"nn.adaptive_avg_pool2d": {x4, shp(2, 2), "NCHW", "NCHW", mustT(t, []int64{1, 2, 2, 2}, f32)},
 		"nn.pad":                 {x2, shp(1, 1, 2, 2), 0.0, "reflect", mustT(t, []int64{5, 8}, f32)},
 		"strided_slice":          {x2, shp(1), shp(-1), shp(0), shp(-1), false, mustT(t, []int64{3, 3}, f32)},
