@@ -161,6 +161,9 @@ func closeTo(got, want []float64, rtol, atol float64) (int, bool) {
 			}
 			continue
 		}
+		if math.IsNaN(g) {
+			return i, false
+		}
 		if math.IsInf(w, 0) || math.IsInf(g, 0) {
 			if g != w {
 				return i, false

@@ -70,6 +70,11 @@ func TestSoftmax(t *testing.T) {
 	out := mustT(t, []int64{3}, f32)
 	mustCall(t, "nn.softmax", x, int64(0), out)
 	expectClose(t, "softmax large", out, []float64{0.5, 0.5, 0}, 1e-6, 1e-7)
+	nan := math.NaN()
+	mustCall(t, "nn.softmax", fromF(t, f32, []float64{1, nan, 2}, 3), int64(0), out)
+	expectClose(t, "softmax NaN row", out, []float64{nan, nan, nan}, 0, 0)
+	mustCall(t, "nn.softmax", fromF(t, f32, []float64{1, math.Inf(1), 2}, 3), int64(0), out)
+	expectClose(t, "softmax +Inf row", out, []float64{nan, nan, nan}, 0, 0) // as NumPy: inf-inf poisons the sum
 	if err := call("nn.softmax", x, int64(1), out); err == nil {
 		t.Error("softmax axis out of range: want error")
 	}
