@@ -100,21 +100,18 @@ func dot32(x, y []float32) float32 {
 }
 
 // max32 returns the maximum of x (NaN if any element is NaN, -Inf if empty).
+// The NaN check rides on sum32: a NaN anywhere makes the sum NaN, and only
+// then (or on inf-inf) are the elements scanned.
 func max32(x []float32) float32 {
-	ninf := float32(math.Inf(-1))
-	m0, m1, m2, m3 := ninf, ninf, ninf, ninf
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		v := x[i : i+4 : i+4]
-		m0 = max(m0, v[0])
-		m1 = max(m1, v[1])
-		m2 = max(m2, v[2])
-		m3 = max(m3, v[3])
+	m := maxNoNaN32(x)
+	if s := sum32(x); s != s {
+		for _, v := range x {
+			if v != v {
+				return v
+			}
+		}
 	}
-	for ; i < len(x); i++ {
-		m0 = max(m0, x[i])
-	}
-	return max(max(m0, m1), max(m2, m3))
+	return m
 }
 
 // maxNoNaN32 returns the maximum of x, skipping NaNs (-Inf if empty or all

@@ -178,6 +178,16 @@ func TestReductions(t *testing.T) {
 			}
 		}
 	}
+	for _, op := range []string{"max", "min", "sum"} {
+		for _, dt := range []runtime.DataType{f32, f64} {
+			o := mustT(t, nil, dt)
+			mustCall(t, op, fromF(t, dt, []float64{1, math.NaN(), 3, 4, 5, 6, 7, 8, 9, 10}, 10), nil, false, o)
+			expectClose(t, op+" NaN", o, []float64{math.NaN()}, 0, 0)
+		}
+	}
+	o := mustT(t, nil, f32)
+	mustCall(t, "max", fromF(t, f32, []float64{1, math.Inf(1), math.Inf(-1)}, 3), nil, false, o)
+	expectClose(t, "max inf", o, []float64{math.Inf(1)}, 0, 0)
 	if err := call("sum", mustT(t, []int64{3}, f32), shp(1), false, mustT(t, nil, f32)); err == nil {
 		t.Error("sum axis out of range: want error")
 	}
