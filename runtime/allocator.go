@@ -125,6 +125,7 @@ func (a *pooledAllocator) Alloc(nbytes int64, dev Device) (*Storage, error) {
 		a.mu.Unlock()
 		s.device = dev
 		s.pooled = true
+		s.lease++
 		return s, nil
 	}
 	a.mu.Unlock()

@@ -638,7 +638,7 @@ func builtinAllocTensor(args []Value) (Value, error) {
 			return nil, err
 		}
 	}
-	t, err := s.AllocTensor(off, shape, dt)
+	t, err := s.viewTensor(off, shape, dt)
 	if err != nil {
 		return nil, fmt.Errorf("runtime: %s: %w", fn, err)
 	}

@@ -38,6 +38,41 @@ type Storage struct {
 	device Device
 	owner  Allocator // the pooled allocator the storage returns to, if any
 	pooled bool      // handed out by owner and not yet freed
+	// lease counts the times a pooled allocator handed the storage out;
+	// views caches tensor headers made on it, reusable in later leases.
+	lease uint32
+	views []*Tensor
+}
+
+// maxCachedViews bounds the tensor headers a storage keeps for reuse.
+const maxCachedViews = 32
+
+// viewTensor is AllocTensor for the VM's alloc_tensor builtin: shape is an
+// immutable Shape value and is not copied, and on pooled storage a tensor
+// header made during an earlier lease is reused. That is safe because a
+// pooled storage is only freed when no value reaching it survives the call
+// that allocated it (see VM.releaseStorages), so its old views are dead.
+func (s *Storage) viewTensor(offset int64, shape Shape, dt DataType) (*Tensor, error) {
+	if s.owner == nil {
+		return s.AllocTensor(offset, shape, dt)
+	}
+	for _, v := range s.views {
+		if v.lease != s.lease && v.offset == offset && v.dtype == dt && Shape(v.shape).Equal(shape) {
+			v.lease = s.lease
+			return v, nil
+		}
+	}
+	t, err := s.AllocTensor(offset, shape, dt)
+	if err != nil {
+		return nil, err
+	}
+	t.lease = s.lease
+	if len(s.views) == maxCachedViews {
+		copy(s.views, s.views[1:])
+		s.views = s.views[:maxCachedViews-1]
+	}
+	s.views = append(s.views, t)
+	return t, nil
 }
 
 // maxAlloc bounds a single allocation so a corrupt size cannot exhaust memory
@@ -91,6 +126,7 @@ func (s *Storage) AllocTensor(offset int64, shape []int64, dt DataType) (*Tensor
 // Tensor is an n-dimensional array: a dtype, a shape and a view of storage.
 // Element data are stored densely in row-major order starting at the view.
 type Tensor struct {
+	lease   uint32 // the storage lease the tensor was made in (pooled storage)
 	dtype   DataType
 	shape   []int64
 	data    []byte
