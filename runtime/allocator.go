@@ -29,7 +29,8 @@ func (t AllocatorType) String() string {
 	return fmt.Sprintf("allocator(%d)", int(t))
 }
 
-// PageSize is the pooled allocator's rounding granularity.
+// PageSize is the pooled allocator's rounding granularity for requests of a
+// page or more (TVM's rounding).
 const PageSize = 4096
 
 // Allocator hands out aligned storages. Storages are returned with Free when
@@ -109,7 +110,15 @@ type pooledAllocator struct {
 	used int64
 }
 
-func roundPage(n int64) int64 { return (n + PageSize - 1) / PageSize * PageSize }
+// roundPage rounds a request to the pool's size classes: a multiple of
+// PageSize from one page up, as TVM does, and a multiple of Alignment below,
+// so a small result does not allocate and clear a whole page per call.
+func roundPage(n int64) int64 {
+	if n < PageSize {
+		return (n + Alignment - 1) / Alignment * Alignment
+	}
+	return (n + PageSize - 1) / PageSize * PageSize
+}
 
 // Alloc implements Allocator.
 func (a *pooledAllocator) Alloc(nbytes int64, dev Device) (*Storage, error) {

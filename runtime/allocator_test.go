@@ -23,27 +23,33 @@ func init() {
 
 func TestPooledAllocator(t *testing.T) {
 	a := must[Allocator](t)(NewAllocator(PooledAllocator))
-	s1 := must[*Storage](t)(a.Alloc(1, CPU))
+	if s := must[*Storage](t)(a.Alloc(1, CPU)); s.Size() != 64 {
+		t.Errorf("1 byte rounded to %d, want 64 (small requests round to Alignment)", s.Size())
+	}
+	if s := must[*Storage](t)(a.Alloc(4095, CPU)); s.Size() != 4096 {
+		t.Errorf("4095 bytes rounded to %d, want 4096", s.Size())
+	}
+	s1 := must[*Storage](t)(a.Alloc(4096, CPU))
 	if s1.Size() != 4096 {
-		t.Errorf("1 byte rounded to %d, want 4096", s1.Size())
+		t.Errorf("4096 bytes rounded to %d, want 4096", s1.Size())
 	}
 	s2 := must[*Storage](t)(a.Alloc(4097, CPU))
 	if s2.Size() != 8192 {
 		t.Errorf("4097 bytes rounded to %d, want 8192", s2.Size())
 	}
-	if a.UsedMemory() != 4096+8192 {
+	if a.UsedMemory() != 64+4096+4096+8192 {
 		t.Errorf("used %d", a.UsedMemory())
 	}
 	a.Free(s1)
 	a.Free(s1) // double free is ignored
-	if s := must[*Storage](t)(a.Alloc(4000, CPU)); s != s1 {
-		t.Error("freed 4096-byte storage not reused for 4000 bytes")
+	if s := must[*Storage](t)(a.Alloc(4096, CPU)); s != s1 {
+		t.Error("freed 4096-byte storage not reused for 4096 bytes")
 	}
-	if s := must[*Storage](t)(a.Alloc(4000, CPU)); s == s1 {
+	if s := must[*Storage](t)(a.Alloc(4096, CPU)); s == s1 {
 		t.Error("storage handed out twice")
 	}
 	a.Free(s2)
-	if s := must[*Storage](t)(a.Alloc(100, CPU)); s == s2 {
+	if s := must[*Storage](t)(a.Alloc(4096, CPU)); s == s2 {
 		t.Error("8192-byte storage reused for a 4096 request (pool is by exact size)")
 	}
 	a.Clear()
