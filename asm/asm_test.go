@@ -88,7 +88,7 @@ func TestElementwiseMatchesTwin(t *testing.T) {
 		f    func(dst, x, y []float32)
 		o    op
 	}{{"add", AddF32, opAdd}, {"sub", SubF32, opSub}, {"mul", MulF32, opMul}, {"div", DivF32, opDiv}} {
-		cases = append(cases, tc{o.name, o.f, binGo[o.o]})
+		cases = append(cases, tc{o.name, o.f, func(dst, x, y []float32) { binaryGo(o.o, dst, x, y) }})
 	}
 	for _, o := range []struct {
 		name string
@@ -99,7 +99,7 @@ func TestElementwiseMatchesTwin(t *testing.T) {
 		o := o
 		cases = append(cases, tc{o.name,
 			func(dst, x, y []float32) { o.f(dst, x, 1.75) },
-			func(dst, x, y []float32) { scalarGo[o.o](dst, x, 1.75) }})
+			func(dst, x, y []float32) { scalarOpGo(o.o, dst, x, 1.75) }})
 	}
 	for _, o := range []struct {
 		name string
@@ -109,7 +109,7 @@ func TestElementwiseMatchesTwin(t *testing.T) {
 		o := o
 		cases = append(cases, tc{o.name,
 			func(dst, x, y []float32) { o.f(dst, x) },
-			func(dst, x, y []float32) { unaryGo[o.o](dst, x) }})
+			func(dst, x, y []float32) { unaryOpGo(o.o, dst, x) }})
 	}
 	for _, l := range levels() {
 		for _, c := range cases {

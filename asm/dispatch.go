@@ -23,83 +23,107 @@ const (
 	numOps
 )
 
-// Assembly kernel signatures. n is a multiple of vecWidth; the Go wrappers
-// below hand the remainder to the twins.
-type (
-	binKernel    func(dst, x, y *float32, n int)
-	scalarKernel func(dst, x *float32, s float32, n int)
-	unaryKernel  func(dst, x *float32, n int)
-	blocksKernel func(x *float32, nblk int, acc *[64]float32)
-	dotKernel    func(x, y *float32, nblk int, acc *[64]float32)
-	maxKernel    func(x *float32, nblk int, acc *[64]float32) int
-	gemmKernel   func(kc int, a, b, c *float32, ldc int, alpha, beta float32)
-)
-
-// Kernel tables for the active level; nil entries (and all entries at
-// LevelGo) fall back to the twins. Filled by install.
+// Dispatch. The assembly kernels are called directly from a switch on the
+// active level (asmBinary and friends in dispatch_amd64.go), never through
+// function values: the kernels are marked //go:noescape, so with static calls
+// the compiler can prove that no pointer argument escapes, and callers may
+// pass stack buffers (reduction accumulators, GEMM edge tiles, scratch
+// chunks) without a heap allocation per call. The twins are likewise called
+// through switches. An asm* function is only called when level != LevelGo;
+// it processes n elements, a multiple of vecWidth, and the Go wrappers below
+// hand the remainder to the twins.
 var (
-	binK     [numOps]binKernel
-	scalarK  [numOps]scalarKernel
-	unaryK   [numOps]unaryKernel
-	sumK     blocksKernel
-	dotK     dotKernel
-	maxK     maxKernel
-	gemmK    gemmKernel
 	vecWidth = 1
 	gemmMR   = 4
 	gemmNR   = 16
 )
 
-var binGo = [numOps]func(dst, x, y []float32){opAdd: addGo, opSub: subGo, opMul: mulGo, opDiv: divGo}
-
-var scalarGo = [numOps]func(dst, x []float32, s float32){
-	opAdd: addScalarGo, opSub: subScalarGo, opRSub: rsubScalarGo,
-	opMul: mulScalarGo, opDiv: divScalarGo, opRDiv: rdivScalarGo,
-}
-
-var unaryGo = [numOps]func(dst, x []float32){
-	opRelu: reluGo, opExp: expGo, opTanh: tanhGo, opErf: erfGo, opSigmoid: sigmoidGo,
-}
-
 func resetKernels() {
-	binK = [numOps]binKernel{}
-	scalarK = [numOps]scalarKernel{}
-	unaryK = [numOps]unaryKernel{}
-	sumK, dotK, maxK, gemmK = nil, nil, nil, nil
 	vecWidth, gemmMR, gemmNR = 1, 4, 16
+}
+
+func binaryGo(o op, dst, x, y []float32) {
+	switch o {
+	case opAdd:
+		addGo(dst, x, y)
+	case opSub:
+		subGo(dst, x, y)
+	case opMul:
+		mulGo(dst, x, y)
+	case opDiv:
+		divGo(dst, x, y)
+	default:
+		panic("asm: bad binary op")
+	}
+}
+
+func scalarOpGo(o op, dst, x []float32, s float32) {
+	switch o {
+	case opAdd:
+		addScalarGo(dst, x, s)
+	case opSub:
+		subScalarGo(dst, x, s)
+	case opRSub:
+		rsubScalarGo(dst, x, s)
+	case opMul:
+		mulScalarGo(dst, x, s)
+	case opDiv:
+		divScalarGo(dst, x, s)
+	case opRDiv:
+		rdivScalarGo(dst, x, s)
+	default:
+		panic("asm: bad scalar op")
+	}
+}
+
+func unaryOpGo(o op, dst, x []float32) {
+	switch o {
+	case opRelu:
+		reluGo(dst, x)
+	case opExp:
+		expGo(dst, x)
+	case opTanh:
+		tanhGo(dst, x)
+	case opErf:
+		erfGo(dst, x)
+	case opSigmoid:
+		sigmoidGo(dst, x)
+	default:
+		panic("asm: bad unary op")
+	}
 }
 
 func binary(o op, dst, x, y []float32) {
 	n := len(dst)
 	x, y = x[:n], y[:n]
-	if k := binK[o]; k != nil && n >= vecWidth {
+	if level != LevelGo && n >= vecWidth {
 		m := n - n%vecWidth
-		k(&dst[0], &x[0], &y[0], m)
+		asmBinary(o, &dst[0], &x[0], &y[0], m)
 		dst, x, y = dst[m:], x[m:], y[m:]
 	}
-	binGo[o](dst, x, y)
+	binaryGo(o, dst, x, y)
 }
 
 func scalar(o op, dst, x []float32, s float32) {
 	n := len(dst)
 	x = x[:n]
-	if k := scalarK[o]; k != nil && n >= vecWidth {
+	if level != LevelGo && n >= vecWidth {
 		m := n - n%vecWidth
-		k(&dst[0], &x[0], s, m)
+		asmScalar(o, &dst[0], &x[0], s, m)
 		dst, x = dst[m:], x[m:]
 	}
-	scalarGo[o](dst, x, s)
+	scalarOpGo(o, dst, x, s)
 }
 
 func unary(o op, dst, x []float32) {
 	n := len(dst)
 	x = x[:n]
-	if k := unaryK[o]; k != nil && n >= vecWidth {
+	if level != LevelGo && n >= vecWidth {
 		m := n - n%vecWidth
-		k(&dst[0], &x[0], m)
+		asmUnary(o, &dst[0], &x[0], m)
 		dst, x = dst[m:], x[m:]
 	}
-	unaryGo[o](dst, x)
+	unaryOpGo(o, dst, x)
 }
 
 // combine64 folds the 64 partial results pairwise: for w := 32; w >= 1; w /= 2
@@ -117,8 +141,8 @@ func reduceSum(x []float32) float32 {
 	var acc [64]float32
 	nblk := len(x) / 64
 	if nblk > 0 {
-		if sumK != nil {
-			sumK(&x[0], nblk, &acc)
+		if level != LevelGo {
+			asmSumBlocks(&x[0], nblk, &acc)
 		} else {
 			sumBlocksGo(x, nblk, &acc)
 		}
@@ -133,8 +157,8 @@ func dot(x, y []float32) float32 {
 	var acc [64]float32
 	nblk := len(x) / 64
 	if nblk > 0 {
-		if dotK != nil {
-			dotK(&x[0], &y[0], nblk, &acc)
+		if level != LevelGo {
+			asmDotBlocks(&x[0], &y[0], nblk, &acc)
 		} else {
 			dotBlocksGo(x, y, nblk, &acc)
 		}
@@ -154,8 +178,8 @@ func reduceMax(x []float32) float32 {
 	nblk := len(x) / 64
 	nan := false
 	if nblk > 0 {
-		if maxK != nil {
-			nan = maxK(&x[0], nblk, &acc) != 0
+		if level != LevelGo {
+			nan = asmMaxBlocks(&x[0], nblk, &acc) != 0
 		} else {
 			nan = maxBlocksGo(x, nblk, &acc)
 		}
@@ -208,8 +232,8 @@ func SgemmKernel(kc int, a, b, c []float32, ldc int, alpha, beta float32) error 
 // driver's inner loop: a must hold kc*mr floats, b kc*nr, and c
 // (mr-1)*ldc+nr floats from the given pointers.
 func SgemmKernelUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
-	if k := gemmK; k != nil {
-		k(kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta)
+	if level != LevelGo {
+		asmSgemmKernel(kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta)
 		return
 	}
 	mr, nr := gemmMR, gemmNR

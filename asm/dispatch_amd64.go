@@ -19,35 +19,151 @@ func detect() Level {
 
 func init() { install(detect()) }
 
-// install fills the kernel tables for level l (tests call it to exercise
-// every level the CPU supports).
+// install selects level l (tests call it to exercise every level the CPU
+// supports). The asm* functions below dispatch on it with static calls.
 func install(l Level) {
 	resetKernels()
 	level = l
 	switch l {
 	case LevelAVX512:
 		vecWidth, gemmMR, gemmNR = 16, 14, 32
-		binK = [numOps]binKernel{opAdd: addF32AVX512, opSub: subF32AVX512, opMul: mulF32AVX512, opDiv: divF32AVX512}
-		scalarK = [numOps]scalarKernel{
-			opAdd: addScalarF32AVX512, opSub: subScalarF32AVX512, opRSub: rsubScalarF32AVX512,
-			opMul: mulScalarF32AVX512, opDiv: divScalarF32AVX512, opRDiv: rdivScalarF32AVX512,
-		}
-		unaryK = [numOps]unaryKernel{
-			opRelu: reluF32AVX512, opExp: expF32AVX512, opTanh: tanhF32AVX512,
-			opErf: erfF32AVX512, opSigmoid: sigmoidF32AVX512,
-		}
-		sumK, dotK, maxK, gemmK = sumBlocksAVX512, dotBlocksAVX512, maxBlocksAVX512, sgemmKernelAVX512
 	case LevelAVX2:
 		vecWidth, gemmMR, gemmNR = 8, 6, 16
-		binK = [numOps]binKernel{opAdd: addF32AVX2, opSub: subF32AVX2, opMul: mulF32AVX2, opDiv: divF32AVX2}
-		scalarK = [numOps]scalarKernel{
-			opAdd: addScalarF32AVX2, opSub: subScalarF32AVX2, opRSub: rsubScalarF32AVX2,
-			opMul: mulScalarF32AVX2, opDiv: divScalarF32AVX2, opRDiv: rdivScalarF32AVX2,
-		}
-		unaryK = [numOps]unaryKernel{
-			opRelu: reluF32AVX2, opExp: expF32AVX2, opTanh: tanhF32AVX2,
-			opErf: erfF32AVX2, opSigmoid: sigmoidF32AVX2,
-		}
-		sumK, dotK, maxK, gemmK = sumBlocksAVX2, dotBlocksAVX2, maxBlocksAVX2, sgemmKernelAVX2
 	}
+}
+
+// The asm* functions run the active level's kernel (level must be
+// LevelAVX512 or LevelAVX2).
+
+func asmBinary(o op, dst, x, y *float32, n int) {
+	if level == LevelAVX512 {
+		switch o {
+		case opAdd:
+			addF32AVX512(dst, x, y, n)
+		case opSub:
+			subF32AVX512(dst, x, y, n)
+		case opMul:
+			mulF32AVX512(dst, x, y, n)
+		case opDiv:
+			divF32AVX512(dst, x, y, n)
+		default:
+			panic("asm: no kernel for op")
+		}
+		return
+	}
+	switch o {
+	case opAdd:
+		addF32AVX2(dst, x, y, n)
+	case opSub:
+		subF32AVX2(dst, x, y, n)
+	case opMul:
+		mulF32AVX2(dst, x, y, n)
+	case opDiv:
+		divF32AVX2(dst, x, y, n)
+	default:
+		panic("asm: no kernel for op")
+	}
+}
+
+func asmScalar(o op, dst, x *float32, s float32, n int) {
+	if level == LevelAVX512 {
+		switch o {
+		case opAdd:
+			addScalarF32AVX512(dst, x, s, n)
+		case opSub:
+			subScalarF32AVX512(dst, x, s, n)
+		case opRSub:
+			rsubScalarF32AVX512(dst, x, s, n)
+		case opMul:
+			mulScalarF32AVX512(dst, x, s, n)
+		case opDiv:
+			divScalarF32AVX512(dst, x, s, n)
+		case opRDiv:
+			rdivScalarF32AVX512(dst, x, s, n)
+		default:
+			panic("asm: no kernel for op")
+		}
+		return
+	}
+	switch o {
+	case opAdd:
+		addScalarF32AVX2(dst, x, s, n)
+	case opSub:
+		subScalarF32AVX2(dst, x, s, n)
+	case opRSub:
+		rsubScalarF32AVX2(dst, x, s, n)
+	case opMul:
+		mulScalarF32AVX2(dst, x, s, n)
+	case opDiv:
+		divScalarF32AVX2(dst, x, s, n)
+	case opRDiv:
+		rdivScalarF32AVX2(dst, x, s, n)
+	default:
+		panic("asm: no kernel for op")
+	}
+}
+
+func asmUnary(o op, dst, x *float32, n int) {
+	if level == LevelAVX512 {
+		switch o {
+		case opRelu:
+			reluF32AVX512(dst, x, n)
+		case opExp:
+			expF32AVX512(dst, x, n)
+		case opTanh:
+			tanhF32AVX512(dst, x, n)
+		case opErf:
+			erfF32AVX512(dst, x, n)
+		case opSigmoid:
+			sigmoidF32AVX512(dst, x, n)
+		default:
+			panic("asm: no kernel for op")
+		}
+		return
+	}
+	switch o {
+	case opRelu:
+		reluF32AVX2(dst, x, n)
+	case opExp:
+		expF32AVX2(dst, x, n)
+	case opTanh:
+		tanhF32AVX2(dst, x, n)
+	case opErf:
+		erfF32AVX2(dst, x, n)
+	case opSigmoid:
+		sigmoidF32AVX2(dst, x, n)
+	default:
+		panic("asm: no kernel for op")
+	}
+}
+
+func asmSumBlocks(x *float32, nblk int, acc *[64]float32) {
+	if level == LevelAVX512 {
+		sumBlocksAVX512(x, nblk, acc)
+		return
+	}
+	sumBlocksAVX2(x, nblk, acc)
+}
+
+func asmDotBlocks(x, y *float32, nblk int, acc *[64]float32) {
+	if level == LevelAVX512 {
+		dotBlocksAVX512(x, y, nblk, acc)
+		return
+	}
+	dotBlocksAVX2(x, y, nblk, acc)
+}
+
+func asmMaxBlocks(x *float32, nblk int, acc *[64]float32) int {
+	if level == LevelAVX512 {
+		return maxBlocksAVX512(x, nblk, acc)
+	}
+	return maxBlocksAVX2(x, nblk, acc)
+}
+
+func asmSgemmKernel(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
+	if level == LevelAVX512 {
+		sgemmKernelAVX512(kc, a, b, c, ldc, alpha, beta)
+		return
+	}
+	sgemmKernelAVX2(kc, a, b, c, ldc, alpha, beta)
 }

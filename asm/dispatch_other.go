@@ -8,3 +8,22 @@ func install(l Level) { level = LevelGo; resetKernels() }
 func detect() Level { return LevelGo }
 
 func init() { install(detect()) }
+
+// The asm* functions are never called in this build (level is always
+// LevelGo).
+
+func asmBinary(o op, dst, x, y *float32, n int)         { panic("asm: no assembly in this build") }
+func asmScalar(o op, dst, x *float32, s float32, n int) { panic("asm: no assembly in this build") }
+func asmUnary(o op, dst, x *float32, n int)             { panic("asm: no assembly in this build") }
+func asmSumBlocks(x *float32, nblk int, acc *[64]float32) {
+	panic("asm: no assembly in this build")
+}
+func asmDotBlocks(x, y *float32, nblk int, acc *[64]float32) {
+	panic("asm: no assembly in this build")
+}
+func asmMaxBlocks(x *float32, nblk int, acc *[64]float32) int {
+	panic("asm: no assembly in this build")
+}
+func asmSgemmKernel(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
+	panic("asm: no assembly in this build")
+}

@@ -5,117 +5,193 @@
 package asm
 
 // addF32AVX512 computes dst[i] = x[i] + y[i] for i < n; n is a multiple of 16.
+//
+//go:noescape
 func addF32AVX512(dst *float32, x *float32, y *float32, n int)
 
 // subF32AVX512 computes dst[i] = x[i] - y[i] for i < n; n is a multiple of 16.
+//
+//go:noescape
 func subF32AVX512(dst *float32, x *float32, y *float32, n int)
 
 // mulF32AVX512 computes dst[i] = x[i] * y[i] for i < n; n is a multiple of 16.
+//
+//go:noescape
 func mulF32AVX512(dst *float32, x *float32, y *float32, n int)
 
 // divF32AVX512 computes dst[i] = x[i] / y[i] for i < n; n is a multiple of 16.
+//
+//go:noescape
 func divF32AVX512(dst *float32, x *float32, y *float32, n int)
 
 // addScalarF32AVX512 computes dst[i] = x[i] + s for i < n; n is a multiple of 16.
+//
+//go:noescape
 func addScalarF32AVX512(dst *float32, x *float32, s float32, n int)
 
 // subScalarF32AVX512 computes dst[i] = x[i] - s for i < n; n is a multiple of 16.
+//
+//go:noescape
 func subScalarF32AVX512(dst *float32, x *float32, s float32, n int)
 
 // rsubScalarF32AVX512 computes dst[i] = s - x[i] for i < n; n is a multiple of 16.
+//
+//go:noescape
 func rsubScalarF32AVX512(dst *float32, x *float32, s float32, n int)
 
 // mulScalarF32AVX512 computes dst[i] = x[i] * s for i < n; n is a multiple of 16.
+//
+//go:noescape
 func mulScalarF32AVX512(dst *float32, x *float32, s float32, n int)
 
 // divScalarF32AVX512 computes dst[i] = x[i] / s for i < n; n is a multiple of 16.
+//
+//go:noescape
 func divScalarF32AVX512(dst *float32, x *float32, s float32, n int)
 
 // rdivScalarF32AVX512 computes dst[i] = s / x[i] for i < n; n is a multiple of 16.
+//
+//go:noescape
 func rdivScalarF32AVX512(dst *float32, x *float32, s float32, n int)
 
 // reluF32AVX512 computes dst[i] = reluGo(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 16.
+//
+//go:noescape
 func reluF32AVX512(dst *float32, x *float32, n int)
 
 // expF32AVX512 computes dst[i] = expOne(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 16.
+//
+//go:noescape
 func expF32AVX512(dst *float32, x *float32, n int)
 
 // tanhF32AVX512 computes dst[i] = tanhOne(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 16.
+//
+//go:noescape
 func tanhF32AVX512(dst *float32, x *float32, n int)
 
 // erfF32AVX512 computes dst[i] = erfOne(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 16.
+//
+//go:noescape
 func erfF32AVX512(dst *float32, x *float32, n int)
 
 // sigmoidF32AVX512 computes dst[i] = sigmoidOne(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 16.
+//
+//go:noescape
 func sigmoidF32AVX512(dst *float32, x *float32, n int)
 
 // sumBlocksAVX512 computes acc[i%64] += x[i] for i < 64*nblk.
+//
+//go:noescape
 func sumBlocksAVX512(x *float32, nblk int, acc *[64]float32)
 
 // dotBlocksAVX512 computes acc[i%64] += x[i]*y[i] (product rounded first) for i < 64*nblk.
+//
+//go:noescape
 func dotBlocksAVX512(x *float32, y *float32, nblk int, acc *[64]float32)
 
 // maxBlocksAVX512 computes acc[i%64] = x[i] if x[i] > acc[i%64] for i < 64*nblk,
 // returning nonzero when some x[i] is NaN.
+//
+//go:noescape
 func maxBlocksAVX512(x *float32, nblk int, acc *[64]float32) int
 
 // addF32AVX2 computes dst[i] = x[i] + y[i] for i < n; n is a multiple of 8.
+//
+//go:noescape
 func addF32AVX2(dst *float32, x *float32, y *float32, n int)
 
 // subF32AVX2 computes dst[i] = x[i] - y[i] for i < n; n is a multiple of 8.
+//
+//go:noescape
 func subF32AVX2(dst *float32, x *float32, y *float32, n int)
 
 // mulF32AVX2 computes dst[i] = x[i] * y[i] for i < n; n is a multiple of 8.
+//
+//go:noescape
 func mulF32AVX2(dst *float32, x *float32, y *float32, n int)
 
 // divF32AVX2 computes dst[i] = x[i] / y[i] for i < n; n is a multiple of 8.
+//
+//go:noescape
 func divF32AVX2(dst *float32, x *float32, y *float32, n int)
 
 // addScalarF32AVX2 computes dst[i] = x[i] + s for i < n; n is a multiple of 8.
+//
+//go:noescape
 func addScalarF32AVX2(dst *float32, x *float32, s float32, n int)
 
 // subScalarF32AVX2 computes dst[i] = x[i] - s for i < n; n is a multiple of 8.
+//
+//go:noescape
 func subScalarF32AVX2(dst *float32, x *float32, s float32, n int)
 
 // rsubScalarF32AVX2 computes dst[i] = s - x[i] for i < n; n is a multiple of 8.
+//
+//go:noescape
 func rsubScalarF32AVX2(dst *float32, x *float32, s float32, n int)
 
 // mulScalarF32AVX2 computes dst[i] = x[i] * s for i < n; n is a multiple of 8.
+//
+//go:noescape
 func mulScalarF32AVX2(dst *float32, x *float32, s float32, n int)
 
 // divScalarF32AVX2 computes dst[i] = x[i] / s for i < n; n is a multiple of 8.
+//
+//go:noescape
 func divScalarF32AVX2(dst *float32, x *float32, s float32, n int)
 
 // rdivScalarF32AVX2 computes dst[i] = s / x[i] for i < n; n is a multiple of 8.
+//
+//go:noescape
 func rdivScalarF32AVX2(dst *float32, x *float32, s float32, n int)
 
 // reluF32AVX2 computes dst[i] = reluGo(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 8.
+//
+//go:noescape
 func reluF32AVX2(dst *float32, x *float32, n int)
 
 // expF32AVX2 computes dst[i] = expOne(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 8.
+//
+//go:noescape
 func expF32AVX2(dst *float32, x *float32, n int)
 
 // tanhF32AVX2 computes dst[i] = tanhOne(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 8.
+//
+//go:noescape
 func tanhF32AVX2(dst *float32, x *float32, n int)
 
 // erfF32AVX2 computes dst[i] = erfOne(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 8.
+//
+//go:noescape
 func erfF32AVX2(dst *float32, x *float32, n int)
 
 // sigmoidF32AVX2 computes dst[i] = sigmoidOne(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 8.
+//
+//go:noescape
 func sigmoidF32AVX2(dst *float32, x *float32, n int)
 
 // sumBlocksAVX2 computes acc[i%64] += x[i] for i < 64*nblk.
+//
+//go:noescape
 func sumBlocksAVX2(x *float32, nblk int, acc *[64]float32)
 
 // dotBlocksAVX2 computes acc[i%64] += x[i]*y[i] (product rounded first) for i < 64*nblk.
+//
+//go:noescape
 func dotBlocksAVX2(x *float32, y *float32, nblk int, acc *[64]float32)
 
 // maxBlocksAVX2 computes acc[i%64] = x[i] if x[i] > acc[i%64] for i < 64*nblk,
 // returning nonzero when some x[i] is NaN.
+//
+//go:noescape
 func maxBlocksAVX2(x *float32, nblk int, acc *[64]float32) int
 
 // sgemmKernelAVX512 is the 14x32 SGEMM micro-kernel (see asm.SgemmKernel).
+//
+//go:noescape
 func sgemmKernelAVX512(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
 // sgemmKernelAVX2 is the 6x16 SGEMM micro-kernel (see asm.SgemmKernel).
+//
+//go:noescape
 func sgemmKernelAVX2(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)

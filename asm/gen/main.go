@@ -57,6 +57,14 @@ func c32(bits uint32) Mem {
 
 func cf(v float32) Mem { return c32(math.Float32bits(v)) }
 
+// text starts a NOSPLIT kernel. Every kernel is marked //go:noescape: none
+// retains its pointer arguments, so callers' stack buffers (reduction
+// accumulators, GEMM edge tiles, scratch chunks) stay on the stack.
+func text(name, signature string) {
+	TEXT(name, NOSPLIT, signature)
+	Pragma("noescape")
+}
+
 func main() {
 	ConstraintExpr("!noasm")
 	for _, s := range []isa{avx512, avx2} {
@@ -116,7 +124,7 @@ var binOps = []struct {
 func binaryKernels(s isa) {
 	for _, o := range binOps {
 		name := o.name + "F32" + s.suffix
-		TEXT(name, NOSPLIT, "func(dst, x, y *float32, n int)")
+		text(name, "func(dst, x, y *float32, n int)")
 		Doc(fmt.Sprintf("%s computes dst[i] = %s for i < n; n is a multiple of %d.", name, o.doc, s.lanes))
 		dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
 		x := Load(Param("x"), GP64()).(reg.GPVirtual)
@@ -147,7 +155,7 @@ var scalarOps = []struct {
 func scalarKernels(s isa) {
 	for _, o := range scalarOps {
 		name := o.name + "F32" + s.suffix
-		TEXT(name, NOSPLIT, "func(dst, x *float32, s float32, n int)")
+		text(name, "func(dst, x *float32, s float32, n int)")
 		Doc(fmt.Sprintf("%s computes dst[i] = %s for i < n; n is a multiple of %d.", name, o.doc, s.lanes))
 		dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
 		x := Load(Param("x"), GP64()).(reg.GPVirtual)
@@ -305,7 +313,7 @@ func unaryKernels(s isa) {
 	}
 	for _, o := range ops {
 		name := o.name + "F32" + s.suffix
-		TEXT(name, NOSPLIT, "func(dst, x *float32, n int)")
+		text(name, "func(dst, x *float32, n int)")
 		Doc(fmt.Sprintf("%s computes dst[i] = %s(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of %d.", name, o.doc, s.lanes))
 		dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
 		x := Load(Param("x"), GP64()).(reg.GPVirtual)
@@ -328,13 +336,13 @@ func reductionKernels(s isa) {
 		name := kind + "Blocks" + s.suffix
 		switch kind {
 		case "dot":
-			TEXT(name, NOSPLIT, "func(x, y *float32, nblk int, acc *[64]float32)")
+			text(name, "func(x, y *float32, nblk int, acc *[64]float32)")
 			Doc(name + " computes acc[i%64] += x[i]*y[i] (product rounded first) for i < 64*nblk.")
 		case "sum":
-			TEXT(name, NOSPLIT, "func(x *float32, nblk int, acc *[64]float32)")
+			text(name, "func(x *float32, nblk int, acc *[64]float32)")
 			Doc(name + " computes acc[i%64] += x[i] for i < 64*nblk.")
 		default:
-			TEXT(name, NOSPLIT, "func(x *float32, nblk int, acc *[64]float32) int")
+			text(name, "func(x *float32, nblk int, acc *[64]float32) int")
 			Doc(name+" computes acc[i%64] = x[i] if x[i] > acc[i%64] for i < 64*nblk,",
 				"returning nonzero when some x[i] is NaN.")
 		}
@@ -416,7 +424,7 @@ func reductionKernels(s isa) {
 // two B vectors and two broadcast registers.
 func sgemmAVX512() {
 	const mr, nr = 14, 32
-	TEXT("sgemmKernelAVX512", NOSPLIT, "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)")
+	text("sgemmKernelAVX512", "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)")
 	Doc("sgemmKernelAVX512 is the 14x32 SGEMM micro-kernel (see asm.SgemmKernel).")
 	sgemmBody(mr, nr, 16, 64, func(i int) reg.VecPhysical { return zmms[i] }, reg.Z28, reg.Z29, reg.Z30, reg.Z31)
 }
@@ -424,7 +432,7 @@ func sgemmAVX512() {
 // sgemmAVX2 emits the 6x16 AVX2+FMA micro-kernel: 12 ymm accumulators.
 func sgemmAVX2() {
 	const mr, nr = 6, 16
-	TEXT("sgemmKernelAVX2", NOSPLIT, "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)")
+	text("sgemmKernelAVX2", "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)")
 	Doc("sgemmKernelAVX2 is the 6x16 SGEMM micro-kernel (see asm.SgemmKernel).")
 	sgemmBody(mr, nr, 8, 32, func(i int) reg.VecPhysical { return ymms[i] }, reg.Y12, reg.Y13, reg.Y14, reg.Y15)
 }
