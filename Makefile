@@ -4,15 +4,22 @@ GO ?= go
 SHARED ?= $(abspath ../shared)
 FUZZTIME ?= 5s
 
-.PHONY: all build quickstart test test-noasm lint fuzz bench
+.PHONY: all build quickstart examples test lint fuzz bench
 
 all: build
 
 build:
 	$(GO) build -o bin/relaxgo ./cmd/relaxgo
 
-quickstart: build
-	./bin/relaxgo print examples/models/mlp.py
+# quickstart: generate the example MLP's Go package from its TVMScript and
+# weights, then run it in both execution modes.
+quickstart:
+	$(GO) generate ./examples/mlp
+	$(GO) run ./examples/mlp
+
+# examples: regenerate every example package (checked in; a test keeps them fresh).
+examples:
+	$(GO) generate ./examples/...
 
 # test: lint, the whole suite in both asm and pure-Go builds, then short fuzz runs.
 test: lint

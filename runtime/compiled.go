@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -132,4 +133,16 @@ func ValuesEqual(a, b Value) bool {
 		return a == b
 	}
 	return false
+}
+
+// CallErr is the error compiled code returns when the call at instruction
+// instr of callee fails: the error with that position, except for the
+// checking builtins' *CheckError, which already names the function,
+// parameter and values and is returned as is (as the bytecode VM does).
+func CallErr(instr int, callee string, err error) error {
+	var ce *CheckError
+	if errors.As(err, &ce) {
+		return err
+	}
+	return fmt.Errorf("instruction %d: call %s: %w", instr, callee, err)
 }

@@ -301,6 +301,10 @@ func (vm *VM) vmtirClosure(fidx int, fn VMTIRFunc) *Closure {
 		copy(fr.regs, args)
 		if err := fn(v, fr.regs); err != nil {
 			v.popFrame(fr, nil)
+			var ce *CheckError
+			if errors.As(err, &ce) {
+				return nil, err
+			}
 			return nil, fmt.Errorf("%s: %w", f.Name, err)
 		}
 		ret := fr.regs[f.NumArgs]

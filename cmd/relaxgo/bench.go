@@ -1,0 +1,139 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/tensorio"
+)
+
+func init() {
+	register(&command{name: "bench", summary: "time a function in bytecode and/or compiled mode", run: runBench})
+}
+
+// benchResult is one mode's timing, as the runner prints it.
+type benchResult struct {
+	Mode     string  `json:"mode"`
+	MedianNs float64 `json:"median_ns"`
+	MinNs    float64 `json:"min_ns"`
+	Allocs   float64 `json:"allocs"`
+	Bytes    float64 `json:"bytes"`
+}
+
+// runBench is `relaxgo bench --mode=bytecode|compiled|both [--threads N] [--params P] [--func main] --inputs IN.npz MODULE.py`.
+func runBench(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cf compileFlags
+	cf.register(fs)
+	mode := fs.String("mode", "both", "bytecode, compiled or both")
+	threads := fs.Int("threads", 0, "kernel threads (0: GOMAXPROCS)")
+	fn := fs.String("func", "main", "function to time")
+	inputs := fs.String("inputs", "", "arguments (.npz): by parameter name, else by position")
+	number := fs.Int("n", 0, "timed calls per mode (0: as many as fit in about a second, at least 10)")
+	var extra multiFlag
+	fs.Var(&extra, "go", "a Go file compiled into the runner, e.g. registering packed functions (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: relaxgo bench --mode=bytecode|compiled|both [--threads N] [--params P] [--func main] --inputs IN.npz MODULE.py")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 || (*mode != "bytecode" && *mode != "compiled" && *mode != "both") {
+		fs.Usage()
+		return 2
+	}
+	results, err := bench(&cf, fs.Arg(0), *fn, *mode, *inputs, *threads, *number, extra, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "relaxgo bench:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s %s (threads=%d)\n", filepath.Base(fs.Arg(0)), *fn, *threads)
+	fmt.Fprintf(stdout, "%-9s %14s %14s %12s %12s\n", "mode", "median", "min", "allocs/op", "B/op")
+	for _, r := range results {
+		fmt.Fprintf(stdout, "%-9s %14s %14s %12.1f %12.0f\n", r.Mode, time.Duration(r.MedianNs), time.Duration(r.MinNs), r.Allocs, r.Bytes)
+	}
+	if len(results) == 2 && results[1].MedianNs > 0 {
+		fmt.Fprintf(stdout, "compiled/bytecode median ratio: %.2f (compiled is %.2fx faster)\n",
+			results[1].MedianNs/results[0].MedianNs, results[0].MedianNs/results[1].MedianNs)
+	}
+	return 0
+}
+
+// bench builds the runner and times fn in the requested modes.
+func bench(cf *compileFlags, module, fn, mode, inputs string, threads, number int, extra []string, stderr io.Writer) ([]benchResult, error) {
+	res, err := cf.compile(module, stderr)
+	if err != nil {
+		return nil, err
+	}
+	args, err := readArgs(res.Exec, fn, inputs)
+	if err != nil {
+		return nil, err
+	}
+	root, err := repoRoot()
+	if err != nil {
+		return nil, err
+	}
+	bin, cleanup, err := buildRunner(res, root, module, extra)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	dir, err := os.MkdirTemp("", "relaxgo-bench-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	in := &tensorio.Archive{}
+	for i, a := range args {
+		if err := in.Add(fmt.Sprintf("arg_%d", i), a.(*runtime.Tensor)); err != nil {
+			return nil, err
+		}
+	}
+	inPath := filepath.Join(dir, "in.npz")
+	if err := tensorio.WriteNPZFile(inPath, in); err != nil {
+		return nil, err
+	}
+	runner := func(n int) ([]benchResult, error) {
+		cmd := exec.Command(bin, "-fn", fn, "-mode", mode, "-in", inPath, "-bench", strconv.Itoa(n), "-threads", strconv.Itoa(threads))
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		if err := cmd.Run(); err != nil {
+			return nil, fmt.Errorf("%v: %s", err, errOut.String())
+		}
+		var rs []benchResult
+		dec := json.NewDecoder(&out)
+		for dec.More() {
+			var r benchResult
+			if err := dec.Decode(&r); err != nil {
+				return nil, err
+			}
+			rs = append(rs, r)
+		}
+		return rs, nil
+	}
+	if number <= 0 {
+		// Calibrate: a short run, then enough calls for about a second per mode.
+		probe, err := runner(10)
+		if err != nil {
+			return nil, err
+		}
+		number = 10
+		for _, r := range probe {
+			if r.MedianNs > 0 {
+				number = max(number, min(int(1e9/r.MedianNs), 1_000_000))
+			}
+		}
+	}
+	return runner(number)
+}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/relaxgo/relaxgo/compiler"
+	"github.com/relaxgo/relaxgo/lower"
+)
+
+// compileFlags are the flags shared by build, run and gen.
+type compileFlags struct {
+	params    string
+	dumpAfter string
+}
+
+func (c *compileFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.params, "params", "", "weights (.safetensors or .npz) bound to parameters after num_input, by name")
+	fs.StringVar(&c.dumpAfter, "dump-after", "", "print the module after these passes (comma-separated; \"all\"); passes: "+strings.Join(lower.PassNames(), ", "))
+}
+
+func (c *compileFlags) compile(path string, stderr io.Writer) (*compiler.Result, error) {
+	opt := compiler.Options{}
+	if c.params != "" {
+		p, err := compiler.LoadParams(c.params)
+		if err != nil {
+			return nil, err
+		}
+		opt.Params = p
+	}
+	if c.dumpAfter != "" {
+		opt.DumpAfter = strings.Split(c.dumpAfter, ",")
+		opt.Dump = stderr
+	}
+	return compiler.CompileFile(path, opt)
+}
+
+func init() {
+	register(&command{name: "build", summary: "compile a module to a bytecode executable (.vmexec)", run: runBuild})
+}
+
+// runBuild is `relaxgo build [--params P] -o OUT.vmexec MODULE.py`.
+func runBuild(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cf compileFlags
+	cf.register(fs)
+	out := fs.String("o", "", "output executable file (TVM \"0.14\" format)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: relaxgo build [--params P] [--dump-after PASSES] -o OUT.vmexec MODULE.py")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 || *out == "" {
+		fs.Usage()
+		return 2
+	}
+	res, err := cf.compile(fs.Arg(0), stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "relaxgo build:", err)
+		return 1
+	}
+	if err := writeExec(*out, res); err != nil {
+		fmt.Fprintln(stderr, "relaxgo build:", err)
+		return 1
+	}
+	return 0
+}
+
+func writeExec(path string, res *compiler.Result) error {
+	if err := res.Exec.SaveToFile(path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}

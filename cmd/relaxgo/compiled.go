@@ -1,0 +1,289 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	goruntime "runtime"
+	"sort"
+	"strings"
+
+	"github.com/relaxgo/relaxgo/compiler"
+	"github.com/relaxgo/relaxgo/gen"
+)
+
+// repoRoot finds the relaxgo checkout that generated code is built against:
+// $RELAXGO_ROOT, else the module root this binary was built from.
+func repoRoot() (string, error) {
+	if r := os.Getenv("RELAXGO_ROOT"); r != "" {
+		return r, nil
+	}
+	_, file, _, ok := goruntime.Caller(0)
+	if ok {
+		root := filepath.Join(filepath.Dir(file), "..", "..")
+		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
+			return filepath.Abs(root)
+		}
+	}
+	return "", errors.New("cannot find the relaxgo source tree for building generated code; set RELAXGO_ROOT")
+}
+
+// runnerMain is the program that runs a generated model: one call writing
+// its results (-out), or a timing run (-bench N) printing one JSON line per mode.
+const runnerMain = `package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	goruntime "runtime"
+	"sort"
+	"time"
+
+	"github.com/relaxgo/relaxgo/kernels"
+	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/tensorio"
+
+	"relaxgorun/model"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	fn := flag.String("fn", "main", "function")
+	mode := flag.String("mode", "compiled", "compiled or bytecode (comma-separated with -bench)")
+	inputs := flag.String("in", "", "ordered arguments (.npz)")
+	output := flag.String("out", "", "results (.npz)")
+	bench := flag.Int("bench", 0, "timed calls per mode (0: run once)")
+	threads := flag.Int("threads", 0, "kernel threads (0: GOMAXPROCS)")
+	flag.Parse()
+	kernels.SetNumThreads(*threads)
+	m, err := model.New()
+	if err != nil {
+		return err
+	}
+	var args []runtime.Value
+	if *inputs != "" {
+		a, err := tensorio.ReadNPZFile(*inputs)
+		if err != nil {
+			return err
+		}
+		for _, n := range a.Names() {
+			t, _ := a.Get(n)
+			args = append(args, t)
+		}
+	}
+	invoker := func(mode string) (func(string, ...runtime.Value) (runtime.Value, error), error) {
+		if mode == "bytecode" {
+			vm, err := m.NewVM()
+			if err != nil {
+				return nil, err
+			}
+			return vm.Invoke, nil
+		}
+		vm, err := m.NewCompiledVM()
+		if err != nil {
+			return nil, err
+		}
+		return vm.Invoke, nil
+	}
+	if *bench > 0 {
+		for _, md := range splitModes(*mode) {
+			invoke, err := invoker(md)
+			if err != nil {
+				return err
+			}
+			for i := 0; i < 3 || i < *bench/10; i++ {
+				if _, err := invoke(*fn, args...); err != nil {
+					return err
+				}
+			}
+			samples := make([]float64, *bench)
+			var before, after goruntime.MemStats
+			goruntime.ReadMemStats(&before)
+			for i := range samples {
+				start := time.Now()
+				if _, err := invoke(*fn, args...); err != nil {
+					return err
+				}
+				samples[i] = float64(time.Since(start).Nanoseconds())
+			}
+			goruntime.ReadMemStats(&after)
+			sort.Float64s(samples)
+			res := map[string]any{"mode": md, "median_ns": samples[len(samples)/2], "min_ns": samples[0],
+				"allocs": float64(after.Mallocs-before.Mallocs) / float64(*bench),
+				"bytes":  float64(after.TotalAlloc-before.TotalAlloc) / float64(*bench)}
+			b, _ := json.Marshal(res)
+			fmt.Println(string(b))
+		}
+		return nil
+	}
+	invoke, err := invoker(*mode)
+	if err != nil {
+		return err
+	}
+	v, err := invoke(*fn, args...)
+	if err != nil {
+		return err
+	}
+	out := &tensorio.Archive{}
+	var add func(v runtime.Value) error
+	add = func(v runtime.Value) error {
+		var t *runtime.Tensor
+		switch x := v.(type) {
+		case runtime.Tuple:
+			for _, f := range x {
+				if err := add(f); err != nil {
+					return err
+				}
+			}
+			return nil
+		case *runtime.Tensor:
+			t = x
+		case runtime.Shape:
+			var err error
+			if t, err = runtime.FromSlice([]int64(x), int64(len(x))); err != nil {
+				return err
+			}
+		case int64:
+			t = runtime.Scalar(x)
+		case float64:
+			t = runtime.Scalar(x)
+		case bool:
+			t = runtime.Scalar(x)
+		default:
+			return fmt.Errorf("cannot write a result of type %s", runtime.TypeName(v))
+		}
+		return out.Add(fmt.Sprintf("out_%d", out.Len()), t)
+	}
+	if err := add(v); err != nil {
+		return err
+	}
+	return tensorio.WriteNPZFile(*output, out)
+}
+
+func splitModes(s string) []string {
+	if s == "both" {
+		return []string{"bytecode", "compiled"}
+	}
+	return []string{s}
+}
+`
+
+// runCompiled generates the model package into a temporary module, builds
+// the runner with the extra Go files (e.g. packed functions the model calls),
+// and runs fn in mode ("compiled", or "bytecode" on the package's VM) on the
+// ordered inputs, writing the results to output.
+func runCompiled(res *compiler.Result, module, fn, mode, orderedInputs, output string, extra []string) error {
+	root, err := repoRoot()
+	if err != nil {
+		return err
+	}
+	bin, cleanup, err := buildRunner(res, root, module, extra)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	run := exec.Command(bin, "-fn", fn, "-mode", mode, "-in", orderedInputs, "-out", output)
+	var errOut bytes.Buffer
+	run.Stderr = &errOut
+	if err := run.Run(); err != nil {
+		msg := strings.TrimSpace(errOut.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return errors.New(msg)
+	}
+	return nil
+}
+
+// buildRunner generates the model package and builds the runner program.
+// With $RELAXGO_RUN_CACHE set, runners are kept there keyed by a hash of
+// their sources, so repeated runs of one model build once.
+func buildRunner(res *compiler.Result, root, module string, extra []string) (string, func(), error) {
+	files, err := gen.Package(gen.Input{Lowered: res.Lowered, Program: res.Program, Exec: res.Exec, Package: "model", Source: filepath.Base(module)})
+	if err != nil {
+		return "", nil, err
+	}
+	gomod := fmt.Sprintf("module relaxgorun\n\ngo 1.24\n\nrequire github.com/relaxgo/relaxgo v0.0.0\n\nreplace github.com/relaxgo/relaxgo => %s\n", root)
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		return "", nil, err
+	}
+	all := map[string][]byte{"go.mod": []byte(gomod), "go.sum": sum, "main.go": []byte(runnerMain)}
+	for n, b := range files {
+		all["model/"+n] = b
+	}
+	for _, e := range extra {
+		b, err := os.ReadFile(e)
+		if err != nil {
+			return "", nil, err
+		}
+		all["extra_"+filepath.Base(e)] = b
+	}
+	h := sha256.New()
+	for _, n := range sortedNames(all) {
+		fmt.Fprintf(h, "%s\x00%d\x00", n, len(all[n]))
+		h.Write(all[n])
+	}
+	key := hex.EncodeToString(h.Sum(nil))[:24]
+	cache := os.Getenv("RELAXGO_RUN_CACHE")
+	if cache != "" {
+		bin := filepath.Join(cache, key)
+		if _, err := os.Stat(bin); err == nil {
+			return bin, func() {}, nil
+		}
+	}
+	dir, err := os.MkdirTemp("", "relaxgo-run-*")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup := func() { os.RemoveAll(dir) }
+	for _, n := range sortedNames(all) {
+		p := filepath.Join(dir, filepath.FromSlash(n))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			cleanup()
+			return "", nil, err
+		}
+		if err := os.WriteFile(p, all[n], 0o644); err != nil {
+			cleanup()
+			return "", nil, err
+		}
+	}
+	bin := filepath.Join(dir, "runner")
+	if cache != "" {
+		if err := os.MkdirAll(cache, 0o755); err != nil {
+			cleanup()
+			return "", nil, err
+		}
+		bin = filepath.Join(cache, key)
+	}
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("building the generated package: %v\n%s", err, out)
+	}
+	return bin, cleanup, nil
+}
+
+func sortedNames(m map[string][]byte) []string {
+	out := make([]string, 0, len(m))
+	for n := range m {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"debug/elf"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/conformance"
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// newcomerMain is what a user writes: a go:generate line and a call.
+const newcomerMain = `package main
+
+//go:generate go run github.com/relaxgo/relaxgo/cmd/relaxgo gen --params mlp.safetensors --pkg mlp -o mlp model.py
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/tensorio"
+
+	"newcomer/mlp"
+)
+
+func main() {
+	in, err := tensorio.ReadNPZFile(os.Args[1])
+	if err != nil {
+		panic(err)
+	}
+	x, _ := in.Get("in_0")
+	y, err := mlp.Main(x)
+	if err != nil {
+		panic(err)
+	}
+	for _, v := range y.Float32s() {
+		fmt.Println(v)
+	}
+	_ = runtime.Float32
+}
+`
+
+// TestNewcomer plays a new user: a module outside the repository (replace to
+// this checkout), go generate, a static CGO_ENABLED=0 build, and a run whose
+// output matches the corpus's expected values.
+func TestNewcomer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module with the go tool")
+	}
+	dir := conformance.Dir()
+	if dir == "" {
+		t.Skip("no corpus")
+	}
+	c, err := conformance.LoadCase(filepath.Join(dir, "mlp_highlevel"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	copyFile(t, c.ModulePath(), filepath.Join(work, "model.py"))
+	copyFile(t, c.ParamsPath(), filepath.Join(work, "mlp.safetensors"))
+	copyFile(t, filepath.Join(root, "go.sum"), filepath.Join(work, "go.sum"))
+	write(t, filepath.Join(work, "go.mod"), "module newcomer\n\ngo 1.24\n\nrequire github.com/relaxgo/relaxgo v0.0.0\n\nreplace github.com/relaxgo/relaxgo => "+root+"\n")
+	write(t, filepath.Join(work, "main.go"), newcomerMain)
+	env := append(os.Environ(), "GOFLAGS=-mod=mod", "CGO_ENABLED=0")
+	for _, args := range [][]string{{"generate", "./..."}, {"build", "-o", "newcomer", "."}} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir, cmd.Env = work, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	bin := filepath.Join(work, "newcomer")
+	f, err := elf.Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			t.Error("the binary is dynamically linked (has an ELF interpreter)")
+		}
+	}
+	f.Close()
+	out, err := exec.Command(bin, filepath.Join(c.Dir, c.Calls[0].IO)).Output()
+	if err != nil {
+		t.Fatalf("running the binary: %v", err)
+	}
+	_, io, err := c.Inputs(c.Calls[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := io.Get(c.Calls[0].Outputs[0].NPZ)
+	var got []float32
+	for _, line := range strings.Fields(string(out)) {
+		v, err := strconv.ParseFloat(line, 32)
+		if err != nil {
+			t.Fatalf("bad output %q", line)
+		}
+		got = append(got, float32(v))
+	}
+	gt, err := runtime.FromSlice(got, want.Shape()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := conformance.Compare(gt, want, c.RTol, c.ATol); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, to, string(b))
+}
+
+func write(t *testing.T, path, s string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/relaxgo/relaxgo/compiler"
+	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/tensorio"
+)
+
+func init() {
+	register(&command{name: "run", summary: "compile and run a function on inputs from an .npz file", run: runRun})
+}
+
+// runRun is `relaxgo run --mode=bytecode [--params P] [--func main] --inputs IN.npz [--output OUT.npz] MODULE.py`.
+func runRun(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cf compileFlags
+	cf.register(fs)
+	mode := fs.String("mode", "bytecode", "execution mode: bytecode (the VM, in process) or compiled (generated Go, built and run)")
+	var extra multiFlag
+	fs.Var(&extra, "go", "a Go file compiled into the compiled-mode runner, e.g. registering packed functions the model calls (repeatable)")
+	fn := fs.String("func", "main", "function to call")
+	inputs := fs.String("inputs", "", "arguments (.npz): matched to parameters by name, else by position")
+	output := fs.String("output", "", "write the flattened results here (.npz, entries out_0..out_k)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: relaxgo run --mode=bytecode|compiled [--params P] [--go FILE.go] [--func main] --inputs IN.npz [--output OUT.npz] MODULE.py")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	if *mode != "bytecode" && *mode != "compiled" {
+		fmt.Fprintf(stderr, "relaxgo run: unknown --mode=%s (want bytecode or compiled)\n", *mode)
+		return 2
+	}
+	res, err := cf.compile(fs.Arg(0), stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "relaxgo run:", err)
+		return 1
+	}
+	var out *tensorio.Archive
+	if *mode == "compiled" || len(res.Lowered.PrimFuncs()) > 0 {
+		// TIR functions exist only as generated Go: bytecode runs on the generated package's VM.
+		out, err = runGenerated(res, fs.Arg(0), *fn, *mode, *inputs, extra)
+	} else {
+		out, err = runBytecode(res, *fn, *inputs)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "relaxgo run:", err)
+		return 1
+	}
+	if *output != "" {
+		if err := tensorio.WriteNPZFile(*output, out); err != nil {
+			fmt.Fprintln(stderr, "relaxgo run:", err)
+			return 1
+		}
+		return 0
+	}
+	for _, n := range out.Names() {
+		t, _ := out.Get(n)
+		fmt.Fprintf(stdout, "%s: %s\n", n, t)
+	}
+	return 0
+}
+
+// readArgs loads the arguments of fn from an .npz file: by parameter name
+// when every parameter has an entry, else by position.
+func readArgs(exec *runtime.Executable, fn, path string) ([]runtime.Value, error) {
+	i, ok := exec.FuncIndex(fn)
+	if !ok {
+		return nil, fmt.Errorf("no function %q", fn)
+	}
+	info, _ := exec.Func(i)
+	if path == "" {
+		if info.NumArgs == 0 {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("%s takes %d arguments (%s): give them with --inputs", fn, info.NumArgs, strings.Join(info.ParamNames, ", "))
+	}
+	a, err := tensorio.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	args := make([]runtime.Value, 0, len(info.ParamNames))
+	byName := true
+	for _, p := range info.ParamNames {
+		t, ok := a.Get(p)
+		if !ok {
+			byName = false
+			break
+		}
+		args = append(args, t)
+	}
+	if byName {
+		return args, nil
+	}
+	// By position: the entries named in_0, in_1, ... (the corpus convention,
+	// whose files also hold expected outputs), else all entries in order.
+	names := a.Names()
+	var ins []string
+	for i := 0; ; i++ {
+		if _, ok := a.Get(fmt.Sprintf("in_%d", i)); !ok {
+			break
+		}
+		ins = append(ins, fmt.Sprintf("in_%d", i))
+	}
+	if len(ins) > 0 {
+		names = ins
+	}
+	if len(names) != len(info.ParamNames) {
+		return nil, fmt.Errorf("%s: %d inputs, but %s takes %d arguments (%s)", path, len(names), fn, len(info.ParamNames), strings.Join(info.ParamNames, ", "))
+	}
+	args = args[:0]
+	for _, n := range names {
+		t, _ := a.Get(n)
+		args = append(args, t)
+	}
+	return args, nil
+}
+
+func runBytecode(res *compiler.Result, fn, inputs string) (*tensorio.Archive, error) {
+	args, err := readArgs(res.Exec, fn, inputs)
+	if err != nil {
+		return nil, err
+	}
+	vm, err := runtime.NewVM(res.Exec)
+	if err != nil {
+		return nil, err
+	}
+	v, err := vm.Invoke(fn, args...)
+	if err != nil {
+		return nil, err
+	}
+	return resultArchive(v)
+}
+
+// resultArchive flattens a result into out_0..out_k tensors.
+func resultArchive(v runtime.Value) (*tensorio.Archive, error) {
+	a := &tensorio.Archive{}
+	var add func(v runtime.Value) error
+	add = func(v runtime.Value) error {
+		var t *runtime.Tensor
+		switch x := v.(type) {
+		case runtime.Tuple:
+			for _, f := range x {
+				if err := add(f); err != nil {
+					return err
+				}
+			}
+			return nil
+		case *runtime.Tensor:
+			t = x
+		case runtime.Shape:
+			var err error
+			if t, err = runtime.FromSlice([]int64(x), int64(len(x))); err != nil {
+				return err
+			}
+		case int64:
+			t = runtime.Scalar(x)
+		case float64:
+			t = runtime.Scalar(x)
+		case bool:
+			t = runtime.Scalar(x)
+		default:
+			return errors.New("cannot write a result of type " + runtime.TypeName(v))
+		}
+		return a.Add(fmt.Sprintf("out_%d", a.Len()), t)
+	}
+	return a, add(v)
+}
+
+// multiFlag is a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
+
+// runGenerated runs fn through the generated Go package, in mode.
+func runGenerated(res *compiler.Result, module, fn, mode, inputs string, extra []string) (*tensorio.Archive, error) {
+	args, err := readArgs(res.Exec, fn, inputs)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "relaxgo-io-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	in := &tensorio.Archive{}
+	for i, a := range args {
+		if err := in.Add(fmt.Sprintf("arg_%d", i), a.(*runtime.Tensor)); err != nil {
+			return nil, err
+		}
+	}
+	inPath, outPath := filepath.Join(dir, "in.npz"), filepath.Join(dir, "out.npz")
+	if err := tensorio.WriteNPZFile(inPath, in); err != nil {
+		return nil, err
+	}
+	if err := runCompiled(res, module, fn, mode, inPath, outPath, extra); err != nil {
+		return nil, err
+	}
+	return tensorio.ReadNPZFile(outPath)
+}
