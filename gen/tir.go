@@ -51,15 +51,15 @@ const kernelsPkg = "github.com/relaxgo/relaxgo/kernels"
 func TIRFunc(f *ir.PrimFunc, goName string) (*jen.Statement, error) {
 	g := &tirGen{
 		f: f, goName: goName,
-		names:   map[string]bool{goName: true},
-		vname:   map[*ir.PrimVar]string{},
-		depth:   map[*ir.PrimVar]int{},
-		subst:   map[*ir.PrimVar]ir.PrimExpr{},
-		refs:    map[*ir.PrimVar]bool{},
+		names:      map[string]bool{goName: true},
+		vname:      map[*ir.PrimVar]string{},
+		depth:      map[*ir.PrimVar]int{},
+		subst:      map[*ir.PrimVar]ir.PrimExpr{},
+		refs:       map[*ir.PrimVar]bool{},
 		nonNegVars: map[*ir.PrimVar]bool{},
-		bufs:    map[*ir.Buffer]*gbuf{},
-		helpers: map[string]string{},
-		loc:     f.Loc,
+		bufs:       map[*ir.Buffer]*gbuf{},
+		helpers:    map[string]string{},
+		loc:        f.Loc,
 	}
 	for _, n := range []string{"args", "err", "math", "fmt", "runtime", "kernels", "ok", "r", "v"} {
 		g.names[n] = true
@@ -427,7 +427,8 @@ func (g *tirGen) scalarParam(i int, p *ir.PrimVar, fail func(string, ...jen.Code
 		jen.Var().Id(raw).Int64(),
 		jen.Switch(jen.Id("v").Op(":=").Add(arg).Assert(jen.Type())).Block(
 			jen.Case(jen.Int64()).Block(jen.Id(raw).Op("=").Id("v")),
-			jen.Case(jen.Int(), jen.Int32()).Block(jen.Id(raw).Op("=").Int64().Call(jen.Id("v"))),
+			jen.Case(jen.Int()).Block(jen.Id(raw).Op("=").Int64().Call(jen.Id("v"))),
+			jen.Case(jen.Int32()).Block(jen.Id(raw).Op("=").Int64().Call(jen.Id("v"))),
 			jen.Default().Block(fail(what+": expected an int64, got %T", arg)),
 		),
 	}
