@@ -111,6 +111,10 @@ type tirGen struct {
 	frames     []*loopFrame
 	scopes     []*allocScope
 	loc        ir.Span
+	// noReduce disables the register-reduction rewrite while it emits its
+	// loops; acc is the accumulator standing for the reduced buffer.
+	noReduce bool
+	acc      *accState
 }
 
 // errorf reports unsupported or malformed TIR at the current location.
@@ -700,6 +704,9 @@ func workEstimate(s ir.Stmt) int64 {
 
 func (g *tirGen) forLoop(x *ir.For, out *[]jen.Code) error {
 	g.setLoc(x.Loc)
+	if p := g.matchReduction(x); p != nil {
+		return g.reduction(p, out)
+	}
 	if x.Kind == ir.ForThreadBinding {
 		return g.errorf("thread_binding loop over %s (thread %q) is not supported on CPU", x.Var.Name, x.ThreadTag)
 	}
@@ -797,23 +804,35 @@ func isSimple(e ir.PrimExpr) bool {
 	return false
 }
 
+// ivDecl is the declaration of a block iteration variable at stmts[slot],
+// dropped when nothing refers to the variable.
+type ivDecl struct {
+	slot int
+	v    *ir.PrimVar
+}
+
 func (g *tirGen) block(x *ir.Block, out *[]jen.Code) error {
 	g.setLoc(x.Loc)
 	var stmts []jen.Code
-	type decl struct {
-		slot int
-		v    *ir.PrimVar
+	var decls []ivDecl
+	if err := g.bindIterVars(x.Name, x.IterVars, &stmts, &decls); err != nil {
+		return err
 	}
-	var decls []decl
-	for _, iv := range x.IterVars {
+	return g.blockRest(x, stmts, decls, out)
+}
+
+// bindIterVars binds iteration variables to their bindings: aliases of
+// plain loop variables, or declarations appended to stmts.
+func (g *tirGen) bindIterVars(blkName string, ivs []ir.IterVar, stmts *[]jen.Code, decls *[]ivDecl) error {
+	for _, iv := range ivs {
 		if err := g.checkType(iv.Var.Type, "iteration variable "+iv.Var.Name); err != nil {
 			return err
 		}
 		if iv.Binding == nil {
-			return g.errorf("block %s: iteration variable %s has no binding", x.Name, iv.Var.Name)
+			return g.errorf("block %s: iteration variable %s has no binding", blkName, iv.Var.Name)
 		}
 		if !iv.Var.Type.IsInt() || !iv.Binding.DType().IsInt() {
-			return g.errorf("block %s: iteration variable %s has type %s", x.Name, iv.Var.Name, iv.Var.Type)
+			return g.errorf("block %s: iteration variable %s has type %s", blkName, iv.Var.Name, iv.Var.Type)
 		}
 		bind := iv.Binding
 		if bv, ok := bind.(*ir.PrimVar); ok && bv.Type == iv.Var.Type {
@@ -844,9 +863,13 @@ func (g *tirGen) block(x *ir.Block, out *[]jen.Code) error {
 			sb = &ir.Cast{Type: iv.Var.Type, Value: sb}
 		}
 		g.subst[iv.Var] = sb
-		decls = append(decls, decl{len(stmts), iv.Var})
-		stmts = append(stmts, jen.Id(name).Op(":=").Add(code))
+		*decls = append(*decls, ivDecl{len(*stmts), iv.Var})
+		*stmts = append(*stmts, jen.Id(name).Op(":=").Add(code))
 	}
+	return nil
+}
+
+func (g *tirGen) blockRest(x *ir.Block, stmts []jen.Code, decls []ivDecl, out *[]jen.Code) error {
 	var inner []jen.Code
 	for _, b := range x.AllocBuffers {
 		if err := g.alloc(b); err != nil {
@@ -902,7 +925,7 @@ func (g *tirGen) block(x *ir.Block, out *[]jen.Code) error {
 			stmts[d.slot] = jen.Null()
 		}
 	}
-	if !x.Implicit && x.Name != "" {
+	if !x.Implicit && x.Name != "" && g.acc == nil {
 		*out = append(*out, jen.Comment("block "+x.Name))
 	}
 	*out = append(*out, stmts...)
@@ -937,6 +960,14 @@ func (g *tirGen) store(b *ir.Buffer, idx []ir.PrimExpr, val ir.PrimExpr, out *[]
 	if val.DType() != b.DType {
 		return g.errorf("store of a %s value into %s buffer %s", val.DType(), b.DType, b.Name)
 	}
+	if g.acc != nil && g.acc.buf == b {
+		v, err := g.expr(val)
+		if err != nil {
+			return err
+		}
+		*out = append(*out, jen.Id(g.acc.name).Op("=").Add(v.c))
+		return nil
+	}
 	if c, ok := val.(*ir.PrimCall); ok && c.Op == "if_then_else" && len(c.Args) == 3 {
 		cond, err := g.boolExpr(c.Args[0])
 		if err != nil {
@@ -962,6 +993,19 @@ func (g *tirGen) store(b *ir.Buffer, idx []ir.PrimExpr, val ir.PrimExpr, out *[]
 	}
 	*out = append(*out, jen.Id(gb.data).Index(off).Op("=").Add(g.toElem(b.DType, v)))
 	return nil
+}
+
+// fromElem converts a buffer element to its scalar Go type.
+func (g *tirGen) fromElem(dt runtime.DataType, load gexpr) gexpr {
+	switch {
+	case isHalf(dt) && dt.Code == runtime.CodeBFloat:
+		return g.call(g.helper("bf2f"), load)
+	case isHalf(dt):
+		return g.call(g.helper("h2f"), load)
+	case dt.IsInt() && dt.Bits == 64:
+		return conv("int", load)
+	}
+	return load
 }
 
 func (g *tirGen) toElem(dt runtime.DataType, v gexpr) jen.Code {
@@ -1390,21 +1434,14 @@ func (g *tirGen) expr(e ir.PrimExpr) (gexpr, error) {
 		if err != nil {
 			return gexpr{}, err
 		}
+		if g.acc != nil && g.acc.buf == x.Buffer {
+			return operand(jen.Id(g.acc.name)), nil
+		}
 		off, err := g.offset(gb, x.Indices)
 		if err != nil {
 			return gexpr{}, err
 		}
-		load := operand(jen.Id(gb.data).Index(off))
-		dt := x.Buffer.DType
-		switch {
-		case isHalf(dt) && dt.Code == runtime.CodeBFloat:
-			return g.call(g.helper("bf2f"), load), nil
-		case isHalf(dt):
-			return g.call(g.helper("h2f"), load), nil
-		case dt.IsInt() && dt.Bits == 64:
-			return conv("int", load), nil
-		}
-		return load, nil
+		return g.fromElem(x.Buffer.DType, operand(jen.Id(gb.data).Index(off))), nil
 	case *ir.Let:
 		if x.Value.DType() != x.Var.Type {
 			return gexpr{}, g.errorf("let %s: value of type %s bound to a %s variable", x.Var.Name, x.Value.DType(), x.Var.Type)
