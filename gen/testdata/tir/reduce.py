@@ -101,3 +101,24 @@ class Module:
                 v_i0, v_i1 = T.axis.remap("SS", [i0, i1])
                 T.block_attr({"axis": 1})
                 T_softmax_norm[v_i0, v_i1] = T_softmax_exp[v_i0, v_i1] / T_softmax_expsum[v_i0]
+
+    @T.prim_func(private=True)
+    def sum_rsr(A: T.Buffer((T.int64(3), T.int64(4), T.int64(5)), "float32"), B: T.Buffer((T.int64(4),), "float32")):
+        for k1, j, k2 in T.grid(T.int64(3), T.int64(4), T.int64(5)):
+            with T.block("B"):
+                vk1, vj, vk2 = T.axis.remap("RSR", [k1, j, k2])
+                with T.init():
+                    B[vj] = T.float32(0.5)
+                B[vj] = B[vj] + A[vk1, vj, vk2] * T.float32(1.5)
+
+    @T.prim_func(private=True)
+    def sum_sym(var_A: T.handle, var_B: T.handle):
+        n = T.int64()
+        A = T.match_buffer(var_A, (T.int64(4), n), "float16")
+        B = T.match_buffer(var_B, (T.int64(4),), "float16")
+        for i, k in T.grid(T.int64(4), n):
+            with T.block("B"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    B[vi] = T.float16(0)
+                B[vi] = B[vi] + A[vi, vk]
