@@ -58,3 +58,59 @@ func TestSteadyStateAllocs(t *testing.T) {
 
 var mustSum *runtime.Tensor
 var outT *runtime.Tensor
+
+// TestSteadyStateAllocsLinalg checks that the GEMM driver, matmul and conv2d
+// do not allocate per call once their pools are warm, on one thread and on
+// several (the parallel path hands pooled jobs to the worker pool).
+func TestSteadyStateAllocsLinalg(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items at random under -race")
+	}
+	defer SetNumThreads(0)
+	a := randT(t, 1, []int64{4, 40, 72}, f32, -1, 1)
+	b := randT(t, 2, []int64{72, 56}, f32, -1, 1)
+	bb := randT(t, 3, []int64{1, 72, 56}, f32, -1, 1)
+	c := mustT(t, []int64{4, 40, 56}, f32)
+	a2 := randT(t, 4, []int64{40, 72}, f32, -1, 1)
+	c2 := mustT(t, []int64{40, 56}, f32)
+	bt := randT(t, 5, []int64{4, 56, 72}, f32, -1, 1)
+	x := randT(t, 6, []int64{1, 8, 12, 12}, f32, -1, 1)
+	w := randT(t, 7, []int64{16, 8, 3, 3}, f32, -1, 1)
+	y := mustT(t, []int64{1, 16, 12, 12}, f32)
+	wd := randT(t, 8, []int64{8, 1, 3, 3}, f32, -1, 1)
+	yd := mustT(t, []int64{1, 8, 12, 12}, f32)
+	pad := []int64{1, 1, 1, 1}
+	conv := Conv2DAttrs{Padding: pad, Groups: 1}
+	dw := Conv2DAttrs{Padding: pad, Groups: 8}
+	mm, _ := runtime.Lookup("kernels.matmul")
+	argsMM := []runtime.Value{a2, b, nil, c2}
+	rb, cb := make([]float32, 40), make([]float32, 56)
+	ep := &GemmEpilogue{RowBias: rb, ColBias: cb, Relu: true}
+	af, bf, cf := a2.Float32s(), b.Float32s(), c2.Float32s()
+	ct := make([]float32, 72*56)
+	cases := []struct {
+		name string
+		fn   func()
+	}{
+		{"Sgemm", func() { _ = Sgemm(false, false, 40, 56, 72, 1, af, 72, bf, 56, 0, cf, 56) }},
+		{"Sgemm transA beta", func() { _ = Sgemm(true, false, 72, 56, 40, 1, af, 72, bf, 56, 0.5, ct, 56) }},
+		{"SgemmEx epilogue", func() { _ = SgemmEx(false, false, 40, 56, 72, 1, af, 72, bf, 56, 0, cf, 56, ep) }},
+		{"Sgemm k=0", func() { _ = SgemmEx(false, false, 40, 56, 0, 1, af, 72, bf, 56, 2, cf, 56, ep) }},
+		{"Matmul 2-D", func() { _ = Matmul(c2, a2, b) }},
+		{"Matmul batched, shared B", func() { _ = Matmul(c, a, b) }},
+		{"Matmul batched, broadcast B", func() { _ = Matmul(c, a, bb) }},
+		{"MatmulTransposed batched", func() { _ = MatmulTransposed(c, a, bt, false, true) }},
+		{"Conv2D", func() { _ = Conv2D(y, x, w, conv) }},
+		{"Conv2D depthwise", func() { _ = Conv2D(yd, x, wd, dw) }},
+		{"packed matmul", func() { _, _ = mm(argsMM) }},
+	}
+	for _, threads := range []int{1, 2, 4} {
+		SetNumThreads(threads)
+		for _, c := range cases {
+			c.fn() // warm the pools
+			if n := testing.AllocsPerRun(50, c.fn); n != 0 {
+				t.Errorf("threads=%d: %s: %v allocations per call, want 0", threads, c.name, n)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -182,10 +183,13 @@ func Conv2D(out, x, w *runtime.Tensor, attrs Conv2DAttrs) error {
 		conv2dF32(&g, out.Float32s(), x.Float32s(), w.Float32s())
 		return nil
 	}
+	// The plain loops capture their geometry; a copy keeps g on the stack
+	// for the float32 path.
+	gp := g
 	if outDT.IsFloat() {
-		return conv2dPlain[float64](&g, out, x, w)
+		return conv2dPlain[float64](&gp, out, x, w)
 	}
-	return conv2dPlain[int64](&g, out, x, w)
+	return conv2dPlain[int64](&gp, out, x, w)
 }
 
 func conv2dF32(g *conv2dGeom, out, x, w []float32) {
@@ -206,71 +210,70 @@ func conv2dF32(g *conv2dGeom, out, x, w []float32) {
 				_ = Sgemm(false, false, og, pix, kk, 1, wg, kk, xg, pix, 0, og0, pix)
 				continue
 			}
-			sgemm(false, og, pix, kk, 1, wg, kk, convPacker(g, xg), 0, og0, pix, nil)
+			src := gemmB{b: xg, conv: true, geom: *g}
+			sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix)
 		}
 	}
 }
 
-// convPacker returns the implicit-GEMM B packer of one image group xg (cg
+// convPackB is the implicit-GEMM B packer of one image group xg (cg
 // channels): the virtual B has rows (c, i, j) and columns = output pixels,
 // B[(c*kh+i)*kw+j][(oy, ox)] = xg[c][oy*sh-pt+i*dh][ox*sw-pl+j*dw] (0 outside).
-func convPacker(g *conv2dGeom, xg []float32) gemmPackFunc {
-	return func(p0, kc, j0, cols, nr int, dst []float32) {
-		if cols < nr {
-			clear(dst[:kc*nr])
-		}
-		var ihb, iwb [64]int
-		for q := 0; q < cols; q++ {
-			p := j0 + q
-			ihb[q] = p/g.ow*g.sh - g.pt
-			iwb[q] = p%g.ow*g.sw - g.pl
-		}
-		hw := g.h * g.w
-		// Runs of consecutive columns in one output row (stride 1: a
-		// contiguous input segment).
-		var runs [64][2]int
-		nrun := 0
-		for q := 0; q < cols; {
-			l := min(cols-q, g.ow-(j0+q)%g.ow)
-			runs[nrun] = [2]int{q, l}
-			nrun++
-			q += l
-		}
-		for p := 0; p < kc; p++ {
-			r := p0 + p
-			c, i, j := r/(g.kh*g.kw), r/g.kw%g.kh, r%g.kw
-			xc := xg[c*hw : (c+1)*hw]
-			di, dj := i*g.dh, j*g.dw
-			d := dst[p*nr : p*nr+cols]
-			if g.sw == 1 {
-				for _, run := range runs[:nrun] {
-					q, l := run[0], run[1]
-					seg := d[q : q+l]
-					ih := ihb[q] + di
-					if uint(ih) >= uint(g.h) {
-						clear(seg)
-						continue
-					}
-					xr := xc[ih*g.w : (ih+1)*g.w]
-					iw := iwb[q] + dj
-					lo, hi := max(0, -iw), min(l, g.w-iw)
-					if hi <= lo {
-						clear(seg)
-						continue
-					}
-					clear(seg[:lo])
-					copy(seg[lo:hi], xr[iw+lo:iw+hi])
-					clear(seg[hi:])
+func convPackB(g *conv2dGeom, xg []float32, p0, kc, j0, cols, nr int, dst []float32) {
+	if cols < nr {
+		clear(dst[:kc*nr])
+	}
+	var ihb, iwb [64]int
+	for q := 0; q < cols; q++ {
+		p := j0 + q
+		ihb[q] = p/g.ow*g.sh - g.pt
+		iwb[q] = p%g.ow*g.sw - g.pl
+	}
+	hw := g.h * g.w
+	// Runs of consecutive columns in one output row (stride 1: a
+	// contiguous input segment).
+	var runs [64][2]int
+	nrun := 0
+	for q := 0; q < cols; {
+		l := min(cols-q, g.ow-(j0+q)%g.ow)
+		runs[nrun] = [2]int{q, l}
+		nrun++
+		q += l
+	}
+	for p := 0; p < kc; p++ {
+		r := p0 + p
+		c, i, j := r/(g.kh*g.kw), r/g.kw%g.kh, r%g.kw
+		xc := xg[c*hw : (c+1)*hw]
+		di, dj := i*g.dh, j*g.dw
+		d := dst[p*nr : p*nr+cols]
+		if g.sw == 1 {
+			for _, run := range runs[:nrun] {
+				q, l := run[0], run[1]
+				seg := d[q : q+l]
+				ih := ihb[q] + di
+				if uint(ih) >= uint(g.h) {
+					clear(seg)
+					continue
 				}
-				continue
+				xr := xc[ih*g.w : (ih+1)*g.w]
+				iw := iwb[q] + dj
+				lo, hi := max(0, -iw), min(l, g.w-iw)
+				if hi <= lo {
+					clear(seg)
+					continue
+				}
+				clear(seg[:lo])
+				copy(seg[lo:hi], xr[iw+lo:iw+hi])
+				clear(seg[hi:])
 			}
-			for q := range d {
-				ih, iw := ihb[q]+di, iwb[q]+dj
-				if uint(ih) < uint(g.h) && uint(iw) < uint(g.w) {
-					d[q] = xc[ih*g.w+iw]
-				} else {
-					d[q] = 0
-				}
+			continue
+		}
+		for q := range d {
+			ih, iw := ihb[q]+di, iwb[q]+dj
+			if uint(ih) < uint(g.h) && uint(iw) < uint(g.w) {
+				d[q] = xc[ih*g.w+iw]
+			} else {
+				d[q] = 0
 			}
 		}
 	}
@@ -280,53 +283,75 @@ func convPacker(g *conv2dGeom, xg []float32) gemmPackFunc {
 // multiplier) with direct loops, parallel over output planes:
 // out[n][o][y][x] = sum over (i, j) in order of x[n][o/og][y*sh-pt+i*dh][x*sw-pl+j*dw] * w[o][0][i][j].
 func conv2dDepthwiseF32(g *conv2dGeom, out, x, w []float32) {
+	j := convDWPool.Get().(*convDWJob)
+	j.g, j.out, j.x, j.w = *g, out, x, w
+	ParallelFor(g.n*g.o, max(1, 4096/max(1, g.oh*g.ow*g.kh*g.kw)), j.fn)
+	j.out, j.x, j.w = nil, nil, nil
+	convDWPool.Put(j)
+}
+
+// convDWJob is one depthwise convolution; pooled, with fn bound once, so a
+// call allocates nothing.
+type convDWJob struct {
+	g         conv2dGeom
+	out, x, w []float32
+	fn        func(lo, hi int)
+}
+
+var convDWPool = sync.Pool{New: func() any {
+	j := new(convDWJob)
+	j.fn = j.planes
+	return j
+}}
+
+// planes computes output planes [lo, hi).
+func (dw *convDWJob) planes(lo, hi int) {
+	g, out, x, w := &dw.g, dw.out, dw.x, dw.w
 	og := g.o / g.g
-	ParallelFor(g.n*g.o, max(1, 4096/max(1, g.oh*g.ow*g.kh*g.kw)), func(lo, hi int) {
-		for plane := lo; plane < hi; plane++ {
-			n, o := plane/g.o, plane%g.o
-			c := o / og
-			xc := x[(n*g.c+c)*g.h*g.w : (n*g.c+c+1)*g.h*g.w]
-			wo := w[o*g.kh*g.kw : (o+1)*g.kh*g.kw]
-			dst := out[plane*g.oh*g.ow : (plane+1)*g.oh*g.ow]
-			clear(dst)
-			for y := 0; y < g.oh; y++ {
-				row := dst[y*g.ow : (y+1)*g.ow]
-				for i := 0; i < g.kh; i++ {
-					ih := y*g.sh - g.pt + i*g.dh
-					if ih < 0 || ih >= g.h {
-						continue
+	for plane := lo; plane < hi; plane++ {
+		n, o := plane/g.o, plane%g.o
+		c := o / og
+		xc := x[(n*g.c+c)*g.h*g.w : (n*g.c+c+1)*g.h*g.w]
+		wo := w[o*g.kh*g.kw : (o+1)*g.kh*g.kw]
+		dst := out[plane*g.oh*g.ow : (plane+1)*g.oh*g.ow]
+		clear(dst)
+		for y := 0; y < g.oh; y++ {
+			row := dst[y*g.ow : (y+1)*g.ow]
+			for i := 0; i < g.kh; i++ {
+				ih := y*g.sh - g.pt + i*g.dh
+				if ih < 0 || ih >= g.h {
+					continue
+				}
+				xr := xc[ih*g.w : (ih+1)*g.w]
+				for j := 0; j < g.kw; j++ {
+					wv := wo[i*g.kw+j]
+					off := j*g.dw - g.pl
+					// valid ox: 0 <= ox*sw+off < w
+					lo := 0
+					if off < 0 {
+						lo = (-off + g.sw - 1) / g.sw
 					}
-					xr := xc[ih*g.w : (ih+1)*g.w]
-					for j := 0; j < g.kw; j++ {
-						wv := wo[i*g.kw+j]
-						off := j*g.dw - g.pl
-						// valid ox: 0 <= ox*sw+off < w
-						lo := 0
-						if off < 0 {
-							lo = (-off + g.sw - 1) / g.sw
+					hi := g.ow
+					if lim := (g.w - 1 - off); lim < 0 {
+						hi = 0
+					} else {
+						hi = min(hi, lim/g.sw+1)
+					}
+					if g.sw == 1 {
+						src := xr[lo+off : hi+off]
+						r := row[lo:hi]
+						for t := range r {
+							r[t] += src[t] * wv
 						}
-						hi := g.ow
-						if lim := (g.w - 1 - off); lim < 0 {
-							hi = 0
-						} else {
-							hi = min(hi, lim/g.sw+1)
-						}
-						if g.sw == 1 {
-							src := xr[lo+off : hi+off]
-							r := row[lo:hi]
-							for t := range r {
-								r[t] += src[t] * wv
-							}
-						} else {
-							for ox := lo; ox < hi; ox++ {
-								row[ox] += xr[ox*g.sw+off] * wv
-							}
+					} else {
+						for ox := lo; ox < hi; ox++ {
+							row[ox] += xr[ox*g.sw+off] * wv
 						}
 					}
 				}
 			}
 		}
-	})
+	}
 }
 
 // conv2dPlain is the reference direct convolution, accumulating in T.
@@ -513,8 +538,8 @@ func conv2dTransposeF32(g *conv2dGeom, out, x, w []float32) {
 	if pin == 0 || cg == 0 {
 		return
 	}
-	buf := gemmGetBuf(rows * pin)
-	defer gemmPutBuf(buf)
+	buf := gemmGetBBuf(rows * pin)
+	defer gemmPutBBuf(buf)
 	col := *buf
 	for n := 0; n < g.n; n++ {
 		for gi := 0; gi < g.g; gi++ {

@@ -58,33 +58,42 @@ func SgemmEx(transA, transB bool, m, n, k int, alpha float32, a []float32, lda i
 	if m == 0 || n == 0 {
 		return nil
 	}
+	j := getGemmJob()
+	j.c, j.ldc, j.m, j.n, j.beta = c, ldc, m, n, beta
+	if ep != nil {
+		j.ep, j.hasEp = *ep, true
+	}
 	if k == 0 || alpha == 0 {
-		ParallelFor(m, max(1, 4096/n), func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				row := c[i*ldc : i*ldc+n]
-				if beta == 0 {
-					clear(row)
-				} else if beta != 1 {
-					asm.MulScalarF32(row, row, beta)
-				}
-				gemmApplyEpilogue(ep, row, i, 0)
-			}
-		})
-		return nil
+		ParallelFor(m, max(1, 4096/n), j.scaleFn)
+	} else {
+		j.transA, j.k, j.alpha, j.a, j.lda = transA, k, alpha, a, lda
+		j.b = gemmB{trans: transB, b: b, ldb: ldb}
+		j.run()
 	}
-	packB := func(p0, kc, j0, cols, nr int, dst []float32) {
-		gemmPackB(transB, b, ldb, p0, kc, j0, cols, nr, dst)
-	}
-	sgemm(transA, m, n, k, alpha, a, lda, packB, beta, c, ldc, ep)
+	putGemmJob(j)
 	return nil
 }
 
-// gemmPackFunc packs depth [p0, p0+kc) and columns [j0, j0+cols) of the
-// (possibly virtual) B operand into dst as dst[p*nr+j], zero-filling columns
-// j >= cols. Convolutions pass one that reads image patches directly
-// (implicit GEMM, no im2col buffer).
-type gemmPackFunc func(p0, kc, j0, cols, nr int, dst []float32)
+// gemmB is the B operand of the blocked driver: a row-major matrix (or its
+// transpose), or, when conv is set, the virtual patch matrix of one image
+// group of a convolution (implicit GEMM, no im2col buffer).
+type gemmB struct {
+	trans bool
+	b     []float32
+	ldb   int
+	conv  bool
+	geom  conv2dGeom // when conv: the convolution whose patches B holds
+}
 
+// pack packs depth [p0, p0+kc) and columns [j0, j0+cols) of B into dst as
+// dst[p*nr+j], zero-filling columns j >= cols.
+func (s *gemmB) pack(p0, kc, j0, cols, nr int, dst []float32) {
+	if s.conv {
+		convPackB(&s.geom, s.b, p0, kc, j0, cols, nr, dst)
+		return
+	}
+	gemmPackB(s.trans, s.b, s.ldb, p0, kc, j0, cols, nr, dst)
+}
 func checkGemm(transA, transB bool, m, n, k, la, lda, lb, ldb, lc, ldc int) error {
 	if m < 0 || n < 0 || k < 0 {
 		return fmt.Errorf("kernels: sgemm: negative size m=%d n=%d k=%d", m, n, k)
@@ -117,9 +126,6 @@ func gemmCheckMat(name string, rows, cols, length, ld int) error {
 }
 
 func gemmApplyEpilogue(ep *GemmEpilogue, row []float32, i, j0 int) {
-	if ep == nil {
-		return
-	}
 	if ep.RowBias != nil {
 		asm.AddScalarF32(row, row, ep.RowBias[i])
 	}
@@ -131,10 +137,27 @@ func gemmApplyEpilogue(ep *GemmEpilogue, row []float32, i, j0 int) {
 	}
 }
 
-var gemmBufPool sync.Pool
+// Packing buffers. A panels (at most gemmMC x gemmKC) come from a pool of
+// fixed-size buffers; B blocks from a pool whose buffers only grow (a buffer
+// too small for a request is dropped and replaced by one of the requested
+// size), so neither kind is ever reallocated once the pools are warm.
+var gemmAPool = sync.Pool{New: func() any {
+	s := make([]float32, gemmMC*gemmKC, gemmMC*gemmKC+16)
+	return &s
+}}
 
-func gemmGetBuf(n int) *[]float32 {
-	if p, ok := gemmBufPool.Get().(*[]float32); ok && cap(*p) >= n {
+var gemmBPool sync.Pool
+
+func gemmGetABuf(n int) *[]float32 {
+	p := gemmAPool.Get().(*[]float32)
+	*p = (*p)[:n]
+	return p
+}
+
+func gemmPutABuf(p *[]float32) { gemmAPool.Put(p) }
+
+func gemmGetBBuf(n int) *[]float32 {
+	if p, ok := gemmBPool.Get().(*[]float32); ok && cap(*p) >= n {
 		*p = (*p)[:n]
 		return p
 	}
@@ -142,10 +165,83 @@ func gemmGetBuf(n int) *[]float32 {
 	return &s
 }
 
-func gemmPutBuf(p *[]float32) { gemmBufPool.Put(p) }
+func gemmPutBBuf(p *[]float32) { gemmBPool.Put(p) }
 
-// sgemm is the blocked driver. Sizes must have been validated.
-func sgemm(transA bool, m, n, k int, alpha float32, a []float32, lda int, packB gemmPackFunc, beta float32, c []float32, ldc int, ep *GemmEpilogue) {
+// gemmJob is one call of the blocked driver. Jobs are pooled and their
+// ParallelFor bodies are method values bound once per job, so a call
+// allocates nothing: the loop state that the bodies read (jc, pc, ...) lives
+// in the job, not in captured variables.
+type gemmJob struct {
+	// Operands: C (m x n) = alpha*op(A)*B + beta*C, then the epilogue.
+	transA  bool
+	m, n, k int
+	alpha   float32
+	a       []float32
+	lda     int
+	b       gemmB
+	beta    float32
+	c       []float32
+	ldc     int
+	ep      GemmEpilogue
+	hasEp   bool
+
+	// Blocking, fixed for the whole call.
+	mr, nr, mc, mblocks int
+	bpack               []float32
+
+	// The current (jc, pc) block, set before each ParallelFor.
+	jc, ncur, npanels, nsplit int
+	pc, kc                    int
+	bet                       float32
+	last                      bool
+
+	packFn, computeFn, scaleFn func(lo, hi int)
+}
+
+var gemmJobPool = sync.Pool{New: func() any {
+	j := new(gemmJob)
+	j.packFn, j.computeFn, j.scaleFn = j.packPanels, j.computeTiles, j.scaleRows
+	return j
+}}
+
+func getGemmJob() *gemmJob { return gemmJobPool.Get().(*gemmJob) }
+
+// putGemmJob drops the job's references to caller memory and pools it.
+func putGemmJob(j *gemmJob) {
+	packFn, computeFn, scaleFn := j.packFn, j.computeFn, j.scaleFn
+	*j = gemmJob{packFn: packFn, computeFn: computeFn, scaleFn: scaleFn}
+	gemmJobPool.Put(j)
+}
+
+// scaleRows handles k == 0 or alpha == 0: C = beta*C, then the epilogue.
+func (j *gemmJob) scaleRows(lo, hi int) {
+	for i := lo; i < hi; i++ {
+		row := j.c[i*j.ldc : i*j.ldc+j.n]
+		if j.beta == 0 {
+			clear(row)
+		} else if j.beta != 1 {
+			asm.MulScalarF32(row, row, j.beta)
+		}
+		if j.hasEp {
+			gemmApplyEpilogue(&j.ep, row, i, 0)
+		}
+	}
+}
+
+// sgemm is the blocked driver for the convolution's implicit GEMM: C (m x n,
+// row stride ldc) = alpha*op(A)*B + beta*C with B read through src. Sizes must
+// have been validated, and m, n, k must be positive.
+func sgemm(transA bool, m, n, k int, alpha float32, a []float32, lda int, src *gemmB, beta float32, c []float32, ldc int) {
+	j := getGemmJob()
+	j.transA, j.m, j.n, j.k, j.alpha, j.a, j.lda = transA, m, n, k, alpha, a, lda
+	j.b, j.beta, j.c, j.ldc = *src, beta, c, ldc
+	j.run()
+	putGemmJob(j)
+}
+
+// run is the blocked driver (m, n, k > 0, alpha != 0).
+func (j *gemmJob) run() {
+	m, n, k := j.m, j.n, j.k
 	mr, nr := asm.SgemmTile()
 	threads := NumThreads()
 	mc := gemmMC / mr * mr
@@ -156,11 +252,11 @@ func sgemm(transA bool, m, n, k int, alpha float32, a []float32, lda int, packB 
 	}
 	mc = ((m+mblocks-1)/mblocks + mr - 1) / mr * mr
 	mblocks = (m + mc - 1) / mc
+	j.mr, j.nr, j.mc, j.mblocks = mr, nr, mc, mblocks
 
 	nc := min(gemmNC, (n+nr-1)/nr*nr)
-	bbuf := gemmGetBuf(min(k, gemmKC) * nc)
-	defer gemmPutBuf(bbuf)
-	bpack := *bbuf
+	bbuf := gemmGetBBuf(min(k, gemmKC) * nc)
+	j.bpack = *bbuf
 
 	for jc := 0; jc < n; jc += nc {
 		ncur := min(nc, n-jc)
@@ -170,66 +266,86 @@ func sgemm(transA bool, m, n, k int, alpha float32, a []float32, lda int, packB 
 		if mblocks < threads {
 			nsplit = min(npanels, (threads+mblocks-1)/mblocks)
 		}
+		j.jc, j.ncur, j.npanels, j.nsplit = jc, ncur, npanels, nsplit
 		for pc := 0; pc < k; pc += gemmKC {
 			kc := min(gemmKC, k-pc)
-			ParallelFor(npanels, max(1, 4096/(kc*nr)), func(lo, hi int) {
-				for jp := lo; jp < hi; jp++ {
-					packB(pc, kc, jc+jp*nr, min(nr, ncur-jp*nr), nr, bpack[jp*kc*nr:(jp+1)*kc*nr])
-				}
-			})
-			bet := beta
+			j.pc, j.kc = pc, kc
+			ParallelFor(npanels, max(1, 4096/(kc*nr)), j.packFn)
+			j.bet = j.beta
 			if pc > 0 {
-				bet = 1
+				j.bet = 1
 			}
-			last := pc+kc >= k
-			ParallelFor(mblocks*nsplit, 1, func(lo, hi int) {
-				abuf := gemmGetBuf(mc * kc)
-				defer gemmPutBuf(abuf)
-				apack := *abuf
-				var tile [16 * 32]float32
-				prevIB := -1
-				for t := lo; t < hi; t++ {
-					ib, js := t/nsplit, t%nsplit
-					i0 := ib * mc
-					mcur := min(mc, m-i0)
-					if ib != prevIB {
-						for ip := 0; ip*mr < mcur; ip++ {
-							gemmPackA(transA, a, lda, i0+ip*mr, min(mr, mcur-ip*mr), pc, kc, mr, apack[ip*kc*mr:(ip+1)*kc*mr])
+			j.last = pc+kc >= k
+			ParallelFor(mblocks*nsplit, 1, j.computeFn)
+		}
+	}
+	j.bpack = nil
+	gemmPutBBuf(bbuf)
+}
+
+// packPanels packs B micro-panels [lo, hi) of the current block.
+func (j *gemmJob) packPanels(lo, hi int) {
+	nr, kc := j.nr, j.kc
+	for jp := lo; jp < hi; jp++ {
+		j.b.pack(j.pc, kc, j.jc+jp*nr, min(nr, j.ncur-jp*nr), nr, j.bpack[jp*kc*nr:(jp+1)*kc*nr])
+	}
+}
+
+// computeTiles runs work items [lo, hi) of the current block: item t is row
+// block t/nsplit against column slice t%nsplit of the packed B block.
+func (j *gemmJob) computeTiles(lo, hi int) {
+	m, n, mr, nr, mc, kc := j.m, j.n, j.mr, j.nr, j.mc, j.kc
+	nsplit, npanels, jc, pc := j.nsplit, j.npanels, j.jc, j.pc
+	c, ldc, alpha, bet := j.c, j.ldc, j.alpha, j.bet
+	bpack := j.bpack
+	var ep *GemmEpilogue
+	if j.last && j.hasEp {
+		ep = &j.ep
+	}
+	abuf := gemmGetABuf(mc * kc)
+	defer gemmPutABuf(abuf)
+	apack := *abuf
+	var tile [16 * 32]float32
+	prevIB := -1
+	for t := lo; t < hi; t++ {
+		ib, js := t/nsplit, t%nsplit
+		i0 := ib * mc
+		mcur := min(mc, m-i0)
+		if ib != prevIB {
+			for ip := 0; ip*mr < mcur; ip++ {
+				gemmPackA(j.transA, j.a, j.lda, i0+ip*mr, min(mr, mcur-ip*mr), pc, kc, mr, apack[ip*kc*mr:(ip+1)*kc*mr])
+			}
+			prevIB = ib
+		}
+		jpLo, jpHi := js*npanels/nsplit, (js+1)*npanels/nsplit
+		for jp := jpLo; jp < jpHi; jp++ {
+			j0 := jc + jp*nr
+			ncols := min(nr, n-j0)
+			bp := unsafe.Pointer(&bpack[jp*kc*nr])
+			for ip := 0; ip*mr < mcur; ip++ {
+				r0 := i0 + ip*mr
+				nrows := min(mr, m-r0)
+				ap := unsafe.Pointer(&apack[ip*kc*mr])
+				if nrows == mr && ncols == nr {
+					asm.SgemmKernelUnchecked(kc, ap, bp, unsafe.Pointer(&c[r0*ldc+j0]), ldc, alpha, bet)
+				} else {
+					// Edge tile: run the same kernel on a scratch tile.
+					if bet != 0 {
+						for i := 0; i < nrows; i++ {
+							copy(tile[i*nr:i*nr+ncols], c[(r0+i)*ldc+j0:(r0+i)*ldc+j0+ncols])
 						}
-						prevIB = ib
 					}
-					jpLo, jpHi := js*npanels/nsplit, (js+1)*npanels/nsplit
-					for jp := jpLo; jp < jpHi; jp++ {
-						j0 := jc + jp*nr
-						ncols := min(nr, n-j0)
-						bp := unsafe.Pointer(&bpack[jp*kc*nr])
-						for ip := 0; ip*mr < mcur; ip++ {
-							r0 := i0 + ip*mr
-							nrows := min(mr, m-r0)
-							ap := unsafe.Pointer(&apack[ip*kc*mr])
-							if nrows == mr && ncols == nr {
-								asm.SgemmKernelUnchecked(kc, ap, bp, unsafe.Pointer(&c[r0*ldc+j0]), ldc, alpha, bet)
-							} else {
-								// Edge tile: run the same kernel on a scratch tile.
-								if bet != 0 {
-									for i := 0; i < nrows; i++ {
-										copy(tile[i*nr:i*nr+ncols], c[(r0+i)*ldc+j0:(r0+i)*ldc+j0+ncols])
-									}
-								}
-								asm.SgemmKernelUnchecked(kc, ap, bp, unsafe.Pointer(&tile[0]), nr, alpha, bet)
-								for i := 0; i < nrows; i++ {
-									copy(c[(r0+i)*ldc+j0:(r0+i)*ldc+j0+ncols], tile[i*nr:i*nr+ncols])
-								}
-							}
-							if last && ep != nil {
-								for i := 0; i < nrows; i++ {
-									gemmApplyEpilogue(ep, c[(r0+i)*ldc+j0:(r0+i)*ldc+j0+ncols], r0+i, j0)
-								}
-							}
-						}
+					asm.SgemmKernelUnchecked(kc, ap, bp, unsafe.Pointer(&tile[0]), nr, alpha, bet)
+					for i := 0; i < nrows; i++ {
+						copy(c[(r0+i)*ldc+j0:(r0+i)*ldc+j0+ncols], tile[i*nr:i*nr+ncols])
 					}
 				}
-			})
+				if ep != nil {
+					for i := 0; i < nrows; i++ {
+						gemmApplyEpilogue(ep, c[(r0+i)*ldc+j0:(r0+i)*ldc+j0+ncols], r0+i, j0)
+					}
+				}
+			}
 		}
 	}
 }

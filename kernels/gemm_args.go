@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -116,7 +117,8 @@ func laCheckOut(op string, out *runtime.Tensor, shape []int64, dt runtime.DataTy
 		return fmt.Errorf("%s: output dtype is %s, want %s", op, out.DType(), dt)
 	}
 	if !laShapeEq(out.Shape(), shape) {
-		return fmt.Errorf("%s: output shape is %v, want %v", op, runtime.Shape(out.Shape()), runtime.Shape(shape))
+		// Copy shape so that it does not escape: callers pass stack arrays.
+		return fmt.Errorf("%s: output shape is %v, want %v", op, runtime.Shape(out.Shape()), runtime.Shape(slices.Clone(shape)))
 	}
 	return nil
 }

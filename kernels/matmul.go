@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -41,10 +42,11 @@ func packedMatmul(args []runtime.Value) (runtime.Value, error) {
 // (their unit dimension is dropped from the result); leading batch dimensions
 // broadcast.
 func MatmulShape(a, b []int64) ([]int64, error) {
-	return matmulShape(a, b, false, false)
+	return matmulShape(nil, a, b, false, false)
 }
 
-func matmulShape(a, b []int64, transA, transB bool) ([]int64, error) {
+// matmulShape appends the output shape to dst[:0] (reusing its storage).
+func matmulShape(dst, a, b []int64, transA, transB bool) ([]int64, error) {
 	if len(a) == 0 || len(b) == 0 {
 		return nil, fmt.Errorf("matmul: operands must have rank >= 1, got shapes %v and %v", runtime.Shape(a), runtime.Shape(b))
 	}
@@ -67,7 +69,7 @@ func matmulShape(a, b []int64, transA, transB bool) ([]int64, error) {
 	}
 	ab, bb := laBatchDims(a), laBatchDims(b)
 	nb := max(len(ab), len(bb))
-	out := make([]int64, 0, nb+2)
+	out := dst[:0]
 	for i := 0; i < nb; i++ {
 		da, db := int64(1), int64(1)
 		if j := i - (nb - len(ab)); j >= 0 {
@@ -146,7 +148,9 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 	if len(bs) < 2 {
 		transB = false
 	}
-	shape, err := matmulShape(as, bs, transA, transB)
+	j := matmulJobPool.Get().(*matmulJob)
+	defer j.release()
+	shape, err := matmulShape(j.shape[:0], as, bs, transA, transB)
 	if err != nil {
 		return err
 	}
@@ -177,8 +181,9 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 	if nbatch == 0 || m == 0 || n == 0 {
 		return nil
 	}
-	aoff := laBatchOffsets(batch, laBatchDims(as), m*k)
-	boff := laBatchOffsets(batch, laBatchDims(bs), k*n)
+	j.aoff = laBatchOffsets(j.aoff, batch, laBatchDims(as), m*k)
+	j.boff = laBatchOffsets(j.boff, batch, laBatchDims(bs), k*n)
+	aoff, boff := j.aoff, j.boff
 	lda, ldb := k, n
 	if transA {
 		lda = m
@@ -194,16 +199,12 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 			return Sgemm(false, transB, nbatch*m, n, k, 1, af, lda, bf, ldb, 0, cf, n)
 		}
 		flops := m * n * k
-		run := func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				// Sizes were validated above, so errors cannot occur.
-				_ = Sgemm(transA, transB, m, n, k, 1, af[aoff[i]:], lda, bf[boff[i]:], ldb, 0, cf[i*m*n:], n)
-			}
-		}
+		j.transA, j.transB, j.m, j.n, j.k, j.lda, j.ldb = transA, transB, m, n, k, lda, ldb
+		j.af, j.bf, j.cf = af, bf, cf
 		if nbatch > 1 && flops < 1<<21 {
-			ParallelFor(nbatch, max(1, (1<<20)/max(1, flops)), run)
+			ParallelFor(nbatch, max(1, (1<<20)/max(1, flops)), j.fn)
 		} else {
-			run(0, nbatch)
+			j.run(0, nbatch)
 		}
 		return nil
 	}
@@ -211,6 +212,40 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 		return matmulPlain[float64](out, a, b, transA, transB, m, n, k, aoff, boff)
 	}
 	return matmulPlain[int64](out, a, b, transA, transB, m, n, k, aoff, boff)
+}
+
+// matmulJob holds one matmul call's scratch (output shape, batch offsets)
+// and the float32 batch loop. Jobs are pooled and fn is bound once, so a
+// call allocates nothing.
+type matmulJob struct {
+	shape          [8]int64
+	aoff, boff     []int
+	transA, transB bool
+	m, n, k        int
+	lda, ldb       int
+	af, bf, cf     []float32
+	fn             func(lo, hi int)
+}
+
+var matmulJobPool = sync.Pool{New: func() any {
+	j := new(matmulJob)
+	j.fn = j.run
+	return j
+}}
+
+// run multiplies batch items [lo, hi).
+func (j *matmulJob) run(lo, hi int) {
+	m, n, k := j.m, j.n, j.k
+	for i := lo; i < hi; i++ {
+		// Sizes were validated, so errors cannot occur.
+		_ = Sgemm(j.transA, j.transB, m, n, k, 1, j.af[j.aoff[i]:], j.lda, j.bf[j.boff[i]:], j.ldb, 0, j.cf[i*m*n:], n)
+	}
+}
+
+// release drops the references to operands and pools the job.
+func (j *matmulJob) release() {
+	j.af, j.bf, j.cf = nil, nil, nil
+	matmulJobPool.Put(j)
 }
 
 func laBoolInt(b bool) int {
@@ -233,14 +268,23 @@ func laContiguousBatches(off []int, size int) bool {
 // laBatchOffsets returns, for every index of the broadcast batch shape, the
 // element offset of the corresponding matrix in an operand with batch
 // dimensions dims (right-aligned, size-1 dimensions broadcast) and matrices
-// of size elements.
-func laBatchOffsets(batch, dims []int64, size int) []int {
+// of size elements. It reuses dst's storage when large enough.
+func laBatchOffsets(dst []int, batch, dims []int64, size int) []int {
 	nb := 1
 	for _, d := range batch {
 		nb *= int(d)
 	}
-	offs := make([]int, nb)
-	strides := make([]int, len(batch))
+	offs := dst[:0]
+	if cap(offs) < nb {
+		offs = make([]int, nb)
+	}
+	offs = offs[:nb]
+	var sbuf, ibuf [8]int
+	strides, idx := sbuf[:0], ibuf[:0]
+	if len(batch) > len(sbuf) {
+		strides, idx = make([]int, len(batch)), make([]int, len(batch))
+	}
+	strides, idx = strides[:len(batch)], idx[:len(batch)]
 	st := size
 	for i := len(dims) - 1; i >= 0; i-- {
 		j := i + len(batch) - len(dims)
@@ -249,7 +293,6 @@ func laBatchOffsets(batch, dims []int64, size int) []int {
 		}
 		st *= int(dims[i])
 	}
-	idx := make([]int, len(batch))
 	for b := 0; b < nb; b++ {
 		o := 0
 		for j, x := range idx {

@@ -11,16 +11,23 @@ import (
 )
 
 // The worker pool. Workers are started lazily and live for the life of the
-// process, blocked on poolWork when idle. A ParallelFor call publishes one job,
-// wakes at most NumThreads()-1 workers by sending the job on poolWork (never
-// blocking: when the channel is full, fewer helpers join) and then claims
-// chunks itself, so a call always completes even when every worker is busy,
-// including calls nested inside another ParallelFor.
+// process, asleep on poolWake when idle. A ParallelFor call publishes its job
+// on the active list, sends up to NumThreads()-1 wake-up tokens (never
+// blocking) and then claims chunks itself, so a call always completes even
+// when every worker is busy, including calls nested inside another
+// ParallelFor. A worker that wakes joins an active job that still has
+// unclaimed chunks and room for another helper, and keeps joining jobs until
+// none is left before it sleeps again; a late wake-up finds nothing to do (or
+// helps a newer job) instead of a stale job queued for it.
 var (
 	poolMu      sync.Mutex
 	poolThreads atomic.Int32
-	poolWorkers int // workers started so far (guarded by poolMu)
-	poolWork    = make(chan *pjob, 256)
+	poolWorkers int          // workers started so far (guarded by poolMu)
+	poolStarted atomic.Int32 // poolWorkers, readable without the lock
+	poolWake    = make(chan struct{}, 1024)
+
+	activeMu sync.Mutex
+	active   []*pjob // published jobs (guarded by activeMu)
 )
 
 func init() {
@@ -43,16 +50,32 @@ func SetNumThreads(n int) {
 func NumThreads() int { return int(poolThreads.Load()) }
 
 // pjob is one ParallelFor call: chunks [0, nchunks) of size chunk cover [0, n).
+// Jobs are pooled. refs counts the goroutines that may still touch the job
+// (the caller plus every worker that joined it while it was on the active
+// list); the last to let go pools it.
 type pjob struct {
-	fn      func(lo, hi int)
-	n       int
-	chunk   int
-	nchunks int64
-	next    atomic.Int64 // next chunk to claim
-	done    atomic.Int64 // chunks finished
-	fin     chan struct{}
-	panicMu sync.Mutex
-	panicV  any
+	fn         func(lo, hi int)
+	n          int
+	chunk      int
+	nchunks    int64
+	maxHelpers int          // workers allowed to join (guarded by activeMu)
+	helpers    int          // workers joined so far (guarded by activeMu)
+	next       atomic.Int64 // next chunk to claim
+	done       atomic.Int64 // chunks finished
+	refs       atomic.Int32
+	fin        chan struct{} // receives one value when the last chunk is done
+	panicMu    sync.Mutex
+	panicV     any
+}
+
+var pjobPool = sync.Pool{New: func() any { return &pjob{fin: make(chan struct{}, 1)} }}
+
+// release drops one reference and pools the job after the last one.
+func (j *pjob) release() {
+	if j.refs.Add(-1) == 0 {
+		j.fn, j.panicV = nil, nil
+		pjobPool.Put(j)
+	}
 }
 
 // run claims and executes chunks until none is left.
@@ -69,7 +92,7 @@ func (j *pjob) run() {
 		}
 		j.runChunk(lo, hi)
 		if j.done.Add(1) == j.nchunks {
-			close(j.fin)
+			j.fin <- struct{}{}
 		}
 	}
 }
@@ -88,16 +111,39 @@ func (j *pjob) runChunk(lo, hi int) {
 }
 
 func ensureWorkers(n int) {
+	if poolStarted.Load() >= int32(n) {
+		return
+	}
 	poolMu.Lock()
 	for poolWorkers < n {
 		poolWorkers++
+		poolStarted.Store(int32(poolWorkers))
 		go func() {
-			for j := range poolWork {
-				j.run()
+			for range poolWake {
+				for j := joinJob(); j != nil; j = joinJob() {
+					j.run()
+					j.release()
+				}
 			}
 		}()
 	}
 	poolMu.Unlock()
+}
+
+// joinJob returns an active job with unclaimed chunks and room for another
+// helper, holding a reference to it, or nil.
+func joinJob() *pjob {
+	activeMu.Lock()
+	defer activeMu.Unlock()
+	for i := len(active) - 1; i >= 0; i-- {
+		j := active[i]
+		if j.helpers < j.maxHelpers && j.next.Load() < j.nchunks {
+			j.helpers++
+			j.refs.Add(1)
+			return j
+		}
+	}
+	return nil
 }
 
 // ParallelFor splits [0, n) into contiguous chunks of at least grain indices
@@ -132,21 +178,42 @@ func ParallelFor(n, grain int, fn func(lo, hi int)) {
 		fn(0, n)
 		return
 	}
-	j := &pjob{fn: fn, n: n, chunk: chunk, nchunks: int64(nch), fin: make(chan struct{})}
+	j := pjobPool.Get().(*pjob)
+	j.fn, j.n, j.chunk, j.nchunks = fn, n, chunk, int64(nch)
+	j.next.Store(0)
+	j.done.Store(0)
+	j.refs.Store(1)
 	helpers := threads - 1
 	if helpers > nch-1 {
 		helpers = nch - 1
 	}
 	ensureWorkers(helpers)
+	j.maxHelpers, j.helpers = helpers, 0
+	activeMu.Lock()
+	active = append(active, j)
+	activeMu.Unlock()
 	for i := 0; i < helpers; i++ {
 		select {
-		case poolWork <- j:
+		case poolWake <- struct{}{}:
 		default:
 		}
 	}
 	j.run()
 	<-j.fin
-	if j.panicV != nil {
-		panic(fmt.Sprintf("kernels.ParallelFor: %v", j.panicV))
+	activeMu.Lock()
+	for i, a := range active {
+		if a == j {
+			last := len(active) - 1
+			active[i] = active[last]
+			active[last] = nil
+			active = active[:last]
+			break
+		}
+	}
+	activeMu.Unlock()
+	pv := j.panicV
+	j.release()
+	if pv != nil {
+		panic(fmt.Sprintf("kernels.ParallelFor: %v", pv))
 	}
 }
