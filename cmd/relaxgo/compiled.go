@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	goruntime "runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -232,7 +233,9 @@ func buildRunner(res *compiler.Result, root, module string, extra []string) (str
 		}
 		all["extra_"+filepath.Base(e)] = b
 	}
+	tags := buildTags()
 	h := sha256.New()
+	fmt.Fprintf(h, "tags=%s\x00", tags)
 	for _, n := range sortedNames(all) {
 		fmt.Fprintf(h, "%s\x00%d\x00", n, len(all[n]))
 		h.Write(all[n])
@@ -269,7 +272,7 @@ func buildRunner(res *compiler.Result, root, module string, extra []string) (str
 		}
 		bin = filepath.Join(cache, key)
 	}
-	build := exec.Command("go", "build", "-o", bin, ".")
+	build := exec.Command("go", "build", "-tags", tags, "-o", bin, ".")
 	build.Dir = dir
 	build.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
@@ -286,4 +289,17 @@ func sortedNames(m map[string][]byte) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// buildTags returns the build tags this binary was built with (e.g. noasm),
+// so generated code runs on the same kernel variants as the bytecode VM here.
+func buildTags() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "-tags" {
+				return s.Value
+			}
+		}
+	}
+	return ""
 }
