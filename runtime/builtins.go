@@ -218,7 +218,7 @@ func (vm *VM) allocTensor(shape []int64, dt DataType) (*Tensor, error) {
 		return nil, err
 	}
 	vm.trackStorage(s)
-	return s.AllocTensor(0, shape, dt)
+	return s.viewTensor(0, shape, dt)
 }
 
 // vm.builtin.match_shape(input Tensor|Shape, heap, n, code_0, val_0, ...,

@@ -40,8 +40,9 @@ type Storage struct {
 	pooled bool      // handed out by owner and not yet freed
 	// lease counts the times a pooled allocator handed the storage out;
 	// views caches tensor headers made on it, reusable in later leases.
-	lease uint32
-	views []*Tensor
+	lease   uint32
+	views   []*Tensor
+	viewBuf [1]*Tensor // views' first backing array, saving an allocation
 }
 
 // maxCachedViews bounds the tensor headers a storage keeps for reuse.
@@ -67,6 +68,9 @@ func (s *Storage) viewTensor(offset int64, shape Shape, dt DataType) (*Tensor, e
 		return nil, err
 	}
 	t.lease = s.lease
+	if s.views == nil {
+		s.views = s.viewBuf[:0]
+	}
 	if len(s.views) == maxCachedViews {
 		copy(s.views, s.views[1:])
 		s.views = s.views[:maxCachedViews-1]

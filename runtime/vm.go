@@ -200,6 +200,7 @@ type VM struct {
 	saved     map[string]*Closure
 	devices   []Device
 	trackable bool
+	escaped   []*Storage // releaseStorages' scratch, reused across calls
 }
 
 // NewVM loads exec: it creates the allocator, places constants on the CPU,
@@ -361,7 +362,7 @@ func (vm *VM) popFrame(fr *frame, ret Value) {
 }
 
 func (vm *VM) releaseStorages(fr *frame, ret Value) {
-	var escaped []*Storage
+	escaped := vm.escaped[:0]
 	collectStorages(ret, &escaped, 0)
 	for _, s := range fr.storages {
 		keep := false
@@ -377,6 +378,8 @@ func (vm *VM) releaseStorages(fr *frame, ret Value) {
 	}
 	clear(fr.storages)
 	fr.storages = fr.storages[:0]
+	clear(escaped)
+	vm.escaped = escaped[:0]
 }
 
 func collectStorages(v Value, out *[]*Storage, depth int) {
