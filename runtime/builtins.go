@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Match codes of vm.builtin.match_shape and vm.builtin.match_prim_value
@@ -295,6 +296,21 @@ func builtinMatchShape(args []Value) (Value, error) {
 
 // vm.builtin.make_shape(heap, n, code_0, val_0, ...) -> Shape.
 func builtinMakeShape(args []Value) (Value, error) {
+	var buf [8]int64
+	out, err := makeShapeInto(buf[:0], args)
+	if err != nil {
+		return nil, err
+	}
+	res := make(Shape, len(out))
+	copy(res, out)
+	return res, nil
+}
+
+// makeShapeInto is vm.builtin.make_shape writing the shape into dst[:0]
+// (grown if needed). The VM calls it directly with a stack buffer and
+// returns a cached Shape value when the result has not changed (see
+// VM.makeShape).
+func makeShapeInto(dst []int64, args []Value) ([]int64, error) {
 	const fn = "vm.builtin.make_shape"
 	if err := wantArgs(fn, args, 2, -1); err != nil {
 		return nil, err
@@ -310,7 +326,7 @@ func builtinMakeShape(args []Value) (Value, error) {
 	if n < 0 || 2+2*n != int64(len(args)) {
 		return nil, argErr(fn, "size %d does not agree with %d arguments", n, len(args))
 	}
-	out := make(Shape, n)
+	out := slices.Grow(dst[:0], int(n))[:n]
 	for i := int64(0); i < n; i++ {
 		code, err := intArg(fn, args, int(2+2*i), "make code")
 		if err != nil {

@@ -10,7 +10,10 @@ import (
 // *Storage, *VM (the %vm register), or nil.
 type Value = any
 
-// Shape is a shape value (TVM's ShapeTuple), distinct from a tensor.
+// Shape is a shape value (TVM's ShapeTuple), distinct from a tensor. Shape
+// values are immutable once made: the VM hands out the same value again
+// (vm.builtin.make_shape returns its previous result while the shape is
+// unchanged), so code must not modify a Shape it did not create.
 type Shape []int64
 
 // String prints a shape as a Python tuple: "(3, 4)", "(5,)", "()".

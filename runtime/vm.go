@@ -152,8 +152,9 @@ type frame struct {
 }
 
 type poolEntry struct {
-	packed PackedFunc
-	clo    *Closure
+	packed    PackedFunc
+	clo       *Closure
+	makeShape bool // packed is the registry's vm.builtin.make_shape
 }
 
 // VMOption configures NewVM.
@@ -201,6 +202,10 @@ type VM struct {
 	devices   []Device
 	trackable bool
 	escaped   []*Storage // releaseStorages' scratch, reused across calls
+	// shapes caches, per instruction, the last Shape value that
+	// vm.builtin.make_shape returned there (nil when the executable has no
+	// make_shape calls).
+	shapes []Value
 }
 
 // NewVM loads exec: it creates the allocator, places constants on the CPU,
@@ -240,6 +245,12 @@ func NewVM(exec *Executable, opts ...VMOption) (*VM, error) {
 			}
 			vm.pool[i] = poolEntry{packed: pf}
 			vm.poolVals[i] = pf
+			if f.Name == "vm.builtin.make_shape" && !vm.importsHave(f.Name) {
+				vm.pool[i].makeShape = true
+				if vm.shapes == nil {
+					vm.shapes = make([]Value, len(vm.prog.code))
+				}
+			}
 		case FuncKindVM:
 			c := vm.bytecodeClosure(i)
 			vm.pool[i] = poolEntry{clo: c}
@@ -255,6 +266,16 @@ func NewVM(exec *Executable, opts ...VMOption) (*VM, error) {
 		}
 	}
 	return vm, nil
+}
+
+// importsHave reports whether an import module provides name.
+func (vm *VM) importsHave(name string) bool {
+	for _, m := range vm.imports {
+		if _, ok := m.GetFunction(name); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func (vm *VM) lookupPacked(name string) (PackedFunc, bool) {
@@ -477,7 +498,9 @@ func (vm *VM) run(fr *frame, f *FuncInfo) (Value, error) {
 			var err error
 			if vm.instr == nil {
 				p := &vm.pool[in.b]
-				if p.packed != nil {
+				if p.makeShape {
+					ret, err = vm.makeShape(pc, args)
+				} else if p.packed != nil {
 					ret, err = p.packed(args)
 				} else {
 					ret, err = p.clo.call(vm, args)
@@ -510,6 +533,25 @@ func (vm *VM) run(fr *frame, f *FuncInfo) (Value, error) {
 			return nil, fmt.Errorf("%s: instruction %d: invalid opcode %d", f.Name, pc-f.StartInstr, int64(in.op))
 		}
 	}
+}
+
+// makeShape runs vm.builtin.make_shape for instruction pc. Shape values are
+// immutable, so when the shape equals the one made at pc before, that value
+// is returned again instead of a new allocation.
+func (vm *VM) makeShape(pc int64, args []Value) (Value, error) {
+	var buf [8]int64
+	s, err := makeShapeInto(buf[:0], args)
+	if err != nil {
+		return nil, err
+	}
+	if old, ok := vm.shapes[pc].(Shape); ok && old.Equal(s) {
+		return vm.shapes[pc], nil
+	}
+	c := make(Shape, len(s))
+	copy(c, s)
+	v := Value(c)
+	vm.shapes[pc] = v
+	return v, nil
 }
 
 func (vm *VM) read(regs []Value, o operand) Value {
