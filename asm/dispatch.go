@@ -126,12 +126,27 @@ func unary(o op, dst, x []float32) {
 	unaryOpGo(o, dst, x)
 }
 
-// combine64 folds the 64 partial results pairwise: for w := 32; w >= 1; w /= 2
-// { acc[i] = f(acc[i], acc[i+w]) for i < w }.
-func combine64(acc *[64]float32, f func(a, b float32) float32) float32 {
+// sumCombine64 folds the 64 partial sums pairwise: for w := 32; w >= 1;
+// w /= 2 { acc[i] += acc[i+w] for i < w }.
+func sumCombine64(acc *[64]float32) float32 {
 	for w := 32; w >= 1; w /= 2 {
-		for i := 0; i < w; i++ {
-			acc[i] = f(acc[i], acc[i+w])
+		lo, hi := acc[:w:w], acc[w:2*w:2*w]
+		for i := range lo {
+			lo[i] += hi[i]
+		}
+	}
+	return acc[0]
+}
+
+// maxCombine64 folds the 64 partial maxima in sumCombine64's order with
+// acc[i] = acc[i+w] if acc[i+w] > acc[i].
+func maxCombine64(acc *[64]float32) float32 {
+	for w := 32; w >= 1; w /= 2 {
+		lo, hi := acc[:w:w], acc[w:2*w:2*w]
+		for i := range lo {
+			if hi[i] > lo[i] {
+				lo[i] = hi[i]
+			}
 		}
 	}
 	return acc[0]
@@ -150,7 +165,7 @@ func reduceSum(x []float32) float32 {
 	for i := nblk * 64; i < len(x); i++ {
 		acc[i%64] += x[i]
 	}
-	return combine64(&acc, func(a, b float32) float32 { return a + b })
+	return sumCombine64(&acc)
 }
 
 func dot(x, y []float32) float32 {
@@ -166,7 +181,7 @@ func dot(x, y []float32) float32 {
 	for i := nblk * 64; i < len(x); i++ {
 		acc[i%64] += float32(x[i] * y[i])
 	}
-	return combine64(&acc, func(a, b float32) float32 { return a + b })
+	return sumCombine64(&acc)
 }
 
 func reduceMax(x []float32) float32 {
@@ -196,12 +211,7 @@ func reduceMax(x []float32) float32 {
 	if nan {
 		return float32(math.NaN())
 	}
-	return combine64(&acc, func(a, b float32) float32 {
-		if b > a {
-			return b
-		}
-		return a
-	})
+	return maxCombine64(&acc)
 }
 
 // SgemmTile reports the register tile (mr rows by nr columns) of the active

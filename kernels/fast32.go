@@ -2,7 +2,6 @@ package kernels
 
 import (
 	"math"
-	"sync"
 
 	"github.com/relaxgo/relaxgo/asm"
 )
@@ -14,15 +13,25 @@ import (
 // chunk32 is the length of the scratch chunks used by multi-step formulas.
 const chunk32 = 256
 
-// scratch32 pools chunk buffers. (A stack array would escape into the asm
-// stubs and be heap-allocated on every call.)
-var scratch32 = sync.Pool{New: func() any { return new([chunk32]float32) }}
+// Row reductions switch to the asm package's (64 partial results, see
+// asm.ReduceSumF32) from these lengths on, where they are faster (measured
+// by BenchmarkReduceRow32: the asm versions cost a fixed ~50 ns to combine
+// their 64 partials). The order of operations depends only on len(x), so
+// results are still independent of threads and CPU.
+const (
+	asmSumMin = 512
+	asmDotMin = 256
+	asmMaxMin = 256
+)
 
 // sum32 returns the sum of x with eight interleaved float32 partial sums
-// (element i goes to partial i%8; partials are combined pairwise), a fixed
-// order independent of threads and CPU. It does not allocate (asm's
-// ReduceSumF32 currently allocates its accumulator on every call).
+// (element i goes to partial i%8; partials are combined pairwise), or from
+// asmSumMin elements on asm.ReduceSumF32's order: a fixed order independent
+// of threads and CPU. It does not allocate.
 func sum32(x []float32) float32 {
+	if len(x) >= asmSumMin {
+		return asm.ReduceSumF32(x)
+	}
 	var a0, a1, a2, a3, a4, a5, a6, a7 float32
 	i := 0
 	for ; i+8 <= len(x); i += 8 {
@@ -61,8 +70,12 @@ func sum32(x []float32) float32 {
 	return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
 }
 
-// dot32 returns sum x[i]*y[i] in sum32's order.
+// dot32 returns sum x[i]*y[i] in sum32's order for short rows, and from
+// asmDotMin elements on in asm.DotF32's.
 func dot32(x, y []float32) float32 {
+	if len(x) >= asmDotMin {
+		return asm.DotF32(x, y)
+	}
 	y = y[:len(x)]
 	var a0, a1, a2, a3, a4, a5, a6, a7 float32
 	i := 0
@@ -103,6 +116,9 @@ func dot32(x, y []float32) float32 {
 // The NaN check rides on sum32: a NaN anywhere makes the sum NaN, and only
 // then (or on inf-inf) are the elements scanned.
 func max32(x []float32) float32 {
+	if len(x) >= asmMaxMin {
+		return asm.ReduceMaxF32(x)
+	}
 	m := maxNoNaN32(x)
 	if s := sum32(x); s != s {
 		for _, v := range x {
@@ -217,8 +233,7 @@ func f32Unary(op uop, o, x []float32) bool {
 	case uSigmoid:
 		asm.SigmoidF32(o, x)
 	case uGelu, uGeluTanh, uSilu:
-		buf := scratch32.Get().(*[chunk32]float32)
-		defer scratch32.Put(buf)
+		var buf [chunk32]float32
 		for lo := 0; lo < len(o); lo += chunk32 {
 			hi := min(lo+chunk32, len(o))
 			t, xs := buf[:hi-lo], x[lo:hi]
@@ -263,8 +278,7 @@ func softmaxRowF32(log bool, o, x []float32) {
 		asm.MulScalarF32(o, o, 1/s)
 		return
 	}
-	buf := scratch32.Get().(*[chunk32]float32)
-	defer scratch32.Put(buf)
+	var buf [chunk32]float32
 	var s float32
 	for lo := 0; lo < len(x); lo += chunk32 {
 		hi := min(lo+chunk32, len(x))
