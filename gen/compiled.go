@@ -27,6 +27,9 @@ type compiledUnit struct {
 	libIndex  map[string]int
 	imms      []int64
 	immIndex  map[int64]int
+	// shapes are the constant shapes fast paths use, as Go literals.
+	shapes     []runtime.Shape
+	shapeIndex map[string]int
 }
 
 // isLibrary reports whether a packed callee is a runtime builtin or a kernel,
@@ -168,12 +171,13 @@ func (u *compiledUnit) compiledFunc(f *vmtir.Func) (jen.Code, error) {
 				}
 				break
 			}
+			var slow []jen.Code
 			for i, a := range in.Args {
 				ac, err := argCode(a)
 				if err != nil {
 					return nil, err
 				}
-				stmts = append(stmts, jen.Id("r").Index(jen.Lit(base+i)).Op("=").Add(ac))
+				slow = append(slow, jen.Id("r").Index(jen.Lit(base+i)).Op("=").Add(ac))
 			}
 			args := jen.Id("r").Index(jen.Lit(base).Op(":").Lit(base + len(in.Args)))
 			var call *jen.Statement
@@ -185,12 +189,15 @@ func (u *compiledUnit) compiledFunc(f *vmtir.Func) (jen.Code, error) {
 			default:
 				call = jen.Id("vm").Dot("CallFunc").Call(jen.Lit(in.Func), args.Clone().Op("..."))
 			}
-			stmts = append(stmts,
-				jen.List(dst, jen.Id("err")).Op("=").Add(call),
-				jen.If(jen.Id("err").Op("!=").Nil()).Block(
-					jen.Return(jen.Qual(runtimePkg, "CallErr").Call(jen.Lit(pc), jen.Lit(callee.Name), jen.Id("err"))),
-				),
+			errCheck := jen.If(jen.Id("err").Op("!=").Nil()).Block(
+				jen.Return(jen.Qual(runtimePkg, "CallErr").Call(jen.Lit(pc), jen.Lit(callee.Name), jen.Id("err"))),
 			)
+			slow = append(slow, jen.List(dst, jen.Id("err")).Op("=").Add(call), errCheck)
+			if fast := u.fastPath(callee.Name, in, reg, argCode, slow, errCheck); fast != nil {
+				stmts = append(stmts, fast...)
+			} else {
+				stmts = append(stmts, slow...)
+			}
 		case runtime.OpRet:
 			stmts = append(stmts, jen.Id("r").Index(jen.Lit(int(n))).Op("=").Add(reg(in.Reg)), jen.Return(jen.Nil()))
 		case runtime.OpGoto:
@@ -232,6 +239,14 @@ func (u *compiledUnit) libraryDecls() []jen.Code {
 	for i, n := range u.libNames {
 		names[i] = jen.Lit(n)
 	}
+	shapes := make([]jen.Code, len(u.shapes))
+	for i, sh := range u.shapes {
+		dims := make([]jen.Code, len(sh))
+		for j, d := range sh {
+			dims[j] = jen.Lit(int(d))
+		}
+		shapes[i] = jen.Values(dims...)
+	}
 	imms := make([]jen.Code, len(u.imms))
 	for i, v := range u.imms {
 		imms[i] = jen.Int64().Call(jen.Lit(v))
@@ -243,6 +258,8 @@ func (u *compiledUnit) libraryDecls() []jen.Code {
 		jen.Var().Id("lib").Index().Qual(runtimePkg, "PackedFunc"),
 		jen.Comment("imms are the integer immediates of the compiled functions, boxed once."),
 		jen.Var().Id("imms").Op("=").Index().Qual(runtimePkg, "Value").Values(imms...),
+		jen.Comment("shapeConsts are constant shapes of tensors the compiled functions allocate."),
+		jen.Var().Id("shapeConsts").Op("=").Index().Qual(runtimePkg, "Shape").Values(shapes...),
 	}
 }
 
@@ -254,4 +271,183 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// constValue returns the program constant an argument refers to, if any.
+func (u *compiledUnit) constValue(a vmtir.Arg) (runtime.Value, bool) {
+	if a.Kind != vmtir.ArgConst {
+		return nil, false
+	}
+	return u.p.Consts[a.Value], true
+}
+
+// immValue returns an argument's integer value when it is known statically.
+func (u *compiledUnit) immValue(a vmtir.Arg) (int64, bool) {
+	switch a.Kind {
+	case vmtir.ArgImm:
+		return a.Value, true
+	case vmtir.ArgConst:
+		v, ok := u.p.Consts[a.Value].(int64)
+		return v, ok
+	}
+	return 0, false
+}
+
+func dtypeLit(dt runtime.DataType) jen.Code {
+	return jen.Qual(runtimePkg, "DataType").Values(jen.Dict{
+		jen.Id("Code"): jen.Lit(int(dt.Code)), jen.Id("Bits"): jen.Lit(int(dt.Bits)), jen.Id("Lanes"): jen.Lit(int(dt.Lanes)),
+	})
+}
+
+// shapeConst returns an expression for a constant shape argument: an entry of
+// the package's shapeConsts table.
+func (u *compiledUnit) shapeConst(s runtime.Shape) jen.Code {
+	key := s.String()
+	i, ok := u.shapeIndex[key]
+	if !ok {
+		i = len(u.shapes)
+		u.shapeIndex[key] = i
+		u.shapes = append(u.shapes, s)
+	}
+	return jen.Id("shapeConsts").Index(jen.Lit(i))
+}
+
+// fastPath specializes calls of hot builtins whose arguments are known at
+// generation time: the success path runs inline, and anything unexpected
+// falls back to the builtin itself (slow), so errors are the bytecode's.
+func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen.Code, argCode func(vmtir.Arg) (jen.Code, error), slow []jen.Code, errCheck jen.Code) []jen.Code {
+	a := in.Args
+	value := func(i int) jen.Code {
+		c, err := argCode(a[i])
+		if err != nil {
+			return nil
+		}
+		return c
+	}
+	dstOK := in.Dst < runtime.BeginSpecialReg
+	switch name {
+	case "vm.builtin.check_tensor_info":
+		if len(a) != 3 && len(a) != 4 {
+			return nil
+		}
+		ndim, ok := u.immValue(a[1])
+		if !ok {
+			return nil
+		}
+		cond := jen.Op("!").Id("ok")
+		if ndim >= 0 {
+			cond = cond.Op("||").Id("t").Dot("NDim").Call().Op("!=").Lit(int(ndim))
+		}
+		if len(a) == 4 {
+			v, ok := u.constValue(a[2])
+			dt, isDT := v.(runtime.DataType)
+			if !ok || !isDT {
+				return nil
+			}
+			cond = cond.Op("||").Id("t").Dot("DType").Call().Op("!=").Parens(dtypeLit(dt))
+		}
+		return []jen.Code{jen.If(jen.List(jen.Id("t"), jen.Id("ok")).Op(":=").Add(value(0)).Assert(jen.Op("*").Qual(runtimePkg, "Tensor")), cond).Block(slow...)}
+	case "vm.builtin.match_shape":
+		if len(a) < 3 {
+			return nil
+		}
+		n, ok := u.immValue(a[2])
+		if !ok || n < 0 || len(a) < 3+2*int(n) {
+			return nil
+		}
+		cond := jen.Op("!").Id("ok").Op("||").Len(jen.Id("s")).Op("!=").Lit(int(n))
+		var stores []jen.Code
+		useHeap := false
+		maxSlot := int64(-1)
+		for i := 0; i < int(n); i++ {
+			code, ok1 := u.immValue(a[3+2*i])
+			val, ok2 := u.immValue(a[4+2*i])
+			if !ok1 || !ok2 {
+				return nil
+			}
+			dim := jen.Id("s").Index(jen.Lit(i))
+			switch code {
+			case 0:
+				cond = cond.Op("||").Add(dim).Op("!=").Lit(int(val))
+			case 1:
+				useHeap = true
+				maxSlot = max(maxSlot, val)
+				stores = append(stores, jen.Id("h").Index(jen.Lit(int(val))).Op("=").Add(dim))
+			case 2:
+			case 3:
+				useHeap = true
+				maxSlot = max(maxSlot, val)
+				cond = cond.Op("||").Add(dim).Op("!=").Id("h").Index(jen.Lit(int(val)))
+			default:
+				return nil
+			}
+		}
+		body := []jen.Code{jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "ValueShape").Call(value(0))}
+		if useHeap {
+			body = append(body, jen.List(jen.Id("h"), jen.Id("hok")).Op(":=").Qual(runtimePkg, "ShapeHeap").Call(value(1)))
+			cond = jen.Op("!").Id("hok").Op("||").Len(jen.Id("h")).Op("<=").Lit(int(maxSlot)).Op("||").Add(cond)
+		}
+		if len(stores) == 0 {
+			stores = []jen.Code{jen.Comment("matched")}
+		}
+		body = append(body, jen.If(cond).Block(slow...).Else().Block(stores...))
+		return []jen.Code{jen.Block(body...)}
+	case "vm.builtin.alloc_storage":
+		if !dstOK || len(a) != 5 {
+			return nil
+		}
+		sv, ok := u.constValue(a[1])
+		size, isShape := sv.(runtime.Shape)
+		dev, okDev := u.immValue(a[2])
+		dv, okDT := u.constValue(a[3])
+		dt, isDT := dv.(runtime.DataType)
+		if !ok || !isShape || !okDev || dev != 0 || !okDT || !isDT {
+			return nil
+		}
+		if dt.ElemBytes() == 0 {
+			dt = runtime.UInt8
+		}
+		nbytes, err := runtime.NumBytes(size, dt)
+		if err != nil {
+			return nil
+		}
+		return []jen.Code{
+			jen.List(reg(in.Dst), jen.Id("err")).Op("=").Id("vm").Dot("AllocStorageBytes").Call(jen.Lit(int(nbytes))),
+			errCheck,
+		}
+	case "vm.builtin.alloc_tensor":
+		if !dstOK || len(a) != 4 || a[0].Kind != vmtir.ArgReg || a[0].Value >= runtime.BeginSpecialReg {
+			return nil
+		}
+		off, ok := u.immValue(a[1])
+		dv, okDT := u.constValue(a[3])
+		dt, isDT := dv.(runtime.DataType)
+		if !ok || !okDT || !isDT {
+			return nil
+		}
+		var shape jen.Code
+		var shapeOK jen.Code
+		if sv, ok := u.constValue(a[2]); ok {
+			s, isShape := sv.(runtime.Shape)
+			if !isShape {
+				return nil
+			}
+			shape = u.shapeConst(s)
+		} else if a[2].Kind == vmtir.ArgReg && a[2].Value < runtime.BeginSpecialReg {
+			shape = jen.Id("sh")
+			shapeOK = jen.List(jen.Id("sh"), jen.Id("shok")).Op(":=").Add(reg(a[2].Value)).Assert(jen.Qual(runtimePkg, "Shape"))
+		} else {
+			return nil
+		}
+		fast := []jen.Code{
+			jen.List(reg(in.Dst), jen.Id("err")).Op("=").Id("st").Dot("ViewTensor").Call(jen.Lit(int(off)), shape, dtypeLit(dt)),
+			errCheck,
+		}
+		cond := jen.List(jen.Id("st"), jen.Id("ok")).Op(":=").Add(reg(a[0].Value)).Assert(jen.Op("*").Qual(runtimePkg, "Storage"))
+		if shapeOK != nil {
+			return []jen.Code{jen.Block(shapeOK, jen.If(cond, jen.Id("ok").Op("&&").Id("shok")).Block(fast...).Else().Block(slow...))}
+		}
+		return []jen.Code{jen.If(cond, jen.Id("ok")).Block(fast...).Else().Block(slow...)}
+	}
+	return nil
 }

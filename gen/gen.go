@@ -50,7 +50,7 @@ func Package(in Input) (Files, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gen: serializing the executable: %w", err)
 	}
-	u := &compiledUnit{p: in.Program, primFuncs: map[string]string{}, libIndex: map[string]int{}, immIndex: map[int64]int{}}
+	u := &compiledUnit{p: in.Program, primFuncs: map[string]string{}, libIndex: map[string]int{}, immIndex: map[int64]int{}, shapeIndex: map[string]int{}}
 	// Constants map to the executable's arguments exactly as the bytecode
 	// backend converted them (the builder is deterministic).
 	b := runtime.NewExecBuilder()
@@ -135,7 +135,11 @@ func Package(in Input) (Files, error) {
 	} {
 		out, err := format.Source(src)
 		if err != nil {
-			return nil, fmt.Errorf("gen: formatting %s: %w\n%s", name, err, src)
+			excerpt := src
+			if len(excerpt) > 2000 {
+				excerpt = excerpt[:2000]
+			}
+			return nil, fmt.Errorf("gen: formatting %s: %w\n%s", name, err, excerpt)
 		}
 		files[name] = out
 	}

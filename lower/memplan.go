@@ -209,7 +209,9 @@ func LowerAllocTensor(m *ir.Module) (*ir.Module, error) {
 			}
 			size = ir.Simplify(size)
 			sv := newVar(nm.fresh("storage_"+b.BoundVar().Name), &ir.ObjectSInfo{}, b.Pos())
-			emit(bind(sv, allocStorage(shapeExpr([]ir.PrimExpr{size}), ts.DType, b.Pos()), b.Pos()))
+			// The size is in bytes, so the storage's element type is uint8
+			// (vm.builtin.alloc_storage sizes storage as shape x dtype bytes).
+			emit(bind(sv, allocStorage(shapeExpr([]ir.PrimExpr{size}), runtime.UInt8, b.Pos()), b.Pos()))
 			tc := opCall("relax.memory.alloc_tensor", ts, b.Pos(), sv, primInt(0), shapeExpr(ts.Shape), dtypeImm(ts.DType))
 			emit(&ir.VarBinding{Var: b.BoundVar(), Value: tc, Loc: b.Pos()})
 			return nil

@@ -146,3 +146,45 @@ func CallErr(instr int, callee string, err error) error {
 	}
 	return fmt.Errorf("instruction %d: call %s: %w", instr, callee, err)
 }
+
+// AllocStorageBytes is vm.builtin.alloc_storage for compiled code: n bytes on
+// the VM's first device, recycled like any storage the running call allocates.
+func (vm *VM) AllocStorageBytes(n int64) (*Storage, error) {
+	s, err := vm.alloc.Alloc(n, vm.devices[0])
+	if err != nil {
+		return nil, fmt.Errorf("runtime: vm.builtin.alloc_storage: %w", err)
+	}
+	vm.trackStorage(s)
+	return s, nil
+}
+
+// ViewTensor is vm.builtin.alloc_tensor for compiled code: a tensor of shape
+// (an immutable Shape value, not copied) and dt at offset within s.
+func (s *Storage) ViewTensor(offset int64, shape Shape, dt DataType) (*Tensor, error) {
+	t, err := s.viewTensor(offset, shape, dt)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: vm.builtin.alloc_tensor: %w", err)
+	}
+	return t, nil
+}
+
+// ValueShape returns the dimensions of a tensor (its shape) or of a shape value.
+func ValueShape(v Value) ([]int64, bool) {
+	switch x := v.(type) {
+	case *Tensor:
+		if x != nil {
+			return x.shape, true
+		}
+	case Shape:
+		return x, true
+	}
+	return nil, false
+}
+
+// ShapeHeap returns the slots of a shape heap (vm.builtin.alloc_shape_heap's int64 tensor).
+func ShapeHeap(v Value) ([]int64, bool) {
+	if t, ok := v.(*Tensor); ok && t != nil && t.dtype == Int64 && len(t.shape) == 1 {
+		return viewAs[int64](t.data), true
+	}
+	return nil, false
+}

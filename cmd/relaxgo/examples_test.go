@@ -9,7 +9,8 @@ import (
 	"testing"
 )
 
-// generateArgs reads the relaxgo gen arguments from a //go:generate line.
+// generateArgs reads the relaxgo gen arguments from a //go:generate line
+// (nil when the file has none, as examples/compare).
 func generateArgs(t *testing.T, file string) []string {
 	t.Helper()
 	f, err := os.Open(file)
@@ -24,7 +25,6 @@ func generateArgs(t *testing.T, file string) []string {
 			return strings.Fields(strings.TrimPrefix(line, prefix))
 		}
 	}
-	t.Fatalf("%s: no relaxgo gen line", file)
 	return nil
 }
 
@@ -39,6 +39,9 @@ func TestExamplesFresh(t *testing.T) {
 		dir := filepath.Dir(main)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			args := generateArgs(t, main)
+			if args == nil {
+				t.Skip("no generated package")
+			}
 			out := t.TempDir()
 			// Run in the example directory, as go generate does, writing elsewhere.
 			for i, a := range args {

@@ -11,69 +11,78 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	var err error
 	_, _, _ = c, fp, err
 	// call vm.builtin.check_tensor_info [%0, i4, c[0], c[1]] -> %void
-	r[35] = r[0]
-	r[36] = imms[0]
-	r[37] = c[0]
-	r[38] = c[1]
-	_, err = lib[0](r[35:39])
-	if err != nil {
-		return runtime.CallErr(0, "vm.builtin.check_tensor_info", err)
+	if t, ok := r[0].(*runtime.Tensor); !ok || t.NDim() != 4 || t.DType() != (runtime.DataType{
+		Bits:  32,
+		Code:  2,
+		Lanes: 1,
+	}) {
+		r[35] = r[0]
+		r[36] = imms[0]
+		r[37] = c[0]
+		r[38] = c[1]
+		_, err = lib[0](r[35:39])
+		if err != nil {
+			return runtime.CallErr(0, "vm.builtin.check_tensor_info", err)
+		}
 	}
 	// call vm.builtin.match_shape [%0, %void, i4, i0, i1, i0, i3, i0, i16, i0, i16, c[1]] -> %void
-	r[35] = r[0]
-	r[36] = nil
-	r[37] = imms[0]
-	r[38] = imms[1]
-	r[39] = imms[2]
-	r[40] = imms[1]
-	r[41] = imms[3]
-	r[42] = imms[1]
-	r[43] = imms[4]
-	r[44] = imms[1]
-	r[45] = imms[4]
-	r[46] = c[1]
-	_, err = lib[1](r[35:47])
-	if err != nil {
-		return runtime.CallErr(1, "vm.builtin.match_shape", err)
+	{
+		s, ok := runtime.ValueShape(r[0])
+		if !ok || len(s) != 4 || s[0] != 1 || s[1] != 3 || s[2] != 16 || s[3] != 16 {
+			r[35] = r[0]
+			r[36] = nil
+			r[37] = imms[0]
+			r[38] = imms[1]
+			r[39] = imms[2]
+			r[40] = imms[1]
+			r[41] = imms[3]
+			r[42] = imms[1]
+			r[43] = imms[4]
+			r[44] = imms[1]
+			r[45] = imms[4]
+			r[46] = c[1]
+			_, err = lib[1](r[35:47])
+			if err != nil {
+				return runtime.CallErr(1, "vm.builtin.match_shape", err)
+			}
+		} else {
+			// matched
+		}
 	}
 	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %1
-	r[35] = vm
-	r[36] = c[2]
-	r[37] = imms[1]
-	r[38] = c[4]
-	r[39] = c[3]
-	r[2], err = lib[2](r[35:40])
+	r[2], err = vm.AllocStorageBytes(8192)
 	if err != nil {
 		return runtime.CallErr(2, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_storage [%vm, c[5], i0, c[4], c[3]] -> %2
-	r[35] = vm
-	r[36] = c[5]
-	r[37] = imms[1]
-	r[38] = c[4]
-	r[39] = c[3]
-	r[3], err = lib[2](r[35:40])
+	r[3], err = vm.AllocStorageBytes(1024)
 	if err != nil {
 		return runtime.CallErr(3, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %3
-	r[35] = vm
-	r[36] = c[2]
-	r[37] = imms[1]
-	r[38] = c[4]
-	r[39] = c[3]
-	r[4], err = lib[2](r[35:40])
+	r[4], err = vm.AllocStorageBytes(8192)
 	if err != nil {
 		return runtime.CallErr(4, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %4
-	r[35] = r[2]
-	r[36] = imms[1]
-	r[37] = c[6]
-	r[38] = c[0]
-	r[5], err = lib[3](r[35:39])
-	if err != nil {
-		return runtime.CallErr(5, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[2].(*runtime.Storage); ok {
+		r[5], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(5, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[35] = r[2]
+		r[36] = imms[1]
+		r[37] = c[6]
+		r[38] = c[0]
+		r[5], err = lib[3](r[35:39])
+		if err != nil {
+			return runtime.CallErr(5, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.nn.conv2d [%0, c[7], c[8], c[9], c[8], i1, c[10], c[11], c[10], c[12], %4] -> %void
 	r[35] = r[0]
@@ -96,13 +105,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %4
 	r[5] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[13], c[0]] -> %6
-	r[35] = r[3]
-	r[36] = imms[1]
-	r[37] = c[13]
-	r[38] = c[0]
-	r[7], err = lib[3](r[35:39])
-	if err != nil {
-		return runtime.CallErr(9, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[7], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(9, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[35] = r[3]
+		r[36] = imms[1]
+		r[37] = c[13]
+		r[38] = c[0]
+		r[7], err = lib[3](r[35:39])
+		if err != nil {
+			return runtime.CallErr(9, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.reshape [c[14], c[13], %6] -> %void
 	r[35] = c[14]
@@ -117,13 +137,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %8
-	r[35] = r[4]
-	r[36] = imms[1]
-	r[37] = c[6]
-	r[38] = c[0]
-	r[9], err = lib[3](r[35:39])
-	if err != nil {
-		return runtime.CallErr(13, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[4].(*runtime.Storage); ok {
+		r[9], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(13, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[35] = r[4]
+		r[36] = imms[1]
+		r[37] = c[6]
+		r[38] = c[0]
+		r[9], err = lib[3](r[35:39])
+		if err != nil {
+			return runtime.CallErr(13, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.add [%5, %7, %8] -> %void
 	r[35] = r[6]
@@ -142,13 +173,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %8
 	r[9] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %10
-	r[35] = r[2]
-	r[36] = imms[1]
-	r[37] = c[6]
-	r[38] = c[0]
-	r[11], err = lib[3](r[35:39])
-	if err != nil {
-		return runtime.CallErr(19, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[2].(*runtime.Storage); ok {
+		r[11], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(19, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[35] = r[2]
+		r[36] = imms[1]
+		r[37] = c[6]
+		r[38] = c[0]
+		r[11], err = lib[3](r[35:39])
+		if err != nil {
+			return runtime.CallErr(19, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.nn.relu [%9, %10] -> %void
 	r[35] = r[10]
@@ -164,13 +206,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %10
 	r[11] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[15], c[0]] -> %12
-	r[35] = r[4]
-	r[36] = imms[1]
-	r[37] = c[15]
-	r[38] = c[0]
-	r[13], err = lib[3](r[35:39])
-	if err != nil {
-		return runtime.CallErr(24, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[4].(*runtime.Storage); ok {
+		r[13], err = st.ViewTensor(0, shapeConsts[2], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(24, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[35] = r[4]
+		r[36] = imms[1]
+		r[37] = c[15]
+		r[38] = c[0]
+		r[13], err = lib[3](r[35:39])
+		if err != nil {
+			return runtime.CallErr(24, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.nn.max_pool2d [%11, c[16], c[16], c[17], c[8], i0, i0, c[10], c[10], %12] -> %void
 	r[35] = r[12]
@@ -194,13 +247,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %12
 	r[13] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[18], c[0]] -> %14
-	r[35] = r[2]
-	r[36] = imms[1]
-	r[37] = c[18]
-	r[38] = c[0]
-	r[15], err = lib[3](r[35:39])
-	if err != nil {
-		return runtime.CallErr(29, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[2].(*runtime.Storage); ok {
+		r[15], err = st.ViewTensor(0, shapeConsts[3], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(29, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[35] = r[2]
+		r[36] = imms[1]
+		r[37] = c[18]
+		r[38] = c[0]
+		r[15], err = lib[3](r[35:39])
+		if err != nil {
+			return runtime.CallErr(29, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.nn.conv2d [%13, c[19], c[16], c[9], c[8], i1, c[10], c[11], c[10], c[12], %14] -> %void
 	r[35] = r[14]
@@ -225,13 +289,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %14
 	r[15] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[20], c[0]] -> %16
-	r[35] = r[4]
-	r[36] = imms[1]
-	r[37] = c[20]
-	r[38] = c[0]
-	r[17], err = lib[3](r[35:39])
-	if err != nil {
-		return runtime.CallErr(34, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[4].(*runtime.Storage); ok {
+		r[17], err = st.ViewTensor(0, shapeConsts[4], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(34, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[35] = r[4]
+		r[36] = imms[1]
+		r[37] = c[20]
+		r[38] = c[0]
+		r[17], err = lib[3](r[35:39])
+		if err != nil {
+			return runtime.CallErr(34, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %3
 	r[4] = nil
@@ -248,13 +323,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %16
 	r[17] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[18], c[0]] -> %18
-	r[35] = r[3]
-	r[36] = imms[1]
-	r[37] = c[18]
-	r[38] = c[0]
-	r[19], err = lib[3](r[35:39])
-	if err != nil {
-		return runtime.CallErr(39, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[19], err = st.ViewTensor(0, shapeConsts[3], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(39, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[35] = r[3]
+		r[36] = imms[1]
+		r[37] = c[18]
+		r[38] = c[0]
+		r[19], err = lib[3](r[35:39])
+		if err != nil {
+			return runtime.CallErr(39, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.add [%15, %17, %18] -> %void
 	r[35] = r[16]
@@ -273,13 +359,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %18
 	r[19] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[18], c[0]] -> %20
-	r[35] = r[2]
-	r[36] = imms[1]
-	r[37] = c[18]
-	r[38] = c[0]
-	r[21], err = lib[3](r[35:39])
-	if err != nil {
-		return runtime.CallErr(45, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[2].(*runtime.Storage); ok {
+		r[21], err = st.ViewTensor(0, shapeConsts[3], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(45, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[35] = r[2]
+		r[36] = imms[1]
+		r[37] = c[18]
+		r[38] = c[0]
+		r[21], err = lib[3](r[35:39])
+		if err != nil {
+			return runtime.CallErr(45, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.nn.relu [%19, %20] -> %void
 	r[35] = r[20]
@@ -295,13 +392,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %20
 	r[21] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[20], c[0]] -> %22
-	r[35] = r[3]
-	r[36] = imms[1]
-	r[37] = c[20]
-	r[38] = c[0]
-	r[23], err = lib[3](r[35:39])
-	if err != nil {
-		return runtime.CallErr(50, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[23], err = st.ViewTensor(0, shapeConsts[4], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(50, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[35] = r[3]
+		r[36] = imms[1]
+		r[37] = c[20]
+		r[38] = c[0]
+		r[23], err = lib[3](r[35:39])
+		if err != nil {
+			return runtime.CallErr(50, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.nn.adaptive_avg_pool2d [%21, c[8], c[10], c[10], %22] -> %void
 	r[35] = r[22]
@@ -320,13 +428,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %22
 	r[23] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[22], c[0]] -> %24
-	r[35] = r[2]
-	r[36] = imms[1]
-	r[37] = c[22]
-	r[38] = c[0]
-	r[25], err = lib[3](r[35:39])
-	if err != nil {
-		return runtime.CallErr(55, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[2].(*runtime.Storage); ok {
+		r[25], err = st.ViewTensor(0, shapeConsts[5], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(55, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[35] = r[2]
+		r[36] = imms[1]
+		r[37] = c[22]
+		r[38] = c[0]
+		r[25], err = lib[3](r[35:39])
+		if err != nil {
+			return runtime.CallErr(55, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %1
 	r[2] = nil
@@ -347,13 +466,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[23]] -> %26
 	r[27] = c[23]
 	// call vm.builtin.alloc_tensor [%2, i0, c[24], c[0]] -> %27
-	r[35] = r[3]
-	r[36] = imms[1]
-	r[37] = c[24]
-	r[38] = c[0]
-	r[28], err = lib[3](r[35:39])
-	if err != nil {
-		return runtime.CallErr(62, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[28], err = st.ViewTensor(0, shapeConsts[6], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(62, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[35] = r[3]
+		r[36] = imms[1]
+		r[37] = c[24]
+		r[38] = c[0]
+		r[28], err = lib[3](r[35:39])
+		if err != nil {
+			return runtime.CallErr(62, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
@@ -374,24 +504,30 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[29] = r[28]
 	// call vm.builtin.null_value [] -> %27
 	r[28] = nil
-	// call vm.builtin.alloc_storage [%vm, c[25], i0, c[0], c[3]] -> %29
-	r[35] = vm
-	r[36] = c[25]
-	r[37] = imms[1]
-	r[38] = c[0]
-	r[39] = c[3]
-	r[30], err = lib[2](r[35:40])
+	// call vm.builtin.alloc_storage [%vm, c[25], i0, c[4], c[3]] -> %29
+	r[30], err = vm.AllocStorageBytes(40)
 	if err != nil {
 		return runtime.CallErr(69, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%29, i0, c[24], c[0]] -> %30
-	r[35] = r[30]
-	r[36] = imms[1]
-	r[37] = c[24]
-	r[38] = c[0]
-	r[31], err = lib[3](r[35:39])
-	if err != nil {
-		return runtime.CallErr(70, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[30].(*runtime.Storage); ok {
+		r[31], err = st.ViewTensor(0, shapeConsts[6], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(70, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[35] = r[30]
+		r[36] = imms[1]
+		r[37] = c[24]
+		r[38] = c[0]
+		r[31], err = lib[3](r[35:39])
+		if err != nil {
+			return runtime.CallErr(70, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %29
 	r[30] = nil
@@ -437,3 +573,6 @@ var lib []runtime.PackedFunc
 
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(int64(4)), int64(int64(0)), int64(int64(1)), int64(int64(3)), int64(int64(16))}
+
+// shapeConsts are constant shapes of tensors the compiled functions allocate.
+var shapeConsts = []runtime.Shape{{1, 8, 16, 16}, {1, 8, 1, 1}, {1, 8, 8, 8}, {1, 16, 4, 4}, {1, 16, 1, 1}, {1, 16}, {1, 10}}

@@ -14,67 +14,99 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 	var err error
 	_, _, _ = c, fp, err
 	// call vm.builtin.check_tensor_info [%0, i1, c[0], c[1]] -> %void
-	r[18] = r[0]
-	r[19] = imms[0]
-	r[20] = c[0]
-	r[21] = c[1]
-	_, err = lib[0](r[18:22])
-	if err != nil {
-		return runtime.CallErr(0, "vm.builtin.check_tensor_info", err)
+	if t, ok := r[0].(*runtime.Tensor); !ok || t.NDim() != 1 || t.DType() != (runtime.DataType{
+		Bits:  32,
+		Code:  2,
+		Lanes: 1,
+	}) {
+		r[18] = r[0]
+		r[19] = imms[0]
+		r[20] = c[0]
+		r[21] = c[1]
+		_, err = lib[0](r[18:22])
+		if err != nil {
+			return runtime.CallErr(0, "vm.builtin.check_tensor_info", err)
+		}
 	}
 	// call vm.builtin.match_shape [%0, %void, i1, i0, i4, c[1]] -> %void
-	r[18] = r[0]
-	r[19] = nil
-	r[20] = imms[0]
-	r[21] = imms[1]
-	r[22] = imms[2]
-	r[23] = c[1]
-	_, err = lib[1](r[18:24])
-	if err != nil {
-		return runtime.CallErr(1, "vm.builtin.match_shape", err)
+	{
+		s, ok := runtime.ValueShape(r[0])
+		if !ok || len(s) != 1 || s[0] != 4 {
+			r[18] = r[0]
+			r[19] = nil
+			r[20] = imms[0]
+			r[21] = imms[1]
+			r[22] = imms[2]
+			r[23] = c[1]
+			_, err = lib[1](r[18:24])
+			if err != nil {
+				return runtime.CallErr(1, "vm.builtin.match_shape", err)
+			}
+		} else {
+			// matched
+		}
 	}
 	// call vm.builtin.check_tensor_info [%1, i0, c[2], c[3]] -> %void
-	r[18] = r[1]
-	r[19] = imms[1]
-	r[20] = c[2]
-	r[21] = c[3]
-	_, err = lib[0](r[18:22])
-	if err != nil {
-		return runtime.CallErr(2, "vm.builtin.check_tensor_info", err)
+	if t, ok := r[1].(*runtime.Tensor); !ok || t.NDim() != 0 || t.DType() != (runtime.DataType{
+		Bits:  64,
+		Code:  0,
+		Lanes: 1,
+	}) {
+		r[18] = r[1]
+		r[19] = imms[1]
+		r[20] = c[2]
+		r[21] = c[3]
+		_, err = lib[0](r[18:22])
+		if err != nil {
+			return runtime.CallErr(2, "vm.builtin.check_tensor_info", err)
+		}
 	}
 	// call vm.builtin.match_shape [%1, %void, i0, c[3]] -> %void
-	r[18] = r[1]
-	r[19] = nil
-	r[20] = imms[1]
-	r[21] = c[3]
-	_, err = lib[1](r[18:22])
-	if err != nil {
-		return runtime.CallErr(3, "vm.builtin.match_shape", err)
+	{
+		s, ok := runtime.ValueShape(r[1])
+		if !ok || len(s) != 0 {
+			r[18] = r[1]
+			r[19] = nil
+			r[20] = imms[1]
+			r[21] = c[3]
+			_, err = lib[1](r[18:22])
+			if err != nil {
+				return runtime.CallErr(3, "vm.builtin.match_shape", err)
+			}
+		} else {
+			// matched
+		}
 	}
 	// call vm.builtin.alloc_storage [%vm, c[4], i0, c[6], c[5]] -> %2
-	r[18] = vm
-	r[19] = c[4]
-	r[20] = imms[1]
-	r[21] = c[6]
-	r[22] = c[5]
-	r[3], err = lib[2](r[18:23])
+	r[3], err = vm.AllocStorageBytes(1)
 	if err != nil {
 		return runtime.CallErr(4, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.alloc_tensor [%2, i0, c[7], c[6]] -> %3
-	r[18] = r[3]
-	r[19] = imms[1]
-	r[20] = c[7]
-	r[21] = c[6]
-	r[4], err = lib[3](r[18:22])
-	if err != nil {
-		return runtime.CallErr(5, "vm.builtin.alloc_tensor", err)
+	// call vm.builtin.alloc_tensor [%2, i0, c[7], c[8]] -> %3
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[4], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  1,
+			Code:  1,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(5, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[18] = r[3]
+		r[19] = imms[1]
+		r[20] = c[7]
+		r[21] = c[8]
+		r[4], err = lib[3](r[18:22])
+		if err != nil {
+			return runtime.CallErr(5, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
-	// call kernels.less_equal [%1, c[8], %3] -> %void
+	// call kernels.less_equal [%1, c[9], %3] -> %void
 	r[18] = r[1]
-	r[19] = c[8]
+	r[19] = c[9]
 	r[20] = r[4]
 	_, err = lib[4](r[18:21])
 	if err != nil {
@@ -96,27 +128,33 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 	} else if !ok {
 		goto L18
 	}
-	// call vm.builtin.alloc_storage [%vm, c[9], i0, c[0], c[5]] -> %7
-	r[18] = vm
-	r[19] = c[9]
-	r[20] = imms[1]
-	r[21] = c[0]
-	r[22] = c[5]
-	r[8], err = lib[2](r[18:23])
+	// call vm.builtin.alloc_storage [%vm, c[10], i0, c[6], c[5]] -> %7
+	r[8], err = vm.AllocStorageBytes(16)
 	if err != nil {
 		return runtime.CallErr(12, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.alloc_tensor [%7, i0, c[10], c[0]] -> %8
-	r[18] = r[8]
-	r[19] = imms[1]
-	r[20] = c[10]
-	r[21] = c[0]
-	r[9], err = lib[3](r[18:22])
-	if err != nil {
-		return runtime.CallErr(13, "vm.builtin.alloc_tensor", err)
+	// call vm.builtin.alloc_tensor [%7, i0, c[11], c[0]] -> %8
+	if st, ok := r[8].(*runtime.Storage); ok {
+		r[9], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(13, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[18] = r[8]
+		r[19] = imms[1]
+		r[20] = c[11]
+		r[21] = c[0]
+		r[9], err = lib[3](r[18:22])
+		if err != nil {
+			return runtime.CallErr(13, "vm.builtin.alloc_tensor", err)
+		}
 	}
-	// call kernels.ones [c[10], c[0], %8] -> %void
-	r[18] = c[10]
+	// call kernels.ones [c[11], c[0], %8] -> %void
+	r[18] = c[11]
 	r[19] = c[0]
 	r[20] = r[9]
 	_, err = lib[6](r[18:21])
@@ -129,29 +167,35 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 	r[7] = r[10]
 	// goto 11
 	goto L28
-	// call vm.builtin.alloc_storage [%vm, c[11], i0, c[2], c[5]] -> %10
+	// call vm.builtin.alloc_storage [%vm, c[12], i0, c[6], c[5]] -> %10
 L18:
-	r[18] = vm
-	r[19] = c[11]
-	r[20] = imms[1]
-	r[21] = c[2]
-	r[22] = c[5]
-	r[11], err = lib[2](r[18:23])
+	r[11], err = vm.AllocStorageBytes(8)
 	if err != nil {
 		return runtime.CallErr(18, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%10, i0, c[7], c[2]] -> %11
-	r[18] = r[11]
-	r[19] = imms[1]
-	r[20] = c[7]
-	r[21] = c[2]
-	r[12], err = lib[3](r[18:22])
-	if err != nil {
-		return runtime.CallErr(19, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[11].(*runtime.Storage); ok {
+		r[12], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  64,
+			Code:  0,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(19, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[18] = r[11]
+		r[19] = imms[1]
+		r[20] = c[7]
+		r[21] = c[2]
+		r[12], err = lib[3](r[18:22])
+		if err != nil {
+			return runtime.CallErr(19, "vm.builtin.alloc_tensor", err)
+		}
 	}
-	// call kernels.subtract [%1, c[12], %11] -> %void
+	// call kernels.subtract [%1, c[13], %11] -> %void
 	r[18] = r[1]
-	r[19] = c[12]
+	r[19] = c[13]
 	r[20] = r[12]
 	_, err = lib[7](r[18:21])
 	if err != nil {
@@ -166,24 +210,30 @@ L18:
 	if err != nil {
 		return runtime.CallErr(22, "power", err)
 	}
-	// call vm.builtin.alloc_storage [%vm, c[9], i0, c[0], c[5]] -> %14
-	r[18] = vm
-	r[19] = c[9]
-	r[20] = imms[1]
-	r[21] = c[0]
-	r[22] = c[5]
-	r[15], err = lib[2](r[18:23])
+	// call vm.builtin.alloc_storage [%vm, c[10], i0, c[6], c[5]] -> %14
+	r[15], err = vm.AllocStorageBytes(16)
 	if err != nil {
 		return runtime.CallErr(23, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.alloc_tensor [%14, i0, c[10], c[0]] -> %15
-	r[18] = r[15]
-	r[19] = imms[1]
-	r[20] = c[10]
-	r[21] = c[0]
-	r[16], err = lib[3](r[18:22])
-	if err != nil {
-		return runtime.CallErr(24, "vm.builtin.alloc_tensor", err)
+	// call vm.builtin.alloc_tensor [%14, i0, c[11], c[0]] -> %15
+	if st, ok := r[15].(*runtime.Storage); ok {
+		r[16], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(24, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[18] = r[15]
+		r[19] = imms[1]
+		r[20] = c[11]
+		r[21] = c[0]
+		r[16], err = lib[3](r[18:22])
+		if err != nil {
+			return runtime.CallErr(24, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.multiply [%13, %0, %15] -> %void
 	r[18] = r[14]
@@ -211,51 +261,72 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	fp := vm.FuncPool()
 	var err error
 	_, _, _ = c, fp, err
-	// call vm.builtin.check_tensor_info [%0, i1, c[0], c[13]] -> %void
-	r[15] = r[0]
-	r[16] = imms[0]
-	r[17] = c[0]
-	r[18] = c[13]
-	_, err = lib[0](r[15:19])
-	if err != nil {
-		return runtime.CallErr(0, "vm.builtin.check_tensor_info", err)
+	// call vm.builtin.check_tensor_info [%0, i1, c[0], c[14]] -> %void
+	if t, ok := r[0].(*runtime.Tensor); !ok || t.NDim() != 1 || t.DType() != (runtime.DataType{
+		Bits:  32,
+		Code:  2,
+		Lanes: 1,
+	}) {
+		r[15] = r[0]
+		r[16] = imms[0]
+		r[17] = c[0]
+		r[18] = c[14]
+		_, err = lib[0](r[15:19])
+		if err != nil {
+			return runtime.CallErr(0, "vm.builtin.check_tensor_info", err)
+		}
 	}
-	// call vm.builtin.match_shape [%0, %void, i1, i0, i4, c[13]] -> %void
-	r[15] = r[0]
-	r[16] = nil
-	r[17] = imms[0]
-	r[18] = imms[1]
-	r[19] = imms[2]
-	r[20] = c[13]
-	_, err = lib[1](r[15:21])
-	if err != nil {
-		return runtime.CallErr(1, "vm.builtin.match_shape", err)
+	// call vm.builtin.match_shape [%0, %void, i1, i0, i4, c[14]] -> %void
+	{
+		s, ok := runtime.ValueShape(r[0])
+		if !ok || len(s) != 1 || s[0] != 4 {
+			r[15] = r[0]
+			r[16] = nil
+			r[17] = imms[0]
+			r[18] = imms[1]
+			r[19] = imms[2]
+			r[20] = c[14]
+			_, err = lib[1](r[15:21])
+			if err != nil {
+				return runtime.CallErr(1, "vm.builtin.match_shape", err)
+			}
+		} else {
+			// matched
+		}
 	}
-	// call vm.builtin.check_tensor_info [%1, i0, c[2], c[14]] -> %void
-	r[15] = r[1]
-	r[16] = imms[1]
-	r[17] = c[2]
-	r[18] = c[14]
-	_, err = lib[0](r[15:19])
-	if err != nil {
-		return runtime.CallErr(2, "vm.builtin.check_tensor_info", err)
+	// call vm.builtin.check_tensor_info [%1, i0, c[2], c[15]] -> %void
+	if t, ok := r[1].(*runtime.Tensor); !ok || t.NDim() != 0 || t.DType() != (runtime.DataType{
+		Bits:  64,
+		Code:  0,
+		Lanes: 1,
+	}) {
+		r[15] = r[1]
+		r[16] = imms[1]
+		r[17] = c[2]
+		r[18] = c[15]
+		_, err = lib[0](r[15:19])
+		if err != nil {
+			return runtime.CallErr(2, "vm.builtin.check_tensor_info", err)
+		}
 	}
-	// call vm.builtin.match_shape [%1, %void, i0, c[14]] -> %void
-	r[15] = r[1]
-	r[16] = nil
-	r[17] = imms[1]
-	r[18] = c[14]
-	_, err = lib[1](r[15:19])
-	if err != nil {
-		return runtime.CallErr(3, "vm.builtin.match_shape", err)
+	// call vm.builtin.match_shape [%1, %void, i0, c[15]] -> %void
+	{
+		s, ok := runtime.ValueShape(r[1])
+		if !ok || len(s) != 0 {
+			r[15] = r[1]
+			r[16] = nil
+			r[17] = imms[1]
+			r[18] = c[15]
+			_, err = lib[1](r[15:19])
+			if err != nil {
+				return runtime.CallErr(3, "vm.builtin.match_shape", err)
+			}
+		} else {
+			// matched
+		}
 	}
-	// call vm.builtin.alloc_storage [%vm, c[10], i0, c[15], c[5]] -> %2
-	r[15] = vm
-	r[16] = c[10]
-	r[17] = imms[1]
-	r[18] = c[15]
-	r[19] = c[5]
-	r[3], err = lib[2](r[15:20])
+	// call vm.builtin.alloc_storage [%vm, c[11], i0, c[6], c[5]] -> %2
+	r[3], err = vm.AllocStorageBytes(4)
 	if err != nil {
 		return runtime.CallErr(4, "vm.builtin.alloc_storage", err)
 	}
@@ -267,13 +338,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return runtime.CallErr(5, "power", err)
 	}
 	// call vm.builtin.alloc_tensor [%2, i0, c[7], c[0]] -> %4
-	r[15] = r[3]
-	r[16] = imms[1]
-	r[17] = c[7]
-	r[18] = c[0]
-	r[5], err = lib[3](r[15:19])
-	if err != nil {
-		return runtime.CallErr(6, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[5], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(6, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[15] = r[3]
+		r[16] = imms[1]
+		r[17] = c[7]
+		r[18] = c[0]
+		r[5], err = lib[3](r[15:19])
+		if err != nil {
+			return runtime.CallErr(6, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
@@ -291,23 +373,29 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %4
 	r[5] = nil
 	// call vm.builtin.alloc_storage [%vm, c[4], i0, c[6], c[5]] -> %6
-	r[15] = vm
-	r[16] = c[4]
-	r[17] = imms[1]
-	r[18] = c[6]
-	r[19] = c[5]
-	r[7], err = lib[2](r[15:20])
+	r[7], err = vm.AllocStorageBytes(1)
 	if err != nil {
 		return runtime.CallErr(11, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.alloc_tensor [%6, i0, c[7], c[6]] -> %7
-	r[15] = r[7]
-	r[16] = imms[1]
-	r[17] = c[7]
-	r[18] = c[6]
-	r[8], err = lib[3](r[15:19])
-	if err != nil {
-		return runtime.CallErr(12, "vm.builtin.alloc_tensor", err)
+	// call vm.builtin.alloc_tensor [%6, i0, c[7], c[8]] -> %7
+	if st, ok := r[7].(*runtime.Storage); ok {
+		r[8], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  1,
+			Code:  1,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(12, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[15] = r[7]
+		r[16] = imms[1]
+		r[17] = c[7]
+		r[18] = c[8]
+		r[8], err = lib[3](r[15:19])
+		if err != nil {
+			return runtime.CallErr(12, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
@@ -341,25 +429,31 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[11] = r[4]
 	// goto 6
 	goto L27
-	// call vm.builtin.alloc_storage [%vm, c[9], i0, c[0], c[5]] -> %11
+	// call vm.builtin.alloc_storage [%vm, c[10], i0, c[6], c[5]] -> %11
 L22:
-	r[15] = vm
-	r[16] = c[9]
-	r[17] = imms[1]
-	r[18] = c[0]
-	r[19] = c[5]
-	r[12], err = lib[2](r[15:20])
+	r[12], err = vm.AllocStorageBytes(16)
 	if err != nil {
 		return runtime.CallErr(22, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.alloc_tensor [%11, i0, c[10], c[0]] -> %12
-	r[15] = r[12]
-	r[16] = imms[1]
-	r[17] = c[10]
-	r[18] = c[0]
-	r[13], err = lib[3](r[15:19])
-	if err != nil {
-		return runtime.CallErr(23, "vm.builtin.alloc_tensor", err)
+	// call vm.builtin.alloc_tensor [%11, i0, c[11], c[0]] -> %12
+	if st, ok := r[12].(*runtime.Storage); ok {
+		r[13], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(23, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[15] = r[12]
+		r[16] = imms[1]
+		r[17] = c[11]
+		r[18] = c[0]
+		r[13], err = lib[3](r[15:19])
+		if err != nil {
+			return runtime.CallErr(23, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.negative [%3, %12] -> %void
 	r[15] = r[4]
@@ -401,3 +495,6 @@ var lib []runtime.PackedFunc
 
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(int64(1)), int64(int64(0)), int64(int64(4))}
+
+// shapeConsts are constant shapes of tensors the compiled functions allocate.
+var shapeConsts = []runtime.Shape{{}, {4}}

@@ -18,26 +18,40 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return runtime.CallErr(0, "vm.builtin.alloc_shape_heap", err)
 	}
 	// call vm.builtin.check_tensor_info [%0, i2, c[0], c[1]] -> %void
-	r[18] = r[0]
-	r[19] = imms[0]
-	r[20] = c[0]
-	r[21] = c[1]
-	_, err = lib[1](r[18:22])
-	if err != nil {
-		return runtime.CallErr(1, "vm.builtin.check_tensor_info", err)
+	if t, ok := r[0].(*runtime.Tensor); !ok || t.NDim() != 2 || t.DType() != (runtime.DataType{
+		Bits:  32,
+		Code:  2,
+		Lanes: 1,
+	}) {
+		r[18] = r[0]
+		r[19] = imms[0]
+		r[20] = c[0]
+		r[21] = c[1]
+		_, err = lib[1](r[18:22])
+		if err != nil {
+			return runtime.CallErr(1, "vm.builtin.check_tensor_info", err)
+		}
 	}
 	// call vm.builtin.match_shape [%0, %1, i2, i1, i0, i0, i16, c[1]] -> %void
-	r[18] = r[0]
-	r[19] = r[2]
-	r[20] = imms[0]
-	r[21] = imms[1]
-	r[22] = imms[2]
-	r[23] = imms[2]
-	r[24] = imms[3]
-	r[25] = c[1]
-	_, err = lib[2](r[18:26])
-	if err != nil {
-		return runtime.CallErr(2, "vm.builtin.match_shape", err)
+	{
+		s, ok := runtime.ValueShape(r[0])
+		h, hok := runtime.ShapeHeap(r[2])
+		if !hok || len(h) <= 0 || !ok || len(s) != 2 || s[1] != 16 {
+			r[18] = r[0]
+			r[19] = r[2]
+			r[20] = imms[0]
+			r[21] = imms[1]
+			r[22] = imms[2]
+			r[23] = imms[2]
+			r[24] = imms[3]
+			r[25] = c[1]
+			_, err = lib[2](r[18:26])
+			if err != nil {
+				return runtime.CallErr(2, "vm.builtin.match_shape", err)
+			}
+		} else {
+			h[0] = s[0]
+		}
 	}
 	// call vm.builtin.relaxgo.shape_compute [%1, i1, c[2]] -> %void
 	r[18] = r[2]
@@ -56,11 +70,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	if err != nil {
 		return runtime.CallErr(4, "vm.builtin.make_shape", err)
 	}
-	// call vm.builtin.alloc_storage [%vm, %2, i0, c[0], c[3]] -> %3
+	// call vm.builtin.alloc_storage [%vm, %2, i0, c[4], c[3]] -> %3
 	r[18] = vm
 	r[19] = r[3]
 	r[20] = imms[2]
-	r[21] = c[0]
+	r[21] = c[4]
 	r[22] = c[3]
 	r[4], err = lib[5](r[18:23])
 	if err != nil {
@@ -78,20 +92,34 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return runtime.CallErr(6, "vm.builtin.make_shape", err)
 	}
 	// call vm.builtin.alloc_tensor [%3, i0, %4, c[0]] -> %5
-	r[18] = r[4]
-	r[19] = imms[2]
-	r[20] = r[5]
-	r[21] = c[0]
-	r[6], err = lib[6](r[18:22])
-	if err != nil {
-		return runtime.CallErr(7, "vm.builtin.alloc_tensor", err)
+	{
+		sh, shok := r[5].(runtime.Shape)
+		if st, ok := r[4].(*runtime.Storage); ok && shok {
+			r[6], err = st.ViewTensor(0, sh, runtime.DataType{
+				Bits:  32,
+				Code:  2,
+				Lanes: 1,
+			})
+			if err != nil {
+				return runtime.CallErr(7, "vm.builtin.alloc_tensor", err)
+			}
+		} else {
+			r[18] = r[4]
+			r[19] = imms[2]
+			r[20] = r[5]
+			r[21] = c[0]
+			r[6], err = lib[6](r[18:22])
+			if err != nil {
+				return runtime.CallErr(7, "vm.builtin.alloc_tensor", err)
+			}
+		}
 	}
 	// call vm.builtin.null_value [] -> %3
 	r[4] = nil
-	// call kernels.matmul [%0, c[4], c[5], %5] -> %void
+	// call kernels.matmul [%0, c[5], c[6], %5] -> %void
 	r[18] = r[0]
-	r[19] = c[4]
-	r[20] = c[5]
+	r[19] = c[5]
+	r[20] = c[6]
 	r[21] = r[6]
 	_, err = lib[7](r[18:22])
 	if err != nil {
@@ -110,11 +138,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	if err != nil {
 		return runtime.CallErr(12, "vm.builtin.make_shape", err)
 	}
-	// call vm.builtin.alloc_storage [%vm, %7, i0, c[0], c[3]] -> %8
+	// call vm.builtin.alloc_storage [%vm, %7, i0, c[4], c[3]] -> %8
 	r[18] = vm
 	r[19] = r[8]
 	r[20] = imms[2]
-	r[21] = c[0]
+	r[21] = c[4]
 	r[22] = c[3]
 	r[9], err = lib[5](r[18:23])
 	if err != nil {
@@ -132,19 +160,33 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return runtime.CallErr(14, "vm.builtin.make_shape", err)
 	}
 	// call vm.builtin.alloc_tensor [%8, i0, %9, c[0]] -> %10
-	r[18] = r[9]
-	r[19] = imms[2]
-	r[20] = r[10]
-	r[21] = c[0]
-	r[11], err = lib[6](r[18:22])
-	if err != nil {
-		return runtime.CallErr(15, "vm.builtin.alloc_tensor", err)
+	{
+		sh, shok := r[10].(runtime.Shape)
+		if st, ok := r[9].(*runtime.Storage); ok && shok {
+			r[11], err = st.ViewTensor(0, sh, runtime.DataType{
+				Bits:  32,
+				Code:  2,
+				Lanes: 1,
+			})
+			if err != nil {
+				return runtime.CallErr(15, "vm.builtin.alloc_tensor", err)
+			}
+		} else {
+			r[18] = r[9]
+			r[19] = imms[2]
+			r[20] = r[10]
+			r[21] = c[0]
+			r[11], err = lib[6](r[18:22])
+			if err != nil {
+				return runtime.CallErr(15, "vm.builtin.alloc_tensor", err)
+			}
+		}
 	}
 	// call vm.builtin.null_value [] -> %8
 	r[9] = nil
-	// call kernels.add [%6, c[6], %10] -> %void
+	// call kernels.add [%6, c[7], %10] -> %void
 	r[18] = r[7]
-	r[19] = c[6]
+	r[19] = c[7]
 	r[20] = r[11]
 	_, err = lib[8](r[18:21])
 	if err != nil {
@@ -165,11 +207,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	if err != nil {
 		return runtime.CallErr(21, "vm.builtin.make_shape", err)
 	}
-	// call vm.builtin.alloc_storage [%vm, %12, i0, c[0], c[3]] -> %13
+	// call vm.builtin.alloc_storage [%vm, %12, i0, c[4], c[3]] -> %13
 	r[18] = vm
 	r[19] = r[13]
 	r[20] = imms[2]
-	r[21] = c[0]
+	r[21] = c[4]
 	r[22] = c[3]
 	r[14], err = lib[5](r[18:23])
 	if err != nil {
@@ -187,13 +229,27 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return runtime.CallErr(23, "vm.builtin.make_shape", err)
 	}
 	// call vm.builtin.alloc_tensor [%13, i0, %14, c[0]] -> %15
-	r[18] = r[14]
-	r[19] = imms[2]
-	r[20] = r[15]
-	r[21] = c[0]
-	r[16], err = lib[6](r[18:22])
-	if err != nil {
-		return runtime.CallErr(24, "vm.builtin.alloc_tensor", err)
+	{
+		sh, shok := r[15].(runtime.Shape)
+		if st, ok := r[14].(*runtime.Storage); ok && shok {
+			r[16], err = st.ViewTensor(0, sh, runtime.DataType{
+				Bits:  32,
+				Code:  2,
+				Lanes: 1,
+			})
+			if err != nil {
+				return runtime.CallErr(24, "vm.builtin.alloc_tensor", err)
+			}
+		} else {
+			r[18] = r[14]
+			r[19] = imms[2]
+			r[20] = r[15]
+			r[21] = c[0]
+			r[16], err = lib[6](r[18:22])
+			if err != nil {
+				return runtime.CallErr(24, "vm.builtin.alloc_tensor", err)
+			}
+		}
 	}
 	// call vm.builtin.null_value [] -> %13
 	r[14] = nil
@@ -229,3 +285,6 @@ var lib []runtime.PackedFunc
 
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(int64(2)), int64(int64(1)), int64(int64(0)), int64(int64(16)), int64(int64(8)), int64(int64(-1))}
+
+// shapeConsts are constant shapes of tensors the compiled functions allocate.
+var shapeConsts = []runtime.Shape{}

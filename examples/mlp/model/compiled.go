@@ -11,57 +11,71 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	var err error
 	_, _, _ = c, fp, err
 	// call vm.builtin.check_tensor_info [%0, i2, c[0], c[1]] -> %void
-	r[19] = r[0]
-	r[20] = imms[0]
-	r[21] = c[0]
-	r[22] = c[1]
-	_, err = lib[0](r[19:23])
-	if err != nil {
-		return runtime.CallErr(0, "vm.builtin.check_tensor_info", err)
+	if t, ok := r[0].(*runtime.Tensor); !ok || t.NDim() != 2 || t.DType() != (runtime.DataType{
+		Bits:  32,
+		Code:  2,
+		Lanes: 1,
+	}) {
+		r[19] = r[0]
+		r[20] = imms[0]
+		r[21] = c[0]
+		r[22] = c[1]
+		_, err = lib[0](r[19:23])
+		if err != nil {
+			return runtime.CallErr(0, "vm.builtin.check_tensor_info", err)
+		}
 	}
 	// call vm.builtin.match_shape [%0, %void, i2, i0, i4, i0, i64, c[1]] -> %void
-	r[19] = r[0]
-	r[20] = nil
-	r[21] = imms[0]
-	r[22] = imms[1]
-	r[23] = imms[2]
-	r[24] = imms[1]
-	r[25] = imms[3]
-	r[26] = c[1]
-	_, err = lib[1](r[19:27])
-	if err != nil {
-		return runtime.CallErr(1, "vm.builtin.match_shape", err)
+	{
+		s, ok := runtime.ValueShape(r[0])
+		if !ok || len(s) != 2 || s[0] != 4 || s[1] != 64 {
+			r[19] = r[0]
+			r[20] = nil
+			r[21] = imms[0]
+			r[22] = imms[1]
+			r[23] = imms[2]
+			r[24] = imms[1]
+			r[25] = imms[3]
+			r[26] = c[1]
+			_, err = lib[1](r[19:27])
+			if err != nil {
+				return runtime.CallErr(1, "vm.builtin.match_shape", err)
+			}
+		} else {
+			// matched
+		}
 	}
 	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %1
-	r[19] = vm
-	r[20] = c[2]
-	r[21] = imms[1]
-	r[22] = c[4]
-	r[23] = c[3]
-	r[2], err = lib[2](r[19:24])
+	r[2], err = vm.AllocStorageBytes(512)
 	if err != nil {
 		return runtime.CallErr(2, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %2
-	r[19] = vm
-	r[20] = c[2]
-	r[21] = imms[1]
-	r[22] = c[4]
-	r[23] = c[3]
-	r[3], err = lib[2](r[19:24])
+	r[3], err = vm.AllocStorageBytes(512)
 	if err != nil {
 		return runtime.CallErr(3, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.copy [c[5]] -> %3
 	r[4] = c[5]
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %4
-	r[19] = r[2]
-	r[20] = imms[1]
-	r[21] = c[6]
-	r[22] = c[0]
-	r[5], err = lib[3](r[19:23])
-	if err != nil {
-		return runtime.CallErr(5, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[2].(*runtime.Storage); ok {
+		r[5], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(5, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[19] = r[2]
+		r[20] = imms[1]
+		r[21] = c[6]
+		r[22] = c[0]
+		r[5], err = lib[3](r[19:23])
+		if err != nil {
+			return runtime.CallErr(5, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.matmul [%0, %3, c[7], %4] -> %void
 	r[19] = r[0]
@@ -79,13 +93,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %4
 	r[5] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %6
-	r[19] = r[3]
-	r[20] = imms[1]
-	r[21] = c[6]
-	r[22] = c[0]
-	r[7], err = lib[3](r[19:23])
-	if err != nil {
-		return runtime.CallErr(10, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[7], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(10, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[19] = r[3]
+		r[20] = imms[1]
+		r[21] = c[6]
+		r[22] = c[0]
+		r[7], err = lib[3](r[19:23])
+		if err != nil {
+			return runtime.CallErr(10, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.add [%5, c[8], %6] -> %void
 	r[19] = r[6]
@@ -102,13 +127,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %8
-	r[19] = r[2]
-	r[20] = imms[1]
-	r[21] = c[6]
-	r[22] = c[0]
-	r[9], err = lib[3](r[19:23])
-	if err != nil {
-		return runtime.CallErr(15, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[2].(*runtime.Storage); ok {
+		r[9], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(15, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[19] = r[2]
+		r[20] = imms[1]
+		r[21] = c[6]
+		r[22] = c[0]
+		r[9], err = lib[3](r[19:23])
+		if err != nil {
+			return runtime.CallErr(15, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %1
 	r[2] = nil
@@ -128,13 +164,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[9]] -> %10
 	r[11] = c[9]
 	// call vm.builtin.alloc_tensor [%2, i0, c[10], c[0]] -> %11
-	r[19] = r[3]
-	r[20] = imms[1]
-	r[21] = c[10]
-	r[22] = c[0]
-	r[12], err = lib[3](r[19:23])
-	if err != nil {
-		return runtime.CallErr(22, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[12], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(22, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[19] = r[3]
+		r[20] = imms[1]
+		r[21] = c[10]
+		r[22] = c[0]
+		r[12], err = lib[3](r[19:23])
+		if err != nil {
+			return runtime.CallErr(22, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
@@ -155,24 +202,30 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[13] = r[12]
 	// call vm.builtin.null_value [] -> %11
 	r[12] = nil
-	// call vm.builtin.alloc_storage [%vm, c[11], i0, c[0], c[3]] -> %13
-	r[19] = vm
-	r[20] = c[11]
-	r[21] = imms[1]
-	r[22] = c[0]
-	r[23] = c[3]
-	r[14], err = lib[2](r[19:24])
+	// call vm.builtin.alloc_storage [%vm, c[11], i0, c[4], c[3]] -> %13
+	r[14], err = vm.AllocStorageBytes(160)
 	if err != nil {
 		return runtime.CallErr(29, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%13, i0, c[10], c[0]] -> %14
-	r[19] = r[14]
-	r[20] = imms[1]
-	r[21] = c[10]
-	r[22] = c[0]
-	r[15], err = lib[3](r[19:23])
-	if err != nil {
-		return runtime.CallErr(30, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[14].(*runtime.Storage); ok {
+		r[15], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(30, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[19] = r[14]
+		r[20] = imms[1]
+		r[21] = c[10]
+		r[22] = c[0]
+		r[15], err = lib[3](r[19:23])
+		if err != nil {
+			return runtime.CallErr(30, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %13
 	r[14] = nil
@@ -218,3 +271,6 @@ var lib []runtime.PackedFunc
 
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(int64(2)), int64(int64(0)), int64(int64(4)), int64(int64(64))}
+
+// shapeConsts are constant shapes of tensors the compiled functions allocate.
+var shapeConsts = []runtime.Shape{{4, 32}, {4, 10}}

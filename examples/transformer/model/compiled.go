@@ -11,77 +11,81 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	var err error
 	_, _, _ = c, fp, err
 	// call vm.builtin.check_tensor_info [%0, i3, c[0], c[1]] -> %void
-	r[73] = r[0]
-	r[74] = imms[0]
-	r[75] = c[0]
-	r[76] = c[1]
-	_, err = lib[0](r[73:77])
-	if err != nil {
-		return runtime.CallErr(0, "vm.builtin.check_tensor_info", err)
+	if t, ok := r[0].(*runtime.Tensor); !ok || t.NDim() != 3 || t.DType() != (runtime.DataType{
+		Bits:  32,
+		Code:  2,
+		Lanes: 1,
+	}) {
+		r[73] = r[0]
+		r[74] = imms[0]
+		r[75] = c[0]
+		r[76] = c[1]
+		_, err = lib[0](r[73:77])
+		if err != nil {
+			return runtime.CallErr(0, "vm.builtin.check_tensor_info", err)
+		}
 	}
 	// call vm.builtin.match_shape [%0, %void, i3, i0, i1, i0, i8, i0, i32, c[1]] -> %void
-	r[73] = r[0]
-	r[74] = nil
-	r[75] = imms[0]
-	r[76] = imms[1]
-	r[77] = imms[2]
-	r[78] = imms[1]
-	r[79] = imms[3]
-	r[80] = imms[1]
-	r[81] = imms[4]
-	r[82] = c[1]
-	_, err = lib[1](r[73:83])
-	if err != nil {
-		return runtime.CallErr(1, "vm.builtin.match_shape", err)
+	{
+		s, ok := runtime.ValueShape(r[0])
+		if !ok || len(s) != 3 || s[0] != 1 || s[1] != 8 || s[2] != 32 {
+			r[73] = r[0]
+			r[74] = nil
+			r[75] = imms[0]
+			r[76] = imms[1]
+			r[77] = imms[2]
+			r[78] = imms[1]
+			r[79] = imms[3]
+			r[80] = imms[1]
+			r[81] = imms[4]
+			r[82] = c[1]
+			_, err = lib[1](r[73:83])
+			if err != nil {
+				return runtime.CallErr(1, "vm.builtin.match_shape", err)
+			}
+		} else {
+			// matched
+		}
 	}
 	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %1
-	r[73] = vm
-	r[74] = c[2]
-	r[75] = imms[1]
-	r[76] = c[4]
-	r[77] = c[3]
-	r[2], err = lib[2](r[73:78])
+	r[2], err = vm.AllocStorageBytes(1024)
 	if err != nil {
 		return runtime.CallErr(2, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_storage [%vm, c[5], i0, c[4], c[3]] -> %2
-	r[73] = vm
-	r[74] = c[5]
-	r[75] = imms[1]
-	r[76] = c[4]
-	r[77] = c[3]
-	r[3], err = lib[2](r[73:78])
+	r[3], err = vm.AllocStorageBytes(2048)
 	if err != nil {
 		return runtime.CallErr(3, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_storage [%vm, c[5], i0, c[4], c[3]] -> %3
-	r[73] = vm
-	r[74] = c[5]
-	r[75] = imms[1]
-	r[76] = c[4]
-	r[77] = c[3]
-	r[4], err = lib[2](r[73:78])
+	r[4], err = vm.AllocStorageBytes(2048)
 	if err != nil {
 		return runtime.CallErr(4, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %4
-	r[73] = vm
-	r[74] = c[2]
-	r[75] = imms[1]
-	r[76] = c[4]
-	r[77] = c[3]
-	r[5], err = lib[2](r[73:78])
+	r[5], err = vm.AllocStorageBytes(1024)
 	if err != nil {
 		return runtime.CallErr(5, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %5
-	r[73] = r[2]
-	r[74] = imms[1]
-	r[75] = c[6]
-	r[76] = c[0]
-	r[6], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(6, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[2].(*runtime.Storage); ok {
+		r[6], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(6, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[2]
+		r[74] = imms[1]
+		r[75] = c[6]
+		r[76] = c[0]
+		r[6], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(6, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.nn.layer_norm [%0, c[7], c[8], c[9], c[10], i1, i1, %5] -> %void
 	r[73] = r[0]
@@ -103,13 +107,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[11]] -> %7
 	r[8] = c[11]
 	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %8
-	r[73] = r[3]
-	r[74] = imms[1]
-	r[75] = c[6]
-	r[76] = c[0]
-	r[9], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(11, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[9], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(11, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[3]
+		r[74] = imms[1]
+		r[75] = c[6]
+		r[76] = c[0]
+		r[9], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(11, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.matmul [%6, %7, c[12], %8] -> %void
 	r[73] = r[7]
@@ -127,13 +142,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %8
 	r[9] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %10
-	r[73] = r[4]
-	r[74] = imms[1]
-	r[75] = c[6]
-	r[76] = c[0]
-	r[11], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(16, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[4].(*runtime.Storage); ok {
+		r[11], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(16, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[4]
+		r[74] = imms[1]
+		r[75] = c[6]
+		r[76] = c[0]
+		r[11], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(16, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.add [%9, c[13], %10] -> %void
 	r[73] = r[10]
@@ -150,13 +176,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %10
 	r[11] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[14], c[0]] -> %12
-	r[73] = r[3]
-	r[74] = imms[1]
-	r[75] = c[14]
-	r[76] = c[0]
-	r[13], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(21, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[13], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(21, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[3]
+		r[74] = imms[1]
+		r[75] = c[14]
+		r[76] = c[0]
+		r[13], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(21, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.reshape [%11, c[14], %12] -> %void
 	r[73] = r[12]
@@ -173,13 +210,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %12
 	r[13] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[15], c[0]] -> %14
-	r[73] = r[4]
-	r[74] = imms[1]
-	r[75] = c[15]
-	r[76] = c[0]
-	r[15], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(26, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[4].(*runtime.Storage); ok {
+		r[15], err = st.ViewTensor(0, shapeConsts[2], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(26, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[4]
+		r[74] = imms[1]
+		r[75] = c[15]
+		r[76] = c[0]
+		r[15], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(26, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.permute_dims [%13, c[16], %14] -> %void
 	r[73] = r[14]
@@ -198,13 +246,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[17]] -> %16
 	r[17] = c[17]
 	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %17
-	r[73] = r[3]
-	r[74] = imms[1]
-	r[75] = c[6]
-	r[76] = c[0]
-	r[18], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(32, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[18], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(32, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[3]
+		r[74] = imms[1]
+		r[75] = c[6]
+		r[76] = c[0]
+		r[18], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(32, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.matmul [%6, %16, c[12], %17] -> %void
 	r[73] = r[7]
@@ -222,13 +281,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %17
 	r[18] = nil
 	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %19
-	r[73] = r[5]
-	r[74] = imms[1]
-	r[75] = c[6]
-	r[76] = c[0]
-	r[20], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(37, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[5].(*runtime.Storage); ok {
+		r[20], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(37, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[5]
+		r[74] = imms[1]
+		r[75] = c[6]
+		r[76] = c[0]
+		r[20], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(37, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.add [%18, c[18], %19] -> %void
 	r[73] = r[19]
@@ -245,13 +315,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %19
 	r[20] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[14], c[0]] -> %21
-	r[73] = r[3]
-	r[74] = imms[1]
-	r[75] = c[14]
-	r[76] = c[0]
-	r[22], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(42, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[22], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(42, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[3]
+		r[74] = imms[1]
+		r[75] = c[14]
+		r[76] = c[0]
+		r[22], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(42, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.reshape [%20, c[14], %21] -> %void
 	r[73] = r[21]
@@ -268,13 +349,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %21
 	r[22] = nil
 	// call vm.builtin.alloc_tensor [%4, i0, c[15], c[0]] -> %23
-	r[73] = r[5]
-	r[74] = imms[1]
-	r[75] = c[15]
-	r[76] = c[0]
-	r[24], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(47, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[5].(*runtime.Storage); ok {
+		r[24], err = st.ViewTensor(0, shapeConsts[2], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(47, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[5]
+		r[74] = imms[1]
+		r[75] = c[15]
+		r[76] = c[0]
+		r[24], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(47, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.permute_dims [%22, c[19], %23] -> %void
 	r[73] = r[23]
@@ -293,13 +385,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[20]] -> %25
 	r[26] = c[20]
 	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %26
-	r[73] = r[3]
-	r[74] = imms[1]
-	r[75] = c[6]
-	r[76] = c[0]
-	r[27], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(53, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[27], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(53, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[3]
+		r[74] = imms[1]
+		r[75] = c[6]
+		r[76] = c[0]
+		r[27], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(53, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.matmul [%6, %25, c[12], %26] -> %void
 	r[73] = r[7]
@@ -319,13 +422,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %26
 	r[27] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %28
-	r[73] = r[2]
-	r[74] = imms[1]
-	r[75] = c[6]
-	r[76] = c[0]
-	r[29], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(59, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[2].(*runtime.Storage); ok {
+		r[29], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(59, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[2]
+		r[74] = imms[1]
+		r[75] = c[6]
+		r[76] = c[0]
+		r[29], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(59, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.add [%27, c[21], %28] -> %void
 	r[73] = r[28]
@@ -342,13 +456,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %28
 	r[29] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[14], c[0]] -> %30
-	r[73] = r[3]
-	r[74] = imms[1]
-	r[75] = c[14]
-	r[76] = c[0]
-	r[31], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(64, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[31], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(64, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[3]
+		r[74] = imms[1]
+		r[75] = c[14]
+		r[76] = c[0]
+		r[31], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(64, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.reshape [%29, c[14], %30] -> %void
 	r[73] = r[30]
@@ -365,13 +490,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %30
 	r[31] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[15], c[0]] -> %32
-	r[73] = r[2]
-	r[74] = imms[1]
-	r[75] = c[15]
-	r[76] = c[0]
-	r[33], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(69, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[2].(*runtime.Storage); ok {
+		r[33], err = st.ViewTensor(0, shapeConsts[2], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(69, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[2]
+		r[74] = imms[1]
+		r[75] = c[15]
+		r[76] = c[0]
+		r[33], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(69, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.permute_dims [%31, c[16], %32] -> %void
 	r[73] = r[32]
@@ -388,13 +524,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %32
 	r[33] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[15], c[0]] -> %34
-	r[73] = r[3]
-	r[74] = imms[1]
-	r[75] = c[15]
-	r[76] = c[0]
-	r[35], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(74, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[35], err = st.ViewTensor(0, shapeConsts[2], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(74, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[3]
+		r[74] = imms[1]
+		r[75] = c[15]
+		r[76] = c[0]
+		r[35], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(74, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.matmul [%15, %24, c[12], %34] -> %void
 	r[73] = r[16]
@@ -414,13 +561,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %34
 	r[35] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[15], c[0]] -> %36
-	r[73] = r[4]
-	r[74] = imms[1]
-	r[75] = c[15]
-	r[76] = c[0]
-	r[37], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(80, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[4].(*runtime.Storage); ok {
+		r[37], err = st.ViewTensor(0, shapeConsts[2], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(80, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[4]
+		r[74] = imms[1]
+		r[75] = c[15]
+		r[76] = c[0]
+		r[37], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(80, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.multiply [%35, c[22], %36] -> %void
 	r[73] = r[36]
@@ -437,13 +595,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %36
 	r[37] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[15], c[0]] -> %38
-	r[73] = r[3]
-	r[74] = imms[1]
-	r[75] = c[15]
-	r[76] = c[0]
-	r[39], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(85, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[39], err = st.ViewTensor(0, shapeConsts[2], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(85, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[3]
+		r[74] = imms[1]
+		r[75] = c[15]
+		r[76] = c[0]
+		r[39], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(85, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.nn.softmax [%37, i-1, %38] -> %void
 	r[73] = r[38]
@@ -460,13 +629,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %38
 	r[39] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[15], c[0]] -> %40
-	r[73] = r[4]
-	r[74] = imms[1]
-	r[75] = c[15]
-	r[76] = c[0]
-	r[41], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(90, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[4].(*runtime.Storage); ok {
+		r[41], err = st.ViewTensor(0, shapeConsts[2], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(90, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[4]
+		r[74] = imms[1]
+		r[75] = c[15]
+		r[76] = c[0]
+		r[41], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(90, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.matmul [%39, %33, c[12], %40] -> %void
 	r[73] = r[40]
@@ -486,13 +666,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %40
 	r[41] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[14], c[0]] -> %42
-	r[73] = r[2]
-	r[74] = imms[1]
-	r[75] = c[14]
-	r[76] = c[0]
-	r[43], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(96, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[2].(*runtime.Storage); ok {
+		r[43], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(96, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[2]
+		r[74] = imms[1]
+		r[75] = c[14]
+		r[76] = c[0]
+		r[43], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(96, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.permute_dims [%41, c[16], %42] -> %void
 	r[73] = r[42]
@@ -509,13 +700,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %42
 	r[43] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %44
-	r[73] = r[3]
-	r[74] = imms[1]
-	r[75] = c[6]
-	r[76] = c[0]
-	r[45], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(101, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[45], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(101, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[3]
+		r[74] = imms[1]
+		r[75] = c[6]
+		r[76] = c[0]
+		r[45], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(101, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.reshape [%43, c[6], %44] -> %void
 	r[73] = r[44]
@@ -534,13 +736,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[23]] -> %46
 	r[47] = c[23]
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %47
-	r[73] = r[2]
-	r[74] = imms[1]
-	r[75] = c[6]
-	r[76] = c[0]
-	r[48], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(107, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[2].(*runtime.Storage); ok {
+		r[48], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(107, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[2]
+		r[74] = imms[1]
+		r[75] = c[6]
+		r[76] = c[0]
+		r[48], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(107, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.matmul [%45, %46, c[12], %47] -> %void
 	r[73] = r[46]
@@ -560,13 +773,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %47
 	r[48] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %49
-	r[73] = r[3]
-	r[74] = imms[1]
-	r[75] = c[6]
-	r[76] = c[0]
-	r[50], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(113, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[50], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(113, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[3]
+		r[74] = imms[1]
+		r[75] = c[6]
+		r[76] = c[0]
+		r[50], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(113, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.add [%48, c[24], %49] -> %void
 	r[73] = r[49]
@@ -583,13 +807,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %49
 	r[50] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %51
-	r[73] = r[2]
-	r[74] = imms[1]
-	r[75] = c[6]
-	r[76] = c[0]
-	r[52], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(118, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[2].(*runtime.Storage); ok {
+		r[52], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(118, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[2]
+		r[74] = imms[1]
+		r[75] = c[6]
+		r[76] = c[0]
+		r[52], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(118, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %1
 	r[2] = nil
@@ -608,13 +843,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %51
 	r[52] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %53
-	r[73] = r[3]
-	r[74] = imms[1]
-	r[75] = c[6]
-	r[76] = c[0]
-	r[54], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(124, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[54], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(124, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[3]
+		r[74] = imms[1]
+		r[75] = c[6]
+		r[76] = c[0]
+		r[54], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(124, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.nn.layer_norm [%52, c[25], c[26], c[9], c[10], i1, i1, %53] -> %void
 	r[73] = r[53]
@@ -636,13 +882,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[27]] -> %55
 	r[56] = c[27]
 	// call vm.builtin.alloc_tensor [%3, i0, c[28], c[0]] -> %56
-	r[73] = r[4]
-	r[74] = imms[1]
-	r[75] = c[28]
-	r[76] = c[0]
-	r[57], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(129, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[4].(*runtime.Storage); ok {
+		r[57], err = st.ViewTensor(0, shapeConsts[3], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(129, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[4]
+		r[74] = imms[1]
+		r[75] = c[28]
+		r[76] = c[0]
+		r[57], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(129, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.matmul [%54, %55, c[12], %56] -> %void
 	r[73] = r[55]
@@ -662,13 +919,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %56
 	r[57] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[28], c[0]] -> %58
-	r[73] = r[3]
-	r[74] = imms[1]
-	r[75] = c[28]
-	r[76] = c[0]
-	r[59], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(135, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[59], err = st.ViewTensor(0, shapeConsts[3], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(135, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[3]
+		r[74] = imms[1]
+		r[75] = c[28]
+		r[76] = c[0]
+		r[59], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(135, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call kernels.add [%57, c[29], %58] -> %void
 	r[73] = r[58]
@@ -685,13 +953,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %58
 	r[59] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[28], c[0]] -> %60
-	r[73] = r[4]
-	r[74] = imms[1]
-	r[75] = c[28]
-	r[76] = c[0]
-	r[61], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(140, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[4].(*runtime.Storage); ok {
+		r[61], err = st.ViewTensor(0, shapeConsts[3], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(140, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[4]
+		r[74] = imms[1]
+		r[75] = c[28]
+		r[76] = c[0]
+		r[61], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(140, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %3
 	r[4] = nil
@@ -711,13 +990,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[30]] -> %62
 	r[63] = c[30]
 	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %63
-	r[73] = r[5]
-	r[74] = imms[1]
-	r[75] = c[6]
-	r[76] = c[0]
-	r[64], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(147, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[5].(*runtime.Storage); ok {
+		r[64], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(147, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[5]
+		r[74] = imms[1]
+		r[75] = c[6]
+		r[76] = c[0]
+		r[64], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(147, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %4
 	r[5] = nil
@@ -739,13 +1029,24 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %63
 	r[64] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %65
-	r[73] = r[3]
-	r[74] = imms[1]
-	r[75] = c[6]
-	r[76] = c[0]
-	r[66], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(154, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[66], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(154, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[3]
+		r[74] = imms[1]
+		r[75] = c[6]
+		r[76] = c[0]
+		r[66], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(154, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
@@ -763,24 +1064,30 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[67] = r[66]
 	// call vm.builtin.null_value [] -> %65
 	r[66] = nil
-	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[0], c[3]] -> %67
-	r[73] = vm
-	r[74] = c[2]
-	r[75] = imms[1]
-	r[76] = c[0]
-	r[77] = c[3]
-	r[68], err = lib[2](r[73:78])
+	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %67
+	r[68], err = vm.AllocStorageBytes(1024)
 	if err != nil {
 		return runtime.CallErr(160, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%67, i0, c[6], c[0]] -> %68
-	r[73] = r[68]
-	r[74] = imms[1]
-	r[75] = c[6]
-	r[76] = c[0]
-	r[69], err = lib[3](r[73:77])
-	if err != nil {
-		return runtime.CallErr(161, "vm.builtin.alloc_tensor", err)
+	if st, ok := r[68].(*runtime.Storage); ok {
+		r[69], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(161, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[73] = r[68]
+		r[74] = imms[1]
+		r[75] = c[6]
+		r[76] = c[0]
+		r[69], err = lib[3](r[73:77])
+		if err != nil {
+			return runtime.CallErr(161, "vm.builtin.alloc_tensor", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %67
 	r[68] = nil
@@ -828,3 +1135,6 @@ var lib []runtime.PackedFunc
 
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(int64(3)), int64(int64(0)), int64(int64(1)), int64(int64(8)), int64(int64(32)), int64(int64(-1))}
+
+// shapeConsts are constant shapes of tensors the compiled functions allocate.
+var shapeConsts = []runtime.Shape{{1, 8, 32}, {1, 8, 4, 8}, {1, 4, 8, 8}, {1, 8, 64}}
