@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/relaxgo/relaxgo/runtime"
 	"github.com/relaxgo/relaxgo/tensorio"
 )
 
@@ -94,11 +93,9 @@ func bench(cf *compileFlags, module, fn, mode, inputs string, threads, number in
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	in := &tensorio.Archive{}
-	for i, a := range args {
-		if err := in.Add(fmt.Sprintf("arg_%d", i), a.(*runtime.Tensor)); err != nil {
-			return nil, err
-		}
+	in, err := tensorio.FromValues(args)
+	if err != nil {
+		return nil, err
 	}
 	inPath := filepath.Join(dir, "in.npz")
 	if err := tensorio.WriteNPZFile(inPath, in); err != nil {

@@ -138,37 +138,8 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	out := &tensorio.Archive{}
-	var add func(v runtime.Value) error
-	add = func(v runtime.Value) error {
-		var t *runtime.Tensor
-		switch x := v.(type) {
-		case runtime.Tuple:
-			for _, f := range x {
-				if err := add(f); err != nil {
-					return err
-				}
-			}
-			return nil
-		case *runtime.Tensor:
-			t = x
-		case runtime.Shape:
-			var err error
-			if t, err = runtime.FromSlice([]int64(x), int64(len(x))); err != nil {
-				return err
-			}
-		case int64:
-			t = runtime.Scalar(x)
-		case float64:
-			t = runtime.Scalar(x)
-		case bool:
-			t = runtime.Scalar(x)
-		default:
-			return fmt.Errorf("cannot write a result of type %s", runtime.TypeName(v))
-		}
-		return out.Add(fmt.Sprintf("out_%d", out.Len()), t)
-	}
-	if err := add(v); err != nil {
+	out, err := tensorio.FromResult(v)
+	if err != nil {
 		return err
 	}
 	return tensorio.WriteNPZFile(*output, out)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -143,42 +142,7 @@ func runBytecode(res *compiler.Result, fn, inputs string) (*tensorio.Archive, er
 	if err != nil {
 		return nil, err
 	}
-	return resultArchive(v)
-}
-
-// resultArchive flattens a result into out_0..out_k tensors.
-func resultArchive(v runtime.Value) (*tensorio.Archive, error) {
-	a := &tensorio.Archive{}
-	var add func(v runtime.Value) error
-	add = func(v runtime.Value) error {
-		var t *runtime.Tensor
-		switch x := v.(type) {
-		case runtime.Tuple:
-			for _, f := range x {
-				if err := add(f); err != nil {
-					return err
-				}
-			}
-			return nil
-		case *runtime.Tensor:
-			t = x
-		case runtime.Shape:
-			var err error
-			if t, err = runtime.FromSlice([]int64(x), int64(len(x))); err != nil {
-				return err
-			}
-		case int64:
-			t = runtime.Scalar(x)
-		case float64:
-			t = runtime.Scalar(x)
-		case bool:
-			t = runtime.Scalar(x)
-		default:
-			return errors.New("cannot write a result of type " + runtime.TypeName(v))
-		}
-		return a.Add(fmt.Sprintf("out_%d", a.Len()), t)
-	}
-	return a, add(v)
+	return tensorio.FromResult(v)
 }
 
 // multiFlag is a repeatable string flag.
@@ -198,11 +162,9 @@ func runGenerated(res *compiler.Result, module, fn, mode, inputs string, extra [
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	in := &tensorio.Archive{}
-	for i, a := range args {
-		if err := in.Add(fmt.Sprintf("arg_%d", i), a.(*runtime.Tensor)); err != nil {
-			return nil, err
-		}
+	in, err := tensorio.FromValues(args)
+	if err != nil {
+		return nil, err
 	}
 	inPath, outPath := filepath.Join(dir, "in.npz"), filepath.Join(dir, "out.npz")
 	if err := tensorio.WriteNPZFile(inPath, in); err != nil {
