@@ -241,8 +241,19 @@ func intBinary[T integer](op bop, p *bplan, o, a, b []T) error {
 	if op == bAtan2 {
 		return fmt.Errorf("%s: requires a float dtype", bopNames[op])
 	}
+	if binSerial(p) {
+		// intRow[T] is a closure over T's dictionary here; passed straight
+		// to binRows it stays on the stack (via runBin it would escape).
+		binRows(op, p, o, a, b, intRow[T], 0, p.rows)
+		return nil
+	}
 	runBin(op, p, o, a, b, intRow[T])
 	return nil
+}
+
+// binSerial reports whether runBin computes plan p on the calling goroutine.
+func binSerial(p *bplan) bool {
+	return p.rows*p.inner < parThreshold || NumThreads() <= 1
 }
 
 // runBin runs row over every output row of plan p, in parallel for large
@@ -252,7 +263,7 @@ func intBinary[T integer](op bop, p *bplan, o, a, b []T) error {
 // function (not a capturing closure) so that serial calls do not allocate.
 func runBin[T, O any](op bop, p *bplan, o []O, a, b []T, row func(bop, []O, []T, []T)) {
 	total := p.rows * p.inner
-	if total < parThreshold || NumThreads() <= 1 {
+	if binSerial(p) {
 		binRows(op, p, o, a, b, row, 0, p.rows)
 		return
 	}
@@ -547,6 +558,10 @@ func ipow[T integer](x, y T) T {
 }
 
 func cmpRun[T number](op bop, p *bplan, o []bool, a, b []T) {
+	if binSerial(p) {
+		binRows(op, p, o, a, b, cmpRow[T], 0, p.rows) // see intBinary
+		return
+	}
 	runBin(op, p, o, a, b, cmpRow[T])
 }
 
