@@ -42,7 +42,7 @@ type Storage struct {
 	// views caches tensor headers made on it, reusable in later leases.
 	lease   uint32
 	views   []*Tensor
-	viewBuf [4]*Tensor // views' first backing array, saving allocations
+	viewBuf [2]*Tensor // views' first backing array, saving allocations
 }
 
 // maxCachedViews bounds the tensor headers a storage keeps for reuse.
