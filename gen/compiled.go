@@ -30,6 +30,10 @@ type compiledUnit struct {
 	// shapes are the constant shapes fast paths use, as Go literals.
 	shapes     []runtime.Shape
 	shapeIndex map[string]int
+	// shapeSites counts make_shape call sites (MakeShapeAt caches per site).
+	shapeSites int
+	// stageBase is the first staging register of the function being emitted.
+	stageBase int
 }
 
 // isLibrary reports whether a packed callee is a runtime builtin or a kernel,
@@ -103,6 +107,7 @@ func (u *compiledUnit) compiledFunc(f *vmtir.Func) (jen.Code, error) {
 		return jen.Id("r").Index(jen.Lit(int(k)))
 	}
 	base := f.NumRegs + 1
+	u.stageBase = base
 	targets := map[int]bool{}
 	for pc, in := range f.Instrs {
 		switch in.Op {
@@ -392,6 +397,18 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 		}
 		body = append(body, jen.If(cond).Block(slow...).Else().Block(stores...))
 		return []jen.Code{jen.Block(body...)}
+	case "vm.builtin.make_shape":
+		if !dstOK {
+			return nil
+		}
+		site := u.shapeSites
+		u.shapeSites++
+		stage := slow[:len(a)] // the argument staging of the generic call
+		base := u.stageBase
+		return append(append([]jen.Code{}, stage...),
+			jen.List(reg(in.Dst), jen.Id("err")).Op("=").Id("vm").Dot("MakeShapeAt").Call(jen.Lit(site),
+				jen.Id("r").Index(jen.Lit(base).Op(":").Lit(base+len(a)))),
+			errCheck)
 	case "vm.builtin.alloc_storage":
 		if !dstOK || len(a) != 5 {
 			return nil

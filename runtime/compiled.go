@@ -188,3 +188,32 @@ func ShapeHeap(v Value) ([]int64, bool) {
 	}
 	return nil, false
 }
+
+// maxShapeSites bounds the make_shape call sites a compiled program may use.
+const maxShapeSites = 1 << 20
+
+// MakeShapeAt is vm.builtin.make_shape for compiled code at call site (an
+// index the code generator assigns). As in the bytecode VM, while the shape a
+// site makes is unchanged its previous (immutable) Shape value is returned
+// again instead of a new allocation.
+func (vm *VM) MakeShapeAt(site int, args []Value) (Value, error) {
+	if site < 0 || site >= maxShapeSites {
+		return nil, fmt.Errorf("runtime: make_shape call site %d out of range", site)
+	}
+	var buf [8]int64
+	s, err := makeShapeInto(buf[:0], args)
+	if err != nil {
+		return nil, err
+	}
+	if site >= len(vm.siteShapes) {
+		vm.siteShapes = append(vm.siteShapes, make([]Value, site+1-len(vm.siteShapes))...)
+	}
+	if old, ok := vm.siteShapes[site].(Shape); ok && old.Equal(s) {
+		return vm.siteShapes[site], nil
+	}
+	c := make(Shape, len(s))
+	copy(c, s)
+	v := Value(c)
+	vm.siteShapes[site] = v
+	return v, nil
+}

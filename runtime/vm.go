@@ -206,6 +206,8 @@ type VM struct {
 	// vm.builtin.make_shape returned there (nil when the executable has no
 	// make_shape calls).
 	shapes []Value
+	// siteShapes are the last make_shape results of compiled call sites (MakeShapeAt).
+	siteShapes []Value
 }
 
 // NewVM loads exec: it creates the allocator, places constants on the CPU,

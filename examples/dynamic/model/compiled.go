@@ -66,7 +66,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[19] = imms[1]
 	r[20] = imms[1]
 	r[21] = imms[1]
-	r[3], err = lib[4](r[18:22])
+	r[3], err = vm.MakeShapeAt(0, r[18:22])
 	if err != nil {
 		return runtime.CallErr(4, "vm.builtin.make_shape", err)
 	}
@@ -87,7 +87,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[21] = imms[2]
 	r[22] = imms[2]
 	r[23] = imms[4]
-	r[5], err = lib[4](r[18:24])
+	r[5], err = vm.MakeShapeAt(1, r[18:24])
 	if err != nil {
 		return runtime.CallErr(6, "vm.builtin.make_shape", err)
 	}
@@ -134,7 +134,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[19] = imms[1]
 	r[20] = imms[1]
 	r[21] = imms[1]
-	r[8], err = lib[4](r[18:22])
+	r[8], err = vm.MakeShapeAt(2, r[18:22])
 	if err != nil {
 		return runtime.CallErr(12, "vm.builtin.make_shape", err)
 	}
@@ -155,7 +155,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[21] = imms[2]
 	r[22] = imms[2]
 	r[23] = imms[4]
-	r[10], err = lib[4](r[18:24])
+	r[10], err = vm.MakeShapeAt(3, r[18:24])
 	if err != nil {
 		return runtime.CallErr(14, "vm.builtin.make_shape", err)
 	}
@@ -203,7 +203,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[19] = imms[1]
 	r[20] = imms[1]
 	r[21] = imms[1]
-	r[13], err = lib[4](r[18:22])
+	r[13], err = vm.MakeShapeAt(4, r[18:22])
 	if err != nil {
 		return runtime.CallErr(21, "vm.builtin.make_shape", err)
 	}
@@ -224,7 +224,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[21] = imms[2]
 	r[22] = imms[2]
 	r[23] = imms[4]
-	r[15], err = lib[4](r[18:24])
+	r[15], err = vm.MakeShapeAt(5, r[18:24])
 	if err != nil {
 		return runtime.CallErr(23, "vm.builtin.make_shape", err)
 	}
