@@ -239,11 +239,19 @@ func sgemm(transA bool, m, n, k int, alpha float32, a []float32, lda int, src *g
 	putGemmJob(j)
 }
 
+// gemmParallelMinMNK is the m*n*k below which Sgemm stays on one goroutine.
+const gemmParallelMinMNK = 64 * 64 * 64
+
 // run is the blocked driver (m, n, k > 0, alpha != 0).
 func (j *gemmJob) run() {
 	m, n, k := j.m, j.n, j.k
 	mr, nr := asm.SgemmTile()
 	threads := NumThreads()
+	// Small products run on the calling goroutine: waking workers costs more
+	// than the arithmetic. (Blocking, and so the result, is the same.)
+	if int64(m)*int64(n)*int64(k) < gemmParallelMinMNK {
+		threads = 1
+	}
 	mc := gemmMC / mr * mr
 	mblocks := (m + mc - 1) / mc
 	// Split m finer when there are too few row blocks to keep every thread busy.
@@ -270,13 +278,21 @@ func (j *gemmJob) run() {
 		for pc := 0; pc < k; pc += gemmKC {
 			kc := min(gemmKC, k-pc)
 			j.pc, j.kc = pc, kc
-			ParallelFor(npanels, max(1, 4096/(kc*nr)), j.packFn)
+			if threads == 1 {
+				j.packFn(0, npanels)
+			} else {
+				ParallelFor(npanels, max(1, 4096/(kc*nr)), j.packFn)
+			}
 			j.bet = j.beta
 			if pc > 0 {
 				j.bet = 1
 			}
 			j.last = pc+kc >= k
-			ParallelFor(mblocks*nsplit, 1, j.computeFn)
+			if threads == 1 {
+				j.computeFn(0, mblocks*nsplit)
+			} else {
+				ParallelFor(mblocks*nsplit, 1, j.computeFn)
+			}
 		}
 	}
 	j.bpack = nil
