@@ -100,7 +100,7 @@ func CompileModule(m *ir.Module, opt Options) (*Result, error) {
 		passes = append([]lower.Pass{lower.BindParams(opt.Params)}, passes...)
 	}
 	lowered, err := lower.Run(m, passes, lower.Options{Dump: opt.Dump, DumpAfter: opt.DumpAfter, Printer: func(m *ir.Module) string {
-		return tvmscript.Print(m, tvmscript.Current)
+		return tvmscript.PrintWith(m, tvmscript.Current, tvmscript.PrintOptions{ElideConstantsOver: 16})
 	}})
 	if err != nil {
 		return nil, err

@@ -44,7 +44,21 @@ func ParseDialect(s string) (Dialect, error) {
 // Print writes m as TVMScript in dialect d. Functions come in TVM's order:
 // PrimFuncs, then Relax functions, each alphabetical, with "main" last.
 func Print(m *ir.Module, d Dialect) string {
-	pr := &printer{d: d}
+	return PrintWith(m, d, PrintOptions{})
+}
+
+// PrintOptions adjust printing for reading rather than round-tripping.
+type PrintOptions struct {
+	// ElideConstantsOver, when positive, prints constants with more elements
+	// than this as metadata["relax.expr.Constant"][i] references (numbered in
+	// order of appearance), as TVM does without show_meta. Such output does
+	// not re-parse without the constants.
+	ElideConstantsOver int
+}
+
+// PrintWith is Print with options.
+func PrintWith(m *ir.Module, d Dialect, opt PrintOptions) string {
+	pr := &printer{d: d, elide: opt.ElideConstantsOver, metaIndex: map[*ir.Constant]int{}}
 	pr.module(m)
 	var out strings.Builder
 	out.WriteString("# from tvm.script import ir as I\n")
@@ -74,6 +88,9 @@ type printer struct {
 	usesR  bool
 	// usesMeta records metadata[...] constant references.
 	usesMeta bool
+	// elide and metaIndex implement PrintOptions.ElideConstantsOver.
+	elide     int
+	metaIndex map[*ir.Constant]int
 	// loopDom is the domain of each enclosing TIR loop variable.
 	loopDom map[*ir.PrimVar]ir.Range
 }

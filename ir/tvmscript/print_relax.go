@@ -363,6 +363,15 @@ func (pr *printer) constant(c *ir.Constant) string {
 	if t == nil {
 		return "R.const(0)"
 	}
+	if pr.elide > 0 && t.NumElements() > int64(pr.elide) {
+		i, ok := pr.metaIndex[c]
+		if !ok {
+			i = len(pr.metaIndex)
+			pr.metaIndex[c] = i
+		}
+		pr.usesMeta = true
+		return fmt.Sprintf("metadata[\"relax.expr.Constant\"][%d]", i)
+	}
 	elem := func(i int) string {
 		switch v := getElem(t, i).(type) {
 		case bool:
