@@ -10,8 +10,8 @@ import (
 // `y = R.call_tir(f, (a, b), out_sinfo=T)` and
 // `y = R.call_dps_packed("k", (a, b), out_sinfo=T)` it allocates the outputs
 // with R.builtin.alloc_tensor, calls f(a, b, out...) for its effect, and binds
-// y to the output (or to a tuple of the outputs). With tir_vars the shape
-// value is passed as the last argument.
+// y to the output (or to a tuple of the outputs). With tir_vars the shape's
+// values are passed as trailing scalar arguments.
 func CallTIRRewrite(m *ir.Module) (*ir.Module, error) {
 	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
 		nm := newNamer(fn)
@@ -66,10 +66,26 @@ func CallTIRRewrite(m *ir.Module) (*ir.Module, error) {
 				args = append(args, ov)
 				outs = append(outs, ov)
 			}
+			callee := c.Args[0]
 			if len(c.Args) > 2 {
-				args = append(args, c.Args[2]) // tir_vars
+				// tir_vars: the PrimFunc takes the values as trailing scalar
+				// parameters. A literal shape is unpacked here; any other shape
+				// value is unpacked at run time by vm.builtin.call_tir_dyn.
+				if se, ok := c.Args[2].(*ir.ShapeExpr); ok {
+					for _, d := range se.Values {
+						p := &ir.PrimValue{Value: d}
+						p.Info = &ir.PrimSInfo{DType: d.DType(), Value: d}
+						p.Loc = c.Loc
+						args = append(args, p)
+					}
+				} else {
+					args = append([]ir.Expr{callee}, append(args, c.Args[2])...)
+					ext := &ir.ExternFunc{Symbol: "vm.builtin.call_tir_dyn"}
+					ext.Info = &ir.FuncSInfo{Opaque: true}
+					callee = ext
+				}
 			}
-			call := &ir.Call{Callee: c.Args[0], Args: args}
+			call := &ir.Call{Callee: callee, Args: args}
 			call.Info = ir.VoidSInfo()
 			call.Loc = c.Loc
 			emit(bind(newVar("_", ir.VoidSInfo(), c.Loc), call, c.Loc))

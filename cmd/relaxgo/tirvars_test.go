@@ -1,0 +1,43 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/tensorio"
+)
+
+// TestCallTIRVars runs a call_tir with tir_vars (the v0.23 form: a symbolic
+// scalar n*2 passed to the PrimFunc's scalar parameter) in both modes.
+func TestCallTIRVars(t *testing.T) {
+	x, _ := runtime.FromSlice([]float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, 3, 4)
+	in := &tensorio.Archive{}
+	if err := in.Add("x", x); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	inPath := filepath.Join(dir, "in.npz")
+	if err := tensorio.WriteNPZFile(inPath, in); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"bytecode", "compiled"} {
+		out := filepath.Join(dir, mode+".npz")
+		var stdout, stderr bytes.Buffer
+		if code := runRun([]string{"--mode=" + mode, "--inputs", inPath, "--output", out, "testdata/tirvars.py"}, &stdout, &stderr); code != 0 {
+			t.Fatalf("%s: exit %d: %s", mode, code, stderr.String())
+		}
+		a, err := tensorio.ReadNPZFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := a.Get("out_0")
+		// m = n * 2 = 6: every element is scaled by 6.
+		for i, v := range got.Float32s() {
+			if want := x.Float32s()[i] * 6; v != want {
+				t.Fatalf("%s: element %d = %v, want %v", mode, i, v, want)
+			}
+		}
+	}
+}
