@@ -22,44 +22,30 @@ const (
 //go:embed model.vmexec
 var executableBytes []byte
 
-// Model owns the loaded executable and a pool of VMs. It is safe for
-// concurrent use: each call runs on a VM of its own.
+// Model is the loaded model: its executables, weights and a pool of VMs. It
+// is safe for concurrent use (see runtime.Model for NewVM, NewCompiledVM,
+// Invoke and Executable).
 type Model struct {
-	exec     *runtime.Executable
-	compiled *runtime.Executable
-	tirMod   *runtime.Module
-	vmtirMod *runtime.Module
-	pool     sync.Pool
-}
-
-// New loads the embedded executable.
-func New() (*Model, error) {
-	exec, err := runtime.LoadExecutable(executableBytes)
-	if err != nil {
-		return nil, fmt.Errorf("model: loading the executable: %w", err)
-	}
-	libOnce.Do(func() { lib, libErr = runtime.ResolveFuncs(libNames...) })
-	if libErr != nil {
-		return nil, fmt.Errorf("model: %w", libErr)
-	}
-	tirMod := runtime.NewModule("model.tir")
-	for name, f := range primFuncs {
-		if err := tirMod.Register(name, f); err != nil {
-			return nil, fmt.Errorf("model: %w", err)
-		}
-	}
-	compiled, vmtirMod, err := exec.WithCompiled(compiledFuncs)
-	if err != nil {
-		return nil, fmt.Errorf("model: %w", err)
-	}
-	vmtirMod.Import(tirMod)
-	return &Model{exec: exec, compiled: compiled, tirMod: tirMod, vmtirMod: vmtirMod}, nil
+	*runtime.Model
 }
 
 var (
 	libOnce sync.Once
 	libErr  error
 )
+
+// New loads the embedded executable.
+func New() (*Model, error) {
+	libOnce.Do(func() { lib, libErr = runtime.ResolveFuncs(libNames...) })
+	if libErr != nil {
+		return nil, fmt.Errorf("model: %w", libErr)
+	}
+	m, err := runtime.LoadModel(runtime.ModelSpec{Name: "model", Executable: executableBytes, Compiled: compiledFuncs, PrimFuncs: primFuncs})
+	if err != nil {
+		return nil, err
+	}
+	return &Model{m}, nil
+}
 
 var (
 	defaultOnce  sync.Once
@@ -71,32 +57,4 @@ var (
 func Default() (*Model, error) {
 	defaultOnce.Do(func() { defaultModel, defaultErr = New() })
 	return defaultModel, defaultErr
-}
-
-// Executable is the bytecode executable (TVM's "0.14" format).
-func (m *Model) Executable() *runtime.Executable { return m.exec }
-
-// NewVM returns a VM that runs the model as bytecode. A VM is for one goroutine at a time.
-func (m *Model) NewVM(opts ...runtime.VMOption) (*runtime.VM, error) {
-	return runtime.NewVM(m.exec, append([]runtime.VMOption{runtime.WithImports(m.tirMod)}, opts...)...)
-}
-
-// NewCompiledVM returns a VM whose functions are the compiled Go ones. A VM is
-// for one goroutine at a time.
-func (m *Model) NewCompiledVM(opts ...runtime.VMOption) (*runtime.VM, error) {
-	return runtime.NewVM(m.compiled, append([]runtime.VMOption{runtime.WithImports(m.vmtirMod)}, opts...)...)
-}
-
-// Invoke calls a function by name in compiled mode on a pooled VM.
-func (m *Model) Invoke(name string, args ...runtime.Value) (runtime.Value, error) {
-	vm, _ := m.pool.Get().(*runtime.VM)
-	if vm == nil {
-		var err error
-		if vm, err = m.NewCompiledVM(); err != nil {
-			return nil, err
-		}
-	}
-	v, err := vm.Invoke(name, args...)
-	m.pool.Put(vm)
-	return v, err
 }

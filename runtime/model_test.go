@@ -1,0 +1,89 @@
+package runtime
+
+import (
+	"errors"
+	"sync"
+	"testing"
+)
+
+// modelSpec is planExec's main (x + x + x over float64) as a model package
+// would hand it over, with a hand-written compiled twin of main and a PrimFunc.
+func modelSpec(t *testing.T) ModelSpec {
+	data, err := planExec(t).SaveToBytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ModelSpec{
+		Name:       "testmodel",
+		Executable: data,
+		Compiled: map[string]CompiledFunc{"main": {RegisterFileSize: 2, Func: func(vm *VM, r []Value) error {
+			x, ok := r[0].(*Tensor)
+			if !ok {
+				return errors.New("x is not a tensor")
+			}
+			out, err := NewTensor(x.Shape(), Float64)
+			if err != nil {
+				return err
+			}
+			o := out.Float64s()
+			for i, v := range x.Float64s() {
+				o[i] = v + v + v
+			}
+			r[1] = out
+			return nil
+		}}},
+		PrimFuncs: map[string]PackedFunc{"unused_prim": func([]Value) (Value, error) { return nil, nil }},
+	}
+}
+
+func TestLoadModel(t *testing.T) {
+	if _, err := LoadModel(ModelSpec{Name: "bad", Executable: []byte("not an executable")}); err == nil {
+		t.Fatal("corrupt executable accepted")
+	}
+	spec := modelSpec(t)
+	spec.Compiled["nope"] = spec.Compiled["main"]
+	if _, err := LoadModel(spec); err == nil {
+		t.Fatal("compiled function missing from the executable accepted")
+	}
+	m, err := LoadModel(modelSpec(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := FromSlice([]float64{1, 2, 3}, 3)
+	bvm, err := m.NewVM()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := bvm.Invoke("main", x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Many goroutines share the Model; each Invoke runs on a pooled VM.
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				got, err := m.Invoke("main", x)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if !ValuesEqual(got, want) {
+					errs <- errors.New("compiled and bytecode results differ")
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if _, err := m.Invoke("main"); err == nil {
+		t.Fatal("missing argument accepted")
+	}
+}
