@@ -339,7 +339,7 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 		if !ok {
 			return nil
 		}
-		cond := jen.Op("!").Id("ok")
+		cond := jen.Op("!").Id("ok").Op("||").Id("t").Op("==").Nil()
 		if ndim >= 0 {
 			cond = cond.Op("||").Id("t").Dot("NDim").Call().Op("!=").Lit(int(ndim))
 		}

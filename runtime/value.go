@@ -58,6 +58,9 @@ func TypeName(v Value) string {
 	case nil:
 		return "None"
 	case *Tensor:
+		if x == nil {
+			return "nil Tensor"
+		}
 		return "Tensor"
 	case Shape:
 		return "Shape"

@@ -14,7 +14,7 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 	var err error
 	_, _, _ = c, fp, err
 	// call vm.builtin.check_tensor_info [%0, i1, c[0], c[1]] -> %void
-	if t, ok := r[0].(*runtime.Tensor); !ok || t.NDim() != 1 || t.DType() != (runtime.DataType{
+	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 1 || t.DType() != (runtime.DataType{
 		Bits:  32,
 		Code:  2,
 		Lanes: 1,
@@ -47,7 +47,7 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 		}
 	}
 	// call vm.builtin.check_tensor_info [%1, i0, c[2], c[3]] -> %void
-	if t, ok := r[1].(*runtime.Tensor); !ok || t.NDim() != 0 || t.DType() != (runtime.DataType{
+	if t, ok := r[1].(*runtime.Tensor); !ok || t == nil || t.NDim() != 0 || t.DType() != (runtime.DataType{
 		Bits:  64,
 		Code:  0,
 		Lanes: 1,
@@ -262,7 +262,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	var err error
 	_, _, _ = c, fp, err
 	// call vm.builtin.check_tensor_info [%0, i1, c[0], c[14]] -> %void
-	if t, ok := r[0].(*runtime.Tensor); !ok || t.NDim() != 1 || t.DType() != (runtime.DataType{
+	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 1 || t.DType() != (runtime.DataType{
 		Bits:  32,
 		Code:  2,
 		Lanes: 1,
@@ -295,7 +295,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		}
 	}
 	// call vm.builtin.check_tensor_info [%1, i0, c[2], c[15]] -> %void
-	if t, ok := r[1].(*runtime.Tensor); !ok || t.NDim() != 0 || t.DType() != (runtime.DataType{
+	if t, ok := r[1].(*runtime.Tensor); !ok || t == nil || t.NDim() != 0 || t.DType() != (runtime.DataType{
 		Bits:  64,
 		Code:  0,
 		Lanes: 1,

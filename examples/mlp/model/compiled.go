@@ -11,7 +11,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	var err error
 	_, _, _ = c, fp, err
 	// call vm.builtin.check_tensor_info [%0, i2, c[0], c[1]] -> %void
-	if t, ok := r[0].(*runtime.Tensor); !ok || t.NDim() != 2 || t.DType() != (runtime.DataType{
+	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 2 || t.DType() != (runtime.DataType{
 		Bits:  32,
 		Code:  2,
 		Lanes: 1,
