@@ -272,63 +272,73 @@ func TestTranscendentalULP(t *testing.T) {
 }
 
 func TestSgemmKernelMatchesTwin(t *testing.T) {
+	kernels := []struct {
+		name   string
+		tile   func() (int, int)
+		kernel func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error
+	}{
+		{"SgemmKernel", SgemmTile, SgemmKernel},
+		{"SgemmKernelSmall", SgemmTileSmall, SgemmKernelSmall},
+	}
 	r := rand.New(rand.NewSource(3))
 	for _, l := range levels() {
-		withLevel(t, l, func() {
-			mr, nr := SgemmTile()
-			for _, kc := range []int{0, 1, 3, 4, 5, 17, 256} {
-				for _, beta := range []float32{0, 1, -0.5} {
-					a := randInput(r, kc*mr, 1)
-					b := randInput(r, kc*nr, 1)
-					for i := range a {
-						if a[i] != a[i] || math.IsInf(float64(a[i]), 0) || math.Abs(float64(a[i])) > 2 {
-							a[i] = 0.5
-						}
-					}
-					for i := range b {
-						if b[i] != b[i] || math.IsInf(float64(b[i]), 0) || math.Abs(float64(b[i])) > 2 {
-							b[i] = -0.25
-						}
-					}
-					ldc := nr + 5
-					n := (mr-1)*ldc + nr
-					buf, c := guarded(n, 1)
-					want := make([]float32, n)
-					for i := 0; i < mr; i++ {
-						for j := 0; j < nr; j++ {
-							c[i*ldc+j] = float32(i - j)
-							want[i*ldc+j] = float32(i - j)
-						}
-					}
-					if beta == 0 {
-						c[0] = float32(math.NaN()) // must not be read
-					}
-					if err := SgemmKernel(kc, a, b, c, ldc, 1.5, beta); err != nil {
-						t.Fatal(err)
-					}
-					sgemmKernelGo(mr, nr, kc, a, b, want, ldc, 1.5, beta)
-					what := fmt.Sprintf("%s kc=%d beta=%v", l, kc, beta)
-					for i := 0; i < mr; i++ {
-						for j := ldc * i; j < ldc*i+nr; j++ {
-							if math.Abs(float64(c[j]-want[j])) > 1e-5*float64(kc+1) {
-								t.Fatalf("%s: c[%d] = %v want %v", what, j, c[j], want[j])
+		for _, k := range kernels {
+			withLevel(t, l, func() {
+				mr, nr := k.tile()
+				for _, kc := range []int{0, 1, 3, 4, 5, 17, 256} {
+					for _, beta := range []float32{0, 1, -0.5} {
+						a := randInput(r, kc*mr, 1)
+						b := randInput(r, kc*nr, 1)
+						for i := range a {
+							if a[i] != a[i] || math.IsInf(float64(a[i]), 0) || math.Abs(float64(a[i])) > 2 {
+								a[i] = 0.5
 							}
 						}
-						if i < mr-1 {
-							for j := ldc*i + nr; j < ldc*(i+1); j++ {
-								if !sameBits(c[j], sentinel) && c[j] != 0 {
-									t.Fatalf("%s: padding c[%d] written", what, j)
+						for i := range b {
+							if b[i] != b[i] || math.IsInf(float64(b[i]), 0) || math.Abs(float64(b[i])) > 2 {
+								b[i] = -0.25
+							}
+						}
+						ldc := nr + 5
+						n := (mr-1)*ldc + nr
+						buf, c := guarded(n, 1)
+						want := make([]float32, n)
+						for i := 0; i < mr; i++ {
+							for j := 0; j < nr; j++ {
+								c[i*ldc+j] = float32(i - j)
+								want[i*ldc+j] = float32(i - j)
+							}
+						}
+						if beta == 0 {
+							c[0] = float32(math.NaN()) // must not be read
+						}
+						if err := k.kernel(kc, a, b, c, ldc, 1.5, beta); err != nil {
+							t.Fatal(err)
+						}
+						sgemmKernelGo(mr, nr, kc, a, b, want, ldc, 1.5, beta)
+						what := fmt.Sprintf("%s %s %dx%d kc=%d beta=%v", k.name, l, mr, nr, kc, beta)
+						for i := 0; i < mr; i++ {
+							for j := ldc * i; j < ldc*i+nr; j++ {
+								if math.Abs(float64(c[j]-want[j])) > 1e-5*float64(kc+1) {
+									t.Fatalf("%s: c[%d] = %v want %v", what, j, c[j], want[j])
+								}
+							}
+							if i < mr-1 {
+								for j := ldc*i + nr; j < ldc*(i+1); j++ {
+									if !sameBits(c[j], sentinel) && c[j] != 0 {
+										t.Fatalf("%s: padding c[%d] written", what, j)
+									}
 								}
 							}
 						}
+						checkGuards(t, what, buf, n, 1)
 					}
-					checkGuards(t, what, buf, n, 1)
 				}
-			}
-			if err := SgemmKernel(4, make([]float32, 3), nil, nil, nr, 1, 0); err == nil {
-				t.Error("short buffers accepted")
-			}
-		})
+				if err := k.kernel(4, make([]float32, 3), nil, nil, nr, 1, 0); err == nil {
+					t.Error("short buffers accepted")
+				}
+			})
+		}
 	}
 }
 

@@ -36,10 +36,14 @@ var (
 	vecWidth = 1
 	gemmMR   = 4
 	gemmNR   = 16
+	// gemmSmallMR x gemmSmallNR is the tile for products with few rows.
+	gemmSmallMR = 4
+	gemmSmallNR = 16
 )
 
 func resetKernels() {
 	vecWidth, gemmMR, gemmNR = 1, 4, 16
+	gemmSmallMR, gemmSmallNR = 4, 16
 }
 
 func binaryGo(o op, dst, x, y []float32) {
@@ -217,6 +221,34 @@ func reduceMax(x []float32) float32 {
 // SgemmTile reports the register tile (mr rows by nr columns) of the active
 // SGEMM micro-kernel: 14x32 with AVX-512, 6x16 with AVX2+FMA, 4x16 in Go.
 func SgemmTile() (mr, nr int) { return gemmMR, gemmNR }
+
+// SgemmTileSmall reports the register tile of the micro-kernel for products
+// with few rows (small batches), where SgemmTile's tall tile would mostly
+// compute padding: 4x32 with AVX-512; elsewhere the same as SgemmTile.
+func SgemmTileSmall() (mr, nr int) { return gemmSmallMR, gemmSmallNR }
+
+// SgemmKernelSmall is SgemmKernel for the SgemmTileSmall tile.
+func SgemmKernelSmall(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+	mr, nr := gemmSmallMR, gemmSmallNR
+	if kc < 0 || ldc < nr || len(a) < kc*mr || len(b) < kc*nr || len(c) < (mr-1)*ldc+nr {
+		return fmt.Errorf("asm: SgemmKernelSmall: kc=%d ldc=%d tile %dx%d: buffers too short (a %d, b %d, c %d)",
+			kc, ldc, mr, nr, len(a), len(b), len(c))
+	}
+	SgemmKernelSmallUnchecked(kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)),
+		unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
+	return nil
+}
+
+// SgemmKernelSmallUnchecked is SgemmKernelUnchecked for the SgemmTileSmall tile.
+func SgemmKernelSmallUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
+	if level != LevelGo {
+		asmSgemmKernelSmall(kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta)
+		return
+	}
+	mr, nr := gemmSmallMR, gemmSmallNR
+	sgemmKernelGo(mr, nr, kc, unsafe.Slice((*float32)(a), kc*mr), unsafe.Slice((*float32)(b), kc*nr),
+		unsafe.Slice((*float32)(c), (mr-1)*ldc+nr), ldc, alpha, beta)
+}
 
 // SgemmKernel is the SGEMM micro-kernel on one full mr x nr tile
 // (mr, nr = SgemmTile()). a is a packed A panel (kc steps of mr values:

@@ -27,8 +27,10 @@ func install(l Level) {
 	switch l {
 	case LevelAVX512:
 		vecWidth, gemmMR, gemmNR = 16, 14, 32
+		gemmSmallMR, gemmSmallNR = 4, 32
 	case LevelAVX2:
 		vecWidth, gemmMR, gemmNR = 8, 6, 16
+		gemmSmallMR, gemmSmallNR = 6, 16
 	}
 }
 
@@ -158,6 +160,14 @@ func asmMaxBlocks(x *float32, nblk int, acc *[64]float32) int {
 		return maxBlocksAVX512(x, nblk, acc)
 	}
 	return maxBlocksAVX2(x, nblk, acc)
+}
+
+func asmSgemmKernelSmall(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
+	if level == LevelAVX512 {
+		sgemmKernelAVX512Small(kc, a, b, c, ldc, alpha, beta)
+		return
+	}
+	sgemmKernelAVX2(kc, a, b, c, ldc, alpha, beta)
 }
 
 func asmSgemmKernel(kc int, a, b, c *float32, ldc int, alpha, beta float32) {

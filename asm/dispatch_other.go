@@ -24,6 +24,9 @@ func asmDotBlocks(x, y *float32, nblk int, acc *[64]float32) {
 func asmMaxBlocks(x *float32, nblk int, acc *[64]float32) int {
 	panic("asm: no assembly in this build")
 }
+func asmSgemmKernelSmall(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
+	panic("asm: no assembly in this build")
+}
 func asmSgemmKernel(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	panic("asm: no assembly in this build")
 }

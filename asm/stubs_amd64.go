@@ -191,6 +191,11 @@ func maxBlocksAVX2(x *float32, nblk int, acc *[64]float32) int
 //go:noescape
 func sgemmKernelAVX512(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmKernelAVX512Small is the 4x32 SGEMM micro-kernel (see asm.SgemmKernelSmall).
+//
+//go:noescape
+func sgemmKernelAVX512Small(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemmKernelAVX2 is the 6x16 SGEMM micro-kernel (see asm.SgemmKernel).
 //
 //go:noescape

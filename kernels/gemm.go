@@ -175,15 +175,17 @@ type gemmJob struct {
 	// Operands: C (m x n) = alpha*op(A)*B + beta*C, then the epilogue.
 	transA  bool
 	m, n, k int
-	alpha   float32
-	a       []float32
-	lda     int
-	b       gemmB
-	beta    float32
-	c       []float32
-	ldc     int
-	ep      GemmEpilogue
-	hasEp   bool
+	// small selects the asm.SgemmTileSmall micro-kernel.
+	small bool
+	alpha float32
+	a     []float32
+	lda   int
+	b     gemmB
+	beta  float32
+	c     []float32
+	ldc   int
+	ep    GemmEpilogue
+	hasEp bool
 
 	// Blocking, fixed for the whole call.
 	mr, nr, mc, mblocks int
@@ -239,6 +241,19 @@ func sgemm(transA bool, m, n, k int, alpha float32, a []float32, lda int, src *g
 	putGemmJob(j)
 }
 
+// gemmSmallRows is the largest m run with asm.SgemmTileSmall's tile.
+const gemmSmallRows = 8
+
+// kernel runs the micro-kernel of the job's tile with static calls (the
+// pointers stay non-escaping, so edge tiles live on the stack).
+func (j *gemmJob) kernel(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
+	if j.small {
+		asm.SgemmKernelSmallUnchecked(kc, a, b, c, ldc, alpha, beta)
+		return
+	}
+	asm.SgemmKernelUnchecked(kc, a, b, c, ldc, alpha, beta)
+}
+
 // gemmParallelMinMNK is the m*n*k below which Sgemm stays on one goroutine.
 const gemmParallelMinMNK = 64 * 64 * 64
 
@@ -246,6 +261,12 @@ const gemmParallelMinMNK = 64 * 64 * 64
 func (j *gemmJob) run() {
 	m, n, k := j.m, j.n, j.k
 	mr, nr := asm.SgemmTile()
+	// Few rows (small batches): the small tile wastes less of each
+	// micro-kernel call on padding rows.
+	j.small = m <= gemmSmallRows
+	if j.small {
+		mr, nr = asm.SgemmTileSmall()
+	}
 	threads := NumThreads()
 	// Small products run on the calling goroutine: waking workers costs more
 	// than the arithmetic. (Blocking, and so the result, is the same.)
@@ -343,7 +364,7 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 				nrows := min(mr, m-r0)
 				ap := unsafe.Pointer(&apack[ip*kc*mr])
 				if nrows == mr && ncols == nr {
-					asm.SgemmKernelUnchecked(kc, ap, bp, unsafe.Pointer(&c[r0*ldc+j0]), ldc, alpha, bet)
+					j.kernel(kc, ap, bp, unsafe.Pointer(&c[r0*ldc+j0]), ldc, alpha, bet)
 				} else {
 					// Edge tile: run the same kernel on a scratch tile.
 					if bet != 0 {
@@ -351,7 +372,7 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 							copy(tile[i*nr:i*nr+ncols], c[(r0+i)*ldc+j0:(r0+i)*ldc+j0+ncols])
 						}
 					}
-					asm.SgemmKernelUnchecked(kc, ap, bp, unsafe.Pointer(&tile[0]), nr, alpha, bet)
+					j.kernel(kc, ap, bp, unsafe.Pointer(&tile[0]), nr, alpha, bet)
 					for i := 0; i < nrows; i++ {
 						copy(c[(r0+i)*ldc+j0:(r0+i)*ldc+j0+ncols], tile[i*nr:i*nr+ncols])
 					}

@@ -74,6 +74,7 @@ func main() {
 		reductionKernels(s)
 	}
 	sgemmAVX512()
+	sgemmAVX512Small()
 	sgemmAVX2()
 	Generate()
 }
@@ -426,6 +427,16 @@ func sgemmAVX512() {
 	const mr, nr = 14, 32
 	text("sgemmKernelAVX512", "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)")
 	Doc("sgemmKernelAVX512 is the 14x32 SGEMM micro-kernel (see asm.SgemmKernel).")
+	sgemmBody(mr, nr, 16, 64, func(i int) reg.VecPhysical { return zmms[i] }, reg.Z28, reg.Z29, reg.Z30, reg.Z31)
+}
+
+// sgemmAVX512Small emits the 4x32 AVX-512 micro-kernel for products with few
+// rows (small batches), where the 14-row tile would mostly compute padding:
+// 8 zmm accumulators.
+func sgemmAVX512Small() {
+	const mr, nr = 4, 32
+	text("sgemmKernelAVX512Small", "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)")
+	Doc("sgemmKernelAVX512Small is the 4x32 SGEMM micro-kernel (see asm.SgemmKernelSmall).")
 	sgemmBody(mr, nr, 16, 64, func(i int) reg.VecPhysical { return zmms[i] }, reg.Z28, reg.Z29, reg.Z30, reg.Z31)
 }
 
