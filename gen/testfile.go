@@ -106,61 +106,76 @@ func TestModesAgree(t *testing.T) {
 func testArgs(fn *ir.Function) (string, bool) {
 	var b strings.Builder
 	for i, p := range fn.Params {
-		switch x := p.Info.(type) {
-		case *ir.TensorSInfo:
-			var dims []string
-			switch {
-			case x.Shape != nil:
-				for _, d := range x.Shape {
-					v, ok := ir.AsInt(ir.Simplify(d))
-					if !ok {
-						env := map[*ir.PrimVar]int64{}
-						for _, fv := range ir.FreeVars(d) {
-							env[fv] = 3
-						}
-						var err error
-						if v, err = ir.EvalInt(d, env); err != nil || v < 0 {
-							return "", false
-						}
+		a, ok := testArg(p.Info, i)
+		if !ok {
+			return "", false
+		}
+		b.WriteString(", " + a)
+	}
+	return b.String(), true
+}
+
+// testArg renders one argument of struct info s (seed varies the data).
+func testArg(s ir.StructInfo, seed int) (string, bool) {
+	switch x := s.(type) {
+	case *ir.TensorSInfo:
+		var dims []string
+		switch {
+		case x.Shape != nil:
+			for _, d := range x.Shape {
+				v, ok := ir.AsInt(ir.Simplify(d))
+				if !ok {
+					env := map[*ir.PrimVar]int64{}
+					for _, fv := range ir.FreeVars(d) {
+						env[fv] = 3
 					}
-					dims = append(dims, strconv.FormatInt(v, 10))
+					var err error
+					if v, err = ir.EvalInt(d, env); err != nil || v < 0 {
+						return "", false
+					}
 				}
-			case x.NDim >= 0:
-				for range x.NDim {
-					dims = append(dims, "2")
-				}
-			default:
-				return "", false
+				dims = append(dims, strconv.FormatInt(v, 10))
 			}
-			dt := x.DType
-			name := dtypeExpr(dt.String())
-			if dt.IsVoid() {
-				name = "runtime.Float32"
-			}
-			if name == "" {
-				return "", false
-			}
-			fmt.Fprintf(&b, ", testTensor(t, []int64{%s}, %s, %d)", strings.Join(dims, ", "), name, i)
-		case *ir.ShapeSInfo:
-			if x.NDim < 0 {
-				return "", false
-			}
-			dims := strings.Repeat("2, ", x.NDim)
-			fmt.Fprintf(&b, ", runtime.Shape{%s}", strings.TrimSuffix(dims, ", "))
-		case *ir.PrimSInfo:
-			switch {
-			case x.DType.IsBool():
-				b.WriteString(", true")
-			case x.DType.IsFloat():
-				b.WriteString(", float64(0.5)")
-			default:
-				b.WriteString(", int64(3)")
+		case x.NDim >= 0:
+			for range x.NDim {
+				dims = append(dims, "2")
 			}
 		default:
 			return "", false
 		}
+		name := "runtime.Float32"
+		if !x.DType.IsVoid() {
+			if name = dtypeExpr(x.DType.String()); name == "" {
+				return "", false
+			}
+		}
+		return fmt.Sprintf("testTensor(t, []int64{%s}, %s, %d)", strings.Join(dims, ", "), name, seed), true
+	case *ir.ShapeSInfo:
+		if x.NDim < 0 {
+			return "", false
+		}
+		return fmt.Sprintf("runtime.Shape{%s}", strings.TrimSuffix(strings.Repeat("2, ", x.NDim), ", ")), true
+	case *ir.PrimSInfo:
+		switch {
+		case x.DType.IsBool():
+			return "true", true
+		case x.DType.IsFloat():
+			return "float64(0.5)", true
+		default:
+			return "int64(3)", true
+		}
+	case *ir.TupleSInfo:
+		fields := make([]string, len(x.Fields))
+		for i, f := range x.Fields {
+			a, ok := testArg(f, seed*7+i+1)
+			if !ok {
+				return "", false
+			}
+			fields[i] = a
+		}
+		return "runtime.Tuple{" + strings.Join(fields, ", ") + "}", true
 	}
-	return b.String(), true
+	return "", false
 }
 
 func dtypeExpr(s string) string {

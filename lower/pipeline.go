@@ -37,6 +37,7 @@ type Options struct {
 func DefaultPasses() []Pass {
 	return []Pass{
 		{"normalize", normalizePass},
+		{"to-anf", ToANF},
 		{"fold-constant", FoldConstant},
 		{"dead-code-elimination", DeadCodeElimination},
 		{"legalize", Legalize},

@@ -1,0 +1,72 @@
+package compiler_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/compiler"
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// TestTupleParamsNestedCalls runs a module with a tuple parameter, a prim
+// parameter, a callee returning a tuple, a nested op call (lifted to A-normal
+// form), shape_of, and a nested tuple result, against values computed here.
+func TestTupleParamsNestedCalls(t *testing.T) {
+	res, err := compiler.CompileFile("testdata/tuple_params.py", compiler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm, err := runtime.NewVM(res.Exec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs := []float32{-1, 2, -3, 4, -5, 6}
+	bs := []float32{0.5, -1, 2}
+	x, _ := runtime.FromSlice(xs, 2, 3)
+	b, _ := runtime.FromSlice(bs, 3)
+	out, err := vm.Invoke("main", runtime.Tuple{x, b}, int64(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, ok := out.(runtime.Tuple)
+	if !ok || len(top) != 3 {
+		t.Fatalf("result %v", out)
+	}
+	p := top[0].(runtime.Tuple)
+	relu := p[0].(*runtime.Tensor).Float32s()
+	tr := p[1].(*runtime.Tensor)
+	e := top[1].(*runtime.Tensor).Float32s()
+	var y [6]float32
+	for i := range y {
+		y[i] = xs[i] + bs[i%3]
+	}
+	for i := 0; i < 2; i++ {
+		var s [3]float32
+		mx := float32(math.Inf(-1))
+		for j := 0; j < 3; j++ {
+			s[j] = 2 * max(y[i*3+j], 0)
+			mx = max(mx, s[j])
+		}
+		for j := 0; j < 3; j++ {
+			if relu[i*3+j] != max(y[i*3+j], 0) {
+				t.Errorf("relu[%d,%d] = %v", i, j, relu[i*3+j])
+			}
+			if got := tr.Float32s()[j*2+i]; got != y[i*3+j] {
+				t.Errorf("transpose[%d,%d] = %v, want %v", j, i, got, y[i*3+j])
+			}
+			if e[i*3+j] != s[j]-mx {
+				t.Errorf("e[%d,%d] = %v, want %v", i, j, e[i*3+j], s[j]-mx)
+			}
+		}
+	}
+	if sh, ok := top[2].(runtime.Shape); !ok || !sh.Equal(runtime.Shape{2, 3}) {
+		t.Errorf("shape result %v", top[2])
+	}
+	// Wrong tuple arity and a wrong prim type are refused with errors.
+	if _, err := vm.Invoke("main", runtime.Tuple{x}, int64(7)); err == nil {
+		t.Error("1-tuple accepted")
+	}
+	if _, err := vm.Invoke("main", runtime.Tuple{x, b}, 1.5); err == nil {
+		t.Error("float for an int64 prim accepted")
+	}
+}
