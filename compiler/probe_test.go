@@ -70,3 +70,37 @@ func TestTupleParamsNestedCalls(t *testing.T) {
 		t.Error("float for an int64 prim accepted")
 	}
 }
+
+// TestClosures runs a closure in TVM's lifted form (make_closure of a global
+// function, invoke_closure) and as a nested function capturing a variable
+// (lifted by the LambdaLift pass).
+func TestClosures(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want func(x float32) float32
+	}{
+		{"testdata/closure_lifted.py", func(x float32) float32 { return (x + x) * x }},
+		{"testdata/closure_nested.py", func(x float32) float32 { return x + x }},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			res, err := compiler.CompileFile(tc.file, compiler.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			vm, err := runtime.NewVM(res.Exec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, _ := runtime.FromSlice([]float32{1.5, -2}, 2)
+			out, err := vm.Invoke("main", x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range out.(*runtime.Tensor).Float32s() {
+				if want := tc.want(x.Float32s()[i]); v != want {
+					t.Errorf("element %d = %v, want %v", i, v, want)
+				}
+			}
+		})
+	}
+}

@@ -38,6 +38,7 @@ func DefaultPasses() []Pass {
 	return []Pass{
 		{"normalize", normalizePass},
 		{"to-anf", ToANF},
+		{"lambda-lift", LambdaLift},
 		{"fold-constant", FoldConstant},
 		{"dead-code-elimination", DeadCodeElimination},
 		{"legalize", Legalize},
