@@ -14,6 +14,10 @@ var (
 	ErrValue = errors.New("value error")
 	// ErrMatch: a shape dimension or prim value does not match (match_cast).
 	ErrMatch = errors.New("match error")
+	// ErrMissingFunction is the error of NewVM when a packed function the
+	// executable calls is registered nowhere (a model calling a user function
+	// that the program has not registered).
+	ErrMissingFunction = errors.New("cannot find packed function")
 )
 
 // CheckError is the error of a vm.builtin.check_* or match_* builtin. Its

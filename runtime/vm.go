@@ -243,7 +243,7 @@ func NewVM(exec *Executable, opts ...VMOption) (*VM, error) {
 		case FuncKindPacked:
 			pf, ok := vm.lookupPacked(f.Name)
 			if !ok {
-				return nil, fmt.Errorf("runtime: NewVM: cannot find packed function %q in the VM's imports or the global function registry", f.Name)
+				return nil, fmt.Errorf("runtime: NewVM: %w: %q is not in the VM's imports or the global function registry", ErrMissingFunction, f.Name)
 			}
 			vm.pool[i] = poolEntry{packed: pf}
 			vm.poolVals[i] = pf
