@@ -279,6 +279,11 @@ func (j *gemmJob) run() {
 	if mblocks < threads && m > mr {
 		mblocks = min(threads, (m+mr-1)/mr)
 	}
+	// Balance the row blocks over the threads: a multiple of the thread
+	// count, so no thread idles while another finishes an extra block.
+	if threads > 1 && mblocks > threads && mblocks%threads != 0 {
+		mblocks = min((mblocks+threads-1)/threads*threads, (m+mr-1)/mr)
+	}
 	mc = ((m+mblocks-1)/mblocks + mr - 1) / mr * mr
 	mblocks = (m + mc - 1) / mc
 	j.mr, j.nr, j.mc, j.mblocks = mr, nr, mc, mblocks
