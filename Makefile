@@ -21,10 +21,12 @@ quickstart:
 examples:
 	$(GO) generate ./examples/...
 
-# test: lint, the whole suite in both asm and pure-Go builds, then short fuzz runs.
+# test: lint, the whole suite in both asm and pure-Go builds, the runtime under the
+# race detector (VMs sharing an executable), then short fuzz runs.
 test: lint
 	RELAXGO_SHARED=$(SHARED) $(GO) test -count=1 ./...
 	RELAXGO_SHARED=$(SHARED) $(GO) test -count=1 -tags noasm ./...
+	$(GO) test -count=1 -race ./runtime/
 	$(MAKE) fuzz
 
 lint:

@@ -3,7 +3,8 @@ module github.com/relaxgo/relaxgo
 go 1.26.8
 
 require (
-	github.com/dave/jennifer v1.7.1 // indirect
-	github.com/klauspost/cpuid/v2 v2.4.2 // indirect
-	golang.org/x/sys v0.41.0 // indirect
+	github.com/dave/jennifer v1.7.1
+	github.com/klauspost/cpuid/v2 v2.4.2
 )
+
+require golang.org/x/sys v0.41.0 // indirect
