@@ -204,13 +204,23 @@ type MatchCast struct {
 	Loc   Span
 }
 
-// BoundVar implementations.
-func (b *VarBinding) BoundVar() *Var   { return b.Var }
-func (b *MatchCast) BoundVar() *Var    { return b.Var }
+// BoundVar is the variable the binding defines.
+func (b *VarBinding) BoundVar() *Var { return b.Var }
+
+// BoundVar is the variable the match cast defines.
+func (b *MatchCast) BoundVar() *Var { return b.Var }
+
+// BoundValue is the bound expression.
 func (b *VarBinding) BoundValue() Expr { return b.Value }
-func (b *MatchCast) BoundValue() Expr  { return b.Value }
-func (b *VarBinding) Pos() Span        { return b.Loc }
-func (b *MatchCast) Pos() Span         { return b.Loc }
+
+// BoundValue is the expression being cast.
+func (b *MatchCast) BoundValue() Expr { return b.Value }
+
+// Pos is where the binding is written.
+func (b *VarBinding) Pos() Span { return b.Loc }
+
+// Pos is where the match cast is written.
+func (b *MatchCast) Pos() Span { return b.Loc }
 
 // Function is a Relax function.
 type Function struct {

@@ -127,25 +127,45 @@ func (*PrimCall) primExpr()   {}
 func (*BufferLoad) primExpr() {}
 func (*Let) primExpr()        {}
 
-// DType implementations.
-func (e *IntImm) DType() DataType   { return e.Type }
+// DType is the literal's type.
+func (e *IntImm) DType() DataType { return e.Type }
+
+// DType is the literal's type.
 func (e *FloatImm) DType() DataType { return e.Type }
+
+// DType of a string literal is handle.
 func (e *PrimStr) DType() DataType {
 	return runtime.DataType{Code: runtime.CodeHandle, Bits: 64, Lanes: 1}
 }
+
+// DType is the variable's type.
 func (e *PrimVar) DType() DataType { return e.Type }
+
+// DType is bool for comparisons and logical operators, else the operands' type.
 func (e *Binary) DType() DataType {
 	if e.Op.IsCompare() || e.Op == OpAnd || e.Op == OpOr {
 		return runtime.Bool
 	}
 	return e.A.DType()
 }
-func (e *Not) DType() DataType        { return runtime.Bool }
-func (e *Cast) DType() DataType       { return e.Type }
-func (e *Select) DType() DataType     { return e.True.DType() }
-func (e *PrimCall) DType() DataType   { return e.Type }
+
+// DType is bool.
+func (e *Not) DType() DataType { return runtime.Bool }
+
+// DType is the target type.
+func (e *Cast) DType() DataType { return e.Type }
+
+// DType is the branches' type.
+func (e *Select) DType() DataType { return e.True.DType() }
+
+// DType is the call's result type.
+func (e *PrimCall) DType() DataType { return e.Type }
+
+// DType is the buffer's element type.
 func (e *BufferLoad) DType() DataType { return e.Buffer.DType }
-func (e *Let) DType() DataType        { return e.Body.DType() }
+
+// DType is the body's type.
+func (e *Let) DType() DataType { return e.Body.DType() }
 
 // Int64 makes an int64 literal.
 func Int64(v int64) *IntImm { return &IntImm{Value: v, Type: runtime.Int64} }
@@ -161,11 +181,19 @@ func AsInt(e PrimExpr) (int64, bool) {
 	return 0, false
 }
 
-// Add, Sub, Mul, FloorDiv, FloorMod, Min and Max build simplified expressions.
-func Add(a, b PrimExpr) PrimExpr      { return Simplify(&Binary{OpAdd, a, b}) }
-func Sub(a, b PrimExpr) PrimExpr      { return Simplify(&Binary{OpSub, a, b}) }
-func Mul(a, b PrimExpr) PrimExpr      { return Simplify(&Binary{OpMul, a, b}) }
+// Add builds the simplified sum a + b.
+func Add(a, b PrimExpr) PrimExpr { return Simplify(&Binary{OpAdd, a, b}) }
+
+// Sub builds the simplified difference a - b.
+func Sub(a, b PrimExpr) PrimExpr { return Simplify(&Binary{OpSub, a, b}) }
+
+// Mul builds the simplified product a * b.
+func Mul(a, b PrimExpr) PrimExpr { return Simplify(&Binary{OpMul, a, b}) }
+
+// FloorDiv builds the simplified floor division a // b.
 func FloorDiv(a, b PrimExpr) PrimExpr { return Simplify(&Binary{OpFloorDiv, a, b}) }
+
+// FloorMod builds the simplified floor modulo a % b.
 func FloorMod(a, b PrimExpr) PrimExpr { return Simplify(&Binary{OpFloorMod, a, b}) }
 
 // FloorDivInt is Python's // on int64.

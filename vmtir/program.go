@@ -30,13 +30,25 @@ type Arg struct {
 	Value int64
 }
 
-// Reg, Imm, Const and FuncRef build arguments.
-func Reg(r int64) Arg      { return Arg{ArgReg, r} }
-func Imm(v int64) Arg      { return Arg{ArgImm, v} }
-func Const(i int) Arg      { return Arg{ArgConst, int64(i)} }
-func FuncRef(i int) Arg    { return Arg{ArgFunc, int64(i)} }
-func VoidArg() Arg         { return Reg(runtime.VoidRegister) }
-func VMArg() Arg           { return Reg(runtime.VMRegister) }
+// Reg is register r.
+func Reg(r int64) Arg { return Arg{ArgReg, r} }
+
+// Imm is the immediate v.
+func Imm(v int64) Arg { return Arg{ArgImm, v} }
+
+// Const is constant-pool entry i.
+func Const(i int) Arg { return Arg{ArgConst, int64(i)} }
+
+// FuncRef is function-table entry i.
+func FuncRef(i int) Arg { return Arg{ArgFunc, int64(i)} }
+
+// VoidArg is the void register (reads as nil).
+func VoidArg() Arg { return Reg(runtime.VoidRegister) }
+
+// VMArg is the VM register (reads as the running VM).
+func VMArg() Arg { return Reg(runtime.VMRegister) }
+
+// IsVoid reports whether a is the void register.
 func (a Arg) IsVoid() bool { return a.Kind == ArgReg && a.Value == runtime.VoidRegister }
 
 // Instr is one instruction. Call uses Dst, Func and Args; Ret uses Reg; Goto

@@ -148,7 +148,10 @@ func runBytecode(res *compiler.Result, fn, inputs string) (*tensorio.Archive, er
 // multiFlag is a repeatable string flag.
 type multiFlag []string
 
-func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+// String implements flag.Value.
+func (m *multiFlag) String() string { return strings.Join(*m, ",") }
+
+// Set implements flag.Value: each use of the flag adds a value.
 func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 
 // runGenerated runs fn through the generated Go package, in mode.
