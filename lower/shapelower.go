@@ -79,9 +79,8 @@ func (sl *shapeLowerer) run() (*ir.Function, error) {
 	emitEntry := func(b ir.Binding) { entry.Bindings = append(entry.Bindings, b) }
 	bound := map[*ir.PrimVar]bool{}
 	var deferred []func(emit func(ir.Binding)) error
-	for i, p := range fn.Params {
+	for _, p := range fn.Params {
 		ctx := fmt.Sprintf("%s: parameter %s (annotated %s)", fn.Name, p.Name, ir.SInfoString(p.Info))
-		_ = i
 		d, err := sl.checkAndMatch(p, p.Info, ctx, bound, emitEntry)
 		if err != nil {
 			return nil, err

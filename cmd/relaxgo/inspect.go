@@ -26,7 +26,7 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 {
+	if fs.NArg() != 1 || b2i(*text)+b2i(*python)+b2i(*stats) > 1 {
 		fs.Usage()
 		return 2
 	}
@@ -41,8 +41,14 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	case *stats:
 		fmt.Fprint(stdout, exec.Stats())
 	default:
-		_ = text
 		fmt.Fprint(stdout, exec.AsText())
+	}
+	return 0
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
 	}
 	return 0
 }
