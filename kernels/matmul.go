@@ -9,6 +9,67 @@ import (
 
 func init() {
 	runtime.MustRegister("kernels.matmul", packedMatmul)
+	runtime.MustRegister("kernels.relaxgo.matmul_bias", packedMatmulBias)
+}
+
+// packedMatmulBias is "kernels.relaxgo.matmul_bias", the compiler's fusion of
+// matmul, a bias add over the last axis and optionally relu. Arguments:
+// (x1, x2 Tensor, out_dtype DataType|string|None, bias Tensor, relu int64|bool,
+// out Tensor); returns (nil, nil).
+func packedMatmulBias(args []runtime.Value) (runtime.Value, error) {
+	const op = "kernels.relaxgo.matmul_bias"
+	if err := laCount(op, args, 6); err != nil {
+		return nil, err
+	}
+	a, err := laTensor(op, args, 0)
+	if err != nil {
+		return nil, err
+	}
+	b, err := laTensor(op, args, 1)
+	if err != nil {
+		return nil, err
+	}
+	dt, err := laDType(op, args, 2)
+	if err != nil {
+		return nil, err
+	}
+	bias, err := laTensor(op, args, 3)
+	if err != nil {
+		return nil, err
+	}
+	var relu bool
+	switch v := args[4].(type) {
+	case bool:
+		relu = v
+	case int64:
+		relu = v != 0
+	default:
+		return nil, fmt.Errorf("%s: argument 4 (relu) must be a bool or int, got %s", op, runtime.TypeName(args[4]))
+	}
+	out, err := laTensor(op, args, 5)
+	if err != nil {
+		return nil, err
+	}
+	return nil, MatmulBias(out, a, b, bias, relu, dt)
+}
+
+// MatmulBias computes out = matmul(a, b) + bias, then relu when asked: the
+// result of Relax's matmul, add and nn.relu run one after the other (bias is
+// a vector over the last axis), with the bias and relu applied by the GEMM's
+// epilogue while each output tile is in cache. The float32 additions are the
+// same as the separate ops', so results are identical.
+func MatmulBias(out, a, b, bias *runtime.Tensor, relu bool, outDType runtime.DataType) error {
+	if bias == nil || out == nil {
+		return fmt.Errorf("matmul_bias: nil tensor")
+	}
+	if bias.DType() != runtime.Float32 || out.DType() != runtime.Float32 {
+		return fmt.Errorf("matmul_bias: bias and output must be float32, got %s and %s", bias.DType(), out.DType())
+	}
+	os := out.Shape()
+	if bias.NDim() != 1 || len(os) == 0 || bias.Shape()[0] != os[len(os)-1] {
+		return fmt.Errorf("matmul_bias: bias of shape %v does not match the output's last axis %v", bias.Shape(), os)
+	}
+	return matmul(out, a, b, false, false, outDType, GemmEpilogue{ColBias: bias.Float32s(), Relu: relu})
 }
 
 // packedMatmul is "kernels.matmul". Arguments: (x1, x2 Tensor, out_dtype
@@ -114,7 +175,7 @@ func Matmul(out, a, b *runtime.Tensor) error { return MatmulOut(out, a, b, runti
 // converted when outDType differs from the inputs' dtype; runtime.Void means
 // "the inputs' dtype".
 func MatmulOut(out, a, b *runtime.Tensor, outDType runtime.DataType) error {
-	return matmul(out, a, b, false, false, outDType)
+	return matmul(out, a, b, false, false, outDType, GemmEpilogue{})
 }
 
 // MatmulTransposed is Matmul with the last two dimensions of a (transA)
@@ -122,10 +183,10 @@ func MatmulOut(out, a, b *runtime.Tensor, outDType runtime.DataType) error {
 // copy: with transB, b[..., n, k] is used as its k x n transpose. A 1-D
 // operand is never transposed.
 func MatmulTransposed(out, a, b *runtime.Tensor, transA, transB bool) error {
-	return matmul(out, a, b, transA, transB, runtime.Void)
+	return matmul(out, a, b, transA, transB, runtime.Void, GemmEpilogue{})
 }
 
-func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.DataType) error {
+func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.DataType, epv GemmEpilogue) error {
 	if a == nil || b == nil || out == nil {
 		return fmt.Errorf("matmul: nil tensor")
 	}
@@ -150,6 +211,12 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 	}
 	j := matmulJobPool.Get().(*matmulJob)
 	defer j.release()
+	// The epilogue lives in the pooled job, so passing it on allocates nothing.
+	var ep *GemmEpilogue
+	if epv.ColBias != nil || epv.RowBias != nil || epv.Relu {
+		j.epv = epv
+		ep = &j.epv
+	}
 	shape, err := matmulShape(j.shape[:0], as, bs, transA, transB)
 	if err != nil {
 		return err
@@ -196,17 +263,20 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 		// A batch of row-major, untransposed A against one shared B is a
 		// single tall GEMM.
 		if !transA && len(bs) <= 2 && nbatch > 1 && laContiguousBatches(aoff, m*k) {
-			return Sgemm(false, transB, nbatch*m, n, k, 1, af, lda, bf, ldb, 0, cf, n)
+			return SgemmEx(false, transB, nbatch*m, n, k, 1, af, lda, bf, ldb, 0, cf, n, ep)
 		}
 		flops := m * n * k
 		j.transA, j.transB, j.m, j.n, j.k, j.lda, j.ldb = transA, transB, m, n, k, lda, ldb
-		j.af, j.bf, j.cf = af, bf, cf
+		j.af, j.bf, j.cf, j.ep = af, bf, cf, ep
 		if nbatch > 1 && flops < 1<<21 {
 			ParallelFor(nbatch, max(1, (1<<20)/max(1, flops)), j.fn)
 		} else {
 			j.run(0, nbatch)
 		}
 		return nil
+	}
+	if ep != nil {
+		return fmt.Errorf("matmul: a fused epilogue needs float32 operands, got %s", a.DType())
 	}
 	if outDType.IsFloat() {
 		return matmulPlain[float64](out, a, b, transA, transB, m, n, k, aoff, boff)
@@ -224,6 +294,8 @@ type matmulJob struct {
 	m, n, k        int
 	lda, ldb       int
 	af, bf, cf     []float32
+	ep             *GemmEpilogue
+	epv            GemmEpilogue
 	fn             func(lo, hi int)
 }
 
@@ -238,13 +310,13 @@ func (j *matmulJob) run(lo, hi int) {
 	m, n, k := j.m, j.n, j.k
 	for i := lo; i < hi; i++ {
 		// Sizes were validated, so errors cannot occur.
-		_ = Sgemm(j.transA, j.transB, m, n, k, 1, j.af[j.aoff[i]:], j.lda, j.bf[j.boff[i]:], j.ldb, 0, j.cf[i*m*n:], n)
+		_ = SgemmEx(j.transA, j.transB, m, n, k, 1, j.af[j.aoff[i]:], j.lda, j.bf[j.boff[i]:], j.ldb, 0, j.cf[i*m*n:], n, j.ep)
 	}
 }
 
 // release drops the references to operands and pools the job.
 func (j *matmulJob) release() {
-	j.af, j.bf, j.cf = nil, nil, nil
+	j.af, j.bf, j.cf, j.ep, j.epv = nil, nil, nil, nil, GemmEpilogue{}
 	matmulJobPool.Put(j)
 }
 

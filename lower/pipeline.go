@@ -42,6 +42,7 @@ func DefaultPasses() []Pass {
 		{"fold-constant", FoldConstant},
 		{"dead-code-elimination", DeadCodeElimination},
 		{"legalize", Legalize},
+		{"fuse-matmul-epilogue", FuseMatmulEpilogue},
 		{"to-non-dataflow", ToNonDataflow},
 		{"call-tir-rewrite", CallTIRRewrite},
 		{"static-plan-block-memory", StaticPlanBlockMemory},

@@ -4,7 +4,7 @@ package model
 
 import runtime "github.com/relaxgo/relaxgo/runtime"
 
-// vmtir_main is the compiled form of Relax function main (1 parameters, 47 registers).
+// vmtir_main is the compiled form of Relax function main (1 parameters, 45 registers).
 func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	c := vm.ConstPool()
 	fp := vm.FuncPool()
@@ -16,11 +16,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		Code:  2,
 		Lanes: 1,
 	}) {
-		r[35] = r[0]
-		r[36] = imms[0]
-		r[37] = c[0]
-		r[38] = c[1]
-		_, err = lib[0](r[35:39])
+		r[33] = r[0]
+		r[34] = imms[0]
+		r[35] = c[0]
+		r[36] = c[1]
+		_, err = lib[0](r[33:37])
 		if err != nil {
 			return runtime.CallErr(0, "vm.builtin.check_tensor_info", err)
 		}
@@ -29,19 +29,19 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := runtime.ValueShape(r[0])
 		if !ok || len(s) != 4 || s[0] != 1 || s[1] != 3 || s[2] != 16 || s[3] != 16 {
-			r[35] = r[0]
-			r[36] = nil
-			r[37] = imms[0]
+			r[33] = r[0]
+			r[34] = nil
+			r[35] = imms[0]
+			r[36] = imms[1]
+			r[37] = imms[2]
 			r[38] = imms[1]
-			r[39] = imms[2]
+			r[39] = imms[3]
 			r[40] = imms[1]
-			r[41] = imms[3]
+			r[41] = imms[4]
 			r[42] = imms[1]
 			r[43] = imms[4]
-			r[44] = imms[1]
-			r[45] = imms[4]
-			r[46] = c[1]
-			_, err = lib[1](r[35:47])
+			r[44] = c[1]
+			_, err = lib[1](r[33:45])
 			if err != nil {
 				return runtime.CallErr(1, "vm.builtin.match_shape", err)
 			}
@@ -75,28 +75,28 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return runtime.CallErr(5, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[35] = r[2]
-		r[36] = imms[1]
-		r[37] = c[6]
-		r[38] = c[0]
-		r[5], err = lib[3](r[35:39])
+		r[33] = r[2]
+		r[34] = imms[1]
+		r[35] = c[6]
+		r[36] = c[0]
+		r[5], err = lib[3](r[33:37])
 		if err != nil {
 			return runtime.CallErr(5, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.nn.conv2d [%0, c[7], c[8], c[9], c[8], i1, c[10], c[11], c[10], c[12], %4] -> %void
-	r[35] = r[0]
-	r[36] = c[7]
+	r[33] = r[0]
+	r[34] = c[7]
+	r[35] = c[8]
+	r[36] = c[9]
 	r[37] = c[8]
-	r[38] = c[9]
-	r[39] = c[8]
-	r[40] = imms[2]
+	r[38] = imms[2]
+	r[39] = c[10]
+	r[40] = c[11]
 	r[41] = c[10]
-	r[42] = c[11]
-	r[43] = c[10]
-	r[44] = c[12]
-	r[45] = r[5]
-	_, err = lib[4](r[35:46])
+	r[42] = c[12]
+	r[43] = r[5]
+	_, err = lib[4](r[33:44])
 	if err != nil {
 		return runtime.CallErr(6, "kernels.nn.conv2d", err)
 	}
@@ -115,20 +115,20 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return runtime.CallErr(9, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[35] = r[3]
-		r[36] = imms[1]
-		r[37] = c[13]
-		r[38] = c[0]
-		r[7], err = lib[3](r[35:39])
+		r[33] = r[3]
+		r[34] = imms[1]
+		r[35] = c[13]
+		r[36] = c[0]
+		r[7], err = lib[3](r[33:37])
 		if err != nil {
 			return runtime.CallErr(9, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.reshape [c[14], c[13], %6] -> %void
-	r[35] = c[14]
-	r[36] = c[13]
-	r[37] = r[7]
-	_, err = lib[5](r[35:38])
+	r[33] = c[14]
+	r[34] = c[13]
+	r[35] = r[7]
+	_, err = lib[5](r[33:36])
 	if err != nil {
 		return runtime.CallErr(10, "kernels.reshape", err)
 	}
@@ -147,20 +147,20 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return runtime.CallErr(13, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[35] = r[4]
-		r[36] = imms[1]
-		r[37] = c[6]
-		r[38] = c[0]
-		r[9], err = lib[3](r[35:39])
+		r[33] = r[4]
+		r[34] = imms[1]
+		r[35] = c[6]
+		r[36] = c[0]
+		r[9], err = lib[3](r[33:37])
 		if err != nil {
 			return runtime.CallErr(13, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.add [%5, %7, %8] -> %void
-	r[35] = r[6]
-	r[36] = r[8]
-	r[37] = r[9]
-	_, err = lib[6](r[35:38])
+	r[33] = r[6]
+	r[34] = r[8]
+	r[35] = r[9]
+	_, err = lib[6](r[33:36])
 	if err != nil {
 		return runtime.CallErr(14, "kernels.add", err)
 	}
@@ -183,19 +183,19 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return runtime.CallErr(19, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[35] = r[2]
-		r[36] = imms[1]
-		r[37] = c[6]
-		r[38] = c[0]
-		r[11], err = lib[3](r[35:39])
+		r[33] = r[2]
+		r[34] = imms[1]
+		r[35] = c[6]
+		r[36] = c[0]
+		r[11], err = lib[3](r[33:37])
 		if err != nil {
 			return runtime.CallErr(19, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.nn.relu [%9, %10] -> %void
-	r[35] = r[10]
-	r[36] = r[11]
-	_, err = lib[7](r[35:37])
+	r[33] = r[10]
+	r[34] = r[11]
+	_, err = lib[7](r[33:35])
 	if err != nil {
 		return runtime.CallErr(20, "kernels.nn.relu", err)
 	}
@@ -216,27 +216,27 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return runtime.CallErr(24, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[35] = r[4]
-		r[36] = imms[1]
-		r[37] = c[15]
-		r[38] = c[0]
-		r[13], err = lib[3](r[35:39])
+		r[33] = r[4]
+		r[34] = imms[1]
+		r[35] = c[15]
+		r[36] = c[0]
+		r[13], err = lib[3](r[33:37])
 		if err != nil {
 			return runtime.CallErr(24, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.nn.max_pool2d [%11, c[16], c[16], c[17], c[8], i0, i0, c[10], c[10], %12] -> %void
-	r[35] = r[12]
-	r[36] = c[16]
-	r[37] = c[16]
-	r[38] = c[17]
-	r[39] = c[8]
-	r[40] = imms[1]
-	r[41] = imms[1]
-	r[42] = c[10]
-	r[43] = c[10]
-	r[44] = r[13]
-	_, err = lib[8](r[35:45])
+	r[33] = r[12]
+	r[34] = c[16]
+	r[35] = c[16]
+	r[36] = c[17]
+	r[37] = c[8]
+	r[38] = imms[1]
+	r[39] = imms[1]
+	r[40] = c[10]
+	r[41] = c[10]
+	r[42] = r[13]
+	_, err = lib[8](r[33:43])
 	if err != nil {
 		return runtime.CallErr(25, "kernels.nn.max_pool2d", err)
 	}
@@ -257,28 +257,28 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return runtime.CallErr(29, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[35] = r[2]
-		r[36] = imms[1]
-		r[37] = c[18]
-		r[38] = c[0]
-		r[15], err = lib[3](r[35:39])
+		r[33] = r[2]
+		r[34] = imms[1]
+		r[35] = c[18]
+		r[36] = c[0]
+		r[15], err = lib[3](r[33:37])
 		if err != nil {
 			return runtime.CallErr(29, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.nn.conv2d [%13, c[19], c[16], c[9], c[8], i1, c[10], c[11], c[10], c[12], %14] -> %void
-	r[35] = r[14]
-	r[36] = c[19]
-	r[37] = c[16]
-	r[38] = c[9]
-	r[39] = c[8]
-	r[40] = imms[2]
+	r[33] = r[14]
+	r[34] = c[19]
+	r[35] = c[16]
+	r[36] = c[9]
+	r[37] = c[8]
+	r[38] = imms[2]
+	r[39] = c[10]
+	r[40] = c[11]
 	r[41] = c[10]
-	r[42] = c[11]
-	r[43] = c[10]
-	r[44] = c[12]
-	r[45] = r[15]
-	_, err = lib[4](r[35:46])
+	r[42] = c[12]
+	r[43] = r[15]
+	_, err = lib[4](r[33:44])
 	if err != nil {
 		return runtime.CallErr(30, "kernels.nn.conv2d", err)
 	}
@@ -299,11 +299,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return runtime.CallErr(34, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[35] = r[4]
-		r[36] = imms[1]
-		r[37] = c[20]
-		r[38] = c[0]
-		r[17], err = lib[3](r[35:39])
+		r[33] = r[4]
+		r[34] = imms[1]
+		r[35] = c[20]
+		r[36] = c[0]
+		r[17], err = lib[3](r[33:37])
 		if err != nil {
 			return runtime.CallErr(34, "vm.builtin.alloc_tensor", err)
 		}
@@ -311,10 +311,10 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %3
 	r[4] = nil
 	// call kernels.reshape [c[21], c[20], %16] -> %void
-	r[35] = c[21]
-	r[36] = c[20]
-	r[37] = r[17]
-	_, err = lib[5](r[35:38])
+	r[33] = c[21]
+	r[34] = c[20]
+	r[35] = r[17]
+	_, err = lib[5](r[33:36])
 	if err != nil {
 		return runtime.CallErr(36, "kernels.reshape", err)
 	}
@@ -333,20 +333,20 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return runtime.CallErr(39, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[35] = r[3]
-		r[36] = imms[1]
-		r[37] = c[18]
-		r[38] = c[0]
-		r[19], err = lib[3](r[35:39])
+		r[33] = r[3]
+		r[34] = imms[1]
+		r[35] = c[18]
+		r[36] = c[0]
+		r[19], err = lib[3](r[33:37])
 		if err != nil {
 			return runtime.CallErr(39, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.add [%15, %17, %18] -> %void
-	r[35] = r[16]
-	r[36] = r[18]
-	r[37] = r[19]
-	_, err = lib[6](r[35:38])
+	r[33] = r[16]
+	r[34] = r[18]
+	r[35] = r[19]
+	_, err = lib[6](r[33:36])
 	if err != nil {
 		return runtime.CallErr(40, "kernels.add", err)
 	}
@@ -369,19 +369,19 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return runtime.CallErr(45, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[35] = r[2]
-		r[36] = imms[1]
-		r[37] = c[18]
-		r[38] = c[0]
-		r[21], err = lib[3](r[35:39])
+		r[33] = r[2]
+		r[34] = imms[1]
+		r[35] = c[18]
+		r[36] = c[0]
+		r[21], err = lib[3](r[33:37])
 		if err != nil {
 			return runtime.CallErr(45, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.nn.relu [%19, %20] -> %void
-	r[35] = r[20]
-	r[36] = r[21]
-	_, err = lib[7](r[35:37])
+	r[33] = r[20]
+	r[34] = r[21]
+	_, err = lib[7](r[33:35])
 	if err != nil {
 		return runtime.CallErr(46, "kernels.nn.relu", err)
 	}
@@ -402,24 +402,26 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return runtime.CallErr(50, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[35] = r[3]
-		r[36] = imms[1]
-		r[37] = c[20]
-		r[38] = c[0]
-		r[23], err = lib[3](r[35:39])
+		r[33] = r[3]
+		r[34] = imms[1]
+		r[35] = c[20]
+		r[36] = c[0]
+		r[23], err = lib[3](r[33:37])
 		if err != nil {
 			return runtime.CallErr(50, "vm.builtin.alloc_tensor", err)
 		}
 	}
+	// call vm.builtin.null_value [] -> %2
+	r[3] = nil
 	// call kernels.nn.adaptive_avg_pool2d [%21, c[8], c[10], c[10], %22] -> %void
-	r[35] = r[22]
-	r[36] = c[8]
-	r[37] = c[10]
-	r[38] = c[10]
-	r[39] = r[23]
-	_, err = lib[9](r[35:40])
+	r[33] = r[22]
+	r[34] = c[8]
+	r[35] = c[10]
+	r[36] = c[10]
+	r[37] = r[23]
+	_, err = lib[9](r[33:38])
 	if err != nil {
-		return runtime.CallErr(51, "kernels.nn.adaptive_avg_pool2d", err)
+		return runtime.CallErr(52, "kernels.nn.adaptive_avg_pool2d", err)
 	}
 	// call vm.builtin.null_value [] -> %21
 	r[22] = nil
@@ -435,27 +437,27 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			Lanes: 1,
 		})
 		if err != nil {
-			return runtime.CallErr(55, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(56, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[35] = r[2]
-		r[36] = imms[1]
-		r[37] = c[22]
-		r[38] = c[0]
-		r[25], err = lib[3](r[35:39])
+		r[33] = r[2]
+		r[34] = imms[1]
+		r[35] = c[22]
+		r[36] = c[0]
+		r[25], err = lib[3](r[33:37])
 		if err != nil {
-			return runtime.CallErr(55, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(56, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call vm.builtin.null_value [] -> %1
 	r[2] = nil
 	// call kernels.reshape [%23, c[22], %24] -> %void
-	r[35] = r[24]
-	r[36] = c[22]
-	r[37] = r[25]
-	_, err = lib[5](r[35:38])
+	r[33] = r[24]
+	r[34] = c[22]
+	r[35] = r[25]
+	_, err = lib[5](r[33:36])
 	if err != nil {
-		return runtime.CallErr(57, "kernels.reshape", err)
+		return runtime.CallErr(58, "kernels.reshape", err)
 	}
 	// call vm.builtin.null_value [] -> %23
 	r[24] = nil
@@ -465,110 +467,76 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[25] = nil
 	// call vm.builtin.copy [c[23]] -> %26
 	r[27] = c[23]
-	// call vm.builtin.alloc_tensor [%2, i0, c[24], c[0]] -> %27
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[28], err = st.ViewTensor(0, shapeConsts[6], runtime.DataType{
+	// call vm.builtin.alloc_storage [%vm, c[24], i0, c[4], c[3]] -> %27
+	r[28], err = vm.AllocStorageBytes(40)
+	if err != nil {
+		return runtime.CallErr(63, "vm.builtin.alloc_storage", err)
+	}
+	// call vm.builtin.alloc_tensor [%27, i0, c[25], c[0]] -> %28
+	if st, ok := r[28].(*runtime.Storage); ok {
+		r[29], err = st.ViewTensor(0, shapeConsts[6], runtime.DataType{
 			Bits:  32,
 			Code:  2,
 			Lanes: 1,
 		})
 		if err != nil {
-			return runtime.CallErr(62, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(64, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[35] = r[3]
-		r[36] = imms[1]
-		r[37] = c[24]
-		r[38] = c[0]
-		r[28], err = lib[3](r[35:39])
+		r[33] = r[28]
+		r[34] = imms[1]
+		r[35] = c[25]
+		r[36] = c[0]
+		r[29], err = lib[3](r[33:37])
 		if err != nil {
-			return runtime.CallErr(62, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(64, "vm.builtin.alloc_tensor", err)
 		}
 	}
-	// call vm.builtin.null_value [] -> %2
-	r[3] = nil
-	// call kernels.matmul [%25, %26, c[12], %27] -> %void
-	r[35] = r[26]
-	r[36] = r[27]
-	r[37] = c[12]
-	r[38] = r[28]
-	_, err = lib[10](r[35:39])
+	// call vm.builtin.null_value [] -> %27
+	r[28] = nil
+	// call kernels.relaxgo.matmul_bias [%25, %26, c[12], c[26], i0, %28] -> %void
+	r[33] = r[26]
+	r[34] = r[27]
+	r[35] = c[12]
+	r[36] = c[26]
+	r[37] = imms[1]
+	r[38] = r[29]
+	_, err = lib[10](r[33:39])
 	if err != nil {
-		return runtime.CallErr(64, "kernels.matmul", err)
+		return runtime.CallErr(66, "kernels.relaxgo.matmul_bias", err)
 	}
 	// call vm.builtin.null_value [] -> %25
 	r[26] = nil
 	// call vm.builtin.null_value [] -> %26
 	r[27] = nil
-	// call vm.builtin.copy [%27] -> %28
-	r[29] = r[28]
-	// call vm.builtin.null_value [] -> %27
-	r[28] = nil
-	// call vm.builtin.alloc_storage [%vm, c[25], i0, c[4], c[3]] -> %29
-	r[30], err = vm.AllocStorageBytes(40)
-	if err != nil {
-		return runtime.CallErr(69, "vm.builtin.alloc_storage", err)
-	}
-	// call vm.builtin.alloc_tensor [%29, i0, c[24], c[0]] -> %30
-	if st, ok := r[30].(*runtime.Storage); ok {
-		r[31], err = st.ViewTensor(0, shapeConsts[6], runtime.DataType{
-			Bits:  32,
-			Code:  2,
-			Lanes: 1,
-		})
-		if err != nil {
-			return runtime.CallErr(70, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[35] = r[30]
-		r[36] = imms[1]
-		r[37] = c[24]
-		r[38] = c[0]
-		r[31], err = lib[3](r[35:39])
-		if err != nil {
-			return runtime.CallErr(70, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call vm.builtin.null_value [] -> %29
-	r[30] = nil
-	// call kernels.add [%28, c[26], %30] -> %void
-	r[35] = r[29]
-	r[36] = c[26]
-	r[37] = r[31]
-	_, err = lib[6](r[35:38])
-	if err != nil {
-		return runtime.CallErr(72, "kernels.add", err)
-	}
+	// call vm.builtin.copy [%28] -> %29
+	r[30] = r[29]
 	// call vm.builtin.null_value [] -> %28
 	r[29] = nil
+	// call vm.builtin.make_tuple [%29] -> %30
+	r[33] = r[30]
+	r[31], err = lib[11](r[33:34])
+	if err != nil {
+		return runtime.CallErr(71, "vm.builtin.make_tuple", err)
+	}
 	// call vm.builtin.copy [%30] -> %31
 	r[32] = r[31]
-	// call vm.builtin.null_value [] -> %30
-	r[31] = nil
-	// call vm.builtin.make_tuple [%31] -> %32
-	r[35] = r[32]
-	r[33], err = lib[11](r[35:36])
-	if err != nil {
-		return runtime.CallErr(76, "vm.builtin.make_tuple", err)
-	}
-	// call vm.builtin.copy [%32] -> %33
-	r[34] = r[33]
-	// call vm.builtin.null_value [] -> %31
-	r[32] = nil
-	// ret %33
-	r[1] = r[34]
+	// call vm.builtin.null_value [] -> %29
+	r[30] = nil
+	// ret %31
+	r[1] = r[32]
 	return nil
 }
 
 // compiledFuncs are the compiled Relax functions with their register file sizes.
 var compiledFuncs = map[string]runtime.CompiledFunc{"main": {
 	Func:             vmtir_main,
-	RegisterFileSize: 47,
+	RegisterFileSize: 45,
 }}
 
 // libNames are the runtime builtins and kernels the compiled functions call;
 // lib holds them, resolved from the registry when the model loads.
-var libNames = []string{"vm.builtin.check_tensor_info", "vm.builtin.match_shape", "vm.builtin.alloc_storage", "vm.builtin.alloc_tensor", "kernels.nn.conv2d", "kernels.reshape", "kernels.add", "kernels.nn.relu", "kernels.nn.max_pool2d", "kernels.nn.adaptive_avg_pool2d", "kernels.matmul", "vm.builtin.make_tuple"}
+var libNames = []string{"vm.builtin.check_tensor_info", "vm.builtin.match_shape", "vm.builtin.alloc_storage", "vm.builtin.alloc_tensor", "kernels.nn.conv2d", "kernels.reshape", "kernels.add", "kernels.nn.relu", "kernels.nn.max_pool2d", "kernels.nn.adaptive_avg_pool2d", "kernels.relaxgo.matmul_bias", "vm.builtin.make_tuple"}
 var lib []runtime.PackedFunc
 
 // imms are the integer immediates of the compiled functions, boxed once.

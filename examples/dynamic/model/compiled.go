@@ -4,16 +4,16 @@ package model
 
 import runtime "github.com/relaxgo/relaxgo/runtime"
 
-// vmtir_main is the compiled form of Relax function main (1 parameters, 26 registers).
+// vmtir_main is the compiled form of Relax function main (1 parameters, 21 registers).
 func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	c := vm.ConstPool()
 	fp := vm.FuncPool()
 	var err error
 	_, _, _ = c, fp, err
 	// call vm.builtin.alloc_shape_heap [%vm, i2] -> %1
-	r[18] = vm
-	r[19] = imms[0]
-	r[2], err = lib[0](r[18:20])
+	r[13] = vm
+	r[14] = imms[0]
+	r[2], err = lib[0](r[13:15])
 	if err != nil {
 		return runtime.CallErr(0, "vm.builtin.alloc_shape_heap", err)
 	}
@@ -23,11 +23,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		Code:  2,
 		Lanes: 1,
 	}) {
-		r[18] = r[0]
-		r[19] = imms[0]
-		r[20] = c[0]
-		r[21] = c[1]
-		_, err = lib[1](r[18:22])
+		r[13] = r[0]
+		r[14] = imms[0]
+		r[15] = c[0]
+		r[16] = c[1]
+		_, err = lib[1](r[13:17])
 		if err != nil {
 			return runtime.CallErr(1, "vm.builtin.check_tensor_info", err)
 		}
@@ -37,15 +37,15 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		s, ok := runtime.ValueShape(r[0])
 		h, hok := runtime.ShapeHeap(r[2])
 		if !hok || len(h) <= 0 || !ok || len(s) != 2 || s[1] != 16 {
-			r[18] = r[0]
-			r[19] = r[2]
-			r[20] = imms[0]
-			r[21] = imms[1]
-			r[22] = imms[2]
-			r[23] = imms[2]
-			r[24] = imms[3]
-			r[25] = c[1]
-			_, err = lib[2](r[18:26])
+			r[13] = r[0]
+			r[14] = r[2]
+			r[15] = imms[0]
+			r[16] = imms[1]
+			r[17] = imms[2]
+			r[18] = imms[2]
+			r[19] = imms[3]
+			r[20] = c[1]
+			_, err = lib[2](r[13:21])
 			if err != nil {
 				return runtime.CallErr(2, "vm.builtin.match_shape", err)
 			}
@@ -54,40 +54,40 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		}
 	}
 	// call vm.builtin.relaxgo.shape_compute [%1, i1, c[2]] -> %void
-	r[18] = r[2]
-	r[19] = imms[1]
-	r[20] = c[2]
-	_, err = lib[3](r[18:21])
+	r[13] = r[2]
+	r[14] = imms[1]
+	r[15] = c[2]
+	_, err = lib[3](r[13:16])
 	if err != nil {
 		return runtime.CallErr(3, "vm.builtin.relaxgo.shape_compute", err)
 	}
 	// call vm.builtin.make_shape [%1, i1, i1, i1] -> %2
-	r[18] = r[2]
-	r[19] = imms[1]
-	r[20] = imms[1]
-	r[21] = imms[1]
-	r[3], err = vm.MakeShapeAt(0, r[18:22])
+	r[13] = r[2]
+	r[14] = imms[1]
+	r[15] = imms[1]
+	r[16] = imms[1]
+	r[3], err = vm.MakeShapeAt(0, r[13:17])
 	if err != nil {
 		return runtime.CallErr(4, "vm.builtin.make_shape", err)
 	}
 	// call vm.builtin.alloc_storage [%vm, %2, i0, c[4], c[3]] -> %3
-	r[18] = vm
-	r[19] = r[3]
-	r[20] = imms[2]
-	r[21] = c[4]
-	r[22] = c[3]
-	r[4], err = lib[5](r[18:23])
+	r[13] = vm
+	r[14] = r[3]
+	r[15] = imms[2]
+	r[16] = c[4]
+	r[17] = c[3]
+	r[4], err = lib[5](r[13:18])
 	if err != nil {
 		return runtime.CallErr(5, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.make_shape [%1, i2, i1, i0, i0, i8] -> %4
-	r[18] = r[2]
-	r[19] = imms[0]
-	r[20] = imms[1]
-	r[21] = imms[2]
-	r[22] = imms[2]
-	r[23] = imms[4]
-	r[5], err = vm.MakeShapeAt(1, r[18:24])
+	r[13] = r[2]
+	r[14] = imms[0]
+	r[15] = imms[1]
+	r[16] = imms[2]
+	r[17] = imms[2]
+	r[18] = imms[4]
+	r[5], err = vm.MakeShapeAt(1, r[13:19])
 	if err != nil {
 		return runtime.CallErr(6, "vm.builtin.make_shape", err)
 	}
@@ -104,11 +104,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 				return runtime.CallErr(7, "vm.builtin.alloc_tensor", err)
 			}
 		} else {
-			r[18] = r[4]
-			r[19] = imms[2]
-			r[20] = r[5]
-			r[21] = c[0]
-			r[6], err = lib[6](r[18:22])
+			r[13] = r[4]
+			r[14] = imms[2]
+			r[15] = r[5]
+			r[16] = c[0]
+			r[6], err = lib[6](r[13:17])
 			if err != nil {
 				return runtime.CallErr(7, "vm.builtin.alloc_tensor", err)
 			}
@@ -116,46 +116,48 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	}
 	// call vm.builtin.null_value [] -> %3
 	r[4] = nil
-	// call kernels.matmul [%0, c[5], c[6], %5] -> %void
-	r[18] = r[0]
-	r[19] = c[5]
-	r[20] = c[6]
-	r[21] = r[6]
-	_, err = lib[7](r[18:22])
+	// call kernels.relaxgo.matmul_bias [%0, c[5], c[6], c[7], i0, %5] -> %void
+	r[13] = r[0]
+	r[14] = c[5]
+	r[15] = c[6]
+	r[16] = c[7]
+	r[17] = imms[2]
+	r[18] = r[6]
+	_, err = lib[7](r[13:19])
 	if err != nil {
-		return runtime.CallErr(9, "kernels.matmul", err)
+		return runtime.CallErr(9, "kernels.relaxgo.matmul_bias", err)
 	}
 	// call vm.builtin.copy [%5] -> %6
 	r[7] = r[6]
 	// call vm.builtin.null_value [] -> %5
 	r[6] = nil
 	// call vm.builtin.make_shape [%1, i1, i1, i1] -> %7
-	r[18] = r[2]
-	r[19] = imms[1]
-	r[20] = imms[1]
-	r[21] = imms[1]
-	r[8], err = vm.MakeShapeAt(2, r[18:22])
+	r[13] = r[2]
+	r[14] = imms[1]
+	r[15] = imms[1]
+	r[16] = imms[1]
+	r[8], err = vm.MakeShapeAt(2, r[13:17])
 	if err != nil {
 		return runtime.CallErr(12, "vm.builtin.make_shape", err)
 	}
 	// call vm.builtin.alloc_storage [%vm, %7, i0, c[4], c[3]] -> %8
-	r[18] = vm
-	r[19] = r[8]
-	r[20] = imms[2]
-	r[21] = c[4]
-	r[22] = c[3]
-	r[9], err = lib[5](r[18:23])
+	r[13] = vm
+	r[14] = r[8]
+	r[15] = imms[2]
+	r[16] = c[4]
+	r[17] = c[3]
+	r[9], err = lib[5](r[13:18])
 	if err != nil {
 		return runtime.CallErr(13, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.make_shape [%1, i2, i1, i0, i0, i8] -> %9
-	r[18] = r[2]
-	r[19] = imms[0]
-	r[20] = imms[1]
-	r[21] = imms[2]
-	r[22] = imms[2]
-	r[23] = imms[4]
-	r[10], err = vm.MakeShapeAt(3, r[18:24])
+	r[13] = r[2]
+	r[14] = imms[0]
+	r[15] = imms[1]
+	r[16] = imms[2]
+	r[17] = imms[2]
+	r[18] = imms[4]
+	r[10], err = vm.MakeShapeAt(3, r[13:19])
 	if err != nil {
 		return runtime.CallErr(14, "vm.builtin.make_shape", err)
 	}
@@ -172,11 +174,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 				return runtime.CallErr(15, "vm.builtin.alloc_tensor", err)
 			}
 		} else {
-			r[18] = r[9]
-			r[19] = imms[2]
-			r[20] = r[10]
-			r[21] = c[0]
-			r[11], err = lib[6](r[18:22])
+			r[13] = r[9]
+			r[14] = imms[2]
+			r[15] = r[10]
+			r[16] = c[0]
+			r[11], err = lib[6](r[13:17])
 			if err != nil {
 				return runtime.CallErr(15, "vm.builtin.alloc_tensor", err)
 			}
@@ -184,13 +186,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	}
 	// call vm.builtin.null_value [] -> %8
 	r[9] = nil
-	// call kernels.add [%6, c[7], %10] -> %void
-	r[18] = r[7]
-	r[19] = c[7]
-	r[20] = r[11]
-	_, err = lib[8](r[18:21])
+	// call kernels.nn.softmax [%6, i-1, %10] -> %void
+	r[13] = r[7]
+	r[14] = imms[5]
+	r[15] = r[11]
+	_, err = lib[8](r[13:16])
 	if err != nil {
-		return runtime.CallErr(17, "kernels.add", err)
+		return runtime.CallErr(17, "kernels.nn.softmax", err)
 	}
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
@@ -198,89 +200,20 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[12] = r[11]
 	// call vm.builtin.null_value [] -> %10
 	r[11] = nil
-	// call vm.builtin.make_shape [%1, i1, i1, i1] -> %12
-	r[18] = r[2]
-	r[19] = imms[1]
-	r[20] = imms[1]
-	r[21] = imms[1]
-	r[13], err = vm.MakeShapeAt(4, r[18:22])
-	if err != nil {
-		return runtime.CallErr(21, "vm.builtin.make_shape", err)
-	}
-	// call vm.builtin.alloc_storage [%vm, %12, i0, c[4], c[3]] -> %13
-	r[18] = vm
-	r[19] = r[13]
-	r[20] = imms[2]
-	r[21] = c[4]
-	r[22] = c[3]
-	r[14], err = lib[5](r[18:23])
-	if err != nil {
-		return runtime.CallErr(22, "vm.builtin.alloc_storage", err)
-	}
-	// call vm.builtin.make_shape [%1, i2, i1, i0, i0, i8] -> %14
-	r[18] = r[2]
-	r[19] = imms[0]
-	r[20] = imms[1]
-	r[21] = imms[2]
-	r[22] = imms[2]
-	r[23] = imms[4]
-	r[15], err = vm.MakeShapeAt(5, r[18:24])
-	if err != nil {
-		return runtime.CallErr(23, "vm.builtin.make_shape", err)
-	}
-	// call vm.builtin.alloc_tensor [%13, i0, %14, c[0]] -> %15
-	{
-		sh, shok := r[15].(runtime.Shape)
-		if st, ok := r[14].(*runtime.Storage); ok && shok {
-			r[16], err = st.ViewTensor(0, sh, runtime.DataType{
-				Bits:  32,
-				Code:  2,
-				Lanes: 1,
-			})
-			if err != nil {
-				return runtime.CallErr(24, "vm.builtin.alloc_tensor", err)
-			}
-		} else {
-			r[18] = r[14]
-			r[19] = imms[2]
-			r[20] = r[15]
-			r[21] = c[0]
-			r[16], err = lib[6](r[18:22])
-			if err != nil {
-				return runtime.CallErr(24, "vm.builtin.alloc_tensor", err)
-			}
-		}
-	}
-	// call vm.builtin.null_value [] -> %13
-	r[14] = nil
-	// call kernels.nn.softmax [%11, i-1, %15] -> %void
-	r[18] = r[12]
-	r[19] = imms[5]
-	r[20] = r[16]
-	_, err = lib[9](r[18:21])
-	if err != nil {
-		return runtime.CallErr(26, "kernels.nn.softmax", err)
-	}
-	// call vm.builtin.null_value [] -> %11
-	r[12] = nil
-	// call vm.builtin.copy [%15] -> %16
-	r[17] = r[16]
-	// call vm.builtin.null_value [] -> %15
-	r[16] = nil
-	// ret %16
-	r[1] = r[17]
+	// ret %11
+	r[1] = r[12]
 	return nil
 }
 
 // compiledFuncs are the compiled Relax functions with their register file sizes.
 var compiledFuncs = map[string]runtime.CompiledFunc{"main": {
 	Func:             vmtir_main,
-	RegisterFileSize: 26,
+	RegisterFileSize: 21,
 }}
 
 // libNames are the runtime builtins and kernels the compiled functions call;
 // lib holds them, resolved from the registry when the model loads.
-var libNames = []string{"vm.builtin.alloc_shape_heap", "vm.builtin.check_tensor_info", "vm.builtin.match_shape", "vm.builtin.relaxgo.shape_compute", "vm.builtin.make_shape", "vm.builtin.alloc_storage", "vm.builtin.alloc_tensor", "kernels.matmul", "kernels.add", "kernels.nn.softmax"}
+var libNames = []string{"vm.builtin.alloc_shape_heap", "vm.builtin.check_tensor_info", "vm.builtin.match_shape", "vm.builtin.relaxgo.shape_compute", "vm.builtin.make_shape", "vm.builtin.alloc_storage", "vm.builtin.alloc_tensor", "kernels.relaxgo.matmul_bias", "kernels.nn.softmax"}
 var lib []runtime.PackedFunc
 
 // imms are the integer immediates of the compiled functions, boxed once.

@@ -4,7 +4,7 @@ package model
 
 import runtime "github.com/relaxgo/relaxgo/runtime"
 
-// vmtir_main is the compiled form of Relax function main (1 parameters, 27 registers).
+// vmtir_main is the compiled form of Relax function main (1 parameters, 20 registers).
 func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	c := vm.ConstPool()
 	fp := vm.FuncPool()
@@ -16,11 +16,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		Code:  2,
 		Lanes: 1,
 	}) {
-		r[19] = r[0]
-		r[20] = imms[0]
-		r[21] = c[0]
-		r[22] = c[1]
-		_, err = lib[0](r[19:23])
+		r[12] = r[0]
+		r[13] = imms[0]
+		r[14] = c[0]
+		r[15] = c[1]
+		_, err = lib[0](r[12:16])
 		if err != nil {
 			return runtime.CallErr(0, "vm.builtin.check_tensor_info", err)
 		}
@@ -29,15 +29,15 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := runtime.ValueShape(r[0])
 		if !ok || len(s) != 2 || s[0] != 4 || s[1] != 64 {
-			r[19] = r[0]
-			r[20] = nil
-			r[21] = imms[0]
-			r[22] = imms[1]
-			r[23] = imms[2]
-			r[24] = imms[1]
-			r[25] = imms[3]
-			r[26] = c[1]
-			_, err = lib[1](r[19:27])
+			r[12] = r[0]
+			r[13] = nil
+			r[14] = imms[0]
+			r[15] = imms[1]
+			r[16] = imms[2]
+			r[17] = imms[1]
+			r[18] = imms[3]
+			r[19] = c[1]
+			_, err = lib[1](r[12:20])
 			if err != nil {
 				return runtime.CallErr(1, "vm.builtin.match_shape", err)
 			}
@@ -50,227 +50,123 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	if err != nil {
 		return runtime.CallErr(2, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %2
-	r[3], err = vm.AllocStorageBytes(512)
-	if err != nil {
-		return runtime.CallErr(3, "vm.builtin.alloc_storage", err)
-	}
-	// call vm.builtin.copy [c[5]] -> %3
-	r[4] = c[5]
-	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %4
+	// call vm.builtin.copy [c[5]] -> %2
+	r[3] = c[5]
+	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %3
 	if st, ok := r[2].(*runtime.Storage); ok {
-		r[5], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+		r[4], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
 			Bits:  32,
 			Code:  2,
 			Lanes: 1,
 		})
 		if err != nil {
-			return runtime.CallErr(5, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(4, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[19] = r[2]
-		r[20] = imms[1]
-		r[21] = c[6]
-		r[22] = c[0]
-		r[5], err = lib[3](r[19:23])
+		r[12] = r[2]
+		r[13] = imms[1]
+		r[14] = c[6]
+		r[15] = c[0]
+		r[4], err = lib[3](r[12:16])
 		if err != nil {
-			return runtime.CallErr(5, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.matmul [%0, %3, c[7], %4] -> %void
-	r[19] = r[0]
-	r[20] = r[4]
-	r[21] = c[7]
-	r[22] = r[5]
-	_, err = lib[4](r[19:23])
-	if err != nil {
-		return runtime.CallErr(6, "kernels.matmul", err)
-	}
-	// call vm.builtin.null_value [] -> %3
-	r[4] = nil
-	// call vm.builtin.copy [%4] -> %5
-	r[6] = r[5]
-	// call vm.builtin.null_value [] -> %4
-	r[5] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %6
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[7], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
-			Bits:  32,
-			Code:  2,
-			Lanes: 1,
-		})
-		if err != nil {
-			return runtime.CallErr(10, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[19] = r[3]
-		r[20] = imms[1]
-		r[21] = c[6]
-		r[22] = c[0]
-		r[7], err = lib[3](r[19:23])
-		if err != nil {
-			return runtime.CallErr(10, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.add [%5, c[8], %6] -> %void
-	r[19] = r[6]
-	r[20] = c[8]
-	r[21] = r[7]
-	_, err = lib[5](r[19:22])
-	if err != nil {
-		return runtime.CallErr(11, "kernels.add", err)
-	}
-	// call vm.builtin.null_value [] -> %5
-	r[6] = nil
-	// call vm.builtin.copy [%6] -> %7
-	r[8] = r[7]
-	// call vm.builtin.null_value [] -> %6
-	r[7] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %8
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[9], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
-			Bits:  32,
-			Code:  2,
-			Lanes: 1,
-		})
-		if err != nil {
-			return runtime.CallErr(15, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[19] = r[2]
-		r[20] = imms[1]
-		r[21] = c[6]
-		r[22] = c[0]
-		r[9], err = lib[3](r[19:23])
-		if err != nil {
-			return runtime.CallErr(15, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(4, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call vm.builtin.null_value [] -> %1
 	r[2] = nil
-	// call kernels.nn.relu [%7, %8] -> %void
-	r[19] = r[8]
-	r[20] = r[9]
-	_, err = lib[6](r[19:21])
+	// call kernels.relaxgo.matmul_bias [%0, %2, c[7], c[8], i1, %3] -> %void
+	r[12] = r[0]
+	r[13] = r[3]
+	r[14] = c[7]
+	r[15] = c[8]
+	r[16] = imms[4]
+	r[17] = r[4]
+	_, err = lib[4](r[12:18])
 	if err != nil {
-		return runtime.CallErr(17, "kernels.nn.relu", err)
-	}
-	// call vm.builtin.null_value [] -> %7
-	r[8] = nil
-	// call vm.builtin.copy [%8] -> %9
-	r[10] = r[9]
-	// call vm.builtin.null_value [] -> %8
-	r[9] = nil
-	// call vm.builtin.copy [c[9]] -> %10
-	r[11] = c[9]
-	// call vm.builtin.alloc_tensor [%2, i0, c[10], c[0]] -> %11
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[12], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
-			Bits:  32,
-			Code:  2,
-			Lanes: 1,
-		})
-		if err != nil {
-			return runtime.CallErr(22, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[19] = r[3]
-		r[20] = imms[1]
-		r[21] = c[10]
-		r[22] = c[0]
-		r[12], err = lib[3](r[19:23])
-		if err != nil {
-			return runtime.CallErr(22, "vm.builtin.alloc_tensor", err)
-		}
+		return runtime.CallErr(6, "kernels.relaxgo.matmul_bias", err)
 	}
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
-	// call kernels.matmul [%9, %10, c[7], %11] -> %void
-	r[19] = r[10]
-	r[20] = r[11]
-	r[21] = c[7]
-	r[22] = r[12]
-	_, err = lib[4](r[19:23])
+	// call vm.builtin.copy [%3] -> %4
+	r[5] = r[4]
+	// call vm.builtin.null_value [] -> %3
+	r[4] = nil
+	// call vm.builtin.copy [c[9]] -> %5
+	r[6] = c[9]
+	// call vm.builtin.alloc_storage [%vm, c[10], i0, c[4], c[3]] -> %6
+	r[7], err = vm.AllocStorageBytes(160)
 	if err != nil {
-		return runtime.CallErr(24, "kernels.matmul", err)
+		return runtime.CallErr(11, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.null_value [] -> %9
-	r[10] = nil
-	// call vm.builtin.null_value [] -> %10
-	r[11] = nil
-	// call vm.builtin.copy [%11] -> %12
-	r[13] = r[12]
-	// call vm.builtin.null_value [] -> %11
-	r[12] = nil
-	// call vm.builtin.alloc_storage [%vm, c[11], i0, c[4], c[3]] -> %13
-	r[14], err = vm.AllocStorageBytes(160)
-	if err != nil {
-		return runtime.CallErr(29, "vm.builtin.alloc_storage", err)
-	}
-	// call vm.builtin.alloc_tensor [%13, i0, c[10], c[0]] -> %14
-	if st, ok := r[14].(*runtime.Storage); ok {
-		r[15], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
+	// call vm.builtin.alloc_tensor [%6, i0, c[11], c[0]] -> %7
+	if st, ok := r[7].(*runtime.Storage); ok {
+		r[8], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
 			Bits:  32,
 			Code:  2,
 			Lanes: 1,
 		})
 		if err != nil {
-			return runtime.CallErr(30, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(12, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[19] = r[14]
-		r[20] = imms[1]
-		r[21] = c[10]
-		r[22] = c[0]
-		r[15], err = lib[3](r[19:23])
+		r[12] = r[7]
+		r[13] = imms[1]
+		r[14] = c[11]
+		r[15] = c[0]
+		r[8], err = lib[3](r[12:16])
 		if err != nil {
-			return runtime.CallErr(30, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(12, "vm.builtin.alloc_tensor", err)
 		}
 	}
-	// call vm.builtin.null_value [] -> %13
-	r[14] = nil
-	// call kernels.add [%12, c[12], %14] -> %void
-	r[19] = r[13]
-	r[20] = c[12]
-	r[21] = r[15]
-	_, err = lib[5](r[19:22])
+	// call vm.builtin.null_value [] -> %6
+	r[7] = nil
+	// call kernels.relaxgo.matmul_bias [%4, %5, c[7], c[12], i0, %7] -> %void
+	r[12] = r[5]
+	r[13] = r[6]
+	r[14] = c[7]
+	r[15] = c[12]
+	r[16] = imms[1]
+	r[17] = r[8]
+	_, err = lib[4](r[12:18])
 	if err != nil {
-		return runtime.CallErr(32, "kernels.add", err)
+		return runtime.CallErr(14, "kernels.relaxgo.matmul_bias", err)
 	}
-	// call vm.builtin.null_value [] -> %12
-	r[13] = nil
-	// call vm.builtin.copy [%14] -> %15
-	r[16] = r[15]
-	// call vm.builtin.null_value [] -> %14
-	r[15] = nil
-	// call vm.builtin.make_tuple [%15] -> %16
-	r[19] = r[16]
-	r[17], err = lib[7](r[19:20])
+	// call vm.builtin.null_value [] -> %4
+	r[5] = nil
+	// call vm.builtin.null_value [] -> %5
+	r[6] = nil
+	// call vm.builtin.copy [%7] -> %8
+	r[9] = r[8]
+	// call vm.builtin.null_value [] -> %7
+	r[8] = nil
+	// call vm.builtin.make_tuple [%8] -> %9
+	r[12] = r[9]
+	r[10], err = lib[5](r[12:13])
 	if err != nil {
-		return runtime.CallErr(36, "vm.builtin.make_tuple", err)
+		return runtime.CallErr(19, "vm.builtin.make_tuple", err)
 	}
-	// call vm.builtin.copy [%16] -> %17
-	r[18] = r[17]
-	// call vm.builtin.null_value [] -> %15
-	r[16] = nil
-	// ret %17
-	r[1] = r[18]
+	// call vm.builtin.copy [%9] -> %10
+	r[11] = r[10]
+	// call vm.builtin.null_value [] -> %8
+	r[9] = nil
+	// ret %10
+	r[1] = r[11]
 	return nil
 }
 
 // compiledFuncs are the compiled Relax functions with their register file sizes.
 var compiledFuncs = map[string]runtime.CompiledFunc{"main": {
 	Func:             vmtir_main,
-	RegisterFileSize: 27,
+	RegisterFileSize: 20,
 }}
 
 // libNames are the runtime builtins and kernels the compiled functions call;
 // lib holds them, resolved from the registry when the model loads.
-var libNames = []string{"vm.builtin.check_tensor_info", "vm.builtin.match_shape", "vm.builtin.alloc_storage", "vm.builtin.alloc_tensor", "kernels.matmul", "kernels.add", "kernels.nn.relu", "vm.builtin.make_tuple"}
+var libNames = []string{"vm.builtin.check_tensor_info", "vm.builtin.match_shape", "vm.builtin.alloc_storage", "vm.builtin.alloc_tensor", "kernels.relaxgo.matmul_bias", "vm.builtin.make_tuple"}
 var lib []runtime.PackedFunc
 
 // imms are the integer immediates of the compiled functions, boxed once.
-var imms = []runtime.Value{int64(int64(2)), int64(int64(0)), int64(int64(4)), int64(int64(64))}
+var imms = []runtime.Value{int64(int64(2)), int64(int64(0)), int64(int64(4)), int64(int64(64)), int64(int64(1))}
 
 // shapeConsts are constant shapes of tensors the compiled functions allocate.
 var shapeConsts = []runtime.Shape{{4, 32}, {4, 10}}

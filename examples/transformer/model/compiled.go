@@ -4,7 +4,7 @@ package model
 
 import runtime "github.com/relaxgo/relaxgo/runtime"
 
-// vmtir_main is the compiled form of Relax function main (1 parameters, 83 registers).
+// vmtir_main is the compiled form of Relax function main (1 parameters, 71 registers).
 func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	c := vm.ConstPool()
 	fp := vm.FuncPool()
@@ -16,11 +16,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		Code:  2,
 		Lanes: 1,
 	}) {
-		r[73] = r[0]
-		r[74] = imms[0]
-		r[75] = c[0]
-		r[76] = c[1]
-		_, err = lib[0](r[73:77])
+		r[61] = r[0]
+		r[62] = imms[0]
+		r[63] = c[0]
+		r[64] = c[1]
+		_, err = lib[0](r[61:65])
 		if err != nil {
 			return runtime.CallErr(0, "vm.builtin.check_tensor_info", err)
 		}
@@ -29,17 +29,17 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := runtime.ValueShape(r[0])
 		if !ok || len(s) != 3 || s[0] != 1 || s[1] != 8 || s[2] != 32 {
-			r[73] = r[0]
-			r[74] = nil
-			r[75] = imms[0]
-			r[76] = imms[1]
-			r[77] = imms[2]
-			r[78] = imms[1]
-			r[79] = imms[3]
-			r[80] = imms[1]
-			r[81] = imms[4]
-			r[82] = c[1]
-			_, err = lib[1](r[73:83])
+			r[61] = r[0]
+			r[62] = nil
+			r[63] = imms[0]
+			r[64] = imms[1]
+			r[65] = imms[2]
+			r[66] = imms[1]
+			r[67] = imms[3]
+			r[68] = imms[1]
+			r[69] = imms[4]
+			r[70] = c[1]
+			_, err = lib[1](r[61:71])
 			if err != nil {
 				return runtime.CallErr(1, "vm.builtin.match_shape", err)
 			}
@@ -48,21 +48,21 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		}
 	}
 	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %1
-	r[2], err = vm.AllocStorageBytes(1024)
+	r[2], err = vm.AllocStorageBytes(2048)
 	if err != nil {
 		return runtime.CallErr(2, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_storage [%vm, c[5], i0, c[4], c[3]] -> %2
-	r[3], err = vm.AllocStorageBytes(2048)
+	r[3], err = vm.AllocStorageBytes(1024)
 	if err != nil {
 		return runtime.CallErr(3, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.alloc_storage [%vm, c[5], i0, c[4], c[3]] -> %3
+	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %3
 	r[4], err = vm.AllocStorageBytes(2048)
 	if err != nil {
 		return runtime.CallErr(4, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %4
+	// call vm.builtin.alloc_storage [%vm, c[5], i0, c[4], c[3]] -> %4
 	r[5], err = vm.AllocStorageBytes(1024)
 	if err != nil {
 		return runtime.CallErr(5, "vm.builtin.alloc_storage", err)
@@ -78,25 +78,25 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return runtime.CallErr(6, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[73] = r[2]
-		r[74] = imms[1]
-		r[75] = c[6]
-		r[76] = c[0]
-		r[6], err = lib[3](r[73:77])
+		r[61] = r[2]
+		r[62] = imms[1]
+		r[63] = c[6]
+		r[64] = c[0]
+		r[6], err = lib[3](r[61:65])
 		if err != nil {
 			return runtime.CallErr(6, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.nn.layer_norm [%0, c[7], c[8], c[9], c[10], i1, i1, %5] -> %void
-	r[73] = r[0]
-	r[74] = c[7]
-	r[75] = c[8]
-	r[76] = c[9]
-	r[77] = c[10]
-	r[78] = imms[2]
-	r[79] = imms[2]
-	r[80] = r[6]
-	_, err = lib[4](r[73:81])
+	r[61] = r[0]
+	r[62] = c[7]
+	r[63] = c[8]
+	r[64] = c[9]
+	r[65] = c[10]
+	r[66] = imms[2]
+	r[67] = imms[2]
+	r[68] = r[6]
+	_, err = lib[4](r[61:69])
 	if err != nil {
 		return runtime.CallErr(7, "kernels.nn.layer_norm", err)
 	}
@@ -117,23 +117,25 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return runtime.CallErr(11, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[73] = r[3]
-		r[74] = imms[1]
-		r[75] = c[6]
-		r[76] = c[0]
-		r[9], err = lib[3](r[73:77])
+		r[61] = r[3]
+		r[62] = imms[1]
+		r[63] = c[6]
+		r[64] = c[0]
+		r[9], err = lib[3](r[61:65])
 		if err != nil {
 			return runtime.CallErr(11, "vm.builtin.alloc_tensor", err)
 		}
 	}
-	// call kernels.matmul [%6, %7, c[12], %8] -> %void
-	r[73] = r[7]
-	r[74] = r[8]
-	r[75] = c[12]
-	r[76] = r[9]
-	_, err = lib[5](r[73:77])
+	// call kernels.relaxgo.matmul_bias [%6, %7, c[12], c[13], i0, %8] -> %void
+	r[61] = r[7]
+	r[62] = r[8]
+	r[63] = c[12]
+	r[64] = c[13]
+	r[65] = imms[1]
+	r[66] = r[9]
+	_, err = lib[5](r[61:67])
 	if err != nil {
-		return runtime.CallErr(12, "kernels.matmul", err)
+		return runtime.CallErr(12, "kernels.relaxgo.matmul_bias", err)
 	}
 	// call vm.builtin.null_value [] -> %7
 	r[8] = nil
@@ -141,9 +143,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[10] = r[9]
 	// call vm.builtin.null_value [] -> %8
 	r[9] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %10
+	// call vm.builtin.alloc_tensor [%3, i0, c[14], c[0]] -> %10
 	if st, ok := r[4].(*runtime.Storage); ok {
-		r[11], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+		r[11], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
 			Bits:  32,
 			Code:  2,
 			Lanes: 1,
@@ -152,22 +154,22 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return runtime.CallErr(16, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[73] = r[4]
-		r[74] = imms[1]
-		r[75] = c[6]
-		r[76] = c[0]
-		r[11], err = lib[3](r[73:77])
+		r[61] = r[4]
+		r[62] = imms[1]
+		r[63] = c[14]
+		r[64] = c[0]
+		r[11], err = lib[3](r[61:65])
 		if err != nil {
 			return runtime.CallErr(16, "vm.builtin.alloc_tensor", err)
 		}
 	}
-	// call kernels.add [%9, c[13], %10] -> %void
-	r[73] = r[10]
-	r[74] = c[13]
-	r[75] = r[11]
-	_, err = lib[6](r[73:76])
+	// call kernels.reshape [%9, c[14], %10] -> %void
+	r[61] = r[10]
+	r[62] = c[14]
+	r[63] = r[11]
+	_, err = lib[6](r[61:64])
 	if err != nil {
-		return runtime.CallErr(17, "kernels.add", err)
+		return runtime.CallErr(17, "kernels.reshape", err)
 	}
 	// call vm.builtin.null_value [] -> %9
 	r[10] = nil
@@ -175,9 +177,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[12] = r[11]
 	// call vm.builtin.null_value [] -> %10
 	r[11] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[14], c[0]] -> %12
+	// call vm.builtin.alloc_tensor [%2, i0, c[15], c[0]] -> %12
 	if st, ok := r[3].(*runtime.Storage); ok {
-		r[13], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
+		r[13], err = st.ViewTensor(0, shapeConsts[2], runtime.DataType{
 			Bits:  32,
 			Code:  2,
 			Lanes: 1,
@@ -186,22 +188,22 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return runtime.CallErr(21, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[73] = r[3]
-		r[74] = imms[1]
-		r[75] = c[14]
-		r[76] = c[0]
-		r[13], err = lib[3](r[73:77])
+		r[61] = r[3]
+		r[62] = imms[1]
+		r[63] = c[15]
+		r[64] = c[0]
+		r[13], err = lib[3](r[61:65])
 		if err != nil {
 			return runtime.CallErr(21, "vm.builtin.alloc_tensor", err)
 		}
 	}
-	// call kernels.reshape [%11, c[14], %12] -> %void
-	r[73] = r[12]
-	r[74] = c[14]
-	r[75] = r[13]
-	_, err = lib[7](r[73:76])
+	// call kernels.permute_dims [%11, c[16], %12] -> %void
+	r[61] = r[12]
+	r[62] = c[16]
+	r[63] = r[13]
+	_, err = lib[7](r[61:64])
 	if err != nil {
-		return runtime.CallErr(22, "kernels.reshape", err)
+		return runtime.CallErr(22, "kernels.permute_dims", err)
 	}
 	// call vm.builtin.null_value [] -> %11
 	r[12] = nil
@@ -209,45 +211,48 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[14] = r[13]
 	// call vm.builtin.null_value [] -> %12
 	r[13] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[15], c[0]] -> %14
+	// call vm.builtin.copy [c[17]] -> %14
+	r[15] = c[17]
+	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %15
 	if st, ok := r[4].(*runtime.Storage); ok {
-		r[15], err = st.ViewTensor(0, shapeConsts[2], runtime.DataType{
+		r[16], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
 			Bits:  32,
 			Code:  2,
 			Lanes: 1,
 		})
 		if err != nil {
-			return runtime.CallErr(26, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(27, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[73] = r[4]
-		r[74] = imms[1]
-		r[75] = c[15]
-		r[76] = c[0]
-		r[15], err = lib[3](r[73:77])
+		r[61] = r[4]
+		r[62] = imms[1]
+		r[63] = c[6]
+		r[64] = c[0]
+		r[16], err = lib[3](r[61:65])
 		if err != nil {
-			return runtime.CallErr(26, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(27, "vm.builtin.alloc_tensor", err)
 		}
 	}
-	// call kernels.permute_dims [%13, c[16], %14] -> %void
-	r[73] = r[14]
-	r[74] = c[16]
-	r[75] = r[15]
-	_, err = lib[8](r[73:76])
+	// call kernels.relaxgo.matmul_bias [%6, %14, c[12], c[18], i0, %15] -> %void
+	r[61] = r[7]
+	r[62] = r[15]
+	r[63] = c[12]
+	r[64] = c[18]
+	r[65] = imms[1]
+	r[66] = r[16]
+	_, err = lib[5](r[61:67])
 	if err != nil {
-		return runtime.CallErr(27, "kernels.permute_dims", err)
+		return runtime.CallErr(28, "kernels.relaxgo.matmul_bias", err)
 	}
-	// call vm.builtin.null_value [] -> %13
-	r[14] = nil
-	// call vm.builtin.copy [%14] -> %15
-	r[16] = r[15]
 	// call vm.builtin.null_value [] -> %14
 	r[15] = nil
-	// call vm.builtin.copy [c[17]] -> %16
-	r[17] = c[17]
-	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %17
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[18], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+	// call vm.builtin.copy [%15] -> %16
+	r[17] = r[16]
+	// call vm.builtin.null_value [] -> %15
+	r[16] = nil
+	// call vm.builtin.alloc_tensor [%4, i0, c[14], c[0]] -> %17
+	if st, ok := r[5].(*runtime.Storage); ok {
+		r[18], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
 			Bits:  32,
 			Code:  2,
 			Lanes: 1,
@@ -256,23 +261,22 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return runtime.CallErr(32, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[73] = r[3]
-		r[74] = imms[1]
-		r[75] = c[6]
-		r[76] = c[0]
-		r[18], err = lib[3](r[73:77])
+		r[61] = r[5]
+		r[62] = imms[1]
+		r[63] = c[14]
+		r[64] = c[0]
+		r[18], err = lib[3](r[61:65])
 		if err != nil {
 			return runtime.CallErr(32, "vm.builtin.alloc_tensor", err)
 		}
 	}
-	// call kernels.matmul [%6, %16, c[12], %17] -> %void
-	r[73] = r[7]
-	r[74] = r[17]
-	r[75] = c[12]
-	r[76] = r[18]
-	_, err = lib[5](r[73:77])
+	// call kernels.reshape [%16, c[14], %17] -> %void
+	r[61] = r[17]
+	r[62] = c[14]
+	r[63] = r[18]
+	_, err = lib[6](r[61:64])
 	if err != nil {
-		return runtime.CallErr(33, "kernels.matmul", err)
+		return runtime.CallErr(33, "kernels.reshape", err)
 	}
 	// call vm.builtin.null_value [] -> %16
 	r[17] = nil
@@ -280,9 +284,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[19] = r[18]
 	// call vm.builtin.null_value [] -> %17
 	r[18] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %19
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[20], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+	// call vm.builtin.alloc_tensor [%3, i0, c[15], c[0]] -> %19
+	if st, ok := r[4].(*runtime.Storage); ok {
+		r[20], err = st.ViewTensor(0, shapeConsts[2], runtime.DataType{
 			Bits:  32,
 			Code:  2,
 			Lanes: 1,
@@ -291,22 +295,22 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return runtime.CallErr(37, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[73] = r[5]
-		r[74] = imms[1]
-		r[75] = c[6]
-		r[76] = c[0]
-		r[20], err = lib[3](r[73:77])
+		r[61] = r[4]
+		r[62] = imms[1]
+		r[63] = c[15]
+		r[64] = c[0]
+		r[20], err = lib[3](r[61:65])
 		if err != nil {
 			return runtime.CallErr(37, "vm.builtin.alloc_tensor", err)
 		}
 	}
-	// call kernels.add [%18, c[18], %19] -> %void
-	r[73] = r[19]
-	r[74] = c[18]
-	r[75] = r[20]
-	_, err = lib[6](r[73:76])
+	// call kernels.permute_dims [%18, c[19], %19] -> %void
+	r[61] = r[19]
+	r[62] = c[19]
+	r[63] = r[20]
+	_, err = lib[7](r[61:64])
 	if err != nil {
-		return runtime.CallErr(38, "kernels.add", err)
+		return runtime.CallErr(38, "kernels.permute_dims", err)
 	}
 	// call vm.builtin.null_value [] -> %18
 	r[19] = nil
@@ -314,116 +318,118 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[21] = r[20]
 	// call vm.builtin.null_value [] -> %19
 	r[20] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[14], c[0]] -> %21
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[22], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
-			Bits:  32,
-			Code:  2,
-			Lanes: 1,
-		})
-		if err != nil {
-			return runtime.CallErr(42, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[73] = r[3]
-		r[74] = imms[1]
-		r[75] = c[14]
-		r[76] = c[0]
-		r[22], err = lib[3](r[73:77])
-		if err != nil {
-			return runtime.CallErr(42, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.reshape [%20, c[14], %21] -> %void
-	r[73] = r[21]
-	r[74] = c[14]
-	r[75] = r[22]
-	_, err = lib[7](r[73:76])
-	if err != nil {
-		return runtime.CallErr(43, "kernels.reshape", err)
-	}
-	// call vm.builtin.null_value [] -> %20
-	r[21] = nil
-	// call vm.builtin.copy [%21] -> %22
-	r[23] = r[22]
-	// call vm.builtin.null_value [] -> %21
-	r[22] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[15], c[0]] -> %23
+	// call vm.builtin.copy [c[20]] -> %21
+	r[22] = c[20]
+	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %22
 	if st, ok := r[5].(*runtime.Storage); ok {
-		r[24], err = st.ViewTensor(0, shapeConsts[2], runtime.DataType{
+		r[23], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
 			Bits:  32,
 			Code:  2,
 			Lanes: 1,
 		})
 		if err != nil {
-			return runtime.CallErr(47, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(43, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[73] = r[5]
-		r[74] = imms[1]
-		r[75] = c[15]
-		r[76] = c[0]
-		r[24], err = lib[3](r[73:77])
+		r[61] = r[5]
+		r[62] = imms[1]
+		r[63] = c[6]
+		r[64] = c[0]
+		r[23], err = lib[3](r[61:65])
 		if err != nil {
-			return runtime.CallErr(47, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(43, "vm.builtin.alloc_tensor", err)
 		}
 	}
-	// call kernels.permute_dims [%22, c[19], %23] -> %void
-	r[73] = r[23]
-	r[74] = c[19]
-	r[75] = r[24]
-	_, err = lib[8](r[73:76])
+	// call kernels.relaxgo.matmul_bias [%6, %21, c[12], c[21], i0, %22] -> %void
+	r[61] = r[7]
+	r[62] = r[22]
+	r[63] = c[12]
+	r[64] = c[21]
+	r[65] = imms[1]
+	r[66] = r[23]
+	_, err = lib[5](r[61:67])
 	if err != nil {
-		return runtime.CallErr(48, "kernels.permute_dims", err)
-	}
-	// call vm.builtin.null_value [] -> %22
-	r[23] = nil
-	// call vm.builtin.copy [%23] -> %24
-	r[25] = r[24]
-	// call vm.builtin.null_value [] -> %23
-	r[24] = nil
-	// call vm.builtin.copy [c[20]] -> %25
-	r[26] = c[20]
-	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %26
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[27], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
-			Bits:  32,
-			Code:  2,
-			Lanes: 1,
-		})
-		if err != nil {
-			return runtime.CallErr(53, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[73] = r[3]
-		r[74] = imms[1]
-		r[75] = c[6]
-		r[76] = c[0]
-		r[27], err = lib[3](r[73:77])
-		if err != nil {
-			return runtime.CallErr(53, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.matmul [%6, %25, c[12], %26] -> %void
-	r[73] = r[7]
-	r[74] = r[26]
-	r[75] = c[12]
-	r[76] = r[27]
-	_, err = lib[5](r[73:77])
-	if err != nil {
-		return runtime.CallErr(54, "kernels.matmul", err)
+		return runtime.CallErr(44, "kernels.relaxgo.matmul_bias", err)
 	}
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
+	// call vm.builtin.null_value [] -> %21
+	r[22] = nil
+	// call vm.builtin.copy [%22] -> %23
+	r[24] = r[23]
+	// call vm.builtin.null_value [] -> %22
+	r[23] = nil
+	// call vm.builtin.alloc_tensor [%1, i0, c[14], c[0]] -> %24
+	if st, ok := r[2].(*runtime.Storage); ok {
+		r[25], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(49, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[61] = r[2]
+		r[62] = imms[1]
+		r[63] = c[14]
+		r[64] = c[0]
+		r[25], err = lib[3](r[61:65])
+		if err != nil {
+			return runtime.CallErr(49, "vm.builtin.alloc_tensor", err)
+		}
+	}
+	// call kernels.reshape [%23, c[14], %24] -> %void
+	r[61] = r[24]
+	r[62] = c[14]
+	r[63] = r[25]
+	_, err = lib[6](r[61:64])
+	if err != nil {
+		return runtime.CallErr(50, "kernels.reshape", err)
+	}
+	// call vm.builtin.null_value [] -> %23
+	r[24] = nil
+	// call vm.builtin.copy [%24] -> %25
+	r[26] = r[25]
+	// call vm.builtin.null_value [] -> %24
+	r[25] = nil
+	// call vm.builtin.alloc_tensor [%4, i0, c[15], c[0]] -> %26
+	if st, ok := r[5].(*runtime.Storage); ok {
+		r[27], err = st.ViewTensor(0, shapeConsts[2], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(54, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[61] = r[5]
+		r[62] = imms[1]
+		r[63] = c[15]
+		r[64] = c[0]
+		r[27], err = lib[3](r[61:65])
+		if err != nil {
+			return runtime.CallErr(54, "vm.builtin.alloc_tensor", err)
+		}
+	}
+	// call kernels.permute_dims [%25, c[16], %26] -> %void
+	r[61] = r[26]
+	r[62] = c[16]
+	r[63] = r[27]
+	_, err = lib[7](r[61:64])
+	if err != nil {
+		return runtime.CallErr(55, "kernels.permute_dims", err)
+	}
 	// call vm.builtin.null_value [] -> %25
 	r[26] = nil
 	// call vm.builtin.copy [%26] -> %27
 	r[28] = r[27]
 	// call vm.builtin.null_value [] -> %26
 	r[27] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %28
+	// call vm.builtin.alloc_tensor [%1, i0, c[15], c[0]] -> %28
 	if st, ok := r[2].(*runtime.Storage); ok {
-		r[29], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+		r[29], err = st.ViewTensor(0, shapeConsts[2], runtime.DataType{
 			Bits:  32,
 			Code:  2,
 			Lanes: 1,
@@ -432,56 +438,59 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return runtime.CallErr(59, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[73] = r[2]
-		r[74] = imms[1]
-		r[75] = c[6]
-		r[76] = c[0]
-		r[29], err = lib[3](r[73:77])
+		r[61] = r[2]
+		r[62] = imms[1]
+		r[63] = c[15]
+		r[64] = c[0]
+		r[29], err = lib[3](r[61:65])
 		if err != nil {
 			return runtime.CallErr(59, "vm.builtin.alloc_tensor", err)
 		}
 	}
-	// call kernels.add [%27, c[21], %28] -> %void
-	r[73] = r[28]
-	r[74] = c[21]
-	r[75] = r[29]
-	_, err = lib[6](r[73:76])
+	// call kernels.matmul [%13, %20, c[12], %28] -> %void
+	r[61] = r[14]
+	r[62] = r[21]
+	r[63] = c[12]
+	r[64] = r[29]
+	_, err = lib[8](r[61:65])
 	if err != nil {
-		return runtime.CallErr(60, "kernels.add", err)
+		return runtime.CallErr(60, "kernels.matmul", err)
 	}
-	// call vm.builtin.null_value [] -> %27
-	r[28] = nil
+	// call vm.builtin.null_value [] -> %20
+	r[21] = nil
+	// call vm.builtin.null_value [] -> %13
+	r[14] = nil
 	// call vm.builtin.copy [%28] -> %29
 	r[30] = r[29]
 	// call vm.builtin.null_value [] -> %28
 	r[29] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[14], c[0]] -> %30
+	// call vm.builtin.alloc_tensor [%2, i0, c[15], c[0]] -> %30
 	if st, ok := r[3].(*runtime.Storage); ok {
-		r[31], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
+		r[31], err = st.ViewTensor(0, shapeConsts[2], runtime.DataType{
 			Bits:  32,
 			Code:  2,
 			Lanes: 1,
 		})
 		if err != nil {
-			return runtime.CallErr(64, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(65, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[73] = r[3]
-		r[74] = imms[1]
-		r[75] = c[14]
-		r[76] = c[0]
-		r[31], err = lib[3](r[73:77])
+		r[61] = r[3]
+		r[62] = imms[1]
+		r[63] = c[15]
+		r[64] = c[0]
+		r[31], err = lib[3](r[61:65])
 		if err != nil {
-			return runtime.CallErr(64, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(65, "vm.builtin.alloc_tensor", err)
 		}
 	}
-	// call kernels.reshape [%29, c[14], %30] -> %void
-	r[73] = r[30]
-	r[74] = c[14]
-	r[75] = r[31]
-	_, err = lib[7](r[73:76])
+	// call kernels.multiply [%29, c[22], %30] -> %void
+	r[61] = r[30]
+	r[62] = c[22]
+	r[63] = r[31]
+	_, err = lib[9](r[61:64])
 	if err != nil {
-		return runtime.CallErr(65, "kernels.reshape", err)
+		return runtime.CallErr(66, "kernels.multiply", err)
 	}
 	// call vm.builtin.null_value [] -> %29
 	r[30] = nil
@@ -497,25 +506,25 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			Lanes: 1,
 		})
 		if err != nil {
-			return runtime.CallErr(69, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(70, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[73] = r[2]
-		r[74] = imms[1]
-		r[75] = c[15]
-		r[76] = c[0]
-		r[33], err = lib[3](r[73:77])
+		r[61] = r[2]
+		r[62] = imms[1]
+		r[63] = c[15]
+		r[64] = c[0]
+		r[33], err = lib[3](r[61:65])
 		if err != nil {
-			return runtime.CallErr(69, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(70, "vm.builtin.alloc_tensor", err)
 		}
 	}
-	// call kernels.permute_dims [%31, c[16], %32] -> %void
-	r[73] = r[32]
-	r[74] = c[16]
-	r[75] = r[33]
-	_, err = lib[8](r[73:76])
+	// call kernels.nn.softmax [%31, i-1, %32] -> %void
+	r[61] = r[32]
+	r[62] = imms[5]
+	r[63] = r[33]
+	_, err = lib[10](r[61:64])
 	if err != nil {
-		return runtime.CallErr(70, "kernels.permute_dims", err)
+		return runtime.CallErr(71, "kernels.nn.softmax", err)
 	}
 	// call vm.builtin.null_value [] -> %31
 	r[32] = nil
@@ -531,62 +540,62 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			Lanes: 1,
 		})
 		if err != nil {
-			return runtime.CallErr(74, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(75, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[73] = r[3]
-		r[74] = imms[1]
-		r[75] = c[15]
-		r[76] = c[0]
-		r[35], err = lib[3](r[73:77])
+		r[61] = r[3]
+		r[62] = imms[1]
+		r[63] = c[15]
+		r[64] = c[0]
+		r[35], err = lib[3](r[61:65])
 		if err != nil {
-			return runtime.CallErr(74, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(75, "vm.builtin.alloc_tensor", err)
 		}
 	}
-	// call kernels.matmul [%15, %24, c[12], %34] -> %void
-	r[73] = r[16]
-	r[74] = r[25]
-	r[75] = c[12]
-	r[76] = r[35]
-	_, err = lib[5](r[73:77])
+	// call kernels.matmul [%33, %27, c[12], %34] -> %void
+	r[61] = r[34]
+	r[62] = r[28]
+	r[63] = c[12]
+	r[64] = r[35]
+	_, err = lib[8](r[61:65])
 	if err != nil {
-		return runtime.CallErr(75, "kernels.matmul", err)
+		return runtime.CallErr(76, "kernels.matmul", err)
 	}
-	// call vm.builtin.null_value [] -> %24
-	r[25] = nil
-	// call vm.builtin.null_value [] -> %15
-	r[16] = nil
+	// call vm.builtin.null_value [] -> %27
+	r[28] = nil
+	// call vm.builtin.null_value [] -> %33
+	r[34] = nil
 	// call vm.builtin.copy [%34] -> %35
 	r[36] = r[35]
 	// call vm.builtin.null_value [] -> %34
 	r[35] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[15], c[0]] -> %36
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[37], err = st.ViewTensor(0, shapeConsts[2], runtime.DataType{
+	// call vm.builtin.alloc_tensor [%1, i0, c[14], c[0]] -> %36
+	if st, ok := r[2].(*runtime.Storage); ok {
+		r[37], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
 			Bits:  32,
 			Code:  2,
 			Lanes: 1,
 		})
 		if err != nil {
-			return runtime.CallErr(80, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(81, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[73] = r[4]
-		r[74] = imms[1]
-		r[75] = c[15]
-		r[76] = c[0]
-		r[37], err = lib[3](r[73:77])
+		r[61] = r[2]
+		r[62] = imms[1]
+		r[63] = c[14]
+		r[64] = c[0]
+		r[37], err = lib[3](r[61:65])
 		if err != nil {
-			return runtime.CallErr(80, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(81, "vm.builtin.alloc_tensor", err)
 		}
 	}
-	// call kernels.multiply [%35, c[22], %36] -> %void
-	r[73] = r[36]
-	r[74] = c[22]
-	r[75] = r[37]
-	_, err = lib[9](r[73:76])
+	// call kernels.permute_dims [%35, c[16], %36] -> %void
+	r[61] = r[36]
+	r[62] = c[16]
+	r[63] = r[37]
+	_, err = lib[7](r[61:64])
 	if err != nil {
-		return runtime.CallErr(81, "kernels.multiply", err)
+		return runtime.CallErr(82, "kernels.permute_dims", err)
 	}
 	// call vm.builtin.null_value [] -> %35
 	r[36] = nil
@@ -594,33 +603,33 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[38] = r[37]
 	// call vm.builtin.null_value [] -> %36
 	r[37] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[15], c[0]] -> %38
+	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %38
 	if st, ok := r[3].(*runtime.Storage); ok {
-		r[39], err = st.ViewTensor(0, shapeConsts[2], runtime.DataType{
+		r[39], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
 			Bits:  32,
 			Code:  2,
 			Lanes: 1,
 		})
 		if err != nil {
-			return runtime.CallErr(85, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(86, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[73] = r[3]
-		r[74] = imms[1]
-		r[75] = c[15]
-		r[76] = c[0]
-		r[39], err = lib[3](r[73:77])
+		r[61] = r[3]
+		r[62] = imms[1]
+		r[63] = c[6]
+		r[64] = c[0]
+		r[39], err = lib[3](r[61:65])
 		if err != nil {
-			return runtime.CallErr(85, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(86, "vm.builtin.alloc_tensor", err)
 		}
 	}
-	// call kernels.nn.softmax [%37, i-1, %38] -> %void
-	r[73] = r[38]
-	r[74] = imms[5]
-	r[75] = r[39]
-	_, err = lib[10](r[73:76])
+	// call kernels.reshape [%37, c[6], %38] -> %void
+	r[61] = r[38]
+	r[62] = c[6]
+	r[63] = r[39]
+	_, err = lib[6](r[61:64])
 	if err != nil {
-		return runtime.CallErr(86, "kernels.nn.softmax", err)
+		return runtime.CallErr(87, "kernels.reshape", err)
 	}
 	// call vm.builtin.null_value [] -> %37
 	r[38] = nil
@@ -628,509 +637,308 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[40] = r[39]
 	// call vm.builtin.null_value [] -> %38
 	r[39] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[15], c[0]] -> %40
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[41], err = st.ViewTensor(0, shapeConsts[2], runtime.DataType{
+	// call vm.builtin.copy [c[23]] -> %40
+	r[41] = c[23]
+	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %41
+	if st, ok := r[2].(*runtime.Storage); ok {
+		r[42], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
 			Bits:  32,
 			Code:  2,
 			Lanes: 1,
 		})
 		if err != nil {
-			return runtime.CallErr(90, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(92, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[73] = r[4]
-		r[74] = imms[1]
-		r[75] = c[15]
-		r[76] = c[0]
-		r[41], err = lib[3](r[73:77])
+		r[61] = r[2]
+		r[62] = imms[1]
+		r[63] = c[6]
+		r[64] = c[0]
+		r[42], err = lib[3](r[61:65])
 		if err != nil {
-			return runtime.CallErr(90, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(92, "vm.builtin.alloc_tensor", err)
 		}
 	}
-	// call kernels.matmul [%39, %33, c[12], %40] -> %void
-	r[73] = r[40]
-	r[74] = r[34]
-	r[75] = c[12]
-	r[76] = r[41]
-	_, err = lib[5](r[73:77])
+	// call kernels.relaxgo.matmul_bias [%39, %40, c[12], c[24], i0, %41] -> %void
+	r[61] = r[40]
+	r[62] = r[41]
+	r[63] = c[12]
+	r[64] = c[24]
+	r[65] = imms[1]
+	r[66] = r[42]
+	_, err = lib[5](r[61:67])
 	if err != nil {
-		return runtime.CallErr(91, "kernels.matmul", err)
+		return runtime.CallErr(93, "kernels.relaxgo.matmul_bias", err)
 	}
-	// call vm.builtin.null_value [] -> %33
-	r[34] = nil
 	// call vm.builtin.null_value [] -> %39
 	r[40] = nil
-	// call vm.builtin.copy [%40] -> %41
-	r[42] = r[41]
 	// call vm.builtin.null_value [] -> %40
 	r[41] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[14], c[0]] -> %42
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[43], err = st.ViewTensor(0, shapeConsts[1], runtime.DataType{
-			Bits:  32,
-			Code:  2,
-			Lanes: 1,
-		})
-		if err != nil {
-			return runtime.CallErr(96, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[73] = r[2]
-		r[74] = imms[1]
-		r[75] = c[14]
-		r[76] = c[0]
-		r[43], err = lib[3](r[73:77])
-		if err != nil {
-			return runtime.CallErr(96, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.permute_dims [%41, c[16], %42] -> %void
-	r[73] = r[42]
-	r[74] = c[16]
-	r[75] = r[43]
-	_, err = lib[8](r[73:76])
-	if err != nil {
-		return runtime.CallErr(97, "kernels.permute_dims", err)
-	}
+	// call vm.builtin.copy [%41] -> %42
+	r[43] = r[42]
 	// call vm.builtin.null_value [] -> %41
 	r[42] = nil
-	// call vm.builtin.copy [%42] -> %43
-	r[44] = r[43]
+	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %43
+	if st, ok := r[3].(*runtime.Storage); ok {
+		r[44], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(98, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[61] = r[3]
+		r[62] = imms[1]
+		r[63] = c[6]
+		r[64] = c[0]
+		r[44], err = lib[3](r[61:65])
+		if err != nil {
+			return runtime.CallErr(98, "vm.builtin.alloc_tensor", err)
+		}
+	}
+	// call vm.builtin.null_value [] -> %2
+	r[3] = nil
+	// call kernels.add [%0, %42, %43] -> %void
+	r[61] = r[0]
+	r[62] = r[43]
+	r[63] = r[44]
+	_, err = lib[11](r[61:64])
+	if err != nil {
+		return runtime.CallErr(100, "kernels.add", err)
+	}
 	// call vm.builtin.null_value [] -> %42
 	r[43] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %44
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[45], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
-			Bits:  32,
-			Code:  2,
-			Lanes: 1,
-		})
-		if err != nil {
-			return runtime.CallErr(101, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[73] = r[3]
-		r[74] = imms[1]
-		r[75] = c[6]
-		r[76] = c[0]
-		r[45], err = lib[3](r[73:77])
-		if err != nil {
-			return runtime.CallErr(101, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.reshape [%43, c[6], %44] -> %void
-	r[73] = r[44]
-	r[74] = c[6]
-	r[75] = r[45]
-	_, err = lib[7](r[73:76])
-	if err != nil {
-		return runtime.CallErr(102, "kernels.reshape", err)
-	}
+	// call vm.builtin.copy [%43] -> %44
+	r[45] = r[44]
 	// call vm.builtin.null_value [] -> %43
 	r[44] = nil
-	// call vm.builtin.copy [%44] -> %45
-	r[46] = r[45]
-	// call vm.builtin.null_value [] -> %44
-	r[45] = nil
-	// call vm.builtin.copy [c[23]] -> %46
-	r[47] = c[23]
-	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %47
+	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %45
 	if st, ok := r[2].(*runtime.Storage); ok {
-		r[48], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+		r[46], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
 			Bits:  32,
 			Code:  2,
 			Lanes: 1,
 		})
 		if err != nil {
-			return runtime.CallErr(107, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(104, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[73] = r[2]
-		r[74] = imms[1]
-		r[75] = c[6]
-		r[76] = c[0]
-		r[48], err = lib[3](r[73:77])
+		r[61] = r[2]
+		r[62] = imms[1]
+		r[63] = c[6]
+		r[64] = c[0]
+		r[46], err = lib[3](r[61:65])
 		if err != nil {
-			return runtime.CallErr(107, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(104, "vm.builtin.alloc_tensor", err)
 		}
 	}
-	// call kernels.matmul [%45, %46, c[12], %47] -> %void
-	r[73] = r[46]
-	r[74] = r[47]
-	r[75] = c[12]
-	r[76] = r[48]
-	_, err = lib[5](r[73:77])
+	// call kernels.nn.layer_norm [%44, c[25], c[26], c[9], c[10], i1, i1, %45] -> %void
+	r[61] = r[45]
+	r[62] = c[25]
+	r[63] = c[26]
+	r[64] = c[9]
+	r[65] = c[10]
+	r[66] = imms[2]
+	r[67] = imms[2]
+	r[68] = r[46]
+	_, err = lib[4](r[61:69])
 	if err != nil {
-		return runtime.CallErr(108, "kernels.matmul", err)
+		return runtime.CallErr(105, "kernels.nn.layer_norm", err)
 	}
+	// call vm.builtin.copy [%45] -> %46
+	r[47] = r[46]
 	// call vm.builtin.null_value [] -> %45
 	r[46] = nil
+	// call vm.builtin.copy [c[27]] -> %47
+	r[48] = c[27]
+	// call vm.builtin.alloc_tensor [%3, i0, c[28], c[0]] -> %48
+	if st, ok := r[4].(*runtime.Storage); ok {
+		r[49], err = st.ViewTensor(0, shapeConsts[3], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(109, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[61] = r[4]
+		r[62] = imms[1]
+		r[63] = c[28]
+		r[64] = c[0]
+		r[49], err = lib[3](r[61:65])
+		if err != nil {
+			return runtime.CallErr(109, "vm.builtin.alloc_tensor", err)
+		}
+	}
+	// call vm.builtin.null_value [] -> %3
+	r[4] = nil
+	// call kernels.relaxgo.matmul_bias [%46, %47, c[12], c[29], i0, %48] -> %void
+	r[61] = r[47]
+	r[62] = r[48]
+	r[63] = c[12]
+	r[64] = c[29]
+	r[65] = imms[1]
+	r[66] = r[49]
+	_, err = lib[5](r[61:67])
+	if err != nil {
+		return runtime.CallErr(111, "kernels.relaxgo.matmul_bias", err)
+	}
 	// call vm.builtin.null_value [] -> %46
 	r[47] = nil
-	// call vm.builtin.copy [%47] -> %48
-	r[49] = r[48]
 	// call vm.builtin.null_value [] -> %47
 	r[48] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %49
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[50], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
-			Bits:  32,
-			Code:  2,
-			Lanes: 1,
-		})
-		if err != nil {
-			return runtime.CallErr(113, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[73] = r[3]
-		r[74] = imms[1]
-		r[75] = c[6]
-		r[76] = c[0]
-		r[50], err = lib[3](r[73:77])
-		if err != nil {
-			return runtime.CallErr(113, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.add [%48, c[24], %49] -> %void
-	r[73] = r[49]
-	r[74] = c[24]
-	r[75] = r[50]
-	_, err = lib[6](r[73:76])
-	if err != nil {
-		return runtime.CallErr(114, "kernels.add", err)
-	}
+	// call vm.builtin.copy [%48] -> %49
+	r[50] = r[49]
 	// call vm.builtin.null_value [] -> %48
 	r[49] = nil
-	// call vm.builtin.copy [%49] -> %50
-	r[51] = r[50]
-	// call vm.builtin.null_value [] -> %49
-	r[50] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %51
+	// call vm.builtin.alloc_tensor [%1, i0, c[28], c[0]] -> %50
 	if st, ok := r[2].(*runtime.Storage); ok {
-		r[52], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+		r[51], err = st.ViewTensor(0, shapeConsts[3], runtime.DataType{
 			Bits:  32,
 			Code:  2,
 			Lanes: 1,
 		})
 		if err != nil {
-			return runtime.CallErr(118, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(116, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[73] = r[2]
-		r[74] = imms[1]
-		r[75] = c[6]
-		r[76] = c[0]
-		r[52], err = lib[3](r[73:77])
+		r[61] = r[2]
+		r[62] = imms[1]
+		r[63] = c[28]
+		r[64] = c[0]
+		r[51], err = lib[3](r[61:65])
 		if err != nil {
-			return runtime.CallErr(118, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(116, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call vm.builtin.null_value [] -> %1
 	r[2] = nil
-	// call kernels.add [%0, %50, %51] -> %void
-	r[73] = r[0]
-	r[74] = r[51]
-	r[75] = r[52]
-	_, err = lib[6](r[73:76])
+	// call kernels.nn.gelu [%49, %50] -> %void
+	r[61] = r[50]
+	r[62] = r[51]
+	_, err = lib[12](r[61:63])
 	if err != nil {
-		return runtime.CallErr(120, "kernels.add", err)
+		return runtime.CallErr(118, "kernels.nn.gelu", err)
 	}
+	// call vm.builtin.null_value [] -> %49
+	r[50] = nil
+	// call vm.builtin.copy [%50] -> %51
+	r[52] = r[51]
 	// call vm.builtin.null_value [] -> %50
 	r[51] = nil
-	// call vm.builtin.copy [%51] -> %52
-	r[53] = r[52]
-	// call vm.builtin.null_value [] -> %51
-	r[52] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %53
-	if st, ok := r[3].(*runtime.Storage); ok {
+	// call vm.builtin.copy [c[30]] -> %52
+	r[53] = c[30]
+	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %53
+	if st, ok := r[5].(*runtime.Storage); ok {
 		r[54], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
 			Bits:  32,
 			Code:  2,
 			Lanes: 1,
 		})
 		if err != nil {
-			return runtime.CallErr(124, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(123, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[73] = r[3]
-		r[74] = imms[1]
-		r[75] = c[6]
-		r[76] = c[0]
-		r[54], err = lib[3](r[73:77])
+		r[61] = r[5]
+		r[62] = imms[1]
+		r[63] = c[6]
+		r[64] = c[0]
+		r[54], err = lib[3](r[61:65])
 		if err != nil {
-			return runtime.CallErr(124, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.nn.layer_norm [%52, c[25], c[26], c[9], c[10], i1, i1, %53] -> %void
-	r[73] = r[53]
-	r[74] = c[25]
-	r[75] = c[26]
-	r[76] = c[9]
-	r[77] = c[10]
-	r[78] = imms[2]
-	r[79] = imms[2]
-	r[80] = r[54]
-	_, err = lib[4](r[73:81])
-	if err != nil {
-		return runtime.CallErr(125, "kernels.nn.layer_norm", err)
-	}
-	// call vm.builtin.copy [%53] -> %54
-	r[55] = r[54]
-	// call vm.builtin.null_value [] -> %53
-	r[54] = nil
-	// call vm.builtin.copy [c[27]] -> %55
-	r[56] = c[27]
-	// call vm.builtin.alloc_tensor [%3, i0, c[28], c[0]] -> %56
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[57], err = st.ViewTensor(0, shapeConsts[3], runtime.DataType{
-			Bits:  32,
-			Code:  2,
-			Lanes: 1,
-		})
-		if err != nil {
-			return runtime.CallErr(129, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[73] = r[4]
-		r[74] = imms[1]
-		r[75] = c[28]
-		r[76] = c[0]
-		r[57], err = lib[3](r[73:77])
-		if err != nil {
-			return runtime.CallErr(129, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.matmul [%54, %55, c[12], %56] -> %void
-	r[73] = r[55]
-	r[74] = r[56]
-	r[75] = c[12]
-	r[76] = r[57]
-	_, err = lib[5](r[73:77])
-	if err != nil {
-		return runtime.CallErr(130, "kernels.matmul", err)
-	}
-	// call vm.builtin.null_value [] -> %54
-	r[55] = nil
-	// call vm.builtin.null_value [] -> %55
-	r[56] = nil
-	// call vm.builtin.copy [%56] -> %57
-	r[58] = r[57]
-	// call vm.builtin.null_value [] -> %56
-	r[57] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[28], c[0]] -> %58
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[59], err = st.ViewTensor(0, shapeConsts[3], runtime.DataType{
-			Bits:  32,
-			Code:  2,
-			Lanes: 1,
-		})
-		if err != nil {
-			return runtime.CallErr(135, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[73] = r[3]
-		r[74] = imms[1]
-		r[75] = c[28]
-		r[76] = c[0]
-		r[59], err = lib[3](r[73:77])
-		if err != nil {
-			return runtime.CallErr(135, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.add [%57, c[29], %58] -> %void
-	r[73] = r[58]
-	r[74] = c[29]
-	r[75] = r[59]
-	_, err = lib[6](r[73:76])
-	if err != nil {
-		return runtime.CallErr(136, "kernels.add", err)
-	}
-	// call vm.builtin.null_value [] -> %57
-	r[58] = nil
-	// call vm.builtin.copy [%58] -> %59
-	r[60] = r[59]
-	// call vm.builtin.null_value [] -> %58
-	r[59] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[28], c[0]] -> %60
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[61], err = st.ViewTensor(0, shapeConsts[3], runtime.DataType{
-			Bits:  32,
-			Code:  2,
-			Lanes: 1,
-		})
-		if err != nil {
-			return runtime.CallErr(140, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[73] = r[4]
-		r[74] = imms[1]
-		r[75] = c[28]
-		r[76] = c[0]
-		r[61], err = lib[3](r[73:77])
-		if err != nil {
-			return runtime.CallErr(140, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call vm.builtin.null_value [] -> %3
-	r[4] = nil
-	// call kernels.nn.gelu [%59, %60] -> %void
-	r[73] = r[60]
-	r[74] = r[61]
-	_, err = lib[11](r[73:75])
-	if err != nil {
-		return runtime.CallErr(142, "kernels.nn.gelu", err)
-	}
-	// call vm.builtin.null_value [] -> %59
-	r[60] = nil
-	// call vm.builtin.copy [%60] -> %61
-	r[62] = r[61]
-	// call vm.builtin.null_value [] -> %60
-	r[61] = nil
-	// call vm.builtin.copy [c[30]] -> %62
-	r[63] = c[30]
-	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %63
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[64], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
-			Bits:  32,
-			Code:  2,
-			Lanes: 1,
-		})
-		if err != nil {
-			return runtime.CallErr(147, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[73] = r[5]
-		r[74] = imms[1]
-		r[75] = c[6]
-		r[76] = c[0]
-		r[64], err = lib[3](r[73:77])
-		if err != nil {
-			return runtime.CallErr(147, "vm.builtin.alloc_tensor", err)
+			return runtime.CallErr(123, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call vm.builtin.null_value [] -> %4
 	r[5] = nil
-	// call kernels.matmul [%61, %62, c[12], %63] -> %void
-	r[73] = r[62]
-	r[74] = r[63]
-	r[75] = c[12]
-	r[76] = r[64]
-	_, err = lib[5](r[73:77])
+	// call kernels.relaxgo.matmul_bias [%51, %52, c[12], c[31], i0, %53] -> %void
+	r[61] = r[52]
+	r[62] = r[53]
+	r[63] = c[12]
+	r[64] = c[31]
+	r[65] = imms[1]
+	r[66] = r[54]
+	_, err = lib[5](r[61:67])
 	if err != nil {
-		return runtime.CallErr(149, "kernels.matmul", err)
+		return runtime.CallErr(125, "kernels.relaxgo.matmul_bias", err)
 	}
-	// call vm.builtin.null_value [] -> %61
-	r[62] = nil
-	// call vm.builtin.null_value [] -> %62
-	r[63] = nil
-	// call vm.builtin.copy [%63] -> %64
-	r[65] = r[64]
-	// call vm.builtin.null_value [] -> %63
-	r[64] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %65
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[66], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
-			Bits:  32,
-			Code:  2,
-			Lanes: 1,
-		})
-		if err != nil {
-			return runtime.CallErr(154, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[73] = r[3]
-		r[74] = imms[1]
-		r[75] = c[6]
-		r[76] = c[0]
-		r[66], err = lib[3](r[73:77])
-		if err != nil {
-			return runtime.CallErr(154, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call vm.builtin.null_value [] -> %2
-	r[3] = nil
-	// call kernels.add [%64, c[31], %65] -> %void
-	r[73] = r[65]
-	r[74] = c[31]
-	r[75] = r[66]
-	_, err = lib[6](r[73:76])
-	if err != nil {
-		return runtime.CallErr(156, "kernels.add", err)
-	}
-	// call vm.builtin.null_value [] -> %64
-	r[65] = nil
-	// call vm.builtin.copy [%65] -> %66
-	r[67] = r[66]
-	// call vm.builtin.null_value [] -> %65
-	r[66] = nil
-	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %67
-	r[68], err = vm.AllocStorageBytes(1024)
-	if err != nil {
-		return runtime.CallErr(160, "vm.builtin.alloc_storage", err)
-	}
-	// call vm.builtin.alloc_tensor [%67, i0, c[6], c[0]] -> %68
-	if st, ok := r[68].(*runtime.Storage); ok {
-		r[69], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
-			Bits:  32,
-			Code:  2,
-			Lanes: 1,
-		})
-		if err != nil {
-			return runtime.CallErr(161, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[73] = r[68]
-		r[74] = imms[1]
-		r[75] = c[6]
-		r[76] = c[0]
-		r[69], err = lib[3](r[73:77])
-		if err != nil {
-			return runtime.CallErr(161, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call vm.builtin.null_value [] -> %67
-	r[68] = nil
-	// call kernels.add [%52, %66, %68] -> %void
-	r[73] = r[53]
-	r[74] = r[67]
-	r[75] = r[69]
-	_, err = lib[6](r[73:76])
-	if err != nil {
-		return runtime.CallErr(163, "kernels.add", err)
-	}
+	// call vm.builtin.null_value [] -> %51
+	r[52] = nil
 	// call vm.builtin.null_value [] -> %52
 	r[53] = nil
-	// call vm.builtin.null_value [] -> %66
-	r[67] = nil
-	// call vm.builtin.copy [%68] -> %69
-	r[70] = r[69]
-	// call vm.builtin.null_value [] -> %68
-	r[69] = nil
-	// call vm.builtin.make_tuple [%69] -> %70
-	r[73] = r[70]
-	r[71], err = lib[12](r[73:74])
+	// call vm.builtin.copy [%53] -> %54
+	r[55] = r[54]
+	// call vm.builtin.null_value [] -> %53
+	r[54] = nil
+	// call vm.builtin.alloc_storage [%vm, c[5], i0, c[4], c[3]] -> %55
+	r[56], err = vm.AllocStorageBytes(1024)
 	if err != nil {
-		return runtime.CallErr(168, "vm.builtin.make_tuple", err)
+		return runtime.CallErr(130, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.copy [%70] -> %71
-	r[72] = r[71]
-	// call vm.builtin.null_value [] -> %69
-	r[70] = nil
-	// ret %71
-	r[1] = r[72]
+	// call vm.builtin.alloc_tensor [%55, i0, c[6], c[0]] -> %56
+	if st, ok := r[56].(*runtime.Storage); ok {
+		r[57], err = st.ViewTensor(0, shapeConsts[0], runtime.DataType{
+			Bits:  32,
+			Code:  2,
+			Lanes: 1,
+		})
+		if err != nil {
+			return runtime.CallErr(131, "vm.builtin.alloc_tensor", err)
+		}
+	} else {
+		r[61] = r[56]
+		r[62] = imms[1]
+		r[63] = c[6]
+		r[64] = c[0]
+		r[57], err = lib[3](r[61:65])
+		if err != nil {
+			return runtime.CallErr(131, "vm.builtin.alloc_tensor", err)
+		}
+	}
+	// call vm.builtin.null_value [] -> %55
+	r[56] = nil
+	// call kernels.add [%44, %54, %56] -> %void
+	r[61] = r[45]
+	r[62] = r[55]
+	r[63] = r[57]
+	_, err = lib[11](r[61:64])
+	if err != nil {
+		return runtime.CallErr(133, "kernels.add", err)
+	}
+	// call vm.builtin.null_value [] -> %44
+	r[45] = nil
+	// call vm.builtin.null_value [] -> %54
+	r[55] = nil
+	// call vm.builtin.copy [%56] -> %57
+	r[58] = r[57]
+	// call vm.builtin.null_value [] -> %56
+	r[57] = nil
+	// call vm.builtin.make_tuple [%57] -> %58
+	r[61] = r[58]
+	r[59], err = lib[13](r[61:62])
+	if err != nil {
+		return runtime.CallErr(138, "vm.builtin.make_tuple", err)
+	}
+	// call vm.builtin.copy [%58] -> %59
+	r[60] = r[59]
+	// call vm.builtin.null_value [] -> %57
+	r[58] = nil
+	// ret %59
+	r[1] = r[60]
 	return nil
 }
 
 // compiledFuncs are the compiled Relax functions with their register file sizes.
 var compiledFuncs = map[string]runtime.CompiledFunc{"main": {
 	Func:             vmtir_main,
-	RegisterFileSize: 83,
+	RegisterFileSize: 71,
 }}
 
 // libNames are the runtime builtins and kernels the compiled functions call;
 // lib holds them, resolved from the registry when the model loads.
-var libNames = []string{"vm.builtin.check_tensor_info", "vm.builtin.match_shape", "vm.builtin.alloc_storage", "vm.builtin.alloc_tensor", "kernels.nn.layer_norm", "kernels.matmul", "kernels.add", "kernels.reshape", "kernels.permute_dims", "kernels.multiply", "kernels.nn.softmax", "kernels.nn.gelu", "vm.builtin.make_tuple"}
+var libNames = []string{"vm.builtin.check_tensor_info", "vm.builtin.match_shape", "vm.builtin.alloc_storage", "vm.builtin.alloc_tensor", "kernels.nn.layer_norm", "kernels.relaxgo.matmul_bias", "kernels.reshape", "kernels.permute_dims", "kernels.matmul", "kernels.multiply", "kernels.nn.softmax", "kernels.add", "kernels.nn.gelu", "vm.builtin.make_tuple"}
 var lib []runtime.PackedFunc
 
 // imms are the integer immediates of the compiled functions, boxed once.

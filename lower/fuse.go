@@ -1,0 +1,128 @@
+package lower
+
+import (
+	"github.com/relaxgo/relaxgo/ir"
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// MatmulBiasKernel is the fused kernel FuseMatmulEpilogue targets.
+const MatmulBiasKernel = KernelPrefix + "relaxgo.matmul_bias"
+
+// kernelCall returns the kernel name and argument tuple of a legalized call
+// (R.call_dps_packed("kernels.x", (args...), out)).
+func kernelCall(e ir.Expr) (string, *ir.Tuple, bool) {
+	c, ok := e.(*ir.Call)
+	if !ok || c.OpName() != "relax.call_dps_packed" || len(c.Args) != 2 {
+		return "", nil, false
+	}
+	ext, ok1 := c.Args[0].(*ir.ExternFunc)
+	t, ok2 := c.Args[1].(*ir.Tuple)
+	if !ok1 || !ok2 {
+		return "", nil, false
+	}
+	return ext.Symbol, t, true
+}
+
+// FuseMatmulEpilogue merges a float32 matmul with the bias add that follows
+// it (a vector over the last axis), and a relu after that, into one call of
+// the fused GEMM kernel, which applies bias and relu while each output tile
+// is in cache. The intermediates must have no other uses and sit in the same
+// binding block. The fused kernel performs the same float32 operations, so
+// results do not change. Runs after Legalize.
+func FuseMatmulEpilogue(m *ir.Module) (*ir.Module, error) {
+	if _, ok := runtime.Lookup(MatmulBiasKernel); !ok {
+		return m, nil
+	}
+	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
+		uses := map[*ir.Var]int{}
+		visitVars(fn.Body, func(v *ir.Var) { uses[v]++ })
+		def := map[*ir.Var]ir.Expr{}
+		block := map[*ir.Var]*ir.BindingBlock{}
+		for _, blk := range allBlocks(fn.Body) {
+			for _, b := range blk.Bindings {
+				def[b.BoundVar()] = b.BoundValue()
+				block[b.BoundVar()] = blk
+			}
+		}
+		fused := map[*ir.Var][]ir.Expr{} // var -> fused kernel arguments (a, b, out_dtype, bias, relu)
+		drop := map[*ir.Var]bool{}
+		for _, blk := range allBlocks(fn.Body) {
+			for _, b := range blk.Bindings {
+				v := b.BoundVar()
+				name, args, ok := kernelCall(b.BoundValue())
+				if !ok {
+					continue
+				}
+				switch name {
+				case KernelName("relax.add"):
+					if len(args.Fields) != 2 || !isF32Tensor(v.Info) {
+						continue
+					}
+					for i := 0; i < 2; i++ {
+						mv, ok := args.Fields[i].(*ir.Var)
+						if !ok || uses[mv] != 1 || block[mv] != blk {
+							continue
+						}
+						mname, margs, ok := kernelCall(def[mv])
+						if !ok || mname != KernelName("relax.matmul") || len(margs.Fields) != 3 || !isF32Tensor(mv.Info) {
+							continue
+						}
+						bias := args.Fields[1-i]
+						if !isBiasFor(bias.SInfo(), mv.Info) || !ir.SInfoEqual(mv.Info, v.Info) {
+							continue
+						}
+						fused[v] = append(append([]ir.Expr{}, margs.Fields...), bias, primInt(0))
+						drop[mv] = true
+						break
+					}
+				case KernelName("relax.nn.relu"):
+					if len(args.Fields) != 1 {
+						continue
+					}
+					av, ok := args.Fields[0].(*ir.Var)
+					if !ok || fused[av] == nil || uses[av] != 1 || block[av] != blk {
+						continue
+					}
+					f := fused[av]
+					fused[v] = append(append([]ir.Expr{}, f[:4]...), primInt(1))
+					delete(fused, av)
+					drop[av] = true
+				}
+			}
+		}
+		if len(fused) == 0 {
+			return fn, nil
+		}
+		return rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
+			v := b.BoundVar()
+			if drop[v] {
+				return nil
+			}
+			if args, ok := fused[v]; ok {
+				ext := &ir.ExternFunc{Symbol: MatmulBiasKernel}
+				ext.Info = &ir.FuncSInfo{Opaque: true}
+				c := &ir.Call{Callee: &ir.Op{Name: "relax.call_dps_packed"}, Args: []ir.Expr{ext, tupleExpr(args)}, SInfoArgs: []ir.StructInfo{v.Info}}
+				c.Info, c.Loc = v.Info, b.Pos()
+				emit(&ir.VarBinding{Var: v, Value: c, Loc: b.Pos()})
+				return nil
+			}
+			emit(b)
+			return nil
+		})
+	})
+}
+
+func isF32Tensor(s ir.StructInfo) bool {
+	t, ok := s.(*ir.TensorSInfo)
+	return ok && t.DType == runtime.Float32 && t.Shape != nil && len(t.Shape) >= 1
+}
+
+// isBiasFor reports whether bias is a float32 vector as long as out's last axis.
+func isBiasFor(bias, out ir.StructInfo) bool {
+	b, ok := bias.(*ir.TensorSInfo)
+	o, ok2 := out.(*ir.TensorSInfo)
+	if !ok || !ok2 || b.DType != runtime.Float32 || len(b.Shape) != 1 || len(o.Shape) == 0 {
+		return false
+	}
+	return ir.ProveEqual(b.Shape[0], o.Shape[len(o.Shape)-1])
+}
