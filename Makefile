@@ -22,11 +22,11 @@ examples:
 	$(GO) generate ./examples/...
 
 # test: lint, the whole suite in both asm and pure-Go builds, the runtime under the
-# race detector (VMs sharing an executable), then short fuzz runs.
+# race detector (VMs sharing an executable, goroutines sharing a model), then short fuzz runs.
 test: lint
 	RELAXGO_SHARED=$(SHARED) $(GO) test -count=1 ./...
 	RELAXGO_SHARED=$(SHARED) $(GO) test -count=1 -tags noasm ./...
-	$(GO) test -count=1 -race ./runtime/
+	$(GO) test -count=1 -race ./runtime/ ./examples/transformer/
 	$(MAKE) fuzz
 
 lint:
