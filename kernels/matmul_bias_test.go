@@ -24,7 +24,7 @@ func TestMatmulBiasMatchesSeparateOps(t *testing.T) {
 		{[]int64{1, 7}, []int64{7, 5}},
 		{[]int64{4, 64}, []int64{64, 32}},
 		{[]int64{17, 33}, []int64{33, 257}},
-		{[]int64{2, 8, 32}, []int64{32, 32}},        // batch against shared B: one tall GEMM
+		{[]int64{2, 8, 32}, []int64{32, 32}},         // batch against shared B: one tall GEMM
 		{[]int64{3, 4, 8, 16}, []int64{3, 1, 16, 9}}, // broadcast batch: per-item GEMMs
 		{[]int64{5}, []int64{5, 6}},
 	} {
