@@ -1,0 +1,132 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// Relu6 computes min(max(x, 0), 6) (Relax nn.relu6, as TVM legalizes it: clip).
+func Relu6(out, x *runtime.Tensor) error { return Clip(out, x, 0, 6) }
+
+// SELU constants (Klambauer et al.), as TVM's topi uses them.
+const (
+	seluAlpha = 1.6732632423543772848170429916717
+	seluScale = 1.0507009873554804934193349852946
+)
+
+// Selu computes scale * (x > 0 ? x : alpha * (exp(x) - 1)) for float tensors.
+func Selu(out, x *runtime.Tensor) error {
+	if out == nil || x == nil {
+		return fmt.Errorf("nn.selu: nil tensor")
+	}
+	if err := checkOut("nn.selu", out, x.Shape(), x.DType()); err != nil {
+		return err
+	}
+	switch x.DType() {
+	case runtime.Float32:
+		o := out.Float32s()
+		for i, v := range x.Float32s() {
+			if v > 0 {
+				o[i] = float32(seluScale * float64(v))
+			} else {
+				o[i] = float32(seluScale * seluAlpha * math.Expm1(float64(v)))
+			}
+		}
+	case runtime.Float64:
+		o := out.Float64s()
+		for i, v := range x.Float64s() {
+			if v > 0 {
+				o[i] = seluScale * v
+			} else {
+				o[i] = seluScale * seluAlpha * math.Expm1(v)
+			}
+		}
+	default:
+		return fmt.Errorf("nn.selu: requires float32 or float64, got %s", x.DType())
+	}
+	return nil
+}
+
+// AdaptiveAvgPool1D averages x (NCW) over adaptive windows into out (NCW),
+// as Relax nn.adaptive_avg_pool1d; outputSize nil keeps the width.
+func AdaptiveAvgPool1D(out, x *runtime.Tensor, outputSize []int64, layout, outLayout string) error {
+	const name = "nn.adaptive_avg_pool1d"
+	if out == nil || x == nil {
+		return fmt.Errorf("%s: nil tensor", name)
+	}
+	if layout != "NCW" || (outLayout != "" && outLayout != "NCW") {
+		return fmt.Errorf("%s: only the NCW layout is supported, got %q -> %q", name, layout, outLayout)
+	}
+	xs, os := x.Shape(), out.Shape()
+	if len(xs) != 3 || len(os) != 3 {
+		return fmt.Errorf("%s: want 3-D tensors, got %v and %v", name, xs, os)
+	}
+	var osz []int64
+	switch len(outputSize) {
+	case 0:
+	case 1:
+		osz = []int64{1, outputSize[0]}
+	default:
+		return fmt.Errorf("%s: output_size must have 1 value, got %v", name, outputSize)
+	}
+	x4, err := x.Reshape([]int64{xs[0], xs[1], 1, xs[2]})
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	o4, err := out.Reshape([]int64{os[0], os[1], 1, os[2]})
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return AdaptiveAvgPool2D(o4, x4, osz, "NCHW", "NCHW")
+}
+
+func init() {
+	register("nn.relu6", "x, out", func(args []runtime.Value) (runtime.Value, error) {
+		p := newArgs(Prefix+"nn.relu6", args)
+		p.count(2)
+		x, out := p.tensor(0), p.tensor(1)
+		if p.err != nil {
+			return nil, p.err
+		}
+		return nil, wrapErr(Relu6(out, x))
+	})
+	register("nn.selu", "x, out", func(args []runtime.Value) (runtime.Value, error) {
+		p := newArgs(Prefix+"nn.selu", args)
+		p.count(2)
+		x, out := p.tensor(0), p.tensor(1)
+		if p.err != nil {
+			return nil, p.err
+		}
+		return nil, wrapErr(Selu(out, x))
+	})
+	register("wrap_param", "data, dtype (DataType), out (the dtype conversion of astype)", func(args []runtime.Value) (runtime.Value, error) {
+		p := newArgs(Prefix+"wrap_param", args)
+		p.count(3)
+		x, out := p.tensor(0), p.tensor(2)
+		if p.err != nil {
+			return nil, p.err
+		}
+		return nil, wrapErr(Astype(out, x))
+	})
+	register("nn.adaptive_avg_pool1d", "data, output_size (Shape or nil = input size), layout (string), out_layout (string or nil), out",
+		func(args []runtime.Value) (runtime.Value, error) {
+			p := newArgs(Prefix+"nn.adaptive_avg_pool1d", args)
+			p.count(5)
+			x, layout := p.tensor(0), p.string(2)
+			var osz []int64
+			if p.err == nil && args[1] != nil {
+				osz = p.ints(1)
+			}
+			var outLayout string
+			if p.err == nil && args[3] != nil {
+				outLayout = p.string(3)
+			}
+			out := p.tensor(4)
+			if p.err != nil {
+				return nil, p.err
+			}
+			return nil, wrapErr(AdaptiveAvgPool1D(out, x, osz, layout, outLayout))
+		})
+}
