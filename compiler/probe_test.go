@@ -104,3 +104,38 @@ func TestClosures(t *testing.T) {
 		})
 	}
 }
+
+// TestScanGatherOneHot checks cumsum, cumprod (flattened), gather_elements
+// and one_hot against hand-computed values.
+func TestScanGatherOneHot(t *testing.T) {
+	res, err := compiler.CompileFile("testdata/scan_ops.py", compiler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm, err := runtime.NewVM(res.Exec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := runtime.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
+	i, _ := runtime.FromSlice([]int64{2, 0, 4, 1, 1, 0}, 2, 3)
+	c, _ := runtime.FromSlice([]int32{0, 4, 2, 1}, 4)
+	out, err := vm.Invoke("main", x, i, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := out.(runtime.Tuple)
+	want := [][]float32{
+		{1, 3, 6, 4, 9, 15},
+		{1, 2, 6, 24, 120, 720},
+		{3, 1, 2, 5, 5, 4},
+		{1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0},
+	}
+	for k, w := range want {
+		got := r[k].(*runtime.Tensor).Float32s()
+		for j := range w {
+			if got[j] != w[j] {
+				t.Fatalf("output %d = %v, want %v", k, got, w)
+			}
+		}
+	}
+}
