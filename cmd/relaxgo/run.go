@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/relaxgo/relaxgo/compiler"
+	"github.com/relaxgo/relaxgo/conformance"
 	"github.com/relaxgo/relaxgo/runtime"
 	"github.com/relaxgo/relaxgo/tensorio"
 )
@@ -69,7 +70,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, n := range out.Names() {
 		t, _ := out.Get(n)
-		fmt.Fprintf(stdout, "%s: %s\n", n, t)
+		fmt.Fprintf(stdout, "%s: %s %s\n", n, t, preview(t, 16))
 	}
 	return 0
 }
@@ -177,4 +178,30 @@ func runGenerated(res *compiler.Result, module, fn, mode, inputs string, extra [
 		return nil, err
 	}
 	return tensorio.ReadNPZFile(outPath)
+}
+
+// preview renders up to max leading values of a tensor.
+func preview(t *runtime.Tensor, max int) string {
+	vals := conformance.AsFloat64s(t)
+	if vals == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, v := range vals {
+		if i == max {
+			fmt.Fprintf(&b, " ... (%d values)", len(vals))
+			break
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if t.DType() == runtime.Float32 {
+			fmt.Fprint(&b, float32(v))
+		} else {
+			fmt.Fprint(&b, v)
+		}
+	}
+	b.WriteByte(']')
+	return b.String()
 }
