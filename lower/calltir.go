@@ -27,10 +27,24 @@ func CallTIRRewrite(m *ir.Module) (*ir.Module, error) {
 				return nil
 			}
 			switch c.OpName() {
-			case "relax.call_tir", "relax.call_dps_packed":
+			case "relax.call_tir", "relax.call_dps_packed", "relax.call_tir_inplace":
 			default:
 				emit(b)
 				return nil
+			}
+			// call_tir_inplace: output i with in-place index k >= 0 is argument k,
+			// written in place; only the other outputs are allocated and passed.
+			var inplace []int64
+			if c.OpName() == "relax.call_tir_inplace" {
+				v, _ := c.Attrs.Get("inplace_indices")
+				list, _ := v.([]any)
+				for _, x := range list {
+					k, ok := x.(int64)
+					if !ok {
+						return posErr(c.Pos(), "call_tir_inplace: inplace_indices must be integers, got %v", v)
+					}
+					inplace = append(inplace, k)
+				}
 			}
 			if len(c.Args) < 2 {
 				return posErr(c.Pos(), "%s: expected a callee and an argument tuple", c.OpName())
@@ -50,9 +64,19 @@ func CallTIRRewrite(m *ir.Module) (*ir.Module, error) {
 			if len(outInfos) == 0 {
 				return posErr(c.Pos(), "%s: no output type", c.OpName())
 			}
+			if inplace != nil && len(inplace) != len(outInfos) {
+				return posErr(c.Pos(), "call_tir_inplace: %d inplace indices for %d outputs", len(inplace), len(outInfos))
+			}
 			args := append([]ir.Expr{}, ins.Fields...)
 			var outs []ir.Expr
 			for i, s := range outInfos {
+				if inplace != nil && inplace[i] >= 0 {
+					if int(inplace[i]) >= len(ins.Fields) {
+						return posErr(c.Pos(), "call_tir_inplace: inplace index %d out of range for %d arguments", inplace[i], len(ins.Fields))
+					}
+					outs = append(outs, ins.Fields[inplace[i]])
+					continue
+				}
 				ts, ok := s.(*ir.TensorSInfo)
 				if !ok || ts.Shape == nil || ts.DType.IsVoid() {
 					return posErr(c.Pos(), "%s: output %d has type %s; outputs must be tensors of known shape and dtype", c.OpName(), i, ir.SInfoString(s))

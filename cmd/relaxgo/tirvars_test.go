@@ -41,3 +41,39 @@ func TestCallTIRVars(t *testing.T) {
 		}
 	}
 }
+
+// TestCallTIRInplace runs R.call_tir_inplace: output 0 is the argument,
+// scaled in place; output 1 is a new tensor holding its sum.
+func TestCallTIRInplace(t *testing.T) {
+	x, _ := runtime.FromSlice([]float32{1, 2, 3, 4}, 4)
+	in := &tensorio.Archive{}
+	if err := in.Add("x", x); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	inPath := filepath.Join(dir, "in.npz")
+	if err := tensorio.WriteNPZFile(inPath, in); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"bytecode", "compiled"} {
+		out := filepath.Join(dir, mode+".npz")
+		var stdout, stderr bytes.Buffer
+		if code := runRun([]string{"--mode=" + mode, "--inputs", inPath, "--output", out, "testdata/inplace.py"}, &stdout, &stderr); code != 0 {
+			t.Fatalf("%s: exit %d: %s", mode, code, stderr.String())
+		}
+		a, err := tensorio.ReadNPZFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scaled, _ := a.Get("out_0")
+		sum, _ := a.Get("out_1")
+		for i, v := range scaled.Float32s() {
+			if want := 4 * x.Float32s()[i]; v != want {
+				t.Fatalf("%s: scaled[%d] = %v, want %v", mode, i, v, want)
+			}
+		}
+		if s := sum.Float32s()[0]; s != 40 {
+			t.Fatalf("%s: sum = %v, want 40", mode, s)
+		}
+	}
+}
