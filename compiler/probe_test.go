@@ -139,3 +139,34 @@ func TestScanGatherOneHot(t *testing.T) {
 		}
 	}
 }
+
+// TestResize2D runs image.resize2d (bilinear NCHW, nearest NHWC) end to end.
+func TestResize2D(t *testing.T) {
+	res, err := compiler.CompileFile("testdata/resize.py", compiler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm, err := runtime.NewVM(res.Exec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := runtime.FromSlice([]float32{1, 2, 3, 4}, 1, 1, 2, 2)
+	out, err := vm.Invoke("main", x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := out.(runtime.Tuple)
+	// PyTorch interpolate(bilinear, align_corners=False), and nearest upsampling.
+	want := [][]float32{
+		{1, 1.25, 1.75, 2, 1.5, 1.75, 2.25, 2.5, 2.5, 2.75, 3.25, 3.5, 3, 3.25, 3.75, 4},
+		{1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4},
+	}
+	for k, w := range want {
+		got := r[k].(*runtime.Tensor).Float32s()
+		for i := range w {
+			if got[i] != w[i] {
+				t.Fatalf("output %d = %v, want %v", k, got, w)
+			}
+		}
+	}
+}
