@@ -170,3 +170,36 @@ func TestResize2D(t *testing.T) {
 		}
 	}
 }
+
+// TestAttentionCausal runs nn.attention with a TopLeft causal mask: query
+// position 0 sees only key 0, so its output is value row 0 exactly.
+func TestAttentionCausal(t *testing.T) {
+	res, err := compiler.CompileFile("testdata/attention.py", compiler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm, err := runtime.NewVM(res.Exec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := func(seed float64) *runtime.Tensor {
+		x := runtime.MustNewTensor([]int64{1, 4, 2, 8}, runtime.Float32)
+		for i := range x.Float32s() {
+			x.Float32s()[i] = float32(math.Sin(seed + float64(i)))
+		}
+		return x
+	}
+	q, k, v := mk(1), mk(2), mk(3)
+	out, err := vm.Invoke("main", q, k, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := out.(*runtime.Tensor).Float32s()
+	for n := 0; n < 2; n++ {
+		for d := 0; d < 8; d++ {
+			if got, want := o[n*8+d], v.Float32s()[n*8+d]; got != want {
+				t.Fatalf("head %d: out[0][%d] = %v, want value[0][%d] = %v", n, d, got, d, want)
+			}
+		}
+	}
+}
