@@ -21,15 +21,7 @@ func packedMatmulBias(args []runtime.Value) (runtime.Value, error) {
 	if err := laCount(op, args, 6); err != nil {
 		return nil, err
 	}
-	a, err := laTensor(op, args, 0)
-	if err != nil {
-		return nil, err
-	}
-	b, err := laTensor(op, args, 1)
-	if err != nil {
-		return nil, err
-	}
-	dt, err := laDType(op, args, 2)
+	a, b, dt, err := matmulOperands(op, args)
 	if err != nil {
 		return nil, err
 	}
@@ -51,6 +43,18 @@ func packedMatmulBias(args []runtime.Value) (runtime.Value, error) {
 		return nil, err
 	}
 	return nil, MatmulBias(out, a, b, bias, relu, dt)
+}
+
+// matmulOperands reads the (x1, x2, out_dtype) arguments both matmul kernels start with.
+func matmulOperands(op string, args []runtime.Value) (a, b *runtime.Tensor, dt runtime.DataType, err error) {
+	if a, err = laTensor(op, args, 0); err != nil {
+		return
+	}
+	if b, err = laTensor(op, args, 1); err != nil {
+		return
+	}
+	dt, err = laDType(op, args, 2)
+	return
 }
 
 // MatmulBias computes out = matmul(a, b) + bias, then relu when asked: the
@@ -79,15 +83,7 @@ func packedMatmul(args []runtime.Value) (runtime.Value, error) {
 	if err := laCount(op, args, 4); err != nil {
 		return nil, err
 	}
-	a, err := laTensor(op, args, 0)
-	if err != nil {
-		return nil, err
-	}
-	b, err := laTensor(op, args, 1)
-	if err != nil {
-		return nil, err
-	}
-	dt, err := laDType(op, args, 2)
+	a, b, dt, err := matmulOperands(op, args)
 	if err != nil {
 		return nil, err
 	}

@@ -208,12 +208,5 @@ func (vm *VM) MakeShapeAt(site int, args []Value) (Value, error) {
 	if site >= len(vm.siteShapes) {
 		vm.siteShapes = append(vm.siteShapes, make([]Value, site+1-len(vm.siteShapes))...)
 	}
-	if old, ok := vm.siteShapes[site].(Shape); ok && old.Equal(s) {
-		return vm.siteShapes[site], nil
-	}
-	c := make(Shape, len(s))
-	copy(c, s)
-	v := Value(c)
-	vm.siteShapes[site] = v
-	return v, nil
+	return reuseShape(&vm.siteShapes[site], s), nil
 }

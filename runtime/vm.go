@@ -546,14 +546,19 @@ func (vm *VM) makeShape(pc int64, args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if old, ok := vm.shapes[pc].(Shape); ok && old.Equal(s) {
-		return vm.shapes[pc], nil
+	return reuseShape(&vm.shapes[pc], s), nil
+}
+
+// reuseShape returns *slot when it holds a Shape equal to s (Shape values are
+// immutable), else stores and returns a new Shape copied from s.
+func reuseShape(slot *Value, s []int64) Value {
+	if old, ok := (*slot).(Shape); ok && old.Equal(s) {
+		return *slot
 	}
 	c := make(Shape, len(s))
 	copy(c, s)
-	v := Value(c)
-	vm.shapes[pc] = v
-	return v, nil
+	*slot = c
+	return *slot
 }
 
 func (vm *VM) read(regs []Value, o operand) Value {
