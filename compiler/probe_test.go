@@ -1,6 +1,7 @@
 package compiler_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -201,5 +202,36 @@ func TestAttentionCausal(t *testing.T) {
 				t.Fatalf("head %d: out[0][%d] = %v, want value[0][%d] = %v", n, d, got, d, want)
 			}
 		}
+	}
+}
+
+// TestSortOps runs sort, argsort (descending) and topk with ties: TVM sorts
+// stably, so equal values keep their index order.
+func TestSortOps(t *testing.T) {
+	res, err := compiler.CompileFile("testdata/sort_ops.py", compiler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm, err := runtime.NewVM(res.Exec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := runtime.FromSlice([]float32{3, 1, 3, 2, 1, 0, 5, 5, -1, 2}, 2, 5)
+	out, err := vm.Invoke("main", x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := out.(runtime.Tuple)
+	if got := r[0].(*runtime.Tensor).Float32s(); fmt.Sprint(got) != "[1 1 2 3 3 -1 0 2 5 5]" {
+		t.Errorf("sort = %v", got)
+	}
+	if got := r[1].(*runtime.Tensor).Int32s(); fmt.Sprint(got) != "[0 2 3 1 4 1 2 4 0 3]" {
+		t.Errorf("argsort = %v", got)
+	}
+	if got := r[2].(*runtime.Tensor).Float32s(); fmt.Sprint(got) != "[3 3 5 5]" {
+		t.Errorf("topk values = %v", got)
+	}
+	if got := r[3].(*runtime.Tensor).Int64s(); fmt.Sprint(got) != "[0 2 1 2]" {
+		t.Errorf("topk indices = %v", got)
 	}
 }
