@@ -22,9 +22,12 @@ const (
 	bMin
 	bMod
 	bAtan2
+	bLogAddExp
 	bBitAnd
 	bBitOr
 	bBitXor
+	bShl
+	bShr
 	// comparisons (bool output)
 	bEq
 	bNe
@@ -41,8 +44,9 @@ const (
 var bopNames = [...]string{
 	bAdd: "add", bSub: "subtract", bMul: "multiply", bDiv: "divide",
 	bFloorDiv: "floor_divide", bFloorMod: "floor_mod", bPow: "power",
-	bMax: "maximum", bMin: "minimum", bMod: "mod", bAtan2: "atan2",
+	bMax: "maximum", bMin: "minimum", bMod: "mod", bAtan2: "atan2", bLogAddExp: "log_add_exp",
 	bBitAnd: "bitwise_and", bBitOr: "bitwise_or", bBitXor: "bitwise_xor",
+	bShl: "left_shift", bShr: "right_shift",
 	bEq: "equal", bNe: "not_equal", bLt: "less", bLe: "less_equal",
 	bGt: "greater", bGe: "greater_equal",
 	bAnd: "logical_and", bOr: "logical_or", bXor: "logical_xor",
@@ -84,6 +88,17 @@ func Minimum(out, a, b *runtime.Tensor) error { return binary(bMin, out, a, b) }
 
 // Atan2 computes atan2(a, b) elementwise (floats) with broadcasting.
 func Atan2(out, a, b *runtime.Tensor) error { return binary(bAtan2, out, a, b) }
+
+// LogAddExp computes log(exp(a) + exp(b)) for floats, as max(a, b) +
+// log1p(exp(-|a - b|)) so large inputs do not overflow.
+func LogAddExp(out, a, b *runtime.Tensor) error { return binary(bLogAddExp, out, a, b) }
+
+// LeftShift computes a << b for integers (0 for negative shift counts).
+func LeftShift(out, a, b *runtime.Tensor) error { return binary(bShl, out, a, b) }
+
+// RightShift computes a >> b for integers, arithmetic for signed types (0 for
+// negative shift counts).
+func RightShift(out, a, b *runtime.Tensor) error { return binary(bShr, out, a, b) }
 
 // BitwiseAnd computes a & b for integer or bool tensors.
 func BitwiseAnd(out, a, b *runtime.Tensor) error { return binary(bBitAnd, out, a, b) }
@@ -238,7 +253,7 @@ func binary(op bop, out, a, b *runtime.Tensor) error {
 }
 
 func intBinary[T integer](op bop, p *bplan, o, a, b []T) error {
-	if op == bAtan2 {
+	if op == bAtan2 || op == bLogAddExp {
 		return fmt.Errorf("%s: requires a float dtype", bopNames[op])
 	}
 	if binSerial(p) {
@@ -440,6 +455,14 @@ func floatRow[T floating](op bop, o, a, b []T) {
 		apply2(o, a, b, va, vb, func(x, y T) T { return T(math.Pow(float64(x), float64(y))) })
 	case bAtan2:
 		apply2(o, a, b, va, vb, func(x, y T) T { return T(math.Atan2(float64(x), float64(y))) })
+	case bLogAddExp:
+		apply2(o, a, b, va, vb, func(x, y T) T {
+			fx, fy := float64(x), float64(y)
+			if fx == fy { // also equal infinities, where fx - fy is NaN
+				return T(fx + math.Ln2)
+			}
+			return T(math.Max(fx, fy) + math.Log1p(math.Exp(-math.Abs(fx-fy))))
+		})
 	}
 }
 
@@ -527,6 +550,20 @@ func intRow[T integer](op bop, o, a, b []T) {
 		apply2(o, a, b, va, vb, func(x, y T) T { return x | y })
 	case bBitXor:
 		apply2(o, a, b, va, vb, func(x, y T) T { return x ^ y })
+	case bShl:
+		apply2(o, a, b, va, vb, func(x, y T) T {
+			if y < 0 {
+				return 0
+			}
+			return x << uint64(y)
+		})
+	case bShr:
+		apply2(o, a, b, va, vb, func(x, y T) T {
+			if y < 0 {
+				return 0
+			}
+			return x >> uint64(y)
+		})
 	}
 }
 
