@@ -2,7 +2,6 @@ package gen
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -266,16 +265,6 @@ func (u *compiledUnit) libraryDecls() []jen.Code {
 		jen.Comment("shapeConsts are constant shapes of tensors the compiled functions allocate."),
 		jen.Var().Id("shapeConsts").Op("=").Index().Qual(runtimePkg, "Shape").Values(shapes...),
 	}
-}
-
-// sortedKeys lists a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // constValue returns the program constant an argument refers to, if any.

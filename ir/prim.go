@@ -2,7 +2,6 @@ package ir
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -423,6 +422,3 @@ func substList(es []PrimExpr, m map[*PrimVar]PrimExpr) ([]PrimExpr, bool) {
 	}
 	return out, changed
 }
-
-// floatOK reports whether f is finite (used when folding float literals).
-func floatOK(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

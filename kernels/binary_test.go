@@ -229,7 +229,7 @@ func TestLogicalOps(t *testing.T) {
 }
 
 func TestBinarySpecialValues(t *testing.T) {
-	a := fromF(t, f32, []float64{math.NaN(), 1, math.Inf(1), -0.0, 5, -5}, 6)
+	a := fromF(t, f32, []float64{math.NaN(), 1, math.Inf(1), math.Copysign(0, -1), 5, -5}, 6)
 	b := fromF(t, f32, []float64{1, math.NaN(), 1, 0, -3, 3}, 6)
 	out := mustT(t, []int64{6}, f32)
 	mustCall(t, "maximum", a, b, out)

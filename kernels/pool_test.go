@@ -148,14 +148,13 @@ func TestPool2D(t *testing.T) {
 					}
 					rtol, atol := tolFor(dt)
 					for _, layout := range []string{"NCHW", "NHWC"} {
-						var xs, os []int64
+						var os []int64
 						xin := x
 						w := want
 						if layout == "NCHW" {
-							xs = []int64{int64(c.n), int64(c.c), int64(c.h), int64(c.w)}
 							os = []int64{int64(c.n), int64(c.c), int64(oh), int64(ow)}
 						} else {
-							xs = []int64{int64(c.n), int64(c.h), int64(c.w), int64(c.c)}
+							xs := []int64{int64(c.n), int64(c.h), int64(c.w), int64(c.c)}
 							os = []int64{int64(c.n), int64(oh), int64(ow), int64(c.c)}
 							xin = fromF(t, dt, nchwToNHWC(xv, c.n, c.c, c.h, c.w), xs...)
 							w = nchwToNHWC(want, c.n, c.c, oh, ow)

@@ -150,24 +150,6 @@ func (r *decoder) need(n int, what string) error {
 	return nil
 }
 
-func (r *decoder) u8(what string) (uint8, error) {
-	if err := r.need(1, what); err != nil {
-		return 0, err
-	}
-	v := r.b[r.pos]
-	r.pos++
-	return v, nil
-}
-
-func (r *decoder) u16(what string) (uint16, error) {
-	if err := r.need(2, what); err != nil {
-		return 0, err
-	}
-	v := binary.LittleEndian.Uint16(r.b[r.pos:])
-	r.pos += 2
-	return v, nil
-}
-
 func (r *decoder) i32(what string) (int32, error) {
 	if err := r.need(4, what); err != nil {
 		return 0, err
