@@ -78,3 +78,55 @@ func (m *Model) Invoke(name string, args ...Value) (Value, error) {
 	m.pool.Put(vm)
 	return v, err
 }
+
+// CompareModes calls name with args on a new bytecode VM and a new compiled
+// VM and returns both results and errors; generated tests check that the
+// modes agree (with ValuesEqual). A VM that cannot start is reported as that
+// mode's error (e.g. ErrMissingFunction).
+func (m *Model) CompareModes(name string, args ...Value) (bytecode, compiled Value, bytecodeErr, compiledErr error) {
+	if vm, err := m.NewVM(); err != nil {
+		bytecodeErr = err
+	} else {
+		bytecode, bytecodeErr = vm.Invoke(name, args...)
+	}
+	if vm, err := m.NewCompiledVM(); err != nil {
+		compiledErr = err
+	} else {
+		compiled, compiledErr = vm.Invoke(name, args...)
+	}
+	return bytecode, compiled, bytecodeErr, compiledErr
+}
+
+// SampleTensor makes a tensor of deterministic sample data from seed, for
+// tests and benchmarks: floats in [-1.25, 1.25] in steps of 0.25, integers
+// in 1..5, alternating bools; other dtypes stay zero.
+func SampleTensor(shape []int64, dt DataType, seed int) (*Tensor, error) {
+	x, err := NewTensor(shape, dt)
+	if err != nil {
+		return nil, err
+	}
+	v := func(i int) int { return (i*7 + seed*3) % 11 }
+	switch dt {
+	case Float32:
+		for i := range x.Float32s() {
+			x.Float32s()[i] = float32(v(i)-5) / 4
+		}
+	case Float64:
+		for i := range x.Float64s() {
+			x.Float64s()[i] = float64(v(i)-5) / 4
+		}
+	case Int32:
+		for i := range x.Int32s() {
+			x.Int32s()[i] = int32(v(i)%5 + 1)
+		}
+	case Int64:
+		for i := range x.Int64s() {
+			x.Int64s()[i] = int64(v(i)%5 + 1)
+		}
+	case Bool:
+		for i := range x.Bools() {
+			x.Bools()[i] = (v(i)+seed)%2 == 0
+		}
+	}
+	return x, nil
+}

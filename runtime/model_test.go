@@ -87,3 +87,47 @@ func TestLoadModel(t *testing.T) {
 		t.Fatal("missing argument accepted")
 	}
 }
+
+func TestCompareModesAndSampleTensor(t *testing.T) {
+	m, err := LoadModel(modelSpec(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := SampleTensor([]int64{5}, Float64, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, c, berr, cerr := m.CompareModes("main", x)
+	if berr != nil || cerr != nil || !ValuesEqual(b, c) {
+		t.Fatalf("modes: %v %v, errors %v %v", b, c, berr, cerr)
+	}
+	// Sample data is deterministic and varies with the seed.
+	y, _ := SampleTensor([]int64{5}, Float64, 2)
+	z, _ := SampleTensor([]int64{5}, Float64, 3)
+	if !ValuesEqual(x, y) || ValuesEqual(x, z) {
+		t.Error("SampleTensor is not a deterministic function of its seed")
+	}
+	// A model calling an unregistered function reports ErrMissingFunction.
+	spec := modelSpec(t)
+	b2 := NewExecBuilder()
+	if err := b2.EmitFunction("main", 1, []string{"x"}, FuncKindVM, 0); err != nil {
+		t.Fatal(err)
+	}
+	b2.EmitCall("test.nowhere", []Arg{Reg(0)}, 1)
+	b2.EmitRet(Reg(1))
+	b2.EndFunction("main")
+	exec, err := b2.Get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spec.Executable, err = exec.SaveToBytes(); err != nil {
+		t.Fatal(err)
+	}
+	missing, err := LoadModel(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, berr, _ := missing.CompareModes("main", x); !errors.Is(berr, ErrMissingFunction) {
+		t.Errorf("missing function: %v", berr)
+	}
+}

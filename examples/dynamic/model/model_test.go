@@ -11,38 +11,9 @@ import (
 
 // testTensor fills a tensor deterministically from seed.
 func testTensor(t *testing.T, shape []int64, dt runtime.DataType, seed int) *runtime.Tensor {
-	x, err := runtime.NewTensor(shape, dt)
+	x, err := runtime.SampleTensor(shape, dt, seed)
 	if err != nil {
 		t.Fatal(err)
-	}
-	n := int(x.NumElements())
-	v := func(i int) int { return (i*7 + seed*3) % 11 }
-	switch dt {
-	case runtime.Float32:
-		d := x.Float32s()
-		for i := 0; i < n; i++ {
-			d[i] = float32(v(i)-5) / 4
-		}
-	case runtime.Float64:
-		d := x.Float64s()
-		for i := 0; i < n; i++ {
-			d[i] = float64(v(i)-5) / 4
-		}
-	case runtime.Int32:
-		d := x.Int32s()
-		for i := 0; i < n; i++ {
-			d[i] = int32(v(i)%5 + 1)
-		}
-	case runtime.Int64:
-		d := x.Int64s()
-		for i := 0; i < n; i++ {
-			d[i] = int64(v(i)%5 + 1)
-		}
-	case runtime.Bool:
-		d := x.Bools()
-		for i := 0; i < n; i++ {
-			d[i] = (v(i)+seed)%2 == 0
-		}
 	}
 	return x
 }
@@ -53,21 +24,11 @@ func TestModesAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bvm, err := m.NewVM()
-	if errors.Is(err, runtime.ErrMissingFunction) {
-		t.Skipf("the model calls a packed function this package does not provide; register it with runtime.Register first: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	cvm, err := m.NewCompiledVM()
-	if err != nil {
-		t.Fatal(err)
-	}
 	agree := func(t *testing.T, name string, args ...runtime.Value) {
-		want, werr := bvm.Invoke(name, args...)
-		got, gerr := cvm.Invoke(name, args...)
+		want, got, werr, gerr := m.CompareModes(name, args...)
 		switch {
+		case errors.Is(werr, runtime.ErrMissingFunction):
+			t.Skipf("the model calls a packed function this package does not provide; register it with runtime.Register first: %v", werr)
 		case werr != nil && gerr != nil:
 			t.Skipf("both modes fail (the function needs something this test cannot give it): %v", werr)
 		case werr != nil:
