@@ -361,6 +361,7 @@ func TestNPZ(t *testing.T) {
 		{"huge claimed shape", zipFile(t, zipEntry{name: "h.npy", data: huge}), `entry "h.npy": npy: shape [100000000000] of <f4 needs 400000000000 bytes`},
 		{"huge claimed shape deflated", zipFile(t, zipEntry{name: "h.npy", data: huge, method: zip.Deflate}), `needs 400000000000 bytes`},
 		{"empty name", zipFile(t, zipEntry{name: ".npy", data: good}), "empty tensor name"},
+		{"overlapping entries", overlappingZip(t, zipFile(t, zipEntry{name: "xx.npy", data: good, method: zip.Deflate}), 64), "overlap in the archive"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -373,6 +374,36 @@ func TestNPZ(t *testing.T) {
 			}
 		})
 	}
+}
+
+// overlappingZip rewrites a one-entry zip so that its central directory
+// lists the entry n times under different names, every copy pointing at the
+// same local header and data: the layout of an overlapping-entry zip bomb.
+func overlappingZip(t *testing.T, z []byte, n int) []byte {
+	t.Helper()
+	cd := bytes.Index(z, []byte("PK\x01\x02"))
+	eocd := bytes.LastIndex(z, []byte("PK\x05\x06"))
+	if cd < 0 || eocd < cd {
+		t.Fatal("no central directory")
+	}
+	rec := z[cd:eocd]
+	nameLen := int(binary.LittleEndian.Uint16(rec[28:30]))
+	out := bytes.Clone(z[:cd])
+	for i := range n {
+		r := bytes.Clone(rec)
+		// Keep the name length: vary its first byte.
+		r[46] = 'a' + byte(i%26)
+		if nameLen > 1 {
+			r[47] = 'a' + byte(i/26%26)
+		}
+		out = append(out, r...)
+	}
+	end := bytes.Clone(z[eocd:])
+	binary.LittleEndian.PutUint16(end[8:10], uint16(n))
+	binary.LittleEndian.PutUint16(end[10:12], uint16(n))
+	binary.LittleEndian.PutUint32(end[12:16], uint32(n*len(rec)))
+	binary.LittleEndian.PutUint32(end[16:20], uint32(cd))
+	return append(out, end...)
 }
 
 // allocated returns the bytes allocated while running f.

@@ -2,11 +2,13 @@ package tensorio
 
 import (
 	"archive/zip"
+	"cmp"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -52,6 +54,9 @@ func ReadNPZ(r io.ReaderAt, size int64) (*Archive, error) {
 		// "insecure" name is harmless here.
 		return nil, fmt.Errorf("npz: %w", err)
 	}
+	if err := checkNPZLayout(zr.File, size); err != nil {
+		return nil, fmt.Errorf("npz: %w", err)
+	}
 	a := &Archive{}
 	for _, f := range zr.File {
 		if strings.HasSuffix(f.Name, "/") && f.UncompressedSize64 == 0 {
@@ -66,6 +71,37 @@ func ReadNPZ(r io.ReaderAt, size int64) (*Archive, error) {
 		}
 	}
 	return a, nil
+}
+
+// checkNPZLayout refuses archives whose entries share bytes, before anything
+// is inflated: a few hundred kilobytes of central directory can otherwise
+// point many entries at one highly compressed stream, each inflating in full.
+// With disjoint entries, the per-entry expansion bound of readNPZEntry also
+// bounds the whole archive's.
+func checkNPZLayout(files []*zip.File, size int64) error {
+	type span struct {
+		start, end int64
+		name       string
+	}
+	spans := make([]span, 0, len(files))
+	for _, f := range files {
+		off, err := f.DataOffset()
+		if err != nil {
+			return fmt.Errorf("entry %q: %w", f.Name, err)
+		}
+		csize := f.CompressedSize64
+		if off < 0 || off > size || csize > uint64(size-off) {
+			return fmt.Errorf("entry %q: %d compressed bytes at offset %d exceed the %d-byte archive", f.Name, csize, off, size)
+		}
+		spans = append(spans, span{off, off + int64(csize), f.Name})
+	}
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+	for i := 1; i < len(spans); i++ {
+		if spans[i].start < spans[i-1].end {
+			return fmt.Errorf("entries %q and %q overlap in the archive", spans[i-1].name, spans[i].name)
+		}
+	}
+	return nil
 }
 
 func readNPZEntry(a *Archive, f *zip.File, name string, size int64) error {
