@@ -75,6 +75,9 @@ type (
 		p    ir.Span
 		op   string
 		x, y expr
+		// depth counts the binary operators on the longest path from
+		// here to a leaf, so chains can be bounded as they are built.
+		depth int
 	}
 	unaryExpr struct {
 		p  ir.Span

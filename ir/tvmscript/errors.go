@@ -11,6 +11,7 @@ package tvmscript
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/relaxgo/relaxgo/ir"
 )
@@ -35,27 +36,54 @@ func (e *Error) Error() string {
 	}
 	fmt.Fprintf(&b, "%s:%d:%d: %s", file, e.Pos.Line, e.Pos.Col, e.Msg)
 	if e.Line != "" || e.Pos.Line > 0 {
+		line, col := excerpt(e.Line, e.Pos.Col-1)
 		b.WriteString("\n")
-		b.WriteString(e.Line)
+		b.WriteString(line)
 		b.WriteString("\n")
-		col := e.Pos.Col - 1
-		if col < 0 {
-			col = 0
-		}
 		// Keep tabs so the caret lines up in terminals.
-		for i := 0; i < col && i < len(e.Line); i++ {
-			if e.Line[i] == '\t' {
+		for i := 0; i < col && i < len(line); i++ {
+			if line[i] == '\t' {
 				b.WriteByte('\t')
 			} else {
 				b.WriteByte(' ')
 			}
 		}
-		for i := len(e.Line); i < col; i++ {
+		for i := len(line); i < col; i++ {
 			b.WriteByte(' ')
 		}
 		b.WriteByte('^')
 	}
 	return b.String()
+}
+
+// excerptWidth is how many bytes of a source line an error shows on each
+// side of the column; longer lines are cut and marked with "...".
+const excerptWidth = 80
+
+// excerpt returns the part of line an error message shows around the
+// zero-based byte column col, and col's position within it. Lines of
+// generated code can be megabytes long; the message stays short.
+func excerpt(line string, col int) (string, int) {
+	col = max(col, 0)
+	if len(line) <= 2*excerptWidth {
+		return line, col
+	}
+	lo, hi := max(min(col, len(line))-excerptWidth, 0), min(col+excerptWidth, len(line))
+	for lo > 0 && !utf8.RuneStart(line[lo]) {
+		lo--
+	}
+	for hi < len(line) && !utf8.RuneStart(line[hi]) {
+		hi++
+	}
+	out := line[lo:hi]
+	if lo > 0 {
+		out = "..." + out
+		col = col - lo + 3
+	}
+	if hi < len(line) {
+		out += "..."
+	}
+	return out, col
 }
 
 // Unwrap returns the underlying error.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -52,6 +53,7 @@ func TestErrors(t *testing.T) {
 		{"no module", "x = 1\n", 1, 1, "unexpected statement at top level"},
 		{"unexpected character", fn("y = x $ x\nreturn y"), 9, 15, "unexpected character '$'"},
 		{"deep nesting", fn("y = " + strings.Repeat("(", 300) + "x" + strings.Repeat(")", 300) + "\nreturn y"), 9, 0, "nesting too deep"},
+		{"long binary chain", fn("y = " + strings.Repeat("x+", 5000) + "x\nreturn y"), 9, 0, "expression too long: more than 4096 nested binary operators"},
 	}
 	if len(tests) < 15 {
 		t.Fatalf("only %d error cases", len(tests))
@@ -82,13 +84,50 @@ func TestErrors(t *testing.T) {
 				t.Errorf("want message containing %q, got %q", tc.msg, lines[0])
 			}
 			srcLines := strings.Split(tc.src, "\n")
-			if pe.Pos.Line < 1 || pe.Pos.Line > len(srcLines) || lines[1] != srcLines[pe.Pos.Line-1] {
+			if pe.Pos.Line < 1 || pe.Pos.Line > len(srcLines) {
+				t.Fatalf("error line %d is outside the input", pe.Pos.Line)
+			}
+			// Long lines are shown as a window around the column.
+			want, wantCol := excerpt(srcLines[pe.Pos.Line-1], pe.Pos.Col-1)
+			if lines[1] != want {
 				t.Errorf("source line %q does not match line %d of the input", lines[1], pe.Pos.Line)
 			}
 			caret := strings.TrimRight(lines[2], " \t")
-			if !strings.HasSuffix(caret, "^") || len(caret) != pe.Pos.Col {
+			if !strings.HasSuffix(caret, "^") || len(caret) != wantCol+1 {
 				t.Errorf("caret line %q does not point at column %d", lines[2], pe.Pos.Col)
 			}
 		})
+	}
+}
+
+// TestErrorExcerpt checks that an error on a very long line shows a bounded
+// window of it, with the caret still under the offending column.
+func TestErrorExcerpt(t *testing.T) {
+	tests := []struct {
+		line      string
+		col       int // zero-based
+		wantLine  string
+		wantCaret int
+	}{
+		{"short line", 3, "short line", 3},
+		{strings.Repeat("a", 1000) + "$" + strings.Repeat("b", 1000), 1000, "..." + strings.Repeat("a", 80) + "$" + strings.Repeat("b", 79) + "...", 83},
+		{"$" + strings.Repeat("b", 1000), 0, "$" + strings.Repeat("b", 79) + "...", 0},
+		{strings.Repeat("a", 1000) + "$", 1000, "..." + strings.Repeat("a", 80) + "$", 83},
+		{strings.Repeat("é", 500), 501, "...", -1}, // cut on rune boundaries: checked below
+	}
+	for i, tc := range tests {
+		got, col := excerpt(tc.line, tc.col)
+		if len(got) > 2*excerptWidth+12 {
+			t.Errorf("case %d: excerpt of %d bytes", i, len(got))
+		}
+		if !utf8.ValidString(got) {
+			t.Errorf("case %d: excerpt %q is not valid UTF-8", i, got)
+		}
+		if tc.wantCaret < 0 {
+			continue
+		}
+		if got != tc.wantLine || col != tc.wantCaret {
+			t.Errorf("case %d: excerpt = %q, caret %d; want %q, caret %d", i, got, col, tc.wantLine, tc.wantCaret)
+		}
 	}
 }

@@ -12,6 +12,13 @@ import (
 // cannot exhaust the stack.
 const maxNesting = 200
 
+// maxBinaryDepth bounds how deep a tree of binary operators may grow (a
+// chain like n + n + ... is a tree as deep as it is long). Everything that
+// later walks such a tree (type queries, simplification) is linear in its
+// depth per step, so an unbounded chain costs quadratic time. TVM's own
+// parser, recursing in Python, stops far earlier.
+const maxBinaryDepth = 4096
+
 // pyParser builds the syntax tree of the Python subset from tokens.
 type pyParser struct {
 	src   *source
@@ -696,8 +703,20 @@ func (p *pyParser) binary(level int) (expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		x = &binExpr{p: t.pos, op: t.text, x: x, y: y}
+		d := max(binDepth(x), binDepth(y)) + 1
+		if d > maxBinaryDepth {
+			return nil, p.src.errorf(t.pos, "expression too long: more than %d nested binary operators", maxBinaryDepth)
+		}
+		x = &binExpr{p: t.pos, op: t.text, x: x, y: y, depth: d}
 	}
+}
+
+// binDepth is the binary-operator depth of e (0 for anything else).
+func binDepth(e expr) int {
+	if b, ok := e.(*binExpr); ok {
+		return b.depth
+	}
+	return 0
 }
 
 func contains(xs []string, s string) bool {
