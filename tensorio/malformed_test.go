@@ -74,6 +74,15 @@ func f32le(vs ...float32) []byte {
 	return b
 }
 
+// manyEmpty returns n safetensors header entries of empty tensors.
+func manyEmpty(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf(`"t%d":{"dtype":"F32","shape":[0],"data_offsets":[0,0]}`, i)
+	}
+	return out
+}
+
 func TestSafetensorsMalformed(t *testing.T) {
 	okData := f32le(1, 2)
 	tensor := func(name, dtype, shape, offs string) string {
@@ -122,6 +131,8 @@ func TestSafetensorsMalformed(t *testing.T) {
 		{"bad metadata", stFile(`{"__metadata__":{"a":1}}`, nil), "__metadata__"},
 		{"huge claimed shape", stFile(obj(tensor("a", "F32", "[1000000000000]", "[0,4000000000000]")), okData), "too large"},
 		{"huge claimed shape 2", stFile(obj(tensor("a", "F32", "[100000000000]", "[0,400000000000]")), okData), "out of range"},
+		{"huge name", stFile(obj(tensor(strings.Repeat("n", 1<<20), "F32", "[2]", "[0,8]")), okData), "tensor name of 1048576 bytes"},
+		{"many empty tensors", stFile(obj(manyEmpty(maxSafetensorsTensors+1)...), nil), "more than 262144 tensors"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -130,7 +141,10 @@ func TestSafetensorsMalformed(t *testing.T) {
 				t.Fatalf("no error; read %q", a.Names())
 			}
 			if !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("error %q does not contain %q", err, tc.want)
+				t.Fatalf("error %.300q does not contain %q", err, tc.want)
+			}
+			if len(err.Error()) > 4096 {
+				t.Fatalf("error message of %d bytes", len(err.Error()))
 			}
 		})
 	}

@@ -168,6 +168,12 @@ func parseSafetensorsHeader(hdr []byte) ([]stEntry, map[string]string, error) {
 		if !ok {
 			return nil, nil, fmt.Errorf("safetensors: bad JSON header: unexpected %v", tok)
 		}
+		if len(name) > maxSafetensorsName {
+			return nil, nil, fmt.Errorf("safetensors: header has a tensor name of %d bytes (%.40q...), over the limit of %d", len(name), name, maxSafetensorsName)
+		}
+		if len(seen) >= maxSafetensorsTensors {
+			return nil, nil, fmt.Errorf("safetensors: header lists more than %d tensors", maxSafetensorsTensors)
+		}
 		if seen[name] {
 			return nil, nil, fmt.Errorf("safetensors: header lists %q twice", name)
 		}
@@ -242,6 +248,16 @@ func checkSafetensorsEntry(name string, dtype *string, shape *[]int64, offsets *
 	e.dt, e.shape, e.begin, e.end = dt, *shape, int64(begin), int64(end)
 	return e, nil
 }
+
+// maxSafetensorsTensors and maxSafetensorsName bound what a header may list,
+// so that a small file of many empty tensors (each costing a tensor header
+// in memory) or one huge name (repeated in error messages) stays cheap. The
+// largest published checkpoints hold a few thousand tensors per file, with
+// names under 200 bytes.
+const (
+	maxSafetensorsTensors = 1 << 18
+	maxSafetensorsName    = 1024
+)
 
 // maxSafetensorsBuffer keeps offsets representable as int64 file positions.
 const maxSafetensorsBuffer = 1 << 62
