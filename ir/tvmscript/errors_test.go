@@ -131,3 +131,19 @@ func TestErrorExcerpt(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenLimit checks that a module over the token bound is refused with
+// a positioned error instead of being parsed in full.
+func TestTokenLimit(t *testing.T) {
+	defer func(n int) { maxTokens = n }(maxTokens)
+	maxTokens = 1000
+	src := "# from tvm.script import relax as R\n@R.function\ndef main(x: R.Tensor((2,), \"float32\")) -> R.Shape:\n    return R.shape([" +
+		strings.Repeat("1,", 2000) + "1])\n"
+	_, err := ParseString("big.py", src, nil)
+	if err == nil || !strings.Contains(err.Error(), "module too large: more than 1000 tokens") {
+		t.Fatalf("error = %v", err)
+	}
+	if !strings.HasPrefix(err.Error(), "big.py:4:") {
+		t.Errorf("error not positioned on line 4: %.80s", err)
+	}
+}

@@ -119,8 +119,18 @@ func parseImportLine(c string) (importAlias, bool) {
 	return importAlias{}, false
 }
 
+// maxTokens bounds how many tokens one module may have. Every token costs
+// a few hundred bytes through parsing and conversion; a 4M-token module is
+// already larger than any printed model (weights are printed as metadata
+// references, not inline), and the bound keeps a hostile file's memory use
+// to about a gigabyte.
+var maxTokens = 1 << 22 // a variable so tests can lower it
+
 func (lx *lexer) run() error {
 	for {
+		if len(lx.toks) > maxTokens {
+			return lx.src.errorf(lx.pos(), "module too large: more than %d tokens", maxTokens)
+		}
 		if lx.atLineStart && lx.depth == 0 {
 			// Measure indentation; skip blank and comment-only lines.
 			col := 0
