@@ -80,8 +80,31 @@ func (p *parser) ns(e expr) (kind, rest string) {
 	if !ok {
 		return "", ""
 	}
+	if long, ok := strings.CutPrefix(d, "tvm.script."); ok {
+		return longForm(long)
+	}
 	base, rest, _ := strings.Cut(d, ".")
 	return p.alias[base], rest
+}
+
+// longForm resolves the spellings TVM's own tests use without import
+// aliases, after "tvm.script.": ir_module (the decorator re-exported at the
+// top), ir.X, relax.X, tir.X and tirx.X.
+func longForm(d string) (kind, rest string) {
+	if d == "ir_module" {
+		return "ir", d
+	}
+	base, rest, ok := strings.Cut(d, ".")
+	if !ok {
+		return "", ""
+	}
+	switch base {
+	case "ir", "relax":
+		return base, rest
+	case "tir", "tirx":
+		return "tir", rest
+	}
+	return "", ""
 }
 
 // callee returns the namespace and name of a call's function.

@@ -79,6 +79,15 @@ func TestRelaxConstructs(t *testing.T) {
 					t.Errorf("op %s", c.OpName())
 				}
 			}},
+		{"tvm.script long forms", "import tvm\n@tvm.script.ir_module\nclass M:\n    @tvm.script.relax.function\n    def main(x: tvm.script.relax.Tensor((2,), \"float32\")):\n        y = tvm.script.relax.add(x, x)\n        return y\n\n    @tvm.script.tir.prim_func\n    def f(A: tvm.script.tir.Buffer((2,), \"float32\")):\n        for i in tvm.script.tir.serial(2):\n            A[i] = tvm.script.tir.float32(0)\n",
+			func(t *testing.T, m *ir.Module) {
+				if c := valueOf(t, mainFn(t, m), 0).(*ir.Call); c.OpName() != "relax.add" {
+					t.Errorf("op %s", c.OpName())
+				}
+				if _, ok := m.PrimFunc("f"); !ok {
+					t.Error("no prim_func f")
+				}
+			}},
 		{"pure private attrs", relaxMod(`@R.function(pure=False, private=True)
 def main(x: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
     R.func_attr({"num_input": 1, "relax.force_pure": True, "name": "m", "f": 0.5, "l": [1, 2]})
