@@ -393,6 +393,26 @@ def f(var_A: T.handle, B: T.Buffer((T.int64(4),), "float16"), m: T.int32):
 				t.Errorf("grid loop")
 			}
 		}},
+		{"current-dialect block builtins", prim(`@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    C = T.sblock_alloc_buffer((4,))
+    for i in range(4):
+        with T.sblock("b"):
+            vi = T.axis.spatial(4, i)
+            T.sblock_attr({"k": 1})
+            D = T.sblock_alloc_buffer((1,))
+            D[0] = A[vi]
+            C[vi] = D[0]
+            A[vi] = C[vi]`), func(t *testing.T, f *ir.PrimFunc) {
+			root := f.Body.(*ir.Block)
+			if len(root.AllocBuffers) != 1 || root.AllocBuffers[0].Name != "C" {
+				t.Fatalf("root alloc %v", root.AllocBuffers)
+			}
+			blk := root.Body.(*ir.For).Body.(*ir.Block)
+			if len(blk.AllocBuffers) != 1 || blk.AllocBuffers[0].Name != "D" || len(blk.Annotations) != 1 {
+				t.Errorf("block allocs %v annotations %v", blk.AllocBuffers, blk.Annotations)
+			}
+		}},
 		{"loop kinds, alloc, axis, init, where", prim(`@T.prim_func
 def f(A: T.Buffer((16, 16), "float32"), B: T.Buffer((16,), "float32")):
     C = T.alloc_buffer((16,), scope="shared")

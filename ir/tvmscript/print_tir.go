@@ -15,6 +15,23 @@ func (pr *printer) blockKw() string {
 	return "sblock"
 }
 
+// blockAlloc and blockAttr name the block-scoped TIR builtins:
+// T.sblock_alloc_buffer and T.sblock_attr in the current dialect,
+// T.alloc_buffer and T.block_attr in v0.23.
+func (pr *printer) blockAlloc() string {
+	if pr.v023() {
+		return "T.alloc_buffer"
+	}
+	return "T.sblock_alloc_buffer"
+}
+
+func (pr *printer) blockAttr() string {
+	if pr.v023() {
+		return "T.block_attr"
+	}
+	return "T.sblock_attr"
+}
+
 func (pr *printer) primFunc(name string, f *ir.PrimFunc) {
 	pr.usesT = true
 	pr.loopDom = map[*ir.PrimVar]ir.Range{}
@@ -80,7 +97,7 @@ func (pr *printer) primFunc(name string, f *ir.PrimFunc) {
 	if root != nil {
 		pr.line("# with T." + pr.blockKw() + "(\"root\"):")
 		for _, b := range root.AllocBuffers {
-			pr.line(b.Name + " = T.alloc_buffer(" + pr.bufferArgs(b, true) + ")")
+			pr.line(b.Name + " = " + pr.blockAlloc() + "(" + pr.bufferArgs(b, true) + ")")
 		}
 		pr.stmt(root.Body)
 	} else {
@@ -343,10 +360,10 @@ func (pr *printer) block(b *ir.Block) {
 		pr.line("T.writes(" + pr.regions(b.Writes) + ")")
 	}
 	if len(b.Annotations) > 0 {
-		pr.line("T.block_attr(" + pr.attrDict(b.Annotations, true) + ")")
+		pr.line(pr.blockAttr() + "(" + pr.attrDict(b.Annotations, true) + ")")
 	}
 	for _, a := range b.AllocBuffers {
-		pr.line(a.Name + " = T.alloc_buffer(" + pr.bufferArgs(a, true) + ")")
+		pr.line(a.Name + " = " + pr.blockAlloc() + "(" + pr.bufferArgs(a, true) + ")")
 	}
 	if b.Init != nil {
 		pr.line("with T.init():")

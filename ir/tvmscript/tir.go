@@ -162,7 +162,7 @@ func (p *parser) primFunc(fd *funcDef, kws []kwarg) (*ir.PrimFunc, error) {
 						}
 					}
 				}
-				if c, ok := p.isCall(x.value, "tir", "alloc_buffer"); ok && x.ann == nil {
+				if c, ok := p.isCall(x.value, "tir", "alloc_buffer", "sblock_alloc_buffer"); ok && x.ann == nil {
 					b, err := t.buffer(n.name, c, "T.alloc_buffer", 0)
 					if err != nil {
 						return nil, err
@@ -316,7 +316,7 @@ func (t *tenv) stmts(list []stmt, blk *ir.Block) (ir.Stmt, error) {
 				k, name := p.ns(c.fn)
 				if k == "tir" {
 					switch name {
-					case "reads", "writes", "where", "block_attr":
+					case "reads", "writes", "where", "block_attr", "sblock_attr":
 						if blk == nil {
 							return nil, p.errorf(c.p, "T.%s is only allowed inside a block", name)
 						}
@@ -458,8 +458,10 @@ func (t *tenv) assign(x *assignStmt, rest []stmt, blk *ir.Block) (ir.Stmt, bool,
 		k, name := p.ns(c.fn)
 		if k == "tir" {
 			switch name {
-			case "alloc_buffer":
-				b, err := t.buffer(n.name, c, "T.alloc_buffer", 0)
+			case "alloc_buffer", "sblock_alloc_buffer":
+				// The current dialect spells a block's allocation
+				// T.sblock_alloc_buffer; v0.23 uses T.alloc_buffer.
+				b, err := t.buffer(n.name, c, "T."+name, 0)
 				if err != nil {
 					return nil, false, err
 				}
@@ -661,9 +663,9 @@ func (t *tenv) blockHeader(blk *ir.Block, name string, c *callExpr) error {
 			return err
 		}
 		blk.Predicate = v
-	case "block_attr":
+	case "block_attr", "sblock_attr":
 		if len(c.args) != 1 || len(c.kw) != 0 {
-			return p.errorf(c.p, "T.block_attr takes one dict argument")
+			return p.errorf(c.p, "T.%s takes one dict argument", name)
 		}
 		a, err := p.attrDict(c.args[0], true)
 		if err != nil {
