@@ -88,6 +88,15 @@ func TestRelaxConstructs(t *testing.T) {
 					t.Error("no prim_func f")
 				}
 			}},
+		{"R.const of literal arithmetic", relaxMod(`@R.function
+def main(x: R.Tensor((2,), "float32")):
+    y = R.multiply(x, R.const(5.0 / 3.0, "float32"))
+    return y`), func(t *testing.T, m *ir.Module) {
+			c := valueOf(t, mainFn(t, m), 0).(*ir.Call).Args[1].(*ir.Constant)
+			if got := c.Value.Float32s()[0]; got != float32(5.0/3.0) {
+				t.Errorf("constant %v", got)
+			}
+		}},
 		{"pure private attrs", relaxMod(`@R.function(pure=False, private=True)
 def main(x: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
     R.func_attr({"num_input": 1, "relax.force_pure": True, "name": "m", "f": 0.5, "l": [1, 2]})
@@ -502,5 +511,55 @@ def f(A: T.Buffer((4,), "float32")):
 				roundTrip(t, m, d, nil)
 			}
 		})
+	}
+}
+
+// TestFoldNumber checks literal arithmetic against Python's results
+// (computed with CPython: 5.0 / 3.0, -(2 ** 3) // 3, 7 % -3, ...).
+func TestFoldNumber(t *testing.T) {
+	tests := []struct {
+		src  string
+		want any // int64 or float64; nil when it must not fold
+	}{
+		{"5.0 / 3.0", 5.0 / 3.0},
+		{"7 / 2", 3.5},
+		{"-(2 ** 3) // 3", int64(-3)},
+		{"7 % -3", int64(-2)},
+		{"-7 // 2", int64(-4)},
+		{"7.5 % 2", 1.5},
+		{"-7.5 // 2", -4.0},
+		{"2 ** -1", 0.5},
+		{"1 - 2 * 3", int64(-5)},
+		{"+4", int64(4)},
+		{"1 / 0", nil},
+		{"1 // 0", nil},
+		{"9223372036854775807 + 1", nil},
+		{"2 ** 63", nil},
+		{"x + 1", nil},
+	}
+	for _, tc := range tests {
+		toks, _, _, err := lex(newSource("t.py", []byte(tc.src)), tc.src)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.src, err)
+		}
+		e, err := (&pyParser{src: newSource("t.py", []byte(tc.src)), toks: toks}).expr()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.src, err)
+		}
+		got, ok := foldNumber(e)
+		switch want := tc.want.(type) {
+		case nil:
+			if ok {
+				t.Errorf("%s folded to %#v", tc.src, got)
+			}
+		case int64:
+			if l, isInt := got.(*intLit); !ok || !isInt || l.v != want {
+				t.Errorf("%s = %#v, want int %d", tc.src, got, want)
+			}
+		case float64:
+			if l, isFloat := got.(*floatLit); !ok || !isFloat || l.v != want {
+				t.Errorf("%s = %#v, want float %g", tc.src, got, want)
+			}
+		}
 	}
 }

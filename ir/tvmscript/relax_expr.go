@@ -2,6 +2,7 @@ package tvmscript
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/runtime"
@@ -667,6 +668,13 @@ func (p *parser) rconst(x *callExpr) (ir.Expr, error) {
 				}
 			}
 			return nil
+		case *unaryExpr, *binExpr:
+			// Python evaluates arithmetic on literals before TVMScript
+			// sees it: R.const(5.0 / 3.0, "float32"), R.const(-1, ...).
+			if lit, ok := foldNumber(e); ok {
+				return walk(lit, depth)
+			}
+			return p.errorf(e.pos(), "R.const takes a number, a bool or a nested list of them")
 		default:
 			return p.errorf(e.pos(), "R.const takes a number, a bool or a nested list of them")
 		}
@@ -728,3 +736,145 @@ func (p *parser) rconst(x *callExpr) (ir.Expr, error) {
 }
 
 var _ = fmt.Sprintf
+
+// foldNumber evaluates unary and binary arithmetic on int and float
+// literals with Python's rules (int / int is a float, // and % floor), as
+// the Python interpreter does before TVMScript's parser sees the value. It
+// reports false for anything else, and for int results that overflow int64
+// or divide by zero.
+func foldNumber(e expr) (expr, bool) {
+	switch x := e.(type) {
+	case *intLit, *floatLit:
+		return x, true
+	case *unaryExpr:
+		v, ok := foldNumber(x.x)
+		if !ok {
+			return nil, false
+		}
+		switch x.op {
+		case "+":
+			return v, true
+		case "-":
+			switch n := v.(type) {
+			case *intLit:
+				if n.v == math.MinInt64 {
+					return nil, false
+				}
+				return &intLit{p: x.p, v: -n.v}, true
+			case *floatLit:
+				return &floatLit{p: x.p, v: -n.v}, true
+			}
+		}
+		return nil, false
+	case *binExpr:
+		a, ok1 := foldNumber(x.x)
+		b, ok2 := foldNumber(x.y)
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		ai, aInt := a.(*intLit)
+		bi, bInt := b.(*intLit)
+		if aInt && bInt && x.op != "/" && x.op != "**" {
+			v, ok := foldInt(x.op, ai.v, bi.v)
+			if !ok {
+				return nil, false
+			}
+			return &intLit{p: x.p, v: v}, true
+		}
+		fa, fb := numFloat(a), numFloat(b)
+		var v float64
+		switch x.op {
+		case "+":
+			v = fa + fb
+		case "-":
+			v = fa - fb
+		case "*":
+			v = fa * fb
+		case "/":
+			if fb == 0 {
+				return nil, false
+			}
+			v = fa / fb
+		case "//":
+			if fb == 0 {
+				return nil, false
+			}
+			v = math.Floor(fa / fb)
+		case "%":
+			if fb == 0 {
+				return nil, false
+			}
+			v = fa - math.Floor(fa/fb)*fb
+		case "**":
+			if aInt && bInt && bi.v >= 0 {
+				// An int power of an int stays an int in Python.
+				r, ok := intPow(ai.v, bi.v)
+				if !ok {
+					return nil, false
+				}
+				return &intLit{p: x.p, v: r}, true
+			}
+			v = math.Pow(fa, fb)
+		default:
+			return nil, false
+		}
+		return &floatLit{p: x.p, v: v}, true
+	}
+	return nil, false
+}
+
+func numFloat(e expr) float64 {
+	if i, ok := e.(*intLit); ok {
+		return float64(i.v)
+	}
+	return e.(*floatLit).v
+}
+
+// foldInt applies a Python integer operator, refusing overflow and
+// division by zero.
+func foldInt(op string, a, b int64) (int64, bool) {
+	switch op {
+	case "+":
+		r := a + b
+		return r, (r > a) == (b > 0) || b == 0
+	case "-":
+		r := a - b
+		return r, (r < a) == (b > 0) || b == 0
+	case "*":
+		if a == 0 || b == 0 {
+			return 0, true
+		}
+		r := a * b
+		return r, r/b == a && !(a == -1 && b == math.MinInt64) && !(b == -1 && a == math.MinInt64)
+	case "//", "%":
+		if b == 0 || (a == math.MinInt64 && b == -1) {
+			return 0, false
+		}
+		q, m := a/b, a%b
+		if m != 0 && (m < 0) != (b < 0) {
+			q--
+			m += b
+		}
+		if op == "//" {
+			return q, true
+		}
+		return m, true
+	}
+	return 0, false
+}
+
+// intPow is a**b for b >= 0, refusing overflow.
+func intPow(a, b int64) (int64, bool) {
+	r := int64(1)
+	for range b {
+		v, ok := foldInt("*", r, a)
+		if !ok {
+			return 0, false
+		}
+		r = v
+		if r == 0 || r == 1 && a == 1 {
+			return r, true
+		}
+	}
+	return r, true
+}
