@@ -97,6 +97,28 @@ def main(x: R.Tensor((2,), "float32")):
 				t.Errorf("constant %v", got)
 			}
 		}},
+		{"tuple unpacking", relaxMod(`@R.function
+def main(x: R.Tensor((4,), "float32")):
+    with R.dataflow():
+        a, b = R.split(x, 2)
+        c, d = (a, b)
+        e = R.add(c, d)
+        R.output(e)
+    return e`), func(t *testing.T, m *ir.Module) {
+			bs := bindings(mainFn(t, m))
+			if len(bs) != 7 {
+				t.Fatalf("%d bindings, want 7 (split, a, b, the tuple, c, d, e)", len(bs))
+			}
+			if bs[0].BoundVar().Name != "a_b" || bs[1].BoundVar().Name != "a" || bs[2].BoundVar().Name != "b" {
+				t.Errorf("names %s %s %s", bs[0].BoundVar().Name, bs[1].BoundVar().Name, bs[2].BoundVar().Name)
+			}
+			if g, ok := bs[2].BoundValue().(*ir.TupleGetItem); !ok || g.Index != 1 || g.Tuple != bs[0].BoundVar() {
+				t.Errorf("b = %#v", bs[2].BoundValue())
+			}
+			if err := ir.Normalize(m); err != nil {
+				t.Errorf("normalize: %v", err)
+			}
+		}},
 		{"pure private attrs", relaxMod(`@R.function(pure=False, private=True)
 def main(x: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
     R.func_attr({"num_input": 1, "relax.force_pure": True, "name": "m", "f": 0.5, "l": [1, 2]})

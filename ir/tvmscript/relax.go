@@ -162,11 +162,11 @@ func (p *parser) relaxSeq(stmts []stmt, env *rfn, scope *rscope, kind seqKind, p
 			if handled {
 				continue
 			}
-			b, err := p.binding(s, env, scope, false)
+			bs, err := p.bindings(s, env, scope, false)
 			if err != nil {
 				return nil, err
 			}
-			if b != nil {
+			for _, b := range bs {
 				add(b)
 			}
 		}
@@ -276,15 +276,82 @@ func (p *parser) dataflowBlock(w *withStmt, env *rfn, outer *rscope) (*ir.Bindin
 		} else if handled {
 			continue
 		}
-		b, err := p.binding(s, env, scope, true)
+		bs, err := p.bindings(s, env, scope, true)
 		if err != nil {
 			return nil, err
 		}
-		if b != nil {
-			blk.Bindings = append(blk.Bindings, b)
-		}
+		blk.Bindings = append(blk.Bindings, bs...)
 	}
 	return blk, nil
+}
+
+// bindings converts one statement into its bindings: one, except for
+// tuple unpacking. "a, b = value" is what Python does with a Relax tuple
+// value in TVM's parser: each name gets value[i] (a TupleGetItem). A value
+// that is not already a variable is bound first, so that it is evaluated
+// once.
+func (p *parser) bindings(s stmt, env *rfn, scope *rscope, dataflow bool) ([]ir.Binding, error) {
+	x, ok := s.(*assignStmt)
+	if !ok {
+		b, err := p.binding(s, env, scope, dataflow)
+		if b == nil || err != nil {
+			return nil, err
+		}
+		return []ir.Binding{b}, nil
+	}
+	var names []expr
+	switch t := x.target.(type) {
+	case *tupleExpr:
+		names = t.elts
+	case *listExpr:
+		names = t.elts
+	default:
+		b, err := p.binding(s, env, scope, dataflow)
+		if err != nil {
+			return nil, err
+		}
+		return []ir.Binding{b}, nil
+	}
+	if x.ann != nil || x.value == nil {
+		return nil, p.errorf(x.p, "a tuple-unpacking assignment takes no annotation")
+	}
+	seen := map[string]bool{}
+	for _, n := range names {
+		nm, ok := n.(*nameExpr)
+		if !ok {
+			return nil, p.errorf(n.pos(), "unsupported assignment target %s; unpack into plain names", describeFor(n))
+		}
+		if seen[nm.name] {
+			return nil, p.errorf(n.pos(), "duplicate name %q in a tuple-unpacking assignment", nm.name)
+		}
+		seen[nm.name] = true
+	}
+	val, err := p.rexpr(x.value, env, scope)
+	if err != nil {
+		return nil, err
+	}
+	var out []ir.Binding
+	tup, ok := val.(*ir.Var)
+	if !ok {
+		// Named after its parts ("_" would print as a void call).
+		parts := make([]string, len(names))
+		for i, n := range names {
+			parts[i] = n.(*nameExpr).name
+		}
+		tup = &ir.Var{Name: strings.Join(parts, "_"), Dataflow: dataflow}
+		tup.Loc = x.p
+		out = append(out, &ir.VarBinding{Var: tup, Value: val, Loc: x.p})
+	}
+	for i, n := range names {
+		nm := n.(*nameExpr)
+		v := &ir.Var{Name: nm.name, Dataflow: dataflow}
+		v.Loc = nm.p
+		item := &ir.TupleGetItem{Tuple: tup, Index: i}
+		item.Loc = nm.p
+		out = append(out, &ir.VarBinding{Var: v, Value: item, Loc: x.p})
+		scope.vars[nm.name] = v
+	}
+	return out, nil
 }
 
 // binding converts one binding statement (or a void call statement).
