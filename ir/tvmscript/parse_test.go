@@ -119,6 +119,28 @@ def main(x: R.Tensor((4,), "float32")):
 				t.Errorf("normalize: %v", err)
 			}
 		}},
+		{"operator sugar", relaxMod(`@R.function
+def main(x: R.Tensor((4,), "float32"), y: R.Tensor((4,), "float32")):
+    a = x + y
+    b = a - x
+    c = b * y
+    d = c / y
+    e = d // y
+    f = e % x
+    g = f ** y
+    h = -g
+    i = x < y
+    j = x >= y
+    return (h, i, j)`), func(t *testing.T, m *ir.Module) {
+			var ops []string
+			for _, b := range bindings(mainFn(t, m)) {
+				ops = append(ops, b.BoundValue().(*ir.Call).OpName())
+			}
+			want := "relax.add relax.subtract relax.multiply relax.divide relax.floor_divide relax.mod relax.power relax.negative relax.less relax.greater_equal"
+			if got := strings.Join(ops, " "); got != want {
+				t.Errorf("ops\n%s\nwant\n%s", got, want)
+			}
+		}},
 		{"pure private attrs", relaxMod(`@R.function(pure=False, private=True)
 def main(x: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
     R.func_attr({"num_input": 1, "relax.force_pure": True, "name": "m", "f": 0.5, "l": [1, 2]})

@@ -81,10 +81,23 @@ func (p *parser) rexpr(e expr, env *rfn, scope *rscope) (ir.Expr, error) {
 		return nil, p.errorf(x.p, "None is not a Relax value here")
 	case *unaryExpr:
 		if x.op == "-" {
-			return nil, p.errorf(x.p, "unary minus on Relax values is not supported; use R.negative")
+			return p.sugarCall(x.p, "negative", env, scope, x.x)
 		}
 	case *binExpr:
-		return nil, p.errorf(x.p, "operator %q on Relax values is not supported; call the op (e.g. R.add)", x.op)
+		op, ok := relaxBinOps[x.op]
+		if !ok {
+			return nil, p.errorf(x.p, "operator %q on Relax values is not supported; call the op", x.op)
+		}
+		return p.sugarCall(x.p, op, env, scope, x.x, x.y)
+	case *cmpExpr:
+		if len(x.ops) != 1 {
+			return nil, p.errorf(x.p, "chained comparisons on Relax values are not supported")
+		}
+		op, ok := relaxCmpOps[x.ops[0]]
+		if !ok {
+			return nil, p.errorf(x.p, "operator %q on Relax values is not supported (TVM keeps == and != for object identity)", x.ops[0])
+		}
+		return p.sugarCall(x.p, op, env, scope, x.xs[0], x.xs[1])
 	}
 	return nil, p.errorf(e.pos(), "unsupported Relax expression %s", describeFor(e))
 }
@@ -434,6 +447,28 @@ func (p *parser) relaxCall(x *callExpr, name string, env *rfn, scope *rscope) (i
 		return nil, p.errorf(x.p, "struct info R.%s used as a value", name)
 	}
 	return p.opCall(x, name, env, scope)
+}
+
+// relaxBinOps and relaxCmpOps are the Python operators TVM overloads on
+// Relax expressions (ExprWithOp in tvm/relax/expr.py), with the ops they
+// build.
+var (
+	relaxBinOps = map[string]string{"+": "add", "-": "subtract", "*": "multiply", "/": "divide",
+		"//": "floor_divide", "%": "mod", "**": "power"}
+	relaxCmpOps = map[string]string{"<": "less", ">": "greater", "<=": "less_equal", ">=": "greater_equal"}
+)
+
+// sugarCall converts operator sugar on Relax values (a + b, -a, a < b)
+// into the op call TVM's parser builds. As in TVM, both operands must be
+// Relax values: a bare number must be wrapped in R.const first.
+func (p *parser) sugarCall(pos ir.Span, op string, env *rfn, scope *rscope, operands ...expr) (ir.Expr, error) {
+	for _, a := range operands {
+		switch a.(type) {
+		case *intLit, *floatLit, *boolLit:
+			return nil, p.errorf(a.pos(), "operator on a Relax value and the number %s: convert the number with R.const first", exprText(a))
+		}
+	}
+	return p.opCall(&callExpr{p: pos, fn: &nameExpr{p: pos, name: op}, args: operands}, op, env, scope)
 }
 
 // opCall converts a generic operator call and canonicalises it with the op registry.
