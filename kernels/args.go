@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/runtime/half"
 )
 
 // pargs decodes the arguments of one packed call with a sticky error: after
@@ -292,7 +293,7 @@ func elemFloat(t *runtime.Tensor, k int) float64 {
 	case runtime.Float64:
 		return elems[float64](t)[k]
 	case runtime.Float16:
-		return float64(f16to32(elems[uint16](t)[k]))
+		return float64(half.Float16ToFloat32(elems[uint16](t)[k]))
 	case runtime.Bool:
 		if elems[bool](t)[k] {
 			return 1

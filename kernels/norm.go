@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/runtime/half"
 )
 
 // splitAxis returns (outer, n, inner) for viewing shape as
@@ -478,7 +479,7 @@ func setFloat(t *runtime.Tensor, k int, v float64) {
 	case runtime.Float64:
 		elems[float64](t)[k] = v
 	case runtime.Float16:
-		elems[uint16](t)[k] = f32to16(float32(v))
+		elems[uint16](t)[k] = half.Float64ToFloat16(v)
 	}
 }
 
