@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	goldenfile "github.com/relaxgo/relaxgo/internal/golden"
 )
 
 // FuzzLoadExecutable: loading arbitrary bytes never panics; whatever loads
@@ -164,7 +166,7 @@ func decodeCheckInput(b []byte) (funcs []FuncInfo, nconst int, offs, words []int
 // TestWriteFuzzSeeds keeps the seed corpora under testdata/fuzz current
 // (written with -update; read by go test and go test -fuzz).
 func TestWriteFuzzSeeds(t *testing.T) {
-	if !*update {
+	if !goldenfile.Updating() {
 		t.Skip("run with -update to rewrite the fuzz seeds")
 	}
 	write := func(target, name string, data []byte) {

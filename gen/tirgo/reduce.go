@@ -1,4 +1,4 @@
-package gen
+package tirgo
 
 import (
 	"github.com/dave/jennifer/jen"

@@ -1,4 +1,4 @@
-package gen
+package tirgo
 
 import (
 	"fmt"
@@ -6,15 +6,16 @@ import (
 
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/runtime/half"
 )
 
-// InterpretTIR runs f on args with the packed-call semantics of the code
-// TIRFunc generates (a *runtime.Tensor per buffer parameter, an int64,
+// Interpret runs f on args with the packed-call semantics of the code
+// Func generates (a *runtime.Tensor per buffer parameter, an int64,
 // float64 or bool per scalar parameter), by walking its IR. It is a plain,
 // slow reference implementation used as the oracle in tests: every value is
 // kept in a canonical 64-bit form and rounded or wrapped to its TIR type
 // after each operation. Buffer accesses are checked per dimension.
-func InterpretTIR(f *ir.PrimFunc, args []runtime.Value) (err error) {
+func Interpret(f *ir.PrimFunc, args []runtime.Value) (err error) {
 	in := &interp{f: f, env: map[*ir.PrimVar]tval{}, bufs: map[*ir.Buffer]*ibuf{}}
 	defer func() {
 		if r := recover(); r != nil {
@@ -171,9 +172,9 @@ func (b *ibuf) load() {
 		case dt == runtime.Float64:
 			v.f = t.Float64s()[k]
 		case dt == runtime.Float16:
-			v.f = float64(halfToF32(t.Uint16s()[k]))
+			v.f = float64(half.Float16ToFloat32(t.Uint16s()[k]))
 		case dt == runtime.BFloat16:
-			v.f = float64(bf16ToF32(t.Uint16s()[k]))
+			v.f = float64(half.BFloat16ToFloat32(t.Uint16s()[k]))
 		case dt == runtime.Bool:
 			if t.Bools()[k] {
 				v.i = 1
@@ -210,9 +211,9 @@ func (b *ibuf) store() {
 		case dt == runtime.Float64:
 			t.Float64s()[k] = v.f
 		case dt == runtime.Float16:
-			t.Uint16s()[k] = f32ToHalf(float32(v.f))
+			t.Uint16s()[k] = half.Float32ToFloat16(float32(v.f))
 		case dt == runtime.BFloat16:
-			t.Uint16s()[k] = f32ToBF16(float32(v.f))
+			t.Uint16s()[k] = half.Float32ToBFloat16(float32(v.f))
 		case dt == runtime.Bool:
 			t.Bools()[k] = v.i != 0
 		case dt == runtime.Int8:
@@ -259,9 +260,9 @@ func roundF(v float64, dt runtime.DataType) float64 {
 	case dt.Bits == 64:
 		return v
 	case dt.Code == runtime.CodeBFloat:
-		return float64(bf16ToF32(f32ToBF16(float32(v))))
+		return float64(half.BFloat16ToFloat32(half.Float32ToBFloat16(float32(v))))
 	case dt.Bits == 16:
-		return float64(halfToF32(f32ToHalf(float32(v))))
+		return float64(half.Float16ToFloat32(half.Float32ToFloat16(float32(v))))
 	}
 	return float64(float32(v))
 }
@@ -417,9 +418,9 @@ func (in *interp) expr(e ir.PrimExpr) tval {
 		case x.Type.Bits == 64:
 			return tval{f: x.Value}
 		case x.Type.Code == runtime.CodeBFloat:
-			return tval{f: float64(bf16ToF32(f64ToBF16(x.Value)))}
+			return tval{f: float64(half.BFloat16ToFloat32(half.Float64ToBFloat16(x.Value)))}
 		case x.Type.Bits == 16:
-			return tval{f: float64(halfToF32(f64ToHalf(x.Value)))}
+			return tval{f: float64(half.Float16ToFloat32(half.Float64ToFloat16(x.Value)))}
 		}
 		return tval{f: float64(float32(x.Value))}
 	case *ir.PrimVar:
