@@ -5,25 +5,15 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/relaxgo/relaxgo/internal/corpus"
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/ir/tvmscript"
 )
 
-func sharedDir() string {
-	if d := os.Getenv("RELAXGO_SHARED"); d != "" {
-		return d
-	}
-	return "/work/shared"
-}
-
 // TestCorpusNormalizeWellFormed parses every corpus module, normalizes it
 // (twice, to check idempotence) and checks it is well formed.
 func TestCorpusNormalizeWellFormed(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(), "corpus", "*", "module.py"))
-	if len(files) == 0 {
-		t.Skipf("no corpus under %s", sharedDir())
-	}
-	for _, f := range files {
+	for _, f := range corpus.Modules(t) {
 		name := filepath.Base(filepath.Dir(f))
 		t.Run(name, func(t *testing.T) {
 			src, err := os.ReadFile(f)

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/relaxgo/relaxgo/internal/corpus"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -190,12 +191,9 @@ func npzSeeds(t testing.TB) []seed {
 		seed{"huge-shape", zipFile(t, zipEntry{name: "h.npy", data: npyFile(1, npyHdr("<f4", "False", "(100000000000,)"), nil), method: zip.Deflate})},
 	)
 	// A few real corpus files, when present.
-	dir := os.Getenv("RELAXGO_SHARED")
-	if dir == "" {
-		dir = "/work/shared"
-	}
+	dir, _ := corpus.Find()
 	for _, p := range []string{"if_branch/call0.npz", "recursion/call0.npz"} {
-		if data, err := os.ReadFile(filepath.Join(dir, "corpus", p)); err == nil {
+		if data, err := os.ReadFile(filepath.Join(dir, p)); dir != "" && err == nil {
 			out = append(out, seed{"corpus-" + filepath.Dir(p), data})
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/relaxgo/relaxgo/internal/corpus"
 	"github.com/relaxgo/relaxgo/internal/golden"
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/ir/tvmscript"
@@ -22,11 +23,9 @@ import (
 	"github.com/relaxgo/relaxgo/runtime/half"
 )
 
-// tirCorpus lists the corpus modules with PrimFuncs (skipped when absent).
-var tirCorpus = []string{
-	"../shared/corpus/mlp_legalized_v023/module.py",
-	"../shared/corpus/softmax_symbolic_head/module.py",
-}
+// tirCorpus lists the corpus modules with PrimFuncs (left out, visibly,
+// when the corpus is absent).
+var tirCorpus = []string{"mlp_legalized_v023", "softmax_symbolic_head"}
 
 type tirTestFunc struct {
 	file   string
@@ -40,13 +39,9 @@ func loadTIRFuncs(t *testing.T) []tirTestFunc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := repoRoot(t)
-	for _, c := range tirCorpus {
-		p := filepath.Join(root, c)
-		if _, err := os.Stat(p); err == nil {
-			files = append(files, p)
-		} else {
-			t.Logf("corpus module %s not found; skipped", c)
+	if dir := corpus.Optional(t); dir != "" {
+		for _, c := range tirCorpus {
+			files = append(files, filepath.Join(dir, c, "module.py"))
 		}
 	}
 	var out []tirTestFunc

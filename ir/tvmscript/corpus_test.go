@@ -5,30 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/relaxgo/relaxgo/internal/corpus"
 	"github.com/relaxgo/relaxgo/ir"
 )
-
-// sharedDir locates the shared directory from RELAXGO_SHARED, else
-// ../shared beside the repository root.
-func sharedDir() string {
-	if d := os.Getenv("RELAXGO_SHARED"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "shared")
-}
-
-func corpusFiles(t *testing.T) []string {
-	t.Helper()
-	dir := filepath.Join(sharedDir(), "corpus")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not found at %s", dir)
-	}
-	files, err := filepath.Glob(filepath.Join(dir, "*", "module.py"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus modules under %s", dir)
-	}
-	return files
-}
 
 // roundTrip prints m in dialect d, re-parses the text and checks that the
 // result is structurally equal to m.
@@ -52,7 +31,7 @@ func roundTrip(t *testing.T, m *ir.Module, d Dialect, opts *Options) string {
 // TestCorpus: every corpus module parses, normalizes, is well formed,
 // prints in both dialects and re-parses structurally equal.
 func TestCorpus(t *testing.T) {
-	for _, f := range corpusFiles(t) {
+	for _, f := range corpus.Modules(t) {
 		name := filepath.Base(filepath.Dir(f))
 		t.Run(name, func(t *testing.T) {
 			src, err := os.ReadFile(f)

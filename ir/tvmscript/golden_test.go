@@ -9,7 +9,6 @@ import (
 	"github.com/relaxgo/relaxgo/internal/golden"
 )
 
-
 // TestGolden prints each testdata/golden/*.py in both dialects and compares
 // with the .current.golden / .v023.golden files (go test -update rewrites them).
 func TestGolden(t *testing.T) {
