@@ -249,3 +249,20 @@ func TestArgReductions(t *testing.T) {
 	mustCall(t, "argmax", fromF(t, f32, []float64{1, math.NaN(), 5}, 3), nil, false, o)
 	expectClose(t, "argmax NaN", o, []float64{1}, 0, 0)
 }
+
+func TestCumsumCumprod(t *testing.T) {
+	x := fromF(t, f32, []float64{1, 2, 3, 4, 5, 6}, 2, 3)
+	o := mustT(t, []int64{2, 3}, f32)
+	mustCall(t, "cumsum", x, int64(1), nil, false, o)
+	expectClose(t, "cumsum axis 1", o, []float64{1, 3, 6, 4, 9, 15}, 0, 0)
+	mustCall(t, "cumsum", x, int64(-2), nil, true, o)
+	expectClose(t, "cumsum exclusive axis 0", o, []float64{0, 0, 0, 1, 2, 3}, 0, 0)
+	mustCall(t, "cumprod", x, int64(1), f32, false, o)
+	expectClose(t, "cumprod", o, []float64{1, 2, 6, 4, 20, 120}, 0, 0)
+	of := mustT(t, []int64{6}, i64)
+	mustCall(t, "cumsum", fromF(t, i32, []float64{1, 2, 3, 4, 5, 6}, 2, 3), nil, i64, false, of)
+	expectClose(t, "cumsum flat int64", of, []float64{1, 3, 6, 10, 15, 21}, 0, 0)
+	if err := call("cumsum", x, int64(1), i64, false, o); err == nil {
+		t.Error("cumsum dtype mismatch: want error")
+	}
+}
