@@ -33,3 +33,32 @@ func caseVM(tb testing.TB, c *conformance.Case) *runtime.VM {
 	}
 	return vm
 }
+
+// fileVM compiles a test module (no params) and returns a bytecode VM for it.
+func fileVM(t *testing.T, path string) *runtime.VM {
+	t.Helper()
+	res, err := compiler.CompileFile(path, compiler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm, err := runtime.NewVM(res.Exec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vm
+}
+
+// checkFloat32Outputs compares the float32 tensors of a tuple result with
+// want, exactly.
+func checkFloat32Outputs(t *testing.T, out runtime.Value, want [][]float32) {
+	t.Helper()
+	r := out.(runtime.Tuple)
+	for k, w := range want {
+		got := r[k].(*runtime.Tensor).Float32s()
+		for i := range w {
+			if got[i] != w[i] {
+				t.Fatalf("output %d = %v, want %v", k, got, w)
+			}
+		}
+	}
+}

@@ -74,6 +74,29 @@ func f32le(vs ...float32) []byte {
 	return b
 }
 
+// badFile is a malformed file and the text its error must contain.
+type badFile struct {
+	name string
+	file []byte
+	want string
+}
+
+// expectArchiveErrors checks that read refuses every file with its error.
+func expectArchiveErrors(t *testing.T, read func(io.ReaderAt, int64) (*Archive, error), tests []badFile) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := read(bytes.NewReader(tc.file), int64(len(tc.file)))
+			if err == nil {
+				t.Fatalf("no error; read %q", a.Names())
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %q does not contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
 func TestSafetensorsMalformed(t *testing.T) {
 	okData := f32le(1, 2)
 	tensor := func(name, dtype, shape, offs string) string {
@@ -81,11 +104,7 @@ func TestSafetensorsMalformed(t *testing.T) {
 	}
 	obj := func(parts ...string) string { return "{" + strings.Join(parts, ",") + "}" }
 	hugeLen := binary.LittleEndian.AppendUint64(nil, 1<<63)
-	tests := []struct {
-		name string
-		file []byte
-		want string
-	}{
+	tests := []badFile{
 		{"empty file", nil, "too short"},
 		{"truncated length", []byte{1, 0, 0}, "too short"},
 		{"header past end", append(binary.LittleEndian.AppendUint64(nil, 1000), "{}"...), "exceeds the 2 bytes"},
@@ -123,17 +142,7 @@ func TestSafetensorsMalformed(t *testing.T) {
 		{"huge claimed shape", stFile(obj(tensor("a", "F32", "[1000000000000]", "[0,4000000000000]")), okData), "too large"},
 		{"huge claimed shape 2", stFile(obj(tensor("a", "F32", "[100000000000]", "[0,400000000000]")), okData), "out of range"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			a, err := ReadSafetensors(bytes.NewReader(tc.file), int64(len(tc.file)))
-			if err == nil {
-				t.Fatalf("no error; read %q", a.Names())
-			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("error %q does not contain %q", err, tc.want)
-			}
-		})
-	}
+	expectArchiveErrors(t, ReadSafetensors, tests)
 }
 
 func TestSafetensorsAccepted(t *testing.T) {
@@ -165,11 +174,7 @@ func TestSafetensorsAccepted(t *testing.T) {
 
 func TestNPYMalformed(t *testing.T) {
 	f4 := f32le(1, 2, 3)
-	tests := []struct {
-		name string
-		file []byte
-		want string
-	}{
+	tests := []badFile{
 		{"empty", nil, "reading magic"},
 		{"bad magic", append([]byte("\x93NUMPZ\x01\x00"), 0, 0), "bad magic"},
 		{"zip file", []byte("PK\x03\x04\x14\x00\x00\x00\x00\x00"), "bad magic"},
@@ -343,11 +348,7 @@ func TestNPZ(t *testing.T) {
 	zw.Close()
 	huge := npyFile(1, npyHdr("<f4", "False", "(100000000000,)"), f32le(1))
 
-	tests := []struct {
-		name string
-		file []byte
-		want string
-	}{
+	tests := []badFile{
 		{"not a zip", good, "npz: zip: not a valid zip file"},
 		{"empty", nil, "not a valid zip"},
 		{"truncated", z[:len(z)-10], "not a valid zip"},
@@ -362,17 +363,7 @@ func TestNPZ(t *testing.T) {
 		{"huge claimed shape deflated", zipFile(t, zipEntry{name: "h.npy", data: huge, method: zip.Deflate}), `needs 400000000000 bytes`},
 		{"empty name", zipFile(t, zipEntry{name: ".npy", data: good}), "empty tensor name"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			a, err := ReadNPZ(bytes.NewReader(tc.file), int64(len(tc.file)))
-			if err == nil {
-				t.Fatalf("no error; read %q", a.Names())
-			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("error %q does not contain %q", err, tc.want)
-			}
-		})
-	}
+	expectArchiveErrors(t, ReadNPZ, tests)
 }
 
 // allocated returns the bytes allocated while running f.

@@ -576,48 +576,33 @@ func floatBinary(op ir.BinOp, a, b float64, t runtime.DataType) tval {
 		return tval{f: b}
 	}
 	if t.Bits == 64 {
-		var r float64
-		switch op {
-		case ir.OpAdd:
-			r = a + b
-		case ir.OpSub:
-			r = a - b
-		case ir.OpMul:
-			r = float64(a * b)
-		case ir.OpDiv:
-			r = a / b
-		case ir.OpMod:
-			r = math.Mod(a, b)
-		case ir.OpFloorDiv:
-			r = math.Floor(a / b)
-		case ir.OpFloorMod:
-			r = a - float64(math.Floor(a/b)*b)
-		default:
-			ifail("unsupported operator %s on %s", op, t)
-		}
-		return tval{f: r}
+		return tval{f: floatArith(op, a, b, t)}
 	}
-	x, y := float32(a), float32(b)
-	var r float32
+	return tval{f: roundF(float64(floatArith(op, float32(a), float32(b), t)), t)}
+}
+
+// floatArith applies an arithmetic op in F's precision. Products are
+// converted explicitly so that Go never fuses them into FMAs, as in the
+// generated code.
+func floatArith[F float32 | float64](op ir.BinOp, x, y F, t runtime.DataType) F {
 	switch op {
 	case ir.OpAdd:
-		r = x + y
+		return x + y
 	case ir.OpSub:
-		r = x - y
+		return x - y
 	case ir.OpMul:
-		r = float32(x * y)
+		return F(x * y)
 	case ir.OpDiv:
-		r = x / y
+		return x / y
 	case ir.OpMod:
-		r = float32(math.Mod(float64(x), float64(y)))
+		return F(math.Mod(float64(x), float64(y)))
 	case ir.OpFloorDiv:
-		r = float32(math.Floor(float64(x / y)))
+		return F(math.Floor(float64(x / y)))
 	case ir.OpFloorMod:
-		r = x - float32(float32(math.Floor(float64(x/y)))*y)
-	default:
-		ifail("unsupported operator %s on %s", op, t)
+		return x - F(F(math.Floor(float64(x/y)))*y)
 	}
-	return tval{f: roundF(float64(r), t)}
+	ifail("unsupported operator %s on %s", op, t)
+	return 0
 }
 
 // mathFuncs are the float intrinsics, evaluated in float64 and rounded once

@@ -295,6 +295,42 @@ func (g *tirGen) bindIterVars(blkName string, ivs []ir.IterVar, stmts *[]jen.Cod
 	return nil
 }
 
+// atReductionStart is the condition under which a block's init runs: every
+// reduction variable of ivs at its domain minimum, and (for the loops, when
+// given) every loop extent positive. It is nil when nothing is to be checked.
+func (g *tirGen) atReductionStart(ivs []ir.IterVar, loops []*ir.For) (jen.Code, error) {
+	var cond jen.Code
+	and := func(e ir.PrimExpr) error {
+		c, err := g.boolExpr(e)
+		if err != nil {
+			return err
+		}
+		if cond == nil {
+			cond = c
+		} else {
+			cond = jen.Add(cond).Op("&&").Add(c)
+		}
+		return nil
+	}
+	for _, iv := range ivs {
+		if iv.Kind != ir.IterReduce {
+			continue
+		}
+		if err := and(&ir.Binary{Op: ir.OpEQ, A: iv.Var, B: iv.Dom.Min}); err != nil {
+			return nil, err
+		}
+	}
+	for _, l := range loops {
+		if v, ok := ir.AsInt(l.Extent); ok && v > 0 {
+			continue
+		}
+		if err := and(&ir.Binary{Op: ir.OpGT, A: l.Extent, B: &ir.IntImm{Value: 0, Type: l.Extent.DType()}}); err != nil {
+			return nil, err
+		}
+	}
+	return cond, nil
+}
+
 func (g *tirGen) blockRest(x *ir.Block, stmts []jen.Code, decls []ivDecl, out *[]jen.Code) error {
 	var inner []jen.Code
 	for _, b := range x.AllocBuffers {
@@ -303,33 +339,18 @@ func (g *tirGen) blockRest(x *ir.Block, stmts []jen.Code, decls []ivDecl, out *[
 		}
 	}
 	if x.Init != nil {
-		var conds []jen.Code
-		for _, iv := range x.IterVars {
-			if iv.Kind != ir.IterReduce {
-				continue
-			}
-			c, err := g.boolExpr(&ir.Binary{Op: ir.OpEQ, A: iv.Var, B: iv.Dom.Min})
-			if err != nil {
-				return err
-			}
-			conds = append(conds, c)
+		cond, err := g.atReductionStart(x.IterVars, nil)
+		if err != nil {
+			return err
 		}
 		var init []jen.Code
 		if err := g.stmt(x.Init, &init); err != nil {
 			return err
 		}
 		g.setLoc(x.Loc)
-		if len(conds) == 0 {
+		if cond == nil {
 			inner = append(inner, init...)
 		} else {
-			var cond jen.Code
-			for _, c := range conds {
-				if cond == nil {
-					cond = c
-				} else {
-					cond = jen.Add(cond).Op("&&").Add(c)
-				}
-			}
 			inner = append(inner, jen.If(cond).Block(init...))
 		}
 	}
