@@ -11,7 +11,6 @@ import (
 	goldenfile "github.com/relaxgo/relaxgo/internal/golden"
 )
 
-
 // goldenExec is a hand-built program exercising every constant type, every
 // opcode, special registers, function references, a compiled entry and a
 // memory scope.
