@@ -1,8 +1,6 @@
 package ir_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/relaxgo/relaxgo/internal/corpus"
@@ -13,42 +11,35 @@ import (
 // TestCorpusNormalizeWellFormed parses every corpus module, normalizes it
 // (twice, to check idempotence) and checks it is well formed.
 func TestCorpusNormalizeWellFormed(t *testing.T) {
-	for _, f := range corpus.Modules(t) {
-		name := filepath.Base(filepath.Dir(f))
-		t.Run(name, func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
+	corpus.EachModule(t, func(t *testing.T, f string, src []byte) {
+		m, err := tvmscript.Parse(f, src, nil)
+		if err != nil {
+			t.Fatalf("parse: %v", err)
+		}
+		if err := ir.Normalize(m); err != nil {
+			t.Fatalf("normalize: %v", err)
+		}
+		if err := ir.WellFormed(m); err != nil {
+			t.Fatalf("well-formed: %v", err)
+		}
+		before := snapshot(m)
+		if err := ir.Normalize(m); err != nil {
+			t.Fatalf("second normalize: %v", err)
+		}
+		if after := snapshot(m); after != before {
+			t.Fatalf("Normalize is not idempotent:\n%s\n---\n%s", before, after)
+		}
+		for _, fn := range m.RelaxFuncs() {
+			if fn.SInfo() == nil {
+				t.Errorf("function %s has no struct info", fn.Name)
 			}
-			m, err := tvmscript.Parse(f, src, nil)
-			if err != nil {
-				t.Fatalf("parse: %v", err)
-			}
-			if err := ir.Normalize(m); err != nil {
-				t.Fatalf("normalize: %v", err)
-			}
-			if err := ir.WellFormed(m); err != nil {
-				t.Fatalf("well-formed: %v", err)
-			}
-			before := snapshot(m)
-			if err := ir.Normalize(m); err != nil {
-				t.Fatalf("second normalize: %v", err)
-			}
-			if after := snapshot(m); after != before {
-				t.Fatalf("Normalize is not idempotent:\n%s\n---\n%s", before, after)
-			}
-			for _, fn := range m.RelaxFuncs() {
-				if fn.SInfo() == nil {
-					t.Errorf("function %s has no struct info", fn.Name)
-				}
-				for _, b := range ir.FunctionBindings(fn) {
-					if b.BoundVar().SInfo() == nil {
-						t.Errorf("%s: variable %s has no struct info", fn.Name, b.BoundVar().Name)
-					}
+			for _, b := range ir.FunctionBindings(fn) {
+				if b.BoundVar().SInfo() == nil {
+					t.Errorf("%s: variable %s has no struct info", fn.Name, b.BoundVar().Name)
 				}
 			}
-		})
-	}
+		}
+	})
 }
 
 // snapshot renders the struct info of every function and bound variable.

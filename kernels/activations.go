@@ -115,14 +115,7 @@ func init() {
 			p := newArgs(Prefix+"nn.adaptive_avg_pool1d", args)
 			p.count(5)
 			x, layout := p.tensor(0), p.string(2)
-			var osz []int64
-			if p.err == nil && args[1] != nil {
-				osz = p.ints(1)
-			}
-			var outLayout string
-			if p.err == nil && args[3] != nil {
-				outLayout = p.string(3)
-			}
+			osz, outLayout := p.optInts(1), p.optString(3)
 			out := p.tensor(4)
 			if p.err != nil {
 				return nil, p.err

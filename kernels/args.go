@@ -119,6 +119,22 @@ func (p *pargs) optInt(i int) (int64, bool) {
 	return p.int(i), true
 }
 
+// optInts decodes argument i as an int list, or nil.
+func (p *pargs) optInts(i int) []int64 {
+	if v, ok := p.get(i); !ok || v == nil {
+		return nil
+	}
+	return p.ints(i)
+}
+
+// optString decodes argument i as a string, or "" for nil.
+func (p *pargs) optString(i int) string {
+	if v, ok := p.get(i); !ok || v == nil {
+		return ""
+	}
+	return p.string(i)
+}
+
 // bool decodes argument i as a bool (bool or int64 0/1).
 func (p *pargs) bool(i int) bool {
 	v, ok := p.get(i)

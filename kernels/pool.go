@@ -516,20 +516,25 @@ func padMap(i, n int, mode string) (int, bool) {
 	return 0, false
 }
 
+// readPoolArgs reads the packed arguments of the 1-D and 2-D poolings: data,
+// pool_size, strides, padding, dilation, ceil_mode, count_include_pad,
+// layout, out_layout (string or nil), out.
+func readPoolArgs(op string, args []runtime.Value) (x, out *runtime.Tensor, a Pool2DAttrs, err error) {
+	p := newArgs(Prefix+op, args)
+	p.count(10)
+	x = p.tensor(0)
+	a = Pool2DAttrs{PoolSize: p.ints(1), Strides: p.ints(2), Padding: p.ints(3), Dilation: p.ints(4),
+		CeilMode: p.bool(5), CountIncludePad: p.bool(6), Layout: p.string(7)}
+	a.OutLayout = p.optString(8)
+	out = p.tensor(9)
+	return x, out, a, p.err
+}
+
 func poolPacked(op string, isMax bool) runtime.PackedFunc {
-	full := Prefix + op
 	return func(args []runtime.Value) (runtime.Value, error) {
-		p := newArgs(full, args)
-		p.count(10)
-		x := p.tensor(0)
-		a := Pool2DAttrs{PoolSize: p.ints(1), Strides: p.ints(2), Padding: p.ints(3), Dilation: p.ints(4),
-			CeilMode: p.bool(5), CountIncludePad: p.bool(6), Layout: p.string(7)}
-		if p.err == nil && args[8] != nil {
-			a.OutLayout = p.string(8)
-		}
-		out := p.tensor(9)
-		if p.err != nil {
-			return nil, p.err
+		x, out, a, err := readPoolArgs(op, args)
+		if err != nil {
+			return nil, err
 		}
 		return nil, wrapErr(pool2d(op, out, x, &a, isMax))
 	}
@@ -544,10 +549,7 @@ func init() {
 			p := newArgs("kernels.nn.adaptive_avg_pool2d", args)
 			p.count(5)
 			x, osz, layout := p.tensor(0), p.ints(1), p.string(2)
-			var outLayout string
-			if p.err == nil && args[3] != nil {
-				outLayout = p.string(3)
-			}
+			outLayout := p.optString(3)
 			out := p.tensor(4)
 			if p.err != nil {
 				return nil, p.err
@@ -655,21 +657,12 @@ func AvgPool1D(out, x *runtime.Tensor, a Pool1DAttrs) error {
 }
 
 func pool1dPacked(op string, isMax bool) runtime.PackedFunc {
-	full := Prefix + op
 	return func(args []runtime.Value) (runtime.Value, error) {
-		p := newArgs(full, args)
-		p.count(10)
-		x := p.tensor(0)
-		a := Pool1DAttrs{PoolSize: p.ints(1), Strides: p.ints(2), Padding: p.ints(3), Dilation: p.ints(4),
-			CeilMode: p.bool(5), CountIncludePad: p.bool(6), Layout: p.string(7)}
-		if p.err == nil && args[8] != nil {
-			a.OutLayout = p.string(8)
+		x, out, a, err := readPoolArgs(op, args)
+		if err != nil {
+			return nil, err
 		}
-		out := p.tensor(9)
-		if p.err != nil {
-			return nil, p.err
-		}
-		return nil, wrapErr(pool1dAs2d(op, out, x, a, isMax))
+		return nil, wrapErr(pool1dAs2d(op, out, x, Pool1DAttrs(a), isMax))
 	}
 }
 

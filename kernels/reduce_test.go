@@ -130,14 +130,7 @@ func TestReductions(t *testing.T) {
 					continue
 				}
 				for _, keep := range []bool{false, true} {
-					var os []int64
-					for d, s := range c.shape {
-						if !red[d] {
-							os = append(os, s)
-						} else if keep {
-							os = append(os, 1)
-						}
-					}
+					os := reducedShape(c.shape, red, keep)
 					if os == nil {
 						os = []int64{}
 					}
@@ -220,14 +213,7 @@ func TestArgReductions(t *testing.T) {
 			for _, op := range []string{"argmax", "argmin"} {
 				ref, _ := refReduce(op, vals(x), c.shape, red, false)
 				for _, keep := range []bool{false, true} {
-					var os []int64
-					for d, s := range c.shape {
-						if !red[d] {
-							os = append(os, s)
-						} else if keep {
-							os = append(os, 1)
-						}
-					}
+					os := reducedShape(c.shape, red, keep)
 					out := mustT(t, os, i64)
 					mustCall(t, op, x, c.axis, keep, out)
 					want := make([]float64, out.NumElements())
@@ -265,4 +251,18 @@ func TestCumsumCumprod(t *testing.T) {
 	if err := call("cumsum", x, int64(1), i64, false, o); err == nil {
 		t.Error("cumsum dtype mismatch: want error")
 	}
+}
+
+// reducedShape is shape after reducing the axes marked in red (kept as 1
+// with keep).
+func reducedShape(shape []int64, red []bool, keep bool) []int64 {
+	var out []int64
+	for d, s := range shape {
+		if !red[d] {
+			out = append(out, s)
+		} else if keep {
+			out = append(out, 1)
+		}
+	}
+	return out
 }

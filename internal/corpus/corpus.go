@@ -97,3 +97,19 @@ func Modules(t testing.TB) []string {
 	sort.Strings(files)
 	return files
 }
+
+// EachModule runs fn as a subtest, named after the case, for every corpus
+// module, with the module's path and text (the test needs the corpus, as
+// with Dir).
+func EachModule(t *testing.T, fn func(t *testing.T, path string, src []byte)) {
+	t.Helper()
+	for _, path := range Modules(t) {
+		t.Run(filepath.Base(filepath.Dir(path)), func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fn(t, path, src)
+		})
+	}
+}

@@ -1,8 +1,6 @@
 package tvmscript
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/relaxgo/relaxgo/internal/corpus"
@@ -31,40 +29,33 @@ func roundTrip(t *testing.T, m *ir.Module, d Dialect, opts *Options) string {
 // TestCorpus: every corpus module parses, normalizes, is well formed,
 // prints in both dialects and re-parses structurally equal.
 func TestCorpus(t *testing.T) {
-	for _, f := range corpus.Modules(t) {
-		name := filepath.Base(filepath.Dir(f))
-		t.Run(name, func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
+	corpus.EachModule(t, func(t *testing.T, f string, src []byte) {
+		m, err := Parse(f, src, nil)
+		if err != nil {
+			t.Fatalf("parse: %v", err)
+		}
+		// The raw parse round-trips too (annotations only).
+		for _, d := range []Dialect{Current, V023} {
+			roundTrip(t, m, d, nil)
+		}
+		if err := ir.Normalize(m); err != nil {
+			t.Fatalf("normalize: %v", err)
+		}
+		if err := ir.WellFormed(m); err != nil {
+			t.Fatalf("well-formed: %v", err)
+		}
+		for _, d := range []Dialect{Current, V023} {
+			text := roundTrip(t, m, d, nil)
+			m2, _ := Parse("printed.py", []byte(text), nil)
+			if err := ir.Normalize(m2); err != nil {
+				t.Fatalf("normalize printed %s: %v\n%s", d, err, text)
 			}
-			m, err := Parse(f, src, nil)
-			if err != nil {
-				t.Fatalf("parse: %v", err)
+			if err := ir.WellFormed(m2); err != nil {
+				t.Fatalf("well-formed printed %s: %v", d, err)
 			}
-			// The raw parse round-trips too (annotations only).
-			for _, d := range []Dialect{Current, V023} {
-				roundTrip(t, m, d, nil)
+			if err := ir.StructuralEqual(m, m2); err != nil {
+				t.Fatalf("normalized round trip through %s differs: %v", d, err)
 			}
-			if err := ir.Normalize(m); err != nil {
-				t.Fatalf("normalize: %v", err)
-			}
-			if err := ir.WellFormed(m); err != nil {
-				t.Fatalf("well-formed: %v", err)
-			}
-			for _, d := range []Dialect{Current, V023} {
-				text := roundTrip(t, m, d, nil)
-				m2, _ := Parse("printed.py", []byte(text), nil)
-				if err := ir.Normalize(m2); err != nil {
-					t.Fatalf("normalize printed %s: %v\n%s", d, err, text)
-				}
-				if err := ir.WellFormed(m2); err != nil {
-					t.Fatalf("well-formed printed %s: %v", d, err)
-				}
-				if err := ir.StructuralEqual(m, m2); err != nil {
-					t.Fatalf("normalized round trip through %s differs: %v", d, err)
-				}
-			}
-		})
-	}
+		}
+	})
 }
