@@ -518,9 +518,10 @@ func padMap(i, n int, mode string) (int, bool) {
 
 // readPoolArgs reads the packed arguments of the 1-D and 2-D poolings: data,
 // pool_size, strides, padding, dilation, ceil_mode, count_include_pad,
-// layout, out_layout (string or nil), out.
-func readPoolArgs(op string, args []runtime.Value) (x, out *runtime.Tensor, a Pool2DAttrs, err error) {
-	p := newArgs(Prefix+op, args)
+// layout, out_layout (string or nil), out. full is the packed name (built
+// once by the caller: concatenating it per call would allocate).
+func readPoolArgs(full string, args []runtime.Value) (x, out *runtime.Tensor, a Pool2DAttrs, err error) {
+	p := newArgs(full, args)
 	p.count(10)
 	x = p.tensor(0)
 	a = Pool2DAttrs{PoolSize: p.ints(1), Strides: p.ints(2), Padding: p.ints(3), Dilation: p.ints(4),
@@ -531,8 +532,9 @@ func readPoolArgs(op string, args []runtime.Value) (x, out *runtime.Tensor, a Po
 }
 
 func poolPacked(op string, isMax bool) runtime.PackedFunc {
+	full := Prefix + op
 	return func(args []runtime.Value) (runtime.Value, error) {
-		x, out, a, err := readPoolArgs(op, args)
+		x, out, a, err := readPoolArgs(full, args)
 		if err != nil {
 			return nil, err
 		}
@@ -657,8 +659,9 @@ func AvgPool1D(out, x *runtime.Tensor, a Pool1DAttrs) error {
 }
 
 func pool1dPacked(op string, isMax bool) runtime.PackedFunc {
+	full := Prefix + op
 	return func(args []runtime.Value) (runtime.Value, error) {
-		x, out, a, err := readPoolArgs(op, args)
+		x, out, a, err := readPoolArgs(full, args)
 		if err != nil {
 			return nil, err
 		}
