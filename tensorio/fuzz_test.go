@@ -11,12 +11,13 @@ import (
 	"testing"
 
 	"github.com/relaxgo/relaxgo/internal/corpus"
+	"github.com/relaxgo/relaxgo/internal/golden"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
 // The seed corpora live in testdata/fuzz/<Name>/ and are regenerated with
 //
-//	TENSORIO_WRITE_SEEDS=1 go test -run TestWriteFuzzSeeds ./tensorio/
+//	go test -run TestWriteFuzzSeeds ./tensorio/ -update
 //
 // Crashers found by fuzzing are committed there as well, under names that
 // start with "crash-" (never overwritten by the generator).
@@ -197,26 +198,19 @@ func npzSeeds(t testing.TB) []seed {
 	return out
 }
 
-// TestWriteFuzzSeeds regenerates the seed corpora under testdata/fuzz when
-// TENSORIO_WRITE_SEEDS is set.
+// TestWriteFuzzSeeds regenerates the seed corpora under testdata/fuzz
+// (with -update).
 func TestWriteFuzzSeeds(t *testing.T) {
-	if os.Getenv("TENSORIO_WRITE_SEEDS") == "" {
-		t.Skip("set TENSORIO_WRITE_SEEDS=1 to regenerate testdata/fuzz")
+	if !golden.Updating() {
+		t.Skip("run with -update to regenerate testdata/fuzz")
 	}
 	for name, seeds := range map[string][]seed{
 		"FuzzReadSafetensors": safetensorsSeeds(t),
 		"FuzzReadNPY":         npySeeds(t),
 		"FuzzReadNPZ":         npzSeeds(t),
 	} {
-		dir := filepath.Join("testdata", "fuzz", name)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
 		for _, s := range seeds {
-			body := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", s.data)
-			if err := os.WriteFile(filepath.Join(dir, "seed-"+s.name), []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			golden.WriteFuzzSeed(t, name, "seed-"+s.name, s.data)
 		}
 	}
 }

@@ -57,3 +57,18 @@ func FirstDiff(want, got []byte) string {
 	}
 	return "identical"
 }
+
+// WriteFuzzSeed writes data as a seed of fuzz target (a []byte input) to
+// testdata/fuzz/target/name, in the go test fuzz v1 format. Seed-writing
+// tests call it only with -update (see Updating).
+func WriteFuzzSeed(t testing.TB, target, name string, data []byte) {
+	t.Helper()
+	dir := filepath.Join("testdata", "fuzz", target)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatalf("golden: %v", err)
+	}
+	content := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", data)
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+		t.Fatalf("golden: %v", err)
+	}
+}
