@@ -402,14 +402,27 @@ func conv2dPlain[T int64 | float64](g *conv2dGeom, out, x, w *runtime.Tensor) er
 // Conv1D computes the NCW/OIW 1-D convolution of x (N, C, W) with
 // w (O, C/groups, KW) into out (N, O, OW), as Conv2D with a unit height.
 func Conv1D(out, x, w *runtime.Tensor, attrs Conv1DAttrs) error {
-	const op = "conv1d"
+	a := Conv2DTransposeAttrs{Strides: attrs.Strides, Padding: attrs.Padding, Dilation: attrs.Dilation, Groups: attrs.Groups,
+		DataLayout: attrs.DataLayout, KernelLayout: attrs.KernelLayout, OutLayout: attrs.OutLayout, OutDType: attrs.OutDType}
+	return conv1dAs2D("conv1d", "OIW", out, x, w, a, false, func(o4, x4, w4 *runtime.Tensor, a2 Conv2DTransposeAttrs) error {
+		return Conv2D(o4, x4, w4, Conv2DAttrs{Strides: a2.Strides, Padding: a2.Padding, Dilation: a2.Dilation, Groups: a2.Groups, OutDType: a2.OutDType})
+	})
+}
+
+// conv1dAs2D runs a 1-D (transposed) convolution as the 2-D one over
+// height-1 views: it checks the NCW/kernelLayout/NCW layouts and 3-D shapes,
+// turns each 1-D attribute (one stride, dilation and output padding; padding
+// left[, right]) into its 2-D form with a unit height, and calls run on
+// (N, C, 1, W) views of out, x and w.
+func conv1dAs2D(op, kernelLayout string, out, x, w *runtime.Tensor, attrs Conv2DTransposeAttrs, transposed bool,
+	run func(o4, x4, w4 *runtime.Tensor, a2 Conv2DTransposeAttrs) error) error {
 	if out == nil || x == nil || w == nil {
 		return fmt.Errorf("%s: nil tensor", op)
 	}
 	if err := convLayout(op, "data_layout", attrs.DataLayout, "NCW"); err != nil {
 		return err
 	}
-	if err := convLayout(op, "kernel_layout", attrs.KernelLayout, "OIW"); err != nil {
+	if err := convLayout(op, "kernel_layout", attrs.KernelLayout, kernelLayout); err != nil {
 		return err
 	}
 	if err := convLayout(op, "out_layout", attrs.OutLayout, "NCW"); err != nil {
@@ -419,16 +432,22 @@ func Conv1D(out, x, w *runtime.Tensor, attrs Conv1DAttrs) error {
 	if len(xs) != 3 || len(ws) != 3 || len(os) != 3 {
 		return fmt.Errorf("%s: data, weight and output must be 3-D, got %v, %v and %v", op, runtime.Shape(xs), runtime.Shape(ws), runtime.Shape(os))
 	}
-	if len(attrs.Strides) > 1 || len(attrs.Dilation) > 1 || len(attrs.Padding) > 2 {
+	if len(attrs.Strides) > 1 || len(attrs.Dilation) > 1 || len(attrs.OutputPadding) > 1 || len(attrs.Padding) > 2 {
+		if transposed {
+			return fmt.Errorf("%s: strides, dilation and output_padding need 1 value and padding 1 or 2 (got %v, %v, %v, %v)",
+				op, attrs.Strides, attrs.Dilation, attrs.OutputPadding, attrs.Padding)
+		}
 		return fmt.Errorf("%s: strides/dilation need 1 value and padding 1 or 2 (got %v, %v, %v)", op, attrs.Strides, attrs.Dilation, attrs.Padding)
 	}
-	a2 := Conv2DAttrs{Strides: []int64{1, 1}, Dilation: []int64{1, 1}, Padding: []int64{0, 0, 0, 0}, Groups: attrs.Groups, OutDType: attrs.OutDType}
-	if len(attrs.Strides) == 1 {
-		a2.Strides[1] = attrs.Strides[0]
+	unitHeight := func(v []int64, dflt int64) []int64 {
+		out := []int64{dflt, dflt}
+		if len(v) == 1 {
+			out[1] = v[0]
+		}
+		return out
 	}
-	if len(attrs.Dilation) == 1 {
-		a2.Dilation[1] = attrs.Dilation[0]
-	}
+	a2 := Conv2DTransposeAttrs{Strides: unitHeight(attrs.Strides, 1), Dilation: unitHeight(attrs.Dilation, 1), Padding: []int64{0, 0, 0, 0},
+		OutputPadding: unitHeight(attrs.OutputPadding, 0), Groups: attrs.Groups, OutDType: attrs.OutDType}
 	switch len(attrs.Padding) {
 	case 1:
 		a2.Padding[1], a2.Padding[3] = attrs.Padding[0], attrs.Padding[0]
@@ -443,8 +462,8 @@ func Conv1D(out, x, w *runtime.Tensor, attrs Conv1DAttrs) error {
 			return fmt.Errorf("%s: %w", op, err)
 		}
 	}
-	if err := Conv2D(o4, x4, w4, a2); err != nil {
-		return fmt.Errorf("conv1d (as 2-D): %w", err)
+	if err := run(o4, x4, w4, a2); err != nil {
+		return fmt.Errorf("%s (as 2-D): %w", op, err)
 	}
 	return nil
 }
