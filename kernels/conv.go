@@ -8,9 +8,14 @@ import (
 )
 
 func init() {
-	runtime.MustRegister("kernels.nn.conv2d", packedConv2D)
-	runtime.MustRegister("kernels.nn.conv1d", packedConv1D)
-	runtime.MustRegister("kernels.nn.conv2d_transpose", packedConv2DTranspose)
+	runtime.MustRegister("kernels.nn.conv2d", packedConv("kernels.nn.conv2d", false, func(out, x, w *runtime.Tensor, a Conv2DTransposeAttrs) error {
+		return Conv2D(out, x, w, a.conv2d())
+	}))
+	runtime.MustRegister("kernels.nn.conv1d", packedConv("kernels.nn.conv1d", false, func(out, x, w *runtime.Tensor, a Conv2DTransposeAttrs) error {
+		return Conv1D(out, x, w, Conv1DAttrs(a.conv2d()))
+	}))
+	runtime.MustRegister("kernels.nn.conv2d_transpose", packedConv("kernels.nn.conv2d_transpose", true, Conv2DTranspose))
+	runtime.MustRegister("kernels.nn.conv1d_transpose", packedConv("kernels.nn.conv1d_transpose", true, Conv1DTranspose))
 }
 
 // Conv2DAttrs are Relax's Conv2DAttrs. Nil/empty Strides and Dilation mean 1;
@@ -689,55 +694,33 @@ func convPackedAttrs(op string, args []runtime.Value, withOutPad bool) (strides,
 	return
 }
 
-// packedConv2D is "kernels.nn.conv2d". Arguments: (data, weight Tensor,
-// strides, padding, dilation Shape, groups int64, data_layout,
-// kernel_layout, out_layout string, out_dtype DataType|string|None,
-// out Tensor); returns (nil, nil).
-func packedConv2D(args []runtime.Value) (runtime.Value, error) {
-	const op = "kernels.nn.conv2d"
-	x, w, out, err := convTensors(op, args, 11)
-	if err != nil {
-		return nil, err
+// packedConv is the packed function of a convolution named op. Arguments:
+// (data, weight Tensor, strides, padding, [output_padding (transposed
+// only),] dilation Shape, groups int64, data_layout, kernel_layout,
+// out_layout string, out_dtype DataType|string|None, out Tensor); it
+// returns (nil, nil). run gets the attributes in their transposed form
+// (OutputPadding nil for the others).
+func packedConv(op string, transposed bool, run func(out, x, w *runtime.Tensor, a Conv2DTransposeAttrs) error) runtime.PackedFunc {
+	n := 11
+	if transposed {
+		n = 12
 	}
-	s, p, _, d, g, dl, kl, ol, dt, err := convPackedAttrs(op, args, false)
-	if err != nil {
-		return nil, err
+	return func(args []runtime.Value) (runtime.Value, error) {
+		x, w, out, err := convTensors(op, args, n)
+		if err != nil {
+			return nil, err
+		}
+		s, p, op2, d, g, dl, kl, ol, dt, err := convPackedAttrs(op, args, transposed)
+		if err != nil {
+			return nil, err
+		}
+		return nil, run(out, x, w, Conv2DTransposeAttrs{s, p, op2, d, g, dl, kl, ol, dt})
 	}
-	return nil, Conv2D(out, x, w, Conv2DAttrs{s, p, d, g, dl, kl, ol, dt})
 }
 
-// packedConv1D is "kernels.nn.conv1d". Arguments: (data, weight Tensor,
-// strides, padding, dilation Shape, groups int64, data_layout,
-// kernel_layout, out_layout string, out_dtype DataType|string|None,
-// out Tensor); returns (nil, nil).
-func packedConv1D(args []runtime.Value) (runtime.Value, error) {
-	const op = "kernels.nn.conv1d"
-	x, w, out, err := convTensors(op, args, 11)
-	if err != nil {
-		return nil, err
-	}
-	s, p, _, d, g, dl, kl, ol, dt, err := convPackedAttrs(op, args, false)
-	if err != nil {
-		return nil, err
-	}
-	return nil, Conv1D(out, x, w, Conv1DAttrs{s, p, d, g, dl, kl, ol, dt})
-}
-
-// packedConv2DTranspose is "kernels.nn.conv2d_transpose". Arguments: (data,
-// weight Tensor, strides, padding, output_padding, dilation Shape, groups
-// int64, data_layout, kernel_layout, out_layout string, out_dtype
-// DataType|string|None, out Tensor); returns (nil, nil).
-func packedConv2DTranspose(args []runtime.Value) (runtime.Value, error) {
-	const op = "kernels.nn.conv2d_transpose"
-	x, w, out, err := convTensors(op, args, 12)
-	if err != nil {
-		return nil, err
-	}
-	s, p, op2, d, g, dl, kl, ol, dt, err := convPackedAttrs(op, args, true)
-	if err != nil {
-		return nil, err
-	}
-	return nil, Conv2DTranspose(out, x, w, Conv2DTransposeAttrs{s, p, op2, d, g, dl, kl, ol, dt})
+// conv2d drops the output padding.
+func (a Conv2DTransposeAttrs) conv2d() Conv2DAttrs {
+	return Conv2DAttrs{a.Strides, a.Padding, a.Dilation, a.Groups, a.DataLayout, a.KernelLayout, a.OutLayout, a.OutDType}
 }
 
 func convTensors(op string, args []runtime.Value, n int) (x, w, out *runtime.Tensor, err error) {

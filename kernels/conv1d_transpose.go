@@ -13,20 +13,3 @@ func Conv1DTranspose(out, x, w *runtime.Tensor, attrs Conv2DTransposeAttrs) erro
 		return Conv2DTranspose(o4, x4, w4, a2)
 	})
 }
-
-// packedConv1DTranspose is "kernels.nn.conv1d_transpose", with the argument
-// order of kernels.nn.conv2d_transpose.
-func packedConv1DTranspose(args []runtime.Value) (runtime.Value, error) {
-	const op = "kernels.nn.conv1d_transpose"
-	x, w, out, err := convTensors(op, args, 12)
-	if err != nil {
-		return nil, err
-	}
-	s, p, op2, d, g, dl, kl, ol, dt, err := convPackedAttrs(op, args, true)
-	if err != nil {
-		return nil, err
-	}
-	return nil, Conv1DTranspose(out, x, w, Conv2DTransposeAttrs{s, p, op2, d, g, dl, kl, ol, dt})
-}
-
-func init() { runtime.MustRegister("kernels.nn.conv1d_transpose", packedConv1DTranspose) }
