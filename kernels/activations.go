@@ -83,24 +83,8 @@ func AdaptiveAvgPool1D(out, x *runtime.Tensor, outputSize []int64, layout, outLa
 }
 
 func init() {
-	register("nn.relu6", "x, out", func(args []runtime.Value) (runtime.Value, error) {
-		p := newArgs(Prefix+"nn.relu6", args)
-		p.count(2)
-		x, out := p.tensor(0), p.tensor(1)
-		if p.err != nil {
-			return nil, p.err
-		}
-		return nil, wrapErr(Relu6(out, x))
-	})
-	register("nn.selu", "x, out", func(args []runtime.Value) (runtime.Value, error) {
-		p := newArgs(Prefix+"nn.selu", args)
-		p.count(2)
-		x, out := p.tensor(0), p.tensor(1)
-		if p.err != nil {
-			return nil, p.err
-		}
-		return nil, wrapErr(Selu(out, x))
-	})
+	registerUnary("nn.relu6", "x, out", Relu6)
+	registerUnary("nn.selu", "x, out", Selu)
 	register("wrap_param", "data, dtype (DataType), out (the dtype conversion of astype)", func(args []runtime.Value) (runtime.Value, error) {
 		p := newArgs(Prefix+"wrap_param", args)
 		p.count(3)

@@ -57,6 +57,34 @@ func register(op, args string, f runtime.PackedFunc) {
 	runtime.MustRegister(Prefix+op, f)
 }
 
+// registerUnary registers op with packed arguments (x, out).
+func registerUnary(op, args string, f func(out, x *runtime.Tensor) error) {
+	full := Prefix + op
+	register(op, args, func(a []runtime.Value) (runtime.Value, error) {
+		p := newArgs(full, a)
+		p.count(2)
+		x, out := p.tensor(0), p.tensor(1)
+		if p.err != nil {
+			return nil, p.err
+		}
+		return nil, wrapErr(f(out, x))
+	})
+}
+
+// registerWithInts registers op with packed arguments (x, an int list, out).
+func registerWithInts(op, args string, f func(out, x *runtime.Tensor, v []int64) error) {
+	full := Prefix + op
+	register(op, args, func(a []runtime.Value) (runtime.Value, error) {
+		p := newArgs(full, a)
+		p.count(3)
+		x, v, out := p.tensor(0), p.ints(1), p.tensor(2)
+		if p.err != nil {
+			return nil, p.err
+		}
+		return nil, wrapErr(f(out, x, v))
+	})
+}
+
 // Supported lists the Relax op names (without "relax.") that have a kernel
 // registered under Prefix, in sorted order.
 func Supported() []string {
