@@ -5,7 +5,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/relaxgo/relaxgo/compiler"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -13,14 +12,7 @@ import (
 // parameter, a callee returning a tuple, a nested op call (lifted to A-normal
 // form), shape_of, and a nested tuple result, against values computed here.
 func TestTupleParamsNestedCalls(t *testing.T) {
-	res, err := compiler.CompileFile("testdata/tuple_params.py", compiler.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	vm, err := runtime.NewVM(res.Exec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	vm := fileVM(t, "testdata/tuple_params.py")
 	xs := []float32{-1, 2, -3, 4, -5, 6}
 	bs := []float32{0.5, -1, 2}
 	x, _ := runtime.FromSlice(xs, 2, 3)
@@ -84,14 +76,7 @@ func TestClosures(t *testing.T) {
 		{"testdata/closure_nested.py", func(x float32) float32 { return x + x }},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			res, err := compiler.CompileFile(tc.file, compiler.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			vm, err := runtime.NewVM(res.Exec)
-			if err != nil {
-				t.Fatal(err)
-			}
+			vm := fileVM(t, tc.file)
 			x, _ := runtime.FromSlice([]float32{1.5, -2}, 2)
 			out, err := vm.Invoke("main", x)
 			if err != nil {
@@ -109,14 +94,7 @@ func TestClosures(t *testing.T) {
 // TestScanGatherOneHot checks cumsum, cumprod (flattened), gather_elements
 // and one_hot against hand-computed values.
 func TestScanGatherOneHot(t *testing.T) {
-	res, err := compiler.CompileFile("testdata/scan_ops.py", compiler.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	vm, err := runtime.NewVM(res.Exec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	vm := fileVM(t, "testdata/scan_ops.py")
 	x, _ := runtime.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
 	i, _ := runtime.FromSlice([]int64{2, 0, 4, 1, 1, 0}, 2, 3)
 	c, _ := runtime.FromSlice([]int32{0, 4, 2, 1}, 4)
@@ -124,65 +102,33 @@ func TestScanGatherOneHot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := out.(runtime.Tuple)
-	want := [][]float32{
+	checkFloat32Outputs(t, out, [][]float32{
 		{1, 3, 6, 4, 9, 15},
 		{1, 2, 6, 24, 120, 720},
 		{3, 1, 2, 5, 5, 4},
 		{1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0},
-	}
-	for k, w := range want {
-		got := r[k].(*runtime.Tensor).Float32s()
-		for j := range w {
-			if got[j] != w[j] {
-				t.Fatalf("output %d = %v, want %v", k, got, w)
-			}
-		}
-	}
+	})
 }
 
 // TestResize2D runs image.resize2d (bilinear NCHW, nearest NHWC) end to end.
 func TestResize2D(t *testing.T) {
-	res, err := compiler.CompileFile("testdata/resize.py", compiler.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	vm, err := runtime.NewVM(res.Exec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	vm := fileVM(t, "testdata/resize.py")
 	x, _ := runtime.FromSlice([]float32{1, 2, 3, 4}, 1, 1, 2, 2)
 	out, err := vm.Invoke("main", x)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := out.(runtime.Tuple)
 	// PyTorch interpolate(bilinear, align_corners=False), and nearest upsampling.
-	want := [][]float32{
+	checkFloat32Outputs(t, out, [][]float32{
 		{1, 1.25, 1.75, 2, 1.5, 1.75, 2.25, 2.5, 2.5, 2.75, 3.25, 3.5, 3, 3.25, 3.75, 4},
 		{1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4},
-	}
-	for k, w := range want {
-		got := r[k].(*runtime.Tensor).Float32s()
-		for i := range w {
-			if got[i] != w[i] {
-				t.Fatalf("output %d = %v, want %v", k, got, w)
-			}
-		}
-	}
+	})
 }
 
 // TestAttentionCausal runs nn.attention with a TopLeft causal mask: query
 // position 0 sees only key 0, so its output is value row 0 exactly.
 func TestAttentionCausal(t *testing.T) {
-	res, err := compiler.CompileFile("testdata/attention.py", compiler.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	vm, err := runtime.NewVM(res.Exec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	vm := fileVM(t, "testdata/attention.py")
 	mk := func(seed float64) *runtime.Tensor {
 		x := runtime.MustNewTensor([]int64{1, 4, 2, 8}, runtime.Float32)
 		for i := range x.Float32s() {
@@ -208,14 +154,7 @@ func TestAttentionCausal(t *testing.T) {
 // TestSortOps runs sort, argsort (descending) and topk with ties: TVM sorts
 // stably, so equal values keep their index order.
 func TestSortOps(t *testing.T) {
-	res, err := compiler.CompileFile("testdata/sort_ops.py", compiler.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	vm, err := runtime.NewVM(res.Exec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	vm := fileVM(t, "testdata/sort_ops.py")
 	x, _ := runtime.FromSlice([]float32{3, 1, 3, 2, 1, 0, 5, 5, -1, 2}, 2, 5)
 	out, err := vm.Invoke("main", x)
 	if err != nil {

@@ -3,8 +3,7 @@ package compiler_test
 import (
 	"testing"
 
-	"github.com/relaxgo/relaxgo/compiler"
-	"github.com/relaxgo/relaxgo/conformance"
+	"github.com/relaxgo/relaxgo/internal/conformance"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -54,34 +53,9 @@ func TestSteadyStateAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("sync.Pool drops items at random under -race")
 	}
-	dir := conformance.Dir()
-	if dir == "" {
-		t.Skip("no corpus")
-	}
-	cases, err := conformance.Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conformance.RegisterPacked()
-	for _, c := range cases {
+	for _, c := range conformance.Cases(t) {
 		t.Run(c.Name, func(t *testing.T) {
-			opt := compiler.Options{}
-			if p := c.ParamsPath(); p != "" {
-				if opt.Params, err = compiler.LoadParams(p); err != nil {
-					t.Fatal(err)
-				}
-			}
-			res, err := compiler.CompileFile(c.ModulePath(), opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res.Lowered.PrimFuncs()) > 0 {
-				t.Skip("TIR functions run only as generated code")
-			}
-			vm, err := runtime.NewVM(res.Exec)
-			if err != nil {
-				t.Fatal(err)
-			}
+			vm := caseVM(t, c)
 			for i, call := range c.Calls {
 				if call.Error != "" {
 					continue

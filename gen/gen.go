@@ -1,6 +1,6 @@
 // Package gen writes the Go package for a compiled model: compiled Relax
 // functions (straight-line Go over registers, from the same vmtir program as
-// the bytecode), TIR PrimFuncs as Go loop nests, a typed API, the embedded
+// the bytecode), TIR PrimFuncs as Go loop nests (package tirgo), a typed API, the embedded
 // executable, and a test that checks both execution modes agree.
 package gen
 
@@ -14,6 +14,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/relaxgo/relaxgo/gen/tirgo"
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/runtime"
 	"github.com/relaxgo/relaxgo/templates"
@@ -69,7 +70,7 @@ func Package(in Input) (Files, error) {
 	var primNames []string
 	for _, pf := range in.Lowered.PrimFuncs() {
 		goName := "tir_" + sanitize(pf.Name)
-		code, err := TIRFunc(pf, goName)
+		code, err := tirgo.Func(pf, goName)
 		if err != nil {
 			return nil, err
 		}

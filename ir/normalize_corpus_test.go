@@ -1,64 +1,45 @@
 package ir_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/relaxgo/relaxgo/internal/corpus"
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/ir/tvmscript"
 )
 
-func sharedDir() string {
-	if d := os.Getenv("RELAXGO_SHARED"); d != "" {
-		return d
-	}
-	return "/work/shared"
-}
-
 // TestCorpusNormalizeWellFormed parses every corpus module, normalizes it
 // (twice, to check idempotence) and checks it is well formed.
 func TestCorpusNormalizeWellFormed(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(), "corpus", "*", "module.py"))
-	if len(files) == 0 {
-		t.Skipf("no corpus under %s", sharedDir())
-	}
-	for _, f := range files {
-		name := filepath.Base(filepath.Dir(f))
-		t.Run(name, func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
+	corpus.EachModule(t, func(t *testing.T, f string, src []byte) {
+		m, err := tvmscript.Parse(f, src, nil)
+		if err != nil {
+			t.Fatalf("parse: %v", err)
+		}
+		if err := ir.Normalize(m); err != nil {
+			t.Fatalf("normalize: %v", err)
+		}
+		if err := ir.WellFormed(m); err != nil {
+			t.Fatalf("well-formed: %v", err)
+		}
+		before := snapshot(m)
+		if err := ir.Normalize(m); err != nil {
+			t.Fatalf("second normalize: %v", err)
+		}
+		if after := snapshot(m); after != before {
+			t.Fatalf("Normalize is not idempotent:\n%s\n---\n%s", before, after)
+		}
+		for _, fn := range m.RelaxFuncs() {
+			if fn.SInfo() == nil {
+				t.Errorf("function %s has no struct info", fn.Name)
 			}
-			m, err := tvmscript.Parse(f, src, nil)
-			if err != nil {
-				t.Fatalf("parse: %v", err)
-			}
-			if err := ir.Normalize(m); err != nil {
-				t.Fatalf("normalize: %v", err)
-			}
-			if err := ir.WellFormed(m); err != nil {
-				t.Fatalf("well-formed: %v", err)
-			}
-			before := snapshot(m)
-			if err := ir.Normalize(m); err != nil {
-				t.Fatalf("second normalize: %v", err)
-			}
-			if after := snapshot(m); after != before {
-				t.Fatalf("Normalize is not idempotent:\n%s\n---\n%s", before, after)
-			}
-			for _, fn := range m.RelaxFuncs() {
-				if fn.SInfo() == nil {
-					t.Errorf("function %s has no struct info", fn.Name)
-				}
-				for _, b := range ir.FunctionBindings(fn) {
-					if b.BoundVar().SInfo() == nil {
-						t.Errorf("%s: variable %s has no struct info", fn.Name, b.BoundVar().Name)
-					}
+			for _, b := range ir.FunctionBindings(fn) {
+				if b.BoundVar().SInfo() == nil {
+					t.Errorf("%s: variable %s has no struct info", fn.Name, b.BoundVar().Name)
 				}
 			}
-		})
-	}
+		}
+	})
 }
 
 // snapshot renders the struct info of every function and bound variable.

@@ -83,24 +83,8 @@ func AdaptiveAvgPool1D(out, x *runtime.Tensor, outputSize []int64, layout, outLa
 }
 
 func init() {
-	register("nn.relu6", "x, out", func(args []runtime.Value) (runtime.Value, error) {
-		p := newArgs(Prefix+"nn.relu6", args)
-		p.count(2)
-		x, out := p.tensor(0), p.tensor(1)
-		if p.err != nil {
-			return nil, p.err
-		}
-		return nil, wrapErr(Relu6(out, x))
-	})
-	register("nn.selu", "x, out", func(args []runtime.Value) (runtime.Value, error) {
-		p := newArgs(Prefix+"nn.selu", args)
-		p.count(2)
-		x, out := p.tensor(0), p.tensor(1)
-		if p.err != nil {
-			return nil, p.err
-		}
-		return nil, wrapErr(Selu(out, x))
-	})
+	registerUnary("nn.relu6", "x, out", Relu6)
+	registerUnary("nn.selu", "x, out", Selu)
 	register("wrap_param", "data, dtype (DataType), out (the dtype conversion of astype)", func(args []runtime.Value) (runtime.Value, error) {
 		p := newArgs(Prefix+"wrap_param", args)
 		p.count(3)
@@ -115,18 +99,59 @@ func init() {
 			p := newArgs(Prefix+"nn.adaptive_avg_pool1d", args)
 			p.count(5)
 			x, layout := p.tensor(0), p.string(2)
-			var osz []int64
-			if p.err == nil && args[1] != nil {
-				osz = p.ints(1)
-			}
-			var outLayout string
-			if p.err == nil && args[3] != nil {
-				outLayout = p.string(3)
-			}
+			osz, outLayout := p.optInts(1), p.optString(3)
 			out := p.tensor(4)
 			if p.err != nil {
 				return nil, p.err
 			}
 			return nil, wrapErr(AdaptiveAvgPool1D(out, x, osz, layout, outLayout))
 		})
+}
+
+// Prelu computes x > 0 ? x : alpha[c] * x with c the index along axis.
+func Prelu(out, x, alpha *runtime.Tensor, axis int64) error {
+	const name = "nn.prelu"
+	if x == nil || alpha == nil {
+		return fmt.Errorf("%s: nil tensor", name)
+	}
+	ax, err := normAxis(name, axis, x.NDim())
+	if err != nil {
+		return err
+	}
+	if err := checkOut(name, out, x.Shape(), x.DType()); err != nil {
+		return err
+	}
+	if !x.DType().IsFloat() || alpha.DType() != x.DType() {
+		return fmt.Errorf("%s: want float data and alpha of the same dtype, got %s and %s", name, x.DType(), alpha.DType())
+	}
+	outer, n, inner := splitAxis(x.Shape(), ax)
+	if alpha.NumElements() != int64(n) || alpha.NDim() != 1 {
+		return fmt.Errorf("%s: alpha shape %s, want (%d,)", name, shapeStr(alpha.Shape()), n)
+	}
+	for o := 0; o < outer; o++ {
+		for c := 0; c < n; c++ {
+			a := elemFloat(alpha, c)
+			for j := 0; j < inner; j++ {
+				i := (o*n+c)*inner + j
+				v := elemFloat(x, i)
+				if v < 0 {
+					v *= a
+				}
+				setFloat(out, i, v)
+			}
+		}
+	}
+	return nil
+}
+
+func init() {
+	register("nn.prelu", "x, alpha, axis (int64), out", func(args []runtime.Value) (runtime.Value, error) {
+		p := newArgs("kernels.nn.prelu", args)
+		p.count(4)
+		x, alpha, axis, out := p.tensor(0), p.tensor(1), p.int(2), p.tensor(3)
+		if p.err != nil {
+			return nil, p.err
+		}
+		return nil, wrapErr(Prelu(out, x, alpha, axis))
+	})
 }

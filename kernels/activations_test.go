@@ -57,3 +57,17 @@ func TestWrapParam(t *testing.T) {
 		t.Errorf("wrap_param = %v", out.Float64s())
 	}
 }
+
+func TestPrelu(t *testing.T) {
+	x := randT(t, 1, []int64{2, 3, 4}, f32, -2, 2)
+	alpha := fromF(t, f32, []float64{0.1, 0.2, 0.3}, 3)
+	o := mustT(t, []int64{2, 3, 4}, f32)
+	mustCall(t, "nn.prelu", x, alpha, int64(1), o)
+	want := vals(x)
+	for i, v := range want {
+		if v < 0 {
+			want[i] = roundTo(f32, v*[]float64{0.1, 0.2, 0.3}[unravel(i, []int64{2, 3, 4})[1]])
+		}
+	}
+	expectClose(t, "prelu", o, want, 1e-6, 0)
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/runtime/half"
 )
 
 // pargs decodes the arguments of one packed call with a sticky error: after
@@ -116,6 +117,22 @@ func (p *pargs) optInt(i int) (int64, bool) {
 		return 0, false
 	}
 	return p.int(i), true
+}
+
+// optInts decodes argument i as an int list, or nil.
+func (p *pargs) optInts(i int) []int64 {
+	if v, ok := p.get(i); !ok || v == nil {
+		return nil
+	}
+	return p.ints(i)
+}
+
+// optString decodes argument i as a string, or "" for nil.
+func (p *pargs) optString(i int) string {
+	if v, ok := p.get(i); !ok || v == nil {
+		return ""
+	}
+	return p.string(i)
 }
 
 // bool decodes argument i as a bool (bool or int64 0/1).
@@ -292,7 +309,7 @@ func elemFloat(t *runtime.Tensor, k int) float64 {
 	case runtime.Float64:
 		return elems[float64](t)[k]
 	case runtime.Float16:
-		return float64(f16to32(elems[uint16](t)[k]))
+		return float64(half.Float16ToFloat32(elems[uint16](t)[k]))
 	case runtime.Bool:
 		if elems[bool](t)[k] {
 			return 1

@@ -8,9 +8,14 @@ import (
 )
 
 func init() {
-	runtime.MustRegister("kernels.nn.conv2d", packedConv2D)
-	runtime.MustRegister("kernels.nn.conv1d", packedConv1D)
-	runtime.MustRegister("kernels.nn.conv2d_transpose", packedConv2DTranspose)
+	runtime.MustRegister("kernels.nn.conv2d", packedConv("kernels.nn.conv2d", false, func(out, x, w *runtime.Tensor, a Conv2DTransposeAttrs) error {
+		return Conv2D(out, x, w, a.conv2d())
+	}))
+	runtime.MustRegister("kernels.nn.conv1d", packedConv("kernels.nn.conv1d", false, func(out, x, w *runtime.Tensor, a Conv2DTransposeAttrs) error {
+		return Conv1D(out, x, w, Conv1DAttrs(a.conv2d()))
+	}))
+	runtime.MustRegister("kernels.nn.conv2d_transpose", packedConv("kernels.nn.conv2d_transpose", true, Conv2DTranspose))
+	runtime.MustRegister("kernels.nn.conv1d_transpose", packedConv("kernels.nn.conv1d_transpose", true, Conv1DTranspose))
 }
 
 // Conv2DAttrs are Relax's Conv2DAttrs. Nil/empty Strides and Dilation mean 1;
@@ -402,14 +407,27 @@ func conv2dPlain[T int64 | float64](g *conv2dGeom, out, x, w *runtime.Tensor) er
 // Conv1D computes the NCW/OIW 1-D convolution of x (N, C, W) with
 // w (O, C/groups, KW) into out (N, O, OW), as Conv2D with a unit height.
 func Conv1D(out, x, w *runtime.Tensor, attrs Conv1DAttrs) error {
-	const op = "conv1d"
+	a := Conv2DTransposeAttrs{Strides: attrs.Strides, Padding: attrs.Padding, Dilation: attrs.Dilation, Groups: attrs.Groups,
+		DataLayout: attrs.DataLayout, KernelLayout: attrs.KernelLayout, OutLayout: attrs.OutLayout, OutDType: attrs.OutDType}
+	return conv1dAs2D("conv1d", "OIW", out, x, w, a, false, func(o4, x4, w4 *runtime.Tensor, a2 Conv2DTransposeAttrs) error {
+		return Conv2D(o4, x4, w4, Conv2DAttrs{Strides: a2.Strides, Padding: a2.Padding, Dilation: a2.Dilation, Groups: a2.Groups, OutDType: a2.OutDType})
+	})
+}
+
+// conv1dAs2D runs a 1-D (transposed) convolution as the 2-D one over
+// height-1 views: it checks the NCW/kernelLayout/NCW layouts and 3-D shapes,
+// turns each 1-D attribute (one stride, dilation and output padding; padding
+// left[, right]) into its 2-D form with a unit height, and calls run on
+// (N, C, 1, W) views of out, x and w.
+func conv1dAs2D(op, kernelLayout string, out, x, w *runtime.Tensor, attrs Conv2DTransposeAttrs, transposed bool,
+	run func(o4, x4, w4 *runtime.Tensor, a2 Conv2DTransposeAttrs) error) error {
 	if out == nil || x == nil || w == nil {
 		return fmt.Errorf("%s: nil tensor", op)
 	}
 	if err := convLayout(op, "data_layout", attrs.DataLayout, "NCW"); err != nil {
 		return err
 	}
-	if err := convLayout(op, "kernel_layout", attrs.KernelLayout, "OIW"); err != nil {
+	if err := convLayout(op, "kernel_layout", attrs.KernelLayout, kernelLayout); err != nil {
 		return err
 	}
 	if err := convLayout(op, "out_layout", attrs.OutLayout, "NCW"); err != nil {
@@ -419,16 +437,22 @@ func Conv1D(out, x, w *runtime.Tensor, attrs Conv1DAttrs) error {
 	if len(xs) != 3 || len(ws) != 3 || len(os) != 3 {
 		return fmt.Errorf("%s: data, weight and output must be 3-D, got %v, %v and %v", op, runtime.Shape(xs), runtime.Shape(ws), runtime.Shape(os))
 	}
-	if len(attrs.Strides) > 1 || len(attrs.Dilation) > 1 || len(attrs.Padding) > 2 {
+	if len(attrs.Strides) > 1 || len(attrs.Dilation) > 1 || len(attrs.OutputPadding) > 1 || len(attrs.Padding) > 2 {
+		if transposed {
+			return fmt.Errorf("%s: strides, dilation and output_padding need 1 value and padding 1 or 2 (got %v, %v, %v, %v)",
+				op, attrs.Strides, attrs.Dilation, attrs.OutputPadding, attrs.Padding)
+		}
 		return fmt.Errorf("%s: strides/dilation need 1 value and padding 1 or 2 (got %v, %v, %v)", op, attrs.Strides, attrs.Dilation, attrs.Padding)
 	}
-	a2 := Conv2DAttrs{Strides: []int64{1, 1}, Dilation: []int64{1, 1}, Padding: []int64{0, 0, 0, 0}, Groups: attrs.Groups, OutDType: attrs.OutDType}
-	if len(attrs.Strides) == 1 {
-		a2.Strides[1] = attrs.Strides[0]
+	unitHeight := func(v []int64, dflt int64) []int64 {
+		out := []int64{dflt, dflt}
+		if len(v) == 1 {
+			out[1] = v[0]
+		}
+		return out
 	}
-	if len(attrs.Dilation) == 1 {
-		a2.Dilation[1] = attrs.Dilation[0]
-	}
+	a2 := Conv2DTransposeAttrs{Strides: unitHeight(attrs.Strides, 1), Dilation: unitHeight(attrs.Dilation, 1), Padding: []int64{0, 0, 0, 0},
+		OutputPadding: unitHeight(attrs.OutputPadding, 0), Groups: attrs.Groups, OutDType: attrs.OutDType}
 	switch len(attrs.Padding) {
 	case 1:
 		a2.Padding[1], a2.Padding[3] = attrs.Padding[0], attrs.Padding[0]
@@ -443,8 +467,8 @@ func Conv1D(out, x, w *runtime.Tensor, attrs Conv1DAttrs) error {
 			return fmt.Errorf("%s: %w", op, err)
 		}
 	}
-	if err := Conv2D(o4, x4, w4, a2); err != nil {
-		return fmt.Errorf("conv1d (as 2-D): %w", err)
+	if err := run(o4, x4, w4, a2); err != nil {
+		return fmt.Errorf("%s (as 2-D): %w", op, err)
 	}
 	return nil
 }
@@ -670,55 +694,33 @@ func convPackedAttrs(op string, args []runtime.Value, withOutPad bool) (strides,
 	return
 }
 
-// packedConv2D is "kernels.nn.conv2d". Arguments: (data, weight Tensor,
-// strides, padding, dilation Shape, groups int64, data_layout,
-// kernel_layout, out_layout string, out_dtype DataType|string|None,
-// out Tensor); returns (nil, nil).
-func packedConv2D(args []runtime.Value) (runtime.Value, error) {
-	const op = "kernels.nn.conv2d"
-	x, w, out, err := convTensors(op, args, 11)
-	if err != nil {
-		return nil, err
+// packedConv is the packed function of a convolution named op. Arguments:
+// (data, weight Tensor, strides, padding, [output_padding (transposed
+// only),] dilation Shape, groups int64, data_layout, kernel_layout,
+// out_layout string, out_dtype DataType|string|None, out Tensor); it
+// returns (nil, nil). run gets the attributes in their transposed form
+// (OutputPadding nil for the others).
+func packedConv(op string, transposed bool, run func(out, x, w *runtime.Tensor, a Conv2DTransposeAttrs) error) runtime.PackedFunc {
+	n := 11
+	if transposed {
+		n = 12
 	}
-	s, p, _, d, g, dl, kl, ol, dt, err := convPackedAttrs(op, args, false)
-	if err != nil {
-		return nil, err
+	return func(args []runtime.Value) (runtime.Value, error) {
+		x, w, out, err := convTensors(op, args, n)
+		if err != nil {
+			return nil, err
+		}
+		s, p, op2, d, g, dl, kl, ol, dt, err := convPackedAttrs(op, args, transposed)
+		if err != nil {
+			return nil, err
+		}
+		return nil, run(out, x, w, Conv2DTransposeAttrs{s, p, op2, d, g, dl, kl, ol, dt})
 	}
-	return nil, Conv2D(out, x, w, Conv2DAttrs{s, p, d, g, dl, kl, ol, dt})
 }
 
-// packedConv1D is "kernels.nn.conv1d". Arguments: (data, weight Tensor,
-// strides, padding, dilation Shape, groups int64, data_layout,
-// kernel_layout, out_layout string, out_dtype DataType|string|None,
-// out Tensor); returns (nil, nil).
-func packedConv1D(args []runtime.Value) (runtime.Value, error) {
-	const op = "kernels.nn.conv1d"
-	x, w, out, err := convTensors(op, args, 11)
-	if err != nil {
-		return nil, err
-	}
-	s, p, _, d, g, dl, kl, ol, dt, err := convPackedAttrs(op, args, false)
-	if err != nil {
-		return nil, err
-	}
-	return nil, Conv1D(out, x, w, Conv1DAttrs{s, p, d, g, dl, kl, ol, dt})
-}
-
-// packedConv2DTranspose is "kernels.nn.conv2d_transpose". Arguments: (data,
-// weight Tensor, strides, padding, output_padding, dilation Shape, groups
-// int64, data_layout, kernel_layout, out_layout string, out_dtype
-// DataType|string|None, out Tensor); returns (nil, nil).
-func packedConv2DTranspose(args []runtime.Value) (runtime.Value, error) {
-	const op = "kernels.nn.conv2d_transpose"
-	x, w, out, err := convTensors(op, args, 12)
-	if err != nil {
-		return nil, err
-	}
-	s, p, op2, d, g, dl, kl, ol, dt, err := convPackedAttrs(op, args, true)
-	if err != nil {
-		return nil, err
-	}
-	return nil, Conv2DTranspose(out, x, w, Conv2DTransposeAttrs{s, p, op2, d, g, dl, kl, ol, dt})
+// conv2d drops the output padding.
+func (a Conv2DTransposeAttrs) conv2d() Conv2DAttrs {
+	return Conv2DAttrs{a.Strides, a.Padding, a.Dilation, a.Groups, a.DataLayout, a.KernelLayout, a.OutLayout, a.OutDType}
 }
 
 func convTensors(op string, args []runtime.Value, n int) (x, w, out *runtime.Tensor, err error) {

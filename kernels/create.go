@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/runtime/half"
 )
 
 // fillValue sets every element of t to v (converted to t's dtype).
@@ -15,7 +16,7 @@ func fillValue(t *runtime.Tensor, v float64) error {
 	case runtime.Float64:
 		fillSlice(elems[float64](t), v)
 	case runtime.Float16:
-		fillSlice(elems[uint16](t), f32to16(float32(v)))
+		fillSlice(elems[uint16](t), half.Float64ToFloat16(v))
 	case runtime.Int8:
 		fillSlice(elems[int8](t), int8(v))
 	case runtime.Int16:
@@ -287,7 +288,7 @@ func castFrom[S number](out *runtime.Tensor, x []S) error {
 	case runtime.Float16:
 		o := elems[uint16](out)
 		for i, v := range x {
-			o[i] = f32to16(float32(v))
+			o[i] = half.Float64ToFloat16(float64(v))
 		}
 	case runtime.Int8:
 		castSlice(elems[int8](out), x)

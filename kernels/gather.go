@@ -113,3 +113,118 @@ func transpose2D[T any](o, x []T, rows, cols int) {
 		}
 	}
 }
+
+// OneHot writes on where the last-axis (or axis) position equals the index
+// and off elsewhere; out has indices' shape with depth inserted at axis.
+func OneHot(out, indices *runtime.Tensor, on, off float64, depth, axis int64) error {
+	const name = "one_hot"
+	if indices == nil || out == nil {
+		return fmt.Errorf("%s: nil tensor", name)
+	}
+	if indices.DType().IsFloat() {
+		return fmt.Errorf("%s: indices must be integers, got %s", name, indices.DType())
+	}
+	nd := indices.NDim() + 1
+	if axis < 0 {
+		axis += int64(nd)
+	}
+	if axis < 0 || axis >= int64(nd) || depth < 0 {
+		return fmt.Errorf("%s: invalid axis %d or depth %d", name, axis, depth)
+	}
+	os := make([]int64, 0, nd)
+	os = append(os, indices.Shape()[:axis]...)
+	os = append(os, depth)
+	os = append(os, indices.Shape()[axis:]...)
+	if err := checkOut(name, out, os, out.DType()); err != nil {
+		return err
+	}
+	outer, _, inner := splitAxis(os, int(axis))
+	for o := 0; o < outer; o++ {
+		for d := 0; d < int(depth); d++ {
+			for j := 0; j < inner; j++ {
+				v := off
+				if elemInt(indices, o*inner+j) == int64(d) {
+					v = on
+				}
+				if err := setInt(out, (o*int(depth)+d)*inner+j, int64(v), v); err != nil {
+					return fmt.Errorf("%s: %w", name, err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// GatherElements sets out[i...] = data[... indices[i...] at axis ...]
+// (indices and out share a shape; negative indices count from the end).
+func GatherElements(out, data, indices *runtime.Tensor, axis int64) error {
+	const name = "gather_elements"
+	if err := checkRank(name, out, data, indices); err != nil {
+		return err
+	}
+	ax, err := normAxis(name, axis, data.NDim())
+	if err != nil {
+		return err
+	}
+	if indices.NDim() != data.NDim() || indices.DType().IsFloat() {
+		return fmt.Errorf("%s: indices %s do not match data %s", name, indices, data)
+	}
+	if err := checkOut(name, out, indices.Shape(), data.DType()); err != nil {
+		return err
+	}
+	ds, is := data.Shape(), indices.Shape()
+	eb := data.DType().ElemBytes()
+	ob, db := out.Bytes(), data.Bytes()
+	n := int(indices.NumElements())
+	idx := make([]int, len(is))
+	for i := 0; i < n; i++ {
+		k := elemInt(indices, i)
+		if k < 0 {
+			k += ds[ax]
+		}
+		if k < 0 || k >= ds[ax] {
+			return fmt.Errorf("%s: index %d out of range for axis of size %d", name, elemInt(indices, i), ds[ax])
+		}
+		src := 0
+		for d := range ds {
+			v := idx[d]
+			if d == ax {
+				v = int(k)
+			} else if int64(v) >= ds[d] {
+				return fmt.Errorf("%s: indices shape %s exceeds data shape %s", name, shapeStr(is), shapeStr(ds))
+			}
+			src = src*int(ds[d]) + v
+		}
+		copy(ob[i*eb:(i+1)*eb], db[src*eb:(src+1)*eb])
+		for d := len(is) - 1; d >= 0; d-- {
+			idx[d]++
+			if int64(idx[d]) < is[d] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+	return nil
+}
+
+func init() {
+	register("one_hot", "indices, on_value (float64/int64 or scalar Tensor), off_value, depth (int64), axis (int64), out",
+		func(args []runtime.Value) (runtime.Value, error) {
+			p := newArgs("kernels.one_hot", args)
+			p.count(6)
+			ind, on, off, depth, axis, out := p.tensor(0), p.float(1), p.float(2), p.int(3), p.int(4), p.tensor(5)
+			if p.err != nil {
+				return nil, p.err
+			}
+			return nil, wrapErr(OneHot(out, ind, on, off, depth, axis))
+		})
+	register("gather_elements", "data, indices, axis (int64), out", func(args []runtime.Value) (runtime.Value, error) {
+		p := newArgs("kernels.gather_elements", args)
+		p.count(4)
+		data, ind, axis, out := p.tensor(0), p.tensor(1), p.int(2), p.tensor(3)
+		if p.err != nil {
+			return nil, p.err
+		}
+		return nil, wrapErr(GatherElements(out, data, ind, axis))
+	})
+}

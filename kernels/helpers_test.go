@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/runtime/half"
 )
 
 // Shared test helpers: random tensors, element access through float64, index
@@ -143,7 +144,7 @@ func roundTo(dt runtime.DataType, v float64) float64 {
 	case f32:
 		return float64(float32(v))
 	case f16:
-		return float64(f16to32(f32to16(float32(v))))
+		return float64(half.Float16ToFloat32(half.Float64ToFloat16(v)))
 	}
 	return v
 }

@@ -716,60 +716,12 @@ func Take(out, x, indices *runtime.Tensor, axis int64, hasAxis bool, mode string
 }
 
 func init() {
-	register("reshape", "x, shape (Shape), out", func(args []runtime.Value) (runtime.Value, error) {
-		p := newArgs("kernels.reshape", args)
-		p.count(3)
-		x, shape, out := p.tensor(0), p.ints(1), p.tensor(2)
-		if p.err != nil {
-			return nil, p.err
-		}
-		return nil, wrapErr(Reshape(out, x, shape))
-	})
-	register("flatten", "x, out", func(args []runtime.Value) (runtime.Value, error) {
-		p := newArgs("kernels.flatten", args)
-		p.count(2)
-		x, out := p.tensor(0), p.tensor(1)
-		if p.err != nil {
-			return nil, p.err
-		}
-		return nil, wrapErr(Flatten(out, x))
-	})
-	register("squeeze", "x, axis (Shape or nil), out", func(args []runtime.Value) (runtime.Value, error) {
-		p := newArgs("kernels.squeeze", args)
-		p.count(3)
-		x, axis, out := p.tensor(0), p.ints(1), p.tensor(2)
-		if p.err != nil {
-			return nil, p.err
-		}
-		return nil, wrapErr(Squeeze(out, x, axis))
-	})
-	register("expand_dims", "x, axis (Shape or int64), out", func(args []runtime.Value) (runtime.Value, error) {
-		p := newArgs("kernels.expand_dims", args)
-		p.count(3)
-		x, axis, out := p.tensor(0), p.ints(1), p.tensor(2)
-		if p.err != nil {
-			return nil, p.err
-		}
-		return nil, wrapErr(ExpandDims(out, x, axis))
-	})
-	register("permute_dims", "x, axes (Shape or nil = reverse), out", func(args []runtime.Value) (runtime.Value, error) {
-		p := newArgs("kernels.permute_dims", args)
-		p.count(3)
-		x, axes, out := p.tensor(0), p.ints(1), p.tensor(2)
-		if p.err != nil {
-			return nil, p.err
-		}
-		return nil, wrapErr(PermuteDims(out, x, axes))
-	})
-	register("broadcast_to", "x, shape (Shape), out", func(args []runtime.Value) (runtime.Value, error) {
-		p := newArgs("kernels.broadcast_to", args)
-		p.count(3)
-		x, shape, out := p.tensor(0), p.ints(1), p.tensor(2)
-		if p.err != nil {
-			return nil, p.err
-		}
-		return nil, wrapErr(BroadcastTo(out, x, shape))
-	})
+	registerWithInts("reshape", "x, shape (Shape), out", Reshape)
+	registerUnary("flatten", "x, out", Flatten)
+	registerWithInts("squeeze", "x, axis (Shape or nil), out", Squeeze)
+	registerWithInts("expand_dims", "x, axis (Shape or int64), out", ExpandDims)
+	registerWithInts("permute_dims", "x, axes (Shape or nil = reverse), out", PermuteDims)
+	registerWithInts("broadcast_to", "x, shape (Shape), out", BroadcastTo)
 	register("flip", "data, axis (int64), out", func(args []runtime.Value) (runtime.Value, error) {
 		p := newArgs("kernels.flip", args)
 		p.count(3)
@@ -779,15 +731,7 @@ func init() {
 		}
 		return nil, wrapErr(Flip(out, x, axis))
 	})
-	register("tile", "data, repeats (Shape), out", func(args []runtime.Value) (runtime.Value, error) {
-		p := newArgs("kernels.tile", args)
-		p.count(3)
-		x, reps, out := p.tensor(0), p.ints(1), p.tensor(2)
-		if p.err != nil {
-			return nil, p.err
-		}
-		return nil, wrapErr(Tile(out, x, reps))
-	})
+	registerWithInts("tile", "data, repeats (Shape), out", Tile)
 	register("repeat", "data, repeats (int64), axis (int64 or nil = flatten), out", func(args []runtime.Value) (runtime.Value, error) {
 		p := newArgs("kernels.repeat", args)
 		p.count(4)

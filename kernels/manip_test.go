@@ -399,3 +399,21 @@ func TestAstype(t *testing.T) {
 	}
 	mustCall(t, "astype", mustT(t, []int64{2}, f32), "int64", mustT(t, []int64{2}, i64))
 }
+
+func TestOneHotGatherElements(t *testing.T) {
+	ind := fromF(t, i64, []float64{0, 2, 1, 5}, 2, 2)
+	o := mustT(t, []int64{2, 2, 3}, f32)
+	mustCall(t, "one_hot", ind, 1.0, 0.0, int64(3), int64(-1), o)
+	expectClose(t, "one_hot", o, []float64{1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0}, 0, 0)
+	o2 := mustT(t, []int64{3, 2, 2}, i32)
+	mustCall(t, "one_hot", ind, int64(5), int64(-1), int64(3), int64(0), o2)
+	expectClose(t, "one_hot axis 0", o2, []float64{5, -1, -1, -1, -1, -1, 5, -1, -1, 5, -1, -1}, 0, 0)
+	data := fromF(t, f32, []float64{1, 2, 3, 4, 5, 6}, 2, 3)
+	gi := fromF(t, i32, []float64{2, 0, 1, -1}, 2, 2)
+	og := mustT(t, []int64{2, 2}, f32)
+	mustCall(t, "gather_elements", data, gi, int64(1), og)
+	expectClose(t, "gather_elements", og, []float64{3, 1, 5, 6}, 0, 0)
+	if err := call("gather_elements", data, fromF(t, i32, []float64{3}, 1, 1), int64(1), mustT(t, []int64{1, 1}, f32)); err == nil {
+		t.Error("gather_elements out of range: want error")
+	}
+}

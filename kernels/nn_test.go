@@ -224,3 +224,50 @@ func TestBatchNormDropout(t *testing.T) {
 }
 
 func om2(t *testing.T) *runtime.Tensor { return mustT(t, []int64{3}, f64) }
+
+func TestGroupInstanceNorm(t *testing.T) {
+	shape := []int64{2, 6, 3, 4}
+	x := randT(t, 1, shape, f32, -2, 3)
+	g := randT(t, 2, []int64{6}, f32, 0.5, 1.5)
+	b := randT(t, 3, []int64{6}, f32, -1, 1)
+	xv, gv, bv := vals(x), vals(g), vals(b)
+	for _, groups := range []int64{1, 2, 3, 6} {
+		o := mustT(t, shape, f32)
+		mustCall(t, "nn.group_norm", x, g, b, groups, int64(1), shp(2, 3), 1e-5, true, true, o)
+		gs := int(6 / groups)
+		want := make([]float64, len(xv))
+		for n := 0; n < 2; n++ {
+			for gi := 0; gi < int(groups); gi++ {
+				var s, q, c float64
+				for ch := gi * gs; ch < (gi+1)*gs; ch++ {
+					for k := 0; k < 12; k++ {
+						s += xv[(n*6+ch)*12+k]
+						c++
+					}
+				}
+				m := s / c
+				for ch := gi * gs; ch < (gi+1)*gs; ch++ {
+					for k := 0; k < 12; k++ {
+						d := xv[(n*6+ch)*12+k] - m
+						q += d * d
+					}
+				}
+				for ch := gi * gs; ch < (gi+1)*gs; ch++ {
+					for k := 0; k < 12; k++ {
+						i := (n*6+ch)*12 + k
+						want[i] = (xv[i]-m)/math.Sqrt(q/c+1e-5)*gv[ch] + bv[ch]
+					}
+				}
+			}
+		}
+		expectClose(t, name("group_norm ", groups), o, want, 1e-5, 1e-5)
+		if groups == 6 {
+			oi := mustT(t, shape, f32)
+			mustCall(t, "nn.instance_norm", x, g, b, int64(1), shp(2, 3), 1e-5, true, true, oi)
+			expectClose(t, "instance_norm", oi, want, 1e-5, 1e-5)
+		}
+	}
+	if err := call("nn.group_norm", x, g, b, int64(4), int64(1), shp(2, 3), 1e-5, true, true, mustT(t, shape, f32)); err == nil {
+		t.Error("group_norm with non-dividing groups: want error")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/runtime/half"
 )
 
 // splitAxis returns (outer, n, inner) for viewing shape as
@@ -478,7 +479,7 @@ func setFloat(t *runtime.Tensor, k int, v float64) {
 	case runtime.Float64:
 		elems[float64](t)[k] = v
 	case runtime.Float16:
-		elems[uint16](t)[k] = f32to16(float32(v))
+		elems[uint16](t)[k] = half.Float64ToFloat16(v)
 	}
 }
 
@@ -621,4 +622,144 @@ func init() {
 		}
 		return nil, wrapErr(Dropout(out, mask, data, rate))
 	})
+}
+
+// GroupNormAttrs are Relax's nn.group_norm attributes.
+type GroupNormAttrs struct {
+	NumGroups     int64
+	ChannelAxis   int64
+	Axes          []int64
+	Epsilon       float64
+	Center, Scale bool
+}
+
+// GroupNorm normalizes each group of NumGroups channel groups together with
+// Axes, then applies per-channel gamma and beta (as topi's group_norm).
+func GroupNorm(out, data, gamma, beta *runtime.Tensor, a GroupNormAttrs) error {
+	return groupNorm("nn.group_norm", out, data, gamma, beta, a)
+}
+
+// InstanceNorm normalizes over axes separately for every channel (group_norm
+// with one group per channel).
+func InstanceNorm(out, data, gamma, beta *runtime.Tensor, channelAxis int64, axes []int64, epsilon float64) error {
+	if data == nil {
+		return fmt.Errorf("nn.instance_norm: nil input")
+	}
+	ca, err := normAxis("nn.instance_norm", channelAxis, data.NDim())
+	if err != nil {
+		return err
+	}
+	return groupNorm("nn.instance_norm", out, data, gamma, beta,
+		GroupNormAttrs{NumGroups: data.Shape()[ca], ChannelAxis: channelAxis, Axes: axes, Epsilon: epsilon})
+}
+
+func groupNorm(name string, out, data, gamma, beta *runtime.Tensor, a GroupNormAttrs) error {
+	if err := checkRank(name, out, data, gamma, beta); err != nil {
+		return err
+	}
+	dt := data.DType()
+	if !dt.IsFloat() {
+		return fmt.Errorf("%s: requires a float dtype, got %s", name, dt)
+	}
+	if err := checkOut(name, out, data.Shape(), dt); err != nil {
+		return err
+	}
+	nd := data.NDim()
+	ca, err := normAxis(name, a.ChannelAxis, nd)
+	if err != nil {
+		return err
+	}
+	mask, err := axisMask(name, a.Axes, nd)
+	if err != nil {
+		return err
+	}
+	if mask&(1<<uint(ca)) != 0 {
+		return fmt.Errorf("%s: axes contain the channel axis", name)
+	}
+	shape := data.Shape()
+	c := shape[ca]
+	if a.NumGroups <= 0 || c%a.NumGroups != 0 {
+		return fmt.Errorf("%s: %d channels do not split into %d groups", name, c, a.NumGroups)
+	}
+	cs := []int64{c}
+	for _, p := range []*runtime.Tensor{gamma, beta} {
+		if p.DType() != dt || !shapeEq(p.Shape(), cs) {
+			return fmt.Errorf("%s: parameter %s, want (%d,) %s", name, p, c, dt)
+		}
+	}
+	gsize := c / a.NumGroups
+	n := int(data.NumElements())
+	// group key: kept (non-reduced, non-channel) coordinates and the group
+	key := make([]int, n)
+	nkeys := 0
+	{
+		idx := make([]int, nd)
+		for i := 0; i < n; i++ {
+			k := 0
+			for d := 0; d < nd; d++ {
+				switch {
+				case d == ca:
+					k = k*int(a.NumGroups) + idx[d]/int(gsize)
+				case mask&(1<<uint(d)) == 0:
+					k = k*int(shape[d]) + idx[d]
+				}
+			}
+			key[i] = k
+			nkeys = max(nkeys, k+1)
+			for d := nd - 1; d >= 0; d-- {
+				idx[d]++
+				if idx[d] < int(shape[d]) {
+					break
+				}
+				idx[d] = 0
+			}
+		}
+	}
+	sum := make([]float64, nkeys)
+	cnt := make([]float64, nkeys)
+	for i := 0; i < n; i++ {
+		sum[key[i]] += elemFloat(data, i)
+		cnt[key[i]]++
+	}
+	vs := make([]float64, nkeys)
+	for i := 0; i < n; i++ {
+		d := elemFloat(data, i) - sum[key[i]]/cnt[key[i]]
+		vs[key[i]] += d * d
+	}
+	_, _, inner := splitAxis(shape, ca)
+	for i := 0; i < n; i++ {
+		k := key[i]
+		ch := (i / inner) % int(c)
+		v := (elemFloat(data, i) - sum[k]/cnt[k]) / math.Sqrt(vs[k]/cnt[k]+a.Epsilon)
+		setFloat(out, i, v*elemFloat(gamma, ch)+elemFloat(beta, ch))
+	}
+	return nil
+}
+
+func init() {
+	register("nn.group_norm", "data, gamma, beta, num_groups (int64), channel_axis (int64), axes (Shape), epsilon (float64), center (bool), scale (bool), out",
+		func(args []runtime.Value) (runtime.Value, error) {
+			p := newArgs("kernels.nn.group_norm", args)
+			p.count(10)
+			data, gamma, beta := p.tensor(0), p.tensor(1), p.tensor(2)
+			a := GroupNormAttrs{NumGroups: p.int(3), ChannelAxis: p.int(4), Axes: p.ints(5), Epsilon: p.float(6), Center: p.bool(7), Scale: p.bool(8)}
+			out := p.tensor(9)
+			if p.err != nil {
+				return nil, p.err
+			}
+			return nil, wrapErr(GroupNorm(out, data, gamma, beta, a))
+		})
+	register("nn.instance_norm", "data, gamma, beta, channel_axis (int64), axes (Shape), epsilon (float64), center (bool), scale (bool), out",
+		func(args []runtime.Value) (runtime.Value, error) {
+			p := newArgs("kernels.nn.instance_norm", args)
+			p.count(9)
+			data, gamma, beta := p.tensor(0), p.tensor(1), p.tensor(2)
+			ca, axes, eps := p.int(3), p.ints(4), p.float(5)
+			_, _ = p.bool(6), p.bool(7)
+			out := p.tensor(8)
+			if p.err != nil {
+				return nil, p.err
+			}
+			return nil, wrapErr(InstanceNorm(out, data, gamma, beta, ca, axes, eps))
+		})
 }

@@ -21,9 +21,9 @@ type OpSpec struct {
 	Args string
 }
 
-// Ops is the table of operators this package implements, keyed by the Relax
+// ops is the table of operators this package implements, keyed by the Relax
 // op name without the "relax." prefix ("add", "nn.softmax", ...). It is filled
-// at package initialisation and must be treated as read-only. Kernels
+// at package initialisation and read through Lookup and Names. Kernels
 // registered elsewhere in the package (matmul, convolutions) are listed by
 // Supported as well.
 //
@@ -32,12 +32,57 @@ type OpSpec struct {
 // runtime.DataType (or their spelling), None is nil; output tensors come last
 // and are preallocated with the shape and dtype the op computes; the function
 // returns (nil, nil) or an error.
-var Ops = map[string]OpSpec{}
+var ops = map[string]OpSpec{}
 
-// register records op in Ops and registers its packed function globally.
+// Lookup returns the calling convention of the table kernel for Relax op
+// name (without "relax.", e.g. "nn.softmax").
+func Lookup(op string) (OpSpec, bool) {
+	s, ok := ops[op]
+	return s, ok
+}
+
+// Names lists the ops of the table (see Lookup), sorted.
+func Names() []string {
+	out := make([]string, 0, len(ops))
+	for n := range ops {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// register records op in the table and registers its packed function globally.
 func register(op, args string, f runtime.PackedFunc) {
-	Ops[op] = OpSpec{Name: Prefix + op, Args: args}
+	ops[op] = OpSpec{Name: Prefix + op, Args: args}
 	runtime.MustRegister(Prefix+op, f)
+}
+
+// registerUnary registers op with packed arguments (x, out).
+func registerUnary(op, args string, f func(out, x *runtime.Tensor) error) {
+	full := Prefix + op
+	register(op, args, func(a []runtime.Value) (runtime.Value, error) {
+		p := newArgs(full, a)
+		p.count(2)
+		x, out := p.tensor(0), p.tensor(1)
+		if p.err != nil {
+			return nil, p.err
+		}
+		return nil, wrapErr(f(out, x))
+	})
+}
+
+// registerWithInts registers op with packed arguments (x, an int list, out).
+func registerWithInts(op, args string, f func(out, x *runtime.Tensor, v []int64) error) {
+	full := Prefix + op
+	register(op, args, func(a []runtime.Value) (runtime.Value, error) {
+		p := newArgs(full, a)
+		p.count(3)
+		x, v, out := p.tensor(0), p.ints(1), p.tensor(2)
+		if p.err != nil {
+			return nil, p.err
+		}
+		return nil, wrapErr(f(out, x, v))
+	})
 }
 
 // Supported lists the Relax op names (without "relax.") that have a kernel

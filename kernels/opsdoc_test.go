@@ -1,21 +1,18 @@
 package kernels
 
 import (
-	"flag"
 	"fmt"
-	"os"
-	"sort"
 	"strings"
 	"testing"
+
+	"github.com/relaxgo/relaxgo/internal/golden"
 )
 
-var updateOpsDoc = flag.Bool("update-ops", false, "rewrite OPS.md from the Ops table")
-
-// opsDoc renders the Ops table as Markdown.
+// opsDoc renders the op table as Markdown.
 func opsDoc() string {
 	var b strings.Builder
 	b.WriteString("# kernels: packed operator table\n\n")
-	b.WriteString("Generated from `kernels.Ops` by `go test ./kernels -run TestOpsDoc -update-ops`; do not edit.\n\n")
+	b.WriteString("Generated from `kernels.Names()`/`kernels.Lookup` by `go test ./kernels -run TestOpsDoc -update`; do not edit.\n\n")
 	b.WriteString("Each Relax op `relax.X` has a packed function `kernels.X` in the runtime registry. Arguments: the op's\n")
 	b.WriteString("tensor inputs in Relax order, then its attributes in Relax's attribute order, then the preallocated\n")
 	b.WriteString("output tensor(s). ints are int64, bools are bool or int64 0/1, floats are float64, int lists are\n")
@@ -24,30 +21,14 @@ func opsDoc() string {
 	b.WriteString("Kernels registered outside this table (matmul, convolutions) are listed by `kernels.Supported()`;\n")
 	b.WriteString("`kernels.Run(op, args...)` calls any of them by Relax op name (constant folding).\n\n")
 	b.WriteString("| op | packed name | arguments |\n|---|---|---|\n")
-	names := make([]string, 0, len(Ops))
-	for n := range Ops {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(&b, "| `%s` | `%s` | %s |\n", n, Ops[n].Name, strings.ReplaceAll(Ops[n].Args, "|", "\\|"))
+	for _, n := range Names() {
+		spec, _ := Lookup(n)
+		fmt.Fprintf(&b, "| `%s` | `%s` | %s |\n", n, spec.Name, strings.ReplaceAll(spec.Args, "|", "\\|"))
 	}
 	return b.String()
 }
 
 // TestOpsDoc keeps OPS.md in sync with the Ops table.
 func TestOpsDoc(t *testing.T) {
-	want := opsDoc()
-	if *updateOpsDoc {
-		if err := os.WriteFile("OPS.md", []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile("OPS.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != want {
-		t.Fatal("OPS.md is stale: run go test ./kernels -run TestOpsDoc -update-ops")
-	}
+	golden.Check(t, "OPS.md", []byte(opsDoc()))
 }

@@ -1,6 +1,3 @@
-// Package kernels implements relaxgo's operator library: typed,
-// destination-passing Go functions for Relax operators, each also registered
-// as a packed function under "kernels." + the Relax op name.
 package kernels
 
 import (

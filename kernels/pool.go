@@ -516,20 +516,27 @@ func padMap(i, n int, mode string) (int, bool) {
 	return 0, false
 }
 
+// readPoolArgs reads the packed arguments of the 1-D and 2-D poolings: data,
+// pool_size, strides, padding, dilation, ceil_mode, count_include_pad,
+// layout, out_layout (string or nil), out. full is the packed name (built
+// once by the caller: concatenating it per call would allocate).
+func readPoolArgs(full string, args []runtime.Value) (x, out *runtime.Tensor, a Pool2DAttrs, err error) {
+	p := newArgs(full, args)
+	p.count(10)
+	x = p.tensor(0)
+	a = Pool2DAttrs{PoolSize: p.ints(1), Strides: p.ints(2), Padding: p.ints(3), Dilation: p.ints(4),
+		CeilMode: p.bool(5), CountIncludePad: p.bool(6), Layout: p.string(7)}
+	a.OutLayout = p.optString(8)
+	out = p.tensor(9)
+	return x, out, a, p.err
+}
+
 func poolPacked(op string, isMax bool) runtime.PackedFunc {
 	full := Prefix + op
 	return func(args []runtime.Value) (runtime.Value, error) {
-		p := newArgs(full, args)
-		p.count(10)
-		x := p.tensor(0)
-		a := Pool2DAttrs{PoolSize: p.ints(1), Strides: p.ints(2), Padding: p.ints(3), Dilation: p.ints(4),
-			CeilMode: p.bool(5), CountIncludePad: p.bool(6), Layout: p.string(7)}
-		if p.err == nil && args[8] != nil {
-			a.OutLayout = p.string(8)
-		}
-		out := p.tensor(9)
-		if p.err != nil {
-			return nil, p.err
+		x, out, a, err := readPoolArgs(full, args)
+		if err != nil {
+			return nil, err
 		}
 		return nil, wrapErr(pool2d(op, out, x, &a, isMax))
 	}
@@ -544,10 +551,7 @@ func init() {
 			p := newArgs("kernels.nn.adaptive_avg_pool2d", args)
 			p.count(5)
 			x, osz, layout := p.tensor(0), p.ints(1), p.string(2)
-			var outLayout string
-			if p.err == nil && args[3] != nil {
-				outLayout = p.string(3)
-			}
+			outLayout := p.optString(3)
 			out := p.tensor(4)
 			if p.err != nil {
 				return nil, p.err
@@ -578,4 +582,95 @@ func init() {
 			}
 			return nil, wrapErr(Pad(out, x, a))
 		})
+}
+
+// Pool1DAttrs are Relax's nn.max_pool1d / nn.avg_pool1d attributes (Padding
+// has 1 or 2 values: left, right; Layout "NCW" or "NWC").
+type Pool1DAttrs struct {
+	PoolSize, Strides, Dilation, Padding []int64
+	CeilMode, CountIncludePad            bool
+	Layout, OutLayout                    string
+}
+
+// pool1dAs2d runs a 1-D pooling as 2-D pooling over a height-1 view.
+func pool1dAs2d(name string, out, x *runtime.Tensor, a Pool1DAttrs, isMax bool) error {
+	if x == nil || out == nil || x.NDim() != 3 || out.NDim() != 3 {
+		return fmt.Errorf("%s: want 3-D input and output", name)
+	}
+	layout := "NCHW"
+	switch a.Layout {
+	case "", "NCW":
+	case "NWC":
+		layout = "NHWC"
+	default:
+		return fmt.Errorf("%s: unsupported layout %q", name, a.Layout)
+	}
+	if a.OutLayout != "" && a.OutLayout != a.Layout && !(a.Layout == "" && a.OutLayout == "NCW") {
+		return fmt.Errorf("%s: out_layout %q differs from layout %q", name, a.OutLayout, a.Layout)
+	}
+	one := func(v []int64, def int64) []int64 {
+		if len(v) == 0 {
+			return []int64{1, def}
+		}
+		return []int64{1, v[0]}
+	}
+	var pad []int64
+	switch len(a.Padding) {
+	case 0:
+		pad = []int64{0, 0, 0, 0}
+	case 1:
+		pad = []int64{0, a.Padding[0], 0, a.Padding[0]}
+	case 2:
+		pad = []int64{0, a.Padding[0], 0, a.Padding[1]}
+	default:
+		return fmt.Errorf("%s: padding must have 1 or 2 values", name)
+	}
+	if len(a.PoolSize) > 1 || len(a.Strides) > 1 || len(a.Dilation) > 1 {
+		return fmt.Errorf("%s: pool_size, strides and dilation must have 1 value", name)
+	}
+	view := func(t *runtime.Tensor) (*runtime.Tensor, error) {
+		s := t.Shape()
+		if layout == "NCHW" {
+			return t.Reshape([]int64{s[0], s[1], 1, s[2]})
+		}
+		return t.Reshape([]int64{s[0], 1, s[1], s[2]})
+	}
+	x4, err := view(x)
+	if err != nil {
+		return err
+	}
+	o4, err := view(out)
+	if err != nil {
+		return err
+	}
+	a2 := Pool2DAttrs{PoolSize: one(a.PoolSize, 1), Strides: one(a.Strides, 1), Dilation: one(a.Dilation, 1),
+		Padding: pad, CeilMode: a.CeilMode, CountIncludePad: a.CountIncludePad, Layout: layout, OutLayout: layout}
+	return pool2d(name, o4, x4, &a2, isMax)
+}
+
+// MaxPool1D computes 1-D max pooling.
+func MaxPool1D(out, x *runtime.Tensor, a Pool1DAttrs) error {
+	return pool1dAs2d("nn.max_pool1d", out, x, a, true)
+}
+
+// AvgPool1D computes 1-D average pooling.
+func AvgPool1D(out, x *runtime.Tensor, a Pool1DAttrs) error {
+	return pool1dAs2d("nn.avg_pool1d", out, x, a, false)
+}
+
+func pool1dPacked(op string, isMax bool) runtime.PackedFunc {
+	full := Prefix + op
+	return func(args []runtime.Value) (runtime.Value, error) {
+		x, out, a, err := readPoolArgs(full, args)
+		if err != nil {
+			return nil, err
+		}
+		return nil, wrapErr(pool1dAs2d(op, out, x, Pool1DAttrs(a), isMax))
+	}
+}
+
+func init() {
+	const pool1dArgs = "data, pool_size (Shape), strides (Shape), padding (Shape: left, right), dilation (Shape), ceil_mode (bool), count_include_pad (bool), layout (string), out_layout (string or nil), out"
+	register("nn.max_pool1d", pool1dArgs, pool1dPacked("nn.max_pool1d", true))
+	register("nn.avg_pool1d", pool1dArgs, pool1dPacked("nn.avg_pool1d", false))
 }

@@ -349,12 +349,35 @@ func TestRegistryTable(t *testing.T) {
 		sup[s] = true
 	}
 	for _, op := range required {
-		spec, ok := Ops[op]
+		spec, ok := Lookup(op)
 		if !ok || spec.Name != "kernels."+op || spec.Args == "" || !sup[op] {
-			t.Errorf("op %q missing from Ops/registry", op)
+			t.Errorf("op %q missing from the table or the registry", op)
 		}
 	}
 	if err := Run("no_such_op"); err == nil {
 		t.Error("Run of an unknown op: want error")
 	}
+}
+
+func TestPool1D(t *testing.T) {
+	x := randT(t, 1, []int64{2, 3, 17}, f32, -2, 2)
+	xv := vals(x)
+	for _, isMax := range []bool{true, false} {
+		want, oh, ow := refPool2D(xv, 2, 3, 1, 17, [4]int{1, 3}, [4]int{1, 2}, [4]int{1, 1}, [4]int{0, 1, 0, 2}, true, false, isMax)
+		if oh != 1 {
+			t.Fatal(oh)
+		}
+		op := "nn.avg_pool1d"
+		if isMax {
+			op = "nn.max_pool1d"
+		}
+		o := mustT(t, []int64{2, 3, int64(ow)}, f32)
+		mustCall(t, op, x, shp(3), shp(2), shp(1, 2), shp(1), true, false, "NCW", "NCW", o)
+		expectClose(t, op, o, want, 1e-6, 1e-7)
+		xn := fromF(t, f32, nchwToNHWC(xv, 2, 3, 1, 17), 2, 17, 3)
+		on := mustT(t, []int64{2, int64(ow), 3}, f32)
+		mustCall(t, op, xn, shp(3), shp(2), shp(1, 2), shp(1), true, false, "NWC", nil, on)
+		expectClose(t, op+" NWC", on, nchwToNHWC(want, 2, 3, 1, ow), 1e-6, 1e-7)
+	}
+	_ = runtime.Float32
 }

@@ -580,3 +580,94 @@ func init() {
 		})
 	}
 }
+
+// Cumsum computes the inclusive (or exclusive) running sum along axis;
+// hasAxis false runs over the flattened input (out is 1-D). out's dtype may
+// differ from x's (Relax's dtype attribute).
+func Cumsum(out, x *runtime.Tensor, axis int64, hasAxis, exclusive bool) error {
+	return scan("cumsum", out, x, axis, hasAxis, exclusive, false)
+}
+
+// Cumprod is Cumsum with products.
+func Cumprod(out, x *runtime.Tensor, axis int64, hasAxis, exclusive bool) error {
+	return scan("cumprod", out, x, axis, hasAxis, exclusive, true)
+}
+
+func scan(name string, out, x *runtime.Tensor, axis int64, hasAxis, exclusive, isProd bool) error {
+	if x == nil || out == nil {
+		return fmt.Errorf("%s: nil tensor", name)
+	}
+	shape := x.Shape()
+	ax := 0
+	var flat [1]int64
+	if !hasAxis {
+		flat[0] = x.NumElements()
+		shape = flat[:]
+	} else {
+		a, err := normAxis(name, axis, x.NDim())
+		if err != nil {
+			return err
+		}
+		ax = a
+	}
+	if err := checkOut(name, out, shape, out.DType()); err != nil {
+		return err
+	}
+	outer, n, inner := splitAxis(shape, ax)
+	isInt := !out.DType().IsFloat()
+	for o := 0; o < outer; o++ {
+		for j := 0; j < inner; j++ {
+			acc, iacc := 0.0, int64(0)
+			if isProd {
+				acc, iacc = 1, 1
+			}
+			for k := 0; k < n; k++ {
+				i := (o*n+k)*inner + j
+				v, iv := elemFloat(x, i), elemInt(x, i)
+				if !exclusive {
+					acc, iacc = step(acc, iacc, v, iv, isProd)
+				}
+				if isInt {
+					if err := setInt(out, i, iacc, float64(iacc)); err != nil {
+						return fmt.Errorf("%s: %w", name, err)
+					}
+				} else {
+					setFloat(out, i, acc)
+				}
+				if exclusive {
+					acc, iacc = step(acc, iacc, v, iv, isProd)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func step(acc float64, iacc int64, v float64, iv int64, isProd bool) (float64, int64) {
+	if isProd {
+		return acc * v, iacc * iv
+	}
+	return acc + v, iacc + iv
+}
+
+func init() {
+	scanPacked := func(op string, isProd bool) {
+		register(op, "data, axis (int64 or nil = flattened), dtype (DataType or nil; must match out), exclusive (bool), out",
+			func(args []runtime.Value) (runtime.Value, error) {
+				p := newArgs(Prefix+op, args)
+				p.count(5)
+				x := p.tensor(0)
+				axis, has := p.optInt(1)
+				dt, excl, out := p.dtype(2), p.bool(3), p.tensor(4)
+				if p.err != nil {
+					return nil, p.err
+				}
+				if !dt.IsVoid() && dt != out.DType() {
+					return nil, fmt.Errorf("kernels.%s: output dtype is %s, want %s", op, out.DType(), dt)
+				}
+				return nil, wrapErr(scan(op, out, x, axis, has, excl, isProd))
+			})
+	}
+	scanPacked("cumsum", false)
+	scanPacked("cumprod", true)
+}

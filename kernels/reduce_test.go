@@ -130,14 +130,7 @@ func TestReductions(t *testing.T) {
 					continue
 				}
 				for _, keep := range []bool{false, true} {
-					var os []int64
-					for d, s := range c.shape {
-						if !red[d] {
-							os = append(os, s)
-						} else if keep {
-							os = append(os, 1)
-						}
-					}
+					os := reducedShape(c.shape, red, keep)
 					if os == nil {
 						os = []int64{}
 					}
@@ -220,14 +213,7 @@ func TestArgReductions(t *testing.T) {
 			for _, op := range []string{"argmax", "argmin"} {
 				ref, _ := refReduce(op, vals(x), c.shape, red, false)
 				for _, keep := range []bool{false, true} {
-					var os []int64
-					for d, s := range c.shape {
-						if !red[d] {
-							os = append(os, s)
-						} else if keep {
-							os = append(os, 1)
-						}
-					}
+					os := reducedShape(c.shape, red, keep)
 					out := mustT(t, os, i64)
 					mustCall(t, op, x, c.axis, keep, out)
 					want := make([]float64, out.NumElements())
@@ -248,4 +234,35 @@ func TestArgReductions(t *testing.T) {
 	expectClose(t, "argmin ties", o, []float64{3}, 0, 0)
 	mustCall(t, "argmax", fromF(t, f32, []float64{1, math.NaN(), 5}, 3), nil, false, o)
 	expectClose(t, "argmax NaN", o, []float64{1}, 0, 0)
+}
+
+func TestCumsumCumprod(t *testing.T) {
+	x := fromF(t, f32, []float64{1, 2, 3, 4, 5, 6}, 2, 3)
+	o := mustT(t, []int64{2, 3}, f32)
+	mustCall(t, "cumsum", x, int64(1), nil, false, o)
+	expectClose(t, "cumsum axis 1", o, []float64{1, 3, 6, 4, 9, 15}, 0, 0)
+	mustCall(t, "cumsum", x, int64(-2), nil, true, o)
+	expectClose(t, "cumsum exclusive axis 0", o, []float64{0, 0, 0, 1, 2, 3}, 0, 0)
+	mustCall(t, "cumprod", x, int64(1), f32, false, o)
+	expectClose(t, "cumprod", o, []float64{1, 2, 6, 4, 20, 120}, 0, 0)
+	of := mustT(t, []int64{6}, i64)
+	mustCall(t, "cumsum", fromF(t, i32, []float64{1, 2, 3, 4, 5, 6}, 2, 3), nil, i64, false, of)
+	expectClose(t, "cumsum flat int64", of, []float64{1, 3, 6, 10, 15, 21}, 0, 0)
+	if err := call("cumsum", x, int64(1), i64, false, o); err == nil {
+		t.Error("cumsum dtype mismatch: want error")
+	}
+}
+
+// reducedShape is shape after reducing the axes marked in red (kept as 1
+// with keep).
+func reducedShape(shape []int64, red []bool, keep bool) []int64 {
+	var out []int64
+	for d, s := range shape {
+		if !red[d] {
+			out = append(out, s)
+		} else if keep {
+			out = append(out, 1)
+		}
+	}
+	return out
 }

@@ -3,7 +3,6 @@ package kernels
 import (
 	"fmt"
 	"math/rand"
-	"sort"
 	"testing"
 
 	"github.com/relaxgo/relaxgo/runtime"
@@ -23,13 +22,9 @@ func TestPackedNoPanic(t *testing.T) {
 		mustT(t, []int64{1, 2, 3, 3}, f16), mustT(t, []int64{3, 2}, i32), mustT(t, []int64{4}, i64),
 		fromF(t, i64, []float64{5, -7}, 2), mustT(t, []int64{2, 3}, runtime.BFloat16), mustT(t, []int64{1}, runtime.UInt64),
 	}
-	names := make([]string, 0, len(Ops))
-	for n := range Ops {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, op := range names {
-		f, _ := runtime.Lookup(Ops[op].Name)
+	for _, op := range Names() {
+		spec, _ := Lookup(op)
+		f, _ := runtime.Lookup(spec.Name)
 		for trial := 0; trial < robustTrials; trial++ {
 			n := r.Intn(15)
 			args := make([]runtime.Value, n)

@@ -192,29 +192,3 @@ func TestUnaryPredicates(t *testing.T) {
 	mustCall(t, "round", fromF(t, f32, []float64{0.5, 1.5, 2.5, -0.5}, 4), r)
 	expectClose(t, "round half even", r, []float64{0, 2, 2, 0}, 0, 0)
 }
-
-func TestF16Conversion(t *testing.T) {
-	// every half value round-trips through float32
-	for h := 0; h < 1<<16; h++ {
-		f := f16to32(uint16(h))
-		back := f32to16(f)
-		if f != f {
-			if back&0x7c00 != 0x7c00 || back&0x3ff == 0 {
-				t.Fatalf("NaN %#x -> %#x", h, back)
-			}
-			continue
-		}
-		if back != uint16(h) {
-			t.Fatalf("half %#x -> %v -> %#x", h, f, back)
-		}
-	}
-	cases := []struct {
-		f float32
-		h uint16
-	}{{1, 0x3c00}, {65504, 0x7bff}, {65520, 0x7c00}, {-2, 0xc000}, {5.960464477539063e-08, 1}, {1e-8, 0}, {0.1, 0x2e66}}
-	for _, c := range cases {
-		if got := f32to16(c.f); got != c.h {
-			t.Errorf("f32to16(%v) = %#x, want %#x", c.f, got, c.h)
-		}
-	}
-}

@@ -2,10 +2,10 @@ package kernels
 
 import (
 	"fmt"
-	"math"
 	"unsafe"
 
 	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/runtime/half"
 )
 
 // maxRank bounds the rank of tensors handled by the shape machinery, so that
@@ -163,79 +163,17 @@ func parFor(n, grain int, fn func(lo, hi int)) {
 	ParallelFor(n, grain, fn)
 }
 
-// f16to32 converts IEEE half-precision bits to float32.
-func f16to32(h uint16) float32 {
-	sign := uint32(h>>15) << 31
-	exp := uint32(h>>10) & 0x1f
-	man := uint32(h) & 0x3ff
-	switch {
-	case exp == 0:
-		if man == 0 {
-			return math.Float32frombits(sign)
-		}
-		// subnormal: normalize
-		e := uint32(127 - 15 + 1)
-		for man&0x400 == 0 {
-			man <<= 1
-			e--
-		}
-		man &= 0x3ff
-		return math.Float32frombits(sign | e<<23 | man<<13)
-	case exp == 0x1f:
-		return math.Float32frombits(sign | 0xff<<23 | man<<13)
-	}
-	return math.Float32frombits(sign | (exp+127-15)<<23 | man<<13)
-}
-
-// f32to16 converts float32 to IEEE half-precision bits, rounding to nearest even.
-func f32to16(f float32) uint16 {
-	b := math.Float32bits(f)
-	sign := uint16(b>>16) & 0x8000
-	exp := int32(b>>23) & 0xff
-	man := b & 0x7fffff
-	if exp == 0xff {
-		if man != 0 {
-			return sign | 0x7e00 // NaN
-		}
-		return sign | 0x7c00
-	}
-	e := exp - 127 + 15
-	if e >= 0x1f {
-		return sign | 0x7c00
-	}
-	if e <= 0 {
-		if e < -10 {
-			return sign
-		}
-		man |= 0x800000
-		shift := uint32(14 - e)
-		half := uint32(1) << (shift - 1)
-		rem := man & (1<<shift - 1)
-		r := man >> shift
-		if rem > half || (rem == half && r&1 == 1) {
-			r++
-		}
-		return sign | uint16(r)
-	}
-	r := uint32(e)<<10 | man>>13
-	rem := man & 0x1fff
-	if rem > 0x1000 || (rem == 0x1000 && r&1 == 1) {
-		r++ // may carry into the exponent, which is the correct rounding
-	}
-	return sign | uint16(r)
-}
-
 // halfToF32 widens a float16 slice into dst.
 func halfToF32(dst []float32, src []uint16) {
 	for i, h := range src {
-		dst[i] = f16to32(h)
+		dst[i] = half.Float16ToFloat32(h)
 	}
 }
 
 // f32ToHalf narrows a float32 slice into float16 bits.
 func f32ToHalf(dst []uint16, src []float32) {
 	for i, f := range src {
-		dst[i] = f32to16(f)
+		dst[i] = half.Float32ToFloat16(f)
 	}
 }
 

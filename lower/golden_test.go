@@ -1,59 +1,21 @@
 package lower_test
 
 import (
-	"flag"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	goldenfile "github.com/relaxgo/relaxgo/internal/golden"
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/ir/tvmscript"
 	"github.com/relaxgo/relaxgo/lower"
 	"github.com/relaxgo/relaxgo/vmtir"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// golden compares got with testdata/golden/name, or rewrites it with -update.
+// golden compares got with testdata/golden/name (go test -update rewrites it).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./lower -run Golden -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (run with -update after checking the change):\n%s", path, diffLines(string(want), got))
-	}
-}
-
-// diffLines shows the first differing line.
-func diffLines(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\n  want: %s\n  got:  %s", i+1, a, b)
-		}
-	}
-	return ""
+	goldenfile.Check(t, filepath.Join("testdata", "golden", name), []byte(got))
 }
 
 // TestPipelineGolden pins the module after every pass for a few modules

@@ -1,7 +1,6 @@
 package lower_test
 
 import (
-	"sort"
 	"strings"
 	"testing"
 
@@ -45,17 +44,13 @@ func kernelArgNames(spec string) []string {
 // attributes in the order the kernel reads them: Legalize appends the op's
 // canonical attributes (ir registry order) after its expression arguments.
 func TestKernelAttrOrder(t *testing.T) {
-	var ops []string
-	for op := range kernels.Ops {
-		ops = append(ops, op)
-	}
-	sort.Strings(ops)
-	for _, op := range ops {
+	for _, op := range kernels.Names() {
 		def, ok := ir.LookupOp("relax." + op)
 		if !ok {
 			continue
 		}
-		names := kernelArgNames(kernels.Ops[op].Args)
+		spec, _ := kernels.Lookup(op)
+		names := kernelArgNames(spec.Args)
 		n := len(def.Args)
 		if len(names) < n+len(def.Attrs) {
 			t.Errorf("%s: kernel takes %v; the op has %d arguments and attributes %v", op, names, n, attrNames(def))

@@ -1,6 +1,8 @@
 // Package lower holds relaxgo's pass pipeline: the module-to-module
-// transformations that turn a parsed Relax module into a VM-ready one, in the
-// order of TVM's default CPU build pipeline (see Pipeline).
+// transformations that turn a parsed Relax module into a VM-ready one.
+// DefaultPasses lists them in the order of TVM's default CPU build pipeline
+// (BindParams, when a module has weights, goes first; the compiler package
+// adds it), and Run applies a pass list.
 package lower
 
 import (
@@ -20,7 +22,7 @@ type Pass struct {
 	Run func(m *ir.Module) (*ir.Module, error)
 }
 
-// Options configure the default pipeline.
+// Options configure Run's dumps.
 type Options struct {
 	// Dump, when set, receives the module printed after each pass named in DumpAfter.
 	Dump io.Writer
@@ -61,8 +63,11 @@ func PassNames() []string {
 	return out
 }
 
-// Run applies passes in order, checking well-formedness after each one and
-// dumping as asked.
+// Run applies passes in order and prints the module after the passes
+// opt.DumpAfter names. A pass error comes back wrapped with the pass name.
+// Run does not re-check well-formedness between passes: the input is checked
+// once when it is parsed (compiler.Parse calls ir.WellFormed), each pass
+// returns a normalized module, and the pass tests check their output.
 func Run(m *ir.Module, passes []Pass, opt Options) (*ir.Module, error) {
 	dumpAll := false
 	want := map[string]bool{}

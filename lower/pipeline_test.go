@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relaxgo/relaxgo/internal/corpus"
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/ir/tvmscript"
 	_ "github.com/relaxgo/relaxgo/kernels"
@@ -28,15 +29,7 @@ func parse(t *testing.T, path string) *ir.Module {
 }
 
 func TestPipelineCorpusLowers(t *testing.T) {
-	dir := os.Getenv("RELAXGO_SHARED")
-	if dir == "" {
-		dir = "../../shared"
-	}
-	mods, _ := filepath.Glob(filepath.Join(dir, "corpus", "*", "module.py"))
-	if len(mods) == 0 {
-		t.Skip("no corpus")
-	}
-	for _, path := range mods {
+	for _, path := range corpus.Modules(t) {
 		t.Run(filepath.Base(filepath.Dir(path)), func(t *testing.T) {
 			m := parse(t, path)
 			var dump strings.Builder

@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files under testdata")
+	goldenfile "github.com/relaxgo/relaxgo/internal/golden"
+)
 
 // goldenExec is a hand-built program exercising every constant type, every
 // opcode, special registers, function references, a compiled entry and a
@@ -57,19 +55,7 @@ func goldenExec(t testing.TB) *Executable {
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		noErr(t, os.MkdirAll("testdata", 0o755))
-		noErr(t, os.WriteFile(path, got, 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from golden file (run go test -update after checking):\ngot:\n%s\nwant:\n%s", name, got, want)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got)
 }
 
 func TestGoldenFiles(t *testing.T) {

@@ -3,10 +3,9 @@ package runtime
 import (
 	"bytes"
 	"encoding/binary"
-	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
+
+	goldenfile "github.com/relaxgo/relaxgo/internal/golden"
 )
 
 // FuzzLoadExecutable: loading arbitrary bytes never panics; whatever loads
@@ -164,15 +163,10 @@ func decodeCheckInput(b []byte) (funcs []FuncInfo, nconst int, offs, words []int
 // TestWriteFuzzSeeds keeps the seed corpora under testdata/fuzz current
 // (written with -update; read by go test and go test -fuzz).
 func TestWriteFuzzSeeds(t *testing.T) {
-	if !*update {
+	if !goldenfile.Updating() {
 		t.Skip("run with -update to rewrite the fuzz seeds")
 	}
-	write := func(target, name string, data []byte) {
-		dir := filepath.Join("testdata", "fuzz", target)
-		noErr(t, os.MkdirAll(dir, 0o755))
-		content := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", data)
-		noErr(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
-	}
+	write := func(target, name string, data []byte) { goldenfile.WriteFuzzSeed(t, target, name, data) }
 	for name, e := range map[string]*Executable{"golden": goldenExec(t), "addmul": addMulExec(t), "if": ifExec(t), "recursion": recursionExec(t)} {
 		data := must[[]byte](t)(e.SaveToBytes())
 		write("FuzzLoadExecutable", "seed-"+name, data)

@@ -12,21 +12,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/relaxgo/relaxgo/internal/corpus"
 )
 
-// corpusDir returns $RELAXGO_SHARED/corpus (default /work/shared/corpus),
-// skipping the test when it is absent.
+// corpusDir returns the corpus directory (see internal/corpus).
 func corpusDir(t *testing.T) string {
 	t.Helper()
-	shared := os.Getenv("RELAXGO_SHARED")
-	if shared == "" {
-		shared = "/work/shared"
-	}
-	dir := filepath.Join(shared, "corpus")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("no corpus at %s (set RELAXGO_SHARED)", dir)
-	}
-	return dir
+	return corpus.Dir(t)
 }
 
 type corpusCase struct {

@@ -10,35 +10,46 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/relaxgo/relaxgo/internal/corpus"
+	"github.com/relaxgo/relaxgo/internal/golden"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
 // The seed corpora live in testdata/fuzz/<Name>/ and are regenerated with
 //
-//	TENSORIO_WRITE_SEEDS=1 go test -run TestWriteFuzzSeeds ./tensorio/
+//	go test -run TestWriteFuzzSeeds ./tensorio/ -update
 //
 // Crashers found by fuzzing are committed there as well, under names that
 // start with "crash-" (never overwritten by the generator).
+
+// rewriteArchive reads data; when that succeeds it writes the archive, reads
+// it back and checks the two agree. It returns both archives (nil when data
+// does not read).
+func rewriteArchive(t *testing.T, data []byte, read func(io.ReaderAt, int64) (*Archive, error), write func(io.Writer, *Archive) error) (*Archive, *Archive) {
+	t.Helper()
+	a, err := read(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, nil
+	}
+	var b bytes.Buffer
+	if err := write(&b, a); err != nil {
+		t.Fatalf("read %q but cannot write it: %v", a.Names(), err)
+	}
+	a2, err := read(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	if err != nil {
+		t.Fatalf("cannot read what was written: %v", err)
+	}
+	sameArchive(t, a2, a)
+	return a, a2
+}
 
 func FuzzReadSafetensors(f *testing.F) {
 	for _, s := range safetensorsSeeds(f) {
 		f.Add(s.data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		a, err := ReadSafetensors(bytes.NewReader(data), int64(len(data)))
-		if err != nil {
-			return
-		}
-		var b bytes.Buffer
-		if err := WriteSafetensors(&b, a); err != nil {
-			t.Fatalf("read %q but cannot write it: %v", a.Names(), err)
-		}
-		a2, err := ReadSafetensors(bytes.NewReader(b.Bytes()), int64(b.Len()))
-		if err != nil {
-			t.Fatalf("cannot read what WriteSafetensors wrote: %v", err)
-		}
-		sameArchive(t, a2, a)
-		if len(a.Metadata) > 0 && !reflect.DeepEqual(a.Metadata, a2.Metadata) {
+		a, a2 := rewriteArchive(t, data, ReadSafetensors, WriteSafetensors)
+		if a != nil && len(a.Metadata) > 0 && !reflect.DeepEqual(a.Metadata, a2.Metadata) {
 			t.Fatalf("metadata %v became %v", a.Metadata, a2.Metadata)
 		}
 	})
@@ -91,19 +102,7 @@ func FuzzReadNPZ(f *testing.F) {
 			sameTensor(t, "entry", x, y)
 		}
 
-		a, err := ReadNPZ(bytes.NewReader(data), int64(len(data)))
-		if err != nil {
-			return
-		}
-		var b bytes.Buffer
-		if err := WriteNPZ(&b, a); err != nil {
-			t.Fatalf("read %q but cannot write it: %v", a.Names(), err)
-		}
-		a2, err := ReadNPZ(bytes.NewReader(b.Bytes()), int64(b.Len()))
-		if err != nil {
-			t.Fatalf("cannot read what WriteNPZ wrote: %v", err)
-		}
-		sameArchive(t, a2, a)
+		rewriteArchive(t, data, ReadNPZ, WriteNPZ)
 	})
 }
 
@@ -190,38 +189,28 @@ func npzSeeds(t testing.TB) []seed {
 		seed{"huge-shape", zipFile(t, zipEntry{name: "h.npy", data: npyFile(1, npyHdr("<f4", "False", "(100000000000,)"), nil), method: zip.Deflate})},
 	)
 	// A few real corpus files, when present.
-	dir := os.Getenv("RELAXGO_SHARED")
-	if dir == "" {
-		dir = "/work/shared"
-	}
+	dir, _ := corpus.Find()
 	for _, p := range []string{"if_branch/call0.npz", "recursion/call0.npz"} {
-		if data, err := os.ReadFile(filepath.Join(dir, "corpus", p)); err == nil {
+		if data, err := os.ReadFile(filepath.Join(dir, p)); dir != "" && err == nil {
 			out = append(out, seed{"corpus-" + filepath.Dir(p), data})
 		}
 	}
 	return out
 }
 
-// TestWriteFuzzSeeds regenerates the seed corpora under testdata/fuzz when
-// TENSORIO_WRITE_SEEDS is set.
+// TestWriteFuzzSeeds regenerates the seed corpora under testdata/fuzz
+// (with -update).
 func TestWriteFuzzSeeds(t *testing.T) {
-	if os.Getenv("TENSORIO_WRITE_SEEDS") == "" {
-		t.Skip("set TENSORIO_WRITE_SEEDS=1 to regenerate testdata/fuzz")
+	if !golden.Updating() {
+		t.Skip("run with -update to regenerate testdata/fuzz")
 	}
 	for name, seeds := range map[string][]seed{
 		"FuzzReadSafetensors": safetensorsSeeds(t),
 		"FuzzReadNPY":         npySeeds(t),
 		"FuzzReadNPZ":         npzSeeds(t),
 	} {
-		dir := filepath.Join("testdata", "fuzz", name)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
 		for _, s := range seeds {
-			body := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", s.data)
-			if err := os.WriteFile(filepath.Join(dir, "seed-"+s.name), []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			golden.WriteFuzzSeed(t, name, "seed-"+s.name, s.data)
 		}
 	}
 }

@@ -83,6 +83,33 @@ func manyEmpty(n int) []string {
 	return out
 }
 
+// badFile is a malformed file and the text its error must contain.
+type badFile struct {
+	name string
+	file []byte
+	want string
+}
+
+// expectArchiveErrors checks that read refuses every file with its error,
+// and that the message stays short whatever the file holds.
+func expectArchiveErrors(t *testing.T, read func(io.ReaderAt, int64) (*Archive, error), tests []badFile) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := read(bytes.NewReader(tc.file), int64(len(tc.file)))
+			if err == nil {
+				t.Fatalf("no error; read %q", a.Names())
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %.300q does not contain %q", err, tc.want)
+			}
+			if len(err.Error()) > 4096 {
+				t.Fatalf("error message of %d bytes", len(err.Error()))
+			}
+		})
+	}
+}
+
 func TestSafetensorsMalformed(t *testing.T) {
 	okData := f32le(1, 2)
 	tensor := func(name, dtype, shape, offs string) string {
@@ -90,11 +117,7 @@ func TestSafetensorsMalformed(t *testing.T) {
 	}
 	obj := func(parts ...string) string { return "{" + strings.Join(parts, ",") + "}" }
 	hugeLen := binary.LittleEndian.AppendUint64(nil, 1<<63)
-	tests := []struct {
-		name string
-		file []byte
-		want string
-	}{
+	tests := []badFile{
 		{"empty file", nil, "too short"},
 		{"truncated length", []byte{1, 0, 0}, "too short"},
 		{"header past end", append(binary.LittleEndian.AppendUint64(nil, 1000), "{}"...), "exceeds the 2 bytes"},
@@ -134,20 +157,7 @@ func TestSafetensorsMalformed(t *testing.T) {
 		{"huge name", stFile(obj(tensor(strings.Repeat("n", 1<<20), "F32", "[2]", "[0,8]")), okData), "tensor name of 1048576 bytes"},
 		{"many empty tensors", stFile(obj(manyEmpty(maxSafetensorsTensors+1)...), nil), "more than 262144 tensors"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			a, err := ReadSafetensors(bytes.NewReader(tc.file), int64(len(tc.file)))
-			if err == nil {
-				t.Fatalf("no error; read %q", a.Names())
-			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("error %.300q does not contain %q", err, tc.want)
-			}
-			if len(err.Error()) > 4096 {
-				t.Fatalf("error message of %d bytes", len(err.Error()))
-			}
-		})
-	}
+	expectArchiveErrors(t, ReadSafetensors, tests)
 }
 
 func TestSafetensorsAccepted(t *testing.T) {
@@ -179,11 +189,7 @@ func TestSafetensorsAccepted(t *testing.T) {
 
 func TestNPYMalformed(t *testing.T) {
 	f4 := f32le(1, 2, 3)
-	tests := []struct {
-		name string
-		file []byte
-		want string
-	}{
+	tests := []badFile{
 		{"empty", nil, "reading magic"},
 		{"bad magic", append([]byte("\x93NUMPZ\x01\x00"), 0, 0), "bad magic"},
 		{"zip file", []byte("PK\x03\x04\x14\x00\x00\x00\x00\x00"), "bad magic"},
@@ -357,11 +363,7 @@ func TestNPZ(t *testing.T) {
 	zw.Close()
 	huge := npyFile(1, npyHdr("<f4", "False", "(100000000000,)"), f32le(1))
 
-	tests := []struct {
-		name string
-		file []byte
-		want string
-	}{
+	tests := []badFile{
 		{"not a zip", good, "npz: zip: not a valid zip file"},
 		{"empty", nil, "not a valid zip"},
 		{"truncated", z[:len(z)-10], "not a valid zip"},
@@ -377,17 +379,7 @@ func TestNPZ(t *testing.T) {
 		{"empty name", zipFile(t, zipEntry{name: ".npy", data: good}), "empty tensor name"},
 		{"overlapping entries", overlappingZip(t, zipFile(t, zipEntry{name: "xx.npy", data: good, method: zip.Deflate}), 64), "overlap in the archive"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			a, err := ReadNPZ(bytes.NewReader(tc.file), int64(len(tc.file)))
-			if err == nil {
-				t.Fatalf("no error; read %q", a.Names())
-			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("error %q does not contain %q", err, tc.want)
-			}
-		})
-	}
+	expectArchiveErrors(t, ReadNPZ, tests)
 }
 
 // overlappingZip rewrites a one-entry zip so that its central directory

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/runtime/half"
 )
 
 // FromResult flattens a function's result into an archive of out_0..out_k,
@@ -56,4 +57,53 @@ func FromValues(vals []runtime.Value) (*Archive, error) {
 		}
 	}
 	return a, nil
+}
+
+// AsFloat64s returns the values of a numeric tensor as float64 (for printing
+// and comparing), or nil for dtypes it does not cover.
+func AsFloat64s(t *runtime.Tensor) []float64 {
+	switch t.DType() {
+	case runtime.Float32:
+		return widen(t.Float32s())
+	case runtime.Float64:
+		return widen(t.Float64s())
+	case runtime.Float16:
+		return widenWith(t.Uint16s(), half.Float16ToFloat32)
+	case runtime.BFloat16:
+		return widenWith(t.Uint16s(), half.BFloat16ToFloat32)
+	case runtime.Int8:
+		return widen(t.Int8s())
+	case runtime.Int16:
+		return widen(t.Int16s())
+	case runtime.Int32:
+		return widen(t.Int32s())
+	case runtime.Int64:
+		return widen(t.Int64s())
+	case runtime.UInt8:
+		return widen(t.Uint8s())
+	case runtime.UInt16:
+		return widen(t.Uint16s())
+	case runtime.UInt32:
+		return widen(t.Uint32s())
+	case runtime.Bool:
+		return widenWith(t.Bools(), func(b bool) float64 {
+			if b {
+				return 1
+			}
+			return 0
+		})
+	}
+	return nil
+}
+
+func widen[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | float32 | float64](xs []T) []float64 {
+	return widenWith(xs, func(x T) float64 { return float64(x) })
+}
+
+func widenWith[T any, F float32 | float64](xs []T, f func(T) F) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = float64(f(x))
+	}
+	return out
 }

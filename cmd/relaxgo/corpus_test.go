@@ -6,37 +6,49 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
-	"github.com/relaxgo/relaxgo/conformance"
+	"github.com/relaxgo/relaxgo/internal/conformance"
 	"github.com/relaxgo/relaxgo/runtime"
 	"github.com/relaxgo/relaxgo/tensorio"
 )
 
 func TestMain(m *testing.M) {
-	conformance.RegisterPacked()
 	// Build each generated runner once per test run.
 	dir, err := os.MkdirTemp("", "relaxgo-test-runners-*")
 	if err != nil {
 		panic(err)
 	}
 	os.Setenv("RELAXGO_RUN_CACHE", dir)
+	if packedGoFile, err = writePackedGoFile(dir); err != nil {
+		panic(err)
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
 
+// packedGoFile is compiled into generated-code runners (relaxgo run --go):
+// it registers the packed functions the corpus cases call.
+var packedGoFile string
+
+// writePackedGoFile turns internal/conformance/packed.go into a main-package
+// file that registers its functions: the runner is a module of its own,
+// which cannot import an internal package.
+func writePackedGoFile(dir string) (string, error) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "internal", "conformance", "packed.go"))
+	if err != nil {
+		return "", fmt.Errorf("reading the corpus packed functions: %w", err)
+	}
+	text := strings.Replace(string(src), "package conformance\n", "package main\n", 1) + "\nfunc init() { RegisterPacked() }\n"
+	path := filepath.Join(dir, "corpus_packed.go")
+	return path, os.WriteFile(path, []byte(text), 0o644)
+}
+
 func loadCorpus(t *testing.T) []*conformance.Case {
 	t.Helper()
-	dir := conformance.Dir()
-	if dir == "" {
-		t.Skip("no corpus: set RELAXGO_SHARED or put shared/ beside the repository")
-	}
-	cases, err := conformance.Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cases
+	return conformance.Cases(t)
 }
 
 // TestCorpus runs every corpus case through `relaxgo run` in both modes,
@@ -70,7 +82,7 @@ func TestCorpus(t *testing.T) {
 func runCase(t *testing.T, c *conformance.Case, call conformance.Call, in, mode string) *tensorio.Archive {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "out.npz")
-	args := []string{"--mode=" + mode, "--func", call.Func, "--inputs", in, "--output", out, "--go", "testdata/corpus_packed.go"}
+	args := []string{"--mode=" + mode, "--func", call.Func, "--inputs", in, "--output", out, "--go", packedGoFile}
 	if p := c.ParamsPath(); p != "" {
 		args = append(args, "--params", p)
 	}

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/relaxgo/relaxgo/conformance"
+	"github.com/relaxgo/relaxgo/internal/conformance"
+	"github.com/relaxgo/relaxgo/internal/corpus"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -52,11 +53,7 @@ func TestNewcomer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module with the go tool")
 	}
-	dir := conformance.Dir()
-	if dir == "" {
-		t.Skip("no corpus")
-	}
-	c, err := conformance.LoadCase(filepath.Join(dir, "mlp_highlevel"))
+	c, err := conformance.LoadCase(filepath.Join(corpus.Dir(t), "mlp_highlevel"))
 	if err != nil {
 		t.Fatal(err)
 	}

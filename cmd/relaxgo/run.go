@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/relaxgo/relaxgo/compiler"
-	"github.com/relaxgo/relaxgo/conformance"
 	"github.com/relaxgo/relaxgo/runtime"
 	"github.com/relaxgo/relaxgo/tensorio"
 )
@@ -182,7 +181,7 @@ func runGenerated(res *compiler.Result, module, fn, mode, inputs string, extra [
 
 // preview renders up to max leading values of a tensor.
 func preview(t *runtime.Tensor, max int) string {
-	vals := conformance.AsFloat64s(t)
+	vals := tensorio.AsFloat64s(t)
 	if vals == nil {
 		return ""
 	}

@@ -15,30 +15,18 @@ import (
 	cnn "github.com/relaxgo/relaxgo/examples/cnn/model"
 	control "github.com/relaxgo/relaxgo/examples/control/model"
 	dynamic "github.com/relaxgo/relaxgo/examples/dynamic/model"
+	"github.com/relaxgo/relaxgo/examples/internal/demo"
 	mlp "github.com/relaxgo/relaxgo/examples/mlp/model"
+	tirmodel "github.com/relaxgo/relaxgo/examples/tirmodel/model"
 	transformer "github.com/relaxgo/relaxgo/examples/transformer/model"
 	"github.com/relaxgo/relaxgo/kernels"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
-// vmMaker is what every generated Model provides.
-type vmMaker interface {
-	NewVM(opts ...runtime.VMOption) (*runtime.VM, error)
-	NewCompiledVM(opts ...runtime.VMOption) (*runtime.VM, error)
-}
-
 type example struct {
 	name string
-	load func() (vmMaker, error)
+	load func() (demo.VMMaker, error)
 	args []runtime.Value
-}
-
-func input(shape ...int64) *runtime.Tensor {
-	x := runtime.MustNewTensor(shape, runtime.Float32)
-	for i := range x.Float32s() {
-		x.Float32s()[i] = float32(i%7-3) / 4
-	}
-	return x
 }
 
 func main() {
@@ -47,11 +35,12 @@ func main() {
 	flag.Parse()
 	kernels.SetNumThreads(*threads)
 	examples := []example{
-		{"control", func() (vmMaker, error) { return control.New() }, []runtime.Value{input(4), runtime.Scalar(int64(3))}},
-		{"mlp", func() (vmMaker, error) { return mlp.New() }, []runtime.Value{input(4, 64)}},
-		{"dynamic (n=64)", func() (vmMaker, error) { return dynamic.New() }, []runtime.Value{input(64, 16)}},
-		{"cnn", func() (vmMaker, error) { return cnn.New() }, []runtime.Value{input(1, 3, 16, 16)}},
-		{"transformer", func() (vmMaker, error) { return transformer.New() }, []runtime.Value{input(1, 8, 32)}},
+		{"control", func() (demo.VMMaker, error) { return control.New() }, []runtime.Value{demo.Input(4), runtime.Scalar(int64(3))}},
+		{"mlp", func() (demo.VMMaker, error) { return mlp.New() }, []runtime.Value{demo.Input(4, 64)}},
+		{"dynamic (n=64)", func() (demo.VMMaker, error) { return dynamic.New() }, []runtime.Value{demo.Input(64, 16)}},
+		{"cnn", func() (demo.VMMaker, error) { return cnn.New() }, []runtime.Value{demo.Input(1, 3, 16, 16)}},
+		{"transformer", func() (demo.VMMaker, error) { return transformer.New() }, []runtime.Value{demo.Input(1, 8, 32)}},
+		{"tirmodel (n=64)", func() (demo.VMMaker, error) { return tirmodel.New() }, []runtime.Value{demo.Input(64, 8), demo.Input(8)}},
 	}
 	fmt.Printf("%d calls per mode, %d kernel thread(s), GOMAXPROCS=%d\n", *n, *threads, goruntime.GOMAXPROCS(0))
 	fmt.Printf("%-16s %12s %12s %10s %10s %8s\n", "example", "bytecode", "compiled", "allocs bc", "allocs cc", "speedup")

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/relaxgo/relaxgo/examples/internal/demo"
 	"github.com/relaxgo/relaxgo/examples/transformer/model"
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -16,7 +17,7 @@ func TestConcurrentCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := input(1, 8, 32)
+	x := demo.Input(1, 8, 32)
 	want, err := m.Main(x)
 	if err != nil {
 		t.Fatal(err)

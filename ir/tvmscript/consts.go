@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/runtime/half"
 )
 
 // constElemOK reports whether R.const supports element type dt.
@@ -52,7 +53,7 @@ func setElem(t *runtime.Tensor, i int, v any) error {
 			p[0] = 1
 		}
 	case dt.Code == runtime.CodeFloat && dt.Bits == 16:
-		binary.LittleEndian.PutUint16(p, float32ToHalf(float32(f)))
+		binary.LittleEndian.PutUint16(p, half.Float64ToFloat16(f))
 	case dt.Code == runtime.CodeFloat && dt.Bits == 32:
 		binary.LittleEndian.PutUint32(p, math.Float32bits(float32(f)))
 	case dt.Code == runtime.CodeFloat && dt.Bits == 64:
@@ -85,7 +86,7 @@ func getElem(t *runtime.Tensor, i int) any {
 	case dt.IsBool():
 		return p[0] != 0
 	case dt.Code == runtime.CodeFloat && dt.Bits == 16:
-		return float64(halfToFloat32(binary.LittleEndian.Uint16(p)))
+		return float64(half.Float16ToFloat32(binary.LittleEndian.Uint16(p)))
 	case dt.Code == runtime.CodeFloat && dt.Bits == 32:
 		return float64(math.Float32frombits(binary.LittleEndian.Uint32(p)))
 	case dt.Code == runtime.CodeFloat && dt.Bits == 64:
@@ -114,56 +115,4 @@ func getElem(t *runtime.Tensor, i int) any {
 		}
 	}
 	return int64(0)
-}
-
-func float32ToHalf(f float32) uint16 {
-	x := math.Float32bits(f)
-	sign := uint16(x>>16) & 0x8000
-	exp := int((x>>23)&0xff) - 127 + 15
-	mant := x & 0x7fffff
-	switch {
-	case (x>>23)&0xff == 0xff:
-		if mant != 0 {
-			return sign | 0x7e00
-		}
-		return sign | 0x7c00
-	case exp >= 0x1f:
-		return sign | 0x7c00
-	case exp <= 0:
-		if exp < -10 {
-			return sign
-		}
-		mant |= 0x800000
-		shift := uint(14 - exp)
-		h := uint16(mant >> shift)
-		if (mant>>(shift-1))&1 != 0 && ((mant&((1<<(shift-1))-1)) != 0 || h&1 != 0) {
-			h++
-		}
-		return sign | h
-	}
-	h := sign | uint16(exp)<<10 | uint16(mant>>13)
-	if mant&0x1000 != 0 && (mant&0xfff != 0 || h&1 != 0) {
-		h++
-	}
-	return h
-}
-
-func halfToFloat32(h uint16) float32 {
-	sign := uint32(h&0x8000) << 16
-	exp := uint32(h>>10) & 0x1f
-	mant := uint32(h & 0x3ff)
-	switch {
-	case exp == 0:
-		if mant == 0 {
-			return math.Float32frombits(sign)
-		}
-		f := float32(mant) / 1024 / 16384
-		if sign != 0 {
-			return -f
-		}
-		return f
-	case exp == 0x1f:
-		return math.Float32frombits(sign | 0x7f800000 | mant<<13)
-	}
-	return math.Float32frombits(sign | (exp+127-15)<<23 | mant<<13)
 }

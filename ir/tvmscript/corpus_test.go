@@ -1,34 +1,11 @@
 package tvmscript
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/relaxgo/relaxgo/internal/corpus"
 	"github.com/relaxgo/relaxgo/ir"
 )
-
-// sharedDir locates the shared directory from RELAXGO_SHARED, else
-// ../shared beside the repository root.
-func sharedDir() string {
-	if d := os.Getenv("RELAXGO_SHARED"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "..", "shared")
-}
-
-func corpusFiles(t *testing.T) []string {
-	t.Helper()
-	dir := filepath.Join(sharedDir(), "corpus")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not found at %s", dir)
-	}
-	files, err := filepath.Glob(filepath.Join(dir, "*", "module.py"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus modules under %s", dir)
-	}
-	return files
-}
 
 // roundTrip prints m in dialect d, re-parses the text and checks that the
 // result is structurally equal to m.
@@ -52,40 +29,33 @@ func roundTrip(t *testing.T, m *ir.Module, d Dialect, opts *Options) string {
 // TestCorpus: every corpus module parses, normalizes, is well formed,
 // prints in both dialects and re-parses structurally equal.
 func TestCorpus(t *testing.T) {
-	for _, f := range corpusFiles(t) {
-		name := filepath.Base(filepath.Dir(f))
-		t.Run(name, func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
+	corpus.EachModule(t, func(t *testing.T, f string, src []byte) {
+		m, err := Parse(f, src, nil)
+		if err != nil {
+			t.Fatalf("parse: %v", err)
+		}
+		// The raw parse round-trips too (annotations only).
+		for _, d := range []Dialect{Current, V023} {
+			roundTrip(t, m, d, nil)
+		}
+		if err := ir.Normalize(m); err != nil {
+			t.Fatalf("normalize: %v", err)
+		}
+		if err := ir.WellFormed(m); err != nil {
+			t.Fatalf("well-formed: %v", err)
+		}
+		for _, d := range []Dialect{Current, V023} {
+			text := roundTrip(t, m, d, nil)
+			m2, _ := Parse("printed.py", []byte(text), nil)
+			if err := ir.Normalize(m2); err != nil {
+				t.Fatalf("normalize printed %s: %v\n%s", d, err, text)
 			}
-			m, err := Parse(f, src, nil)
-			if err != nil {
-				t.Fatalf("parse: %v", err)
+			if err := ir.WellFormed(m2); err != nil {
+				t.Fatalf("well-formed printed %s: %v", d, err)
 			}
-			// The raw parse round-trips too (annotations only).
-			for _, d := range []Dialect{Current, V023} {
-				roundTrip(t, m, d, nil)
+			if err := ir.StructuralEqual(m, m2); err != nil {
+				t.Fatalf("normalized round trip through %s differs: %v", d, err)
 			}
-			if err := ir.Normalize(m); err != nil {
-				t.Fatalf("normalize: %v", err)
-			}
-			if err := ir.WellFormed(m); err != nil {
-				t.Fatalf("well-formed: %v", err)
-			}
-			for _, d := range []Dialect{Current, V023} {
-				text := roundTrip(t, m, d, nil)
-				m2, _ := Parse("printed.py", []byte(text), nil)
-				if err := ir.Normalize(m2); err != nil {
-					t.Fatalf("normalize printed %s: %v\n%s", d, err, text)
-				}
-				if err := ir.WellFormed(m2); err != nil {
-					t.Fatalf("well-formed printed %s: %v", d, err)
-				}
-				if err := ir.StructuralEqual(m, m2); err != nil {
-					t.Fatalf("normalized round trip through %s differs: %v", d, err)
-				}
-			}
-		})
-	}
+		}
+	})
 }

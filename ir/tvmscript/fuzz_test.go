@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/relaxgo/relaxgo/internal/corpus"
 	"github.com/relaxgo/relaxgo/ir"
 )
 
@@ -13,8 +14,11 @@ import (
 // Seeds: the golden inputs, the corpus (when present) and testdata/fuzz/FuzzParse.
 func FuzzParse(f *testing.F) {
 	seeds, _ := filepath.Glob(filepath.Join("testdata", "golden", "*.py"))
-	corpus, _ := filepath.Glob(filepath.Join(sharedDir(), "corpus", "*", "module.py"))
-	for _, p := range append(seeds, corpus...) {
+	if dir, _ := corpus.Find(); dir != "" {
+		mods, _ := filepath.Glob(filepath.Join(dir, "*", "module.py"))
+		seeds = append(seeds, mods...)
+	}
+	for _, p := range seeds {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(string(b))
 		}

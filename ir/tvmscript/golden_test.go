@@ -1,14 +1,13 @@
 package tvmscript
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the printer's golden files under testdata/golden")
+	"github.com/relaxgo/relaxgo/internal/golden"
+)
 
 // TestGolden prints each testdata/golden/*.py in both dialects and compares
 // with the .current.golden / .v023.golden files (go test -update rewrites them).
@@ -33,20 +32,7 @@ func TestGolden(t *testing.T) {
 				suff string
 			}{{Current, ".current.golden"}, {V023, ".v023.golden"}} {
 				got := roundTrip(t, m, d.d, nil)
-				path := base + d.suff
-				if *update {
-					if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run go test -update)", err)
-				}
-				if got != string(want) {
-					t.Errorf("%s differs from the printer output (go test -update to accept):\n%s", path, got)
-				}
+				golden.Check(t, base+d.suff, []byte(got))
 			}
 		})
 	}

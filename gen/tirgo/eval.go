@@ -1,4 +1,4 @@
-package gen
+package tirgo
 
 import (
 	"fmt"
@@ -6,15 +6,16 @@ import (
 
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/runtime/half"
 )
 
-// InterpretTIR runs f on args with the packed-call semantics of the code
-// TIRFunc generates (a *runtime.Tensor per buffer parameter, an int64,
+// Interpret runs f on args with the packed-call semantics of the code
+// Func generates (a *runtime.Tensor per buffer parameter, an int64,
 // float64 or bool per scalar parameter), by walking its IR. It is a plain,
 // slow reference implementation used as the oracle in tests: every value is
 // kept in a canonical 64-bit form and rounded or wrapped to its TIR type
 // after each operation. Buffer accesses are checked per dimension.
-func InterpretTIR(f *ir.PrimFunc, args []runtime.Value) (err error) {
+func Interpret(f *ir.PrimFunc, args []runtime.Value) (err error) {
 	in := &interp{f: f, env: map[*ir.PrimVar]tval{}, bufs: map[*ir.Buffer]*ibuf{}}
 	defer func() {
 		if r := recover(); r != nil {
@@ -171,9 +172,9 @@ func (b *ibuf) load() {
 		case dt == runtime.Float64:
 			v.f = t.Float64s()[k]
 		case dt == runtime.Float16:
-			v.f = float64(halfToF32(t.Uint16s()[k]))
+			v.f = float64(half.Float16ToFloat32(t.Uint16s()[k]))
 		case dt == runtime.BFloat16:
-			v.f = float64(bf16ToF32(t.Uint16s()[k]))
+			v.f = float64(half.BFloat16ToFloat32(t.Uint16s()[k]))
 		case dt == runtime.Bool:
 			if t.Bools()[k] {
 				v.i = 1
@@ -210,9 +211,9 @@ func (b *ibuf) store() {
 		case dt == runtime.Float64:
 			t.Float64s()[k] = v.f
 		case dt == runtime.Float16:
-			t.Uint16s()[k] = f32ToHalf(float32(v.f))
+			t.Uint16s()[k] = half.Float32ToFloat16(float32(v.f))
 		case dt == runtime.BFloat16:
-			t.Uint16s()[k] = f32ToBF16(float32(v.f))
+			t.Uint16s()[k] = half.Float32ToBFloat16(float32(v.f))
 		case dt == runtime.Bool:
 			t.Bools()[k] = v.i != 0
 		case dt == runtime.Int8:
@@ -259,9 +260,9 @@ func roundF(v float64, dt runtime.DataType) float64 {
 	case dt.Bits == 64:
 		return v
 	case dt.Code == runtime.CodeBFloat:
-		return float64(bf16ToF32(f32ToBF16(float32(v))))
+		return float64(half.BFloat16ToFloat32(half.Float32ToBFloat16(float32(v))))
 	case dt.Bits == 16:
-		return float64(halfToF32(f32ToHalf(float32(v))))
+		return float64(half.Float16ToFloat32(half.Float32ToFloat16(float32(v))))
 	}
 	return float64(float32(v))
 }
@@ -417,9 +418,9 @@ func (in *interp) expr(e ir.PrimExpr) tval {
 		case x.Type.Bits == 64:
 			return tval{f: x.Value}
 		case x.Type.Code == runtime.CodeBFloat:
-			return tval{f: float64(bf16ToF32(f64ToBF16(x.Value)))}
+			return tval{f: float64(half.BFloat16ToFloat32(half.Float64ToBFloat16(x.Value)))}
 		case x.Type.Bits == 16:
-			return tval{f: float64(halfToF32(f64ToHalf(x.Value)))}
+			return tval{f: float64(half.Float16ToFloat32(half.Float64ToFloat16(x.Value)))}
 		}
 		return tval{f: float64(float32(x.Value))}
 	case *ir.PrimVar:
@@ -575,48 +576,33 @@ func floatBinary(op ir.BinOp, a, b float64, t runtime.DataType) tval {
 		return tval{f: b}
 	}
 	if t.Bits == 64 {
-		var r float64
-		switch op {
-		case ir.OpAdd:
-			r = a + b
-		case ir.OpSub:
-			r = a - b
-		case ir.OpMul:
-			r = float64(a * b)
-		case ir.OpDiv:
-			r = a / b
-		case ir.OpMod:
-			r = math.Mod(a, b)
-		case ir.OpFloorDiv:
-			r = math.Floor(a / b)
-		case ir.OpFloorMod:
-			r = a - float64(math.Floor(a/b)*b)
-		default:
-			ifail("unsupported operator %s on %s", op, t)
-		}
-		return tval{f: r}
+		return tval{f: floatArith(op, a, b, t)}
 	}
-	x, y := float32(a), float32(b)
-	var r float32
+	return tval{f: roundF(float64(floatArith(op, float32(a), float32(b), t)), t)}
+}
+
+// floatArith applies an arithmetic op in F's precision. Products are
+// converted explicitly so that Go never fuses them into FMAs, as in the
+// generated code.
+func floatArith[F float32 | float64](op ir.BinOp, x, y F, t runtime.DataType) F {
 	switch op {
 	case ir.OpAdd:
-		r = x + y
+		return x + y
 	case ir.OpSub:
-		r = x - y
+		return x - y
 	case ir.OpMul:
-		r = float32(x * y)
+		return F(x * y)
 	case ir.OpDiv:
-		r = x / y
+		return x / y
 	case ir.OpMod:
-		r = float32(math.Mod(float64(x), float64(y)))
+		return F(math.Mod(float64(x), float64(y)))
 	case ir.OpFloorDiv:
-		r = float32(math.Floor(float64(x / y)))
+		return F(math.Floor(float64(x / y)))
 	case ir.OpFloorMod:
-		r = x - float32(float32(math.Floor(float64(x/y)))*y)
-	default:
-		ifail("unsupported operator %s on %s", op, t)
+		return x - F(F(math.Floor(float64(x/y)))*y)
 	}
-	return tval{f: roundF(float64(r), t)}
+	ifail("unsupported operator %s on %s", op, t)
+	return 0
 }
 
 // mathFuncs are the float intrinsics, evaluated in float64 and rounded once

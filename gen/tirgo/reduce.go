@@ -1,4 +1,4 @@
-package gen
+package tirgo
 
 import (
 	"github.com/dave/jennifer/jen"
@@ -225,33 +225,9 @@ func (g *tirGen) reduction(p *redPattern, out *[]jen.Code) error {
 	if err != nil {
 		return err
 	}
-	var cond jen.Code
-	and := func(c jen.Code) {
-		if cond == nil {
-			cond = c
-		} else {
-			cond = jen.Add(cond).Op("&&").Add(c)
-		}
-	}
-	for _, iv := range p.oIVs {
-		if iv.Kind != ir.IterReduce {
-			continue
-		}
-		c, err := g.boolExpr(&ir.Binary{Op: ir.OpEQ, A: iv.Var, B: iv.Dom.Min})
-		if err != nil {
-			return err
-		}
-		and(c)
-	}
-	for _, l := range p.loops {
-		if v, ok := ir.AsInt(l.Extent); ok && v > 0 {
-			continue
-		}
-		c, err := g.boolExpr(&ir.Binary{Op: ir.OpGT, A: l.Extent, B: &ir.IntImm{Value: 0, Type: l.Extent.DType()}})
-		if err != nil {
-			return err
-		}
-		and(c)
+	cond, err := g.atReductionStart(p.oIVs, p.loops)
+	if err != nil {
+		return err
 	}
 	if cond == nil {
 		stmts = append(stmts, jen.Id(acc).Op(":=").Add(initV.c))

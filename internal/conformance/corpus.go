@@ -1,6 +1,6 @@
-// Package conformance reads the conformance corpus (../shared/corpus: TVMScript
-// modules with inputs and expected outputs computed outside this project)
-// and checks results against it.
+// Package conformance reads the conformance corpus (TVMScript modules with
+// inputs and expected outputs computed outside this project; internal/corpus
+// finds it) and checks results against it. It is test harness, not API.
 package conformance
 
 import (
@@ -11,7 +11,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"testing"
 
+	"github.com/relaxgo/relaxgo/internal/corpus"
 	"github.com/relaxgo/relaxgo/runtime"
 	"github.com/relaxgo/relaxgo/tensorio"
 )
@@ -55,34 +57,24 @@ type Output struct {
 	Shape []int64 `json:"shape"`
 }
 
-// Dir returns the corpus directory: $RELAXGO_SHARED/corpus, else the
-// ../shared/corpus beside the repository root (found from the working
-// directory upwards), or "" when there is none.
-func Dir() string {
-	if s := os.Getenv("RELAXGO_SHARED"); s != "" {
-		return filepath.Join(s, "corpus")
-	}
-	wd, err := os.Getwd()
+// Cases loads every corpus case for a test that needs the corpus (skipped,
+// or failed when CI=true, without one; see internal/corpus) and registers
+// the packed functions the cases call.
+func Cases(t testing.TB) []*Case {
+	t.Helper()
+	cases, err := Load(corpus.Dir(t))
 	if err != nil {
-		return ""
+		t.Fatalf("conformance: %v", err)
 	}
-	for d := wd; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			if _, err := os.Stat(filepath.Join(d, "..", "shared", "corpus")); err == nil {
-				return filepath.Join(d, "..", "shared", "corpus")
-			}
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
-	}
+	RegisterPacked()
+	return cases
 }
 
 // Load reads every case under dir, sorted by name.
 func Load(dir string) ([]*Case, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("conformance: %w", err)
 	}
 	var out []*Case
 	for _, e := range ents {
@@ -103,7 +95,7 @@ func Load(dir string) ([]*Case, error) {
 func LoadCase(dir string) (*Case, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "case.json"))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("conformance: %w", err)
 	}
 	c := &Case{Name: filepath.Base(dir), Dir: dir}
 	if err := json.Unmarshal(b, c); err != nil {
@@ -212,7 +204,7 @@ func Compare(got, want *runtime.Tensor, rtol, atol float64) error {
 	if exact && string(got.Bytes()) == string(want.Bytes()) {
 		return nil
 	}
-	g, w := AsFloat64s(got), AsFloat64s(want)
+	g, w := tensorio.AsFloat64s(got), tensorio.AsFloat64s(want)
 	if g == nil {
 		return fmt.Errorf("%s values differ", got.DType())
 	}
@@ -234,43 +226,4 @@ func Compare(got, want *runtime.Tensor, rtol, atol float64) error {
 		return fmt.Errorf("%d of %d values differ; worst at %d: got %v, want %v", bad, len(g), worstAt, g[worstAt], w[worstAt])
 	}
 	return nil
-}
-
-// AsFloat64s converts numeric tensor data to float64 (nil for other dtypes).
-func AsFloat64s(t *runtime.Tensor) []float64 {
-	n := int(t.NumElements())
-	out := make([]float64, n)
-	switch t.DType() {
-	case runtime.Float32:
-		for i, v := range t.Float32s() {
-			out[i] = float64(v)
-		}
-	case runtime.Float64:
-		copy(out, t.Float64s())
-	case runtime.Int32:
-		for i, v := range t.Int32s() {
-			out[i] = float64(v)
-		}
-	case runtime.Int64:
-		for i, v := range t.Int64s() {
-			out[i] = float64(v)
-		}
-	case runtime.Int8:
-		for i, v := range t.Int8s() {
-			out[i] = float64(v)
-		}
-	case runtime.UInt8:
-		for i, v := range t.Uint8s() {
-			out[i] = float64(v)
-		}
-	case runtime.Bool:
-		for i, v := range t.Bools() {
-			if v {
-				out[i] = 1
-			}
-		}
-	default:
-		return nil
-	}
-	return out
 }

@@ -1,0 +1,64 @@
+package compiler_test
+
+import (
+	"testing"
+
+	"github.com/relaxgo/relaxgo/compiler"
+	"github.com/relaxgo/relaxgo/internal/conformance"
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// caseVM compiles a corpus case (with its params) and returns a bytecode VM
+// for it. Cases with TIR functions are skipped: those run only as generated
+// code (cmd/relaxgo's corpus test covers them).
+func caseVM(tb testing.TB, c *conformance.Case) *runtime.VM {
+	tb.Helper()
+	opt := compiler.Options{}
+	if p := c.ParamsPath(); p != "" {
+		var err error
+		if opt.Params, err = compiler.LoadParams(p); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	res, err := compiler.CompileFile(c.ModulePath(), opt)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(res.Lowered.PrimFuncs()) > 0 {
+		tb.Skip("TIR functions run only as generated code")
+	}
+	vm, err := runtime.NewVM(res.Exec)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return vm
+}
+
+// fileVM compiles a test module (no params) and returns a bytecode VM for it.
+func fileVM(t *testing.T, path string) *runtime.VM {
+	t.Helper()
+	res, err := compiler.CompileFile(path, compiler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm, err := runtime.NewVM(res.Exec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vm
+}
+
+// checkFloat32Outputs compares the float32 tensors of a tuple result with
+// want, exactly.
+func checkFloat32Outputs(t *testing.T, out runtime.Value, want [][]float32) {
+	t.Helper()
+	r := out.(runtime.Tuple)
+	for k, w := range want {
+		got := r[k].(*runtime.Tensor).Float32s()
+		for i := range w {
+			if got[i] != w[i] {
+				t.Fatalf("output %d = %v, want %v", k, got, w)
+			}
+		}
+	}
+}
