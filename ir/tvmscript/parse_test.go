@@ -1,6 +1,7 @@
 package tvmscript
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -117,6 +118,23 @@ def main(x: R.Tensor((4,), "float32")):
 			}
 			if err := ir.Normalize(m); err != nil {
 				t.Errorf("normalize: %v", err)
+			}
+		}},
+		{"scalar values become prim values", relaxMod(`@R.function
+def main(x: R.Tensor(("n", "m"), "float32")):
+    n, m = T.int64(), T.int64()
+    a = (x, n)
+    b = n * 2 + m
+    c = T.int64(3)
+    return (a, b, c)`), func(t *testing.T, m *ir.Module) {
+			bs := bindings(mainFn(t, m))
+			if f := bs[0].BoundValue().(*ir.Tuple).Fields[1]; !isPrimValue(f) {
+				t.Errorf("tuple field %T", f)
+			}
+			for _, i := range []int{1, 2} {
+				if v := bs[i].BoundValue(); !isPrimValue(v) {
+					t.Errorf("binding %d is %T, want a prim value", i, v)
+				}
 			}
 		}},
 		{"operator sugar", relaxMod(`@R.function
@@ -575,6 +593,12 @@ func TestFoldNumber(t *testing.T) {
 		{"2 ** -1", 0.5},
 		{"1 - 2 * 3", int64(-5)},
 		{"+4", int64(4)},
+		{`float("inf")`, math.Inf(1)},
+		{`-float("-inf")`, math.Inf(1)},
+		{`float(3)`, 3.0},
+		{`int(-2.7)`, int64(-2)},
+		{`float("x")`, nil},
+		{`str(3)`, nil},
 		{"1 / 0", nil},
 		{"1 // 0", nil},
 		{"9223372036854775807 + 1", nil},
@@ -606,4 +630,9 @@ func TestFoldNumber(t *testing.T) {
 			}
 		}
 	}
+}
+
+func isPrimValue(e ir.Expr) bool {
+	_, ok := e.(*ir.PrimValue)
+	return ok
 }

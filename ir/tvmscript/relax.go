@@ -203,8 +203,28 @@ func (p *parser) prelude(s stmt, env *rfn, top bool) (bool, error) {
 			return true, nil
 		}
 	case *assignStmt:
+		if x.value == nil {
+			return false, nil
+		}
+		if t, ok := x.target.(*tupleExpr); ok && x.ann == nil {
+			// b, s = T.int64(), T.int64(): one declaration per name.
+			v, ok := x.value.(*tupleExpr)
+			if !ok || len(v.elts) != len(t.elts) || !p.allSymDecls(v.elts) {
+				return false, nil
+			}
+			for i, e := range t.elts {
+				n, ok := e.(*nameExpr)
+				if !ok {
+					return false, p.errorf(e.pos(), "unsupported assignment target %s; declare symbolic variables by name", describeFor(e))
+				}
+				if err := p.declareSym(env, n, v.elts[i].(*callExpr)); err != nil {
+					return false, err
+				}
+			}
+			return true, nil
+		}
 		n, ok := x.target.(*nameExpr)
-		if !ok || x.value == nil {
+		if !ok {
 			return false, nil
 		}
 		if v, ok := x.value.(*nameExpr); ok && p.clsNames[v.name] {
@@ -214,24 +234,44 @@ func (p *parser) prelude(s stmt, env *rfn, top bool) (bool, error) {
 			p.clsNames[n.name] = true
 			return true, nil
 		}
-		if c, ok := x.value.(*callExpr); ok && len(c.args) == 0 && len(c.kw) == 0 {
-			if k, rest := p.ns(c.fn); k == "tir" {
-				dt, ok := dtypeName(rest)
-				if !ok || !(dt.IsInt() || dt.IsUInt()) {
-					return false, p.errorf(c.p, "symbolic variables must be integers, found T.%s()", rest)
-				}
-				if old, ok := env.sym[n.name]; ok {
-					if old.Type != dt {
-						return false, p.errorf(x.p, "symbolic variable %q was declared as %s", n.name, old.Type)
-					}
-					return true, nil
-				}
-				env.sym[n.name] = ir.NewPrimVar(n.name, dt)
-				return true, nil
-			}
+		if p.allSymDecls([]expr{x.value}) {
+			return true, p.declareSym(env, n, x.value.(*callExpr))
 		}
 	}
 	return false, nil
+}
+
+// allSymDecls reports whether every expression is a symbolic-variable
+// declaration, T.<dtype>() with no arguments.
+func (p *parser) allSymDecls(es []expr) bool {
+	for _, e := range es {
+		c, ok := e.(*callExpr)
+		if !ok || len(c.args) != 0 || len(c.kw) != 0 {
+			return false
+		}
+		if k, _ := p.ns(c.fn); k != "tir" {
+			return false
+		}
+	}
+	return true
+}
+
+// declareSym declares the symbolic variable n = T.<dtype>() of a Relax
+// function; redeclaring it with the same type is allowed.
+func (p *parser) declareSym(env *rfn, n *nameExpr, c *callExpr) error {
+	_, rest := p.ns(c.fn)
+	dt, ok := dtypeName(rest)
+	if !ok || !(dt.IsInt() || dt.IsUInt()) {
+		return p.errorf(c.p, "symbolic variables must be integers, found T.%s()", rest)
+	}
+	if old, ok := env.sym[n.name]; ok {
+		if old.Type != dt {
+			return p.errorf(n.p, "symbolic variable %q was declared as %s", n.name, old.Type)
+		}
+		return nil
+	}
+	env.sym[n.name] = ir.NewPrimVar(n.name, dt)
+	return nil
 }
 
 func (p *parser) dataflowBlock(w *withStmt, env *rfn, outer *rscope) (*ir.BindingBlock, error) {

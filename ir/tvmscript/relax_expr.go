@@ -1,8 +1,11 @@
 package tvmscript
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/runtime"
@@ -19,7 +22,7 @@ func (p *parser) rexpr(e expr, env *rfn, scope *rscope) (ir.Expr, error) {
 			return nil, p.errorf(x.p, "the module %q cannot be used as a value", x.name)
 		}
 		if _, ok := env.sym[x.name]; ok {
-			return nil, p.errorf(x.p, "symbolic variable %q used as a Relax value; wrap it: R.prim_value(%s)", x.name, x.name)
+			return p.primValue(x, env)
 		}
 		return nil, p.errorf(x.p, "undefined variable %q", x.name)
 	case *attrExpr:
@@ -64,13 +67,7 @@ func (p *parser) rexpr(e expr, env *rfn, scope *rscope) (ir.Expr, error) {
 		g.Loc = x.p
 		return g, nil
 	case *intLit, *floatLit, *boolLit:
-		pe, err := p.relaxPrim(env, false).expr(x)
-		if err != nil {
-			return nil, err
-		}
-		v := &ir.PrimValue{Value: pe}
-		v.Loc = x.pos()
-		return v, nil
+		return p.primValue(x, env)
 	case *strLit:
 		s := &ir.StringImm{Value: x.v}
 		s.Loc = x.p
@@ -80,10 +77,16 @@ func (p *parser) rexpr(e expr, env *rfn, scope *rscope) (ir.Expr, error) {
 	case *noneLit:
 		return nil, p.errorf(x.p, "None is not a Relax value here")
 	case *unaryExpr:
+		if p.primOnly(x, env, scope) {
+			return p.primValue(x, env)
+		}
 		if x.op == "-" {
 			return p.sugarCall(x.p, "negative", env, scope, x.x)
 		}
 	case *binExpr:
+		if p.primOnly(x, env, scope) {
+			return p.primValue(x, env)
+		}
 		op, ok := relaxBinOps[x.op]
 		if !ok {
 			return nil, p.errorf(x.p, "operator %q on Relax values is not supported; call the op", x.op)
@@ -287,7 +290,7 @@ func (p *parser) rcall(x *callExpr, env *rfn, scope *rscope) (ir.Expr, error) {
 		return p.relaxCall(x, name, env, scope)
 	}
 	if k == "tir" {
-		return nil, p.errorf(x.p, "TIR expression %s used as a Relax value; wrap it: R.prim_value(...)", describeFor(x.fn))
+		return p.primValue(x, env)
 	}
 	if k == "ir" {
 		return nil, p.errorf(x.p, "unexpected %s in a Relax function", describeFor(x.fn))
@@ -447,6 +450,43 @@ func (p *parser) relaxCall(x *callExpr, name string, env *rfn, scope *rscope) (i
 		return nil, p.errorf(x.p, "struct info R.%s used as a value", name)
 	}
 	return p.opCall(x, name, env, scope)
+}
+
+// primValue converts a scalar expression (a number, a symbolic variable, a
+// T.* call, arithmetic on them) used where a Relax value is expected into
+// R.prim_value, as TVM's parser does (relax.utils.convert_to_expr).
+func (p *parser) primValue(e expr, env *rfn) (ir.Expr, error) {
+	pe, err := p.relaxPrim(env, false).expr(e)
+	if err != nil {
+		return nil, err
+	}
+	v := &ir.PrimValue{Value: pe}
+	v.Loc = e.pos()
+	return v, nil
+}
+
+// primOnly reports whether e is scalar arithmetic that mentions no Relax
+// variable: numbers, symbolic variables and T.* calls. Python evaluates
+// such an expression to a TIR expression before TVM's parser sees it.
+func (p *parser) primOnly(e expr, env *rfn, scope *rscope) bool {
+	switch x := e.(type) {
+	case *intLit, *floatLit, *boolLit:
+		return true
+	case *nameExpr:
+		if _, ok := scope.lookup(x.name); ok {
+			return false
+		}
+		_, ok := env.sym[x.name]
+		return ok
+	case *callExpr:
+		k, _ := p.ns(x.fn)
+		return k == "tir"
+	case *unaryExpr:
+		return p.primOnly(x.x, env, scope)
+	case *binExpr:
+		return p.primOnly(x.x, env, scope) && p.primOnly(x.y, env, scope)
+	}
+	return false
 }
 
 // relaxBinOps and relaxCmpOps are the Python operators TVM overloads on
@@ -703,7 +743,7 @@ func (p *parser) rconst(x *callExpr) (ir.Expr, error) {
 				}
 			}
 			return nil
-		case *unaryExpr, *binExpr:
+		case *unaryExpr, *binExpr, *callExpr:
 			// Python evaluates arithmetic on literals before TVMScript
 			// sees it: R.const(5.0 / 3.0, "float32"), R.const(-1, ...).
 			if lit, ok := foldNumber(e); ok {
@@ -781,6 +821,34 @@ func foldNumber(e expr) (expr, bool) {
 	switch x := e.(type) {
 	case *intLit, *floatLit:
 		return x, true
+	case *callExpr:
+		// float("inf"), float("-inf"), float("nan"), float(3), int(2.5).
+		f, ok := x.fn.(*nameExpr)
+		if !ok || len(x.args) != 1 || len(x.kw) != 0 || (f.name != "float" && f.name != "int") {
+			return nil, false
+		}
+		if str, ok := x.args[0].(*strLit); ok && f.name == "float" {
+			v, err := strconv.ParseFloat(strings.TrimSpace(str.v), 64)
+			if err != nil && !errors.Is(err, strconv.ErrRange) {
+				return nil, false
+			}
+			return &floatLit{p: x.p, v: v}, true
+		}
+		a, ok := foldNumber(x.args[0])
+		if !ok {
+			return nil, false
+		}
+		if f.name == "float" {
+			return &floatLit{p: x.p, v: numFloat(a)}, true
+		}
+		v := math.Trunc(numFloat(a))
+		if i, isInt := a.(*intLit); isInt {
+			return i, true
+		}
+		if math.IsNaN(v) || v < math.MinInt64 || v >= math.MaxInt64 {
+			return nil, false
+		}
+		return &intLit{p: x.p, v: int64(v)}, true
 	case *unaryExpr:
 		v, ok := foldNumber(x.x)
 		if !ok {
