@@ -464,6 +464,19 @@ def f(var_A: T.handle, B: T.Buffer((T.int64(4),), "float16"), m: T.int32):
 				t.Errorf("grid loop")
 			}
 		}},
+		{"zero-dimensional buffers", prim(`@T.prim_func
+def f(A: T.Buffer((), "float32"), B: T.Buffer((4,), "float32")):
+    for i in range(4):
+        with T.sblock("b"):
+            vi = T.axis.spatial(4, i)
+            T.reads(A[()], B[vi])
+            T.writes(B[vi])
+            B[vi] = B[vi] + A[()]`), func(t *testing.T, f *ir.PrimFunc) {
+			blk := f.Body.(*ir.Block).Body.(*ir.For).Body.(*ir.Block)
+			if len(blk.Reads) != 2 || len(blk.Reads[0].Region) != 0 {
+				t.Errorf("reads %v", blk.Reads)
+			}
+		}},
 		{"current-dialect block builtins", prim(`@T.prim_func
 def f(A: T.Buffer((4,), "float32")):
     C = T.sblock_alloc_buffer((4,))

@@ -420,6 +420,9 @@ func (pr *printer) writePrim(b *strings.Builder, e ir.PrimExpr, prec int, m prim
 			}
 			pr.writePrim(b, a, 0, m)
 		}
+		if len(x.Indices) == 0 {
+			b.WriteString("()") // a zero-dimensional buffer, as TVM prints it
+		}
 		b.WriteString("]")
 	case *ir.Let:
 		call("let", x.Var, x.Value, x.Body)

@@ -186,7 +186,7 @@ func (pr *printer) stmt(s ir.Stmt) {
 		for i, e := range x.Indices {
 			idx[i] = pr.prim(e, tirMode)
 		}
-		pr.line(x.Buffer.Name + "[" + strings.Join(idx, ", ") + "] = " + pr.prim(x.Value, tirMode))
+		pr.line(x.Buffer.Name + "[" + subscript(idx) + "] = " + pr.prim(x.Value, tirMode))
 	case *ir.IfThenElse:
 		pr.line("if " + pr.prim(x.Cond, tirMode) + ":")
 		pr.indent++
@@ -283,7 +283,7 @@ func (pr *printer) region(r ir.BufferRegion) string {
 			parts[i] = pr.prim(rg.Min, tirMode) + ":" + pr.rangeEnd(rg.Min, rg.Extent)
 		}
 	}
-	return r.Buffer.Name + "[" + strings.Join(parts, ", ") + "]"
+	return r.Buffer.Name + "[" + subscript(parts) + "]"
 }
 
 func (pr *printer) regions(rs []ir.BufferRegion) string {
@@ -373,4 +373,13 @@ func (pr *printer) block(b *ir.Block) {
 	}
 	pr.stmt(b.Body)
 	pr.indent--
+}
+
+// subscript joins buffer indices; a zero-dimensional buffer is subscripted
+// with the empty tuple, A[()], as TVM prints it.
+func subscript(parts []string) string {
+	if len(parts) == 0 {
+		return "()"
+	}
+	return strings.Join(parts, ", ")
 }

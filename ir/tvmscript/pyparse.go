@@ -817,6 +817,11 @@ func (p *pyParser) primary() (expr, error) {
 			if len(ix.index) == 0 {
 				return nil, p.src.errorf(t.pos, "empty subscript")
 			}
+			if tup, ok := ix.index[0].(*tupleExpr); ok && len(ix.index) == 1 && len(tup.elts) == 0 {
+				// a[()] subscripts with the empty tuple: no indices, as
+				// for a zero-dimensional buffer.
+				ix.index = nil
+			}
 			x = ix
 		default:
 			return x, nil
