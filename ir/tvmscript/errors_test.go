@@ -44,6 +44,7 @@ func TestErrors(t *testing.T) {
 		{"unterminated string", fn("y = R.call_packed(\"abc, x)\nreturn y"), 9, 27, "unterminated string literal"},
 		{"bad decorator", relaxMod("@R.func\ndef main(x: R.Tensor((2,), \"float32\")):\n    return x"), 7, 6, "unsupported decorator @R.func"},
 		{"missing annotation", relaxMod("@R.function\ndef main(x):\n    return x"), 8, 14, `parameter "x" needs a struct info annotation`},
+		{"prim_func return value", hdr + "@I.ir_module\nclass Module:\n    @T.prim_func\n    def f(A: T.Buffer((4,), \"float32\")) -> T.bool:\n        return T.bool(True)\n", 8, 0, "PrimFunc return values (-> T.bool) are not supported"},
 		{"tir undefined name", prim("for i in range(4):\n    A[j] = T.float32(0)"), 10, 15, `undefined name "j"`},
 		{"tir wrong index count", prim("for i in range(4):\n    A[i, i] = T.float32(0)"), 10, 13, `buffer "A" has 1 dimensions but is indexed with 2`},
 		{"tir remap non-loop", prim("with T.block(\"b\"):\n    vi = T.axis.remap(\"S\", [q])\n    A[vi] = T.float32(0)"), 10, 37, `undefined loop variable "q"`},

@@ -464,8 +464,8 @@ def f(var_A: T.handle, B: T.Buffer((T.int64(4),), "float16"), m: T.int32):
 				t.Errorf("grid loop")
 			}
 		}},
-		{"zero-dimensional buffers", prim(`@T.prim_func
-def f(A: T.Buffer((), "float32"), B: T.Buffer((4,), "float32")):
+		{"zero-dimensional buffers, -> None", prim(`@T.prim_func
+def f(A: T.Buffer((), "float32"), B: T.Buffer((4,), "float32")) -> None:
     for i in range(4):
         with T.sblock("b"):
             vi = T.axis.spatial(4, i)
