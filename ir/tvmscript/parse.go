@@ -299,7 +299,7 @@ func (p *parser) moduleFunc(f *funcDef) error {
 	}
 	var fn ir.BaseFunc
 	if kind == "relax" {
-		fn, err = p.relaxFunc(f, kws, nil)
+		fn, err = p.relaxFunc(f, kws, nil, nil)
 	} else {
 		fn, err = p.primFunc(f, kws)
 	}

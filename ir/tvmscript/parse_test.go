@@ -137,6 +137,23 @@ def main(x: R.Tensor(("n", "m"), "float32")):
 				}
 			}
 		}},
+		{"nested function shares symbolic vars", relaxMod(`@R.function
+def main(x: R.Tensor(("n", "m"), "float32")):
+    n = T.int64()
+    m = T.int64()
+
+    @R.function
+    def inner(y: R.Tensor((n, m), "float32")) -> R.Tensor((n, m), "float32"):
+        return y
+
+    z = inner(x)
+    return z`), func(t *testing.T, m *ir.Module) {
+			f := mainFn(t, m)
+			inner := bindings(f)[0].BoundValue().(*ir.Function)
+			if inner.Params[0].Info.(*ir.TensorSInfo).Shape[0] != f.Params[0].Info.(*ir.TensorSInfo).Shape[0] {
+				t.Error("inner n is not main's n")
+			}
+		}},
 		{"operator sugar", relaxMod(`@R.function
 def main(x: R.Tensor((4,), "float32"), y: R.Tensor((4,), "float32")):
     a = x + y
@@ -475,6 +492,17 @@ def f(A: T.Buffer((), "float32"), B: T.Buffer((4,), "float32")) -> None:
 			blk := f.Body.(*ir.Block).Body.(*ir.For).Body.(*ir.Block)
 			if len(blk.Reads) != 2 || len(blk.Reads[0].Region) != 0 {
 				t.Errorf("reads %v", blk.Reads)
+			}
+		}},
+		{"tuple symbolic declarations", prim(`@T.prim_func
+def f(var_A: T.handle):
+    n, m = T.int64(), T.int64()
+    A = T.match_buffer(var_A, (n, m))
+    for i, j in T.grid(n, m):
+        A[i, j] = T.float32(0)`), func(t *testing.T, f *ir.PrimFunc) {
+			b := f.BufferMap[f.Params[0]]
+			if len(b.Shape) != 2 || ir.ExprString(b.Shape[0]) != "n" || ir.ExprString(b.Shape[1]) != "m" {
+				t.Errorf("buffer shape %v", b.Shape)
 			}
 		}},
 		{"current-dialect block builtins", prim(`@T.prim_func

@@ -1,6 +1,7 @@
 package tvmscript
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/relaxgo/relaxgo/ir"
@@ -30,7 +31,11 @@ type rfn struct {
 	sym map[string]*ir.PrimVar
 }
 
-func (p *parser) relaxFunc(fd *funcDef, kws []kwarg, outer *rscope) (*ir.Function, error) {
+// relaxFunc converts one Relax function. A nested function gets its
+// enclosing function's env, whose symbolic variables it shares (they are
+// Python variables of the enclosing scope in TVM's parser); outerEnv is nil
+// at module level.
+func (p *parser) relaxFunc(fd *funcDef, kws []kwarg, outer *rscope, outerEnv *rfn) (*ir.Function, error) {
 	f := &ir.Function{Name: fd.name, Pure: true}
 	f.Loc = fd.p
 	for _, k := range kws {
@@ -52,6 +57,9 @@ func (p *parser) relaxFunc(fd *funcDef, kws []kwarg, outer *rscope) (*ir.Functio
 		}
 	}
 	env := &rfn{f: f, sym: map[string]*ir.PrimVar{}}
+	if outerEnv != nil {
+		maps.Copy(env.sym, outerEnv.sym)
+	}
 	scope := outer.child()
 	for _, pr := range fd.params {
 		if pr.ann == nil {
@@ -455,7 +463,7 @@ func (p *parser) binding(s stmt, env *rfn, scope *rscope, dataflow bool) (ir.Bin
 		if kind != "relax" {
 			return nil, p.errorf(x.p, "only @R.function may be nested in a Relax function")
 		}
-		f, err := p.relaxFunc(x, kws, scope)
+		f, err := p.relaxFunc(x, kws, scope, env)
 		if err != nil {
 			return nil, err
 		}

@@ -112,7 +112,7 @@ func (p *parser) primFunc(fd *funcDef, kws []kwarg) (*ir.PrimFunc, error) {
 	// Prelude: func_attr, symbolic declarations, match_buffer; then the body.
 	var rest []stmt
 	var rootAllocs []*ir.Buffer
-	for _, s := range fd.body {
+	for _, s := range p.splitSymDecls(fd.body) {
 		switch x := s.(type) {
 		case *exprStmt:
 			if c, ok := p.isCall(x.x, "tir", "func_attr"); ok {
@@ -957,4 +957,29 @@ func (t *tenv) with(x *withStmt, blk *ir.Block) (ir.Stmt, error) {
 		return nil, nil
 	}
 	return nil, p.errorf(x.p, "unsupported with statement T.%s in a PrimFunc", name)
+}
+
+// splitSymDecls rewrites "n, m = T.int64(), T.int64()" into one statement
+// per name, so the prelude sees the declarations one at a time. Only
+// zero-argument T.* calls are split: they cannot refer to the names being
+// bound, so the order of the parts does not matter.
+func (p *parser) splitSymDecls(body []stmt) []stmt {
+	out := make([]stmt, 0, len(body))
+	for _, s := range body {
+		x, ok := s.(*assignStmt)
+		if !ok || x.ann != nil {
+			out = append(out, s)
+			continue
+		}
+		t, ok1 := x.target.(*tupleExpr)
+		v, ok2 := x.value.(*tupleExpr)
+		if !ok1 || !ok2 || len(t.elts) != len(v.elts) || !p.allSymDecls(v.elts) {
+			out = append(out, s)
+			continue
+		}
+		for i := range t.elts {
+			out = append(out, &assignStmt{p: x.p, target: t.elts[i], value: v.elts[i]})
+		}
+	}
+	return out
 }
