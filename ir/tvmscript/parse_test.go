@@ -1,12 +1,14 @@
 package tvmscript
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/tensorio"
 )
 
 const hdr = "# from tvm.script import ir as I\n# from tvm.script import tir as T\n# from tvm.script import relax as R\n\n"
@@ -174,6 +176,33 @@ def main(x: R.Tensor((4,), "float32"), y: R.Tensor((4,), "float32")):
 			want := "relax.add relax.subtract relax.multiply relax.divide relax.floor_divide relax.mod relax.power relax.negative relax.less relax.greater_equal"
 			if got := strings.Join(ops, " "); got != want {
 				t.Errorf("ops\n%s\nwant\n%s", got, want)
+			}
+		}},
+		{"R.const of NumPy constructors", relaxMod(`@R.function
+def main(x: R.Tensor((2,), "float32")):
+    a = R.const(np.array([[1, 2], [3, 4]], dtype=np.float32))
+    b = R.const(np.ones((3, 2), dtype="int32"))
+    c = R.const(np.zeros(2))
+    d = R.const(np.full((2,), -1.5), "float32")
+    e = R.const(np.array([1, 2]))
+    return (a, b, c, d, e)`), func(t *testing.T, m *ir.Module) {
+			want := []struct {
+				dt    runtime.DataType
+				shape string
+				vals  string
+			}{
+				{runtime.Float32, "[2 2]", "[1 2 3 4]"},
+				{runtime.Int32, "[3 2]", "[1 1 1 1 1 1]"},
+				{runtime.Float64, "[2]", "[0 0]"},
+				{runtime.Float32, "[2]", "[-1.5 -1.5]"},
+				{runtime.Int64, "[2]", "[1 2]"},
+			}
+			for i, b := range bindings(mainFn(t, m))[:5] {
+				c := b.BoundValue().(*ir.Constant).Value
+				vals := tensorio.AsFloat64s(c)
+				if c.DType() != want[i].dt || fmt.Sprint(c.Shape()) != want[i].shape || fmt.Sprint(vals) != want[i].vals {
+					t.Errorf("constant %d: %s %v %v, want %s %s %s", i, c.DType(), c.Shape(), vals, want[i].dt, want[i].shape, want[i].vals)
+				}
 			}
 		}},
 		{"pure private attrs", relaxMod(`@R.function(pure=False, private=True)

@@ -712,6 +712,15 @@ func (p *parser) rconst(x *callExpr) (ir.Expr, error) {
 	if val == nil {
 		return nil, p.errorf(x.p, "R.const needs a value")
 	}
+	// R.const(np.array(...)), R.const(np.ones((2, 3), "int32")): the
+	// NumPy calls TVM's tests write inline, evaluated as Python would.
+	npVal, npDT, isNumpy, err := p.numpyValue(val)
+	if err != nil {
+		return nil, err
+	}
+	if isNumpy {
+		val = npVal
+	}
 	var shape []int64
 	var elems []any
 	kind := "" // "float", "int", "bool"
@@ -780,6 +789,16 @@ func (p *parser) rconst(x *callExpr) (ir.Expr, error) {
 			return nil, err
 		}
 	}
+	if (dt.IsVoid() || dt == (runtime.DataType{})) && isNumpy {
+		dt = npDT
+		if dt == (runtime.DataType{}) {
+			// np.array follows its literals with NumPy's 64-bit defaults.
+			dt = map[string]runtime.DataType{"float": runtime.Float64, "bool": runtime.Bool}[kind]
+			if dt == (runtime.DataType{}) {
+				dt = runtime.Int64
+			}
+		}
+	}
 	if dt.IsVoid() || dt == (runtime.DataType{}) {
 		switch kind {
 		case "float":
@@ -811,6 +830,154 @@ func (p *parser) rconst(x *callExpr) (ir.Expr, error) {
 }
 
 var _ = fmt.Sprintf
+
+// maxNumpyElems bounds the arrays np.ones/np.zeros/np.full may build
+// inline; large constants are printed as metadata, never spelled out.
+const maxNumpyElems = 1 << 20
+
+// numpyValue evaluates the NumPy constructors TVM's tests pass to R.const:
+// np.array(obj, dtype), np.ones/np.zeros(shape, dtype) and np.full(shape,
+// fill, dtype) (numpy. works too). It returns the value as a nested literal
+// list and the array's dtype: the dtype argument, else NumPy's default
+// (float64 for ones/zeros/full of a float; void for np.array, which then
+// follows the literals). ok is false when e is no such call.
+func (p *parser) numpyValue(e expr) (val expr, dt runtime.DataType, ok bool, err error) {
+	c, isCall := e.(*callExpr)
+	if !isCall {
+		return nil, dt, false, nil
+	}
+	at, isAttr := c.fn.(*attrExpr)
+	if !isAttr {
+		return nil, dt, false, nil
+	}
+	if mod, isName := at.x.(*nameExpr); !isName || (mod.name != "np" && mod.name != "numpy") {
+		return nil, dt, false, nil
+	}
+	names := map[string][]string{
+		"array": {"object", "dtype"}, "asarray": {"a", "dtype"},
+		"ones": {"shape", "dtype"}, "zeros": {"shape", "dtype"}, "full": {"shape", "fill_value", "dtype"},
+	}[at.name]
+	if names == nil {
+		return nil, dt, false, p.errorf(c.p, "R.const: np.%s is not supported; use a literal list or np.array/ones/zeros/full", at.name)
+	}
+	a, err := p.args(c, "np."+at.name, names...)
+	if err != nil {
+		return nil, dt, false, err
+	}
+	if d := a["dtype"]; d != nil {
+		if dt, err = p.numpyDType(d); err != nil {
+			return nil, dt, false, err
+		}
+	}
+	switch at.name {
+	case "array", "asarray":
+		v := a["object"]
+		if v == nil {
+			v = a["a"]
+		}
+		if v == nil {
+			return nil, dt, false, p.errorf(c.p, "np.%s needs a value", at.name)
+		}
+		return v, dt, true, nil
+	}
+	shape, err := p.numpyShape(a["shape"], c)
+	if err != nil {
+		return nil, dt, false, err
+	}
+	var fill expr
+	switch at.name {
+	case "ones":
+		fill = &floatLit{p: c.p, v: 1}
+	case "zeros":
+		fill = &floatLit{p: c.p, v: 0}
+	case "full":
+		if fill = a["fill_value"]; fill == nil {
+			return nil, dt, false, p.errorf(c.p, "np.full needs a fill value")
+		}
+		if f, ok := foldNumber(fill); ok {
+			fill = f
+		}
+		if dt == (runtime.DataType{}) {
+			switch fill.(type) {
+			case *intLit:
+				dt = runtime.Int64
+			case *boolLit:
+				dt = runtime.Bool
+			}
+		}
+	}
+	if dt == (runtime.DataType{}) {
+		dt = runtime.Float64
+	}
+	var build func(dims []int64) expr
+	build = func(dims []int64) expr {
+		if len(dims) == 0 {
+			return fill
+		}
+		l := &listExpr{p: c.p, elts: make([]expr, dims[0])}
+		for i := range l.elts {
+			l.elts[i] = build(dims[1:])
+		}
+		return l
+	}
+	return build(shape), dt, true, nil
+}
+
+// numpyShape reads a NumPy shape argument: an int or a tuple/list of ints,
+// refusing more than maxNumpyElems elements.
+func (p *parser) numpyShape(e expr, c *callExpr) ([]int64, error) {
+	if e == nil {
+		return nil, p.errorf(c.p, "missing shape")
+	}
+	var dims []expr
+	switch x := e.(type) {
+	case *tupleExpr:
+		dims = x.elts
+	case *listExpr:
+		dims = x.elts
+	default:
+		dims = []expr{e}
+	}
+	shape := make([]int64, len(dims))
+	n := int64(1)
+	for i, d := range dims {
+		f, ok := foldNumber(d)
+		il, isInt := f.(*intLit)
+		if !ok || !isInt || il.v < 0 {
+			return nil, p.errorf(d.pos(), "a NumPy shape needs non-negative integers, found %s", exprText(d))
+		}
+		shape[i] = il.v
+		if il.v > 0 && n > maxNumpyElems/il.v {
+			return nil, p.errorf(e.pos(), "array of shape %s is too large to spell inline (more than %d elements)", exprText(e), maxNumpyElems)
+		}
+		n *= il.v
+	}
+	return shape, nil
+}
+
+// numpyDType reads a NumPy dtype: a string ("float32"), np.float32, or a
+// Python type (float, int, bool), mapped to NumPy's defaults.
+func (p *parser) numpyDType(e expr) (runtime.DataType, error) {
+	switch x := e.(type) {
+	case *attrExpr:
+		if mod, ok := x.x.(*nameExpr); ok && (mod.name == "np" || mod.name == "numpy") {
+			name := strings.TrimSuffix(x.name, "_")
+			if dt, err := runtime.ParseDataType(name); err == nil {
+				return dt, nil
+			}
+		}
+	case *nameExpr:
+		switch x.name {
+		case "float":
+			return runtime.Float64, nil
+		case "int":
+			return runtime.Int64, nil
+		case "bool":
+			return runtime.Bool, nil
+		}
+	}
+	return p.parseDType(e)
+}
 
 // foldNumber evaluates unary and binary arithmetic on int and float
 // literals with Python's rules (int / int is a float, // and % floor), as
