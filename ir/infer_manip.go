@@ -403,8 +403,10 @@ func inferSqueeze(c *Call, _ *InferCtx) (StructInfo, error) {
 		}
 		for _, a := range ax {
 			if x.Shape != nil {
+				// As TVM (and PyTorch): a listed axis of static extent
+				// other than 1 is kept, silently.
 				if n, ok := AsInt(x.Shape[a]); ok && n != 1 {
-					return nil, opErr(c, "cannot squeeze dimension %d of extent %d", a, n)
+					continue
 				}
 			}
 			drop[a] = true

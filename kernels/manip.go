@@ -72,7 +72,8 @@ func Flatten(out, x *runtime.Tensor) error {
 	return copyInto("flatten", out, x, s[:])
 }
 
-// Squeeze removes the size-1 dims listed in axis (all size-1 dims when axis is nil).
+// Squeeze removes the size-1 dims listed in axis (all size-1 dims when axis
+// is nil). A listed axis whose size is not 1 is kept, as in TVM and PyTorch.
 func Squeeze(out, x *runtime.Tensor, axis []int64) error {
 	const name = "squeeze"
 	if err := checkRank(name, x); err != nil {
@@ -92,11 +93,10 @@ func Squeeze(out, x *runtime.Tensor, axis []int64) error {
 			return err
 		}
 		for i, d := range x.Shape() {
-			if m&(1<<uint(i)) != 0 && d != 1 {
-				return fmt.Errorf("%s: axis %d has size %d, not 1", name, i, d)
+			if m&(1<<uint(i)) != 0 && d == 1 {
+				mask |= 1 << uint(i)
 			}
 		}
-		mask = m
 	}
 	var buf [maxRank]int64
 	s := buf[:0]
