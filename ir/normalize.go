@@ -158,6 +158,17 @@ func (n *normalizer) binding(b Binding, fn *Function) error {
 			if !MayBeBaseOf(ann, inf) {
 				return errAt(x.Loc, fn, "type mismatch: variable %s is annotated %s but its value has type %s", v.Name, SInfoString(ann), SInfoString(inf))
 			}
+			// An annotation that leaves out the dtype (R.Tensor((1, 6, 1)),
+			// as TVM prints some frontends' bindings) takes the value's
+			// dtype, so the ops that use the variable know their types.
+			// Its shape, which may declare symbolic variables, is kept.
+			if at, ok := ann.(*TensorSInfo); ok && at.DType.IsVoid() {
+				if it, ok := inf.(*TensorSInfo); ok && !it.DType.IsVoid() {
+					refined := *at
+					refined.DType = it.DType
+					v.SetSInfo(&refined)
+				}
+			}
 			return nil
 		}
 		v.SetSInfo(inf)

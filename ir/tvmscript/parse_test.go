@@ -156,6 +156,36 @@ def main(x: R.Tensor(("n", "m"), "float32")):
 				t.Error("inner n is not main's n")
 			}
 		}},
+		{"annotation without dtype takes the value's", relaxMod(`@R.function
+def main(x: R.Tensor((6,), "float32")):
+    a: R.Tensor((1, 6)) = R.reshape(x, [1, 6])
+    b = R.add(a, a)
+    return b`), func(t *testing.T, m *ir.Module) {
+			if err := ir.Normalize(m); err != nil {
+				t.Fatal(err)
+			}
+			bs := bindings(mainFn(t, m))
+			for _, b := range bs {
+				if dt := b.BoundVar().Info.(*ir.TensorSInfo).DType; dt != runtime.Float32 {
+					t.Errorf("%s has dtype %s", b.BoundVar().Name, dt)
+				}
+			}
+		}},
+		{"attention bias argument", relaxMod(`@R.function
+def main(q: R.Tensor((1, 4, 2, 8), "float32"), b: R.Tensor((1, 2, 4, 4), "float32")):
+    a = R.nn.attention(q, q, q, b, scale=None)
+    c = R.nn.attention(q, q, q, None, scale=0.5)
+    d = R.nn.attention(q, q, q, bias=b)
+    return (a, c, d)`), func(t *testing.T, m *ir.Module) {
+			var ops []string
+			for _, b := range bindings(mainFn(t, m)) {
+				c := b.BoundValue().(*ir.Call)
+				ops = append(ops, fmt.Sprintf("%s/%d", c.OpName(), len(c.Args)))
+			}
+			if got := strings.Join(ops, " "); got != "relax.nn.attention_bias/4 relax.nn.attention/3 relax.nn.attention_bias/4" {
+				t.Errorf("ops %s", got)
+			}
+		}},
 		{"operator sugar", relaxMod(`@R.function
 def main(x: R.Tensor((4,), "float32"), y: R.Tensor((4,), "float32")):
     a = x + y

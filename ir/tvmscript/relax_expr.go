@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -511,10 +512,49 @@ func (p *parser) sugarCall(pos ir.Span, op string, env *rfn, scope *rscope, oper
 	return p.opCall(&callExpr{p: pos, fn: &nameExpr{p: pos, name: op}, args: operands}, op, env, scope)
 }
 
+// attentionBias resolves R.nn.attention's optional bias, its fourth
+// parameter: TVM builds relax.nn.attention_bias when a bias is given (and
+// prints that op as R.nn.attention(q, k, v, bias, ...)), relax.nn.attention
+// when it is absent or None.
+func (p *parser) attentionBias(x *callExpr) (string, *callExpr, error) {
+	var bias expr
+	y := *x
+	y.args = x.args
+	if len(x.args) > 3 {
+		bias = x.args[3]
+		y.args = append(slices.Clone(x.args[:3]), x.args[4:]...)
+		if len(x.args) > 4 {
+			return "", nil, p.errorf(x.args[4].pos(), "R.nn.attention takes query, key, value and bias positionally; pass the rest by keyword")
+		}
+	}
+	y.kw = nil
+	for _, k := range x.kw {
+		if k.name == "bias" {
+			if bias != nil {
+				return "", nil, p.errorf(k.p, "R.nn.attention: argument \"bias\" given twice")
+			}
+			bias = k.val
+			continue
+		}
+		y.kw = append(y.kw, k)
+	}
+	if _, none := bias.(*noneLit); bias == nil || none {
+		return "nn.attention", &y, nil
+	}
+	y.args = append(slices.Clone(y.args), bias)
+	return "nn.attention_bias", &y, nil
+}
+
 // opCall converts a generic operator call and canonicalises it with the op registry.
 func (p *parser) opCall(x *callExpr, name string, env *rfn, scope *rscope) (ir.Expr, error) {
 	if name == "" {
 		return nil, p.errorf(x.p, "R is not callable")
+	}
+	if name == "nn.attention" {
+		var err error
+		if name, x, err = p.attentionBias(x); err != nil {
+			return nil, err
+		}
 	}
 	c := newCall(newOp("relax."+name, x.fn.pos()), x.p)
 	for _, a := range x.args {
