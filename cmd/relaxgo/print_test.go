@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 	"testing"
+
+	"github.com/relaxgo/relaxgo/runtime"
 )
 
 const printSample = `# from tvm.script import ir as I
@@ -68,5 +71,34 @@ func TestPrintCommandErrors(t *testing.T) {
 	}
 	if rc := run([]string{"nosuchcommand"}, &out, &errb); rc != 2 {
 		t.Errorf("unknown command: exit %d", rc)
+	}
+}
+
+// TestPreviewLargeTensor checks that the run preview of a large output
+// converts only the values it shows.
+func TestPreviewLargeTensor(t *testing.T) {
+	big, err := runtime.NewTensor([]int64{1 << 24}, runtime.Float32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copy(big.Float32s(), []float32{1.5, 2, 3})
+	var got string
+	allocs := testing.AllocsPerRun(1, func() { got = preview(big, 4) })
+	if want := "[1.5 2 3 0 ... (16777216 values)]"; got != want {
+		t.Errorf("preview = %q, want %q", got, want)
+	}
+	if allocs > 20 {
+		t.Errorf("%v allocations", allocs)
+	}
+	var m1, m2 goruntime.MemStats
+	goruntime.ReadMemStats(&m1)
+	preview(big, 4)
+	goruntime.ReadMemStats(&m2)
+	if d := m2.TotalAlloc - m1.TotalAlloc; d > 1<<20 {
+		t.Errorf("preview allocated %d bytes", d)
+	}
+	small, _ := runtime.FromSlice([]float32{1, 2}, 2)
+	if got := preview(small, 4); got != "[1 2]" {
+		t.Errorf("preview of a short tensor = %q", got)
 	}
 }

@@ -179,9 +179,20 @@ func runGenerated(res *compiler.Result, module, fn, mode, inputs string, extra [
 	return tensorio.ReadNPZFile(outPath)
 }
 
-// preview renders up to max leading values of a tensor.
+// preview renders up to max leading values of a tensor. Only those
+// values are converted, however large the tensor.
 func preview(t *runtime.Tensor, max int) string {
-	vals := tensorio.AsFloat64s(t)
+	n := t.NumElements()
+	head := t
+	if n > int64(max) && t.NBytes() > 0 {
+		h, err := runtime.NewTensor([]int64{int64(max)}, t.DType())
+		if err != nil {
+			return ""
+		}
+		copy(h.Bytes(), t.Bytes())
+		head = h
+	}
+	vals := tensorio.AsFloat64s(head)
 	if vals == nil {
 		return ""
 	}
@@ -189,7 +200,6 @@ func preview(t *runtime.Tensor, max int) string {
 	b.WriteByte('[')
 	for i, v := range vals {
 		if i == max {
-			fmt.Fprintf(&b, " ... (%d values)", len(vals))
 			break
 		}
 		if i > 0 {
@@ -200,6 +210,9 @@ func preview(t *runtime.Tensor, max int) string {
 		} else {
 			fmt.Fprint(&b, v)
 		}
+	}
+	if n > int64(max) {
+		fmt.Fprintf(&b, " ... (%d values)", n)
 	}
 	b.WriteByte(']')
 	return b.String()
