@@ -49,17 +49,20 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	cf.register(fs)
 	out := fs.String("o", "", "output executable file (TVM \"0.14\" format)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: relaxgo build [--params P] [--dump-after PASSES] -o OUT.vmexec MODULE.py")
+		fmt.Fprintln(fs.Output(), "usage: relaxgo build [--params P] [--dump-after PASSES] -o OUT.vmexec MODULE.py")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	args, code := parseFlags(fs, args, stdout, stderr)
+	if code >= 0 {
+		return code
 	}
-	if fs.NArg() != 1 || *out == "" {
-		fs.Usage()
-		return 2
+	if len(args) != 1 {
+		return usageError(fs, stderr, "want one MODULE.py, got %d arguments", len(args))
 	}
-	res, err := cf.compile(fs.Arg(0), stderr)
+	if *out == "" {
+		return usageError(fs, stderr, "no output file: pass -o OUT.vmexec")
+	}
+	res, err := cf.compile(args[0], stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "relaxgo build:", err)
 		return 1

@@ -25,19 +25,19 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	pkg := fs.String("pkg", "", "Go package name (default: the output directory's name)")
 	out := fs.String("o", ".", "output directory")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: relaxgo gen [--params P] [--pkg NAME] [-o DIR] MODULE.py")
-		fmt.Fprintln(stderr, "\nWrites the model's Go package into DIR. In a go:generate line:")
-		fmt.Fprintln(stderr, "\t//go:generate go run github.com/relaxgo/relaxgo/cmd/relaxgo gen --params weights.safetensors model.py")
+		fmt.Fprintln(fs.Output(), "usage: relaxgo gen [--params P] [--pkg NAME] [-o DIR] MODULE.py")
+		fmt.Fprintln(fs.Output(), "\nWrites the model's Go package into DIR. In a go:generate line:")
+		fmt.Fprintln(fs.Output(), "\t//go:generate go run github.com/relaxgo/relaxgo/cmd/relaxgo gen --params weights.safetensors model.py")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	args, code := parseFlags(fs, args, stdout, stderr)
+	if code >= 0 {
+		return code
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return 2
+	if len(args) != 1 {
+		return usageError(fs, stderr, "want one MODULE.py, got %d arguments", len(args))
 	}
-	if err := generate(&cf, fs.Arg(0), *out, *pkg, stderr); err != nil {
+	if err := generate(&cf, args[0], *out, *pkg, stderr); err != nil {
 		fmt.Fprintln(stderr, "relaxgo gen:", err)
 		return 1
 	}

@@ -20,17 +20,20 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	python := fs.Bool("python", false, "print the bytecode as Python ExecBuilder calls")
 	stats := fs.Bool("stats", false, "print the executable's statistics")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: relaxgo inspect [--text|--python|--stats] FILE.vmexec")
+		fmt.Fprintln(fs.Output(), "usage: relaxgo inspect [--text|--python|--stats] FILE.vmexec")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	args, code := parseFlags(fs, args, stdout, stderr)
+	if code >= 0 {
+		return code
 	}
-	if fs.NArg() != 1 || b2i(*text)+b2i(*python)+b2i(*stats) > 1 {
-		fs.Usage()
-		return 2
+	if len(args) != 1 {
+		return usageError(fs, stderr, "want one FILE.vmexec, got %d arguments", len(args))
 	}
-	exec, err := runtime.LoadExecutableFile(fs.Arg(0))
+	if b2i(*text)+b2i(*python)+b2i(*stats) > 1 {
+		return usageError(fs, stderr, "--text, --python and --stats exclude each other")
+	}
+	exec, err := runtime.LoadExecutableFile(args[0])
 	if err != nil {
 		fmt.Fprintln(stderr, "relaxgo inspect:", err)
 		return 1

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 )
 
@@ -37,7 +38,20 @@ func register(c *command) {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(runProtected(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// runProtected is run, except that a panic (a bug in relaxgo) is reported
+// as an internal error with its stack and exit status 3, so that it never
+// looks like a usage mistake (2) or an ordinary failure (1).
+func runProtected(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "relaxgo: internal error (please report it): %v\n%s", r, debug.Stack())
+			code = exitCrash
+		}
+	}()
+	return run(args, stdout, stderr)
 }
 
 // run dispatches to a subcommand and returns the exit status.
@@ -48,13 +62,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
-		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
-				return c.run([]string{"-h"}, stdout, stderr)
+		if len(args) > 2 {
+			fmt.Fprintln(stderr, "relaxgo help: want at most one command name")
+			return exitUsage
+		}
+		if len(args) == 2 {
+			c, ok := commands[args[1]]
+			if !ok {
+				fmt.Fprintf(stderr, "relaxgo help: unknown command %q; run 'relaxgo help' for the list\n", args[1])
+				return exitUsage
 			}
+			return c.run([]string{"-h"}, stdout, stderr)
 		}
 		usage(stdout)
-		return 0
+		return exitOK
 	}
 	c, ok := commands[args[0]]
 	if !ok {

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/ir/tvmscript"
@@ -25,25 +25,21 @@ func runPrint(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	dialect := fs.String("dialect", "current", "TVMScript dialect to print: current or v0.23")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: relaxgo print [--dialect=current|v0.23] FILE   (FILE - reads stdin)")
+		fmt.Fprintln(fs.Output(), "usage: relaxgo print [--dialect=current|v0.23] FILE   (FILE - reads stdin)")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	args, code := parseFlags(fs, args, stdout, stderr)
+	if code >= 0 {
+		return code
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return 2
+	if len(args) != 1 {
+		return usageError(fs, stderr, "want one FILE, got %d arguments", len(args))
 	}
 	d, err := tvmscript.ParseDialect(*dialect)
 	if err != nil {
-		fmt.Fprintf(stderr, "relaxgo print: %v\n", err)
-		return 2
+		return usageError(fs, stderr, "%v", err)
 	}
-	out, err := printFile(fs.Arg(0), d, stdin)
+	out, err := printFile(args[0], d, stdin)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -75,10 +71,19 @@ func printFile(path string, d tvmscript.Dialect, stdin io.Reader) (string, error
 		return "", err
 	}
 	if err := ir.Normalize(m); err != nil {
-		return "", fmt.Errorf("%s: %w", name, err)
+		return "", withFile(name, err)
 	}
 	if err := ir.WellFormed(m); err != nil {
-		return "", fmt.Errorf("%s: %w", name, err)
+		return "", withFile(name, err)
 	}
 	return tvmscript.Print(m, d), nil
+}
+
+// withFile prefixes err with the file name unless its message already
+// starts with a position in that file.
+func withFile(name string, err error) error {
+	if strings.HasPrefix(err.Error(), name+":") {
+		return err
+	}
+	return fmt.Errorf("%s: %w", name, err)
 }

@@ -57,7 +57,8 @@ type lexer struct {
 	i       int
 	line    int
 	lineOff int // offset of the current line's first byte
-	depth   int // bracket nesting
+	depth   int // bracket nesting: len(opens)
+	opens   []token
 	indents []int
 	toks    []token
 	// atLineStart is true when the next token starts a logical line.
@@ -125,6 +126,9 @@ func parseImportLine(c string) (importAlias, bool) {
 // references, not inline), and the bound keeps a hostile file's memory use
 // to about a gigabyte.
 var maxTokens = 1 << 22 // a variable so tests can lower it
+
+// closing maps an opening bracket to the one that closes it.
+var closing = map[string]string{"(": ")", "[": "]", "{": "}"}
 
 func (lx *lexer) run() error {
 	for {
@@ -243,18 +247,26 @@ func (lx *lexer) run() error {
 			}
 			switch op {
 			case "(", "[", "{":
+				lx.opens = append(lx.opens, token{kind: tOp, text: op, pos: p})
 				lx.depth++
 			case ")", "]", "}":
 				if lx.depth == 0 {
 					return lx.src.errorf(p, "unmatched %q", op)
 				}
+				open := lx.opens[len(lx.opens)-1]
+				if want := closing[open.text]; op != want {
+					return lx.src.errorf(p, "%q does not match %q opened at line %d, column %d", op, open.text, open.pos.Line, open.pos.Col)
+				}
+				lx.opens = lx.opens[:len(lx.opens)-1]
 				lx.depth--
 			}
 			lx.emit(tOp, op, p)
 		}
 	}
 	if lx.depth > 0 {
-		return lx.src.errorf(lx.pos(), "unexpected end of input: unclosed bracket")
+		// Report where the bracket opened: the end of the file says nothing.
+		open := lx.opens[len(lx.opens)-1]
+		return lx.src.errorf(open.pos, "%q is never closed (the input ends first)", open.text)
 	}
 	p := lx.pos()
 	if len(lx.toks) > 0 && lx.toks[len(lx.toks)-1].kind != tNewline && lx.toks[len(lx.toks)-1].kind != tDedent {
