@@ -7,6 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/relaxgo/relaxgo/compiler"
+	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/tensorio"
 )
 
 // TestHelpExitsZero checks that every command's --help prints its usage to
@@ -101,5 +105,49 @@ func TestPanicExitCode(t *testing.T) {
 	}
 	if !strings.HasPrefix(errb.String(), "relaxgo: internal error (please report it): boom") {
 		t.Errorf("stderr %.80q", errb.String())
+	}
+}
+
+// TestInputNamingErrors checks that an inputs file whose names do not fit
+// the function's parameters says which name is missing.
+func TestInputNamingErrors(t *testing.T) {
+	res, err := compiler.Compile("m.py", []byte(printSample), compiler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(names ...string) string {
+		a := &tensorio.Archive{}
+		for _, n := range names {
+			x, _ := runtime.NewTensor([]int64{3, 4}, runtime.Float32)
+			if err := a.Add(n, x); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := filepath.Join(dir, strings.Join(names, "_")+".npz")
+		if err := tensorio.WriteNPZFile(p, a); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tests := []struct {
+		names []string
+		want  string // "" when the call must succeed
+	}{
+		{[]string{"x"}, ""},
+		{[]string{"h"}, ""}, // one entry, one parameter: taken in order
+		{[]string{"h", "a"}, "no entry named x, and the file's 2 entries (h, a) cannot be taken in order for the 1 parameters of main"},
+	}
+	for _, tc := range tests {
+		_, err := readArgs(res.Exec, "main", write(tc.names...))
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%v: %v", tc.names, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want %q", tc.names, err, tc.want)
+		}
 	}
 }

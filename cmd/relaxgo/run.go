@@ -93,16 +93,24 @@ func readArgs(exec *runtime.Executable, fn, path string) ([]runtime.Value, error
 	}
 	args := make([]runtime.Value, 0, len(info.ParamNames))
 	byName := true
+	var missing []string
 	for _, p := range info.ParamNames {
 		t, ok := a.Get(p)
 		if !ok {
 			byName = false
-			break
+			missing = append(missing, p)
+			continue
 		}
 		args = append(args, t)
 	}
 	if byName {
 		return args, nil
+	}
+	if len(missing) < len(info.ParamNames) {
+		// Some entries are named after parameters: the file means to pass
+		// arguments by name, and some are missing.
+		return nil, fmt.Errorf("%s: no entry named %s (the parameters of %s are %s; the file has %s)", path,
+			strings.Join(missing, ", "), fn, strings.Join(info.ParamNames, ", "), strings.Join(a.Names(), ", "))
 	}
 	// By position: the entries named in_0, in_1, ... (the corpus convention,
 	// whose files also hold expected outputs), else all entries in order.
@@ -118,7 +126,8 @@ func readArgs(exec *runtime.Executable, fn, path string) ([]runtime.Value, error
 		names = ins
 	}
 	if len(names) != len(info.ParamNames) {
-		return nil, fmt.Errorf("%s: %d inputs, but %s takes %d arguments (%s)", path, len(names), fn, len(info.ParamNames), strings.Join(info.ParamNames, ", "))
+		return nil, fmt.Errorf("%s: no entry named %s, and the file's %d entries (%s) cannot be taken in order for the %d parameters of %s",
+			path, strings.Join(info.ParamNames, ", "), len(names), strings.Join(names, ", "), len(info.ParamNames), fn)
 	}
 	args = args[:0]
 	for _, n := range names {
