@@ -23,6 +23,11 @@ type Options struct {
 	Dir string
 	// FuncName names the Relax function (default "main").
 	FuncName string
+	// BindInputs specializes the model: graph inputs named here become
+	// constants with the given values and are no longer parameters (for
+	// inputs that feed shapes, axes or counts, which the importer needs to
+	// know; compare onnx-simplifier's --overwrite-input-shape).
+	BindInputs map[string]*runtime.Tensor
 }
 
 // Result is an imported model.
@@ -276,6 +281,13 @@ func (c *Ctx) importGraph(g *onnxpb.GraphProto) (*Result, error) {
 		s, err := c.valueInfoSInfo(in)
 		if err != nil {
 			return nil, err
+		}
+		if t, ok := c.opt.BindInputs[in.GetName()]; ok {
+			if t.DType() != s.DType || s.Shape != nil && len(s.Shape) != t.NDim() {
+				return nil, fmt.Errorf("onnx: bound input %q is %s%v, the graph declares %s", in.GetName(), t.DType(), t.Shape(), ir.SInfoString(s))
+			}
+			vals[in.GetName()] = c.Const(t)
+			continue
 		}
 		v := &ir.Var{Name: c.varName(in.GetName())}
 		v.SetSInfo(s)
