@@ -218,6 +218,25 @@ func convPool(kind string) ConvFunc {
 		}
 		sp := len(g.kernel)
 		ceil := n.Int("ceil_mode", 0) != 0
+		if ceil {
+			// ONNX drops a last window that would start in the right padding; when
+			// that makes ceil mode agree with floor mode, use floor mode.
+			dims, _ := x.StaticDims()
+			same := true
+			for i := 0; i < sp; i++ {
+				in, pb, pe := dims[2+i], g.pads[i], g.pads[sp+i]
+				span := in + pb + pe - ((g.kernel[i]-1)*g.dilations[i] + 1)
+				fl := span/g.strides[i] + 1
+				ce := (span+g.strides[i]-1)/g.strides[i] + 1
+				if (ce-1)*g.strides[i] >= in+pb {
+					ce--
+				}
+				same = same && ce == fl
+			}
+			if same {
+				ceil = false
+			}
+		}
 		attrs := []ir.Attr{Attr("pool_size", intsAny(g.kernel)), Attr("strides", intsAny(g.strides)),
 			Attr("padding", intsAny(g.pads)), Attr("dilation", intsAny(g.dilations)), Attr("ceil_mode", ceil)}
 		if kind == "avg" {
