@@ -378,7 +378,26 @@ func outOfScope(m *onnxpb.ModelProto) string {
 			} else if d != "" && d != "ai.onnx" && !local[d+"::"+n.GetOpType()] && why == "" {
 				why = "domain " + d
 			}
+			switch n.GetOpType() {
+			case "SequenceConstruct", "SequenceEmpty", "SequenceInsert", "SequenceAt", "SequenceErase", "SequenceLength",
+				"SplitToSequence", "ConcatFromSequence", "SequenceMap":
+				if why == "" {
+					why = "sequence op " + n.GetOpType()
+				}
+			case "Optional", "OptionalHasElement", "OptionalGetElement":
+				if why == "" {
+					why = "optional op " + n.GetOpType()
+				}
+			case "StringNormalizer", "StringConcat", "StringSplit", "RegexFullMatch":
+				if why == "" {
+					why = "string op " + n.GetOpType()
+				}
+			}
 			for _, a := range n.Attribute {
+				checkType(a.GetTp())
+				for _, tp := range a.GetTypeProtos() {
+					checkType(tp)
+				}
 				checkTensor(a.GetT())
 				for _, t := range a.GetTensors() {
 					checkTensor(t)
