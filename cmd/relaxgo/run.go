@@ -97,6 +97,9 @@ func readArgs(exec *runtime.Executable, fn, path string) ([]runtime.Value, error
 	byName := true
 	for _, p := range info.ParamNames {
 		t, ok := a.Get(p)
+		if !ok && onnxInputNames[p] != "" {
+			t, ok = a.Get(onnxInputNames[p]) // an ONNX model's graph-input name
+		}
 		if !ok {
 			byName = false
 			break
