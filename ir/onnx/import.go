@@ -353,6 +353,7 @@ func (c *Ctx) importGraph(g *onnxpb.GraphProto) (*Result, error) {
 	gv := &ir.Var{Name: c.varName("gv")}
 	gv.SetSInfo(body.SInfo())
 	c.bindings = append(c.bindings, &ir.VarBinding{Var: gv, Value: body})
+	params = c.pruneParams(params, numInput, gv, res)
 	fn := &ir.Function{Name: c.opt.FuncName, Params: params, Pure: true,
 		Body: &ir.SeqExpr{Blocks: []*ir.BindingBlock{{Dataflow: true, Bindings: c.bindings}}, Body: gv}}
 	if !c.opt.ConstantParams && len(res.ParamNames) > 0 {
@@ -549,5 +550,44 @@ func SupportedOps() []string {
 		out = append(out, k)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// pruneParams drops initializer parameters nothing uses (those only read at
+// import time, e.g. shapes and axes).
+func (c *Ctx) pruneParams(params []*ir.Var, numInput int, result *ir.Var, res *Result) []*ir.Var {
+	used := map[*ir.Var]bool{}
+	var walk func(e ir.Expr)
+	walk = func(e ir.Expr) {
+		switch x := e.(type) {
+		case *ir.Var:
+			used[x] = true
+		case *ir.Call:
+			for _, a := range x.Args {
+				if a != nil {
+					walk(a)
+				}
+			}
+		case *ir.Tuple:
+			for _, f := range x.Fields {
+				walk(f)
+			}
+		case *ir.TupleGetItem:
+			walk(x.Tuple)
+		}
+	}
+	for _, b := range c.bindings {
+		walk(b.BoundValue())
+	}
+	out := params[:numInput:numInput]
+	res.ParamNames = nil
+	for _, p := range params[numInput:] {
+		if used[p] {
+			out = append(out, p)
+			res.ParamNames = append(res.ParamNames, p.Name)
+		} else {
+			delete(res.Params, p.Name)
+		}
+	}
 	return out
 }

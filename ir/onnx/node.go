@@ -531,8 +531,10 @@ func (c *Ctx) fold(call *ir.Call) *runtime.Tensor {
 		args[i] = e
 	}
 	if !allConst {
+		// Weights stay parameters: only integer (shape-like) results are
+		// computed from initializer values at import time.
 		ts, ok := call.SInfo().(*ir.TensorSInfo)
-		if !ok {
+		if !ok || ts.DType.IsFloat() {
 			return nil
 		}
 		shape, ok := ts.StaticShape()

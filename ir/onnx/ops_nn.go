@@ -39,13 +39,9 @@ type geometry struct {
 }
 
 func readGeometry(n *Node, x *Value, kernel []int64) (*geometry, error) {
-	dims, ok := x.StaticDims()
-	if !ok {
-		return nil, n.unsupported("input shape must be static")
-	}
-	sp := len(dims) - 2
+	sp := x.Rank() - 2
 	if sp < 1 {
-		return nil, n.unsupported("input rank %d", len(dims))
+		return nil, n.unsupported("input rank %d", x.Rank())
 	}
 	if kernel == nil {
 		kernel = n.Ints("kernel_shape", nil)
@@ -67,8 +63,12 @@ func readGeometry(n *Node, x *Value, kernel []int64) (*geometry, error) {
 	case "VALID":
 		g.pads = make([]int64, 2*sp)
 	case "SAME_UPPER", "SAME_LOWER":
+		dims, ok := spatialDims(x)
+		if !ok {
+			return nil, n.unsupported("auto_pad=%s needs static spatial dimensions", ap)
+		}
 		for i := 0; i < sp; i++ {
-			in := dims[2+i]
+			in := dims[i]
 			out := (in + g.strides[i] - 1) / g.strides[i]
 			pad := max((out-1)*g.strides[i]+(g.kernel[i]-1)*g.dilations[i]+1-in, 0)
 			lo, hi := pad/2, pad-pad/2
@@ -138,11 +138,12 @@ func convConvTranspose(c *Ctx, n *Node) ([]*Value, error) {
 	if !ok {
 		return nil, n.unsupported("weight shape must be static")
 	}
-	xd, ok := x.StaticDims()
+	sd, ok := spatialDims(x)
 	if !ok {
-		return nil, n.unsupported("input shape must be static")
+		return nil, n.unsupported("spatial dimensions must be static")
 	}
-	sp := len(xd) - 2
+	sp := len(sd)
+	xd := append([]int64{0, 0}, sd...)
 	kernel := n.Ints("kernel_shape", wd[2:])
 	ones := make([]int64, sp)
 	for i := range ones {
@@ -221,10 +222,10 @@ func convPool(kind string) ConvFunc {
 		if ceil {
 			// ONNX drops a last window that would start in the right padding; when
 			// that makes ceil mode agree with floor mode, use floor mode.
-			dims, _ := x.StaticDims()
-			same := true
-			for i := 0; i < sp; i++ {
-				in, pb, pe := dims[2+i], g.pads[i], g.pads[sp+i]
+			dims, ok := spatialDims(x)
+			same := ok
+			for i := 0; i < sp && ok; i++ {
+				in, pb, pe := dims[i], g.pads[i], g.pads[sp+i]
 				span := in + pb + pe - ((g.kernel[i]-1)*g.dilations[i] + 1)
 				fl := span/g.strides[i] + 1
 				ce := (span+g.strides[i]-1)/g.strides[i] + 1
@@ -547,4 +548,21 @@ func convResize(c *Ctx, n *Node) ([]*Value, error) {
 		Attr("roi", roi), Attr("layout", "NCHW"), Attr("method", method), Attr("coordinate_transformation_mode", ctm),
 		Attr("rounding_method", nearest), Attr("cubic_alpha", n.Float("cubic_coeff_a", -0.75)),
 		Attr("cubic_exclude", n.Int("exclude_outside", 0)), Attr("extrapolation_value", n.Float("extrapolation_value", 0))))
+}
+
+// spatialDims returns the static dimensions after N and C.
+func spatialDims(x *Value) ([]int64, bool) {
+	d := x.Dims()
+	if len(d) < 3 {
+		return nil, false
+	}
+	out := make([]int64, len(d)-2)
+	for i, e := range d[2:] {
+		v, ok := ir.AsInt(e)
+		if !ok {
+			return nil, false
+		}
+		out[i] = v
+	}
+	return out, true
 }

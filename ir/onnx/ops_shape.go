@@ -177,9 +177,6 @@ func normAxis(n *Node, a int64, rank int) (int, error) {
 		return 0, n.unsupported("input rank unknown")
 	}
 	if a < -int64(rank) || a >= int64(rank) {
-		if rank == 0 && (a == 0 || a == -1) {
-			return 0, nil
-		}
 		return 0, fmt.Errorf("axis %d out of range for rank %d", a, rank)
 	}
 	if a < 0 {
