@@ -143,6 +143,7 @@ type Ctx struct {
 	sym      map[string]*ir.PrimVar
 	known    map[*ir.Var]*runtime.Tensor
 	virtual  map[*ir.Var]bool
+	hasIf    bool
 	nsym     int
 	depth    int
 }
@@ -354,8 +355,13 @@ func (c *Ctx) importGraph(g *onnxpb.GraphProto) (*Result, error) {
 	gv.SetSInfo(body.SInfo())
 	c.bindings = append(c.bindings, &ir.VarBinding{Var: gv, Value: body})
 	params = c.pruneParams(params, numInput, gv, res)
+	block := &ir.BindingBlock{Dataflow: true, Bindings: c.bindings}
+	if c.hasIf {
+		block.Dataflow = false
+		clearDataflow(c.bindings)
+	}
 	fn := &ir.Function{Name: c.opt.FuncName, Params: params, Pure: true,
-		Body: &ir.SeqExpr{Blocks: []*ir.BindingBlock{{Dataflow: true, Bindings: c.bindings}}, Body: gv}}
+		Body: &ir.SeqExpr{Blocks: []*ir.BindingBlock{block}, Body: gv}}
 	if !c.opt.ConstantParams && len(res.ParamNames) > 0 {
 		fn.Attrs = ir.Attrs{{Key: "num_input", Value: int64(numInput)}}
 	}
@@ -391,7 +397,7 @@ func (c *Ctx) convertNodes(nodes []*onnxpb.NodeProto, vals map[string]*Value, ca
 				Reason: fmt.Sprintf("operator domain %q is not supported (no opset import for it)", np.GetDomain())}
 		}
 		n := &Node{Op: np.GetOpType(), Name: np.GetName(), Domain: dom, Opset: opset, NumOut: len(np.Output),
-			attrs: map[string]*onnxpb.AttributeProto{}, proto: np}
+			attrs: map[string]*onnxpb.AttributeProto{}, proto: np, scope: vals, prefix: prefix, callAttrs: callAttrs}
 		for _, a := range np.Attribute {
 			if a.GetRefAttrName() != "" {
 				ref, ok := callAttrs[a.GetRefAttrName()]

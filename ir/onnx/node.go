@@ -226,6 +226,10 @@ type Node struct {
 	attrs  map[string]*onnxpb.AttributeProto
 	proto  *onnxpb.NodeProto
 	err    error
+	// scope, prefix and callAttrs are the naming context (for subgraphs).
+	scope     map[string]*Value
+	prefix    string
+	callAttrs map[string]*onnxpb.AttributeProto
 }
 
 // Input returns input i, or nil when absent.
