@@ -78,6 +78,8 @@ func init() {
 		default:
 			return nil, n.unsupported("p=%d", p)
 		}
+		// A zero norm gives zeros, as ONNX's reference does.
+		norm = f.where(f.bin("relax.equal", norm, f.k(0, x)), f.k(1, x), norm)
 		return one(f.bin("relax.divide", x, norm), f.err)
 	})
 	Register("LpPool", 1, func(c *Ctx, n *Node) ([]*Value, error) {

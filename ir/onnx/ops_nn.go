@@ -532,7 +532,7 @@ func convResize(c *Ctx, n *Node) ([]*Value, error) {
 		return nil, n.unsupported("coordinate_transformation_mode=%q", ctm)
 	}
 	if scales != nil && float64(sizes[2]) != float64(dims[2])*scales[2] || scales != nil && float64(sizes[3]) != float64(dims[3])*scales[3] {
-		if ctm == "half_pixel" || ctm == "asymmetric" || ctm == "pytorch_half_pixel" {
+		if ctm == "half_pixel" || ctm == "asymmetric" || ctm == "pytorch_half_pixel" || ctm == "align_corners" {
 			return nil, n.unsupported("non-integral output size from scales with %s (the kernel derives the scale from sizes)", ctm)
 		}
 	}
