@@ -187,6 +187,7 @@ func init() {
 		}
 		return []*Value{c.Const(t)}, nil
 	})
+	Register("CenterCropPad", 18, convCenterCropPad)
 	Register("DepthToSpace", 1, convDepthSpace(true))
 	Register("SpaceToDepth", 1, convDepthSpace(false))
 	Register("NegativeLogLikelihoodLoss", 12, func(c *Ctx, n *Node) ([]*Value, error) {
@@ -318,7 +319,7 @@ func convPad(c *Ctx, n *Node) ([]*Value, error) {
 			}
 			return t
 		}
-		return one(c.Emit("relax.strided_slice", []ir.Expr{y.Expr, tup(ax), tup(b), tup(e)}))
+		return one(c.Emit("relax.strided_slice", []ir.Expr{y.Expr, tup(ax), tup(b), tup(e), tup(onesLike(ax))}))
 	}
 	if y == x {
 		return identity(c, n)
@@ -498,4 +499,77 @@ func nllLoss(c *Ctx, n *Node, logp, target, weight *Value) (*Value, error) {
 		return f.bin("relax.divide", f.un("relax.sum", loss), f.un("relax.sum", w)), f.err
 	}
 	return nil, n.unsupported("reduction=%q", reduction)
+}
+
+func convCenterCropPad(c *Ctx, n *Node) ([]*Value, error) {
+	if err := needInputs(n, 2); err != nil {
+		return nil, err
+	}
+	x := n.In[0]
+	dims, ok := x.StaticDims()
+	if !ok {
+		return nil, n.unsupported("input shape must be static")
+	}
+	target, ok := n.In[1].Ints()
+	if !ok {
+		return nil, n.unsupported("the shape must be known at import time")
+	}
+	r := len(dims)
+	axes := n.Ints("axes", nil)
+	if axes == nil {
+		for i := 0; i < r; i++ {
+			axes = append(axes, int64(i))
+		}
+	}
+	if len(axes) != len(target) {
+		return nil, fmt.Errorf("shape has %d values for %d axes", len(target), len(axes))
+	}
+	var sa, sb, se []int64
+	pad := make([]int64, 2*r)
+	for i, a := range axes {
+		k, err := normAxis(n, a, r)
+		if err != nil {
+			return nil, err
+		}
+		d, t := dims[k], target[i]
+		switch {
+		case t < d:
+			b := (d - t) / 2
+			sa, sb, se = append(sa, int64(k)), append(sb, b), append(se, b+t)
+		case t > d:
+			pad[2*k] = (t - d) / 2
+			pad[2*k+1] = t - d - (t-d)/2
+		}
+	}
+	y := x
+	var err error
+	if len(sa) > 0 {
+		tup := func(v []int64) *ir.Tuple {
+			t := &ir.Tuple{}
+			for _, x := range v {
+				t.Fields = append(t.Fields, primInt(x))
+			}
+			return t
+		}
+		if y, err = c.Emit("relax.strided_slice", []ir.Expr{y.Expr, tup(sa), tup(sb), tup(se), tup(onesLike(sa))}); err != nil {
+			return nil, err
+		}
+	}
+	if !allZero(pad) {
+		if y, err = c.Un("relax.nn.pad", y, Attr("pad_width", intsAny(pad)), Attr("pad_value", 0.0), Attr("pad_mode", "constant")); err != nil {
+			return nil, err
+		}
+	}
+	if y == x {
+		return identity(c, n)
+	}
+	return []*Value{y}, nil
+}
+
+func onesLike(v []int64) []int64 {
+	out := make([]int64, len(v))
+	for i := range out {
+		out[i] = 1
+	}
+	return out
 }

@@ -477,8 +477,15 @@ func convResize(c *Ctx, n *Node) ([]*Value, error) {
 	if n.Has("antialias") && n.Int("antialias", 0) != 0 {
 		return nil, n.unsupported("antialias=1")
 	}
-	if n.Has("axes") {
-		return nil, n.unsupported("the axes attribute")
+	axes := n.Ints("axes", nil)
+	for i, a := range axes {
+		if a < 0 {
+			a += int64(len(dims))
+		}
+		if a < 0 || a >= int64(len(dims)) {
+			return nil, fmt.Errorf("axes %v out of range", n.Ints("axes", nil))
+		}
+		axes[i] = a
 	}
 	if kar := n.Str("keep_aspect_ratio_policy", "stretch"); kar != "stretch" {
 		return nil, n.unsupported("keep_aspect_ratio_policy=%q", kar)
@@ -508,6 +515,23 @@ func convResize(c *Ctx, n *Node) ([]*Value, error) {
 		}
 		if len(s) > 0 {
 			sizes = s
+		}
+	}
+	if axes != nil {
+		// Scales and sizes name only the listed axes: complete them.
+		if sizes != nil && len(sizes) == len(axes) {
+			full := append([]int64{}, dims...)
+			for i, a := range axes {
+				full[a] = sizes[i]
+			}
+			sizes = full
+		}
+		if scales != nil && len(scales) == len(axes) {
+			full := []float64{1, 1, 1, 1}
+			for i, a := range axes {
+				full[a] = scales[i]
+			}
+			scales = full
 		}
 	}
 	switch {
