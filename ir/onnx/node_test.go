@@ -16,6 +16,7 @@ import (
 	"github.com/relaxgo/relaxgo/compiler"
 	"github.com/relaxgo/relaxgo/ir/onnx"
 	"github.com/relaxgo/relaxgo/ir/onnx/onnxpb"
+	"github.com/relaxgo/relaxgo/ir/tvmscript"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -206,6 +207,17 @@ func runSpecialized(m *onnxpb.ModelProto, dir string, sets []string, all bool) (
 // compileAndRun compiles an imported model and runs the data sets; inputIdx
 // maps the function's inputs to input_<i>.pb files (nil: in order).
 func compileAndRun(res *onnx.Result, sets []string, inputIdx []int) (state, reason string) {
+	// What `relaxgo import` writes should parse back; printer/parser gaps
+	// (ir/tvmscript) are noted without failing the run.
+	note := ""
+	if _, err := compiler.Parse("model.py", []byte(tvmscript.Print(res.Module, tvmscript.Current))); err != nil {
+		note = "print: printed TVMScript does not re-parse: " + err.Error()
+	}
+	defer func() {
+		if state == "pass" && reason == "" {
+			reason = note
+		}
+	}()
 	cr, err := compiler.CompileModule(res.Module, compiler.Options{Params: res.Params})
 	if err != nil {
 		if strings.Contains(err.Error(), "is not supported: no kernel") {

@@ -2,6 +2,7 @@ package tvmscript
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/runtime"
@@ -642,6 +643,16 @@ func (p *parser) rconst(x *callExpr) (ir.Expr, error) {
 	var walk func(e expr, depth int) error
 	walk = func(e expr, depth int) error {
 		var elts []expr
+		// float("inf"), float("-inf") and float("nan"), as the printer writes them.
+		if c, ok := e.(*callExpr); ok && len(c.args) == 1 && len(c.kw) == 0 {
+			if fn, ok := c.fn.(*nameExpr); ok && fn.name == "float" {
+				if s, ok := c.args[0].(*strLit); ok {
+					if v, err := strconv.ParseFloat(s.v, 64); err == nil {
+						e = &floatLit{p: c.p, v: v}
+					}
+				}
+			}
+		}
 		switch y := e.(type) {
 		case *listExpr:
 			elts = y.elts
