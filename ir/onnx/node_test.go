@@ -147,6 +147,9 @@ func runNodeTest(dir string) (st status) {
 	for _, all := range []bool{false, true} {
 		state, reason, bound := runSpecialized(m, dir, sets, all)
 		if state == "" {
+			if reason != "" {
+				st.reason = reason + " (after binding inputs to the data set's values)"
+			}
 			continue
 		}
 		st.state, st.reason = state, reason
@@ -193,7 +196,7 @@ func runSpecialized(m *onnxpb.ModelProto, dir string, sets []string, all bool) (
 		if err != nil {
 			var ue *onnx.UnsupportedError
 			if errors.As(err, &ue) {
-				return "", "", nil
+				return "", err.Error(), nil
 			}
 			return "fail", "import (specialized): " + err.Error(), nil
 		}

@@ -104,8 +104,16 @@ func init() {
 			return nil, err
 		}
 		if t := n.Input(2); t != nil {
-			if b, ok := t.Ints(); !ok || len(b) != 1 || b[0] != 0 {
-				return nil, n.unsupported("training_mode must be a known false")
+			b, ok := t.Ints()
+			if !ok || len(b) != 1 {
+				return nil, n.unsupported("training_mode must be known at import time")
+			}
+			if b[0] != 0 {
+				// Training mode drops at random; only ratio 0 is deterministic.
+				r, ok := n.Input(1).Floats()
+				if n.Input(1) == nil || !ok || len(r) != 1 || r[0] != 0 {
+					return nil, n.unsupported("training mode with a nonzero ratio (random)")
+				}
 			}
 		}
 		if n.Opset < 7 && n.Int("is_test", 0) == 0 {
