@@ -190,6 +190,10 @@ func TensorFromProto(tp *onnxpb.TensorProto, baseDir string) (*runtime.Tensor, e
 		}
 		return t, nil
 	}
+	typed := len(tp.FloatData) + len(tp.DoubleData) + len(tp.Int64Data) + len(tp.Uint64Data) + len(tp.Int32Data)
+	if int64(typed) != n {
+		return nil, fail("has %d values, shape %v needs %d", typed, shape, n)
+	}
 	t, err := runtime.NewTensor(shape, dt)
 	if err != nil {
 		return nil, fail("%v", err)

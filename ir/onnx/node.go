@@ -440,6 +440,9 @@ func Attr(key string, v any) ir.Attr { return ir.Attr{Key: key, Value: v} }
 // foldLimit bounds the size of results folded from initializer parameters.
 const foldLimit = 1 << 16
 
+// maxFoldElems bounds any result computed at import time.
+const maxFoldElems = 1 << 24
+
 // Emit binds a call of Relax op (e.g. "relax.add") to a new variable and
 // returns it; when every argument is known at import time the call is
 // evaluated instead and a constant returned.
@@ -533,6 +536,13 @@ func (c *Ctx) fold(call *ir.Call) *runtime.Tensor {
 		}
 		allConst = allConst && isConst
 		args[i] = e
+	}
+	if ts, ok := call.SInfo().(*ir.TensorSInfo); ok {
+		if shape, ok := ts.StaticShape(); ok {
+			if n, err := runtime.NumElements(shape); err != nil || n > maxFoldElems {
+				return nil // too big to materialize at import time
+			}
+		}
 	}
 	if !allConst {
 		// Weights stay parameters: only integer (shape-like) results are

@@ -107,6 +107,9 @@ func convAttention(c *Ctx, n *Node) ([]*Value, error) {
 		qkOut = qk
 	}
 	if n.Int("is_causal", 0) != 0 {
+		if qs*ts > maxFoldElems {
+			return nil, n.unsupported("causal mask of %dx%d is too large", qs, ts)
+		}
 		mask, err := runtime.NewTensor([]int64{qs, ts}, runtime.Bool)
 		if err != nil {
 			return nil, err
@@ -132,7 +135,10 @@ func convAttention(c *Ctx, n *Node) ([]*Value, error) {
 		return nil, f.err
 	}
 	if threeD {
-		yd, _ := y.StaticDims()
+		yd, ok := y.StaticDims()
+		if !ok || len(yd) != 4 {
+			return nil, n.unsupported("output shape is not static")
+		}
 		y = f.un("relax.permute_dims", y, Attr("axes", []any{int64(0), int64(2), int64(1), int64(3)}))
 		if f.err != nil {
 			return nil, f.err

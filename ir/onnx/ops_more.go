@@ -166,6 +166,9 @@ func init() {
 		if !ok || len(dims) != 2 {
 			return nil, n.unsupported("input must be 2-D with a static shape")
 		}
+		if dims[0]*dims[1] > maxFoldElems {
+			return nil, n.unsupported("a %dx%d identity is too large to build at import time", dims[0], dims[1])
+		}
 		dt := n.In[0].DType()
 		if n.Has("dtype") {
 			var err error
@@ -401,7 +404,7 @@ func convDepthSpace(toSpace bool) ConvFunc {
 			return nil, n.unsupported("input must be 4-D with a static shape")
 		}
 		bs := n.Int("blocksize", 0)
-		if bs <= 0 {
+		if bs <= 0 || bs > 1<<16 {
 			return nil, n.unsupported("blocksize=%d", bs)
 		}
 		N, C, H, W := d[0], d[1], d[2], d[3]

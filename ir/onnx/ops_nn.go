@@ -58,6 +58,18 @@ func readGeometry(n *Node, x *Value, kernel []int64) (*geometry, error) {
 	if len(g.strides) != sp || len(g.dilations) != sp || len(g.pads) != 2*sp {
 		return nil, fmt.Errorf("strides/dilations/pads lengths do not match %d spatial dimensions", sp)
 	}
+	if err := checkRange(n, "kernel_shape", g.kernel, 1); err != nil {
+		return nil, err
+	}
+	if err := checkRange(n, "strides", g.strides, 1); err != nil {
+		return nil, err
+	}
+	if err := checkRange(n, "dilations", g.dilations, 1); err != nil {
+		return nil, err
+	}
+	if err := checkRange(n, "pads", g.pads, 0); err != nil {
+		return nil, err
+	}
 	switch ap := n.Str("auto_pad", "NOTSET"); ap {
 	case "NOTSET", "":
 	case "VALID":
@@ -89,8 +101,8 @@ func convConv(c *Ctx, n *Node) ([]*Value, error) {
 	}
 	x, w := n.In[0], n.In[1]
 	wd, ok := w.StaticDims()
-	if !ok {
-		return nil, n.unsupported("weight shape must be static")
+	if !ok || len(wd) < 3 || len(wd) != x.Rank() {
+		return nil, n.unsupported("weight shape must be static and of the input's rank (>= 3)")
 	}
 	g, err := readGeometry(n, x, n.Ints("kernel_shape", wd[2:]))
 	if err != nil {
@@ -135,8 +147,8 @@ func convConvTranspose(c *Ctx, n *Node) ([]*Value, error) {
 	}
 	x, w := n.In[0], n.In[1]
 	wd, ok := w.StaticDims()
-	if !ok {
-		return nil, n.unsupported("weight shape must be static")
+	if !ok || len(wd) < 3 || len(wd) != x.Rank() {
+		return nil, n.unsupported("weight shape must be static and of the input's rank (>= 3)")
 	}
 	sd, ok := spatialDims(x)
 	if !ok {
@@ -154,6 +166,15 @@ func convConvTranspose(c *Ctx, n *Node) ([]*Value, error) {
 	outPad := n.Ints("output_padding", make([]int64, sp))
 	if len(kernel) != sp || len(strides) != sp || len(dil) != sp || len(pads) != 2*sp || len(outPad) != sp {
 		return nil, fmt.Errorf("attribute lengths do not match %d spatial dimensions", sp)
+	}
+	for _, a := range []struct {
+		name string
+		v    []int64
+		lo   int64
+	}{{"kernel_shape", kernel, 1}, {"strides", strides, 1}, {"dilations", dil, 1}, {"pads", pads, 0}, {"output_padding", outPad, 0}} {
+		if err := checkRange(n, a.name, a.v, a.lo); err != nil {
+			return nil, err
+		}
 	}
 	outShape := n.Ints("output_shape", nil)
 	ap := n.Str("auto_pad", "NOTSET")
@@ -589,4 +610,14 @@ func spatialDims(x *Value) ([]int64, bool) {
 		out[i] = v
 	}
 	return out, true
+}
+
+// checkRange refuses attribute values below lo or absurdly large.
+func checkRange(n *Node, name string, v []int64, lo int64) error {
+	for _, x := range v {
+		if x < lo || x > 1<<31 {
+			return fmt.Errorf("%s %v: values must be in [%d, 2^31]", name, v, lo)
+		}
+	}
+	return nil
 }

@@ -578,6 +578,9 @@ func convSplit(c *Ctx, n *Node) ([]*Value, error) {
 	if n.Opset >= 18 && n.Has("num_outputs") {
 		nout = int(n.Int("num_outputs", 0))
 	}
+	if nout != n.NumOut || nout < 1 {
+		return nil, fmt.Errorf("num_outputs=%d but the node has %d outputs", nout, n.NumOut)
+	}
 	var ios any
 	if sizes != nil {
 		var idx []int64
@@ -872,7 +875,7 @@ func convRange(c *Ctx, n *Node) ([]*Value, error) {
 		is2, _ := n.In[2].Ints()
 		k = max(0, (is1[0]-is0[0]+is2[0]-sign(is2[0]))/is2[0])
 	}
-	if k > 1<<26 {
+	if k > maxFoldElems {
 		return nil, n.unsupported("range of %d elements", k)
 	}
 	t, err := runtime.NewTensor([]int64{k}, dt)
