@@ -302,7 +302,10 @@ func convBatchNorm(c *Ctx, n *Node) ([]*Value, error) {
 	if err := needInputs(n, 5); err != nil {
 		return nil, err
 	}
-	if n.Int("training_mode", 0) != 0 || n.Opset < 7 && n.Int("is_test", 0) == 0 || n.Opset >= 7 && n.Opset < 14 && n.NumOut > 1 {
+	if n.Opset >= 14 && n.Int("training_mode", 0) != 0 {
+		return batchNormTraining(c, n)
+	}
+	if n.Opset < 7 && n.Int("is_test", 0) == 0 || n.Opset < 14 && n.NumOut > 1 {
 		return nil, n.unsupported("training mode")
 	}
 	if n.NumOut > 1 {
@@ -620,4 +623,46 @@ func checkRange(n *Node, name string, v []int64, lo int64) error {
 		}
 	}
 	return nil
+}
+
+// batchNormTraining normalizes with the batch statistics and returns the
+// updated running mean and variance (ONNX opset 14+ training_mode=1).
+func batchNormTraining(c *Ctx, n *Node) ([]*Value, error) {
+	x := n.In[0]
+	r := x.Rank()
+	if r < 2 {
+		return nil, n.unsupported("input rank %d", r)
+	}
+	axes := []int64{0}
+	for i := 2; i < r; i++ {
+		axes = append(axes, int64(i))
+	}
+	f := &formula{c: c}
+	keep := []ir.Attr{Attr("axis", intsAny(axes)), Attr("keepdims", true)}
+	mean := f.un("relax.mean", x, keep...)
+	d := f.bin("relax.subtract", x, mean)
+	variance := f.un("relax.mean", f.bin("relax.multiply", d, d), keep...)
+	if f.err != nil {
+		return nil, f.err
+	}
+	scale, err := c.channelShape(n.In[1], r)
+	if err != nil {
+		return nil, err
+	}
+	bias, err := c.channelShape(n.In[2], r)
+	if err != nil {
+		return nil, err
+	}
+	y := f.bin("relax.add", f.bin("relax.multiply", f.bin("relax.divide", d,
+		f.un("relax.sqrt", f.bin("relax.add", variance, f.k(n.Float("epsilon", 1e-5), x)))), scale), bias)
+	out := []*Value{y}
+	if n.NumOut > 1 {
+		m := n.Float("momentum", 0.9)
+		cm := f.un("relax.squeeze", mean, Attr("axis", intsAny(axes)))
+		cv := f.un("relax.squeeze", variance, Attr("axis", intsAny(axes)))
+		rm := f.bin("relax.add", f.bin("relax.multiply", n.In[3], f.k(m, x)), f.bin("relax.multiply", cm, f.k(1-m, x)))
+		rv := f.bin("relax.add", f.bin("relax.multiply", n.In[4], f.k(m, x)), f.bin("relax.multiply", cv, f.k(1-m, x)))
+		out = append(out, rm, rv)
+	}
+	return out, f.err
 }
