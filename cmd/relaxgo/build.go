@@ -34,6 +34,9 @@ func (c *compileFlags) compile(path string, stderr io.Writer) (*compiler.Result,
 		opt.DumpAfter = strings.Split(c.dumpAfter, ",")
 		opt.Dump = stderr
 	}
+	if isONNX(path) {
+		return compileONNX(path, opt)
+	}
 	return compiler.CompileFile(path, opt)
 }
 

@@ -96,6 +96,9 @@ func readArgs(exec *runtime.Executable, fn, path string) ([]runtime.Value, error
 	var missing []string
 	for _, p := range info.ParamNames {
 		t, ok := a.Get(p)
+		if !ok && onnxInputNames[p] != "" {
+			t, ok = a.Get(onnxInputNames[p]) // an ONNX model's graph-input name
+		}
 		if !ok {
 			byName = false
 			missing = append(missing, p)

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/relaxgo/relaxgo/compiler"
+	"github.com/relaxgo/relaxgo/ir/onnx"
+	"github.com/relaxgo/relaxgo/ir/tvmscript"
+	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/tensorio"
+)
+
+// ONNX models: `relaxgo import` converts one to TVMScript plus weights, and
+// gen/build/run/bench accept a .onnx file wherever they take MODULE.py.
+
+func init() {
+	register(&command{name: "import", summary: "convert an ONNX model to TVMScript (model.py) and weights (params.safetensors)", run: runImport})
+}
+
+// isONNX reports whether path names an ONNX model.
+func isONNX(path string) bool { return strings.EqualFold(filepath.Ext(path), ".onnx") }
+
+// onnxInputNames maps the Relax parameter names of the last imported model's
+// graph inputs to their ONNX names, so .npz inputs may use either.
+var onnxInputNames = map[string]string{}
+
+// runImport is `relaxgo import [-o DIR] [--const-params] model.onnx`.
+func runImport(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("import", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("o", ".", "output directory for model.py and params.safetensors")
+	constParams := fs.Bool("const-params", false, "embed the initializers as constants instead of parameters")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: relaxgo import [-o DIR] [--const-params] MODEL.onnx")
+		fmt.Fprintln(fs.Output(), "\nWrites DIR/model.py (TVMScript) and DIR/params.safetensors (the initializers, bound")
+		fmt.Fprintln(fs.Output(), "to the parameters after num_input; give it to gen/run with --params).")
+		fs.PrintDefaults()
+	}
+	args, code := parseFlags(fs, args, stdout, stderr)
+	if code >= 0 {
+		return code
+	}
+	if len(args) != 1 {
+		return usageError(fs, stderr, "want one MODEL.onnx, got %d arguments", len(args))
+	}
+	res, err := onnx.ImportFile(args[0], onnx.Options{ConstantParams: *constParams})
+	if err != nil {
+		fmt.Fprintln(stderr, "relaxgo import:", err)
+		return 1
+	}
+	if err := writeImport(res, *out); err != nil {
+		fmt.Fprintln(stderr, "relaxgo import:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s (inputs: %s; outputs: %s; %d weights)\n", filepath.Join(*out, "model.py"),
+		strings.Join(res.Inputs, ", "), strings.Join(res.Outputs, ", "), len(res.ParamNames))
+	return 0
+}
+
+func writeImport(res *onnx.Result, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	src := tvmscript.Print(res.Module, tvmscript.Current)
+	if err := os.WriteFile(filepath.Join(dir, "model.py"), []byte(src), 0o644); err != nil {
+		return err
+	}
+	if len(res.ParamNames) == 0 {
+		return nil
+	}
+	a := &tensorio.Archive{}
+	for _, n := range res.ParamNames {
+		if err := a.Add(n, res.Params[n]); err != nil {
+			return err
+		}
+	}
+	f, err := os.Create(filepath.Join(dir, "params.safetensors"))
+	if err != nil {
+		return err
+	}
+	if err := tensorio.WriteSafetensors(f, a); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// compileONNX imports and compiles an ONNX model; weights given with --params
+// override the model's initializers of the same (Relax) name.
+func compileONNX(path string, opt compiler.Options) (*compiler.Result, error) {
+	res, err := onnx.ImportFile(path, onnx.Options{})
+	if err != nil {
+		return nil, err
+	}
+	params := map[string]*runtime.Tensor{}
+	for k, v := range res.Params {
+		params[k] = v
+	}
+	for k, v := range opt.Params {
+		params[k] = v
+	}
+	opt.Params = params
+	onnxInputNames = map[string]string{}
+	for i, p := range res.InputParams {
+		onnxInputNames[p] = res.Inputs[i]
+	}
+	return compiler.CompileModule(res.Module, opt)
+}
