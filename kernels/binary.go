@@ -426,19 +426,9 @@ func floatRow[T floating](op bop, o, a, b []T) {
 			}
 		}
 	case bMax:
-		apply2(o, a, b, va, vb, func(x, y T) T {
-			if x != x || x > y {
-				return x
-			}
-			return y
-		})
+		maxRow(o, a, b, va, vb)
 	case bMin:
-		apply2(o, a, b, va, vb, func(x, y T) T {
-			if x != x || x < y {
-				return x
-			}
-			return y
-		})
+		minRow(o, a, b, va, vb)
 	case bFloorDiv:
 		apply2(o, a, b, va, vb, func(x, y T) T { return T(math.Floor(float64(x) / float64(y))) })
 	case bFloorMod:
@@ -463,6 +453,58 @@ func floatRow[T floating](op bop, o, a, b []T) {
 			}
 			return T(math.Max(fx, fy) + math.Log1p(math.Exp(-math.Abs(fx-fy))))
 		})
+	}
+}
+
+// maxRow and minRow are floatRow's maximum and minimum, written out rather
+// than through apply2: a function value per element costs several times
+// the comparison (ReLU6 as Clip is a maximum and a minimum per activation).
+// They use Go's max and min, which compile without data-dependent branches
+// (a compare-and-branch mispredicts on every other activation). A NaN in
+// either operand gives NaN; max(-0, +0) is +0 and min(-0, +0) is -0.
+func maxRow[T floating](o, a, b []T, va, vb bool) {
+	n := len(o)
+	switch {
+	case va && vb:
+		a, b = a[:n], b[:n]
+		for i := range o {
+			o[i] = max(a[i], b[i])
+		}
+	case va:
+		a = a[:n]
+		s := b[0]
+		for i := range o {
+			o[i] = max(a[i], s)
+		}
+	default:
+		b = b[:n]
+		s := a[0]
+		for i := range o {
+			o[i] = max(s, b[i])
+		}
+	}
+}
+
+func minRow[T floating](o, a, b []T, va, vb bool) {
+	n := len(o)
+	switch {
+	case va && vb:
+		a, b = a[:n], b[:n]
+		for i := range o {
+			o[i] = min(a[i], b[i])
+		}
+	case va:
+		a = a[:n]
+		s := b[0]
+		for i := range o {
+			o[i] = min(a[i], s)
+		}
+	default:
+		b = b[:n]
+		s := a[0]
+		for i := range o {
+			o[i] = min(s, b[i])
+		}
 	}
 }
 
