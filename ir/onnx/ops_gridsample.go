@@ -1,6 +1,8 @@
 package onnx
 
 import (
+	"fmt"
+
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -152,4 +154,66 @@ func convGridSample(c *Ctx, n *Node) ([]*Value, error) {
 		return nil, f.err
 	}
 	return one(c.Emit("relax.reshape", []ir.Expr{y.Expr, staticShape([]int64{N, C, Ho, Wo})}))
+}
+
+func init() {
+	Register("AffineGrid", 20, convAffineGrid)
+}
+
+// convAffineGrid: grid = base @ theta^T, with the base grid of normalized
+// coordinates (x, y[, z], 1) built at import time from the known size.
+func convAffineGrid(c *Ctx, n *Node) ([]*Value, error) {
+	if err := needInputs(n, 2); err != nil {
+		return nil, err
+	}
+	theta := n.In[0]
+	size, ok := n.In[1].Ints()
+	if !ok || (len(size) != 4 && len(size) != 5) {
+		return nil, n.unsupported("size must be known at import time (4 or 5 values)")
+	}
+	sp := size[2:] // (H, W) or (D, H, W)
+	nd := int64(len(sp))
+	td, ok := theta.StaticDims()
+	if !ok || len(td) != 3 || td[1] != nd || td[2] != nd+1 || td[0] != size[0] {
+		return nil, fmt.Errorf("theta shape %v for size %v", td, size)
+	}
+	total := prod(sp)
+	if total <= 0 || total > maxFoldElems/4 {
+		return nil, n.unsupported("grid of %v points", sp)
+	}
+	align := n.Int("align_corners", 0) != 0
+	lin := func(i, k int64) float64 {
+		if align {
+			if k == 1 {
+				return -1
+			}
+			return -1 + 2*float64(i)/float64(k-1)
+		}
+		return (2*float64(i)+1)/float64(k) - 1
+	}
+	base, err := runtime.NewTensor([]int64{total, nd + 1}, theta.DType())
+	if err != nil {
+		return nil, n.unsupported("%v", err)
+	}
+	idx := make([]int64, nd)
+	for p := int64(0); p < total; p++ {
+		rem := p
+		for a := nd - 1; a >= 0; a-- {
+			idx[a] = rem % sp[a]
+			rem /= sp[a]
+		}
+		// coordinates in (x, y, z) order: x follows the last axis
+		for a := int64(0); a < nd; a++ {
+			ax := nd - 1 - a
+			setElem(base, int(p*(nd+1)+a), lin(idx[ax], sp[ax]))
+		}
+		setElem(base, int(p*(nd+1)+nd), 1)
+	}
+	f := &formula{c: c}
+	tT := f.un("relax.permute_dims", theta, Attr("axes", []any{int64(0), int64(2), int64(1)}))
+	g := f.bin("relax.matmul", c.Const(base), tT)
+	if f.err != nil {
+		return nil, f.err
+	}
+	return one(c.Emit("relax.reshape", []ir.Expr{g.Expr, staticShape(append(append([]int64{size[0]}, sp...), nd))}))
 }
