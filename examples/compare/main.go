@@ -15,6 +15,7 @@ import (
 	cnn "github.com/relaxgo/relaxgo/examples/cnn/model"
 	control "github.com/relaxgo/relaxgo/examples/control/model"
 	dynamic "github.com/relaxgo/relaxgo/examples/dynamic/model"
+	encoder "github.com/relaxgo/relaxgo/examples/encoder/model"
 	"github.com/relaxgo/relaxgo/examples/internal/demo"
 	mlp "github.com/relaxgo/relaxgo/examples/mlp/model"
 	tirmodel "github.com/relaxgo/relaxgo/examples/tirmodel/model"
@@ -37,6 +38,7 @@ func main() {
 	examples := []example{
 		{"control", func() (demo.VMMaker, error) { return control.New() }, []runtime.Value{demo.Input(4), runtime.Scalar(int64(3))}},
 		{"mlp", func() (demo.VMMaker, error) { return mlp.New() }, []runtime.Value{demo.Input(4, 64)}},
+		{"encoder (from ONNX)", func() (demo.VMMaker, error) { return encoder.New() }, []runtime.Value{demo.Input(1, 32, 128)}},
 		{"dynamic (n=64)", func() (demo.VMMaker, error) { return dynamic.New() }, []runtime.Value{demo.Input(64, 16)}},
 		{"cnn", func() (demo.VMMaker, error) { return cnn.New() }, []runtime.Value{demo.Input(1, 3, 16, 16)}},
 		{"transformer", func() (demo.VMMaker, error) { return transformer.New() }, []runtime.Value{demo.Input(1, 8, 32)}},
