@@ -17,7 +17,7 @@ import (
 // newcomerMain is what a user writes: a go:generate line and a call.
 const newcomerMain = `package main
 
-//go:generate go run github.com/relaxgo/relaxgo/cmd/relaxgo gen --params mlp.safetensors --pkg mlp -o mlp model.py
+//go:generate go tool relaxgo gen --params mlp.safetensors --pkg mlp -o mlp model.py
 
 import (
 	"fmt"
@@ -46,9 +46,18 @@ func main() {
 }
 `
 
-// TestNewcomer plays a new user: a module outside the repository (replace to
-// this checkout), go generate, a static CGO_ENABLED=0 build, and a run whose
-// output matches the corpus's expected values.
+// TestNewcomer plays a new user following README's "Using it in your
+// module" literally: a module outside the repository, `go get -tool`, a
+// go:generate line running `go tool relaxgo`, then go generate, go mod
+// tidy, a static CGO_ENABLED=0 build, go vet, go test, and tidy and
+// generate again (which must change nothing); the binary's output must
+// match the corpus's expected values.
+//
+// The relaxgo module is this checkout (a replace directive): as it is not
+// published, `go get -tool` runs with GOPROXY=off, or the go command would
+// ask the proxy whether github.com/relaxgo/relaxgo/cmd/relaxgo is a module
+// of its own. Every other step runs in the environment as it is (module
+// cache, proxy), without -mod=mod.
 func TestNewcomer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module with the go tool")
@@ -67,13 +76,46 @@ func TestNewcomer(t *testing.T) {
 	copyFile(t, filepath.Join(root, "go.sum"), filepath.Join(work, "go.sum"))
 	write(t, filepath.Join(work, "go.mod"), "module newcomer\n\ngo 1.24\n\nrequire github.com/relaxgo/relaxgo v0.0.0\n\nreplace github.com/relaxgo/relaxgo => "+root+"\n")
 	write(t, filepath.Join(work, "main.go"), newcomerMain)
-	env := append(os.Environ(), "GOFLAGS=-mod=mod", "CGO_ENABLED=0")
-	for _, args := range [][]string{{"generate", "./..."}, {"build", "-o", "newcomer", "."}} {
+	var env []string
+	for _, e := range os.Environ() {
+		if !strings.HasPrefix(e, "GOFLAGS=") {
+			env = append(env, e)
+		}
+	}
+	env = append(env, "CGO_ENABLED=0")
+	goCmd := func(extraEnv []string, args ...string) {
+		t.Helper()
 		cmd := exec.Command("go", args...)
-		cmd.Dir, cmd.Env = work, env
+		cmd.Dir, cmd.Env = work, append(env, extraEnv...)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
+	}
+	goCmd([]string{"GOPROXY=off"}, "get", "-tool", "github.com/relaxgo/relaxgo/cmd/relaxgo")
+	for _, args := range [][]string{
+		{"generate", "./..."}, {"mod", "tidy"}, {"build", "-o", "newcomer", "."}, {"vet", "./..."}, {"test", "./..."},
+	} {
+		goCmd(nil, args...)
+	}
+	snapshot := func() string {
+		var b strings.Builder
+		for _, f := range []string{"go.mod", "go.sum", "mlp/model.go", "mlp/compiled.go"} {
+			data, err := os.ReadFile(filepath.Join(work, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Write(data)
+		}
+		return b.String()
+	}
+	before := snapshot()
+	if !strings.Contains(before, "tool github.com/relaxgo/relaxgo/cmd/relaxgo") {
+		t.Error("go.mod has no tool directive for relaxgo")
+	}
+	goCmd(nil, "mod", "tidy")
+	goCmd(nil, "generate", "./...")
+	if snapshot() != before {
+		t.Error("go mod tidy and go generate again changed go.mod, go.sum or the generated package")
 	}
 	bin := filepath.Join(work, "newcomer")
 	f, err := elf.Open(bin)
