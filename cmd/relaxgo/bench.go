@@ -41,26 +41,22 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	number := fs.Int("n", 0, "timed calls per mode (0: as many as fit in about a second, at least 10)")
 	var extra multiFlag
 	fs.Var(&extra, "go", "a Go file compiled into the runner, e.g. registering packed functions (repeatable)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: relaxgo bench --mode=bytecode|compiled|both [--threads N] [--params P] [--func main] --inputs IN.npz MODULE.py")
-		fs.PrintDefaults()
-	}
-	args, code := parseFlags(fs, args, stdout, stderr)
+	setUsage(fs,
+		"usage: relaxgo bench --mode=bytecode|compiled|both [--threads N] [--params P] [--func main] --inputs IN.npz MODULE.py",
+	)
+	file, code := parseOne(fs, args, stdout, stderr, "MODULE.py")
 	if code >= 0 {
 		return code
-	}
-	if len(args) != 1 {
-		return usageError(fs, stderr, "want one MODULE.py, got %d arguments", len(args))
 	}
 	if *mode != "bytecode" && *mode != "compiled" && *mode != "both" {
 		return usageError(fs, stderr, "unknown --mode=%s (want bytecode, compiled or both)", *mode)
 	}
-	results, err := bench(&cf, args[0], *fn, *mode, *inputs, *threads, *number, extra, stderr)
+	results, err := bench(&cf, file, *fn, *mode, *inputs, *threads, *number, extra, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "relaxgo bench:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s %s (threads=%d)\n", filepath.Base(args[0]), *fn, *threads)
+	fmt.Fprintf(stdout, "%s %s (threads=%d)\n", filepath.Base(file), *fn, *threads)
 	fmt.Fprintf(stdout, "%-9s %14s %14s %12s %12s\n", "mode", "median", "min", "allocs/op", "B/op")
 	for _, r := range results {
 		fmt.Fprintf(stdout, "%-9s %14s %14s %12.1f %12.0f\n", r.Mode, time.Duration(r.MedianNs), time.Duration(r.MinNs), r.Allocs, r.Bytes)

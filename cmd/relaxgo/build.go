@@ -51,21 +51,17 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	var cf compileFlags
 	cf.register(fs)
 	out := fs.String("o", "", "output executable file (TVM \"0.14\" format)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: relaxgo build [--params P] [--dump-after PASSES] -o OUT.vmexec MODULE.py")
-		fs.PrintDefaults()
-	}
-	args, code := parseFlags(fs, args, stdout, stderr)
+	setUsage(fs,
+		"usage: relaxgo build [--params P] [--dump-after PASSES] -o OUT.vmexec MODULE.py",
+	)
+	file, code := parseOne(fs, args, stdout, stderr, "MODULE.py")
 	if code >= 0 {
 		return code
-	}
-	if len(args) != 1 {
-		return usageError(fs, stderr, "want one MODULE.py, got %d arguments", len(args))
 	}
 	if *out == "" {
 		return usageError(fs, stderr, "no output file: pass -o OUT.vmexec")
 	}
-	res, err := cf.compile(args[0], stderr)
+	res, err := cf.compile(file, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "relaxgo build:", err)
 		return 1

@@ -69,3 +69,26 @@ func usageError(fs *flag.FlagSet, stderr io.Writer, format string, args ...any) 
 	fs.Usage()
 	return exitUsage
 }
+
+// setUsage makes fs's usage print lines, then the flags.
+func setUsage(fs *flag.FlagSet, lines ...string) {
+	fs.Usage = func() {
+		for _, l := range lines {
+			fmt.Fprintln(fs.Output(), l)
+		}
+		fs.PrintDefaults()
+	}
+}
+
+// parseOne is parseFlags for commands that take exactly one file, named
+// what in the usage error.
+func parseOne(fs *flag.FlagSet, args []string, stdout, stderr io.Writer, what string) (file string, code int) {
+	args, code = parseFlags(fs, args, stdout, stderr)
+	if code >= 0 {
+		return "", code
+	}
+	if len(args) != 1 {
+		return "", usageError(fs, stderr, "want one %s, got %d arguments", what, len(args))
+	}
+	return args[0], -1
+}

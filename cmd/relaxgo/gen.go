@@ -24,20 +24,17 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	cf.register(fs)
 	pkg := fs.String("pkg", "", "Go package name (default: the output directory's name)")
 	out := fs.String("o", ".", "output directory")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: relaxgo gen [--params P] [--pkg NAME] [-o DIR] MODULE.py")
-		fmt.Fprintln(fs.Output(), "\nWrites the model's Go package into DIR. In a go:generate line:")
-		fmt.Fprintln(fs.Output(), "\t//go:generate go run github.com/relaxgo/relaxgo/cmd/relaxgo gen --params weights.safetensors model.py")
-		fs.PrintDefaults()
-	}
-	args, code := parseFlags(fs, args, stdout, stderr)
+	setUsage(fs,
+		"usage: relaxgo gen [--params P] [--pkg NAME] [-o DIR] MODULE.py",
+		"\nWrites the model's Go package into DIR (MODULE.py is TVMScript; MODEL.onnx works too).",
+		"In a go:generate line, after `go get -tool github.com/relaxgo/relaxgo/cmd/relaxgo`:",
+		"\t//go:generate go tool relaxgo gen --params weights.safetensors -o model --pkg model model.py",
+	)
+	file, code := parseOne(fs, args, stdout, stderr, "MODULE.py")
 	if code >= 0 {
 		return code
 	}
-	if len(args) != 1 {
-		return usageError(fs, stderr, "want one MODULE.py, got %d arguments", len(args))
-	}
-	if err := generate(&cf, args[0], *out, *pkg, stderr); err != nil {
+	if err := generate(&cf, file, *out, *pkg, stderr); err != nil {
 		fmt.Fprintln(stderr, "relaxgo gen:", err)
 		return 1
 	}

@@ -19,21 +19,17 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	text := fs.Bool("text", false, "print the bytecode as text (default)")
 	python := fs.Bool("python", false, "print the bytecode as Python ExecBuilder calls")
 	stats := fs.Bool("stats", false, "print the executable's statistics")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: relaxgo inspect [--text|--python|--stats] FILE.vmexec")
-		fs.PrintDefaults()
-	}
-	args, code := parseFlags(fs, args, stdout, stderr)
+	setUsage(fs,
+		"usage: relaxgo inspect [--text|--python|--stats] FILE.vmexec",
+	)
+	file, code := parseOne(fs, args, stdout, stderr, "FILE.vmexec")
 	if code >= 0 {
 		return code
-	}
-	if len(args) != 1 {
-		return usageError(fs, stderr, "want one FILE.vmexec, got %d arguments", len(args))
 	}
 	if b2i(*text)+b2i(*python)+b2i(*stats) > 1 {
 		return usageError(fs, stderr, "--text, --python and --stats exclude each other")
 	}
-	exec, err := runtime.LoadExecutableFile(args[0])
+	exec, err := runtime.LoadExecutableFile(file)
 	if err != nil {
 		fmt.Fprintln(stderr, "relaxgo inspect:", err)
 		return 1

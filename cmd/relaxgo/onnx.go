@@ -35,20 +35,16 @@ func runImport(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	out := fs.String("o", ".", "output directory for model.py and params.safetensors")
 	constParams := fs.Bool("const-params", false, "embed the initializers as constants instead of parameters")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: relaxgo import [-o DIR] [--const-params] MODEL.onnx")
-		fmt.Fprintln(fs.Output(), "\nWrites DIR/model.py (TVMScript) and DIR/params.safetensors (the initializers, bound")
-		fmt.Fprintln(fs.Output(), "to the parameters after num_input; give it to gen/run with --params).")
-		fs.PrintDefaults()
-	}
-	args, code := parseFlags(fs, args, stdout, stderr)
+	setUsage(fs,
+		"usage: relaxgo import [-o DIR] [--const-params] MODEL.onnx",
+		"\nWrites DIR/model.py (TVMScript) and DIR/params.safetensors (the initializers, bound",
+		"to the parameters after num_input; give it to gen/run with --params).",
+	)
+	file, code := parseOne(fs, args, stdout, stderr, "MODEL.onnx")
 	if code >= 0 {
 		return code
 	}
-	if len(args) != 1 {
-		return usageError(fs, stderr, "want one MODEL.onnx, got %d arguments", len(args))
-	}
-	res, err := onnx.ImportFile(args[0], onnx.Options{ConstantParams: *constParams})
+	res, err := onnx.ImportFile(file, onnx.Options{ConstantParams: *constParams})
 	if err != nil {
 		fmt.Fprintln(stderr, "relaxgo import:", err)
 		return 1

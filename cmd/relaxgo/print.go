@@ -24,22 +24,18 @@ func runPrint(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("print", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dialect := fs.String("dialect", "current", "TVMScript dialect to print: current or v0.23")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: relaxgo print [--dialect=current|v0.23] FILE   (FILE - reads stdin)")
-		fs.PrintDefaults()
-	}
-	args, code := parseFlags(fs, args, stdout, stderr)
+	setUsage(fs,
+		"usage: relaxgo print [--dialect=current|v0.23] FILE   (FILE - reads stdin)",
+	)
+	file, code := parseOne(fs, args, stdout, stderr, "FILE")
 	if code >= 0 {
 		return code
-	}
-	if len(args) != 1 {
-		return usageError(fs, stderr, "want one FILE, got %d arguments", len(args))
 	}
 	d, err := tvmscript.ParseDialect(*dialect)
 	if err != nil {
 		return usageError(fs, stderr, "%v", err)
 	}
-	out, err := printFile(args[0], d, stdin)
+	out, err := printFile(file, d, stdin)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

@@ -29,21 +29,17 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	fn := fs.String("func", "main", "function to call")
 	inputs := fs.String("inputs", "", "arguments (.npz): matched to parameters by name, else by position")
 	output := fs.String("output", "", "write the flattened results here (.npz, entries out_0..out_k)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: relaxgo run --mode=bytecode|compiled [--params P] [--go FILE.go] [--func main] --inputs IN.npz [--output OUT.npz] MODULE.py")
-		fs.PrintDefaults()
-	}
-	args, code := parseFlags(fs, args, stdout, stderr)
+	setUsage(fs,
+		"usage: relaxgo run --mode=bytecode|compiled [--params P] [--go FILE.go] [--func main] --inputs IN.npz [--output OUT.npz] MODULE.py",
+	)
+	file, code := parseOne(fs, args, stdout, stderr, "MODULE.py")
 	if code >= 0 {
 		return code
-	}
-	if len(args) != 1 {
-		return usageError(fs, stderr, "want one MODULE.py, got %d arguments", len(args))
 	}
 	if *mode != "bytecode" && *mode != "compiled" {
 		return usageError(fs, stderr, "unknown --mode=%s (want bytecode or compiled)", *mode)
 	}
-	res, err := cf.compile(args[0], stderr)
+	res, err := cf.compile(file, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "relaxgo run:", err)
 		return 1
@@ -51,7 +47,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	var out *tensorio.Archive
 	if *mode == "compiled" || len(res.Lowered.PrimFuncs()) > 0 {
 		// TIR functions exist only as generated Go: bytecode runs on the generated package's VM.
-		out, err = runGenerated(res, args[0], *fn, *mode, *inputs, extra)
+		out, err = runGenerated(res, file, *fn, *mode, *inputs, extra)
 	} else {
 		out, err = runBytecode(res, *fn, *inputs)
 	}
