@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/relaxgo/relaxgo/internal/corpus"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,23 +17,7 @@ import (
 	"github.com/relaxgo/relaxgo/tensorio"
 )
 
-func onnxNodeDir(t *testing.T) string {
-	var cands []string
-	if s := os.Getenv("RELAXGO_SHARED"); s != "" {
-		cands = append(cands, filepath.Join(s, "onnx", "node"))
-	}
-	cands = append(cands, filepath.Join("..", "..", "..", "shared", "onnx", "node"))
-	for _, d := range cands {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return d
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("ONNX node tests not found: set RELAXGO_SHARED")
-	}
-	t.Skip("ONNX node tests not found: set RELAXGO_SHARED or put shared/ beside the repository")
-	return ""
-}
+func onnxNodeDir(t *testing.T) string { return corpus.SharedDir(t, filepath.Join("onnx", "node")) }
 
 // runONNX runs `relaxgo run` on an .onnx model in one mode and returns the outputs.
 func runONNX(t *testing.T, model, in, mode string, extra ...string) *tensorio.Archive {

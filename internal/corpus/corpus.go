@@ -17,9 +17,14 @@ import (
 )
 
 // Find returns the corpus directory, or "" and the places it looked.
-func Find() (dir string, looked []string) {
+func Find() (dir string, looked []string) { return FindShared("corpus") }
+
+// FindShared returns the directory sub of the shared folder
+// ($RELAXGO_SHARED, else ../shared beside the repository), or "" and the
+// places it looked.
+func FindShared(sub string) (dir string, looked []string) {
 	if s := os.Getenv("RELAXGO_SHARED"); s != "" {
-		d := filepath.Join(s, "corpus")
+		d := filepath.Join(s, sub)
 		if isDir(d) {
 			return d, nil
 		}
@@ -31,14 +36,14 @@ func Find() (dir string, looked []string) {
 	}
 	for d := wd; ; d = filepath.Dir(d) {
 		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && strings.HasPrefix(string(b), "module github.com/relaxgo/relaxgo\n") {
-			c := filepath.Join(filepath.Dir(d), "shared", "corpus")
+			c := filepath.Join(filepath.Dir(d), "shared", sub)
 			if isDir(c) {
 				return c, nil
 			}
-			return "", []string{c + " (../shared/corpus beside the repository; or set RELAXGO_SHARED)"}
+			return "", []string{c + " (../shared/" + sub + " beside the repository; or set RELAXGO_SHARED)"}
 		}
 		if filepath.Dir(d) == d {
-			return "", []string{"../shared/corpus beside the repository root, which was not found above " + wd}
+			return "", []string{"../shared/" + sub + " beside the repository root, which was not found above " + wd}
 		}
 	}
 }
@@ -60,6 +65,17 @@ func Dir(t testing.TB) string {
 	return dir
 }
 
+// SharedDir is Dir for another folder of the shared data, such as
+// "onnx/node" (ONNX's backend node tests).
+func SharedDir(t testing.TB, sub string) string {
+	t.Helper()
+	dir, looked := FindShared(sub)
+	if dir == "" {
+		missingWhat(t, sub, looked)
+	}
+	return dir
+}
+
 // Optional returns the corpus directory, or "" (logged, and a failure when
 // CI=true) for tests that add corpus cases to their own when it is present.
 func Optional(t testing.TB) string {
@@ -75,9 +91,11 @@ func Optional(t testing.TB) string {
 	return dir
 }
 
-func missing(t testing.TB, looked []string) {
+func missing(t testing.TB, looked []string) { t.Helper(); missingWhat(t, "conformance corpus", looked) }
+
+func missingWhat(t testing.TB, what string, looked []string) {
 	t.Helper()
-	msg := "conformance corpus not found at " + strings.Join(looked, ", ")
+	msg := what + " not found at " + strings.Join(looked, ", ")
 	if os.Getenv("CI") == "true" {
 		t.Fatal(msg + " (CI=true requires it)")
 		return

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/relaxgo/relaxgo/internal/corpus"
 	"math"
 	"os"
 	"path/filepath"
@@ -22,24 +23,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/node_status.tsv and COVERAGE.md from this run")
 
-// nodeDir finds ONNX's backend node tests: $RELAXGO_SHARED/onnx/node or ../shared beside the repository.
-func nodeDir(t testing.TB) string {
-	var cands []string
-	if s := os.Getenv("RELAXGO_SHARED"); s != "" {
-		cands = append(cands, filepath.Join(s, "onnx", "node"))
-	}
-	cands = append(cands, filepath.Join("..", "..", "..", "shared", "onnx", "node"))
-	for _, d := range cands {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return d
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("ONNX node tests not found: set RELAXGO_SHARED (expected $RELAXGO_SHARED/onnx/node)")
-	}
-	t.Skip("ONNX node tests not found: set RELAXGO_SHARED or put shared/ beside the repository")
-	return ""
-}
+// nodeDir finds ONNX's backend node tests: $RELAXGO_SHARED/onnx/node or
+// ../shared/onnx/node beside the repository (skipped without them, failed
+// with CI=true).
+func nodeDir(t testing.TB) string { return corpus.SharedDir(t, filepath.Join("onnx", "node")) }
 
 type status struct {
 	name, state, ops, reason string
