@@ -351,12 +351,23 @@ func inferSplit(c *Call, _ *InferCtx) (StructInfo, error) {
 	}
 	switch v := ios.(type) {
 	case int64:
-		if dn, ok := AsInt(dim); ok && dn%v != 0 {
-			return nil, opErr(c, "dimension %d (extent %d) is not divisible by %d sections", axis, dn, v)
+		// As TVM: sections of ceil(extent / n), the last one what is left;
+		// an extent that does not divide evenly is allowed.
+		if dn, ok := AsInt(dim); ok {
+			size := (dn + v - 1) / v
+			for i := range fields {
+				lo, hi := min(int64(i)*size, dn), min(int64(i+1)*size, dn)
+				fields[i] = with(Int64(hi - lo))
+			}
+			break
 		}
-		part := FloorDiv(dim, Int64(v))
+		part := FloorDiv(Add(dim, Int64(v-1)), Int64(v))
 		for i := range fields {
-			fields[i] = with(part)
+			if i == len(fields)-1 {
+				fields[i] = with(Sub(dim, Mul(part, Int64(v-1))))
+			} else {
+				fields[i] = with(part)
+			}
 		}
 	case []any:
 		var prev PrimExpr = Int64(0)
