@@ -17,7 +17,7 @@ func detect() Level {
 	return LevelGo
 }
 
-func init() { install(detect()) }
+func init() { install(startLevel()) }
 
 // install selects level l (tests call it to exercise every level the CPU
 // supports). The asm* functions below dispatch on it with static calls.

@@ -7,7 +7,7 @@ func install(l Level) { level = LevelGo; resetKernels() }
 
 func detect() Level { return LevelGo }
 
-func init() { install(detect()) }
+func init() { install(startLevel()) }
 
 // The asm* functions are never called in this build (level is always
 // LevelGo).
