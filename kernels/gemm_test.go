@@ -186,3 +186,26 @@ func BenchmarkSgemm(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSgemmShapes measures inference shapes: M rows of activations
+// against a K x N weight (C = A·B, 1 thread), the shapes of bench/openblas.
+func BenchmarkSgemmShapes(b *testing.B) {
+	defer SetNumThreads(0)
+	for _, m := range []int{1, 8, 64, 128} {
+		for _, nk := range [][2]int{{768, 768}, {1024, 1024}, {3072, 768}, {768, 3072}} {
+			n, k := nk[0], nk[1]
+			b.Run(fmt.Sprintf("m=%d/n=%d/k=%d", m, n, k), func(b *testing.B) {
+				SetNumThreads(1)
+				r := rand.New(rand.NewSource(1))
+				x, y, z := gemmRandF32(r, m*k), gemmRandF32(r, k*n), make([]float32, m*n)
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if err := Sgemm(false, false, m, n, k, 1, x, k, y, n, 0, z, n); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
