@@ -41,7 +41,23 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 
 // SgemmEx is Sgemm with an optional fused epilogue (nil for none).
 func SgemmEx(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, ep *GemmEpilogue) error {
-	if err := checkGemm(transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc); err != nil {
+	return sgemmEx(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, ep, nil)
+}
+
+// sgemmEx is SgemmEx, with B taken from pb instead when pb is not nil.
+func sgemmEx(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, ep *GemmEpilogue, pb *PackedB) error {
+	if pb != nil {
+		if err := checkGemm(transA, false, m, n, 0, len(a), lda, 0, ldb, len(c), ldc); err != nil {
+			return err
+		}
+		ar, ac := m, k
+		if transA {
+			ar, ac = k, m
+		}
+		if err := gemmCheckMat("A", ar, ac, len(a), lda); err != nil {
+			return err
+		}
+	} else if err := checkGemm(transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc); err != nil {
 		return err
 	}
 	if ep != nil {
@@ -68,6 +84,7 @@ func SgemmEx(transA, transB bool, m, n, k int, alpha float32, a []float32, lda i
 	} else {
 		j.transA, j.k, j.alpha, j.a, j.lda = transA, k, alpha, a, lda
 		j.b = gemmB{trans: transB, b: b, ldb: ldb}
+		j.pb = pb
 		j.run()
 	}
 	putGemmJob(j)
@@ -181,6 +198,7 @@ type gemmJob struct {
 	a     []float32
 	lda   int
 	b     gemmB
+	pb    *PackedB // B pre-packed (b unused), or nil
 	beta  float32
 	c     []float32
 	ldc   int
@@ -289,8 +307,11 @@ func (j *gemmJob) run() {
 	j.mr, j.nr, j.mc, j.mblocks = mr, nr, mc, mblocks
 
 	nc := min(gemmNC, (n+nr-1)/nr*nr)
-	bbuf := gemmGetBBuf(min(k, gemmKC) * nc)
-	j.bpack = *bbuf
+	var bbuf *[]float32
+	if j.pb == nil {
+		bbuf = gemmGetBBuf(min(k, gemmKC) * nc)
+		j.bpack = *bbuf
+	}
 
 	for jc := 0; jc < n; jc += nc {
 		ncur := min(nc, n-jc)
@@ -304,7 +325,10 @@ func (j *gemmJob) run() {
 		for pc := 0; pc < k; pc += gemmKC {
 			kc := min(gemmKC, k-pc)
 			j.pc, j.kc = pc, kc
-			if threads == 1 {
+			if j.pb != nil {
+				// Pre-packed: the block's panels start at panel jc/nr.
+				j.bpack = j.pb.data[pc*j.pb.npanels*nr+(jc/nr)*kc*nr:]
+			} else if threads == 1 {
 				j.packFn(0, npanels)
 			} else {
 				ParallelFor(npanels, max(1, 4096/(kc*nr)), j.packFn)
@@ -322,7 +346,9 @@ func (j *gemmJob) run() {
 		}
 	}
 	j.bpack = nil
-	gemmPutBBuf(bbuf)
+	if bbuf != nil {
+		gemmPutBBuf(bbuf)
+	}
 }
 
 // packPanels packs B micro-panels [lo, hi) of the current block.
