@@ -215,12 +215,17 @@ type gemmJob struct {
 	bet                       float32
 	last                      bool
 
-	packFn, computeFn, scaleFn func(lo, hi int)
+	// The small-M path's row groups (gemm_direct.go).
+	groups  [gemmSmallRows]directGroup
+	ngroups int
+	sameW   bool
+
+	packFn, computeFn, scaleFn, directFn func(lo, hi int)
 }
 
 var gemmJobPool = sync.Pool{New: func() any {
 	j := new(gemmJob)
-	j.packFn, j.computeFn, j.scaleFn = j.packPanels, j.computeTiles, j.scaleRows
+	j.packFn, j.computeFn, j.scaleFn, j.directFn = j.packPanels, j.computeTiles, j.scaleRows, j.directTiles
 	return j
 }}
 
@@ -228,8 +233,8 @@ func getGemmJob() *gemmJob { return gemmJobPool.Get().(*gemmJob) }
 
 // putGemmJob drops the job's references to caller memory and pools it.
 func putGemmJob(j *gemmJob) {
-	packFn, computeFn, scaleFn := j.packFn, j.computeFn, j.scaleFn
-	*j = gemmJob{packFn: packFn, computeFn: computeFn, scaleFn: scaleFn}
+	packFn, computeFn, scaleFn, directFn := j.packFn, j.computeFn, j.scaleFn, j.directFn
+	*j = gemmJob{packFn: packFn, computeFn: computeFn, scaleFn: scaleFn, directFn: directFn}
 	gemmJobPool.Put(j)
 }
 
@@ -290,6 +295,10 @@ func (j *gemmJob) run() {
 	// than the arithmetic. (Blocking, and so the result, is the same.)
 	if int64(m)*int64(n)*int64(k) < gemmParallelMinMNK {
 		threads = 1
+	}
+	if j.directOK() {
+		j.runDirect(threads)
+		return
 	}
 	mc := gemmMC / mr * mr
 	mblocks := (m + mc - 1) / mc
