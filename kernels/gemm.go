@@ -218,7 +218,6 @@ type gemmJob struct {
 	// The small-M path's row groups (gemm_direct.go).
 	groups  [gemmSmallRows]directGroup
 	ngroups int
-	sameW   bool
 
 	packFn, computeFn, scaleFn, directFn func(lo, hi int)
 }

@@ -14,11 +14,16 @@ import (
 // packed path.
 
 // directGroup is one row group of the small-M path: rows [i0, i0+r) run
-// with the r-row direct kernel (tile width w), A packed at apack[aoff:],
-// work items [tile0, tile0+ceil(n/w)).
+// with the r-row direct kernel (tile width w), A packed at apack[aoff:].
 type directGroup struct {
-	i0, r, w, aoff, tile0 int
+	i0, r, w, aoff int
 }
+
+// gemmDirectStrip is the column strip of one small-M work item: a multiple
+// of every direct tile width (64, 32, 24), so that each B row segment spans
+// whole cache lines, and its kc x 192 block (192 KiB) stays in L2 while every
+// row group runs over it.
+const gemmDirectStrip = 192
 
 // gemmDirectOK reports whether the job can take the small-M path.
 func (j *gemmJob) directOK() bool {
@@ -35,7 +40,7 @@ func (j *gemmJob) runDirect(threads int) {
 	abuf := gemmGetBBuf(m * k)
 	apack := *abuf
 	j.ngroups = 0
-	items, off := 0, 0
+	off := 0
 	for i0 := 0; i0 < m; {
 		r := 4
 		if m-i0 < 4 {
@@ -46,23 +51,13 @@ func (j *gemmJob) runDirect(threads int) {
 		}
 		w, _ := asm.SgemmDirectTile(r)
 		gemmPackA(j.transA, j.a, j.lda, i0, r, 0, k, r, apack[off:off+k*r])
-		j.groups[j.ngroups] = directGroup{i0: i0, r: r, w: w, aoff: off, tile0: items}
+		j.groups[j.ngroups] = directGroup{i0: i0, r: r, w: w, aoff: off}
 		j.ngroups++
-		items += (n + w - 1) / w
 		off += k * r
 		i0 += r
 	}
-	// When every group has the same tile width (m = 4, 8: groups of 4 rows)
-	// an item is one column tile of all the groups, so that each B block
-	// is read from memory once and reused from cache by the other groups.
-	j.sameW = true
-	for g := 1; g < j.ngroups; g++ {
-		j.sameW = j.sameW && j.groups[g].w == j.groups[0].w
-	}
-	if j.sameW {
-		items = (n + j.groups[0].w - 1) / j.groups[0].w
-	}
 	j.bpack = apack
+	items := (n + gemmDirectStrip - 1) / gemmDirectStrip
 	if threads == 1 {
 		j.directFn(0, items)
 	} else {
@@ -72,42 +67,32 @@ func (j *gemmJob) runDirect(threads int) {
 	gemmPutBBuf(abuf)
 }
 
-// directTiles runs small-M work items [lo, hi): item t is one column tile
-// of one row group, over the whole depth.
+// directTiles runs small-M work items [lo, hi): item t is column strip t
+// (gemmDirectStrip wide) of every row group, over the whole depth.
 func (j *gemmJob) directTiles(lo, hi int) {
 	n, k := j.n, j.k
 	c, ldc := j.c, j.ldc
 	var tile [4 * 64]float32
 	var tbuf *[]float32
-	g := 0
 	for t := lo; t < hi; t++ {
-		g0, g1, jt := 0, j.ngroups, t
-		if !j.sameW {
-			for g+1 < j.ngroups && j.groups[g+1].tile0 <= t {
-				g++
-			}
-			g0, g1, jt = g, g+1, t-j.groups[g].tile0
-		}
-		w := j.groups[g0].w
-		j0 := jt * w
-		cols := min(w, n-j0)
+		s0 := t * gemmDirectStrip
+		s1 := min(n, s0+gemmDirectStrip)
 		for pc := 0; pc < k; pc += gemmKC {
 			kc := min(gemmKC, k-pc)
 			bet := j.beta
 			if pc > 0 {
 				bet = 1
 			}
-			for gi := g0; gi < g1; gi++ {
-				j.directTile(&j.groups[gi], pc, kc, j0, cols, bet, &tile, &tbuf)
+			for gi := 0; gi < j.ngroups; gi++ {
+				gr := &j.groups[gi]
+				for j0 := s0; j0 < s1; j0 += gr.w {
+					j.directTile(gr, pc, kc, j0, min(gr.w, s1-j0), bet, &tile, &tbuf)
+				}
 			}
 		}
 		if j.hasEp {
-			for gi := g0; gi < g1; gi++ {
-				gr := &j.groups[gi]
-				for i := 0; i < gr.r; i++ {
-					row := gr.i0 + i
-					gemmApplyEpilogue(&j.ep, c[row*ldc+j0:row*ldc+j0+cols], row, j0)
-				}
+			for i := 0; i < j.m; i++ {
+				gemmApplyEpilogue(&j.ep, c[i*ldc+s0:i*ldc+s1], i, s0)
 			}
 		}
 	}

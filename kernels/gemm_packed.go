@@ -120,3 +120,17 @@ func constPackedB(b *runtime.Tensor, transB bool) *PackedB {
 	}
 	return e.pb
 }
+
+// RegisterConstants registers every float32 matrix in exec's constant pool
+// (the model's bound weights) with RegisterConstant, so matmuls against them
+// use packed forms made once. Call it once after loading a model.
+func RegisterConstants(exec *runtime.Executable) {
+	if exec == nil {
+		return
+	}
+	for _, v := range exec.Constants() {
+		if t, ok := v.(*runtime.Tensor); ok {
+			RegisterConstant(t)
+		}
+	}
+}
