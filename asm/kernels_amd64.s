@@ -3629,27 +3629,48 @@ beta_nonzero:
 	RET
 
 // func sgemmKernelAVX2(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
-// Requires: AVX, FMA3
+// Requires: AVX, FMA3, MMX+
 TEXT ·sgemmKernelAVX2(SB), NOSPLIT, $0-48
-	MOVQ   kc+0(FP), AX
-	MOVQ   a+8(FP), CX
-	MOVQ   b+16(FP), DX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
+	MOVQ       kc+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       b+16(FP), DX
+	VXORPS     Y0, Y0, Y0
+	VXORPS     Y1, Y1, Y1
+	VXORPS     Y2, Y2, Y2
+	VXORPS     Y3, Y3, Y3
+	VXORPS     Y4, Y4, Y4
+	VXORPS     Y5, Y5, Y5
+	VXORPS     Y6, Y6, Y6
+	VXORPS     Y7, Y7, Y7
+	VXORPS     Y8, Y8, Y8
+	VXORPS     Y9, Y9, Y9
+	VXORPS     Y10, Y10, Y10
+	VXORPS     Y11, Y11, Y11
+	MOVQ       c+24(FP), BX
+	MOVQ       ldc+32(FP), SI
+	SHLQ       $0x02, SI
+	PREFETCHT0 (BX)
+	PREFETCHT0 60(BX)
+	ADDQ       SI, BX
+	PREFETCHT0 (BX)
+	PREFETCHT0 60(BX)
+	ADDQ       SI, BX
+	PREFETCHT0 (BX)
+	PREFETCHT0 60(BX)
+	ADDQ       SI, BX
+	PREFETCHT0 (BX)
+	PREFETCHT0 60(BX)
+	ADDQ       SI, BX
+	PREFETCHT0 (BX)
+	PREFETCHT0 60(BX)
+	ADDQ       SI, BX
+	PREFETCHT0 (BX)
+	PREFETCHT0 60(BX)
+	SUBQ       $0x00000004, AX
+	JL         k4done
 
 k4:
-	CMPQ         AX, $0x00000004
-	JL           k1
+	PREFETCHT0   192(CX)
 	VMOVUPS      (DX), Y12
 	VMOVUPS      32(DX), Y13
 	VBROADCASTSS (CX), Y14
@@ -3733,7 +3754,10 @@ k4:
 	ADDQ         $0x00000060, CX
 	ADDQ         $0x00000100, DX
 	SUBQ         $0x00000004, AX
-	JMP          k4
+	JGE          k4
+
+k4done:
+	ADDQ $0x00000004, AX
 
 k1:
 	CMPQ         AX, $0x00000000

@@ -448,8 +448,15 @@ func sgemmAVX2() {
 	const mr, nr = 6, 16
 	text("sgemmKernelAVX2", "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)")
 	Doc("sgemmKernelAVX2 is the 6x16 SGEMM micro-kernel (see asm.SgemmKernel).")
+	sgemmBodyPrefetch = true
 	sgemmBody(mr, nr, 8, 32, func(i int) reg.VecPhysical { return ymms[i] }, reg.Y12, reg.Y13, reg.Y14, reg.Y15)
+	sgemmBodyPrefetch = false
 }
+
+// sgemmBodyPrefetch selects sgemmBody's AVX2 loop shape (C prefetch, A
+// prefetch, one branch per unrolled iteration); the AVX-512 kernels keep
+// theirs.
+var sgemmBodyPrefetch bool
 
 func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, b0, b1, a0, a1 reg.VecPhysical) {
 	nv := nr / lanes // vectors per row (2)
@@ -460,16 +467,45 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, b0, b1,
 		VXORPS(acc(i), acc(i), acc(i))
 	}
 	const unroll = 4
-	Label("k4")
-	CMPQ(kc, U32(unroll))
-	JL(LabelRef("k1"))
-	for u := 0; u < unroll; u++ {
-		kstep(mr, nv, vbytes, acc, a, b, b0, b1, a0, a1, u)
+	if sgemmBodyPrefetch {
+		// Touch the C tile's rows now so that the write-back does not miss,
+		// and run the unrolled loop with one branch per iteration, fetching
+		// the A panel a few steps ahead.
+		pc := Load(Param("c"), GP64())
+		pld := Load(Param("ldc"), GP64())
+		SHLQ(U8(2), pld)
+		for i := 0; i < mr; i++ {
+			PREFETCHT0(Mem{Base: pc})
+			PREFETCHT0(Mem{Base: pc, Disp: nr*4 - 4})
+			if i < mr-1 {
+				ADDQ(pld, pc)
+			}
+		}
+		SUBQ(U32(unroll), kc)
+		JL(LabelRef("k4done"))
+		Label("k4")
+		PREFETCHT0(Mem{Base: a, Disp: 8 * mr * 4})
+		for u := 0; u < unroll; u++ {
+			kstep(mr, nv, vbytes, acc, a, b, b0, b1, a0, a1, u)
+		}
+		ADDQ(U32(unroll*mr*4), a)
+		ADDQ(U32(unroll*nr*4), b)
+		SUBQ(U32(unroll), kc)
+		JGE(LabelRef("k4"))
+		Label("k4done")
+		ADDQ(U32(unroll), kc)
+	} else {
+		Label("k4")
+		CMPQ(kc, U32(unroll))
+		JL(LabelRef("k1"))
+		for u := 0; u < unroll; u++ {
+			kstep(mr, nv, vbytes, acc, a, b, b0, b1, a0, a1, u)
+		}
+		ADDQ(U32(unroll*mr*4), a)
+		ADDQ(U32(unroll*nr*4), b)
+		SUBQ(U32(unroll), kc)
+		JMP(LabelRef("k4"))
 	}
-	ADDQ(U32(unroll*mr*4), a)
-	ADDQ(U32(unroll*nr*4), b)
-	SUBQ(U32(unroll), kc)
-	JMP(LabelRef("k4"))
 	Label("k1")
 	CMPQ(kc, U32(0))
 	JE(LabelRef("epilogue"))
