@@ -208,6 +208,7 @@ type gemmJob struct {
 	// Blocking, fixed for the whole call.
 	mr, nr, mc, mblocks int
 	bpack               []float32
+	fusePack            bool // each compute item packs its own B panels
 
 	// The current (jc, pc) block, set before each ParallelFor.
 	jc, ncur, npanels, nsplit int
@@ -276,8 +277,11 @@ func (j *gemmJob) kernel(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta fl
 	asm.SgemmKernelUnchecked(kc, a, b, c, ldc, alpha, beta)
 }
 
-// gemmParallelMinMNK is the m*n*k below which Sgemm stays on one goroutine.
-const gemmParallelMinMNK = 64 * 64 * 64
+// gemmParallelMinMNK is the m*n*k below which Sgemm stays on one goroutine:
+// waking a worker and the extra barriers cost more than the second thread
+// saves (measured with BenchmarkSgemmThreads: at 128³ two threads were still
+// slower than one; at m=8, 768x768, i.e. 4.7M, faster).
+const gemmParallelMinMNK = 1 << 22
 
 // run is the blocked driver (m, n, k > 0, alpha != 0).
 func (j *gemmJob) run() {
@@ -301,8 +305,12 @@ func (j *gemmJob) run() {
 	}
 	mc := gemmMC / mr * mr
 	mblocks := (m + mc - 1) / mc
-	// Split m finer when there are too few row blocks to keep every thread busy.
-	if mblocks < threads && m > mr {
+	// One row block and enough column panels: the threads split the columns
+	// (exactly balanced, A packed by each) and each packs its own B panels
+	// in the compute pass, saving a barrier per depth block.
+	j.fusePack = threads > 1 && mblocks == 1 && j.pb == nil && (n+nr-1)/nr >= 4*threads
+	// Else split m finer when there are too few row blocks to keep every thread busy.
+	if !j.fusePack && mblocks < threads && m > mr {
 		mblocks = min(threads, (m+mr-1)/mr)
 	}
 	// Balance the row blocks over the threads: a multiple of the thread
@@ -329,6 +337,9 @@ func (j *gemmJob) run() {
 		if mblocks < threads {
 			nsplit = min(npanels, (threads+mblocks-1)/mblocks)
 		}
+		if j.fusePack {
+			nsplit = min(npanels, threads)
+		}
 		j.jc, j.ncur, j.npanels, j.nsplit = jc, ncur, npanels, nsplit
 		for pc := 0; pc < k; pc += gemmKC {
 			kc := min(gemmKC, k-pc)
@@ -336,6 +347,8 @@ func (j *gemmJob) run() {
 			if j.pb != nil {
 				// Pre-packed: the block's panels start at panel jc/nr.
 				j.bpack = j.pb.data[pc*j.pb.npanels*nr+(jc/nr)*kc*nr:]
+			} else if j.fusePack {
+				// Packed by computeTiles.
 			} else if threads == 1 {
 				j.packFn(0, npanels)
 			} else {
@@ -407,6 +420,9 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 			prevIB = ib
 		}
 		jpLo, jpHi := js*npanels/nsplit, (js+1)*npanels/nsplit
+		if j.fusePack {
+			j.packPanels(jpLo, jpHi)
+		}
 		for jp := jpLo; jp < jpHi; jp++ {
 			j0 := jc + jp*nr
 			ncols := min(nr, n-j0)

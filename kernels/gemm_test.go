@@ -209,3 +209,25 @@ func BenchmarkSgemmShapes(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSgemmThreads compares 1 and 2 threads across sizes, from small
+// products (which should stay on the calling goroutine) to large ones.
+func BenchmarkSgemmThreads(b *testing.B) {
+	defer SetNumThreads(0)
+	for _, s := range [][3]int{{64, 64, 64}, {96, 96, 96}, {128, 128, 128}, {1, 768, 768}, {8, 768, 768}, {64, 768, 768}, {512, 512, 512}, {1024, 1024, 1024}} {
+		m, n, k := s[0], s[1], s[2]
+		r := rand.New(rand.NewSource(1))
+		x, y, z := gemmRandF32(r, m*k), gemmRandF32(r, k*n), make([]float32, m*n)
+		for _, th := range []int{1, 2} {
+			b.Run(fmt.Sprintf("m=%d/n=%d/k=%d/threads=%d", m, n, k, th), func(b *testing.B) {
+				SetNumThreads(th)
+				for i := 0; i < b.N; i++ {
+					if err := Sgemm(false, false, m, n, k, 1, x, k, y, n, 0, z, n); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
