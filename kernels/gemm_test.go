@@ -110,7 +110,7 @@ func TestSgemmAgainstReference(t *testing.T) {
 func TestSgemmDeterministicAcrossThreads(t *testing.T) {
 	defer SetNumThreads(0)
 	r := rand.New(rand.NewSource(2))
-	for _, sz := range [][3]int{{300, 200, 600}, {5, 3000, 70}, {1000, 9, 33}} {
+	for _, sz := range [][3]int{{300, 200, 600}, {5, 3000, 70}, {1000, 9, 33}, {8, 2000, 300}, {3, 3001, 1000}, {100, 701, 100}} {
 		m, n, k := sz[0], sz[1], sz[2]
 		a, b := gemmRandF32(r, m*k), gemmRandF32(r, k*n)
 		var first []float32
