@@ -352,7 +352,9 @@ func (j *gemmJob) run() {
 			} else if threads == 1 {
 				j.packFn(0, npanels)
 			} else {
-				ParallelFor(npanels, max(1, 4096/(kc*nr)), j.packFn)
+				// Chunks of several panels: the conv packer works across a
+				// chunk's panels a depth row at a time.
+				ParallelFor(npanels, max(1, 4096/(kc*nr), npanels/(4*threads)), j.packFn)
 			}
 			j.bet = j.beta
 			if pc > 0 {
@@ -375,6 +377,14 @@ func (j *gemmJob) run() {
 // packPanels packs B micro-panels [lo, hi) of the current block.
 func (j *gemmJob) packPanels(lo, hi int) {
 	nr, kc := j.nr, j.kc
+	if j.b.conv && hi > lo {
+		j0 := j.jc + lo*nr
+		ncols := min(hi*nr, j.ncur) - lo*nr
+		rb := gemmGetABuf((hi - lo) * nr)
+		convPackPanels(&j.b.geom, j.b.b, j.pc, kc, j0, ncols, nr, j.bpack[lo*kc*nr:hi*kc*nr], *rb)
+		gemmPutABuf(rb)
+		return
+	}
 	if nr == 16 && !j.b.conv && !j.b.trans {
 		// Row by row across the panels: B is read sequentially, which the
 		// hardware prefetchers follow (a panel at a time strides by ldb).
