@@ -87,7 +87,8 @@ type constEntry struct {
 }
 
 // RegisterConstant marks t as an immutable weight whose packed GEMM form may
-// be cached. Registering a tensor that is later written gives stale
+// be cached (a copy as large as t, padded to whole micro-panels, made on
+// first use). Registering a tensor that is later written gives stale
 // results; UnregisterConstant drops the cache entry.
 func RegisterConstant(t *runtime.Tensor) {
 	if t != nil && t.DType() == runtime.Float32 && t.NDim() == 2 {
