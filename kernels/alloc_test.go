@@ -106,7 +106,7 @@ func TestSteadyStateAllocsLinalg(t *testing.T) {
 	// The large cases are slow in pure Go: fewer runs there.
 	linalgRuns := 50
 	if asm.CurrentLevel() == asm.LevelGo {
-		linalgRuns = 5
+		linalgRuns = 10
 	}
 	cases := []struct {
 		name string
@@ -134,7 +134,9 @@ func TestSteadyStateAllocsLinalg(t *testing.T) {
 	for _, threads := range []int{1, 2, 4} {
 		SetNumThreads(threads)
 		for _, c := range cases {
-			c.fn() // warm the pools
+			for i := 0; i < 3; i++ {
+				c.fn() // warm the pools
+			}
 			if n := testing.AllocsPerRun(linalgRuns, c.fn); n != 0 {
 				t.Errorf("threads=%d: %s: %v allocations per call, want 0", threads, c.name, n)
 			}

@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"sync"
 	"unsafe"
 
 	"github.com/relaxgo/relaxgo/asm"
@@ -37,7 +38,7 @@ func (j *gemmJob) directOK() bool {
 // runDirect is the small-M driver (m <= gemmSmallRows, B row-major).
 func (j *gemmJob) runDirect(threads int) {
 	m, n, k := j.m, j.n, j.k
-	abuf := gemmGetBBuf(m * k)
+	abuf := gemmGetDirectBuf(m * k)
 	apack := *abuf
 	j.ngroups = 0
 	off := 0
@@ -64,7 +65,21 @@ func (j *gemmJob) runDirect(threads int) {
 		ParallelFor(items, 1, j.directFn)
 	}
 	j.bpack = nil
-	gemmPutBBuf(abuf)
+	gemmDirectPool.Put(abuf)
+}
+
+// gemmDirectPool holds the small-M path's packed-A buffers (only growing,
+// like gemmBPool, but separate so that the two size populations do not
+// evict each other's buffers).
+var gemmDirectPool sync.Pool
+
+func gemmGetDirectBuf(n int) *[]float32 {
+	if p, ok := gemmDirectPool.Get().(*[]float32); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	s := make([]float32, n, n+16)
+	return &s
 }
 
 // directTiles runs small-M work items [lo, hi): item t is column strip t
