@@ -57,9 +57,10 @@ asm:
 # bench-openblas: relaxgo Sgemm against OpenBLAS cblas_sgemm in one run
 # (bench/openblas is a separate cgo module; the library stays cgo-free).
 BENCHCOUNT ?= 5
+BENCHTIME ?= 0.3s
 bench-openblas:
 	@dpkg -s libopenblas-dev >/dev/null 2>&1 || { apt-get update && apt-get install -y libopenblas-dev; }
-	cd bench/openblas && CGO_ENABLED=1 $(GO) test -run='^$$' -bench='^BenchmarkSgemm$$' -count=$(BENCHCOUNT) . | tee /tmp/relaxgo-bench-openblas.txt
+	cd bench/openblas && CGO_ENABLED=1 $(GO) test -run='^$$' -bench='^BenchmarkSgemm$$' -benchtime=$(BENCHTIME) -count=$(BENCHCOUNT) . | tee /tmp/relaxgo-bench-openblas.txt
 	awk -f bench/openblas/summary.awk /tmp/relaxgo-bench-openblas.txt
 
 # proto: regenerate the ONNX protobuf bindings (ir/onnx/onnxpb/onnx.pb.go) from the

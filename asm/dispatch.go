@@ -282,3 +282,54 @@ func SgemmKernelUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta f
 	sgemmKernelGo(mr, nr, kc, unsafe.Slice((*float32)(a), kc*mr), unsafe.Slice((*float32)(b), kc*nr),
 		unsafe.Slice((*float32)(c), (mr-1)*ldc+nr), ldc, alpha, beta)
 }
+
+// Small-M kernels reading B in place. SgemmDirectTile reports whether the
+// active level has them and the tile width (columns) of the r-row kernel
+// (r = 1, 2 or 4): 1x64, 2x32 and 4x24 with AVX2+FMA and in Go; none (ok
+// false) with AVX-512, whose packed small tile is used instead.
+func SgemmDirectTile(r int) (nr int, ok bool) {
+	if level == LevelAVX512 {
+		return 0, false
+	}
+	switch r {
+	case 1:
+		return 64, true
+	case 2:
+		return 32, true
+	case 4:
+		return 24, true
+	}
+	return 0, false
+}
+
+// SgemmDirect is the small-M micro-kernel on one r x nr tile (nr =
+// SgemmDirectTile(r)): a is a packed A panel (a[p*r+i] = A[i][p]), b points
+// at B[0][0] of a row-major B with row stride ldb (B[p][j] = b[p*ldb+j]), c at
+// the tile's top-left element. It computes what SgemmKernel computes for the
+// tile, with the same arithmetic (so the same bits), without packing B.
+func SgemmDirect(r, kc int, a, b []float32, ldb int, c []float32, ldc int, alpha, beta float32) error {
+	nr, ok := SgemmDirectTile(r)
+	if !ok || kc < 0 || ldb < nr || ldc < nr || len(a) < kc*r || (kc > 0 && len(b) < (kc-1)*ldb+nr) || len(c) < (r-1)*ldc+nr {
+		return fmt.Errorf("asm: SgemmDirect: r=%d kc=%d ldb=%d ldc=%d at level %s: bad tile or buffers too short (a %d, b %d, c %d)",
+			r, kc, ldb, ldc, level, len(a), len(b), len(c))
+	}
+	SgemmDirectUnchecked(r, kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)), ldb,
+		unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
+	return nil
+}
+
+// SgemmDirectUnchecked is SgemmDirect without checks: r must have a direct
+// tile at the active level and the buffers must be long enough.
+func SgemmDirectUnchecked(r, kc int, a, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc int, alpha, beta float32) {
+	if level != LevelGo {
+		asmSgemmDirect(r, kc, (*float32)(a), (*float32)(b), ldb, (*float32)(c), ldc, alpha, beta)
+		return
+	}
+	nr, _ := SgemmDirectTile(r)
+	var bl int
+	if kc > 0 {
+		bl = (kc-1)*ldb + nr
+	}
+	sgemmDirectGo(r, nr, kc, unsafe.Slice((*float32)(a), kc*r), unsafe.Slice((*float32)(b), bl), ldb,
+		unsafe.Slice((*float32)(c), (r-1)*ldc+nr), ldc, alpha, beta)
+}

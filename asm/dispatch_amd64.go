@@ -17,7 +17,7 @@ func detect() Level {
 	return LevelGo
 }
 
-func init() { install(detect()) }
+func init() { install(startLevel()) }
 
 // install selects level l (tests call it to exercise every level the CPU
 // supports). The asm* functions below dispatch on it with static calls.
@@ -176,4 +176,17 @@ func asmSgemmKernel(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 		return
 	}
 	sgemmKernelAVX2(kc, a, b, c, ldc, alpha, beta)
+}
+
+func asmSgemmDirect(r, kc int, a, b *float32, ldb int, c *float32, ldc int, alpha, beta float32) {
+	switch r {
+	case 1:
+		sgemmDirect1x64AVX2(kc, a, b, ldb, c, ldc, alpha, beta)
+	case 2:
+		sgemmDirect2x32AVX2(kc, a, b, ldb, c, ldc, alpha, beta)
+	case 4:
+		sgemmDirect4x24AVX2(kc, a, b, ldb, c, ldc, alpha, beta)
+	default:
+		panic("asm: no direct kernel for this row count")
+	}
 }

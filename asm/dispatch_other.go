@@ -7,7 +7,7 @@ func install(l Level) { level = LevelGo; resetKernels() }
 
 func detect() Level { return LevelGo }
 
-func init() { install(detect()) }
+func init() { install(startLevel()) }
 
 // The asm* functions are never called in this build (level is always
 // LevelGo).
@@ -28,5 +28,8 @@ func asmSgemmKernelSmall(kc int, a, b, c *float32, ldc int, alpha, beta float32)
 	panic("asm: no assembly in this build")
 }
 func asmSgemmKernel(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
+	panic("asm: no assembly in this build")
+}
+func asmSgemmDirect(r, kc int, a, b *float32, ldb int, c *float32, ldc int, alpha, beta float32) {
 	panic("asm: no assembly in this build")
 }

@@ -200,3 +200,18 @@ func sgemmKernelAVX512Small(kc int, a *float32, b *float32, c *float32, ldc int,
 //
 //go:noescape
 func sgemmKernelAVX2(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmDirect1x64AVX2 is the 1x64 small-M SGEMM micro-kernel reading B in place (see asm.SgemmDirect).
+//
+//go:noescape
+func sgemmDirect1x64AVX2(kc int, a *float32, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmDirect2x32AVX2 is the 2x32 small-M SGEMM micro-kernel reading B in place (see asm.SgemmDirect).
+//
+//go:noescape
+func sgemmDirect2x32AVX2(kc int, a *float32, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmDirect4x24AVX2 is the 4x24 small-M SGEMM micro-kernel reading B in place (see asm.SgemmDirect).
+//
+//go:noescape
+func sgemmDirect4x24AVX2(kc int, a *float32, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)

@@ -338,3 +338,39 @@ func sgemmKernelGo(mr, nr, kc int, a, b, c []float32, ldc int, alpha, beta float
 		}
 	}
 }
+
+// sgemmDirectGo is the twin of the small-M micro-kernels (r x nr tile, A
+// packed as a[p*r+i], B in place as b[p*ldb+j]):
+//
+//	for i < r, j < nr:
+//	    acc := 0; for p < kc { acc += a[p*r+i] * b[p*ldb+j] }
+//	    if beta == 0 { c[i*ldc+j] = alpha*acc } else { c[i*ldc+j] = alpha*acc + beta*c[i*ldc+j] }
+//
+// i.e. sgemmKernelGo with B read in place (same expressions, same bits).
+func sgemmDirectGo(r, nr, kc int, a, b []float32, ldb int, c []float32, ldc int, alpha, beta float32) {
+	var acc [16 * 32]float32
+	accs := acc[:r*nr]
+	for p := 0; p < kc; p++ {
+		ap := a[p*r : p*r+r]
+		bp := b[p*ldb : p*ldb+nr]
+		for i, av := range ap {
+			row := accs[i*nr : i*nr+nr]
+			for j, bv := range bp {
+				row[j] += av * bv
+			}
+		}
+	}
+	for i := 0; i < r; i++ {
+		row := c[i*ldc : i*ldc+nr]
+		arow := accs[i*nr : i*nr+nr]
+		if beta == 0 {
+			for j := range row {
+				row[j] = alpha * arow[j]
+			}
+		} else {
+			for j := range row {
+				row[j] = float32(alpha*arow[j]) + float32(beta*row[j])
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package kernels
 import (
 	"testing"
 
+	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -86,8 +87,27 @@ func TestSteadyStateAllocsLinalg(t *testing.T) {
 	argsMM := []runtime.Value{a2, b, nil, c2}
 	rb, cb := make([]float32, 40), make([]float32, 56)
 	ep := &GemmEpilogue{RowBias: rb, ColBias: cb, Relu: true}
+	ep2 := &GemmEpilogue{ColBias: make([]float32, 401), Relu: true}
 	af, bf, cf := a2.Float32s(), b.Float32s(), c2.Float32s()
 	ct := make([]float32, 72*56)
+	// Large enough for the parallel paths (above gemmParallelMinMNK): the
+	// packed driver with column split, the small-M path, pre-packed B.
+	bigA, bigB, bigC := make([]float32, 200*1400), make([]float32, 1400*401), make([]float32, 200*401)
+	pbig, err := PackB(false, 160, 400, bigB, 400)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xb := randT(t, 9, []int64{1, 16, 40, 40}, f32, -1, 1)
+	wb := randT(t, 10, []int64{32, 16, 3, 3}, f32, -1, 1)
+	yb := mustT(t, []int64{1, 32, 40, 40}, f32)
+	wc := randT(t, 11, []int64{72, 56}, f32, -1, 1)
+	RegisterConstant(wc)
+	defer UnregisterConstant(wc)
+	// The large cases are slow in pure Go: fewer runs there.
+	linalgRuns := 50
+	if asm.CurrentLevel() == asm.LevelGo {
+		linalgRuns = 10
+	}
 	cases := []struct {
 		name string
 		fn   func()
@@ -103,12 +123,21 @@ func TestSteadyStateAllocsLinalg(t *testing.T) {
 		{"Conv2D", func() { _ = Conv2D(y, x, w, conv) }},
 		{"Conv2D depthwise", func() { _ = Conv2D(yd, x, wd, dw) }},
 		{"packed matmul", func() { _, _ = mm(argsMM) }},
+		{"Sgemm large", func() { _ = Sgemm(false, false, 100, 400, 160, 1, bigA, 160, bigB, 400, 0, bigC, 400) }},
+		{"Sgemm tall", func() { _ = Sgemm(false, false, 200, 400, 60, 1, bigA, 60, bigB, 400, 0, bigC, 400) }},
+		{"Sgemm small M", func() { _ = Sgemm(false, false, 3, 400, 1400, 1, bigA, 1400, bigB, 400, 0.5, bigC, 400) }},
+		{"SgemmEx small M parallel", func() { _ = SgemmEx(false, false, 8, 401, 1400, 1, bigA, 1400, bigB, 401, 0, bigC, 401, ep2) }},
+		{"SgemmPacked", func() { _ = SgemmPacked(false, 100, 1, bigA, 160, pbig, 0, bigC, 400, nil) }},
+		{"Matmul registered constant", func() { _ = Matmul(c2, a2, wc) }},
+		{"Conv2D parallel", func() { _ = Conv2D(yb, xb, wb, conv) }},
 	}
 	for _, threads := range []int{1, 2, 4} {
 		SetNumThreads(threads)
 		for _, c := range cases {
-			c.fn() // warm the pools
-			if n := testing.AllocsPerRun(50, c.fn); n != 0 {
+			for i := 0; i < 3; i++ {
+				c.fn() // warm the pools
+			}
+			if n := testing.AllocsPerRun(linalgRuns, c.fn); n != 0 {
 				t.Errorf("threads=%d: %s: %v allocations per call, want 0", threads, c.name, n)
 			}
 		}

@@ -242,6 +242,41 @@ func TestConvPackedAndErrors(t *testing.T) {
 	}
 }
 
+// BenchmarkConv2DShapes are the convolutions of the scaled CNN benchmark
+// (bench/ort cnn_64x64_c32_64): 3->32 channels on 64x64, then 32->64 with
+// stride 2 on 32x32, and a 1x1 (pointwise) 64->128 on 28x28.
+func BenchmarkConv2DShapes(b *testing.B) {
+	defer SetNumThreads(0)
+	for _, c := range []struct {
+		name          string
+		ci, co, hw, k int
+		stride, pad   int64
+	}{
+		{"3x3_3x32_64x64", 3, 32, 64, 3, 1, 1},
+		{"3x3s2_32x64_32x32", 32, 64, 32, 3, 2, 1},
+		{"1x1_64x128_28x28", 64, 128, 28, 1, 1, 0},
+	} {
+		for _, th := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/threads=%d", c.name, th), func(b *testing.B) {
+				SetNumThreads(th)
+				r := rand.New(rand.NewSource(1))
+				oh := (c.hw+2*int(c.pad)-c.k)/int(c.stride) + 1
+				x := laRandTensor(r, []int64{1, int64(c.ci), int64(c.hw), int64(c.hw)}, runtime.Float32)
+				w := laRandTensor(r, []int64{int64(c.co), int64(c.ci), int64(c.k), int64(c.k)}, runtime.Float32)
+				out := runtime.MustNewTensor([]int64{1, int64(c.co), int64(oh), int64(oh)}, runtime.Float32)
+				attrs := Conv2DAttrs{Strides: []int64{c.stride, c.stride}, Padding: []int64{c.pad, c.pad, c.pad, c.pad}, Dilation: []int64{1, 1}, Groups: 1}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if err := Conv2D(out, x, w, attrs); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(2*float64(c.co*c.ci*c.k*c.k*oh*oh)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
+
 // BenchmarkConv2D is a ResNet-style 3x3, 64->64 channel convolution on 56x56.
 func BenchmarkConv2D(b *testing.B) {
 	defer SetNumThreads(0)

@@ -41,7 +41,23 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 
 // SgemmEx is Sgemm with an optional fused epilogue (nil for none).
 func SgemmEx(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, ep *GemmEpilogue) error {
-	if err := checkGemm(transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc); err != nil {
+	return sgemmEx(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, ep, nil)
+}
+
+// sgemmEx is SgemmEx, with B taken from pb instead when pb is not nil.
+func sgemmEx(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, ep *GemmEpilogue, pb *PackedB) error {
+	if pb != nil {
+		if err := checkGemm(transA, false, m, n, 0, len(a), lda, 0, ldb, len(c), ldc); err != nil {
+			return err
+		}
+		ar, ac := m, k
+		if transA {
+			ar, ac = k, m
+		}
+		if err := gemmCheckMat("A", ar, ac, len(a), lda); err != nil {
+			return err
+		}
+	} else if err := checkGemm(transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc); err != nil {
 		return err
 	}
 	if ep != nil {
@@ -68,6 +84,7 @@ func SgemmEx(transA, transB bool, m, n, k int, alpha float32, a []float32, lda i
 	} else {
 		j.transA, j.k, j.alpha, j.a, j.lda = transA, k, alpha, a, lda
 		j.b = gemmB{trans: transB, b: b, ldb: ldb}
+		j.pb = pb
 		j.run()
 	}
 	putGemmJob(j)
@@ -181,6 +198,7 @@ type gemmJob struct {
 	a     []float32
 	lda   int
 	b     gemmB
+	pb    *PackedB // B pre-packed (b unused), or nil
 	beta  float32
 	c     []float32
 	ldc   int
@@ -190,6 +208,7 @@ type gemmJob struct {
 	// Blocking, fixed for the whole call.
 	mr, nr, mc, mblocks int
 	bpack               []float32
+	fusePack            bool // each compute item packs its own B panels
 
 	// The current (jc, pc) block, set before each ParallelFor.
 	jc, ncur, npanels, nsplit int
@@ -197,12 +216,16 @@ type gemmJob struct {
 	bet                       float32
 	last                      bool
 
-	packFn, computeFn, scaleFn func(lo, hi int)
+	// The small-M path's row groups (gemm_direct.go).
+	groups  [gemmSmallRows]directGroup
+	ngroups int
+
+	packFn, computeFn, scaleFn, directFn func(lo, hi int)
 }
 
 var gemmJobPool = sync.Pool{New: func() any {
 	j := new(gemmJob)
-	j.packFn, j.computeFn, j.scaleFn = j.packPanels, j.computeTiles, j.scaleRows
+	j.packFn, j.computeFn, j.scaleFn, j.directFn = j.packPanels, j.computeTiles, j.scaleRows, j.directTiles
 	return j
 }}
 
@@ -210,8 +233,8 @@ func getGemmJob() *gemmJob { return gemmJobPool.Get().(*gemmJob) }
 
 // putGemmJob drops the job's references to caller memory and pools it.
 func putGemmJob(j *gemmJob) {
-	packFn, computeFn, scaleFn := j.packFn, j.computeFn, j.scaleFn
-	*j = gemmJob{packFn: packFn, computeFn: computeFn, scaleFn: scaleFn}
+	packFn, computeFn, scaleFn, directFn := j.packFn, j.computeFn, j.scaleFn, j.directFn
+	*j = gemmJob{packFn: packFn, computeFn: computeFn, scaleFn: scaleFn, directFn: directFn}
 	gemmJobPool.Put(j)
 }
 
@@ -254,8 +277,11 @@ func (j *gemmJob) kernel(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta fl
 	asm.SgemmKernelUnchecked(kc, a, b, c, ldc, alpha, beta)
 }
 
-// gemmParallelMinMNK is the m*n*k below which Sgemm stays on one goroutine.
-const gemmParallelMinMNK = 64 * 64 * 64
+// gemmParallelMinMNK is the m*n*k below which Sgemm stays on one goroutine:
+// waking a worker and the extra barriers cost more than the second thread
+// saves (measured with BenchmarkSgemmThreads: at 128³ two threads were still
+// slower than one; at m=8, 768x768, i.e. 4.7M, faster).
+const gemmParallelMinMNK = 1 << 22
 
 // run is the blocked driver (m, n, k > 0, alpha != 0).
 func (j *gemmJob) run() {
@@ -273,10 +299,18 @@ func (j *gemmJob) run() {
 	if int64(m)*int64(n)*int64(k) < gemmParallelMinMNK {
 		threads = 1
 	}
+	if j.directOK() {
+		j.runDirect(threads)
+		return
+	}
 	mc := gemmMC / mr * mr
 	mblocks := (m + mc - 1) / mc
-	// Split m finer when there are too few row blocks to keep every thread busy.
-	if mblocks < threads && m > mr {
+	// One row block and enough column panels: the threads split the columns
+	// (exactly balanced, A packed by each) and each packs its own B panels
+	// in the compute pass, saving a barrier per depth block.
+	j.fusePack = threads > 1 && mblocks == 1 && j.pb == nil && (n+nr-1)/nr >= 4*threads
+	// Else split m finer when there are too few row blocks to keep every thread busy.
+	if !j.fusePack && mblocks < threads && m > mr {
 		mblocks = min(threads, (m+mr-1)/mr)
 	}
 	// Balance the row blocks over the threads: a multiple of the thread
@@ -289,8 +323,11 @@ func (j *gemmJob) run() {
 	j.mr, j.nr, j.mc, j.mblocks = mr, nr, mc, mblocks
 
 	nc := min(gemmNC, (n+nr-1)/nr*nr)
-	bbuf := gemmGetBBuf(min(k, gemmKC) * nc)
-	j.bpack = *bbuf
+	var bbuf *[]float32
+	if j.pb == nil {
+		bbuf = gemmGetBBuf(min(k, gemmKC) * nc)
+		j.bpack = *bbuf
+	}
 
 	for jc := 0; jc < n; jc += nc {
 		ncur := min(nc, n-jc)
@@ -300,14 +337,24 @@ func (j *gemmJob) run() {
 		if mblocks < threads {
 			nsplit = min(npanels, (threads+mblocks-1)/mblocks)
 		}
+		if j.fusePack {
+			nsplit = min(npanels, threads)
+		}
 		j.jc, j.ncur, j.npanels, j.nsplit = jc, ncur, npanels, nsplit
 		for pc := 0; pc < k; pc += gemmKC {
 			kc := min(gemmKC, k-pc)
 			j.pc, j.kc = pc, kc
-			if threads == 1 {
+			if j.pb != nil {
+				// Pre-packed: the block's panels start at panel jc/nr.
+				j.bpack = j.pb.data[pc*j.pb.npanels*nr+(jc/nr)*kc*nr:]
+			} else if j.fusePack {
+				// Packed by computeTiles.
+			} else if threads == 1 {
 				j.packFn(0, npanels)
 			} else {
-				ParallelFor(npanels, max(1, 4096/(kc*nr)), j.packFn)
+				// Chunks of several panels: the conv packer works across a
+				// chunk's panels a depth row at a time.
+				ParallelFor(npanels, max(1, 4096/(kc*nr), npanels/(4*threads)), j.packFn)
 			}
 			j.bet = j.beta
 			if pc > 0 {
@@ -322,12 +369,35 @@ func (j *gemmJob) run() {
 		}
 	}
 	j.bpack = nil
-	gemmPutBBuf(bbuf)
+	if bbuf != nil {
+		gemmPutBBuf(bbuf)
+	}
 }
 
 // packPanels packs B micro-panels [lo, hi) of the current block.
 func (j *gemmJob) packPanels(lo, hi int) {
 	nr, kc := j.nr, j.kc
+	if j.b.conv && hi > lo {
+		j0 := j.jc + lo*nr
+		ncols := min(hi*nr, j.ncur) - lo*nr
+		rb := gemmGetABuf((hi - lo) * nr)
+		convPackPanels(&j.b.geom, j.b.b, j.pc, kc, j0, ncols, nr, j.bpack[lo*kc*nr:hi*kc*nr], *rb)
+		gemmPutABuf(rb)
+		return
+	}
+	if nr == 16 && !j.b.conv && !j.b.trans {
+		// Row by row across the panels: B is read sequentially, which the
+		// hardware prefetchers follow (a panel at a time strides by ldb).
+		full := min(hi, j.ncur/16)
+		b, ldb, bpack := j.b.b, j.b.ldb, j.bpack
+		for p := 0; p < kc; p++ {
+			o := (j.pc+p)*ldb + j.jc
+			for jp := lo; jp < full; jp++ {
+				gemmCopy16(bpack[(jp*kc+p)*16:], b[o+jp*16:])
+			}
+		}
+		lo = max(lo, full)
+	}
 	for jp := lo; jp < hi; jp++ {
 		j.b.pack(j.pc, kc, j.jc+jp*nr, min(nr, j.ncur-jp*nr), nr, j.bpack[jp*kc*nr:(jp+1)*kc*nr])
 	}
@@ -360,6 +430,9 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 			prevIB = ib
 		}
 		jpLo, jpHi := js*npanels/nsplit, (js+1)*npanels/nsplit
+		if j.fusePack {
+			j.packPanels(jpLo, jpHi)
+		}
 		for jp := jpLo; jp < jpHi; jp++ {
 			j0 := jc + jp*nr
 			ncols := min(nr, n-j0)
@@ -412,6 +485,13 @@ func gemmPackA(trans bool, a []float32, lda, i0, rows, p0, kc, mr int, dst []flo
 	}
 }
 
+// gemmCopy16 copies 16 floats with inline moves (no memmove call).
+func gemmCopy16(dst, src []float32) {
+	s, d := (*[16]float32)(src[:16]), (*[16]float32)(dst[:16])
+	d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] = s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
+	d[8], d[9], d[10], d[11], d[12], d[13], d[14], d[15] = s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15]
+}
+
 // gemmPackB packs depth [p0, p0+kc) and columns [j0, j0+cols) of op(B) into dst
 // as dst[p*nr+j] (columns beyond `cols` are zero).
 func gemmPackB(trans bool, b []float32, ldb, p0, kc, j0, cols, nr int, dst []float32) {
@@ -419,6 +499,27 @@ func gemmPackB(trans bool, b []float32, ldb, p0, kc, j0, cols, nr int, dst []flo
 		clear(dst[:kc*nr])
 	}
 	if !trans {
+		// Full panels of the asm tiles' widths copy with fixed-size array
+		// moves (inlined vector moves) instead of a memmove call per row.
+		switch {
+		case cols == 16 && nr == 16:
+			_ = dst[kc*16-1]
+			for p := 0; p < kc; p++ {
+				o := (p0+p)*ldb + j0
+				s, d := (*[16]float32)(b[o:o+16]), (*[16]float32)(dst[p*16:])
+				d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] = s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
+				d[8], d[9], d[10], d[11], d[12], d[13], d[14], d[15] = s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15]
+			}
+			return
+		case cols == 32 && nr == 32:
+			_ = dst[kc*32-1]
+			for p := 0; p < kc; p++ {
+				o := (p0+p)*ldb + j0
+				gemmCopy16(dst[p*32:], b[o:o+16])
+				gemmCopy16(dst[p*32+16:], b[o+16:o+32])
+			}
+			return
+		}
 		for p := 0; p < kc; p++ {
 			copy(dst[p*nr:p*nr+cols], b[(p0+p)*ldb+j0:(p0+p)*ldb+j0+cols])
 		}

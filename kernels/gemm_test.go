@@ -110,7 +110,7 @@ func TestSgemmAgainstReference(t *testing.T) {
 func TestSgemmDeterministicAcrossThreads(t *testing.T) {
 	defer SetNumThreads(0)
 	r := rand.New(rand.NewSource(2))
-	for _, sz := range [][3]int{{300, 200, 600}, {5, 3000, 70}, {1000, 9, 33}} {
+	for _, sz := range [][3]int{{300, 200, 600}, {5, 3000, 70}, {1000, 9, 33}, {8, 2000, 300}, {3, 3001, 1000}, {100, 701, 100}} {
 		m, n, k := sz[0], sz[1], sz[2]
 		a, b := gemmRandF32(r, m*k), gemmRandF32(r, k*n)
 		var first []float32
@@ -184,5 +184,50 @@ func BenchmarkSgemm(b *testing.B) {
 			}
 			b.ReportMetric(2*float64(n)*float64(n)*float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
+	}
+}
+
+// BenchmarkSgemmShapes measures inference shapes: M rows of activations
+// against a K x N weight (C = A·B, 1 thread), the shapes of bench/openblas.
+func BenchmarkSgemmShapes(b *testing.B) {
+	defer SetNumThreads(0)
+	for _, m := range []int{1, 8, 64, 128} {
+		for _, nk := range [][2]int{{768, 768}, {1024, 1024}, {3072, 768}, {768, 3072}} {
+			n, k := nk[0], nk[1]
+			b.Run(fmt.Sprintf("m=%d/n=%d/k=%d", m, n, k), func(b *testing.B) {
+				SetNumThreads(1)
+				r := rand.New(rand.NewSource(1))
+				x, y, z := gemmRandF32(r, m*k), gemmRandF32(r, k*n), make([]float32, m*n)
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if err := Sgemm(false, false, m, n, k, 1, x, k, y, n, 0, z, n); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
+
+// BenchmarkSgemmThreads compares 1 and 2 threads across sizes, from small
+// products (which should stay on the calling goroutine) to large ones.
+func BenchmarkSgemmThreads(b *testing.B) {
+	defer SetNumThreads(0)
+	for _, s := range [][3]int{{64, 64, 64}, {96, 96, 96}, {128, 128, 128}, {1, 768, 768}, {8, 768, 768}, {64, 768, 768}, {512, 512, 512}, {1024, 1024, 1024}} {
+		m, n, k := s[0], s[1], s[2]
+		r := rand.New(rand.NewSource(1))
+		x, y, z := gemmRandF32(r, m*k), gemmRandF32(r, k*n), make([]float32, m*n)
+		for _, th := range []int{1, 2} {
+			b.Run(fmt.Sprintf("m=%d/n=%d/k=%d/threads=%d", m, n, k, th), func(b *testing.B) {
+				SetNumThreads(th)
+				for i := 0; i < b.N; i++ {
+					if err := Sgemm(false, false, m, n, k, 1, x, k, y, n, 0, z, n); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
 	}
 }

@@ -256,11 +256,18 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 	}
 	if outDType == runtime.Float32 && a.DType() == runtime.Float32 {
 		af, bf, cf := a.Float32s(), b.Float32s(), out.Float32s()
+		// A constant 2-D weight registered with RegisterConstant is used in
+		// its cached packed form (bit-identical, no packing per call).
+		var pb *PackedB
+		if len(bs) == 2 {
+			pb = constPackedB(b, transB)
+		}
 		// A batch of row-major, untransposed A against one shared B is a
 		// single tall GEMM.
 		if !transA && len(bs) <= 2 && nbatch > 1 && laContiguousBatches(aoff, m*k) {
-			return SgemmEx(false, transB, nbatch*m, n, k, 1, af, lda, bf, ldb, 0, cf, n, ep)
+			return sgemmEx(false, transB, nbatch*m, n, k, 1, af, lda, bf, ldb, 0, cf, n, ep, pb)
 		}
+		j.pb = pb
 		flops := m * n * k
 		j.transA, j.transB, j.m, j.n, j.k, j.lda, j.ldb = transA, transB, m, n, k, lda, ldb
 		j.af, j.bf, j.cf, j.ep = af, bf, cf, ep
@@ -292,6 +299,7 @@ type matmulJob struct {
 	af, bf, cf     []float32
 	ep             *GemmEpilogue
 	epv            GemmEpilogue
+	pb             *PackedB // B's cached packing (a registered constant), or nil
 	fn             func(lo, hi int)
 }
 
@@ -306,13 +314,13 @@ func (j *matmulJob) run(lo, hi int) {
 	m, n, k := j.m, j.n, j.k
 	for i := lo; i < hi; i++ {
 		// Sizes were validated, so errors cannot occur.
-		_ = SgemmEx(j.transA, j.transB, m, n, k, 1, j.af[j.aoff[i]:], j.lda, j.bf[j.boff[i]:], j.ldb, 0, j.cf[i*m*n:], n, j.ep)
+		_ = sgemmEx(j.transA, j.transB, m, n, k, 1, j.af[j.aoff[i]:], j.lda, j.bf[j.boff[i]:], j.ldb, 0, j.cf[i*m*n:], n, j.ep, j.pb)
 	}
 }
 
 // release drops the references to operands and pools the job.
 func (j *matmulJob) release() {
-	j.af, j.bf, j.cf, j.ep, j.epv = nil, nil, nil, nil, GemmEpilogue{}
+	j.af, j.bf, j.cf, j.ep, j.epv, j.pb = nil, nil, nil, nil, GemmEpilogue{}, nil
 	matmulJobPool.Put(j)
 }
 

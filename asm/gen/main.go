@@ -76,6 +76,9 @@ func main() {
 	sgemmAVX512()
 	sgemmAVX512Small()
 	sgemmAVX2()
+	for _, t := range directTiles {
+		sgemmDirectAVX2(t[0], t[1])
+	}
 	Generate()
 }
 
@@ -445,8 +448,15 @@ func sgemmAVX2() {
 	const mr, nr = 6, 16
 	text("sgemmKernelAVX2", "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)")
 	Doc("sgemmKernelAVX2 is the 6x16 SGEMM micro-kernel (see asm.SgemmKernel).")
+	sgemmBodyPrefetch = true
 	sgemmBody(mr, nr, 8, 32, func(i int) reg.VecPhysical { return ymms[i] }, reg.Y12, reg.Y13, reg.Y14, reg.Y15)
+	sgemmBodyPrefetch = false
 }
+
+// sgemmBodyPrefetch selects sgemmBody's AVX2 loop shape (C prefetch, A
+// prefetch, one branch per unrolled iteration); the AVX-512 kernels keep
+// theirs.
+var sgemmBodyPrefetch bool
 
 func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, b0, b1, a0, a1 reg.VecPhysical) {
 	nv := nr / lanes // vectors per row (2)
@@ -457,16 +467,45 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, b0, b1,
 		VXORPS(acc(i), acc(i), acc(i))
 	}
 	const unroll = 4
-	Label("k4")
-	CMPQ(kc, U32(unroll))
-	JL(LabelRef("k1"))
-	for u := 0; u < unroll; u++ {
-		kstep(mr, nv, vbytes, acc, a, b, b0, b1, a0, a1, u)
+	if sgemmBodyPrefetch {
+		// Touch the C tile's rows now so that the write-back does not miss,
+		// and run the unrolled loop with one branch per iteration, fetching
+		// the A panel a few steps ahead.
+		pc := Load(Param("c"), GP64())
+		pld := Load(Param("ldc"), GP64())
+		SHLQ(U8(2), pld)
+		for i := 0; i < mr; i++ {
+			PREFETCHT0(Mem{Base: pc})
+			PREFETCHT0(Mem{Base: pc, Disp: nr*4 - 4})
+			if i < mr-1 {
+				ADDQ(pld, pc)
+			}
+		}
+		SUBQ(U32(unroll), kc)
+		JL(LabelRef("k4done"))
+		Label("k4")
+		PREFETCHT0(Mem{Base: a, Disp: 8 * mr * 4})
+		for u := 0; u < unroll; u++ {
+			kstep(mr, nv, vbytes, acc, a, b, b0, b1, a0, a1, u)
+		}
+		ADDQ(U32(unroll*mr*4), a)
+		ADDQ(U32(unroll*nr*4), b)
+		SUBQ(U32(unroll), kc)
+		JGE(LabelRef("k4"))
+		Label("k4done")
+		ADDQ(U32(unroll), kc)
+	} else {
+		Label("k4")
+		CMPQ(kc, U32(unroll))
+		JL(LabelRef("k1"))
+		for u := 0; u < unroll; u++ {
+			kstep(mr, nv, vbytes, acc, a, b, b0, b1, a0, a1, u)
+		}
+		ADDQ(U32(unroll*mr*4), a)
+		ADDQ(U32(unroll*nr*4), b)
+		SUBQ(U32(unroll), kc)
+		JMP(LabelRef("k4"))
 	}
-	ADDQ(U32(unroll*mr*4), a)
-	ADDQ(U32(unroll*nr*4), b)
-	SUBQ(U32(unroll), kc)
-	JMP(LabelRef("k4"))
 	Label("k1")
 	CMPQ(kc, U32(0))
 	JE(LabelRef("epilogue"))
@@ -542,4 +581,111 @@ var zmms = []reg.VecPhysical{
 
 var ymms = []reg.VecPhysical{
 	reg.Y0, reg.Y1, reg.Y2, reg.Y3, reg.Y4, reg.Y5, reg.Y6, reg.Y7, reg.Y8, reg.Y9, reg.Y10, reg.Y11,
+}
+
+// directTiles are the rows x vectors of the AVX2 small-M kernels that read B
+// in place (row stride ldb) instead of from a packed panel: 1x64, 2x32, 4x24.
+var directTiles = [][2]int{{1, 8}, {2, 4}, {4, 3}}
+
+// sgemmDirectAVX2 emits the r x 8v small-M micro-kernel: A is packed
+// (a[p*r+i]), B is read in place (B[p][j] = b[p*ldb+j]). With one row, B
+// feeds the FMAs straight from memory (each value is used once); with more,
+// the B row is loaded into v registers and reused by the r rows. The
+// arithmetic per element (FMA accumulation in p order, then the alpha/beta
+// write-back) is that of sgemmKernelAVX2, so results are bit-identical.
+func sgemmDirectAVX2(r, v int) {
+	nr := 8 * v
+	name := fmt.Sprintf("sgemmDirect%dx%dAVX2", r, nr)
+	text(name, "func(kc int, a, b *float32, ldb int, c *float32, ldc int, alpha, beta float32)")
+	Doc(fmt.Sprintf("%s is the %dx%d small-M SGEMM micro-kernel reading B in place (see asm.SgemmDirect).", name, r, nr))
+	all := []reg.VecPhysical{reg.Y0, reg.Y1, reg.Y2, reg.Y3, reg.Y4, reg.Y5, reg.Y6, reg.Y7,
+		reg.Y8, reg.Y9, reg.Y10, reg.Y11, reg.Y12, reg.Y13, reg.Y14, reg.Y15}
+	acc := all[:r*v]
+	rest := all[r*v:]
+	var bregs []reg.VecPhysical
+	if r > 1 {
+		bregs, rest = rest[:v], rest[v:]
+	}
+	av := rest[0]
+	kc := Load(Param("kc"), GP64())
+	a := Load(Param("a"), GP64())
+	b := Load(Param("b"), GP64())
+	ldb := Load(Param("ldb"), GP64())
+	SHLQ(U8(2), ldb)
+	for _, x := range acc {
+		VXORPS(x, x, x)
+	}
+	step := func() {
+		if r > 1 {
+			for u := 0; u < v; u++ {
+				VMOVUPS(Mem{Base: b, Disp: u * 32}, bregs[u])
+			}
+		}
+		for i := 0; i < r; i++ {
+			VBROADCASTSS(Mem{Base: a, Disp: i * 4}, av)
+			for u := 0; u < v; u++ {
+				if r > 1 {
+					VFMADD231PS(bregs[u], av, acc[i*v+u])
+				} else {
+					VFMADD231PS(Mem{Base: b, Disp: u * 32}, av, acc[i*v+u])
+				}
+			}
+		}
+		ADDQ(U32(r*4), a)
+		ADDQ(ldb, b)
+	}
+	const unroll = 2
+	Label("d2")
+	CMPQ(kc, U32(unroll))
+	JL(LabelRef("d1"))
+	for u := 0; u < unroll; u++ {
+		step()
+	}
+	SUBQ(U32(unroll), kc)
+	JMP(LabelRef("d2"))
+	Label("d1")
+	CMPQ(kc, U32(0))
+	JE(LabelRef("epilogue"))
+	step()
+	Label("epilogue")
+	c := Load(Param("c"), GP64())
+	ldc := Load(Param("ldc"), GP64())
+	SHLQ(U8(2), ldc)
+	// Free registers for alpha, beta and a temporary: the B registers, or
+	// (one row) the broadcast register and those past the accumulators.
+	free := append(append([]reg.VecPhysical{}, bregs...), all[r*v:]...)
+	alpha, beta, tmp := free[0], free[1], free[2]
+	VBROADCASTSS(NewParamAddr("alpha", 48), alpha)
+	VBROADCASTSS(NewParamAddr("beta", 52), beta)
+	bb := GP32()
+	MOVL(NewParamAddr("beta", 52), bb)
+	ANDL(U32(0x7fffffff), bb)
+	JNE(LabelRef("beta_nonzero"))
+	for i := 0; i < r; i++ {
+		for u := 0; u < v; u++ {
+			x := acc[i*v+u]
+			VMULPS(alpha, x, x)
+			VMOVUPS(x, Mem{Base: c, Disp: u * 32})
+		}
+		if i < r-1 {
+			ADDQ(ldc, c)
+		}
+	}
+	VZEROUPPER()
+	RET()
+	Label("beta_nonzero")
+	for i := 0; i < r; i++ {
+		for u := 0; u < v; u++ {
+			x := acc[i*v+u]
+			VMULPS(alpha, x, x)
+			VMULPS(Mem{Base: c, Disp: u * 32}, beta, tmp)
+			VADDPS(tmp, x, x)
+			VMOVUPS(x, Mem{Base: c, Disp: u * 32})
+		}
+		if i < r-1 {
+			ADDQ(ldc, c)
+		}
+	}
+	VZEROUPPER()
+	RET()
 }

@@ -9,19 +9,32 @@ import (
 	"github.com/relaxgo/relaxgo/kernels"
 )
 
-var cases = []struct{ size, threads int }{{256, 1}, {1024, 1}, {1024, 2}}
+// cases are the square sizes and the inference shapes (M rows of
+// activations against a K x N weight) of kernels.BenchmarkSgemmShapes.
+var cases = func() []struct{ m, n, k, threads int } {
+	cs := []struct{ m, n, k, threads int }{{256, 256, 256, 1}, {1024, 1024, 1024, 1}, {1024, 1024, 1024, 2}}
+	for _, m := range []int{1, 8, 64, 128} {
+		for _, nk := range [][2]int{{768, 768}, {1024, 1024}, {3072, 768}, {768, 3072}} {
+			cs = append(cs, struct{ m, n, k, threads int }{m, nk[0], nk[1], 1})
+		}
+	}
+	return cs
+}()
 
-func operands(n int) (a, b, c []float32) {
+func operands(m, n, k int) (a, b, c []float32) {
 	r := rand.New(rand.NewSource(1))
-	a, b, c = make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+	a, b, c = make([]float32, m*k), make([]float32, k*n), make([]float32, m*n)
 	for i := range a {
-		a[i], b[i] = r.Float32()*2-1, r.Float32()*2-1
+		a[i] = r.Float32()*2 - 1
+	}
+	for i := range b {
+		b[i] = r.Float32()*2 - 1
 	}
 	return
 }
 
-func report(b *testing.B, n int) {
-	b.ReportMetric(2*float64(n)*float64(n)*float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+func report(b *testing.B, m, n, k int) {
+	b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
 
 // BenchmarkSgemm runs relaxgo and OpenBLAS on the same operands, alternating
@@ -29,38 +42,41 @@ func report(b *testing.B, n int) {
 func BenchmarkSgemm(b *testing.B) {
 	defer kernels.SetNumThreads(0)
 	for _, c := range cases {
-		n := c.size
-		x, y, z := operands(n)
-		b.Run(fmt.Sprintf("impl=relaxgo/size=%d/threads=%d", n, c.threads), func(b *testing.B) {
+		m, n, k := c.m, c.n, c.k
+		x, y, z := operands(m, n, k)
+		shape := fmt.Sprintf("m=%d/n=%d/k=%d/threads=%d", m, n, k, c.threads)
+		b.Run("impl=relaxgo/"+shape, func(b *testing.B) {
 			kernels.SetNumThreads(c.threads)
 			for i := 0; i < b.N; i++ {
-				if err := kernels.Sgemm(false, false, n, n, n, 1, x, n, y, n, 0, z, n); err != nil {
+				if err := kernels.Sgemm(false, false, m, n, k, 1, x, k, y, n, 0, z, n); err != nil {
 					b.Fatal(err)
 				}
 			}
-			report(b, n)
+			report(b, m, n, k)
 		})
-		b.Run(fmt.Sprintf("impl=openblas/size=%d/threads=%d", n, c.threads), func(b *testing.B) {
+		b.Run("impl=openblas/"+shape, func(b *testing.B) {
 			SetThreads(c.threads)
 			for i := 0; i < b.N; i++ {
-				Sgemm(n, x, y, z)
+				SgemmMNK(m, n, k, x, y, z)
 			}
-			report(b, n)
+			report(b, m, n, k)
 		})
 	}
 }
 
 func TestSameResult(t *testing.T) {
-	n := 129
-	x, y, z := operands(n)
-	w := make([]float32, n*n)
-	Sgemm(n, x, y, z)
-	if err := kernels.Sgemm(false, false, n, n, n, 1, x, n, y, n, 0, w, n); err != nil {
-		t.Fatal(err)
-	}
-	for i := range z {
-		if math.Abs(float64(z[i]-w[i])) > 1e-4 {
-			t.Fatalf("[%d] relaxgo %v, OpenBLAS %v", i, w[i], z[i])
+	for _, s := range [][3]int{{129, 129, 129}, {1, 77, 300}, {8, 100, 65}} {
+		m, n, k := s[0], s[1], s[2]
+		x, y, z := operands(m, n, k)
+		w := make([]float32, m*n)
+		SgemmMNK(m, n, k, x, y, z)
+		if err := kernels.Sgemm(false, false, m, n, k, 1, x, k, y, n, 0, w, n); err != nil {
+			t.Fatal(err)
+		}
+		for i := range z {
+			if math.Abs(float64(z[i]-w[i])) > 1e-4 {
+				t.Fatalf("%v [%d] relaxgo %v, OpenBLAS %v", s, i, w[i], z[i])
+			}
 		}
 	}
 }

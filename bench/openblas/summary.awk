@@ -3,7 +3,11 @@
 /^BenchmarkSgemm\// {
 	name = $1; sub(/-[0-9]+$/, "", name); sub(/^BenchmarkSgemm\//, "", name)
 	for (i = 2; i <= NF; i++) if ($(i) == "GFLOP/s") v[name, ++n[name]] = $(i-1)
-	names[name] = 1
+	if (!(name in names)) {
+		names[name] = 1
+		c = name; sub(/^impl=[a-z]+\//, "", c)
+		if (!(c in seen)) { seen[c] = 1; order[++nc] = c }
+	}
 }
 function median(name,    k, m, i, j, t, a) {
 	m = n[name]
@@ -12,12 +16,12 @@ function median(name,    k, m, i, j, t, a) {
 	return (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
 }
 END {
-	split("size=256/threads=1 size=1024/threads=1 size=1024/threads=2", cs, " ")
-	printf "%-22s %10s %10s %8s\n", "case", "relaxgo", "openblas", "ratio"
-	for (c = 1; c <= 3; c++) {
-		r = median("impl=relaxgo/" cs[c]); o = median("impl=openblas/" cs[c])
-		med[cs[c]] = r
-		printf "%-22s %10.1f %10.1f %8.2f\n", cs[c], r, o, (o > 0 ? r / o : 0)
+	printf "%-36s %10s %10s %8s\n", "case", "relaxgo", "openblas", "ratio"
+	for (c = 1; c <= nc; c++) {
+		r = median("impl=relaxgo/" order[c]); o = median("impl=openblas/" order[c])
+		med[order[c]] = r
+		printf "%-36s %10.1f %10.1f %8.2f\n", order[c], r, o, (o > 0 ? r / o : 0)
 	}
-	printf "relaxgo 2-thread scaling at 1024: %.2fx\n", med["size=1024/threads=2"] / med["size=1024/threads=1"]
+	t1 = med["m=1024/n=1024/k=1024/threads=1"]
+	if (t1 > 0) printf "relaxgo 2-thread scaling at 1024: %.2fx\n", med["m=1024/n=1024/k=1024/threads=2"] / t1
 }

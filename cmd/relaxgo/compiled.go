@@ -74,6 +74,8 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	// Weights are constants: matmuls use their packed forms, made once.
+	kernels.RegisterConstants(m.Executable())
 	var args []runtime.Value
 	if *inputs != "" {
 		a, err := tensorio.ReadNPZFile(*inputs)

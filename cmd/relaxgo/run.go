@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/relaxgo/relaxgo/compiler"
+	"github.com/relaxgo/relaxgo/kernels"
 	"github.com/relaxgo/relaxgo/runtime"
 	"github.com/relaxgo/relaxgo/tensorio"
 )
@@ -141,6 +142,7 @@ func runBytecode(res *compiler.Result, fn, inputs string) (*tensorio.Archive, er
 	if err != nil {
 		return nil, err
 	}
+	kernels.RegisterConstants(res.Exec)
 	vm, err := runtime.NewVM(res.Exec)
 	if err != nil {
 		return nil, err

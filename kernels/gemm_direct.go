@@ -1,0 +1,146 @@
+package kernels
+
+import (
+	"sync"
+	"unsafe"
+
+	"github.com/relaxgo/relaxgo/asm"
+)
+
+// Small-M path. With few rows each B element takes part in few products, so
+// packing B (read, write, read again) costs more than the arithmetic; the
+// direct kernels (asm.SgemmDirect) read B in place, streaming it once per
+// row group. They compute each element with the packed kernels' arithmetic
+// over the same gemmKC depth blocks, so results are bit-identical to the
+// packed path.
+
+// directGroup is one row group of the small-M path: rows [i0, i0+r) run
+// with the r-row direct kernel (tile width w), A packed at apack[aoff:].
+type directGroup struct {
+	i0, r, w, aoff int
+}
+
+// gemmDirectStrip is the column strip of one small-M work item: a multiple
+// of every direct tile width (64, 32, 24), so that each B row segment spans
+// whole cache lines, and its kc x 192 block (192 KiB) stays in L2 while every
+// row group runs over it.
+const gemmDirectStrip = 192
+
+// gemmDirectOK reports whether the job can take the small-M path.
+func (j *gemmJob) directOK() bool {
+	if j.pb != nil || j.b.conv || j.b.trans || j.m > gemmSmallRows {
+		return false
+	}
+	_, ok := asm.SgemmDirectTile(1)
+	return ok
+}
+
+// runDirect is the small-M driver (m <= gemmSmallRows, B row-major).
+func (j *gemmJob) runDirect(threads int) {
+	m, n, k := j.m, j.n, j.k
+	abuf := gemmGetDirectBuf(m * k)
+	apack := *abuf
+	j.ngroups = 0
+	off := 0
+	for i0 := 0; i0 < m; {
+		r := 4
+		if m-i0 < 4 {
+			r = 2
+			if m-i0 < 2 {
+				r = 1
+			}
+		}
+		w, _ := asm.SgemmDirectTile(r)
+		gemmPackA(j.transA, j.a, j.lda, i0, r, 0, k, r, apack[off:off+k*r])
+		j.groups[j.ngroups] = directGroup{i0: i0, r: r, w: w, aoff: off}
+		j.ngroups++
+		off += k * r
+		i0 += r
+	}
+	j.bpack = apack
+	items := (n + gemmDirectStrip - 1) / gemmDirectStrip
+	if threads == 1 {
+		j.directFn(0, items)
+	} else {
+		ParallelFor(items, 1, j.directFn)
+	}
+	j.bpack = nil
+	gemmDirectPool.Put(abuf)
+}
+
+// gemmDirectPool holds the small-M path's packed-A buffers (only growing,
+// like gemmBPool, but separate so that the two size populations do not
+// evict each other's buffers).
+var gemmDirectPool sync.Pool
+
+func gemmGetDirectBuf(n int) *[]float32 {
+	if p, ok := gemmDirectPool.Get().(*[]float32); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	s := make([]float32, n, n+16)
+	return &s
+}
+
+// directTiles runs small-M work items [lo, hi): item t is column strip t
+// (gemmDirectStrip wide) of every row group, over the whole depth.
+func (j *gemmJob) directTiles(lo, hi int) {
+	n, k := j.n, j.k
+	c, ldc := j.c, j.ldc
+	var tile [4 * 64]float32
+	var tbuf *[]float32
+	for t := lo; t < hi; t++ {
+		s0 := t * gemmDirectStrip
+		s1 := min(n, s0+gemmDirectStrip)
+		for pc := 0; pc < k; pc += gemmKC {
+			kc := min(gemmKC, k-pc)
+			bet := j.beta
+			if pc > 0 {
+				bet = 1
+			}
+			for gi := 0; gi < j.ngroups; gi++ {
+				gr := &j.groups[gi]
+				for j0 := s0; j0 < s1; j0 += gr.w {
+					j.directTile(gr, pc, kc, j0, min(gr.w, s1-j0), bet, &tile, &tbuf)
+				}
+			}
+		}
+		if j.hasEp {
+			for i := 0; i < j.m; i++ {
+				gemmApplyEpilogue(&j.ep, c[i*ldc+s0:i*ldc+s1], i, s0)
+			}
+		}
+	}
+	if tbuf != nil {
+		gemmPutABuf(tbuf)
+	}
+}
+
+// directTile runs one depth block of one row group's column tile.
+func (j *gemmJob) directTile(gr *directGroup, pc, kc, j0, cols int, bet float32, tile *[4 * 64]float32, tbuf **[]float32) {
+	b, ldb, c, ldc, alpha := j.b.b, j.b.ldb, j.c, j.ldc, j.alpha
+	r, w := gr.r, gr.w
+	a := j.bpack[gr.aoff : gr.aoff+j.k*r]
+	ap := unsafe.Pointer(&a[pc*r])
+	if cols == w {
+		asm.SgemmDirectUnchecked(r, kc, ap, unsafe.Pointer(&b[pc*ldb+j0]), ldb,
+			unsafe.Pointer(&c[gr.i0*ldc+j0]), ldc, alpha, bet)
+		return
+	}
+	// Edge tile: B's last columns packed zero-padded, C through a
+	// scratch tile.
+	if *tbuf == nil {
+		*tbuf = gemmGetABuf(gemmKC * 64)
+	}
+	bt := **tbuf
+	gemmPackB(false, b, ldb, pc, kc, j0, cols, w, bt)
+	if bet != 0 {
+		for i := 0; i < r; i++ {
+			copy(tile[i*w:i*w+cols], c[(gr.i0+i)*ldc+j0:(gr.i0+i)*ldc+j0+cols])
+		}
+	}
+	asm.SgemmDirectUnchecked(r, kc, ap, unsafe.Pointer(&bt[0]), w, unsafe.Pointer(&tile[0]), w, alpha, bet)
+	for i := 0; i < r; i++ {
+		copy(c[(gr.i0+i)*ldc+j0:(gr.i0+i)*ldc+j0+cols], tile[i*w:i*w+cols])
+	}
+}

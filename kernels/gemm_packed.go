@@ -1,0 +1,137 @@
+package kernels
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/relaxgo/relaxgo/asm"
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// PackedB is a GEMM B operand (k x n) packed once into the blocked driver's
+// micro-panel layout, for constant weights: SgemmPacked then skips packing B
+// on every call. For each depth block pc (gemmKC deep; kc = min(gemmKC,
+// k-pc)) and each nr-wide column panel jp, the panel holds kc rows of nr
+// values, dst[p*nr+j] = op(B)[pc+p][jp*nr+j], zero beyond column n. The
+// blocking and the micro-kernel are those of Sgemm, so results are
+// bit-identical to Sgemm on the unpacked matrix.
+type PackedB struct {
+	k, n, nr int
+	npanels  int       // column panels over all of n
+	data     []float32 // block pc starts at pc*npanels*nr
+	level    asm.Level // the SIMD level whose tile width nr is
+}
+
+// K and N report the packed operand's shape.
+func (p *PackedB) K() int { return p.k }
+
+// N reports the number of columns of the packed operand.
+func (p *PackedB) N() int { return p.n }
+
+// usable reports whether the packing matches the active micro-kernel tiles.
+func (p *PackedB) usable() bool {
+	_, nr := asm.SgemmTile()
+	_, snr := asm.SgemmTileSmall()
+	return p != nil && p.nr == nr && snr == nr && asm.CurrentLevel() == p.level
+}
+
+// PackB packs op(B) (k x n; B is k x n with row stride ldb, or n x k if
+// transB) for the active SIMD level's micro-kernel.
+func PackB(transB bool, k, n int, b []float32, ldb int) (*PackedB, error) {
+	if k < 0 || n < 0 {
+		return nil, fmt.Errorf("kernels: PackB: negative size k=%d n=%d", k, n)
+	}
+	br, bc := k, n
+	if transB {
+		br, bc = n, k
+	}
+	if err := gemmCheckMat("B", br, bc, len(b), ldb); err != nil {
+		return nil, err
+	}
+	_, nr := asm.SgemmTile()
+	np := (n + nr - 1) / nr
+	p := &PackedB{k: k, n: n, nr: nr, npanels: np, data: make([]float32, k*np*nr), level: asm.CurrentLevel()}
+	for pc := 0; pc < k; pc += gemmKC {
+		kc := min(gemmKC, k-pc)
+		blk := p.data[pc*np*nr:]
+		for jp := 0; jp < np; jp++ {
+			gemmPackB(transB, b, ldb, pc, kc, jp*nr, min(nr, n-jp*nr), nr, blk[jp*kc*nr:(jp+1)*kc*nr])
+		}
+	}
+	return p, nil
+}
+
+// SgemmPacked is SgemmEx with B given packed: C = alpha*op(A)*B + beta*C,
+// then the epilogue (nil for none). op(A) is m x pb.K(), C is m x pb.N().
+// When pb was packed for another SIMD level it unpacks nothing and fails.
+func SgemmPacked(transA bool, m int, alpha float32, a []float32, lda int, pb *PackedB, beta float32, c []float32, ldc int, ep *GemmEpilogue) error {
+	if pb == nil {
+		return fmt.Errorf("kernels: SgemmPacked: nil PackedB")
+	}
+	if !pb.usable() {
+		return fmt.Errorf("kernels: SgemmPacked: B was packed for SIMD level %s (tile width %d), active level is %s", pb.level, pb.nr, asm.CurrentLevel())
+	}
+	return sgemmEx(transA, false, m, pb.n, pb.k, alpha, a, lda, nil, max(1, pb.n), beta, c, ldc, ep, pb)
+}
+
+// Constant weights. A tensor registered with RegisterConstant is promised
+// never to change; the matmul kernels then use its packed form (made on
+// first use, cached per *runtime.Tensor) when it is the B operand. Model
+// loaders call RegisterConstant for their parameters.
+var constPacked sync.Map // *runtime.Tensor -> *constEntry
+
+type constEntry struct {
+	once sync.Once
+	pb   *PackedB // nil when the tensor cannot be packed (not a float32 matrix)
+	tr   bool     // the packing is of the transpose (matmul with transB)
+}
+
+// RegisterConstant marks t as an immutable weight whose packed GEMM form may
+// be cached (a copy as large as t, padded to whole micro-panels, made on
+// first use). Registering a tensor that is later written gives stale
+// results; UnregisterConstant drops the cache entry.
+func RegisterConstant(t *runtime.Tensor) {
+	if t != nil && t.DType() == runtime.Float32 && t.NDim() == 2 {
+		constPacked.LoadOrStore(t, &constEntry{})
+	}
+}
+
+// UnregisterConstant forgets t's packed form.
+func UnregisterConstant(t *runtime.Tensor) { constPacked.Delete(t) }
+
+// constPackedB returns the cached packing of the registered constant b for
+// op(B) = b (or its transpose), or nil.
+func constPackedB(b *runtime.Tensor, transB bool) *PackedB {
+	v, ok := constPacked.Load(b)
+	if !ok {
+		return nil
+	}
+	e := v.(*constEntry)
+	e.once.Do(func() {
+		s := b.Shape()
+		k, n := int(s[0]), int(s[1])
+		if transB {
+			k, n = n, k
+		}
+		e.tr = transB
+		e.pb, _ = PackB(transB, k, n, b.Float32s(), int(s[1]))
+	})
+	if e.tr != transB || !e.pb.usable() {
+		return nil
+	}
+	return e.pb
+}
+
+// RegisterConstants registers every float32 matrix in exec's constant pool
+// (the model's bound weights) with RegisterConstant, so matmuls against them
+// use packed forms made once. Call it once after loading a model.
+func RegisterConstants(exec *runtime.Executable) {
+	if exec == nil {
+		return
+	}
+	for _, v := range exec.Constants() {
+		if t, ok := v.(*runtime.Tensor); ok {
+			RegisterConstant(t)
+		}
+	}
+}

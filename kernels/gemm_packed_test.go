@@ -1,0 +1,154 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/asm"
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// TestSgemmPackedBitIdentical checks that SgemmPacked gives exactly Sgemm's
+// bits, on every SIMD level, for odd sizes, both B layouts, beta, epilogues
+// and thread counts, without writing outside C.
+func TestSgemmPackedBitIdentical(t *testing.T) {
+	defer SetNumThreads(0)
+	gemmForEachLevel(t, func(l asm.Level) {
+		r := rand.New(rand.NewSource(7))
+		for _, s := range [][3]int{{1, 1, 1}, {1, 77, 300}, {3, 200, 40}, {4, 23, 9}, {5, 17, 33}, {7, 65, 260}, {8, 100, 513}, {13, 4100, 7}, {64, 130, 257}, {150, 33, 600}} {
+			m, n, k := s[0], s[1], s[2]
+			for _, transB := range []bool{false, true} {
+				for _, beta := range []float32{0, 0.5} {
+					ldb := n + 3
+					if transB {
+						ldb = k + 3
+					}
+					a := gemmRandF32(r, m*k)
+					b := gemmRandF32(r, max(n, k)*ldb)
+					c0 := gemmRandF32(r, m*n)
+					ep := &GemmEpilogue{ColBias: gemmRandF32(r, n), Relu: beta != 0}
+					pb, err := PackB(transB, k, n, b, ldb)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, th := range []int{1, 2} {
+						SetNumThreads(th)
+						want := append([]float32(nil), c0...)
+						if err := SgemmEx(false, transB, m, n, k, 1.5, a, k, b, ldb, beta, want, n, ep); err != nil {
+							t.Fatal(err)
+						}
+						buf := make([]float32, m*n+2*gemmGuard)
+						for i := range buf {
+							buf[i] = float32(math.NaN())
+						}
+						got := buf[gemmGuard : gemmGuard+m*n]
+						copy(got, c0)
+						if err := SgemmPacked(false, m, 1.5, a, k, pb, beta, got, n, ep); err != nil {
+							t.Fatal(err)
+						}
+						what := fmt.Sprintf("%s m=%d n=%d k=%d transB=%v beta=%v threads=%d", l, m, n, k, transB, beta, th)
+						for i := range want {
+							if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+								t.Fatalf("%s: c[%d] = %v, Sgemm gives %v", what, i, got[i], want[i])
+							}
+						}
+						for i := 0; i < gemmGuard; i++ {
+							if buf[i] == buf[i] || buf[len(buf)-1-i] == buf[len(buf)-1-i] {
+								t.Fatalf("%s: wrote outside C", what)
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+func TestSgemmPackedErrors(t *testing.T) {
+	if _, err := PackB(false, 3, 4, make([]float32, 11), 4); err == nil {
+		t.Error("short B accepted")
+	}
+	pb, err := PackB(false, 3, 4, make([]float32, 12), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := SgemmPacked(false, 2, 1, make([]float32, 5), 3, pb, 0, make([]float32, 8), 4, nil); err == nil {
+		t.Error("short A accepted")
+	}
+	if err := SgemmPacked(false, 2, 1, make([]float32, 6), 3, pb, 0, make([]float32, 7), 4, nil); err == nil {
+		t.Error("short C accepted")
+	}
+}
+
+// TestMatmulRegisteredConstant checks that matmul and matmul_bias with a
+// registered constant weight (packed once, cached) give the unpacked bits.
+func TestMatmulRegisteredConstant(t *testing.T) {
+	for _, tb := range []bool{false, true} {
+		x := randT(t, 1, []int64{2, 9, 70}, runtime.Float32, -1, 1)
+		wshape := []int64{70, 45}
+		if tb {
+			wshape = []int64{45, 70}
+		}
+		w := randT(t, 2, wshape, runtime.Float32, -1, 1)
+		bias := randT(t, 3, []int64{45}, runtime.Float32, -1, 1)
+		want := mustT(t, []int64{2, 9, 45}, runtime.Float32)
+		got := mustT(t, []int64{2, 9, 45}, runtime.Float32)
+		run := func(out *runtime.Tensor) {
+			if tb {
+				if err := MatmulTransposed(out, x, w, false, true); err != nil {
+					t.Fatal(err)
+				}
+			} else if err := MatmulBias(out, x, w, bias, true, runtime.Void); err != nil {
+				t.Fatal(err)
+			}
+		}
+		run(want)
+		RegisterConstant(w)
+		run(got)
+		run(got) // cached
+		if constPackedB(w, tb) == nil {
+			t.Fatal("constant weight was not packed")
+		}
+		UnregisterConstant(w)
+		wf, gf := want.Float32s(), got.Float32s()
+		for i := range wf {
+			if math.Float32bits(wf[i]) != math.Float32bits(gf[i]) {
+				t.Fatalf("transB=%v: [%d] packed %v, unpacked %v", tb, i, gf[i], wf[i])
+			}
+		}
+	}
+}
+
+// BenchmarkSgemmPacked compares Sgemm with SgemmPacked (B packed once) on
+// mlp-like shapes, 1 thread.
+func BenchmarkSgemmPacked(b *testing.B) {
+	defer SetNumThreads(0)
+	for _, s := range [][3]int{{64, 1024, 784}, {1, 768, 768}, {8, 3072, 768}, {128, 768, 3072}} {
+		m, n, k := s[0], s[1], s[2]
+		r := rand.New(rand.NewSource(1))
+		x, y, z := gemmRandF32(r, m*k), gemmRandF32(r, k*n), make([]float32, m*n)
+		pb, err := PackB(false, k, n, y, n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, packed := range []bool{false, true} {
+			b.Run(fmt.Sprintf("m=%d/n=%d/k=%d/packed=%v", m, n, k, packed), func(b *testing.B) {
+				SetNumThreads(1)
+				for i := 0; i < b.N; i++ {
+					var err error
+					if packed {
+						err = SgemmPacked(false, m, 1, x, k, pb, 0, z, n, nil)
+					} else {
+						err = Sgemm(false, false, m, n, k, 1, x, k, y, n, 0, z, n)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
