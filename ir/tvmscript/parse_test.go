@@ -553,6 +553,19 @@ def f(A: T.Buffer((), "float32"), B: T.Buffer((4,), "float32")) -> None:
 				t.Errorf("reads %v", blk.Reads)
 			}
 		}},
+		{"keyword operands of math functions", prim(`@T.prim_func
+def f(A: T.Buffer((4,), "float32")):
+    for i in range(4):
+        A[i] = T.exp(x=A[i]) + T.pow(y=A[i], x=T.float32(2))`), func(t *testing.T, f *ir.PrimFunc) {
+			m := ir.NewModule()
+			if err := m.Add("f", f); err != nil {
+				t.Fatal(err)
+			}
+			s := Print(m, Current)
+			if !strings.Contains(s, "T.exp(A[i])") || !strings.Contains(s, "T.pow(T.float32(2.0), A[i])") {
+				t.Errorf("printed:\n%s", s)
+			}
+		}},
 		{"tuple symbolic declarations", prim(`@T.prim_func
 def f(var_A: T.handle):
     n, m = T.int64(), T.int64()

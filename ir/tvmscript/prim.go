@@ -2,6 +2,7 @@ package tvmscript
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/relaxgo/relaxgo/ir"
@@ -599,8 +600,37 @@ func (c *primCtx) call(x *callExpr) (pval, error) {
 		return pval{&ir.PrimCall{Op: name, Args: args, Type: dt}, false}, nil
 	}
 	if mathOps[name] || boolOps[name] {
-		if len(x.args) == 0 || len(x.kw) != 0 {
-			return pval{}, c.errorf(x.p, "T.%s needs positional arguments", name)
+		// TVM's tir functions name their operands x (unary), x and y
+		// (pow, fmod) or x1 and x2 (atan2, hypot, ...): keywords in that
+		// order are taken as the operands, as Python binds them.
+		if len(x.kw) > 0 {
+			y := *x
+			y.args = slices.Clone(x.args)
+			y.kw = nil
+			slot := map[string]int{"x": 0, "x1": 0, "y": 1, "x2": 1}
+			for _, k := range x.kw {
+				i, ok := slot[k.name]
+				if k.name == "span" {
+					continue
+				}
+				if !ok || i < len(x.args) {
+					return pval{}, c.errorf(k.p, "T.%s: unexpected argument %q", name, k.name)
+				}
+				for len(y.args) <= i {
+					y.args = append(y.args, nil)
+				}
+				if y.args[i] != nil {
+					return pval{}, c.errorf(k.p, "T.%s: argument %q given twice", name, k.name)
+				}
+				y.args[i] = k.val
+			}
+			if slices.Contains(y.args, nil) {
+				return pval{}, c.errorf(x.p, "T.%s: missing an argument", name)
+			}
+			x = &y
+		}
+		if len(x.args) == 0 {
+			return pval{}, c.errorf(x.p, "T.%s needs arguments", name)
 		}
 		args, err := convArgs()
 		if err != nil {
