@@ -566,6 +566,19 @@ def f(A: T.Buffer((4,), "float32")):
 				t.Errorf("printed:\n%s", s)
 			}
 		}},
+		{"T.let annotation", prim(`@T.prim_func
+def f(A: T.Buffer((4,), "int64")):
+    for i in range(4):
+        v: T.let[T.int64] = A[i] * 2
+        A[i] = v`), func(t *testing.T, f *ir.PrimFunc) {
+			m := ir.NewModule()
+			if err := m.Add("f", f); err != nil {
+				t.Fatal(err)
+			}
+			if s := Print(m, Current); !strings.Contains(s, "v: T.int64 = A[i] * T.int64(2)") {
+				t.Errorf("printed:\n%s", s)
+			}
+		}},
 		{"tuple symbolic declarations", prim(`@T.prim_func
 def f(var_A: T.handle):
     n, m = T.int64(), T.int64()

@@ -497,7 +497,14 @@ func (t *tenv) assign(x *assignStmt, rest []stmt, blk *ir.Block) (ir.Stmt, bool,
 	}
 	dt := v.e.DType()
 	if x.ann != nil {
-		k, name := p.ns(x.ann)
+		ann := x.ann
+		// T.let[T.int64] spells the same let binding with its type.
+		if ix, isIndex := ann.(*indexExpr); isIndex && len(ix.index) == 1 {
+			if k, name := p.ns(ix.x); k == "tir" && name == "let" {
+				ann = ix.index[0]
+			}
+		}
+		k, name := p.ns(ann)
 		adt, ok := dtypeName(name)
 		if k != "tir" || !ok {
 			return nil, false, p.errorf(x.ann.pos(), "unsupported annotation %s; expected a scalar type such as T.int32", describeFor(x.ann))
