@@ -78,5 +78,86 @@ def qdq():
     save("qdq", dict(x=x, s=s, z=z, q=q, s1=s1, z1=z1, xh=xh, sh=sh, zh=zh), outs)
 
 
+def scatter_elements_ref(data, idx, upd, axis, red):
+    """TVM's order: positions outside the axis row-major, then along the axis."""
+    out = data.copy()
+    axis %= data.ndim
+    for pos in np.ndindex(*[1 if d == axis else s for d, s in enumerate(idx.shape)]):
+        for k in range(idx.shape[axis]):
+            p = list(pos)
+            p[axis] = k
+            p = tuple(p)
+            q = list(p)
+            q[axis] = idx[p] % data.shape[axis]
+            q = tuple(q)
+            u = upd[p]
+            if red == "update":
+                out[q] = u
+            elif red == "add":
+                out[q] = out[q] + u
+            elif red == "mul":
+                out[q] = out[q] * u
+            elif red == "mean":
+                out[q] = (out[q] + u) / 2
+            elif red == "min":
+                out[q] = min(out[q], u)
+            elif red == "max":
+                out[q] = max(out[q], u)
+    return out
+
+
+def scatter():
+    x = rng.standard_normal((3, 4)).astype(np.float32)
+    ie = np.array([[1, 0, -1, 2], [1, -3, 0, 2]], np.int64)  # duplicates and negatives
+    ue = rng.standard_normal((2, 4)).astype(np.float32)
+    xi = rng.integers(-5, 6, (3, 4)).astype(np.int32)
+    ui = rng.integers(-3, 4, (2, 4)).astype(np.int32)
+    d = rng.standard_normal((4, 3)).astype(np.float32)
+    ind = np.array([[2], [2]], np.int64)
+    un = rng.standard_normal((2, 3)).astype(np.float32)
+    ind2 = np.array([[0, 1], [3, 2]], np.int32)
+    un2 = np.array([7.5, -1.25], np.float32)
+    i0 = np.array([0, 2, 0], np.int64)
+    i1 = np.array([1, 3, 1], np.int64)
+    j0 = np.array([2, 0, -2], np.int64)
+    v = np.array([1.5, 2.0, 4.0], np.float32)
+    src = rng.standard_normal((3, 2)).astype(np.float32)
+    xh = rng.standard_normal((3, 4)).astype(np.float16)
+    uh = rng.standard_normal((2, 4)).astype(np.float16)
+
+    a = scatter_elements_ref(x, ie, ue, 0, "update")
+    b = scatter_elements_ref(x, ie, ue, 1, "add")
+    # Cross-check the reductions without duplicates-order effects with torch.
+    tb = torch.tensor(x).scatter_add(1, torch.tensor(ie % 4), torch.tensor(ue)).numpy()
+    assert np.allclose(b, tb, atol=1e-6)
+    c = scatter_elements_ref(xi, ie, ui, 0, "mul")
+    tc = torch.tensor(xi).scatter_reduce(0, torch.tensor(ie % 3), torch.tensor(ui), "prod").numpy()
+    assert (c == tc).all()
+    e = scatter_elements_ref(x, ie, ue, -1, "max")
+    te = torch.tensor(x).scatter_reduce(1, torch.tensor(ie % 4), torch.tensor(ue), "amax").numpy()
+    assert (e == te).all()
+    f = scatter_elements_ref(x, ie, ue, 0, "min")
+    tf = torch.tensor(x).scatter_reduce(0, torch.tensor(ie % 3), torch.tensor(ue), "amin").numpy()
+    assert (f == tf).all()
+    g = scatter_elements_ref(x, ie, ue, 1, "mean")
+    h = d.copy()
+    for i in range(2):
+        h[ind[i, 0]] += un[i]
+    k = d.copy()
+    k[tuple(ind2.T)] = un2
+    l = d.copy()
+    for i in range(2):
+        l[ind[i, 0]] *= un[i]
+    m = torch.tensor(x).index_put((torch.tensor(i0), torch.tensor(i1)), torch.tensor(v), accumulate=True).numpy()
+    n = x.copy()
+    n[j0, i1] = v  # distinct positions: replacement order does not matter
+    o = torch.tensor(x).slice_scatter(torch.tensor(src), dim=1, start=1, end=4, step=2).numpy()
+    p = scatter_elements_ref(xh, ie, uh, 1, "add")  # float16 arithmetic, rounded per step
+    save("scatter", dict(x=x, ie=ie, ue=ue, xi=xi, ui=ui, d=d, ind=ind, un=un, ind2=ind2, un2=un2,
+                         i0=i0, i1=i1, j0=j0, v=v, src=src, xh=xh, uh=uh),
+         [a, b, c, e, f, g, h, k, l, m, n, o, p])
+
+
 if __name__ == "__main__":
     qdq()
+    scatter()
