@@ -158,6 +158,58 @@ def scatter():
          [a, b, c, e, f, g, h, k, l, m, n, o, p])
 
 
+def misc():
+    a = rng.standard_normal((2, 3)).astype(np.float32)
+    b = rng.standard_normal((2, 3)).astype(np.float32)
+    c = rng.standard_normal((2, 3)).astype(np.float32)
+    ai = rng.integers(-4, 5, (2, 3)).astype(np.int32)
+    bounds = np.array([-1.0, 0.0, 0.5, 2.0], np.float32)
+    v = np.array([[-2, -1, 0, 0.25, 0.5], [1, 2, 3, -0.5, 2]], np.float32)  # values on boundaries
+    seq = rng.standard_normal((3, 4, 2)).astype(np.float32)
+    lens = np.array([3, 1, 7], np.int64)
+    prob = np.array([[0.1, 0.2, 0.3, 0.4], [0.5, 0.0, 0.25, 0.25]], np.float32)
+    u = np.array([[0.35], [0.05], [0.999]], np.float32)
+    sidx = np.array([[0], [1], [1]], np.int64)
+
+    fma = (a * b).astype(np.float32) + c
+    fi = ai * ai + ai
+    k1 = torch.bucketize(torch.tensor(v), torch.tensor(bounds), right=False).numpy()
+    k2 = torch.bucketize(torch.tensor(v), torch.tensor(bounds), right=True, out_int32=True).numpy()
+    w1 = torch.hamming_window(8, periodic=True, alpha=0.54, beta=0.46).numpy()
+    w2 = torch.hamming_window(5, periodic=False, alpha=0.5, beta=0.5).numpy()
+
+    def revseq(x, lens, sa, ba):
+        out = x.copy()
+        for bi in range(x.shape[ba]):
+            n = min(int(lens[bi]), x.shape[sa])
+            if n <= 1:
+                continue
+            src = np.take(x, bi, axis=ba)
+            s2 = sa - (1 if sa > ba else 0)
+            part = np.flip(np.take(src, range(n), axis=s2), axis=s2)
+            idx = [slice(None)] * x.ndim
+            idx[ba] = bi
+            idx[sa] = slice(0, n)
+            out[tuple(idx)] = part
+        return out
+
+    r1 = revseq(seq, lens, 1, 0)
+    # Cross-check r1 with torch: reverse each batch's prefix.
+    t = torch.tensor(seq).clone()
+    for bi, n in enumerate(lens):
+        n = min(int(n), 4)
+        t[bi, :n] = torch.flip(t[bi, :n], [0])
+    assert np.array_equal(r1, t.numpy())
+    lens4 = np.array([2, 0, 3, 5], np.int32)
+    r2 = revseq(seq, lens4, 0, 1)
+    st = np.array([3, 4, 2], np.int64)
+    cs = np.cumsum(prob, axis=1, dtype=np.float32)
+    m = np.array([[min(int(np.searchsorted(cs[sidx[i, 0]], u[i, 0], side="right")), 3)] for i in range(3)], np.int64)
+    save("misc", dict(a=a, b=b, c=c, ai=ai, v=v, bounds=bounds, seq=seq, lens=lens, lens4=lens4, prob=prob, u=u, sidx=sidx),
+         [fma, fi, k1, k2, w1, w2, r1, r2, st, m, a])
+
+
 if __name__ == "__main__":
     qdq()
     scatter()
+    misc()
