@@ -209,7 +209,35 @@ def misc():
          [fma, fi, k1, k2, w1, w2, r1, r2, st, m, a])
 
 
+def loss_einsum():
+    import torch.nn.functional as F
+    pred = rng.standard_normal((4, 5)).astype(np.float32)
+    tgt = np.array([1, 2, 4, 0], np.int64)
+    w = rng.uniform(0.5, 2, 5).astype(np.float32)
+    pred3 = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    tgt3 = np.array([[0, 2, 1, 1], [2, 2, 0, 1]], np.int32)
+    lab = rng.uniform(0, 1, (4, 5)).astype(np.float32)
+    a = rng.standard_normal((2, 3)).astype(np.float32)
+    b = rng.standard_normal((3, 4)).astype(np.float32)
+    bt = rng.standard_normal((5, 2, 3)).astype(np.float32)
+    sq = rng.standard_normal((3, 3)).astype(np.float32)
+    ia = rng.integers(-5, 6, (2, 3)).astype(np.int32)
+    T = torch.tensor
+    l1 = F.nll_loss(T(pred), T(tgt), T(w), reduction="mean", ignore_index=2).numpy()
+    l2 = F.nll_loss(T(pred), T(tgt), reduction="sum").numpy()
+    l3 = F.nll_loss(T(pred), T(tgt), T(w), reduction="none").numpy()
+    l4 = F.nll_loss(T(pred3), T(tgt3).long(), reduction="mean").numpy()
+    ce = np.float32(-(pred * lab).sum() / 4)
+    outs = [l1, l2, l3, l4, ce,
+            np.einsum("ij,jk->ik", a, b), np.einsum("bij->bji", bt), np.einsum("ii", sq),
+            np.einsum("ii->i", sq), np.einsum("ij,jk->ijk", a, b), np.einsum("ij->ji", ia),
+            np.einsum("...ij,jk->...ik", bt, b)]
+    outs = [np.asarray(o, dtype=np.int32 if i == 10 else np.float32) for i, o in enumerate(outs)]
+    save("loss_einsum", dict(pred=pred, tgt=tgt, w=w, pred3=pred3, tgt3=tgt3, lab=lab, a=a, b=b, bt=bt, sq=sq, ia=ia), outs)
+
+
 if __name__ == "__main__":
     qdq()
     scatter()
     misc()
+    loss_einsum()
