@@ -63,6 +63,10 @@ func Legalize(m *ir.Module) (*ir.Module, error) {
 				emit(b)
 				return nil
 			}
+			if fn, ok := packedOps[c.OpName()]; ok {
+				emit(&ir.VarBinding{Var: vb.Var, Value: legalizePacked(c, vb.Var, fn), Loc: vb.Loc})
+				return nil
+			}
 			if identityOps[c.OpName()] && len(c.Args) == 1 {
 				emit(&ir.VarBinding{Var: vb.Var, Value: c.Args[0], Loc: vb.Loc})
 				return nil

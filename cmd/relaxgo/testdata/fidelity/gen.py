@@ -236,8 +236,22 @@ def loss_einsum():
     save("loss_einsum", dict(pred=pred, tgt=tgt, w=w, pred3=pred3, tgt3=tgt3, lab=lab, a=a, b=b, bt=bt, sq=sq, ia=ia), outs)
 
 
+def dynamic():
+    x = rng.standard_normal((3, 4)).astype(np.float32)
+    x[x < 0.3] = 0
+    m = np.array([[True, False, True], [False, False, True]])
+    b = np.array([-1, 0], np.int64)
+    e = np.array([-10, 10], np.int64)  # clamped
+    s = np.array([-1, 3], np.int64)
+    t = np.array([6, 2], np.int64)
+    outs = [np.stack(np.nonzero(x)).astype(np.int64), np.stack(np.nonzero(m)).astype(np.int64),
+            x[-1:-10:-1, 0:10:3], t, x.reshape(6, 2)]
+    save("dynamic", dict(x=x, m=m, b=b, e=e, s=s, shp=t), outs)
+
+
 if __name__ == "__main__":
     qdq()
     scatter()
     misc()
     loss_einsum()
+    dynamic()
