@@ -122,7 +122,7 @@ func CrossEntropyWithLogits(out, x, y *runtime.Tensor) error {
 }
 
 func init() {
-	register("nn.nll_loss", "predictions, targets, [weights,] reduction (string: none, mean, sum), ignore_index (int64), out (weights absent: 5 arguments)",
+	register("nn.nll_loss", "predictions, targets, weights (Tensor; absent, not nil, when not given), reduction (string: none, mean, sum), ignore_index (int64), out",
 		func(args []runtime.Value) (runtime.Value, error) {
 			p := newArgs(Prefix+"nn.nll_loss", args)
 			var w *runtime.Tensor
