@@ -249,9 +249,18 @@ def dynamic():
     save("dynamic", dict(x=x, m=m, b=b, e=e, s=s, shp=t), outs)
 
 
+def view():
+    x = rng.standard_normal((3, 4)).astype(np.float32)
+    y = np.array([1.5, -2.0], np.float32)
+    outs = [x.reshape(4, 3), x.reshape(-1)[4:8].reshape(2, 2), y.view(np.int32), y.view(np.int32),
+            x.reshape(-1).view(np.uint8)[4:12]]
+    save("view", dict(x=x, y=y), outs)
+
+
 if __name__ == "__main__":
     qdq()
     scatter()
     misc()
     loss_einsum()
     dynamic()
+    view()
