@@ -257,6 +257,27 @@ def view():
     save("view", dict(x=x, y=y), outs)
 
 
+def pool3d():
+    import torch.nn.functional as F
+    x = rng.standard_normal((1, 2, 4, 5, 6)).astype(np.float32)
+    m = rng.standard_normal((3, 4)).astype(np.float32)
+    mi = np.array([[3, 1, 3, 0, 7], [2, 2, 9, 2, 1]], np.int32)  # ties: stable order
+    X = torch.tensor(x)
+    p1 = F.max_pool3d(X, 2, 2).numpy()
+    p2 = F.avg_pool3d(X, 3, 2, 1, count_include_pad=True).numpy()
+    p3 = F.avg_pool3d(X, 3, 2, 1, count_include_pad=False).numpy()
+    p4 = F.adaptive_avg_pool3d(X, (2, 3, 4)).numpy()
+    p5 = F.max_pool3d(X, 3, 1, 1).permute(0, 2, 3, 4, 1).numpy()
+    md = torch.tensor(m).median().numpy()
+    mv, mix = torch.tensor(m).median(dim=1)
+    srt = np.argsort(mi, axis=-1, kind="stable")
+    ii = srt[:, (5 - 1) // 2][:, None].astype(np.int64)
+    iv = np.take_along_axis(mi, ii, axis=-1)
+    outs = [p1, p2, p3, p4, p5, md, mv.numpy(), np.argsort(m, axis=1, kind="stable")[:, 1].astype(np.int64), iv, ii]
+    assert np.array_equal(mv.numpy(), np.take_along_axis(m, outs[7][:, None], 1)[:, 0])
+    save("pool3d", dict(x=x, m=m, mi=mi), outs)
+
+
 if __name__ == "__main__":
     qdq()
     scatter()
@@ -264,3 +285,4 @@ if __name__ == "__main__":
     loss_einsum()
     dynamic()
     view()
+    pool3d()
