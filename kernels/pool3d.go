@@ -374,4 +374,3 @@ func init() {
 			return nil, wrapErr(Median(vals, idx, x, axes, keep))
 		})
 }
-
