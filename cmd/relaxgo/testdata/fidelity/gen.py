@@ -278,6 +278,21 @@ def pool3d():
     save("pool3d", dict(x=x, m=m, mi=mi), outs)
 
 
+def conv3d():
+    import torch.nn.functional as F
+    x = rng.standard_normal((1, 4, 5, 6, 7)).astype(np.float32)
+    w = rng.standard_normal((6, 2, 3, 3, 2)).astype(np.float32)
+    wt = rng.standard_normal((4, 3, 2, 3, 3)).astype(np.float32)
+    X = torch.tensor(x, dtype=torch.float64)
+    # asymmetric padding (front 1, back 1; top 0, bottom 0; left 1, right 0): pad explicitly.
+    xp = F.pad(X, (1, 0, 0, 0, 1, 1))
+    c = F.conv3d(xp, torch.tensor(w, dtype=torch.float64), stride=(2, 2, 1), dilation=(1, 1, 2), groups=2)
+    # transpose with symmetric d/h padding 1 and w padding 0.
+    t = F.conv_transpose3d(X, torch.tensor(wt, dtype=torch.float64), stride=2, padding=(1, 1, 0),
+                           output_padding=(1, 0, 1), groups=2)
+    save("conv3d", dict(x=x, w=w, wt=wt), [c.numpy().astype(np.float32), t.numpy().astype(np.float32)])
+
+
 if __name__ == "__main__":
     qdq()
     scatter()
@@ -286,3 +301,4 @@ if __name__ == "__main__":
     dynamic()
     view()
     pool3d()
+    conv3d()
