@@ -293,6 +293,17 @@ def conv3d():
     save("conv3d", dict(x=x, w=w, wt=wt), [c.numpy().astype(np.float32), t.numpy().astype(np.float32)])
 
 
+def affine_grid():
+    import torch.nn.functional as F
+    theta = rng.standard_normal((2, 2, 3)).astype(np.float32)
+    theta3 = rng.standard_normal((1, 3, 4)).astype(np.float32)
+    T = torch.tensor(theta, dtype=torch.float64)
+    g1 = F.affine_grid(T, (2, 1, 4, 5), align_corners=True).permute(0, 3, 1, 2)
+    g2 = F.affine_grid(T, (2, 1, 3, 6), align_corners=False).permute(0, 3, 1, 2)
+    g3 = F.affine_grid(torch.tensor(theta3, dtype=torch.float64), (1, 1, 2, 3, 4), align_corners=False).permute(0, 4, 1, 2, 3)
+    save("affine_grid", dict(theta=theta, theta3=theta3), [g.numpy().astype(np.float32) for g in (g1, g2, g3)])
+
+
 if __name__ == "__main__":
     qdq()
     scatter()
@@ -302,3 +313,4 @@ if __name__ == "__main__":
     view()
     pool3d()
     conv3d()
+    affine_grid()
