@@ -304,6 +304,16 @@ def affine_grid():
     save("affine_grid", dict(theta=theta, theta3=theta3), [g.numpy().astype(np.float32) for g in (g1, g2, g3)])
 
 
+def resize3d():
+    import torch.nn.functional as F
+    x = rng.standard_normal((1, 2, 3, 4, 5)).astype(np.float32)
+    X = torch.tensor(x, dtype=torch.float64)
+    a = F.interpolate(X, size=(5, 6, 3), mode="trilinear", align_corners=False)
+    b = F.interpolate(X, size=(4, 7, 8), mode="trilinear", align_corners=True)
+    c = F.interpolate(X, size=(6, 8, 10), mode="nearest")
+    save("resize3d", dict(x=x), [t.numpy().astype(np.float32) for t in (a, b, c)])
+
+
 if __name__ == "__main__":
     qdq()
     scatter()
@@ -314,3 +324,4 @@ if __name__ == "__main__":
     pool3d()
     conv3d()
     affine_grid()
+    resize3d()
