@@ -55,7 +55,8 @@ func TestFidelityOps(t *testing.T) {
 
 // checkArchive compares got with want by name: same shape and dtype, integer
 // and bool elements equal, float elements within 1e-5 relative (4e-3 for
-// float16) or 1e-6 absolute.
+// float16) or 1e-5 absolute (inputs are O(1); float32 sums of a few O(1)
+// terms, as in bicubic sampling, can cancel to small results).
 func checkArchive(t *testing.T, mode string, got, want *tensorio.Archive) {
 	t.Helper()
 	if got.Len() != want.Len() {
@@ -78,7 +79,7 @@ func checkArchive(t *testing.T, mode string, got, want *tensorio.Archive) {
 		for i := range wv {
 			d := math.Abs(gv[i] - wv[i])
 			if w.DType().IsFloat() {
-				if d <= 1e-6 || d <= tol*math.Abs(wv[i]) || (math.IsNaN(gv[i]) && math.IsNaN(wv[i])) || gv[i] == wv[i] {
+				if d <= 1e-5 || d <= tol*math.Abs(wv[i]) || (math.IsNaN(gv[i]) && math.IsNaN(wv[i])) || gv[i] == wv[i] {
 					continue
 				}
 			} else if d == 0 {

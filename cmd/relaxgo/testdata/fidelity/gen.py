@@ -314,6 +314,17 @@ def resize3d():
     save("resize3d", dict(x=x), [t.numpy().astype(np.float32) for t in (a, b, c)])
 
 
+def grid_sample():
+    import torch.nn.functional as F
+    x = rng.standard_normal((2, 3, 5, 6)).astype(np.float32)
+    g = rng.uniform(-1.3, 1.3, (2, 2, 4, 7)).astype(np.float32)  # some points outside [-1, 1]
+    X, G = torch.tensor(x, dtype=torch.float64), torch.tensor(g, dtype=torch.float64).permute(0, 2, 3, 1)
+    outs = [F.grid_sample(X, G, mode=m, padding_mode=p, align_corners=a).numpy().astype(np.float32)
+            for m, p, a in [("bilinear", "zeros", False), ("bilinear", "border", True), ("bilinear", "reflection", False),
+                            ("nearest", "zeros", True), ("bicubic", "zeros", False)]]
+    save("grid_sample", dict(x=x, g=g), outs)
+
+
 if __name__ == "__main__":
     qdq()
     scatter()
@@ -325,3 +336,4 @@ if __name__ == "__main__":
     conv3d()
     affine_grid()
     resize3d()
+    grid_sample()
