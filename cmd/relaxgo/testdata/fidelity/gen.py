@@ -325,6 +325,50 @@ def grid_sample():
     save("grid_sample", dict(x=x, g=g), outs)
 
 
+def roi_align_ref(x, rois, ph, pw, scale, ratio, aligned, mode):
+    """TVM topi's roi_align (NCHW), written out in float64."""
+    n, c, h, w = x.shape
+    out = np.zeros((len(rois), c, ph, pw))
+
+    def bilinear(img, y, xx):
+        if y < -1 or xx < -1 or y > h or xx > w:
+            return 0.0
+        y, xx = min(max(y, 0), h - 1), min(max(xx, 0), w - 1)
+        y0, x0 = int(np.floor(y)), int(np.floor(xx))
+        v = 0.0
+        for yp, wy in ((y0, 1 - (y - y0)), (y0 + 1, y - y0)):
+            for xp, wx in ((x0, 1 - (xx - x0)), (x0 + 1, xx - x0)):
+                if 0 <= yp < h and 0 <= xp < w:
+                    v += wy * wx * img[yp, xp]
+        return v
+
+    for i, r in enumerate(rois.astype(np.float64)):
+        b = int(r[0])
+        x1, y1, x2, y2 = r[1:] * scale
+        rh, rw = y2 - y1, x2 - x1
+        if not aligned:
+            rh, rw = max(rh, 1.0), max(rw, 1.0)
+        bh, bw = rh / ph, rw / pw
+        gh = ratio if ratio > 0 else int(np.ceil(rh / ph))
+        gw = ratio if ratio > 0 else int(np.ceil(rw / pw))
+        for ch in range(c):
+            for py in range(ph):
+                for px in range(pw):
+                    vals = [bilinear(x[b, ch], y1 + py * bh + (ry + 0.5) * bh / gh, x1 + px * bw + (rx + 0.5) * bw / gw)
+                            for ry in range(gh) for rx in range(gw)]
+                    out[i, ch, py, px] = max(vals) if mode == "max" else sum(vals) / (gh * gw)
+    return out.astype(np.float32)
+
+
+def roi_align():
+    x = rng.standard_normal((2, 3, 8, 9)).astype(np.float32)
+    rois = np.array([[0, 1.0, 2.0, 7.5, 6.0], [1, -1.0, 0.5, 4.0, 3.0], [1, 3.0, 3.0, 3.4, 3.2]], np.float32)
+    a = roi_align_ref(x, rois, 2, 3, 0.5, 2, False, "avg")
+    b = roi_align_ref(x, rois, 3, 3, 1.0, -1, True, "max")
+    c = roi_align_ref(x, rois, 2, 2, 0.5, 2, False, "avg").transpose(0, 2, 3, 1)
+    save("roi_align", dict(x=x, rois=rois), [a, b, c])
+
+
 if __name__ == "__main__":
     qdq()
     scatter()
@@ -337,3 +381,4 @@ if __name__ == "__main__":
     affine_grid()
     resize3d()
     grid_sample()
+    roi_align()
