@@ -134,7 +134,7 @@ func init() {
 	reg("relax.matmul", true, inferMatmul, xy, attrDT("out_dtype"))
 
 	// Reductions.
-	for _, n := range []string{"sum", "mean", "max", "min", "prod", "variance", "std", "median"} {
+	for _, n := range []string{"sum", "mean", "max", "min", "prod", "variance", "std"} {
 		reg("relax."+n, true, inferReduce, x, attrOptInts("axis"), attrB("keepdims", false))
 	}
 	for _, n := range []string{"argmax", "argmin"} {

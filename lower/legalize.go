@@ -35,6 +35,13 @@ var structural = map[string]bool{
 	"relax.vm.kill_object":        true,
 }
 
+// identityOps are identities at inference and are legalized to their input,
+// as TVM's LegalizeOps does (gradient-checkpoint markers).
+var identityOps = map[string]bool{
+	"relax.grad.start_checkpoint": true,
+	"relax.grad.end_checkpoint":   true,
+}
+
 // KernelName is the registered name of the library kernel for a Relax op.
 func KernelName(op string) string { return KernelPrefix + strings.TrimPrefix(op, "relax.") }
 
@@ -54,6 +61,14 @@ func Legalize(m *ir.Module) (*ir.Module, error) {
 			c, ok := vb.Value.(*ir.Call)
 			if !ok || c.OpName() == "" || structural[c.OpName()] {
 				emit(b)
+				return nil
+			}
+			if fn, ok := packedOps[c.OpName()]; ok {
+				emit(&ir.VarBinding{Var: vb.Var, Value: legalizePacked(c, vb.Var, fn), Loc: vb.Loc})
+				return nil
+			}
+			if identityOps[c.OpName()] && len(c.Args) == 1 {
+				emit(&ir.VarBinding{Var: vb.Var, Value: c.Args[0], Loc: vb.Loc})
 				return nil
 			}
 			nc, err := legalizeCall(c, vb.Var)

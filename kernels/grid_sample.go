@@ -1,0 +1,150 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// GridSample is Relax image.grid_sample for NCHW data as TVM's topi computes
+// it: grid (N, 2, H_out, W_out) holds normalized (x, y) in [-1, 1], mapped to
+// pixel coordinates (corners with align_corners, else pixel edges); padding
+// zeros, border (clamp) or reflection; bilinear, nearest (round half to
+// even) or bicubic (A = -0.75). float32 arithmetic.
+func GridSample(out, data, grid *runtime.Tensor, method, layout, padding string, alignCorners bool) error {
+	const name = "image.grid_sample"
+	if err := checkRank(name, out, data, grid); err != nil {
+		return err
+	}
+	if layout != "NCHW" {
+		return fmt.Errorf("%s: layout %q is not supported (NCHW)", name, layout)
+	}
+	if data.DType() != runtime.Float32 || grid.DType() != runtime.Float32 {
+		return fmt.Errorf("%s: only float32 is supported, got %s and %s", name, data.DType(), grid.DType())
+	}
+	ds, gs := data.Shape(), grid.Shape()
+	if len(ds) != 4 || len(gs) != 4 || gs[0] != ds[0] || gs[1] != 2 {
+		return fmt.Errorf("%s: want data (N, C, H, W) and grid (N, 2, H_out, W_out), got %s and %s", name, data, grid)
+	}
+	if err := checkOut(name, out, []int64{ds[0], ds[1], gs[2], gs[3]}, data.DType()); err != nil {
+		return err
+	}
+	switch padding {
+	case "zeros", "border", "reflection":
+	default:
+		return fmt.Errorf("%s: unknown padding_mode %q", name, padding)
+	}
+	n, c, h, w := int(ds[0]), int(ds[1]), int(ds[2]), int(ds[3])
+	oh, ow := int(gs[2]), int(gs[3])
+	src, gr, dst := data.Float32s(), grid.Float32s(), out.Float32s()
+	fh, fw := float32(h), float32(w)
+	unnorm := func(v, size float32) float32 {
+		if alignCorners {
+			return (v + 1) * (size - 1) / 2
+		}
+		return -0.5 + (v+1)*size/2
+	}
+	clip := func(v, size float32) float32 { return min(max(v, 0), size-1) }
+	reflect := func(v, size float32) float32 {
+		span, start := size, float32(-0.5)
+		if alignCorners {
+			span, start = size-1, 0
+		}
+		if (v >= start && v <= span+start) || span <= 0 {
+			return v
+		}
+		a := float32(math.Abs(float64(start - v)))
+		times := float32(int32(a) / int32(span))
+		extra := a - times*span
+		if int32(times)%2 == 0 {
+			return extra + start
+		}
+		return span - extra + start
+	}
+	pad := func(v, size float32) float32 {
+		switch padding {
+		case "reflection":
+			return clip(reflect(v, size), size)
+		case "border":
+			return clip(v, size)
+		}
+		return v
+	}
+	for b := 0; b < n; b++ {
+		for ch := 0; ch < c; ch++ {
+			img := src[(b*c+ch)*h*w:]
+			px := func(y, x int) float32 {
+				if y < 0 || x < 0 || y >= h || x >= w {
+					return 0
+				}
+				return img[y*w+x]
+			}
+			for i := 0; i < oh; i++ {
+				for j := 0; j < ow; j++ {
+					gx := gr[((b*2+0)*oh+i)*ow+j]
+					gy := gr[((b*2+1)*oh+i)*ow+j]
+					y, x := unnorm(gy, fh), unnorm(gx, fw)
+					var v float32
+					switch method {
+					case "bilinear":
+						y, x = pad(y, fh), pad(x, fw)
+						y0, x0 := int(int32(float32(math.Floor(float64(y))))), int(int32(float32(math.Floor(float64(x)))))
+						ty, tx := y-float32(y0), x-float32(x0)
+						v = px(y0, x0)*(1-ty)*(1-tx) + px(y0, x0+1)*(1-ty)*tx + px(y0+1, x0)*ty*(1-tx) + px(y0+1, x0+1)*ty*tx
+					case "nearest":
+						y, x = pad(y, fh), pad(x, fw)
+						v = px(int(int32(math.RoundToEven(float64(y)))), int(int32(math.RoundToEven(float64(x)))))
+					case "bicubic":
+						yf, xf := float32(math.Floor(float64(y))), float32(math.Floor(float64(x)))
+						ty, tx := y-yf, x-xf
+						idx := func(k, size float32) int {
+							switch padding {
+							case "border":
+								k = clip(k, size)
+							case "reflection":
+								k = clip(reflect(k, size), size)
+							}
+							return int(int32(k))
+						}
+						var coef [4]float32
+						for r := 0; r < 4; r++ {
+							yy := idx(yf-1+float32(r), fh)
+							var p [4]float32
+							for q := 0; q < 4; q++ {
+								p[q] = px(yy, idx(xf-1+float32(q), fw))
+							}
+							coef[r] = cubicInterp(p, tx)
+						}
+						v = cubicInterp(coef, ty)
+					default:
+						return fmt.Errorf("%s: unknown method %q", name, method)
+					}
+					dst[((b*c+ch)*oh+i)*ow+j] = v
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// cubicInterp is TVM's (and PyTorch's) cubic convolution with A = -0.75.
+func cubicInterp(p [4]float32, t float32) float32 {
+	const a = -0.75
+	w1 := func(f float32) float32 { return ((a+2)*f-(a+3))*f*f + 1 }
+	w2 := func(f float32) float32 { return ((a*f-5*a)*f+8*a)*f - 4*a }
+	return p[0]*w2(t+1) + p[1]*w1(t) + p[2]*w1(1-t) + p[3]*w2(2-t)
+}
+
+func init() {
+	register("image.grid_sample", "data, grid, method (string: bilinear, nearest, bicubic), layout (string: NCHW), padding_mode (string: zeros, border, reflection), align_corners (bool), out",
+		func(args []runtime.Value) (runtime.Value, error) {
+			p := newArgs(Prefix+"image.grid_sample", args)
+			p.count(7)
+			x, g, m, l, pm, ac, out := p.tensor(0), p.tensor(1), p.string(2), p.string(3), p.string(4), p.bool(5), p.tensor(6)
+			if p.err != nil {
+				return nil, p.err
+			}
+			return nil, wrapErr(GridSample(out, x, g, m, l, pm, ac))
+		})
+}

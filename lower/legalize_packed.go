@@ -1,0 +1,28 @@
+package lower
+
+import "github.com/relaxgo/relaxgo/ir"
+
+// packedOps are ops whose output shape depends on the values of their inputs,
+// so the output cannot be preallocated: they are legalized, as TVM does
+// (nonzero's FCallPacked, tensor_to_shape's builtin), to a call_pure_packed
+// of a function that allocates and returns its result. The result has the
+// op's struct info (rank and dtype, no shape); later ops that need its shape
+// need a match_cast, as in TVM.
+var packedOps = map[string]string{
+	"relax.nonzero":               "kernels.relaxgo.nonzero",
+	"relax.dynamic_strided_slice": "kernels.relaxgo.dynamic_strided_slice",
+	"relax.tensor_to_shape":       "vm.builtin.tensor_to_shape",
+}
+
+func legalizePacked(c *ir.Call, v *ir.Var, fn string) *ir.Call {
+	out := c.SInfo()
+	if out == nil {
+		out = v.Info
+	}
+	ext := &ir.ExternFunc{Symbol: fn}
+	ext.Info = &ir.FuncSInfo{Opaque: true}
+	nc := &ir.Call{Callee: &ir.Op{Name: "relax.call_pure_packed"}, Args: append([]ir.Expr{ext}, c.Args...), SInfoArgs: []ir.StructInfo{out}}
+	nc.Info = out
+	nc.Loc = c.Loc
+	return nc
+}
