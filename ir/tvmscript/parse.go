@@ -224,6 +224,17 @@ func (p *parser) module(stmts []stmt) (*ir.Module, error) {
 					if !ok {
 						return nil, p.errorf(k.pos(), "global info keys must be strings")
 					}
+					if ks.v == "vdevice" {
+						l, ok := d.vals[i].(*listExpr)
+						if !ok {
+							return nil, p.errorf(d.vals[i].pos(), "the vdevice global info must be a list of I.vdevice(...)")
+						}
+						for _, e := range l.elts {
+							if err := p.checkVDeviceDecl(e); err != nil {
+								return nil, err
+							}
+						}
+					}
 					p.mod.GlobalInfos = append(p.mod.GlobalInfos, ir.Attr{Key: ks.v, Value: exprText(d.vals[i])})
 				}
 				continue

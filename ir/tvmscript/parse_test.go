@@ -470,6 +470,17 @@ def main(x: R.Tensor((2,), "float32"), o: R.Object, a: R.Any, p: R.Prim("int64")
 				t.Errorf("callable %v", ir.SInfoString(fs))
 			}
 		}},
+		{"CPU virtual devices", hdr + `@I.ir_module
+class Module:
+    I.module_global_infos({"vdevice": [I.vdevice("llvm", 0, "global"), I.vdevice({"kind": "llvm", "mcpu": "znver3"}, 0)]})
+    @R.function
+    def main(x: R.Tensor((2,), "float32", vdevice="llvm:0:global")) -> R.Tensor((2,), "float32", vdevice="llvm"):
+        y = R.to_vdevice(x, "llvm:0")
+        return y`, func(t *testing.T, m *ir.Module) {
+			if _, ok := valueOf(t, mainFn(t, m), 0).(*ir.Var); !ok {
+				t.Errorf("R.to_vdevice to the CPU is not the value itself")
+			}
+		}},
 		{"module attrs and global infos", hdr + `@I.ir_module
 class Module:
     I.module_attrs({"system_lib_prefix": "lib_", "n": 3})

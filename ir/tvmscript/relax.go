@@ -659,8 +659,8 @@ func (p *parser) sinfo(e expr, env *rfn, sig bool) (ir.StructInfo, error) {
 			t.NDim = int(il.v)
 		}
 		if v := a["vdevice"]; v != nil {
-			if _, none := v.(*noneLit); !none {
-				return nil, p.errorf(v.pos(), "virtual devices (vdevice) are not supported")
+			if err := p.checkVDeviceString(v); err != nil {
+				return nil, err
 			}
 		}
 		return t, nil

@@ -328,6 +328,19 @@ func (p *parser) relaxCall(x *callExpr, name string, env *rfn, scope *rscope) (i
 	switch name {
 	case "const":
 		return p.rconst(x)
+	case "to_vdevice":
+		// Every value lives on the CPU: moving it there is the value itself.
+		a, err := p.args(x, "R.to_vdevice", "data", "dst_vdevice")
+		if err != nil {
+			return nil, err
+		}
+		if a["data"] == nil || a["dst_vdevice"] == nil {
+			return nil, p.errorf(x.p, "R.to_vdevice takes a value and a device")
+		}
+		if err := p.checkVDeviceString(a["dst_vdevice"]); err != nil {
+			return nil, err
+		}
+		return p.rexpr(a["data"], env, scope)
 	case "shape":
 		a, err := p.args(x, "R.shape", "value")
 		if err != nil {
