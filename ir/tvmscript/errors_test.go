@@ -56,6 +56,7 @@ func TestErrors(t *testing.T) {
 		{"unexpected character", fn("y = x $ x\nreturn y"), 9, 15, "unexpected character '$'"},
 		{"deep nesting", fn("y = " + strings.Repeat("(", 300) + "x" + strings.Repeat(")", 300) + "\nreturn y"), 9, 0, "nesting too deep"},
 		{"cuda vdevice annotation", fn("y = R.to_vdevice(x, \"cuda:0\")\nreturn y"), 9, 29, `virtual device "cuda:0": relaxgo runs on the CPU only`},
+		{"distributed tensor", fn("y: R.DTensor((2,), \"float32\", \"mesh[0]\", \"R\") = x\nreturn y"), 9, 12, "R.DTensor (a tensor distributed over a device mesh) is not supported"},
 		{"sugar on a number", fn("y = x + 1\nreturn y"), 9, 17, "convert the number with R.const first"},
 		{"chained comparison", fn("y = x < x < x\nreturn y"), 9, 0, "chained comparisons"},
 		{"long binary chain", fn("y = " + strings.Repeat("x+", 5000) + "x\nreturn y"), 9, 0, "expression too long: more than 4096 nested binary operators"},

@@ -300,6 +300,9 @@ func (p *parser) decorator(f *funcDef) (string, []kwarg, error) {
 	case k == "tir" && rest == "prim_func":
 		return "tir", kws, nil
 	}
+	if k, rest := p.ns(d); k == "ir" && rest == "pyfunc" {
+		return "", nil, p.errorf(d.pos(), "@I.pyfunc (a Python function in the module) is not supported: relaxgo compiles Relax and TIR functions only")
+	}
 	return "", nil, p.errorf(d.pos(), "unsupported decorator @%s; expected @R.function or @T.prim_func", exprText(d))
 }
 

@@ -803,6 +803,9 @@ func (p *parser) sinfo(e expr, env *rfn, sig bool) (ir.StructInfo, error) {
 		}
 		return f, nil
 	}
+	if name == "DTensor" || strings.HasPrefix(name, "DTensor.") {
+		return nil, p.errorf(e.pos(), "R.DTensor (a tensor distributed over a device mesh) is not supported: relaxgo runs a module on one CPU")
+	}
 	return nil, p.errorf(e.pos(), "unknown struct info R.%s", strings.TrimSuffix(name, "."))
 }
 
