@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"github.com/relaxgo/relaxgo/internal/builtin"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -159,7 +160,7 @@ func (u *compiledUnit) compiledFunc(f *vmtir.Func) (jen.Code, error) {
 				dst = reg(in.Dst).(*jen.Statement)
 			}
 			// Copies and nulls are register moves; everything else is a call.
-			if callee.Name == "vm.builtin.copy" && len(in.Args) == 1 {
+			if callee.Name == builtin.Copy && len(in.Args) == 1 {
 				a, err := argCode(in.Args[0])
 				if err != nil {
 					return nil, err
@@ -169,7 +170,7 @@ func (u *compiledUnit) compiledFunc(f *vmtir.Func) (jen.Code, error) {
 				}
 				break
 			}
-			if callee.Name == "vm.builtin.null_value" && len(in.Args) == 0 {
+			if callee.Name == builtin.NullValue && len(in.Args) == 0 {
 				if in.Dst < runtime.BeginSpecialReg {
 					stmts = append(stmts, dst.Clone().Op("=").Nil())
 				}
@@ -320,7 +321,7 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 	}
 	dstOK := in.Dst < runtime.BeginSpecialReg
 	switch name {
-	case "vm.builtin.check_tensor_info":
+	case builtin.CheckTensorInfo:
 		if len(a) != 3 && len(a) != 4 {
 			return nil
 		}
@@ -341,7 +342,7 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 			cond = cond.Op("||").Id("t").Dot("DType").Call().Op("!=").Parens(dtypeLit(dt))
 		}
 		return []jen.Code{jen.If(jen.List(jen.Id("t"), jen.Id("ok")).Op(":=").Add(value(0)).Assert(jen.Op("*").Qual(runtimePkg, "Tensor")), cond).Block(slow...)}
-	case "vm.builtin.match_shape":
+	case builtin.MatchShape:
 		if len(a) < 3 {
 			return nil
 		}
@@ -386,7 +387,7 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 		}
 		body = append(body, jen.If(cond).Block(slow...).Else().Block(stores...))
 		return []jen.Code{jen.Block(body...)}
-	case "vm.builtin.make_shape":
+	case builtin.MakeShape:
 		if !dstOK {
 			return nil
 		}
@@ -398,7 +399,7 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 			jen.List(reg(in.Dst), jen.Id("err")).Op("=").Id("vm").Dot("MakeShapeAt").Call(jen.Lit(site),
 				jen.Id("r").Index(jen.Lit(base).Op(":").Lit(base+len(a)))),
 			errCheck)
-	case "vm.builtin.alloc_storage":
+	case builtin.AllocStorage:
 		if !dstOK || len(a) != 5 {
 			return nil
 		}
@@ -421,7 +422,7 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 			jen.List(reg(in.Dst), jen.Id("err")).Op("=").Id("vm").Dot("AllocStorageBytes").Call(jen.Lit(int(nbytes))),
 			errCheck,
 		}
-	case "vm.builtin.alloc_tensor":
+	case builtin.AllocTensor:
 		if !dstOK || len(a) != 4 || a[0].Kind != vmtir.ArgReg || a[0].Value >= runtime.BeginSpecialReg {
 			return nil
 		}

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"github.com/relaxgo/relaxgo/internal/builtin"
 	"runtime"
 	"testing"
 )
@@ -91,8 +92,8 @@ func planExec(t testing.TB) *Executable {
 		b.EmitFunction("main", 1, []string{"x"}, FuncKindVM, 0)
 		b.EmitCall("vm.builtin.check_tensor_info", []Arg{Reg(0), Imm(1), c(Float64), ctx}, VoidRegister)
 		b.EmitCall("vm.builtin.alloc_shape_heap", []Arg{VMReg(), Imm(1)}, 1)
-		b.EmitCall("vm.builtin.match_shape", []Arg{Reg(0), Reg(1), Imm(1), Imm(MatchStoreToHeap), Imm(0), ctx}, VoidRegister)
-		b.EmitCall("vm.builtin.make_shape", []Arg{Reg(1), Imm(1), Imm(MakeLoadShape), Imm(0)}, 2)
+		b.EmitCall("vm.builtin.match_shape", []Arg{Reg(0), Reg(1), Imm(1), Imm(builtin.MatchStoreToHeap), Imm(0), ctx}, VoidRegister)
+		b.EmitCall("vm.builtin.make_shape", []Arg{Reg(1), Imm(1), Imm(builtin.MakeLoadShape), Imm(0)}, 2)
 		b.EmitCall("vm.builtin.alloc_storage", []Arg{VMReg(), Reg(2), Imm(0), c(Float64), c("global")}, 3)
 		b.EmitCall("vm.builtin.alloc_tensor", []Arg{Reg(3), Imm(0), Reg(2), c(Float64)}, 4)
 		b.EmitCall("test.vm.add_into", []Arg{Reg(0), Reg(0), Reg(4)}, VoidRegister)

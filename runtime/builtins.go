@@ -3,23 +3,8 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"github.com/relaxgo/relaxgo/internal/builtin"
 	"slices"
-)
-
-// Match codes of vm.builtin.match_shape and vm.builtin.match_prim_value
-// (TVM's MatchShapeCode).
-const (
-	MatchAssertEqualToImm  int64 = 0 // assert value == immediate
-	MatchStoreToHeap       int64 = 1 // heap[reg] = value
-	MatchNoOp              int64 = 2 // ignore
-	MatchAssertEqualToLoad int64 = 3 // assert value == heap[reg]
-)
-
-// Make codes of vm.builtin.make_shape and vm.builtin.make_prim_value
-// (TVM's MakeShapeCode).
-const (
-	MakeUseImm    int64 = 0 // use the immediate
-	MakeLoadShape int64 = 1 // load heap[reg]
 )
 
 // ErrBuiltinArgs is wrapped when a builtin receives arguments of the wrong
@@ -154,34 +139,34 @@ func heapIndex(fn string, heap []int64, reg int64) error {
 
 func init() {
 	for name, f := range map[string]PackedFunc{
-		"vm.builtin.alloc_shape_heap":      builtinAllocShapeHeap,
-		"vm.builtin.match_shape":           builtinMatchShape,
-		"vm.builtin.make_shape":            builtinMakeShape,
-		"vm.builtin.match_prim_value":      builtinMatchPrimValue,
-		"vm.builtin.make_prim_value":       builtinMakePrimValue,
-		"vm.builtin.check_tensor_info":     builtinCheckTensorInfo,
-		"vm.builtin.check_shape_info":      builtinCheckShapeInfo,
-		"vm.builtin.check_prim_value_info": builtinCheckPrimValueInfo,
-		"vm.builtin.check_tuple_info":      builtinCheckTupleInfo,
-		"vm.builtin.check_func_info":       builtinCheckFuncInfo,
-		"vm.builtin.alloc_storage":         builtinAllocStorage,
-		"vm.builtin.alloc_tensor":          builtinAllocTensor,
-		"vm.builtin.memory_manager.clear":  builtinMemoryManagerClear,
-		"vm.builtin.null_value":            builtinNullValue,
-		"vm.builtin.copy":                  builtinCopy,
-		"vm.builtin.make_tuple":            builtinMakeTuple,
-		"vm.builtin.tuple_getitem":         builtinTupleGetItem,
-		"vm.builtin.tuple_reset_item":      builtinTupleResetItem,
-		"vm.builtin.shape_of":              builtinShapeOf,
-		"vm.builtin.reshape":               builtinReshape,
-		"vm.builtin.tensor_to_shape":       builtinTensorToShape,
-		"vm.builtin.ensure_zero_offset":    builtinEnsureZeroOffset,
-		"vm.builtin.read_if_cond":          builtinReadIfCond,
-		"vm.builtin.make_closure":          builtinMakeClosure,
-		"vm.builtin.invoke_closure":        builtinInvokeClosure,
-		"vm.builtin.call_tir_dyn":          builtinCallTIRDyn,
-		"vm.builtin.to_device":             builtinToDevice,
-		"vm.builtin.invoke_debug_func":     builtinInvokeDebugFunc,
+		builtin.AllocShapeHeap:     builtinAllocShapeHeap,
+		builtin.MatchShape:         builtinMatchShape,
+		builtin.MakeShape:          builtinMakeShape,
+		builtin.MatchPrimValue:     builtinMatchPrimValue,
+		builtin.MakePrimValue:      builtinMakePrimValue,
+		builtin.CheckTensorInfo:    builtinCheckTensorInfo,
+		builtin.CheckShapeInfo:     builtinCheckShapeInfo,
+		builtin.CheckPrimValueInfo: builtinCheckPrimValueInfo,
+		builtin.CheckTupleInfo:     builtinCheckTupleInfo,
+		builtin.CheckFuncInfo:      builtinCheckFuncInfo,
+		builtin.AllocStorage:       builtinAllocStorage,
+		builtin.AllocTensor:        builtinAllocTensor,
+		builtin.MemoryManagerClear: builtinMemoryManagerClear,
+		builtin.NullValue:          builtinNullValue,
+		builtin.Copy:               builtinCopy,
+		builtin.MakeTuple:          builtinMakeTuple,
+		builtin.TupleGetItem:       builtinTupleGetItem,
+		builtin.TupleResetItem:     builtinTupleResetItem,
+		builtin.ShapeOf:            builtinShapeOf,
+		builtin.Reshape:            builtinReshape,
+		builtin.TensorToShape:      builtinTensorToShape,
+		builtin.EnsureZeroOffset:   builtinEnsureZeroOffset,
+		builtin.ReadIfCond:         builtinReadIfCond,
+		builtin.MakeClosure:        builtinMakeClosure,
+		builtin.InvokeClosure:      builtinInvokeClosure,
+		builtin.CallTIRDyn:         builtinCallTIRDyn,
+		builtin.ToDevice:           builtinToDevice,
+		builtin.InvokeDebugFunc:    builtinInvokeDebugFunc,
 	} {
 		MustRegister(name, f)
 	}
@@ -189,7 +174,7 @@ func init() {
 
 // vm.builtin.alloc_shape_heap(vm, n) -> int64 tensor of n elements.
 func builtinAllocShapeHeap(args []Value) (Value, error) {
-	const fn = "vm.builtin.alloc_shape_heap"
+	const fn = builtin.AllocShapeHeap
 	if err := wantArgs(fn, args, 2, 2); err != nil {
 		return nil, err
 	}
@@ -225,7 +210,7 @@ func (vm *VM) allocTensor(shape []int64, dt DataType) (*Tensor, error) {
 // vm.builtin.match_shape(input Tensor|Shape, heap, n, code_0, val_0, ...,
 // code_{n-1}, val_{n-1}[, err_ctx]) -> nil.
 func builtinMatchShape(args []Value) (Value, error) {
-	const fn = "vm.builtin.match_shape"
+	const fn = builtin.MatchShape
 	if err := wantArgs(fn, args, 3, -1); err != nil {
 		return nil, err
 	}
@@ -270,17 +255,17 @@ func builtinMatchShape(args []Value) (Value, error) {
 			return nil, err
 		}
 		switch code {
-		case MatchAssertEqualToImm:
+		case builtin.MatchAssertEqualToImm:
 			if shape[i] != reg {
 				return nil, checkErr(ErrMatch, fn, ctx, fmt.Sprintf("shape mismatch at dim %d: expected %d, got %d (%s %s)", i, reg, shape[i], what, shape))
 			}
-		case MatchStoreToHeap:
+		case builtin.MatchStoreToHeap:
 			if err := heapIndex(fn, heap, reg); err != nil {
 				return nil, err
 			}
 			heap[reg] = shape[i]
-		case MatchNoOp:
-		case MatchAssertEqualToLoad:
+		case builtin.MatchNoOp:
+		case builtin.MatchAssertEqualToLoad:
 			if err := heapIndex(fn, heap, reg); err != nil {
 				return nil, err
 			}
@@ -311,7 +296,7 @@ func builtinMakeShape(args []Value) (Value, error) {
 // returns a cached Shape value when the result has not changed (see
 // VM.makeShape).
 func makeShapeInto(dst []int64, args []Value) ([]int64, error) {
-	const fn = "vm.builtin.make_shape"
+	const fn = builtin.MakeShape
 	if err := wantArgs(fn, args, 2, -1); err != nil {
 		return nil, err
 	}
@@ -337,9 +322,9 @@ func makeShapeInto(dst []int64, args []Value) ([]int64, error) {
 			return nil, err
 		}
 		switch code {
-		case MakeUseImm:
+		case builtin.MakeUseImm:
 			out[i] = reg
-		case MakeLoadShape:
+		case builtin.MakeLoadShape:
 			if err := heapIndex(fn, heap, reg); err != nil {
 				return nil, err
 			}
@@ -353,7 +338,7 @@ func makeShapeInto(dst []int64, args []Value) ([]int64, error) {
 
 // vm.builtin.match_prim_value(value, heap, code, reg[, err_ctx]) -> nil.
 func builtinMatchPrimValue(args []Value) (Value, error) {
-	const fn = "vm.builtin.match_prim_value"
+	const fn = builtin.MatchPrimValue
 	if err := wantArgs(fn, args, 4, 5); err != nil {
 		return nil, err
 	}
@@ -378,17 +363,17 @@ func builtinMatchPrimValue(args []Value) (Value, error) {
 		ctx = args[4]
 	}
 	switch code {
-	case MatchAssertEqualToImm:
+	case builtin.MatchAssertEqualToImm:
 		if v != reg {
 			return nil, checkErr(ErrMatch, fn, ctx, fmt.Sprintf("value mismatch: expected %d, got %d", reg, v))
 		}
-	case MatchStoreToHeap:
+	case builtin.MatchStoreToHeap:
 		if err := heapIndex(fn, heap, reg); err != nil {
 			return nil, err
 		}
 		heap[reg] = v
-	case MatchNoOp:
-	case MatchAssertEqualToLoad:
+	case builtin.MatchNoOp:
+	case builtin.MatchAssertEqualToLoad:
 		if err := heapIndex(fn, heap, reg); err != nil {
 			return nil, err
 		}
@@ -403,7 +388,7 @@ func builtinMatchPrimValue(args []Value) (Value, error) {
 
 // vm.builtin.make_prim_value(heap, code, reg) -> int64.
 func builtinMakePrimValue(args []Value) (Value, error) {
-	const fn = "vm.builtin.make_prim_value"
+	const fn = builtin.MakePrimValue
 	if err := wantArgs(fn, args, 3, 3); err != nil {
 		return nil, err
 	}
@@ -420,9 +405,9 @@ func builtinMakePrimValue(args []Value) (Value, error) {
 		return nil, err
 	}
 	switch code {
-	case MakeUseImm:
+	case builtin.MakeUseImm:
 		return reg, nil
-	case MakeLoadShape:
+	case builtin.MakeLoadShape:
 		if err := heapIndex(fn, heap, reg); err != nil {
 			return nil, err
 		}
@@ -433,7 +418,7 @@ func builtinMakePrimValue(args []Value) (Value, error) {
 
 // vm.builtin.check_tensor_info(x, ndim|-1, [dtype|None,] err_ctx) -> nil.
 func builtinCheckTensorInfo(args []Value) (Value, error) {
-	const fn = "vm.builtin.check_tensor_info"
+	const fn = builtin.CheckTensorInfo
 	if err := wantArgs(fn, args, 3, 4); err != nil {
 		return nil, err
 	}
@@ -465,7 +450,7 @@ func builtinCheckTensorInfo(args []Value) (Value, error) {
 
 // vm.builtin.check_shape_info(x, ndim|-1, err_ctx) -> nil.
 func builtinCheckShapeInfo(args []Value) (Value, error) {
-	const fn = "vm.builtin.check_shape_info"
+	const fn = builtin.CheckShapeInfo
 	if err := wantArgs(fn, args, 3, 3); err != nil {
 		return nil, err
 	}
@@ -485,7 +470,7 @@ func builtinCheckShapeInfo(args []Value) (Value, error) {
 
 // vm.builtin.check_prim_value_info(x, dtype, err_ctx) -> nil.
 func builtinCheckPrimValueInfo(args []Value) (Value, error) {
-	const fn = "vm.builtin.check_prim_value_info"
+	const fn = builtin.CheckPrimValueInfo
 	if err := wantArgs(fn, args, 3, 3); err != nil {
 		return nil, err
 	}
@@ -524,7 +509,7 @@ func builtinCheckPrimValueInfo(args []Value) (Value, error) {
 
 // vm.builtin.check_tuple_info(x, size, err_ctx) -> nil.
 func builtinCheckTupleInfo(args []Value) (Value, error) {
-	const fn = "vm.builtin.check_tuple_info"
+	const fn = builtin.CheckTupleInfo
 	if err := wantArgs(fn, args, 3, 3); err != nil {
 		return nil, err
 	}
@@ -544,7 +529,7 @@ func builtinCheckTupleInfo(args []Value) (Value, error) {
 
 // vm.builtin.check_func_info(x, err_ctx) -> nil.
 func builtinCheckFuncInfo(args []Value) (Value, error) {
-	const fn = "vm.builtin.check_func_info"
+	const fn = builtin.CheckFuncInfo
 	if err := wantArgs(fn, args, 2, 2); err != nil {
 		return nil, err
 	}
@@ -571,7 +556,7 @@ func checkScope(fn, scope string) error {
 // vm.builtin.alloc_storage(vm, Shape size, device_index, dtype_hint, scope)
 // -> *Storage of prod(size)*bytes(dtype_hint) bytes.
 func builtinAllocStorage(args []Value) (Value, error) {
-	const fn = "vm.builtin.alloc_storage"
+	const fn = builtin.AllocStorage
 	if err := wantArgs(fn, args, 5, 5); err != nil {
 		return nil, err
 	}
@@ -622,7 +607,7 @@ func builtinAllocStorage(args []Value) (Value, error) {
 // vm.builtin.alloc_tensor(storage, offset, Shape, dtype[, scope]) -> *Tensor
 // viewing storage at byte offset.
 func builtinAllocTensor(args []Value) (Value, error) {
-	const fn = "vm.builtin.alloc_tensor"
+	const fn = builtin.AllocTensor
 	if err := wantArgs(fn, args, 4, 5); err != nil {
 		return nil, err
 	}
@@ -664,7 +649,7 @@ func builtinAllocTensor(args []Value) (Value, error) {
 // vm.builtin.memory_manager.clear([vm]) -> nil: drops cached pooled memory of
 // the given VM, or of every VM when called without arguments.
 func builtinMemoryManagerClear(args []Value) (Value, error) {
-	const fn = "vm.builtin.memory_manager.clear"
+	const fn = builtin.MemoryManagerClear
 	if err := wantArgs(fn, args, 0, 1); err != nil {
 		return nil, err
 	}
@@ -682,7 +667,7 @@ func builtinMemoryManagerClear(args []Value) (Value, error) {
 
 // vm.builtin.null_value() -> nil.
 func builtinNullValue(args []Value) (Value, error) {
-	if err := wantArgs("vm.builtin.null_value", args, 0, 0); err != nil {
+	if err := wantArgs(builtin.NullValue, args, 0, 0); err != nil {
 		return nil, err
 	}
 	return nil, nil
@@ -690,7 +675,7 @@ func builtinNullValue(args []Value) (Value, error) {
 
 // vm.builtin.copy(x) -> x.
 func builtinCopy(args []Value) (Value, error) {
-	if err := wantArgs("vm.builtin.copy", args, 1, 1); err != nil {
+	if err := wantArgs(builtin.Copy, args, 1, 1); err != nil {
 		return nil, err
 	}
 	return args[0], nil
@@ -721,7 +706,7 @@ func tupleIndexArgs(fn string, args []Value) (Tuple, int64, error) {
 
 // vm.builtin.tuple_getitem(t, i) -> t[i].
 func builtinTupleGetItem(args []Value) (Value, error) {
-	t, i, err := tupleIndexArgs("vm.builtin.tuple_getitem", args)
+	t, i, err := tupleIndexArgs(builtin.TupleGetItem, args)
 	if err != nil {
 		return nil, err
 	}
@@ -730,7 +715,7 @@ func builtinTupleGetItem(args []Value) (Value, error) {
 
 // vm.builtin.tuple_reset_item(t, i) -> nil, setting t[i] to nil in place.
 func builtinTupleResetItem(args []Value) (Value, error) {
-	t, i, err := tupleIndexArgs("vm.builtin.tuple_reset_item", args)
+	t, i, err := tupleIndexArgs(builtin.TupleResetItem, args)
 	if err != nil {
 		return nil, err
 	}
@@ -740,7 +725,7 @@ func builtinTupleResetItem(args []Value) (Value, error) {
 
 // vm.builtin.shape_of(t) -> Shape (sharing the tensor's shape; do not modify).
 func builtinShapeOf(args []Value) (Value, error) {
-	const fn = "vm.builtin.shape_of"
+	const fn = builtin.ShapeOf
 	if err := wantArgs(fn, args, 1, 1); err != nil {
 		return nil, err
 	}
@@ -753,7 +738,7 @@ func builtinShapeOf(args []Value) (Value, error) {
 
 // vm.builtin.reshape(t, Shape) -> zero-copy view.
 func builtinReshape(args []Value) (Value, error) {
-	const fn = "vm.builtin.reshape"
+	const fn = builtin.Reshape
 	if err := wantArgs(fn, args, 2, 2); err != nil {
 		return nil, err
 	}
@@ -774,7 +759,7 @@ func builtinReshape(args []Value) (Value, error) {
 
 // vm.builtin.tensor_to_shape(t) -> Shape from a 1-d int16/int32/int64 tensor.
 func builtinTensorToShape(args []Value) (Value, error) {
-	const fn = "vm.builtin.tensor_to_shape"
+	const fn = builtin.TensorToShape
 	if err := wantArgs(fn, args, 1, 1); err != nil {
 		return nil, err
 	}
@@ -807,7 +792,7 @@ func builtinTensorToShape(args []Value) (Value, error) {
 // vm.builtin.ensure_zero_offset(t) -> t, or a view/copy whose data starts
 // its storage.
 func builtinEnsureZeroOffset(args []Value) (Value, error) {
-	const fn = "vm.builtin.ensure_zero_offset"
+	const fn = builtin.EnsureZeroOffset
 	if err := wantArgs(fn, args, 1, 1); err != nil {
 		return nil, err
 	}
@@ -828,7 +813,7 @@ func builtinEnsureZeroOffset(args []Value) (Value, error) {
 // vm.builtin.read_if_cond(x) -> bool from a bool, an int, or a scalar
 // int/uint/bool tensor.
 func builtinReadIfCond(args []Value) (Value, error) {
-	const fn = "vm.builtin.read_if_cond"
+	const fn = builtin.ReadIfCond
 	if err := wantArgs(fn, args, 1, 1); err != nil {
 		return nil, err
 	}
@@ -864,7 +849,7 @@ func builtinReadIfCond(args []Value) (Value, error) {
 // vm.builtin.make_closure(f, captures...) -> *Closure with the captures bound
 // as trailing arguments.
 func builtinMakeClosure(args []Value) (Value, error) {
-	const fn = "vm.builtin.make_closure"
+	const fn = builtin.MakeClosure
 	if err := wantArgs(fn, args, 1, -1); err != nil {
 		return nil, err
 	}
@@ -885,7 +870,7 @@ func builtinMakeClosure(args []Value) (Value, error) {
 
 // vm.builtin.invoke_closure(vm, f, args...) -> f(args...).
 func builtinInvokeClosure(args []Value) (Value, error) {
-	const fn = "vm.builtin.invoke_closure"
+	const fn = builtin.InvokeClosure
 	if err := wantArgs(fn, args, 2, -1); err != nil {
 		return nil, err
 	}
@@ -898,7 +883,7 @@ func builtinInvokeClosure(args []Value) (Value, error) {
 
 // vm.builtin.call_tir_dyn(f, args..., Shape) -> f(args..., shape[0], shape[1], ...).
 func builtinCallTIRDyn(args []Value) (Value, error) {
-	const fn = "vm.builtin.call_tir_dyn"
+	const fn = builtin.CallTIRDyn
 	if err := wantArgs(fn, args, 2, -1); err != nil {
 		return nil, err
 	}
@@ -921,7 +906,7 @@ func builtinCallTIRDyn(args []Value) (Value, error) {
 // vm.builtin.to_device(t, device_type, device_id[, scope]) -> a copy of t on
 // the device (only the CPU exists).
 func builtinToDevice(args []Value) (Value, error) {
-	const fn = "vm.builtin.to_device"
+	const fn = builtin.ToDevice
 	if err := wantArgs(fn, args, 3, 4); err != nil {
 		return nil, err
 	}
@@ -949,7 +934,7 @@ func builtinToDevice(args []Value) (Value, error) {
 // vm.builtin.invoke_debug_func(io_effect=None, func_name, line_info, args...)
 // calls the global function func_name(line_info, args...) and returns nil.
 func builtinInvokeDebugFunc(args []Value) (Value, error) {
-	const fn = "vm.builtin.invoke_debug_func"
+	const fn = builtin.InvokeDebugFunc
 	if err := wantArgs(fn, args, 3, -1); err != nil {
 		return nil, err
 	}

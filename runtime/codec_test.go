@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"flag"
+	"github.com/relaxgo/relaxgo/internal/builtin"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,7 +35,7 @@ func goldenExec(t testing.TB) *Executable {
 		b.EmitFunction("main", 2, []string{"x", "flag"}, FuncKindVM, 0)
 		b.EmitCall("vm.builtin.check_tensor_info", []Arg{Reg(0), Imm(2), cdt, cstr}, VoidRegister)
 		b.EmitCall("vm.builtin.alloc_shape_heap", []Arg{VMReg(), Imm(2)}, 10)
-		b.EmitCall("vm.builtin.match_shape", []Arg{Reg(0), Reg(10), Imm(2), Imm(MatchStoreToHeap), Imm(0), Imm(MatchAssertEqualToImm), Imm(3), cstr}, VoidRegister)
+		b.EmitCall("vm.builtin.match_shape", []Arg{Reg(0), Reg(10), Imm(2), Imm(builtin.MatchStoreToHeap), Imm(0), Imm(builtin.MatchAssertEqualToImm), Imm(3), cstr}, VoidRegister)
 		b.EmitCall("vm.builtin.read_if_cond", []Arg{Reg(1)}, 11)
 		b.EmitIf(Reg(11), 3)
 		b.EmitCall("helper", []Arg{Reg(0), cw}, 12)

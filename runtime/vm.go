@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"github.com/relaxgo/relaxgo/internal/builtin"
 	"strings"
 )
 
@@ -247,7 +248,7 @@ func NewVM(exec *Executable, opts ...VMOption) (*VM, error) {
 			}
 			vm.pool[i] = poolEntry{packed: pf}
 			vm.poolVals[i] = pf
-			if f.Name == "vm.builtin.make_shape" && !vm.importsHave(f.Name) {
+			if f.Name == builtin.MakeShape && !vm.importsHave(f.Name) {
 				vm.pool[i].makeShape = true
 				if vm.shapes == nil {
 					vm.shapes = make([]Value, len(vm.prog.code))

@@ -2,6 +2,7 @@ package vmtir
 
 import (
 	"fmt"
+	"github.com/relaxgo/relaxgo/internal/builtin"
 
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/runtime"
@@ -9,16 +10,16 @@ import (
 
 // Names of the VM builtins the lowering emits.
 const (
-	builtinCopy          = "vm.builtin.copy"
-	builtinMakeTuple     = "vm.builtin.make_tuple"
-	builtinTupleGetItem  = "vm.builtin.tuple_getitem"
-	builtinReadIfCond    = "vm.builtin.read_if_cond"
-	builtinNullValue     = "vm.builtin.null_value"
-	builtinAllocStorage  = "vm.builtin.alloc_storage"
-	builtinAllocTensor   = "vm.builtin.alloc_tensor"
-	builtinMakeClosure   = "vm.builtin.make_closure"
-	builtinInvokeClosure = "vm.builtin.invoke_closure"
-	builtinShapeOf       = "vm.builtin.shape_of"
+	builtinCopy          = builtin.Copy
+	builtinMakeTuple     = builtin.MakeTuple
+	builtinTupleGetItem  = builtin.TupleGetItem
+	builtinReadIfCond    = builtin.ReadIfCond
+	builtinNullValue     = builtin.NullValue
+	builtinAllocStorage  = builtin.AllocStorage
+	builtinAllocTensor   = builtin.AllocTensor
+	builtinMakeClosure   = builtin.MakeClosure
+	builtinInvokeClosure = builtin.InvokeClosure
+	builtinShapeOf       = builtin.ShapeOf
 )
 
 // Lower turns every Relax function of a VM-ready module (the output of the
