@@ -103,8 +103,8 @@ func TestModuleLookup(t *testing.T) {
 	if _, ok := top.GetFunction("nope"); ok {
 		t.Error("unknown function found")
 	}
-	noErr(t, lib.RegisterVMTIR("__vmtir__m", func(*VM, []Value) error { return nil }))
-	if _, ok := top.GetVMTIR("__vmtir__m"); !ok {
+	noErr(t, lib.registerVMTIR("__vmtir__m", func(*VM, []Value) error { return nil }))
+	if _, ok := top.getVMTIRFunc("__vmtir__m"); !ok {
 		t.Error("imported compiled function not found")
 	}
 	if got := lib.ListFunctions(); strings.Join(got, ",") != "__vmtir__m,k" {

@@ -18,7 +18,7 @@ const (
 	FuncKindPacked FuncKind = 0
 	// FuncKindVM is a bytecode function interpreted by the VM.
 	FuncKindVM FuncKind = 1
-	// FuncKindVMTIR is a compiled function: a Go VMTIRFunc registered as
+	// FuncKindVMTIR is a compiled function: a Go vmtirFunc registered as
 	// "__vmtir__<name>", with no instructions of its own.
 	FuncKindVMTIR FuncKind = 2
 )

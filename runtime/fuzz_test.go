@@ -69,7 +69,7 @@ func FuzzCheckInstructions(f *testing.F) {
 				m.Register(fi.Name, func([]Value) (Value, error) { return int64(0), nil })
 			}
 			if fi.Kind == FuncKindVMTIR {
-				m.RegisterVMTIR(VMTIRFuncPrefix+fi.Name, func(*VM, []Value) error { return nil })
+				m.registerVMTIR(vmtirFuncPrefix+fi.Name, func(*VM, []Value) error { return nil })
 			}
 		}
 		vm, err := NewVM(e, WithImports(m), WithMaxCallDepth(20))

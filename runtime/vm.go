@@ -207,7 +207,7 @@ type VM struct {
 	// vm.builtin.make_shape returned there (nil when the executable has no
 	// make_shape calls).
 	shapes []Value
-	// siteShapes are the last make_shape results of compiled call sites (MakeShapeAt).
+	// siteShapes are the last make_shape results of compiled call sites (makeShapeAt).
 	siteShapes []Value
 }
 
@@ -259,9 +259,9 @@ func NewVM(exec *Executable, opts ...VMOption) (*VM, error) {
 			vm.pool[i] = poolEntry{clo: c}
 			vm.poolVals[i] = c
 		case FuncKindVMTIR:
-			fn, ok := vm.lookupVMTIR(VMTIRFuncPrefix + f.Name)
+			fn, ok := vm.lookupVMTIR(vmtirFuncPrefix + f.Name)
 			if !ok {
-				return nil, fmt.Errorf("runtime: NewVM: cannot find compiled function %q of %q in the VM's imports or the compiled-function registry", VMTIRFuncPrefix+f.Name, f.Name)
+				return nil, fmt.Errorf("runtime: NewVM: cannot find compiled function %q of %q in the VM's imports or the compiled-function registry", vmtirFuncPrefix+f.Name, f.Name)
 			}
 			c := vm.vmtirClosure(i, fn)
 			vm.pool[i] = poolEntry{clo: c}
@@ -290,13 +290,13 @@ func (vm *VM) lookupPacked(name string) (PackedFunc, bool) {
 	return Lookup(name)
 }
 
-func (vm *VM) lookupVMTIR(symbol string) (VMTIRFunc, bool) {
+func (vm *VM) lookupVMTIR(symbol string) (vmtirFunc, bool) {
 	for _, m := range vm.imports {
-		if f, ok := m.GetVMTIR(symbol); ok {
+		if f, ok := m.getVMTIRFunc(symbol); ok {
 			return f, true
 		}
 	}
-	return LookupVMTIR(symbol)
+	return lookupVMTIR(symbol)
 }
 
 func (vm *VM) bytecodeClosure(fidx int) *Closure {
@@ -309,7 +309,7 @@ func (vm *VM) bytecodeClosure(fidx int) *Closure {
 	})
 }
 
-func (vm *VM) vmtirClosure(fidx int, fn VMTIRFunc) *Closure {
+func (vm *VM) vmtirClosure(fidx int, fn vmtirFunc) *Closure {
 	exec := vm.exec
 	f := exec.funcs[fidx]
 	return NewClosure(f.Name, func(v *VM, args []Value) (Value, error) {
@@ -604,7 +604,7 @@ func (vm *VM) instrumentedCall(idx int64, args []Value) (Value, error) {
 	if vm.instr(fn, sym, true, nil, args) == InstrumentSkipRun {
 		return nil, nil
 	}
-	ret, err := vm.CallFunc(int(idx), args...)
+	ret, err := vm.callFunc(int(idx), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -630,17 +630,10 @@ func (vm *VM) Allocator() Allocator { return vm.alloc }
 // Devices lists the VM's devices; the host CPU is last (and, for now, only).
 func (vm *VM) Devices() []Device { return append([]Device(nil), vm.devices...) }
 
-// ConstPool is the constant pool (shared, read-only), for compiled functions.
-func (vm *VM) ConstPool() []Value { return vm.consts }
-
-// FuncPool is the resolved function pool (PackedFunc or *Closure per
-// function-table entry; shared, read-only), for compiled functions.
-func (vm *VM) FuncPool() []Value { return vm.poolVals }
-
-// CallFunc calls function-table entry idx with args: packed functions
+// callFunc calls function-table entry idx with args: packed functions
 // directly, bytecode and compiled functions on this VM. Compiled functions use
 // it for their calls; it does not run the instrument.
-func (vm *VM) CallFunc(idx int, args ...Value) (Value, error) {
+func (vm *VM) callFunc(idx int, args ...Value) (Value, error) {
 	if idx < 0 || idx >= len(vm.pool) {
 		return nil, fmt.Errorf("runtime: function index %d outside the function pool of %d", idx, len(vm.pool))
 	}

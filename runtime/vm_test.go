@@ -544,19 +544,19 @@ func TestCompiledFunction(t *testing.T) {
 	e := must[*Executable](t)(b.Get())
 	addIdx, _ := e.FuncIndex("test.vm.add")
 	impl := func(vm *VM, r []Value) error {
-		v, err := vm.CallFunc(addIdx, r[0], r[1])
+		v, err := vm.callFunc(addIdx, r[0], r[1])
 		if err != nil {
 			return err
 		}
 		r[3] = v
-		r[2], err = vm.CallFunc(addIdx, r[3], r[3])
+		r[2], err = vm.callFunc(addIdx, r[3], r[3])
 		return err
 	}
 	if _, err := NewVM(e); err == nil || !strings.Contains(err.Error(), "__vmtir__main") {
 		t.Fatalf("missing compiled function: err = %v", err)
 	}
 	m := NewModule("model")
-	noErr(t, m.RegisterVMTIR("__vmtir__main", impl))
+	noErr(t, m.registerVMTIR("__vmtir__main", impl))
 	vm := newVM(t, e, WithImports(m))
 	for _, name := range []string{"main", "wrapper"} {
 		if got := floats(t, must[Value](t)(vm.Invoke(name, vec(1), vec(2)))); got[0] != 6 {
@@ -567,8 +567,8 @@ func TestCompiledFunction(t *testing.T) {
 		t.Errorf("arity: %v", err)
 	}
 	// Global registry.
-	noErr(t, RegisterVMTIR("__vmtir__main", impl, false))
-	defer UnregisterVMTIR("__vmtir__main")
+	noErr(t, registerVMTIR("__vmtir__main", impl, false))
+	defer unregisterVMTIR("__vmtir__main")
 	vm2 := newVM(t, e)
 	if got := floats(t, must[Value](t)(vm2.Invoke("main", vec(1), vec(1)))); got[0] != 4 {
 		t.Errorf("global main = %v", got)
