@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/relaxgo/relaxgo/internal/builtin"
+	"github.com/relaxgo/relaxgo/internal/bytecode"
 	"github.com/relaxgo/relaxgo/runtime"
 	"github.com/relaxgo/relaxgo/vmtir"
 )
@@ -94,7 +95,7 @@ func registerFileSize(f *vmtir.Func) int64 {
 func maxArgs(f *vmtir.Func) int {
 	n := 0
 	for _, in := range f.Instrs {
-		if in.Op == runtime.OpCall && len(in.Args) > n {
+		if in.Op == bytecode.OpCall && len(in.Args) > n {
 			n = len(in.Args)
 		}
 	}
@@ -117,7 +118,7 @@ func (u *compiledUnit) compiledFunc(f *vmtir.Func) (jen.Code, error) {
 	targets := map[int]bool{}
 	for pc, in := range f.Instrs {
 		switch in.Op {
-		case runtime.OpGoto, runtime.OpIf:
+		case bytecode.OpGoto, bytecode.OpIf:
 			t := pc + int(in.Offset)
 			if t < 0 || t > len(f.Instrs) {
 				return nil, fmt.Errorf("gen: %s: instruction %d jumps outside the function", f.Name, pc)
@@ -130,9 +131,9 @@ func (u *compiledUnit) compiledFunc(f *vmtir.Func) (jen.Code, error) {
 		switch a.Kind {
 		case vmtir.ArgReg:
 			switch a.Value {
-			case runtime.VoidRegister:
+			case bytecode.VoidRegister:
 				return jen.Nil(), nil
-			case runtime.VMRegister:
+			case bytecode.VMRegister:
 				return jen.Id("vm"), nil
 			}
 			return reg(a.Value), nil
@@ -159,10 +160,10 @@ func (u *compiledUnit) compiledFunc(f *vmtir.Func) (jen.Code, error) {
 	for pc, in := range f.Instrs {
 		var stmts []jen.Code
 		switch in.Op {
-		case runtime.OpCall:
+		case bytecode.OpCall:
 			callee := u.p.Funcs[in.Func]
 			dst := jen.Id("_")
-			if in.Dst < runtime.BeginSpecialReg {
+			if in.Dst < bytecode.BeginSpecialReg {
 				dst = reg(in.Dst).(*jen.Statement)
 			}
 			// Copies and nulls are register moves; everything else is a call.
@@ -171,13 +172,13 @@ func (u *compiledUnit) compiledFunc(f *vmtir.Func) (jen.Code, error) {
 				if err != nil {
 					return nil, err
 				}
-				if in.Dst < runtime.BeginSpecialReg {
+				if in.Dst < bytecode.BeginSpecialReg {
 					stmts = append(stmts, dst.Clone().Op("=").Add(a))
 				}
 				break
 			}
 			if callee.Name == builtin.NullValue && len(in.Args) == 0 {
-				if in.Dst < runtime.BeginSpecialReg {
+				if in.Dst < bytecode.BeginSpecialReg {
 					stmts = append(stmts, dst.Clone().Op("=").Nil())
 				}
 				break
@@ -210,11 +211,11 @@ func (u *compiledUnit) compiledFunc(f *vmtir.Func) (jen.Code, error) {
 			} else {
 				stmts = append(stmts, slow...)
 			}
-		case runtime.OpRet:
+		case bytecode.OpRet:
 			stmts = append(stmts, jen.Id("r").Index(jen.Lit(int(n))).Op("=").Add(reg(in.Reg)), jen.Return(jen.Nil()))
-		case runtime.OpGoto:
+		case bytecode.OpGoto:
 			stmts = append(stmts, jen.Goto().Id(label(pc+int(in.Offset))))
-		case runtime.OpIf:
+		case bytecode.OpIf:
 			stmts = append(stmts, jen.If(
 				jen.List(jen.Id("ok"), jen.Id("err")).Op(":=").Qual(rtimplPkg, "IfCond").Call(reg(in.Reg)),
 				jen.Id("err").Op("!=").Nil(),
@@ -230,9 +231,9 @@ func (u *compiledUnit) compiledFunc(f *vmtir.Func) (jen.Code, error) {
 		}
 		comment := u.p.InstrString(in)
 		switch in.Op {
-		case runtime.OpGoto:
+		case bytecode.OpGoto:
 			comment = fmt.Sprintf("%s (to %s)", comment, label(pc+int(in.Offset)))
-		case runtime.OpIf:
+		case bytecode.OpIf:
 			comment = fmt.Sprintf("%s (else to %s)", comment, label(pc+int(in.Offset)))
 		}
 		body = append(body, jen.Comment(comment))
@@ -242,7 +243,7 @@ func (u *compiledUnit) compiledFunc(f *vmtir.Func) (jen.Code, error) {
 		return nil, fmt.Errorf("gen: %s: jump past the last instruction", f.Name)
 	}
 	last := f.Instrs[len(f.Instrs)-1]
-	if last.Op != runtime.OpRet {
+	if last.Op != bytecode.OpRet {
 		body = append(body, jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("function ended without return"))))
 	}
 	var prelude []jen.Code
@@ -378,7 +379,7 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 		}
 		return c
 	}
-	dstOK := in.Dst < runtime.BeginSpecialReg
+	dstOK := in.Dst < bytecode.BeginSpecialReg
 	switch name {
 	case builtin.CheckTensorInfo:
 		if len(a) != 3 && len(a) != 4 {
@@ -487,7 +488,7 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 			errCheck,
 		}
 	case builtin.AllocTensor:
-		if !dstOK || len(a) != 4 || a[0].Kind != vmtir.ArgReg || a[0].Value >= runtime.BeginSpecialReg {
+		if !dstOK || len(a) != 4 || a[0].Kind != vmtir.ArgReg || a[0].Value >= bytecode.BeginSpecialReg {
 			return nil
 		}
 		off, ok := u.immValue(a[1])
@@ -504,7 +505,7 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 				return nil
 			}
 			shape = u.shapeConst(s)
-		} else if a[2].Kind == vmtir.ArgReg && a[2].Value < runtime.BeginSpecialReg {
+		} else if a[2].Kind == vmtir.ArgReg && a[2].Value < bytecode.BeginSpecialReg {
 			shape = jen.Id("sh")
 			shapeOK = jen.List(jen.Id("sh"), jen.Id("shok")).Op(":=").Add(reg(a[2].Value)).Assert(jen.Qual(runtimePkg, "Shape"))
 		} else {

@@ -2,8 +2,8 @@ package lower
 
 import (
 	"fmt"
-	"github.com/relaxgo/relaxgo/internal/builtin"
 
+	"github.com/relaxgo/relaxgo/internal/builtin"
 	"github.com/relaxgo/relaxgo/ir"
 )
 

@@ -3,8 +3,9 @@ package runtime
 import (
 	"errors"
 	"fmt"
-	"github.com/relaxgo/relaxgo/internal/builtin"
 	"slices"
+
+	"github.com/relaxgo/relaxgo/internal/builtin"
 )
 
 // ErrBuiltinArgs is wrapped when a builtin receives arguments of the wrong
@@ -803,7 +804,7 @@ func builtinEnsureZeroOffset(args []Value) (Value, error) {
 	if t.offset == 0 {
 		return t, nil
 	}
-	if t.offset%Alignment == 0 {
+	if t.offset%alignment == 0 {
 		st := &Storage{data: t.data, device: t.device}
 		return &Tensor{dtype: t.dtype, shape: t.shape, data: t.data, storage: st, device: t.device}, nil
 	}

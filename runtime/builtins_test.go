@@ -2,9 +2,10 @@ package runtime
 
 import (
 	"errors"
-	"github.com/relaxgo/relaxgo/internal/builtin"
 	"strings"
 	"testing"
+
+	"github.com/relaxgo/relaxgo/internal/builtin"
 )
 
 func call(t testing.TB, name string, args ...Value) (Value, error) {

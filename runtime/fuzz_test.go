@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/relaxgo/relaxgo/internal/bytecode"
 )
 
 // FuzzLoadExecutable: loading arbitrary bytes never panics; whatever loads
@@ -56,7 +58,7 @@ func FuzzCheckInstructions(f *testing.F) {
 		if !ok {
 			return
 		}
-		if err := CheckInstructions(funcs, nconst, offs, words); err != nil {
+		if err := checkInstructions(funcs, nconst, offs, words); err != nil {
 			return
 		}
 		// Accepted: executing it with int arguments must not panic (errors
@@ -96,11 +98,11 @@ func FuzzCheckInstructions(f *testing.F) {
 
 func hasBackwardJump(e *Executable, f FuncInfo) bool {
 	for pc := f.StartInstr; pc < f.EndInstr; pc++ {
-		in := decodeAt(e.instrData, e.instrOffset[pc])
-		if in.Op == OpGoto && in.PCOffset < 0 {
+		in := bytecode.DecodeAt(e.instrData, e.instrOffset[pc])
+		if in.Op == bytecode.OpGoto && in.PCOffset < 0 {
 			return true
 		}
-		if in.Op == OpCall && in.FuncIdx >= 0 && in.FuncIdx < int64(len(e.funcs)) && e.funcs[in.FuncIdx].Kind != FuncKindPacked {
+		if in.Op == bytecode.OpCall && in.FuncIdx >= 0 && in.FuncIdx < int64(len(e.funcs)) && e.funcs[in.FuncIdx].Kind != FuncKindPacked {
 			return true // calls may recurse
 		}
 	}

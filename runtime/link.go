@@ -1,18 +1,41 @@
 package runtime
 
-import "github.com/relaxgo/relaxgo/runtime/internal/link"
+import (
+	"github.com/relaxgo/relaxgo/internal/rtlink"
+)
 
-// init hands package rtimpl (through runtime/internal/link) the VM internals
-// that generated code needs, without exporting them from runtime.
+// init hands package rtimpl the VM internals that generated code needs, and
+// vmtir the executable builder, through internal/rtlink, without exporting
+// them from runtime.
 func init() {
-	link.ConstPool = func(vm any) []any { return vm.(*VM).consts }
-	link.FuncPool = func(vm any) []any { return vm.(*VM).poolVals }
-	link.CallFunc = func(vm any, idx int, args []any) (any, error) { return vm.(*VM).callFunc(idx, args...) }
-	link.MakeShapeAt = func(vm any, site int, args []any) (any, error) { return vm.(*VM).makeShapeAt(site, args) }
-	link.AllocStorage = func(vm any, n int64) (any, error) { return vm.(*VM).allocStorageBytes(n) }
-	link.IfCond = func(v any) (bool, error) {
+	rtlink.ConstPool = func(vm any) []any { return vm.(*VM).consts }
+	rtlink.FuncPool = func(vm any) []any { return vm.(*VM).poolVals }
+	rtlink.CallFunc = func(vm any, idx int, args []any) (any, error) { return vm.(*VM).callFunc(idx, args...) }
+	rtlink.MakeShapeAt = func(vm any, site int, args []any) (any, error) { return vm.(*VM).makeShapeAt(site, args) }
+	rtlink.AllocStorage = func(vm any, n int64) (any, error) { return vm.(*VM).allocStorageBytes(n) }
+	rtlink.IfCond = func(v any) (bool, error) {
 		c, err := condValue(v)
 		return c != 0, err
 	}
-	link.LoadModel = func(spec link.ModelSpec) (any, error) { return loadModel(spec) }
+	rtlink.NewExecBuilder = func() rtlink.ExecBuilder { return linkedBuilder{newExecBuilder()} }
+	rtlink.LoadModel = func(spec rtlink.ModelSpec) (any, error) { return loadModel(spec) }
+}
+
+// linkedBuilder adapts execBuilder to rtlink.ExecBuilder's signatures.
+type linkedBuilder struct{ *execBuilder }
+
+func (b linkedBuilder) DeclareFunction(name string, kind int32) error {
+	return b.execBuilder.DeclareFunction(name, FuncKind(kind))
+}
+
+func (b linkedBuilder) EmitFunction(name string, numInputs int64, paramNames []string, kind int32, initRegisterSize int64) error {
+	return b.execBuilder.EmitFunction(name, numInputs, paramNames, FuncKind(kind), initRegisterSize)
+}
+
+func (b linkedBuilder) Get() (any, error) {
+	e, err := b.execBuilder.Get()
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/relaxgo/relaxgo/runtime/internal/link"
+	"github.com/relaxgo/relaxgo/internal/rtlink"
 )
 
 // Model is a loaded model: its bytecode executable, the compiled-mode
@@ -21,8 +21,8 @@ type Model struct {
 }
 
 // loadModel loads a model package's executable and wires its Go functions
-// (rtimpl.LoadModel, through link.LoadModel).
-func loadModel(spec link.ModelSpec) (*Model, error) {
+// (rtimpl.LoadModel, through rtlink.LoadModel).
+func loadModel(spec rtlink.ModelSpec) (*Model, error) {
 	exec, err := LoadExecutable(spec.Executable)
 	if err != nil {
 		return nil, fmt.Errorf("%s: loading the executable: %w", spec.Name, err)

@@ -2,22 +2,24 @@ package runtime
 
 import (
 	"errors"
-	"github.com/relaxgo/relaxgo/runtime/internal/link"
 	"sync"
 	"testing"
+
+	"github.com/relaxgo/relaxgo/internal/bytecode"
+	"github.com/relaxgo/relaxgo/internal/rtlink"
 )
 
 // modelSpec is planExec's main (x + x + x over float64) as a model package
 // would hand it over, with a hand-written compiled twin of main and a PrimFunc.
-func modelSpec(t *testing.T) link.ModelSpec {
+func modelSpec(t *testing.T) rtlink.ModelSpec {
 	data, err := planExec(t).SaveToBytes()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return link.ModelSpec{
+	return rtlink.ModelSpec{
 		Name:       "testmodel",
 		Executable: data,
-		Compiled: map[string]link.CompiledFunc{"main": {RegisterFileSize: 2, Func: func(vm *VM, r []Value) error {
+		Compiled: map[string]rtlink.CompiledFunc{"main": {RegisterFileSize: 2, Func: func(vm *VM, r []Value) error {
 			x, ok := r[0].(*Tensor)
 			if !ok {
 				return errors.New("x is not a tensor")
@@ -38,7 +40,7 @@ func modelSpec(t *testing.T) link.ModelSpec {
 }
 
 func TestLoadModel(t *testing.T) {
-	if _, err := loadModel(link.ModelSpec{Name: "bad", Executable: []byte("not an executable")}); err == nil {
+	if _, err := loadModel(rtlink.ModelSpec{Name: "bad", Executable: []byte("not an executable")}); err == nil {
 		t.Fatal("corrupt executable accepted")
 	}
 	spec := modelSpec(t)
@@ -110,12 +112,12 @@ func TestCompareModesAndSampleTensor(t *testing.T) {
 	}
 	// A model calling an unregistered function reports ErrMissingFunction.
 	spec := modelSpec(t)
-	b2 := NewExecBuilder()
+	b2 := newExecBuilder()
 	if err := b2.EmitFunction("main", 1, []string{"x"}, FuncKindVM, 0); err != nil {
 		t.Fatal(err)
 	}
-	b2.EmitCall("test.nowhere", []Arg{Reg(0)}, 1)
-	b2.EmitRet(Reg(1))
+	b2.EmitCall("test.nowhere", []bytecode.Arg{bytecode.Reg(0)}, 1)
+	b2.EmitRet(bytecode.Reg(1))
 	b2.EndFunction("main")
 	exec, err := b2.Get()
 	if err != nil {

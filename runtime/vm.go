@@ -3,8 +3,10 @@ package runtime
 import (
 	"errors"
 	"fmt"
-	"github.com/relaxgo/relaxgo/internal/builtin"
 	"strings"
+
+	"github.com/relaxgo/relaxgo/internal/builtin"
+	"github.com/relaxgo/relaxgo/internal/bytecode"
 )
 
 // opKind is a pre-decoded operand kind: registers are split from the special
@@ -28,7 +30,7 @@ type operand struct {
 
 // instr is a pre-decoded instruction.
 type instr struct {
-	op   Opcode
+	op   bytecode.Opcode
 	a    operand   // Call: dst (kind opVoid = discard); Ret: result; If: condition
 	b    int64     // Call: callee index; Goto: offset; If: false offset
 	args []operand // Call arguments
@@ -42,11 +44,11 @@ type program struct {
 
 func regOperand(r int64) operand {
 	switch {
-	case r == VoidRegister:
+	case r == bytecode.VoidRegister:
 		return operand{kind: opVoid}
-	case r == VMRegister:
+	case r == bytecode.VMRegister:
 		return operand{kind: opVM}
-	case r >= BeginSpecialReg:
+	case r >= bytecode.BeginSpecialReg:
 		return operand{kind: opVoid}
 	}
 	return operand{kind: opReg, idx: r}
@@ -57,34 +59,34 @@ func (e *Executable) prepared() *program {
 	e.once.Do(func() {
 		p := &program{code: make([]instr, len(e.instrOffset)), maxArgs: make([]int, len(e.funcs))}
 		for i, off := range e.instrOffset {
-			if _, err := instrWords(e.instrData, off); err != nil {
+			if _, err := bytecode.InstrWords(e.instrData, off); err != nil {
 				continue // validate() rejected executables that would reach this
 			}
-			in := decodeAt(e.instrData, off)
+			in := bytecode.DecodeAt(e.instrData, off)
 			d := instr{op: in.Op}
 			switch in.Op {
-			case OpCall:
+			case bytecode.OpCall:
 				d.a = regOperand(in.Dst)
 				d.b = in.FuncIdx
 				d.args = make([]operand, len(in.Args))
 				for j, a := range in.Args {
 					v := a.Value()
 					switch a.Kind() {
-					case ArgRegister:
+					case bytecode.ArgRegister:
 						d.args[j] = regOperand(v)
-					case ArgImmediate:
+					case bytecode.ArgImmediate:
 						d.args[j] = operand{kind: opImm, imm: v}
-					case ArgConstIdx:
+					case bytecode.ArgConstIdx:
 						d.args[j] = operand{kind: opConst, idx: v}
-					case ArgFuncIdx:
+					case bytecode.ArgFuncIdx:
 						d.args[j] = operand{kind: opFunc, idx: v}
 					}
 				}
-			case OpRet:
+			case bytecode.OpRet:
 				d.a = regOperand(in.Result)
-			case OpGoto:
+			case bytecode.OpGoto:
 				d.b = in.PCOffset
-			case OpIf:
+			case bytecode.OpIf:
 				d.a = regOperand(in.Cond)
 				d.b = in.FalseOffset
 			}
@@ -478,7 +480,7 @@ func (vm *VM) run(fr *frame, f *FuncInfo) (Value, error) {
 	for {
 		in := &code[pc]
 		switch in.op {
-		case OpCall:
+		case bytecode.OpCall:
 			args := fr.args[:len(in.args)]
 			for i := range in.args {
 				o := &in.args[i]
@@ -518,11 +520,11 @@ func (vm *VM) run(fr *frame, f *FuncInfo) (Value, error) {
 				regs[in.a.idx] = ret
 			}
 			pc++
-		case OpRet:
+		case bytecode.OpRet:
 			return vm.read(regs, in.a), nil
-		case OpGoto:
+		case bytecode.OpGoto:
 			pc += in.b
-		case OpIf:
+		case bytecode.OpIf:
 			c, err := condValue(vm.read(regs, in.a))
 			if err != nil {
 				return nil, fmt.Errorf("%s: instruction %d: %w", f.Name, pc-f.StartInstr, err)

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/relaxgo/relaxgo/internal/bytecode"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -18,7 +19,7 @@ type ArgKind uint8
 
 // Argument kinds (as in TVM's Instruction::ArgKind).
 const (
-	ArgReg   ArgKind = iota // a register (or runtime.VoidRegister / runtime.VMRegister)
+	ArgReg   ArgKind = iota // a register (or bytecode.VoidRegister / bytecode.VMRegister)
 	ArgImm                  // a 56-bit signed immediate
 	ArgConst                // an index into Program.Consts
 	ArgFunc                 // an index into Program.Funcs
@@ -43,18 +44,18 @@ func Const(i int) Arg { return Arg{ArgConst, int64(i)} }
 func FuncRef(i int) Arg { return Arg{ArgFunc, int64(i)} }
 
 // VoidArg is the void register (reads as nil).
-func VoidArg() Arg { return Reg(runtime.VoidRegister) }
+func VoidArg() Arg { return Reg(bytecode.VoidRegister) }
 
 // VMArg is the VM register (reads as the running VM).
-func VMArg() Arg { return Reg(runtime.VMRegister) }
+func VMArg() Arg { return Reg(bytecode.VMRegister) }
 
 // IsVoid reports whether a is the void register.
-func (a Arg) IsVoid() bool { return a.Kind == ArgReg && a.Value == runtime.VoidRegister }
+func (a Arg) IsVoid() bool { return a.Kind == ArgReg && a.Value == bytecode.VoidRegister }
 
 // Instr is one instruction. Call uses Dst, Func and Args; Ret uses Reg; Goto
 // uses Offset; If uses Reg (the condition) and Offset (to the false branch).
 type Instr struct {
-	Op     runtime.Opcode
+	Op     bytecode.Opcode
 	Dst    int64
 	Func   int
 	Args   []Arg
@@ -119,9 +120,9 @@ func (p *Program) argString(a Arg) string {
 	switch a.Kind {
 	case ArgReg:
 		switch a.Value {
-		case runtime.VoidRegister:
+		case bytecode.VoidRegister:
 			return "%void"
-		case runtime.VMRegister:
+		case bytecode.VMRegister:
 			return "%vm"
 		}
 		return fmt.Sprintf("%%%d", a.Value)
@@ -137,15 +138,15 @@ func (p *Program) argString(a Arg) string {
 // InstrString renders one instruction (as in String).
 func (p *Program) InstrString(in Instr) string {
 	switch in.Op {
-	case runtime.OpCall:
+	case bytecode.OpCall:
 		args := make([]string, len(in.Args))
 		for i, a := range in.Args {
 			args[i] = p.argString(a)
 		}
 		return fmt.Sprintf("call %s [%s] -> %s", p.Funcs[in.Func].Name, strings.Join(args, ", "), p.argString(Reg(in.Dst)))
-	case runtime.OpRet:
+	case bytecode.OpRet:
 		return fmt.Sprintf("ret %s", p.argString(Reg(in.Reg)))
-	case runtime.OpGoto:
+	case bytecode.OpGoto:
 		return fmt.Sprintf("goto %d", in.Offset)
 	default:
 		return fmt.Sprintf("if %s, %d", p.argString(Reg(in.Reg)), in.Offset)

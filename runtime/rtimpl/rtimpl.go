@@ -11,8 +11,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/relaxgo/relaxgo/internal/rtlink"
 	"github.com/relaxgo/relaxgo/runtime"
-	"github.com/relaxgo/relaxgo/runtime/internal/link"
 )
 
 // GenVersion is the version of the contract between generated code and this
@@ -60,14 +60,14 @@ type ModelSpec struct {
 // the bytecode executable as is, and a compiled-mode executable sharing its
 // constants whose Relax functions are spec.Compiled.
 func LoadModel(spec ModelSpec) (*runtime.Model, error) {
-	ls := link.ModelSpec{
+	ls := rtlink.ModelSpec{
 		Name:       spec.Name,
 		Executable: spec.Executable,
-		Compiled:   make(map[string]link.CompiledFunc, len(spec.Compiled)),
+		Compiled:   make(map[string]rtlink.CompiledFunc, len(spec.Compiled)),
 		PrimFuncs:  make(map[string]func([]any) (any, error), len(spec.PrimFuncs)),
 	}
 	for n, f := range spec.Compiled {
-		lf := link.CompiledFunc{RegisterFileSize: f.RegisterFileSize}
+		lf := rtlink.CompiledFunc{RegisterFileSize: f.RegisterFileSize}
 		if f.Func != nil {
 			lf.Func = f.Func
 		}
@@ -76,7 +76,7 @@ func LoadModel(spec ModelSpec) (*runtime.Model, error) {
 	for n, f := range spec.PrimFuncs {
 		ls.PrimFuncs[n] = f
 	}
-	m, err := link.LoadModel(ls)
+	m, err := rtlink.LoadModel(ls)
 	if err != nil {
 		return nil, err
 	}
@@ -84,17 +84,17 @@ func LoadModel(spec ModelSpec) (*runtime.Model, error) {
 }
 
 // ConstPool is the VM's constant pool (shared, read-only).
-func ConstPool(vm *runtime.VM) []runtime.Value { return link.ConstPool(vm) }
+func ConstPool(vm *runtime.VM) []runtime.Value { return rtlink.ConstPool(vm) }
 
 // FuncPool is the VM's resolved function table: a PackedFunc or *Closure per
 // entry (shared, read-only).
-func FuncPool(vm *runtime.VM) []runtime.Value { return link.FuncPool(vm) }
+func FuncPool(vm *runtime.VM) []runtime.Value { return rtlink.FuncPool(vm) }
 
 // CallFunc calls function-table entry idx with args: packed functions
 // directly, bytecode and compiled functions on vm. It does not run the
 // instrument.
 func CallFunc(vm *runtime.VM, idx int, args ...runtime.Value) (runtime.Value, error) {
-	return link.CallFunc(vm, idx, args)
+	return rtlink.CallFunc(vm, idx, args)
 }
 
 // MakeShapeAt is vm.builtin.make_shape at call site (an index the code
@@ -102,13 +102,13 @@ func CallFunc(vm *runtime.VM, idx int, args ...runtime.Value) (runtime.Value, er
 // unchanged its previous (immutable) Shape value is returned again instead of
 // a new allocation.
 func MakeShapeAt(vm *runtime.VM, site int, args []runtime.Value) (runtime.Value, error) {
-	return link.MakeShapeAt(vm, site, args)
+	return rtlink.MakeShapeAt(vm, site, args)
 }
 
 // AllocStorage is vm.builtin.alloc_storage: n bytes on the VM's first device,
 // recycled like any storage the running call allocates.
 func AllocStorage(vm *runtime.VM, n int64) (*runtime.Storage, error) {
-	s, err := link.AllocStorage(vm, n)
+	s, err := rtlink.AllocStorage(vm, n)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func AllocTensor(vm *runtime.VM, nbytes int64, shape runtime.Shape, dt runtime.D
 
 // IfCond reads an If condition as the VM does: a bool, or an integer that is
 // true when non-zero.
-func IfCond(v runtime.Value) (bool, error) { return link.IfCond(v) }
+func IfCond(v runtime.Value) (bool, error) { return rtlink.IfCond(v) }
 
 // ResolveFuncs looks names up in the global registry, reporting every
 // missing one (generated code resolves its kernels and builtins once).
@@ -143,7 +143,7 @@ func ResolveFuncs(names ...string) ([]runtime.PackedFunc, error) {
 		out[i] = f
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("rtimpl: functions not registered (is the kernels package linked in?): %s", strings.Join(missing, ", "))
+		return nil, fmt.Errorf("rtimpl: functions not registered (is the kernels package rtlinked in?): %s", strings.Join(missing, ", "))
 	}
 	return out, nil
 }
