@@ -1,9 +1,19 @@
 // Package vmtir lowers VM-ready Relax functions to one linear register
 // program each (Call/Ret/Goto/If over registers, immediates, constants and
-// function references), the form TVM's VMCodeGen emits. Both backends read
-// the same Program: the bytecode backend (Bytecode) turns it into a
-// runtime.Executable, and the Go code generator emits straight-line Go from
-// it, so the two execution modes agree by construction.
+// function references), the form TVM's VMCodeGen emits.
+//
+// The Program is the one seam between the compiler and its two backends,
+// which sit side by side:
+//
+//   - the bytecode backend, Bytecode, assembles the Program with ExecBuilder
+//     into a runtime.Executable and returns where each constant went
+//     (an immediate or a constant-pool index);
+//   - the Go backend (package gen) prints the same instructions as
+//     straight-line Go, reading constants through that mapping, so compiled
+//     code and bytecode share one constant pool.
+//
+// Neither backend re-derives what the other decided, and both call the same
+// kernels in the same order, so the two execution modes agree bit for bit.
 package vmtir
 
 import (
