@@ -183,30 +183,37 @@ func (u *compiledUnit) compiledFunc(f *vmtir.Func) (jen.Code, error) {
 				}
 				break
 			}
-			var slow []jen.Code
+			// stage copies the arguments into the register window the callee
+			// receives; argv are the same arguments as expressions.
+			var stage, argv []jen.Code
 			for i, a := range in.Args {
 				ac, err := argCode(a)
 				if err != nil {
 					return nil, err
 				}
-				slow = append(slow, jen.Id("r").Index(jen.Lit(base+i)).Op("=").Add(ac))
+				argv = append(argv, ac)
+				stage = append(stage, jen.Id("r").Index(jen.Lit(base+i)).Op("=").Add(ac))
 			}
-			args := jen.Id("r").Index(jen.Lit(base).Op(":").Lit(base + len(in.Args)))
-			var call *jen.Statement
-			switch {
-			case callee.Kind == runtime.FuncKindPacked && u.primFuncs[callee.Name] != "":
-				call = jen.Id(u.primFuncs[callee.Name]).Call(args)
-			case callee.Kind == runtime.FuncKindPacked && isLibrary(callee.Name):
-				call = jen.Id("lib").Index(jen.Lit(u.lib(callee.Name))).Call(args)
-			default:
-				call = jen.Qual(rtimplPkg, "CallFunc").Call(jen.Id("vm"), jen.Lit(in.Func), args.Clone().Op("..."))
-			}
+			window := jen.Id("r").Index(jen.Lit(base).Op(":").Lit(base + len(in.Args)))
 			u.usesErr = true
 			errCheck := jen.If(jen.Id("err").Op("!=").Nil()).Block(
 				jen.Return(jen.Qual(rtimplPkg, "CallErr").Call(jen.Lit(pc), jen.Lit(callee.Name), jen.Id("err"))),
 			)
-			slow = append(slow, jen.List(dst, jen.Id("err")).Op("=").Add(call), errCheck)
-			if fast := u.fastPath(callee.Name, in, reg, argCode, slow, errCheck); fast != nil {
+			var slow []jen.Code
+			packed := func(fn jen.Code) []jen.Code {
+				call := jen.Qual(rtimplPkg, "Call").Call(append([]jen.Code{fn, window}, argv...)...)
+				return []jen.Code{jen.List(dst, jen.Id("err")).Op("=").Add(call), errCheck}
+			}
+			switch {
+			case callee.Kind == runtime.FuncKindPacked && u.primFuncs[callee.Name] != "":
+				slow = packed(jen.Id(u.primFuncs[callee.Name]))
+			case callee.Kind == runtime.FuncKindPacked && isLibrary(callee.Name):
+				slow = packed(jen.Id("lib").Index(jen.Lit(u.lib(callee.Name))))
+			default:
+				call := jen.Qual(rtimplPkg, "CallFunc").Call(jen.Id("vm"), jen.Lit(in.Func), window.Clone().Op("..."))
+				slow = append(append(slow, stage...), jen.List(dst, jen.Id("err")).Op("=").Add(call), errCheck)
+			}
+			if fast := u.fastPath(callee.Name, in, reg, argCode, stage, slow, errCheck); fast != nil {
 				stmts = append(stmts, fast...)
 			} else {
 				stmts = append(stmts, slow...)
@@ -370,7 +377,8 @@ func (u *compiledUnit) shapeConst(s runtime.Shape) jen.Code {
 // fastPath specializes calls of hot builtins whose arguments are known at
 // generation time: the success path runs inline, and anything unexpected
 // falls back to the builtin itself (slow), so errors are the bytecode's.
-func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen.Code, argCode func(vmtir.Arg) (jen.Code, error), slow []jen.Code, errCheck jen.Code) []jen.Code {
+// stage copies the call's arguments into its register window.
+func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen.Code, argCode func(vmtir.Arg) (jen.Code, error), stage, slow []jen.Code, errCheck jen.Code) []jen.Code {
 	a := in.Args
 	value := func(i int) jen.Code {
 		c, err := argCode(a[i])
@@ -458,7 +466,6 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 		}
 		site := u.shapeSites
 		u.shapeSites++
-		stage := slow[:len(a)] // the argument staging of the generic call
 		base := u.stageBase
 		return append(append([]jen.Code{}, stage...),
 			jen.List(reg(in.Dst), jen.Id("err")).Op("=").Qual(rtimplPkg, "MakeShapeAt").Call(jen.Id("vm"), jen.Lit(site),

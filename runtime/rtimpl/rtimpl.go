@@ -115,14 +115,12 @@ func AllocStorage(vm *runtime.VM, n int64) (*runtime.Storage, error) {
 	return s.(*runtime.Storage), nil
 }
 
-// AllocTensor is vm.builtin.alloc_storage followed by vm.builtin.alloc_tensor
-// at offset 0: a tensor of shape and dt in fresh storage of nbytes.
-func AllocTensor(vm *runtime.VM, nbytes int64, shape runtime.Shape, dt runtime.DataType) (*runtime.Tensor, error) {
-	s, err := AllocStorage(vm, nbytes)
-	if err != nil {
-		return nil, err
-	}
-	return s.ViewTensor(0, shape, dt)
+// Call calls f with args copied into window, the slice of the register file
+// the call passes (so f sees its arguments where the bytecode VM puts them).
+// len(window) must be len(args).
+func Call(f runtime.PackedFunc, window []runtime.Value, args ...runtime.Value) (runtime.Value, error) {
+	copy(window, args)
+	return f(window)
 }
 
 // IfCond reads an If condition as the VM does: a bool, or an integer that is

@@ -16,11 +16,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	var err error
 	// call vm.builtin.check_tensor_info [%0, i4, c[0], c[1]] -> %void
 	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 4 || t.DType() != runtime.Float32 {
-		r[33] = r[0]
-		r[34] = imms[0]
-		r[35] = c[0]
-		r[36] = c[1]
-		_, err = lib[0](r[33:37])
+		_, err = rtimpl.Call(lib[0], r[33:37], r[0], imms[0], c[0], c[1])
 		if err != nil {
 			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
 		}
@@ -29,19 +25,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := rtimpl.ValueShape(r[0])
 		if !ok || len(s) != 4 || s[0] != 1 || s[1] != 3 || s[2] != 16 || s[3] != 16 {
-			r[33] = r[0]
-			r[34] = nil
-			r[35] = imms[0]
-			r[36] = imms[1]
-			r[37] = imms[2]
-			r[38] = imms[1]
-			r[39] = imms[3]
-			r[40] = imms[1]
-			r[41] = imms[4]
-			r[42] = imms[1]
-			r[43] = imms[4]
-			r[44] = c[1]
-			_, err = lib[1](r[33:45])
+			_, err = rtimpl.Call(lib[1], r[33:45], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], imms[1], imms[4], c[1])
 			if err != nil {
 				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
 			}
@@ -69,28 +53,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(5, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[33] = r[2]
-		r[34] = imms[1]
-		r[35] = c[6]
-		r[36] = c[0]
-		r[5], err = lib[3](r[33:37])
+		r[5], err = rtimpl.Call(lib[3], r[33:37], r[2], imms[1], c[6], c[0])
 		if err != nil {
 			return rtimpl.CallErr(5, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.nn.conv2d [%0, c[7], c[8], c[9], c[8], i1, c[10], c[11], c[10], c[12], %4] -> %void
-	r[33] = r[0]
-	r[34] = c[7]
-	r[35] = c[8]
-	r[36] = c[9]
-	r[37] = c[8]
-	r[38] = imms[2]
-	r[39] = c[10]
-	r[40] = c[11]
-	r[41] = c[10]
-	r[42] = c[12]
-	r[43] = r[5]
-	_, err = lib[4](r[33:44])
+	_, err = rtimpl.Call(lib[4], r[33:44], r[0], c[7], c[8], c[9], c[8], imms[2], c[10], c[11], c[10], c[12], r[5])
 	if err != nil {
 		return rtimpl.CallErr(6, "kernels.nn.conv2d", err)
 	}
@@ -105,20 +74,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(9, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[33] = r[3]
-		r[34] = imms[1]
-		r[35] = c[13]
-		r[36] = c[0]
-		r[7], err = lib[3](r[33:37])
+		r[7], err = rtimpl.Call(lib[3], r[33:37], r[3], imms[1], c[13], c[0])
 		if err != nil {
 			return rtimpl.CallErr(9, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.reshape [c[14], c[13], %6] -> %void
-	r[33] = c[14]
-	r[34] = c[13]
-	r[35] = r[7]
-	_, err = lib[5](r[33:36])
+	_, err = rtimpl.Call(lib[5], r[33:36], c[14], c[13], r[7])
 	if err != nil {
 		return rtimpl.CallErr(10, "kernels.reshape", err)
 	}
@@ -133,20 +95,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(13, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[33] = r[4]
-		r[34] = imms[1]
-		r[35] = c[6]
-		r[36] = c[0]
-		r[9], err = lib[3](r[33:37])
+		r[9], err = rtimpl.Call(lib[3], r[33:37], r[4], imms[1], c[6], c[0])
 		if err != nil {
 			return rtimpl.CallErr(13, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.add [%5, %7, %8] -> %void
-	r[33] = r[6]
-	r[34] = r[8]
-	r[35] = r[9]
-	_, err = lib[6](r[33:36])
+	_, err = rtimpl.Call(lib[6], r[33:36], r[6], r[8], r[9])
 	if err != nil {
 		return rtimpl.CallErr(14, "kernels.add", err)
 	}
@@ -165,19 +120,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(19, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[33] = r[2]
-		r[34] = imms[1]
-		r[35] = c[6]
-		r[36] = c[0]
-		r[11], err = lib[3](r[33:37])
+		r[11], err = rtimpl.Call(lib[3], r[33:37], r[2], imms[1], c[6], c[0])
 		if err != nil {
 			return rtimpl.CallErr(19, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.nn.relu [%9, %10] -> %void
-	r[33] = r[10]
-	r[34] = r[11]
-	_, err = lib[7](r[33:35])
+	_, err = rtimpl.Call(lib[7], r[33:35], r[10], r[11])
 	if err != nil {
 		return rtimpl.CallErr(20, "kernels.nn.relu", err)
 	}
@@ -194,27 +143,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[33] = r[4]
-		r[34] = imms[1]
-		r[35] = c[15]
-		r[36] = c[0]
-		r[13], err = lib[3](r[33:37])
+		r[13], err = rtimpl.Call(lib[3], r[33:37], r[4], imms[1], c[15], c[0])
 		if err != nil {
 			return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.nn.max_pool2d [%11, c[16], c[16], c[17], c[8], i0, i0, c[10], c[10], %12] -> %void
-	r[33] = r[12]
-	r[34] = c[16]
-	r[35] = c[16]
-	r[36] = c[17]
-	r[37] = c[8]
-	r[38] = imms[1]
-	r[39] = imms[1]
-	r[40] = c[10]
-	r[41] = c[10]
-	r[42] = r[13]
-	_, err = lib[8](r[33:43])
+	_, err = rtimpl.Call(lib[8], r[33:43], r[12], c[16], c[16], c[17], c[8], imms[1], imms[1], c[10], c[10], r[13])
 	if err != nil {
 		return rtimpl.CallErr(25, "kernels.nn.max_pool2d", err)
 	}
@@ -231,28 +166,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(29, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[33] = r[2]
-		r[34] = imms[1]
-		r[35] = c[18]
-		r[36] = c[0]
-		r[15], err = lib[3](r[33:37])
+		r[15], err = rtimpl.Call(lib[3], r[33:37], r[2], imms[1], c[18], c[0])
 		if err != nil {
 			return rtimpl.CallErr(29, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.nn.conv2d [%13, c[19], c[16], c[9], c[8], i1, c[10], c[11], c[10], c[12], %14] -> %void
-	r[33] = r[14]
-	r[34] = c[19]
-	r[35] = c[16]
-	r[36] = c[9]
-	r[37] = c[8]
-	r[38] = imms[2]
-	r[39] = c[10]
-	r[40] = c[11]
-	r[41] = c[10]
-	r[42] = c[12]
-	r[43] = r[15]
-	_, err = lib[4](r[33:44])
+	_, err = rtimpl.Call(lib[4], r[33:44], r[14], c[19], c[16], c[9], c[8], imms[2], c[10], c[11], c[10], c[12], r[15])
 	if err != nil {
 		return rtimpl.CallErr(30, "kernels.nn.conv2d", err)
 	}
@@ -269,11 +189,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(34, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[33] = r[4]
-		r[34] = imms[1]
-		r[35] = c[20]
-		r[36] = c[0]
-		r[17], err = lib[3](r[33:37])
+		r[17], err = rtimpl.Call(lib[3], r[33:37], r[4], imms[1], c[20], c[0])
 		if err != nil {
 			return rtimpl.CallErr(34, "vm.builtin.alloc_tensor", err)
 		}
@@ -281,10 +197,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %3
 	r[4] = nil
 	// call kernels.reshape [c[21], c[20], %16] -> %void
-	r[33] = c[21]
-	r[34] = c[20]
-	r[35] = r[17]
-	_, err = lib[5](r[33:36])
+	_, err = rtimpl.Call(lib[5], r[33:36], c[21], c[20], r[17])
 	if err != nil {
 		return rtimpl.CallErr(36, "kernels.reshape", err)
 	}
@@ -299,20 +212,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(39, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[33] = r[3]
-		r[34] = imms[1]
-		r[35] = c[18]
-		r[36] = c[0]
-		r[19], err = lib[3](r[33:37])
+		r[19], err = rtimpl.Call(lib[3], r[33:37], r[3], imms[1], c[18], c[0])
 		if err != nil {
 			return rtimpl.CallErr(39, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.add [%15, %17, %18] -> %void
-	r[33] = r[16]
-	r[34] = r[18]
-	r[35] = r[19]
-	_, err = lib[6](r[33:36])
+	_, err = rtimpl.Call(lib[6], r[33:36], r[16], r[18], r[19])
 	if err != nil {
 		return rtimpl.CallErr(40, "kernels.add", err)
 	}
@@ -331,19 +237,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(45, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[33] = r[2]
-		r[34] = imms[1]
-		r[35] = c[18]
-		r[36] = c[0]
-		r[21], err = lib[3](r[33:37])
+		r[21], err = rtimpl.Call(lib[3], r[33:37], r[2], imms[1], c[18], c[0])
 		if err != nil {
 			return rtimpl.CallErr(45, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.nn.relu [%19, %20] -> %void
-	r[33] = r[20]
-	r[34] = r[21]
-	_, err = lib[7](r[33:35])
+	_, err = rtimpl.Call(lib[7], r[33:35], r[20], r[21])
 	if err != nil {
 		return rtimpl.CallErr(46, "kernels.nn.relu", err)
 	}
@@ -360,11 +260,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(50, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[33] = r[3]
-		r[34] = imms[1]
-		r[35] = c[20]
-		r[36] = c[0]
-		r[23], err = lib[3](r[33:37])
+		r[23], err = rtimpl.Call(lib[3], r[33:37], r[3], imms[1], c[20], c[0])
 		if err != nil {
 			return rtimpl.CallErr(50, "vm.builtin.alloc_tensor", err)
 		}
@@ -372,12 +268,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
 	// call kernels.nn.adaptive_avg_pool2d [%21, c[8], c[10], c[10], %22] -> %void
-	r[33] = r[22]
-	r[34] = c[8]
-	r[35] = c[10]
-	r[36] = c[10]
-	r[37] = r[23]
-	_, err = lib[9](r[33:38])
+	_, err = rtimpl.Call(lib[9], r[33:38], r[22], c[8], c[10], c[10], r[23])
 	if err != nil {
 		return rtimpl.CallErr(52, "kernels.nn.adaptive_avg_pool2d", err)
 	}
@@ -394,11 +285,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(56, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[33] = r[2]
-		r[34] = imms[1]
-		r[35] = c[22]
-		r[36] = c[0]
-		r[25], err = lib[3](r[33:37])
+		r[25], err = rtimpl.Call(lib[3], r[33:37], r[2], imms[1], c[22], c[0])
 		if err != nil {
 			return rtimpl.CallErr(56, "vm.builtin.alloc_tensor", err)
 		}
@@ -406,10 +293,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %1
 	r[2] = nil
 	// call kernels.reshape [%23, c[22], %24] -> %void
-	r[33] = r[24]
-	r[34] = c[22]
-	r[35] = r[25]
-	_, err = lib[5](r[33:36])
+	_, err = rtimpl.Call(lib[5], r[33:36], r[24], c[22], r[25])
 	if err != nil {
 		return rtimpl.CallErr(58, "kernels.reshape", err)
 	}
@@ -433,11 +317,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(64, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[33] = r[28]
-		r[34] = imms[1]
-		r[35] = c[25]
-		r[36] = c[0]
-		r[29], err = lib[3](r[33:37])
+		r[29], err = rtimpl.Call(lib[3], r[33:37], r[28], imms[1], c[25], c[0])
 		if err != nil {
 			return rtimpl.CallErr(64, "vm.builtin.alloc_tensor", err)
 		}
@@ -445,13 +325,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %27
 	r[28] = nil
 	// call kernels.relaxgo.matmul_bias [%25, %26, c[12], c[26], i0, %28] -> %void
-	r[33] = r[26]
-	r[34] = r[27]
-	r[35] = c[12]
-	r[36] = c[26]
-	r[37] = imms[1]
-	r[38] = r[29]
-	_, err = lib[10](r[33:39])
+	_, err = rtimpl.Call(lib[10], r[33:39], r[26], r[27], c[12], c[26], imms[1], r[29])
 	if err != nil {
 		return rtimpl.CallErr(66, "kernels.relaxgo.matmul_bias", err)
 	}
@@ -464,8 +338,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %28
 	r[29] = nil
 	// call vm.builtin.make_tuple [%29] -> %30
-	r[33] = r[30]
-	r[31], err = lib[11](r[33:34])
+	r[31], err = rtimpl.Call(lib[11], r[33:34], r[30])
 	if err != nil {
 		return rtimpl.CallErr(71, "vm.builtin.make_tuple", err)
 	}

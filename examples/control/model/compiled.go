@@ -17,11 +17,7 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 	var err error
 	// call vm.builtin.check_tensor_info [%0, i1, c[0], c[1]] -> %void
 	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 1 || t.DType() != runtime.Float32 {
-		r[18] = r[0]
-		r[19] = imms[0]
-		r[20] = c[0]
-		r[21] = c[1]
-		_, err = lib[0](r[18:22])
+		_, err = rtimpl.Call(lib[0], r[18:22], r[0], imms[0], c[0], c[1])
 		if err != nil {
 			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
 		}
@@ -30,13 +26,7 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := rtimpl.ValueShape(r[0])
 		if !ok || len(s) != 1 || s[0] != 4 {
-			r[18] = r[0]
-			r[19] = nil
-			r[20] = imms[0]
-			r[21] = imms[1]
-			r[22] = imms[2]
-			r[23] = c[1]
-			_, err = lib[1](r[18:24])
+			_, err = rtimpl.Call(lib[1], r[18:24], r[0], nil, imms[0], imms[1], imms[2], c[1])
 			if err != nil {
 				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
 			}
@@ -44,11 +34,7 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 	}
 	// call vm.builtin.check_tensor_info [%1, i0, c[2], c[3]] -> %void
 	if t, ok := r[1].(*runtime.Tensor); !ok || t == nil || t.NDim() != 0 || t.DType() != runtime.Int64 {
-		r[18] = r[1]
-		r[19] = imms[1]
-		r[20] = c[2]
-		r[21] = c[3]
-		_, err = lib[0](r[18:22])
+		_, err = rtimpl.Call(lib[0], r[18:22], r[1], imms[1], c[2], c[3])
 		if err != nil {
 			return rtimpl.CallErr(2, "vm.builtin.check_tensor_info", err)
 		}
@@ -57,11 +43,7 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := rtimpl.ValueShape(r[1])
 		if !ok || len(s) != 0 {
-			r[18] = r[1]
-			r[19] = nil
-			r[20] = imms[1]
-			r[21] = c[3]
-			_, err = lib[1](r[18:22])
+			_, err = rtimpl.Call(lib[1], r[18:22], r[1], nil, imms[1], c[3])
 			if err != nil {
 				return rtimpl.CallErr(3, "vm.builtin.match_shape", err)
 			}
@@ -79,11 +61,7 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(5, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[18] = r[3]
-		r[19] = imms[1]
-		r[20] = c[7]
-		r[21] = c[8]
-		r[4], err = lib[3](r[18:22])
+		r[4], err = rtimpl.Call(lib[3], r[18:22], r[3], imms[1], c[7], c[8])
 		if err != nil {
 			return rtimpl.CallErr(5, "vm.builtin.alloc_tensor", err)
 		}
@@ -91,10 +69,7 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
 	// call kernels.less_equal [%1, c[9], %3] -> %void
-	r[18] = r[1]
-	r[19] = c[9]
-	r[20] = r[4]
-	_, err = lib[4](r[18:21])
+	_, err = rtimpl.Call(lib[4], r[18:21], r[1], c[9], r[4])
 	if err != nil {
 		return rtimpl.CallErr(7, "kernels.less_equal", err)
 	}
@@ -103,8 +78,7 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %3
 	r[4] = nil
 	// call vm.builtin.read_if_cond [%4] -> %5
-	r[18] = r[5]
-	r[6], err = lib[5](r[18:19])
+	r[6], err = rtimpl.Call(lib[5], r[18:19], r[5])
 	if err != nil {
 		return rtimpl.CallErr(10, "vm.builtin.read_if_cond", err)
 	}
@@ -126,20 +100,13 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(13, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[18] = r[8]
-		r[19] = imms[1]
-		r[20] = c[11]
-		r[21] = c[0]
-		r[9], err = lib[3](r[18:22])
+		r[9], err = rtimpl.Call(lib[3], r[18:22], r[8], imms[1], c[11], c[0])
 		if err != nil {
 			return rtimpl.CallErr(13, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.ones [c[11], c[0], %8] -> %void
-	r[18] = c[11]
-	r[19] = c[0]
-	r[20] = r[9]
-	_, err = lib[6](r[18:21])
+	_, err = rtimpl.Call(lib[6], r[18:21], c[11], c[0], r[9])
 	if err != nil {
 		return rtimpl.CallErr(14, "kernels.ones", err)
 	}
@@ -162,20 +129,13 @@ L18:
 			return rtimpl.CallErr(19, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[18] = r[11]
-		r[19] = imms[1]
-		r[20] = c[7]
-		r[21] = c[2]
-		r[12], err = lib[3](r[18:22])
+		r[12], err = rtimpl.Call(lib[3], r[18:22], r[11], imms[1], c[7], c[2])
 		if err != nil {
 			return rtimpl.CallErr(19, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.subtract [%1, c[13], %11] -> %void
-	r[18] = r[1]
-	r[19] = c[13]
-	r[20] = r[12]
-	_, err = lib[7](r[18:21])
+	_, err = rtimpl.Call(lib[7], r[18:21], r[1], c[13], r[12])
 	if err != nil {
 		return rtimpl.CallErr(20, "kernels.subtract", err)
 	}
@@ -200,20 +160,13 @@ L18:
 			return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[18] = r[15]
-		r[19] = imms[1]
-		r[20] = c[11]
-		r[21] = c[0]
-		r[16], err = lib[3](r[18:22])
+		r[16], err = rtimpl.Call(lib[3], r[18:22], r[15], imms[1], c[11], c[0])
 		if err != nil {
 			return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.multiply [%13, %0, %15] -> %void
-	r[18] = r[14]
-	r[19] = r[0]
-	r[20] = r[16]
-	_, err = lib[8](r[18:21])
+	_, err = rtimpl.Call(lib[8], r[18:21], r[14], r[0], r[16])
 	if err != nil {
 		return rtimpl.CallErr(25, "kernels.multiply", err)
 	}
@@ -235,11 +188,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	var err error
 	// call vm.builtin.check_tensor_info [%0, i1, c[0], c[14]] -> %void
 	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 1 || t.DType() != runtime.Float32 {
-		r[15] = r[0]
-		r[16] = imms[0]
-		r[17] = c[0]
-		r[18] = c[14]
-		_, err = lib[0](r[15:19])
+		_, err = rtimpl.Call(lib[0], r[15:19], r[0], imms[0], c[0], c[14])
 		if err != nil {
 			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
 		}
@@ -248,13 +197,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := rtimpl.ValueShape(r[0])
 		if !ok || len(s) != 1 || s[0] != 4 {
-			r[15] = r[0]
-			r[16] = nil
-			r[17] = imms[0]
-			r[18] = imms[1]
-			r[19] = imms[2]
-			r[20] = c[14]
-			_, err = lib[1](r[15:21])
+			_, err = rtimpl.Call(lib[1], r[15:21], r[0], nil, imms[0], imms[1], imms[2], c[14])
 			if err != nil {
 				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
 			}
@@ -262,11 +205,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	}
 	// call vm.builtin.check_tensor_info [%1, i0, c[2], c[15]] -> %void
 	if t, ok := r[1].(*runtime.Tensor); !ok || t == nil || t.NDim() != 0 || t.DType() != runtime.Int64 {
-		r[15] = r[1]
-		r[16] = imms[1]
-		r[17] = c[2]
-		r[18] = c[15]
-		_, err = lib[0](r[15:19])
+		_, err = rtimpl.Call(lib[0], r[15:19], r[1], imms[1], c[2], c[15])
 		if err != nil {
 			return rtimpl.CallErr(2, "vm.builtin.check_tensor_info", err)
 		}
@@ -275,11 +214,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := rtimpl.ValueShape(r[1])
 		if !ok || len(s) != 0 {
-			r[15] = r[1]
-			r[16] = nil
-			r[17] = imms[1]
-			r[18] = c[15]
-			_, err = lib[1](r[15:19])
+			_, err = rtimpl.Call(lib[1], r[15:19], r[1], nil, imms[1], c[15])
 			if err != nil {
 				return rtimpl.CallErr(3, "vm.builtin.match_shape", err)
 			}
@@ -304,11 +239,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(6, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[15] = r[3]
-		r[16] = imms[1]
-		r[17] = c[7]
-		r[18] = c[0]
-		r[5], err = lib[3](r[15:19])
+		r[5], err = rtimpl.Call(lib[3], r[15:19], r[3], imms[1], c[7], c[0])
 		if err != nil {
 			return rtimpl.CallErr(6, "vm.builtin.alloc_tensor", err)
 		}
@@ -316,11 +247,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
 	// call kernels.sum [%3, %void, i0, %4] -> %void
-	r[15] = r[4]
-	r[16] = nil
-	r[17] = imms[1]
-	r[18] = r[5]
-	_, err = lib[9](r[15:19])
+	_, err = rtimpl.Call(lib[9], r[15:19], r[4], nil, imms[1], r[5])
 	if err != nil {
 		return rtimpl.CallErr(8, "kernels.sum", err)
 	}
@@ -340,11 +267,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(12, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[15] = r[7]
-		r[16] = imms[1]
-		r[17] = c[7]
-		r[18] = c[8]
-		r[8], err = lib[3](r[15:19])
+		r[8], err = rtimpl.Call(lib[3], r[15:19], r[7], imms[1], c[7], c[8])
 		if err != nil {
 			return rtimpl.CallErr(12, "vm.builtin.alloc_tensor", err)
 		}
@@ -352,10 +275,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
 	// call kernels.greater [%5, c[16], %7] -> %void
-	r[15] = r[6]
-	r[16] = c[16]
-	r[17] = r[8]
-	_, err = lib[10](r[15:18])
+	_, err = rtimpl.Call(lib[10], r[15:18], r[6], c[16], r[8])
 	if err != nil {
 		return rtimpl.CallErr(14, "kernels.greater", err)
 	}
@@ -366,8 +286,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %7
 	r[8] = nil
 	// call vm.builtin.read_if_cond [%8] -> %9
-	r[15] = r[9]
-	r[10], err = lib[5](r[15:16])
+	r[10], err = rtimpl.Call(lib[5], r[15:16], r[9])
 	if err != nil {
 		return rtimpl.CallErr(18, "vm.builtin.read_if_cond", err)
 	}
@@ -394,19 +313,13 @@ L22:
 			return rtimpl.CallErr(23, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[15] = r[12]
-		r[16] = imms[1]
-		r[17] = c[11]
-		r[18] = c[0]
-		r[13], err = lib[3](r[15:19])
+		r[13], err = rtimpl.Call(lib[3], r[15:19], r[12], imms[1], c[11], c[0])
 		if err != nil {
 			return rtimpl.CallErr(23, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.negative [%3, %12] -> %void
-	r[15] = r[4]
-	r[16] = r[13]
-	_, err = lib[11](r[15:17])
+	_, err = rtimpl.Call(lib[11], r[15:17], r[4], r[13])
 	if err != nil {
 		return rtimpl.CallErr(24, "kernels.negative", err)
 	}

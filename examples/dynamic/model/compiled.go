@@ -15,19 +15,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	c := rtimpl.ConstPool(vm)
 	var err error
 	// call vm.builtin.alloc_shape_heap [%vm, i2] -> %1
-	r[13] = vm
-	r[14] = imms[0]
-	r[2], err = lib[0](r[13:15])
+	r[2], err = rtimpl.Call(lib[0], r[13:15], vm, imms[0])
 	if err != nil {
 		return rtimpl.CallErr(0, "vm.builtin.alloc_shape_heap", err)
 	}
 	// call vm.builtin.check_tensor_info [%0, i2, c[0], c[1]] -> %void
 	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 2 || t.DType() != runtime.Float32 {
-		r[13] = r[0]
-		r[14] = imms[0]
-		r[15] = c[0]
-		r[16] = c[1]
-		_, err = lib[1](r[13:17])
+		_, err = rtimpl.Call(lib[1], r[13:17], r[0], imms[0], c[0], c[1])
 		if err != nil {
 			return rtimpl.CallErr(1, "vm.builtin.check_tensor_info", err)
 		}
@@ -37,15 +31,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		s, ok := rtimpl.ValueShape(r[0])
 		h, hok := rtimpl.ShapeHeap(r[2])
 		if !hok || len(h) <= 0 || !ok || len(s) != 2 || s[1] != 16 {
-			r[13] = r[0]
-			r[14] = r[2]
-			r[15] = imms[0]
-			r[16] = imms[1]
-			r[17] = imms[2]
-			r[18] = imms[2]
-			r[19] = imms[3]
-			r[20] = c[1]
-			_, err = lib[2](r[13:21])
+			_, err = rtimpl.Call(lib[2], r[13:21], r[0], r[2], imms[0], imms[1], imms[2], imms[2], imms[3], c[1])
 			if err != nil {
 				return rtimpl.CallErr(2, "vm.builtin.match_shape", err)
 			}
@@ -54,10 +40,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		}
 	}
 	// call vm.builtin.relaxgo.shape_compute [%1, i1, c[2]] -> %void
-	r[13] = r[2]
-	r[14] = imms[1]
-	r[15] = c[2]
-	_, err = lib[3](r[13:16])
+	_, err = rtimpl.Call(lib[3], r[13:16], r[2], imms[1], c[2])
 	if err != nil {
 		return rtimpl.CallErr(3, "vm.builtin.relaxgo.shape_compute", err)
 	}
@@ -71,12 +54,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(4, "vm.builtin.make_shape", err)
 	}
 	// call vm.builtin.alloc_storage [%vm, %2, i0, c[4], c[3]] -> %3
-	r[13] = vm
-	r[14] = r[3]
-	r[15] = imms[2]
-	r[16] = c[4]
-	r[17] = c[3]
-	r[4], err = lib[5](r[13:18])
+	r[4], err = rtimpl.Call(lib[5], r[13:18], vm, r[3], imms[2], c[4], c[3])
 	if err != nil {
 		return rtimpl.CallErr(5, "vm.builtin.alloc_storage", err)
 	}
@@ -100,11 +78,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 				return rtimpl.CallErr(7, "vm.builtin.alloc_tensor", err)
 			}
 		} else {
-			r[13] = r[4]
-			r[14] = imms[2]
-			r[15] = r[5]
-			r[16] = c[0]
-			r[6], err = lib[6](r[13:17])
+			r[6], err = rtimpl.Call(lib[6], r[13:17], r[4], imms[2], r[5], c[0])
 			if err != nil {
 				return rtimpl.CallErr(7, "vm.builtin.alloc_tensor", err)
 			}
@@ -113,13 +87,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %3
 	r[4] = nil
 	// call kernels.relaxgo.matmul_bias [%0, c[5], c[6], c[7], i0, %5] -> %void
-	r[13] = r[0]
-	r[14] = c[5]
-	r[15] = c[6]
-	r[16] = c[7]
-	r[17] = imms[2]
-	r[18] = r[6]
-	_, err = lib[7](r[13:19])
+	_, err = rtimpl.Call(lib[7], r[13:19], r[0], c[5], c[6], c[7], imms[2], r[6])
 	if err != nil {
 		return rtimpl.CallErr(9, "kernels.relaxgo.matmul_bias", err)
 	}
@@ -137,12 +105,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(12, "vm.builtin.make_shape", err)
 	}
 	// call vm.builtin.alloc_storage [%vm, %7, i0, c[4], c[3]] -> %8
-	r[13] = vm
-	r[14] = r[8]
-	r[15] = imms[2]
-	r[16] = c[4]
-	r[17] = c[3]
-	r[9], err = lib[5](r[13:18])
+	r[9], err = rtimpl.Call(lib[5], r[13:18], vm, r[8], imms[2], c[4], c[3])
 	if err != nil {
 		return rtimpl.CallErr(13, "vm.builtin.alloc_storage", err)
 	}
@@ -166,11 +129,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 				return rtimpl.CallErr(15, "vm.builtin.alloc_tensor", err)
 			}
 		} else {
-			r[13] = r[9]
-			r[14] = imms[2]
-			r[15] = r[10]
-			r[16] = c[0]
-			r[11], err = lib[6](r[13:17])
+			r[11], err = rtimpl.Call(lib[6], r[13:17], r[9], imms[2], r[10], c[0])
 			if err != nil {
 				return rtimpl.CallErr(15, "vm.builtin.alloc_tensor", err)
 			}
@@ -179,10 +138,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %8
 	r[9] = nil
 	// call kernels.nn.softmax [%6, i-1, %10] -> %void
-	r[13] = r[7]
-	r[14] = imms[5]
-	r[15] = r[11]
-	_, err = lib[8](r[13:16])
+	_, err = rtimpl.Call(lib[8], r[13:16], r[7], imms[5], r[11])
 	if err != nil {
 		return rtimpl.CallErr(17, "kernels.nn.softmax", err)
 	}

@@ -16,11 +16,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	var err error
 	// call vm.builtin.check_tensor_info [%0, i2, c[0], c[1]] -> %void
 	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 2 || t.DType() != runtime.Float32 {
-		r[12] = r[0]
-		r[13] = imms[0]
-		r[14] = c[0]
-		r[15] = c[1]
-		_, err = lib[0](r[12:16])
+		_, err = rtimpl.Call(lib[0], r[12:16], r[0], imms[0], c[0], c[1])
 		if err != nil {
 			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
 		}
@@ -29,15 +25,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := rtimpl.ValueShape(r[0])
 		if !ok || len(s) != 2 || s[0] != 4 || s[1] != 64 {
-			r[12] = r[0]
-			r[13] = nil
-			r[14] = imms[0]
-			r[15] = imms[1]
-			r[16] = imms[2]
-			r[17] = imms[1]
-			r[18] = imms[3]
-			r[19] = c[1]
-			_, err = lib[1](r[12:20])
+			_, err = rtimpl.Call(lib[1], r[12:20], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], c[1])
 			if err != nil {
 				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
 			}
@@ -57,11 +45,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(4, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[12] = r[2]
-		r[13] = imms[1]
-		r[14] = c[6]
-		r[15] = c[0]
-		r[4], err = lib[3](r[12:16])
+		r[4], err = rtimpl.Call(lib[3], r[12:16], r[2], imms[1], c[6], c[0])
 		if err != nil {
 			return rtimpl.CallErr(4, "vm.builtin.alloc_tensor", err)
 		}
@@ -69,13 +53,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %1
 	r[2] = nil
 	// call kernels.relaxgo.matmul_bias [%0, %2, c[7], c[8], i1, %3] -> %void
-	r[12] = r[0]
-	r[13] = r[3]
-	r[14] = c[7]
-	r[15] = c[8]
-	r[16] = imms[4]
-	r[17] = r[4]
-	_, err = lib[4](r[12:18])
+	_, err = rtimpl.Call(lib[4], r[12:18], r[0], r[3], c[7], c[8], imms[4], r[4])
 	if err != nil {
 		return rtimpl.CallErr(6, "kernels.relaxgo.matmul_bias", err)
 	}
@@ -99,11 +77,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(12, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[12] = r[7]
-		r[13] = imms[1]
-		r[14] = c[11]
-		r[15] = c[0]
-		r[8], err = lib[3](r[12:16])
+		r[8], err = rtimpl.Call(lib[3], r[12:16], r[7], imms[1], c[11], c[0])
 		if err != nil {
 			return rtimpl.CallErr(12, "vm.builtin.alloc_tensor", err)
 		}
@@ -111,13 +85,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
 	// call kernels.relaxgo.matmul_bias [%4, %5, c[7], c[12], i0, %7] -> %void
-	r[12] = r[5]
-	r[13] = r[6]
-	r[14] = c[7]
-	r[15] = c[12]
-	r[16] = imms[1]
-	r[17] = r[8]
-	_, err = lib[4](r[12:18])
+	_, err = rtimpl.Call(lib[4], r[12:18], r[5], r[6], c[7], c[12], imms[1], r[8])
 	if err != nil {
 		return rtimpl.CallErr(14, "kernels.relaxgo.matmul_bias", err)
 	}
@@ -130,8 +98,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %7
 	r[8] = nil
 	// call vm.builtin.make_tuple [%8] -> %9
-	r[12] = r[9]
-	r[10], err = lib[5](r[12:13])
+	r[10], err = rtimpl.Call(lib[5], r[12:13], r[9])
 	if err != nil {
 		return rtimpl.CallErr(19, "vm.builtin.make_tuple", err)
 	}

@@ -16,11 +16,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	var err error
 	// call vm.builtin.check_tensor_info [%0, i3, c[0], c[1]] -> %void
 	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 3 || t.DType() != runtime.Float32 {
-		r[61] = r[0]
-		r[62] = imms[0]
-		r[63] = c[0]
-		r[64] = c[1]
-		_, err = lib[0](r[61:65])
+		_, err = rtimpl.Call(lib[0], r[61:65], r[0], imms[0], c[0], c[1])
 		if err != nil {
 			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
 		}
@@ -29,17 +25,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := rtimpl.ValueShape(r[0])
 		if !ok || len(s) != 3 || s[0] != 1 || s[1] != 8 || s[2] != 32 {
-			r[61] = r[0]
-			r[62] = nil
-			r[63] = imms[0]
-			r[64] = imms[1]
-			r[65] = imms[2]
-			r[66] = imms[1]
-			r[67] = imms[3]
-			r[68] = imms[1]
-			r[69] = imms[4]
-			r[70] = c[1]
-			_, err = lib[1](r[61:71])
+			_, err = rtimpl.Call(lib[1], r[61:71], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], c[1])
 			if err != nil {
 				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
 			}
@@ -72,25 +58,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(6, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[2]
-		r[62] = imms[1]
-		r[63] = c[6]
-		r[64] = c[0]
-		r[6], err = lib[3](r[61:65])
+		r[6], err = rtimpl.Call(lib[3], r[61:65], r[2], imms[1], c[6], c[0])
 		if err != nil {
 			return rtimpl.CallErr(6, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.nn.layer_norm [%0, c[7], c[8], c[9], c[10], i1, i1, %5] -> %void
-	r[61] = r[0]
-	r[62] = c[7]
-	r[63] = c[8]
-	r[64] = c[9]
-	r[65] = c[10]
-	r[66] = imms[2]
-	r[67] = imms[2]
-	r[68] = r[6]
-	_, err = lib[4](r[61:69])
+	_, err = rtimpl.Call(lib[4], r[61:69], r[0], c[7], c[8], c[9], c[10], imms[2], imms[2], r[6])
 	if err != nil {
 		return rtimpl.CallErr(7, "kernels.nn.layer_norm", err)
 	}
@@ -107,23 +81,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(11, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[3]
-		r[62] = imms[1]
-		r[63] = c[6]
-		r[64] = c[0]
-		r[9], err = lib[3](r[61:65])
+		r[9], err = rtimpl.Call(lib[3], r[61:65], r[3], imms[1], c[6], c[0])
 		if err != nil {
 			return rtimpl.CallErr(11, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.relaxgo.matmul_bias [%6, %7, c[12], c[13], i0, %8] -> %void
-	r[61] = r[7]
-	r[62] = r[8]
-	r[63] = c[12]
-	r[64] = c[13]
-	r[65] = imms[1]
-	r[66] = r[9]
-	_, err = lib[5](r[61:67])
+	_, err = rtimpl.Call(lib[5], r[61:67], r[7], r[8], c[12], c[13], imms[1], r[9])
 	if err != nil {
 		return rtimpl.CallErr(12, "kernels.relaxgo.matmul_bias", err)
 	}
@@ -140,20 +104,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(16, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[4]
-		r[62] = imms[1]
-		r[63] = c[14]
-		r[64] = c[0]
-		r[11], err = lib[3](r[61:65])
+		r[11], err = rtimpl.Call(lib[3], r[61:65], r[4], imms[1], c[14], c[0])
 		if err != nil {
 			return rtimpl.CallErr(16, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.reshape [%9, c[14], %10] -> %void
-	r[61] = r[10]
-	r[62] = c[14]
-	r[63] = r[11]
-	_, err = lib[6](r[61:64])
+	_, err = rtimpl.Call(lib[6], r[61:64], r[10], c[14], r[11])
 	if err != nil {
 		return rtimpl.CallErr(17, "kernels.reshape", err)
 	}
@@ -170,20 +127,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(21, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[3]
-		r[62] = imms[1]
-		r[63] = c[15]
-		r[64] = c[0]
-		r[13], err = lib[3](r[61:65])
+		r[13], err = rtimpl.Call(lib[3], r[61:65], r[3], imms[1], c[15], c[0])
 		if err != nil {
 			return rtimpl.CallErr(21, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.permute_dims [%11, c[16], %12] -> %void
-	r[61] = r[12]
-	r[62] = c[16]
-	r[63] = r[13]
-	_, err = lib[7](r[61:64])
+	_, err = rtimpl.Call(lib[7], r[61:64], r[12], c[16], r[13])
 	if err != nil {
 		return rtimpl.CallErr(22, "kernels.permute_dims", err)
 	}
@@ -202,23 +152,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(27, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[4]
-		r[62] = imms[1]
-		r[63] = c[6]
-		r[64] = c[0]
-		r[16], err = lib[3](r[61:65])
+		r[16], err = rtimpl.Call(lib[3], r[61:65], r[4], imms[1], c[6], c[0])
 		if err != nil {
 			return rtimpl.CallErr(27, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.relaxgo.matmul_bias [%6, %14, c[12], c[18], i0, %15] -> %void
-	r[61] = r[7]
-	r[62] = r[15]
-	r[63] = c[12]
-	r[64] = c[18]
-	r[65] = imms[1]
-	r[66] = r[16]
-	_, err = lib[5](r[61:67])
+	_, err = rtimpl.Call(lib[5], r[61:67], r[7], r[15], c[12], c[18], imms[1], r[16])
 	if err != nil {
 		return rtimpl.CallErr(28, "kernels.relaxgo.matmul_bias", err)
 	}
@@ -235,20 +175,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(32, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[5]
-		r[62] = imms[1]
-		r[63] = c[14]
-		r[64] = c[0]
-		r[18], err = lib[3](r[61:65])
+		r[18], err = rtimpl.Call(lib[3], r[61:65], r[5], imms[1], c[14], c[0])
 		if err != nil {
 			return rtimpl.CallErr(32, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.reshape [%16, c[14], %17] -> %void
-	r[61] = r[17]
-	r[62] = c[14]
-	r[63] = r[18]
-	_, err = lib[6](r[61:64])
+	_, err = rtimpl.Call(lib[6], r[61:64], r[17], c[14], r[18])
 	if err != nil {
 		return rtimpl.CallErr(33, "kernels.reshape", err)
 	}
@@ -265,20 +198,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(37, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[4]
-		r[62] = imms[1]
-		r[63] = c[15]
-		r[64] = c[0]
-		r[20], err = lib[3](r[61:65])
+		r[20], err = rtimpl.Call(lib[3], r[61:65], r[4], imms[1], c[15], c[0])
 		if err != nil {
 			return rtimpl.CallErr(37, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.permute_dims [%18, c[19], %19] -> %void
-	r[61] = r[19]
-	r[62] = c[19]
-	r[63] = r[20]
-	_, err = lib[7](r[61:64])
+	_, err = rtimpl.Call(lib[7], r[61:64], r[19], c[19], r[20])
 	if err != nil {
 		return rtimpl.CallErr(38, "kernels.permute_dims", err)
 	}
@@ -297,23 +223,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(43, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[5]
-		r[62] = imms[1]
-		r[63] = c[6]
-		r[64] = c[0]
-		r[23], err = lib[3](r[61:65])
+		r[23], err = rtimpl.Call(lib[3], r[61:65], r[5], imms[1], c[6], c[0])
 		if err != nil {
 			return rtimpl.CallErr(43, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.relaxgo.matmul_bias [%6, %21, c[12], c[21], i0, %22] -> %void
-	r[61] = r[7]
-	r[62] = r[22]
-	r[63] = c[12]
-	r[64] = c[21]
-	r[65] = imms[1]
-	r[66] = r[23]
-	_, err = lib[5](r[61:67])
+	_, err = rtimpl.Call(lib[5], r[61:67], r[7], r[22], c[12], c[21], imms[1], r[23])
 	if err != nil {
 		return rtimpl.CallErr(44, "kernels.relaxgo.matmul_bias", err)
 	}
@@ -332,20 +248,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(49, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[2]
-		r[62] = imms[1]
-		r[63] = c[14]
-		r[64] = c[0]
-		r[25], err = lib[3](r[61:65])
+		r[25], err = rtimpl.Call(lib[3], r[61:65], r[2], imms[1], c[14], c[0])
 		if err != nil {
 			return rtimpl.CallErr(49, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.reshape [%23, c[14], %24] -> %void
-	r[61] = r[24]
-	r[62] = c[14]
-	r[63] = r[25]
-	_, err = lib[6](r[61:64])
+	_, err = rtimpl.Call(lib[6], r[61:64], r[24], c[14], r[25])
 	if err != nil {
 		return rtimpl.CallErr(50, "kernels.reshape", err)
 	}
@@ -362,20 +271,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(54, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[5]
-		r[62] = imms[1]
-		r[63] = c[15]
-		r[64] = c[0]
-		r[27], err = lib[3](r[61:65])
+		r[27], err = rtimpl.Call(lib[3], r[61:65], r[5], imms[1], c[15], c[0])
 		if err != nil {
 			return rtimpl.CallErr(54, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.permute_dims [%25, c[16], %26] -> %void
-	r[61] = r[26]
-	r[62] = c[16]
-	r[63] = r[27]
-	_, err = lib[7](r[61:64])
+	_, err = rtimpl.Call(lib[7], r[61:64], r[26], c[16], r[27])
 	if err != nil {
 		return rtimpl.CallErr(55, "kernels.permute_dims", err)
 	}
@@ -392,21 +294,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(59, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[2]
-		r[62] = imms[1]
-		r[63] = c[15]
-		r[64] = c[0]
-		r[29], err = lib[3](r[61:65])
+		r[29], err = rtimpl.Call(lib[3], r[61:65], r[2], imms[1], c[15], c[0])
 		if err != nil {
 			return rtimpl.CallErr(59, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.matmul [%13, %20, c[12], %28] -> %void
-	r[61] = r[14]
-	r[62] = r[21]
-	r[63] = c[12]
-	r[64] = r[29]
-	_, err = lib[8](r[61:65])
+	_, err = rtimpl.Call(lib[8], r[61:65], r[14], r[21], c[12], r[29])
 	if err != nil {
 		return rtimpl.CallErr(60, "kernels.matmul", err)
 	}
@@ -425,20 +319,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(65, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[3]
-		r[62] = imms[1]
-		r[63] = c[15]
-		r[64] = c[0]
-		r[31], err = lib[3](r[61:65])
+		r[31], err = rtimpl.Call(lib[3], r[61:65], r[3], imms[1], c[15], c[0])
 		if err != nil {
 			return rtimpl.CallErr(65, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.multiply [%29, c[22], %30] -> %void
-	r[61] = r[30]
-	r[62] = c[22]
-	r[63] = r[31]
-	_, err = lib[9](r[61:64])
+	_, err = rtimpl.Call(lib[9], r[61:64], r[30], c[22], r[31])
 	if err != nil {
 		return rtimpl.CallErr(66, "kernels.multiply", err)
 	}
@@ -455,20 +342,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(70, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[2]
-		r[62] = imms[1]
-		r[63] = c[15]
-		r[64] = c[0]
-		r[33], err = lib[3](r[61:65])
+		r[33], err = rtimpl.Call(lib[3], r[61:65], r[2], imms[1], c[15], c[0])
 		if err != nil {
 			return rtimpl.CallErr(70, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.nn.softmax [%31, i-1, %32] -> %void
-	r[61] = r[32]
-	r[62] = imms[5]
-	r[63] = r[33]
-	_, err = lib[10](r[61:64])
+	_, err = rtimpl.Call(lib[10], r[61:64], r[32], imms[5], r[33])
 	if err != nil {
 		return rtimpl.CallErr(71, "kernels.nn.softmax", err)
 	}
@@ -485,21 +365,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(75, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[3]
-		r[62] = imms[1]
-		r[63] = c[15]
-		r[64] = c[0]
-		r[35], err = lib[3](r[61:65])
+		r[35], err = rtimpl.Call(lib[3], r[61:65], r[3], imms[1], c[15], c[0])
 		if err != nil {
 			return rtimpl.CallErr(75, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.matmul [%33, %27, c[12], %34] -> %void
-	r[61] = r[34]
-	r[62] = r[28]
-	r[63] = c[12]
-	r[64] = r[35]
-	_, err = lib[8](r[61:65])
+	_, err = rtimpl.Call(lib[8], r[61:65], r[34], r[28], c[12], r[35])
 	if err != nil {
 		return rtimpl.CallErr(76, "kernels.matmul", err)
 	}
@@ -518,20 +390,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(81, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[2]
-		r[62] = imms[1]
-		r[63] = c[14]
-		r[64] = c[0]
-		r[37], err = lib[3](r[61:65])
+		r[37], err = rtimpl.Call(lib[3], r[61:65], r[2], imms[1], c[14], c[0])
 		if err != nil {
 			return rtimpl.CallErr(81, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.permute_dims [%35, c[16], %36] -> %void
-	r[61] = r[36]
-	r[62] = c[16]
-	r[63] = r[37]
-	_, err = lib[7](r[61:64])
+	_, err = rtimpl.Call(lib[7], r[61:64], r[36], c[16], r[37])
 	if err != nil {
 		return rtimpl.CallErr(82, "kernels.permute_dims", err)
 	}
@@ -548,20 +413,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(86, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[3]
-		r[62] = imms[1]
-		r[63] = c[6]
-		r[64] = c[0]
-		r[39], err = lib[3](r[61:65])
+		r[39], err = rtimpl.Call(lib[3], r[61:65], r[3], imms[1], c[6], c[0])
 		if err != nil {
 			return rtimpl.CallErr(86, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.reshape [%37, c[6], %38] -> %void
-	r[61] = r[38]
-	r[62] = c[6]
-	r[63] = r[39]
-	_, err = lib[6](r[61:64])
+	_, err = rtimpl.Call(lib[6], r[61:64], r[38], c[6], r[39])
 	if err != nil {
 		return rtimpl.CallErr(87, "kernels.reshape", err)
 	}
@@ -580,23 +438,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(92, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[2]
-		r[62] = imms[1]
-		r[63] = c[6]
-		r[64] = c[0]
-		r[42], err = lib[3](r[61:65])
+		r[42], err = rtimpl.Call(lib[3], r[61:65], r[2], imms[1], c[6], c[0])
 		if err != nil {
 			return rtimpl.CallErr(92, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.relaxgo.matmul_bias [%39, %40, c[12], c[24], i0, %41] -> %void
-	r[61] = r[40]
-	r[62] = r[41]
-	r[63] = c[12]
-	r[64] = c[24]
-	r[65] = imms[1]
-	r[66] = r[42]
-	_, err = lib[5](r[61:67])
+	_, err = rtimpl.Call(lib[5], r[61:67], r[40], r[41], c[12], c[24], imms[1], r[42])
 	if err != nil {
 		return rtimpl.CallErr(93, "kernels.relaxgo.matmul_bias", err)
 	}
@@ -615,11 +463,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(98, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[3]
-		r[62] = imms[1]
-		r[63] = c[6]
-		r[64] = c[0]
-		r[44], err = lib[3](r[61:65])
+		r[44], err = rtimpl.Call(lib[3], r[61:65], r[3], imms[1], c[6], c[0])
 		if err != nil {
 			return rtimpl.CallErr(98, "vm.builtin.alloc_tensor", err)
 		}
@@ -627,10 +471,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
 	// call kernels.add [%0, %42, %43] -> %void
-	r[61] = r[0]
-	r[62] = r[43]
-	r[63] = r[44]
-	_, err = lib[11](r[61:64])
+	_, err = rtimpl.Call(lib[11], r[61:64], r[0], r[43], r[44])
 	if err != nil {
 		return rtimpl.CallErr(100, "kernels.add", err)
 	}
@@ -647,25 +488,13 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(104, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[2]
-		r[62] = imms[1]
-		r[63] = c[6]
-		r[64] = c[0]
-		r[46], err = lib[3](r[61:65])
+		r[46], err = rtimpl.Call(lib[3], r[61:65], r[2], imms[1], c[6], c[0])
 		if err != nil {
 			return rtimpl.CallErr(104, "vm.builtin.alloc_tensor", err)
 		}
 	}
 	// call kernels.nn.layer_norm [%44, c[25], c[26], c[9], c[10], i1, i1, %45] -> %void
-	r[61] = r[45]
-	r[62] = c[25]
-	r[63] = c[26]
-	r[64] = c[9]
-	r[65] = c[10]
-	r[66] = imms[2]
-	r[67] = imms[2]
-	r[68] = r[46]
-	_, err = lib[4](r[61:69])
+	_, err = rtimpl.Call(lib[4], r[61:69], r[45], c[25], c[26], c[9], c[10], imms[2], imms[2], r[46])
 	if err != nil {
 		return rtimpl.CallErr(105, "kernels.nn.layer_norm", err)
 	}
@@ -682,11 +511,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(109, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[4]
-		r[62] = imms[1]
-		r[63] = c[28]
-		r[64] = c[0]
-		r[49], err = lib[3](r[61:65])
+		r[49], err = rtimpl.Call(lib[3], r[61:65], r[4], imms[1], c[28], c[0])
 		if err != nil {
 			return rtimpl.CallErr(109, "vm.builtin.alloc_tensor", err)
 		}
@@ -694,13 +519,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %3
 	r[4] = nil
 	// call kernels.relaxgo.matmul_bias [%46, %47, c[12], c[29], i0, %48] -> %void
-	r[61] = r[47]
-	r[62] = r[48]
-	r[63] = c[12]
-	r[64] = c[29]
-	r[65] = imms[1]
-	r[66] = r[49]
-	_, err = lib[5](r[61:67])
+	_, err = rtimpl.Call(lib[5], r[61:67], r[47], r[48], c[12], c[29], imms[1], r[49])
 	if err != nil {
 		return rtimpl.CallErr(111, "kernels.relaxgo.matmul_bias", err)
 	}
@@ -719,11 +538,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(116, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[2]
-		r[62] = imms[1]
-		r[63] = c[28]
-		r[64] = c[0]
-		r[51], err = lib[3](r[61:65])
+		r[51], err = rtimpl.Call(lib[3], r[61:65], r[2], imms[1], c[28], c[0])
 		if err != nil {
 			return rtimpl.CallErr(116, "vm.builtin.alloc_tensor", err)
 		}
@@ -731,9 +546,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %1
 	r[2] = nil
 	// call kernels.nn.gelu [%49, %50] -> %void
-	r[61] = r[50]
-	r[62] = r[51]
-	_, err = lib[12](r[61:63])
+	_, err = rtimpl.Call(lib[12], r[61:63], r[50], r[51])
 	if err != nil {
 		return rtimpl.CallErr(118, "kernels.nn.gelu", err)
 	}
@@ -752,11 +565,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(123, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[5]
-		r[62] = imms[1]
-		r[63] = c[6]
-		r[64] = c[0]
-		r[54], err = lib[3](r[61:65])
+		r[54], err = rtimpl.Call(lib[3], r[61:65], r[5], imms[1], c[6], c[0])
 		if err != nil {
 			return rtimpl.CallErr(123, "vm.builtin.alloc_tensor", err)
 		}
@@ -764,13 +573,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %4
 	r[5] = nil
 	// call kernels.relaxgo.matmul_bias [%51, %52, c[12], c[31], i0, %53] -> %void
-	r[61] = r[52]
-	r[62] = r[53]
-	r[63] = c[12]
-	r[64] = c[31]
-	r[65] = imms[1]
-	r[66] = r[54]
-	_, err = lib[5](r[61:67])
+	_, err = rtimpl.Call(lib[5], r[61:67], r[52], r[53], c[12], c[31], imms[1], r[54])
 	if err != nil {
 		return rtimpl.CallErr(125, "kernels.relaxgo.matmul_bias", err)
 	}
@@ -794,11 +597,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 			return rtimpl.CallErr(131, "vm.builtin.alloc_tensor", err)
 		}
 	} else {
-		r[61] = r[56]
-		r[62] = imms[1]
-		r[63] = c[6]
-		r[64] = c[0]
-		r[57], err = lib[3](r[61:65])
+		r[57], err = rtimpl.Call(lib[3], r[61:65], r[56], imms[1], c[6], c[0])
 		if err != nil {
 			return rtimpl.CallErr(131, "vm.builtin.alloc_tensor", err)
 		}
@@ -806,10 +605,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %55
 	r[56] = nil
 	// call kernels.add [%44, %54, %56] -> %void
-	r[61] = r[45]
-	r[62] = r[55]
-	r[63] = r[57]
-	_, err = lib[11](r[61:64])
+	_, err = rtimpl.Call(lib[11], r[61:64], r[45], r[55], r[57])
 	if err != nil {
 		return rtimpl.CallErr(133, "kernels.add", err)
 	}
@@ -822,8 +618,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %56
 	r[57] = nil
 	// call vm.builtin.make_tuple [%57] -> %58
-	r[61] = r[58]
-	r[59], err = lib[13](r[61:62])
+	r[59], err = rtimpl.Call(lib[13], r[61:62], r[58])
 	if err != nil {
 		return rtimpl.CallErr(138, "vm.builtin.make_tuple", err)
 	}
