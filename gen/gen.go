@@ -329,8 +329,9 @@ func apiFile(in Input) ([]byte, []signature, error) {
 			outs = append(outs, jen.Id("r0"))
 		}
 		body = append(body, jen.Return(append(outs, jen.Nil())...))
-		doc := fmt.Sprintf("%s calls %s in compiled mode.\n\n\t%s", goName, fn.Name, sig)
-		f.Comment(doc)
+		// A comment starting with "//" is written as is (jennifer would
+		// otherwise use /* */ for a multi-line one).
+		f.Comment(fmt.Sprintf("// %s calls %s in compiled mode.\n//\n//\t%s", goName, fn.Name, sig))
 		f.Func().Params(jen.Id("m").Op("*").Id("Model")).Id(goName).Params(params...).Params(resTypes...).Block(body...)
 		f.Line()
 		f.Comment(fmt.Sprintf("%s calls %s on the Default model in compiled mode.", goName, fn.Name))

@@ -6,9 +6,10 @@
 // Package model runs the Relax model model.py, compiled ahead of time by relaxgo.
 //
 // Each function of the model is available two ways: compiled to straight-line
-// Go that calls relaxgo's kernels directly (the functions below and the Model
-// methods), and as bytecode for relaxgo's Relax VM (Model.NewVM). Both modes
-// run the same kernels and give bit-identical results.
+// Go (the functions below and the Model methods), which calls relaxgo's kernels
+// through a table of functions resolved when the model loads, and as bytecode
+// for relaxgo's Relax VM (Model.NewVM). Both modes run the same kernels in the
+// same order and give bit-identical results.
 //
 // Functions:
 //
@@ -22,11 +23,9 @@ import (
 	runtime "github.com/relaxgo/relaxgo/runtime"
 )
 
-/*
-Main calls main in compiled mode.
-
-	def main(x: R.Tensor((1, 3, 16, 16), dtype="float32")) -> R.Tuple(R.Tensor((1, 10), dtype="float32"))
-*/
+// Main calls main in compiled mode.
+//
+//	def main(x: R.Tensor((1, 3, 16, 16), dtype="float32")) -> R.Tuple(R.Tensor((1, 10), dtype="float32"))
 func (m *Model) Main(x *runtime.Tensor) (*runtime.Tensor, error) {
 	v, err := m.Invoke("main", x)
 	if err != nil {
