@@ -26,9 +26,6 @@ type ExecBuilder struct{ b rtlink.ExecBuilder }
 // NewExecBuilder returns an empty builder.
 func NewExecBuilder() *ExecBuilder { return &ExecBuilder{rtlink.NewExecBuilder()} }
 
-// Err is the first error any builder method reported, or nil.
-func (b *ExecBuilder) Err() error { return b.b.Err() }
-
 // DeclareFunction adds name to the function table with the given kind (a
 // forward declaration). Declaring an existing name again is a no-op when the
 // kind agrees and an error otherwise.
@@ -44,14 +41,6 @@ func (b *ExecBuilder) EmitFunction(name string, numInputs int64, paramNames []st
 // EndFunction ends the body of function name.
 func (b *ExecBuilder) EndFunction(name string) error { return b.b.EndFunction(name) }
 
-// GetFunction returns the function-table argument of name.
-func (b *ExecBuilder) GetFunction(name string) (bytecode.Arg, error) { return b.b.GetFunction(name) }
-
-// EmitCall emits a call of function name with args into register dst.
-func (b *ExecBuilder) EmitCall(name string, args []bytecode.Arg, dst int64) error {
-	return b.b.EmitCall(name, args, dst)
-}
-
 // EmitCallIdx emits a call of function-table entry funcIdx.
 func (b *ExecBuilder) EmitCallIdx(funcIdx int64, args []bytecode.Arg, dst int64) error {
 	return b.b.EmitCallIdx(funcIdx, args, dst)
@@ -66,11 +55,6 @@ func (b *ExecBuilder) EmitGoto(pcOffset int64) error { return b.b.EmitGoto(pcOff
 // EmitIf emits a conditional jump by falseOffset when cond (a register) is zero.
 func (b *ExecBuilder) EmitIf(cond bytecode.Arg, falseOffset int64) error {
 	return b.b.EmitIf(cond, falseOffset)
-}
-
-// SaveMemoryScope records the memory scope of a constant-pool entry.
-func (b *ExecBuilder) SaveMemoryScope(idx bytecode.Arg, scope string) error {
-	return b.b.SaveMemoryScope(idx, scope)
 }
 
 // ConvertConstant returns the argument for constant v: an immediate for an

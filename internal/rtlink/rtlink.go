@@ -49,15 +49,11 @@ type ExecBuilder interface {
 	DeclareFunction(name string, kind int32) error
 	EmitFunction(name string, numInputs int64, paramNames []string, kind int32, initRegisterSize int64) error
 	EndFunction(name string) error
-	GetFunction(name string) (bytecode.Arg, error)
-	EmitCall(name string, args []bytecode.Arg, dst int64) error
 	EmitCallIdx(funcIdx int64, args []bytecode.Arg, dst int64) error
 	EmitRet(result bytecode.Arg) error
 	EmitGoto(pcOffset int64) error
 	EmitIf(cond bytecode.Arg, falseOffset int64) error
-	SaveMemoryScope(idx bytecode.Arg, scope string) error
 	ConvertConstant(v any) (bytecode.Arg, error)
-	Err() error
 	// Get returns the *runtime.Executable.
 	Get() (any, error)
 }
