@@ -12,7 +12,8 @@ import (
 )
 
 // execBuilder assembles an Executable instruction by instruction (TVM's
-// relax.execBuilder). Methods return an error and also remember the first
+// relax.ExecBuilder), exposed to the compiler as vmtir.ExecBuilder through
+// internal/rtlink. Methods return an error and also remember the first
 // one, so a code generator may check each call or only the result of Get.
 //
 // The builder takes ownership of the constants passed to ConvertConstant:

@@ -8,8 +8,8 @@
 // An Executable holds a function table, a constant pool and a flat stream of
 // 64-bit instruction words in TVM's encoding (four opcodes: Call, Ret, Goto,
 // If; Call arguments are 8-bit kind + 56-bit value words). The compiler
-// assembles one (vmtir.ExecBuilder); Executable.SaveToBytes and LoadExecutable read and write
-// TVM's "0.14" binary layout byte for byte. The loader checks every count
+// assembles one (vmtir.ExecBuilder); Executable.SaveToBytes and
+// LoadExecutable read and write TVM's "0.14" binary layout byte for byte. The loader checks every count
 // against the bytes that remain before allocating and validates every index,
 // register and jump, so a VM never panics on a loaded executable.
 // AsText, AsPython and Stats print TVM's formats.
