@@ -233,15 +233,17 @@ func (u *compiledUnit) compiledFunc(f *vmtir.Func) (jen.Code, error) {
 		if len(stmts) == 0 {
 			stmts = append(stmts, jen.Comment("(no-op)"))
 		}
+		// Each instruction is its bytecode text as a comment, preceded by
+		// its label when something jumps to it; jumps name their target.
 		if targets[pc] {
-			stmts[0] = jen.Id(label(pc)).Op(":").Add(stmts[0])
+			body = append(body, jen.Id(label(pc)).Op(":"))
 		}
 		comment := u.p.InstrString(in)
 		switch in.Op {
 		case bytecode.OpGoto:
-			comment = fmt.Sprintf("%s (to %s)", comment, label(pc+int(in.Offset)))
+			comment = fmt.Sprintf("goto %s (offset %+d)", label(pc+int(in.Offset)), in.Offset)
 		case bytecode.OpIf:
-			comment = fmt.Sprintf("%s (else to %s)", comment, label(pc+int(in.Offset)))
+			comment = fmt.Sprintf("if %s else goto %s (offset %+d)", u.p.ArgString(vmtir.Reg(in.Reg)), label(pc+int(in.Offset)), in.Offset)
 		}
 		body = append(body, jen.Comment(comment))
 		body = append(body, stmts...)

@@ -126,7 +126,9 @@ func (p *Program) String() string {
 	return b.String()
 }
 
-func (p *Program) argString(a Arg) string {
+// ArgString spells an argument as the executable's text form does: %N, %void,
+// %vm, iN, c[N] or f[name].
+func (p *Program) ArgString(a Arg) string {
 	switch a.Kind {
 	case ArgReg:
 		switch a.Value {
@@ -151,14 +153,14 @@ func (p *Program) InstrString(in Instr) string {
 	case bytecode.OpCall:
 		args := make([]string, len(in.Args))
 		for i, a := range in.Args {
-			args[i] = p.argString(a)
+			args[i] = p.ArgString(a)
 		}
-		return fmt.Sprintf("call %s [%s] -> %s", p.Funcs[in.Func].Name, strings.Join(args, ", "), p.argString(Reg(in.Dst)))
+		return fmt.Sprintf("call %s [%s] -> %s", p.Funcs[in.Func].Name, strings.Join(args, ", "), p.ArgString(Reg(in.Dst)))
 	case bytecode.OpRet:
-		return fmt.Sprintf("ret %s", p.argString(Reg(in.Reg)))
+		return fmt.Sprintf("ret %s", p.ArgString(Reg(in.Reg)))
 	case bytecode.OpGoto:
 		return fmt.Sprintf("goto %d", in.Offset)
 	default:
-		return fmt.Sprintf("if %s, %d", p.argString(Reg(in.Reg)), in.Offset)
+		return fmt.Sprintf("if %s, %d", p.ArgString(Reg(in.Reg)), in.Offset)
 	}
 }

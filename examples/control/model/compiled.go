@@ -82,7 +82,7 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 	if err != nil {
 		return rtimpl.CallErr(10, "vm.builtin.read_if_cond", err)
 	}
-	// if %5, 7 (else to L18)
+	// if %5 else goto L18 (offset +7)
 	if ok, err := rtimpl.IfCond(r[6]); err != nil {
 		return fmt.Errorf("instruction 11: %w", err)
 	} else if !ok {
@@ -114,10 +114,10 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 	r[10] = r[9]
 	// call vm.builtin.copy [%9] -> %6
 	r[7] = r[10]
-	// goto 11 (to L28)
+	// goto L28 (offset +11)
 	goto L28
-	// call vm.builtin.alloc_storage [%vm, c[12], i0, c[6], c[5]] -> %10
 L18:
+	// call vm.builtin.alloc_storage [%vm, c[12], i0, c[6], c[5]] -> %10
 	r[11], err = rtimpl.AllocStorage(vm, 8)
 	if err != nil {
 		return rtimpl.CallErr(18, "vm.builtin.alloc_storage", err)
@@ -174,8 +174,8 @@ L18:
 	r[17] = r[16]
 	// call vm.builtin.copy [%16] -> %6
 	r[7] = r[17]
-	// call vm.builtin.null_value [] -> %4
 L28:
+	// call vm.builtin.null_value [] -> %4
 	r[5] = nil
 	// ret %6
 	r[2] = r[7]
@@ -290,7 +290,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	if err != nil {
 		return rtimpl.CallErr(18, "vm.builtin.read_if_cond", err)
 	}
-	// if %9, 3 (else to L22)
+	// if %9 else goto L22 (offset +3)
 	if ok, err := rtimpl.IfCond(r[10]); err != nil {
 		return fmt.Errorf("instruction 19: %w", err)
 	} else if !ok {
@@ -298,10 +298,10 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	}
 	// call vm.builtin.copy [%3] -> %10
 	r[11] = r[4]
-	// goto 6 (to L27)
+	// goto L27 (offset +6)
 	goto L27
-	// call vm.builtin.alloc_storage [%vm, c[10], i0, c[6], c[5]] -> %11
 L22:
+	// call vm.builtin.alloc_storage [%vm, c[10], i0, c[6], c[5]] -> %11
 	r[12], err = rtimpl.AllocStorage(vm, 16)
 	if err != nil {
 		return rtimpl.CallErr(22, "vm.builtin.alloc_storage", err)
@@ -327,8 +327,8 @@ L22:
 	r[14] = r[13]
 	// call vm.builtin.copy [%13] -> %10
 	r[11] = r[14]
-	// call vm.builtin.null_value [] -> %8
 L27:
+	// call vm.builtin.null_value [] -> %8
 	r[9] = nil
 	// call vm.builtin.null_value [] -> %3
 	r[4] = nil
