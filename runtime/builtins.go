@@ -8,69 +8,36 @@ import (
 	"github.com/relaxgo/relaxgo/internal/builtin"
 )
 
-// ErrBuiltinArgs is wrapped when a builtin receives arguments of the wrong
-// number or type (a code generator bug rather than a user input error).
+// ErrBuiltinArgs is wrapped by Args (and so by the builtins and the kernels)
+// when a packed function receives arguments of the wrong number or type: for
+// builtins and kernels a code generator bug rather than a user input error.
 var ErrBuiltinArgs = errors.New("bad builtin arguments")
 
-func argErr(fn string, format string, args ...any) error {
-	return fmt.Errorf("runtime: %s: %w: %s", fn, ErrBuiltinArgs, fmt.Sprintf(format, args...))
-}
+// The helpers below decode one argument with Args, so builtins and kernels
+// report bad arguments in the same words.
 
 func wantArgs(fn string, args []Value, lo, hi int) error {
-	if len(args) < lo || (hi >= 0 && len(args) > hi) {
-		switch {
-		case hi < 0:
-			return argErr(fn, "expects at least %d arguments, got %d", lo, len(args))
-		case lo == hi:
-			return argErr(fn, "expects %d arguments, got %d", lo, len(args))
-		default:
-			return argErr(fn, "expects %d to %d arguments, got %d", lo, hi, len(args))
-		}
-	}
-	return nil
+	a := Args{Func: fn, Values: args}
+	a.Count(lo, hi)
+	return a.Err()
 }
 
-func toInt64(v Value) (int64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return x, true
-	case int:
-		return int64(x), true
-	case int32:
-		return int64(x), true
-	case bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
-	}
-	return 0, false
-}
-
-func intArg(fn string, args []Value, i int, what string) (int64, error) {
-	v, ok := toInt64(args[i])
-	if !ok {
-		return 0, argErr(fn, "argument %d (%s) must be an int, got %s", i, what, TypeName(args[i]))
-	}
-	return v, nil
+func intArg(fn string, args []Value, i int) (int64, error) {
+	a := Args{Func: fn, Values: args}
+	v := a.Int(i)
+	return v, a.Err()
 }
 
 func tensorArg(fn string, args []Value, i int) (*Tensor, error) {
-	t, ok := args[i].(*Tensor)
-	if !ok || t == nil {
-		return nil, argErr(fn, "argument %d must be a Tensor, got %s", i, TypeName(args[i]))
-	}
-	return t, nil
+	a := Args{Func: fn, Values: args}
+	t := a.Tensor(i)
+	return t, a.Err()
 }
 
 func shapeArg(fn string, args []Value, i int) (Shape, error) {
-	switch s := args[i].(type) {
-	case Shape:
-		return s, nil
-	case []int64:
-		return Shape(s), nil
-	}
-	return nil, argErr(fn, "argument %d must be a Shape, got %s", i, TypeName(args[i]))
+	a := Args{Func: fn, Values: args}
+	s := a.Shape(i)
+	return s, a.Err()
 }
 
 func vmArg(fn string, args []Value) (*VM, error) {
@@ -86,29 +53,15 @@ func vmArg(fn string, args []Value) (*VM, error) {
 
 // dtypeArg accepts a DataType or its string spelling; nil means "none".
 func dtypeArg(fn string, args []Value, i int) (DataType, bool, error) {
-	switch d := args[i].(type) {
-	case nil:
-		return DataType{}, false, nil
-	case DataType:
-		return d, true, nil
-	case string:
-		t, err := ParseDataType(d)
-		if err != nil {
-			return DataType{}, false, argErr(fn, "argument %d: %v", i, err)
-		}
-		return t, true, nil
-	}
-	return DataType{}, false, argErr(fn, "argument %d must be a DataType, got %s", i, TypeName(args[i]))
+	a := Args{Func: fn, Values: args}
+	dt := a.DType(i)
+	return dt, a.Err() == nil && args[i] != nil, a.Err()
 }
 
 func strArg(fn string, args []Value, i int) (string, error) {
-	switch s := args[i].(type) {
-	case nil:
-		return "", nil
-	case string:
-		return s, nil
-	}
-	return "", argErr(fn, "argument %d must be a string, got %s", i, TypeName(args[i]))
+	a := Args{Func: fn, Values: args}
+	s := a.String(i)
+	return s, a.Err()
 }
 
 // heapArg returns the int64 data of a shape heap argument, or nil for None.
@@ -183,7 +136,7 @@ func builtinAllocShapeHeap(args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := intArg(fn, args, 1, "size")
+	n, err := intArg(fn, args, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +185,7 @@ func builtinMatchShape(args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := intArg(fn, args, 2, "size")
+	n, err := intArg(fn, args, 2)
 	if err != nil {
 		return nil, err
 	}
@@ -247,11 +200,11 @@ func builtinMatchShape(args []Value) (Value, error) {
 		return nil, checkErr(ErrMatch, fn, ctx, fmt.Sprintf("ndim mismatch: expected %d, got %d (%s %s)", n, len(shape), what, shape))
 	}
 	for i := int64(0); i < n; i++ {
-		code, err := intArg(fn, args, int(3+2*i), "match code")
+		code, err := intArg(fn, args, int(3+2*i))
 		if err != nil {
 			return nil, err
 		}
-		reg, err := intArg(fn, args, int(4+2*i), "match value")
+		reg, err := intArg(fn, args, int(4+2*i))
 		if err != nil {
 			return nil, err
 		}
@@ -305,7 +258,7 @@ func makeShapeInto(dst []int64, args []Value) ([]int64, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := intArg(fn, args, 1, "size")
+	n, err := intArg(fn, args, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -314,11 +267,11 @@ func makeShapeInto(dst []int64, args []Value) ([]int64, error) {
 	}
 	out := slices.Grow(dst[:0], int(n))[:n]
 	for i := int64(0); i < n; i++ {
-		code, err := intArg(fn, args, int(2+2*i), "make code")
+		code, err := intArg(fn, args, int(2+2*i))
 		if err != nil {
 			return nil, err
 		}
-		reg, err := intArg(fn, args, int(3+2*i), "make value")
+		reg, err := intArg(fn, args, int(3+2*i))
 		if err != nil {
 			return nil, err
 		}
@@ -343,7 +296,7 @@ func builtinMatchPrimValue(args []Value) (Value, error) {
 	if err := wantArgs(fn, args, 4, 5); err != nil {
 		return nil, err
 	}
-	v, err := intArg(fn, args, 0, "value")
+	v, err := intArg(fn, args, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -351,11 +304,11 @@ func builtinMatchPrimValue(args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	code, err := intArg(fn, args, 2, "match code")
+	code, err := intArg(fn, args, 2)
 	if err != nil {
 		return nil, err
 	}
-	reg, err := intArg(fn, args, 3, "match value")
+	reg, err := intArg(fn, args, 3)
 	if err != nil {
 		return nil, err
 	}
@@ -397,11 +350,11 @@ func builtinMakePrimValue(args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	code, err := intArg(fn, args, 1, "make code")
+	code, err := intArg(fn, args, 1)
 	if err != nil {
 		return nil, err
 	}
-	reg, err := intArg(fn, args, 2, "make value")
+	reg, err := intArg(fn, args, 2)
 	if err != nil {
 		return nil, err
 	}
@@ -423,7 +376,7 @@ func builtinCheckTensorInfo(args []Value) (Value, error) {
 	if err := wantArgs(fn, args, 3, 4); err != nil {
 		return nil, err
 	}
-	ndim, err := intArg(fn, args, 1, "ndim")
+	ndim, err := intArg(fn, args, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -455,7 +408,7 @@ func builtinCheckShapeInfo(args []Value) (Value, error) {
 	if err := wantArgs(fn, args, 3, 3); err != nil {
 		return nil, err
 	}
-	ndim, err := intArg(fn, args, 1, "ndim")
+	ndim, err := intArg(fn, args, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -514,7 +467,7 @@ func builtinCheckTupleInfo(args []Value) (Value, error) {
 	if err := wantArgs(fn, args, 3, 3); err != nil {
 		return nil, err
 	}
-	size, err := intArg(fn, args, 1, "size")
+	size, err := intArg(fn, args, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -569,7 +522,7 @@ func builtinAllocStorage(args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	dev, err := intArg(fn, args, 2, "device index")
+	dev, err := intArg(fn, args, 2)
 	if err != nil {
 		return nil, err
 	}
@@ -616,7 +569,7 @@ func builtinAllocTensor(args []Value) (Value, error) {
 	if !ok || s == nil {
 		return nil, argErr(fn, "argument 0 must be a Storage, got %s", TypeName(args[0]))
 	}
-	off, err := intArg(fn, args, 1, "offset")
+	off, err := intArg(fn, args, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -695,7 +648,7 @@ func tupleIndexArgs(fn string, args []Value) (Tuple, int64, error) {
 	if !ok {
 		return nil, 0, argErr(fn, "argument 0 must be a Tuple, got %s", TypeName(args[0]))
 	}
-	i, err := intArg(fn, args, 1, "index")
+	i, err := intArg(fn, args, 1)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -915,11 +868,11 @@ func builtinToDevice(args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	dt, err := intArg(fn, args, 1, "device type")
+	dt, err := intArg(fn, args, 1)
 	if err != nil {
 		return nil, err
 	}
-	id, err := intArg(fn, args, 2, "device id")
+	id, err := intArg(fn, args, 2)
 	if err != nil {
 		return nil, err
 	}
