@@ -24,14 +24,17 @@ func init() {
 // linkedBuilder adapts execBuilder to rtlink.ExecBuilder's signatures.
 type linkedBuilder struct{ *execBuilder }
 
+// DeclareFunction takes the kind as rtlink spells it.
 func (b linkedBuilder) DeclareFunction(name string, kind int32) error {
 	return b.execBuilder.DeclareFunction(name, FuncKind(kind))
 }
 
+// EmitFunction takes the kind as rtlink spells it.
 func (b linkedBuilder) EmitFunction(name string, numInputs int64, paramNames []string, kind int32, initRegisterSize int64) error {
 	return b.execBuilder.EmitFunction(name, numInputs, paramNames, FuncKind(kind), initRegisterSize)
 }
 
+// Get returns the *Executable as any (rtlink cannot name it).
 func (b linkedBuilder) Get() (any, error) {
 	e, err := b.execBuilder.Get()
 	if err != nil {
