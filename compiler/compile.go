@@ -40,6 +40,8 @@ type Result struct {
 	Program *vmtir.Program
 	// Exec is the bytecode executable.
 	Exec *runtime.Executable
+	// Consts is where each of Program's constants went in Exec (for gen.Input).
+	Consts []vmtir.Arg
 }
 
 // LoadParams reads weights from a .safetensors or .npz file.
@@ -109,9 +111,9 @@ func CompileModule(m *ir.Module, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	exec, err := vmtir.Bytecode(prog)
+	exec, consts, err := vmtir.Bytecode(prog)
 	if err != nil {
 		return nil, fmt.Errorf("building the executable: %w", err)
 	}
-	return &Result{Source: m, Lowered: lowered, Program: prog, Exec: exec}, nil
+	return &Result{Source: m, Lowered: lowered, Program: prog, Exec: exec, Consts: consts}, nil
 }

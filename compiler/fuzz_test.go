@@ -36,7 +36,7 @@ func FuzzCompile(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := gen.Package(gen.Input{Lowered: res.Lowered, Program: res.Program, Exec: res.Exec, Package: "model", Source: "fuzz.py"}); err != nil {
+		if _, err := gen.Package(gen.Input{Lowered: res.Lowered, Program: res.Program, Exec: res.Exec, Consts: res.Consts, Package: "model", Source: "fuzz.py"}); err != nil {
 			return
 		}
 	})

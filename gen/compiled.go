@@ -6,11 +6,16 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/relaxgo/relaxgo/internal/builtin"
+	"github.com/relaxgo/relaxgo/internal/bytecode"
 	"github.com/relaxgo/relaxgo/runtime"
 	"github.com/relaxgo/relaxgo/vmtir"
 )
 
-const runtimePkg = "github.com/relaxgo/relaxgo/runtime"
+const (
+	runtimePkg = "github.com/relaxgo/relaxgo/runtime"
+	rtimplPkg  = "github.com/relaxgo/relaxgo/runtime/rtimpl"
+)
 
 // compiledUnit collects what the compiled functions of one program share:
 // the library functions they call (resolved once at load time) and the
@@ -18,8 +23,8 @@ const runtimePkg = "github.com/relaxgo/relaxgo/runtime"
 type compiledUnit struct {
 	p *vmtir.Program
 	// consts maps program constant indices to executable arguments (an
-	// immediate or a constant-pool index), as the executable builder assigned them.
-	consts []runtime.Arg
+	// immediate or a constant-pool index), as vmtir.Bytecode assigned them.
+	consts []vmtir.Arg
 	// primFuncs maps PrimFunc names to the Go functions implementing them.
 	primFuncs map[string]string
 	libNames  []string
@@ -33,6 +38,9 @@ type compiledUnit struct {
 	shapeSites int
 	// stageBase is the first staging register of the function being emitted.
 	stageBase int
+	// usesConst, usesFuncs and usesErr record whether the function being
+	// emitted reads the constant pool, the function table and err.
+	usesConst, usesFuncs, usesErr bool
 }
 
 // isLibrary reports whether a packed callee is a runtime builtin or a kernel,
@@ -87,7 +95,7 @@ func registerFileSize(f *vmtir.Func) int64 {
 func maxArgs(f *vmtir.Func) int {
 	n := 0
 	for _, in := range f.Instrs {
-		if in.Op == runtime.OpCall && len(in.Args) > n {
+		if in.Op == bytecode.OpCall && len(in.Args) > n {
 			n = len(in.Args)
 		}
 	}
@@ -110,7 +118,7 @@ func (u *compiledUnit) compiledFunc(f *vmtir.Func) (jen.Code, error) {
 	targets := map[int]bool{}
 	for pc, in := range f.Instrs {
 		switch in.Op {
-		case runtime.OpGoto, runtime.OpIf:
+		case bytecode.OpGoto, bytecode.OpIf:
 			t := pc + int(in.Offset)
 			if t < 0 || t > len(f.Instrs) {
 				return nil, fmt.Errorf("gen: %s: instruction %d jumps outside the function", f.Name, pc)
@@ -123,92 +131,100 @@ func (u *compiledUnit) compiledFunc(f *vmtir.Func) (jen.Code, error) {
 		switch a.Kind {
 		case vmtir.ArgReg:
 			switch a.Value {
-			case runtime.VoidRegister:
+			case bytecode.VoidRegister:
 				return jen.Nil(), nil
-			case runtime.VMRegister:
+			case bytecode.VMRegister:
 				return jen.Id("vm"), nil
 			}
 			return reg(a.Value), nil
 		case vmtir.ArgImm:
 			return u.imm(a.Value), nil
 		case vmtir.ArgConst:
-			ca := u.consts[a.Value]
-			if ca.Kind() == runtime.ArgImmediate {
-				return u.imm(ca.Value()), nil
+			if a.Value < 0 || int(a.Value) >= len(u.consts) {
+				return nil, fmt.Errorf("gen: %s: constant %d has no executable argument", f.Name, a.Value)
 			}
-			return jen.Id("c").Index(jen.Lit(int(ca.Value()))), nil
+			ca := u.consts[a.Value]
+			if ca.Kind == vmtir.ArgImm {
+				return u.imm(ca.Value), nil
+			}
+			u.usesConst = true
+			return jen.Id("c").Index(jen.Lit(int(ca.Value))), nil
 		case vmtir.ArgFunc:
+			u.usesFuncs = true
 			return jen.Id("fp").Index(jen.Lit(int(a.Value))), nil
 		}
 		return nil, fmt.Errorf("gen: %s: bad argument kind %d", f.Name, a.Kind)
 	}
+	u.usesConst, u.usesFuncs, u.usesErr = false, false, false
 	var body []jen.Code
-	body = append(body,
-		jen.Id("c").Op(":=").Id("vm").Dot("ConstPool").Call(),
-		jen.Id("fp").Op(":=").Id("vm").Dot("FuncPool").Call(),
-		jen.Var().Id("err").Error(),
-		jen.Id("_").Op(",").Id("_").Op(",").Id("_").Op("=").Id("c").Op(",").Id("fp").Op(",").Id("err"),
-	)
 	for pc, in := range f.Instrs {
 		var stmts []jen.Code
 		switch in.Op {
-		case runtime.OpCall:
+		case bytecode.OpCall:
 			callee := u.p.Funcs[in.Func]
 			dst := jen.Id("_")
-			if in.Dst < runtime.BeginSpecialReg {
+			if in.Dst < bytecode.BeginSpecialReg {
 				dst = reg(in.Dst).(*jen.Statement)
 			}
 			// Copies and nulls are register moves; everything else is a call.
-			if callee.Name == "vm.builtin.copy" && len(in.Args) == 1 {
+			if callee.Name == builtin.Copy && len(in.Args) == 1 {
 				a, err := argCode(in.Args[0])
 				if err != nil {
 					return nil, err
 				}
-				if in.Dst < runtime.BeginSpecialReg {
+				if in.Dst < bytecode.BeginSpecialReg {
 					stmts = append(stmts, dst.Clone().Op("=").Add(a))
 				}
 				break
 			}
-			if callee.Name == "vm.builtin.null_value" && len(in.Args) == 0 {
-				if in.Dst < runtime.BeginSpecialReg {
+			if callee.Name == builtin.NullValue && len(in.Args) == 0 {
+				if in.Dst < bytecode.BeginSpecialReg {
 					stmts = append(stmts, dst.Clone().Op("=").Nil())
 				}
 				break
 			}
-			var slow []jen.Code
+			// stage copies the arguments into the register window the callee
+			// receives; argv are the same arguments as expressions.
+			var stage, argv []jen.Code
 			for i, a := range in.Args {
 				ac, err := argCode(a)
 				if err != nil {
 					return nil, err
 				}
-				slow = append(slow, jen.Id("r").Index(jen.Lit(base+i)).Op("=").Add(ac))
+				argv = append(argv, ac)
+				stage = append(stage, jen.Id("r").Index(jen.Lit(base+i)).Op("=").Add(ac))
 			}
-			args := jen.Id("r").Index(jen.Lit(base).Op(":").Lit(base + len(in.Args)))
-			var call *jen.Statement
+			window := jen.Id("r").Index(jen.Lit(base).Op(":").Lit(base + len(in.Args)))
+			u.usesErr = true
+			errCheck := jen.If(jen.Id("err").Op("!=").Nil()).Block(
+				jen.Return(jen.Qual(rtimplPkg, "CallErr").Call(jen.Lit(pc), jen.Lit(callee.Name), jen.Id("err"))),
+			)
+			var slow []jen.Code
+			packed := func(fn jen.Code) []jen.Code {
+				call := jen.Qual(rtimplPkg, "Call").Call(append([]jen.Code{fn, window}, argv...)...)
+				return []jen.Code{jen.List(dst, jen.Id("err")).Op("=").Add(call), errCheck}
+			}
 			switch {
 			case callee.Kind == runtime.FuncKindPacked && u.primFuncs[callee.Name] != "":
-				call = jen.Id(u.primFuncs[callee.Name]).Call(args)
+				slow = packed(jen.Id(u.primFuncs[callee.Name]))
 			case callee.Kind == runtime.FuncKindPacked && isLibrary(callee.Name):
-				call = jen.Id("lib").Index(jen.Lit(u.lib(callee.Name))).Call(args)
+				slow = packed(jen.Id("lib").Index(jen.Lit(u.lib(callee.Name))))
 			default:
-				call = jen.Id("vm").Dot("CallFunc").Call(jen.Lit(in.Func), args.Clone().Op("..."))
+				call := jen.Qual(rtimplPkg, "CallFunc").Call(jen.Id("vm"), jen.Lit(in.Func), window.Clone().Op("..."))
+				slow = append(append(slow, stage...), jen.List(dst, jen.Id("err")).Op("=").Add(call), errCheck)
 			}
-			errCheck := jen.If(jen.Id("err").Op("!=").Nil()).Block(
-				jen.Return(jen.Qual(runtimePkg, "CallErr").Call(jen.Lit(pc), jen.Lit(callee.Name), jen.Id("err"))),
-			)
-			slow = append(slow, jen.List(dst, jen.Id("err")).Op("=").Add(call), errCheck)
-			if fast := u.fastPath(callee.Name, in, reg, argCode, slow, errCheck); fast != nil {
+			if fast := u.fastPath(callee.Name, in, reg, argCode, stage, slow, errCheck); fast != nil {
 				stmts = append(stmts, fast...)
 			} else {
 				stmts = append(stmts, slow...)
 			}
-		case runtime.OpRet:
+		case bytecode.OpRet:
 			stmts = append(stmts, jen.Id("r").Index(jen.Lit(int(n))).Op("=").Add(reg(in.Reg)), jen.Return(jen.Nil()))
-		case runtime.OpGoto:
+		case bytecode.OpGoto:
 			stmts = append(stmts, jen.Goto().Id(label(pc+int(in.Offset))))
-		case runtime.OpIf:
+		case bytecode.OpIf:
 			stmts = append(stmts, jen.If(
-				jen.List(jen.Id("ok"), jen.Id("err")).Op(":=").Qual(runtimePkg, "IfCond").Call(reg(in.Reg)),
+				jen.List(jen.Id("ok"), jen.Id("err")).Op(":=").Qual(rtimplPkg, "IfCond").Call(reg(in.Reg)),
 				jen.Id("err").Op("!=").Nil(),
 			).Block(
 				jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(fmt.Sprintf("instruction %d: %%w", pc)), jen.Id("err"))),
@@ -217,24 +233,52 @@ func (u *compiledUnit) compiledFunc(f *vmtir.Func) (jen.Code, error) {
 		if len(stmts) == 0 {
 			stmts = append(stmts, jen.Comment("(no-op)"))
 		}
+		// Each instruction is its bytecode text as a comment, preceded by
+		// its label when something jumps to it; jumps name their target.
 		if targets[pc] {
-			stmts[0] = jen.Id(label(pc)).Op(":").Add(stmts[0])
+			body = append(body, jen.Id(label(pc)).Op(":"))
 		}
-		body = append(body, jen.Comment(u.p.InstrString(in)))
+		comment := u.p.InstrString(in)
+		switch in.Op {
+		case bytecode.OpGoto:
+			comment = fmt.Sprintf("goto %s (offset %+d)", label(pc+int(in.Offset)), in.Offset)
+		case bytecode.OpIf:
+			comment = fmt.Sprintf("if %s else goto %s (offset %+d)", u.p.ArgString(vmtir.Reg(in.Reg)), label(pc+int(in.Offset)), in.Offset)
+		}
+		body = append(body, jen.Comment(comment))
 		body = append(body, stmts...)
 	}
 	if targets[len(f.Instrs)] {
 		return nil, fmt.Errorf("gen: %s: jump past the last instruction", f.Name)
 	}
 	last := f.Instrs[len(f.Instrs)-1]
-	if last.Op != runtime.OpRet {
+	if last.Op != bytecode.OpRet {
 		body = append(body, jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("function ended without return"))))
 	}
-	doc := fmt.Sprintf("%s is the compiled form of Relax function %s (%d parameters, %d registers).", GoFuncName(f.Name), f.Name, n, registerFileSize(f))
+	var prelude []jen.Code
+	if u.usesConst {
+		prelude = append(prelude, jen.Id("c").Op(":=").Qual(rtimplPkg, "ConstPool").Call(jen.Id("vm")))
+	}
+	if u.usesFuncs {
+		prelude = append(prelude, jen.Id("fp").Op(":=").Qual(rtimplPkg, "FuncPool").Call(jen.Id("vm")))
+	}
+	if u.usesErr {
+		prelude = append(prelude, jen.Var().Id("err").Error())
+	}
+	body = append(prelude, body...)
+	doc := fmt.Sprintf("%s is the compiled form of Relax function %s (%s, %d registers).", GoFuncName(f.Name), f.Name, plural(int(n), "parameter"), registerFileSize(f))
 	return jen.Comment(doc).Line().Func().Id(GoFuncName(f.Name)).Params(
 		jen.Id("vm").Op("*").Qual(runtimePkg, "VM"),
 		jen.Id("r").Index().Qual(runtimePkg, "Value"),
 	).Error().Block(body...), nil
+}
+
+// plural spells n things.
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // libraryDecls declares the resolved library functions and boxed immediates.
@@ -253,17 +297,17 @@ func (u *compiledUnit) libraryDecls() []jen.Code {
 	}
 	imms := make([]jen.Code, len(u.imms))
 	for i, v := range u.imms {
-		imms[i] = jen.Int64().Call(jen.Lit(v))
+		imms[i] = jen.Lit(v)
 	}
 	return []jen.Code{
 		jen.Comment("libNames are the runtime builtins and kernels the compiled functions call;"),
 		jen.Comment("lib holds them, resolved from the registry when the model loads."),
-		jen.Var().Id("libNames").Op("=").Index().String().Values(names...),
+		jen.Var().Id("libNames").Op("=").Index().String().Add(wrapped(names, 1)),
 		jen.Var().Id("lib").Index().Qual(runtimePkg, "PackedFunc"),
 		jen.Comment("imms are the integer immediates of the compiled functions, boxed once."),
-		jen.Var().Id("imms").Op("=").Index().Qual(runtimePkg, "Value").Values(imms...),
+		jen.Var().Id("imms").Op("=").Index().Qual(runtimePkg, "Value").Add(wrapped(imms, 8)),
 		jen.Comment("shapeConsts are constant shapes of tensors the compiled functions allocate."),
-		jen.Var().Id("shapeConsts").Op("=").Index().Qual(runtimePkg, "Shape").Values(shapes...),
+		jen.Var().Id("shapeConsts").Op("=").Index().Qual(runtimePkg, "Shape").Add(wrapped(shapes, 1)),
 	}
 }
 
@@ -287,7 +331,33 @@ func (u *compiledUnit) immValue(a vmtir.Arg) (int64, bool) {
 	return 0, false
 }
 
+// wrapped is a composite literal's braces around items, perRow to a line
+// (on one line when they fit in a row).
+func wrapped(items []jen.Code, perRow int) jen.Code {
+	if len(items) <= perRow {
+		return jen.Values(items...)
+	}
+	var rows []jen.Code
+	for i := 0; i < len(items); i += perRow {
+		row := items[i:min(i+perRow, len(items))]
+		rows = append(rows, jen.List(row...).Op(","))
+	}
+	return jen.Custom(jen.Options{Open: "{", Close: "}", Multi: true}, rows...)
+}
+
+// dtypeNames are the runtime's named data types, for generated code.
+var dtypeNames = map[runtime.DataType]string{
+	runtime.Float16: "Float16", runtime.Float32: "Float32", runtime.Float64: "Float64",
+	runtime.Int8: "Int8", runtime.Int16: "Int16", runtime.Int32: "Int32", runtime.Int64: "Int64",
+	runtime.UInt8: "UInt8", runtime.UInt16: "UInt16", runtime.UInt32: "UInt32", runtime.UInt64: "UInt64",
+	runtime.Bool: "Bool", runtime.BFloat16: "BFloat16", runtime.Void: "Void",
+}
+
+// dtypeLit spells dt as runtime's named variable, or a literal for other types.
 func dtypeLit(dt runtime.DataType) jen.Code {
+	if n, ok := dtypeNames[dt]; ok {
+		return jen.Qual(runtimePkg, n)
+	}
 	return jen.Qual(runtimePkg, "DataType").Values(jen.Dict{
 		jen.Id("Code"): jen.Lit(int(dt.Code)), jen.Id("Bits"): jen.Lit(int(dt.Bits)), jen.Id("Lanes"): jen.Lit(int(dt.Lanes)),
 	})
@@ -309,7 +379,8 @@ func (u *compiledUnit) shapeConst(s runtime.Shape) jen.Code {
 // fastPath specializes calls of hot builtins whose arguments are known at
 // generation time: the success path runs inline, and anything unexpected
 // falls back to the builtin itself (slow), so errors are the bytecode's.
-func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen.Code, argCode func(vmtir.Arg) (jen.Code, error), slow []jen.Code, errCheck jen.Code) []jen.Code {
+// stage copies the call's arguments into its register window.
+func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen.Code, argCode func(vmtir.Arg) (jen.Code, error), stage, slow []jen.Code, errCheck jen.Code) []jen.Code {
 	a := in.Args
 	value := func(i int) jen.Code {
 		c, err := argCode(a[i])
@@ -318,9 +389,9 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 		}
 		return c
 	}
-	dstOK := in.Dst < runtime.BeginSpecialReg
+	dstOK := in.Dst < bytecode.BeginSpecialReg
 	switch name {
-	case "vm.builtin.check_tensor_info":
+	case builtin.CheckTensorInfo:
 		if len(a) != 3 && len(a) != 4 {
 			return nil
 		}
@@ -338,10 +409,14 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 			if !ok || !isDT {
 				return nil
 			}
-			cond = cond.Op("||").Id("t").Dot("DType").Call().Op("!=").Parens(dtypeLit(dt))
+			lit := dtypeLit(dt)
+			if _, named := dtypeNames[dt]; !named {
+				lit = jen.Parens(lit)
+			}
+			cond = cond.Op("||").Id("t").Dot("DType").Call().Op("!=").Add(lit)
 		}
 		return []jen.Code{jen.If(jen.List(jen.Id("t"), jen.Id("ok")).Op(":=").Add(value(0)).Assert(jen.Op("*").Qual(runtimePkg, "Tensor")), cond).Block(slow...)}
-	case "vm.builtin.match_shape":
+	case builtin.MatchShape:
 		if len(a) < 3 {
 			return nil
 		}
@@ -376,29 +451,29 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 				return nil
 			}
 		}
-		body := []jen.Code{jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Qual(runtimePkg, "ValueShape").Call(value(0))}
+		body := []jen.Code{jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Qual(rtimplPkg, "ValueShape").Call(value(0))}
 		if useHeap {
-			body = append(body, jen.List(jen.Id("h"), jen.Id("hok")).Op(":=").Qual(runtimePkg, "ShapeHeap").Call(value(1)))
+			body = append(body, jen.List(jen.Id("h"), jen.Id("hok")).Op(":=").Qual(rtimplPkg, "ShapeHeap").Call(value(1)))
 			cond = jen.Op("!").Id("hok").Op("||").Len(jen.Id("h")).Op("<=").Lit(int(maxSlot)).Op("||").Add(cond)
 		}
 		if len(stores) == 0 {
-			stores = []jen.Code{jen.Comment("matched")}
+			body = append(body, jen.If(cond).Block(slow...))
+		} else {
+			body = append(body, jen.If(cond).Block(slow...).Else().Block(stores...))
 		}
-		body = append(body, jen.If(cond).Block(slow...).Else().Block(stores...))
 		return []jen.Code{jen.Block(body...)}
-	case "vm.builtin.make_shape":
+	case builtin.MakeShape:
 		if !dstOK {
 			return nil
 		}
 		site := u.shapeSites
 		u.shapeSites++
-		stage := slow[:len(a)] // the argument staging of the generic call
 		base := u.stageBase
 		return append(append([]jen.Code{}, stage...),
-			jen.List(reg(in.Dst), jen.Id("err")).Op("=").Id("vm").Dot("MakeShapeAt").Call(jen.Lit(site),
+			jen.List(reg(in.Dst), jen.Id("err")).Op("=").Qual(rtimplPkg, "MakeShapeAt").Call(jen.Id("vm"), jen.Lit(site),
 				jen.Id("r").Index(jen.Lit(base).Op(":").Lit(base+len(a)))),
 			errCheck)
-	case "vm.builtin.alloc_storage":
+	case builtin.AllocStorage:
 		if !dstOK || len(a) != 5 {
 			return nil
 		}
@@ -418,11 +493,11 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 			return nil
 		}
 		return []jen.Code{
-			jen.List(reg(in.Dst), jen.Id("err")).Op("=").Id("vm").Dot("AllocStorageBytes").Call(jen.Lit(int(nbytes))),
+			jen.List(reg(in.Dst), jen.Id("err")).Op("=").Qual(rtimplPkg, "AllocStorage").Call(jen.Id("vm"), jen.Lit(int(nbytes))),
 			errCheck,
 		}
-	case "vm.builtin.alloc_tensor":
-		if !dstOK || len(a) != 4 || a[0].Kind != vmtir.ArgReg || a[0].Value >= runtime.BeginSpecialReg {
+	case builtin.AllocTensor:
+		if !dstOK || len(a) != 4 || a[0].Kind != vmtir.ArgReg || a[0].Value >= bytecode.BeginSpecialReg {
 			return nil
 		}
 		off, ok := u.immValue(a[1])
@@ -439,7 +514,7 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 				return nil
 			}
 			shape = u.shapeConst(s)
-		} else if a[2].Kind == vmtir.ArgReg && a[2].Value < runtime.BeginSpecialReg {
+		} else if a[2].Kind == vmtir.ArgReg && a[2].Value < bytecode.BeginSpecialReg {
 			shape = jen.Id("sh")
 			shapeOK = jen.List(jen.Id("sh"), jen.Id("shok")).Op(":=").Add(reg(a[2].Value)).Assert(jen.Qual(runtimePkg, "Shape"))
 		} else {

@@ -12,7 +12,7 @@ import (
 // on deterministic inputs, and the results must agree bit for bit.
 func testFile(in Input) ([]byte, error) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\npackage %s\n\n", Header, in.Package)
+	fmt.Fprintf(&b, "%s\n\npackage %s\n\n", header(in.Source), in.Package)
 	b.WriteString(`import (
 	"errors"
 	"testing"

@@ -1,122 +1,78 @@
 package kernels
 
 import (
-	"fmt"
-	"math"
-
 	"github.com/relaxgo/relaxgo/runtime"
 	"github.com/relaxgo/relaxgo/runtime/half"
 )
 
-// pargs decodes the arguments of one packed call with a sticky error: after
-// the first failure every accessor returns a zero value and err keeps the
-// first message. It lives on the caller's stack and does not allocate unless
-// an error is reported.
+// pargs decodes the arguments of one packed call with runtime.Args (one
+// decoder and one wording for builtins, kernels and user functions), adding
+// what only kernels accept: one-element tensors as scalars and 1-D integer
+// tensors as int lists. Errors are sticky; err mirrors the first one for the
+// kernels that test it directly. It lives on the caller's stack and does not
+// allocate unless an error is reported.
 type pargs struct {
-	op   string
-	args []runtime.Value
-	err  error
+	a   runtime.Args
+	err error
 }
 
-func newArgs(op string, args []runtime.Value) pargs { return pargs{op: op, args: args} }
+func newArgs(op string, args []runtime.Value) pargs {
+	return pargs{a: runtime.Args{Func: op, Values: args}}
+}
+
+func (p *pargs) sync() { p.err = p.a.Err() }
 
 // fail records the first error.
-func (p *pargs) fail(format string, a ...any) {
-	if p.err == nil {
-		p.err = fmt.Errorf(p.op+": "+format, a...)
-	}
-}
+func (p *pargs) fail(format string, a ...any) { p.a.Fail(format, a...); p.sync() }
 
 // count requires exactly n arguments.
-func (p *pargs) count(n int) bool {
-	if len(p.args) != n {
-		p.fail("want %d arguments, got %d", n, len(p.args))
-		return false
-	}
-	return true
-}
+func (p *pargs) count(n int) bool { ok := p.a.Count(n, n); p.sync(); return ok }
 
 // atLeast requires at least n arguments.
-func (p *pargs) atLeast(n int) bool {
-	if len(p.args) < n {
-		p.fail("want at least %d arguments, got %d", n, len(p.args))
-		return false
-	}
-	return true
-}
-
-func (p *pargs) get(i int) (runtime.Value, bool) {
-	if p.err != nil {
-		return nil, false
-	}
-	if i < 0 || i >= len(p.args) {
-		p.fail("missing argument %d", i)
-		return nil, false
-	}
-	return p.args[i], true
-}
+func (p *pargs) atLeast(n int) bool { ok := p.a.Count(n, -1); p.sync(); return ok }
 
 // tensor decodes argument i as a non-nil tensor.
-func (p *pargs) tensor(i int) *runtime.Tensor {
-	v, ok := p.get(i)
-	if !ok {
-		return nil
-	}
-	t, isT := v.(*runtime.Tensor)
-	if !isT || t == nil {
-		p.fail("argument %d: want Tensor, got %s", i, runtime.TypeName(v))
-		return nil
-	}
-	return t
-}
+func (p *pargs) tensor(i int) *runtime.Tensor { t := p.a.Tensor(i); p.sync(); return t }
 
-// toInt converts an integer-like value.
-func toInt(v runtime.Value) (int64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return x, true
-	case int:
-		return int64(x), true
-	case int32:
-		return int64(x), true
-	case bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1<<63 {
-			return int64(x), true
-		}
-	case *runtime.Tensor:
-		if x != nil && x.NumElements() == 1 && !x.DType().IsFloat() {
-			return scalarInt(x), true
-		}
+// scalarTensor returns argument i when it is a one-element tensor (not float
+// when integer is wanted).
+func (p *pargs) scalarTensor(i int, integer bool) (*runtime.Tensor, bool) {
+	if p.err != nil || i < 0 || i >= len(p.a.Values) {
+		return nil, false
 	}
-	return 0, false
+	t, ok := p.a.Values[i].(*runtime.Tensor)
+	if !ok || t == nil || t.NumElements() != 1 || (integer && t.DType().IsFloat()) {
+		return nil, false
+	}
+	return t, true
 }
 
 // int decodes argument i as an integer (int64, int, bool, integral float64, or
 // a one-element integer tensor).
 func (p *pargs) int(i int) int64 {
-	v, ok := p.get(i)
-	if !ok {
-		return 0
+	if t, ok := p.scalarTensor(i, true); ok {
+		return scalarInt(t)
 	}
-	n, ok := toInt(v)
-	if !ok {
-		p.fail("argument %d: want int, got %s", i, runtime.TypeName(v))
-	}
+	n := p.a.Int(i)
+	p.sync()
 	return n
 }
 
 // optInt decodes argument i as an integer or nil (reported by the bool).
 func (p *pargs) optInt(i int) (int64, bool) {
-	v, ok := p.get(i)
-	if !ok || v == nil {
+	if p.err != nil || i < 0 || i >= len(p.a.Values) || p.a.Values[i] == nil {
 		return 0, false
 	}
 	return p.int(i), true
+}
+
+// get returns argument i, or false when it is out of range or an error is
+// already recorded.
+func (p *pargs) get(i int) (runtime.Value, bool) {
+	if p.err != nil || i < 0 || i >= len(p.a.Values) {
+		return nil, false
+	}
+	return p.a.Values[i], true
 }
 
 // optInts decodes argument i as an int list, or nil.
@@ -136,24 +92,11 @@ func (p *pargs) optString(i int) string {
 }
 
 // bool decodes argument i as a bool (bool or int64 0/1).
-func (p *pargs) bool(i int) bool {
-	v, ok := p.get(i)
-	if !ok {
-		return false
-	}
-	switch x := v.(type) {
-	case bool:
-		return x
-	case int64:
-		return x != 0
-	case int:
-		return x != 0
-	}
-	p.fail("argument %d: want bool, got %s", i, runtime.TypeName(v))
-	return false
-}
+func (p *pargs) bool(i int) bool { b := p.a.Bool(i); p.sync(); return b }
 
-// toFloat converts a number-like value.
+// toFloat converts a fill value to float64: a number, a bool or a
+// one-element tensor. (Packed arguments are decoded by pargs.float; this
+// converts a value without allocating an Args for it.)
 func toFloat(v runtime.Value) (float64, bool) {
 	switch x := v.(type) {
 	case float64:
@@ -163,6 +106,8 @@ func toFloat(v runtime.Value) (float64, bool) {
 	case int64:
 		return float64(x), true
 	case int:
+		return float64(x), true
+	case int32:
 		return float64(x), true
 	case bool:
 		if x {
@@ -179,121 +124,40 @@ func toFloat(v runtime.Value) (float64, bool) {
 
 // float decodes argument i as a float64 (float64, int64, or a one-element tensor).
 func (p *pargs) float(i int) float64 {
-	v, ok := p.get(i)
-	if !ok {
-		return 0
+	if t, ok := p.scalarTensor(i, false); ok {
+		return scalarFloat(t)
 	}
-	f, ok := toFloat(v)
-	if !ok {
-		p.fail("argument %d: want float, got %s", i, runtime.TypeName(v))
-	}
+	f := p.a.Float(i)
+	p.sync()
 	return f
 }
 
 // ints decodes argument i as an int list: runtime.Shape, []int64, a Tuple of
 // ints, or a 1-D integer tensor. nil gives nil.
 func (p *pargs) ints(i int) []int64 {
-	v, ok := p.get(i)
-	if !ok || v == nil {
-		return nil
-	}
-	switch x := v.(type) {
-	case runtime.Shape:
-		if x == nil {
-			return []int64{}
-		}
-		return x
-	case []int64:
-		if x == nil {
-			return []int64{}
-		}
-		return x
-	case runtime.Tuple:
-		out := make([]int64, len(x))
-		for k, e := range x {
-			n, ok := toInt(e)
-			if !ok {
-				p.fail("argument %d: element %d: want int, got %s", i, k, runtime.TypeName(e))
-				return nil
-			}
-			out[k] = n
-		}
-		return out
-	case *runtime.Tensor:
-		if x != nil && x.NDim() <= 1 && !x.DType().IsFloat() {
+	if p.err == nil && i >= 0 && i < len(p.a.Values) {
+		if x, ok := p.a.Values[i].(*runtime.Tensor); ok && x != nil && x.NDim() <= 1 && !x.DType().IsFloat() {
 			out := make([]int64, x.NumElements())
 			for k := range out {
 				out[k] = elemInt(x, k)
 			}
 			return out
 		}
-	case int64:
-		return []int64{x}
 	}
-	p.fail("argument %d: want Shape, got %s", i, runtime.TypeName(v))
-	return nil
+	v := p.a.Ints(i)
+	p.sync()
+	return v
 }
 
 // string decodes argument i as a string.
-func (p *pargs) string(i int) string {
-	v, ok := p.get(i)
-	if !ok {
-		return ""
-	}
-	s, isS := v.(string)
-	if !isS {
-		p.fail("argument %d: want str, got %s", i, runtime.TypeName(v))
-	}
-	return s
-}
+func (p *pargs) string(i int) string { s := p.a.String(i); p.sync(); return s }
 
 // dtype decodes argument i as a data type (DataType or its spelling); nil and
 // "void" give runtime.Void.
-func (p *pargs) dtype(i int) runtime.DataType {
-	v, ok := p.get(i)
-	if !ok || v == nil {
-		return runtime.Void
-	}
-	switch x := v.(type) {
-	case runtime.DataType:
-		return x
-	case string:
-		dt, err := runtime.ParseDataType(x)
-		if err != nil {
-			p.fail("argument %d: %v", i, err)
-		}
-		return dt
-	}
-	p.fail("argument %d: want DataType, got %s", i, runtime.TypeName(v))
-	return runtime.Void
-}
+func (p *pargs) dtype(i int) runtime.DataType { d := p.a.DType(i); p.sync(); return d }
 
 // tensors decodes argument i as a Tuple (or []*Tensor) of tensors.
-func (p *pargs) tensors(i int) []*runtime.Tensor {
-	v, ok := p.get(i)
-	if !ok {
-		return nil
-	}
-	switch x := v.(type) {
-	case []*runtime.Tensor:
-		return x
-	case runtime.Tuple:
-		out := make([]*runtime.Tensor, len(x))
-		for k, e := range x {
-			t, isT := e.(*runtime.Tensor)
-			if !isT || t == nil {
-				p.fail("argument %d: element %d: want Tensor, got %s", i, k, runtime.TypeName(e))
-				return nil
-			}
-			out[k] = t
-		}
-		return out
-	case *runtime.Tensor:
-		return []*runtime.Tensor{x}
-	}
-	p.fail("argument %d: want Tuple of Tensors, got %s", i, runtime.TypeName(v))
-	return nil
-}
+func (p *pargs) tensors(i int) []*runtime.Tensor { t := p.a.Tensors(i); p.sync(); return t }
 
 // scalarFloat reads element 0 of t as float64.
 func scalarFloat(t *runtime.Tensor) float64 { return elemFloat(t, 0) }

@@ -266,9 +266,9 @@ func TestBinaryErrors(t *testing.T) {
 		{[]runtime.Value{a, a, mustT(t, []int64{4}, f32)}, "output shape"},
 		{[]runtime.Value{a, a, mustT(t, []int64{3}, f64)}, "output dtype"},
 		{[]runtime.Value{a, mustT(t, []int64{3}, f64), out}, "dtypes differ"},
-		{[]runtime.Value{a, a}, "want 3 arguments"},
-		{[]runtime.Value{a, int64(3), out}, "want Tensor"},
-		{[]runtime.Value{a, nil, out}, "want Tensor"},
+		{[]runtime.Value{a, a}, "expects 3 arguments"},
+		{[]runtime.Value{a, int64(3), out}, "must be a Tensor"},
+		{[]runtime.Value{a, nil, out}, "must be a Tensor"},
 	}
 	for _, c := range cases {
 		err := call("add", c.args...)

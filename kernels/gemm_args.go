@@ -8,92 +8,49 @@ import (
 )
 
 // Packed-argument decoding for the linear-algebra and convolution ops
-// (matmul, conv1d, conv2d, conv2d_transpose). Every helper returns an error
-// naming the op and the argument position instead of panicking.
+// (matmul, conv1d, conv2d, conv2d_transpose), with runtime.Args: every helper
+// returns an error naming the op and the argument position instead of
+// panicking.
 
 func laCount(op string, args []runtime.Value, n int) error {
-	if len(args) != n {
-		return fmt.Errorf("%s: expected %d arguments, got %d", op, n, len(args))
-	}
-	return nil
+	a := runtime.Args{Func: op, Values: args}
+	a.Count(n, n)
+	return a.Err()
 }
 
 func laTensor(op string, args []runtime.Value, i int) (*runtime.Tensor, error) {
-	t, ok := args[i].(*runtime.Tensor)
-	if !ok || t == nil {
-		return nil, fmt.Errorf("%s: argument %d must be a Tensor, got %s", op, i, runtime.TypeName(args[i]))
-	}
-	return t, nil
+	a := runtime.Args{Func: op, Values: args}
+	t := a.Tensor(i)
+	return t, a.Err()
 }
 
 func laInt(op string, args []runtime.Value, i int) (int64, error) {
-	switch v := args[i].(type) {
-	case int64:
-		return v, nil
-	case int:
-		return int64(v), nil
-	case int32:
-		return int64(v), nil
-	case bool:
-		if v {
-			return 1, nil
-		}
-		return 0, nil
-	}
-	return 0, fmt.Errorf("%s: argument %d must be an integer, got %s", op, i, runtime.TypeName(args[i]))
+	a := runtime.Args{Func: op, Values: args}
+	n := a.Int(i)
+	return n, a.Err()
 }
 
 func laInts(op string, args []runtime.Value, i int) ([]int64, error) {
-	switch v := args[i].(type) {
-	case runtime.Shape:
-		return []int64(v), nil
-	case []int64:
-		return v, nil
-	case []int:
-		out := make([]int64, len(v))
-		for j, x := range v {
-			out[j] = int64(x)
-		}
-		return out, nil
-	case runtime.Tuple:
-		out := make([]int64, len(v))
-		for j, x := range v {
-			n, ok := x.(int64)
-			if !ok {
-				return nil, fmt.Errorf("%s: argument %d must be an integer list, element %d is %s", op, i, j, runtime.TypeName(x))
-			}
-			out[j] = n
-		}
-		return out, nil
+	a := runtime.Args{Func: op, Values: args}
+	v := a.Ints(i)
+	if a.Err() == nil && v == nil {
+		// nil is not an integer list here.
+		a.Shape(i)
 	}
-	return nil, fmt.Errorf("%s: argument %d must be an integer list (Shape), got %s", op, i, runtime.TypeName(args[i]))
+	return v, a.Err()
 }
 
 func laString(op string, args []runtime.Value, i int) (string, error) {
-	switch v := args[i].(type) {
-	case string:
-		return v, nil
-	case nil:
-		return "", nil
-	}
-	return "", fmt.Errorf("%s: argument %d must be a string, got %s", op, i, runtime.TypeName(args[i]))
+	a := runtime.Args{Func: op, Values: args}
+	s := a.String(i)
+	return s, a.Err()
 }
 
 // laDType accepts a DataType, its spelling, or None (void: "same as input").
 func laDType(op string, args []runtime.Value, i int) (runtime.DataType, error) {
-	switch v := args[i].(type) {
-	case runtime.DataType:
-		return v, nil
-	case nil:
-		return runtime.Void, nil
-	case string:
-		dt, err := runtime.ParseDataType(v)
-		if err != nil {
-			return runtime.Void, fmt.Errorf("%s: argument %d: %w", op, i, err)
-		}
-		return dt, nil
-	}
-	return runtime.Void, fmt.Errorf("%s: argument %d must be a dtype, got %s", op, i, runtime.TypeName(args[i]))
+	a := runtime.Args{Func: op, Values: args}
+	dt := a.DType(i)
+	return dt, a.Err()
 }
 
 func laShapeEq(a, b []int64) bool {

@@ -135,3 +135,16 @@ func RegisterConstants(exec *runtime.Executable) {
 		}
 	}
 }
+
+// UnregisterConstants forgets the packed forms of exec's constants (the
+// inverse of RegisterConstants, for a model that is no longer used).
+func UnregisterConstants(exec *runtime.Executable) {
+	if exec == nil {
+		return
+	}
+	for _, v := range exec.Constants() {
+		if t, ok := v.(*runtime.Tensor); ok {
+			UnregisterConstant(t)
+		}
+	}
+}

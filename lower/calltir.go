@@ -3,6 +3,7 @@ package lower
 import (
 	"fmt"
 
+	"github.com/relaxgo/relaxgo/internal/builtin"
 	"github.com/relaxgo/relaxgo/ir"
 )
 
@@ -104,7 +105,7 @@ func CallTIRRewrite(m *ir.Module) (*ir.Module, error) {
 					}
 				} else {
 					args = append([]ir.Expr{callee}, append(args, c.Args[2])...)
-					ext := &ir.ExternFunc{Symbol: "vm.builtin.call_tir_dyn"}
+					ext := &ir.ExternFunc{Symbol: builtin.CallTIRDyn}
 					ext.Info = &ir.FuncSInfo{Opaque: true}
 					callee = ext
 				}

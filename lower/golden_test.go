@@ -40,7 +40,7 @@ func TestPipelineGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			exec, err := vmtir.Bytecode(p)
+			exec, _, err := vmtir.Bytecode(p)
 			if err != nil {
 				t.Fatal(err)
 			}

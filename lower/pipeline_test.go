@@ -42,7 +42,7 @@ func TestPipelineCorpusLowers(t *testing.T) {
 				t.Log(dump.String())
 				t.Fatal(err)
 			}
-			if _, err := vmtir.Bytecode(p); err != nil {
+			if _, _, err := vmtir.Bytecode(p); err != nil {
 				t.Log(p.String())
 				t.Fatal(err)
 			}

@@ -3,6 +3,7 @@ package lower
 import (
 	"fmt"
 
+	"github.com/relaxgo/relaxgo/internal/builtin"
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -15,7 +16,7 @@ const (
 	matchAssertHeap  = 3 // dim must equal heap[slot]
 	makeUseImm       = 0 // dim is the immediate
 	makeLoadHeap     = 1 // dim is heap[slot]
-	shapeHeapBuiltin = "vm.builtin.alloc_shape_heap"
+	shapeHeapBuiltin = builtin.AllocShapeHeap
 )
 
 // shapeLowerer holds the per-function state of VMShapeLower.
@@ -215,19 +216,19 @@ func (sl *shapeLowerer) checkAndMatch(v *ir.Var, s ir.StructInfo, ctx string, bo
 			args = append(args, dtypeImm(x.DType))
 		}
 		args = append(args, strImm(ctx))
-		emit(sl.void("vm.builtin.check_tensor_info", loc, args...))
+		emit(sl.void(builtin.CheckTensorInfo, loc, args...))
 		if x.Shape == nil {
 			return nil, nil
 		}
 		return sl.matchDims(v, x.Shape, ctx, bound, emit)
 	case *ir.ShapeSInfo:
-		emit(sl.void("vm.builtin.check_shape_info", loc, v, primInt(int64(x.NDim)), strImm(ctx)))
+		emit(sl.void(builtin.CheckShapeInfo, loc, v, primInt(int64(x.NDim)), strImm(ctx)))
 		if x.Values == nil {
 			return nil, nil
 		}
 		return sl.matchDims(v, x.Values, ctx, bound, emit)
 	case *ir.PrimSInfo:
-		emit(sl.void("vm.builtin.check_prim_value_info", loc, v, dtypeImm(x.DType), strImm(ctx)))
+		emit(sl.void(builtin.CheckPrimValueInfo, loc, v, dtypeImm(x.DType), strImm(ctx)))
 		if x.Value == nil {
 			return nil, nil
 		}
@@ -238,21 +239,21 @@ func (sl *shapeLowerer) checkAndMatch(v *ir.Var, s ir.StructInfo, ctx string, bo
 				if err != nil {
 					return err
 				}
-				emit(sl.void("vm.builtin.match_prim_value", loc, v, sl.heap, primInt(matchAssertHeap), primInt(int64(slot)), strImm(ctx)))
+				emit(sl.void(builtin.MatchPrimValue, loc, v, sl.heap, primInt(matchAssertHeap), primInt(int64(slot)), strImm(ctx)))
 				return nil
 			}}, nil
 		}
-		emit(sl.void("vm.builtin.match_prim_value", loc, v, sl.heap, primInt(code), primInt(val), strImm(ctx)))
+		emit(sl.void(builtin.MatchPrimValue, loc, v, sl.heap, primInt(code), primInt(val), strImm(ctx)))
 		return nil, nil
 	case *ir.TupleSInfo:
-		emit(sl.void("vm.builtin.check_tuple_info", loc, v, primInt(int64(len(x.Fields))), strImm(ctx)))
+		emit(sl.void(builtin.CheckTupleInfo, loc, v, primInt(int64(len(x.Fields))), strImm(ctx)))
 		var out []func(func(ir.Binding)) error
 		for i, f := range x.Fields {
 			if len(symVars(f)) == 0 && !needsCheck(f) {
 				continue
 			}
 			fv := newVar(sl.nm.fresh(fmt.Sprintf("%s_%d", v.Name, i)), f, loc)
-			emit(bind(fv, externCall("vm.builtin.tuple_getitem", f, loc, v, primInt(int64(i))), loc))
+			emit(bind(fv, externCall(builtin.TupleGetItem, f, loc, v, primInt(int64(i))), loc))
 			d, err := sl.checkAndMatch(fv, f, fmt.Sprintf("%s, field %d", ctx, i), bound, emit)
 			if err != nil {
 				return nil, err
@@ -261,7 +262,7 @@ func (sl *shapeLowerer) checkAndMatch(v *ir.Var, s ir.StructInfo, ctx string, bo
 		}
 		return out, nil
 	case *ir.FuncSInfo:
-		emit(sl.void("vm.builtin.check_func_info", loc, v, strImm(ctx)))
+		emit(sl.void(builtin.CheckFuncInfo, loc, v, strImm(ctx)))
 		return nil, nil
 	}
 	return nil, fmt.Errorf("%s: cannot check struct info %s", ctx, ir.SInfoString(s))
@@ -302,7 +303,7 @@ func (sl *shapeLowerer) matchDims(v *ir.Var, dims []ir.PrimExpr, ctx string, bou
 		}
 		args = append(args, primInt(code), primInt(val))
 	}
-	emit(sl.void("vm.builtin.match_shape", loc, append(args, strImm(ctx))...))
+	emit(sl.void(builtin.MatchShape, loc, append(args, strImm(ctx))...))
 	if len(compound) == 0 {
 		return nil, nil
 	}
@@ -321,7 +322,7 @@ func (sl *shapeLowerer) matchDims(v *ir.Var, dims []ir.PrimExpr, ctx string, bou
 			}
 			args = append(args, primInt(matchNoOp), primInt(0))
 		}
-		emit(sl.void("vm.builtin.match_shape", loc, append(args, strImm(ctx))...))
+		emit(sl.void(builtin.MatchShape, loc, append(args, strImm(ctx))...))
 		return nil
 	}}, nil
 }
@@ -345,7 +346,7 @@ func (sl *shapeLowerer) compute(e ir.PrimExpr, emit func(ir.Binding)) (int, erro
 	sl.nslot++
 	sl.temps[key] = slot
 	progExpr := shapeExpr(prog)
-	emit(sl.void(runtime.ShapeComputeBuiltin, sl.fn.Loc, sl.heap, primInt(int64(slot)), progExpr))
+	emit(sl.void(builtin.ShapeCompute, sl.fn.Loc, sl.heap, primInt(int64(slot)), progExpr))
 	return slot, nil
 }
 
@@ -377,7 +378,7 @@ func (sl *shapeLowerer) lowerExpr(e ir.Expr, emit func(ir.Binding)) (ir.Expr, er
 			args = append(args, primInt(makeLoadHeap), primInt(int64(slot)))
 		}
 		v := newVar(sl.nm.fresh("shape"), x.SInfo(), x.Loc)
-		emit(bind(v, externCall("vm.builtin.make_shape", x.SInfo(), x.Loc, args...), x.Loc))
+		emit(bind(v, externCall(builtin.MakeShape, x.SInfo(), x.Loc, args...), x.Loc))
 		return v, nil
 	case *ir.PrimValue:
 		d := ir.Simplify(x.Value)
@@ -395,7 +396,7 @@ func (sl *shapeLowerer) lowerExpr(e ir.Expr, emit func(ir.Binding)) (ir.Expr, er
 			return nil, err
 		}
 		v := newVar(sl.nm.fresh("prim"), x.SInfo(), x.Loc)
-		emit(bind(v, externCall("vm.builtin.make_prim_value", x.SInfo(), x.Loc, sl.heap, primInt(makeLoadHeap), primInt(int64(slot))), x.Loc))
+		emit(bind(v, externCall(builtin.MakePrimValue, x.SInfo(), x.Loc, sl.heap, primInt(makeLoadHeap), primInt(int64(slot))), x.Loc))
 		return v, nil
 	case *ir.Tuple:
 		changed := false

@@ -3,13 +3,13 @@ package lower
 import (
 	"fmt"
 
+	"github.com/relaxgo/relaxgo/internal/builtin"
 	"github.com/relaxgo/relaxgo/ir"
-	"github.com/relaxgo/relaxgo/runtime"
 )
 
 // compileShapeProgram encodes an integer expression over heap-resident
-// symbolic variables as a stack program for runtime.ShapeComputeBuiltin
-// (see runtime.ShapeOp for the encoding). The program is returned as
+// symbolic variables as a stack program for builtin.ShapeCompute
+// (see builtin.ShapeOp for the encoding). The program is returned as
 // dimensions of a shape value so it lands in the constant pool.
 func compileShapeProgram(e ir.PrimExpr, slots map[*ir.PrimVar]int) ([]ir.PrimExpr, error) {
 	var words []int64
@@ -17,13 +17,13 @@ func compileShapeProgram(e ir.PrimExpr, slots map[*ir.PrimVar]int) ([]ir.PrimExp
 	emit = func(e ir.PrimExpr) error {
 		switch x := e.(type) {
 		case *ir.IntImm:
-			words = append(words, int64(runtime.ShapePush), x.Value)
+			words = append(words, int64(builtin.ShapePush), x.Value)
 		case *ir.PrimVar:
 			s, ok := slots[x]
 			if !ok {
 				return fmt.Errorf("symbolic variable %s is used before it is defined", x.Name)
 			}
-			words = append(words, int64(runtime.ShapeLoad), int64(s))
+			words = append(words, int64(builtin.ShapeLoad), int64(s))
 		case *ir.Cast:
 			if x.Type.IsFloat() || x.Value.DType().IsFloat() {
 				return fmt.Errorf("cannot compute %s at run time: float cast", ir.ExprString(e))
@@ -33,14 +33,14 @@ func compileShapeProgram(e ir.PrimExpr, slots map[*ir.PrimVar]int) ([]ir.PrimExp
 			if err := emit(x.A); err != nil {
 				return err
 			}
-			words = append(words, int64(runtime.ShapeNot))
+			words = append(words, int64(builtin.ShapeNot))
 		case *ir.Select:
 			for _, a := range []ir.PrimExpr{x.Cond, x.True, x.False} {
 				if err := emit(a); err != nil {
 					return err
 				}
 			}
-			words = append(words, int64(runtime.ShapeSelect))
+			words = append(words, int64(builtin.ShapeSelect))
 		case *ir.Binary:
 			op, ok := shapeOps[x.Op]
 			if !ok {
@@ -73,12 +73,12 @@ func compileShapeProgram(e ir.PrimExpr, slots map[*ir.PrimVar]int) ([]ir.PrimExp
 	return out, nil
 }
 
-var shapeOps = map[ir.BinOp]runtime.ShapeOp{
-	ir.OpAdd: runtime.ShapeAdd, ir.OpSub: runtime.ShapeSub, ir.OpMul: runtime.ShapeMul,
-	ir.OpFloorDiv: runtime.ShapeFloorDiv, ir.OpFloorMod: runtime.ShapeFloorMod,
-	ir.OpDiv: runtime.ShapeTruncDiv, ir.OpMod: runtime.ShapeTruncMod,
-	ir.OpMin: runtime.ShapeMin, ir.OpMax: runtime.ShapeMax,
-	ir.OpEQ: runtime.ShapeEQ, ir.OpNE: runtime.ShapeNE, ir.OpLT: runtime.ShapeLT,
-	ir.OpLE: runtime.ShapeLE, ir.OpGT: runtime.ShapeGT, ir.OpGE: runtime.ShapeGE,
-	ir.OpAnd: runtime.ShapeAnd, ir.OpOr: runtime.ShapeOr,
+var shapeOps = map[ir.BinOp]builtin.ShapeOp{
+	ir.OpAdd: builtin.ShapeAdd, ir.OpSub: builtin.ShapeSub, ir.OpMul: builtin.ShapeMul,
+	ir.OpFloorDiv: builtin.ShapeFloorDiv, ir.OpFloorMod: builtin.ShapeFloorMod,
+	ir.OpDiv: builtin.ShapeTruncDiv, ir.OpMod: builtin.ShapeTruncMod,
+	ir.OpMin: builtin.ShapeMin, ir.OpMax: builtin.ShapeMax,
+	ir.OpEQ: builtin.ShapeEQ, ir.OpNE: builtin.ShapeNE, ir.OpLT: builtin.ShapeLT,
+	ir.OpLE: builtin.ShapeLE, ir.OpGT: builtin.ShapeGT, ir.OpGE: builtin.ShapeGE,
+	ir.OpAnd: builtin.ShapeAnd, ir.OpOr: builtin.ShapeOr,
 }

@@ -13,8 +13,10 @@ type AllocatorType int
 const (
 	// NaiveAllocator allocates every storage fresh and leaves freeing to the GC.
 	NaiveAllocator AllocatorType = 1
-	// PooledAllocator rounds sizes up to a 4096-byte page and recycles freed
-	// storages by exact rounded size (TVM's default).
+	// PooledAllocator rounds a request under a 4096-byte page up to a
+	// multiple of 64 bytes and a larger one up to whole pages (TVM rounds
+	// every request to pages), and recycles freed storages by exact rounded
+	// size (TVM's default allocator).
 	PooledAllocator AllocatorType = 2
 )
 
@@ -29,9 +31,9 @@ func (t AllocatorType) String() string {
 	return fmt.Sprintf("allocator(%d)", int(t))
 }
 
-// PageSize is the pooled allocator's rounding granularity for requests of a
+// pageSize is the pooled allocator's rounding granularity for requests of a
 // page or more (TVM's rounding).
-const PageSize = 4096
+const pageSize = 4096
 
 // Allocator hands out aligned storages. Storages are returned with Free when
 // the VM knows they are dead; Clear drops everything cached.
@@ -111,13 +113,13 @@ type pooledAllocator struct {
 }
 
 // roundPage rounds a request to the pool's size classes: a multiple of
-// PageSize from one page up, as TVM does, and a multiple of Alignment below,
+// pageSize from one page up, as TVM does, and a multiple of alignment below,
 // so a small result does not allocate and clear a whole page per call.
 func roundPage(n int64) int64 {
-	if n < PageSize {
-		return (n + Alignment - 1) / Alignment * Alignment
+	if n < pageSize {
+		return (n + alignment - 1) / alignment * alignment
 	}
-	return (n + PageSize - 1) / PageSize * PageSize
+	return (n + pageSize - 1) / pageSize * pageSize
 }
 
 // Alloc implements Allocator.

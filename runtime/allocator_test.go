@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+
+	"github.com/relaxgo/relaxgo/internal/builtin"
+	"github.com/relaxgo/relaxgo/internal/bytecode"
 )
 
 func init() {
@@ -24,7 +27,7 @@ func init() {
 func TestPooledAllocator(t *testing.T) {
 	a := must[Allocator](t)(NewAllocator(PooledAllocator))
 	if s := must[*Storage](t)(a.Alloc(1, CPU)); s.Size() != 64 {
-		t.Errorf("1 byte rounded to %d, want 64 (small requests round to Alignment)", s.Size())
+		t.Errorf("1 byte rounded to %d, want 64 (small requests round to alignment)", s.Size())
 	}
 	if s := must[*Storage](t)(a.Alloc(4095, CPU)); s.Size() != 4096 {
 		t.Errorf("4095 bytes rounded to %d, want 4096", s.Size())
@@ -85,22 +88,22 @@ func TestNaiveAllocator(t *testing.T) {
 // planExec is a small model in the shape TVM's lowering produces: shape
 // matching into a heap, a planned intermediate storage, and an output storage.
 func planExec(t testing.TB) *Executable {
-	return build(t, func(b *ExecBuilder) {
-		c := func(v Value) Arg { return must[Arg](t)(b.ConvertConstant(v)) }
+	return build(t, func(b *execBuilder) {
+		c := func(v Value) bytecode.Arg { return must[bytecode.Arg](t)(b.ConvertConstant(v)) }
 		ctx := c("ErrorContext(fn=main, loc=param[0], param=x, annotation=R.Tensor((n,), dtype=\"float64\"))")
 		b.EmitFunction("main", 1, []string{"x"}, FuncKindVM, 0)
-		b.EmitCall("vm.builtin.check_tensor_info", []Arg{Reg(0), Imm(1), c(Float64), ctx}, VoidRegister)
-		b.EmitCall("vm.builtin.alloc_shape_heap", []Arg{VMReg(), Imm(1)}, 1)
-		b.EmitCall("vm.builtin.match_shape", []Arg{Reg(0), Reg(1), Imm(1), Imm(MatchStoreToHeap), Imm(0), ctx}, VoidRegister)
-		b.EmitCall("vm.builtin.make_shape", []Arg{Reg(1), Imm(1), Imm(MakeLoadShape), Imm(0)}, 2)
-		b.EmitCall("vm.builtin.alloc_storage", []Arg{VMReg(), Reg(2), Imm(0), c(Float64), c("global")}, 3)
-		b.EmitCall("vm.builtin.alloc_tensor", []Arg{Reg(3), Imm(0), Reg(2), c(Float64)}, 4)
-		b.EmitCall("test.vm.add_into", []Arg{Reg(0), Reg(0), Reg(4)}, VoidRegister)
-		b.EmitCall("vm.builtin.alloc_storage", []Arg{VMReg(), Reg(2), Imm(0), c(Float64), c("global")}, 5)
-		b.EmitCall("vm.builtin.alloc_tensor", []Arg{Reg(5), Imm(0), Reg(2), c(Float64)}, 6)
-		b.EmitCall("test.vm.add_into", []Arg{Reg(4), Reg(0), Reg(6)}, VoidRegister)
+		b.EmitCall("vm.builtin.check_tensor_info", []bytecode.Arg{bytecode.Reg(0), bytecode.Imm(1), c(Float64), ctx}, bytecode.VoidRegister)
+		b.EmitCall("vm.builtin.alloc_shape_heap", []bytecode.Arg{bytecode.VMReg(), bytecode.Imm(1)}, 1)
+		b.EmitCall("vm.builtin.match_shape", []bytecode.Arg{bytecode.Reg(0), bytecode.Reg(1), bytecode.Imm(1), bytecode.Imm(builtin.MatchStoreToHeap), bytecode.Imm(0), ctx}, bytecode.VoidRegister)
+		b.EmitCall("vm.builtin.make_shape", []bytecode.Arg{bytecode.Reg(1), bytecode.Imm(1), bytecode.Imm(builtin.MakeLoadShape), bytecode.Imm(0)}, 2)
+		b.EmitCall("vm.builtin.alloc_storage", []bytecode.Arg{bytecode.VMReg(), bytecode.Reg(2), bytecode.Imm(0), c(Float64), c("global")}, 3)
+		b.EmitCall("vm.builtin.alloc_tensor", []bytecode.Arg{bytecode.Reg(3), bytecode.Imm(0), bytecode.Reg(2), c(Float64)}, 4)
+		b.EmitCall("test.vm.add_into", []bytecode.Arg{bytecode.Reg(0), bytecode.Reg(0), bytecode.Reg(4)}, bytecode.VoidRegister)
+		b.EmitCall("vm.builtin.alloc_storage", []bytecode.Arg{bytecode.VMReg(), bytecode.Reg(2), bytecode.Imm(0), c(Float64), c("global")}, 5)
+		b.EmitCall("vm.builtin.alloc_tensor", []bytecode.Arg{bytecode.Reg(5), bytecode.Imm(0), bytecode.Reg(2), c(Float64)}, 6)
+		b.EmitCall("test.vm.add_into", []bytecode.Arg{bytecode.Reg(4), bytecode.Reg(0), bytecode.Reg(6)}, bytecode.VoidRegister)
 		b.EmitCall("vm.builtin.null_value", nil, 4)
-		b.EmitRet(Reg(6))
+		b.EmitRet(bytecode.Reg(6))
 		b.EndFunction("main")
 	})
 }

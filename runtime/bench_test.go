@@ -1,16 +1,20 @@
 package runtime
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/relaxgo/relaxgo/internal/bytecode"
+)
 
 // noopProgram is main(a, b) with calls no-op calls of test.vm.noop(a, b, imm)
 // followed by ret: calls+1 executed instructions.
 func noopProgram(t testing.TB, calls int) *Executable {
-	return build(t, func(b *ExecBuilder) {
+	return build(t, func(b *execBuilder) {
 		fn(b, "main", 2, func() {
 			for i := 0; i < calls; i++ {
-				b.EmitCall("test.vm.noop", []Arg{Reg(0), Reg(1), Imm(int64(1000 + i))}, 2)
+				b.EmitCall("test.vm.noop", []bytecode.Arg{bytecode.Reg(0), bytecode.Reg(1), bytecode.Imm(int64(1000 + i))}, 2)
 			}
-			b.EmitRet(Reg(2))
+			b.EmitRet(bytecode.Reg(2))
 		})
 	})
 }

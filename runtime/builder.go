@@ -7,29 +7,32 @@ import (
 	"hash/fnv"
 	"math"
 	"sort"
+
+	"github.com/relaxgo/relaxgo/internal/bytecode"
 )
 
-// ExecBuilder assembles an Executable instruction by instruction (TVM's
-// relax.ExecBuilder). Methods return an error and also remember the first
+// execBuilder assembles an Executable instruction by instruction (TVM's
+// relax.ExecBuilder), exposed to the compiler as vmtir.ExecBuilder through
+// internal/rtlink. Methods return an error and also remember the first
 // one, so a code generator may check each call or only the result of Get.
 //
 // The builder takes ownership of the constants passed to ConvertConstant:
 // tensors are not copied and must not be modified afterwards.
-type ExecBuilder struct {
+type execBuilder struct {
 	funcs       []FuncInfo
 	funcMap     map[string]int
 	ended       map[int]bool
 	constants   []Value
 	dedup       map[uint64][]int // structural hash -> constant indices
 	scopes      map[int64]string
-	instrOffset []ExecWord
-	instrData   []ExecWord
+	instrOffset []execWord
+	instrData   []execWord
 	err         error
 }
 
-// NewExecBuilder returns an empty builder.
-func NewExecBuilder() *ExecBuilder {
-	return &ExecBuilder{
+// newExecBuilder returns an empty builder.
+func newExecBuilder() *execBuilder {
+	return &execBuilder{
 		funcMap: map[string]int{},
 		ended:   map[int]bool{},
 		dedup:   map[uint64][]int{},
@@ -37,7 +40,7 @@ func NewExecBuilder() *ExecBuilder {
 	}
 }
 
-func (b *ExecBuilder) fail(format string, args ...any) error {
+func (b *execBuilder) fail(format string, args ...any) error {
 	err := fmt.Errorf("runtime: exec builder: "+format, args...)
 	if b.err == nil {
 		b.err = err
@@ -46,12 +49,12 @@ func (b *ExecBuilder) fail(format string, args ...any) error {
 }
 
 // Err is the first error any builder method reported, or nil.
-func (b *ExecBuilder) Err() error { return b.err }
+func (b *execBuilder) Err() error { return b.err }
 
 // DeclareFunction adds name to the function table with the given kind (a
 // forward declaration). Declaring an existing name again is a no-op when the
 // kind agrees and an error otherwise.
-func (b *ExecBuilder) DeclareFunction(name string, kind FuncKind) error {
+func (b *execBuilder) DeclareFunction(name string, kind FuncKind) error {
 	if kind != FuncKindPacked && kind != FuncKindVM && kind != FuncKindVMTIR {
 		return b.fail("declare %q: invalid function kind %d", name, int32(kind))
 	}
@@ -71,7 +74,7 @@ func (b *ExecBuilder) DeclareFunction(name string, kind FuncKind) error {
 // must have numInputs entries. For FuncKindVMTIR no instructions follow and
 // initRegisterSize must cover the parameters, the return slot and the
 // temporaries; for FuncKindVM Get computes the register file size.
-func (b *ExecBuilder) EmitFunction(name string, numInputs int64, paramNames []string, kind FuncKind, initRegisterSize int64) error {
+func (b *execBuilder) EmitFunction(name string, numInputs int64, paramNames []string, kind FuncKind, initRegisterSize int64) error {
 	if _, ok := b.funcMap[name]; !ok {
 		if err := b.DeclareFunction(name, kind); err != nil {
 			return err
@@ -100,7 +103,7 @@ func (b *ExecBuilder) EmitFunction(name string, numInputs int64, paramNames []st
 }
 
 // EndFunction closes the definition of name.
-func (b *ExecBuilder) EndFunction(name string) error {
+func (b *execBuilder) EndFunction(name string) error {
 	i, ok := b.funcMap[name]
 	if !ok {
 		return b.fail("EndFunction: unknown function %q", name)
@@ -116,17 +119,17 @@ func (b *ExecBuilder) EndFunction(name string) error {
 }
 
 // GetFunction returns the f[idx] argument referring to the function name.
-func (b *ExecBuilder) GetFunction(name string) (Arg, error) {
+func (b *execBuilder) GetFunction(name string) (bytecode.Arg, error) {
 	i, ok := b.funcMap[name]
 	if !ok {
 		return 0, b.fail("cannot find function %q", name)
 	}
-	return FuncIdx(int64(i)), nil
+	return bytecode.FuncIdx(int64(i)), nil
 }
 
 // EmitCall emits a call of the function name, declaring it as a packed
-// function when the name is new. dst is a register number or VoidRegister.
-func (b *ExecBuilder) EmitCall(name string, args []Arg, dst int64) error {
+// function when the name is new. dst is a register number or bytecode.VoidRegister.
+func (b *execBuilder) EmitCall(name string, args []bytecode.Arg, dst int64) error {
 	if _, ok := b.funcMap[name]; !ok {
 		if err := b.DeclareFunction(name, FuncKindPacked); err != nil {
 			return err
@@ -136,7 +139,7 @@ func (b *ExecBuilder) EmitCall(name string, args []Arg, dst int64) error {
 }
 
 // EmitCallIdx emits a call of the function-table entry funcIdx.
-func (b *ExecBuilder) EmitCallIdx(funcIdx int64, args []Arg, dst int64) error {
+func (b *execBuilder) EmitCallIdx(funcIdx int64, args []bytecode.Arg, dst int64) error {
 	if funcIdx < 0 || funcIdx >= int64(len(b.funcs)) {
 		return b.fail("call of function index %d outside the table of %d", funcIdx, len(b.funcs))
 	}
@@ -144,7 +147,7 @@ func (b *ExecBuilder) EmitCallIdx(funcIdx int64, args []Arg, dst int64) error {
 		return b.fail("call of %q: negative destination register %d", b.funcs[funcIdx].Name, dst)
 	}
 	b.instrOffset = append(b.instrOffset, int64(len(b.instrData)))
-	b.instrData = append(b.instrData, int64(OpCall), dst, funcIdx, int64(len(args)))
+	b.instrData = append(b.instrData, int64(bytecode.OpCall), dst, funcIdx, int64(len(args)))
 	for _, a := range args {
 		b.instrData = append(b.instrData, a.Word())
 	}
@@ -152,36 +155,36 @@ func (b *ExecBuilder) EmitCallIdx(funcIdx int64, args []Arg, dst int64) error {
 }
 
 // EmitRet emits a return of the register result (a register argument).
-func (b *ExecBuilder) EmitRet(result Arg) error {
-	if result.Kind() != ArgRegister {
+func (b *execBuilder) EmitRet(result bytecode.Arg) error {
+	if result.Kind() != bytecode.ArgRegister {
 		return b.fail("ret operand must be a register, got %s", result)
 	}
 	b.instrOffset = append(b.instrOffset, int64(len(b.instrData)))
-	b.instrData = append(b.instrData, int64(OpRet), result.Value())
+	b.instrData = append(b.instrData, int64(bytecode.OpRet), result.Value())
 	return nil
 }
 
 // EmitGoto emits a relative jump by pcOffset instructions.
-func (b *ExecBuilder) EmitGoto(pcOffset int64) error {
+func (b *execBuilder) EmitGoto(pcOffset int64) error {
 	b.instrOffset = append(b.instrOffset, int64(len(b.instrData)))
-	b.instrData = append(b.instrData, int64(OpGoto), pcOffset)
+	b.instrData = append(b.instrData, int64(bytecode.OpGoto), pcOffset)
 	return nil
 }
 
 // EmitIf emits a conditional: when register cond is non-zero execution falls
 // through, otherwise it jumps by falseOffset instructions.
-func (b *ExecBuilder) EmitIf(cond Arg, falseOffset int64) error {
-	if cond.Kind() != ArgRegister {
+func (b *execBuilder) EmitIf(cond bytecode.Arg, falseOffset int64) error {
+	if cond.Kind() != bytecode.ArgRegister {
 		return b.fail("If condition must be a register, got %s", cond)
 	}
 	b.instrOffset = append(b.instrOffset, int64(len(b.instrData)))
-	b.instrData = append(b.instrData, int64(OpIf), cond.Value(), falseOffset)
+	b.instrData = append(b.instrData, int64(bytecode.OpIf), cond.Value(), falseOffset)
 	return nil
 }
 
 // SaveMemoryScope records a storage scope for the constant argument idx.
-func (b *ExecBuilder) SaveMemoryScope(idx Arg, scope string) error {
-	if idx.Kind() != ArgConstIdx {
+func (b *execBuilder) SaveMemoryScope(idx bytecode.Arg, scope string) error {
+	if idx.Kind() != bytecode.ArgConstIdx {
 		return b.fail("memory scope %q needs a constant index, got %s", scope, idx)
 	}
 	b.scopes[idx.Value()] = scope
@@ -193,7 +196,7 @@ func (b *ExecBuilder) SaveMemoryScope(idx Arg, scope string) error {
 // de-duplicated by structural equality (tensors compare dtype, shape and
 // bytes). Supported: int, int32, int64, bool, float32, float64, string,
 // DataType, Shape, []int64 (as Shape) and *Tensor.
-func (b *ExecBuilder) ConvertConstant(v Value) (Arg, error) {
+func (b *execBuilder) ConvertConstant(v Value) (bytecode.Arg, error) {
 	switch x := v.(type) {
 	case int:
 		v = int64(x)
@@ -201,9 +204,9 @@ func (b *ExecBuilder) ConvertConstant(v Value) (Arg, error) {
 		v = int64(x)
 	case bool:
 		if x {
-			return Imm(1), nil
+			return bytecode.Imm(1), nil
 		}
-		return Imm(0), nil
+		return bytecode.Imm(0), nil
 	case float32:
 		v = float64(x)
 	case []int64:
@@ -211,8 +214,8 @@ func (b *ExecBuilder) ConvertConstant(v Value) (Arg, error) {
 	}
 	switch x := v.(type) {
 	case int64:
-		if x >= MinArgValue && x <= MaxArgValue {
-			return Imm(x), nil
+		if x >= bytecode.MinArgValue && x <= bytecode.MaxArgValue {
+			return bytecode.Imm(x), nil
 		}
 	case float64, string, DataType, Shape:
 	case *Tensor:
@@ -225,13 +228,13 @@ func (b *ExecBuilder) ConvertConstant(v Value) (Arg, error) {
 	h := constHash(v)
 	for _, i := range b.dedup[h] {
 		if constEqual(b.constants[i], v) {
-			return ConstIdx(int64(i)), nil
+			return bytecode.ConstIdx(int64(i)), nil
 		}
 	}
 	i := len(b.constants)
 	b.constants = append(b.constants, v)
 	b.dedup[h] = append(b.dedup[h], i)
-	return ConstIdx(int64(i)), nil
+	return bytecode.ConstIdx(int64(i)), nil
 }
 
 func constHash(v Value) uint64 {
@@ -296,8 +299,8 @@ func constEqual(a, b Value) bool {
 
 // formalize renumbers the registers of every VM function in order of first
 // appearance as a Call destination, starting after the parameters, and sets
-// register_file_size (TVM's ExecBuilder::Formalize).
-func formalize(funcs []FuncInfo, instrOffset, instrData []ExecWord) {
+// register_file_size (TVM's execBuilder::Formalize).
+func formalize(funcs []FuncInfo, instrOffset, instrData []execWord) {
 	n := int64(len(instrOffset))
 	for fi := range funcs {
 		f := &funcs[fi]
@@ -308,23 +311,23 @@ func formalize(funcs []FuncInfo, instrOffset, instrData []ExecWord) {
 		remap := map[int64]int64{}
 		for pc := f.StartInstr; pc < f.EndInstr; pc++ {
 			off := instrOffset[pc]
-			if _, err := instrWords(instrData, off); err != nil {
+			if _, err := bytecode.InstrWords(instrData, off); err != nil {
 				continue
 			}
-			switch Opcode(instrData[off]) {
-			case OpCall:
+			switch bytecode.Opcode(instrData[off]) {
+			case bytecode.OpCall:
 				na := instrData[off+3]
 				for i := int64(0); i < na; i++ {
-					a := Arg(instrData[off+4+i])
-					if a.Kind() != ArgRegister {
+					a := bytecode.Arg(instrData[off+4+i])
+					if a.Kind() != bytecode.ArgRegister {
 						continue
 					}
-					if r, ok := remap[a.Value()]; ok && a.Value() >= f.NumArgs && a.Value() < BeginSpecialReg {
-						instrData[off+4+i] = int64(Reg(r))
+					if r, ok := remap[a.Value()]; ok && a.Value() >= f.NumArgs && a.Value() < bytecode.BeginSpecialReg {
+						instrData[off+4+i] = int64(bytecode.Reg(r))
 					}
 				}
 				dst := instrData[off+1]
-				if dst >= f.NumArgs && dst < BeginSpecialReg {
+				if dst >= f.NumArgs && dst < bytecode.BeginSpecialReg {
 					if r, ok := remap[dst]; ok {
 						instrData[off+1] = r
 					} else {
@@ -333,11 +336,11 @@ func formalize(funcs []FuncInfo, instrOffset, instrData []ExecWord) {
 						next++
 					}
 				}
-			case OpRet:
+			case bytecode.OpRet:
 				if r, ok := remap[instrData[off+1]]; ok {
 					instrData[off+1] = r
 				}
-			case OpIf:
+			case bytecode.OpIf:
 				if r, ok := remap[instrData[off+1]]; ok {
 					instrData[off+1] = r
 				}
@@ -351,7 +354,7 @@ func formalize(funcs []FuncInfo, instrOffset, instrData []ExecWord) {
 // that every register is defined before use and that indices, offsets and
 // register files are valid. Errors name the function and the instruction.
 // The builder stays usable; later changes do not affect the result.
-func (b *ExecBuilder) Get() (*Executable, error) {
+func (b *execBuilder) Get() (*Executable, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
@@ -359,8 +362,8 @@ func (b *ExecBuilder) Get() (*Executable, error) {
 		funcs:       make([]FuncInfo, len(b.funcs)),
 		funcMap:     make(map[string]int, len(b.funcs)),
 		constants:   append([]Value(nil), b.constants...),
-		instrOffset: append([]ExecWord(nil), b.instrOffset...),
-		instrData:   append([]ExecWord(nil), b.instrData...),
+		instrOffset: append([]execWord(nil), b.instrOffset...),
+		instrData:   append([]execWord(nil), b.instrData...),
 	}
 	for i, f := range b.funcs {
 		e.funcs[i] = f.clone()
@@ -392,7 +395,7 @@ func (b *ExecBuilder) Get() (*Executable, error) {
 // in bounds, so checkDefUse can walk them safely.
 func (e *Executable) validateShape() error {
 	for i, off := range e.instrOffset {
-		if _, err := instrWords(e.instrData, off); err != nil {
+		if _, err := bytecode.InstrWords(e.instrData, off); err != nil {
 			return invalidf("instruction %d: %v", i, err)
 		}
 	}

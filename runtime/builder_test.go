@@ -3,62 +3,67 @@ package runtime
 import (
 	"strings"
 	"testing"
+
+	"github.com/relaxgo/relaxgo/internal/bytecode"
 )
 
 func TestBuilderErrors(t *testing.T) {
 	tests := []struct {
 		name string
-		f    func(b *ExecBuilder)
+		f    func(b *execBuilder)
 		want string
 	}{
-		{"redefined", func(b *ExecBuilder) {
-			fn(b, "f", 0, func() { b.EmitCall("test.vm.noop", nil, 0); b.EmitRet(Reg(0)) })
+		{"redefined", func(b *execBuilder) {
+			fn(b, "f", 0, func() { b.EmitCall("test.vm.noop", nil, 0); b.EmitRet(bytecode.Reg(0)) })
 			b.EmitFunction("f", 0, nil, FuncKindVM, 0)
 		}, `function "f" already defined`},
-		{"kind clash", func(b *ExecBuilder) {
+		{"kind clash", func(b *execBuilder) {
 			b.DeclareFunction("f", FuncKindPacked)
 			b.DeclareFunction("f", FuncKindVM)
 		}, "already declared as packed_func"},
-		{"param names", func(b *ExecBuilder) {
+		{"param names", func(b *execBuilder) {
 			b.EmitFunction("f", 2, []string{"x"}, FuncKindVM, 0)
 		}, "parameter names has 1 names"},
-		{"end twice", func(b *ExecBuilder) {
-			fn(b, "f", 0, func() { b.EmitCall("test.vm.noop", nil, 0); b.EmitRet(Reg(0)) })
+		{"end twice", func(b *execBuilder) {
+			fn(b, "f", 0, func() { b.EmitCall("test.vm.noop", nil, 0); b.EmitRet(bytecode.Reg(0)) })
 			b.EndFunction("f")
 		}, "can only be called once"},
-		{"end unknown", func(b *ExecBuilder) { b.EndFunction("g") }, `unknown function "g"`},
-		{"ret imm", func(b *ExecBuilder) { b.EmitRet(Imm(1)) }, "ret operand must be a register"},
-		{"if imm", func(b *ExecBuilder) { b.EmitIf(Imm(1), 2) }, "If condition must be a register"},
-		{"get unknown", func(b *ExecBuilder) { b.GetFunction("nope") }, `cannot find function "nope"`},
-		{"declared only", func(b *ExecBuilder) {
+		{"end unknown", func(b *execBuilder) { b.EndFunction("g") }, `unknown function "g"`},
+		{"ret imm", func(b *execBuilder) { b.EmitRet(bytecode.Imm(1)) }, "ret operand must be a register"},
+		{"if imm", func(b *execBuilder) { b.EmitIf(bytecode.Imm(1), 2) }, "If condition must be a register"},
+		{"get unknown", func(b *execBuilder) { b.GetFunction("nope") }, `cannot find function "nope"`},
+		{"declared only", func(b *execBuilder) {
 			b.DeclareFunction("g", FuncKindVM)
 		}, "negative number of arguments"},
-		{"no end", func(b *ExecBuilder) {
+		{"no end", func(b *execBuilder) {
 			b.EmitFunction("f", 0, nil, FuncKindVM, 0)
 		}, "EndFunction not called"},
-		{"vmtir registers", func(b *ExecBuilder) {
+		{"vmtir registers", func(b *execBuilder) {
 			b.EmitFunction("f", 2, nil, FuncKindVMTIR, 2)
 			b.EndFunction("f")
 		}, "at least num_args+1 = 3"},
-		{"goto zero", func(b *ExecBuilder) {
-			fn(b, "f", 0, func() { b.EmitGoto(0); b.EmitRet(VoidReg()) })
+		{"goto zero", func(b *execBuilder) {
+			fn(b, "f", 0, func() { b.EmitGoto(0); b.EmitRet(bytecode.VoidReg()) })
 		}, `function "f", instruction 0: goto offset 0`},
-		{"if offset", func(b *ExecBuilder) {
-			fn(b, "f", 1, func() { b.EmitIf(Reg(0), 1); b.EmitRet(Reg(0)) })
+		{"if offset", func(b *execBuilder) {
+			fn(b, "f", 1, func() { b.EmitIf(bytecode.Reg(0), 1); b.EmitRet(bytecode.Reg(0)) })
 		}, "false offset 1 must be greater than 1"},
-		{"jump out", func(b *ExecBuilder) {
-			fn(b, "f", 1, func() { b.EmitGoto(5); b.EmitRet(Reg(0)) })
+		{"jump out", func(b *execBuilder) {
+			fn(b, "f", 1, func() { b.EmitGoto(5); b.EmitRet(bytecode.Reg(0)) })
 		}, "jumps outside the function"},
-		{"const index", func(b *ExecBuilder) {
-			fn(b, "f", 0, func() { b.EmitCall("test.vm.noop", []Arg{ConstIdx(4)}, 0); b.EmitRet(Reg(0)) })
+		{"const index", func(b *execBuilder) {
+			fn(b, "f", 0, func() {
+				b.EmitCall("test.vm.noop", []bytecode.Arg{bytecode.ConstIdx(4)}, 0)
+				b.EmitRet(bytecode.Reg(0))
+			})
 		}, "constant index 4"},
-		{"func index", func(b *ExecBuilder) { b.EmitCallIdx(3, nil, 0) }, "function index 3"},
-		{"use before def in ret", func(b *ExecBuilder) {
-			fn(b, "f", 0, func() { b.EmitRet(Reg(5)) })
+		{"func index", func(b *execBuilder) { b.EmitCallIdx(3, nil, 0) }, "function index 3"},
+		{"use before def in ret", func(b *execBuilder) {
+			fn(b, "f", 0, func() { b.EmitRet(bytecode.Reg(5)) })
 		}, `function "f", instruction 0: result register %5 is used before it is defined`},
 	}
 	for _, tc := range tests {
-		b := NewExecBuilder()
+		b := newExecBuilder()
 		tc.f(b)
 		_, err := b.Get()
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -68,11 +73,11 @@ func TestBuilderErrors(t *testing.T) {
 }
 
 func TestBuilderGetTwiceAndSpecialRegisters(t *testing.T) {
-	b := NewExecBuilder()
+	b := newExecBuilder()
 	fn(b, "main", 0, func() {
-		b.EmitCall("vm.builtin.null_value", nil, VoidRegister)
-		b.EmitCall("vm.builtin.copy", []Arg{VMReg()}, 7)
-		b.EmitRet(Reg(7))
+		b.EmitCall("vm.builtin.null_value", nil, bytecode.VoidRegister)
+		b.EmitCall("vm.builtin.copy", []bytecode.Arg{bytecode.VMReg()}, 7)
+		b.EmitRet(bytecode.Reg(7))
 	})
 	e1 := must[*Executable](t)(b.Get())
 	e2 := must[*Executable](t)(b.Get())
@@ -103,8 +108,8 @@ func TestModuleLookup(t *testing.T) {
 	if _, ok := top.GetFunction("nope"); ok {
 		t.Error("unknown function found")
 	}
-	noErr(t, lib.RegisterVMTIR("__vmtir__m", func(*VM, []Value) error { return nil }))
-	if _, ok := top.GetVMTIR("__vmtir__m"); !ok {
+	noErr(t, lib.registerVMTIR("__vmtir__m", func(*VM, []Value) error { return nil }))
+	if _, ok := top.getVMTIRFunc("__vmtir__m"); !ok {
 		t.Error("imported compiled function not found")
 	}
 	if got := lib.ListFunctions(); strings.Join(got, ",") != "__vmtir__m,k" {

@@ -4,87 +4,40 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/relaxgo/relaxgo/internal/builtin"
 )
 
-// Match codes of vm.builtin.match_shape and vm.builtin.match_prim_value
-// (TVM's MatchShapeCode).
-const (
-	MatchAssertEqualToImm  int64 = 0 // assert value == immediate
-	MatchStoreToHeap       int64 = 1 // heap[reg] = value
-	MatchNoOp              int64 = 2 // ignore
-	MatchAssertEqualToLoad int64 = 3 // assert value == heap[reg]
-)
-
-// Make codes of vm.builtin.make_shape and vm.builtin.make_prim_value
-// (TVM's MakeShapeCode).
-const (
-	MakeUseImm    int64 = 0 // use the immediate
-	MakeLoadShape int64 = 1 // load heap[reg]
-)
-
-// ErrBuiltinArgs is wrapped when a builtin receives arguments of the wrong
-// number or type (a code generator bug rather than a user input error).
+// ErrBuiltinArgs is wrapped by Args (and so by the builtins and the kernels)
+// when a packed function receives arguments of the wrong number or type: for
+// builtins and kernels a code generator bug rather than a user input error.
 var ErrBuiltinArgs = errors.New("bad builtin arguments")
 
-func argErr(fn string, format string, args ...any) error {
-	return fmt.Errorf("runtime: %s: %w: %s", fn, ErrBuiltinArgs, fmt.Sprintf(format, args...))
-}
+// The helpers below decode one argument with Args, so builtins and kernels
+// report bad arguments in the same words.
 
 func wantArgs(fn string, args []Value, lo, hi int) error {
-	if len(args) < lo || (hi >= 0 && len(args) > hi) {
-		switch {
-		case hi < 0:
-			return argErr(fn, "expects at least %d arguments, got %d", lo, len(args))
-		case lo == hi:
-			return argErr(fn, "expects %d arguments, got %d", lo, len(args))
-		default:
-			return argErr(fn, "expects %d to %d arguments, got %d", lo, hi, len(args))
-		}
-	}
-	return nil
+	a := Args{Func: fn, Values: args}
+	a.Count(lo, hi)
+	return a.Err()
 }
 
-func toInt64(v Value) (int64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return x, true
-	case int:
-		return int64(x), true
-	case int32:
-		return int64(x), true
-	case bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
-	}
-	return 0, false
-}
-
-func intArg(fn string, args []Value, i int, what string) (int64, error) {
-	v, ok := toInt64(args[i])
-	if !ok {
-		return 0, argErr(fn, "argument %d (%s) must be an int, got %s", i, what, TypeName(args[i]))
-	}
-	return v, nil
+func intArg(fn string, args []Value, i int) (int64, error) {
+	a := Args{Func: fn, Values: args}
+	v := a.Int(i)
+	return v, a.Err()
 }
 
 func tensorArg(fn string, args []Value, i int) (*Tensor, error) {
-	t, ok := args[i].(*Tensor)
-	if !ok || t == nil {
-		return nil, argErr(fn, "argument %d must be a Tensor, got %s", i, TypeName(args[i]))
-	}
-	return t, nil
+	a := Args{Func: fn, Values: args}
+	t := a.Tensor(i)
+	return t, a.Err()
 }
 
 func shapeArg(fn string, args []Value, i int) (Shape, error) {
-	switch s := args[i].(type) {
-	case Shape:
-		return s, nil
-	case []int64:
-		return Shape(s), nil
-	}
-	return nil, argErr(fn, "argument %d must be a Shape, got %s", i, TypeName(args[i]))
+	a := Args{Func: fn, Values: args}
+	s := a.Shape(i)
+	return s, a.Err()
 }
 
 func vmArg(fn string, args []Value) (*VM, error) {
@@ -100,29 +53,15 @@ func vmArg(fn string, args []Value) (*VM, error) {
 
 // dtypeArg accepts a DataType or its string spelling; nil means "none".
 func dtypeArg(fn string, args []Value, i int) (DataType, bool, error) {
-	switch d := args[i].(type) {
-	case nil:
-		return DataType{}, false, nil
-	case DataType:
-		return d, true, nil
-	case string:
-		t, err := ParseDataType(d)
-		if err != nil {
-			return DataType{}, false, argErr(fn, "argument %d: %v", i, err)
-		}
-		return t, true, nil
-	}
-	return DataType{}, false, argErr(fn, "argument %d must be a DataType, got %s", i, TypeName(args[i]))
+	a := Args{Func: fn, Values: args}
+	dt := a.DType(i)
+	return dt, a.Err() == nil && args[i] != nil, a.Err()
 }
 
 func strArg(fn string, args []Value, i int) (string, error) {
-	switch s := args[i].(type) {
-	case nil:
-		return "", nil
-	case string:
-		return s, nil
-	}
-	return "", argErr(fn, "argument %d must be a string, got %s", i, TypeName(args[i]))
+	a := Args{Func: fn, Values: args}
+	s := a.String(i)
+	return s, a.Err()
 }
 
 // heapArg returns the int64 data of a shape heap argument, or nil for None.
@@ -154,34 +93,34 @@ func heapIndex(fn string, heap []int64, reg int64) error {
 
 func init() {
 	for name, f := range map[string]PackedFunc{
-		"vm.builtin.alloc_shape_heap":      builtinAllocShapeHeap,
-		"vm.builtin.match_shape":           builtinMatchShape,
-		"vm.builtin.make_shape":            builtinMakeShape,
-		"vm.builtin.match_prim_value":      builtinMatchPrimValue,
-		"vm.builtin.make_prim_value":       builtinMakePrimValue,
-		"vm.builtin.check_tensor_info":     builtinCheckTensorInfo,
-		"vm.builtin.check_shape_info":      builtinCheckShapeInfo,
-		"vm.builtin.check_prim_value_info": builtinCheckPrimValueInfo,
-		"vm.builtin.check_tuple_info":      builtinCheckTupleInfo,
-		"vm.builtin.check_func_info":       builtinCheckFuncInfo,
-		"vm.builtin.alloc_storage":         builtinAllocStorage,
-		"vm.builtin.alloc_tensor":          builtinAllocTensor,
-		"vm.builtin.memory_manager.clear":  builtinMemoryManagerClear,
-		"vm.builtin.null_value":            builtinNullValue,
-		"vm.builtin.copy":                  builtinCopy,
-		"vm.builtin.make_tuple":            builtinMakeTuple,
-		"vm.builtin.tuple_getitem":         builtinTupleGetItem,
-		"vm.builtin.tuple_reset_item":      builtinTupleResetItem,
-		"vm.builtin.shape_of":              builtinShapeOf,
-		"vm.builtin.reshape":               builtinReshape,
-		"vm.builtin.tensor_to_shape":       builtinTensorToShape,
-		"vm.builtin.ensure_zero_offset":    builtinEnsureZeroOffset,
-		"vm.builtin.read_if_cond":          builtinReadIfCond,
-		"vm.builtin.make_closure":          builtinMakeClosure,
-		"vm.builtin.invoke_closure":        builtinInvokeClosure,
-		"vm.builtin.call_tir_dyn":          builtinCallTIRDyn,
-		"vm.builtin.to_device":             builtinToDevice,
-		"vm.builtin.invoke_debug_func":     builtinInvokeDebugFunc,
+		builtin.AllocShapeHeap:     builtinAllocShapeHeap,
+		builtin.MatchShape:         builtinMatchShape,
+		builtin.MakeShape:          builtinMakeShape,
+		builtin.MatchPrimValue:     builtinMatchPrimValue,
+		builtin.MakePrimValue:      builtinMakePrimValue,
+		builtin.CheckTensorInfo:    builtinCheckTensorInfo,
+		builtin.CheckShapeInfo:     builtinCheckShapeInfo,
+		builtin.CheckPrimValueInfo: builtinCheckPrimValueInfo,
+		builtin.CheckTupleInfo:     builtinCheckTupleInfo,
+		builtin.CheckFuncInfo:      builtinCheckFuncInfo,
+		builtin.AllocStorage:       builtinAllocStorage,
+		builtin.AllocTensor:        builtinAllocTensor,
+		builtin.MemoryManagerClear: builtinMemoryManagerClear,
+		builtin.NullValue:          builtinNullValue,
+		builtin.Copy:               builtinCopy,
+		builtin.MakeTuple:          builtinMakeTuple,
+		builtin.TupleGetItem:       builtinTupleGetItem,
+		builtin.TupleResetItem:     builtinTupleResetItem,
+		builtin.ShapeOf:            builtinShapeOf,
+		builtin.Reshape:            builtinReshape,
+		builtin.TensorToShape:      builtinTensorToShape,
+		builtin.EnsureZeroOffset:   builtinEnsureZeroOffset,
+		builtin.ReadIfCond:         builtinReadIfCond,
+		builtin.MakeClosure:        builtinMakeClosure,
+		builtin.InvokeClosure:      builtinInvokeClosure,
+		builtin.CallTIRDyn:         builtinCallTIRDyn,
+		builtin.ToDevice:           builtinToDevice,
+		builtin.InvokeDebugFunc:    builtinInvokeDebugFunc,
 	} {
 		MustRegister(name, f)
 	}
@@ -189,7 +128,7 @@ func init() {
 
 // vm.builtin.alloc_shape_heap(vm, n) -> int64 tensor of n elements.
 func builtinAllocShapeHeap(args []Value) (Value, error) {
-	const fn = "vm.builtin.alloc_shape_heap"
+	const fn = builtin.AllocShapeHeap
 	if err := wantArgs(fn, args, 2, 2); err != nil {
 		return nil, err
 	}
@@ -197,7 +136,7 @@ func builtinAllocShapeHeap(args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := intArg(fn, args, 1, "size")
+	n, err := intArg(fn, args, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +164,7 @@ func (vm *VM) allocTensor(shape []int64, dt DataType) (*Tensor, error) {
 // vm.builtin.match_shape(input Tensor|Shape, heap, n, code_0, val_0, ...,
 // code_{n-1}, val_{n-1}[, err_ctx]) -> nil.
 func builtinMatchShape(args []Value) (Value, error) {
-	const fn = "vm.builtin.match_shape"
+	const fn = builtin.MatchShape
 	if err := wantArgs(fn, args, 3, -1); err != nil {
 		return nil, err
 	}
@@ -246,7 +185,7 @@ func builtinMatchShape(args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := intArg(fn, args, 2, "size")
+	n, err := intArg(fn, args, 2)
 	if err != nil {
 		return nil, err
 	}
@@ -261,26 +200,26 @@ func builtinMatchShape(args []Value) (Value, error) {
 		return nil, checkErr(ErrMatch, fn, ctx, fmt.Sprintf("ndim mismatch: expected %d, got %d (%s %s)", n, len(shape), what, shape))
 	}
 	for i := int64(0); i < n; i++ {
-		code, err := intArg(fn, args, int(3+2*i), "match code")
+		code, err := intArg(fn, args, int(3+2*i))
 		if err != nil {
 			return nil, err
 		}
-		reg, err := intArg(fn, args, int(4+2*i), "match value")
+		reg, err := intArg(fn, args, int(4+2*i))
 		if err != nil {
 			return nil, err
 		}
 		switch code {
-		case MatchAssertEqualToImm:
+		case builtin.MatchAssertEqualToImm:
 			if shape[i] != reg {
 				return nil, checkErr(ErrMatch, fn, ctx, fmt.Sprintf("shape mismatch at dim %d: expected %d, got %d (%s %s)", i, reg, shape[i], what, shape))
 			}
-		case MatchStoreToHeap:
+		case builtin.MatchStoreToHeap:
 			if err := heapIndex(fn, heap, reg); err != nil {
 				return nil, err
 			}
 			heap[reg] = shape[i]
-		case MatchNoOp:
-		case MatchAssertEqualToLoad:
+		case builtin.MatchNoOp:
+		case builtin.MatchAssertEqualToLoad:
 			if err := heapIndex(fn, heap, reg); err != nil {
 				return nil, err
 			}
@@ -311,7 +250,7 @@ func builtinMakeShape(args []Value) (Value, error) {
 // returns a cached Shape value when the result has not changed (see
 // VM.makeShape).
 func makeShapeInto(dst []int64, args []Value) ([]int64, error) {
-	const fn = "vm.builtin.make_shape"
+	const fn = builtin.MakeShape
 	if err := wantArgs(fn, args, 2, -1); err != nil {
 		return nil, err
 	}
@@ -319,7 +258,7 @@ func makeShapeInto(dst []int64, args []Value) ([]int64, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := intArg(fn, args, 1, "size")
+	n, err := intArg(fn, args, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -328,18 +267,18 @@ func makeShapeInto(dst []int64, args []Value) ([]int64, error) {
 	}
 	out := slices.Grow(dst[:0], int(n))[:n]
 	for i := int64(0); i < n; i++ {
-		code, err := intArg(fn, args, int(2+2*i), "make code")
+		code, err := intArg(fn, args, int(2+2*i))
 		if err != nil {
 			return nil, err
 		}
-		reg, err := intArg(fn, args, int(3+2*i), "make value")
+		reg, err := intArg(fn, args, int(3+2*i))
 		if err != nil {
 			return nil, err
 		}
 		switch code {
-		case MakeUseImm:
+		case builtin.MakeUseImm:
 			out[i] = reg
-		case MakeLoadShape:
+		case builtin.MakeLoadShape:
 			if err := heapIndex(fn, heap, reg); err != nil {
 				return nil, err
 			}
@@ -353,11 +292,11 @@ func makeShapeInto(dst []int64, args []Value) ([]int64, error) {
 
 // vm.builtin.match_prim_value(value, heap, code, reg[, err_ctx]) -> nil.
 func builtinMatchPrimValue(args []Value) (Value, error) {
-	const fn = "vm.builtin.match_prim_value"
+	const fn = builtin.MatchPrimValue
 	if err := wantArgs(fn, args, 4, 5); err != nil {
 		return nil, err
 	}
-	v, err := intArg(fn, args, 0, "value")
+	v, err := intArg(fn, args, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -365,11 +304,11 @@ func builtinMatchPrimValue(args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	code, err := intArg(fn, args, 2, "match code")
+	code, err := intArg(fn, args, 2)
 	if err != nil {
 		return nil, err
 	}
-	reg, err := intArg(fn, args, 3, "match value")
+	reg, err := intArg(fn, args, 3)
 	if err != nil {
 		return nil, err
 	}
@@ -378,17 +317,17 @@ func builtinMatchPrimValue(args []Value) (Value, error) {
 		ctx = args[4]
 	}
 	switch code {
-	case MatchAssertEqualToImm:
+	case builtin.MatchAssertEqualToImm:
 		if v != reg {
 			return nil, checkErr(ErrMatch, fn, ctx, fmt.Sprintf("value mismatch: expected %d, got %d", reg, v))
 		}
-	case MatchStoreToHeap:
+	case builtin.MatchStoreToHeap:
 		if err := heapIndex(fn, heap, reg); err != nil {
 			return nil, err
 		}
 		heap[reg] = v
-	case MatchNoOp:
-	case MatchAssertEqualToLoad:
+	case builtin.MatchNoOp:
+	case builtin.MatchAssertEqualToLoad:
 		if err := heapIndex(fn, heap, reg); err != nil {
 			return nil, err
 		}
@@ -403,7 +342,7 @@ func builtinMatchPrimValue(args []Value) (Value, error) {
 
 // vm.builtin.make_prim_value(heap, code, reg) -> int64.
 func builtinMakePrimValue(args []Value) (Value, error) {
-	const fn = "vm.builtin.make_prim_value"
+	const fn = builtin.MakePrimValue
 	if err := wantArgs(fn, args, 3, 3); err != nil {
 		return nil, err
 	}
@@ -411,18 +350,18 @@ func builtinMakePrimValue(args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	code, err := intArg(fn, args, 1, "make code")
+	code, err := intArg(fn, args, 1)
 	if err != nil {
 		return nil, err
 	}
-	reg, err := intArg(fn, args, 2, "make value")
+	reg, err := intArg(fn, args, 2)
 	if err != nil {
 		return nil, err
 	}
 	switch code {
-	case MakeUseImm:
+	case builtin.MakeUseImm:
 		return reg, nil
-	case MakeLoadShape:
+	case builtin.MakeLoadShape:
 		if err := heapIndex(fn, heap, reg); err != nil {
 			return nil, err
 		}
@@ -433,11 +372,11 @@ func builtinMakePrimValue(args []Value) (Value, error) {
 
 // vm.builtin.check_tensor_info(x, ndim|-1, [dtype|None,] err_ctx) -> nil.
 func builtinCheckTensorInfo(args []Value) (Value, error) {
-	const fn = "vm.builtin.check_tensor_info"
+	const fn = builtin.CheckTensorInfo
 	if err := wantArgs(fn, args, 3, 4); err != nil {
 		return nil, err
 	}
-	ndim, err := intArg(fn, args, 1, "ndim")
+	ndim, err := intArg(fn, args, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -465,11 +404,11 @@ func builtinCheckTensorInfo(args []Value) (Value, error) {
 
 // vm.builtin.check_shape_info(x, ndim|-1, err_ctx) -> nil.
 func builtinCheckShapeInfo(args []Value) (Value, error) {
-	const fn = "vm.builtin.check_shape_info"
+	const fn = builtin.CheckShapeInfo
 	if err := wantArgs(fn, args, 3, 3); err != nil {
 		return nil, err
 	}
-	ndim, err := intArg(fn, args, 1, "ndim")
+	ndim, err := intArg(fn, args, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -485,7 +424,7 @@ func builtinCheckShapeInfo(args []Value) (Value, error) {
 
 // vm.builtin.check_prim_value_info(x, dtype, err_ctx) -> nil.
 func builtinCheckPrimValueInfo(args []Value) (Value, error) {
-	const fn = "vm.builtin.check_prim_value_info"
+	const fn = builtin.CheckPrimValueInfo
 	if err := wantArgs(fn, args, 3, 3); err != nil {
 		return nil, err
 	}
@@ -524,11 +463,11 @@ func builtinCheckPrimValueInfo(args []Value) (Value, error) {
 
 // vm.builtin.check_tuple_info(x, size, err_ctx) -> nil.
 func builtinCheckTupleInfo(args []Value) (Value, error) {
-	const fn = "vm.builtin.check_tuple_info"
+	const fn = builtin.CheckTupleInfo
 	if err := wantArgs(fn, args, 3, 3); err != nil {
 		return nil, err
 	}
-	size, err := intArg(fn, args, 1, "size")
+	size, err := intArg(fn, args, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -544,7 +483,7 @@ func builtinCheckTupleInfo(args []Value) (Value, error) {
 
 // vm.builtin.check_func_info(x, err_ctx) -> nil.
 func builtinCheckFuncInfo(args []Value) (Value, error) {
-	const fn = "vm.builtin.check_func_info"
+	const fn = builtin.CheckFuncInfo
 	if err := wantArgs(fn, args, 2, 2); err != nil {
 		return nil, err
 	}
@@ -571,7 +510,7 @@ func checkScope(fn, scope string) error {
 // vm.builtin.alloc_storage(vm, Shape size, device_index, dtype_hint, scope)
 // -> *Storage of prod(size)*bytes(dtype_hint) bytes.
 func builtinAllocStorage(args []Value) (Value, error) {
-	const fn = "vm.builtin.alloc_storage"
+	const fn = builtin.AllocStorage
 	if err := wantArgs(fn, args, 5, 5); err != nil {
 		return nil, err
 	}
@@ -583,7 +522,7 @@ func builtinAllocStorage(args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	dev, err := intArg(fn, args, 2, "device index")
+	dev, err := intArg(fn, args, 2)
 	if err != nil {
 		return nil, err
 	}
@@ -622,7 +561,7 @@ func builtinAllocStorage(args []Value) (Value, error) {
 // vm.builtin.alloc_tensor(storage, offset, Shape, dtype[, scope]) -> *Tensor
 // viewing storage at byte offset.
 func builtinAllocTensor(args []Value) (Value, error) {
-	const fn = "vm.builtin.alloc_tensor"
+	const fn = builtin.AllocTensor
 	if err := wantArgs(fn, args, 4, 5); err != nil {
 		return nil, err
 	}
@@ -630,7 +569,7 @@ func builtinAllocTensor(args []Value) (Value, error) {
 	if !ok || s == nil {
 		return nil, argErr(fn, "argument 0 must be a Storage, got %s", TypeName(args[0]))
 	}
-	off, err := intArg(fn, args, 1, "offset")
+	off, err := intArg(fn, args, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -664,7 +603,7 @@ func builtinAllocTensor(args []Value) (Value, error) {
 // vm.builtin.memory_manager.clear([vm]) -> nil: drops cached pooled memory of
 // the given VM, or of every VM when called without arguments.
 func builtinMemoryManagerClear(args []Value) (Value, error) {
-	const fn = "vm.builtin.memory_manager.clear"
+	const fn = builtin.MemoryManagerClear
 	if err := wantArgs(fn, args, 0, 1); err != nil {
 		return nil, err
 	}
@@ -682,7 +621,7 @@ func builtinMemoryManagerClear(args []Value) (Value, error) {
 
 // vm.builtin.null_value() -> nil.
 func builtinNullValue(args []Value) (Value, error) {
-	if err := wantArgs("vm.builtin.null_value", args, 0, 0); err != nil {
+	if err := wantArgs(builtin.NullValue, args, 0, 0); err != nil {
 		return nil, err
 	}
 	return nil, nil
@@ -690,7 +629,7 @@ func builtinNullValue(args []Value) (Value, error) {
 
 // vm.builtin.copy(x) -> x.
 func builtinCopy(args []Value) (Value, error) {
-	if err := wantArgs("vm.builtin.copy", args, 1, 1); err != nil {
+	if err := wantArgs(builtin.Copy, args, 1, 1); err != nil {
 		return nil, err
 	}
 	return args[0], nil
@@ -709,7 +648,7 @@ func tupleIndexArgs(fn string, args []Value) (Tuple, int64, error) {
 	if !ok {
 		return nil, 0, argErr(fn, "argument 0 must be a Tuple, got %s", TypeName(args[0]))
 	}
-	i, err := intArg(fn, args, 1, "index")
+	i, err := intArg(fn, args, 1)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -721,7 +660,7 @@ func tupleIndexArgs(fn string, args []Value) (Tuple, int64, error) {
 
 // vm.builtin.tuple_getitem(t, i) -> t[i].
 func builtinTupleGetItem(args []Value) (Value, error) {
-	t, i, err := tupleIndexArgs("vm.builtin.tuple_getitem", args)
+	t, i, err := tupleIndexArgs(builtin.TupleGetItem, args)
 	if err != nil {
 		return nil, err
 	}
@@ -730,7 +669,7 @@ func builtinTupleGetItem(args []Value) (Value, error) {
 
 // vm.builtin.tuple_reset_item(t, i) -> nil, setting t[i] to nil in place.
 func builtinTupleResetItem(args []Value) (Value, error) {
-	t, i, err := tupleIndexArgs("vm.builtin.tuple_reset_item", args)
+	t, i, err := tupleIndexArgs(builtin.TupleResetItem, args)
 	if err != nil {
 		return nil, err
 	}
@@ -740,7 +679,7 @@ func builtinTupleResetItem(args []Value) (Value, error) {
 
 // vm.builtin.shape_of(t) -> Shape (sharing the tensor's shape; do not modify).
 func builtinShapeOf(args []Value) (Value, error) {
-	const fn = "vm.builtin.shape_of"
+	const fn = builtin.ShapeOf
 	if err := wantArgs(fn, args, 1, 1); err != nil {
 		return nil, err
 	}
@@ -753,7 +692,7 @@ func builtinShapeOf(args []Value) (Value, error) {
 
 // vm.builtin.reshape(t, Shape) -> zero-copy view.
 func builtinReshape(args []Value) (Value, error) {
-	const fn = "vm.builtin.reshape"
+	const fn = builtin.Reshape
 	if err := wantArgs(fn, args, 2, 2); err != nil {
 		return nil, err
 	}
@@ -774,7 +713,7 @@ func builtinReshape(args []Value) (Value, error) {
 
 // vm.builtin.tensor_to_shape(t) -> Shape from a 1-d int16/int32/int64 tensor.
 func builtinTensorToShape(args []Value) (Value, error) {
-	const fn = "vm.builtin.tensor_to_shape"
+	const fn = builtin.TensorToShape
 	if err := wantArgs(fn, args, 1, 1); err != nil {
 		return nil, err
 	}
@@ -807,7 +746,7 @@ func builtinTensorToShape(args []Value) (Value, error) {
 // vm.builtin.ensure_zero_offset(t) -> t, or a view/copy whose data starts
 // its storage.
 func builtinEnsureZeroOffset(args []Value) (Value, error) {
-	const fn = "vm.builtin.ensure_zero_offset"
+	const fn = builtin.EnsureZeroOffset
 	if err := wantArgs(fn, args, 1, 1); err != nil {
 		return nil, err
 	}
@@ -818,7 +757,7 @@ func builtinEnsureZeroOffset(args []Value) (Value, error) {
 	if t.offset == 0 {
 		return t, nil
 	}
-	if t.offset%Alignment == 0 {
+	if t.offset%alignment == 0 {
 		st := &Storage{data: t.data, device: t.device}
 		return &Tensor{dtype: t.dtype, shape: t.shape, data: t.data, storage: st, device: t.device}, nil
 	}
@@ -828,7 +767,7 @@ func builtinEnsureZeroOffset(args []Value) (Value, error) {
 // vm.builtin.read_if_cond(x) -> bool from a bool, an int, or a scalar
 // int/uint/bool tensor.
 func builtinReadIfCond(args []Value) (Value, error) {
-	const fn = "vm.builtin.read_if_cond"
+	const fn = builtin.ReadIfCond
 	if err := wantArgs(fn, args, 1, 1); err != nil {
 		return nil, err
 	}
@@ -864,7 +803,7 @@ func builtinReadIfCond(args []Value) (Value, error) {
 // vm.builtin.make_closure(f, captures...) -> *Closure with the captures bound
 // as trailing arguments.
 func builtinMakeClosure(args []Value) (Value, error) {
-	const fn = "vm.builtin.make_closure"
+	const fn = builtin.MakeClosure
 	if err := wantArgs(fn, args, 1, -1); err != nil {
 		return nil, err
 	}
@@ -885,7 +824,7 @@ func builtinMakeClosure(args []Value) (Value, error) {
 
 // vm.builtin.invoke_closure(vm, f, args...) -> f(args...).
 func builtinInvokeClosure(args []Value) (Value, error) {
-	const fn = "vm.builtin.invoke_closure"
+	const fn = builtin.InvokeClosure
 	if err := wantArgs(fn, args, 2, -1); err != nil {
 		return nil, err
 	}
@@ -898,7 +837,7 @@ func builtinInvokeClosure(args []Value) (Value, error) {
 
 // vm.builtin.call_tir_dyn(f, args..., Shape) -> f(args..., shape[0], shape[1], ...).
 func builtinCallTIRDyn(args []Value) (Value, error) {
-	const fn = "vm.builtin.call_tir_dyn"
+	const fn = builtin.CallTIRDyn
 	if err := wantArgs(fn, args, 2, -1); err != nil {
 		return nil, err
 	}
@@ -921,7 +860,7 @@ func builtinCallTIRDyn(args []Value) (Value, error) {
 // vm.builtin.to_device(t, device_type, device_id[, scope]) -> a copy of t on
 // the device (only the CPU exists).
 func builtinToDevice(args []Value) (Value, error) {
-	const fn = "vm.builtin.to_device"
+	const fn = builtin.ToDevice
 	if err := wantArgs(fn, args, 3, 4); err != nil {
 		return nil, err
 	}
@@ -929,11 +868,11 @@ func builtinToDevice(args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	dt, err := intArg(fn, args, 1, "device type")
+	dt, err := intArg(fn, args, 1)
 	if err != nil {
 		return nil, err
 	}
-	id, err := intArg(fn, args, 2, "device id")
+	id, err := intArg(fn, args, 2)
 	if err != nil {
 		return nil, err
 	}
@@ -949,7 +888,7 @@ func builtinToDevice(args []Value) (Value, error) {
 // vm.builtin.invoke_debug_func(io_effect=None, func_name, line_info, args...)
 // calls the global function func_name(line_info, args...) and returns nil.
 func builtinInvokeDebugFunc(args []Value) (Value, error) {
-	const fn = "vm.builtin.invoke_debug_func"
+	const fn = builtin.InvokeDebugFunc
 	if err := wantArgs(fn, args, 3, -1); err != nil {
 		return nil, err
 	}

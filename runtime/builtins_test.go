@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/relaxgo/relaxgo/internal/builtin"
 )
 
 func call(t testing.TB, name string, args ...Value) (Value, error) {
@@ -89,14 +91,14 @@ func TestBuiltinShapes(t *testing.T) {
 	heap := i64s(0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 	x := MustNewTensor([]int64{4, 15}, Float32)
 	runBuiltinCases(t, []builtinCase{
-		{name: "make_shape", fn: "vm.builtin.make_shape", args: []Value{heap, int64(3), MakeUseImm, int64(10), MakeLoadShape, int64(0), MakeLoadShape, int64(2)}, want: Shape{10, 0, 2}},
-		{name: "make_shape no heap", fn: "vm.builtin.make_shape", args: []Value{nil, int64(1), MakeUseImm, int64(5)}, want: Shape{5}},
-		{name: "make_shape heap missing", fn: "vm.builtin.make_shape", args: []Value{nil, int64(1), MakeLoadShape, int64(0)}, wantErr: "no shape heap", kind: ErrBuiltinArgs},
-		{name: "make_shape heap range", fn: "vm.builtin.make_shape", args: []Value{heap, int64(1), MakeLoadShape, int64(10)}, wantErr: "outside the shape heap", kind: ErrBuiltinArgs},
+		{name: "make_shape", fn: "vm.builtin.make_shape", args: []Value{heap, int64(3), builtin.MakeUseImm, int64(10), builtin.MakeLoadShape, int64(0), builtin.MakeLoadShape, int64(2)}, want: Shape{10, 0, 2}},
+		{name: "make_shape no heap", fn: "vm.builtin.make_shape", args: []Value{nil, int64(1), builtin.MakeUseImm, int64(5)}, want: Shape{5}},
+		{name: "make_shape heap missing", fn: "vm.builtin.make_shape", args: []Value{nil, int64(1), builtin.MakeLoadShape, int64(0)}, wantErr: "no shape heap", kind: ErrBuiltinArgs},
+		{name: "make_shape heap range", fn: "vm.builtin.make_shape", args: []Value{heap, int64(1), builtin.MakeLoadShape, int64(10)}, wantErr: "outside the shape heap", kind: ErrBuiltinArgs},
 		{name: "make_shape bad code", fn: "vm.builtin.make_shape", args: []Value{heap, int64(1), int64(9), int64(0)}, wantErr: "invalid shape code 9"},
-		{name: "make_shape count", fn: "vm.builtin.make_shape", args: []Value{heap, int64(2), MakeUseImm, int64(0)}, wantErr: "does not agree"},
-		{name: "make_prim_value imm", fn: "vm.builtin.make_prim_value", args: []Value{nil, MakeUseImm, int64(42)}, want: int64(42)},
-		{name: "make_prim_value load", fn: "vm.builtin.make_prim_value", args: []Value{heap, MakeLoadShape, int64(7)}, want: int64(7)},
+		{name: "make_shape count", fn: "vm.builtin.make_shape", args: []Value{heap, int64(2), builtin.MakeUseImm, int64(0)}, wantErr: "does not agree"},
+		{name: "make_prim_value imm", fn: "vm.builtin.make_prim_value", args: []Value{nil, builtin.MakeUseImm, int64(42)}, want: int64(42)},
+		{name: "make_prim_value load", fn: "vm.builtin.make_prim_value", args: []Value{heap, builtin.MakeLoadShape, int64(7)}, want: int64(7)},
 		{name: "make_prim_value bad", fn: "vm.builtin.make_prim_value", args: []Value{heap, int64(4), int64(7)}, wantErr: "invalid shape code"},
 		{name: "shape_of", fn: "vm.builtin.shape_of", args: []Value{x}, want: Shape{4, 15}},
 		{name: "shape_of bad", fn: "vm.builtin.shape_of", args: []Value{Shape{1}}, wantErr: "expects a Tensor", kind: ErrType},
@@ -114,15 +116,15 @@ func TestBuiltinMatchShape(t *testing.T) {
 	x := MustNewTensor([]int64{1, 2, 3}, Float64)
 	ms := "vm.builtin.match_shape"
 	runBuiltinCases(t, []builtinCase{
-		{name: "store", fn: ms, args: []Value{s, heap, int64(3), MatchAssertEqualToImm, int64(1), MatchStoreToHeap, int64(2), MatchNoOp, int64(0), ""}},
-		{name: "load", fn: ms, args: []Value{x, heap, int64(3), MatchAssertEqualToImm, int64(1), MatchAssertEqualToLoad, int64(2), MatchAssertEqualToImm, int64(3), ""}},
-		{name: "no err ctx", fn: ms, args: []Value{x, heap, int64(3), MatchNoOp, int64(0), MatchNoOp, int64(0), MatchNoOp, int64(0)}},
-		{name: "ndim", fn: ms, args: []Value{s, heap, int64(2), MatchAssertEqualToImm, int64(1), MatchStoreToHeap, int64(2), xCtx}, wantErr: "main: parameter x: ndim mismatch: expected 2, got 3", kind: ErrMatch},
-		{name: "imm", fn: ms, args: []Value{s, heap, int64(3), MatchAssertEqualToImm, int64(2), MatchStoreToHeap, int64(2), MatchNoOp, int64(0), xCtx}, wantErr: "main: parameter x: shape mismatch at dim 0: expected 2, got 1", kind: ErrMatch},
-		{name: "load mismatch", fn: ms, args: []Value{Shape{5, 6}, heap, int64(2), MatchStoreToHeap, int64(0), MatchAssertEqualToLoad, int64(0), "myctx"}, wantErr: "myctx: shape mismatch at dim 1: expected 5", kind: ErrMatch},
+		{name: "store", fn: ms, args: []Value{s, heap, int64(3), builtin.MatchAssertEqualToImm, int64(1), builtin.MatchStoreToHeap, int64(2), builtin.MatchNoOp, int64(0), ""}},
+		{name: "load", fn: ms, args: []Value{x, heap, int64(3), builtin.MatchAssertEqualToImm, int64(1), builtin.MatchAssertEqualToLoad, int64(2), builtin.MatchAssertEqualToImm, int64(3), ""}},
+		{name: "no err ctx", fn: ms, args: []Value{x, heap, int64(3), builtin.MatchNoOp, int64(0), builtin.MatchNoOp, int64(0), builtin.MatchNoOp, int64(0)}},
+		{name: "ndim", fn: ms, args: []Value{s, heap, int64(2), builtin.MatchAssertEqualToImm, int64(1), builtin.MatchStoreToHeap, int64(2), xCtx}, wantErr: "main: parameter x: ndim mismatch: expected 2, got 3", kind: ErrMatch},
+		{name: "imm", fn: ms, args: []Value{s, heap, int64(3), builtin.MatchAssertEqualToImm, int64(2), builtin.MatchStoreToHeap, int64(2), builtin.MatchNoOp, int64(0), xCtx}, wantErr: "main: parameter x: shape mismatch at dim 0: expected 2, got 1", kind: ErrMatch},
+		{name: "load mismatch", fn: ms, args: []Value{Shape{5, 6}, heap, int64(2), builtin.MatchStoreToHeap, int64(0), builtin.MatchAssertEqualToLoad, int64(0), "myctx"}, wantErr: "myctx: shape mismatch at dim 1: expected 5", kind: ErrMatch},
 		{name: "bad code", fn: ms, args: []Value{s, heap, int64(1), int64(7), int64(0), ""}, wantErr: "ndim mismatch"},
 		{name: "bad code 2", fn: ms, args: []Value{Shape{1}, heap, int64(1), int64(7), int64(0), ""}, wantErr: "unknown match shape code 7", kind: ErrBuiltinArgs},
-		{name: "heap index", fn: ms, args: []Value{Shape{1}, heap, int64(1), MatchStoreToHeap, int64(99), ""}, wantErr: "outside the shape heap", kind: ErrBuiltinArgs},
+		{name: "heap index", fn: ms, args: []Value{Shape{1}, heap, int64(1), builtin.MatchStoreToHeap, int64(99), ""}, wantErr: "outside the shape heap", kind: ErrBuiltinArgs},
 		{name: "not shape", fn: ms, args: []Value{int64(3), heap, int64(0), ""}, wantErr: "Tensor or Shape", kind: ErrBuiltinArgs},
 		{name: "bad heap", fn: ms, args: []Value{s, vec(1), int64(0), ""}, wantErr: "int64 tensor"},
 		{name: "count", fn: ms, args: []Value{s, heap, int64(5), ""}, wantErr: "does not agree"},
@@ -131,7 +133,7 @@ func TestBuiltinMatchShape(t *testing.T) {
 		t.Errorf("heap[2] = %d, want 2", got)
 	}
 	// The message a user sees for a wrong input dimension.
-	_, err := call(t, ms, MustNewTensor([]int64{4, 15}, Float32), i64s(0), int64(2), MatchStoreToHeap, int64(0), MatchAssertEqualToImm, int64(16), xCtx)
+	_, err := call(t, ms, MustNewTensor([]int64{4, 15}, Float32), i64s(0), int64(2), builtin.MatchStoreToHeap, int64(0), builtin.MatchAssertEqualToImm, int64(16), xCtx)
 	want := `main: parameter x: shape mismatch at dim 1: expected 16, got 15 (tensor (4, 15)) (annotation: R.Tensor((n, 16), dtype="float32"))`
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v\nwant  %s", err, want)
@@ -142,13 +144,13 @@ func TestBuiltinPrimValue(t *testing.T) {
 	heap := i64s(0, 0)
 	mp := "vm.builtin.match_prim_value"
 	runBuiltinCases(t, []builtinCase{
-		{name: "imm ok", fn: mp, args: []Value{int64(3), nil, MatchAssertEqualToImm, int64(3), ""}},
-		{name: "imm bad", fn: mp, args: []Value{int64(4), nil, MatchAssertEqualToImm, int64(3), "ErrorContext(fn=f, loc=param[1], param=n, annotation=R.Prim(value=3))"}, wantErr: "f: parameter n: value mismatch: expected 3, got 4", kind: ErrMatch},
-		{name: "store", fn: mp, args: []Value{int64(8), heap, MatchStoreToHeap, int64(1), ""}},
-		{name: "load ok", fn: mp, args: []Value{int64(8), heap, MatchAssertEqualToLoad, int64(1), ""}},
-		{name: "load bad", fn: mp, args: []Value{int64(9), heap, MatchAssertEqualToLoad, int64(1), ""}, wantErr: "expected 8 (bound earlier), got 9", kind: ErrMatch},
-		{name: "noop", fn: mp, args: []Value{int64(9), nil, MatchNoOp, int64(0)}},
-		{name: "not int", fn: mp, args: []Value{"x", nil, MatchNoOp, int64(0)}, wantErr: "must be an int", kind: ErrBuiltinArgs},
+		{name: "imm ok", fn: mp, args: []Value{int64(3), nil, builtin.MatchAssertEqualToImm, int64(3), ""}},
+		{name: "imm bad", fn: mp, args: []Value{int64(4), nil, builtin.MatchAssertEqualToImm, int64(3), "ErrorContext(fn=f, loc=param[1], param=n, annotation=R.Prim(value=3))"}, wantErr: "f: parameter n: value mismatch: expected 3, got 4", kind: ErrMatch},
+		{name: "store", fn: mp, args: []Value{int64(8), heap, builtin.MatchStoreToHeap, int64(1), ""}},
+		{name: "load ok", fn: mp, args: []Value{int64(8), heap, builtin.MatchAssertEqualToLoad, int64(1), ""}},
+		{name: "load bad", fn: mp, args: []Value{int64(9), heap, builtin.MatchAssertEqualToLoad, int64(1), ""}, wantErr: "expected 8 (bound earlier), got 9", kind: ErrMatch},
+		{name: "noop", fn: mp, args: []Value{int64(9), nil, builtin.MatchNoOp, int64(0)}},
+		{name: "not int", fn: mp, args: []Value{"x", nil, builtin.MatchNoOp, int64(0)}, wantErr: "must be an int", kind: ErrBuiltinArgs},
 		{name: "bad code", fn: mp, args: []Value{int64(1), nil, int64(5), int64(0)}, wantErr: "unknown match code 5"},
 	})
 }

@@ -3,14 +3,16 @@ package runtime
 import (
 	"errors"
 	"fmt"
+
+	"github.com/relaxgo/relaxgo/internal/bytecode"
 )
 
-// MaxRegisterFileSize bounds a function's register file, so that a corrupt or
+// maxRegisterFileSize bounds a function's register file, so that a corrupt or
 // hostile executable cannot make each call allocate gigabytes.
-const MaxRegisterFileSize = 1 << 20
+const maxRegisterFileSize = 1 << 20
 
 // ErrInvalidExecutable is wrapped by every error that rejects an executable's
-// structure (loader and ExecBuilder.Get).
+// structure (loader and execBuilder.Get).
 var ErrInvalidExecutable = errors.New("invalid executable")
 
 // invalidf builds an ErrInvalidExecutable error.
@@ -22,11 +24,11 @@ func invalidf(format string, args ...any) error {
 // function entries, instruction decoding, register numbers within register
 // files, constant and function indices, and control flow that stays inside
 // its function. It does not check that registers are defined before use (see
-// ExecBuilder.Get for that).
+// execBuilder.Get for that).
 func (e *Executable) validate() error {
 	nInstr := int64(len(e.instrOffset))
 	for i, off := range e.instrOffset {
-		if _, err := instrWords(e.instrData, off); err != nil {
+		if _, err := bytecode.InstrWords(e.instrData, off); err != nil {
 			return invalidf("instruction %d: %v", i, err)
 		}
 	}
@@ -46,8 +48,8 @@ func (e *Executable) validate() error {
 		if f.NumArgs < 0 {
 			return invalidf("function %q: negative number of arguments %d (declared but never defined?)", f.Name, f.NumArgs)
 		}
-		if f.RegisterFileSize > MaxRegisterFileSize {
-			return invalidf("function %q: register file size %d exceeds the limit %d", f.Name, f.RegisterFileSize, MaxRegisterFileSize)
+		if f.RegisterFileSize > maxRegisterFileSize {
+			return invalidf("function %q: register file size %d exceeds the limit %d", f.Name, f.RegisterFileSize, maxRegisterFileSize)
 		}
 		if len(f.ParamNames) != 0 && int64(len(f.ParamNames)) != f.NumArgs {
 			return invalidf("function %q: %d parameter names for %d arguments", f.Name, len(f.ParamNames), f.NumArgs)
@@ -82,9 +84,9 @@ func (e *Executable) validate() error {
 }
 
 func (e *Executable) validateInstr(f FuncInfo, pc int64) error {
-	in := decodeAt(e.instrData, e.instrOffset[pc])
+	in := bytecode.DecodeAt(e.instrData, e.instrOffset[pc])
 	readable := func(what string, r int64) error {
-		if r == VoidRegister || r == VMRegister {
+		if r == bytecode.VoidRegister || r == bytecode.VMRegister {
 			return nil
 		}
 		if r < 0 || r >= f.RegisterFileSize {
@@ -106,11 +108,11 @@ func (e *Executable) validateInstr(f FuncInfo, pc int64) error {
 		return nil
 	}
 	switch in.Op {
-	case OpCall:
+	case bytecode.OpCall:
 		if in.FuncIdx < 0 || in.FuncIdx >= int64(len(e.funcs)) {
 			return fmt.Errorf("callee index %d outside the function table of %d", in.FuncIdx, len(e.funcs))
 		}
-		if in.Dst < 0 || (in.Dst < BeginSpecialReg && in.Dst >= f.RegisterFileSize) {
+		if in.Dst < 0 || (in.Dst < bytecode.BeginSpecialReg && in.Dst >= f.RegisterFileSize) {
 			return fmt.Errorf("destination register %d outside the register file of %d", in.Dst, f.RegisterFileSize)
 		}
 		for i, a := range in.Args {
@@ -119,14 +121,14 @@ func (e *Executable) validateInstr(f FuncInfo, pc int64) error {
 			}
 		}
 		return fallsThrough()
-	case OpRet:
+	case bytecode.OpRet:
 		return readable("result", in.Result)
-	case OpGoto:
+	case bytecode.OpGoto:
 		if in.PCOffset == 0 {
 			return errors.New("goto offset 0 loops forever")
 		}
 		return jump(in.PCOffset)
-	case OpIf:
+	case bytecode.OpIf:
 		if err := readable("condition", in.Cond); err != nil {
 			return err
 		}
@@ -141,18 +143,18 @@ func (e *Executable) validateInstr(f FuncInfo, pc int64) error {
 	return fmt.Errorf("unknown opcode %d", int64(in.Op))
 }
 
-func (e *Executable) validateArg(a Arg, f FuncInfo, readable func(string, int64) error) error {
+func (e *Executable) validateArg(a bytecode.Arg, f FuncInfo, readable func(string, int64) error) error {
 	v := a.Value()
 	switch a.Kind() {
-	case ArgRegister:
+	case bytecode.ArgRegister:
 		return readable("argument", v)
-	case ArgImmediate:
+	case bytecode.ArgImmediate:
 		return nil
-	case ArgConstIdx:
+	case bytecode.ArgConstIdx:
 		if v < 0 || v >= int64(len(e.constants)) {
 			return fmt.Errorf("constant index %d outside the constant pool of %d", v, len(e.constants))
 		}
-	case ArgFuncIdx:
+	case bytecode.ArgFuncIdx:
 		if v < 0 || v >= int64(len(e.funcs)) {
 			return fmt.Errorf("function index %d outside the function table of %d", v, len(e.funcs))
 		}
@@ -172,31 +174,31 @@ func (e *Executable) checkDefUse() error {
 		}
 		defined := make(map[int64]bool)
 		use := func(pc int64, what string, r int64) error {
-			if r >= BeginSpecialReg || r < f.NumArgs || defined[r] {
+			if r >= bytecode.BeginSpecialReg || r < f.NumArgs || defined[r] {
 				return nil
 			}
 			return fmt.Errorf("runtime: %w: function %q, instruction %d: %s register %%%d is used before it is defined as a destination",
 				ErrInvalidExecutable, f.Name, pc-f.StartInstr, what, r)
 		}
 		for pc := f.StartInstr; pc < f.EndInstr; pc++ {
-			in := decodeAt(e.instrData, e.instrOffset[pc])
+			in := bytecode.DecodeAt(e.instrData, e.instrOffset[pc])
 			switch in.Op {
-			case OpCall:
+			case bytecode.OpCall:
 				for i, a := range in.Args {
-					if a.Kind() == ArgRegister {
+					if a.Kind() == bytecode.ArgRegister {
 						if err := use(pc, fmt.Sprintf("argument %d", i), a.Value()); err != nil {
 							return err
 						}
 					}
 				}
-				if in.Dst != VoidRegister {
+				if in.Dst != bytecode.VoidRegister {
 					defined[in.Dst] = true
 				}
-			case OpRet:
+			case bytecode.OpRet:
 				if err := use(pc, "result", in.Result); err != nil {
 					return err
 				}
-			case OpIf:
+			case bytecode.OpIf:
 				if err := use(pc, "condition", in.Cond); err != nil {
 					return err
 				}
@@ -206,12 +208,12 @@ func (e *Executable) checkDefUse() error {
 	return nil
 }
 
-// CheckInstructions validates a raw function table and instruction stream the
-// way the loader and ExecBuilder.Get do (structure, indices, control flow,
+// checkInstructions validates a raw function table and instruction stream the
+// way the loader and execBuilder.Get do (structure, indices, control flow,
 // definition before use), without a constant pool beyond numConstants
 // placeholder entries. It is the entry point of the instruction-checker fuzz
 // target and a debugging aid for code generators.
-func CheckInstructions(funcs []FuncInfo, numConstants int, instrOffset, instrData []ExecWord) error {
+func checkInstructions(funcs []FuncInfo, numConstants int, instrOffset, instrData []execWord) error {
 	if numConstants < 0 {
 		return fmt.Errorf("runtime: negative constant count %d", numConstants)
 	}

@@ -11,14 +11,14 @@ import (
 
 // Serialization constants of TVM's VM executable format.
 const (
-	// ExecMagicV1 heads files without the memory-scope section.
-	ExecMagicV1 uint64 = 0xD225DE2F4214151D
-	// ExecMagic heads files written by this package (TVM's kTVMVMBytecodeMagicV2).
-	ExecMagic uint64 = 0xD225DE2F4214151E
-	// ExecVersion is the VM_VERSION string the loader accepts.
-	ExecVersion = "0.14"
-	// TensorMagic heads each serialized tensor (kTVMTensorMagic).
-	TensorMagic uint64 = 0xDD5E40F096B4A13F
+	// execMagicV1 heads files without the memory-scope section.
+	execMagicV1 uint64 = 0xD225DE2F4214151D
+	// execMagic heads files written by this package (TVM's kTVMVMBytecodeMagicV2).
+	execMagic uint64 = 0xD225DE2F4214151E
+	// execVersion is the VM_VERSION string the loader accepts.
+	execVersion = "0.14"
+	// tensorMagic heads each serialized tensor (kTVMTensorMagic).
+	tensorMagic uint64 = 0xDD5E40F096B4A13F
 )
 
 // Constant-pool type tags (TVM FFI type indices).
@@ -57,8 +57,8 @@ func (w *encoder) dtype(t DataType) { w.u8(t.Code); w.u8(t.Bits); w.u16(t.Lanes)
 // table, memory scopes, constants, code.
 func (e *Executable) SaveToBytes() ([]byte, error) {
 	w := &encoder{}
-	w.u64(ExecMagic)
-	w.str(ExecVersion)
+	w.u64(execMagic)
+	w.str(execVersion)
 	w.u64(uint64(len(e.funcs)))
 	for _, f := range e.funcs {
 		w.i32(int32(f.Kind))
@@ -82,7 +82,7 @@ func (e *Executable) SaveToBytes() ([]byte, error) {
 		switch x := c.(type) {
 		case *Tensor:
 			w.i32(tagTensor)
-			w.u64(TensorMagic)
+			w.u64(tensorMagic)
 			w.u64(0)
 			w.i32(DeviceCPU)
 			w.i32(0)
@@ -228,15 +228,15 @@ func LoadExecutable(data []byte) (*Executable, error) {
 	if err != nil {
 		return nil, err
 	}
-	if magic != ExecMagic && magic != ExecMagicV1 {
+	if magic != execMagic && magic != execMagicV1 {
 		return nil, r.errf("bad magic %#x", magic)
 	}
 	ver, err := r.str("version")
 	if err != nil {
 		return nil, err
 	}
-	if ver != ExecVersion {
-		return nil, r.errf("version %q, want %q", ver, ExecVersion)
+	if ver != execVersion {
+		return nil, r.errf("version %q, want %q", ver, execVersion)
 	}
 	e := &Executable{}
 
@@ -278,7 +278,7 @@ func LoadExecutable(data []byte) (*Executable, error) {
 		e.funcMap[f.Name] = i
 	}
 
-	if magic == ExecMagic {
+	if magic == execMagic {
 		r.section = "memory scope"
 		ns, err := r.count("memory scope", 16)
 		if err != nil {
@@ -361,7 +361,7 @@ func (r *decoder) tensor() (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if magic != TensorMagic {
+	if magic != tensorMagic {
 		return nil, r.errf("bad tensor magic %#x", magic)
 	}
 	if _, err := r.u64("tensor reserved"); err != nil {

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relaxgo/relaxgo/internal/builtin"
+	"github.com/relaxgo/relaxgo/internal/bytecode"
+
 	goldenfile "github.com/relaxgo/relaxgo/internal/golden"
 )
 
@@ -15,8 +18,8 @@ import (
 // opcode, special registers, function references, a compiled entry and a
 // memory scope.
 func goldenExec(t testing.TB) *Executable {
-	return build(t, func(b *ExecBuilder) {
-		c := func(v Value) Arg { return must[Arg](t)(b.ConvertConstant(v)) }
+	return build(t, func(b *execBuilder) {
+		c := func(v Value) bytecode.Arg { return must[bytecode.Arg](t)(b.ConvertConstant(v)) }
 		w := must[*Tensor](t)(FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3))
 		cw := c(w)
 		noErr(t, b.SaveMemoryScope(cw, "global"))
@@ -30,22 +33,22 @@ func goldenExec(t testing.TB) *Executable {
 		b.DeclareFunction("helper", FuncKindVM)
 		b.DeclareFunction("compiled", FuncKindVMTIR)
 		b.EmitFunction("main", 2, []string{"x", "flag"}, FuncKindVM, 0)
-		b.EmitCall("vm.builtin.check_tensor_info", []Arg{Reg(0), Imm(2), cdt, cstr}, VoidRegister)
-		b.EmitCall("vm.builtin.alloc_shape_heap", []Arg{VMReg(), Imm(2)}, 10)
-		b.EmitCall("vm.builtin.match_shape", []Arg{Reg(0), Reg(10), Imm(2), Imm(MatchStoreToHeap), Imm(0), Imm(MatchAssertEqualToImm), Imm(3), cstr}, VoidRegister)
-		b.EmitCall("vm.builtin.read_if_cond", []Arg{Reg(1)}, 11)
-		b.EmitIf(Reg(11), 3)
-		b.EmitCall("helper", []Arg{Reg(0), cw}, 12)
+		b.EmitCall("vm.builtin.check_tensor_info", []bytecode.Arg{bytecode.Reg(0), bytecode.Imm(2), cdt, cstr}, bytecode.VoidRegister)
+		b.EmitCall("vm.builtin.alloc_shape_heap", []bytecode.Arg{bytecode.VMReg(), bytecode.Imm(2)}, 10)
+		b.EmitCall("vm.builtin.match_shape", []bytecode.Arg{bytecode.Reg(0), bytecode.Reg(10), bytecode.Imm(2), bytecode.Imm(builtin.MatchStoreToHeap), bytecode.Imm(0), bytecode.Imm(builtin.MatchAssertEqualToImm), bytecode.Imm(3), cstr}, bytecode.VoidRegister)
+		b.EmitCall("vm.builtin.read_if_cond", []bytecode.Arg{bytecode.Reg(1)}, 11)
+		b.EmitIf(bytecode.Reg(11), 3)
+		b.EmitCall("helper", []bytecode.Arg{bytecode.Reg(0), cw}, 12)
 		b.EmitGoto(2)
-		b.EmitCall("vm.builtin.copy", []Arg{Reg(0)}, 12)
-		b.EmitCall("vm.builtin.make_tuple", []Arg{Reg(12), cs, cbig, cf, scalar, Imm(-42)}, 13)
-		b.EmitRet(Reg(13))
+		b.EmitCall("vm.builtin.copy", []bytecode.Arg{bytecode.Reg(0)}, 12)
+		b.EmitCall("vm.builtin.make_tuple", []bytecode.Arg{bytecode.Reg(12), cs, cbig, cf, scalar, bytecode.Imm(-42)}, 13)
+		b.EmitRet(bytecode.Reg(13))
 		b.EndFunction("main")
 
 		b.EmitFunction("helper", 2, []string{"a", "b"}, FuncKindVM, 0)
-		b.EmitCall("vm.builtin.make_closure", []Arg{must[Arg](t)(b.GetFunction("compiled")), Reg(1)}, 5)
-		b.EmitCall("vm.builtin.invoke_closure", []Arg{VMReg(), Reg(5), Reg(0)}, 6)
-		b.EmitRet(Reg(6))
+		b.EmitCall("vm.builtin.make_closure", []bytecode.Arg{must[bytecode.Arg](t)(b.GetFunction("compiled")), bytecode.Reg(1)}, 5)
+		b.EmitCall("vm.builtin.invoke_closure", []bytecode.Arg{bytecode.VMReg(), bytecode.Reg(5), bytecode.Reg(0)}, 6)
+		b.EmitRet(bytecode.Reg(6))
 		b.EndFunction("helper")
 
 		b.EmitFunction("compiled", 2, []string{"p", "q"}, FuncKindVMTIR, 5)
@@ -144,11 +147,11 @@ with ib.function("main", num_inputs=3):
 }
 
 func TestStatsFormat(t *testing.T) {
-	e := build(t, func(b *ExecBuilder) {
+	e := build(t, func(b *execBuilder) {
 		for _, v := range []Value{MustNewTensor([]int64{3, 4}, Float32), Scalar(float32(1)), Shape{1, 2}, Shape{}, "s", int64(1) << 60, Int8} {
-			must[Arg](t)(b.ConvertConstant(v))
+			must[bytecode.Arg](t)(b.ConvertConstant(v))
 		}
-		fn(b, "main", 1, func() { b.EmitRet(Reg(0)) })
+		fn(b, "main", 1, func() { b.EmitRet(bytecode.Reg(0)) })
 	})
 	want := "Relax VM executable statistics:\n" +
 		"  Constant pool (# 7): [[3, 4], scalar, shapetuple[1, 2], shapetupl], \"s\", 1152921504606846976, int8]\n" +
@@ -156,7 +159,7 @@ func TestStatsFormat(t *testing.T) {
 	if got := e.Stats(); got != want {
 		t.Errorf("Stats:\n%q\nwant\n%q", got, want)
 	}
-	empty := build(t, func(b *ExecBuilder) {})
+	empty := build(t, func(b *execBuilder) {})
 	if got := empty.Stats(); got != "Relax VM executable statistics:\n  Constant pool (# 0): []\n  Globals (#0): []\n" {
 		t.Errorf("empty Stats %q", got)
 	}
@@ -193,7 +196,7 @@ func TestLoadRejects(t *testing.T) {
 	// A 100-byte file claiming huge counts everywhere must fail fast without
 	// allocating.
 	small := make([]byte, 100)
-	le.PutUint64(small, ExecMagic)
+	le.PutUint64(small, execMagic)
 	le.PutUint64(small[8:], 4)
 	copy(small[16:], "0.14")
 	for i := 20; i+8 <= 100; i += 8 {
@@ -214,8 +217,8 @@ func TestLoadValidates(t *testing.T) {
 		want string
 	}{
 		{"callee index", func(e *Executable) { e.instrData[2] = 99 }, "callee index 99"},
-		{"register beyond file", func(e *Executable) { e.instrData[4] = int64(Reg(77)) }, "register 77"},
-		{"const index", func(e *Executable) { e.instrData[4] = int64(ConstIdx(3)) }, "constant index 3"},
+		{"register beyond file", func(e *Executable) { e.instrData[4] = int64(bytecode.Reg(77)) }, "register 77"},
+		{"const index", func(e *Executable) { e.instrData[4] = int64(bytecode.ConstIdx(3)) }, "constant index 3"},
 		{"bad arg kind", func(e *Executable) { e.instrData[4] = int64(9) << 56 }, "argument kind 9"},
 		{"bad opcode", func(e *Executable) { e.instrData[0] = 17 }, "unknown opcode 17"},
 		{"offset outside", func(e *Executable) { e.instrOffset[1] = 1000 }, "outside instruction data"},

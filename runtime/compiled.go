@@ -1,42 +1,23 @@
 package runtime
 
 import (
-	"errors"
 	"fmt"
 	"sort"
-	"strings"
 )
 
-// GenVersion is the version of the contract between generated model
-// packages and this runtime. Generated code checks it at compile time:
-//
-//	const _ = runtime.EnforceVersion(GenVersion - runtime.MinGenVersion)
-//	const _ = runtime.EnforceVersion(runtime.GenVersion - GenVersion)
-//
-// so a package generated for another runtime version fails to build (a
-// negative constant does not convert to the unsigned EnforceVersion).
-const GenVersion = 1
-
-// MinGenVersion is the oldest generated-code version this runtime supports.
-const MinGenVersion = 1
-
-// EnforceVersion is the unsigned type generated code converts version
-// differences to, making a mismatch a compile-time error.
-type EnforceVersion uint
-
-// CompiledFunc is a Relax function compiled to Go together with the size of
+// compiledFunc is a Relax function compiled to Go together with the size of
 // the register file it needs (parameters, the return slot, temporaries).
-type CompiledFunc struct {
-	Func             VMTIRFunc
+type compiledFunc struct {
+	Func             vmtirFunc
 	RegisterFileSize int64
 }
 
-// WithCompiled returns a copy of e in which the named Relax functions are
+// withCompiled returns a copy of e in which the named Relax functions are
 // compiled (FuncKindVMTIR) entries with the given register file sizes, and a
 // module registering their Go implementations as "__vmtir__<name>". The copy
 // shares e's constant pool, so weights are stored once. Pass the module to
 // NewVM with WithImports.
-func (e *Executable) WithCompiled(funcs map[string]CompiledFunc) (*Executable, *Module, error) {
+func (e *Executable) withCompiled(funcs map[string]compiledFunc) (*Executable, *Module, error) {
 	c := &Executable{
 		funcMap:     e.funcMap,
 		scopes:      e.scopes,
@@ -70,37 +51,11 @@ func (e *Executable) WithCompiled(funcs map[string]CompiledFunc) (*Executable, *
 		f.Kind = FuncKindVMTIR
 		f.StartInstr, f.EndInstr = 0, 0
 		f.RegisterFileSize = cf.RegisterFileSize
-		if err := mod.RegisterVMTIR(VMTIRFuncPrefix+n, cf.Func); err != nil {
+		if err := mod.registerVMTIR(vmtirFuncPrefix+n, cf.Func); err != nil {
 			return nil, nil, err
 		}
 	}
 	return c, mod, nil
-}
-
-// IfCond reads an If condition as the VM does: a bool, or an integer that is
-// true when non-zero.
-func IfCond(v Value) (bool, error) {
-	c, err := condValue(v)
-	return c != 0, err
-}
-
-// ResolveFuncs looks names up in the global registry, reporting every
-// missing one (generated code resolves its kernels and builtins once).
-func ResolveFuncs(names ...string) ([]PackedFunc, error) {
-	out := make([]PackedFunc, len(names))
-	var missing []string
-	for i, n := range names {
-		f, ok := Lookup(n)
-		if !ok {
-			missing = append(missing, n)
-			continue
-		}
-		out[i] = f
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("runtime: functions not registered (is the kernels package linked in?): %s", strings.Join(missing, ", "))
-	}
-	return out, nil
 }
 
 // ValuesEqual reports whether two values are identical: tensors with equal
@@ -135,21 +90,9 @@ func ValuesEqual(a, b Value) bool {
 	return false
 }
 
-// CallErr is the error compiled code returns when the call at instruction
-// instr of callee fails: the error with that position, except for the
-// checking builtins' *CheckError, which already names the function,
-// parameter and values and is returned as is (as the bytecode VM does).
-func CallErr(instr int, callee string, err error) error {
-	var ce *CheckError
-	if errors.As(err, &ce) {
-		return err
-	}
-	return fmt.Errorf("instruction %d: call %s: %w", instr, callee, err)
-}
-
-// AllocStorageBytes is vm.builtin.alloc_storage for compiled code: n bytes on
+// allocStorageBytes is vm.builtin.alloc_storage for compiled code: n bytes on
 // the VM's first device, recycled like any storage the running call allocates.
-func (vm *VM) AllocStorageBytes(n int64) (*Storage, error) {
+func (vm *VM) allocStorageBytes(n int64) (*Storage, error) {
 	s, err := vm.alloc.Alloc(n, vm.devices[0])
 	if err != nil {
 		return nil, fmt.Errorf("runtime: vm.builtin.alloc_storage: %w", err)
@@ -168,35 +111,14 @@ func (s *Storage) ViewTensor(offset int64, shape Shape, dt DataType) (*Tensor, e
 	return t, nil
 }
 
-// ValueShape returns the dimensions of a tensor (its shape) or of a shape value.
-func ValueShape(v Value) ([]int64, bool) {
-	switch x := v.(type) {
-	case *Tensor:
-		if x != nil {
-			return x.shape, true
-		}
-	case Shape:
-		return x, true
-	}
-	return nil, false
-}
-
-// ShapeHeap returns the slots of a shape heap (vm.builtin.alloc_shape_heap's int64 tensor).
-func ShapeHeap(v Value) ([]int64, bool) {
-	if t, ok := v.(*Tensor); ok && t != nil && t.dtype == Int64 && len(t.shape) == 1 {
-		return viewAs[int64](t.data), true
-	}
-	return nil, false
-}
-
 // maxShapeSites bounds the make_shape call sites a compiled program may use.
 const maxShapeSites = 1 << 20
 
-// MakeShapeAt is vm.builtin.make_shape for compiled code at call site (an
+// makeShapeAt is vm.builtin.make_shape for compiled code at call site (an
 // index the code generator assigns). As in the bytecode VM, while the shape a
 // site makes is unchanged its previous (immutable) Shape value is returned
 // again instead of a new allocation.
-func (vm *VM) MakeShapeAt(site int, args []Value) (Value, error) {
+func (vm *VM) makeShapeAt(site int, args []Value) (Value, error) {
 	if site < 0 || site >= maxShapeSites {
 		return nil, fmt.Errorf("runtime: make_shape call site %d out of range", site)
 	}

@@ -6,7 +6,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/relaxgo/relaxgo/internal/bytecode"
 )
+
+// execWord is one 64-bit word of the instruction stream (TVM's ExecWord).
+type execWord = int64
 
 // FuncKind says how a function-table entry is implemented.
 type FuncKind int32
@@ -18,7 +23,7 @@ const (
 	FuncKindPacked FuncKind = 0
 	// FuncKindVM is a bytecode function interpreted by the VM.
 	FuncKindVM FuncKind = 1
-	// FuncKindVMTIR is a compiled function: a Go VMTIRFunc registered as
+	// FuncKindVMTIR is a compiled function: a Go vmtirFunc registered as
 	// "__vmtir__<name>", with no instructions of its own.
 	FuncKindVMTIR FuncKind = 2
 )
@@ -60,14 +65,14 @@ type MemoryScope struct {
 
 // Executable is a compiled Relax program: function table, constant pool and
 // instruction stream (TVM's VMExecutable). It is immutable once built by
-// ExecBuilder.Get or LoadExecutable, and safe to share between goroutines and VMs.
+// execBuilder.Get or LoadExecutable, and safe to share between goroutines and VMs.
 type Executable struct {
 	funcs       []FuncInfo
 	funcMap     map[string]int
 	scopes      []MemoryScope // sorted by ConstIndex, unique
 	constants   []Value
-	instrOffset []ExecWord
-	instrData   []ExecWord
+	instrOffset []execWord
+	instrData   []execWord
 
 	once sync.Once
 	prog *program // pre-decoded instructions, built on first VM creation
@@ -116,21 +121,21 @@ func (e *Executable) MemoryScopes() []MemoryScope { return append([]MemoryScope(
 func (e *Executable) NumInstructions() int { return len(e.instrOffset) }
 
 // InstrOffsets returns a copy of the instruction offset table.
-func (e *Executable) InstrOffsets() []ExecWord { return append([]ExecWord(nil), e.instrOffset...) }
+func (e *Executable) InstrOffsets() []execWord { return append([]execWord(nil), e.instrOffset...) }
 
 // InstrData returns a copy of the flat instruction words.
-func (e *Executable) InstrData() []ExecWord { return append([]ExecWord(nil), e.instrData...) }
+func (e *Executable) InstrData() []execWord { return append([]execWord(nil), e.instrData...) }
 
-// Instruction decodes instruction i.
-func (e *Executable) Instruction(i int) (Instruction, error) {
+// instruction decodes instruction i.
+func (e *Executable) instruction(i int) (bytecode.Instruction, error) {
 	if i < 0 || i >= len(e.instrOffset) {
-		return Instruction{}, fmt.Errorf("runtime: instruction %d out of range [0, %d)", i, len(e.instrOffset))
+		return bytecode.Instruction{}, fmt.Errorf("runtime: instruction %d out of range [0, %d)", i, len(e.instrOffset))
 	}
 	off := e.instrOffset[i]
-	if _, err := instrWords(e.instrData, off); err != nil {
-		return Instruction{}, fmt.Errorf("runtime: instruction %d: %w", i, err)
+	if _, err := bytecode.InstrWords(e.instrData, off); err != nil {
+		return bytecode.Instruction{}, fmt.Errorf("runtime: instruction %d: %w", i, err)
 	}
-	return decodeAt(e.instrData, off), nil
+	return bytecode.DecodeAt(e.instrData, off), nil
 }
 
 func (e *Executable) funcName(idx int64) string {
@@ -151,15 +156,15 @@ func padRight(s string, w int) string {
 // AsText prints the executable in TVM's text format (VMExecutable::AsText).
 func (e *Executable) AsText() string {
 	var b strings.Builder
-	argStr := func(a Arg) string {
+	argStr := func(a bytecode.Arg) string {
 		switch a.Kind() {
-		case ArgRegister:
-			return regName(a.Value())
-		case ArgImmediate:
+		case bytecode.ArgRegister:
+			return bytecode.RegName(a.Value())
+		case bytecode.ArgImmediate:
 			return "i" + strconv.FormatInt(a.Value(), 10)
-		case ArgConstIdx:
+		case bytecode.ArgConstIdx:
 			return "c[" + strconv.FormatInt(a.Value(), 10) + "]"
-		case ArgFuncIdx:
+		case bytecode.ArgFuncIdx:
 			return "f[" + e.funcName(a.Value()) + "]"
 		}
 		return fmt.Sprintf("<bad arg kind %d>", uint8(a.Kind()))
@@ -180,13 +185,13 @@ func (e *Executable) AsText() string {
 		fmt.Fprintf(&b, "@%s:\n", f.Name)
 		for idx := f.StartInstr; idx < f.EndInstr; idx++ {
 			b.WriteString("  ")
-			in, err := e.Instruction(int(idx))
+			in, err := e.instruction(int(idx))
 			if err != nil {
 				fmt.Fprintf(&b, "<%v>\n", err)
 				continue
 			}
 			switch in.Op {
-			case OpCall:
+			case bytecode.OpCall:
 				args := make([]string, len(in.Args))
 				for i, a := range in.Args {
 					args[i] = argStr(a)
@@ -196,19 +201,19 @@ func (e *Executable) AsText() string {
 				b.WriteString(" in: ")
 				b.WriteString(padRight(strings.Join(args, ", "), 12))
 				b.WriteString(" dst: ")
-				b.WriteString(regName(in.Dst))
+				b.WriteString(bytecode.RegName(in.Dst))
 				b.WriteByte('\n')
-			case OpRet:
+			case bytecode.OpRet:
 				b.WriteString(padRight("ret ", 6))
-				b.WriteString(regName(in.Result))
+				b.WriteString(bytecode.RegName(in.Result))
 				b.WriteByte('\n')
-			case OpGoto:
+			case bytecode.OpGoto:
 				b.WriteString(padRight("goto", 6))
 				b.WriteString(strconv.FormatInt(in.PCOffset, 10))
 				b.WriteByte('\n')
-			case OpIf:
+			case bytecode.OpIf:
 				b.WriteString(padRight("If", 6))
-				b.WriteString(regName(in.Cond))
+				b.WriteString(bytecode.RegName(in.Cond))
 				b.WriteString(", ")
 				b.WriteString(strconv.FormatInt(in.FalseOffset, 10))
 				b.WriteByte('\n')
@@ -219,7 +224,7 @@ func (e *Executable) AsText() string {
 	return b.String()
 }
 
-// AsPython prints the executable as the Python ExecBuilder program that
+// AsPython prints the executable as the Python execBuilder program that
 // builds it (VMExecutable::AsPython).
 func (e *Executable) AsPython() string {
 	var b strings.Builder
@@ -229,18 +234,18 @@ func (e *Executable) AsPython() string {
 		}
 		return "ib.unknown_func_index(" + strconv.FormatInt(idx, 10) + ")"
 	}
-	argStr := func(a Arg) string {
+	argStr := func(a bytecode.Arg) string {
 		switch a.Kind() {
-		case ArgRegister:
-			if a.Value() == VMRegister {
+		case bytecode.ArgRegister:
+			if a.Value() == bytecode.VMRegister {
 				return "ib.r(vm)"
 			}
 			return "ib.r(" + strconv.FormatInt(a.Value(), 10) + ")"
-		case ArgImmediate:
+		case bytecode.ArgImmediate:
 			return "ib.imm(" + strconv.FormatInt(a.Value(), 10) + ")"
-		case ArgConstIdx:
+		case bytecode.ArgConstIdx:
 			return "ib.c(" + strconv.FormatInt(a.Value(), 10) + ")"
-		case ArgFuncIdx:
+		case bytecode.ArgFuncIdx:
 			return "ib.f(" + pyFunc(a.Value()) + ")"
 		}
 		return fmt.Sprintf("<bad arg kind %d>", uint8(a.Kind()))
@@ -252,27 +257,27 @@ func (e *Executable) AsPython() string {
 		}
 		fmt.Fprintf(&b, "with ib.function(\"%s\", num_inputs=%d):\n", f.Name, f.NumArgs)
 		for idx := f.StartInstr; idx < f.EndInstr; idx++ {
-			in, err := e.Instruction(int(idx))
+			in, err := e.instruction(int(idx))
 			if err != nil {
 				fmt.Fprintf(&b, "    # %v\n", err)
 				continue
 			}
 			switch in.Op {
-			case OpCall:
+			case bytecode.OpCall:
 				args := make([]string, len(in.Args))
 				for i, a := range in.Args {
 					args[i] = argStr(a)
 				}
 				fmt.Fprintf(&b, "    ib.emit_call(%s, args=[%s]", pyFunc(in.FuncIdx), strings.Join(args, ", "))
-				if in.Dst != VoidRegister {
+				if in.Dst != bytecode.VoidRegister {
 					fmt.Fprintf(&b, ", dst=ib.r(%d)", in.Dst)
 				}
 				b.WriteString(")\n")
-			case OpRet:
+			case bytecode.OpRet:
 				fmt.Fprintf(&b, "    ib.emit_ret(ib.r(%d))\n", in.Result)
-			case OpGoto:
+			case bytecode.OpGoto:
 				fmt.Fprintf(&b, "    ib.emit_goto(%d)\n", in.PCOffset)
-			case OpIf:
+			case bytecode.OpIf:
 				fmt.Fprintf(&b, "    ib.emit_if(ib.r(%d), %d)\n", in.Cond, in.FalseOffset)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"testing"
 
+	"github.com/relaxgo/relaxgo/internal/bytecode"
 	goldenfile "github.com/relaxgo/relaxgo/internal/golden"
 )
 
@@ -55,7 +56,7 @@ func FuzzCheckInstructions(f *testing.F) {
 		if !ok {
 			return
 		}
-		if err := CheckInstructions(funcs, nconst, offs, words); err != nil {
+		if err := checkInstructions(funcs, nconst, offs, words); err != nil {
 			return
 		}
 		// Accepted: executing it with int arguments must not panic (errors
@@ -68,7 +69,7 @@ func FuzzCheckInstructions(f *testing.F) {
 				m.Register(fi.Name, func([]Value) (Value, error) { return int64(0), nil })
 			}
 			if fi.Kind == FuncKindVMTIR {
-				m.RegisterVMTIR(VMTIRFuncPrefix+fi.Name, func(*VM, []Value) error { return nil })
+				m.registerVMTIR(vmtirFuncPrefix+fi.Name, func(*VM, []Value) error { return nil })
 			}
 		}
 		vm, err := NewVM(e, WithImports(m), WithMaxCallDepth(20))
@@ -95,11 +96,11 @@ func FuzzCheckInstructions(f *testing.F) {
 
 func hasBackwardJump(e *Executable, f FuncInfo) bool {
 	for pc := f.StartInstr; pc < f.EndInstr; pc++ {
-		in := decodeAt(e.instrData, e.instrOffset[pc])
-		if in.Op == OpGoto && in.PCOffset < 0 {
+		in := bytecode.DecodeAt(e.instrData, e.instrOffset[pc])
+		if in.Op == bytecode.OpGoto && in.PCOffset < 0 {
 			return true
 		}
-		if in.Op == OpCall && in.FuncIdx >= 0 && in.FuncIdx < int64(len(e.funcs)) && e.funcs[in.FuncIdx].Kind != FuncKindPacked {
+		if in.Op == bytecode.OpCall && in.FuncIdx >= 0 && in.FuncIdx < int64(len(e.funcs)) && e.funcs[in.FuncIdx].Kind != FuncKindPacked {
 			return true // calls may recurse
 		}
 	}

@@ -80,9 +80,9 @@ func noErr(t testing.TB, err error) {
 }
 
 // build runs f on a new builder and returns Get's result.
-func build(t testing.TB, f func(b *ExecBuilder)) *Executable {
+func build(t testing.TB, f func(b *execBuilder)) *Executable {
 	t.Helper()
-	b := NewExecBuilder()
+	b := newExecBuilder()
 	f(b)
 	e, err := b.Get()
 	if err != nil {
@@ -101,7 +101,7 @@ func newVM(t testing.TB, e *Executable, opts ...VMOption) *VM {
 }
 
 // fn defines a VM function with body, ending it.
-func fn(b *ExecBuilder, name string, nargs int64, body func()) {
+func fn(b *execBuilder, name string, nargs int64, body func()) {
 	b.EmitFunction(name, nargs, nil, FuncKindVM, 0)
 	body()
 	b.EndFunction(name)

@@ -3,20 +3,9 @@ package runtime
 import (
 	"fmt"
 	"sync"
-)
 
-// ModelSpec is what a generated model package hands LoadModel.
-type ModelSpec struct {
-	// Name prefixes errors and names the model's modules.
-	Name string
-	// Executable is the serialized bytecode executable (with the weights).
-	Executable []byte
-	// Compiled are the Relax functions compiled to Go, by name.
-	Compiled map[string]CompiledFunc
-	// PrimFuncs are the model's TIR functions compiled to Go, by the names
-	// the executable calls them.
-	PrimFuncs map[string]PackedFunc
-}
+	"github.com/relaxgo/relaxgo/internal/rtlink"
+)
 
 // Model is a loaded model: its bytecode executable, the compiled-mode
 // executable derived from it (same constants), the module of its Go
@@ -31,8 +20,9 @@ type Model struct {
 	pool     sync.Pool
 }
 
-// LoadModel loads a model package's executable and wires its Go functions.
-func LoadModel(spec ModelSpec) (*Model, error) {
+// loadModel loads a model package's executable and wires its Go functions
+// (rtimpl.LoadModel, through rtlink.LoadModel).
+func loadModel(spec rtlink.ModelSpec) (*Model, error) {
 	exec, err := LoadExecutable(spec.Executable)
 	if err != nil {
 		return nil, fmt.Errorf("%s: loading the executable: %w", spec.Name, err)
@@ -43,7 +33,15 @@ func LoadModel(spec ModelSpec) (*Model, error) {
 			return nil, fmt.Errorf("%s: %w", spec.Name, err)
 		}
 	}
-	compiled, vmtirMod, err := exec.WithCompiled(spec.Compiled)
+	funcs := make(map[string]compiledFunc, len(spec.Compiled))
+	for name, cf := range spec.Compiled {
+		f, ok := cf.Func.(func(*VM, []Value) error)
+		if !ok && cf.Func != nil {
+			return nil, fmt.Errorf("%s: compiled function %q has type %T", spec.Name, name, cf.Func)
+		}
+		funcs[name] = compiledFunc{Func: f, RegisterFileSize: cf.RegisterFileSize}
+	}
+	compiled, vmtirMod, err := exec.withCompiled(funcs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", spec.Name, err)
 	}

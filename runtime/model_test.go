@@ -4,19 +4,22 @@ import (
 	"errors"
 	"sync"
 	"testing"
+
+	"github.com/relaxgo/relaxgo/internal/bytecode"
+	"github.com/relaxgo/relaxgo/internal/rtlink"
 )
 
 // modelSpec is planExec's main (x + x + x over float64) as a model package
 // would hand it over, with a hand-written compiled twin of main and a PrimFunc.
-func modelSpec(t *testing.T) ModelSpec {
+func modelSpec(t *testing.T) rtlink.ModelSpec {
 	data, err := planExec(t).SaveToBytes()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ModelSpec{
+	return rtlink.ModelSpec{
 		Name:       "testmodel",
 		Executable: data,
-		Compiled: map[string]CompiledFunc{"main": {RegisterFileSize: 2, Func: func(vm *VM, r []Value) error {
+		Compiled: map[string]rtlink.CompiledFunc{"main": {RegisterFileSize: 2, Func: func(vm *VM, r []Value) error {
 			x, ok := r[0].(*Tensor)
 			if !ok {
 				return errors.New("x is not a tensor")
@@ -32,20 +35,20 @@ func modelSpec(t *testing.T) ModelSpec {
 			r[1] = out
 			return nil
 		}}},
-		PrimFuncs: map[string]PackedFunc{"unused_prim": func([]Value) (Value, error) { return nil, nil }},
+		PrimFuncs: map[string]func([]any) (any, error){"unused_prim": func([]Value) (Value, error) { return nil, nil }},
 	}
 }
 
 func TestLoadModel(t *testing.T) {
-	if _, err := LoadModel(ModelSpec{Name: "bad", Executable: []byte("not an executable")}); err == nil {
+	if _, err := loadModel(rtlink.ModelSpec{Name: "bad", Executable: []byte("not an executable")}); err == nil {
 		t.Fatal("corrupt executable accepted")
 	}
 	spec := modelSpec(t)
 	spec.Compiled["nope"] = spec.Compiled["main"]
-	if _, err := LoadModel(spec); err == nil {
+	if _, err := loadModel(spec); err == nil {
 		t.Fatal("compiled function missing from the executable accepted")
 	}
-	m, err := LoadModel(modelSpec(t))
+	m, err := loadModel(modelSpec(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +92,7 @@ func TestLoadModel(t *testing.T) {
 }
 
 func TestCompareModesAndSampleTensor(t *testing.T) {
-	m, err := LoadModel(modelSpec(t))
+	m, err := loadModel(modelSpec(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,12 +112,12 @@ func TestCompareModesAndSampleTensor(t *testing.T) {
 	}
 	// A model calling an unregistered function reports ErrMissingFunction.
 	spec := modelSpec(t)
-	b2 := NewExecBuilder()
+	b2 := newExecBuilder()
 	if err := b2.EmitFunction("main", 1, []string{"x"}, FuncKindVM, 0); err != nil {
 		t.Fatal(err)
 	}
-	b2.EmitCall("test.nowhere", []Arg{Reg(0)}, 1)
-	b2.EmitRet(Reg(1))
+	b2.EmitCall("test.nowhere", []bytecode.Arg{bytecode.Reg(0)}, 1)
+	b2.EmitRet(bytecode.Reg(1))
 	b2.EndFunction("main")
 	exec, err := b2.Get()
 	if err != nil {
@@ -123,7 +126,7 @@ func TestCompareModesAndSampleTensor(t *testing.T) {
 	if spec.Executable, err = exec.SaveToBytes(); err != nil {
 		t.Fatal(err)
 	}
-	missing, err := LoadModel(spec)
+	missing, err := loadModel(spec)
 	if err != nil {
 		t.Fatal(err)
 	}

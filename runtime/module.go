@@ -6,17 +6,17 @@ import (
 	"sync"
 )
 
-// VMTIRFuncPrefix is the symbol prefix of compiled Relax functions: the
+// vmtirFuncPrefix is the symbol prefix of compiled Relax functions: the
 // function table entry "main" of kind FuncKindVMTIR is implemented by the
-// VMTIRFunc "__vmtir__main".
-const VMTIRFuncPrefix = "__vmtir__"
+// vmtirFunc "__vmtir__main".
+const vmtirFuncPrefix = "__vmtir__"
 
-// VMTIRFunc is a Relax function compiled to Go (TVM's exec_mode="compiled").
+// vmtirFunc is a Relax function compiled to Go (TVM's exec_mode="compiled").
 // regs is a fresh register file of the entry's register_file_size:
 // regs[0:num_args] hold the arguments and the function stores its result in
 // regs[num_args]. Constants and the function pool are reached through
-// vm.ConstPool and vm.FuncPool, calls through vm.CallFunc / vm.InvokeClosure.
-type VMTIRFunc func(vm *VM, regs []Value) error
+// vm.constPool and vm.funcPool, calls through vm.callFunc / vm.InvokeClosure.
+type vmtirFunc func(vm *VM, regs []Value) error
 
 // Module is a named collection of packed functions and compiled functions
 // with imports (TVM's runtime.Module): a kernel library, or a generated model
@@ -26,13 +26,13 @@ type Module struct {
 	name    string
 	mu      sync.RWMutex
 	funcs   map[string]PackedFunc
-	vmtir   map[string]VMTIRFunc
+	vmtir   map[string]vmtirFunc
 	imports []*Module
 }
 
 // NewModule returns an empty module.
 func NewModule(name string) *Module {
-	return &Module{name: name, funcs: map[string]PackedFunc{}, vmtir: map[string]VMTIRFunc{}}
+	return &Module{name: name, funcs: map[string]PackedFunc{}, vmtir: map[string]vmtirFunc{}}
 }
 
 // Name is the module's name.
@@ -52,9 +52,9 @@ func (m *Module) Register(name string, f PackedFunc) error {
 	return nil
 }
 
-// RegisterVMTIR adds a compiled function under its full symbol, e.g.
+// registerVMTIR adds a compiled function under its full symbol, e.g.
 // "__vmtir__main"; registering a symbol twice is an error.
-func (m *Module) RegisterVMTIR(symbol string, f VMTIRFunc) error {
+func (m *Module) registerVMTIR(symbol string, f vmtirFunc) error {
 	if f == nil {
 		return fmt.Errorf("runtime: module %s: register %q: nil function", m.name, symbol)
 	}
@@ -105,12 +105,12 @@ func (m *Module) getFunction(name string, depth int) (PackedFunc, bool) {
 	return nil, false
 }
 
-// GetVMTIR looks a compiled function's symbol up in m, then in its imports.
-func (m *Module) GetVMTIR(symbol string) (VMTIRFunc, bool) {
+// getVMTIRFunc looks a compiled function's symbol up in m, then in its imports.
+func (m *Module) getVMTIRFunc(symbol string) (vmtirFunc, bool) {
 	return m.getVMTIR(symbol, 0)
 }
 
-func (m *Module) getVMTIR(symbol string, depth int) (VMTIRFunc, bool) {
+func (m *Module) getVMTIR(symbol string, depth int) (vmtirFunc, bool) {
 	if depth > 64 {
 		return nil, false
 	}
@@ -146,14 +146,14 @@ func (m *Module) ListFunctions() []string {
 
 var vmtirRegistry = struct {
 	sync.RWMutex
-	funcs map[string]VMTIRFunc
-}{funcs: map[string]VMTIRFunc{}}
+	funcs map[string]vmtirFunc
+}{funcs: map[string]vmtirFunc{}}
 
-// RegisterVMTIR adds a compiled function to the global registry under its
+// registerVMTIR adds a compiled function to the global registry under its
 // full symbol ("__vmtir__<name>"). Registering a symbol twice is an error
 // unless override is true. Because symbols are global, generated packages
 // should prefer a Module passed with WithImports, which cannot collide.
-func RegisterVMTIR(symbol string, f VMTIRFunc, override bool) error {
+func registerVMTIR(symbol string, f vmtirFunc, override bool) error {
 	if f == nil {
 		return fmt.Errorf("runtime: register %q: nil function", symbol)
 	}
@@ -166,16 +166,16 @@ func RegisterVMTIR(symbol string, f VMTIRFunc, override bool) error {
 	return nil
 }
 
-// LookupVMTIR returns the globally registered compiled function symbol.
-func LookupVMTIR(symbol string) (VMTIRFunc, bool) {
+// lookupVMTIR returns the globally registered compiled function symbol.
+func lookupVMTIR(symbol string) (vmtirFunc, bool) {
 	vmtirRegistry.RLock()
 	defer vmtirRegistry.RUnlock()
 	f, ok := vmtirRegistry.funcs[symbol]
 	return f, ok
 }
 
-// UnregisterVMTIR removes symbol from the global registry and reports whether it was there.
-func UnregisterVMTIR(symbol string) bool {
+// unregisterVMTIR removes symbol from the global registry and reports whether it was there.
+func unregisterVMTIR(symbol string) bool {
 	vmtirRegistry.Lock()
 	defer vmtirRegistry.Unlock()
 	_, ok := vmtirRegistry.funcs[symbol]

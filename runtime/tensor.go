@@ -7,8 +7,8 @@ import (
 	"unsafe"
 )
 
-// Alignment is the byte alignment of every storage allocation (TVM's kAllocAlignment).
-const Alignment = 64
+// alignment is the byte alignment of every storage allocation (TVM's kAllocAlignment).
+const alignment = 64
 
 // Device types, as DLPack's DLDeviceType.
 const (
@@ -84,15 +84,15 @@ func (s *Storage) viewTensor(offset int64, shape Shape, dt DataType) (*Tensor, e
 const maxAlloc = int64(1) << 40
 
 // alignedBytes returns a zeroed byte slice of length n whose first byte is
-// Alignment-aligned.
+// alignment-aligned.
 func alignedBytes(n int64) []byte {
 	if n == 0 {
 		return []byte{}
 	}
-	buf := make([]byte, n+Alignment)
-	off := int(uintptr(unsafe.Pointer(&buf[0])) & (Alignment - 1))
+	buf := make([]byte, n+alignment)
+	off := int(uintptr(unsafe.Pointer(&buf[0])) & (alignment - 1))
 	if off != 0 {
-		off = Alignment - off
+		off = alignment - off
 	}
 	return buf[off : off+int(n) : off+int(n)]
 }

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/relaxgo/relaxgo/internal/builtin"
+	"github.com/relaxgo/relaxgo/internal/bytecode"
 )
 
 // opKind is a pre-decoded operand kind: registers are split from the special
@@ -27,7 +30,7 @@ type operand struct {
 
 // instr is a pre-decoded instruction.
 type instr struct {
-	op   Opcode
+	op   bytecode.Opcode
 	a    operand   // Call: dst (kind opVoid = discard); Ret: result; If: condition
 	b    int64     // Call: callee index; Goto: offset; If: false offset
 	args []operand // Call arguments
@@ -41,11 +44,11 @@ type program struct {
 
 func regOperand(r int64) operand {
 	switch {
-	case r == VoidRegister:
+	case r == bytecode.VoidRegister:
 		return operand{kind: opVoid}
-	case r == VMRegister:
+	case r == bytecode.VMRegister:
 		return operand{kind: opVM}
-	case r >= BeginSpecialReg:
+	case r >= bytecode.BeginSpecialReg:
 		return operand{kind: opVoid}
 	}
 	return operand{kind: opReg, idx: r}
@@ -56,34 +59,34 @@ func (e *Executable) prepared() *program {
 	e.once.Do(func() {
 		p := &program{code: make([]instr, len(e.instrOffset)), maxArgs: make([]int, len(e.funcs))}
 		for i, off := range e.instrOffset {
-			if _, err := instrWords(e.instrData, off); err != nil {
+			if _, err := bytecode.InstrWords(e.instrData, off); err != nil {
 				continue // validate() rejected executables that would reach this
 			}
-			in := decodeAt(e.instrData, off)
+			in := bytecode.DecodeAt(e.instrData, off)
 			d := instr{op: in.Op}
 			switch in.Op {
-			case OpCall:
+			case bytecode.OpCall:
 				d.a = regOperand(in.Dst)
 				d.b = in.FuncIdx
 				d.args = make([]operand, len(in.Args))
 				for j, a := range in.Args {
 					v := a.Value()
 					switch a.Kind() {
-					case ArgRegister:
+					case bytecode.ArgRegister:
 						d.args[j] = regOperand(v)
-					case ArgImmediate:
+					case bytecode.ArgImmediate:
 						d.args[j] = operand{kind: opImm, imm: v}
-					case ArgConstIdx:
+					case bytecode.ArgConstIdx:
 						d.args[j] = operand{kind: opConst, idx: v}
-					case ArgFuncIdx:
+					case bytecode.ArgFuncIdx:
 						d.args[j] = operand{kind: opFunc, idx: v}
 					}
 				}
-			case OpRet:
+			case bytecode.OpRet:
 				d.a = regOperand(in.Result)
-			case OpGoto:
+			case bytecode.OpGoto:
 				d.b = in.PCOffset
-			case OpIf:
+			case bytecode.OpIf:
 				d.a = regOperand(in.Cond)
 				d.b = in.FalseOffset
 			}
@@ -206,7 +209,7 @@ type VM struct {
 	// vm.builtin.make_shape returned there (nil when the executable has no
 	// make_shape calls).
 	shapes []Value
-	// siteShapes are the last make_shape results of compiled call sites (MakeShapeAt).
+	// siteShapes are the last make_shape results of compiled call sites (makeShapeAt).
 	siteShapes []Value
 }
 
@@ -247,7 +250,7 @@ func NewVM(exec *Executable, opts ...VMOption) (*VM, error) {
 			}
 			vm.pool[i] = poolEntry{packed: pf}
 			vm.poolVals[i] = pf
-			if f.Name == "vm.builtin.make_shape" && !vm.importsHave(f.Name) {
+			if f.Name == builtin.MakeShape && !vm.importsHave(f.Name) {
 				vm.pool[i].makeShape = true
 				if vm.shapes == nil {
 					vm.shapes = make([]Value, len(vm.prog.code))
@@ -258,9 +261,9 @@ func NewVM(exec *Executable, opts ...VMOption) (*VM, error) {
 			vm.pool[i] = poolEntry{clo: c}
 			vm.poolVals[i] = c
 		case FuncKindVMTIR:
-			fn, ok := vm.lookupVMTIR(VMTIRFuncPrefix + f.Name)
+			fn, ok := vm.lookupVMTIR(vmtirFuncPrefix + f.Name)
 			if !ok {
-				return nil, fmt.Errorf("runtime: NewVM: cannot find compiled function %q of %q in the VM's imports or the compiled-function registry", VMTIRFuncPrefix+f.Name, f.Name)
+				return nil, fmt.Errorf("runtime: NewVM: cannot find compiled function %q of %q in the VM's imports or the compiled-function registry", vmtirFuncPrefix+f.Name, f.Name)
 			}
 			c := vm.vmtirClosure(i, fn)
 			vm.pool[i] = poolEntry{clo: c}
@@ -289,13 +292,13 @@ func (vm *VM) lookupPacked(name string) (PackedFunc, bool) {
 	return Lookup(name)
 }
 
-func (vm *VM) lookupVMTIR(symbol string) (VMTIRFunc, bool) {
+func (vm *VM) lookupVMTIR(symbol string) (vmtirFunc, bool) {
 	for _, m := range vm.imports {
-		if f, ok := m.GetVMTIR(symbol); ok {
+		if f, ok := m.getVMTIRFunc(symbol); ok {
 			return f, true
 		}
 	}
-	return LookupVMTIR(symbol)
+	return lookupVMTIR(symbol)
 }
 
 func (vm *VM) bytecodeClosure(fidx int) *Closure {
@@ -308,7 +311,7 @@ func (vm *VM) bytecodeClosure(fidx int) *Closure {
 	})
 }
 
-func (vm *VM) vmtirClosure(fidx int, fn VMTIRFunc) *Closure {
+func (vm *VM) vmtirClosure(fidx int, fn vmtirFunc) *Closure {
 	exec := vm.exec
 	f := exec.funcs[fidx]
 	return NewClosure(f.Name, func(v *VM, args []Value) (Value, error) {
@@ -477,7 +480,7 @@ func (vm *VM) run(fr *frame, f *FuncInfo) (Value, error) {
 	for {
 		in := &code[pc]
 		switch in.op {
-		case OpCall:
+		case bytecode.OpCall:
 			args := fr.args[:len(in.args)]
 			for i := range in.args {
 				o := &in.args[i]
@@ -517,11 +520,11 @@ func (vm *VM) run(fr *frame, f *FuncInfo) (Value, error) {
 				regs[in.a.idx] = ret
 			}
 			pc++
-		case OpRet:
+		case bytecode.OpRet:
 			return vm.read(regs, in.a), nil
-		case OpGoto:
+		case bytecode.OpGoto:
 			pc += in.b
-		case OpIf:
+		case bytecode.OpIf:
 			c, err := condValue(vm.read(regs, in.a))
 			if err != nil {
 				return nil, fmt.Errorf("%s: instruction %d: %w", f.Name, pc-f.StartInstr, err)
@@ -603,7 +606,7 @@ func (vm *VM) instrumentedCall(idx int64, args []Value) (Value, error) {
 	if vm.instr(fn, sym, true, nil, args) == InstrumentSkipRun {
 		return nil, nil
 	}
-	ret, err := vm.CallFunc(int(idx), args...)
+	ret, err := vm.callFunc(int(idx), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -629,17 +632,10 @@ func (vm *VM) Allocator() Allocator { return vm.alloc }
 // Devices lists the VM's devices; the host CPU is last (and, for now, only).
 func (vm *VM) Devices() []Device { return append([]Device(nil), vm.devices...) }
 
-// ConstPool is the constant pool (shared, read-only), for compiled functions.
-func (vm *VM) ConstPool() []Value { return vm.consts }
-
-// FuncPool is the resolved function pool (PackedFunc or *Closure per
-// function-table entry; shared, read-only), for compiled functions.
-func (vm *VM) FuncPool() []Value { return vm.poolVals }
-
-// CallFunc calls function-table entry idx with args: packed functions
+// callFunc calls function-table entry idx with args: packed functions
 // directly, bytecode and compiled functions on this VM. Compiled functions use
 // it for their calls; it does not run the instrument.
-func (vm *VM) CallFunc(idx int, args ...Value) (Value, error) {
+func (vm *VM) callFunc(idx int, args ...Value) (Value, error) {
 	if idx < 0 || idx >= len(vm.pool) {
 		return nil, fmt.Errorf("runtime: function index %d outside the function pool of %d", idx, len(vm.pool))
 	}

@@ -5,17 +5,19 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/relaxgo/relaxgo/internal/bytecode"
 )
 
 func addMulExec(t testing.TB) *Executable {
-	return build(t, func(b *ExecBuilder) {
+	return build(t, func(b *execBuilder) {
 		fn(b, "func0", 2, func() {
-			b.EmitCall("test.vm.add", []Arg{Reg(0), Reg(1)}, 2)
-			b.EmitRet(Reg(2))
+			b.EmitCall("test.vm.add", []bytecode.Arg{bytecode.Reg(0), bytecode.Reg(1)}, 2)
+			b.EmitRet(bytecode.Reg(2))
 		})
 		fn(b, "func1", 2, func() {
-			b.EmitCall("test.vm.mul", []Arg{Reg(0), Reg(1)}, 2)
-			b.EmitRet(Reg(2))
+			b.EmitCall("test.vm.mul", []bytecode.Arg{bytecode.Reg(0), bytecode.Reg(1)}, 2)
+			b.EmitRet(bytecode.Reg(2))
 		})
 	})
 }
@@ -39,10 +41,10 @@ func TestVMExecuteAddMul(t *testing.T) {
 }
 
 func TestVMCheckerUseBeforeDef(t *testing.T) {
-	b := NewExecBuilder()
+	b := newExecBuilder()
 	fn(b, "func0", 2, func() {
-		b.EmitCall("test.vm.add", []Arg{Reg(0), Reg(2)}, 2)
-		b.EmitRet(Reg(2))
+		b.EmitCall("test.vm.add", []bytecode.Arg{bytecode.Reg(0), bytecode.Reg(2)}, 2)
+		b.EmitRet(bytecode.Reg(2))
 	})
 	_, err := b.Get()
 	if err == nil || !strings.Contains(err.Error(), `function "func0", instruction 0`) || !strings.Contains(err.Error(), "%2") {
@@ -54,10 +56,10 @@ func TestVMCheckerUseBeforeDef(t *testing.T) {
 }
 
 func TestVMNegativeImmediate(t *testing.T) {
-	e := build(t, func(b *ExecBuilder) {
+	e := build(t, func(b *execBuilder) {
 		fn(b, "func0", 1, func() {
-			b.EmitCall("test.vm.add_scalar", []Arg{Imm(-3), Reg(0)}, 1)
-			b.EmitRet(Reg(1))
+			b.EmitCall("test.vm.add_scalar", []bytecode.Arg{bytecode.Imm(-3), bytecode.Reg(0)}, 1)
+			b.EmitRet(bytecode.Reg(1))
 		})
 	})
 	vm := newVM(t, e)
@@ -67,39 +69,39 @@ func TestVMNegativeImmediate(t *testing.T) {
 		}
 	}
 	// Extreme immediates survive encoding.
-	for _, v := range []int64{MaxArgValue, MinArgValue, -1, 0} {
-		if got := Imm(v).Value(); got != v {
+	for _, v := range []int64{bytecode.MaxArgValue, bytecode.MinArgValue, -1, 0} {
+		if got := bytecode.Imm(v).Value(); got != v {
 			t.Errorf("Imm(%d).Value() = %d", v, got)
 		}
-		if Imm(v).Kind() != ArgImmediate {
-			t.Errorf("Imm(%d).Kind() = %s", v, Imm(v).Kind())
+		if bytecode.Imm(v).Kind() != bytecode.ArgImmediate {
+			t.Errorf("Imm(%d).Kind() = %s", v, bytecode.Imm(v).Kind())
 		}
 	}
-	if _, err := MakeArg(ArgImmediate, MaxArgValue+1); err == nil {
+	if _, err := bytecode.MakeArg(bytecode.ArgImmediate, bytecode.MaxArgValue+1); err == nil {
 		t.Error("MakeArg accepted 2^55")
 	}
 }
 
 func TestConstantDedup(t *testing.T) {
-	b := NewExecBuilder()
-	conv := func(v Value) Arg { return must[Arg](t)(b.ConvertConstant(v)) }
+	b := newExecBuilder()
+	conv := func(v Value) bytecode.Arg { return must[bytecode.Arg](t)(b.ConvertConstant(v)) }
 	i32 := func(xs ...int32) *Tensor { return must[*Tensor](t)(FromSlice(xs, int64(len(xs)))) }
 	tests := []struct {
 		name     string
 		a, b     Value
 		same     bool
-		wantKind ArgKind
+		wantKind bytecode.ArgKind
 	}{
-		{"string", "str0", "str0", true, ArgConstIdx},
-		{"shape", Shape{1, 2}, Shape{1, 2}, true, ArgConstIdx},
-		{"shape differs", Shape{1, 2}, Shape{1, 3}, false, ArgConstIdx},
-		{"tensor", i32(1, 2, 3), i32(1, 2, 3), true, ArgConstIdx},
-		{"tensor differs", i32(1, 2, 3), i32(1, 2, 4), false, ArgConstIdx},
-		{"dtype", Float32, Float32, true, ArgConstIdx},
-		{"float", 1.5, 1.5, true, ArgConstIdx},
-		{"small int", int64(7), int64(7), true, ArgImmediate},
-		{"big int", int64(1) << 60, int64(1) << 60, true, ArgConstIdx},
-		{"neg big int", -(int64(1) << 60), -(int64(1) << 60), true, ArgConstIdx},
+		{"string", "str0", "str0", true, bytecode.ArgConstIdx},
+		{"shape", Shape{1, 2}, Shape{1, 2}, true, bytecode.ArgConstIdx},
+		{"shape differs", Shape{1, 2}, Shape{1, 3}, false, bytecode.ArgConstIdx},
+		{"tensor", i32(1, 2, 3), i32(1, 2, 3), true, bytecode.ArgConstIdx},
+		{"tensor differs", i32(1, 2, 3), i32(1, 2, 4), false, bytecode.ArgConstIdx},
+		{"dtype", Float32, Float32, true, bytecode.ArgConstIdx},
+		{"float", 1.5, 1.5, true, bytecode.ArgConstIdx},
+		{"small int", int64(7), int64(7), true, bytecode.ArgImmediate},
+		{"big int", int64(1) << 60, int64(1) << 60, true, bytecode.ArgConstIdx},
+		{"neg big int", -(int64(1) << 60), -(int64(1) << 60), true, bytecode.ArgConstIdx},
 	}
 	for _, tc := range tests {
 		x, y := conv(tc.a), conv(tc.b)
@@ -116,18 +118,18 @@ func TestConstantDedup(t *testing.T) {
 }
 
 func TestFormalize(t *testing.T) {
-	e0 := build(t, func(b *ExecBuilder) {
+	e0 := build(t, func(b *execBuilder) {
 		fn(b, "func0", 2, func() {
-			b.EmitCall("test.vm.add", []Arg{Reg(0), Reg(1)}, 100)
-			b.EmitCall("test.vm.mul", []Arg{Reg(1), Reg(100)}, 50)
-			b.EmitRet(Reg(50))
+			b.EmitCall("test.vm.add", []bytecode.Arg{bytecode.Reg(0), bytecode.Reg(1)}, 100)
+			b.EmitCall("test.vm.mul", []bytecode.Arg{bytecode.Reg(1), bytecode.Reg(100)}, 50)
+			b.EmitRet(bytecode.Reg(50))
 		})
 	})
-	e1 := build(t, func(b *ExecBuilder) {
+	e1 := build(t, func(b *execBuilder) {
 		fn(b, "func0", 2, func() {
-			b.EmitCall("test.vm.add", []Arg{Reg(0), Reg(1)}, 2)
-			b.EmitCall("test.vm.mul", []Arg{Reg(1), Reg(2)}, 3)
-			b.EmitRet(Reg(3))
+			b.EmitCall("test.vm.add", []bytecode.Arg{bytecode.Reg(0), bytecode.Reg(1)}, 2)
+			b.EmitCall("test.vm.mul", []bytecode.Arg{bytecode.Reg(1), bytecode.Reg(2)}, 3)
+			b.EmitRet(bytecode.Reg(3))
 		})
 	})
 	if e0.AsText() != e1.AsText() {
@@ -141,11 +143,11 @@ func TestFormalize(t *testing.T) {
 
 func TestShapeOf(t *testing.T) {
 	arr := MustNewTensor([]int64{32, 16}, Float64)
-	e := build(t, func(b *ExecBuilder) {
-		c := must[Arg](t)(b.ConvertConstant(arr))
+	e := build(t, func(b *execBuilder) {
+		c := must[bytecode.Arg](t)(b.ConvertConstant(arr))
 		fn(b, "main", 0, func() {
-			b.EmitCall("vm.builtin.shape_of", []Arg{c}, 0)
-			b.EmitRet(Reg(0))
+			b.EmitCall("vm.builtin.shape_of", []bytecode.Arg{c}, 0)
+			b.EmitRet(bytecode.Reg(0))
 		})
 	})
 	got := must[Value](t)(newVM(t, e).Invoke("main"))
@@ -155,12 +157,12 @@ func TestShapeOf(t *testing.T) {
 }
 
 func storageExec(t testing.TB) *Executable {
-	return build(t, func(b *ExecBuilder) {
-		c := func(v Value) Arg { return must[Arg](t)(b.ConvertConstant(v)) }
+	return build(t, func(b *execBuilder) {
+		c := func(v Value) bytecode.Arg { return must[bytecode.Arg](t)(b.ConvertConstant(v)) }
 		fn(b, "main", 0, func() {
-			b.EmitCall("vm.builtin.alloc_storage", []Arg{VMReg(), c(Shape{24}), c(0), c(Float32), c("global")}, 1)
-			b.EmitCall("vm.builtin.alloc_tensor", []Arg{Reg(1), Imm(0), c(Shape{4, 6}), c(Float32)}, 2)
-			b.EmitRet(Reg(2))
+			b.EmitCall("vm.builtin.alloc_storage", []bytecode.Arg{bytecode.VMReg(), c(Shape{24}), c(0), c(Float32), c("global")}, 1)
+			b.EmitCall("vm.builtin.alloc_tensor", []bytecode.Arg{bytecode.Reg(1), bytecode.Imm(0), c(Shape{4, 6}), c(Float32)}, 2)
+			b.EmitRet(bytecode.Reg(2))
 		})
 	})
 }
@@ -177,12 +179,12 @@ func TestStorage(t *testing.T) {
 }
 
 func TestGoto(t *testing.T) {
-	e := build(t, func(b *ExecBuilder) {
+	e := build(t, func(b *execBuilder) {
 		fn(b, "main", 2, func() {
-			b.EmitCall("test.vm.add", []Arg{Reg(0), Reg(1)}, 2)
+			b.EmitCall("test.vm.add", []bytecode.Arg{bytecode.Reg(0), bytecode.Reg(1)}, 2)
 			b.EmitGoto(2)
-			b.EmitCall("test.vm.mul", []Arg{Reg(2), Reg(1)}, 2)
-			b.EmitRet(Reg(2))
+			b.EmitCall("test.vm.mul", []bytecode.Arg{bytecode.Reg(2), bytecode.Reg(1)}, 2)
+			b.EmitRet(bytecode.Reg(2))
 		})
 	})
 	got := floats(t, must[Value](t)(newVM(t, e).Invoke("main", vec(1, 2), vec(3, 4))))
@@ -192,13 +194,13 @@ func TestGoto(t *testing.T) {
 }
 
 func ifExec(t testing.TB) *Executable {
-	return build(t, func(b *ExecBuilder) {
+	return build(t, func(b *execBuilder) {
 		fn(b, "main", 3, func() {
-			b.EmitIf(Reg(0), 3)
-			b.EmitCall("test.vm.add", []Arg{Reg(1), Reg(2)}, 3)
+			b.EmitIf(bytecode.Reg(0), 3)
+			b.EmitCall("test.vm.add", []bytecode.Arg{bytecode.Reg(1), bytecode.Reg(2)}, 3)
 			b.EmitGoto(2)
-			b.EmitCall("test.vm.mul", []Arg{Reg(1), Reg(2)}, 3)
-			b.EmitRet(Reg(3))
+			b.EmitCall("test.vm.mul", []bytecode.Arg{bytecode.Reg(1), bytecode.Reg(2)}, 3)
+			b.EmitRet(bytecode.Reg(3))
 		})
 	})
 }
@@ -228,22 +230,22 @@ func TestIf(t *testing.T) {
 }
 
 func TestInvokeClosure(t *testing.T) {
-	e := build(t, func(b *ExecBuilder) {
+	e := build(t, func(b *execBuilder) {
 		fn(b, "lifted_func_1", 4, func() {
-			b.EmitCall("test.vm.add", []Arg{Reg(0), Reg(1)}, 4)
-			b.EmitCall("test.vm.add", []Arg{Reg(2), Reg(4)}, 5)
-			b.EmitCall("test.vm.add", []Arg{Reg(3), Reg(5)}, 6)
-			b.EmitRet(Reg(6))
+			b.EmitCall("test.vm.add", []bytecode.Arg{bytecode.Reg(0), bytecode.Reg(1)}, 4)
+			b.EmitCall("test.vm.add", []bytecode.Arg{bytecode.Reg(2), bytecode.Reg(4)}, 5)
+			b.EmitCall("test.vm.add", []bytecode.Arg{bytecode.Reg(3), bytecode.Reg(5)}, 6)
+			b.EmitRet(bytecode.Reg(6))
 		})
 		fn(b, "main", 2, func() {
-			f := must[Arg](t)(b.GetFunction("lifted_func_1"))
-			b.EmitCall("vm.builtin.make_closure", []Arg{f, Reg(0), Reg(1)}, 2)
-			b.EmitRet(Reg(2))
+			f := must[bytecode.Arg](t)(b.GetFunction("lifted_func_1"))
+			b.EmitCall("vm.builtin.make_closure", []bytecode.Arg{f, bytecode.Reg(0), bytecode.Reg(1)}, 2)
+			b.EmitRet(bytecode.Reg(2))
 		})
 		// invoke_closure from bytecode too.
 		fn(b, "apply", 3, func() {
-			b.EmitCall("vm.builtin.invoke_closure", []Arg{VMReg(), Reg(0), Reg(1), Reg(2)}, 3)
-			b.EmitRet(Reg(3))
+			b.EmitCall("vm.builtin.invoke_closure", []bytecode.Arg{bytecode.VMReg(), bytecode.Reg(0), bytecode.Reg(1), bytecode.Reg(2)}, 3)
+			b.EmitRet(bytecode.Reg(3))
 		})
 	})
 	vm := newVM(t, e)
@@ -269,17 +271,17 @@ func TestInvokeClosure(t *testing.T) {
 
 func recursionExec(t testing.TB) *Executable {
 	// sum(n) = n == 0 ? 0 : n + sum(n-1)
-	return build(t, func(b *ExecBuilder) {
+	return build(t, func(b *execBuilder) {
 		b.DeclareFunction("sum", FuncKindVM)
 		fn(b, "sum", 1, func() {
-			b.EmitCall("test.vm.equal_zero", []Arg{Reg(0)}, 1)
-			b.EmitIf(Reg(1), 3)
-			b.EmitCall("vm.builtin.copy", []Arg{Imm(0)}, 2)
+			b.EmitCall("test.vm.equal_zero", []bytecode.Arg{bytecode.Reg(0)}, 1)
+			b.EmitIf(bytecode.Reg(1), 3)
+			b.EmitCall("vm.builtin.copy", []bytecode.Arg{bytecode.Imm(0)}, 2)
 			b.EmitGoto(4)
-			b.EmitCall("test.vm.subtract_one", []Arg{Reg(0)}, 3)
-			b.EmitCall("sum", []Arg{Reg(3)}, 4)
-			b.EmitCall("test.vm.add_scalar", []Arg{Reg(0), Reg(4)}, 2)
-			b.EmitRet(Reg(2))
+			b.EmitCall("test.vm.subtract_one", []bytecode.Arg{bytecode.Reg(0)}, 3)
+			b.EmitCall("sum", []bytecode.Arg{bytecode.Reg(3)}, 4)
+			b.EmitCall("test.vm.add_scalar", []bytecode.Arg{bytecode.Reg(0), bytecode.Reg(4)}, 2)
+			b.EmitRet(bytecode.Reg(2))
 		})
 	})
 }
@@ -305,19 +307,19 @@ func TestRecursion(t *testing.T) {
 }
 
 func TestStackRestoredAfterFailure(t *testing.T) {
-	e := build(t, func(b *ExecBuilder) {
+	e := build(t, func(b *execBuilder) {
 		fn(b, "inner", 1, func() {
-			b.EmitCall("vm.builtin.check_tensor_info", []Arg{Reg(0), Imm(1), must[Arg](t)(b.ConvertConstant(Float64)), must[Arg](t)(b.ConvertConstant("ErrorContext(fn=inner, loc=param[0], param=x, annotation=R.Tensor((n,), dtype=\"float64\"))"))}, VoidRegister)
-			b.EmitCall("test.vm.add", []Arg{Reg(0), Reg(0)}, 1)
-			b.EmitRet(Reg(1))
+			b.EmitCall("vm.builtin.check_tensor_info", []bytecode.Arg{bytecode.Reg(0), bytecode.Imm(1), must[bytecode.Arg](t)(b.ConvertConstant(Float64)), must[bytecode.Arg](t)(b.ConvertConstant("ErrorContext(fn=inner, loc=param[0], param=x, annotation=R.Tensor((n,), dtype=\"float64\"))"))}, bytecode.VoidRegister)
+			b.EmitCall("test.vm.add", []bytecode.Arg{bytecode.Reg(0), bytecode.Reg(0)}, 1)
+			b.EmitRet(bytecode.Reg(1))
 		})
 		fn(b, "main", 1, func() {
-			b.EmitCall("inner", []Arg{Reg(0)}, 1)
-			b.EmitRet(Reg(1))
+			b.EmitCall("inner", []bytecode.Arg{bytecode.Reg(0)}, 1)
+			b.EmitRet(bytecode.Reg(1))
 		})
 		fn(b, "boom", 0, func() {
 			b.EmitCall("test.vm.panic", nil, 0)
-			b.EmitRet(Reg(0))
+			b.EmitRet(bytecode.Reg(0))
 		})
 	})
 	vm := newVM(t, e)
@@ -344,11 +346,11 @@ func TestStackRestoredAfterFailure(t *testing.T) {
 		t.Errorf("after failure got %v", got)
 	}
 	// A failing packed function is reported with its location.
-	e2 := build(t, func(b *ExecBuilder) {
+	e2 := build(t, func(b *execBuilder) {
 		fn(b, "main", 0, func() {
-			b.EmitCall("test.vm.noop", nil, VoidRegister)
+			b.EmitCall("test.vm.noop", nil, bytecode.VoidRegister)
 			b.EmitCall("test.vm.fail", nil, 0)
-			b.EmitRet(Reg(0))
+			b.EmitRet(bytecode.Reg(0))
 		})
 	})
 	_, err = newVM(t, e2).Invoke("main")
@@ -359,10 +361,10 @@ func TestStackRestoredAfterFailure(t *testing.T) {
 }
 
 func TestArgumentCount(t *testing.T) {
-	e := build(t, func(b *ExecBuilder) {
+	e := build(t, func(b *execBuilder) {
 		b.EmitFunction("main", 2, []string{"x", "y"}, FuncKindVM, 0)
-		b.EmitCall("test.vm.add", []Arg{Reg(0), Reg(1)}, 2)
-		b.EmitRet(Reg(2))
+		b.EmitCall("test.vm.add", []bytecode.Arg{bytecode.Reg(0), bytecode.Reg(1)}, 2)
+		b.EmitRet(bytecode.Reg(2))
 		b.EndFunction("main")
 	})
 	vm := newVM(t, e)
@@ -385,10 +387,10 @@ func TestArgumentCount(t *testing.T) {
 }
 
 func TestUnknownPackedFunction(t *testing.T) {
-	e := build(t, func(b *ExecBuilder) {
+	e := build(t, func(b *execBuilder) {
 		fn(b, "main", 0, func() {
 			b.EmitCall("no.such.function", nil, 0)
-			b.EmitRet(Reg(0))
+			b.EmitRet(bytecode.Reg(0))
 		})
 	})
 	_, err := NewVM(e)
@@ -438,16 +440,16 @@ func TestInstrumentSkip(t *testing.T) {
 }
 
 func TestStatefulAPI(t *testing.T) {
-	e := build(t, func(b *ExecBuilder) {
+	e := build(t, func(b *execBuilder) {
 		fn(b, "main", 2, func() {
-			b.EmitCall("test.vm.add", []Arg{Reg(0), Reg(1)}, 2)
-			b.EmitCall("test.vm.mul", []Arg{Reg(0), Reg(1)}, 3)
-			b.EmitCall("vm.builtin.make_tuple", []Arg{Reg(2), Reg(3)}, 4)
-			b.EmitCall("vm.builtin.make_tuple", []Arg{Reg(4), Reg(2)}, 5)
-			b.EmitRet(Reg(5))
+			b.EmitCall("test.vm.add", []bytecode.Arg{bytecode.Reg(0), bytecode.Reg(1)}, 2)
+			b.EmitCall("test.vm.mul", []bytecode.Arg{bytecode.Reg(0), bytecode.Reg(1)}, 3)
+			b.EmitCall("vm.builtin.make_tuple", []bytecode.Arg{bytecode.Reg(2), bytecode.Reg(3)}, 4)
+			b.EmitCall("vm.builtin.make_tuple", []bytecode.Arg{bytecode.Reg(4), bytecode.Reg(2)}, 5)
+			b.EmitRet(bytecode.Reg(5))
 		})
 		fn(b, "single", 1, func() {
-			b.EmitRet(Reg(0))
+			b.EmitRet(bytecode.Reg(0))
 		})
 	})
 	vm := newVM(t, e)
@@ -533,30 +535,30 @@ func TestTimeEvaluator(t *testing.T) {
 
 func TestCompiledFunction(t *testing.T) {
 	// main is compiled: regs[0], regs[1] params, regs[2] return slot.
-	b := NewExecBuilder()
+	b := newExecBuilder()
 	noErr(t, b.EmitFunction("main", 2, []string{"x", "y"}, FuncKindVMTIR, 4))
 	noErr(t, b.EndFunction("main"))
 	fn(b, "wrapper", 2, func() {
-		b.EmitCall("main", []Arg{Reg(0), Reg(1)}, 2)
-		b.EmitRet(Reg(2))
+		b.EmitCall("main", []bytecode.Arg{bytecode.Reg(0), bytecode.Reg(1)}, 2)
+		b.EmitRet(bytecode.Reg(2))
 	})
 	b.DeclareFunction("test.vm.add", FuncKindPacked)
 	e := must[*Executable](t)(b.Get())
 	addIdx, _ := e.FuncIndex("test.vm.add")
 	impl := func(vm *VM, r []Value) error {
-		v, err := vm.CallFunc(addIdx, r[0], r[1])
+		v, err := vm.callFunc(addIdx, r[0], r[1])
 		if err != nil {
 			return err
 		}
 		r[3] = v
-		r[2], err = vm.CallFunc(addIdx, r[3], r[3])
+		r[2], err = vm.callFunc(addIdx, r[3], r[3])
 		return err
 	}
 	if _, err := NewVM(e); err == nil || !strings.Contains(err.Error(), "__vmtir__main") {
 		t.Fatalf("missing compiled function: err = %v", err)
 	}
 	m := NewModule("model")
-	noErr(t, m.RegisterVMTIR("__vmtir__main", impl))
+	noErr(t, m.registerVMTIR("__vmtir__main", impl))
 	vm := newVM(t, e, WithImports(m))
 	for _, name := range []string{"main", "wrapper"} {
 		if got := floats(t, must[Value](t)(vm.Invoke(name, vec(1), vec(2)))); got[0] != 6 {
@@ -567,8 +569,8 @@ func TestCompiledFunction(t *testing.T) {
 		t.Errorf("arity: %v", err)
 	}
 	// Global registry.
-	noErr(t, RegisterVMTIR("__vmtir__main", impl, false))
-	defer UnregisterVMTIR("__vmtir__main")
+	noErr(t, registerVMTIR("__vmtir__main", impl, false))
+	defer unregisterVMTIR("__vmtir__main")
 	vm2 := newVM(t, e)
 	if got := floats(t, must[Value](t)(vm2.Invoke("main", vec(1), vec(1)))); got[0] != 4 {
 		t.Errorf("global main = %v", got)

@@ -3,22 +3,24 @@ package vmtir
 import (
 	"fmt"
 
+	"github.com/relaxgo/relaxgo/internal/builtin"
+	"github.com/relaxgo/relaxgo/internal/bytecode"
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
 // Names of the VM builtins the lowering emits.
 const (
-	builtinCopy          = "vm.builtin.copy"
-	builtinMakeTuple     = "vm.builtin.make_tuple"
-	builtinTupleGetItem  = "vm.builtin.tuple_getitem"
-	builtinReadIfCond    = "vm.builtin.read_if_cond"
-	builtinNullValue     = "vm.builtin.null_value"
-	builtinAllocStorage  = "vm.builtin.alloc_storage"
-	builtinAllocTensor   = "vm.builtin.alloc_tensor"
-	builtinMakeClosure   = "vm.builtin.make_closure"
-	builtinInvokeClosure = "vm.builtin.invoke_closure"
-	builtinShapeOf       = "vm.builtin.shape_of"
+	builtinCopy          = builtin.Copy
+	builtinMakeTuple     = builtin.MakeTuple
+	builtinTupleGetItem  = builtin.TupleGetItem
+	builtinReadIfCond    = builtin.ReadIfCond
+	builtinNullValue     = builtin.NullValue
+	builtinAllocStorage  = builtin.AllocStorage
+	builtinAllocTensor   = builtin.AllocTensor
+	builtinMakeClosure   = builtin.MakeClosure
+	builtinInvokeClosure = builtin.InvokeClosure
+	builtinShapeOf       = builtin.ShapeOf
 )
 
 // Lower turns every Relax function of a VM-ready module (the output of the
@@ -88,7 +90,7 @@ func (fl *funcLowerer) newReg() int64 {
 func (fl *funcLowerer) emit(in Instr) { fl.f.Instrs = append(fl.f.Instrs, in) }
 
 func (fl *funcLowerer) call(name string, dst int64, args ...Arg) {
-	fl.emit(Instr{Op: runtime.OpCall, Dst: dst, Func: fl.p.declare(name, runtime.FuncKindPacked), Args: args})
+	fl.emit(Instr{Op: bytecode.OpCall, Dst: dst, Func: fl.p.declare(name, runtime.FuncKindPacked), Args: args})
 }
 
 func (fl *funcLowerer) lower(fn *ir.Function) error {
@@ -103,7 +105,7 @@ func (fl *funcLowerer) lower(fn *ir.Function) error {
 	if err != nil {
 		return err
 	}
-	fl.emit(Instr{Op: runtime.OpRet, Reg: res})
+	fl.emit(Instr{Op: bytecode.OpRet, Reg: res})
 	fl.f.NumRegs = int(fl.next)
 	return nil
 }
@@ -126,7 +128,7 @@ func (fl *funcLowerer) toReg(e ir.Expr) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if a.Kind == ArgReg && a.Value < runtime.BeginSpecialReg {
+	if a.Kind == ArgReg && a.Value < bytecode.BeginSpecialReg {
 		return a.Value, nil
 	}
 	r := fl.newReg()
@@ -142,8 +144,8 @@ func (fl *funcLowerer) binding(b ir.Binding) error {
 	v := vb.Var
 	if isVoidSInfo(v.Info) {
 		if c, ok := vb.Value.(*ir.Call); ok {
-			fl.regs[v] = runtime.VoidRegister
-			return fl.callExpr(c, runtime.VoidRegister)
+			fl.regs[v] = bytecode.VoidRegister
+			return fl.callExpr(c, bytecode.VoidRegister)
 		}
 	}
 	switch x := vb.Value.(type) {
@@ -186,14 +188,14 @@ func (fl *funcLowerer) ifExpr(x *ir.If) (int64, error) {
 	fl.call(builtinReadIfCond, k, c)
 	m := fl.newReg()
 	ifAt := len(fl.f.Instrs)
-	fl.emit(Instr{Op: runtime.OpIf, Reg: k})
+	fl.emit(Instr{Op: bytecode.OpIf, Reg: k})
 	t, err := fl.seq(x.Then)
 	if err != nil {
 		return 0, err
 	}
 	fl.call(builtinCopy, m, Reg(t))
 	gotoAt := len(fl.f.Instrs)
-	fl.emit(Instr{Op: runtime.OpGoto})
+	fl.emit(Instr{Op: bytecode.OpGoto})
 	fl.f.Instrs[ifAt].Offset = int64(len(fl.f.Instrs) - ifAt)
 	f, err := fl.seq(x.Else)
 	if err != nil {
@@ -240,7 +242,7 @@ func (fl *funcLowerer) callExpr(c *ir.Call, dst int64) error {
 		if err != nil {
 			return err
 		}
-		fl.emit(Instr{Op: runtime.OpCall, Dst: dst, Func: idx, Args: args})
+		fl.emit(Instr{Op: bytecode.OpCall, Dst: dst, Func: idx, Args: args})
 		return nil
 	case *ir.ExternFunc:
 		args, err := fl.args(c.Args)
@@ -390,7 +392,7 @@ func (fl *funcLowerer) arg(e ir.Expr) (Arg, error) {
 	case *ir.PrimValue:
 		switch v := ir.Simplify(x.Value).(type) {
 		case *ir.IntImm:
-			if v.Value >= runtime.MinArgValue && v.Value <= runtime.MaxArgValue {
+			if v.Value >= bytecode.MinArgValue && v.Value <= bytecode.MaxArgValue {
 				return Imm(v.Value), nil
 			}
 			return Const(fl.consts.add(v.Value)), nil

@@ -1,15 +1,26 @@
 // Package vmtir lowers VM-ready Relax functions to one linear register
 // program each (Call/Ret/Goto/If over registers, immediates, constants and
-// function references), the form TVM's VMCodeGen emits. Both backends read
-// the same Program: the bytecode backend (Bytecode) turns it into a
-// runtime.Executable, and the Go code generator emits straight-line Go from
-// it, so the two execution modes agree by construction.
+// function references), the form TVM's VMCodeGen emits.
+//
+// The Program is the one seam between the compiler and its two backends,
+// which sit side by side:
+//
+//   - the bytecode backend, Bytecode, assembles the Program with ExecBuilder
+//     into a runtime.Executable and returns where each constant went
+//     (an immediate or a constant-pool index);
+//   - the Go backend (package gen) prints the same instructions as
+//     straight-line Go, reading constants through that mapping, so compiled
+//     code and bytecode share one constant pool.
+//
+// Neither backend re-derives what the other decided, and both call the same
+// kernels in the same order, so the two execution modes agree bit for bit.
 package vmtir
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/relaxgo/relaxgo/internal/bytecode"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -18,7 +29,7 @@ type ArgKind uint8
 
 // Argument kinds (as in TVM's Instruction::ArgKind).
 const (
-	ArgReg   ArgKind = iota // a register (or runtime.VoidRegister / runtime.VMRegister)
+	ArgReg   ArgKind = iota // a register (or bytecode.VoidRegister / bytecode.VMRegister)
 	ArgImm                  // a 56-bit signed immediate
 	ArgConst                // an index into Program.Consts
 	ArgFunc                 // an index into Program.Funcs
@@ -43,18 +54,18 @@ func Const(i int) Arg { return Arg{ArgConst, int64(i)} }
 func FuncRef(i int) Arg { return Arg{ArgFunc, int64(i)} }
 
 // VoidArg is the void register (reads as nil).
-func VoidArg() Arg { return Reg(runtime.VoidRegister) }
+func VoidArg() Arg { return Reg(bytecode.VoidRegister) }
 
 // VMArg is the VM register (reads as the running VM).
-func VMArg() Arg { return Reg(runtime.VMRegister) }
+func VMArg() Arg { return Reg(bytecode.VMRegister) }
 
 // IsVoid reports whether a is the void register.
-func (a Arg) IsVoid() bool { return a.Kind == ArgReg && a.Value == runtime.VoidRegister }
+func (a Arg) IsVoid() bool { return a.Kind == ArgReg && a.Value == bytecode.VoidRegister }
 
 // Instr is one instruction. Call uses Dst, Func and Args; Ret uses Reg; Goto
 // uses Offset; If uses Reg (the condition) and Offset (to the false branch).
 type Instr struct {
-	Op     runtime.Opcode
+	Op     bytecode.Opcode
 	Dst    int64
 	Func   int
 	Args   []Arg
@@ -115,13 +126,15 @@ func (p *Program) String() string {
 	return b.String()
 }
 
-func (p *Program) argString(a Arg) string {
+// ArgString spells an argument as the executable's text form does: %N, %void,
+// %vm, iN, c[N] or f[name].
+func (p *Program) ArgString(a Arg) string {
 	switch a.Kind {
 	case ArgReg:
 		switch a.Value {
-		case runtime.VoidRegister:
+		case bytecode.VoidRegister:
 			return "%void"
-		case runtime.VMRegister:
+		case bytecode.VMRegister:
 			return "%vm"
 		}
 		return fmt.Sprintf("%%%d", a.Value)
@@ -137,17 +150,17 @@ func (p *Program) argString(a Arg) string {
 // InstrString renders one instruction (as in String).
 func (p *Program) InstrString(in Instr) string {
 	switch in.Op {
-	case runtime.OpCall:
+	case bytecode.OpCall:
 		args := make([]string, len(in.Args))
 		for i, a := range in.Args {
-			args[i] = p.argString(a)
+			args[i] = p.ArgString(a)
 		}
-		return fmt.Sprintf("call %s [%s] -> %s", p.Funcs[in.Func].Name, strings.Join(args, ", "), p.argString(Reg(in.Dst)))
-	case runtime.OpRet:
-		return fmt.Sprintf("ret %s", p.argString(Reg(in.Reg)))
-	case runtime.OpGoto:
+		return fmt.Sprintf("call %s [%s] -> %s", p.Funcs[in.Func].Name, strings.Join(args, ", "), p.ArgString(Reg(in.Dst)))
+	case bytecode.OpRet:
+		return fmt.Sprintf("ret %s", p.ArgString(Reg(in.Reg)))
+	case bytecode.OpGoto:
 		return fmt.Sprintf("goto %d", in.Offset)
 	default:
-		return fmt.Sprintf("if %s, %d", p.argString(Reg(in.Reg)), in.Offset)
+		return fmt.Sprintf("if %s, %d", p.ArgString(Reg(in.Reg)), in.Offset)
 	}
 }

@@ -186,7 +186,7 @@ func runCompiled(res *compiler.Result, module, fn, mode, orderedInputs, output s
 // With $RELAXGO_RUN_CACHE set, runners are kept there keyed by a hash of
 // their sources, so repeated runs of one model build once.
 func buildRunner(res *compiler.Result, root, module string, extra []string) (string, func(), error) {
-	files, err := gen.Package(gen.Input{Lowered: res.Lowered, Program: res.Program, Exec: res.Exec, Package: "model", Source: filepath.Base(module)})
+	files, err := gen.Package(gen.Input{Lowered: res.Lowered, Program: res.Program, Exec: res.Exec, Consts: res.Consts, Package: "model", Source: filepath.Base(module)})
 	if err != nil {
 		return "", nil, err
 	}

@@ -59,7 +59,7 @@ func generate(cf *compileFlags, module, dir, pkg string, stderr io.Writer) error
 
 // generateFrom writes the package of a compiled module into dir.
 func generateFrom(res *compiler.Result, module, dir, pkg string) error {
-	files, err := gen.Package(gen.Input{Lowered: res.Lowered, Program: res.Program, Exec: res.Exec, Package: pkg, Source: filepath.Base(module)})
+	files, err := gen.Package(gen.Input{Lowered: res.Lowered, Program: res.Program, Exec: res.Exec, Consts: res.Consts, Package: pkg, Source: filepath.Base(module)})
 	if err != nil {
 		return err
 	}

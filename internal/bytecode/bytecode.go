@@ -1,9 +1,10 @@
-package runtime
+// Package bytecode is the instruction encoding of the Relax VM's executable
+// format (TVM's bytecode.h): opcodes, argument words and special registers.
+// Both the runtime (which decodes and runs it) and the compiler (which emits
+// it) use this one definition.
+package bytecode
 
 import "fmt"
-
-// ExecWord is one 64-bit word of the instruction stream (TVM's ExecWord).
-type ExecWord = int64
 
 // Opcode is the operation of an instruction. The VM has exactly four.
 type Opcode int64
@@ -87,10 +88,10 @@ type Arg int64
 // in 56 signed bits.
 func MakeArg(kind ArgKind, value int64) (Arg, error) {
 	if value > MaxArgValue || value < MinArgValue {
-		return 0, fmt.Errorf("runtime: %s argument value %d does not fit in 56 bits", kind, value)
+		return 0, fmt.Errorf("bytecode: %s argument value %d does not fit in 56 bits", kind, value)
 	}
 	if kind > ArgFuncIdx {
-		return 0, fmt.Errorf("runtime: invalid argument kind %d", uint8(kind))
+		return 0, fmt.Errorf("bytecode: invalid argument kind %d", uint8(kind))
 	}
 	return Arg(int64(kind)<<argValueBits | value&argValueMask), nil
 }
@@ -108,7 +109,7 @@ func mustArg(kind ArgKind, value int64) Arg {
 func Reg(reg int64) Arg { return mustArg(ArgRegister, reg) }
 
 // Imm is an immediate argument; v must lie in [MinArgValue, MaxArgValue]
-// (use ExecBuilder.ConvertConstant for arbitrary integers).
+// (an executable builder stores other integers as constants).
 func Imm(v int64) Arg { return mustArg(ArgImmediate, v) }
 
 // ConstIdx is a constant-pool argument.
@@ -130,13 +131,13 @@ func (a Arg) Kind() ArgKind { return ArgKind(uint64(a) >> argValueBits) }
 func (a Arg) Value() int64 { return (int64(a) & argValueMask) << argKindBits >> argKindBits }
 
 // Word is the raw encoded word.
-func (a Arg) Word() ExecWord { return int64(a) }
+func (a Arg) Word() int64 { return int64(a) }
 
 // String spells the argument as AsText does: %N, %void, %vm, iN, c[N], f[N].
 func (a Arg) String() string {
 	switch a.Kind() {
 	case ArgRegister:
-		return regName(a.Value())
+		return RegName(a.Value())
 	case ArgImmediate:
 		return fmt.Sprintf("i%d", a.Value())
 	case ArgConstIdx:
@@ -147,7 +148,8 @@ func (a Arg) String() string {
 	return fmt.Sprintf("arg(%#x)", uint64(a))
 }
 
-func regName(r int64) string {
+// RegName spells register r as AsText does: %N, %void or %vm.
+func RegName(r int64) string {
 	switch r {
 	case VoidRegister:
 		return "%void"
@@ -169,9 +171,9 @@ type Instruction struct {
 	FalseOffset int64 // If: relative jump when the condition is zero
 }
 
-// instrWords is the number of words the instruction at data[off:] occupies,
+// InstrWords is the number of words the instruction at data[off:] occupies,
 // or an error when it is malformed or runs past the end of data.
-func instrWords(data []ExecWord, off int64) (int64, error) {
+func InstrWords(data []int64, off int64) (int64, error) {
 	n := int64(len(data))
 	if off < 0 || off >= n {
 		return 0, fmt.Errorf("instruction offset %d outside instruction data of %d words", off, n)
@@ -202,9 +204,9 @@ func instrWords(data []ExecWord, off int64) (int64, error) {
 	return size, nil
 }
 
-// decodeAt decodes the instruction at word offset off; the caller has checked
-// it with instrWords.
-func decodeAt(data []ExecWord, off int64) Instruction {
+// DecodeAt decodes the instruction at word offset off; the caller has checked
+// it with InstrWords.
+func DecodeAt(data []int64, off int64) Instruction {
 	in := Instruction{Op: Opcode(data[off])}
 	switch in.Op {
 	case OpCall:

@@ -1,0 +1,182 @@
+// Package rtimpl contains the hooks used by relaxgo-generated code.
+//
+// It should only be imported by generated code (the model packages that
+// `relaxgo gen` writes); it is not covered by compatibility guarantees and
+// may change in any release, in step with the generator. Users of generated
+// packages need only package runtime.
+package rtimpl
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/relaxgo/relaxgo/internal/rtlink"
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// GenVersion is the version of the contract between generated code and this
+// package. A generated package checks it at compile time, as protoc-gen-go's
+// output checks protoimpl's:
+//
+//	const (
+//		_ = rtimpl.EnforceVersion(rtimpl.GenVersion - 1)
+//		_ = rtimpl.EnforceVersion(1 - rtimpl.MinGenVersion)
+//	)
+//
+// where 1 is the generator's version: code generated for a newer or an older
+// runtime than this one supports fails to build (a negative constant does not
+// convert to the unsigned EnforceVersion).
+const GenVersion = 1
+
+// MinGenVersion is the oldest generated-code version this package supports.
+const MinGenVersion = 1
+
+// EnforceVersion is the unsigned type generated code converts version
+// differences to, making a mismatch a compile-time error.
+type EnforceVersion uint
+
+// CompiledFunc is a Relax function compiled to Go together with the size of
+// the register file it needs (parameters, the return slot, temporaries).
+type CompiledFunc struct {
+	Func             func(vm *runtime.VM, regs []runtime.Value) error
+	RegisterFileSize int64
+}
+
+// ModelSpec is what a generated model package hands LoadModel.
+type ModelSpec struct {
+	// Name prefixes errors and names the model's modules.
+	Name string
+	// Executable is the serialized bytecode executable (with the weights).
+	Executable []byte
+	// Compiled are the Relax functions compiled to Go, by name.
+	Compiled map[string]CompiledFunc
+	// PrimFuncs are the model's TIR functions compiled to Go, by the names
+	// the executable calls them.
+	PrimFuncs map[string]runtime.PackedFunc
+}
+
+// LoadModel loads a model package's executable and wires its Go functions:
+// the bytecode executable as is, and a compiled-mode executable sharing its
+// constants whose Relax functions are spec.Compiled.
+func LoadModel(spec ModelSpec) (*runtime.Model, error) {
+	ls := rtlink.ModelSpec{
+		Name:       spec.Name,
+		Executable: spec.Executable,
+		Compiled:   make(map[string]rtlink.CompiledFunc, len(spec.Compiled)),
+		PrimFuncs:  make(map[string]func([]any) (any, error), len(spec.PrimFuncs)),
+	}
+	for n, f := range spec.Compiled {
+		lf := rtlink.CompiledFunc{RegisterFileSize: f.RegisterFileSize}
+		if f.Func != nil {
+			lf.Func = f.Func
+		}
+		ls.Compiled[n] = lf
+	}
+	for n, f := range spec.PrimFuncs {
+		ls.PrimFuncs[n] = f
+	}
+	m, err := rtlink.LoadModel(ls)
+	if err != nil {
+		return nil, err
+	}
+	return m.(*runtime.Model), nil
+}
+
+// ConstPool is the VM's constant pool (shared, read-only).
+func ConstPool(vm *runtime.VM) []runtime.Value { return rtlink.ConstPool(vm) }
+
+// FuncPool is the VM's resolved function table: a PackedFunc or *Closure per
+// entry (shared, read-only).
+func FuncPool(vm *runtime.VM) []runtime.Value { return rtlink.FuncPool(vm) }
+
+// CallFunc calls function-table entry idx with args: packed functions
+// directly, bytecode and compiled functions on vm. It does not run the
+// instrument.
+func CallFunc(vm *runtime.VM, idx int, args ...runtime.Value) (runtime.Value, error) {
+	return rtlink.CallFunc(vm, idx, args)
+}
+
+// MakeShapeAt is vm.builtin.make_shape at call site (an index the code
+// generator assigns). As in the bytecode VM, while the shape a site makes is
+// unchanged its previous (immutable) Shape value is returned again instead of
+// a new allocation.
+func MakeShapeAt(vm *runtime.VM, site int, args []runtime.Value) (runtime.Value, error) {
+	return rtlink.MakeShapeAt(vm, site, args)
+}
+
+// AllocStorage is vm.builtin.alloc_storage: n bytes on the VM's first device,
+// recycled like any storage the running call allocates.
+func AllocStorage(vm *runtime.VM, n int64) (*runtime.Storage, error) {
+	s, err := rtlink.AllocStorage(vm, n)
+	if err != nil {
+		return nil, err
+	}
+	return s.(*runtime.Storage), nil
+}
+
+// Call calls f with args copied into window, the slice of the register file
+// the call passes (so f sees its arguments where the bytecode VM puts them).
+// len(window) must be len(args).
+func Call(f runtime.PackedFunc, window []runtime.Value, args ...runtime.Value) (runtime.Value, error) {
+	copy(window, args)
+	return f(window)
+}
+
+// IfCond reads an If condition as the VM does: a bool, or an integer that is
+// true when non-zero.
+func IfCond(v runtime.Value) (bool, error) { return rtlink.IfCond(v) }
+
+// ResolveFuncs looks names up in the global registry, reporting every
+// missing one (generated code resolves its kernels and builtins once).
+func ResolveFuncs(names ...string) ([]runtime.PackedFunc, error) {
+	out := make([]runtime.PackedFunc, len(names))
+	var missing []string
+	for i, n := range names {
+		f, ok := runtime.Lookup(n)
+		if !ok {
+			missing = append(missing, n)
+			continue
+		}
+		out[i] = f
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("rtimpl: functions not registered (is the kernels package rtlinked in?): %s", strings.Join(missing, ", "))
+	}
+	return out, nil
+}
+
+// CallErr is the error compiled code returns when the call at instruction
+// instr of callee fails: the error with that position, except for the
+// checking builtins' *runtime.CheckError, which already names the function,
+// parameter and values and is returned as is (as the bytecode VM does).
+func CallErr(instr int, callee string, err error) error {
+	var ce *runtime.CheckError
+	if errors.As(err, &ce) {
+		return err
+	}
+	return fmt.Errorf("instruction %d: call %s: %w", instr, callee, err)
+}
+
+// ValueShape returns the dimensions of a tensor (its shape) or of a shape
+// value. Callers must not modify them.
+func ValueShape(v runtime.Value) ([]int64, bool) {
+	switch x := v.(type) {
+	case *runtime.Tensor:
+		if x != nil {
+			return x.Shape(), true
+		}
+	case runtime.Shape:
+		return x, true
+	}
+	return nil, false
+}
+
+// ShapeHeap returns the slots of a shape heap (vm.builtin.alloc_shape_heap's
+// int64 tensor).
+func ShapeHeap(v runtime.Value) ([]int64, bool) {
+	if t, ok := v.(*runtime.Tensor); ok && t != nil && t.DType() == runtime.Int64 && t.NDim() == 1 {
+		return t.Int64s(), true
+	}
+	return nil, false
+}

@@ -1,0 +1,82 @@
+package rtimpl
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+func TestCallStagesArguments(t *testing.T) {
+	window := make([]runtime.Value, 2)
+	var got []runtime.Value
+	f := runtime.PackedFunc(func(args []runtime.Value) (runtime.Value, error) {
+		got = args
+		return int64(len(args)), nil
+	})
+	v, err := Call(f, window, int64(1), "two")
+	if err != nil || v != int64(2) {
+		t.Fatalf("Call = %v, %v", v, err)
+	}
+	if &got[0] != &window[0] || got[0] != int64(1) || got[1] != "two" {
+		t.Errorf("callee saw %v, not the staged window", got)
+	}
+	if n := testing.AllocsPerRun(100, func() { _, _ = Call(f, window, int64(1), "two") }); n != 0 {
+		t.Errorf("Call allocates %v times", n)
+	}
+}
+
+func TestCallErr(t *testing.T) {
+	base := errors.New("boom")
+	err := CallErr(3, "kernels.add", base)
+	if !errors.Is(err, base) || !strings.Contains(err.Error(), "instruction 3: call kernels.add") {
+		t.Errorf("CallErr = %v", err)
+	}
+	ce := &runtime.CheckError{}
+	if got := CallErr(3, "vm.builtin.check_tensor_info", ce); got != error(ce) {
+		t.Errorf("a *CheckError came back as %v, want it unchanged", got)
+	}
+}
+
+func TestValueHelpers(t *testing.T) {
+	if ok, err := IfCond(true); !ok || err != nil {
+		t.Errorf("IfCond(true) = %v, %v", ok, err)
+	}
+	if ok, err := IfCond(int64(0)); ok || err != nil {
+		t.Errorf("IfCond(0) = %v, %v", ok, err)
+	}
+	if _, err := IfCond("x"); err == nil {
+		t.Error("IfCond(string): no error")
+	}
+	x := runtime.MustNewTensor([]int64{2, 3}, runtime.Float32)
+	if s, ok := ValueShape(x); !ok || len(s) != 2 || s[1] != 3 {
+		t.Errorf("ValueShape(tensor) = %v, %v", s, ok)
+	}
+	if s, ok := ValueShape(runtime.Shape{4}); !ok || s[0] != 4 {
+		t.Errorf("ValueShape(shape) = %v, %v", s, ok)
+	}
+	if _, ok := ValueShape(int64(1)); ok {
+		t.Error("ValueShape(int) ok")
+	}
+	heap := runtime.MustNewTensor([]int64{3}, runtime.Int64)
+	if h, ok := ShapeHeap(heap); !ok || len(h) != 3 {
+		t.Errorf("ShapeHeap = %v, %v", h, ok)
+	}
+	if _, ok := ShapeHeap(x); ok {
+		t.Error("ShapeHeap(float32 tensor) ok")
+	}
+}
+
+func TestResolveFuncsNamesMissing(t *testing.T) {
+	_, err := ResolveFuncs("rtimpl.test.missing.a", "rtimpl.test.missing.b")
+	if err == nil || !strings.Contains(err.Error(), "rtimpl.test.missing.a, rtimpl.test.missing.b") {
+		t.Errorf("ResolveFuncs = %v", err)
+	}
+}
+
+func TestLoadModelRejectsBadExecutable(t *testing.T) {
+	if _, err := LoadModel(ModelSpec{Name: "bad", Executable: []byte("not an executable")}); err == nil {
+		t.Error("LoadModel accepted garbage")
+	}
+}
