@@ -319,7 +319,7 @@ func TestSgemmKernelMatchesTwin(t *testing.T) {
 						what := fmt.Sprintf("%s %s %dx%d kc=%d beta=%v", k.name, l, mr, nr, kc, beta)
 						for i := 0; i < mr; i++ {
 							for j := ldc * i; j < ldc*i+nr; j++ {
-								if math.Abs(float64(c[j]-want[j])) > 1e-5*float64(kc+1) {
+								if !sameBits(c[j], want[j]) {
 									t.Fatalf("%s: c[%d] = %v want %v", what, j, c[j], want[j])
 								}
 							}
@@ -407,7 +407,7 @@ func TestSgemmDirectMatchesTwin(t *testing.T) {
 						what := fmt.Sprintf("SgemmDirect %s %dx%d kc=%d beta=%v", l, rows, nr, kc, beta)
 						for i := 0; i < rows; i++ {
 							for j := ldc * i; j < ldc*i+nr; j++ {
-								if math.Abs(float64(c[j]-want[j])) > 1e-5*float64(kc+1) {
+								if !sameBits(c[j], want[j]) {
 									t.Fatalf("%s: c[%d] = %v want %v", what, j, c[j], want[j])
 								}
 							}

@@ -309,8 +309,8 @@ func maxBlocksGo(x []float32, nblk int, acc *[64]float32) (nan bool) {
 //	    acc := 0; for p < kc { acc += a[p*mr+i] * b[p*nr+j] }
 //	    if beta == 0 { c[i*ldc+j] = alpha*acc } else { c[i*ldc+j] = alpha*acc + beta*c[i*ldc+j] }
 //
-// (the assembly fuses acc += a*b into one FMA, so results may differ from the
-// twin in the last bits).
+// with acc += a*b one fused multiply-add (FMA32), as the assembly does, so
+// both give the same bits.
 func sgemmKernelGo(mr, nr, kc int, a, b, c []float32, ldc int, alpha, beta float32) {
 	var acc [16 * 32]float32
 	accs := acc[:mr*nr]
@@ -320,7 +320,7 @@ func sgemmKernelGo(mr, nr, kc int, a, b, c []float32, ldc int, alpha, beta float
 		for i, av := range ap {
 			row := accs[i*nr : i*nr+nr]
 			for j, bv := range bp {
-				row[j] += av * bv
+				row[j] = FMA32(av, bv, row[j])
 			}
 		}
 	}
@@ -356,7 +356,7 @@ func sgemmDirectGo(r, nr, kc int, a, b []float32, ldb int, c []float32, ldc int,
 		for i, av := range ap {
 			row := accs[i*nr : i*nr+nr]
 			for j, bv := range bp {
-				row[j] += av * bv
+				row[j] = FMA32(av, bv, row[j])
 			}
 		}
 	}
@@ -373,4 +373,36 @@ func sgemmDirectGo(r, nr, kc int, a, b []float32, ldb int, c []float32, ldc int,
 			}
 		}
 	}
+}
+
+// FMA32 returns a*b + c computed exactly and rounded once to float32, as
+// the FMA instruction (VFMADD231PS) does, on any platform: the product of
+// two float32 values is exact in float64, the sum is rounded to float64 with
+// round-to-odd (which makes the final rounding to float32 correct), then to
+// float32. The Go compiler fuses x*y+z on some architectures (arm64) and not
+// on others (amd64); calling FMA32 makes the result the same everywhere.
+func FMA32(a, b, c float32) float32 {
+	p := float64(a) * float64(b)
+	cc := float64(c)
+	s := p + cc
+	if math.IsInf(s, 0) || math.IsNaN(s) {
+		return float32(s)
+	}
+	// TwoSum: s + e == p + cc exactly.
+	bb := s - p
+	e := (p - (s - bb)) + (cc - bb)
+	if e != 0 {
+		bits := math.Float64bits(s)
+		if bits&1 == 0 {
+			// Round to odd: step to the neighbour of the exact sum
+			// whose last bit is 1.
+			if (e > 0) == (s > 0) {
+				bits++
+			} else {
+				bits--
+			}
+			s = math.Float64frombits(bits)
+		}
+	}
+	return float32(s)
 }
