@@ -11,11 +11,17 @@ import (
 // it: grid (N, 2, H_out, W_out) holds normalized (x, y) in [-1, 1], mapped to
 // pixel coordinates (corners with align_corners, else pixel edges); padding
 // zeros, border (clamp) or reflection; bilinear, nearest (round half to
-// even) or bicubic (A = -0.75). float32 arithmetic.
+// even) or bicubic (A = -0.75). float32 arithmetic (float16 data is
+// widened, and the result rounded).
 func GridSample(out, data, grid *runtime.Tensor, method, layout, padding string, alignCorners bool) error {
 	const name = "image.grid_sample"
 	if err := checkRank(name, out, data, grid); err != nil {
 		return err
+	}
+	if data.DType() == runtime.Float16 || grid.DType() == runtime.Float16 || out.DType() == runtime.Float16 {
+		return viaFloat32Multi([]*runtime.Tensor{out}, []*runtime.Tensor{data, grid}, func(o, i []*runtime.Tensor) error {
+			return GridSample(o[0], i[0], i[1], method, layout, padding, alignCorners)
+		})
 	}
 	if layout != "NCHW" {
 		return fmt.Errorf("%s: layout %q is not supported (NCHW)", name, layout)

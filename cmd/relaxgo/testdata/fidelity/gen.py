@@ -311,7 +311,9 @@ def resize3d():
     a = F.interpolate(X, size=(5, 6, 3), mode="trilinear", align_corners=False)
     b = F.interpolate(X, size=(4, 7, 8), mode="trilinear", align_corners=True)
     c = F.interpolate(X, size=(6, 8, 10), mode="nearest")
-    save("resize3d", dict(x=x), [t.numpy().astype(np.float32) for t in (a, b, c)])
+    xh = x.astype(np.float16)
+    h = F.interpolate(torch.tensor(xh, dtype=torch.float64), size=(5, 6, 3), mode="trilinear", align_corners=False)
+    save("resize3d", dict(x=x, xh=xh), [h.numpy().astype(np.float16)] + [t.numpy().astype(np.float32) for t in (a, b, c)])
 
 
 def grid_sample():
