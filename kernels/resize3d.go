@@ -7,7 +7,7 @@ import (
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
-// Resize3D resizes x (NCDHW or NDHWC, float32) to out's spatial size with
+// Resize3D resizes x (NCDHW or NDHWC; float32, float16 computed in float32) to out's spatial size with
 // Relax image.resize3d's semantics (TVM topi's resize3d): nearest_neighbor or
 // linear (trilinear: along W, then H, then D) with the coordinate
 // transformations of resize2d. cubic is not supported.
@@ -15,6 +15,9 @@ func Resize3D(out, x *runtime.Tensor, a Resize2DAttrs) error {
 	const name = "image.resize3d"
 	if err := checkRank(name, out, x); err != nil {
 		return err
+	}
+	if x.DType() == runtime.Float16 || out.DType() == runtime.Float16 {
+		return viaFloat32Multi([]*runtime.Tensor{out}, []*runtime.Tensor{x}, func(o, i []*runtime.Tensor) error { return Resize3D(o[0], i[0], a) })
 	}
 	if x.DType() != runtime.Float32 || out.DType() != runtime.Float32 {
 		return fmt.Errorf("%s: only float32 is supported, got %s -> %s", name, x.DType(), out.DType())

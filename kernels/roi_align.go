@@ -8,7 +8,7 @@ import (
 )
 
 // ROIAlign is Relax vision.roi_align as TVM's topi computes it (NCHW or NHWC
-// float32 data, float32 rois (num_roi, 5) = batch index, x1, y1, x2, y2): each
+// float32 or float16 data (computed in float32), rois (num_roi, 5) = batch index, x1, y1, x2, y2): each
 // output bin averages (avg) or maxes (max) a grid of bilinear samples
 // (sample_ratio per side, or ceil(roi size / pooled size) when <= 0); rois
 // smaller than 1 are widened to 1 unless aligned (TVM does not shift by half
@@ -17,6 +17,11 @@ func ROIAlign(out, data, rois *runtime.Tensor, pooled []int64, scale float64, sa
 	const name = "vision.roi_align"
 	if err := checkRank(name, out, data, rois); err != nil {
 		return err
+	}
+	if data.DType() == runtime.Float16 || rois.DType() == runtime.Float16 || out.DType() == runtime.Float16 {
+		return viaFloat32Multi([]*runtime.Tensor{out}, []*runtime.Tensor{data, rois}, func(o, i []*runtime.Tensor) error {
+			return ROIAlign(o[0], i[0], i[1], pooled, scale, sampleRatio, aligned, layout, mode)
+		})
 	}
 	if data.DType() != runtime.Float32 || rois.DType() != runtime.Float32 {
 		return fmt.Errorf("%s: only float32 is supported, got %s and %s", name, data.DType(), rois.DType())

@@ -311,7 +311,9 @@ def resize3d():
     a = F.interpolate(X, size=(5, 6, 3), mode="trilinear", align_corners=False)
     b = F.interpolate(X, size=(4, 7, 8), mode="trilinear", align_corners=True)
     c = F.interpolate(X, size=(6, 8, 10), mode="nearest")
-    save("resize3d", dict(x=x), [t.numpy().astype(np.float32) for t in (a, b, c)])
+    xh = x.astype(np.float16)
+    h = F.interpolate(torch.tensor(xh, dtype=torch.float64), size=(5, 6, 3), mode="trilinear", align_corners=False)
+    save("resize3d", dict(x=x, xh=xh), [h.numpy().astype(np.float16)] + [t.numpy().astype(np.float32) for t in (a, b, c)])
 
 
 def grid_sample():
@@ -322,7 +324,13 @@ def grid_sample():
     outs = [F.grid_sample(X, G, mode=m, padding_mode=p, align_corners=a).numpy().astype(np.float32)
             for m, p, a in [("bilinear", "zeros", False), ("bilinear", "border", True), ("bilinear", "reflection", False),
                             ("nearest", "zeros", True), ("bicubic", "zeros", False)]]
-    save("grid_sample", dict(x=x, g=g), outs)
+    x3 = rng.standard_normal((1, 2, 3, 4, 5)).astype(np.float32)
+    g3 = rng.uniform(-1.2, 1.2, (1, 3, 2, 3, 4)).astype(np.float32)
+    X3, G3 = torch.tensor(x3, dtype=torch.float64), torch.tensor(g3, dtype=torch.float64).permute(0, 2, 3, 4, 1)
+    t1 = F.grid_sample(X3, G3, mode="bilinear", padding_mode="border", align_corners=False)
+    t2 = F.grid_sample(X3, G3, mode="nearest", padding_mode="zeros", align_corners=True)
+    outs = [t1.numpy().astype(np.float32), t2.numpy().astype(np.float32)] + outs
+    save("grid_sample", dict(x=x, g=g, x3=x3, g3=g3), outs)
 
 
 def roi_align_ref(x, rois, ph, pw, scale, ratio, aligned, mode):
