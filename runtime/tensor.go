@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"unsafe"
 )
 
@@ -322,43 +323,33 @@ type Elem interface {
 	~float32 | ~float64 | ~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~bool
 }
 
-// DataTypeOf is the tensor dtype of Go element type T (uint16 maps to uint16, not float16).
+// DataTypeOf is the tensor dtype of Go element type T, by its underlying
+// type: a named type (type Celsius float64, type ID int32) maps like its
+// underlying type; uint16 maps to uint16, not float16.
 func DataTypeOf[T Elem]() DataType {
-	var z T
-	switch any(z).(type) {
-	case float32:
+	switch reflect.TypeFor[T]().Kind() {
+	case reflect.Float32:
 		return Float32
-	case float64:
+	case reflect.Float64:
 		return Float64
-	case int8:
+	case reflect.Int8:
 		return Int8
-	case int16:
+	case reflect.Int16:
 		return Int16
-	case int32:
+	case reflect.Int32:
 		return Int32
-	case int64:
+	case reflect.Int64:
 		return Int64
-	case uint8:
+	case reflect.Uint8:
 		return UInt8
-	case uint16:
+	case reflect.Uint16:
 		return UInt16
-	case uint32:
+	case reflect.Uint32:
 		return UInt32
-	case uint64:
+	case reflect.Uint64:
 		return UInt64
-	case bool:
+	default: // reflect.Bool: Elem allows nothing else
 		return Bool
-	}
-	// Named types with these underlying types: decide by size and kind.
-	switch unsafe.Sizeof(z) {
-	case 1:
-		return UInt8
-	case 2:
-		return UInt16
-	case 4:
-		return Float32
-	default:
-		return Float64
 	}
 }
 
@@ -378,6 +369,30 @@ func FromSlice[T Elem](data []T, shape ...int64) (*Tensor, error) {
 	}
 	copy(viewAs[T](t.data), data)
 	return t, nil
+}
+
+// Wrap makes a tensor that views data in place, without copying: writes
+// through either are seen by the other. The dtype comes from T's underlying
+// type (DataTypeOf). data must stay untouched while a model reads the
+// tensor, and a model's outputs never alias it.
+func Wrap[T Elem](data []T, shape ...int64) (*Tensor, error) {
+	dt := DataTypeOf[T]()
+	n, err := NumElements(shape)
+	if err != nil {
+		return nil, err
+	}
+	if n != int64(len(data)) {
+		return nil, fmt.Errorf("runtime: %d elements do not fill shape %s", len(data), Shape(shape))
+	}
+	var b []byte
+	if len(data) > 0 {
+		var z T
+		b = unsafe.Slice((*byte)(unsafe.Pointer(&data[0])), len(data)*int(unsafe.Sizeof(z)))
+	} else {
+		b = []byte{}
+	}
+	st := &Storage{data: b, device: CPU}
+	return &Tensor{dtype: dt, shape: cloneShape(shape), data: b, storage: st, device: CPU}, nil
 }
 
 // ToSlice copies the tensor's data out as []T; T must match the dtype.
