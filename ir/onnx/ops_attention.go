@@ -82,29 +82,25 @@ func convAttention(c *Ctx, n *Node) ([]*Value, error) {
 	if f.err != nil {
 		return nil, f.err
 	}
-	// As ONNX's reference: softmax(softcap(qk) + mask bias (attn_mask, causal));
-	// qk_matmul_output mode 1 is qk + attn_mask, 2 after softcap and mask, 3 the softmax.
+	// As ONNX's function body (onnx 1.22): softmax(softcap(qk) + mask bias
+	// (attn_mask, causal)); qk_matmul_output mode 1 is softcap(qk) before the
+	// mask, 2 after the mask, 3 the softmax.
 	mode := n.Int("qk_matmul_output_mode", 0)
 	qkOut := qk
 	scores := qk
 	if sc := n.Float("softcap", 0); sc > 0 {
 		scores = f.bin("relax.multiply", f.un("relax.tanh", f.bin("relax.divide", scores, f.k(sc, q))), f.k(sc, q))
 	}
+	if mode == 1 {
+		qkOut = scores
+	}
 	qs, ts := qd[2], kd[2]
 	if m := n.Input(3); m != nil {
 		if m.DType() == runtime.Bool {
 			scores = f.where(m, scores, f.k(math.Inf(-1), q))
-			if mode == 1 {
-				qkOut = f.where(m, qk, f.k(math.Inf(-1), q))
-			}
 		} else {
 			scores = f.bin("relax.add", scores, m)
-			if mode == 1 {
-				qkOut = f.bin("relax.add", qk, m)
-			}
 		}
-	} else if mode == 1 {
-		qkOut = qk
 	}
 	if n.Int("is_causal", 0) != 0 {
 		if qs*ts > maxFoldElems {
