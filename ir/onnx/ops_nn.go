@@ -483,7 +483,11 @@ func convResize(c *Ctx, n *Node) ([]*Value, error) {
 	if !ok {
 		return nil, n.unsupported("input shape must be static")
 	}
+	general := n.Op == "Resize" && n.Opset >= 11
 	if len(dims) != 4 {
+		if general {
+			return resizeSeparable(c, n, x, dims)
+		}
 		return nil, n.unsupported("only 4-D (NCHW) resize is supported, input has rank %d", len(dims))
 	}
 	mode := n.Str("mode", "nearest")
@@ -494,6 +498,11 @@ func convResize(c *Ctx, n *Node) ([]*Value, error) {
 	ctm := n.Str("coordinate_transformation_mode", "half_pixel")
 	if n.Op == "Upsample" || n.Opset < 11 {
 		ctm = "asymmetric"
+	}
+	if general && (ctm == "tf_crop_and_resize" || ctm == "half_pixel_symmetric" || n.Int("antialias", 0) != 0 ||
+		n.Str("keep_aspect_ratio_policy", "stretch") != "stretch" ||
+		mode == "nearest" && n.Str("nearest_mode", "round_prefer_floor") == "round_prefer_ceil") {
+		return resizeSeparable(c, n, x, dims)
 	}
 	if ctm == "tf_crop_and_resize" {
 		return nil, n.unsupported("coordinate_transformation_mode=tf_crop_and_resize")
@@ -574,12 +583,18 @@ func convResize(c *Ctx, n *Node) ([]*Value, error) {
 		return nil, n.unsupported("neither scales nor sizes")
 	}
 	if sizes[0] != dims[0] || sizes[1] != dims[1] {
+		if general {
+			return resizeSeparable(c, n, x, dims)
+		}
 		return nil, n.unsupported("resizing the batch or channel dimension")
 	}
 	if scales != nil && ctm != "asymmetric" && ctm != "half_pixel" && ctm != "pytorch_half_pixel" && ctm != "align_corners" {
 		return nil, n.unsupported("coordinate_transformation_mode=%q", ctm)
 	}
 	if scales != nil && float64(sizes[2]) != float64(dims[2])*scales[2] || scales != nil && float64(sizes[3]) != float64(dims[3])*scales[3] {
+		if general {
+			return resizeSeparable(c, n, x, dims)
+		}
 		if ctm == "half_pixel" || ctm == "asymmetric" || ctm == "pytorch_half_pixel" || ctm == "align_corners" {
 			return nil, n.unsupported("non-integral output size from scales with %s (the kernel derives the scale from sizes)", ctm)
 		}
