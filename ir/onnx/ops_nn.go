@@ -227,16 +227,16 @@ func convPool(kind string) ConvFunc {
 		if err := needInputs(n, 1); err != nil {
 			return nil, err
 		}
-		if n.NumOut > 1 {
-			return nil, n.unsupported("the Indices output")
-		}
-		if n.Int("storage_order", 0) != 0 {
-			return nil, n.unsupported("storage_order=1")
-		}
 		x := n.In[0]
 		g, err := readGeometry(n, x, nil)
 		if err != nil {
 			return nil, err
+		}
+		if kind == "max" && (n.NumOut > 1 || n.Int("storage_order", 0) != 0) {
+			return maxPoolWithIndices(c, n, x, g)
+		}
+		if n.NumOut > 1 {
+			return nil, n.unsupported("the Indices output")
 		}
 		sp := len(g.kernel)
 		ceil := n.Int("ceil_mode", 0) != 0
