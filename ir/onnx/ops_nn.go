@@ -259,6 +259,10 @@ func convPool(kind string) ConvFunc {
 				ceil = false
 			}
 		}
+		if sp == 3 {
+			// no 3-D pooling kernel: gather the window taps
+			return one(poolTaps(c, n, x, g, kind, n.Int("ceil_mode", 0) != 0, n.Int("count_include_pad", 0) != 0))
+		}
 		attrs := []ir.Attr{Attr("pool_size", intsAny(g.kernel)), Attr("strides", intsAny(g.strides)),
 			Attr("padding", intsAny(g.pads)), Attr("dilation", intsAny(g.dilations)), Attr("ceil_mode", ceil)}
 		if kind == "avg" {
