@@ -70,7 +70,9 @@ func convRoiAlign(c *Ctx, n *Node) ([]*Value, error) {
 	if halfPixel {
 		off = 0.5
 	}
-	start := func(v *Value) *Value { return f.bin("relax.subtract", f.bin("relax.multiply", v, f.k(scale, v)), f.k(off, v)) }
+	start := func(v *Value) *Value {
+		return f.bin("relax.subtract", f.bin("relax.multiply", v, f.k(scale, v)), f.k(off, v))
+	}
 	x1, y1, x2, y2 := start(col(0)), start(col(1)), start(col(2)), start(col(3))
 	rw, rh := f.bin("relax.subtract", x2, x1), f.bin("relax.subtract", y2, y1)
 	if !halfPixel {
