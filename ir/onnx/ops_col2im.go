@@ -106,6 +106,9 @@ func convCol2Im(c *Ctx, n *Node) ([]*Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if sp == 3 {
+		return one(convTransposeTaps(c, n, xr, wc, strides, pads, outPad, dil, 1))
+	}
 	return one(c.Emit(fmt.Sprintf("relax.nn.conv%dd_transpose", sp), []ir.Expr{xr.Expr, wc.Expr},
 		Attr("strides", intsAny(strides)), Attr("padding", intsAny(pads)), Attr("output_padding", intsAny(outPad)),
 		Attr("dilation", intsAny(dil)), Attr("groups", int64(1))))

@@ -213,6 +213,14 @@ func convConvTranspose(c *Ctx, n *Node) ([]*Value, error) {
 	if sp > 3 {
 		return nil, n.unsupported("%d-D transposed convolution", sp)
 	}
+	if sp == 3 {
+		// no 3-D transposed convolution kernel: gather the taps
+		y, err := convTransposeTaps(c, n, x, w, strides, pads, outPad, dil, n.Int("group", 1))
+		if err != nil {
+			return nil, err
+		}
+		return c.addChannelBias(n, y, n.Input(2), sp)
+	}
 	y, err := c.Emit(fmt.Sprintf("relax.nn.conv%dd_transpose", sp), []ir.Expr{x.Expr, w.Expr},
 		Attr("strides", intsAny(strides)), Attr("padding", intsAny(pads)), Attr("output_padding", intsAny(outPad)),
 		Attr("dilation", intsAny(dil)), Attr("groups", n.Int("group", 1)))
