@@ -452,6 +452,9 @@ func (c *Ctx) Emit(op string, args []ir.Expr, attrs ...ir.Attr) (*Value, error) 
 			return nil, &UnsupportedError{Reason: "a shape computed from symbolic dimensions is used as tensor data"}
 		}
 	}
+	if v, ok, err := c.emitViaFloat32(op, args, attrs); ok {
+		return v, err
+	}
 	call := &ir.Call{Callee: &ir.Op{Name: op}, Args: args, Attrs: ir.Attrs(attrs)}
 	if err := ir.CanonicalizeCall(call); err != nil {
 		return nil, err

@@ -19,9 +19,6 @@ func convAttention(c *Ctx, n *Node) ([]*Value, error) {
 	if err := needInputs(n, 3); err != nil {
 		return nil, err
 	}
-	if n.Input(6) != nil {
-		return nil, n.unsupported("the nonpad_kv_seqlen input")
-	}
 	q, k, v := n.In[0], n.In[1], n.In[2]
 	f := &formula{c: c}
 	threeD := q.Rank() == 3
@@ -82,29 +79,66 @@ func convAttention(c *Ctx, n *Node) ([]*Value, error) {
 	if f.err != nil {
 		return nil, f.err
 	}
-	// As ONNX's reference: softmax(softcap(qk) + mask bias (attn_mask, causal));
-	// qk_matmul_output mode 1 is qk + attn_mask, 2 after softcap and mask, 3 the softmax.
+	// As ONNX's function body (onnx 1.22): softmax(softcap(qk) + mask bias
+	// (attn_mask, causal)); qk_matmul_output mode 1 is softcap(qk) before the
+	// mask, 2 after the mask, 3 the softmax.
 	mode := n.Int("qk_matmul_output_mode", 0)
 	qkOut := qk
 	scores := qk
 	if sc := n.Float("softcap", 0); sc > 0 {
 		scores = f.bin("relax.multiply", f.un("relax.tanh", f.bin("relax.divide", scores, f.k(sc, q))), f.k(sc, q))
 	}
+	if mode == 1 {
+		qkOut = scores
+	}
 	qs, ts := qd[2], kd[2]
 	if m := n.Input(3); m != nil {
-		if m.DType() == runtime.Bool {
-			scores = f.where(m, scores, f.k(math.Inf(-1), q))
-			if mode == 1 {
-				qkOut = f.where(m, qk, f.k(math.Inf(-1), q))
+		if md, ok := m.StaticDims(); ok && len(md) > 0 && md[len(md)-1] < ts {
+			// A mask shorter than the keys is padded with -inf (false).
+			pd := append([]int64{}, md...)
+			pd[len(pd)-1] = ts - md[len(md)-1]
+			fill := math.Inf(-1)
+			if m.DType() == runtime.Bool {
+				fill = 0
 			}
-		} else {
-			scores = f.bin("relax.add", scores, m)
-			if mode == 1 {
-				qkOut = f.bin("relax.add", qk, m)
+			k, err := c.Scalar(fill, m.DType())
+			if err != nil {
+				return nil, err
+			}
+			padv, err := c.Emit("relax.full", []ir.Expr{shapeExpr(staticPrims(pd)), k.Expr}, Attr("dtype", m.DType()))
+			if err != nil {
+				return nil, err
+			}
+			if m, err = c.Emit("relax.concat", []ir.Expr{&ir.Tuple{Fields: []ir.Expr{m.Expr, padv.Expr}}}, Attr("axis", int64(-1))); err != nil {
+				return nil, err
 			}
 		}
-	} else if mode == 1 {
-		qkOut = qk
+		if m.DType() == runtime.Bool {
+			scores = f.where(m, scores, f.k(math.Inf(-1), q))
+		} else {
+			scores = f.bin("relax.add", scores, m)
+		}
+	}
+	if np := n.Input(6); np != nil {
+		// nonpad_kv_seqlen: key positions at or after each batch entry's length are masked.
+		nd, ok := np.StaticDims()
+		if !ok || len(nd) != 1 || nd[0] != qd[0] {
+			return nil, n.unsupported("nonpad_kv_seqlen must have shape [%d]", qd[0])
+		}
+		pos := make([]int64, ts)
+		for i := range pos {
+			pos[i] = int64(i)
+		}
+		npi, err := c.Cast(np, runtime.Int64)
+		if err != nil {
+			return nil, err
+		}
+		npr, err := c.Emit("relax.reshape", []ir.Expr{npi.Expr, shapeExpr([]ir.PrimExpr{ir.Int64(qd[0]), ir.Int64(1), ir.Int64(1), ir.Int64(1)})})
+		if err != nil {
+			return nil, err
+		}
+		keep := f.bin("relax.less", c.ConstInts(pos), npr)
+		scores = f.where(keep, scores, f.k(math.Inf(-1), q))
 	}
 	if n.Int("is_causal", 0) != 0 {
 		if qs*ts > maxFoldElems {

@@ -15,6 +15,7 @@ import (
 
 func init() {
 	Register("If", 1, convIf)
+	Register("Scan", 8, convScan8)
 	Register("Scan", 9, convScan)
 	Register("Loop", 1, convLoop)
 }
@@ -206,13 +207,27 @@ func convScan(c *Ctx, n *Node) ([]*Value, error) {
 		}
 	}
 	nState := len(n.In) - m
-	state := append([]*Value{}, n.In[:nState]...)
-	scans := n.In[nState:]
 	inAxes := n.Ints("scan_input_axes", make([]int64, m))
 	inDirs := n.Ints("scan_input_directions", make([]int64, m))
 	if len(inAxes) != m || len(inDirs) != m {
 		return nil, fmt.Errorf("scan_input_axes/directions have the wrong length")
 	}
+	nScanOut := len(body.Output) - nState
+	if nScanOut < 0 {
+		return nil, fmt.Errorf("body has %d outputs for %d states", len(body.Output), nState)
+	}
+	outAxes := n.Ints("scan_output_axes", make([]int64, nScanOut))
+	outDirs := n.Ints("scan_output_directions", make([]int64, nScanOut))
+	if len(outAxes) != nScanOut || len(outDirs) != nScanOut {
+		return nil, fmt.Errorf("scan_output_axes/directions have the wrong length")
+	}
+	return scanUnrolled(c, n, body, n.In[:nState], n.In[nState:], inAxes, inDirs, outAxes, outDirs)
+}
+
+// scanUnrolled runs body over the scan inputs' slices along their axes.
+func scanUnrolled(c *Ctx, n *Node, body *onnxpb.GraphProto, state0, scans []*Value, inAxes, inDirs, outAxes, outDirs []int64) ([]*Value, error) {
+	m, nState, nScanOut := len(scans), len(state0), len(outAxes)
+	state := append([]*Value{}, state0...)
 	T := int64(-1)
 	axes := make([]int, m)
 	for i, v := range scans {
@@ -233,9 +248,8 @@ func convScan(c *Ctx, n *Node) ([]*Value, error) {
 	if T > maxUnroll {
 		return nil, n.unsupported("scan of %d steps (unrolled up to %d)", T, maxUnroll)
 	}
-	nScanOut := len(body.Output) - nState
-	if nScanOut < 0 {
-		return nil, fmt.Errorf("body has %d outputs for %d states", len(body.Output), nState)
+	if m == 0 || len(body.Output) != nState+nScanOut {
+		return nil, fmt.Errorf("body has %d outputs for %d states and %d scan outputs", len(body.Output), nState, nScanOut)
 	}
 	outs := make([][]*Value, nScanOut)
 	for t := int64(0); t < T; t++ {
@@ -259,11 +273,6 @@ func convScan(c *Ctx, n *Node) ([]*Value, error) {
 		for k := 0; k < nScanOut; k++ {
 			outs[k] = append(outs[k], res[nState+k])
 		}
-	}
-	outAxes := n.Ints("scan_output_axes", make([]int64, nScanOut))
-	outDirs := n.Ints("scan_output_directions", make([]int64, nScanOut))
-	if len(outAxes) != nScanOut || len(outDirs) != nScanOut {
-		return nil, fmt.Errorf("scan_output_axes/directions have the wrong length")
 	}
 	result := append([]*Value{}, state...)
 	for k, vs := range outs {
@@ -365,4 +374,100 @@ func convLoop(c *Ctx, n *Node) ([]*Value, error) {
 		result = append(result, y)
 	}
 	return result, nil
+}
+
+// convScan8 is Scan before opset 9: every state and scan input has a batch
+// axis first (the scan axis is 1); each batch entry is scanned on its own and
+// the results stacked. sequence_lens must be absent or the full length.
+func convScan8(c *Ctx, n *Node) ([]*Value, error) {
+	body := n.graphAttr("body")
+	if n.err != nil {
+		return nil, n.err
+	}
+	if body == nil {
+		return nil, n.unsupported("missing body")
+	}
+	m := int(n.Int("num_scan_inputs", 0))
+	if len(n.In) < 1 || m < 1 || m > len(n.In)-1 {
+		return nil, fmt.Errorf("num_scan_inputs=%d with %d inputs", m, len(n.In))
+	}
+	ins := n.In[1:]
+	for i, v := range ins {
+		if v == nil || v.Info() == nil {
+			return nil, n.unsupported("input %d is missing or not a tensor", i+1)
+		}
+	}
+	nState := len(ins) - m
+	nScanOut := len(body.Output) - nState
+	if nScanOut < 0 {
+		return nil, fmt.Errorf("body has %d outputs for %d states", len(body.Output), nState)
+	}
+	d0, ok := ins[0].StaticDims()
+	if !ok || len(d0) < 1 {
+		return nil, n.unsupported("inputs must have static shapes with a batch axis")
+	}
+	B := d0[0]
+	var T int64 = -1
+	for _, v := range ins {
+		d, ok := v.StaticDims()
+		if !ok || len(d) < 1 || d[0] != B {
+			return nil, n.unsupported("inputs must have static shapes with the same batch size")
+		}
+	}
+	for _, v := range ins[nState:] {
+		d, _ := v.StaticDims()
+		if len(d) < 2 {
+			return nil, n.unsupported("scan inputs need a sequence axis")
+		}
+		T = d[1]
+	}
+	if sl := n.In[0]; sl != nil {
+		lens, ok := sl.Ints()
+		if !ok {
+			return nil, n.unsupported("sequence_lens must be known at import time")
+		}
+		for _, l := range lens {
+			if l != T {
+				return nil, n.unsupported("sequence_lens %v shorter than the sequence (%d)", lens, T)
+			}
+		}
+	}
+	if B < 1 || B*T > maxUnroll {
+		return nil, n.unsupported("scan of %d x %d steps (unrolled up to %d)", B, T, maxUnroll)
+	}
+	dirs := n.Ints("directions", make([]int64, m))
+	if len(dirs) != m {
+		return nil, fmt.Errorf("directions has the wrong length")
+	}
+	per := make([][]*Value, len(body.Output))
+	for b := int64(0); b < B; b++ {
+		var state, scans []*Value
+		for i, v := range ins {
+			s, err := c.sliceAt(v, 0, b)
+			if err != nil {
+				return nil, err
+			}
+			if i < nState {
+				state = append(state, s)
+			} else {
+				scans = append(scans, s)
+			}
+		}
+		res, err := scanUnrolled(c, n, body, state, scans, make([]int64, m), dirs, make([]int64, nScanOut), make([]int64, nScanOut))
+		if err != nil {
+			return nil, err
+		}
+		for k, r := range res {
+			per[k] = append(per[k], r)
+		}
+	}
+	out := make([]*Value, len(per))
+	for k, vs := range per {
+		y, err := c.stackAt(vs, 0)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = y
+	}
+	return out, nil
 }

@@ -6,12 +6,13 @@ import (
 	"strings"
 
 	"github.com/relaxgo/relaxgo/ir"
+	"github.com/relaxgo/relaxgo/runtime"
 )
 
 // Einsum without a dedicated kernel: each operand is permuted and reshaped to
 // a common letter order (output letters first), the operands are multiplied
 // with broadcasting and the contracted letters summed. Repeated letters
-// within an operand (diagonals) are refused.
+// within an operand (diagonals) are reduced first with an identity mask.
 
 func init() {
 	Register("Einsum", 12, convEinsum)
@@ -55,6 +56,50 @@ func convEinsum(c *Ctx, n *Node) ([]*Value, error) {
 			terms[i] = strings.Replace(t, "...", fresh(n.In[i].Rank()-(len(t)-3)), 1)
 		}
 	}
+	// Diagonals: a letter repeated within an operand keeps only equal
+	// indices (an identity mask) and sums out the second occurrence.
+	ins := append([]*Value{}, n.In...)
+	for i := range terms {
+		for {
+			j1, j2 := -1, -1
+			for a := 0; a < len(terms[i]) && j1 < 0; a++ {
+				if b := strings.IndexByte(terms[i][a+1:], terms[i][a]); b >= 0 {
+					j1, j2 = a, a+1+b
+				}
+			}
+			if j1 < 0 {
+				break
+			}
+			d, ok := ins[i].StaticDims()
+			if !ok || len(d) != len(terms[i]) || d[j1] != d[j2] {
+				return nil, n.unsupported("diagonal of operand %d needs static equal dimensions", i)
+			}
+			if d[j1]*d[j1] > maxFoldElems {
+				return nil, n.unsupported("diagonal of size %d", d[j1])
+			}
+			mshape := make([]int64, len(d))
+			for k := range mshape {
+				mshape[k] = 1
+			}
+			mshape[j1], mshape[j2] = d[j1], d[j1]
+			eye, err := runtime.NewTensor(mshape, runtime.Bool)
+			if err != nil {
+				return nil, err
+			}
+			for k := int64(0); k < d[j1]; k++ {
+				eye.Bytes()[k*d[j1]+k] = 1
+			}
+			f := &formula{c: c}
+			x := f.where(c.Const(eye), ins[i], f.k(0, ins[i]))
+			x = f.un("relax.sum", x, Attr("axis", []any{int64(j2)}), Attr("keepdims", false))
+			if f.err != nil {
+				return nil, f.err
+			}
+			ins[i] = x
+			terms[i] = terms[i][:j2] + terms[i][j2+1:]
+		}
+	}
+	n.In = ins
 	if explicit {
 		out = strings.Replace(out, "...", fresh(ell), 1)
 	} else {

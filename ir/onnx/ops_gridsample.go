@@ -7,9 +7,10 @@ import (
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
-// GridSample (4-D, linear or nearest) without a dedicated kernel: sample
-// coordinates are computed elementwise, and each tap is a gather_elements on
-// the flattened image, weighted and masked per ONNX's padding modes.
+// GridSample (4-D and 5-D; linear, nearest, and cubic) without a dedicated
+// kernel, following ONNX's reference: sample coordinates are computed
+// elementwise, and each tap is a gather_elements on the flattened image,
+// weighted and masked per the padding mode.
 
 func init() {
 	Register("GridSample", 16, convGridSample)
@@ -22,16 +23,22 @@ func convGridSample(c *Ctx, n *Node) ([]*Value, error) {
 	x, grid := n.In[0], n.In[1]
 	xd, ok1 := x.StaticDims()
 	gd, ok2 := grid.StaticDims()
-	if !ok1 || !ok2 || len(xd) != 4 || len(gd) != 4 || gd[3] != 2 {
-		return nil, n.unsupported("only 4-D inputs with static shapes are supported")
+	if !ok1 || !ok2 || len(xd) < 4 || len(xd) > 5 || len(gd) != len(xd) || gd[len(gd)-1] != int64(len(xd)-2) || gd[0] != xd[0] {
+		return nil, n.unsupported("only 4-D and 5-D inputs with static shapes are supported")
 	}
 	if !x.DType().IsFloat() || grid.DType() != x.DType() {
 		return nil, n.unsupported("input types %s and %s", x.DType(), grid.DType())
 	}
+	nd := len(xd) - 2
 	mode := n.Str("mode", "bilinear")
 	switch mode {
 	case "bilinear", "linear":
 		mode = "linear"
+	case "bicubic", "cubic":
+		mode = "cubic"
+		if nd != 2 {
+			return nil, n.unsupported("cubic mode on %d-D images", nd)
+		}
 	case "nearest":
 	default:
 		return nil, n.unsupported("mode=%q", mode)
@@ -41,75 +48,114 @@ func convGridSample(c *Ctx, n *Node) ([]*Value, error) {
 		return nil, n.unsupported("padding_mode=%q", pad)
 	}
 	align := n.Int("align_corners", 0) != 0
-	N, C, H, W := xd[0], xd[1], xd[2], xd[3]
-	Ho, Wo := gd[1], gd[2]
+	N, C := xd[0], xd[1]
+	S := xd[2:]           // spatial sizes, outermost first
+	outSp := gd[1 : 1+nd] // output spatial sizes
+	P := prod(outSp)      // output points per image
+	total := prod(S)
+	if P <= 0 || total <= 0 {
+		return nil, n.unsupported("grid of %v points on an image of %v", outSp, S)
+	}
 	f := &formula{c: c}
-	coord := func(i int64, size int64) *Value {
+	bounds := func(size int64) (float64, float64) {
+		if align {
+			return 0, float64(size - 1)
+		}
+		return -0.5, float64(size) - 0.5
+	}
+	// reflect maps v into [lo, hi] by reflecting at the borders.
+	reflect := func(v *Value, size int64) *Value {
+		lo, hi := bounds(size)
+		span := hi - lo
+		if span <= 0 {
+			return f.bin("relax.multiply", v, f.k(0, v))
+		}
+		t := f.bin("relax.floor_mod", f.un("relax.abs", f.bin("relax.subtract", v, f.k(lo, v))), f.k(2*span, v))
+		t = f.where(f.bin("relax.greater", t, f.k(span, v)), f.bin("relax.subtract", f.k(2*span, v), t), t)
+		return f.bin("relax.add", t, f.k(lo, v))
+	}
+	// coords[i] is the unnormalized coordinate along spatial dim i; the grid's
+	// last axis lists them innermost first (x, y[, z]).
+	coords := make([]*Value, nd)
+	for i := 0; i < nd; i++ {
 		if f.err != nil {
-			return nil
+			return nil, f.err
 		}
-		g, err := c.sliceAt(grid, 3, i)
+		g, err := c.sliceAt(grid, len(gd)-1, int64(nd-1-i))
 		if err != nil {
-			f.err = err
-			return nil
+			return nil, err
 		}
+		size := S[i]
 		one := f.k(1, g)
-		// unnormalize
 		var v *Value
 		if align {
 			v = f.bin("relax.multiply", f.bin("relax.divide", f.bin("relax.add", g, one), f.k(2, g)), f.k(float64(size-1), g))
 		} else {
 			v = f.bin("relax.divide", f.bin("relax.subtract", f.bin("relax.multiply", f.bin("relax.add", g, one), f.k(float64(size), g)), one), f.k(2, g))
 		}
+		if mode == "nearest" {
+			// round half to even (numpy's rint, which the test data follows for 2-D and 3-D)
+			v = f.un("relax.round", v)
+		}
 		switch pad {
 		case "border":
 			v = f.bin("relax.minimum", f.bin("relax.maximum", v, f.k(0, g)), f.k(float64(size-1), g))
 		case "reflection":
-			lo, hi := -0.5, float64(size)-0.5
-			if align {
-				lo, hi = 0, float64(size-1)
-			}
-			span := hi - lo
-			if span <= 0 {
-				return f.bin("relax.multiply", v, f.k(0, g))
-			}
-			// reflect into [lo, hi]: t = |v - lo| mod 2span; t > span ? 2span - t : t
-			t := f.bin("relax.floor_mod", f.un("relax.abs", f.bin("relax.subtract", v, f.k(lo, g))), f.k(2*span, g))
-			t = f.where(f.bin("relax.greater", t, f.k(span, g)), f.bin("relax.subtract", f.k(2*span, g), t), t)
-			v = f.bin("relax.add", t, f.k(lo, g))
+			v = reflect(v, size)
 		}
-		return v
+		coords[i] = v
 	}
-	gx, gy := coord(0, W), coord(1, H)
 	if f.err != nil {
 		return nil, f.err
 	}
-	flat, err := c.Emit("relax.reshape", []ir.Expr{x.Expr, staticShape([]int64{N, C, H * W})})
+	flat, err := c.Emit("relax.reshape", []ir.Expr{x.Expr, staticShape([]int64{N, C, total})})
 	if err != nil {
 		return nil, err
 	}
-	// tap gathers x at integer coordinates (xi, yi) (float tensors of shape
-	// (N, Ho, Wo)) and returns it masked where out of range (zeros padding) or
-	// with clamped coordinates (border, reflection), as (N, C, Ho*Wo).
-	tap := func(xi, yi *Value) *Value {
+	strides := make([]int64, nd)
+	st := int64(1)
+	for i := nd - 1; i >= 0; i-- {
+		strides[i] = st
+		st *= S[i]
+	}
+	// tap gathers x at integer coordinates idx (float tensors of the grid's
+	// point shape) as (N, C, P): masked outside the image (zeros padding),
+	// else with the coordinates clamped (border, linear reflection) or
+	// reflected (cubic reflection, as the reference's pixel lookup).
+	tap := func(idx []*Value) *Value {
 		if f.err != nil {
 			return nil
 		}
-		inside := f.bin("relax.logical_and",
-			f.bin("relax.logical_and", f.bin("relax.greater_equal", xi, f.k(0, xi)), f.bin("relax.less_equal", xi, f.k(float64(W-1), xi))),
-			f.bin("relax.logical_and", f.bin("relax.greater_equal", yi, f.k(0, yi)), f.bin("relax.less_equal", yi, f.k(float64(H-1), yi))))
-		cx := f.bin("relax.minimum", f.bin("relax.maximum", xi, f.k(0, xi)), f.k(float64(W-1), xi))
-		cy := f.bin("relax.minimum", f.bin("relax.maximum", yi, f.k(0, yi)), f.k(float64(H-1), yi))
-		idx := f.un("relax.astype", f.bin("relax.add", f.bin("relax.multiply", cy, f.k(float64(W), cy)), cx), Attr("dtype", runtime.Int64))
+		var inside, flatIdx *Value
+		for i, v := range idx {
+			size := S[i]
+			if pad == "reflection" && mode == "cubic" {
+				r := reflect(v, size)
+				v = f.bin("relax.maximum", f.un("relax.floor", r), f.k(0, r)) // int() of a value >= -0.5
+			}
+			in := f.bin("relax.logical_and", f.bin("relax.greater_equal", v, f.k(0, v)), f.bin("relax.less_equal", v, f.k(float64(size-1), v)))
+			if inside == nil {
+				inside = in
+			} else {
+				inside = f.bin("relax.logical_and", inside, in)
+			}
+			cv := f.bin("relax.multiply", f.bin("relax.minimum", f.bin("relax.maximum", v, f.k(0, v)), f.k(float64(size-1), v)), f.k(float64(strides[i]), v))
+			if flatIdx == nil {
+				flatIdx = cv
+			} else {
+				flatIdx = f.bin("relax.add", flatIdx, cv)
+			}
+		}
+		ii := f.un("relax.astype", flatIdx, Attr("dtype", runtime.Int64))
 		if f.err != nil {
 			return nil
 		}
-		r, err := c.Emit("relax.reshape", []ir.Expr{idx.Expr, staticShape([]int64{N, 1, Ho * Wo})})
+		r, err := c.Emit("relax.reshape", []ir.Expr{ii.Expr, staticShape([]int64{N, 1, P})})
 		if err != nil {
 			f.err = err
 			return nil
 		}
-		b, err := c.Emit("relax.broadcast_to", []ir.Expr{r.Expr, staticShape([]int64{N, C, Ho * Wo})})
+		b, err := c.Emit("relax.broadcast_to", []ir.Expr{r.Expr, staticShape([]int64{N, C, P})})
 		if err != nil {
 			f.err = err
 			return nil
@@ -120,7 +166,7 @@ func convGridSample(c *Ctx, n *Node) ([]*Value, error) {
 			return nil
 		}
 		if pad == "zeros" {
-			m, err := c.Emit("relax.reshape", []ir.Expr{f.un("relax.astype", inside, Attr("dtype", x.DType())).Expr, staticShape([]int64{N, 1, Ho * Wo})})
+			m, err := c.Emit("relax.reshape", []ir.Expr{f.un("relax.astype", inside, Attr("dtype", x.DType())).Expr, staticShape([]int64{N, 1, P})})
 			if err != nil {
 				f.err = err
 				return nil
@@ -133,27 +179,77 @@ func convGridSample(c *Ctx, n *Node) ([]*Value, error) {
 		if f.err != nil {
 			return nil
 		}
-		r, err := c.Emit("relax.reshape", []ir.Expr{w.Expr, staticShape([]int64{N, 1, Ho * Wo})})
+		r, err := c.Emit("relax.reshape", []ir.Expr{w.Expr, staticShape([]int64{N, 1, P})})
 		f.err = err
 		return r
 	}
+	// Per dim: the tap offsets from floor(coord) and their weights in t = coord - floor.
+	type tapW struct {
+		off int64
+		w   *Value
+	}
 	var y *Value
 	if mode == "nearest" {
-		y = tap(f.un("relax.round", gx), f.un("relax.round", gy))
+		y = tap(coords)
 	} else {
-		x0, y0 := f.un("relax.floor", gx), f.un("relax.floor", gy)
-		x1, y1 := f.bin("relax.add", x0, f.k(1, x0)), f.bin("relax.add", y0, f.k(1, y0))
-		wx1, wy1 := f.bin("relax.subtract", gx, x0), f.bin("relax.subtract", gy, y0)
-		wx0, wy0 := f.bin("relax.subtract", f.k(1, gx), wx1), f.bin("relax.subtract", f.k(1, gy), wy1)
-		y = f.bin("relax.multiply", tap(x0, y0), weight(f.bin("relax.multiply", wx0, wy0)))
-		y = f.bin("relax.add", y, f.bin("relax.multiply", tap(x1, y0), weight(f.bin("relax.multiply", wx1, wy0))))
-		y = f.bin("relax.add", y, f.bin("relax.multiply", tap(x0, y1), weight(f.bin("relax.multiply", wx0, wy1))))
-		y = f.bin("relax.add", y, f.bin("relax.multiply", tap(x1, y1), weight(f.bin("relax.multiply", wx1, wy1))))
+		base := make([]*Value, nd)
+		per := make([][]tapW, nd)
+		for i, v := range coords {
+			b := f.un("relax.floor", v)
+			t := f.bin("relax.subtract", v, b)
+			base[i] = b
+			if mode == "linear" {
+				per[i] = []tapW{{0, f.bin("relax.subtract", f.k(1, t), t)}, {1, t}}
+				continue
+			}
+			const A = -0.75
+			t1 := f.bin("relax.add", t, f.k(1, t))
+			u := f.bin("relax.subtract", f.k(1, t), t)
+			u1 := f.bin("relax.add", u, f.k(1, u))
+			// Keys' cubic: far taps A|s|^3 - 5A|s|^2 + 8A|s| - 4A, near (A+2)|s|^3 - (A+3)|s|^2 + 1.
+			far := func(s *Value) *Value {
+				return f.bin("relax.subtract", f.bin("relax.multiply", f.bin("relax.add", f.bin("relax.multiply",
+					f.bin("relax.subtract", f.bin("relax.multiply", f.k(A, s), s), f.k(5*A, s)), s), f.k(8*A, s)), s), f.k(4*A, s))
+			}
+			near := func(s *Value) *Value {
+				return f.bin("relax.add", f.bin("relax.multiply", f.bin("relax.multiply",
+					f.bin("relax.subtract", f.bin("relax.multiply", f.k(A+2, s), s), f.k(A+3, s)), s), s), f.k(1, s))
+			}
+			per[i] = []tapW{{-1, far(t1)}, {0, near(t)}, {1, near(u)}, {2, far(u1)}}
+		}
+		// Sum over every combination of per-dim taps.
+		var rec func(i int, idx []*Value, w *Value)
+		rec = func(i int, idx []*Value, w *Value) {
+			if f.err != nil {
+				return
+			}
+			if i == nd {
+				term := f.bin("relax.multiply", tap(idx), weight(w))
+				if y == nil {
+					y = term
+				} else {
+					y = f.bin("relax.add", y, term)
+				}
+				return
+			}
+			for _, tw := range per[i] {
+				p := base[i]
+				if tw.off != 0 {
+					p = f.bin("relax.add", base[i], f.k(float64(tw.off), base[i]))
+				}
+				ww := tw.w
+				if w != nil {
+					ww = f.bin("relax.multiply", w, tw.w)
+				}
+				rec(i+1, append(append([]*Value{}, idx...), p), ww)
+			}
+		}
+		rec(0, nil, nil)
 	}
 	if f.err != nil {
 		return nil, f.err
 	}
-	return one(c.Emit("relax.reshape", []ir.Expr{y.Expr, staticShape([]int64{N, C, Ho, Wo})}))
+	return one(c.Emit("relax.reshape", []ir.Expr{y.Expr, staticShape(append([]int64{N, C}, outSp...))}))
 }
 
 func init() {

@@ -104,9 +104,14 @@ func init() {
 		if f.err != nil {
 			return nil, f.err
 		}
-		avg, err := c.Un(fmt.Sprintf("relax.nn.avg_pool%dd", sp), xp, Attr("pool_size", intsAny(g.kernel)),
-			Attr("strides", intsAny(g.strides)), Attr("padding", intsAny(g.pads)), Attr("dilation", intsAny(g.dilations)),
-			Attr("count_include_pad", true))
+		var avg *Value
+		if sp == 3 {
+			avg, err = poolTaps(c, n, xp, g, "avg", false, true)
+		} else {
+			avg, err = c.Un(fmt.Sprintf("relax.nn.avg_pool%dd", sp), xp, Attr("pool_size", intsAny(g.kernel)),
+				Attr("strides", intsAny(g.strides)), Attr("padding", intsAny(g.pads)), Attr("dilation", intsAny(g.dilations)),
+				Attr("count_include_pad", true))
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -213,6 +213,14 @@ func convConvTranspose(c *Ctx, n *Node) ([]*Value, error) {
 	if sp > 3 {
 		return nil, n.unsupported("%d-D transposed convolution", sp)
 	}
+	if sp == 3 {
+		// no 3-D transposed convolution kernel: gather the taps
+		y, err := convTransposeTaps(c, n, x, w, strides, pads, outPad, dil, n.Int("group", 1))
+		if err != nil {
+			return nil, err
+		}
+		return c.addChannelBias(n, y, n.Input(2), sp)
+	}
 	y, err := c.Emit(fmt.Sprintf("relax.nn.conv%dd_transpose", sp), []ir.Expr{x.Expr, w.Expr},
 		Attr("strides", intsAny(strides)), Attr("padding", intsAny(pads)), Attr("output_padding", intsAny(outPad)),
 		Attr("dilation", intsAny(dil)), Attr("groups", n.Int("group", 1)))
@@ -227,16 +235,16 @@ func convPool(kind string) ConvFunc {
 		if err := needInputs(n, 1); err != nil {
 			return nil, err
 		}
-		if n.NumOut > 1 {
-			return nil, n.unsupported("the Indices output")
-		}
-		if n.Int("storage_order", 0) != 0 {
-			return nil, n.unsupported("storage_order=1")
-		}
 		x := n.In[0]
 		g, err := readGeometry(n, x, nil)
 		if err != nil {
 			return nil, err
+		}
+		if kind == "max" && (n.NumOut > 1 || n.Int("storage_order", 0) != 0) {
+			return maxPoolWithIndices(c, n, x, g)
+		}
+		if n.NumOut > 1 {
+			return nil, n.unsupported("the Indices output")
 		}
 		sp := len(g.kernel)
 		ceil := n.Int("ceil_mode", 0) != 0
@@ -258,6 +266,10 @@ func convPool(kind string) ConvFunc {
 			if same {
 				ceil = false
 			}
+		}
+		if sp == 3 {
+			// no 3-D pooling kernel: gather the window taps
+			return one(poolTaps(c, n, x, g, kind, n.Int("ceil_mode", 0) != 0, n.Int("count_include_pad", 0) != 0))
 		}
 		attrs := []ir.Attr{Attr("pool_size", intsAny(g.kernel)), Attr("strides", intsAny(g.strides)),
 			Attr("padding", intsAny(g.pads)), Attr("dilation", intsAny(g.dilations)), Attr("ceil_mode", ceil)}
@@ -483,7 +495,11 @@ func convResize(c *Ctx, n *Node) ([]*Value, error) {
 	if !ok {
 		return nil, n.unsupported("input shape must be static")
 	}
+	general := n.Op == "Resize" && n.Opset >= 11
 	if len(dims) != 4 {
+		if general {
+			return resizeSeparable(c, n, x, dims)
+		}
 		return nil, n.unsupported("only 4-D (NCHW) resize is supported, input has rank %d", len(dims))
 	}
 	mode := n.Str("mode", "nearest")
@@ -494,6 +510,11 @@ func convResize(c *Ctx, n *Node) ([]*Value, error) {
 	ctm := n.Str("coordinate_transformation_mode", "half_pixel")
 	if n.Op == "Upsample" || n.Opset < 11 {
 		ctm = "asymmetric"
+	}
+	if general && (ctm == "tf_crop_and_resize" || ctm == "half_pixel_symmetric" || n.Int("antialias", 0) != 0 ||
+		n.Str("keep_aspect_ratio_policy", "stretch") != "stretch" ||
+		mode == "nearest" && n.Str("nearest_mode", "round_prefer_floor") == "round_prefer_ceil") {
+		return resizeSeparable(c, n, x, dims)
 	}
 	if ctm == "tf_crop_and_resize" {
 		return nil, n.unsupported("coordinate_transformation_mode=tf_crop_and_resize")
@@ -574,12 +595,18 @@ func convResize(c *Ctx, n *Node) ([]*Value, error) {
 		return nil, n.unsupported("neither scales nor sizes")
 	}
 	if sizes[0] != dims[0] || sizes[1] != dims[1] {
+		if general {
+			return resizeSeparable(c, n, x, dims)
+		}
 		return nil, n.unsupported("resizing the batch or channel dimension")
 	}
 	if scales != nil && ctm != "asymmetric" && ctm != "half_pixel" && ctm != "pytorch_half_pixel" && ctm != "align_corners" {
 		return nil, n.unsupported("coordinate_transformation_mode=%q", ctm)
 	}
 	if scales != nil && float64(sizes[2]) != float64(dims[2])*scales[2] || scales != nil && float64(sizes[3]) != float64(dims[3])*scales[3] {
+		if general {
+			return resizeSeparable(c, n, x, dims)
+		}
 		if ctm == "half_pixel" || ctm == "asymmetric" || ctm == "pytorch_half_pixel" || ctm == "align_corners" {
 			return nil, n.unsupported("non-integral output size from scales with %s (the kernel derives the scale from sizes)", ctm)
 		}

@@ -1,6 +1,7 @@
 package onnx
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/relaxgo/relaxgo/ir"
@@ -56,9 +57,6 @@ func convQuantize(c *Ctx, n *Node) ([]*Value, error) {
 	if err := needInputs(n, 2); err != nil {
 		return nil, err
 	}
-	if n.Int("block_size", 0) != 0 {
-		return nil, n.unsupported("block_size")
-	}
 	x, scale, zp := n.In[0], n.In[1], n.Input(2)
 	out := runtime.UInt8
 	if zp != nil {
@@ -78,7 +76,7 @@ func convQuantize(c *Ctx, n *Node) ([]*Value, error) {
 	r := x.Rank()
 	axis := n.Int("axis", 1)
 	f := &formula{c: c}
-	s, err := c.perAxis(n, scale, axis, r)
+	s, err := c.quantParam(n, scale, x, axis, r)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +85,7 @@ func convQuantize(c *Ctx, n *Node) ([]*Value, error) {
 	}
 	q := f.un("relax.round", f.bin("relax.divide", x, s))
 	if zp != nil {
-		z, err := c.perAxis(n, zp, axis, r)
+		z, err := c.quantParam(n, zp, x, axis, r)
 		if err != nil {
 			return nil, err
 		}
@@ -103,9 +101,6 @@ func convQuantize(c *Ctx, n *Node) ([]*Value, error) {
 func convDequantize(c *Ctx, n *Node) ([]*Value, error) {
 	if err := needInputs(n, 2); err != nil {
 		return nil, err
-	}
-	if n.Int("block_size", 0) != 0 {
-		return nil, n.unsupported("block_size")
 	}
 	x, scale, zp := n.In[0], n.In[1], n.Input(2)
 	if _, _, ok := intRange(x.DType()); !ok {
@@ -125,13 +120,13 @@ func convDequantize(c *Ctx, n *Node) ([]*Value, error) {
 	// Integer arithmetic first (x - zp exactly), then scale in float.
 	xi := f.un("relax.astype", x, Attr("dtype", runtime.Int64))
 	if zp != nil {
-		z, err := c.perAxis(n, zp, axis, r)
+		z, err := c.quantParam(n, zp, x, axis, r)
 		if err != nil {
 			return nil, err
 		}
 		xi = f.bin("relax.subtract", xi, f.un("relax.astype", z, Attr("dtype", runtime.Int64)))
 	}
-	s, err := c.perAxis(n, scale, axis, r)
+	s, err := c.quantParam(n, scale, x, axis, r)
 	if err != nil {
 		return nil, err
 	}
@@ -161,4 +156,39 @@ func convDynamicQuantize(c *Ctx, n *Node) ([]*Value, error) {
 		return nil, f.err
 	}
 	return []*Value{y, scale, zp}, nil
+}
+
+// quantParam shapes a scale or zero point for x: per tensor or per axis, or
+// with block_size, repeated block_size times along axis (and cut to x's size).
+func (c *Ctx) quantParam(n *Node, v, x *Value, axis int64, r int) (*Value, error) {
+	bs := n.Int("block_size", 0)
+	if bs == 0 {
+		return c.perAxis(n, v, axis, r)
+	}
+	if bs < 0 {
+		return nil, fmt.Errorf("block_size %d", bs)
+	}
+	a, err := normAxis(n, axis, r)
+	if err != nil {
+		return nil, err
+	}
+	xd, ok1 := x.StaticDims()
+	vd, ok2 := v.StaticDims()
+	if !ok1 || !ok2 || len(vd) != len(xd) {
+		return nil, n.unsupported("blocked quantization needs static shapes of the input's rank")
+	}
+	for i := range xd {
+		if i != a && vd[i] != xd[i] || i == a && vd[i] != (xd[i]+bs-1)/bs {
+			return nil, n.unsupported("block scale shape %v for input %v and block_size %d", vd, xd, bs)
+		}
+	}
+	y, err := c.Emit("relax.repeat", []ir.Expr{v.Expr}, Attr("repeats", bs), Attr("axis", int64(a)))
+	if err != nil {
+		return nil, err
+	}
+	if vd[a]*bs == xd[a] {
+		return y, nil
+	}
+	return c.Emit("relax.strided_slice", []ir.Expr{y.Expr, &ir.Tuple{Fields: []ir.Expr{primInt(int64(a))}},
+		&ir.Tuple{Fields: []ir.Expr{primInt(0)}}, &ir.Tuple{Fields: []ir.Expr{primInt(xd[a])}}, &ir.Tuple{Fields: []ir.Expr{primInt(1)}}})
 }

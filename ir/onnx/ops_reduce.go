@@ -1,6 +1,8 @@
 package onnx
 
 import (
+	"math"
+
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -61,6 +63,32 @@ func convReduce(op string, axesInputSince int, kind string) ConvFunc {
 			}
 		}
 		keep := n.Int("keepdims", 1) != 0
+		if fill, ok := emptyReduceFill(op, kind); ok {
+			if xd, static := x.StaticDims(); static && x.DType().IsFloat() {
+				empty := false
+				var out []ir.PrimExpr
+				for i, d := range xd {
+					red := false
+					for _, a := range norm {
+						red = red || a == int64(i)
+					}
+					empty = empty || red && d == 0
+					if !red {
+						out = append(out, ir.Int64(d))
+					} else if keep {
+						out = append(out, ir.Int64(1))
+					}
+				}
+				if empty {
+					// max/min/logsumexp over an empty axis: the identity of the reduction.
+					k, err := c.Scalar(fill, x.DType())
+					if err != nil {
+						return nil, err
+					}
+					return one(c.Emit("relax.full", []ir.Expr{shapeExpr(out), k.Expr}, Attr("dtype", x.DType())))
+				}
+			}
+		}
 		attrs := []ir.Attr{Attr("axis", intsAny(norm)), Attr("keepdims", keep)}
 		f := &formula{c: c}
 		switch kind {
@@ -149,4 +177,16 @@ func convTopK(c *Ctx, n *Node) ([]*Value, error) {
 		return nil, err
 	}
 	return []*Value{c.Item(t, 0), c.Item(t, 1)}, nil
+}
+
+// emptyReduceFill is the value of a max/min/logsumexp reduction over an empty
+// axis (ONNX: -inf for max and logsumexp, +inf for min).
+func emptyReduceFill(op, kind string) (float64, bool) {
+	switch {
+	case kind == "logsumexp", kind == "" && op == "relax.max":
+		return math.Inf(-1), true
+	case kind == "" && op == "relax.min":
+		return math.Inf(1), true
+	}
+	return 0, false
 }

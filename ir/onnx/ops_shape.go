@@ -620,6 +620,36 @@ func convSplit(c *Ctx, n *Node) ([]*Value, error) {
 		return nil, fmt.Errorf("split did not give a tuple")
 	}
 	out := make([]*Value, len(ts.Fields))
+	if x.Const != nil && !x.DType().IsFloat() || x.ShapeVals != nil && axis == 0 {
+		// Known input (a shape, sizes): slice each piece so it stays known.
+		begin := int64(0)
+		for i, fsi := range ts.Fields {
+			fts, ok := fsi.(*ir.TensorSInfo)
+			if !ok || axis >= len(fts.Shape) {
+				return nil, fmt.Errorf("split piece %d has no shape", i)
+			}
+			size, ok := ir.AsInt(fts.Shape[axis])
+			if !ok {
+				out = nil
+				break
+			}
+			if x.Const == nil {
+				out[i] = &Value{Expr: c.Item(t, i).Expr, ShapeVals: x.ShapeVals[begin : begin+size]}
+			} else {
+				v, err := c.Emit("relax.strided_slice", []ir.Expr{x.Expr, &ir.Tuple{Fields: []ir.Expr{primInt(int64(axis))}},
+					&ir.Tuple{Fields: []ir.Expr{primInt(begin)}}, &ir.Tuple{Fields: []ir.Expr{primInt(begin + size)}}, &ir.Tuple{Fields: []ir.Expr{primInt(1)}}})
+				if err != nil {
+					return nil, err
+				}
+				out[i] = v
+			}
+			begin += size
+		}
+		if out != nil {
+			return out, nil
+		}
+		out = make([]*Value, len(ts.Fields))
+	}
 	for i := range out {
 		out[i] = c.Item(t, i)
 	}
