@@ -70,6 +70,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 
 // bench builds the runner and times fn in the requested modes.
 func bench(cf *compileFlags, module, fn, mode, inputs string, threads, number int, extra []string, stderr io.Writer) ([]benchResult, error) {
+	cf.inputs = inputs
 	res, err := cf.compile(module, stderr)
 	if err != nil {
 		return nil, err

@@ -14,6 +14,10 @@ import (
 type compileFlags struct {
 	params    string
 	dumpAfter string
+	// inputs is the .npz a run or bench will call the model with: an ONNX
+	// model that needs some input values at import time is specialized to
+	// them (see compileONNX).
+	inputs string
 }
 
 func (c *compileFlags) register(fs *flag.FlagSet) {
@@ -35,7 +39,7 @@ func (c *compileFlags) compile(path string, stderr io.Writer) (*compiler.Result,
 		opt.Dump = stderr
 	}
 	if isONNX(path) {
-		return compileONNX(path, opt)
+		return compileONNX(path, opt, c.inputs, stderr)
 	}
 	return compiler.CompileFile(path, opt)
 }

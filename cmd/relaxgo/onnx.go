@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -88,8 +89,20 @@ func writeImport(res *onnx.Result, dir string) error {
 
 // compileONNX imports and compiles an ONNX model; weights given with --params
 // override the model's initializers of the same (Relax) name.
-func compileONNX(path string, opt compiler.Options) (*compiler.Result, error) {
+//
+// A model that needs some graph inputs' values at import time (a Reshape's
+// target shape, a Resize's scales: ONNX allows them to be inputs) is refused
+// by the importer. When the caller gives the inputs it will run with
+// (inputs, an .npz keyed by graph-input name), compileONNX specializes the
+// model to their values, as ir/onnx's conformance test does: first the
+// integer inputs, then also the bool and at most 1-D ones, then all; it says
+// so on stderr. The other inputs stay parameters.
+func compileONNX(path string, opt compiler.Options, inputs string, stderr io.Writer) (*compiler.Result, error) {
 	res, err := onnx.ImportFile(path, onnx.Options{})
+	var ue *onnx.UnsupportedError
+	if err != nil && inputs != "" && errors.As(err, &ue) && needsInputValues(err) {
+		res, err = importSpecialized(path, inputs, err, stderr)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -106,4 +119,61 @@ func compileONNX(path string, opt compiler.Options) (*compiler.Result, error) {
 		onnxInputNames[p] = res.Inputs[i]
 	}
 	return compiler.CompileModule(res.Module, opt)
+}
+
+// needsInputValues reports whether an import error is the importer asking
+// for a graph input's value at import time.
+func needsInputValues(err error) bool {
+	return strings.Contains(err.Error(), "known at import time") || strings.Contains(err.Error(), "must be a known")
+}
+
+// importSpecialized retries an import with graph inputs bound to their
+// values in the inputs file, in three widening steps (integer inputs; also
+// bool and at most 1-D ones; all), returning the first import that works,
+// or the original error.
+func importSpecialized(path, inputs string, orig error, stderr io.Writer) (*onnx.Result, error) {
+	m, err := onnx.ReadModel(path)
+	if err != nil {
+		return nil, err
+	}
+	a, err := tensorio.ReadNPZFile(inputs)
+	if err != nil {
+		return nil, err
+	}
+	inits := map[string]bool{}
+	for _, t := range m.Graph.Initializer {
+		inits[t.GetName()] = true
+	}
+	for level := 0; level < 3; level++ {
+		bind := map[string]*runtime.Tensor{}
+		var names []string
+		for _, in := range m.Graph.Input {
+			t, ok := a.Get(in.GetName())
+			if inits[in.GetName()] || !ok {
+				continue
+			}
+			dt := t.DType()
+			pick := dt.IsInt() || dt.IsUInt()
+			if level >= 1 {
+				pick = pick || dt == runtime.Bool || t.NDim() <= 1
+			}
+			if level >= 2 || pick {
+				bind[in.GetName()] = t
+				names = append(names, in.GetName())
+			}
+		}
+		if len(bind) == 0 {
+			continue
+		}
+		res, err := onnx.Import(m, onnx.Options{Dir: filepath.Dir(path), BindInputs: bind})
+		if err == nil {
+			fmt.Fprintf(stderr, "relaxgo: %s needs some input values at import time; specialized to the values of %s in %s\n",
+				filepath.Base(path), strings.Join(names, ", "), filepath.Base(inputs))
+			return res, nil
+		}
+		if !needsInputValues(err) {
+			return nil, err
+		}
+	}
+	return nil, orig
 }

@@ -40,6 +40,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	if *mode != "bytecode" && *mode != "compiled" {
 		return usageError(fs, stderr, "unknown --mode=%s (want bytecode or compiled)", *mode)
 	}
+	cf.inputs = *inputs
 	res, err := cf.compile(file, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "relaxgo run:", err)
