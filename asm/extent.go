@@ -1,40 +1,11 @@
 package asm
 
-import "math/bits"
+import "github.com/relaxgo/relaxgo/internal/extent"
 
-// Overflow-safe size arithmetic for the bounds checks of the exported
-// kernels. A check written as len(c) < (rows-1)*ld+cols wraps around for a
-// huge ld (or rows) and lets the call through to an out-of-bounds access;
-// these helpers compute in unsigned 128-bit arithmetic (math/bits) and never
-// wrap.
+// The bounds checks of the exported kernels compute extents with the
+// overflow-safe helpers of internal/extent (a naive (rows-1)*ld+cols wraps
+// around for a huge ld and lets the call through to the kernels).
 
-// extentOK reports whether a row-major matrix of rows x cols elements with
-// row stride ld fits in length elements: rows, cols, ld >= 0, ld >= cols when
-// rows > 1, and (rows-1)*ld+cols <= length. An empty matrix (rows or cols 0)
-// always fits.
-func extentOK(rows, cols, ld, length int) bool {
-	if rows < 0 || cols < 0 || ld < 0 || length < 0 {
-		return false
-	}
-	if rows == 0 || cols == 0 {
-		return true
-	}
-	if rows > 1 && ld < cols {
-		return false
-	}
-	hi, lo := bits.Mul64(uint64(rows-1), uint64(ld))
-	if hi != 0 {
-		return false
-	}
-	sum, carry := bits.Add64(lo, uint64(cols), 0)
-	return carry == 0 && sum <= uint64(length)
-}
+func extentOK(rows, cols, ld, length int) bool { return extent.OK(rows, cols, ld, length) }
 
-// productOK reports whether a, b >= 0 and a*b <= length without overflow.
-func productOK(a, b, length int) bool {
-	if a < 0 || b < 0 || length < 0 {
-		return false
-	}
-	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	return hi == 0 && lo <= uint64(length)
-}
+func productOK(a, b, length int) bool { return extent.ProductOK(a, b, length) }
