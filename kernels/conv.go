@@ -185,8 +185,7 @@ func Conv2D(out, x, w *runtime.Tensor, attrs Conv2DAttrs) error {
 		return nil
 	}
 	if x.DType() == runtime.Float32 && outDT == runtime.Float32 {
-		conv2dF32(&g, out.Float32s(), x.Float32s(), w.Float32s())
-		return nil
+		return conv2dF32(&g, out.Float32s(), x.Float32s(), w.Float32s())
 	}
 	// The plain loops capture their geometry; a copy keeps g on the stack
 	// for the float32 path.
@@ -197,11 +196,11 @@ func Conv2D(out, x, w *runtime.Tensor, attrs Conv2DAttrs) error {
 	return conv2dPlain[int64](&gp, out, x, w)
 }
 
-func conv2dF32(g *conv2dGeom, out, x, w []float32) {
+func conv2dF32(g *conv2dGeom, out, x, w []float32) error {
 	cg, og := g.c/g.g, g.o/g.g
 	if cg == 1 {
 		conv2dDepthwiseF32(g, out, x, w)
-		return
+		return nil
 	}
 	kk := cg * g.kh * g.kw // GEMM depth
 	pix := g.oh * g.ow
@@ -212,13 +211,16 @@ func conv2dF32(g *conv2dGeom, out, x, w []float32) {
 			wg := w[gi*og*kk : (gi+1)*og*kk]
 			og0 := out[(n*g.o+gi*og)*pix : (n*g.o+(gi+1)*og)*pix]
 			if pointwise {
-				_ = Sgemm(false, false, og, pix, kk, 1, wg, kk, xg, pix, 0, og0, pix)
+				if err := Sgemm(false, false, og, pix, kk, 1, wg, kk, xg, pix, 0, og0, pix); err != nil {
+					return fmt.Errorf("conv2d: %w", err)
+				}
 				continue
 			}
 			src := gemmB{b: xg, conv: true, geom: *g}
 			sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix)
 		}
 	}
+	return nil
 }
 
 // convPackB is the implicit-GEMM B packer of one image group xg (cg
@@ -544,8 +546,7 @@ func Conv2DTranspose(out, x, w *runtime.Tensor, attrs Conv2DTransposeAttrs) erro
 		return nil
 	}
 	if x.DType() == runtime.Float32 && outDT == runtime.Float32 {
-		conv2dTransposeF32(&g, out.Float32s(), x.Float32s(), w.Float32s())
-		return nil
+		return conv2dTransposeF32(&g, out.Float32s(), x.Float32s(), w.Float32s())
 	}
 	if outDT.IsFloat() {
 		return conv2dTransposePlain[float64](&g, out, x, w)
@@ -553,14 +554,14 @@ func Conv2DTranspose(out, x, w *runtime.Tensor, attrs Conv2DTransposeAttrs) erro
 	return conv2dTransposePlain[int64](&g, out, x, w)
 }
 
-func conv2dTransposeF32(g *conv2dGeom, out, x, w []float32) {
+func conv2dTransposeF32(g *conv2dGeom, out, x, w []float32) error {
 	cg, og := g.c/g.g, g.o/g.g
 	rows := og * g.kh * g.kw
 	pin := g.h * g.w
 	opix := g.oh * g.ow
 	clear(out)
 	if pin == 0 || cg == 0 {
-		return
+		return nil
 	}
 	buf := gemmGetBBuf(rows * pin)
 	defer gemmPutBBuf(buf)
@@ -570,7 +571,9 @@ func conv2dTransposeF32(g *conv2dGeom, out, x, w []float32) {
 			xg := x[(n*g.c+gi*cg)*pin : (n*g.c+(gi+1)*cg)*pin]
 			wg := w[gi*cg*rows : (gi+1)*cg*rows]
 			// col[(o,i,j)][p] = sum_c w[c][o][i][j] * x[c][p]
-			_ = Sgemm(true, false, rows, pin, cg, 1, wg, rows, xg, pin, 0, col, pin)
+			if err := Sgemm(true, false, rows, pin, cg, 1, wg, rows, xg, pin, 0, col, pin); err != nil {
+				return fmt.Errorf("conv2d_transpose: %w", err)
+			}
 			dst := out[(n*g.o+gi*og)*opix : (n*g.o+(gi+1)*og)*opix]
 			ParallelFor(og, 1, func(lo, hi int) {
 				for o := lo; o < hi; o++ {
@@ -599,6 +602,7 @@ func conv2dTransposeF32(g *conv2dGeom, out, x, w []float32) {
 			})
 		}
 	}
+	return nil
 }
 
 // conv2dTransposePlain is the reference transposed convolution:

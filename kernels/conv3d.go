@@ -59,7 +59,10 @@ func conv3dSetup(name string, out, x, w *runtime.Tensor, a Conv2DTransposeAttrs,
 	switch len(a.Padding) {
 	case 0:
 	case 1, 3:
-		p, _ := triple(name, "padding", a.Padding, 0)
+		p, err := triple(name, "padding", a.Padding, 0)
+		if err != nil {
+			return nil, err
+		}
 		g.pb, g.pa = p, p
 	case 6:
 		g.pb = [3]int64{a.Padding[0], a.Padding[1], a.Padding[2]}
@@ -152,7 +155,9 @@ func Conv3D(out, x, w *runtime.Tensor, a Conv2DTransposeAttrs) error {
 		if g.f32 {
 			acc64 = float64(acc32)
 		}
-		storeF(out, int(o), acc64)
+		if err := storeF(out, int(o), acc64); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -209,7 +214,9 @@ func Conv3DTranspose(out, x, w *runtime.Tensor, a Conv2DTransposeAttrs) error {
 		if g.f32 {
 			v = float64(acc32[k])
 		}
-		storeF(out, k, v)
+		if err := storeF(out, k, v); err != nil {
+			return err
+		}
 	}
 	return nil
 }
