@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/relaxgo/relaxgo/internal/extent"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -172,6 +173,11 @@ func Conv2D(out, x, w *runtime.Tensor, attrs Conv2DAttrs) error {
 	if g.c%g.g != 0 || g.o%g.g != 0 || int(ws[1]) != g.c/g.g {
 		return fmt.Errorf("%s: data %v, weight %v and groups=%d are inconsistent (need C %% groups == 0, O %% groups == 0, weight dim 1 == C/groups)",
 			op, runtime.Shape(xs), runtime.Shape(ws), g.g)
+	}
+	if !extent.ConvDimOK(int64(g.h), int64(g.kh), int64(g.sh), int64(g.dh), int64(g.pt), int64(g.pb), 0) ||
+		!extent.ConvDimOK(int64(g.w), int64(g.kw), int64(g.sw), int64(g.dw), int64(g.pl), int64(g.pr), 0) {
+		return fmt.Errorf("%s: sizes overflow (input %v, weight %v, strides %v, padding %v, dilation %v)",
+			op, runtime.Shape(xs), runtime.Shape(ws), attrs.Strides, attrs.Padding, attrs.Dilation)
 	}
 	eh, ew := g.dh*(g.kh-1)+1, g.dw*(g.kw-1)+1
 	if g.h+g.pt+g.pb < eh || g.w+g.pl+g.pr < ew {
@@ -530,6 +536,11 @@ func Conv2DTranspose(out, x, w *runtime.Tensor, attrs Conv2DTransposeAttrs) erro
 	if int(ws[0]) != g.c || g.c%g.g != 0 {
 		return fmt.Errorf("%s: data %v, weight %v and groups=%d are inconsistent (need weight dim 0 == C, C %% groups == 0)",
 			op, runtime.Shape(xs), runtime.Shape(ws), g.g)
+	}
+	if !extent.ConvDimOK(int64(g.h), int64(g.kh), int64(g.sh), int64(g.dh), int64(g.pt), int64(g.pb), int64(oph)) ||
+		!extent.ConvDimOK(int64(g.w), int64(g.kw), int64(g.sw), int64(g.dw), int64(g.pl), int64(g.pr), int64(opw)) {
+		return fmt.Errorf("%s: sizes overflow (input %v, weight %v, strides %v, padding %v, dilation %v)",
+			op, runtime.Shape(xs), runtime.Shape(ws), attrs.Strides, attrs.Padding, attrs.Dilation)
 	}
 	g.oh = (g.h-1)*g.sh - g.pt - g.pb + g.dh*(g.kh-1) + oph + 1
 	g.ow = (g.w-1)*g.sw - g.pl - g.pr + g.dw*(g.kw-1) + opw + 1

@@ -3,6 +3,7 @@ package kernels
 import (
 	"fmt"
 
+	"github.com/relaxgo/relaxgo/internal/extent"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -75,6 +76,16 @@ func conv3dSetup(name string, out, x, w *runtime.Tensor, a Conv2DTransposeAttrs,
 	g.n, g.ci = xs[0], xs[1]
 	copy(g.in[:], xs[2:])
 	copy(g.k[:], ws[2:])
+	for i := range 3 {
+		if s[i] < 1 || d[i] < 1 || g.pb[i] < 0 || g.pa[i] < 0 || op[i] < 0 {
+			return nil, fmt.Errorf("%s: strides and dilation must be >= 1, padding and output_padding >= 0 (strides %v, dilation %v, padding %v, output_padding %v)",
+				name, a.Strides, a.Dilation, a.Padding, a.OutputPadding)
+		}
+		if !extent.ConvDimOK(g.in[i], g.k[i], s[i], d[i], g.pb[i], g.pa[i], op[i]) {
+			return nil, fmt.Errorf("%s: sizes overflow (input %s, weight %s, strides %v, padding %v, dilation %v)",
+				name, shapeStr(xs), shapeStr(ws), a.Strides, a.Padding, a.Dilation)
+		}
+	}
 	if transposed {
 		if ws[0] != g.ci || g.ci%g.g != 0 {
 			return nil, fmt.Errorf("%s: weight %s does not match %d input channels in %d groups", name, shapeStr(ws), g.ci, g.g)

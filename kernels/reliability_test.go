@@ -94,3 +94,51 @@ func TestMatmulEmptyDepthZeroes(t *testing.T) {
 		}
 	}
 }
+
+// TestConvSizeOverflowRejected: convolution output sizes are computed from
+// shapes and attributes; an overflowing dilation used to wrap the dilated
+// kernel extent d*(k-1)+1 to -1, so a 4x4 input with a 3x1 kernel and
+// dilation MaxInt64 "had" a 6x4 output, and the call returned nil with
+// garbage. Every overflow is now an error.
+func TestConvSizeOverflowRejected(t *testing.T) {
+	f32 := runtime.Float32
+	x := runtime.MustNewTensor([]int64{1, 1, 4, 4}, f32)
+	w := runtime.MustNewTensor([]int64{1, 1, 3, 1}, f32)
+	out := runtime.MustNewTensor([]int64{1, 1, 6, 4}, f32)
+	if err := Conv2D(out, x, w, Conv2DAttrs{Dilation: []int64{math.MaxInt64, 1}}); err == nil {
+		t.Error("conv2d with dilation MaxInt64 accepted")
+	}
+	for _, a := range []Conv2DAttrs{
+		{Padding: []int64{math.MaxInt64, 0, math.MaxInt64, 0}},
+		{Strides: []int64{math.MaxInt64, 1}, Dilation: []int64{math.MaxInt64 / 2, 1}},
+	} {
+		if err := Conv2D(out, x, w, a); err == nil {
+			t.Errorf("conv2d %+v accepted", a)
+		}
+	}
+	for _, a := range []Conv2DTransposeAttrs{
+		{Strides: []int64{math.MaxInt64/3 + 1, 1}},
+		{Dilation: []int64{math.MaxInt64, 1}},
+		{Padding: []int64{math.MaxInt64, 0, math.MaxInt64, 0}},
+	} {
+		wt := runtime.MustNewTensor([]int64{1, 1, 3, 1}, f32)
+		if err := Conv2DTranspose(out, x, wt, a); err == nil {
+			t.Errorf("conv2d_transpose %+v accepted", a)
+		}
+	}
+	x3 := runtime.MustNewTensor([]int64{1, 1, 4, 4, 4}, f32)
+	w3 := runtime.MustNewTensor([]int64{1, 1, 3, 1, 1}, f32)
+	o3 := runtime.MustNewTensor([]int64{1, 1, 6, 4, 4}, f32)
+	for _, a := range []Conv2DTransposeAttrs{
+		{Dilation: []int64{math.MaxInt64, 1, 1}},
+		{Strides: []int64{0, 1, 1}},
+		{Padding: []int64{-1, 0, 0}},
+	} {
+		if err := Conv3D(o3, x3, w3, a); err == nil {
+			t.Errorf("conv3d %+v accepted", a)
+		}
+		if err := Conv3DTranspose(o3, x3, w3, a); err == nil {
+			t.Errorf("conv3d_transpose %+v accepted", a)
+		}
+	}
+}

@@ -50,3 +50,31 @@ func Mul(a, b int) (int, bool) {
 	}
 	return int(lo), true
 }
+
+// mag is |v| as a uint64 (exact for math.MinInt64 too).
+func mag(v int64) uint64 {
+	if v < 0 {
+		return uint64(-(v + 1)) + 1
+	}
+	return uint64(v)
+}
+
+// ConvDimOK reports whether the output-size arithmetic of one spatial dim
+// of a convolution, forward (in+p0+p1-d*(k-1)-1)/s+1 or transposed
+// (in-1)*s-p0-p1+d*(k-1)+op+1, is free of int64 overflow whatever the signs:
+// the sum of the magnitudes of all the terms, |in| + |in-1|*|s| + |d|*|k-1|
+// + |p0| + |p1| + |op| + 1, fits in an int64.
+func ConvDimOK(in, k, s, d, p0, p1, op int64) bool {
+	var sum uint64
+	add := func(v uint64) bool {
+		var c uint64
+		sum, c = bits.Add64(sum, v, 0)
+		return c == 0 && sum <= 1<<63-1
+	}
+	mul := func(a, b uint64) bool {
+		hi, lo := bits.Mul64(a, b)
+		return hi == 0 && add(lo)
+	}
+	return add(mag(in)) && mul(mag(in-1), mag(s)) && mul(mag(d), mag(k-1)) &&
+		add(mag(p0)) && add(mag(p1)) && add(mag(op)) && add(1)
+}

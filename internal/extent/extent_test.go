@@ -24,3 +24,22 @@ func TestMul(t *testing.T) {
 		}
 	}
 }
+
+func TestConvDimOK(t *testing.T) {
+	if !ConvDimOK(224, 3, 2, 1, 1, 1, 0) || !ConvDimOK(0, 0, 1, 1, 0, 0, 0) {
+		t.Error("ordinary sizes rejected")
+	}
+	for _, c := range [][7]int64{
+		{8, 3, 1, math.MaxInt64, 0, 0, 0},
+		{8, 3, 1, 1, math.MaxInt64, 0, 0},
+		{8, 3, 1, 1, math.MaxInt64 / 2, math.MaxInt64 / 2, 0},
+		{8, 3, math.MaxInt64/4 + 1, 1, 0, 0, 0},
+		{math.MaxInt64, 1, 1, 1, 0, 0, 0},
+		{8, 3, 1, 1, math.MinInt64, 0, 0},
+		{8, math.MinInt64, 1, 1, 0, 0, 0},
+	} {
+		if ConvDimOK(c[0], c[1], c[2], c[3], c[4], c[5], c[6]) {
+			t.Errorf("ConvDimOK%v accepted", c)
+		}
+	}
+}
