@@ -287,7 +287,9 @@ func SgemmKernelSmallUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, b
 //	for i < mr, j < nr: acc = sum over p < kc of a[p*mr+i]*b[p*nr+j]
 //	c[i*ldc+j] = alpha*acc + beta*c[i*ldc+j]   (c is not read when beta == 0)
 //
-// It returns an error when a slice is too short for the tile.
+// It returns an error when a slice is too short for the tile, including
+// when kc or ldc is so large that the extent kc*mr or (mr-1)*ldc+nr
+// overflows int (the checks never wrap around).
 func SgemmKernel(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
 	mr, nr := gemmMR, gemmNR
 	if kc < 0 || ldc < nr || !productOK(kc, mr, len(a)) || !productOK(kc, nr, len(b)) || !extentOK(mr, nr, ldc, len(c)) {
