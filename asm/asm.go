@@ -15,8 +15,10 @@
 // on slice alignment or on how a caller splits a slice across threads.
 //
 // Length convention: the elementwise functions process n = len(dst) elements
-// and read the first n elements of their inputs; an input shorter than dst
-// panics with an index error, as a slice expression would.
+// and read the first n elements of their inputs. They never read past an
+// input's len (whatever its capacity): an input shorter than dst panics with
+// a message naming the function and the lengths, before anything is read or
+// written. DotF32 likewise panics when len(y) < len(x).
 package asm
 
 import "fmt"
@@ -127,7 +129,12 @@ func ReduceMaxF32(x []float32) float32 { return reduceMax(x) }
 // DotF32 returns sum over i < len(x) of x[i]*y[i] (products rounded to
 // float32 before they are added, same order as ReduceSumF32). y must have
 // at least len(x) elements.
-func DotF32(x, y []float32) float32 { return dot(x, y[:len(x)]) }
+func DotF32(x, y []float32) float32 {
+	if len(y) < len(x) {
+		shortInput("Dot", "y", len(y), len(x))
+	}
+	return dot(x, y[:len(x)])
+}
 
 // SetLevel switches every kernel to level l, for tests and benchmarks that
 // compare levels. It returns an error when the CPU (or a noasm build) cannot

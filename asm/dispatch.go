@@ -23,6 +23,16 @@ const (
 	numOps
 )
 
+var opNames = [numOps]string{"Add", "Sub", "Mul", "Div", "RSub", "RDiv", "Relu", "Exp", "Tanh", "Erf", "Sigmoid"}
+
+// String names the operation as in the exported wrappers (AddF32: "Add").
+func (o op) String() string {
+	if o >= 0 && o < numOps {
+		return opNames[o]
+	}
+	return "op?"
+}
+
 // Dispatch. The assembly kernels are called directly from a switch on the
 // active level (asmBinary and friends in dispatch_amd64.go), never through
 // function values: the kernels are marked //go:noescape, so with static calls
@@ -97,8 +107,21 @@ func unaryOpGo(o op, dst, x []float32) {
 	}
 }
 
+// shortInput panics for an input shorter than dst. The wrappers check len
+// explicitly: a slice expression x[:n] checks cap(x), not len(x), and would
+// let the kernels read elements past len(x).
+func shortInput(fn, name string, have, need int) {
+	panic(fmt.Sprintf("asm: %sF32: %s has %d elements, need at least %d", fn, name, have, need))
+}
+
 func binary(o op, dst, x, y []float32) {
 	n := len(dst)
+	if len(x) < n {
+		shortInput(o.String(), "x", len(x), n)
+	}
+	if len(y) < n {
+		shortInput(o.String(), "y", len(y), n)
+	}
 	x, y = x[:n], y[:n]
 	if level != LevelGo && n >= vecWidth {
 		m := n - n%vecWidth
@@ -110,6 +133,9 @@ func binary(o op, dst, x, y []float32) {
 
 func scalar(o op, dst, x []float32, s float32) {
 	n := len(dst)
+	if len(x) < n {
+		shortInput(o.String()+"Scalar", "x", len(x), n)
+	}
 	x = x[:n]
 	if level != LevelGo && n >= vecWidth {
 		m := n - n%vecWidth
@@ -121,6 +147,9 @@ func scalar(o op, dst, x []float32, s float32) {
 
 func unary(o op, dst, x []float32) {
 	n := len(dst)
+	if len(x) < n {
+		shortInput(o.String(), "x", len(x), n)
+	}
 	x = x[:n]
 	if level != LevelGo && n >= vecWidth {
 		m := n - n%vecWidth
@@ -230,7 +259,7 @@ func SgemmTileSmall() (mr, nr int) { return gemmSmallMR, gemmSmallNR }
 // SgemmKernelSmall is SgemmKernel for the SgemmTileSmall tile.
 func SgemmKernelSmall(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
 	mr, nr := gemmSmallMR, gemmSmallNR
-	if kc < 0 || ldc < nr || len(a) < kc*mr || len(b) < kc*nr || len(c) < (mr-1)*ldc+nr {
+	if kc < 0 || ldc < nr || !productOK(kc, mr, len(a)) || !productOK(kc, nr, len(b)) || !extentOK(mr, nr, ldc, len(c)) {
 		return fmt.Errorf("asm: SgemmKernelSmall: kc=%d ldc=%d tile %dx%d: buffers too short (a %d, b %d, c %d)",
 			kc, ldc, mr, nr, len(a), len(b), len(c))
 	}
@@ -258,10 +287,12 @@ func SgemmKernelSmallUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, b
 //	for i < mr, j < nr: acc = sum over p < kc of a[p*mr+i]*b[p*nr+j]
 //	c[i*ldc+j] = alpha*acc + beta*c[i*ldc+j]   (c is not read when beta == 0)
 //
-// It returns an error when a slice is too short for the tile.
+// It returns an error when a slice is too short for the tile, including
+// when kc or ldc is so large that the extent kc*mr or (mr-1)*ldc+nr
+// overflows int (the checks never wrap around).
 func SgemmKernel(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
 	mr, nr := gemmMR, gemmNR
-	if kc < 0 || ldc < nr || len(a) < kc*mr || len(b) < kc*nr || len(c) < (mr-1)*ldc+nr {
+	if kc < 0 || ldc < nr || !productOK(kc, mr, len(a)) || !productOK(kc, nr, len(b)) || !extentOK(mr, nr, ldc, len(c)) {
 		return fmt.Errorf("asm: SgemmKernel: kc=%d ldc=%d tile %dx%d: buffers too short (a %d, b %d, c %d)",
 			kc, ldc, mr, nr, len(a), len(b), len(c))
 	}
@@ -309,7 +340,7 @@ func SgemmDirectTile(r int) (nr int, ok bool) {
 // tile, with the same arithmetic (so the same bits), without packing B.
 func SgemmDirect(r, kc int, a, b []float32, ldb int, c []float32, ldc int, alpha, beta float32) error {
 	nr, ok := SgemmDirectTile(r)
-	if !ok || kc < 0 || ldb < nr || ldc < nr || len(a) < kc*r || (kc > 0 && len(b) < (kc-1)*ldb+nr) || len(c) < (r-1)*ldc+nr {
+	if !ok || kc < 0 || ldb < nr || ldc < nr || !productOK(kc, r, len(a)) || !extentOK(kc, nr, ldb, len(b)) || !extentOK(r, nr, ldc, len(c)) {
 		return fmt.Errorf("asm: SgemmDirect: r=%d kc=%d ldb=%d ldc=%d at level %s: bad tile or buffers too short (a %d, b %d, c %d)",
 			r, kc, ldb, ldc, level, len(a), len(b), len(c))
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/relaxgo/relaxgo/internal/extent"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -173,6 +174,11 @@ func Conv2D(out, x, w *runtime.Tensor, attrs Conv2DAttrs) error {
 		return fmt.Errorf("%s: data %v, weight %v and groups=%d are inconsistent (need C %% groups == 0, O %% groups == 0, weight dim 1 == C/groups)",
 			op, runtime.Shape(xs), runtime.Shape(ws), g.g)
 	}
+	if !extent.ConvDimOK(int64(g.h), int64(g.kh), int64(g.sh), int64(g.dh), int64(g.pt), int64(g.pb), 0) ||
+		!extent.ConvDimOK(int64(g.w), int64(g.kw), int64(g.sw), int64(g.dw), int64(g.pl), int64(g.pr), 0) {
+		return fmt.Errorf("%s: sizes overflow (input %v, weight %v, strides %v, padding %v, dilation %v)",
+			op, runtime.Shape(xs), runtime.Shape(ws), attrs.Strides, attrs.Padding, attrs.Dilation)
+	}
 	eh, ew := g.dh*(g.kh-1)+1, g.dw*(g.kw-1)+1
 	if g.h+g.pt+g.pb < eh || g.w+g.pl+g.pr < ew {
 		return fmt.Errorf("%s: dilated kernel %dx%d larger than padded input %dx%d", op, eh, ew, g.h+g.pt+g.pb, g.w+g.pl+g.pr)
@@ -185,8 +191,7 @@ func Conv2D(out, x, w *runtime.Tensor, attrs Conv2DAttrs) error {
 		return nil
 	}
 	if x.DType() == runtime.Float32 && outDT == runtime.Float32 {
-		conv2dF32(&g, out.Float32s(), x.Float32s(), w.Float32s())
-		return nil
+		return conv2dF32(&g, out.Float32s(), x.Float32s(), w.Float32s())
 	}
 	// The plain loops capture their geometry; a copy keeps g on the stack
 	// for the float32 path.
@@ -197,11 +202,11 @@ func Conv2D(out, x, w *runtime.Tensor, attrs Conv2DAttrs) error {
 	return conv2dPlain[int64](&gp, out, x, w)
 }
 
-func conv2dF32(g *conv2dGeom, out, x, w []float32) {
+func conv2dF32(g *conv2dGeom, out, x, w []float32) error {
 	cg, og := g.c/g.g, g.o/g.g
 	if cg == 1 {
 		conv2dDepthwiseF32(g, out, x, w)
-		return
+		return nil
 	}
 	kk := cg * g.kh * g.kw // GEMM depth
 	pix := g.oh * g.ow
@@ -212,13 +217,16 @@ func conv2dF32(g *conv2dGeom, out, x, w []float32) {
 			wg := w[gi*og*kk : (gi+1)*og*kk]
 			og0 := out[(n*g.o+gi*og)*pix : (n*g.o+(gi+1)*og)*pix]
 			if pointwise {
-				_ = Sgemm(false, false, og, pix, kk, 1, wg, kk, xg, pix, 0, og0, pix)
+				if err := Sgemm(false, false, og, pix, kk, 1, wg, kk, xg, pix, 0, og0, pix); err != nil {
+					return fmt.Errorf("conv2d: %w", err)
+				}
 				continue
 			}
 			src := gemmB{b: xg, conv: true, geom: *g}
 			sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix)
 		}
 	}
+	return nil
 }
 
 // convPackB is the implicit-GEMM B packer of one image group xg (cg
@@ -529,6 +537,11 @@ func Conv2DTranspose(out, x, w *runtime.Tensor, attrs Conv2DTransposeAttrs) erro
 		return fmt.Errorf("%s: data %v, weight %v and groups=%d are inconsistent (need weight dim 0 == C, C %% groups == 0)",
 			op, runtime.Shape(xs), runtime.Shape(ws), g.g)
 	}
+	if !extent.ConvDimOK(int64(g.h), int64(g.kh), int64(g.sh), int64(g.dh), int64(g.pt), int64(g.pb), int64(oph)) ||
+		!extent.ConvDimOK(int64(g.w), int64(g.kw), int64(g.sw), int64(g.dw), int64(g.pl), int64(g.pr), int64(opw)) {
+		return fmt.Errorf("%s: sizes overflow (input %v, weight %v, strides %v, padding %v, dilation %v)",
+			op, runtime.Shape(xs), runtime.Shape(ws), attrs.Strides, attrs.Padding, attrs.Dilation)
+	}
 	g.oh = (g.h-1)*g.sh - g.pt - g.pb + g.dh*(g.kh-1) + oph + 1
 	g.ow = (g.w-1)*g.sw - g.pl - g.pr + g.dw*(g.kw-1) + opw + 1
 	if g.h == 0 || g.w == 0 {
@@ -544,8 +557,7 @@ func Conv2DTranspose(out, x, w *runtime.Tensor, attrs Conv2DTransposeAttrs) erro
 		return nil
 	}
 	if x.DType() == runtime.Float32 && outDT == runtime.Float32 {
-		conv2dTransposeF32(&g, out.Float32s(), x.Float32s(), w.Float32s())
-		return nil
+		return conv2dTransposeF32(&g, out.Float32s(), x.Float32s(), w.Float32s())
 	}
 	if outDT.IsFloat() {
 		return conv2dTransposePlain[float64](&g, out, x, w)
@@ -553,14 +565,14 @@ func Conv2DTranspose(out, x, w *runtime.Tensor, attrs Conv2DTransposeAttrs) erro
 	return conv2dTransposePlain[int64](&g, out, x, w)
 }
 
-func conv2dTransposeF32(g *conv2dGeom, out, x, w []float32) {
+func conv2dTransposeF32(g *conv2dGeom, out, x, w []float32) error {
 	cg, og := g.c/g.g, g.o/g.g
 	rows := og * g.kh * g.kw
 	pin := g.h * g.w
 	opix := g.oh * g.ow
 	clear(out)
 	if pin == 0 || cg == 0 {
-		return
+		return nil
 	}
 	buf := gemmGetBBuf(rows * pin)
 	defer gemmPutBBuf(buf)
@@ -570,7 +582,9 @@ func conv2dTransposeF32(g *conv2dGeom, out, x, w []float32) {
 			xg := x[(n*g.c+gi*cg)*pin : (n*g.c+(gi+1)*cg)*pin]
 			wg := w[gi*cg*rows : (gi+1)*cg*rows]
 			// col[(o,i,j)][p] = sum_c w[c][o][i][j] * x[c][p]
-			_ = Sgemm(true, false, rows, pin, cg, 1, wg, rows, xg, pin, 0, col, pin)
+			if err := Sgemm(true, false, rows, pin, cg, 1, wg, rows, xg, pin, 0, col, pin); err != nil {
+				return fmt.Errorf("conv2d_transpose: %w", err)
+			}
 			dst := out[(n*g.o+gi*og)*opix : (n*g.o+(gi+1)*og)*opix]
 			ParallelFor(og, 1, func(lo, hi int) {
 				for o := lo; o < hi; o++ {
@@ -599,6 +613,7 @@ func conv2dTransposeF32(g *conv2dGeom, out, x, w []float32) {
 			})
 		}
 	}
+	return nil
 }
 
 // conv2dTransposePlain is the reference transposed convolution:

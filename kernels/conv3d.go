@@ -3,6 +3,7 @@ package kernels
 import (
 	"fmt"
 
+	"github.com/relaxgo/relaxgo/internal/extent"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -59,7 +60,10 @@ func conv3dSetup(name string, out, x, w *runtime.Tensor, a Conv2DTransposeAttrs,
 	switch len(a.Padding) {
 	case 0:
 	case 1, 3:
-		p, _ := triple(name, "padding", a.Padding, 0)
+		p, err := triple(name, "padding", a.Padding, 0)
+		if err != nil {
+			return nil, err
+		}
 		g.pb, g.pa = p, p
 	case 6:
 		g.pb = [3]int64{a.Padding[0], a.Padding[1], a.Padding[2]}
@@ -72,6 +76,16 @@ func conv3dSetup(name string, out, x, w *runtime.Tensor, a Conv2DTransposeAttrs,
 	g.n, g.ci = xs[0], xs[1]
 	copy(g.in[:], xs[2:])
 	copy(g.k[:], ws[2:])
+	for i := range 3 {
+		if s[i] < 1 || d[i] < 1 || g.pb[i] < 0 || g.pa[i] < 0 || op[i] < 0 {
+			return nil, fmt.Errorf("%s: strides and dilation must be >= 1, padding and output_padding >= 0 (strides %v, dilation %v, padding %v, output_padding %v)",
+				name, a.Strides, a.Dilation, a.Padding, a.OutputPadding)
+		}
+		if !extent.ConvDimOK(g.in[i], g.k[i], s[i], d[i], g.pb[i], g.pa[i], op[i]) {
+			return nil, fmt.Errorf("%s: sizes overflow (input %s, weight %s, strides %v, padding %v, dilation %v)",
+				name, shapeStr(xs), shapeStr(ws), a.Strides, a.Padding, a.Dilation)
+		}
+	}
 	if transposed {
 		if ws[0] != g.ci || g.ci%g.g != 0 {
 			return nil, fmt.Errorf("%s: weight %s does not match %d input channels in %d groups", name, shapeStr(ws), g.ci, g.g)
@@ -152,7 +166,9 @@ func Conv3D(out, x, w *runtime.Tensor, a Conv2DTransposeAttrs) error {
 		if g.f32 {
 			acc64 = float64(acc32)
 		}
-		storeF(out, int(o), acc64)
+		if err := storeF(out, int(o), acc64); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -209,7 +225,9 @@ func Conv3DTranspose(out, x, w *runtime.Tensor, a Conv2DTransposeAttrs) error {
 		if g.f32 {
 			v = float64(acc32[k])
 		}
-		storeF(out, k, v)
+		if err := storeF(out, k, v); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/relaxgo/relaxgo/asm"
+	"github.com/relaxgo/relaxgo/internal/extent"
 )
 
 // Cache blocking of the SGEMM driver (Goto/BLIS loop order jc, pc, ic, jr, ir).
@@ -136,7 +137,11 @@ func gemmCheckMat(name string, rows, cols, length, ld int) error {
 	if ld < max(1, cols) {
 		return fmt.Errorf("kernels: sgemm: leading dimension of %s is %d, less than its %d columns", name, ld, cols)
 	}
-	if rows > 0 && cols > 0 && length < (rows-1)*ld+cols {
+	if rows < 0 || cols < 0 {
+		return fmt.Errorf("kernels: sgemm: %s has negative size %dx%d", name, rows, cols)
+	}
+	// Overflow-safe: (rows-1)*ld+cols wraps around for a huge ld or rows.
+	if !extent.OK(rows, cols, ld, length) {
 		return fmt.Errorf("kernels: sgemm: %s is %dx%d with stride %d but has only %d elements", name, rows, cols, ld, length)
 	}
 	return nil

@@ -114,7 +114,11 @@ func constPackedB(b *runtime.Tensor, transB bool) *PackedB {
 			k, n = n, k
 		}
 		e.tr = transB
-		e.pb, _ = PackB(transB, k, n, b.Float32s(), int(s[1]))
+		// A packing error leaves e.pb nil: the matmul then runs unpacked,
+		// and its own checks report the problem.
+		if pb, err := PackB(transB, k, n, b.Float32s(), int(s[1])); err == nil {
+			e.pb = pb
+		}
 	})
 	if e.tr != transB || !e.pb.usable() {
 		return nil

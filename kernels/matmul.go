@@ -247,12 +247,14 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 	j.aoff = laBatchOffsets(j.aoff, batch, laBatchDims(as), m*k)
 	j.boff = laBatchOffsets(j.boff, batch, laBatchDims(bs), k*n)
 	aoff, boff := j.aoff, j.boff
-	lda, ldb := k, n
+	// Strides are at least 1: Sgemm rejects a zero stride even for an empty
+	// operand (k == 0, where the product is all zeros).
+	lda, ldb := max(1, k), max(1, n)
 	if transA {
-		lda = m
+		lda = max(1, m)
 	}
 	if transB {
-		ldb = k
+		ldb = max(1, k)
 	}
 	if outDType == runtime.Float32 && a.DType() == runtime.Float32 {
 		af, bf, cf := a.Float32s(), b.Float32s(), out.Float32s()
@@ -271,10 +273,14 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 		flops := m * n * k
 		j.transA, j.transB, j.m, j.n, j.k, j.lda, j.ldb = transA, transB, m, n, k, lda, ldb
 		j.af, j.bf, j.cf, j.ep = af, bf, cf, ep
+		j.err = nil
 		if nbatch > 1 && flops < 1<<21 {
 			ParallelFor(nbatch, max(1, (1<<20)/max(1, flops)), j.fn)
 		} else {
 			j.run(0, nbatch)
+		}
+		if j.err != nil {
+			return fmt.Errorf("matmul: %w", j.err)
 		}
 		return nil
 	}
@@ -301,6 +307,8 @@ type matmulJob struct {
 	epv            GemmEpilogue
 	pb             *PackedB // B's cached packing (a registered constant), or nil
 	fn             func(lo, hi int)
+	errMu          sync.Mutex
+	err            error // the first error of a batch item (run's chunks may run concurrently)
 }
 
 var matmulJobPool = sync.Pool{New: func() any {
@@ -309,18 +317,33 @@ var matmulJobPool = sync.Pool{New: func() any {
 	return j
 }}
 
-// run multiplies batch items [lo, hi).
+// run multiplies batch items [lo, hi). It records the first error in j.err
+// (sizes were validated, so an error means operand data shorter than its
+// shape) and stops its chunk there.
 func (j *matmulJob) run(lo, hi int) {
 	m, n, k := j.m, j.n, j.k
 	for i := lo; i < hi; i++ {
-		// Sizes were validated, so errors cannot occur.
-		_ = sgemmEx(j.transA, j.transB, m, n, k, 1, j.af[j.aoff[i]:], j.lda, j.bf[j.boff[i]:], j.ldb, 0, j.cf[i*m*n:], n, j.ep, j.pb)
+		ao, bo, co := j.aoff[i], j.boff[i], i*m*n
+		var err error
+		if ao > len(j.af) || bo > len(j.bf) || co > len(j.cf) {
+			err = fmt.Errorf("batch item %d: operand data shorter than its shape", i)
+		} else {
+			err = sgemmEx(j.transA, j.transB, m, n, k, 1, j.af[ao:], j.lda, j.bf[bo:], j.ldb, 0, j.cf[co:], n, j.ep, j.pb)
+		}
+		if err != nil {
+			j.errMu.Lock()
+			if j.err == nil {
+				j.err = err
+			}
+			j.errMu.Unlock()
+			return
+		}
 	}
 }
 
 // release drops the references to operands and pools the job.
 func (j *matmulJob) release() {
-	j.af, j.bf, j.cf, j.ep, j.epv, j.pb = nil, nil, nil, nil, GemmEpilogue{}, nil
+	j.af, j.bf, j.cf, j.ep, j.epv, j.pb, j.err = nil, nil, nil, nil, GemmEpilogue{}, nil, nil
 	matmulJobPool.Put(j)
 }
 

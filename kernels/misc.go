@@ -107,7 +107,9 @@ func Bucketize(out, x, boundaries *runtime.Tensor, right bool) error {
 				return elemFloat(boundaries, j) >= v
 			})
 		}
-		_ = setInt(out, i, int64(k), 0)
+		if err := setInt(out, i, int64(k), 0); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -253,7 +255,9 @@ func MultinomialFromUniform(out, prob, sample, indices *runtime.Tensor) error {
 		if k == int(vocab) {
 			k = int(vocab) - 1
 		}
-		_ = setInt(out, i, int64(k), 0)
+		if err := setInt(out, i, int64(k), 0); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -150,6 +150,12 @@ func joinJob() *pjob {
 // Chunk boundaries depend only on n, grain and NumThreads(); fn must not rely
 // on the order in which chunks run. A panic in fn is re-raised in the caller
 // after the remaining chunks finish.
+//
+// n <= 0 is an empty range, as in `for i := 0; i < n; i++`: fn is not called
+// and ParallelFor returns at once (a negative n is not an error; callers that
+// compute n from untrusted sizes validate them first). fn returns no error:
+// a job whose chunks can fail records the first error itself (under a lock,
+// as matmulJob does) and the caller checks it after ParallelFor returns.
 func ParallelFor(n, grain int, fn func(lo, hi int)) {
 	if n <= 0 {
 		return

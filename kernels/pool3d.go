@@ -144,18 +144,20 @@ func Pool3D(name string, out, x *runtime.Tensor, a Pool2DAttrs, isMax bool) erro
 				r = math.Trunc(r)
 			}
 		}
-		storeF(out, int(o), r)
+		if err := storeF(out, int(o), r); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
 // storeF stores v into element k of any float, integer or bool tensor.
-func storeF(t *runtime.Tensor, k int, v float64) {
+func storeF(t *runtime.Tensor, k int, v float64) error {
 	if t.DType().IsFloat() {
 		setFloat(t, k, v)
-		return
+		return nil
 	}
-	_ = setInt(t, k, int64(v), v)
+	return setInt(t, k, int64(v), v)
 }
 
 // AdaptiveAvgPool3D averages x over adaptive windows (Relax
@@ -226,7 +228,9 @@ func AdaptiveAvgPool3D(out, x *runtime.Tensor, outputSize []int64, layout, outLa
 		if !x.DType().IsFloat() {
 			r = math.Trunc(r)
 		}
-		storeF(out, int(o), r)
+		if err := storeF(out, int(o), r); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -321,7 +325,9 @@ func Median(values, indices, x *runtime.Tensor, axes []int64, keepdims bool) err
 		if x.DType().IsFloat() {
 			setFloat(values, int(o), vals[mid])
 		} else {
-			_ = setInt(values, int(o), elemInt(x, int(base+offs[mid])), 0)
+			if err := setInt(values, int(o), elemInt(x, int(base+offs[mid])), 0); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
 		}
 		if indices != nil {
 			indices.Int64s()[o] = int64(mid)

@@ -396,7 +396,11 @@ func (r *decoder) tensor() (Value, error) {
 	}
 	shape := make([]int64, ndim)
 	for i := range shape {
-		shape[i], _ = r.i64("tensor shape")
+		d, err := r.i64("tensor shape")
+		if err != nil {
+			return nil, err
+		}
+		shape[i] = d
 	}
 	nbytes, err := r.i64("tensor byte size")
 	if err != nil {

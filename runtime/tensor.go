@@ -408,7 +408,11 @@ func ToSlice[T Elem](t *Tensor) ([]T, error) {
 
 // Scalar makes a 0-d tensor holding v.
 func Scalar[T Elem](v T) *Tensor {
-	t, _ := FromSlice([]T{v})
+	t, err := FromSlice([]T{v})
+	if err != nil {
+		// Unreachable: one element always fills the 0-d shape.
+		panic("runtime.Scalar: " + err.Error())
+	}
 	t.shape = []int64{}
 	return t
 }
