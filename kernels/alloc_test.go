@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"runtime/debug"
 	"testing"
 
 	"github.com/relaxgo/relaxgo/asm"
@@ -131,6 +132,11 @@ func TestSteadyStateAllocsLinalg(t *testing.T) {
 		{"Matmul registered constant", func() { _ = Matmul(c2, a2, wc) }},
 		{"Conv2D parallel", func() { _ = Conv2D(yb, xb, wb, conv) }},
 	}
+	// The kernels' scratch buffers live in sync.Pools, which a garbage
+	// collection may empty (the slow pure-Go build collects often during
+	// the measurement): the steady state measured here is that of warm
+	// pools, so the collector is held off while it is measured.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	for _, threads := range []int{1, 2, 4} {
 		SetNumThreads(threads)
 		for _, c := range cases {
