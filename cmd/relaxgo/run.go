@@ -26,7 +26,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	cf.register(fs)
 	mode := fs.String("mode", "bytecode", "execution mode: bytecode (the VM, in process) or compiled (generated Go, built and run)")
 	var extra multiFlag
-	fs.Var(&extra, "go", "a Go file compiled into the compiled-mode runner, e.g. registering packed functions the model calls (repeatable)")
+	fs.Var(&extra, "go", "a Go file compiled into the runner (both modes), e.g. registering packed functions the model calls (repeatable)")
 	fn := fs.String("func", "main", "function to call")
 	inputs := fs.String("inputs", "", "arguments (.npz): matched to parameters by name, else by position")
 	output := fs.String("output", "", "write the flattened results here (.npz, entries out_0..out_k)")
@@ -47,8 +47,9 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	var out *tensorio.Archive
-	if *mode == "compiled" || len(res.Lowered.PrimFuncs()) > 0 {
-		// TIR functions exist only as generated Go: bytecode runs on the generated package's VM.
+	if *mode == "compiled" || len(res.Lowered.PrimFuncs()) > 0 || len(extra) > 0 {
+		// TIR functions exist only as generated Go, and --go files can only
+		// be compiled in: bytecode then runs on the generated package's VM.
 		out, err = runGenerated(res, file, *fn, *mode, *inputs, extra)
 	} else {
 		out, err = runBytecode(res, *fn, *inputs)
