@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"go/token"
 	"strings"
 	"text/template"
 	"unicode"
@@ -183,7 +184,7 @@ func execTemplate(text string, data any) (string, error) {
 }
 
 func isIdent(s string) bool {
-	if s == "" {
+	if s == "" || token.IsKeyword(s) {
 		return false
 	}
 	for i, r := range s {
