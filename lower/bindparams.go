@@ -14,15 +14,39 @@ import (
 // of params is replaced by a Constant holding that tensor. The tensor's dtype
 // and shape must match the parameter's annotation. Parameters without a
 // weight stay parameters. Names in params that match no parameter are an
-// error, so a misspelt weight file is not silently ignored.
+// error, so a misspelt weight file is not silently ignored, and so are
+// weight parameters (after num_input, in functions with a num_input
+// attribute) that params lacks, unless allowed with BindParamsAllowMissing.
 func BindParams(params map[string]*runtime.Tensor) Pass {
+	return bindParams(params, false)
+}
+
+// BindParamsAllowMissing is BindParams leaving weight parameters that params
+// lacks as parameters (run-time arguments) on purpose.
+func BindParamsAllowMissing(params map[string]*runtime.Tensor) Pass {
+	return bindParams(params, true)
+}
+
+func bindParams(params map[string]*runtime.Tensor, allowMissing bool) Pass {
 	return Pass{Name: "bind-params", Run: func(m *ir.Module) (*ir.Module, error) {
 		used := map[string]bool{}
+		var missing []string
 		out, err := mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
+			if _, ok := fn.Attrs.Get("num_input"); ok {
+				for i, p := range fn.Params {
+					if _, ok := params[p.Name]; i >= fn.NumInput() && !ok {
+						missing = append(missing, p.Name)
+					}
+				}
+			}
 			return bindFunc(fn, params, used)
 		})
 		if err != nil {
 			return nil, err
+		}
+		if len(missing) > 0 && !allowMissing && len(params) > 0 {
+			sort.Strings(missing)
+			return nil, fmt.Errorf("weights missing from the params file: %s (pass --allow-missing-params to keep them as run-time arguments)", strings.Join(missing, ", "))
 		}
 		var unused []string
 		for name := range params {

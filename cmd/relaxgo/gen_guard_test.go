@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/relaxgo/relaxgo/tensorio"
 )
 
 // genMLP runs relaxgo gen on examples/mlp into dir with extra arguments.
@@ -64,5 +66,36 @@ func TestGenBadPackageName(t *testing.T) {
 		if code == 0 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "not a valid Go package name") {
 			t.Errorf("--pkg %s: exit %d, stderr %q", p, code, msg)
 		}
+	}
+}
+
+func TestGenMissingParams(t *testing.T) {
+	ex := filepath.Join("..", "..", "examples", "mlp")
+	all, err := tensorio.ReadSafetensorsFile(filepath.Join(ex, "model.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := &tensorio.Archive{}
+	for _, n := range all.Names() {
+		if n != "fc2_bias" {
+			v, _ := all.Get(n)
+			part.Add(n, v)
+		}
+	}
+	pf := filepath.Join(t.TempDir(), "part.npz")
+	if err := tensorio.WriteNPZFile(pf, part); err != nil {
+		t.Fatal(err)
+	}
+	run := func(extra ...string) (int, string) {
+		args := append([]string{"--params", pf, "-o", filepath.Join(t.TempDir(), "mlp")}, extra...)
+		var stdout, stderr bytes.Buffer
+		code := runGen(append(args, filepath.Join(ex, "model.py")), &stdout, &stderr)
+		return code, stderr.String()
+	}
+	if code, msg := run(); code == 0 || !strings.Contains(msg, "fc2_bias") || !strings.Contains(msg, "--allow-missing-params") {
+		t.Fatalf("exit %d, stderr %q", code, msg)
+	}
+	if code, msg := run("--allow-missing-params"); code != 0 {
+		t.Fatal(msg)
 	}
 }
