@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -97,5 +98,32 @@ func TestGenMissingParams(t *testing.T) {
 	}
 	if code, msg := run("--allow-missing-params"); code != 0 {
 		t.Fatal(msg)
+	}
+}
+
+// TestGenMethodNameCollisions: Relax functions named like methods of the
+// generated Model (invoke, compare_modes, executable) are renamed (new_vm becomes NewVm, distinct from NewVM),
+// and the package builds.
+func TestGenMethodNameCollisions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go vet")
+	}
+	dir, err := os.MkdirTemp(".", "_collide")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	var stdout, stderr bytes.Buffer
+	if code := runGen([]string{"--pkg", "collide", "-o", dir, filepath.Join("testdata", "collide_methods.py")}, &stdout, &stderr); code != 0 {
+		t.Fatal(stderr.String())
+	}
+	src, _ := os.ReadFile(filepath.Join(dir, "model.go"))
+	for _, n := range []string{"CallInvoke", "CallCompareModes", "NewVm", "CallExecutable"} {
+		if !strings.Contains(string(src), "func (m *Model) "+n+"(") {
+			t.Errorf("no method %s", n)
+		}
+	}
+	if out, err := exec.Command("go", "vet", "./"+filepath.ToSlash(dir)).CombinedOutput(); err != nil {
+		t.Fatalf("go vet: %v\n%s", err, out)
 	}
 }
