@@ -44,6 +44,9 @@ func bindParams(params map[string]*runtime.Tensor, allowMissing bool) Pass {
 		if err != nil {
 			return nil, err
 		}
+		if err := checkBoundCallees(m, out); err != nil {
+			return nil, err
+		}
 		if len(missing) > 0 && !allowMissing && len(params) > 0 {
 			sort.Strings(missing)
 			return nil, fmt.Errorf("weights missing from the params file: %s (pass --allow-missing-params to keep them as run-time arguments)", strings.Join(missing, ", "))
@@ -189,4 +192,43 @@ func substSeq(s *ir.SeqExpr, sub map[*ir.Var]ir.Expr) *ir.SeqExpr {
 	}
 	ns.Body = substExpr(s.Body, sub)
 	return ns
+}
+
+// checkBoundCallees refuses a binding that removed parameters of a function
+// another function calls: as TVM's BindParams, binding is per function, by
+// that function's parameter names, so the callers' call sites would no
+// longer match the callee's signature.
+func checkBoundCallees(before, after *ir.Module) error {
+	changed := map[string]bool{}
+	for name, f := range before.Funcs {
+		fn, ok := f.(*ir.Function)
+		if !ok {
+			continue
+		}
+		if nf, ok := after.Funcs[name].(*ir.Function); ok && len(nf.Params) != len(fn.Params) {
+			changed[name] = true
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	for _, name := range before.Order {
+		fn, ok := before.Funcs[name].(*ir.Function)
+		if !ok {
+			continue
+		}
+		var err error
+		ir.VisitExpr(fn.Body, func(e ir.Expr) bool {
+			if c, ok := e.(*ir.Call); ok && err == nil {
+				if gv, ok := c.Callee.(*ir.GlobalVar); ok && changed[gv.Name] {
+					err = fmt.Errorf("weights bind to parameters of %s, which %s calls: binding (per function, by parameter name, as TVM's BindParams) would change %s's signature under its call sites; give %s's weight parameters other names than the weights, or drop its num_input so they are the caller's arguments", gv.Name, name, gv.Name, gv.Name)
+				}
+			}
+			return err == nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

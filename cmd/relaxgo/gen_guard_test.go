@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relaxgo/relaxgo/runtime"
 	"github.com/relaxgo/relaxgo/tensorio"
 )
 
@@ -125,5 +126,25 @@ func TestGenMethodNameCollisions(t *testing.T) {
 	}
 	if out, err := exec.Command("go", "vet", "./"+filepath.ToSlash(dir)).CombinedOutput(); err != nil {
 		t.Fatalf("go vet: %v\n%s", err, out)
+	}
+}
+
+// TestGenParamsBoundCallee: --params binding a weight of a function another
+// function calls is refused with a reason, not "expects 1 arguments".
+func TestGenParamsBoundCallee(t *testing.T) {
+	a := &tensorio.Archive{}
+	w, err := runtime.FromSlice([]float32{1, 2, 3, 4}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Add("w", w)
+	pf := filepath.Join(t.TempDir(), "w.npz")
+	if err := tensorio.WriteNPZFile(pf, a); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := runGen([]string{"--params", pf, "-o", filepath.Join(t.TempDir(), "m"), filepath.Join("testdata", "calls_head.py")}, &stdout, &stderr)
+	if msg := stderr.String(); code == 0 || !strings.Contains(msg, "head, which main calls") {
+		t.Fatalf("exit %d, stderr %q", code, msg)
 	}
 }
