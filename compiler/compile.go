@@ -22,6 +22,9 @@ import (
 type Options struct {
 	// Params are weights bound to parameters after num_input, by name.
 	Params map[string]*runtime.Tensor
+	// AllowMissingParams leaves weight parameters that Params lacks as
+	// run-time arguments instead of failing.
+	AllowMissingParams bool
 	// Passes replaces the default pass list when non-nil.
 	Passes []lower.Pass
 	// DumpAfter names passes after which the module is printed to Dump ("all" for every pass).
@@ -99,7 +102,11 @@ func CompileModule(m *ir.Module, opt Options) (*Result, error) {
 		passes = lower.DefaultPasses()
 	}
 	if len(opt.Params) > 0 {
-		passes = append([]lower.Pass{lower.BindParams(opt.Params)}, passes...)
+		bind := lower.BindParams(opt.Params)
+		if opt.AllowMissingParams {
+			bind = lower.BindParamsAllowMissing(opt.Params)
+		}
+		passes = append([]lower.Pass{bind}, passes...)
 	}
 	lowered, err := lower.Run(m, passes, lower.Options{Dump: opt.Dump, DumpAfter: opt.DumpAfter, Printer: func(m *ir.Module) string {
 		return tvmscript.PrintWith(m, tvmscript.Current, tvmscript.PrintOptions{ElideConstantsOver: 16})

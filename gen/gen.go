@@ -8,6 +8,8 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"go/token"
+	"reflect"
 	"strings"
 	"text/template"
 	"unicode"
@@ -183,7 +185,7 @@ func execTemplate(text string, data any) (string, error) {
 }
 
 func isIdent(s string) bool {
-	if s == "" {
+	if s == "" || token.IsKeyword(s) {
 		return false
 	}
 	for i, r := range s {
@@ -283,6 +285,12 @@ var goKeywords = map[string]bool{"break": true, "case": true, "chan": true, "con
 func apiFile(in Input) ([]byte, []signature, error) {
 	f := jen.NewFile(in.Package)
 	taken := map[string]bool{"New": true, "Default": true, "Model": true}
+	// The generated Model embeds *runtime.Model: its methods (Invoke,
+	// CompareModes, Executable, NewVM, ...) are taken too.
+	rm := reflect.TypeOf(&runtime.Model{})
+	for i := 0; i < rm.NumMethod(); i++ {
+		taken[rm.Method(i).Name] = true
+	}
 	var sigs []signature
 	for _, fn := range publicFuncs(in.Lowered) {
 		goName := exportedName(fn.Name, taken)

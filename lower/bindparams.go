@@ -14,15 +14,42 @@ import (
 // of params is replaced by a Constant holding that tensor. The tensor's dtype
 // and shape must match the parameter's annotation. Parameters without a
 // weight stay parameters. Names in params that match no parameter are an
-// error, so a misspelt weight file is not silently ignored.
+// error, so a misspelt weight file is not silently ignored, and so are
+// weight parameters (after num_input, in functions with a num_input
+// attribute) that params lacks, unless allowed with BindParamsAllowMissing.
 func BindParams(params map[string]*runtime.Tensor) Pass {
+	return bindParams(params, false)
+}
+
+// BindParamsAllowMissing is BindParams leaving weight parameters that params
+// lacks as parameters (run-time arguments) on purpose.
+func BindParamsAllowMissing(params map[string]*runtime.Tensor) Pass {
+	return bindParams(params, true)
+}
+
+func bindParams(params map[string]*runtime.Tensor, allowMissing bool) Pass {
 	return Pass{Name: "bind-params", Run: func(m *ir.Module) (*ir.Module, error) {
 		used := map[string]bool{}
+		var missing []string
 		out, err := mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
+			if _, ok := fn.Attrs.Get("num_input"); ok {
+				for i, p := range fn.Params {
+					if _, ok := params[p.Name]; i >= fn.NumInput() && !ok {
+						missing = append(missing, p.Name)
+					}
+				}
+			}
 			return bindFunc(fn, params, used)
 		})
 		if err != nil {
 			return nil, err
+		}
+		if err := checkBoundCallees(m, out); err != nil {
+			return nil, err
+		}
+		if len(missing) > 0 && !allowMissing && len(params) > 0 {
+			sort.Strings(missing)
+			return nil, fmt.Errorf("weights missing from the params file: %s (pass --allow-missing-params to keep them as run-time arguments)", strings.Join(missing, ", "))
 		}
 		var unused []string
 		for name := range params {
@@ -165,4 +192,43 @@ func substSeq(s *ir.SeqExpr, sub map[*ir.Var]ir.Expr) *ir.SeqExpr {
 	}
 	ns.Body = substExpr(s.Body, sub)
 	return ns
+}
+
+// checkBoundCallees refuses a binding that removed parameters of a function
+// another function calls: as TVM's BindParams, binding is per function, by
+// that function's parameter names, so the callers' call sites would no
+// longer match the callee's signature.
+func checkBoundCallees(before, after *ir.Module) error {
+	changed := map[string]bool{}
+	for name, f := range before.Funcs {
+		fn, ok := f.(*ir.Function)
+		if !ok {
+			continue
+		}
+		if nf, ok := after.Funcs[name].(*ir.Function); ok && len(nf.Params) != len(fn.Params) {
+			changed[name] = true
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	for _, name := range before.Order {
+		fn, ok := before.Funcs[name].(*ir.Function)
+		if !ok {
+			continue
+		}
+		var err error
+		ir.VisitExpr(fn.Body, func(e ir.Expr) bool {
+			if c, ok := e.(*ir.Call); ok && err == nil {
+				if gv, ok := c.Callee.(*ir.GlobalVar); ok && changed[gv.Name] {
+					err = fmt.Errorf("weights bind to parameters of %s, which %s calls: binding (per function, by parameter name, as TVM's BindParams) would change %s's signature under its call sites; give %s's weight parameters other names than the weights, or drop its num_input so they are the caller's arguments", gv.Name, name, gv.Name, gv.Name)
+				}
+			}
+			return err == nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

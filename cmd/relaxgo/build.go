@@ -12,8 +12,9 @@ import (
 
 // compileFlags are the flags shared by build, run and gen.
 type compileFlags struct {
-	params    string
-	dumpAfter string
+	params       string
+	allowMissing bool
+	dumpAfter    string
 	// inputs is the .npz a run or bench will call the model with: an ONNX
 	// model that needs some input values at import time is specialized to
 	// them (see compileONNX).
@@ -22,6 +23,7 @@ type compileFlags struct {
 
 func (c *compileFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.params, "params", "", "weights (.safetensors or .npz) bound to parameters after num_input, by name")
+	fs.BoolVar(&c.allowMissing, "allow-missing-params", false, "keep weight parameters missing from --params as run-time arguments instead of failing")
 	fs.StringVar(&c.dumpAfter, "dump-after", "", "print the module after these passes (comma-separated; \"all\"); passes: "+strings.Join(lower.PassNames(), ", "))
 }
 
@@ -33,6 +35,7 @@ func (c *compileFlags) compile(path string, stderr io.Writer) (*compiler.Result,
 			return nil, err
 		}
 		opt.Params = p
+		opt.AllowMissingParams = c.allowMissing
 	}
 	if c.dumpAfter != "" {
 		opt.DumpAfter = strings.Split(c.dumpAfter, ",")
