@@ -265,7 +265,7 @@ func results(s ir.StructInfo) []ir.StructInfo {
 
 func goParamName(name string, i int, taken map[string]bool) string {
 	s := sanitize(name)
-	if s == "" || !isIdent(s) || goKeywords[s] {
+	if s == "" || !isIdent(s) || goKeywords[s] || isResultName(s) {
 		s = fmt.Sprintf("arg%d", i)
 	}
 	for taken[s] {
@@ -278,7 +278,23 @@ func goParamName(name string, i int, taken map[string]bool) string {
 var goKeywords = map[string]bool{"break": true, "case": true, "chan": true, "const": true, "continue": true, "default": true,
 	"defer": true, "else": true, "fallthrough": true, "for": true, "func": true, "go": true, "goto": true, "if": true,
 	"import": true, "interface": true, "map": true, "package": true, "range": true, "return": true, "select": true,
-	"struct": true, "switch": true, "type": true, "var": true, "m": true, "err": true, "v": true, "runtime": true, "fmt": true}
+	"struct": true, "switch": true, "type": true, "var": true, "m": true, "err": true, "v": true, "runtime": true, "fmt": true,
+	// locals of the generated typed API
+	"t": true, "ok": true, "rtimpl": true}
+
+// isResultName reports whether s is one of the typed API's result
+// variables (r0, r1, ...), which a parameter must not shadow.
+func isResultName(s string) bool {
+	if len(s) < 2 || s[0] != 'r' {
+		return false
+	}
+	for _, c := range s[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // apiFile emits the typed API: for each public function a Model method and a
 // package-level function using the Default model.

@@ -102,7 +102,7 @@ func TestGenMissingParams(t *testing.T) {
 	}
 }
 
-// TestGenMethodNameCollisions: Relax functions named like methods of the
+// TestGenMethodNameCollisions (also: parameters named like the typed API's locals, t, ok, r0, r1): Relax functions named like methods of the
 // generated Model (invoke, compare_modes, executable) are renamed (new_vm becomes NewVm, distinct from NewVM),
 // and the package builds.
 func TestGenMethodNameCollisions(t *testing.T) {

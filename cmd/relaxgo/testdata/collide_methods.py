@@ -18,3 +18,7 @@ class Module:
     @R.function
     def executable(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
         return x
+
+    @R.function
+    def locals(t: R.Tensor((4,), dtype="float32"), ok: R.Tensor((4,), dtype="float32"), r0: R.Tensor((4,), dtype="float32"), r1: R.Tensor((4,), dtype="float32")) -> R.Tuple(R.Tensor((4,), dtype="float32"), R.Tensor((4,), dtype="float32")):
+        return (t, r1)
