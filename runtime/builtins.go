@@ -876,11 +876,11 @@ func builtinToDevice(args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if dt != int64(DeviceCPU) {
+	if dt != int64(deviceCPU) {
 		return nil, argErr(fn, "device type %d is not available (only CPU = 1)", dt)
 	}
 	c := t.Clone()
-	c.device = Device{Type: DeviceCPU, ID: int32(id)}
+	c.device = Device{Type: deviceCPU, ID: int32(id)}
 	c.storage.device = c.device
 	return c, nil
 }

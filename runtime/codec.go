@@ -84,7 +84,7 @@ func (e *Executable) SaveToBytes() ([]byte, error) {
 			w.i32(tagTensor)
 			w.u64(tensorMagic)
 			w.u64(0)
-			w.i32(DeviceCPU)
+			w.i32(deviceCPU)
 			w.i32(0)
 			w.i32(int32(len(x.shape)))
 			w.dtype(x.dtype)
@@ -374,7 +374,7 @@ func (r *decoder) tensor() (Value, error) {
 	if _, err := r.i32("tensor device id"); err != nil {
 		return nil, err
 	}
-	if devType != DeviceCPU {
+	if devType != deviceCPU {
 		return nil, r.errf("tensor saved on device type %d, only CPU (1) is supported", devType)
 	}
 	ndim, err := r.i32("tensor ndim")

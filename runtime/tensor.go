@@ -11,9 +11,10 @@ import (
 // alignment is the byte alignment of every storage allocation (TVM's kAllocAlignment).
 const alignment = 64
 
-// Device types, as DLPack's DLDeviceType.
+// deviceCPU is DLPack's DLDeviceType of the host CPU (kDLCPU), the only
+// device relaxgo runs on.
 const (
-	DeviceCPU int32 = 1
+	deviceCPU int32 = 1
 )
 
 // Device names where a tensor lives. relaxgo runs on the host CPU only.
@@ -23,11 +24,11 @@ type Device struct {
 }
 
 // CPU is the host device.
-var CPU = Device{Type: DeviceCPU, ID: 0}
+var CPU = Device{Type: deviceCPU, ID: 0}
 
 // String returns "cpu(0)" style names.
 func (d Device) String() string {
-	if d.Type == DeviceCPU {
+	if d.Type == deviceCPU {
 		return fmt.Sprintf("cpu(%d)", d.ID)
 	}
 	return fmt.Sprintf("device(%d, %d)", d.Type, d.ID)
