@@ -257,6 +257,9 @@ func (t *Tensor) Clone() *Tensor {
 
 // CopyFrom copies src's data into t; shapes and dtypes must match.
 func (t *Tensor) CopyFrom(src *Tensor) error {
+	if t == nil || src == nil {
+		return fmt.Errorf("runtime: CopyFrom: nil tensor")
+	}
 	if t.dtype != src.dtype || !Shape(t.shape).Equal(Shape(src.shape)) {
 		return fmt.Errorf("runtime: copy from %s into %s", src, t)
 	}
