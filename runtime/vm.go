@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -167,6 +168,7 @@ type vmConfig struct {
 	alloc    AllocatorType
 	imports  []*Module
 	maxDepth int
+	maxSteps int64
 }
 
 // WithAllocator selects the allocator type (PooledAllocator by default).
@@ -181,6 +183,15 @@ func WithImports(mods ...*Module) VMOption {
 // WithMaxCallDepth bounds nested function calls (default 10000); deeper
 // recursion fails with an error instead of exhausting the Go stack.
 func WithMaxCallDepth(n int) VMOption { return func(c *vmConfig) { c.maxDepth = n } }
+
+// WithInstructionLimit bounds how many bytecode instructions one Invoke may
+// execute (0, the default: no bound); past it the call fails with
+// ErrLimit. Compiled functions run as Go and are not counted.
+func WithInstructionLimit(n int64) VMOption { return func(c *vmConfig) { c.maxSteps = n } }
+
+// ErrLimit is returned, wrapped, when a call exceeds an instruction limit
+// (WithInstructionLimit).
+var ErrLimit = errors.New("limit exceeded")
 
 // DefaultMaxCallDepth is the default bound on nested calls.
 const DefaultMaxCallDepth = 10000
@@ -211,6 +222,30 @@ type VM struct {
 	shapes []Value
 	// siteShapes are the last make_shape results of compiled call sites (makeShapeAt).
 	siteShapes []Value
+	// ctx is the context of the InvokeContext call in progress (nil
+	// otherwise); steps counts the instructions of the current call and
+	// maxSteps bounds them (0: no bound). Both are checked every
+	// stepCheck instructions, so the dispatch loop pays one increment.
+	ctx      context.Context
+	steps    int64
+	maxSteps int64
+}
+
+// stepCheck is how often (in instructions) the VM loop looks at its
+// context and instruction limit.
+const stepCheck = 1024
+
+// checkSteps reports a cancelled context or an exceeded instruction limit.
+func (vm *VM) checkSteps() error {
+	if vm.maxSteps > 0 && vm.steps > vm.maxSteps {
+		return fmt.Errorf("runtime: more than %d instructions executed: %w", vm.maxSteps, ErrLimit)
+	}
+	if vm.ctx != nil {
+		if err := vm.ctx.Err(); err != nil {
+			return fmt.Errorf("runtime: call stopped after %d instructions: %w", vm.steps, err)
+		}
+	}
+	return nil
 }
 
 // NewVM loads exec: it creates the allocator, places constants on the CPU,
@@ -236,6 +271,7 @@ func NewVM(exec *Executable, opts ...VMOption) (*VM, error) {
 		imports:  cfg.imports,
 		alloc:    alloc,
 		maxDepth: cfg.maxDepth,
+		maxSteps: cfg.maxSteps,
 		devices:  []Device{CPU},
 	}
 	vm.trackable = alloc.Type() == PooledAllocator
@@ -478,6 +514,12 @@ func (vm *VM) run(fr *frame, f *FuncInfo) (Value, error) {
 	regs := fr.regs
 	pc := f.StartInstr
 	for {
+		vm.steps++
+		if vm.steps%stepCheck == 0 {
+			if err := vm.checkSteps(); err != nil {
+				return nil, err
+			}
+		}
 		in := &code[pc]
 		switch in.op {
 		case bytecode.OpCall:
@@ -687,8 +729,25 @@ func (vm *VM) Invoke(name string, args ...Value) (ret Value, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(vm.frames) == 0 {
+		vm.steps = 0
+	}
 	defer vm.guard(name, len(vm.frames), &err)
 	return c.call(vm, args)
+}
+
+// InvokeContext is Invoke that stops when ctx is done: the bytecode loop
+// looks at ctx every 1024 instructions (and at its instruction limit, if
+// any), and the call then fails with an error wrapping ctx.Err(). Kernels
+// already running finish first; compiled functions are not interrupted.
+func (vm *VM) InvokeContext(ctx context.Context, name string, args ...Value) (Value, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("runtime: %s: %w", name, err)
+	}
+	prev := vm.ctx
+	vm.ctx = ctx
+	defer func() { vm.ctx = prev }()
+	return vm.Invoke(name, args...)
 }
 
 // InvokeClosure calls a closure or packed function value on this VM (TVM's
