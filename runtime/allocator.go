@@ -201,9 +201,9 @@ var livePools struct {
 	list []weak.Pointer[pooledAllocator]
 }
 
-// ClearAllocators releases the cached memory of every live pooled allocator
+// clearAllocators releases the cached memory of every live pooled allocator
 // (vm.builtin.memory_manager.clear).
-func ClearAllocators() {
+func clearAllocators() {
 	livePools.Lock()
 	live := livePools.list[:0]
 	var todo []*pooledAllocator

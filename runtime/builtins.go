@@ -615,7 +615,7 @@ func builtinMemoryManagerClear(args []Value) (Value, error) {
 		vm.alloc.Clear()
 		return nil, nil
 	}
-	ClearAllocators()
+	clearAllocators()
 	return nil, nil
 }
 

@@ -10,6 +10,8 @@ import (
 var (
 	// ErrType: a value has the wrong kind (expected a Tensor, got a Shape).
 	ErrType = errors.New("type error")
+	// ErrLimit: a call exceeded an instruction limit (WithInstructionLimit).
+	ErrLimit = errors.New("limit exceeded")
 	// ErrValue: a value has the right kind but a wrong ndim, dtype or size.
 	ErrValue = errors.New("value error")
 	// ErrMatch: a shape dimension or prim value does not match (match_cast).

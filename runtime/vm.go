@@ -189,10 +189,6 @@ func WithMaxCallDepth(n int) VMOption { return func(c *vmConfig) { c.maxDepth = 
 // ErrLimit. Compiled functions run as Go and are not counted.
 func WithInstructionLimit(n int64) VMOption { return func(c *vmConfig) { c.maxSteps = n } }
 
-// ErrLimit is returned, wrapped, when a call exceeds an instruction limit
-// (WithInstructionLimit).
-var ErrLimit = errors.New("limit exceeded")
-
 // DefaultMaxCallDepth is the default bound on nested calls.
 const DefaultMaxCallDepth = 10000
 
