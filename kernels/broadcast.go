@@ -70,6 +70,22 @@ type bplan struct {
 func makePlan(out []int64, ins ...[]int64) bplan {
 	var p bplan
 	p.n = len(ins)
+	// Every input of the output's shape (the common case): one contiguous
+	// row, which the general coalescing below would also reach.
+	if n, ok := sameShapes(out, ins); ok && n > 1 {
+		p.nd, p.dims[0], p.inner, p.rows = 1, n, n, 1
+		for j := range ins {
+			p.st[j][0] = 1
+		}
+		return p
+	}
+	return makePlanGeneral(out, ins...)
+}
+
+// makePlanGeneral is makePlan without the same-shape shortcut.
+func makePlanGeneral(out []int64, ins ...[]int64) bplan {
+	var p bplan
+	p.n = len(ins)
 	nd := len(out)
 	// strides of each input against the output's dims, skipping size-1 output dims
 	var dims [maxRank]int
@@ -138,6 +154,26 @@ func makePlan(out []int64, ins ...[]int64) bplan {
 		p.rows *= p.dims[i]
 	}
 	return p
+}
+
+// sameShapes reports whether every shape in ins equals out, and out's
+// element count.
+func sameShapes(out []int64, ins [][]int64) (int, bool) {
+	for _, s := range ins {
+		if len(s) != len(out) {
+			return 0, false
+		}
+		for i, d := range s {
+			if d != out[i] {
+				return 0, false
+			}
+		}
+	}
+	n := 1
+	for _, d := range out {
+		n *= int(d)
+	}
+	return n, true
 }
 
 // innerStride is input j's stride along the innermost dim (0 or 1).

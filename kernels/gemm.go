@@ -47,6 +47,12 @@ func SgemmEx(transA, transB bool, m, n, k int, alpha float32, a []float32, lda i
 
 // sgemmEx is SgemmEx, with B taken from pb instead when pb is not nil.
 func sgemmEx(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, ep *GemmEpilogue, pb *PackedB) error {
+	// With one or two rows and B at hand row-major, the small-M kernels that
+	// stream B in place beat the packed panels and give the same bits, so a
+	// constant's packing is left aside (see gemmInPlaceRows).
+	if pb != nil && b != nil && !transB && m <= gemmInPlaceRows && gemmDirectAvailable() {
+		pb = nil
+	}
 	if pb != nil {
 		if err := checkGemm(transA, false, m, n, 0, len(a), lda, 0, ldb, len(c), ldc); err != nil {
 			return err
@@ -271,6 +277,13 @@ func sgemm(transA bool, m, n, k int, alpha float32, a []float32, lda int, src *g
 
 // gemmSmallRows is the largest m run with asm.SgemmTileSmall's tile.
 const gemmSmallRows = 8
+
+// gemmInPlaceRows is the largest m for which a matmul against a registered
+// constant reads B in place (the small-M kernels) rather than its packing:
+// at m=1 and 2 streaming B row-major is faster (BenchmarkMatmulConstant, AVX2:
+// m=1 against 768x768 22 vs 14.5 GFLOP/s, m=2 35 vs 28.5); from m=3 the
+// packed panels are as fast or faster.
+const gemmInPlaceRows = 2
 
 // kernel runs the micro-kernel of the job's tile with static calls (the
 // pointers stay non-escaping, so edge tiles live on the stack).

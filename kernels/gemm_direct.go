@@ -31,6 +31,12 @@ func (j *gemmJob) directOK() bool {
 	if j.pb != nil || j.b.conv || j.b.trans || j.m > gemmSmallRows {
 		return false
 	}
+	return gemmDirectAvailable()
+}
+
+// gemmDirectAvailable reports whether the active SIMD level has the small-M
+// direct kernels.
+func gemmDirectAvailable() bool {
 	_, ok := asm.SgemmDirectTile(1)
 	return ok
 }

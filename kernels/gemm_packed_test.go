@@ -84,17 +84,22 @@ func TestSgemmPackedErrors(t *testing.T) {
 
 // TestMatmulRegisteredConstant checks that matmul and matmul_bias with a
 // registered constant weight (packed once, cached) give the unpacked bits.
+// Few rows (m <= gemmSmallRows) read B in place instead of its packing.
 func TestMatmulRegisteredConstant(t *testing.T) {
-	for _, tb := range []bool{false, true} {
-		x := randT(t, 1, []int64{2, 9, 70}, runtime.Float32, -1, 1)
+	for _, c := range []struct {
+		tb   bool
+		rows []int64
+	}{{false, []int64{2, 9}}, {true, []int64{2, 9}}, {false, []int64{1, 1}}, {false, []int64{1, 5}}, {true, []int64{1, 3}}} {
+		tb := c.tb
+		x := randT(t, 1, append(c.rows, 70), runtime.Float32, -1, 1)
 		wshape := []int64{70, 45}
 		if tb {
 			wshape = []int64{45, 70}
 		}
 		w := randT(t, 2, wshape, runtime.Float32, -1, 1)
 		bias := randT(t, 3, []int64{45}, runtime.Float32, -1, 1)
-		want := mustT(t, []int64{2, 9, 45}, runtime.Float32)
-		got := mustT(t, []int64{2, 9, 45}, runtime.Float32)
+		want := mustT(t, append(c.rows, 45), runtime.Float32)
+		got := mustT(t, append(c.rows, 45), runtime.Float32)
 		run := func(out *runtime.Tensor) {
 			if tb {
 				if err := MatmulTransposed(out, x, w, false, true); err != nil {
@@ -115,7 +120,7 @@ func TestMatmulRegisteredConstant(t *testing.T) {
 		wf, gf := want.Float32s(), got.Float32s()
 		for i := range wf {
 			if math.Float32bits(wf[i]) != math.Float32bits(gf[i]) {
-				t.Fatalf("transB=%v: [%d] packed %v, unpacked %v", tb, i, gf[i], wf[i])
+				t.Fatalf("transB=%v rows %v: [%d] packed %v, unpacked %v", tb, c.rows, i, gf[i], wf[i])
 			}
 		}
 	}
@@ -150,5 +155,29 @@ func BenchmarkSgemmPacked(b *testing.B) {
 				b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})
 		}
+	}
+}
+
+// BenchmarkMatmulConstant is a model's linear layer: matmul of an m-row
+// activation with a registered constant weight (k x n), 1 thread.
+func BenchmarkMatmulConstant(b *testing.B) {
+	defer SetNumThreads(0)
+	for _, s := range [][3]int{{1, 768, 768}, {1, 3072, 768}, {8, 768, 768}, {64, 768, 768}, {128, 256, 256}, {128, 1024, 256}, {128, 256, 1024}} {
+		m, n, k := s[0], s[1], s[2]
+		x := randT(b, 1, []int64{int64(m), int64(k)}, runtime.Float32, -1, 1)
+		w := randT(b, 2, []int64{int64(k), int64(n)}, runtime.Float32, -1, 1)
+		out := mustT(b, []int64{int64(m), int64(n)}, runtime.Float32)
+		RegisterConstant(w)
+		b.Run(fmt.Sprintf("m=%d/n=%d/k=%d", m, n, k), func(b *testing.B) {
+			SetNumThreads(1)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if err := Matmul(out, x, w); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+		UnregisterConstant(w)
 	}
 }

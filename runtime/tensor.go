@@ -45,29 +45,33 @@ type Storage struct {
 	lease   uint32
 	views   []*Tensor
 	viewBuf [2]*Tensor // views' first backing array, saving allocations
+	// first is the header of the storage's first tensor view, allocated
+	// with the storage (one allocation fewer per tensor).
+	first     Tensor
+	firstUsed bool
 }
 
 // maxCachedViews bounds the tensor headers a storage keeps for reuse.
 const maxCachedViews = 32
 
 // viewTensor is AllocTensor for the VM's alloc_tensor builtin: shape is an
-// immutable Shape value and is not copied, and on pooled storage a tensor
-// header made during an earlier lease is reused. That is safe because a
-// pooled storage is only freed when no value reaching it survives the call
-// that allocated it (see VM.releaseStorages), so its old views are dead.
+// immutable Shape value (a constant or make_shape's result) and is not
+// copied, and on pooled storage a tensor header made during an earlier lease
+// is reused. That is safe because a pooled storage is only freed when no
+// value reaching it survives the call that allocated it (see
+// VM.releaseStorages), so its old views are dead.
 func (s *Storage) viewTensor(offset int64, shape Shape, dt DataType) (*Tensor, error) {
-	if s.owner == nil {
-		return s.AllocTensor(offset, shape, dt)
-	}
-	for _, v := range s.views {
-		if v.lease != s.lease && v.offset == offset && v.dtype == dt && Shape(v.shape).Equal(shape) {
-			v.lease = s.lease
-			return v, nil
+	if s.owner != nil {
+		for _, v := range s.views {
+			if v.lease != s.lease && v.offset == offset && v.dtype == dt && Shape(v.shape).Equal(shape) {
+				v.lease = s.lease
+				return v, nil
+			}
 		}
 	}
-	t, err := s.AllocTensor(offset, shape, dt)
-	if err != nil {
-		return nil, err
+	t, err := s.newView(offset, shape, dt)
+	if err != nil || s.owner == nil {
+		return t, err
 	}
 	t.lease = s.lease
 	if s.views == nil {
@@ -78,6 +82,28 @@ func (s *Storage) viewTensor(offset int64, shape Shape, dt DataType) (*Tensor, e
 		s.views = s.views[:maxCachedViews-1]
 	}
 	s.views = append(s.views, t)
+	return t, nil
+}
+
+// newView makes a tensor header of shape (not copied) and dtype at byte
+// offset within s, checking that it fits. The storage's first view uses the
+// header allocated with the storage.
+func (s *Storage) newView(offset int64, shape []int64, dt DataType) (*Tensor, error) {
+	n, err := NumBytes(shape, dt)
+	if err != nil {
+		return nil, err
+	}
+	if offset < 0 || offset > int64(len(s.data)) || n > int64(len(s.data))-offset {
+		return nil, fmt.Errorf("runtime: tensor of %d bytes at offset %d does not fit storage of %d bytes", n, offset, len(s.data))
+	}
+	var t *Tensor
+	if !s.firstUsed {
+		s.firstUsed = true
+		t = &s.first
+	} else {
+		t = new(Tensor)
+	}
+	*t = Tensor{dtype: dt, shape: shape, data: s.data[offset : offset+n : offset+n], storage: s, offset: offset, device: s.device}
 	return t, nil
 }
 
@@ -119,14 +145,7 @@ func (s *Storage) Device() Device { return s.device }
 // AllocTensor makes a tensor view of shape and dtype at byte offset within s,
 // checking that it fits.
 func (s *Storage) AllocTensor(offset int64, shape []int64, dt DataType) (*Tensor, error) {
-	n, err := NumBytes(shape, dt)
-	if err != nil {
-		return nil, err
-	}
-	if offset < 0 || offset > int64(len(s.data)) || n > int64(len(s.data))-offset {
-		return nil, fmt.Errorf("runtime: tensor of %d bytes at offset %d does not fit storage of %d bytes", n, offset, len(s.data))
-	}
-	return &Tensor{dtype: dt, shape: cloneShape(shape), data: s.data[offset : offset+n : offset+n], storage: s, offset: offset, device: s.device}, nil
+	return s.newView(offset, cloneShape(shape), dt)
 }
 
 // Tensor is an n-dimensional array: a dtype, a shape and a view of storage.
@@ -181,8 +200,9 @@ func NewTensor(shape []int64, dt DataType) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &Storage{data: alignedBytes(n), device: CPU}
-	return &Tensor{dtype: dt, shape: cloneShape(shape), data: st.data, storage: st, device: CPU}, nil
+	st := &Storage{data: alignedBytes(n), device: CPU, firstUsed: true}
+	st.first = Tensor{dtype: dt, shape: cloneShape(shape), data: st.data, storage: st, device: CPU}
+	return &st.first, nil
 }
 
 // MustNewTensor is NewTensor for shapes known to be valid (tests, generated

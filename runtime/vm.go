@@ -169,6 +169,7 @@ type vmConfig struct {
 	imports  []*Module
 	maxDepth int
 	maxSteps int64
+	recycle  bool
 }
 
 // WithAllocator selects the allocator type (PooledAllocator by default).
@@ -225,6 +226,11 @@ type VM struct {
 	ctx      context.Context
 	steps    int64
 	maxSteps int64
+	// recycle (WithRecycledOutputs) returns the storages of one call's
+	// results to the allocator when the next call starts; recycled holds
+	// them meanwhile.
+	recycle  bool
+	recycled []*Storage
 }
 
 // stepCheck is how often (in instructions) the VM loop looks at its
@@ -268,6 +274,7 @@ func NewVM(exec *Executable, opts ...VMOption) (*VM, error) {
 		alloc:    alloc,
 		maxDepth: cfg.maxDepth,
 		maxSteps: cfg.maxSteps,
+		recycle:  cfg.recycle,
 		devices:  []Device{CPU},
 	}
 	vm.trackable = alloc.Type() == PooledAllocator
@@ -432,6 +439,8 @@ func (vm *VM) releaseStorages(fr *frame, ret Value) {
 		}
 		if !keep {
 			vm.alloc.Free(s)
+		} else if vm.recycle && len(vm.frames) == 1 {
+			vm.recycled = append(vm.recycled, s)
 		}
 	}
 	clear(fr.storages)
@@ -727,6 +736,7 @@ func (vm *VM) Invoke(name string, args ...Value) (ret Value, err error) {
 	}
 	if len(vm.frames) == 0 {
 		vm.steps = 0
+		vm.recycleOutputs()
 	}
 	defer vm.guard(name, len(vm.frames), &err)
 	return c.call(vm, args)

@@ -37,8 +37,9 @@ func report(b *testing.B, m, n, k int) {
 	b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
 
-// BenchmarkSgemm runs relaxgo and OpenBLAS on the same operands, alternating
-// per case so that machine noise hits both alike.
+// BenchmarkSgemm runs relaxgo (B as given, and B packed once as for a model's
+// constant weights) and OpenBLAS on the same operands, alternating per case so
+// that machine noise hits them alike.
 func BenchmarkSgemm(b *testing.B) {
 	defer kernels.SetNumThreads(0)
 	for _, c := range cases {
@@ -49,6 +50,21 @@ func BenchmarkSgemm(b *testing.B) {
 			kernels.SetNumThreads(c.threads)
 			for i := 0; i < b.N; i++ {
 				if err := kernels.Sgemm(false, false, m, n, k, 1, x, k, y, n, 0, z, n); err != nil {
+					b.Fatal(err)
+				}
+			}
+			report(b, m, n, k)
+		})
+		// A model's weights are constants: generated packages pack them once
+		// (kernels.RegisterConstants), so a layer runs SgemmPacked.
+		pb, err := kernels.PackB(false, k, n, y, n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("impl=prepacked/"+shape, func(b *testing.B) {
+			kernels.SetNumThreads(c.threads)
+			for i := 0; i < b.N; i++ {
+				if err := kernels.SgemmPacked(false, m, 1, x, k, pb, 0, z, n, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,5 +1,6 @@
 # summary.awk: median GFLOP/s per benchmark over -count runs, and the
-# relaxgo/OpenBLAS ratios. Input: `go test -bench` output.
+# relaxgo/OpenBLAS ratios (ratio: B as given; ratio-pp: B packed once, as a
+# model's constant weights are). Input: `go test -bench` output.
 /^BenchmarkSgemm\// {
 	name = $1; sub(/-[0-9]+$/, "", name); sub(/^BenchmarkSgemm\//, "", name)
 	for (i = 2; i <= NF; i++) if ($(i) == "GFLOP/s") v[name, ++n[name]] = $(i-1)
@@ -16,11 +17,11 @@ function median(name,    k, m, i, j, t, a) {
 	return (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
 }
 END {
-	printf "%-36s %10s %10s %8s\n", "case", "relaxgo", "openblas", "ratio"
+	printf "%-36s %10s %10s %10s %8s %8s\n", "case", "relaxgo", "prepacked", "openblas", "ratio", "ratio-pp"
 	for (c = 1; c <= nc; c++) {
-		r = median("impl=relaxgo/" order[c]); o = median("impl=openblas/" order[c])
+		r = median("impl=relaxgo/" order[c]); p = median("impl=prepacked/" order[c]); o = median("impl=openblas/" order[c])
 		med[order[c]] = r
-		printf "%-36s %10.1f %10.1f %8.2f\n", order[c], r, o, (o > 0 ? r / o : 0)
+		printf "%-36s %10.1f %10.1f %10.1f %8.2f %8.2f\n", order[c], r, p, o, (o > 0 ? r / o : 0), (o > 0 ? p / o : 0)
 	}
 	t1 = med["m=1024/n=1024/k=1024/threads=1"]
 	if (t1 > 0) printf "relaxgo 2-thread scaling at 1024: %.2fx\n", med["m=1024/n=1024/k=1024/threads=2"] / t1

@@ -38,6 +38,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	threads := fs.Int("threads", 0, "kernel threads (0: GOMAXPROCS)")
 	fn := fs.String("func", "main", "function to time")
 	inputs := fs.String("inputs", "", "arguments (.npz): by parameter name, else by position")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the timed calls to this file (with --mode=both, one per mode: FILE.bytecode.ext, FILE.compiled.ext)")
 	number := fs.Int("n", 0, "timed calls per mode (0: as many as fit in about a second, at least 10)")
 	var extra multiFlag
 	fs.Var(&extra, "go", "a Go file compiled into the runner, e.g. registering packed functions (repeatable)")
@@ -51,7 +52,15 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	if *mode != "bytecode" && *mode != "compiled" && *mode != "both" {
 		return usageError(fs, stderr, "unknown --mode=%s (want bytecode, compiled or both)", *mode)
 	}
-	results, err := bench(&cf, file, *fn, *mode, *inputs, *threads, *number, extra, stderr)
+	if *cpuprofile != "" {
+		p, err := filepath.Abs(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(stderr, "relaxgo bench:", err)
+			return 1
+		}
+		*cpuprofile = p
+	}
+	results, err := bench(&cf, file, *fn, *mode, *inputs, *threads, *number, *cpuprofile, extra, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "relaxgo bench:", err)
 		return 1
@@ -69,7 +78,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 }
 
 // bench builds the runner and times fn in the requested modes.
-func bench(cf *compileFlags, module, fn, mode, inputs string, threads, number int, extra []string, stderr io.Writer) ([]benchResult, error) {
+func bench(cf *compileFlags, module, fn, mode, inputs string, threads, number int, cpuprofile string, extra []string, stderr io.Writer) ([]benchResult, error) {
 	cf.inputs = inputs
 	res, err := cf.compile(module, stderr)
 	if err != nil {
@@ -101,8 +110,8 @@ func bench(cf *compileFlags, module, fn, mode, inputs string, threads, number in
 	if err := tensorio.WriteNPZFile(inPath, in); err != nil {
 		return nil, err
 	}
-	runner := func(n int) ([]benchResult, error) {
-		cmd := exec.Command(bin, "-fn", fn, "-mode", mode, "-in", inPath, "-bench", strconv.Itoa(n), "-threads", strconv.Itoa(threads))
+	runner := func(n int, profile string) ([]benchResult, error) {
+		cmd := exec.Command(bin, "-fn", fn, "-mode", mode, "-in", inPath, "-bench", strconv.Itoa(n), "-threads", strconv.Itoa(threads), "-cpuprofile", profile)
 		var out, errOut bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errOut
 		if err := cmd.Run(); err != nil {
@@ -121,7 +130,7 @@ func bench(cf *compileFlags, module, fn, mode, inputs string, threads, number in
 	}
 	if number <= 0 {
 		// Calibrate: a short run, then enough calls for about a second per mode.
-		probe, err := runner(10)
+		probe, err := runner(10, "")
 		if err != nil {
 			return nil, err
 		}
@@ -132,5 +141,5 @@ func bench(cf *compileFlags, module, fn, mode, inputs string, threads, number in
 			}
 		}
 	}
-	return runner(number)
+	return runner(number, cpuprofile)
 }

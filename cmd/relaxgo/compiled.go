@@ -43,8 +43,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	goruntime "runtime"
+	"runtime/pprof"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/relaxgo/relaxgo/kernels"
@@ -68,6 +71,7 @@ func run() error {
 	output := flag.String("out", "", "results (.npz)")
 	bench := flag.Int("bench", 0, "timed calls per mode (0: run once)")
 	threads := flag.Int("threads", 0, "kernel threads (0: GOMAXPROCS)")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the timed calls (-bench) to this file")
 	flag.Parse()
 	kernels.SetNumThreads(*threads)
 	m, err := model.New()
@@ -113,6 +117,16 @@ func run() error {
 				}
 			}
 			samples := make([]float64, *bench)
+			if *cpuprofile != "" {
+				f, err := os.Create(profilePath(*cpuprofile, md, *mode))
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return err
+				}
+			}
 			var before, after goruntime.MemStats
 			goruntime.ReadMemStats(&before)
 			for i := range samples {
@@ -123,6 +137,9 @@ func run() error {
 				samples[i] = float64(time.Since(start).Nanoseconds())
 			}
 			goruntime.ReadMemStats(&after)
+			if *cpuprofile != "" {
+				pprof.StopCPUProfile()
+			}
 			sort.Float64s(samples)
 			res := map[string]any{"mode": md, "median_ns": samples[len(samples)/2], "min_ns": samples[0],
 				"allocs": float64(after.Mallocs-before.Mallocs) / float64(*bench),
@@ -145,6 +162,16 @@ func run() error {
 		return err
 	}
 	return tensorio.WriteNPZFile(*output, out)
+}
+
+// profilePath is the CPU profile file of one mode: the path as given when
+// one mode is timed, else with the mode before its extension (p.bytecode.pprof).
+func profilePath(path, mode, modes string) string {
+	if len(splitModes(modes)) < 2 {
+		return path
+	}
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + "." + mode + ext
 }
 
 func splitModes(s string) []string {

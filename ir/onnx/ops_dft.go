@@ -157,22 +157,8 @@ func convDFT(c *Ctx, n *Node) ([]*Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if axis == int64(r-1) {
-		return []*Value{y}, nil
-	}
-	// Move the signal axis back: y is [others..., K, 2].
-	back := make([]int64, r+1)
-	j := 0
-	for i := 0; i < r; i++ {
-		if int64(i) == axis {
-			back[i] = int64(r - 1)
-		} else {
-			back[i] = int64(j)
-			j++
-		}
-	}
-	back[r] = int64(r)
-	return one(c.Un("relax.permute_dims", y, Attr("axes", intsAny(back))))
+	// y is [others..., K, 2].
+	return dftAxisBack(c, y, axis, r)
 }
 
 // irfft is the inverse of a one-sided DFT: the input holds k = n/2+1
@@ -216,6 +202,12 @@ func irfft(c *Ctx, n *Node, f *formula, re, im *Value, xd []int64, axis int64, r
 	if err != nil {
 		return nil, err
 	}
+	return dftAxisBack(c, y, axis, r)
+}
+
+// dftAxisBack moves the signal axis of y ([others..., K, 2] or [..., n, 1],
+// rank r+1), which the transform computed last, back to position axis.
+func dftAxisBack(c *Ctx, y *Value, axis int64, r int) ([]*Value, error) {
 	if axis == int64(r-1) {
 		return []*Value{y}, nil
 	}

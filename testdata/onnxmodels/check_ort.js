@@ -1,12 +1,14 @@
 // Cross-check of the fixtures against ONNX Runtime (not used by the Go tests).
 //
-//   node testdata/onnxmodels/check_ort.js [--tol 1e-4] [dir ...]
+//   node testdata/onnxmodels/check_ort.js [--tol 1e-4] [--time N] [--threads T] [dir ...]
 //
 // Each dir (default: every model folder next to this script) holds model.onnx, inputs.npz and
 // expected.npz as written by make_models.py. Runs the model in onnxruntime-node (found as
 // require('onnxruntime-node'), $ORT_NODE_DIR, or /tmp/ortnode/node_modules/onnxruntime-node) with
 // graphOptimizationLevel 'all' and 1 thread, and compares every output with the rule
-// abs(got-want) <= tol + tol*abs(want). Exit status 1 on any mismatch.
+// abs(got-want) <= tol + tol*abs(want). Exit status 1 on any mismatch. With --time N it then times N
+// more runs (after 5 warm-up runs) with --threads T intra-op threads (default 1) and prints one line
+// "time <model> threads=<T> median_us=<m> min_us=<m>" per model (scripts/onnx_bench.sh reads it).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -53,10 +55,12 @@ function parseNpy(d, name) {
 
 async function main() {
   const ort = loadOrt();
-  let tol = 1e-4;
+  let tol = 1e-4, timeRuns = 0, threads = 1;
   const dirs = [];
   for (let i = 2; i < process.argv.length; i++) {
     if (process.argv[i] === '--tol') tol = Number(process.argv[++i]);
+    else if (process.argv[i] === '--time') timeRuns = Number(process.argv[++i]);
+    else if (process.argv[i] === '--threads') threads = Number(process.argv[++i]);
     else dirs.push(process.argv[i]);
   }
   if (!dirs.length) {
@@ -67,7 +71,7 @@ async function main() {
   let allOk = true;
   for (const dir of dirs) {
     const sess = await ort.InferenceSession.create(path.join(dir, 'model.onnx'),
-      { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all' });
+      { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all' });
     const inputs = fs.existsSync(path.join(dir, 'inputs.npz')) ? readNpz(path.join(dir, 'inputs.npz')) : {};
     const want = readNpz(path.join(dir, 'expected.npz'));
     const feeds = {};
@@ -85,6 +89,17 @@ async function main() {
       }
       allOk = allOk && ok;
       console.log(`${path.basename(dir).padEnd(16)} ${n.padEnd(34)} ${ok ? 'OK      ' : 'MISMATCH'} shape ${w.shape.join('x')} max|err| ${maxAbs.toExponential(2)} max rel ${maxRel.toExponential(2)} err/bound(${tol}) ${worst.toFixed(4)}`);
+    }
+    if (timeRuns > 0) {
+      for (let i = 0; i < 5; i++) await sess.run(feeds);
+      const us = [];
+      for (let i = 0; i < timeRuns; i++) {
+        const t0 = process.hrtime.bigint();
+        await sess.run(feeds);
+        us.push(Number(process.hrtime.bigint() - t0) / 1e3);
+      }
+      us.sort((a, b) => a - b);
+      console.log(`time ${path.basename(dir)} threads=${threads} median_us=${us[us.length >> 1].toFixed(1)} min_us=${us[0].toFixed(1)}`);
     }
   }
   if (!allOk) process.exitCode = 1;

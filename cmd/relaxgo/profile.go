@@ -1,0 +1,136 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"time"
+
+	"github.com/relaxgo/relaxgo/compiler"
+	"github.com/relaxgo/relaxgo/kernels"
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+func init() {
+	register(&command{name: "profile", summary: "time each operator of a function (bytecode mode)", run: runProfile})
+}
+
+// opStat is the time one called function (a kernel, a builtin, a Relax
+// function) took over the profiled calls.
+type opStat struct {
+	name  string
+	calls int
+	total time.Duration
+}
+
+// runProfile is `relaxgo profile [--threads N] [--params P] [--func main] [-n N] --inputs IN.npz MODULE.py`.
+func runProfile(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("profile", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cf compileFlags
+	cf.register(fs)
+	threads := fs.Int("threads", 0, "kernel threads (0: GOMAXPROCS)")
+	fn := fs.String("func", "main", "function to profile")
+	inputs := fs.String("inputs", "", "arguments (.npz): by parameter name, else by position")
+	number := fs.Int("n", 20, "profiled calls (after 3 warm-up calls)")
+	top := fs.Int("top", 30, "rows to print (0: all)")
+	setUsage(fs,
+		"usage: relaxgo profile [--threads N] [--params P] [--func main] [-n N] [--top K] --inputs IN.npz MODULE.py",
+		"",
+		"Runs the function in bytecode mode and times every Call instruction (kernels, builtins,",
+		"Relax functions; a Relax function's time includes the calls it makes), like TVM's VM profiler.",
+		"Storage is not recycled while the profiler watches, so allocation costs are included.",
+	)
+	file, code := parseOne(fs, args, stdout, stderr, "MODULE.py")
+	if code >= 0 {
+		return code
+	}
+	if *number < 1 {
+		return usageError(fs, stderr, "-n must be at least 1, got %d", *number)
+	}
+	cf.inputs = *inputs
+	res, err := cf.compile(file, stderr)
+	if err == nil {
+		err = profile(res, *fn, *inputs, *threads, *number, *top, stdout)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "relaxgo profile:", err)
+		return 1
+	}
+	return 0
+}
+
+// profile runs fn number times under a timing instrument and prints the
+// per-function table, most expensive first.
+func profile(res *compiler.Result, fn, inputs string, threads, number, top int, out io.Writer) error {
+	if len(res.Lowered.PrimFuncs()) > 0 {
+		return fmt.Errorf("the module has TIR functions, which run only as generated Go; profile the packed kernels with `relaxgo bench --cpuprofile` instead")
+	}
+	args, err := readArgs(res.Exec, fn, inputs)
+	if err != nil {
+		return err
+	}
+	defer kernels.SetNumThreads(0)
+	kernels.SetNumThreads(threads)
+	kernels.RegisterConstants(res.Exec)
+	defer kernels.UnregisterConstants(res.Exec)
+	vm, err := runtime.NewVM(res.Exec)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < 3; i++ {
+		if _, err := vm.Invoke(fn, args...); err != nil {
+			return err
+		}
+	}
+	stats := map[string]*opStat{}
+	// Calls nest (a Relax function's calls happen between its before and
+	// after), so start times are a stack.
+	var starts []time.Time
+	vm.SetInstrument(func(_ runtime.Value, symbol string, before bool, _ runtime.Value, _ []runtime.Value) runtime.InstrumentReturnKind {
+		if before {
+			starts = append(starts, time.Now())
+			return runtime.InstrumentNoOp
+		}
+		d := time.Since(starts[len(starts)-1])
+		starts = starts[:len(starts)-1]
+		s := stats[symbol]
+		if s == nil {
+			s = &opStat{name: symbol}
+			stats[symbol] = s
+		}
+		s.calls++
+		s.total += d
+		return runtime.InstrumentNoOp
+	})
+	start := time.Now()
+	for i := 0; i < number; i++ {
+		if _, err := vm.Invoke(fn, args...); err != nil {
+			return err
+		}
+	}
+	wall := time.Since(start)
+	rows := make([]*opStat, 0, len(stats))
+	for _, s := range stats {
+		rows = append(rows, s)
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].total != rows[j].total {
+			return rows[i].total > rows[j].total
+		}
+		return rows[i].name < rows[j].name
+	})
+	fmt.Fprintf(out, "%s: %d calls, %v per call (threads=%d)\n", fn, number, wall/time.Duration(number), kernels.NumThreads())
+	fmt.Fprintf(out, "%-48s %8s %12s %12s %7s\n", "function", "calls", "per call", "per fn call", "%")
+	for i, s := range rows {
+		if top > 0 && i == top {
+			fmt.Fprintf(out, "(%d more)\n", len(rows)-top)
+			break
+		}
+		fmt.Fprintf(out, "%-48s %8.1f %12v %12v %6.1f%%\n", s.name, float64(s.calls)/float64(number),
+			(s.total / time.Duration(number)).Round(time.Nanosecond*10), (s.total / time.Duration(s.calls)).Round(time.Nanosecond*10),
+			100*float64(s.total)/float64(wall))
+	}
+	return nil
+}

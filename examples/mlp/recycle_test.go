@@ -1,0 +1,77 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/relaxgo/relaxgo/examples/internal/demo"
+	"github.com/relaxgo/relaxgo/examples/mlp/model"
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// TestRecycledOutputs runs the model on VMs made WithRecycledOutputs in both
+// modes: results equal an ordinary call's, a call's result is reused by the
+// next call (the option's contract), and in steady state a call allocates
+// only the returned tuple (its slice and its interface value) and Invoke's
+// variadic argument slice, where an ordinary VM also allocates the result
+// tensor's storage and bytes.
+func TestRecycledOutputs(t *testing.T) {
+	m, err := model.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x1, x2 := demo.Input(4, 64), demo.Input(4, 64)
+	for i, v := range x2.Float32s() {
+		x2.Float32s()[i] = v * 2
+	}
+	want1, err := m.Main(x1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want2, err := m.Main(x2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"bytecode", "compiled"} {
+		t.Run(mode, func(t *testing.T) {
+			newVM := m.NewVM
+			if mode == "compiled" {
+				newVM = m.NewCompiledVM
+			}
+			plain, err := newVM()
+			if err != nil {
+				t.Fatal(err)
+			}
+			vm, err := newVM(runtime.WithRecycledOutputs())
+			if err != nil {
+				t.Fatal(err)
+			}
+			call := func(vm *runtime.VM, x *runtime.Tensor) *runtime.Tensor {
+				v, err := vm.Invoke("main", x)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return v.(runtime.Tuple)[0].(*runtime.Tensor)
+			}
+			r1 := call(vm, x1)
+			if !runtime.ValuesEqual(r1, want1) {
+				t.Fatal("first call differs from an ordinary call")
+			}
+			r2 := call(vm, x2)
+			if !runtime.ValuesEqual(r2, want2) {
+				t.Fatal("second call differs from an ordinary call")
+			}
+			if r1 != r2 || !runtime.ValuesEqual(r1, want2) {
+				t.Error("the second call did not reuse the first call's result")
+			}
+			if raceEnabled {
+				return
+			}
+			recycled := testing.AllocsPerRun(50, func() { call(vm, x1) })
+			ordinary := testing.AllocsPerRun(50, func() { call(plain, x1) })
+			if recycled > 3 || ordinary <= recycled {
+				t.Errorf("allocations per call: %v recycled, %v ordinary; want at most 3 (the tuple, the arguments) and fewer than ordinary", recycled, ordinary)
+			}
+			t.Logf("allocations per call: %v with recycled outputs, %v without", recycled, ordinary)
+		})
+	}
+}

@@ -1,0 +1,68 @@
+package runtime
+
+import "testing"
+
+// TestTensorAllocations pins the allocations behind a tensor: a storage
+// carries its first tensor header, and the VM's views share their immutable
+// shape, so an output tensor costs its storage and its bytes.
+func TestTensorAllocations(t *testing.T) {
+	shape := Shape{3, 4}
+	for _, c := range []struct {
+		name string
+		max  float64
+		f    func()
+	}{
+		{"NewTensor (storage+header, bytes, shape copy)", 3, func() { _, _ = NewTensor(shape, Float32) }},
+		{"storage + VM view (storage+header, bytes)", 2, func() {
+			s, _ := NewStorage(48, CPU)
+			_, _ = s.viewTensor(0, shape, Float32)
+		}},
+		{"storage + AllocTensor (storage+header, bytes, shape copy)", 3, func() {
+			s, _ := NewStorage(48, CPU)
+			_, _ = s.AllocTensor(0, shape, Float32)
+		}},
+	} {
+		if got := testing.AllocsPerRun(100, c.f); got > c.max {
+			t.Errorf("%s: %v allocations, want at most %v", c.name, got, c.max)
+		}
+	}
+}
+
+// TestStorageViews checks that a storage's first view uses the embedded
+// header and later views get their own, all over the right bytes, and that
+// AllocTensor copies the shape while the VM's view shares it.
+func TestStorageViews(t *testing.T) {
+	s, err := NewStorage(64, CPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape := Shape{2, 2}
+	a, err := s.viewTensor(0, shape, Float32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.AllocTensor(16, shape, Float32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a != &s.first || b == a {
+		t.Fatalf("first view %p (storage header %p), second %p", a, &s.first, b)
+	}
+	a.Float32s()[3] = 7
+	b.Float32s()[0] = 9
+	if got := s.Bytes()[12:16]; got[3] != 0x40 || got[2] != 0xe0 {
+		t.Errorf("first view's last element lands at bytes %x, want 7.0 (0x40e00000)", got)
+	}
+	if b.Float32s()[0] != 9 || a.Float32s()[3] != 7 {
+		t.Error("views overlap")
+	}
+	if &a.Shape()[0] != &shape[0] {
+		t.Error("the VM's view copied its immutable shape")
+	}
+	if &b.Shape()[0] == &shape[0] {
+		t.Error("AllocTensor shares the caller's shape slice")
+	}
+	if _, err := s.viewTensor(60, shape, Float32); err == nil {
+		t.Error("a view past the storage's end was accepted")
+	}
+}

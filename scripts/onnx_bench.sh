@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# onnx_bench.sh times the real ONNX models of testdata/onnxmodels in relaxgo
+# (compiled mode, from the .onnx file) and in ONNX Runtime (check_ort.js,
+# graph optimizations 'all'), alternating per model so machine noise hits
+# both alike, and prints relaxgo/ORT median ratios (< 1: relaxgo is faster).
+#
+#   scripts/onnx_bench.sh [-t THREADS] [-n RUNS] [model ...]
+#
+# Needs node and onnxruntime-node (check_ort.js says where it looks).
+set -eu
+threads=1 runs=20
+while getopts t:n: opt; do
+	case $opt in
+	t) threads=$OPTARG ;;
+	n) runs=$OPTARG ;;
+	*) echo "usage: $0 [-t THREADS] [-n RUNS] [model ...]" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+cd "$(dirname "$0")/.."
+dir=testdata/onnxmodels
+models=("$@")
+if [ ${#models[@]} -eq 0 ]; then
+	for m in "$dir"/*/model.onnx; do models+=("$(basename "$(dirname "$m")")"); done
+fi
+bin=$(mktemp -d)/relaxgo
+trap 'rm -rf "$(dirname "$bin")"' EXIT
+go build -o "$bin" ./cmd/relaxgo
+echo "# threads=$threads runs=$runs $(grep -o -w 'avx512f\|avx2' /proc/cpuinfo | sort -u | tr '\n' ' ')$("$bin" version | grep -o "isa=[a-z0-9]*")"
+printf '%-16s %14s %14s %8s\n' model relaxgo_us ort_us ratio
+for m in "${models[@]}"; do
+	r=$("$bin" bench --mode=compiled --threads "$threads" -n "$runs" --inputs "$dir/$m/inputs.npz" "$dir/$m/model.onnx" | awk '$1 == "compiled" {print $2}')
+	o=$(node "$dir/check_ort.js" --time "$runs" --threads "$threads" "$dir/$m" | sed -n 's/.*median_us=\([0-9.]*\).*/\1/p')
+	# relaxgo prints a Go duration (e.g. 12.3ms, 950µs); convert to µs.
+	us=$(echo "$r" | awk '{v=$1; if (v ~ /ms$/) {sub(/ms$/,"",v); v*=1000} else if (v ~ /µs$/) {sub(/µs$/,"",v)} else if (v ~ /ns$/) {sub(/ns$/,"",v); v/=1000} else if (v ~ /s$/) {sub(/s$/,"",v); v*=1e6}; printf "%.1f", v}')
+	printf '%-16s %14s %14s %8.2f\n' "$m" "$us" "$o" "$(echo "$us $o" | awk '{print $1/$2}')"
+done
