@@ -360,6 +360,13 @@ func (vm *VM) vmtirClosure(fidx int, fn vmtirFunc) *Closure {
 		if int64(len(args)) != f.NumArgs {
 			return nil, arityError(&f, len(args))
 		}
+		if v.ctx != nil {
+			// Compiled functions look at the context of InvokeContext
+			// when they start (recursion is their only loop).
+			if err := v.ctx.Err(); err != nil {
+				return nil, fmt.Errorf("runtime: call stopped at %s: %w", f.Name, err)
+			}
+		}
 		fr, err := v.pushFrame(int(f.RegisterFileSize), 0)
 		if err != nil {
 			return nil, err
@@ -367,16 +374,33 @@ func (vm *VM) vmtirClosure(fidx int, fn vmtirFunc) *Closure {
 		copy(fr.regs, args)
 		if err := fn(v, fr.regs); err != nil {
 			v.popFrame(fr, nil)
-			var ce *CheckError
-			if errors.As(err, &ce) {
-				return nil, err
-			}
-			return nil, fmt.Errorf("%s: %w", f.Name, err)
+			return nil, compiledError(f.Name, err)
 		}
 		ret := fr.regs[f.NumArgs]
 		v.popFrame(fr, ret)
 		return ret, nil
 	})
+}
+
+// compiledError gives a compiled function's error the context bytecode mode
+// gives it, and like bytecode mode only once: a CallError made by
+// rtimpl.CallErr gets the function's name, and errors that already carry
+// their context (CheckErrors, named CallErrors, the depth limit, a stopped
+// call) pass through unchanged, so deep recursion does not build a message
+// per level.
+func compiledError(fn string, err error) error {
+	var ce *CheckError
+	if errors.As(err, &ce) {
+		return err
+	}
+	var cl *CallError
+	if errors.As(err, &cl) {
+		if cl.Func == "" {
+			cl.Func = fn
+		}
+		return err
+	}
+	return fmt.Errorf("%s: %w", fn, err)
 }
 
 func arityError(f *FuncInfo, got int) error {
