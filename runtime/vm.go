@@ -124,12 +124,6 @@ const (
 // function-table name; args must not be retained.
 type Instrument func(fn Value, symbol string, before bool, ret Value, args []Value) InstrumentReturnKind
 
-// ErrUnknownFunction is wrapped when a function name is not in the executable.
-var ErrUnknownFunction = errors.New("unknown function")
-
-// ErrArity is wrapped when a function receives the wrong number of arguments.
-var ErrArity = errors.New("wrong number of arguments")
-
 // CallError reports a failing Call instruction: the bytecode function, the
 // instruction's index within it and the callee. Errors that already carry
 // their context (CheckError from the vm.builtin.check_*/match_* builtins and
@@ -170,6 +164,7 @@ type vmConfig struct {
 	maxDepth int
 	maxSteps int64
 	recycle  bool
+	memLimit int64
 }
 
 // WithAllocator selects the allocator type (PooledAllocator by default).
@@ -231,6 +226,10 @@ type VM struct {
 	// them meanwhile.
 	recycle  bool
 	recycled []*Storage
+	// memLimit bounds the bytes one top-level call may allocate
+	// (WithMemoryLimit); callBytes counts them.
+	memLimit  int64
+	callBytes int64
 }
 
 // stepCheck is how often (in instructions) the VM loop looks at its
@@ -275,7 +274,11 @@ func NewVM(exec *Executable, opts ...VMOption) (*VM, error) {
 		maxDepth: cfg.maxDepth,
 		maxSteps: cfg.maxSteps,
 		recycle:  cfg.recycle,
+		memLimit: cfg.memLimit,
 		devices:  []Device{CPU},
+	}
+	if vm.memLimit <= 0 {
+		vm.memLimit = defaultMemoryLimit()
 	}
 	vm.trackable = alloc.Type() == PooledAllocator
 	vm.pool = make([]poolEntry, len(exec.funcs))
@@ -463,6 +466,7 @@ func (vm *VM) releaseStorages(fr *frame, ret Value) {
 		}
 		if !keep {
 			vm.alloc.Free(s)
+			vm.callBytes = max(0, vm.callBytes-s.Size())
 		} else if vm.recycle && len(vm.frames) == 1 {
 			vm.recycled = append(vm.recycled, s)
 		}
@@ -760,6 +764,7 @@ func (vm *VM) Invoke(name string, args ...Value) (ret Value, err error) {
 	}
 	if len(vm.frames) == 0 {
 		vm.steps = 0
+		vm.callBytes = 0
 		vm.recycleOutputs()
 	}
 	defer vm.guard(name, len(vm.frames), &err)
