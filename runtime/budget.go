@@ -64,12 +64,16 @@ func physicalMemory() (int64, bool) {
 // limit. The VM counts a storage when it is allocated (account) and
 // uncounts it when the call frees it back to the pool, so the limit bounds
 // what a call holds at once.
-func (vm *VM) reserve(n int64, what string) error {
-	if n < 0 || n > vm.memLimit-vm.callBytes {
-		return fmt.Errorf("runtime: %s needs %d bytes, but %d bytes are already allocated in this call and the limit is %d bytes (runtime.WithMemoryLimit): %w",
-			what, n, vm.callBytes, vm.memLimit, ErrLimit)
+func (vm *VM) reserve(n int64, shape []int64, dt DataType) error {
+	if n >= 0 && n <= vm.memLimit-vm.callBytes {
+		return nil
 	}
-	return nil
+	what := "a storage"
+	if shape != nil {
+		what = fmt.Sprintf("a storage of shape %s and dtype %s", Shape(shape), dt)
+	}
+	return fmt.Errorf("%s needs %d bytes, but %d bytes are already allocated in this call and the limit is %d bytes (runtime.WithMemoryLimit): %w",
+		what, n, vm.callBytes, vm.memLimit, ErrLimit)
 }
 
 // account counts a storage allocated for the running call.

@@ -147,8 +147,8 @@ func (vm *VM) allocTensor(shape []int64, dt DataType) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := vm.reserve(n, fmt.Sprintf("a tensor of shape %s and dtype %s", Shape(shape), dt)); err != nil {
-		return nil, err
+	if err := vm.reserve(n, shape, dt); err != nil {
+		return nil, fmt.Errorf("runtime: %w", err)
 	}
 	s, err := vm.alloc.Alloc(n, CPU)
 	if err != nil {
@@ -548,8 +548,8 @@ func builtinAllocStorage(args []Value) (Value, error) {
 	if err != nil {
 		return nil, fmt.Errorf("runtime: %s: %w", fn, err)
 	}
-	if err := vm.reserve(n, fmt.Sprintf("%s: a storage of shape %s and dtype %s", fn, Shape(shape), dt)); err != nil {
-		return nil, err
+	if err := vm.reserve(n, shape, dt); err != nil {
+		return nil, fmt.Errorf("runtime: %s: %w", fn, err)
 	}
 	s, err := vm.alloc.Alloc(n, vm.devices[dev])
 	if err != nil {
