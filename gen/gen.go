@@ -57,8 +57,14 @@ type Input struct {
 	Source string
 }
 
-// Files maps generated file names to their contents.
+// Files maps generated file names to their contents. Go files are named
+// *.relaxgo.go (and model.relaxgo_test.go), so that they stand apart from a
+// user's files in the same directory.
 type Files map[string][]byte
+
+// LegacyFiles are the names earlier relaxgo versions gave generated files;
+// `relaxgo gen` removes them when they carry the generated-code header.
+var LegacyFiles = []string{"compiled.go", "tir.go", "model.go", "runtime.go", "model_test.go"}
 
 // Package generates the model package.
 func Package(in Input) (Files, error) {
@@ -144,11 +150,11 @@ func Package(in Input) (Files, error) {
 		return nil, err
 	}
 	for name, src := range map[string][]byte{
-		"compiled.go":   render(comp),
-		"tir.go":        render(tir),
-		"model.go":      append([]byte(header(in.Source)+"\n\n"+doc), api...),
-		"runtime.go":    []byte(rt),
-		"model_test.go": testFile,
+		"compiled.relaxgo.go":   render(comp),
+		"tir.relaxgo.go":        render(tir),
+		"model.relaxgo.go":      append([]byte(header(in.Source)+"\n\n"+doc), api...),
+		"runtime.relaxgo.go":    []byte(rt),
+		"model.relaxgo_test.go": testFile,
 	} {
 		out, err := format.Source(src)
 		if err != nil {
@@ -280,7 +286,7 @@ var goKeywords = map[string]bool{"break": true, "case": true, "chan": true, "con
 	"import": true, "interface": true, "map": true, "package": true, "range": true, "return": true, "select": true,
 	"struct": true, "switch": true, "type": true, "var": true, "m": true, "err": true, "v": true, "runtime": true, "fmt": true,
 	// locals of the generated typed API
-	"t": true, "ok": true, "rtimpl": true}
+	"t": true, "ok": true, "rtimpl": true, "ctx": true, "context": true}
 
 // isResultName reports whether s is one of the typed API's result
 // variables (r0, r1, ...), which a parameter must not shadow.
@@ -300,7 +306,7 @@ func isResultName(s string) bool {
 // package-level function using the Default model.
 func apiFile(in Input) ([]byte, []signature, error) {
 	f := jen.NewFile(in.Package)
-	taken := map[string]bool{"New": true, "Default": true, "Model": true}
+	taken := map[string]bool{"New": true, "Default": true, "Model": true, "WithMode": true}
 	// The generated Model embeds *runtime.Model: its methods (Invoke,
 	// CompareModes, Executable, NewVM, ...) are taken too.
 	rm := reflect.TypeOf(&runtime.Model{})
@@ -308,8 +314,14 @@ func apiFile(in Input) ([]byte, []signature, error) {
 		taken[rm.Method(i).Name] = true
 	}
 	var sigs []signature
-	for _, fn := range publicFuncs(in.Lowered) {
-		goName := exportedName(fn.Name, taken)
+	funcs := publicFuncs(in.Lowered)
+	goNames := make([]string, len(funcs))
+	for i, fn := range funcs {
+		goNames[i] = exportedName(fn.Name, taken)
+	}
+	for i, fn := range funcs {
+		goName := goNames[i]
+		ctxName := exportedName(goName+"Context", taken)
 		names := map[string]bool{}
 		var params, args []jen.Code
 		var sigParts []string
@@ -329,7 +341,7 @@ func apiFile(in Input) ([]byte, []signature, error) {
 		sigs = append(sigs, signature{Name: fn.Name, GoName: goName, Signature: sig})
 		// Convert the result value into typed results.
 		var body []jen.Code
-		body = append(body, jen.List(jen.Id("v"), jen.Id("err")).Op(":=").Id("m").Dot("Invoke").Call(append([]jen.Code{jen.Lit(fn.Name)}, args...)...))
+		body = append(body, jen.List(jen.Id("v"), jen.Id("err")).Op(":=").Id("m").Dot("InvokeContext").Call(append([]jen.Code{jen.Id("ctx"), jen.Lit(fn.Name)}, args...)...))
 		nres := len(res)
 		zeros := func() []jen.Code {
 			out := make([]jen.Code, 0, nres+1)
@@ -356,17 +368,33 @@ func apiFile(in Input) ([]byte, []signature, error) {
 		body = append(body, jen.Return(append(outs, jen.Nil())...))
 		// A comment starting with "//" is written as is (jennifer would
 		// otherwise use /* */ for a multi-line one).
-		f.Comment(fmt.Sprintf("// %s calls %s in compiled mode.\n//\n//\t%s", goName, fn.Name, sig))
-		f.Func().Params(jen.Id("m").Op("*").Id("Model")).Id(goName).Params(params...).Params(resTypes...).Block(body...)
+		ctxParams := append([]jen.Code{jen.Id("ctx").Qual("context", "Context")}, params...)
+		ctxArgs := append([]jen.Code{jen.Id("ctx")}, args...)
+		bgArgs := append([]jen.Code{jen.Qual("context", "Background").Call()}, args...)
+		f.Comment(fmt.Sprintf("// %s calls %s in the Model's mode (compiled, unless the Model comes from\n// WithMode).\n//\n//\t%s", goName, fn.Name, sig))
+		f.Func().Params(jen.Id("m").Op("*").Id("Model")).Id(goName).Params(params...).Params(resTypes...).Block(
+			jen.Return(jen.Id("m").Dot(ctxName).Call(bgArgs...)))
 		f.Line()
-		f.Comment(fmt.Sprintf("%s calls %s on the Default model in compiled mode.", goName, fn.Name))
-		pbody := []jen.Code{
-			jen.List(jen.Id("m"), jen.Id("err")).Op(":=").Id("Default").Call(),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(append(zeros(), jen.Id("err"))...)),
-			jen.Return(jen.Id("m").Dot(goName).Call(args...)),
+		f.Comment(fmt.Sprintf("// %s is %s that stops when ctx is done (bytecode functions look every 1024\n// instructions, compiled functions when they start); the error then wraps ctx.Err().", ctxName, goName))
+		f.Func().Params(jen.Id("m").Op("*").Id("Model")).Id(ctxName).Params(ctxParams...).Params(resTypes...).Block(body...)
+		f.Line()
+		for _, v := range []struct {
+			name   string
+			params []jen.Code
+			args   []jen.Code
+			doc    string
+		}{
+			{goName, params, args, fmt.Sprintf("%s calls %s on the Default model in compiled mode.", goName, fn.Name)},
+			{ctxName, ctxParams, ctxArgs, fmt.Sprintf("%s calls %s on the Default model in compiled mode, stopping when ctx is done.", ctxName, fn.Name)},
+		} {
+			f.Comment(v.doc)
+			f.Func().Id(v.name).Params(v.params...).Params(resTypes...).Block(
+				jen.List(jen.Id("m"), jen.Id("err")).Op(":=").Id("Default").Call(),
+				jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(append(zeros(), jen.Id("err"))...)),
+				jen.Return(jen.Id("m").Dot(v.name).Call(v.args...)),
+			)
+			f.Line()
 		}
-		f.Func().Id(goName).Params(params...).Params(resTypes...).Block(pbody...)
-		f.Line()
 	}
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {

@@ -8,7 +8,7 @@ import (
 	"github.com/relaxgo/relaxgo/ir"
 )
 
-// testFile emits model_test.go: every public function runs once in each mode
+// testFile emits model.relaxgo_test.go: every public function runs once in each mode
 // on deterministic inputs, and the results must agree bit for bit.
 func testFile(in Input) ([]byte, error) {
 	var b strings.Builder

@@ -70,7 +70,7 @@ func BenchmarkOpExp(b *testing.B) {
 
 // BenchmarkOpSoftmax is row softmax over the last axis.
 func BenchmarkOpSoftmax(b *testing.B) {
-	for _, s := range [][2]int64{{64, 128}, {1024, 1024}} {
+	for _, s := range [][2]int64{{64, 128}, {512, 128}, {1024, 1024}} {
 		x := randT(b, 1, s[:], f32, -5, 5)
 		out := mustT(b, s[:], f32)
 		b.Run(fmt.Sprintf("%dx%d", s[0], s[1]), func(b *testing.B) {

@@ -1,17 +1,11 @@
 package runtime
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/relaxgo/relaxgo/internal/builtin"
 )
-
-// ErrBuiltinArgs is wrapped by Args (and so by the builtins and the kernels)
-// when a packed function receives arguments of the wrong number or type: for
-// builtins and kernels a code generator bug rather than a user input error.
-var ErrBuiltinArgs = errors.New("bad builtin arguments")
 
 // The helpers below decode one argument with Args, so builtins and kernels
 // report bad arguments in the same words.
@@ -153,10 +147,14 @@ func (vm *VM) allocTensor(shape []int64, dt DataType) (*Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := vm.reserve(n, shape, dt); err != nil {
+		return nil, fmt.Errorf("runtime: %w", err)
+	}
 	s, err := vm.alloc.Alloc(n, CPU)
 	if err != nil {
 		return nil, err
 	}
+	vm.account(s)
 	vm.trackStorage(s)
 	return s.viewTensor(0, shape, dt)
 }
@@ -550,10 +548,14 @@ func builtinAllocStorage(args []Value) (Value, error) {
 	if err != nil {
 		return nil, fmt.Errorf("runtime: %s: %w", fn, err)
 	}
+	if err := vm.reserve(n, shape, dt); err != nil {
+		return nil, fmt.Errorf("runtime: %s: %w", fn, err)
+	}
 	s, err := vm.alloc.Alloc(n, vm.devices[dev])
 	if err != nil {
 		return nil, fmt.Errorf("runtime: %s: %w", fn, err)
 	}
+	vm.account(s)
 	vm.trackStorage(s)
 	return s, nil
 }

@@ -11,10 +11,6 @@ import (
 // hostile executable cannot make each call allocate gigabytes.
 const maxRegisterFileSize = 1 << 20
 
-// ErrInvalidExecutable is wrapped by every error that rejects an executable's
-// structure (loader and execBuilder.Get).
-var ErrInvalidExecutable = errors.New("invalid executable")
-
 // invalidf builds an ErrInvalidExecutable error.
 func invalidf(format string, args ...any) error {
 	return fmt.Errorf("runtime: %w: %s", ErrInvalidExecutable, fmt.Sprintf(format, args...))

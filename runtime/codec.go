@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -33,9 +32,6 @@ const (
 
 // maxTensorNDim bounds the rank of a serialized tensor constant.
 const maxTensorNDim = 64
-
-// ErrFormat is wrapped by every error that rejects bytes as not an executable.
-var ErrFormat = errors.New("invalid VM executable file")
 
 type encoder struct{ b []byte }
 

@@ -93,10 +93,14 @@ func ValuesEqual(a, b Value) bool {
 // allocStorageBytes is vm.builtin.alloc_storage for compiled code: n bytes on
 // the VM's first device, recycled like any storage the running call allocates.
 func (vm *VM) allocStorageBytes(n int64) (*Storage, error) {
+	if err := vm.reserve(n, nil, DataType{}); err != nil {
+		return nil, fmt.Errorf("runtime: vm.builtin.alloc_storage: %w", err)
+	}
 	s, err := vm.alloc.Alloc(n, vm.devices[0])
 	if err != nil {
 		return nil, fmt.Errorf("runtime: vm.builtin.alloc_storage: %w", err)
 	}
+	vm.account(s)
 	vm.trackStorage(s)
 	return s, nil
 }

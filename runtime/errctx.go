@@ -5,8 +5,9 @@ import (
 	"strings"
 )
 
-// Error kinds of the checking builtins, matching the Python exception types
-// TVM raises (TypeError, ValueError, RuntimeError for match_cast).
+// Errors the runtime wraps, for errors.Is. The first three are the kinds of
+// the checking builtins, matching the Python exception types TVM raises
+// (TypeError, ValueError, RuntimeError for match_cast).
 var (
 	// ErrType: a value has the wrong kind (expected a Tensor, got a Shape).
 	ErrType = errors.New("type error")
@@ -20,6 +21,20 @@ var (
 	// executable calls is registered nowhere (a model calling a user function
 	// that the program has not registered).
 	ErrMissingFunction = errors.New("cannot find packed function")
+	// ErrUnknownFunction is wrapped when a function name is not in the executable.
+	ErrUnknownFunction = errors.New("unknown function")
+	// ErrArity is wrapped when a function receives the wrong number of arguments.
+	ErrArity = errors.New("wrong number of arguments")
+	// ErrBuiltinArgs is wrapped by Args (and so by the builtins and the
+	// kernels) when a packed function receives arguments of the wrong number
+	// or type: for builtins and kernels a code generator bug rather than a
+	// user input error.
+	ErrBuiltinArgs = errors.New("bad builtin arguments")
+	// ErrFormat is wrapped by every error that rejects bytes as not an executable.
+	ErrFormat = errors.New("invalid VM executable file")
+	// ErrInvalidExecutable is wrapped by every error that rejects an
+	// executable's structure (loader and builder).
+	ErrInvalidExecutable = errors.New("invalid executable")
 )
 
 // CheckError is the error of a vm.builtin.check_* or match_* builtin. Its

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
@@ -17,8 +18,44 @@ type Model struct {
 	compiled *Executable
 	tirMod   *Module
 	vmtirMod *Module
+	mode     Mode
 	pool     sync.Pool
 }
+
+// Mode is how a Model's Invoke runs functions.
+type Mode int
+
+const (
+	// Compiled runs the functions compiled to Go (the default).
+	Compiled Mode = iota
+	// Bytecode runs the bytecode executable on the VM's interpreter.
+	Bytecode
+)
+
+// String names the mode.
+func (m Mode) String() string {
+	switch m {
+	case Compiled:
+		return "compiled"
+	case Bytecode:
+		return "bytecode"
+	}
+	return fmt.Sprintf("Mode(%d)", int(m))
+}
+
+// WithMode returns a Model that shares m's executables and weights and whose
+// Invoke runs in mode, on a VM pool of its own. Generated packages wrap it so
+// that their typed functions run in either mode:
+// m.WithMode(runtime.Bytecode).Main(x).
+func (m *Model) WithMode(mode Mode) *Model {
+	if mode != Compiled && mode != Bytecode {
+		mode = Compiled
+	}
+	return &Model{name: m.name, exec: m.exec, compiled: m.compiled, tirMod: m.tirMod, vmtirMod: m.vmtirMod, mode: mode}
+}
+
+// Mode reports how Invoke runs functions.
+func (m *Model) Mode() Mode { return m.mode }
 
 // loadModel loads a model package's executable and wires its Go functions
 // (rtimpl.LoadModel, through rtlink.LoadModel).
@@ -63,18 +100,44 @@ func (m *Model) NewCompiledVM(opts ...VMOption) (*VM, error) {
 	return NewVM(m.compiled, append([]VMOption{WithImports(m.vmtirMod)}, opts...)...)
 }
 
-// Invoke calls a function by name in compiled mode on a pooled VM.
+// Invoke calls a function by name on a pooled VM, in the Model's mode
+// (compiled unless WithMode chose bytecode).
 func (m *Model) Invoke(name string, args ...Value) (Value, error) {
-	vm, _ := m.pool.Get().(*VM)
-	if vm == nil {
-		var err error
-		if vm, err = m.NewCompiledVM(); err != nil {
-			return nil, err
-		}
+	vm, err := m.getVM()
+	if err != nil {
+		return nil, err
 	}
 	v, err := vm.Invoke(name, args...)
 	m.pool.Put(vm)
 	return v, err
+}
+
+// InvokeContext is Invoke that stops when ctx is done: bytecode functions
+// look at ctx every 1024 instructions and compiled functions when they
+// start (kernels already running finish first); the error wraps ctx.Err().
+func (m *Model) InvokeContext(ctx context.Context, name string, args ...Value) (Value, error) {
+	if ctx.Done() == nil {
+		// context.Background and the like can never be cancelled.
+		return m.Invoke(name, args...)
+	}
+	vm, err := m.getVM()
+	if err != nil {
+		return nil, err
+	}
+	v, err := vm.InvokeContext(ctx, name, args...)
+	m.pool.Put(vm)
+	return v, err
+}
+
+// getVM takes a VM of the Model's mode from the pool, or makes one.
+func (m *Model) getVM() (*VM, error) {
+	if vm, _ := m.pool.Get().(*VM); vm != nil {
+		return vm, nil
+	}
+	if m.mode == Bytecode {
+		return m.NewVM()
+	}
+	return m.NewCompiledVM()
 }
 
 // CompareModes calls name with args on a new bytecode VM and a new compiled

@@ -130,6 +130,9 @@ func NewStorage(nbytes int64, dev Device) (*Storage, error) {
 	if nbytes < 0 || nbytes > maxAlloc {
 		return nil, fmt.Errorf("runtime: storage size %d out of range", nbytes)
 	}
+	if err := checkAllocLimit(nbytes, func() string { return "a storage" }); err != nil {
+		return nil, err
+	}
 	return &Storage{data: alignedBytes(nbytes), device: dev}, nil
 }
 
@@ -198,6 +201,9 @@ func cloneShape(s []int64) []int64 {
 func NewTensor(shape []int64, dt DataType) (*Tensor, error) {
 	n, err := NumBytes(shape, dt)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkAllocLimit(n, func() string { return fmt.Sprintf("a tensor of shape %s and dtype %s", Shape(shape), dt) }); err != nil {
 		return nil, err
 	}
 	st := &Storage{data: alignedBytes(n), device: CPU, firstUsed: true}

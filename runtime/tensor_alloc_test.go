@@ -1,6 +1,10 @@
 package runtime
 
-import "testing"
+import (
+	"errors"
+	"strings"
+	"testing"
+)
 
 // TestTensorAllocations pins the allocations behind a tensor: a storage
 // carries its first tensor header, and the VM's views share their immutable
@@ -64,5 +68,20 @@ func TestStorageViews(t *testing.T) {
 	}
 	if _, err := s.viewTensor(60, shape, Float32); err == nil {
 		t.Error("a view past the storage's end was accepted")
+	}
+}
+
+// TestAllocationLimit checks that NewTensor and NewStorage refuse a single
+// allocation past the default memory limit (a terabyte here) with ErrLimit
+// instead of attempting it.
+func TestAllocationLimit(t *testing.T) {
+	if _, err := NewTensor([]int64{1 << 19, 1 << 19}, Float32); !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "(524288, 524288)") {
+		t.Errorf("NewTensor of 1 TiB: %v, want ErrLimit naming the shape", err)
+	}
+	if _, err := NewStorage(1<<40, CPU); !errors.Is(err, ErrLimit) {
+		t.Errorf("NewStorage of 1 TiB: %v, want ErrLimit", err)
+	}
+	if l := defaultMemoryLimit(); l <= 0 || l >= 1<<40 {
+		t.Errorf("default memory limit %d", l)
 	}
 }

@@ -124,12 +124,6 @@ const (
 // function-table name; args must not be retained.
 type Instrument func(fn Value, symbol string, before bool, ret Value, args []Value) InstrumentReturnKind
 
-// ErrUnknownFunction is wrapped when a function name is not in the executable.
-var ErrUnknownFunction = errors.New("unknown function")
-
-// ErrArity is wrapped when a function receives the wrong number of arguments.
-var ErrArity = errors.New("wrong number of arguments")
-
 // CallError reports a failing Call instruction: the bytecode function, the
 // instruction's index within it and the callee. Errors that already carry
 // their context (CheckError from the vm.builtin.check_*/match_* builtins and
@@ -170,6 +164,7 @@ type vmConfig struct {
 	maxDepth int
 	maxSteps int64
 	recycle  bool
+	memLimit int64
 }
 
 // WithAllocator selects the allocator type (PooledAllocator by default).
@@ -231,6 +226,10 @@ type VM struct {
 	// them meanwhile.
 	recycle  bool
 	recycled []*Storage
+	// memLimit bounds the bytes one top-level call may allocate
+	// (WithMemoryLimit); callBytes counts them.
+	memLimit  int64
+	callBytes int64
 }
 
 // stepCheck is how often (in instructions) the VM loop looks at its
@@ -275,7 +274,11 @@ func NewVM(exec *Executable, opts ...VMOption) (*VM, error) {
 		maxDepth: cfg.maxDepth,
 		maxSteps: cfg.maxSteps,
 		recycle:  cfg.recycle,
+		memLimit: cfg.memLimit,
 		devices:  []Device{CPU},
+	}
+	if vm.memLimit <= 0 {
+		vm.memLimit = defaultMemoryLimit()
 	}
 	vm.trackable = alloc.Type() == PooledAllocator
 	vm.pool = make([]poolEntry, len(exec.funcs))
@@ -360,6 +363,13 @@ func (vm *VM) vmtirClosure(fidx int, fn vmtirFunc) *Closure {
 		if int64(len(args)) != f.NumArgs {
 			return nil, arityError(&f, len(args))
 		}
+		if v.ctx != nil {
+			// Compiled functions look at the context of InvokeContext
+			// when they start (recursion is their only loop).
+			if err := v.ctx.Err(); err != nil {
+				return nil, fmt.Errorf("runtime: call stopped at %s: %w", f.Name, err)
+			}
+		}
 		fr, err := v.pushFrame(int(f.RegisterFileSize), 0)
 		if err != nil {
 			return nil, err
@@ -367,16 +377,33 @@ func (vm *VM) vmtirClosure(fidx int, fn vmtirFunc) *Closure {
 		copy(fr.regs, args)
 		if err := fn(v, fr.regs); err != nil {
 			v.popFrame(fr, nil)
-			var ce *CheckError
-			if errors.As(err, &ce) {
-				return nil, err
-			}
-			return nil, fmt.Errorf("%s: %w", f.Name, err)
+			return nil, compiledError(f.Name, err)
 		}
 		ret := fr.regs[f.NumArgs]
 		v.popFrame(fr, ret)
 		return ret, nil
 	})
+}
+
+// compiledError gives a compiled function's error the context bytecode mode
+// gives it, and like bytecode mode only once: a CallError made by
+// rtimpl.CallErr gets the function's name, and errors that already carry
+// their context (CheckErrors, named CallErrors, the depth limit, a stopped
+// call) pass through unchanged, so deep recursion does not build a message
+// per level.
+func compiledError(fn string, err error) error {
+	var ce *CheckError
+	if errors.As(err, &ce) {
+		return err
+	}
+	var cl *CallError
+	if errors.As(err, &cl) {
+		if cl.Func == "" {
+			cl.Func = fn
+		}
+		return err
+	}
+	return fmt.Errorf("%s: %w", fn, err)
 }
 
 func arityError(f *FuncInfo, got int) error {
@@ -439,6 +466,7 @@ func (vm *VM) releaseStorages(fr *frame, ret Value) {
 		}
 		if !keep {
 			vm.alloc.Free(s)
+			vm.callBytes = max(0, vm.callBytes-s.Size())
 		} else if vm.recycle && len(vm.frames) == 1 {
 			vm.recycled = append(vm.recycled, s)
 		}
@@ -736,6 +764,7 @@ func (vm *VM) Invoke(name string, args ...Value) (ret Value, err error) {
 	}
 	if len(vm.frames) == 0 {
 		vm.steps = 0
+		vm.callBytes = 0
 		vm.recycleOutputs()
 	}
 	defer vm.guard(name, len(vm.frames), &err)

@@ -82,12 +82,33 @@ func writeFiles(dir string, files gen.Files) error {
 	if err := checkOutputDir(dir, files); err != nil {
 		return err
 	}
+	if err := removeLegacyFiles(dir); err != nil {
+		return err
+	}
 	for _, n := range names {
 		p := filepath.Join(dir, n)
 		if old, err := os.ReadFile(p); err == nil && string(old) == string(files[n]) {
 			continue
 		}
 		if err := os.WriteFile(p, files[n], 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// removeLegacyFiles deletes files an earlier relaxgo generated under the
+// names it used then (gen.LegacyFiles): they would declare everything twice
+// next to the new *.relaxgo.go files. A file of such a name without the
+// generated-code header is the user's and stays.
+func removeLegacyFiles(dir string) error {
+	for _, n := range gen.LegacyFiles {
+		p := filepath.Join(dir, n)
+		b, err := os.ReadFile(p)
+		if err != nil || !strings.HasPrefix(string(b), gen.Header+"\n") {
+			continue
+		}
+		if err := os.Remove(p); err != nil {
 			return err
 		}
 	}

@@ -152,10 +152,12 @@ func ResolveFuncs(names ...string) ([]runtime.PackedFunc, error) {
 // parameter and values and is returned as is (as the bytecode VM does).
 func CallErr(instr int, callee string, err error) error {
 	var ce *runtime.CheckError
-	if errors.As(err, &ce) {
+	var cl *runtime.CallError
+	if errors.As(err, &ce) || errors.As(err, &cl) {
 		return err
 	}
-	return fmt.Errorf("instruction %d: call %s: %w", instr, callee, err)
+	// The function's name is filled in when the error leaves it.
+	return &runtime.CallError{Instr: instr, Callee: callee, Err: err}
 }
 
 // ValueShape returns the dimensions of a tensor (its shape) or of a shape

@@ -30,8 +30,15 @@ func TestCallStagesArguments(t *testing.T) {
 func TestCallErr(t *testing.T) {
 	base := errors.New("boom")
 	err := CallErr(3, "kernels.add", base)
-	if !errors.Is(err, base) || !strings.Contains(err.Error(), "instruction 3: call kernels.add") {
-		t.Errorf("CallErr = %v", err)
+	var cl *runtime.CallError
+	if !errors.Is(err, base) || !errors.As(err, &cl) || cl.Instr != 3 || cl.Callee != "kernels.add" || cl.Func != "" {
+		t.Errorf("CallErr = %#v, want a CallError at instruction 3 calling kernels.add, function left for the caller", err)
+	}
+	// An inner call's error already has its context: it passes unchanged,
+	// as in bytecode mode, so recursion does not grow the message.
+	cl.Func = "inner"
+	if got := CallErr(7, "outer_callee", err); got != err {
+		t.Errorf("an inner CallError came back as %v, want it unchanged", got)
 	}
 	ce := &runtime.CheckError{}
 	if got := CallErr(3, "vm.builtin.check_tensor_info", ce); got != error(ce) {

@@ -8,8 +8,9 @@
 // Each function of the model is available two ways: compiled to straight-line
 // Go (the functions below and the Model methods), which calls relaxgo's kernels
 // through a table of functions resolved when the model loads, and as bytecode
-// for relaxgo's Relax VM (Model.NewVM). Both modes run the same kernels in the
-// same order and give bit-identical results.
+// for relaxgo's Relax VM (Model.WithMode(runtime.Bytecode), Model.NewVM). Both
+// modes run the same kernels in the same order and give bit-identical results.
+// Each function has a Context variant that stops when its context is done.
 //
 // Functions:
 //
@@ -19,15 +20,23 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	runtime "github.com/relaxgo/relaxgo/runtime"
 )
 
-// Main calls main in compiled mode.
+// Main calls main in the Model's mode (compiled, unless the Model comes from
+// WithMode).
 //
 //	def main(x: R.Tensor((4, 64), dtype="float32")) -> R.Tuple(R.Tensor((4, 10), dtype="float32"))
 func (m *Model) Main(x *runtime.Tensor) (*runtime.Tensor, error) {
-	v, err := m.Invoke("main", x)
+	return m.MainContext(context.Background(), x)
+}
+
+// MainContext is Main that stops when ctx is done (bytecode functions look every 1024
+// instructions, compiled functions when they start); the error then wraps ctx.Err().
+func (m *Model) MainContext(ctx context.Context, x *runtime.Tensor) (*runtime.Tensor, error) {
+	v, err := m.InvokeContext(ctx, "main", x)
 	if err != nil {
 		return nil, err
 	}
@@ -49,4 +58,13 @@ func Main(x *runtime.Tensor) (*runtime.Tensor, error) {
 		return nil, err
 	}
 	return m.Main(x)
+}
+
+// MainContext calls main on the Default model in compiled mode, stopping when ctx is done.
+func MainContext(ctx context.Context, x *runtime.Tensor) (*runtime.Tensor, error) {
+	m, err := Default()
+	if err != nil {
+		return nil, err
+	}
+	return m.MainContext(ctx, x)
 }

@@ -31,6 +31,17 @@ var executableBytes []byte
 // Invoke and Executable).
 type Model struct {
 	*runtime.Model
+	base *Model // the Model New loaded (WithMode's result keeps it, and its packed weights, alive)
+}
+
+// WithMode returns a Model sharing m's executable and weights whose functions
+// run in mode: m.WithMode(runtime.Bytecode).Main(x) runs main as bytecode.
+func (m *Model) WithMode(mode runtime.Mode) *Model {
+	base := m
+	if m.base != nil {
+		base = m.base
+	}
+	return &Model{Model: m.Model.WithMode(mode), base: base}
 }
 
 var (
@@ -51,7 +62,7 @@ func New() (*Model, error) {
 	}
 	exec := m.Executable()
 	kernels.RegisterConstants(exec)
-	model := &Model{m}
+	model := &Model{Model: m}
 	goruntime.AddCleanup(model, kernels.UnregisterConstants, exec)
 	return model, nil
 }
