@@ -382,6 +382,19 @@ func sgemmDirectGo(r, nr, kc int, a, b []float32, ldb int, c []float32, ldc int,
 // float32. The Go compiler fuses x*y+z on some architectures (arm64) and not
 // on others (amd64); calling FMA32 makes the result the same everywhere.
 func FMA32(a, b, c float32) float32 {
+	// A NaN operand is returned quieted, in the precedence the kernels'
+	// VFMADD231PS (acc = a*b + acc, a the broadcast element) shows: a, then
+	// b, then the accumulator c. Float64 arithmetic would pick one by
+	// register allocation. Invalid operations (inf*0, inf-inf) then give the
+	// default NaN, as the instruction does.
+	switch {
+	case a != a:
+		return quietNaN32(a)
+	case b != b:
+		return quietNaN32(b)
+	case c != c:
+		return quietNaN32(c)
+	}
 	p := float64(a) * float64(b)
 	cc := float64(c)
 	s := p + cc
@@ -406,3 +419,7 @@ func FMA32(a, b, c float32) float32 {
 	}
 	return float32(s)
 }
+
+// quietNaN32 is x (a NaN) with its quiet bit set, as an instruction that
+// propagates a NaN operand returns it.
+func quietNaN32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) | 0x00400000) }

@@ -1,0 +1,92 @@
+package compiler_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/asm"
+	"github.com/relaxgo/relaxgo/compiler"
+	"github.com/relaxgo/relaxgo/internal/difffuzz"
+	"github.com/relaxgo/relaxgo/ir"
+	"github.com/relaxgo/relaxgo/kernels"
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// FuzzDiffSIMDLevels is a differential fuzzer in the style of wazero's
+// nodiff: the input drives internal/difffuzz to write a small random, well
+// typed Relax module; every function runs in bytecode mode at each SIMD level
+// (the pure-Go twins, AVX2, AVX-512 where present) on deterministic inputs,
+// and the results must be bit-identical, or the errors identical.
+// (cmd/relaxgo's TestDiffModes compares bytecode with compiled mode.)
+func FuzzDiffSIMDLevels(f *testing.F) {
+	for i := 0; i < 8; i++ {
+		b := make([]byte, 64)
+		for j := range b {
+			b[j] = byte(i*31 + j*7)
+		}
+		f.Add(b)
+	}
+	levels := []asm.Level{}
+	for l := asm.LevelGo; l <= asm.MaxLevel(); l++ {
+		levels = append(levels, l)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(levels) < 2 {
+			t.Skip("only the pure-Go level on this build")
+		}
+		src := difffuzz.Module(difffuzz.NewSource(data), 2, 8)
+		res, err := compiler.Compile("diff.py", []byte(src), compiler.Options{})
+		if err != nil {
+			t.Fatalf("generated module does not compile: %v\n%s", err, src)
+		}
+		defer func(l asm.Level) { _ = asm.SetLevel(l) }(asm.CurrentLevel())
+		defer kernels.SetNumThreads(0)
+		vm, err := runtime.NewVM(res.Exec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fn := range res.Source.RelaxFuncs() {
+			var args []runtime.Value
+			for i, p := range fn.Params {
+				shape, ok := staticShape(p.Info)
+				if !ok {
+					t.Fatalf("%s: parameter %s has no static shape", fn.Name, p.Name)
+				}
+				x, err := runtime.SampleTensor(shape, runtime.Float32, i+1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				args = append(args, x)
+			}
+			var first runtime.Value
+			var firstErr error
+			for k, l := range levels {
+				if err := asm.SetLevel(l); err != nil {
+					t.Fatal(err)
+				}
+				kernels.SetNumThreads(1 + k%2) // thread counts must not matter either
+				v, err := vm.Invoke(fn.Name, args...)
+				v = clone(v)
+				if k == 0 {
+					first, firstErr = v, err
+					continue
+				}
+				if fmt.Sprint(err) != fmt.Sprint(firstErr) {
+					t.Fatalf("%s: error at %s %v, at %s %v\n%s", fn.Name, levels[0], firstErr, l, err, src)
+				}
+				if err == nil && !runtime.ValuesEqual(first, v) {
+					t.Fatalf("%s: results at %s and %s differ\n%s", fn.Name, levels[0], l, src)
+				}
+			}
+		}
+	})
+}
+
+// staticShape is a tensor parameter's static shape.
+func staticShape(s ir.StructInfo) ([]int64, bool) {
+	t, ok := s.(*ir.TensorSInfo)
+	if !ok {
+		return nil, false
+	}
+	return t.StaticShape()
+}

@@ -1,0 +1,247 @@
+// Package difffuzz generates small random Relax modules that are well typed
+// by construction, for differential testing: the same module must give the
+// same results (or the same error) in bytecode and compiled mode and at every
+// SIMD level. Generation is driven by a byte string (a fuzz input or a
+// seeded random source), so a failing module is reproduced from its bytes.
+package difffuzz
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Source hands out the bytes that drive generation, then zeros.
+type Source struct {
+	b []byte
+	i int
+}
+
+// NewSource returns a Source reading b.
+func NewSource(b []byte) *Source { return &Source{b: b} }
+
+func (s *Source) byte() int {
+	if s.i >= len(s.b) {
+		return 0
+	}
+	s.i++
+	return int(s.b[s.i-1])
+}
+
+// pick returns an int in [0, n).
+func (s *Source) pick(n int) int { return s.byte() % n }
+
+// value is a bound Relax variable and its static shape.
+type value struct {
+	name  string
+	shape []int64
+}
+
+type fn struct {
+	src    *Source
+	params []value
+	vals   []value
+	body   []string
+	n      int
+}
+
+func shapeText(s []int64) string {
+	parts := make([]string, len(s))
+	for i, d := range s {
+		parts[i] = fmt.Sprint(d)
+	}
+	if len(s) == 1 {
+		return "(" + parts[0] + ",)"
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+func tensorType(s []int64) string {
+	return fmt.Sprintf("R.Tensor(%s, dtype=\"float32\")", shapeText(s))
+}
+
+func (f *fn) param(shape []int64) value {
+	v := value{fmt.Sprintf("x%d", len(f.params)), shape}
+	f.params = append(f.params, v)
+	f.vals = append(f.vals, v)
+	return v
+}
+
+func (f *fn) bind(shape []int64, expr string, args ...any) value {
+	v := value{fmt.Sprintf("v%d", f.n), shape}
+	f.n++
+	f.body = append(f.body, fmt.Sprintf("%s: %s = %s", v.name, tensorType(shape), fmt.Sprintf(expr, args...)))
+	f.vals = append(f.vals, v)
+	return v
+}
+
+func (f *fn) randShape() []int64 {
+	s := make([]int64, 1+f.src.pick(3))
+	for i := range s {
+		s[i] = int64(1 + f.src.pick(5))
+	}
+	return s
+}
+
+// operand picks an existing value, or makes a parameter of a fresh shape.
+func (f *fn) operand() value {
+	if len(f.vals) == 0 || f.src.pick(6) == 0 {
+		return f.param(f.randShape())
+	}
+	return f.vals[f.src.pick(len(f.vals))]
+}
+
+// sameShape finds a value of shape s, or makes a parameter of it.
+func (f *fn) sameShape(s []int64) value {
+	var c []value
+	for _, v := range f.vals {
+		if equal(v.shape, s) {
+			c = append(c, v)
+		}
+	}
+	if len(c) == 0 || f.src.pick(4) == 0 {
+		return f.param(s)
+	}
+	return c[f.src.pick(len(c))]
+}
+
+func equal(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+var unary = []string{"R.exp", "R.tanh", "R.sigmoid", "R.nn.relu", "R.negative", "R.abs", "R.sin", "R.cos", "R.floor", "R.nn.gelu", "R.nn.silu", "R.square", "R.sqrt", "R.log"}
+var binary = []string{"R.add", "R.subtract", "R.multiply", "R.divide", "R.maximum", "R.minimum", "R.power"}
+var reduce = []string{"R.sum", "R.max", "R.min", "R.mean", "R.prod"}
+
+// step binds one more operation.
+func (f *fn) step() {
+	x := f.operand()
+	r := len(x.shape)
+	if r == 0 {
+		// A scalar: elementwise only.
+		if f.src.pick(2) == 0 {
+			f.bindAny(nil, "%s(%s)", unary[f.src.pick(len(unary))], x.name)
+		} else {
+			f.bindAny(nil, "%s(%s, R.const(0.5, \"float32\"))", binary[f.src.pick(len(binary))], x.name)
+		}
+		return
+	}
+	switch f.src.pick(9) {
+	case 0, 1:
+		f.bind(x.shape, "%s(%s)", unary[f.src.pick(len(unary))], x.name)
+	case 2, 3:
+		// Broadcast against the same shape, a suffix of it, or a scalar constant.
+		op := binary[f.src.pick(len(binary))]
+		switch f.src.pick(3) {
+		case 0:
+			f.bind(x.shape, "%s(%s, %s)", op, x.name, f.sameShape(x.shape).name)
+		case 1:
+			y := f.sameShape(x.shape[r-1:])
+			f.bind(x.shape, "%s(%s, %s)", op, x.name, y.name)
+		default:
+			f.bind(x.shape, "%s(%s, R.const(%s, \"float32\"))", op, x.name, []string{"0.5", "2.0", "-1.0", "0.0", "3.0"}[f.src.pick(5)])
+		}
+	case 4:
+		axis := f.src.pick(r)
+		keep := f.src.pick(2) == 0
+		out := make([]int64, 0, r)
+		for i, d := range x.shape {
+			switch {
+			case i != axis:
+				out = append(out, d)
+			case keep:
+				out = append(out, 1)
+			}
+		}
+		if len(out) == 0 {
+			out = nil
+		}
+		k := "False"
+		if keep {
+			k = "True"
+		}
+		f.bindAny(out, "%s(%s, axis=[%d], keepdims=%s)", reduce[f.src.pick(len(reduce))], x.name, axis, k)
+	case 5:
+		f.bind(x.shape, "R.nn.softmax(%s, axis=%d)", x.name, f.src.pick(r))
+	case 6:
+		// matmul (..., m, k) @ (k, n).
+		k := x.shape[r-1]
+		n := int64(1 + f.src.pick(5))
+		w := f.param([]int64{k, n})
+		out := append(append([]int64(nil), x.shape[:r-1]...), n)
+		f.bind(out, "R.matmul(%s, %s)", x.name, w.name)
+	case 7:
+		out := make([]int64, r)
+		axes := make([]string, r)
+		for i := range out {
+			out[i] = x.shape[r-1-i]
+			axes[i] = fmt.Sprint(r - 1 - i)
+		}
+		f.bind(out, "R.permute_dims(%s, axes=[%s])", x.name, strings.Join(axes, ", "))
+	default:
+		n := int64(1)
+		for _, d := range x.shape {
+			n *= d
+		}
+		f.bind([]int64{n}, "R.reshape(%s, R.shape([%d]))", x.name, n)
+	}
+}
+
+// bindAny binds a value whose shape may be rank 0 (nil).
+func (f *fn) bindAny(shape []int64, expr string, args ...any) {
+	if shape != nil {
+		f.bind(shape, expr, args...)
+		return
+	}
+	v := value{fmt.Sprintf("v%d", f.n), []int64{}}
+	f.n++
+	f.body = append(f.body, fmt.Sprintf("%s: R.Tensor((), dtype=\"float32\") = %s", v.name, fmt.Sprintf(expr, args...)))
+	f.vals = append(f.vals, v)
+}
+
+// Function writes one random Relax function named name with up to steps
+// operations; it returns the function's TVMScript (indented for a class body).
+func Function(src *Source, name string, steps int) string {
+	f := &fn{src: src}
+	n := 1 + src.pick(steps)
+	for i := 0; i < n; i++ {
+		f.step()
+	}
+	last := f.vals[len(f.vals)-1]
+	var b strings.Builder
+	params := make([]string, len(f.params))
+	for i, p := range f.params {
+		params[i] = fmt.Sprintf("%s: %s", p.name, tensorType(p.shape))
+	}
+	ret := tensorType(last.shape)
+	if len(last.shape) == 0 {
+		ret = "R.Tensor((), dtype=\"float32\")"
+	}
+	fmt.Fprintf(&b, "    @R.function\n    def %s(%s) -> %s:\n", name, strings.Join(params, ", "), ret)
+	for _, l := range f.body {
+		fmt.Fprintf(&b, "        %s\n", l)
+	}
+	fmt.Fprintf(&b, "        return %s\n", last.name)
+	return b.String()
+}
+
+// Module writes a module of nfuncs random functions f0, f1, ... of up to
+// steps operations each, driven by src.
+func Module(src *Source, nfuncs, steps int) string {
+	var b strings.Builder
+	b.WriteString("# from tvm.script import ir as I\n# from tvm.script import relax as R\n\n@I.ir_module\nclass Module:\n")
+	for i := 0; i < nfuncs; i++ {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(Function(src, fmt.Sprintf("f%d", i), steps))
+	}
+	return b.String()
+}
