@@ -47,16 +47,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(4, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %4
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[5], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(5, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[5], err = rtimpl.Call(lib[3], r[33:37], r[2], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(5, "vm.builtin.alloc_tensor", err)
-		}
+	r[5], err = rtimpl.AllocTensor(lib[3], r[33:37], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(5, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.nn.conv2d [%0, c[7], c[8], c[9], c[8], i1, c[10], c[11], c[10], c[12], %4] -> %void
 	_, err = rtimpl.Call(lib[4], r[33:44], r[0], c[7], c[8], c[9], c[8], imms[2], c[10], c[11], c[10], c[12], r[5])
@@ -68,16 +61,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %4
 	r[5] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[13], c[0]] -> %6
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[7], err = st.ViewTensor(0, shapeConsts[1], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(9, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[7], err = rtimpl.Call(lib[3], r[33:37], r[3], imms[1], c[13], c[0])
-		if err != nil {
-			return rtimpl.CallErr(9, "vm.builtin.alloc_tensor", err)
-		}
+	r[7], err = rtimpl.AllocTensor(lib[3], r[33:37], 0, runtime.Float32, r[3], imms[1], c[13], c[0])
+	if err != nil {
+		return rtimpl.CallErr(9, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [c[14], c[13], %6] -> %void
 	_, err = rtimpl.Call(lib[5], r[33:36], c[14], c[13], r[7])
@@ -89,16 +75,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %8
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[9], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(13, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[9], err = rtimpl.Call(lib[3], r[33:37], r[4], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(13, "vm.builtin.alloc_tensor", err)
-		}
+	r[9], err = rtimpl.AllocTensor(lib[3], r[33:37], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(13, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.add [%5, %7, %8] -> %void
 	_, err = rtimpl.Call(lib[6], r[33:36], r[6], r[8], r[9])
@@ -114,16 +93,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %8
 	r[9] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %10
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[11], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(19, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[11], err = rtimpl.Call(lib[3], r[33:37], r[2], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(19, "vm.builtin.alloc_tensor", err)
-		}
+	r[11], err = rtimpl.AllocTensor(lib[3], r[33:37], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(19, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.nn.relu [%9, %10] -> %void
 	_, err = rtimpl.Call(lib[7], r[33:35], r[10], r[11])
@@ -137,16 +109,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %10
 	r[11] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[15], c[0]] -> %12
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[13], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[13], err = rtimpl.Call(lib[3], r[33:37], r[4], imms[1], c[15], c[0])
-		if err != nil {
-			return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
-		}
+	r[13], err = rtimpl.AllocTensor(lib[3], r[33:37], 0, runtime.Float32, r[4], imms[1], c[15], c[0])
+	if err != nil {
+		return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.nn.max_pool2d [%11, c[16], c[16], c[17], c[8], i0, i0, c[10], c[10], %12] -> %void
 	_, err = rtimpl.Call(lib[8], r[33:43], r[12], c[16], c[16], c[17], c[8], imms[1], imms[1], c[10], c[10], r[13])
@@ -160,16 +125,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %12
 	r[13] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[18], c[0]] -> %14
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[15], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(29, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[15], err = rtimpl.Call(lib[3], r[33:37], r[2], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(29, "vm.builtin.alloc_tensor", err)
-		}
+	r[15], err = rtimpl.AllocTensor(lib[3], r[33:37], 0, runtime.Float32, r[2], imms[1], c[18], c[0])
+	if err != nil {
+		return rtimpl.CallErr(29, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.nn.conv2d [%13, c[19], c[16], c[9], c[8], i1, c[10], c[11], c[10], c[12], %14] -> %void
 	_, err = rtimpl.Call(lib[4], r[33:44], r[14], c[19], c[16], c[9], c[8], imms[2], c[10], c[11], c[10], c[12], r[15])
@@ -183,16 +141,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %14
 	r[15] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[20], c[0]] -> %16
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[17], err = st.ViewTensor(0, shapeConsts[4], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(34, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[17], err = rtimpl.Call(lib[3], r[33:37], r[4], imms[1], c[20], c[0])
-		if err != nil {
-			return rtimpl.CallErr(34, "vm.builtin.alloc_tensor", err)
-		}
+	r[17], err = rtimpl.AllocTensor(lib[3], r[33:37], 0, runtime.Float32, r[4], imms[1], c[20], c[0])
+	if err != nil {
+		return rtimpl.CallErr(34, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %3
 	r[4] = nil
@@ -206,16 +157,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %16
 	r[17] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[18], c[0]] -> %18
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[19], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(39, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[19], err = rtimpl.Call(lib[3], r[33:37], r[3], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(39, "vm.builtin.alloc_tensor", err)
-		}
+	r[19], err = rtimpl.AllocTensor(lib[3], r[33:37], 0, runtime.Float32, r[3], imms[1], c[18], c[0])
+	if err != nil {
+		return rtimpl.CallErr(39, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.add [%15, %17, %18] -> %void
 	_, err = rtimpl.Call(lib[6], r[33:36], r[16], r[18], r[19])
@@ -231,16 +175,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %18
 	r[19] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[18], c[0]] -> %20
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[21], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(45, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[21], err = rtimpl.Call(lib[3], r[33:37], r[2], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(45, "vm.builtin.alloc_tensor", err)
-		}
+	r[21], err = rtimpl.AllocTensor(lib[3], r[33:37], 0, runtime.Float32, r[2], imms[1], c[18], c[0])
+	if err != nil {
+		return rtimpl.CallErr(45, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.nn.relu [%19, %20] -> %void
 	_, err = rtimpl.Call(lib[7], r[33:35], r[20], r[21])
@@ -254,16 +191,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %20
 	r[21] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[20], c[0]] -> %22
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[23], err = st.ViewTensor(0, shapeConsts[4], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(50, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[23], err = rtimpl.Call(lib[3], r[33:37], r[3], imms[1], c[20], c[0])
-		if err != nil {
-			return rtimpl.CallErr(50, "vm.builtin.alloc_tensor", err)
-		}
+	r[23], err = rtimpl.AllocTensor(lib[3], r[33:37], 0, runtime.Float32, r[3], imms[1], c[20], c[0])
+	if err != nil {
+		return rtimpl.CallErr(50, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
@@ -279,16 +209,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %22
 	r[23] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[22], c[0]] -> %24
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[25], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(56, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[25], err = rtimpl.Call(lib[3], r[33:37], r[2], imms[1], c[22], c[0])
-		if err != nil {
-			return rtimpl.CallErr(56, "vm.builtin.alloc_tensor", err)
-		}
+	r[25], err = rtimpl.AllocTensor(lib[3], r[33:37], 0, runtime.Float32, r[2], imms[1], c[22], c[0])
+	if err != nil {
+		return rtimpl.CallErr(56, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %1
 	r[2] = nil
@@ -311,16 +234,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(63, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%27, i0, c[25], c[0]] -> %28
-	if st, ok := r[28].(*runtime.Storage); ok {
-		r[29], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(64, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[29], err = rtimpl.Call(lib[3], r[33:37], r[28], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(64, "vm.builtin.alloc_tensor", err)
-		}
+	r[29], err = rtimpl.AllocTensor(lib[3], r[33:37], 0, runtime.Float32, r[28], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(64, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %27
 	r[28] = nil
@@ -377,14 +293,3 @@ var lib []runtime.PackedFunc
 
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(4), int64(0), int64(1), int64(3), int64(16)}
-
-// shapeConsts are constant shapes of tensors the compiled functions allocate.
-var shapeConsts = []runtime.Shape{
-	{1, 8, 16, 16},
-	{1, 8, 1, 1},
-	{1, 8, 8, 8},
-	{1, 16, 4, 4},
-	{1, 16, 1, 1},
-	{1, 16},
-	{1, 10},
-}

@@ -57,16 +57,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(6, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %6
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[7], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(7, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[7], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(7, "vm.builtin.alloc_tensor", err)
-		}
+	r[7], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(7, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%0, c[7], %6] -> %void
 	_, err = rtimpl.Call(lib[4], r[135:138], r[0], c[7], r[7])
@@ -78,16 +71,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[8], c[0]] -> %8
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[9], err = st.ViewTensor(0, shapeConsts[1], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(11, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[9], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[8], c[0])
-		if err != nil {
-			return rtimpl.CallErr(11, "vm.builtin.alloc_tensor", err)
-		}
+	r[9], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[3], imms[1], c[8], c[0])
+	if err != nil {
+		return rtimpl.CallErr(11, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.matmul_bias [%7, c[9], c[10], c[11], i0, %8] -> %void
 	_, err = rtimpl.Call(lib[5], r[135:141], r[8], c[9], c[10], c[11], imms[1], r[9])
@@ -101,16 +87,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %8
 	r[9] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %10
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[11], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(16, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[11], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(16, "vm.builtin.alloc_tensor", err)
-		}
+	r[11], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(16, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.strided_slice [%9, c[12], c[13], c[14], c[15], i0, %10] -> %void
 	_, err = rtimpl.Call(lib[6], r[135:142], r[10], c[12], c[13], c[14], c[15], imms[1], r[11])
@@ -122,16 +101,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %10
 	r[11] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %12
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[13], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(20, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[13], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(20, "vm.builtin.alloc_tensor", err)
-		}
+	r[13], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(20, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.strided_slice [%9, c[12], c[14], c[16], c[15], i0, %12] -> %void
 	_, err = rtimpl.Call(lib[6], r[135:142], r[10], c[12], c[14], c[16], c[15], imms[1], r[13])
@@ -143,16 +115,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %12
 	r[13] = nil
 	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %14
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[15], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[15], err = rtimpl.Call(lib[3], r[135:139], r[5], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
-		}
+	r[15], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[5], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.strided_slice [%9, c[12], c[16], c[17], c[15], i0, %14] -> %void
 	_, err = rtimpl.Call(lib[6], r[135:142], r[10], c[12], c[16], c[17], c[15], imms[1], r[15])
@@ -166,16 +131,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %14
 	r[15] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[18], c[0]] -> %16
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[17], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(29, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[17], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(29, "vm.builtin.alloc_tensor", err)
-		}
+	r[17], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[3], imms[1], c[18], c[0])
+	if err != nil {
+		return rtimpl.CallErr(29, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [%11, c[18], %16] -> %void
 	_, err = rtimpl.Call(lib[7], r[135:138], r[12], c[18], r[17])
@@ -189,16 +147,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %16
 	r[17] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[19], c[0]] -> %18
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[19], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(34, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[19], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(34, "vm.builtin.alloc_tensor", err)
-		}
+	r[19], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[2], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(34, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%17, c[7], %18] -> %void
 	_, err = rtimpl.Call(lib[4], r[135:138], r[18], c[7], r[19])
@@ -212,16 +163,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %18
 	r[19] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[18], c[0]] -> %20
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[21], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(39, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[21], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(39, "vm.builtin.alloc_tensor", err)
-		}
+	r[21], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[3], imms[1], c[18], c[0])
+	if err != nil {
+		return rtimpl.CallErr(39, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [%13, c[18], %20] -> %void
 	_, err = rtimpl.Call(lib[7], r[135:138], r[14], c[18], r[21])
@@ -235,16 +179,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %20
 	r[21] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[18], c[0]] -> %22
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[23], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(44, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[23], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(44, "vm.builtin.alloc_tensor", err)
-		}
+	r[23], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[4], imms[1], c[18], c[0])
+	if err != nil {
+		return rtimpl.CallErr(44, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [%15, c[18], %22] -> %void
 	_, err = rtimpl.Call(lib[7], r[135:138], r[16], c[18], r[23])
@@ -258,16 +195,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %22
 	r[23] = nil
 	// call vm.builtin.alloc_tensor [%4, i0, c[19], c[0]] -> %24
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[25], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(49, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[25], err = rtimpl.Call(lib[3], r[135:139], r[5], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(49, "vm.builtin.alloc_tensor", err)
-		}
+	r[25], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[5], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(49, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%23, c[7], %24] -> %void
 	_, err = rtimpl.Call(lib[4], r[135:138], r[24], c[7], r[25])
@@ -281,16 +211,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %24
 	r[25] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[19], c[0]] -> %26
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[27], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(54, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[27], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(54, "vm.builtin.alloc_tensor", err)
-		}
+	r[27], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[4], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(54, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.divide [%19, c[20], %26] -> %void
 	_, err = rtimpl.Call(lib[8], r[135:138], r[20], c[20], r[27])
@@ -304,16 +227,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %26
 	r[27] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[19], c[0]] -> %28
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[29], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(59, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[29], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(59, "vm.builtin.alloc_tensor", err)
-		}
+	r[29], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[2], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(59, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%21, c[21], %28] -> %void
 	_, err = rtimpl.Call(lib[4], r[135:138], r[22], c[21], r[29])
@@ -327,16 +243,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %28
 	r[29] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %30
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[31], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(64, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[31], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(64, "vm.builtin.alloc_tensor", err)
-		}
+	r[31], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(64, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.matmul [%27, %29, c[10], %30] -> %void
 	_, err = rtimpl.Call(lib[9], r[135:139], r[28], r[30], c[10], r[31])
@@ -352,16 +261,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %30
 	r[31] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[19], c[0]] -> %32
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[33], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(70, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[33], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(70, "vm.builtin.alloc_tensor", err)
-		}
+	r[33], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[2], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(70, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.nn.softmax [%31, i2, %32] -> %void
 	_, err = rtimpl.Call(lib[10], r[135:138], r[32], imms[5], r[33])
@@ -375,16 +277,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %32
 	r[33] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[19], c[0]] -> %34
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[35], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(75, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[35], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(75, "vm.builtin.alloc_tensor", err)
-		}
+	r[35], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[4], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(75, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.matmul [%33, %25, c[10], %34] -> %void
 	_, err = rtimpl.Call(lib[9], r[135:139], r[34], r[26], c[10], r[35])
@@ -400,16 +295,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %34
 	r[35] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[18], c[0]] -> %36
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[37], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(81, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[37], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(81, "vm.builtin.alloc_tensor", err)
-		}
+	r[37], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[2], imms[1], c[18], c[0])
+	if err != nil {
+		return rtimpl.CallErr(81, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%35, c[7], %36] -> %void
 	_, err = rtimpl.Call(lib[4], r[135:138], r[36], c[7], r[37])
@@ -423,16 +311,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %36
 	r[37] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[22], c[0]] -> %38
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[39], err = st.ViewTensor(0, shapeConsts[4], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(86, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[39], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[22], c[0])
-		if err != nil {
-			return rtimpl.CallErr(86, "vm.builtin.alloc_tensor", err)
-		}
+	r[39], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[4], imms[1], c[22], c[0])
+	if err != nil {
+		return rtimpl.CallErr(86, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [%37, c[22], %38] -> %void
 	_, err = rtimpl.Call(lib[7], r[135:138], r[38], c[22], r[39])
@@ -448,16 +329,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[23]] -> %40
 	r[41] = c[23]
 	// call vm.builtin.alloc_tensor [%1, i0, c[22], c[0]] -> %41
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[42], err = st.ViewTensor(0, shapeConsts[4], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(92, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[42], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[22], c[0])
-		if err != nil {
-			return rtimpl.CallErr(92, "vm.builtin.alloc_tensor", err)
-		}
+	r[42], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[2], imms[1], c[22], c[0])
+	if err != nil {
+		return rtimpl.CallErr(92, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.matmul_bias [%39, %40, c[10], c[24], i0, %41] -> %void
 	_, err = rtimpl.Call(lib[5], r[135:141], r[40], r[41], c[10], c[24], imms[1], r[42])
@@ -473,16 +347,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %41
 	r[42] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %43
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[44], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(98, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[44], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(98, "vm.builtin.alloc_tensor", err)
-		}
+	r[44], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(98, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [%42, c[6], %43] -> %void
 	_, err = rtimpl.Call(lib[7], r[135:138], r[43], c[6], r[44])
@@ -496,16 +363,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %43
 	r[44] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %45
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[46], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(103, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[46], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(103, "vm.builtin.alloc_tensor", err)
-		}
+	r[46], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(103, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%44, c[7], %45] -> %void
 	_, err = rtimpl.Call(lib[4], r[135:138], r[45], c[7], r[46])
@@ -519,16 +379,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %45
 	r[46] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[25], c[0]] -> %47
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[48], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(108, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[48], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(108, "vm.builtin.alloc_tensor", err)
-		}
+	r[48], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[4], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(108, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.add [%0, %46, %47] -> %void
 	_, err = rtimpl.Call(lib[11], r[135:138], r[0], r[47], r[48])
@@ -542,16 +395,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %47
 	r[48] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %49
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[50], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(113, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[50], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(113, "vm.builtin.alloc_tensor", err)
-		}
+	r[50], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(113, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.nn.layer_norm [%48, c[26], c[27], c[12], c[28], i1, i1, %49] -> %void
 	_, err = rtimpl.Call(lib[12], r[135:143], r[49], c[26], c[27], c[12], c[28], imms[2], imms[2], r[50])
@@ -565,16 +411,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %49
 	r[50] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[29], c[0]] -> %51
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[52], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(118, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[52], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(118, "vm.builtin.alloc_tensor", err)
-		}
+	r[52], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[3], imms[1], c[29], c[0])
+	if err != nil {
+		return rtimpl.CallErr(118, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.matmul_bias [%50, c[30], c[10], c[31], i0, %51] -> %void
 	_, err = rtimpl.Call(lib[5], r[135:141], r[51], c[30], c[10], c[31], imms[1], r[52])
@@ -586,16 +425,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %51
 	r[52] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[29], c[0]] -> %53
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[54], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(122, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[54], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(122, "vm.builtin.alloc_tensor", err)
-		}
+	r[54], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[4], imms[1], c[29], c[0])
+	if err != nil {
+		return rtimpl.CallErr(122, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.divide [%52, c[32], %53] -> %void
 	_, err = rtimpl.Call(lib[8], r[135:138], r[53], c[32], r[54])
@@ -607,16 +439,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %53
 	r[54] = nil
 	// call vm.builtin.alloc_tensor [%4, i0, c[29], c[0]] -> %55
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[56], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(126, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[56], err = rtimpl.Call(lib[3], r[135:139], r[5], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(126, "vm.builtin.alloc_tensor", err)
-		}
+	r[56], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[5], imms[1], c[29], c[0])
+	if err != nil {
+		return rtimpl.CallErr(126, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.erf [%54, %55] -> %void
 	_, err = rtimpl.Call(lib[13], r[135:137], r[55], r[56])
@@ -630,16 +455,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %55
 	r[56] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[29], c[0]] -> %57
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[58], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(131, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[58], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(131, "vm.builtin.alloc_tensor", err)
-		}
+	r[58], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[4], imms[1], c[29], c[0])
+	if err != nil {
+		return rtimpl.CallErr(131, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.add [%56, c[33], %57] -> %void
 	_, err = rtimpl.Call(lib[11], r[135:138], r[57], c[33], r[58])
@@ -653,16 +471,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %57
 	r[58] = nil
 	// call vm.builtin.alloc_tensor [%4, i0, c[29], c[0]] -> %59
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[60], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(136, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[60], err = rtimpl.Call(lib[3], r[135:139], r[5], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(136, "vm.builtin.alloc_tensor", err)
-		}
+	r[60], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[5], imms[1], c[29], c[0])
+	if err != nil {
+		return rtimpl.CallErr(136, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.multiply [%52, %58, %59] -> %void
 	_, err = rtimpl.Call(lib[14], r[135:138], r[53], r[59], r[60])
@@ -678,16 +489,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %59
 	r[60] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[29], c[0]] -> %61
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[62], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(142, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[62], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(142, "vm.builtin.alloc_tensor", err)
-		}
+	r[62], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[3], imms[1], c[29], c[0])
+	if err != nil {
+		return rtimpl.CallErr(142, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.multiply [%60, c[34], %61] -> %void
 	_, err = rtimpl.Call(lib[14], r[135:138], r[61], c[34], r[62])
@@ -701,16 +505,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %61
 	r[62] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[25], c[0]] -> %63
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[64], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(147, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[64], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(147, "vm.builtin.alloc_tensor", err)
-		}
+	r[64], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[4], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(147, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.matmul_bias [%62, c[35], c[10], c[36], i0, %63] -> %void
 	_, err = rtimpl.Call(lib[5], r[135:141], r[63], c[35], c[10], c[36], imms[1], r[64])
@@ -724,16 +521,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %63
 	r[64] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[25], c[0]] -> %65
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[66], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(152, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[66], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(152, "vm.builtin.alloc_tensor", err)
-		}
+	r[66], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[3], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(152, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.add [%50, %64, %65] -> %void
 	_, err = rtimpl.Call(lib[11], r[135:138], r[51], r[65], r[66])
@@ -749,16 +539,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %65
 	r[66] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %67
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[68], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(158, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[68], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(158, "vm.builtin.alloc_tensor", err)
-		}
+	r[68], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(158, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.nn.layer_norm [%66, c[37], c[38], c[12], c[28], i1, i1, %67] -> %void
 	_, err = rtimpl.Call(lib[12], r[135:143], r[67], c[37], c[38], c[12], c[28], imms[2], imms[2], r[68])
@@ -772,16 +555,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %67
 	r[68] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %69
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[70], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(163, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[70], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(163, "vm.builtin.alloc_tensor", err)
-		}
+	r[70], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(163, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%68, c[7], %69] -> %void
 	_, err = rtimpl.Call(lib[4], r[135:138], r[69], c[7], r[70])
@@ -793,16 +569,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %69
 	r[70] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[8], c[0]] -> %71
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[72], err = st.ViewTensor(0, shapeConsts[1], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(167, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[72], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[8], c[0])
-		if err != nil {
-			return rtimpl.CallErr(167, "vm.builtin.alloc_tensor", err)
-		}
+	r[72], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[4], imms[1], c[8], c[0])
+	if err != nil {
+		return rtimpl.CallErr(167, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.matmul_bias [%70, c[39], c[10], c[40], i0, %71] -> %void
 	_, err = rtimpl.Call(lib[5], r[135:141], r[71], c[39], c[10], c[40], imms[1], r[72])
@@ -816,16 +585,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %71
 	r[72] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %73
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[74], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(172, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[74], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(172, "vm.builtin.alloc_tensor", err)
-		}
+	r[74], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(172, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.strided_slice [%72, c[12], c[13], c[14], c[15], i0, %73] -> %void
 	_, err = rtimpl.Call(lib[6], r[135:142], r[73], c[12], c[13], c[14], c[15], imms[1], r[74])
@@ -837,16 +599,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %73
 	r[74] = nil
 	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %75
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[76], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(176, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[76], err = rtimpl.Call(lib[3], r[135:139], r[5], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(176, "vm.builtin.alloc_tensor", err)
-		}
+	r[76], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[5], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(176, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.strided_slice [%72, c[12], c[14], c[16], c[15], i0, %75] -> %void
 	_, err = rtimpl.Call(lib[6], r[135:142], r[73], c[12], c[14], c[16], c[15], imms[1], r[76])
@@ -858,16 +613,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %75
 	r[76] = nil
 	// call vm.builtin.alloc_tensor [%5, i0, c[6], c[0]] -> %77
-	if st, ok := r[6].(*runtime.Storage); ok {
-		r[78], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(180, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[78], err = rtimpl.Call(lib[3], r[135:139], r[6], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(180, "vm.builtin.alloc_tensor", err)
-		}
+	r[78], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[6], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(180, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.strided_slice [%72, c[12], c[16], c[17], c[15], i0, %77] -> %void
 	_, err = rtimpl.Call(lib[6], r[135:142], r[73], c[12], c[16], c[17], c[15], imms[1], r[78])
@@ -881,16 +629,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %77
 	r[78] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[18], c[0]] -> %79
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[80], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(185, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[80], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(185, "vm.builtin.alloc_tensor", err)
-		}
+	r[80], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[4], imms[1], c[18], c[0])
+	if err != nil {
+		return rtimpl.CallErr(185, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [%74, c[18], %79] -> %void
 	_, err = rtimpl.Call(lib[7], r[135:138], r[75], c[18], r[80])
@@ -904,16 +645,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %79
 	r[80] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %81
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[82], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(190, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[82], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(190, "vm.builtin.alloc_tensor", err)
-		}
+	r[82], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(190, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%80, c[7], %81] -> %void
 	_, err = rtimpl.Call(lib[4], r[135:138], r[81], c[7], r[82])
@@ -927,16 +661,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %81
 	r[82] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[18], c[0]] -> %83
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[84], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(195, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[84], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(195, "vm.builtin.alloc_tensor", err)
-		}
+	r[84], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[4], imms[1], c[18], c[0])
+	if err != nil {
+		return rtimpl.CallErr(195, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [%76, c[18], %83] -> %void
 	_, err = rtimpl.Call(lib[7], r[135:138], r[77], c[18], r[84])
@@ -950,16 +677,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %83
 	r[84] = nil
 	// call vm.builtin.alloc_tensor [%4, i0, c[18], c[0]] -> %85
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[86], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(200, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[86], err = rtimpl.Call(lib[3], r[135:139], r[5], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(200, "vm.builtin.alloc_tensor", err)
-		}
+	r[86], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[5], imms[1], c[18], c[0])
+	if err != nil {
+		return rtimpl.CallErr(200, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [%78, c[18], %85] -> %void
 	_, err = rtimpl.Call(lib[7], r[135:138], r[79], c[18], r[86])
@@ -973,16 +693,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %85
 	r[86] = nil
 	// call vm.builtin.alloc_tensor [%5, i0, c[19], c[0]] -> %87
-	if st, ok := r[6].(*runtime.Storage); ok {
-		r[88], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(205, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[88], err = rtimpl.Call(lib[3], r[135:139], r[6], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(205, "vm.builtin.alloc_tensor", err)
-		}
+	r[88], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[6], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(205, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%86, c[7], %87] -> %void
 	_, err = rtimpl.Call(lib[4], r[135:138], r[87], c[7], r[88])
@@ -996,16 +709,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %87
 	r[88] = nil
 	// call vm.builtin.alloc_tensor [%4, i0, c[19], c[0]] -> %89
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[90], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(210, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[90], err = rtimpl.Call(lib[3], r[135:139], r[5], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(210, "vm.builtin.alloc_tensor", err)
-		}
+	r[90], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[5], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(210, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.divide [%82, c[41], %89] -> %void
 	_, err = rtimpl.Call(lib[8], r[135:138], r[83], c[20], r[90])
@@ -1019,16 +725,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %89
 	r[90] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %91
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[92], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(215, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[92], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(215, "vm.builtin.alloc_tensor", err)
-		}
+	r[92], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(215, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%84, c[21], %91] -> %void
 	_, err = rtimpl.Call(lib[4], r[135:138], r[85], c[21], r[92])
@@ -1042,16 +741,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %91
 	r[92] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[19], c[0]] -> %93
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[94], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(220, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[94], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(220, "vm.builtin.alloc_tensor", err)
-		}
+	r[94], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[4], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(220, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.matmul [%90, %92, c[10], %93] -> %void
 	_, err = rtimpl.Call(lib[9], r[135:139], r[91], r[93], c[10], r[94])
@@ -1067,16 +759,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %93
 	r[94] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %95
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[96], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(226, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[96], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(226, "vm.builtin.alloc_tensor", err)
-		}
+	r[96], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(226, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.nn.softmax [%94, i2, %95] -> %void
 	_, err = rtimpl.Call(lib[10], r[135:138], r[95], imms[5], r[96])
@@ -1090,16 +775,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %95
 	r[96] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[19], c[0]] -> %97
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[98], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(231, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[98], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(231, "vm.builtin.alloc_tensor", err)
-		}
+	r[98], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[4], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(231, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.matmul [%96, %88, c[10], %97] -> %void
 	_, err = rtimpl.Call(lib[9], r[135:139], r[97], r[89], c[10], r[98])
@@ -1115,16 +793,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %97
 	r[98] = nil
 	// call vm.builtin.alloc_tensor [%5, i0, c[18], c[0]] -> %99
-	if st, ok := r[6].(*runtime.Storage); ok {
-		r[100], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(237, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[100], err = rtimpl.Call(lib[3], r[135:139], r[6], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(237, "vm.builtin.alloc_tensor", err)
-		}
+	r[100], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[6], imms[1], c[18], c[0])
+	if err != nil {
+		return rtimpl.CallErr(237, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%98, c[7], %99] -> %void
 	_, err = rtimpl.Call(lib[4], r[135:138], r[99], c[7], r[100])
@@ -1138,16 +809,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %99
 	r[100] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[22], c[0]] -> %101
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[102], err = st.ViewTensor(0, shapeConsts[4], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(242, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[102], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[22], c[0])
-		if err != nil {
-			return rtimpl.CallErr(242, "vm.builtin.alloc_tensor", err)
-		}
+	r[102], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[3], imms[1], c[22], c[0])
+	if err != nil {
+		return rtimpl.CallErr(242, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [%100, c[22], %101] -> %void
 	_, err = rtimpl.Call(lib[7], r[135:138], r[101], c[22], r[102])
@@ -1163,16 +827,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[42]] -> %103
 	r[104] = c[41]
 	// call vm.builtin.alloc_tensor [%5, i0, c[22], c[0]] -> %104
-	if st, ok := r[6].(*runtime.Storage); ok {
-		r[105], err = st.ViewTensor(0, shapeConsts[4], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(248, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[105], err = rtimpl.Call(lib[3], r[135:139], r[6], imms[1], c[22], c[0])
-		if err != nil {
-			return rtimpl.CallErr(248, "vm.builtin.alloc_tensor", err)
-		}
+	r[105], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[6], imms[1], c[22], c[0])
+	if err != nil {
+		return rtimpl.CallErr(248, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.matmul_bias [%102, %103, c[10], c[43], i0, %104] -> %void
 	_, err = rtimpl.Call(lib[5], r[135:141], r[103], r[104], c[10], c[42], imms[1], r[105])
@@ -1188,16 +845,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %104
 	r[105] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %106
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[107], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(254, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[107], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(254, "vm.builtin.alloc_tensor", err)
-		}
+	r[107], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(254, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [%105, c[6], %106] -> %void
 	_, err = rtimpl.Call(lib[7], r[135:138], r[106], c[6], r[107])
@@ -1211,16 +861,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %106
 	r[107] = nil
 	// call vm.builtin.alloc_tensor [%5, i0, c[25], c[0]] -> %108
-	if st, ok := r[6].(*runtime.Storage); ok {
-		r[109], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(259, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[109], err = rtimpl.Call(lib[3], r[135:139], r[6], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(259, "vm.builtin.alloc_tensor", err)
-		}
+	r[109], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[6], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(259, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%107, c[7], %108] -> %void
 	_, err = rtimpl.Call(lib[4], r[135:138], r[108], c[7], r[109])
@@ -1234,16 +877,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %108
 	r[109] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[25], c[0]] -> %110
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[111], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(264, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[111], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(264, "vm.builtin.alloc_tensor", err)
-		}
+	r[111], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[3], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(264, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.add [%68, %109, %110] -> %void
 	_, err = rtimpl.Call(lib[11], r[135:138], r[69], r[110], r[111])
@@ -1259,16 +895,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %110
 	r[111] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %112
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[113], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(270, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[113], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(270, "vm.builtin.alloc_tensor", err)
-		}
+	r[113], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(270, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %1
 	r[2] = nil
@@ -1284,16 +913,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %112
 	r[113] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[29], c[0]] -> %114
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[115], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(276, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[115], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(276, "vm.builtin.alloc_tensor", err)
-		}
+	r[115], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[3], imms[1], c[29], c[0])
+	if err != nil {
+		return rtimpl.CallErr(276, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.matmul_bias [%113, c[46], c[10], c[47], i0, %114] -> %void
 	_, err = rtimpl.Call(lib[5], r[135:141], r[114], c[45], c[10], c[46], imms[1], r[115])
@@ -1305,16 +927,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %114
 	r[115] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[29], c[0]] -> %116
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[117], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(280, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[117], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(280, "vm.builtin.alloc_tensor", err)
-		}
+	r[117], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[4], imms[1], c[29], c[0])
+	if err != nil {
+		return rtimpl.CallErr(280, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.divide [%115, c[48], %116] -> %void
 	_, err = rtimpl.Call(lib[8], r[135:138], r[116], c[32], r[117])
@@ -1326,16 +941,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %116
 	r[117] = nil
 	// call vm.builtin.alloc_tensor [%4, i0, c[29], c[0]] -> %118
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[119], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(284, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[119], err = rtimpl.Call(lib[3], r[135:139], r[5], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(284, "vm.builtin.alloc_tensor", err)
-		}
+	r[119], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[5], imms[1], c[29], c[0])
+	if err != nil {
+		return rtimpl.CallErr(284, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.erf [%117, %118] -> %void
 	_, err = rtimpl.Call(lib[13], r[135:137], r[118], r[119])
@@ -1349,16 +957,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %118
 	r[119] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[29], c[0]] -> %120
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[121], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(289, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[121], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(289, "vm.builtin.alloc_tensor", err)
-		}
+	r[121], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[4], imms[1], c[29], c[0])
+	if err != nil {
+		return rtimpl.CallErr(289, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %3
 	r[4] = nil
@@ -1374,16 +975,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %120
 	r[121] = nil
 	// call vm.builtin.alloc_tensor [%4, i0, c[29], c[0]] -> %122
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[123], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(295, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[123], err = rtimpl.Call(lib[3], r[135:139], r[5], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(295, "vm.builtin.alloc_tensor", err)
-		}
+	r[123], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[5], imms[1], c[29], c[0])
+	if err != nil {
+		return rtimpl.CallErr(295, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %4
 	r[5] = nil
@@ -1401,16 +995,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %122
 	r[123] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[29], c[0]] -> %124
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[125], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(302, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[125], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(302, "vm.builtin.alloc_tensor", err)
-		}
+	r[125], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[3], imms[1], c[29], c[0])
+	if err != nil {
+		return rtimpl.CallErr(302, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.multiply [%123, c[50], %124] -> %void
 	_, err = rtimpl.Call(lib[14], r[135:138], r[124], c[34], r[125])
@@ -1424,16 +1011,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %124
 	r[125] = nil
 	// call vm.builtin.alloc_tensor [%5, i0, c[25], c[0]] -> %126
-	if st, ok := r[6].(*runtime.Storage); ok {
-		r[127], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(307, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[127], err = rtimpl.Call(lib[3], r[135:139], r[6], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(307, "vm.builtin.alloc_tensor", err)
-		}
+	r[127], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[6], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(307, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %5
 	r[6] = nil
@@ -1449,16 +1029,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %126
 	r[127] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[25], c[0]] -> %128
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[129], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(313, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[129], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(313, "vm.builtin.alloc_tensor", err)
-		}
+	r[129], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[3], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(313, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
@@ -1481,16 +1054,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(320, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%130, i0, c[25], c[0]] -> %131
-	if st, ok := r[131].(*runtime.Storage); ok {
-		r[132], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(321, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[132], err = rtimpl.Call(lib[3], r[135:139], r[131], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(321, "vm.builtin.alloc_tensor", err)
-		}
+	r[132], err = rtimpl.AllocTensor(lib[3], r[135:139], 0, runtime.Float32, r[131], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(321, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %130
 	r[131] = nil
@@ -1543,14 +1109,3 @@ var lib []runtime.PackedFunc
 
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(3), int64(0), int64(1), int64(32), int64(128), int64(2)}
-
-// shapeConsts are constant shapes of tensors the compiled functions allocate.
-var shapeConsts = []runtime.Shape{
-	{32, 1, 128},
-	{32, 1, 384},
-	{32, 4, 32},
-	{4, 32, 32},
-	{32, 128},
-	{1, 32, 128},
-	{1, 32, 512},
-}
