@@ -31,9 +31,6 @@ type compiledUnit struct {
 	libIndex  map[string]int
 	imms      []int64
 	immIndex  map[int64]int
-	// shapes are the constant shapes fast paths use, as Go literals.
-	shapes     []runtime.Shape
-	shapeIndex map[string]int
 	// shapeSites counts make_shape call sites (MakeShapeAt caches per site).
 	shapeSites int
 	// stageBase is the first staging register of the function being emitted.
@@ -213,7 +210,11 @@ func (u *compiledUnit) compiledFunc(f *vmtir.Func) (jen.Code, error) {
 				call := jen.Qual(rtimplPkg, "CallFunc").Call(jen.Id("vm"), jen.Lit(in.Func), window.Clone().Op("..."))
 				slow = append(append(slow, stage...), jen.List(dst, jen.Id("err")).Op("=").Add(call), errCheck)
 			}
-			if fast := u.fastPath(callee.Name, in, reg, argCode, stage, slow, errCheck); fast != nil {
+			var libCall []jen.Code // the library call's function and window, for fastPath
+			if callee.Kind == runtime.FuncKindPacked && u.primFuncs[callee.Name] == "" && isLibrary(callee.Name) {
+				libCall = append([]jen.Code{jen.Id("lib").Index(jen.Lit(u.lib(callee.Name))), window}, argv...)
+			}
+			if fast := u.fastPath(callee.Name, in, reg, argCode, stage, slow, errCheck, libCall); fast != nil {
 				stmts = append(stmts, fast...)
 			} else {
 				stmts = append(stmts, slow...)
@@ -287,14 +288,6 @@ func (u *compiledUnit) libraryDecls() []jen.Code {
 	for i, n := range u.libNames {
 		names[i] = jen.Lit(n)
 	}
-	shapes := make([]jen.Code, len(u.shapes))
-	for i, sh := range u.shapes {
-		dims := make([]jen.Code, len(sh))
-		for j, d := range sh {
-			dims[j] = jen.Lit(int(d))
-		}
-		shapes[i] = jen.Values(dims...)
-	}
 	imms := make([]jen.Code, len(u.imms))
 	for i, v := range u.imms {
 		imms[i] = jen.Lit(v)
@@ -306,8 +299,6 @@ func (u *compiledUnit) libraryDecls() []jen.Code {
 		jen.Var().Id("lib").Index().Qual(runtimePkg, "PackedFunc"),
 		jen.Comment("imms are the integer immediates of the compiled functions, boxed once."),
 		jen.Var().Id("imms").Op("=").Index().Qual(runtimePkg, "Value").Add(wrapped(imms, 8)),
-		jen.Comment("shapeConsts are constant shapes of tensors the compiled functions allocate."),
-		jen.Var().Id("shapeConsts").Op("=").Index().Qual(runtimePkg, "Shape").Add(wrapped(shapes, 1)),
 	}
 }
 
@@ -363,24 +354,11 @@ func dtypeLit(dt runtime.DataType) jen.Code {
 	})
 }
 
-// shapeConst returns an expression for a constant shape argument: an entry of
-// the package's shapeConsts table.
-func (u *compiledUnit) shapeConst(s runtime.Shape) jen.Code {
-	key := s.String()
-	i, ok := u.shapeIndex[key]
-	if !ok {
-		i = len(u.shapes)
-		u.shapeIndex[key] = i
-		u.shapes = append(u.shapes, s)
-	}
-	return jen.Id("shapeConsts").Index(jen.Lit(i))
-}
-
 // fastPath specializes calls of hot builtins whose arguments are known at
 // generation time: the success path runs inline, and anything unexpected
 // falls back to the builtin itself (slow), so errors are the bytecode's.
 // stage copies the call's arguments into its register window.
-func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen.Code, argCode func(vmtir.Arg) (jen.Code, error), stage, slow []jen.Code, errCheck jen.Code) []jen.Code {
+func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen.Code, argCode func(vmtir.Arg) (jen.Code, error), stage, slow []jen.Code, errCheck jen.Code, libCall []jen.Code) []jen.Code {
 	a := in.Args
 	value := func(i int) jen.Code {
 		c, err := argCode(a[i])
@@ -497,7 +475,9 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 			errCheck,
 		}
 	case builtin.AllocTensor:
-		if !dstOK || len(a) != 4 || a[0].Kind != vmtir.ArgReg || a[0].Value >= bytecode.BeginSpecialReg {
+		// rtimpl.AllocTensor views the storage directly and falls back to
+		// the builtin (libCall) for anything unexpected.
+		if !dstOK || len(a) != 4 || libCall == nil {
 			return nil
 		}
 		off, ok := u.immValue(a[1])
@@ -506,29 +486,11 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 		if !ok || !okDT || !isDT {
 			return nil
 		}
-		var shape jen.Code
-		var shapeOK jen.Code
-		if sv, ok := u.constValue(a[2]); ok {
-			s, isShape := sv.(runtime.Shape)
-			if !isShape {
-				return nil
-			}
-			shape = u.shapeConst(s)
-		} else if a[2].Kind == vmtir.ArgReg && a[2].Value < bytecode.BeginSpecialReg {
-			shape = jen.Id("sh")
-			shapeOK = jen.List(jen.Id("sh"), jen.Id("shok")).Op(":=").Add(reg(a[2].Value)).Assert(jen.Qual(runtimePkg, "Shape"))
-		} else {
-			return nil
-		}
-		fast := []jen.Code{
-			jen.List(reg(in.Dst), jen.Id("err")).Op("=").Id("st").Dot("ViewTensor").Call(jen.Lit(int(off)), shape, dtypeLit(dt)),
+		args := append([]jen.Code{libCall[0], libCall[1], jen.Lit(int(off)), dtypeLit(dt)}, libCall[2:]...)
+		return []jen.Code{
+			jen.List(reg(in.Dst), jen.Id("err")).Op("=").Qual(rtimplPkg, "AllocTensor").Call(args...),
 			errCheck,
 		}
-		cond := jen.List(jen.Id("st"), jen.Id("ok")).Op(":=").Add(reg(a[0].Value)).Assert(jen.Op("*").Qual(runtimePkg, "Storage"))
-		if shapeOK != nil {
-			return []jen.Code{jen.Block(shapeOK, jen.If(cond, jen.Id("ok").Op("&&").Id("shok")).Block(fast...).Else().Block(slow...))}
-		}
-		return []jen.Code{jen.If(cond, jen.Id("ok")).Block(fast...).Else().Block(slow...)}
 	}
 	return nil
 }

@@ -75,7 +75,7 @@ func Package(in Input) (Files, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gen: serializing the executable: %w", err)
 	}
-	u := &compiledUnit{p: in.Program, primFuncs: map[string]string{}, libIndex: map[string]int{}, immIndex: map[int64]int{}, shapeIndex: map[string]int{}}
+	u := &compiledUnit{p: in.Program, primFuncs: map[string]string{}, libIndex: map[string]int{}, immIndex: map[int64]int{}}
 	if len(in.Consts) != len(in.Program.Consts) {
 		return nil, fmt.Errorf("gen: %d constant mappings for %d program constants (pass vmtir.Bytecode's)", len(in.Consts), len(in.Program.Consts))
 	}

@@ -14,20 +14,11 @@ func testFile(in Input) ([]byte, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n\npackage %s\n\n", header(in.Source), in.Package)
 	b.WriteString(`import (
-	"errors"
 	"testing"
 
 	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/runtime/rtimpl/rtimpltest"
 )
-
-// testTensor fills a tensor deterministically from seed.
-func testTensor(t *testing.T, shape []int64, dt runtime.DataType, seed int) *runtime.Tensor {
-	x, err := runtime.SampleTensor(shape, dt, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return x
-}
 
 // TestModesAgree runs each public function in bytecode and compiled mode.
 func TestModesAgree(t *testing.T) {
@@ -35,33 +26,21 @@ func TestModesAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	agree := func(t *testing.T, name string, args ...runtime.Value) {
-		want, got, werr, gerr := m.CompareModes(name, args...)
-		switch {
-		case errors.Is(werr, runtime.ErrMissingFunction):
-			t.Skipf("the model calls a packed function this package does not provide; register it with runtime.Register first: %v", werr)
-		case werr != nil && gerr != nil:
-			t.Skipf("both modes fail (the function needs something this test cannot give it): %v", werr)
-		case werr != nil:
-			t.Fatalf("bytecode: %v", werr)
-		case gerr != nil:
-			t.Fatalf("compiled: %v", gerr)
-		}
-		if !runtime.ValuesEqual(got, want) {
-			t.Fatalf("modes disagree: compiled %v, bytecode %v", got, want)
-		}
-	}
-	_ = agree // unused when no function's parameters can be synthesized
 `)
+	called := false
 	for _, fn := range publicFuncs(in.Lowered) {
 		args, ok := testArgs(fn)
+		called = called || ok
 		fmt.Fprintf(&b, "\tt.Run(%q, func(t *testing.T) {\n", fn.Name)
 		if !ok {
 			fmt.Fprintf(&b, "\t\tt.Skip(%q)\n", "a parameter's type gives no shape to test with")
 		} else {
-			fmt.Fprintf(&b, "\t\tagree(t, %q%s)\n", fn.Name, args)
+			fmt.Fprintf(&b, "\t\trtimpltest.TestModes(t, m.Model, %q%s)\n", fn.Name, args)
 		}
 		b.WriteString("\t})\n")
+	}
+	if !called {
+		b.WriteString("\t_ = m // no function's parameters can be synthesized\n")
 	}
 	b.WriteString("}\n")
 	return []byte(b.String()), nil
@@ -115,7 +94,7 @@ func testArg(s ir.StructInfo, seed int) (string, bool) {
 				return "", false
 			}
 		}
-		return fmt.Sprintf("testTensor(t, []int64{%s}, %s, %d)", strings.Join(dims, ", "), name, seed), true
+		return fmt.Sprintf("rtimpltest.Sample(t, []int64{%s}, %s, %d)", strings.Join(dims, ", "), name, seed), true
 	case *ir.ShapeSInfo:
 		if x.NDim < 0 {
 			return "", false

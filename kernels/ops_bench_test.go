@@ -133,3 +133,35 @@ func BenchmarkOpMisc(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkOpMaxPool2D is squeezenet's first pooling (3x3, stride 2, ceil
+// mode) and resnet's (3x3, stride 2, padding 1), 1 thread.
+func BenchmarkOpMaxPool2D(b *testing.B) {
+	defer SetNumThreads(0)
+	for _, c := range []struct {
+		name  string
+		shape []int64
+		attrs Pool2DAttrs
+	}{
+		{"squeezenet_64x111x111", []int64{1, 64, 111, 111}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, CeilMode: true}},
+		{"resnet_64x112x112", []int64{1, 64, 112, 112}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, Padding: []int64{1, 1}}},
+	} {
+		x := randT(b, 1, c.shape, f32, -5, 5)
+		a := c.attrs
+		g, err := resolvePool2D("bench", x, &a)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out := mustT(b, g.outShape[:], f32)
+		b.Run(c.name, func(b *testing.B) {
+			SetNumThreads(1)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if err := MaxPool2D(out, x, c.attrs); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(out.NumElements()*9)*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gtaps/s")
+		})
+	}
+}

@@ -207,6 +207,15 @@ func poolRun[T number](g *pool2dGeom, o, x []T, isMax bool, lowest T) {
 
 // poolPlanes pools planes [lo, hi) (plane = n*C + c).
 func poolPlanes[T number](g *pool2dGeom, o, x []T, isMax bool, lowest T, lo, hi int) {
+	if isMax && g.xsW == 1 && g.osW == 1 {
+		maxPlanesNCHW(g, o, x, lowest, lo, hi)
+		return
+	}
+	poolPlanesGeneral(g, o, x, isMax, lowest, lo, hi)
+}
+
+// poolPlanesGeneral is poolPlanes for any layout, one output at a time.
+func poolPlanesGeneral[T number](g *pool2dGeom, o, x []T, isMax bool, lowest T, lo, hi int) {
 	for pl := lo; pl < hi; pl++ {
 		n, c := pl/g.c, pl%g.c
 		xb := n*g.xsN + c*g.xsC
@@ -265,6 +274,94 @@ func poolPlanes[T number](g *pool2dGeom, o, x []T, isMax bool, lowest T, lo, hi 
 			}
 		}
 	}
+}
+
+// maxPlanesNCHW is max pooling of planes [lo, hi) with contiguous rows
+// (NCHW): per output row the valid kernel rows are found once, and the
+// outputs whose window lies inside the row take one branch-free pass per
+// tap over all of them (the general loop's data-dependent branch per tap
+// mispredicted on every other element and each output's taps formed one
+// dependency chain: 6.5 ns per tap before). The maximum does not depend on
+// the order taps are visited in; a NaN anywhere in a window makes the
+// output NaN.
+func maxPlanesNCHW[T number](g *pool2dGeom, o, x []T, lowest T, lo, hi int) {
+	kw, dw, w := g.kw, g.dw, g.w
+	// Outputs [oxLo, oxHi) have every horizontal tap inside the row.
+	oxLo := min(g.ow, (g.pl+g.sw-1)/g.sw)
+	oxHi := oxLo
+	for oxHi < g.ow && oxHi*g.sw-g.pl+(kw-1)*dw < w {
+		oxHi++
+	}
+	for pl := lo; pl < hi; pl++ {
+		n, c := pl/g.c, pl%g.c
+		xb := n*g.xsN + c*g.xsC
+		ob := n*g.osN + c*g.osC
+		for oy := 0; oy < g.oh; oy++ {
+			y0 := oy*g.sh - g.pt
+			kyLo, kyHi := 0, g.kh
+			for kyLo < kyHi && y0+kyLo*g.dh < 0 {
+				kyLo++
+			}
+			for kyHi > kyLo && y0+(kyHi-1)*g.dh >= g.h {
+				kyHi--
+			}
+			orow := o[ob+oy*g.osH : ob+oy*g.osH+g.ow]
+			edge := func(ox int) {
+				x0 := ox*g.sw - g.pl
+				m := lowest
+				for ky := kyLo; ky < kyHi; ky++ {
+					row := x[xb+(y0+ky*g.dh)*g.xsH : xb+(y0+ky*g.dh)*g.xsH+w]
+					for kx := 0; kx < kw; kx++ {
+						if xx := x0 + kx*dw; xx >= 0 && xx < w {
+							m = maxNaN(m, row[xx])
+						}
+					}
+				}
+				orow[ox] = m
+			}
+			for ox := 0; ox < oxLo; ox++ {
+				edge(ox)
+			}
+			// Interior outputs: one pass per tap over the whole run of
+			// outputs, so consecutive outputs do not wait on each other.
+			inner := orow[oxLo:oxHi]
+			for i := range inner {
+				inner[i] = lowest
+			}
+			if len(inner) > 0 {
+				sw := g.sw
+				for ky := kyLo; ky < kyHi; ky++ {
+					row := x[xb+(y0+ky*g.dh)*g.xsH : xb+(y0+ky*g.dh)*g.xsH+w]
+					for kx := 0; kx < kw; kx++ {
+						start := oxLo*sw - g.pl + kx*dw
+						src := row[start : start+(len(inner)-1)*sw+1]
+						if sw == 1 {
+							src = src[:len(inner)]
+							for i, v := range src {
+								inner[i] = maxNaN(inner[i], v)
+							}
+							continue
+						}
+						for i := range inner {
+							inner[i] = maxNaN(inner[i], src[i*sw])
+						}
+					}
+				}
+			}
+			for ox := max(oxHi, oxLo); ox < g.ow; ox++ {
+				edge(ox)
+			}
+		}
+	}
+}
+
+// maxNaN is max(m, v) where a NaN v wins, as the general loop's
+// `v > m || v != v`: once m is NaN nothing replaces it.
+func maxNaN[T number](m, v T) T {
+	if v != v {
+		return v
+	}
+	return max(m, v)
 }
 
 // avgOf converts sum/div to T (truncating for integers).

@@ -45,6 +45,7 @@ func DefaultPasses() []Pass {
 		{"dead-code-elimination", DeadCodeElimination},
 		{"legalize", Legalize},
 		{"fuse-matmul-epilogue", FuseMatmulEpilogue},
+		{"fuse-elementwise-chains", FuseElementwiseChains},
 		{"to-non-dataflow", ToNonDataflow},
 		{"call-tir-rewrite", CallTIRRewrite},
 		{"static-plan-block-memory", StaticPlanBlockMemory},

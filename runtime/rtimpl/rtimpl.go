@@ -105,6 +105,22 @@ func MakeShapeAt(vm *runtime.VM, site int, args []runtime.Value) (runtime.Value,
 	return rtlink.MakeShapeAt(vm, site, args)
 }
 
+// AllocTensor is vm.builtin.alloc_tensor for compiled code: args are the
+// builtin's (storage, offset, shape, dtype); offset and dt are their values,
+// known when the code was generated. A tensor of args[2]'s shape is made on
+// the storage directly; anything unexpected goes through the builtin f
+// (staged in window), so errors are the bytecode's.
+func AllocTensor(f runtime.PackedFunc, window []runtime.Value, offset int64, dt runtime.DataType, args ...runtime.Value) (runtime.Value, error) {
+	if len(args) > 2 {
+		if st, ok := args[0].(*runtime.Storage); ok && st != nil {
+			if sh, ok := args[2].(runtime.Shape); ok {
+				return st.ViewTensor(offset, sh, dt)
+			}
+		}
+	}
+	return Call(f, window, args...)
+}
+
 // AllocStorage is vm.builtin.alloc_storage: n bytes on the VM's first device,
 // recycled like any storage the running call allocates.
 func AllocStorage(vm *runtime.VM, n int64) (*runtime.Storage, error) {

@@ -10,13 +10,13 @@ import (
 	rtimpl "github.com/relaxgo/relaxgo/runtime/rtimpl"
 )
 
-// vmtir_main is the compiled form of Relax function main (1 parameter, 45 registers).
+// vmtir_main is the compiled form of Relax function main (1 parameter, 41 registers).
 func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	c := rtimpl.ConstPool(vm)
 	var err error
 	// call vm.builtin.check_tensor_info [%0, i4, c[0], c[1]] -> %void
 	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 4 || t.DType() != runtime.Float32 {
-		_, err = rtimpl.Call(lib[0], r[33:37], r[0], imms[0], c[0], c[1])
+		_, err = rtimpl.Call(lib[0], r[29:33], r[0], imms[0], c[0], c[1])
 		if err != nil {
 			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
 		}
@@ -25,7 +25,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := rtimpl.ValueShape(r[0])
 		if !ok || len(s) != 4 || s[0] != 1 || s[1] != 3 || s[2] != 16 || s[3] != 16 {
-			_, err = rtimpl.Call(lib[1], r[33:45], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], imms[1], imms[4], c[1])
+			_, err = rtimpl.Call(lib[1], r[29:41], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], imms[1], imms[4], c[1])
 			if err != nil {
 				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
 			}
@@ -47,19 +47,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(4, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %4
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[5], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(5, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[5], err = rtimpl.Call(lib[3], r[33:37], r[2], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(5, "vm.builtin.alloc_tensor", err)
-		}
+	r[5], err = rtimpl.AllocTensor(lib[3], r[29:33], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(5, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.nn.conv2d [%0, c[7], c[8], c[9], c[8], i1, c[10], c[11], c[10], c[12], %4] -> %void
-	_, err = rtimpl.Call(lib[4], r[33:44], r[0], c[7], c[8], c[9], c[8], imms[2], c[10], c[11], c[10], c[12], r[5])
+	_, err = rtimpl.Call(lib[4], r[29:40], r[0], c[7], c[8], c[9], c[8], imms[2], c[10], c[11], c[10], c[12], r[5])
 	if err != nil {
 		return rtimpl.CallErr(6, "kernels.nn.conv2d", err)
 	}
@@ -68,19 +61,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %4
 	r[5] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[13], c[0]] -> %6
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[7], err = st.ViewTensor(0, shapeConsts[1], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(9, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[7], err = rtimpl.Call(lib[3], r[33:37], r[3], imms[1], c[13], c[0])
-		if err != nil {
-			return rtimpl.CallErr(9, "vm.builtin.alloc_tensor", err)
-		}
+	r[7], err = rtimpl.AllocTensor(lib[3], r[29:33], 0, runtime.Float32, r[3], imms[1], c[13], c[0])
+	if err != nil {
+		return rtimpl.CallErr(9, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [c[14], c[13], %6] -> %void
-	_, err = rtimpl.Call(lib[5], r[33:36], c[14], c[13], r[7])
+	_, err = rtimpl.Call(lib[5], r[29:32], c[14], c[13], r[7])
 	if err != nil {
 		return rtimpl.CallErr(10, "kernels.reshape", err)
 	}
@@ -89,21 +75,14 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %8
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[9], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(13, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[9], err = rtimpl.Call(lib[3], r[33:37], r[4], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(13, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.add [%5, %7, %8] -> %void
-	_, err = rtimpl.Call(lib[6], r[33:36], r[6], r[8], r[9])
+	r[9], err = rtimpl.AllocTensor(lib[3], r[29:33], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
 	if err != nil {
-		return rtimpl.CallErr(14, "kernels.add", err)
+		return rtimpl.CallErr(13, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.relaxgo.ew_chain [%5, c[15], %7, %8] -> %void
+	_, err = rtimpl.Call(lib[6], r[29:33], r[6], c[15], r[8], r[9])
+	if err != nil {
+		return rtimpl.CallErr(14, "kernels.relaxgo.ew_chain", err)
 	}
 	// call vm.builtin.null_value [] -> %5
 	r[6] = nil
@@ -113,22 +92,15 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[10] = r[9]
 	// call vm.builtin.null_value [] -> %8
 	r[9] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %10
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[11], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(19, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[11], err = rtimpl.Call(lib[3], r[33:37], r[2], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(19, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.nn.relu [%9, %10] -> %void
-	_, err = rtimpl.Call(lib[7], r[33:35], r[10], r[11])
+	// call vm.builtin.alloc_tensor [%1, i0, c[16], c[0]] -> %10
+	r[11], err = rtimpl.AllocTensor(lib[3], r[29:33], 0, runtime.Float32, r[2], imms[1], c[16], c[0])
 	if err != nil {
-		return rtimpl.CallErr(20, "kernels.nn.relu", err)
+		return rtimpl.CallErr(19, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.nn.max_pool2d [%9, c[17], c[17], c[18], c[8], i0, i0, c[10], c[10], %10] -> %void
+	_, err = rtimpl.Call(lib[7], r[29:39], r[10], c[17], c[17], c[18], c[8], imms[1], imms[1], c[10], c[10], r[11])
+	if err != nil {
+		return rtimpl.CallErr(20, "kernels.nn.max_pool2d", err)
 	}
 	// call vm.builtin.null_value [] -> %9
 	r[10] = nil
@@ -136,22 +108,17 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[12] = r[11]
 	// call vm.builtin.null_value [] -> %10
 	r[11] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[15], c[0]] -> %12
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[13], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[13], err = rtimpl.Call(lib[3], r[33:37], r[4], imms[1], c[15], c[0])
-		if err != nil {
-			return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.nn.max_pool2d [%11, c[16], c[16], c[17], c[8], i0, i0, c[10], c[10], %12] -> %void
-	_, err = rtimpl.Call(lib[8], r[33:43], r[12], c[16], c[16], c[17], c[8], imms[1], imms[1], c[10], c[10], r[13])
+	// call vm.builtin.alloc_tensor [%3, i0, c[19], c[0]] -> %12
+	r[13], err = rtimpl.AllocTensor(lib[3], r[29:33], 0, runtime.Float32, r[4], imms[1], c[19], c[0])
 	if err != nil {
-		return rtimpl.CallErr(25, "kernels.nn.max_pool2d", err)
+		return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %3
+	r[4] = nil
+	// call kernels.nn.conv2d [%11, c[20], c[17], c[9], c[8], i1, c[10], c[11], c[10], c[12], %12] -> %void
+	_, err = rtimpl.Call(lib[4], r[29:40], r[12], c[20], c[17], c[9], c[8], imms[2], c[10], c[11], c[10], c[12], r[13])
+	if err != nil {
+		return rtimpl.CallErr(26, "kernels.nn.conv2d", err)
 	}
 	// call vm.builtin.null_value [] -> %11
 	r[12] = nil
@@ -159,93 +126,67 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[14] = r[13]
 	// call vm.builtin.null_value [] -> %12
 	r[13] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[18], c[0]] -> %14
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[15], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(29, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[15], err = rtimpl.Call(lib[3], r[33:37], r[2], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(29, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.nn.conv2d [%13, c[19], c[16], c[9], c[8], i1, c[10], c[11], c[10], c[12], %14] -> %void
-	_, err = rtimpl.Call(lib[4], r[33:44], r[14], c[19], c[16], c[9], c[8], imms[2], c[10], c[11], c[10], c[12], r[15])
+	// call vm.builtin.alloc_tensor [%1, i0, c[21], c[0]] -> %14
+	r[15], err = rtimpl.AllocTensor(lib[3], r[29:33], 0, runtime.Float32, r[2], imms[1], c[21], c[0])
 	if err != nil {
-		return rtimpl.CallErr(30, "kernels.nn.conv2d", err)
+		return rtimpl.CallErr(30, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %13
-	r[14] = nil
+	// call kernels.reshape [c[22], c[21], %14] -> %void
+	_, err = rtimpl.Call(lib[5], r[29:32], c[22], c[21], r[15])
+	if err != nil {
+		return rtimpl.CallErr(31, "kernels.reshape", err)
+	}
 	// call vm.builtin.copy [%14] -> %15
 	r[16] = r[15]
 	// call vm.builtin.null_value [] -> %14
 	r[15] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[20], c[0]] -> %16
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[17], err = st.ViewTensor(0, shapeConsts[4], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(34, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[17], err = rtimpl.Call(lib[3], r[33:37], r[4], imms[1], c[20], c[0])
-		if err != nil {
-			return rtimpl.CallErr(34, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call vm.builtin.null_value [] -> %3
-	r[4] = nil
-	// call kernels.reshape [c[21], c[20], %16] -> %void
-	_, err = rtimpl.Call(lib[5], r[33:36], c[21], c[20], r[17])
+	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %16
+	r[17], err = rtimpl.AllocTensor(lib[3], r[29:33], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
 	if err != nil {
-		return rtimpl.CallErr(36, "kernels.reshape", err)
+		return rtimpl.CallErr(34, "vm.builtin.alloc_tensor", err)
 	}
+	// call kernels.relaxgo.ew_chain [%13, c[15], %15, %16] -> %void
+	_, err = rtimpl.Call(lib[6], r[29:33], r[14], c[15], r[16], r[17])
+	if err != nil {
+		return rtimpl.CallErr(35, "kernels.relaxgo.ew_chain", err)
+	}
+	// call vm.builtin.null_value [] -> %13
+	r[14] = nil
+	// call vm.builtin.null_value [] -> %15
+	r[16] = nil
 	// call vm.builtin.copy [%16] -> %17
 	r[18] = r[17]
 	// call vm.builtin.null_value [] -> %16
 	r[17] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[18], c[0]] -> %18
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[19], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(39, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[19], err = rtimpl.Call(lib[3], r[33:37], r[3], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(39, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.add [%15, %17, %18] -> %void
-	_, err = rtimpl.Call(lib[6], r[33:36], r[16], r[18], r[19])
+	// call vm.builtin.alloc_tensor [%1, i0, c[21], c[0]] -> %18
+	r[19], err = rtimpl.AllocTensor(lib[3], r[29:33], 0, runtime.Float32, r[2], imms[1], c[21], c[0])
 	if err != nil {
-		return rtimpl.CallErr(40, "kernels.add", err)
+		return rtimpl.CallErr(40, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %15
-	r[16] = nil
+	// call vm.builtin.null_value [] -> %1
+	r[2] = nil
+	// call kernels.nn.adaptive_avg_pool2d [%17, c[8], c[10], c[10], %18] -> %void
+	_, err = rtimpl.Call(lib[8], r[29:34], r[18], c[8], c[10], c[10], r[19])
+	if err != nil {
+		return rtimpl.CallErr(42, "kernels.nn.adaptive_avg_pool2d", err)
+	}
 	// call vm.builtin.null_value [] -> %17
 	r[18] = nil
 	// call vm.builtin.copy [%18] -> %19
 	r[20] = r[19]
 	// call vm.builtin.null_value [] -> %18
 	r[19] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[18], c[0]] -> %20
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[21], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(45, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[21], err = rtimpl.Call(lib[3], r[33:37], r[2], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(45, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.nn.relu [%19, %20] -> %void
-	_, err = rtimpl.Call(lib[7], r[33:35], r[20], r[21])
+	// call vm.builtin.alloc_tensor [%2, i0, c[23], c[0]] -> %20
+	r[21], err = rtimpl.AllocTensor(lib[3], r[29:33], 0, runtime.Float32, r[3], imms[1], c[23], c[0])
 	if err != nil {
-		return rtimpl.CallErr(46, "kernels.nn.relu", err)
+		return rtimpl.CallErr(46, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %2
+	r[3] = nil
+	// call kernels.reshape [%19, c[23], %20] -> %void
+	_, err = rtimpl.Call(lib[5], r[29:32], r[20], c[23], r[21])
+	if err != nil {
+		return rtimpl.CallErr(48, "kernels.reshape", err)
 	}
 	// call vm.builtin.null_value [] -> %19
 	r[20] = nil
@@ -253,108 +194,51 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[22] = r[21]
 	// call vm.builtin.null_value [] -> %20
 	r[21] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[20], c[0]] -> %22
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[23], err = st.ViewTensor(0, shapeConsts[4], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(50, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[23], err = rtimpl.Call(lib[3], r[33:37], r[3], imms[1], c[20], c[0])
-		if err != nil {
-			return rtimpl.CallErr(50, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call vm.builtin.null_value [] -> %2
-	r[3] = nil
-	// call kernels.nn.adaptive_avg_pool2d [%21, c[8], c[10], c[10], %22] -> %void
-	_, err = rtimpl.Call(lib[9], r[33:38], r[22], c[8], c[10], c[10], r[23])
+	// call vm.builtin.copy [c[24]] -> %22
+	r[23] = c[24]
+	// call vm.builtin.alloc_storage [%vm, c[25], i0, c[4], c[3]] -> %23
+	r[24], err = rtimpl.AllocStorage(vm, 40)
 	if err != nil {
-		return rtimpl.CallErr(52, "kernels.nn.adaptive_avg_pool2d", err)
+		return rtimpl.CallErr(53, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.null_value [] -> %21
-	r[22] = nil
-	// call vm.builtin.copy [%22] -> %23
-	r[24] = r[23]
-	// call vm.builtin.null_value [] -> %22
-	r[23] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[22], c[0]] -> %24
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[25], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(56, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[25], err = rtimpl.Call(lib[3], r[33:37], r[2], imms[1], c[22], c[0])
-		if err != nil {
-			return rtimpl.CallErr(56, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call vm.builtin.null_value [] -> %1
-	r[2] = nil
-	// call kernels.reshape [%23, c[22], %24] -> %void
-	_, err = rtimpl.Call(lib[5], r[33:36], r[24], c[22], r[25])
+	// call vm.builtin.alloc_tensor [%23, i0, c[26], c[0]] -> %24
+	r[25], err = rtimpl.AllocTensor(lib[3], r[29:33], 0, runtime.Float32, r[24], imms[1], c[26], c[0])
 	if err != nil {
-		return rtimpl.CallErr(58, "kernels.reshape", err)
+		return rtimpl.CallErr(54, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %23
 	r[24] = nil
+	// call kernels.relaxgo.matmul_bias [%21, %22, c[12], c[27], i0, %24] -> %void
+	_, err = rtimpl.Call(lib[9], r[29:35], r[22], r[23], c[12], c[27], imms[1], r[25])
+	if err != nil {
+		return rtimpl.CallErr(56, "kernels.relaxgo.matmul_bias", err)
+	}
+	// call vm.builtin.null_value [] -> %21
+	r[22] = nil
+	// call vm.builtin.null_value [] -> %22
+	r[23] = nil
 	// call vm.builtin.copy [%24] -> %25
 	r[26] = r[25]
 	// call vm.builtin.null_value [] -> %24
 	r[25] = nil
-	// call vm.builtin.copy [c[23]] -> %26
-	r[27] = c[23]
-	// call vm.builtin.alloc_storage [%vm, c[24], i0, c[4], c[3]] -> %27
-	r[28], err = rtimpl.AllocStorage(vm, 40)
+	// call vm.builtin.make_tuple [%25] -> %26
+	r[27], err = rtimpl.Call(lib[10], r[29:30], r[26])
 	if err != nil {
-		return rtimpl.CallErr(63, "vm.builtin.alloc_storage", err)
+		return rtimpl.CallErr(61, "vm.builtin.make_tuple", err)
 	}
-	// call vm.builtin.alloc_tensor [%27, i0, c[25], c[0]] -> %28
-	if st, ok := r[28].(*runtime.Storage); ok {
-		r[29], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(64, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[29], err = rtimpl.Call(lib[3], r[33:37], r[28], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(64, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call vm.builtin.null_value [] -> %27
-	r[28] = nil
-	// call kernels.relaxgo.matmul_bias [%25, %26, c[12], c[26], i0, %28] -> %void
-	_, err = rtimpl.Call(lib[10], r[33:39], r[26], r[27], c[12], c[26], imms[1], r[29])
-	if err != nil {
-		return rtimpl.CallErr(66, "kernels.relaxgo.matmul_bias", err)
-	}
+	// call vm.builtin.copy [%26] -> %27
+	r[28] = r[27]
 	// call vm.builtin.null_value [] -> %25
 	r[26] = nil
-	// call vm.builtin.null_value [] -> %26
-	r[27] = nil
-	// call vm.builtin.copy [%28] -> %29
-	r[30] = r[29]
-	// call vm.builtin.null_value [] -> %28
-	r[29] = nil
-	// call vm.builtin.make_tuple [%29] -> %30
-	r[31], err = rtimpl.Call(lib[11], r[33:34], r[30])
-	if err != nil {
-		return rtimpl.CallErr(71, "vm.builtin.make_tuple", err)
-	}
-	// call vm.builtin.copy [%30] -> %31
-	r[32] = r[31]
-	// call vm.builtin.null_value [] -> %29
-	r[30] = nil
-	// ret %31
-	r[1] = r[32]
+	// ret %27
+	r[1] = r[28]
 	return nil
 }
 
 // compiledFuncs are the compiled Relax functions with their register file sizes.
 var compiledFuncs = map[string]rtimpl.CompiledFunc{"main": {
 	Func:             vmtir_main,
-	RegisterFileSize: 45,
+	RegisterFileSize: 41,
 }}
 
 // libNames are the runtime builtins and kernels the compiled functions call;
@@ -366,8 +250,7 @@ var libNames = []string{
 	"vm.builtin.alloc_tensor",
 	"kernels.nn.conv2d",
 	"kernels.reshape",
-	"kernels.add",
-	"kernels.nn.relu",
+	"kernels.relaxgo.ew_chain",
 	"kernels.nn.max_pool2d",
 	"kernels.nn.adaptive_avg_pool2d",
 	"kernels.relaxgo.matmul_bias",
@@ -377,14 +260,3 @@ var lib []runtime.PackedFunc
 
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(4), int64(0), int64(1), int64(3), int64(16)}
-
-// shapeConsts are constant shapes of tensors the compiled functions allocate.
-var shapeConsts = []runtime.Shape{
-	{1, 8, 16, 16},
-	{1, 8, 1, 1},
-	{1, 8, 8, 8},
-	{1, 16, 4, 4},
-	{1, 16, 1, 1},
-	{1, 16},
-	{1, 10},
-}

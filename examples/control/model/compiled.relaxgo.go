@@ -55,16 +55,9 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(4, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%2, i0, c[7], c[8]] -> %3
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[4], err = st.ViewTensor(0, shapeConsts[0], runtime.Bool)
-		if err != nil {
-			return rtimpl.CallErr(5, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[4], err = rtimpl.Call(lib[3], r[18:22], r[3], imms[1], c[7], c[8])
-		if err != nil {
-			return rtimpl.CallErr(5, "vm.builtin.alloc_tensor", err)
-		}
+	r[4], err = rtimpl.AllocTensor(lib[3], r[18:22], 0, runtime.Bool, r[3], imms[1], c[7], c[8])
+	if err != nil {
+		return rtimpl.CallErr(5, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
@@ -94,16 +87,9 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(12, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%7, i0, c[11], c[0]] -> %8
-	if st, ok := r[8].(*runtime.Storage); ok {
-		r[9], err = st.ViewTensor(0, shapeConsts[1], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(13, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[9], err = rtimpl.Call(lib[3], r[18:22], r[8], imms[1], c[11], c[0])
-		if err != nil {
-			return rtimpl.CallErr(13, "vm.builtin.alloc_tensor", err)
-		}
+	r[9], err = rtimpl.AllocTensor(lib[3], r[18:22], 0, runtime.Float32, r[8], imms[1], c[11], c[0])
+	if err != nil {
+		return rtimpl.CallErr(13, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.ones [c[11], c[0], %8] -> %void
 	_, err = rtimpl.Call(lib[6], r[18:21], c[11], c[0], r[9])
@@ -123,16 +109,9 @@ L18:
 		return rtimpl.CallErr(18, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%10, i0, c[7], c[2]] -> %11
-	if st, ok := r[11].(*runtime.Storage); ok {
-		r[12], err = st.ViewTensor(0, shapeConsts[0], runtime.Int64)
-		if err != nil {
-			return rtimpl.CallErr(19, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[12], err = rtimpl.Call(lib[3], r[18:22], r[11], imms[1], c[7], c[2])
-		if err != nil {
-			return rtimpl.CallErr(19, "vm.builtin.alloc_tensor", err)
-		}
+	r[12], err = rtimpl.AllocTensor(lib[3], r[18:22], 0, runtime.Int64, r[11], imms[1], c[7], c[2])
+	if err != nil {
+		return rtimpl.CallErr(19, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.subtract [%1, c[13], %11] -> %void
 	_, err = rtimpl.Call(lib[7], r[18:21], r[1], c[13], r[12])
@@ -154,16 +133,9 @@ L18:
 		return rtimpl.CallErr(23, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%14, i0, c[11], c[0]] -> %15
-	if st, ok := r[15].(*runtime.Storage); ok {
-		r[16], err = st.ViewTensor(0, shapeConsts[1], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[16], err = rtimpl.Call(lib[3], r[18:22], r[15], imms[1], c[11], c[0])
-		if err != nil {
-			return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
-		}
+	r[16], err = rtimpl.AllocTensor(lib[3], r[18:22], 0, runtime.Float32, r[15], imms[1], c[11], c[0])
+	if err != nil {
+		return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.multiply [%13, %0, %15] -> %void
 	_, err = rtimpl.Call(lib[8], r[18:21], r[14], r[0], r[16])
@@ -233,16 +205,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(5, "power", err)
 	}
 	// call vm.builtin.alloc_tensor [%2, i0, c[7], c[0]] -> %4
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[5], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(6, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[5], err = rtimpl.Call(lib[3], r[15:19], r[3], imms[1], c[7], c[0])
-		if err != nil {
-			return rtimpl.CallErr(6, "vm.builtin.alloc_tensor", err)
-		}
+	r[5], err = rtimpl.AllocTensor(lib[3], r[15:19], 0, runtime.Float32, r[3], imms[1], c[7], c[0])
+	if err != nil {
+		return rtimpl.CallErr(6, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
@@ -261,16 +226,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(11, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%6, i0, c[7], c[8]] -> %7
-	if st, ok := r[7].(*runtime.Storage); ok {
-		r[8], err = st.ViewTensor(0, shapeConsts[0], runtime.Bool)
-		if err != nil {
-			return rtimpl.CallErr(12, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[8], err = rtimpl.Call(lib[3], r[15:19], r[7], imms[1], c[7], c[8])
-		if err != nil {
-			return rtimpl.CallErr(12, "vm.builtin.alloc_tensor", err)
-		}
+	r[8], err = rtimpl.AllocTensor(lib[3], r[15:19], 0, runtime.Bool, r[7], imms[1], c[7], c[8])
+	if err != nil {
+		return rtimpl.CallErr(12, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
@@ -307,16 +265,9 @@ L22:
 		return rtimpl.CallErr(22, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%11, i0, c[11], c[0]] -> %12
-	if st, ok := r[12].(*runtime.Storage); ok {
-		r[13], err = st.ViewTensor(0, shapeConsts[1], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(23, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[13], err = rtimpl.Call(lib[3], r[15:19], r[12], imms[1], c[11], c[0])
-		if err != nil {
-			return rtimpl.CallErr(23, "vm.builtin.alloc_tensor", err)
-		}
+	r[13], err = rtimpl.AllocTensor(lib[3], r[15:19], 0, runtime.Float32, r[12], imms[1], c[11], c[0])
+	if err != nil {
+		return rtimpl.CallErr(23, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.negative [%3, %12] -> %void
 	_, err = rtimpl.Call(lib[11], r[15:17], r[4], r[13])
@@ -369,9 +320,3 @@ var lib []runtime.PackedFunc
 
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(1), int64(0), int64(4)}
-
-// shapeConsts are constant shapes of tensors the compiled functions allocate.
-var shapeConsts = []runtime.Shape{
-	{},
-	{4},
-}

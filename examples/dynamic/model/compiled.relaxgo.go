@@ -70,19 +70,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(6, "vm.builtin.make_shape", err)
 	}
 	// call vm.builtin.alloc_tensor [%3, i0, %4, c[0]] -> %5
-	{
-		sh, shok := r[5].(runtime.Shape)
-		if st, ok := r[4].(*runtime.Storage); ok && shok {
-			r[6], err = st.ViewTensor(0, sh, runtime.Float32)
-			if err != nil {
-				return rtimpl.CallErr(7, "vm.builtin.alloc_tensor", err)
-			}
-		} else {
-			r[6], err = rtimpl.Call(lib[6], r[13:17], r[4], imms[2], r[5], c[0])
-			if err != nil {
-				return rtimpl.CallErr(7, "vm.builtin.alloc_tensor", err)
-			}
-		}
+	r[6], err = rtimpl.AllocTensor(lib[6], r[13:17], 0, runtime.Float32, r[4], imms[2], r[5], c[0])
+	if err != nil {
+		return rtimpl.CallErr(7, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %3
 	r[4] = nil
@@ -121,19 +111,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(14, "vm.builtin.make_shape", err)
 	}
 	// call vm.builtin.alloc_tensor [%8, i0, %9, c[0]] -> %10
-	{
-		sh, shok := r[10].(runtime.Shape)
-		if st, ok := r[9].(*runtime.Storage); ok && shok {
-			r[11], err = st.ViewTensor(0, sh, runtime.Float32)
-			if err != nil {
-				return rtimpl.CallErr(15, "vm.builtin.alloc_tensor", err)
-			}
-		} else {
-			r[11], err = rtimpl.Call(lib[6], r[13:17], r[9], imms[2], r[10], c[0])
-			if err != nil {
-				return rtimpl.CallErr(15, "vm.builtin.alloc_tensor", err)
-			}
-		}
+	r[11], err = rtimpl.AllocTensor(lib[6], r[13:17], 0, runtime.Float32, r[9], imms[2], r[10], c[0])
+	if err != nil {
+		return rtimpl.CallErr(15, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %8
 	r[9] = nil
@@ -176,6 +156,3 @@ var lib []runtime.PackedFunc
 
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(2), int64(1), int64(0), int64(16), int64(8), int64(-1)}
-
-// shapeConsts are constant shapes of tensors the compiled functions allocate.
-var shapeConsts = []runtime.Shape{}

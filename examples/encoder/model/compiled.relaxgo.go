@@ -10,13 +10,13 @@ import (
 	rtimpl "github.com/relaxgo/relaxgo/runtime/rtimpl"
 )
 
-// vmtir_main is the compiled form of Relax function main (1 parameter, 145 registers).
+// vmtir_main is the compiled form of Relax function main (1 parameter, 137 registers).
 func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	c := rtimpl.ConstPool(vm)
 	var err error
 	// call vm.builtin.check_tensor_info [%0, i3, c[0], c[1]] -> %void
 	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 3 || t.DType() != runtime.Float32 {
-		_, err = rtimpl.Call(lib[0], r[135:139], r[0], imms[0], c[0], c[1])
+		_, err = rtimpl.Call(lib[0], r[127:131], r[0], imms[0], c[0], c[1])
 		if err != nil {
 			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
 		}
@@ -25,7 +25,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := rtimpl.ValueShape(r[0])
 		if !ok || len(s) != 3 || s[0] != 1 || s[1] != 32 || s[2] != 128 {
-			_, err = rtimpl.Call(lib[1], r[135:145], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], c[1])
+			_, err = rtimpl.Call(lib[1], r[127:137], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], c[1])
 			if err != nil {
 				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
 			}
@@ -57,19 +57,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(6, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %6
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[7], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(7, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[7], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(7, "vm.builtin.alloc_tensor", err)
-		}
+	r[7], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(7, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%0, c[7], %6] -> %void
-	_, err = rtimpl.Call(lib[4], r[135:138], r[0], c[7], r[7])
+	_, err = rtimpl.Call(lib[4], r[127:130], r[0], c[7], r[7])
 	if err != nil {
 		return rtimpl.CallErr(8, "kernels.permute_dims", err)
 	}
@@ -78,19 +71,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[8], c[0]] -> %8
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[9], err = st.ViewTensor(0, shapeConsts[1], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(11, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[9], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[8], c[0])
-		if err != nil {
-			return rtimpl.CallErr(11, "vm.builtin.alloc_tensor", err)
-		}
+	r[9], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[3], imms[1], c[8], c[0])
+	if err != nil {
+		return rtimpl.CallErr(11, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.matmul_bias [%7, c[9], c[10], c[11], i0, %8] -> %void
-	_, err = rtimpl.Call(lib[5], r[135:141], r[8], c[9], c[10], c[11], imms[1], r[9])
+	_, err = rtimpl.Call(lib[5], r[127:133], r[8], c[9], c[10], c[11], imms[1], r[9])
 	if err != nil {
 		return rtimpl.CallErr(12, "kernels.relaxgo.matmul_bias", err)
 	}
@@ -101,19 +87,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %8
 	r[9] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %10
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[11], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(16, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[11], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(16, "vm.builtin.alloc_tensor", err)
-		}
+	r[11], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(16, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.strided_slice [%9, c[12], c[13], c[14], c[15], i0, %10] -> %void
-	_, err = rtimpl.Call(lib[6], r[135:142], r[10], c[12], c[13], c[14], c[15], imms[1], r[11])
+	_, err = rtimpl.Call(lib[6], r[127:134], r[10], c[12], c[13], c[14], c[15], imms[1], r[11])
 	if err != nil {
 		return rtimpl.CallErr(17, "kernels.strided_slice", err)
 	}
@@ -122,19 +101,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %10
 	r[11] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %12
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[13], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(20, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[13], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(20, "vm.builtin.alloc_tensor", err)
-		}
+	r[13], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(20, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.strided_slice [%9, c[12], c[14], c[16], c[15], i0, %12] -> %void
-	_, err = rtimpl.Call(lib[6], r[135:142], r[10], c[12], c[14], c[16], c[15], imms[1], r[13])
+	_, err = rtimpl.Call(lib[6], r[127:134], r[10], c[12], c[14], c[16], c[15], imms[1], r[13])
 	if err != nil {
 		return rtimpl.CallErr(21, "kernels.strided_slice", err)
 	}
@@ -143,19 +115,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %12
 	r[13] = nil
 	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %14
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[15], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[15], err = rtimpl.Call(lib[3], r[135:139], r[5], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
-		}
+	r[15], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[5], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.strided_slice [%9, c[12], c[16], c[17], c[15], i0, %14] -> %void
-	_, err = rtimpl.Call(lib[6], r[135:142], r[10], c[12], c[16], c[17], c[15], imms[1], r[15])
+	_, err = rtimpl.Call(lib[6], r[127:134], r[10], c[12], c[16], c[17], c[15], imms[1], r[15])
 	if err != nil {
 		return rtimpl.CallErr(25, "kernels.strided_slice", err)
 	}
@@ -166,19 +131,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %14
 	r[15] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[18], c[0]] -> %16
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[17], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(29, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[17], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(29, "vm.builtin.alloc_tensor", err)
-		}
+	r[17], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[3], imms[1], c[18], c[0])
+	if err != nil {
+		return rtimpl.CallErr(29, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [%11, c[18], %16] -> %void
-	_, err = rtimpl.Call(lib[7], r[135:138], r[12], c[18], r[17])
+	_, err = rtimpl.Call(lib[7], r[127:130], r[12], c[18], r[17])
 	if err != nil {
 		return rtimpl.CallErr(30, "kernels.reshape", err)
 	}
@@ -189,19 +147,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %16
 	r[17] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[19], c[0]] -> %18
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[19], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(34, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[19], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(34, "vm.builtin.alloc_tensor", err)
-		}
+	r[19], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[2], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(34, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%17, c[7], %18] -> %void
-	_, err = rtimpl.Call(lib[4], r[135:138], r[18], c[7], r[19])
+	_, err = rtimpl.Call(lib[4], r[127:130], r[18], c[7], r[19])
 	if err != nil {
 		return rtimpl.CallErr(35, "kernels.permute_dims", err)
 	}
@@ -212,19 +163,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %18
 	r[19] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[18], c[0]] -> %20
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[21], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(39, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[21], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(39, "vm.builtin.alloc_tensor", err)
-		}
+	r[21], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[3], imms[1], c[18], c[0])
+	if err != nil {
+		return rtimpl.CallErr(39, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [%13, c[18], %20] -> %void
-	_, err = rtimpl.Call(lib[7], r[135:138], r[14], c[18], r[21])
+	_, err = rtimpl.Call(lib[7], r[127:130], r[14], c[18], r[21])
 	if err != nil {
 		return rtimpl.CallErr(40, "kernels.reshape", err)
 	}
@@ -235,19 +179,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %20
 	r[21] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[18], c[0]] -> %22
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[23], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(44, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[23], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(44, "vm.builtin.alloc_tensor", err)
-		}
+	r[23], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[4], imms[1], c[18], c[0])
+	if err != nil {
+		return rtimpl.CallErr(44, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [%15, c[18], %22] -> %void
-	_, err = rtimpl.Call(lib[7], r[135:138], r[16], c[18], r[23])
+	_, err = rtimpl.Call(lib[7], r[127:130], r[16], c[18], r[23])
 	if err != nil {
 		return rtimpl.CallErr(45, "kernels.reshape", err)
 	}
@@ -258,19 +195,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %22
 	r[23] = nil
 	// call vm.builtin.alloc_tensor [%4, i0, c[19], c[0]] -> %24
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[25], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(49, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[25], err = rtimpl.Call(lib[3], r[135:139], r[5], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(49, "vm.builtin.alloc_tensor", err)
-		}
+	r[25], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[5], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(49, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%23, c[7], %24] -> %void
-	_, err = rtimpl.Call(lib[4], r[135:138], r[24], c[7], r[25])
+	_, err = rtimpl.Call(lib[4], r[127:130], r[24], c[7], r[25])
 	if err != nil {
 		return rtimpl.CallErr(50, "kernels.permute_dims", err)
 	}
@@ -281,19 +211,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %24
 	r[25] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[19], c[0]] -> %26
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[27], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(54, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[27], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(54, "vm.builtin.alloc_tensor", err)
-		}
+	r[27], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[4], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(54, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.divide [%19, c[20], %26] -> %void
-	_, err = rtimpl.Call(lib[8], r[135:138], r[20], c[20], r[27])
+	_, err = rtimpl.Call(lib[8], r[127:130], r[20], c[20], r[27])
 	if err != nil {
 		return rtimpl.CallErr(55, "kernels.divide", err)
 	}
@@ -304,19 +227,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %26
 	r[27] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[19], c[0]] -> %28
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[29], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(59, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[29], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(59, "vm.builtin.alloc_tensor", err)
-		}
+	r[29], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[2], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(59, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%21, c[21], %28] -> %void
-	_, err = rtimpl.Call(lib[4], r[135:138], r[22], c[21], r[29])
+	_, err = rtimpl.Call(lib[4], r[127:130], r[22], c[21], r[29])
 	if err != nil {
 		return rtimpl.CallErr(60, "kernels.permute_dims", err)
 	}
@@ -327,19 +243,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %28
 	r[29] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %30
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[31], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(64, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[31], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(64, "vm.builtin.alloc_tensor", err)
-		}
+	r[31], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(64, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.matmul [%27, %29, c[10], %30] -> %void
-	_, err = rtimpl.Call(lib[9], r[135:139], r[28], r[30], c[10], r[31])
+	_, err = rtimpl.Call(lib[9], r[127:131], r[28], r[30], c[10], r[31])
 	if err != nil {
 		return rtimpl.CallErr(65, "kernels.matmul", err)
 	}
@@ -352,19 +261,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %30
 	r[31] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[19], c[0]] -> %32
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[33], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(70, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[33], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(70, "vm.builtin.alloc_tensor", err)
-		}
+	r[33], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[2], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(70, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.nn.softmax [%31, i2, %32] -> %void
-	_, err = rtimpl.Call(lib[10], r[135:138], r[32], imms[5], r[33])
+	_, err = rtimpl.Call(lib[10], r[127:130], r[32], imms[5], r[33])
 	if err != nil {
 		return rtimpl.CallErr(71, "kernels.nn.softmax", err)
 	}
@@ -375,19 +277,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %32
 	r[33] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[19], c[0]] -> %34
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[35], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(75, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[35], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(75, "vm.builtin.alloc_tensor", err)
-		}
+	r[35], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[4], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(75, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.matmul [%33, %25, c[10], %34] -> %void
-	_, err = rtimpl.Call(lib[9], r[135:139], r[34], r[26], c[10], r[35])
+	_, err = rtimpl.Call(lib[9], r[127:131], r[34], r[26], c[10], r[35])
 	if err != nil {
 		return rtimpl.CallErr(76, "kernels.matmul", err)
 	}
@@ -400,19 +295,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %34
 	r[35] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[18], c[0]] -> %36
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[37], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(81, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[37], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(81, "vm.builtin.alloc_tensor", err)
-		}
+	r[37], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[2], imms[1], c[18], c[0])
+	if err != nil {
+		return rtimpl.CallErr(81, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%35, c[7], %36] -> %void
-	_, err = rtimpl.Call(lib[4], r[135:138], r[36], c[7], r[37])
+	_, err = rtimpl.Call(lib[4], r[127:130], r[36], c[7], r[37])
 	if err != nil {
 		return rtimpl.CallErr(82, "kernels.permute_dims", err)
 	}
@@ -423,19 +311,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %36
 	r[37] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[22], c[0]] -> %38
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[39], err = st.ViewTensor(0, shapeConsts[4], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(86, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[39], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[22], c[0])
-		if err != nil {
-			return rtimpl.CallErr(86, "vm.builtin.alloc_tensor", err)
-		}
+	r[39], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[4], imms[1], c[22], c[0])
+	if err != nil {
+		return rtimpl.CallErr(86, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [%37, c[22], %38] -> %void
-	_, err = rtimpl.Call(lib[7], r[135:138], r[38], c[22], r[39])
+	_, err = rtimpl.Call(lib[7], r[127:130], r[38], c[22], r[39])
 	if err != nil {
 		return rtimpl.CallErr(87, "kernels.reshape", err)
 	}
@@ -448,19 +329,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[23]] -> %40
 	r[41] = c[23]
 	// call vm.builtin.alloc_tensor [%1, i0, c[22], c[0]] -> %41
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[42], err = st.ViewTensor(0, shapeConsts[4], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(92, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[42], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[22], c[0])
-		if err != nil {
-			return rtimpl.CallErr(92, "vm.builtin.alloc_tensor", err)
-		}
+	r[42], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[2], imms[1], c[22], c[0])
+	if err != nil {
+		return rtimpl.CallErr(92, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.matmul_bias [%39, %40, c[10], c[24], i0, %41] -> %void
-	_, err = rtimpl.Call(lib[5], r[135:141], r[40], r[41], c[10], c[24], imms[1], r[42])
+	_, err = rtimpl.Call(lib[5], r[127:133], r[40], r[41], c[10], c[24], imms[1], r[42])
 	if err != nil {
 		return rtimpl.CallErr(93, "kernels.relaxgo.matmul_bias", err)
 	}
@@ -473,19 +347,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %41
 	r[42] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %43
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[44], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(98, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[44], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(98, "vm.builtin.alloc_tensor", err)
-		}
+	r[44], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(98, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [%42, c[6], %43] -> %void
-	_, err = rtimpl.Call(lib[7], r[135:138], r[43], c[6], r[44])
+	_, err = rtimpl.Call(lib[7], r[127:130], r[43], c[6], r[44])
 	if err != nil {
 		return rtimpl.CallErr(99, "kernels.reshape", err)
 	}
@@ -496,19 +363,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %43
 	r[44] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %45
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[46], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(103, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[46], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(103, "vm.builtin.alloc_tensor", err)
-		}
+	r[46], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(103, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%44, c[7], %45] -> %void
-	_, err = rtimpl.Call(lib[4], r[135:138], r[45], c[7], r[46])
+	_, err = rtimpl.Call(lib[4], r[127:130], r[45], c[7], r[46])
 	if err != nil {
 		return rtimpl.CallErr(104, "kernels.permute_dims", err)
 	}
@@ -519,19 +379,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %45
 	r[46] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[25], c[0]] -> %47
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[48], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(108, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[48], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(108, "vm.builtin.alloc_tensor", err)
-		}
+	r[48], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[4], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(108, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.add [%0, %46, %47] -> %void
-	_, err = rtimpl.Call(lib[11], r[135:138], r[0], r[47], r[48])
+	_, err = rtimpl.Call(lib[11], r[127:130], r[0], r[47], r[48])
 	if err != nil {
 		return rtimpl.CallErr(109, "kernels.add", err)
 	}
@@ -542,19 +395,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %47
 	r[48] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %49
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[50], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(113, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[50], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(113, "vm.builtin.alloc_tensor", err)
-		}
+	r[50], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(113, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.nn.layer_norm [%48, c[26], c[27], c[12], c[28], i1, i1, %49] -> %void
-	_, err = rtimpl.Call(lib[12], r[135:143], r[49], c[26], c[27], c[12], c[28], imms[2], imms[2], r[50])
+	_, err = rtimpl.Call(lib[12], r[127:135], r[49], c[26], c[27], c[12], c[28], imms[2], imms[2], r[50])
 	if err != nil {
 		return rtimpl.CallErr(114, "kernels.nn.layer_norm", err)
 	}
@@ -565,19 +411,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %49
 	r[50] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[29], c[0]] -> %51
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[52], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(118, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[52], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(118, "vm.builtin.alloc_tensor", err)
-		}
+	r[52], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[3], imms[1], c[29], c[0])
+	if err != nil {
+		return rtimpl.CallErr(118, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.matmul_bias [%50, c[30], c[10], c[31], i0, %51] -> %void
-	_, err = rtimpl.Call(lib[5], r[135:141], r[51], c[30], c[10], c[31], imms[1], r[52])
+	_, err = rtimpl.Call(lib[5], r[127:133], r[51], c[30], c[10], c[31], imms[1], r[52])
 	if err != nil {
 		return rtimpl.CallErr(119, "kernels.relaxgo.matmul_bias", err)
 	}
@@ -586,19 +425,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %51
 	r[52] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[29], c[0]] -> %53
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[54], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(122, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[54], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(122, "vm.builtin.alloc_tensor", err)
-		}
+	r[54], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[4], imms[1], c[29], c[0])
+	if err != nil {
+		return rtimpl.CallErr(122, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.divide [%52, c[32], %53] -> %void
-	_, err = rtimpl.Call(lib[8], r[135:138], r[53], c[32], r[54])
+	_, err = rtimpl.Call(lib[8], r[127:130], r[53], c[32], r[54])
 	if err != nil {
 		return rtimpl.CallErr(123, "kernels.divide", err)
 	}
@@ -607,19 +439,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %53
 	r[54] = nil
 	// call vm.builtin.alloc_tensor [%4, i0, c[29], c[0]] -> %55
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[56], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(126, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[56], err = rtimpl.Call(lib[3], r[135:139], r[5], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(126, "vm.builtin.alloc_tensor", err)
-		}
+	r[56], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[5], imms[1], c[29], c[0])
+	if err != nil {
+		return rtimpl.CallErr(126, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.erf [%54, %55] -> %void
-	_, err = rtimpl.Call(lib[13], r[135:137], r[55], r[56])
+	_, err = rtimpl.Call(lib[13], r[127:129], r[55], r[56])
 	if err != nil {
 		return rtimpl.CallErr(127, "kernels.erf", err)
 	}
@@ -630,92 +455,66 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %55
 	r[56] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[29], c[0]] -> %57
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[58], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(131, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[58], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(131, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.add [%56, c[33], %57] -> %void
-	_, err = rtimpl.Call(lib[11], r[135:138], r[57], c[33], r[58])
+	r[58], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[4], imms[1], c[29], c[0])
 	if err != nil {
-		return rtimpl.CallErr(132, "kernels.add", err)
+		return rtimpl.CallErr(131, "vm.builtin.alloc_tensor", err)
 	}
+	// call kernels.relaxgo.ew_chain [%56, c[33], c[34], %52, c[35], %57] -> %void
+	_, err = rtimpl.Call(lib[14], r[127:133], r[57], c[33], c[34], r[53], c[35], r[58])
+	if err != nil {
+		return rtimpl.CallErr(132, "kernels.relaxgo.ew_chain", err)
+	}
+	// call vm.builtin.null_value [] -> %52
+	r[53] = nil
 	// call vm.builtin.null_value [] -> %56
 	r[57] = nil
 	// call vm.builtin.copy [%57] -> %58
 	r[59] = r[58]
 	// call vm.builtin.null_value [] -> %57
 	r[58] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[29], c[0]] -> %59
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[60], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(136, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[60], err = rtimpl.Call(lib[3], r[135:139], r[5], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(136, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.multiply [%52, %58, %59] -> %void
-	_, err = rtimpl.Call(lib[14], r[135:138], r[53], r[59], r[60])
+	// call vm.builtin.alloc_tensor [%2, i0, c[25], c[0]] -> %59
+	r[60], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[3], imms[1], c[25], c[0])
 	if err != nil {
-		return rtimpl.CallErr(137, "kernels.multiply", err)
+		return rtimpl.CallErr(137, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %52
-	r[53] = nil
+	// call kernels.relaxgo.matmul_bias [%58, c[36], c[10], c[37], i0, %59] -> %void
+	_, err = rtimpl.Call(lib[5], r[127:133], r[59], c[36], c[10], c[37], imms[1], r[60])
+	if err != nil {
+		return rtimpl.CallErr(138, "kernels.relaxgo.matmul_bias", err)
+	}
 	// call vm.builtin.null_value [] -> %58
 	r[59] = nil
 	// call vm.builtin.copy [%59] -> %60
 	r[61] = r[60]
 	// call vm.builtin.null_value [] -> %59
 	r[60] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[29], c[0]] -> %61
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[62], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(142, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[62], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(142, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.multiply [%60, c[34], %61] -> %void
-	_, err = rtimpl.Call(lib[14], r[135:138], r[61], c[34], r[62])
+	// call vm.builtin.alloc_tensor [%3, i0, c[25], c[0]] -> %61
+	r[62], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[4], imms[1], c[25], c[0])
 	if err != nil {
-		return rtimpl.CallErr(143, "kernels.multiply", err)
+		return rtimpl.CallErr(142, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.add [%50, %60, %61] -> %void
+	_, err = rtimpl.Call(lib[11], r[127:130], r[51], r[61], r[62])
+	if err != nil {
+		return rtimpl.CallErr(143, "kernels.add", err)
 	}
 	// call vm.builtin.null_value [] -> %60
 	r[61] = nil
+	// call vm.builtin.null_value [] -> %50
+	r[51] = nil
 	// call vm.builtin.copy [%61] -> %62
 	r[63] = r[62]
 	// call vm.builtin.null_value [] -> %61
 	r[62] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[25], c[0]] -> %63
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[64], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(147, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[64], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(147, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.relaxgo.matmul_bias [%62, c[35], c[10], c[36], i0, %63] -> %void
-	_, err = rtimpl.Call(lib[5], r[135:141], r[63], c[35], c[10], c[36], imms[1], r[64])
+	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %63
+	r[64], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
 	if err != nil {
-		return rtimpl.CallErr(148, "kernels.relaxgo.matmul_bias", err)
+		return rtimpl.CallErr(148, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.nn.layer_norm [%62, c[38], c[39], c[12], c[28], i1, i1, %63] -> %void
+	_, err = rtimpl.Call(lib[12], r[127:135], r[63], c[38], c[39], c[12], c[28], imms[2], imms[2], r[64])
+	if err != nil {
+		return rtimpl.CallErr(149, "kernels.nn.layer_norm", err)
 	}
 	// call vm.builtin.null_value [] -> %62
 	r[63] = nil
@@ -723,47 +522,29 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[65] = r[64]
 	// call vm.builtin.null_value [] -> %63
 	r[64] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[25], c[0]] -> %65
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[66], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(152, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[66], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(152, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.add [%50, %64, %65] -> %void
-	_, err = rtimpl.Call(lib[11], r[135:138], r[51], r[65], r[66])
+	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %65
+	r[66], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
 	if err != nil {
-		return rtimpl.CallErr(153, "kernels.add", err)
+		return rtimpl.CallErr(153, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %64
-	r[65] = nil
-	// call vm.builtin.null_value [] -> %50
-	r[51] = nil
+	// call kernels.permute_dims [%64, c[7], %65] -> %void
+	_, err = rtimpl.Call(lib[4], r[127:130], r[65], c[7], r[66])
+	if err != nil {
+		return rtimpl.CallErr(154, "kernels.permute_dims", err)
+	}
 	// call vm.builtin.copy [%65] -> %66
 	r[67] = r[66]
 	// call vm.builtin.null_value [] -> %65
 	r[66] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %67
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[68], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(158, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[68], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(158, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.nn.layer_norm [%66, c[37], c[38], c[12], c[28], i1, i1, %67] -> %void
-	_, err = rtimpl.Call(lib[12], r[135:143], r[67], c[37], c[38], c[12], c[28], imms[2], imms[2], r[68])
+	// call vm.builtin.alloc_tensor [%3, i0, c[8], c[0]] -> %67
+	r[68], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[4], imms[1], c[8], c[0])
 	if err != nil {
-		return rtimpl.CallErr(159, "kernels.nn.layer_norm", err)
+		return rtimpl.CallErr(157, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.relaxgo.matmul_bias [%66, c[40], c[10], c[41], i0, %67] -> %void
+	_, err = rtimpl.Call(lib[5], r[127:133], r[67], c[40], c[10], c[41], imms[1], r[68])
+	if err != nil {
+		return rtimpl.CallErr(158, "kernels.relaxgo.matmul_bias", err)
 	}
 	// call vm.builtin.null_value [] -> %66
 	r[67] = nil
@@ -772,199 +553,138 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %67
 	r[68] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %69
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[70], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(163, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[70], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(163, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.permute_dims [%68, c[7], %69] -> %void
-	_, err = rtimpl.Call(lib[4], r[135:138], r[69], c[7], r[70])
+	r[70], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
 	if err != nil {
-		return rtimpl.CallErr(164, "kernels.permute_dims", err)
+		return rtimpl.CallErr(162, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.strided_slice [%68, c[12], c[13], c[14], c[15], i0, %69] -> %void
+	_, err = rtimpl.Call(lib[6], r[127:134], r[69], c[12], c[13], c[14], c[15], imms[1], r[70])
+	if err != nil {
+		return rtimpl.CallErr(163, "kernels.strided_slice", err)
 	}
 	// call vm.builtin.copy [%69] -> %70
 	r[71] = r[70]
 	// call vm.builtin.null_value [] -> %69
 	r[70] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[8], c[0]] -> %71
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[72], err = st.ViewTensor(0, shapeConsts[1], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(167, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[72], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[8], c[0])
-		if err != nil {
-			return rtimpl.CallErr(167, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.relaxgo.matmul_bias [%70, c[39], c[10], c[40], i0, %71] -> %void
-	_, err = rtimpl.Call(lib[5], r[135:141], r[71], c[39], c[10], c[40], imms[1], r[72])
+	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %71
+	r[72], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[5], imms[1], c[6], c[0])
 	if err != nil {
-		return rtimpl.CallErr(168, "kernels.relaxgo.matmul_bias", err)
+		return rtimpl.CallErr(166, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %70
-	r[71] = nil
+	// call kernels.strided_slice [%68, c[12], c[14], c[16], c[15], i0, %71] -> %void
+	_, err = rtimpl.Call(lib[6], r[127:134], r[69], c[12], c[14], c[16], c[15], imms[1], r[72])
+	if err != nil {
+		return rtimpl.CallErr(167, "kernels.strided_slice", err)
+	}
 	// call vm.builtin.copy [%71] -> %72
 	r[73] = r[72]
 	// call vm.builtin.null_value [] -> %71
 	r[72] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %73
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[74], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(172, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[74], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(172, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.strided_slice [%72, c[12], c[13], c[14], c[15], i0, %73] -> %void
-	_, err = rtimpl.Call(lib[6], r[135:142], r[73], c[12], c[13], c[14], c[15], imms[1], r[74])
+	// call vm.builtin.alloc_tensor [%5, i0, c[6], c[0]] -> %73
+	r[74], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[6], imms[1], c[6], c[0])
 	if err != nil {
-		return rtimpl.CallErr(173, "kernels.strided_slice", err)
+		return rtimpl.CallErr(170, "vm.builtin.alloc_tensor", err)
 	}
+	// call kernels.strided_slice [%68, c[12], c[16], c[17], c[15], i0, %73] -> %void
+	_, err = rtimpl.Call(lib[6], r[127:134], r[69], c[12], c[16], c[17], c[15], imms[1], r[74])
+	if err != nil {
+		return rtimpl.CallErr(171, "kernels.strided_slice", err)
+	}
+	// call vm.builtin.null_value [] -> %68
+	r[69] = nil
 	// call vm.builtin.copy [%73] -> %74
 	r[75] = r[74]
 	// call vm.builtin.null_value [] -> %73
 	r[74] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %75
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[76], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(176, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[76], err = rtimpl.Call(lib[3], r[135:139], r[5], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(176, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.strided_slice [%72, c[12], c[14], c[16], c[15], i0, %75] -> %void
-	_, err = rtimpl.Call(lib[6], r[135:142], r[73], c[12], c[14], c[16], c[15], imms[1], r[76])
+	// call vm.builtin.alloc_tensor [%3, i0, c[18], c[0]] -> %75
+	r[76], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[4], imms[1], c[18], c[0])
 	if err != nil {
-		return rtimpl.CallErr(177, "kernels.strided_slice", err)
+		return rtimpl.CallErr(175, "vm.builtin.alloc_tensor", err)
 	}
+	// call kernels.reshape [%70, c[18], %75] -> %void
+	_, err = rtimpl.Call(lib[7], r[127:130], r[71], c[18], r[76])
+	if err != nil {
+		return rtimpl.CallErr(176, "kernels.reshape", err)
+	}
+	// call vm.builtin.null_value [] -> %70
+	r[71] = nil
 	// call vm.builtin.copy [%75] -> %76
 	r[77] = r[76]
 	// call vm.builtin.null_value [] -> %75
 	r[76] = nil
-	// call vm.builtin.alloc_tensor [%5, i0, c[6], c[0]] -> %77
-	if st, ok := r[6].(*runtime.Storage); ok {
-		r[78], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(180, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[78], err = rtimpl.Call(lib[3], r[135:139], r[6], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(180, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.strided_slice [%72, c[12], c[16], c[17], c[15], i0, %77] -> %void
-	_, err = rtimpl.Call(lib[6], r[135:142], r[73], c[12], c[16], c[17], c[15], imms[1], r[78])
+	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %77
+	r[78], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
 	if err != nil {
-		return rtimpl.CallErr(181, "kernels.strided_slice", err)
+		return rtimpl.CallErr(180, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %72
-	r[73] = nil
+	// call kernels.permute_dims [%76, c[7], %77] -> %void
+	_, err = rtimpl.Call(lib[4], r[127:130], r[77], c[7], r[78])
+	if err != nil {
+		return rtimpl.CallErr(181, "kernels.permute_dims", err)
+	}
+	// call vm.builtin.null_value [] -> %76
+	r[77] = nil
 	// call vm.builtin.copy [%77] -> %78
 	r[79] = r[78]
 	// call vm.builtin.null_value [] -> %77
 	r[78] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[18], c[0]] -> %79
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[80], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(185, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[80], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(185, "vm.builtin.alloc_tensor", err)
-		}
+	r[80], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[4], imms[1], c[18], c[0])
+	if err != nil {
+		return rtimpl.CallErr(185, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.reshape [%74, c[18], %79] -> %void
-	_, err = rtimpl.Call(lib[7], r[135:138], r[75], c[18], r[80])
+	// call kernels.reshape [%72, c[18], %79] -> %void
+	_, err = rtimpl.Call(lib[7], r[127:130], r[73], c[18], r[80])
 	if err != nil {
 		return rtimpl.CallErr(186, "kernels.reshape", err)
 	}
-	// call vm.builtin.null_value [] -> %74
-	r[75] = nil
+	// call vm.builtin.null_value [] -> %72
+	r[73] = nil
 	// call vm.builtin.copy [%79] -> %80
 	r[81] = r[80]
 	// call vm.builtin.null_value [] -> %79
 	r[80] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %81
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[82], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(190, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[82], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(190, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.permute_dims [%80, c[7], %81] -> %void
-	_, err = rtimpl.Call(lib[4], r[135:138], r[81], c[7], r[82])
+	// call vm.builtin.alloc_tensor [%4, i0, c[18], c[0]] -> %81
+	r[82], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[5], imms[1], c[18], c[0])
 	if err != nil {
-		return rtimpl.CallErr(191, "kernels.permute_dims", err)
+		return rtimpl.CallErr(190, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %80
-	r[81] = nil
+	// call kernels.reshape [%74, c[18], %81] -> %void
+	_, err = rtimpl.Call(lib[7], r[127:130], r[75], c[18], r[82])
+	if err != nil {
+		return rtimpl.CallErr(191, "kernels.reshape", err)
+	}
+	// call vm.builtin.null_value [] -> %74
+	r[75] = nil
 	// call vm.builtin.copy [%81] -> %82
 	r[83] = r[82]
 	// call vm.builtin.null_value [] -> %81
 	r[82] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[18], c[0]] -> %83
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[84], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(195, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[84], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(195, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.reshape [%76, c[18], %83] -> %void
-	_, err = rtimpl.Call(lib[7], r[135:138], r[77], c[18], r[84])
+	// call vm.builtin.alloc_tensor [%5, i0, c[19], c[0]] -> %83
+	r[84], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[6], imms[1], c[19], c[0])
 	if err != nil {
-		return rtimpl.CallErr(196, "kernels.reshape", err)
+		return rtimpl.CallErr(195, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %76
-	r[77] = nil
+	// call kernels.permute_dims [%82, c[7], %83] -> %void
+	_, err = rtimpl.Call(lib[4], r[127:130], r[83], c[7], r[84])
+	if err != nil {
+		return rtimpl.CallErr(196, "kernels.permute_dims", err)
+	}
+	// call vm.builtin.null_value [] -> %82
+	r[83] = nil
 	// call vm.builtin.copy [%83] -> %84
 	r[85] = r[84]
 	// call vm.builtin.null_value [] -> %83
 	r[84] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[18], c[0]] -> %85
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[86], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(200, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[86], err = rtimpl.Call(lib[3], r[135:139], r[5], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(200, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.reshape [%78, c[18], %85] -> %void
-	_, err = rtimpl.Call(lib[7], r[135:138], r[79], c[18], r[86])
+	// call vm.builtin.alloc_tensor [%4, i0, c[19], c[0]] -> %85
+	r[86], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[5], imms[1], c[19], c[0])
 	if err != nil {
-		return rtimpl.CallErr(201, "kernels.reshape", err)
+		return rtimpl.CallErr(200, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.divide [%78, c[42], %85] -> %void
+	_, err = rtimpl.Call(lib[8], r[127:130], r[79], c[20], r[86])
+	if err != nil {
+		return rtimpl.CallErr(201, "kernels.divide", err)
 	}
 	// call vm.builtin.null_value [] -> %78
 	r[79] = nil
@@ -972,116 +692,83 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[87] = r[86]
 	// call vm.builtin.null_value [] -> %85
 	r[86] = nil
-	// call vm.builtin.alloc_tensor [%5, i0, c[19], c[0]] -> %87
-	if st, ok := r[6].(*runtime.Storage); ok {
-		r[88], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(205, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[88], err = rtimpl.Call(lib[3], r[135:139], r[6], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(205, "vm.builtin.alloc_tensor", err)
-		}
+	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %87
+	r[88], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(205, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.permute_dims [%86, c[7], %87] -> %void
-	_, err = rtimpl.Call(lib[4], r[135:138], r[87], c[7], r[88])
+	// call kernels.permute_dims [%80, c[21], %87] -> %void
+	_, err = rtimpl.Call(lib[4], r[127:130], r[81], c[21], r[88])
 	if err != nil {
 		return rtimpl.CallErr(206, "kernels.permute_dims", err)
 	}
-	// call vm.builtin.null_value [] -> %86
-	r[87] = nil
+	// call vm.builtin.null_value [] -> %80
+	r[81] = nil
 	// call vm.builtin.copy [%87] -> %88
 	r[89] = r[88]
 	// call vm.builtin.null_value [] -> %87
 	r[88] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[19], c[0]] -> %89
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[90], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(210, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[90], err = rtimpl.Call(lib[3], r[135:139], r[5], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(210, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.divide [%82, c[41], %89] -> %void
-	_, err = rtimpl.Call(lib[8], r[135:138], r[83], c[20], r[90])
+	// call vm.builtin.alloc_tensor [%3, i0, c[19], c[0]] -> %89
+	r[90], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[4], imms[1], c[19], c[0])
 	if err != nil {
-		return rtimpl.CallErr(211, "kernels.divide", err)
+		return rtimpl.CallErr(210, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %82
-	r[83] = nil
+	// call kernels.matmul [%86, %88, c[10], %89] -> %void
+	_, err = rtimpl.Call(lib[9], r[127:131], r[87], r[89], c[10], r[90])
+	if err != nil {
+		return rtimpl.CallErr(211, "kernels.matmul", err)
+	}
+	// call vm.builtin.null_value [] -> %86
+	r[87] = nil
+	// call vm.builtin.null_value [] -> %88
+	r[89] = nil
 	// call vm.builtin.copy [%89] -> %90
 	r[91] = r[90]
 	// call vm.builtin.null_value [] -> %89
 	r[90] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %91
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[92], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(215, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[92], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(215, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.permute_dims [%84, c[21], %91] -> %void
-	_, err = rtimpl.Call(lib[4], r[135:138], r[85], c[21], r[92])
+	r[92], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
 	if err != nil {
-		return rtimpl.CallErr(216, "kernels.permute_dims", err)
+		return rtimpl.CallErr(216, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %84
-	r[85] = nil
+	// call kernels.nn.softmax [%90, i2, %91] -> %void
+	_, err = rtimpl.Call(lib[10], r[127:130], r[91], imms[5], r[92])
+	if err != nil {
+		return rtimpl.CallErr(217, "kernels.nn.softmax", err)
+	}
+	// call vm.builtin.null_value [] -> %90
+	r[91] = nil
 	// call vm.builtin.copy [%91] -> %92
 	r[93] = r[92]
 	// call vm.builtin.null_value [] -> %91
 	r[92] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[19], c[0]] -> %93
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[94], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(220, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[94], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(220, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.matmul [%90, %92, c[10], %93] -> %void
-	_, err = rtimpl.Call(lib[9], r[135:139], r[91], r[93], c[10], r[94])
+	r[94], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[4], imms[1], c[19], c[0])
 	if err != nil {
-		return rtimpl.CallErr(221, "kernels.matmul", err)
+		return rtimpl.CallErr(221, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %90
-	r[91] = nil
+	// call kernels.matmul [%92, %84, c[10], %93] -> %void
+	_, err = rtimpl.Call(lib[9], r[127:131], r[93], r[85], c[10], r[94])
+	if err != nil {
+		return rtimpl.CallErr(222, "kernels.matmul", err)
+	}
+	// call vm.builtin.null_value [] -> %84
+	r[85] = nil
 	// call vm.builtin.null_value [] -> %92
 	r[93] = nil
 	// call vm.builtin.copy [%93] -> %94
 	r[95] = r[94]
 	// call vm.builtin.null_value [] -> %93
 	r[94] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %95
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[96], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(226, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[96], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(226, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.nn.softmax [%94, i2, %95] -> %void
-	_, err = rtimpl.Call(lib[10], r[135:138], r[95], imms[5], r[96])
+	// call vm.builtin.alloc_tensor [%5, i0, c[18], c[0]] -> %95
+	r[96], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[6], imms[1], c[18], c[0])
 	if err != nil {
-		return rtimpl.CallErr(227, "kernels.nn.softmax", err)
+		return rtimpl.CallErr(227, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.permute_dims [%94, c[7], %95] -> %void
+	_, err = rtimpl.Call(lib[4], r[127:130], r[95], c[7], r[96])
+	if err != nil {
+		return rtimpl.CallErr(228, "kernels.permute_dims", err)
 	}
 	// call vm.builtin.null_value [] -> %94
 	r[95] = nil
@@ -1089,143 +776,103 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[97] = r[96]
 	// call vm.builtin.null_value [] -> %95
 	r[96] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[19], c[0]] -> %97
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[98], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(231, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[98], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[19], c[0])
-		if err != nil {
-			return rtimpl.CallErr(231, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.matmul [%96, %88, c[10], %97] -> %void
-	_, err = rtimpl.Call(lib[9], r[135:139], r[97], r[89], c[10], r[98])
+	// call vm.builtin.alloc_tensor [%2, i0, c[22], c[0]] -> %97
+	r[98], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[3], imms[1], c[22], c[0])
 	if err != nil {
-		return rtimpl.CallErr(232, "kernels.matmul", err)
+		return rtimpl.CallErr(232, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %88
-	r[89] = nil
+	// call kernels.reshape [%96, c[22], %97] -> %void
+	_, err = rtimpl.Call(lib[7], r[127:130], r[97], c[22], r[98])
+	if err != nil {
+		return rtimpl.CallErr(233, "kernels.reshape", err)
+	}
 	// call vm.builtin.null_value [] -> %96
 	r[97] = nil
 	// call vm.builtin.copy [%97] -> %98
 	r[99] = r[98]
 	// call vm.builtin.null_value [] -> %97
 	r[98] = nil
-	// call vm.builtin.alloc_tensor [%5, i0, c[18], c[0]] -> %99
-	if st, ok := r[6].(*runtime.Storage); ok {
-		r[100], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(237, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[100], err = rtimpl.Call(lib[3], r[135:139], r[6], imms[1], c[18], c[0])
-		if err != nil {
-			return rtimpl.CallErr(237, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.permute_dims [%98, c[7], %99] -> %void
-	_, err = rtimpl.Call(lib[4], r[135:138], r[99], c[7], r[100])
+	// call vm.builtin.copy [c[43]] -> %99
+	r[100] = c[42]
+	// call vm.builtin.alloc_tensor [%5, i0, c[22], c[0]] -> %100
+	r[101], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[6], imms[1], c[22], c[0])
 	if err != nil {
-		return rtimpl.CallErr(238, "kernels.permute_dims", err)
+		return rtimpl.CallErr(238, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %98
-	r[99] = nil
-	// call vm.builtin.copy [%99] -> %100
-	r[101] = r[100]
+	// call kernels.relaxgo.matmul_bias [%98, %99, c[10], c[44], i0, %100] -> %void
+	_, err = rtimpl.Call(lib[5], r[127:133], r[99], r[100], c[10], c[43], imms[1], r[101])
+	if err != nil {
+		return rtimpl.CallErr(239, "kernels.relaxgo.matmul_bias", err)
+	}
 	// call vm.builtin.null_value [] -> %99
 	r[100] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[22], c[0]] -> %101
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[102], err = st.ViewTensor(0, shapeConsts[4], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(242, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[102], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[22], c[0])
-		if err != nil {
-			return rtimpl.CallErr(242, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.reshape [%100, c[22], %101] -> %void
-	_, err = rtimpl.Call(lib[7], r[135:138], r[101], c[22], r[102])
-	if err != nil {
-		return rtimpl.CallErr(243, "kernels.reshape", err)
-	}
+	// call vm.builtin.null_value [] -> %98
+	r[99] = nil
+	// call vm.builtin.copy [%100] -> %101
+	r[102] = r[101]
 	// call vm.builtin.null_value [] -> %100
 	r[101] = nil
-	// call vm.builtin.copy [%101] -> %102
-	r[103] = r[102]
+	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %102
+	r[103], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(244, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.reshape [%101, c[6], %102] -> %void
+	_, err = rtimpl.Call(lib[7], r[127:130], r[102], c[6], r[103])
+	if err != nil {
+		return rtimpl.CallErr(245, "kernels.reshape", err)
+	}
 	// call vm.builtin.null_value [] -> %101
 	r[102] = nil
-	// call vm.builtin.copy [c[42]] -> %103
-	r[104] = c[41]
-	// call vm.builtin.alloc_tensor [%5, i0, c[22], c[0]] -> %104
-	if st, ok := r[6].(*runtime.Storage); ok {
-		r[105], err = st.ViewTensor(0, shapeConsts[4], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(248, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[105], err = rtimpl.Call(lib[3], r[135:139], r[6], imms[1], c[22], c[0])
-		if err != nil {
-			return rtimpl.CallErr(248, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.relaxgo.matmul_bias [%102, %103, c[10], c[43], i0, %104] -> %void
-	_, err = rtimpl.Call(lib[5], r[135:141], r[103], r[104], c[10], c[42], imms[1], r[105])
+	// call vm.builtin.copy [%102] -> %103
+	r[104] = r[103]
+	// call vm.builtin.null_value [] -> %102
+	r[103] = nil
+	// call vm.builtin.alloc_tensor [%5, i0, c[25], c[0]] -> %104
+	r[105], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[6], imms[1], c[25], c[0])
 	if err != nil {
-		return rtimpl.CallErr(249, "kernels.relaxgo.matmul_bias", err)
+		return rtimpl.CallErr(249, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.permute_dims [%103, c[7], %104] -> %void
+	_, err = rtimpl.Call(lib[4], r[127:130], r[104], c[7], r[105])
+	if err != nil {
+		return rtimpl.CallErr(250, "kernels.permute_dims", err)
 	}
 	// call vm.builtin.null_value [] -> %103
 	r[104] = nil
-	// call vm.builtin.null_value [] -> %102
-	r[103] = nil
 	// call vm.builtin.copy [%104] -> %105
 	r[106] = r[105]
 	// call vm.builtin.null_value [] -> %104
 	r[105] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %106
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[107], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(254, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[107], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(254, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.reshape [%105, c[6], %106] -> %void
-	_, err = rtimpl.Call(lib[7], r[135:138], r[106], c[6], r[107])
+	// call vm.builtin.alloc_tensor [%2, i0, c[25], c[0]] -> %106
+	r[107], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[3], imms[1], c[25], c[0])
 	if err != nil {
-		return rtimpl.CallErr(255, "kernels.reshape", err)
+		return rtimpl.CallErr(254, "vm.builtin.alloc_tensor", err)
 	}
+	// call kernels.add [%64, %105, %106] -> %void
+	_, err = rtimpl.Call(lib[11], r[127:130], r[65], r[106], r[107])
+	if err != nil {
+		return rtimpl.CallErr(255, "kernels.add", err)
+	}
+	// call vm.builtin.null_value [] -> %64
+	r[65] = nil
 	// call vm.builtin.null_value [] -> %105
 	r[106] = nil
 	// call vm.builtin.copy [%106] -> %107
 	r[108] = r[107]
 	// call vm.builtin.null_value [] -> %106
 	r[107] = nil
-	// call vm.builtin.alloc_tensor [%5, i0, c[25], c[0]] -> %108
-	if st, ok := r[6].(*runtime.Storage); ok {
-		r[109], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(259, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[109], err = rtimpl.Call(lib[3], r[135:139], r[6], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(259, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.permute_dims [%107, c[7], %108] -> %void
-	_, err = rtimpl.Call(lib[4], r[135:138], r[108], c[7], r[109])
+	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %108
+	r[109], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
 	if err != nil {
-		return rtimpl.CallErr(260, "kernels.permute_dims", err)
+		return rtimpl.CallErr(260, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %1
+	r[2] = nil
+	// call kernels.nn.layer_norm [%107, c[45], c[46], c[12], c[28], i1, i1, %108] -> %void
+	_, err = rtimpl.Call(lib[12], r[127:135], r[108], c[44], c[45], c[12], c[28], imms[2], imms[2], r[109])
+	if err != nil {
+		return rtimpl.CallErr(262, "kernels.nn.layer_norm", err)
 	}
 	// call vm.builtin.null_value [] -> %107
 	r[108] = nil
@@ -1233,114 +880,83 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[110] = r[109]
 	// call vm.builtin.null_value [] -> %108
 	r[109] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[25], c[0]] -> %110
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[111], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(264, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[111], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(264, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.add [%68, %109, %110] -> %void
-	_, err = rtimpl.Call(lib[11], r[135:138], r[69], r[110], r[111])
+	// call vm.builtin.alloc_tensor [%2, i0, c[29], c[0]] -> %110
+	r[111], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[3], imms[1], c[29], c[0])
 	if err != nil {
-		return rtimpl.CallErr(265, "kernels.add", err)
+		return rtimpl.CallErr(266, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %68
-	r[69] = nil
-	// call vm.builtin.null_value [] -> %109
-	r[110] = nil
+	// call kernels.relaxgo.matmul_bias [%109, c[47], c[10], c[48], i0, %110] -> %void
+	_, err = rtimpl.Call(lib[5], r[127:133], r[110], c[46], c[10], c[47], imms[1], r[111])
+	if err != nil {
+		return rtimpl.CallErr(267, "kernels.relaxgo.matmul_bias", err)
+	}
 	// call vm.builtin.copy [%110] -> %111
 	r[112] = r[111]
 	// call vm.builtin.null_value [] -> %110
 	r[111] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %112
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[113], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(270, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[113], err = rtimpl.Call(lib[3], r[135:139], r[2], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(270, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call vm.builtin.null_value [] -> %1
-	r[2] = nil
-	// call kernels.nn.layer_norm [%111, c[44], c[45], c[12], c[28], i1, i1, %112] -> %void
-	_, err = rtimpl.Call(lib[12], r[135:143], r[112], c[43], c[44], c[12], c[28], imms[2], imms[2], r[113])
+	// call vm.builtin.alloc_tensor [%3, i0, c[29], c[0]] -> %112
+	r[113], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[4], imms[1], c[29], c[0])
 	if err != nil {
-		return rtimpl.CallErr(272, "kernels.nn.layer_norm", err)
+		return rtimpl.CallErr(270, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %111
-	r[112] = nil
+	// call kernels.divide [%111, c[49], %112] -> %void
+	_, err = rtimpl.Call(lib[8], r[127:130], r[112], c[32], r[113])
+	if err != nil {
+		return rtimpl.CallErr(271, "kernels.divide", err)
+	}
 	// call vm.builtin.copy [%112] -> %113
 	r[114] = r[113]
 	// call vm.builtin.null_value [] -> %112
 	r[113] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[29], c[0]] -> %114
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[115], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(276, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[115], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(276, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.relaxgo.matmul_bias [%113, c[46], c[10], c[47], i0, %114] -> %void
-	_, err = rtimpl.Call(lib[5], r[135:141], r[114], c[45], c[10], c[46], imms[1], r[115])
+	// call vm.builtin.alloc_tensor [%4, i0, c[29], c[0]] -> %114
+	r[115], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[5], imms[1], c[29], c[0])
 	if err != nil {
-		return rtimpl.CallErr(277, "kernels.relaxgo.matmul_bias", err)
+		return rtimpl.CallErr(274, "vm.builtin.alloc_tensor", err)
 	}
+	// call vm.builtin.null_value [] -> %4
+	r[5] = nil
+	// call kernels.erf [%113, %114] -> %void
+	_, err = rtimpl.Call(lib[13], r[127:129], r[114], r[115])
+	if err != nil {
+		return rtimpl.CallErr(276, "kernels.erf", err)
+	}
+	// call vm.builtin.null_value [] -> %113
+	r[114] = nil
 	// call vm.builtin.copy [%114] -> %115
 	r[116] = r[115]
 	// call vm.builtin.null_value [] -> %114
 	r[115] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[29], c[0]] -> %116
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[117], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(280, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[117], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(280, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.divide [%115, c[48], %116] -> %void
-	_, err = rtimpl.Call(lib[8], r[135:138], r[116], c[32], r[117])
+	r[117], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[4], imms[1], c[29], c[0])
 	if err != nil {
-		return rtimpl.CallErr(281, "kernels.divide", err)
+		return rtimpl.CallErr(280, "vm.builtin.alloc_tensor", err)
 	}
+	// call vm.builtin.null_value [] -> %3
+	r[4] = nil
+	// call kernels.relaxgo.ew_chain [%115, c[33], c[50], %111, c[51], %116] -> %void
+	_, err = rtimpl.Call(lib[14], r[127:133], r[116], c[33], c[34], r[112], c[35], r[117])
+	if err != nil {
+		return rtimpl.CallErr(282, "kernels.relaxgo.ew_chain", err)
+	}
+	// call vm.builtin.null_value [] -> %111
+	r[112] = nil
+	// call vm.builtin.null_value [] -> %115
+	r[116] = nil
 	// call vm.builtin.copy [%116] -> %117
 	r[118] = r[117]
 	// call vm.builtin.null_value [] -> %116
 	r[117] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[29], c[0]] -> %118
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[119], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(284, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[119], err = rtimpl.Call(lib[3], r[135:139], r[5], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(284, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.erf [%117, %118] -> %void
-	_, err = rtimpl.Call(lib[13], r[135:137], r[118], r[119])
+	// call vm.builtin.alloc_tensor [%5, i0, c[25], c[0]] -> %118
+	r[119], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[6], imms[1], c[25], c[0])
 	if err != nil {
-		return rtimpl.CallErr(285, "kernels.erf", err)
+		return rtimpl.CallErr(287, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %5
+	r[6] = nil
+	// call kernels.relaxgo.matmul_bias [%117, c[52], c[10], c[53], i0, %118] -> %void
+	_, err = rtimpl.Call(lib[5], r[127:133], r[118], c[48], c[10], c[49], imms[1], r[119])
+	if err != nil {
+		return rtimpl.CallErr(289, "kernels.relaxgo.matmul_bias", err)
 	}
 	// call vm.builtin.null_value [] -> %117
 	r[118] = nil
@@ -1348,176 +964,62 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[120] = r[119]
 	// call vm.builtin.null_value [] -> %118
 	r[119] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[29], c[0]] -> %120
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[121], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(289, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[121], err = rtimpl.Call(lib[3], r[135:139], r[4], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(289, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call vm.builtin.null_value [] -> %3
-	r[4] = nil
-	// call kernels.add [%119, c[49], %120] -> %void
-	_, err = rtimpl.Call(lib[11], r[135:138], r[120], c[33], r[121])
+	// call vm.builtin.alloc_tensor [%2, i0, c[25], c[0]] -> %120
+	r[121], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[3], imms[1], c[25], c[0])
 	if err != nil {
-		return rtimpl.CallErr(291, "kernels.add", err)
+		return rtimpl.CallErr(293, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %2
+	r[3] = nil
+	// call kernels.add [%109, %119, %120] -> %void
+	_, err = rtimpl.Call(lib[11], r[127:130], r[110], r[120], r[121])
+	if err != nil {
+		return rtimpl.CallErr(295, "kernels.add", err)
 	}
 	// call vm.builtin.null_value [] -> %119
 	r[120] = nil
+	// call vm.builtin.null_value [] -> %109
+	r[110] = nil
 	// call vm.builtin.copy [%120] -> %121
 	r[122] = r[121]
 	// call vm.builtin.null_value [] -> %120
 	r[121] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[29], c[0]] -> %122
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[123], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(295, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[123], err = rtimpl.Call(lib[3], r[135:139], r[5], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(295, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call vm.builtin.null_value [] -> %4
-	r[5] = nil
-	// call kernels.multiply [%115, %121, %122] -> %void
-	_, err = rtimpl.Call(lib[14], r[135:138], r[116], r[122], r[123])
+	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %122
+	r[123], err = rtimpl.AllocStorage(vm, 16384)
 	if err != nil {
-		return rtimpl.CallErr(297, "kernels.multiply", err)
+		return rtimpl.CallErr(300, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.null_value [] -> %115
-	r[116] = nil
-	// call vm.builtin.null_value [] -> %121
-	r[122] = nil
-	// call vm.builtin.copy [%122] -> %123
-	r[124] = r[123]
+	// call vm.builtin.alloc_tensor [%122, i0, c[25], c[0]] -> %123
+	r[124], err = rtimpl.AllocTensor(lib[3], r[127:131], 0, runtime.Float32, r[123], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(301, "vm.builtin.alloc_tensor", err)
+	}
 	// call vm.builtin.null_value [] -> %122
 	r[123] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[29], c[0]] -> %124
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[125], err = st.ViewTensor(0, shapeConsts[6], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(302, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[125], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[29], c[0])
-		if err != nil {
-			return rtimpl.CallErr(302, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call kernels.multiply [%123, c[50], %124] -> %void
-	_, err = rtimpl.Call(lib[14], r[135:138], r[124], c[34], r[125])
+	// call kernels.nn.layer_norm [%121, c[54], c[55], c[12], c[28], i1, i1, %123] -> %void
+	_, err = rtimpl.Call(lib[12], r[127:135], r[122], c[50], c[51], c[12], c[28], imms[2], imms[2], r[124])
 	if err != nil {
-		return rtimpl.CallErr(303, "kernels.multiply", err)
+		return rtimpl.CallErr(303, "kernels.nn.layer_norm", err)
 	}
+	// call vm.builtin.null_value [] -> %121
+	r[122] = nil
+	// call vm.builtin.copy [%123] -> %124
+	r[125] = r[124]
 	// call vm.builtin.null_value [] -> %123
 	r[124] = nil
 	// call vm.builtin.copy [%124] -> %125
 	r[126] = r[125]
 	// call vm.builtin.null_value [] -> %124
 	r[125] = nil
-	// call vm.builtin.alloc_tensor [%5, i0, c[25], c[0]] -> %126
-	if st, ok := r[6].(*runtime.Storage); ok {
-		r[127], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(307, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[127], err = rtimpl.Call(lib[3], r[135:139], r[6], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(307, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call vm.builtin.null_value [] -> %5
-	r[6] = nil
-	// call kernels.relaxgo.matmul_bias [%125, c[51], c[10], c[52], i0, %126] -> %void
-	_, err = rtimpl.Call(lib[5], r[135:141], r[126], c[47], c[10], c[48], imms[1], r[127])
-	if err != nil {
-		return rtimpl.CallErr(309, "kernels.relaxgo.matmul_bias", err)
-	}
-	// call vm.builtin.null_value [] -> %125
-	r[126] = nil
-	// call vm.builtin.copy [%126] -> %127
-	r[128] = r[127]
-	// call vm.builtin.null_value [] -> %126
-	r[127] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[25], c[0]] -> %128
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[129], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(313, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[129], err = rtimpl.Call(lib[3], r[135:139], r[3], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(313, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call vm.builtin.null_value [] -> %2
-	r[3] = nil
-	// call kernels.add [%113, %127, %128] -> %void
-	_, err = rtimpl.Call(lib[11], r[135:138], r[114], r[128], r[129])
-	if err != nil {
-		return rtimpl.CallErr(315, "kernels.add", err)
-	}
-	// call vm.builtin.null_value [] -> %127
-	r[128] = nil
-	// call vm.builtin.null_value [] -> %113
-	r[114] = nil
-	// call vm.builtin.copy [%128] -> %129
-	r[130] = r[129]
-	// call vm.builtin.null_value [] -> %128
-	r[129] = nil
-	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %130
-	r[131], err = rtimpl.AllocStorage(vm, 16384)
-	if err != nil {
-		return rtimpl.CallErr(320, "vm.builtin.alloc_storage", err)
-	}
-	// call vm.builtin.alloc_tensor [%130, i0, c[25], c[0]] -> %131
-	if st, ok := r[131].(*runtime.Storage); ok {
-		r[132], err = st.ViewTensor(0, shapeConsts[5], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(321, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[132], err = rtimpl.Call(lib[3], r[135:139], r[131], imms[1], c[25], c[0])
-		if err != nil {
-			return rtimpl.CallErr(321, "vm.builtin.alloc_tensor", err)
-		}
-	}
-	// call vm.builtin.null_value [] -> %130
-	r[131] = nil
-	// call kernels.nn.layer_norm [%129, c[53], c[54], c[12], c[28], i1, i1, %131] -> %void
-	_, err = rtimpl.Call(lib[12], r[135:143], r[130], c[49], c[50], c[12], c[28], imms[2], imms[2], r[132])
-	if err != nil {
-		return rtimpl.CallErr(323, "kernels.nn.layer_norm", err)
-	}
-	// call vm.builtin.null_value [] -> %129
-	r[130] = nil
-	// call vm.builtin.copy [%131] -> %132
-	r[133] = r[132]
-	// call vm.builtin.null_value [] -> %131
-	r[132] = nil
-	// call vm.builtin.copy [%132] -> %133
-	r[134] = r[133]
-	// call vm.builtin.null_value [] -> %132
-	r[133] = nil
-	// ret %133
-	r[1] = r[134]
+	// ret %125
+	r[1] = r[126]
 	return nil
 }
 
 // compiledFuncs are the compiled Relax functions with their register file sizes.
 var compiledFuncs = map[string]rtimpl.CompiledFunc{"main": {
 	Func:             vmtir_main,
-	RegisterFileSize: 145,
+	RegisterFileSize: 137,
 }}
 
 // libNames are the runtime builtins and kernels the compiled functions call;
@@ -1537,20 +1039,9 @@ var libNames = []string{
 	"kernels.add",
 	"kernels.nn.layer_norm",
 	"kernels.erf",
-	"kernels.multiply",
+	"kernels.relaxgo.ew_chain",
 }
 var lib []runtime.PackedFunc
 
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(3), int64(0), int64(1), int64(32), int64(128), int64(2)}
-
-// shapeConsts are constant shapes of tensors the compiled functions allocate.
-var shapeConsts = []runtime.Shape{
-	{32, 1, 128},
-	{32, 1, 384},
-	{32, 4, 32},
-	{4, 32, 32},
-	{32, 128},
-	{1, 32, 128},
-	{1, 32, 512},
-}

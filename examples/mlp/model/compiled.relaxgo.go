@@ -39,16 +39,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[5]] -> %2
 	r[3] = c[5]
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %3
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[4], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(4, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[4], err = rtimpl.Call(lib[3], r[12:16], r[2], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(4, "vm.builtin.alloc_tensor", err)
-		}
+	r[4], err = rtimpl.AllocTensor(lib[3], r[12:16], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(4, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %1
 	r[2] = nil
@@ -71,16 +64,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(11, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%6, i0, c[11], c[0]] -> %7
-	if st, ok := r[7].(*runtime.Storage); ok {
-		r[8], err = st.ViewTensor(0, shapeConsts[1], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(12, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[8], err = rtimpl.Call(lib[3], r[12:16], r[7], imms[1], c[11], c[0])
-		if err != nil {
-			return rtimpl.CallErr(12, "vm.builtin.alloc_tensor", err)
-		}
+	r[8], err = rtimpl.AllocTensor(lib[3], r[12:16], 0, runtime.Float32, r[7], imms[1], c[11], c[0])
+	if err != nil {
+		return rtimpl.CallErr(12, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
@@ -131,9 +117,3 @@ var lib []runtime.PackedFunc
 
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(2), int64(0), int64(4), int64(64), int64(1)}
-
-// shapeConsts are constant shapes of tensors the compiled functions allocate.
-var shapeConsts = []runtime.Shape{
-	{4, 32},
-	{4, 10},
-}

@@ -87,19 +87,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(8, "vm.builtin.make_shape", err)
 	}
 	// call vm.builtin.alloc_tensor [%4, i0, %5, c[0]] -> %6
-	{
-		sh, shok := r[6].(runtime.Shape)
-		if st, ok := r[5].(*runtime.Storage); ok && shok {
-			r[7], err = st.ViewTensor(0, sh, runtime.Float32)
-			if err != nil {
-				return rtimpl.CallErr(9, "vm.builtin.alloc_tensor", err)
-			}
-		} else {
-			r[7], err = rtimpl.Call(lib[6], r[16:20], r[5], imms[3], r[6], c[0])
-			if err != nil {
-				return rtimpl.CallErr(9, "vm.builtin.alloc_tensor", err)
-			}
-		}
+	r[7], err = rtimpl.AllocTensor(lib[6], r[16:20], 0, runtime.Float32, r[5], imms[3], r[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(9, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %4
 	r[5] = nil
@@ -141,19 +131,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(17, "vm.builtin.make_shape", err)
 	}
 	// call vm.builtin.alloc_tensor [%9, i0, %10, c[0]] -> %11
-	{
-		sh, shok := r[11].(runtime.Shape)
-		if st, ok := r[10].(*runtime.Storage); ok && shok {
-			r[12], err = st.ViewTensor(0, sh, runtime.Float32)
-			if err != nil {
-				return rtimpl.CallErr(18, "vm.builtin.alloc_tensor", err)
-			}
-		} else {
-			r[12], err = rtimpl.Call(lib[6], r[16:20], r[10], imms[3], r[11], c[0])
-			if err != nil {
-				return rtimpl.CallErr(18, "vm.builtin.alloc_tensor", err)
-			}
-		}
+	r[12], err = rtimpl.AllocTensor(lib[6], r[16:20], 0, runtime.Float32, r[10], imms[3], r[11], c[0])
+	if err != nil {
+		return rtimpl.CallErr(18, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %9
 	r[10] = nil
@@ -204,6 +184,3 @@ var lib []runtime.PackedFunc
 
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(3), int64(2), int64(1), int64(0), int64(8)}
-
-// shapeConsts are constant shapes of tensors the compiled functions allocate.
-var shapeConsts = []runtime.Shape{}

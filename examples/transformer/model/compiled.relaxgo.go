@@ -52,16 +52,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(5, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %5
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[6], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(6, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[6], err = rtimpl.Call(lib[3], r[61:65], r[2], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(6, "vm.builtin.alloc_tensor", err)
-		}
+	r[6], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(6, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.nn.layer_norm [%0, c[7], c[8], c[9], c[10], i1, i1, %5] -> %void
 	_, err = rtimpl.Call(lib[4], r[61:69], r[0], c[7], c[8], c[9], c[10], imms[2], imms[2], r[6])
@@ -75,16 +68,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[11]] -> %7
 	r[8] = c[11]
 	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %8
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[9], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(11, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[9], err = rtimpl.Call(lib[3], r[61:65], r[3], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(11, "vm.builtin.alloc_tensor", err)
-		}
+	r[9], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(11, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.matmul_bias [%6, %7, c[12], c[13], i0, %8] -> %void
 	_, err = rtimpl.Call(lib[5], r[61:67], r[7], r[8], c[12], c[13], imms[1], r[9])
@@ -98,16 +84,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %8
 	r[9] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[14], c[0]] -> %10
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[11], err = st.ViewTensor(0, shapeConsts[1], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(16, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[11], err = rtimpl.Call(lib[3], r[61:65], r[4], imms[1], c[14], c[0])
-		if err != nil {
-			return rtimpl.CallErr(16, "vm.builtin.alloc_tensor", err)
-		}
+	r[11], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[4], imms[1], c[14], c[0])
+	if err != nil {
+		return rtimpl.CallErr(16, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [%9, c[14], %10] -> %void
 	_, err = rtimpl.Call(lib[6], r[61:64], r[10], c[14], r[11])
@@ -121,16 +100,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %10
 	r[11] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[15], c[0]] -> %12
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[13], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(21, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[13], err = rtimpl.Call(lib[3], r[61:65], r[3], imms[1], c[15], c[0])
-		if err != nil {
-			return rtimpl.CallErr(21, "vm.builtin.alloc_tensor", err)
-		}
+	r[13], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[3], imms[1], c[15], c[0])
+	if err != nil {
+		return rtimpl.CallErr(21, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%11, c[16], %12] -> %void
 	_, err = rtimpl.Call(lib[7], r[61:64], r[12], c[16], r[13])
@@ -146,16 +118,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[17]] -> %14
 	r[15] = c[17]
 	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %15
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[16], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(27, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[16], err = rtimpl.Call(lib[3], r[61:65], r[4], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(27, "vm.builtin.alloc_tensor", err)
-		}
+	r[16], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(27, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.matmul_bias [%6, %14, c[12], c[18], i0, %15] -> %void
 	_, err = rtimpl.Call(lib[5], r[61:67], r[7], r[15], c[12], c[18], imms[1], r[16])
@@ -169,16 +134,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %15
 	r[16] = nil
 	// call vm.builtin.alloc_tensor [%4, i0, c[14], c[0]] -> %17
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[18], err = st.ViewTensor(0, shapeConsts[1], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(32, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[18], err = rtimpl.Call(lib[3], r[61:65], r[5], imms[1], c[14], c[0])
-		if err != nil {
-			return rtimpl.CallErr(32, "vm.builtin.alloc_tensor", err)
-		}
+	r[18], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[5], imms[1], c[14], c[0])
+	if err != nil {
+		return rtimpl.CallErr(32, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [%16, c[14], %17] -> %void
 	_, err = rtimpl.Call(lib[6], r[61:64], r[17], c[14], r[18])
@@ -192,16 +150,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %17
 	r[18] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[15], c[0]] -> %19
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[20], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(37, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[20], err = rtimpl.Call(lib[3], r[61:65], r[4], imms[1], c[15], c[0])
-		if err != nil {
-			return rtimpl.CallErr(37, "vm.builtin.alloc_tensor", err)
-		}
+	r[20], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[4], imms[1], c[15], c[0])
+	if err != nil {
+		return rtimpl.CallErr(37, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%18, c[19], %19] -> %void
 	_, err = rtimpl.Call(lib[7], r[61:64], r[19], c[19], r[20])
@@ -217,16 +168,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[20]] -> %21
 	r[22] = c[20]
 	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %22
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[23], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(43, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[23], err = rtimpl.Call(lib[3], r[61:65], r[5], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(43, "vm.builtin.alloc_tensor", err)
-		}
+	r[23], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[5], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(43, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.matmul_bias [%6, %21, c[12], c[21], i0, %22] -> %void
 	_, err = rtimpl.Call(lib[5], r[61:67], r[7], r[22], c[12], c[21], imms[1], r[23])
@@ -242,16 +186,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %22
 	r[23] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[14], c[0]] -> %24
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[25], err = st.ViewTensor(0, shapeConsts[1], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(49, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[25], err = rtimpl.Call(lib[3], r[61:65], r[2], imms[1], c[14], c[0])
-		if err != nil {
-			return rtimpl.CallErr(49, "vm.builtin.alloc_tensor", err)
-		}
+	r[25], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[2], imms[1], c[14], c[0])
+	if err != nil {
+		return rtimpl.CallErr(49, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [%23, c[14], %24] -> %void
 	_, err = rtimpl.Call(lib[6], r[61:64], r[24], c[14], r[25])
@@ -265,16 +202,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %24
 	r[25] = nil
 	// call vm.builtin.alloc_tensor [%4, i0, c[15], c[0]] -> %26
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[27], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(54, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[27], err = rtimpl.Call(lib[3], r[61:65], r[5], imms[1], c[15], c[0])
-		if err != nil {
-			return rtimpl.CallErr(54, "vm.builtin.alloc_tensor", err)
-		}
+	r[27], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[5], imms[1], c[15], c[0])
+	if err != nil {
+		return rtimpl.CallErr(54, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%25, c[16], %26] -> %void
 	_, err = rtimpl.Call(lib[7], r[61:64], r[26], c[16], r[27])
@@ -288,16 +218,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %26
 	r[27] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[15], c[0]] -> %28
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[29], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(59, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[29], err = rtimpl.Call(lib[3], r[61:65], r[2], imms[1], c[15], c[0])
-		if err != nil {
-			return rtimpl.CallErr(59, "vm.builtin.alloc_tensor", err)
-		}
+	r[29], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[2], imms[1], c[15], c[0])
+	if err != nil {
+		return rtimpl.CallErr(59, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.matmul [%13, %20, c[12], %28] -> %void
 	_, err = rtimpl.Call(lib[8], r[61:65], r[14], r[21], c[12], r[29])
@@ -313,16 +236,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %28
 	r[29] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[15], c[0]] -> %30
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[31], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(65, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[31], err = rtimpl.Call(lib[3], r[61:65], r[3], imms[1], c[15], c[0])
-		if err != nil {
-			return rtimpl.CallErr(65, "vm.builtin.alloc_tensor", err)
-		}
+	r[31], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[3], imms[1], c[15], c[0])
+	if err != nil {
+		return rtimpl.CallErr(65, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.multiply [%29, c[22], %30] -> %void
 	_, err = rtimpl.Call(lib[9], r[61:64], r[30], c[22], r[31])
@@ -336,16 +252,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %30
 	r[31] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[15], c[0]] -> %32
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[33], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(70, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[33], err = rtimpl.Call(lib[3], r[61:65], r[2], imms[1], c[15], c[0])
-		if err != nil {
-			return rtimpl.CallErr(70, "vm.builtin.alloc_tensor", err)
-		}
+	r[33], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[2], imms[1], c[15], c[0])
+	if err != nil {
+		return rtimpl.CallErr(70, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.nn.softmax [%31, i-1, %32] -> %void
 	_, err = rtimpl.Call(lib[10], r[61:64], r[32], imms[5], r[33])
@@ -359,16 +268,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %32
 	r[33] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[15], c[0]] -> %34
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[35], err = st.ViewTensor(0, shapeConsts[2], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(75, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[35], err = rtimpl.Call(lib[3], r[61:65], r[3], imms[1], c[15], c[0])
-		if err != nil {
-			return rtimpl.CallErr(75, "vm.builtin.alloc_tensor", err)
-		}
+	r[35], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[3], imms[1], c[15], c[0])
+	if err != nil {
+		return rtimpl.CallErr(75, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.matmul [%33, %27, c[12], %34] -> %void
 	_, err = rtimpl.Call(lib[8], r[61:65], r[34], r[28], c[12], r[35])
@@ -384,16 +286,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %34
 	r[35] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[14], c[0]] -> %36
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[37], err = st.ViewTensor(0, shapeConsts[1], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(81, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[37], err = rtimpl.Call(lib[3], r[61:65], r[2], imms[1], c[14], c[0])
-		if err != nil {
-			return rtimpl.CallErr(81, "vm.builtin.alloc_tensor", err)
-		}
+	r[37], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[2], imms[1], c[14], c[0])
+	if err != nil {
+		return rtimpl.CallErr(81, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%35, c[16], %36] -> %void
 	_, err = rtimpl.Call(lib[7], r[61:64], r[36], c[16], r[37])
@@ -407,16 +302,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %36
 	r[37] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %38
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[39], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(86, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[39], err = rtimpl.Call(lib[3], r[61:65], r[3], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(86, "vm.builtin.alloc_tensor", err)
-		}
+	r[39], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(86, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.reshape [%37, c[6], %38] -> %void
 	_, err = rtimpl.Call(lib[6], r[61:64], r[38], c[6], r[39])
@@ -432,16 +320,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[23]] -> %40
 	r[41] = c[23]
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %41
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[42], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(92, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[42], err = rtimpl.Call(lib[3], r[61:65], r[2], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(92, "vm.builtin.alloc_tensor", err)
-		}
+	r[42], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(92, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.matmul_bias [%39, %40, c[12], c[24], i0, %41] -> %void
 	_, err = rtimpl.Call(lib[5], r[61:67], r[40], r[41], c[12], c[24], imms[1], r[42])
@@ -457,16 +338,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %41
 	r[42] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %43
-	if st, ok := r[3].(*runtime.Storage); ok {
-		r[44], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(98, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[44], err = rtimpl.Call(lib[3], r[61:65], r[3], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(98, "vm.builtin.alloc_tensor", err)
-		}
+	r[44], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(98, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
@@ -482,16 +356,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %43
 	r[44] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %45
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[46], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(104, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[46], err = rtimpl.Call(lib[3], r[61:65], r[2], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(104, "vm.builtin.alloc_tensor", err)
-		}
+	r[46], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(104, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.nn.layer_norm [%44, c[25], c[26], c[9], c[10], i1, i1, %45] -> %void
 	_, err = rtimpl.Call(lib[4], r[61:69], r[45], c[25], c[26], c[9], c[10], imms[2], imms[2], r[46])
@@ -505,16 +372,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[27]] -> %47
 	r[48] = c[27]
 	// call vm.builtin.alloc_tensor [%3, i0, c[28], c[0]] -> %48
-	if st, ok := r[4].(*runtime.Storage); ok {
-		r[49], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(109, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[49], err = rtimpl.Call(lib[3], r[61:65], r[4], imms[1], c[28], c[0])
-		if err != nil {
-			return rtimpl.CallErr(109, "vm.builtin.alloc_tensor", err)
-		}
+	r[49], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[4], imms[1], c[28], c[0])
+	if err != nil {
+		return rtimpl.CallErr(109, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %3
 	r[4] = nil
@@ -532,16 +392,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %48
 	r[49] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[28], c[0]] -> %50
-	if st, ok := r[2].(*runtime.Storage); ok {
-		r[51], err = st.ViewTensor(0, shapeConsts[3], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(116, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[51], err = rtimpl.Call(lib[3], r[61:65], r[2], imms[1], c[28], c[0])
-		if err != nil {
-			return rtimpl.CallErr(116, "vm.builtin.alloc_tensor", err)
-		}
+	r[51], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[2], imms[1], c[28], c[0])
+	if err != nil {
+		return rtimpl.CallErr(116, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %1
 	r[2] = nil
@@ -559,16 +412,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[30]] -> %52
 	r[53] = c[30]
 	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %53
-	if st, ok := r[5].(*runtime.Storage); ok {
-		r[54], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(123, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[54], err = rtimpl.Call(lib[3], r[61:65], r[5], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(123, "vm.builtin.alloc_tensor", err)
-		}
+	r[54], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[5], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(123, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %4
 	r[5] = nil
@@ -591,16 +437,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(130, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%55, i0, c[6], c[0]] -> %56
-	if st, ok := r[56].(*runtime.Storage); ok {
-		r[57], err = st.ViewTensor(0, shapeConsts[0], runtime.Float32)
-		if err != nil {
-			return rtimpl.CallErr(131, "vm.builtin.alloc_tensor", err)
-		}
-	} else {
-		r[57], err = rtimpl.Call(lib[3], r[61:65], r[56], imms[1], c[6], c[0])
-		if err != nil {
-			return rtimpl.CallErr(131, "vm.builtin.alloc_tensor", err)
-		}
+	r[57], err = rtimpl.AllocTensor(lib[3], r[61:65], 0, runtime.Float32, r[56], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(131, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %55
 	r[56] = nil
@@ -659,11 +498,3 @@ var lib []runtime.PackedFunc
 
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(3), int64(0), int64(1), int64(8), int64(32), int64(-1)}
-
-// shapeConsts are constant shapes of tensors the compiled functions allocate.
-var shapeConsts = []runtime.Shape{
-	{1, 8, 32},
-	{1, 8, 4, 8},
-	{1, 4, 8, 8},
-	{1, 8, 64},
-}

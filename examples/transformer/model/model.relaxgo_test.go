@@ -6,20 +6,11 @@
 package model
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/runtime/rtimpl/rtimpltest"
 )
-
-// testTensor fills a tensor deterministically from seed.
-func testTensor(t *testing.T, shape []int64, dt runtime.DataType, seed int) *runtime.Tensor {
-	x, err := runtime.SampleTensor(shape, dt, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return x
-}
 
 // TestModesAgree runs each public function in bytecode and compiled mode.
 func TestModesAgree(t *testing.T) {
@@ -27,24 +18,7 @@ func TestModesAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	agree := func(t *testing.T, name string, args ...runtime.Value) {
-		want, got, werr, gerr := m.CompareModes(name, args...)
-		switch {
-		case errors.Is(werr, runtime.ErrMissingFunction):
-			t.Skipf("the model calls a packed function this package does not provide; register it with runtime.Register first: %v", werr)
-		case werr != nil && gerr != nil:
-			t.Skipf("both modes fail (the function needs something this test cannot give it): %v", werr)
-		case werr != nil:
-			t.Fatalf("bytecode: %v", werr)
-		case gerr != nil:
-			t.Fatalf("compiled: %v", gerr)
-		}
-		if !runtime.ValuesEqual(got, want) {
-			t.Fatalf("modes disagree: compiled %v, bytecode %v", got, want)
-		}
-	}
-	_ = agree // unused when no function's parameters can be synthesized
 	t.Run("main", func(t *testing.T) {
-		agree(t, "main", testTensor(t, []int64{1, 8, 32}, runtime.Float32, 0))
+		rtimpltest.TestModes(t, m.Model, "main", rtimpltest.Sample(t, []int64{1, 8, 32}, runtime.Float32, 0))
 	})
 }

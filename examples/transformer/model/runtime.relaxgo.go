@@ -7,11 +7,8 @@ package model
 
 import (
 	_ "embed"
-	"fmt"
-	goruntime "runtime"
 	"sync"
 
-	"github.com/relaxgo/relaxgo/kernels"
 	"github.com/relaxgo/relaxgo/runtime"
 	"github.com/relaxgo/relaxgo/runtime/rtimpl"
 )
@@ -44,27 +41,22 @@ func (m *Model) WithMode(mode runtime.Mode) *Model {
 	return &Model{Model: m.Model.WithMode(mode), base: base}
 }
 
-var (
-	libOnce sync.Once
-	libErr  error
-)
+// pkg loads the package's model: the embedded executable, its compiled
+// functions and the library functions they call.
+var pkg = &rtimpl.Package{
+	Spec:     rtimpl.ModelSpec{Name: "model", Executable: executableBytes, Compiled: compiledFuncs, PrimFuncs: primFuncs},
+	Lib:      &lib,
+	LibNames: libNames,
+}
 
 // New loads the embedded executable. The weights' matrices are packed for
 // the GEMM kernels on first use and kept while the Model is reachable.
 func New() (*Model, error) {
-	libOnce.Do(func() { lib, libErr = rtimpl.ResolveFuncs(libNames...) })
-	if libErr != nil {
-		return nil, fmt.Errorf("model: %w", libErr)
-	}
-	m, err := rtimpl.LoadModel(rtimpl.ModelSpec{Name: "model", Executable: executableBytes, Compiled: compiledFuncs, PrimFuncs: primFuncs})
+	m, err := pkg.Load()
 	if err != nil {
 		return nil, err
 	}
-	exec := m.Executable()
-	kernels.RegisterConstants(exec)
-	model := &Model{Model: m}
-	goruntime.AddCleanup(model, kernels.UnregisterConstants, exec)
-	return model, nil
+	return &Model{Model: m}, nil
 }
 
 var (

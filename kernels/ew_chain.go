@@ -1,0 +1,258 @@
+package kernels
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// EwChainKernel is the compiler's fusion of a chain of float32 elementwise
+// operations (lower.FuseElementwiseChains): out = op_k(... op_1(x, c_1) ..., c_k)
+// in one pass over x, a row at a time while the row is in cache, instead
+// of one pass and one intermediate tensor per operation.
+const EwChainKernel = Prefix + "relaxgo.ew_chain"
+
+// Chain operation codes (the Shape argument of EwChainKernel): the binary
+// operation's code (0 add, 1 subtract, 2 multiply, 3 divide, 4 maximum,
+// 5 minimum) times 2, plus 1 when the chain value is the right operand
+// (c op v); EwChainRelu is relu (no operand).
+const (
+	ewAdd, ewSub, ewMul, ewDiv, ewMax, ewMin = 0, 1, 2, 3, 4, 5
+	// EwChainRelu is the code of relu in an EwChainKernel chain.
+	EwChainRelu = 100
+)
+
+// ewChunk is how many elements of a row go through all the steps at once.
+const ewChunk = 2048
+
+var ewBops = [...]bop{ewAdd: bAdd, ewSub: bSub, ewMul: bMul, ewDiv: bDiv, ewMax: bMax, ewMin: bMin}
+
+func init() {
+	runtime.MustRegister(EwChainKernel, packedEwChain)
+}
+
+// packedEwChain is EwChainKernel: (x, codes Shape, operand..., out), the
+// operands flat (a tuple would be built on every call). Each step runs the
+// same row function as the unfused kernel (floatRow, f32Unary), so results
+// are bit-identical to the unfused chain.
+func packedEwChain(args []runtime.Value) (runtime.Value, error) {
+	p := newArgs(EwChainKernel, args)
+	p.atLeast(3)
+	x, codes, out := p.tensor(0), p.ints(1), p.tensor(len(args)-1)
+	var buf [8]*runtime.Tensor
+	ops := buf[:0]
+	for i := 2; i < len(args)-1; i++ {
+		ops = append(ops, p.tensor(i))
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	return nil, ewChain(out, x, codes, ops)
+}
+
+// ewStep is one operation of a chain: the operand's data and its element
+// strides against the output's dims (0 where it broadcasts).
+type ewStep struct {
+	op   bop
+	relu bool
+	rev  bool
+	data []float32
+	st   [maxRank]int
+	// contig: the operand runs along the row (else one value per row).
+	contig bool
+}
+
+// ewJob is one chain call; pooled, with fn bound once, so a call allocates
+// nothing.
+type ewJob struct {
+	shape  []int64
+	steps  []ewStep
+	buf    [8]ewStep
+	xs, os []float32
+	inner  int
+	fn     func(lo, hi int)
+}
+
+var ewJobPool = sync.Pool{New: func() any {
+	j := new(ewJob)
+	j.fn = j.run
+	return j
+}}
+
+func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error {
+	const name = "relaxgo.ew_chain"
+	if x.DType() != runtime.Float32 {
+		return fmt.Errorf("%s: float32 only, got %s", name, x.DType())
+	}
+	if err := checkOut(name, out, x.Shape(), runtime.Float32); err != nil {
+		return err
+	}
+	shape := x.Shape()
+	nd := len(shape)
+	if nd == 0 || nd > maxRank {
+		return fmt.Errorf("%s: rank %d outside 1..%d", name, nd, maxRank)
+	}
+	j := ewJobPool.Get().(*ewJob)
+	defer func() {
+		clear(j.buf[:])
+		j.steps, j.xs, j.os, j.shape = nil, nil, nil, nil
+		ewJobPool.Put(j)
+	}()
+	steps := j.buf[:0]
+	k := 0
+	for _, c := range codes {
+		if c == EwChainRelu {
+			steps = append(steps, ewStep{relu: true})
+			continue
+		}
+		if c < 0 || int(c/2) >= len(ewBops) {
+			return fmt.Errorf("%s: unknown operation code %d", name, c)
+		}
+		if k >= len(ops) {
+			return fmt.Errorf("%s: %d operands for the codes %v", name, len(ops), codes)
+		}
+		o := ops[k]
+		k++
+		if o.DType() != runtime.Float32 {
+			return fmt.Errorf("%s: operand %d is %s, not float32", name, k-1, o.DType())
+		}
+		s := ewStep{op: ewBops[c/2], rev: c%2 == 1, data: elems[float32](o)}
+		os := o.Shape()
+		if len(os) > nd {
+			return fmt.Errorf("%s: operand %d of shape %s does not broadcast to %s", name, k-1, shapeStr(os), shapeStr(shape))
+		}
+		stride := 1
+		for d := nd - 1; d >= 0; d-- {
+			od := d - (nd - len(os))
+			switch {
+			case od < 0 || os[od] == 1:
+				s.st[d] = 0
+			case os[od] == shape[d]:
+				s.st[d] = stride
+				stride *= int(os[od])
+			default:
+				return fmt.Errorf("%s: operand %d of shape %s does not broadcast to %s", name, k-1, shapeStr(os), shapeStr(shape))
+			}
+		}
+		steps = append(steps, s)
+	}
+	if k != len(ops) {
+		return fmt.Errorf("%s: %d operands for %d operations", name, len(ops), k)
+	}
+	// Rows: the longest run of trailing dims over which every operand is
+	// either constant (broadcast) or contiguous, so that per-channel
+	// operands of an NCHW tensor give rows of H*W.
+	cut := nd - 1
+	for cut > 0 {
+		d := cut - 1
+		ok := true
+		span := 1
+		for _, e := range shape[d+1:] {
+			span *= int(e)
+		}
+		for i := range steps {
+			st := &steps[i]
+			if st.relu {
+				continue
+			}
+			zero := st.st[d] == 0 && st.st[cut] == 0
+			contiguous := st.st[d] == span && st.st[cut] != 0
+			if !zero && !contiguous {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			break
+		}
+		cut--
+	}
+	inner := 1
+	for _, d := range shape[cut:] {
+		inner *= int(d)
+	}
+	rows := 1
+	for _, d := range shape[:cut] {
+		rows *= int(d)
+	}
+	if rows*inner == 0 {
+		return nil
+	}
+	j.shape, j.steps, j.inner = shape[:cut], steps, inner
+	for i := range steps {
+		if !steps[i].relu {
+			steps[i].contig = steps[i].st[nd-1] != 0
+		}
+	}
+	j.xs, j.os = elems[float32](x), elems[float32](out)
+	if rows*inner < parThreshold || NumThreads() <= 1 {
+		j.run(0, rows)
+		return nil
+	}
+	parFor(rows, rowGrain(inner), j.fn)
+	return nil
+}
+
+// run computes rows [lo, hi) of the chain.
+func (j *ewJob) run(lo, hi int) {
+	outer, steps, inner := j.shape, j.steps, j.inner
+	no := len(outer)
+	var idx [maxRank]int
+	r := lo
+	for d := no - 1; d >= 0; d-- {
+		idx[d] = r % int(outer[d])
+		r /= int(outer[d])
+	}
+	for r := lo; r < hi; r++ {
+		var offs [8]int
+		for i := range steps {
+			if i < len(offs) {
+				for d := 0; d < no; d++ {
+					offs[i] += idx[d] * steps[i].st[d]
+				}
+			}
+		}
+		// Chunks of a row small enough to stay in L1 through every step.
+		for c0 := 0; c0 < inner; c0 += ewChunk {
+			c1 := min(c0+ewChunk, inner)
+			row := j.os[r*inner+c0 : r*inner+c1]
+			src := j.xs[r*inner+c0 : r*inner+c1]
+			for i := range steps {
+				s := &steps[i]
+				if s.relu {
+					f32Unary(uRelu, row, src)
+					src = row
+					continue
+				}
+				off := 0
+				if i < len(offs) {
+					off = offs[i]
+				} else {
+					for d := 0; d < no; d++ {
+						off += idx[d] * s.st[d]
+					}
+				}
+				var opnd []float32
+				if s.contig {
+					opnd = s.data[off+c0 : off+c1]
+				} else {
+					opnd = s.data[off : off+1]
+				}
+				if s.rev {
+					floatRow(s.op, row, opnd, src)
+				} else {
+					floatRow(s.op, row, src, opnd)
+				}
+				src = row
+			}
+		}
+		for d := no - 1; d >= 0; d-- {
+			idx[d]++
+			if idx[d] < int(outer[d]) {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+}

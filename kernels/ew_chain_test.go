@@ -1,0 +1,134 @@
+package kernels
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// TestEwChainMatchesUnfused runs random chains of float32 elementwise
+// operations (operands broadcast from scalars, per-channel vectors, rows,
+// full tensors; either side; relu) through EwChainKernel and through the
+// unfused kernels one by one, on data with NaNs and infinities, at 1 and 2
+// threads: the bits must be equal.
+func TestEwChainMatchesUnfused(t *testing.T) {
+	defer SetNumThreads(0)
+	r := rand.New(rand.NewSource(9))
+	names := []string{"add", "subtract", "multiply", "divide", "maximum", "minimum"}
+	for it := 0; it < 200; it++ {
+		nd := 1 + r.Intn(4)
+		shape := make([]int64, nd)
+		for i := range shape {
+			shape[i] = int64(1 + r.Intn(6))
+		}
+		switch it % 10 {
+		case 0:
+			shape[nd-1] = 300 // many rows: the parallel path
+			shape[0] = 300
+		case 5:
+			shape[nd-1] = 5000 // rows longer than a chunk
+		}
+		x := randT(t, int64(it), shape, f32, -3, 3)
+		xs := x.Float32s()
+		for i := range xs {
+			switch r.Intn(40) {
+			case 0:
+				xs[i] = float32(math.NaN())
+			case 1:
+				xs[i] = float32(math.Inf(1))
+			}
+		}
+		var codes []int64
+		var ops []*runtime.Tensor
+		var unfused []func(out, in *runtime.Tensor) error
+		n := 1 + r.Intn(5)
+		for s := 0; s < n; s++ {
+			if r.Intn(6) == 0 {
+				codes = append(codes, EwChainRelu)
+				unfused = append(unfused, func(out, in *runtime.Tensor) error { return Relu(out, in) })
+				continue
+			}
+			op := r.Intn(len(names))
+			rev := r.Intn(2) == 1
+			// An operand shape that broadcasts to shape: some dims 1, maybe
+			// fewer leading dims.
+			lead := r.Intn(nd)
+			os := make([]int64, nd-lead)
+			for i := range os {
+				if r.Intn(2) == 0 {
+					os[i] = shape[lead+i]
+				} else {
+					os[i] = 1
+				}
+			}
+			c := randT(t, int64(1000*it+s), os, f32, -2, 2)
+			code := int64(op * 2)
+			if rev {
+				code++
+			}
+			codes = append(codes, code)
+			ops = append(ops, c)
+			name := names[op]
+			unfused = append(unfused, func(out, in *runtime.Tensor) error {
+				f, _ := runtime.Lookup(Prefix + name)
+				var err error
+				if rev {
+					_, err = f([]runtime.Value{c, in, out})
+				} else {
+					_, err = f([]runtime.Value{in, c, out})
+				}
+				return err
+			})
+		}
+		for _, th := range []int{1, 2} {
+			SetNumThreads(th)
+			want := x
+			for _, f := range unfused {
+				o := mustT(t, shape, f32)
+				if err := f(o, want); err != nil {
+					t.Fatal(err)
+				}
+				want = o
+			}
+			got := mustT(t, shape, f32)
+			f, _ := runtime.Lookup(EwChainKernel)
+			call := []runtime.Value{x, runtime.Shape(codes)}
+			for _, o := range ops {
+				call = append(call, o)
+			}
+			if _, err := f(append(call, got)); err != nil {
+				t.Fatal(err)
+			}
+			wf, gf := want.Float32s(), got.Float32s()
+			for i := range wf {
+				if math.Float32bits(wf[i]) != math.Float32bits(gf[i]) {
+					t.Fatalf("shape %v codes %v threads %d: [%d] fused %v, unfused %v", shape, codes, th, i, gf[i], wf[i])
+				}
+			}
+		}
+	}
+}
+
+// TestEwChainErrors checks the fused kernel's argument errors.
+func TestEwChainErrors(t *testing.T) {
+	f, _ := runtime.Lookup(EwChainKernel)
+	x := mustT(t, []int64{2, 3}, f32)
+	out := mustT(t, []int64{2, 3}, f32)
+	for _, c := range []struct {
+		name  string
+		codes runtime.Shape
+		ops   runtime.Tuple
+	}{
+		{"unknown code", runtime.Shape{99}, runtime.Tuple{mustT(t, []int64{1}, f32)}},
+		{"missing operand", runtime.Shape{0, 2}, runtime.Tuple{mustT(t, []int64{1}, f32)}},
+		{"extra operand", runtime.Shape{EwChainRelu}, runtime.Tuple{mustT(t, []int64{1}, f32)}},
+		{"no broadcast", runtime.Shape{0}, runtime.Tuple{mustT(t, []int64{4}, f32)}},
+		{"int operand", runtime.Shape{0}, runtime.Tuple{mustT(t, []int64{3}, runtime.Int32)}},
+	} {
+		if _, err := f(append(append([]runtime.Value{x, c.codes}, c.ops...), out)); err == nil {
+			t.Errorf("%s: accepted", c.name)
+		}
+	}
+}

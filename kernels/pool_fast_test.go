@@ -1,0 +1,80 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+)
+
+// TestMaxPoolNCHWFastPath compares the NCHW max-pooling path with the
+// general one-output-at-a-time loop over random geometries (strides,
+// dilations, asymmetric padding, ceil mode) and data with NaNs, -Inf and
+// signed zeros, in float32 and int32. Outputs are written inside a guard
+// band that must stay untouched.
+func TestMaxPoolNCHWFastPath(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	for it := 0; it < 300; it++ {
+		h, w := 1+r.Intn(13), 1+r.Intn(13)
+		a := Pool2DAttrs{
+			PoolSize: []int64{int64(1 + r.Intn(4)), int64(1 + r.Intn(4))},
+			Strides:  []int64{int64(1 + r.Intn(3)), int64(1 + r.Intn(3))},
+			Dilation: []int64{int64(1 + r.Intn(2)), int64(1 + r.Intn(2))},
+			Padding:  []int64{int64(r.Intn(3)), int64(r.Intn(3)), int64(r.Intn(3)), int64(r.Intn(3))},
+			CeilMode: r.Intn(2) == 0,
+		}
+		x := randT(t, int64(it), []int64{2, 3, int64(h), int64(w)}, f32, -4, 4)
+		xs := x.Float32s()
+		for i := range xs {
+			switch r.Intn(20) {
+			case 0:
+				xs[i] = float32(math.NaN())
+			case 1:
+				xs[i] = float32(math.Inf(-1))
+			case 2:
+				xs[i] = float32(math.Copysign(0, -1))
+			}
+		}
+		g, err := resolvePool2D("test", x, &a)
+		if err != nil || g.oh <= 0 || g.ow <= 0 {
+			continue
+		}
+		n := g.n * g.c * g.oh * g.ow
+		const guard = 16
+		lowest := float32(-math.MaxFloat32)
+		fast := make([]float32, n+2*guard)
+		for i := range fast {
+			fast[i] = 12345
+		}
+		want := make([]float32, n)
+		maxPlanesNCHW(&g, fast[guard:guard+n], xs, lowest, 0, g.n*g.c)
+		poolPlanesGeneral(&g, want, xs, true, lowest, 0, g.n*g.c)
+		what := fmt.Sprintf("%dx%d %+v", h, w, a)
+		for i := range want {
+			got := fast[guard+i]
+			if (got != got) != (want[i] != want[i]) || (want[i] == want[i] && got != want[i]) {
+				t.Fatalf("%s: [%d] fast %v, general %v", what, i, got, want[i])
+			}
+		}
+		for i := 0; i < guard; i++ {
+			if fast[i] != 12345 || fast[len(fast)-1-i] != 12345 {
+				t.Fatalf("%s: wrote outside the output", what)
+			}
+		}
+		// Integers take the same path.
+		xi := make([]int32, len(xs))
+		for i, v := range xs {
+			if v == v && !math.IsInf(float64(v), 0) {
+				xi[i] = int32(v * 100)
+			}
+		}
+		fi, wi := make([]int32, n), make([]int32, n)
+		maxPlanesNCHW(&g, fi, xi, math.MinInt32, 0, g.n*g.c)
+		poolPlanesGeneral(&g, wi, xi, true, math.MinInt32, 0, g.n*g.c)
+		for i := range wi {
+			if fi[i] != wi[i] {
+				t.Fatalf("%s int32: [%d] fast %d, general %d", what, i, fi[i], wi[i])
+			}
+		}
+	}
+}

@@ -1,0 +1,181 @@
+package lower
+
+import (
+	"github.com/relaxgo/relaxgo/ir"
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// EwChainKernel is the fused kernel FuseElementwiseChains targets: (x, codes,
+// operand...) -> out; see kernels.EwChainKernel for the codes.
+const EwChainKernel = KernelPrefix + "relaxgo.ew_chain"
+
+// ewChainCodes are the binary operations a chain may hold, with their codes
+// (times 2; +1 when the chain value is the right operand).
+var ewChainCodes = map[string]int64{
+	KernelName("relax.add"): 0, KernelName("relax.subtract"): 1, KernelName("relax.multiply"): 2,
+	KernelName("relax.divide"): 3, KernelName("relax.maximum"): 4, KernelName("relax.minimum"): 5,
+}
+
+// ewChainRelu is the code of relu in a chain.
+const ewChainRelu = 100
+
+// ewChain is a chain being built: x, then codes[i] with operands.
+type ewChain struct {
+	x        ir.Expr
+	codes    []int64
+	operands []ir.Expr
+}
+
+// FuseElementwiseChains merges runs of float32 elementwise operations, each
+// on the previous one's result (with no other use, in the same block, of the
+// same static shape), with operands that broadcast into it (a bias, a batch
+// norm's per-channel scale and shift, the bounds of a clip) and relus, into
+// one call of the chain kernel, which makes one pass over the data instead
+// of one pass and one tensor per operation; e.g. a convolution's bias add,
+// batch norm and ReLU6 from an ONNX import. Each step runs the unfused
+// kernel's row function, so results do not change. Runs after Legalize and
+// FuseMatmulEpilogue.
+func FuseElementwiseChains(m *ir.Module) (*ir.Module, error) {
+	if _, ok := runtime.Lookup(EwChainKernel); !ok {
+		return m, nil
+	}
+	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
+		uses := map[*ir.Var]int{}
+		visitVars(fn.Body, func(v *ir.Var) { uses[v]++ })
+		block := map[*ir.Var]*ir.BindingBlock{}
+		for _, blk := range allBlocks(fn.Body) {
+			for _, b := range blk.Bindings {
+				block[b.BoundVar()] = blk
+			}
+		}
+		chains := map[*ir.Var]*ewChain{}
+		drop := map[*ir.Var]bool{}
+		for _, blk := range allBlocks(fn.Body) {
+			for _, b := range blk.Bindings {
+				v := b.BoundVar()
+				name, args, ok := kernelCall(b.BoundValue())
+				if !ok || !isF32Tensor(v.Info) {
+					continue
+				}
+				shape, ok := v.Info.(*ir.TensorSInfo).StaticShape()
+				if !ok {
+					continue
+				}
+				// The chain value and the step's code and operand.
+				var in ir.Expr
+				var code int64
+				var operand ir.Expr
+				if name == KernelName("relax.nn.relu") && len(args.Fields) == 1 {
+					in, code = args.Fields[0], ewChainRelu
+				} else if c, isBin := ewChainCodes[name]; isBin && len(args.Fields) == 2 {
+					for side := 0; side < 2; side++ {
+						cand, other := args.Fields[side], args.Fields[1-side]
+						if !sameStaticShape(cand.SInfo(), shape) || !broadcastsInto(other.SInfo(), shape) {
+							continue
+						}
+						// Prefer the side that continues a chain.
+						if in == nil || isChainVar(cand, chains, uses, block, blk) {
+							in, code, operand = cand, c*2+int64(side), other
+						}
+					}
+				}
+				if in == nil || !sameStaticShape(in.SInfo(), shape) {
+					continue
+				}
+				if u, isVar := in.(*ir.Var); isVar && isChainVar(u, chains, uses, block, blk) {
+					c := chains[u]
+					delete(chains, u)
+					drop[u] = true
+					c.codes = append(c.codes, code)
+					if operand != nil {
+						c.operands = append(c.operands, operand)
+					}
+					chains[v] = c
+					continue
+				}
+				c := &ewChain{x: in, codes: []int64{code}}
+				if operand != nil {
+					c.operands = []ir.Expr{operand}
+				}
+				chains[v] = c
+			}
+		}
+		fused := 0
+		for v, c := range chains {
+			if len(c.codes) < 2 {
+				delete(chains, v)
+				continue
+			}
+			fused++
+		}
+		if fused == 0 {
+			return fn, nil
+		}
+		return rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
+			v := b.BoundVar()
+			if drop[v] {
+				return nil
+			}
+			c, ok := chains[v]
+			if !ok {
+				emit(b)
+				return nil
+			}
+			codes := make([]ir.PrimExpr, len(c.codes))
+			for i, k := range c.codes {
+				codes[i] = ir.Int64(k)
+			}
+			ext := &ir.ExternFunc{Symbol: EwChainKernel}
+			ext.Info = &ir.FuncSInfo{Opaque: true}
+			args := tupleExpr(append([]ir.Expr{c.x, shapeExpr(codes)}, c.operands...))
+			call := &ir.Call{Callee: &ir.Op{Name: "relax.call_dps_packed"}, Args: []ir.Expr{ext, args}, SInfoArgs: []ir.StructInfo{v.Info}}
+			call.Info, call.Loc = v.Info, b.Pos()
+			emit(&ir.VarBinding{Var: v, Value: call, Loc: b.Pos()})
+			return nil
+		})
+	})
+}
+
+// isChainVar reports whether e is a chain's current end that can be
+// extended in blk: used once, bound in blk.
+func isChainVar(e ir.Expr, chains map[*ir.Var]*ewChain, uses map[*ir.Var]int, block map[*ir.Var]*ir.BindingBlock, blk *ir.BindingBlock) bool {
+	u, ok := e.(*ir.Var)
+	return ok && chains[u] != nil && uses[u] == 1 && block[u] == blk
+}
+
+// sameStaticShape reports whether s is a float32 tensor of exactly shape.
+func sameStaticShape(s ir.StructInfo, shape []int64) bool {
+	t, ok := s.(*ir.TensorSInfo)
+	if !ok || t.DType != runtime.Float32 {
+		return false
+	}
+	ts, ok := t.StaticShape()
+	if !ok || len(ts) != len(shape) {
+		return false
+	}
+	for i := range ts {
+		if ts[i] != shape[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// broadcastsInto reports whether s is a float32 tensor with a static shape
+// that broadcasts to shape without growing it.
+func broadcastsInto(s ir.StructInfo, shape []int64) bool {
+	t, ok := s.(*ir.TensorSInfo)
+	if !ok || t.DType != runtime.Float32 {
+		return false
+	}
+	ts, ok := t.StaticShape()
+	if !ok || len(ts) > len(shape) {
+		return false
+	}
+	for i, d := range ts {
+		if e := shape[len(shape)-len(ts)+i]; d != 1 && d != e {
+			return false
+		}
+	}
+	return true
+}
