@@ -191,7 +191,11 @@ func Conv2D(out, x, w *runtime.Tensor, attrs Conv2DAttrs) error {
 		return nil
 	}
 	if x.DType() == runtime.Float32 && outDT == runtime.Float32 {
-		return conv2dF32(&g, out.Float32s(), x.Float32s(), w.Float32s())
+		var packs []*packedA
+		if cg := g.c / g.g; cg > 1 {
+			packs = constConvPacked(w, g.g, g.o/g.g, cg*g.kh*g.kw)
+		}
+		return conv2dF32(&g, out.Float32s(), x.Float32s(), w.Float32s(), packs)
 	}
 	// The plain loops capture their geometry; a copy keeps g on the stack
 	// for the float32 path.
@@ -202,7 +206,7 @@ func Conv2D(out, x, w *runtime.Tensor, attrs Conv2DAttrs) error {
 	return conv2dPlain[int64](&gp, out, x, w)
 }
 
-func conv2dF32(g *conv2dGeom, out, x, w []float32) error {
+func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA) error {
 	cg, og := g.c/g.g, g.o/g.g
 	if cg == 1 {
 		conv2dDepthwiseF32(g, out, x, w)
@@ -216,14 +220,23 @@ func conv2dF32(g *conv2dGeom, out, x, w []float32) error {
 			xg := x[(n*g.c+gi*cg)*g.h*g.w : (n*g.c+(gi+1)*cg)*g.h*g.w]
 			wg := w[gi*og*kk : (gi+1)*og*kk]
 			og0 := out[(n*g.o+gi*og)*pix : (n*g.o+(gi+1)*og)*pix]
+			var pa *packedA
+			if packs != nil {
+				pa = packs[gi] // the weights packed once (a registered constant)
+			}
 			if pointwise {
-				if err := Sgemm(false, false, og, pix, kk, 1, wg, kk, xg, pix, 0, og0, pix); err != nil {
-					return fmt.Errorf("conv2d: %w", err)
+				if pa == nil {
+					if err := Sgemm(false, false, og, pix, kk, 1, wg, kk, xg, pix, 0, og0, pix); err != nil {
+						return fmt.Errorf("conv2d: %w", err)
+					}
+					continue
 				}
+				src := gemmB{b: xg, ldb: pix}
+				sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix, pa)
 				continue
 			}
 			src := gemmB{b: xg, conv: true, geom: *g}
-			sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix)
+			sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix, pa)
 		}
 	}
 	return nil

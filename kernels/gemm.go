@@ -210,6 +210,7 @@ type gemmJob struct {
 	lda   int
 	b     gemmB
 	pb    *PackedB // B pre-packed (b unused), or nil
+	pa    *packedA // A pre-packed (a unused by the blocked path), or nil
 	beta  float32
 	c     []float32
 	ldc   int
@@ -267,10 +268,11 @@ func (j *gemmJob) scaleRows(lo, hi int) {
 // sgemm is the blocked driver for the convolution's implicit GEMM: C (m x n,
 // row stride ldc) = alpha*op(A)*B + beta*C with B read through src. Sizes must
 // have been validated, and m, n, k must be positive.
-func sgemm(transA bool, m, n, k int, alpha float32, a []float32, lda int, src *gemmB, beta float32, c []float32, ldc int) {
+func sgemm(transA bool, m, n, k int, alpha float32, a []float32, lda int, src *gemmB, beta float32, c []float32, ldc int, pa *packedA) {
 	j := getGemmJob()
 	j.transA, j.m, j.n, j.k, j.alpha, j.a, j.lda = transA, m, n, k, alpha, a, lda
 	j.b, j.beta, j.c, j.ldc = *src, beta, c, ldc
+	j.pa = pa
 	j.run()
 	putGemmJob(j)
 }
@@ -442,8 +444,14 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 		i0 := ib * mc
 		mcur := min(mc, m-i0)
 		if ib != prevIB {
-			for ip := 0; ip*mr < mcur; ip++ {
-				gemmPackA(j.transA, j.a, j.lda, i0+ip*mr, min(mr, mcur-ip*mr), pc, kc, mr, apack[ip*kc*mr:(ip+1)*kc*mr])
+			if pa := j.pa; pa != nil && pa.mr == mr {
+				// Packed once: the block's panels are consecutive.
+				apack = pa.data[pc*pa.npanels*mr+(i0/mr)*kc*mr:]
+			} else {
+				apack = *abuf
+				for ip := 0; ip*mr < mcur; ip++ {
+					gemmPackA(j.transA, j.a, j.lda, i0+ip*mr, min(mr, mcur-ip*mr), pc, kc, mr, apack[ip*kc*mr:(ip+1)*kc*mr])
+				}
 			}
 			prevIB = ib
 		}

@@ -86,18 +86,22 @@ type constEntry struct {
 	tr   bool     // the packing is of the transpose (matmul with transB)
 }
 
-// RegisterConstant marks t as an immutable weight whose packed GEMM form may
-// be cached (a copy as large as t, padded to whole micro-panels, made on
-// first use). Registering a tensor that is later written gives stale
+// RegisterConstant marks t, a float32 matrix (a matmul's B) or 4-D
+// convolution weight, as an immutable weight whose packed GEMM form may be
+// cached (a copy as large as t, padded to whole micro-panels, made on first
+// use). Registering a tensor that is later written gives stale
 // results; UnregisterConstant drops the cache entry.
 func RegisterConstant(t *runtime.Tensor) {
-	if t != nil && t.DType() == runtime.Float32 && t.NDim() == 2 {
+	if t != nil && t.DType() == runtime.Float32 && (t.NDim() == 2 || t.NDim() == 4) {
 		constPacked.LoadOrStore(t, &constEntry{})
 	}
 }
 
-// UnregisterConstant forgets t's packed form.
-func UnregisterConstant(t *runtime.Tensor) { constPacked.Delete(t) }
+// UnregisterConstant forgets t's packed forms.
+func UnregisterConstant(t *runtime.Tensor) {
+	constPacked.Delete(t)
+	constConvA.Delete(t)
+}
 
 // constPackedB returns the cached packing of the registered constant b for
 // op(B) = b (or its transpose), or nil.
@@ -151,4 +155,69 @@ func UnregisterConstants(exec *runtime.Executable) {
 			UnregisterConstant(t)
 		}
 	}
+}
+
+// packedA is a GEMM A operand (m x k, row-major) packed once into the
+// micro-kernel's mr-row panels for every depth block: block pc (kc =
+// min(gemmKC, k-pc)) starts at pc*npanels*mr, its panel ip holds rows
+// [ip*mr, ip*mr+mr) as dst[p*mr+i] (zero past m), as gemmPackA writes them.
+// Any row block of the blocked driver (a multiple of mr rows, starting at
+// one) is then a run of consecutive panels, whatever the thread count.
+type packedA struct {
+	m, k, mr int
+	npanels  int
+	level    asm.Level
+	data     []float32
+}
+
+// packA packs a (m x k, row stride lda) for tiles of mr rows.
+func packA(m, k int, a []float32, lda, mr int) *packedA {
+	np := (m + mr - 1) / mr
+	p := &packedA{m: m, k: k, mr: mr, npanels: np, level: asm.CurrentLevel(), data: make([]float32, k*np*mr)}
+	for pc := 0; pc < k; pc += gemmKC {
+		kc := min(gemmKC, k-pc)
+		blk := p.data[pc*np*mr:]
+		for ip := 0; ip < np; ip++ {
+			gemmPackA(false, a, lda, ip*mr, min(mr, m-ip*mr), pc, kc, mr, blk[ip*kc*mr:(ip+1)*kc*mr])
+		}
+	}
+	return p
+}
+
+// convAEntry caches the packed weights of a registered constant used as a
+// convolution's weight: one packedA per group.
+type convAEntry struct {
+	once   sync.Once
+	groups int
+	mr     int
+	level  asm.Level
+	packs  []*packedA
+}
+
+var constConvA sync.Map // *runtime.Tensor -> *convAEntry
+
+// constConvPacked returns the per-group packed form of w, a registered
+// constant convolution weight (og x kk per group), made on first use, or
+// nil when w is not registered or was packed for another tile or level.
+func constConvPacked(w *runtime.Tensor, groups, og, kk int) []*packedA {
+	if _, ok := constPacked.Load(w); !ok {
+		return nil
+	}
+	mr, _ := asm.SgemmTile()
+	if og <= gemmSmallRows {
+		mr, _ = asm.SgemmTileSmall()
+	}
+	v, _ := constConvA.LoadOrStore(w, &convAEntry{})
+	e := v.(*convAEntry)
+	e.once.Do(func() {
+		e.groups, e.mr, e.level = groups, mr, asm.CurrentLevel()
+		wf := w.Float32s()
+		for g := 0; g < groups; g++ {
+			e.packs = append(e.packs, packA(og, kk, wf[g*og*kk:(g+1)*og*kk], kk, mr))
+		}
+	})
+	if e.groups != groups || e.mr != mr || e.level != asm.CurrentLevel() || len(e.packs) != groups {
+		return nil
+	}
+	return e.packs
 }
