@@ -377,16 +377,33 @@ func sgemmDirectGo(r, nr, kc int, a, b []float32, ldb int, c []float32, ldc int,
 
 // FMA32 returns a*b + c computed exactly and rounded once to float32, as
 // the FMA instruction (VFMADD231PS) does, on any platform: the product of
-// two float32 values is exact in float64, the sum is rounded to float64 with
-// round-to-odd (which makes the final rounding to float32 correct), then to
-// float32. The Go compiler fuses x*y+z on some architectures (arm64) and not
+// two float32 values is exact in float64, and the float64 sum rounds to the
+// correctly rounded float32 unless it lands exactly on a float32 tie; then
+// (and for float32 subnormals) it is redone with round-to-odd, which makes
+// the final rounding correct. The Go compiler fuses x*y+z on some architectures (arm64) and not
 // on others (amd64); calling FMA32 makes the result the same everywhere.
 func FMA32(a, b, c float32) float32 {
-	// A NaN operand is returned quieted, in the precedence the kernels'
-	// VFMADD231PS (acc = a*b + acc, a the broadcast element) shows: a, then
-	// b, then the accumulator c. Float64 arithmetic would pick one by
-	// register allocation. Invalid operations (inf*0, inf-inf) then give the
-	// default NaN, as the instruction does.
+	p := float64(a) * float64(b) // exact: 24+24 significant bits
+	s := p + float64(c)
+	// Rounding s to float32 can differ from rounding the exact sum only
+	// when s lies exactly on a float32 tie (then the exact sum may be just
+	// off it); s is then redone with round-to-odd. Float32 subnormal
+	// results, infinities and NaNs take that path too.
+	bits := math.Float64bits(s)
+	// One unsigned compare: exponent outside [1023-126, 0x7ff).
+	if bits&0x1fffffff == 0x10000000 || (bits>>52&0x7ff)-(1023-126) >= 0x7ff-(1023-126) {
+		return fma32Slow(a, b, c, p, s)
+	}
+	return float32(s)
+}
+
+// fma32Slow is FMA32's rare path. A NaN operand is returned quieted, in the
+// precedence the kernels' VFMADD231PS (acc = a*b + acc, a the broadcast
+// element) shows: a, then b, then the accumulator c (float64 arithmetic
+// would pick one by register allocation). Otherwise p + c (p = a*b exact,
+// s their float64 sum) is rounded to float32 once: s is made round-to-odd
+// with TwoSum's error term, which makes its rounding to float32 correct.
+func fma32Slow(a, b, c float32, p, s float64) float32 {
 	switch {
 	case a != a:
 		return quietNaN32(a)
@@ -395,10 +412,10 @@ func FMA32(a, b, c float32) float32 {
 	case c != c:
 		return quietNaN32(c)
 	}
-	p := float64(a) * float64(b)
 	cc := float64(c)
-	s := p + cc
 	if math.IsInf(s, 0) || math.IsNaN(s) {
+		// Invalid operations (inf*0, inf-inf) give the default NaN, as the
+		// instruction does.
 		return float32(s)
 	}
 	// TwoSum: s + e == p + cc exactly.

@@ -303,6 +303,12 @@ func (j *gemmJob) kernel(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta fl
 // slower than one; at m=8, 768x768, i.e. 4.7M, faster).
 const gemmParallelMinMNK = 1 << 22
 
+// gemmParallelMinMN is the output size (m*n) from which Sgemm splits even a
+// shallow product: with a small depth (a first convolution layer: 27) the
+// time goes to packing and storing the output, which the threads share
+// (cnn_64x64's 3->32 convolution, 32 x 4096 x 27: 250 us on one thread).
+const gemmParallelMinMN = 1 << 16
+
 // run is the blocked driver (m, n, k > 0, alpha != 0).
 func (j *gemmJob) run() {
 	m, n, k := j.m, j.n, j.k
@@ -316,7 +322,7 @@ func (j *gemmJob) run() {
 	threads := NumThreads()
 	// Small products run on the calling goroutine: waking workers costs more
 	// than the arithmetic. (Blocking, and so the result, is the same.)
-	if int64(m)*int64(n)*int64(k) < gemmParallelMinMNK {
+	if int64(m)*int64(n)*int64(k) < gemmParallelMinMNK && int64(m)*int64(n) < gemmParallelMinMN {
 		threads = 1
 	}
 	if j.directOK() {
