@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"bufio"
 	"fmt"
 	"math"
 	"os"
@@ -36,14 +35,12 @@ var defaultMemoryLimit = sync.OnceValue(func() int64 {
 
 // physicalMemory reads MemTotal from /proc/meminfo (Linux).
 func physicalMemory() (int64, bool) {
-	f, err := os.Open("/proc/meminfo")
+	data, err := os.ReadFile("/proc/meminfo")
 	if err != nil {
 		return 0, false
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:")
+	for _, line := range strings.Split(string(data), "\n") {
+		rest, ok := strings.CutPrefix(line, "MemTotal:")
 		if !ok {
 			continue
 		}
