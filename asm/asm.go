@@ -66,6 +66,20 @@ func MulF32(dst, x, y []float32) { binary(opMul, dst, x, y) }
 // DivF32 sets dst[i] = x[i] / y[i] for i < len(dst).
 func DivF32(dst, x, y []float32) { binary(opDiv, dst, x, y) }
 
+// MaxF32 computes dst[i] = max(x[i], y[i]) with Go's semantics (a NaN wins,
+// +0 beats -0).
+func MaxF32(dst, x, y []float32) { binary(opMax, dst, x, y) }
+
+// MinF32 computes dst[i] = min(x[i], y[i]) with Go's semantics (a NaN wins,
+// -0 beats +0).
+func MinF32(dst, x, y []float32) { binary(opMin, dst, x, y) }
+
+// MaxScalarF32 computes dst[i] = max(x[i], s) with Go's semantics.
+func MaxScalarF32(dst, x []float32, s float32) { scalar(opMax, dst, x, s) }
+
+// MinScalarF32 computes dst[i] = min(x[i], s) with Go's semantics.
+func MinScalarF32(dst, x []float32, s float32) { scalar(opMin, dst, x, s) }
+
 // Scalar-broadcast operations. n = len(dst).
 
 // AddScalarF32 sets dst[i] = x[i] + s for i < len(dst).

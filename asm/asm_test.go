@@ -87,7 +87,8 @@ func TestElementwiseMatchesTwin(t *testing.T) {
 		name string
 		f    func(dst, x, y []float32)
 		o    op
-	}{{"add", AddF32, opAdd}, {"sub", SubF32, opSub}, {"mul", MulF32, opMul}, {"div", DivF32, opDiv}} {
+	}{{"add", AddF32, opAdd}, {"sub", SubF32, opSub}, {"mul", MulF32, opMul}, {"div", DivF32, opDiv},
+		{"max", MaxF32, opMax}, {"min", MinF32, opMin}} {
 		cases = append(cases, tc{o.name, o.f, func(dst, x, y []float32) { binaryGo(o.o, dst, x, y) }})
 	}
 	for _, o := range []struct {
@@ -95,7 +96,8 @@ func TestElementwiseMatchesTwin(t *testing.T) {
 		f    func(dst, x []float32, s float32)
 		o    op
 	}{{"addScalar", AddScalarF32, opAdd}, {"subScalar", SubScalarF32, opSub}, {"rsubScalar", RSubScalarF32, opRSub},
-		{"mulScalar", MulScalarF32, opMul}, {"divScalar", DivScalarF32, opDiv}, {"rdivScalar", RDivScalarF32, opRDiv}} {
+		{"mulScalar", MulScalarF32, opMul}, {"divScalar", DivScalarF32, opDiv}, {"rdivScalar", RDivScalarF32, opRDiv},
+		{"maxScalar", MaxScalarF32, opMax}, {"minScalar", MinScalarF32, opMin}} {
 		o := o
 		cases = append(cases, tc{o.name,
 			func(dst, x, y []float32) { o.f(dst, x, 1.75) },

@@ -20,10 +20,12 @@ const (
 	opTanh
 	opErf
 	opSigmoid
+	opMax
+	opMin
 	numOps
 )
 
-var opNames = [numOps]string{"Add", "Sub", "Mul", "Div", "RSub", "RDiv", "Relu", "Exp", "Tanh", "Erf", "Sigmoid"}
+var opNames = [numOps]string{"Add", "Sub", "Mul", "Div", "RSub", "RDiv", "Relu", "Exp", "Tanh", "Erf", "Sigmoid", "Max", "Min"}
 
 // String names the operation as in the exported wrappers (AddF32: "Add").
 func (o op) String() string {
@@ -66,6 +68,10 @@ func binaryGo(o op, dst, x, y []float32) {
 		mulGo(dst, x, y)
 	case opDiv:
 		divGo(dst, x, y)
+	case opMax:
+		maxGo(dst, x, y)
+	case opMin:
+		minGo(dst, x, y)
 	default:
 		panic("asm: bad binary op")
 	}
@@ -85,6 +91,10 @@ func scalarOpGo(o op, dst, x []float32, s float32) {
 		divScalarGo(dst, x, s)
 	case opRDiv:
 		rdivScalarGo(dst, x, s)
+	case opMax:
+		maxScalarGo(dst, x, s)
+	case opMin:
+		minScalarGo(dst, x, s)
 	default:
 		panic("asm: bad scalar op")
 	}

@@ -48,6 +48,10 @@ func asmBinary(o op, dst, x, y *float32, n int) {
 			mulF32AVX512(dst, x, y, n)
 		case opDiv:
 			divF32AVX512(dst, x, y, n)
+		case opMax:
+			maxF32AVX512(dst, x, y, n)
+		case opMin:
+			minF32AVX512(dst, x, y, n)
 		default:
 			panic("asm: no kernel for op")
 		}
@@ -62,6 +66,10 @@ func asmBinary(o op, dst, x, y *float32, n int) {
 		mulF32AVX2(dst, x, y, n)
 	case opDiv:
 		divF32AVX2(dst, x, y, n)
+	case opMax:
+		maxF32AVX2(dst, x, y, n)
+	case opMin:
+		minF32AVX2(dst, x, y, n)
 	default:
 		panic("asm: no kernel for op")
 	}
@@ -82,6 +90,10 @@ func asmScalar(o op, dst, x *float32, s float32, n int) {
 			divScalarF32AVX512(dst, x, s, n)
 		case opRDiv:
 			rdivScalarF32AVX512(dst, x, s, n)
+		case opMax:
+			maxScalarF32AVX512(dst, x, s, n)
+		case opMin:
+			minScalarF32AVX512(dst, x, s, n)
 		default:
 			panic("asm: no kernel for op")
 		}
@@ -100,6 +112,10 @@ func asmScalar(o op, dst, x *float32, s float32, n int) {
 		divScalarF32AVX2(dst, x, s, n)
 	case opRDiv:
 		rdivScalarF32AVX2(dst, x, s, n)
+	case opMax:
+		maxScalarF32AVX2(dst, x, s, n)
+	case opMin:
+		minScalarF32AVX2(dst, x, s, n)
 	default:
 		panic("asm: no kernel for op")
 	}

@@ -4,6 +4,26 @@
 
 package asm
 
+// maxF32AVX512 computes dst[i] = max(x[i], y[i]) (Go's max: NaNs and signed zeros as the twin) for i < n; n is a multiple of 16.
+//
+//go:noescape
+func maxF32AVX512(dst *float32, x *float32, y *float32, n int)
+
+// maxScalarF32AVX512 computes dst[i] = max(x[i], s) (Go's max) for i < n; n is a multiple of 16.
+//
+//go:noescape
+func maxScalarF32AVX512(dst *float32, x *float32, s float32, n int)
+
+// minF32AVX512 computes dst[i] = min(x[i], y[i]) (Go's min: NaNs and signed zeros as the twin) for i < n; n is a multiple of 16.
+//
+//go:noescape
+func minF32AVX512(dst *float32, x *float32, y *float32, n int)
+
+// minScalarF32AVX512 computes dst[i] = min(x[i], s) (Go's min) for i < n; n is a multiple of 16.
+//
+//go:noescape
+func minScalarF32AVX512(dst *float32, x *float32, s float32, n int)
+
 // addF32AVX512 computes dst[i] = x[i] + y[i] for i < n; n is a multiple of 16.
 //
 //go:noescape
@@ -94,6 +114,26 @@ func dotBlocksAVX512(x *float32, y *float32, nblk int, acc *[64]float32)
 //
 //go:noescape
 func maxBlocksAVX512(x *float32, nblk int, acc *[64]float32) int
+
+// maxF32AVX2 computes dst[i] = max(x[i], y[i]) (Go's max: NaNs and signed zeros as the twin) for i < n; n is a multiple of 8.
+//
+//go:noescape
+func maxF32AVX2(dst *float32, x *float32, y *float32, n int)
+
+// maxScalarF32AVX2 computes dst[i] = max(x[i], s) (Go's max) for i < n; n is a multiple of 8.
+//
+//go:noescape
+func maxScalarF32AVX2(dst *float32, x *float32, s float32, n int)
+
+// minF32AVX2 computes dst[i] = min(x[i], y[i]) (Go's min: NaNs and signed zeros as the twin) for i < n; n is a multiple of 8.
+//
+//go:noescape
+func minF32AVX2(dst *float32, x *float32, y *float32, n int)
+
+// minScalarF32AVX2 computes dst[i] = min(x[i], s) (Go's min) for i < n; n is a multiple of 8.
+//
+//go:noescape
+func minScalarF32AVX2(dst *float32, x *float32, s float32, n int)
 
 // addF32AVX2 computes dst[i] = x[i] + y[i] for i < n; n is a multiple of 8.
 //

@@ -39,6 +39,37 @@ func divGo(dst, x, y []float32) {
 }
 
 // addScalarGo computes: for i := range dst { dst[i] = x[i] + s }.
+// maxGo, minGo and their scalar forms use Go's max and min: a NaN operand
+// gives a NaN, max prefers +0 and min -0; the assembly runs the instruction
+// sequence the Go compiler emits for them, so the bits agree.
+func maxGo(dst, x, y []float32) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	for i := range dst {
+		dst[i] = max(x[i], y[i])
+	}
+}
+
+func minGo(dst, x, y []float32) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	for i := range dst {
+		dst[i] = min(x[i], y[i])
+	}
+}
+
+func maxScalarGo(dst, x []float32, s float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = max(x[i], s)
+	}
+}
+
+func minScalarGo(dst, x []float32, s float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = min(x[i], s)
+	}
+}
+
 func addScalarGo(dst, x []float32, s float32) {
 	x = x[:len(dst)]
 	for i := range dst {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -464,6 +465,19 @@ func floatRow[T floating](op bop, o, a, b []T) {
 // either operand gives NaN; max(-0, +0) is +0 and min(-0, +0) is -0.
 func maxRow[T floating](o, a, b []T, va, vb bool) {
 	n := len(o)
+	if isF32[T]() {
+		// The assembly runs Go's own max sequence: the same bits.
+		o32, a32, b32 := as32(o), as32(a), as32(b)
+		switch {
+		case va && vb:
+			asm.MaxF32(o32, a32, b32)
+		case va:
+			asm.MaxScalarF32(o32, a32, b32[0])
+		default:
+			asm.MaxScalarF32(o32, b32, a32[0])
+		}
+		return
+	}
 	switch {
 	case va && vb:
 		a, b = a[:n], b[:n]
@@ -487,6 +501,18 @@ func maxRow[T floating](o, a, b []T, va, vb bool) {
 
 func minRow[T floating](o, a, b []T, va, vb bool) {
 	n := len(o)
+	if isF32[T]() {
+		o32, a32, b32 := as32(o), as32(a), as32(b)
+		switch {
+		case va && vb:
+			asm.MinF32(o32, a32, b32)
+		case va:
+			asm.MinScalarF32(o32, a32, b32[0])
+		default:
+			asm.MinScalarF32(o32, b32, a32[0])
+		}
+		return
+	}
 	switch {
 	case va && vb:
 		a, b = a[:n], b[:n]

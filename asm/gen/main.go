@@ -125,7 +125,72 @@ var binOps = []struct {
 	{"div", "x[i] / y[i]", func(y, x, d Op) { VDIVPS(y, x, d) }},
 }
 
+// emitGoMin sets out = min(a, b) lane-wise with Go's float semantics, by the
+// sequence the Go compiler emits for min on amd64 (so the twins' min gives
+// the same bits): m1 = a < b ? a : b (b when either is NaN), m2 = m1 < a ?
+// m1 : a, out = m1 | m2 (a NaN wins, -0 beats +0).
+func emitGoMin(s isa, a, b, out reg.VecVirtual) {
+	m1 := s.vec()
+	VMINPS(b, a, m1)
+	m2 := s.vec()
+	VMINPS(a, m1, m2)
+	VORPS(m1, m2, out)
+}
+
+// emitGoMax sets out = max(a, b) lane-wise with Go's float semantics: the Go
+// compiler's sequence, min of the negated operands, negated (a NaN wins, +0
+// beats -0).
+func emitGoMax(s isa, a, b, out reg.VecVirtual) {
+	na, nb := s.vec(), s.vec()
+	VXORPS(c32(0x80000000), a, na)
+	VXORPS(c32(0x80000000), b, nb)
+	r := s.vec()
+	emitGoMin(s, na, nb, r)
+	VXORPS(c32(0x80000000), r, out)
+}
+
+// minMaxOps are the binary and scalar max/min kernels (Go's semantics).
+var minMaxOps = []struct {
+	name string
+	emit func(s isa, a, b, out reg.VecVirtual)
+}{
+	{"max", emitGoMax},
+	{"min", emitGoMin},
+}
+
 func binaryKernels(s isa) {
+	for _, o := range minMaxOps {
+		name := o.name + "F32" + s.suffix
+		text(name, "func(dst, x, y *float32, n int)")
+		Doc(fmt.Sprintf("%s computes dst[i] = %s(x[i], y[i]) (Go's %s: NaNs and signed zeros as the twin) for i < n; n is a multiple of %d.", name, o.name, o.name, s.lanes))
+		dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
+		x := Load(Param("x"), GP64()).(reg.GPVirtual)
+		y := Load(Param("y"), GP64()).(reg.GPVirtual)
+		n := Load(Param("n"), GP64()).(reg.GPVirtual)
+		loop(s, name, n, []reg.GPVirtual{dst, x, y}, 2, func(u int) {
+			v, w := s.vec(), s.vec()
+			VMOVUPS(mem(x, u*s.bytes), v)
+			VMOVUPS(mem(y, u*s.bytes), w)
+			r := s.vec()
+			o.emit(s, v, w, r)
+			VMOVUPS(r, mem(dst, u*s.bytes))
+		})
+		sname := o.name + "ScalarF32" + s.suffix
+		text(sname, "func(dst, x *float32, s float32, n int)")
+		Doc(fmt.Sprintf("%s computes dst[i] = %s(x[i], s) (Go's %s) for i < n; n is a multiple of %d.", sname, o.name, o.name, s.lanes))
+		sdst := Load(Param("dst"), GP64()).(reg.GPVirtual)
+		sx := Load(Param("x"), GP64()).(reg.GPVirtual)
+		sn := Load(Param("n"), GP64()).(reg.GPVirtual)
+		sv := s.vec()
+		VBROADCASTSS(NewParamAddr("s", 16), sv)
+		loop(s, sname, sn, []reg.GPVirtual{sdst, sx}, 2, func(u int) {
+			v := s.vec()
+			VMOVUPS(mem(sx, u*s.bytes), v)
+			r := s.vec()
+			o.emit(s, v, sv, r)
+			VMOVUPS(r, mem(sdst, u*s.bytes))
+		})
+	}
 	for _, o := range binOps {
 		name := o.name + "F32" + s.suffix
 		text(name, "func(dst, x, y *float32, n int)")

@@ -7,6 +7,7 @@ package difffuzz
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -94,7 +95,7 @@ func (f *fn) operand() value {
 func (f *fn) sameShape(s []int64) value {
 	var c []value
 	for _, v := range f.vals {
-		if equal(v.shape, s) {
+		if slices.Equal(v.shape, s) {
 			c = append(c, v)
 		}
 	}
@@ -102,18 +103,6 @@ func (f *fn) sameShape(s []int64) value {
 		return f.param(s)
 	}
 	return c[f.src.pick(len(c))]
-}
-
-func equal(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 var unary = []string{"R.exp", "R.tanh", "R.sigmoid", "R.nn.relu", "R.negative", "R.abs", "R.sin", "R.cos", "R.floor", "R.nn.gelu", "R.nn.silu", "R.square", "R.sqrt", "R.log"}
