@@ -80,6 +80,11 @@ func MaxScalarF32(dst, x []float32, s float32) { scalar(opMax, dst, x, s) }
 // MinScalarF32 computes dst[i] = min(x[i], s) with Go's semantics.
 func MinScalarF32(dst, x []float32, s float32) { scalar(opMin, dst, x, s) }
 
+// MulAddScalarF32 computes dst[i] += x[i]*s for i < len(dst), the product
+// rounded to float32 before the addition (no fused multiply-add), the same
+// bits on every platform.
+func MulAddScalarF32(dst, x []float32, s float32) { scalar(opMAdd, dst, x, s) }
+
 // Scalar-broadcast operations. n = len(dst).
 
 // AddScalarF32 sets dst[i] = x[i] + s for i < len(dst).

@@ -22,10 +22,11 @@ const (
 	opSigmoid
 	opMax
 	opMin
+	opMAdd
 	numOps
 )
 
-var opNames = [numOps]string{"Add", "Sub", "Mul", "Div", "RSub", "RDiv", "Relu", "Exp", "Tanh", "Erf", "Sigmoid", "Max", "Min"}
+var opNames = [numOps]string{"Add", "Sub", "Mul", "Div", "RSub", "RDiv", "Relu", "Exp", "Tanh", "Erf", "Sigmoid", "Max", "Min", "MulAdd"}
 
 // String names the operation as in the exported wrappers (AddF32: "Add").
 func (o op) String() string {
@@ -95,6 +96,8 @@ func scalarOpGo(o op, dst, x []float32, s float32) {
 		maxScalarGo(dst, x, s)
 	case opMin:
 		minScalarGo(dst, x, s)
+	case opMAdd:
+		maddScalarGo(dst, x, s)
 	default:
 		panic("asm: bad scalar op")
 	}

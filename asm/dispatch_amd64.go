@@ -94,6 +94,8 @@ func asmScalar(o op, dst, x *float32, s float32, n int) {
 			maxScalarF32AVX512(dst, x, s, n)
 		case opMin:
 			minScalarF32AVX512(dst, x, s, n)
+		case opMAdd:
+			maddScalarF32AVX512(dst, x, s, n)
 		default:
 			panic("asm: no kernel for op")
 		}
@@ -116,6 +118,8 @@ func asmScalar(o op, dst, x *float32, s float32, n int) {
 		maxScalarF32AVX2(dst, x, s, n)
 	case opMin:
 		minScalarF32AVX2(dst, x, s, n)
+	case opMAdd:
+		maddScalarF32AVX2(dst, x, s, n)
 	default:
 		panic("asm: no kernel for op")
 	}

@@ -660,6 +660,54 @@ rdivScalarF32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func maddScalarF32AVX512(dst *float32, x *float32, s float32, n int)
+// Requires: AVX, AVX512F
+TEXT ·maddScalarF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+24(FP), DX
+	VBROADCASTSS s+16(FP), Z0
+
+maddScalarF32AVX512_big:
+	CMPQ    DX, $0x00000040
+	JL      maddScalarF32AVX512_one
+	VMULPS  (CX), Z0, Z1
+	VMOVUPS (AX), Z2
+	VADDPS  Z1, Z2, Z2
+	VMOVUPS Z2, (AX)
+	VMULPS  64(CX), Z0, Z1
+	VMOVUPS 64(AX), Z2
+	VADDPS  Z1, Z2, Z2
+	VMOVUPS Z2, 64(AX)
+	VMULPS  128(CX), Z0, Z1
+	VMOVUPS 128(AX), Z2
+	VADDPS  Z1, Z2, Z2
+	VMOVUPS Z2, 128(AX)
+	VMULPS  192(CX), Z0, Z1
+	VMOVUPS 192(AX), Z2
+	VADDPS  Z1, Z2, Z2
+	VMOVUPS Z2, 192(AX)
+	ADDQ    $0x00000100, AX
+	ADDQ    $0x00000100, CX
+	SUBQ    $0x00000040, DX
+	JMP     maddScalarF32AVX512_big
+
+maddScalarF32AVX512_one:
+	CMPQ    DX, $0x00000000
+	JE      maddScalarF32AVX512_done
+	VMULPS  (CX), Z0, Z1
+	VMOVUPS (AX), Z2
+	VADDPS  Z1, Z2, Z2
+	VMOVUPS Z2, (AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000010, DX
+	JMP     maddScalarF32AVX512_one
+
+maddScalarF32AVX512_done:
+	VZEROUPPER
+	RET
+
 // func reluF32AVX512(dst *float32, x *float32, n int)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·reluF32AVX512(SB), NOSPLIT, $0-24
@@ -2622,6 +2670,54 @@ rdivScalarF32AVX2_one:
 	JMP     rdivScalarF32AVX2_one
 
 rdivScalarF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func maddScalarF32AVX2(dst *float32, x *float32, s float32, n int)
+// Requires: AVX
+TEXT ·maddScalarF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+24(FP), DX
+	VBROADCASTSS s+16(FP), Y0
+
+maddScalarF32AVX2_big:
+	CMPQ    DX, $0x00000020
+	JL      maddScalarF32AVX2_one
+	VMULPS  (CX), Y0, Y1
+	VMOVUPS (AX), Y2
+	VADDPS  Y1, Y2, Y2
+	VMOVUPS Y2, (AX)
+	VMULPS  32(CX), Y0, Y1
+	VMOVUPS 32(AX), Y2
+	VADDPS  Y1, Y2, Y2
+	VMOVUPS Y2, 32(AX)
+	VMULPS  64(CX), Y0, Y1
+	VMOVUPS 64(AX), Y2
+	VADDPS  Y1, Y2, Y2
+	VMOVUPS Y2, 64(AX)
+	VMULPS  96(CX), Y0, Y1
+	VMOVUPS 96(AX), Y2
+	VADDPS  Y1, Y2, Y2
+	VMOVUPS Y2, 96(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	SUBQ    $0x00000020, DX
+	JMP     maddScalarF32AVX2_big
+
+maddScalarF32AVX2_one:
+	CMPQ    DX, $0x00000000
+	JE      maddScalarF32AVX2_done
+	VMULPS  (CX), Y0, Y1
+	VMOVUPS (AX), Y2
+	VADDPS  Y1, Y2, Y2
+	VMOVUPS Y2, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000008, DX
+	JMP     maddScalarF32AVX2_one
+
+maddScalarF32AVX2_done:
 	VZEROUPPER
 	RET
 

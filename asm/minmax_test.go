@@ -53,3 +53,50 @@ func TestMinMaxSpecials(t *testing.T) {
 		}
 	}
 }
+
+// TestMulAddScalar compares MulAddScalarF32 (dst is read and written) with
+// its twin at every level on odd sizes and offsets, with guard bands, and
+// checks that the product is rounded before the addition.
+func TestMulAddScalar(t *testing.T) {
+	defer func(l Level) { _ = SetLevel(l) }(CurrentLevel())
+	for _, l := range levels() {
+		if err := SetLevel(l); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{0, 1, 7, 8, 9, 31, 33, 100, 257} {
+			for _, off := range []int{0, 3} {
+				x := make([]float32, n+off)
+				d0 := make([]float32, n)
+				for i := range x {
+					x[i] = float32(i%13)*0.37 - 2.1
+				}
+				for i := range d0 {
+					d0[i] = float32(i%7)*1.3 - 4
+				}
+				const s = float32(1.0000001)
+				want := append([]float32(nil), d0...)
+				maddScalarGo(want, x[off:], s)
+				buf := make([]float32, n+32)
+				for i := range buf {
+					buf[i] = 777
+				}
+				got := buf[16 : 16+n]
+				copy(got, d0)
+				MulAddScalarF32(got, x[off:off+n], s)
+				for i := range want {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("%s n=%d off=%d: [%d] %v, twin %v", l, n, off, i, got[i], want[i])
+					}
+					if exp := d0[i] + float32(x[off+i]*s); math.Float32bits(want[i]) != math.Float32bits(exp) {
+						t.Fatalf("twin [%d] = %v, want the product rounded first: %v", i, want[i], exp)
+					}
+				}
+				for i := 0; i < 16; i++ {
+					if buf[i] != 777 || buf[len(buf)-1-i] != 777 {
+						t.Fatalf("%s n=%d: wrote outside dst", l, n)
+					}
+				}
+			}
+		}
+	}
+}

@@ -74,6 +74,11 @@ func divScalarF32AVX512(dst *float32, x *float32, s float32, n int)
 //go:noescape
 func rdivScalarF32AVX512(dst *float32, x *float32, s float32, n int)
 
+// maddScalarF32AVX512 computes dst[i] += float32(x[i] * s) for i < n; n is a multiple of 16.
+//
+//go:noescape
+func maddScalarF32AVX512(dst *float32, x *float32, s float32, n int)
+
 // reluF32AVX512 computes dst[i] = reluGo(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 16.
 //
 //go:noescape
@@ -184,6 +189,11 @@ func divScalarF32AVX2(dst *float32, x *float32, s float32, n int)
 //
 //go:noescape
 func rdivScalarF32AVX2(dst *float32, x *float32, s float32, n int)
+
+// maddScalarF32AVX2 computes dst[i] += float32(x[i] * s) for i < n; n is a multiple of 8.
+//
+//go:noescape
+func maddScalarF32AVX2(dst *float32, x *float32, s float32, n int)
 
 // reluF32AVX2 computes dst[i] = reluGo(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 8.
 //

@@ -63,6 +63,15 @@ func maxScalarGo(dst, x []float32, s float32) {
 	}
 }
 
+// maddScalarGo rounds the product before adding (the explicit conversion
+// keeps compilers that fuse x*y+z, e.g. on arm64, from fusing it).
+func maddScalarGo(dst, x []float32, s float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] += float32(x[i] * s)
+	}
+}
+
 func minScalarGo(dst, x []float32, s float32) {
 	x = x[:len(dst)]
 	for i := range dst {

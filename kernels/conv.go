@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/internal/extent"
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -363,15 +364,15 @@ func (dw *convDWJob) planes(lo, hi int) {
 					} else {
 						hi = min(hi, lim/g.sw+1)
 					}
+					if hi <= lo {
+						continue
+					}
 					if g.sw == 1 {
-						src := xr[lo+off : hi+off]
-						r := row[lo:hi]
-						for t := range r {
-							r[t] += src[t] * wv
-						}
+						// The product rounded, then added, as below.
+						asm.MulAddScalarF32(row[lo:hi], xr[lo+off:hi+off], wv)
 					} else {
 						for ox := lo; ox < hi; ox++ {
-							row[ox] += xr[ox*g.sw+off] * wv
+							row[ox] += float32(xr[ox*g.sw+off] * wv)
 						}
 					}
 				}

@@ -70,6 +70,7 @@ func main() {
 	for _, s := range []isa{avx512, avx2} {
 		binaryKernels(s)
 		scalarKernels(s)
+		maddScalarKernels(s)
 		unaryKernels(s)
 		reductionKernels(s)
 	}
@@ -219,6 +220,27 @@ var scalarOps = []struct {
 	{"mulScalar", "x[i] * s", func(sv, xv reg.VecVirtual) { VMULPS(sv, xv, xv) }},
 	{"divScalar", "x[i] / s", func(sv, xv reg.VecVirtual) { VDIVPS(sv, xv, xv) }},
 	{"rdivScalar", "s / x[i]", func(sv, xv reg.VecVirtual) { VDIVPS(xv, sv, xv) }},
+}
+
+// maddScalarKernels emits dst[i] += x[i]*s with the product rounded first
+// (VMULPS then VADDPS, as the twin's explicit conversion does), the inner
+// loop of a depthwise convolution.
+func maddScalarKernels(s isa) {
+	name := "maddScalarF32" + s.suffix
+	text(name, "func(dst, x *float32, s float32, n int)")
+	Doc(fmt.Sprintf("%s computes dst[i] += float32(x[i] * s) for i < n; n is a multiple of %d.", name, s.lanes))
+	dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
+	x := Load(Param("x"), GP64()).(reg.GPVirtual)
+	n := Load(Param("n"), GP64()).(reg.GPVirtual)
+	sv := s.vec()
+	VBROADCASTSS(NewParamAddr("s", 16), sv)
+	loop(s, name, n, []reg.GPVirtual{dst, x}, 4, func(u int) {
+		v, d := s.vec(), s.vec()
+		VMULPS(mem(x, u*s.bytes), sv, v)
+		VMOVUPS(mem(dst, u*s.bytes), d)
+		VADDPS(v, d, d)
+		VMOVUPS(d, mem(dst, u*s.bytes))
+	})
 }
 
 func scalarKernels(s isa) {
