@@ -9,20 +9,10 @@ package asm
 //go:noescape
 func maxF32AVX512(dst *float32, x *float32, y *float32, n int)
 
-// maxScalarF32AVX512 computes dst[i] = max(x[i], s) (Go's max) for i < n; n is a multiple of 16.
-//
-//go:noescape
-func maxScalarF32AVX512(dst *float32, x *float32, s float32, n int)
-
 // minF32AVX512 computes dst[i] = min(x[i], y[i]) (Go's min: NaNs and signed zeros as the twin) for i < n; n is a multiple of 16.
 //
 //go:noescape
 func minF32AVX512(dst *float32, x *float32, y *float32, n int)
-
-// minScalarF32AVX512 computes dst[i] = min(x[i], s) (Go's min) for i < n; n is a multiple of 16.
-//
-//go:noescape
-func minScalarF32AVX512(dst *float32, x *float32, s float32, n int)
 
 // addF32AVX512 computes dst[i] = x[i] + y[i] for i < n; n is a multiple of 16.
 //
@@ -73,6 +63,16 @@ func divScalarF32AVX512(dst *float32, x *float32, s float32, n int)
 //
 //go:noescape
 func rdivScalarF32AVX512(dst *float32, x *float32, s float32, n int)
+
+// maxScalarF32AVX512 computes dst[i] = max(x[i], s) (Go's max) for i < n; n is a multiple of 16.
+//
+//go:noescape
+func maxScalarF32AVX512(dst *float32, x *float32, s float32, n int)
+
+// minScalarF32AVX512 computes dst[i] = min(x[i], s) (Go's min) for i < n; n is a multiple of 16.
+//
+//go:noescape
+func minScalarF32AVX512(dst *float32, x *float32, s float32, n int)
 
 // maddScalarF32AVX512 computes dst[i] += float32(x[i] * s) for i < n; n is a multiple of 16.
 //
@@ -125,20 +125,10 @@ func maxBlocksAVX512(x *float32, nblk int, acc *[64]float32) int
 //go:noescape
 func maxF32AVX2(dst *float32, x *float32, y *float32, n int)
 
-// maxScalarF32AVX2 computes dst[i] = max(x[i], s) (Go's max) for i < n; n is a multiple of 8.
-//
-//go:noescape
-func maxScalarF32AVX2(dst *float32, x *float32, s float32, n int)
-
 // minF32AVX2 computes dst[i] = min(x[i], y[i]) (Go's min: NaNs and signed zeros as the twin) for i < n; n is a multiple of 8.
 //
 //go:noescape
 func minF32AVX2(dst *float32, x *float32, y *float32, n int)
-
-// minScalarF32AVX2 computes dst[i] = min(x[i], s) (Go's min) for i < n; n is a multiple of 8.
-//
-//go:noescape
-func minScalarF32AVX2(dst *float32, x *float32, s float32, n int)
 
 // addF32AVX2 computes dst[i] = x[i] + y[i] for i < n; n is a multiple of 8.
 //
@@ -189,6 +179,16 @@ func divScalarF32AVX2(dst *float32, x *float32, s float32, n int)
 //
 //go:noescape
 func rdivScalarF32AVX2(dst *float32, x *float32, s float32, n int)
+
+// maxScalarF32AVX2 computes dst[i] = max(x[i], s) (Go's max) for i < n; n is a multiple of 8.
+//
+//go:noescape
+func maxScalarF32AVX2(dst *float32, x *float32, s float32, n int)
+
+// minScalarF32AVX2 computes dst[i] = min(x[i], s) (Go's min) for i < n; n is a multiple of 8.
+//
+//go:noescape
+func minScalarF32AVX2(dst *float32, x *float32, s float32, n int)
 
 // maddScalarF32AVX2 computes dst[i] += float32(x[i] * s) for i < n; n is a multiple of 8.
 //

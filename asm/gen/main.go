@@ -150,7 +150,8 @@ func emitGoMax(s isa, a, b, out reg.VecVirtual) {
 	VXORPS(c32(0x80000000), r, out)
 }
 
-// minMaxOps are the binary and scalar max/min kernels (Go's semantics).
+// minMaxOps are the binary max/min kernels (Go's semantics); their scalar
+// forms are in scalarOps.
 var minMaxOps = []struct {
 	name string
 	emit func(s isa, a, b, out reg.VecVirtual)
@@ -176,21 +177,6 @@ func binaryKernels(s isa) {
 			o.emit(s, v, w, r)
 			VMOVUPS(r, mem(dst, u*s.bytes))
 		})
-		sname := o.name + "ScalarF32" + s.suffix
-		text(sname, "func(dst, x *float32, s float32, n int)")
-		Doc(fmt.Sprintf("%s computes dst[i] = %s(x[i], s) (Go's %s) for i < n; n is a multiple of %d.", sname, o.name, o.name, s.lanes))
-		sdst := Load(Param("dst"), GP64()).(reg.GPVirtual)
-		sx := Load(Param("x"), GP64()).(reg.GPVirtual)
-		sn := Load(Param("n"), GP64()).(reg.GPVirtual)
-		sv := s.vec()
-		VBROADCASTSS(NewParamAddr("s", 16), sv)
-		loop(s, sname, sn, []reg.GPVirtual{sdst, sx}, 2, func(u int) {
-			v := s.vec()
-			VMOVUPS(mem(sx, u*s.bytes), v)
-			r := s.vec()
-			o.emit(s, v, sv, r)
-			VMOVUPS(r, mem(sdst, u*s.bytes))
-		})
 	}
 	for _, o := range binOps {
 		name := o.name + "F32" + s.suffix
@@ -212,14 +198,16 @@ func binaryKernels(s isa) {
 var scalarOps = []struct {
 	name string
 	doc  string
-	emit func(sv, xv reg.VecVirtual) // xv = xv op sv
+	emit func(s isa, sv, xv reg.VecVirtual) // xv = xv op sv
 }{
-	{"addScalar", "x[i] + s", func(sv, xv reg.VecVirtual) { VADDPS(sv, xv, xv) }},
-	{"subScalar", "x[i] - s", func(sv, xv reg.VecVirtual) { VSUBPS(sv, xv, xv) }},
-	{"rsubScalar", "s - x[i]", func(sv, xv reg.VecVirtual) { VSUBPS(xv, sv, xv) }},
-	{"mulScalar", "x[i] * s", func(sv, xv reg.VecVirtual) { VMULPS(sv, xv, xv) }},
-	{"divScalar", "x[i] / s", func(sv, xv reg.VecVirtual) { VDIVPS(sv, xv, xv) }},
-	{"rdivScalar", "s / x[i]", func(sv, xv reg.VecVirtual) { VDIVPS(xv, sv, xv) }},
+	{"addScalar", "x[i] + s", func(_ isa, sv, xv reg.VecVirtual) { VADDPS(sv, xv, xv) }},
+	{"subScalar", "x[i] - s", func(_ isa, sv, xv reg.VecVirtual) { VSUBPS(sv, xv, xv) }},
+	{"rsubScalar", "s - x[i]", func(_ isa, sv, xv reg.VecVirtual) { VSUBPS(xv, sv, xv) }},
+	{"mulScalar", "x[i] * s", func(_ isa, sv, xv reg.VecVirtual) { VMULPS(sv, xv, xv) }},
+	{"divScalar", "x[i] / s", func(_ isa, sv, xv reg.VecVirtual) { VDIVPS(sv, xv, xv) }},
+	{"rdivScalar", "s / x[i]", func(_ isa, sv, xv reg.VecVirtual) { VDIVPS(xv, sv, xv) }},
+	{"maxScalar", "max(x[i], s) (Go's max)", func(s isa, sv, xv reg.VecVirtual) { emitGoMax(s, xv, sv, xv) }},
+	{"minScalar", "min(x[i], s) (Go's min)", func(s isa, sv, xv reg.VecVirtual) { emitGoMin(s, xv, sv, xv) }},
 }
 
 // maddScalarKernels emits dst[i] += x[i]*s with the product rounded first
@@ -256,7 +244,7 @@ func scalarKernels(s isa) {
 		loop(s, name, n, []reg.GPVirtual{dst, x}, 4, func(u int) {
 			v := s.vec()
 			VMOVUPS(mem(x, u*s.bytes), v)
-			o.emit(sv, v)
+			o.emit(s, sv, v)
 			VMOVUPS(v, mem(dst, u*s.bytes))
 		})
 	}
