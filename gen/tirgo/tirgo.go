@@ -70,6 +70,7 @@ func Func(f *ir.PrimFunc, goName string) (*jen.Statement, error) {
 		depth:      map[*ir.PrimVar]int{},
 		subst:      map[*ir.PrimVar]ir.PrimExpr{},
 		refs:       map[*ir.PrimVar]bool{},
+		handles:    map[*ir.PrimVar]bool{},
 		nonNegVars: map[*ir.PrimVar]bool{},
 		bufs:       map[*ir.Buffer]*gbuf{},
 		helpers:    map[string]string{},
@@ -118,6 +119,9 @@ type tirGen struct {
 	// variables) for index linearization.
 	subst      map[*ir.PrimVar]ir.PrimExpr
 	refs       map[*ir.PrimVar]bool
+	// handles are handle parameters without a buffer (stub PrimFuncs);
+	// their arguments are ignored, and a body reading one is refused.
+	handles map[*ir.PrimVar]bool
 	nonNegVars map[*ir.PrimVar]bool
 	bufs       map[*ir.Buffer]*gbuf
 	helpers    map[string]string
