@@ -3,7 +3,6 @@ package ir
 import (
 	"errors"
 	"fmt"
-
 )
 
 // WellFormed checks the module's structure and returns every problem found,
