@@ -601,6 +601,20 @@ func (c *primCtx) call(x *callExpr) (pval, error) {
 			return pval{&ir.Select{Cond: args[0].e, True: a.e, False: b.e}, false}, nil
 		}
 		return pval{&ir.PrimCall{Op: "if_then_else", Args: []ir.PrimExpr{args[0].e, a.e, b.e}, Type: a.e.DType()}, false}, nil
+	case "assume":
+		// An assumption for TVM's simplifier (T.evaluate(T.assume(c))):
+		// kept in the IR, a no-op when it runs.
+		if err := argN(1); err != nil {
+			return pval{}, err
+		}
+		a, err := c.conv(x.args[0])
+		if err != nil {
+			return pval{}, err
+		}
+		if !a.e.DType().IsBool() {
+			return pval{}, c.errorf(x.p, "T.assume takes a condition, got a %s value", a.e.DType())
+		}
+		return pval{&ir.PrimCall{Op: "assume", Args: []ir.PrimExpr{a.e}, Type: runtime.Bool}, false}, nil
 	case "max_value", "min_value":
 		if err := argN(1); err != nil {
 			return pval{}, err
