@@ -787,7 +787,10 @@ func simplifyInt(e ir.PrimExpr) ir.PrimExpr {
 
 // gridAlias is what `iters` names in `for iters in T.grid(a, b)`: the loop
 // variables T.grid made (iters_0, iters_1, ...), for T.axis.remap.
-type gridAlias struct{ names []*nameExpr }
+type gridAlias struct {
+	name  string
+	names []*nameExpr
+}
 
 func (t *tenv) forLoop(x *forStmt) (ir.Stmt, error) {
 	p := t.p
@@ -852,9 +855,9 @@ func (t *tenv) forLoop(x *forStmt) (ir.Stmt, error) {
 			}
 			exts = append(exts, ext)
 		}
-		if len(names) == 1 && len(exts) > 1 {
+		if tn, single := x.target.(*nameExpr); single && len(exts) > 1 {
 			// One target names the tuple of loop variables.
-			alias = &gridAlias{}
+			alias = &gridAlias{name: tn.name}
 			for i := range exts {
 				n := &nameExpr{p: names[0].p, name: fmt.Sprintf("%s_%d", names[0].name, i)}
 				alias.names = append(alias.names, n)
@@ -941,7 +944,7 @@ func (t *tenv) forLoop(x *forStmt) (ir.Stmt, error) {
 		t.loopDom[l.v] = ir.Range{Min: l.min, Extent: l.ext}
 	}
 	if alias != nil {
-		t.define(x.target.(*nameExpr).name, alias)
+		t.define(alias.name, alias)
 	}
 	body, err := t.stmts(x.body, nil)
 	t.pop()
