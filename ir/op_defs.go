@@ -259,8 +259,19 @@ func convFixup(n int, layoutKey string) func(*Call) error {
 		}
 		for _, k := range []string{"strides", "dilation", "pool_size", "output_padding"} {
 			if v, ok := c.Attrs.Get(k); ok {
-				if l, _ := v.([]any); len(l) != n {
-					return fmt.Errorf("%s must have %d values, got %d", k, n, len(l))
+				l, _ := v.([]any)
+				if len(l) == 1 && n > 1 {
+					// One value stands for every spatial axis, as TVM's
+					// constructors expand it.
+					q := make([]any, n)
+					for i := range q {
+						q[i] = l[0]
+					}
+					c.Attrs = c.Attrs.Set(k, q)
+					continue
+				}
+				if len(l) != n {
+					return fmt.Errorf("%s must have 1 or %d values, got %d", k, n, len(l))
 				}
 			}
 		}

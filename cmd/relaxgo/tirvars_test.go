@@ -68,3 +68,17 @@ func TestCallTIRInplace(t *testing.T) {
 		}
 	})
 }
+
+// TestTIRAssume runs a PrimFunc holding T.assume (an assumption for TVM's
+// simplifier, nothing to run) in both modes: the values are the arithmetic's.
+func TestTIRAssume(t *testing.T) {
+	x, _ := runtime.FromSlice([]float32{1, 2, 3, 4}, 4)
+	runBothModes(t, "testdata/assume.py", x, func(mode string, a *tensorio.Archive) {
+		got, _ := a.Get("out_0")
+		for i, v := range got.Float32s() {
+			if want := x.Float32s()[i] * 2; v != want {
+				t.Fatalf("%s: element %d = %v, want %v", mode, i, v, want)
+			}
+		}
+	})
+}

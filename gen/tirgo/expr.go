@@ -131,6 +131,9 @@ func (g *tirGen) expr(e ir.PrimExpr) (gexpr, error) {
 	if _, ok := e.(*ir.PrimStr); ok {
 		return gexpr{}, g.errorf("string %s in an expression is not supported", ir.ExprString(e))
 	}
+	if v, ok := e.(*ir.PrimVar); ok && g.handles[v] {
+		return gexpr{}, g.errorf("parameter %q is a handle without a buffer (T.match_buffer), which generated code cannot read", v.Name)
+	}
 	if !supportedDType(t) {
 		return gexpr{}, g.errorf("expression %s has unsupported type %s", ir.ExprString(e), t)
 	}

@@ -70,6 +70,7 @@ func Func(f *ir.PrimFunc, goName string) (*jen.Statement, error) {
 		depth:      map[*ir.PrimVar]int{},
 		subst:      map[*ir.PrimVar]ir.PrimExpr{},
 		refs:       map[*ir.PrimVar]bool{},
+		handles:    map[*ir.PrimVar]bool{},
 		nonNegVars: map[*ir.PrimVar]bool{},
 		bufs:       map[*ir.Buffer]*gbuf{},
 		helpers:    map[string]string{},
@@ -116,8 +117,11 @@ type tirGen struct {
 	depth  map[*ir.PrimVar]int
 	// subst maps block iteration variables to their bindings (in loop
 	// variables) for index linearization.
-	subst      map[*ir.PrimVar]ir.PrimExpr
-	refs       map[*ir.PrimVar]bool
+	subst map[*ir.PrimVar]ir.PrimExpr
+	refs  map[*ir.PrimVar]bool
+	// handles are handle parameters without a buffer (stub PrimFuncs);
+	// their arguments are ignored, and a body reading one is refused.
+	handles    map[*ir.PrimVar]bool
 	nonNegVars map[*ir.PrimVar]bool
 	bufs       map[*ir.Buffer]*gbuf
 	helpers    map[string]string

@@ -794,11 +794,18 @@ class Module:
 			}
 		})
 	}
-	// Hand-built: a handle parameter with no buffer.
+	// Hand-built: a handle parameter with no buffer. A stub that does not
+	// read it compiles (the argument is ignored); a body reading it is
+	// refused with the function's position.
 	h := ir.NewPrimVar("h", runtime.DataType{Code: runtime.CodeHandle, Bits: 64, Lanes: 1})
+	if _, err := Func(&ir.PrimFunc{Name: "g", Params: []*ir.PrimVar{h}, BufferMap: map[*ir.PrimVar]*ir.Buffer{},
+		Body: &ir.Evaluate{Value: ir.Int64(0)}, Loc: ir.Span{File: "x.py", Line: 3, Col: 5}}, "tir_g"); err != nil {
+		t.Errorf("stub with an unbound handle: %v", err)
+	}
 	_, err := Func(&ir.PrimFunc{Name: "g", Params: []*ir.PrimVar{h}, BufferMap: map[*ir.PrimVar]*ir.Buffer{},
-		Body: &ir.Evaluate{Value: ir.Int64(0)}, Loc: ir.Span{File: "x.py", Line: 3, Col: 5}}, "tir_g")
+		Body: &ir.LetStmt{Var: ir.NewPrimVar("v", runtime.Int64), Value: &ir.Cast{Type: runtime.Int64, Value: h}, Body: &ir.Evaluate{Value: ir.Int64(0)}},
+		Loc:  ir.Span{File: "x.py", Line: 3, Col: 5}}, "tir_g")
 	if err == nil || !strings.Contains(err.Error(), "x.py:3:5") || !strings.Contains(err.Error(), `parameter "h" is a handle without a buffer`) {
-		t.Errorf("handle without buffer: %v", err)
+		t.Errorf("reading a handle without buffer: %v", err)
 	}
 }

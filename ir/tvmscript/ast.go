@@ -21,6 +21,12 @@ type (
 		x    expr
 		name string
 	}
+	// starExpr is `*x` among a call's arguments (only T.grid(*buf.shape)
+	// takes one).
+	starExpr struct {
+		p ir.Span
+		x expr
+	}
 	kwarg struct {
 		p    ir.Span
 		name string
@@ -103,6 +109,7 @@ type (
 func (e *nameExpr) pos() ir.Span   { return e.p }
 func (e *attrExpr) pos() ir.Span   { return e.p }
 func (e *callExpr) pos() ir.Span   { return e.p }
+func (e *starExpr) pos() ir.Span   { return e.p }
 func (e *indexExpr) pos() ir.Span  { return e.p }
 func (e *sliceExpr) pos() ir.Span  { return e.p }
 func (e *tupleExpr) pos() ir.Span  { return e.p }

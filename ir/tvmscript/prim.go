@@ -436,6 +436,39 @@ func (c *primCtx) call(x *callExpr) (pval, error) {
 	if k != "tir" {
 		return pval{}, c.errorf(x.p, "unsupported call %s in a scalar expression", describeFor(x.fn))
 	}
+	// Older printers add the result's dtype to intrinsic calls
+	// (T.exp(x, dtype="float32"), T.if_then_else(c, a, b, dtype=...)): it
+	// is taken off here and checked against the type the call has.
+	if mathOps[name] || boolOps[name] || name == "if_then_else" || name == "Select" {
+		var dtKw *kwarg
+		rest := x.kw[:0:0]
+		for i := range x.kw {
+			if x.kw[i].name == "dtype" {
+				dtKw = &x.kw[i]
+				continue
+			}
+			rest = append(rest, x.kw[i])
+		}
+		if dtKw != nil {
+			want, err := c.p.parseDType(dtKw.val)
+			if err != nil {
+				return pval{}, err
+			}
+			y := *x
+			y.kw = rest
+			v, err := c.call(&y)
+			if err != nil {
+				return pval{}, err
+			}
+			if got := v.e.DType(); got != want && !v.lit {
+				return pval{}, c.errorf(dtKw.p, "T.%s: dtype=%q, but the call's type is %s", name, want, got)
+			}
+			if v.lit {
+				v = retype(v, want)
+			}
+			return v, nil
+		}
+	}
 	argN := func(n int) error {
 		if len(x.args) != n || len(x.kw) != 0 {
 			return c.errorf(x.p, "T.%s takes %d argument(s), got %d", name, n, len(x.args)+len(x.kw))
@@ -568,6 +601,20 @@ func (c *primCtx) call(x *callExpr) (pval, error) {
 			return pval{&ir.Select{Cond: args[0].e, True: a.e, False: b.e}, false}, nil
 		}
 		return pval{&ir.PrimCall{Op: "if_then_else", Args: []ir.PrimExpr{args[0].e, a.e, b.e}, Type: a.e.DType()}, false}, nil
+	case "assume":
+		// An assumption for TVM's simplifier (T.evaluate(T.assume(c))):
+		// kept in the IR, a no-op when it runs.
+		if err := argN(1); err != nil {
+			return pval{}, err
+		}
+		a, err := c.conv(x.args[0])
+		if err != nil {
+			return pval{}, err
+		}
+		if !a.e.DType().IsBool() {
+			return pval{}, c.errorf(x.p, "T.assume takes a condition, got a %s value", a.e.DType())
+		}
+		return pval{&ir.PrimCall{Op: "assume", Args: []ir.PrimExpr{a.e}, Type: runtime.Bool}, false}, nil
 	case "max_value", "min_value":
 		if err := argN(1); err != nil {
 			return pval{}, err

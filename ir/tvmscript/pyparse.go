@@ -860,7 +860,21 @@ func (p *pyParser) callArgs(c *callExpr) error {
 	for !p.isOp(")") {
 		t := p.peek()
 		if t.kind == tOp && (t.text == "*" || t.text == "**") {
-			return p.src.errorf(t.pos, "star arguments are not supported")
+			// T.grid(*buf.shape) is the one star argument TVMScript's
+			// printers and tests write.
+			if fn, _ := dotted(c.fn); t.text == "**" || !strings.HasSuffix(fn, ".grid") {
+				return p.src.errorf(t.pos, "star arguments are not supported (except T.grid(*buffer.shape))")
+			}
+			p.next()
+			v, err := p.expr()
+			if err != nil {
+				return err
+			}
+			c.args = append(c.args, &starExpr{p: t.pos, x: v})
+			if !p.accept(",") {
+				break
+			}
+			continue
 		}
 		if t.kind == tName && p.i+1 < len(p.toks) && p.toks[p.i+1].kind == tOp && p.toks[p.i+1].text == "=" {
 			p.next()

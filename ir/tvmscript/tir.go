@@ -1,6 +1,7 @@
 package tvmscript
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/relaxgo/relaxgo/ir"
@@ -542,6 +543,15 @@ func (t *tenv) axis(blk *ir.Block, target expr, c *callExpr, kind string) error 
 			binds = l.elts
 		case *tupleExpr:
 			binds = l.elts
+		case *nameExpr:
+			v, _ := t.lookup(l.name)
+			a, ok := v.(*gridAlias)
+			if !ok {
+				return p.errorf(c.args[1].pos(), "T.axis.remap needs a list of loop variables")
+			}
+			for _, n := range a.names {
+				binds = append(binds, n)
+			}
 		default:
 			return p.errorf(c.args[1].pos(), "T.axis.remap needs a list of loop variables")
 		}
@@ -775,6 +785,13 @@ func simplifyInt(e ir.PrimExpr) ir.PrimExpr {
 	return s
 }
 
+// gridAlias is what `iters` names in `for iters in T.grid(a, b)`: the loop
+// variables T.grid made (iters_0, iters_1, ...), for T.axis.remap.
+type gridAlias struct {
+	name  string
+	names []*nameExpr
+}
+
 func (t *tenv) forLoop(x *forStmt) (ir.Stmt, error) {
 	p := t.p
 	var names []*nameExpr
@@ -807,18 +824,50 @@ func (t *tenv) forLoop(x *forStmt) (ir.Stmt, error) {
 	var loops []loop
 	fnName, _ := dotted(c.fn)
 	k, name := p.ns(c.fn)
+	var alias *gridAlias // `for iters in T.grid(a, b)`: iters names the loop variables
 	if k == "tir" && name == "grid" {
 		if len(c.kw) != 0 {
 			return nil, p.errorf(c.kw[0].p, "T.grid takes extents only")
 		}
-		if len(c.args) != len(names) {
-			return nil, p.errorf(x.p, "T.grid has %d extents but %d loop variables", len(c.args), len(names))
-		}
-		for i, a := range c.args {
+		var exts []ir.PrimExpr
+		for _, a := range c.args {
+			if st, ok := a.(*starExpr); ok {
+				// *buf.shape: the buffer's dimensions, in order.
+				at, ok := st.x.(*attrExpr)
+				bn, ok2 := (*nameExpr)(nil), false
+				if ok {
+					bn, ok2 = at.x.(*nameExpr)
+				}
+				if !ok || !ok2 || at.name != "shape" {
+					return nil, p.errorf(st.p, "T.grid takes *buffer.shape as its star argument")
+				}
+				v, _ := t.lookup(bn.name)
+				b, isBuf := v.(*ir.Buffer)
+				if !isBuf {
+					return nil, p.errorf(bn.p, "%s is not a buffer", bn.name)
+				}
+				exts = append(exts, b.Shape...)
+				continue
+			}
 			ext, err := ctx.expr(a)
 			if err != nil {
 				return nil, err
 			}
+			exts = append(exts, ext)
+		}
+		if tn, single := x.target.(*nameExpr); single && len(exts) > 1 {
+			// One target names the tuple of loop variables.
+			alias = &gridAlias{name: tn.name}
+			for i := range exts {
+				n := &nameExpr{p: names[0].p, name: fmt.Sprintf("%s_%d", names[0].name, i)}
+				alias.names = append(alias.names, n)
+			}
+			names = alias.names
+		}
+		if len(exts) != len(names) {
+			return nil, p.errorf(x.p, "T.grid has %d extents but %d loop variables", len(exts), len(names))
+		}
+		for i, ext := range exts {
 			loops = append(loops, loop{v: ir.NewPrimVar(names[i].name, ext.DType()), min: zero(ext.DType()), ext: ext})
 		}
 	} else {
@@ -893,6 +942,9 @@ func (t *tenv) forLoop(x *forStmt) (ir.Stmt, error) {
 	for _, l := range loops {
 		t.define(l.v.Name, l.v)
 		t.loopDom[l.v] = ir.Range{Min: l.min, Extent: l.ext}
+	}
+	if alias != nil {
+		t.define(alias.name, alias)
 	}
 	body, err := t.stmts(x.body, nil)
 	t.pop()
