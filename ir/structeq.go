@@ -854,6 +854,18 @@ func (q *structEq) stmt(path string, a, b Stmt) error {
 			return err
 		}
 		return q.stmt(path, x.Body, y.Body)
+	case *AttrStmt:
+		y := b.(*AttrStmt)
+		if x.Key != y.Key {
+			return fmt.Errorf("%s: attr key %q vs %q", path, x.Key, y.Key)
+		}
+		if err := q.prim(path+": attr node", x.Node, y.Node); err != nil {
+			return err
+		}
+		if err := q.prim(path+": attr value", x.Value, y.Value); err != nil {
+			return err
+		}
+		return q.stmt(path, x.Body, y.Body)
 	case *Evaluate:
 		return q.prim(path+": evaluate", x.Value, b.(*Evaluate).Value)
 	case *AllocBuffer:
