@@ -423,7 +423,7 @@ func (q *structEq) sinfo(path string, a, b StructInfo) error {
 		}
 	case *FuncSInfo:
 		y := b.(*FuncSInfo)
-		if x.Opaque != y.Opaque || x.Pure != y.Pure || len(x.Params) != len(y.Params) {
+		if x.Opaque != y.Opaque || x.Pure != y.Pure || x.DeriveFunc != y.DeriveFunc || len(x.Params) != len(y.Params) {
 			return diff(path, "struct info %s vs %s", sinfoDesc(a), sinfoDesc(b))
 		}
 		for i := range x.Params {

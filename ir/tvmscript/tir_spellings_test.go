@@ -87,3 +87,39 @@ class Module:
 		t.Errorf("a star argument to range: %v", err)
 	}
 }
+
+// TestExternFuncCallable checks R.ExternFunc with its type, including an
+// R.Callable whose result TVM derives with a global function
+// (derive_func): the call parses and type-checks (its result is R.Object),
+// and a typed ExternFunc value prints with its type and parses back equal.
+func TestExternFuncCallable(t *testing.T) {
+	src := `# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(A: R.Tensor([4096], "float32")):
+        B = R.ExternFunc(
+            "runtime.TVMTensorCreateView",
+            R.Callable(derive_func="tvm.relax.type.infer_view_ty", purity=True),
+        )(A, R.shape([64, 64]), R.dtype("float32"), R.prim_value(0))
+        f = R.ExternFunc("my_ext", R.Callable((R.Tensor((2,), dtype="float32"),), R.Tensor(ndim=2, dtype="float32"), True))
+        return (B, f)
+`
+	m, err := ParseString("ext.py", src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := Print(m, Current)
+	if !strings.Contains(out, `R.ExternFunc("my_ext", R.Callable((R.Tensor((2,), dtype="float32"),), R.Tensor(ndim=2, dtype="float32")))`) {
+		t.Errorf("printed:\n%s", out)
+	}
+	m2, err := ParseString("printed.py", out, nil)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if err := ir.StructuralEqual(m, m2); err != nil {
+		t.Error(err)
+	}
+}
