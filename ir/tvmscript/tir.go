@@ -279,6 +279,16 @@ func (t *tenv) buffer(name string, c *callExpr, what string, skip int) (*ir.Buff
 func (t *tenv) exprList(e expr) ([]ir.PrimExpr, error) {
 	var elts []expr
 	switch x := e.(type) {
+	case *attrExpr:
+		// buf.shape: another buffer's dimensions.
+		if bn, ok := x.x.(*nameExpr); ok && x.name == "shape" {
+			if v, _ := t.lookup(bn.name); v != nil {
+				if b, ok := v.(*ir.Buffer); ok {
+					return append([]ir.PrimExpr(nil), b.Shape...), nil
+				}
+			}
+		}
+		elts = []expr{e}
 	case *tupleExpr:
 		elts = x.elts
 	case *listExpr:

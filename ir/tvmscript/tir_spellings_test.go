@@ -47,7 +47,8 @@ class Module:
 
 // TestTIRGridForms checks the T.grid spellings TVM's tests write:
 // T.grid(*buf.shape), and one loop target naming all the loop variables
-// (`for iters in T.grid(m, n)`, then T.axis.remap("SS", iters)); the module
+// (`for iters in T.grid(m, n)`, then T.axis.remap("SS", iters)), and
+// T.alloc_buffer(buf.shape, ...); the module
 // prints and parses back to the same structure. Other star arguments are
 // refused with a position.
 func TestTIRGridForms(t *testing.T) {
@@ -62,6 +63,7 @@ class Module:
             with T.block("b"):
                 i, j = T.axis.remap("SS", iters)
                 B[i, j] = A[i, j] + T.float32(1)
+        C = T.alloc_buffer(A.shape, "float32")
         for i, j in T.grid(*B.shape):
             with T.block("c"):
                 vi, vj = T.axis.remap("SS", [i, j])
