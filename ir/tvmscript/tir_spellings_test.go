@@ -48,7 +48,7 @@ class Module:
 // TestTIRGridForms checks the T.grid spellings TVM's tests write:
 // T.grid(*buf.shape), and one loop target naming all the loop variables
 // (`for iters in T.grid(m, n)`, then T.axis.remap("SS", iters)), and
-// T.alloc_buffer(buf.shape, ...); the module
+// T.alloc_buffer(buf.shape, ...), buf.shape[i] in expressions; the module
 // prints and parses back to the same structure. Other star arguments are
 // refused with a position.
 func TestTIRGridForms(t *testing.T) {
@@ -68,6 +68,10 @@ class Module:
             with T.block("c"):
                 vi, vj = T.axis.remap("SS", [i, j])
                 B[vi, vj] = B[vi, vj] * T.float32(2)
+        for k in T.serial(T.int64(0), A.shape[1]):
+            with T.block("d"):
+                vk = T.axis.spatial(A.shape[1], k)
+                C[0, vk] = A[0, vk]
 `
 	m, err := ParseString("grid.py", src, nil)
 	if err != nil {
