@@ -257,6 +257,9 @@ func (n *normalizer) infer(e Expr, fn *Function) (StructInfo, error) {
 		}
 		return nil, fmt.Errorf("unknown function %s", x.Name)
 	case *ExternFunc:
+		if fs, ok := x.SInfo().(*FuncSInfo); ok {
+			return fs, nil // R.ExternFunc("f", R.Callable(...)) keeps its type
+		}
 		return &FuncSInfo{Opaque: true}, nil
 	case *Op:
 		return &ObjectSInfo{}, nil

@@ -44,6 +44,10 @@ type FuncSInfo struct {
 	Ret    StructInfo
 	Pure   bool
 	Opaque bool
+	// DeriveFunc names the global function TVM calls to derive a call's
+	// result type (R.Callable(derive_func=...)); relaxgo keeps the name
+	// and types such calls as R.Object.
+	DeriveFunc string
 }
 
 func (*ObjectSInfo) structInfo() {}
@@ -168,6 +172,10 @@ func writeSInfo(b *strings.Builder, s StructInfo, v023 bool) {
 		}
 		b.WriteString(")")
 	case *FuncSInfo:
+		if x.Opaque && x.DeriveFunc != "" {
+			b.WriteString("R.Callable(derive_func=" + strconv.Quote(x.DeriveFunc) + ", purity=" + pyBool(x.Pure) + ")")
+			return
+		}
 		if x.Opaque {
 			b.WriteString("R.Callable")
 			return
@@ -221,3 +229,11 @@ func FormatFloat(v float64) string {
 
 // IsVoidDType reports whether dt is unknown.
 func IsVoidDType(dt DataType) bool { return dt == runtime.Void }
+
+// pyBool spells b as Python does.
+func pyBool(b bool) string {
+	if b {
+		return "True"
+	}
+	return "False"
+}

@@ -423,7 +423,7 @@ func (q *structEq) sinfo(path string, a, b StructInfo) error {
 		}
 	case *FuncSInfo:
 		y := b.(*FuncSInfo)
-		if x.Opaque != y.Opaque || x.Pure != y.Pure || len(x.Params) != len(y.Params) {
+		if x.Opaque != y.Opaque || x.Pure != y.Pure || x.DeriveFunc != y.DeriveFunc || len(x.Params) != len(y.Params) {
 			return diff(path, "struct info %s vs %s", sinfoDesc(a), sinfoDesc(b))
 		}
 		for i := range x.Params {
@@ -851,6 +851,18 @@ func (q *structEq) stmt(path string, a, b Stmt) error {
 			return err
 		}
 		if err := q.primVar(path+": let", x.Var, y.Var); err != nil {
+			return err
+		}
+		return q.stmt(path, x.Body, y.Body)
+	case *AttrStmt:
+		y := b.(*AttrStmt)
+		if x.Key != y.Key {
+			return fmt.Errorf("%s: attr key %q vs %q", path, x.Key, y.Key)
+		}
+		if err := q.prim(path+": attr node", x.Node, y.Node); err != nil {
+			return err
+		}
+		if err := q.prim(path+": attr value", x.Value, y.Value); err != nil {
 			return err
 		}
 		return q.stmt(path, x.Body, y.Body)

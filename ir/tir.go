@@ -117,6 +117,17 @@ type LetStmt struct {
 	Loc   Span
 }
 
+// AttrStmt annotates Body with an attribute (T.attr(node, key, value), the
+// rest of the enclosing body being Body), e.g. a "pragma_scope" hint; it
+// does not change what Body computes.
+type AttrStmt struct {
+	Node  PrimExpr
+	Key   string
+	Value PrimExpr
+	Body  Stmt
+	Loc   Span
+}
+
 // Evaluate evaluates an expression for its effect (T.evaluate).
 type Evaluate struct {
 	Value PrimExpr
@@ -138,6 +149,7 @@ func (*Block) stmtNode()       {}
 func (*BufferStore) stmtNode() {}
 func (*IfThenElse) stmtNode()  {}
 func (*LetStmt) stmtNode()     {}
+func (*AttrStmt) stmtNode()    {}
 func (*Evaluate) stmtNode()    {}
 func (*SeqStmt) stmtNode()     {}
 func (*AllocBuffer) stmtNode() {}

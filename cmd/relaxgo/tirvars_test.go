@@ -82,3 +82,17 @@ func TestTIRAssume(t *testing.T) {
 		}
 	})
 }
+
+// TestTIRAttr runs a PrimFunc whose block holds T.attr (a hint for TVM's
+// lowering wrapping the rest of the body) in both modes.
+func TestTIRAttr(t *testing.T) {
+	x, _ := runtime.FromSlice([]float32{1, 2, 3, 4}, 4)
+	runBothModes(t, "testdata/attr.py", x, func(mode string, a *tensorio.Archive) {
+		got, _ := a.Get("out_0")
+		for i, v := range got.Float32s() {
+			if want := x.Float32s()[i] * 2; v != want {
+				t.Fatalf("%s: element %d = %v, want %v", mode, i, v, want)
+			}
+		}
+	})
+}

@@ -336,6 +336,8 @@ func (in *interp) stmt(s ir.Stmt) {
 	case *ir.LetStmt:
 		in.env[x.Var] = in.expr(x.Value)
 		in.stmt(x.Body)
+	case *ir.AttrStmt:
+		in.stmt(x.Body)
 	case *ir.Evaluate:
 		in.expr(x.Value)
 	case *ir.AllocBuffer:

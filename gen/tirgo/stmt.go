@@ -42,6 +42,9 @@ func (g *tirGen) stmt(s ir.Stmt, out *[]jen.Code) error {
 		}
 		*out = append(*out, st)
 		return nil
+	case *ir.AttrStmt:
+		// A hint for TVM's lowering (e.g. pragma_scope): the body runs as is.
+		return g.stmt(x.Body, out)
 	case *ir.LetStmt:
 		g.setLoc(x.Loc)
 		if err := g.checkType(x.Var.Type, "let variable "+x.Var.Name); err != nil {
@@ -125,6 +128,8 @@ func workEstimate(s ir.Stmt) int64 {
 		}
 		return w
 	case *ir.LetStmt:
+		return workEstimate(x.Body)
+	case *ir.AttrStmt:
 		return workEstimate(x.Body)
 	case *ir.AllocBuffer:
 		return workEstimate(x.Body)

@@ -185,6 +185,18 @@ func (c *primCtx) conv(e expr) (pval, error) {
 		if !c.tir {
 			return pval{}, c.errorf(x.p, "indexing is not supported here")
 		}
+		if at, ok := x.x.(*attrExpr); ok && at.name == "shape" && len(x.index) == 1 {
+			// buf.shape[i]: a dimension of a buffer.
+			buf, err := c.buffer(at.x)
+			if err != nil {
+				return pval{}, err
+			}
+			i, ok := x.index[0].(*intLit)
+			if !ok || i.v < 0 || i.v >= int64(len(buf.Shape)) {
+				return pval{}, c.errorf(x.index[0].pos(), "%s.shape takes a constant index below %d", buf.Name, len(buf.Shape))
+			}
+			return pval{buf.Shape[i.v], false}, nil
+		}
 		buf, err := c.buffer(x.x)
 		if err != nil {
 			return pval{}, err

@@ -303,6 +303,9 @@ func (pr *printer) rexpr(e ir.Expr) string {
 	case *ir.GlobalVar:
 		return "cls." + x.Name
 	case *ir.ExternFunc:
+		if fs, ok := x.SInfo().(*ir.FuncSInfo); ok && (!fs.Opaque || fs.DeriveFunc != "") {
+			return "R.ExternFunc(" + strconv.Quote(x.Symbol) + ", " + pr.sinfo(fs, false) + ")"
+		}
 		return "R.ExternFunc(" + strconv.Quote(x.Symbol) + ")"
 	case *ir.Op:
 		return "R." + strings.TrimPrefix(x.Name, "relax.")

@@ -201,6 +201,9 @@ func (pr *printer) stmt(s ir.Stmt) {
 	case *ir.LetStmt:
 		pr.line(x.Var.Name + ": T." + x.Var.Type.String() + " = " + pr.prim(x.Value, tirMode))
 		pr.stmt(x.Body)
+	case *ir.AttrStmt:
+		pr.line("T.attr(" + pr.prim(x.Node, tirMode) + ", " + strconv.Quote(x.Key) + ", " + pr.prim(x.Value, tirMode) + ")")
+		pr.stmt(x.Body)
 	case *ir.Evaluate:
 		pr.line("T.evaluate(" + pr.prim(x.Value, tirMode) + ")")
 	case *ir.AllocBuffer:

@@ -798,8 +798,12 @@ func (p *parser) sinfo(e expr, env *rfn, sig bool) (ir.StructInfo, error) {
 			}
 			f.Pure = b.v
 		}
-		if a["derive_func"] != nil {
-			return nil, p.errorf(a["derive_func"].pos(), "derive_func is not supported")
+		if d := a["derive_func"]; d != nil {
+			sl, ok := d.(*strLit)
+			if !ok {
+				return nil, p.errorf(d.pos(), "derive_func must be the name of a global function, as a string")
+			}
+			f.DeriveFunc = sl.v
 		}
 		return f, nil
 	}

@@ -399,10 +399,23 @@ func (p *parser) relaxCall(x *callExpr, name string, env *rfn, scope *rscope) (i
 		v.Loc = x.p
 		return v, nil
 	case "ExternFunc":
-		if len(x.args) != 1 || len(x.kw) != 0 {
-			return nil, p.errorf(x.p, "R.ExternFunc takes one string")
+		if len(x.args) < 1 || len(x.args) > 2 || len(x.kw) != 0 {
+			return nil, p.errorf(x.p, "R.ExternFunc takes the function's name and optionally its R.Callable type")
 		}
-		return p.externArg(x.args[0], "R.ExternFunc")
+		f, err := p.externArg(x.args[0], "R.ExternFunc")
+		if err != nil || len(x.args) == 1 {
+			return f, err
+		}
+		si, err := p.sinfo(x.args[1], env, false)
+		if err != nil {
+			return nil, err
+		}
+		fs, ok := si.(*ir.FuncSInfo)
+		if !ok {
+			return nil, p.errorf(x.args[1].pos(), "R.ExternFunc's type must be an R.Callable")
+		}
+		f.SetSInfo(fs)
+		return f, nil
 	case "tuple":
 		if len(x.kw) != 0 {
 			return nil, p.errorf(x.kw[0].p, "R.tuple takes positional fields only")

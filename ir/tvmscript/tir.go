@@ -212,6 +212,8 @@ func containsBlock(s ir.Stmt) bool {
 		return containsBlock(x.Then) || x.Else != nil && containsBlock(x.Else)
 	case *ir.LetStmt:
 		return containsBlock(x.Body)
+	case *ir.AttrStmt:
+		return containsBlock(x.Body)
 	case *ir.AllocBuffer:
 		return containsBlock(x.Body)
 	}
@@ -277,6 +279,16 @@ func (t *tenv) buffer(name string, c *callExpr, what string, skip int) (*ir.Buff
 func (t *tenv) exprList(e expr) ([]ir.PrimExpr, error) {
 	var elts []expr
 	switch x := e.(type) {
+	case *attrExpr:
+		// buf.shape: another buffer's dimensions.
+		if bn, ok := x.x.(*nameExpr); ok && x.name == "shape" {
+			if v, _ := t.lookup(bn.name); v != nil {
+				if b, ok := v.(*ir.Buffer); ok {
+					return append([]ir.PrimExpr(nil), b.Shape...), nil
+				}
+			}
+		}
+		elts = []expr{e}
 	case *tupleExpr:
 		elts = x.elts
 	case *listExpr:
@@ -341,6 +353,32 @@ func (t *tenv) stmts(list []stmt, blk *ir.Block) (ir.Stmt, error) {
 						continue
 					case "func_attr":
 						return nil, p.errorf(c.p, "T.func_attr must be at the top level of the function")
+					case "attr":
+						// T.attr(node, key, value): the rest of this body is
+						// its body.
+						if len(c.args) != 3 || len(c.kw) != 0 {
+							return nil, p.errorf(c.p, "T.attr takes a node, a key string and a value")
+						}
+						key, ok := c.args[1].(*strLit)
+						if !ok {
+							return nil, p.errorf(c.args[1].pos(), "T.attr needs the key as a string")
+						}
+						node, err := t.expr(c.args[0])
+						if err != nil {
+							return nil, err
+						}
+						var val ir.PrimExpr
+						if sv, ok := c.args[2].(*strLit); ok {
+							val = &ir.PrimStr{Value: sv.v}
+						} else if val, err = t.expr(c.args[2]); err != nil {
+							return nil, err
+						}
+						body, err := t.stmts(list[i+1:], blk)
+						if err != nil {
+							return nil, err
+						}
+						out = append(out, &ir.AttrStmt{Node: node, Key: key.v, Value: val, Body: body, Loc: x.p})
+						return seqOf(out), nil
 					}
 				}
 			}
