@@ -33,7 +33,7 @@ func TestInferLayoutTransform(t *testing.T) {
 	runInferCases(t, []inferCase{
 		{"split", "relax.layout_transform", []Expr{f32(16)}, Attrs{{"index_map", split}}, `R.Tensor((4, 4), dtype="float32")`},
 		{"split padded", "relax.layout_transform", []Expr{f32(14)}, Attrs{{"index_map", split}, {"pad_value", 2.0}}, `R.Tensor((4, 4), dtype="float32")`},
-		{"split short", "relax.layout_transform", []Expr{f32(3)}, Attrs{{"index_map", split}}, `R.Tensor((1, 3), dtype="float32")`},
+		{"split short", "relax.layout_transform", []Expr{f32(3)}, Attrs{{"index_map", split}}, `R.Tensor((1, 4), dtype="float32")`},
 		{"fuse", "relax.layout_transform", []Expr{f32(3, 4)}, Attrs{{"index_map", fuse}}, `R.Tensor((12,), dtype="float32")`},
 		{"permute symbolic", "relax.layout_transform", []Expr{f32(n, 2, 3)}, Attrs{{"index_map", perm}}, `R.Tensor((3, n, 2), dtype="float32")`},
 		{"symbolic split", "relax.layout_transform", []Expr{f32(n)}, Attrs{{"index_map", split}}, `R.Tensor(ndim=2, dtype="float32")`},
