@@ -587,6 +587,22 @@ func (q *structEq) attrValue(path string, a, b any) error {
 			return diff(path, "%v vs %v", a, b)
 		}
 		return q.prim(path, x, y)
+	case *IndexMap:
+		y, ok := b.(*IndexMap)
+		if !ok || len(x.Params) != len(y.Params) || len(x.Results) != len(y.Results) {
+			return diff(path, "%v vs %v", a, b)
+		}
+		for i := range x.Params {
+			if err := q.primVar(path, x.Params[i], y.Params[i]); err != nil {
+				return err
+			}
+		}
+		for i := range x.Results {
+			if err := q.prim(fmt.Sprintf("%s[%d]", path, i), x.Results[i], y.Results[i]); err != nil {
+				return err
+			}
+		}
+		return nil
 	case StructInfo:
 		y, ok := b.(StructInfo)
 		if !ok {

@@ -169,6 +169,16 @@ func attrExpr(v any) (ir.Expr, error) {
 		return strImm(x), nil
 	case ir.DataType:
 		return dtypeImm(x), nil
+	case *ir.IndexMap:
+		prog, err := x.Program()
+		if err != nil {
+			return nil, err
+		}
+		dims := make([]ir.PrimExpr, len(prog))
+		for i, t := range prog {
+			dims[i] = ir.Int64(t)
+		}
+		return shapeExpr(dims), nil
 	case ir.PrimExpr:
 		p := &ir.PrimValue{Value: x}
 		p.Info = &ir.PrimSInfo{DType: x.DType(), Value: x}

@@ -104,6 +104,11 @@ type (
 		p                ir.Span
 		cond, then, els_ expr
 	}
+	lambdaExpr struct {
+		p      ir.Span
+		params []string
+		body   expr
+	}
 )
 
 func (e *nameExpr) pos() ir.Span   { return e.p }
@@ -125,6 +130,7 @@ func (e *unaryExpr) pos() ir.Span  { return e.p }
 func (e *cmpExpr) pos() ir.Span    { return e.p }
 func (e *boolOpExpr) pos() ir.Span { return e.p }
 func (e *condExpr) pos() ir.Span   { return e.p }
+func (e *lambdaExpr) pos() ir.Span { return e.p }
 
 type stmt interface{ pos() ir.Span }
 
@@ -360,6 +366,10 @@ func writeExprText(b *strings.Builder, e expr) {
 		writeExprText(b, x.cond)
 		b.WriteString(" else ")
 		writeExprText(b, x.els_)
+		b.WriteString(")")
+	case *lambdaExpr:
+		b.WriteString("(lambda " + strings.Join(x.params, ", ") + ": ")
+		writeExprText(b, x.body)
 		b.WriteString(")")
 	}
 }

@@ -91,6 +91,49 @@ func TestRelaxConstructs(t *testing.T) {
 					t.Error("no prim_func f")
 				}
 			}},
+		{"layout_transform index maps", relaxMod(`@R.function
+def main(x: R.Tensor((2, 10), "float32")):
+    a = R.layout_transform(x, index_map=lambda i, j: (i, j // 4, j % 4), pad_value=1.5)
+    b = R.layout_transform(a, index_map=T.index_map(lambda i0, i1, i2: (i0, i1 * 4 + i2), index_dtype="int32"), pad_value=None, axis_separators=[])
+    c = R.layout_transform(b, lambda n, c: (c, n))
+    return c`), func(t *testing.T, m *ir.Module) {
+			f := mainFn(t, m)
+			a := valueOf(t, f, 0).(*ir.Call)
+			im, err := ir.LayoutIndexMap(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := im.String(); got != "lambda i, j: (i, j // 4, j % 4)" {
+				t.Errorf("index map %s", got)
+			}
+			if pv, _ := a.Attrs.Get("pad_value"); pv != 1.5 {
+				t.Errorf("pad_value %v", pv)
+			}
+			b := valueOf(t, f, 1).(*ir.Call)
+			if im, _ := ir.LayoutIndexMap(b); im == nil || im.Params[0].Type != runtime.Int32 {
+				t.Errorf("index_dtype not kept: %v", im)
+			}
+			if _, ok := b.Attrs.Get("axis_separators"); ok {
+				t.Error("empty axis_separators kept")
+			}
+			if c := valueOf(t, f, 2).(*ir.Call); len(c.Attrs) == 0 {
+				t.Error("positional index map dropped")
+			}
+			s := Print(m, Current)
+			for _, w := range []string{"index_map=T.index_map(lambda i, j: (i, j // 4, j % 4)), pad_value=1.5",
+				`T.index_map(lambda i0, i1, i2: (i0, i1 * 4 + i2), index_dtype="int32")`, "T.index_map(lambda n, c: (c, n))"} {
+				if !strings.Contains(s, w) {
+					t.Errorf("printed module lacks %s:\n%s", w, s)
+				}
+			}
+			m2, err := ParseString("printed.py", s, nil)
+			if err != nil {
+				t.Fatalf("reparse: %v\n%s", err, s)
+			}
+			if err := ir.StructuralEqual(m, m2); err != nil {
+				t.Errorf("round trip: %v", err)
+			}
+		}},
 		{"R.const of literal arithmetic", relaxMod(`@R.function
 def main(x: R.Tensor((2,), "float32")):
     y = R.multiply(x, R.const(5.0 / 3.0, "float32"))

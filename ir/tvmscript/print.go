@@ -242,6 +242,8 @@ func (pr *printer) attrVal(v any, tir bool) string {
 		return "[" + strings.Join(parts, ", ") + "]"
 	case ir.Attrs:
 		return pr.attrDict(x, tir)
+	case *ir.IndexMap:
+		return pr.indexMap(x)
 	case ir.PrimExpr:
 		pr.usesT = true
 		if tir {
@@ -254,6 +256,32 @@ func (pr *printer) attrVal(v any, tir bool) string {
 		return pr.rexpr(x)
 	}
 	return fmt.Sprintf("%v", v)
+}
+
+// indexMap prints T.index_map(lambda i, j: (...)), with index_dtype when the
+// parameters are not int64 (TVM's default for Relax).
+func (pr *printer) indexMap(m *ir.IndexMap) string {
+	pr.usesT = true
+	mode, dt := relaxMode, runtime.Int64
+	if len(m.Params) > 0 && m.Params[0].Type != runtime.Int64 {
+		mode, dt = tirMode, m.Params[0].Type
+	}
+	ps := make([]string, len(m.Params))
+	for i, p := range m.Params {
+		ps[i] = p.Name
+	}
+	rs := make([]string, len(m.Results))
+	for i, r := range m.Results {
+		rs[i] = pr.prim(r, mode)
+	}
+	if len(rs) == 1 {
+		rs[0] += ","
+	}
+	s := "T.index_map(lambda " + strings.Join(ps, ", ") + ": (" + strings.Join(rs, ", ") + ")"
+	if dt != runtime.Int64 {
+		s += ", index_dtype=" + strconv.Quote(dt.String())
+	}
+	return s + ")"
 }
 
 func pyBool(b bool) string {

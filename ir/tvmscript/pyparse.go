@@ -576,6 +576,9 @@ func (p *pyParser) expr() (expr, error) {
 		return nil, err
 	}
 	defer p.leave()
+	if p.isName("lambda") {
+		return p.lambda()
+	}
 	x, err := p.orExpr()
 	if err != nil {
 		return nil, err
@@ -597,6 +600,31 @@ func (p *pyParser) expr() (expr, error) {
 		return &condExpr{p: t.pos, cond: c, then: x, els_: e}, nil
 	}
 	return x, nil
+}
+
+// lambda parses `lambda a, b: body` (plain parameters only: index maps).
+func (p *pyParser) lambda() (expr, error) {
+	t := p.next()
+	l := &lambdaExpr{p: t.pos}
+	for !p.isOp(":") {
+		if len(l.params) > 0 {
+			if _, err := p.expect(","); err != nil {
+				return nil, err
+			}
+		}
+		n, err := p.expectName()
+		if err != nil {
+			return nil, err
+		}
+		l.params = append(l.params, n.text)
+	}
+	p.next()
+	body, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	l.body = body
+	return l, nil
 }
 
 func (p *pyParser) orExpr() (expr, error) {

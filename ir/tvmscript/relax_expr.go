@@ -197,8 +197,13 @@ func (p *parser) kwValue(e expr, env *rfn, scope *rscope) (any, error) {
 		return p.kwList(x.elts, env, scope)
 	case *tupleExpr:
 		return p.kwList(x.elts, env, scope)
+	case *lambdaExpr:
+		return p.indexMap(x, runtime.Int64, env)
 	case *callExpr:
-		if k, _ := p.ns(x.fn); k == "tir" {
+		if k, name := p.ns(x.fn); k == "tir" {
+			if name == "index_map" {
+				return p.tIndexMap(x, env)
+			}
 			return p.relaxPrim(env, false).expr(x)
 		}
 	case *nameExpr:
@@ -209,6 +214,89 @@ func (p *parser) kwValue(e expr, env *rfn, scope *rscope) (any, error) {
 		}
 	}
 	return p.rexpr(e, env, scope)
+}
+
+func (p *parser) isIndexMap(e expr) bool {
+	switch x := e.(type) {
+	case *lambdaExpr:
+		return true
+	case *callExpr:
+		k, name := p.ns(x.fn)
+		return k == "tir" && name == "index_map"
+	}
+	return false
+}
+
+// tIndexMap converts T.index_map(lambda ..., index_dtype="int64").
+func (p *parser) tIndexMap(x *callExpr, env *rfn) (*ir.IndexMap, error) {
+	dt := runtime.Int64
+	var fn expr
+	if len(x.args) > 0 {
+		fn = x.args[0]
+	}
+	for _, kw := range x.kw {
+		switch kw.name {
+		case "mapping_function":
+			fn = kw.val
+		case "index_dtype":
+			s, ok := kw.val.(*strLit)
+			if !ok {
+				return nil, p.errorf(kw.p, "T.index_map: index_dtype must be a string")
+			}
+			d, err := runtime.ParseDataType(s.v)
+			if err != nil || !d.IsInt() {
+				return nil, p.errorf(kw.p, "T.index_map: index_dtype %q is not an integer type", s.v)
+			}
+			dt = d
+		case "inverse_index_map":
+			// A hint for TVM's scheduling; the forward map says all.
+		default:
+			return nil, p.errorf(kw.p, "T.index_map: unexpected keyword %s", kw.name)
+		}
+	}
+	l, ok := fn.(*lambdaExpr)
+	if len(x.args) > 1 || !ok {
+		return nil, p.errorf(x.p, "T.index_map takes one lambda (and index_dtype=)")
+	}
+	return p.indexMap(l, dt, env)
+}
+
+// indexMap converts `lambda i, j: (e1, e2)` whose parameters are indices of
+// type dt; the body may also read the function's symbolic dims.
+func (p *parser) indexMap(l *lambdaExpr, dt runtime.DataType, env *rfn) (*ir.IndexMap, error) {
+	m := &ir.IndexMap{}
+	params := map[string]*ir.PrimVar{}
+	for _, n := range l.params {
+		if _, dup := params[n]; dup {
+			return nil, p.errorf(l.p, "lambda: parameter %s given twice", n)
+		}
+		v := ir.NewPrimVar(n, dt)
+		params[n] = v
+		m.Params = append(m.Params, v)
+	}
+	c := p.relaxPrim(env, false)
+	outer := c.lookup
+	c.intType = dt
+	c.lookup = func(name string) (any, bool) {
+		if v, ok := params[name]; ok {
+			return v, true
+		}
+		return outer(name)
+	}
+	body := []expr{l.body}
+	if t, ok := l.body.(*tupleExpr); ok {
+		body = t.elts
+	} else if t, ok := l.body.(*listExpr); ok {
+		body = t.elts
+	}
+	for _, e := range body {
+		r, err := c.expr(e)
+		if err != nil {
+			return nil, err
+		}
+		m.Results = append(m.Results, r)
+	}
+	return m, nil
 }
 
 func (p *parser) kwList(elts []expr, env *rfn, scope *rscope) ([]any, error) {
@@ -584,6 +672,15 @@ func (p *parser) opCall(x *callExpr, name string, env *rfn, scope *rscope) (ir.E
 	}
 	c := newCall(newOp("relax."+name, x.fn.pos()), x.p)
 	for _, a := range x.args {
+		if p.isIndexMap(a) {
+			// Only layout_transform takes one, as its second parameter.
+			m, err := p.kwValue(a, env, scope)
+			if err != nil {
+				return nil, err
+			}
+			c.Attrs = append(c.Attrs, ir.Attr{Key: "index_map", Value: m})
+			continue
+		}
 		ae, err := p.opArg(a, env, scope)
 		if err != nil {
 			return nil, err

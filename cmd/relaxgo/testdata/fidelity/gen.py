@@ -377,6 +377,25 @@ def roi_align():
     save("roi_align", dict(x=x, rois=rois), [a, b, c])
 
 
+def layout():
+    """relax.layout_transform: out[m(i)] = x[i], padding filled with pad_value (0 when None)."""
+    x = rng.standard_normal((2, 10, 3, 5)).astype(np.float32)
+    v = rng.integers(-50, 50, size=16).astype(np.int32)
+    a = np.full((2, 3, 3, 5, 4), -1.5, np.float32)
+    for i1 in range(10):
+        a[:, i1 // 4, :, :, i1 % 4] = x[:, i1]
+    b = np.zeros((2, 12, 3, 5), np.float32)
+    for i1 in range(3):
+        for i4 in range(4):
+            b[:, i1 * 4 + i4] = a[:, i1, :, :, i4]
+    c = v.reshape(4, 4)
+    d = c.reshape(16)
+    e = x.transpose(3, 0, 2, 1)
+    f = np.full((3, 6), 7, np.int32)
+    f.reshape(18)[:16] = v
+    save("layout", dict(x=x, v=v), [a, b, c, d, e, f])
+
+
 if __name__ == "__main__":
     qdq()
     scatter()
@@ -390,3 +409,4 @@ if __name__ == "__main__":
     resize3d()
     grid_sample()
     roi_align()
+    layout()
