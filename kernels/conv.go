@@ -351,8 +351,8 @@ type convDWJob struct {
 	// sub, the taps' offsets, the flat output length n (oh rows of wq,
 	// rounded up to a whole vector) and the scratch plane length.
 	wq, sub, n, plen int
-	offs            []int
-	scratch         sync.Pool // *dwScratch
+	offs             []int
+	scratch          sync.Pool // *dwScratch
 }
 
 type dwScratch struct{ p, f []float32 }
