@@ -85,6 +85,53 @@ func MinScalarF32(dst, x []float32, s float32) { scalar(opMin, dst, x, s) }
 // bits on every platform.
 func MulAddScalarF32(dst, x []float32, s float32) { scalar(opMAdd, dst, x, s) }
 
+// TapSumF32 sets dst[i] = float32(base[offs[0]+i]*w[0]) + ... +
+// float32(base[offs[k]+i]*w[k]) for i < len(dst): the taps summed in order,
+// starting from +0, each product rounded before its addition (no fused
+// multiply-add), the same bits at every level. It is a depthwise
+// convolution over a padded plane, with offs the taps' offsets. It panics
+// when len(w) < len(offs) or a tap reads outside base.
+func TapSumF32(dst, base []float32, offs []int, w []float32) {
+	n := len(dst)
+	if len(w) < len(offs) {
+		shortInput("TapSum", "w", len(w), len(offs))
+	}
+	for _, o := range offs {
+		if o < 0 || o > len(base)-n {
+			panic(fmt.Sprintf("asm: TapSumF32: tap offset %d reads past base (%d elements) for %d outputs", o, len(base), n))
+		}
+	}
+	if len(offs) == 0 {
+		clear(dst)
+		return
+	}
+	if level != LevelGo && n >= vecWidth {
+		m := n - n%vecWidth
+		asmTapSum(&dst[0], &base[0], &offs[0], &w[0], len(offs), m)
+		dst, base = dst[m:], base[m:]
+	}
+	tapSumGo(dst, base, offs, w)
+}
+
+// Deinterleave2F32 sets even[k] = src[2k] and odd[k] = src[2k+1] for
+// k < len(even). It panics when len(odd) < len(even) or
+// len(src) < 2*len(even).
+func Deinterleave2F32(even, odd, src []float32) {
+	n := len(even)
+	if len(odd) < n {
+		shortInput("Deinterleave2", "odd", len(odd), n)
+	}
+	if len(src) < 2*n {
+		shortInput("Deinterleave2", "src", len(src), 2*n)
+	}
+	if level != LevelGo && n >= 8 {
+		m := n - n%8
+		asmDeinterleave2(&even[0], &odd[0], &src[0], m)
+		even, odd, src = even[m:], odd[m:], src[2*m:]
+	}
+	deinterleave2Go(even, odd, src)
+}
+
 // Scalar-broadcast operations. n = len(dst).
 
 // AddScalarF32 sets dst[i] = x[i] + s for i < len(dst).

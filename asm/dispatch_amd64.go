@@ -125,6 +125,16 @@ func asmScalar(o op, dst, x *float32, s float32, n int) {
 	}
 }
 
+func asmDeinterleave2(even, odd, src *float32, n int) { deinterleave2F32AVX2(even, odd, src, n) }
+
+func asmTapSum(dst, base *float32, offs *int, w *float32, ntaps, n int) {
+	if level == LevelAVX512 {
+		tapSumF32AVX512(dst, base, offs, w, ntaps, n)
+		return
+	}
+	tapSumF32AVX2(dst, base, offs, w, ntaps, n)
+}
+
 func asmUnary(o op, dst, x *float32, n int) {
 	if level == LevelAVX512 {
 		switch o {

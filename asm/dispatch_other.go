@@ -15,6 +15,10 @@ func init() { install(startLevel()) }
 func asmBinary(o op, dst, x, y *float32, n int)         { panic("asm: no assembly in this build") }
 func asmScalar(o op, dst, x *float32, s float32, n int) { panic("asm: no assembly in this build") }
 func asmUnary(o op, dst, x *float32, n int)             { panic("asm: no assembly in this build") }
+func asmDeinterleave2(even, odd, src *float32, n int)   { panic("asm: no assembly in this build") }
+func asmTapSum(dst, base *float32, offs *int, w *float32, ntaps, n int) {
+	panic("asm: no assembly in this build")
+}
 func asmSumBlocks(x *float32, nblk int, acc *[64]float32) {
 	panic("asm: no assembly in this build")
 }

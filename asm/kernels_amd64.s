@@ -734,6 +734,90 @@ maddScalarF32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func tapSumF32AVX512(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·tapSumF32AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), AX
+	MOVQ base+8(FP), CX
+	MOVQ offs+16(FP), DX
+	MOVQ w+24(FP), BX
+	MOVQ ntaps+32(FP), SI
+	MOVQ n+40(FP), DI
+
+tapSumF32AVX512_u8:
+	CMPQ   DI, $0x00000080
+	JL     tapSumF32AVX512_u1
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	XORQ   R8, R8
+
+tapSumF32AVX512_u8_tap:
+	MOVQ         (DX)(R8*8), R9
+	VBROADCASTSS (BX)(R8*4), Z8
+	LEAQ         (CX)(R9*4), R9
+	VMULPS       (R9), Z8, Z9
+	VADDPS       Z9, Z0, Z0
+	VMULPS       64(R9), Z8, Z9
+	VADDPS       Z9, Z1, Z1
+	VMULPS       128(R9), Z8, Z9
+	VADDPS       Z9, Z2, Z2
+	VMULPS       192(R9), Z8, Z9
+	VADDPS       Z9, Z3, Z3
+	VMULPS       256(R9), Z8, Z9
+	VADDPS       Z9, Z4, Z4
+	VMULPS       320(R9), Z8, Z9
+	VADDPS       Z9, Z5, Z5
+	VMULPS       384(R9), Z8, Z9
+	VADDPS       Z9, Z6, Z6
+	VMULPS       448(R9), Z8, Z8
+	VADDPS       Z8, Z7, Z7
+	INCQ         R8
+	CMPQ         R8, SI
+	JL           tapSumF32AVX512_u8_tap
+	VMOVUPS      Z0, (AX)
+	VMOVUPS      Z1, 64(AX)
+	VMOVUPS      Z2, 128(AX)
+	VMOVUPS      Z3, 192(AX)
+	VMOVUPS      Z4, 256(AX)
+	VMOVUPS      Z5, 320(AX)
+	VMOVUPS      Z6, 384(AX)
+	VMOVUPS      Z7, 448(AX)
+	ADDQ         $0x00000200, AX
+	ADDQ         $0x00000200, CX
+	SUBQ         $0x00000080, DI
+	JMP          tapSumF32AVX512_u8
+
+tapSumF32AVX512_u1:
+	CMPQ   DI, $0x00000010
+	JL     tapSumF32AVX512_done
+	VXORPS Z0, Z0, Z0
+	XORQ   R8, R8
+
+tapSumF32AVX512_u1_tap:
+	MOVQ         (DX)(R8*8), R9
+	VBROADCASTSS (BX)(R8*4), Z1
+	LEAQ         (CX)(R9*4), R9
+	VMULPS       (R9), Z1, Z1
+	VADDPS       Z1, Z0, Z0
+	INCQ         R8
+	CMPQ         R8, SI
+	JL           tapSumF32AVX512_u1_tap
+	VMOVUPS      Z0, (AX)
+	ADDQ         $0x00000040, AX
+	ADDQ         $0x00000040, CX
+	SUBQ         $0x00000010, DI
+	JMP          tapSumF32AVX512_u1
+
+tapSumF32AVX512_done:
+	VZEROUPPER
+	RET
+
 // func reluF32AVX512(dst *float32, x *float32, n int)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·reluF32AVX512(SB), NOSPLIT, $0-24
@@ -2773,6 +2857,90 @@ maddScalarF32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func tapSumF32AVX2(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int)
+// Requires: AVX
+TEXT ·tapSumF32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), AX
+	MOVQ base+8(FP), CX
+	MOVQ offs+16(FP), DX
+	MOVQ w+24(FP), BX
+	MOVQ ntaps+32(FP), SI
+	MOVQ n+40(FP), DI
+
+tapSumF32AVX2_u8:
+	CMPQ   DI, $0x00000040
+	JL     tapSumF32AVX2_u1
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	XORQ   R8, R8
+
+tapSumF32AVX2_u8_tap:
+	MOVQ         (DX)(R8*8), R9
+	VBROADCASTSS (BX)(R8*4), Y8
+	LEAQ         (CX)(R9*4), R9
+	VMULPS       (R9), Y8, Y9
+	VADDPS       Y9, Y0, Y0
+	VMULPS       32(R9), Y8, Y9
+	VADDPS       Y9, Y1, Y1
+	VMULPS       64(R9), Y8, Y9
+	VADDPS       Y9, Y2, Y2
+	VMULPS       96(R9), Y8, Y9
+	VADDPS       Y9, Y3, Y3
+	VMULPS       128(R9), Y8, Y9
+	VADDPS       Y9, Y4, Y4
+	VMULPS       160(R9), Y8, Y9
+	VADDPS       Y9, Y5, Y5
+	VMULPS       192(R9), Y8, Y9
+	VADDPS       Y9, Y6, Y6
+	VMULPS       224(R9), Y8, Y8
+	VADDPS       Y8, Y7, Y7
+	INCQ         R8
+	CMPQ         R8, SI
+	JL           tapSumF32AVX2_u8_tap
+	VMOVUPS      Y0, (AX)
+	VMOVUPS      Y1, 32(AX)
+	VMOVUPS      Y2, 64(AX)
+	VMOVUPS      Y3, 96(AX)
+	VMOVUPS      Y4, 128(AX)
+	VMOVUPS      Y5, 160(AX)
+	VMOVUPS      Y6, 192(AX)
+	VMOVUPS      Y7, 224(AX)
+	ADDQ         $0x00000100, AX
+	ADDQ         $0x00000100, CX
+	SUBQ         $0x00000040, DI
+	JMP          tapSumF32AVX2_u8
+
+tapSumF32AVX2_u1:
+	CMPQ   DI, $0x00000008
+	JL     tapSumF32AVX2_done
+	VXORPS Y0, Y0, Y0
+	XORQ   R8, R8
+
+tapSumF32AVX2_u1_tap:
+	MOVQ         (DX)(R8*8), R9
+	VBROADCASTSS (BX)(R8*4), Y1
+	LEAQ         (CX)(R9*4), R9
+	VMULPS       (R9), Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	INCQ         R8
+	CMPQ         R8, SI
+	JL           tapSumF32AVX2_u1_tap
+	VMOVUPS      Y0, (AX)
+	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000008, DI
+	JMP          tapSumF32AVX2_u1
+
+tapSumF32AVX2_done:
+	VZEROUPPER
+	RET
+
 // func reluF32AVX2(dst *float32, x *float32, n int)
 // Requires: AVX
 TEXT ·reluF32AVX2(SB), NOSPLIT, $0-24
@@ -3521,6 +3689,35 @@ maxBlocksAVX2_done:
 	VMOVUPS   Y7, 224(DX)
 	VMOVMSKPS Y8, AX
 	MOVQ      AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func deinterleave2F32AVX2(even *float32, odd *float32, src *float32, n int)
+// Requires: AVX, AVX2
+TEXT ·deinterleave2F32AVX2(SB), NOSPLIT, $0-32
+	MOVQ even+0(FP), AX
+	MOVQ odd+8(FP), CX
+	MOVQ src+16(FP), DX
+	MOVQ n+24(FP), BX
+
+deinterleave2F32AVX2_loop:
+	CMPQ    BX, $0x00000008
+	JL      deinterleave2F32AVX2_done
+	VMOVUPS (DX), Y0
+	VMOVUPS 32(DX), Y1
+	VSHUFPS $0x88, Y1, Y0, Y2
+	VSHUFPS $0xdd, Y1, Y0, Y0
+	VPERMPD $0xd8, Y2, Y2
+	VPERMPD $0xd8, Y0, Y0
+	VMOVUPS Y2, (AX)
+	VMOVUPS Y0, (CX)
+	ADDQ    $0x00000040, DX
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000008, BX
+	JMP     deinterleave2F32AVX2_loop
+
+deinterleave2F32AVX2_done:
 	VZEROUPPER
 	RET
 

@@ -79,6 +79,11 @@ func minScalarF32AVX512(dst *float32, x *float32, s float32, n int)
 //go:noescape
 func maddScalarF32AVX512(dst *float32, x *float32, s float32, n int)
 
+// tapSumF32AVX512 computes dst[i] = sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of 16 and ntaps >= 1.
+//
+//go:noescape
+func tapSumF32AVX512(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int)
+
 // reluF32AVX512 computes dst[i] = reluGo(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 16.
 //
 //go:noescape
@@ -195,6 +200,11 @@ func minScalarF32AVX2(dst *float32, x *float32, s float32, n int)
 //go:noescape
 func maddScalarF32AVX2(dst *float32, x *float32, s float32, n int)
 
+// tapSumF32AVX2 computes dst[i] = sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of 8 and ntaps >= 1.
+//
+//go:noescape
+func tapSumF32AVX2(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int)
+
 // reluF32AVX2 computes dst[i] = reluGo(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 8.
 //
 //go:noescape
@@ -235,6 +245,11 @@ func dotBlocksAVX2(x *float32, y *float32, nblk int, acc *[64]float32)
 //
 //go:noescape
 func maxBlocksAVX2(x *float32, nblk int, acc *[64]float32) int
+
+// deinterleave2F32AVX2 sets even[k] = src[2k] and odd[k] = src[2k+1] for k < n; n is a multiple of 8.
+//
+//go:noescape
+func deinterleave2F32AVX2(even *float32, odd *float32, src *float32, n int)
 
 // sgemmKernelAVX512 is the 14x32 SGEMM micro-kernel (see asm.SgemmKernel).
 //

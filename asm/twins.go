@@ -72,6 +72,49 @@ func maddScalarGo(dst, x []float32, s float32) {
 	}
 }
 
+// tapSumGo is TapSumF32's loop: for each i, acc starts at +0 and adds
+// float32(base[offs[t]+i]*w[t]) for t in order. NaNs are picked in the
+// kernels' precedence (the product's is w[t]'s, then base's; the sum's is
+// acc's, then the product's), which Go's commutative float arithmetic does
+// not fix.
+func tapSumGo(dst, base []float32, offs []int, w []float32) {
+	for i := range dst {
+		var acc float32
+		for t, o := range offs {
+			x, wt := base[o+i], w[t]
+			p := x * wt
+			if p != p {
+				p = firstNaN(wt, x, p)
+			}
+			s := acc + p
+			if s != s {
+				s = firstNaN(acc, p, s)
+			}
+			acc = s
+		}
+		dst[i] = acc
+	}
+}
+
+// deinterleave2Go is Deinterleave2F32's loop.
+func deinterleave2Go(even, odd, src []float32) {
+	for k := range even {
+		even[k], odd[k] = src[2*k], src[2*k+1]
+	}
+}
+
+// firstNaN is the result of an x86 arithmetic instruction whose result r is
+// NaN: its first NaN source quieted (a, then b), else r (a NaN it made).
+func firstNaN(a, b, r float32) float32 {
+	switch {
+	case a != a:
+		return quietNaN32(a)
+	case b != b:
+		return quietNaN32(b)
+	}
+	return r
+}
+
 func minScalarGo(dst, x []float32, s float32) {
 	x = x[:len(dst)]
 	for i := range dst {

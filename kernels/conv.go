@@ -309,12 +309,35 @@ func convPackB(g *conv2dGeom, xg []float32, p0, kc, j0, cols, nr int, dst []floa
 // conv2dDepthwiseF32 handles C/groups == 1 (depthwise, any channel
 // multiplier) with direct loops, parallel over output planes:
 // out[n][o][y][x] = sum over (i, j) in order of x[n][o/og][y*sh-pt+i*dh][x*sw-pl+j*dw] * w[o][0][i][j].
+//
+// With finite weights each plane is copied into a zero-padded scratch plane,
+// split by stride phase (for strides s > 1, the s*s sub-images of rows and
+// columns congruent mod s), so that every tap reads the scratch at one
+// constant offset from the output index and the whole plane is one
+// asm.TapSumF32 call. The padding's zero products change nothing: a sum
+// starting at +0 is never -0, and adding ±0 to it leaves it unchanged. A
+// non-finite weight would turn padding into NaN (0*Inf), so such weights take
+// the row loops, which skip the padding.
 func conv2dDepthwiseF32(g *conv2dGeom, out, x, w []float32) {
 	j := convDWPool.Get().(*convDWJob)
 	j.g, j.out, j.x, j.w = *g, out, x, w
-	ParallelFor(g.n*g.o, max(1, 4096/max(1, g.oh*g.ow*g.kh*g.kw)), j.fn)
+	fn := j.fn
+	if allFinite(w) {
+		j.plan()
+		fn = j.tapFn
+	}
+	ParallelFor(g.n*g.o, max(1, 4096/max(1, g.oh*g.ow*g.kh*g.kw)), fn)
 	j.out, j.x, j.w = nil, nil, nil
 	convDWPool.Put(j)
+}
+
+func allFinite(w []float32) bool {
+	for _, v := range w {
+		if v-v != 0 { // NaN or ±Inf
+			return false
+		}
+	}
+	return true
 }
 
 // convDWJob is one depthwise convolution; pooled, with fn bound once, so a
@@ -323,11 +346,128 @@ type convDWJob struct {
 	g         conv2dGeom
 	out, x, w []float32
 	fn        func(lo, hi int)
+	tapFn     func(lo, hi int)
+	// The phase-split scratch geometry (plan): sub-image width wq and size
+	// sub, the taps' offsets, the flat output length n (oh rows of wq,
+	// rounded up to a whole vector) and the scratch plane length.
+	wq, sub, n, plen int
+	offs             []int
+	scratch          sync.Pool // *dwScratch
+}
+
+type dwScratch struct{ p, f []float32 }
+
+// plan computes the scratch geometry of j.g.
+func (j *convDWJob) plan() {
+	g := &j.g
+	hp, wp := g.h+g.pt+g.pb, g.w+g.pl+g.pr
+	hq, wq := (hp+g.sh-1)/g.sh, (wp+g.sw-1)/g.sw
+	j.wq, j.sub = wq, hq*wq
+	j.n = (g.oh*wq + 15) &^ 15
+	j.offs = j.offs[:0]
+	maxOff := 0
+	for i := 0; i < g.kh; i++ {
+		for k := 0; k < g.kw; k++ {
+			ri, rk := i*g.dh, k*g.dw
+			o := ((ri%g.sh)*g.sw+rk%g.sw)*j.sub + (ri/g.sh)*wq + rk/g.sw
+			j.offs = append(j.offs, o)
+			maxOff = max(maxOff, o)
+		}
+	}
+	j.plen = max(g.sh*g.sw*j.sub, maxOff+j.n)
+}
+
+// tapPlanes computes output planes [lo, hi) with asm.TapSumF32.
+func (j *convDWJob) tapPlanes(lo, hi int) {
+	g, out, x, w := &j.g, j.out, j.x, j.w
+	sc, _ := j.scratch.Get().(*dwScratch)
+	if sc == nil {
+		sc = new(dwScratch)
+	}
+	if cap(sc.p) < j.plen {
+		sc.p = make([]float32, j.plen)
+	}
+	if cap(sc.f) < j.n {
+		sc.f = make([]float32, j.n)
+	}
+	p, f := sc.p[:j.plen], sc.f[:j.n]
+	og := g.o / g.g
+	loaded := -1 // the (n, c) plane in p
+	for plane := lo; plane < hi; plane++ {
+		n, o := plane/g.o, plane%g.o
+		c := o / og
+		if src := n*g.c + c; src != loaded {
+			j.loadPlane(p, x[src*g.h*g.w:(src+1)*g.h*g.w])
+			loaded = src
+		}
+		asm.TapSumF32(f, p, j.offs, w[o*g.kh*g.kw:(o+1)*g.kh*g.kw])
+		dst := out[plane*g.oh*g.ow : (plane+1)*g.oh*g.ow]
+		for y := 0; y < g.oh; y++ {
+			copy(dst[y*g.ow:(y+1)*g.ow], f[y*j.wq:y*j.wq+g.ow])
+		}
+	}
+	j.scratch.Put(sc)
+}
+
+// loadPlane writes the input plane xc into p, zero-padded and split by
+// stride phase: padded element (r, c) goes to sub-image (r%sh, c%sw) at
+// (r/sh, c/sw).
+func (j *convDWJob) loadPlane(p, xc []float32) {
+	g := &j.g
+	clear(p)
+	for r := 0; r < g.h; r++ {
+		pr := r + g.pt
+		row := xc[r*g.w : (r+1)*g.w]
+		if g.sw == 1 {
+			o := (pr%g.sh)*j.sub + (pr/g.sh)*j.wq + g.pl
+			copy(p[o:o+g.w], row)
+			continue
+		}
+		base := (pr%g.sh)*g.sw*j.sub + (pr/g.sh)*j.wq
+		w, sw, pl := g.w, g.sw, g.pl
+		if sw == 2 {
+			// Pairs (c0+2k, c0+2k+1) land at index (c0+pl)/2+k of the
+			// even and odd sub-images; c0 makes the first one even.
+			c0 := pl & 1
+			even, odd := p[base:], p[base+j.sub:]
+			if c0 == 1 {
+				odd[pl/2] = row[0]
+			}
+			np := (w - c0) / 2
+			e0 := (c0 + pl) / 2
+			asm.Deinterleave2F32(even[e0:e0+np], odd[e0:e0+np], row[c0:c0+2*np])
+			if last := c0 + 2*np; last < w {
+				even[(last+pl)/2] = row[last]
+			}
+			continue
+		}
+		for ph := 0; ph < sw; ph++ {
+			// Input columns c with (c+pl) % sw == ph, at (c+pl)/sw.
+			c := (ph - pl%sw + sw) % sw
+			if c >= w {
+				continue
+			}
+			src := row[c:]
+			d := p[base+ph*j.sub+(c+pl)/sw:]
+			d = d[:(len(src)+sw-1)/sw]
+			if sw == 2 {
+				_ = src[2*(len(d)-1)]
+				for k := range d {
+					d[k] = src[2*k]
+				}
+				continue
+			}
+			for k := range d {
+				d[k] = src[k*sw]
+			}
+		}
+	}
 }
 
 var convDWPool = sync.Pool{New: func() any {
 	j := new(convDWJob)
 	j.fn = j.planes
+	j.tapFn = j.tapPlanes
 	return j
 }}
 

@@ -205,8 +205,10 @@ func init() {
 	register("layout_transform", "x, index_map (Shape: ir.IndexMap.Program), pad_value (int64, float64 or nil = 0), out",
 		func(args []runtime.Value) (runtime.Value, error) {
 			p := newArgs(Prefix+"layout_transform", args)
-			p.count(4)
-			x, prog, pad, out := p.tensor(0), p.ints(1), args[min(2, len(args)-1)], p.tensor(3)
+			if !p.count(4) {
+				return nil, p.err
+			}
+			x, prog, pad, out := p.tensor(0), p.ints(1), args[2], p.tensor(3)
 			if p.err != nil {
 				return nil, p.err
 			}

@@ -71,9 +71,11 @@ func main() {
 		binaryKernels(s)
 		scalarKernels(s)
 		maddScalarKernels(s)
+		tapSumKernels(s)
 		unaryKernels(s)
 		reductionKernels(s)
 	}
+	deinterleave2AVX2()
 	sgemmAVX512()
 	sgemmAVX512Small()
 	sgemmAVX2()
@@ -229,6 +231,97 @@ func maddScalarKernels(s isa) {
 		VADDPS(v, d, d)
 		VMOVUPS(d, mem(dst, u*s.bytes))
 	})
+}
+
+// tapSumKernels emits dst[i] = sum over t of float32(base[offs[t]+i] * w[t]),
+// summed in tap order from +0 with each product rounded first (VMULPS then
+// VADDPS): a depthwise convolution over a padded plane, one call per plane.
+// Blocks of 8 vectors keep 8 independent sums in flight, then single vectors.
+func tapSumKernels(s isa) {
+	name := "tapSumF32" + s.suffix
+	text(name, "func(dst, base *float32, offs *int, w *float32, ntaps, n int)")
+	Doc(fmt.Sprintf("%s computes dst[i] = sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of %d and ntaps >= 1.", name, s.lanes))
+	dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
+	base := Load(Param("base"), GP64()).(reg.GPVirtual)
+	offs := Load(Param("offs"), GP64()).(reg.GPVirtual)
+	w := Load(Param("w"), GP64()).(reg.GPVirtual)
+	nt := Load(Param("ntaps"), GP64()).(reg.GPVirtual)
+	n := Load(Param("n"), GP64()).(reg.GPVirtual)
+	for _, u := range []int{8, 1} {
+		lbl := fmt.Sprintf("%s_u%d", name, u)
+		next := fmt.Sprintf("%s_u%d", name, u/8)
+		if u == 1 {
+			next = name + "_done"
+		}
+		Label(lbl)
+		CMPQ(n, U32(u*s.lanes))
+		JL(LabelRef(next))
+		accs := make([]reg.VecVirtual, u)
+		for i := range accs {
+			accs[i] = s.vec()
+			VXORPS(accs[i], accs[i], accs[i])
+		}
+		t := GP64()
+		XORQ(t, t)
+		Label(lbl + "_tap")
+		off := GP64()
+		MOVQ(Mem{Base: offs, Index: t, Scale: 8}, off)
+		wv := s.vec()
+		VBROADCASTSS(Mem{Base: w, Index: t, Scale: 4}, wv)
+		p := GP64()
+		LEAQ(Mem{Base: base, Index: off, Scale: 4}, p)
+		for i := range accs {
+			v := s.vec()
+			VMULPS(mem(p, i*s.bytes), wv, v)
+			VADDPS(v, accs[i], accs[i])
+		}
+		INCQ(t)
+		CMPQ(t, nt)
+		JL(LabelRef(lbl + "_tap"))
+		for i := range accs {
+			VMOVUPS(accs[i], mem(dst, i*s.bytes))
+		}
+		ADDQ(U32(u*s.bytes), dst)
+		ADDQ(U32(u*s.bytes), base)
+		SUBQ(U32(u*s.lanes), n)
+		JMP(LabelRef(lbl))
+	}
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// deinterleave2AVX2 splits pairs: even[k] = src[2k], odd[k] = src[2k+1]
+// (a stride-2 convolution's input rows by column parity). Pure data
+// movement, so the AVX-512 level uses it too.
+func deinterleave2AVX2() {
+	name := "deinterleave2F32AVX2"
+	text(name, "func(even, odd, src *float32, n int)")
+	Doc(name + " sets even[k] = src[2k] and odd[k] = src[2k+1] for k < n; n is a multiple of 8.")
+	even := Load(Param("even"), GP64()).(reg.GPVirtual)
+	odd := Load(Param("odd"), GP64()).(reg.GPVirtual)
+	src := Load(Param("src"), GP64()).(reg.GPVirtual)
+	n := Load(Param("n"), GP64()).(reg.GPVirtual)
+	Label(name + "_loop")
+	CMPQ(n, U32(8))
+	JL(LabelRef(name + "_done"))
+	a, b, e, o := YMM(), YMM(), YMM(), YMM()
+	VMOVUPS(mem(src, 0), a)
+	VMOVUPS(mem(src, 32), b)
+	VSHUFPS(U8(0x88), b, a, e) // a0 a2 b0 b2 | a4 a6 b4 b6
+	VSHUFPS(U8(0xDD), b, a, o) // a1 a3 b1 b3 | a5 a7 b5 b7
+	VPERMPD(U8(0xD8), e, e)    // 64-bit chunks 0 2 1 3
+	VPERMPD(U8(0xD8), o, o)
+	VMOVUPS(e, mem(even, 0))
+	VMOVUPS(o, mem(odd, 0))
+	ADDQ(U32(64), src)
+	ADDQ(U32(32), even)
+	ADDQ(U32(32), odd)
+	SUBQ(U32(8), n)
+	JMP(LabelRef(name + "_loop"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
 }
 
 func scalarKernels(s isa) {

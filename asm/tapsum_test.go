@@ -1,0 +1,126 @@
+package asm
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+)
+
+// TestTapSum compares TapSumF32 with its twin at every level on odd sizes,
+// tap counts and offsets, with guard bands around dst, special values in
+// base and w (NaNs with payloads, infinities, signed zeros), and checks the
+// twin against the sum written out.
+func TestTapSum(t *testing.T) {
+	defer func(l Level) { _ = SetLevel(l) }(CurrentLevel())
+	r := rand.New(rand.NewSource(7))
+	specials := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
+		math.Float32frombits(0x7fc00001), math.Float32frombits(0xffc00123), 1e-45, 3.4e38}
+	for _, l := range levels() {
+		if err := SetLevel(l); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{0, 1, 7, 8, 9, 31, 63, 64, 65, 130, 257} {
+			for _, ntaps := range []int{0, 1, 4, 9, 25} {
+				for _, special := range []bool{false, true} {
+					base := make([]float32, n+40)
+					for i := range base {
+						base[i] = float32(r.NormFloat64())
+						if special && r.Intn(8) == 0 {
+							base[i] = specials[r.Intn(len(specials))]
+						}
+					}
+					offs := make([]int, ntaps)
+					w := make([]float32, ntaps)
+					for k := range offs {
+						offs[k] = r.Intn(41)
+						w[k] = float32(r.NormFloat64())
+						if special && r.Intn(4) == 0 {
+							w[k] = specials[r.Intn(len(specials))]
+						}
+					}
+					want := make([]float32, n)
+					tapSumGo(want, base, offs, w)
+					buf := make([]float32, n+32)
+					for i := range buf {
+						buf[i] = 777
+					}
+					got := buf[16 : 16+n]
+					TapSumF32(got, base, offs, w)
+					for i := range want {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("%s n=%d taps=%d: [%d] %v (%#x), twin %v (%#x)", l, n, ntaps, i, got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+						}
+						var acc float32
+						for k, o := range offs {
+							p := base[o+i] * w[k]
+							acc += p
+						}
+						// Plain Go picks among NaNs by register allocation.
+						if bothNaN := want[i] != want[i] && acc != acc; !bothNaN && math.Float32bits(want[i]) != math.Float32bits(acc) {
+							t.Fatalf("twin [%d] = %v, want %v", i, want[i], acc)
+						}
+					}
+					for i := 0; i < 16; i++ {
+						if buf[i] != 777 || buf[len(buf)-1-i] != 777 {
+							t.Fatalf("%s n=%d: wrote outside dst", l, n)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestTapSumBounds(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		offs []int
+		w    []float32
+	}{
+		{"negative", []int{-1}, []float32{1}},
+		{"past end", []int{3}, []float32{1}},
+		{"short w", []int{0, 1}, []float32{1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Error("no panic")
+				}
+			}()
+			TapSumF32(make([]float32, 8), make([]float32, 10), tc.offs, tc.w)
+		})
+	}
+}
+
+// TestDeinterleave2 compares Deinterleave2F32 with its twin at every level
+// on odd lengths, with guard bands.
+func TestDeinterleave2(t *testing.T) {
+	defer func(l Level) { _ = SetLevel(l) }(CurrentLevel())
+	for _, l := range levels() {
+		if err := SetLevel(l); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{0, 1, 7, 8, 9, 17, 64, 101} {
+			src := make([]float32, 2*n+1)
+			for i := range src {
+				src[i] = float32(i) + 0.5
+			}
+			buf := make([]float32, 2*n+64)
+			for i := range buf {
+				buf[i] = 777
+			}
+			even, odd := buf[16:16+n], buf[32+n:32+2*n]
+			Deinterleave2F32(even, odd, src)
+			for k := 0; k < n; k++ {
+				if even[k] != src[2*k] || odd[k] != src[2*k+1] {
+					t.Fatalf("%s n=%d: [%d] = %v, %v", l, n, k, even[k], odd[k])
+				}
+			}
+			for i := 0; i < 16; i++ {
+				if buf[i] != 777 || buf[16+n+i] != 777 || buf[len(buf)-1-i] != 777 {
+					t.Fatalf("%s n=%d: wrote outside even/odd", l, n)
+				}
+			}
+		}
+	}
+}
