@@ -396,6 +396,62 @@ def layout():
     save("layout", dict(x=x, v=v), [a, b, c, d, e, f])
 
 
+def nms_ref(boxes, scores, max_out, iou_thr, score_thr):
+    """TVM topi's all_class_non_max_suppression, per batch and class, written out (float32 IoU)."""
+    f = np.float32
+    nb, nc, n = scores.shape
+    sel = []  # (batch, class, box, score) in output order
+    for b in range(nb):
+        for c in range(nc):
+            row = scores[b, c]
+            order = sorted(range(n), key=lambda i: -row[i])  # stable: ties keep box order
+            cur = [row[i] for i in order]
+            valid = sum(1 for v in cur if v > score_thr)
+            count = 0
+            if iou_thr > 0 and valid > 0:
+                for j in range(valid):
+                    if not (cur[j] > -1 and count < max_out and cur[j] > score_thr):
+                        continue
+                    sel.append((b, c, order[j], cur[j]))
+                    count += 1
+                    for k in range(j + 1, valid):
+                        if cur[k] > 0 and iou32(boxes[b, order[j]], boxes[b, order[k]]) >= iou_thr:
+                            cur[k] = f(-1)
+    onnx = np.zeros((nb * nc * n, 3), np.int64)
+    for r, (b, c, i, _) in enumerate(sel):
+        onnx[r] = (b, c, i)
+    tf_idx = np.zeros((nb, nc * n, 2), np.int64)
+    tf_sc = np.zeros((nb, nc * n), np.float32)
+    counts = np.zeros((nb,), np.int64)
+    for (b, c, i, s) in sel:
+        tf_idx[b, counts[b]] = (c, i)
+        tf_sc[b, counts[b]] = s
+        counts[b] += 1
+    return [onnx, np.array([len(sel)], np.int64), tf_idx, tf_sc, counts]
+
+
+def iou32(a, b):
+    f = np.float32
+    al, at, ar, ab = min(a[0], a[2]), min(a[1], a[3]), max(a[0], a[2]), max(a[1], a[3])
+    bl, bt, br, bb = min(b[0], b[2]), min(b[1], b[3]), max(b[0], b[2]), max(b[1], b[3])
+    w = max(f(0), f(min(ar, br) - max(al, bl)))
+    h = max(f(0), f(min(ab, bb) - max(at, bt)))
+    area = f(h * w)
+    u = f(f(f((ar - al) * (ab - at)) + f((br - bl) * (bb - bt))) - area)
+    return f(0) if u <= 0 else f(area / u)
+
+
+def nms():
+    boxes = np.array([[[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11], [1, 10.1, 0, 11.1], [0, 100, 1, 101]],
+                      [[0, 0, 2, 2], [1, 1, 3, 3], [0.5, 0.5, 2.5, 2.5], [5, 5, 6, 6], [5, 5, 6, 6], [0, 0, 0, 0]]], np.float32)
+    scores = rng.random((2, 3, 6)).astype(np.float32)
+    scores[0, 0] = [0.9, 0.75, 0.6, 0.95, 0.5, 0.3]
+    scores[1, 1, 3] = scores[1, 1, 4] = 0.8  # a tie
+    scores[1, 2] = [-0.5, 0.0, 0.2, 0.2, -2.0, 0.1]
+    max_out, iou, thr = np.int64(3), np.float32(0.5), np.float32(0.1)
+    save("nms", dict(boxes=boxes, scores=scores, max_out=max_out, iou=iou, thr=thr), nms_ref(boxes, scores, max_out, iou, thr))
+
+
 if __name__ == "__main__":
     qdq()
     scatter()
@@ -410,3 +466,4 @@ if __name__ == "__main__":
     grid_sample()
     roi_align()
     layout()
+    nms()
