@@ -180,11 +180,7 @@ func LayoutTransform(out, x *runtime.Tensor, prog []int64, pad runtime.Value) er
 	stridesOf(os, ost[:len(os)])
 	var idx [maxRank]int64
 	for i := int64(0); i < n; i++ {
-		rem := i
-		for d := len(xs) - 1; d >= 0; d-- {
-			idx[d] = rem % xs[d]
-			rem /= xs[d]
-		}
+		unravelIndex(idx[:len(xs)], i, xs)
 		var off int64
 		for r := range p.results {
 			v, err := p.eval(r, idx[:len(xs)])

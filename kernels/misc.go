@@ -174,11 +174,7 @@ func ReverseSequence(out, x, lengths *runtime.Tensor, seqAxis, batchAxis int64) 
 	n := prod(shape)
 	var pos [maxRank]int64
 	for i := int64(0); i < n; i++ {
-		rem := i
-		for d := len(shape) - 1; d >= 0; d-- {
-			pos[d] = rem % shape[d]
-			rem /= shape[d]
-		}
+		unravelIndex(pos[:len(shape)], i, shape)
 		l := elemInt(lengths, int(pos[ba]))
 		j := pos[sa]
 		src := i

@@ -253,3 +253,12 @@ func as32[T any](s []T) []float32 {
 	}
 	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
 }
+
+// unravelIndex writes the row-major multi-index of flat element i of shape
+// into pos (len(pos) == len(shape)).
+func unravelIndex(pos []int64, i int64, shape []int64) {
+	for d := len(shape) - 1; d >= 0; d-- {
+		pos[d] = i % shape[d]
+		i /= shape[d]
+	}
+}
