@@ -70,6 +70,12 @@ func DivF32(dst, x, y []float32) { binary(opDiv, dst, x, y) }
 // +0 beats -0).
 func MaxF32(dst, x, y []float32) { binary(opMax, dst, x, y) }
 
+// MaxNaNF32 computes dst[i] = y[i] if y[i] is NaN, else max(x[i], y[i]) with
+// Go's semantics: a running maximum in which a NaN, once seen, stays, and the
+// last NaN met is the one kept, bit for bit (max pooling's accumulator;
+// dst may be x).
+func MaxNaNF32(dst, x, y []float32) { binary(opMaxNaN, dst, x, y) }
+
 // MinF32 computes dst[i] = min(x[i], y[i]) with Go's semantics (a NaN wins,
 // -0 beats +0).
 func MinF32(dst, x, y []float32) { binary(opMin, dst, x, y) }

@@ -52,6 +52,8 @@ func asmBinary(o op, dst, x, y *float32, n int) {
 			maxF32AVX512(dst, x, y, n)
 		case opMin:
 			minF32AVX512(dst, x, y, n)
+		case opMaxNaN:
+			maxNaNF32AVX512(dst, x, y, n)
 		default:
 			panic("asm: no kernel for op")
 		}
@@ -70,6 +72,8 @@ func asmBinary(o op, dst, x, y *float32, n int) {
 		maxF32AVX2(dst, x, y, n)
 	case opMin:
 		minF32AVX2(dst, x, y, n)
+	case opMaxNaN:
+		maxNaNF32AVX2(dst, x, y, n)
 	default:
 		panic("asm: no kernel for op")
 	}

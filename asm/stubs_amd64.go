@@ -14,6 +14,11 @@ func maxF32AVX512(dst *float32, x *float32, y *float32, n int)
 //go:noescape
 func minF32AVX512(dst *float32, x *float32, y *float32, n int)
 
+// maxNaNF32AVX512 computes dst[i] = maxNaN(x[i], y[i]) (Go's maxNaN: NaNs and signed zeros as the twin) for i < n; n is a multiple of 16.
+//
+//go:noescape
+func maxNaNF32AVX512(dst *float32, x *float32, y *float32, n int)
+
 // addF32AVX512 computes dst[i] = x[i] + y[i] for i < n; n is a multiple of 16.
 //
 //go:noescape
@@ -134,6 +139,11 @@ func maxF32AVX2(dst *float32, x *float32, y *float32, n int)
 //
 //go:noescape
 func minF32AVX2(dst *float32, x *float32, y *float32, n int)
+
+// maxNaNF32AVX2 computes dst[i] = maxNaN(x[i], y[i]) (Go's maxNaN: NaNs and signed zeros as the twin) for i < n; n is a multiple of 8.
+//
+//go:noescape
+func maxNaNF32AVX2(dst *float32, x *float32, y *float32, n int)
 
 // addF32AVX2 computes dst[i] = x[i] + y[i] for i < n; n is a multiple of 8.
 //

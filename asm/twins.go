@@ -49,6 +49,17 @@ func maxGo(dst, x, y []float32) {
 	}
 }
 
+func maxNaNGo(dst, x, y []float32) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	for i := range dst {
+		if v := y[i]; v != v {
+			dst[i] = v
+		} else {
+			dst[i] = max(x[i], v)
+		}
+	}
+}
+
 func minGo(dst, x, y []float32) {
 	x, y = x[:len(dst)], y[:len(dst)]
 	for i := range dst {

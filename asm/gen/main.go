@@ -152,6 +152,24 @@ func emitGoMax(s isa, a, b, out reg.VecVirtual) {
 	VXORPS(c32(0x80000000), r, out)
 }
 
+// emitMaxNaN sets out = b if b is NaN, else max(a, b) with Go's semantics:
+// the running maximum of max pooling, where a NaN tap replaces whatever came
+// before it bit for bit (kernels' maxNaN).
+func emitMaxNaN(s isa, a, b, out reg.VecVirtual) {
+	r := s.vec()
+	emitGoMax(s, a, b, r)
+	if s.avx512 {
+		k := K()
+		VCMPPS(U8(3), b, b, k) // unordered: b is NaN
+		VMOVAPS(b, k, r)
+		VMOVAPS(r, out)
+		return
+	}
+	m := s.vec()
+	VCMPPS(U8(3), b, b, m)
+	VBLENDVPS(m, b, r, out) // out = m ? b : r
+}
+
 // minMaxOps are the binary max/min kernels (Go's semantics); their scalar
 // forms are in scalarOps.
 var minMaxOps = []struct {
@@ -160,6 +178,7 @@ var minMaxOps = []struct {
 }{
 	{"max", emitGoMax},
 	{"min", emitGoMin},
+	{"maxNaN", emitMaxNaN},
 }
 
 func binaryKernels(s isa) {
