@@ -89,6 +89,11 @@ func maddScalarF32AVX512(dst *float32, x *float32, s float32, n int)
 //go:noescape
 func tapSumF32AVX512(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int)
 
+// scalarChainF32AVX512 computes dst[i] = the chain of steps codes[t] with scalars sc[t] applied to src[i], t < nsteps, for i < n; n is a multiple of 16 and every code is below 9.
+//
+//go:noescape
+func scalarChainF32AVX512(dst *float32, src *float32, codes *uint8, sc *float32, nsteps int, n int)
+
 // reluF32AVX512 computes dst[i] = reluGo(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 16.
 //
 //go:noescape
@@ -214,6 +219,11 @@ func maddScalarF32AVX2(dst *float32, x *float32, s float32, n int)
 //
 //go:noescape
 func tapSumF32AVX2(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int)
+
+// scalarChainF32AVX2 computes dst[i] = the chain of steps codes[t] with scalars sc[t] applied to src[i], t < nsteps, for i < n; n is a multiple of 8 and every code is below 9.
+//
+//go:noescape
+func scalarChainF32AVX2(dst *float32, src *float32, codes *uint8, sc *float32, nsteps int, n int)
 
 // reluF32AVX2 computes dst[i] = reluGo(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 8.
 //
