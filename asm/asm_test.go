@@ -497,7 +497,9 @@ func TestScalarChain(t *testing.T) {
 	for _, bad := range []func(){
 		func() { ScalarChainF32(make([]float32, 4), make([]float32, 4), []uint8{numChainOps}, []float32{1}) },
 		func() { ScalarChainF32(make([]float32, 4), make([]float32, 3), []uint8{ChainAdd}, []float32{1}) },
-		func() { ScalarChainF32(make([]float32, 4), make([]float32, 4), []uint8{ChainAdd, ChainMul}, []float32{1}) },
+		func() {
+			ScalarChainF32(make([]float32, 4), make([]float32, 4), []uint8{ChainAdd, ChainMul}, []float32{1})
+		},
 	} {
 		func() {
 			defer func() {
