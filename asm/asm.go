@@ -70,6 +70,12 @@ func DivF32(dst, x, y []float32) { binary(opDiv, dst, x, y) }
 // +0 beats -0).
 func MaxF32(dst, x, y []float32) { binary(opMax, dst, x, y) }
 
+// MaxNaNF32 computes dst[i] = y[i] if y[i] is NaN, else max(x[i], y[i]) with
+// Go's semantics: a running maximum in which a NaN, once seen, stays, and the
+// last NaN met is the one kept, bit for bit (max pooling's accumulator;
+// dst may be x).
+func MaxNaNF32(dst, x, y []float32) { binary(opMaxNaN, dst, x, y) }
+
 // MinF32 computes dst[i] = min(x[i], y[i]) with Go's semantics (a NaN wins,
 // -0 beats +0).
 func MinF32(dst, x, y []float32) { binary(opMin, dst, x, y) }
@@ -130,6 +136,54 @@ func Deinterleave2F32(even, odd, src []float32) {
 		even, odd, src = even[m:], odd[m:], src[2*m:]
 	}
 	deinterleave2Go(even, odd, src)
+}
+
+// Step codes of ScalarChainF32: each is the scalar kernel of the same name
+// (ChainAdd is AddScalarF32, ChainRSub RSubScalarF32, ChainMax
+// MaxScalarF32, ...), ChainRelu is ReluF32.
+const (
+	ChainAdd uint8 = iota
+	ChainSub
+	ChainRSub
+	ChainMul
+	ChainDiv
+	ChainRDiv
+	ChainMax
+	ChainMin
+	ChainRelu
+	numChainOps
+)
+
+// ScalarChainF32 sets dst[i] to src[i] put through the steps codes[t] with
+// the scalars s[t] in order (s[t] is ignored for ChainRelu): the bits of
+// running the steps' kernels one after another, in one pass with the values
+// kept in registers (a per-channel batch norm and ReLU6 on one channel's
+// plane). dst may be src. It panics on an unknown code, when len(src) <
+// len(dst) or when len(s) < len(codes).
+func ScalarChainF32(dst, src []float32, codes []uint8, s []float32) {
+	n := len(dst)
+	if len(src) < n {
+		shortInput("ScalarChain", "src", len(src), n)
+	}
+	if len(s) < len(codes) {
+		shortInput("ScalarChain", "s", len(s), len(codes))
+	}
+	for _, c := range codes {
+		if c >= numChainOps {
+			panic(fmt.Sprintf("asm: ScalarChainF32: unknown step code %d", c))
+		}
+	}
+	src = src[:n]
+	if len(codes) == 0 {
+		copy(dst, src)
+		return
+	}
+	if level != LevelGo && n >= vecWidth {
+		m := n - n%vecWidth
+		asmScalarChain(&dst[0], &src[0], &codes[0], &s[0], len(codes), m)
+		dst, src = dst[m:], src[m:]
+	}
+	scalarChainGo(dst, src, codes, s)
 }
 
 // Scalar-broadcast operations. n = len(dst).

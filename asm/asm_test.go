@@ -88,7 +88,7 @@ func TestElementwiseMatchesTwin(t *testing.T) {
 		f    func(dst, x, y []float32)
 		o    op
 	}{{"add", AddF32, opAdd}, {"sub", SubF32, opSub}, {"mul", MulF32, opMul}, {"div", DivF32, opDiv},
-		{"max", MaxF32, opMax}, {"min", MinF32, opMin}} {
+		{"max", MaxF32, opMax}, {"min", MinF32, opMin}, {"maxNaN", MaxNaNF32, opMaxNaN}} {
 		cases = append(cases, tc{o.name, o.f, func(dst, x, y []float32) { binaryGo(o.o, dst, x, y) }})
 	}
 	for _, o := range []struct {
@@ -422,5 +422,92 @@ func TestSgemmDirectMatchesTwin(t *testing.T) {
 	}
 	if err := SgemmDirect(3, 1, make([]float32, 3), make([]float32, 64), 64, make([]float32, 200), 64, 1, 0); err == nil {
 		t.Error("r=3 accepted")
+	}
+}
+
+// TestScalarChain runs random chains (every step code, scalars and inputs
+// with NaN payloads, infinities, signed zeros and subnormals) at every level
+// on odd sizes with guard bands, and requires exactly the bits of running
+// the steps' own kernels one after another; in place too.
+func TestScalarChain(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	step := func(code uint8, dst, x []float32, s float32) {
+		switch code {
+		case ChainAdd:
+			AddScalarF32(dst, x, s)
+		case ChainSub:
+			SubScalarF32(dst, x, s)
+		case ChainRSub:
+			RSubScalarF32(dst, x, s)
+		case ChainMul:
+			MulScalarF32(dst, x, s)
+		case ChainDiv:
+			DivScalarF32(dst, x, s)
+		case ChainRDiv:
+			RDivScalarF32(dst, x, s)
+		case ChainMax:
+			MaxScalarF32(dst, x, s)
+		case ChainMin:
+			MinScalarF32(dst, x, s)
+		case ChainRelu:
+			ReluF32(dst, x)
+		}
+	}
+	sp := specials()
+	for _, l := range levels() {
+		for it := 0; it < 60; it++ {
+			codes := make([]uint8, r.Intn(11))
+			sc := make([]float32, len(codes))
+			for i := range codes {
+				codes[i] = uint8(r.Intn(int(numChainOps)))
+				sc[i] = (r.Float32()*2 - 1) * 4
+				if r.Intn(6) == 0 {
+					sc[i] = sp[r.Intn(len(sp))]
+				}
+			}
+			for _, n := range testSizes {
+				x := randInput(r, n, 30)
+				want := make([]float32, n)
+				withLevel(t, l, func() {
+					copy(want, x)
+					for i, c := range codes {
+						step(c, want, want, sc[i])
+					}
+				})
+				for _, inPlace := range []bool{false, true} {
+					off := 3
+					buf, dst := guarded(n, off)
+					src := x
+					if inPlace {
+						copy(dst, x)
+						src = dst
+					}
+					withLevel(t, l, func() { ScalarChainF32(dst, src, codes, sc) })
+					what := fmt.Sprintf("%s/codes=%v/n=%d/inPlace=%v", l, codes, n, inPlace)
+					checkGuards(t, what, buf, n, off)
+					for i := range want {
+						if math.Float32bits(dst[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("%s: [%d] x=%v got %08x want %08x", what, i, x[i], math.Float32bits(dst[i]), math.Float32bits(want[i]))
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, bad := range []func(){
+		func() { ScalarChainF32(make([]float32, 4), make([]float32, 4), []uint8{numChainOps}, []float32{1}) },
+		func() { ScalarChainF32(make([]float32, 4), make([]float32, 3), []uint8{ChainAdd}, []float32{1}) },
+		func() {
+			ScalarChainF32(make([]float32, 4), make([]float32, 4), []uint8{ChainAdd, ChainMul}, []float32{1})
+		},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("bad ScalarChainF32 call did not panic")
+				}
+			}()
+			bad()
+		}()
 	}
 }

@@ -23,10 +23,11 @@ const (
 	opMax
 	opMin
 	opMAdd
+	opMaxNaN
 	numOps
 )
 
-var opNames = [numOps]string{"Add", "Sub", "Mul", "Div", "RSub", "RDiv", "Relu", "Exp", "Tanh", "Erf", "Sigmoid", "Max", "Min", "MulAdd"}
+var opNames = [numOps]string{"Add", "Sub", "Mul", "Div", "RSub", "RDiv", "Relu", "Exp", "Tanh", "Erf", "Sigmoid", "Max", "Min", "MulAdd", "MaxNaN"}
 
 // String names the operation as in the exported wrappers (AddF32: "Add").
 func (o op) String() string {
@@ -73,6 +74,8 @@ func binaryGo(o op, dst, x, y []float32) {
 		maxGo(dst, x, y)
 	case opMin:
 		minGo(dst, x, y)
+	case opMaxNaN:
+		maxNaNGo(dst, x, y)
 	default:
 		panic("asm: bad binary op")
 	}

@@ -52,6 +52,8 @@ func asmBinary(o op, dst, x, y *float32, n int) {
 			maxF32AVX512(dst, x, y, n)
 		case opMin:
 			minF32AVX512(dst, x, y, n)
+		case opMaxNaN:
+			maxNaNF32AVX512(dst, x, y, n)
 		default:
 			panic("asm: no kernel for op")
 		}
@@ -70,6 +72,8 @@ func asmBinary(o op, dst, x, y *float32, n int) {
 		maxF32AVX2(dst, x, y, n)
 	case opMin:
 		minF32AVX2(dst, x, y, n)
+	case opMaxNaN:
+		maxNaNF32AVX2(dst, x, y, n)
 	default:
 		panic("asm: no kernel for op")
 	}
@@ -126,6 +130,14 @@ func asmScalar(o op, dst, x *float32, s float32, n int) {
 }
 
 func asmDeinterleave2(even, odd, src *float32, n int) { deinterleave2F32AVX2(even, odd, src, n) }
+
+func asmScalarChain(dst, src *float32, codes *uint8, sc *float32, nsteps, n int) {
+	if level == LevelAVX512 {
+		scalarChainF32AVX512(dst, src, codes, sc, nsteps, n)
+		return
+	}
+	scalarChainF32AVX2(dst, src, codes, sc, nsteps, n)
+}
 
 func asmTapSum(dst, base *float32, offs *int, w *float32, ntaps, n int) {
 	if level == LevelAVX512 {

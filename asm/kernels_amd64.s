@@ -127,6 +127,72 @@ minF32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func maxNaNF32AVX512(dst *float32, x *float32, y *float32, n int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·maxNaNF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), BX
+
+maxNaNF32AVX512_big:
+	CMPQ    BX, $0x00000020
+	JL      maxNaNF32AVX512_one
+	VMOVUPS (CX), Z0
+	VMOVUPS (DX), Z1
+	VXORPS  c32_80000000<>+0(SB), Z0, Z0
+	VXORPS  c32_80000000<>+0(SB), Z1, Z2
+	VMINPS  Z2, Z0, Z2
+	VMINPS  Z0, Z2, Z0
+	VORPS   Z2, Z0, Z0
+	VXORPS  c32_80000000<>+0(SB), Z0, Z0
+	VCMPPS  $0x03, Z1, Z1, K1
+	VMOVAPS Z1, K1, Z0
+	VMOVAPS Z0, Z0
+	VMOVUPS Z0, (AX)
+	VMOVUPS 64(CX), Z0
+	VMOVUPS 64(DX), Z1
+	VXORPS  c32_80000000<>+0(SB), Z0, Z0
+	VXORPS  c32_80000000<>+0(SB), Z1, Z2
+	VMINPS  Z2, Z0, Z2
+	VMINPS  Z0, Z2, Z0
+	VORPS   Z2, Z0, Z0
+	VXORPS  c32_80000000<>+0(SB), Z0, Z0
+	VCMPPS  $0x03, Z1, Z1, K1
+	VMOVAPS Z1, K1, Z0
+	VMOVAPS Z0, Z0
+	VMOVUPS Z0, 64(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	SUBQ    $0x00000020, BX
+	JMP     maxNaNF32AVX512_big
+
+maxNaNF32AVX512_one:
+	CMPQ    BX, $0x00000000
+	JE      maxNaNF32AVX512_done
+	VMOVUPS (CX), Z0
+	VMOVUPS (DX), Z1
+	VXORPS  c32_80000000<>+0(SB), Z0, Z0
+	VXORPS  c32_80000000<>+0(SB), Z1, Z2
+	VMINPS  Z2, Z0, Z2
+	VMINPS  Z0, Z2, Z0
+	VORPS   Z2, Z0, Z0
+	VXORPS  c32_80000000<>+0(SB), Z0, Z0
+	VCMPPS  $0x03, Z1, Z1, K1
+	VMOVAPS Z1, K1, Z0
+	VMOVAPS Z0, Z0
+	VMOVUPS Z0, (AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, DX
+	SUBQ    $0x00000010, BX
+	JMP     maxNaNF32AVX512_one
+
+maxNaNF32AVX512_done:
+	VZEROUPPER
+	RET
+
 // func addF32AVX512(dst *float32, x *float32, y *float32, n int)
 // Requires: AVX, AVX512F
 TEXT ·addF32AVX512(SB), NOSPLIT, $0-32
@@ -815,6 +881,323 @@ tapSumF32AVX512_u1_tap:
 	JMP          tapSumF32AVX512_u1
 
 tapSumF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarChainF32AVX512(dst *float32, src *float32, codes *uint8, sc *float32, nsteps int, n int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·scalarChainF32AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ codes+16(FP), DX
+	MOVQ sc+24(FP), BX
+	MOVQ nsteps+32(FP), SI
+	MOVQ n+40(FP), DI
+
+scalarChainF32AVX512_u8:
+	CMPQ    DI, $0x00000080
+	JL      scalarChainF32AVX512_u1
+	VMOVUPS (CX), Z0
+	VMOVUPS 64(CX), Z1
+	VMOVUPS 128(CX), Z2
+	VMOVUPS 192(CX), Z3
+	VMOVUPS 256(CX), Z4
+	VMOVUPS 320(CX), Z5
+	VMOVUPS 384(CX), Z6
+	VMOVUPS 448(CX), Z7
+	XORQ    R8, R8
+
+scalarChainF32AVX512_u8_step:
+	CMPQ         R8, SI
+	JGE          scalarChainF32AVX512_u8_store
+	MOVBQZX      (DX)(R8*1), R9
+	VBROADCASTSS (BX)(R8*4), Z8
+	CMPQ         R9, $0x00000000
+	JE           scalarChainF32AVX512_u8_op0
+	CMPQ         R9, $0x00000001
+	JE           scalarChainF32AVX512_u8_op1
+	CMPQ         R9, $0x00000002
+	JE           scalarChainF32AVX512_u8_op2
+	CMPQ         R9, $0x00000003
+	JE           scalarChainF32AVX512_u8_op3
+	CMPQ         R9, $0x00000004
+	JE           scalarChainF32AVX512_u8_op4
+	CMPQ         R9, $0x00000005
+	JE           scalarChainF32AVX512_u8_op5
+	CMPQ         R9, $0x00000006
+	JE           scalarChainF32AVX512_u8_op6
+	CMPQ         R9, $0x00000007
+	JE           scalarChainF32AVX512_u8_op7
+	CMPQ         R9, $0x00000008
+	JE           scalarChainF32AVX512_u8_op8
+	JMP          scalarChainF32AVX512_u8_next
+
+scalarChainF32AVX512_u8_op0:
+	VADDPS Z8, Z0, Z0
+	VADDPS Z8, Z1, Z1
+	VADDPS Z8, Z2, Z2
+	VADDPS Z8, Z3, Z3
+	VADDPS Z8, Z4, Z4
+	VADDPS Z8, Z5, Z5
+	VADDPS Z8, Z6, Z6
+	VADDPS Z8, Z7, Z7
+	JMP    scalarChainF32AVX512_u8_next
+
+scalarChainF32AVX512_u8_op1:
+	VSUBPS Z8, Z0, Z0
+	VSUBPS Z8, Z1, Z1
+	VSUBPS Z8, Z2, Z2
+	VSUBPS Z8, Z3, Z3
+	VSUBPS Z8, Z4, Z4
+	VSUBPS Z8, Z5, Z5
+	VSUBPS Z8, Z6, Z6
+	VSUBPS Z8, Z7, Z7
+	JMP    scalarChainF32AVX512_u8_next
+
+scalarChainF32AVX512_u8_op2:
+	VSUBPS Z0, Z8, Z0
+	VSUBPS Z1, Z8, Z1
+	VSUBPS Z2, Z8, Z2
+	VSUBPS Z3, Z8, Z3
+	VSUBPS Z4, Z8, Z4
+	VSUBPS Z5, Z8, Z5
+	VSUBPS Z6, Z8, Z6
+	VSUBPS Z7, Z8, Z7
+	JMP    scalarChainF32AVX512_u8_next
+
+scalarChainF32AVX512_u8_op3:
+	VMULPS Z8, Z0, Z0
+	VMULPS Z8, Z1, Z1
+	VMULPS Z8, Z2, Z2
+	VMULPS Z8, Z3, Z3
+	VMULPS Z8, Z4, Z4
+	VMULPS Z8, Z5, Z5
+	VMULPS Z8, Z6, Z6
+	VMULPS Z8, Z7, Z7
+	JMP    scalarChainF32AVX512_u8_next
+
+scalarChainF32AVX512_u8_op4:
+	VDIVPS Z8, Z0, Z0
+	VDIVPS Z8, Z1, Z1
+	VDIVPS Z8, Z2, Z2
+	VDIVPS Z8, Z3, Z3
+	VDIVPS Z8, Z4, Z4
+	VDIVPS Z8, Z5, Z5
+	VDIVPS Z8, Z6, Z6
+	VDIVPS Z8, Z7, Z7
+	JMP    scalarChainF32AVX512_u8_next
+
+scalarChainF32AVX512_u8_op5:
+	VDIVPS Z0, Z8, Z0
+	VDIVPS Z1, Z8, Z1
+	VDIVPS Z2, Z8, Z2
+	VDIVPS Z3, Z8, Z3
+	VDIVPS Z4, Z8, Z4
+	VDIVPS Z5, Z8, Z5
+	VDIVPS Z6, Z8, Z6
+	VDIVPS Z7, Z8, Z7
+	JMP    scalarChainF32AVX512_u8_next
+
+scalarChainF32AVX512_u8_op6:
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z8, Z9
+	VMINPS Z9, Z0, Z9
+	VMINPS Z0, Z9, Z0
+	VORPS  Z9, Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z1, Z1
+	VXORPS c32_80000000<>+0(SB), Z8, Z9
+	VMINPS Z9, Z1, Z9
+	VMINPS Z1, Z9, Z1
+	VORPS  Z9, Z1, Z1
+	VXORPS c32_80000000<>+0(SB), Z1, Z1
+	VXORPS c32_80000000<>+0(SB), Z2, Z2
+	VXORPS c32_80000000<>+0(SB), Z8, Z9
+	VMINPS Z9, Z2, Z9
+	VMINPS Z2, Z9, Z2
+	VORPS  Z9, Z2, Z2
+	VXORPS c32_80000000<>+0(SB), Z2, Z2
+	VXORPS c32_80000000<>+0(SB), Z3, Z3
+	VXORPS c32_80000000<>+0(SB), Z8, Z9
+	VMINPS Z9, Z3, Z9
+	VMINPS Z3, Z9, Z3
+	VORPS  Z9, Z3, Z3
+	VXORPS c32_80000000<>+0(SB), Z3, Z3
+	VXORPS c32_80000000<>+0(SB), Z4, Z4
+	VXORPS c32_80000000<>+0(SB), Z8, Z9
+	VMINPS Z9, Z4, Z9
+	VMINPS Z4, Z9, Z4
+	VORPS  Z9, Z4, Z4
+	VXORPS c32_80000000<>+0(SB), Z4, Z4
+	VXORPS c32_80000000<>+0(SB), Z5, Z5
+	VXORPS c32_80000000<>+0(SB), Z8, Z9
+	VMINPS Z9, Z5, Z9
+	VMINPS Z5, Z9, Z5
+	VORPS  Z9, Z5, Z5
+	VXORPS c32_80000000<>+0(SB), Z5, Z5
+	VXORPS c32_80000000<>+0(SB), Z6, Z6
+	VXORPS c32_80000000<>+0(SB), Z8, Z9
+	VMINPS Z9, Z6, Z9
+	VMINPS Z6, Z9, Z6
+	VORPS  Z9, Z6, Z6
+	VXORPS c32_80000000<>+0(SB), Z6, Z6
+	VXORPS c32_80000000<>+0(SB), Z7, Z7
+	VXORPS c32_80000000<>+0(SB), Z8, Z8
+	VMINPS Z8, Z7, Z8
+	VMINPS Z7, Z8, Z7
+	VORPS  Z8, Z7, Z7
+	VXORPS c32_80000000<>+0(SB), Z7, Z7
+	JMP    scalarChainF32AVX512_u8_next
+
+scalarChainF32AVX512_u8_op7:
+	VMINPS Z8, Z0, Z9
+	VMINPS Z0, Z9, Z0
+	VORPS  Z9, Z0, Z0
+	VMINPS Z8, Z1, Z9
+	VMINPS Z1, Z9, Z1
+	VORPS  Z9, Z1, Z1
+	VMINPS Z8, Z2, Z9
+	VMINPS Z2, Z9, Z2
+	VORPS  Z9, Z2, Z2
+	VMINPS Z8, Z3, Z9
+	VMINPS Z3, Z9, Z3
+	VORPS  Z9, Z3, Z3
+	VMINPS Z8, Z4, Z9
+	VMINPS Z4, Z9, Z4
+	VORPS  Z9, Z4, Z4
+	VMINPS Z8, Z5, Z9
+	VMINPS Z5, Z9, Z5
+	VORPS  Z9, Z5, Z5
+	VMINPS Z8, Z6, Z9
+	VMINPS Z6, Z9, Z6
+	VORPS  Z9, Z6, Z6
+	VMINPS Z8, Z7, Z8
+	VMINPS Z7, Z8, Z7
+	VORPS  Z8, Z7, Z7
+	JMP    scalarChainF32AVX512_u8_next
+
+scalarChainF32AVX512_u8_op8:
+	VXORPS Z8, Z8, Z8
+	VMAXPS Z0, Z8, Z0
+	VXORPS Z8, Z8, Z8
+	VMAXPS Z1, Z8, Z1
+	VXORPS Z8, Z8, Z8
+	VMAXPS Z2, Z8, Z2
+	VXORPS Z8, Z8, Z8
+	VMAXPS Z3, Z8, Z3
+	VXORPS Z8, Z8, Z8
+	VMAXPS Z4, Z8, Z4
+	VXORPS Z8, Z8, Z8
+	VMAXPS Z5, Z8, Z5
+	VXORPS Z8, Z8, Z8
+	VMAXPS Z6, Z8, Z6
+	VXORPS Z8, Z8, Z8
+	VMAXPS Z7, Z8, Z7
+
+scalarChainF32AVX512_u8_next:
+	INCQ R8
+	JMP  scalarChainF32AVX512_u8_step
+
+scalarChainF32AVX512_u8_store:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	VMOVUPS Z2, 128(AX)
+	VMOVUPS Z3, 192(AX)
+	VMOVUPS Z4, 256(AX)
+	VMOVUPS Z5, 320(AX)
+	VMOVUPS Z6, 384(AX)
+	VMOVUPS Z7, 448(AX)
+	ADDQ    $0x00000200, CX
+	ADDQ    $0x00000200, AX
+	SUBQ    $0x00000080, DI
+	JMP     scalarChainF32AVX512_u8
+
+scalarChainF32AVX512_u1:
+	CMPQ    DI, $0x00000010
+	JL      scalarChainF32AVX512_done
+	VMOVUPS (CX), Z0
+	XORQ    R8, R8
+
+scalarChainF32AVX512_u1_step:
+	CMPQ         R8, SI
+	JGE          scalarChainF32AVX512_u1_store
+	MOVBQZX      (DX)(R8*1), R9
+	VBROADCASTSS (BX)(R8*4), Z1
+	CMPQ         R9, $0x00000000
+	JE           scalarChainF32AVX512_u1_op0
+	CMPQ         R9, $0x00000001
+	JE           scalarChainF32AVX512_u1_op1
+	CMPQ         R9, $0x00000002
+	JE           scalarChainF32AVX512_u1_op2
+	CMPQ         R9, $0x00000003
+	JE           scalarChainF32AVX512_u1_op3
+	CMPQ         R9, $0x00000004
+	JE           scalarChainF32AVX512_u1_op4
+	CMPQ         R9, $0x00000005
+	JE           scalarChainF32AVX512_u1_op5
+	CMPQ         R9, $0x00000006
+	JE           scalarChainF32AVX512_u1_op6
+	CMPQ         R9, $0x00000007
+	JE           scalarChainF32AVX512_u1_op7
+	CMPQ         R9, $0x00000008
+	JE           scalarChainF32AVX512_u1_op8
+	JMP          scalarChainF32AVX512_u1_next
+
+scalarChainF32AVX512_u1_op0:
+	VADDPS Z1, Z0, Z0
+	JMP    scalarChainF32AVX512_u1_next
+
+scalarChainF32AVX512_u1_op1:
+	VSUBPS Z1, Z0, Z0
+	JMP    scalarChainF32AVX512_u1_next
+
+scalarChainF32AVX512_u1_op2:
+	VSUBPS Z0, Z1, Z0
+	JMP    scalarChainF32AVX512_u1_next
+
+scalarChainF32AVX512_u1_op3:
+	VMULPS Z1, Z0, Z0
+	JMP    scalarChainF32AVX512_u1_next
+
+scalarChainF32AVX512_u1_op4:
+	VDIVPS Z1, Z0, Z0
+	JMP    scalarChainF32AVX512_u1_next
+
+scalarChainF32AVX512_u1_op5:
+	VDIVPS Z0, Z1, Z0
+	JMP    scalarChainF32AVX512_u1_next
+
+scalarChainF32AVX512_u1_op6:
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z1, Z1
+	VMINPS Z1, Z0, Z1
+	VMINPS Z0, Z1, Z0
+	VORPS  Z1, Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	JMP    scalarChainF32AVX512_u1_next
+
+scalarChainF32AVX512_u1_op7:
+	VMINPS Z1, Z0, Z1
+	VMINPS Z0, Z1, Z0
+	VORPS  Z1, Z0, Z0
+	JMP    scalarChainF32AVX512_u1_next
+
+scalarChainF32AVX512_u1_op8:
+	VXORPS Z1, Z1, Z1
+	VMAXPS Z0, Z1, Z0
+
+scalarChainF32AVX512_u1_next:
+	INCQ R8
+	JMP  scalarChainF32AVX512_u1_step
+
+scalarChainF32AVX512_u1_store:
+	VMOVUPS Z0, (AX)
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, DI
+	JMP     scalarChainF32AVX512_u1
+
+scalarChainF32AVX512_done:
 	VZEROUPPER
 	RET
 
@@ -2250,6 +2633,69 @@ minF32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func maxNaNF32AVX2(dst *float32, x *float32, y *float32, n int)
+// Requires: AVX
+TEXT ·maxNaNF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), BX
+
+maxNaNF32AVX2_big:
+	CMPQ      BX, $0x00000010
+	JL        maxNaNF32AVX2_one
+	VMOVUPS   (CX), Y0
+	VMOVUPS   (DX), Y1
+	VXORPS    c32_80000000<>+0(SB), Y0, Y0
+	VXORPS    c32_80000000<>+0(SB), Y1, Y2
+	VMINPS    Y2, Y0, Y2
+	VMINPS    Y0, Y2, Y0
+	VORPS     Y2, Y0, Y0
+	VXORPS    c32_80000000<>+0(SB), Y0, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVUPS   Y0, (AX)
+	VMOVUPS   32(CX), Y0
+	VMOVUPS   32(DX), Y1
+	VXORPS    c32_80000000<>+0(SB), Y0, Y0
+	VXORPS    c32_80000000<>+0(SB), Y1, Y2
+	VMINPS    Y2, Y0, Y2
+	VMINPS    Y0, Y2, Y0
+	VORPS     Y2, Y0, Y0
+	VXORPS    c32_80000000<>+0(SB), Y0, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVUPS   Y0, 32(AX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, DX
+	SUBQ      $0x00000010, BX
+	JMP       maxNaNF32AVX2_big
+
+maxNaNF32AVX2_one:
+	CMPQ      BX, $0x00000000
+	JE        maxNaNF32AVX2_done
+	VMOVUPS   (CX), Y0
+	VMOVUPS   (DX), Y1
+	VXORPS    c32_80000000<>+0(SB), Y0, Y0
+	VXORPS    c32_80000000<>+0(SB), Y1, Y2
+	VMINPS    Y2, Y0, Y2
+	VMINPS    Y0, Y2, Y0
+	VORPS     Y2, Y0, Y0
+	VXORPS    c32_80000000<>+0(SB), Y0, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVUPS   Y0, (AX)
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, DX
+	SUBQ      $0x00000008, BX
+	JMP       maxNaNF32AVX2_one
+
+maxNaNF32AVX2_done:
+	VZEROUPPER
+	RET
+
 // func addF32AVX2(dst *float32, x *float32, y *float32, n int)
 // Requires: AVX
 TEXT ·addF32AVX2(SB), NOSPLIT, $0-32
@@ -2938,6 +3384,323 @@ tapSumF32AVX2_u1_tap:
 	JMP          tapSumF32AVX2_u1
 
 tapSumF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarChainF32AVX2(dst *float32, src *float32, codes *uint8, sc *float32, nsteps int, n int)
+// Requires: AVX
+TEXT ·scalarChainF32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ codes+16(FP), DX
+	MOVQ sc+24(FP), BX
+	MOVQ nsteps+32(FP), SI
+	MOVQ n+40(FP), DI
+
+scalarChainF32AVX2_u8:
+	CMPQ    DI, $0x00000040
+	JL      scalarChainF32AVX2_u1
+	VMOVUPS (CX), Y0
+	VMOVUPS 32(CX), Y1
+	VMOVUPS 64(CX), Y2
+	VMOVUPS 96(CX), Y3
+	VMOVUPS 128(CX), Y4
+	VMOVUPS 160(CX), Y5
+	VMOVUPS 192(CX), Y6
+	VMOVUPS 224(CX), Y7
+	XORQ    R8, R8
+
+scalarChainF32AVX2_u8_step:
+	CMPQ         R8, SI
+	JGE          scalarChainF32AVX2_u8_store
+	MOVBQZX      (DX)(R8*1), R9
+	VBROADCASTSS (BX)(R8*4), Y8
+	CMPQ         R9, $0x00000000
+	JE           scalarChainF32AVX2_u8_op0
+	CMPQ         R9, $0x00000001
+	JE           scalarChainF32AVX2_u8_op1
+	CMPQ         R9, $0x00000002
+	JE           scalarChainF32AVX2_u8_op2
+	CMPQ         R9, $0x00000003
+	JE           scalarChainF32AVX2_u8_op3
+	CMPQ         R9, $0x00000004
+	JE           scalarChainF32AVX2_u8_op4
+	CMPQ         R9, $0x00000005
+	JE           scalarChainF32AVX2_u8_op5
+	CMPQ         R9, $0x00000006
+	JE           scalarChainF32AVX2_u8_op6
+	CMPQ         R9, $0x00000007
+	JE           scalarChainF32AVX2_u8_op7
+	CMPQ         R9, $0x00000008
+	JE           scalarChainF32AVX2_u8_op8
+	JMP          scalarChainF32AVX2_u8_next
+
+scalarChainF32AVX2_u8_op0:
+	VADDPS Y8, Y0, Y0
+	VADDPS Y8, Y1, Y1
+	VADDPS Y8, Y2, Y2
+	VADDPS Y8, Y3, Y3
+	VADDPS Y8, Y4, Y4
+	VADDPS Y8, Y5, Y5
+	VADDPS Y8, Y6, Y6
+	VADDPS Y8, Y7, Y7
+	JMP    scalarChainF32AVX2_u8_next
+
+scalarChainF32AVX2_u8_op1:
+	VSUBPS Y8, Y0, Y0
+	VSUBPS Y8, Y1, Y1
+	VSUBPS Y8, Y2, Y2
+	VSUBPS Y8, Y3, Y3
+	VSUBPS Y8, Y4, Y4
+	VSUBPS Y8, Y5, Y5
+	VSUBPS Y8, Y6, Y6
+	VSUBPS Y8, Y7, Y7
+	JMP    scalarChainF32AVX2_u8_next
+
+scalarChainF32AVX2_u8_op2:
+	VSUBPS Y0, Y8, Y0
+	VSUBPS Y1, Y8, Y1
+	VSUBPS Y2, Y8, Y2
+	VSUBPS Y3, Y8, Y3
+	VSUBPS Y4, Y8, Y4
+	VSUBPS Y5, Y8, Y5
+	VSUBPS Y6, Y8, Y6
+	VSUBPS Y7, Y8, Y7
+	JMP    scalarChainF32AVX2_u8_next
+
+scalarChainF32AVX2_u8_op3:
+	VMULPS Y8, Y0, Y0
+	VMULPS Y8, Y1, Y1
+	VMULPS Y8, Y2, Y2
+	VMULPS Y8, Y3, Y3
+	VMULPS Y8, Y4, Y4
+	VMULPS Y8, Y5, Y5
+	VMULPS Y8, Y6, Y6
+	VMULPS Y8, Y7, Y7
+	JMP    scalarChainF32AVX2_u8_next
+
+scalarChainF32AVX2_u8_op4:
+	VDIVPS Y8, Y0, Y0
+	VDIVPS Y8, Y1, Y1
+	VDIVPS Y8, Y2, Y2
+	VDIVPS Y8, Y3, Y3
+	VDIVPS Y8, Y4, Y4
+	VDIVPS Y8, Y5, Y5
+	VDIVPS Y8, Y6, Y6
+	VDIVPS Y8, Y7, Y7
+	JMP    scalarChainF32AVX2_u8_next
+
+scalarChainF32AVX2_u8_op5:
+	VDIVPS Y0, Y8, Y0
+	VDIVPS Y1, Y8, Y1
+	VDIVPS Y2, Y8, Y2
+	VDIVPS Y3, Y8, Y3
+	VDIVPS Y4, Y8, Y4
+	VDIVPS Y5, Y8, Y5
+	VDIVPS Y6, Y8, Y6
+	VDIVPS Y7, Y8, Y7
+	JMP    scalarChainF32AVX2_u8_next
+
+scalarChainF32AVX2_u8_op6:
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y8, Y9
+	VMINPS Y9, Y0, Y9
+	VMINPS Y0, Y9, Y0
+	VORPS  Y9, Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y8, Y9
+	VMINPS Y9, Y1, Y9
+	VMINPS Y1, Y9, Y1
+	VORPS  Y9, Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y2, Y2
+	VXORPS c32_80000000<>+0(SB), Y8, Y9
+	VMINPS Y9, Y2, Y9
+	VMINPS Y2, Y9, Y2
+	VORPS  Y9, Y2, Y2
+	VXORPS c32_80000000<>+0(SB), Y2, Y2
+	VXORPS c32_80000000<>+0(SB), Y3, Y3
+	VXORPS c32_80000000<>+0(SB), Y8, Y9
+	VMINPS Y9, Y3, Y9
+	VMINPS Y3, Y9, Y3
+	VORPS  Y9, Y3, Y3
+	VXORPS c32_80000000<>+0(SB), Y3, Y3
+	VXORPS c32_80000000<>+0(SB), Y4, Y4
+	VXORPS c32_80000000<>+0(SB), Y8, Y9
+	VMINPS Y9, Y4, Y9
+	VMINPS Y4, Y9, Y4
+	VORPS  Y9, Y4, Y4
+	VXORPS c32_80000000<>+0(SB), Y4, Y4
+	VXORPS c32_80000000<>+0(SB), Y5, Y5
+	VXORPS c32_80000000<>+0(SB), Y8, Y9
+	VMINPS Y9, Y5, Y9
+	VMINPS Y5, Y9, Y5
+	VORPS  Y9, Y5, Y5
+	VXORPS c32_80000000<>+0(SB), Y5, Y5
+	VXORPS c32_80000000<>+0(SB), Y6, Y6
+	VXORPS c32_80000000<>+0(SB), Y8, Y9
+	VMINPS Y9, Y6, Y9
+	VMINPS Y6, Y9, Y6
+	VORPS  Y9, Y6, Y6
+	VXORPS c32_80000000<>+0(SB), Y6, Y6
+	VXORPS c32_80000000<>+0(SB), Y7, Y7
+	VXORPS c32_80000000<>+0(SB), Y8, Y8
+	VMINPS Y8, Y7, Y8
+	VMINPS Y7, Y8, Y7
+	VORPS  Y8, Y7, Y7
+	VXORPS c32_80000000<>+0(SB), Y7, Y7
+	JMP    scalarChainF32AVX2_u8_next
+
+scalarChainF32AVX2_u8_op7:
+	VMINPS Y8, Y0, Y9
+	VMINPS Y0, Y9, Y0
+	VORPS  Y9, Y0, Y0
+	VMINPS Y8, Y1, Y9
+	VMINPS Y1, Y9, Y1
+	VORPS  Y9, Y1, Y1
+	VMINPS Y8, Y2, Y9
+	VMINPS Y2, Y9, Y2
+	VORPS  Y9, Y2, Y2
+	VMINPS Y8, Y3, Y9
+	VMINPS Y3, Y9, Y3
+	VORPS  Y9, Y3, Y3
+	VMINPS Y8, Y4, Y9
+	VMINPS Y4, Y9, Y4
+	VORPS  Y9, Y4, Y4
+	VMINPS Y8, Y5, Y9
+	VMINPS Y5, Y9, Y5
+	VORPS  Y9, Y5, Y5
+	VMINPS Y8, Y6, Y9
+	VMINPS Y6, Y9, Y6
+	VORPS  Y9, Y6, Y6
+	VMINPS Y8, Y7, Y8
+	VMINPS Y7, Y8, Y7
+	VORPS  Y8, Y7, Y7
+	JMP    scalarChainF32AVX2_u8_next
+
+scalarChainF32AVX2_u8_op8:
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y0, Y8, Y0
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y1, Y8, Y1
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y2, Y8, Y2
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y3, Y8, Y3
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y4, Y8, Y4
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y5, Y8, Y5
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y6, Y8, Y6
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y7, Y8, Y7
+
+scalarChainF32AVX2_u8_next:
+	INCQ R8
+	JMP  scalarChainF32AVX2_u8_step
+
+scalarChainF32AVX2_u8_store:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS Y2, 64(AX)
+	VMOVUPS Y3, 96(AX)
+	VMOVUPS Y4, 128(AX)
+	VMOVUPS Y5, 160(AX)
+	VMOVUPS Y6, 192(AX)
+	VMOVUPS Y7, 224(AX)
+	ADDQ    $0x00000100, CX
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000040, DI
+	JMP     scalarChainF32AVX2_u8
+
+scalarChainF32AVX2_u1:
+	CMPQ    DI, $0x00000008
+	JL      scalarChainF32AVX2_done
+	VMOVUPS (CX), Y0
+	XORQ    R8, R8
+
+scalarChainF32AVX2_u1_step:
+	CMPQ         R8, SI
+	JGE          scalarChainF32AVX2_u1_store
+	MOVBQZX      (DX)(R8*1), R9
+	VBROADCASTSS (BX)(R8*4), Y1
+	CMPQ         R9, $0x00000000
+	JE           scalarChainF32AVX2_u1_op0
+	CMPQ         R9, $0x00000001
+	JE           scalarChainF32AVX2_u1_op1
+	CMPQ         R9, $0x00000002
+	JE           scalarChainF32AVX2_u1_op2
+	CMPQ         R9, $0x00000003
+	JE           scalarChainF32AVX2_u1_op3
+	CMPQ         R9, $0x00000004
+	JE           scalarChainF32AVX2_u1_op4
+	CMPQ         R9, $0x00000005
+	JE           scalarChainF32AVX2_u1_op5
+	CMPQ         R9, $0x00000006
+	JE           scalarChainF32AVX2_u1_op6
+	CMPQ         R9, $0x00000007
+	JE           scalarChainF32AVX2_u1_op7
+	CMPQ         R9, $0x00000008
+	JE           scalarChainF32AVX2_u1_op8
+	JMP          scalarChainF32AVX2_u1_next
+
+scalarChainF32AVX2_u1_op0:
+	VADDPS Y1, Y0, Y0
+	JMP    scalarChainF32AVX2_u1_next
+
+scalarChainF32AVX2_u1_op1:
+	VSUBPS Y1, Y0, Y0
+	JMP    scalarChainF32AVX2_u1_next
+
+scalarChainF32AVX2_u1_op2:
+	VSUBPS Y0, Y1, Y0
+	JMP    scalarChainF32AVX2_u1_next
+
+scalarChainF32AVX2_u1_op3:
+	VMULPS Y1, Y0, Y0
+	JMP    scalarChainF32AVX2_u1_next
+
+scalarChainF32AVX2_u1_op4:
+	VDIVPS Y1, Y0, Y0
+	JMP    scalarChainF32AVX2_u1_next
+
+scalarChainF32AVX2_u1_op5:
+	VDIVPS Y0, Y1, Y0
+	JMP    scalarChainF32AVX2_u1_next
+
+scalarChainF32AVX2_u1_op6:
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VMINPS Y1, Y0, Y1
+	VMINPS Y0, Y1, Y0
+	VORPS  Y1, Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	JMP    scalarChainF32AVX2_u1_next
+
+scalarChainF32AVX2_u1_op7:
+	VMINPS Y1, Y0, Y1
+	VMINPS Y0, Y1, Y0
+	VORPS  Y1, Y0, Y0
+	JMP    scalarChainF32AVX2_u1_next
+
+scalarChainF32AVX2_u1_op8:
+	VXORPS Y1, Y1, Y1
+	VMAXPS Y0, Y1, Y0
+
+scalarChainF32AVX2_u1_next:
+	INCQ R8
+	JMP  scalarChainF32AVX2_u1_step
+
+scalarChainF32AVX2_u1_store:
+	VMOVUPS Y0, (AX)
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, DI
+	JMP     scalarChainF32AVX2_u1
+
+scalarChainF32AVX2_done:
 	VZEROUPPER
 	RET
 

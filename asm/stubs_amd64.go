@@ -14,6 +14,11 @@ func maxF32AVX512(dst *float32, x *float32, y *float32, n int)
 //go:noescape
 func minF32AVX512(dst *float32, x *float32, y *float32, n int)
 
+// maxNaNF32AVX512 computes dst[i] = maxNaN(x[i], y[i]) (Go's maxNaN: NaNs and signed zeros as the twin) for i < n; n is a multiple of 16.
+//
+//go:noescape
+func maxNaNF32AVX512(dst *float32, x *float32, y *float32, n int)
+
 // addF32AVX512 computes dst[i] = x[i] + y[i] for i < n; n is a multiple of 16.
 //
 //go:noescape
@@ -84,6 +89,11 @@ func maddScalarF32AVX512(dst *float32, x *float32, s float32, n int)
 //go:noescape
 func tapSumF32AVX512(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int)
 
+// scalarChainF32AVX512 computes dst[i] = the chain of steps codes[t] with scalars sc[t] applied to src[i], t < nsteps, for i < n; n is a multiple of 16 and every code is below 9.
+//
+//go:noescape
+func scalarChainF32AVX512(dst *float32, src *float32, codes *uint8, sc *float32, nsteps int, n int)
+
 // reluF32AVX512 computes dst[i] = reluGo(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 16.
 //
 //go:noescape
@@ -134,6 +144,11 @@ func maxF32AVX2(dst *float32, x *float32, y *float32, n int)
 //
 //go:noescape
 func minF32AVX2(dst *float32, x *float32, y *float32, n int)
+
+// maxNaNF32AVX2 computes dst[i] = maxNaN(x[i], y[i]) (Go's maxNaN: NaNs and signed zeros as the twin) for i < n; n is a multiple of 8.
+//
+//go:noescape
+func maxNaNF32AVX2(dst *float32, x *float32, y *float32, n int)
 
 // addF32AVX2 computes dst[i] = x[i] + y[i] for i < n; n is a multiple of 8.
 //
@@ -204,6 +219,11 @@ func maddScalarF32AVX2(dst *float32, x *float32, s float32, n int)
 //
 //go:noescape
 func tapSumF32AVX2(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int)
+
+// scalarChainF32AVX2 computes dst[i] = the chain of steps codes[t] with scalars sc[t] applied to src[i], t < nsteps, for i < n; n is a multiple of 8 and every code is below 9.
+//
+//go:noescape
+func scalarChainF32AVX2(dst *float32, src *float32, codes *uint8, sc *float32, nsteps int, n int)
 
 // reluF32AVX2 computes dst[i] = reluGo(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 8.
 //

@@ -49,6 +49,17 @@ func maxGo(dst, x, y []float32) {
 	}
 }
 
+func maxNaNGo(dst, x, y []float32) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	for i := range dst {
+		if v := y[i]; v != v {
+			dst[i] = v
+		} else {
+			dst[i] = max(x[i], v)
+		}
+	}
+}
+
 func minGo(dst, x, y []float32) {
 	x, y = x[:len(dst)], y[:len(dst)]
 	for i := range dst {
@@ -523,3 +534,40 @@ func fma32Slow(a, b, c float32, p, s float64) float32 {
 // quietNaN32 is x (a NaN) with its quiet bit set, as an instruction that
 // propagates a NaN operand returns it.
 func quietNaN32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) | 0x00400000) }
+
+// chainStep is one step of scalarChainGo: the scalar kernels' twins (and
+// reluGo's) on one element.
+func chainStep(code uint8, v, s float32) float32 {
+	switch code {
+	case ChainAdd:
+		return v + s
+	case ChainSub:
+		return v - s
+	case ChainRSub:
+		return s - v
+	case ChainMul:
+		return v * s
+	case ChainDiv:
+		return v / s
+	case ChainRDiv:
+		return s / v
+	case ChainMax:
+		return max(v, s)
+	case ChainMin:
+		return min(v, s)
+	}
+	if 0 > v { // ChainRelu
+		v = 0
+	}
+	return v
+}
+
+func scalarChainGo(dst, src []float32, codes []uint8, s []float32) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		for t, c := range codes {
+			v = chainStep(c, v, s[t])
+		}
+		dst[i] = v
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -194,6 +195,42 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 	return nil
 }
 
+// ewMaxRun is how many steps one asm.ScalarChainF32 call takes.
+const ewMaxRun = 16
+
+// ewChainCode is the asm.ScalarChainF32 code of a step with one operand
+// value per row (or relu), the kernel f32Row, maxRow, minRow or f32Unary
+// would run for it.
+func ewChainCode(s *ewStep) (uint8, bool) {
+	if s.relu {
+		return asm.ChainRelu, true
+	}
+	if s.contig {
+		return 0, false
+	}
+	switch s.op {
+	case bAdd:
+		return asm.ChainAdd, true
+	case bSub:
+		if s.rev {
+			return asm.ChainRSub, true
+		}
+		return asm.ChainSub, true
+	case bMul:
+		return asm.ChainMul, true
+	case bDiv:
+		if s.rev {
+			return asm.ChainRDiv, true
+		}
+		return asm.ChainDiv, true
+	case bMax:
+		return asm.ChainMax, true
+	case bMin:
+		return asm.ChainMin, true
+	}
+	return 0, false
+}
+
 // run computes rows [lo, hi) of the chain.
 func (j *ewJob) run(lo, hi int) {
 	outer, steps, inner := j.shape, j.steps, j.inner
@@ -218,8 +255,42 @@ func (j *ewJob) run(lo, hi int) {
 			c1 := min(c0+ewChunk, inner)
 			row := j.os[r*inner+c0 : r*inner+c1]
 			src := j.xs[r*inner+c0 : r*inner+c1]
+			// Runs of steps with one value per row (or relu) go through
+			// asm.ScalarChainF32 in one pass: the bits of the step kernels
+			// one after another. (A one-element row keeps the step kernels:
+			// there the binary kernels see both operands as vectors.)
+			var codes [ewMaxRun]uint8
+			var scal [ewMaxRun]float32
+			nrun := 0
+			flush := func() {
+				if nrun > 0 {
+					asm.ScalarChainF32(row, src, codes[:nrun], scal[:nrun])
+					src = row
+					nrun = 0
+				}
+			}
 			for i := range steps {
 				s := &steps[i]
+				if code, ok := ewChainCode(s); ok && len(row) > 1 {
+					if nrun == len(codes) {
+						flush()
+					}
+					if !s.relu {
+						off := 0
+						if i < len(offs) {
+							off = offs[i]
+						} else {
+							for d := 0; d < no; d++ {
+								off += idx[d] * s.st[d]
+							}
+						}
+						scal[nrun] = s.data[off]
+					}
+					codes[nrun] = code
+					nrun++
+					continue
+				}
+				flush()
 				if s.relu {
 					f32Unary(uRelu, row, src)
 					src = row
@@ -246,6 +317,7 @@ func (j *ewJob) run(lo, hi int) {
 				}
 				src = row
 			}
+			flush()
 		}
 		for d := no - 1; d >= 0; d-- {
 			idx[d]++

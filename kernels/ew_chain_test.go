@@ -29,6 +29,8 @@ func TestEwChainMatchesUnfused(t *testing.T) {
 			shape[0] = 300
 		case 5:
 			shape[nd-1] = 5000 // rows longer than a chunk
+		case 3, 7:
+			shape[nd-1] = int64(9 + r.Intn(60)) // vector blocks and a tail
 		}
 		x := randT(t, int64(it), shape, f32, -3, 3)
 		xs := x.Float32s()
@@ -38,12 +40,19 @@ func TestEwChainMatchesUnfused(t *testing.T) {
 				xs[i] = float32(math.NaN())
 			case 1:
 				xs[i] = float32(math.Inf(1))
+			case 2:
+				xs[i] = math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22)) | uint32(r.Intn(2))<<31)
+			case 3:
+				xs[i] = float32(math.Copysign(0, -1))
 			}
 		}
 		var codes []int64
 		var ops []*runtime.Tensor
 		var unfused []func(out, in *runtime.Tensor) error
 		n := 1 + r.Intn(5)
+		if it%7 == 3 {
+			n = 15 + r.Intn(6) // more steps than one asm.ScalarChainF32 call takes
+		}
 		for s := 0; s < n; s++ {
 			if r.Intn(6) == 0 {
 				codes = append(codes, EwChainRelu)

@@ -15,7 +15,7 @@ import (
 func TestMaxPoolNCHWFastPath(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
 	for it := 0; it < 300; it++ {
-		h, w := 1+r.Intn(13), 1+r.Intn(13)
+		h, w := 1+r.Intn(13), 1+r.Intn(40)
 		a := Pool2DAttrs{
 			PoolSize: []int64{int64(1 + r.Intn(4)), int64(1 + r.Intn(4))},
 			Strides:  []int64{int64(1 + r.Intn(3)), int64(1 + r.Intn(3))},
@@ -33,6 +33,10 @@ func TestMaxPoolNCHWFastPath(t *testing.T) {
 				xs[i] = float32(math.Inf(-1))
 			case 2:
 				xs[i] = float32(math.Copysign(0, -1))
+			case 3:
+				xs[i] = math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<20)))
+			case 4:
+				xs[i] = 0
 			}
 		}
 		g, err := resolvePool2D("test", x, &a)
@@ -47,7 +51,18 @@ func TestMaxPoolNCHWFastPath(t *testing.T) {
 			fast[i] = 12345
 		}
 		want := make([]float32, n)
+		// The vector path gives the scalar loops' bits (NaN payloads and
+		// signed zeros included).
+		scalar := make([]float32, n)
+		poolMaxVector = false
+		maxPlanesNCHW(&g, scalar, xs, lowest, 0, g.n*g.c)
+		poolMaxVector = true
 		maxPlanesNCHW(&g, fast[guard:guard+n], xs, lowest, 0, g.n*g.c)
+		for i := range scalar {
+			if got := fast[guard+i]; math.Float32bits(got) != math.Float32bits(scalar[i]) {
+				t.Fatalf("%dx%d %+v: [%d] vector %08x, scalar %08x", h, w, a, i, math.Float32bits(got), math.Float32bits(scalar[i]))
+			}
+		}
 		poolPlanesGeneral(&g, want, xs, true, lowest, 0, g.n*g.c)
 		what := fmt.Sprintf("%dx%d %+v", h, w, a)
 		for i := range want {

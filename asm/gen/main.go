@@ -72,6 +72,7 @@ func main() {
 		scalarKernels(s)
 		maddScalarKernels(s)
 		tapSumKernels(s)
+		chainKernels(s)
 		unaryKernels(s)
 		reductionKernels(s)
 	}
@@ -152,6 +153,24 @@ func emitGoMax(s isa, a, b, out reg.VecVirtual) {
 	VXORPS(c32(0x80000000), r, out)
 }
 
+// emitMaxNaN sets out = b if b is NaN, else max(a, b) with Go's semantics:
+// the running maximum of max pooling, where a NaN tap replaces whatever came
+// before it bit for bit (kernels' maxNaN).
+func emitMaxNaN(s isa, a, b, out reg.VecVirtual) {
+	r := s.vec()
+	emitGoMax(s, a, b, r)
+	if s.avx512 {
+		k := K()
+		VCMPPS(U8(3), b, b, k) // unordered: b is NaN
+		VMOVAPS(b, k, r)
+		VMOVAPS(r, out)
+		return
+	}
+	m := s.vec()
+	VCMPPS(U8(3), b, b, m)
+	VBLENDVPS(m, b, r, out) // out = m ? b : r
+}
+
 // minMaxOps are the binary max/min kernels (Go's semantics); their scalar
 // forms are in scalarOps.
 var minMaxOps = []struct {
@@ -160,6 +179,7 @@ var minMaxOps = []struct {
 }{
 	{"max", emitGoMax},
 	{"min", emitGoMin},
+	{"maxNaN", emitMaxNaN},
 }
 
 func binaryKernels(s isa) {
@@ -210,6 +230,91 @@ var scalarOps = []struct {
 	{"rdivScalar", "s / x[i]", func(_ isa, sv, xv reg.VecVirtual) { VDIVPS(xv, sv, xv) }},
 	{"maxScalar", "max(x[i], s) (Go's max)", func(s isa, sv, xv reg.VecVirtual) { emitGoMax(s, xv, sv, xv) }},
 	{"minScalar", "min(x[i], s) (Go's min)", func(s isa, sv, xv reg.VecVirtual) { emitGoMin(s, xv, sv, xv) }},
+}
+
+// chainOps are the steps of scalarChainF32, in the order of asm's Chain*
+// codes: each is the scalar kernel's (or relu's) own instruction sequence,
+// so a chain gives the bits of the separate kernels run one after another.
+var chainOps = []func(s isa, sv, xv reg.VecVirtual){
+	func(_ isa, sv, xv reg.VecVirtual) { VADDPS(sv, xv, xv) },
+	func(_ isa, sv, xv reg.VecVirtual) { VSUBPS(sv, xv, xv) },
+	func(_ isa, sv, xv reg.VecVirtual) { VSUBPS(xv, sv, xv) },
+	func(_ isa, sv, xv reg.VecVirtual) { VMULPS(sv, xv, xv) },
+	func(_ isa, sv, xv reg.VecVirtual) { VDIVPS(sv, xv, xv) },
+	func(_ isa, sv, xv reg.VecVirtual) { VDIVPS(xv, sv, xv) },
+	func(s isa, sv, xv reg.VecVirtual) { emitGoMax(s, xv, sv, xv) },
+	func(s isa, sv, xv reg.VecVirtual) { emitGoMin(s, xv, sv, xv) },
+	func(s isa, _, xv reg.VecVirtual) {
+		z := s.vec()
+		VXORPS(z, z, z)
+		VMAXPS(xv, z, xv) // 0 > x ? 0 : x
+	},
+}
+
+// chainKernels emits dst[i] = f_k(...f_1(src[i])), step t being chainOps[codes[t]]
+// with the scalar s[t]: a chain of per-channel operations (batch norm, then
+// ReLU6) in one pass. Blocks of 8 vectors stay in registers through every
+// step (one dispatch per step per block), then single vectors.
+func chainKernels(s isa) {
+	name := "scalarChainF32" + s.suffix
+	text(name, "func(dst, src *float32, codes *uint8, sc *float32, nsteps, n int)")
+	Doc(fmt.Sprintf("%s computes dst[i] = the chain of steps codes[t] with scalars sc[t] applied to src[i], t < nsteps, for i < n; n is a multiple of %d and every code is below %d.", name, s.lanes, len(chainOps)))
+	dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
+	src := Load(Param("src"), GP64()).(reg.GPVirtual)
+	codes := Load(Param("codes"), GP64()).(reg.GPVirtual)
+	sc := Load(Param("sc"), GP64()).(reg.GPVirtual)
+	nt := Load(Param("nsteps"), GP64()).(reg.GPVirtual)
+	n := Load(Param("n"), GP64()).(reg.GPVirtual)
+	for _, u := range []int{8, 1} {
+		lbl := fmt.Sprintf("%s_u%d", name, u)
+		next := fmt.Sprintf("%s_u%d", name, u/8)
+		if u == 1 {
+			next = name + "_done"
+		}
+		Label(lbl)
+		CMPQ(n, U32(u*s.lanes))
+		JL(LabelRef(next))
+		vs := make([]reg.VecVirtual, u)
+		for i := range vs {
+			vs[i] = s.vec()
+			VMOVUPS(mem(src, i*s.bytes), vs[i])
+		}
+		t := GP64()
+		XORQ(t, t)
+		Label(lbl + "_step")
+		CMPQ(t, nt)
+		JGE(LabelRef(lbl + "_store"))
+		code := GP64()
+		MOVBQZX(Mem{Base: codes, Index: t, Scale: 1}, code)
+		sv := s.vec()
+		VBROADCASTSS(Mem{Base: sc, Index: t, Scale: 4}, sv)
+		for k := range chainOps {
+			CMPQ(code, U32(k))
+			JE(LabelRef(fmt.Sprintf("%s_op%d", lbl, k)))
+		}
+		JMP(LabelRef(lbl + "_next"))
+		for k, emit := range chainOps {
+			Label(fmt.Sprintf("%s_op%d", lbl, k))
+			for i := range vs {
+				emit(s, sv, vs[i])
+			}
+			JMP(LabelRef(lbl + "_next"))
+		}
+		Label(lbl + "_next")
+		INCQ(t)
+		JMP(LabelRef(lbl + "_step"))
+		Label(lbl + "_store")
+		for i := range vs {
+			VMOVUPS(vs[i], mem(dst, i*s.bytes))
+		}
+		ADDQ(U32(u*s.bytes), src)
+		ADDQ(U32(u*s.bytes), dst)
+		SUBQ(U32(u*s.lanes), n)
+		JMP(LabelRef(lbl))
+	}
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
 }
 
 // maddScalarKernels emits dst[i] += x[i]*s with the product rounded first

@@ -1,0 +1,36 @@
+package kernels
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// BenchmarkEwChainBatchNormRelu6 is MobileNetV2's batch norm + ReLU6 chain
+// ((x - mean) * scale + shift, max 0, min 6; per-channel operands) on
+// planes of its sizes, 1 thread.
+func BenchmarkEwChainBatchNormRelu6(b *testing.B) {
+	defer SetNumThreads(0)
+	for _, c := range []struct{ ch, hw int64 }{{32, 112}, {144, 56}, {192, 28}, {576, 14}, {960, 7}} {
+		b.Run(fmt.Sprintf("%dx%dx%d", c.ch, c.hw, c.hw), func(b *testing.B) {
+			SetNumThreads(1)
+			shape := []int64{1, c.ch, c.hw, c.hw}
+			x := randT(b, 1, shape, f32, -3, 3)
+			per := []int64{c.ch, 1, 1}
+			mean, scale, shift := randT(b, 2, per, f32, -1, 1), randT(b, 3, per, f32, 0.5, 2), randT(b, 4, per, f32, -1, 1)
+			zero, six := randT(b, 5, []int64{}, f32, 0, 0), randT(b, 6, []int64{}, f32, 6, 6)
+			out := mustT(b, shape, f32)
+			f, _ := runtime.Lookup(EwChainKernel)
+			args := []runtime.Value{x, runtime.Shape{2 * ewSub, 2 * ewMul, 2 * ewAdd, 2 * ewMax, 2 * ewMin}, mean, scale, shift, zero, six, out}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := f(args); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(x.NumElements())*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gelem/s")
+		})
+	}
+}
