@@ -208,27 +208,27 @@ func ewChainCode(s *ewStep) (uint8, bool) {
 	if s.contig {
 		return 0, false
 	}
+	var codes [2]uint8 // the chain value on the left, on the right (rev)
 	switch s.op {
 	case bAdd:
-		return asm.ChainAdd, true
+		codes = [2]uint8{asm.ChainAdd, asm.ChainAdd}
 	case bSub:
-		if s.rev {
-			return asm.ChainRSub, true
-		}
-		return asm.ChainSub, true
+		codes = [2]uint8{asm.ChainSub, asm.ChainRSub}
 	case bMul:
-		return asm.ChainMul, true
+		codes = [2]uint8{asm.ChainMul, asm.ChainMul}
 	case bDiv:
-		if s.rev {
-			return asm.ChainRDiv, true
-		}
-		return asm.ChainDiv, true
+		codes = [2]uint8{asm.ChainDiv, asm.ChainRDiv}
 	case bMax:
-		return asm.ChainMax, true
+		codes = [2]uint8{asm.ChainMax, asm.ChainMax}
 	case bMin:
-		return asm.ChainMin, true
+		codes = [2]uint8{asm.ChainMin, asm.ChainMin}
+	default:
+		return 0, false
 	}
-	return 0, false
+	if s.rev {
+		return codes[1], true
+	}
+	return codes[0], true
 }
 
 // run computes rows [lo, hi) of the chain.
