@@ -198,37 +198,34 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 // ewMaxRun is how many steps one asm.ScalarChainF32 call takes.
 const ewMaxRun = 16
 
+// ewChainCodes are the asm.ScalarChainF32 codes of the binary steps: with
+// the chain value on the left, and on the right (rev); ok is false for the
+// operations the chain kernel lacks.
+var ewChainCodes = [...]struct {
+	l, r uint8
+	ok   bool
+}{
+	bAdd: {asm.ChainAdd, asm.ChainAdd, true},
+	bSub: {asm.ChainSub, asm.ChainRSub, true},
+	bMul: {asm.ChainMul, asm.ChainMul, true},
+	bDiv: {asm.ChainDiv, asm.ChainRDiv, true},
+	bMax: {asm.ChainMax, asm.ChainMax, true},
+	bMin: {asm.ChainMin, asm.ChainMin, true},
+}
+
 // ewChainCode is the asm.ScalarChainF32 code of a step with one operand
 // value per row (or relu), the kernel f32Row, maxRow, minRow or f32Unary
 // would run for it.
 func ewChainCode(s *ewStep) (uint8, bool) {
-	if s.relu {
+	switch {
+	case s.relu:
 		return asm.ChainRelu, true
-	}
-	if s.contig {
+	case s.contig || int(s.op) >= len(ewChainCodes) || !ewChainCodes[s.op].ok:
 		return 0, false
+	case s.rev:
+		return ewChainCodes[s.op].r, true
 	}
-	var codes [2]uint8 // the chain value on the left, on the right (rev)
-	switch s.op {
-	case bAdd:
-		codes = [2]uint8{asm.ChainAdd, asm.ChainAdd}
-	case bSub:
-		codes = [2]uint8{asm.ChainSub, asm.ChainRSub}
-	case bMul:
-		codes = [2]uint8{asm.ChainMul, asm.ChainMul}
-	case bDiv:
-		codes = [2]uint8{asm.ChainDiv, asm.ChainRDiv}
-	case bMax:
-		codes = [2]uint8{asm.ChainMax, asm.ChainMax}
-	case bMin:
-		codes = [2]uint8{asm.ChainMin, asm.ChainMin}
-	default:
-		return 0, false
-	}
-	if s.rev {
-		return codes[1], true
-	}
-	return codes[0], true
+	return ewChainCodes[s.op].l, true
 }
 
 // run computes rows [lo, hi) of the chain.
