@@ -268,19 +268,19 @@ func (j *ewJob) run(lo, hi int) {
 			}
 			for i := range steps {
 				s := &steps[i]
+				off := 0 // the operand's offset for this row
+				if i < len(offs) {
+					off = offs[i]
+				} else if !s.relu {
+					for d := 0; d < no; d++ {
+						off += idx[d] * s.st[d]
+					}
+				}
 				if code, ok := ewChainCode(s); ok && len(row) > 1 {
 					if nrun == len(codes) {
 						flush()
 					}
 					if !s.relu {
-						off := 0
-						if i < len(offs) {
-							off = offs[i]
-						} else {
-							for d := 0; d < no; d++ {
-								off += idx[d] * s.st[d]
-							}
-						}
 						scal[nrun] = s.data[off]
 					}
 					codes[nrun] = code
@@ -292,14 +292,6 @@ func (j *ewJob) run(lo, hi int) {
 					f32Unary(uRelu, row, src)
 					src = row
 					continue
-				}
-				off := 0
-				if i < len(offs) {
-					off = offs[i]
-				} else {
-					for d := 0; d < no; d++ {
-						off += idx[d] * s.st[d]
-					}
 				}
 				var opnd []float32
 				if s.contig {
