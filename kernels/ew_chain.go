@@ -198,37 +198,34 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 // ewMaxRun is how many steps one asm.ScalarChainF32 call takes.
 const ewMaxRun = 16
 
+// ewChainCodes are the asm.ScalarChainF32 codes of the binary steps: with
+// the chain value on the left, and on the right (rev); ok is false for the
+// operations the chain kernel lacks.
+var ewChainCodes = [...]struct {
+	l, r uint8
+	ok   bool
+}{
+	bAdd: {asm.ChainAdd, asm.ChainAdd, true},
+	bSub: {asm.ChainSub, asm.ChainRSub, true},
+	bMul: {asm.ChainMul, asm.ChainMul, true},
+	bDiv: {asm.ChainDiv, asm.ChainRDiv, true},
+	bMax: {asm.ChainMax, asm.ChainMax, true},
+	bMin: {asm.ChainMin, asm.ChainMin, true},
+}
+
 // ewChainCode is the asm.ScalarChainF32 code of a step with one operand
 // value per row (or relu), the kernel f32Row, maxRow, minRow or f32Unary
 // would run for it.
 func ewChainCode(s *ewStep) (uint8, bool) {
-	if s.relu {
+	switch {
+	case s.relu:
 		return asm.ChainRelu, true
-	}
-	if s.contig {
+	case s.contig || int(s.op) >= len(ewChainCodes) || !ewChainCodes[s.op].ok:
 		return 0, false
+	case s.rev:
+		return ewChainCodes[s.op].r, true
 	}
-	switch s.op {
-	case bAdd:
-		return asm.ChainAdd, true
-	case bSub:
-		if s.rev {
-			return asm.ChainRSub, true
-		}
-		return asm.ChainSub, true
-	case bMul:
-		return asm.ChainMul, true
-	case bDiv:
-		if s.rev {
-			return asm.ChainRDiv, true
-		}
-		return asm.ChainDiv, true
-	case bMax:
-		return asm.ChainMax, true
-	case bMin:
-		return asm.ChainMin, true
-	}
-	return 0, false
+	return ewChainCodes[s.op].l, true
 }
 
 // run computes rows [lo, hi) of the chain.
@@ -271,19 +268,19 @@ func (j *ewJob) run(lo, hi int) {
 			}
 			for i := range steps {
 				s := &steps[i]
+				off := 0 // the operand's offset for this row
+				if i < len(offs) {
+					off = offs[i]
+				} else if !s.relu {
+					for d := 0; d < no; d++ {
+						off += idx[d] * s.st[d]
+					}
+				}
 				if code, ok := ewChainCode(s); ok && len(row) > 1 {
 					if nrun == len(codes) {
 						flush()
 					}
 					if !s.relu {
-						off := 0
-						if i < len(offs) {
-							off = offs[i]
-						} else {
-							for d := 0; d < no; d++ {
-								off += idx[d] * s.st[d]
-							}
-						}
 						scal[nrun] = s.data[off]
 					}
 					codes[nrun] = code
@@ -295,14 +292,6 @@ func (j *ewJob) run(lo, hi int) {
 					f32Unary(uRelu, row, src)
 					src = row
 					continue
-				}
-				off := 0
-				if i < len(offs) {
-					off = offs[i]
-				} else {
-					for d := 0; d < no; d++ {
-						off += idx[d] * s.st[d]
-					}
 				}
 				var opnd []float32
 				if s.contig {

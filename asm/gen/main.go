@@ -265,15 +265,7 @@ func chainKernels(s isa) {
 	sc := Load(Param("sc"), GP64()).(reg.GPVirtual)
 	nt := Load(Param("nsteps"), GP64()).(reg.GPVirtual)
 	n := Load(Param("n"), GP64()).(reg.GPVirtual)
-	for _, u := range []int{8, 1} {
-		lbl := fmt.Sprintf("%s_u%d", name, u)
-		next := fmt.Sprintf("%s_u%d", name, u/8)
-		if u == 1 {
-			next = name + "_done"
-		}
-		Label(lbl)
-		CMPQ(n, U32(u*s.lanes))
-		JL(LabelRef(next))
+	vecBlocks(s, name, n, []reg.GPVirtual{src, dst}, func(u int, lbl string) {
 		vs := make([]reg.VecVirtual, u)
 		for i := range vs {
 			vs[i] = s.vec()
@@ -307,8 +299,27 @@ func chainKernels(s isa) {
 		for i := range vs {
 			VMOVUPS(vs[i], mem(dst, i*s.bytes))
 		}
-		ADDQ(U32(u*s.bytes), src)
-		ADDQ(U32(u*s.bytes), dst)
+	})
+}
+
+// vecBlocks emits the loop of a kernel over n elements (a multiple of
+// s.lanes) in blocks of 8 vectors, then single vectors: body(u, lbl) handles
+// u vectors at the pointers (lbl prefixes its own labels), which then
+// advance; after the last block the kernel returns.
+func vecBlocks(s isa, name string, n reg.GPVirtual, ptrs []reg.GPVirtual, body func(u int, lbl string)) {
+	for _, u := range []int{8, 1} {
+		lbl := fmt.Sprintf("%s_u%d", name, u)
+		next := fmt.Sprintf("%s_u%d", name, u/8)
+		if u == 1 {
+			next = name + "_done"
+		}
+		Label(lbl)
+		CMPQ(n, U32(u*s.lanes))
+		JL(LabelRef(next))
+		body(u, lbl)
+		for _, p := range ptrs {
+			ADDQ(U32(u*s.bytes), p)
+		}
 		SUBQ(U32(u*s.lanes), n)
 		JMP(LabelRef(lbl))
 	}
@@ -352,15 +363,7 @@ func tapSumKernels(s isa) {
 	w := Load(Param("w"), GP64()).(reg.GPVirtual)
 	nt := Load(Param("ntaps"), GP64()).(reg.GPVirtual)
 	n := Load(Param("n"), GP64()).(reg.GPVirtual)
-	for _, u := range []int{8, 1} {
-		lbl := fmt.Sprintf("%s_u%d", name, u)
-		next := fmt.Sprintf("%s_u%d", name, u/8)
-		if u == 1 {
-			next = name + "_done"
-		}
-		Label(lbl)
-		CMPQ(n, U32(u*s.lanes))
-		JL(LabelRef(next))
+	vecBlocks(s, name, n, []reg.GPVirtual{dst, base}, func(u int, lbl string) {
 		accs := make([]reg.VecVirtual, u)
 		for i := range accs {
 			accs[i] = s.vec()
@@ -386,14 +389,7 @@ func tapSumKernels(s isa) {
 		for i := range accs {
 			VMOVUPS(accs[i], mem(dst, i*s.bytes))
 		}
-		ADDQ(U32(u*s.bytes), dst)
-		ADDQ(U32(u*s.bytes), base)
-		SUBQ(U32(u*s.lanes), n)
-		JMP(LabelRef(lbl))
-	}
-	Label(name + "_done")
-	VZEROUPPER()
-	RET()
+	})
 }
 
 // deinterleave2AVX2 splits pairs: even[k] = src[2k], odd[k] = src[2k+1]
