@@ -131,6 +131,12 @@ func convDTypes(op string, x, w *runtime.Tensor, outDT runtime.DataType) (runtim
 // Sgemm driver, packing image patches straight into GEMM panels (direct
 // loops for depthwise); float64/int32/int64 use plain loops.
 func Conv2D(out, x, w *runtime.Tensor, attrs Conv2DAttrs) error {
+	return conv2dChain(out, x, w, attrs, nil)
+}
+
+// conv2dChain is Conv2D followed by chain on the output (nil for none);
+// float32 depthwise convolutions apply it to each plane as it is computed.
+func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) error {
 	const op = "conv2d"
 	if out == nil || x == nil || w == nil {
 		return fmt.Errorf("%s: nil tensor", op)
@@ -196,10 +202,20 @@ func Conv2D(out, x, w *runtime.Tensor, attrs Conv2DAttrs) error {
 		if cg := g.c / g.g; cg > 1 {
 			packs = constConvPacked(w, g.g, g.o/g.g, cg*g.kh*g.kw)
 		}
+		if g.c == g.g && chain != nil {
+			conv2dDepthwiseF32(&g, out.Float32s(), x.Float32s(), w.Float32s(), chain)
+			return nil
+		}
+		if chain != nil {
+			return fmt.Errorf("%s: a fused chain needs a depthwise convolution", op)
+		}
 		return conv2dF32(&g, out.Float32s(), x.Float32s(), w.Float32s(), packs)
 	}
 	// The plain loops capture their geometry; a copy keeps g on the stack
 	// for the float32 path.
+	if chain != nil {
+		return fmt.Errorf("%s: a fused chain needs float32", op)
+	}
 	gp := g
 	if outDT.IsFloat() {
 		return conv2dPlain[float64](&gp, out, x, w)
@@ -210,7 +226,7 @@ func Conv2D(out, x, w *runtime.Tensor, attrs Conv2DAttrs) error {
 func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA) error {
 	cg, og := g.c/g.g, g.o/g.g
 	if cg == 1 {
-		conv2dDepthwiseF32(g, out, x, w)
+		conv2dDepthwiseF32(g, out, x, w, nil)
 		return nil
 	}
 	kk := cg * g.kh * g.kw // GEMM depth
@@ -318,16 +334,16 @@ func convPackB(g *conv2dGeom, xg []float32, p0, kc, j0, cols, nr int, dst []floa
 // starting at +0 is never -0, and adding ±0 to it leaves it unchanged. A
 // non-finite weight would turn padding into NaN (0*Inf), so such weights take
 // the row loops, which skip the padding.
-func conv2dDepthwiseF32(g *conv2dGeom, out, x, w []float32) {
+func conv2dDepthwiseF32(g *conv2dGeom, out, x, w []float32, chain *rowChain) {
 	j := convDWPool.Get().(*convDWJob)
-	j.g, j.out, j.x, j.w = *g, out, x, w
+	j.g, j.out, j.x, j.w, j.chain = *g, out, x, w, chain
 	fn := j.fn
 	if allFinite(w) {
 		j.plan()
 		fn = j.tapFn
 	}
 	ParallelFor(g.n*g.o, max(1, 4096/max(1, g.oh*g.ow*g.kh*g.kw)), fn)
-	j.out, j.x, j.w = nil, nil, nil
+	j.out, j.x, j.w, j.chain = nil, nil, nil, nil
 	convDWPool.Put(j)
 }
 
@@ -345,6 +361,7 @@ func allFinite(w []float32) bool {
 type convDWJob struct {
 	g         conv2dGeom
 	out, x, w []float32
+	chain     *rowChain // applied to each output plane when not nil
 	fn        func(lo, hi int)
 	tapFn     func(lo, hi int)
 	// The phase-split scratch geometry (plan): sub-image width wq and size
@@ -405,6 +422,7 @@ func (j *convDWJob) tapPlanes(lo, hi int) {
 		for y := 0; y < g.oh; y++ {
 			copy(dst[y*g.ow:(y+1)*g.ow], f[y*j.wq:y*j.wq+g.ow])
 		}
+		j.chain.apply(dst, plane%g.o)
 	}
 	j.scratch.Put(sc)
 }
@@ -518,6 +536,7 @@ func (dw *convDWJob) planes(lo, hi int) {
 				}
 			}
 		}
+		dw.chain.apply(dst, o)
 	}
 }
 
