@@ -364,12 +364,8 @@ type convDWJob struct {
 	chain     *rowChain // applied to each output plane when not nil
 	fn        func(lo, hi int)
 	tapFn     func(lo, hi int)
-	// The phase-split scratch geometry (plan): sub-image width wq and size
-	// sub, the taps' offsets, the flat output length n (oh rows of wq,
-	// rounded up to a whole vector) and the scratch plane length.
-	wq, sub, n, plen int
-	offs             []int
-	scratch          sync.Pool // *dwScratch
+	ph        phasePlane // the phase-split scratch geometry (plan)
+	scratch   sync.Pool  // *dwScratch
 }
 
 type dwScratch struct{ p, f []float32 }
@@ -377,21 +373,7 @@ type dwScratch struct{ p, f []float32 }
 // plan computes the scratch geometry of j.g.
 func (j *convDWJob) plan() {
 	g := &j.g
-	hp, wp := g.h+g.pt+g.pb, g.w+g.pl+g.pr
-	hq, wq := (hp+g.sh-1)/g.sh, (wp+g.sw-1)/g.sw
-	j.wq, j.sub = wq, hq*wq
-	j.n = (g.oh*wq + 15) &^ 15
-	j.offs = j.offs[:0]
-	maxOff := 0
-	for i := 0; i < g.kh; i++ {
-		for k := 0; k < g.kw; k++ {
-			ri, rk := i*g.dh, k*g.dw
-			o := ((ri%g.sh)*g.sw+rk%g.sw)*j.sub + (ri/g.sh)*wq + rk/g.sw
-			j.offs = append(j.offs, o)
-			maxOff = max(maxOff, o)
-		}
-	}
-	j.plen = max(g.sh*g.sw*j.sub, maxOff+j.n)
+	j.ph.plan(g.h, g.w, g.pt, g.pl, g.h+g.pt+g.pb, g.w+g.pl+g.pr, g.sh, g.sw, g.kh, g.kw, g.dh, g.dw, g.oh)
 }
 
 // tapPlanes computes output planes [lo, hi) with asm.TapSumF32.
@@ -401,53 +383,91 @@ func (j *convDWJob) tapPlanes(lo, hi int) {
 	if sc == nil {
 		sc = new(dwScratch)
 	}
-	if cap(sc.p) < j.plen {
-		sc.p = make([]float32, j.plen)
+	if cap(sc.p) < j.ph.plen {
+		sc.p = make([]float32, j.ph.plen)
 	}
-	if cap(sc.f) < j.n {
-		sc.f = make([]float32, j.n)
+	if cap(sc.f) < j.ph.n {
+		sc.f = make([]float32, j.ph.n)
 	}
-	p, f := sc.p[:j.plen], sc.f[:j.n]
+	p, f := sc.p[:j.ph.plen], sc.f[:j.ph.n]
 	og := g.o / g.g
 	loaded := -1 // the (n, c) plane in p
 	for plane := lo; plane < hi; plane++ {
 		n, o := plane/g.o, plane%g.o
 		c := o / og
 		if src := n*g.c + c; src != loaded {
-			j.loadPlane(p, x[src*g.h*g.w:(src+1)*g.h*g.w])
+			j.ph.load(p, x[src*g.h*g.w:(src+1)*g.h*g.w], 0)
 			loaded = src
 		}
-		asm.TapSumF32(f, p, j.offs, w[o*g.kh*g.kw:(o+1)*g.kh*g.kw])
+		asm.TapSumF32(f, p, j.ph.offs, w[o*g.kh*g.kw:(o+1)*g.kh*g.kw])
 		dst := out[plane*g.oh*g.ow : (plane+1)*g.oh*g.ow]
 		for y := 0; y < g.oh; y++ {
-			copy(dst[y*g.ow:(y+1)*g.ow], f[y*j.wq:y*j.wq+g.ow])
+			copy(dst[y*g.ow:(y+1)*g.ow], f[y*j.ph.wq:y*j.ph.wq+g.ow])
 		}
 		j.chain.apply(dst, plane%g.o)
 	}
 	j.scratch.Put(sc)
 }
 
-// loadPlane writes the input plane xc into p, zero-padded and split by
-// stride phase: padded element (r, c) goes to sub-image (r%sh, c%sw) at
-// (r/sh, c/sw).
-func (j *convDWJob) loadPlane(p, xc []float32) {
-	g := &j.g
-	clear(p)
-	for r := 0; r < g.h; r++ {
-		pr := r + g.pt
-		row := xc[r*g.w : (r+1)*g.w]
-		if g.sw == 1 {
-			o := (pr%g.sh)*j.sub + (pr/g.sh)*j.wq + g.pl
-			copy(p[o:o+g.w], row)
+// phasePlane is the geometry of a zero- (or otherwise) padded input plane
+// split by stride phase, which makes every tap of a strided window one
+// constant offset from the output index: padded element (r, c) goes to
+// sub-image (r%sh, c%sw) at (r/sh, c/sw). Output (y, x) is then element
+// y*wq+x of a flat run of n values (oh rows of wq, rounded up to a whole
+// vector), and tap (i, k) reads the plane at that index plus offs[i*kw+k].
+type phasePlane struct {
+	h, w, pt, pl, sh, sw int
+	// Sub-image width wq and size sub, the flat output length n and the
+	// scratch plane length.
+	wq, sub, n, plen int
+	offs             []int
+}
+
+// plan computes the geometry for an h x w input padded to hp x wp (pt rows
+// above, pl columns left), strides sh, sw, a kh x kw window dilated by dh,
+// dw, and oh output rows.
+func (q *phasePlane) plan(h, w, pt, pl, hp, wp, sh, sw, kh, kw, dh, dw, oh int) {
+	q.h, q.w, q.pt, q.pl, q.sh, q.sw = h, w, pt, pl, sh, sw
+	hq, wq := (hp+sh-1)/sh, (wp+sw-1)/sw
+	q.wq, q.sub = wq, hq*wq
+	q.n = (oh*wq + 15) &^ 15
+	q.offs = q.offs[:0]
+	maxOff := 0
+	for i := 0; i < kh; i++ {
+		for k := 0; k < kw; k++ {
+			ri, rk := i*dh, k*dw
+			o := ((ri%sh)*sw+rk%sw)*q.sub + (ri/sh)*wq + rk/sw
+			q.offs = append(q.offs, o)
+			maxOff = max(maxOff, o)
+		}
+	}
+	q.plen = max(sh*sw*q.sub, maxOff+q.n)
+}
+
+// load writes the input plane xc into p (q.plen values), padding with fill.
+func (q *phasePlane) load(p, xc []float32, fill float32) {
+	if fill == 0 {
+		clear(p)
+	} else {
+		for i := range p {
+			p[i] = fill
+		}
+	}
+	for r := 0; r < q.h; r++ {
+		pr := r + q.pt
+		row := xc[r*q.w : (r+1)*q.w]
+		if q.sw == 1 {
+			o := (pr%q.sh)*q.sub + (pr/q.sh)*q.wq + q.pl
+			copy(p[o:o+q.w], row)
 			continue
 		}
-		base := (pr%g.sh)*g.sw*j.sub + (pr/g.sh)*j.wq
-		w, sw, pl := g.w, g.sw, g.pl
+		base := (pr%q.sh)*q.sw*q.sub + (pr/q.sh)*q.wq
+		w, sw, pl := q.w, q.sw, q.pl
 		if sw == 2 {
 			// Pairs (c0+2k, c0+2k+1) land at index (c0+pl)/2+k of the
 			// even and odd sub-images; c0 makes the first one even.
 			c0 := pl & 1
-			even, odd := p[base:], p[base+j.sub:]
+			even, odd := p[base:], p[base+q.sub:]
 			if c0 == 1 {
 				odd[pl/2] = row[0]
 			}
@@ -466,15 +486,8 @@ func (j *convDWJob) loadPlane(p, xc []float32) {
 				continue
 			}
 			src := row[c:]
-			d := p[base+ph*j.sub+(c+pl)/sw:]
+			d := p[base+ph*q.sub+(c+pl)/sw:]
 			d = d[:(len(src)+sw-1)/sw]
-			if sw == 2 {
-				_ = src[2*(len(d)-1)]
-				for k := range d {
-					d[k] = src[2*k]
-				}
-				continue
-			}
 			for k := range d {
 				d[k] = src[k*sw]
 			}
