@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"testing"
@@ -155,6 +156,48 @@ func TestConv2DChainErrors(t *testing.T) {
 	} {
 		if _, err := f(args); err == nil {
 			t.Errorf("bad conv2d_chain call %d accepted", i)
+		}
+	}
+}
+
+// BenchmarkConv2DChain times a depthwise convolution followed by a
+// per-channel batch norm and ReLU6 ((x - mean) * scale + shift, max 0, min
+// 6), fused (conv2d_chain) and as two kernels (conv2d, then ew_chain), 1
+// thread, on MobileNetV2's depthwise layer sizes.
+func BenchmarkConv2DChain(b *testing.B) {
+	defer SetNumThreads(0)
+	conv, _ := runtime.Lookup("kernels.nn.conv2d")
+	chainK, _ := runtime.Lookup(EwChainKernel)
+	fused, _ := runtime.Lookup(Conv2DChainKernel)
+	codes := runtime.Shape{2, 4, 0, 8, 10}
+	for _, c := range []struct{ ch, hw, stride int64 }{{32, 112, 1}, {144, 56, 2}, {192, 28, 1}, {576, 14, 1}, {960, 7, 1}} {
+		x := randT(b, 1, []int64{1, c.ch, c.hw, c.hw}, f32, -1, 1)
+		w := randT(b, 2, []int64{c.ch, 1, 3, 3}, f32, -1, 1)
+		attrs := []runtime.Value{runtime.Shape{c.stride, c.stride}, runtime.Shape{1, 1, 1, 1}, runtime.Shape{1, 1}, c.ch, "NCHW", "OIHW", "NCHW", runtime.Float32}
+		oh := (c.hw+2-3)/c.stride + 1
+		shape := []int64{1, c.ch, oh, oh}
+		mid, out := mustT(b, shape, f32), mustT(b, shape, f32)
+		ops := []runtime.Value{randT(b, 3, []int64{1, c.ch, 1, 1}, f32, -1, 1), randT(b, 4, []int64{1, c.ch, 1, 1}, f32, 0.5, 2),
+			randT(b, 5, []int64{1, c.ch, 1, 1}, f32, -1, 1), randT(b, 6, []int64{}, f32, 0, 0), randT(b, 7, []int64{}, f32, 6, 6)}
+		convArgs := append(append([]runtime.Value{x, w}, attrs...), mid)
+		chainArgs := append(append([]runtime.Value{mid, codes}, ops...), out)
+		fusedArgs := append(append(append(append([]runtime.Value{x, w}, attrs...), codes), ops...), out)
+		for _, mode := range []string{"unfused", "fused"} {
+			b.Run(fmt.Sprintf("%dx%dx%d_s%d/%s", c.ch, c.hw, c.hw, c.stride, mode), func(b *testing.B) {
+				SetNumThreads(1)
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					var err error
+					if mode == "fused" {
+						_, err = fused(fusedArgs)
+					} else if _, err = conv(convArgs); err == nil {
+						_, err = chainK(chainArgs)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
 	}
 }
