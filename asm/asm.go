@@ -70,12 +70,6 @@ func DivF32(dst, x, y []float32) { binary(opDiv, dst, x, y) }
 // +0 beats -0).
 func MaxF32(dst, x, y []float32) { binary(opMax, dst, x, y) }
 
-// MaxNaNF32 computes dst[i] = y[i] if y[i] is NaN, else max(x[i], y[i]) with
-// Go's semantics: a running maximum in which a NaN, once seen, stays, and the
-// last NaN met is the one kept, bit for bit (max pooling's accumulator;
-// dst may be x).
-func MaxNaNF32(dst, x, y []float32) { binary(opMaxNaN, dst, x, y) }
-
 // MinF32 computes dst[i] = min(x[i], y[i]) with Go's semantics (a NaN wins,
 // -0 beats +0).
 func MinF32(dst, x, y []float32) { binary(opMin, dst, x, y) }
@@ -117,6 +111,34 @@ func TapSumF32(dst, base []float32, offs []int, w []float32) {
 		dst, base = dst[m:], base[m:]
 	}
 	tapSumGo(dst, base, offs, w)
+}
+
+// TapMaxF32 sets dst[i] to the running maximum, from lo, of base[offs[0]+i],
+// ..., base[offs[k]+i] in order, where a NaN tap replaces the maximum (the
+// last NaN met is kept, bit for bit) and otherwise Go's max applies (+0
+// beats -0): the same bits at every level. It is a max pooling over a
+// padded plane, with offs the taps' offsets; a -Inf tap changes nothing
+// once the maximum is lo or above (padding). It panics when a tap reads
+// outside base.
+func TapMaxF32(dst, base []float32, offs []int, lo float32) {
+	n := len(dst)
+	for _, o := range offs {
+		if o < 0 || o > len(base)-n {
+			panic(fmt.Sprintf("asm: TapMaxF32: tap offset %d reads past base (%d elements) for %d outputs", o, len(base), n))
+		}
+	}
+	if len(offs) == 0 {
+		for i := range dst {
+			dst[i] = lo
+		}
+		return
+	}
+	if level != LevelGo && n >= vecWidth {
+		m := n - n%vecWidth
+		asmTapMax(&dst[0], &base[0], &offs[0], lo, len(offs), m)
+		dst, base = dst[m:], base[m:]
+	}
+	tapMaxGo(dst, base, offs, lo)
 }
 
 // Deinterleave2F32 sets even[k] = src[2k] and odd[k] = src[2k+1] for

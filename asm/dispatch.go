@@ -23,11 +23,10 @@ const (
 	opMax
 	opMin
 	opMAdd
-	opMaxNaN
 	numOps
 )
 
-var opNames = [numOps]string{"Add", "Sub", "Mul", "Div", "RSub", "RDiv", "Relu", "Exp", "Tanh", "Erf", "Sigmoid", "Max", "Min", "MulAdd", "MaxNaN"}
+var opNames = [numOps]string{"Add", "Sub", "Mul", "Div", "RSub", "RDiv", "Relu", "Exp", "Tanh", "Erf", "Sigmoid", "Max", "Min", "MulAdd"}
 
 // String names the operation as in the exported wrappers (AddF32: "Add").
 func (o op) String() string {
@@ -74,8 +73,6 @@ func binaryGo(o op, dst, x, y []float32) {
 		maxGo(dst, x, y)
 	case opMin:
 		minGo(dst, x, y)
-	case opMaxNaN:
-		maxNaNGo(dst, x, y)
 	default:
 		panic("asm: bad binary op")
 	}

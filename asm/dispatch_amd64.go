@@ -52,8 +52,6 @@ func asmBinary(o op, dst, x, y *float32, n int) {
 			maxF32AVX512(dst, x, y, n)
 		case opMin:
 			minF32AVX512(dst, x, y, n)
-		case opMaxNaN:
-			maxNaNF32AVX512(dst, x, y, n)
 		default:
 			panic("asm: no kernel for op")
 		}
@@ -72,8 +70,6 @@ func asmBinary(o op, dst, x, y *float32, n int) {
 		maxF32AVX2(dst, x, y, n)
 	case opMin:
 		minF32AVX2(dst, x, y, n)
-	case opMaxNaN:
-		maxNaNF32AVX2(dst, x, y, n)
 	default:
 		panic("asm: no kernel for op")
 	}
@@ -137,6 +133,14 @@ func asmScalarChain(dst, src *float32, codes *uint8, sc *float32, nsteps, n int)
 		return
 	}
 	scalarChainF32AVX2(dst, src, codes, sc, nsteps, n)
+}
+
+func asmTapMax(dst, base *float32, offs *int, lo float32, ntaps, n int) {
+	if level == LevelAVX512 {
+		tapMaxF32AVX512(dst, base, offs, lo, ntaps, n)
+		return
+	}
+	tapMaxF32AVX2(dst, base, offs, lo, ntaps, n)
 }
 
 func asmTapSum(dst, base *float32, offs *int, w *float32, ntaps, n int) {

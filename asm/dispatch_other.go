@@ -19,6 +19,9 @@ func asmDeinterleave2(even, odd, src *float32, n int)   { panic("asm: no assembl
 func asmScalarChain(dst, src *float32, codes *uint8, sc *float32, nsteps, n int) {
 	panic("asm: no assembly in this build")
 }
+func asmTapMax(dst, base *float32, offs *int, lo float32, ntaps, n int) {
+	panic("asm: no assembly in this build")
+}
 func asmTapSum(dst, base *float32, offs *int, w *float32, ntaps, n int) {
 	panic("asm: no assembly in this build")
 }

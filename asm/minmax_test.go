@@ -37,16 +37,6 @@ func TestMinMaxSpecials(t *testing.T) {
 				t.Errorf("%s: min(%08x, %08x) = %08x, Go gives %08x", l, math.Float32bits(xs[i]), math.Float32bits(ys[i]), math.Float32bits(gotMin[i]), math.Float32bits(w))
 			}
 		}
-		MaxNaNF32(gotMax, xs, ys)
-		for i := range xs {
-			w := max(xs[i], ys[i])
-			if ys[i] != ys[i] {
-				w = ys[i]
-			}
-			if math.Float32bits(gotMax[i]) != math.Float32bits(w) {
-				t.Errorf("%s: maxNaN(%08x, %08x) = %08x, want %08x", l, math.Float32bits(xs[i]), math.Float32bits(ys[i]), math.Float32bits(gotMax[i]), math.Float32bits(w))
-			}
-		}
 		for _, s := range vals {
 			MaxScalarF32(gotMax, xs, s)
 			MinScalarF32(gotMin, xs, s)

@@ -14,11 +14,6 @@ func maxF32AVX512(dst *float32, x *float32, y *float32, n int)
 //go:noescape
 func minF32AVX512(dst *float32, x *float32, y *float32, n int)
 
-// maxNaNF32AVX512 computes dst[i] = maxNaN(x[i], y[i]) (Go's maxNaN: NaNs and signed zeros as the twin) for i < n; n is a multiple of 16.
-//
-//go:noescape
-func maxNaNF32AVX512(dst *float32, x *float32, y *float32, n int)
-
 // addF32AVX512 computes dst[i] = x[i] + y[i] for i < n; n is a multiple of 16.
 //
 //go:noescape
@@ -89,6 +84,11 @@ func maddScalarF32AVX512(dst *float32, x *float32, s float32, n int)
 //go:noescape
 func tapSumF32AVX512(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int)
 
+// tapMaxF32AVX512 computes dst[i] = the running maximum from lo over t < ntaps of base[offs[t]+i] (a NaN tap replaces the maximum, else Go's max), for i < n; n is a multiple of 16 and ntaps >= 1.
+//
+//go:noescape
+func tapMaxF32AVX512(dst *float32, base *float32, offs *int, lo float32, ntaps int, n int)
+
 // scalarChainF32AVX512 computes dst[i] = the chain of steps codes[t] with scalars sc[t] applied to src[i], t < nsteps, for i < n; n is a multiple of 16 and every code is below 9.
 //
 //go:noescape
@@ -144,11 +144,6 @@ func maxF32AVX2(dst *float32, x *float32, y *float32, n int)
 //
 //go:noescape
 func minF32AVX2(dst *float32, x *float32, y *float32, n int)
-
-// maxNaNF32AVX2 computes dst[i] = maxNaN(x[i], y[i]) (Go's maxNaN: NaNs and signed zeros as the twin) for i < n; n is a multiple of 8.
-//
-//go:noescape
-func maxNaNF32AVX2(dst *float32, x *float32, y *float32, n int)
 
 // addF32AVX2 computes dst[i] = x[i] + y[i] for i < n; n is a multiple of 8.
 //
@@ -219,6 +214,11 @@ func maddScalarF32AVX2(dst *float32, x *float32, s float32, n int)
 //
 //go:noescape
 func tapSumF32AVX2(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int)
+
+// tapMaxF32AVX2 computes dst[i] = the running maximum from lo over t < ntaps of base[offs[t]+i] (a NaN tap replaces the maximum, else Go's max), for i < n; n is a multiple of 8 and ntaps >= 1.
+//
+//go:noescape
+func tapMaxF32AVX2(dst *float32, base *float32, offs *int, lo float32, ntaps int, n int)
 
 // scalarChainF32AVX2 computes dst[i] = the chain of steps codes[t] with scalars sc[t] applied to src[i], t < nsteps, for i < n; n is a multiple of 8 and every code is below 9.
 //

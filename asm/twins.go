@@ -49,17 +49,6 @@ func maxGo(dst, x, y []float32) {
 	}
 }
 
-func maxNaNGo(dst, x, y []float32) {
-	x, y = x[:len(dst)], y[:len(dst)]
-	for i := range dst {
-		if v := y[i]; v != v {
-			dst[i] = v
-		} else {
-			dst[i] = max(x[i], v)
-		}
-	}
-}
-
 func minGo(dst, x, y []float32) {
 	x, y = x[:len(dst)], y[:len(dst)]
 	for i := range dst {
@@ -104,6 +93,21 @@ func tapSumGo(dst, base []float32, offs []int, w []float32) {
 			acc = s
 		}
 		dst[i] = acc
+	}
+}
+
+// tapMaxGo is TapMaxF32's loop.
+func tapMaxGo(dst, base []float32, offs []int, lo float32) {
+	for i := range dst {
+		m := lo
+		for _, o := range offs {
+			if v := base[o+i]; v != v {
+				m = v
+			} else {
+				m = max(m, v)
+			}
+		}
+		dst[i] = m
 	}
 }
 

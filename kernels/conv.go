@@ -131,6 +131,12 @@ func convDTypes(op string, x, w *runtime.Tensor, outDT runtime.DataType) (runtim
 // Sgemm driver, packing image patches straight into GEMM panels (direct
 // loops for depthwise); float64/int32/int64 use plain loops.
 func Conv2D(out, x, w *runtime.Tensor, attrs Conv2DAttrs) error {
+	return conv2dChain(out, x, w, attrs, nil)
+}
+
+// conv2dChain is Conv2D followed by chain on the output (nil for none);
+// float32 depthwise convolutions apply it to each plane as it is computed.
+func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) error {
 	const op = "conv2d"
 	if out == nil || x == nil || w == nil {
 		return fmt.Errorf("%s: nil tensor", op)
@@ -196,10 +202,20 @@ func Conv2D(out, x, w *runtime.Tensor, attrs Conv2DAttrs) error {
 		if cg := g.c / g.g; cg > 1 {
 			packs = constConvPacked(w, g.g, g.o/g.g, cg*g.kh*g.kw)
 		}
+		if g.c == g.g && chain != nil {
+			conv2dDepthwiseF32(&g, out.Float32s(), x.Float32s(), w.Float32s(), chain)
+			return nil
+		}
+		if chain != nil {
+			return fmt.Errorf("%s: a fused chain needs a depthwise convolution", op)
+		}
 		return conv2dF32(&g, out.Float32s(), x.Float32s(), w.Float32s(), packs)
 	}
 	// The plain loops capture their geometry; a copy keeps g on the stack
 	// for the float32 path.
+	if chain != nil {
+		return fmt.Errorf("%s: a fused chain needs float32", op)
+	}
 	gp := g
 	if outDT.IsFloat() {
 		return conv2dPlain[float64](&gp, out, x, w)
@@ -210,7 +226,7 @@ func Conv2D(out, x, w *runtime.Tensor, attrs Conv2DAttrs) error {
 func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA) error {
 	cg, og := g.c/g.g, g.o/g.g
 	if cg == 1 {
-		conv2dDepthwiseF32(g, out, x, w)
+		conv2dDepthwiseF32(g, out, x, w, nil)
 		return nil
 	}
 	kk := cg * g.kh * g.kw // GEMM depth
@@ -318,16 +334,16 @@ func convPackB(g *conv2dGeom, xg []float32, p0, kc, j0, cols, nr int, dst []floa
 // starting at +0 is never -0, and adding ±0 to it leaves it unchanged. A
 // non-finite weight would turn padding into NaN (0*Inf), so such weights take
 // the row loops, which skip the padding.
-func conv2dDepthwiseF32(g *conv2dGeom, out, x, w []float32) {
+func conv2dDepthwiseF32(g *conv2dGeom, out, x, w []float32, chain *rowChain) {
 	j := convDWPool.Get().(*convDWJob)
-	j.g, j.out, j.x, j.w = *g, out, x, w
+	j.g, j.out, j.x, j.w, j.chain = *g, out, x, w, chain
 	fn := j.fn
 	if allFinite(w) {
 		j.plan()
 		fn = j.tapFn
 	}
 	ParallelFor(g.n*g.o, max(1, 4096/max(1, g.oh*g.ow*g.kh*g.kw)), fn)
-	j.out, j.x, j.w = nil, nil, nil
+	j.out, j.x, j.w, j.chain = nil, nil, nil, nil
 	convDWPool.Put(j)
 }
 
@@ -345,14 +361,11 @@ func allFinite(w []float32) bool {
 type convDWJob struct {
 	g         conv2dGeom
 	out, x, w []float32
+	chain     *rowChain // applied to each output plane when not nil
 	fn        func(lo, hi int)
 	tapFn     func(lo, hi int)
-	// The phase-split scratch geometry (plan): sub-image width wq and size
-	// sub, the taps' offsets, the flat output length n (oh rows of wq,
-	// rounded up to a whole vector) and the scratch plane length.
-	wq, sub, n, plen int
-	offs             []int
-	scratch          sync.Pool // *dwScratch
+	ph        phasePlane // the phase-split scratch geometry (plan)
+	scratch   sync.Pool  // *dwScratch
 }
 
 type dwScratch struct{ p, f []float32 }
@@ -360,21 +373,7 @@ type dwScratch struct{ p, f []float32 }
 // plan computes the scratch geometry of j.g.
 func (j *convDWJob) plan() {
 	g := &j.g
-	hp, wp := g.h+g.pt+g.pb, g.w+g.pl+g.pr
-	hq, wq := (hp+g.sh-1)/g.sh, (wp+g.sw-1)/g.sw
-	j.wq, j.sub = wq, hq*wq
-	j.n = (g.oh*wq + 15) &^ 15
-	j.offs = j.offs[:0]
-	maxOff := 0
-	for i := 0; i < g.kh; i++ {
-		for k := 0; k < g.kw; k++ {
-			ri, rk := i*g.dh, k*g.dw
-			o := ((ri%g.sh)*g.sw+rk%g.sw)*j.sub + (ri/g.sh)*wq + rk/g.sw
-			j.offs = append(j.offs, o)
-			maxOff = max(maxOff, o)
-		}
-	}
-	j.plen = max(g.sh*g.sw*j.sub, maxOff+j.n)
+	j.ph.plan(g.h, g.w, g.pt, g.pl, g.h+g.pt+g.pb, g.w+g.pl+g.pr, g.sh, g.sw, g.kh, g.kw, g.dh, g.dw, g.oh)
 }
 
 // tapPlanes computes output planes [lo, hi) with asm.TapSumF32.
@@ -384,52 +383,91 @@ func (j *convDWJob) tapPlanes(lo, hi int) {
 	if sc == nil {
 		sc = new(dwScratch)
 	}
-	if cap(sc.p) < j.plen {
-		sc.p = make([]float32, j.plen)
+	if cap(sc.p) < j.ph.plen {
+		sc.p = make([]float32, j.ph.plen)
 	}
-	if cap(sc.f) < j.n {
-		sc.f = make([]float32, j.n)
+	if cap(sc.f) < j.ph.n {
+		sc.f = make([]float32, j.ph.n)
 	}
-	p, f := sc.p[:j.plen], sc.f[:j.n]
+	p, f := sc.p[:j.ph.plen], sc.f[:j.ph.n]
 	og := g.o / g.g
 	loaded := -1 // the (n, c) plane in p
 	for plane := lo; plane < hi; plane++ {
 		n, o := plane/g.o, plane%g.o
 		c := o / og
 		if src := n*g.c + c; src != loaded {
-			j.loadPlane(p, x[src*g.h*g.w:(src+1)*g.h*g.w])
+			j.ph.load(p, x[src*g.h*g.w:(src+1)*g.h*g.w], 0)
 			loaded = src
 		}
-		asm.TapSumF32(f, p, j.offs, w[o*g.kh*g.kw:(o+1)*g.kh*g.kw])
+		asm.TapSumF32(f, p, j.ph.offs, w[o*g.kh*g.kw:(o+1)*g.kh*g.kw])
 		dst := out[plane*g.oh*g.ow : (plane+1)*g.oh*g.ow]
 		for y := 0; y < g.oh; y++ {
-			copy(dst[y*g.ow:(y+1)*g.ow], f[y*j.wq:y*j.wq+g.ow])
+			copy(dst[y*g.ow:(y+1)*g.ow], f[y*j.ph.wq:y*j.ph.wq+g.ow])
 		}
+		j.chain.apply(dst, plane%g.o)
 	}
 	j.scratch.Put(sc)
 }
 
-// loadPlane writes the input plane xc into p, zero-padded and split by
-// stride phase: padded element (r, c) goes to sub-image (r%sh, c%sw) at
-// (r/sh, c/sw).
-func (j *convDWJob) loadPlane(p, xc []float32) {
-	g := &j.g
-	clear(p)
-	for r := 0; r < g.h; r++ {
-		pr := r + g.pt
-		row := xc[r*g.w : (r+1)*g.w]
-		if g.sw == 1 {
-			o := (pr%g.sh)*j.sub + (pr/g.sh)*j.wq + g.pl
-			copy(p[o:o+g.w], row)
+// phasePlane is the geometry of a zero- (or otherwise) padded input plane
+// split by stride phase, which makes every tap of a strided window one
+// constant offset from the output index: padded element (r, c) goes to
+// sub-image (r%sh, c%sw) at (r/sh, c/sw). Output (y, x) is then element
+// y*wq+x of a flat run of n values (oh rows of wq, rounded up to a whole
+// vector), and tap (i, k) reads the plane at that index plus offs[i*kw+k].
+type phasePlane struct {
+	h, w, pt, pl, sh, sw int
+	// Sub-image width wq and size sub, the flat output length n and the
+	// scratch plane length.
+	wq, sub, n, plen int
+	offs             []int
+}
+
+// plan computes the geometry for an h x w input padded to hp x wp (pt rows
+// above, pl columns left), strides sh, sw, a kh x kw window dilated by dh,
+// dw, and oh output rows.
+func (q *phasePlane) plan(h, w, pt, pl, hp, wp, sh, sw, kh, kw, dh, dw, oh int) {
+	q.h, q.w, q.pt, q.pl, q.sh, q.sw = h, w, pt, pl, sh, sw
+	hq, wq := (hp+sh-1)/sh, (wp+sw-1)/sw
+	q.wq, q.sub = wq, hq*wq
+	q.n = (oh*wq + 15) &^ 15
+	q.offs = q.offs[:0]
+	maxOff := 0
+	for i := 0; i < kh; i++ {
+		for k := 0; k < kw; k++ {
+			ri, rk := i*dh, k*dw
+			o := ((ri%sh)*sw+rk%sw)*q.sub + (ri/sh)*wq + rk/sw
+			q.offs = append(q.offs, o)
+			maxOff = max(maxOff, o)
+		}
+	}
+	q.plen = max(sh*sw*q.sub, maxOff+q.n)
+}
+
+// load writes the input plane xc into p (q.plen values), padding with fill.
+func (q *phasePlane) load(p, xc []float32, fill float32) {
+	if fill == 0 {
+		clear(p)
+	} else {
+		for i := range p {
+			p[i] = fill
+		}
+	}
+	for r := 0; r < q.h; r++ {
+		pr := r + q.pt
+		row := xc[r*q.w : (r+1)*q.w]
+		if q.sw == 1 {
+			o := (pr%q.sh)*q.sub + (pr/q.sh)*q.wq + q.pl
+			copy(p[o:o+q.w], row)
 			continue
 		}
-		base := (pr%g.sh)*g.sw*j.sub + (pr/g.sh)*j.wq
-		w, sw, pl := g.w, g.sw, g.pl
+		base := (pr%q.sh)*q.sw*q.sub + (pr/q.sh)*q.wq
+		w, sw, pl := q.w, q.sw, q.pl
 		if sw == 2 {
 			// Pairs (c0+2k, c0+2k+1) land at index (c0+pl)/2+k of the
 			// even and odd sub-images; c0 makes the first one even.
 			c0 := pl & 1
-			even, odd := p[base:], p[base+j.sub:]
+			even, odd := p[base:], p[base+q.sub:]
 			if c0 == 1 {
 				odd[pl/2] = row[0]
 			}
@@ -448,15 +486,8 @@ func (j *convDWJob) loadPlane(p, xc []float32) {
 				continue
 			}
 			src := row[c:]
-			d := p[base+ph*j.sub+(c+pl)/sw:]
+			d := p[base+ph*q.sub+(c+pl)/sw:]
 			d = d[:(len(src)+sw-1)/sw]
-			if sw == 2 {
-				_ = src[2*(len(d)-1)]
-				for k := range d {
-					d[k] = src[2*k]
-				}
-				continue
-			}
 			for k := range d {
 				d[k] = src[k*sw]
 			}
@@ -518,6 +549,7 @@ func (dw *convDWJob) planes(lo, hi int) {
 				}
 			}
 		}
+		dw.chain.apply(dst, o)
 	}
 }
 

@@ -366,7 +366,7 @@ func TestDepthwiseTapMatchesRows(t *testing.T) {
 			w[r.Intn(len(w))] = float32(math.Inf(1))
 		}
 		got := make([]float32, g.n*g.o*g.oh*g.ow)
-		conv2dDepthwiseF32(&g, got, x, w)
+		conv2dDepthwiseF32(&g, got, x, w, nil)
 		want := make([]float32, len(got))
 		j := &convDWJob{g: g, out: want, x: x, w: w}
 		j.planes(0, g.n*g.o)

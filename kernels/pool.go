@@ -3,9 +3,7 @@ package kernels
 import (
 	"fmt"
 	"math"
-	"sync"
 
-	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -195,6 +193,10 @@ func pool2d(name string, out, x *runtime.Tensor, a *Pool2DAttrs, isMax bool) err
 
 // poolRun runs pooling over (n, c) planes, in parallel when large.
 func poolRun[T number](g *pool2dGeom, o, x []T, isMax bool, lowest T) {
+	if of, ok := any(o).([]float32); ok && isMax && poolMaxVector && g.xsW == 1 && g.osW == 1 && g.xsH == g.w && g.osH == g.ow {
+		maxPoolTap(g, of, any(x).([]float32), any(lowest).(float32))
+		return
+	}
 	planes := g.n * g.c
 	work := planes * g.oh * g.ow * g.kh * g.kw
 	if work < parThreshold || planes == 1 || NumThreads() <= 1 {
@@ -294,25 +296,6 @@ func maxPlanesNCHW[T number](g *pool2dGeom, o, x []T, lowest T, lo, hi int) {
 	for oxHi < g.ow && oxHi*g.sw-g.pl+(kw-1)*dw < w {
 		oxHi++
 	}
-	// float32 rows with stride 1 or 2 take the vector path: one MaxNaNF32
-	// pass per tap, stride-2 rows split into even and odd columns first.
-	_, vec := any(x).([]float32)
-	vec = vec && poolMaxVector && g.sw <= 2 && oxHi > oxLo
-	var sc *[]float32
-	if vec {
-		// Scratch: the interior's length of lowest values, then (stride 2)
-		// the even and odd columns.
-		sc = poolRowPool.Get().(*[]float32)
-		defer poolRowPool.Put(sc)
-		ni := oxHi - oxLo
-		if n := ni + 2*(ni+(kw-1)*dw/2+1); cap(*sc) < n {
-			*sc = make([]float32, n)
-		}
-		lows := (*sc)[:ni]
-		for i := range lows {
-			lows[i] = any(lowest).(float32)
-		}
-	}
 	for pl := lo; pl < hi; pl++ {
 		n, c := pl/g.c, pl%g.c
 		xb := n*g.xsN + c*g.xsC
@@ -346,12 +329,10 @@ func maxPlanesNCHW[T number](g *pool2dGeom, o, x []T, lowest T, lo, hi int) {
 			// Interior outputs: one pass per tap over the whole run of
 			// outputs, so consecutive outputs do not wait on each other.
 			inner := orow[oxLo:oxHi]
-			if vec {
-				maxInteriorF32(g, any(inner).([]float32), any(x).([]float32), xb, y0, kyLo, kyHi, oxLo, *sc)
-			} else if len(inner) > 0 {
-				for i := range inner {
-					inner[i] = lowest
-				}
+			for i := range inner {
+				inner[i] = lowest
+			}
+			if len(inner) > 0 {
 				sw := g.sw
 				for ky := kyLo; ky < kyHi; ky++ {
 					row := x[xb+(y0+ky*g.dh)*g.xsH : xb+(y0+ky*g.dh)*g.xsH+w]
@@ -378,63 +359,9 @@ func maxPlanesNCHW[T number](g *pool2dGeom, o, x []T, lowest T, lo, hi int) {
 	}
 }
 
-// poolMaxVector enables maxPlanesNCHW's vector path (tests turn it off to
-// compare with the scalar loops).
+// poolMaxVector enables float32 max pooling's plane-at-a-time path
+// (maxPoolTap); tests turn it off to compare with the scalar loops.
 var poolMaxVector = true
-
-// poolRowPool holds the even/odd column buffers of stride-2 max pooling.
-var poolRowPool = sync.Pool{New: func() any { return new([]float32) }}
-
-// maxInteriorF32 is maxPlanesNCHW's interior for float32 with horizontal
-// stride 1 or 2: out (the outputs whose window lies inside the row, the
-// first being oxLo) is the running maximum from the lowest value over the
-// taps in the scalar loop's order, one asm.MaxNaNF32 pass per tap, so the
-// bits are the scalar loop's (maxNaN). A stride-2 row is split into its even
-// and odd columns (asm.Deinterleave2F32) once per kernel row, so each tap
-// reads a contiguous run. sc holds len(out) lowest values, then room for
-// the columns.
-func maxInteriorF32(g *pool2dGeom, out, x []float32, xb, y0, kyLo, kyHi, oxLo int, sc []float32) {
-	n := len(out)
-	acc := sc[:n] // the lowest values: the first tap's running maximum
-	sc = sc[n:]
-	if kyLo >= kyHi {
-		copy(out, acc)
-		return
-	}
-	for ky := kyLo; ky < kyHi; ky++ {
-		rs := xb + (y0+ky*g.dh)*g.xsH
-		row := x[rs : rs+g.w]
-		start := oxLo*g.sw - g.pl
-		if g.sw == 1 {
-			for kx := 0; kx < g.kw; kx++ {
-				s := start + kx*g.dw
-				asm.MaxNaNF32(out, acc, row[s:s+n])
-				acc = out
-			}
-			continue
-		}
-		// Columns start+2i (even) and start+2i+1 (odd) for i < m; the last
-		// odd column may lie past the row, and then no tap reads it.
-		m := n + (g.kw-1)*g.dw/2
-		even, odd := sc[:m], sc[m:2*m]
-		seg := row[start:]
-		if len(seg) >= 2*m {
-			asm.Deinterleave2F32(even, odd, seg)
-		} else {
-			asm.Deinterleave2F32(even[:m-1], odd[:m-1], seg)
-			even[m-1], odd[m-1] = seg[2*(m-1)], 0
-		}
-		for kx := 0; kx < g.kw; kx++ {
-			off := kx * g.dw
-			src := even
-			if off%2 == 1 {
-				src = odd
-			}
-			asm.MaxNaNF32(out, acc, src[off/2:off/2+n])
-			acc = out
-		}
-	}
-}
 
 // maxNaN is max(m, v) where a NaN v wins, as the general loop's
 // `v > m || v != v`: once m is NaN nothing replaces it.

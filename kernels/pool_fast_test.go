@@ -51,18 +51,7 @@ func TestMaxPoolNCHWFastPath(t *testing.T) {
 			fast[i] = 12345
 		}
 		want := make([]float32, n)
-		// The vector path gives the scalar loops' bits (NaN payloads and
-		// signed zeros included).
-		scalar := make([]float32, n)
-		poolMaxVector = false
-		maxPlanesNCHW(&g, scalar, xs, lowest, 0, g.n*g.c)
-		poolMaxVector = true
 		maxPlanesNCHW(&g, fast[guard:guard+n], xs, lowest, 0, g.n*g.c)
-		for i := range scalar {
-			if got := fast[guard+i]; math.Float32bits(got) != math.Float32bits(scalar[i]) {
-				t.Fatalf("%dx%d %+v: [%d] vector %08x, scalar %08x", h, w, a, i, math.Float32bits(got), math.Float32bits(scalar[i]))
-			}
-		}
 		poolPlanesGeneral(&g, want, xs, true, lowest, 0, g.n*g.c)
 		what := fmt.Sprintf("%dx%d %+v", h, w, a)
 		for i := range want {
@@ -91,5 +80,65 @@ func TestMaxPoolNCHWFastPath(t *testing.T) {
 				t.Fatalf("%s int32: [%d] fast %d, general %d", what, i, fi[i], wi[i])
 			}
 		}
+	}
+}
+
+// TestMaxPoolTapMatchesScalar compares float32 max pooling's
+// plane-at-a-time path (maxPoolTap: -Inf padded, phase-split planes,
+// asm.TapMaxF32) with the scalar loops, bit for bit (NaN payloads, signed
+// zeros, -Inf), over random geometries: kernel sizes, strides 1-3,
+// dilations, asymmetric padding, ceil mode, batches, at 1 and 2 threads.
+func TestMaxPoolTapMatchesScalar(t *testing.T) {
+	defer SetNumThreads(0)
+	defer func() { poolMaxVector = true }()
+	r := rand.New(rand.NewSource(6))
+	tried := 0
+	for it := 0; it < 300; it++ {
+		h, w := 1+r.Intn(20), 1+r.Intn(40)
+		a := Pool2DAttrs{
+			PoolSize: []int64{int64(1 + r.Intn(4)), int64(1 + r.Intn(4))},
+			Strides:  []int64{int64(1 + r.Intn(3)), int64(1 + r.Intn(3))},
+			Dilation: []int64{int64(1 + r.Intn(2)), int64(1 + r.Intn(2))},
+			Padding:  []int64{int64(r.Intn(3)), int64(r.Intn(3)), int64(r.Intn(3)), int64(r.Intn(3))},
+			CeilMode: r.Intn(2) == 0,
+		}
+		x := randT(t, int64(it), []int64{int64(1 + r.Intn(2)), int64(1 + r.Intn(5)), int64(h), int64(w)}, f32, -4, 4)
+		xs := x.Float32s()
+		for i := range xs {
+			switch r.Intn(16) {
+			case 0:
+				xs[i] = math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22)) | uint32(r.Intn(2))<<31)
+			case 1:
+				xs[i] = float32(math.Inf(-1))
+			case 2:
+				xs[i] = float32(math.Copysign(0, -1))
+			case 3:
+				xs[i] = 0
+			}
+		}
+		g, err := resolvePool2D("test", x, &a)
+		if err != nil || g.oh <= 0 || g.ow <= 0 {
+			continue
+		}
+		tried++
+		SetNumThreads(1 + it%2)
+		shape := g.outShape[:]
+		want, got := mustT(t, shape, f32), mustT(t, shape, f32)
+		poolMaxVector = false
+		if err := MaxPool2D(want, x, a); err != nil {
+			t.Fatal(err)
+		}
+		poolMaxVector = true
+		if err := MaxPool2D(got, x, a); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range want.Float32s() {
+			if g := got.Float32s()[i]; math.Float32bits(g) != math.Float32bits(v) {
+				t.Fatalf("%v %+v: [%d] planes %08x, scalar %08x", x.Shape(), a, i, math.Float32bits(g), math.Float32bits(v))
+			}
+		}
+	}
+	if tried < 100 {
+		t.Fatalf("only %d geometries tried", tried)
 	}
 }

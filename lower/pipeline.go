@@ -46,6 +46,7 @@ func DefaultPasses() []Pass {
 		{"legalize", Legalize},
 		{"fuse-matmul-epilogue", FuseMatmulEpilogue},
 		{"fuse-elementwise-chains", FuseElementwiseChains},
+		{"fuse-conv-chain", FuseConvChain},
 		{"to-non-dataflow", ToNonDataflow},
 		{"call-tir-rewrite", CallTIRRewrite},
 		{"static-plan-block-memory", StaticPlanBlockMemory},

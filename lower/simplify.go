@@ -146,22 +146,32 @@ func constValue(e ir.Expr) (runtime.Value, bool) {
 	return nil, false
 }
 
-// FoldConstant evaluates operator calls whose arguments are all constants,
-// with the same library kernels the program would run, and replaces them by
-// their results.
+// FoldConstant evaluates operator calls whose arguments are all known at
+// compile time (constants, variables bound to constants, including those
+// folded earlier in the function, shapes and other literals), with the same
+// library kernels the program would run, and replaces them by their
+// results: a batch norm's sqrt(var + eps) and scale, reshaped biases. A
+// result larger than both foldMinElems and its largest constant input (a
+// broadcast or a tensor created from a shape) is left to run time, so that
+// folding never grows the executable by more than its inputs.
 func FoldConstant(m *ir.Module) (*ir.Module, error) {
 	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
+		consts := map[*ir.Var]*ir.Constant{}
 		return rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
 			vb, ok := b.(*ir.VarBinding)
 			if !ok {
 				emit(b)
 				return nil
 			}
+			if k, ok := vb.Value.(*ir.Constant); ok {
+				consts[vb.Var] = k
+			}
 			if c, ok := vb.Value.(*ir.Call); ok && c.OpName() != "" && !structural[c.OpName()] {
-				if t := foldCall(c); t != nil {
+				if t := foldCall(c, consts); t != nil {
 					k := &ir.Constant{Value: t, MetaIndex: -1}
 					k.Info = c.SInfo()
 					k.Loc = c.Loc
+					consts[vb.Var] = k
 					emit(&ir.VarBinding{Var: vb.Var, Value: k, Loc: vb.Loc})
 					return nil
 				}
@@ -172,9 +182,14 @@ func FoldConstant(m *ir.Module) (*ir.Module, error) {
 	})
 }
 
-// foldCall runs c's kernel when all inputs are constants and the result is a
-// single tensor of static shape; it returns nil when it cannot.
-func foldCall(c *ir.Call) *runtime.Tensor {
+// foldMinElems is the size up to which FoldConstant folds any result.
+const foldMinElems = 64
+
+// foldCall runs c's kernel when all inputs are known (variables in consts
+// stand for their constants) and the result is a single tensor of static
+// shape no larger than foldMinElems or its largest constant input; it
+// returns nil when it cannot.
+func foldCall(c *ir.Call, consts map[*ir.Var]*ir.Constant) *runtime.Tensor {
 	ts, ok := c.SInfo().(*ir.TensorSInfo)
 	if !ok || ts.DType.IsVoid() {
 		return nil
@@ -183,16 +198,27 @@ func foldCall(c *ir.Call) *runtime.Tensor {
 	if !ok {
 		return nil
 	}
-	for _, a := range c.Args {
-		if _, ok := a.(*ir.Constant); !ok {
-			return nil
-		}
-	}
 	f, ok := runtime.Lookup(KernelName(c.OpName()))
 	if !ok {
 		return nil
 	}
-	args, err := kernelArgs(c)
+	sc := *c
+	sc.Args = make([]ir.Expr, len(c.Args))
+	largest := int64(foldMinElems)
+	for i, a := range c.Args {
+		a = substConsts(a, consts)
+		if _, known := constValue(a); !known {
+			return nil
+		}
+		if k, isConst := a.(*ir.Constant); isConst {
+			largest = max(largest, k.Value.NumElements())
+		}
+		sc.Args[i] = a
+	}
+	if n, err := runtime.NumElements(shape); err != nil || n > largest {
+		return nil
+	}
+	args, err := kernelArgs(&sc)
 	if err != nil {
 		return nil
 	}
@@ -212,6 +238,33 @@ func foldCall(c *ir.Call) *runtime.Tensor {
 		return nil // leave it to run time, where the error reaches the user
 	}
 	return out
+}
+
+// substConsts replaces variables bound to constants in e (itself or the
+// fields of a tuple) by the constants.
+func substConsts(e ir.Expr, consts map[*ir.Var]*ir.Constant) ir.Expr {
+	switch x := e.(type) {
+	case *ir.Var:
+		if k, ok := consts[x]; ok {
+			return k
+		}
+	case *ir.Tuple:
+		var fields []ir.Expr
+		for i, f := range x.Fields {
+			if g := substConsts(f, consts); g != f {
+				if fields == nil {
+					fields = append([]ir.Expr(nil), x.Fields...)
+				}
+				fields[i] = g
+			}
+		}
+		if fields != nil {
+			t := &ir.Tuple{Fields: fields}
+			t.Info, t.Loc = x.Info, x.Loc
+			return t
+		}
+	}
+	return e
 }
 
 // ToNonDataflow turns dataflow blocks into ordinary binding blocks and

@@ -72,6 +72,7 @@ func main() {
 		scalarKernels(s)
 		maddScalarKernels(s)
 		tapSumKernels(s)
+		tapMaxKernels(s)
 		chainKernels(s)
 		unaryKernels(s)
 		reductionKernels(s)
@@ -179,7 +180,6 @@ var minMaxOps = []struct {
 }{
 	{"max", emitGoMax},
 	{"min", emitGoMin},
-	{"maxNaN", emitMaxNaN},
 }
 
 func binaryKernels(s isa) {
@@ -265,7 +265,7 @@ func chainKernels(s isa) {
 	sc := Load(Param("sc"), GP64()).(reg.GPVirtual)
 	nt := Load(Param("nsteps"), GP64()).(reg.GPVirtual)
 	n := Load(Param("n"), GP64()).(reg.GPVirtual)
-	vecBlocks(s, name, n, []reg.GPVirtual{src, dst}, func(u int, lbl string) {
+	vecBlocks(s, name, n, []reg.GPVirtual{src, dst}, 8, func(u int, lbl string) {
 		vs := make([]reg.VecVirtual, u)
 		for i := range vs {
 			vs[i] = s.vec()
@@ -303,13 +303,13 @@ func chainKernels(s isa) {
 }
 
 // vecBlocks emits the loop of a kernel over n elements (a multiple of
-// s.lanes) in blocks of 8 vectors, then single vectors: body(u, lbl) handles
+// s.lanes) in blocks of big vectors, then single vectors: body(u, lbl) handles
 // u vectors at the pointers (lbl prefixes its own labels), which then
 // advance; after the last block the kernel returns.
-func vecBlocks(s isa, name string, n reg.GPVirtual, ptrs []reg.GPVirtual, body func(u int, lbl string)) {
-	for _, u := range []int{8, 1} {
+func vecBlocks(s isa, name string, n reg.GPVirtual, ptrs []reg.GPVirtual, big int, body func(u int, lbl string)) {
+	for _, u := range []int{big, 1} {
 		lbl := fmt.Sprintf("%s_u%d", name, u)
-		next := fmt.Sprintf("%s_u%d", name, u/8)
+		next := fmt.Sprintf("%s_u%d", name, u/big)
 		if u == 1 {
 			next = name + "_done"
 		}
@@ -363,7 +363,7 @@ func tapSumKernels(s isa) {
 	w := Load(Param("w"), GP64()).(reg.GPVirtual)
 	nt := Load(Param("ntaps"), GP64()).(reg.GPVirtual)
 	n := Load(Param("n"), GP64()).(reg.GPVirtual)
-	vecBlocks(s, name, n, []reg.GPVirtual{dst, base}, func(u int, lbl string) {
+	vecBlocks(s, name, n, []reg.GPVirtual{dst, base}, 8, func(u int, lbl string) {
 		accs := make([]reg.VecVirtual, u)
 		for i := range accs {
 			accs[i] = s.vec()
@@ -382,6 +382,45 @@ func tapSumKernels(s isa) {
 			v := s.vec()
 			VMULPS(mem(p, i*s.bytes), wv, v)
 			VADDPS(v, accs[i], accs[i])
+		}
+		INCQ(t)
+		CMPQ(t, nt)
+		JL(LabelRef(lbl + "_tap"))
+		for i := range accs {
+			VMOVUPS(accs[i], mem(dst, i*s.bytes))
+		}
+	})
+}
+
+// tapMaxKernels emits dst[i] = the running maximum (emitMaxNaN: a NaN tap
+// replaces what came before, else Go's max) over t of base[offs[t]+i],
+// from lo: a max pooling over a padded plane, one call per plane.
+func tapMaxKernels(s isa) {
+	name := "tapMaxF32" + s.suffix
+	text(name, "func(dst, base *float32, offs *int, lo float32, ntaps, n int)")
+	Doc(fmt.Sprintf("%s computes dst[i] = the running maximum from lo over t < ntaps of base[offs[t]+i] (a NaN tap replaces the maximum, else Go's max), for i < n; n is a multiple of %d and ntaps >= 1.", name, s.lanes))
+	dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
+	base := Load(Param("base"), GP64()).(reg.GPVirtual)
+	offs := Load(Param("offs"), GP64()).(reg.GPVirtual)
+	nt := Load(Param("ntaps"), GP64()).(reg.GPVirtual)
+	n := Load(Param("n"), GP64()).(reg.GPVirtual)
+	vecBlocks(s, name, n, []reg.GPVirtual{dst, base}, 4, func(u int, lbl string) {
+		accs := make([]reg.VecVirtual, u)
+		for i := range accs {
+			accs[i] = s.vec()
+			VBROADCASTSS(NewParamAddr("lo", 24), accs[i])
+		}
+		t := GP64()
+		XORQ(t, t)
+		Label(lbl + "_tap")
+		off := GP64()
+		MOVQ(Mem{Base: offs, Index: t, Scale: 8}, off)
+		p := GP64()
+		LEAQ(Mem{Base: base, Index: off, Scale: 4}, p)
+		for i := range accs {
+			v := s.vec()
+			VMOVUPS(mem(p, i*s.bytes), v)
+			emitMaxNaN(s, accs[i], v, accs[i])
 		}
 		INCQ(t)
 		CMPQ(t, nt)

@@ -10,13 +10,13 @@ import (
 	rtimpl "github.com/relaxgo/relaxgo/runtime/rtimpl"
 )
 
-// vmtir_main is the compiled form of Relax function main (1 parameter, 41 registers).
+// vmtir_main is the compiled form of Relax function main (1 parameter, 38 registers).
 func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	c := rtimpl.ConstPool(vm)
 	var err error
 	// call vm.builtin.check_tensor_info [%0, i4, c[0], c[1]] -> %void
 	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 4 || t.DType() != runtime.Float32 {
-		_, err = rtimpl.Call(lib[0], r[29:33], r[0], imms[0], c[0], c[1])
+		_, err = rtimpl.Call(lib[0], r[26:30], r[0], imms[0], c[0], c[1])
 		if err != nil {
 			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
 		}
@@ -25,7 +25,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := rtimpl.ValueShape(r[0])
 		if !ok || len(s) != 4 || s[0] != 1 || s[1] != 3 || s[2] != 16 || s[3] != 16 {
-			_, err = rtimpl.Call(lib[1], r[29:41], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], imms[1], imms[4], c[1])
+			_, err = rtimpl.Call(lib[1], r[26:38], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], imms[1], imms[4], c[1])
 			if err != nil {
 				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
 			}
@@ -36,71 +36,70 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	if err != nil {
 		return rtimpl.CallErr(2, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.alloc_storage [%vm, c[5], i0, c[4], c[3]] -> %2
-	r[3], err = rtimpl.AllocStorage(vm, 1024)
+	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %2
+	r[3], err = rtimpl.AllocStorage(vm, 8192)
 	if err != nil {
 		return rtimpl.CallErr(3, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %3
-	r[4], err = rtimpl.AllocStorage(vm, 8192)
+	// call vm.builtin.alloc_tensor [%1, i0, c[5], c[0]] -> %3
+	r[4], err = rtimpl.AllocTensor(lib[3], r[26:30], 0, runtime.Float32, r[2], imms[1], c[5], c[0])
 	if err != nil {
-		return rtimpl.CallErr(4, "vm.builtin.alloc_storage", err)
+		return rtimpl.CallErr(4, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %4
-	r[5], err = rtimpl.AllocTensor(lib[3], r[29:33], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	// call kernels.nn.conv2d [%0, c[6], c[7], c[8], c[7], i1, c[9], c[10], c[9], c[11], %3] -> %void
+	_, err = rtimpl.Call(lib[4], r[26:37], r[0], c[6], c[7], c[8], c[7], imms[2], c[9], c[10], c[9], c[11], r[4])
 	if err != nil {
-		return rtimpl.CallErr(5, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(5, "kernels.nn.conv2d", err)
 	}
-	// call kernels.nn.conv2d [%0, c[7], c[8], c[9], c[8], i1, c[10], c[11], c[10], c[12], %4] -> %void
-	_, err = rtimpl.Call(lib[4], r[29:40], r[0], c[7], c[8], c[9], c[8], imms[2], c[10], c[11], c[10], c[12], r[5])
-	if err != nil {
-		return rtimpl.CallErr(6, "kernels.nn.conv2d", err)
-	}
-	// call vm.builtin.copy [%4] -> %5
-	r[6] = r[5]
-	// call vm.builtin.null_value [] -> %4
-	r[5] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[13], c[0]] -> %6
-	r[7], err = rtimpl.AllocTensor(lib[3], r[29:33], 0, runtime.Float32, r[3], imms[1], c[13], c[0])
+	// call vm.builtin.copy [%3] -> %4
+	r[5] = r[4]
+	// call vm.builtin.null_value [] -> %3
+	r[4] = nil
+	// call vm.builtin.copy [c[12]] -> %5
+	r[6] = c[12]
+	// call vm.builtin.alloc_tensor [%2, i0, c[5], c[0]] -> %6
+	r[7], err = rtimpl.AllocTensor(lib[3], r[26:30], 0, runtime.Float32, r[3], imms[1], c[5], c[0])
 	if err != nil {
 		return rtimpl.CallErr(9, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.reshape [c[14], c[13], %6] -> %void
-	_, err = rtimpl.Call(lib[5], r[29:32], c[14], c[13], r[7])
+	// call kernels.relaxgo.ew_chain [%4, c[13], %5, %6] -> %void
+	_, err = rtimpl.Call(lib[5], r[26:30], r[5], c[13], r[6], r[7])
 	if err != nil {
-		return rtimpl.CallErr(10, "kernels.reshape", err)
+		return rtimpl.CallErr(10, "kernels.relaxgo.ew_chain", err)
 	}
+	// call vm.builtin.null_value [] -> %4
+	r[5] = nil
+	// call vm.builtin.null_value [] -> %5
+	r[6] = nil
 	// call vm.builtin.copy [%6] -> %7
 	r[8] = r[7]
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %8
-	r[9], err = rtimpl.AllocTensor(lib[3], r[29:33], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
+	// call vm.builtin.alloc_tensor [%1, i0, c[14], c[0]] -> %8
+	r[9], err = rtimpl.AllocTensor(lib[3], r[26:30], 0, runtime.Float32, r[2], imms[1], c[14], c[0])
 	if err != nil {
-		return rtimpl.CallErr(13, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(15, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.relaxgo.ew_chain [%5, c[15], %7, %8] -> %void
-	_, err = rtimpl.Call(lib[6], r[29:33], r[6], c[15], r[8], r[9])
+	// call kernels.nn.max_pool2d [%7, c[15], c[15], c[16], c[7], i0, i0, c[9], c[9], %8] -> %void
+	_, err = rtimpl.Call(lib[6], r[26:36], r[8], c[15], c[15], c[16], c[7], imms[1], imms[1], c[9], c[9], r[9])
 	if err != nil {
-		return rtimpl.CallErr(14, "kernels.relaxgo.ew_chain", err)
+		return rtimpl.CallErr(16, "kernels.nn.max_pool2d", err)
 	}
-	// call vm.builtin.null_value [] -> %5
-	r[6] = nil
 	// call vm.builtin.null_value [] -> %7
 	r[8] = nil
 	// call vm.builtin.copy [%8] -> %9
 	r[10] = r[9]
 	// call vm.builtin.null_value [] -> %8
 	r[9] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[16], c[0]] -> %10
-	r[11], err = rtimpl.AllocTensor(lib[3], r[29:33], 0, runtime.Float32, r[2], imms[1], c[16], c[0])
+	// call vm.builtin.alloc_tensor [%2, i0, c[17], c[0]] -> %10
+	r[11], err = rtimpl.AllocTensor(lib[3], r[26:30], 0, runtime.Float32, r[3], imms[1], c[17], c[0])
 	if err != nil {
-		return rtimpl.CallErr(19, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(20, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.nn.max_pool2d [%9, c[17], c[17], c[18], c[8], i0, i0, c[10], c[10], %10] -> %void
-	_, err = rtimpl.Call(lib[7], r[29:39], r[10], c[17], c[17], c[18], c[8], imms[1], imms[1], c[10], c[10], r[11])
+	// call kernels.nn.conv2d [%9, c[18], c[15], c[8], c[7], i1, c[9], c[10], c[9], c[11], %10] -> %void
+	_, err = rtimpl.Call(lib[4], r[26:37], r[10], c[18], c[15], c[8], c[7], imms[2], c[9], c[10], c[9], c[11], r[11])
 	if err != nil {
-		return rtimpl.CallErr(20, "kernels.nn.max_pool2d", err)
+		return rtimpl.CallErr(21, "kernels.nn.conv2d", err)
 	}
 	// call vm.builtin.null_value [] -> %9
 	r[10] = nil
@@ -108,137 +107,107 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[12] = r[11]
 	// call vm.builtin.null_value [] -> %10
 	r[11] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[19], c[0]] -> %12
-	r[13], err = rtimpl.AllocTensor(lib[3], r[29:33], 0, runtime.Float32, r[4], imms[1], c[19], c[0])
+	// call vm.builtin.copy [c[19]] -> %12
+	r[13] = c[19]
+	// call vm.builtin.alloc_tensor [%1, i0, c[17], c[0]] -> %13
+	r[14], err = rtimpl.AllocTensor(lib[3], r[26:30], 0, runtime.Float32, r[2], imms[1], c[17], c[0])
 	if err != nil {
-		return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(26, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %3
-	r[4] = nil
-	// call kernels.nn.conv2d [%11, c[20], c[17], c[9], c[8], i1, c[10], c[11], c[10], c[12], %12] -> %void
-	_, err = rtimpl.Call(lib[4], r[29:40], r[12], c[20], c[17], c[9], c[8], imms[2], c[10], c[11], c[10], c[12], r[13])
+	// call kernels.relaxgo.ew_chain [%11, c[13], %12, %13] -> %void
+	_, err = rtimpl.Call(lib[5], r[26:30], r[12], c[13], r[13], r[14])
 	if err != nil {
-		return rtimpl.CallErr(26, "kernels.nn.conv2d", err)
+		return rtimpl.CallErr(27, "kernels.relaxgo.ew_chain", err)
 	}
 	// call vm.builtin.null_value [] -> %11
 	r[12] = nil
-	// call vm.builtin.copy [%12] -> %13
-	r[14] = r[13]
 	// call vm.builtin.null_value [] -> %12
 	r[13] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[21], c[0]] -> %14
-	r[15], err = rtimpl.AllocTensor(lib[3], r[29:33], 0, runtime.Float32, r[2], imms[1], c[21], c[0])
-	if err != nil {
-		return rtimpl.CallErr(30, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.reshape [c[22], c[21], %14] -> %void
-	_, err = rtimpl.Call(lib[5], r[29:32], c[22], c[21], r[15])
-	if err != nil {
-		return rtimpl.CallErr(31, "kernels.reshape", err)
-	}
-	// call vm.builtin.copy [%14] -> %15
-	r[16] = r[15]
-	// call vm.builtin.null_value [] -> %14
-	r[15] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %16
-	r[17], err = rtimpl.AllocTensor(lib[3], r[29:33], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
-	if err != nil {
-		return rtimpl.CallErr(34, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.relaxgo.ew_chain [%13, c[15], %15, %16] -> %void
-	_, err = rtimpl.Call(lib[6], r[29:33], r[14], c[15], r[16], r[17])
-	if err != nil {
-		return rtimpl.CallErr(35, "kernels.relaxgo.ew_chain", err)
-	}
+	// call vm.builtin.copy [%13] -> %14
+	r[15] = r[14]
 	// call vm.builtin.null_value [] -> %13
 	r[14] = nil
-	// call vm.builtin.null_value [] -> %15
-	r[16] = nil
-	// call vm.builtin.copy [%16] -> %17
-	r[18] = r[17]
-	// call vm.builtin.null_value [] -> %16
-	r[17] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[21], c[0]] -> %18
-	r[19], err = rtimpl.AllocTensor(lib[3], r[29:33], 0, runtime.Float32, r[2], imms[1], c[21], c[0])
+	// call vm.builtin.alloc_tensor [%2, i0, c[20], c[0]] -> %15
+	r[16], err = rtimpl.AllocTensor(lib[3], r[26:30], 0, runtime.Float32, r[3], imms[1], c[20], c[0])
 	if err != nil {
-		return rtimpl.CallErr(40, "vm.builtin.alloc_tensor", err)
-	}
-	// call vm.builtin.null_value [] -> %1
-	r[2] = nil
-	// call kernels.nn.adaptive_avg_pool2d [%17, c[8], c[10], c[10], %18] -> %void
-	_, err = rtimpl.Call(lib[8], r[29:34], r[18], c[8], c[10], c[10], r[19])
-	if err != nil {
-		return rtimpl.CallErr(42, "kernels.nn.adaptive_avg_pool2d", err)
-	}
-	// call vm.builtin.null_value [] -> %17
-	r[18] = nil
-	// call vm.builtin.copy [%18] -> %19
-	r[20] = r[19]
-	// call vm.builtin.null_value [] -> %18
-	r[19] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[23], c[0]] -> %20
-	r[21], err = rtimpl.AllocTensor(lib[3], r[29:33], 0, runtime.Float32, r[3], imms[1], c[23], c[0])
-	if err != nil {
-		return rtimpl.CallErr(46, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(32, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
-	// call kernels.reshape [%19, c[23], %20] -> %void
-	_, err = rtimpl.Call(lib[5], r[29:32], r[20], c[23], r[21])
+	// call kernels.nn.adaptive_avg_pool2d [%14, c[7], c[9], c[9], %15] -> %void
+	_, err = rtimpl.Call(lib[7], r[26:31], r[15], c[7], c[9], c[9], r[16])
 	if err != nil {
-		return rtimpl.CallErr(48, "kernels.reshape", err)
+		return rtimpl.CallErr(34, "kernels.nn.adaptive_avg_pool2d", err)
 	}
-	// call vm.builtin.null_value [] -> %19
-	r[20] = nil
-	// call vm.builtin.copy [%20] -> %21
-	r[22] = r[21]
+	// call vm.builtin.null_value [] -> %14
+	r[15] = nil
+	// call vm.builtin.copy [%15] -> %16
+	r[17] = r[16]
+	// call vm.builtin.null_value [] -> %15
+	r[16] = nil
+	// call vm.builtin.alloc_tensor [%1, i0, c[21], c[0]] -> %17
+	r[18], err = rtimpl.AllocTensor(lib[3], r[26:30], 0, runtime.Float32, r[2], imms[1], c[21], c[0])
+	if err != nil {
+		return rtimpl.CallErr(38, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %1
+	r[2] = nil
+	// call kernels.reshape [%16, c[21], %17] -> %void
+	_, err = rtimpl.Call(lib[8], r[26:29], r[17], c[21], r[18])
+	if err != nil {
+		return rtimpl.CallErr(40, "kernels.reshape", err)
+	}
+	// call vm.builtin.null_value [] -> %16
+	r[17] = nil
+	// call vm.builtin.copy [%17] -> %18
+	r[19] = r[18]
+	// call vm.builtin.null_value [] -> %17
+	r[18] = nil
+	// call vm.builtin.copy [c[22]] -> %19
+	r[20] = c[22]
+	// call vm.builtin.alloc_storage [%vm, c[23], i0, c[4], c[3]] -> %20
+	r[21], err = rtimpl.AllocStorage(vm, 40)
+	if err != nil {
+		return rtimpl.CallErr(45, "vm.builtin.alloc_storage", err)
+	}
+	// call vm.builtin.alloc_tensor [%20, i0, c[24], c[0]] -> %21
+	r[22], err = rtimpl.AllocTensor(lib[3], r[26:30], 0, runtime.Float32, r[21], imms[1], c[24], c[0])
+	if err != nil {
+		return rtimpl.CallErr(46, "vm.builtin.alloc_tensor", err)
+	}
 	// call vm.builtin.null_value [] -> %20
 	r[21] = nil
-	// call vm.builtin.copy [c[24]] -> %22
-	r[23] = c[24]
-	// call vm.builtin.alloc_storage [%vm, c[25], i0, c[4], c[3]] -> %23
-	r[24], err = rtimpl.AllocStorage(vm, 40)
+	// call kernels.relaxgo.matmul_bias [%18, %19, c[11], c[25], i0, %21] -> %void
+	_, err = rtimpl.Call(lib[9], r[26:32], r[19], r[20], c[11], c[25], imms[1], r[22])
 	if err != nil {
-		return rtimpl.CallErr(53, "vm.builtin.alloc_storage", err)
+		return rtimpl.CallErr(48, "kernels.relaxgo.matmul_bias", err)
 	}
-	// call vm.builtin.alloc_tensor [%23, i0, c[26], c[0]] -> %24
-	r[25], err = rtimpl.AllocTensor(lib[3], r[29:33], 0, runtime.Float32, r[24], imms[1], c[26], c[0])
-	if err != nil {
-		return rtimpl.CallErr(54, "vm.builtin.alloc_tensor", err)
-	}
-	// call vm.builtin.null_value [] -> %23
-	r[24] = nil
-	// call kernels.relaxgo.matmul_bias [%21, %22, c[12], c[27], i0, %24] -> %void
-	_, err = rtimpl.Call(lib[9], r[29:35], r[22], r[23], c[12], c[27], imms[1], r[25])
-	if err != nil {
-		return rtimpl.CallErr(56, "kernels.relaxgo.matmul_bias", err)
-	}
+	// call vm.builtin.null_value [] -> %18
+	r[19] = nil
+	// call vm.builtin.null_value [] -> %19
+	r[20] = nil
+	// call vm.builtin.copy [%21] -> %22
+	r[23] = r[22]
 	// call vm.builtin.null_value [] -> %21
 	r[22] = nil
+	// call vm.builtin.make_tuple [%22] -> %23
+	r[24], err = rtimpl.Call(lib[10], r[26:27], r[23])
+	if err != nil {
+		return rtimpl.CallErr(53, "vm.builtin.make_tuple", err)
+	}
+	// call vm.builtin.copy [%23] -> %24
+	r[25] = r[24]
 	// call vm.builtin.null_value [] -> %22
 	r[23] = nil
-	// call vm.builtin.copy [%24] -> %25
-	r[26] = r[25]
-	// call vm.builtin.null_value [] -> %24
-	r[25] = nil
-	// call vm.builtin.make_tuple [%25] -> %26
-	r[27], err = rtimpl.Call(lib[10], r[29:30], r[26])
-	if err != nil {
-		return rtimpl.CallErr(61, "vm.builtin.make_tuple", err)
-	}
-	// call vm.builtin.copy [%26] -> %27
-	r[28] = r[27]
-	// call vm.builtin.null_value [] -> %25
-	r[26] = nil
-	// ret %27
-	r[1] = r[28]
+	// ret %24
+	r[1] = r[25]
 	return nil
 }
 
 // compiledFuncs are the compiled Relax functions with their register file sizes.
 var compiledFuncs = map[string]rtimpl.CompiledFunc{"main": {
 	Func:             vmtir_main,
-	RegisterFileSize: 41,
+	RegisterFileSize: 38,
 }}
 
 // libNames are the runtime builtins and kernels the compiled functions call;
@@ -249,10 +218,10 @@ var libNames = []string{
 	"vm.builtin.alloc_storage",
 	"vm.builtin.alloc_tensor",
 	"kernels.nn.conv2d",
-	"kernels.reshape",
 	"kernels.relaxgo.ew_chain",
 	"kernels.nn.max_pool2d",
 	"kernels.nn.adaptive_avg_pool2d",
+	"kernels.reshape",
 	"kernels.relaxgo.matmul_bias",
 	"vm.builtin.make_tuple",
 }

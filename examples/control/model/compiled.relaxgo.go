@@ -11,13 +11,13 @@ import (
 	rtimpl "github.com/relaxgo/relaxgo/runtime/rtimpl"
 )
 
-// vmtir_power is the compiled form of Relax function power (2 parameters, 24 registers).
+// vmtir_power is the compiled form of Relax function power (2 parameters, 22 registers).
 func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 	c := rtimpl.ConstPool(vm)
 	var err error
 	// call vm.builtin.check_tensor_info [%0, i1, c[0], c[1]] -> %void
 	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 1 || t.DType() != runtime.Float32 {
-		_, err = rtimpl.Call(lib[0], r[18:22], r[0], imms[0], c[0], c[1])
+		_, err = rtimpl.Call(lib[0], r[16:20], r[0], imms[0], c[0], c[1])
 		if err != nil {
 			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
 		}
@@ -26,7 +26,7 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := rtimpl.ValueShape(r[0])
 		if !ok || len(s) != 1 || s[0] != 4 {
-			_, err = rtimpl.Call(lib[1], r[18:24], r[0], nil, imms[0], imms[1], imms[2], c[1])
+			_, err = rtimpl.Call(lib[1], r[16:22], r[0], nil, imms[0], imms[1], imms[2], c[1])
 			if err != nil {
 				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
 			}
@@ -34,7 +34,7 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 	}
 	// call vm.builtin.check_tensor_info [%1, i0, c[2], c[3]] -> %void
 	if t, ok := r[1].(*runtime.Tensor); !ok || t == nil || t.NDim() != 0 || t.DType() != runtime.Int64 {
-		_, err = rtimpl.Call(lib[0], r[18:22], r[1], imms[1], c[2], c[3])
+		_, err = rtimpl.Call(lib[0], r[16:20], r[1], imms[1], c[2], c[3])
 		if err != nil {
 			return rtimpl.CallErr(2, "vm.builtin.check_tensor_info", err)
 		}
@@ -43,7 +43,7 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := rtimpl.ValueShape(r[1])
 		if !ok || len(s) != 0 {
-			_, err = rtimpl.Call(lib[1], r[18:22], r[1], nil, imms[1], c[3])
+			_, err = rtimpl.Call(lib[1], r[16:20], r[1], nil, imms[1], c[3])
 			if err != nil {
 				return rtimpl.CallErr(3, "vm.builtin.match_shape", err)
 			}
@@ -55,14 +55,14 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(4, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%2, i0, c[7], c[8]] -> %3
-	r[4], err = rtimpl.AllocTensor(lib[3], r[18:22], 0, runtime.Bool, r[3], imms[1], c[7], c[8])
+	r[4], err = rtimpl.AllocTensor(lib[3], r[16:20], 0, runtime.Bool, r[3], imms[1], c[7], c[8])
 	if err != nil {
 		return rtimpl.CallErr(5, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
 	// call kernels.less_equal [%1, c[9], %3] -> %void
-	_, err = rtimpl.Call(lib[4], r[18:21], r[1], c[9], r[4])
+	_, err = rtimpl.Call(lib[4], r[16:19], r[1], c[9], r[4])
 	if err != nil {
 		return rtimpl.CallErr(7, "kernels.less_equal", err)
 	}
@@ -71,82 +71,67 @@ func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %3
 	r[4] = nil
 	// call vm.builtin.read_if_cond [%4] -> %5
-	r[6], err = rtimpl.Call(lib[5], r[18:19], r[5])
+	r[6], err = rtimpl.Call(lib[5], r[16:17], r[5])
 	if err != nil {
 		return rtimpl.CallErr(10, "vm.builtin.read_if_cond", err)
 	}
-	// if %5 else goto L18 (offset +7)
+	// if %5 else goto L15 (offset +4)
 	if ok, err := rtimpl.IfCond(r[6]); err != nil {
 		return fmt.Errorf("instruction 11: %w", err)
 	} else if !ok {
-		goto L18
+		goto L15
 	}
-	// call vm.builtin.alloc_storage [%vm, c[10], i0, c[6], c[5]] -> %7
-	r[8], err = rtimpl.AllocStorage(vm, 16)
+	// call vm.builtin.copy [c[10]] -> %7
+	r[8] = c[10]
+	// call vm.builtin.copy [%7] -> %6
+	r[7] = r[8]
+	// goto L25 (offset +11)
+	goto L25
+L15:
+	// call vm.builtin.alloc_storage [%vm, c[11], i0, c[6], c[5]] -> %8
+	r[9], err = rtimpl.AllocStorage(vm, 8)
 	if err != nil {
-		return rtimpl.CallErr(12, "vm.builtin.alloc_storage", err)
+		return rtimpl.CallErr(15, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.alloc_tensor [%7, i0, c[11], c[0]] -> %8
-	r[9], err = rtimpl.AllocTensor(lib[3], r[18:22], 0, runtime.Float32, r[8], imms[1], c[11], c[0])
+	// call vm.builtin.alloc_tensor [%8, i0, c[7], c[2]] -> %9
+	r[10], err = rtimpl.AllocTensor(lib[3], r[16:20], 0, runtime.Int64, r[9], imms[1], c[7], c[2])
 	if err != nil {
-		return rtimpl.CallErr(13, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(16, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.ones [c[11], c[0], %8] -> %void
-	_, err = rtimpl.Call(lib[6], r[18:21], c[11], c[0], r[9])
+	// call kernels.subtract [%1, c[12], %9] -> %void
+	_, err = rtimpl.Call(lib[6], r[16:19], r[1], c[12], r[10])
 	if err != nil {
-		return rtimpl.CallErr(14, "kernels.ones", err)
+		return rtimpl.CallErr(17, "kernels.subtract", err)
 	}
-	// call vm.builtin.copy [%8] -> %9
-	r[10] = r[9]
-	// call vm.builtin.copy [%9] -> %6
-	r[7] = r[10]
-	// goto L28 (offset +11)
-	goto L28
-L18:
-	// call vm.builtin.alloc_storage [%vm, c[12], i0, c[6], c[5]] -> %10
-	r[11], err = rtimpl.AllocStorage(vm, 8)
+	// call vm.builtin.copy [%9] -> %10
+	r[11] = r[10]
+	// call power [%0, %10] -> %11
+	r[16] = r[0]
+	r[17] = r[11]
+	r[12], err = rtimpl.CallFunc(vm, 0, r[16:18]...)
 	if err != nil {
-		return rtimpl.CallErr(18, "vm.builtin.alloc_storage", err)
+		return rtimpl.CallErr(19, "power", err)
 	}
-	// call vm.builtin.alloc_tensor [%10, i0, c[7], c[2]] -> %11
-	r[12], err = rtimpl.AllocTensor(lib[3], r[18:22], 0, runtime.Int64, r[11], imms[1], c[7], c[2])
+	// call vm.builtin.alloc_storage [%vm, c[13], i0, c[6], c[5]] -> %12
+	r[13], err = rtimpl.AllocStorage(vm, 16)
 	if err != nil {
-		return rtimpl.CallErr(19, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(20, "vm.builtin.alloc_storage", err)
 	}
-	// call kernels.subtract [%1, c[13], %11] -> %void
-	_, err = rtimpl.Call(lib[7], r[18:21], r[1], c[13], r[12])
+	// call vm.builtin.alloc_tensor [%12, i0, c[14], c[0]] -> %13
+	r[14], err = rtimpl.AllocTensor(lib[3], r[16:20], 0, runtime.Float32, r[13], imms[1], c[14], c[0])
 	if err != nil {
-		return rtimpl.CallErr(20, "kernels.subtract", err)
+		return rtimpl.CallErr(21, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.copy [%11] -> %12
-	r[13] = r[12]
-	// call power [%0, %12] -> %13
-	r[18] = r[0]
-	r[19] = r[13]
-	r[14], err = rtimpl.CallFunc(vm, 0, r[18:20]...)
+	// call kernels.multiply [%11, %0, %13] -> %void
+	_, err = rtimpl.Call(lib[7], r[16:19], r[12], r[0], r[14])
 	if err != nil {
-		return rtimpl.CallErr(22, "power", err)
+		return rtimpl.CallErr(22, "kernels.multiply", err)
 	}
-	// call vm.builtin.alloc_storage [%vm, c[10], i0, c[6], c[5]] -> %14
-	r[15], err = rtimpl.AllocStorage(vm, 16)
-	if err != nil {
-		return rtimpl.CallErr(23, "vm.builtin.alloc_storage", err)
-	}
-	// call vm.builtin.alloc_tensor [%14, i0, c[11], c[0]] -> %15
-	r[16], err = rtimpl.AllocTensor(lib[3], r[18:22], 0, runtime.Float32, r[15], imms[1], c[11], c[0])
-	if err != nil {
-		return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.multiply [%13, %0, %15] -> %void
-	_, err = rtimpl.Call(lib[8], r[18:21], r[14], r[0], r[16])
-	if err != nil {
-		return rtimpl.CallErr(25, "kernels.multiply", err)
-	}
-	// call vm.builtin.copy [%15] -> %16
-	r[17] = r[16]
-	// call vm.builtin.copy [%16] -> %6
-	r[7] = r[17]
-L28:
+	// call vm.builtin.copy [%13] -> %14
+	r[15] = r[14]
+	// call vm.builtin.copy [%14] -> %6
+	r[7] = r[15]
+L25:
 	// call vm.builtin.null_value [] -> %4
 	r[5] = nil
 	// ret %6
@@ -158,41 +143,41 @@ L28:
 func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	c := rtimpl.ConstPool(vm)
 	var err error
-	// call vm.builtin.check_tensor_info [%0, i1, c[0], c[14]] -> %void
+	// call vm.builtin.check_tensor_info [%0, i1, c[0], c[15]] -> %void
 	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 1 || t.DType() != runtime.Float32 {
-		_, err = rtimpl.Call(lib[0], r[15:19], r[0], imms[0], c[0], c[14])
+		_, err = rtimpl.Call(lib[0], r[15:19], r[0], imms[0], c[0], c[15])
 		if err != nil {
 			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
 		}
 	}
-	// call vm.builtin.match_shape [%0, %void, i1, i0, i4, c[14]] -> %void
+	// call vm.builtin.match_shape [%0, %void, i1, i0, i4, c[15]] -> %void
 	{
 		s, ok := rtimpl.ValueShape(r[0])
 		if !ok || len(s) != 1 || s[0] != 4 {
-			_, err = rtimpl.Call(lib[1], r[15:21], r[0], nil, imms[0], imms[1], imms[2], c[14])
+			_, err = rtimpl.Call(lib[1], r[15:21], r[0], nil, imms[0], imms[1], imms[2], c[15])
 			if err != nil {
 				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
 			}
 		}
 	}
-	// call vm.builtin.check_tensor_info [%1, i0, c[2], c[15]] -> %void
+	// call vm.builtin.check_tensor_info [%1, i0, c[2], c[16]] -> %void
 	if t, ok := r[1].(*runtime.Tensor); !ok || t == nil || t.NDim() != 0 || t.DType() != runtime.Int64 {
-		_, err = rtimpl.Call(lib[0], r[15:19], r[1], imms[1], c[2], c[15])
+		_, err = rtimpl.Call(lib[0], r[15:19], r[1], imms[1], c[2], c[16])
 		if err != nil {
 			return rtimpl.CallErr(2, "vm.builtin.check_tensor_info", err)
 		}
 	}
-	// call vm.builtin.match_shape [%1, %void, i0, c[15]] -> %void
+	// call vm.builtin.match_shape [%1, %void, i0, c[16]] -> %void
 	{
 		s, ok := rtimpl.ValueShape(r[1])
 		if !ok || len(s) != 0 {
-			_, err = rtimpl.Call(lib[1], r[15:19], r[1], nil, imms[1], c[15])
+			_, err = rtimpl.Call(lib[1], r[15:19], r[1], nil, imms[1], c[16])
 			if err != nil {
 				return rtimpl.CallErr(3, "vm.builtin.match_shape", err)
 			}
 		}
 	}
-	// call vm.builtin.alloc_storage [%vm, c[11], i0, c[6], c[5]] -> %2
+	// call vm.builtin.alloc_storage [%vm, c[14], i0, c[6], c[5]] -> %2
 	r[3], err = rtimpl.AllocStorage(vm, 4)
 	if err != nil {
 		return rtimpl.CallErr(4, "vm.builtin.alloc_storage", err)
@@ -212,7 +197,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
 	// call kernels.sum [%3, %void, i0, %4] -> %void
-	_, err = rtimpl.Call(lib[9], r[15:19], r[4], nil, imms[1], r[5])
+	_, err = rtimpl.Call(lib[8], r[15:19], r[4], nil, imms[1], r[5])
 	if err != nil {
 		return rtimpl.CallErr(8, "kernels.sum", err)
 	}
@@ -232,8 +217,8 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	}
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
-	// call kernels.greater [%5, c[16], %7] -> %void
-	_, err = rtimpl.Call(lib[10], r[15:18], r[6], c[16], r[8])
+	// call kernels.greater [%5, c[17], %7] -> %void
+	_, err = rtimpl.Call(lib[9], r[15:18], r[6], c[17], r[8])
 	if err != nil {
 		return rtimpl.CallErr(14, "kernels.greater", err)
 	}
@@ -259,18 +244,18 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// goto L27 (offset +6)
 	goto L27
 L22:
-	// call vm.builtin.alloc_storage [%vm, c[10], i0, c[6], c[5]] -> %11
+	// call vm.builtin.alloc_storage [%vm, c[13], i0, c[6], c[5]] -> %11
 	r[12], err = rtimpl.AllocStorage(vm, 16)
 	if err != nil {
 		return rtimpl.CallErr(22, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.alloc_tensor [%11, i0, c[11], c[0]] -> %12
-	r[13], err = rtimpl.AllocTensor(lib[3], r[15:19], 0, runtime.Float32, r[12], imms[1], c[11], c[0])
+	// call vm.builtin.alloc_tensor [%11, i0, c[14], c[0]] -> %12
+	r[13], err = rtimpl.AllocTensor(lib[3], r[15:19], 0, runtime.Float32, r[12], imms[1], c[14], c[0])
 	if err != nil {
 		return rtimpl.CallErr(23, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.negative [%3, %12] -> %void
-	_, err = rtimpl.Call(lib[11], r[15:17], r[4], r[13])
+	_, err = rtimpl.Call(lib[10], r[15:17], r[4], r[13])
 	if err != nil {
 		return rtimpl.CallErr(24, "kernels.negative", err)
 	}
@@ -296,7 +281,7 @@ var compiledFuncs = map[string]rtimpl.CompiledFunc{
 	},
 	"power": {
 		Func:             vmtir_power,
-		RegisterFileSize: 24,
+		RegisterFileSize: 22,
 	},
 }
 
@@ -309,7 +294,6 @@ var libNames = []string{
 	"vm.builtin.alloc_tensor",
 	"kernels.less_equal",
 	"vm.builtin.read_if_cond",
-	"kernels.ones",
 	"kernels.subtract",
 	"kernels.multiply",
 	"kernels.sum",

@@ -1,0 +1,90 @@
+package asm
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+)
+
+// TestTapMax compares TapMaxF32 with its twin at every level, bit for bit,
+// on odd sizes and tap counts with guard bands, over inputs with NaN
+// payloads of both signs, infinities, signed zeros and subnormals; checks
+// the twin against a running maxNaN written out here; and checks that -Inf
+// taps (padding) change nothing once the maximum is at lo or above, NaNs
+// included. (A NaN maximum meeting a number becomes Go's max of the two:
+// NaN, not always with the same payload; that is the kernels' maxNaN.)
+func TestTapMax(t *testing.T) {
+	defer func(l Level) { _ = SetLevel(l) }(CurrentLevel())
+	r := rand.New(rand.NewSource(8))
+	specials := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
+		math.Float32frombits(0x7fc00001), math.Float32frombits(0xffc00123), math.Float32frombits(0x7fa00000), 1e-45, -3.4e38}
+	lo := float32(-math.MaxFloat32)
+	for _, l := range levels() {
+		if err := SetLevel(l); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{0, 1, 7, 8, 9, 31, 33, 63, 64, 65, 130, 257} {
+			for _, ntaps := range []int{0, 1, 4, 9, 25} {
+				for _, special := range []bool{false, true} {
+					base := make([]float32, n+40)
+					for i := range base {
+						base[i] = float32(r.NormFloat64())
+						if special && r.Intn(6) == 0 {
+							base[i] = specials[r.Intn(len(specials))]
+						}
+					}
+					offs := make([]int, ntaps)
+					for k := range offs {
+						offs[k] = r.Intn(41)
+					}
+					want := make([]float32, n)
+					tapMaxGo(want, base, offs, lo)
+					buf := make([]float32, n+32)
+					for i := range buf {
+						buf[i] = 777
+					}
+					got := buf[16 : 16+n]
+					TapMaxF32(got, base, offs, lo)
+					for i := range want {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("%s n=%d taps=%d: [%d] %#x, twin %#x", l, n, ntaps, i, math.Float32bits(got[i]), math.Float32bits(want[i]))
+						}
+						m := lo
+						for _, o := range offs {
+							if v := base[o+i]; v != v {
+								m = v
+							} else {
+								m = max(m, v) // Go's max: a NaN m stays NaN
+							}
+						}
+						if math.Float32bits(m) != math.Float32bits(want[i]) {
+							t.Fatalf("twin n=%d taps=%d [%d] = %#x, want %#x", n, ntaps, i, math.Float32bits(want[i]), math.Float32bits(m))
+						}
+					}
+					for i := 0; i < 16; i++ {
+						if buf[i] != 777 || buf[len(buf)-1-i] != 777 {
+							t.Fatalf("%s n=%d: wrote outside dst", l, n)
+						}
+					}
+					// Padding: -Inf taps appended change no bit.
+					if ntaps > 0 && n > 0 {
+						padded := append([]float32{}, base...)
+						padded = append(padded, make([]float32, n)...)
+						for i := len(base); i < len(padded); i++ {
+							padded[i] = float32(math.Inf(-1))
+						}
+						offs2 := append(append([]int{}, offs...), len(base))
+						offs2 = append([]int{len(base)}, offs2...)
+						got2 := make([]float32, n)
+						TapMaxF32(got2, padded, offs2, lo)
+						for i := range got2 {
+							if math.Float32bits(got2[i]) != math.Float32bits(want[i]) {
+								t.Fatalf("%s n=%d taps=%d: -Inf taps changed [%d] %#x to %#x", l, n, ntaps, i, math.Float32bits(want[i]), math.Float32bits(got2[i]))
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,244 @@
+package kernels
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/relaxgo/relaxgo/asm"
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// Conv2DChainKernel is the compiler's fusion of a depthwise 2-D convolution
+// with the elementwise chain on its output (lower.FuseConvChain): (x, w,
+// strides, padding, dilation, groups, data_layout, kernel_layout,
+// out_layout, out_dtype, codes Shape, operand..., out), the convolution's
+// arguments as kernels.nn.conv2d takes them, then an EwChainKernel chain
+// whose operands each hold one value per output channel or one for all. A
+// float32 depthwise convolution runs the chain on each output plane just
+// computed, still in cache, instead of in a pass of its own over the
+// output; other convolutions run it after the convolution. The bits are
+// those of the convolution followed by the chain kernel.
+const Conv2DChainKernel = Prefix + "relaxgo.conv2d_chain"
+
+func init() {
+	runtime.MustRegister(Conv2DChainKernel, packedConv2DChain)
+}
+
+// chainStepSpec is one step of a rowChain.
+type chainStepSpec struct {
+	code uint8 // asm.ScalarChainF32 code
+	op   bop
+	rev  bool
+	relu bool
+}
+
+// rowChain is an elementwise chain with one operand value per row (per
+// output channel of a convolution), applied to rows of a result in place.
+// Its arrays are fixed and its table reused, so a pooled one serves every
+// call without allocating.
+type rowChain struct {
+	steps    []chainStepSpec // in stepsBuf
+	codes    []uint8         // in codesBuf
+	stepsBuf [ewMaxRun]chainStepSpec
+	codesBuf [ewMaxRun]uint8
+	// table holds row i's scalars at [i*len(codes), (i+1)*len(codes)).
+	table []float32
+}
+
+var rowChainPool = sync.Pool{New: func() any { return new(rowChain) }}
+
+// release returns c to the pool.
+func (c *rowChain) release() {
+	c.steps, c.codes = nil, nil
+	rowChainPool.Put(c)
+}
+
+// newRowChain builds (in a pooled rowChain; release it after use) the chain
+// of EwChainKernel codes with operands ops for an NCHW output of shape out:
+// every operand must be float32 and broadcast to out with at most the
+// channel axis (1) not 1.
+func newRowChain(name string, codes []int64, ops []*runtime.Tensor, out []int64) (*rowChain, error) {
+	if len(codes) > ewMaxRun {
+		return nil, fmt.Errorf("%s: %d chain steps, at most %d", name, len(codes), ewMaxRun)
+	}
+	if len(out) < 2 {
+		return nil, fmt.Errorf("%s: output of rank %d has no channel axis", name, len(out))
+	}
+	c := rowChainPool.Get().(*rowChain)
+	c.steps, c.codes = c.stepsBuf[:0], c.codesBuf[:0]
+	if err := c.fill(name, codes, ops, out); err != nil {
+		c.release()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *rowChain) fill(name string, codes []int64, ops []*runtime.Tensor, out []int64) error {
+	var vals [ewMaxRun][]float32
+	k := 0
+	for _, code := range codes {
+		if code == EwChainRelu {
+			c.steps = append(c.steps, chainStepSpec{code: asm.ChainRelu, relu: true})
+			continue
+		}
+		if code < 0 || int(code/2) >= len(ewBops) {
+			return fmt.Errorf("%s: unknown operation code %d", name, code)
+		}
+		if k >= len(ops) {
+			return fmt.Errorf("%s: %d operands for the codes %v", name, len(ops), codes)
+		}
+		o := ops[k]
+		k++
+		if o.DType() != runtime.Float32 {
+			return fmt.Errorf("%s: operand %d is %s, not float32", name, k-1, o.DType())
+		}
+		os := o.Shape()
+		perChannel := len(os) <= len(out)
+		for d, e := range os {
+			if ax := d + len(out) - len(os); e != 1 && (ax != 1 || e != out[1]) {
+				perChannel = false
+			}
+		}
+		if !perChannel {
+			return fmt.Errorf("%s: operand %d of shape %s does not broadcast per channel to %s", name, k-1, shapeStr(os), shapeStr(out))
+		}
+		s := ewStep{op: ewBops[code/2], rev: code%2 == 1}
+		ac, _ := ewChainCode(&s)
+		vals[len(c.steps)] = elems[float32](o)
+		c.steps = append(c.steps, chainStepSpec{code: ac, op: s.op, rev: s.rev})
+	}
+	if k != len(ops) {
+		return fmt.Errorf("%s: %d operands for %d operations", name, len(ops), k)
+	}
+	for _, s := range c.steps {
+		c.codes = append(c.codes, s.code)
+	}
+	ns, rows := len(c.codes), int(out[1])
+	if cap(c.table) < ns*rows {
+		c.table = make([]float32, ns*rows)
+	}
+	c.table = c.table[:ns*rows]
+	for t := range c.steps {
+		v := vals[t]
+		for i := 0; i < rows; i++ {
+			switch len(v) {
+			case 0:
+				c.table[i*ns+t] = 0
+			case 1:
+				c.table[i*ns+t] = v[0]
+			default:
+				c.table[i*ns+t] = v[i]
+			}
+		}
+	}
+	return nil
+}
+
+// apply runs the chain in place on row, row i of the result, as the chain
+// kernel does on a row: in chunks of ewChunk, each through
+// asm.ScalarChainF32, except that a chunk of one element runs each step's
+// kernel (there the binary kernels see two one-element vectors). A nil
+// chain does nothing.
+func (c *rowChain) apply(row []float32, i int) {
+	if c == nil {
+		return
+	}
+	ns := len(c.codes)
+	sc := c.table[i*ns : (i+1)*ns]
+	for c0 := 0; c0 < len(row); c0 += ewChunk {
+		seg := row[c0:min(c0+ewChunk, len(row))]
+		if len(seg) > 1 {
+			asm.ScalarChainF32(seg, seg, c.codes, sc)
+			continue
+		}
+		for t := range c.steps {
+			s := &c.steps[t]
+			if s.relu {
+				f32Unary(uRelu, seg, seg)
+				continue
+			}
+			opnd := sc[t : t+1]
+			if s.rev {
+				floatRow(s.op, seg, opnd, seg)
+			} else {
+				floatRow(s.op, seg, seg, opnd)
+			}
+		}
+	}
+}
+
+// packedConv2DChain is Conv2DChainKernel.
+func packedConv2DChain(args []runtime.Value) (runtime.Value, error) {
+	const name = "relaxgo.conv2d_chain"
+	if len(args) < 12 {
+		return nil, fmt.Errorf("%s: %d arguments, want at least 12", name, len(args))
+	}
+	// The convolution's arguments are kernels.nn.conv2d's: x, w, then the
+	// attributes at 2..9; out is last.
+	x, err := laTensor(name, args, 0)
+	if err != nil {
+		return nil, err
+	}
+	w, err := laTensor(name, args, 1)
+	if err != nil {
+		return nil, err
+	}
+	out, err := laTensor(name, args, len(args)-1)
+	if err != nil {
+		return nil, err
+	}
+	s, p, _, d, g, dl, kl, ol, dt, err := convPackedAttrs(name, args, false)
+	if err != nil {
+		return nil, err
+	}
+	codes, ok := args[10].(runtime.Shape)
+	if !ok {
+		return nil, fmt.Errorf("%s: argument 10 (codes) is %s, want a shape", name, runtime.TypeName(args[10]))
+	}
+	var buf [ewMaxRun]*runtime.Tensor
+	ops := buf[:0]
+	for i := 11; i < len(args)-1; i++ {
+		t, ok := args[i].(*runtime.Tensor)
+		if !ok || t == nil {
+			return nil, fmt.Errorf("%s: argument %d is %s, want a tensor", name, i, runtime.TypeName(args[i]))
+		}
+		if len(ops) == cap(ops) {
+			return nil, fmt.Errorf("%s: more than %d chain operands", name, ewMaxRun)
+		}
+		ops = append(ops, t)
+	}
+	if out.DType() != runtime.Float32 {
+		return nil, fmt.Errorf("%s: output is %s, the chain needs float32", name, out.DType())
+	}
+	attrs := Conv2DAttrs{s, p, d, g, dl, kl, ol, dt}
+	os := out.Shape()
+	chain, err := newRowChain(name, codes, ops, os)
+	if err != nil {
+		return nil, err
+	}
+	defer chain.release()
+	// The chain kernel's rows are the output planes when an operand varies
+	// along the channels; then the planes of a depthwise convolution take
+	// the chain as they are computed. Otherwise (and for other
+	// convolutions) the chain kernel runs on the output.
+	if x.DType() == runtime.Float32 && int64(len(os)) == 4 && w.NDim() == 4 && w.Shape()[1] == 1 && rowsArePlanes(ops, os) {
+		return nil, conv2dChain(out, x, w, attrs, chain)
+	}
+	if err := Conv2D(out, x, w, attrs); err != nil {
+		return nil, err
+	}
+	return nil, ewChain(out, out, codes, ops)
+}
+
+// rowsArePlanes reports whether an operand of the chain on an NCHW output
+// of shape out varies along the channels (more than one), which makes the
+// chain kernel's rows the output planes.
+func rowsArePlanes(ops []*runtime.Tensor, out []int64) bool {
+	for _, o := range ops {
+		os := o.Shape()
+		if ax := 1 - (len(out) - len(os)); ax >= 0 && ax < len(os) && os[ax] == out[1] && out[1] > 1 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,203 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// TestConv2DChainMatchesUnfused compares Conv2DChainKernel with
+// kernels.nn.conv2d followed by EwChainKernel, bit for bit, over random
+// convolutions (depthwise with channel multipliers and strides, the fused
+// path; grouped and ordinary ones, which run the chain after) and random
+// chains of per-channel and scalar operands on either side and relus (all
+// scalar operands too), on inputs with NaN payloads, infinities and signed
+// zeros, planes of one element and of a multiple of the chain kernel's
+// chunk plus one, non-finite depthwise weights, at 1 and 2 threads.
+func TestConv2DChainMatchesUnfused(t *testing.T) {
+	defer SetNumThreads(0)
+	r := rand.New(rand.NewSource(21))
+	conv, _ := runtime.Lookup("kernels.nn.conv2d")
+	chainK, _ := runtime.Lookup(EwChainKernel)
+	fused, ok := runtime.Lookup(Conv2DChainKernel)
+	if !ok {
+		t.Fatal("conv2d_chain not registered")
+	}
+	for it := 0; it < 200; it++ {
+		groups, cg, og := 1+r.Intn(12), 1, 1+r.Intn(2) // depthwise
+		if it%5 == 4 {
+			groups, cg, og = 1+r.Intn(2), 2+r.Intn(3), 1+r.Intn(6)
+		}
+		k := 1 + r.Intn(3)
+		stride := int64(1 + r.Intn(2))
+		pad := int64(r.Intn(2))
+		n := 1 + r.Intn(2)
+		h, w := 1+r.Intn(18), 1+r.Intn(40)
+		switch it % 10 {
+		case 7:
+			h, w, k, pad, stride = 1, 1, 1, 0, 1 // one-element planes
+		case 8:
+			h, w, k, pad, stride = 1, 2049, 1, 0, 1 // a one-element last chunk
+		}
+		if h+2*int(pad) < k || w+2*int(pad) < k {
+			continue
+		}
+		x := randT(t, int64(it), []int64{int64(n), int64(groups * cg), int64(h), int64(w)}, f32, -3, 3)
+		for i, xs := 0, x.Float32s(); i < len(xs); i += 1 + r.Intn(13) {
+			switch r.Intn(3) {
+			case 0:
+				xs[i] = math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22)) | uint32(r.Intn(2))<<31)
+			case 1:
+				xs[i] = float32(math.Inf(1 - 2*r.Intn(2)))
+			default:
+				xs[i] = float32(math.Copysign(0, -1))
+			}
+		}
+		if it%10 == 7 || it%10 == 8 {
+			// NaNs meeting NaNs: which payload survives depends on the
+			// operand order of each step's kernel.
+			for i, xs := 0, x.Float32s(); i < len(xs); i++ {
+				xs[i] = math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22)))
+			}
+		}
+		wt := randT(t, int64(it+500), []int64{int64(groups * og), int64(cg), int64(k), int64(k)}, f32, -1, 1)
+		if cg == 1 && it%8 == 5 {
+			wt.Float32s()[0] = float32(math.Inf(1)) // the depthwise row loops
+		}
+		oh := (h+2*int(pad)-k)/int(stride) + 1
+		ow := (w+2*int(pad)-k)/int(stride) + 1
+		oc := int64(groups * og)
+		shape := []int64{int64(n), oc, int64(oh), int64(ow)}
+		var codes runtime.Shape
+		var ops []runtime.Value
+		scalarsOnly := it%6 == 2
+		for s := 0; s < 1+r.Intn(7); s++ {
+			if r.Intn(5) == 0 {
+				codes = append(codes, EwChainRelu)
+				continue
+			}
+			codes = append(codes, int64(r.Intn(12)))
+			var os []int64
+			switch r.Intn(4) {
+			case 0:
+				os = []int64{} // a scalar
+			case 1:
+				os = []int64{oc, 1, 1}
+			default:
+				os = []int64{1, oc, 1, 1}
+			}
+			if scalarsOnly {
+				os = []int64{1, 1}
+			}
+			c := randT(t, int64(1000*it+s), os, f32, -2, 2)
+			if cs := c.Float32s(); len(cs) > 1 && r.Intn(3) == 0 {
+				cs[r.Intn(len(cs))] = math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22)))
+			}
+			if it%10 == 7 || it%10 == 8 {
+				for i, cs := 0, c.Float32s(); i < len(cs); i++ {
+					cs[i] = math.Float32frombits(0xffc00000 | uint32(r.Intn(1<<22)))
+				}
+			}
+			ops = append(ops, c)
+		}
+		attrs := []runtime.Value{runtime.Shape{stride, stride}, runtime.Shape{pad, pad, pad, pad}, runtime.Shape{1, 1}, int64(groups), "NCHW", "OIHW", "NCHW", runtime.Float32}
+		for _, th := range []int{1, 2} {
+			SetNumThreads(th)
+			mid, want, got := mustT(t, shape, f32), mustT(t, shape, f32), mustT(t, shape, f32)
+			if _, err := conv(append(append([]runtime.Value{x, wt}, attrs...), mid)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := chainK(append(append([]runtime.Value{mid, codes}, ops...), want)); err != nil {
+				t.Fatal(err)
+			}
+			call := append(append([]runtime.Value{x, wt}, attrs...), codes)
+			if _, err := fused(append(append(call, ops...), got)); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range want.Float32s() {
+				if g := got.Float32s()[i]; math.Float32bits(g) != math.Float32bits(v) {
+					t.Fatalf("it %d x %v w %v stride %d pad %d codes %v threads %d: [%d] fused %08x, unfused %08x",
+						it, x.Shape(), wt.Shape(), stride, pad, codes, th, i, math.Float32bits(g), math.Float32bits(v))
+				}
+			}
+		}
+	}
+}
+
+// TestConv2DChainErrors checks the fused kernel's argument errors.
+func TestConv2DChainErrors(t *testing.T) {
+	f, _ := runtime.Lookup(Conv2DChainKernel)
+	x := randT(t, 1, []int64{1, 3, 5, 5}, f32, -1, 1)
+	w := randT(t, 2, []int64{3, 1, 3, 3}, f32, -1, 1)
+	out := mustT(t, []int64{1, 3, 3, 3}, f32)
+	per := randT(t, 3, []int64{1, 3, 1, 1}, f32, -1, 1)
+	attrs := []runtime.Value{runtime.Shape{1, 1}, runtime.Shape{0, 0, 0, 0}, runtime.Shape{1, 1}, int64(3), "NCHW", "OIHW", "NCHW", runtime.Float32}
+	call := func(codes runtime.Value, ops ...runtime.Value) []runtime.Value {
+		a := append(append([]runtime.Value{x, w}, attrs...), codes)
+		return append(append(a, ops...), out)
+	}
+	if _, err := f(call(runtime.Shape{0, EwChainRelu}, per)); err != nil {
+		t.Fatal(err)
+	}
+	long := make(runtime.Shape, ewMaxRun+1)
+	for i, args := range [][]runtime.Value{
+		call(runtime.Shape{0, 2}, per),                                       // too few operands
+		call(runtime.Shape{0}, per, per),                                     // too many
+		call(runtime.Shape{77}, per),                                         // unknown code
+		call(runtime.Shape{0}, randT(t, 4, []int64{1, 3, 3, 3}, f32, -1, 1)), // not per channel
+		call(runtime.Shape{0}, randT(t, 5, []int64{1, 3, 1, 1}, f64, -1, 1)), // not float32
+		call("codes", per),
+		call(runtime.Shape{0}, int64(1)),
+		call(long),
+		call(runtime.Shape{0}, per)[:11],
+	} {
+		if _, err := f(args); err == nil {
+			t.Errorf("bad conv2d_chain call %d accepted", i)
+		}
+	}
+}
+
+// BenchmarkConv2DChain times a depthwise convolution followed by a
+// per-channel batch norm and ReLU6 ((x - mean) * scale + shift, max 0, min
+// 6), fused (conv2d_chain) and as two kernels (conv2d, then ew_chain), 1
+// thread, on MobileNetV2's depthwise layer sizes.
+func BenchmarkConv2DChain(b *testing.B) {
+	defer SetNumThreads(0)
+	conv, _ := runtime.Lookup("kernels.nn.conv2d")
+	chainK, _ := runtime.Lookup(EwChainKernel)
+	fused, _ := runtime.Lookup(Conv2DChainKernel)
+	codes := runtime.Shape{2, 4, 0, 8, 10}
+	for _, c := range []struct{ ch, hw, stride int64 }{{32, 112, 1}, {144, 56, 2}, {192, 28, 1}, {576, 14, 1}, {960, 7, 1}} {
+		x := randT(b, 1, []int64{1, c.ch, c.hw, c.hw}, f32, -1, 1)
+		w := randT(b, 2, []int64{c.ch, 1, 3, 3}, f32, -1, 1)
+		attrs := []runtime.Value{runtime.Shape{c.stride, c.stride}, runtime.Shape{1, 1, 1, 1}, runtime.Shape{1, 1}, c.ch, "NCHW", "OIHW", "NCHW", runtime.Float32}
+		oh := (c.hw+2-3)/c.stride + 1
+		shape := []int64{1, c.ch, oh, oh}
+		mid, out := mustT(b, shape, f32), mustT(b, shape, f32)
+		ops := []runtime.Value{randT(b, 3, []int64{1, c.ch, 1, 1}, f32, -1, 1), randT(b, 4, []int64{1, c.ch, 1, 1}, f32, 0.5, 2),
+			randT(b, 5, []int64{1, c.ch, 1, 1}, f32, -1, 1), randT(b, 6, []int64{}, f32, 0, 0), randT(b, 7, []int64{}, f32, 6, 6)}
+		convArgs := append(append([]runtime.Value{x, w}, attrs...), mid)
+		chainArgs := append(append([]runtime.Value{mid, codes}, ops...), out)
+		fusedArgs := append(append(append(append([]runtime.Value{x, w}, attrs...), codes), ops...), out)
+		for _, mode := range []string{"unfused", "fused"} {
+			b.Run(fmt.Sprintf("%dx%dx%d_s%d/%s", c.ch, c.hw, c.hw, c.stride, mode), func(b *testing.B) {
+				SetNumThreads(1)
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					var err error
+					if mode == "fused" {
+						_, err = fused(fusedArgs)
+					} else if _, err = conv(convArgs); err == nil {
+						_, err = chainK(chainArgs)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,77 @@
+package kernels
+
+import (
+	"math"
+	"sync"
+
+	"github.com/relaxgo/relaxgo/asm"
+)
+
+// maxPoolTapJob is a float32 NCHW max pooling as one asm.TapMaxF32 call per
+// plane: each input plane is copied into a scratch plane padded with -Inf
+// and split by stride phase (phasePlane, as the depthwise convolution does
+// with zeros), so that every tap of the window is one constant offset from
+// the output index. The taps run in the scalar loops' order from the same
+// lowest value, and a -Inf tap changes no bit of a maximum at lowest or
+// above (NaN included), so padded taps are no-ops and the bits are those of
+// maxPlanesNCHW. Pooled, with fn bound once, so a call allocates nothing.
+type maxPoolTapJob struct {
+	g       pool2dGeom
+	o, x    []float32
+	lo      float32
+	ph      phasePlane
+	fn      func(lo, hi int)
+	scratch sync.Pool // *dwScratch
+}
+
+var maxPoolTapPool = sync.Pool{New: func() any {
+	j := new(maxPoolTapJob)
+	j.fn = j.planes
+	return j
+}}
+
+// maxPoolTap pools planes [0, n*c) of g from x into o (NCHW, contiguous).
+func maxPoolTap(g *pool2dGeom, o, x []float32, lowest float32) {
+	j := maxPoolTapPool.Get().(*maxPoolTapJob)
+	j.g, j.o, j.x, j.lo = *g, o, x, lowest
+	// The padded extent covers every window, ceil mode's last ones too.
+	hp := max(g.h+g.pt+g.pb, (g.oh-1)*g.sh+(g.kh-1)*g.dh+1)
+	wp := max(g.w+g.pl+g.pr, (g.ow-1)*g.sw+(g.kw-1)*g.dw+1)
+	j.ph.plan(g.h, g.w, g.pt, g.pl, hp, wp, g.sh, g.sw, g.kh, g.kw, g.dh, g.dw, g.oh)
+	planes := g.n * g.c
+	if NumThreads() <= 1 || planes*g.oh*g.ow*g.kh*g.kw < parThreshold {
+		j.planes(0, planes)
+	} else {
+		ParallelFor(planes, max(1, parGrain/(g.oh*g.ow*g.kh*g.kw+1)), j.fn)
+	}
+	j.o, j.x = nil, nil
+	maxPoolTapPool.Put(j)
+}
+
+// planes pools planes [lo, hi).
+func (j *maxPoolTapJob) planes(lo, hi int) {
+	g, ph := &j.g, &j.ph
+	sc, _ := j.scratch.Get().(*dwScratch)
+	if sc == nil {
+		sc = new(dwScratch)
+	}
+	if cap(sc.p) < ph.plen {
+		sc.p = make([]float32, ph.plen)
+	}
+	if cap(sc.f) < ph.n {
+		sc.f = make([]float32, ph.n)
+	}
+	p, f := sc.p[:ph.plen], sc.f[:ph.n]
+	inf := float32(math.Inf(-1))
+	for pl := lo; pl < hi; pl++ {
+		n, c := pl/g.c, pl%g.c
+		xb := n*g.xsN + c*g.xsC
+		ph.load(p, j.x[xb:xb+g.h*g.w], inf)
+		asm.TapMaxF32(f, p, ph.offs, j.lo)
+		ob := n*g.osN + c*g.osC
+		for y := 0; y < g.oh; y++ {
+			copy(j.o[ob+y*g.osH:ob+y*g.osH+g.ow], f[y*ph.wq:y*ph.wq+g.ow])
+		}
+	}
+	j.scratch.Put(sc)
+}

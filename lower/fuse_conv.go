@@ -1,0 +1,186 @@
+package lower
+
+import (
+	"github.com/relaxgo/relaxgo/ir"
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// Conv2DChainKernel is the fused kernel FuseConvChain targets: the
+// arguments of kernels.nn.conv2d, then an elementwise chain's codes and
+// operands; see kernels.Conv2DChainKernel.
+const Conv2DChainKernel = KernelPrefix + "relaxgo.conv2d_chain"
+
+// convChainMaxSteps is the longest chain the fused kernel takes.
+const convChainMaxSteps = 16
+
+// FuseConvChain merges a float32 NCHW/OIHW depthwise 2-D convolution with
+// the elementwise work on its output (an EwChainKernel call from
+// FuseElementwiseChains, or a single batch-norm step, bias add or relu),
+// when every operand holds one value per output channel or one for all and
+// at least one varies along the channels, into one call of the fused
+// kernel, which runs the chain on each output plane just computed, still
+// in cache, instead of in a pass of its own (MobileNet's batch norm and
+// ReLU6 after each depthwise convolution), and drops the convolution's
+// intermediate tensor. The convolution's result must have no other use and
+// sit in the same binding block. The chain computes the same float32
+// operations in the same order, so results do not change. (Other
+// convolutions keep the separate pass: applying the chain in the GEMM
+// driver, to groups of output panels, measured slower than it; see
+// RATIONALE.md.) Runs after FuseElementwiseChains.
+func FuseConvChain(m *ir.Module) (*ir.Module, error) {
+	if _, ok := runtime.Lookup(Conv2DChainKernel); !ok {
+		return m, nil
+	}
+	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
+		uses := map[*ir.Var]int{}
+		visitVars(fn.Body, func(v *ir.Var) { uses[v]++ })
+		convs := map[*ir.Var]*ir.Tuple{} // fusable convolutions' arguments
+		block := map[*ir.Var]*ir.BindingBlock{}
+		fused := map[*ir.Var]*ir.Tuple{} // chain var -> fused call's arguments
+		drop := map[*ir.Var]bool{}
+		for _, blk := range allBlocks(fn.Body) {
+			for _, b := range blk.Bindings {
+				v := b.BoundVar()
+				block[v] = blk
+				name, args, ok := kernelCall(b.BoundValue())
+				if !ok {
+					continue
+				}
+				if name == KernelName("relax.nn.conv2d") {
+					if fusableConv(args, v.Info) {
+						convs[v] = args
+					}
+					continue
+				}
+				conv, codes, ops, ok := convChainStep(name, args, v.Info, convs, uses)
+				if !ok || block[conv] != blk || len(codes.Values) > convChainMaxSteps {
+					continue
+				}
+				fields := append([]ir.Expr{}, convs[conv].Fields...)
+				fields = append(append(fields, codes), ops...)
+				fused[v] = tupleExpr(fields)
+				drop[conv] = true
+				delete(convs, conv)
+			}
+		}
+		if len(fused) == 0 {
+			return fn, nil
+		}
+		return rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
+			v := b.BoundVar()
+			if drop[v] {
+				return nil
+			}
+			args, ok := fused[v]
+			if !ok {
+				emit(b)
+				return nil
+			}
+			ext := &ir.ExternFunc{Symbol: Conv2DChainKernel}
+			ext.Info = &ir.FuncSInfo{Opaque: true}
+			call := &ir.Call{Callee: &ir.Op{Name: "relax.call_dps_packed"}, Args: []ir.Expr{ext, args}, SInfoArgs: []ir.StructInfo{v.Info}}
+			call.Info, call.Loc = v.Info, b.Pos()
+			emit(&ir.VarBinding{Var: v, Value: call, Loc: b.Pos()})
+			return nil
+		})
+	})
+}
+
+// fusableConv reports whether a kernels.nn.conv2d call with args is a
+// depthwise convolution (weights of one input channel per group) of float32
+// NCHW data with OIHW weights into a float32 NCHW result of static shape.
+func fusableConv(args *ir.Tuple, out ir.StructInfo) bool {
+	if len(args.Fields) != 10 || !isF32Tensor(out) || !isF32Tensor(args.Fields[0].SInfo()) {
+		return false
+	}
+	if _, ok := staticF32Shape(out); !ok {
+		return false
+	}
+	if ws, ok := staticF32Shape(args.Fields[1].SInfo()); !ok || len(ws) != 4 || ws[1] != 1 {
+		return false
+	}
+	for i, want := range [...]string{6: "NCHW", 7: "OIHW", 8: "NCHW"} {
+		if want == "" {
+			continue
+		}
+		s, ok := args.Fields[i].(*ir.StringImm)
+		if !ok || (s.Value != want && s.Value != "") {
+			return false
+		}
+	}
+	dt, ok := args.Fields[9].(*ir.DataTypeImm)
+	return ok && (dt.Value.IsVoid() || dt.Value == runtime.Float32)
+}
+
+// convChainStep recognizes an elementwise call on a fusable convolution's
+// result (used only there): an EwChainKernel call, a relu, or a binary
+// operation, with operands per channel, one of them varying along the
+// channels. It returns the convolution's var and the chain's codes and
+// operands.
+func convChainStep(name string, args *ir.Tuple, out ir.StructInfo, convs map[*ir.Var]*ir.Tuple, uses map[*ir.Var]int) (*ir.Var, *ir.ShapeExpr, []ir.Expr, bool) {
+	shape, ok := staticF32Shape(out)
+	if !ok || len(shape) != 4 || shape[1] < 2 {
+		return nil, nil, nil, false
+	}
+	isConv := func(e ir.Expr) (*ir.Var, bool) {
+		v, ok := e.(*ir.Var)
+		return v, ok && convs[v] != nil && uses[v] == 1 && sameStaticShape(v.Info, shape)
+	}
+	// The chain kernel's rows are then the output planes, as the fused
+	// kernel applies it.
+	perChannel := func(ops []ir.Expr) bool {
+		varies := false
+		for _, o := range ops {
+			ts, ok := staticF32Shape(o.SInfo())
+			if !ok || !channelOperand(ts, shape) {
+				return false
+			}
+			if ax := 1 - (len(shape) - len(ts)); ax >= 0 && ts[ax] == shape[1] {
+				varies = true
+			}
+		}
+		return varies
+	}
+	c, isBin := ewChainCodes[name]
+	switch {
+	case name == EwChainKernel && len(args.Fields) >= 3:
+		conv, ok := isConv(args.Fields[0])
+		codes, isShape := args.Fields[1].(*ir.ShapeExpr)
+		ops := args.Fields[2:]
+		if ok && isShape && perChannel(ops) {
+			return conv, codes, ops, true
+		}
+	case isBin && len(args.Fields) == 2:
+		for side := 0; side < 2; side++ {
+			conv, ok := isConv(args.Fields[side])
+			other := args.Fields[1-side]
+			if ok && perChannel([]ir.Expr{other}) {
+				return conv, shapeExpr([]ir.PrimExpr{ir.Int64(c*2 + int64(side))}), []ir.Expr{other}, true
+			}
+		}
+	}
+	return nil, nil, nil, false
+}
+
+// staticF32Shape returns the static shape of a float32 tensor.
+func staticF32Shape(s ir.StructInfo) ([]int64, bool) {
+	t, ok := s.(*ir.TensorSInfo)
+	if !ok || t.DType != runtime.Float32 {
+		return nil, false
+	}
+	return t.StaticShape()
+}
+
+// channelOperand reports whether an operand of static shape ts broadcasts
+// to the NCHW shape with at most the channel axis not 1.
+func channelOperand(ts, shape []int64) bool {
+	if len(ts) > len(shape) {
+		return false
+	}
+	for i, d := range ts {
+		if ax := len(shape) - len(ts) + i; d != 1 && (ax != 1 || d != shape[1]) {
+			return false
+		}
+	}
+	return true
+}
