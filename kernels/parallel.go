@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // The worker pool. Workers are started lazily and live for the life of the
@@ -117,14 +118,51 @@ func ensureWorkers(n int) {
 		poolStarted.Store(int32(poolWorkers))
 		go func() {
 			for range poolWake {
-				for j := joinJob(); j != nil; j = joinJob() {
-					j.run()
-					j.release()
+				for {
+					for j := joinJob(); j != nil; j = joinJob() {
+						j.run()
+						j.release()
+					}
+					if !spinUntil(func() bool { return activeJobs.Load() > 0 }, workerSpin) {
+						break
+					}
 				}
 			}
 		}()
 	}
 	poolMu.Unlock()
+}
+
+// Spinning. Waking a parked goroutine costs tens of microseconds on a
+// virtual machine (measured 65 µs here: a 2-thread 128x784x64 GEMM took
+// 160 µs against 174 µs on one thread, the helper starting its half 65 µs
+// late, and the caller, parked on the job's channel, woke as late again).
+// So a worker that runs out of work watches for the next job for
+// workerSpin before it sleeps (a model's parallel operators come a few
+// microseconds apart), and a caller whose helpers are still busy watches
+// for the end of the job for callerSpin before it parks. Both yield the
+// processor between looks.
+const (
+	workerSpin = 100 * time.Microsecond
+	callerSpin = 200 * time.Microsecond
+)
+
+// activeJobs counts the jobs on the active list, readable without the lock.
+var activeJobs atomic.Int32
+
+// spinUntil calls cond until it reports true (then true) or limit has
+// passed (then false), yielding the processor between calls.
+func spinUntil(cond func() bool, limit time.Duration) bool {
+	start := time.Now()
+	for i := 0; ; i++ {
+		if cond() {
+			return true
+		}
+		if i%16 == 15 && time.Since(start) > limit {
+			return false
+		}
+		runtime.Gosched()
+	}
 }
 
 // joinJob returns an active job with unclaimed chunks and room for another
@@ -194,6 +232,7 @@ func ParallelFor(n, grain int, fn func(lo, hi int)) {
 	j.maxHelpers, j.helpers = helpers, 0
 	activeMu.Lock()
 	active = append(active, j)
+	activeJobs.Add(1)
 	activeMu.Unlock()
 	for i := 0; i < helpers; i++ {
 		select {
@@ -202,6 +241,7 @@ func ParallelFor(n, grain int, fn func(lo, hi int)) {
 		}
 	}
 	j.run()
+	spinUntil(func() bool { return len(j.fin) > 0 }, callerSpin)
 	<-j.fin
 	activeMu.Lock()
 	for i, a := range active {
@@ -210,6 +250,7 @@ func ParallelFor(n, grain int, fn func(lo, hi int)) {
 			active[i] = active[last]
 			active[last] = nil
 			active = active[:last]
+			activeJobs.Add(-1)
 			break
 		}
 	}
