@@ -298,10 +298,12 @@ func (j *gemmJob) kernel(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta fl
 }
 
 // gemmParallelMinMNK is the m*n*k below which Sgemm stays on one goroutine:
-// waking a worker and the extra barriers cost more than the second thread
-// saves (measured with BenchmarkSgemmThreads: at 128³ two threads were still
-// slower than one; at m=8, 768x768, i.e. 4.7M, faster).
-const gemmParallelMinMNK = 1 << 22
+// handing out the work costs more than the second thread saves. Since the
+// worker pool spins instead of parking between jobs (parallel.go), two
+// threads win from 64³ (BenchmarkSgemmThreads, AVX2, µs for 1 → 2 threads:
+// 64³ 11.0 → 9.1, 96³ 28.9 → 19.1, 128³ 64.0 → 40.6; with parked workers
+// 128³ was still slower on two threads, and the threshold was 4M).
+const gemmParallelMinMNK = 1 << 18
 
 // gemmParallelMinMN is the output size (m*n) from which Sgemm splits even a
 // shallow product: with a small depth (a first convolution layer: 27) the
