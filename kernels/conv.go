@@ -448,9 +448,11 @@ func (q *phasePlane) plan(h, w, pt, pl, hp, wp, sh, sw, kh, kw, dh, dw, oh int) 
 func (q *phasePlane) load(p, xc []float32, fill float32) {
 	if fill == 0 {
 		clear(p)
-	} else {
-		for i := range p {
-			p[i] = fill
+	} else if len(p) > 0 {
+		// Doubling copies: a few memmoves instead of a store per element.
+		p[0] = fill
+		for k := 1; k < len(p); k *= 2 {
+			copy(p[k:], p[:k])
 		}
 	}
 	for r := 0; r < q.h; r++ {

@@ -521,9 +521,7 @@ func gemmPackA(trans bool, a []float32, lda, i0, rows, p0, kc, mr int, dst []flo
 
 // gemmCopy16 copies 16 floats with inline moves (no memmove call).
 func gemmCopy16(dst, src []float32) {
-	s, d := (*[16]float32)(src[:16]), (*[16]float32)(dst[:16])
-	d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] = s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
-	d[8], d[9], d[10], d[11], d[12], d[13], d[14], d[15] = s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15]
+	*(*[16]float32)(dst[:16]) = *(*[16]float32)(src[:16])
 }
 
 // gemmPackB packs depth [p0, p0+kc) and columns [j0, j0+cols) of op(B) into dst
