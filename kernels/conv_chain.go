@@ -75,22 +75,10 @@ func newRowChain(name string, codes []int64, ops []*runtime.Tensor, out []int64)
 
 func (c *rowChain) fill(name string, codes []int64, ops []*runtime.Tensor, out []int64) error {
 	var vals [ewMaxRun][]float32
-	k := 0
-	for _, code := range codes {
-		if code == EwChainRelu {
+	err := forEachChainStep(name, codes, ops, func(s ewStep, o *runtime.Tensor, k int) error {
+		if s.relu {
 			c.steps = append(c.steps, chainStepSpec{code: asm.ChainRelu, relu: true})
-			continue
-		}
-		if code < 0 || int(code/2) >= len(ewBops) {
-			return fmt.Errorf("%s: unknown operation code %d", name, code)
-		}
-		if k >= len(ops) {
-			return fmt.Errorf("%s: %d operands for the codes %v", name, len(ops), codes)
-		}
-		o := ops[k]
-		k++
-		if o.DType() != runtime.Float32 {
-			return fmt.Errorf("%s: operand %d is %s, not float32", name, k-1, o.DType())
+			return nil
 		}
 		os := o.Shape()
 		perChannel := len(os) <= len(out)
@@ -100,15 +88,15 @@ func (c *rowChain) fill(name string, codes []int64, ops []*runtime.Tensor, out [
 			}
 		}
 		if !perChannel {
-			return fmt.Errorf("%s: operand %d of shape %s does not broadcast per channel to %s", name, k-1, shapeStr(os), shapeStr(out))
+			return fmt.Errorf("%s: operand %d of shape %s does not broadcast per channel to %s", name, k, shapeStr(os), shapeStr(out))
 		}
-		s := ewStep{op: ewBops[code/2], rev: code%2 == 1}
 		ac, _ := ewChainCode(&s)
 		vals[len(c.steps)] = elems[float32](o)
 		c.steps = append(c.steps, chainStepSpec{code: ac, op: s.op, rev: s.rev})
-	}
-	if k != len(ops) {
-		return fmt.Errorf("%s: %d operands for %d operations", name, len(ops), k)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	for _, s := range c.steps {
 		c.codes = append(c.codes, s.code)

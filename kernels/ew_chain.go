@@ -101,27 +101,15 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 		ewJobPool.Put(j)
 	}()
 	steps := j.buf[:0]
-	k := 0
-	for _, c := range codes {
-		if c == EwChainRelu {
-			steps = append(steps, ewStep{relu: true})
-			continue
+	err := forEachChainStep(name, codes, ops, func(s ewStep, o *runtime.Tensor, k int) error {
+		if s.relu {
+			steps = append(steps, s)
+			return nil
 		}
-		if c < 0 || int(c/2) >= len(ewBops) {
-			return fmt.Errorf("%s: unknown operation code %d", name, c)
-		}
-		if k >= len(ops) {
-			return fmt.Errorf("%s: %d operands for the codes %v", name, len(ops), codes)
-		}
-		o := ops[k]
-		k++
-		if o.DType() != runtime.Float32 {
-			return fmt.Errorf("%s: operand %d is %s, not float32", name, k-1, o.DType())
-		}
-		s := ewStep{op: ewBops[c/2], rev: c%2 == 1, data: elems[float32](o)}
+		s.data = elems[float32](o)
 		os := o.Shape()
 		if len(os) > nd {
-			return fmt.Errorf("%s: operand %d of shape %s does not broadcast to %s", name, k-1, shapeStr(os), shapeStr(shape))
+			return fmt.Errorf("%s: operand %d of shape %s does not broadcast to %s", name, k, shapeStr(os), shapeStr(shape))
 		}
 		stride := 1
 		for d := nd - 1; d >= 0; d-- {
@@ -133,13 +121,14 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 				s.st[d] = stride
 				stride *= int(os[od])
 			default:
-				return fmt.Errorf("%s: operand %d of shape %s does not broadcast to %s", name, k-1, shapeStr(os), shapeStr(shape))
+				return fmt.Errorf("%s: operand %d of shape %s does not broadcast to %s", name, k, shapeStr(os), shapeStr(shape))
 			}
 		}
 		steps = append(steps, s)
-	}
-	if k != len(ops) {
-		return fmt.Errorf("%s: %d operands for %d operations", name, len(ops), k)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	// Rows: the longest run of trailing dims over which every operand is
 	// either constant (broadcast) or contiguous, so that per-channel
@@ -192,6 +181,40 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 		return nil
 	}
 	parFor(rows, rowGrain(inner), j.fn)
+	return nil
+}
+
+// forEachChainStep decodes EwChainKernel codes against their operands,
+// checking the codes, the operand count and the operands' dtype (float32),
+// and calls f with each step's operation (relu, or a binary operation and
+// the chain value's side) and, for a binary one, its operand and index.
+func forEachChainStep(name string, codes []int64, ops []*runtime.Tensor, f func(s ewStep, o *runtime.Tensor, k int) error) error {
+	k := 0
+	for _, c := range codes {
+		if c == EwChainRelu {
+			if err := f(ewStep{relu: true}, nil, -1); err != nil {
+				return err
+			}
+			continue
+		}
+		if c < 0 || int(c/2) >= len(ewBops) {
+			return fmt.Errorf("%s: unknown operation code %d", name, c)
+		}
+		if k >= len(ops) {
+			return fmt.Errorf("%s: %d operands for the codes %v", name, len(ops), codes)
+		}
+		o := ops[k]
+		if o.DType() != runtime.Float32 {
+			return fmt.Errorf("%s: operand %d is %s, not float32", name, k, o.DType())
+		}
+		if err := f(ewStep{op: ewBops[c/2], rev: c%2 == 1}, o, k); err != nil {
+			return err
+		}
+		k++
+	}
+	if k != len(ops) {
+		return fmt.Errorf("%s: %d operands for %d operations", name, len(ops), k)
+	}
 	return nil
 }
 

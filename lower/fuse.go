@@ -99,11 +99,7 @@ func FuseMatmulEpilogue(m *ir.Module) (*ir.Module, error) {
 				return nil
 			}
 			if args, ok := fused[v]; ok {
-				ext := &ir.ExternFunc{Symbol: MatmulBiasKernel}
-				ext.Info = &ir.FuncSInfo{Opaque: true}
-				c := &ir.Call{Callee: &ir.Op{Name: "relax.call_dps_packed"}, Args: []ir.Expr{ext, tupleExpr(args)}, SInfoArgs: []ir.StructInfo{v.Info}}
-				c.Info, c.Loc = v.Info, b.Pos()
-				emit(&ir.VarBinding{Var: v, Value: c, Loc: b.Pos()})
+				emit(&ir.VarBinding{Var: v, Value: dpsCall(MatmulBiasKernel, tupleExpr(args), v.Info, b.Pos()), Loc: b.Pos()})
 				return nil
 			}
 			emit(b)

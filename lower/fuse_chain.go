@@ -125,12 +125,8 @@ func FuseElementwiseChains(m *ir.Module) (*ir.Module, error) {
 			for i, k := range c.codes {
 				codes[i] = ir.Int64(k)
 			}
-			ext := &ir.ExternFunc{Symbol: EwChainKernel}
-			ext.Info = &ir.FuncSInfo{Opaque: true}
 			args := tupleExpr(append([]ir.Expr{c.x, shapeExpr(codes)}, c.operands...))
-			call := &ir.Call{Callee: &ir.Op{Name: "relax.call_dps_packed"}, Args: []ir.Expr{ext, args}, SInfoArgs: []ir.StructInfo{v.Info}}
-			call.Info, call.Loc = v.Info, b.Pos()
-			emit(&ir.VarBinding{Var: v, Value: call, Loc: b.Pos()})
+			emit(&ir.VarBinding{Var: v, Value: dpsCall(EwChainKernel, args, v.Info, b.Pos()), Loc: b.Pos()})
 			return nil
 		})
 	})

@@ -76,11 +76,7 @@ func FuseConvChain(m *ir.Module) (*ir.Module, error) {
 				emit(b)
 				return nil
 			}
-			ext := &ir.ExternFunc{Symbol: Conv2DChainKernel}
-			ext.Info = &ir.FuncSInfo{Opaque: true}
-			call := &ir.Call{Callee: &ir.Op{Name: "relax.call_dps_packed"}, Args: []ir.Expr{ext, args}, SInfoArgs: []ir.StructInfo{v.Info}}
-			call.Info, call.Loc = v.Info, b.Pos()
-			emit(&ir.VarBinding{Var: v, Value: call, Loc: b.Pos()})
+			emit(&ir.VarBinding{Var: v, Value: dpsCall(Conv2DChainKernel, args, v.Info, b.Pos()), Loc: b.Pos()})
 			return nil
 		})
 	})

@@ -114,12 +114,17 @@ func legalizeCall(c *ir.Call, v *ir.Var) (*ir.Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	ext := &ir.ExternFunc{Symbol: name}
+	return dpsCall(name, tupleExpr(args), out, c.Loc), nil
+}
+
+// dpsCall is R.call_dps_packed(symbol, args) writing a result of struct
+// info out, at loc.
+func dpsCall(symbol string, args *ir.Tuple, out ir.StructInfo, loc ir.Span) *ir.Call {
+	ext := &ir.ExternFunc{Symbol: symbol}
 	ext.Info = &ir.FuncSInfo{Opaque: true}
-	nc := &ir.Call{Callee: &ir.Op{Name: "relax.call_dps_packed"}, Args: []ir.Expr{ext, tupleExpr(args)}, SInfoArgs: []ir.StructInfo{out}}
-	nc.Info = out
-	nc.Loc = c.Loc
-	return nc, nil
+	c := &ir.Call{Callee: &ir.Op{Name: "relax.call_dps_packed"}, Args: []ir.Expr{ext, args}, SInfoArgs: []ir.StructInfo{out}}
+	c.Info, c.Loc = out, loc
+	return c
 }
 
 // checkAllocatable reports whether outputs of this type can be preallocated:
