@@ -104,6 +104,9 @@ func TestSteadyStateAllocsLinalg(t *testing.T) {
 	wc := randT(t, 11, []int64{72, 56}, f32, -1, 1)
 	RegisterConstant(wc)
 	defer UnregisterConstant(wc)
+	wbc := randT(t, 14, []int64{32, 16, 3, 3}, f32, -1, 1)
+	RegisterConstant(wbc)
+	defer UnregisterConstant(wbc)
 	// The large cases are slow in pure Go: fewer runs there.
 	linalgRuns := 50
 	if asm.CurrentLevel() == asm.LevelGo {
@@ -131,6 +134,7 @@ func TestSteadyStateAllocsLinalg(t *testing.T) {
 		{"SgemmPacked", func() { _ = SgemmPacked(false, 100, 1, bigA, 160, pbig, 0, bigC, 400, nil) }},
 		{"Matmul registered constant", func() { _ = Matmul(c2, a2, wc) }},
 		{"Conv2D parallel", func() { _ = Conv2D(yb, xb, wb, conv) }},
+		{"Conv2D registered constant weights", func() { _ = Conv2D(yb, xb, wbc, conv) }},
 	}
 	// The kernels' scratch buffers live in sync.Pools, which a garbage
 	// collection may empty (the slow pure-Go build collects often during

@@ -159,6 +159,23 @@ func (p *pargs) dtype(i int) runtime.DataType { d := p.a.DType(i); p.sync(); ret
 // tensors decodes argument i as a Tuple (or []*Tensor) of tensors.
 func (p *pargs) tensors(i int) []*runtime.Tensor { t := p.a.Tensors(i); p.sync(); return t }
 
+// tensorList reads the leading tensor list of a call (tensors..., attr,
+// out): one Tuple (or tensor) when the call has three arguments, else the
+// tensors themselves, flattened by the compiler so that no tuple is built
+// per call; they are appended to buf.
+func (p *pargs) tensorList(buf []*runtime.Tensor) []*runtime.Tensor {
+	if !p.atLeast(3) {
+		return nil
+	}
+	if len(p.a.Values) == 3 {
+		return p.tensors(0)
+	}
+	for i := 0; i < len(p.a.Values)-2; i++ {
+		buf = append(buf, p.tensor(i))
+	}
+	return buf
+}
+
 // scalarFloat reads element 0 of t as float64.
 func scalarFloat(t *runtime.Tensor) float64 { return elemFloat(t, 0) }
 

@@ -3,6 +3,7 @@ package kernels
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
@@ -188,10 +189,23 @@ func packA(m, k int, a []float32, lda, mr int) *packedA {
 // convolution's weight: one packedA per group.
 type convAEntry struct {
 	once   sync.Once
+	packed atomic.Bool // set once once.Do has run
 	groups int
 	mr     int
 	level  asm.Level
 	packs  []*packedA
+}
+
+// pack packs w's groups once.
+func (e *convAEntry) pack(w *runtime.Tensor, groups, og, kk, mr int) {
+	e.once.Do(func() {
+		e.groups, e.mr, e.level = groups, mr, asm.CurrentLevel()
+		wf := w.Float32s()
+		for g := 0; g < groups; g++ {
+			e.packs = append(e.packs, packA(og, kk, wf[g*og*kk:(g+1)*og*kk], kk, mr))
+		}
+		e.packed.Store(true)
+	})
 }
 
 var constConvA sync.Map // *runtime.Tensor -> *convAEntry
@@ -207,15 +221,16 @@ func constConvPacked(w *runtime.Tensor, groups, og, kk int) []*packedA {
 	if og <= gemmSmallRows {
 		mr, _ = asm.SgemmTileSmall()
 	}
-	v, _ := constConvA.LoadOrStore(w, &convAEntry{})
+	// Load before LoadOrStore: the entry literal and the packing closure
+	// would otherwise be allocated on every call.
+	v, ok := constConvA.Load(w)
+	if !ok {
+		v, _ = constConvA.LoadOrStore(w, &convAEntry{})
+	}
 	e := v.(*convAEntry)
-	e.once.Do(func() {
-		e.groups, e.mr, e.level = groups, mr, asm.CurrentLevel()
-		wf := w.Float32s()
-		for g := 0; g < groups; g++ {
-			e.packs = append(e.packs, packA(og, kk, wf[g*og*kk:(g+1)*og*kk], kk, mr))
-		}
-	})
+	if !e.packed.Load() {
+		e.pack(w, groups, og, kk, mr)
+	}
 	if e.groups != groups || e.mr != mr || e.level != asm.CurrentLevel() || len(e.packs) != groups {
 		return nil
 	}

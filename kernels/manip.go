@@ -760,26 +760,26 @@ func init() {
 			}
 			return nil, wrapErr(StridedSlice(out, x, a))
 		})
-	register("concat", "tensors (Tuple), axis (int64 or nil = flatten), out", func(args []runtime.Value) (runtime.Value, error) {
+	register("concat", "tensors (a Tuple, or the tensors themselves), axis (int64 or nil = flatten), out", func(args []runtime.Value) (runtime.Value, error) {
 		p := newArgs("kernels.concat", args)
-		p.count(3)
-		xs := p.tensors(0)
-		axis, has := p.optInt(1)
-		out := p.tensor(2)
+		var buf [16]*runtime.Tensor
+		xs := p.tensorList(buf[:0])
+		axis, has := p.optInt(len(args) - 2)
+		out := p.tensor(len(args) - 1)
 		if p.err != nil {
 			return nil, p.err
 		}
 		return nil, wrapErr(Concat(out, xs, axis, has))
 	})
-	register("stack", "tensors (Tuple), axis (int64), out", func(args []runtime.Value) (runtime.Value, error) {
+	register("stack", "tensors (a Tuple, or the tensors themselves), axis (int64), out", func(args []runtime.Value) (runtime.Value, error) {
 		p := newArgs("kernels.stack", args)
-		p.count(3)
-		xs := p.tensors(0)
+		var buf [16]*runtime.Tensor
+		xs := p.tensorList(buf[:0])
 		axis := int64(0)
-		if a, ok := p.optInt(1); ok {
+		if a, ok := p.optInt(len(args) - 2); ok {
 			axis = a
 		}
-		out := p.tensor(2)
+		out := p.tensor(len(args) - 1)
 		if p.err != nil {
 			return nil, p.err
 		}

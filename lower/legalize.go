@@ -114,8 +114,19 @@ func legalizeCall(c *ir.Call, v *ir.Var) (*ir.Call, error) {
 	if err != nil {
 		return nil, err
 	}
+	if flatTupleKernels[c.OpName()] {
+		// The tensors of a literal tuple are passed themselves, so that no
+		// tuple is built on every call (the kernels take both forms).
+		if t, ok := args[0].(*ir.Tuple); ok && len(t.Fields) > 1 {
+			args = append(append([]ir.Expr{}, t.Fields...), args[1:]...)
+		}
+	}
 	return dpsCall(name, tupleExpr(args), out, c.Loc), nil
 }
+
+// flatTupleKernels are the operators whose kernels take their leading
+// tuple of tensors flattened (tensors..., attribute, out).
+var flatTupleKernels = map[string]bool{"relax.concat": true, "relax.stack": true}
 
 // dpsCall is R.call_dps_packed(symbol, args) writing a result of struct
 // info out, at loc.

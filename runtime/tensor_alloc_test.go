@@ -85,3 +85,31 @@ func TestAllocationLimit(t *testing.T) {
 		t.Errorf("default memory limit %d", l)
 	}
 }
+
+// TestPooledViewsReused checks that a pooled storage hosting many tensors
+// in one lease (a real network's plan puts dozens on one storage, several at
+// the same offset and shape) hands their headers out again in later leases:
+// after the first lease, a lease allocates nothing.
+func TestPooledViewsReused(t *testing.T) {
+	a, err := NewAllocator(PooledAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shapes := []Shape{{2, 2}, {4}, {1, 4}}
+	lease := func() {
+		s, err := a.Alloc(4096, CPU)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 120; i++ { // more than the 32 an earlier cache held
+			if _, err := s.viewTensor(int64(i%20)*16, shapes[i%3], Float32); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a.Free(s)
+	}
+	lease()
+	if got := testing.AllocsPerRun(20, lease); got != 0 {
+		t.Errorf("a later lease allocated %v times, want 0", got)
+	}
+}
