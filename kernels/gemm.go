@@ -467,17 +467,25 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 		if j.fusePack {
 			j.packPanels(jpLo, jpHi)
 		}
-		for jp := jpLo; jp < jpHi; jp++ {
-			j0 := jc + jp*nr
-			ncols := min(nr, n-j0)
-			bp := unsafe.Pointer(&bpack[jp*kc*nr])
-			for ip := 0; ip*mr < mcur; ip++ {
-				r0 := i0 + ip*mr
-				nrows := min(mr, m-r0)
-				ap := unsafe.Pointer(&apack[ip*kc*mr])
-				if nrows == mr && ncols == nr {
-					j.kernel(kc, ap, bp, unsafe.Pointer(&c[r0*ldc+j0]), ldc, alpha, bet)
-				} else {
+		// The epilogue runs over groups of panels (about 128 columns) of the
+		// row block once their tiles are done, still in cache: one call per
+		// row and group, not per tile row (16 columns a call cost more in
+		// call overhead than the bias add itself).
+		grp := max(1, 128/nr)
+		for jg := jpLo; jg < jpHi; jg += grp {
+			jgHi := min(jg+grp, jpHi)
+			for jp := jg; jp < jgHi; jp++ {
+				j0 := jc + jp*nr
+				ncols := min(nr, n-j0)
+				bp := unsafe.Pointer(&bpack[jp*kc*nr])
+				for ip := 0; ip*mr < mcur; ip++ {
+					r0 := i0 + ip*mr
+					nrows := min(mr, m-r0)
+					ap := unsafe.Pointer(&apack[ip*kc*mr])
+					if nrows == mr && ncols == nr {
+						j.kernel(kc, ap, bp, unsafe.Pointer(&c[r0*ldc+j0]), ldc, alpha, bet)
+						continue
+					}
 					// Edge tile: run the same kernel on a scratch tile.
 					if bet != 0 {
 						for i := 0; i < nrows; i++ {
@@ -489,10 +497,11 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 						copy(c[(r0+i)*ldc+j0:(r0+i)*ldc+j0+ncols], tile[i*nr:i*nr+ncols])
 					}
 				}
-				if ep != nil {
-					for i := 0; i < nrows; i++ {
-						gemmApplyEpilogue(ep, c[(r0+i)*ldc+j0:(r0+i)*ldc+j0+ncols], r0+i, j0)
-					}
+			}
+			if ep != nil {
+				c0, c1 := jc+jg*nr, min(jc+jgHi*nr, n)
+				for i := i0; i < i0+mcur; i++ {
+					gemmApplyEpilogue(ep, c[i*ldc+c0:i*ldc+c1], i, c0)
 				}
 			}
 		}

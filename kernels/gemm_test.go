@@ -231,3 +231,46 @@ func BenchmarkSgemmThreads(b *testing.B) {
 		}
 	}
 }
+
+// TestSgemmEpilogueBits checks the fused epilogue (row bias, column bias,
+// relu), applied by groups of output panels, against the plain product
+// followed by the same operations, bit for bit, over shapes with edge
+// tiles, several column groups and depth blocks, at 1 and 2 threads.
+func TestSgemmEpilogueBits(t *testing.T) {
+	defer SetNumThreads(0)
+	r := rand.New(rand.NewSource(13))
+	for _, s := range [][3]int{{37, 45, 300}, {7, 300, 40}, {50, 1000, 70}, {200, 129, 600}, {1, 517, 33}, {130, 260, 16}} {
+		m, n, k := s[0], s[1], s[2]
+		a, b := gemmRandF32(r, m*k), gemmRandF32(r, k*n)
+		rb, cb := gemmRandF32(r, m), gemmRandF32(r, n)
+		for _, th := range []int{1, 2} {
+			SetNumThreads(th)
+			for _, ep := range []*GemmEpilogue{{RowBias: rb, ColBias: cb, Relu: true}, {ColBias: cb}, {RowBias: rb}, {Relu: true}} {
+				got, want := make([]float32, m*n), make([]float32, m*n)
+				if err := SgemmEx(false, false, m, n, k, 1, a, k, b, n, 0, got, n, ep); err != nil {
+					t.Fatal(err)
+				}
+				if err := Sgemm(false, false, m, n, k, 1, a, k, b, n, 0, want, n); err != nil {
+					t.Fatal(err)
+				}
+				for i := 0; i < m; i++ {
+					row := want[i*n : (i+1)*n]
+					if ep.RowBias != nil {
+						asm.AddScalarF32(row, row, ep.RowBias[i])
+					}
+					if ep.ColBias != nil {
+						asm.AddF32(row, row, ep.ColBias)
+					}
+					if ep.Relu {
+						asm.ReluF32(row, row)
+					}
+				}
+				for i := range want {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("%dx%dx%d threads %d %+v: [%d] fused %v, separate %v", m, n, k, th, ep != nil, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
