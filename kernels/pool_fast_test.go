@@ -16,13 +16,7 @@ func TestMaxPoolNCHWFastPath(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
 	for it := 0; it < 300; it++ {
 		h, w := 1+r.Intn(13), 1+r.Intn(40)
-		a := Pool2DAttrs{
-			PoolSize: []int64{int64(1 + r.Intn(4)), int64(1 + r.Intn(4))},
-			Strides:  []int64{int64(1 + r.Intn(3)), int64(1 + r.Intn(3))},
-			Dilation: []int64{int64(1 + r.Intn(2)), int64(1 + r.Intn(2))},
-			Padding:  []int64{int64(r.Intn(3)), int64(r.Intn(3)), int64(r.Intn(3)), int64(r.Intn(3))},
-			CeilMode: r.Intn(2) == 0,
-		}
+		a := randPool2DAttrs(r)
 		x := randT(t, int64(it), []int64{2, 3, int64(h), int64(w)}, f32, -4, 4)
 		xs := x.Float32s()
 		for i := range xs {
@@ -95,13 +89,7 @@ func TestMaxPoolTapMatchesScalar(t *testing.T) {
 	tried := 0
 	for it := 0; it < 300; it++ {
 		h, w := 1+r.Intn(20), 1+r.Intn(40)
-		a := Pool2DAttrs{
-			PoolSize: []int64{int64(1 + r.Intn(4)), int64(1 + r.Intn(4))},
-			Strides:  []int64{int64(1 + r.Intn(3)), int64(1 + r.Intn(3))},
-			Dilation: []int64{int64(1 + r.Intn(2)), int64(1 + r.Intn(2))},
-			Padding:  []int64{int64(r.Intn(3)), int64(r.Intn(3)), int64(r.Intn(3)), int64(r.Intn(3))},
-			CeilMode: r.Intn(2) == 0,
-		}
+		a := randPool2DAttrs(r)
 		x := randT(t, int64(it), []int64{int64(1 + r.Intn(2)), int64(1 + r.Intn(5)), int64(h), int64(w)}, f32, -4, 4)
 		xs := x.Float32s()
 		for i := range xs {
@@ -140,5 +128,17 @@ func TestMaxPoolTapMatchesScalar(t *testing.T) {
 	}
 	if tried < 100 {
 		t.Fatalf("only %d geometries tried", tried)
+	}
+}
+
+// randPool2DAttrs draws a pooling geometry: window 1-4, strides 1-3,
+// dilations 1-2, asymmetric padding 0-2, ceil mode or not.
+func randPool2DAttrs(r *rand.Rand) Pool2DAttrs {
+	return Pool2DAttrs{
+		PoolSize: []int64{int64(1 + r.Intn(4)), int64(1 + r.Intn(4))},
+		Strides:  []int64{int64(1 + r.Intn(3)), int64(1 + r.Intn(3))},
+		Dilation: []int64{int64(1 + r.Intn(2)), int64(1 + r.Intn(2))},
+		Padding:  []int64{int64(r.Intn(3)), int64(r.Intn(3)), int64(r.Intn(3)), int64(r.Intn(3))},
+		CeilMode: r.Intn(2) == 0,
 	}
 }

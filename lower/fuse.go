@@ -34,8 +34,7 @@ func FuseMatmulEpilogue(m *ir.Module) (*ir.Module, error) {
 		return m, nil
 	}
 	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
-		uses := map[*ir.Var]int{}
-		visitVars(fn.Body, func(v *ir.Var) { uses[v]++ })
+		uses := useCounts(fn)
 		def := map[*ir.Var]ir.Expr{}
 		block := map[*ir.Var]*ir.BindingBlock{}
 		for _, blk := range allBlocks(fn.Body) {
@@ -106,6 +105,13 @@ func FuseMatmulEpilogue(m *ir.Module) (*ir.Module, error) {
 			return nil
 		})
 	})
+}
+
+// useCounts counts the uses of each variable in fn's body.
+func useCounts(fn *ir.Function) map[*ir.Var]int {
+	uses := map[*ir.Var]int{}
+	visitVars(fn.Body, func(v *ir.Var) { uses[v]++ })
+	return uses
 }
 
 func isF32Tensor(s ir.StructInfo) bool {

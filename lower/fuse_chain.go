@@ -40,8 +40,7 @@ func FuseElementwiseChains(m *ir.Module) (*ir.Module, error) {
 		return m, nil
 	}
 	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
-		uses := map[*ir.Var]int{}
-		visitVars(fn.Body, func(v *ir.Var) { uses[v]++ })
+		uses := useCounts(fn)
 		block := map[*ir.Var]*ir.BindingBlock{}
 		for _, blk := range allBlocks(fn.Body) {
 			for _, b := range blk.Bindings {

@@ -32,8 +32,7 @@ func FuseConvChain(m *ir.Module) (*ir.Module, error) {
 		return m, nil
 	}
 	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
-		uses := map[*ir.Var]int{}
-		visitVars(fn.Body, func(v *ir.Var) { uses[v]++ })
+		uses := useCounts(fn)
 		convs := map[*ir.Var]*ir.Tuple{} // fusable convolutions' arguments
 		block := map[*ir.Var]*ir.BindingBlock{}
 		fused := map[*ir.Var]*ir.Tuple{} // chain var -> fused call's arguments
