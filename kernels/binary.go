@@ -159,7 +159,14 @@ func binary(op bop, out, a, b *runtime.Tensor) error {
 	if err := checkOut(name, out, oshape, odt); err != nil {
 		return err
 	}
-	if out.NumElements() == 0 {
+	n := out.NumElements()
+	if n == 0 {
+		return nil
+	}
+	// Equal float32 shapes, small enough for one thread: one row, the row
+	// function the plan would reach (the same bits), without building it.
+	if dt == runtime.Float32 && op <= bDiv && n < parThreshold && a.NumElements() == n && b.NumElements() == n {
+		f32Row(op, elems[float32](out), elems[float32](a), elems[float32](b))
 		return nil
 	}
 	if op.isLogic() {
