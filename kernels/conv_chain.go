@@ -209,7 +209,7 @@ func packedConv2DChain(args []runtime.Value) (runtime.Value, error) {
 	// along the channels; then the planes of a depthwise convolution take
 	// the chain as they are computed. Otherwise (and for other
 	// convolutions) the chain kernel runs on the output.
-	if x.DType() == runtime.Float32 && int64(len(os)) == 4 && w.NDim() == 4 && w.Shape()[1] == 1 && rowsArePlanes(ops, os) {
+	if x.DType() == runtime.Float32 && len(os) == 4 && w.NDim() == 4 && w.Shape()[1] == 1 && rowsArePlanes(ops, os) {
 		return nil, conv2dChain(out, x, w, attrs, chain)
 	}
 	if err := Conv2D(out, x, w, attrs); err != nil {

@@ -62,6 +62,10 @@ type ewStep struct {
 	st   [maxRank]int
 	// contig: the operand runs along the row (else one value per row).
 	contig bool
+	// chain, when chainOK, is the step's asm.ScalarChainF32 code (a relu or
+	// one value per row), set once per call.
+	chain   uint8
+	chainOK bool
 }
 
 // ewJob is one chain call; pooled, with fn bound once, so a call allocates
@@ -174,6 +178,7 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 		if !steps[i].relu {
 			steps[i].contig = steps[i].st[nd-1] != 0
 		}
+		steps[i].chain, steps[i].chainOK = ewChainCode(&steps[i])
 	}
 	j.xs, j.os = elems[float32](x), elems[float32](out)
 	if rows*inner < parThreshold || NumThreads() <= 1 {
@@ -299,14 +304,14 @@ func (j *ewJob) run(lo, hi int) {
 						off += idx[d] * s.st[d]
 					}
 				}
-				if code, ok := ewChainCode(s); ok && len(row) > 1 {
+				if s.chainOK && len(row) > 1 {
 					if nrun == len(codes) {
 						flush()
 					}
 					if !s.relu {
 						scal[nrun] = s.data[off]
 					}
-					codes[nrun] = code
+					codes[nrun] = s.chain
 					nrun++
 					continue
 				}

@@ -92,18 +92,29 @@ func FuseMatmulEpilogue(m *ir.Module) (*ir.Module, error) {
 		if len(fused) == 0 {
 			return fn, nil
 		}
-		return rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
-			v := b.BoundVar()
-			if drop[v] {
-				return nil
-			}
-			if args, ok := fused[v]; ok {
-				emit(&ir.VarBinding{Var: v, Value: dpsCall(MatmulBiasKernel, tupleExpr(args), v.Info, b.Pos()), Loc: b.Pos()})
-				return nil
-			}
-			emit(b)
+		args := make(map[*ir.Var]*ir.Tuple, len(fused))
+		for v, a := range fused {
+			args[v] = tupleExpr(a)
+		}
+		return rewriteFused(fn, MatmulBiasKernel, drop, args)
+	})
+}
+
+// rewriteFused is a fusion pass's rewrite of fn: the bindings of the
+// variables in drop disappear, and each variable in fused is bound to
+// R.call_dps_packed(symbol, fused[v]) instead, at its binding's position.
+func rewriteFused(fn *ir.Function, symbol string, drop map[*ir.Var]bool, fused map[*ir.Var]*ir.Tuple) (*ir.Function, error) {
+	return rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
+		v := b.BoundVar()
+		if drop[v] {
 			return nil
-		})
+		}
+		if args, ok := fused[v]; ok {
+			emit(&ir.VarBinding{Var: v, Value: dpsCall(symbol, args, v.Info, b.Pos()), Loc: b.Pos()})
+			return nil
+		}
+		emit(b)
+		return nil
 	})
 }
 

@@ -99,35 +99,21 @@ func FuseElementwiseChains(m *ir.Module) (*ir.Module, error) {
 				chains[v] = c
 			}
 		}
-		fused := 0
+		fused := map[*ir.Var]*ir.Tuple{}
 		for v, c := range chains {
 			if len(c.codes) < 2 {
-				delete(chains, v)
 				continue
-			}
-			fused++
-		}
-		if fused == 0 {
-			return fn, nil
-		}
-		return rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
-			v := b.BoundVar()
-			if drop[v] {
-				return nil
-			}
-			c, ok := chains[v]
-			if !ok {
-				emit(b)
-				return nil
 			}
 			codes := make([]ir.PrimExpr, len(c.codes))
 			for i, k := range c.codes {
 				codes[i] = ir.Int64(k)
 			}
-			args := tupleExpr(append([]ir.Expr{c.x, shapeExpr(codes)}, c.operands...))
-			emit(&ir.VarBinding{Var: v, Value: dpsCall(EwChainKernel, args, v.Info, b.Pos()), Loc: b.Pos()})
-			return nil
-		})
+			fused[v] = tupleExpr(append([]ir.Expr{c.x, shapeExpr(codes)}, c.operands...))
+		}
+		if len(fused) == 0 {
+			return fn, nil
+		}
+		return rewriteFused(fn, EwChainKernel, drop, fused)
 	})
 }
 

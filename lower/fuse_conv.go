@@ -65,19 +65,7 @@ func FuseConvChain(m *ir.Module) (*ir.Module, error) {
 		if len(fused) == 0 {
 			return fn, nil
 		}
-		return rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
-			v := b.BoundVar()
-			if drop[v] {
-				return nil
-			}
-			args, ok := fused[v]
-			if !ok {
-				emit(b)
-				return nil
-			}
-			emit(&ir.VarBinding{Var: v, Value: dpsCall(Conv2DChainKernel, args, v.Info, b.Pos()), Loc: b.Pos()})
-			return nil
-		})
+		return rewriteFused(fn, Conv2DChainKernel, drop, fused)
 	})
 }
 
@@ -94,11 +82,9 @@ func fusableConv(args *ir.Tuple, out ir.StructInfo) bool {
 	if ws, ok := staticF32Shape(args.Fields[1].SInfo()); !ok || len(ws) != 4 || ws[1] != 1 {
 		return false
 	}
-	for i, want := range [...]string{6: "NCHW", 7: "OIHW", 8: "NCHW"} {
-		if want == "" {
-			continue
-		}
-		s, ok := args.Fields[i].(*ir.StringImm)
+	// data_layout, kernel_layout and out_layout ("" is the default).
+	for i, want := range []string{"NCHW", "OIHW", "NCHW"} {
+		s, ok := args.Fields[6+i].(*ir.StringImm)
 		if !ok || (s.Value != want && s.Value != "") {
 			return false
 		}

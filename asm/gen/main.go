@@ -363,25 +363,41 @@ func tapSumKernels(s isa) {
 	w := Load(Param("w"), GP64()).(reg.GPVirtual)
 	nt := Load(Param("ntaps"), GP64()).(reg.GPVirtual)
 	n := Load(Param("n"), GP64()).(reg.GPVirtual)
-	vecBlocks(s, name, n, []reg.GPVirtual{dst, base}, 8, func(u int, lbl string) {
+	tapLoop(s, name, dst, base, offs, nt, n, 8,
+		func(acc reg.VecVirtual) { VXORPS(acc, acc, acc) },
+		func(t reg.GPVirtual) func(acc reg.VecVirtual, x Mem) {
+			wv := s.vec()
+			VBROADCASTSS(Mem{Base: w, Index: t, Scale: 4}, wv)
+			return func(acc reg.VecVirtual, x Mem) {
+				v := s.vec()
+				VMULPS(x, wv, v)
+				VADDPS(v, acc, acc)
+			}
+		})
+}
+
+// tapLoop emits the loop the tap kernels share: blocks of big vectors, then
+// single ones, each with accumulators set by init; for each tap t < nt,
+// tap(t) is emitted once (it may load the tap's weight) and the step it
+// returns runs on every accumulator with the base vector at offs[t]; the
+// accumulators are then stored to dst.
+func tapLoop(s isa, name string, dst, base, offs, nt, n reg.GPVirtual, big int, init func(acc reg.VecVirtual), tap func(t reg.GPVirtual) func(acc reg.VecVirtual, x Mem)) {
+	vecBlocks(s, name, n, []reg.GPVirtual{dst, base}, big, func(u int, lbl string) {
 		accs := make([]reg.VecVirtual, u)
 		for i := range accs {
 			accs[i] = s.vec()
-			VXORPS(accs[i], accs[i], accs[i])
+			init(accs[i])
 		}
 		t := GP64()
 		XORQ(t, t)
 		Label(lbl + "_tap")
 		off := GP64()
 		MOVQ(Mem{Base: offs, Index: t, Scale: 8}, off)
-		wv := s.vec()
-		VBROADCASTSS(Mem{Base: w, Index: t, Scale: 4}, wv)
+		step := tap(t)
 		p := GP64()
 		LEAQ(Mem{Base: base, Index: off, Scale: 4}, p)
 		for i := range accs {
-			v := s.vec()
-			VMULPS(mem(p, i*s.bytes), wv, v)
-			VADDPS(v, accs[i], accs[i])
+			step(accs[i], mem(p, i*s.bytes))
 		}
 		INCQ(t)
 		CMPQ(t, nt)
@@ -404,31 +420,16 @@ func tapMaxKernels(s isa) {
 	offs := Load(Param("offs"), GP64()).(reg.GPVirtual)
 	nt := Load(Param("ntaps"), GP64()).(reg.GPVirtual)
 	n := Load(Param("n"), GP64()).(reg.GPVirtual)
-	vecBlocks(s, name, n, []reg.GPVirtual{dst, base}, 4, func(u int, lbl string) {
-		accs := make([]reg.VecVirtual, u)
-		for i := range accs {
-			accs[i] = s.vec()
-			VBROADCASTSS(NewParamAddr("lo", 24), accs[i])
-		}
-		t := GP64()
-		XORQ(t, t)
-		Label(lbl + "_tap")
-		off := GP64()
-		MOVQ(Mem{Base: offs, Index: t, Scale: 8}, off)
-		p := GP64()
-		LEAQ(Mem{Base: base, Index: off, Scale: 4}, p)
-		for i := range accs {
-			v := s.vec()
-			VMOVUPS(mem(p, i*s.bytes), v)
-			emitMaxNaN(s, accs[i], v, accs[i])
-		}
-		INCQ(t)
-		CMPQ(t, nt)
-		JL(LabelRef(lbl + "_tap"))
-		for i := range accs {
-			VMOVUPS(accs[i], mem(dst, i*s.bytes))
-		}
-	})
+	// Blocks of 4: emitMaxNaN's temporaries need registers.
+	tapLoop(s, name, dst, base, offs, nt, n, 4,
+		func(acc reg.VecVirtual) { VBROADCASTSS(NewParamAddr("lo", 24), acc) },
+		func(reg.GPVirtual) func(acc reg.VecVirtual, x Mem) {
+			return func(acc reg.VecVirtual, x Mem) {
+				v := s.vec()
+				VMOVUPS(x, v)
+				emitMaxNaN(s, acc, v, acc)
+			}
+		})
 }
 
 // deinterleave2AVX2 splits pairs: even[k] = src[2k], odd[k] = src[2k+1]
