@@ -128,6 +128,48 @@ func alignedBytes(n int64) []byte {
 	return buf[off : off+int(n) : off+int(n)]
 }
 
+// newStorage returns a Storage holding n zeroed, aligned bytes. Up to a page
+// (the sizes of most results: a row of logits, a label, a scalar), header
+// and bytes are one allocation instead of two, so a small result tensor costs
+// one allocation per call (its header lives in the storage, see
+// Storage.first); the bytes' capacity is rounded up to a power of two.
+func newStorage(n int64) *Storage {
+	switch {
+	case n <= 0 || n > pageSize:
+		return &Storage{data: alignedBytes(n)}
+	case n <= 64:
+		return inlineStorage[[64 + alignment]byte](n)
+	case n <= 128:
+		return inlineStorage[[128 + alignment]byte](n)
+	case n <= 256:
+		return inlineStorage[[256 + alignment]byte](n)
+	case n <= 512:
+		return inlineStorage[[512 + alignment]byte](n)
+	case n <= 1024:
+		return inlineStorage[[1024 + alignment]byte](n)
+	case n <= 2048:
+		return inlineStorage[[2048 + alignment]byte](n)
+	default:
+		return inlineStorage[[pageSize + alignment]byte](n)
+	}
+}
+
+// inlineStorage allocates a Storage and its n bytes as one object whose
+// byte array B (n plus alignment slack) follows the header.
+func inlineStorage[B any](n int64) *Storage {
+	o := new(struct {
+		s Storage
+		b B
+	})
+	base := unsafe.Pointer(&o.b)
+	off := uintptr(0)
+	if r := uintptr(base) & (alignment - 1); r != 0 {
+		off = alignment - r
+	}
+	o.s.data = unsafe.Slice((*byte)(unsafe.Add(base, off)), n)
+	return &o.s
+}
+
 // NewStorage allocates nbytes of zeroed, aligned storage on dev.
 func NewStorage(nbytes int64, dev Device) (*Storage, error) {
 	if nbytes < 0 || nbytes > maxAlloc {
@@ -136,7 +178,9 @@ func NewStorage(nbytes int64, dev Device) (*Storage, error) {
 	if err := checkAllocLimit(nbytes, func() string { return "a storage" }); err != nil {
 		return nil, err
 	}
-	return &Storage{data: alignedBytes(nbytes), device: dev}, nil
+	st := newStorage(nbytes)
+	st.device = dev
+	return st, nil
 }
 
 // Size is the storage's size in bytes.
@@ -209,7 +253,8 @@ func NewTensor(shape []int64, dt DataType) (*Tensor, error) {
 	if err := checkAllocLimit(n, func() string { return fmt.Sprintf("a tensor of shape %s and dtype %s", Shape(shape), dt) }); err != nil {
 		return nil, err
 	}
-	st := &Storage{data: alignedBytes(n), device: CPU, firstUsed: true}
+	st := newStorage(n)
+	st.device, st.firstUsed = CPU, true
 	st.first = Tensor{dtype: dt, shape: cloneShape(shape), data: st.data, storage: st, device: CPU}
 	return &st.first, nil
 }
