@@ -53,9 +53,17 @@ func convPackPanels(g *conv2dGeom, xg []float32, p0, kc, j0, ncols, nr int, dst,
 			q += l
 			oy, ox = oy+1, 0
 		}
-		if nr == 16 {
+		switch nr {
+		case 16:
 			for jp := 0; jp < np; jp++ {
 				gemmCopy16(dst[(jp*kc+p)*16:], rowbuf[jp*16:])
+			}
+			continue
+		case 32:
+			for jp := 0; jp < np; jp++ {
+				d, s := dst[(jp*kc+p)*32:], rowbuf[jp*32:]
+				gemmCopy16(d, s)
+				gemmCopy16(d[16:], s[16:])
 			}
 			continue
 		}
