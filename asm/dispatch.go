@@ -43,8 +43,8 @@ func (o op) String() string {
 // pass stack buffers (reduction accumulators, GEMM edge tiles, scratch
 // chunks) without a heap allocation per call. The twins are likewise called
 // through switches. An asm* function is only called when level != LevelGo;
-// it processes n elements, a multiple of vecWidth, and the Go wrappers below
-// hand the remainder to the twins.
+// it processes n elements, a multiple of vecWidth (8 at both SIMD levels),
+// and the Go wrappers below hand the remainder to the twins.
 var (
 	vecWidth = 1
 	gemmMR   = 4
