@@ -59,13 +59,6 @@ func convPackPanels(g *conv2dGeom, xg []float32, p0, kc, j0, ncols, nr int, dst,
 				gemmCopy16(dst[(jp*kc+p)*16:], rowbuf[jp*16:])
 			}
 			continue
-		case 32:
-			for jp := 0; jp < np; jp++ {
-				d, s := dst[(jp*kc+p)*32:], rowbuf[jp*32:]
-				gemmCopy16(d, s)
-				gemmCopy16(d[16:], s[16:])
-			}
-			continue
 		}
 		for jp := 0; jp < np; jp++ {
 			copy(dst[(jp*kc+p)*nr:(jp*kc+p)*nr+nr], rowbuf[jp*nr:jp*nr+nr])
