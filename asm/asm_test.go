@@ -22,7 +22,7 @@ func withLevel(t testing.TB, l Level, f func()) {
 	f()
 }
 
-var testSizes = []int{0, 1, 7, 8, 15, 16, 17, 31, 33, 63, 64, 65, 257, 1000}
+var testSizes = []int{0, 1, 7, 8, 15, 16, 17, 24, 31, 33, 40, 63, 64, 65, 257, 1000}
 
 const guard = 37
 

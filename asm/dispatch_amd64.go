@@ -2,7 +2,11 @@
 
 package asm
 
-import "github.com/klauspost/cpuid/v2"
+import (
+	"unsafe"
+
+	"github.com/klauspost/cpuid/v2"
+)
 
 // detect reads the CPU features once: AVX-512 (F, DQ, BW, VL) beats
 // AVX2+FMA beats pure Go.
@@ -26,7 +30,7 @@ func install(l Level) {
 	level = l
 	switch l {
 	case LevelAVX512:
-		vecWidth, gemmMR, gemmNR = 16, 14, 32
+		vecWidth, gemmMR, gemmNR = 8, 14, 32 // 16-wide kernels plus an 8-wide rest (see asmBinary)
 		gemmSmallMR, gemmSmallNR = 4, 32
 	case LevelAVX2:
 		vecWidth, gemmMR, gemmNR = 8, 6, 16
@@ -35,27 +39,40 @@ func install(l Level) {
 }
 
 // The asm* functions run the active level's kernel (level must be
-// LevelAVX512 or LevelAVX2).
+// LevelAVX512 or LevelAVX2). The elementwise ones take n a multiple of
+// ewStep (8) at both levels: at AVX-512 the multiple of 16 goes to the
+// AVX-512 kernel and a last 8 to the AVX2 one (the same bits), so rows of 8
+// to 15 elements (a softmax over 8 classes) stay in SIMD code.
+
+// elemAt is p advanced by i float32 elements.
+func elemAt(p *float32, i int) *float32 { return (*float32)(unsafe.Add(unsafe.Pointer(p), 4*i)) }
 
 func asmBinary(o op, dst, x, y *float32, n int) {
 	if level == LevelAVX512 {
-		switch o {
-		case opAdd:
-			addF32AVX512(dst, x, y, n)
-		case opSub:
-			subF32AVX512(dst, x, y, n)
-		case opMul:
-			mulF32AVX512(dst, x, y, n)
-		case opDiv:
-			divF32AVX512(dst, x, y, n)
-		case opMax:
-			maxF32AVX512(dst, x, y, n)
-		case opMin:
-			minF32AVX512(dst, x, y, n)
-		default:
-			panic("asm: no kernel for op")
+		m := n &^ 15
+		if m > 0 {
+			switch o {
+			case opAdd:
+				addF32AVX512(dst, x, y, m)
+			case opSub:
+				subF32AVX512(dst, x, y, m)
+			case opMul:
+				mulF32AVX512(dst, x, y, m)
+			case opDiv:
+				divF32AVX512(dst, x, y, m)
+			case opMax:
+				maxF32AVX512(dst, x, y, m)
+			case opMin:
+				minF32AVX512(dst, x, y, m)
+			default:
+				panic("asm: no kernel for op")
+			}
 		}
-		return
+		if m == n {
+			return
+		}
+		dst, x, y = elemAt(dst, m), elemAt(x, m), elemAt(y, m)
+		n -= m // 8: the AVX2 kernel takes it
 	}
 	switch o {
 	case opAdd:
@@ -77,29 +94,36 @@ func asmBinary(o op, dst, x, y *float32, n int) {
 
 func asmScalar(o op, dst, x *float32, s float32, n int) {
 	if level == LevelAVX512 {
-		switch o {
-		case opAdd:
-			addScalarF32AVX512(dst, x, s, n)
-		case opSub:
-			subScalarF32AVX512(dst, x, s, n)
-		case opRSub:
-			rsubScalarF32AVX512(dst, x, s, n)
-		case opMul:
-			mulScalarF32AVX512(dst, x, s, n)
-		case opDiv:
-			divScalarF32AVX512(dst, x, s, n)
-		case opRDiv:
-			rdivScalarF32AVX512(dst, x, s, n)
-		case opMax:
-			maxScalarF32AVX512(dst, x, s, n)
-		case opMin:
-			minScalarF32AVX512(dst, x, s, n)
-		case opMAdd:
-			maddScalarF32AVX512(dst, x, s, n)
-		default:
-			panic("asm: no kernel for op")
+		m := n &^ 15
+		if m > 0 {
+			switch o {
+			case opAdd:
+				addScalarF32AVX512(dst, x, s, m)
+			case opSub:
+				subScalarF32AVX512(dst, x, s, m)
+			case opRSub:
+				rsubScalarF32AVX512(dst, x, s, m)
+			case opMul:
+				mulScalarF32AVX512(dst, x, s, m)
+			case opDiv:
+				divScalarF32AVX512(dst, x, s, m)
+			case opRDiv:
+				rdivScalarF32AVX512(dst, x, s, m)
+			case opMax:
+				maxScalarF32AVX512(dst, x, s, m)
+			case opMin:
+				minScalarF32AVX512(dst, x, s, m)
+			case opMAdd:
+				maddScalarF32AVX512(dst, x, s, m)
+			default:
+				panic("asm: no kernel for op")
+			}
 		}
-		return
+		if m == n {
+			return
+		}
+		dst, x = elemAt(dst, m), elemAt(x, m)
+		n -= m // 8: the AVX2 kernel takes it
 	}
 	switch o {
 	case opAdd:
@@ -129,45 +153,73 @@ func asmDeinterleave2(even, odd, src *float32, n int) { deinterleave2F32AVX2(eve
 
 func asmScalarChain(dst, src *float32, codes *uint8, sc *float32, nsteps, n int) {
 	if level == LevelAVX512 {
-		scalarChainF32AVX512(dst, src, codes, sc, nsteps, n)
-		return
+		m := n &^ 15
+		if m > 0 {
+			scalarChainF32AVX512(dst, src, codes, sc, nsteps, m)
+		}
+		if m == n {
+			return
+		}
+		dst, src = elemAt(dst, m), elemAt(src, m)
+		n -= m // 8: the AVX2 kernel takes it
 	}
 	scalarChainF32AVX2(dst, src, codes, sc, nsteps, n)
 }
 
 func asmTapMax(dst, base *float32, offs *int, lo float32, ntaps, n int) {
 	if level == LevelAVX512 {
-		tapMaxF32AVX512(dst, base, offs, lo, ntaps, n)
-		return
+		m := n &^ 15
+		if m > 0 {
+			tapMaxF32AVX512(dst, base, offs, lo, ntaps, m)
+		}
+		if m == n {
+			return
+		}
+		dst, base = elemAt(dst, m), elemAt(base, m)
+		n -= m // 8: the AVX2 kernel takes it
 	}
 	tapMaxF32AVX2(dst, base, offs, lo, ntaps, n)
 }
 
 func asmTapSum(dst, base *float32, offs *int, w *float32, ntaps, n int) {
 	if level == LevelAVX512 {
-		tapSumF32AVX512(dst, base, offs, w, ntaps, n)
-		return
+		m := n &^ 15
+		if m > 0 {
+			tapSumF32AVX512(dst, base, offs, w, ntaps, m)
+		}
+		if m == n {
+			return
+		}
+		dst, base = elemAt(dst, m), elemAt(base, m)
+		n -= m // 8: the AVX2 kernel takes it
 	}
 	tapSumF32AVX2(dst, base, offs, w, ntaps, n)
 }
 
 func asmUnary(o op, dst, x *float32, n int) {
 	if level == LevelAVX512 {
-		switch o {
-		case opRelu:
-			reluF32AVX512(dst, x, n)
-		case opExp:
-			expF32AVX512(dst, x, n)
-		case opTanh:
-			tanhF32AVX512(dst, x, n)
-		case opErf:
-			erfF32AVX512(dst, x, n)
-		case opSigmoid:
-			sigmoidF32AVX512(dst, x, n)
-		default:
-			panic("asm: no kernel for op")
+		m := n &^ 15
+		if m > 0 {
+			switch o {
+			case opRelu:
+				reluF32AVX512(dst, x, m)
+			case opExp:
+				expF32AVX512(dst, x, m)
+			case opTanh:
+				tanhF32AVX512(dst, x, m)
+			case opErf:
+				erfF32AVX512(dst, x, m)
+			case opSigmoid:
+				sigmoidF32AVX512(dst, x, m)
+			default:
+				panic("asm: no kernel for op")
+			}
 		}
-		return
+		if m == n {
+			return
+		}
+		dst, x = elemAt(dst, m), elemAt(x, m)
+		n -= m // 8: the AVX2 kernel takes it
 	}
 	switch o {
 	case opRelu:
