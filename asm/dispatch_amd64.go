@@ -44,196 +44,181 @@ func install(l Level) {
 // AVX-512 kernel and a last 8 to the AVX2 one (the same bits), so rows of 8
 // to 15 elements (a softmax over 8 classes) stay in SIMD code.
 
+// avx512Part is the part of n (a multiple of 8) the AVX-512 kernels take:
+// its multiple of 16 at the AVX-512 level, none at AVX2.
+func avx512Part(n int) int {
+	if level == LevelAVX512 {
+		return n &^ 15
+	}
+	return 0
+}
+
 // elemAt is p advanced by i float32 elements.
 func elemAt(p *float32, i int) *float32 { return (*float32)(unsafe.Add(unsafe.Pointer(p), 4*i)) }
 
 func asmBinary(o op, dst, x, y *float32, n int) {
-	if level == LevelAVX512 {
-		m := n &^ 15
-		if m > 0 {
-			switch o {
-			case opAdd:
-				addF32AVX512(dst, x, y, m)
-			case opSub:
-				subF32AVX512(dst, x, y, m)
-			case opMul:
-				mulF32AVX512(dst, x, y, m)
-			case opDiv:
-				divF32AVX512(dst, x, y, m)
-			case opMax:
-				maxF32AVX512(dst, x, y, m)
-			case opMin:
-				minF32AVX512(dst, x, y, m)
-			default:
-				panic("asm: no kernel for op")
-			}
+	m := avx512Part(n)
+	if m > 0 {
+		switch o {
+		case opAdd:
+			addF32AVX512(dst, x, y, m)
+		case opSub:
+			subF32AVX512(dst, x, y, m)
+		case opMul:
+			mulF32AVX512(dst, x, y, m)
+		case opDiv:
+			divF32AVX512(dst, x, y, m)
+		case opMax:
+			maxF32AVX512(dst, x, y, m)
+		case opMin:
+			minF32AVX512(dst, x, y, m)
+		default:
+			panic("asm: no kernel for op")
 		}
-		if m == n {
-			return
-		}
-		dst, x, y = elemAt(dst, m), elemAt(x, m), elemAt(y, m)
-		n -= m // 8: the AVX2 kernel takes it
 	}
-	switch o {
-	case opAdd:
-		addF32AVX2(dst, x, y, n)
-	case opSub:
-		subF32AVX2(dst, x, y, n)
-	case opMul:
-		mulF32AVX2(dst, x, y, n)
-	case opDiv:
-		divF32AVX2(dst, x, y, n)
-	case opMax:
-		maxF32AVX2(dst, x, y, n)
-	case opMin:
-		minF32AVX2(dst, x, y, n)
-	default:
-		panic("asm: no kernel for op")
+	if m < n {
+		dst, x, y, n = elemAt(dst, m), elemAt(x, m), elemAt(y, m), n-m
+		switch o {
+		case opAdd:
+			addF32AVX2(dst, x, y, n)
+		case opSub:
+			subF32AVX2(dst, x, y, n)
+		case opMul:
+			mulF32AVX2(dst, x, y, n)
+		case opDiv:
+			divF32AVX2(dst, x, y, n)
+		case opMax:
+			maxF32AVX2(dst, x, y, n)
+		case opMin:
+			minF32AVX2(dst, x, y, n)
+		default:
+			panic("asm: no kernel for op")
+		}
 	}
 }
 
 func asmScalar(o op, dst, x *float32, s float32, n int) {
-	if level == LevelAVX512 {
-		m := n &^ 15
-		if m > 0 {
-			switch o {
-			case opAdd:
-				addScalarF32AVX512(dst, x, s, m)
-			case opSub:
-				subScalarF32AVX512(dst, x, s, m)
-			case opRSub:
-				rsubScalarF32AVX512(dst, x, s, m)
-			case opMul:
-				mulScalarF32AVX512(dst, x, s, m)
-			case opDiv:
-				divScalarF32AVX512(dst, x, s, m)
-			case opRDiv:
-				rdivScalarF32AVX512(dst, x, s, m)
-			case opMax:
-				maxScalarF32AVX512(dst, x, s, m)
-			case opMin:
-				minScalarF32AVX512(dst, x, s, m)
-			case opMAdd:
-				maddScalarF32AVX512(dst, x, s, m)
-			default:
-				panic("asm: no kernel for op")
-			}
+	m := avx512Part(n)
+	if m > 0 {
+		switch o {
+		case opAdd:
+			addScalarF32AVX512(dst, x, s, m)
+		case opSub:
+			subScalarF32AVX512(dst, x, s, m)
+		case opRSub:
+			rsubScalarF32AVX512(dst, x, s, m)
+		case opMul:
+			mulScalarF32AVX512(dst, x, s, m)
+		case opDiv:
+			divScalarF32AVX512(dst, x, s, m)
+		case opRDiv:
+			rdivScalarF32AVX512(dst, x, s, m)
+		case opMax:
+			maxScalarF32AVX512(dst, x, s, m)
+		case opMin:
+			minScalarF32AVX512(dst, x, s, m)
+		case opMAdd:
+			maddScalarF32AVX512(dst, x, s, m)
+		default:
+			panic("asm: no kernel for op")
 		}
-		if m == n {
-			return
-		}
-		dst, x = elemAt(dst, m), elemAt(x, m)
-		n -= m // 8: the AVX2 kernel takes it
 	}
-	switch o {
-	case opAdd:
-		addScalarF32AVX2(dst, x, s, n)
-	case opSub:
-		subScalarF32AVX2(dst, x, s, n)
-	case opRSub:
-		rsubScalarF32AVX2(dst, x, s, n)
-	case opMul:
-		mulScalarF32AVX2(dst, x, s, n)
-	case opDiv:
-		divScalarF32AVX2(dst, x, s, n)
-	case opRDiv:
-		rdivScalarF32AVX2(dst, x, s, n)
-	case opMax:
-		maxScalarF32AVX2(dst, x, s, n)
-	case opMin:
-		minScalarF32AVX2(dst, x, s, n)
-	case opMAdd:
-		maddScalarF32AVX2(dst, x, s, n)
-	default:
-		panic("asm: no kernel for op")
+	if m < n {
+		dst, x, n = elemAt(dst, m), elemAt(x, m), n-m
+		switch o {
+		case opAdd:
+			addScalarF32AVX2(dst, x, s, n)
+		case opSub:
+			subScalarF32AVX2(dst, x, s, n)
+		case opRSub:
+			rsubScalarF32AVX2(dst, x, s, n)
+		case opMul:
+			mulScalarF32AVX2(dst, x, s, n)
+		case opDiv:
+			divScalarF32AVX2(dst, x, s, n)
+		case opRDiv:
+			rdivScalarF32AVX2(dst, x, s, n)
+		case opMax:
+			maxScalarF32AVX2(dst, x, s, n)
+		case opMin:
+			minScalarF32AVX2(dst, x, s, n)
+		case opMAdd:
+			maddScalarF32AVX2(dst, x, s, n)
+		default:
+			panic("asm: no kernel for op")
+		}
 	}
 }
 
 func asmDeinterleave2(even, odd, src *float32, n int) { deinterleave2F32AVX2(even, odd, src, n) }
 
 func asmScalarChain(dst, src *float32, codes *uint8, sc *float32, nsteps, n int) {
-	if level == LevelAVX512 {
-		m := n &^ 15
-		if m > 0 {
-			scalarChainF32AVX512(dst, src, codes, sc, nsteps, m)
-		}
-		if m == n {
-			return
-		}
-		dst, src = elemAt(dst, m), elemAt(src, m)
-		n -= m // 8: the AVX2 kernel takes it
+	m := avx512Part(n)
+	if m > 0 {
+		scalarChainF32AVX512(dst, src, codes, sc, nsteps, m)
 	}
-	scalarChainF32AVX2(dst, src, codes, sc, nsteps, n)
+	if m < n {
+		dst, src, n = elemAt(dst, m), elemAt(src, m), n-m
+		scalarChainF32AVX2(dst, src, codes, sc, nsteps, n)
+	}
 }
 
 func asmTapMax(dst, base *float32, offs *int, lo float32, ntaps, n int) {
-	if level == LevelAVX512 {
-		m := n &^ 15
-		if m > 0 {
-			tapMaxF32AVX512(dst, base, offs, lo, ntaps, m)
-		}
-		if m == n {
-			return
-		}
-		dst, base = elemAt(dst, m), elemAt(base, m)
-		n -= m // 8: the AVX2 kernel takes it
+	m := avx512Part(n)
+	if m > 0 {
+		tapMaxF32AVX512(dst, base, offs, lo, ntaps, m)
 	}
-	tapMaxF32AVX2(dst, base, offs, lo, ntaps, n)
+	if m < n {
+		dst, base, n = elemAt(dst, m), elemAt(base, m), n-m
+		tapMaxF32AVX2(dst, base, offs, lo, ntaps, n)
+	}
 }
 
 func asmTapSum(dst, base *float32, offs *int, w *float32, ntaps, n int) {
-	if level == LevelAVX512 {
-		m := n &^ 15
-		if m > 0 {
-			tapSumF32AVX512(dst, base, offs, w, ntaps, m)
-		}
-		if m == n {
-			return
-		}
-		dst, base = elemAt(dst, m), elemAt(base, m)
-		n -= m // 8: the AVX2 kernel takes it
+	m := avx512Part(n)
+	if m > 0 {
+		tapSumF32AVX512(dst, base, offs, w, ntaps, m)
 	}
-	tapSumF32AVX2(dst, base, offs, w, ntaps, n)
+	if m < n {
+		dst, base, n = elemAt(dst, m), elemAt(base, m), n-m
+		tapSumF32AVX2(dst, base, offs, w, ntaps, n)
+	}
 }
 
 func asmUnary(o op, dst, x *float32, n int) {
-	if level == LevelAVX512 {
-		m := n &^ 15
-		if m > 0 {
-			switch o {
-			case opRelu:
-				reluF32AVX512(dst, x, m)
-			case opExp:
-				expF32AVX512(dst, x, m)
-			case opTanh:
-				tanhF32AVX512(dst, x, m)
-			case opErf:
-				erfF32AVX512(dst, x, m)
-			case opSigmoid:
-				sigmoidF32AVX512(dst, x, m)
-			default:
-				panic("asm: no kernel for op")
-			}
+	m := avx512Part(n)
+	if m > 0 {
+		switch o {
+		case opRelu:
+			reluF32AVX512(dst, x, m)
+		case opExp:
+			expF32AVX512(dst, x, m)
+		case opTanh:
+			tanhF32AVX512(dst, x, m)
+		case opErf:
+			erfF32AVX512(dst, x, m)
+		case opSigmoid:
+			sigmoidF32AVX512(dst, x, m)
+		default:
+			panic("asm: no kernel for op")
 		}
-		if m == n {
-			return
-		}
-		dst, x = elemAt(dst, m), elemAt(x, m)
-		n -= m // 8: the AVX2 kernel takes it
 	}
-	switch o {
-	case opRelu:
-		reluF32AVX2(dst, x, n)
-	case opExp:
-		expF32AVX2(dst, x, n)
-	case opTanh:
-		tanhF32AVX2(dst, x, n)
-	case opErf:
-		erfF32AVX2(dst, x, n)
-	case opSigmoid:
-		sigmoidF32AVX2(dst, x, n)
-	default:
-		panic("asm: no kernel for op")
+	if m < n {
+		dst, x, n = elemAt(dst, m), elemAt(x, m), n-m
+		switch o {
+		case opRelu:
+			reluF32AVX2(dst, x, n)
+		case opExp:
+			expF32AVX2(dst, x, n)
+		case opTanh:
+			tanhF32AVX2(dst, x, n)
+		case opErf:
+			erfF32AVX2(dst, x, n)
+		case opSigmoid:
+			sigmoidF32AVX2(dst, x, n)
+		default:
+			panic("asm: no kernel for op")
+		}
 	}
 }
 
