@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/bits"
 	"reflect"
 	"unsafe"
 )
@@ -129,28 +128,32 @@ func alignedBytes(n int64) []byte {
 	return buf[off : off+int(n) : off+int(n)]
 }
 
-// inlineClasses allocate a Storage with room for up to 64<<i bytes (class i)
-// in the same object.
-var inlineClasses = [...]func(n int64) *Storage{
-	inlineStorage[[64 + alignment]byte],
-	inlineStorage[[128 + alignment]byte],
-	inlineStorage[[256 + alignment]byte],
-	inlineStorage[[512 + alignment]byte],
-	inlineStorage[[1024 + alignment]byte],
-	inlineStorage[[2048 + alignment]byte],
-	inlineStorage[[pageSize + alignment]byte],
-}
-
 // newStorage returns a Storage holding n zeroed, aligned bytes. Up to a page
 // (the sizes of most results: a row of logits, a label, a scalar), header
 // and bytes are one allocation instead of two, so a small result tensor costs
 // one allocation per call (its header lives in the storage, see
 // Storage.first); the room for the bytes is n rounded up to a power of two.
+// The classes are a switch of static calls: a table of the same functions
+// indexed by bits.Len measured ~15 ns slower per call (add_self).
 func newStorage(n int64) *Storage {
-	if n <= 0 || n > pageSize {
+	switch {
+	case n <= 0 || n > pageSize:
 		return &Storage{data: alignedBytes(n)}
+	case n <= 64:
+		return inlineStorage[[64 + alignment]byte](n)
+	case n <= 128:
+		return inlineStorage[[128 + alignment]byte](n)
+	case n <= 256:
+		return inlineStorage[[256 + alignment]byte](n)
+	case n <= 512:
+		return inlineStorage[[512 + alignment]byte](n)
+	case n <= 1024:
+		return inlineStorage[[1024 + alignment]byte](n)
+	case n <= 2048:
+		return inlineStorage[[2048 + alignment]byte](n)
+	default:
+		return inlineStorage[[pageSize + alignment]byte](n)
 	}
-	return inlineClasses[bits.Len64(uint64(n-1)>>6)](n)
 }
 
 // inlineStorage allocates a Storage and, in the same object, an array B
