@@ -43,19 +43,23 @@ func (o op) String() string {
 // pass stack buffers (reduction accumulators, GEMM edge tiles, scratch
 // chunks) without a heap allocation per call. The twins are likewise called
 // through switches. An asm* function is only called when level != LevelGo;
-// it processes n elements, a multiple of vecWidth (8 at both SIMD levels),
-// and the Go wrappers below hand the remainder to the twins.
+// it processes n elements, a multiple of vecWidth, and the Go wrappers below
+// hand the remainder to the twins.
 var (
-	vecWidth = 1
-	gemmMR   = 4
-	gemmNR   = 16
+	gemmMR = 4
+	gemmNR = 16
 	// gemmSmallMR x gemmSmallNR is the tile for products with few rows.
 	gemmSmallMR = 4
 	gemmSmallNR = 16
 )
 
+// vecWidth is the element step of the elementwise asm* functions at both
+// SIMD levels: at AVX-512 they run the 16-wide kernels on the multiple of 16
+// and the AVX2 kernel on a last 8 (see avx512Part).
+const vecWidth = 8
+
 func resetKernels() {
-	vecWidth, gemmMR, gemmNR = 1, 4, 16
+	gemmMR, gemmNR = 4, 16
 	gemmSmallMR, gemmSmallNR = 4, 16
 }
 
@@ -331,7 +335,7 @@ func SgemmKernelUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta f
 // active level has them and the tile width (columns) of the r-row kernel
 // (r = 1, 2 or 4): 1x64, 2x32 and 4x24, in Go and as AVX2+FMA kernels, which
 // the AVX-512 level uses too (every CPU it runs on has AVX2): streaming B
-// they beat packing it for the AVX-512 small tile (Zen 5, 768x768 B, GFLOP/s:
+// they beat packing it for the AVX-512 small tile (an AVX-512 AMD EPYC, 768x768 B, GFLOP/s:
 // m=1 26-40 vs 8-10, m=8 85-122 vs 63-67), with the same bits.
 func SgemmDirectTile(r int) (nr int, ok bool) {
 	switch r {

@@ -30,17 +30,17 @@ func install(l Level) {
 	level = l
 	switch l {
 	case LevelAVX512:
-		vecWidth, gemmMR, gemmNR = 8, 14, 32 // 16-wide kernels plus an 8-wide rest (see asmBinary)
+		gemmMR, gemmNR = 14, 32
 		gemmSmallMR, gemmSmallNR = 4, 32
 	case LevelAVX2:
-		vecWidth, gemmMR, gemmNR = 8, 6, 16
+		gemmMR, gemmNR = 6, 16
 		gemmSmallMR, gemmSmallNR = 6, 16
 	}
 }
 
 // The asm* functions run the active level's kernel (level must be
 // LevelAVX512 or LevelAVX2). The elementwise ones take n a multiple of
-// ewStep (8) at both levels: at AVX-512 the multiple of 16 goes to the
+// vecWidth (8) at both levels: at AVX-512 the multiple of 16 goes to the
 // AVX-512 kernel and a last 8 to the AVX2 one (the same bits), so rows of 8
 // to 15 elements (a softmax over 8 classes) stay in SIMD code.
 

@@ -53,8 +53,7 @@ func convPackPanels(g *conv2dGeom, xg []float32, p0, kc, j0, ncols, nr int, dst,
 			q += l
 			oy, ox = oy+1, 0
 		}
-		switch nr {
-		case 16:
+		if nr == 16 {
 			for jp := 0; jp < np; jp++ {
 				gemmCopy16(dst[(jp*kc+p)*16:], rowbuf[jp*16:])
 			}

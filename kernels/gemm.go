@@ -50,7 +50,7 @@ func sgemmEx(transA, transB bool, m, n, k int, alpha float32, a []float32, lda i
 	// With one or two rows and B at hand row-major, the small-M kernels that
 	// stream B in place beat the packed panels and give the same bits, so a
 	// constant's packing is left aside (see gemmInPlaceRows).
-	if pb != nil && b != nil && !transB && m <= gemmInPlaceRows && gemmDirectAvailable() && asm.CurrentLevel() != asm.LevelAVX512 {
+	if pb != nil && b != nil && !transB && m <= gemmInPlaceRows() && gemmDirectAvailable() {
 		pb = nil
 	}
 	if pb != nil {
@@ -282,12 +282,16 @@ const gemmSmallRows = 8
 
 // gemmInPlaceRows is the largest m for which a matmul against a registered
 // constant reads B in place (the small-M kernels) rather than its packing:
-// at m=1 and 2 streaming B row-major is faster (BenchmarkMatmulConstant, AVX2:
-// m=1 against 768x768 22 vs 14.5 GFLOP/s, m=2 35 vs 28.5); from m=3 the
-// packed panels are as fast or faster. At the AVX-512 level the packed
-// panels win at every m (Zen 5, m=1: 47 vs 26-40 GFLOP/s), so there a
-// constant always uses its packing.
-const gemmInPlaceRows = 2
+// at AVX2, m=1 and 2 stream B row-major faster (BenchmarkMatmulConstant:
+// m=1 against 768x768 22 vs 14.5 GFLOP/s, m=2 35 vs 28.5; from m=3 the
+// packed panels are as fast or faster); at AVX-512 the packed panels win at
+// every m (an AVX-512 AMD EPYC, m=1: 47 vs 26-40 GFLOP/s), so none.
+func gemmInPlaceRows() int {
+	if asm.CurrentLevel() == asm.LevelAVX512 {
+		return 0
+	}
+	return 2
+}
 
 // kernel runs the micro-kernel of the job's tile with static calls (the
 // pointers stay non-escaping, so edge tiles live on the stack).

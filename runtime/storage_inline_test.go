@@ -6,11 +6,13 @@ import (
 )
 
 // TestNewStorageInline checks storages of every size class up to past a page:
-// length, zeroed bytes, 64-byte alignment, and one
-// allocation (header and bytes together) where the size allows it.
+// length, zeroed bytes, 64-byte alignment, bytes of their own (filled while
+// all are alive, each keeps its fill), and one allocation (header and bytes
+// together) where the size allows it.
 func TestNewStorageInline(t *testing.T) {
 	sizes := []int64{0, 1, 48, 63, 64, 65, 127, 128, 129, 256, 511, 1000, 2048, 2049, 4095, 4096, 4097, 8191}
-	for _, n := range sizes {
+	var kept []*Storage
+	for i, n := range sizes {
 		s, err := NewStorage(n, CPU)
 		if err != nil {
 			t.Fatal(err)
@@ -27,17 +29,23 @@ func TestNewStorageInline(t *testing.T) {
 		if n > 0 && uintptr(unsafe.Pointer(&b[0]))%alignment != 0 {
 			t.Fatalf("NewStorage(%d): bytes at %p, not %d-byte aligned", n, &b[0], alignment)
 		}
-		for i := range b {
-			b[i] = 0xff // a neighbour overlapping this storage would see it
+		for j := range b {
+			b[j] = byte(i + 1)
 		}
+		kept = append(kept, s)
 		want := 1.0
 		if n == 0 || n > pageSize {
 			want = 2
 		}
-		if n <= 4096 { // large sizes allocate slowly; their count is the same
-			got := testing.AllocsPerRun(20, func() { _, _ = NewStorage(n, CPU) })
-			if got > want {
-				t.Errorf("NewStorage(%d): %.1f allocations, want %.0f", n, got, want)
+		got := testing.AllocsPerRun(20, func() { _, _ = NewStorage(n, CPU) })
+		if got > want {
+			t.Errorf("NewStorage(%d): %.1f allocations, want %.0f", n, got, want)
+		}
+	}
+	for i, s := range kept {
+		for j, x := range s.Bytes() {
+			if x != byte(i+1) {
+				t.Fatalf("storage %d (%d bytes): byte %d = %d, want %d: another storage wrote it", i, sizes[i], j, x, i+1)
 			}
 		}
 	}

@@ -132,7 +132,9 @@ func alignedBytes(n int64) []byte {
 // (the sizes of most results: a row of logits, a label, a scalar), header
 // and bytes are one allocation instead of two, so a small result tensor costs
 // one allocation per call (its header lives in the storage, see
-// Storage.first); the bytes' capacity is rounded up to a power of two.
+// Storage.first); the room for the bytes is n rounded up to a power of two.
+// The classes are a switch of static calls: a table of the same functions
+// indexed by bits.Len measured ~15 ns slower per call (add_self).
 func newStorage(n int64) *Storage {
 	switch {
 	case n <= 0 || n > pageSize:
@@ -154,8 +156,9 @@ func newStorage(n int64) *Storage {
 	}
 }
 
-// inlineStorage allocates a Storage and its n bytes as one object whose
-// byte array B (n plus alignment slack) follows the header.
+// inlineStorage allocates a Storage and, in the same object, an array B
+// (a size class plus alignment slack) of which its n bytes are a 64-byte
+// aligned part.
 func inlineStorage[B any](n int64) *Storage {
 	o := new(struct {
 		s Storage
