@@ -261,6 +261,14 @@ func asmSgemmKernel(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	sgemmKernelAVX2(kc, a, b, c, ldc, alpha, beta)
 }
 
+func asmSgemmIndirect(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32) {
+	if level == LevelAVX512 {
+		sgemmIndirectAVX512(kc, a, b, offs, c, ldc, alpha, beta)
+		return
+	}
+	sgemmIndirectAVX2(kc, a, b, offs, c, ldc, alpha, beta)
+}
+
 func asmSgemmDirect(r, kc int, a, b *float32, ldb int, c *float32, ldc int, alpha, beta float32) {
 	switch r {
 	case 1:

@@ -81,6 +81,8 @@ func main() {
 	sgemmAVX512()
 	sgemmAVX512Small()
 	sgemmAVX2()
+	sgemmIndirectAVX512()
+	sgemmIndirectAVX2()
 	for _, t := range directTiles {
 		sgemmDirectAVX2(t[0], t[1])
 	}
@@ -762,16 +764,64 @@ func sgemmAVX2() {
 	sgemmBodyPrefetch = false
 }
 
+// sgemmIndirectAVX512 emits the 14x32 AVX-512 micro-kernel whose B rows are
+// read in place through a table of offsets (row p at b[offs[p]]): the
+// implicit GEMM of a convolution without packing its patches.
+func sgemmIndirectAVX512() {
+	const mr, nr = 14, 32
+	text("sgemmIndirectAVX512", "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)")
+	Doc("sgemmIndirectAVX512 is the 14x32 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).")
+	sgemmBodyIndirect = true
+	sgemmBody(mr, nr, 16, 64, func(i int) reg.VecPhysical { return zmms[i] }, reg.Z28, reg.Z29, reg.Z30, reg.Z31)
+	sgemmBodyIndirect = false
+}
+
+// sgemmIndirectAVX2 emits the 6x16 AVX2+FMA micro-kernel with B rows read
+// through a table of offsets (see sgemmIndirectAVX512).
+func sgemmIndirectAVX2() {
+	const mr, nr = 6, 16
+	text("sgemmIndirectAVX2", "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)")
+	Doc("sgemmIndirectAVX2 is the 6x16 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).")
+	sgemmBodyPrefetch, sgemmBodyIndirect = true, true
+	sgemmBody(mr, nr, 8, 32, func(i int) reg.VecPhysical { return ymms[i] }, reg.Y12, reg.Y13, reg.Y14, reg.Y15)
+	sgemmBodyPrefetch, sgemmBodyIndirect = false, false
+}
+
 // sgemmBodyPrefetch selects sgemmBody's AVX2 loop shape (C prefetch, A
 // prefetch, one branch per unrolled iteration); the AVX-512 kernels keep
 // theirs.
 var sgemmBodyPrefetch bool
+
+// sgemmBodyIndirect makes sgemmBody read B row p at b + 4*offs[p] (an
+// offsets table, parameter offs) instead of from a packed panel; the
+// arithmetic is unchanged, so the bits are those of the packed kernel.
+var sgemmBodyIndirect bool
 
 func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, b0, b1, a0, a1 reg.VecPhysical) {
 	nv := nr / lanes // vectors per row (2)
 	kc := Load(Param("kc"), GP64())
 	a := Load(Param("a"), GP64())
 	b := Load(Param("b"), GP64())
+	// With an offsets table, B advances through it (8 bytes a step) and
+	// each step loads its row's offset first; the parameters after it sit
+	// 8 bytes further on.
+	var offs reg.Register
+	bstep, poff := nr*4, 0
+	if sgemmBodyIndirect {
+		offs = Load(Param("offs"), GP64())
+		bstep, poff = 8, 8
+	}
+	step := func(u int) {
+		if sgemmBodyIndirect {
+			kstepIndirect(mr, nv, vbytes, acc, a, b, offs, b0, b1, a0, a1, u)
+			return
+		}
+		kstep(mr, nv, vbytes, acc, a, b, b0, b1, a0, a1, u)
+	}
+	bptr := b
+	if sgemmBodyIndirect {
+		bptr = offs
+	}
 	for i := 0; i < mr*nv; i++ {
 		VXORPS(acc(i), acc(i), acc(i))
 	}
@@ -795,10 +845,10 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, b0, b1,
 		Label("k4")
 		PREFETCHT0(Mem{Base: a, Disp: 8 * mr * 4})
 		for u := 0; u < unroll; u++ {
-			kstep(mr, nv, vbytes, acc, a, b, b0, b1, a0, a1, u)
+			step(u)
 		}
 		ADDQ(U32(unroll*mr*4), a)
-		ADDQ(U32(unroll*nr*4), b)
+		ADDQ(U32(unroll*bstep), bptr)
 		SUBQ(U32(unroll), kc)
 		JGE(LabelRef("k4"))
 		Label("k4done")
@@ -808,19 +858,19 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, b0, b1,
 		CMPQ(kc, U32(unroll))
 		JL(LabelRef("k1"))
 		for u := 0; u < unroll; u++ {
-			kstep(mr, nv, vbytes, acc, a, b, b0, b1, a0, a1, u)
+			step(u)
 		}
 		ADDQ(U32(unroll*mr*4), a)
-		ADDQ(U32(unroll*nr*4), b)
+		ADDQ(U32(unroll*bstep), bptr)
 		SUBQ(U32(unroll), kc)
 		JMP(LabelRef("k4"))
 	}
 	Label("k1")
 	CMPQ(kc, U32(0))
 	JE(LabelRef("epilogue"))
-	kstep(mr, nv, vbytes, acc, a, b, b0, b1, a0, a1, 0)
+	step(0)
 	ADDQ(U32(mr*4), a)
-	ADDQ(U32(nr*4), b)
+	ADDQ(U32(bstep), bptr)
 	DECQ(kc)
 	JMP(LabelRef("k1"))
 
@@ -829,10 +879,10 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, b0, b1,
 	ldc := Load(Param("ldc"), GP64())
 	SHLQ(U8(2), ldc)
 	alpha, beta := b0, b1
-	VBROADCASTSS(NewParamAddr("alpha", 40), alpha)
-	VBROADCASTSS(NewParamAddr("beta", 44), beta)
+	VBROADCASTSS(NewParamAddr("alpha", 40+poff), alpha)
+	VBROADCASTSS(NewParamAddr("beta", 44+poff), beta)
 	bb := GP32()
-	MOVL(NewParamAddr("beta", 44), bb)
+	MOVL(NewParamAddr("beta", 44+poff), bb)
 	ANDL(U32(0x7fffffff), bb)
 	JNE(LabelRef("beta_nonzero"))
 	for i := 0; i < mr; i++ {
@@ -871,6 +921,25 @@ func kstep(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b reg.Register,
 	bv := []reg.VecPhysical{b0, b1}
 	for v := 0; v < nv; v++ {
 		VMOVUPS(Mem{Base: b, Disp: (u*nr)*4 + v*vbytes}, bv[v])
+	}
+	av := []reg.VecPhysical{a0, a1}
+	for i := 0; i < mr; i++ {
+		r := av[i%2]
+		VBROADCASTSS(Mem{Base: a, Disp: (u*mr + i) * 4}, r)
+		for v := 0; v < nv; v++ {
+			VFMADD231PS(bv[v], r, acc(i*nv+v))
+		}
+	}
+}
+
+// kstepIndirect is kstep with the B row at b + 4*offs[u] (offs points at
+// the current step's entry).
+func kstepIndirect(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b, offs reg.Register, b0, b1, a0, a1 reg.VecPhysical, u int) {
+	o := GP64()
+	MOVQ(Mem{Base: offs, Disp: u * 8}, o)
+	bv := []reg.VecPhysical{b0, b1}
+	for v := 0; v < nv; v++ {
+		VMOVUPS(Mem{Base: b, Index: o, Scale: 4, Disp: v * vbytes}, bv[v])
 	}
 	av := []reg.VecPhysical{a0, a1}
 	for i := 0; i < mr; i++ {
