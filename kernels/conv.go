@@ -252,6 +252,10 @@ func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA) error {
 				sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix, pa)
 				continue
 			}
+			if convIndirectOK(g, og) {
+				convIndirectF32(g, xg, wg, og0, og, pa)
+				continue
+			}
 			src := gemmB{b: xg, conv: true, geom: *g}
 			sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix, pa)
 		}

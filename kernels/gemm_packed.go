@@ -175,13 +175,7 @@ type packedA struct {
 func packA(m, k int, a []float32, lda, mr int) *packedA {
 	np := (m + mr - 1) / mr
 	p := &packedA{m: m, k: k, mr: mr, npanels: np, level: asm.CurrentLevel(), data: make([]float32, k*np*mr)}
-	for pc := 0; pc < k; pc += gemmKC {
-		kc := min(gemmKC, k-pc)
-		blk := p.data[pc*np*mr:]
-		for ip := 0; ip < np; ip++ {
-			gemmPackA(false, a, lda, ip*mr, min(mr, m-ip*mr), pc, kc, mr, blk[ip*kc*mr:(ip+1)*kc*mr])
-		}
-	}
+	packAInto(p.data, m, k, a, lda, mr)
 	return p
 }
 
