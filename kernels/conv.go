@@ -241,6 +241,10 @@ func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA) error {
 			if packs != nil {
 				pa = packs[gi] // the weights packed once (a registered constant)
 			}
+			if convIndirectOK(g, og) {
+				convIndirectF32(g, xg, wg, og0, og, pa)
+				continue
+			}
 			if pointwise {
 				if pa == nil {
 					if err := Sgemm(false, false, og, pix, kk, 1, wg, kk, xg, pix, 0, og0, pix); err != nil {
@@ -250,10 +254,6 @@ func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA) error {
 				}
 				src := gemmB{b: xg, ldb: pix}
 				sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix, pa)
-				continue
-			}
-			if convIndirectOK(g, og) {
-				convIndirectF32(g, xg, wg, og0, og, pa)
 				continue
 			}
 			src := gemmB{b: xg, conv: true, geom: *g}

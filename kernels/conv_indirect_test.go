@@ -17,10 +17,15 @@ func convGeomFor(c, o, h, w, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr int) conv2dG
 	return g
 }
 
-// convPackedRef runs a group through the packed implicit-GEMM driver.
+// convPackedRef runs a group through the packed driver, as conv2dF32 did
+// before the indirect path: a pointwise convolution as a GEMM on the
+// input, others on their patch matrix.
 func convPackedRef(g *conv2dGeom, x, w, out []float32, pa *packedA) {
 	kk := g.c * g.kh * g.kw
 	src := gemmB{b: x, conv: true, geom: *g}
+	if g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 {
+		src = gemmB{b: x, ldb: g.oh * g.ow}
+	}
 	sgemm(false, g.o, g.oh*g.ow, kk, 1, w, kk, &src, 0, out, g.oh*g.ow, pa)
 }
 
@@ -37,6 +42,9 @@ var convIndirectCases = []struct {
 	{"s3_5x5", 4, 10, 20, 22, 5, 5, 3, 3, 1, 1, 2, 1, 0, 2},
 	{"deep_k300", 36, 47, 9, 10, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
 	{"rect_s12", 7, 33, 13, 26, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1},
+	{"1x1_tail", 21, 18, 7, 9, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+	{"1x1_full", 300, 30, 8, 8, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+	{"1x1s2", 9, 12, 9, 7, 1, 1, 2, 2, 1, 1, 0, 0, 0, 0},
 }
 
 // TestConvIndirectMatchesPacked requires the indirect convolution to give
@@ -101,7 +109,7 @@ func TestConvIndirectMatchesPacked(t *testing.T) {
 }
 
 // BenchmarkConvPaths times one group through the packed driver and the
-// indirect one, weights packed once (a constant), 1 thread.
+// indirect one, weights packed once (a constant), at 1 and 2 threads.
 func BenchmarkConvPaths(b *testing.B) {
 	defer SetNumThreads(0)
 	for _, c := range []struct {
@@ -115,6 +123,14 @@ func BenchmarkConvPaths(b *testing.B) {
 		{"256x256_14x14_3x3", 256, 256, 14, 3, 1, 1},
 		{"512x512_7x7_3x3", 512, 512, 7, 3, 1, 1},
 		{"256x256_4x4_3x3", 256, 256, 4, 3, 1, 1},
+		{"1x1_32x16_112x112", 32, 16, 112, 1, 1, 0},
+		{"1x1_24x144_56x56", 24, 144, 56, 1, 1, 0},
+		{"1x1_144x24_56x56", 144, 24, 56, 1, 1, 0},
+		{"1x1_64x384_14x14", 64, 384, 14, 1, 1, 0},
+		{"1x1_192x32_28x28", 192, 32, 28, 1, 1, 0},
+		{"1x1_384x64_14x14", 384, 64, 14, 1, 1, 0},
+		{"1x1_960x160_7x7", 960, 160, 7, 1, 1, 0},
+		{"1x1_320x1280_7x7", 320, 1280, 7, 1, 1, 0},
 		{"64x128_56x56_3x3s2", 64, 128, 56, 3, 2, 1},
 		{"3x64_224x224_7x7s2", 3, 64, 224, 7, 2, 3},
 	} {
@@ -133,19 +149,21 @@ func BenchmarkConvPaths(b *testing.B) {
 		pa := packA(c.o, kk, w, kk, mr)
 		out := make([]float32, c.o*g.oh*g.ow)
 		flop := 2 * float64(c.o*kk*g.oh*g.ow)
-		for _, path := range []string{"packed", "indirect"} {
-			b.Run(c.name+"/"+path, func(b *testing.B) {
-				SetNumThreads(1)
-				b.ReportAllocs()
-				for i := 0; i < b.N; i++ {
-					if path == "packed" {
-						convPackedRef(&g, x, w, out, pa)
-					} else {
-						convIndirectF32(&g, x, w, out, c.o, pa)
+		for _, th := range []int{1, 2} {
+			for _, path := range []string{"packed", "indirect"} {
+				b.Run(fmt.Sprintf("%s/%s/threads=%d", c.name, path, th), func(b *testing.B) {
+					SetNumThreads(th)
+					b.ReportAllocs()
+					for i := 0; i < b.N; i++ {
+						if path == "packed" {
+							convPackedRef(&g, x, w, out, pa)
+						} else {
+							convIndirectF32(&g, x, w, out, c.o, pa)
+						}
 					}
-				}
-				b.ReportMetric(flop*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-			})
+					b.ReportMetric(flop*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+				})
+			}
 		}
 	}
 }
