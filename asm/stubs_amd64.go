@@ -291,6 +291,11 @@ func sgemmKernelAVX2(kc int, a *float32, b *float32, c *float32, ldc int, alpha 
 //go:noescape
 func sgemmIndirectAVX512(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmIndirectAVX512Wide is the 8x48 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).
+//
+//go:noescape
+func sgemmIndirectAVX512Wide(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemmIndirectAVX2 is the 6x16 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).
 //
 //go:noescape

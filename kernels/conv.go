@@ -200,7 +200,7 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 	if x.DType() == runtime.Float32 && outDT == runtime.Float32 {
 		var packs []*packedA
 		if cg := g.c / g.g; cg > 1 {
-			packs = constConvPacked(w, g.g, g.o/g.g, cg*g.kh*g.kw)
+			packs = constConvPacked(w, g.g, g.o/g.g, cg*g.kh*g.kw, convIndirectWide(&g, g.o/g.g))
 		}
 		if g.c == g.g && chain != nil {
 			conv2dDepthwiseF32(&g, out.Float32s(), x.Float32s(), w.Float32s(), chain)
@@ -242,7 +242,7 @@ func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA) error {
 				pa = packs[gi] // the weights packed once (a registered constant)
 			}
 			if convIndirectOK(g, og) {
-				convIndirectF32(g, xg, wg, og0, og, pa)
+				convIndirectF32(g, xg, wg, og0, og, pa, convIndirectWide(g, og))
 				continue
 			}
 			if pointwise {

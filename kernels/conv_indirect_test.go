@@ -73,11 +73,15 @@ func TestConvIndirectMatchesPacked(t *testing.T) {
 			for i := range w {
 				w[i] = r.Float32()*2 - 1
 			}
-			mr, _ := asm.SgemmTile()
 			pix := g.oh * g.ow
 			for _, th := range []int{1, 2} {
 				SetNumThreads(th)
-				for _, packed := range []bool{false, true} {
+				for _, tile := range []struct{ wide, packed bool }{{false, false}, {false, true}, {true, false}, {true, true}} {
+					wide, packed := tile.wide, tile.packed
+					mr, _, ok := asm.SgemmIndirectTile(wide)
+					if !ok {
+						continue
+					}
 					var pa *packedA
 					if packed {
 						pa = packA(c.o, kk, w, kk, mr)
@@ -90,8 +94,8 @@ func TestConvIndirectMatchesPacked(t *testing.T) {
 						buf[i] = -7
 					}
 					got := buf[guard : guard+pix*c.o]
-					convIndirectF32(&g, x, w, got, c.o, pa)
-					what := fmt.Sprintf("%s %s threads=%d packed=%v", l, c.name, th, packed)
+					convIndirectF32(&g, x, w, got, c.o, pa, wide)
+					what := fmt.Sprintf("%s %s threads=%d wide=%v packed=%v", l, c.name, th, wide, packed)
 					for i := range want {
 						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
 							t.Fatalf("%s: out[%d] = %v, packed driver %v", what, i, got[i], want[i])
@@ -147,18 +151,27 @@ func BenchmarkConvPaths(b *testing.B) {
 		}
 		mr, _ := asm.SgemmTile()
 		pa := packA(c.o, kk, w, kk, mr)
+		var paWide *packedA
+		if wmr, _, ok := asm.SgemmIndirectTile(true); ok {
+			paWide = packA(c.o, kk, w, kk, wmr)
+		}
 		out := make([]float32, c.o*g.oh*g.ow)
 		flop := 2 * float64(c.o*kk*g.oh*g.ow)
 		for _, th := range []int{1, 2} {
-			for _, path := range []string{"packed", "indirect"} {
+			for _, path := range []string{"packed", "indirect", "indirect-wide"} {
+				if path == "indirect-wide" && paWide == nil {
+					continue
+				}
 				b.Run(fmt.Sprintf("%s/%s/threads=%d", c.name, path, th), func(b *testing.B) {
 					SetNumThreads(th)
 					b.ReportAllocs()
 					for i := 0; i < b.N; i++ {
 						if path == "packed" {
 							convPackedRef(&g, x, w, out, pa)
+						} else if path == "indirect" {
+							convIndirectF32(&g, x, w, out, c.o, pa, false)
 						} else {
-							convIndirectF32(&g, x, w, out, c.o, pa)
+							convIndirectF32(&g, x, w, out, c.o, paWide, true)
 						}
 					}
 					b.ReportMetric(flop*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")

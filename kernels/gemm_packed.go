@@ -102,6 +102,7 @@ func RegisterConstant(t *runtime.Tensor) {
 func UnregisterConstant(t *runtime.Tensor) {
 	constPacked.Delete(t)
 	constConvA.Delete(t)
+	constConvAWide.Delete(t)
 }
 
 // constPackedB returns the cached packing of the registered constant b for
@@ -202,12 +203,15 @@ func (e *convAEntry) pack(w *runtime.Tensor, groups, og, kk, mr int) {
 	})
 }
 
-var constConvA sync.Map // *runtime.Tensor -> *convAEntry
+// constConvA and constConvAWide map *runtime.Tensor -> *convAEntry, the
+// packings for the main tiles and for the indirect kernel's wide tile.
+var constConvA, constConvAWide sync.Map
 
 // constConvPacked returns the per-group packed form of w, a registered
-// constant convolution weight (og x kk per group), made on first use, or
+// constant convolution weight (og x kk per group), made on first use for
+// the tile the convolution runs on (wide: asm.SgemmIndirectTile(true)), or
 // nil when w is not registered or was packed for another tile or level.
-func constConvPacked(w *runtime.Tensor, groups, og, kk int) []*packedA {
+func constConvPacked(w *runtime.Tensor, groups, og, kk int, wide bool) []*packedA {
 	if _, ok := constPacked.Load(w); !ok {
 		return nil
 	}
@@ -215,11 +219,16 @@ func constConvPacked(w *runtime.Tensor, groups, og, kk int) []*packedA {
 	if og <= gemmSmallRows {
 		mr, _ = asm.SgemmTileSmall()
 	}
+	cache := &constConvA
+	if wide {
+		mr, _, _ = asm.SgemmIndirectTile(true)
+		cache = &constConvAWide
+	}
 	// Load before LoadOrStore: the entry literal and the packing closure
 	// would otherwise be allocated on every call.
-	v, ok := constConvA.Load(w)
+	v, ok := cache.Load(w)
 	if !ok {
-		v, _ = constConvA.LoadOrStore(w, &convAEntry{})
+		v, _ = cache.LoadOrStore(w, &convAEntry{})
 	}
 	e := v.(*convAEntry)
 	if !e.packed.Load() {

@@ -82,6 +82,7 @@ func main() {
 	sgemmAVX512Small()
 	sgemmAVX2()
 	sgemmIndirectAVX512()
+	sgemmIndirectAVX512Wide()
 	sgemmIndirectAVX2()
 	for _, t := range directTiles {
 		sgemmDirectAVX2(t[0], t[1])
@@ -741,7 +742,7 @@ func sgemmAVX512() {
 	const mr, nr = 14, 32
 	text("sgemmKernelAVX512", "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)")
 	Doc("sgemmKernelAVX512 is the 14x32 SGEMM micro-kernel (see asm.SgemmKernel).")
-	sgemmBody(mr, nr, 16, 64, func(i int) reg.VecPhysical { return zmms[i] }, reg.Z28, reg.Z29, reg.Z30, reg.Z31)
+	sgemmBody(mr, nr, 16, 64, func(i int) reg.VecPhysical { return zmms[i] }, []reg.VecPhysical{reg.Z28, reg.Z29}, reg.Z30, reg.Z31)
 }
 
 // sgemmAVX512Small emits the 4x32 AVX-512 micro-kernel for products with few
@@ -751,7 +752,7 @@ func sgemmAVX512Small() {
 	const mr, nr = 4, 32
 	text("sgemmKernelAVX512Small", "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)")
 	Doc("sgemmKernelAVX512Small is the 4x32 SGEMM micro-kernel (see asm.SgemmKernelSmall).")
-	sgemmBody(mr, nr, 16, 64, func(i int) reg.VecPhysical { return zmms[i] }, reg.Z28, reg.Z29, reg.Z30, reg.Z31)
+	sgemmBody(mr, nr, 16, 64, func(i int) reg.VecPhysical { return zmms[i] }, []reg.VecPhysical{reg.Z28, reg.Z29}, reg.Z30, reg.Z31)
 }
 
 // sgemmAVX2 emits the 6x16 AVX2+FMA micro-kernel: 12 ymm accumulators.
@@ -760,7 +761,7 @@ func sgemmAVX2() {
 	text("sgemmKernelAVX2", "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)")
 	Doc("sgemmKernelAVX2 is the 6x16 SGEMM micro-kernel (see asm.SgemmKernel).")
 	sgemmBodyPrefetch = true
-	sgemmBody(mr, nr, 8, 32, func(i int) reg.VecPhysical { return ymms[i] }, reg.Y12, reg.Y13, reg.Y14, reg.Y15)
+	sgemmBody(mr, nr, 8, 32, func(i int) reg.VecPhysical { return ymms[i] }, []reg.VecPhysical{reg.Y12, reg.Y13}, reg.Y14, reg.Y15)
 	sgemmBodyPrefetch = false
 }
 
@@ -772,7 +773,20 @@ func sgemmIndirectAVX512() {
 	text("sgemmIndirectAVX512", "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)")
 	Doc("sgemmIndirectAVX512 is the 14x32 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).")
 	sgemmBodyIndirect = true
-	sgemmBody(mr, nr, 16, 64, func(i int) reg.VecPhysical { return zmms[i] }, reg.Z28, reg.Z29, reg.Z30, reg.Z31)
+	sgemmBody(mr, nr, 16, 64, func(i int) reg.VecPhysical { return zmms[i] }, []reg.VecPhysical{reg.Z28, reg.Z29}, reg.Z30, reg.Z31)
+	sgemmBodyIndirect = false
+}
+
+// sgemmIndirectAVX512Wide emits the 8x48 AVX-512 indirect micro-kernel: 24
+// zmm accumulators, three B vectors and two broadcast registers. Its rows
+// divide the channel counts networks use (64, 128, ...), which the 14-row
+// tile covers 91% of, and it does 24 FMAs per 11 loads instead of 28 per 16.
+func sgemmIndirectAVX512Wide() {
+	const mr, nr = 8, 48
+	text("sgemmIndirectAVX512Wide", "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)")
+	Doc("sgemmIndirectAVX512Wide is the 8x48 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).")
+	sgemmBodyIndirect = true
+	sgemmBody(mr, nr, 16, 64, func(i int) reg.VecPhysical { return zmms[i] }, []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, reg.Z27, reg.Z28)
 	sgemmBodyIndirect = false
 }
 
@@ -783,7 +797,7 @@ func sgemmIndirectAVX2() {
 	text("sgemmIndirectAVX2", "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)")
 	Doc("sgemmIndirectAVX2 is the 6x16 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).")
 	sgemmBodyPrefetch, sgemmBodyIndirect = true, true
-	sgemmBody(mr, nr, 8, 32, func(i int) reg.VecPhysical { return ymms[i] }, reg.Y12, reg.Y13, reg.Y14, reg.Y15)
+	sgemmBody(mr, nr, 8, 32, func(i int) reg.VecPhysical { return ymms[i] }, []reg.VecPhysical{reg.Y12, reg.Y13}, reg.Y14, reg.Y15)
 	sgemmBodyPrefetch, sgemmBodyIndirect = false, false
 }
 
@@ -797,7 +811,7 @@ var sgemmBodyPrefetch bool
 // arithmetic is unchanged, so the bits are those of the packed kernel.
 var sgemmBodyIndirect bool
 
-func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, b0, b1, a0, a1 reg.VecPhysical) {
+func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []reg.VecPhysical, a0, a1 reg.VecPhysical) {
 	nv := nr / lanes // vectors per row (2)
 	kc := Load(Param("kc"), GP64())
 	a := Load(Param("a"), GP64())
@@ -813,10 +827,10 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, b0, b1,
 	}
 	step := func(u int) {
 		if sgemmBodyIndirect {
-			kstepIndirect(mr, nv, vbytes, acc, a, b, offs, b0, b1, a0, a1, u)
+			kstepIndirect(mr, nv, vbytes, acc, a, b, offs, bv, a0, a1, u)
 			return
 		}
-		kstep(mr, nv, vbytes, acc, a, b, b0, b1, a0, a1, u)
+		kstep(mr, nv, vbytes, acc, a, b, bv, a0, a1, u)
 	}
 	bptr := b
 	if sgemmBodyIndirect {
@@ -878,7 +892,7 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, b0, b1,
 	c := Load(Param("c"), GP64())
 	ldc := Load(Param("ldc"), GP64())
 	SHLQ(U8(2), ldc)
-	alpha, beta := b0, b1
+	alpha, beta := bv[0], bv[1]
 	VBROADCASTSS(NewParamAddr("alpha", 40+poff), alpha)
 	VBROADCASTSS(NewParamAddr("beta", 44+poff), beta)
 	bb := GP32()
@@ -916,9 +930,8 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, b0, b1,
 
 // kstep emits one k step: load the B row (nv vectors), then for each of the
 // mr A values broadcast it and FMA into the row's accumulators.
-func kstep(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b reg.Register, b0, b1, a0, a1 reg.VecPhysical, u int) {
+func kstep(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b reg.Register, bv []reg.VecPhysical, a0, a1 reg.VecPhysical, u int) {
 	nr := nv * vbytes / 4
-	bv := []reg.VecPhysical{b0, b1}
 	for v := 0; v < nv; v++ {
 		VMOVUPS(Mem{Base: b, Disp: (u*nr)*4 + v*vbytes}, bv[v])
 	}
@@ -934,10 +947,9 @@ func kstep(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b reg.Register,
 
 // kstepIndirect is kstep with the B row at b + 4*offs[u] (offs points at
 // the current step's entry).
-func kstepIndirect(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b, offs reg.Register, b0, b1, a0, a1 reg.VecPhysical, u int) {
+func kstepIndirect(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b, offs reg.Register, bv []reg.VecPhysical, a0, a1 reg.VecPhysical, u int) {
 	o := GP64()
 	MOVQ(Mem{Base: offs, Disp: u * 8}, o)
-	bv := []reg.VecPhysical{b0, b1}
 	for v := 0; v < nv; v++ {
 		VMOVUPS(Mem{Base: b, Index: o, Scale: 4, Disp: v * vbytes}, bv[v])
 	}
