@@ -79,6 +79,8 @@ func convIndirectWide(g *conv2dGeom, og int) bool {
 
 type convIndirectJob struct {
 	wide                 bool
+	chain                *rowChain // run on the output, or nil
+	chOff                int       // chain row of the group's channel 0
 	g                    conv2dGeom
 	m, k                 int // og, kk
 	mr, nr, mc           int
@@ -104,7 +106,11 @@ var convOffsPool = sync.Pool{New: func() any { s := make([]int, 0, 1024); return
 
 // convIndirectF32 computes one image group: out (og x oh*ow) from xg (cg x h
 // x w) and the weights wg (og x kk), packed in pa when pa is not nil.
-func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, wide bool) {
+//
+// With a chain, each item then runs it on the output plane segments it
+// wrote (chain row chOff+i for the group's channel i), as the chain kernel
+// would on the whole planes.
+func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, wide bool, chain *rowChain, chOff int) {
 	cg := g.c / g.g
 	kk := cg * g.kh * g.kw
 	mr, nr, _ := asm.SgemmIndirectTile(wide)
@@ -115,6 +121,7 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 
 	j := convIndirectPool.Get().(*convIndirectJob)
 	j.g, j.m, j.k, j.mr, j.nr, j.ws, j.out, j.wide = *g, og, kk, mr, nr, ws, out, wide
+	j.chain, j.chOff = chain, chOff
 	j.ntot = g.oh * ws
 	j.npanels = (j.ntot + nr - 1) / nr
 
@@ -312,6 +319,15 @@ func (j *convIndirectJob) items(lo, hi int) {
 			for i := 0; i < mcur; i++ {
 				o := (i0+i)*pix + d0
 				copy(j.out[o:o+b-a], scratch[i*ldc+a-f0:])
+			}
+		}
+		if j.chain != nil {
+			// The valid pixels before flat column f: (f/ws)*ow + min(f%ws, ow).
+			p0 := f0/ws*ow + min(f0%ws, ow)
+			p1 := f1/ws*ow + min(f1%ws, ow)
+			for i := 0; i < mcur; i++ {
+				o := (i0 + i) * pix
+				j.chain.applyAt(j.out[o+p0:o+p1], j.chOff+i0+i, p0, pix)
 			}
 		}
 	}

@@ -94,7 +94,7 @@ func TestConvIndirectMatchesPacked(t *testing.T) {
 						buf[i] = -7
 					}
 					got := buf[guard : guard+pix*c.o]
-					convIndirectF32(&g, x, w, got, c.o, pa, wide)
+					convIndirectF32(&g, x, w, got, c.o, pa, wide, nil, 0)
 					what := fmt.Sprintf("%s %s threads=%d wide=%v packed=%v", l, c.name, th, wide, packed)
 					for i := range want {
 						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
@@ -169,9 +169,9 @@ func BenchmarkConvPaths(b *testing.B) {
 						if path == "packed" {
 							convPackedRef(&g, x, w, out, pa)
 						} else if path == "indirect" {
-							convIndirectF32(&g, x, w, out, c.o, pa, false)
+							convIndirectF32(&g, x, w, out, c.o, pa, false, nil, 0)
 						} else {
-							convIndirectF32(&g, x, w, out, c.o, paWide, true)
+							convIndirectF32(&g, x, w, out, c.o, paWide, true, nil, 0)
 						}
 					}
 					b.ReportMetric(flop*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
