@@ -281,12 +281,19 @@ func TestSgemmKernelMatchesTwin(t *testing.T) {
 	}{
 		{"SgemmKernel", SgemmTile, SgemmKernel},
 		{"SgemmKernelSmall", SgemmTileSmall, SgemmKernelSmall},
+		{"SgemmKernelWide", func() (int, int) { mr, nr, _ := SgemmTileWide(); return mr, nr }, SgemmKernelWide},
 	}
 	r := rand.New(rand.NewSource(3))
 	for _, l := range levels() {
 		for _, k := range kernels {
 			withLevel(t, l, func() {
 				mr, nr := k.tile()
+				if mr == 0 {
+					if err := k.kernel(1, make([]float32, 64), make([]float32, 64), make([]float32, 1024), 64, 1, 0); err == nil {
+						t.Errorf("%s at %s: accepted without a tile", k.name, l)
+					}
+					return
+				}
 				for _, kc := range []int{0, 1, 3, 4, 5, 17, 256} {
 					for _, beta := range []float32{0, 1, -0.5} {
 						a := randInput(r, kc*mr, 1)

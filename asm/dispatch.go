@@ -331,18 +331,43 @@ func SgemmKernelUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta f
 		unsafe.Slice((*float32)(c), (mr-1)*ldc+nr), ldc, alpha, beta)
 }
 
-// SgemmIndirectTile reports the register tile of SgemmKernelIndirect: the
-// SgemmTile tile, or with wide the 8x48 tile, which only the AVX-512 level
-// has (ok false elsewhere). The wide tile's 8 rows divide the channel
-// counts of most networks, which the 14-row tile covers 91% of (64, 128).
-func SgemmIndirectTile(wide bool) (mr, nr int, ok bool) {
-	if !wide {
-		return gemmMR, gemmNR, true
-	}
+// SgemmTileWide reports the wide register tile, 8 rows by 48 columns,
+// which only the AVX-512 level has (ok false elsewhere). Its 8 rows divide
+// the row counts of most networks' products and channel counts (64, 128,
+// ...), which SgemmTile's 14-row tile covers 91% of.
+func SgemmTileWide() (mr, nr int, ok bool) {
 	if level == LevelAVX512 {
 		return 8, 48, true
 	}
 	return 0, 0, false
+}
+
+// SgemmKernelWide is SgemmKernel on the SgemmTileWide tile. It returns an
+// error when the level has no wide tile or a slice is too short.
+func SgemmKernelWide(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+	mr, nr, ok := SgemmTileWide()
+	if !ok || kc < 0 || ldc < nr || !productOK(kc, mr, len(a)) || !productOK(kc, nr, len(b)) || !extentOK(mr, nr, ldc, len(c)) {
+		return fmt.Errorf("asm: SgemmKernelWide: kc=%d ldc=%d at level %s: no wide tile or buffers too short (a %d, b %d, c %d)",
+			kc, ldc, level, len(a), len(b), len(c))
+	}
+	SgemmKernelWideUnchecked(kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)),
+		unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
+	return nil
+}
+
+// SgemmKernelWideUnchecked is SgemmKernelWide without checks: the level
+// must have the wide tile, a must hold kc*8 floats, b kc*48 and c 7*ldc+48.
+func SgemmKernelWideUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
+	asmSgemmKernelWide(kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta)
+}
+
+// SgemmIndirectTile reports the register tile of SgemmKernelIndirect: the
+// SgemmTile tile, or with wide the SgemmTileWide tile.
+func SgemmIndirectTile(wide bool) (mr, nr int, ok bool) {
+	if !wide {
+		return gemmMR, gemmNR, true
+	}
+	return SgemmTileWide()
 }
 
 // SgemmKernelIndirect is SgemmKernel on the SgemmIndirectTile(wide) tile

@@ -203,8 +203,9 @@ type gemmJob struct {
 	// Operands: C (m x n) = alpha*op(A)*B + beta*C, then the epilogue.
 	transA  bool
 	m, n, k int
-	// small selects the asm.SgemmTileSmall micro-kernel.
-	small bool
+	// small selects the asm.SgemmTileSmall micro-kernel, wide the
+	// asm.SgemmTileWide one.
+	small, wide bool
 	alpha float32
 	a     []float32
 	lda   int
@@ -296,11 +297,29 @@ func gemmInPlaceRows() int {
 // kernel runs the micro-kernel of the job's tile with static calls (the
 // pointers stay non-escaping, so edge tiles live on the stack).
 func (j *gemmJob) kernel(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
+	if j.wide {
+		asm.SgemmKernelWideUnchecked(kc, a, b, c, ldc, alpha, beta)
+		return
+	}
 	if j.small {
 		asm.SgemmKernelSmallUnchecked(kc, a, b, c, ldc, alpha, beta)
 		return
 	}
 	asm.SgemmKernelUnchecked(kc, a, b, c, ldc, alpha, beta)
+}
+
+// gemmUseWide reports whether an m x n product (without pre-packed A) runs
+// on asm.SgemmTileWide's tile: the level has it, m is past the small tile's
+// range, and its tiles cover less padding than SgemmTile's (m = 64 or 128
+// against n = 768 or 1024: the 14-row tile computes 9% padding rows).
+func gemmUseWide(m, n int) bool {
+	wmr, wnr, ok := asm.SgemmTileWide()
+	if !ok || m <= gemmSmallRows {
+		return false
+	}
+	mr, nr := asm.SgemmTile()
+	cost := func(mr, nr int) int { return (m + mr - 1) / mr * mr * ((n + nr - 1) / nr * nr) }
+	return cost(wmr, wnr) < cost(mr, nr)
 }
 
 // gemmParallelMinMNK is the m*n*k below which Sgemm stays on one goroutine:
@@ -326,6 +345,13 @@ func (j *gemmJob) run() {
 	j.small = m <= gemmSmallRows
 	if j.small {
 		mr, nr = asm.SgemmTileSmall()
+	}
+	// The wide tile where it computes less padding; B pre-packed for it
+	// decides by itself.
+	if wmr, wnr, ok := asm.SgemmTileWide(); ok && j.pa == nil && !j.b.conv &&
+		((j.pb != nil && j.pb.nr == wnr) || (j.pb == nil && gemmUseWide(m, n))) {
+		j.small, j.wide = false, true
+		mr, nr = wmr, wnr
 	}
 	threads := NumThreads()
 	// Small products run on the calling goroutine: waking workers costs more
@@ -597,6 +623,15 @@ func gemmPackB(trans bool, b []float32, ldb, p0, kc, j0, cols, nr int, dst []flo
 				o := (p0+p)*ldb + j0
 				gemmCopy16(dst[p*32:], b[o:o+16])
 				gemmCopy16(dst[p*32+16:], b[o+16:o+32])
+			}
+			return
+		case cols == 48 && nr == 48:
+			_ = dst[kc*48-1]
+			for p := 0; p < kc; p++ {
+				o := (p0+p)*ldb + j0
+				gemmCopy16(dst[p*48:], b[o:o+16])
+				gemmCopy16(dst[p*48+16:], b[o+16:o+32])
+				gemmCopy16(dst[p*48+32:], b[o+32:o+48])
 			}
 			return
 		}

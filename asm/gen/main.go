@@ -81,6 +81,7 @@ func main() {
 	sgemmAVX512()
 	sgemmAVX512Small()
 	sgemmAVX2()
+	sgemmAVX512Wide()
 	sgemmIndirectAVX512()
 	sgemmIndirectAVX512Wide()
 	sgemmIndirectAVX2()
@@ -777,10 +778,19 @@ func sgemmIndirectAVX512() {
 	sgemmBodyIndirect = false
 }
 
-// sgemmIndirectAVX512Wide emits the 8x48 AVX-512 indirect micro-kernel: 24
-// zmm accumulators, three B vectors and two broadcast registers. Its rows
-// divide the channel counts networks use (64, 128, ...), which the 14-row
-// tile covers 91% of, and it does 24 FMAs per 11 loads instead of 28 per 16.
+// sgemmAVX512Wide emits the 8x48 AVX-512 micro-kernel: 24 zmm
+// accumulators, three B vectors and two broadcast registers. Its rows
+// divide the sizes networks use (64, 128, ...), which the 14-row tile
+// covers 91% of, and it does 24 FMAs per 11 loads instead of 28 per 16.
+func sgemmAVX512Wide() {
+	const mr, nr = 8, 48
+	text("sgemmKernelAVX512Wide", "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)")
+	Doc("sgemmKernelAVX512Wide is the 8x48 SGEMM micro-kernel (see asm.SgemmKernelWide).")
+	sgemmBody(mr, nr, 16, 64, func(i int) reg.VecPhysical { return zmms[i] }, []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, reg.Z27, reg.Z28)
+}
+
+// sgemmIndirectAVX512Wide emits the indirect form of the 8x48 AVX-512
+// micro-kernel (see sgemmAVX512Wide).
 func sgemmIndirectAVX512Wide() {
 	const mr, nr = 8, 48
 	text("sgemmIndirectAVX512Wide", "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)")
