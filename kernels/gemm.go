@@ -206,17 +206,17 @@ type gemmJob struct {
 	// small selects the asm.SgemmTileSmall micro-kernel, wide the
 	// asm.SgemmTileWide one.
 	small, wide bool
-	alpha float32
-	a     []float32
-	lda   int
-	b     gemmB
-	pb    *PackedB // B pre-packed (b unused), or nil
-	pa    *packedA // A pre-packed (a unused by the blocked path), or nil
-	beta  float32
-	c     []float32
-	ldc   int
-	ep    GemmEpilogue
-	hasEp bool
+	alpha       float32
+	a           []float32
+	lda         int
+	b           gemmB
+	pb          *PackedB // B pre-packed (b unused), or nil
+	pa          *packedA // A pre-packed (a unused by the blocked path), or nil
+	beta        float32
+	c           []float32
+	ldc         int
+	ep          GemmEpilogue
+	hasEp       bool
 
 	// Blocking, fixed for the whole call.
 	mr, nr, mc, mblocks int
