@@ -281,12 +281,19 @@ func TestSgemmKernelMatchesTwin(t *testing.T) {
 	}{
 		{"SgemmKernel", SgemmTile, SgemmKernel},
 		{"SgemmKernelSmall", SgemmTileSmall, SgemmKernelSmall},
+		{"SgemmKernelWide", func() (int, int) { mr, nr, _ := SgemmTileWide(); return mr, nr }, SgemmKernelWide},
 	}
 	r := rand.New(rand.NewSource(3))
 	for _, l := range levels() {
 		for _, k := range kernels {
 			withLevel(t, l, func() {
 				mr, nr := k.tile()
+				if mr == 0 {
+					if err := k.kernel(1, make([]float32, 64), make([]float32, 64), make([]float32, 1024), 64, 1, 0); err == nil {
+						t.Errorf("%s at %s: accepted without a tile", k.name, l)
+					}
+					return
+				}
 				for _, kc := range []int{0, 1, 3, 4, 5, 17, 256} {
 					for _, beta := range []float32{0, 1, -0.5} {
 						a := randInput(r, kc*mr, 1)
@@ -509,5 +516,77 @@ func TestScalarChain(t *testing.T) {
 			}()
 			bad()
 		}()
+	}
+}
+
+// TestSgemmIndirectMatchesPacked runs the indirect micro-kernel at every
+// level against the twin of the packed one on the panel its offsets
+// describe (rows overlapping, repeated and out of order, as a
+// convolution's patches are), and checks the guard bands around C and the
+// refusal of bad offsets.
+func TestSgemmIndirectMatchesPacked(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	for _, l := range levels() {
+		for _, wide := range []bool{false, true} {
+			withLevel(t, l, func() {
+				mr, nr, ok := SgemmIndirectTile(wide)
+				if !ok {
+					if err := SgemmKernelIndirect(wide, 1, make([]float32, 64), make([]float32, 64), []int{0}, make([]float32, 1024), 64, 1, 0); err == nil {
+						t.Errorf("%s: wide tile accepted where there is none", l)
+					}
+					return
+				}
+				for _, kc := range []int{0, 1, 3, 4, 5, 17, 256} {
+					for _, beta := range []float32{0, 1, -0.5} {
+						a := make([]float32, kc*mr)
+						for i := range a {
+							a[i] = r.Float32()*2 - 1
+						}
+						b := make([]float32, 3*nr+11)
+						for i := range b {
+							b[i] = r.Float32()*2 - 1
+						}
+						offs := make([]int, kc)
+						panel := make([]float32, kc*nr)
+						for p := range offs {
+							offs[p] = r.Intn(len(b) - nr + 1)
+							copy(panel[p*nr:(p+1)*nr], b[offs[p]:])
+						}
+						ldc := nr + 3
+						n := (mr-1)*ldc + nr
+						buf, c := guarded(n, 2)
+						want := make([]float32, n)
+						for i := 0; i < mr; i++ {
+							for j := 0; j < nr; j++ {
+								c[i*ldc+j] = float32(i - j)
+								want[i*ldc+j] = float32(i - j)
+							}
+						}
+						if beta == 0 {
+							c[0] = float32(math.NaN()) // must not be read
+						}
+						if err := SgemmKernelIndirect(wide, kc, a, b, offs, c, ldc, 1.5, beta); err != nil {
+							t.Fatal(err)
+						}
+						sgemmKernelGo(mr, nr, kc, a, panel, want, ldc, 1.5, beta)
+						what := fmt.Sprintf("SgemmKernelIndirect %s %dx%d kc=%d beta=%v", l, mr, nr, kc, beta)
+						for i := 0; i < mr; i++ {
+							for j := ldc * i; j < ldc*i+nr; j++ {
+								if !sameBits(c[j], want[j]) {
+									t.Fatalf("%s: c[%d] = %v want %v", what, j, c[j], want[j])
+								}
+							}
+						}
+						checkGuards(t, what, buf, n, 2)
+					}
+				}
+				a, b, c := make([]float32, 2*mr), make([]float32, 2*nr), make([]float32, mr*nr)
+				for _, offs := range [][]int{{0, nr + 1}, {-1, 0}, {0}} {
+					if err := SgemmKernelIndirect(wide, 2, a, b, offs, c, nr, 1, 0); err == nil {
+						t.Errorf("%s: offsets %v into %d floats accepted", l, offs, len(b))
+					}
+				}
+			})
+		}
 	}
 }

@@ -331,6 +331,87 @@ func SgemmKernelUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta f
 		unsafe.Slice((*float32)(c), (mr-1)*ldc+nr), ldc, alpha, beta)
 }
 
+// SgemmTileWide reports the wide register tile, 8 rows by 48 columns,
+// which only the AVX-512 level has (ok false elsewhere). Its 8 rows divide
+// the row counts of most networks' products and channel counts (64, 128,
+// ...), which SgemmTile's 14-row tile covers 91% of.
+func SgemmTileWide() (mr, nr int, ok bool) {
+	if level == LevelAVX512 {
+		return 8, 48, true
+	}
+	return 0, 0, false
+}
+
+// SgemmKernelWide is SgemmKernel on the SgemmTileWide tile. It returns an
+// error when the level has no wide tile or a slice is too short.
+func SgemmKernelWide(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+	mr, nr, ok := SgemmTileWide()
+	if !ok || kc < 0 || ldc < nr || !productOK(kc, mr, len(a)) || !productOK(kc, nr, len(b)) || !extentOK(mr, nr, ldc, len(c)) {
+		return fmt.Errorf("asm: SgemmKernelWide: kc=%d ldc=%d at level %s: no wide tile or buffers too short (a %d, b %d, c %d)",
+			kc, ldc, level, len(a), len(b), len(c))
+	}
+	SgemmKernelWideUnchecked(kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)),
+		unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
+	return nil
+}
+
+// SgemmKernelWideUnchecked is SgemmKernelWide without checks: the level
+// must have the wide tile, a must hold kc*8 floats, b kc*48 and c 7*ldc+48.
+func SgemmKernelWideUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
+	asmSgemmKernelWide(kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta)
+}
+
+// SgemmIndirectTile reports the register tile of SgemmKernelIndirect: the
+// SgemmTile tile, or with wide the SgemmTileWide tile.
+func SgemmIndirectTile(wide bool) (mr, nr int, ok bool) {
+	if !wide {
+		return gemmMR, gemmNR, true
+	}
+	return SgemmTileWide()
+}
+
+// SgemmKernelIndirect is SgemmKernel on the SgemmIndirectTile(wide) tile
+// with B read in place through a table of row offsets: B[p][j] =
+// b[offs[p]+j] for p < kc, j < nr. It is the micro-kernel of an
+// implicit-GEMM convolution, whose patch rows are runs of the (padded)
+// input at computable offsets, so they need no packing. The arithmetic, and
+// so every bit of c, is SgemmKernel's on the panel those rows would pack
+// into. It returns an error when the level has no such tile, a slice is too
+// short or an offset is out of range.
+func SgemmKernelIndirect(wide bool, kc int, a, b []float32, offs []int, c []float32, ldc int, alpha, beta float32) error {
+	mr, nr, ok := SgemmIndirectTile(wide)
+	if !ok || kc < 0 || ldc < nr || len(offs) < kc || !productOK(kc, mr, len(a)) || !extentOK(mr, nr, ldc, len(c)) {
+		return fmt.Errorf("asm: SgemmKernelIndirect: wide=%v kc=%d ldc=%d at level %s: no such tile or buffers too short (a %d, offs %d, c %d)",
+			wide, kc, ldc, level, len(a), len(offs), len(c))
+	}
+	for p, o := range offs[:kc] {
+		if o < 0 || o > len(b)-nr {
+			return fmt.Errorf("asm: SgemmKernelIndirect: offs[%d]=%d: row of %d out of b's %d elements", p, o, nr, len(b))
+		}
+	}
+	var none int // offs may be empty when kc == 0; the kernels then read none
+	op := &none
+	if kc > 0 {
+		op = &offs[0]
+	}
+	SgemmKernelIndirectUnchecked(wide, kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)),
+		op, unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
+	return nil
+}
+
+// SgemmKernelIndirectUnchecked is SgemmKernelIndirect without checks: the
+// tile must exist, a must hold kc*mr floats, offs kc offsets, every
+// b+offs[p] nr floats, and c (mr-1)*ldc+nr floats.
+func SgemmKernelIndirectUnchecked(wide bool, kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha, beta float32) {
+	if level != LevelGo {
+		asmSgemmIndirect(wide, kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, beta)
+		return
+	}
+	mr, nr, _ := SgemmIndirectTile(wide)
+	sgemmIndirectGo(mr, nr, kc, unsafe.Slice((*float32)(a), kc*mr), (*float32)(b), unsafe.Slice(offs, kc),
+		unsafe.Slice((*float32)(c), (mr-1)*ldc+nr), ldc, alpha, beta)
+}
+
 // Small-M kernels reading B in place. SgemmDirectTile reports whether the
 // active level has them and the tile width (columns) of the r-row kernel
 // (r = 1, 2 or 4): 1x64, 2x32 and 4x24, in Go and as AVX2+FMA kernels, which

@@ -261,6 +261,22 @@ func asmSgemmKernel(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	sgemmKernelAVX2(kc, a, b, c, ldc, alpha, beta)
 }
 
+func asmSgemmKernelWide(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
+	sgemmKernelAVX512Wide(kc, a, b, c, ldc, alpha, beta)
+}
+
+func asmSgemmIndirect(wide bool, kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32) {
+	if wide {
+		sgemmIndirectAVX512Wide(kc, a, b, offs, c, ldc, alpha, beta)
+		return
+	}
+	if level == LevelAVX512 {
+		sgemmIndirectAVX512(kc, a, b, offs, c, ldc, alpha, beta)
+		return
+	}
+	sgemmIndirectAVX2(kc, a, b, offs, c, ldc, alpha, beta)
+}
+
 func asmSgemmDirect(r, kc int, a, b *float32, ldb int, c *float32, ldc int, alpha, beta float32) {
 	switch r {
 	case 1:

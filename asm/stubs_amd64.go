@@ -286,6 +286,26 @@ func sgemmKernelAVX512Small(kc int, a *float32, b *float32, c *float32, ldc int,
 //go:noescape
 func sgemmKernelAVX2(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmKernelAVX512Wide is the 8x48 SGEMM micro-kernel (see asm.SgemmKernelWide).
+//
+//go:noescape
+func sgemmKernelAVX512Wide(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmIndirectAVX512 is the 14x32 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).
+//
+//go:noescape
+func sgemmIndirectAVX512(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmIndirectAVX512Wide is the 8x48 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).
+//
+//go:noescape
+func sgemmIndirectAVX512Wide(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmIndirectAVX2 is the 6x16 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).
+//
+//go:noescape
+func sgemmIndirectAVX2(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemmDirect1x64AVX2 is the 1x64 small-M SGEMM micro-kernel reading B in place (see asm.SgemmDirect).
 //
 //go:noescape

@@ -1,6 +1,9 @@
 package asm
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // Pure-Go twins. Each states the loop it computes; the assembly kernels
 // compute exactly the same float32 operations (bit-identical results) except
@@ -410,11 +413,21 @@ func maxBlocksGo(x []float32, nblk int, acc *[64]float32) (nan bool) {
 // with acc += a*b one fused multiply-add (FMA32), as the assembly does, so
 // both give the same bits.
 func sgemmKernelGo(mr, nr, kc int, a, b, c []float32, ldc int, alpha, beta float32) {
+	sgemmTwin(mr, nr, kc, a, b, nr, nil, c, ldc, alpha, beta)
+}
+
+// sgemmTwin is the loop of the micro-kernel twins, with B row p at
+// b[offs[p]:], or at b[p*ldb:] when offs is nil.
+func sgemmTwin(mr, nr, kc int, a, b []float32, ldb int, offs []int, c []float32, ldc int, alpha, beta float32) {
 	var acc [16 * 32]float32
 	accs := acc[:mr*nr]
 	for p := 0; p < kc; p++ {
 		ap := a[p*mr : p*mr+mr]
-		bp := b[p*nr : p*nr+nr]
+		o := p * ldb
+		if offs != nil {
+			o = offs[p]
+		}
+		bp := b[o : o+nr]
 		for i, av := range ap {
 			row := accs[i*nr : i*nr+nr]
 			for j, bv := range bp {
@@ -437,6 +450,16 @@ func sgemmKernelGo(mr, nr, kc int, a, b, c []float32, ldc int, alpha, beta float
 	}
 }
 
+// sgemmIndirectGo is the twin of the indirect micro-kernels: sgemmKernelGo
+// with B row p read at b[offs[p]:] (same expressions, same bits).
+func sgemmIndirectGo(mr, nr, kc int, a []float32, b *float32, offs []int, c []float32, ldc int, alpha, beta float32) {
+	n := 0
+	for _, o := range offs {
+		n = max(n, o+nr)
+	}
+	sgemmTwin(mr, nr, kc, a, unsafe.Slice(b, n), 0, offs, c, ldc, alpha, beta)
+}
+
 // sgemmDirectGo is the twin of the small-M micro-kernels (r x nr tile, A
 // packed as a[p*r+i], B in place as b[p*ldb+j]):
 //
@@ -446,31 +469,7 @@ func sgemmKernelGo(mr, nr, kc int, a, b, c []float32, ldc int, alpha, beta float
 //
 // i.e. sgemmKernelGo with B read in place (same expressions, same bits).
 func sgemmDirectGo(r, nr, kc int, a, b []float32, ldb int, c []float32, ldc int, alpha, beta float32) {
-	var acc [16 * 32]float32
-	accs := acc[:r*nr]
-	for p := 0; p < kc; p++ {
-		ap := a[p*r : p*r+r]
-		bp := b[p*ldb : p*ldb+nr]
-		for i, av := range ap {
-			row := accs[i*nr : i*nr+nr]
-			for j, bv := range bp {
-				row[j] = FMA32(av, bv, row[j])
-			}
-		}
-	}
-	for i := 0; i < r; i++ {
-		row := c[i*ldc : i*ldc+nr]
-		arow := accs[i*nr : i*nr+nr]
-		if beta == 0 {
-			for j := range row {
-				row[j] = alpha * arow[j]
-			}
-		} else {
-			for j := range row {
-				row[j] = float32(alpha*arow[j]) + float32(beta*row[j])
-			}
-		}
-	}
+	sgemmTwin(r, nr, kc, a, b, ldb, nil, c, ldc, alpha, beta)
 }
 
 // FMA32 returns a*b + c computed exactly and rounded once to float32, as

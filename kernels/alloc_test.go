@@ -153,3 +153,43 @@ func TestSteadyStateAllocsLinalg(t *testing.T) {
 		}
 	}
 }
+
+// TestSteadyStateAllocsParallel checks that elementwise, broadcast and row
+// kernels large enough to split over two threads allocate nothing per call
+// either: their parallel jobs are pooled (parjob.go), not closures.
+func TestSteadyStateAllocsParallel(t *testing.T) {
+	defer SetNumThreads(0)
+	SetNumThreads(2)
+	x := randT(t, 1, []int64{256, 512}, f32, -2, 2)
+	y := randT(t, 2, []int64{512}, f32, -2, 2)
+	col := randT(t, 3, []int64{256, 1}, f32, -2, 2)
+	long := randT(t, 4, []int64{1 << 17}, f32, -2, 2)
+	one := randT(t, 5, []int64{1}, f32, -2, 2)
+	out := mustT(t, []int64{256, 512}, f32)
+	longOut := mustT(t, []int64{1 << 17}, f32)
+	rowSums := mustT(t, []int64{256}, f32)
+	cases := []struct {
+		name string
+		fn   func() error
+	}{
+		{"Add rows", func() error { return Add(out, x, y) }},
+		{"Subtract column", func() error { return Subtract(out, x, col) }},
+		{"Multiply one row", func() error { return Multiply(longOut, long, one) }},
+		{"Sqrt", func() error { return Sqrt(out, x) }},
+		{"Sigmoid", func() error { return Sigmoid(out, x) }},
+		{"Softmax", func() error { return Softmax(out, x, -1) }},
+		{"LogSoftmax", func() error { return LogSoftmax(out, x, -1) }},
+		{"LayerNorm", func() error {
+			return LayerNorm(out, x, y, y, LayerNormAttrs{Axes: []int64{-1}, Epsilon: 1e-5})
+		}},
+		{"Sum", func() error { return Sum(rowSums, x, []int64{-1}, false) }},
+	}
+	for _, c := range cases {
+		if err := c.fn(); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if n := testing.AllocsPerRun(20, func() { _ = c.fn() }); n != 0 {
+			t.Errorf("%s at 2 threads: %v allocations per call, want 0", c.name, n)
+		}
+	}
+}

@@ -290,12 +290,16 @@ func runBin[T, O any](op bop, p *bplan, o []O, a, b []T, row func(bop, []O, []T,
 		binRows(op, p, o, a, b, row, 0, p.rows)
 		return
 	}
-	pc := *p
-	if pc.rows == 1 {
-		parFor(total, parGrain, func(lo, hi int) { binSpan(op, &pc, o, a, b, row, lo, hi) })
-		return
+	pool := poolFor[binJob[T, O]]()
+	j := pool.Get().(*binJob[T, O])
+	j.op, j.p, j.o, j.a, j.b, j.row, j.span = op, *p, o, a, b, row, p.rows == 1
+	if j.span {
+		parFor(total, parGrain, j.fn)
+	} else {
+		parFor(j.p.rows, rowGrain(j.p.inner), j.fn)
 	}
-	parFor(pc.rows, rowGrain(pc.inner), func(lo, hi int) { binRows(op, &pc, o, a, b, row, lo, hi) })
+	j.o, j.a, j.b, j.row = nil, nil, nil, nil
+	pool.Put(j)
 }
 
 // binRows computes rows [lo, hi) of a broadcast binary op.

@@ -200,16 +200,9 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 	if x.DType() == runtime.Float32 && outDT == runtime.Float32 {
 		var packs []*packedA
 		if cg := g.c / g.g; cg > 1 {
-			packs = constConvPacked(w, g.g, g.o/g.g, cg*g.kh*g.kw)
+			packs = constConvPacked(w, g.g, g.o/g.g, cg*g.kh*g.kw, convIndirectWide(&g, g.o/g.g))
 		}
-		if g.c == g.g && chain != nil {
-			conv2dDepthwiseF32(&g, out.Float32s(), x.Float32s(), w.Float32s(), chain)
-			return nil
-		}
-		if chain != nil {
-			return fmt.Errorf("%s: a fused chain needs a depthwise convolution", op)
-		}
-		return conv2dF32(&g, out.Float32s(), x.Float32s(), w.Float32s(), packs)
+		return conv2dF32(&g, out.Float32s(), x.Float32s(), w.Float32s(), packs, chain)
 	}
 	// The plain loops capture their geometry; a copy keeps g on the stack
 	// for the float32 path.
@@ -223,10 +216,12 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 	return conv2dPlain[int64](&gp, out, x, w)
 }
 
-func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA) error {
+// conv2dF32 is the float32 convolution, followed by chain (nil for none)
+// on each output plane (row o of chain for channel o).
+func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA, chain *rowChain) error {
 	cg, og := g.c/g.g, g.o/g.g
 	if cg == 1 {
-		conv2dDepthwiseF32(g, out, x, w, nil)
+		conv2dDepthwiseF32(g, out, x, w, chain)
 		return nil
 	}
 	kk := cg * g.kh * g.kw // GEMM depth
@@ -241,19 +236,26 @@ func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA) error {
 			if packs != nil {
 				pa = packs[gi] // the weights packed once (a registered constant)
 			}
-			if pointwise {
-				if pa == nil {
-					if err := Sgemm(false, false, og, pix, kk, 1, wg, kk, xg, pix, 0, og0, pix); err != nil {
-						return fmt.Errorf("conv2d: %w", err)
-					}
-					continue
-				}
-				src := gemmB{b: xg, ldb: pix}
-				sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix, pa)
+			if convIndirectOK(g, og) {
+				// The chain runs inside, on each block of planes just computed.
+				convIndirectF32(g, xg, wg, og0, og, pa, convIndirectWide(g, og), chain, gi*og)
 				continue
 			}
-			src := gemmB{b: xg, conv: true, geom: *g}
-			sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix, pa)
+			switch {
+			case pointwise && pa == nil:
+				if err := Sgemm(false, false, og, pix, kk, 1, wg, kk, xg, pix, 0, og0, pix); err != nil {
+					return fmt.Errorf("conv2d: %w", err)
+				}
+			case pointwise:
+				src := gemmB{b: xg, ldb: pix}
+				sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix, pa)
+			default:
+				src := gemmB{b: xg, conv: true, geom: *g}
+				sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix, pa)
+			}
+			for i := 0; chain != nil && i < og; i++ {
+				chain.apply(og0[i*pix:(i+1)*pix], gi*og+i)
+			}
 		}
 	}
 	return nil

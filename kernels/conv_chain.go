@@ -14,10 +14,11 @@ import (
 // out_layout, out_dtype, codes Shape, operand..., out), the convolution's
 // arguments as kernels.nn.conv2d takes them, then an EwChainKernel chain
 // whose operands each hold one value per output channel or one for all. A
-// float32 depthwise convolution runs the chain on each output plane just
-// computed, still in cache, instead of in a pass of its own over the
-// output; other convolutions run it after the convolution. The bits are
-// those of the convolution followed by the chain kernel.
+// float32 convolution runs the chain on output planes just computed, still
+// in cache, instead of in a pass of its own over the output: a depthwise
+// one per plane, the indirect path (conv_indirect.go) per block of planes
+// and columns, the packed GEMM path after each group. The bits are those
+// of the convolution followed by the chain kernel.
 const Conv2DChainKernel = Prefix + "relaxgo.conv2d_chain"
 
 func init() {
@@ -128,28 +129,39 @@ func (c *rowChain) fill(name string, codes []int64, ops []*runtime.Tensor, out [
 // kernel (there the binary kernels see two one-element vectors). A nil
 // chain does nothing.
 func (c *rowChain) apply(row []float32, i int) {
+	c.applyAt(row, i, 0, len(row))
+}
+
+// applyAt runs the chain on seg, the elements [pos, pos+len(seg)) of row i
+// of length rowLen, with the bits apply gives them on the whole row: the
+// chain is elementwise, so only which elements sit in a one-element chunk
+// matters, and that follows from pos and rowLen.
+func (c *rowChain) applyAt(seg []float32, i, pos, rowLen int) {
 	if c == nil {
 		return
 	}
 	ns := len(c.codes)
 	sc := c.table[i*ns : (i+1)*ns]
-	for c0 := 0; c0 < len(row); c0 += ewChunk {
-		seg := row[c0:min(c0+ewChunk, len(row))]
-		if len(seg) > 1 {
-			asm.ScalarChainF32(seg, seg, c.codes, sc)
+	for len(seg) > 0 {
+		c0 := pos / ewChunk * ewChunk
+		c1 := min(c0+ewChunk, rowLen)
+		part := seg[:min(len(seg), c1-pos)]
+		seg, pos = seg[len(part):], pos+len(part)
+		if c1-c0 > 1 {
+			asm.ScalarChainF32(part, part, c.codes, sc)
 			continue
 		}
 		for t := range c.steps {
 			s := &c.steps[t]
 			if s.relu {
-				f32Unary(uRelu, seg, seg)
+				f32Unary(uRelu, part, part)
 				continue
 			}
 			opnd := sc[t : t+1]
 			if s.rev {
-				floatRow(s.op, seg, opnd, seg)
+				floatRow(s.op, part, opnd, part)
 			} else {
-				floatRow(s.op, seg, seg, opnd)
+				floatRow(s.op, part, part, opnd)
 			}
 		}
 	}
@@ -206,10 +218,10 @@ func packedConv2DChain(args []runtime.Value) (runtime.Value, error) {
 	}
 	defer chain.release()
 	// The chain kernel's rows are the output planes when an operand varies
-	// along the channels; then the planes of a depthwise convolution take
-	// the chain as they are computed. Otherwise (and for other
-	// convolutions) the chain kernel runs on the output.
-	if x.DType() == runtime.Float32 && len(os) == 4 && w.NDim() == 4 && w.Shape()[1] == 1 && rowsArePlanes(ops, os) {
+	// along the channels; then a float32 convolution applies the chain to
+	// its planes as it computes them (conv2dF32). Otherwise the chain
+	// kernel runs on the output.
+	if x.DType() == runtime.Float32 && len(os) == 4 && w.NDim() == 4 && rowsArePlanes(ops, os) {
 		return nil, conv2dChain(out, x, w, attrs, chain)
 	}
 	if err := Conv2D(out, x, w, attrs); err != nil {

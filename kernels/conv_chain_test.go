@@ -11,8 +11,9 @@ import (
 
 // TestConv2DChainMatchesUnfused compares Conv2DChainKernel with
 // kernels.nn.conv2d followed by EwChainKernel, bit for bit, over random
-// convolutions (depthwise with channel multipliers and strides, the fused
-// path; grouped and ordinary ones, which run the chain after) and random
+// convolutions (depthwise with channel multipliers and strides; grouped
+// and ordinary ones, on the indirect path with the chain per block and on
+// the packed path with the chain after each group) and random
 // chains of per-channel and scalar operands on either side and relus (all
 // scalar operands too), on inputs with NaN payloads, infinities and signed
 // zeros, planes of one element and of a multiple of the chain kernel's
@@ -30,6 +31,12 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 		groups, cg, og := 1+r.Intn(12), 1, 1+r.Intn(2) // depthwise
 		if it%5 == 4 {
 			groups, cg, og = 1+r.Intn(2), 2+r.Intn(3), 1+r.Intn(6)
+			if r.Intn(2) == 0 {
+				og = 9 + r.Intn(60) // the indirect path, both tiles
+			}
+		}
+		if it%20 == 18 || it%20 == 17 {
+			groups, cg, og = 1, 3, 20 // indirect, below: a plane of one element, or a one-element last chunk
 		}
 		k := 1 + r.Intn(3)
 		stride := int64(1 + r.Intn(2))
@@ -170,11 +177,19 @@ func BenchmarkConv2DChain(b *testing.B) {
 	chainK, _ := runtime.Lookup(EwChainKernel)
 	fused, _ := runtime.Lookup(Conv2DChainKernel)
 	codes := runtime.Shape{2, 4, 0, 8, 10}
-	for _, c := range []struct{ ch, hw, stride int64 }{{32, 112, 1}, {144, 56, 2}, {192, 28, 1}, {576, 14, 1}, {960, 7, 1}} {
-		x := randT(b, 1, []int64{1, c.ch, c.hw, c.hw}, f32, -1, 1)
-		w := randT(b, 2, []int64{c.ch, 1, 3, 3}, f32, -1, 1)
-		attrs := []runtime.Value{runtime.Shape{c.stride, c.stride}, runtime.Shape{1, 1, 1, 1}, runtime.Shape{1, 1}, c.ch, "NCHW", "OIHW", "NCHW", runtime.Float32}
-		oh := (c.hw+2-3)/c.stride + 1
+	// Depthwise 3x3 (in == 0: ch channels in and out), then MobileNetV2's
+	// pointwise layers (in -> ch): the indirect path with 24 and 32
+	// outputs, the packed one with 96.
+	for _, c := range []struct{ in, ch, hw, stride int64 }{{0, 32, 112, 1}, {0, 144, 56, 2}, {0, 192, 28, 1}, {0, 576, 14, 1}, {0, 960, 7, 1},
+		{144, 24, 56, 1}, {192, 32, 28, 1}, {16, 96, 112, 1}} {
+		in, k, groups, pad, name := c.ch, int64(3), c.ch, int64(1), "dw"
+		if c.in > 0 {
+			in, k, groups, pad, name = c.in, 1, 1, 0, fmt.Sprintf("1x1_%dx", c.in)
+		}
+		x := randT(b, 1, []int64{1, in, c.hw, c.hw}, f32, -1, 1)
+		w := randT(b, 2, []int64{c.ch, in / groups, k, k}, f32, -1, 1)
+		attrs := []runtime.Value{runtime.Shape{c.stride, c.stride}, runtime.Shape{pad, pad, pad, pad}, runtime.Shape{1, 1}, groups, "NCHW", "OIHW", "NCHW", runtime.Float32}
+		oh := (c.hw+2*pad-k)/c.stride + 1
 		shape := []int64{1, c.ch, oh, oh}
 		mid, out := mustT(b, shape, f32), mustT(b, shape, f32)
 		ops := []runtime.Value{randT(b, 3, []int64{1, c.ch, 1, 1}, f32, -1, 1), randT(b, 4, []int64{1, c.ch, 1, 1}, f32, 0.5, 2),
@@ -183,7 +198,7 @@ func BenchmarkConv2DChain(b *testing.B) {
 		chainArgs := append(append([]runtime.Value{mid, codes}, ops...), out)
 		fusedArgs := append(append(append(append([]runtime.Value{x, w}, attrs...), codes), ops...), out)
 		for _, mode := range []string{"unfused", "fused"} {
-			b.Run(fmt.Sprintf("%dx%dx%d_s%d/%s", c.ch, c.hw, c.hw, c.stride, mode), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s%dx%dx%d_s%d/%s", name, c.ch, c.hw, c.hw, c.stride, mode), func(b *testing.B) {
 				SetNumThreads(1)
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {

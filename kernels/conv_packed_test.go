@@ -43,7 +43,7 @@ func TestConvRegisteredWeights(t *testing.T) {
 					}
 				}
 			}
-			if constConvPacked(w, g.groups, g.o/g.groups, g.c/g.groups*g.k*g.k) == nil {
+			if constConvPacked(w, g.groups, g.o/g.groups, g.c/g.groups*g.k*g.k, false) == nil {
 				t.Errorf("geometry %d: the registered weight was not packed", gi)
 			}
 			UnregisterConstant(w)

@@ -29,11 +29,16 @@ func (p *PackedB) K() int { return p.k }
 // N reports the number of columns of the packed operand.
 func (p *PackedB) N() int { return p.n }
 
-// usable reports whether the packing matches the active micro-kernel tiles.
+// usable reports whether the packing matches the active micro-kernel tiles
+// (the main and small tiles' width, or the wide tile's).
 func (p *PackedB) usable() bool {
+	if p == nil || asm.CurrentLevel() != p.level {
+		return false
+	}
 	_, nr := asm.SgemmTile()
 	_, snr := asm.SgemmTileSmall()
-	return p != nil && p.nr == nr && snr == nr && asm.CurrentLevel() == p.level
+	_, wnr, wide := asm.SgemmTileWide()
+	return (p.nr == nr && snr == nr) || (wide && p.nr == wnr)
 }
 
 // PackB packs op(B) (k x n; B is k x n with row stride ldb, or n x k if
@@ -50,6 +55,11 @@ func PackB(transB bool, k, n int, b []float32, ldb int) (*PackedB, error) {
 		return nil, err
 	}
 	_, nr := asm.SgemmTile()
+	return packBFor(transB, k, n, b, ldb, nr), nil
+}
+
+// packBFor is PackB for panels nr wide (a tile width of the active level).
+func packBFor(transB bool, k, n int, b []float32, ldb, nr int) *PackedB {
 	np := (n + nr - 1) / nr
 	p := &PackedB{k: k, n: n, nr: nr, npanels: np, data: make([]float32, k*np*nr), level: asm.CurrentLevel()}
 	for pc := 0; pc < k; pc += gemmKC {
@@ -59,7 +69,7 @@ func PackB(transB bool, k, n int, b []float32, ldb int) (*PackedB, error) {
 			gemmPackB(transB, b, ldb, pc, kc, jp*nr, min(nr, n-jp*nr), nr, blk[jp*kc*nr:(jp+1)*kc*nr])
 		}
 	}
-	return p, nil
+	return p
 }
 
 // SgemmPacked is SgemmEx with B given packed: C = alpha*op(A)*B + beta*C,
@@ -82,9 +92,15 @@ func SgemmPacked(transA bool, m int, alpha float32, a []float32, lda int, pb *Pa
 var constPacked sync.Map // *runtime.Tensor -> *constEntry
 
 type constEntry struct {
-	once sync.Once
-	pb   *PackedB // nil when the tensor cannot be packed (not a float32 matrix)
-	tr   bool     // the packing is of the transpose (matmul with transB)
+	once  sync.Once // sets tr, k, n, valid on first use
+	tr    bool      // the packings are of the transpose (matmul with transB)
+	k, n  int
+	valid bool // a float32 matrix that packs
+	// The packings for the main tile and for the wide tile
+	// (asm.SgemmTileWide), each made on first use by a product that runs
+	// on it.
+	onceMain, onceWide sync.Once
+	pb, pbWide         *PackedB
 }
 
 // RegisterConstant marks t, a float32 matrix (a matmul's B) or 4-D
@@ -102,11 +118,13 @@ func RegisterConstant(t *runtime.Tensor) {
 func UnregisterConstant(t *runtime.Tensor) {
 	constPacked.Delete(t)
 	constConvA.Delete(t)
+	constConvAWide.Delete(t)
 }
 
 // constPackedB returns the cached packing of the registered constant b for
-// op(B) = b (or its transpose), or nil.
-func constPackedB(b *runtime.Tensor, transB bool) *PackedB {
+// op(B) = b (or its transpose), or nil; with wide, the packing for the wide
+// tile (see gemmUseWide).
+func constPackedB(b *runtime.Tensor, transB, wide bool) *PackedB {
 	v, ok := constPacked.Load(b)
 	if !ok {
 		return nil
@@ -114,21 +132,41 @@ func constPackedB(b *runtime.Tensor, transB bool) *PackedB {
 	e := v.(*constEntry)
 	e.once.Do(func() {
 		s := b.Shape()
-		k, n := int(s[0]), int(s[1])
-		if transB {
-			k, n = n, k
-		}
 		e.tr = transB
-		// A packing error leaves e.pb nil: the matmul then runs unpacked,
-		// and its own checks report the problem.
-		if pb, err := PackB(transB, k, n, b.Float32s(), int(s[1])); err == nil {
-			e.pb = pb
+		if len(s) != 2 {
+			return
 		}
+		e.k, e.n = int(s[0]), int(s[1])
+		if transB {
+			e.k, e.n = e.n, e.k
+		}
+		// An invalid operand is left unpacked: the matmul then runs
+		// unpacked, and its own checks report the problem.
+		br, bc := e.k, e.n
+		if transB {
+			br, bc = bc, br
+		}
+		e.valid = gemmCheckMat("B", br, bc, len(b.Float32s()), int(s[1])) == nil
 	})
-	if e.tr != transB || !e.pb.usable() {
+	if e.tr != transB || !e.valid {
 		return nil
 	}
-	return e.pb
+	pack := func(nr int) *PackedB {
+		return packBFor(transB, e.k, e.n, b.Float32s(), int(b.Shape()[1]), nr)
+	}
+	pb := e.pb
+	if _, wnr, ok := asm.SgemmTileWide(); wide && ok {
+		e.onceWide.Do(func() { e.pbWide = pack(wnr) })
+		pb = e.pbWide
+	} else {
+		_, nr := asm.SgemmTile()
+		e.onceMain.Do(func() { e.pb = pack(nr) })
+		pb = e.pb
+	}
+	if !pb.usable() {
+		return nil
+	}
+	return pb
 }
 
 // RegisterConstants registers every float32 matrix in exec's constant pool
@@ -175,13 +213,7 @@ type packedA struct {
 func packA(m, k int, a []float32, lda, mr int) *packedA {
 	np := (m + mr - 1) / mr
 	p := &packedA{m: m, k: k, mr: mr, npanels: np, level: asm.CurrentLevel(), data: make([]float32, k*np*mr)}
-	for pc := 0; pc < k; pc += gemmKC {
-		kc := min(gemmKC, k-pc)
-		blk := p.data[pc*np*mr:]
-		for ip := 0; ip < np; ip++ {
-			gemmPackA(false, a, lda, ip*mr, min(mr, m-ip*mr), pc, kc, mr, blk[ip*kc*mr:(ip+1)*kc*mr])
-		}
-	}
+	packAInto(p.data, m, k, a, lda, mr)
 	return p
 }
 
@@ -208,12 +240,15 @@ func (e *convAEntry) pack(w *runtime.Tensor, groups, og, kk, mr int) {
 	})
 }
 
-var constConvA sync.Map // *runtime.Tensor -> *convAEntry
+// constConvA and constConvAWide map *runtime.Tensor -> *convAEntry, the
+// packings for the main tiles and for the indirect kernel's wide tile.
+var constConvA, constConvAWide sync.Map
 
 // constConvPacked returns the per-group packed form of w, a registered
-// constant convolution weight (og x kk per group), made on first use, or
+// constant convolution weight (og x kk per group), made on first use for
+// the tile the convolution runs on (wide: asm.SgemmIndirectTile(true)), or
 // nil when w is not registered or was packed for another tile or level.
-func constConvPacked(w *runtime.Tensor, groups, og, kk int) []*packedA {
+func constConvPacked(w *runtime.Tensor, groups, og, kk int, wide bool) []*packedA {
 	if _, ok := constPacked.Load(w); !ok {
 		return nil
 	}
@@ -221,11 +256,16 @@ func constConvPacked(w *runtime.Tensor, groups, og, kk int) []*packedA {
 	if og <= gemmSmallRows {
 		mr, _ = asm.SgemmTileSmall()
 	}
+	cache := &constConvA
+	if wide {
+		mr, _, _ = asm.SgemmIndirectTile(true)
+		cache = &constConvAWide
+	}
 	// Load before LoadOrStore: the entry literal and the packing closure
 	// would otherwise be allocated on every call.
-	v, ok := constConvA.Load(w)
+	v, ok := cache.Load(w)
 	if !ok {
-		v, _ = constConvA.LoadOrStore(w, &convAEntry{})
+		v, _ = cache.LoadOrStore(w, &convAEntry{})
 	}
 	e := v.(*convAEntry)
 	if !e.packed.Load() {

@@ -84,12 +84,15 @@ func TestSgemmPackedErrors(t *testing.T) {
 
 // TestMatmulRegisteredConstant checks that matmul and matmul_bias with a
 // registered constant weight (packed once, cached) give the unpacked bits.
-// Few rows (m <= gemmSmallRows) read B in place instead of its packing.
+// Few rows (m <= gemmSmallRows) read B in place instead of its packing;
+// 16 to 120 rows against 45 columns run on the wide tile where the level
+// has it.
 func TestMatmulRegisteredConstant(t *testing.T) {
 	for _, c := range []struct {
 		tb   bool
 		rows []int64
-	}{{false, []int64{2, 9}}, {true, []int64{2, 9}}, {false, []int64{1, 1}}, {false, []int64{1, 5}}, {true, []int64{1, 3}}} {
+	}{{false, []int64{2, 9}}, {true, []int64{2, 9}}, {false, []int64{1, 1}}, {false, []int64{1, 5}}, {true, []int64{1, 3}},
+		{false, []int64{1, 16}}, {true, []int64{2, 12}}, {false, []int64{3, 40}}} { // the wide tile, at AVX-512
 		tb := c.tb
 		x := randT(t, 1, append(c.rows, 70), runtime.Float32, -1, 1)
 		wshape := []int64{70, 45}
@@ -113,7 +116,8 @@ func TestMatmulRegisteredConstant(t *testing.T) {
 		RegisterConstant(w)
 		run(got)
 		run(got) // cached
-		if constPackedB(w, tb) == nil {
+		rows := int(c.rows[0] * c.rows[1])
+		if constPackedB(w, tb, gemmUseWide(rows, 45)) == nil {
 			t.Fatal("constant weight was not packed")
 		}
 		UnregisterConstant(w)

@@ -133,6 +133,60 @@ func TestSgemmDeterministicAcrossThreads(t *testing.T) {
 	}
 }
 
+// TestSgemmTilesBitIdentical runs Sgemm (and SgemmPacked) on shapes whose
+// tile choice differs between levels (the wide 8x48 tile at AVX-512, 14x32,
+// 6x16, the pure-Go 4x16; depths over one block; edge tiles) with a bias and
+// relu epilogue, at 1 and 2 threads, and requires the same bits from every
+// level: the tiles change which products share a kernel call, never an
+// element's arithmetic.
+func TestSgemmTilesBitIdentical(t *testing.T) {
+	defer SetNumThreads(0)
+	start := asm.CurrentLevel()
+	defer func() { _ = asm.SetLevel(start) }()
+	r := rand.New(rand.NewSource(8))
+	for _, sz := range [][3]int{{64, 1024, 300}, {128, 768, 40}, {16, 45, 70}, {120, 97, 513}, {9, 200, 31}, {40, 48, 256}} {
+		m, n, k := sz[0], sz[1], sz[2]
+		a, b := gemmRandF32(r, m*k), gemmRandF32(r, k*n)
+		bias := gemmRandF32(r, n)
+		var first []float32
+		for l := asm.LevelGo; l <= asm.MaxLevel(); l++ {
+			if err := asm.SetLevel(l); err != nil {
+				t.Fatal(err)
+			}
+			for _, th := range []int{1, 2} {
+				SetNumThreads(th)
+				ep := &GemmEpilogue{ColBias: bias, Relu: true}
+				c := make([]float32, m*n)
+				if err := SgemmEx(false, false, m, n, k, 1, a, k, b, n, 0, c, n, ep); err != nil {
+					t.Fatal(err)
+				}
+				pc := make([]float32, m*n)
+				var pb *PackedB
+				if gemmUseWide(m, n) {
+					_, wnr, _ := asm.SgemmTileWide()
+					pb = packBFor(false, k, n, b, n, wnr)
+				} else {
+					var err error
+					if pb, err = PackB(false, k, n, b, n); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := SgemmPacked(false, m, 1, a, k, pb, 0, pc, n, ep); err != nil {
+					t.Fatal(err)
+				}
+				if first == nil {
+					first = c
+				}
+				for i := range c {
+					if math.Float32bits(c[i]) != math.Float32bits(first[i]) || math.Float32bits(pc[i]) != math.Float32bits(first[i]) {
+						t.Fatalf("%v at %s, %d threads: C[%d] = %v (packed B %v), %s gave %v", sz, l, th, i, c[i], pc[i], asm.LevelGo, first[i])
+					}
+				}
+			}
+		}
+	}
+}
+
 func TestSgemmEpilogue(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
 	m, n, k := 37, 45, 300

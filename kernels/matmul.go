@@ -260,13 +260,18 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 		af, bf, cf := a.Float32s(), b.Float32s(), out.Float32s()
 		// A constant 2-D weight registered with RegisterConstant is used in
 		// its cached packed form (bit-identical, no packing per call).
-		var pb *PackedB
-		if len(bs) == 2 {
-			pb = constPackedB(b, transB)
-		}
 		// A batch of row-major, untransposed A against one shared B is a
 		// single tall GEMM.
-		if !transA && len(bs) <= 2 && nbatch > 1 && laContiguousBatches(aoff, m*k) {
+		tall := !transA && len(bs) <= 2 && nbatch > 1 && laContiguousBatches(aoff, m*k)
+		var pb *PackedB
+		if len(bs) == 2 {
+			rows := m
+			if tall {
+				rows = nbatch * m
+			}
+			pb = constPackedB(b, transB, gemmUseWide(rows, n))
+		}
+		if tall {
 			return sgemmEx(false, transB, nbatch*m, n, k, 1, af, lda, bf, ldb, 0, cf, n, ep, pb)
 		}
 		j.pb = pb

@@ -73,8 +73,12 @@ func runRows[T any](blocks, blockLen int, flag bool, o, x []T, n, inner int, f f
 		f(flag, o, x, n, inner, 0, blocks)
 		return
 	}
-	g := rowGrain(blockLen)
-	parFor(blocks, g, func(lo, hi int) { f(flag, o, x, n, inner, lo, hi) })
+	pool := poolFor[rowsJob[T]]()
+	j := pool.Get().(*rowsJob[T])
+	j.flag, j.o, j.x, j.n, j.inner, j.f = flag, o, x, n, inner, f
+	parFor(blocks, rowGrain(blockLen), j.fn)
+	j.o, j.x, j.f = nil, nil, nil
+	pool.Put(j)
 }
 
 // softmaxBlock computes softmax over blocks [lo, hi) of shape (n, inner),
@@ -261,7 +265,12 @@ func runNorm[T floating](rows, m int, eps float64, rms bool, o, x, g, b []T) {
 		normRows(rows, m, eps, rms, o, x, g, b, 0, rows)
 		return
 	}
-	parFor(rows, rowGrain(m), func(lo, hi int) { normRows(rows, m, eps, rms, o, x, g, b, lo, hi) })
+	pool := poolFor[normJob[T]]()
+	j := pool.Get().(*normJob[T])
+	j.rows, j.m, j.eps, j.rms, j.o, j.x, j.g, j.b = rows, m, eps, rms, o, x, g, b
+	parFor(rows, rowGrain(m), j.fn)
+	j.o, j.x, j.g, j.b = nil, nil, nil, nil
+	pool.Put(j)
 }
 
 // normRows normalizes rows [lo, hi): two-pass mean and variance (as topi's

@@ -297,7 +297,12 @@ func runReduce[T any](op rop, o, x []T, rows, r int, f func(rop, []T, []T, int, 
 		f(op, o, x, r, 0, rows)
 		return
 	}
-	parFor(rows, rowGrain(r), func(lo, hi int) { f(op, o, x, r, lo, hi) })
+	pool := poolFor[reduceJob[T]]()
+	j := pool.Get().(*reduceJob[T])
+	j.op, j.o, j.x, j.r, j.f = op, o, x, r, f
+	parFor(rows, rowGrain(r), j.fn)
+	j.o, j.x, j.f = nil, nil, nil
+	pool.Put(j)
 }
 
 // floatRows reduces rows [lo, hi) of length r; sums accumulate in float64.

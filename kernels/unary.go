@@ -282,7 +282,12 @@ func runUnary[T any](op uop, o, x []T, pa, pb float64, f func(uop, []T, []T, flo
 		f(op, o, x, pa, pb)
 		return
 	}
-	parFor(n, parGrain, func(lo, hi int) { f(op, o[lo:hi], x[lo:hi], pa, pb) })
+	pool := poolFor[unaryJob[T]]()
+	j := pool.Get().(*unaryJob[T])
+	j.op, j.o, j.x, j.pa, j.pb, j.f = op, o, x, pa, pb, f
+	parFor(n, parGrain, j.fn)
+	j.o, j.x, j.f = nil, nil, nil
+	pool.Put(j)
 }
 
 func floatPred[T floating](op uop, o []bool, x []T) {

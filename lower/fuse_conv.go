@@ -13,20 +13,18 @@ const Conv2DChainKernel = KernelPrefix + "relaxgo.conv2d_chain"
 // convChainMaxSteps is the longest chain the fused kernel takes.
 const convChainMaxSteps = 16
 
-// FuseConvChain merges a float32 NCHW/OIHW depthwise 2-D convolution with
-// the elementwise work on its output (an EwChainKernel call from
+// FuseConvChain merges a float32 NCHW/OIHW 2-D convolution with the
+// elementwise work on its output (an EwChainKernel call from
 // FuseElementwiseChains, or a single batch-norm step, bias add or relu),
 // when every operand holds one value per output channel or one for all and
 // at least one varies along the channels, into one call of the fused
-// kernel, which runs the chain on each output plane just computed, still
-// in cache, instead of in a pass of its own (MobileNet's batch norm and
-// ReLU6 after each depthwise convolution), and drops the convolution's
-// intermediate tensor. The convolution's result must have no other use and
-// sit in the same binding block. The chain computes the same float32
-// operations in the same order, so results do not change. (Other
-// convolutions keep the separate pass: applying the chain in the GEMM
-// driver, to groups of output panels, measured slower than it; see
-// RATIONALE.md.) Runs after FuseElementwiseChains.
+// kernel, which runs the chain on output planes just computed, still in
+// cache, instead of in a pass of its own (MobileNet's batch norm and ReLU6
+// after each convolution), and drops the convolution's intermediate
+// tensor. The convolution's result must have no other use and sit in the
+// same binding block. The chain computes the same float32 operations in
+// the same order, so results do not change. Runs after
+// FuseElementwiseChains.
 func FuseConvChain(m *ir.Module) (*ir.Module, error) {
 	if _, ok := runtime.Lookup(Conv2DChainKernel); !ok {
 		return m, nil
@@ -70,8 +68,8 @@ func FuseConvChain(m *ir.Module) (*ir.Module, error) {
 }
 
 // fusableConv reports whether a kernels.nn.conv2d call with args is a
-// depthwise convolution (weights of one input channel per group) of float32
-// NCHW data with OIHW weights into a float32 NCHW result of static shape.
+// convolution of float32 NCHW data with static 4-D OIHW weights into a
+// float32 NCHW result of static shape.
 func fusableConv(args *ir.Tuple, out ir.StructInfo) bool {
 	if len(args.Fields) != 10 || !isF32Tensor(out) || !isF32Tensor(args.Fields[0].SInfo()) {
 		return false
@@ -79,7 +77,7 @@ func fusableConv(args *ir.Tuple, out ir.StructInfo) bool {
 	if _, ok := staticF32Shape(out); !ok {
 		return false
 	}
-	if ws, ok := staticF32Shape(args.Fields[1].SInfo()); !ok || len(ws) != 4 || ws[1] != 1 {
+	if ws, ok := staticF32Shape(args.Fields[1].SInfo()); !ok || len(ws) != 4 {
 		return false
 	}
 	// data_layout, kernel_layout and out_layout ("" is the default).

@@ -10,13 +10,13 @@ import (
 	rtimpl "github.com/relaxgo/relaxgo/runtime/rtimpl"
 )
 
-// vmtir_main is the compiled form of Relax function main (1 parameter, 38 registers).
+// vmtir_main is the compiled form of Relax function main (1 parameter, 35 registers).
 func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	c := rtimpl.ConstPool(vm)
 	var err error
 	// call vm.builtin.check_tensor_info [%0, i4, c[0], c[1]] -> %void
 	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 4 || t.DType() != runtime.Float32 {
-		_, err = rtimpl.Call(lib[0], r[26:30], r[0], imms[0], c[0], c[1])
+		_, err = rtimpl.Call(lib[0], r[22:26], r[0], imms[0], c[0], c[1])
 		if err != nil {
 			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
 		}
@@ -25,7 +25,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := rtimpl.ValueShape(r[0])
 		if !ok || len(s) != 4 || s[0] != 1 || s[1] != 3 || s[2] != 16 || s[3] != 16 {
-			_, err = rtimpl.Call(lib[1], r[26:38], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], imms[1], imms[4], c[1])
+			_, err = rtimpl.Call(lib[1], r[22:34], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], imms[1], imms[4], c[1])
 			if err != nil {
 				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
 			}
@@ -36,178 +36,146 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	if err != nil {
 		return rtimpl.CallErr(2, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %2
-	r[3], err = rtimpl.AllocStorage(vm, 8192)
+	// call vm.builtin.alloc_storage [%vm, c[5], i0, c[4], c[3]] -> %2
+	r[3], err = rtimpl.AllocStorage(vm, 2048)
 	if err != nil {
 		return rtimpl.CallErr(3, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.alloc_tensor [%1, i0, c[5], c[0]] -> %3
-	r[4], err = rtimpl.AllocTensor(lib[3], r[26:30], 0, runtime.Float32, r[2], imms[1], c[5], c[0])
+	// call vm.builtin.copy [c[6]] -> %3
+	r[4] = c[6]
+	// call vm.builtin.alloc_tensor [%1, i0, c[7], c[0]] -> %4
+	r[5], err = rtimpl.AllocTensor(lib[3], r[22:26], 0, runtime.Float32, r[2], imms[1], c[7], c[0])
 	if err != nil {
-		return rtimpl.CallErr(4, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(5, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.nn.conv2d [%0, c[6], c[7], c[8], c[7], i1, c[9], c[10], c[9], c[11], %3] -> %void
-	_, err = rtimpl.Call(lib[4], r[26:37], r[0], c[6], c[7], c[8], c[7], imms[2], c[9], c[10], c[9], c[11], r[4])
+	// call kernels.relaxgo.conv2d_chain [%0, c[8], c[9], c[10], c[9], i1, c[11], c[12], c[11], c[13], c[14], %3, %4] -> %void
+	_, err = rtimpl.Call(lib[4], r[22:35], r[0], c[8], c[9], c[10], c[9], imms[2], c[11], c[12], c[11], c[13], c[14], r[4], r[5])
 	if err != nil {
-		return rtimpl.CallErr(5, "kernels.nn.conv2d", err)
+		return rtimpl.CallErr(6, "kernels.relaxgo.conv2d_chain", err)
 	}
-	// call vm.builtin.copy [%3] -> %4
-	r[5] = r[4]
 	// call vm.builtin.null_value [] -> %3
 	r[4] = nil
-	// call vm.builtin.copy [c[12]] -> %5
-	r[6] = c[12]
-	// call vm.builtin.alloc_tensor [%2, i0, c[5], c[0]] -> %6
-	r[7], err = rtimpl.AllocTensor(lib[3], r[26:30], 0, runtime.Float32, r[3], imms[1], c[5], c[0])
-	if err != nil {
-		return rtimpl.CallErr(9, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.relaxgo.ew_chain [%4, c[13], %5, %6] -> %void
-	_, err = rtimpl.Call(lib[5], r[26:30], r[5], c[13], r[6], r[7])
-	if err != nil {
-		return rtimpl.CallErr(10, "kernels.relaxgo.ew_chain", err)
-	}
+	// call vm.builtin.copy [%4] -> %5
+	r[6] = r[5]
 	// call vm.builtin.null_value [] -> %4
 	r[5] = nil
+	// call vm.builtin.alloc_tensor [%2, i0, c[15], c[0]] -> %6
+	r[7], err = rtimpl.AllocTensor(lib[3], r[22:26], 0, runtime.Float32, r[3], imms[1], c[15], c[0])
+	if err != nil {
+		return rtimpl.CallErr(10, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.nn.max_pool2d [%5, c[16], c[16], c[17], c[9], i0, i0, c[11], c[11], %6] -> %void
+	_, err = rtimpl.Call(lib[5], r[22:32], r[6], c[16], c[16], c[17], c[9], imms[1], imms[1], c[11], c[11], r[7])
+	if err != nil {
+		return rtimpl.CallErr(11, "kernels.nn.max_pool2d", err)
+	}
 	// call vm.builtin.null_value [] -> %5
 	r[6] = nil
 	// call vm.builtin.copy [%6] -> %7
 	r[8] = r[7]
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[14], c[0]] -> %8
-	r[9], err = rtimpl.AllocTensor(lib[3], r[26:30], 0, runtime.Float32, r[2], imms[1], c[14], c[0])
+	// call vm.builtin.copy [c[18]] -> %8
+	r[9] = c[18]
+	// call vm.builtin.alloc_tensor [%1, i0, c[19], c[0]] -> %9
+	r[10], err = rtimpl.AllocTensor(lib[3], r[22:26], 0, runtime.Float32, r[2], imms[1], c[19], c[0])
 	if err != nil {
-		return rtimpl.CallErr(15, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(16, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.nn.max_pool2d [%7, c[15], c[15], c[16], c[7], i0, i0, c[9], c[9], %8] -> %void
-	_, err = rtimpl.Call(lib[6], r[26:36], r[8], c[15], c[15], c[16], c[7], imms[1], imms[1], c[9], c[9], r[9])
+	// call kernels.relaxgo.conv2d_chain [%7, c[20], c[16], c[10], c[9], i1, c[11], c[12], c[11], c[13], c[14], %8, %9] -> %void
+	_, err = rtimpl.Call(lib[4], r[22:35], r[8], c[20], c[16], c[10], c[9], imms[2], c[11], c[12], c[11], c[13], c[14], r[9], r[10])
 	if err != nil {
-		return rtimpl.CallErr(16, "kernels.nn.max_pool2d", err)
+		return rtimpl.CallErr(17, "kernels.relaxgo.conv2d_chain", err)
 	}
 	// call vm.builtin.null_value [] -> %7
 	r[8] = nil
-	// call vm.builtin.copy [%8] -> %9
-	r[10] = r[9]
 	// call vm.builtin.null_value [] -> %8
 	r[9] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[17], c[0]] -> %10
-	r[11], err = rtimpl.AllocTensor(lib[3], r[26:30], 0, runtime.Float32, r[3], imms[1], c[17], c[0])
-	if err != nil {
-		return rtimpl.CallErr(20, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.nn.conv2d [%9, c[18], c[15], c[8], c[7], i1, c[9], c[10], c[9], c[11], %10] -> %void
-	_, err = rtimpl.Call(lib[4], r[26:37], r[10], c[18], c[15], c[8], c[7], imms[2], c[9], c[10], c[9], c[11], r[11])
-	if err != nil {
-		return rtimpl.CallErr(21, "kernels.nn.conv2d", err)
-	}
+	// call vm.builtin.copy [%9] -> %10
+	r[11] = r[10]
 	// call vm.builtin.null_value [] -> %9
 	r[10] = nil
-	// call vm.builtin.copy [%10] -> %11
-	r[12] = r[11]
+	// call vm.builtin.alloc_tensor [%2, i0, c[21], c[0]] -> %11
+	r[12], err = rtimpl.AllocTensor(lib[3], r[22:26], 0, runtime.Float32, r[3], imms[1], c[21], c[0])
+	if err != nil {
+		return rtimpl.CallErr(22, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %2
+	r[3] = nil
+	// call kernels.nn.adaptive_avg_pool2d [%10, c[9], c[11], c[11], %11] -> %void
+	_, err = rtimpl.Call(lib[6], r[22:27], r[11], c[9], c[11], c[11], r[12])
+	if err != nil {
+		return rtimpl.CallErr(24, "kernels.nn.adaptive_avg_pool2d", err)
+	}
 	// call vm.builtin.null_value [] -> %10
 	r[11] = nil
-	// call vm.builtin.copy [c[19]] -> %12
-	r[13] = c[19]
-	// call vm.builtin.alloc_tensor [%1, i0, c[17], c[0]] -> %13
-	r[14], err = rtimpl.AllocTensor(lib[3], r[26:30], 0, runtime.Float32, r[2], imms[1], c[17], c[0])
-	if err != nil {
-		return rtimpl.CallErr(26, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.relaxgo.ew_chain [%11, c[13], %12, %13] -> %void
-	_, err = rtimpl.Call(lib[5], r[26:30], r[12], c[13], r[13], r[14])
-	if err != nil {
-		return rtimpl.CallErr(27, "kernels.relaxgo.ew_chain", err)
-	}
+	// call vm.builtin.copy [%11] -> %12
+	r[13] = r[12]
 	// call vm.builtin.null_value [] -> %11
 	r[12] = nil
+	// call vm.builtin.alloc_tensor [%1, i0, c[22], c[0]] -> %13
+	r[14], err = rtimpl.AllocTensor(lib[3], r[22:26], 0, runtime.Float32, r[2], imms[1], c[22], c[0])
+	if err != nil {
+		return rtimpl.CallErr(28, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %1
+	r[2] = nil
+	// call kernels.reshape [%12, c[22], %13] -> %void
+	_, err = rtimpl.Call(lib[7], r[22:25], r[13], c[22], r[14])
+	if err != nil {
+		return rtimpl.CallErr(30, "kernels.reshape", err)
+	}
 	// call vm.builtin.null_value [] -> %12
 	r[13] = nil
 	// call vm.builtin.copy [%13] -> %14
 	r[15] = r[14]
 	// call vm.builtin.null_value [] -> %13
 	r[14] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[20], c[0]] -> %15
-	r[16], err = rtimpl.AllocTensor(lib[3], r[26:30], 0, runtime.Float32, r[3], imms[1], c[20], c[0])
+	// call vm.builtin.copy [c[23]] -> %15
+	r[16] = c[23]
+	// call vm.builtin.alloc_storage [%vm, c[24], i0, c[4], c[3]] -> %16
+	r[17], err = rtimpl.AllocStorage(vm, 40)
 	if err != nil {
-		return rtimpl.CallErr(32, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(35, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.null_value [] -> %2
-	r[3] = nil
-	// call kernels.nn.adaptive_avg_pool2d [%14, c[7], c[9], c[9], %15] -> %void
-	_, err = rtimpl.Call(lib[7], r[26:31], r[15], c[7], c[9], c[9], r[16])
+	// call vm.builtin.alloc_tensor [%16, i0, c[25], c[0]] -> %17
+	r[18], err = rtimpl.AllocTensor(lib[3], r[22:26], 0, runtime.Float32, r[17], imms[1], c[25], c[0])
 	if err != nil {
-		return rtimpl.CallErr(34, "kernels.nn.adaptive_avg_pool2d", err)
-	}
-	// call vm.builtin.null_value [] -> %14
-	r[15] = nil
-	// call vm.builtin.copy [%15] -> %16
-	r[17] = r[16]
-	// call vm.builtin.null_value [] -> %15
-	r[16] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[21], c[0]] -> %17
-	r[18], err = rtimpl.AllocTensor(lib[3], r[26:30], 0, runtime.Float32, r[2], imms[1], c[21], c[0])
-	if err != nil {
-		return rtimpl.CallErr(38, "vm.builtin.alloc_tensor", err)
-	}
-	// call vm.builtin.null_value [] -> %1
-	r[2] = nil
-	// call kernels.reshape [%16, c[21], %17] -> %void
-	_, err = rtimpl.Call(lib[8], r[26:29], r[17], c[21], r[18])
-	if err != nil {
-		return rtimpl.CallErr(40, "kernels.reshape", err)
+		return rtimpl.CallErr(36, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %16
 	r[17] = nil
+	// call kernels.relaxgo.matmul_bias [%14, %15, c[13], c[26], i0, %17] -> %void
+	_, err = rtimpl.Call(lib[8], r[22:28], r[15], r[16], c[13], c[26], imms[1], r[18])
+	if err != nil {
+		return rtimpl.CallErr(38, "kernels.relaxgo.matmul_bias", err)
+	}
+	// call vm.builtin.null_value [] -> %14
+	r[15] = nil
+	// call vm.builtin.null_value [] -> %15
+	r[16] = nil
 	// call vm.builtin.copy [%17] -> %18
 	r[19] = r[18]
 	// call vm.builtin.null_value [] -> %17
 	r[18] = nil
-	// call vm.builtin.copy [c[22]] -> %19
-	r[20] = c[22]
-	// call vm.builtin.alloc_storage [%vm, c[23], i0, c[4], c[3]] -> %20
-	r[21], err = rtimpl.AllocStorage(vm, 40)
+	// call vm.builtin.make_tuple [%18] -> %19
+	r[20], err = rtimpl.Call(lib[9], r[22:23], r[19])
 	if err != nil {
-		return rtimpl.CallErr(45, "vm.builtin.alloc_storage", err)
+		return rtimpl.CallErr(43, "vm.builtin.make_tuple", err)
 	}
-	// call vm.builtin.alloc_tensor [%20, i0, c[24], c[0]] -> %21
-	r[22], err = rtimpl.AllocTensor(lib[3], r[26:30], 0, runtime.Float32, r[21], imms[1], c[24], c[0])
-	if err != nil {
-		return rtimpl.CallErr(46, "vm.builtin.alloc_tensor", err)
-	}
-	// call vm.builtin.null_value [] -> %20
-	r[21] = nil
-	// call kernels.relaxgo.matmul_bias [%18, %19, c[11], c[25], i0, %21] -> %void
-	_, err = rtimpl.Call(lib[9], r[26:32], r[19], r[20], c[11], c[25], imms[1], r[22])
-	if err != nil {
-		return rtimpl.CallErr(48, "kernels.relaxgo.matmul_bias", err)
-	}
+	// call vm.builtin.copy [%19] -> %20
+	r[21] = r[20]
 	// call vm.builtin.null_value [] -> %18
 	r[19] = nil
-	// call vm.builtin.null_value [] -> %19
-	r[20] = nil
-	// call vm.builtin.copy [%21] -> %22
-	r[23] = r[22]
-	// call vm.builtin.null_value [] -> %21
-	r[22] = nil
-	// call vm.builtin.make_tuple [%22] -> %23
-	r[24], err = rtimpl.Call(lib[10], r[26:27], r[23])
-	if err != nil {
-		return rtimpl.CallErr(53, "vm.builtin.make_tuple", err)
-	}
-	// call vm.builtin.copy [%23] -> %24
-	r[25] = r[24]
-	// call vm.builtin.null_value [] -> %22
-	r[23] = nil
-	// ret %24
-	r[1] = r[25]
+	// ret %20
+	r[1] = r[21]
 	return nil
 }
 
 // compiledFuncs are the compiled Relax functions with their register file sizes.
 var compiledFuncs = map[string]rtimpl.CompiledFunc{"main": {
 	Func:             vmtir_main,
-	RegisterFileSize: 38,
+	RegisterFileSize: 35,
 }}
 
 // libNames are the runtime builtins and kernels the compiled functions call;
@@ -217,8 +185,7 @@ var libNames = []string{
 	"vm.builtin.match_shape",
 	"vm.builtin.alloc_storage",
 	"vm.builtin.alloc_tensor",
-	"kernels.nn.conv2d",
-	"kernels.relaxgo.ew_chain",
+	"kernels.relaxgo.conv2d_chain",
 	"kernels.nn.max_pool2d",
 	"kernels.nn.adaptive_avg_pool2d",
 	"kernels.reshape",

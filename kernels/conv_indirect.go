@@ -1,0 +1,347 @@
+package kernels
+
+import (
+	"sync"
+	"unsafe"
+
+	"github.com/relaxgo/relaxgo/asm"
+)
+
+// The indirect convolution: the implicit GEMM of a float32 convolution group
+// (C = W x B, W the og x kk weights, B the kk x pixels patch matrix) with
+// B's rows read where they already lie instead of being packed.
+//
+// The group's input is copied once into a zero-padded image split by stride
+// phase: for strides (sh, sw), plane (c, ph, pw) holds the padded rows and
+// columns congruent to ph mod sh and pw mod sw, hs x ws values each. In that
+// layout an output pixel (oy, ox), taken at the flat index f = oy*ws + ox of
+// an output whose rows are ws wide, reads tap (c, i, j) at
+//
+//	off(c, i, j) + f,  off = plane(c, i*dh mod sh, j*dw mod sw) + (i*dh/sh)*ws + (j*dw/sw)
+//
+// so every patch row is a contiguous run of the copy at a fixed offset, and
+// the micro-kernel (asm.SgemmKernelIndirect) reads a panel of nr consecutive
+// flat pixels through the table off[p]. The ws-ow columns of each flat row
+// past the output's width are computed and dropped (they read the next row's
+// start or the zero slack at the end of the copy).
+//
+// Work items are (row block, chunk of column panels); each accumulates its
+// tiles over every depth block in a scratch buffer, as the packed driver
+// accumulates in C, and then copies the valid pixels out while they are in
+// cache. The depth blocks (gemmKC), the packed weights, the kernel's
+// arithmetic and the order of accumulation are those of the packed driver,
+// so every output has the same bits as there.
+
+// convIndirectMinRows is the fewest output channels per group the indirect
+// path takes: below it the packed driver's small tile wastes less.
+const convIndirectMinRows = gemmSmallRows + 1
+
+// convIndirectOK reports whether conv2dF32 takes the indirect path for a
+// group of og output channels: enough rows for the main tile, and the flat
+// rows' extra columns cost at most a quarter more column panels than the
+// packed driver computes. Skipping the packing outweighs that: at equal
+// panel counts the indirect path is 1.2-1.8x faster on ResNet's and
+// cnn_64x64's layers, and 1.4x on a 4x4 image computed 6 columns wide
+// (BenchmarkConvPaths, an AVX-512 AMD EPYC).
+func convIndirectOK(g *conv2dGeom, og int) bool {
+	if og < convIndirectMinRows {
+		return false
+	}
+	if g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 {
+		// Pointwise, B is the input in place: its rows, a plane apart,
+		// crowd a few cache sets, which the packed panels avoid. Skipping
+		// the packing wins while few output rows share each panel
+		// (BenchmarkConvPaths, 1 thread: 16 outputs 1.39x, 24 1.54x, 32
+		// 1.31x, 64 1.15x, 144 0.74x, 160 1.0x, 384 0.75x).
+		return og <= 64
+	}
+	_, nr := asm.SgemmTile()
+	ws := (g.w + g.pl + g.pr + g.sw - 1) / g.sw
+	flat, packed := (g.oh*ws+nr-1)/nr, (g.oh*g.ow+nr-1)/nr
+	return 4*flat <= 5*packed
+}
+
+// convIndirectWide reports whether the indirect convolution of a group of
+// og output channels runs on the wide tile (asm.SgemmIndirectTile(true)):
+// when the level has it and it computes fewer padding rows and columns than
+// the main tile, e.g. 64 or 128 channels (the main tile's 14 rows cover
+// 91%) on images at least 14 wide.
+func convIndirectWide(g *conv2dGeom, og int) bool {
+	wmr, wnr, ok := asm.SgemmIndirectTile(true)
+	if !ok || !convIndirectOK(g, og) {
+		return false
+	}
+	mr, nr := asm.SgemmTile()
+	ntot := g.oh * ((g.w + g.pl + g.pr + g.sw - 1) / g.sw)
+	cost := func(mr, nr int) int { return (og + mr - 1) / mr * mr * ((ntot + nr - 1) / nr * nr) }
+	return cost(wmr, wnr) < cost(mr, nr)
+}
+
+type convIndirectJob struct {
+	wide                 bool
+	chain                *rowChain // run on the output, or nil
+	chOff                int       // chain row of the group's channel 0
+	g                    conv2dGeom
+	m, k                 int // og, kk
+	mr, nr, mc           int
+	mblocks, nchunks     int
+	npanels, chunkPanels int
+	ws, ntot             int // flat row width, flat output columns
+	a                    []float32
+	anp                  int       // panels of a (packedA layout)
+	xs                   []float32 // B's rows: xs[offs[p]+f] for flat column f
+	tail                 []float32 // the last panel's rows at tail[offs[k+p]:], or nil
+	offs                 []int
+	out                  []float32 // og x oh*ow
+	fn                   func(lo, hi int)
+}
+
+var convIndirectPool = sync.Pool{New: func() any {
+	j := new(convIndirectJob)
+	j.fn = j.items
+	return j
+}}
+
+var convOffsPool = sync.Pool{New: func() any { s := make([]int, 0, 1024); return &s }}
+
+// convIndirectF32 computes one image group: out (og x oh*ow) from xg (cg x h
+// x w) and the weights wg (og x kk), packed in pa when pa is not nil.
+//
+// With a chain, each item then runs it on the output plane segments it
+// wrote (chain row chOff+i for the group's channel i), as the chain kernel
+// would on the whole planes.
+func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, wide bool, chain *rowChain, chOff int) {
+	cg := g.c / g.g
+	kk := cg * g.kh * g.kw
+	mr, nr, _ := asm.SgemmIndirectTile(wide)
+	hp, wp := g.h+g.pt+g.pb, g.w+g.pl+g.pr
+	hs, ws := (hp+g.sh-1)/g.sh, (wp+g.sw-1)/g.sw
+	plane := hs * ws
+	chan_ := g.sh * g.sw * plane
+
+	j := convIndirectPool.Get().(*convIndirectJob)
+	j.g, j.m, j.k, j.mr, j.nr, j.ws, j.out, j.wide = *g, og, kk, mr, nr, ws, out, wide
+	j.chain, j.chOff = chain, chOff
+	j.ntot = g.oh * ws
+	j.npanels = (j.ntot + nr - 1) / nr
+
+	// The offsets table, in the weights' depth order (c, i, j).
+	op := convOffsPool.Get().(*[]int)
+	offs := (*op)[:0]
+	maxOff := 0
+	for c := 0; c < cg; c++ {
+		for i := 0; i < g.kh; i++ {
+			di := i * g.dh
+			for jj := 0; jj < g.kw; jj++ {
+				dj := jj * g.dw
+				o := c*chan_ + ((di%g.sh)*g.sw+dj%g.sw)*plane + (di/g.sh)*ws + dj/g.sw
+				offs = append(offs, o)
+				maxOff = max(maxOff, o)
+			}
+		}
+	}
+
+	var xb, tb *[]float32
+	if g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 {
+		// Pointwise: B is the input itself (row p = channel p). Only a
+		// partial last panel would read past its end; it reads a packed
+		// copy instead, through offsets p*nr after the main table.
+		j.xs = xg
+		if f0 := (j.npanels - 1) * nr; f0+nr > j.ntot {
+			tb = getScratch(kk * nr)
+			tail := *tb
+			clear(tail)
+			for p := 0; p < kk; p++ {
+				copy(tail[p*nr:p*nr+j.ntot-f0], xg[p*j.ntot+f0:(p+1)*j.ntot])
+				offs = append(offs, p*nr)
+			}
+			j.tail = tail
+		}
+		j.offs = offs
+	} else {
+		j.offs = offs
+		xb = getScratch(max(cg*chan_, maxOff+j.npanels*nr))
+		j.xs = *xb
+		convPhaseCopy(g, xg, j.xs, ws, plane, chan_)
+	}
+
+	// Weights: packed once (a registered constant) or here.
+	var ab *[]float32
+	anp := (og + mr - 1) / mr
+	if pa != nil && pa.mr == mr {
+		j.a = pa.data
+	} else {
+		ab = getScratch(anp * mr * kk)
+		packAInto(*ab, og, kk, wg, kk, mr)
+		j.a = *ab
+	}
+	j.anp = anp
+
+	threads := NumThreads()
+	if int64(og)*int64(j.ntot)*int64(kk) < gemmParallelMinMNK && int64(og)*int64(j.ntot) < gemmParallelMinMN {
+		threads = 1
+	}
+	mc := gemmMC / mr * mr
+	j.mblocks = (og + mc - 1) / mc
+	mc = ((og+j.mblocks-1)/j.mblocks + mr - 1) / mr * mr
+	j.mc = mc
+	// Chunks of at most 512 columns, a multiple of the thread count when
+	// there are enough panels to share.
+	maxp := max(1, 512/nr)
+	nch := (j.npanels + maxp - 1) / maxp
+	if threads > 1 {
+		nch = min(j.npanels, (nch+threads-1)/threads*threads)
+		if j.mblocks*nch < threads {
+			nch = min(j.npanels, threads)
+		}
+	}
+	j.chunkPanels = (j.npanels + nch - 1) / nch
+	j.nchunks = (j.npanels + j.chunkPanels - 1) / j.chunkPanels
+	if threads == 1 {
+		j.items(0, j.mblocks*j.nchunks)
+	} else {
+		ParallelFor(j.mblocks*j.nchunks, 1, j.fn)
+	}
+
+	if ab != nil {
+		putScratch(ab)
+	}
+	if xb != nil {
+		putScratch(xb)
+	}
+	if tb != nil {
+		putScratch(tb)
+	}
+	*op = offs[:0]
+	convOffsPool.Put(op)
+	fn := j.fn
+	*j = convIndirectJob{fn: fn}
+	convIndirectPool.Put(j)
+}
+
+// convPhaseCopy writes the group's input xg into xs (cleared first) zero-padded and
+// split by stride phase: plane (c, ph, pw) of hs x ws values at
+// c*chan_ + (ph*sw+pw)*plane holds padded rows ≡ ph (mod sh) and columns ≡
+// pw (mod sw).
+func convPhaseCopy(g *conv2dGeom, xg, xs []float32, ws, plane, chan_ int) {
+	clear(xs)
+	hw := g.h * g.w
+	for c := 0; c < g.c/g.g; c++ {
+		src := xg[c*hw : (c+1)*hw]
+		for ih := 0; ih < g.h; ih++ {
+			r := ih + g.pt
+			row := src[ih*g.w : (ih+1)*g.w]
+			rowBase := c*chan_ + (r%g.sh)*g.sw*plane + (r/g.sh)*ws
+			if g.sw == 1 {
+				copy(xs[rowBase+g.pl:rowBase+g.pl+g.w], row)
+				continue
+			}
+			if g.sw == 2 {
+				// Padded column q = pl + iw lands in phase q%2 at q/2.
+				ev, od := xs[rowBase+plane:], xs[rowBase:]
+				if g.pl%2 == 0 {
+					ev, od = od, ev
+				}
+				// Source columns iw even go to phase (pl+iw)%2 = pl%2.
+				e0, o0 := g.pl/2, (g.pl+1)/2
+				ne, no := (g.w+1)/2, g.w/2
+				if no == ne {
+					asm.Deinterleave2F32(ev[e0:e0+ne], od[o0:o0+no], row)
+				} else {
+					asm.Deinterleave2F32(ev[e0:e0+no], od[o0:o0+no], row[:2*no])
+					ev[e0+no] = row[g.w-1]
+				}
+				continue
+			}
+			for pw := 0; pw < g.sw; pw++ {
+				// Padded columns q ≡ pw (mod sw): q = pw + sw*t, source
+				// column q - pl.
+				dst := xs[c*chan_+((r%g.sh)*g.sw+pw)*plane+(r/g.sh)*ws:]
+				t0 := max(0, (g.pl-pw+g.sw-1)/g.sw)
+				for t := t0; t < ws; t++ {
+					iw := pw + g.sw*t - g.pl
+					if iw >= g.w {
+						break
+					}
+					dst[t] = row[iw]
+				}
+			}
+		}
+	}
+}
+
+// items runs work items [lo, hi): item t is row block t/nchunks against
+// panel chunk t%nchunks.
+func (j *convIndirectJob) items(lo, hi int) {
+	mr, nr, k := j.mr, j.nr, j.k
+	ldc := j.chunkPanels * nr
+	sb := getScratch(j.mc * ldc)
+	defer putScratch(sb)
+	scratch := *sb
+	offs := j.offs
+	for t := lo; t < hi; t++ {
+		ib, ch := t/j.nchunks, t%j.nchunks
+		i0 := ib * j.mc
+		mcur := min(j.mc, j.m-i0)
+		tiles := (mcur + mr - 1) / mr
+		jp0 := ch * j.chunkPanels
+		jp1 := min(jp0+j.chunkPanels, j.npanels)
+		for pc := 0; pc < k; pc += gemmKC {
+			kc := min(gemmKC, k-pc)
+			var bet float32
+			if pc > 0 {
+				bet = 1
+			}
+			ablk := j.a[pc*j.anp*mr+(i0/mr)*kc*mr:]
+			op := &offs[pc]
+			for jp := jp0; jp < jp1; jp++ {
+				bp, op := unsafe.Pointer(&j.xs[jp*nr]), op
+				if j.tail != nil && jp == j.npanels-1 {
+					bp, op = unsafe.Pointer(&j.tail[0]), &offs[k+pc]
+				}
+				cp := scratch[(jp-jp0)*nr:]
+				for ip := 0; ip < tiles; ip++ {
+					asm.SgemmKernelIndirectUnchecked(j.wide, kc, unsafe.Pointer(&ablk[ip*kc*mr]), bp, op,
+						unsafe.Pointer(&cp[ip*mr*ldc]), ldc, 1, bet)
+				}
+			}
+		}
+		// The valid pixels of the chunk's flat columns [f0, f1).
+		f0, f1 := jp0*nr, min(jp1*nr, j.ntot)
+		ow, ws := j.g.ow, j.ws
+		pix := j.g.oh * ow
+		for oy := f0 / ws; oy*ws < f1; oy++ {
+			a, b := max(f0, oy*ws), min(f1, oy*ws+ow)
+			if b <= a {
+				continue
+			}
+			d0 := oy*ow + a - oy*ws
+			for i := 0; i < mcur; i++ {
+				o := (i0+i)*pix + d0
+				copy(j.out[o:o+b-a], scratch[i*ldc+a-f0:])
+			}
+		}
+		if j.chain != nil {
+			// The valid pixels before flat column f: (f/ws)*ow + min(f%ws, ow).
+			p0 := f0/ws*ow + min(f0%ws, ow)
+			p1 := f1/ws*ow + min(f1%ws, ow)
+			for i := 0; i < mcur; i++ {
+				o := (i0 + i) * pix
+				j.chain.applyAt(j.out[o+p0:o+p1], j.chOff+i0+i, p0, pix)
+			}
+		}
+	}
+}
+
+// packAInto packs a (m x k, row stride lda) for tiles of mr rows into dst in
+// packedA's layout (depth blocks of gemmKC, then panels).
+func packAInto(dst []float32, m, k int, a []float32, lda, mr int) {
+	np := (m + mr - 1) / mr
+	for pc := 0; pc < k; pc += gemmKC {
+		kc := min(gemmKC, k-pc)
+		blk := dst[pc*np*mr:]
+		for ip := 0; ip < np; ip++ {
+			gemmPackA(false, a, lda, ip*mr, min(mr, m-ip*mr), pc, kc, mr, blk[ip*kc*mr:(ip+1)*kc*mr])
+		}
+	}
+}

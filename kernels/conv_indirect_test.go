@@ -1,0 +1,182 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/asm"
+)
+
+// convGeomFor builds the geometry of a one-image, one-group convolution.
+func convGeomFor(c, o, h, w, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr int) conv2dGeom {
+	g := conv2dGeom{n: 1, c: c, h: h, w: w, o: o, kh: kh, kw: kw, sh: sh, sw: sw, dh: dh, dw: dw, pt: pt, pl: pl, pb: pb, pr: pr, g: 1}
+	g.oh = (h+pt+pb-(dh*(kh-1)+1))/sh + 1
+	g.ow = (w+pl+pr-(dw*(kw-1)+1))/sw + 1
+	return g
+}
+
+// convPackedRef runs a group through the packed driver, as conv2dF32 did
+// before the indirect path: a pointwise convolution as a GEMM on the
+// input, others on their patch matrix.
+func convPackedRef(g *conv2dGeom, x, w, out []float32, pa *packedA) {
+	kk := g.c * g.kh * g.kw
+	src := gemmB{b: x, conv: true, geom: *g}
+	if g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 {
+		src = gemmB{b: x, ldb: g.oh * g.ow}
+	}
+	sgemm(false, g.o, g.oh*g.ow, kk, 1, w, kk, &src, 0, out, g.oh*g.ow, pa)
+}
+
+var convIndirectCases = []struct {
+	name                                               string
+	c, o, h, w, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr int
+}{
+	{"3x3s1p1", 3, 32, 17, 19, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+	{"3x3s2p1", 8, 20, 15, 16, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},
+	{"7x7s2p3", 3, 16, 23, 21, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3},
+	{"1x1s2", 16, 24, 14, 13, 1, 1, 2, 2, 1, 1, 0, 0, 0, 0},
+	{"3x3d2", 5, 15, 12, 14, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2},
+	{"asym", 6, 29, 11, 9, 2, 3, 1, 2, 1, 1, 0, 2, 1, 0},
+	{"s3_5x5", 4, 10, 20, 22, 5, 5, 3, 3, 1, 1, 2, 1, 0, 2},
+	{"deep_k300", 36, 47, 9, 10, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+	{"rect_s12", 7, 33, 13, 26, 3, 3, 1, 2, 1, 1, 1, 1, 1, 1},
+	{"1x1_tail", 21, 18, 7, 9, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+	{"1x1_full", 300, 30, 8, 8, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+	{"1x1s2", 9, 12, 9, 7, 1, 1, 2, 2, 1, 1, 0, 0, 0, 0},
+}
+
+// TestConvIndirectMatchesPacked requires the indirect convolution to give
+// the packed driver's bits (same depth blocks, same kernel arithmetic, same
+// accumulation order) on odd geometries (strides, dilations, asymmetric
+// padding, depths over one block, rows not a multiple of the tile), with
+// and without pre-packed weights, at every level and at 1 and 2 threads,
+// and to write nothing outside the output.
+func TestConvIndirectMatchesPacked(t *testing.T) {
+	defer SetNumThreads(0)
+	start := asm.CurrentLevel()
+	defer func() { _ = asm.SetLevel(start) }()
+	r := rand.New(rand.NewSource(11))
+	for l := asm.LevelGo; l <= asm.MaxLevel(); l++ {
+		if err := asm.SetLevel(l); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range convIndirectCases {
+			g := convGeomFor(c.c, c.o, c.h, c.w, c.kh, c.kw, c.sh, c.sw, c.dh, c.dw, c.pt, c.pl, c.pb, c.pr)
+			kk := c.c * c.kh * c.kw
+			x := make([]float32, c.c*c.h*c.w)
+			w := make([]float32, c.o*kk)
+			for i := range x {
+				x[i] = r.Float32()*2 - 1
+			}
+			for i := range w {
+				w[i] = r.Float32()*2 - 1
+			}
+			pix := g.oh * g.ow
+			for _, th := range []int{1, 2} {
+				SetNumThreads(th)
+				for _, tile := range []struct{ wide, packed bool }{{false, false}, {false, true}, {true, false}, {true, true}} {
+					wide, packed := tile.wide, tile.packed
+					mr, _, ok := asm.SgemmIndirectTile(wide)
+					if !ok {
+						continue
+					}
+					var pa *packedA
+					if packed {
+						pa = packA(c.o, kk, w, kk, mr)
+					}
+					want := make([]float32, pix*c.o)
+					convPackedRef(&g, x, w, want, pa)
+					const guard = 19
+					buf := make([]float32, pix*c.o+2*guard)
+					for i := range buf {
+						buf[i] = -7
+					}
+					got := buf[guard : guard+pix*c.o]
+					convIndirectF32(&g, x, w, got, c.o, pa, wide, nil, 0)
+					what := fmt.Sprintf("%s %s threads=%d wide=%v packed=%v", l, c.name, th, wide, packed)
+					for i := range want {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("%s: out[%d] = %v, packed driver %v", what, i, got[i], want[i])
+						}
+					}
+					for i := 0; i < guard; i++ {
+						if buf[i] != -7 || buf[len(buf)-1-i] != -7 {
+							t.Fatalf("%s: wrote outside the output", what)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkConvPaths times one group through the packed driver and the
+// indirect one, weights packed once (a constant), at 1 and 2 threads.
+func BenchmarkConvPaths(b *testing.B) {
+	defer SetNumThreads(0)
+	for _, c := range []struct {
+		name              string
+		c, o, hw, k, s, p int
+	}{
+		{"3x32_64x64_3x3", 3, 32, 64, 3, 1, 1},
+		{"32x64_32x32_3x3s2", 32, 64, 32, 3, 2, 1},
+		{"64x64_56x56_3x3", 64, 64, 56, 3, 1, 1},
+		{"128x128_28x28_3x3", 128, 128, 28, 3, 1, 1},
+		{"256x256_14x14_3x3", 256, 256, 14, 3, 1, 1},
+		{"512x512_7x7_3x3", 512, 512, 7, 3, 1, 1},
+		{"256x256_4x4_3x3", 256, 256, 4, 3, 1, 1},
+		{"1x1_32x16_112x112", 32, 16, 112, 1, 1, 0},
+		{"1x1_24x144_56x56", 24, 144, 56, 1, 1, 0},
+		{"1x1_144x24_56x56", 144, 24, 56, 1, 1, 0},
+		{"1x1_64x384_14x14", 64, 384, 14, 1, 1, 0},
+		{"1x1_192x32_28x28", 192, 32, 28, 1, 1, 0},
+		{"1x1_384x64_14x14", 384, 64, 14, 1, 1, 0},
+		{"1x1_960x160_7x7", 960, 160, 7, 1, 1, 0},
+		{"1x1_320x1280_7x7", 320, 1280, 7, 1, 1, 0},
+		{"64x128_56x56_3x3s2", 64, 128, 56, 3, 2, 1},
+		{"3x64_224x224_7x7s2", 3, 64, 224, 7, 2, 3},
+	} {
+		g := convGeomFor(c.c, c.o, c.hw, c.hw, c.k, c.k, c.s, c.s, 1, 1, c.p, c.p, c.p, c.p)
+		kk := c.c * c.k * c.k
+		r := rand.New(rand.NewSource(1))
+		x := make([]float32, c.c*c.hw*c.hw)
+		w := make([]float32, c.o*kk)
+		for i := range x {
+			x[i] = r.Float32()
+		}
+		for i := range w {
+			w[i] = r.Float32()
+		}
+		mr, _ := asm.SgemmTile()
+		pa := packA(c.o, kk, w, kk, mr)
+		var paWide *packedA
+		if wmr, _, ok := asm.SgemmIndirectTile(true); ok {
+			paWide = packA(c.o, kk, w, kk, wmr)
+		}
+		out := make([]float32, c.o*g.oh*g.ow)
+		flop := 2 * float64(c.o*kk*g.oh*g.ow)
+		for _, th := range []int{1, 2} {
+			for _, path := range []string{"packed", "indirect", "indirect-wide"} {
+				if path == "indirect-wide" && paWide == nil {
+					continue
+				}
+				b.Run(fmt.Sprintf("%s/%s/threads=%d", c.name, path, th), func(b *testing.B) {
+					SetNumThreads(th)
+					b.ReportAllocs()
+					for i := 0; i < b.N; i++ {
+						if path == "packed" {
+							convPackedRef(&g, x, w, out, pa)
+						} else if path == "indirect" {
+							convIndirectF32(&g, x, w, out, c.o, pa, false, nil, 0)
+						} else {
+							convIndirectF32(&g, x, w, out, c.o, paWide, true, nil, 0)
+						}
+					}
+					b.ReportMetric(flop*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+				})
+			}
+		}
+	}
+}
