@@ -44,7 +44,7 @@ const convIndirectMinRows = gemmSmallRows + 1
 // cnn_64x64's layers, and 1.4x on a 4x4 image computed 6 columns wide
 // (BenchmarkConvPaths, an AVX-512 AMD EPYC).
 func convIndirectOK(g *conv2dGeom, og int) bool {
-	if og < convIndirectMinRows {
+	if og < convIndirectMinRows && !convIndirectWideOnly(og) {
 		return false
 	}
 	if g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 {
@@ -61,6 +61,15 @@ func convIndirectOK(g *conv2dGeom, og int) bool {
 	return 4*flat <= 5*packed
 }
 
+// convIndirectWideOnly reports whether og output channels, fewer than the
+// main tile's range, fill the wide tile's 8 rows at least 75% (6 to 8):
+// then the indirect path runs on the wide tile alone (cnn_small's 3->8
+// convolution: see BenchmarkConvPaths).
+func convIndirectWideOnly(og int) bool {
+	wmr, _, ok := asm.SgemmTileWide()
+	return ok && og <= wmr && 4*og >= 3*wmr
+}
+
 // convIndirectWide reports whether the indirect convolution of a group of
 // og output channels runs on the wide tile (asm.SgemmIndirectTile(true)):
 // when the level has it and it computes fewer padding rows and columns than
@@ -70,6 +79,9 @@ func convIndirectWide(g *conv2dGeom, og int) bool {
 	wmr, wnr, ok := asm.SgemmIndirectTile(true)
 	if !ok || !convIndirectOK(g, og) {
 		return false
+	}
+	if og < convIndirectMinRows {
+		return true
 	}
 	mr, nr := asm.SgemmTile()
 	ntot := g.oh * ((g.w + g.pl + g.pr + g.sw - 1) / g.sw)
