@@ -240,10 +240,15 @@ func convPhaseCopy(g *conv2dGeom, xg, xs []float32, ws, plane, chan_ int) {
 	hw := g.h * g.w
 	for c := 0; c < g.c/g.g; c++ {
 		src := xg[c*hw : (c+1)*hw]
-		for ih := 0; ih < g.h; ih++ {
-			r := ih + g.pt
+		// Padded row r = ih + pt is row rq of row phase ph (r = rq*sh +
+		// ph), stepped without dividing.
+		ph, rq := g.pt%g.sh, g.pt/g.sh
+		for ih := 0; ih < g.h; ih, ph = ih+1, ph+1 {
+			if ph == g.sh {
+				ph, rq = 0, rq+1
+			}
 			row := src[ih*g.w : (ih+1)*g.w]
-			rowBase := c*chan_ + (r%g.sh)*g.sw*plane + (r/g.sh)*ws
+			rowBase := c*chan_ + ph*g.sw*plane + rq*ws
 			if g.sw == 1 {
 				copy(xs[rowBase+g.pl:rowBase+g.pl+g.w], row)
 				continue
@@ -268,7 +273,7 @@ func convPhaseCopy(g *conv2dGeom, xg, xs []float32, ws, plane, chan_ int) {
 			for pw := 0; pw < g.sw; pw++ {
 				// Padded columns q ≡ pw (mod sw): q = pw + sw*t, source
 				// column q - pl.
-				dst := xs[c*chan_+((r%g.sh)*g.sw+pw)*plane+(r/g.sh)*ws:]
+				dst := xs[rowBase+pw*plane:]
 				t0 := max(0, (g.pl-pw+g.sw-1)/g.sw)
 				for t := t0; t < ws; t++ {
 					iw := pw + g.sw*t - g.pl
