@@ -160,6 +160,29 @@ func Deinterleave2F32(even, odd, src []float32) {
 	deinterleave2Go(even, odd, src)
 }
 
+// Deinterleave2RowsF32 is Deinterleave2F32 on rows rows of n pairs: for
+// r < rows and k < n, even[r*dstStride+k] = src[r*srcStride+2k] and
+// odd[r*dstStride+k] = src[r*srcStride+2k+1] (strides in elements), in one
+// call (the split of an image's rows into its even and odd columns). It
+// panics when a slice is too short for the rows.
+func Deinterleave2RowsF32(even, odd []float32, dstStride int, src []float32, srcStride, rows, n int) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	if n < 0 || dstStride < n || srcStride < 2*n || !extentOK(rows, n, dstStride, len(even)) ||
+		!extentOK(rows, n, dstStride, len(odd)) || !extentOK(rows, 2*n, srcStride, len(src)) {
+		panic(fmt.Sprintf("asm: Deinterleave2Rows: %d rows of %d pairs (strides %d, %d) do not fit even %d, odd %d, src %d",
+			rows, n, dstStride, srcStride, len(even), len(odd), len(src)))
+	}
+	if level != LevelGo {
+		asmDeinterleave2Rows(&even[0], &odd[0], &src[0], n, rows, dstStride, srcStride)
+		return
+	}
+	for r := 0; r < rows; r++ {
+		deinterleave2Go(even[r*dstStride:r*dstStride+n], odd[r*dstStride:r*dstStride+n], src[r*srcStride:r*srcStride+2*n])
+	}
+}
+
 // Step codes of ScalarChainF32: each is the scalar kernel of the same name
 // (ChainAdd is AddScalarF32, ChainRSub RSubScalarF32, ChainMax
 // MaxScalarF32, ...), ChainRelu is ReluF32.

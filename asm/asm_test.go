@@ -590,3 +590,51 @@ func TestSgemmIndirectMatchesPacked(t *testing.T) {
 		}
 	}
 }
+
+// TestDeinterleave2Rows runs the row-wise deinterleave at every level
+// against the one-row function on odd pair counts (vector blocks and
+// scalar tails) and strides, and checks that nothing outside the rows'
+// n values is written and that short slices are refused.
+func TestDeinterleave2Rows(t *testing.T) {
+	r := rand.New(rand.NewSource(12))
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			for _, n := range []int{1, 3, 7, 8, 9, 16, 17, 31} {
+				for _, rows := range []int{1, 2, 5} {
+					ds, ss := n+3, 2*n+5
+					src := make([]float32, (rows-1)*ss+2*n)
+					for i := range src {
+						src[i] = r.Float32()
+					}
+					m := (rows-1)*ds + n
+					bufE, even := guarded(m, 1)
+					bufO, odd := guarded(m, 3)
+					Deinterleave2RowsF32(even, odd, ds, src, ss, rows, n)
+					what := fmt.Sprintf("%s n=%d rows=%d", l, n, rows)
+					for row := 0; row < rows; row++ {
+						we, wo := make([]float32, n), make([]float32, n)
+						deinterleave2Go(we, wo, src[row*ss:row*ss+2*n])
+						for k := 0; k < n; k++ {
+							if even[row*ds+k] != we[k] || odd[row*ds+k] != wo[k] {
+								t.Fatalf("%s: row %d pair %d = (%v, %v), want (%v, %v)", what, row, k, even[row*ds+k], odd[row*ds+k], we[k], wo[k])
+							}
+						}
+						for k := n; row < rows-1 && k < ds; k++ {
+							if !sameBits(even[row*ds+k], sentinel) || !sameBits(odd[row*ds+k], sentinel) {
+								t.Fatalf("%s: row %d gap %d written", what, row, k)
+							}
+						}
+					}
+					checkGuards(t, what, bufE, m, 1)
+					checkGuards(t, what, bufO, m, 3)
+				}
+			}
+		})
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("short source accepted")
+		}
+	}()
+	Deinterleave2RowsF32(make([]float32, 20), make([]float32, 20), 10, make([]float32, 20), 12, 2, 5)
+}

@@ -152,6 +152,10 @@ func asmScalar(o op, dst, x *float32, s float32, n int) {
 
 func asmDeinterleave2(even, odd, src *float32, n int) { deinterleave2F32AVX2(even, odd, src, n) }
 
+func asmDeinterleave2Rows(even, odd, src *float32, n, rows, dstStride, srcStride int) {
+	deinterleave2RowsAVX2(even, odd, src, n, rows, dstStride, srcStride)
+}
+
 func asmScalarChain(dst, src *float32, codes *uint8, sc *float32, nsteps, n int) {
 	m := avx512Part(n)
 	if m > 0 {

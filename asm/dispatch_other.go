@@ -49,3 +49,6 @@ func asmSgemmIndirect(wide bool, kc int, a, b *float32, offs *int, c *float32, l
 func asmSgemmKernelWide(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	panic("asm: no assembly in this build")
 }
+func asmDeinterleave2Rows(even, odd, src *float32, n, rows, dstStride, srcStride int) {
+	panic("asm: no assembly in this build")
+}

@@ -4560,6 +4560,67 @@ deinterleave2F32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func deinterleave2RowsAVX2(even *float32, odd *float32, src *float32, n int, rows int, dstStride int, srcStride int)
+// Requires: AVX, AVX2
+TEXT ·deinterleave2RowsAVX2(SB), NOSPLIT, $0-56
+	MOVQ even+0(FP), AX
+	MOVQ odd+8(FP), CX
+	MOVQ src+16(FP), DX
+	MOVQ rows+32(FP), BX
+	MOVQ dstStride+40(FP), SI
+	MOVQ srcStride+48(FP), DI
+	SHLQ $0x02, SI
+	SHLQ $0x02, DI
+
+deinterleave2RowsAVX2_row:
+	CMPQ BX, $0x00000000
+	JE   deinterleave2RowsAVX2_done
+	MOVQ AX, R8
+	MOVQ CX, R9
+	MOVQ DX, R10
+	MOVQ n+24(FP), R11
+
+deinterleave2RowsAVX2_vec:
+	CMPQ    R11, $0x00000008
+	JL      deinterleave2RowsAVX2_tail
+	VMOVUPS (R10), Y0
+	VMOVUPS 32(R10), Y1
+	VSHUFPS $0x88, Y1, Y0, Y2
+	VSHUFPS $0xdd, Y1, Y0, Y0
+	VPERMPD $0xd8, Y2, Y2
+	VPERMPD $0xd8, Y0, Y0
+	VMOVUPS Y2, (R8)
+	VMOVUPS Y0, (R9)
+	ADDQ    $0x00000040, R10
+	ADDQ    $0x00000020, R8
+	ADDQ    $0x00000020, R9
+	SUBQ    $0x00000008, R11
+	JMP     deinterleave2RowsAVX2_vec
+
+deinterleave2RowsAVX2_tail:
+	CMPQ R11, $0x00000000
+	JE   deinterleave2RowsAVX2_next
+	MOVL (R10), R12
+	MOVL R12, (R8)
+	MOVL 4(R10), R12
+	MOVL R12, (R9)
+	ADDQ $0x00000008, R10
+	ADDQ $0x00000004, R8
+	ADDQ $0x00000004, R9
+	DECQ R11
+	JMP  deinterleave2RowsAVX2_tail
+
+deinterleave2RowsAVX2_next:
+	ADDQ SI, AX
+	ADDQ SI, CX
+	ADDQ DI, DX
+	DECQ BX
+	JMP  deinterleave2RowsAVX2_row
+
+deinterleave2RowsAVX2_done:
+	VZEROUPPER
+	RET
+
 // func sgemmKernelAVX512(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·sgemmKernelAVX512(SB), NOSPLIT, $0-48

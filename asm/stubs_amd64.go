@@ -271,6 +271,11 @@ func maxBlocksAVX2(x *float32, nblk int, acc *[64]float32) int
 //go:noescape
 func deinterleave2F32AVX2(even *float32, odd *float32, src *float32, n int)
 
+// deinterleave2RowsAVX2 sets even[r*dstStride+k] = src[r*srcStride+2k] and odd[r*dstStride+k] = src[r*srcStride+2k+1] for r < rows, k < n.
+//
+//go:noescape
+func deinterleave2RowsAVX2(even *float32, odd *float32, src *float32, n int, rows int, dstStride int, srcStride int)
+
 // sgemmKernelAVX512 is the 14x32 SGEMM micro-kernel (see asm.SgemmKernel).
 //
 //go:noescape

@@ -457,6 +457,19 @@ func (q *phasePlane) load(p, xc []float32, fill float32) {
 			copy(p[k:], p[:k])
 		}
 	}
+	if q.sw == 2 {
+		// Per row phase, its rows in one call (phaseRows2).
+		for ph := 0; ph < q.sh; ph++ {
+			r0 := ((ph-q.pt)%q.sh + q.sh) % q.sh
+			if r0 >= q.h {
+				continue
+			}
+			rows := (q.h - r0 + q.sh - 1) / q.sh
+			base := ph*2*q.sub + (r0+q.pt)/q.sh*q.wq
+			phaseRows2(p[base:], p[base+q.sub:], q.wq, xc[r0*q.w:], q.sh*q.w, rows, q.w, q.pl)
+		}
+		return
+	}
 	for r := 0; r < q.h; r++ {
 		pr := r + q.pt
 		row := xc[r*q.w : (r+1)*q.w]
@@ -467,22 +480,6 @@ func (q *phasePlane) load(p, xc []float32, fill float32) {
 		}
 		base := (pr%q.sh)*q.sw*q.sub + (pr/q.sh)*q.wq
 		w, sw, pl := q.w, q.sw, q.pl
-		if sw == 2 {
-			// Pairs (c0+2k, c0+2k+1) land at index (c0+pl)/2+k of the
-			// even and odd sub-images; c0 makes the first one even.
-			c0 := pl & 1
-			even, odd := p[base:], p[base+q.sub:]
-			if c0 == 1 {
-				odd[pl/2] = row[0]
-			}
-			np := (w - c0) / 2
-			e0 := (c0 + pl) / 2
-			asm.Deinterleave2F32(even[e0:e0+np], odd[e0:e0+np], row[c0:c0+2*np])
-			if last := c0 + 2*np; last < w {
-				even[(last+pl)/2] = row[last]
-			}
-			continue
-		}
 		for ph := 0; ph < sw; ph++ {
 			// Input columns c with (c+pl) % sw == ph, at (c+pl)/sw.
 			c := (ph - pl%sw + sw) % sw

@@ -44,7 +44,7 @@ const convIndirectMinRows = gemmSmallRows + 1
 // cnn_64x64's layers, and 1.4x on a 4x4 image computed 6 columns wide
 // (BenchmarkConvPaths, an AVX-512 AMD EPYC).
 func convIndirectOK(g *conv2dGeom, og int) bool {
-	if og < convIndirectMinRows {
+	if og < convIndirectMinRows && !convIndirectWideOnly(og) {
 		return false
 	}
 	if g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 {
@@ -61,6 +61,15 @@ func convIndirectOK(g *conv2dGeom, og int) bool {
 	return 4*flat <= 5*packed
 }
 
+// convIndirectWideOnly reports whether og output channels, fewer than the
+// main tile's range, fill the wide tile's 8 rows at least 75% (6 to 8):
+// then the indirect path runs on the wide tile alone (cnn_small's 3->8
+// convolution: see BenchmarkConvPaths).
+func convIndirectWideOnly(og int) bool {
+	wmr, _, ok := asm.SgemmTileWide()
+	return ok && og <= wmr && 4*og >= 3*wmr
+}
+
 // convIndirectWide reports whether the indirect convolution of a group of
 // og output channels runs on the wide tile (asm.SgemmIndirectTile(true)):
 // when the level has it and it computes fewer padding rows and columns than
@@ -70,6 +79,9 @@ func convIndirectWide(g *conv2dGeom, og int) bool {
 	wmr, wnr, ok := asm.SgemmIndirectTile(true)
 	if !ok || !convIndirectOK(g, og) {
 		return false
+	}
+	if og < convIndirectMinRows {
+		return true
 	}
 	mr, nr := asm.SgemmTile()
 	ntot := g.oh * ((g.w + g.pl + g.pr + g.sw - 1) / g.sw)
@@ -228,35 +240,37 @@ func convPhaseCopy(g *conv2dGeom, xg, xs []float32, ws, plane, chan_ int) {
 	hw := g.h * g.w
 	for c := 0; c < g.c/g.g; c++ {
 		src := xg[c*hw : (c+1)*hw]
-		for ih := 0; ih < g.h; ih++ {
-			r := ih + g.pt
+		if g.sw == 2 {
+			// Per row phase, its rows in one call: input rows ih0, ih0+sh,
+			// ... are padded rows rq0, rq0+1, ... of row phase ph.
+			for ph := 0; ph < g.sh; ph++ {
+				ih0 := ((ph-g.pt)%g.sh + g.sh) % g.sh
+				if ih0 >= g.h {
+					continue
+				}
+				rows := (g.h - ih0 + g.sh - 1) / g.sh
+				base := c*chan_ + ph*2*plane + (ih0+g.pt)/g.sh*ws
+				phaseRows2(xs[base:], xs[base+plane:], ws, src[ih0*g.w:], g.sh*g.w, rows, g.w, g.pl)
+			}
+			continue
+		}
+		// Padded row r = ih + pt is row rq of row phase ph (r = rq*sh +
+		// ph), stepped without dividing.
+		ph, rq := g.pt%g.sh, g.pt/g.sh
+		for ih := 0; ih < g.h; ih, ph = ih+1, ph+1 {
+			if ph == g.sh {
+				ph, rq = 0, rq+1
+			}
 			row := src[ih*g.w : (ih+1)*g.w]
-			rowBase := c*chan_ + (r%g.sh)*g.sw*plane + (r/g.sh)*ws
+			rowBase := c*chan_ + ph*g.sw*plane + rq*ws
 			if g.sw == 1 {
 				copy(xs[rowBase+g.pl:rowBase+g.pl+g.w], row)
-				continue
-			}
-			if g.sw == 2 {
-				// Padded column q = pl + iw lands in phase q%2 at q/2.
-				ev, od := xs[rowBase+plane:], xs[rowBase:]
-				if g.pl%2 == 0 {
-					ev, od = od, ev
-				}
-				// Source columns iw even go to phase (pl+iw)%2 = pl%2.
-				e0, o0 := g.pl/2, (g.pl+1)/2
-				ne, no := (g.w+1)/2, g.w/2
-				if no == ne {
-					asm.Deinterleave2F32(ev[e0:e0+ne], od[o0:o0+no], row)
-				} else {
-					asm.Deinterleave2F32(ev[e0:e0+no], od[o0:o0+no], row[:2*no])
-					ev[e0+no] = row[g.w-1]
-				}
 				continue
 			}
 			for pw := 0; pw < g.sw; pw++ {
 				// Padded columns q ≡ pw (mod sw): q = pw + sw*t, source
 				// column q - pl.
-				dst := xs[c*chan_+((r%g.sh)*g.sw+pw)*plane+(r/g.sh)*ws:]
+				dst := xs[rowBase+pw*plane:]
 				t0 := max(0, (g.pl-pw+g.sw-1)/g.sw)
 				for t := t0; t < ws; t++ {
 					iw := pw + g.sw*t - g.pl
@@ -266,6 +280,27 @@ func convPhaseCopy(g *conv2dGeom, xg, xs []float32, ws, plane, chan_ int) {
 					dst[t] = row[iw]
 				}
 			}
+		}
+	}
+}
+
+// phaseRows2 splits rows source rows of w values (srcStride apart), padded
+// by pl columns on the left, into their column phases for stride 2: padded
+// column q = pl + iw goes to p0 (q even) or p1 (q odd) at q/2, rows
+// dstStride apart in each.
+func phaseRows2(p0, p1 []float32, dstStride int, src []float32, srcStride, rows, w, pl int) {
+	// Source column 2k lands in the phase of pl at pl/2 + k, column 2k+1
+	// in the other at (pl+1)/2 + k.
+	ev, od := p0, p1
+	if pl%2 == 1 {
+		ev, od = p1, p0
+	}
+	e0, o0 := pl/2, (pl+1)/2
+	np := w / 2
+	asm.Deinterleave2RowsF32(ev[e0:], od[o0:], dstStride, src, srcStride, rows, np)
+	if w%2 == 1 {
+		for r := 0; r < rows; r++ {
+			ev[r*dstStride+e0+np] = src[r*srcStride+w-1]
 		}
 	}
 }

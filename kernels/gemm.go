@@ -593,9 +593,12 @@ func gemmPackARows(a []float32, lda, i0, rows, p0, kc, mr int, dst []float32) {
 	}
 }
 
-// gemmCopy16 copies 16 floats with inline moves (no memmove call).
+// gemmCopy16 copies 16 floats with inline moves: through a local, as
+// assigning one array to the other directly compiles to a memmove call
+// (the two might overlap).
 func gemmCopy16(dst, src []float32) {
-	*(*[16]float32)(dst[:16]) = *(*[16]float32)(src[:16])
+	v := *(*[16]float32)(src[:16])
+	*(*[16]float32)(dst[:16]) = v
 }
 
 // gemmPackB packs depth [p0, p0+kc) and columns [j0, j0+cols) of op(B) into dst

@@ -456,13 +456,34 @@ func adaptivePool[T floating](g *pool2dGeom, o, x []T) {
 			for ox := 0; ox < g.ow; ox++ {
 				x0 := ox * g.w / g.ow
 				x1 := ((ox+1)*g.w + g.ow - 1) / g.ow
-				var s float64
+				// Four float64 partial sums (elements i mod 4 of each row)
+				// instead of one dependent chain of adds (a call of cnn_64x64
+				// 153 -> 148 us). The float64 total differs from
+				// the sequential one by a few float64 ulps at most, which
+				// changes the float32 mean only when that lies so close
+				// to a float32 rounding boundary.
+				var s0, s1, s2, s3 float64
 				for yy := y0; yy < y1; yy++ {
 					row := xb + yy*g.xsH
-					for xx := x0; xx < x1; xx++ {
-						s += float64(x[row+xx*g.xsW])
+					if g.xsW != 1 {
+						for xx := x0; xx < x1; xx++ {
+							s0 += float64(x[row+xx*g.xsW])
+						}
+						continue
+					}
+					r := x[row+x0 : row+x1]
+					i := 0
+					for ; i+4 <= len(r); i += 4 {
+						s0 += float64(r[i])
+						s1 += float64(r[i+1])
+						s2 += float64(r[i+2])
+						s3 += float64(r[i+3])
+					}
+					for ; i < len(r); i++ {
+						s0 += float64(r[i])
 					}
 				}
+				s := (s0 + s1) + (s2 + s3)
 				cnt := (y1 - y0) * (x1 - x0)
 				if cnt < 1 {
 					cnt = 1

@@ -81,7 +81,8 @@ func TestMaxPoolNCHWFastPath(t *testing.T) {
 // plane-at-a-time path (maxPoolTap: -Inf padded, phase-split planes,
 // asm.TapMaxF32) with the scalar loops, bit for bit (NaN payloads, signed
 // zeros, -Inf), over random geometries: kernel sizes, strides 1-3,
-// dilations, asymmetric padding, ceil mode, batches, at 1 and 2 threads.
+// dilations, asymmetric padding, ceil mode, batches, at 1 and 2 threads;
+// every fourth is the common 2x2 window at stride 2 (planesPairs).
 func TestMaxPoolTapMatchesScalar(t *testing.T) {
 	defer SetNumThreads(0)
 	defer func() { poolMaxVector = true }()
@@ -90,6 +91,11 @@ func TestMaxPoolTapMatchesScalar(t *testing.T) {
 	for it := 0; it < 300; it++ {
 		h, w := 1+r.Intn(20), 1+r.Intn(40)
 		a := randPool2DAttrs(r)
+		if it%4 == 3 {
+			// The 2x2, stride-2 window (planesPairs when w is even).
+			a = Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}, Dilation: []int64{1, 1}, Padding: []int64{0, 0, 0, 0}}
+			h, w = 2+r.Intn(20), 2+r.Intn(40)
+		}
 		x := randT(t, int64(it), []int64{int64(1 + r.Intn(2)), int64(1 + r.Intn(5)), int64(h), int64(w)}, f32, -4, 4)
 		xs := x.Float32s()
 		for i := range xs {

@@ -22,6 +22,15 @@ type maxPoolTapJob struct {
 	ph      phasePlane
 	fn      func(lo, hi int)
 	scratch sync.Pool // *dwScratch
+	pairs   bool      // a 2x2, stride-2 window without padding on even-width planes
+}
+
+// pool2x2Pairs reports whether g is a 2x2 window at stride 2 without
+// padding or dilation over planes of even width, whose columns split into
+// the even and odd ones with one deinterleave of the whole plane.
+func pool2x2Pairs(g *pool2dGeom) bool {
+	return g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2 && g.dh == 1 && g.dw == 1 &&
+		g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 && g.w%2 == 0 && g.ow == g.w/2 && g.oh == g.h/2
 }
 
 var maxPoolTapPool = sync.Pool{New: func() any {
@@ -38,6 +47,7 @@ func maxPoolTap(g *pool2dGeom, o, x []float32, lowest float32) {
 	hp := max(g.h+g.pt+g.pb, (g.oh-1)*g.sh+(g.kh-1)*g.dh+1)
 	wp := max(g.w+g.pl+g.pr, (g.ow-1)*g.sw+(g.kw-1)*g.dw+1)
 	j.ph.plan(g.h, g.w, g.pt, g.pl, hp, wp, g.sh, g.sw, g.kh, g.kw, g.dh, g.dw, g.oh)
+	j.pairs = pool2x2Pairs(g)
 	planes := g.n * g.c
 	if NumThreads() <= 1 || planes*g.oh*g.ow*g.kh*g.kw < parThreshold {
 		j.planes(0, planes)
@@ -61,6 +71,11 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 	if cap(sc.f) < ph.n {
 		sc.f = make([]float32, ph.n)
 	}
+	if j.pairs {
+		j.planesPairs(lo, hi, sc)
+		j.scratch.Put(sc)
+		return
+	}
 	p, f := sc.p[:ph.plen], sc.f[:ph.n]
 	inf := float32(math.Inf(-1))
 	for pl := lo; pl < hi; pl++ {
@@ -74,4 +89,28 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 		}
 	}
 	j.scratch.Put(sc)
+}
+
+// planesPairs pools planes [lo, hi) of a pool2x2Pairs geometry: one
+// deinterleave splits the plane into its even columns E and odd ones O
+// (row r of each at r*ow), and output row y is one asm.TapMaxF32 over
+// E[2y], O[2y], E[2y+1], O[2y+1]: the window's taps in the scalar loops'
+// order, from the same lowest value, so the bits are the general path's.
+func (j *maxPoolTapJob) planesPairs(lo, hi int, sc *dwScratch) {
+	g := &j.g
+	half := g.h * g.ow
+	if cap(sc.p) < 2*half {
+		sc.p = make([]float32, 2*half)
+	}
+	eo := sc.p[:2*half]
+	offs := [4]int{0, half, g.ow, half + g.ow}
+	for pl := lo; pl < hi; pl++ {
+		n, c := pl/g.c, pl%g.c
+		xb := n*g.xsN + c*g.xsC
+		asm.Deinterleave2F32(eo[:half], eo[half:], j.x[xb:xb+g.h*g.w])
+		ob := n*g.osN + c*g.osC
+		for y := 0; y < g.oh; y++ {
+			asm.TapMaxF32(j.o[ob+y*g.osH:ob+y*g.osH+g.ow], eo[2*y*g.ow:], offs[:], j.lo)
+		}
+	}
 }
