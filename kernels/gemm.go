@@ -382,7 +382,9 @@ func (j *gemmJob) run() {
 	mblocks = (m + mc - 1) / mc
 	j.mr, j.nr, j.mc, j.mblocks = mr, nr, mc, mblocks
 
-	nc := min(gemmNC, (n+nr-1)/nr*nr)
+	// A whole number of panels (gemmNC is not a multiple of the wide
+	// tile's 48 columns).
+	nc := min(gemmNC/nr*nr, (n+nr-1)/nr*nr)
 	var bbuf *[]float32
 	if j.pb == nil {
 		bbuf = gemmGetBBuf(min(k, gemmKC) * nc)

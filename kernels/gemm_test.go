@@ -144,7 +144,8 @@ func TestSgemmTilesBitIdentical(t *testing.T) {
 	start := asm.CurrentLevel()
 	defer func() { _ = asm.SetLevel(start) }()
 	r := rand.New(rand.NewSource(8))
-	for _, sz := range [][3]int{{64, 1024, 300}, {128, 768, 40}, {16, 45, 70}, {120, 97, 513}, {9, 200, 31}, {40, 48, 256}} {
+	for _, sz := range [][3]int{{64, 1024, 300}, {128, 768, 40}, {16, 45, 70}, {120, 97, 513}, {9, 200, 31}, {40, 48, 256},
+		{96, 4200, 40}} { // more columns than one B block (gemmNC)
 		m, n, k := sz[0], sz[1], sz[2]
 		a, b := gemmRandF32(r, m*k), gemmRandF32(r, k*n)
 		bias := gemmRandF32(r, n)
