@@ -154,6 +154,30 @@ func gemmCheckMat(name string, rows, cols, length, ld int) error {
 }
 
 func gemmApplyEpilogue(ep *GemmEpilogue, row []float32, i, j0 int) {
+	if len(row) < 16 {
+		// Short rows (a product with a few columns): Go loops, the same
+		// IEEE operations as the asm kernels, without a call per step.
+		if ep.RowBias != nil {
+			b := ep.RowBias[i]
+			for j := range row {
+				row[j] += b
+			}
+		}
+		if ep.ColBias != nil {
+			cb := ep.ColBias[j0 : j0+len(row)]
+			for j := range row {
+				row[j] += cb[j]
+			}
+		}
+		if ep.Relu {
+			for j, v := range row {
+				if v < 0 {
+					row[j] = 0
+				}
+			}
+		}
+		return
+	}
 	if ep.RowBias != nil {
 		asm.AddScalarF32(row, row, ep.RowBias[i])
 	}
