@@ -339,3 +339,22 @@ func TestSgemmEpilogueBits(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPackA times packing a 128x256 A into panels of each tile height
+// (14 and 8 at AVX-512, 6 at AVX2), the per-call cost of a product whose A
+// is an activation.
+func BenchmarkPackA(b *testing.B) {
+	const m, k = 128, 256
+	a := make([]float32, m*k)
+	for _, mr := range []int{14, 8, 6} {
+		dst := make([]float32, 16*k)
+		b.Run(fmt.Sprintf("mr=%d", mr), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				for ip := 0; ip*mr < m; ip++ {
+					gemmPackA(false, a, k, ip*mr, min(mr, m-ip*mr), 0, k, mr, dst)
+				}
+			}
+			b.ReportMetric(float64(m*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gelem/s")
+		})
+	}
+}
