@@ -183,6 +183,33 @@ func Deinterleave2RowsF32(even, odd []float32, dstStride int, src []float32, src
 	}
 }
 
+// PackAF32 is the transposing copy that packs rows of a GEMM's A operand
+// into a micro-kernel panel: dst[p*mr+i] = src[i*lda+p] for i < rows and
+// p < kc, with rows 8 or 4 (strides in elements). Whole groups of eight
+// depth steps run as 8x8 (4x8) transposes in AVX2 code at the AVX2 and
+// AVX-512 levels, the rest as Go loops. It panics when rows is not 4 or 8
+// or a slice is too short.
+func PackAF32(rows int, dst []float32, mr int, src []float32, lda, kc int) {
+	if kc <= 0 {
+		return
+	}
+	if (rows != 4 && rows != 8) || mr < rows || lda < kc || !extentOK(kc, rows, mr, len(dst)) || !extentOK(rows, kc, lda, len(src)) {
+		panic(fmt.Sprintf("asm: PackA: %d rows, kc=%d, mr=%d, lda=%d do not fit dst %d, src %d", rows, kc, mr, lda, len(dst), len(src)))
+	}
+	m := 0
+	if level != LevelGo {
+		m = kc - kc%8
+		if m > 0 {
+			asmPackA(rows, &dst[0], &src[0], mr, lda, m)
+		}
+	}
+	for i := 0; i < rows; i++ {
+		for p, v := range src[i*lda+m : i*lda+kc] {
+			dst[(m+p)*mr+i] = v
+		}
+	}
+}
+
 // Step codes of ScalarChainF32: each is the scalar kernel of the same name
 // (ChainAdd is AddScalarF32, ChainRSub RSubScalarF32, ChainMax
 // MaxScalarF32, ...), ChainRelu is ReluF32.

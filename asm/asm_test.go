@@ -638,3 +638,47 @@ func TestDeinterleave2Rows(t *testing.T) {
 	}()
 	Deinterleave2RowsF32(make([]float32, 20), make([]float32, 20), 10, make([]float32, 20), 12, 2, 5)
 }
+
+// TestPackA runs the transposing A-panel copy at every level on odd depths
+// (whole 8-step blocks and tails), both row counts and panel heights, and
+// checks every value, the untouched slots between rows and the guard bands.
+func TestPackA(t *testing.T) {
+	r := rand.New(rand.NewSource(13))
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			for _, rows := range []int{4, 8} {
+				for _, mr := range []int{rows, 14, 16} {
+					for _, kc := range []int{1, 7, 8, 9, 16, 23, 256} {
+						lda := kc + 5
+						src := make([]float32, (rows-1)*lda+kc)
+						for i := range src {
+							src[i] = r.Float32()
+						}
+						n := (kc-1)*mr + rows
+						buf, dst := guarded(n, 1)
+						PackAF32(rows, dst, mr, src, lda, kc)
+						what := fmt.Sprintf("%s rows=%d mr=%d kc=%d", l, rows, mr, kc)
+						for p := 0; p < kc; p++ {
+							for i := 0; i < mr && p*mr+i < n; i++ {
+								got := dst[p*mr+i]
+								if i < rows && got != src[i*lda+p] {
+									t.Fatalf("%s: dst[%d*mr+%d] = %v, want %v", what, p, i, got, src[i*lda+p])
+								}
+								if i >= rows && !sameBits(got, sentinel) {
+									t.Fatalf("%s: slot %d of step %d written", what, i, p)
+								}
+							}
+						}
+						checkGuards(t, what, buf, n, 1)
+					}
+				}
+			}
+		})
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("6 rows accepted")
+		}
+	}()
+	PackAF32(6, make([]float32, 100), 6, make([]float32, 100), 10, 8)
+}

@@ -152,6 +152,14 @@ func asmScalar(o op, dst, x *float32, s float32, n int) {
 
 func asmDeinterleave2(even, odd, src *float32, n int) { deinterleave2F32AVX2(even, odd, src, n) }
 
+func asmPackA(rows int, dst, src *float32, mr, lda, kc int) {
+	if rows == 8 {
+		packA8AVX2(dst, src, mr, lda, kc)
+		return
+	}
+	packA4AVX2(dst, src, mr, lda, kc)
+}
+
 func asmDeinterleave2Rows(even, odd, src *float32, n, rows, dstStride, srcStride int) {
 	deinterleave2RowsAVX2(even, odd, src, n, rows, dstStride, srcStride)
 }

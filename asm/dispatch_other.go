@@ -52,3 +52,6 @@ func asmSgemmKernelWide(kc int, a, b, c *float32, ldc int, alpha, beta float32) 
 func asmDeinterleave2Rows(even, odd, src *float32, n, rows, dstStride, srcStride int) {
 	panic("asm: no assembly in this build")
 }
+func asmPackA(rows int, dst, src *float32, mr, lda, kc int) {
+	panic("asm: no assembly in this build")
+}

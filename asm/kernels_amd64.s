@@ -4621,6 +4621,137 @@ deinterleave2RowsAVX2_done:
 	VZEROUPPER
 	RET
 
+// func packA8AVX2(dst *float32, src *float32, mr int, lda int, kc int)
+// Requires: AVX
+TEXT ·packA8AVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ mr+16(FP), DX
+	MOVQ lda+24(FP), BX
+	MOVQ kc+32(FP), SI
+	SHLQ $0x02, DX
+	SHLQ $0x02, BX
+	LEAQ (BX)(BX*2), DI
+	MOVQ DX, R9
+	SHLQ $0x03, R9
+
+packA8AVX2_loop:
+	CMPQ       SI, $0x00000008
+	JL         packA8AVX2_done
+	VMOVUPS    (CX), Y0
+	VMOVUPS    (CX)(BX*1), Y1
+	VMOVUPS    (CX)(BX*2), Y2
+	VMOVUPS    (CX)(DI*1), Y3
+	LEAQ       (CX)(BX*4), R8
+	VMOVUPS    (R8), Y4
+	VMOVUPS    (R8)(BX*1), Y5
+	VMOVUPS    (R8)(BX*2), Y6
+	VMOVUPS    (R8)(DI*1), Y7
+	MOVQ       AX, R8
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VSHUFPS    $0x44, Y1, Y8, Y3
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VUNPCKLPS  Y5, Y4, Y2
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y5, Y2, Y7
+	VSHUFPS    $0xee, Y5, Y2, Y2
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y7, Y3, Y6
+	VPERM2F128 $0x31, Y7, Y3, Y3
+	VPERM2F128 $0x20, Y2, Y1, Y7
+	VPERM2F128 $0x31, Y2, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y2
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, (R8)
+	ADDQ       DX, R8
+	VMOVUPS    Y7, (R8)
+	ADDQ       DX, R8
+	VMOVUPS    Y2, (R8)
+	ADDQ       DX, R8
+	VMOVUPS    Y8, (R8)
+	ADDQ       DX, R8
+	VMOVUPS    Y3, (R8)
+	ADDQ       DX, R8
+	VMOVUPS    Y1, (R8)
+	ADDQ       DX, R8
+	VMOVUPS    Y5, (R8)
+	ADDQ       DX, R8
+	VMOVUPS    Y0, (R8)
+	ADDQ       DX, R8
+	ADDQ       R9, AX
+	ADDQ       $0x00000020, CX
+	SUBQ       $0x00000008, SI
+	JMP        packA8AVX2_loop
+
+packA8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func packA4AVX2(dst *float32, src *float32, mr int, lda int, kc int)
+// Requires: AVX
+TEXT ·packA4AVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ mr+16(FP), DX
+	MOVQ lda+24(FP), BX
+	MOVQ kc+32(FP), SI
+	SHLQ $0x02, DX
+	SHLQ $0x02, BX
+	LEAQ (BX)(BX*2), DI
+	MOVQ DX, R8
+	SHLQ $0x03, R8
+
+packA4AVX2_loop:
+	CMPQ         SI, $0x00000008
+	JL           packA4AVX2_done
+	VMOVUPS      (CX), Y0
+	VMOVUPS      (CX)(BX*1), Y1
+	VMOVUPS      (CX)(BX*2), Y2
+	VMOVUPS      (CX)(DI*1), Y3
+	MOVQ         AX, R9
+	VUNPCKLPS    Y1, Y0, Y4
+	VUNPCKHPS    Y1, Y0, Y0
+	VUNPCKLPS    Y3, Y2, Y1
+	VUNPCKHPS    Y3, Y2, Y2
+	VSHUFPS      $0x44, Y1, Y4, Y3
+	VSHUFPS      $0xee, Y1, Y4, Y1
+	VSHUFPS      $0x44, Y2, Y0, Y4
+	VSHUFPS      $0xee, Y2, Y0, Y0
+	VMOVUPS      X3, (R9)
+	ADDQ         DX, R9
+	VMOVUPS      X1, (R9)
+	ADDQ         DX, R9
+	VMOVUPS      X4, (R9)
+	ADDQ         DX, R9
+	VMOVUPS      X0, (R9)
+	ADDQ         DX, R9
+	VEXTRACTF128 $0x01, Y3, (R9)
+	ADDQ         DX, R9
+	VEXTRACTF128 $0x01, Y1, (R9)
+	ADDQ         DX, R9
+	VEXTRACTF128 $0x01, Y4, (R9)
+	ADDQ         DX, R9
+	VEXTRACTF128 $0x01, Y0, (R9)
+	ADDQ         DX, R9
+	ADDQ         R8, AX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000008, SI
+	JMP          packA4AVX2_loop
+
+packA4AVX2_done:
+	VZEROUPPER
+	RET
+
 // func sgemmKernelAVX512(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·sgemmKernelAVX512(SB), NOSPLIT, $0-48

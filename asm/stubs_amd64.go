@@ -276,6 +276,16 @@ func deinterleave2F32AVX2(even *float32, odd *float32, src *float32, n int)
 //go:noescape
 func deinterleave2RowsAVX2(even *float32, odd *float32, src *float32, n int, rows int, dstStride int, srcStride int)
 
+// packA8AVX2 sets dst[p*mr+i] = src[i*lda+p] for i < 8, p < kc; kc is a multiple of 8.
+//
+//go:noescape
+func packA8AVX2(dst *float32, src *float32, mr int, lda int, kc int)
+
+// packA4AVX2 sets dst[p*mr+i] = src[i*lda+p] for i < 4, p < kc; kc is a multiple of 8.
+//
+//go:noescape
+func packA4AVX2(dst *float32, src *float32, mr int, lda int, kc int)
+
 // sgemmKernelAVX512 is the 14x32 SGEMM micro-kernel (see asm.SgemmKernel).
 //
 //go:noescape

@@ -276,6 +276,51 @@ func softmaxRowF32(log bool, o, x []float32) {
 	asm.SubScalarF32(o, x, m+float32(math.Log(float64(s))))
 }
 
+// softmaxShortRow is the row length below which softmaxBlock takes
+// softmaxRowsF32: four asm calls per row cost more than the row's work
+// (dynamic_batch's 8-class softmax).
+const softmaxShortRow = 64
+
+// softmaxRowsF32 is softmaxRowF32 (not log) on consecutive rows of n
+// values, with one asm.ExpF32 call for all of them: per row the maximum,
+// x-m and the scaling by 1/sum are the same float32 operations as
+// softmaxRowF32's SubScalarF32 and MulScalarF32 (written as Go loops), the
+// exponentials are elementwise and the sums per row, so every bit is
+// softmaxRowF32's. Rows whose maximum is NaN or infinite take
+// softmaxRowScalar, as there.
+func softmaxRowsF32(o, x []float32, n int) {
+	if n == 0 {
+		return
+	}
+	x = x[:len(o)]
+	special := false
+	for r := 0; r < len(o); r += n {
+		xr, or := x[r:r+n], o[r:r+n]
+		m := maxFast32(xr)
+		if m != m || math.IsInf(float64(m), 0) {
+			special = true
+			continue
+		}
+		for i, v := range xr {
+			or[i] = v - m
+		}
+	}
+	asm.ExpF32(o, o)
+	for r := 0; r < len(o); r += n {
+		xr, or := x[r:r+n], o[r:r+n]
+		if special {
+			if m := maxFast32(xr); m != m || math.IsInf(float64(m), 0) {
+				softmaxRowScalar(false, or, xr)
+				continue
+			}
+		}
+		inv := 1 / sum32(or)
+		for i := range or {
+			or[i] *= inv
+		}
+	}
+}
+
 // softmaxRowScalar is the plain loop used for rows holding NaN or infinities.
 func softmaxRowScalar(log bool, o, x []float32) {
 	m := x[0]

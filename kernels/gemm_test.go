@@ -294,10 +294,20 @@ func BenchmarkSgemmThreads(b *testing.B) {
 func TestSgemmEpilogueBits(t *testing.T) {
 	defer SetNumThreads(0)
 	r := rand.New(rand.NewSource(13))
-	for _, s := range [][3]int{{37, 45, 300}, {7, 300, 40}, {50, 1000, 70}, {200, 129, 600}, {1, 517, 33}, {130, 260, 16}} {
+	for _, s := range [][3]int{{37, 45, 300}, {7, 300, 40}, {50, 1000, 70}, {200, 129, 600}, {1, 517, 33}, {130, 260, 16},
+		{64, 8, 16}, {9, 3, 5}, {20, 15, 7}} { // rows under 16 columns: the Go loops
 		m, n, k := s[0], s[1], s[2]
 		a, b := gemmRandF32(r, m*k), gemmRandF32(r, k*n)
 		rb, cb := gemmRandF32(r, m), gemmRandF32(r, n)
+		// Special biases: NaN payloads, infinities and -0 meet the sums.
+		for i, v := range []float32{float32(math.NaN()), float32(math.Inf(-1)), float32(math.Copysign(0, -1))} {
+			if i < n {
+				cb[n-1-i] = v
+			}
+			if i < m {
+				rb[m-1-i] = v
+			}
+		}
 		for _, th := range []int{1, 2} {
 			SetNumThreads(th)
 			for _, ep := range []*GemmEpilogue{{RowBias: rb, ColBias: cb, Relu: true}, {ColBias: cb}, {RowBias: rb}, {Relu: true}} {
@@ -327,5 +337,24 @@ func TestSgemmEpilogueBits(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkPackA times packing a 128x256 A into panels of each tile height
+// (14 and 8 at AVX-512, 6 at AVX2), the per-call cost of a product whose A
+// is an activation.
+func BenchmarkPackA(b *testing.B) {
+	const m, k = 128, 256
+	a := make([]float32, m*k)
+	for _, mr := range []int{14, 8, 6} {
+		dst := make([]float32, 16*k)
+		b.Run(fmt.Sprintf("mr=%d", mr), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				for ip := 0; ip*mr < m; ip++ {
+					gemmPackA(false, a, k, ip*mr, min(mr, m-ip*mr), 0, k, mr, dst)
+				}
+			}
+			b.ReportMetric(float64(m*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gelem/s")
+		})
 	}
 }

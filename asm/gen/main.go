@@ -79,6 +79,8 @@ func main() {
 	}
 	deinterleave2AVX2()
 	deinterleave2RowsAVX2()
+	packAAVX2(8)
+	packAAVX2(4)
 	sgemmAVX512()
 	sgemmAVX512Small()
 	sgemmAVX2()
@@ -529,6 +531,97 @@ func deinterleave2RowsAVX2() {
 	ADDQ(ss, src)
 	DECQ(rows)
 	JMP(LabelRef(name + "_row"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// packAAVX2 emits packA{rows}AVX2, the transposing copy of a GEMM's A
+// panel: dst[p*mr+i] = src[i*lda+p] for i < rows (8 or 4) and p < kc, kc a
+// multiple of 8 (strides in elements), one 8x8 (or 4x8) transpose per
+// eight depth steps: unpack pairs of rows, shuffle pairs of pairs, swap
+// 128-bit halves.
+func packAAVX2(rows int) {
+	name := fmt.Sprintf("packA%dAVX2", rows)
+	text(name, "func(dst, src *float32, mr, lda, kc int)")
+	Doc(fmt.Sprintf("%s sets dst[p*mr+i] = src[i*lda+p] for i < %d, p < kc; kc is a multiple of 8.", name, rows))
+	dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
+	src := Load(Param("src"), GP64()).(reg.GPVirtual)
+	mr := Load(Param("mr"), GP64()).(reg.GPVirtual)
+	lda := Load(Param("lda"), GP64()).(reg.GPVirtual)
+	kc := Load(Param("kc"), GP64()).(reg.GPVirtual)
+	SHLQ(U8(2), mr)
+	SHLQ(U8(2), lda)
+	// Row pointers: rows 0-3 from src (index lda*{0,1,2}, and 3 = 2+1),
+	// rows 4-7 from src+4*lda.
+	lda3 := GP64()
+	LEAQ(Mem{Base: lda, Index: lda, Scale: 2}, lda3)
+	src4 := GP64()
+	step := GP64() // 8*mr bytes: the destination's advance per 8 steps
+	MOVQ(mr, step)
+	SHLQ(U8(3), step)
+	Label(name + "_loop")
+	CMPQ(kc, U32(8))
+	JL(LabelRef(name + "_done"))
+	r := make([]reg.VecVirtual, rows)
+	for i := range r {
+		r[i] = YMM()
+	}
+	VMOVUPS(Mem{Base: src}, r[0])
+	VMOVUPS(Mem{Base: src, Index: lda, Scale: 1}, r[1])
+	VMOVUPS(Mem{Base: src, Index: lda, Scale: 2}, r[2])
+	VMOVUPS(Mem{Base: src, Index: lda3, Scale: 1}, r[3])
+	if rows == 8 {
+		LEAQ(Mem{Base: src, Index: lda, Scale: 4}, src4)
+		VMOVUPS(Mem{Base: src4}, r[4])
+		VMOVUPS(Mem{Base: src4, Index: lda, Scale: 1}, r[5])
+		VMOVUPS(Mem{Base: src4, Index: lda, Scale: 2}, r[6])
+		VMOVUPS(Mem{Base: src4, Index: lda3, Scale: 1}, r[7])
+	}
+	// quad(q) transposes rows 4q..4q+3: u[c] holds column c in its low
+	// half and column c+4 in its high half.
+	quad := func(q int) [4]reg.VecVirtual {
+		t := [4]reg.VecVirtual{YMM(), YMM(), YMM(), YMM()}
+		VUNPCKLPS(r[4*q+1], r[4*q], t[0])
+		VUNPCKHPS(r[4*q+1], r[4*q], t[1])
+		VUNPCKLPS(r[4*q+3], r[4*q+2], t[2])
+		VUNPCKHPS(r[4*q+3], r[4*q+2], t[3])
+		u := [4]reg.VecVirtual{YMM(), YMM(), YMM(), YMM()}
+		VSHUFPS(U8(0x44), t[2], t[0], u[0])
+		VSHUFPS(U8(0xEE), t[2], t[0], u[1])
+		VSHUFPS(U8(0x44), t[3], t[1], u[2])
+		VSHUFPS(U8(0xEE), t[3], t[1], u[3])
+		return u
+	}
+	d := GP64()
+	MOVQ(dst, d)
+	if rows == 8 {
+		lo, hi := quad(0), quad(1)
+		var cols [8]reg.VecVirtual
+		for c := 0; c < 4; c++ {
+			cols[c], cols[c+4] = YMM(), YMM()
+			VPERM2F128(U8(0x20), hi[c], lo[c], cols[c])
+			VPERM2F128(U8(0x31), hi[c], lo[c], cols[c+4])
+		}
+		for c := 0; c < 8; c++ {
+			VMOVUPS(cols[c], Mem{Base: d})
+			ADDQ(mr, d)
+		}
+	} else {
+		u := quad(0)
+		for c := 0; c < 4; c++ {
+			VMOVUPS(u[c].AsX(), Mem{Base: d})
+			ADDQ(mr, d)
+		}
+		for c := 0; c < 4; c++ {
+			VEXTRACTF128(U8(1), u[c], Mem{Base: d})
+			ADDQ(mr, d)
+		}
+	}
+	ADDQ(step, dst)
+	ADDQ(U32(32), src)
+	SUBQ(U32(8), kc)
+	JMP(LabelRef(name + "_loop"))
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
