@@ -137,20 +137,26 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	j.ntot = g.oh * ws
 	j.npanels = (j.ntot + nr - 1) / nr
 
-	// The offsets table, in the weights' depth order (c, i, j).
+	// The offsets table, in the weights' depth order (c, i, j): channel 0's
+	// taps, then each channel's are those plus c*chan_.
 	op := convOffsPool.Get().(*[]int)
 	offs := (*op)[:0]
-	maxOff := 0
-	for c := 0; c < cg; c++ {
-		for i := 0; i < g.kh; i++ {
-			di := i * g.dh
-			for jj := 0; jj < g.kw; jj++ {
-				dj := jj * g.dw
-				o := c*chan_ + ((di%g.sh)*g.sw+dj%g.sw)*plane + (di/g.sh)*ws + dj/g.sw
-				offs = append(offs, o)
-				maxOff = max(maxOff, o)
-			}
+	for i := 0; i < g.kh; i++ {
+		di := i * g.dh
+		for jj := 0; jj < g.kw; jj++ {
+			dj := jj * g.dw
+			offs = append(offs, ((di%g.sh)*g.sw+dj%g.sw)*plane+(di/g.sh)*ws+dj/g.sw)
 		}
+	}
+	taps := len(offs)
+	maxOff := 0
+	for c := 1; c < cg; c++ {
+		for _, o := range offs[:taps] {
+			offs = append(offs, c*chan_+o)
+		}
+	}
+	for _, o := range offs {
+		maxOff = max(maxOff, o)
 	}
 
 	var xb, tb *[]float32
