@@ -458,16 +458,7 @@ func (q *phasePlane) load(p, xc []float32, fill float32) {
 		}
 	}
 	if q.sw == 2 {
-		// Per row phase, its rows in one call (phaseRows2).
-		for ph := 0; ph < q.sh; ph++ {
-			r0 := ((ph-q.pt)%q.sh + q.sh) % q.sh
-			if r0 >= q.h {
-				continue
-			}
-			rows := (q.h - r0 + q.sh - 1) / q.sh
-			base := ph*2*q.sub + (r0+q.pt)/q.sh*q.wq
-			phaseRows2(p[base:], p[base+q.sub:], q.wq, xc[r0*q.w:], q.sh*q.w, rows, q.w, q.pl)
-		}
+		phaseSplit2(p, q.sub, q.wq, xc, q.h, q.w, q.pt, q.pl, q.sh)
 		return
 	}
 	for r := 0; r < q.h; r++ {

@@ -247,17 +247,7 @@ func convPhaseCopy(g *conv2dGeom, xg, xs []float32, ws, plane, chan_ int) {
 	for c := 0; c < g.c/g.g; c++ {
 		src := xg[c*hw : (c+1)*hw]
 		if g.sw == 2 {
-			// Per row phase, its rows in one call: input rows ih0, ih0+sh,
-			// ... are padded rows rq0, rq0+1, ... of row phase ph.
-			for ph := 0; ph < g.sh; ph++ {
-				ih0 := ((ph-g.pt)%g.sh + g.sh) % g.sh
-				if ih0 >= g.h {
-					continue
-				}
-				rows := (g.h - ih0 + g.sh - 1) / g.sh
-				base := c*chan_ + ph*2*plane + (ih0+g.pt)/g.sh*ws
-				phaseRows2(xs[base:], xs[base+plane:], ws, src[ih0*g.w:], g.sh*g.w, rows, g.w, g.pl)
-			}
+			phaseSplit2(xs[c*chan_:], plane, ws, src, g.h, g.w, g.pt, g.pl, g.sh)
 			continue
 		}
 		// Padded row r = ih + pt is row rq of row phase ph (r = rq*sh +
@@ -287,6 +277,23 @@ func convPhaseCopy(g *conv2dGeom, xg, xs []float32, ws, plane, chan_ int) {
 				}
 			}
 		}
+	}
+}
+
+// phaseSplit2 writes an h x w plane src, padded by pt rows above and pl
+// columns left, into its stride phases for column stride 2 and row stride
+// sh: phase plane (ph, pw) at dst[(ph*2+pw)*sub:], rows wq apart. Per row
+// phase one call: input rows r0, r0+sh, ... are padded rows
+// (r0+pt)/sh, +1, ... of that phase.
+func phaseSplit2(dst []float32, sub, wq int, src []float32, h, w, pt, pl, sh int) {
+	for ph := 0; ph < sh; ph++ {
+		r0 := ((ph-pt)%sh + sh) % sh
+		if r0 >= h {
+			continue
+		}
+		rows := (h - r0 + sh - 1) / sh
+		base := ph*2*sub + (r0+pt)/sh*wq
+		phaseRows2(dst[base:], dst[base+sub:], wq, src[r0*w:], sh*w, rows, w, pl)
 	}
 }
 

@@ -646,6 +646,8 @@ func gemmPackB(trans bool, b []float32, ldb, p0, kc, j0, cols, nr int, dst []flo
 			}
 			return
 		case cols == 48 && nr == 48:
+			// Unrolled like the 32-wide case: a loop over the 16-float
+			// blocks measured up to 20% slower (m=64, n=3072, k=768).
 			_ = dst[kc*48-1]
 			for p := 0; p < kc; p++ {
 				o := (p0+p)*ldb + j0

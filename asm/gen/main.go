@@ -81,13 +81,9 @@ func main() {
 	deinterleave2RowsAVX2()
 	packAAVX2(8)
 	packAAVX2(4)
-	sgemmAVX512()
-	sgemmAVX512Small()
-	sgemmAVX2()
-	sgemmAVX512Wide()
-	sgemmIndirectAVX512()
-	sgemmIndirectAVX512Wide()
-	sgemmIndirectAVX2()
+	for _, k := range gemmKernels {
+		k.emit()
+	}
 	for _, t := range directTiles {
 		sgemmDirectAVX2(t[0], t[1])
 	}
@@ -895,77 +891,58 @@ func reductionKernels(s isa) {
 	}
 }
 
-// sgemmAVX512 emits the 14x32 AVX-512 micro-kernel: 28 zmm accumulators,
-// two B vectors and two broadcast registers.
-func sgemmAVX512() {
-	const mr, nr = 14, 32
-	text("sgemmKernelAVX512", "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)")
-	Doc("sgemmKernelAVX512 is the 14x32 SGEMM micro-kernel (see asm.SgemmKernel).")
-	sgemmBody(mr, nr, 16, 64, func(i int) reg.VecPhysical { return zmms[i] }, []reg.VecPhysical{reg.Z28, reg.Z29}, reg.Z30, reg.Z31)
+// gemmKernel describes one SGEMM micro-kernel: its mr x nr tile, its vector
+// flavour, whether B comes through a table of row offsets (indirect: the
+// implicit GEMM of a convolution reading its patches in place) and the
+// registers beside the accumulators (B vectors, two broadcast registers).
+type gemmKernel struct {
+	name, doc          string
+	mr, nr             int
+	avx512             bool
+	prefetch, indirect bool // sgemmBodyPrefetch, sgemmBodyIndirect
+	b                  []reg.VecPhysical
+	a0, a1             reg.VecPhysical
 }
 
-// sgemmAVX512Small emits the 4x32 AVX-512 micro-kernel for products with few
-// rows (small batches), where the 14-row tile would mostly compute padding:
-// 8 zmm accumulators.
-func sgemmAVX512Small() {
-	const mr, nr = 4, 32
-	text("sgemmKernelAVX512Small", "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)")
-	Doc("sgemmKernelAVX512Small is the 4x32 SGEMM micro-kernel (see asm.SgemmKernelSmall).")
-	sgemmBody(mr, nr, 16, 64, func(i int) reg.VecPhysical { return zmms[i] }, []reg.VecPhysical{reg.Z28, reg.Z29}, reg.Z30, reg.Z31)
+// gemmKernels are the SGEMM micro-kernels, in the order they are emitted:
+// the 14x32 AVX-512 tile (28 zmm accumulators); the 4x32 one for products
+// with few rows, where 14 rows would mostly compute padding; the 6x16
+// AVX2+FMA tile (12 ymm accumulators); the 8x48 AVX-512 tile (24
+// accumulators, 3 B vectors), whose rows divide the sizes networks use
+// (64, 128, ...), which the 14-row tile covers 91% of, with 24 FMAs per 11
+// loads instead of 28 per 16; and the indirect forms of the 14x32, 8x48
+// and 6x16 tiles.
+var gemmKernels = []gemmKernel{
+	{name: "sgemmKernelAVX512", doc: "is the 14x32 SGEMM micro-kernel (see asm.SgemmKernel).", mr: 14, nr: 32, avx512: true,
+		b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmKernelAVX512Small", doc: "is the 4x32 SGEMM micro-kernel (see asm.SgemmKernelSmall).", mr: 4, nr: 32, avx512: true,
+		b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmKernelAVX2", doc: "is the 6x16 SGEMM micro-kernel (see asm.SgemmKernel).", mr: 6, nr: 16, prefetch: true,
+		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+	{name: "sgemmKernelAVX512Wide", doc: "is the 8x48 SGEMM micro-kernel (see asm.SgemmKernelWide).", mr: 8, nr: 48, avx512: true,
+		b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
+	{name: "sgemmIndirectAVX512", doc: "is the 14x32 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).",
+		mr: 14, nr: 32, avx512: true, indirect: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmIndirectAVX512Wide", doc: "is the 8x48 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).",
+		mr: 8, nr: 48, avx512: true, indirect: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
+	{name: "sgemmIndirectAVX2", doc: "is the 6x16 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).",
+		mr: 6, nr: 16, prefetch: true, indirect: true, b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
 }
 
-// sgemmAVX2 emits the 6x16 AVX2+FMA micro-kernel: 12 ymm accumulators.
-func sgemmAVX2() {
-	const mr, nr = 6, 16
-	text("sgemmKernelAVX2", "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)")
-	Doc("sgemmKernelAVX2 is the 6x16 SGEMM micro-kernel (see asm.SgemmKernel).")
-	sgemmBodyPrefetch = true
-	sgemmBody(mr, nr, 8, 32, func(i int) reg.VecPhysical { return ymms[i] }, []reg.VecPhysical{reg.Y12, reg.Y13}, reg.Y14, reg.Y15)
-	sgemmBodyPrefetch = false
-}
-
-// sgemmIndirectAVX512 emits the 14x32 AVX-512 micro-kernel whose B rows are
-// read in place through a table of offsets (row p at b[offs[p]]): the
-// implicit GEMM of a convolution without packing its patches.
-func sgemmIndirectAVX512() {
-	const mr, nr = 14, 32
-	text("sgemmIndirectAVX512", "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)")
-	Doc("sgemmIndirectAVX512 is the 14x32 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).")
-	sgemmBodyIndirect = true
-	sgemmBody(mr, nr, 16, 64, func(i int) reg.VecPhysical { return zmms[i] }, []reg.VecPhysical{reg.Z28, reg.Z29}, reg.Z30, reg.Z31)
-	sgemmBodyIndirect = false
-}
-
-// sgemmAVX512Wide emits the 8x48 AVX-512 micro-kernel: 24 zmm
-// accumulators, three B vectors and two broadcast registers. Its rows
-// divide the sizes networks use (64, 128, ...), which the 14-row tile
-// covers 91% of, and it does 24 FMAs per 11 loads instead of 28 per 16.
-func sgemmAVX512Wide() {
-	const mr, nr = 8, 48
-	text("sgemmKernelAVX512Wide", "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)")
-	Doc("sgemmKernelAVX512Wide is the 8x48 SGEMM micro-kernel (see asm.SgemmKernelWide).")
-	sgemmBody(mr, nr, 16, 64, func(i int) reg.VecPhysical { return zmms[i] }, []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, reg.Z27, reg.Z28)
-}
-
-// sgemmIndirectAVX512Wide emits the indirect form of the 8x48 AVX-512
-// micro-kernel (see sgemmAVX512Wide).
-func sgemmIndirectAVX512Wide() {
-	const mr, nr = 8, 48
-	text("sgemmIndirectAVX512Wide", "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)")
-	Doc("sgemmIndirectAVX512Wide is the 8x48 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).")
-	sgemmBodyIndirect = true
-	sgemmBody(mr, nr, 16, 64, func(i int) reg.VecPhysical { return zmms[i] }, []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, reg.Z27, reg.Z28)
-	sgemmBodyIndirect = false
-}
-
-// sgemmIndirectAVX2 emits the 6x16 AVX2+FMA micro-kernel with B rows read
-// through a table of offsets (see sgemmIndirectAVX512).
-func sgemmIndirectAVX2() {
-	const mr, nr = 6, 16
-	text("sgemmIndirectAVX2", "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)")
-	Doc("sgemmIndirectAVX2 is the 6x16 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).")
-	sgemmBodyPrefetch, sgemmBodyIndirect = true, true
-	sgemmBody(mr, nr, 8, 32, func(i int) reg.VecPhysical { return ymms[i] }, []reg.VecPhysical{reg.Y12, reg.Y13}, reg.Y14, reg.Y15)
+// emit generates the kernel.
+func (k gemmKernel) emit() {
+	sig := "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)"
+	if k.indirect {
+		sig = "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)"
+	}
+	text(k.name, sig)
+	Doc(k.name + " " + k.doc)
+	acc, lanes, vbytes := func(i int) reg.VecPhysical { return ymms[i] }, 8, 32
+	if k.avx512 {
+		acc, lanes, vbytes = func(i int) reg.VecPhysical { return zmms[i] }, 16, 64
+	}
+	sgemmBodyPrefetch, sgemmBodyIndirect = k.prefetch, k.indirect
+	sgemmBody(k.mr, k.nr, lanes, vbytes, acc, k.b, k.a0, k.a1)
 	sgemmBodyPrefetch, sgemmBodyIndirect = false, false
 }
 
