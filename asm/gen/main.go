@@ -449,19 +449,7 @@ func deinterleave2AVX2() {
 	Label(name + "_loop")
 	CMPQ(n, U32(8))
 	JL(LabelRef(name + "_done"))
-	a, b, e, o := YMM(), YMM(), YMM(), YMM()
-	VMOVUPS(mem(src, 0), a)
-	VMOVUPS(mem(src, 32), b)
-	VSHUFPS(U8(0x88), b, a, e) // a0 a2 b0 b2 | a4 a6 b4 b6
-	VSHUFPS(U8(0xDD), b, a, o) // a1 a3 b1 b3 | a5 a7 b5 b7
-	VPERMPD(U8(0xD8), e, e)    // 64-bit chunks 0 2 1 3
-	VPERMPD(U8(0xD8), o, o)
-	VMOVUPS(e, mem(even, 0))
-	VMOVUPS(o, mem(odd, 0))
-	ADDQ(U32(64), src)
-	ADDQ(U32(32), even)
-	ADDQ(U32(32), odd)
-	SUBQ(U32(8), n)
+	deinterleave8(even, odd, src, n)
 	JMP(LabelRef(name + "_loop"))
 	Label(name + "_done")
 	VZEROUPPER()
@@ -494,19 +482,7 @@ func deinterleave2RowsAVX2() {
 	Label(name + "_vec")
 	CMPQ(k, U32(8))
 	JL(LabelRef(name + "_tail"))
-	a, b, ev, ov := YMM(), YMM(), YMM(), YMM()
-	VMOVUPS(mem(s, 0), a)
-	VMOVUPS(mem(s, 32), b)
-	VSHUFPS(U8(0x88), b, a, ev)
-	VSHUFPS(U8(0xDD), b, a, ov)
-	VPERMPD(U8(0xD8), ev, ev)
-	VPERMPD(U8(0xD8), ov, ov)
-	VMOVUPS(ev, mem(e, 0))
-	VMOVUPS(ov, mem(o, 0))
-	ADDQ(U32(64), s)
-	ADDQ(U32(32), e)
-	ADDQ(U32(32), o)
-	SUBQ(U32(8), k)
+	deinterleave8(e, o, s, k)
 	JMP(LabelRef(name + "_vec"))
 	Label(name + "_tail")
 	CMPQ(k, U32(0))
@@ -621,6 +597,25 @@ func packAAVX2(rows int) {
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
+}
+
+// deinterleave8 emits one step of the deinterleave loops: 16 floats at
+// src split into 8 even ones at even and 8 odd ones at odd; the pointers
+// advance and n drops by 8.
+func deinterleave8(even, odd, src, n reg.GPVirtual) {
+	a, b, e, o := YMM(), YMM(), YMM(), YMM()
+	VMOVUPS(mem(src, 0), a)
+	VMOVUPS(mem(src, 32), b)
+	VSHUFPS(U8(0x88), b, a, e) // a0 a2 b0 b2 | a4 a6 b4 b6
+	VSHUFPS(U8(0xDD), b, a, o) // a1 a3 b1 b3 | a5 a7 b5 b7
+	VPERMPD(U8(0xD8), e, e)    // 64-bit chunks 0 2 1 3
+	VPERMPD(U8(0xD8), o, o)
+	VMOVUPS(e, mem(even, 0))
+	VMOVUPS(o, mem(odd, 0))
+	ADDQ(U32(64), src)
+	ADDQ(U32(32), even)
+	ADDQ(U32(32), odd)
+	SUBQ(U32(8), n)
 }
 
 func scalarKernels(s isa) {
