@@ -169,7 +169,7 @@ func Deinterleave2RowsF32(even, odd []float32, dstStride int, src []float32, src
 	if rows <= 0 || n <= 0 {
 		return
 	}
-	if n < 0 || dstStride < n || srcStride < 2*n || !extentOK(rows, n, dstStride, len(even)) ||
+	if dstStride < n || srcStride < 2*n || !extentOK(rows, n, dstStride, len(even)) ||
 		!extentOK(rows, n, dstStride, len(odd)) || !extentOK(rows, 2*n, srcStride, len(src)) {
 		panic(fmt.Sprintf("asm: Deinterleave2Rows: %d rows of %d pairs (strides %d, %d) do not fit even %d, odd %d, src %d",
 			rows, n, dstStride, srcStride, len(even), len(odd), len(src)))

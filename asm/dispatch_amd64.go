@@ -42,7 +42,10 @@ func install(l Level) {
 // LevelAVX512 or LevelAVX2). The elementwise ones take n a multiple of
 // vecWidth (8) at both levels: at AVX-512 the multiple of 16 goes to the
 // AVX-512 kernel and a last 8 to the AVX2 one (the same bits), so rows of 8
-// to 15 elements (a softmax over 8 classes) stay in SIMD code.
+// to 15 elements (a softmax over 8 classes) stay in SIMD code. The kernels
+// are called statically (a switch per level, not a table of functions): a
+// call through a func value would lose //go:noescape and move callers'
+// stack buffers to the heap.
 
 // avx512Part is the part of n (a multiple of 8) the AVX-512 kernels take:
 // its multiple of 16 at the AVX-512 level, none at AVX2.

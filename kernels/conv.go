@@ -75,6 +75,17 @@ type conv2dGeom struct {
 	oh, ow         int // output spatial size
 }
 
+// pointwise reports a 1x1 convolution at stride 1 without padding: a GEMM
+// on the input itself.
+func (g *conv2dGeom) pointwise() bool {
+	return g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0
+}
+
+// flatWidth is the padded width over the column stride, rounded up: the
+// width of a stride phase's rows, at which the indirect convolution
+// computes its output rows (conv_indirect.go).
+func (g *conv2dGeom) flatWidth() int { return (g.w + g.pl + g.pr + g.sw - 1) / g.sw }
+
 func convPair(op, name string, v []int64, def int64) (int, int, error) {
 	switch len(v) {
 	case 0:
@@ -199,10 +210,11 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 	}
 	if x.DType() == runtime.Float32 && outDT == runtime.Float32 {
 		var packs []*packedA
+		plan := planConvIndirect(&g, g.o/g.g)
 		if cg := g.c / g.g; cg > 1 {
-			packs = constConvPacked(w, g.g, g.o/g.g, cg*g.kh*g.kw, convIndirectWide(&g, g.o/g.g))
+			packs = constConvPacked(w, g.g, g.o/g.g, cg*g.kh*g.kw, plan.wide)
 		}
-		return conv2dF32(&g, out.Float32s(), x.Float32s(), w.Float32s(), packs, chain)
+		return conv2dF32(&g, out.Float32s(), x.Float32s(), w.Float32s(), packs, chain, plan)
 	}
 	// The plain loops capture their geometry; a copy keeps g on the stack
 	// for the float32 path.
@@ -217,8 +229,9 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 }
 
 // conv2dF32 is the float32 convolution, followed by chain (nil for none)
-// on each output plane (row o of chain for channel o).
-func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA, chain *rowChain) error {
+// on each output plane (row o of chain for channel o); plan is
+// planConvIndirect's choice for a group.
+func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA, chain *rowChain, plan convPlan) error {
 	cg, og := g.c/g.g, g.o/g.g
 	if cg == 1 {
 		conv2dDepthwiseF32(g, out, x, w, chain)
@@ -226,7 +239,7 @@ func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA, chain *rowC
 	}
 	kk := cg * g.kh * g.kw // GEMM depth
 	pix := g.oh * g.ow
-	pointwise := g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0
+	pointwise := g.pointwise()
 	for n := 0; n < g.n; n++ {
 		for gi := 0; gi < g.g; gi++ {
 			xg := x[(n*g.c+gi*cg)*g.h*g.w : (n*g.c+(gi+1)*cg)*g.h*g.w]
@@ -236,9 +249,9 @@ func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA, chain *rowC
 			if packs != nil {
 				pa = packs[gi] // the weights packed once (a registered constant)
 			}
-			if convIndirectOK(g, og) {
+			if plan.indirect {
 				// The chain runs inside, on each block of planes just computed.
-				convIndirectF32(g, xg, wg, og0, og, pa, convIndirectWide(g, og), chain, gi*og)
+				convIndirectF32(g, xg, wg, og0, og, pa, plan.wide, chain, gi*og)
 				continue
 			}
 			switch {

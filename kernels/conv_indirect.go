@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -33,60 +34,52 @@ import (
 // so every output has the same bits as there.
 
 // convIndirectMinRows is the fewest output channels per group the indirect
-// path takes: below it the packed driver's small tile wastes less.
+// path takes on the main tile: below it the packed driver's small tile
+// wastes less.
 const convIndirectMinRows = gemmSmallRows + 1
 
-// convIndirectOK reports whether conv2dF32 takes the indirect path for a
-// group of og output channels: enough rows for the main tile, and the flat
-// rows' extra columns cost at most a quarter more column panels than the
-// packed driver computes. Skipping the packing outweighs that: at equal
-// panel counts the indirect path is 1.2-1.8x faster on ResNet's and
-// cnn_64x64's layers, and 1.4x on a 4x4 image computed 6 columns wide
-// (BenchmarkConvPaths, an AVX-512 AMD EPYC).
-func convIndirectOK(g *conv2dGeom, og int) bool {
-	if og < convIndirectMinRows && !convIndirectWideOnly(og) {
-		return false
-	}
-	if g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 {
-		// Pointwise, B is the input in place: its rows, a plane apart,
-		// crowd a few cache sets, which the packed panels avoid. Skipping
-		// the packing wins while few output rows share each panel
-		// (BenchmarkConvPaths, 1 thread: 16 outputs 1.39x, 24 1.54x, 32
-		// 1.31x, 64 1.15x, 144 0.74x, 160 1.0x, 384 0.75x).
-		return og <= 64
-	}
-	_, nr := asm.SgemmTile()
-	ws := (g.w + g.pl + g.pr + g.sw - 1) / g.sw
-	flat, packed := (g.oh*ws+nr-1)/nr, (g.oh*g.ow+nr-1)/nr
-	return 4*flat <= 5*packed
+// convPlan is how conv2dF32 runs a group: on the indirect path or the
+// packed one, and on which tile.
+type convPlan struct {
+	indirect bool // convIndirectF32 rather than the packed GEMM driver
+	wide     bool // on asm.SgemmIndirectTile(true)'s tile
 }
 
-// convIndirectWideOnly reports whether og output channels, fewer than the
-// main tile's range, fill the wide tile's 8 rows at least 75% (6 to 8):
-// then the indirect path runs on the wide tile alone (cnn_small's 3->8
-// convolution: see BenchmarkConvPaths).
-func convIndirectWideOnly(og int) bool {
-	wmr, _, ok := asm.SgemmTileWide()
-	return ok && og <= wmr && 4*og >= 3*wmr
-}
-
-// convIndirectWide reports whether the indirect convolution of a group of
-// og output channels runs on the wide tile (asm.SgemmIndirectTile(true)):
-// when the level has it and it computes fewer padding rows and columns than
-// the main tile, e.g. 64 or 128 channels (the main tile's 14 rows cover
-// 91%) on images at least 14 wide.
-func convIndirectWide(g *conv2dGeom, og int) bool {
-	wmr, wnr, ok := asm.SgemmIndirectTile(true)
-	if !ok || !convIndirectOK(g, og) {
-		return false
-	}
-	if og < convIndirectMinRows {
-		return true
-	}
+// planConvIndirect chooses the path of a group of og output channels.
+//
+// The indirect path needs enough rows for the main tile, or 6 to 8 (75% or
+// more of the wide tile's 8 rows, which then runs alone: cnn_small's 3->8
+// convolution). Its flat rows' extra columns may cost at most a quarter
+// more column panels than the packed driver computes: skipping the packing
+// outweighs that (at equal panel counts the indirect path is 1.2-1.8x
+// faster on ResNet's and cnn_64x64's layers, and 1.4x on a 4x4 image
+// computed 6 columns wide; BenchmarkConvPaths, an AVX-512 AMD EPYC). A
+// pointwise convolution reads its input in place, which wins while few
+// output rows share each panel (1 thread: 16 outputs 1.39x, 24 1.54x, 32
+// 1.31x, 64 1.15x, 144 0.74x, 160 1.0x, 384 0.75x; the input's rows lie a
+// plane apart, which probably crowds few cache sets where packed panels
+// are contiguous).
+//
+// The wide tile is taken when it computes fewer padding rows and columns
+// (tilePadded) than the main one, e.g. 64 or 128 channels (the main tile's
+// 14 rows cover 91%) on images at least 14 wide.
+func planConvIndirect(g *conv2dGeom, og int) convPlan {
 	mr, nr := asm.SgemmTile()
-	ntot := g.oh * ((g.w + g.pl + g.pr + g.sw - 1) / g.sw)
-	cost := func(mr, nr int) int { return (og + mr - 1) / mr * mr * ((ntot + nr - 1) / nr * nr) }
-	return cost(wmr, wnr) < cost(mr, nr)
+	wmr, wnr, wideOK := asm.SgemmIndirectTile(true)
+	wideOnly := wideOK && og <= wmr && 4*og >= 3*wmr
+	if og < convIndirectMinRows && !wideOnly {
+		return convPlan{}
+	}
+	ntot := g.oh * g.flatWidth()
+	if g.pointwise() {
+		if og > 64 {
+			return convPlan{}
+		}
+	} else if flat, packed := (ntot+nr-1)/nr, (g.oh*g.ow+nr-1)/nr; 4*flat > 5*packed {
+		return convPlan{}
+	}
+	wide := wideOK && (og < convIndirectMinRows || tilePadded(og, ntot, wmr, wnr) < tilePadded(og, ntot, mr, nr))
+	return convPlan{indirect: true, wide: wide}
 }
 
 type convIndirectJob struct {
@@ -126,8 +119,7 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	cg := g.c / g.g
 	kk := cg * g.kh * g.kw
 	mr, nr, _ := asm.SgemmIndirectTile(wide)
-	hp, wp := g.h+g.pt+g.pb, g.w+g.pl+g.pr
-	hs, ws := (hp+g.sh-1)/g.sh, (wp+g.sw-1)/g.sw
+	hs, ws := (g.h+g.pt+g.pb+g.sh-1)/g.sh, g.flatWidth()
 	plane := hs * ws
 	chan_ := g.sh * g.sw * plane
 
@@ -149,18 +141,15 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 		}
 	}
 	taps := len(offs)
-	maxOff := 0
+	maxOff := (cg-1)*chan_ + slices.Max(offs)
 	for c := 1; c < cg; c++ {
 		for _, o := range offs[:taps] {
 			offs = append(offs, c*chan_+o)
 		}
 	}
-	for _, o := range offs {
-		maxOff = max(maxOff, o)
-	}
 
 	var xb, tb *[]float32
-	if g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 {
+	if g.pointwise() {
 		// Pointwise: B is the input itself (row p = channel p). Only a
 		// partial last panel would read past its end; it reads a packed
 		// copy instead, through offsets p*nr after the main table.
@@ -175,13 +164,12 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 			}
 			j.tail = tail
 		}
-		j.offs = offs
 	} else {
-		j.offs = offs
 		xb = getScratch(max(cg*chan_, maxOff+j.npanels*nr))
 		j.xs = *xb
 		convPhaseCopy(g, xg, j.xs, ws, plane, chan_)
 	}
+	j.offs = offs
 
 	// Weights: packed once (a registered constant) or here.
 	var ab *[]float32
@@ -195,10 +183,7 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	}
 	j.anp = anp
 
-	threads := NumThreads()
-	if int64(og)*int64(j.ntot)*int64(kk) < gemmParallelMinMNK && int64(og)*int64(j.ntot) < gemmParallelMinMN {
-		threads = 1
-	}
+	threads := gemmThreads(og, j.ntot, kk)
 	mc := gemmMC / mr * mr
 	j.mblocks = (og + mc - 1) / mc
 	mc = ((og+j.mblocks-1)/j.mblocks + mr - 1) / mr * mr
@@ -341,9 +326,8 @@ func (j *convIndirectJob) items(lo, hi int) {
 				bet = 1
 			}
 			ablk := j.a[pc*j.anp*mr+(i0/mr)*kc*mr:]
-			op := &offs[pc]
 			for jp := jp0; jp < jp1; jp++ {
-				bp, op := unsafe.Pointer(&j.xs[jp*nr]), op
+				bp, op := unsafe.Pointer(&j.xs[jp*nr]), &offs[pc]
 				if j.tail != nil && jp == j.npanels-1 {
 					bp, op = unsafe.Pointer(&j.tail[0]), &offs[k+pc]
 				}
@@ -377,19 +361,6 @@ func (j *convIndirectJob) items(lo, hi int) {
 				o := (i0 + i) * pix
 				j.chain.applyAt(j.out[o+p0:o+p1], j.chOff+i0+i, p0, pix)
 			}
-		}
-	}
-}
-
-// packAInto packs a (m x k, row stride lda) for tiles of mr rows into dst in
-// packedA's layout (depth blocks of gemmKC, then panels).
-func packAInto(dst []float32, m, k int, a []float32, lda, mr int) {
-	np := (m + mr - 1) / mr
-	for pc := 0; pc < k; pc += gemmKC {
-		kc := min(gemmKC, k-pc)
-		blk := dst[pc*np*mr:]
-		for ip := 0; ip < np; ip++ {
-			gemmPackA(false, a, lda, ip*mr, min(mr, m-ip*mr), pc, kc, mr, blk[ip*kc*mr:(ip+1)*kc*mr])
 		}
 	}
 }

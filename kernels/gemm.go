@@ -342,8 +342,23 @@ func gemmUseWide(m, n int) bool {
 		return false
 	}
 	mr, nr := asm.SgemmTile()
-	cost := func(mr, nr int) int { return (m + mr - 1) / mr * mr * ((n + nr - 1) / nr * nr) }
-	return cost(wmr, wnr) < cost(mr, nr)
+	return tilePadded(m, n, wmr, wnr) < tilePadded(m, n, mr, nr)
+}
+
+// tilePadded is the size of an m x n product rounded up to whole mr x nr
+// tiles: what the micro-kernel computes, padding included.
+func tilePadded(m, n, mr, nr int) int {
+	return (m + mr - 1) / mr * mr * ((n + nr - 1) / nr * nr)
+}
+
+// gemmThreads is the thread count for an m x n x k product: one below
+// gemmParallelMinMNK and gemmParallelMinMN, where waking workers costs more
+// than the arithmetic.
+func gemmThreads(m, n, k int) int {
+	if int64(m)*int64(n)*int64(k) < gemmParallelMinMNK && int64(m)*int64(n) < gemmParallelMinMN {
+		return 1
+	}
+	return NumThreads()
 }
 
 // gemmParallelMinMNK is the m*n*k below which Sgemm stays on one goroutine:
@@ -377,12 +392,9 @@ func (j *gemmJob) run() {
 		j.small, j.wide = false, true
 		mr, nr = wmr, wnr
 	}
-	threads := NumThreads()
-	// Small products run on the calling goroutine: waking workers costs more
-	// than the arithmetic. (Blocking, and so the result, is the same.)
-	if int64(m)*int64(n)*int64(k) < gemmParallelMinMNK && int64(m)*int64(n) < gemmParallelMinMN {
-		threads = 1
-	}
+	// Small products run on the calling goroutine. (Blocking, and so the
+	// result, is the same.)
+	threads := gemmThreads(m, n, k)
 	if j.directOK() {
 		j.runDirect(threads)
 		return

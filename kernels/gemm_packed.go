@@ -154,7 +154,7 @@ func constPackedB(b *runtime.Tensor, transB, wide bool) *PackedB {
 	pack := func(nr int) *PackedB {
 		return packBFor(transB, e.k, e.n, b.Float32s(), int(b.Shape()[1]), nr)
 	}
-	pb := e.pb
+	var pb *PackedB
 	if _, wnr, ok := asm.SgemmTileWide(); wide && ok {
 		e.onceWide.Do(func() { e.pbWide = pack(wnr) })
 		pb = e.pbWide
@@ -215,6 +215,19 @@ func packA(m, k int, a []float32, lda, mr int) *packedA {
 	p := &packedA{m: m, k: k, mr: mr, npanels: np, level: asm.CurrentLevel(), data: make([]float32, k*np*mr)}
 	packAInto(p.data, m, k, a, lda, mr)
 	return p
+}
+
+// packAInto packs a (m x k, row stride lda) for tiles of mr rows into dst in
+// packedA's layout (depth blocks of gemmKC, then panels).
+func packAInto(dst []float32, m, k int, a []float32, lda, mr int) {
+	np := (m + mr - 1) / mr
+	for pc := 0; pc < k; pc += gemmKC {
+		kc := min(gemmKC, k-pc)
+		blk := dst[pc*np*mr:]
+		for ip := 0; ip < np; ip++ {
+			gemmPackA(false, a, lda, ip*mr, min(mr, m-ip*mr), pc, kc, mr, blk[ip*kc*mr:(ip+1)*kc*mr])
+		}
+	}
 }
 
 // convAEntry caches the packed weights of a registered constant used as a

@@ -43,11 +43,13 @@ var maxPoolTapPool = sync.Pool{New: func() any {
 func maxPoolTap(g *pool2dGeom, o, x []float32, lowest float32) {
 	j := maxPoolTapPool.Get().(*maxPoolTapJob)
 	j.g, j.o, j.x, j.lo = *g, o, x, lowest
-	// The padded extent covers every window, ceil mode's last ones too.
-	hp := max(g.h+g.pt+g.pb, (g.oh-1)*g.sh+(g.kh-1)*g.dh+1)
-	wp := max(g.w+g.pl+g.pr, (g.ow-1)*g.sw+(g.kw-1)*g.dw+1)
-	j.ph.plan(g.h, g.w, g.pt, g.pl, hp, wp, g.sh, g.sw, g.kh, g.kw, g.dh, g.dw, g.oh)
 	j.pairs = pool2x2Pairs(g)
+	if !j.pairs {
+		// The padded extent covers every window, ceil mode's last ones too.
+		hp := max(g.h+g.pt+g.pb, (g.oh-1)*g.sh+(g.kh-1)*g.dh+1)
+		wp := max(g.w+g.pl+g.pr, (g.ow-1)*g.sw+(g.kw-1)*g.dw+1)
+		j.ph.plan(g.h, g.w, g.pt, g.pl, hp, wp, g.sh, g.sw, g.kh, g.kw, g.dh, g.dw, g.oh)
+	}
 	planes := g.n * g.c
 	if NumThreads() <= 1 || planes*g.oh*g.ow*g.kh*g.kw < parThreshold {
 		j.planes(0, planes)
@@ -65,16 +67,16 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 	if sc == nil {
 		sc = new(dwScratch)
 	}
+	if j.pairs {
+		j.planesPairs(lo, hi, sc)
+		j.scratch.Put(sc)
+		return
+	}
 	if cap(sc.p) < ph.plen {
 		sc.p = make([]float32, ph.plen)
 	}
 	if cap(sc.f) < ph.n {
 		sc.f = make([]float32, ph.n)
-	}
-	if j.pairs {
-		j.planesPairs(lo, hi, sc)
-		j.scratch.Put(sc)
-		return
 	}
 	p, f := sc.p[:ph.plen], sc.f[:ph.n]
 	inf := float32(math.Inf(-1))
