@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/relaxgo/relaxgo/asm"
@@ -261,10 +262,14 @@ func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA, chain *rowC
 				}
 			case pointwise:
 				src := gemmB{b: xg, ldb: pix}
-				sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix, pa)
+				sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix, pa, chain, gi*og)
+				continue
 			default:
+				// The chain runs in the GEMM's epilogue, on each group of
+				// tiles just computed.
 				src := gemmB{b: xg, conv: true, geom: *g}
-				sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix, pa)
+				sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix, pa, chain, gi*og)
+				continue
 			}
 			for i := 0; chain != nil && i < og; i++ {
 				chain.apply(og0[i*pix:(i+1)*pix], gi*og+i)
@@ -383,7 +388,14 @@ type convDWJob struct {
 	scratch   sync.Pool  // *dwScratch
 }
 
-type dwScratch struct{ p, f []float32 }
+// dwScratch is a worker's scratch: the padded plane p, last loaded with
+// geometry geom and padding fill (when padded is set), and the flat output f.
+type dwScratch struct {
+	p, f   []float32
+	geom   phaseGeom
+	fill   uint32 // the padding's bits
+	padded bool
+}
 
 // plan computes the scratch geometry of j.g.
 func (j *convDWJob) plan() {
@@ -400,6 +412,7 @@ func (j *convDWJob) tapPlanes(lo, hi int) {
 	}
 	if cap(sc.p) < j.ph.plen {
 		sc.p = make([]float32, j.ph.plen)
+		sc.padded = false
 	}
 	if cap(sc.f) < j.ph.n {
 		sc.f = make([]float32, j.ph.n)
@@ -411,7 +424,7 @@ func (j *convDWJob) tapPlanes(lo, hi int) {
 		n, o := plane/g.o, plane%g.o
 		c := o / og
 		if src := n*g.c + c; src != loaded {
-			j.ph.load(p, x[src*g.h*g.w:(src+1)*g.h*g.w], 0)
+			j.ph.loadReuse(sc, p, x[src*g.h*g.w:(src+1)*g.h*g.w], 0)
 			loaded = src
 		}
 		asm.TapSumF32(f, p, j.ph.offs, w[o*g.kh*g.kw:(o+1)*g.kh*g.kw])
@@ -431,11 +444,18 @@ func (j *convDWJob) tapPlanes(lo, hi int) {
 // y*wq+x of a flat run of n values (oh rows of wq, rounded up to a whole
 // vector), and tap (i, k) reads the plane at that index plus offs[i*kw+k].
 type phasePlane struct {
+	phaseGeom
+	// The flat output length n.
+	n    int
+	offs []int
+}
+
+// phaseGeom is what decides which positions of a phase-split plane hold
+// input data (loadData writes those and no others).
+type phaseGeom struct {
 	h, w, pt, pl, sh, sw int
-	// Sub-image width wq and size sub, the flat output length n and the
-	// scratch plane length.
-	wq, sub, n, plen int
-	offs             []int
+	// Sub-image width wq and size sub, and the scratch plane length.
+	wq, sub, plen int
 }
 
 // plan computes the geometry for an h x w input padded to hp x wp (pt rows
@@ -470,6 +490,24 @@ func (q *phasePlane) load(p, xc []float32, fill float32) {
 			copy(p[k:], p[:k])
 		}
 	}
+	q.loadData(p, xc)
+}
+
+// loadReuse is load into sc's plane p: the padding is written only when p
+// was last loaded with another geometry or fill (loads write only the data
+// positions, so the padding of the last one is still in place).
+func (q *phasePlane) loadReuse(sc *dwScratch, p, xc []float32, fill float32) {
+	if !sc.padded || sc.geom != q.phaseGeom || sc.fill != math.Float32bits(fill) {
+		q.load(p, xc, fill)
+		sc.geom, sc.fill, sc.padded = q.phaseGeom, math.Float32bits(fill), true
+		return
+	}
+	q.loadData(p, xc)
+}
+
+// loadData writes the input plane xc into its positions of p, and nothing
+// else of p.
+func (q *phasePlane) loadData(p, xc []float32) {
 	if q.sw == 2 {
 		phaseSplit2(p, q.sub, q.wq, xc, q.h, q.w, q.pt, q.pl, q.sh)
 		return

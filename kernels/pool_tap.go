@@ -74,6 +74,7 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 	}
 	if cap(sc.p) < ph.plen {
 		sc.p = make([]float32, ph.plen)
+		sc.padded = false
 	}
 	if cap(sc.f) < ph.n {
 		sc.f = make([]float32, ph.n)
@@ -83,7 +84,7 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 	for pl := lo; pl < hi; pl++ {
 		n, c := pl/g.c, pl%g.c
 		xb := n*g.xsN + c*g.xsC
-		ph.load(p, j.x[xb:xb+g.h*g.w], inf)
+		ph.loadReuse(sc, p, j.x[xb:xb+g.h*g.w], inf)
 		asm.TapMaxF32(f, p, ph.offs, j.lo)
 		ob := n*g.osN + c*g.osC
 		for y := 0; y < g.oh; y++ {
@@ -101,6 +102,7 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 func (j *maxPoolTapJob) planesPairs(lo, hi int, sc *dwScratch) {
 	g := &j.g
 	half := g.h * g.ow
+	sc.padded = false // p is overwritten here
 	if cap(sc.p) < 2*half {
 		sc.p = make([]float32, 2*half)
 	}

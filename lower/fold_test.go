@@ -83,3 +83,114 @@ class Module:
 		t.Errorf("no folded 4-D constant:\n%s", text)
 	}
 }
+
+// TestFoldConvAffine checks that FoldConvAffine folds a batch norm's
+// subtract, multiply and add after a convolution with constant weights into
+// the weights and one bias add (values from float64, rounded once), keeps
+// the relu after them, and leaves alone a chain with nothing to scale (a
+// bias add) and one whose scaling is not affine (a constant divided by the
+// convolution).
+func TestFoldConvAffine(t *testing.T) {
+	const head = `# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 1, 3, 3), dtype="float32")) -> R.Tensor((1, 2, 3, 3), dtype="float32"):
+        with R.dataflow():
+            w = R.const(np.array([[[[0.1, 0.2, 0.3], [0.4, 0.5, 0.6], [0.7, 0.8, 0.9]]], [[[1.5, -2.5, 3.0], [0.0, 1.0, -1.0], [2.0, 0.25, -0.75]]]], dtype=np.float32))
+            mean = R.const(np.array([[[0.3]], [[-1.7]]], dtype=np.float32))
+            scale = R.const(np.array([[[3.1]], [[0.7]]], dtype=np.float32))
+            shift = R.const(np.array([[[0.9]], [[-0.2]]], dtype=np.float32))
+            c = R.nn.conv2d(x, w, padding=[1, 1, 1, 1])
+`
+	cases := []struct {
+		name, body string
+		folded     bool
+	}{
+		{"batch norm and relu", `            a = R.subtract(c, mean)
+            b = R.multiply(a, scale)
+            d = R.add(b, shift)
+            gv = R.nn.relu(d)
+`, true},
+		{"bias only", `            d = R.add(c, shift)
+            gv = R.nn.relu(d)
+`, false},
+		{"constant over conv", `            a = R.divide(scale, c)
+            gv = R.add(a, shift)
+`, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := head + tc.body + "            R.output(gv)\n        return gv\n"
+			m, err := tvmscript.Parse("foldconv.py", []byte(src), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var passes []lower.Pass
+			for _, p := range lower.DefaultPasses() {
+				passes = append(passes, p)
+				if p.Name == "fold-conv-affine" {
+					break
+				}
+			}
+			out, err := lower.Run(m, passes, lower.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := tvmscript.Print(out, tvmscript.Current)
+			var call *ir.Call
+			for _, f := range out.RelaxFuncs() {
+				ir.VisitExpr(f.Body, func(e ir.Expr) bool {
+					if c, ok := e.(*ir.Call); ok && len(c.Args) == 2 {
+						if ext, ok := c.Args[0].(*ir.ExternFunc); ok && ext.Symbol == lower.Conv2DChainKernel {
+							call = c
+						}
+					}
+					return true
+				})
+			}
+			if call == nil {
+				t.Fatalf("no fused convolution:\n%s", text)
+			}
+			args := call.Args[1].(*ir.Tuple).Fields
+			codes := args[10].(*ir.ShapeExpr).Values
+			if !tc.folded {
+				// The weights stay the bound constant w, the chain its two steps.
+				if v, ok := args[1].(*ir.Var); !ok || v.Name != "w" || len(codes) != 2 {
+					t.Errorf("chain or weights changed:\n%s", text)
+				}
+				return
+			}
+			w, ok := args[1].(*ir.Constant)
+			if !ok {
+				t.Fatalf("weights are %T, not a constant:\n%s", args[1], text)
+			}
+			ws := w.Value.Float32s()
+			orig := []float32{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.5, -2.5, 3.0, 0.0, 1.0, -1.0, 2.0, 0.25, -0.75}
+			mean, scale, shift := []float64{0.3, -1.7}, []float64{3.1, 0.7}, []float64{0.9, -0.2}
+			for i := range orig {
+				o := i / 9
+				s := float64(float32(scale[o]))
+				if want := float32(float64(orig[i]) * s); ws[i] != want {
+					t.Errorf("weight %d = %v, want %v", i, ws[i], want)
+				}
+			}
+			if len(codes) != 2 || codes[0].(*ir.IntImm).Value != 0 || codes[1].(*ir.IntImm).Value != 100 {
+				t.Fatalf("codes %v, want add then relu:\n%s", codes, text)
+			}
+			bias, ok := args[11].(*ir.Constant)
+			if !ok || len(args) != 12 {
+				t.Fatalf("chain operands %v, want one constant bias:\n%s", args[11:], text)
+			}
+			for o, got := range bias.Value.Float32s() {
+				s := float64(float32(scale[o]))
+				want := float32(-float64(float32(mean[o]))*s + float64(float32(shift[o])))
+				if got != want {
+					t.Errorf("bias %d = %v, want %v", o, got, want)
+				}
+			}
+		})
+	}
+}

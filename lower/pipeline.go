@@ -47,6 +47,7 @@ func DefaultPasses() []Pass {
 		{"fuse-matmul-epilogue", FuseMatmulEpilogue},
 		{"fuse-elementwise-chains", FuseElementwiseChains},
 		{"fuse-conv-chain", FuseConvChain},
+		{"fold-conv-affine", FoldConvAffine},
 		{"to-non-dataflow", ToNonDataflow},
 		{"call-tir-rewrite", CallTIRRewrite},
 		{"static-plan-block-memory", StaticPlanBlockMemory},
