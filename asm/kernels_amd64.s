@@ -746,7 +746,7 @@ TEXT ·tapSumF32AVX512(SB), NOSPLIT, $0-48
 
 tapSumF32AVX512_u8:
 	CMPQ   DI, $0x00000080
-	JL     tapSumF32AVX512_u1
+	JL     tapSumF32AVX512_u4
 	VXORPS Z0, Z0, Z0
 	VXORPS Z1, Z1, Z1
 	VXORPS Z2, Z2, Z2
@@ -793,6 +793,64 @@ tapSumF32AVX512_u8_tap:
 	SUBQ         $0x00000080, DI
 	JMP          tapSumF32AVX512_u8
 
+tapSumF32AVX512_u4:
+	CMPQ   DI, $0x00000040
+	JL     tapSumF32AVX512_u2
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	XORQ   R8, R8
+
+tapSumF32AVX512_u4_tap:
+	MOVQ         (DX)(R8*8), R9
+	VBROADCASTSS (BX)(R8*4), Z4
+	LEAQ         (CX)(R9*4), R9
+	VMULPS       (R9), Z4, Z5
+	VADDPS       Z5, Z0, Z0
+	VMULPS       64(R9), Z4, Z5
+	VADDPS       Z5, Z1, Z1
+	VMULPS       128(R9), Z4, Z5
+	VADDPS       Z5, Z2, Z2
+	VMULPS       192(R9), Z4, Z4
+	VADDPS       Z4, Z3, Z3
+	INCQ         R8
+	CMPQ         R8, SI
+	JL           tapSumF32AVX512_u4_tap
+	VMOVUPS      Z0, (AX)
+	VMOVUPS      Z1, 64(AX)
+	VMOVUPS      Z2, 128(AX)
+	VMOVUPS      Z3, 192(AX)
+	ADDQ         $0x00000100, AX
+	ADDQ         $0x00000100, CX
+	SUBQ         $0x00000040, DI
+	JMP          tapSumF32AVX512_u4
+
+tapSumF32AVX512_u2:
+	CMPQ   DI, $0x00000020
+	JL     tapSumF32AVX512_u1
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	XORQ   R8, R8
+
+tapSumF32AVX512_u2_tap:
+	MOVQ         (DX)(R8*8), R9
+	VBROADCASTSS (BX)(R8*4), Z2
+	LEAQ         (CX)(R9*4), R9
+	VMULPS       (R9), Z2, Z3
+	VADDPS       Z3, Z0, Z0
+	VMULPS       64(R9), Z2, Z2
+	VADDPS       Z2, Z1, Z1
+	INCQ         R8
+	CMPQ         R8, SI
+	JL           tapSumF32AVX512_u2_tap
+	VMOVUPS      Z0, (AX)
+	VMOVUPS      Z1, 64(AX)
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000080, CX
+	SUBQ         $0x00000020, DI
+	JMP          tapSumF32AVX512_u2
+
 tapSumF32AVX512_u1:
 	CMPQ   DI, $0x00000010
 	JL     tapSumF32AVX512_done
@@ -829,7 +887,7 @@ TEXT ·tapMaxF32AVX512(SB), NOSPLIT, $0-48
 
 tapMaxF32AVX512_u4:
 	CMPQ         SI, $0x00000040
-	JL           tapMaxF32AVX512_u1
+	JL           tapMaxF32AVX512_u2
 	VBROADCASTSS lo+24(FP), Z0
 	VBROADCASTSS lo+24(FP), Z1
 	VBROADCASTSS lo+24(FP), Z2
@@ -891,6 +949,46 @@ tapMaxF32AVX512_u4_tap:
 	SUBQ    $0x00000040, SI
 	JMP     tapMaxF32AVX512_u4
 
+tapMaxF32AVX512_u2:
+	CMPQ         SI, $0x00000020
+	JL           tapMaxF32AVX512_u1
+	VBROADCASTSS lo+24(FP), Z0
+	VBROADCASTSS lo+24(FP), Z1
+	XORQ         DI, DI
+
+tapMaxF32AVX512_u2_tap:
+	MOVQ    (DX)(DI*8), R8
+	LEAQ    (CX)(R8*4), R8
+	VMOVUPS (R8), Z2
+	VXORPS  c32_80000000<>+0(SB), Z0, Z0
+	VXORPS  c32_80000000<>+0(SB), Z2, Z3
+	VMINPS  Z3, Z0, Z3
+	VMINPS  Z0, Z3, Z0
+	VORPS   Z3, Z0, Z0
+	VXORPS  c32_80000000<>+0(SB), Z0, Z0
+	VCMPPS  $0x03, Z2, Z2, K1
+	VMOVAPS Z2, K1, Z0
+	VMOVAPS Z0, Z0
+	VMOVUPS 64(R8), Z2
+	VXORPS  c32_80000000<>+0(SB), Z1, Z1
+	VXORPS  c32_80000000<>+0(SB), Z2, Z3
+	VMINPS  Z3, Z1, Z3
+	VMINPS  Z1, Z3, Z1
+	VORPS   Z3, Z1, Z1
+	VXORPS  c32_80000000<>+0(SB), Z1, Z1
+	VCMPPS  $0x03, Z2, Z2, K1
+	VMOVAPS Z2, K1, Z1
+	VMOVAPS Z1, Z1
+	INCQ    DI
+	CMPQ    DI, BX
+	JL      tapMaxF32AVX512_u2_tap
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	SUBQ    $0x00000020, SI
+	JMP     tapMaxF32AVX512_u2
+
 tapMaxF32AVX512_u1:
 	CMPQ         SI, $0x00000010
 	JL           tapMaxF32AVX512_done
@@ -935,7 +1033,7 @@ TEXT ·scalarChainF32AVX512(SB), NOSPLIT, $0-48
 
 scalarChainF32AVX512_u8:
 	CMPQ    DI, $0x00000080
-	JL      scalarChainF32AVX512_u1
+	JL      scalarChainF32AVX512_u4
 	VMOVUPS (CX), Z0
 	VMOVUPS 64(CX), Z1
 	VMOVUPS 128(CX), Z2
@@ -1150,6 +1248,252 @@ scalarChainF32AVX512_u8_store:
 	ADDQ    $0x00000200, AX
 	SUBQ    $0x00000080, DI
 	JMP     scalarChainF32AVX512_u8
+
+scalarChainF32AVX512_u4:
+	CMPQ    DI, $0x00000040
+	JL      scalarChainF32AVX512_u2
+	VMOVUPS (CX), Z0
+	VMOVUPS 64(CX), Z1
+	VMOVUPS 128(CX), Z2
+	VMOVUPS 192(CX), Z3
+	XORQ    R8, R8
+
+scalarChainF32AVX512_u4_step:
+	CMPQ         R8, SI
+	JGE          scalarChainF32AVX512_u4_store
+	MOVBQZX      (DX)(R8*1), R9
+	VBROADCASTSS (BX)(R8*4), Z4
+	CMPQ         R9, $0x00000000
+	JE           scalarChainF32AVX512_u4_op0
+	CMPQ         R9, $0x00000001
+	JE           scalarChainF32AVX512_u4_op1
+	CMPQ         R9, $0x00000002
+	JE           scalarChainF32AVX512_u4_op2
+	CMPQ         R9, $0x00000003
+	JE           scalarChainF32AVX512_u4_op3
+	CMPQ         R9, $0x00000004
+	JE           scalarChainF32AVX512_u4_op4
+	CMPQ         R9, $0x00000005
+	JE           scalarChainF32AVX512_u4_op5
+	CMPQ         R9, $0x00000006
+	JE           scalarChainF32AVX512_u4_op6
+	CMPQ         R9, $0x00000007
+	JE           scalarChainF32AVX512_u4_op7
+	CMPQ         R9, $0x00000008
+	JE           scalarChainF32AVX512_u4_op8
+	JMP          scalarChainF32AVX512_u4_next
+
+scalarChainF32AVX512_u4_op0:
+	VADDPS Z4, Z0, Z0
+	VADDPS Z4, Z1, Z1
+	VADDPS Z4, Z2, Z2
+	VADDPS Z4, Z3, Z3
+	JMP    scalarChainF32AVX512_u4_next
+
+scalarChainF32AVX512_u4_op1:
+	VSUBPS Z4, Z0, Z0
+	VSUBPS Z4, Z1, Z1
+	VSUBPS Z4, Z2, Z2
+	VSUBPS Z4, Z3, Z3
+	JMP    scalarChainF32AVX512_u4_next
+
+scalarChainF32AVX512_u4_op2:
+	VSUBPS Z0, Z4, Z0
+	VSUBPS Z1, Z4, Z1
+	VSUBPS Z2, Z4, Z2
+	VSUBPS Z3, Z4, Z3
+	JMP    scalarChainF32AVX512_u4_next
+
+scalarChainF32AVX512_u4_op3:
+	VMULPS Z4, Z0, Z0
+	VMULPS Z4, Z1, Z1
+	VMULPS Z4, Z2, Z2
+	VMULPS Z4, Z3, Z3
+	JMP    scalarChainF32AVX512_u4_next
+
+scalarChainF32AVX512_u4_op4:
+	VDIVPS Z4, Z0, Z0
+	VDIVPS Z4, Z1, Z1
+	VDIVPS Z4, Z2, Z2
+	VDIVPS Z4, Z3, Z3
+	JMP    scalarChainF32AVX512_u4_next
+
+scalarChainF32AVX512_u4_op5:
+	VDIVPS Z0, Z4, Z0
+	VDIVPS Z1, Z4, Z1
+	VDIVPS Z2, Z4, Z2
+	VDIVPS Z3, Z4, Z3
+	JMP    scalarChainF32AVX512_u4_next
+
+scalarChainF32AVX512_u4_op6:
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z4, Z5
+	VMINPS Z5, Z0, Z5
+	VMINPS Z0, Z5, Z0
+	VORPS  Z5, Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z1, Z1
+	VXORPS c32_80000000<>+0(SB), Z4, Z5
+	VMINPS Z5, Z1, Z5
+	VMINPS Z1, Z5, Z1
+	VORPS  Z5, Z1, Z1
+	VXORPS c32_80000000<>+0(SB), Z1, Z1
+	VXORPS c32_80000000<>+0(SB), Z2, Z2
+	VXORPS c32_80000000<>+0(SB), Z4, Z5
+	VMINPS Z5, Z2, Z5
+	VMINPS Z2, Z5, Z2
+	VORPS  Z5, Z2, Z2
+	VXORPS c32_80000000<>+0(SB), Z2, Z2
+	VXORPS c32_80000000<>+0(SB), Z3, Z3
+	VXORPS c32_80000000<>+0(SB), Z4, Z4
+	VMINPS Z4, Z3, Z4
+	VMINPS Z3, Z4, Z3
+	VORPS  Z4, Z3, Z3
+	VXORPS c32_80000000<>+0(SB), Z3, Z3
+	JMP    scalarChainF32AVX512_u4_next
+
+scalarChainF32AVX512_u4_op7:
+	VMINPS Z4, Z0, Z5
+	VMINPS Z0, Z5, Z0
+	VORPS  Z5, Z0, Z0
+	VMINPS Z4, Z1, Z5
+	VMINPS Z1, Z5, Z1
+	VORPS  Z5, Z1, Z1
+	VMINPS Z4, Z2, Z5
+	VMINPS Z2, Z5, Z2
+	VORPS  Z5, Z2, Z2
+	VMINPS Z4, Z3, Z4
+	VMINPS Z3, Z4, Z3
+	VORPS  Z4, Z3, Z3
+	JMP    scalarChainF32AVX512_u4_next
+
+scalarChainF32AVX512_u4_op8:
+	VXORPS Z4, Z4, Z4
+	VMAXPS Z0, Z4, Z0
+	VXORPS Z4, Z4, Z4
+	VMAXPS Z1, Z4, Z1
+	VXORPS Z4, Z4, Z4
+	VMAXPS Z2, Z4, Z2
+	VXORPS Z4, Z4, Z4
+	VMAXPS Z3, Z4, Z3
+
+scalarChainF32AVX512_u4_next:
+	INCQ R8
+	JMP  scalarChainF32AVX512_u4_step
+
+scalarChainF32AVX512_u4_store:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	VMOVUPS Z2, 128(AX)
+	VMOVUPS Z3, 192(AX)
+	ADDQ    $0x00000100, CX
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000040, DI
+	JMP     scalarChainF32AVX512_u4
+
+scalarChainF32AVX512_u2:
+	CMPQ    DI, $0x00000020
+	JL      scalarChainF32AVX512_u1
+	VMOVUPS (CX), Z0
+	VMOVUPS 64(CX), Z1
+	XORQ    R8, R8
+
+scalarChainF32AVX512_u2_step:
+	CMPQ         R8, SI
+	JGE          scalarChainF32AVX512_u2_store
+	MOVBQZX      (DX)(R8*1), R9
+	VBROADCASTSS (BX)(R8*4), Z2
+	CMPQ         R9, $0x00000000
+	JE           scalarChainF32AVX512_u2_op0
+	CMPQ         R9, $0x00000001
+	JE           scalarChainF32AVX512_u2_op1
+	CMPQ         R9, $0x00000002
+	JE           scalarChainF32AVX512_u2_op2
+	CMPQ         R9, $0x00000003
+	JE           scalarChainF32AVX512_u2_op3
+	CMPQ         R9, $0x00000004
+	JE           scalarChainF32AVX512_u2_op4
+	CMPQ         R9, $0x00000005
+	JE           scalarChainF32AVX512_u2_op5
+	CMPQ         R9, $0x00000006
+	JE           scalarChainF32AVX512_u2_op6
+	CMPQ         R9, $0x00000007
+	JE           scalarChainF32AVX512_u2_op7
+	CMPQ         R9, $0x00000008
+	JE           scalarChainF32AVX512_u2_op8
+	JMP          scalarChainF32AVX512_u2_next
+
+scalarChainF32AVX512_u2_op0:
+	VADDPS Z2, Z0, Z0
+	VADDPS Z2, Z1, Z1
+	JMP    scalarChainF32AVX512_u2_next
+
+scalarChainF32AVX512_u2_op1:
+	VSUBPS Z2, Z0, Z0
+	VSUBPS Z2, Z1, Z1
+	JMP    scalarChainF32AVX512_u2_next
+
+scalarChainF32AVX512_u2_op2:
+	VSUBPS Z0, Z2, Z0
+	VSUBPS Z1, Z2, Z1
+	JMP    scalarChainF32AVX512_u2_next
+
+scalarChainF32AVX512_u2_op3:
+	VMULPS Z2, Z0, Z0
+	VMULPS Z2, Z1, Z1
+	JMP    scalarChainF32AVX512_u2_next
+
+scalarChainF32AVX512_u2_op4:
+	VDIVPS Z2, Z0, Z0
+	VDIVPS Z2, Z1, Z1
+	JMP    scalarChainF32AVX512_u2_next
+
+scalarChainF32AVX512_u2_op5:
+	VDIVPS Z0, Z2, Z0
+	VDIVPS Z1, Z2, Z1
+	JMP    scalarChainF32AVX512_u2_next
+
+scalarChainF32AVX512_u2_op6:
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z2, Z3
+	VMINPS Z3, Z0, Z3
+	VMINPS Z0, Z3, Z0
+	VORPS  Z3, Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z1, Z1
+	VXORPS c32_80000000<>+0(SB), Z2, Z2
+	VMINPS Z2, Z1, Z2
+	VMINPS Z1, Z2, Z1
+	VORPS  Z2, Z1, Z1
+	VXORPS c32_80000000<>+0(SB), Z1, Z1
+	JMP    scalarChainF32AVX512_u2_next
+
+scalarChainF32AVX512_u2_op7:
+	VMINPS Z2, Z0, Z3
+	VMINPS Z0, Z3, Z0
+	VORPS  Z3, Z0, Z0
+	VMINPS Z2, Z1, Z2
+	VMINPS Z1, Z2, Z1
+	VORPS  Z2, Z1, Z1
+	JMP    scalarChainF32AVX512_u2_next
+
+scalarChainF32AVX512_u2_op8:
+	VXORPS Z2, Z2, Z2
+	VMAXPS Z0, Z2, Z0
+	VXORPS Z2, Z2, Z2
+	VMAXPS Z1, Z2, Z1
+
+scalarChainF32AVX512_u2_next:
+	INCQ R8
+	JMP  scalarChainF32AVX512_u2_step
+
+scalarChainF32AVX512_u2_store:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000020, DI
+	JMP     scalarChainF32AVX512_u2
 
 scalarChainF32AVX512_u1:
 	CMPQ    DI, $0x00000010
@@ -3291,7 +3635,7 @@ TEXT ·tapSumF32AVX2(SB), NOSPLIT, $0-48
 
 tapSumF32AVX2_u8:
 	CMPQ   DI, $0x00000040
-	JL     tapSumF32AVX2_u1
+	JL     tapSumF32AVX2_u4
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -3338,6 +3682,64 @@ tapSumF32AVX2_u8_tap:
 	SUBQ         $0x00000040, DI
 	JMP          tapSumF32AVX2_u8
 
+tapSumF32AVX2_u4:
+	CMPQ   DI, $0x00000020
+	JL     tapSumF32AVX2_u2
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ   R8, R8
+
+tapSumF32AVX2_u4_tap:
+	MOVQ         (DX)(R8*8), R9
+	VBROADCASTSS (BX)(R8*4), Y4
+	LEAQ         (CX)(R9*4), R9
+	VMULPS       (R9), Y4, Y5
+	VADDPS       Y5, Y0, Y0
+	VMULPS       32(R9), Y4, Y5
+	VADDPS       Y5, Y1, Y1
+	VMULPS       64(R9), Y4, Y5
+	VADDPS       Y5, Y2, Y2
+	VMULPS       96(R9), Y4, Y4
+	VADDPS       Y4, Y3, Y3
+	INCQ         R8
+	CMPQ         R8, SI
+	JL           tapSumF32AVX2_u4_tap
+	VMOVUPS      Y0, (AX)
+	VMOVUPS      Y1, 32(AX)
+	VMOVUPS      Y2, 64(AX)
+	VMOVUPS      Y3, 96(AX)
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000080, CX
+	SUBQ         $0x00000020, DI
+	JMP          tapSumF32AVX2_u4
+
+tapSumF32AVX2_u2:
+	CMPQ   DI, $0x00000010
+	JL     tapSumF32AVX2_u1
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	XORQ   R8, R8
+
+tapSumF32AVX2_u2_tap:
+	MOVQ         (DX)(R8*8), R9
+	VBROADCASTSS (BX)(R8*4), Y2
+	LEAQ         (CX)(R9*4), R9
+	VMULPS       (R9), Y2, Y3
+	VADDPS       Y3, Y0, Y0
+	VMULPS       32(R9), Y2, Y2
+	VADDPS       Y2, Y1, Y1
+	INCQ         R8
+	CMPQ         R8, SI
+	JL           tapSumF32AVX2_u2_tap
+	VMOVUPS      Y0, (AX)
+	VMOVUPS      Y1, 32(AX)
+	ADDQ         $0x00000040, AX
+	ADDQ         $0x00000040, CX
+	SUBQ         $0x00000010, DI
+	JMP          tapSumF32AVX2_u2
+
 tapSumF32AVX2_u1:
 	CMPQ   DI, $0x00000008
 	JL     tapSumF32AVX2_done
@@ -3374,7 +3776,7 @@ TEXT ·tapMaxF32AVX2(SB), NOSPLIT, $0-48
 
 tapMaxF32AVX2_u4:
 	CMPQ         SI, $0x00000020
-	JL           tapMaxF32AVX2_u1
+	JL           tapMaxF32AVX2_u2
 	VBROADCASTSS lo+24(FP), Y0
 	VBROADCASTSS lo+24(FP), Y1
 	VBROADCASTSS lo+24(FP), Y2
@@ -3432,6 +3834,44 @@ tapMaxF32AVX2_u4_tap:
 	SUBQ      $0x00000020, SI
 	JMP       tapMaxF32AVX2_u4
 
+tapMaxF32AVX2_u2:
+	CMPQ         SI, $0x00000010
+	JL           tapMaxF32AVX2_u1
+	VBROADCASTSS lo+24(FP), Y0
+	VBROADCASTSS lo+24(FP), Y1
+	XORQ         DI, DI
+
+tapMaxF32AVX2_u2_tap:
+	MOVQ      (DX)(DI*8), R8
+	LEAQ      (CX)(R8*4), R8
+	VMOVUPS   (R8), Y2
+	VXORPS    c32_80000000<>+0(SB), Y0, Y0
+	VXORPS    c32_80000000<>+0(SB), Y2, Y3
+	VMINPS    Y3, Y0, Y3
+	VMINPS    Y0, Y3, Y0
+	VORPS     Y3, Y0, Y0
+	VXORPS    c32_80000000<>+0(SB), Y0, Y0
+	VCMPPS    $0x03, Y2, Y2, Y3
+	VBLENDVPS Y3, Y2, Y0, Y0
+	VMOVUPS   32(R8), Y2
+	VXORPS    c32_80000000<>+0(SB), Y1, Y1
+	VXORPS    c32_80000000<>+0(SB), Y2, Y3
+	VMINPS    Y3, Y1, Y3
+	VMINPS    Y1, Y3, Y1
+	VORPS     Y3, Y1, Y1
+	VXORPS    c32_80000000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y2, Y2, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	INCQ      DI
+	CMPQ      DI, BX
+	JL        tapMaxF32AVX2_u2_tap
+	VMOVUPS   Y0, (AX)
+	VMOVUPS   Y1, 32(AX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000010, SI
+	JMP       tapMaxF32AVX2_u2
+
 tapMaxF32AVX2_u1:
 	CMPQ         SI, $0x00000008
 	JL           tapMaxF32AVX2_done
@@ -3475,7 +3915,7 @@ TEXT ·scalarChainF32AVX2(SB), NOSPLIT, $0-48
 
 scalarChainF32AVX2_u8:
 	CMPQ    DI, $0x00000040
-	JL      scalarChainF32AVX2_u1
+	JL      scalarChainF32AVX2_u4
 	VMOVUPS (CX), Y0
 	VMOVUPS 32(CX), Y1
 	VMOVUPS 64(CX), Y2
@@ -3690,6 +4130,252 @@ scalarChainF32AVX2_u8_store:
 	ADDQ    $0x00000100, AX
 	SUBQ    $0x00000040, DI
 	JMP     scalarChainF32AVX2_u8
+
+scalarChainF32AVX2_u4:
+	CMPQ    DI, $0x00000020
+	JL      scalarChainF32AVX2_u2
+	VMOVUPS (CX), Y0
+	VMOVUPS 32(CX), Y1
+	VMOVUPS 64(CX), Y2
+	VMOVUPS 96(CX), Y3
+	XORQ    R8, R8
+
+scalarChainF32AVX2_u4_step:
+	CMPQ         R8, SI
+	JGE          scalarChainF32AVX2_u4_store
+	MOVBQZX      (DX)(R8*1), R9
+	VBROADCASTSS (BX)(R8*4), Y4
+	CMPQ         R9, $0x00000000
+	JE           scalarChainF32AVX2_u4_op0
+	CMPQ         R9, $0x00000001
+	JE           scalarChainF32AVX2_u4_op1
+	CMPQ         R9, $0x00000002
+	JE           scalarChainF32AVX2_u4_op2
+	CMPQ         R9, $0x00000003
+	JE           scalarChainF32AVX2_u4_op3
+	CMPQ         R9, $0x00000004
+	JE           scalarChainF32AVX2_u4_op4
+	CMPQ         R9, $0x00000005
+	JE           scalarChainF32AVX2_u4_op5
+	CMPQ         R9, $0x00000006
+	JE           scalarChainF32AVX2_u4_op6
+	CMPQ         R9, $0x00000007
+	JE           scalarChainF32AVX2_u4_op7
+	CMPQ         R9, $0x00000008
+	JE           scalarChainF32AVX2_u4_op8
+	JMP          scalarChainF32AVX2_u4_next
+
+scalarChainF32AVX2_u4_op0:
+	VADDPS Y4, Y0, Y0
+	VADDPS Y4, Y1, Y1
+	VADDPS Y4, Y2, Y2
+	VADDPS Y4, Y3, Y3
+	JMP    scalarChainF32AVX2_u4_next
+
+scalarChainF32AVX2_u4_op1:
+	VSUBPS Y4, Y0, Y0
+	VSUBPS Y4, Y1, Y1
+	VSUBPS Y4, Y2, Y2
+	VSUBPS Y4, Y3, Y3
+	JMP    scalarChainF32AVX2_u4_next
+
+scalarChainF32AVX2_u4_op2:
+	VSUBPS Y0, Y4, Y0
+	VSUBPS Y1, Y4, Y1
+	VSUBPS Y2, Y4, Y2
+	VSUBPS Y3, Y4, Y3
+	JMP    scalarChainF32AVX2_u4_next
+
+scalarChainF32AVX2_u4_op3:
+	VMULPS Y4, Y0, Y0
+	VMULPS Y4, Y1, Y1
+	VMULPS Y4, Y2, Y2
+	VMULPS Y4, Y3, Y3
+	JMP    scalarChainF32AVX2_u4_next
+
+scalarChainF32AVX2_u4_op4:
+	VDIVPS Y4, Y0, Y0
+	VDIVPS Y4, Y1, Y1
+	VDIVPS Y4, Y2, Y2
+	VDIVPS Y4, Y3, Y3
+	JMP    scalarChainF32AVX2_u4_next
+
+scalarChainF32AVX2_u4_op5:
+	VDIVPS Y0, Y4, Y0
+	VDIVPS Y1, Y4, Y1
+	VDIVPS Y2, Y4, Y2
+	VDIVPS Y3, Y4, Y3
+	JMP    scalarChainF32AVX2_u4_next
+
+scalarChainF32AVX2_u4_op6:
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y4, Y5
+	VMINPS Y5, Y0, Y5
+	VMINPS Y0, Y5, Y0
+	VORPS  Y5, Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y4, Y5
+	VMINPS Y5, Y1, Y5
+	VMINPS Y1, Y5, Y1
+	VORPS  Y5, Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y2, Y2
+	VXORPS c32_80000000<>+0(SB), Y4, Y5
+	VMINPS Y5, Y2, Y5
+	VMINPS Y2, Y5, Y2
+	VORPS  Y5, Y2, Y2
+	VXORPS c32_80000000<>+0(SB), Y2, Y2
+	VXORPS c32_80000000<>+0(SB), Y3, Y3
+	VXORPS c32_80000000<>+0(SB), Y4, Y4
+	VMINPS Y4, Y3, Y4
+	VMINPS Y3, Y4, Y3
+	VORPS  Y4, Y3, Y3
+	VXORPS c32_80000000<>+0(SB), Y3, Y3
+	JMP    scalarChainF32AVX2_u4_next
+
+scalarChainF32AVX2_u4_op7:
+	VMINPS Y4, Y0, Y5
+	VMINPS Y0, Y5, Y0
+	VORPS  Y5, Y0, Y0
+	VMINPS Y4, Y1, Y5
+	VMINPS Y1, Y5, Y1
+	VORPS  Y5, Y1, Y1
+	VMINPS Y4, Y2, Y5
+	VMINPS Y2, Y5, Y2
+	VORPS  Y5, Y2, Y2
+	VMINPS Y4, Y3, Y4
+	VMINPS Y3, Y4, Y3
+	VORPS  Y4, Y3, Y3
+	JMP    scalarChainF32AVX2_u4_next
+
+scalarChainF32AVX2_u4_op8:
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y0, Y4, Y0
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y1, Y4, Y1
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y2, Y4, Y2
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y3, Y4, Y3
+
+scalarChainF32AVX2_u4_next:
+	INCQ R8
+	JMP  scalarChainF32AVX2_u4_step
+
+scalarChainF32AVX2_u4_store:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS Y2, 64(AX)
+	VMOVUPS Y3, 96(AX)
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000020, DI
+	JMP     scalarChainF32AVX2_u4
+
+scalarChainF32AVX2_u2:
+	CMPQ    DI, $0x00000010
+	JL      scalarChainF32AVX2_u1
+	VMOVUPS (CX), Y0
+	VMOVUPS 32(CX), Y1
+	XORQ    R8, R8
+
+scalarChainF32AVX2_u2_step:
+	CMPQ         R8, SI
+	JGE          scalarChainF32AVX2_u2_store
+	MOVBQZX      (DX)(R8*1), R9
+	VBROADCASTSS (BX)(R8*4), Y2
+	CMPQ         R9, $0x00000000
+	JE           scalarChainF32AVX2_u2_op0
+	CMPQ         R9, $0x00000001
+	JE           scalarChainF32AVX2_u2_op1
+	CMPQ         R9, $0x00000002
+	JE           scalarChainF32AVX2_u2_op2
+	CMPQ         R9, $0x00000003
+	JE           scalarChainF32AVX2_u2_op3
+	CMPQ         R9, $0x00000004
+	JE           scalarChainF32AVX2_u2_op4
+	CMPQ         R9, $0x00000005
+	JE           scalarChainF32AVX2_u2_op5
+	CMPQ         R9, $0x00000006
+	JE           scalarChainF32AVX2_u2_op6
+	CMPQ         R9, $0x00000007
+	JE           scalarChainF32AVX2_u2_op7
+	CMPQ         R9, $0x00000008
+	JE           scalarChainF32AVX2_u2_op8
+	JMP          scalarChainF32AVX2_u2_next
+
+scalarChainF32AVX2_u2_op0:
+	VADDPS Y2, Y0, Y0
+	VADDPS Y2, Y1, Y1
+	JMP    scalarChainF32AVX2_u2_next
+
+scalarChainF32AVX2_u2_op1:
+	VSUBPS Y2, Y0, Y0
+	VSUBPS Y2, Y1, Y1
+	JMP    scalarChainF32AVX2_u2_next
+
+scalarChainF32AVX2_u2_op2:
+	VSUBPS Y0, Y2, Y0
+	VSUBPS Y1, Y2, Y1
+	JMP    scalarChainF32AVX2_u2_next
+
+scalarChainF32AVX2_u2_op3:
+	VMULPS Y2, Y0, Y0
+	VMULPS Y2, Y1, Y1
+	JMP    scalarChainF32AVX2_u2_next
+
+scalarChainF32AVX2_u2_op4:
+	VDIVPS Y2, Y0, Y0
+	VDIVPS Y2, Y1, Y1
+	JMP    scalarChainF32AVX2_u2_next
+
+scalarChainF32AVX2_u2_op5:
+	VDIVPS Y0, Y2, Y0
+	VDIVPS Y1, Y2, Y1
+	JMP    scalarChainF32AVX2_u2_next
+
+scalarChainF32AVX2_u2_op6:
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y2, Y3
+	VMINPS Y3, Y0, Y3
+	VMINPS Y0, Y3, Y0
+	VORPS  Y3, Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y2, Y2
+	VMINPS Y2, Y1, Y2
+	VMINPS Y1, Y2, Y1
+	VORPS  Y2, Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	JMP    scalarChainF32AVX2_u2_next
+
+scalarChainF32AVX2_u2_op7:
+	VMINPS Y2, Y0, Y3
+	VMINPS Y0, Y3, Y0
+	VORPS  Y3, Y0, Y0
+	VMINPS Y2, Y1, Y2
+	VMINPS Y1, Y2, Y1
+	VORPS  Y2, Y1, Y1
+	JMP    scalarChainF32AVX2_u2_next
+
+scalarChainF32AVX2_u2_op8:
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y0, Y2, Y0
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y1, Y2, Y1
+
+scalarChainF32AVX2_u2_next:
+	INCQ R8
+	JMP  scalarChainF32AVX2_u2_step
+
+scalarChainF32AVX2_u2_store:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, DI
+	JMP     scalarChainF32AVX2_u2
 
 scalarChainF32AVX2_u1:
 	CMPQ    DI, $0x00000008

@@ -306,13 +306,15 @@ func chainKernels(s isa) {
 }
 
 // vecBlocks emits the loop of a kernel over n elements (a multiple of
-// s.lanes) in blocks of big vectors, then single vectors: body(u, lbl) handles
+// s.lanes) in blocks of big vectors (a power of two), then of big/2, big/4
+// ... down to single vectors, so that a short rest still keeps several
+// independent vectors in flight: body(u, lbl) handles
 // u vectors at the pointers (lbl prefixes its own labels), which then
 // advance; after the last block the kernel returns.
 func vecBlocks(s isa, name string, n reg.GPVirtual, ptrs []reg.GPVirtual, big int, body func(u int, lbl string)) {
-	for _, u := range []int{big, 1} {
+	for u := big; u >= 1; u /= 2 {
 		lbl := fmt.Sprintf("%s_u%d", name, u)
-		next := fmt.Sprintf("%s_u%d", name, u/big)
+		next := fmt.Sprintf("%s_u%d", name, u/2)
 		if u == 1 {
 			next = name + "_done"
 		}
