@@ -262,14 +262,10 @@ func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA, chain *rowC
 				}
 			case pointwise:
 				src := gemmB{b: xg, ldb: pix}
-				sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix, pa, chain, gi*og)
-				continue
+				sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix, pa)
 			default:
-				// The chain runs in the GEMM's epilogue, on each group of
-				// tiles just computed.
 				src := gemmB{b: xg, conv: true, geom: *g}
-				sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix, pa, chain, gi*og)
-				continue
+				sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix, pa)
 			}
 			for i := 0; chain != nil && i < og; i++ {
 				chain.apply(og0[i*pix:(i+1)*pix], gi*og+i)

@@ -26,7 +26,7 @@ func convPackedRef(g *conv2dGeom, x, w, out []float32, pa *packedA) {
 	if g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 {
 		src = gemmB{b: x, ldb: g.oh * g.ow}
 	}
-	sgemm(false, g.o, g.oh*g.ow, kk, 1, w, kk, &src, 0, out, g.oh*g.ow, pa, nil, 0)
+	sgemm(false, g.o, g.oh*g.ow, kk, 1, w, kk, &src, 0, out, g.oh*g.ow, pa)
 }
 
 var convIndirectCases = []struct {

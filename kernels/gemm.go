@@ -241,10 +241,6 @@ type gemmJob struct {
 	ldc         int
 	ep          GemmEpilogue
 	hasEp       bool
-	// chain, when set, runs on C's rows after the epilogue, row i as
-	// channel chain0+i of a convolution (rows of n elements).
-	chain  *rowChain
-	chain0 int
 
 	// Blocking, fixed for the whole call.
 	mr, nr, mc, mblocks int
@@ -297,11 +293,11 @@ func (j *gemmJob) scaleRows(lo, hi int) {
 // sgemm is the blocked driver for the convolution's implicit GEMM: C (m x n,
 // row stride ldc) = alpha*op(A)*B + beta*C with B read through src. Sizes must
 // have been validated, and m, n, k must be positive.
-func sgemm(transA bool, m, n, k int, alpha float32, a []float32, lda int, src *gemmB, beta float32, c []float32, ldc int, pa *packedA, chain *rowChain, chain0 int) {
+func sgemm(transA bool, m, n, k int, alpha float32, a []float32, lda int, src *gemmB, beta float32, c []float32, ldc int, pa *packedA) {
 	j := getGemmJob()
 	j.transA, j.m, j.n, j.k, j.alpha, j.a, j.lda = transA, m, n, k, alpha, a, lda
 	j.b, j.beta, j.c, j.ldc = *src, beta, c, ldc
-	j.pa, j.chain, j.chain0 = pa, chain, chain0
+	j.pa = pa
 	j.run()
 	putGemmJob(j)
 }
@@ -401,9 +397,6 @@ func (j *gemmJob) run() {
 	threads := gemmThreads(m, n, k)
 	if j.directOK() {
 		j.runDirect(threads)
-		for i := 0; j.chain != nil && i < m; i++ {
-			j.chain.apply(j.c[i*j.ldc:i*j.ldc+n], j.chain0+i)
-		}
 		return
 	}
 	mc := gemmMC / mr * mr
@@ -519,10 +512,6 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 	if j.last && j.hasEp {
 		ep = &j.ep
 	}
-	var chain *rowChain
-	if j.last {
-		chain = j.chain
-	}
 	abuf := gemmGetABuf(mc * kc)
 	defer gemmPutABuf(abuf)
 	apack := *abuf
@@ -579,14 +568,10 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 					}
 				}
 			}
-			if ep != nil || chain != nil {
+			if ep != nil {
 				c0, c1 := jc+jg*nr, min(jc+jgHi*nr, n)
 				for i := i0; i < i0+mcur; i++ {
-					if ep != nil {
-						gemmApplyEpilogue(ep, c[i*ldc+c0:i*ldc+c1], i, c0)
-					}
-					// The convolution's chain, on the columns just computed.
-					chain.applyAt(c[i*ldc+c0:i*ldc+c1], j.chain0+i, c0, n)
+					gemmApplyEpilogue(ep, c[i*ldc+c0:i*ldc+c1], i, c0)
 				}
 			}
 		}
