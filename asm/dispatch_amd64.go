@@ -189,6 +189,26 @@ func asmTapMax(dst, base *float32, offs *int, lo float32, ntaps, n int) {
 	}
 }
 
+func asmWinoIn(v *float32, vstride int, p *float32, psub, wq, n int) {
+	m := avx512Part(n)
+	if m > 0 {
+		winoInF32AVX512(v, vstride, p, psub, wq, m)
+	}
+	if m < n {
+		winoInF32AVX2(elemAt(v, m), vstride, elemAt(p, m), psub, wq, n-m)
+	}
+}
+
+func asmWinoOut(y *float32, ystride int, mp *float32, mstride, n int) {
+	m := avx512Part(n)
+	if m > 0 {
+		winoOutF32AVX512(y, ystride, mp, mstride, m)
+	}
+	if m < n {
+		winoOutF32AVX2(elemAt(y, m), ystride, elemAt(mp, m), mstride, n-m)
+	}
+}
+
 func asmTapSum(dst, base *float32, offs *int, w *float32, ntaps, n int) {
 	m := avx512Part(n)
 	if m > 0 {

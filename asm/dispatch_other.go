@@ -22,6 +22,12 @@ func asmScalarChain(dst, src *float32, codes *uint8, sc *float32, nsteps, n int)
 func asmTapMax(dst, base *float32, offs *int, lo float32, ntaps, n int) {
 	panic("asm: no assembly in this build")
 }
+func asmWinoIn(v *float32, vstride int, p *float32, psub, wq, n int) {
+	panic("asm: no assembly in this build")
+}
+func asmWinoOut(y *float32, ystride int, mp *float32, mstride, n int) {
+	panic("asm: no assembly in this build")
+}
 func asmTapSum(dst, base *float32, offs *int, w *float32, ntaps, n int) {
 	panic("asm: no assembly in this build")
 }

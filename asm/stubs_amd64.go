@@ -94,6 +94,16 @@ func tapMaxF32AVX512(dst *float32, base *float32, offs *int, lo float32, ntaps i
 //go:noescape
 func scalarChainF32AVX512(dst *float32, src *float32, codes *uint8, sc *float32, nsteps int, n int)
 
+// winoInF32AVX512 is the Winograd F(2x2,3x3) input transform of n tiles (a multiple of 16): see winogradKernels in asm/gen.
+//
+//go:noescape
+func winoInF32AVX512(v *float32, vstride int, p *float32, psub int, wq int, n int)
+
+// winoOutF32AVX512 is the Winograd F(2x2,3x3) output transform of n tiles (a multiple of 16): see winogradKernels in asm/gen.
+//
+//go:noescape
+func winoOutF32AVX512(y *float32, ystride int, m *float32, mstride int, n int)
+
 // reluF32AVX512 computes dst[i] = reluGo(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 16.
 //
 //go:noescape
@@ -224,6 +234,16 @@ func tapMaxF32AVX2(dst *float32, base *float32, offs *int, lo float32, ntaps int
 //
 //go:noescape
 func scalarChainF32AVX2(dst *float32, src *float32, codes *uint8, sc *float32, nsteps int, n int)
+
+// winoInF32AVX2 is the Winograd F(2x2,3x3) input transform of n tiles (a multiple of 8): see winogradKernels in asm/gen.
+//
+//go:noescape
+func winoInF32AVX2(v *float32, vstride int, p *float32, psub int, wq int, n int)
+
+// winoOutF32AVX2 is the Winograd F(2x2,3x3) output transform of n tiles (a multiple of 8): see winogradKernels in asm/gen.
+//
+//go:noescape
+func winoOutF32AVX2(y *float32, ystride int, m *float32, mstride int, n int)
 
 // reluF32AVX2 computes dst[i] = reluGo(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 8.
 //
