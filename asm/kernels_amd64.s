@@ -5768,6 +5768,35 @@ deinterleave2F32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func interleave2F32AVX2(dst *float32, even *float32, odd *float32, n int)
+// Requires: AVX
+TEXT ·interleave2F32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), AX
+	MOVQ even+8(FP), CX
+	MOVQ odd+16(FP), DX
+	MOVQ n+24(FP), BX
+
+interleave2F32AVX2_loop:
+	CMPQ       BX, $0x00000008
+	JL         interleave2F32AVX2_done
+	VMOVUPS    (CX), Y0
+	VMOVUPS    (DX), Y1
+	VUNPCKLPS  Y1, Y0, Y2
+	VUNPCKHPS  Y1, Y0, Y0
+	VPERM2F128 $0x20, Y0, Y2, Y1
+	VPERM2F128 $0x31, Y0, Y2, Y0
+	VMOVUPS    Y1, (AX)
+	VMOVUPS    Y0, 32(AX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000008, BX
+	JMP        interleave2F32AVX2_loop
+
+interleave2F32AVX2_done:
+	VZEROUPPER
+	RET
+
 // func deinterleave2RowsAVX2(even *float32, odd *float32, src *float32, n int, rows int, dstStride int, srcStride int)
 // Requires: AVX, AVX2
 TEXT ·deinterleave2RowsAVX2(SB), NOSPLIT, $0-56

@@ -291,6 +291,11 @@ func maxBlocksAVX2(x *float32, nblk int, acc *[64]float32) int
 //go:noescape
 func deinterleave2F32AVX2(even *float32, odd *float32, src *float32, n int)
 
+// interleave2F32AVX2 sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k < n; n is a multiple of 8.
+//
+//go:noescape
+func interleave2F32AVX2(dst *float32, even *float32, odd *float32, n int)
+
 // deinterleave2RowsAVX2 sets even[r*dstStride+k] = src[r*srcStride+2k] and odd[r*dstStride+k] = src[r*srcStride+2k+1] for r < rows, k < n.
 //
 //go:noescape

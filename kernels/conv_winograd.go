@@ -196,10 +196,7 @@ func (j *winoJob) out(lo, hi int) {
 				row := plane[(2*r+a)*g.ow : (2*r+a+1)*g.ow]
 				ev := j.y[(2*a)*o*np+oc*np+r*wq:]
 				od := j.y[(2*a+1)*o*np+oc*np+r*wq:]
-				for t := 0; t < g.ow/2; t++ {
-					row[2*t] = ev[t]
-					row[2*t+1] = od[t]
-				}
+				asm.Interleave2F32(row, ev[:g.ow/2], od)
 				if g.ow%2 == 1 {
 					row[g.ow-1] = ev[g.ow/2]
 				}

@@ -79,6 +79,7 @@ func main() {
 		reductionKernels(s)
 	}
 	deinterleave2AVX2()
+	interleave2AVX2()
 	deinterleave2RowsAVX2()
 	packAAVX2(8)
 	packAAVX2(4)
@@ -613,6 +614,40 @@ func deinterleave2AVX2() {
 	CMPQ(n, U32(8))
 	JL(LabelRef(name + "_done"))
 	deinterleave8(even, odd, src, n)
+	JMP(LabelRef(name + "_loop"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// interleave2AVX2 is deinterleave2AVX2's inverse: dst[2k] = even[k],
+// dst[2k+1] = odd[k] (the Winograd convolution's output columns). Pure
+// data movement, so the AVX-512 level uses it too.
+func interleave2AVX2() {
+	name := "interleave2F32AVX2"
+	text(name, "func(dst, even, odd *float32, n int)")
+	Doc(name + " sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k < n; n is a multiple of 8.")
+	dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
+	even := Load(Param("even"), GP64()).(reg.GPVirtual)
+	odd := Load(Param("odd"), GP64()).(reg.GPVirtual)
+	n := Load(Param("n"), GP64()).(reg.GPVirtual)
+	Label(name + "_loop")
+	CMPQ(n, U32(8))
+	JL(LabelRef(name + "_done"))
+	e, o, lo, hi := YMM(), YMM(), YMM(), YMM()
+	VMOVUPS(Mem{Base: even}, e)
+	VMOVUPS(Mem{Base: odd}, o)
+	VUNPCKLPS(o, e, lo) // e0 o0 e1 o1 | e4 o4 e5 o5
+	VUNPCKHPS(o, e, hi) // e2 o2 e3 o3 | e6 o6 e7 o7
+	a, b := YMM(), YMM()
+	VPERM2F128(U8(0x20), hi, lo, a) // e0 o0 e1 o1 e2 o2 e3 o3
+	VPERM2F128(U8(0x31), hi, lo, b) // e4 o4 ... e7 o7
+	VMOVUPS(a, Mem{Base: dst})
+	VMOVUPS(b, Mem{Base: dst, Disp: 32})
+	ADDQ(U32(32), even)
+	ADDQ(U32(32), odd)
+	ADDQ(U32(64), dst)
+	SUBQ(U32(8), n)
 	JMP(LabelRef(name + "_loop"))
 	Label(name + "_done")
 	VZEROUPPER()
