@@ -24,7 +24,7 @@ func TestConvWinogradMatchesDirect(t *testing.T) {
 	defer func() { _ = asm.SetLevel(start) }()
 	r := rand.New(rand.NewSource(3))
 	for _, c := range []struct{ n, c, o, h, w int }{
-		{1, 48, 32, 14, 14}, {2, 49, 40, 15, 13}, {1, 64, 48, 28, 28}, {1, 48, 32, 13, 30},
+		{1, 48, 32, 14, 14}, {2, 49, 40, 15, 13}, {1, 64, 48, 28, 28}, {1, 48, 32, 13, 30}, {1, 48, 32, 56, 57}, // blocks of tile rows
 	} {
 		t.Run(fmt.Sprintf("%dx%d_%dx%dx%d", c.c, c.o, c.n, c.h, c.w), func(t *testing.T) {
 			x := randT(t, r.Int63(), []int64{int64(c.n), int64(c.c), int64(c.h), int64(c.w)}, f32, -1, 1)
