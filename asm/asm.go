@@ -160,6 +160,25 @@ func Deinterleave2F32(even, odd, src []float32) {
 	deinterleave2Go(even, odd, src)
 }
 
+// Interleave2F32 sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k <
+// len(even), Deinterleave2F32's inverse. It panics when len(odd) <
+// len(even) or len(dst) < 2*len(even).
+func Interleave2F32(dst, even, odd []float32) {
+	n := len(even)
+	if len(odd) < n {
+		shortInput("Interleave2", "odd", len(odd), n)
+	}
+	if len(dst) < 2*n {
+		shortInput("Interleave2", "dst", len(dst), 2*n)
+	}
+	if level != LevelGo && n >= 8 {
+		m := n - n%8
+		asmInterleave2(&dst[0], &even[0], &odd[0], m)
+		dst, even, odd = dst[2*m:], even[m:], odd[m:]
+	}
+	interleave2Go(dst, even, odd)
+}
+
 // Deinterleave2RowsF32 is Deinterleave2F32 on rows rows of n pairs: for
 // r < rows and k < n, even[r*dstStride+k] = src[r*srcStride+2k] and
 // odd[r*dstStride+k] = src[r*srcStride+2k+1] (strides in elements), in one

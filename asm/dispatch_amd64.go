@@ -155,6 +155,8 @@ func asmScalar(o op, dst, x *float32, s float32, n int) {
 
 func asmDeinterleave2(even, odd, src *float32, n int) { deinterleave2F32AVX2(even, odd, src, n) }
 
+func asmInterleave2(dst, even, odd *float32, n int) { interleave2F32AVX2(dst, even, odd, n) }
+
 func asmPackA(rows int, dst, src *float32, mr, lda, kc int) {
 	if rows == 8 {
 		packA8AVX2(dst, src, mr, lda, kc)
@@ -186,6 +188,26 @@ func asmTapMax(dst, base *float32, offs *int, lo float32, ntaps, n int) {
 	if m < n {
 		dst, base, n = elemAt(dst, m), elemAt(base, m), n-m
 		tapMaxF32AVX2(dst, base, offs, lo, ntaps, n)
+	}
+}
+
+func asmWinoIn(v *float32, vstride int, p *float32, psub, wq, n int) {
+	m := avx512Part(n)
+	if m > 0 {
+		winoInF32AVX512(v, vstride, p, psub, wq, m)
+	}
+	if m < n {
+		winoInF32AVX2(elemAt(v, m), vstride, elemAt(p, m), psub, wq, n-m)
+	}
+}
+
+func asmWinoOut(y *float32, ystride int, mp *float32, mstride, n int) {
+	m := avx512Part(n)
+	if m > 0 {
+		winoOutF32AVX512(y, ystride, mp, mstride, m)
+	}
+	if m < n {
+		winoOutF32AVX2(elemAt(y, m), ystride, elemAt(mp, m), mstride, n-m)
 	}
 }
 

@@ -16,10 +16,17 @@ func asmBinary(o op, dst, x, y *float32, n int)         { panic("asm: no assembl
 func asmScalar(o op, dst, x *float32, s float32, n int) { panic("asm: no assembly in this build") }
 func asmUnary(o op, dst, x *float32, n int)             { panic("asm: no assembly in this build") }
 func asmDeinterleave2(even, odd, src *float32, n int)   { panic("asm: no assembly in this build") }
+func asmInterleave2(dst, even, odd *float32, n int)     { panic("asm: no assembly in this build") }
 func asmScalarChain(dst, src *float32, codes *uint8, sc *float32, nsteps, n int) {
 	panic("asm: no assembly in this build")
 }
 func asmTapMax(dst, base *float32, offs *int, lo float32, ntaps, n int) {
+	panic("asm: no assembly in this build")
+}
+func asmWinoIn(v *float32, vstride int, p *float32, psub, wq, n int) {
+	panic("asm: no assembly in this build")
+}
+func asmWinoOut(y *float32, ystride int, mp *float32, mstride, n int) {
 	panic("asm: no assembly in this build")
 }
 func asmTapSum(dst, base *float32, offs *int, w *float32, ntaps, n int) {

@@ -94,6 +94,16 @@ func tapMaxF32AVX512(dst *float32, base *float32, offs *int, lo float32, ntaps i
 //go:noescape
 func scalarChainF32AVX512(dst *float32, src *float32, codes *uint8, sc *float32, nsteps int, n int)
 
+// winoInF32AVX512 is the Winograd F(2x2,3x3) input transform of n tiles (a multiple of 16): see winogradKernels in asm/gen.
+//
+//go:noescape
+func winoInF32AVX512(v *float32, vstride int, p *float32, psub int, wq int, n int)
+
+// winoOutF32AVX512 is the Winograd F(2x2,3x3) output transform of n tiles (a multiple of 16): see winogradKernels in asm/gen.
+//
+//go:noescape
+func winoOutF32AVX512(y *float32, ystride int, m *float32, mstride int, n int)
+
 // reluF32AVX512 computes dst[i] = reluGo(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 16.
 //
 //go:noescape
@@ -225,6 +235,16 @@ func tapMaxF32AVX2(dst *float32, base *float32, offs *int, lo float32, ntaps int
 //go:noescape
 func scalarChainF32AVX2(dst *float32, src *float32, codes *uint8, sc *float32, nsteps int, n int)
 
+// winoInF32AVX2 is the Winograd F(2x2,3x3) input transform of n tiles (a multiple of 8): see winogradKernels in asm/gen.
+//
+//go:noescape
+func winoInF32AVX2(v *float32, vstride int, p *float32, psub int, wq int, n int)
+
+// winoOutF32AVX2 is the Winograd F(2x2,3x3) output transform of n tiles (a multiple of 8): see winogradKernels in asm/gen.
+//
+//go:noescape
+func winoOutF32AVX2(y *float32, ystride int, m *float32, mstride int, n int)
+
 // reluF32AVX2 computes dst[i] = reluGo(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 8.
 //
 //go:noescape
@@ -270,6 +290,11 @@ func maxBlocksAVX2(x *float32, nblk int, acc *[64]float32) int
 //
 //go:noescape
 func deinterleave2F32AVX2(even *float32, odd *float32, src *float32, n int)
+
+// interleave2F32AVX2 sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k < n; n is a multiple of 8.
+//
+//go:noescape
+func interleave2F32AVX2(dst *float32, even *float32, odd *float32, n int)
 
 // deinterleave2RowsAVX2 sets even[r*dstStride+k] = src[r*srcStride+2k] and odd[r*dstStride+k] = src[r*srcStride+2k+1] for r < rows, k < n.
 //

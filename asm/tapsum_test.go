@@ -124,3 +124,43 @@ func TestDeinterleave2(t *testing.T) {
 		}
 	}
 }
+
+// TestInterleave2 checks Interleave2F32 at every level on odd lengths, with
+// guard bands, and that it undoes Deinterleave2F32.
+func TestInterleave2(t *testing.T) {
+	defer func(l Level) { _ = SetLevel(l) }(CurrentLevel())
+	for _, l := range levels() {
+		if err := SetLevel(l); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{0, 1, 7, 8, 9, 17, 64, 101} {
+			even, odd := make([]float32, n), make([]float32, n)
+			for k := range even {
+				even[k], odd[k] = float32(k)+0.25, -float32(k)-0.5
+			}
+			buf := make([]float32, 2*n+32)
+			for i := range buf {
+				buf[i] = 777
+			}
+			dst := buf[16 : 16+2*n]
+			Interleave2F32(dst, even, odd)
+			for k := 0; k < n; k++ {
+				if dst[2*k] != even[k] || dst[2*k+1] != odd[k] {
+					t.Fatalf("%s n=%d: [%d] = %v, %v", l, n, k, dst[2*k], dst[2*k+1])
+				}
+			}
+			for i := 0; i < 16; i++ {
+				if buf[i] != 777 || buf[len(buf)-1-i] != 777 {
+					t.Fatalf("%s n=%d: wrote outside dst", l, n)
+				}
+			}
+			e2, o2 := make([]float32, n), make([]float32, n)
+			Deinterleave2F32(e2, o2, dst)
+			for k := range e2 {
+				if e2[k] != even[k] || o2[k] != odd[k] {
+					t.Fatalf("%s n=%d: round trip [%d]", l, n, k)
+				}
+			}
+		}
+	}
+}

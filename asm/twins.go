@@ -574,3 +574,12 @@ func scalarChainGo(dst, src []float32, codes []uint8, s []float32) {
 		dst[i] = v
 	}
 }
+
+// interleave2Go is Interleave2F32's loop.
+func interleave2Go(dst, even, odd []float32) {
+	odd = odd[:len(even)]
+	for k, e := range even {
+		dst[2*k] = e
+		dst[2*k+1] = odd[k]
+	}
+}

@@ -210,6 +210,12 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 		return nil
 	}
 	if x.DType() == runtime.Float32 && outDT == runtime.Float32 {
+		if winoOK(&g) {
+			if e := constWinoWeights(w, g.o, g.c); e != nil {
+				convWinograd(&g, out.Float32s(), x.Float32s(), e, chain)
+				return nil
+			}
+		}
 		var packs []*packedA
 		plan := planConvIndirect(&g, g.o/g.g)
 		if cg := g.c / g.g; cg > 1 {

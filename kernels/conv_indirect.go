@@ -99,13 +99,29 @@ type convIndirectJob struct {
 	offs                 []int
 	out                  []float32 // og x oh*ow
 	fn                   func(lo, hi int)
+
+	// The phase copy's input and geometry (copyFn runs it on channels [lo, hi)).
+	xg           []float32
+	plane, chan_ int
+	copyFn       func(lo, hi int)
 }
 
 var convIndirectPool = sync.Pool{New: func() any {
 	j := new(convIndirectJob)
 	j.fn = j.items
+	j.copyFn = j.phaseCopy
 	return j
 }}
+
+// phaseCopy is convPhaseCopy on channels [lo, hi).
+func (j *convIndirectJob) phaseCopy(lo, hi int) {
+	convPhaseCopy(&j.g, j.xg, j.xs, j.ws, j.plane, j.chan_, lo, hi)
+}
+
+// convPhaseParallelMin is the size (floats) from which the phase copy is
+// split over the workers: below it a second thread's start costs more than
+// the copy.
+const convPhaseParallelMin = 1 << 15
 
 var convOffsPool = sync.Pool{New: func() any { s := make([]int, 0, 1024); return &s }}
 
@@ -167,7 +183,14 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	} else {
 		xb = getScratch(max(cg*chan_, maxOff+j.npanels*nr))
 		j.xs = *xb
-		convPhaseCopy(g, xg, j.xs, ws, plane, chan_)
+		// Past the channels' planes only zeros (the last panels' reach).
+		clear(j.xs[cg*chan_:])
+		j.xg, j.plane, j.chan_ = xg, plane, chan_
+		if cg > 1 && cg*chan_ >= convPhaseParallelMin && gemmThreads(og, j.ntot, kk) > 1 {
+			ParallelFor(cg, 1, j.copyFn)
+		} else {
+			j.phaseCopy(0, cg)
+		}
 	}
 	j.offs = offs
 
@@ -217,19 +240,19 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	}
 	*op = offs[:0]
 	convOffsPool.Put(op)
-	fn := j.fn
-	*j = convIndirectJob{fn: fn}
+	fn, copyFn := j.fn, j.copyFn
+	*j = convIndirectJob{fn: fn, copyFn: copyFn}
 	convIndirectPool.Put(j)
 }
 
-// convPhaseCopy writes the group's input xg into xs (cleared first) zero-padded and
-// split by stride phase: plane (c, ph, pw) of hs x ws values at
-// c*chan_ + (ph*sw+pw)*plane holds padded rows ≡ ph (mod sh) and columns ≡
-// pw (mod sw).
-func convPhaseCopy(g *conv2dGeom, xg, xs []float32, ws, plane, chan_ int) {
-	clear(xs)
+// convPhaseCopy writes channels [c0, c1) of the group's input xg into xs
+// (their chan_ values each cleared first) zero-padded and split by stride
+// phase: plane (c, ph, pw) of hs x ws values at c*chan_ + (ph*sw+pw)*plane
+// holds padded rows ≡ ph (mod sh) and columns ≡ pw (mod sw).
+func convPhaseCopy(g *conv2dGeom, xg, xs []float32, ws, plane, chan_, c0, c1 int) {
+	clear(xs[c0*chan_ : c1*chan_])
 	hw := g.h * g.w
-	for c := 0; c < g.c/g.g; c++ {
+	for c := c0; c < c1; c++ {
 		src := xg[c*hw : (c+1)*hw]
 		if g.sw == 2 {
 			phaseSplit2(xs[c*chan_:], plane, ws, src, g.h, g.w, g.pt, g.pl, g.sh)

@@ -123,6 +123,9 @@ func BenchmarkConvPaths(b *testing.B) {
 		c, o, hw, k, s, p int
 	}{
 		{"3x8_16x16_3x3", 3, 8, 16, 3, 1, 1},
+		{"32x128_27x27_3x3", 32, 128, 27, 3, 1, 1},
+		{"64x256_13x13_3x3", 64, 256, 13, 3, 1, 1},
+		{"48x192_13x13_3x3", 48, 192, 13, 3, 1, 1},
 		{"8x16_8x8_3x3s2", 8, 16, 8, 3, 2, 1},
 		{"3x32_64x64_3x3", 3, 32, 64, 3, 1, 1},
 		{"32x64_32x32_3x3s2", 32, 64, 32, 3, 2, 1},
@@ -161,16 +164,25 @@ func BenchmarkConvPaths(b *testing.B) {
 		}
 		out := make([]float32, c.o*g.oh*g.ow)
 		flop := 2 * float64(c.o*kk*g.oh*g.ow)
+		var wino *winoEntry
+		if winoOK(&g) {
+			wino = &winoEntry{o: c.o, c: c.c, mr: mr, level: asm.CurrentLevel(), u: winoWeights(c.o, c.c, w)}
+			for xi := range wino.pa {
+				wino.pa[xi] = packA(c.o, c.c, wino.u[xi*c.o*c.c:(xi+1)*c.o*c.c], c.c, mr)
+			}
+		}
 		for _, th := range []int{1, 2} {
-			for _, path := range []string{"packed", "indirect", "indirect-wide"} {
-				if path == "indirect-wide" && paWide == nil {
+			for _, path := range []string{"packed", "indirect", "indirect-wide", "winograd"} {
+				if path == "indirect-wide" && paWide == nil || path == "winograd" && wino == nil {
 					continue
 				}
 				b.Run(fmt.Sprintf("%s/%s/threads=%d", c.name, path, th), func(b *testing.B) {
 					SetNumThreads(th)
 					b.ReportAllocs()
 					for i := 0; i < b.N; i++ {
-						if path == "packed" {
+						if path == "winograd" {
+							convWinograd(&g, out, x, wino, nil)
+						} else if path == "packed" {
 							convPackedRef(&g, x, w, out, pa)
 						} else if path == "indirect" {
 							convIndirectF32(&g, x, w, out, c.o, pa, false, nil, 0)

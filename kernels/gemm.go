@@ -241,6 +241,7 @@ type gemmJob struct {
 	ldc         int
 	ep          GemmEpilogue
 	hasEp       bool
+	serial      bool // one thread whatever the size (sgemmOn)
 
 	// Blocking, fixed for the whole call.
 	mr, nr, mc, mblocks int
@@ -294,10 +295,16 @@ func (j *gemmJob) scaleRows(lo, hi int) {
 // row stride ldc) = alpha*op(A)*B + beta*C with B read through src. Sizes must
 // have been validated, and m, n, k must be positive.
 func sgemm(transA bool, m, n, k int, alpha float32, a []float32, lda int, src *gemmB, beta float32, c []float32, ldc int, pa *packedA) {
+	sgemmOn(false, transA, m, n, k, alpha, a, lda, src, beta, c, ldc, pa)
+}
+
+// sgemmOn is sgemm, on the calling goroutine alone when serial is set (a
+// product that is one of several running in parallel).
+func sgemmOn(serial, transA bool, m, n, k int, alpha float32, a []float32, lda int, src *gemmB, beta float32, c []float32, ldc int, pa *packedA) {
 	j := getGemmJob()
 	j.transA, j.m, j.n, j.k, j.alpha, j.a, j.lda = transA, m, n, k, alpha, a, lda
 	j.b, j.beta, j.c, j.ldc = *src, beta, c, ldc
-	j.pa = pa
+	j.pa, j.serial = pa, serial
 	j.run()
 	putGemmJob(j)
 }
@@ -395,6 +402,9 @@ func (j *gemmJob) run() {
 	// Small products run on the calling goroutine. (Blocking, and so the
 	// result, is the same.)
 	threads := gemmThreads(m, n, k)
+	if j.serial {
+		threads = 1
+	}
 	if j.directOK() {
 		j.runDirect(threads)
 		return

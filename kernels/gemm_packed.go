@@ -114,11 +114,19 @@ func RegisterConstant(t *runtime.Tensor) {
 	}
 }
 
+// IsConstant reports whether t is registered with RegisterConstant (and
+// not since unregistered).
+func IsConstant(t *runtime.Tensor) bool {
+	_, ok := constPacked.Load(t)
+	return ok
+}
+
 // UnregisterConstant forgets t's packed forms.
 func UnregisterConstant(t *runtime.Tensor) {
 	constPacked.Delete(t)
 	constConvA.Delete(t)
 	constConvAWide.Delete(t)
+	constWino.Delete(t)
 }
 
 // constPackedB returns the cached packing of the registered constant b for

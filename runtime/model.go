@@ -20,6 +20,10 @@ type Model struct {
 	vmtirMod *Module
 	mode     Mode
 	pool     sync.Pool
+	// origin is the Model loaded first, which WithMode copies keep
+	// reachable with their VMs: cleanups attached to it (rtimpl forgets the
+	// weights' packed forms) must not run while a copy or a VM is in use.
+	origin *Model
 }
 
 // Mode is how a Model's Invoke runs functions.
@@ -51,7 +55,11 @@ func (m *Model) WithMode(mode Mode) *Model {
 	if mode != Compiled && mode != Bytecode {
 		mode = Compiled
 	}
-	return &Model{name: m.name, exec: m.exec, compiled: m.compiled, tirMod: m.tirMod, vmtirMod: m.vmtirMod, mode: mode}
+	origin := m.origin
+	if origin == nil {
+		origin = m
+	}
+	return &Model{name: m.name, exec: m.exec, compiled: m.compiled, tirMod: m.tirMod, vmtirMod: m.vmtirMod, mode: mode, origin: origin}
 }
 
 // Mode reports how Invoke runs functions.
@@ -91,13 +99,13 @@ func (m *Model) Executable() *Executable { return m.exec }
 
 // NewVM returns a VM that runs the model as bytecode. A VM is for one goroutine at a time.
 func (m *Model) NewVM(opts ...VMOption) (*VM, error) {
-	return NewVM(m.exec, append([]VMOption{WithImports(m.tirMod)}, opts...)...)
+	return NewVM(m.exec, append([]VMOption{WithImports(m.tirMod), withOwner(m)}, opts...)...)
 }
 
 // NewCompiledVM returns a VM whose functions are the compiled Go ones. A VM
 // is for one goroutine at a time.
 func (m *Model) NewCompiledVM(opts ...VMOption) (*VM, error) {
-	return NewVM(m.compiled, append([]VMOption{WithImports(m.vmtirMod)}, opts...)...)
+	return NewVM(m.compiled, append([]VMOption{WithImports(m.vmtirMod), withOwner(m)}, opts...)...)
 }
 
 // Invoke calls a function by name on a pooled VM, in the Model's mode

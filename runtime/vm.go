@@ -165,7 +165,12 @@ type vmConfig struct {
 	maxSteps int64
 	recycle  bool
 	memLimit int64
+	owner    any
 }
+
+// withOwner makes the VM keep owner reachable: a Model's VMs keep the Model,
+// whose cleanup forgets its weights' packed forms (rtimpl), alive.
+func withOwner(owner any) VMOption { return func(c *vmConfig) { c.owner = owner } }
 
 // WithAllocator selects the allocator type (PooledAllocator by default).
 func WithAllocator(t AllocatorType) VMOption { return func(c *vmConfig) { c.alloc = t } }
@@ -191,6 +196,7 @@ const DefaultMaxCallDepth = 10000
 // VM runs an Executable (TVM's relax VirtualMachine). A VM is used by one
 // goroutine at a time; create one VM per goroutine over a shared Executable.
 type VM struct {
+	owner     any // what made the VM and must outlive it (withOwner), or nil
 	exec      *Executable
 	prog      *program
 	consts    []Value
@@ -275,6 +281,7 @@ func NewVM(exec *Executable, opts ...VMOption) (*VM, error) {
 		maxSteps: cfg.maxSteps,
 		recycle:  cfg.recycle,
 		memLimit: cfg.memLimit,
+		owner:    cfg.owner,
 		devices:  []Device{CPU},
 	}
 	if vm.memLimit <= 0 {

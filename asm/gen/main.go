@@ -74,10 +74,12 @@ func main() {
 		tapSumKernels(s)
 		tapMaxKernels(s)
 		chainKernels(s)
+		winogradKernels(s)
 		unaryKernels(s)
 		reductionKernels(s)
 	}
 	deinterleave2AVX2()
+	interleave2AVX2()
 	deinterleave2RowsAVX2()
 	packAAVX2(8)
 	packAAVX2(4)
@@ -413,6 +415,166 @@ func tapLoop(s isa, name string, dst, base, offs, nt, n reg.GPVirtual, big int, 
 	})
 }
 
+// winogradKernels emits the input and output transforms of the Winograd
+// convolution F(2x2, 3x3), elementwise over flat tile indices k (tile row
+// ty, column tx at k = ty*wq + tx), in a fixed order of float32 adds and
+// subtracts (the Go twins' order):
+//
+// In: the tile's 4x4 input patch d[i][j] is phase plane (i%2, j%2) of
+// the padded channel (the planes psub floats apart, rows wq apart) at k +
+// (i/2)*wq + j/2; u_s[i] = d[i]·B (s=0: d0-d2, 1: d1+d2, 2: d2-d1, 3:
+// d1-d3), then v[4r+s] = B^T·u_s (r=0: u0-u2, 1: u1+u2, 2: u2-u1, 3:
+// u1-u3), stored at v + (4r+s)*vstride + k.
+//
+// Out: m[ξ] at m + ξ*mstride + k; t_b[r] = (m[4r]+m[4r+1])+m[4r+2] (b=0),
+// (m[4r+1]-m[4r+2])-m[4r+3] (b=1); y[a][b] = (t_b[0]+t_b[1])+t_b[2]
+// (a=0), (t_b[1]-t_b[2])-t_b[3] (a=1), stored at y + (2a+b)*ystride + k.
+func winogradKernels(s isa) {
+	name := "winoInF32" + s.suffix
+	text(name, "func(v *float32, vstride int, p *float32, psub, wq, n int)")
+	Doc(fmt.Sprintf("%s is the Winograd F(2x2,3x3) input transform of n tiles (a multiple of %d): see winogradKernels in asm/gen.", name, s.lanes))
+	v := Load(Param("v"), GP64()).(reg.GPVirtual)
+	vs := Load(Param("vstride"), GP64()).(reg.GPVirtual)
+	p := Load(Param("p"), GP64()).(reg.GPVirtual)
+	psub := Load(Param("psub"), GP64()).(reg.GPVirtual)
+	wq := Load(Param("wq"), GP64()).(reg.GPVirtual)
+	n := Load(Param("n"), GP64()).(reg.GPVirtual)
+	SHLQ(U8(2), vs)
+	SHLQ(U8(2), psub)
+	SHLQ(U8(2), wq)
+	// The four phase planes' bases (row parity a, column parity b: plane 2a+b).
+	planes := [4]reg.GPVirtual{p, GP64(), GP64(), GP64()}
+	for q := 1; q < 4; q++ {
+		MOVQ(planes[q-1], planes[q])
+		ADDQ(psub, planes[q])
+	}
+	d := func(i, j int) Mem {
+		m := Mem{Base: planes[(i%2)*2+j%2], Disp: 4 * (j / 2)}
+		if i/2 == 1 {
+			m.Index, m.Scale = wq, 1
+		}
+		return m
+	}
+	Label(name + "_loop")
+	CMPQ(n, U32(0))
+	JLE(LabelRef(name + "_done"))
+	out := GP64()
+	for sIdx := 0; sIdx < 4; sIdx++ {
+		var u [4]reg.VecVirtual
+		for i := 0; i < 4; i++ {
+			u[i] = s.vec()
+			a, b := s.vec(), s.vec()
+			switch sIdx {
+			case 0: // d0 - d2
+				VMOVUPS(d(i, 0), a)
+				VMOVUPS(d(i, 2), b)
+				VSUBPS(b, a, u[i])
+			case 1: // d1 + d2
+				VMOVUPS(d(i, 1), a)
+				VMOVUPS(d(i, 2), b)
+				VADDPS(b, a, u[i])
+			case 2: // d2 - d1
+				VMOVUPS(d(i, 2), a)
+				VMOVUPS(d(i, 1), b)
+				VSUBPS(b, a, u[i])
+			case 3: // d1 - d3
+				VMOVUPS(d(i, 1), a)
+				VMOVUPS(d(i, 3), b)
+				VSUBPS(b, a, u[i])
+			}
+		}
+		MOVQ(v, out)
+		if sIdx > 0 {
+			for q := 0; q < sIdx; q++ {
+				ADDQ(vs, out)
+			}
+		}
+		for r := 0; r < 4; r++ {
+			t := s.vec()
+			switch r {
+			case 0:
+				VSUBPS(u[2], u[0], t)
+			case 1:
+				VADDPS(u[2], u[1], t)
+			case 2:
+				VSUBPS(u[1], u[2], t)
+			case 3:
+				VSUBPS(u[3], u[1], t)
+			}
+			VMOVUPS(t, Mem{Base: out})
+			if r < 3 {
+				for q := 0; q < 4; q++ {
+					ADDQ(vs, out)
+				}
+			}
+		}
+	}
+	for q := 0; q < 4; q++ {
+		ADDQ(U32(s.bytes), planes[q])
+	}
+	ADDQ(U32(s.bytes), v)
+	SUBQ(U32(s.lanes), n)
+	JMP(LabelRef(name + "_loop"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+
+	name = "winoOutF32" + s.suffix
+	text(name, "func(y *float32, ystride int, m *float32, mstride, n int)")
+	Doc(fmt.Sprintf("%s is the Winograd F(2x2,3x3) output transform of n tiles (a multiple of %d): see winogradKernels in asm/gen.", name, s.lanes))
+	y := Load(Param("y"), GP64()).(reg.GPVirtual)
+	ys := Load(Param("ystride"), GP64()).(reg.GPVirtual)
+	mp := Load(Param("m"), GP64()).(reg.GPVirtual)
+	ms := Load(Param("mstride"), GP64()).(reg.GPVirtual)
+	n = Load(Param("n"), GP64()).(reg.GPVirtual)
+	SHLQ(U8(2), ys)
+	SHLQ(U8(2), ms)
+	Label(name + "_loop")
+	CMPQ(n, U32(0))
+	JLE(LabelRef(name + "_done"))
+	src := GP64()
+	// m[ξ] = src after ξ strides; t[b][r] for the 4 rows r.
+	var tv [2][4]reg.VecVirtual
+	MOVQ(mp, src)
+	for r := 0; r < 4; r++ {
+		var mv [4]reg.VecVirtual
+		for c := 0; c < 4; c++ {
+			mv[c] = s.vec()
+			VMOVUPS(Mem{Base: src}, mv[c])
+			ADDQ(ms, src)
+		}
+		tv[0][r], tv[1][r] = s.vec(), s.vec()
+		VADDPS(mv[1], mv[0], tv[0][r])
+		VADDPS(mv[2], tv[0][r], tv[0][r])
+		VSUBPS(mv[2], mv[1], tv[1][r])
+		VSUBPS(mv[3], tv[1][r], tv[1][r])
+	}
+	dst := GP64()
+	MOVQ(y, dst)
+	for a := 0; a < 2; a++ {
+		for b := 0; b < 2; b++ {
+			t := tv[b]
+			o := s.vec()
+			if a == 0 {
+				VADDPS(t[1], t[0], o)
+				VADDPS(t[2], o, o)
+			} else {
+				VSUBPS(t[2], t[1], o)
+				VSUBPS(t[3], o, o)
+			}
+			VMOVUPS(o, Mem{Base: dst})
+			ADDQ(ys, dst)
+		}
+	}
+	ADDQ(U32(s.bytes), y)
+	ADDQ(U32(s.bytes), mp)
+	SUBQ(U32(s.lanes), n)
+	JMP(LabelRef(name + "_loop"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
 // tapMaxKernels emits dst[i] = the running maximum (emitMaxNaN: a NaN tap
 // replaces what came before, else Go's max) over t of base[offs[t]+i],
 // from lo: a max pooling over a padded plane, one call per plane.
@@ -452,6 +614,40 @@ func deinterleave2AVX2() {
 	CMPQ(n, U32(8))
 	JL(LabelRef(name + "_done"))
 	deinterleave8(even, odd, src, n)
+	JMP(LabelRef(name + "_loop"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// interleave2AVX2 is deinterleave2AVX2's inverse: dst[2k] = even[k],
+// dst[2k+1] = odd[k] (the Winograd convolution's output columns). Pure
+// data movement, so the AVX-512 level uses it too.
+func interleave2AVX2() {
+	name := "interleave2F32AVX2"
+	text(name, "func(dst, even, odd *float32, n int)")
+	Doc(name + " sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k < n; n is a multiple of 8.")
+	dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
+	even := Load(Param("even"), GP64()).(reg.GPVirtual)
+	odd := Load(Param("odd"), GP64()).(reg.GPVirtual)
+	n := Load(Param("n"), GP64()).(reg.GPVirtual)
+	Label(name + "_loop")
+	CMPQ(n, U32(8))
+	JL(LabelRef(name + "_done"))
+	e, o, lo, hi := YMM(), YMM(), YMM(), YMM()
+	VMOVUPS(Mem{Base: even}, e)
+	VMOVUPS(Mem{Base: odd}, o)
+	VUNPCKLPS(o, e, lo) // e0 o0 e1 o1 | e4 o4 e5 o5
+	VUNPCKHPS(o, e, hi) // e2 o2 e3 o3 | e6 o6 e7 o7
+	a, b := YMM(), YMM()
+	VPERM2F128(U8(0x20), hi, lo, a) // e0 o0 e1 o1 e2 o2 e3 o3
+	VPERM2F128(U8(0x31), hi, lo, b) // e4 o4 ... e7 o7
+	VMOVUPS(a, Mem{Base: dst})
+	VMOVUPS(b, Mem{Base: dst, Disp: 32})
+	ADDQ(U32(32), even)
+	ADDQ(U32(32), odd)
+	ADDQ(U32(64), dst)
+	SUBQ(U32(8), n)
 	JMP(LabelRef(name + "_loop"))
 	Label(name + "_done")
 	VZEROUPPER()

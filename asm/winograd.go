@@ -1,0 +1,98 @@
+package asm
+
+// WinogradInF32 is the input transform of the Winograd convolution F(2x2,
+// 3x3) for n tiles of one channel. The padded channel is split into its
+// four row and column parity planes (plane 2a+b at p[(2a+b)*psub:], rows wq
+// apart); tile k's 4x4 patch d[i][j] is plane (i%2, j%2) at k + (i/2)*wq +
+// j/2. It stores v[ξ*vstride+k] = (B^T d B)[r][s], ξ = 4r+s, computed as
+// u_s[i] = d[i]·B (s=0: d0-d2, 1: d1+d2, 2: d2-d1, 3: d1-d3) and then
+// v = B^T·u_s (r=0: u0-u2, 1: u1+u2, 2: u2-u1, 3: u1-u3), the same float32
+// operations at every level. It panics when a slice is too short.
+func WinogradInF32(v []float32, vstride int, p []float32, psub, wq, n int) {
+	if n <= 0 {
+		return
+	}
+	if need := 15*vstride + n; len(v) < need || vstride < n {
+		shortInput("WinogradIn", "v", len(v), need)
+	}
+	if need := 3*psub + wq + 1 + n; len(p) < need || psub < 0 || wq < 0 {
+		shortInput("WinogradIn", "p", len(p), need)
+	}
+	k := 0
+	if level != LevelGo && n >= vecWidth {
+		k = n - n%vecWidth
+		asmWinoIn(&v[0], vstride, &p[0], psub, wq, k)
+	}
+	winoInGo(v, vstride, p, psub, wq, k, n)
+}
+
+// WinogradOutF32 is the output transform of F(2x2, 3x3) for n tiles: from
+// the 16 products m[ξ*mstride+k] it stores the tile's 2x2 outputs y[(2a+b)*
+// ystride+k], computed as t_b[r] = (m[4r]+m[4r+1])+m[4r+2] (b=0),
+// (m[4r+1]-m[4r+2])-m[4r+3] (b=1), then (t_b[0]+t_b[1])+t_b[2] (a=0),
+// (t_b[1]-t_b[2])-t_b[3] (a=1), the same float32 operations at every level.
+// It panics when a slice is too short.
+func WinogradOutF32(y []float32, ystride int, m []float32, mstride, n int) {
+	if n <= 0 {
+		return
+	}
+	if need := 3*ystride + n; len(y) < need || ystride < n {
+		shortInput("WinogradOut", "y", len(y), need)
+	}
+	if need := 15*mstride + n; len(m) < need || mstride < n {
+		shortInput("WinogradOut", "m", len(m), need)
+	}
+	k := 0
+	if level != LevelGo && n >= vecWidth {
+		k = n - n%vecWidth
+		asmWinoOut(&y[0], ystride, &m[0], mstride, k)
+	}
+	winoOutGo(y, ystride, m, mstride, k, n)
+}
+
+// winoInGo is WinogradInF32's twin on tiles [k0, k1).
+func winoInGo(v []float32, vstride int, p []float32, psub, wq, k0, k1 int) {
+	for k := k0; k < k1; k++ {
+		var d [4][4]float32
+		for i := 0; i < 4; i++ {
+			for j := 0; j < 4; j++ {
+				d[i][j] = p[((i%2)*2+j%2)*psub+k+(i/2)*wq+j/2]
+			}
+		}
+		for s := 0; s < 4; s++ {
+			var u [4]float32
+			for i := 0; i < 4; i++ {
+				switch s {
+				case 0:
+					u[i] = d[i][0] - d[i][2]
+				case 1:
+					u[i] = d[i][1] + d[i][2]
+				case 2:
+					u[i] = d[i][2] - d[i][1]
+				default:
+					u[i] = d[i][1] - d[i][3]
+				}
+			}
+			v[s*vstride+k] = u[0] - u[2]
+			v[(4+s)*vstride+k] = u[1] + u[2]
+			v[(8+s)*vstride+k] = u[2] - u[1]
+			v[(12+s)*vstride+k] = u[1] - u[3]
+		}
+	}
+}
+
+// winoOutGo is WinogradOutF32's twin on tiles [k0, k1).
+func winoOutGo(y []float32, ystride int, m []float32, mstride, k0, k1 int) {
+	for k := k0; k < k1; k++ {
+		var t [2][4]float32
+		for r := 0; r < 4; r++ {
+			m0, m1, m2, m3 := m[(4*r)*mstride+k], m[(4*r+1)*mstride+k], m[(4*r+2)*mstride+k], m[(4*r+3)*mstride+k]
+			t[0][r] = (m0 + m1) + m2
+			t[1][r] = (m1 - m2) - m3
+		}
+		for b := 0; b < 2; b++ {
+			y[b*ystride+k] = (t[b][0] + t[b][1]) + t[b][2]
+			y[(2+b)*ystride+k] = (t[b][1] - t[b][2]) - t[b][3]
+		}
+	}
+}

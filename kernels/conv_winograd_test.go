@@ -1,0 +1,103 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/asm"
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// TestConvWinogradMatchesDirect runs 3x3 stride-1 convolutions with
+// registered constant weights, which take the Winograd path, against a
+// float64 direct convolution: every output within a bound scaled by the sum
+// of |x*w| over its window (the transforms reorder the sums), odd and even
+// output sizes (tiles cut at the last row and column), two images, a chain
+// after it (bias and relu, applied to the Winograd result), at every level
+// and at 1 and 2 threads with the same bits; the same weights unregistered
+// take the direct path, whose bits differ (so the path was taken).
+func TestConvWinogradMatchesDirect(t *testing.T) {
+	defer SetNumThreads(0)
+	start := asm.CurrentLevel()
+	defer func() { _ = asm.SetLevel(start) }()
+	r := rand.New(rand.NewSource(3))
+	for _, c := range []struct{ n, c, o, h, w int }{
+		{1, 48, 32, 14, 14}, {2, 49, 40, 15, 13}, {1, 64, 48, 28, 28}, {1, 48, 32, 13, 30}, {1, 48, 32, 56, 57}, // blocks of tile rows
+	} {
+		t.Run(fmt.Sprintf("%dx%d_%dx%dx%d", c.c, c.o, c.n, c.h, c.w), func(t *testing.T) {
+			x := randT(t, r.Int63(), []int64{int64(c.n), int64(c.c), int64(c.h), int64(c.w)}, f32, -1, 1)
+			w := randT(t, r.Int63(), []int64{int64(c.o), int64(c.c), 3, 3}, f32, -1, 1)
+			bias := randT(t, r.Int63(), []int64{1, int64(c.o), 1, 1}, f32, -0.5, 0.5)
+			g := convGeomFor(c.c, c.o, c.h, c.w, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1)
+			g.n = c.n
+			if !winoOK(&g) {
+				t.Fatal("geometry does not take the Winograd path")
+			}
+			fused, _ := runtime.Lookup(Conv2DChainKernel)
+			shape := []int64{int64(c.n), int64(c.o), int64(c.h), int64(c.w)}
+			run := func() *runtime.Tensor {
+				out := mustT(t, shape, f32)
+				args := []runtime.Value{x, w, runtime.Shape{1, 1}, runtime.Shape{1, 1, 1, 1}, runtime.Shape{1, 1}, int64(1),
+					"NCHW", "OIHW", "NCHW", runtime.Float32, runtime.Shape{0, EwChainRelu}, bias, out}
+				if _, err := fused(args); err != nil {
+					t.Fatal(err)
+				}
+				return out
+			}
+			direct := run().Float32s()
+			RegisterConstant(w)
+			defer UnregisterConstant(w)
+			var want []float32
+			for l := asm.LevelGo; l <= asm.MaxLevel(); l++ {
+				if err := asm.SetLevel(l); err != nil {
+					t.Fatal(err)
+				}
+				for _, th := range []int{1, 2} {
+					SetNumThreads(th)
+					got := run().Float32s()
+					if want == nil {
+						want = got
+						continue
+					}
+					for i := range got {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("level %v threads %d [%d]: %v, first run %v", l, th, i, got[i], want[i])
+						}
+					}
+				}
+			}
+			xs, ws, bs := x.Float32s(), w.Float32s(), bias.Float32s()
+			differs := false
+			for i := range want {
+				ow := i % c.w
+				oh := (i / c.w) % c.h
+				o := (i / (c.w * c.h)) % c.o
+				n := i / (c.w * c.h * c.o)
+				var ref, mag float64
+				for ci := 0; ci < c.c; ci++ {
+					for a := 0; a < 3; a++ {
+						for b := 0; b < 3; b++ {
+							ih, iw := oh+a-1, ow+b-1
+							if ih < 0 || ih >= c.h || iw < 0 || iw >= c.w {
+								continue
+							}
+							p := float64(xs[((n*c.c+ci)*c.h+ih)*c.w+iw]) * float64(ws[((o*c.c+ci)*3+a)*3+b])
+							ref += p
+							mag += math.Abs(p)
+						}
+					}
+				}
+				ref = math.Max(ref+float64(bs[o]), 0)
+				if d := math.Abs(float64(want[i]) - ref); d > 1e-5*(mag+1) {
+					t.Fatalf("[%d] (n %d, o %d, %d, %d): %v, float64 reference %v (|diff| %g, sum |x*w| %g)", i, n, o, oh, ow, want[i], ref, d, mag)
+				}
+				differs = differs || want[i] != direct[i]
+			}
+			if !differs {
+				t.Error("the registered weights gave the direct path's bits: the Winograd path was not taken")
+			}
+		})
+	}
+}
