@@ -205,6 +205,8 @@ type VM struct {
 	imports   []*Module
 	alloc     Allocator
 	frames    []*frame
+	argBuf    []Value // Invoke's copy of its arguments (takeArgs)
+	argsBusy  bool
 	free      []*frame
 	maxDepth  int
 	instr     Instrument
@@ -774,8 +776,31 @@ func (vm *VM) Invoke(name string, args ...Value) (ret Value, err error) {
 		vm.callBytes = 0
 		vm.recycleOutputs()
 	}
+	a, own := vm.takeArgs(args)
+	if own {
+		defer vm.releaseArgs()
+	}
 	defer vm.guard(name, len(vm.frames), &err)
-	return c.call(vm, args)
+	return c.call(vm, a)
+}
+
+// takeArgs copies a call's arguments into the VM's buffer (own), or into a
+// new slice when a call already uses it (a nested Invoke). The callee is
+// called through a func value, so the caller's variadic slice would
+// otherwise escape: one allocation per call with a literal argument list.
+func (vm *VM) takeArgs(args []Value) (a []Value, own bool) {
+	if vm.argsBusy {
+		return append([]Value(nil), args...), false
+	}
+	vm.argsBusy = true
+	vm.argBuf = append(vm.argBuf[:0], args...)
+	return vm.argBuf, true
+}
+
+// releaseArgs frees the argument buffer, dropping its references.
+func (vm *VM) releaseArgs() {
+	clear(vm.argBuf)
+	vm.argsBusy = false
 }
 
 // InvokeContext is Invoke that stops when ctx is done: the bytecode loop
