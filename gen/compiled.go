@@ -451,6 +451,15 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 			jen.List(reg(in.Dst), jen.Id("err")).Op("=").Qual(rtimplPkg, "MakeShapeAt").Call(jen.Id("vm"), jen.Lit(site),
 				jen.Id("r").Index(jen.Lit(base).Op(":").Lit(base+len(a)))),
 			errCheck)
+	case builtin.MakeTuple:
+		if !dstOK {
+			return nil
+		}
+		base := u.stageBase
+		return append(append([]jen.Code{}, stage...),
+			jen.List(reg(in.Dst), jen.Id("err")).Op("=").Qual(rtimplPkg, "MakeTuple").Call(jen.Id("vm"),
+				jen.Id("r").Index(jen.Lit(base).Op(":").Lit(base+len(a)))),
+			errCheck)
 	case builtin.AllocStorage:
 		if !dstOK || len(a) != 5 {
 			return nil

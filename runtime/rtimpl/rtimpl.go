@@ -105,6 +105,13 @@ func MakeShapeAt(vm *runtime.VM, site int, args []runtime.Value) (runtime.Value,
 	return rtlink.MakeShapeAt(vm, site, args)
 }
 
+// MakeTuple is vm.builtin.make_tuple for compiled code, as the bytecode
+// VM runs it: with recycled outputs (runtime.WithRecycledOutputs) the first
+// tuple a call makes may reuse the tuple the previous call returned.
+func MakeTuple(vm *runtime.VM, args []runtime.Value) (runtime.Value, error) {
+	return rtlink.MakeTuple(vm, args)
+}
+
 // AllocTensor is vm.builtin.alloc_tensor for compiled code: args are the
 // builtin's (storage, offset, shape, dtype); offset and dt are their values,
 // known when the code was generated. A tensor of args[2]'s shape is made on

@@ -84,7 +84,8 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %7
 	r[8] = nil
 	// call vm.builtin.make_tuple [%8] -> %9
-	r[10], err = rtimpl.Call(lib[5], r[12:13], r[9])
+	r[12] = r[9]
+	r[10], err = rtimpl.MakeTuple(vm, r[12:13])
 	if err != nil {
 		return rtimpl.CallErr(19, "vm.builtin.make_tuple", err)
 	}

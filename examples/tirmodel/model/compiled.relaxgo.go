@@ -147,7 +147,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %11
 	r[12] = nil
 	// call vm.builtin.make_tuple [%7, %12] -> %13
-	r[14], err = rtimpl.Call(lib[7], r[16:18], r[8], r[13])
+	r[16] = r[8]
+	r[17] = r[13]
+	r[14], err = rtimpl.MakeTuple(vm, r[16:18])
 	if err != nil {
 		return rtimpl.CallErr(23, "vm.builtin.make_tuple", err)
 	}

@@ -457,7 +457,8 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %56
 	r[57] = nil
 	// call vm.builtin.make_tuple [%57] -> %58
-	r[59], err = rtimpl.Call(lib[13], r[61:62], r[58])
+	r[61] = r[58]
+	r[59], err = rtimpl.MakeTuple(vm, r[61:62])
 	if err != nil {
 		return rtimpl.CallErr(138, "vm.builtin.make_tuple", err)
 	}
