@@ -32,12 +32,22 @@ type typedKernel struct {
 // typedKernels are the kernels compiled code calls directly; TestTypedKernels
 // checks each against its packed function.
 var typedKernels = map[string]typedKernel{
-	"kernels.add": {"Add", 3}, "kernels.subtract": {"Subtract", 3}, "kernels.multiply": {"Multiply", 3},
-	"kernels.divide": {"Divide", 3}, "kernels.maximum": {"Maximum", 3}, "kernels.minimum": {"Minimum", 3},
-	"kernels.power": {"Power", 3},
-	"kernels.exp":   {"Exp", 2}, "kernels.log": {"Log", 2}, "kernels.sqrt": {"Sqrt", 2}, "kernels.negative": {"Negative", 2},
-	"kernels.tanh": {"Tanh", 2}, "kernels.sigmoid": {"Sigmoid", 2}, "kernels.nn.relu": {"Relu", 2},
-	"kernels.nn.gelu": {"Gelu", 2}, "kernels.nn.silu": {"Silu", 2},
+	"kernels.add":      {"Add", 3},
+	"kernels.subtract": {"Subtract", 3},
+	"kernels.multiply": {"Multiply", 3},
+	"kernels.divide":   {"Divide", 3},
+	"kernels.maximum":  {"Maximum", 3},
+	"kernels.minimum":  {"Minimum", 3},
+	"kernels.power":    {"Power", 3},
+	"kernels.exp":      {"Exp", 2},
+	"kernels.log":      {"Log", 2},
+	"kernels.sqrt":     {"Sqrt", 2},
+	"kernels.negative": {"Negative", 2},
+	"kernels.tanh":     {"Tanh", 2},
+	"kernels.sigmoid":  {"Sigmoid", 2},
+	"kernels.nn.relu":  {"Relu", 2},
+	"kernels.nn.gelu":  {"Gelu", 2},
+	"kernels.nn.silu":  {"Silu", 2},
 }
 
 // compiledUnit collects what the compiled functions of one program share:
