@@ -11,7 +11,7 @@ import (
 // caseVM compiles a corpus case (with its params) and returns a bytecode VM
 // for it. Cases with TIR functions are skipped: those run only as generated
 // code (cmd/relaxgo's corpus test covers them).
-func caseVM(tb testing.TB, c *conformance.Case) *runtime.VM {
+func caseVM(tb testing.TB, c *conformance.Case, opts ...runtime.VMOption) *runtime.VM {
 	tb.Helper()
 	opt := compiler.Options{}
 	if p := c.ParamsPath(); p != "" {
@@ -27,7 +27,7 @@ func caseVM(tb testing.TB, c *conformance.Case) *runtime.VM {
 	if len(res.Lowered.PrimFuncs()) > 0 {
 		tb.Skip("TIR functions run only as generated code")
 	}
-	vm, err := runtime.NewVM(res.Exec)
+	vm, err := runtime.NewVM(res.Exec, opts...)
 	if err != nil {
 		tb.Fatal(err)
 	}

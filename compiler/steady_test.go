@@ -1,7 +1,11 @@
 package compiler_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/relaxgo/relaxgo/compiler"
 
 	"github.com/relaxgo/relaxgo/internal/conformance"
 	"github.com/relaxgo/relaxgo/runtime"
@@ -98,5 +102,105 @@ func TestSteadyStateAllocs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRecycledOutputsCorpus runs every corpus call twice in a row on a VM
+// with recycled outputs (runtime.WithRecycledOutputs), checking each result
+// before the next call (the previous result's storage and tuple are reused:
+// the tuples case's intermediate tuple takes the previous call's result
+// tuple), and that a warm call of the cases in recycledZero allocates
+// nothing.
+func TestRecycledOutputsCorpus(t *testing.T) {
+	for _, c := range conformance.Cases(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			vm := caseVM(t, c, runtime.WithRecycledOutputs())
+			for i, call := range c.Calls {
+				if call.Error != "" {
+					continue
+				}
+				args, io, err := c.Inputs(call)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for range 3 {
+					v, err := vm.Invoke(call.Func, args...)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := c.Check(call, io, v); err != nil {
+						t.Fatalf("call %d with recycled outputs: %v", i, err)
+					}
+				}
+				if raceEnabled {
+					continue
+				}
+				n := testing.AllocsPerRun(50, func() {
+					if _, err := vm.Invoke(call.Func, args...); err != nil {
+						t.Fatal(err)
+					}
+				})
+				t.Logf("call %d: %v allocations per call with recycled outputs", i, n)
+				if recycledZero[c.Name] && n != 0 {
+					t.Errorf("call %d: %v allocations per call with recycled outputs, want 0", i, n)
+				}
+			}
+		})
+	}
+}
+
+// recycledZero are the corpus cases whose warm calls allocate nothing with
+// recycled outputs: results of static shape (a tensor, or a tuple of them
+// made once per call). The others still allocate what the result needs
+// anew each call: a shape computed at run time (dynamic_batch's n,
+// match_cast_shape's result), a second tuple (tuples: the first reuses the
+// previous result, the returned one is new), the nested calls' results
+// (recursion) and a packed function's own result (packed_call).
+var recycledZero = map[string]bool{
+	"add_self": true, "cnn_small": true, "if_branch": true, "mlp_highlevel": true, "transformer_block": true,
+}
+
+// TestRecycledTupleTakenOnce checks that with recycled outputs only the
+// first tuple of a call reuses the previous result: here the first tuple is
+// still read after the second is made, so reusing the previous result for
+// both would make the call return (y, y).
+func TestRecycledTupleTakenOnce(t *testing.T) {
+	src := `# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32"), y: R.Tensor((4,), dtype="float32")) -> R.Tuple(R.Tensor((4,), dtype="float32"), R.Tensor((4,), dtype="float32")):
+        t1: R.Tuple(R.Tensor((4,), dtype="float32"), R.Tensor((4,), dtype="float32")) = (x, y)
+        t2: R.Tuple(R.Tensor((4,), dtype="float32"), R.Tensor((4,), dtype="float32")) = (y, x)
+        b: R.Tensor((4,), dtype="float32") = t2[0]
+        a: R.Tensor((4,), dtype="float32") = t1[0]
+        gv: R.Tuple(R.Tensor((4,), dtype="float32"), R.Tensor((4,), dtype="float32")) = (a, b)
+        return gv
+`
+	path := filepath.Join(t.TempDir(), "twotuples.py")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := compiler.CompileFile(path, compiler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm, err := runtime.NewVM(res.Exec, runtime.WithRecycledOutputs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		x, _ := runtime.FromSlice([]float32{1, 2, 3, float32(i)}, 4)
+		y, _ := runtime.FromSlice([]float32{5, 6, 7, float32(-i)}, 4)
+		v, err := vm.Invoke("main", x, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := v.(runtime.Tuple)
+		if !ok || len(got) != 2 || !runtime.ValuesEqual(got[0], x) || !runtime.ValuesEqual(got[1], y) {
+			t.Fatalf("call %d: %v, want (x, y)", i, v)
+		}
 	}
 }

@@ -15,7 +15,40 @@ import (
 const (
 	runtimePkg = "github.com/relaxgo/relaxgo/runtime"
 	rtimplPkg  = "github.com/relaxgo/relaxgo/runtime/rtimpl"
+	kernelsPkg = "github.com/relaxgo/relaxgo/kernels"
 )
+
+// typedKernel is a kernel whose packed function only unpacks its tensor
+// arguments and calls a typed function of package kernels: compiled code
+// calls that function directly (kernels.Add(out, a, b) for kernels.add's
+// packed (a, b, out)), and the packed function when an argument is not a
+// tensor, the typed call fails (the packed call then reports the error in
+// the bytecode's words) or the registration was overridden.
+type typedKernel struct {
+	fn   string // the function in package kernels: f(out, x) or f(out, a, b)
+	args int    // the packed arguments: 2 (x, out) or 3 (a, b, out)
+}
+
+// typedKernels are the kernels compiled code calls directly; TestTypedKernels
+// checks each against its packed function.
+var typedKernels = map[string]typedKernel{
+	"kernels.add":      {"Add", 3},
+	"kernels.subtract": {"Subtract", 3},
+	"kernels.multiply": {"Multiply", 3},
+	"kernels.divide":   {"Divide", 3},
+	"kernels.maximum":  {"Maximum", 3},
+	"kernels.minimum":  {"Minimum", 3},
+	"kernels.power":    {"Power", 3},
+	"kernels.exp":      {"Exp", 2},
+	"kernels.log":      {"Log", 2},
+	"kernels.sqrt":     {"Sqrt", 2},
+	"kernels.negative": {"Negative", 2},
+	"kernels.tanh":     {"Tanh", 2},
+	"kernels.sigmoid":  {"Sigmoid", 2},
+	"kernels.nn.relu":  {"Relu", 2},
+	"kernels.nn.gelu":  {"Gelu", 2},
+	"kernels.nn.silu":  {"Silu", 2},
+}
 
 // compiledUnit collects what the compiled functions of one program share:
 // the library functions they call (resolved once at load time) and the
@@ -297,6 +330,9 @@ func (u *compiledUnit) libraryDecls() []jen.Code {
 		jen.Comment("lib holds them, resolved from the registry when the model loads."),
 		jen.Var().Id("libNames").Op("=").Index().String().Add(wrapped(names, 1)),
 		jen.Var().Id("lib").Index().Qual(runtimePkg, "PackedFunc"),
+		jen.Comment("libDirect tells, per entry of lib, whether its kernel's typed function may be"),
+		jen.Comment("called directly (its registration was not overridden)."),
+		jen.Var().Id("libDirect").Index().Bool(),
 		jen.Comment("imms are the integer immediates of the compiled functions, boxed once."),
 		jen.Var().Id("imms").Op("=").Index().Qual(runtimePkg, "Value").Add(wrapped(imms, 8)),
 	}
@@ -368,6 +404,21 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 		return c
 	}
 	dstOK := in.Dst < bytecode.BeginSpecialReg
+	if tk, ok := typedKernels[name]; ok {
+		if dstOK || len(a) != tk.args || libCall == nil {
+			return nil
+		}
+		direct := jen.Id("libDirect").Index(jen.Lit(u.lib(name)))
+		var check, call jen.Code
+		if tk.args == 3 {
+			check = jen.List(jen.Id("a"), jen.Id("b"), jen.Id("o"), jen.Id("ok")).Op(":=").Qual(rtimplPkg, "Tensors3").Call(direct, value(0), value(1), value(2))
+			call = jen.Qual(kernelsPkg, tk.fn).Call(jen.Id("o"), jen.Id("a"), jen.Id("b"))
+		} else {
+			check = jen.List(jen.Id("x"), jen.Id("o"), jen.Id("ok")).Op(":=").Qual(rtimplPkg, "Tensors2").Call(direct, value(0), value(1))
+			call = jen.Qual(kernelsPkg, tk.fn).Call(jen.Id("o"), jen.Id("x"))
+		}
+		return []jen.Code{jen.If(check, jen.Op("!").Id("ok").Op("||").Add(call).Op("!=").Nil()).Block(slow...)}
+	}
 	switch name {
 	case builtin.CheckTensorInfo:
 		if len(a) != 3 && len(a) != 4 {
@@ -449,6 +500,15 @@ func (u *compiledUnit) fastPath(name string, in vmtir.Instr, reg func(int64) jen
 		base := u.stageBase
 		return append(append([]jen.Code{}, stage...),
 			jen.List(reg(in.Dst), jen.Id("err")).Op("=").Qual(rtimplPkg, "MakeShapeAt").Call(jen.Id("vm"), jen.Lit(site),
+				jen.Id("r").Index(jen.Lit(base).Op(":").Lit(base+len(a)))),
+			errCheck)
+	case builtin.MakeTuple:
+		if !dstOK {
+			return nil
+		}
+		base := u.stageBase
+		return append(append([]jen.Code{}, stage...),
+			jen.List(reg(in.Dst), jen.Id("err")).Op("=").Qual(rtimplPkg, "MakeTuple").Call(jen.Id("vm"),
 				jen.Id("r").Index(jen.Lit(base).Op(":").Lit(base+len(a)))),
 			errCheck)
 	case builtin.AllocStorage:

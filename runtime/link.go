@@ -12,6 +12,8 @@ func init() {
 	rtlink.FuncPool = func(vm any) []any { return vm.(*VM).poolVals }
 	rtlink.CallFunc = func(vm any, idx int, args []any) (any, error) { return vm.(*VM).callFunc(idx, args...) }
 	rtlink.MakeShapeAt = func(vm any, site int, args []any) (any, error) { return vm.(*VM).makeShapeAt(site, args) }
+	rtlink.Replaced = replacedFunc
+	rtlink.MakeTuple = func(vm any, args []any) (any, error) { return vm.(*VM).makeTuple(args) }
 	rtlink.AllocStorage = func(vm any, n int64) (any, error) { return vm.(*VM).allocStorageBytes(n) }
 	rtlink.IfCond = func(v any) (bool, error) {
 		c, err := condValue(v)

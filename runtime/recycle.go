@@ -3,10 +3,11 @@ package runtime
 // WithRecycledOutputs makes the results of a call valid only until the next
 // call on the VM (Invoke, InvokeContext, InvokeStateful): the storage of the
 // tensors a call returns goes back to the VM's pooled allocator when the
-// next call starts, and that call's results reuse it. In steady state a
-// function returning tensors then allocates nothing for them (a returned
-// tuple still costs its slice); a caller that keeps a result past the next
-// call must copy it (Tensor.Clone). It applies to both modes and needs the
+// next call starts, and that call's results reuse it; the first tuple a call
+// makes reuses the tuple the previous call returned, when it has as many
+// elements. In steady state a function returning tensors, or a tuple of
+// them, of static shapes then allocates nothing; a caller that keeps a
+// result past the next call must copy it (Tensor.Clone). It applies to both modes and needs the
 // pooled allocator (the default); with the naive allocator it does nothing.
 func WithRecycledOutputs() VMOption { return func(c *vmConfig) { c.recycle = true } }
 

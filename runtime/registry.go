@@ -9,7 +9,18 @@ import (
 var registry = struct {
 	sync.RWMutex
 	funcs map[string]PackedFunc
-}{funcs: map[string]PackedFunc{}}
+	// replaced are the names whose first registration was overridden.
+	replaced map[string]bool
+}{funcs: map[string]PackedFunc{}, replaced: map[string]bool{}}
+
+// replacedFunc reports whether name's first registration was overridden
+// (Register with override): compiled code then calls it as registered,
+// never a library function of the same name directly.
+func replacedFunc(name string) bool {
+	registry.RLock()
+	defer registry.RUnlock()
+	return registry.replaced[name]
+}
 
 // Register adds f to the global function registry under name. Registering a
 // name twice is an error unless override is true (TVM's register_func semantics).
@@ -19,8 +30,11 @@ func Register(name string, f PackedFunc, override bool) error {
 	}
 	registry.Lock()
 	defer registry.Unlock()
-	if _, ok := registry.funcs[name]; ok && !override {
-		return fmt.Errorf("runtime: global function %q is already registered", name)
+	if _, ok := registry.funcs[name]; ok {
+		if !override {
+			return fmt.Errorf("runtime: global function %q is already registered", name)
+		}
+		registry.replaced[name] = true
 	}
 	registry.funcs[name] = f
 	return nil

@@ -153,6 +153,7 @@ type poolEntry struct {
 	packed    PackedFunc
 	clo       *Closure
 	makeShape bool // packed is the registry's vm.builtin.make_shape
+	makeTuple bool // packed is the registry's vm.builtin.make_tuple
 }
 
 // VMOption configures NewVM.
@@ -196,24 +197,32 @@ const DefaultMaxCallDepth = 10000
 // VM runs an Executable (TVM's relax VirtualMachine). A VM is used by one
 // goroutine at a time; create one VM per goroutine over a shared Executable.
 type VM struct {
-	owner     any // what made the VM and must outlive it (withOwner), or nil
-	exec      *Executable
-	prog      *program
-	consts    []Value
-	pool      []poolEntry
-	poolVals  []Value
-	imports   []*Module
-	alloc     Allocator
-	frames    []*frame
-	free      []*frame
-	maxDepth  int
-	instr     Instrument
-	inputs    map[string][]Value
-	outputs   map[string]Value
-	saved     map[string]*Closure
-	devices   []Device
-	trackable bool
-	escaped   []*Storage // releaseStorages' scratch, reused across calls
+	owner    any // what made the VM and must outlive it (withOwner), or nil
+	exec     *Executable
+	prog     *program
+	consts   []Value
+	pool     []poolEntry
+	poolVals []Value
+	imports  []*Module
+	alloc    Allocator
+	frames   []*frame
+	argBuf   []Value // Invoke's copy of its arguments (takeArgs)
+	argsBusy bool
+	// Recycled outputs: the tuple the last top-level call returned (as a
+	// slice and as the Value returned), and whether this call's make_tuple
+	// has taken it (makeTuple).
+	lastTuple    Tuple
+	lastTupleVal Value
+	tupleTaken   bool
+	free         []*frame
+	maxDepth     int
+	instr        Instrument
+	inputs       map[string][]Value
+	outputs      map[string]Value
+	saved        map[string]*Closure
+	devices      []Device
+	trackable    bool
+	escaped      []*Storage // releaseStorages' scratch, reused across calls
 	// shapes caches, per instruction, the last Shape value that
 	// vm.builtin.make_shape returned there (nil when the executable has no
 	// make_shape calls).
@@ -299,6 +308,9 @@ func NewVM(exec *Executable, opts ...VMOption) (*VM, error) {
 			}
 			vm.pool[i] = poolEntry{packed: pf}
 			vm.poolVals[i] = pf
+			if f.Name == builtin.MakeTuple && !vm.importsHave(f.Name) {
+				vm.pool[i].makeTuple = true
+			}
 			if f.Name == builtin.MakeShape && !vm.importsHave(f.Name) {
 				vm.pool[i].makeShape = true
 				if vm.shapes == nil {
@@ -587,6 +599,8 @@ func (vm *VM) run(fr *frame, f *FuncInfo) (Value, error) {
 				p := &vm.pool[in.b]
 				if p.makeShape {
 					ret, err = vm.makeShape(pc, args)
+				} else if p.makeTuple {
+					ret, err = vm.makeTuple(args)
 				} else if p.packed != nil {
 					ret, err = p.packed(args)
 				} else {
@@ -774,8 +788,57 @@ func (vm *VM) Invoke(name string, args ...Value) (ret Value, err error) {
 		vm.callBytes = 0
 		vm.recycleOutputs()
 	}
+	top := len(vm.frames) == 0
+	if top {
+		vm.tupleTaken = false
+	}
+	a, own := vm.takeArgs(args)
+	if own {
+		defer vm.releaseArgs()
+	}
 	defer vm.guard(name, len(vm.frames), &err)
-	return c.call(vm, args)
+	ret, err = c.call(vm, a)
+	if top && vm.recycle {
+		// The result tuple, for the next call's first make_tuple.
+		vm.lastTuple, vm.lastTupleVal = nil, nil
+		if t, ok := ret.(Tuple); ok && err == nil {
+			vm.lastTuple, vm.lastTupleVal = t, ret
+		}
+	}
+	return ret, err
+}
+
+// makeTuple is vm.builtin.make_tuple. With recycled outputs, the first
+// tuple a top-level call makes reuses the tuple the previous call returned
+// when it has as many elements (that result is no longer valid): its
+// elements are overwritten and the same Value returned, so a function
+// returning a tuple allocates nothing for it in steady state.
+func (vm *VM) makeTuple(args []Value) (Value, error) {
+	if vm.recycle && !vm.tupleTaken && vm.lastTuple != nil && len(vm.lastTuple) == len(args) {
+		vm.tupleTaken = true
+		copy(vm.lastTuple, args)
+		return vm.lastTupleVal, nil
+	}
+	return builtinMakeTuple(args)
+}
+
+// takeArgs copies a call's arguments into the VM's buffer (own), or into a
+// new slice when a call already uses it (a nested Invoke). The callee is
+// called through a func value, so the caller's variadic slice would
+// otherwise escape: one allocation per call with a literal argument list.
+func (vm *VM) takeArgs(args []Value) (a []Value, own bool) {
+	if vm.argsBusy {
+		return append([]Value(nil), args...), false
+	}
+	vm.argsBusy = true
+	vm.argBuf = append(vm.argBuf[:0], args...)
+	return vm.argBuf, true
+}
+
+// releaseArgs frees the argument buffer, dropping its references.
+func (vm *VM) releaseArgs() {
+	clear(vm.argBuf)
+	vm.argsBusy = false
 }
 
 // InvokeContext is Invoke that stops when ctx is done: the bytecode loop

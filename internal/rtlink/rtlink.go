@@ -35,6 +35,12 @@ var (
 	CallFunc func(vm any, idx int, args []any) (any, error)
 	// MakeShapeAt is vm.builtin.make_shape at a compiled call site.
 	MakeShapeAt func(vm any, site int, args []any) (any, error)
+	// Replaced reports whether a global function's first registration was
+	// overridden.
+	Replaced func(name string) bool
+	// MakeTuple is vm.builtin.make_tuple on a VM (reusing the previous
+	// call's result under recycled outputs).
+	MakeTuple func(vm any, args []any) (any, error)
 	// AllocStorage returns a *runtime.Storage of n bytes from the VM's pool.
 	AllocStorage func(vm any, n int64) (any, error)
 	// IfCond reads an If condition as the VM does.

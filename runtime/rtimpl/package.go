@@ -17,6 +17,10 @@ type Package struct {
 	// Lib receives the functions named by LibNames, resolved once.
 	Lib      *[]runtime.PackedFunc
 	LibNames []string
+	// Direct receives, per name of LibNames, whether compiled code may call
+	// the kernels package's typed function of that name instead (its
+	// registration was not overridden).
+	Direct *[]bool
 
 	once sync.Once
 	err  error
@@ -32,6 +36,9 @@ func (p *Package) Load() (*runtime.Model, error) {
 		lib, p.err = ResolveFuncs(p.LibNames...)
 		if p.Lib != nil {
 			*p.Lib = lib
+		}
+		if p.Direct != nil {
+			*p.Direct = DirectFlags(p.LibNames...)
 		}
 	})
 	if p.err != nil {

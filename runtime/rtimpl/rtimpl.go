@@ -105,6 +105,47 @@ func MakeShapeAt(vm *runtime.VM, site int, args []runtime.Value) (runtime.Value,
 	return rtlink.MakeShapeAt(vm, site, args)
 }
 
+// DirectFlags reports, per name, whether the global function of that name
+// is still its first registration (for a kernel: the kernels package's), so
+// that compiled code may call the kernel's typed function directly.
+func DirectFlags(names ...string) []bool {
+	out := make([]bool, len(names))
+	for i, n := range names {
+		out[i] = !rtlink.Replaced(n)
+	}
+	return out
+}
+
+// Tensors2 returns x and y as tensors when direct is set and both are
+// non-nil tensors: the arguments of a typed kernel call in compiled code,
+// which otherwise calls the packed function.
+func Tensors2(direct bool, x, y runtime.Value) (a, b *runtime.Tensor, ok bool) {
+	if !direct {
+		return nil, nil, false
+	}
+	a, ok1 := x.(*runtime.Tensor)
+	b, ok2 := y.(*runtime.Tensor)
+	return a, b, ok1 && ok2 && a != nil && b != nil
+}
+
+// Tensors3 is Tensors2 for three arguments.
+func Tensors3(direct bool, x, y, z runtime.Value) (a, b, c *runtime.Tensor, ok bool) {
+	if !direct {
+		return nil, nil, nil, false
+	}
+	a, ok1 := x.(*runtime.Tensor)
+	b, ok2 := y.(*runtime.Tensor)
+	c, ok3 := z.(*runtime.Tensor)
+	return a, b, c, ok1 && ok2 && ok3 && a != nil && b != nil && c != nil
+}
+
+// MakeTuple is vm.builtin.make_tuple for compiled code, as the bytecode
+// VM runs it: with recycled outputs (runtime.WithRecycledOutputs) the first
+// tuple a call makes may reuse the tuple the previous call returned.
+func MakeTuple(vm *runtime.VM, args []runtime.Value) (runtime.Value, error) {
+	return rtlink.MakeTuple(vm, args)
+}
+
 // AllocTensor is vm.builtin.alloc_tensor for compiled code: args are the
 // builtin's (storage, offset, shape, dtype); offset and dt are their values,
 // known when the code was generated. A tensor of args[2]'s shape is made on

@@ -87,3 +87,23 @@ func TestLoadModelRejectsBadExecutable(t *testing.T) {
 		t.Error("LoadModel accepted garbage")
 	}
 }
+
+// TestDirectFlags checks that a function registered once may be called
+// directly and one whose registration was overridden may not, and that
+// unknown names are direct (they fail to resolve anyway).
+func TestDirectFlags(t *testing.T) {
+	noop := func([]runtime.Value) (runtime.Value, error) { return nil, nil }
+	if err := runtime.Register("test.rtimpl.direct_once", noop, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := runtime.Register("test.rtimpl.direct_over", noop, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := runtime.Register("test.rtimpl.direct_over", noop, true); err != nil {
+		t.Fatal(err)
+	}
+	got := DirectFlags("test.rtimpl.direct_once", "test.rtimpl.direct_over", "test.rtimpl.absent")
+	if want := []bool{true, false, true}; got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("DirectFlags = %v, want %v", got, want)
+	}
+}

@@ -159,7 +159,8 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %17
 	r[18] = nil
 	// call vm.builtin.make_tuple [%18] -> %19
-	r[20], err = rtimpl.Call(lib[9], r[22:23], r[19])
+	r[22] = r[19]
+	r[20], err = rtimpl.MakeTuple(vm, r[22:23])
 	if err != nil {
 		return rtimpl.CallErr(43, "vm.builtin.make_tuple", err)
 	}
@@ -193,6 +194,10 @@ var libNames = []string{
 	"vm.builtin.make_tuple",
 }
 var lib []runtime.PackedFunc
+
+// libDirect tells, per entry of lib, whether its kernel's typed function may be
+// called directly (its registration was not overridden).
+var libDirect []bool
 
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(4), int64(0), int64(1), int64(3), int64(16)}

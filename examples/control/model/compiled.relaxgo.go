@@ -7,6 +7,7 @@ package model
 
 import (
 	"fmt"
+	kernels "github.com/relaxgo/relaxgo/kernels"
 	runtime "github.com/relaxgo/relaxgo/runtime"
 	rtimpl "github.com/relaxgo/relaxgo/runtime/rtimpl"
 )
@@ -99,9 +100,11 @@ L15:
 		return rtimpl.CallErr(16, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.subtract [%1, c[12], %9] -> %void
-	_, err = rtimpl.Call(lib[6], r[16:19], r[1], c[12], r[10])
-	if err != nil {
-		return rtimpl.CallErr(17, "kernels.subtract", err)
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[6], r[1], c[12], r[10]); !ok || kernels.Subtract(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[6], r[16:19], r[1], c[12], r[10])
+		if err != nil {
+			return rtimpl.CallErr(17, "kernels.subtract", err)
+		}
 	}
 	// call vm.builtin.copy [%9] -> %10
 	r[11] = r[10]
@@ -123,9 +126,11 @@ L15:
 		return rtimpl.CallErr(21, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.multiply [%11, %0, %13] -> %void
-	_, err = rtimpl.Call(lib[7], r[16:19], r[12], r[0], r[14])
-	if err != nil {
-		return rtimpl.CallErr(22, "kernels.multiply", err)
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[7], r[12], r[0], r[14]); !ok || kernels.Multiply(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[7], r[16:19], r[12], r[0], r[14])
+		if err != nil {
+			return rtimpl.CallErr(22, "kernels.multiply", err)
+		}
 	}
 	// call vm.builtin.copy [%13] -> %14
 	r[15] = r[14]
@@ -255,9 +260,11 @@ L22:
 		return rtimpl.CallErr(23, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.negative [%3, %12] -> %void
-	_, err = rtimpl.Call(lib[10], r[15:17], r[4], r[13])
-	if err != nil {
-		return rtimpl.CallErr(24, "kernels.negative", err)
+	if x, o, ok := rtimpl.Tensors2(libDirect[10], r[4], r[13]); !ok || kernels.Negative(o, x) != nil {
+		_, err = rtimpl.Call(lib[10], r[15:17], r[4], r[13])
+		if err != nil {
+			return rtimpl.CallErr(24, "kernels.negative", err)
+		}
 	}
 	// call vm.builtin.copy [%12] -> %13
 	r[14] = r[13]
@@ -301,6 +308,10 @@ var libNames = []string{
 	"kernels.negative",
 }
 var lib []runtime.PackedFunc
+
+// libDirect tells, per entry of lib, whether its kernel's typed function may be
+// called directly (its registration was not overridden).
+var libDirect []bool
 
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(1), int64(0), int64(4)}

@@ -154,5 +154,9 @@ var libNames = []string{
 }
 var lib []runtime.PackedFunc
 
+// libDirect tells, per entry of lib, whether its kernel's typed function may be
+// called directly (its registration was not overridden).
+var libDirect []bool
+
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(2), int64(1), int64(0), int64(16), int64(8), int64(-1)}

@@ -47,6 +47,7 @@ var pkg = &rtimpl.Package{
 	Spec:     rtimpl.ModelSpec{Name: "model", Executable: executableBytes, Compiled: compiledFuncs, PrimFuncs: primFuncs},
 	Lib:      &lib,
 	LibNames: libNames,
+	Direct:   &libDirect,
 }
 
 // New loads the embedded executable. The weights' matrices are packed for

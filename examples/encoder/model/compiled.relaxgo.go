@@ -6,6 +6,7 @@
 package model
 
 import (
+	kernels "github.com/relaxgo/relaxgo/kernels"
 	runtime "github.com/relaxgo/relaxgo/runtime"
 	rtimpl "github.com/relaxgo/relaxgo/runtime/rtimpl"
 )
@@ -216,9 +217,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(54, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.divide [%19, c[20], %26] -> %void
-	_, err = rtimpl.Call(lib[8], r[127:130], r[20], c[20], r[27])
-	if err != nil {
-		return rtimpl.CallErr(55, "kernels.divide", err)
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[8], r[20], c[20], r[27]); !ok || kernels.Divide(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[8], r[127:130], r[20], c[20], r[27])
+		if err != nil {
+			return rtimpl.CallErr(55, "kernels.divide", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %19
 	r[20] = nil
@@ -384,9 +387,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(108, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.add [%0, %46, %47] -> %void
-	_, err = rtimpl.Call(lib[11], r[127:130], r[0], r[47], r[48])
-	if err != nil {
-		return rtimpl.CallErr(109, "kernels.add", err)
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[11], r[0], r[47], r[48]); !ok || kernels.Add(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[11], r[127:130], r[0], r[47], r[48])
+		if err != nil {
+			return rtimpl.CallErr(109, "kernels.add", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %46
 	r[47] = nil
@@ -430,9 +435,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(122, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.divide [%52, c[32], %53] -> %void
-	_, err = rtimpl.Call(lib[8], r[127:130], r[53], c[32], r[54])
-	if err != nil {
-		return rtimpl.CallErr(123, "kernels.divide", err)
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[8], r[53], c[32], r[54]); !ok || kernels.Divide(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[8], r[127:130], r[53], c[32], r[54])
+		if err != nil {
+			return rtimpl.CallErr(123, "kernels.divide", err)
+		}
 	}
 	// call vm.builtin.copy [%53] -> %54
 	r[55] = r[54]
@@ -494,9 +501,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(142, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.add [%50, %60, %61] -> %void
-	_, err = rtimpl.Call(lib[11], r[127:130], r[51], r[61], r[62])
-	if err != nil {
-		return rtimpl.CallErr(143, "kernels.add", err)
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[11], r[51], r[61], r[62]); !ok || kernels.Add(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[11], r[127:130], r[51], r[61], r[62])
+		if err != nil {
+			return rtimpl.CallErr(143, "kernels.add", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %60
 	r[61] = nil
@@ -682,9 +691,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(200, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.divide [%78, c[42], %85] -> %void
-	_, err = rtimpl.Call(lib[8], r[127:130], r[79], c[20], r[86])
-	if err != nil {
-		return rtimpl.CallErr(201, "kernels.divide", err)
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[8], r[79], c[20], r[86]); !ok || kernels.Divide(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[8], r[127:130], r[79], c[20], r[86])
+		if err != nil {
+			return rtimpl.CallErr(201, "kernels.divide", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %78
 	r[79] = nil
@@ -850,9 +861,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(254, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.add [%64, %105, %106] -> %void
-	_, err = rtimpl.Call(lib[11], r[127:130], r[65], r[106], r[107])
-	if err != nil {
-		return rtimpl.CallErr(255, "kernels.add", err)
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[11], r[65], r[106], r[107]); !ok || kernels.Add(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[11], r[127:130], r[65], r[106], r[107])
+		if err != nil {
+			return rtimpl.CallErr(255, "kernels.add", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %64
 	r[65] = nil
@@ -900,9 +913,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(270, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.divide [%111, c[49], %112] -> %void
-	_, err = rtimpl.Call(lib[8], r[127:130], r[112], c[32], r[113])
-	if err != nil {
-		return rtimpl.CallErr(271, "kernels.divide", err)
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[8], r[112], c[32], r[113]); !ok || kernels.Divide(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[8], r[127:130], r[112], c[32], r[113])
+		if err != nil {
+			return rtimpl.CallErr(271, "kernels.divide", err)
+		}
 	}
 	// call vm.builtin.copy [%112] -> %113
 	r[114] = r[113]
@@ -972,9 +987,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
 	// call kernels.add [%109, %119, %120] -> %void
-	_, err = rtimpl.Call(lib[11], r[127:130], r[110], r[120], r[121])
-	if err != nil {
-		return rtimpl.CallErr(295, "kernels.add", err)
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[11], r[110], r[120], r[121]); !ok || kernels.Add(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[11], r[127:130], r[110], r[120], r[121])
+		if err != nil {
+			return rtimpl.CallErr(295, "kernels.add", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %119
 	r[120] = nil
@@ -1042,6 +1059,10 @@ var libNames = []string{
 	"kernels.relaxgo.ew_chain",
 }
 var lib []runtime.PackedFunc
+
+// libDirect tells, per entry of lib, whether its kernel's typed function may be
+// called directly (its registration was not overridden).
+var libDirect []bool
 
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(3), int64(0), int64(1), int64(32), int64(128), int64(2)}

@@ -84,7 +84,8 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %7
 	r[8] = nil
 	// call vm.builtin.make_tuple [%8] -> %9
-	r[10], err = rtimpl.Call(lib[5], r[12:13], r[9])
+	r[12] = r[9]
+	r[10], err = rtimpl.MakeTuple(vm, r[12:13])
 	if err != nil {
 		return rtimpl.CallErr(19, "vm.builtin.make_tuple", err)
 	}
@@ -114,6 +115,10 @@ var libNames = []string{
 	"vm.builtin.make_tuple",
 }
 var lib []runtime.PackedFunc
+
+// libDirect tells, per entry of lib, whether its kernel's typed function may be
+// called directly (its registration was not overridden).
+var libDirect []bool
 
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(2), int64(0), int64(4), int64(64), int64(1)}

@@ -147,7 +147,9 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %11
 	r[12] = nil
 	// call vm.builtin.make_tuple [%7, %12] -> %13
-	r[14], err = rtimpl.Call(lib[7], r[16:18], r[8], r[13])
+	r[16] = r[8]
+	r[17] = r[13]
+	r[14], err = rtimpl.MakeTuple(vm, r[16:18])
 	if err != nil {
 		return rtimpl.CallErr(23, "vm.builtin.make_tuple", err)
 	}
@@ -181,6 +183,10 @@ var libNames = []string{
 	"vm.builtin.make_tuple",
 }
 var lib []runtime.PackedFunc
+
+// libDirect tells, per entry of lib, whether its kernel's typed function may be
+// called directly (its registration was not overridden).
+var libDirect []bool
 
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(3), int64(2), int64(1), int64(0), int64(8)}

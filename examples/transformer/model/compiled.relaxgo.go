@@ -6,6 +6,7 @@
 package model
 
 import (
+	kernels "github.com/relaxgo/relaxgo/kernels"
 	runtime "github.com/relaxgo/relaxgo/runtime"
 	rtimpl "github.com/relaxgo/relaxgo/runtime/rtimpl"
 )
@@ -241,9 +242,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(65, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.multiply [%29, c[22], %30] -> %void
-	_, err = rtimpl.Call(lib[9], r[61:64], r[30], c[22], r[31])
-	if err != nil {
-		return rtimpl.CallErr(66, "kernels.multiply", err)
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[9], r[30], c[22], r[31]); !ok || kernels.Multiply(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[9], r[61:64], r[30], c[22], r[31])
+		if err != nil {
+			return rtimpl.CallErr(66, "kernels.multiply", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %29
 	r[30] = nil
@@ -345,9 +348,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
 	// call kernels.add [%0, %42, %43] -> %void
-	_, err = rtimpl.Call(lib[11], r[61:64], r[0], r[43], r[44])
-	if err != nil {
-		return rtimpl.CallErr(100, "kernels.add", err)
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[11], r[0], r[43], r[44]); !ok || kernels.Add(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[11], r[61:64], r[0], r[43], r[44])
+		if err != nil {
+			return rtimpl.CallErr(100, "kernels.add", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %42
 	r[43] = nil
@@ -399,9 +404,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %1
 	r[2] = nil
 	// call kernels.nn.gelu [%49, %50] -> %void
-	_, err = rtimpl.Call(lib[12], r[61:63], r[50], r[51])
-	if err != nil {
-		return rtimpl.CallErr(118, "kernels.nn.gelu", err)
+	if x, o, ok := rtimpl.Tensors2(libDirect[12], r[50], r[51]); !ok || kernels.Gelu(o, x) != nil {
+		_, err = rtimpl.Call(lib[12], r[61:63], r[50], r[51])
+		if err != nil {
+			return rtimpl.CallErr(118, "kernels.nn.gelu", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %49
 	r[50] = nil
@@ -444,9 +451,11 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %55
 	r[56] = nil
 	// call kernels.add [%44, %54, %56] -> %void
-	_, err = rtimpl.Call(lib[11], r[61:64], r[45], r[55], r[57])
-	if err != nil {
-		return rtimpl.CallErr(133, "kernels.add", err)
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[11], r[45], r[55], r[57]); !ok || kernels.Add(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[11], r[61:64], r[45], r[55], r[57])
+		if err != nil {
+			return rtimpl.CallErr(133, "kernels.add", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %44
 	r[45] = nil
@@ -457,7 +466,8 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %56
 	r[57] = nil
 	// call vm.builtin.make_tuple [%57] -> %58
-	r[59], err = rtimpl.Call(lib[13], r[61:62], r[58])
+	r[61] = r[58]
+	r[59], err = rtimpl.MakeTuple(vm, r[61:62])
 	if err != nil {
 		return rtimpl.CallErr(138, "vm.builtin.make_tuple", err)
 	}
@@ -495,6 +505,10 @@ var libNames = []string{
 	"vm.builtin.make_tuple",
 }
 var lib []runtime.PackedFunc
+
+// libDirect tells, per entry of lib, whether its kernel's typed function may be
+// called directly (its registration was not overridden).
+var libDirect []bool
 
 // imms are the integer immediates of the compiled functions, boxed once.
 var imms = []runtime.Value{int64(3), int64(0), int64(1), int64(8), int64(32), int64(-1)}
