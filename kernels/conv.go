@@ -273,12 +273,52 @@ func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA, chain *rowC
 				src := gemmB{b: xg, conv: true, geom: *g}
 				sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix, pa)
 			}
-			for i := 0; chain != nil && i < og; i++ {
-				chain.apply(og0[i*pix:(i+1)*pix], gi*og+i)
+			if chain != nil {
+				chainPlanes(chain, og0, pix, og, gi*og)
 			}
 		}
 	}
 	return nil
+}
+
+// chainJob runs a convolution's chain on output planes, over the workers.
+type chainJob struct {
+	chain     *rowChain
+	out       []float32
+	pix, row0 int
+	fn        func(lo, hi int)
+}
+
+var chainJobPool = sync.Pool{New: func() any {
+	j := new(chainJob)
+	j.fn = j.planes
+	return j
+}}
+
+// planes runs the chain on planes [lo, hi).
+func (j *chainJob) planes(lo, hi int) {
+	for i := lo; i < hi; i++ {
+		j.chain.apply(j.out[i*j.pix:(i+1)*j.pix], j.row0+i)
+	}
+}
+
+// chainParallelMin is the output size (floats) from which a convolution's
+// chain after its product is split over the workers: below it a second
+// thread's start costs more than the pass.
+const chainParallelMin = 1 << 14
+
+// chainPlanes runs chain on the n planes of pix values at out (chain rows
+// row0...), over the workers when there are several and enough work.
+func chainPlanes(chain *rowChain, out []float32, pix, n, row0 int) {
+	j := chainJobPool.Get().(*chainJob)
+	j.chain, j.out, j.pix, j.row0 = chain, out, pix, row0
+	if NumThreads() > 1 && n > 1 && n*pix >= chainParallelMin {
+		ParallelFor(n, max(1, chainParallelMin/(4*pix)), j.fn)
+	} else {
+		j.planes(0, n)
+	}
+	j.chain, j.out = nil, nil
+	chainJobPool.Put(j)
 }
 
 // convPackB is the implicit-GEMM B packer of one image group xg (cg

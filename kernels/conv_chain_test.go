@@ -197,9 +197,13 @@ func BenchmarkConv2DChain(b *testing.B) {
 		convArgs := append(append([]runtime.Value{x, w}, attrs...), mid)
 		chainArgs := append(append([]runtime.Value{mid, codes}, ops...), out)
 		fusedArgs := append(append(append(append([]runtime.Value{x, w}, attrs...), codes), ops...), out)
-		for _, mode := range []string{"unfused", "fused"} {
-			b.Run(fmt.Sprintf("%s%dx%dx%d_s%d/%s", name, c.ch, c.hw, c.hw, c.stride, mode), func(b *testing.B) {
-				SetNumThreads(1)
+		for _, bc := range []struct {
+			mode string
+			th   int
+		}{{"unfused", 1}, {"fused", 1}, {"unfused", 2}, {"fused", 2}} {
+			mode := bc.mode
+			b.Run(fmt.Sprintf("%s%dx%dx%d_s%d/%s/threads=%d", name, c.ch, c.hw, c.hw, c.stride, mode, bc.th), func(b *testing.B) {
+				SetNumThreads(bc.th)
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {
 					var err error
