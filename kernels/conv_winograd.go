@@ -153,12 +153,13 @@ type winoJob struct {
 	p                                    []float32 // the parity planes, sub floats each, four per channel
 	wq, sub                              int
 	ty, rows                             int       // tile rows, and per block
+	nr                                   int       // the GEMM tile's columns: a block's tiles are whole panels of nr
 	cur                                  winoBlock // the block the phase functions work on
 	splitFn, inFn, mulFn, outFn, blockFn func(lo, hi int)
 }
 
 // winoBlock is a block of tile rows [r0, r1): flat tiles k0 = r0*wq on,
-// np of them (whole vectors, the last ones junk), and its matrices.
+// np of them (whole GEMM panels, the last ones junk), and its matrices.
 type winoBlock struct {
 	r0, r1, k0, np int
 	v, m, y        []float32
@@ -183,10 +184,22 @@ func (j *winoJob) split(lo, hi int) {
 // in transforms input channels [lo, hi) of the current block.
 func (j *winoJob) in(lo, hi int) { j.inBlock(&j.cur, lo, hi) }
 
+// V[ξ] is written straight in the GEMM's packed-B layout (depth blocks of
+// gemmKC channels, each a run of column panels of nr tiles, channel-major
+// inside a panel), one transform call per channel and panel, so the
+// products read it without packing it again.
 func (j *winoJob) inBlock(b *winoBlock, lo, hi int) {
-	c, np := j.g.c, b.np
+	c, np, nr := j.g.c, b.np, j.nr
+	npan := np / nr
+	vsz := c * np // one ξ's packed matrix
 	for ch := lo; ch < hi; ch++ {
-		asm.WinogradInF32(b.v[ch*np:], c*np, j.p[ch*4*j.sub+b.k0:], j.sub, j.wq, np)
+		pc := ch / gemmKC * gemmKC
+		kc := min(gemmKC, c-pc)
+		src := j.p[ch*4*j.sub+b.k0:]
+		for p := 0; p < npan; p++ {
+			off := pc*np + p*kc*nr + (ch-pc)*nr
+			asm.WinogradInF32(b.v[off:], vsz, src[p*nr:], j.sub, j.wq, nr)
+		}
 	}
 }
 
@@ -196,8 +209,8 @@ func (j *winoJob) mul(lo, hi int) { j.mulBlock(&j.cur, lo, hi) }
 func (j *winoJob) mulBlock(b *winoBlock, lo, hi int) {
 	o, c, np, e := j.g.o, j.g.c, b.np, j.e
 	for xi := lo; xi < hi; xi++ {
-		src := gemmB{b: b.v[xi*c*np : (xi+1)*c*np], ldb: np}
-		sgemmOn(true, false, o, np, c, 1, e.u[xi*o*c:(xi+1)*o*c], c, &src, 0, b.m[xi*o*np:(xi+1)*o*np], np, e.packed(xi))
+		pb := PackedB{k: c, n: np, nr: j.nr, npanels: np / j.nr, data: b.v[xi*c*np : (xi+1)*c*np], level: asm.CurrentLevel()}
+		sgemmPackedBOn(true, o, np, c, e.u[xi*o*c:(xi+1)*o*c], c, &pb, b.m[xi*o*np:(xi+1)*o*np], np, e.packed(xi))
 	}
 }
 
@@ -230,7 +243,7 @@ func (j *winoJob) outBlock(b *winoBlock, lo, hi int) {
 func (j *winoJob) block(bi int) winoBlock {
 	r0 := bi * j.rows
 	r1 := min(r0+j.rows, j.ty)
-	return winoBlock{r0: r0, r1: r1, k0: r0 * j.wq, np: ((r1-r0)*j.wq + 15) &^ 15}
+	return winoBlock{r0: r0, r1: r1, k0: r0 * j.wq, np: ((r1-r0)*j.wq + j.nr - 1) / j.nr * j.nr}
 }
 
 // blocks runs blocks [lo, hi) whole, on this goroutine, each with
@@ -269,6 +282,7 @@ const winoBlockCols = 96
 func convWinograd(g *conv2dGeom, out, x []float32, e *winoEntry, chain *rowChain) {
 	j := winoPool.Get().(*winoJob)
 	j.g, j.e, j.chain = *g, e, chain
+	_, j.nr = asm.SgemmTile()
 	j.ty = (g.oh + 1) / 2
 	j.wq = (g.ow+1)/2 + 1
 	j.sub = (j.ty + 1) * j.wq // one parity plane: rows 0..ty of wq
@@ -286,7 +300,7 @@ func convWinograd(g *conv2dGeom, out, x []float32, e *winoEntry, chain *rowChain
 	}
 	// The input transform reads up to np+wq+1 past a channel's last plane
 	// (np at most the block's tiles plus 15).
-	pb := getScratch(4*c*j.sub + j.rows*j.wq + j.wq + 32)
+	pb := getScratch(4*c*j.sub + j.rows*j.wq + j.nr + j.wq + 32)
 	j.p = *pb
 	clear(j.p[4*c*j.sub:])
 	var vb, mb, yb *[]float32
