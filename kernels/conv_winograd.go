@@ -210,7 +210,7 @@ func (j *winoJob) mulBlock(b *winoBlock, lo, hi int) {
 	o, c, np, e := j.g.o, j.g.c, b.np, j.e
 	for xi := lo; xi < hi; xi++ {
 		pb := PackedB{k: c, n: np, nr: j.nr, npanels: np / j.nr, data: b.v[xi*c*np : (xi+1)*c*np], level: asm.CurrentLevel()}
-		sgemmPackedBOn(true, o, np, c, e.u[xi*o*c:(xi+1)*o*c], c, &pb, b.m[xi*o*np:(xi+1)*o*np], np, e.packed(xi))
+		sgemmOn(true, false, o, np, c, 1, e.u[xi*o*c:(xi+1)*o*c], c, nil, &pb, 0, b.m[xi*o*np:(xi+1)*o*np], np, e.packed(xi))
 	}
 }
 

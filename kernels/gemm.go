@@ -295,27 +295,19 @@ func (j *gemmJob) scaleRows(lo, hi int) {
 // row stride ldc) = alpha*op(A)*B + beta*C with B read through src. Sizes must
 // have been validated, and m, n, k must be positive.
 func sgemm(transA bool, m, n, k int, alpha float32, a []float32, lda int, src *gemmB, beta float32, c []float32, ldc int, pa *packedA) {
-	sgemmOn(false, transA, m, n, k, alpha, a, lda, src, beta, c, ldc, pa)
+	sgemmOn(false, transA, m, n, k, alpha, a, lda, src, nil, beta, c, ldc, pa)
 }
 
-// sgemmPackedBOn is C (m x n, row stride ldc) = A·B with B pre-packed (pb)
-// and A packed in pa (or read from a, row stride lda), on the calling
-// goroutine alone when serial is set.
-func sgemmPackedBOn(serial bool, m, n, k int, a []float32, lda int, pb *PackedB, c []float32, ldc int, pa *packedA) {
-	j := getGemmJob()
-	j.m, j.n, j.k, j.alpha, j.a, j.lda = m, n, k, 1, a, lda
-	j.pb, j.beta, j.c, j.ldc = pb, 0, c, ldc
-	j.pa, j.serial = pa, serial
-	j.run()
-	putGemmJob(j)
-}
-
-// sgemmOn is sgemm, on the calling goroutine alone when serial is set (a
+// sgemmOn is sgemm with B pre-packed in pb instead when pb is not nil
+// (src unused), on the calling goroutine alone when serial is set (a
 // product that is one of several running in parallel).
-func sgemmOn(serial, transA bool, m, n, k int, alpha float32, a []float32, lda int, src *gemmB, beta float32, c []float32, ldc int, pa *packedA) {
+func sgemmOn(serial, transA bool, m, n, k int, alpha float32, a []float32, lda int, src *gemmB, pb *PackedB, beta float32, c []float32, ldc int, pa *packedA) {
 	j := getGemmJob()
 	j.transA, j.m, j.n, j.k, j.alpha, j.a, j.lda = transA, m, n, k, alpha, a, lda
-	j.b, j.beta, j.c, j.ldc = *src, beta, c, ldc
+	if pb == nil {
+		j.b = *src
+	}
+	j.pb, j.beta, j.c, j.ldc = pb, beta, c, ldc
 	j.pa, j.serial = pa, serial
 	j.run()
 	putGemmJob(j)

@@ -21,26 +21,13 @@ import (
 // multiply or divide keep their bits: nothing is folded. Runs after
 // FuseConvChain.
 func FoldConvAffine(m *ir.Module) (*ir.Module, error) {
-	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
-		consts := map[*ir.Var]*ir.Constant{}
-		return rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
-			vb, ok := b.(*ir.VarBinding)
-			if !ok {
-				emit(b)
-				return nil
+	return rewriteWithConsts(m, func(vb *ir.VarBinding, consts map[*ir.Var]*ir.Constant) ir.Expr {
+		if name, args, ok := kernelCall(vb.Value); ok && name == Conv2DChainKernel {
+			if folded, ok := foldConvAffine(args, consts, vb.Var.Info, vb.Pos()); ok {
+				return dpsCall(Conv2DChainKernel, folded, vb.Var.Info, vb.Pos())
 			}
-			if k, ok := vb.Value.(*ir.Constant); ok {
-				consts[vb.Var] = k
-			}
-			if name, args, ok := kernelCall(vb.Value); ok && name == Conv2DChainKernel {
-				if folded, ok := foldConvAffine(args, consts, vb.Var.Info, vb.Pos()); ok {
-					emit(&ir.VarBinding{Var: vb.Var, Value: dpsCall(Conv2DChainKernel, folded, vb.Var.Info, vb.Pos()), Loc: vb.Loc})
-					return nil
-				}
-			}
-			emit(b)
-			return nil
-		})
+		}
+		return nil
 	})
 }
 

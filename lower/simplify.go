@@ -155,6 +155,24 @@ func constValue(e ir.Expr) (runtime.Value, bool) {
 // broadcast or a tensor created from a shape) is left to run time, so that
 // folding never grows the executable by more than its inputs.
 func FoldConstant(m *ir.Module) (*ir.Module, error) {
+	return rewriteWithConsts(m, func(vb *ir.VarBinding, consts map[*ir.Var]*ir.Constant) ir.Expr {
+		if c, ok := vb.Value.(*ir.Call); ok && c.OpName() != "" && !structural[c.OpName()] {
+			if t := foldCall(c, consts); t != nil {
+				k := &ir.Constant{Value: t, MetaIndex: -1}
+				k.Info = c.SInfo()
+				k.Loc = c.Loc
+				return k
+			}
+		}
+		return nil
+	})
+}
+
+// rewriteWithConsts rewrites every Relax function's variable bindings in
+// order: f sees each with the variables bound to constants so far (a value
+// it returns in place of the binding's counts when it is a constant) and
+// returns a new value for it, or nil to keep it.
+func rewriteWithConsts(m *ir.Module, f func(vb *ir.VarBinding, consts map[*ir.Var]*ir.Constant) ir.Expr) (*ir.Module, error) {
 	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
 		consts := map[*ir.Var]*ir.Constant{}
 		return rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
@@ -166,15 +184,12 @@ func FoldConstant(m *ir.Module) (*ir.Module, error) {
 			if k, ok := vb.Value.(*ir.Constant); ok {
 				consts[vb.Var] = k
 			}
-			if c, ok := vb.Value.(*ir.Call); ok && c.OpName() != "" && !structural[c.OpName()] {
-				if t := foldCall(c, consts); t != nil {
-					k := &ir.Constant{Value: t, MetaIndex: -1}
-					k.Info = c.SInfo()
-					k.Loc = c.Loc
+			if v := f(vb, consts); v != nil {
+				if k, ok := v.(*ir.Constant); ok {
 					consts[vb.Var] = k
-					emit(&ir.VarBinding{Var: vb.Var, Value: k, Loc: vb.Loc})
-					return nil
 				}
+				emit(&ir.VarBinding{Var: vb.Var, Value: v, Loc: vb.Loc})
+				return nil
 			}
 			emit(b)
 			return nil
