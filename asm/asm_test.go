@@ -38,6 +38,26 @@ func guarded(n, off int) (buf, s []float32) {
 	return buf, buf[guard+off : guard+off+n]
 }
 
+// seededC returns a guarded C tile of rows rows of nr values, ldc apart
+// (n elements in all, off past the guard), holding i-j at (i, j), its copy
+// for the twin (want), and a NaN at c[0] when beta is 0 (a kernel must not
+// read C then).
+func seededC(rows, nr, ldc, off int, beta float32) (buf, c, want []float32, n int) {
+	n = (rows-1)*ldc + nr
+	buf, c = guarded(n, off)
+	want = make([]float32, n)
+	for i := 0; i < rows; i++ {
+		for j := 0; j < nr; j++ {
+			c[i*ldc+j] = float32(i - j)
+			want[i*ldc+j] = float32(i - j)
+		}
+	}
+	if beta == 0 {
+		c[0] = float32(math.NaN())
+	}
+	return buf, c, want, n
+}
+
 func checkGuards(t *testing.T, what string, buf []float32, n, off int) {
 	t.Helper()
 	for i := range buf {
@@ -309,18 +329,7 @@ func TestSgemmKernelMatchesTwin(t *testing.T) {
 							}
 						}
 						ldc := nr + 5
-						n := (mr-1)*ldc + nr
-						buf, c := guarded(n, 1)
-						want := make([]float32, n)
-						for i := 0; i < mr; i++ {
-							for j := 0; j < nr; j++ {
-								c[i*ldc+j] = float32(i - j)
-								want[i*ldc+j] = float32(i - j)
-							}
-						}
-						if beta == 0 {
-							c[0] = float32(math.NaN()) // must not be read
-						}
+						buf, c, want, n := seededC(mr, nr, ldc, 1, beta)
 						if err := k.kernel(kc, a, b, c, ldc, 1.5, beta); err != nil {
 							t.Fatal(err)
 						}
@@ -397,18 +406,7 @@ func TestSgemmDirectMatchesTwin(t *testing.T) {
 							b[i] = r.Float32()*2 - 1
 						}
 						ldc := nr + 3
-						n := (rows-1)*ldc + nr
-						buf, c := guarded(n, 2)
-						want := make([]float32, n)
-						for i := 0; i < rows; i++ {
-							for j := 0; j < nr; j++ {
-								c[i*ldc+j] = float32(i - j)
-								want[i*ldc+j] = float32(i - j)
-							}
-						}
-						if beta == 0 {
-							c[0] = float32(math.NaN()) // must not be read
-						}
+						buf, c, want, n := seededC(rows, nr, ldc, 2, beta)
 						if err := SgemmDirect(rows, kc, a, b, ldb, c, ldc, 1.5, beta); err != nil {
 							t.Fatal(err)
 						}
@@ -553,18 +551,7 @@ func TestSgemmIndirectMatchesPacked(t *testing.T) {
 							copy(panel[p*nr:(p+1)*nr], b[offs[p]:])
 						}
 						ldc := nr + 3
-						n := (mr-1)*ldc + nr
-						buf, c := guarded(n, 2)
-						want := make([]float32, n)
-						for i := 0; i < mr; i++ {
-							for j := 0; j < nr; j++ {
-								c[i*ldc+j] = float32(i - j)
-								want[i*ldc+j] = float32(i - j)
-							}
-						}
-						if beta == 0 {
-							c[0] = float32(math.NaN()) // must not be read
-						}
+						buf, c, want, n := seededC(mr, nr, ldc, 2, beta)
 						if err := SgemmKernelIndirect(wide, kc, a, b, offs, c, ldc, 1.5, beta); err != nil {
 							t.Fatal(err)
 						}

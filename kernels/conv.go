@@ -431,12 +431,12 @@ type convDWJob struct {
 }
 
 // dwScratch is a worker's scratch: the padded plane p, last loaded with
-// geometry geom and padding fill (when padded is set), and the flat output f.
+// geometry geom and padding fill (geom is zero when p holds no padding),
+// and the flat output f.
 type dwScratch struct {
-	p, f   []float32
-	geom   phaseGeom
-	fill   uint32 // the padding's bits
-	padded bool
+	p, f []float32
+	geom phaseGeom
+	fill uint32 // the padding's bits
 }
 
 // plan computes the scratch geometry of j.g.
@@ -454,7 +454,7 @@ func (j *convDWJob) tapPlanes(lo, hi int) {
 	}
 	if cap(sc.p) < j.ph.plen {
 		sc.p = make([]float32, j.ph.plen)
-		sc.padded = false
+		sc.geom = phaseGeom{} // a new plane: no padding yet
 	}
 	if cap(sc.f) < j.ph.n {
 		sc.f = make([]float32, j.ph.n)
@@ -539,9 +539,9 @@ func (q *phasePlane) load(p, xc []float32, fill float32) {
 // was last loaded with another geometry or fill (loads write only the data
 // positions, so the padding of the last one is still in place).
 func (q *phasePlane) loadReuse(sc *dwScratch, p, xc []float32, fill float32) {
-	if !sc.padded || sc.geom != q.phaseGeom || sc.fill != math.Float32bits(fill) {
+	if sc.geom != q.phaseGeom || sc.fill != math.Float32bits(fill) {
 		q.load(p, xc, fill)
-		sc.geom, sc.fill, sc.padded = q.phaseGeom, math.Float32bits(fill), true
+		sc.geom, sc.fill = q.phaseGeom, math.Float32bits(fill)
 		return
 	}
 	q.loadData(p, xc)

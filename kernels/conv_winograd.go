@@ -299,7 +299,7 @@ func convWinograd(g *conv2dGeom, out, x []float32, e *winoEntry, chain *rowChain
 		j.rows, nblk = j.ty, 1
 	}
 	// The input transform reads up to np+wq+1 past a channel's last plane
-	// (np at most the block's tiles plus 15).
+	// (np at most a block's tiles plus nr-1).
 	pb := getScratch(4*c*j.sub + j.rows*j.wq + j.nr + j.wq + 32)
 	j.p = *pb
 	clear(j.p[4*c*j.sub:])

@@ -74,7 +74,7 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 	}
 	if cap(sc.p) < ph.plen {
 		sc.p = make([]float32, ph.plen)
-		sc.padded = false
+		sc.geom = phaseGeom{} // a new plane: no padding yet
 	}
 	if cap(sc.f) < ph.n {
 		sc.f = make([]float32, ph.n)
@@ -102,7 +102,7 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 func (j *maxPoolTapJob) planesPairs(lo, hi int, sc *dwScratch) {
 	g := &j.g
 	half := g.h * g.ow
-	sc.padded = false // p is overwritten here
+	sc.geom = phaseGeom{} // p is overwritten here
 	if cap(sc.p) < 2*half {
 		sc.p = make([]float32, 2*half)
 	}

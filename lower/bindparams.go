@@ -81,10 +81,7 @@ func bindFunc(fn *ir.Function, params map[string]*runtime.Tensor, used map[strin
 			return nil, err
 		}
 		used[p.Name] = true
-		c := &ir.Constant{Value: t, MetaIndex: -1}
-		c.Info = ir.StaticTensorSInfo(t.Shape(), t.DType())
-		c.Loc = p.Loc
-		sub[p] = c
+		sub[p] = constExpr(t, p.Loc)
 	}
 	if len(sub) == 0 {
 		return fn, nil

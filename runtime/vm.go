@@ -783,13 +783,11 @@ func (vm *VM) Invoke(name string, args ...Value) (ret Value, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(vm.frames) == 0 {
+	top := len(vm.frames) == 0
+	if top {
 		vm.steps = 0
 		vm.callBytes = 0
 		vm.recycleOutputs()
-	}
-	top := len(vm.frames) == 0
-	if top {
 		vm.tupleTaken = false
 	}
 	a, own := vm.takeArgs(args)

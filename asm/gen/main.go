@@ -610,10 +610,17 @@ func deinterleave2AVX2() {
 	odd := Load(Param("odd"), GP64()).(reg.GPVirtual)
 	src := Load(Param("src"), GP64()).(reg.GPVirtual)
 	n := Load(Param("n"), GP64()).(reg.GPVirtual)
+	loop8(name, n, func() { deinterleave8(even, odd, src, n) })
+}
+
+// loop8 emits the loop of a pair-moving kernel: body, which moves 8 pairs
+// and advances its pointers and n, runs while n >= 8; then the kernel
+// returns.
+func loop8(name string, n reg.GPVirtual, body func()) {
 	Label(name + "_loop")
 	CMPQ(n, U32(8))
 	JL(LabelRef(name + "_done"))
-	deinterleave8(even, odd, src, n)
+	body()
 	JMP(LabelRef(name + "_loop"))
 	Label(name + "_done")
 	VZEROUPPER()
@@ -631,27 +638,22 @@ func interleave2AVX2() {
 	even := Load(Param("even"), GP64()).(reg.GPVirtual)
 	odd := Load(Param("odd"), GP64()).(reg.GPVirtual)
 	n := Load(Param("n"), GP64()).(reg.GPVirtual)
-	Label(name + "_loop")
-	CMPQ(n, U32(8))
-	JL(LabelRef(name + "_done"))
-	e, o, lo, hi := YMM(), YMM(), YMM(), YMM()
-	VMOVUPS(Mem{Base: even}, e)
-	VMOVUPS(Mem{Base: odd}, o)
-	VUNPCKLPS(o, e, lo) // e0 o0 e1 o1 | e4 o4 e5 o5
-	VUNPCKHPS(o, e, hi) // e2 o2 e3 o3 | e6 o6 e7 o7
-	a, b := YMM(), YMM()
-	VPERM2F128(U8(0x20), hi, lo, a) // e0 o0 e1 o1 e2 o2 e3 o3
-	VPERM2F128(U8(0x31), hi, lo, b) // e4 o4 ... e7 o7
-	VMOVUPS(a, Mem{Base: dst})
-	VMOVUPS(b, Mem{Base: dst, Disp: 32})
-	ADDQ(U32(32), even)
-	ADDQ(U32(32), odd)
-	ADDQ(U32(64), dst)
-	SUBQ(U32(8), n)
-	JMP(LabelRef(name + "_loop"))
-	Label(name + "_done")
-	VZEROUPPER()
-	RET()
+	loop8(name, n, func() {
+		e, o, lo, hi := YMM(), YMM(), YMM(), YMM()
+		VMOVUPS(Mem{Base: even}, e)
+		VMOVUPS(Mem{Base: odd}, o)
+		VUNPCKLPS(o, e, lo) // e0 o0 e1 o1 | e4 o4 e5 o5
+		VUNPCKHPS(o, e, hi) // e2 o2 e3 o3 | e6 o6 e7 o7
+		a, b := YMM(), YMM()
+		VPERM2F128(U8(0x20), hi, lo, a) // e0 o0 e1 o1 e2 o2 e3 o3
+		VPERM2F128(U8(0x31), hi, lo, b) // e4 o4 ... e7 o7
+		VMOVUPS(a, Mem{Base: dst})
+		VMOVUPS(b, Mem{Base: dst, Disp: 32})
+		ADDQ(U32(32), even)
+		ADDQ(U32(32), odd)
+		ADDQ(U32(64), dst)
+		SUBQ(U32(8), n)
+	})
 }
 
 // deinterleave2RowsAVX2 emits deinterleave2AVX2 over rows: row r reads src

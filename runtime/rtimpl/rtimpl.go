@@ -130,13 +130,9 @@ func Tensors2(direct bool, x, y runtime.Value) (a, b *runtime.Tensor, ok bool) {
 
 // Tensors3 is Tensors2 for three arguments.
 func Tensors3(direct bool, x, y, z runtime.Value) (a, b, c *runtime.Tensor, ok bool) {
-	if !direct {
-		return nil, nil, nil, false
-	}
-	a, ok1 := x.(*runtime.Tensor)
-	b, ok2 := y.(*runtime.Tensor)
+	a, b, ok = Tensors2(direct, x, y)
 	c, ok3 := z.(*runtime.Tensor)
-	return a, b, c, ok1 && ok2 && ok3 && a != nil && b != nil && c != nil
+	return a, b, c, ok && ok3 && c != nil
 }
 
 // MakeTuple is vm.builtin.make_tuple for compiled code, as the bytecode
