@@ -669,3 +669,64 @@ func TestPackA(t *testing.T) {
 	}()
 	PackAF32(6, make([]float32, 100), 6, make([]float32, 100), 10, 8)
 }
+
+// TestScalarChainRows checks ScalarChainRowsF32 against ScalarChainF32 row
+// by row, bit for bit, at every level: row lengths around the vector widths
+// (the last partial vector is recomputed from src), row gaps in dst left
+// untouched, guard bands, and the panics.
+func TestScalarChainRows(t *testing.T) {
+	r := rand.New(rand.NewSource(12))
+	sp := specials()
+	for _, l := range levels() {
+		for it := 0; it < 80; it++ {
+			codes := make([]uint8, r.Intn(6))
+			sc := make([]float32, len(codes))
+			for i := range codes {
+				codes[i] = uint8(r.Intn(int(numChainOps)))
+				sc[i] = (r.Float32()*2 - 1) * 4
+				if r.Intn(6) == 0 {
+					sc[i] = sp[r.Intn(len(sp))]
+				}
+			}
+			n := 1 + r.Intn(70)
+			rows := 1 + r.Intn(5)
+			ds, ss := n+r.Intn(5), n+r.Intn(5)
+			src := randInput(r, (rows-1)*ss+n, 30)
+			size := (rows-1)*ds + n
+			want := make([]float32, size)
+			for i := range want {
+				want[i] = math.Float32frombits(0x7fc0dead)
+			}
+			for i := 0; i < rows; i++ {
+				withLevel(t, l, func() { ScalarChainF32(want[i*ds:i*ds+n], src[i*ss:], codes, sc) })
+			}
+			off := r.Intn(4)
+			buf, dst := guarded(size, off)
+			withLevel(t, l, func() { ScalarChainRowsF32(dst, ds, src, ss, rows, n, codes, sc) })
+			what := fmt.Sprintf("%s/codes=%v/n=%d/rows=%d/strides=%d,%d", l, codes, n, rows, ds, ss)
+			checkGuards(t, what, buf, size, off)
+			for i := range want {
+				if math.Float32bits(dst[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("%s: [%d] got %08x want %08x", what, i, math.Float32bits(dst[i]), math.Float32bits(want[i]))
+				}
+			}
+		}
+	}
+	buf := make([]float32, 64)
+	for _, bad := range []func(){
+		func() { ScalarChainRowsF32(make([]float32, 20), 10, make([]float32, 20), 10, 2, 10, []uint8{numChainOps}, []float32{1}) },
+		func() { ScalarChainRowsF32(make([]float32, 19), 10, make([]float32, 20), 10, 2, 10, []uint8{ChainAdd}, []float32{1}) },
+		func() { ScalarChainRowsF32(make([]float32, 20), 10, make([]float32, 19), 10, 2, 10, []uint8{ChainAdd}, []float32{1}) },
+		func() { ScalarChainRowsF32(make([]float32, 20), 10, make([]float32, 20), 10, 2, 10, []uint8{ChainAdd}, nil) },
+		func() { ScalarChainRowsF32(buf[8:], 10, buf, 10, 2, 10, []uint8{ChainAdd}, []float32{1}) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("bad ScalarChainRowsF32 call did not panic")
+				}
+			}()
+			bad()
+		}()
+	}
+}

@@ -1584,6 +1584,450 @@ scalarChainF32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func scalarChainRowsF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·scalarChainRowsF32AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst+0(FP), AX
+	MOVQ src+16(FP), CX
+	MOVQ rows+32(FP), DX
+	MOVQ n+40(FP), BX
+	MOVQ codes+48(FP), SI
+	MOVQ sc+56(FP), DI
+
+scalarChainRowsF32AVX512_row:
+	CMPQ DX, $0x00
+	JLE  scalarChainRowsF32AVX512_done
+	MOVQ AX, R8
+	MOVQ CX, R9
+	MOVQ BX, R10
+
+scalarChainRowsF32AVX512_u4:
+	CMPQ    R10, $0x00000040
+	JL      scalarChainRowsF32AVX512_u2
+	VMOVUPS (R9), Z0
+	VMOVUPS 64(R9), Z1
+	VMOVUPS 128(R9), Z2
+	VMOVUPS 192(R9), Z3
+	XORQ    R11, R11
+
+scalarChainRowsF32AVX512_u4_step:
+	CMPQ         R11, nsteps+64(FP)
+	JGE          scalarChainRowsF32AVX512_u4_store
+	MOVBQZX      (SI)(R11*1), R12
+	VBROADCASTSS (DI)(R11*4), Z4
+	CMPQ         R12, $0x00000000
+	JE           scalarChainRowsF32AVX512_u4_op0
+	CMPQ         R12, $0x00000001
+	JE           scalarChainRowsF32AVX512_u4_op1
+	CMPQ         R12, $0x00000002
+	JE           scalarChainRowsF32AVX512_u4_op2
+	CMPQ         R12, $0x00000003
+	JE           scalarChainRowsF32AVX512_u4_op3
+	CMPQ         R12, $0x00000004
+	JE           scalarChainRowsF32AVX512_u4_op4
+	CMPQ         R12, $0x00000005
+	JE           scalarChainRowsF32AVX512_u4_op5
+	CMPQ         R12, $0x00000006
+	JE           scalarChainRowsF32AVX512_u4_op6
+	CMPQ         R12, $0x00000007
+	JE           scalarChainRowsF32AVX512_u4_op7
+	CMPQ         R12, $0x00000008
+	JE           scalarChainRowsF32AVX512_u4_op8
+	JMP          scalarChainRowsF32AVX512_u4_next
+
+scalarChainRowsF32AVX512_u4_op0:
+	VADDPS Z4, Z0, Z0
+	VADDPS Z4, Z1, Z1
+	VADDPS Z4, Z2, Z2
+	VADDPS Z4, Z3, Z3
+	JMP    scalarChainRowsF32AVX512_u4_next
+
+scalarChainRowsF32AVX512_u4_op1:
+	VSUBPS Z4, Z0, Z0
+	VSUBPS Z4, Z1, Z1
+	VSUBPS Z4, Z2, Z2
+	VSUBPS Z4, Z3, Z3
+	JMP    scalarChainRowsF32AVX512_u4_next
+
+scalarChainRowsF32AVX512_u4_op2:
+	VSUBPS Z0, Z4, Z0
+	VSUBPS Z1, Z4, Z1
+	VSUBPS Z2, Z4, Z2
+	VSUBPS Z3, Z4, Z3
+	JMP    scalarChainRowsF32AVX512_u4_next
+
+scalarChainRowsF32AVX512_u4_op3:
+	VMULPS Z4, Z0, Z0
+	VMULPS Z4, Z1, Z1
+	VMULPS Z4, Z2, Z2
+	VMULPS Z4, Z3, Z3
+	JMP    scalarChainRowsF32AVX512_u4_next
+
+scalarChainRowsF32AVX512_u4_op4:
+	VDIVPS Z4, Z0, Z0
+	VDIVPS Z4, Z1, Z1
+	VDIVPS Z4, Z2, Z2
+	VDIVPS Z4, Z3, Z3
+	JMP    scalarChainRowsF32AVX512_u4_next
+
+scalarChainRowsF32AVX512_u4_op5:
+	VDIVPS Z0, Z4, Z0
+	VDIVPS Z1, Z4, Z1
+	VDIVPS Z2, Z4, Z2
+	VDIVPS Z3, Z4, Z3
+	JMP    scalarChainRowsF32AVX512_u4_next
+
+scalarChainRowsF32AVX512_u4_op6:
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z4, Z5
+	VMINPS Z5, Z0, Z5
+	VMINPS Z0, Z5, Z0
+	VORPS  Z5, Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z1, Z1
+	VXORPS c32_80000000<>+0(SB), Z4, Z5
+	VMINPS Z5, Z1, Z5
+	VMINPS Z1, Z5, Z1
+	VORPS  Z5, Z1, Z1
+	VXORPS c32_80000000<>+0(SB), Z1, Z1
+	VXORPS c32_80000000<>+0(SB), Z2, Z2
+	VXORPS c32_80000000<>+0(SB), Z4, Z5
+	VMINPS Z5, Z2, Z5
+	VMINPS Z2, Z5, Z2
+	VORPS  Z5, Z2, Z2
+	VXORPS c32_80000000<>+0(SB), Z2, Z2
+	VXORPS c32_80000000<>+0(SB), Z3, Z3
+	VXORPS c32_80000000<>+0(SB), Z4, Z4
+	VMINPS Z4, Z3, Z4
+	VMINPS Z3, Z4, Z3
+	VORPS  Z4, Z3, Z3
+	VXORPS c32_80000000<>+0(SB), Z3, Z3
+	JMP    scalarChainRowsF32AVX512_u4_next
+
+scalarChainRowsF32AVX512_u4_op7:
+	VMINPS Z4, Z0, Z5
+	VMINPS Z0, Z5, Z0
+	VORPS  Z5, Z0, Z0
+	VMINPS Z4, Z1, Z5
+	VMINPS Z1, Z5, Z1
+	VORPS  Z5, Z1, Z1
+	VMINPS Z4, Z2, Z5
+	VMINPS Z2, Z5, Z2
+	VORPS  Z5, Z2, Z2
+	VMINPS Z4, Z3, Z4
+	VMINPS Z3, Z4, Z3
+	VORPS  Z4, Z3, Z3
+	JMP    scalarChainRowsF32AVX512_u4_next
+
+scalarChainRowsF32AVX512_u4_op8:
+	VXORPS Z4, Z4, Z4
+	VMAXPS Z0, Z4, Z0
+	VXORPS Z4, Z4, Z4
+	VMAXPS Z1, Z4, Z1
+	VXORPS Z4, Z4, Z4
+	VMAXPS Z2, Z4, Z2
+	VXORPS Z4, Z4, Z4
+	VMAXPS Z3, Z4, Z3
+
+scalarChainRowsF32AVX512_u4_next:
+	INCQ R11
+	JMP  scalarChainRowsF32AVX512_u4_step
+
+scalarChainRowsF32AVX512_u4_store:
+	VMOVUPS Z0, (R8)
+	VMOVUPS Z1, 64(R8)
+	VMOVUPS Z2, 128(R8)
+	VMOVUPS Z3, 192(R8)
+	ADDQ    $0x00000100, R8
+	ADDQ    $0x00000100, R9
+	SUBQ    $0x00000040, R10
+	JMP     scalarChainRowsF32AVX512_u4
+
+scalarChainRowsF32AVX512_u2:
+	CMPQ    R10, $0x00000020
+	JL      scalarChainRowsF32AVX512_u1
+	VMOVUPS (R9), Z0
+	VMOVUPS 64(R9), Z1
+	XORQ    R11, R11
+
+scalarChainRowsF32AVX512_u2_step:
+	CMPQ         R11, nsteps+64(FP)
+	JGE          scalarChainRowsF32AVX512_u2_store
+	MOVBQZX      (SI)(R11*1), R12
+	VBROADCASTSS (DI)(R11*4), Z2
+	CMPQ         R12, $0x00000000
+	JE           scalarChainRowsF32AVX512_u2_op0
+	CMPQ         R12, $0x00000001
+	JE           scalarChainRowsF32AVX512_u2_op1
+	CMPQ         R12, $0x00000002
+	JE           scalarChainRowsF32AVX512_u2_op2
+	CMPQ         R12, $0x00000003
+	JE           scalarChainRowsF32AVX512_u2_op3
+	CMPQ         R12, $0x00000004
+	JE           scalarChainRowsF32AVX512_u2_op4
+	CMPQ         R12, $0x00000005
+	JE           scalarChainRowsF32AVX512_u2_op5
+	CMPQ         R12, $0x00000006
+	JE           scalarChainRowsF32AVX512_u2_op6
+	CMPQ         R12, $0x00000007
+	JE           scalarChainRowsF32AVX512_u2_op7
+	CMPQ         R12, $0x00000008
+	JE           scalarChainRowsF32AVX512_u2_op8
+	JMP          scalarChainRowsF32AVX512_u2_next
+
+scalarChainRowsF32AVX512_u2_op0:
+	VADDPS Z2, Z0, Z0
+	VADDPS Z2, Z1, Z1
+	JMP    scalarChainRowsF32AVX512_u2_next
+
+scalarChainRowsF32AVX512_u2_op1:
+	VSUBPS Z2, Z0, Z0
+	VSUBPS Z2, Z1, Z1
+	JMP    scalarChainRowsF32AVX512_u2_next
+
+scalarChainRowsF32AVX512_u2_op2:
+	VSUBPS Z0, Z2, Z0
+	VSUBPS Z1, Z2, Z1
+	JMP    scalarChainRowsF32AVX512_u2_next
+
+scalarChainRowsF32AVX512_u2_op3:
+	VMULPS Z2, Z0, Z0
+	VMULPS Z2, Z1, Z1
+	JMP    scalarChainRowsF32AVX512_u2_next
+
+scalarChainRowsF32AVX512_u2_op4:
+	VDIVPS Z2, Z0, Z0
+	VDIVPS Z2, Z1, Z1
+	JMP    scalarChainRowsF32AVX512_u2_next
+
+scalarChainRowsF32AVX512_u2_op5:
+	VDIVPS Z0, Z2, Z0
+	VDIVPS Z1, Z2, Z1
+	JMP    scalarChainRowsF32AVX512_u2_next
+
+scalarChainRowsF32AVX512_u2_op6:
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z2, Z3
+	VMINPS Z3, Z0, Z3
+	VMINPS Z0, Z3, Z0
+	VORPS  Z3, Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z1, Z1
+	VXORPS c32_80000000<>+0(SB), Z2, Z2
+	VMINPS Z2, Z1, Z2
+	VMINPS Z1, Z2, Z1
+	VORPS  Z2, Z1, Z1
+	VXORPS c32_80000000<>+0(SB), Z1, Z1
+	JMP    scalarChainRowsF32AVX512_u2_next
+
+scalarChainRowsF32AVX512_u2_op7:
+	VMINPS Z2, Z0, Z3
+	VMINPS Z0, Z3, Z0
+	VORPS  Z3, Z0, Z0
+	VMINPS Z2, Z1, Z2
+	VMINPS Z1, Z2, Z1
+	VORPS  Z2, Z1, Z1
+	JMP    scalarChainRowsF32AVX512_u2_next
+
+scalarChainRowsF32AVX512_u2_op8:
+	VXORPS Z2, Z2, Z2
+	VMAXPS Z0, Z2, Z0
+	VXORPS Z2, Z2, Z2
+	VMAXPS Z1, Z2, Z1
+
+scalarChainRowsF32AVX512_u2_next:
+	INCQ R11
+	JMP  scalarChainRowsF32AVX512_u2_step
+
+scalarChainRowsF32AVX512_u2_store:
+	VMOVUPS Z0, (R8)
+	VMOVUPS Z1, 64(R8)
+	ADDQ    $0x00000080, R8
+	ADDQ    $0x00000080, R9
+	SUBQ    $0x00000020, R10
+	JMP     scalarChainRowsF32AVX512_u2
+
+scalarChainRowsF32AVX512_u1:
+	CMPQ    R10, $0x00000010
+	JL      scalarChainRowsF32AVX512_tail
+	VMOVUPS (R9), Z0
+	XORQ    R11, R11
+
+scalarChainRowsF32AVX512_u1_step:
+	CMPQ         R11, nsteps+64(FP)
+	JGE          scalarChainRowsF32AVX512_u1_store
+	MOVBQZX      (SI)(R11*1), R12
+	VBROADCASTSS (DI)(R11*4), Z1
+	CMPQ         R12, $0x00000000
+	JE           scalarChainRowsF32AVX512_u1_op0
+	CMPQ         R12, $0x00000001
+	JE           scalarChainRowsF32AVX512_u1_op1
+	CMPQ         R12, $0x00000002
+	JE           scalarChainRowsF32AVX512_u1_op2
+	CMPQ         R12, $0x00000003
+	JE           scalarChainRowsF32AVX512_u1_op3
+	CMPQ         R12, $0x00000004
+	JE           scalarChainRowsF32AVX512_u1_op4
+	CMPQ         R12, $0x00000005
+	JE           scalarChainRowsF32AVX512_u1_op5
+	CMPQ         R12, $0x00000006
+	JE           scalarChainRowsF32AVX512_u1_op6
+	CMPQ         R12, $0x00000007
+	JE           scalarChainRowsF32AVX512_u1_op7
+	CMPQ         R12, $0x00000008
+	JE           scalarChainRowsF32AVX512_u1_op8
+	JMP          scalarChainRowsF32AVX512_u1_next
+
+scalarChainRowsF32AVX512_u1_op0:
+	VADDPS Z1, Z0, Z0
+	JMP    scalarChainRowsF32AVX512_u1_next
+
+scalarChainRowsF32AVX512_u1_op1:
+	VSUBPS Z1, Z0, Z0
+	JMP    scalarChainRowsF32AVX512_u1_next
+
+scalarChainRowsF32AVX512_u1_op2:
+	VSUBPS Z0, Z1, Z0
+	JMP    scalarChainRowsF32AVX512_u1_next
+
+scalarChainRowsF32AVX512_u1_op3:
+	VMULPS Z1, Z0, Z0
+	JMP    scalarChainRowsF32AVX512_u1_next
+
+scalarChainRowsF32AVX512_u1_op4:
+	VDIVPS Z1, Z0, Z0
+	JMP    scalarChainRowsF32AVX512_u1_next
+
+scalarChainRowsF32AVX512_u1_op5:
+	VDIVPS Z0, Z1, Z0
+	JMP    scalarChainRowsF32AVX512_u1_next
+
+scalarChainRowsF32AVX512_u1_op6:
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z1, Z1
+	VMINPS Z1, Z0, Z1
+	VMINPS Z0, Z1, Z0
+	VORPS  Z1, Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	JMP    scalarChainRowsF32AVX512_u1_next
+
+scalarChainRowsF32AVX512_u1_op7:
+	VMINPS Z1, Z0, Z1
+	VMINPS Z0, Z1, Z0
+	VORPS  Z1, Z0, Z0
+	JMP    scalarChainRowsF32AVX512_u1_next
+
+scalarChainRowsF32AVX512_u1_op8:
+	VXORPS Z1, Z1, Z1
+	VMAXPS Z0, Z1, Z0
+
+scalarChainRowsF32AVX512_u1_next:
+	INCQ R11
+	JMP  scalarChainRowsF32AVX512_u1_step
+
+scalarChainRowsF32AVX512_u1_store:
+	VMOVUPS Z0, (R8)
+	ADDQ    $0x00000040, R8
+	ADDQ    $0x00000040, R9
+	SUBQ    $0x00000010, R10
+	JMP     scalarChainRowsF32AVX512_u1
+
+scalarChainRowsF32AVX512_tail:
+	TESTQ   R10, R10
+	JZ      scalarChainRowsF32AVX512_next
+	NEGQ    R10
+	ADDQ    $0x00000010, R10
+	SHLQ    $0x02, R10
+	SUBQ    R10, R8
+	SUBQ    R10, R9
+	VMOVUPS (R9), Z0
+	XORQ    R9, R9
+
+scalarChainRowsF32AVX512_t_step:
+	CMPQ         R9, nsteps+64(FP)
+	JGE          scalarChainRowsF32AVX512_t_store
+	MOVBQZX      (SI)(R9*1), R10
+	VBROADCASTSS (DI)(R9*4), Z1
+	CMPQ         R10, $0x00000000
+	JE           scalarChainRowsF32AVX512_t_op0
+	CMPQ         R10, $0x00000001
+	JE           scalarChainRowsF32AVX512_t_op1
+	CMPQ         R10, $0x00000002
+	JE           scalarChainRowsF32AVX512_t_op2
+	CMPQ         R10, $0x00000003
+	JE           scalarChainRowsF32AVX512_t_op3
+	CMPQ         R10, $0x00000004
+	JE           scalarChainRowsF32AVX512_t_op4
+	CMPQ         R10, $0x00000005
+	JE           scalarChainRowsF32AVX512_t_op5
+	CMPQ         R10, $0x00000006
+	JE           scalarChainRowsF32AVX512_t_op6
+	CMPQ         R10, $0x00000007
+	JE           scalarChainRowsF32AVX512_t_op7
+	CMPQ         R10, $0x00000008
+	JE           scalarChainRowsF32AVX512_t_op8
+	JMP          scalarChainRowsF32AVX512_t_next
+
+scalarChainRowsF32AVX512_t_op0:
+	VADDPS Z1, Z0, Z0
+	JMP    scalarChainRowsF32AVX512_t_next
+
+scalarChainRowsF32AVX512_t_op1:
+	VSUBPS Z1, Z0, Z0
+	JMP    scalarChainRowsF32AVX512_t_next
+
+scalarChainRowsF32AVX512_t_op2:
+	VSUBPS Z0, Z1, Z0
+	JMP    scalarChainRowsF32AVX512_t_next
+
+scalarChainRowsF32AVX512_t_op3:
+	VMULPS Z1, Z0, Z0
+	JMP    scalarChainRowsF32AVX512_t_next
+
+scalarChainRowsF32AVX512_t_op4:
+	VDIVPS Z1, Z0, Z0
+	JMP    scalarChainRowsF32AVX512_t_next
+
+scalarChainRowsF32AVX512_t_op5:
+	VDIVPS Z0, Z1, Z0
+	JMP    scalarChainRowsF32AVX512_t_next
+
+scalarChainRowsF32AVX512_t_op6:
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z1, Z1
+	VMINPS Z1, Z0, Z1
+	VMINPS Z0, Z1, Z0
+	VORPS  Z1, Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	JMP    scalarChainRowsF32AVX512_t_next
+
+scalarChainRowsF32AVX512_t_op7:
+	VMINPS Z1, Z0, Z1
+	VMINPS Z0, Z1, Z0
+	VORPS  Z1, Z0, Z0
+	JMP    scalarChainRowsF32AVX512_t_next
+
+scalarChainRowsF32AVX512_t_op8:
+	VXORPS Z1, Z1, Z1
+	VMAXPS Z0, Z1, Z0
+
+scalarChainRowsF32AVX512_t_next:
+	INCQ R9
+	JMP  scalarChainRowsF32AVX512_t_step
+
+scalarChainRowsF32AVX512_t_store:
+	VMOVUPS Z0, (R8)
+
+scalarChainRowsF32AVX512_next:
+	ADDQ dstStride+8(FP), AX
+	ADDQ srcStride+24(FP), CX
+	DECQ DX
+	JMP  scalarChainRowsF32AVX512_row
+
+scalarChainRowsF32AVX512_done:
+	VZEROUPPER
+	RET
+
 // func winoInF32AVX512(v *float32, vstride int, p *float32, psub int, wq int, n int)
 // Requires: AVX, AVX512F
 TEXT ·winoInF32AVX512(SB), NOSPLIT, $0-48
@@ -4724,6 +5168,450 @@ scalarChainF32AVX2_u1_store:
 	JMP     scalarChainF32AVX2_u1
 
 scalarChainF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarChainRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int)
+// Requires: AVX
+TEXT ·scalarChainRowsF32AVX2(SB), NOSPLIT, $0-72
+	MOVQ dst+0(FP), AX
+	MOVQ src+16(FP), CX
+	MOVQ rows+32(FP), DX
+	MOVQ n+40(FP), BX
+	MOVQ codes+48(FP), SI
+	MOVQ sc+56(FP), DI
+
+scalarChainRowsF32AVX2_row:
+	CMPQ DX, $0x00
+	JLE  scalarChainRowsF32AVX2_done
+	MOVQ AX, R8
+	MOVQ CX, R9
+	MOVQ BX, R10
+
+scalarChainRowsF32AVX2_u4:
+	CMPQ    R10, $0x00000020
+	JL      scalarChainRowsF32AVX2_u2
+	VMOVUPS (R9), Y0
+	VMOVUPS 32(R9), Y1
+	VMOVUPS 64(R9), Y2
+	VMOVUPS 96(R9), Y3
+	XORQ    R11, R11
+
+scalarChainRowsF32AVX2_u4_step:
+	CMPQ         R11, nsteps+64(FP)
+	JGE          scalarChainRowsF32AVX2_u4_store
+	MOVBQZX      (SI)(R11*1), R12
+	VBROADCASTSS (DI)(R11*4), Y4
+	CMPQ         R12, $0x00000000
+	JE           scalarChainRowsF32AVX2_u4_op0
+	CMPQ         R12, $0x00000001
+	JE           scalarChainRowsF32AVX2_u4_op1
+	CMPQ         R12, $0x00000002
+	JE           scalarChainRowsF32AVX2_u4_op2
+	CMPQ         R12, $0x00000003
+	JE           scalarChainRowsF32AVX2_u4_op3
+	CMPQ         R12, $0x00000004
+	JE           scalarChainRowsF32AVX2_u4_op4
+	CMPQ         R12, $0x00000005
+	JE           scalarChainRowsF32AVX2_u4_op5
+	CMPQ         R12, $0x00000006
+	JE           scalarChainRowsF32AVX2_u4_op6
+	CMPQ         R12, $0x00000007
+	JE           scalarChainRowsF32AVX2_u4_op7
+	CMPQ         R12, $0x00000008
+	JE           scalarChainRowsF32AVX2_u4_op8
+	JMP          scalarChainRowsF32AVX2_u4_next
+
+scalarChainRowsF32AVX2_u4_op0:
+	VADDPS Y4, Y0, Y0
+	VADDPS Y4, Y1, Y1
+	VADDPS Y4, Y2, Y2
+	VADDPS Y4, Y3, Y3
+	JMP    scalarChainRowsF32AVX2_u4_next
+
+scalarChainRowsF32AVX2_u4_op1:
+	VSUBPS Y4, Y0, Y0
+	VSUBPS Y4, Y1, Y1
+	VSUBPS Y4, Y2, Y2
+	VSUBPS Y4, Y3, Y3
+	JMP    scalarChainRowsF32AVX2_u4_next
+
+scalarChainRowsF32AVX2_u4_op2:
+	VSUBPS Y0, Y4, Y0
+	VSUBPS Y1, Y4, Y1
+	VSUBPS Y2, Y4, Y2
+	VSUBPS Y3, Y4, Y3
+	JMP    scalarChainRowsF32AVX2_u4_next
+
+scalarChainRowsF32AVX2_u4_op3:
+	VMULPS Y4, Y0, Y0
+	VMULPS Y4, Y1, Y1
+	VMULPS Y4, Y2, Y2
+	VMULPS Y4, Y3, Y3
+	JMP    scalarChainRowsF32AVX2_u4_next
+
+scalarChainRowsF32AVX2_u4_op4:
+	VDIVPS Y4, Y0, Y0
+	VDIVPS Y4, Y1, Y1
+	VDIVPS Y4, Y2, Y2
+	VDIVPS Y4, Y3, Y3
+	JMP    scalarChainRowsF32AVX2_u4_next
+
+scalarChainRowsF32AVX2_u4_op5:
+	VDIVPS Y0, Y4, Y0
+	VDIVPS Y1, Y4, Y1
+	VDIVPS Y2, Y4, Y2
+	VDIVPS Y3, Y4, Y3
+	JMP    scalarChainRowsF32AVX2_u4_next
+
+scalarChainRowsF32AVX2_u4_op6:
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y4, Y5
+	VMINPS Y5, Y0, Y5
+	VMINPS Y0, Y5, Y0
+	VORPS  Y5, Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y4, Y5
+	VMINPS Y5, Y1, Y5
+	VMINPS Y1, Y5, Y1
+	VORPS  Y5, Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y2, Y2
+	VXORPS c32_80000000<>+0(SB), Y4, Y5
+	VMINPS Y5, Y2, Y5
+	VMINPS Y2, Y5, Y2
+	VORPS  Y5, Y2, Y2
+	VXORPS c32_80000000<>+0(SB), Y2, Y2
+	VXORPS c32_80000000<>+0(SB), Y3, Y3
+	VXORPS c32_80000000<>+0(SB), Y4, Y4
+	VMINPS Y4, Y3, Y4
+	VMINPS Y3, Y4, Y3
+	VORPS  Y4, Y3, Y3
+	VXORPS c32_80000000<>+0(SB), Y3, Y3
+	JMP    scalarChainRowsF32AVX2_u4_next
+
+scalarChainRowsF32AVX2_u4_op7:
+	VMINPS Y4, Y0, Y5
+	VMINPS Y0, Y5, Y0
+	VORPS  Y5, Y0, Y0
+	VMINPS Y4, Y1, Y5
+	VMINPS Y1, Y5, Y1
+	VORPS  Y5, Y1, Y1
+	VMINPS Y4, Y2, Y5
+	VMINPS Y2, Y5, Y2
+	VORPS  Y5, Y2, Y2
+	VMINPS Y4, Y3, Y4
+	VMINPS Y3, Y4, Y3
+	VORPS  Y4, Y3, Y3
+	JMP    scalarChainRowsF32AVX2_u4_next
+
+scalarChainRowsF32AVX2_u4_op8:
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y0, Y4, Y0
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y1, Y4, Y1
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y2, Y4, Y2
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y3, Y4, Y3
+
+scalarChainRowsF32AVX2_u4_next:
+	INCQ R11
+	JMP  scalarChainRowsF32AVX2_u4_step
+
+scalarChainRowsF32AVX2_u4_store:
+	VMOVUPS Y0, (R8)
+	VMOVUPS Y1, 32(R8)
+	VMOVUPS Y2, 64(R8)
+	VMOVUPS Y3, 96(R8)
+	ADDQ    $0x00000080, R8
+	ADDQ    $0x00000080, R9
+	SUBQ    $0x00000020, R10
+	JMP     scalarChainRowsF32AVX2_u4
+
+scalarChainRowsF32AVX2_u2:
+	CMPQ    R10, $0x00000010
+	JL      scalarChainRowsF32AVX2_u1
+	VMOVUPS (R9), Y0
+	VMOVUPS 32(R9), Y1
+	XORQ    R11, R11
+
+scalarChainRowsF32AVX2_u2_step:
+	CMPQ         R11, nsteps+64(FP)
+	JGE          scalarChainRowsF32AVX2_u2_store
+	MOVBQZX      (SI)(R11*1), R12
+	VBROADCASTSS (DI)(R11*4), Y2
+	CMPQ         R12, $0x00000000
+	JE           scalarChainRowsF32AVX2_u2_op0
+	CMPQ         R12, $0x00000001
+	JE           scalarChainRowsF32AVX2_u2_op1
+	CMPQ         R12, $0x00000002
+	JE           scalarChainRowsF32AVX2_u2_op2
+	CMPQ         R12, $0x00000003
+	JE           scalarChainRowsF32AVX2_u2_op3
+	CMPQ         R12, $0x00000004
+	JE           scalarChainRowsF32AVX2_u2_op4
+	CMPQ         R12, $0x00000005
+	JE           scalarChainRowsF32AVX2_u2_op5
+	CMPQ         R12, $0x00000006
+	JE           scalarChainRowsF32AVX2_u2_op6
+	CMPQ         R12, $0x00000007
+	JE           scalarChainRowsF32AVX2_u2_op7
+	CMPQ         R12, $0x00000008
+	JE           scalarChainRowsF32AVX2_u2_op8
+	JMP          scalarChainRowsF32AVX2_u2_next
+
+scalarChainRowsF32AVX2_u2_op0:
+	VADDPS Y2, Y0, Y0
+	VADDPS Y2, Y1, Y1
+	JMP    scalarChainRowsF32AVX2_u2_next
+
+scalarChainRowsF32AVX2_u2_op1:
+	VSUBPS Y2, Y0, Y0
+	VSUBPS Y2, Y1, Y1
+	JMP    scalarChainRowsF32AVX2_u2_next
+
+scalarChainRowsF32AVX2_u2_op2:
+	VSUBPS Y0, Y2, Y0
+	VSUBPS Y1, Y2, Y1
+	JMP    scalarChainRowsF32AVX2_u2_next
+
+scalarChainRowsF32AVX2_u2_op3:
+	VMULPS Y2, Y0, Y0
+	VMULPS Y2, Y1, Y1
+	JMP    scalarChainRowsF32AVX2_u2_next
+
+scalarChainRowsF32AVX2_u2_op4:
+	VDIVPS Y2, Y0, Y0
+	VDIVPS Y2, Y1, Y1
+	JMP    scalarChainRowsF32AVX2_u2_next
+
+scalarChainRowsF32AVX2_u2_op5:
+	VDIVPS Y0, Y2, Y0
+	VDIVPS Y1, Y2, Y1
+	JMP    scalarChainRowsF32AVX2_u2_next
+
+scalarChainRowsF32AVX2_u2_op6:
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y2, Y3
+	VMINPS Y3, Y0, Y3
+	VMINPS Y0, Y3, Y0
+	VORPS  Y3, Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y2, Y2
+	VMINPS Y2, Y1, Y2
+	VMINPS Y1, Y2, Y1
+	VORPS  Y2, Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	JMP    scalarChainRowsF32AVX2_u2_next
+
+scalarChainRowsF32AVX2_u2_op7:
+	VMINPS Y2, Y0, Y3
+	VMINPS Y0, Y3, Y0
+	VORPS  Y3, Y0, Y0
+	VMINPS Y2, Y1, Y2
+	VMINPS Y1, Y2, Y1
+	VORPS  Y2, Y1, Y1
+	JMP    scalarChainRowsF32AVX2_u2_next
+
+scalarChainRowsF32AVX2_u2_op8:
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y0, Y2, Y0
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y1, Y2, Y1
+
+scalarChainRowsF32AVX2_u2_next:
+	INCQ R11
+	JMP  scalarChainRowsF32AVX2_u2_step
+
+scalarChainRowsF32AVX2_u2_store:
+	VMOVUPS Y0, (R8)
+	VMOVUPS Y1, 32(R8)
+	ADDQ    $0x00000040, R8
+	ADDQ    $0x00000040, R9
+	SUBQ    $0x00000010, R10
+	JMP     scalarChainRowsF32AVX2_u2
+
+scalarChainRowsF32AVX2_u1:
+	CMPQ    R10, $0x00000008
+	JL      scalarChainRowsF32AVX2_tail
+	VMOVUPS (R9), Y0
+	XORQ    R11, R11
+
+scalarChainRowsF32AVX2_u1_step:
+	CMPQ         R11, nsteps+64(FP)
+	JGE          scalarChainRowsF32AVX2_u1_store
+	MOVBQZX      (SI)(R11*1), R12
+	VBROADCASTSS (DI)(R11*4), Y1
+	CMPQ         R12, $0x00000000
+	JE           scalarChainRowsF32AVX2_u1_op0
+	CMPQ         R12, $0x00000001
+	JE           scalarChainRowsF32AVX2_u1_op1
+	CMPQ         R12, $0x00000002
+	JE           scalarChainRowsF32AVX2_u1_op2
+	CMPQ         R12, $0x00000003
+	JE           scalarChainRowsF32AVX2_u1_op3
+	CMPQ         R12, $0x00000004
+	JE           scalarChainRowsF32AVX2_u1_op4
+	CMPQ         R12, $0x00000005
+	JE           scalarChainRowsF32AVX2_u1_op5
+	CMPQ         R12, $0x00000006
+	JE           scalarChainRowsF32AVX2_u1_op6
+	CMPQ         R12, $0x00000007
+	JE           scalarChainRowsF32AVX2_u1_op7
+	CMPQ         R12, $0x00000008
+	JE           scalarChainRowsF32AVX2_u1_op8
+	JMP          scalarChainRowsF32AVX2_u1_next
+
+scalarChainRowsF32AVX2_u1_op0:
+	VADDPS Y1, Y0, Y0
+	JMP    scalarChainRowsF32AVX2_u1_next
+
+scalarChainRowsF32AVX2_u1_op1:
+	VSUBPS Y1, Y0, Y0
+	JMP    scalarChainRowsF32AVX2_u1_next
+
+scalarChainRowsF32AVX2_u1_op2:
+	VSUBPS Y0, Y1, Y0
+	JMP    scalarChainRowsF32AVX2_u1_next
+
+scalarChainRowsF32AVX2_u1_op3:
+	VMULPS Y1, Y0, Y0
+	JMP    scalarChainRowsF32AVX2_u1_next
+
+scalarChainRowsF32AVX2_u1_op4:
+	VDIVPS Y1, Y0, Y0
+	JMP    scalarChainRowsF32AVX2_u1_next
+
+scalarChainRowsF32AVX2_u1_op5:
+	VDIVPS Y0, Y1, Y0
+	JMP    scalarChainRowsF32AVX2_u1_next
+
+scalarChainRowsF32AVX2_u1_op6:
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VMINPS Y1, Y0, Y1
+	VMINPS Y0, Y1, Y0
+	VORPS  Y1, Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	JMP    scalarChainRowsF32AVX2_u1_next
+
+scalarChainRowsF32AVX2_u1_op7:
+	VMINPS Y1, Y0, Y1
+	VMINPS Y0, Y1, Y0
+	VORPS  Y1, Y0, Y0
+	JMP    scalarChainRowsF32AVX2_u1_next
+
+scalarChainRowsF32AVX2_u1_op8:
+	VXORPS Y1, Y1, Y1
+	VMAXPS Y0, Y1, Y0
+
+scalarChainRowsF32AVX2_u1_next:
+	INCQ R11
+	JMP  scalarChainRowsF32AVX2_u1_step
+
+scalarChainRowsF32AVX2_u1_store:
+	VMOVUPS Y0, (R8)
+	ADDQ    $0x00000020, R8
+	ADDQ    $0x00000020, R9
+	SUBQ    $0x00000008, R10
+	JMP     scalarChainRowsF32AVX2_u1
+
+scalarChainRowsF32AVX2_tail:
+	TESTQ   R10, R10
+	JZ      scalarChainRowsF32AVX2_next
+	NEGQ    R10
+	ADDQ    $0x00000008, R10
+	SHLQ    $0x02, R10
+	SUBQ    R10, R8
+	SUBQ    R10, R9
+	VMOVUPS (R9), Y0
+	XORQ    R9, R9
+
+scalarChainRowsF32AVX2_t_step:
+	CMPQ         R9, nsteps+64(FP)
+	JGE          scalarChainRowsF32AVX2_t_store
+	MOVBQZX      (SI)(R9*1), R10
+	VBROADCASTSS (DI)(R9*4), Y1
+	CMPQ         R10, $0x00000000
+	JE           scalarChainRowsF32AVX2_t_op0
+	CMPQ         R10, $0x00000001
+	JE           scalarChainRowsF32AVX2_t_op1
+	CMPQ         R10, $0x00000002
+	JE           scalarChainRowsF32AVX2_t_op2
+	CMPQ         R10, $0x00000003
+	JE           scalarChainRowsF32AVX2_t_op3
+	CMPQ         R10, $0x00000004
+	JE           scalarChainRowsF32AVX2_t_op4
+	CMPQ         R10, $0x00000005
+	JE           scalarChainRowsF32AVX2_t_op5
+	CMPQ         R10, $0x00000006
+	JE           scalarChainRowsF32AVX2_t_op6
+	CMPQ         R10, $0x00000007
+	JE           scalarChainRowsF32AVX2_t_op7
+	CMPQ         R10, $0x00000008
+	JE           scalarChainRowsF32AVX2_t_op8
+	JMP          scalarChainRowsF32AVX2_t_next
+
+scalarChainRowsF32AVX2_t_op0:
+	VADDPS Y1, Y0, Y0
+	JMP    scalarChainRowsF32AVX2_t_next
+
+scalarChainRowsF32AVX2_t_op1:
+	VSUBPS Y1, Y0, Y0
+	JMP    scalarChainRowsF32AVX2_t_next
+
+scalarChainRowsF32AVX2_t_op2:
+	VSUBPS Y0, Y1, Y0
+	JMP    scalarChainRowsF32AVX2_t_next
+
+scalarChainRowsF32AVX2_t_op3:
+	VMULPS Y1, Y0, Y0
+	JMP    scalarChainRowsF32AVX2_t_next
+
+scalarChainRowsF32AVX2_t_op4:
+	VDIVPS Y1, Y0, Y0
+	JMP    scalarChainRowsF32AVX2_t_next
+
+scalarChainRowsF32AVX2_t_op5:
+	VDIVPS Y0, Y1, Y0
+	JMP    scalarChainRowsF32AVX2_t_next
+
+scalarChainRowsF32AVX2_t_op6:
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VMINPS Y1, Y0, Y1
+	VMINPS Y0, Y1, Y0
+	VORPS  Y1, Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	JMP    scalarChainRowsF32AVX2_t_next
+
+scalarChainRowsF32AVX2_t_op7:
+	VMINPS Y1, Y0, Y1
+	VMINPS Y0, Y1, Y0
+	VORPS  Y1, Y0, Y0
+	JMP    scalarChainRowsF32AVX2_t_next
+
+scalarChainRowsF32AVX2_t_op8:
+	VXORPS Y1, Y1, Y1
+	VMAXPS Y0, Y1, Y0
+
+scalarChainRowsF32AVX2_t_next:
+	INCQ R9
+	JMP  scalarChainRowsF32AVX2_t_step
+
+scalarChainRowsF32AVX2_t_store:
+	VMOVUPS Y0, (R8)
+
+scalarChainRowsF32AVX2_next:
+	ADDQ dstStride+8(FP), AX
+	ADDQ srcStride+24(FP), CX
+	DECQ DX
+	JMP  scalarChainRowsF32AVX2_row
+
+scalarChainRowsF32AVX2_done:
 	VZEROUPPER
 	RET
 

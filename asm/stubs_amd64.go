@@ -94,6 +94,11 @@ func tapMaxF32AVX512(dst *float32, base *float32, offs *int, lo float32, ntaps i
 //go:noescape
 func scalarChainF32AVX512(dst *float32, src *float32, codes *uint8, sc *float32, nsteps int, n int)
 
+// scalarChainRowsF32AVX512 computes, for r < rows, the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the n elements at src+r*srcStride bytes into dst+r*dstStride bytes; n >= 16, every code is below 9, and dst and src do not overlap.
+//
+//go:noescape
+func scalarChainRowsF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int)
+
 // winoInF32AVX512 is the Winograd F(2x2,3x3) input transform of n tiles (a multiple of 16): see winogradKernels in asm/gen.
 //
 //go:noescape
@@ -234,6 +239,11 @@ func tapMaxF32AVX2(dst *float32, base *float32, offs *int, lo float32, ntaps int
 //
 //go:noescape
 func scalarChainF32AVX2(dst *float32, src *float32, codes *uint8, sc *float32, nsteps int, n int)
+
+// scalarChainRowsF32AVX2 computes, for r < rows, the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the n elements at src+r*srcStride bytes into dst+r*dstStride bytes; n >= 8, every code is below 9, and dst and src do not overlap.
+//
+//go:noescape
+func scalarChainRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int)
 
 // winoInF32AVX2 is the Winograd F(2x2,3x3) input transform of n tiles (a multiple of 8): see winogradKernels in asm/gen.
 //

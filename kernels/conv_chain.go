@@ -167,6 +167,15 @@ func (c *rowChain) applyAt(seg []float32, i, pos, rowLen int) {
 	}
 }
 
+// applyRows writes rows rows of n elements of row i (output channel i) to
+// dst (dstStride apart), read from src (srcStride apart) and put through
+// the chain: the bits of applyAt, provided no element sits in a
+// one-element chunk (row length % ewChunk != 1). dst must not overlap src.
+func (c *rowChain) applyRows(dst []float32, dstStride int, src []float32, srcStride, rows, n, i int) {
+	ns := len(c.codes)
+	asm.ScalarChainRowsF32(dst, dstStride, src, srcStride, rows, n, c.codes, c.table[i*ns:(i+1)*ns])
+}
+
 // packedConv2DChain is Conv2DChainKernel.
 func packedConv2DChain(args []runtime.Value) (runtime.Value, error) {
 	const name = "relaxgo.conv2d_chain"

@@ -74,6 +74,7 @@ func main() {
 		tapSumKernels(s)
 		tapMaxKernels(s)
 		chainKernels(s)
+		chainRowsKernels(s)
 		winogradKernels(s)
 		unaryKernels(s)
 		reductionKernels(s)
@@ -271,40 +272,115 @@ func chainKernels(s isa) {
 	nt := Load(Param("nsteps"), GP64()).(reg.GPVirtual)
 	n := Load(Param("n"), GP64()).(reg.GPVirtual)
 	vecBlocks(s, name, n, []reg.GPVirtual{src, dst}, 8, func(u int, lbl string) {
-		vs := make([]reg.VecVirtual, u)
+		chainBody(s, u, lbl, dst, src, codes, sc, nt)
+	})
+}
+
+// chainBody emits the chain on u vectors from src to dst: loaded, put
+// through every step (one dispatch on the step's code per step), stored.
+// lbl prefixes its labels.
+func chainBody(s isa, u int, lbl string, dst, src, codes, sc reg.GPVirtual, nt Op) {
+	vs := make([]reg.VecVirtual, u)
+	for i := range vs {
+		vs[i] = s.vec()
+		VMOVUPS(mem(src, i*s.bytes), vs[i])
+	}
+	t := GP64()
+	XORQ(t, t)
+	Label(lbl + "_step")
+	CMPQ(t, nt)
+	JGE(LabelRef(lbl + "_store"))
+	code := GP64()
+	MOVBQZX(Mem{Base: codes, Index: t, Scale: 1}, code)
+	sv := s.vec()
+	VBROADCASTSS(Mem{Base: sc, Index: t, Scale: 4}, sv)
+	for k := range chainOps {
+		CMPQ(code, U32(k))
+		JE(LabelRef(fmt.Sprintf("%s_op%d", lbl, k)))
+	}
+	JMP(LabelRef(lbl + "_next"))
+	for k, emit := range chainOps {
+		Label(fmt.Sprintf("%s_op%d", lbl, k))
 		for i := range vs {
-			vs[i] = s.vec()
-			VMOVUPS(mem(src, i*s.bytes), vs[i])
-		}
-		t := GP64()
-		XORQ(t, t)
-		Label(lbl + "_step")
-		CMPQ(t, nt)
-		JGE(LabelRef(lbl + "_store"))
-		code := GP64()
-		MOVBQZX(Mem{Base: codes, Index: t, Scale: 1}, code)
-		sv := s.vec()
-		VBROADCASTSS(Mem{Base: sc, Index: t, Scale: 4}, sv)
-		for k := range chainOps {
-			CMPQ(code, U32(k))
-			JE(LabelRef(fmt.Sprintf("%s_op%d", lbl, k)))
+			emit(s, sv, vs[i])
 		}
 		JMP(LabelRef(lbl + "_next"))
-		for k, emit := range chainOps {
-			Label(fmt.Sprintf("%s_op%d", lbl, k))
-			for i := range vs {
-				emit(s, sv, vs[i])
-			}
-			JMP(LabelRef(lbl + "_next"))
+	}
+	Label(lbl + "_next")
+	INCQ(t)
+	JMP(LabelRef(lbl + "_step"))
+	Label(lbl + "_store")
+	for i := range vs {
+		VMOVUPS(vs[i], mem(dst, i*s.bytes))
+	}
+}
+
+// paramAddr is the memory operand of the current function's parameter
+// name, for arguments read where they are used.
+func paramAddr(name string) Mem {
+	b, err := Param(name).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return b.Addr
+}
+
+// chainRowsKernels emits the chain on rows rows of n elements (n at least
+// one vector), rows dstStride and srcStride bytes apart: each row in blocks
+// of 4, 2 and 1 vectors, then, when n is not a multiple of the vector, the
+// one vector ending at n (which recomputes elements from src; dst and src
+// must not overlap).
+func chainRowsKernels(s isa) {
+	name := "scalarChainRowsF32" + s.suffix
+	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, codes *uint8, sc *float32, nsteps int)")
+	Doc(fmt.Sprintf("%s computes, for r < rows, the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the n elements at src+r*srcStride bytes into dst+r*dstStride bytes; n >= %d, every code is below %d, and dst and src do not overlap.", name, s.lanes, len(chainOps)))
+	dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
+	src := Load(Param("src"), GP64()).(reg.GPVirtual)
+	rows := Load(Param("rows"), GP64()).(reg.GPVirtual)
+	n := Load(Param("n"), GP64()).(reg.GPVirtual)
+	codes := Load(Param("codes"), GP64()).(reg.GPVirtual)
+	sc := Load(Param("sc"), GP64()).(reg.GPVirtual)
+	nt := paramAddr("nsteps")
+	Label(name + "_row")
+	CMPQ(rows, Imm(0))
+	JLE(LabelRef(name + "_done"))
+	d, x, k := GP64(), GP64(), GP64()
+	MOVQ(dst, d)
+	MOVQ(src, x)
+	MOVQ(n, k)
+	for u := 4; u >= 1; u /= 2 {
+		lbl := fmt.Sprintf("%s_u%d", name, u)
+		next := fmt.Sprintf("%s_u%d", name, u/2)
+		if u == 1 {
+			next = name + "_tail"
 		}
-		Label(lbl + "_next")
-		INCQ(t)
-		JMP(LabelRef(lbl + "_step"))
-		Label(lbl + "_store")
-		for i := range vs {
-			VMOVUPS(vs[i], mem(dst, i*s.bytes))
-		}
-	})
+		Label(lbl)
+		CMPQ(k, U32(u*s.lanes))
+		JL(LabelRef(next))
+		chainBody(s, u, lbl, d, x, codes, sc, nt)
+		ADDQ(U32(u*s.bytes), d)
+		ADDQ(U32(u*s.bytes), x)
+		SUBQ(U32(u*s.lanes), k)
+		JMP(LabelRef(lbl))
+	}
+	Label(name + "_tail")
+	TESTQ(k, k)
+	JZ(LabelRef(name + "_next"))
+	// The vector ending at n: back off by lanes-k elements.
+	NEGQ(k)
+	ADDQ(U32(s.lanes), k)
+	SHLQ(U8(2), k)
+	SUBQ(k, d)
+	SUBQ(k, x)
+	chainBody(s, 1, name+"_t", d, x, codes, sc, nt)
+	Label(name + "_next")
+	ADDQ(paramAddr("dstStride"), dst)
+	ADDQ(paramAddr("srcStride"), src)
+	DECQ(rows)
+	JMP(LabelRef(name + "_row"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
 }
 
 // vecBlocks emits the loop of a kernel over n elements (a multiple of
