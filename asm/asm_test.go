@@ -714,10 +714,18 @@ func TestScalarChainRows(t *testing.T) {
 	}
 	buf := make([]float32, 64)
 	for _, bad := range []func(){
-		func() { ScalarChainRowsF32(make([]float32, 20), 10, make([]float32, 20), 10, 2, 10, []uint8{numChainOps}, []float32{1}) },
-		func() { ScalarChainRowsF32(make([]float32, 19), 10, make([]float32, 20), 10, 2, 10, []uint8{ChainAdd}, []float32{1}) },
-		func() { ScalarChainRowsF32(make([]float32, 20), 10, make([]float32, 19), 10, 2, 10, []uint8{ChainAdd}, []float32{1}) },
-		func() { ScalarChainRowsF32(make([]float32, 20), 10, make([]float32, 20), 10, 2, 10, []uint8{ChainAdd}, nil) },
+		func() {
+			ScalarChainRowsF32(make([]float32, 20), 10, make([]float32, 20), 10, 2, 10, []uint8{numChainOps}, []float32{1})
+		},
+		func() {
+			ScalarChainRowsF32(make([]float32, 19), 10, make([]float32, 20), 10, 2, 10, []uint8{ChainAdd}, []float32{1})
+		},
+		func() {
+			ScalarChainRowsF32(make([]float32, 20), 10, make([]float32, 19), 10, 2, 10, []uint8{ChainAdd}, []float32{1})
+		},
+		func() {
+			ScalarChainRowsF32(make([]float32, 20), 10, make([]float32, 20), 10, 2, 10, []uint8{ChainAdd}, nil)
+		},
 		func() { ScalarChainRowsF32(buf[8:], 10, buf, 10, 2, 10, []uint8{ChainAdd}, []float32{1}) },
 	} {
 		func() {
