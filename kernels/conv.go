@@ -470,11 +470,7 @@ func (j *convDWJob) tapPlanes(lo, hi int) {
 			loaded = src
 		}
 		asm.TapSumF32(f, p, j.ph.offs, w[o*g.kh*g.kw:(o+1)*g.kh*g.kw])
-		dst := out[plane*g.oh*g.ow : (plane+1)*g.oh*g.ow]
-		for y := 0; y < g.oh; y++ {
-			copy(dst[y*g.ow:(y+1)*g.ow], f[y*j.ph.wq:y*j.ph.wq+g.ow])
-		}
-		j.chain.apply(dst, plane%g.o)
+		j.chain.planeFrom(out[plane*g.oh*g.ow:(plane+1)*g.oh*g.ow], f, j.ph.wq, g.oh, g.ow, plane%g.o)
 	}
 	j.scratch.Put(sc)
 }
