@@ -738,3 +738,46 @@ func TestScalarChainRows(t *testing.T) {
 		}()
 	}
 }
+
+// TestMaxRow checks MaxRowF32 against its twin at every level on rows
+// around the vector widths with NaNs, infinities and signed zeros: the same
+// NaN report and the same maximum (as a value: a maximum of zeros may come
+// out as either zero).
+func TestMaxRow(t *testing.T) {
+	r := rand.New(rand.NewSource(13))
+	for _, l := range levels() {
+		for it := 0; it < 400; it++ {
+			n := r.Intn(100)
+			x := make([]float32, n)
+			for i := range x {
+				switch r.Intn(12) {
+				case 0:
+					x[i] = float32(math.NaN())
+				case 1:
+					x[i] = float32(math.Inf(-1))
+				case 2:
+					x[i] = float32(math.Copysign(0, -1))
+				case 3:
+					x[i] = 0
+				default:
+					x[i] = (r.Float32()*2 - 1) * 10
+				}
+			}
+			if it%3 == 0 {
+				// All at most zero, so the maximum is often a zero.
+				for i := range x {
+					if x[i] > 0 {
+						x[i] = -x[i]
+					}
+				}
+			}
+			wm, wn := maxRowGo(x)
+			var gm float32
+			var gn bool
+			withLevel(t, l, func() { gm, gn = MaxRowF32(x) })
+			if gm != wm || gn != wn {
+				t.Fatalf("%s n=%d: got (%v, %v), want (%v, %v); x=%v", l, n, gm, gn, wm, wn, x)
+			}
+		}
+	}
+}

@@ -285,6 +285,15 @@ func asmDotBlocks(x, y *float32, nblk int, acc *[64]float32) {
 	dotBlocksAVX2(x, y, nblk, acc)
 }
 
+// asmMaxRow runs maxRowF32 on x[:n], n a positive multiple of the level's
+// vector (16 at AVX-512, 8 at AVX2).
+func asmMaxRow(x *float32, n int, m *float32) int {
+	if level == LevelAVX512 {
+		return maxRowF32AVX512(x, n, m)
+	}
+	return maxRowF32AVX2(x, n, m)
+}
+
 func asmMaxBlocks(x *float32, nblk int, acc *[64]float32) int {
 	if level == LevelAVX512 {
 		return maxBlocksAVX512(x, nblk, acc)

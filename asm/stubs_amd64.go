@@ -150,6 +150,11 @@ func dotBlocksAVX512(x *float32, y *float32, nblk int, acc *[64]float32)
 //go:noescape
 func maxBlocksAVX512(x *float32, nblk int, acc *[64]float32) int
 
+// maxRowF32AVX512 sets *m to the maximum of the non-NaN x[i] for i < n (-Inf if none; a maximum of zeros may come out as either zero) and returns nonzero when some x[i] is NaN; n is a positive multiple of 16.
+//
+//go:noescape
+func maxRowF32AVX512(x *float32, n int, m *float32) int
+
 // maxF32AVX2 computes dst[i] = max(x[i], y[i]) (Go's max: NaNs and signed zeros as the twin) for i < n; n is a multiple of 8.
 //
 //go:noescape
@@ -295,6 +300,11 @@ func dotBlocksAVX2(x *float32, y *float32, nblk int, acc *[64]float32)
 //
 //go:noescape
 func maxBlocksAVX2(x *float32, nblk int, acc *[64]float32) int
+
+// maxRowF32AVX2 sets *m to the maximum of the non-NaN x[i] for i < n (-Inf if none; a maximum of zeros may come out as either zero) and returns nonzero when some x[i] is NaN; n is a positive multiple of 8.
+//
+//go:noescape
+func maxRowF32AVX2(x *float32, n int, m *float32) int
 
 // deinterleave2F32AVX2 sets even[k] = src[2k] and odd[k] = src[2k+1] for k < n; n is a multiple of 8.
 //

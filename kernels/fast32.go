@@ -252,8 +252,11 @@ func f32Unary(op uop, o, x []float32) bool {
 // softmaxRowF32 computes softmax or log-softmax of one contiguous row.
 func softmaxRowF32(log bool, o, x []float32) {
 	x = x[:len(o)]
-	m := maxFast32(x)
-	if m != m || math.IsInf(float64(m), 0) {
+	// The maximum's zero sign is not fixed, which changes no bit here: m
+	// is only subtracted (x-m and m+log s are the same values either way,
+	// and exp(+0) = exp(-0)).
+	m, nan := asm.MaxRowF32(x)
+	if nan || math.IsInf(float64(m), 0) {
 		softmaxRowScalar(log, o, x)
 		return
 	}

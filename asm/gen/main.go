@@ -78,6 +78,7 @@ func main() {
 		winogradKernels(s)
 		unaryKernels(s)
 		reductionKernels(s)
+		maxRowKernels(s)
 	}
 	deinterleave2AVX2()
 	interleave2AVX2()
@@ -1072,6 +1073,92 @@ func unaryKernels(s isa) {
 
 // reductionKernels emits sum, dot and max over blocks of 64 floats, into 64
 // partial results acc[i%64] (64/lanes vector accumulators).
+// maxRowKernels emits the maximum of a short row (a softmax row): four
+// accumulators of VMAXPS, folded and reduced across lanes in registers, so
+// a row of a few vectors costs a few nanoseconds (the 64-partial reduction
+// has a fixed ~45 ns). NaN elements are skipped and reported; which zero a
+// maximum of zeros comes out as is not fixed.
+func maxRowKernels(s isa) {
+	name := "maxRowF32" + s.suffix
+	text(name, "func(x *float32, n int, m *float32) int")
+	Doc(fmt.Sprintf("%s sets *m to the maximum of the non-NaN x[i] for i < n (-Inf if none; a maximum of zeros may come out as either zero) and returns nonzero when some x[i] is NaN; n is a positive multiple of %d.", name, s.lanes))
+	x := Load(Param("x"), GP64()).(reg.GPVirtual)
+	n := Load(Param("n"), GP64()).(reg.GPVirtual)
+	accs := make([]reg.VecVirtual, 4)
+	for i := range accs {
+		accs[i] = s.vec()
+		VMOVUPS(cf(float32(math.Inf(-1))), accs[i])
+	}
+	var knan reg.OpmaskVirtual
+	var vnan reg.VecVirtual
+	if s.avx512 {
+		knan = K()
+		KXORW(knan, knan, knan)
+	} else {
+		vnan = s.vec()
+		VXORPS(vnan, vnan, vnan)
+	}
+	step := func(acc reg.VecVirtual, at Mem) {
+		v := s.vec()
+		VMOVUPS(at, v)
+		if s.avx512 {
+			k := K()
+			VCMPPS(U8(3), v, v, k) // unordered
+			KORW(k, knan, knan)
+		} else {
+			t := s.vec()
+			VCMPPS(U8(3), v, v, t)
+			VORPS(t, vnan, vnan)
+		}
+		VMAXPS(acc, v, acc) // v > acc ? v : acc (a NaN v leaves acc)
+	}
+	Label(name + "_four")
+	CMPQ(n, U32(4*s.lanes))
+	JL(LabelRef(name + "_one"))
+	for i := range accs {
+		step(accs[i], mem(x, i*s.bytes))
+	}
+	ADDQ(U32(4*s.bytes), x)
+	SUBQ(U32(4*s.lanes), n)
+	JMP(LabelRef(name + "_four"))
+	Label(name + "_one")
+	CMPQ(n, U32(0))
+	JE(LabelRef(name + "_fold"))
+	step(accs[0], mem(x, 0))
+	ADDQ(U32(s.bytes), x)
+	SUBQ(U32(s.lanes), n)
+	JMP(LabelRef(name + "_one"))
+	Label(name + "_fold")
+	VMAXPS(accs[1], accs[0], accs[0])
+	VMAXPS(accs[3], accs[2], accs[2])
+	VMAXPS(accs[2], accs[0], accs[0])
+	y := accs[0].AsY()
+	if s.avx512 {
+		hi := YMM()
+		VEXTRACTF32X8(U8(1), accs[0], hi)
+		VMAXPS(hi, y, y)
+	}
+	xl := accs[0].AsX()
+	h := XMM()
+	VEXTRACTF128(U8(1), y, h)
+	VMAXPS(h, xl, xl)
+	VMOVHLPS(xl, h, h) // h[0:2] = xl[2:4]
+	VMAXPS(h, xl, xl)
+	VMOVSHDUP(xl, h) // h[0] = xl[1]
+	VMAXSS(h, xl, xl)
+	mp := Load(Param("m"), GP64()).(reg.GPVirtual)
+	VMOVSS(xl, Mem{Base: mp})
+	r := GP64()
+	if s.avx512 {
+		KMOVW(knan, r.As32())
+	} else {
+		VMOVMSKPS(vnan, r.As32())
+	}
+	Store(r, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
 func reductionKernels(s isa) {
 	nacc := 64 / s.lanes
 	for _, kind := range []string{"sum", "dot", "max"} {
