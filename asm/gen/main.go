@@ -164,19 +164,30 @@ func emitGoMax(s isa, a, b, out reg.VecVirtual) {
 // emitMaxNaN sets out = b if b is NaN, else max(a, b) with Go's semantics:
 // the running maximum of max pooling, where a NaN tap replaces whatever came
 // before it bit for bit (kernels' maxNaN).
+//
+// At AVX-512 Go's max comes out of emitGoMax's sequence with the negations
+// folded in: its two VMINPS on negated operands are two VMAXPS (m1 = a > b ?
+// a : b, b on a NaN; m2 = m1 > a ? m1 : a, a on a NaN), and the negated OR
+// of the negations is one VPTERNLOGD (sign bit: m1 AND m2; the other bits:
+// m1 OR m2). Five operations where the general sequence takes ten.
 func emitMaxNaN(s isa, a, b, out reg.VecVirtual) {
 	r := s.vec()
-	emitGoMax(s, a, b, r)
-	if s.avx512 {
-		k := K()
-		VCMPPS(U8(3), b, b, k) // unordered: b is NaN
-		VMOVAPS(b, k, r)
-		VMOVAPS(r, out)
+	if !s.avx512 {
+		emitGoMax(s, a, b, r)
+		m := s.vec()
+		VCMPPS(U8(3), b, b, m)
+		VBLENDVPS(m, b, r, out) // out = m ? b : r
 		return
 	}
-	m := s.vec()
-	VCMPPS(U8(3), b, b, m)
-	VBLENDVPS(m, b, r, out) // out = m ? b : r
+	m2 := s.vec()
+	VMAXPS(b, a, r)  // m1
+	VMAXPS(a, r, m2) // m2
+	// r = sign bit ? r&m2 : r|m2 (truth table over (r, m2, sign) = 0xD4)
+	VPTERNLOGD(U8(0xD4), c32(0x80000000), m2, r)
+	k := K()
+	VCMPPS(U8(3), b, b, k) // unordered: b is NaN
+	VMOVAPS(b, k, r)
+	VMOVAPS(r, out)
 }
 
 // minMaxOps are the binary max/min kernels (Go's semantics); their scalar
