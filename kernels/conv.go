@@ -550,6 +550,15 @@ func (q *phasePlane) loadData(p, xc []float32) {
 		phaseSplit2(p, q.sub, q.wq, xc, q.h, q.w, q.pt, q.pl, q.sh)
 		return
 	}
+	if q.sh == 1 && q.sw == 1 {
+		// One sub-image: row r at (r+pt)*wq+pl (no divisions per row).
+		w, o := q.w, q.pt*q.wq+q.pl
+		for r := 0; r < q.h; r++ {
+			copy(p[o:o+w], xc[r*w:(r+1)*w])
+			o += q.wq
+		}
+		return
+	}
 	for r := 0; r < q.h; r++ {
 		pr := r + q.pt
 		row := xc[r*q.w : (r+1)*q.w]
