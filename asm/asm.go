@@ -21,7 +21,10 @@
 // written. DotF32 likewise panics when len(y) < len(x).
 package asm
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 //go:generate sh -c "cd gen && go run . -out ../kernels_amd64.s -stubs ../stubs_amd64.go -pkg asm"
 
@@ -277,6 +280,47 @@ func ScalarChainF32(dst, src []float32, codes []uint8, s []float32) {
 	scalarChainGo(dst, src, codes, s)
 }
 
+// ScalarChainRowsF32 is ScalarChainF32 on rows rows of n elements:
+// dst[r*dstStride+i] = the chain of src[r*srcStride+i] for r < rows, i < n,
+// with the same bits, in one call (the rows of an implicit-GEMM
+// convolution's scratch, compacted into the output through the chain). A
+// row's last partial vector is done as the full vector ending at n, which
+// recomputes some elements from src; so dst must not overlap src. It panics
+// on an unknown code, short slices, overlapping dst and src, or when
+// len(s) < len(codes).
+func ScalarChainRowsF32(dst []float32, dstStride int, src []float32, srcStride, rows, n int, codes []uint8, s []float32) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	if need := (rows-1)*dstStride + n; dstStride < 0 || len(dst) < need {
+		shortInput("ScalarChainRows", "dst", len(dst), need)
+	}
+	if need := (rows-1)*srcStride + n; srcStride < 0 || len(src) < need {
+		shortInput("ScalarChainRows", "src", len(src), need)
+	}
+	if len(s) < len(codes) {
+		shortInput("ScalarChainRows", "s", len(s), len(codes))
+	}
+	for _, c := range codes {
+		if c >= numChainOps {
+			panic(fmt.Sprintf("asm: ScalarChainRowsF32: unknown step code %d", c))
+		}
+	}
+	dspan, sspan := dst[:(rows-1)*dstStride+n], src[:(rows-1)*srcStride+n]
+	d0, d1 := uintptr(unsafe.Pointer(&dspan[0])), uintptr(unsafe.Pointer(&dspan[len(dspan)-1]))
+	s0, s1 := uintptr(unsafe.Pointer(&sspan[0])), uintptr(unsafe.Pointer(&sspan[len(sspan)-1]))
+	if d0 <= s1 && s0 <= d1 {
+		panic("asm: ScalarChainRowsF32: dst overlaps src")
+	}
+	if level == LevelGo || n < vecWidth || len(codes) == 0 {
+		for r := 0; r < rows; r++ {
+			scalarChainGo(dst[r*dstStride:r*dstStride+n], src[r*srcStride:], codes, s)
+		}
+		return
+	}
+	asmScalarChainRows(&dst[0], dstStride, &src[0], srcStride, rows, n, &codes[0], &s[0], len(codes))
+}
+
 // Scalar-broadcast operations. n = len(dst).
 
 // AddScalarF32 sets dst[i] = x[i] + s for i < len(dst).
@@ -336,6 +380,26 @@ func ReduceSumF32(x []float32) float32 { return reduceSum(x) }
 // ReduceMaxF32 returns the maximum of x, NaN if any element is NaN, and
 // -Inf for an empty slice.
 func ReduceMaxF32(x []float32) float32 { return reduceMax(x) }
+
+// MaxRowF32 returns the maximum of x's non-NaN elements (-Inf if there are
+// none) and whether x holds a NaN, for short rows (a softmax row): it costs a
+// few nanoseconds where ReduceMaxF32's 64 partials cost ~45. A maximum of
+// zeros may come out as +0 or -0 (the value, not the sign, is fixed): for a
+// caller that only subtracts it, as softmax does, that changes no result.
+func MaxRowF32(x []float32) (m float32, nan bool) {
+	n := len(x)
+	w := vecWidth
+	if level == LevelAVX512 {
+		w = 16
+	}
+	if level == LevelGo || n < w {
+		return maxRowGo(x)
+	}
+	k := n - n%w
+	nan = asmMaxRow(&x[0], k, &m) != 0
+	mt, nt := maxRowGo(x[k:])
+	return max(m, mt), nan || nt
+}
 
 // DotF32 returns sum over i < len(x) of x[i]*y[i] (products rounded to
 // float32 before they are added, same order as ReduceSumF32). y must have

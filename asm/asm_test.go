@@ -669,3 +669,115 @@ func TestPackA(t *testing.T) {
 	}()
 	PackAF32(6, make([]float32, 100), 6, make([]float32, 100), 10, 8)
 }
+
+// TestScalarChainRows checks ScalarChainRowsF32 against ScalarChainF32 row
+// by row, bit for bit, at every level: row lengths around the vector widths
+// (the last partial vector is recomputed from src), row gaps in dst left
+// untouched, guard bands, and the panics.
+func TestScalarChainRows(t *testing.T) {
+	r := rand.New(rand.NewSource(12))
+	sp := specials()
+	for _, l := range levels() {
+		for it := 0; it < 80; it++ {
+			codes := make([]uint8, r.Intn(6))
+			sc := make([]float32, len(codes))
+			for i := range codes {
+				codes[i] = uint8(r.Intn(int(numChainOps)))
+				sc[i] = (r.Float32()*2 - 1) * 4
+				if r.Intn(6) == 0 {
+					sc[i] = sp[r.Intn(len(sp))]
+				}
+			}
+			n := 1 + r.Intn(70)
+			rows := 1 + r.Intn(5)
+			ds, ss := n+r.Intn(5), n+r.Intn(5)
+			src := randInput(r, (rows-1)*ss+n, 30)
+			size := (rows-1)*ds + n
+			want := make([]float32, size)
+			for i := range want {
+				want[i] = math.Float32frombits(0x7fc0dead)
+			}
+			for i := 0; i < rows; i++ {
+				withLevel(t, l, func() { ScalarChainF32(want[i*ds:i*ds+n], src[i*ss:], codes, sc) })
+			}
+			off := r.Intn(4)
+			buf, dst := guarded(size, off)
+			withLevel(t, l, func() { ScalarChainRowsF32(dst, ds, src, ss, rows, n, codes, sc) })
+			what := fmt.Sprintf("%s/codes=%v/n=%d/rows=%d/strides=%d,%d", l, codes, n, rows, ds, ss)
+			checkGuards(t, what, buf, size, off)
+			for i := range want {
+				if math.Float32bits(dst[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("%s: [%d] got %08x want %08x", what, i, math.Float32bits(dst[i]), math.Float32bits(want[i]))
+				}
+			}
+		}
+	}
+	buf := make([]float32, 64)
+	for _, bad := range []func(){
+		func() {
+			ScalarChainRowsF32(make([]float32, 20), 10, make([]float32, 20), 10, 2, 10, []uint8{numChainOps}, []float32{1})
+		},
+		func() {
+			ScalarChainRowsF32(make([]float32, 19), 10, make([]float32, 20), 10, 2, 10, []uint8{ChainAdd}, []float32{1})
+		},
+		func() {
+			ScalarChainRowsF32(make([]float32, 20), 10, make([]float32, 19), 10, 2, 10, []uint8{ChainAdd}, []float32{1})
+		},
+		func() {
+			ScalarChainRowsF32(make([]float32, 20), 10, make([]float32, 20), 10, 2, 10, []uint8{ChainAdd}, nil)
+		},
+		func() { ScalarChainRowsF32(buf[8:], 10, buf, 10, 2, 10, []uint8{ChainAdd}, []float32{1}) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("bad ScalarChainRowsF32 call did not panic")
+				}
+			}()
+			bad()
+		}()
+	}
+}
+
+// TestMaxRow checks MaxRowF32 against its twin at every level on rows
+// around the vector widths with NaNs, infinities and signed zeros: the same
+// NaN report and the same maximum (as a value: a maximum of zeros may come
+// out as either zero).
+func TestMaxRow(t *testing.T) {
+	r := rand.New(rand.NewSource(13))
+	for _, l := range levels() {
+		for it := 0; it < 400; it++ {
+			n := r.Intn(100)
+			x := make([]float32, n)
+			for i := range x {
+				switch r.Intn(12) {
+				case 0:
+					x[i] = float32(math.NaN())
+				case 1:
+					x[i] = float32(math.Inf(-1))
+				case 2:
+					x[i] = float32(math.Copysign(0, -1))
+				case 3:
+					x[i] = 0
+				default:
+					x[i] = (r.Float32()*2 - 1) * 10
+				}
+			}
+			if it%3 == 0 {
+				// All at most zero, so the maximum is often a zero.
+				for i := range x {
+					if x[i] > 0 {
+						x[i] = -x[i]
+					}
+				}
+			}
+			wm, wn := maxRowGo(x)
+			var gm float32
+			var gn bool
+			withLevel(t, l, func() { gm, gn = MaxRowF32(x) })
+			if gm != wm || gn != wn {
+				t.Fatalf("%s n=%d: got (%v, %v), want (%v, %v); x=%v", l, n, gm, gn, wm, wn, x)
+			}
+		}
+	}
+}

@@ -180,6 +180,16 @@ func asmScalarChain(dst, src *float32, codes *uint8, sc *float32, nsteps, n int)
 	}
 }
 
+// asmScalarChainRows runs the rows kernel of the widest level n fills
+// (n >= 8); strides are in elements.
+func asmScalarChainRows(dst *float32, dstStride int, src *float32, srcStride, rows, n int, codes *uint8, sc *float32, nsteps int) {
+	if level == LevelAVX512 && n >= 16 {
+		scalarChainRowsF32AVX512(dst, 4*dstStride, src, 4*srcStride, rows, n, codes, sc, nsteps)
+		return
+	}
+	scalarChainRowsF32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, codes, sc, nsteps)
+}
+
 func asmTapMax(dst, base *float32, offs *int, lo float32, ntaps, n int) {
 	m := avx512Part(n)
 	if m > 0 {
@@ -273,6 +283,15 @@ func asmDotBlocks(x, y *float32, nblk int, acc *[64]float32) {
 		return
 	}
 	dotBlocksAVX2(x, y, nblk, acc)
+}
+
+// asmMaxRow runs maxRowF32 on x[:n], n a positive multiple of the level's
+// vector (16 at AVX-512, 8 at AVX2).
+func asmMaxRow(x *float32, n int, m *float32) int {
+	if level == LevelAVX512 {
+		return maxRowF32AVX512(x, n, m)
+	}
+	return maxRowF32AVX2(x, n, m)
 }
 
 func asmMaxBlocks(x *float32, nblk int, acc *[64]float32) int {

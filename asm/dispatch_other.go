@@ -20,6 +20,9 @@ func asmInterleave2(dst, even, odd *float32, n int)     { panic("asm: no assembl
 func asmScalarChain(dst, src *float32, codes *uint8, sc *float32, nsteps, n int) {
 	panic("asm: no assembly in this build")
 }
+func asmScalarChainRows(dst *float32, dstStride int, src *float32, srcStride, rows, n int, codes *uint8, sc *float32, nsteps int) {
+	panic("asm: no assembly in this build")
+}
 func asmTapMax(dst, base *float32, offs *int, lo float32, ntaps, n int) {
 	panic("asm: no assembly in this build")
 }
@@ -36,6 +39,9 @@ func asmSumBlocks(x *float32, nblk int, acc *[64]float32) {
 	panic("asm: no assembly in this build")
 }
 func asmDotBlocks(x, y *float32, nblk int, acc *[64]float32) {
+	panic("asm: no assembly in this build")
+}
+func asmMaxRow(x *float32, n int, m *float32) int {
 	panic("asm: no assembly in this build")
 }
 func asmMaxBlocks(x *float32, nblk int, acc *[64]float32) int {

@@ -877,7 +877,7 @@ tapSumF32AVX512_done:
 	RET
 
 // func tapMaxF32AVX512(dst *float32, base *float32, offs *int, lo float32, ntaps int, n int)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·tapMaxF32AVX512(SB), NOSPLIT, $0-48
 	MOVQ dst+0(FP), AX
 	MOVQ base+8(FP), CX
@@ -895,59 +895,47 @@ tapMaxF32AVX512_u4:
 	XORQ         DI, DI
 
 tapMaxF32AVX512_u4_tap:
-	MOVQ    (DX)(DI*8), R8
-	LEAQ    (CX)(R8*4), R8
-	VMOVUPS (R8), Z4
-	VXORPS  c32_80000000<>+0(SB), Z0, Z0
-	VXORPS  c32_80000000<>+0(SB), Z4, Z5
-	VMINPS  Z5, Z0, Z5
-	VMINPS  Z0, Z5, Z0
-	VORPS   Z5, Z0, Z0
-	VXORPS  c32_80000000<>+0(SB), Z0, Z0
-	VCMPPS  $0x03, Z4, Z4, K1
-	VMOVAPS Z4, K1, Z0
-	VMOVAPS Z0, Z0
-	VMOVUPS 64(R8), Z4
-	VXORPS  c32_80000000<>+0(SB), Z1, Z1
-	VXORPS  c32_80000000<>+0(SB), Z4, Z5
-	VMINPS  Z5, Z1, Z5
-	VMINPS  Z1, Z5, Z1
-	VORPS   Z5, Z1, Z1
-	VXORPS  c32_80000000<>+0(SB), Z1, Z1
-	VCMPPS  $0x03, Z4, Z4, K1
-	VMOVAPS Z4, K1, Z1
-	VMOVAPS Z1, Z1
-	VMOVUPS 128(R8), Z4
-	VXORPS  c32_80000000<>+0(SB), Z2, Z2
-	VXORPS  c32_80000000<>+0(SB), Z4, Z5
-	VMINPS  Z5, Z2, Z5
-	VMINPS  Z2, Z5, Z2
-	VORPS   Z5, Z2, Z2
-	VXORPS  c32_80000000<>+0(SB), Z2, Z2
-	VCMPPS  $0x03, Z4, Z4, K1
-	VMOVAPS Z4, K1, Z2
-	VMOVAPS Z2, Z2
-	VMOVUPS 192(R8), Z4
-	VXORPS  c32_80000000<>+0(SB), Z3, Z3
-	VXORPS  c32_80000000<>+0(SB), Z4, Z5
-	VMINPS  Z5, Z3, Z5
-	VMINPS  Z3, Z5, Z3
-	VORPS   Z5, Z3, Z3
-	VXORPS  c32_80000000<>+0(SB), Z3, Z3
-	VCMPPS  $0x03, Z4, Z4, K1
-	VMOVAPS Z4, K1, Z3
-	VMOVAPS Z3, Z3
-	INCQ    DI
-	CMPQ    DI, BX
-	JL      tapMaxF32AVX512_u4_tap
-	VMOVUPS Z0, (AX)
-	VMOVUPS Z1, 64(AX)
-	VMOVUPS Z2, 128(AX)
-	VMOVUPS Z3, 192(AX)
-	ADDQ    $0x00000100, AX
-	ADDQ    $0x00000100, CX
-	SUBQ    $0x00000040, SI
-	JMP     tapMaxF32AVX512_u4
+	MOVQ       (DX)(DI*8), R8
+	LEAQ       (CX)(R8*4), R8
+	VMOVUPS    (R8), Z4
+	VMAXPS     Z4, Z0, Z5
+	VMAXPS     Z0, Z5, Z0
+	VPTERNLOGD $0xd4, c32_80000000<>+0(SB), Z0, Z5
+	VCMPPS     $0x03, Z4, Z4, K1
+	VMOVAPS    Z4, K1, Z5
+	VMOVAPS    Z5, Z0
+	VMOVUPS    64(R8), Z4
+	VMAXPS     Z4, Z1, Z5
+	VMAXPS     Z1, Z5, Z1
+	VPTERNLOGD $0xd4, c32_80000000<>+0(SB), Z1, Z5
+	VCMPPS     $0x03, Z4, Z4, K1
+	VMOVAPS    Z4, K1, Z5
+	VMOVAPS    Z5, Z1
+	VMOVUPS    128(R8), Z4
+	VMAXPS     Z4, Z2, Z5
+	VMAXPS     Z2, Z5, Z2
+	VPTERNLOGD $0xd4, c32_80000000<>+0(SB), Z2, Z5
+	VCMPPS     $0x03, Z4, Z4, K1
+	VMOVAPS    Z4, K1, Z5
+	VMOVAPS    Z5, Z2
+	VMOVUPS    192(R8), Z4
+	VMAXPS     Z4, Z3, Z5
+	VMAXPS     Z3, Z5, Z3
+	VPTERNLOGD $0xd4, c32_80000000<>+0(SB), Z3, Z5
+	VCMPPS     $0x03, Z4, Z4, K1
+	VMOVAPS    Z4, K1, Z5
+	VMOVAPS    Z5, Z3
+	INCQ       DI
+	CMPQ       DI, BX
+	JL         tapMaxF32AVX512_u4_tap
+	VMOVUPS    Z0, (AX)
+	VMOVUPS    Z1, 64(AX)
+	VMOVUPS    Z2, 128(AX)
+	VMOVUPS    Z3, 192(AX)
+	ADDQ       $0x00000100, AX
+	ADDQ       $0x00000100, CX
+	SUBQ       $0x00000040, SI
+	JMP        tapMaxF32AVX512_u4
 
 tapMaxF32AVX512_u2:
 	CMPQ         SI, $0x00000020
@@ -957,37 +945,31 @@ tapMaxF32AVX512_u2:
 	XORQ         DI, DI
 
 tapMaxF32AVX512_u2_tap:
-	MOVQ    (DX)(DI*8), R8
-	LEAQ    (CX)(R8*4), R8
-	VMOVUPS (R8), Z2
-	VXORPS  c32_80000000<>+0(SB), Z0, Z0
-	VXORPS  c32_80000000<>+0(SB), Z2, Z3
-	VMINPS  Z3, Z0, Z3
-	VMINPS  Z0, Z3, Z0
-	VORPS   Z3, Z0, Z0
-	VXORPS  c32_80000000<>+0(SB), Z0, Z0
-	VCMPPS  $0x03, Z2, Z2, K1
-	VMOVAPS Z2, K1, Z0
-	VMOVAPS Z0, Z0
-	VMOVUPS 64(R8), Z2
-	VXORPS  c32_80000000<>+0(SB), Z1, Z1
-	VXORPS  c32_80000000<>+0(SB), Z2, Z3
-	VMINPS  Z3, Z1, Z3
-	VMINPS  Z1, Z3, Z1
-	VORPS   Z3, Z1, Z1
-	VXORPS  c32_80000000<>+0(SB), Z1, Z1
-	VCMPPS  $0x03, Z2, Z2, K1
-	VMOVAPS Z2, K1, Z1
-	VMOVAPS Z1, Z1
-	INCQ    DI
-	CMPQ    DI, BX
-	JL      tapMaxF32AVX512_u2_tap
-	VMOVUPS Z0, (AX)
-	VMOVUPS Z1, 64(AX)
-	ADDQ    $0x00000080, AX
-	ADDQ    $0x00000080, CX
-	SUBQ    $0x00000020, SI
-	JMP     tapMaxF32AVX512_u2
+	MOVQ       (DX)(DI*8), R8
+	LEAQ       (CX)(R8*4), R8
+	VMOVUPS    (R8), Z2
+	VMAXPS     Z2, Z0, Z3
+	VMAXPS     Z0, Z3, Z0
+	VPTERNLOGD $0xd4, c32_80000000<>+0(SB), Z0, Z3
+	VCMPPS     $0x03, Z2, Z2, K1
+	VMOVAPS    Z2, K1, Z3
+	VMOVAPS    Z3, Z0
+	VMOVUPS    64(R8), Z2
+	VMAXPS     Z2, Z1, Z3
+	VMAXPS     Z1, Z3, Z1
+	VPTERNLOGD $0xd4, c32_80000000<>+0(SB), Z1, Z3
+	VCMPPS     $0x03, Z2, Z2, K1
+	VMOVAPS    Z2, K1, Z3
+	VMOVAPS    Z3, Z1
+	INCQ       DI
+	CMPQ       DI, BX
+	JL         tapMaxF32AVX512_u2_tap
+	VMOVUPS    Z0, (AX)
+	VMOVUPS    Z1, 64(AX)
+	ADDQ       $0x00000080, AX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, SI
+	JMP        tapMaxF32AVX512_u2
 
 tapMaxF32AVX512_u1:
 	CMPQ         SI, $0x00000010
@@ -996,26 +978,23 @@ tapMaxF32AVX512_u1:
 	XORQ         DI, DI
 
 tapMaxF32AVX512_u1_tap:
-	MOVQ    (DX)(DI*8), R8
-	LEAQ    (CX)(R8*4), R8
-	VMOVUPS (R8), Z1
-	VXORPS  c32_80000000<>+0(SB), Z0, Z0
-	VXORPS  c32_80000000<>+0(SB), Z1, Z2
-	VMINPS  Z2, Z0, Z2
-	VMINPS  Z0, Z2, Z0
-	VORPS   Z2, Z0, Z0
-	VXORPS  c32_80000000<>+0(SB), Z0, Z0
-	VCMPPS  $0x03, Z1, Z1, K1
-	VMOVAPS Z1, K1, Z0
-	VMOVAPS Z0, Z0
-	INCQ    DI
-	CMPQ    DI, BX
-	JL      tapMaxF32AVX512_u1_tap
-	VMOVUPS Z0, (AX)
-	ADDQ    $0x00000040, AX
-	ADDQ    $0x00000040, CX
-	SUBQ    $0x00000010, SI
-	JMP     tapMaxF32AVX512_u1
+	MOVQ       (DX)(DI*8), R8
+	LEAQ       (CX)(R8*4), R8
+	VMOVUPS    (R8), Z1
+	VMAXPS     Z1, Z0, Z2
+	VMAXPS     Z0, Z2, Z0
+	VPTERNLOGD $0xd4, c32_80000000<>+0(SB), Z0, Z2
+	VCMPPS     $0x03, Z1, Z1, K1
+	VMOVAPS    Z1, K1, Z2
+	VMOVAPS    Z2, Z0
+	INCQ       DI
+	CMPQ       DI, BX
+	JL         tapMaxF32AVX512_u1_tap
+	VMOVUPS    Z0, (AX)
+	ADDQ       $0x00000040, AX
+	ADDQ       $0x00000040, CX
+	SUBQ       $0x00000010, SI
+	JMP        tapMaxF32AVX512_u1
 
 tapMaxF32AVX512_done:
 	VZEROUPPER
@@ -1581,6 +1560,450 @@ scalarChainF32AVX512_u1_store:
 	JMP     scalarChainF32AVX512_u1
 
 scalarChainF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarChainRowsF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·scalarChainRowsF32AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst+0(FP), AX
+	MOVQ src+16(FP), CX
+	MOVQ rows+32(FP), DX
+	MOVQ n+40(FP), BX
+	MOVQ codes+48(FP), SI
+	MOVQ sc+56(FP), DI
+
+scalarChainRowsF32AVX512_row:
+	CMPQ DX, $0x00
+	JLE  scalarChainRowsF32AVX512_done
+	MOVQ AX, R8
+	MOVQ CX, R9
+	MOVQ BX, R10
+
+scalarChainRowsF32AVX512_u4:
+	CMPQ    R10, $0x00000040
+	JL      scalarChainRowsF32AVX512_u2
+	VMOVUPS (R9), Z0
+	VMOVUPS 64(R9), Z1
+	VMOVUPS 128(R9), Z2
+	VMOVUPS 192(R9), Z3
+	XORQ    R11, R11
+
+scalarChainRowsF32AVX512_u4_step:
+	CMPQ         R11, nsteps+64(FP)
+	JGE          scalarChainRowsF32AVX512_u4_store
+	MOVBQZX      (SI)(R11*1), R12
+	VBROADCASTSS (DI)(R11*4), Z4
+	CMPQ         R12, $0x00000000
+	JE           scalarChainRowsF32AVX512_u4_op0
+	CMPQ         R12, $0x00000001
+	JE           scalarChainRowsF32AVX512_u4_op1
+	CMPQ         R12, $0x00000002
+	JE           scalarChainRowsF32AVX512_u4_op2
+	CMPQ         R12, $0x00000003
+	JE           scalarChainRowsF32AVX512_u4_op3
+	CMPQ         R12, $0x00000004
+	JE           scalarChainRowsF32AVX512_u4_op4
+	CMPQ         R12, $0x00000005
+	JE           scalarChainRowsF32AVX512_u4_op5
+	CMPQ         R12, $0x00000006
+	JE           scalarChainRowsF32AVX512_u4_op6
+	CMPQ         R12, $0x00000007
+	JE           scalarChainRowsF32AVX512_u4_op7
+	CMPQ         R12, $0x00000008
+	JE           scalarChainRowsF32AVX512_u4_op8
+	JMP          scalarChainRowsF32AVX512_u4_next
+
+scalarChainRowsF32AVX512_u4_op0:
+	VADDPS Z4, Z0, Z0
+	VADDPS Z4, Z1, Z1
+	VADDPS Z4, Z2, Z2
+	VADDPS Z4, Z3, Z3
+	JMP    scalarChainRowsF32AVX512_u4_next
+
+scalarChainRowsF32AVX512_u4_op1:
+	VSUBPS Z4, Z0, Z0
+	VSUBPS Z4, Z1, Z1
+	VSUBPS Z4, Z2, Z2
+	VSUBPS Z4, Z3, Z3
+	JMP    scalarChainRowsF32AVX512_u4_next
+
+scalarChainRowsF32AVX512_u4_op2:
+	VSUBPS Z0, Z4, Z0
+	VSUBPS Z1, Z4, Z1
+	VSUBPS Z2, Z4, Z2
+	VSUBPS Z3, Z4, Z3
+	JMP    scalarChainRowsF32AVX512_u4_next
+
+scalarChainRowsF32AVX512_u4_op3:
+	VMULPS Z4, Z0, Z0
+	VMULPS Z4, Z1, Z1
+	VMULPS Z4, Z2, Z2
+	VMULPS Z4, Z3, Z3
+	JMP    scalarChainRowsF32AVX512_u4_next
+
+scalarChainRowsF32AVX512_u4_op4:
+	VDIVPS Z4, Z0, Z0
+	VDIVPS Z4, Z1, Z1
+	VDIVPS Z4, Z2, Z2
+	VDIVPS Z4, Z3, Z3
+	JMP    scalarChainRowsF32AVX512_u4_next
+
+scalarChainRowsF32AVX512_u4_op5:
+	VDIVPS Z0, Z4, Z0
+	VDIVPS Z1, Z4, Z1
+	VDIVPS Z2, Z4, Z2
+	VDIVPS Z3, Z4, Z3
+	JMP    scalarChainRowsF32AVX512_u4_next
+
+scalarChainRowsF32AVX512_u4_op6:
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z4, Z5
+	VMINPS Z5, Z0, Z5
+	VMINPS Z0, Z5, Z0
+	VORPS  Z5, Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z1, Z1
+	VXORPS c32_80000000<>+0(SB), Z4, Z5
+	VMINPS Z5, Z1, Z5
+	VMINPS Z1, Z5, Z1
+	VORPS  Z5, Z1, Z1
+	VXORPS c32_80000000<>+0(SB), Z1, Z1
+	VXORPS c32_80000000<>+0(SB), Z2, Z2
+	VXORPS c32_80000000<>+0(SB), Z4, Z5
+	VMINPS Z5, Z2, Z5
+	VMINPS Z2, Z5, Z2
+	VORPS  Z5, Z2, Z2
+	VXORPS c32_80000000<>+0(SB), Z2, Z2
+	VXORPS c32_80000000<>+0(SB), Z3, Z3
+	VXORPS c32_80000000<>+0(SB), Z4, Z4
+	VMINPS Z4, Z3, Z4
+	VMINPS Z3, Z4, Z3
+	VORPS  Z4, Z3, Z3
+	VXORPS c32_80000000<>+0(SB), Z3, Z3
+	JMP    scalarChainRowsF32AVX512_u4_next
+
+scalarChainRowsF32AVX512_u4_op7:
+	VMINPS Z4, Z0, Z5
+	VMINPS Z0, Z5, Z0
+	VORPS  Z5, Z0, Z0
+	VMINPS Z4, Z1, Z5
+	VMINPS Z1, Z5, Z1
+	VORPS  Z5, Z1, Z1
+	VMINPS Z4, Z2, Z5
+	VMINPS Z2, Z5, Z2
+	VORPS  Z5, Z2, Z2
+	VMINPS Z4, Z3, Z4
+	VMINPS Z3, Z4, Z3
+	VORPS  Z4, Z3, Z3
+	JMP    scalarChainRowsF32AVX512_u4_next
+
+scalarChainRowsF32AVX512_u4_op8:
+	VXORPS Z4, Z4, Z4
+	VMAXPS Z0, Z4, Z0
+	VXORPS Z4, Z4, Z4
+	VMAXPS Z1, Z4, Z1
+	VXORPS Z4, Z4, Z4
+	VMAXPS Z2, Z4, Z2
+	VXORPS Z4, Z4, Z4
+	VMAXPS Z3, Z4, Z3
+
+scalarChainRowsF32AVX512_u4_next:
+	INCQ R11
+	JMP  scalarChainRowsF32AVX512_u4_step
+
+scalarChainRowsF32AVX512_u4_store:
+	VMOVUPS Z0, (R8)
+	VMOVUPS Z1, 64(R8)
+	VMOVUPS Z2, 128(R8)
+	VMOVUPS Z3, 192(R8)
+	ADDQ    $0x00000100, R8
+	ADDQ    $0x00000100, R9
+	SUBQ    $0x00000040, R10
+	JMP     scalarChainRowsF32AVX512_u4
+
+scalarChainRowsF32AVX512_u2:
+	CMPQ    R10, $0x00000020
+	JL      scalarChainRowsF32AVX512_u1
+	VMOVUPS (R9), Z0
+	VMOVUPS 64(R9), Z1
+	XORQ    R11, R11
+
+scalarChainRowsF32AVX512_u2_step:
+	CMPQ         R11, nsteps+64(FP)
+	JGE          scalarChainRowsF32AVX512_u2_store
+	MOVBQZX      (SI)(R11*1), R12
+	VBROADCASTSS (DI)(R11*4), Z2
+	CMPQ         R12, $0x00000000
+	JE           scalarChainRowsF32AVX512_u2_op0
+	CMPQ         R12, $0x00000001
+	JE           scalarChainRowsF32AVX512_u2_op1
+	CMPQ         R12, $0x00000002
+	JE           scalarChainRowsF32AVX512_u2_op2
+	CMPQ         R12, $0x00000003
+	JE           scalarChainRowsF32AVX512_u2_op3
+	CMPQ         R12, $0x00000004
+	JE           scalarChainRowsF32AVX512_u2_op4
+	CMPQ         R12, $0x00000005
+	JE           scalarChainRowsF32AVX512_u2_op5
+	CMPQ         R12, $0x00000006
+	JE           scalarChainRowsF32AVX512_u2_op6
+	CMPQ         R12, $0x00000007
+	JE           scalarChainRowsF32AVX512_u2_op7
+	CMPQ         R12, $0x00000008
+	JE           scalarChainRowsF32AVX512_u2_op8
+	JMP          scalarChainRowsF32AVX512_u2_next
+
+scalarChainRowsF32AVX512_u2_op0:
+	VADDPS Z2, Z0, Z0
+	VADDPS Z2, Z1, Z1
+	JMP    scalarChainRowsF32AVX512_u2_next
+
+scalarChainRowsF32AVX512_u2_op1:
+	VSUBPS Z2, Z0, Z0
+	VSUBPS Z2, Z1, Z1
+	JMP    scalarChainRowsF32AVX512_u2_next
+
+scalarChainRowsF32AVX512_u2_op2:
+	VSUBPS Z0, Z2, Z0
+	VSUBPS Z1, Z2, Z1
+	JMP    scalarChainRowsF32AVX512_u2_next
+
+scalarChainRowsF32AVX512_u2_op3:
+	VMULPS Z2, Z0, Z0
+	VMULPS Z2, Z1, Z1
+	JMP    scalarChainRowsF32AVX512_u2_next
+
+scalarChainRowsF32AVX512_u2_op4:
+	VDIVPS Z2, Z0, Z0
+	VDIVPS Z2, Z1, Z1
+	JMP    scalarChainRowsF32AVX512_u2_next
+
+scalarChainRowsF32AVX512_u2_op5:
+	VDIVPS Z0, Z2, Z0
+	VDIVPS Z1, Z2, Z1
+	JMP    scalarChainRowsF32AVX512_u2_next
+
+scalarChainRowsF32AVX512_u2_op6:
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z2, Z3
+	VMINPS Z3, Z0, Z3
+	VMINPS Z0, Z3, Z0
+	VORPS  Z3, Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z1, Z1
+	VXORPS c32_80000000<>+0(SB), Z2, Z2
+	VMINPS Z2, Z1, Z2
+	VMINPS Z1, Z2, Z1
+	VORPS  Z2, Z1, Z1
+	VXORPS c32_80000000<>+0(SB), Z1, Z1
+	JMP    scalarChainRowsF32AVX512_u2_next
+
+scalarChainRowsF32AVX512_u2_op7:
+	VMINPS Z2, Z0, Z3
+	VMINPS Z0, Z3, Z0
+	VORPS  Z3, Z0, Z0
+	VMINPS Z2, Z1, Z2
+	VMINPS Z1, Z2, Z1
+	VORPS  Z2, Z1, Z1
+	JMP    scalarChainRowsF32AVX512_u2_next
+
+scalarChainRowsF32AVX512_u2_op8:
+	VXORPS Z2, Z2, Z2
+	VMAXPS Z0, Z2, Z0
+	VXORPS Z2, Z2, Z2
+	VMAXPS Z1, Z2, Z1
+
+scalarChainRowsF32AVX512_u2_next:
+	INCQ R11
+	JMP  scalarChainRowsF32AVX512_u2_step
+
+scalarChainRowsF32AVX512_u2_store:
+	VMOVUPS Z0, (R8)
+	VMOVUPS Z1, 64(R8)
+	ADDQ    $0x00000080, R8
+	ADDQ    $0x00000080, R9
+	SUBQ    $0x00000020, R10
+	JMP     scalarChainRowsF32AVX512_u2
+
+scalarChainRowsF32AVX512_u1:
+	CMPQ    R10, $0x00000010
+	JL      scalarChainRowsF32AVX512_tail
+	VMOVUPS (R9), Z0
+	XORQ    R11, R11
+
+scalarChainRowsF32AVX512_u1_step:
+	CMPQ         R11, nsteps+64(FP)
+	JGE          scalarChainRowsF32AVX512_u1_store
+	MOVBQZX      (SI)(R11*1), R12
+	VBROADCASTSS (DI)(R11*4), Z1
+	CMPQ         R12, $0x00000000
+	JE           scalarChainRowsF32AVX512_u1_op0
+	CMPQ         R12, $0x00000001
+	JE           scalarChainRowsF32AVX512_u1_op1
+	CMPQ         R12, $0x00000002
+	JE           scalarChainRowsF32AVX512_u1_op2
+	CMPQ         R12, $0x00000003
+	JE           scalarChainRowsF32AVX512_u1_op3
+	CMPQ         R12, $0x00000004
+	JE           scalarChainRowsF32AVX512_u1_op4
+	CMPQ         R12, $0x00000005
+	JE           scalarChainRowsF32AVX512_u1_op5
+	CMPQ         R12, $0x00000006
+	JE           scalarChainRowsF32AVX512_u1_op6
+	CMPQ         R12, $0x00000007
+	JE           scalarChainRowsF32AVX512_u1_op7
+	CMPQ         R12, $0x00000008
+	JE           scalarChainRowsF32AVX512_u1_op8
+	JMP          scalarChainRowsF32AVX512_u1_next
+
+scalarChainRowsF32AVX512_u1_op0:
+	VADDPS Z1, Z0, Z0
+	JMP    scalarChainRowsF32AVX512_u1_next
+
+scalarChainRowsF32AVX512_u1_op1:
+	VSUBPS Z1, Z0, Z0
+	JMP    scalarChainRowsF32AVX512_u1_next
+
+scalarChainRowsF32AVX512_u1_op2:
+	VSUBPS Z0, Z1, Z0
+	JMP    scalarChainRowsF32AVX512_u1_next
+
+scalarChainRowsF32AVX512_u1_op3:
+	VMULPS Z1, Z0, Z0
+	JMP    scalarChainRowsF32AVX512_u1_next
+
+scalarChainRowsF32AVX512_u1_op4:
+	VDIVPS Z1, Z0, Z0
+	JMP    scalarChainRowsF32AVX512_u1_next
+
+scalarChainRowsF32AVX512_u1_op5:
+	VDIVPS Z0, Z1, Z0
+	JMP    scalarChainRowsF32AVX512_u1_next
+
+scalarChainRowsF32AVX512_u1_op6:
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z1, Z1
+	VMINPS Z1, Z0, Z1
+	VMINPS Z0, Z1, Z0
+	VORPS  Z1, Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	JMP    scalarChainRowsF32AVX512_u1_next
+
+scalarChainRowsF32AVX512_u1_op7:
+	VMINPS Z1, Z0, Z1
+	VMINPS Z0, Z1, Z0
+	VORPS  Z1, Z0, Z0
+	JMP    scalarChainRowsF32AVX512_u1_next
+
+scalarChainRowsF32AVX512_u1_op8:
+	VXORPS Z1, Z1, Z1
+	VMAXPS Z0, Z1, Z0
+
+scalarChainRowsF32AVX512_u1_next:
+	INCQ R11
+	JMP  scalarChainRowsF32AVX512_u1_step
+
+scalarChainRowsF32AVX512_u1_store:
+	VMOVUPS Z0, (R8)
+	ADDQ    $0x00000040, R8
+	ADDQ    $0x00000040, R9
+	SUBQ    $0x00000010, R10
+	JMP     scalarChainRowsF32AVX512_u1
+
+scalarChainRowsF32AVX512_tail:
+	TESTQ   R10, R10
+	JZ      scalarChainRowsF32AVX512_next
+	NEGQ    R10
+	ADDQ    $0x00000010, R10
+	SHLQ    $0x02, R10
+	SUBQ    R10, R8
+	SUBQ    R10, R9
+	VMOVUPS (R9), Z0
+	XORQ    R9, R9
+
+scalarChainRowsF32AVX512_t_step:
+	CMPQ         R9, nsteps+64(FP)
+	JGE          scalarChainRowsF32AVX512_t_store
+	MOVBQZX      (SI)(R9*1), R10
+	VBROADCASTSS (DI)(R9*4), Z1
+	CMPQ         R10, $0x00000000
+	JE           scalarChainRowsF32AVX512_t_op0
+	CMPQ         R10, $0x00000001
+	JE           scalarChainRowsF32AVX512_t_op1
+	CMPQ         R10, $0x00000002
+	JE           scalarChainRowsF32AVX512_t_op2
+	CMPQ         R10, $0x00000003
+	JE           scalarChainRowsF32AVX512_t_op3
+	CMPQ         R10, $0x00000004
+	JE           scalarChainRowsF32AVX512_t_op4
+	CMPQ         R10, $0x00000005
+	JE           scalarChainRowsF32AVX512_t_op5
+	CMPQ         R10, $0x00000006
+	JE           scalarChainRowsF32AVX512_t_op6
+	CMPQ         R10, $0x00000007
+	JE           scalarChainRowsF32AVX512_t_op7
+	CMPQ         R10, $0x00000008
+	JE           scalarChainRowsF32AVX512_t_op8
+	JMP          scalarChainRowsF32AVX512_t_next
+
+scalarChainRowsF32AVX512_t_op0:
+	VADDPS Z1, Z0, Z0
+	JMP    scalarChainRowsF32AVX512_t_next
+
+scalarChainRowsF32AVX512_t_op1:
+	VSUBPS Z1, Z0, Z0
+	JMP    scalarChainRowsF32AVX512_t_next
+
+scalarChainRowsF32AVX512_t_op2:
+	VSUBPS Z0, Z1, Z0
+	JMP    scalarChainRowsF32AVX512_t_next
+
+scalarChainRowsF32AVX512_t_op3:
+	VMULPS Z1, Z0, Z0
+	JMP    scalarChainRowsF32AVX512_t_next
+
+scalarChainRowsF32AVX512_t_op4:
+	VDIVPS Z1, Z0, Z0
+	JMP    scalarChainRowsF32AVX512_t_next
+
+scalarChainRowsF32AVX512_t_op5:
+	VDIVPS Z0, Z1, Z0
+	JMP    scalarChainRowsF32AVX512_t_next
+
+scalarChainRowsF32AVX512_t_op6:
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z1, Z1
+	VMINPS Z1, Z0, Z1
+	VMINPS Z0, Z1, Z0
+	VORPS  Z1, Z0, Z0
+	VXORPS c32_80000000<>+0(SB), Z0, Z0
+	JMP    scalarChainRowsF32AVX512_t_next
+
+scalarChainRowsF32AVX512_t_op7:
+	VMINPS Z1, Z0, Z1
+	VMINPS Z0, Z1, Z0
+	VORPS  Z1, Z0, Z0
+	JMP    scalarChainRowsF32AVX512_t_next
+
+scalarChainRowsF32AVX512_t_op8:
+	VXORPS Z1, Z1, Z1
+	VMAXPS Z0, Z1, Z0
+
+scalarChainRowsF32AVX512_t_next:
+	INCQ R9
+	JMP  scalarChainRowsF32AVX512_t_step
+
+scalarChainRowsF32AVX512_t_store:
+	VMOVUPS Z0, (R8)
+
+scalarChainRowsF32AVX512_next:
+	ADDQ dstStride+8(FP), AX
+	ADDQ srcStride+24(FP), CX
+	DECQ DX
+	JMP  scalarChainRowsF32AVX512_row
+
+scalarChainRowsF32AVX512_done:
 	VZEROUPPER
 	RET
 
@@ -3172,6 +3595,88 @@ maxBlocksAVX512_done:
 	VZEROUPPER
 	RET
 
+// func maxRowF32AVX512(x *float32, n int, m *float32) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·maxRowF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ    x+0(FP), AX
+	MOVQ    n+8(FP), CX
+	VMOVUPS c32_ff800000<>+0(SB), Z0
+	VMOVUPS c32_ff800000<>+0(SB), Z1
+	VMOVUPS c32_ff800000<>+0(SB), Z2
+	VMOVUPS c32_ff800000<>+0(SB), Z3
+	KXORW   K1, K1, K1
+
+maxRowF32AVX512_four:
+	CMPQ    CX, $0x00000040
+	JL      maxRowF32AVX512_one
+	VMOVUPS (AX), Z4
+	VCMPPS  $0x03, Z4, Z4, K2
+	KORW    K2, K1, K1
+	VMAXPS  Z0, Z4, Z0
+	VMOVUPS 64(AX), Z4
+	VCMPPS  $0x03, Z4, Z4, K2
+	KORW    K2, K1, K1
+	VMAXPS  Z1, Z4, Z1
+	VMOVUPS 128(AX), Z4
+	VCMPPS  $0x03, Z4, Z4, K2
+	KORW    K2, K1, K1
+	VMAXPS  Z2, Z4, Z2
+	VMOVUPS 192(AX), Z4
+	VCMPPS  $0x03, Z4, Z4, K2
+	KORW    K2, K1, K1
+	VMAXPS  Z3, Z4, Z3
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000040, CX
+	JMP     maxRowF32AVX512_four
+
+maxRowF32AVX512_one:
+	CMPQ    CX, $0x00000000
+	JE      maxRowF32AVX512_fold
+	VMOVUPS (AX), Z4
+	VCMPPS  $0x03, Z4, Z4, K2
+	KORW    K2, K1, K1
+	VMAXPS  Z0, Z4, Z0
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
+	JMP     maxRowF32AVX512_one
+
+maxRowF32AVX512_fold:
+	VMAXPS        Z1, Z0, Z0
+	VMAXPS        Z3, Z2, Z2
+	VMAXPS        Z2, Z0, Z0
+	VEXTRACTF32X8 $0x01, Z0, Y1
+	VMAXPS        Y1, Y0, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VMAXPS        X1, X0, X0
+	VMOVHLPS      X0, X1, X1
+	VMAXPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VMAXSS        X1, X0, X0
+	MOVQ          m+16(FP), AX
+	VMOVSS        X0, (AX)
+	KMOVW         K1, AX
+	MOVQ          AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+DATA c32_ff800000<>+0(SB)/4, $0xff800000
+DATA c32_ff800000<>+4(SB)/4, $0xff800000
+DATA c32_ff800000<>+8(SB)/4, $0xff800000
+DATA c32_ff800000<>+12(SB)/4, $0xff800000
+DATA c32_ff800000<>+16(SB)/4, $0xff800000
+DATA c32_ff800000<>+20(SB)/4, $0xff800000
+DATA c32_ff800000<>+24(SB)/4, $0xff800000
+DATA c32_ff800000<>+28(SB)/4, $0xff800000
+DATA c32_ff800000<>+32(SB)/4, $0xff800000
+DATA c32_ff800000<>+36(SB)/4, $0xff800000
+DATA c32_ff800000<>+40(SB)/4, $0xff800000
+DATA c32_ff800000<>+44(SB)/4, $0xff800000
+DATA c32_ff800000<>+48(SB)/4, $0xff800000
+DATA c32_ff800000<>+52(SB)/4, $0xff800000
+DATA c32_ff800000<>+56(SB)/4, $0xff800000
+DATA c32_ff800000<>+60(SB)/4, $0xff800000
+GLOBL c32_ff800000<>(SB), RODATA|NOPTR, $64
+
 // func maxF32AVX2(dst *float32, x *float32, y *float32, n int)
 // Requires: AVX
 TEXT ·maxF32AVX2(SB), NOSPLIT, $0-32
@@ -4727,6 +5232,450 @@ scalarChainF32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func scalarChainRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int)
+// Requires: AVX
+TEXT ·scalarChainRowsF32AVX2(SB), NOSPLIT, $0-72
+	MOVQ dst+0(FP), AX
+	MOVQ src+16(FP), CX
+	MOVQ rows+32(FP), DX
+	MOVQ n+40(FP), BX
+	MOVQ codes+48(FP), SI
+	MOVQ sc+56(FP), DI
+
+scalarChainRowsF32AVX2_row:
+	CMPQ DX, $0x00
+	JLE  scalarChainRowsF32AVX2_done
+	MOVQ AX, R8
+	MOVQ CX, R9
+	MOVQ BX, R10
+
+scalarChainRowsF32AVX2_u4:
+	CMPQ    R10, $0x00000020
+	JL      scalarChainRowsF32AVX2_u2
+	VMOVUPS (R9), Y0
+	VMOVUPS 32(R9), Y1
+	VMOVUPS 64(R9), Y2
+	VMOVUPS 96(R9), Y3
+	XORQ    R11, R11
+
+scalarChainRowsF32AVX2_u4_step:
+	CMPQ         R11, nsteps+64(FP)
+	JGE          scalarChainRowsF32AVX2_u4_store
+	MOVBQZX      (SI)(R11*1), R12
+	VBROADCASTSS (DI)(R11*4), Y4
+	CMPQ         R12, $0x00000000
+	JE           scalarChainRowsF32AVX2_u4_op0
+	CMPQ         R12, $0x00000001
+	JE           scalarChainRowsF32AVX2_u4_op1
+	CMPQ         R12, $0x00000002
+	JE           scalarChainRowsF32AVX2_u4_op2
+	CMPQ         R12, $0x00000003
+	JE           scalarChainRowsF32AVX2_u4_op3
+	CMPQ         R12, $0x00000004
+	JE           scalarChainRowsF32AVX2_u4_op4
+	CMPQ         R12, $0x00000005
+	JE           scalarChainRowsF32AVX2_u4_op5
+	CMPQ         R12, $0x00000006
+	JE           scalarChainRowsF32AVX2_u4_op6
+	CMPQ         R12, $0x00000007
+	JE           scalarChainRowsF32AVX2_u4_op7
+	CMPQ         R12, $0x00000008
+	JE           scalarChainRowsF32AVX2_u4_op8
+	JMP          scalarChainRowsF32AVX2_u4_next
+
+scalarChainRowsF32AVX2_u4_op0:
+	VADDPS Y4, Y0, Y0
+	VADDPS Y4, Y1, Y1
+	VADDPS Y4, Y2, Y2
+	VADDPS Y4, Y3, Y3
+	JMP    scalarChainRowsF32AVX2_u4_next
+
+scalarChainRowsF32AVX2_u4_op1:
+	VSUBPS Y4, Y0, Y0
+	VSUBPS Y4, Y1, Y1
+	VSUBPS Y4, Y2, Y2
+	VSUBPS Y4, Y3, Y3
+	JMP    scalarChainRowsF32AVX2_u4_next
+
+scalarChainRowsF32AVX2_u4_op2:
+	VSUBPS Y0, Y4, Y0
+	VSUBPS Y1, Y4, Y1
+	VSUBPS Y2, Y4, Y2
+	VSUBPS Y3, Y4, Y3
+	JMP    scalarChainRowsF32AVX2_u4_next
+
+scalarChainRowsF32AVX2_u4_op3:
+	VMULPS Y4, Y0, Y0
+	VMULPS Y4, Y1, Y1
+	VMULPS Y4, Y2, Y2
+	VMULPS Y4, Y3, Y3
+	JMP    scalarChainRowsF32AVX2_u4_next
+
+scalarChainRowsF32AVX2_u4_op4:
+	VDIVPS Y4, Y0, Y0
+	VDIVPS Y4, Y1, Y1
+	VDIVPS Y4, Y2, Y2
+	VDIVPS Y4, Y3, Y3
+	JMP    scalarChainRowsF32AVX2_u4_next
+
+scalarChainRowsF32AVX2_u4_op5:
+	VDIVPS Y0, Y4, Y0
+	VDIVPS Y1, Y4, Y1
+	VDIVPS Y2, Y4, Y2
+	VDIVPS Y3, Y4, Y3
+	JMP    scalarChainRowsF32AVX2_u4_next
+
+scalarChainRowsF32AVX2_u4_op6:
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y4, Y5
+	VMINPS Y5, Y0, Y5
+	VMINPS Y0, Y5, Y0
+	VORPS  Y5, Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y4, Y5
+	VMINPS Y5, Y1, Y5
+	VMINPS Y1, Y5, Y1
+	VORPS  Y5, Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y2, Y2
+	VXORPS c32_80000000<>+0(SB), Y4, Y5
+	VMINPS Y5, Y2, Y5
+	VMINPS Y2, Y5, Y2
+	VORPS  Y5, Y2, Y2
+	VXORPS c32_80000000<>+0(SB), Y2, Y2
+	VXORPS c32_80000000<>+0(SB), Y3, Y3
+	VXORPS c32_80000000<>+0(SB), Y4, Y4
+	VMINPS Y4, Y3, Y4
+	VMINPS Y3, Y4, Y3
+	VORPS  Y4, Y3, Y3
+	VXORPS c32_80000000<>+0(SB), Y3, Y3
+	JMP    scalarChainRowsF32AVX2_u4_next
+
+scalarChainRowsF32AVX2_u4_op7:
+	VMINPS Y4, Y0, Y5
+	VMINPS Y0, Y5, Y0
+	VORPS  Y5, Y0, Y0
+	VMINPS Y4, Y1, Y5
+	VMINPS Y1, Y5, Y1
+	VORPS  Y5, Y1, Y1
+	VMINPS Y4, Y2, Y5
+	VMINPS Y2, Y5, Y2
+	VORPS  Y5, Y2, Y2
+	VMINPS Y4, Y3, Y4
+	VMINPS Y3, Y4, Y3
+	VORPS  Y4, Y3, Y3
+	JMP    scalarChainRowsF32AVX2_u4_next
+
+scalarChainRowsF32AVX2_u4_op8:
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y0, Y4, Y0
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y1, Y4, Y1
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y2, Y4, Y2
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y3, Y4, Y3
+
+scalarChainRowsF32AVX2_u4_next:
+	INCQ R11
+	JMP  scalarChainRowsF32AVX2_u4_step
+
+scalarChainRowsF32AVX2_u4_store:
+	VMOVUPS Y0, (R8)
+	VMOVUPS Y1, 32(R8)
+	VMOVUPS Y2, 64(R8)
+	VMOVUPS Y3, 96(R8)
+	ADDQ    $0x00000080, R8
+	ADDQ    $0x00000080, R9
+	SUBQ    $0x00000020, R10
+	JMP     scalarChainRowsF32AVX2_u4
+
+scalarChainRowsF32AVX2_u2:
+	CMPQ    R10, $0x00000010
+	JL      scalarChainRowsF32AVX2_u1
+	VMOVUPS (R9), Y0
+	VMOVUPS 32(R9), Y1
+	XORQ    R11, R11
+
+scalarChainRowsF32AVX2_u2_step:
+	CMPQ         R11, nsteps+64(FP)
+	JGE          scalarChainRowsF32AVX2_u2_store
+	MOVBQZX      (SI)(R11*1), R12
+	VBROADCASTSS (DI)(R11*4), Y2
+	CMPQ         R12, $0x00000000
+	JE           scalarChainRowsF32AVX2_u2_op0
+	CMPQ         R12, $0x00000001
+	JE           scalarChainRowsF32AVX2_u2_op1
+	CMPQ         R12, $0x00000002
+	JE           scalarChainRowsF32AVX2_u2_op2
+	CMPQ         R12, $0x00000003
+	JE           scalarChainRowsF32AVX2_u2_op3
+	CMPQ         R12, $0x00000004
+	JE           scalarChainRowsF32AVX2_u2_op4
+	CMPQ         R12, $0x00000005
+	JE           scalarChainRowsF32AVX2_u2_op5
+	CMPQ         R12, $0x00000006
+	JE           scalarChainRowsF32AVX2_u2_op6
+	CMPQ         R12, $0x00000007
+	JE           scalarChainRowsF32AVX2_u2_op7
+	CMPQ         R12, $0x00000008
+	JE           scalarChainRowsF32AVX2_u2_op8
+	JMP          scalarChainRowsF32AVX2_u2_next
+
+scalarChainRowsF32AVX2_u2_op0:
+	VADDPS Y2, Y0, Y0
+	VADDPS Y2, Y1, Y1
+	JMP    scalarChainRowsF32AVX2_u2_next
+
+scalarChainRowsF32AVX2_u2_op1:
+	VSUBPS Y2, Y0, Y0
+	VSUBPS Y2, Y1, Y1
+	JMP    scalarChainRowsF32AVX2_u2_next
+
+scalarChainRowsF32AVX2_u2_op2:
+	VSUBPS Y0, Y2, Y0
+	VSUBPS Y1, Y2, Y1
+	JMP    scalarChainRowsF32AVX2_u2_next
+
+scalarChainRowsF32AVX2_u2_op3:
+	VMULPS Y2, Y0, Y0
+	VMULPS Y2, Y1, Y1
+	JMP    scalarChainRowsF32AVX2_u2_next
+
+scalarChainRowsF32AVX2_u2_op4:
+	VDIVPS Y2, Y0, Y0
+	VDIVPS Y2, Y1, Y1
+	JMP    scalarChainRowsF32AVX2_u2_next
+
+scalarChainRowsF32AVX2_u2_op5:
+	VDIVPS Y0, Y2, Y0
+	VDIVPS Y1, Y2, Y1
+	JMP    scalarChainRowsF32AVX2_u2_next
+
+scalarChainRowsF32AVX2_u2_op6:
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y2, Y3
+	VMINPS Y3, Y0, Y3
+	VMINPS Y0, Y3, Y0
+	VORPS  Y3, Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y2, Y2
+	VMINPS Y2, Y1, Y2
+	VMINPS Y1, Y2, Y1
+	VORPS  Y2, Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	JMP    scalarChainRowsF32AVX2_u2_next
+
+scalarChainRowsF32AVX2_u2_op7:
+	VMINPS Y2, Y0, Y3
+	VMINPS Y0, Y3, Y0
+	VORPS  Y3, Y0, Y0
+	VMINPS Y2, Y1, Y2
+	VMINPS Y1, Y2, Y1
+	VORPS  Y2, Y1, Y1
+	JMP    scalarChainRowsF32AVX2_u2_next
+
+scalarChainRowsF32AVX2_u2_op8:
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y0, Y2, Y0
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y1, Y2, Y1
+
+scalarChainRowsF32AVX2_u2_next:
+	INCQ R11
+	JMP  scalarChainRowsF32AVX2_u2_step
+
+scalarChainRowsF32AVX2_u2_store:
+	VMOVUPS Y0, (R8)
+	VMOVUPS Y1, 32(R8)
+	ADDQ    $0x00000040, R8
+	ADDQ    $0x00000040, R9
+	SUBQ    $0x00000010, R10
+	JMP     scalarChainRowsF32AVX2_u2
+
+scalarChainRowsF32AVX2_u1:
+	CMPQ    R10, $0x00000008
+	JL      scalarChainRowsF32AVX2_tail
+	VMOVUPS (R9), Y0
+	XORQ    R11, R11
+
+scalarChainRowsF32AVX2_u1_step:
+	CMPQ         R11, nsteps+64(FP)
+	JGE          scalarChainRowsF32AVX2_u1_store
+	MOVBQZX      (SI)(R11*1), R12
+	VBROADCASTSS (DI)(R11*4), Y1
+	CMPQ         R12, $0x00000000
+	JE           scalarChainRowsF32AVX2_u1_op0
+	CMPQ         R12, $0x00000001
+	JE           scalarChainRowsF32AVX2_u1_op1
+	CMPQ         R12, $0x00000002
+	JE           scalarChainRowsF32AVX2_u1_op2
+	CMPQ         R12, $0x00000003
+	JE           scalarChainRowsF32AVX2_u1_op3
+	CMPQ         R12, $0x00000004
+	JE           scalarChainRowsF32AVX2_u1_op4
+	CMPQ         R12, $0x00000005
+	JE           scalarChainRowsF32AVX2_u1_op5
+	CMPQ         R12, $0x00000006
+	JE           scalarChainRowsF32AVX2_u1_op6
+	CMPQ         R12, $0x00000007
+	JE           scalarChainRowsF32AVX2_u1_op7
+	CMPQ         R12, $0x00000008
+	JE           scalarChainRowsF32AVX2_u1_op8
+	JMP          scalarChainRowsF32AVX2_u1_next
+
+scalarChainRowsF32AVX2_u1_op0:
+	VADDPS Y1, Y0, Y0
+	JMP    scalarChainRowsF32AVX2_u1_next
+
+scalarChainRowsF32AVX2_u1_op1:
+	VSUBPS Y1, Y0, Y0
+	JMP    scalarChainRowsF32AVX2_u1_next
+
+scalarChainRowsF32AVX2_u1_op2:
+	VSUBPS Y0, Y1, Y0
+	JMP    scalarChainRowsF32AVX2_u1_next
+
+scalarChainRowsF32AVX2_u1_op3:
+	VMULPS Y1, Y0, Y0
+	JMP    scalarChainRowsF32AVX2_u1_next
+
+scalarChainRowsF32AVX2_u1_op4:
+	VDIVPS Y1, Y0, Y0
+	JMP    scalarChainRowsF32AVX2_u1_next
+
+scalarChainRowsF32AVX2_u1_op5:
+	VDIVPS Y0, Y1, Y0
+	JMP    scalarChainRowsF32AVX2_u1_next
+
+scalarChainRowsF32AVX2_u1_op6:
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VMINPS Y1, Y0, Y1
+	VMINPS Y0, Y1, Y0
+	VORPS  Y1, Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	JMP    scalarChainRowsF32AVX2_u1_next
+
+scalarChainRowsF32AVX2_u1_op7:
+	VMINPS Y1, Y0, Y1
+	VMINPS Y0, Y1, Y0
+	VORPS  Y1, Y0, Y0
+	JMP    scalarChainRowsF32AVX2_u1_next
+
+scalarChainRowsF32AVX2_u1_op8:
+	VXORPS Y1, Y1, Y1
+	VMAXPS Y0, Y1, Y0
+
+scalarChainRowsF32AVX2_u1_next:
+	INCQ R11
+	JMP  scalarChainRowsF32AVX2_u1_step
+
+scalarChainRowsF32AVX2_u1_store:
+	VMOVUPS Y0, (R8)
+	ADDQ    $0x00000020, R8
+	ADDQ    $0x00000020, R9
+	SUBQ    $0x00000008, R10
+	JMP     scalarChainRowsF32AVX2_u1
+
+scalarChainRowsF32AVX2_tail:
+	TESTQ   R10, R10
+	JZ      scalarChainRowsF32AVX2_next
+	NEGQ    R10
+	ADDQ    $0x00000008, R10
+	SHLQ    $0x02, R10
+	SUBQ    R10, R8
+	SUBQ    R10, R9
+	VMOVUPS (R9), Y0
+	XORQ    R9, R9
+
+scalarChainRowsF32AVX2_t_step:
+	CMPQ         R9, nsteps+64(FP)
+	JGE          scalarChainRowsF32AVX2_t_store
+	MOVBQZX      (SI)(R9*1), R10
+	VBROADCASTSS (DI)(R9*4), Y1
+	CMPQ         R10, $0x00000000
+	JE           scalarChainRowsF32AVX2_t_op0
+	CMPQ         R10, $0x00000001
+	JE           scalarChainRowsF32AVX2_t_op1
+	CMPQ         R10, $0x00000002
+	JE           scalarChainRowsF32AVX2_t_op2
+	CMPQ         R10, $0x00000003
+	JE           scalarChainRowsF32AVX2_t_op3
+	CMPQ         R10, $0x00000004
+	JE           scalarChainRowsF32AVX2_t_op4
+	CMPQ         R10, $0x00000005
+	JE           scalarChainRowsF32AVX2_t_op5
+	CMPQ         R10, $0x00000006
+	JE           scalarChainRowsF32AVX2_t_op6
+	CMPQ         R10, $0x00000007
+	JE           scalarChainRowsF32AVX2_t_op7
+	CMPQ         R10, $0x00000008
+	JE           scalarChainRowsF32AVX2_t_op8
+	JMP          scalarChainRowsF32AVX2_t_next
+
+scalarChainRowsF32AVX2_t_op0:
+	VADDPS Y1, Y0, Y0
+	JMP    scalarChainRowsF32AVX2_t_next
+
+scalarChainRowsF32AVX2_t_op1:
+	VSUBPS Y1, Y0, Y0
+	JMP    scalarChainRowsF32AVX2_t_next
+
+scalarChainRowsF32AVX2_t_op2:
+	VSUBPS Y0, Y1, Y0
+	JMP    scalarChainRowsF32AVX2_t_next
+
+scalarChainRowsF32AVX2_t_op3:
+	VMULPS Y1, Y0, Y0
+	JMP    scalarChainRowsF32AVX2_t_next
+
+scalarChainRowsF32AVX2_t_op4:
+	VDIVPS Y1, Y0, Y0
+	JMP    scalarChainRowsF32AVX2_t_next
+
+scalarChainRowsF32AVX2_t_op5:
+	VDIVPS Y0, Y1, Y0
+	JMP    scalarChainRowsF32AVX2_t_next
+
+scalarChainRowsF32AVX2_t_op6:
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VMINPS Y1, Y0, Y1
+	VMINPS Y0, Y1, Y0
+	VORPS  Y1, Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	JMP    scalarChainRowsF32AVX2_t_next
+
+scalarChainRowsF32AVX2_t_op7:
+	VMINPS Y1, Y0, Y1
+	VMINPS Y0, Y1, Y0
+	VORPS  Y1, Y0, Y0
+	JMP    scalarChainRowsF32AVX2_t_next
+
+scalarChainRowsF32AVX2_t_op8:
+	VXORPS Y1, Y1, Y1
+	VMAXPS Y0, Y1, Y0
+
+scalarChainRowsF32AVX2_t_next:
+	INCQ R9
+	JMP  scalarChainRowsF32AVX2_t_step
+
+scalarChainRowsF32AVX2_t_store:
+	VMOVUPS Y0, (R8)
+
+scalarChainRowsF32AVX2_next:
+	ADDQ dstStride+8(FP), AX
+	ADDQ srcStride+24(FP), CX
+	DECQ DX
+	JMP  scalarChainRowsF32AVX2_row
+
+scalarChainRowsF32AVX2_done:
+	VZEROUPPER
+	RET
+
 // func winoInF32AVX2(v *float32, vstride int, p *float32, psub int, wq int, n int)
 // Requires: AVX
 TEXT ·winoInF32AVX2(SB), NOSPLIT, $0-48
@@ -5736,6 +6685,68 @@ maxBlocksAVX2_done:
 	VMOVUPS   Y7, 224(DX)
 	VMOVMSKPS Y8, AX
 	MOVQ      AX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func maxRowF32AVX2(x *float32, n int, m *float32) int
+// Requires: AVX
+TEXT ·maxRowF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ    x+0(FP), AX
+	MOVQ    n+8(FP), CX
+	VMOVUPS c32_ff800000<>+0(SB), Y0
+	VMOVUPS c32_ff800000<>+0(SB), Y1
+	VMOVUPS c32_ff800000<>+0(SB), Y2
+	VMOVUPS c32_ff800000<>+0(SB), Y3
+	VXORPS  Y4, Y4, Y4
+
+maxRowF32AVX2_four:
+	CMPQ    CX, $0x00000020
+	JL      maxRowF32AVX2_one
+	VMOVUPS (AX), Y5
+	VCMPPS  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMAXPS  Y0, Y5, Y0
+	VMOVUPS 32(AX), Y5
+	VCMPPS  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMAXPS  Y1, Y5, Y1
+	VMOVUPS 64(AX), Y5
+	VCMPPS  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMAXPS  Y2, Y5, Y2
+	VMOVUPS 96(AX), Y5
+	VCMPPS  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMAXPS  Y3, Y5, Y3
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000020, CX
+	JMP     maxRowF32AVX2_four
+
+maxRowF32AVX2_one:
+	CMPQ    CX, $0x00000000
+	JE      maxRowF32AVX2_fold
+	VMOVUPS (AX), Y5
+	VCMPPS  $0x03, Y5, Y5, Y6
+	VORPS   Y6, Y4, Y4
+	VMAXPS  Y0, Y5, Y0
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, CX
+	JMP     maxRowF32AVX2_one
+
+maxRowF32AVX2_fold:
+	VMAXPS       Y1, Y0, Y0
+	VMAXPS       Y3, Y2, Y2
+	VMAXPS       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VMAXPS       X1, X0, X0
+	VMOVHLPS     X0, X1, X1
+	VMAXPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VMAXSS       X1, X0, X0
+	MOVQ         m+16(FP), AX
+	VMOVSS       X0, (AX)
+	VMOVMSKPS    Y4, AX
+	MOVQ         AX, ret+24(FP)
 	VZEROUPPER
 	RET
 

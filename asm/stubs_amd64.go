@@ -94,6 +94,11 @@ func tapMaxF32AVX512(dst *float32, base *float32, offs *int, lo float32, ntaps i
 //go:noescape
 func scalarChainF32AVX512(dst *float32, src *float32, codes *uint8, sc *float32, nsteps int, n int)
 
+// scalarChainRowsF32AVX512 computes, for r < rows, the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the n elements at src+r*srcStride bytes into dst+r*dstStride bytes; n >= 16, every code is below 9, and dst and src do not overlap.
+//
+//go:noescape
+func scalarChainRowsF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int)
+
 // winoInF32AVX512 is the Winograd F(2x2,3x3) input transform of n tiles (a multiple of 16): see winogradKernels in asm/gen.
 //
 //go:noescape
@@ -144,6 +149,11 @@ func dotBlocksAVX512(x *float32, y *float32, nblk int, acc *[64]float32)
 //
 //go:noescape
 func maxBlocksAVX512(x *float32, nblk int, acc *[64]float32) int
+
+// maxRowF32AVX512 sets *m to the maximum of the non-NaN x[i] for i < n (-Inf if none; a maximum of zeros may come out as either zero) and returns nonzero when some x[i] is NaN; n is a positive multiple of 16.
+//
+//go:noescape
+func maxRowF32AVX512(x *float32, n int, m *float32) int
 
 // maxF32AVX2 computes dst[i] = max(x[i], y[i]) (Go's max: NaNs and signed zeros as the twin) for i < n; n is a multiple of 8.
 //
@@ -235,6 +245,11 @@ func tapMaxF32AVX2(dst *float32, base *float32, offs *int, lo float32, ntaps int
 //go:noescape
 func scalarChainF32AVX2(dst *float32, src *float32, codes *uint8, sc *float32, nsteps int, n int)
 
+// scalarChainRowsF32AVX2 computes, for r < rows, the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the n elements at src+r*srcStride bytes into dst+r*dstStride bytes; n >= 8, every code is below 9, and dst and src do not overlap.
+//
+//go:noescape
+func scalarChainRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int)
+
 // winoInF32AVX2 is the Winograd F(2x2,3x3) input transform of n tiles (a multiple of 8): see winogradKernels in asm/gen.
 //
 //go:noescape
@@ -285,6 +300,11 @@ func dotBlocksAVX2(x *float32, y *float32, nblk int, acc *[64]float32)
 //
 //go:noescape
 func maxBlocksAVX2(x *float32, nblk int, acc *[64]float32) int
+
+// maxRowF32AVX2 sets *m to the maximum of the non-NaN x[i] for i < n (-Inf if none; a maximum of zeros may come out as either zero) and returns nonzero when some x[i] is NaN; n is a positive multiple of 8.
+//
+//go:noescape
+func maxRowF32AVX2(x *float32, n int, m *float32) int
 
 // deinterleave2F32AVX2 sets even[k] = src[2k] and odd[k] = src[2k+1] for k < n; n is a multiple of 8.
 //

@@ -389,6 +389,21 @@ func dotBlocksGo(x, y []float32, nblk int, acc *[64]float32) {
 	}
 }
 
+// maxRowGo computes: m := -Inf; for _, v := range x { if v != v { nan =
+// true }; if v > m { m = v } }.
+func maxRowGo(x []float32) (m float32, nan bool) {
+	m = float32(math.Inf(-1))
+	for _, v := range x {
+		if v != v {
+			nan = true
+		}
+		if v > m {
+			m = v
+		}
+	}
+	return m, nan
+}
+
 // maxBlocksGo computes: for i := 0; i < 64*nblk; i++ { v := x[i]; if v != v
 // { nan = true }; if v > acc[i%64] { acc[i%64] = v } }.
 func maxBlocksGo(x []float32, nblk int, acc *[64]float32) (nan bool) {

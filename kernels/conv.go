@@ -470,11 +470,7 @@ func (j *convDWJob) tapPlanes(lo, hi int) {
 			loaded = src
 		}
 		asm.TapSumF32(f, p, j.ph.offs, w[o*g.kh*g.kw:(o+1)*g.kh*g.kw])
-		dst := out[plane*g.oh*g.ow : (plane+1)*g.oh*g.ow]
-		for y := 0; y < g.oh; y++ {
-			copy(dst[y*g.ow:(y+1)*g.ow], f[y*j.ph.wq:y*j.ph.wq+g.ow])
-		}
-		j.chain.apply(dst, plane%g.o)
+		j.chain.planeFrom(out[plane*g.oh*g.ow:(plane+1)*g.oh*g.ow], f, j.ph.wq, g.oh, g.ow, plane%g.o)
 	}
 	j.scratch.Put(sc)
 }
@@ -552,6 +548,15 @@ func (q *phasePlane) loadReuse(sc *dwScratch, p, xc []float32, fill float32) {
 func (q *phasePlane) loadData(p, xc []float32) {
 	if q.sw == 2 {
 		phaseSplit2(p, q.sub, q.wq, xc, q.h, q.w, q.pt, q.pl, q.sh)
+		return
+	}
+	if q.sh == 1 && q.sw == 1 {
+		// One sub-image: row r at (r+pt)*wq+pl (no divisions per row).
+		w, o := q.w, q.pt*q.wq+q.pl
+		for r := 0; r < q.h; r++ {
+			copy(p[o:o+w], xc[r*w:(r+1)*w])
+			o += q.wq
+		}
 		return
 	}
 	for r := 0; r < q.h; r++ {

@@ -167,6 +167,31 @@ func (c *rowChain) applyAt(seg []float32, i, pos, rowLen int) {
 	}
 }
 
+// applyRows writes rows rows of n elements of row i (output channel i) to
+// dst (dstStride apart), read from src (srcStride apart) and put through
+// the chain: the bits of applyAt, provided no element sits in a
+// one-element chunk (row length % ewChunk != 1). dst must not overlap src.
+func (c *rowChain) applyRows(dst []float32, dstStride int, src []float32, srcStride, rows, n, i int) {
+	ns := len(c.codes)
+	asm.ScalarChainRowsF32(dst, dstStride, src, srcStride, rows, n, c.codes, c.table[i*ns:(i+1)*ns])
+}
+
+// planeFrom writes the plane dst (rows rows of n, contiguous) from src,
+// whose rows are srcStride apart, and runs the chain of channel i on it
+// (apply's bits): in one pass when rows are at least a vector long, else
+// copied row by row and chained in place. A nil chain only copies. dst must
+// not overlap src.
+func (c *rowChain) planeFrom(dst, src []float32, srcStride, rows, n, i int) {
+	if c != nil && n >= 8 && rows*n%ewChunk != 1 {
+		c.applyRows(dst, n, src, srcStride, rows, n, i)
+		return
+	}
+	for y := 0; y < rows; y++ {
+		copy(dst[y*n:(y+1)*n], src[y*srcStride:y*srcStride+n])
+	}
+	c.apply(dst[:rows*n], i)
+}
+
 // packedConv2DChain is Conv2DChainKernel.
 func packedConv2DChain(args []runtime.Value) (runtime.Value, error) {
 	const name = "relaxgo.conv2d_chain"

@@ -326,6 +326,35 @@ func phaseRows2(p0, p1 []float32, dstStride int, src []float32, srcStride, rows,
 	}
 }
 
+// rowRun is a run of rows output rows from flat column a on (row oy
+// starting at oy*ws), n valid pixels each.
+type rowRun struct{ oy, rows, a, n int }
+
+// outRowRuns appends to runs the output rows' valid pixels [oy*ws,
+// oy*ws+ow) within flat columns [f0, f1): whole rows in one run, a row cut
+// by f0 or f1 in a run of its own.
+func outRowRuns(runs []rowRun, f0, f1, ws, ow int) []rowRun {
+	for oy := f0 / ws; oy*ws < f1; {
+		a, b := max(f0, oy*ws), min(f1, oy*ws+ow)
+		if b <= a {
+			oy++
+			continue
+		}
+		if a == oy*ws && b == oy*ws+ow {
+			r := 1
+			for (oy+r)*ws+ow <= f1 {
+				r++
+			}
+			runs = append(runs, rowRun{oy, r, a, ow})
+			oy += r
+			continue
+		}
+		runs = append(runs, rowRun{oy, 1, a, b - a})
+		oy++
+	}
+	return runs
+}
+
 // items runs work items [lo, hi): item t is row block t/nchunks against
 // panel chunk t%nchunks.
 func (j *convIndirectJob) items(lo, hi int) {
@@ -361,22 +390,31 @@ func (j *convIndirectJob) items(lo, hi int) {
 				}
 			}
 		}
-		// The valid pixels of the chunk's flat columns [f0, f1).
+		// The valid pixels of the chunk's flat columns [f0, f1), as runs
+		// of output rows, go to out: through the chain in the same pass
+		// when its bits allow (no one-element chunk in applyAt) and rows
+		// hold a vector (shorter ones would take the scalar chain), else
+		// copied and then chained in place.
 		f0, f1 := jp0*nr, min(jp1*nr, j.ntot)
 		ow, ws := j.g.ow, j.ws
 		pix := j.g.oh * ow
-		for oy := f0 / ws; oy*ws < f1; oy++ {
-			a, b := max(f0, oy*ws), min(f1, oy*ws+ow)
-			if b <= a {
-				continue
-			}
-			d0 := oy*ow + a - oy*ws
+		fused := j.chain != nil && pix%ewChunk != 1 && ow >= 8
+		var segBuf [4]rowRun
+		for _, sg := range outRowRuns(segBuf[:0], f0, f1, ws, ow) {
+			d0 := sg.oy*ow + sg.a - sg.oy*ws
 			for i := 0; i < mcur; i++ {
 				o := (i0+i)*pix + d0
-				copy(j.out[o:o+b-a], scratch[i*ldc+a-f0:])
+				src := scratch[i*ldc+sg.a-f0:]
+				if fused {
+					j.chain.applyRows(j.out[o:], ow, src, ws, sg.rows, sg.n, j.chOff+i0+i)
+					continue
+				}
+				for r := 0; r < sg.rows; r++ {
+					copy(j.out[o+r*ow:o+r*ow+sg.n], src[r*ws:])
+				}
 			}
 		}
-		if j.chain != nil {
+		if j.chain != nil && !fused {
 			// The valid pixels before flat column f: (f/ws)*ow + min(f%ws, ow).
 			p0 := f0/ws*ow + min(f0%ws, ow)
 			p1 := f1/ws*ow + min(f1%ws, ow)

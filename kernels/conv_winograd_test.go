@@ -98,6 +98,21 @@ func TestConvWinogradMatchesDirect(t *testing.T) {
 			if !differs {
 				t.Error("the registered weights gave the direct path's bits: the Winograd path was not taken")
 			}
+			if !raceEnabled {
+				// A warm call allocates nothing (a PackedB per product
+				// once escaped into the pooled GEMM job).
+				if err := asm.SetLevel(start); err != nil {
+					t.Fatal(err)
+				}
+				out := mustT(t, shape, f32)
+				args := []runtime.Value{x, w, runtime.Shape{1, 1}, runtime.Shape{1, 1, 1, 1}, runtime.Shape{1, 1}, int64(1),
+					"NCHW", "OIHW", "NCHW", runtime.Float32, runtime.Shape{0, EwChainRelu}, bias, out}
+				// One thread: worker scratch pools may refill at two.
+				SetNumThreads(1)
+				if n := testing.AllocsPerRun(5, func() { _, _ = fused(args) }); n != 0 {
+					t.Errorf("%v allocations per call, want 0", n)
+				}
+			}
 		})
 	}
 }

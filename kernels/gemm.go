@@ -235,6 +235,7 @@ type gemmJob struct {
 	lda         int
 	b           gemmB
 	pb          *PackedB // B pre-packed (b unused), or nil
+	pbv         PackedB  // sgemmOn's copy of its pb
 	pa          *packedA // A pre-packed (a unused by the blocked path), or nil
 	beta        float32
 	c           []float32
@@ -307,7 +308,14 @@ func sgemmOn(serial, transA bool, m, n, k int, alpha float32, a []float32, lda i
 	if pb == nil {
 		j.b = *src
 	}
-	j.pb, j.beta, j.c, j.ldc = pb, beta, c, ldc
+	j.pb = nil
+	if pb != nil {
+		// A copy, so that the caller's PackedB (often a local) does not
+		// escape into the pooled job.
+		j.pbv = *pb
+		j.pb = &j.pbv
+	}
+	j.beta, j.c, j.ldc = beta, c, ldc
 	j.pa, j.serial = pa, serial
 	j.run()
 	putGemmJob(j)

@@ -446,6 +446,18 @@ func AdaptiveAvgPool2D(out, x *runtime.Tensor, outputSize []int64, layout, outLa
 }
 
 func adaptivePool[T floating](g *pool2dGeom, o, x []T) {
+	if x32, ok := any(x).([]float32); ok && g.oh == 1 && g.ow == 1 && g.xsW == 1 && g.xsH == g.w {
+		// A global pool over contiguous float32 planes: each plane's sum in
+		// sum32's fixed order (SIMD partial sums), divided in float64.
+		o32 := any(o).([]float32)
+		cnt := float64(max(g.h*g.w, 1))
+		for pl := 0; pl < g.n*g.c; pl++ {
+			n, c := pl/g.c, pl%g.c
+			xb := n*g.xsN + c*g.xsC
+			o32[n*g.osN+c*g.osC] = float32(float64(sum32(x32[xb:xb+g.h*g.w])) / cnt)
+		}
+		return
+	}
 	for pl := 0; pl < g.n*g.c; pl++ {
 		n, c := pl/g.c, pl%g.c
 		xb := n*g.xsN + c*g.xsC

@@ -94,27 +94,26 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 	j.scratch.Put(sc)
 }
 
-// planesPairs pools planes [lo, hi) of a pool2x2Pairs geometry: one
-// deinterleave splits the plane into its even columns E and odd ones O
-// (row r of each at r*ow), and output row y is one asm.TapMaxF32 over
-// E[2y], O[2y], E[2y+1], O[2y+1]: the window's taps in the scalar loops'
-// order, from the same lowest value, so the bits are the general path's.
+// planesPairs pools planes [lo, hi) of a pool2x2Pairs geometry: one split
+// into the four stride-2 phases (phaseSplit2: P(ph,pw)[y*ow+x] is input
+// (2y+ph, 2x+pw); a last odd row is never read) puts the window of output i
+// at i in P(0,0), P(0,1), P(1,0), P(1,1), so the plane is one
+// asm.TapMaxF32: the window's taps in the scalar loops' order, from the
+// same lowest value, so the bits are the general path's.
 func (j *maxPoolTapJob) planesPairs(lo, hi int, sc *dwScratch) {
 	g := &j.g
-	half := g.h * g.ow
+	sub := g.oh * g.ow
 	sc.geom = phaseGeom{} // p is overwritten here
-	if cap(sc.p) < 2*half {
-		sc.p = make([]float32, 2*half)
+	if cap(sc.p) < 4*sub {
+		sc.p = make([]float32, 4*sub)
 	}
-	eo := sc.p[:2*half]
-	offs := [4]int{0, half, g.ow, half + g.ow}
+	ph := sc.p[:4*sub]
+	offs := [4]int{0, sub, 2 * sub, 3 * sub}
 	for pl := lo; pl < hi; pl++ {
 		n, c := pl/g.c, pl%g.c
 		xb := n*g.xsN + c*g.xsC
-		asm.Deinterleave2F32(eo[:half], eo[half:], j.x[xb:xb+g.h*g.w])
+		phaseSplit2(ph, sub, g.ow, j.x[xb:xb+2*g.oh*g.w], 2*g.oh, g.w, 0, 0, 2)
 		ob := n*g.osN + c*g.osC
-		for y := 0; y < g.oh; y++ {
-			asm.TapMaxF32(j.o[ob+y*g.osH:ob+y*g.osH+g.ow], eo[2*y*g.ow:], offs[:], j.lo)
-		}
+		asm.TapMaxF32(j.o[ob:ob+sub], ph, offs[:], j.lo)
 	}
 }

@@ -74,9 +74,11 @@ func main() {
 		tapSumKernels(s)
 		tapMaxKernels(s)
 		chainKernels(s)
+		chainRowsKernels(s)
 		winogradKernels(s)
 		unaryKernels(s)
 		reductionKernels(s)
+		maxRowKernels(s)
 	}
 	deinterleave2AVX2()
 	interleave2AVX2()
@@ -162,19 +164,30 @@ func emitGoMax(s isa, a, b, out reg.VecVirtual) {
 // emitMaxNaN sets out = b if b is NaN, else max(a, b) with Go's semantics:
 // the running maximum of max pooling, where a NaN tap replaces whatever came
 // before it bit for bit (kernels' maxNaN).
+//
+// At AVX-512 Go's max comes out of emitGoMax's sequence with the negations
+// folded in: its two VMINPS on negated operands are two VMAXPS (m1 = a > b ?
+// a : b, b on a NaN; m2 = m1 > a ? m1 : a, a on a NaN), and the negated OR
+// of the negations is one VPTERNLOGD (sign bit: m1 AND m2; the other bits:
+// m1 OR m2). Five operations where the general sequence takes ten.
 func emitMaxNaN(s isa, a, b, out reg.VecVirtual) {
 	r := s.vec()
-	emitGoMax(s, a, b, r)
-	if s.avx512 {
-		k := K()
-		VCMPPS(U8(3), b, b, k) // unordered: b is NaN
-		VMOVAPS(b, k, r)
-		VMOVAPS(r, out)
+	if !s.avx512 {
+		emitGoMax(s, a, b, r)
+		m := s.vec()
+		VCMPPS(U8(3), b, b, m)
+		VBLENDVPS(m, b, r, out) // out = m ? b : r
 		return
 	}
-	m := s.vec()
-	VCMPPS(U8(3), b, b, m)
-	VBLENDVPS(m, b, r, out) // out = m ? b : r
+	m2 := s.vec()
+	VMAXPS(b, a, r)  // m1
+	VMAXPS(a, r, m2) // m2
+	// r = sign bit ? r&m2 : r|m2 (truth table over (r, m2, sign) = 0xD4)
+	VPTERNLOGD(U8(0xD4), c32(0x80000000), m2, r)
+	k := K()
+	VCMPPS(U8(3), b, b, k) // unordered: b is NaN
+	VMOVAPS(b, k, r)
+	VMOVAPS(r, out)
 }
 
 // minMaxOps are the binary max/min kernels (Go's semantics); their scalar
@@ -271,40 +284,115 @@ func chainKernels(s isa) {
 	nt := Load(Param("nsteps"), GP64()).(reg.GPVirtual)
 	n := Load(Param("n"), GP64()).(reg.GPVirtual)
 	vecBlocks(s, name, n, []reg.GPVirtual{src, dst}, 8, func(u int, lbl string) {
-		vs := make([]reg.VecVirtual, u)
+		chainBody(s, u, lbl, dst, src, codes, sc, nt)
+	})
+}
+
+// chainBody emits the chain on u vectors from src to dst: loaded, put
+// through every step (one dispatch on the step's code per step), stored.
+// lbl prefixes its labels.
+func chainBody(s isa, u int, lbl string, dst, src, codes, sc reg.GPVirtual, nt Op) {
+	vs := make([]reg.VecVirtual, u)
+	for i := range vs {
+		vs[i] = s.vec()
+		VMOVUPS(mem(src, i*s.bytes), vs[i])
+	}
+	t := GP64()
+	XORQ(t, t)
+	Label(lbl + "_step")
+	CMPQ(t, nt)
+	JGE(LabelRef(lbl + "_store"))
+	code := GP64()
+	MOVBQZX(Mem{Base: codes, Index: t, Scale: 1}, code)
+	sv := s.vec()
+	VBROADCASTSS(Mem{Base: sc, Index: t, Scale: 4}, sv)
+	for k := range chainOps {
+		CMPQ(code, U32(k))
+		JE(LabelRef(fmt.Sprintf("%s_op%d", lbl, k)))
+	}
+	JMP(LabelRef(lbl + "_next"))
+	for k, emit := range chainOps {
+		Label(fmt.Sprintf("%s_op%d", lbl, k))
 		for i := range vs {
-			vs[i] = s.vec()
-			VMOVUPS(mem(src, i*s.bytes), vs[i])
-		}
-		t := GP64()
-		XORQ(t, t)
-		Label(lbl + "_step")
-		CMPQ(t, nt)
-		JGE(LabelRef(lbl + "_store"))
-		code := GP64()
-		MOVBQZX(Mem{Base: codes, Index: t, Scale: 1}, code)
-		sv := s.vec()
-		VBROADCASTSS(Mem{Base: sc, Index: t, Scale: 4}, sv)
-		for k := range chainOps {
-			CMPQ(code, U32(k))
-			JE(LabelRef(fmt.Sprintf("%s_op%d", lbl, k)))
+			emit(s, sv, vs[i])
 		}
 		JMP(LabelRef(lbl + "_next"))
-		for k, emit := range chainOps {
-			Label(fmt.Sprintf("%s_op%d", lbl, k))
-			for i := range vs {
-				emit(s, sv, vs[i])
-			}
-			JMP(LabelRef(lbl + "_next"))
+	}
+	Label(lbl + "_next")
+	INCQ(t)
+	JMP(LabelRef(lbl + "_step"))
+	Label(lbl + "_store")
+	for i := range vs {
+		VMOVUPS(vs[i], mem(dst, i*s.bytes))
+	}
+}
+
+// paramAddr is the memory operand of the current function's parameter
+// name, for arguments read where they are used.
+func paramAddr(name string) Mem {
+	b, err := Param(name).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return b.Addr
+}
+
+// chainRowsKernels emits the chain on rows rows of n elements (n at least
+// one vector), rows dstStride and srcStride bytes apart: each row in blocks
+// of 4, 2 and 1 vectors, then, when n is not a multiple of the vector, the
+// one vector ending at n (which recomputes elements from src; dst and src
+// must not overlap).
+func chainRowsKernels(s isa) {
+	name := "scalarChainRowsF32" + s.suffix
+	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, codes *uint8, sc *float32, nsteps int)")
+	Doc(fmt.Sprintf("%s computes, for r < rows, the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the n elements at src+r*srcStride bytes into dst+r*dstStride bytes; n >= %d, every code is below %d, and dst and src do not overlap.", name, s.lanes, len(chainOps)))
+	dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
+	src := Load(Param("src"), GP64()).(reg.GPVirtual)
+	rows := Load(Param("rows"), GP64()).(reg.GPVirtual)
+	n := Load(Param("n"), GP64()).(reg.GPVirtual)
+	codes := Load(Param("codes"), GP64()).(reg.GPVirtual)
+	sc := Load(Param("sc"), GP64()).(reg.GPVirtual)
+	nt := paramAddr("nsteps")
+	Label(name + "_row")
+	CMPQ(rows, Imm(0))
+	JLE(LabelRef(name + "_done"))
+	d, x, k := GP64(), GP64(), GP64()
+	MOVQ(dst, d)
+	MOVQ(src, x)
+	MOVQ(n, k)
+	for u := 4; u >= 1; u /= 2 {
+		lbl := fmt.Sprintf("%s_u%d", name, u)
+		next := fmt.Sprintf("%s_u%d", name, u/2)
+		if u == 1 {
+			next = name + "_tail"
 		}
-		Label(lbl + "_next")
-		INCQ(t)
-		JMP(LabelRef(lbl + "_step"))
-		Label(lbl + "_store")
-		for i := range vs {
-			VMOVUPS(vs[i], mem(dst, i*s.bytes))
-		}
-	})
+		Label(lbl)
+		CMPQ(k, U32(u*s.lanes))
+		JL(LabelRef(next))
+		chainBody(s, u, lbl, d, x, codes, sc, nt)
+		ADDQ(U32(u*s.bytes), d)
+		ADDQ(U32(u*s.bytes), x)
+		SUBQ(U32(u*s.lanes), k)
+		JMP(LabelRef(lbl))
+	}
+	Label(name + "_tail")
+	TESTQ(k, k)
+	JZ(LabelRef(name + "_next"))
+	// The vector ending at n: back off by lanes-k elements.
+	NEGQ(k)
+	ADDQ(U32(s.lanes), k)
+	SHLQ(U8(2), k)
+	SUBQ(k, d)
+	SUBQ(k, x)
+	chainBody(s, 1, name+"_t", d, x, codes, sc, nt)
+	Label(name + "_next")
+	ADDQ(paramAddr("dstStride"), dst)
+	ADDQ(paramAddr("srcStride"), src)
+	DECQ(rows)
+	JMP(LabelRef(name + "_row"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
 }
 
 // vecBlocks emits the loop of a kernel over n elements (a multiple of
@@ -996,6 +1084,92 @@ func unaryKernels(s isa) {
 
 // reductionKernels emits sum, dot and max over blocks of 64 floats, into 64
 // partial results acc[i%64] (64/lanes vector accumulators).
+// maxRowKernels emits the maximum of a short row (a softmax row): four
+// accumulators of VMAXPS, folded and reduced across lanes in registers, so
+// a row of a few vectors costs a few nanoseconds (the 64-partial reduction
+// has a fixed ~45 ns). NaN elements are skipped and reported; which zero a
+// maximum of zeros comes out as is not fixed.
+func maxRowKernels(s isa) {
+	name := "maxRowF32" + s.suffix
+	text(name, "func(x *float32, n int, m *float32) int")
+	Doc(fmt.Sprintf("%s sets *m to the maximum of the non-NaN x[i] for i < n (-Inf if none; a maximum of zeros may come out as either zero) and returns nonzero when some x[i] is NaN; n is a positive multiple of %d.", name, s.lanes))
+	x := Load(Param("x"), GP64()).(reg.GPVirtual)
+	n := Load(Param("n"), GP64()).(reg.GPVirtual)
+	accs := make([]reg.VecVirtual, 4)
+	for i := range accs {
+		accs[i] = s.vec()
+		VMOVUPS(cf(float32(math.Inf(-1))), accs[i])
+	}
+	var knan reg.OpmaskVirtual
+	var vnan reg.VecVirtual
+	if s.avx512 {
+		knan = K()
+		KXORW(knan, knan, knan)
+	} else {
+		vnan = s.vec()
+		VXORPS(vnan, vnan, vnan)
+	}
+	step := func(acc reg.VecVirtual, at Mem) {
+		v := s.vec()
+		VMOVUPS(at, v)
+		if s.avx512 {
+			k := K()
+			VCMPPS(U8(3), v, v, k) // unordered
+			KORW(k, knan, knan)
+		} else {
+			t := s.vec()
+			VCMPPS(U8(3), v, v, t)
+			VORPS(t, vnan, vnan)
+		}
+		VMAXPS(acc, v, acc) // v > acc ? v : acc (a NaN v leaves acc)
+	}
+	Label(name + "_four")
+	CMPQ(n, U32(4*s.lanes))
+	JL(LabelRef(name + "_one"))
+	for i := range accs {
+		step(accs[i], mem(x, i*s.bytes))
+	}
+	ADDQ(U32(4*s.bytes), x)
+	SUBQ(U32(4*s.lanes), n)
+	JMP(LabelRef(name + "_four"))
+	Label(name + "_one")
+	CMPQ(n, U32(0))
+	JE(LabelRef(name + "_fold"))
+	step(accs[0], mem(x, 0))
+	ADDQ(U32(s.bytes), x)
+	SUBQ(U32(s.lanes), n)
+	JMP(LabelRef(name + "_one"))
+	Label(name + "_fold")
+	VMAXPS(accs[1], accs[0], accs[0])
+	VMAXPS(accs[3], accs[2], accs[2])
+	VMAXPS(accs[2], accs[0], accs[0])
+	y := accs[0].AsY()
+	if s.avx512 {
+		hi := YMM()
+		VEXTRACTF32X8(U8(1), accs[0], hi)
+		VMAXPS(hi, y, y)
+	}
+	xl := accs[0].AsX()
+	h := XMM()
+	VEXTRACTF128(U8(1), y, h)
+	VMAXPS(h, xl, xl)
+	VMOVHLPS(xl, h, h) // h[0:2] = xl[2:4]
+	VMAXPS(h, xl, xl)
+	VMOVSHDUP(xl, h) // h[0] = xl[1]
+	VMAXSS(h, xl, xl)
+	mp := Load(Param("m"), GP64()).(reg.GPVirtual)
+	VMOVSS(xl, Mem{Base: mp})
+	r := GP64()
+	if s.avx512 {
+		KMOVW(knan, r.As32())
+	} else {
+		VMOVMSKPS(vnan, r.As32())
+	}
+	Store(r, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
 func reductionKernels(s isa) {
 	nacc := 64 / s.lanes
 	for _, kind := range []string{"sum", "dot", "max"} {
