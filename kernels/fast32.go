@@ -262,8 +262,8 @@ func softmaxRowF32(log bool, o, x []float32) {
 	// The maximum's zero sign is not fixed, which changes no bit here: m
 	// is only subtracted (x-m and m+log s are the same values either way,
 	// and exp(+0) = exp(-0)).
-	m, nan := asm.MaxRowF32(x)
-	if nan || math.IsInf(float64(m), 0) {
+	m, odd := softmaxMax(x)
+	if odd {
 		softmaxRowScalar(log, o, x)
 		return
 	}
@@ -306,8 +306,8 @@ func softmaxRowsF32(o, x []float32, n int) {
 	special := false
 	for r := 0; r < len(o); r += n {
 		xr, or := x[r:r+n], o[r:r+n]
-		m := maxFast32(xr)
-		if m != m || math.IsInf(float64(m), 0) {
+		m, odd := softmaxMax(xr)
+		if odd {
 			special = true
 			continue
 		}
@@ -319,7 +319,7 @@ func softmaxRowsF32(o, x []float32, n int) {
 	for r := 0; r < len(o); r += n {
 		xr, or := x[r:r+n], o[r:r+n]
 		if special {
-			if m := maxFast32(xr); m != m || math.IsInf(float64(m), 0) {
+			if _, odd := softmaxMax(xr); odd {
 				softmaxRowScalar(false, or, xr)
 				continue
 			}
@@ -329,6 +329,19 @@ func softmaxRowsF32(o, x []float32, n int) {
 			or[i] *= inv
 		}
 	}
+}
+
+// softmaxMax returns a softmax row's maximum, up to the sign of a zero
+// maximum (which changes no result: it is only subtracted, and exp(+0) =
+// exp(-0)), and whether the row takes softmaxRowScalar (a NaN, or an
+// infinite maximum). Rows of a vector or more take asm.MaxRowF32.
+func softmaxMax(x []float32) (m float32, odd bool) {
+	if len(x) >= 16 {
+		m, nan := asm.MaxRowF32(x)
+		return m, nan || math.IsInf(float64(m), 0)
+	}
+	m = maxFast32(x)
+	return m, m != m || math.IsInf(float64(m), 0)
 }
 
 // softmaxRowScalar is the plain loop used for rows holding NaN or infinities.

@@ -78,3 +78,65 @@ func TestSoftmaxRowsF32MatchesRows(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftmaxZeroMaxSign checks that the row maximum's unfixed zero sign
+// (asm.MaxRowF32) changes no bit of softmax or log-softmax: rows at most
+// zero with both zeros, NaN-free, against the same formula with Go's max
+// (+0 over -0), at every SIMD level.
+func TestSoftmaxZeroMaxSign(t *testing.T) {
+	defer func(l asm.Level) { _ = asm.SetLevel(l) }(asm.CurrentLevel())
+	r := rand.New(rand.NewSource(32))
+	signDiffers := 0
+	for l := asm.LevelGo; l <= asm.MaxLevel(); l++ {
+		if err := asm.SetLevel(l); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{16, 17, 32, 40, 100, 300} {
+			for it := 0; it < 20; it++ {
+				x := make([]float32, n)
+				for i := range x {
+					switch r.Intn(3) {
+					case 0:
+						x[i] = float32(math.Copysign(0, -1))
+					case 1:
+						x[i] = 0
+					default:
+						x[i] = -r.Float32() * 5
+					}
+				}
+				m := maxFast32(x) // Go's max: +0 if any +0
+				if am, _ := asm.MaxRowF32(x); math.Float32bits(am) != math.Float32bits(m) {
+					signDiffers++
+				}
+				for _, log := range []bool{false, true} {
+					got := make([]float32, n)
+					softmaxRowF32(log, got, x)
+					want := make([]float32, n)
+					asm.SubScalarF32(want, x, m)
+					if !log {
+						asm.ExpF32(want, want)
+						asm.MulScalarF32(want, want, 1/sum32(want))
+					} else {
+						var buf [logSoftmaxChunk]float32
+						var s float32
+						for lo := 0; lo < n; lo += logSoftmaxChunk {
+							t := buf[:min(lo+logSoftmaxChunk, n)-lo]
+							asm.SubScalarF32(t, x[lo:lo+len(t)], m)
+							asm.ExpF32(t, t)
+							s += sum32(t)
+						}
+						asm.SubScalarF32(want, x, m+float32(math.Log(float64(s))))
+					}
+					for i := range want {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("%s n=%d log=%v [%d]: %08x, with Go's max %08x", l, n, log, i, math.Float32bits(got[i]), math.Float32bits(want[i]))
+						}
+					}
+				}
+			}
+		}
+	}
+	if asm.MaxLevel() != asm.LevelGo && signDiffers == 0 {
+		t.Error("asm.MaxRowF32 never returned the other zero: the case is not exercised")
+	}
+}
