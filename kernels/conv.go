@@ -551,12 +551,8 @@ func (q *phasePlane) loadData(p, xc []float32) {
 		return
 	}
 	if q.sh == 1 && q.sw == 1 {
-		// One sub-image: row r at (r+pt)*wq+pl (no divisions per row).
-		w, o := q.w, q.pt*q.wq+q.pl
-		for r := 0; r < q.h; r++ {
-			copy(p[o:o+w], xc[r*w:(r+1)*w])
-			o += q.wq
-		}
+		// One sub-image: row r at (r+pt)*wq+pl, in one call.
+		copyRows(p[q.pt*q.wq+q.pl:], q.wq, xc, q.w, q.h, q.w)
 		return
 	}
 	for r := 0; r < q.h; r++ {

@@ -176,6 +176,22 @@ func (c *rowChain) applyRows(dst []float32, dstStride int, src []float32, srcStr
 	asm.ScalarChainRowsF32(dst, dstStride, src, srcStride, rows, n, c.codes, c.table[i*ns:(i+1)*ns])
 }
 
+// copyRows copies rows rows of n elements from src (srcStride apart) to dst
+// (dstStride apart): one asm.CopyRowsF32 call from a vector's width on, a
+// copy per row below it (where the asm wrapper's checks would cost more).
+func copyRows(dst []float32, dstStride int, src []float32, srcStride, rows, n int) {
+	if n >= 8 {
+		asm.CopyRowsF32(dst, dstStride, src, srcStride, rows, n)
+		return
+	}
+	d, s := 0, 0
+	for range rows {
+		copy(dst[d:d+n], src[s:s+n])
+		d += dstStride
+		s += srcStride
+	}
+}
+
 // planeFrom writes the plane dst (rows rows of n, contiguous) from src,
 // whose rows are srcStride apart, and runs the chain of channel i on it
 // (apply's bits): in one pass when rows are at least a vector long, else
@@ -186,9 +202,7 @@ func (c *rowChain) planeFrom(dst, src []float32, srcStride, rows, n, i int) {
 		c.applyRows(dst, n, src, srcStride, rows, n, i)
 		return
 	}
-	for y := 0; y < rows; y++ {
-		copy(dst[y*n:(y+1)*n], src[y*srcStride:y*srcStride+n])
-	}
+	copyRows(dst, n, src, srcStride, rows, n)
 	c.apply(dst[:rows*n], i)
 }
 

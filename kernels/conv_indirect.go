@@ -409,9 +409,7 @@ func (j *convIndirectJob) items(lo, hi int) {
 					j.chain.applyRows(j.out[o:], ow, src, ws, sg.rows, sg.n, j.chOff+i0+i)
 					continue
 				}
-				for r := 0; r < sg.rows; r++ {
-					copy(j.out[o+r*ow:o+r*ow+sg.n], src[r*ws:])
-				}
+				copyRows(j.out[o:], ow, src, ws, sg.rows, sg.n)
 			}
 		}
 		if j.chain != nil && !fused {
