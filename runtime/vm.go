@@ -223,11 +223,11 @@ type VM struct {
 	// lastName and lastClo cache GetClosure's last answer (a generated
 	// method or a serving loop invokes one name call after call; two map
 	// lookups were ~6% of a small call). Saving a closure resets them.
-	lastName string
-	lastClo  *Closure
-	devices      []Device
-	trackable    bool
-	escaped      []*Storage // releaseStorages' scratch, reused across calls
+	lastName  string
+	lastClo   *Closure
+	devices   []Device
+	trackable bool
+	escaped   []*Storage // releaseStorages' scratch, reused across calls
 	// shapes caches, per instruction, the last Shape value that
 	// vm.builtin.make_shape returned there (nil when the executable has no
 	// make_shape calls).
