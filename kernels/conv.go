@@ -219,7 +219,10 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 		var packs []*packedA
 		plan := planConvIndirect(&g, g.o/g.g)
 		if cg := g.c / g.g; cg > 1 {
-			packs = constConvPacked(w, g.g, g.o/g.g, cg*g.kh*g.kw, plan.wide)
+			// Weights in panels of 8 rows for the wide indirect tile, and
+			// for a pointwise product on the GEMM driver's middle tile.
+			eight := plan.wide || !plan.indirect && g.pointwise() && gemmUseMid(g.o/g.g, g.oh*g.ow)
+			packs = constConvPacked(w, g.g, g.o/g.g, cg*g.kh*g.kw, eight)
 		}
 		return conv2dF32(&g, out.Float32s(), x.Float32s(), w.Float32s(), packs, chain, plan)
 	}

@@ -432,11 +432,13 @@ func (j *gemmJob) run() {
 		j.small, j.wide = false, true
 		mr, nr = wmr, wnr
 	}
-	// The middle tile on the same panels where its 8 rows pad less (A is
-	// packed per call here, B's panels are SgemmTile's either way).
-	if !j.small && !j.wide && j.pa == nil && !j.b.conv && (j.pb == nil || j.pb.nr == nr) && gemmUseMid(m, n) {
+	// The middle tile on the same panels where its 8 rows pad less (B's
+	// panels are SgemmTile's either way; A pre-packed must be in 8-row
+	// panels, as a pointwise convolution's weights are packed for it).
+	if mmr, _, ok := asm.SgemmTileMid(); ok && !j.small && !j.wide && (j.pa == nil || j.pa.mr == mmr) && !j.b.conv &&
+		(j.pb == nil || j.pb.nr == nr) && gemmUseMid(m, n) {
 		j.mid = true
-		mr, _, _ = asm.SgemmTileMid()
+		mr = mmr
 	}
 	// Small products run on the calling goroutine. (Blocking, and so the
 	// result, is the same.)
