@@ -312,13 +312,31 @@ func ScalarChainRowsF32(dst []float32, dstStride int, src []float32, srcStride, 
 	if d0 <= s1 && s0 <= d1 {
 		panic("asm: ScalarChainRowsF32: dst overlaps src")
 	}
-	if level == LevelGo || n < vecWidth || len(codes) == 0 {
+	if level == LevelGo || n < vecWidth {
 		for r := 0; r < rows; r++ {
+			if len(codes) == 0 {
+				copy(dst[r*dstStride:r*dstStride+n], src[r*srcStride:r*srcStride+n])
+				continue
+			}
 			scalarChainGo(dst[r*dstStride:r*dstStride+n], src[r*srcStride:], codes, s)
 		}
 		return
 	}
-	asmScalarChainRows(&dst[0], dstStride, &src[0], srcStride, rows, n, &codes[0], &s[0], len(codes))
+	var cp *uint8
+	var sp *float32
+	if len(codes) > 0 {
+		cp, sp = &codes[0], &s[0]
+	}
+	asmScalarChainRows(&dst[0], dstStride, &src[0], srcStride, rows, n, cp, sp, len(codes))
+}
+
+// CopyRowsF32 copies rows rows of n elements from src (rows srcStride
+// apart) to dst (rows dstStride apart): ScalarChainRowsF32 with no steps,
+// one asm call for what would be a memmove per row (short rows of padded
+// planes). dst must not overlap src. It panics on short slices or
+// overlapping dst and src.
+func CopyRowsF32(dst []float32, dstStride int, src []float32, srcStride, rows, n int) {
+	ScalarChainRowsF32(dst, dstStride, src, srcStride, rows, n, nil, nil)
 }
 
 // Scalar-broadcast operations. n = len(dst).

@@ -302,6 +302,7 @@ func TestSgemmKernelMatchesTwin(t *testing.T) {
 		{"SgemmKernel", SgemmTile, SgemmKernel},
 		{"SgemmKernelSmall", SgemmTileSmall, SgemmKernelSmall},
 		{"SgemmKernelWide", func() (int, int) { mr, nr, _ := SgemmTileWide(); return mr, nr }, SgemmKernelWide},
+		{"SgemmKernelMid", func() (int, int) { mr, nr, _ := SgemmTileMid(); return mr, nr }, SgemmKernelMid},
 	}
 	r := rand.New(rand.NewSource(3))
 	for _, l := range levels() {

@@ -361,6 +361,38 @@ func SgemmKernelWideUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, be
 	asmSgemmKernelWide(kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta)
 }
 
+// SgemmTileMid reports the middle register tile, 8 rows by 32 columns,
+// which only the AVX-512 level has (ok false elsewhere): SgemmTile's panel
+// width with the wide tile's 8 rows, for products whose rows are a multiple
+// of 8 and columns of 32 but not of 48 (a transformer's 128 x 256: no
+// padding, where the 14-row tile computes 9% and the wide one 12%). Its B
+// panels are SgemmTile's, so B packed for one serves the other.
+func SgemmTileMid() (mr, nr int, ok bool) {
+	if level == LevelAVX512 {
+		return 8, 32, true
+	}
+	return 0, 0, false
+}
+
+// SgemmKernelMid is SgemmKernel on the SgemmTileMid tile. It returns an
+// error when the level has no middle tile or a slice is too short.
+func SgemmKernelMid(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+	mr, nr, ok := SgemmTileMid()
+	if !ok || kc < 0 || ldc < nr || !productOK(kc, mr, len(a)) || !productOK(kc, nr, len(b)) || !extentOK(mr, nr, ldc, len(c)) {
+		return fmt.Errorf("asm: SgemmKernelMid: kc=%d ldc=%d at level %s: no middle tile or buffers too short (a %d, b %d, c %d)",
+			kc, ldc, level, len(a), len(b), len(c))
+	}
+	SgemmKernelMidUnchecked(kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)),
+		unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
+	return nil
+}
+
+// SgemmKernelMidUnchecked is SgemmKernelMid without checks: the level must
+// have the middle tile, a must hold kc*8 floats, b kc*32 and c 7*ldc+32.
+func SgemmKernelMidUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
+	asmSgemmKernelMid(kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta)
+}
+
 // SgemmIndirectTile reports the register tile of SgemmKernelIndirect: the
 // SgemmTile tile, or with wide the SgemmTileWide tile.
 func SgemmIndirectTile(wide bool) (mr, nr int, ok bool) {

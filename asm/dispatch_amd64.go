@@ -317,6 +317,10 @@ func asmSgemmKernel(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	sgemmKernelAVX2(kc, a, b, c, ldc, alpha, beta)
 }
 
+func asmSgemmKernelMid(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
+	sgemmKernelAVX512Mid(kc, a, b, c, ldc, alpha, beta)
+}
+
 func asmSgemmKernelWide(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	sgemmKernelAVX512Wide(kc, a, b, c, ldc, alpha, beta)
 }

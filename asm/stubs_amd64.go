@@ -351,6 +351,11 @@ func sgemmKernelAVX2(kc int, a *float32, b *float32, c *float32, ldc int, alpha 
 //go:noescape
 func sgemmKernelAVX512Wide(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmKernelAVX512Mid is the 8x32 SGEMM micro-kernel (see asm.SgemmKernelMid).
+//
+//go:noescape
+func sgemmKernelAVX512Mid(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemmIndirectAVX512 is the 14x32 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).
 //
 //go:noescape

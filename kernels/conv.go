@@ -219,7 +219,10 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 		var packs []*packedA
 		plan := planConvIndirect(&g, g.o/g.g)
 		if cg := g.c / g.g; cg > 1 {
-			packs = constConvPacked(w, g.g, g.o/g.g, cg*g.kh*g.kw, plan.wide)
+			// Weights in panels of 8 rows for the wide indirect tile, and
+			// for a pointwise product on the GEMM driver's middle tile.
+			eight := plan.wide || !plan.indirect && g.pointwise() && gemmUseMid(g.o/g.g, g.oh*g.ow)
+			packs = constConvPacked(w, g.g, g.o/g.g, cg*g.kh*g.kw, eight)
 		}
 		return conv2dF32(&g, out.Float32s(), x.Float32s(), w.Float32s(), packs, chain, plan)
 	}
@@ -551,12 +554,8 @@ func (q *phasePlane) loadData(p, xc []float32) {
 		return
 	}
 	if q.sh == 1 && q.sw == 1 {
-		// One sub-image: row r at (r+pt)*wq+pl (no divisions per row).
-		w, o := q.w, q.pt*q.wq+q.pl
-		for r := 0; r < q.h; r++ {
-			copy(p[o:o+w], xc[r*w:(r+1)*w])
-			o += q.wq
-		}
+		// One sub-image: row r at (r+pt)*wq+pl, in one call.
+		copyRows(p[q.pt*q.wq+q.pl:], q.wq, xc, q.w, q.h, q.w)
 		return
 	}
 	for r := 0; r < q.h; r++ {

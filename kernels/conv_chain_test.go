@@ -44,6 +44,8 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 		n := 1 + r.Intn(2)
 		h, w := 1+r.Intn(18), 1+r.Intn(40)
 		switch it % 10 {
+		case 6:
+			h, w = 1+r.Intn(5), 64+r.Intn(130) // rows long enough to chain while copied (chainRows)
 		case 7:
 			h, w, k, pad, stride = 1, 1, 1, 0, 1 // one-element planes
 		case 8:

@@ -393,12 +393,12 @@ func (j *convIndirectJob) items(lo, hi int) {
 		// The valid pixels of the chunk's flat columns [f0, f1), as runs
 		// of output rows, go to out: through the chain in the same pass
 		// when its bits allow (no one-element chunk in applyAt) and rows
-		// hold a vector (shorter ones would take the scalar chain), else
-		// copied and then chained in place.
+		// are long enough for the chain (chainRows), else copied and then
+		// chained in place.
 		f0, f1 := jp0*nr, min(jp1*nr, j.ntot)
 		ow, ws := j.g.ow, j.ws
 		pix := j.g.oh * ow
-		fused := j.chain != nil && pix%ewChunk != 1 && ow >= 8
+		fused := j.chain.chainRows(ow) && pix%ewChunk != 1
 		var segBuf [4]rowRun
 		for _, sg := range outRowRuns(segBuf[:0], f0, f1, ws, ow) {
 			d0 := sg.oy*ow + sg.a - sg.oy*ws
@@ -409,9 +409,7 @@ func (j *convIndirectJob) items(lo, hi int) {
 					j.chain.applyRows(j.out[o:], ow, src, ws, sg.rows, sg.n, j.chOff+i0+i)
 					continue
 				}
-				for r := 0; r < sg.rows; r++ {
-					copy(j.out[o+r*ow:o+r*ow+sg.n], src[r*ws:])
-				}
+				copyRows(j.out[o:], ow, src, ws, sg.rows, sg.n)
 			}
 		}
 		if j.chain != nil && !fused {

@@ -134,11 +134,11 @@ func TestSgemmDeterministicAcrossThreads(t *testing.T) {
 }
 
 // TestSgemmTilesBitIdentical runs Sgemm (and SgemmPacked) on shapes whose
-// tile choice differs between levels (the wide 8x48 tile at AVX-512, 14x32,
-// 6x16, the pure-Go 4x16; depths over one block; edge tiles) with a bias and
-// relu epilogue, at 1 and 2 threads, and requires the same bits from every
-// level: the tiles change which products share a kernel call, never an
-// element's arithmetic.
+// tile choice differs between levels (the wide 8x48 and middle 8x32 tiles at
+// AVX-512, 14x32, 6x16, the pure-Go 4x16; depths over one block; edge tiles)
+// with a bias and relu epilogue, at 1 and 2 threads, and requires the same
+// bits from every level: the tiles change which products share a kernel
+// call, never an element's arithmetic.
 func TestSgemmTilesBitIdentical(t *testing.T) {
 	defer SetNumThreads(0)
 	start := asm.CurrentLevel()

@@ -139,16 +139,20 @@ func (a *pooledAllocator) Alloc(nbytes int64, dev Device) (*Storage, error) {
 		s.lease++
 		return s, nil
 	}
+	// A miss (a call's results, which the caller keeps, always miss):
+	// count the new storage under the same lock, and take it back if it
+	// cannot be made.
+	a.used += size
 	a.mu.Unlock()
 	s, err := NewStorage(size, dev)
 	if err != nil {
+		a.mu.Lock()
+		a.used -= size
+		a.mu.Unlock()
 		return nil, err
 	}
 	s.owner = a
 	s.pooled = true
-	a.mu.Lock()
-	a.used += size
-	a.mu.Unlock()
 	return s, nil
 }
 

@@ -510,6 +510,12 @@ func TestSaveFunction(t *testing.T) {
 	if got := must[Value](t)(vm.Invoke("saved_noret")); got != nil {
 		t.Errorf("saved_noret = %v", got)
 	}
+	// Saving again under a name just invoked replaces what GetClosure
+	// remembered.
+	noErr(t, vm.SaveFunction("func1", "saved_noret", true, b))
+	if got := floats(t, must[Value](t)(vm.Invoke("saved_noret", a))); !equalFloats(got, []float64{3, 8}) {
+		t.Errorf("saved_noret saved again = %v", got)
+	}
 	if err := vm.SaveFunction("nope", "x", true); err == nil {
 		t.Error("saving an unknown function succeeded")
 	}
