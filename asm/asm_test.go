@@ -500,20 +500,25 @@ func TestScalarChain(t *testing.T) {
 			}
 		}
 	}
-	for _, bad := range []func(){
+	mustPanic(t, "ScalarChainF32",
 		func() { ScalarChainF32(make([]float32, 4), make([]float32, 4), []uint8{numChainOps}, []float32{1}) },
 		func() { ScalarChainF32(make([]float32, 4), make([]float32, 3), []uint8{ChainAdd}, []float32{1}) },
 		func() {
 			ScalarChainF32(make([]float32, 4), make([]float32, 4), []uint8{ChainAdd, ChainMul}, []float32{1})
-		},
-	} {
+		})
+}
+
+// mustPanic fails t for each of calls that returns instead of panicking.
+func mustPanic(t *testing.T, what string, calls ...func()) {
+	t.Helper()
+	for i, call := range calls {
 		func() {
 			defer func() {
 				if recover() == nil {
-					t.Error("bad ScalarChainF32 call did not panic")
+					t.Errorf("bad %s call %d did not panic", what, i)
 				}
 			}()
-			bad()
+			call()
 		}()
 	}
 }
@@ -714,7 +719,7 @@ func TestScalarChainRows(t *testing.T) {
 		}
 	}
 	buf := make([]float32, 64)
-	for _, bad := range []func(){
+	mustPanic(t, "ScalarChainRowsF32",
 		func() {
 			ScalarChainRowsF32(make([]float32, 20), 10, make([]float32, 20), 10, 2, 10, []uint8{numChainOps}, []float32{1})
 		},
@@ -727,17 +732,7 @@ func TestScalarChainRows(t *testing.T) {
 		func() {
 			ScalarChainRowsF32(make([]float32, 20), 10, make([]float32, 20), 10, 2, 10, []uint8{ChainAdd}, nil)
 		},
-		func() { ScalarChainRowsF32(buf[8:], 10, buf, 10, 2, 10, []uint8{ChainAdd}, []float32{1}) },
-	} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Error("bad ScalarChainRowsF32 call did not panic")
-				}
-			}()
-			bad()
-		}()
-	}
+		func() { ScalarChainRowsF32(buf[8:], 10, buf, 10, 2, 10, []uint8{ChainAdd}, []float32{1}) })
 }
 
 // TestMaxRow checks MaxRowF32 against its twin at every level on rows

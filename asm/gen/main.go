@@ -277,12 +277,8 @@ func chainKernels(s isa) {
 	name := "scalarChainF32" + s.suffix
 	text(name, "func(dst, src *float32, codes *uint8, sc *float32, nsteps, n int)")
 	Doc(fmt.Sprintf("%s computes dst[i] = the chain of steps codes[t] with scalars sc[t] applied to src[i], t < nsteps, for i < n; n is a multiple of %d and every code is below %d.", name, s.lanes, len(chainOps)))
-	dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
-	src := Load(Param("src"), GP64()).(reg.GPVirtual)
-	codes := Load(Param("codes"), GP64()).(reg.GPVirtual)
-	sc := Load(Param("sc"), GP64()).(reg.GPVirtual)
-	nt := Load(Param("nsteps"), GP64()).(reg.GPVirtual)
-	n := Load(Param("n"), GP64()).(reg.GPVirtual)
+	p := loadParams("dst", "src", "codes", "sc", "nsteps", "n")
+	dst, src, codes, sc, nt, n := p[0], p[1], p[2], p[3], p[4], p[5]
 	vecBlocks(s, name, n, []reg.GPVirtual{src, dst}, 8, func(u int, lbl string) {
 		chainBody(s, u, lbl, dst, src, codes, sc, nt)
 	})
@@ -327,6 +323,16 @@ func chainBody(s isa, u int, lbl string, dst, src, codes, sc reg.GPVirtual, nt O
 	}
 }
 
+// loadParams loads the named integer or pointer parameters into registers,
+// in order.
+func loadParams(names ...string) []reg.GPVirtual {
+	rs := make([]reg.GPVirtual, len(names))
+	for i, name := range names {
+		rs[i] = Load(Param(name), GP64()).(reg.GPVirtual)
+	}
+	return rs
+}
+
 // paramAddr is the memory operand of the current function's parameter
 // name, for arguments read where they are used.
 func paramAddr(name string) Mem {
@@ -346,12 +352,8 @@ func chainRowsKernels(s isa) {
 	name := "scalarChainRowsF32" + s.suffix
 	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, codes *uint8, sc *float32, nsteps int)")
 	Doc(fmt.Sprintf("%s computes, for r < rows, the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the n elements at src+r*srcStride bytes into dst+r*dstStride bytes; n >= %d, every code is below %d, and dst and src do not overlap.", name, s.lanes, len(chainOps)))
-	dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
-	src := Load(Param("src"), GP64()).(reg.GPVirtual)
-	rows := Load(Param("rows"), GP64()).(reg.GPVirtual)
-	n := Load(Param("n"), GP64()).(reg.GPVirtual)
-	codes := Load(Param("codes"), GP64()).(reg.GPVirtual)
-	sc := Load(Param("sc"), GP64()).(reg.GPVirtual)
+	p := loadParams("dst", "src", "rows", "n", "codes", "sc")
+	dst, src, rows, n, codes, sc := p[0], p[1], p[2], p[3], p[4], p[5]
 	nt := paramAddr("nsteps")
 	Label(name + "_row")
 	CMPQ(rows, Imm(0))
