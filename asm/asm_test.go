@@ -462,15 +462,7 @@ func TestScalarChain(t *testing.T) {
 	sp := specials()
 	for _, l := range levels() {
 		for it := 0; it < 60; it++ {
-			codes := make([]uint8, r.Intn(11))
-			sc := make([]float32, len(codes))
-			for i := range codes {
-				codes[i] = uint8(r.Intn(int(numChainOps)))
-				sc[i] = (r.Float32()*2 - 1) * 4
-				if r.Intn(6) == 0 {
-					sc[i] = sp[r.Intn(len(sp))]
-				}
-			}
+			codes, sc := randChain(r, r.Intn(11), sp)
 			for _, n := range testSizes {
 				x := randInput(r, n, 30)
 				want := make([]float32, n)
@@ -506,6 +498,20 @@ func TestScalarChain(t *testing.T) {
 		func() {
 			ScalarChainF32(make([]float32, 4), make([]float32, 4), []uint8{ChainAdd, ChainMul}, []float32{1})
 		})
+}
+
+// randChain draws n chain steps and their scalars, some of them special
+// values from sp.
+func randChain(r *rand.Rand, n int, sp []float32) ([]uint8, []float32) {
+	codes, sc := make([]uint8, n), make([]float32, n)
+	for i := range codes {
+		codes[i] = uint8(r.Intn(int(numChainOps)))
+		sc[i] = (r.Float32()*2 - 1) * 4
+		if r.Intn(6) == 0 {
+			sc[i] = sp[r.Intn(len(sp))]
+		}
+	}
+	return codes, sc
 }
 
 // mustPanic fails t for each of calls that returns instead of panicking.
@@ -685,15 +691,7 @@ func TestScalarChainRows(t *testing.T) {
 	sp := specials()
 	for _, l := range levels() {
 		for it := 0; it < 80; it++ {
-			codes := make([]uint8, r.Intn(6))
-			sc := make([]float32, len(codes))
-			for i := range codes {
-				codes[i] = uint8(r.Intn(int(numChainOps)))
-				sc[i] = (r.Float32()*2 - 1) * 4
-				if r.Intn(6) == 0 {
-					sc[i] = sp[r.Intn(len(sp))]
-				}
-			}
+			codes, sc := randChain(r, r.Intn(6), sp)
 			n := 1 + r.Intn(70)
 			rows := 1 + r.Intn(5)
 			ds, ss := n+r.Intn(5), n+r.Intn(5)

@@ -1102,27 +1102,11 @@ func maxRowKernels(s isa) {
 		accs[i] = s.vec()
 		VMOVUPS(cf(float32(math.Inf(-1))), accs[i])
 	}
-	var knan reg.OpmaskVirtual
-	var vnan reg.VecVirtual
-	if s.avx512 {
-		knan = K()
-		KXORW(knan, knan, knan)
-	} else {
-		vnan = s.vec()
-		VXORPS(vnan, vnan, vnan)
-	}
+	nan := newNaNFlag(s)
 	step := func(acc reg.VecVirtual, at Mem) {
 		v := s.vec()
 		VMOVUPS(at, v)
-		if s.avx512 {
-			k := K()
-			VCMPPS(U8(3), v, v, k) // unordered
-			KORW(k, knan, knan)
-		} else {
-			t := s.vec()
-			VCMPPS(U8(3), v, v, t)
-			VORPS(t, vnan, vnan)
-		}
+		nan.note(v)
 		VMAXPS(acc, v, acc) // v > acc ? v : acc (a NaN v leaves acc)
 	}
 	Label(name + "_four")
@@ -1161,15 +1145,54 @@ func maxRowKernels(s isa) {
 	VMAXSS(h, xl, xl)
 	mp := Load(Param("m"), GP64()).(reg.GPVirtual)
 	VMOVSS(xl, Mem{Base: mp})
-	r := GP64()
-	if s.avx512 {
-		KMOVW(knan, r.As32())
-	} else {
-		VMOVMSKPS(vnan, r.As32())
-	}
-	Store(r, ReturnIndex(0))
+	nan.ret()
 	VZEROUPPER()
 	RET()
+}
+
+// nanFlag accumulates whether any lane of the vectors it notes was NaN: an
+// opmask at AVX-512, a vector mask at AVX2.
+type nanFlag struct {
+	s isa
+	k reg.OpmaskVirtual
+	v reg.VecVirtual
+}
+
+// newNaNFlag emits a cleared flag.
+func newNaNFlag(s isa) nanFlag {
+	f := nanFlag{s: s}
+	if s.avx512 {
+		f.k = K()
+		KXORW(f.k, f.k, f.k)
+	} else {
+		f.v = s.vec()
+		VXORPS(f.v, f.v, f.v)
+	}
+	return f
+}
+
+// note emits: the flag |= some lane of x is NaN.
+func (f nanFlag) note(x reg.VecVirtual) {
+	if f.s.avx512 {
+		k := K()
+		VCMPPS(U8(3), x, x, k) // unordered
+		KORW(k, f.k, f.k)
+		return
+	}
+	t := f.s.vec()
+	VCMPPS(U8(3), x, x, t)
+	VORPS(t, f.v, f.v)
+}
+
+// ret emits the function's int result: nonzero when the flag is set.
+func (f nanFlag) ret() {
+	r := GP64()
+	if f.s.avx512 {
+		KMOVW(f.k, r.As32())
+	} else {
+		VMOVMSKPS(f.v, r.As32())
+	}
+	Store(r, ReturnIndex(0))
 }
 
 func reductionKernels(s isa) {
@@ -1200,16 +1223,9 @@ func reductionKernels(s isa) {
 			accs[i] = s.vec()
 			VMOVUPS(mem(accp, i*s.bytes), accs[i])
 		}
-		var knan reg.OpmaskVirtual
-		var vnan reg.VecVirtual
+		var nan nanFlag
 		if kind == "max" {
-			if s.avx512 {
-				knan = K()
-				KXORW(knan, knan, knan)
-			} else {
-				vnan = s.vec()
-				VXORPS(vnan, vnan, vnan)
-			}
+			nan = newNaNFlag(s)
 		}
 		Label(name + "_loop")
 		CMPQ(nblk, U32(0))
@@ -1226,15 +1242,7 @@ func reductionKernels(s isa) {
 			case "max":
 				v := s.vec()
 				VMOVUPS(mem(x, i*s.bytes), v)
-				if s.avx512 {
-					k := K()
-					VCMPPS(U8(3), v, v, k) // unordered
-					KORW(k, knan, knan)
-				} else {
-					t := s.vec()
-					VCMPPS(U8(3), v, v, t)
-					VORPS(t, vnan, vnan)
-				}
+				nan.note(v)
 				VMAXPS(accs[i], v, accs[i]) // v > acc ? v : acc
 			}
 		}
@@ -1249,13 +1257,7 @@ func reductionKernels(s isa) {
 			VMOVUPS(accs[i], mem(accp, i*s.bytes))
 		}
 		if kind == "max" {
-			r := GP64()
-			if s.avx512 {
-				KMOVW(knan, r.As32())
-			} else {
-				VMOVMSKPS(vnan, r.As32())
-			}
-			Store(r, ReturnIndex(0))
+			nan.ret()
 		}
 		VZEROUPPER()
 		RET()
