@@ -362,21 +362,9 @@ func chainRowsKernels(s isa) {
 	MOVQ(dst, d)
 	MOVQ(src, x)
 	MOVQ(n, k)
-	for u := 4; u >= 1; u /= 2 {
-		lbl := fmt.Sprintf("%s_u%d", name, u)
-		next := fmt.Sprintf("%s_u%d", name, u/2)
-		if u == 1 {
-			next = name + "_tail"
-		}
-		Label(lbl)
-		CMPQ(k, U32(u*s.lanes))
-		JL(LabelRef(next))
+	blockLoop(s, name, k, []reg.GPVirtual{d, x}, 4, name+"_tail", func(u int, lbl string) {
 		chainBody(s, u, lbl, d, x, codes, sc, nt)
-		ADDQ(U32(u*s.bytes), d)
-		ADDQ(U32(u*s.bytes), x)
-		SUBQ(U32(u*s.lanes), k)
-		JMP(LabelRef(lbl))
-	}
+	})
 	Label(name + "_tail")
 	TESTQ(k, k)
 	JZ(LabelRef(name + "_next"))
@@ -404,11 +392,20 @@ func chainRowsKernels(s isa) {
 // u vectors at the pointers (lbl prefixes its own labels), which then
 // advance; after the last block the kernel returns.
 func vecBlocks(s isa, name string, n reg.GPVirtual, ptrs []reg.GPVirtual, big int, body func(u int, lbl string)) {
+	blockLoop(s, name, n, ptrs, big, name+"_done", body)
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// blockLoop is vecBlocks' loop, jumping to the label end when fewer than
+// one vector is left (the caller places end).
+func blockLoop(s isa, name string, n reg.GPVirtual, ptrs []reg.GPVirtual, big int, end string, body func(u int, lbl string)) {
 	for u := big; u >= 1; u /= 2 {
 		lbl := fmt.Sprintf("%s_u%d", name, u)
 		next := fmt.Sprintf("%s_u%d", name, u/2)
 		if u == 1 {
-			next = name + "_done"
+			next = end
 		}
 		Label(lbl)
 		CMPQ(n, U32(u*s.lanes))
@@ -420,9 +417,6 @@ func vecBlocks(s isa, name string, n reg.GPVirtual, ptrs []reg.GPVirtual, big in
 		SUBQ(U32(u*s.lanes), n)
 		JMP(LabelRef(lbl))
 	}
-	Label(name + "_done")
-	VZEROUPPER()
-	RET()
 }
 
 // maddScalarKernels emits dst[i] += x[i]*s with the product rounded first
