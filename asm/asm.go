@@ -259,14 +259,7 @@ func ScalarChainF32(dst, src []float32, codes []uint8, s []float32) {
 	if len(src) < n {
 		shortInput("ScalarChain", "src", len(src), n)
 	}
-	if len(s) < len(codes) {
-		shortInput("ScalarChain", "s", len(s), len(codes))
-	}
-	for _, c := range codes {
-		if c >= numChainOps {
-			panic(fmt.Sprintf("asm: ScalarChainF32: unknown step code %d", c))
-		}
-	}
+	checkChain("ScalarChain", codes, s)
 	src = src[:n]
 	if len(codes) == 0 {
 		copy(dst, src)
@@ -278,6 +271,18 @@ func ScalarChainF32(dst, src []float32, codes []uint8, s []float32) {
 		dst, src = dst[m:], src[m:]
 	}
 	scalarChainGo(dst, src, codes, s)
+}
+
+// checkChain panics when s is shorter than codes or a code is unknown.
+func checkChain(fn string, codes []uint8, s []float32) {
+	if len(s) < len(codes) {
+		shortInput(fn, "s", len(s), len(codes))
+	}
+	for _, c := range codes {
+		if c >= numChainOps {
+			panic(fmt.Sprintf("asm: %sF32: unknown step code %d", fn, c))
+		}
+	}
 }
 
 // ScalarChainRowsF32 is ScalarChainF32 on rows rows of n elements:
@@ -298,14 +303,7 @@ func ScalarChainRowsF32(dst []float32, dstStride int, src []float32, srcStride, 
 	if need := (rows-1)*srcStride + n; srcStride < 0 || len(src) < need {
 		shortInput("ScalarChainRows", "src", len(src), need)
 	}
-	if len(s) < len(codes) {
-		shortInput("ScalarChainRows", "s", len(s), len(codes))
-	}
-	for _, c := range codes {
-		if c >= numChainOps {
-			panic(fmt.Sprintf("asm: ScalarChainRowsF32: unknown step code %d", c))
-		}
-	}
+	checkChain("ScalarChainRows", codes, s)
 	dspan, sspan := dst[:(rows-1)*dstStride+n], src[:(rows-1)*srcStride+n]
 	d0, d1 := uintptr(unsafe.Pointer(&dspan[0])), uintptr(unsafe.Pointer(&dspan[len(dspan)-1]))
 	s0, s1 := uintptr(unsafe.Pointer(&sspan[0])), uintptr(unsafe.Pointer(&sspan[len(sspan)-1]))

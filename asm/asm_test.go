@@ -462,15 +462,7 @@ func TestScalarChain(t *testing.T) {
 	sp := specials()
 	for _, l := range levels() {
 		for it := 0; it < 60; it++ {
-			codes := make([]uint8, r.Intn(11))
-			sc := make([]float32, len(codes))
-			for i := range codes {
-				codes[i] = uint8(r.Intn(int(numChainOps)))
-				sc[i] = (r.Float32()*2 - 1) * 4
-				if r.Intn(6) == 0 {
-					sc[i] = sp[r.Intn(len(sp))]
-				}
-			}
+			codes, sc := randChain(r, r.Intn(11), sp)
 			for _, n := range testSizes {
 				x := randInput(r, n, 30)
 				want := make([]float32, n)
@@ -500,20 +492,39 @@ func TestScalarChain(t *testing.T) {
 			}
 		}
 	}
-	for _, bad := range []func(){
+	mustPanic(t, "ScalarChainF32",
 		func() { ScalarChainF32(make([]float32, 4), make([]float32, 4), []uint8{numChainOps}, []float32{1}) },
 		func() { ScalarChainF32(make([]float32, 4), make([]float32, 3), []uint8{ChainAdd}, []float32{1}) },
 		func() {
 			ScalarChainF32(make([]float32, 4), make([]float32, 4), []uint8{ChainAdd, ChainMul}, []float32{1})
-		},
-	} {
+		})
+}
+
+// randChain draws n chain steps and their scalars, some of them special
+// values from sp.
+func randChain(r *rand.Rand, n int, sp []float32) ([]uint8, []float32) {
+	codes, sc := make([]uint8, n), make([]float32, n)
+	for i := range codes {
+		codes[i] = uint8(r.Intn(int(numChainOps)))
+		sc[i] = (r.Float32()*2 - 1) * 4
+		if r.Intn(6) == 0 {
+			sc[i] = sp[r.Intn(len(sp))]
+		}
+	}
+	return codes, sc
+}
+
+// mustPanic fails t for each of calls that returns instead of panicking.
+func mustPanic(t *testing.T, what string, calls ...func()) {
+	t.Helper()
+	for i, call := range calls {
 		func() {
 			defer func() {
 				if recover() == nil {
-					t.Error("bad ScalarChainF32 call did not panic")
+					t.Errorf("bad %s call %d did not panic", what, i)
 				}
 			}()
-			bad()
+			call()
 		}()
 	}
 }
@@ -680,15 +691,7 @@ func TestScalarChainRows(t *testing.T) {
 	sp := specials()
 	for _, l := range levels() {
 		for it := 0; it < 80; it++ {
-			codes := make([]uint8, r.Intn(6))
-			sc := make([]float32, len(codes))
-			for i := range codes {
-				codes[i] = uint8(r.Intn(int(numChainOps)))
-				sc[i] = (r.Float32()*2 - 1) * 4
-				if r.Intn(6) == 0 {
-					sc[i] = sp[r.Intn(len(sp))]
-				}
-			}
+			codes, sc := randChain(r, r.Intn(6), sp)
 			n := 1 + r.Intn(70)
 			rows := 1 + r.Intn(5)
 			ds, ss := n+r.Intn(5), n+r.Intn(5)
@@ -714,7 +717,7 @@ func TestScalarChainRows(t *testing.T) {
 		}
 	}
 	buf := make([]float32, 64)
-	for _, bad := range []func(){
+	mustPanic(t, "ScalarChainRowsF32",
 		func() {
 			ScalarChainRowsF32(make([]float32, 20), 10, make([]float32, 20), 10, 2, 10, []uint8{numChainOps}, []float32{1})
 		},
@@ -727,17 +730,7 @@ func TestScalarChainRows(t *testing.T) {
 		func() {
 			ScalarChainRowsF32(make([]float32, 20), 10, make([]float32, 20), 10, 2, 10, []uint8{ChainAdd}, nil)
 		},
-		func() { ScalarChainRowsF32(buf[8:], 10, buf, 10, 2, 10, []uint8{ChainAdd}, []float32{1}) },
-	} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Error("bad ScalarChainRowsF32 call did not panic")
-				}
-			}()
-			bad()
-		}()
-	}
+		func() { ScalarChainRowsF32(buf[8:], 10, buf, 10, 2, 10, []uint8{ChainAdd}, []float32{1}) })
 }
 
 // TestMaxRow checks MaxRowF32 against its twin at every level on rows

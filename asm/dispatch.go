@@ -346,12 +346,21 @@ func SgemmTileWide() (mr, nr int, ok bool) {
 // error when the level has no wide tile or a slice is too short.
 func SgemmKernelWide(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
 	mr, nr, ok := SgemmTileWide()
-	if !ok || kc < 0 || ldc < nr || !productOK(kc, mr, len(a)) || !productOK(kc, nr, len(b)) || !extentOK(mr, nr, ldc, len(c)) {
-		return fmt.Errorf("asm: SgemmKernelWide: kc=%d ldc=%d at level %s: no wide tile or buffers too short (a %d, b %d, c %d)",
-			kc, ldc, level, len(a), len(b), len(c))
+	if err := tileCallOK("SgemmKernelWide", "wide", mr, nr, ok, kc, len(a), len(b), len(c), ldc); err != nil {
+		return err
 	}
 	SgemmKernelWideUnchecked(kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)),
 		unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
+	return nil
+}
+
+// tileCallOK checks a micro-kernel call on an mr x nr tile that the level
+// may lack (ok false): kc, ldc and the lengths of a, b and c.
+func tileCallOK(fn, tile string, mr, nr int, ok bool, kc, na, nb, nc, ldc int) error {
+	if !ok || kc < 0 || ldc < nr || !productOK(kc, mr, na) || !productOK(kc, nr, nb) || !extentOK(mr, nr, ldc, nc) {
+		return fmt.Errorf("asm: %s: kc=%d ldc=%d at level %s: no %s tile or buffers too short (a %d, b %d, c %d)",
+			fn, kc, ldc, level, tile, na, nb, nc)
+	}
 	return nil
 }
 
@@ -378,9 +387,8 @@ func SgemmTileMid() (mr, nr int, ok bool) {
 // error when the level has no middle tile or a slice is too short.
 func SgemmKernelMid(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
 	mr, nr, ok := SgemmTileMid()
-	if !ok || kc < 0 || ldc < nr || !productOK(kc, mr, len(a)) || !productOK(kc, nr, len(b)) || !extentOK(mr, nr, ldc, len(c)) {
-		return fmt.Errorf("asm: SgemmKernelMid: kc=%d ldc=%d at level %s: no middle tile or buffers too short (a %d, b %d, c %d)",
-			kc, ldc, level, len(a), len(b), len(c))
+	if err := tileCallOK("SgemmKernelMid", "middle", mr, nr, ok, kc, len(a), len(b), len(c), ldc); err != nil {
+		return err
 	}
 	SgemmKernelMidUnchecked(kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)),
 		unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)

@@ -277,12 +277,8 @@ func chainKernels(s isa) {
 	name := "scalarChainF32" + s.suffix
 	text(name, "func(dst, src *float32, codes *uint8, sc *float32, nsteps, n int)")
 	Doc(fmt.Sprintf("%s computes dst[i] = the chain of steps codes[t] with scalars sc[t] applied to src[i], t < nsteps, for i < n; n is a multiple of %d and every code is below %d.", name, s.lanes, len(chainOps)))
-	dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
-	src := Load(Param("src"), GP64()).(reg.GPVirtual)
-	codes := Load(Param("codes"), GP64()).(reg.GPVirtual)
-	sc := Load(Param("sc"), GP64()).(reg.GPVirtual)
-	nt := Load(Param("nsteps"), GP64()).(reg.GPVirtual)
-	n := Load(Param("n"), GP64()).(reg.GPVirtual)
+	p := loadParams("dst", "src", "codes", "sc", "nsteps", "n")
+	dst, src, codes, sc, nt, n := p[0], p[1], p[2], p[3], p[4], p[5]
 	vecBlocks(s, name, n, []reg.GPVirtual{src, dst}, 8, func(u int, lbl string) {
 		chainBody(s, u, lbl, dst, src, codes, sc, nt)
 	})
@@ -327,6 +323,16 @@ func chainBody(s isa, u int, lbl string, dst, src, codes, sc reg.GPVirtual, nt O
 	}
 }
 
+// loadParams loads the named integer or pointer parameters into registers,
+// in order.
+func loadParams(names ...string) []reg.GPVirtual {
+	rs := make([]reg.GPVirtual, len(names))
+	for i, name := range names {
+		rs[i] = Load(Param(name), GP64()).(reg.GPVirtual)
+	}
+	return rs
+}
+
 // paramAddr is the memory operand of the current function's parameter
 // name, for arguments read where they are used.
 func paramAddr(name string) Mem {
@@ -346,12 +352,8 @@ func chainRowsKernels(s isa) {
 	name := "scalarChainRowsF32" + s.suffix
 	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, codes *uint8, sc *float32, nsteps int)")
 	Doc(fmt.Sprintf("%s computes, for r < rows, the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the n elements at src+r*srcStride bytes into dst+r*dstStride bytes; n >= %d, every code is below %d, and dst and src do not overlap.", name, s.lanes, len(chainOps)))
-	dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
-	src := Load(Param("src"), GP64()).(reg.GPVirtual)
-	rows := Load(Param("rows"), GP64()).(reg.GPVirtual)
-	n := Load(Param("n"), GP64()).(reg.GPVirtual)
-	codes := Load(Param("codes"), GP64()).(reg.GPVirtual)
-	sc := Load(Param("sc"), GP64()).(reg.GPVirtual)
+	p := loadParams("dst", "src", "rows", "n", "codes", "sc")
+	dst, src, rows, n, codes, sc := p[0], p[1], p[2], p[3], p[4], p[5]
 	nt := paramAddr("nsteps")
 	Label(name + "_row")
 	CMPQ(rows, Imm(0))
@@ -360,21 +362,9 @@ func chainRowsKernels(s isa) {
 	MOVQ(dst, d)
 	MOVQ(src, x)
 	MOVQ(n, k)
-	for u := 4; u >= 1; u /= 2 {
-		lbl := fmt.Sprintf("%s_u%d", name, u)
-		next := fmt.Sprintf("%s_u%d", name, u/2)
-		if u == 1 {
-			next = name + "_tail"
-		}
-		Label(lbl)
-		CMPQ(k, U32(u*s.lanes))
-		JL(LabelRef(next))
+	blockLoop(s, name, k, []reg.GPVirtual{d, x}, 4, name+"_tail", func(u int, lbl string) {
 		chainBody(s, u, lbl, d, x, codes, sc, nt)
-		ADDQ(U32(u*s.bytes), d)
-		ADDQ(U32(u*s.bytes), x)
-		SUBQ(U32(u*s.lanes), k)
-		JMP(LabelRef(lbl))
-	}
+	})
 	Label(name + "_tail")
 	TESTQ(k, k)
 	JZ(LabelRef(name + "_next"))
@@ -402,11 +392,20 @@ func chainRowsKernels(s isa) {
 // u vectors at the pointers (lbl prefixes its own labels), which then
 // advance; after the last block the kernel returns.
 func vecBlocks(s isa, name string, n reg.GPVirtual, ptrs []reg.GPVirtual, big int, body func(u int, lbl string)) {
+	blockLoop(s, name, n, ptrs, big, name+"_done", body)
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// blockLoop is vecBlocks' loop, jumping to the label end when fewer than
+// one vector is left (the caller places end).
+func blockLoop(s isa, name string, n reg.GPVirtual, ptrs []reg.GPVirtual, big int, end string, body func(u int, lbl string)) {
 	for u := big; u >= 1; u /= 2 {
 		lbl := fmt.Sprintf("%s_u%d", name, u)
 		next := fmt.Sprintf("%s_u%d", name, u/2)
 		if u == 1 {
-			next = name + "_done"
+			next = end
 		}
 		Label(lbl)
 		CMPQ(n, U32(u*s.lanes))
@@ -418,9 +417,6 @@ func vecBlocks(s isa, name string, n reg.GPVirtual, ptrs []reg.GPVirtual, big in
 		SUBQ(U32(u*s.lanes), n)
 		JMP(LabelRef(lbl))
 	}
-	Label(name + "_done")
-	VZEROUPPER()
-	RET()
 }
 
 // maddScalarKernels emits dst[i] += x[i]*s with the product rounded first
@@ -1100,27 +1096,11 @@ func maxRowKernels(s isa) {
 		accs[i] = s.vec()
 		VMOVUPS(cf(float32(math.Inf(-1))), accs[i])
 	}
-	var knan reg.OpmaskVirtual
-	var vnan reg.VecVirtual
-	if s.avx512 {
-		knan = K()
-		KXORW(knan, knan, knan)
-	} else {
-		vnan = s.vec()
-		VXORPS(vnan, vnan, vnan)
-	}
+	nan := newNaNFlag(s)
 	step := func(acc reg.VecVirtual, at Mem) {
 		v := s.vec()
 		VMOVUPS(at, v)
-		if s.avx512 {
-			k := K()
-			VCMPPS(U8(3), v, v, k) // unordered
-			KORW(k, knan, knan)
-		} else {
-			t := s.vec()
-			VCMPPS(U8(3), v, v, t)
-			VORPS(t, vnan, vnan)
-		}
+		nan.note(v)
 		VMAXPS(acc, v, acc) // v > acc ? v : acc (a NaN v leaves acc)
 	}
 	Label(name + "_four")
@@ -1159,15 +1139,54 @@ func maxRowKernels(s isa) {
 	VMAXSS(h, xl, xl)
 	mp := Load(Param("m"), GP64()).(reg.GPVirtual)
 	VMOVSS(xl, Mem{Base: mp})
-	r := GP64()
-	if s.avx512 {
-		KMOVW(knan, r.As32())
-	} else {
-		VMOVMSKPS(vnan, r.As32())
-	}
-	Store(r, ReturnIndex(0))
+	nan.ret()
 	VZEROUPPER()
 	RET()
+}
+
+// nanFlag accumulates whether any lane of the vectors it notes was NaN: an
+// opmask at AVX-512, a vector mask at AVX2.
+type nanFlag struct {
+	s isa
+	k reg.OpmaskVirtual
+	v reg.VecVirtual
+}
+
+// newNaNFlag emits a cleared flag.
+func newNaNFlag(s isa) nanFlag {
+	f := nanFlag{s: s}
+	if s.avx512 {
+		f.k = K()
+		KXORW(f.k, f.k, f.k)
+	} else {
+		f.v = s.vec()
+		VXORPS(f.v, f.v, f.v)
+	}
+	return f
+}
+
+// note emits: the flag |= some lane of x is NaN.
+func (f nanFlag) note(x reg.VecVirtual) {
+	if f.s.avx512 {
+		k := K()
+		VCMPPS(U8(3), x, x, k) // unordered
+		KORW(k, f.k, f.k)
+		return
+	}
+	t := f.s.vec()
+	VCMPPS(U8(3), x, x, t)
+	VORPS(t, f.v, f.v)
+}
+
+// ret emits the function's int result: nonzero when the flag is set.
+func (f nanFlag) ret() {
+	r := GP64()
+	if f.s.avx512 {
+		KMOVW(f.k, r.As32())
+	} else {
+		VMOVMSKPS(f.v, r.As32())
+	}
+	Store(r, ReturnIndex(0))
 }
 
 func reductionKernels(s isa) {
@@ -1198,16 +1217,9 @@ func reductionKernels(s isa) {
 			accs[i] = s.vec()
 			VMOVUPS(mem(accp, i*s.bytes), accs[i])
 		}
-		var knan reg.OpmaskVirtual
-		var vnan reg.VecVirtual
+		var nan nanFlag
 		if kind == "max" {
-			if s.avx512 {
-				knan = K()
-				KXORW(knan, knan, knan)
-			} else {
-				vnan = s.vec()
-				VXORPS(vnan, vnan, vnan)
-			}
+			nan = newNaNFlag(s)
 		}
 		Label(name + "_loop")
 		CMPQ(nblk, U32(0))
@@ -1224,15 +1236,7 @@ func reductionKernels(s isa) {
 			case "max":
 				v := s.vec()
 				VMOVUPS(mem(x, i*s.bytes), v)
-				if s.avx512 {
-					k := K()
-					VCMPPS(U8(3), v, v, k) // unordered
-					KORW(k, knan, knan)
-				} else {
-					t := s.vec()
-					VCMPPS(U8(3), v, v, t)
-					VORPS(t, vnan, vnan)
-				}
+				nan.note(v)
 				VMAXPS(accs[i], v, accs[i]) // v > acc ? v : acc
 			}
 		}
@@ -1247,13 +1251,7 @@ func reductionKernels(s isa) {
 			VMOVUPS(accs[i], mem(accp, i*s.bytes))
 		}
 		if kind == "max" {
-			r := GP64()
-			if s.avx512 {
-				KMOVW(knan, r.As32())
-			} else {
-				VMOVMSKPS(vnan, r.As32())
-			}
-			Store(r, ReturnIndex(0))
+			nan.ret()
 		}
 		VZEROUPPER()
 		RET()
