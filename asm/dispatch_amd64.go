@@ -285,6 +285,8 @@ func asmDotBlocks(x, y *float32, nblk int, acc *[64]float32) {
 	dotBlocksAVX2(x, y, nblk, acc)
 }
 
+func asmDot8(x, y *float32, n int, acc *[8]float32) { dot8F32AVX2(x, y, n, acc) }
+
 // asmMaxRow runs maxRowF32 on x[:n], n a positive multiple of the level's
 // vector (16 at AVX-512, 8 at AVX2).
 func asmMaxRow(x *float32, n int, m *float32) int {

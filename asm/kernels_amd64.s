@@ -6808,6 +6808,31 @@ interleave2F32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func dot8F32AVX2(x *float32, y *float32, n int, acc *[8]float32)
+// Requires: AVX
+TEXT ·dot8F32AVX2(SB), NOSPLIT, $0-32
+	MOVQ    x+0(FP), AX
+	MOVQ    y+8(FP), CX
+	MOVQ    n+16(FP), DX
+	MOVQ    acc+24(FP), BX
+	VMOVUPS (BX), Y0
+
+dot8F32AVX2_loop:
+	CMPQ    DX, $0x00000008
+	JL      dot8F32AVX2_done
+	VMOVUPS (AX), Y1
+	VMULPS  (CX), Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000008, DX
+	JMP     dot8F32AVX2_loop
+
+dot8F32AVX2_done:
+	VMOVUPS Y0, (BX)
+	VZEROUPPER
+	RET
+
 // func deinterleave2RowsAVX2(even *float32, odd *float32, src *float32, n int, rows int, dstStride int, srcStride int)
 // Requires: AVX, AVX2
 TEXT ·deinterleave2RowsAVX2(SB), NOSPLIT, $0-56

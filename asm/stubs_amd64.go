@@ -316,6 +316,11 @@ func deinterleave2F32AVX2(even *float32, odd *float32, src *float32, n int)
 //go:noescape
 func interleave2F32AVX2(dst *float32, even *float32, odd *float32, n int)
 
+// dot8F32AVX2 adds x[i]*y[i] (rounded) into acc[i%8] for i < n in index order; n is a multiple of 8.
+//
+//go:noescape
+func dot8F32AVX2(x *float32, y *float32, n int, acc *[8]float32)
+
 // deinterleave2RowsAVX2 sets even[r*dstStride+k] = src[r*srcStride+2k] and odd[r*dstStride+k] = src[r*srcStride+2k+1] for r < rows, k < n.
 //
 //go:noescape

@@ -82,6 +82,7 @@ func main() {
 	}
 	deinterleave2AVX2()
 	interleave2AVX2()
+	dot8AVX2()
 	deinterleave2RowsAVX2()
 	packAAVX2(8)
 	packAAVX2(4)
@@ -681,6 +682,37 @@ func tapMaxKernels(s isa) {
 				emitMaxNaN(s, acc, v, acc)
 			}
 		})
+}
+
+// dot8AVX2 emits dot8F32AVX2: acc[i%8] += x[i]*y[i] (the product rounded
+// first) for i < n, a multiple of 8, in index order: one 8-lane
+// accumulator, so each lane adds its products in the order of dot32's
+// eight partial sums; the twin fixes the NaN precedence of its operand
+// order (acc + p; x * y). Short rows (a layer norm's 128) are where the Go
+// loop was slow; AVX-512 uses it too.
+func dot8AVX2() {
+	name := "dot8F32AVX2"
+	text(name, "func(x, y *float32, n int, acc *[8]float32)")
+	Doc(name + " adds x[i]*y[i] (rounded) into acc[i%8] for i < n in index order; n is a multiple of 8.")
+	p := loadParams("x", "y", "n", "acc")
+	x, y, n, accp := p[0], p[1], p[2], p[3]
+	a := YMM()
+	VMOVUPS(Mem{Base: accp}, a)
+	Label(name + "_loop")
+	CMPQ(n, U32(8))
+	JL(LabelRef(name + "_done"))
+	v := YMM()
+	VMOVUPS(Mem{Base: x}, v)
+	VMULPS(Mem{Base: y}, v, v) // x * y
+	VADDPS(v, a, a)            // acc + p
+	ADDQ(U32(32), x)
+	ADDQ(U32(32), y)
+	SUBQ(U32(8), n)
+	JMP(LabelRef(name + "_loop"))
+	Label(name + "_done")
+	VMOVUPS(a, Mem{Base: accp})
+	VZEROUPPER()
+	RET()
 }
 
 // deinterleave2AVX2 splits pairs: even[k] = src[2k], odd[k] = src[2k+1]
