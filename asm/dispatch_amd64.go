@@ -180,6 +180,16 @@ func asmScalarChain(dst, src *float32, codes *uint8, sc *float32, nsteps, n int)
 	}
 }
 
+func asmScaleMulAdd(dst, x *float32, s float32, g, b *float32, n int) {
+	m := avx512Part(n)
+	if m > 0 {
+		scaleMulAddF32AVX512(dst, x, s, g, b, m)
+	}
+	if m < n {
+		scaleMulAddF32AVX2(elemAt(dst, m), elemAt(x, m), s, elemAt(g, m), elemAt(b, m), n-m)
+	}
+}
+
 // asmScalarChainRows runs the rows kernel of the widest level n fills
 // (n >= 8); strides are in elements.
 func asmScalarChainRows(dst *float32, dstStride int, src *float32, srcStride, rows, n int, codes *uint8, sc *float32, nsteps int) {

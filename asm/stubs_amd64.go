@@ -99,6 +99,11 @@ func scalarChainF32AVX512(dst *float32, src *float32, codes *uint8, sc *float32,
 //go:noescape
 func scalarChainRowsF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int)
 
+// scaleMulAddF32AVX512 computes dst[i] = (x[i]*s)*gain[i] + bias[i], each operation rounded, for i < n; n is a multiple of 16.
+//
+//go:noescape
+func scaleMulAddF32AVX512(dst *float32, x *float32, s float32, gain *float32, bias *float32, n int)
+
 // winoInF32AVX512 is the Winograd F(2x2,3x3) input transform of n tiles (a multiple of 16): see winogradKernels in asm/gen.
 //
 //go:noescape
@@ -249,6 +254,11 @@ func scalarChainF32AVX2(dst *float32, src *float32, codes *uint8, sc *float32, n
 //
 //go:noescape
 func scalarChainRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int)
+
+// scaleMulAddF32AVX2 computes dst[i] = (x[i]*s)*gain[i] + bias[i], each operation rounded, for i < n; n is a multiple of 8.
+//
+//go:noescape
+func scaleMulAddF32AVX2(dst *float32, x *float32, s float32, gain *float32, bias *float32, n int)
 
 // winoInF32AVX2 is the Winograd F(2x2,3x3) input transform of n tiles (a multiple of 8): see winogradKernels in asm/gen.
 //

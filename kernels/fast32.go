@@ -394,7 +394,5 @@ func normRowF32(o, x, g, b []float32, eps float64, rms bool) {
 	asm.SubScalarF32(o, x, mean)
 	v := dot32(o, o) / m
 	inv := float32(1 / math.Sqrt(float64(v)+eps))
-	asm.MulScalarF32(o, o, inv)
-	asm.MulF32(o, o, g)
-	asm.AddF32(o, o, b)
+	asm.ScaleMulAddF32(o, o, inv, g, b)
 }

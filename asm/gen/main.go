@@ -75,6 +75,7 @@ func main() {
 		tapMaxKernels(s)
 		chainKernels(s)
 		chainRowsKernels(s)
+		scaleMulAddKernels(s)
 		winogradKernels(s)
 		unaryKernels(s)
 		reductionKernels(s)
@@ -682,6 +683,28 @@ func tapMaxKernels(s isa) {
 				emitMaxNaN(s, acc, v, acc)
 			}
 		})
+}
+
+// scaleMulAddKernels emits dst[i] = (x[i]*s)*g[i] + b[i], each operation
+// rounded and in the operand order of MulScalarF32, MulF32 and AddF32 run
+// one after another (a layer norm's last three steps, in one pass).
+func scaleMulAddKernels(s isa) {
+	name := "scaleMulAddF32" + s.suffix
+	// (Not "g": the Go assembler's name of the goroutine register.)
+	text(name, "func(dst, x *float32, s float32, gain, bias *float32, n int)")
+	Doc(fmt.Sprintf("%s computes dst[i] = (x[i]*s)*gain[i] + bias[i], each operation rounded, for i < n; n is a multiple of %d.", name, s.lanes))
+	p := loadParams("dst", "x", "gain", "bias", "n")
+	dst, x, g, b, n := p[0], p[1], p[2], p[3], p[4]
+	sv := s.vec()
+	VBROADCASTSS(NewParamAddr("s", 16), sv)
+	loop(s, name, n, []reg.GPVirtual{dst, x, g, b}, 4, func(u int) {
+		v := s.vec()
+		VMOVUPS(mem(x, u*s.bytes), v)
+		VMULPS(sv, v, v)                // x * s
+		VMULPS(mem(g, u*s.bytes), v, v) // * g
+		VADDPS(mem(b, u*s.bytes), v, v) // + b
+		VMOVUPS(v, mem(dst, u*s.bytes))
+	})
 }
 
 // dot8AVX2 emits dot8F32AVX2: acc[i%8] += x[i]*y[i] (the product rounded
