@@ -862,7 +862,13 @@ func TestScaleMulAdd(t *testing.T) {
 		}
 	}
 	mustPanic(t, "ScaleMulAddF32",
-		func() { ScaleMulAddF32(make([]float32, 4), make([]float32, 3), 1, make([]float32, 4), make([]float32, 4)) },
-		func() { ScaleMulAddF32(make([]float32, 4), make([]float32, 4), 1, make([]float32, 3), make([]float32, 4)) },
-		func() { ScaleMulAddF32(make([]float32, 4), make([]float32, 4), 1, make([]float32, 4), make([]float32, 3)) })
+		func() {
+			ScaleMulAddF32(make([]float32, 4), make([]float32, 3), 1, make([]float32, 4), make([]float32, 4))
+		},
+		func() {
+			ScaleMulAddF32(make([]float32, 4), make([]float32, 4), 1, make([]float32, 3), make([]float32, 4))
+		},
+		func() {
+			ScaleMulAddF32(make([]float32, 4), make([]float32, 4), 1, make([]float32, 4), make([]float32, 3))
+		})
 }
