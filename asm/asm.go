@@ -417,6 +417,49 @@ func MaxRowF32(x []float32) (m float32, nan bool) {
 	return max(m, mt), nan || nt
 }
 
+// ScaleMulAddF32 sets dst[i] = (x[i]*s)*g[i] + b[i] for i < len(dst), each
+// operation rounded: the bits of MulScalarF32, MulF32 and AddF32 run one
+// after another (a layer norm's scale, gain and bias), in one pass. dst may
+// be x. It panics when x, g or b is shorter than dst.
+func ScaleMulAddF32(dst, x []float32, s float32, g, b []float32) {
+	n := len(dst)
+	for _, in := range []struct {
+		name string
+		v    []float32
+	}{{"x", x}, {"g", g}, {"b", b}} {
+		if len(in.v) < n {
+			shortInput("ScaleMulAdd", in.name, len(in.v), n)
+		}
+	}
+	x, g, b = x[:n], g[:n], b[:n]
+	if level != LevelGo && n >= vecWidth {
+		m := n - n%vecWidth
+		asmScaleMulAdd(&dst[0], &x[0], s, &g[0], &b[0], m)
+		dst, x, g, b = dst[m:], x[m:], g[m:], b[m:]
+	}
+	scaleMulAddGo(dst, x, s, g, b)
+}
+
+// Dot8F32 adds x[i]*y[i] (the product rounded) into acc[i%8] for i <
+// len(x) (a multiple of 8) in index order: the eight interleaved partial
+// sums of a short row's dot product, one 8-lane accumulator in asm. A NaN
+// product is x[i]'s NaN, else y[i]'s, and a NaN sum acc's, else the
+// product's (quieted), at every level. It panics when len(x) is not a
+// multiple of 8 or y is shorter than x.
+func Dot8F32(x, y []float32, acc *[8]float32) {
+	if len(x)%8 != 0 {
+		panic(fmt.Sprintf("asm: Dot8F32: %d elements, not a multiple of 8", len(x)))
+	}
+	if len(y) < len(x) {
+		shortInput("Dot8", "y", len(y), len(x))
+	}
+	if level == LevelGo || len(x) == 0 {
+		dot8Go(x, y, acc)
+		return
+	}
+	asmDot8(&x[0], &y[0], len(x), acc)
+}
+
 // DotF32 returns sum over i < len(x) of x[i]*y[i] (products rounded to
 // float32 before they are added, same order as ReduceSumF32). y must have
 // at least len(x) elements.

@@ -775,3 +775,100 @@ func TestMaxRow(t *testing.T) {
 		}
 	}
 }
+
+// TestDot8 checks Dot8F32 against its twin bit for bit at every level,
+// from a nonzero accumulator, on inputs with NaN payloads of both signs,
+// infinities and signed zeros (so the operand order shows).
+func TestDot8(t *testing.T) {
+	r := rand.New(rand.NewSource(14))
+	sp := []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.Copysign(0, -1)),
+		math.Float32frombits(0x7fc00001), math.Float32frombits(0xffc00123), math.Float32frombits(0x7fa00000)}
+	draw := func(n int) []float32 {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = float32(r.NormFloat64())
+			if r.Intn(5) == 0 {
+				x[i] = sp[r.Intn(len(sp))]
+			}
+		}
+		return x
+	}
+	for _, l := range levels() {
+		for it := 0; it < 200; it++ {
+			n := 8 * r.Intn(30)
+			x, y, init := draw(n), draw(n+r.Intn(3)), draw(8)
+			var want, got [8]float32
+			copy(want[:], init)
+			copy(got[:], init)
+			dot8Go(x, y, &want)
+			withLevel(t, l, func() { Dot8F32(x, y, &got) })
+			for i := range want {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("%s n=%d lane %d: %08x want %08x", l, n, i, math.Float32bits(got[i]), math.Float32bits(want[i]))
+				}
+			}
+		}
+	}
+	var acc [8]float32
+	mustPanic(t, "Dot8F32",
+		func() { Dot8F32(make([]float32, 9), make([]float32, 9), &acc) },
+		func() { Dot8F32(make([]float32, 8), make([]float32, 7), &acc) })
+}
+
+// TestScaleMulAdd checks ScaleMulAddF32 against MulScalarF32, MulF32 and
+// AddF32 run in turn at every level, bit for bit (NaN payloads included),
+// in place and not, with guard bands.
+func TestScaleMulAdd(t *testing.T) {
+	r := rand.New(rand.NewSource(15))
+	sp := specials()
+	for _, l := range levels() {
+		for _, n := range testSizes {
+			x, g, b := randInput(r, n, 30), randInput(r, n, 30), randInput(r, n, 30)
+			s := (r.Float32()*2 - 1) * 3
+			switch r.Intn(4) {
+			case 0:
+				s = sp[r.Intn(len(sp))]
+			case 1:
+				// NaN meeting NaN: which payload survives is the operand
+				// order of each step.
+				s = math.Float32frombits(0x7fc00042)
+				for i := 0; i < n; i += 3 {
+					x[i] = math.Float32frombits(0xffc00077)
+				}
+			}
+			want := make([]float32, n)
+			withLevel(t, l, func() {
+				MulScalarF32(want, x, s)
+				MulF32(want, want, g)
+				AddF32(want, want, b)
+			})
+			for _, inPlace := range []bool{false, true} {
+				off := 2
+				buf, dst := guarded(n, off)
+				src := x
+				if inPlace {
+					copy(dst, x)
+					src = dst
+				}
+				withLevel(t, l, func() { ScaleMulAddF32(dst, src, s, g, b) })
+				what := fmt.Sprintf("%s n=%d s=%v inPlace=%v", l, n, s, inPlace)
+				checkGuards(t, what, buf, n, off)
+				for i := range want {
+					if math.Float32bits(dst[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("%s: [%d] %08x want %08x", what, i, math.Float32bits(dst[i]), math.Float32bits(want[i]))
+					}
+				}
+			}
+		}
+	}
+	mustPanic(t, "ScaleMulAddF32",
+		func() {
+			ScaleMulAddF32(make([]float32, 4), make([]float32, 3), 1, make([]float32, 4), make([]float32, 4))
+		},
+		func() {
+			ScaleMulAddF32(make([]float32, 4), make([]float32, 4), 1, make([]float32, 3), make([]float32, 4))
+		},
+		func() {
+			ScaleMulAddF32(make([]float32, 4), make([]float32, 4), 1, make([]float32, 4), make([]float32, 3))
+		})
+}

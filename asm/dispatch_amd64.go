@@ -180,6 +180,16 @@ func asmScalarChain(dst, src *float32, codes *uint8, sc *float32, nsteps, n int)
 	}
 }
 
+func asmScaleMulAdd(dst, x *float32, s float32, g, b *float32, n int) {
+	m := avx512Part(n)
+	if m > 0 {
+		scaleMulAddF32AVX512(dst, x, s, g, b, m)
+	}
+	if m < n {
+		scaleMulAddF32AVX2(elemAt(dst, m), elemAt(x, m), s, elemAt(g, m), elemAt(b, m), n-m)
+	}
+}
+
 // asmScalarChainRows runs the rows kernel of the widest level n fills
 // (n >= 8); strides are in elements.
 func asmScalarChainRows(dst *float32, dstStride int, src *float32, srcStride, rows, n int, codes *uint8, sc *float32, nsteps int) {
@@ -284,6 +294,8 @@ func asmDotBlocks(x, y *float32, nblk int, acc *[64]float32) {
 	}
 	dotBlocksAVX2(x, y, nblk, acc)
 }
+
+func asmDot8(x, y *float32, n int, acc *[8]float32) { dot8F32AVX2(x, y, n, acc) }
 
 // asmMaxRow runs maxRowF32 on x[:n], n a positive multiple of the level's
 // vector (16 at AVX-512, 8 at AVX2).

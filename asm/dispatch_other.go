@@ -41,6 +41,12 @@ func asmSumBlocks(x *float32, nblk int, acc *[64]float32) {
 func asmDotBlocks(x, y *float32, nblk int, acc *[64]float32) {
 	panic("asm: no assembly in this build")
 }
+func asmScaleMulAdd(dst, x *float32, s float32, g, b *float32, n int) {
+	panic("asm: no assembly in this build")
+}
+func asmDot8(x, y *float32, n int, acc *[8]float32) {
+	panic("asm: no assembly in this build")
+}
 func asmMaxRow(x *float32, n int, m *float32) int {
 	panic("asm: no assembly in this build")
 }

@@ -2007,6 +2007,65 @@ scalarChainRowsF32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func scaleMulAddF32AVX512(dst *float32, x *float32, s float32, gain *float32, bias *float32, n int)
+// Requires: AVX, AVX512F
+TEXT ·scaleMulAddF32AVX512(SB), NOSPLIT, $0-48
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         gain+24(FP), DX
+	MOVQ         bias+32(FP), BX
+	MOVQ         n+40(FP), SI
+	VBROADCASTSS s+16(FP), Z0
+
+scaleMulAddF32AVX512_big:
+	CMPQ    SI, $0x00000040
+	JL      scaleMulAddF32AVX512_one
+	VMOVUPS (CX), Z1
+	VMULPS  Z0, Z1, Z1
+	VMULPS  (DX), Z1, Z1
+	VADDPS  (BX), Z1, Z1
+	VMOVUPS Z1, (AX)
+	VMOVUPS 64(CX), Z1
+	VMULPS  Z0, Z1, Z1
+	VMULPS  64(DX), Z1, Z1
+	VADDPS  64(BX), Z1, Z1
+	VMOVUPS Z1, 64(AX)
+	VMOVUPS 128(CX), Z1
+	VMULPS  Z0, Z1, Z1
+	VMULPS  128(DX), Z1, Z1
+	VADDPS  128(BX), Z1, Z1
+	VMOVUPS Z1, 128(AX)
+	VMOVUPS 192(CX), Z1
+	VMULPS  Z0, Z1, Z1
+	VMULPS  192(DX), Z1, Z1
+	VADDPS  192(BX), Z1, Z1
+	VMOVUPS Z1, 192(AX)
+	ADDQ    $0x00000100, AX
+	ADDQ    $0x00000100, CX
+	ADDQ    $0x00000100, DX
+	ADDQ    $0x00000100, BX
+	SUBQ    $0x00000040, SI
+	JMP     scaleMulAddF32AVX512_big
+
+scaleMulAddF32AVX512_one:
+	CMPQ    SI, $0x00000000
+	JE      scaleMulAddF32AVX512_done
+	VMOVUPS (CX), Z1
+	VMULPS  Z0, Z1, Z1
+	VMULPS  (DX), Z1, Z1
+	VADDPS  (BX), Z1, Z1
+	VMOVUPS Z1, (AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, DX
+	ADDQ    $0x00000040, BX
+	SUBQ    $0x00000010, SI
+	JMP     scaleMulAddF32AVX512_one
+
+scaleMulAddF32AVX512_done:
+	VZEROUPPER
+	RET
+
 // func winoInF32AVX512(v *float32, vstride int, p *float32, psub int, wq int, n int)
 // Requires: AVX, AVX512F
 TEXT ·winoInF32AVX512(SB), NOSPLIT, $0-48
@@ -5676,6 +5735,65 @@ scalarChainRowsF32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func scaleMulAddF32AVX2(dst *float32, x *float32, s float32, gain *float32, bias *float32, n int)
+// Requires: AVX
+TEXT ·scaleMulAddF32AVX2(SB), NOSPLIT, $0-48
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         gain+24(FP), DX
+	MOVQ         bias+32(FP), BX
+	MOVQ         n+40(FP), SI
+	VBROADCASTSS s+16(FP), Y0
+
+scaleMulAddF32AVX2_big:
+	CMPQ    SI, $0x00000020
+	JL      scaleMulAddF32AVX2_one
+	VMOVUPS (CX), Y1
+	VMULPS  Y0, Y1, Y1
+	VMULPS  (DX), Y1, Y1
+	VADDPS  (BX), Y1, Y1
+	VMOVUPS Y1, (AX)
+	VMOVUPS 32(CX), Y1
+	VMULPS  Y0, Y1, Y1
+	VMULPS  32(DX), Y1, Y1
+	VADDPS  32(BX), Y1, Y1
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS 64(CX), Y1
+	VMULPS  Y0, Y1, Y1
+	VMULPS  64(DX), Y1, Y1
+	VADDPS  64(BX), Y1, Y1
+	VMOVUPS Y1, 64(AX)
+	VMOVUPS 96(CX), Y1
+	VMULPS  Y0, Y1, Y1
+	VMULPS  96(DX), Y1, Y1
+	VADDPS  96(BX), Y1, Y1
+	VMOVUPS Y1, 96(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, BX
+	SUBQ    $0x00000020, SI
+	JMP     scaleMulAddF32AVX2_big
+
+scaleMulAddF32AVX2_one:
+	CMPQ    SI, $0x00000000
+	JE      scaleMulAddF32AVX2_done
+	VMOVUPS (CX), Y1
+	VMULPS  Y0, Y1, Y1
+	VMULPS  (DX), Y1, Y1
+	VADDPS  (BX), Y1, Y1
+	VMOVUPS Y1, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, DX
+	ADDQ    $0x00000020, BX
+	SUBQ    $0x00000008, SI
+	JMP     scaleMulAddF32AVX2_one
+
+scaleMulAddF32AVX2_done:
+	VZEROUPPER
+	RET
+
 // func winoInF32AVX2(v *float32, vstride int, p *float32, psub int, wq int, n int)
 // Requires: AVX
 TEXT ·winoInF32AVX2(SB), NOSPLIT, $0-48
@@ -6805,6 +6923,31 @@ interleave2F32AVX2_loop:
 	JMP        interleave2F32AVX2_loop
 
 interleave2F32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func dot8F32AVX2(x *float32, y *float32, n int, acc *[8]float32)
+// Requires: AVX
+TEXT ·dot8F32AVX2(SB), NOSPLIT, $0-32
+	MOVQ    x+0(FP), AX
+	MOVQ    y+8(FP), CX
+	MOVQ    n+16(FP), DX
+	MOVQ    acc+24(FP), BX
+	VMOVUPS (BX), Y0
+
+dot8F32AVX2_loop:
+	CMPQ    DX, $0x00000008
+	JL      dot8F32AVX2_done
+	VMOVUPS (AX), Y1
+	VMULPS  (CX), Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000008, DX
+	JMP     dot8F32AVX2_loop
+
+dot8F32AVX2_done:
+	VMOVUPS Y0, (BX)
 	VZEROUPPER
 	RET
 

@@ -99,6 +99,11 @@ func scalarChainF32AVX512(dst *float32, src *float32, codes *uint8, sc *float32,
 //go:noescape
 func scalarChainRowsF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int)
 
+// scaleMulAddF32AVX512 computes dst[i] = (x[i]*s)*gain[i] + bias[i], each operation rounded, for i < n; n is a multiple of 16.
+//
+//go:noescape
+func scaleMulAddF32AVX512(dst *float32, x *float32, s float32, gain *float32, bias *float32, n int)
+
 // winoInF32AVX512 is the Winograd F(2x2,3x3) input transform of n tiles (a multiple of 16): see winogradKernels in asm/gen.
 //
 //go:noescape
@@ -250,6 +255,11 @@ func scalarChainF32AVX2(dst *float32, src *float32, codes *uint8, sc *float32, n
 //go:noescape
 func scalarChainRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int)
 
+// scaleMulAddF32AVX2 computes dst[i] = (x[i]*s)*gain[i] + bias[i], each operation rounded, for i < n; n is a multiple of 8.
+//
+//go:noescape
+func scaleMulAddF32AVX2(dst *float32, x *float32, s float32, gain *float32, bias *float32, n int)
+
 // winoInF32AVX2 is the Winograd F(2x2,3x3) input transform of n tiles (a multiple of 8): see winogradKernels in asm/gen.
 //
 //go:noescape
@@ -315,6 +325,11 @@ func deinterleave2F32AVX2(even *float32, odd *float32, src *float32, n int)
 //
 //go:noescape
 func interleave2F32AVX2(dst *float32, even *float32, odd *float32, n int)
+
+// dot8F32AVX2 adds x[i]*y[i] (rounded) into acc[i%8] for i < n in index order; n is a multiple of 8.
+//
+//go:noescape
+func dot8F32AVX2(x *float32, y *float32, n int, acc *[8]float32)
 
 // deinterleave2RowsAVX2 sets even[r*dstStride+k] = src[r*srcStride+2k] and odd[r*dstStride+k] = src[r*srcStride+2k+1] for r < rows, k < n.
 //

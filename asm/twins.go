@@ -389,6 +389,34 @@ func dotBlocksGo(x, y []float32, nblk int, acc *[64]float32) {
 	}
 }
 
+// scaleMulAddGo is ScaleMulAddF32's loop: mulScalarGo, mulGo and addGo in
+// turn.
+func scaleMulAddGo(dst, x []float32, s float32, g, b []float32) {
+	mulScalarGo(dst, x, s)
+	mulGo(dst, dst, g)
+	addGo(dst, dst, b)
+}
+
+// dot8Go computes: for i, v := range x { acc[i%8] += v * y[i] }, a NaN
+// product being v's, then y[i]'s, and a NaN sum acc's, then the product's
+// (firstNaN: the kernel's operand order, which Go's commutative float
+// arithmetic does not fix).
+func dot8Go(x, y []float32, acc *[8]float32) {
+	y = y[:len(x)]
+	for i, v := range x {
+		p := v * y[i]
+		if p != p {
+			p = firstNaN(v, y[i], p)
+		}
+		a := acc[i%8]
+		s := a + p
+		if s != s {
+			s = firstNaN(a, p, s)
+		}
+		acc[i%8] = s
+	}
+}
+
 // maxRowGo computes: m := -Inf; for _, v := range x { if v != v { nan =
 // true }; if v > m { m = v } }.
 func maxRowGo(x []float32) (m float32, nan bool) {

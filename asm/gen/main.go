@@ -75,6 +75,7 @@ func main() {
 		tapMaxKernels(s)
 		chainKernels(s)
 		chainRowsKernels(s)
+		scaleMulAddKernels(s)
 		winogradKernels(s)
 		unaryKernels(s)
 		reductionKernels(s)
@@ -82,6 +83,7 @@ func main() {
 	}
 	deinterleave2AVX2()
 	interleave2AVX2()
+	dot8AVX2()
 	deinterleave2RowsAVX2()
 	packAAVX2(8)
 	packAAVX2(4)
@@ -681,6 +683,59 @@ func tapMaxKernels(s isa) {
 				emitMaxNaN(s, acc, v, acc)
 			}
 		})
+}
+
+// scaleMulAddKernels emits dst[i] = (x[i]*s)*g[i] + b[i], each operation
+// rounded and in the operand order of MulScalarF32, MulF32 and AddF32 run
+// one after another (a layer norm's last three steps, in one pass).
+func scaleMulAddKernels(s isa) {
+	name := "scaleMulAddF32" + s.suffix
+	// (Not "g": the Go assembler's name of the goroutine register.)
+	text(name, "func(dst, x *float32, s float32, gain, bias *float32, n int)")
+	Doc(fmt.Sprintf("%s computes dst[i] = (x[i]*s)*gain[i] + bias[i], each operation rounded, for i < n; n is a multiple of %d.", name, s.lanes))
+	p := loadParams("dst", "x", "gain", "bias", "n")
+	dst, x, g, b, n := p[0], p[1], p[2], p[3], p[4]
+	sv := s.vec()
+	VBROADCASTSS(NewParamAddr("s", 16), sv)
+	loop(s, name, n, []reg.GPVirtual{dst, x, g, b}, 4, func(u int) {
+		v := s.vec()
+		VMOVUPS(mem(x, u*s.bytes), v)
+		VMULPS(sv, v, v)                // x * s
+		VMULPS(mem(g, u*s.bytes), v, v) // * g
+		VADDPS(mem(b, u*s.bytes), v, v) // + b
+		VMOVUPS(v, mem(dst, u*s.bytes))
+	})
+}
+
+// dot8AVX2 emits dot8F32AVX2: acc[i%8] += x[i]*y[i] (the product rounded
+// first) for i < n, a multiple of 8, in index order: one 8-lane
+// accumulator, so each lane adds its products in the order of dot32's
+// eight partial sums; the twin fixes the NaN precedence of its operand
+// order (acc + p; x * y). Short rows (a layer norm's 128) are where the Go
+// loop was slow; AVX-512 uses it too.
+func dot8AVX2() {
+	name := "dot8F32AVX2"
+	text(name, "func(x, y *float32, n int, acc *[8]float32)")
+	Doc(name + " adds x[i]*y[i] (rounded) into acc[i%8] for i < n in index order; n is a multiple of 8.")
+	p := loadParams("x", "y", "n", "acc")
+	x, y, n, accp := p[0], p[1], p[2], p[3]
+	a := YMM()
+	VMOVUPS(Mem{Base: accp}, a)
+	Label(name + "_loop")
+	CMPQ(n, U32(8))
+	JL(LabelRef(name + "_done"))
+	v := YMM()
+	VMOVUPS(Mem{Base: x}, v)
+	VMULPS(Mem{Base: y}, v, v) // x * y
+	VADDPS(v, a, a)            // acc + p
+	ADDQ(U32(32), x)
+	ADDQ(U32(32), y)
+	SUBQ(U32(8), n)
+	JMP(LabelRef(name + "_loop"))
+	Label(name + "_done")
+	VMOVUPS(a, Mem{Base: accp})
+	VZEROUPPER()
+	RET()
 }
 
 // deinterleave2AVX2 splits pairs: even[k] = src[2k], odd[k] = src[2k+1]

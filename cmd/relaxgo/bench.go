@@ -39,6 +39,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	fn := fs.String("func", "main", "function to time")
 	inputs := fs.String("inputs", "", "arguments (.npz): by parameter name, else by position")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the timed calls to this file (with --mode=both, one per mode: FILE.bytecode.ext, FILE.compiled.ext)")
+	memprofile := fs.String("memprofile", "", "record every allocation (exact counts, loading included; slows code that allocates) and write the allocation profile (pprof allocs; go tool pprof -sample_index=alloc_objects) to this file; per mode as --cpuprofile")
 	number := fs.Int("n", 0, "timed calls per mode (0: as many as fit in about a second, at least 10)")
 	var extra multiFlag
 	fs.Var(&extra, "go", "a Go file compiled into the runner, e.g. registering packed functions (repeatable)")
@@ -52,15 +53,17 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	if *mode != "bytecode" && *mode != "compiled" && *mode != "both" {
 		return usageError(fs, stderr, "unknown --mode=%s (want bytecode, compiled or both)", *mode)
 	}
-	if *cpuprofile != "" {
-		p, err := filepath.Abs(*cpuprofile)
-		if err != nil {
-			fmt.Fprintln(stderr, "relaxgo bench:", err)
-			return 1
+	for _, path := range []*string{cpuprofile, memprofile} {
+		if *path != "" {
+			p, err := filepath.Abs(*path)
+			if err != nil {
+				fmt.Fprintln(stderr, "relaxgo bench:", err)
+				return 1
+			}
+			*path = p
 		}
-		*cpuprofile = p
 	}
-	results, err := bench(&cf, file, *fn, *mode, *inputs, *threads, *number, *cpuprofile, extra, stderr)
+	results, err := bench(&cf, file, *fn, *mode, *inputs, *threads, *number, benchProfiles{*cpuprofile, *memprofile}, extra, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "relaxgo bench:", err)
 		return 1
@@ -78,7 +81,10 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 }
 
 // bench builds the runner and times fn in the requested modes.
-func bench(cf *compileFlags, module, fn, mode, inputs string, threads, number int, cpuprofile string, extra []string, stderr io.Writer) ([]benchResult, error) {
+// benchProfiles names the profiles a bench run writes ("" for none).
+type benchProfiles struct{ cpu, mem string }
+
+func bench(cf *compileFlags, module, fn, mode, inputs string, threads, number int, profiles benchProfiles, extra []string, stderr io.Writer) ([]benchResult, error) {
 	cf.inputs = inputs
 	res, err := cf.compile(module, stderr)
 	if err != nil {
@@ -110,8 +116,9 @@ func bench(cf *compileFlags, module, fn, mode, inputs string, threads, number in
 	if err := tensorio.WriteNPZFile(inPath, in); err != nil {
 		return nil, err
 	}
-	runner := func(n int, profile string) ([]benchResult, error) {
-		cmd := exec.Command(bin, "-fn", fn, "-mode", mode, "-in", inPath, "-bench", strconv.Itoa(n), "-threads", strconv.Itoa(threads), "-cpuprofile", profile)
+	runner := func(n int, profiles benchProfiles) ([]benchResult, error) {
+		cmd := exec.Command(bin, "-fn", fn, "-mode", mode, "-in", inPath, "-bench", strconv.Itoa(n), "-threads", strconv.Itoa(threads),
+			"-cpuprofile", profiles.cpu, "-memprofile", profiles.mem)
 		var out, errOut bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errOut
 		if err := cmd.Run(); err != nil {
@@ -130,7 +137,7 @@ func bench(cf *compileFlags, module, fn, mode, inputs string, threads, number in
 	}
 	if number <= 0 {
 		// Calibrate: a short run, then enough calls for about a second per mode.
-		probe, err := runner(10, "")
+		probe, err := runner(10, benchProfiles{})
 		if err != nil {
 			return nil, err
 		}
@@ -141,5 +148,5 @@ func bench(cf *compileFlags, module, fn, mode, inputs string, threads, number in
 			}
 		}
 	}
-	return runner(number, cpuprofile)
+	return runner(number, profiles)
 }

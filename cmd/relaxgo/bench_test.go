@@ -12,7 +12,8 @@ import (
 )
 
 // TestBenchCPUProfile times a module in both modes with --cpuprofile and
-// checks that each mode wrote its own profile (gzip-compressed pprof data).
+// --memprofile and checks that each mode wrote its own profiles
+// (gzip-compressed pprof data).
 func TestBenchCPUProfile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a generated runner")
@@ -31,8 +32,9 @@ func TestBenchCPUProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	prof := filepath.Join(dir, "cpu.pprof")
+	mem := filepath.Join(dir, "mem.pprof")
 	var stdout, stderr bytes.Buffer
-	code := runBench([]string{"--mode=both", "-n", "20", "--inputs", in, "--cpuprofile", prof, "testdata/inplace.py"}, &stdout, &stderr)
+	code := runBench([]string{"--mode=both", "-n", "20", "--inputs", in, "--cpuprofile", prof, "--memprofile", mem, "testdata/inplace.py"}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
@@ -40,12 +42,14 @@ func TestBenchCPUProfile(t *testing.T) {
 		t.Errorf("no ratio line in:\n%s", stdout.String())
 	}
 	for _, mode := range []string{"bytecode", "compiled"} {
-		b, err := os.ReadFile(filepath.Join(dir, "cpu."+mode+".pprof"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
-			t.Errorf("%s profile is not gzip-compressed pprof data (%d bytes)", mode, len(b))
+		for _, kind := range []string{"cpu", "mem"} {
+			b, err := os.ReadFile(filepath.Join(dir, kind+"."+mode+".pprof"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+				t.Errorf("%s %s profile is not gzip-compressed pprof data (%d bytes)", mode, kind, len(b))
+			}
 		}
 	}
 }

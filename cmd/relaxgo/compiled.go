@@ -72,7 +72,13 @@ func run() error {
 	bench := flag.Int("bench", 0, "timed calls per mode (0: run once)")
 	threads := flag.Int("threads", 0, "kernel threads (0: GOMAXPROCS)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the timed calls (-bench) to this file")
+	memprofile := flag.String("memprofile", "", "record every allocation and write the allocs profile to this file after the timed calls (-bench)")
 	flag.Parse()
+	if *memprofile != "" {
+		// Every allocation, from the start: exact counts, loading included
+		// (under its own stacks), at some cost to allocating code's timing.
+		goruntime.MemProfileRate = 1
+	}
 	kernels.SetNumThreads(*threads)
 	m, err := model.New()
 	if err != nil {
@@ -147,6 +153,20 @@ func run() error {
 			}
 			goruntime.ReadMemStats(&after)
 			calls := float64(len(samples) * batch)
+			if *memprofile != "" {
+				goruntime.GC() // the profile reflects allocations as of the last GC
+				f, err := os.Create(profilePath(*memprofile, md, *mode))
+				if err != nil {
+					return err
+				}
+				err = pprof.Lookup("allocs").WriteTo(f, 0)
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+				if err != nil {
+					return err
+				}
+			}
 			if *cpuprofile != "" {
 				pprof.StopCPUProfile()
 			}
