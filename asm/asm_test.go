@@ -38,6 +38,18 @@ func guarded(n, off int) (buf, s []float32) {
 	return buf, buf[guard+off : guard+off+n]
 }
 
+// guardedIO is guarded's output with the input to run on it: x, or with
+// inPlace a copy of x in the output itself.
+func guardedIO(n, off int, x []float32, inPlace bool) (buf, dst, src []float32) {
+	buf, dst = guarded(n, off)
+	src = x
+	if inPlace {
+		copy(dst, x)
+		src = dst
+	}
+	return buf, dst, src
+}
+
 // seededC returns a guarded C tile of rows rows of nr values, ldc apart
 // (n elements in all, off past the guard), holding i-j at (i, j), its copy
 // for the twin (want), and a NaN at c[0] when beta is 0 (a kernel must not
@@ -474,12 +486,7 @@ func TestScalarChain(t *testing.T) {
 				})
 				for _, inPlace := range []bool{false, true} {
 					off := 3
-					buf, dst := guarded(n, off)
-					src := x
-					if inPlace {
-						copy(dst, x)
-						src = dst
-					}
+					buf, dst, src := guardedIO(n, off, x, inPlace)
 					withLevel(t, l, func() { ScalarChainF32(dst, src, codes, sc) })
 					what := fmt.Sprintf("%s/codes=%v/n=%d/inPlace=%v", l, codes, n, inPlace)
 					checkGuards(t, what, buf, n, off)
@@ -844,12 +851,7 @@ func TestScaleMulAdd(t *testing.T) {
 			})
 			for _, inPlace := range []bool{false, true} {
 				off := 2
-				buf, dst := guarded(n, off)
-				src := x
-				if inPlace {
-					copy(dst, x)
-					src = dst
-				}
+				buf, dst, src := guardedIO(n, off, x, inPlace)
 				withLevel(t, l, func() { ScaleMulAddF32(dst, src, s, g, b) })
 				what := fmt.Sprintf("%s n=%d s=%v inPlace=%v", l, n, s, inPlace)
 				checkGuards(t, what, buf, n, off)
