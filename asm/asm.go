@@ -144,27 +144,8 @@ func TapMaxF32(dst, base []float32, offs []int, lo float32) {
 	tapMaxGo(dst, base, offs, lo)
 }
 
-// Deinterleave2F32 sets even[k] = src[2k] and odd[k] = src[2k+1] for
-// k < len(even). It panics when len(odd) < len(even) or
-// len(src) < 2*len(even).
-func Deinterleave2F32(even, odd, src []float32) {
-	n := len(even)
-	if len(odd) < n {
-		shortInput("Deinterleave2", "odd", len(odd), n)
-	}
-	if len(src) < 2*n {
-		shortInput("Deinterleave2", "src", len(src), 2*n)
-	}
-	if level != LevelGo && n >= 8 {
-		m := n - n%8
-		asmDeinterleave2(&even[0], &odd[0], &src[0], m)
-		even, odd, src = even[m:], odd[m:], src[2*m:]
-	}
-	deinterleave2Go(even, odd, src)
-}
-
 // Interleave2F32 sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k <
-// len(even), Deinterleave2F32's inverse. It panics when len(odd) <
+// len(even), Deinterleave2RowsF32's inverse on one row. It panics when len(odd) <
 // len(even) or len(dst) < 2*len(even).
 func Interleave2F32(dst, even, odd []float32) {
 	n := len(even)
@@ -423,13 +404,14 @@ func MaxRowF32(x []float32) (m float32, nan bool) {
 // be x. It panics when x, g or b is shorter than dst.
 func ScaleMulAddF32(dst, x []float32, s float32, g, b []float32) {
 	n := len(dst)
-	for _, in := range []struct {
-		name string
-		v    []float32
-	}{{"x", x}, {"g", g}, {"b", b}} {
-		if len(in.v) < n {
-			shortInput("ScaleMulAdd", in.name, len(in.v), n)
-		}
+	if len(x) < n {
+		shortInput("ScaleMulAdd", "x", len(x), n)
+	}
+	if len(g) < n {
+		shortInput("ScaleMulAdd", "g", len(g), n)
+	}
+	if len(b) < n {
+		shortInput("ScaleMulAdd", "b", len(b), n)
 	}
 	x, g, b = x[:n], g[:n], b[:n]
 	if level != LevelGo && n >= vecWidth {

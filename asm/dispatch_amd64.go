@@ -153,8 +153,6 @@ func asmScalar(o op, dst, x *float32, s float32, n int) {
 	}
 }
 
-func asmDeinterleave2(even, odd, src *float32, n int) { deinterleave2F32AVX2(even, odd, src, n) }
-
 func asmInterleave2(dst, even, odd *float32, n int) { interleave2F32AVX2(dst, even, odd, n) }
 
 func asmPackA(rows int, dst, src *float32, mr, lda, kc int) {

@@ -15,7 +15,6 @@ func init() { install(startLevel()) }
 func asmBinary(o op, dst, x, y *float32, n int)         { panic("asm: no assembly in this build") }
 func asmScalar(o op, dst, x *float32, s float32, n int) { panic("asm: no assembly in this build") }
 func asmUnary(o op, dst, x *float32, n int)             { panic("asm: no assembly in this build") }
-func asmDeinterleave2(even, odd, src *float32, n int)   { panic("asm: no assembly in this build") }
 func asmInterleave2(dst, even, odd *float32, n int)     { panic("asm: no assembly in this build") }
 func asmScalarChain(dst, src *float32, codes *uint8, sc *float32, nsteps, n int) {
 	panic("asm: no assembly in this build")

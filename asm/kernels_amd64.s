@@ -6868,35 +6868,6 @@ maxRowF32AVX2_fold:
 	VZEROUPPER
 	RET
 
-// func deinterleave2F32AVX2(even *float32, odd *float32, src *float32, n int)
-// Requires: AVX, AVX2
-TEXT ·deinterleave2F32AVX2(SB), NOSPLIT, $0-32
-	MOVQ even+0(FP), AX
-	MOVQ odd+8(FP), CX
-	MOVQ src+16(FP), DX
-	MOVQ n+24(FP), BX
-
-deinterleave2F32AVX2_loop:
-	CMPQ    BX, $0x00000008
-	JL      deinterleave2F32AVX2_done
-	VMOVUPS (DX), Y0
-	VMOVUPS 32(DX), Y1
-	VSHUFPS $0x88, Y1, Y0, Y2
-	VSHUFPS $0xdd, Y1, Y0, Y0
-	VPERMPD $0xd8, Y2, Y2
-	VPERMPD $0xd8, Y0, Y0
-	VMOVUPS Y2, (AX)
-	VMOVUPS Y0, (CX)
-	ADDQ    $0x00000040, DX
-	ADDQ    $0x00000020, AX
-	ADDQ    $0x00000020, CX
-	SUBQ    $0x00000008, BX
-	JMP     deinterleave2F32AVX2_loop
-
-deinterleave2F32AVX2_done:
-	VZEROUPPER
-	RET
-
 // func interleave2F32AVX2(dst *float32, even *float32, odd *float32, n int)
 // Requires: AVX
 TEXT ·interleave2F32AVX2(SB), NOSPLIT, $0-32

@@ -316,11 +316,6 @@ func maxBlocksAVX2(x *float32, nblk int, acc *[64]float32) int
 //go:noescape
 func maxRowF32AVX2(x *float32, n int, m *float32) int
 
-// deinterleave2F32AVX2 sets even[k] = src[2k] and odd[k] = src[2k+1] for k < n; n is a multiple of 8.
-//
-//go:noescape
-func deinterleave2F32AVX2(even *float32, odd *float32, src *float32, n int)
-
 // interleave2F32AVX2 sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k < n; n is a multiple of 8.
 //
 //go:noescape

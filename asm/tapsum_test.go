@@ -92,41 +92,8 @@ func TestTapSumBounds(t *testing.T) {
 	}
 }
 
-// TestDeinterleave2 compares Deinterleave2F32 with its twin at every level
-// on odd lengths, with guard bands.
-func TestDeinterleave2(t *testing.T) {
-	defer func(l Level) { _ = SetLevel(l) }(CurrentLevel())
-	for _, l := range levels() {
-		if err := SetLevel(l); err != nil {
-			t.Fatal(err)
-		}
-		for _, n := range []int{0, 1, 7, 8, 9, 17, 64, 101} {
-			src := make([]float32, 2*n+1)
-			for i := range src {
-				src[i] = float32(i) + 0.5
-			}
-			buf := make([]float32, 2*n+64)
-			for i := range buf {
-				buf[i] = 777
-			}
-			even, odd := buf[16:16+n], buf[32+n:32+2*n]
-			Deinterleave2F32(even, odd, src)
-			for k := 0; k < n; k++ {
-				if even[k] != src[2*k] || odd[k] != src[2*k+1] {
-					t.Fatalf("%s n=%d: [%d] = %v, %v", l, n, k, even[k], odd[k])
-				}
-			}
-			for i := 0; i < 16; i++ {
-				if buf[i] != 777 || buf[16+n+i] != 777 || buf[len(buf)-1-i] != 777 {
-					t.Fatalf("%s n=%d: wrote outside even/odd", l, n)
-				}
-			}
-		}
-	}
-}
-
 // TestInterleave2 checks Interleave2F32 at every level on odd lengths, with
-// guard bands, and that it undoes Deinterleave2F32.
+// guard bands, and that Deinterleave2RowsF32 on one row undoes it.
 func TestInterleave2(t *testing.T) {
 	defer func(l Level) { _ = SetLevel(l) }(CurrentLevel())
 	for _, l := range levels() {
@@ -155,7 +122,7 @@ func TestInterleave2(t *testing.T) {
 				}
 			}
 			e2, o2 := make([]float32, n), make([]float32, n)
-			Deinterleave2F32(e2, o2, dst)
+			Deinterleave2RowsF32(e2, o2, n, dst, 2*n, 1, n)
 			for k := range e2 {
 				if e2[k] != even[k] || o2[k] != odd[k] {
 					t.Fatalf("%s n=%d: round trip [%d]", l, n, k)

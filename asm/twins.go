@@ -114,7 +114,8 @@ func tapMaxGo(dst, base []float32, offs []int, lo float32) {
 	}
 }
 
-// deinterleave2Go is Deinterleave2F32's loop.
+// deinterleave2Go is one row of Deinterleave2RowsF32: even[k] = src[2k],
+// odd[k] = src[2k+1].
 func deinterleave2Go(even, odd, src []float32) {
 	for k := range even {
 		even[k], odd[k] = src[2*k], src[2*k+1]

@@ -169,8 +169,8 @@ func (c *rowChain) applyAt(seg []float32, i, pos, rowLen int) {
 
 // applyRows writes rows rows of n elements of row i (output channel i) to
 // dst (dstStride apart), read from src (srcStride apart) and put through
-// the chain: the bits of applyAt, provided no element sits in a
-// one-element chunk (row length % ewChunk != 1). dst must not overlap src.
+// the chain: the bits of applyAt where chainRows allows it. dst must not
+// overlap src.
 func (c *rowChain) applyRows(dst []float32, dstStride int, src []float32, srcStride, rows, n, i int) {
 	ns := len(c.codes)
 	asm.ScalarChainRowsF32(dst, dstStride, src, srcStride, rows, n, c.codes, c.table[i*ns:(i+1)*ns])
@@ -187,9 +187,12 @@ func (c *rowChain) applyRows(dst []float32, dstStride int, src []float32, srcStr
 // two steps) 126 → 117 µs for the whole model in one pass.
 const chainRowsPerStep = 32
 
-// chainRows reports whether rows of n elements go through c while copied.
-func (c *rowChain) chainRows(n int) bool {
-	return c != nil && n >= chainRowsPerStep*len(c.codes)
+// chainRows reports whether rows of n elements of an output row (plane) of
+// rowLen go through c while copied: rows long enough for the chain, and no
+// element in a one-element chunk, where applyAt's bits differ (rowLen %
+// ewChunk == 1).
+func (c *rowChain) chainRows(n, rowLen int) bool {
+	return c != nil && n >= chainRowsPerStep*len(c.codes) && rowLen%ewChunk != 1
 }
 
 // copyRows copies rows rows of n elements from src (srcStride apart) to dst
@@ -210,11 +213,11 @@ func copyRows(dst []float32, dstStride int, src []float32, srcStride, rows, n in
 
 // planeFrom writes the plane dst (rows rows of n, contiguous) from src,
 // whose rows are srcStride apart, and runs the chain of channel i on it
-// (apply's bits): in one pass when c.chainRows(n), else copied and then
+// (apply's bits): in one pass when c.chainRows allows, else copied and then
 // chained over the whole plane. A nil chain only copies. dst must
 // not overlap src.
 func (c *rowChain) planeFrom(dst, src []float32, srcStride, rows, n, i int) {
-	if c.chainRows(n) && rows*n%ewChunk != 1 {
+	if c.chainRows(n, rows*n) {
 		c.applyRows(dst, n, src, srcStride, rows, n, i)
 		return
 	}

@@ -392,13 +392,11 @@ func (j *convIndirectJob) items(lo, hi int) {
 		}
 		// The valid pixels of the chunk's flat columns [f0, f1), as runs
 		// of output rows, go to out: through the chain in the same pass
-		// when its bits allow (no one-element chunk in applyAt) and rows
-		// are long enough for the chain (chainRows), else copied and then
-		// chained in place.
+		// where chainRows allows, else copied and then chained in place.
 		f0, f1 := jp0*nr, min(jp1*nr, j.ntot)
 		ow, ws := j.g.ow, j.ws
 		pix := j.g.oh * ow
-		fused := j.chain.chainRows(ow) && pix%ewChunk != 1
+		fused := j.chain.chainRows(ow, pix)
 		var segBuf [4]rowRun
 		for _, sg := range outRowRuns(segBuf[:0], f0, f1, ws, ow) {
 			d0 := sg.oy*ow + sg.a - sg.oy*ws

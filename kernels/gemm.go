@@ -305,15 +305,13 @@ func sgemm(transA bool, m, n, k int, alpha float32, a []float32, lda int, src *g
 func sgemmOn(serial, transA bool, m, n, k int, alpha float32, a []float32, lda int, src *gemmB, pb *PackedB, beta float32, c []float32, ldc int, pa *packedA) {
 	j := getGemmJob()
 	j.transA, j.m, j.n, j.k, j.alpha, j.a, j.lda = transA, m, n, k, alpha, a, lda
-	if pb == nil {
-		j.b = *src
-	}
-	j.pb = nil
 	if pb != nil {
 		// A copy, so that the caller's PackedB (often a local) does not
 		// escape into the pooled job.
 		j.pbv = *pb
 		j.pb = &j.pbv
+	} else {
+		j.b = *src
 	}
 	j.beta, j.c, j.ldc = beta, c, ldc
 	j.pa, j.serial = pa, serial

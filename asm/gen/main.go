@@ -81,7 +81,6 @@ func main() {
 		reductionKernels(s)
 		maxRowKernels(s)
 	}
-	deinterleave2AVX2()
 	interleave2AVX2()
 	dot8AVX2()
 	deinterleave2RowsAVX2()
@@ -738,20 +737,6 @@ func dot8AVX2() {
 	RET()
 }
 
-// deinterleave2AVX2 splits pairs: even[k] = src[2k], odd[k] = src[2k+1]
-// (a stride-2 convolution's input rows by column parity). Pure data
-// movement, so the AVX-512 level uses it too.
-func deinterleave2AVX2() {
-	name := "deinterleave2F32AVX2"
-	text(name, "func(even, odd, src *float32, n int)")
-	Doc(name + " sets even[k] = src[2k] and odd[k] = src[2k+1] for k < n; n is a multiple of 8.")
-	even := Load(Param("even"), GP64()).(reg.GPVirtual)
-	odd := Load(Param("odd"), GP64()).(reg.GPVirtual)
-	src := Load(Param("src"), GP64()).(reg.GPVirtual)
-	n := Load(Param("n"), GP64()).(reg.GPVirtual)
-	loop8(name, n, func() { deinterleave8(even, odd, src, n) })
-}
-
 // loop8 emits the loop of a pair-moving kernel: body, which moves 8 pairs
 // and advances its pointers and n, runs while n >= 8; then the kernel
 // returns.
@@ -766,7 +751,7 @@ func loop8(name string, n reg.GPVirtual, body func()) {
 	RET()
 }
 
-// interleave2AVX2 is deinterleave2AVX2's inverse: dst[2k] = even[k],
+// interleave2AVX2 is the inverse of deinterleave2RowsAVX2 on one row: dst[2k] = even[k],
 // dst[2k+1] = odd[k] (the Winograd convolution's output columns). Pure
 // data movement, so the AVX-512 level uses it too.
 func interleave2AVX2() {
@@ -795,7 +780,7 @@ func interleave2AVX2() {
 	})
 }
 
-// deinterleave2RowsAVX2 emits deinterleave2AVX2 over rows: row r reads src
+// deinterleave2RowsAVX2 splits pairs by column parity over rows: row r reads src
 // + r*srcStride and writes even/odd + r*dstStride (strides in elements),
 // n pairs per row, the last n%8 with scalar moves.
 func deinterleave2RowsAVX2() {

@@ -80,10 +80,10 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// bench builds the runner and times fn in the requested modes.
 // benchProfiles names the profiles a bench run writes ("" for none).
 type benchProfiles struct{ cpu, mem string }
 
+// bench builds the runner and times fn in the requested modes.
 func bench(cf *compileFlags, module, fn, mode, inputs string, threads, number int, profiles benchProfiles, extra []string, stderr io.Writer) ([]benchResult, error) {
 	cf.inputs = inputs
 	res, err := cf.compile(module, stderr)
