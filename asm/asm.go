@@ -144,6 +144,39 @@ func TapMaxF32(dst, base []float32, offs []int, lo float32) {
 	tapMaxGo(dst, base, offs, lo)
 }
 
+// MaxPool2x2F32 is a 2x2 max pooling at stride 2 without padding, on rows
+// output rows of n values (dstStride apart) from 2*rows source rows of at
+// least 2n values (srcStride apart): dst[r*dstStride+k] is TapMaxF32's
+// maximum from lo over the window's four taps src[2r*srcStride+2k],
+// src[2r*srcStride+2k+1], src[(2r+1)*srcStride+2k] and
+// src[(2r+1)*srcStride+2k+1], in that order, the same bits at every level.
+// It reads the window's columns in place, so a plane needs no split into
+// stride phases first. It panics on short slices or overlapping dst and src.
+func MaxPool2x2F32(dst []float32, dstStride int, src []float32, srcStride, rows, n int, lo float32) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	if need := (rows-1)*dstStride + n; dstStride < n || len(dst) < need {
+		shortInput("MaxPool2x2", "dst", len(dst), need)
+	}
+	if need := (2*rows-1)*srcStride + 2*n; srcStride < 2*n || len(src) < need {
+		shortInput("MaxPool2x2", "src", len(src), need)
+	}
+	dspan, sspan := dst[:(rows-1)*dstStride+n], src[:(2*rows-1)*srcStride+2*n]
+	d0, d1 := uintptr(unsafe.Pointer(&dspan[0])), uintptr(unsafe.Pointer(&dspan[len(dspan)-1]))
+	s0, s1 := uintptr(unsafe.Pointer(&sspan[0])), uintptr(unsafe.Pointer(&sspan[len(sspan)-1]))
+	if d0 <= s1 && s0 <= d1 {
+		panic("asm: MaxPool2x2F32: dst overlaps src")
+	}
+	if level != LevelGo && n >= 8 {
+		asmMaxPool2(&dst[0], dstStride, &src[0], srcStride, rows, n, lo)
+		return
+	}
+	for r := 0; r < rows; r++ {
+		maxPool2Go(dst[r*dstStride:r*dstStride+n], src[2*r*srcStride:], src[(2*r+1)*srcStride:], lo)
+	}
+}
+
 // Interleave2F32 sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k <
 // len(even), Deinterleave2RowsF32's inverse on one row. It panics when len(odd) <
 // len(even) or len(dst) < 2*len(even).

@@ -198,6 +198,16 @@ func asmScalarChainRows(dst *float32, dstStride int, src *float32, srcStride, ro
 	scalarChainRowsF32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, codes, sc, nsteps)
 }
 
+// asmMaxPool2 runs the pooling kernel of the widest level n fills (n >=
+// 8); strides are in elements.
+func asmMaxPool2(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) {
+	if level == LevelAVX512 && n >= 16 {
+		maxPool2F32AVX512(dst, 4*dstStride, src, 4*srcStride, rows, n, lo)
+		return
+	}
+	maxPool2F32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, lo)
+}
+
 func asmTapMax(dst, base *float32, offs *int, lo float32, ntaps, n int) {
 	m := avx512Part(n)
 	if m > 0 {

@@ -160,6 +160,11 @@ func maxBlocksAVX512(x *float32, nblk int, acc *[64]float32) int
 //go:noescape
 func maxRowF32AVX512(x *float32, n int, m *float32) int
 
+// maxPool2F32AVX512 computes, for r < rows and k < n, dst[r*dstStride+k] = the running maximum from lo (a NaN tap replaces it, else Go's max) of src[2r*srcStride+2k], src[2r*srcStride+2k+1], src[(2r+1)*srcStride+2k] and src[(2r+1)*srcStride+2k+1], strides in bytes; n >= 16 and dst and src do not overlap.
+//
+//go:noescape
+func maxPool2F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
+
 // maxF32AVX2 computes dst[i] = max(x[i], y[i]) (Go's max: NaNs and signed zeros as the twin) for i < n; n is a multiple of 8.
 //
 //go:noescape
@@ -315,6 +320,11 @@ func maxBlocksAVX2(x *float32, nblk int, acc *[64]float32) int
 //
 //go:noescape
 func maxRowF32AVX2(x *float32, n int, m *float32) int
+
+// maxPool2F32AVX2 computes, for r < rows and k < n, dst[r*dstStride+k] = the running maximum from lo (a NaN tap replaces it, else Go's max) of src[2r*srcStride+2k], src[2r*srcStride+2k+1], src[(2r+1)*srcStride+2k] and src[(2r+1)*srcStride+2k+1], strides in bytes; n >= 8 and dst and src do not overlap.
+//
+//go:noescape
+func maxPool2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
 
 // interleave2F32AVX2 sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k < n; n is a multiple of 8.
 //

@@ -80,6 +80,7 @@ func main() {
 		unaryKernels(s)
 		reductionKernels(s)
 		maxRowKernels(s)
+		maxPool2Kernels(s)
 	}
 	interleave2AVX2()
 	dot8AVX2()
@@ -384,6 +385,116 @@ func chainRowsKernels(s isa) {
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
+}
+
+// maxPool2Kernels emits the 2x2, stride-2 max pooling of rows pairs of
+// source rows (n >= one vector of outputs per row; strides in bytes, the
+// source's between its rows, so an output row reads two of them): a
+// vector's four taps (even and odd columns of the upper row, then of the
+// lower) come from two shuffles of each row's two source vectors, which
+// leave the outputs in a fixed lane order; they fold from lo in tap order
+// (emitMaxNaN, TapMaxF32's step) and one permutation puts the lanes in
+// order. Each row ends with the vector ending at n, as chainRowsKernels
+// does (it recomputes outputs from src; dst and src do not overlap).
+func maxPool2Kernels(s isa) {
+	name := "maxPool2F32" + s.suffix
+	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, lo float32)")
+	Doc(fmt.Sprintf("%s computes, for r < rows and k < n, dst[r*dstStride+k] = the running maximum from lo (a NaN tap replaces it, else Go's max) of src[2r*srcStride+2k], src[2r*srcStride+2k+1], src[(2r+1)*srcStride+2k] and src[(2r+1)*srcStride+2k+1], strides in bytes; n >= %d and dst and src do not overlap.", name, s.lanes))
+	p := loadParams("dst", "src", "srcStride", "rows", "n")
+	dst, src, ss, rows, n := p[0], p[1], p[2], p[3], p[4]
+	lov := s.vec()
+	VBROADCASTSS(paramAddr("lo"), lov)
+	var idx reg.VecVirtual
+	if s.avx512 {
+		// VSHUFPS leaves 64-bit pairs from the two source vectors
+		// alternating within each 128-bit lane: pairs 0 2 4 6 are the
+		// first vector's, 1 3 5 7 the second's.
+		idx = s.vec()
+		VMOVDQU64(pairOrder(), idx)
+	}
+	body := func(u int, d, x reg.GPVirtual) {
+		for v := 0; v < u; v++ {
+			off := 2 * v * s.bytes
+			a, b, c, e := s.vec(), s.vec(), s.vec(), s.vec()
+			VMOVUPS(mem(x, off), a)
+			VMOVUPS(mem(x, off+s.bytes), b)
+			VMOVUPS(Mem{Base: x, Index: ss, Scale: 1, Disp: off}, c)
+			VMOVUPS(Mem{Base: x, Index: ss, Scale: 1, Disp: off + s.bytes}, e)
+			taps := [4]reg.VecVirtual{s.vec(), s.vec(), s.vec(), s.vec()}
+			VSHUFPS(U8(0x88), b, a, taps[0]) // upper row, even columns
+			VSHUFPS(U8(0xDD), b, a, taps[1]) // upper row, odd columns
+			VSHUFPS(U8(0x88), e, c, taps[2])
+			VSHUFPS(U8(0xDD), e, c, taps[3])
+			acc := s.vec()
+			emitMaxNaN(s, lov, taps[0], acc)
+			for _, t := range taps[1:] {
+				emitMaxNaN(s, acc, t, acc)
+			}
+			if s.avx512 {
+				VPERMPD(acc, idx, acc)
+			} else {
+				VPERMPD(U8(0xD8), acc, acc) // 64-bit pairs 0 2 1 3
+			}
+			VMOVUPS(acc, mem(d, v*s.bytes))
+		}
+	}
+	Label(name + "_row")
+	CMPQ(rows, Imm(0))
+	JLE(LabelRef(name + "_done"))
+	d, x, k := GP64(), GP64(), GP64()
+	MOVQ(dst, d)
+	MOVQ(src, x)
+	MOVQ(n, k)
+	for u := 2; u >= 1; u /= 2 {
+		lbl := fmt.Sprintf("%s_u%d", name, u)
+		next := fmt.Sprintf("%s_u%d", name, u/2)
+		if u == 1 {
+			next = name + "_tail"
+		}
+		Label(lbl)
+		CMPQ(k, U32(u*s.lanes))
+		JL(LabelRef(next))
+		body(u, d, x)
+		ADDQ(U32(u*s.bytes), d)
+		ADDQ(U32(2*u*s.bytes), x)
+		SUBQ(U32(u*s.lanes), k)
+		JMP(LabelRef(lbl))
+	}
+	Label(name + "_tail")
+	TESTQ(k, k)
+	JZ(LabelRef(name + "_next"))
+	// The vector ending at n: back off by lanes-k outputs (twice as many
+	// source elements).
+	NEGQ(k)
+	ADDQ(U32(s.lanes), k)
+	SHLQ(U8(2), k)
+	SUBQ(k, d)
+	SUBQ(k, x)
+	SUBQ(k, x)
+	body(1, d, x)
+	Label(name + "_next")
+	ADDQ(paramAddr("dstStride"), dst)
+	ADDQ(ss, src)
+	ADDQ(ss, src)
+	DECQ(rows)
+	JMP(LabelRef(name + "_row"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+var pairOrderMem *Mem
+
+// pairOrder is the 64-bit lane index table {0, 2, 4, 6, 1, 3, 5, 7}.
+func pairOrder() Mem {
+	if pairOrderMem == nil {
+		m := GLOBL("pairOrder", RODATA|NOPTR)
+		for i, v := range []uint64{0, 2, 4, 6, 1, 3, 5, 7} {
+			DATA(8*i, U64(v))
+		}
+		pairOrderMem = &m
+	}
+	return *pairOrderMem
 }
 
 // vecBlocks emits the loop of a kernel over n elements (a multiple of
