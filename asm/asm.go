@@ -162,10 +162,7 @@ func MaxPool2x2F32(dst []float32, dstStride int, src []float32, srcStride, rows,
 	if need := (2*rows-1)*srcStride + 2*n; srcStride < 2*n || len(src) < need {
 		shortInput("MaxPool2x2", "src", len(src), need)
 	}
-	dspan, sspan := dst[:(rows-1)*dstStride+n], src[:(2*rows-1)*srcStride+2*n]
-	d0, d1 := uintptr(unsafe.Pointer(&dspan[0])), uintptr(unsafe.Pointer(&dspan[len(dspan)-1]))
-	s0, s1 := uintptr(unsafe.Pointer(&sspan[0])), uintptr(unsafe.Pointer(&sspan[len(sspan)-1]))
-	if d0 <= s1 && s0 <= d1 {
+	if overlap(dst[:(rows-1)*dstStride+n], src[:(2*rows-1)*srcStride+2*n]) {
 		panic("asm: MaxPool2x2F32: dst overlaps src")
 	}
 	if level != LevelGo && n >= 8 {
@@ -175,6 +172,13 @@ func MaxPool2x2F32(dst []float32, dstStride int, src []float32, srcStride, rows,
 	for r := 0; r < rows; r++ {
 		maxPool2Go(dst[r*dstStride:r*dstStride+n], src[2*r*srcStride:], src[(2*r+1)*srcStride:], lo)
 	}
+}
+
+// overlap reports whether non-empty a and b share memory.
+func overlap(a, b []float32) bool {
+	a0, a1 := uintptr(unsafe.Pointer(&a[0])), uintptr(unsafe.Pointer(&a[len(a)-1]))
+	b0, b1 := uintptr(unsafe.Pointer(&b[0])), uintptr(unsafe.Pointer(&b[len(b)-1]))
+	return a0 <= b1 && b0 <= a1
 }
 
 // Interleave2F32 sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k <
@@ -200,7 +204,7 @@ func Interleave2F32(dst, even, odd []float32) {
 // r < rows and k < n, even[r*dstStride+k] = src[r*srcStride+2k] and
 // odd[r*dstStride+k] = src[r*srcStride+2k+1] (strides in elements), in one
 // call (the split of an image's rows into its even and odd columns). It
-// panics when a slice is too short for the rows.
+// panics when a slice is too short for the rows or even or odd overlaps src.
 func Deinterleave2RowsF32(even, odd []float32, dstStride int, src []float32, srcStride, rows, n int) {
 	if rows <= 0 || n <= 0 {
 		return
@@ -209,6 +213,9 @@ func Deinterleave2RowsF32(even, odd []float32, dstStride int, src []float32, src
 		!extentOK(rows, n, dstStride, len(odd)) || !extentOK(rows, 2*n, srcStride, len(src)) {
 		panic(fmt.Sprintf("asm: Deinterleave2Rows: %d rows of %d pairs (strides %d, %d) do not fit even %d, odd %d, src %d",
 			rows, n, dstStride, srcStride, len(even), len(odd), len(src)))
+	}
+	if sp := src[:(rows-1)*srcStride+2*n]; overlap(even[:(rows-1)*dstStride+n], sp) || overlap(odd[:(rows-1)*dstStride+n], sp) {
+		panic("asm: Deinterleave2RowsF32: even or odd overlaps src")
 	}
 	if level != LevelGo {
 		asmDeinterleave2Rows(&even[0], &odd[0], &src[0], n, rows, dstStride, srcStride)
@@ -318,10 +325,7 @@ func ScalarChainRowsF32(dst []float32, dstStride int, src []float32, srcStride, 
 		shortInput("ScalarChainRows", "src", len(src), need)
 	}
 	checkChain("ScalarChainRows", codes, s)
-	dspan, sspan := dst[:(rows-1)*dstStride+n], src[:(rows-1)*srcStride+n]
-	d0, d1 := uintptr(unsafe.Pointer(&dspan[0])), uintptr(unsafe.Pointer(&dspan[len(dspan)-1]))
-	s0, s1 := uintptr(unsafe.Pointer(&sspan[0])), uintptr(unsafe.Pointer(&sspan[len(sspan)-1]))
-	if d0 <= s1 && s0 <= d1 {
+	if overlap(dst[:(rows-1)*dstStride+n], src[:(rows-1)*srcStride+n]) {
 		panic("asm: ScalarChainRowsF32: dst overlaps src")
 	}
 	if level == LevelGo || n < vecWidth {

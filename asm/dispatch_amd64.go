@@ -164,6 +164,10 @@ func asmPackA(rows int, dst, src *float32, mr, lda, kc int) {
 }
 
 func asmDeinterleave2Rows(even, odd, src *float32, n, rows, dstStride, srcStride int) {
+	if level == LevelAVX512 && n >= 16 {
+		deinterleave2RowsAVX512(even, odd, src, n, rows, 4*dstStride, 4*srcStride)
+		return
+	}
 	deinterleave2RowsAVX2(even, odd, src, n, rows, dstStride, srcStride)
 }
 

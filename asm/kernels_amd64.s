@@ -7406,6 +7406,71 @@ deinterleave2RowsAVX2_done:
 	VZEROUPPER
 	RET
 
+// func deinterleave2RowsAVX512(even *float32, odd *float32, src *float32, n int, rows int, dstStride int, srcStride int)
+// Requires: AVX, AVX512F
+TEXT ·deinterleave2RowsAVX512(SB), NOSPLIT, $0-56
+	MOVQ      even+0(FP), AX
+	MOVQ      odd+8(FP), CX
+	MOVQ      src+16(FP), DX
+	MOVQ      n+24(FP), BX
+	MOVQ      rows+32(FP), SI
+	VMOVDQU64 pairOrder<>+0(SB), Z0
+
+deinterleave2RowsAVX512_row:
+	CMPQ SI, $0x00
+	JLE  deinterleave2RowsAVX512_done
+	MOVQ AX, DI
+	MOVQ CX, R8
+	MOVQ DX, R9
+	MOVQ BX, R10
+
+deinterleave2RowsAVX512_vec:
+	CMPQ    R10, $0x00000010
+	JL      deinterleave2RowsAVX512_tail
+	VMOVUPS (R9), Z1
+	VMOVUPS 64(R9), Z2
+	VSHUFPS $0x88, Z2, Z1, Z3
+	VSHUFPS $0xdd, Z2, Z1, Z1
+	VPERMPD Z3, Z0, Z3
+	VPERMPD Z1, Z0, Z1
+	VMOVUPS Z3, (DI)
+	VMOVUPS Z1, (R8)
+	ADDQ    $0x00000040, DI
+	ADDQ    $0x00000040, R8
+	ADDQ    $0x00000080, R9
+	SUBQ    $0x00000010, R10
+	JMP     deinterleave2RowsAVX512_vec
+
+deinterleave2RowsAVX512_tail:
+	TESTQ   R10, R10
+	JZ      deinterleave2RowsAVX512_next
+	NEGQ    R10
+	ADDQ    $0x00000010, R10
+	SHLQ    $0x02, R10
+	SUBQ    R10, DI
+	SUBQ    R10, R8
+	SUBQ    R10, R9
+	SUBQ    R10, R9
+	VMOVUPS (R9), Z1
+	VMOVUPS 64(R9), Z2
+	VSHUFPS $0x88, Z2, Z1, Z3
+	VSHUFPS $0xdd, Z2, Z1, Z1
+	VPERMPD Z3, Z0, Z3
+	VPERMPD Z1, Z0, Z1
+	VMOVUPS Z3, (DI)
+	VMOVUPS Z1, (R8)
+
+deinterleave2RowsAVX512_next:
+	ADDQ dstStride+40(FP), AX
+	ADDQ dstStride+40(FP), CX
+	ADDQ srcStride+48(FP), DX
+	DECQ SI
+	JMP  deinterleave2RowsAVX512_row
+
+deinterleave2RowsAVX512_done:
+	VZEROUPPER
+	RET
+
 // func packA8AVX2(dst *float32, src *float32, mr int, lda int, kc int)
 // Requires: AVX
 TEXT ·packA8AVX2(SB), NOSPLIT, $0-40

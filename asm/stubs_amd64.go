@@ -341,6 +341,11 @@ func dot8F32AVX2(x *float32, y *float32, n int, acc *[8]float32)
 //go:noescape
 func deinterleave2RowsAVX2(even *float32, odd *float32, src *float32, n int, rows int, dstStride int, srcStride int)
 
+// deinterleave2RowsAVX512 sets even[r*dstStride+k] = src[r*srcStride+2k] and odd[r*dstStride+k] = src[r*srcStride+2k+1] for r < rows, k < n (strides in bytes); n >= 16 and the destinations do not overlap src.
+//
+//go:noescape
+func deinterleave2RowsAVX512(even *float32, odd *float32, src *float32, n int, rows int, dstStride int, srcStride int)
+
 // packA8AVX2 sets dst[p*mr+i] = src[i*lda+p] for i < 8, p < kc; kc is a multiple of 8.
 //
 //go:noescape

@@ -85,6 +85,7 @@ func main() {
 	interleave2AVX2()
 	dot8AVX2()
 	deinterleave2RowsAVX2()
+	deinterleave2RowsAVX512()
 	packAAVX2(8)
 	packAAVX2(4)
 	for _, k := range gemmKernels {
@@ -936,6 +937,71 @@ func deinterleave2RowsAVX2() {
 	ADDQ(ds, even)
 	ADDQ(ds, odd)
 	ADDQ(ss, src)
+	DECQ(rows)
+	JMP(LabelRef(name + "_row"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// deinterleave2RowsAVX512 is deinterleave2RowsAVX2 at 16 pairs a step
+// for rows of at least 16 pairs: two shuffles split a step's 32 values by
+// parity with 64-bit pairs of the two source vectors alternating, and a
+// permutation of each puts them in order. A row's last partial step is the
+// step ending at n, which moves some pairs again (the destinations do not
+// overlap the source).
+func deinterleave2RowsAVX512() {
+	name := "deinterleave2RowsAVX512"
+	text(name, "func(even, odd, src *float32, n, rows, dstStride, srcStride int)")
+	Doc(name + " sets even[r*dstStride+k] = src[r*srcStride+2k] and odd[r*dstStride+k] = src[r*srcStride+2k+1] for r < rows, k < n (strides in bytes); n >= 16 and the destinations do not overlap src.")
+	p := loadParams("even", "odd", "src", "n", "rows")
+	even, odd, src, n, rows := p[0], p[1], p[2], p[3], p[4]
+	idx := ZMM()
+	VMOVDQU64(pairOrder(), idx)
+	step := func(e, o, x reg.GPVirtual) {
+		a, b, ev, od := ZMM(), ZMM(), ZMM(), ZMM()
+		VMOVUPS(mem(x, 0), a)
+		VMOVUPS(mem(x, 64), b)
+		VSHUFPS(U8(0x88), b, a, ev)
+		VSHUFPS(U8(0xDD), b, a, od)
+		VPERMPD(ev, idx, ev)
+		VPERMPD(od, idx, od)
+		VMOVUPS(ev, mem(e, 0))
+		VMOVUPS(od, mem(o, 0))
+	}
+	Label(name + "_row")
+	CMPQ(rows, Imm(0))
+	JLE(LabelRef(name + "_done"))
+	e, o, x, k := GP64(), GP64(), GP64(), GP64()
+	MOVQ(even, e)
+	MOVQ(odd, o)
+	MOVQ(src, x)
+	MOVQ(n, k)
+	Label(name + "_vec")
+	CMPQ(k, U32(16))
+	JL(LabelRef(name + "_tail"))
+	step(e, o, x)
+	ADDQ(U32(64), e)
+	ADDQ(U32(64), o)
+	ADDQ(U32(128), x)
+	SUBQ(U32(16), k)
+	JMP(LabelRef(name + "_vec"))
+	Label(name + "_tail")
+	TESTQ(k, k)
+	JZ(LabelRef(name + "_next"))
+	// The step ending at n: back off by 16-k pairs.
+	NEGQ(k)
+	ADDQ(U32(16), k)
+	SHLQ(U8(2), k)
+	SUBQ(k, e)
+	SUBQ(k, o)
+	SUBQ(k, x)
+	SUBQ(k, x)
+	step(e, o, x)
+	Label(name + "_next")
+	ADDQ(paramAddr("dstStride"), even)
+	ADDQ(paramAddr("dstStride"), odd)
+	ADDQ(paramAddr("srcStride"), src)
 	DECQ(rows)
 	JMP(LabelRef(name + "_row"))
 	Label(name + "_done")
