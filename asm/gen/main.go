@@ -57,6 +57,80 @@ func c32(bits uint32) Mem {
 
 func cf(v float32) Mem { return c32(math.Float32bits(v)) }
 
+// tapSumRowsKernels emits the depthwise convolution's tap sum (tapSumKernels'
+// order and rounding) on rows rows of n outputs with the chain (chainSteps)
+// applied before the store: output row r at dst+r*dstStride bytes, its taps
+// at base+r*srcStride bytes plus offs[t] elements. Each row goes in blocks
+// of 8, 4, 2 and 1 vectors (one chain dispatch per step and block), then,
+// when n is not a multiple of the vector, the vector ending at n (which
+// recomputes outputs; dst and base do not overlap).
+func tapSumRowsKernels(s isa) {
+	name := "tapSumRowsF32" + s.suffix
+	text(name, "func(dst *float32, dstStride int, base *float32, srcStride int, rows, n int, offs *int, w *float32, ntaps int, codes *uint8, sc *float32, nsteps int)")
+	Doc(fmt.Sprintf("%s computes, for r < rows and k < n, the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+k] * w[t]) (summed in order from +0), base advanced r*srcStride bytes, into dst+r*dstStride bytes at k; n >= %d, ntaps >= 1, every code is below %d, and dst and base do not overlap.", name, s.lanes, len(chainOps)))
+	p := loadParams("dst", "base", "rows", "offs", "w")
+	dst, base, rows, offs, w := p[0], p[1], p[2], p[3], p[4]
+	body := func(u int, lbl string, d, x reg.GPVirtual) {
+		accs := make([]reg.VecVirtual, u)
+		for i := range accs {
+			accs[i] = s.vec()
+			VXORPS(accs[i], accs[i], accs[i])
+		}
+		t := GP64()
+		XORQ(t, t)
+		Label(lbl + "_tap")
+		wv := s.vec()
+		VBROADCASTSS(Mem{Base: w, Index: t, Scale: 4}, wv)
+		off := GP64()
+		MOVQ(Mem{Base: offs, Index: t, Scale: 8}, off)
+		ptr := GP64()
+		LEAQ(Mem{Base: x, Index: off, Scale: 4}, ptr)
+		for i := range accs {
+			v := s.vec()
+			VMULPS(mem(ptr, i*s.bytes), wv, v)
+			VADDPS(v, accs[i], accs[i])
+		}
+		INCQ(t)
+		CMPQ(t, paramAddr("ntaps"))
+		JL(LabelRef(lbl + "_tap"))
+		codes, sc := GP64(), GP64()
+		MOVQ(paramAddr("codes"), codes)
+		MOVQ(paramAddr("sc"), sc)
+		chainSteps(s, lbl+"_c", accs, codes, sc, paramAddr("nsteps"))
+		for i := range accs {
+			VMOVUPS(accs[i], mem(d, i*s.bytes))
+		}
+	}
+	Label(name + "_row")
+	CMPQ(rows, Imm(0))
+	JLE(LabelRef(name + "_done"))
+	d, x, k := GP64(), GP64(), GP64()
+	MOVQ(dst, d)
+	MOVQ(base, x)
+	MOVQ(paramAddr("n"), k)
+	blockLoop(s, name, k, []reg.GPVirtual{d, x}, 8, name+"_tail", func(u int, lbl string) {
+		body(u, lbl, d, x)
+	})
+	Label(name + "_tail")
+	TESTQ(k, k)
+	JZ(LabelRef(name + "_next"))
+	// The vector ending at n: back off by lanes-k elements.
+	NEGQ(k)
+	ADDQ(U32(s.lanes), k)
+	SHLQ(U8(2), k)
+	SUBQ(k, d)
+	SUBQ(k, x)
+	body(1, name+"_t", d, x)
+	Label(name + "_next")
+	ADDQ(paramAddr("dstStride"), dst)
+	ADDQ(paramAddr("srcStride"), base)
+	DECQ(rows)
+	JMP(LabelRef(name + "_row"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
 // text starts a NOSPLIT kernel. Every kernel is marked //go:noescape: none
 // retains its pointer arguments, so callers' stack buffers (reduction
 // accumulators, GEMM edge tiles, scratch chunks) stay on the stack.
@@ -81,6 +155,7 @@ func main() {
 		reductionKernels(s)
 		maxRowKernels(s)
 		maxPool2Kernels(s)
+		tapSumRowsKernels(s)
 	}
 	interleave2AVX2()
 	dot8AVX2()
@@ -288,14 +363,23 @@ func chainKernels(s isa) {
 }
 
 // chainBody emits the chain on u vectors from src to dst: loaded, put
-// through every step (one dispatch on the step's code per step), stored.
-// lbl prefixes its labels.
+// through every step (chainSteps), stored. lbl prefixes its labels.
 func chainBody(s isa, u int, lbl string, dst, src, codes, sc reg.GPVirtual, nt Op) {
 	vs := make([]reg.VecVirtual, u)
 	for i := range vs {
 		vs[i] = s.vec()
 		VMOVUPS(mem(src, i*s.bytes), vs[i])
 	}
+	chainSteps(s, lbl, vs, codes, sc, nt)
+	for i := range vs {
+		VMOVUPS(vs[i], mem(dst, i*s.bytes))
+	}
+}
+
+// chainSteps emits the chain's steps t < nt on the vectors vs in place, one
+// dispatch on the step's code (codes[t], scalar sc[t]) per step. lbl
+// prefixes its labels.
+func chainSteps(s isa, lbl string, vs []reg.VecVirtual, codes, sc reg.GPVirtual, nt Op) {
 	t := GP64()
 	XORQ(t, t)
 	Label(lbl + "_step")
@@ -321,9 +405,6 @@ func chainBody(s isa, u int, lbl string, dst, src, codes, sc reg.GPVirtual, nt O
 	INCQ(t)
 	JMP(LabelRef(lbl + "_step"))
 	Label(lbl + "_store")
-	for i := range vs {
-		VMOVUPS(vs[i], mem(dst, i*s.bytes))
-	}
 }
 
 // loadParams loads the named integer or pointer parameters into registers,
