@@ -96,14 +96,7 @@ func MulAddScalarF32(dst, x []float32, s float32) { scalar(opMAdd, dst, x, s) }
 // when len(w) < len(offs) or a tap reads outside base.
 func TapSumF32(dst, base []float32, offs []int, w []float32) {
 	n := len(dst)
-	if len(w) < len(offs) {
-		shortInput("TapSum", "w", len(w), len(offs))
-	}
-	for _, o := range offs {
-		if o < 0 || o > len(base)-n {
-			panic(fmt.Sprintf("asm: TapSumF32: tap offset %d reads past base (%d elements) for %d outputs", o, len(base), n))
-		}
-	}
+	checkTaps("TapSum", n, base, offs, w)
 	if len(offs) == 0 {
 		clear(dst)
 		return
@@ -116,54 +109,42 @@ func TapSumF32(dst, base []float32, offs []int, w []float32) {
 	tapSumGo(dst, base, offs, w)
 }
 
-// TapSumChainRowsF32 is TapSumF32 on rows rows of n outputs with the chain
-// of ScalarChainF32 applied before each store, the same bits as the two
-// one after the other, in one pass: for r < rows and k < n,
-// dst[r*dstStride+k] = chain(sum over t of float32(base[r*srcStride+offs[t]+k]*w[t])).
-// It is a depthwise convolution's plane written straight into its output
-// rows (srcStride the padded plane's row length) and put through the
-// elementwise chain fused into it. A row's last partial vector is done as
-// the full vector ending at n, which recomputes some outputs; so dst must
-// not overlap base. It panics on an unknown code, short slices, a tap
-// reading outside base, overlapping dst and base, or when len(w) <
-// len(offs) or len(s) < len(codes).
-func TapSumChainRowsF32(dst []float32, dstStride int, base []float32, srcStride, rows, n int, offs []int, w []float32, codes []uint8, s []float32) {
-	if rows <= 0 || n <= 0 {
-		return
+// TapSumChainF32 is TapSumF32 with the chain of ScalarChainF32 applied to
+// each sum before it is stored, the same bits as the two one after the
+// other, in one pass: dst[i] = chain(sum over t of
+// float32(base[offs[t]+i]*w[t])). It is a depthwise convolution's plane
+// with the elementwise chain fused into it. It panics on an unknown code,
+// a tap reading outside base, or when len(w) < len(offs) or len(s) <
+// len(codes).
+func TapSumChainF32(dst, base []float32, offs []int, w []float32, codes []uint8, s []float32) {
+	n := len(dst)
+	checkTaps("TapSumChain", n, base, offs, w)
+	checkChain("TapSumChain", codes, s)
+	if level != LevelGo && n >= vecWidth && len(offs) > 0 {
+		m := n - n%vecWidth
+		var cp *uint8
+		var sp *float32
+		if len(codes) > 0 {
+			cp, sp = &codes[0], &s[0]
+		}
+		asmTapSumChain(&dst[0], &base[0], &offs[0], &w[0], len(offs), m, cp, sp, len(codes))
+		dst, base = dst[m:], base[m:]
 	}
-	if need := (rows-1)*dstStride + n; dstStride < n || len(dst) < need {
-		shortInput("TapSumChainRows", "dst", len(dst), need)
-	}
+	tapSumGo(dst, base, offs, w)
+	scalarChainGo(dst, dst, codes, s)
+}
+
+// checkTaps panics unless every tap of offs reads n elements inside base
+// and w has a weight for each.
+func checkTaps(fn string, n int, base []float32, offs []int, w []float32) {
 	if len(w) < len(offs) {
-		shortInput("TapSumChainRows", "w", len(w), len(offs))
-	}
-	checkChain("TapSumChainRows", codes, s)
-	span := (rows-1)*srcStride + n // base elements one tap reads from its offset
-	if srcStride < 0 || span > len(base) {
-		shortInput("TapSumChainRows", "base", len(base), span)
+		shortInput(fn, "w", len(w), len(offs))
 	}
 	for _, o := range offs {
-		if o < 0 || o > len(base)-span {
-			panic(fmt.Sprintf("asm: TapSumChainRowsF32: tap offset %d reads past base (%d elements) for %d rows of %d (stride %d)", o, len(base), rows, n, srcStride))
+		if o < 0 || o > len(base)-n {
+			panic(fmt.Sprintf("asm: %sF32: tap offset %d reads past base (%d elements) for %d outputs", fn, o, len(base), n))
 		}
 	}
-	if overlap(dst[:(rows-1)*dstStride+n], base) {
-		panic("asm: TapSumChainRowsF32: dst overlaps base")
-	}
-	if level == LevelGo || n < 8 || len(offs) == 0 {
-		for r := 0; r < rows; r++ {
-			row := dst[r*dstStride : r*dstStride+n]
-			tapSumGo(row, base[r*srcStride:], offs, w)
-			scalarChainGo(row, row, codes, s)
-		}
-		return
-	}
-	var cp *uint8
-	var sp *float32
-	if len(codes) > 0 {
-		cp, sp = &codes[0], &s[0]
-	}
-	asmTapSumRows(&dst[0], dstStride, &base[0], srcStride, rows, n, &offs[0], &w[0], len(offs), cp, sp, len(codes))
 }
 
 // TapMaxF32 sets dst[i] to the running maximum, from lo, of base[offs[0]+i],

@@ -212,14 +212,15 @@ func asmMaxPool2(dst *float32, dstStride int, src *float32, srcStride, rows, n i
 	maxPool2F32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, lo)
 }
 
-// asmTapSumRows runs the fused tap-sum rows kernel of the widest level n
-// fills (n >= 8); strides are in elements.
-func asmTapSumRows(dst *float32, dstStride int, base *float32, srcStride, rows, n int, offs *int, w *float32, ntaps int, codes *uint8, sc *float32, nsteps int) {
-	if level == LevelAVX512 && n >= 16 {
-		tapSumRowsF32AVX512(dst, 4*dstStride, base, 4*srcStride, rows, n, offs, w, ntaps, codes, sc, nsteps)
-		return
+func asmTapSumChain(dst, base *float32, offs *int, w *float32, ntaps, n int, codes *uint8, sc *float32, nsteps int) {
+	m := avx512Part(n)
+	if m > 0 {
+		tapSumChainF32AVX512(dst, base, offs, w, ntaps, m, codes, sc, nsteps)
 	}
-	tapSumRowsF32AVX2(dst, 4*dstStride, base, 4*srcStride, rows, n, offs, w, ntaps, codes, sc, nsteps)
+	if m < n {
+		dst, base, n = elemAt(dst, m), elemAt(base, m), n-m
+		tapSumChainF32AVX2(dst, base, offs, w, ntaps, n, codes, sc, nsteps)
+	}
 }
 
 func asmTapMax(dst, base *float32, offs *int, lo float32, ntaps, n int) {

@@ -3937,25 +3937,19 @@ DATA pairOrder<>+48(SB)/8, $0x0000000000000005
 DATA pairOrder<>+56(SB)/8, $0x0000000000000007
 GLOBL pairOrder<>(SB), RODATA|NOPTR, $64
 
-// func tapSumRowsF32AVX512(dst *float32, dstStride int, base *float32, srcStride int, rows int, n int, offs *int, w *float32, ntaps int, codes *uint8, sc *float32, nsteps int)
+// func tapSumChainF32AVX512(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int, codes *uint8, sc *float32, nsteps int)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·tapSumRowsF32AVX512(SB), NOSPLIT, $0-96
+TEXT ·tapSumChainF32AVX512(SB), NOSPLIT, $0-72
 	MOVQ dst+0(FP), AX
-	MOVQ base+16(FP), CX
-	MOVQ rows+32(FP), DX
-	MOVQ offs+48(FP), BX
-	MOVQ w+56(FP), SI
+	MOVQ base+8(FP), CX
+	MOVQ offs+16(FP), DX
+	MOVQ w+24(FP), BX
+	MOVQ ntaps+32(FP), SI
+	MOVQ n+40(FP), DI
 
-tapSumRowsF32AVX512_row:
-	CMPQ DX, $0x00
-	JLE  tapSumRowsF32AVX512_done
-	MOVQ AX, DI
-	MOVQ CX, R8
-	MOVQ n+40(FP), R9
-
-tapSumRowsF32AVX512_u8:
-	CMPQ   R9, $0x00000080
-	JL     tapSumRowsF32AVX512_u4
+tapSumChainF32AVX512_u8:
+	CMPQ   DI, $0x00000080
+	JL     tapSumChainF32AVX512_u4
 	VXORPS Z0, Z0, Z0
 	VXORPS Z1, Z1, Z1
 	VXORPS Z2, Z2, Z2
@@ -3964,61 +3958,61 @@ tapSumRowsF32AVX512_u8:
 	VXORPS Z5, Z5, Z5
 	VXORPS Z6, Z6, Z6
 	VXORPS Z7, Z7, Z7
-	XORQ   R10, R10
+	XORQ   R8, R8
 
-tapSumRowsF32AVX512_u8_tap:
-	VBROADCASTSS (SI)(R10*4), Z8
-	MOVQ         (BX)(R10*8), R11
-	LEAQ         (R8)(R11*4), R11
-	VMULPS       (R11), Z8, Z9
+tapSumChainF32AVX512_u8_tap:
+	MOVQ         (DX)(R8*8), R9
+	VBROADCASTSS (BX)(R8*4), Z8
+	LEAQ         (CX)(R9*4), R9
+	VMULPS       (R9), Z8, Z9
 	VADDPS       Z9, Z0, Z0
-	VMULPS       64(R11), Z8, Z9
+	VMULPS       64(R9), Z8, Z9
 	VADDPS       Z9, Z1, Z1
-	VMULPS       128(R11), Z8, Z9
+	VMULPS       128(R9), Z8, Z9
 	VADDPS       Z9, Z2, Z2
-	VMULPS       192(R11), Z8, Z9
+	VMULPS       192(R9), Z8, Z9
 	VADDPS       Z9, Z3, Z3
-	VMULPS       256(R11), Z8, Z9
+	VMULPS       256(R9), Z8, Z9
 	VADDPS       Z9, Z4, Z4
-	VMULPS       320(R11), Z8, Z9
+	VMULPS       320(R9), Z8, Z9
 	VADDPS       Z9, Z5, Z5
-	VMULPS       384(R11), Z8, Z9
+	VMULPS       384(R9), Z8, Z9
 	VADDPS       Z9, Z6, Z6
-	VMULPS       448(R11), Z8, Z8
+	VMULPS       448(R9), Z8, Z8
 	VADDPS       Z8, Z7, Z7
-	INCQ         R10
-	CMPQ         R10, ntaps+64(FP)
-	JL           tapSumRowsF32AVX512_u8_tap
-	MOVQ         codes+72(FP), R10
-	MOVQ         sc+80(FP), R11
-	XORQ         R12, R12
+	INCQ         R8
+	CMPQ         R8, SI
+	JL           tapSumChainF32AVX512_u8_tap
+	MOVQ         codes+48(FP), R8
+	MOVQ         sc+56(FP), R9
+	XORQ         R10, R10
 
-tapSumRowsF32AVX512_u8_c_step:
-	CMPQ         R12, nsteps+88(FP)
-	JGE          tapSumRowsF32AVX512_u8_c_store
-	MOVBQZX      (R10)(R12*1), R13
-	VBROADCASTSS (R11)(R12*4), Z8
-	CMPQ         R13, $0x00000000
-	JE           tapSumRowsF32AVX512_u8_c_op0
-	CMPQ         R13, $0x00000001
-	JE           tapSumRowsF32AVX512_u8_c_op1
-	CMPQ         R13, $0x00000002
-	JE           tapSumRowsF32AVX512_u8_c_op2
-	CMPQ         R13, $0x00000003
-	JE           tapSumRowsF32AVX512_u8_c_op3
-	CMPQ         R13, $0x00000004
-	JE           tapSumRowsF32AVX512_u8_c_op4
-	CMPQ         R13, $0x00000005
-	JE           tapSumRowsF32AVX512_u8_c_op5
-	CMPQ         R13, $0x00000006
-	JE           tapSumRowsF32AVX512_u8_c_op6
-	CMPQ         R13, $0x00000007
-	JE           tapSumRowsF32AVX512_u8_c_op7
-	CMPQ         R13, $0x00000008
-	JE           tapSumRowsF32AVX512_u8_c_op8
-	JMP          tapSumRowsF32AVX512_u8_c_next
+tapSumChainF32AVX512_u8_c_step:
+	CMPQ         R10, nsteps+64(FP)
+	JGE          tapSumChainF32AVX512_u8_c_store
+	MOVBQZX      (R8)(R10*1), R11
+	VBROADCASTSS (R9)(R10*4), Z8
+	CMPQ         R11, $0x00000000
+	JE           tapSumChainF32AVX512_u8_c_op0
+	CMPQ         R11, $0x00000001
+	JE           tapSumChainF32AVX512_u8_c_op1
+	CMPQ         R11, $0x00000002
+	JE           tapSumChainF32AVX512_u8_c_op2
+	CMPQ         R11, $0x00000003
+	JE           tapSumChainF32AVX512_u8_c_op3
+	CMPQ         R11, $0x00000004
+	JE           tapSumChainF32AVX512_u8_c_op4
+	CMPQ         R11, $0x00000005
+	JE           tapSumChainF32AVX512_u8_c_op5
+	CMPQ         R11, $0x00000006
+	JE           tapSumChainF32AVX512_u8_c_op6
+	CMPQ         R11, $0x00000007
+	JE           tapSumChainF32AVX512_u8_c_op7
+	CMPQ         R11, $0x00000008
+	JE           tapSumChainF32AVX512_u8_c_op8
+	JMP          tapSumChainF32AVX512_u8_c_next
 
-tapSumRowsF32AVX512_u8_c_op0:
+tapSumChainF32AVX512_u8_c_op0:
 	VADDPS Z8, Z0, Z0
 	VADDPS Z8, Z1, Z1
 	VADDPS Z8, Z2, Z2
@@ -4027,9 +4021,9 @@ tapSumRowsF32AVX512_u8_c_op0:
 	VADDPS Z8, Z5, Z5
 	VADDPS Z8, Z6, Z6
 	VADDPS Z8, Z7, Z7
-	JMP    tapSumRowsF32AVX512_u8_c_next
+	JMP    tapSumChainF32AVX512_u8_c_next
 
-tapSumRowsF32AVX512_u8_c_op1:
+tapSumChainF32AVX512_u8_c_op1:
 	VSUBPS Z8, Z0, Z0
 	VSUBPS Z8, Z1, Z1
 	VSUBPS Z8, Z2, Z2
@@ -4038,9 +4032,9 @@ tapSumRowsF32AVX512_u8_c_op1:
 	VSUBPS Z8, Z5, Z5
 	VSUBPS Z8, Z6, Z6
 	VSUBPS Z8, Z7, Z7
-	JMP    tapSumRowsF32AVX512_u8_c_next
+	JMP    tapSumChainF32AVX512_u8_c_next
 
-tapSumRowsF32AVX512_u8_c_op2:
+tapSumChainF32AVX512_u8_c_op2:
 	VSUBPS Z0, Z8, Z0
 	VSUBPS Z1, Z8, Z1
 	VSUBPS Z2, Z8, Z2
@@ -4049,9 +4043,9 @@ tapSumRowsF32AVX512_u8_c_op2:
 	VSUBPS Z5, Z8, Z5
 	VSUBPS Z6, Z8, Z6
 	VSUBPS Z7, Z8, Z7
-	JMP    tapSumRowsF32AVX512_u8_c_next
+	JMP    tapSumChainF32AVX512_u8_c_next
 
-tapSumRowsF32AVX512_u8_c_op3:
+tapSumChainF32AVX512_u8_c_op3:
 	VMULPS Z8, Z0, Z0
 	VMULPS Z8, Z1, Z1
 	VMULPS Z8, Z2, Z2
@@ -4060,9 +4054,9 @@ tapSumRowsF32AVX512_u8_c_op3:
 	VMULPS Z8, Z5, Z5
 	VMULPS Z8, Z6, Z6
 	VMULPS Z8, Z7, Z7
-	JMP    tapSumRowsF32AVX512_u8_c_next
+	JMP    tapSumChainF32AVX512_u8_c_next
 
-tapSumRowsF32AVX512_u8_c_op4:
+tapSumChainF32AVX512_u8_c_op4:
 	VDIVPS Z8, Z0, Z0
 	VDIVPS Z8, Z1, Z1
 	VDIVPS Z8, Z2, Z2
@@ -4071,9 +4065,9 @@ tapSumRowsF32AVX512_u8_c_op4:
 	VDIVPS Z8, Z5, Z5
 	VDIVPS Z8, Z6, Z6
 	VDIVPS Z8, Z7, Z7
-	JMP    tapSumRowsF32AVX512_u8_c_next
+	JMP    tapSumChainF32AVX512_u8_c_next
 
-tapSumRowsF32AVX512_u8_c_op5:
+tapSumChainF32AVX512_u8_c_op5:
 	VDIVPS Z0, Z8, Z0
 	VDIVPS Z1, Z8, Z1
 	VDIVPS Z2, Z8, Z2
@@ -4082,9 +4076,9 @@ tapSumRowsF32AVX512_u8_c_op5:
 	VDIVPS Z5, Z8, Z5
 	VDIVPS Z6, Z8, Z6
 	VDIVPS Z7, Z8, Z7
-	JMP    tapSumRowsF32AVX512_u8_c_next
+	JMP    tapSumChainF32AVX512_u8_c_next
 
-tapSumRowsF32AVX512_u8_c_op6:
+tapSumChainF32AVX512_u8_c_op6:
 	VXORPS c32_80000000<>+0(SB), Z0, Z0
 	VXORPS c32_80000000<>+0(SB), Z8, Z9
 	VMINPS Z9, Z0, Z9
@@ -4133,9 +4127,9 @@ tapSumRowsF32AVX512_u8_c_op6:
 	VMINPS Z7, Z8, Z7
 	VORPS  Z8, Z7, Z7
 	VXORPS c32_80000000<>+0(SB), Z7, Z7
-	JMP    tapSumRowsF32AVX512_u8_c_next
+	JMP    tapSumChainF32AVX512_u8_c_next
 
-tapSumRowsF32AVX512_u8_c_op7:
+tapSumChainF32AVX512_u8_c_op7:
 	VMINPS Z8, Z0, Z9
 	VMINPS Z0, Z9, Z0
 	VORPS  Z9, Z0, Z0
@@ -4160,9 +4154,9 @@ tapSumRowsF32AVX512_u8_c_op7:
 	VMINPS Z8, Z7, Z8
 	VMINPS Z7, Z8, Z7
 	VORPS  Z8, Z7, Z7
-	JMP    tapSumRowsF32AVX512_u8_c_next
+	JMP    tapSumChainF32AVX512_u8_c_next
 
-tapSumRowsF32AVX512_u8_c_op8:
+tapSumChainF32AVX512_u8_c_op8:
 	VXORPS Z8, Z8, Z8
 	VMAXPS Z0, Z8, Z0
 	VXORPS Z8, Z8, Z8
@@ -4180,120 +4174,120 @@ tapSumRowsF32AVX512_u8_c_op8:
 	VXORPS Z8, Z8, Z8
 	VMAXPS Z7, Z8, Z7
 
-tapSumRowsF32AVX512_u8_c_next:
-	INCQ R12
-	JMP  tapSumRowsF32AVX512_u8_c_step
+tapSumChainF32AVX512_u8_c_next:
+	INCQ R10
+	JMP  tapSumChainF32AVX512_u8_c_step
 
-tapSumRowsF32AVX512_u8_c_store:
-	VMOVUPS Z0, (DI)
-	VMOVUPS Z1, 64(DI)
-	VMOVUPS Z2, 128(DI)
-	VMOVUPS Z3, 192(DI)
-	VMOVUPS Z4, 256(DI)
-	VMOVUPS Z5, 320(DI)
-	VMOVUPS Z6, 384(DI)
-	VMOVUPS Z7, 448(DI)
-	ADDQ    $0x00000200, DI
-	ADDQ    $0x00000200, R8
-	SUBQ    $0x00000080, R9
-	JMP     tapSumRowsF32AVX512_u8
+tapSumChainF32AVX512_u8_c_store:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	VMOVUPS Z2, 128(AX)
+	VMOVUPS Z3, 192(AX)
+	VMOVUPS Z4, 256(AX)
+	VMOVUPS Z5, 320(AX)
+	VMOVUPS Z6, 384(AX)
+	VMOVUPS Z7, 448(AX)
+	ADDQ    $0x00000200, AX
+	ADDQ    $0x00000200, CX
+	SUBQ    $0x00000080, DI
+	JMP     tapSumChainF32AVX512_u8
 
-tapSumRowsF32AVX512_u4:
-	CMPQ   R9, $0x00000040
-	JL     tapSumRowsF32AVX512_u2
+tapSumChainF32AVX512_u4:
+	CMPQ   DI, $0x00000040
+	JL     tapSumChainF32AVX512_u2
 	VXORPS Z0, Z0, Z0
 	VXORPS Z1, Z1, Z1
 	VXORPS Z2, Z2, Z2
 	VXORPS Z3, Z3, Z3
-	XORQ   R10, R10
+	XORQ   R8, R8
 
-tapSumRowsF32AVX512_u4_tap:
-	VBROADCASTSS (SI)(R10*4), Z4
-	MOVQ         (BX)(R10*8), R11
-	LEAQ         (R8)(R11*4), R11
-	VMULPS       (R11), Z4, Z5
+tapSumChainF32AVX512_u4_tap:
+	MOVQ         (DX)(R8*8), R9
+	VBROADCASTSS (BX)(R8*4), Z4
+	LEAQ         (CX)(R9*4), R9
+	VMULPS       (R9), Z4, Z5
 	VADDPS       Z5, Z0, Z0
-	VMULPS       64(R11), Z4, Z5
+	VMULPS       64(R9), Z4, Z5
 	VADDPS       Z5, Z1, Z1
-	VMULPS       128(R11), Z4, Z5
+	VMULPS       128(R9), Z4, Z5
 	VADDPS       Z5, Z2, Z2
-	VMULPS       192(R11), Z4, Z4
+	VMULPS       192(R9), Z4, Z4
 	VADDPS       Z4, Z3, Z3
-	INCQ         R10
-	CMPQ         R10, ntaps+64(FP)
-	JL           tapSumRowsF32AVX512_u4_tap
-	MOVQ         codes+72(FP), R10
-	MOVQ         sc+80(FP), R11
-	XORQ         R12, R12
+	INCQ         R8
+	CMPQ         R8, SI
+	JL           tapSumChainF32AVX512_u4_tap
+	MOVQ         codes+48(FP), R8
+	MOVQ         sc+56(FP), R9
+	XORQ         R10, R10
 
-tapSumRowsF32AVX512_u4_c_step:
-	CMPQ         R12, nsteps+88(FP)
-	JGE          tapSumRowsF32AVX512_u4_c_store
-	MOVBQZX      (R10)(R12*1), R13
-	VBROADCASTSS (R11)(R12*4), Z4
-	CMPQ         R13, $0x00000000
-	JE           tapSumRowsF32AVX512_u4_c_op0
-	CMPQ         R13, $0x00000001
-	JE           tapSumRowsF32AVX512_u4_c_op1
-	CMPQ         R13, $0x00000002
-	JE           tapSumRowsF32AVX512_u4_c_op2
-	CMPQ         R13, $0x00000003
-	JE           tapSumRowsF32AVX512_u4_c_op3
-	CMPQ         R13, $0x00000004
-	JE           tapSumRowsF32AVX512_u4_c_op4
-	CMPQ         R13, $0x00000005
-	JE           tapSumRowsF32AVX512_u4_c_op5
-	CMPQ         R13, $0x00000006
-	JE           tapSumRowsF32AVX512_u4_c_op6
-	CMPQ         R13, $0x00000007
-	JE           tapSumRowsF32AVX512_u4_c_op7
-	CMPQ         R13, $0x00000008
-	JE           tapSumRowsF32AVX512_u4_c_op8
-	JMP          tapSumRowsF32AVX512_u4_c_next
+tapSumChainF32AVX512_u4_c_step:
+	CMPQ         R10, nsteps+64(FP)
+	JGE          tapSumChainF32AVX512_u4_c_store
+	MOVBQZX      (R8)(R10*1), R11
+	VBROADCASTSS (R9)(R10*4), Z4
+	CMPQ         R11, $0x00000000
+	JE           tapSumChainF32AVX512_u4_c_op0
+	CMPQ         R11, $0x00000001
+	JE           tapSumChainF32AVX512_u4_c_op1
+	CMPQ         R11, $0x00000002
+	JE           tapSumChainF32AVX512_u4_c_op2
+	CMPQ         R11, $0x00000003
+	JE           tapSumChainF32AVX512_u4_c_op3
+	CMPQ         R11, $0x00000004
+	JE           tapSumChainF32AVX512_u4_c_op4
+	CMPQ         R11, $0x00000005
+	JE           tapSumChainF32AVX512_u4_c_op5
+	CMPQ         R11, $0x00000006
+	JE           tapSumChainF32AVX512_u4_c_op6
+	CMPQ         R11, $0x00000007
+	JE           tapSumChainF32AVX512_u4_c_op7
+	CMPQ         R11, $0x00000008
+	JE           tapSumChainF32AVX512_u4_c_op8
+	JMP          tapSumChainF32AVX512_u4_c_next
 
-tapSumRowsF32AVX512_u4_c_op0:
+tapSumChainF32AVX512_u4_c_op0:
 	VADDPS Z4, Z0, Z0
 	VADDPS Z4, Z1, Z1
 	VADDPS Z4, Z2, Z2
 	VADDPS Z4, Z3, Z3
-	JMP    tapSumRowsF32AVX512_u4_c_next
+	JMP    tapSumChainF32AVX512_u4_c_next
 
-tapSumRowsF32AVX512_u4_c_op1:
+tapSumChainF32AVX512_u4_c_op1:
 	VSUBPS Z4, Z0, Z0
 	VSUBPS Z4, Z1, Z1
 	VSUBPS Z4, Z2, Z2
 	VSUBPS Z4, Z3, Z3
-	JMP    tapSumRowsF32AVX512_u4_c_next
+	JMP    tapSumChainF32AVX512_u4_c_next
 
-tapSumRowsF32AVX512_u4_c_op2:
+tapSumChainF32AVX512_u4_c_op2:
 	VSUBPS Z0, Z4, Z0
 	VSUBPS Z1, Z4, Z1
 	VSUBPS Z2, Z4, Z2
 	VSUBPS Z3, Z4, Z3
-	JMP    tapSumRowsF32AVX512_u4_c_next
+	JMP    tapSumChainF32AVX512_u4_c_next
 
-tapSumRowsF32AVX512_u4_c_op3:
+tapSumChainF32AVX512_u4_c_op3:
 	VMULPS Z4, Z0, Z0
 	VMULPS Z4, Z1, Z1
 	VMULPS Z4, Z2, Z2
 	VMULPS Z4, Z3, Z3
-	JMP    tapSumRowsF32AVX512_u4_c_next
+	JMP    tapSumChainF32AVX512_u4_c_next
 
-tapSumRowsF32AVX512_u4_c_op4:
+tapSumChainF32AVX512_u4_c_op4:
 	VDIVPS Z4, Z0, Z0
 	VDIVPS Z4, Z1, Z1
 	VDIVPS Z4, Z2, Z2
 	VDIVPS Z4, Z3, Z3
-	JMP    tapSumRowsF32AVX512_u4_c_next
+	JMP    tapSumChainF32AVX512_u4_c_next
 
-tapSumRowsF32AVX512_u4_c_op5:
+tapSumChainF32AVX512_u4_c_op5:
 	VDIVPS Z0, Z4, Z0
 	VDIVPS Z1, Z4, Z1
 	VDIVPS Z2, Z4, Z2
 	VDIVPS Z3, Z4, Z3
-	JMP    tapSumRowsF32AVX512_u4_c_next
+	JMP    tapSumChainF32AVX512_u4_c_next
 
-tapSumRowsF32AVX512_u4_c_op6:
+tapSumChainF32AVX512_u4_c_op6:
 	VXORPS c32_80000000<>+0(SB), Z0, Z0
 	VXORPS c32_80000000<>+0(SB), Z4, Z5
 	VMINPS Z5, Z0, Z5
@@ -4318,9 +4312,9 @@ tapSumRowsF32AVX512_u4_c_op6:
 	VMINPS Z3, Z4, Z3
 	VORPS  Z4, Z3, Z3
 	VXORPS c32_80000000<>+0(SB), Z3, Z3
-	JMP    tapSumRowsF32AVX512_u4_c_next
+	JMP    tapSumChainF32AVX512_u4_c_next
 
-tapSumRowsF32AVX512_u4_c_op7:
+tapSumChainF32AVX512_u4_c_op7:
 	VMINPS Z4, Z0, Z5
 	VMINPS Z0, Z5, Z0
 	VORPS  Z5, Z0, Z0
@@ -4333,9 +4327,9 @@ tapSumRowsF32AVX512_u4_c_op7:
 	VMINPS Z4, Z3, Z4
 	VMINPS Z3, Z4, Z3
 	VORPS  Z4, Z3, Z3
-	JMP    tapSumRowsF32AVX512_u4_c_next
+	JMP    tapSumChainF32AVX512_u4_c_next
 
-tapSumRowsF32AVX512_u4_c_op8:
+tapSumChainF32AVX512_u4_c_op8:
 	VXORPS Z4, Z4, Z4
 	VMAXPS Z0, Z4, Z0
 	VXORPS Z4, Z4, Z4
@@ -4345,98 +4339,98 @@ tapSumRowsF32AVX512_u4_c_op8:
 	VXORPS Z4, Z4, Z4
 	VMAXPS Z3, Z4, Z3
 
-tapSumRowsF32AVX512_u4_c_next:
-	INCQ R12
-	JMP  tapSumRowsF32AVX512_u4_c_step
+tapSumChainF32AVX512_u4_c_next:
+	INCQ R10
+	JMP  tapSumChainF32AVX512_u4_c_step
 
-tapSumRowsF32AVX512_u4_c_store:
-	VMOVUPS Z0, (DI)
-	VMOVUPS Z1, 64(DI)
-	VMOVUPS Z2, 128(DI)
-	VMOVUPS Z3, 192(DI)
-	ADDQ    $0x00000100, DI
-	ADDQ    $0x00000100, R8
-	SUBQ    $0x00000040, R9
-	JMP     tapSumRowsF32AVX512_u4
+tapSumChainF32AVX512_u4_c_store:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	VMOVUPS Z2, 128(AX)
+	VMOVUPS Z3, 192(AX)
+	ADDQ    $0x00000100, AX
+	ADDQ    $0x00000100, CX
+	SUBQ    $0x00000040, DI
+	JMP     tapSumChainF32AVX512_u4
 
-tapSumRowsF32AVX512_u2:
-	CMPQ   R9, $0x00000020
-	JL     tapSumRowsF32AVX512_u1
+tapSumChainF32AVX512_u2:
+	CMPQ   DI, $0x00000020
+	JL     tapSumChainF32AVX512_u1
 	VXORPS Z0, Z0, Z0
 	VXORPS Z1, Z1, Z1
-	XORQ   R10, R10
+	XORQ   R8, R8
 
-tapSumRowsF32AVX512_u2_tap:
-	VBROADCASTSS (SI)(R10*4), Z2
-	MOVQ         (BX)(R10*8), R11
-	LEAQ         (R8)(R11*4), R11
-	VMULPS       (R11), Z2, Z3
+tapSumChainF32AVX512_u2_tap:
+	MOVQ         (DX)(R8*8), R9
+	VBROADCASTSS (BX)(R8*4), Z2
+	LEAQ         (CX)(R9*4), R9
+	VMULPS       (R9), Z2, Z3
 	VADDPS       Z3, Z0, Z0
-	VMULPS       64(R11), Z2, Z2
+	VMULPS       64(R9), Z2, Z2
 	VADDPS       Z2, Z1, Z1
-	INCQ         R10
-	CMPQ         R10, ntaps+64(FP)
-	JL           tapSumRowsF32AVX512_u2_tap
-	MOVQ         codes+72(FP), R10
-	MOVQ         sc+80(FP), R11
-	XORQ         R12, R12
+	INCQ         R8
+	CMPQ         R8, SI
+	JL           tapSumChainF32AVX512_u2_tap
+	MOVQ         codes+48(FP), R8
+	MOVQ         sc+56(FP), R9
+	XORQ         R10, R10
 
-tapSumRowsF32AVX512_u2_c_step:
-	CMPQ         R12, nsteps+88(FP)
-	JGE          tapSumRowsF32AVX512_u2_c_store
-	MOVBQZX      (R10)(R12*1), R13
-	VBROADCASTSS (R11)(R12*4), Z2
-	CMPQ         R13, $0x00000000
-	JE           tapSumRowsF32AVX512_u2_c_op0
-	CMPQ         R13, $0x00000001
-	JE           tapSumRowsF32AVX512_u2_c_op1
-	CMPQ         R13, $0x00000002
-	JE           tapSumRowsF32AVX512_u2_c_op2
-	CMPQ         R13, $0x00000003
-	JE           tapSumRowsF32AVX512_u2_c_op3
-	CMPQ         R13, $0x00000004
-	JE           tapSumRowsF32AVX512_u2_c_op4
-	CMPQ         R13, $0x00000005
-	JE           tapSumRowsF32AVX512_u2_c_op5
-	CMPQ         R13, $0x00000006
-	JE           tapSumRowsF32AVX512_u2_c_op6
-	CMPQ         R13, $0x00000007
-	JE           tapSumRowsF32AVX512_u2_c_op7
-	CMPQ         R13, $0x00000008
-	JE           tapSumRowsF32AVX512_u2_c_op8
-	JMP          tapSumRowsF32AVX512_u2_c_next
+tapSumChainF32AVX512_u2_c_step:
+	CMPQ         R10, nsteps+64(FP)
+	JGE          tapSumChainF32AVX512_u2_c_store
+	MOVBQZX      (R8)(R10*1), R11
+	VBROADCASTSS (R9)(R10*4), Z2
+	CMPQ         R11, $0x00000000
+	JE           tapSumChainF32AVX512_u2_c_op0
+	CMPQ         R11, $0x00000001
+	JE           tapSumChainF32AVX512_u2_c_op1
+	CMPQ         R11, $0x00000002
+	JE           tapSumChainF32AVX512_u2_c_op2
+	CMPQ         R11, $0x00000003
+	JE           tapSumChainF32AVX512_u2_c_op3
+	CMPQ         R11, $0x00000004
+	JE           tapSumChainF32AVX512_u2_c_op4
+	CMPQ         R11, $0x00000005
+	JE           tapSumChainF32AVX512_u2_c_op5
+	CMPQ         R11, $0x00000006
+	JE           tapSumChainF32AVX512_u2_c_op6
+	CMPQ         R11, $0x00000007
+	JE           tapSumChainF32AVX512_u2_c_op7
+	CMPQ         R11, $0x00000008
+	JE           tapSumChainF32AVX512_u2_c_op8
+	JMP          tapSumChainF32AVX512_u2_c_next
 
-tapSumRowsF32AVX512_u2_c_op0:
+tapSumChainF32AVX512_u2_c_op0:
 	VADDPS Z2, Z0, Z0
 	VADDPS Z2, Z1, Z1
-	JMP    tapSumRowsF32AVX512_u2_c_next
+	JMP    tapSumChainF32AVX512_u2_c_next
 
-tapSumRowsF32AVX512_u2_c_op1:
+tapSumChainF32AVX512_u2_c_op1:
 	VSUBPS Z2, Z0, Z0
 	VSUBPS Z2, Z1, Z1
-	JMP    tapSumRowsF32AVX512_u2_c_next
+	JMP    tapSumChainF32AVX512_u2_c_next
 
-tapSumRowsF32AVX512_u2_c_op2:
+tapSumChainF32AVX512_u2_c_op2:
 	VSUBPS Z0, Z2, Z0
 	VSUBPS Z1, Z2, Z1
-	JMP    tapSumRowsF32AVX512_u2_c_next
+	JMP    tapSumChainF32AVX512_u2_c_next
 
-tapSumRowsF32AVX512_u2_c_op3:
+tapSumChainF32AVX512_u2_c_op3:
 	VMULPS Z2, Z0, Z0
 	VMULPS Z2, Z1, Z1
-	JMP    tapSumRowsF32AVX512_u2_c_next
+	JMP    tapSumChainF32AVX512_u2_c_next
 
-tapSumRowsF32AVX512_u2_c_op4:
+tapSumChainF32AVX512_u2_c_op4:
 	VDIVPS Z2, Z0, Z0
 	VDIVPS Z2, Z1, Z1
-	JMP    tapSumRowsF32AVX512_u2_c_next
+	JMP    tapSumChainF32AVX512_u2_c_next
 
-tapSumRowsF32AVX512_u2_c_op5:
+tapSumChainF32AVX512_u2_c_op5:
 	VDIVPS Z0, Z2, Z0
 	VDIVPS Z1, Z2, Z1
-	JMP    tapSumRowsF32AVX512_u2_c_next
+	JMP    tapSumChainF32AVX512_u2_c_next
 
-tapSumRowsF32AVX512_u2_c_op6:
+tapSumChainF32AVX512_u2_c_op6:
 	VXORPS c32_80000000<>+0(SB), Z0, Z0
 	VXORPS c32_80000000<>+0(SB), Z2, Z3
 	VMINPS Z3, Z0, Z3
@@ -4449,239 +4443,134 @@ tapSumRowsF32AVX512_u2_c_op6:
 	VMINPS Z1, Z2, Z1
 	VORPS  Z2, Z1, Z1
 	VXORPS c32_80000000<>+0(SB), Z1, Z1
-	JMP    tapSumRowsF32AVX512_u2_c_next
+	JMP    tapSumChainF32AVX512_u2_c_next
 
-tapSumRowsF32AVX512_u2_c_op7:
+tapSumChainF32AVX512_u2_c_op7:
 	VMINPS Z2, Z0, Z3
 	VMINPS Z0, Z3, Z0
 	VORPS  Z3, Z0, Z0
 	VMINPS Z2, Z1, Z2
 	VMINPS Z1, Z2, Z1
 	VORPS  Z2, Z1, Z1
-	JMP    tapSumRowsF32AVX512_u2_c_next
+	JMP    tapSumChainF32AVX512_u2_c_next
 
-tapSumRowsF32AVX512_u2_c_op8:
+tapSumChainF32AVX512_u2_c_op8:
 	VXORPS Z2, Z2, Z2
 	VMAXPS Z0, Z2, Z0
 	VXORPS Z2, Z2, Z2
 	VMAXPS Z1, Z2, Z1
 
-tapSumRowsF32AVX512_u2_c_next:
-	INCQ R12
-	JMP  tapSumRowsF32AVX512_u2_c_step
+tapSumChainF32AVX512_u2_c_next:
+	INCQ R10
+	JMP  tapSumChainF32AVX512_u2_c_step
 
-tapSumRowsF32AVX512_u2_c_store:
-	VMOVUPS Z0, (DI)
-	VMOVUPS Z1, 64(DI)
-	ADDQ    $0x00000080, DI
-	ADDQ    $0x00000080, R8
-	SUBQ    $0x00000020, R9
-	JMP     tapSumRowsF32AVX512_u2
+tapSumChainF32AVX512_u2_c_store:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	SUBQ    $0x00000020, DI
+	JMP     tapSumChainF32AVX512_u2
 
-tapSumRowsF32AVX512_u1:
-	CMPQ   R9, $0x00000010
-	JL     tapSumRowsF32AVX512_tail
+tapSumChainF32AVX512_u1:
+	CMPQ   DI, $0x00000010
+	JL     tapSumChainF32AVX512_done
 	VXORPS Z0, Z0, Z0
-	XORQ   R10, R10
+	XORQ   R8, R8
 
-tapSumRowsF32AVX512_u1_tap:
-	VBROADCASTSS (SI)(R10*4), Z1
-	MOVQ         (BX)(R10*8), R11
-	LEAQ         (R8)(R11*4), R11
-	VMULPS       (R11), Z1, Z1
+tapSumChainF32AVX512_u1_tap:
+	MOVQ         (DX)(R8*8), R9
+	VBROADCASTSS (BX)(R8*4), Z1
+	LEAQ         (CX)(R9*4), R9
+	VMULPS       (R9), Z1, Z1
 	VADDPS       Z1, Z0, Z0
-	INCQ         R10
-	CMPQ         R10, ntaps+64(FP)
-	JL           tapSumRowsF32AVX512_u1_tap
-	MOVQ         codes+72(FP), R10
-	MOVQ         sc+80(FP), R11
-	XORQ         R12, R12
-
-tapSumRowsF32AVX512_u1_c_step:
-	CMPQ         R12, nsteps+88(FP)
-	JGE          tapSumRowsF32AVX512_u1_c_store
-	MOVBQZX      (R10)(R12*1), R13
-	VBROADCASTSS (R11)(R12*4), Z1
-	CMPQ         R13, $0x00000000
-	JE           tapSumRowsF32AVX512_u1_c_op0
-	CMPQ         R13, $0x00000001
-	JE           tapSumRowsF32AVX512_u1_c_op1
-	CMPQ         R13, $0x00000002
-	JE           tapSumRowsF32AVX512_u1_c_op2
-	CMPQ         R13, $0x00000003
-	JE           tapSumRowsF32AVX512_u1_c_op3
-	CMPQ         R13, $0x00000004
-	JE           tapSumRowsF32AVX512_u1_c_op4
-	CMPQ         R13, $0x00000005
-	JE           tapSumRowsF32AVX512_u1_c_op5
-	CMPQ         R13, $0x00000006
-	JE           tapSumRowsF32AVX512_u1_c_op6
-	CMPQ         R13, $0x00000007
-	JE           tapSumRowsF32AVX512_u1_c_op7
-	CMPQ         R13, $0x00000008
-	JE           tapSumRowsF32AVX512_u1_c_op8
-	JMP          tapSumRowsF32AVX512_u1_c_next
-
-tapSumRowsF32AVX512_u1_c_op0:
-	VADDPS Z1, Z0, Z0
-	JMP    tapSumRowsF32AVX512_u1_c_next
-
-tapSumRowsF32AVX512_u1_c_op1:
-	VSUBPS Z1, Z0, Z0
-	JMP    tapSumRowsF32AVX512_u1_c_next
-
-tapSumRowsF32AVX512_u1_c_op2:
-	VSUBPS Z0, Z1, Z0
-	JMP    tapSumRowsF32AVX512_u1_c_next
-
-tapSumRowsF32AVX512_u1_c_op3:
-	VMULPS Z1, Z0, Z0
-	JMP    tapSumRowsF32AVX512_u1_c_next
-
-tapSumRowsF32AVX512_u1_c_op4:
-	VDIVPS Z1, Z0, Z0
-	JMP    tapSumRowsF32AVX512_u1_c_next
-
-tapSumRowsF32AVX512_u1_c_op5:
-	VDIVPS Z0, Z1, Z0
-	JMP    tapSumRowsF32AVX512_u1_c_next
-
-tapSumRowsF32AVX512_u1_c_op6:
-	VXORPS c32_80000000<>+0(SB), Z0, Z0
-	VXORPS c32_80000000<>+0(SB), Z1, Z1
-	VMINPS Z1, Z0, Z1
-	VMINPS Z0, Z1, Z0
-	VORPS  Z1, Z0, Z0
-	VXORPS c32_80000000<>+0(SB), Z0, Z0
-	JMP    tapSumRowsF32AVX512_u1_c_next
-
-tapSumRowsF32AVX512_u1_c_op7:
-	VMINPS Z1, Z0, Z1
-	VMINPS Z0, Z1, Z0
-	VORPS  Z1, Z0, Z0
-	JMP    tapSumRowsF32AVX512_u1_c_next
-
-tapSumRowsF32AVX512_u1_c_op8:
-	VXORPS Z1, Z1, Z1
-	VMAXPS Z0, Z1, Z0
-
-tapSumRowsF32AVX512_u1_c_next:
-	INCQ R12
-	JMP  tapSumRowsF32AVX512_u1_c_step
-
-tapSumRowsF32AVX512_u1_c_store:
-	VMOVUPS Z0, (DI)
-	ADDQ    $0x00000040, DI
-	ADDQ    $0x00000040, R8
-	SUBQ    $0x00000010, R9
-	JMP     tapSumRowsF32AVX512_u1
-
-tapSumRowsF32AVX512_tail:
-	TESTQ  R9, R9
-	JZ     tapSumRowsF32AVX512_next
-	NEGQ   R9
-	ADDQ   $0x00000010, R9
-	SHLQ   $0x02, R9
-	SUBQ   R9, DI
-	SUBQ   R9, R8
-	VXORPS Z0, Z0, Z0
-	XORQ   R9, R9
-
-tapSumRowsF32AVX512_t_tap:
-	VBROADCASTSS (SI)(R9*4), Z1
-	MOVQ         (BX)(R9*8), R10
-	LEAQ         (R8)(R10*4), R10
-	VMULPS       (R10), Z1, Z1
-	VADDPS       Z1, Z0, Z0
-	INCQ         R9
-	CMPQ         R9, ntaps+64(FP)
-	JL           tapSumRowsF32AVX512_t_tap
-	MOVQ         codes+72(FP), R8
-	MOVQ         sc+80(FP), R9
+	INCQ         R8
+	CMPQ         R8, SI
+	JL           tapSumChainF32AVX512_u1_tap
+	MOVQ         codes+48(FP), R8
+	MOVQ         sc+56(FP), R9
 	XORQ         R10, R10
 
-tapSumRowsF32AVX512_t_c_step:
-	CMPQ         R10, nsteps+88(FP)
-	JGE          tapSumRowsF32AVX512_t_c_store
+tapSumChainF32AVX512_u1_c_step:
+	CMPQ         R10, nsteps+64(FP)
+	JGE          tapSumChainF32AVX512_u1_c_store
 	MOVBQZX      (R8)(R10*1), R11
 	VBROADCASTSS (R9)(R10*4), Z1
 	CMPQ         R11, $0x00000000
-	JE           tapSumRowsF32AVX512_t_c_op0
+	JE           tapSumChainF32AVX512_u1_c_op0
 	CMPQ         R11, $0x00000001
-	JE           tapSumRowsF32AVX512_t_c_op1
+	JE           tapSumChainF32AVX512_u1_c_op1
 	CMPQ         R11, $0x00000002
-	JE           tapSumRowsF32AVX512_t_c_op2
+	JE           tapSumChainF32AVX512_u1_c_op2
 	CMPQ         R11, $0x00000003
-	JE           tapSumRowsF32AVX512_t_c_op3
+	JE           tapSumChainF32AVX512_u1_c_op3
 	CMPQ         R11, $0x00000004
-	JE           tapSumRowsF32AVX512_t_c_op4
+	JE           tapSumChainF32AVX512_u1_c_op4
 	CMPQ         R11, $0x00000005
-	JE           tapSumRowsF32AVX512_t_c_op5
+	JE           tapSumChainF32AVX512_u1_c_op5
 	CMPQ         R11, $0x00000006
-	JE           tapSumRowsF32AVX512_t_c_op6
+	JE           tapSumChainF32AVX512_u1_c_op6
 	CMPQ         R11, $0x00000007
-	JE           tapSumRowsF32AVX512_t_c_op7
+	JE           tapSumChainF32AVX512_u1_c_op7
 	CMPQ         R11, $0x00000008
-	JE           tapSumRowsF32AVX512_t_c_op8
-	JMP          tapSumRowsF32AVX512_t_c_next
+	JE           tapSumChainF32AVX512_u1_c_op8
+	JMP          tapSumChainF32AVX512_u1_c_next
 
-tapSumRowsF32AVX512_t_c_op0:
+tapSumChainF32AVX512_u1_c_op0:
 	VADDPS Z1, Z0, Z0
-	JMP    tapSumRowsF32AVX512_t_c_next
+	JMP    tapSumChainF32AVX512_u1_c_next
 
-tapSumRowsF32AVX512_t_c_op1:
+tapSumChainF32AVX512_u1_c_op1:
 	VSUBPS Z1, Z0, Z0
-	JMP    tapSumRowsF32AVX512_t_c_next
+	JMP    tapSumChainF32AVX512_u1_c_next
 
-tapSumRowsF32AVX512_t_c_op2:
+tapSumChainF32AVX512_u1_c_op2:
 	VSUBPS Z0, Z1, Z0
-	JMP    tapSumRowsF32AVX512_t_c_next
+	JMP    tapSumChainF32AVX512_u1_c_next
 
-tapSumRowsF32AVX512_t_c_op3:
+tapSumChainF32AVX512_u1_c_op3:
 	VMULPS Z1, Z0, Z0
-	JMP    tapSumRowsF32AVX512_t_c_next
+	JMP    tapSumChainF32AVX512_u1_c_next
 
-tapSumRowsF32AVX512_t_c_op4:
+tapSumChainF32AVX512_u1_c_op4:
 	VDIVPS Z1, Z0, Z0
-	JMP    tapSumRowsF32AVX512_t_c_next
+	JMP    tapSumChainF32AVX512_u1_c_next
 
-tapSumRowsF32AVX512_t_c_op5:
+tapSumChainF32AVX512_u1_c_op5:
 	VDIVPS Z0, Z1, Z0
-	JMP    tapSumRowsF32AVX512_t_c_next
+	JMP    tapSumChainF32AVX512_u1_c_next
 
-tapSumRowsF32AVX512_t_c_op6:
+tapSumChainF32AVX512_u1_c_op6:
 	VXORPS c32_80000000<>+0(SB), Z0, Z0
 	VXORPS c32_80000000<>+0(SB), Z1, Z1
 	VMINPS Z1, Z0, Z1
 	VMINPS Z0, Z1, Z0
 	VORPS  Z1, Z0, Z0
 	VXORPS c32_80000000<>+0(SB), Z0, Z0
-	JMP    tapSumRowsF32AVX512_t_c_next
+	JMP    tapSumChainF32AVX512_u1_c_next
 
-tapSumRowsF32AVX512_t_c_op7:
+tapSumChainF32AVX512_u1_c_op7:
 	VMINPS Z1, Z0, Z1
 	VMINPS Z0, Z1, Z0
 	VORPS  Z1, Z0, Z0
-	JMP    tapSumRowsF32AVX512_t_c_next
+	JMP    tapSumChainF32AVX512_u1_c_next
 
-tapSumRowsF32AVX512_t_c_op8:
+tapSumChainF32AVX512_u1_c_op8:
 	VXORPS Z1, Z1, Z1
 	VMAXPS Z0, Z1, Z0
 
-tapSumRowsF32AVX512_t_c_next:
+tapSumChainF32AVX512_u1_c_next:
 	INCQ R10
-	JMP  tapSumRowsF32AVX512_t_c_step
+	JMP  tapSumChainF32AVX512_u1_c_step
 
-tapSumRowsF32AVX512_t_c_store:
-	VMOVUPS Z0, (DI)
+tapSumChainF32AVX512_u1_c_store:
+	VMOVUPS Z0, (AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000010, DI
+	JMP     tapSumChainF32AVX512_u1
 
-tapSumRowsF32AVX512_next:
-	ADDQ dstStride+8(FP), AX
-	ADDQ srcStride+24(FP), CX
-	DECQ DX
-	JMP  tapSumRowsF32AVX512_row
-
-tapSumRowsF32AVX512_done:
+tapSumChainF32AVX512_done:
 	VZEROUPPER
 	RET
 
@@ -8039,25 +7928,19 @@ maxPool2F32AVX2_done:
 	VZEROUPPER
 	RET
 
-// func tapSumRowsF32AVX2(dst *float32, dstStride int, base *float32, srcStride int, rows int, n int, offs *int, w *float32, ntaps int, codes *uint8, sc *float32, nsteps int)
+// func tapSumChainF32AVX2(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int, codes *uint8, sc *float32, nsteps int)
 // Requires: AVX
-TEXT ·tapSumRowsF32AVX2(SB), NOSPLIT, $0-96
+TEXT ·tapSumChainF32AVX2(SB), NOSPLIT, $0-72
 	MOVQ dst+0(FP), AX
-	MOVQ base+16(FP), CX
-	MOVQ rows+32(FP), DX
-	MOVQ offs+48(FP), BX
-	MOVQ w+56(FP), SI
+	MOVQ base+8(FP), CX
+	MOVQ offs+16(FP), DX
+	MOVQ w+24(FP), BX
+	MOVQ ntaps+32(FP), SI
+	MOVQ n+40(FP), DI
 
-tapSumRowsF32AVX2_row:
-	CMPQ DX, $0x00
-	JLE  tapSumRowsF32AVX2_done
-	MOVQ AX, DI
-	MOVQ CX, R8
-	MOVQ n+40(FP), R9
-
-tapSumRowsF32AVX2_u8:
-	CMPQ   R9, $0x00000040
-	JL     tapSumRowsF32AVX2_u4
+tapSumChainF32AVX2_u8:
+	CMPQ   DI, $0x00000040
+	JL     tapSumChainF32AVX2_u4
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -8066,61 +7949,61 @@ tapSumRowsF32AVX2_u8:
 	VXORPS Y5, Y5, Y5
 	VXORPS Y6, Y6, Y6
 	VXORPS Y7, Y7, Y7
-	XORQ   R10, R10
+	XORQ   R8, R8
 
-tapSumRowsF32AVX2_u8_tap:
-	VBROADCASTSS (SI)(R10*4), Y8
-	MOVQ         (BX)(R10*8), R11
-	LEAQ         (R8)(R11*4), R11
-	VMULPS       (R11), Y8, Y9
+tapSumChainF32AVX2_u8_tap:
+	MOVQ         (DX)(R8*8), R9
+	VBROADCASTSS (BX)(R8*4), Y8
+	LEAQ         (CX)(R9*4), R9
+	VMULPS       (R9), Y8, Y9
 	VADDPS       Y9, Y0, Y0
-	VMULPS       32(R11), Y8, Y9
+	VMULPS       32(R9), Y8, Y9
 	VADDPS       Y9, Y1, Y1
-	VMULPS       64(R11), Y8, Y9
+	VMULPS       64(R9), Y8, Y9
 	VADDPS       Y9, Y2, Y2
-	VMULPS       96(R11), Y8, Y9
+	VMULPS       96(R9), Y8, Y9
 	VADDPS       Y9, Y3, Y3
-	VMULPS       128(R11), Y8, Y9
+	VMULPS       128(R9), Y8, Y9
 	VADDPS       Y9, Y4, Y4
-	VMULPS       160(R11), Y8, Y9
+	VMULPS       160(R9), Y8, Y9
 	VADDPS       Y9, Y5, Y5
-	VMULPS       192(R11), Y8, Y9
+	VMULPS       192(R9), Y8, Y9
 	VADDPS       Y9, Y6, Y6
-	VMULPS       224(R11), Y8, Y8
+	VMULPS       224(R9), Y8, Y8
 	VADDPS       Y8, Y7, Y7
-	INCQ         R10
-	CMPQ         R10, ntaps+64(FP)
-	JL           tapSumRowsF32AVX2_u8_tap
-	MOVQ         codes+72(FP), R10
-	MOVQ         sc+80(FP), R11
-	XORQ         R12, R12
+	INCQ         R8
+	CMPQ         R8, SI
+	JL           tapSumChainF32AVX2_u8_tap
+	MOVQ         codes+48(FP), R8
+	MOVQ         sc+56(FP), R9
+	XORQ         R10, R10
 
-tapSumRowsF32AVX2_u8_c_step:
-	CMPQ         R12, nsteps+88(FP)
-	JGE          tapSumRowsF32AVX2_u8_c_store
-	MOVBQZX      (R10)(R12*1), R13
-	VBROADCASTSS (R11)(R12*4), Y8
-	CMPQ         R13, $0x00000000
-	JE           tapSumRowsF32AVX2_u8_c_op0
-	CMPQ         R13, $0x00000001
-	JE           tapSumRowsF32AVX2_u8_c_op1
-	CMPQ         R13, $0x00000002
-	JE           tapSumRowsF32AVX2_u8_c_op2
-	CMPQ         R13, $0x00000003
-	JE           tapSumRowsF32AVX2_u8_c_op3
-	CMPQ         R13, $0x00000004
-	JE           tapSumRowsF32AVX2_u8_c_op4
-	CMPQ         R13, $0x00000005
-	JE           tapSumRowsF32AVX2_u8_c_op5
-	CMPQ         R13, $0x00000006
-	JE           tapSumRowsF32AVX2_u8_c_op6
-	CMPQ         R13, $0x00000007
-	JE           tapSumRowsF32AVX2_u8_c_op7
-	CMPQ         R13, $0x00000008
-	JE           tapSumRowsF32AVX2_u8_c_op8
-	JMP          tapSumRowsF32AVX2_u8_c_next
+tapSumChainF32AVX2_u8_c_step:
+	CMPQ         R10, nsteps+64(FP)
+	JGE          tapSumChainF32AVX2_u8_c_store
+	MOVBQZX      (R8)(R10*1), R11
+	VBROADCASTSS (R9)(R10*4), Y8
+	CMPQ         R11, $0x00000000
+	JE           tapSumChainF32AVX2_u8_c_op0
+	CMPQ         R11, $0x00000001
+	JE           tapSumChainF32AVX2_u8_c_op1
+	CMPQ         R11, $0x00000002
+	JE           tapSumChainF32AVX2_u8_c_op2
+	CMPQ         R11, $0x00000003
+	JE           tapSumChainF32AVX2_u8_c_op3
+	CMPQ         R11, $0x00000004
+	JE           tapSumChainF32AVX2_u8_c_op4
+	CMPQ         R11, $0x00000005
+	JE           tapSumChainF32AVX2_u8_c_op5
+	CMPQ         R11, $0x00000006
+	JE           tapSumChainF32AVX2_u8_c_op6
+	CMPQ         R11, $0x00000007
+	JE           tapSumChainF32AVX2_u8_c_op7
+	CMPQ         R11, $0x00000008
+	JE           tapSumChainF32AVX2_u8_c_op8
+	JMP          tapSumChainF32AVX2_u8_c_next
 
-tapSumRowsF32AVX2_u8_c_op0:
+tapSumChainF32AVX2_u8_c_op0:
 	VADDPS Y8, Y0, Y0
 	VADDPS Y8, Y1, Y1
 	VADDPS Y8, Y2, Y2
@@ -8129,9 +8012,9 @@ tapSumRowsF32AVX2_u8_c_op0:
 	VADDPS Y8, Y5, Y5
 	VADDPS Y8, Y6, Y6
 	VADDPS Y8, Y7, Y7
-	JMP    tapSumRowsF32AVX2_u8_c_next
+	JMP    tapSumChainF32AVX2_u8_c_next
 
-tapSumRowsF32AVX2_u8_c_op1:
+tapSumChainF32AVX2_u8_c_op1:
 	VSUBPS Y8, Y0, Y0
 	VSUBPS Y8, Y1, Y1
 	VSUBPS Y8, Y2, Y2
@@ -8140,9 +8023,9 @@ tapSumRowsF32AVX2_u8_c_op1:
 	VSUBPS Y8, Y5, Y5
 	VSUBPS Y8, Y6, Y6
 	VSUBPS Y8, Y7, Y7
-	JMP    tapSumRowsF32AVX2_u8_c_next
+	JMP    tapSumChainF32AVX2_u8_c_next
 
-tapSumRowsF32AVX2_u8_c_op2:
+tapSumChainF32AVX2_u8_c_op2:
 	VSUBPS Y0, Y8, Y0
 	VSUBPS Y1, Y8, Y1
 	VSUBPS Y2, Y8, Y2
@@ -8151,9 +8034,9 @@ tapSumRowsF32AVX2_u8_c_op2:
 	VSUBPS Y5, Y8, Y5
 	VSUBPS Y6, Y8, Y6
 	VSUBPS Y7, Y8, Y7
-	JMP    tapSumRowsF32AVX2_u8_c_next
+	JMP    tapSumChainF32AVX2_u8_c_next
 
-tapSumRowsF32AVX2_u8_c_op3:
+tapSumChainF32AVX2_u8_c_op3:
 	VMULPS Y8, Y0, Y0
 	VMULPS Y8, Y1, Y1
 	VMULPS Y8, Y2, Y2
@@ -8162,9 +8045,9 @@ tapSumRowsF32AVX2_u8_c_op3:
 	VMULPS Y8, Y5, Y5
 	VMULPS Y8, Y6, Y6
 	VMULPS Y8, Y7, Y7
-	JMP    tapSumRowsF32AVX2_u8_c_next
+	JMP    tapSumChainF32AVX2_u8_c_next
 
-tapSumRowsF32AVX2_u8_c_op4:
+tapSumChainF32AVX2_u8_c_op4:
 	VDIVPS Y8, Y0, Y0
 	VDIVPS Y8, Y1, Y1
 	VDIVPS Y8, Y2, Y2
@@ -8173,9 +8056,9 @@ tapSumRowsF32AVX2_u8_c_op4:
 	VDIVPS Y8, Y5, Y5
 	VDIVPS Y8, Y6, Y6
 	VDIVPS Y8, Y7, Y7
-	JMP    tapSumRowsF32AVX2_u8_c_next
+	JMP    tapSumChainF32AVX2_u8_c_next
 
-tapSumRowsF32AVX2_u8_c_op5:
+tapSumChainF32AVX2_u8_c_op5:
 	VDIVPS Y0, Y8, Y0
 	VDIVPS Y1, Y8, Y1
 	VDIVPS Y2, Y8, Y2
@@ -8184,9 +8067,9 @@ tapSumRowsF32AVX2_u8_c_op5:
 	VDIVPS Y5, Y8, Y5
 	VDIVPS Y6, Y8, Y6
 	VDIVPS Y7, Y8, Y7
-	JMP    tapSumRowsF32AVX2_u8_c_next
+	JMP    tapSumChainF32AVX2_u8_c_next
 
-tapSumRowsF32AVX2_u8_c_op6:
+tapSumChainF32AVX2_u8_c_op6:
 	VXORPS c32_80000000<>+0(SB), Y0, Y0
 	VXORPS c32_80000000<>+0(SB), Y8, Y9
 	VMINPS Y9, Y0, Y9
@@ -8235,9 +8118,9 @@ tapSumRowsF32AVX2_u8_c_op6:
 	VMINPS Y7, Y8, Y7
 	VORPS  Y8, Y7, Y7
 	VXORPS c32_80000000<>+0(SB), Y7, Y7
-	JMP    tapSumRowsF32AVX2_u8_c_next
+	JMP    tapSumChainF32AVX2_u8_c_next
 
-tapSumRowsF32AVX2_u8_c_op7:
+tapSumChainF32AVX2_u8_c_op7:
 	VMINPS Y8, Y0, Y9
 	VMINPS Y0, Y9, Y0
 	VORPS  Y9, Y0, Y0
@@ -8262,9 +8145,9 @@ tapSumRowsF32AVX2_u8_c_op7:
 	VMINPS Y8, Y7, Y8
 	VMINPS Y7, Y8, Y7
 	VORPS  Y8, Y7, Y7
-	JMP    tapSumRowsF32AVX2_u8_c_next
+	JMP    tapSumChainF32AVX2_u8_c_next
 
-tapSumRowsF32AVX2_u8_c_op8:
+tapSumChainF32AVX2_u8_c_op8:
 	VXORPS Y8, Y8, Y8
 	VMAXPS Y0, Y8, Y0
 	VXORPS Y8, Y8, Y8
@@ -8282,120 +8165,120 @@ tapSumRowsF32AVX2_u8_c_op8:
 	VXORPS Y8, Y8, Y8
 	VMAXPS Y7, Y8, Y7
 
-tapSumRowsF32AVX2_u8_c_next:
-	INCQ R12
-	JMP  tapSumRowsF32AVX2_u8_c_step
+tapSumChainF32AVX2_u8_c_next:
+	INCQ R10
+	JMP  tapSumChainF32AVX2_u8_c_step
 
-tapSumRowsF32AVX2_u8_c_store:
-	VMOVUPS Y0, (DI)
-	VMOVUPS Y1, 32(DI)
-	VMOVUPS Y2, 64(DI)
-	VMOVUPS Y3, 96(DI)
-	VMOVUPS Y4, 128(DI)
-	VMOVUPS Y5, 160(DI)
-	VMOVUPS Y6, 192(DI)
-	VMOVUPS Y7, 224(DI)
-	ADDQ    $0x00000100, DI
-	ADDQ    $0x00000100, R8
-	SUBQ    $0x00000040, R9
-	JMP     tapSumRowsF32AVX2_u8
+tapSumChainF32AVX2_u8_c_store:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS Y2, 64(AX)
+	VMOVUPS Y3, 96(AX)
+	VMOVUPS Y4, 128(AX)
+	VMOVUPS Y5, 160(AX)
+	VMOVUPS Y6, 192(AX)
+	VMOVUPS Y7, 224(AX)
+	ADDQ    $0x00000100, AX
+	ADDQ    $0x00000100, CX
+	SUBQ    $0x00000040, DI
+	JMP     tapSumChainF32AVX2_u8
 
-tapSumRowsF32AVX2_u4:
-	CMPQ   R9, $0x00000020
-	JL     tapSumRowsF32AVX2_u2
+tapSumChainF32AVX2_u4:
+	CMPQ   DI, $0x00000020
+	JL     tapSumChainF32AVX2_u2
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
 	VXORPS Y3, Y3, Y3
-	XORQ   R10, R10
+	XORQ   R8, R8
 
-tapSumRowsF32AVX2_u4_tap:
-	VBROADCASTSS (SI)(R10*4), Y4
-	MOVQ         (BX)(R10*8), R11
-	LEAQ         (R8)(R11*4), R11
-	VMULPS       (R11), Y4, Y5
+tapSumChainF32AVX2_u4_tap:
+	MOVQ         (DX)(R8*8), R9
+	VBROADCASTSS (BX)(R8*4), Y4
+	LEAQ         (CX)(R9*4), R9
+	VMULPS       (R9), Y4, Y5
 	VADDPS       Y5, Y0, Y0
-	VMULPS       32(R11), Y4, Y5
+	VMULPS       32(R9), Y4, Y5
 	VADDPS       Y5, Y1, Y1
-	VMULPS       64(R11), Y4, Y5
+	VMULPS       64(R9), Y4, Y5
 	VADDPS       Y5, Y2, Y2
-	VMULPS       96(R11), Y4, Y4
+	VMULPS       96(R9), Y4, Y4
 	VADDPS       Y4, Y3, Y3
-	INCQ         R10
-	CMPQ         R10, ntaps+64(FP)
-	JL           tapSumRowsF32AVX2_u4_tap
-	MOVQ         codes+72(FP), R10
-	MOVQ         sc+80(FP), R11
-	XORQ         R12, R12
+	INCQ         R8
+	CMPQ         R8, SI
+	JL           tapSumChainF32AVX2_u4_tap
+	MOVQ         codes+48(FP), R8
+	MOVQ         sc+56(FP), R9
+	XORQ         R10, R10
 
-tapSumRowsF32AVX2_u4_c_step:
-	CMPQ         R12, nsteps+88(FP)
-	JGE          tapSumRowsF32AVX2_u4_c_store
-	MOVBQZX      (R10)(R12*1), R13
-	VBROADCASTSS (R11)(R12*4), Y4
-	CMPQ         R13, $0x00000000
-	JE           tapSumRowsF32AVX2_u4_c_op0
-	CMPQ         R13, $0x00000001
-	JE           tapSumRowsF32AVX2_u4_c_op1
-	CMPQ         R13, $0x00000002
-	JE           tapSumRowsF32AVX2_u4_c_op2
-	CMPQ         R13, $0x00000003
-	JE           tapSumRowsF32AVX2_u4_c_op3
-	CMPQ         R13, $0x00000004
-	JE           tapSumRowsF32AVX2_u4_c_op4
-	CMPQ         R13, $0x00000005
-	JE           tapSumRowsF32AVX2_u4_c_op5
-	CMPQ         R13, $0x00000006
-	JE           tapSumRowsF32AVX2_u4_c_op6
-	CMPQ         R13, $0x00000007
-	JE           tapSumRowsF32AVX2_u4_c_op7
-	CMPQ         R13, $0x00000008
-	JE           tapSumRowsF32AVX2_u4_c_op8
-	JMP          tapSumRowsF32AVX2_u4_c_next
+tapSumChainF32AVX2_u4_c_step:
+	CMPQ         R10, nsteps+64(FP)
+	JGE          tapSumChainF32AVX2_u4_c_store
+	MOVBQZX      (R8)(R10*1), R11
+	VBROADCASTSS (R9)(R10*4), Y4
+	CMPQ         R11, $0x00000000
+	JE           tapSumChainF32AVX2_u4_c_op0
+	CMPQ         R11, $0x00000001
+	JE           tapSumChainF32AVX2_u4_c_op1
+	CMPQ         R11, $0x00000002
+	JE           tapSumChainF32AVX2_u4_c_op2
+	CMPQ         R11, $0x00000003
+	JE           tapSumChainF32AVX2_u4_c_op3
+	CMPQ         R11, $0x00000004
+	JE           tapSumChainF32AVX2_u4_c_op4
+	CMPQ         R11, $0x00000005
+	JE           tapSumChainF32AVX2_u4_c_op5
+	CMPQ         R11, $0x00000006
+	JE           tapSumChainF32AVX2_u4_c_op6
+	CMPQ         R11, $0x00000007
+	JE           tapSumChainF32AVX2_u4_c_op7
+	CMPQ         R11, $0x00000008
+	JE           tapSumChainF32AVX2_u4_c_op8
+	JMP          tapSumChainF32AVX2_u4_c_next
 
-tapSumRowsF32AVX2_u4_c_op0:
+tapSumChainF32AVX2_u4_c_op0:
 	VADDPS Y4, Y0, Y0
 	VADDPS Y4, Y1, Y1
 	VADDPS Y4, Y2, Y2
 	VADDPS Y4, Y3, Y3
-	JMP    tapSumRowsF32AVX2_u4_c_next
+	JMP    tapSumChainF32AVX2_u4_c_next
 
-tapSumRowsF32AVX2_u4_c_op1:
+tapSumChainF32AVX2_u4_c_op1:
 	VSUBPS Y4, Y0, Y0
 	VSUBPS Y4, Y1, Y1
 	VSUBPS Y4, Y2, Y2
 	VSUBPS Y4, Y3, Y3
-	JMP    tapSumRowsF32AVX2_u4_c_next
+	JMP    tapSumChainF32AVX2_u4_c_next
 
-tapSumRowsF32AVX2_u4_c_op2:
+tapSumChainF32AVX2_u4_c_op2:
 	VSUBPS Y0, Y4, Y0
 	VSUBPS Y1, Y4, Y1
 	VSUBPS Y2, Y4, Y2
 	VSUBPS Y3, Y4, Y3
-	JMP    tapSumRowsF32AVX2_u4_c_next
+	JMP    tapSumChainF32AVX2_u4_c_next
 
-tapSumRowsF32AVX2_u4_c_op3:
+tapSumChainF32AVX2_u4_c_op3:
 	VMULPS Y4, Y0, Y0
 	VMULPS Y4, Y1, Y1
 	VMULPS Y4, Y2, Y2
 	VMULPS Y4, Y3, Y3
-	JMP    tapSumRowsF32AVX2_u4_c_next
+	JMP    tapSumChainF32AVX2_u4_c_next
 
-tapSumRowsF32AVX2_u4_c_op4:
+tapSumChainF32AVX2_u4_c_op4:
 	VDIVPS Y4, Y0, Y0
 	VDIVPS Y4, Y1, Y1
 	VDIVPS Y4, Y2, Y2
 	VDIVPS Y4, Y3, Y3
-	JMP    tapSumRowsF32AVX2_u4_c_next
+	JMP    tapSumChainF32AVX2_u4_c_next
 
-tapSumRowsF32AVX2_u4_c_op5:
+tapSumChainF32AVX2_u4_c_op5:
 	VDIVPS Y0, Y4, Y0
 	VDIVPS Y1, Y4, Y1
 	VDIVPS Y2, Y4, Y2
 	VDIVPS Y3, Y4, Y3
-	JMP    tapSumRowsF32AVX2_u4_c_next
+	JMP    tapSumChainF32AVX2_u4_c_next
 
-tapSumRowsF32AVX2_u4_c_op6:
+tapSumChainF32AVX2_u4_c_op6:
 	VXORPS c32_80000000<>+0(SB), Y0, Y0
 	VXORPS c32_80000000<>+0(SB), Y4, Y5
 	VMINPS Y5, Y0, Y5
@@ -8420,9 +8303,9 @@ tapSumRowsF32AVX2_u4_c_op6:
 	VMINPS Y3, Y4, Y3
 	VORPS  Y4, Y3, Y3
 	VXORPS c32_80000000<>+0(SB), Y3, Y3
-	JMP    tapSumRowsF32AVX2_u4_c_next
+	JMP    tapSumChainF32AVX2_u4_c_next
 
-tapSumRowsF32AVX2_u4_c_op7:
+tapSumChainF32AVX2_u4_c_op7:
 	VMINPS Y4, Y0, Y5
 	VMINPS Y0, Y5, Y0
 	VORPS  Y5, Y0, Y0
@@ -8435,9 +8318,9 @@ tapSumRowsF32AVX2_u4_c_op7:
 	VMINPS Y4, Y3, Y4
 	VMINPS Y3, Y4, Y3
 	VORPS  Y4, Y3, Y3
-	JMP    tapSumRowsF32AVX2_u4_c_next
+	JMP    tapSumChainF32AVX2_u4_c_next
 
-tapSumRowsF32AVX2_u4_c_op8:
+tapSumChainF32AVX2_u4_c_op8:
 	VXORPS Y4, Y4, Y4
 	VMAXPS Y0, Y4, Y0
 	VXORPS Y4, Y4, Y4
@@ -8447,98 +8330,98 @@ tapSumRowsF32AVX2_u4_c_op8:
 	VXORPS Y4, Y4, Y4
 	VMAXPS Y3, Y4, Y3
 
-tapSumRowsF32AVX2_u4_c_next:
-	INCQ R12
-	JMP  tapSumRowsF32AVX2_u4_c_step
+tapSumChainF32AVX2_u4_c_next:
+	INCQ R10
+	JMP  tapSumChainF32AVX2_u4_c_step
 
-tapSumRowsF32AVX2_u4_c_store:
-	VMOVUPS Y0, (DI)
-	VMOVUPS Y1, 32(DI)
-	VMOVUPS Y2, 64(DI)
-	VMOVUPS Y3, 96(DI)
-	ADDQ    $0x00000080, DI
-	ADDQ    $0x00000080, R8
-	SUBQ    $0x00000020, R9
-	JMP     tapSumRowsF32AVX2_u4
+tapSumChainF32AVX2_u4_c_store:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS Y2, 64(AX)
+	VMOVUPS Y3, 96(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	SUBQ    $0x00000020, DI
+	JMP     tapSumChainF32AVX2_u4
 
-tapSumRowsF32AVX2_u2:
-	CMPQ   R9, $0x00000010
-	JL     tapSumRowsF32AVX2_u1
+tapSumChainF32AVX2_u2:
+	CMPQ   DI, $0x00000010
+	JL     tapSumChainF32AVX2_u1
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
-	XORQ   R10, R10
+	XORQ   R8, R8
 
-tapSumRowsF32AVX2_u2_tap:
-	VBROADCASTSS (SI)(R10*4), Y2
-	MOVQ         (BX)(R10*8), R11
-	LEAQ         (R8)(R11*4), R11
-	VMULPS       (R11), Y2, Y3
+tapSumChainF32AVX2_u2_tap:
+	MOVQ         (DX)(R8*8), R9
+	VBROADCASTSS (BX)(R8*4), Y2
+	LEAQ         (CX)(R9*4), R9
+	VMULPS       (R9), Y2, Y3
 	VADDPS       Y3, Y0, Y0
-	VMULPS       32(R11), Y2, Y2
+	VMULPS       32(R9), Y2, Y2
 	VADDPS       Y2, Y1, Y1
-	INCQ         R10
-	CMPQ         R10, ntaps+64(FP)
-	JL           tapSumRowsF32AVX2_u2_tap
-	MOVQ         codes+72(FP), R10
-	MOVQ         sc+80(FP), R11
-	XORQ         R12, R12
+	INCQ         R8
+	CMPQ         R8, SI
+	JL           tapSumChainF32AVX2_u2_tap
+	MOVQ         codes+48(FP), R8
+	MOVQ         sc+56(FP), R9
+	XORQ         R10, R10
 
-tapSumRowsF32AVX2_u2_c_step:
-	CMPQ         R12, nsteps+88(FP)
-	JGE          tapSumRowsF32AVX2_u2_c_store
-	MOVBQZX      (R10)(R12*1), R13
-	VBROADCASTSS (R11)(R12*4), Y2
-	CMPQ         R13, $0x00000000
-	JE           tapSumRowsF32AVX2_u2_c_op0
-	CMPQ         R13, $0x00000001
-	JE           tapSumRowsF32AVX2_u2_c_op1
-	CMPQ         R13, $0x00000002
-	JE           tapSumRowsF32AVX2_u2_c_op2
-	CMPQ         R13, $0x00000003
-	JE           tapSumRowsF32AVX2_u2_c_op3
-	CMPQ         R13, $0x00000004
-	JE           tapSumRowsF32AVX2_u2_c_op4
-	CMPQ         R13, $0x00000005
-	JE           tapSumRowsF32AVX2_u2_c_op5
-	CMPQ         R13, $0x00000006
-	JE           tapSumRowsF32AVX2_u2_c_op6
-	CMPQ         R13, $0x00000007
-	JE           tapSumRowsF32AVX2_u2_c_op7
-	CMPQ         R13, $0x00000008
-	JE           tapSumRowsF32AVX2_u2_c_op8
-	JMP          tapSumRowsF32AVX2_u2_c_next
+tapSumChainF32AVX2_u2_c_step:
+	CMPQ         R10, nsteps+64(FP)
+	JGE          tapSumChainF32AVX2_u2_c_store
+	MOVBQZX      (R8)(R10*1), R11
+	VBROADCASTSS (R9)(R10*4), Y2
+	CMPQ         R11, $0x00000000
+	JE           tapSumChainF32AVX2_u2_c_op0
+	CMPQ         R11, $0x00000001
+	JE           tapSumChainF32AVX2_u2_c_op1
+	CMPQ         R11, $0x00000002
+	JE           tapSumChainF32AVX2_u2_c_op2
+	CMPQ         R11, $0x00000003
+	JE           tapSumChainF32AVX2_u2_c_op3
+	CMPQ         R11, $0x00000004
+	JE           tapSumChainF32AVX2_u2_c_op4
+	CMPQ         R11, $0x00000005
+	JE           tapSumChainF32AVX2_u2_c_op5
+	CMPQ         R11, $0x00000006
+	JE           tapSumChainF32AVX2_u2_c_op6
+	CMPQ         R11, $0x00000007
+	JE           tapSumChainF32AVX2_u2_c_op7
+	CMPQ         R11, $0x00000008
+	JE           tapSumChainF32AVX2_u2_c_op8
+	JMP          tapSumChainF32AVX2_u2_c_next
 
-tapSumRowsF32AVX2_u2_c_op0:
+tapSumChainF32AVX2_u2_c_op0:
 	VADDPS Y2, Y0, Y0
 	VADDPS Y2, Y1, Y1
-	JMP    tapSumRowsF32AVX2_u2_c_next
+	JMP    tapSumChainF32AVX2_u2_c_next
 
-tapSumRowsF32AVX2_u2_c_op1:
+tapSumChainF32AVX2_u2_c_op1:
 	VSUBPS Y2, Y0, Y0
 	VSUBPS Y2, Y1, Y1
-	JMP    tapSumRowsF32AVX2_u2_c_next
+	JMP    tapSumChainF32AVX2_u2_c_next
 
-tapSumRowsF32AVX2_u2_c_op2:
+tapSumChainF32AVX2_u2_c_op2:
 	VSUBPS Y0, Y2, Y0
 	VSUBPS Y1, Y2, Y1
-	JMP    tapSumRowsF32AVX2_u2_c_next
+	JMP    tapSumChainF32AVX2_u2_c_next
 
-tapSumRowsF32AVX2_u2_c_op3:
+tapSumChainF32AVX2_u2_c_op3:
 	VMULPS Y2, Y0, Y0
 	VMULPS Y2, Y1, Y1
-	JMP    tapSumRowsF32AVX2_u2_c_next
+	JMP    tapSumChainF32AVX2_u2_c_next
 
-tapSumRowsF32AVX2_u2_c_op4:
+tapSumChainF32AVX2_u2_c_op4:
 	VDIVPS Y2, Y0, Y0
 	VDIVPS Y2, Y1, Y1
-	JMP    tapSumRowsF32AVX2_u2_c_next
+	JMP    tapSumChainF32AVX2_u2_c_next
 
-tapSumRowsF32AVX2_u2_c_op5:
+tapSumChainF32AVX2_u2_c_op5:
 	VDIVPS Y0, Y2, Y0
 	VDIVPS Y1, Y2, Y1
-	JMP    tapSumRowsF32AVX2_u2_c_next
+	JMP    tapSumChainF32AVX2_u2_c_next
 
-tapSumRowsF32AVX2_u2_c_op6:
+tapSumChainF32AVX2_u2_c_op6:
 	VXORPS c32_80000000<>+0(SB), Y0, Y0
 	VXORPS c32_80000000<>+0(SB), Y2, Y3
 	VMINPS Y3, Y0, Y3
@@ -8551,239 +8434,134 @@ tapSumRowsF32AVX2_u2_c_op6:
 	VMINPS Y1, Y2, Y1
 	VORPS  Y2, Y1, Y1
 	VXORPS c32_80000000<>+0(SB), Y1, Y1
-	JMP    tapSumRowsF32AVX2_u2_c_next
+	JMP    tapSumChainF32AVX2_u2_c_next
 
-tapSumRowsF32AVX2_u2_c_op7:
+tapSumChainF32AVX2_u2_c_op7:
 	VMINPS Y2, Y0, Y3
 	VMINPS Y0, Y3, Y0
 	VORPS  Y3, Y0, Y0
 	VMINPS Y2, Y1, Y2
 	VMINPS Y1, Y2, Y1
 	VORPS  Y2, Y1, Y1
-	JMP    tapSumRowsF32AVX2_u2_c_next
+	JMP    tapSumChainF32AVX2_u2_c_next
 
-tapSumRowsF32AVX2_u2_c_op8:
+tapSumChainF32AVX2_u2_c_op8:
 	VXORPS Y2, Y2, Y2
 	VMAXPS Y0, Y2, Y0
 	VXORPS Y2, Y2, Y2
 	VMAXPS Y1, Y2, Y1
 
-tapSumRowsF32AVX2_u2_c_next:
-	INCQ R12
-	JMP  tapSumRowsF32AVX2_u2_c_step
+tapSumChainF32AVX2_u2_c_next:
+	INCQ R10
+	JMP  tapSumChainF32AVX2_u2_c_step
 
-tapSumRowsF32AVX2_u2_c_store:
-	VMOVUPS Y0, (DI)
-	VMOVUPS Y1, 32(DI)
-	ADDQ    $0x00000040, DI
-	ADDQ    $0x00000040, R8
-	SUBQ    $0x00000010, R9
-	JMP     tapSumRowsF32AVX2_u2
+tapSumChainF32AVX2_u2_c_store:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000010, DI
+	JMP     tapSumChainF32AVX2_u2
 
-tapSumRowsF32AVX2_u1:
-	CMPQ   R9, $0x00000008
-	JL     tapSumRowsF32AVX2_tail
+tapSumChainF32AVX2_u1:
+	CMPQ   DI, $0x00000008
+	JL     tapSumChainF32AVX2_done
 	VXORPS Y0, Y0, Y0
-	XORQ   R10, R10
+	XORQ   R8, R8
 
-tapSumRowsF32AVX2_u1_tap:
-	VBROADCASTSS (SI)(R10*4), Y1
-	MOVQ         (BX)(R10*8), R11
-	LEAQ         (R8)(R11*4), R11
-	VMULPS       (R11), Y1, Y1
+tapSumChainF32AVX2_u1_tap:
+	MOVQ         (DX)(R8*8), R9
+	VBROADCASTSS (BX)(R8*4), Y1
+	LEAQ         (CX)(R9*4), R9
+	VMULPS       (R9), Y1, Y1
 	VADDPS       Y1, Y0, Y0
-	INCQ         R10
-	CMPQ         R10, ntaps+64(FP)
-	JL           tapSumRowsF32AVX2_u1_tap
-	MOVQ         codes+72(FP), R10
-	MOVQ         sc+80(FP), R11
-	XORQ         R12, R12
-
-tapSumRowsF32AVX2_u1_c_step:
-	CMPQ         R12, nsteps+88(FP)
-	JGE          tapSumRowsF32AVX2_u1_c_store
-	MOVBQZX      (R10)(R12*1), R13
-	VBROADCASTSS (R11)(R12*4), Y1
-	CMPQ         R13, $0x00000000
-	JE           tapSumRowsF32AVX2_u1_c_op0
-	CMPQ         R13, $0x00000001
-	JE           tapSumRowsF32AVX2_u1_c_op1
-	CMPQ         R13, $0x00000002
-	JE           tapSumRowsF32AVX2_u1_c_op2
-	CMPQ         R13, $0x00000003
-	JE           tapSumRowsF32AVX2_u1_c_op3
-	CMPQ         R13, $0x00000004
-	JE           tapSumRowsF32AVX2_u1_c_op4
-	CMPQ         R13, $0x00000005
-	JE           tapSumRowsF32AVX2_u1_c_op5
-	CMPQ         R13, $0x00000006
-	JE           tapSumRowsF32AVX2_u1_c_op6
-	CMPQ         R13, $0x00000007
-	JE           tapSumRowsF32AVX2_u1_c_op7
-	CMPQ         R13, $0x00000008
-	JE           tapSumRowsF32AVX2_u1_c_op8
-	JMP          tapSumRowsF32AVX2_u1_c_next
-
-tapSumRowsF32AVX2_u1_c_op0:
-	VADDPS Y1, Y0, Y0
-	JMP    tapSumRowsF32AVX2_u1_c_next
-
-tapSumRowsF32AVX2_u1_c_op1:
-	VSUBPS Y1, Y0, Y0
-	JMP    tapSumRowsF32AVX2_u1_c_next
-
-tapSumRowsF32AVX2_u1_c_op2:
-	VSUBPS Y0, Y1, Y0
-	JMP    tapSumRowsF32AVX2_u1_c_next
-
-tapSumRowsF32AVX2_u1_c_op3:
-	VMULPS Y1, Y0, Y0
-	JMP    tapSumRowsF32AVX2_u1_c_next
-
-tapSumRowsF32AVX2_u1_c_op4:
-	VDIVPS Y1, Y0, Y0
-	JMP    tapSumRowsF32AVX2_u1_c_next
-
-tapSumRowsF32AVX2_u1_c_op5:
-	VDIVPS Y0, Y1, Y0
-	JMP    tapSumRowsF32AVX2_u1_c_next
-
-tapSumRowsF32AVX2_u1_c_op6:
-	VXORPS c32_80000000<>+0(SB), Y0, Y0
-	VXORPS c32_80000000<>+0(SB), Y1, Y1
-	VMINPS Y1, Y0, Y1
-	VMINPS Y0, Y1, Y0
-	VORPS  Y1, Y0, Y0
-	VXORPS c32_80000000<>+0(SB), Y0, Y0
-	JMP    tapSumRowsF32AVX2_u1_c_next
-
-tapSumRowsF32AVX2_u1_c_op7:
-	VMINPS Y1, Y0, Y1
-	VMINPS Y0, Y1, Y0
-	VORPS  Y1, Y0, Y0
-	JMP    tapSumRowsF32AVX2_u1_c_next
-
-tapSumRowsF32AVX2_u1_c_op8:
-	VXORPS Y1, Y1, Y1
-	VMAXPS Y0, Y1, Y0
-
-tapSumRowsF32AVX2_u1_c_next:
-	INCQ R12
-	JMP  tapSumRowsF32AVX2_u1_c_step
-
-tapSumRowsF32AVX2_u1_c_store:
-	VMOVUPS Y0, (DI)
-	ADDQ    $0x00000020, DI
-	ADDQ    $0x00000020, R8
-	SUBQ    $0x00000008, R9
-	JMP     tapSumRowsF32AVX2_u1
-
-tapSumRowsF32AVX2_tail:
-	TESTQ  R9, R9
-	JZ     tapSumRowsF32AVX2_next
-	NEGQ   R9
-	ADDQ   $0x00000008, R9
-	SHLQ   $0x02, R9
-	SUBQ   R9, DI
-	SUBQ   R9, R8
-	VXORPS Y0, Y0, Y0
-	XORQ   R9, R9
-
-tapSumRowsF32AVX2_t_tap:
-	VBROADCASTSS (SI)(R9*4), Y1
-	MOVQ         (BX)(R9*8), R10
-	LEAQ         (R8)(R10*4), R10
-	VMULPS       (R10), Y1, Y1
-	VADDPS       Y1, Y0, Y0
-	INCQ         R9
-	CMPQ         R9, ntaps+64(FP)
-	JL           tapSumRowsF32AVX2_t_tap
-	MOVQ         codes+72(FP), R8
-	MOVQ         sc+80(FP), R9
+	INCQ         R8
+	CMPQ         R8, SI
+	JL           tapSumChainF32AVX2_u1_tap
+	MOVQ         codes+48(FP), R8
+	MOVQ         sc+56(FP), R9
 	XORQ         R10, R10
 
-tapSumRowsF32AVX2_t_c_step:
-	CMPQ         R10, nsteps+88(FP)
-	JGE          tapSumRowsF32AVX2_t_c_store
+tapSumChainF32AVX2_u1_c_step:
+	CMPQ         R10, nsteps+64(FP)
+	JGE          tapSumChainF32AVX2_u1_c_store
 	MOVBQZX      (R8)(R10*1), R11
 	VBROADCASTSS (R9)(R10*4), Y1
 	CMPQ         R11, $0x00000000
-	JE           tapSumRowsF32AVX2_t_c_op0
+	JE           tapSumChainF32AVX2_u1_c_op0
 	CMPQ         R11, $0x00000001
-	JE           tapSumRowsF32AVX2_t_c_op1
+	JE           tapSumChainF32AVX2_u1_c_op1
 	CMPQ         R11, $0x00000002
-	JE           tapSumRowsF32AVX2_t_c_op2
+	JE           tapSumChainF32AVX2_u1_c_op2
 	CMPQ         R11, $0x00000003
-	JE           tapSumRowsF32AVX2_t_c_op3
+	JE           tapSumChainF32AVX2_u1_c_op3
 	CMPQ         R11, $0x00000004
-	JE           tapSumRowsF32AVX2_t_c_op4
+	JE           tapSumChainF32AVX2_u1_c_op4
 	CMPQ         R11, $0x00000005
-	JE           tapSumRowsF32AVX2_t_c_op5
+	JE           tapSumChainF32AVX2_u1_c_op5
 	CMPQ         R11, $0x00000006
-	JE           tapSumRowsF32AVX2_t_c_op6
+	JE           tapSumChainF32AVX2_u1_c_op6
 	CMPQ         R11, $0x00000007
-	JE           tapSumRowsF32AVX2_t_c_op7
+	JE           tapSumChainF32AVX2_u1_c_op7
 	CMPQ         R11, $0x00000008
-	JE           tapSumRowsF32AVX2_t_c_op8
-	JMP          tapSumRowsF32AVX2_t_c_next
+	JE           tapSumChainF32AVX2_u1_c_op8
+	JMP          tapSumChainF32AVX2_u1_c_next
 
-tapSumRowsF32AVX2_t_c_op0:
+tapSumChainF32AVX2_u1_c_op0:
 	VADDPS Y1, Y0, Y0
-	JMP    tapSumRowsF32AVX2_t_c_next
+	JMP    tapSumChainF32AVX2_u1_c_next
 
-tapSumRowsF32AVX2_t_c_op1:
+tapSumChainF32AVX2_u1_c_op1:
 	VSUBPS Y1, Y0, Y0
-	JMP    tapSumRowsF32AVX2_t_c_next
+	JMP    tapSumChainF32AVX2_u1_c_next
 
-tapSumRowsF32AVX2_t_c_op2:
+tapSumChainF32AVX2_u1_c_op2:
 	VSUBPS Y0, Y1, Y0
-	JMP    tapSumRowsF32AVX2_t_c_next
+	JMP    tapSumChainF32AVX2_u1_c_next
 
-tapSumRowsF32AVX2_t_c_op3:
+tapSumChainF32AVX2_u1_c_op3:
 	VMULPS Y1, Y0, Y0
-	JMP    tapSumRowsF32AVX2_t_c_next
+	JMP    tapSumChainF32AVX2_u1_c_next
 
-tapSumRowsF32AVX2_t_c_op4:
+tapSumChainF32AVX2_u1_c_op4:
 	VDIVPS Y1, Y0, Y0
-	JMP    tapSumRowsF32AVX2_t_c_next
+	JMP    tapSumChainF32AVX2_u1_c_next
 
-tapSumRowsF32AVX2_t_c_op5:
+tapSumChainF32AVX2_u1_c_op5:
 	VDIVPS Y0, Y1, Y0
-	JMP    tapSumRowsF32AVX2_t_c_next
+	JMP    tapSumChainF32AVX2_u1_c_next
 
-tapSumRowsF32AVX2_t_c_op6:
+tapSumChainF32AVX2_u1_c_op6:
 	VXORPS c32_80000000<>+0(SB), Y0, Y0
 	VXORPS c32_80000000<>+0(SB), Y1, Y1
 	VMINPS Y1, Y0, Y1
 	VMINPS Y0, Y1, Y0
 	VORPS  Y1, Y0, Y0
 	VXORPS c32_80000000<>+0(SB), Y0, Y0
-	JMP    tapSumRowsF32AVX2_t_c_next
+	JMP    tapSumChainF32AVX2_u1_c_next
 
-tapSumRowsF32AVX2_t_c_op7:
+tapSumChainF32AVX2_u1_c_op7:
 	VMINPS Y1, Y0, Y1
 	VMINPS Y0, Y1, Y0
 	VORPS  Y1, Y0, Y0
-	JMP    tapSumRowsF32AVX2_t_c_next
+	JMP    tapSumChainF32AVX2_u1_c_next
 
-tapSumRowsF32AVX2_t_c_op8:
+tapSumChainF32AVX2_u1_c_op8:
 	VXORPS Y1, Y1, Y1
 	VMAXPS Y0, Y1, Y0
 
-tapSumRowsF32AVX2_t_c_next:
+tapSumChainF32AVX2_u1_c_next:
 	INCQ R10
-	JMP  tapSumRowsF32AVX2_t_c_step
+	JMP  tapSumChainF32AVX2_u1_c_step
 
-tapSumRowsF32AVX2_t_c_store:
-	VMOVUPS Y0, (DI)
+tapSumChainF32AVX2_u1_c_store:
+	VMOVUPS Y0, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000008, DI
+	JMP     tapSumChainF32AVX2_u1
 
-tapSumRowsF32AVX2_next:
-	ADDQ dstStride+8(FP), AX
-	ADDQ srcStride+24(FP), CX
-	DECQ DX
-	JMP  tapSumRowsF32AVX2_row
-
-tapSumRowsF32AVX2_done:
+tapSumChainF32AVX2_done:
 	VZEROUPPER
 	RET
 

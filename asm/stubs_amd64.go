@@ -165,10 +165,10 @@ func maxRowF32AVX512(x *float32, n int, m *float32) int
 //go:noescape
 func maxPool2F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
 
-// tapSumRowsF32AVX512 computes, for r < rows and k < n, the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+k] * w[t]) (summed in order from +0), base advanced r*srcStride bytes, into dst+r*dstStride bytes at k; n >= 16, ntaps >= 1, every code is below 9, and dst and base do not overlap.
+// tapSumChainF32AVX512 computes dst[i] = the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of 16, ntaps >= 1 and every code is below 9.
 //
 //go:noescape
-func tapSumRowsF32AVX512(dst *float32, dstStride int, base *float32, srcStride int, rows int, n int, offs *int, w *float32, ntaps int, codes *uint8, sc *float32, nsteps int)
+func tapSumChainF32AVX512(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int, codes *uint8, sc *float32, nsteps int)
 
 // maxF32AVX2 computes dst[i] = max(x[i], y[i]) (Go's max: NaNs and signed zeros as the twin) for i < n; n is a multiple of 8.
 //
@@ -331,10 +331,10 @@ func maxRowF32AVX2(x *float32, n int, m *float32) int
 //go:noescape
 func maxPool2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
 
-// tapSumRowsF32AVX2 computes, for r < rows and k < n, the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+k] * w[t]) (summed in order from +0), base advanced r*srcStride bytes, into dst+r*dstStride bytes at k; n >= 8, ntaps >= 1, every code is below 9, and dst and base do not overlap.
+// tapSumChainF32AVX2 computes dst[i] = the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of 8, ntaps >= 1 and every code is below 9.
 //
 //go:noescape
-func tapSumRowsF32AVX2(dst *float32, dstStride int, base *float32, srcStride int, rows int, n int, offs *int, w *float32, ntaps int, codes *uint8, sc *float32, nsteps int)
+func tapSumChainF32AVX2(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int, codes *uint8, sc *float32, nsteps int)
 
 // interleave2F32AVX2 sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k < n; n is a multiple of 8.
 //

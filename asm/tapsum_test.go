@@ -132,13 +132,11 @@ func TestInterleave2(t *testing.T) {
 	}
 }
 
-// TestTapSumChainRows compares TapSumChainRowsF32 at every level with
-// TapSumF32's twin followed by the chain's twin on each row, bit for bit,
-// on row lengths around both vector widths (the last vector of a row
-// overlaps the one before), tap counts, random chains (every step code,
-// special scalars) and inputs with special values; the gaps between output
-// rows and the guard bands keep their sentinel.
-func TestTapSumChainRows(t *testing.T) {
+// TestTapSumChain compares TapSumChainF32 at every level with TapSumF32's
+// twin followed by the chain's twin, bit for bit, on sizes around both
+// vector widths, tap counts, random chains (every step code, special
+// scalars) and inputs with special values, with guard bands around dst.
+func TestTapSumChain(t *testing.T) {
 	defer func(l Level) { _ = SetLevel(l) }(CurrentLevel())
 	r := rand.New(rand.NewSource(17))
 	sp := specials()
@@ -146,58 +144,47 @@ func TestTapSumChainRows(t *testing.T) {
 		if err := SetLevel(l); err != nil {
 			t.Fatal(err)
 		}
-		for _, rows := range []int{1, 3} {
-			for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 28, 31, 33, 56, 112, 130} {
-				for _, ntaps := range []int{1, 4, 9} {
-					for _, steps := range []int{0, 1, 5} {
-						ss, ds := n+2, n+3
-						base := make([]float32, (rows-1)*ss+n+2*ss+3)
-						for i := range base {
-							base[i] = float32(r.NormFloat64())
-							if r.Intn(10) == 0 {
-								base[i] = sp[r.Intn(len(sp))]
-							}
+		for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17, 31, 33, 64, 130, 257} {
+			for _, ntaps := range []int{0, 1, 4, 9} {
+				for _, steps := range []int{0, 1, 5} {
+					base := make([]float32, n+40)
+					for i := range base {
+						base[i] = float32(r.NormFloat64())
+						if r.Intn(10) == 0 {
+							base[i] = sp[r.Intn(len(sp))]
 						}
-						offs, w := make([]int, ntaps), make([]float32, ntaps)
-						for k := range offs {
-							offs[k] = r.Intn(len(base) - ((rows-1)*ss + n) + 1)
-							w[k] = float32(r.NormFloat64())
-							if r.Intn(10) == 0 {
-								w[k] = sp[r.Intn(len(sp))]
-							}
-						}
-						codes, sc := randChain(r, steps, sp)
-						off := r.Intn(4)
-						buf, dst := guarded((rows-1)*ds+n, off)
-						TapSumChainRowsF32(dst, ds, base, ss, rows, n, offs, w, codes, sc)
-						want := make([]float32, n)
-						for y := 0; y < rows; y++ {
-							tapSumGo(want, base[y*ss:], offs, w)
-							scalarChainGo(want, want, codes, sc)
-							for x := range want {
-								if g, wb := math.Float32bits(dst[y*ds+x]), math.Float32bits(want[x]); g != wb {
-									t.Fatalf("%s rows=%d n=%d taps=%d steps=%d: [%d][%d] %#x, want %#x", l, rows, n, ntaps, steps, y, x, g, wb)
-								}
-							}
-							for x := n; x < ds && y < rows-1; x++ {
-								if math.Float32bits(dst[y*ds+x]) != math.Float32bits(sentinel) {
-									t.Fatalf("%s rows=%d n=%d: wrote the gap after row %d", l, rows, n, y)
-								}
-							}
-						}
-						checkGuards(t, l.String(), buf, len(dst), off)
 					}
+					offs, w := make([]int, ntaps), make([]float32, ntaps)
+					for k := range offs {
+						offs[k] = r.Intn(41)
+						w[k] = float32(r.NormFloat64())
+						if r.Intn(10) == 0 {
+							w[k] = sp[r.Intn(len(sp))]
+						}
+					}
+					codes, sc := randChain(r, steps, sp)
+					off := r.Intn(4)
+					buf, dst := guarded(n, off)
+					TapSumChainF32(dst, base, offs, w, codes, sc)
+					want := make([]float32, n)
+					tapSumGo(want, base, offs, w)
+					scalarChainGo(want, want, codes, sc)
+					for i := range want {
+						if g, wb := math.Float32bits(dst[i]), math.Float32bits(want[i]); g != wb {
+							t.Fatalf("%s n=%d taps=%d steps=%d: [%d] %#x, want %#x", l, n, ntaps, steps, i, g, wb)
+						}
+					}
+					checkGuards(t, l.String(), buf, n, off)
 				}
 			}
 		}
 	}
 	b := make([]float32, 64)
 	one := []float32{1}
-	mustPanic(t, "TapSumChainRowsF32",
-		func() { TapSumChainRowsF32(make([]float32, 7), 8, b, 16, 1, 8, []int{0}, one, nil, nil) },         // short dst
-		func() { TapSumChainRowsF32(make([]float32, 8), 8, b, 16, 1, 8, []int{57}, one, nil, nil) },        // tap past base
-		func() { TapSumChainRowsF32(make([]float32, 8), 8, b, 16, 1, 8, []int{0, 1}, one, nil, nil) },      // short w
-		func() { TapSumChainRowsF32(make([]float32, 8), 8, b, 16, 1, 8, []int{0}, one, []uint8{99}, one) }, // bad code
-		func() { TapSumChainRowsF32(b[8:16], 8, b, 16, 1, 8, []int{0}, one, nil, nil) },                    // overlap
+	mustPanic(t, "TapSumChainF32",
+		func() { TapSumChainF32(make([]float32, 8), b, []int{57}, one, nil, nil) },          // tap past base
+		func() { TapSumChainF32(make([]float32, 8), b, []int{0, 1}, one, nil, nil) },        // short w
+		func() { TapSumChainF32(make([]float32, 8), b, []int{0}, one, []uint8{99}, one) },   // bad code
+		func() { TapSumChainF32(make([]float32, 8), b, []int{0}, one, []uint8{0, 0}, one) }, // short scalars
 	)
 }

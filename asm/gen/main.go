@@ -57,80 +57,6 @@ func c32(bits uint32) Mem {
 
 func cf(v float32) Mem { return c32(math.Float32bits(v)) }
 
-// tapSumRowsKernels emits the depthwise convolution's tap sum (tapSumKernels'
-// order and rounding) on rows rows of n outputs with the chain (chainSteps)
-// applied before the store: output row r at dst+r*dstStride bytes, its taps
-// at base+r*srcStride bytes plus offs[t] elements. Each row goes in blocks
-// of 8, 4, 2 and 1 vectors (one chain dispatch per step and block), then,
-// when n is not a multiple of the vector, the vector ending at n (which
-// recomputes outputs; dst and base do not overlap).
-func tapSumRowsKernels(s isa) {
-	name := "tapSumRowsF32" + s.suffix
-	text(name, "func(dst *float32, dstStride int, base *float32, srcStride int, rows, n int, offs *int, w *float32, ntaps int, codes *uint8, sc *float32, nsteps int)")
-	Doc(fmt.Sprintf("%s computes, for r < rows and k < n, the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+k] * w[t]) (summed in order from +0), base advanced r*srcStride bytes, into dst+r*dstStride bytes at k; n >= %d, ntaps >= 1, every code is below %d, and dst and base do not overlap.", name, s.lanes, len(chainOps)))
-	p := loadParams("dst", "base", "rows", "offs", "w")
-	dst, base, rows, offs, w := p[0], p[1], p[2], p[3], p[4]
-	body := func(u int, lbl string, d, x reg.GPVirtual) {
-		accs := make([]reg.VecVirtual, u)
-		for i := range accs {
-			accs[i] = s.vec()
-			VXORPS(accs[i], accs[i], accs[i])
-		}
-		t := GP64()
-		XORQ(t, t)
-		Label(lbl + "_tap")
-		wv := s.vec()
-		VBROADCASTSS(Mem{Base: w, Index: t, Scale: 4}, wv)
-		off := GP64()
-		MOVQ(Mem{Base: offs, Index: t, Scale: 8}, off)
-		ptr := GP64()
-		LEAQ(Mem{Base: x, Index: off, Scale: 4}, ptr)
-		for i := range accs {
-			v := s.vec()
-			VMULPS(mem(ptr, i*s.bytes), wv, v)
-			VADDPS(v, accs[i], accs[i])
-		}
-		INCQ(t)
-		CMPQ(t, paramAddr("ntaps"))
-		JL(LabelRef(lbl + "_tap"))
-		codes, sc := GP64(), GP64()
-		MOVQ(paramAddr("codes"), codes)
-		MOVQ(paramAddr("sc"), sc)
-		chainSteps(s, lbl+"_c", accs, codes, sc, paramAddr("nsteps"))
-		for i := range accs {
-			VMOVUPS(accs[i], mem(d, i*s.bytes))
-		}
-	}
-	Label(name + "_row")
-	CMPQ(rows, Imm(0))
-	JLE(LabelRef(name + "_done"))
-	d, x, k := GP64(), GP64(), GP64()
-	MOVQ(dst, d)
-	MOVQ(base, x)
-	MOVQ(paramAddr("n"), k)
-	blockLoop(s, name, k, []reg.GPVirtual{d, x}, 8, name+"_tail", func(u int, lbl string) {
-		body(u, lbl, d, x)
-	})
-	Label(name + "_tail")
-	TESTQ(k, k)
-	JZ(LabelRef(name + "_next"))
-	// The vector ending at n: back off by lanes-k elements.
-	NEGQ(k)
-	ADDQ(U32(s.lanes), k)
-	SHLQ(U8(2), k)
-	SUBQ(k, d)
-	SUBQ(k, x)
-	body(1, name+"_t", d, x)
-	Label(name + "_next")
-	ADDQ(paramAddr("dstStride"), dst)
-	ADDQ(paramAddr("srcStride"), base)
-	DECQ(rows)
-	JMP(LabelRef(name + "_row"))
-	Label(name + "_done")
-	VZEROUPPER()
-	RET()
-}
-
 // text starts a NOSPLIT kernel. Every kernel is marked //go:noescape: none
 // retains its pointer arguments, so callers' stack buffers (reduction
 // accumulators, GEMM edge tiles, scratch chunks) stay on the stack.
@@ -155,7 +81,7 @@ func main() {
 		reductionKernels(s)
 		maxRowKernels(s)
 		maxPool2Kernels(s)
-		tapSumRowsKernels(s)
+		tapSumChainKernels(s)
 	}
 	interleave2AVX2()
 	dot8AVX2()
@@ -642,12 +568,28 @@ func tapSumKernels(s isa) {
 	name := "tapSumF32" + s.suffix
 	text(name, "func(dst, base *float32, offs *int, w *float32, ntaps, n int)")
 	Doc(fmt.Sprintf("%s computes dst[i] = sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of %d and ntaps >= 1.", name, s.lanes))
-	dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
-	base := Load(Param("base"), GP64()).(reg.GPVirtual)
-	offs := Load(Param("offs"), GP64()).(reg.GPVirtual)
-	w := Load(Param("w"), GP64()).(reg.GPVirtual)
-	nt := Load(Param("ntaps"), GP64()).(reg.GPVirtual)
-	n := Load(Param("n"), GP64()).(reg.GPVirtual)
+	tapSumLoop(s, name, nil)
+}
+
+// tapSumChainKernels emits tapSumKernels' sums put through the elementwise
+// chain (chainSteps, one dispatch per step and block of vectors) before the
+// store: a depthwise convolution and the chain fused into it in one pass.
+func tapSumChainKernels(s isa) {
+	name := "tapSumChainF32" + s.suffix
+	text(name, "func(dst, base *float32, offs *int, w *float32, ntaps, n int, codes *uint8, sc *float32, nsteps int)")
+	Doc(fmt.Sprintf("%s computes dst[i] = the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of %d, ntaps >= 1 and every code is below %d.", name, s.lanes, len(chainOps)))
+	tapSumLoop(s, name, func(lbl string, accs []reg.VecVirtual) {
+		codes, sc := GP64(), GP64()
+		MOVQ(paramAddr("codes"), codes)
+		MOVQ(paramAddr("sc"), sc)
+		chainSteps(s, lbl+"_c", accs, codes, sc, paramAddr("nsteps"))
+	})
+}
+
+// tapSumLoop is the body of the tap-sum kernels, fin as tapLoop's.
+func tapSumLoop(s isa, name string, fin func(lbl string, accs []reg.VecVirtual)) {
+	p := loadParams("dst", "base", "offs", "w", "ntaps", "n")
+	dst, base, offs, w, nt, n := p[0], p[1], p[2], p[3], p[4], p[5]
 	tapLoop(s, name, dst, base, offs, nt, n, 8,
 		func(acc reg.VecVirtual) { VXORPS(acc, acc, acc) },
 		func(t reg.GPVirtual) func(acc reg.VecVirtual, x Mem) {
@@ -658,15 +600,16 @@ func tapSumKernels(s isa) {
 				VMULPS(x, wv, v)
 				VADDPS(v, acc, acc)
 			}
-		})
+		}, fin)
 }
 
 // tapLoop emits the loop the tap kernels share: blocks of big vectors, then
 // single ones, each with accumulators set by init; for each tap t < nt,
 // tap(t) is emitted once (it may load the tap's weight) and the step it
-// returns runs on every accumulator with the base vector at offs[t]; the
-// accumulators are then stored to dst.
-func tapLoop(s isa, name string, dst, base, offs, nt, n reg.GPVirtual, big int, init func(acc reg.VecVirtual), tap func(t reg.GPVirtual) func(acc reg.VecVirtual, x Mem)) {
+// returns runs on every accumulator with the base vector at offs[t]; fin,
+// when not nil, then runs on the accumulators (lbl prefixes its labels),
+// which are stored to dst.
+func tapLoop(s isa, name string, dst, base, offs, nt, n reg.GPVirtual, big int, init func(acc reg.VecVirtual), tap func(t reg.GPVirtual) func(acc reg.VecVirtual, x Mem), fin func(lbl string, accs []reg.VecVirtual)) {
 	vecBlocks(s, name, n, []reg.GPVirtual{dst, base}, big, func(u int, lbl string) {
 		accs := make([]reg.VecVirtual, u)
 		for i := range accs {
@@ -687,6 +630,9 @@ func tapLoop(s isa, name string, dst, base, offs, nt, n reg.GPVirtual, big int, 
 		INCQ(t)
 		CMPQ(t, nt)
 		JL(LabelRef(lbl + "_tap"))
+		if fin != nil {
+			fin(lbl, accs)
+		}
 		for i := range accs {
 			VMOVUPS(accs[i], mem(dst, i*s.bytes))
 		}
@@ -874,7 +820,7 @@ func tapMaxKernels(s isa) {
 				VMOVUPS(x, v)
 				emitMaxNaN(s, acc, v, acc)
 			}
-		})
+		}, nil)
 }
 
 // scaleMulAddKernels emits dst[i] = (x[i]*s)*g[i] + b[i], each operation
