@@ -39,23 +39,79 @@ func (s isa) vec() reg.VecVirtual {
 	return YMM()
 }
 
-// consts caches 64-byte read-only tables holding one 32-bit value 16 times,
-// usable as a full-width memory operand by both flavours.
-var consts = map[uint32]Mem{}
+// Constant operands. The linker aligns a read-only symbol to at most 32
+// bytes, so a 64-byte table is split across two cache lines wherever the
+// linker happens to put it at an odd 32 bytes: every AVX-512 read of it is
+// then a split load. That made kernels' speed depend on where unrelated code
+// landed (the chain kernel 34% slower after a kernel was added elsewhere).
+// So AVX-512 reads a 4-byte constant with an embedded broadcast, and AVX2 a
+// 32-byte table (one aligned line).
+var (
+	consts4  = map[uint32]Mem{}
+	consts32 = map[uint32]Mem{}
+)
 
-func c32(bits uint32) Mem {
-	if m, ok := consts[bits]; ok {
+// c4 is the 4-byte read-only constant bits.
+func c4(bits uint32) Mem {
+	if m, ok := consts4[bits]; ok {
 		return m
 	}
-	m := GLOBL(fmt.Sprintf("c32_%08x", bits), RODATA|NOPTR)
-	for i := 0; i < 16; i++ {
-		DATA(4*i, U32(bits))
-	}
-	consts[bits] = m
+	m := GLOBL(fmt.Sprintf("c4_%08x", bits), RODATA|NOPTR)
+	DATA(0, U32(bits))
+	consts4[bits] = m
 	return m
 }
 
-func cf(v float32) Mem { return c32(math.Float32bits(v)) }
+// c32 is the 32-byte read-only table holding bits eight times.
+func c32(bits uint32) Mem {
+	if m, ok := consts32[bits]; ok {
+		return m
+	}
+	m := GLOBL(fmt.Sprintf("c32_%08x", bits), RODATA|NOPTR)
+	for i := 0; i < 8; i++ {
+		DATA(4*i, U32(bits))
+	}
+	consts32[bits] = m
+	return m
+}
+
+// kinst is an instruction taking a constant memory operand: its plain form
+// (AVX2, the 32-byte table) and its embedded-broadcast form (AVX-512, the
+// 4-byte constant).
+type kinst struct{ plain, bcst func(...Op) }
+
+var (
+	kADDPS     = kinst{VADDPS, VADDPS_BCST}
+	kMULPS     = kinst{VMULPS, VMULPS_BCST}
+	kANDPS     = kinst{VANDPS, VANDPS_BCST}
+	kXORPS     = kinst{VXORPS, VXORPS_BCST}
+	kPADDD     = kinst{VPADDD, VPADDD_BCST}
+	kCMPPS     = kinst{VCMPPS, VCMPPS_BCST}
+	kPTERNLOGD = kinst{VPTERNLOGD, VPTERNLOGD_BCST}
+)
+
+// k emits the instruction at level s with the constant bits as its memory
+// operand, which goes first, or after an immediate (VCMPPS, VPTERNLOGD).
+func (i kinst) k(s isa, bits uint32, ops ...Op) {
+	m, f := c32(bits), i.plain
+	if s.avx512 {
+		m, f = c4(bits), i.bcst
+	}
+	at := 0
+	if len(ops) > 0 {
+		if _, imm := ops[0].(U8); imm {
+			at = 1
+		}
+	}
+	all := append(append(append([]Op{}, ops[:at]...), m), ops[at:]...)
+	f(all...)
+}
+
+// kf is k with a float32 constant.
+func (i kinst) kf(s isa, v float32, ops ...Op) { i.k(s, math.Float32bits(v), ops...) }
+
+// loadK broadcasts the float32 constant v into every lane of dst.
+func loadK(v float32, dst reg.VecVirtual) { VBROADCASTSS(c4(math.Float32bits(v)), dst) }
 
 // text starts a NOSPLIT kernel. Every kernel is marked //go:noescape: none
 // retains its pointer arguments, so callers' stack buffers (reduction
@@ -158,11 +214,11 @@ func emitGoMin(s isa, a, b, out reg.VecVirtual) {
 // beats -0).
 func emitGoMax(s isa, a, b, out reg.VecVirtual) {
 	na, nb := s.vec(), s.vec()
-	VXORPS(c32(0x80000000), a, na)
-	VXORPS(c32(0x80000000), b, nb)
+	kXORPS.k(s, 0x80000000, a, na)
+	kXORPS.k(s, 0x80000000, b, nb)
 	r := s.vec()
 	emitGoMin(s, na, nb, r)
-	VXORPS(c32(0x80000000), r, out)
+	kXORPS.k(s, 0x80000000, r, out)
 }
 
 // emitMaxNaN sets out = b if b is NaN, else max(a, b) with Go's semantics:
@@ -187,7 +243,7 @@ func emitMaxNaN(s isa, a, b, out reg.VecVirtual) {
 	VMAXPS(b, a, r)  // m1
 	VMAXPS(a, r, m2) // m2
 	// r = sign bit ? r&m2 : r|m2 (truth table over (r, m2, sign) = 0xD4)
-	VPTERNLOGD(U8(0xD4), c32(0x80000000), m2, r)
+	kPTERNLOGD.k(s, 0x80000000, U8(0xD4), m2, r)
 	k := K()
 	VCMPPS(U8(3), b, b, k) // unordered: b is NaN
 	VMOVAPS(b, k, r)
@@ -1168,40 +1224,40 @@ func scalarKernels(s isa) {
 // emitExp sets out = expOne(x) lane-wise (see asm/twins.go); x is preserved.
 func emitExp(s isa, x, out reg.VecVirtual) {
 	t := s.vec()
-	VMOVUPS(cf(-105), t)
+	loadK(-105, t)
 	VMAXPS(x, t, out) // out = lo > x ? lo : x
-	VMOVUPS(cf(89), t)
+	loadK(89, t)
 	VMINPS(out, t, out) // out = hi < out ? hi : out
 	xc := out
 	k := s.vec()
-	VMULPS(cf(1.44269504088896341), xc, t)
+	kMULPS.kf(s, 1.44269504088896341, xc, t)
 	VCVTPS2DQ(t, k) // round to nearest even
 	n := s.vec()
 	VCVTDQ2PS(k, n)
 	r := s.vec()
-	VMULPS(cf(0.693359375), n, t)
+	kMULPS.kf(s, 0.693359375, n, t)
 	VSUBPS(t, xc, r) // r = x - n*C1
-	VMULPS(cf(2.12194440e-4), n, t)
+	kMULPS.kf(s, 2.12194440e-4, n, t)
 	VADDPS(t, r, r) // r = r + n*C2
 	z := n
 	VMULPS(r, r, z)
 	y := t
-	VMULPS(cf(1.9875691500e-4), r, y)
-	VADDPS(cf(1.3981999507e-3), y, y)
+	kMULPS.kf(s, 1.9875691500e-4, r, y)
+	kADDPS.kf(s, 1.3981999507e-3, y, y)
 	for _, c := range []float32{8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1} {
 		VMULPS(r, y, y)
-		VADDPS(cf(c), y, y)
+		kADDPS.kf(s, c, y, y)
 	}
 	VMULPS(z, y, y)
 	VADDPS(r, y, y)
-	VADDPS(cf(1), y, y)
+	kADDPS.kf(s, 1, y, y)
 	// k1 = k >> 1, k2 = k - k1; y = (y * 2^k1) * 2^k2
 	k1 := r
 	VPSRAD(U8(1), k, k1)
 	VPSUBD(k1, k, k)
-	VPADDD(c32(127), k1, k1)
+	kPADDD.k(s, 127, k1, k1)
 	VPSLLD(U8(23), k1, k1)
-	VPADDD(c32(127), k, k)
+	kPADDD.k(s, 127, k, k)
 	VPSLLD(U8(23), k, k)
 	VMULPS(k1, y, y)
 	VMULPS(k, y, out)
@@ -1210,16 +1266,16 @@ func emitExp(s isa, x, out reg.VecVirtual) {
 // emitTanh sets out = tanhOne(x) lane-wise.
 func emitTanh(s isa, x, out reg.VecVirtual) {
 	a := s.vec()
-	VANDPS(c32(0x7fffffff), x, a)
+	kANDPS.k(s, 0x7fffffff, x, a)
 	// small branch: ((p*z)*x) + x
 	z := s.vec()
 	VMULPS(x, x, z)
 	p := s.vec()
-	VMULPS(cf(-5.70498872745e-3), z, p)
-	VADDPS(cf(2.06390887954e-2), p, p)
+	kMULPS.kf(s, -5.70498872745e-3, z, p)
+	kADDPS.kf(s, 2.06390887954e-2, p, p)
 	for _, c := range []float32{-5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1} {
 		VMULPS(z, p, p)
-		VADDPS(cf(c), p, p)
+		kADDPS.kf(s, c, p, p)
 	}
 	VMULPS(z, p, p)
 	VMULPS(x, p, p)
@@ -1229,23 +1285,23 @@ func emitTanh(s isa, x, out reg.VecVirtual) {
 	VADDPS(a, a, a2)
 	e := s.vec()
 	emitExp(s, a2, e)
-	VADDPS(cf(1), e, e)
-	VMOVUPS(cf(2), a2)
+	kADDPS.kf(s, 1, e, e)
+	loadK(2, a2)
 	VDIVPS(e, a2, e) // 2/(s+1)
-	VMOVUPS(cf(1), a2)
+	loadK(1, a2)
 	VSUBPS(e, a2, e) // 1 - ...
 	sign := a2
-	VANDPS(c32(0x80000000), x, sign)
+	kANDPS.k(s, 0x80000000, x, sign)
 	VORPS(sign, e, e)
 	// select: a > 0.625 ? large : small
 	if s.avx512 {
 		m := K()
-		VCMPPS(U8(0x1e), cf(0.625), a, m) // a > 0.625 (ordered)
+		kCMPPS.kf(s, 0.625, U8(0x1e), a, m) // a > 0.625 (ordered)
 		VMOVAPS(e, m, p)
 		VMOVAPS(p, out)
 	} else {
 		m := z
-		VCMPPS(U8(0x1e), cf(0.625), a, m)
+		kCMPPS.kf(s, 0.625, U8(0x1e), a, m)
 		VBLENDVPS(m, e, p, out) // out = m ? e : p
 	}
 }
@@ -1254,25 +1310,25 @@ func emitTanh(s isa, x, out reg.VecVirtual) {
 func emitErf(s isa, x, out reg.VecVirtual) {
 	t := s.vec()
 	xc := s.vec()
-	VMOVUPS(cf(-4), t)
+	loadK(-4, t)
 	VMAXPS(x, t, xc)
-	VMOVUPS(cf(4), t)
+	loadK(4, t)
 	VMINPS(xc, t, xc)
 	z := s.vec()
 	VMULPS(xc, xc, z)
 	p := s.vec()
-	VMULPS(cf(-2.72614225801306e-10), z, p)
-	VADDPS(cf(2.77068142495902e-08), p, p)
+	kMULPS.kf(s, -2.72614225801306e-10, z, p)
+	kADDPS.kf(s, 2.77068142495902e-08, p, p)
 	for _, c := range []float32{-2.10102402082508e-06, -5.69250639462346e-05, -7.34990630326855e-04, -2.95459980854025e-03, -1.60960333262415e-02} {
 		VMULPS(z, p, p)
-		VADDPS(cf(c), p, p)
+		kADDPS.kf(s, c, p, p)
 	}
 	q := t
-	VMULPS(cf(-1.45660718464996e-05), z, q)
-	VADDPS(cf(-2.13374055278905e-04), q, q)
+	kMULPS.kf(s, -1.45660718464996e-05, z, q)
+	kADDPS.kf(s, -2.13374055278905e-04, q, q)
 	for _, c := range []float32{-1.68282697438203e-03, -7.37332916720468e-03, -1.42647390514189e-02} {
 		VMULPS(z, q, q)
-		VADDPS(cf(c), q, q)
+		kADDPS.kf(s, c, q, q)
 	}
 	VMULPS(xc, p, p)
 	VDIVPS(q, p, out)
@@ -1281,11 +1337,11 @@ func emitErf(s isa, x, out reg.VecVirtual) {
 // emitSigmoid sets out = 1 / (1 + expOne(-x)) lane-wise.
 func emitSigmoid(s isa, x, out reg.VecVirtual) {
 	nx := s.vec()
-	VXORPS(c32(0x80000000), x, nx)
+	kXORPS.k(s, 0x80000000, x, nx)
 	e := s.vec()
 	emitExp(s, nx, e)
-	VADDPS(cf(1), e, e)
-	VMOVUPS(cf(1), nx)
+	kADDPS.kf(s, 1, e, e)
+	loadK(1, nx)
 	VDIVPS(e, nx, out)
 }
 
@@ -1338,7 +1394,7 @@ func maxRowKernels(s isa) {
 	accs := make([]reg.VecVirtual, 4)
 	for i := range accs {
 		accs[i] = s.vec()
-		VMOVUPS(cf(float32(math.Inf(-1))), accs[i])
+		loadK(float32(math.Inf(-1)), accs[i])
 	}
 	nan := newNaNFlag(s)
 	step := func(acc reg.VecVirtual, at Mem) {
