@@ -8444,54 +8444,51 @@ TEXT ·deinterleave2RowsAVX512(SB), NOSPLIT, $0-56
 	MOVQ      n+24(FP), BX
 	MOVQ      rows+32(FP), SI
 	VMOVDQU64 pairOrder<>+0(SB), Z0
+	SUBQ      AX, CX
 
 deinterleave2RowsAVX512_row:
 	CMPQ SI, $0x00
 	JLE  deinterleave2RowsAVX512_done
 	MOVQ AX, DI
-	MOVQ CX, R8
-	MOVQ DX, R9
-	MOVQ BX, R10
+	MOVQ DX, R8
+	MOVQ BX, R9
 
-deinterleave2RowsAVX512_vec:
-	CMPQ    R10, $0x00000010
+deinterleave2RowsAVX512_u1:
+	CMPQ    R9, $0x00000010
 	JL      deinterleave2RowsAVX512_tail
-	VMOVUPS (R9), Z1
-	VMOVUPS 64(R9), Z2
+	VMOVUPS (R8), Z1
+	VMOVUPS 64(R8), Z2
 	VSHUFPS $0x88, Z2, Z1, Z3
 	VSHUFPS $0xdd, Z2, Z1, Z1
 	VPERMPD Z3, Z0, Z3
 	VPERMPD Z1, Z0, Z1
 	VMOVUPS Z3, (DI)
-	VMOVUPS Z1, (R8)
+	VMOVUPS Z1, (DI)(CX*1)
 	ADDQ    $0x00000040, DI
-	ADDQ    $0x00000040, R8
-	ADDQ    $0x00000080, R9
-	SUBQ    $0x00000010, R10
-	JMP     deinterleave2RowsAVX512_vec
+	ADDQ    $0x00000080, R8
+	SUBQ    $0x00000010, R9
+	JMP     deinterleave2RowsAVX512_u1
 
 deinterleave2RowsAVX512_tail:
-	TESTQ   R10, R10
+	TESTQ   R9, R9
 	JZ      deinterleave2RowsAVX512_next
-	NEGQ    R10
-	ADDQ    $0x00000010, R10
-	SHLQ    $0x02, R10
-	SUBQ    R10, DI
-	SUBQ    R10, R8
-	SUBQ    R10, R9
-	SUBQ    R10, R9
-	VMOVUPS (R9), Z1
-	VMOVUPS 64(R9), Z2
+	NEGQ    R9
+	ADDQ    $0x00000010, R9
+	SHLQ    $0x02, R9
+	SUBQ    R9, DI
+	SUBQ    R9, R8
+	SUBQ    R9, R8
+	VMOVUPS (R8), Z1
+	VMOVUPS 64(R8), Z2
 	VSHUFPS $0x88, Z2, Z1, Z3
 	VSHUFPS $0xdd, Z2, Z1, Z1
 	VPERMPD Z3, Z0, Z3
 	VPERMPD Z1, Z0, Z1
 	VMOVUPS Z3, (DI)
-	VMOVUPS Z1, (R8)
+	VMOVUPS Z1, (DI)(CX*1)
 
 deinterleave2RowsAVX512_next:
 	ADDQ dstStride+40(FP), AX
-	ADDQ dstStride+40(FP), CX
 	ADDQ srcStride+48(FP), DX
 	DECQ SI
 	JMP  deinterleave2RowsAVX512_row

@@ -409,10 +409,73 @@ func paramAddr(name string) Mem {
 	return b.Addr
 }
 
+// rowLoop emits the loop of the row kernels over rows rows of n outputs
+// (n at least one vector), the source scale times as wide as the output:
+// each row in blocks of big, big/2 ... 1 vectors, body(u, lbl, ptrs)
+// handling u vectors at the row's current pointers (ptrs[0] the output,
+// the others read scale times as far), which then advance; then, when n is
+// not a whole number of vectors, the vector ending at n, which recomputes
+// outputs from the source (so the source must not overlap the output);
+// then next advances the row pointers to the next row.
+func rowLoop(s isa, name string, rows reg.GPVirtual, n Op, rowPtrs []reg.GPVirtual, big, scale int, body func(u int, lbl string, ptrs []reg.GPVirtual), next func()) {
+	Label(name + "_row")
+	CMPQ(rows, Imm(0))
+	JLE(LabelRef(name + "_done"))
+	ptrs := make([]reg.GPVirtual, len(rowPtrs))
+	for i, r := range rowPtrs {
+		ptrs[i] = GP64()
+		MOVQ(r, ptrs[i])
+	}
+	k := GP64()
+	MOVQ(n, k)
+	// factor is how far pointer i moves per output element.
+	factor := func(i int) int {
+		if i == 0 {
+			return 1
+		}
+		return scale
+	}
+	for u := big; u >= 1; u /= 2 {
+		lbl := fmt.Sprintf("%s_u%d", name, u)
+		nextLbl := fmt.Sprintf("%s_u%d", name, u/2)
+		if u == 1 {
+			nextLbl = name + "_tail"
+		}
+		Label(lbl)
+		CMPQ(k, U32(u*s.lanes))
+		JL(LabelRef(nextLbl))
+		body(u, lbl, ptrs)
+		for i, p := range ptrs {
+			ADDQ(U32(factor(i)*u*s.bytes), p)
+		}
+		SUBQ(U32(u*s.lanes), k)
+		JMP(LabelRef(lbl))
+	}
+	Label(name + "_tail")
+	TESTQ(k, k)
+	JZ(LabelRef(name + "_next"))
+	// The vector ending at n: back off by lanes-k outputs.
+	NEGQ(k)
+	ADDQ(U32(s.lanes), k)
+	SHLQ(U8(2), k)
+	for i, p := range ptrs {
+		for range factor(i) {
+			SUBQ(k, p)
+		}
+	}
+	body(1, name+"_t", ptrs)
+	Label(name + "_next")
+	next()
+	DECQ(rows)
+	JMP(LabelRef(name + "_row"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
 // chainRowsKernels emits the chain on rows rows of n elements (n at least
-// one vector), rows dstStride and srcStride bytes apart: each row in blocks
-// of 4, 2 and 1 vectors, then, when n is not a multiple of the vector, the
-// one vector ending at n (which recomputes elements from src; dst and src
+// one vector), rows dstStride and srcStride bytes apart, in rowLoop's
+// blocks of 4, 2 and 1 vectors and the vector ending at n (dst and src
 // must not overlap).
 func chainRowsKernels(s isa) {
 	name := "scalarChainRowsF32" + s.suffix
@@ -421,34 +484,12 @@ func chainRowsKernels(s isa) {
 	p := loadParams("dst", "src", "rows", "n", "codes", "sc")
 	dst, src, rows, n, codes, sc := p[0], p[1], p[2], p[3], p[4], p[5]
 	nt := paramAddr("nsteps")
-	Label(name + "_row")
-	CMPQ(rows, Imm(0))
-	JLE(LabelRef(name + "_done"))
-	d, x, k := GP64(), GP64(), GP64()
-	MOVQ(dst, d)
-	MOVQ(src, x)
-	MOVQ(n, k)
-	blockLoop(s, name, k, []reg.GPVirtual{d, x}, 4, name+"_tail", func(u int, lbl string) {
-		chainBody(s, u, lbl, d, x, codes, sc, nt)
+	rowLoop(s, name, rows, n, []reg.GPVirtual{dst, src}, 4, 1, func(u int, lbl string, p []reg.GPVirtual) {
+		chainBody(s, u, lbl, p[0], p[1], codes, sc, nt)
+	}, func() {
+		ADDQ(paramAddr("dstStride"), dst)
+		ADDQ(paramAddr("srcStride"), src)
 	})
-	Label(name + "_tail")
-	TESTQ(k, k)
-	JZ(LabelRef(name + "_next"))
-	// The vector ending at n: back off by lanes-k elements.
-	NEGQ(k)
-	ADDQ(U32(s.lanes), k)
-	SHLQ(U8(2), k)
-	SUBQ(k, d)
-	SUBQ(k, x)
-	chainBody(s, 1, name+"_t", d, x, codes, sc, nt)
-	Label(name + "_next")
-	ADDQ(paramAddr("dstStride"), dst)
-	ADDQ(paramAddr("srcStride"), src)
-	DECQ(rows)
-	JMP(LabelRef(name + "_row"))
-	Label(name + "_done")
-	VZEROUPPER()
-	RET()
 }
 
 // maxPool2Kernels emits the 2x2, stride-2 max pooling of rows pairs of
@@ -458,8 +499,8 @@ func chainRowsKernels(s isa) {
 // lower) come from two shuffles of each row's two source vectors, which
 // leave the outputs in a fixed lane order; they fold from lo in tap order
 // (emitMaxNaN, TapMaxF32's step) and one permutation puts the lanes in
-// order. Each row ends with the vector ending at n, as chainRowsKernels
-// does (it recomputes outputs from src; dst and src do not overlap).
+// order. Rows run in rowLoop (a row's last partial vector recomputes
+// outputs from src; dst and src do not overlap).
 func maxPool2Kernels(s isa) {
 	name := "maxPool2F32" + s.suffix
 	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, lo float32)")
@@ -502,49 +543,13 @@ func maxPool2Kernels(s isa) {
 			VMOVUPS(acc, mem(d, v*s.bytes))
 		}
 	}
-	Label(name + "_row")
-	CMPQ(rows, Imm(0))
-	JLE(LabelRef(name + "_done"))
-	d, x, k := GP64(), GP64(), GP64()
-	MOVQ(dst, d)
-	MOVQ(src, x)
-	MOVQ(n, k)
-	for u := 2; u >= 1; u /= 2 {
-		lbl := fmt.Sprintf("%s_u%d", name, u)
-		next := fmt.Sprintf("%s_u%d", name, u/2)
-		if u == 1 {
-			next = name + "_tail"
-		}
-		Label(lbl)
-		CMPQ(k, U32(u*s.lanes))
-		JL(LabelRef(next))
-		body(u, d, x)
-		ADDQ(U32(u*s.bytes), d)
-		ADDQ(U32(2*u*s.bytes), x)
-		SUBQ(U32(u*s.lanes), k)
-		JMP(LabelRef(lbl))
-	}
-	Label(name + "_tail")
-	TESTQ(k, k)
-	JZ(LabelRef(name + "_next"))
-	// The vector ending at n: back off by lanes-k outputs (twice as many
-	// source elements).
-	NEGQ(k)
-	ADDQ(U32(s.lanes), k)
-	SHLQ(U8(2), k)
-	SUBQ(k, d)
-	SUBQ(k, x)
-	SUBQ(k, x)
-	body(1, d, x)
-	Label(name + "_next")
-	ADDQ(paramAddr("dstStride"), dst)
-	ADDQ(ss, src)
-	ADDQ(ss, src)
-	DECQ(rows)
-	JMP(LabelRef(name + "_row"))
-	Label(name + "_done")
-	VZEROUPPER()
-	RET()
+	rowLoop(s, name, rows, n, []reg.GPVirtual{dst, src}, 2, 2, func(u int, _ string, p []reg.GPVirtual) {
+		body(u, p[0], p[1])
+	}, func() {
+		ADDQ(paramAddr("dstStride"), dst)
+		ADDQ(ss, src)
+		ADDQ(ss, src)
+	})
 }
 
 var pairOrderMem *Mem
@@ -1030,8 +1035,9 @@ func deinterleave2RowsAVX2() {
 // deinterleave2RowsAVX512 is deinterleave2RowsAVX2 at 16 pairs a step
 // for rows of at least 16 pairs: two shuffles split a step's 32 values by
 // parity with 64-bit pairs of the two source vectors alternating, and a
-// permutation of each puts them in order. A row's last partial step is the
-// step ending at n, which moves some pairs again (the destinations do not
+// permutation of each puts them in order. Rows run in rowLoop, the odd
+// outputs addressed at their fixed distance from the even ones; a row's
+// last partial step moves some pairs again (the destinations do not
 // overlap the source).
 func deinterleave2RowsAVX512() {
 	name := "deinterleave2RowsAVX512"
@@ -1041,7 +1047,7 @@ func deinterleave2RowsAVX512() {
 	even, odd, src, n, rows := p[0], p[1], p[2], p[3], p[4]
 	idx := ZMM()
 	VMOVDQU64(pairOrder(), idx)
-	step := func(e, o, x reg.GPVirtual) {
+	step := func(e, delta, x reg.GPVirtual) {
 		a, b, ev, od := ZMM(), ZMM(), ZMM(), ZMM()
 		VMOVUPS(mem(x, 0), a)
 		VMOVUPS(mem(x, 64), b)
@@ -1050,46 +1056,18 @@ func deinterleave2RowsAVX512() {
 		VPERMPD(ev, idx, ev)
 		VPERMPD(od, idx, od)
 		VMOVUPS(ev, mem(e, 0))
-		VMOVUPS(od, mem(o, 0))
+		VMOVUPS(od, Mem{Base: e, Index: delta, Scale: 1})
 	}
-	Label(name + "_row")
-	CMPQ(rows, Imm(0))
-	JLE(LabelRef(name + "_done"))
-	e, o, x, k := GP64(), GP64(), GP64(), GP64()
-	MOVQ(even, e)
-	MOVQ(odd, o)
-	MOVQ(src, x)
-	MOVQ(n, k)
-	Label(name + "_vec")
-	CMPQ(k, U32(16))
-	JL(LabelRef(name + "_tail"))
-	step(e, o, x)
-	ADDQ(U32(64), e)
-	ADDQ(U32(64), o)
-	ADDQ(U32(128), x)
-	SUBQ(U32(16), k)
-	JMP(LabelRef(name + "_vec"))
-	Label(name + "_tail")
-	TESTQ(k, k)
-	JZ(LabelRef(name + "_next"))
-	// The step ending at n: back off by 16-k pairs.
-	NEGQ(k)
-	ADDQ(U32(16), k)
-	SHLQ(U8(2), k)
-	SUBQ(k, e)
-	SUBQ(k, o)
-	SUBQ(k, x)
-	SUBQ(k, x)
-	step(e, o, x)
-	Label(name + "_next")
-	ADDQ(paramAddr("dstStride"), even)
-	ADDQ(paramAddr("dstStride"), odd)
-	ADDQ(paramAddr("srcStride"), src)
-	DECQ(rows)
-	JMP(LabelRef(name + "_row"))
-	Label(name + "_done")
-	VZEROUPPER()
-	RET()
+	// The odd outputs sit a fixed distance from the even ones.
+	delta := GP64()
+	MOVQ(odd, delta)
+	SUBQ(even, delta)
+	rowLoop(avx512, name, rows, n, []reg.GPVirtual{even, src}, 1, 2, func(_ int, _ string, p []reg.GPVirtual) {
+		step(p[0], delta, p[1])
+	}, func() {
+		ADDQ(paramAddr("dstStride"), even)
+		ADDQ(paramAddr("srcStride"), src)
+	})
 }
 
 // packAAVX2 emits packA{rows}AVX2, the transposing copy of a GEMM's A
