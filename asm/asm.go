@@ -96,14 +96,7 @@ func MulAddScalarF32(dst, x []float32, s float32) { scalar(opMAdd, dst, x, s) }
 // when len(w) < len(offs) or a tap reads outside base.
 func TapSumF32(dst, base []float32, offs []int, w []float32) {
 	n := len(dst)
-	if len(w) < len(offs) {
-		shortInput("TapSum", "w", len(w), len(offs))
-	}
-	for _, o := range offs {
-		if o < 0 || o > len(base)-n {
-			panic(fmt.Sprintf("asm: TapSumF32: tap offset %d reads past base (%d elements) for %d outputs", o, len(base), n))
-		}
-	}
+	checkTaps("TapSum", n, base, offs, w)
 	if len(offs) == 0 {
 		clear(dst)
 		return
@@ -114,6 +107,44 @@ func TapSumF32(dst, base []float32, offs []int, w []float32) {
 		dst, base = dst[m:], base[m:]
 	}
 	tapSumGo(dst, base, offs, w)
+}
+
+// TapSumChainF32 is TapSumF32 with the chain of ScalarChainF32 applied to
+// each sum before it is stored, the same bits as the two one after the
+// other, in one pass: dst[i] = chain(sum over t of
+// float32(base[offs[t]+i]*w[t])). It is a depthwise convolution's plane
+// with the elementwise chain fused into it. It panics on an unknown code,
+// a tap reading outside base, or when len(w) < len(offs) or len(s) <
+// len(codes).
+func TapSumChainF32(dst, base []float32, offs []int, w []float32, codes []uint8, s []float32) {
+	n := len(dst)
+	checkTaps("TapSumChain", n, base, offs, w)
+	checkChain("TapSumChain", codes, s)
+	if level != LevelGo && n >= vecWidth && len(offs) > 0 {
+		m := n - n%vecWidth
+		var cp *uint8
+		var sp *float32
+		if len(codes) > 0 {
+			cp, sp = &codes[0], &s[0]
+		}
+		asmTapSumChain(&dst[0], &base[0], &offs[0], &w[0], len(offs), m, cp, sp, len(codes))
+		dst, base = dst[m:], base[m:]
+	}
+	tapSumGo(dst, base, offs, w)
+	scalarChainGo(dst, dst, codes, s)
+}
+
+// checkTaps panics unless every tap of offs reads n elements inside base
+// and w has a weight for each.
+func checkTaps(fn string, n int, base []float32, offs []int, w []float32) {
+	if len(w) < len(offs) {
+		shortInput(fn, "w", len(w), len(offs))
+	}
+	for _, o := range offs {
+		if o < 0 || o > len(base)-n {
+			panic(fmt.Sprintf("asm: %sF32: tap offset %d reads past base (%d elements) for %d outputs", fn, o, len(base), n))
+		}
+	}
 }
 
 // TapMaxF32 sets dst[i] to the running maximum, from lo, of base[offs[0]+i],
@@ -144,6 +175,43 @@ func TapMaxF32(dst, base []float32, offs []int, lo float32) {
 	tapMaxGo(dst, base, offs, lo)
 }
 
+// MaxPool2x2F32 is a 2x2 max pooling at stride 2 without padding, on rows
+// output rows of n values (dstStride apart) from 2*rows source rows of at
+// least 2n values (srcStride apart): dst[r*dstStride+k] is TapMaxF32's
+// maximum from lo over the window's four taps src[2r*srcStride+2k],
+// src[2r*srcStride+2k+1], src[(2r+1)*srcStride+2k] and
+// src[(2r+1)*srcStride+2k+1], in that order, the same bits at every level.
+// It reads the window's columns in place, so a plane needs no split into
+// stride phases first. It panics on short slices or overlapping dst and src.
+func MaxPool2x2F32(dst []float32, dstStride int, src []float32, srcStride, rows, n int, lo float32) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	if need := (rows-1)*dstStride + n; dstStride < n || len(dst) < need {
+		shortInput("MaxPool2x2", "dst", len(dst), need)
+	}
+	if need := (2*rows-1)*srcStride + 2*n; srcStride < 2*n || len(src) < need {
+		shortInput("MaxPool2x2", "src", len(src), need)
+	}
+	if overlap(dst[:(rows-1)*dstStride+n], src[:(2*rows-1)*srcStride+2*n]) {
+		panic("asm: MaxPool2x2F32: dst overlaps src")
+	}
+	if level != LevelGo && n >= 8 {
+		asmMaxPool2(&dst[0], dstStride, &src[0], srcStride, rows, n, lo)
+		return
+	}
+	for r := 0; r < rows; r++ {
+		maxPool2Go(dst[r*dstStride:r*dstStride+n], src[2*r*srcStride:], src[(2*r+1)*srcStride:], lo)
+	}
+}
+
+// overlap reports whether non-empty a and b share memory.
+func overlap(a, b []float32) bool {
+	a0, a1 := uintptr(unsafe.Pointer(&a[0])), uintptr(unsafe.Pointer(&a[len(a)-1]))
+	b0, b1 := uintptr(unsafe.Pointer(&b[0])), uintptr(unsafe.Pointer(&b[len(b)-1]))
+	return a0 <= b1 && b0 <= a1
+}
+
 // Interleave2F32 sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k <
 // len(even), Deinterleave2RowsF32's inverse on one row. It panics when len(odd) <
 // len(even) or len(dst) < 2*len(even).
@@ -167,7 +235,7 @@ func Interleave2F32(dst, even, odd []float32) {
 // r < rows and k < n, even[r*dstStride+k] = src[r*srcStride+2k] and
 // odd[r*dstStride+k] = src[r*srcStride+2k+1] (strides in elements), in one
 // call (the split of an image's rows into its even and odd columns). It
-// panics when a slice is too short for the rows.
+// panics when a slice is too short for the rows or even or odd overlaps src.
 func Deinterleave2RowsF32(even, odd []float32, dstStride int, src []float32, srcStride, rows, n int) {
 	if rows <= 0 || n <= 0 {
 		return
@@ -176,6 +244,9 @@ func Deinterleave2RowsF32(even, odd []float32, dstStride int, src []float32, src
 		!extentOK(rows, n, dstStride, len(odd)) || !extentOK(rows, 2*n, srcStride, len(src)) {
 		panic(fmt.Sprintf("asm: Deinterleave2Rows: %d rows of %d pairs (strides %d, %d) do not fit even %d, odd %d, src %d",
 			rows, n, dstStride, srcStride, len(even), len(odd), len(src)))
+	}
+	if sp := src[:(rows-1)*srcStride+2*n]; overlap(even[:(rows-1)*dstStride+n], sp) || overlap(odd[:(rows-1)*dstStride+n], sp) {
+		panic("asm: Deinterleave2RowsF32: even or odd overlaps src")
 	}
 	if level != LevelGo {
 		asmDeinterleave2Rows(&even[0], &odd[0], &src[0], n, rows, dstStride, srcStride)
@@ -285,10 +356,7 @@ func ScalarChainRowsF32(dst []float32, dstStride int, src []float32, srcStride, 
 		shortInput("ScalarChainRows", "src", len(src), need)
 	}
 	checkChain("ScalarChainRows", codes, s)
-	dspan, sspan := dst[:(rows-1)*dstStride+n], src[:(rows-1)*srcStride+n]
-	d0, d1 := uintptr(unsafe.Pointer(&dspan[0])), uintptr(unsafe.Pointer(&dspan[len(dspan)-1]))
-	s0, s1 := uintptr(unsafe.Pointer(&sspan[0])), uintptr(unsafe.Pointer(&sspan[len(sspan)-1]))
-	if d0 <= s1 && s0 <= d1 {
+	if overlap(dst[:(rows-1)*dstStride+n], src[:(rows-1)*srcStride+n]) {
 		panic("asm: ScalarChainRowsF32: dst overlaps src")
 	}
 	if level == LevelGo || n < vecWidth {

@@ -605,7 +605,7 @@ func TestDeinterleave2Rows(t *testing.T) {
 	r := rand.New(rand.NewSource(12))
 	for _, l := range levels() {
 		withLevel(t, l, func() {
-			for _, n := range []int{1, 3, 7, 8, 9, 16, 17, 31} {
+			for _, n := range []int{1, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 56, 57} {
 				for _, rows := range []int{1, 2, 5} {
 					ds, ss := n+3, 2*n+5
 					src := make([]float32, (rows-1)*ss+2*n)
@@ -637,12 +637,13 @@ func TestDeinterleave2Rows(t *testing.T) {
 			}
 		})
 	}
-	defer func() {
-		if recover() == nil {
-			t.Error("short source accepted")
-		}
-	}()
-	Deinterleave2RowsF32(make([]float32, 20), make([]float32, 20), 10, make([]float32, 20), 12, 2, 5)
+	s := make([]float32, 64)
+	mustPanic(t, "Deinterleave2RowsF32",
+		func() {
+			Deinterleave2RowsF32(make([]float32, 20), make([]float32, 20), 10, make([]float32, 20), 12, 2, 5)
+		}, // short src
+		func() { Deinterleave2RowsF32(s[20:36], make([]float32, 16), 16, s[:32], 32, 1, 16) }, // even overlaps src
+	)
 }
 
 // TestPackA runs the transposing A-panel copy at every level on odd depths

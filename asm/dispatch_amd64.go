@@ -164,6 +164,10 @@ func asmPackA(rows int, dst, src *float32, mr, lda, kc int) {
 }
 
 func asmDeinterleave2Rows(even, odd, src *float32, n, rows, dstStride, srcStride int) {
+	if level == LevelAVX512 && n >= 16 {
+		deinterleave2RowsAVX512(even, odd, src, n, rows, 4*dstStride, 4*srcStride)
+		return
+	}
 	deinterleave2RowsAVX2(even, odd, src, n, rows, dstStride, srcStride)
 }
 
@@ -196,6 +200,27 @@ func asmScalarChainRows(dst *float32, dstStride int, src *float32, srcStride, ro
 		return
 	}
 	scalarChainRowsF32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, codes, sc, nsteps)
+}
+
+// asmMaxPool2 runs the pooling kernel of the widest level n fills (n >=
+// 8); strides are in elements.
+func asmMaxPool2(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) {
+	if level == LevelAVX512 && n >= 16 {
+		maxPool2F32AVX512(dst, 4*dstStride, src, 4*srcStride, rows, n, lo)
+		return
+	}
+	maxPool2F32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, lo)
+}
+
+func asmTapSumChain(dst, base *float32, offs *int, w *float32, ntaps, n int, codes *uint8, sc *float32, nsteps int) {
+	m := avx512Part(n)
+	if m > 0 {
+		tapSumChainF32AVX512(dst, base, offs, w, ntaps, m, codes, sc, nsteps)
+	}
+	if m < n {
+		dst, base, n = elemAt(dst, m), elemAt(base, m), n-m
+		tapSumChainF32AVX2(dst, base, offs, w, ntaps, n, codes, sc, nsteps)
+	}
 }
 
 func asmTapMax(dst, base *float32, offs *int, lo float32, ntaps, n int) {

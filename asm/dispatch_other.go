@@ -22,6 +22,12 @@ func asmScalarChain(dst, src *float32, codes *uint8, sc *float32, nsteps, n int)
 func asmScalarChainRows(dst *float32, dstStride int, src *float32, srcStride, rows, n int, codes *uint8, sc *float32, nsteps int) {
 	panic("asm: no assembly in this build")
 }
+func asmMaxPool2(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) {
+	panic("asm: no assembly in this build")
+}
+func asmTapSumChain(dst, base *float32, offs *int, w *float32, ntaps, n int, codes *uint8, sc *float32, nsteps int) {
+	panic("asm: no assembly in this build")
+}
 func asmTapMax(dst, base *float32, offs *int, lo float32, ntaps, n int) {
 	panic("asm: no assembly in this build")
 }

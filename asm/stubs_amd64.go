@@ -160,6 +160,16 @@ func maxBlocksAVX512(x *float32, nblk int, acc *[64]float32) int
 //go:noescape
 func maxRowF32AVX512(x *float32, n int, m *float32) int
 
+// maxPool2F32AVX512 computes, for r < rows and k < n, dst[r*dstStride+k] = the running maximum from lo (a NaN tap replaces it, else Go's max) of src[2r*srcStride+2k], src[2r*srcStride+2k+1], src[(2r+1)*srcStride+2k] and src[(2r+1)*srcStride+2k+1], strides in bytes; n >= 16 and dst and src do not overlap.
+//
+//go:noescape
+func maxPool2F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
+
+// tapSumChainF32AVX512 computes dst[i] = the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of 16, ntaps >= 1 and every code is below 9.
+//
+//go:noescape
+func tapSumChainF32AVX512(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int, codes *uint8, sc *float32, nsteps int)
+
 // maxF32AVX2 computes dst[i] = max(x[i], y[i]) (Go's max: NaNs and signed zeros as the twin) for i < n; n is a multiple of 8.
 //
 //go:noescape
@@ -316,6 +326,16 @@ func maxBlocksAVX2(x *float32, nblk int, acc *[64]float32) int
 //go:noescape
 func maxRowF32AVX2(x *float32, n int, m *float32) int
 
+// maxPool2F32AVX2 computes, for r < rows and k < n, dst[r*dstStride+k] = the running maximum from lo (a NaN tap replaces it, else Go's max) of src[2r*srcStride+2k], src[2r*srcStride+2k+1], src[(2r+1)*srcStride+2k] and src[(2r+1)*srcStride+2k+1], strides in bytes; n >= 8 and dst and src do not overlap.
+//
+//go:noescape
+func maxPool2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
+
+// tapSumChainF32AVX2 computes dst[i] = the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of 8, ntaps >= 1 and every code is below 9.
+//
+//go:noescape
+func tapSumChainF32AVX2(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int, codes *uint8, sc *float32, nsteps int)
+
 // interleave2F32AVX2 sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k < n; n is a multiple of 8.
 //
 //go:noescape
@@ -330,6 +350,11 @@ func dot8F32AVX2(x *float32, y *float32, n int, acc *[8]float32)
 //
 //go:noescape
 func deinterleave2RowsAVX2(even *float32, odd *float32, src *float32, n int, rows int, dstStride int, srcStride int)
+
+// deinterleave2RowsAVX512 sets even[r*dstStride+k] = src[r*srcStride+2k] and odd[r*dstStride+k] = src[r*srcStride+2k+1] for r < rows, k < n (strides in bytes); n >= 16 and the destinations do not overlap src.
+//
+//go:noescape
+func deinterleave2RowsAVX512(even *float32, odd *float32, src *float32, n int, rows int, dstStride int, srcStride int)
 
 // packA8AVX2 sets dst[p*mr+i] = src[i*lda+p] for i < 8, p < kc; kc is a multiple of 8.
 //

@@ -101,3 +101,70 @@ func TestTapMax(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxPool2x2 compares MaxPool2x2F32 at every level with TapMaxF32's
+// twin on the same windows (taps: upper row's even and odd column, then
+// the lower row's), bit for bit, on widths around both vector sizes (the
+// last vector of a row overlaps the one before), with strides wider than
+// the rows and guard bands: the gaps between output rows and the guards
+// keep their sentinel. Inputs have NaN payloads of both signs, infinities
+// and signed zeros.
+func TestMaxPool2x2(t *testing.T) {
+	defer func(l Level) { _ = SetLevel(l) }(CurrentLevel())
+	r := rand.New(rand.NewSource(9))
+	specials := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
+		math.Float32frombits(0x7fc00001), math.Float32frombits(0xffc00123), math.Float32frombits(0x7fa00000), 1e-45}
+	lo := float32(-math.MaxFloat32)
+	for _, l := range levels() {
+		if err := SetLevel(l); err != nil {
+			t.Fatal(err)
+		}
+		for _, rows := range []int{1, 2, 5} {
+			for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 47, 64, 100} {
+				for _, pad := range []int{0, 3} {
+					ss, ds := 2*n+pad, n+2*pad
+					src := make([]float32, (2*rows-1)*ss+2*n)
+					for i := range src {
+						src[i] = float32(r.NormFloat64())
+						if r.Intn(5) == 0 {
+							src[i] = specials[r.Intn(len(specials))]
+						}
+					}
+					off := r.Intn(4)
+					buf, dst := guarded((rows-1)*ds+n, off)
+					MaxPool2x2F32(dst, ds, src, ss, rows, n, lo)
+					want := make([]float32, n)
+					for y := 0; y < rows; y++ {
+						up := 2 * y * ss
+						offs := []int{up, up + 1, up + ss, up + ss + 1}
+						// Tap k of output x reads src[offs[k]+2x]: TapMaxF32's
+						// index runs over every column, so take its even outputs.
+						all := make([]float32, 2*n-1)
+						tapMaxGo(all, src, offs, lo)
+						for x := range want {
+							want[x] = all[2*x]
+						}
+						for x := 0; x < n; x++ {
+							if g, w := math.Float32bits(dst[y*ds+x]), math.Float32bits(want[x]); g != w {
+								t.Fatalf("%s rows=%d n=%d pad=%d: [%d][%d] %#x, want %#x", l, rows, n, pad, y, x, g, w)
+							}
+						}
+						for x := n; x < ds && y < rows-1; x++ {
+							if math.Float32bits(dst[y*ds+x]) != math.Float32bits(sentinel) {
+								t.Fatalf("%s rows=%d n=%d pad=%d: wrote the gap after row %d", l, rows, n, pad, y)
+							}
+						}
+					}
+					checkGuards(t, l.String(), buf, len(dst), off)
+				}
+			}
+		}
+	}
+	s := make([]float32, 64)
+	mustPanic(t, "MaxPool2x2F32",
+		func() { MaxPool2x2F32(make([]float32, 7), 8, s, 16, 1, 8, 0) }, // short dst
+		func() { MaxPool2x2F32(make([]float32, 8), 8, s, 16, 3, 8, 0) }, // short src
+		func() { MaxPool2x2F32(make([]float32, 8), 8, s, 15, 1, 8, 0) }, // srcStride < 2n
+		func() { MaxPool2x2F32(s[20:28], 8, s[16:], 16, 1, 8, 0) },      // overlap
+	)
+}

@@ -131,3 +131,60 @@ func TestInterleave2(t *testing.T) {
 		}
 	}
 }
+
+// TestTapSumChain compares TapSumChainF32 at every level with TapSumF32's
+// twin followed by the chain's twin, bit for bit, on sizes around both
+// vector widths, tap counts, random chains (every step code, special
+// scalars) and inputs with special values, with guard bands around dst.
+func TestTapSumChain(t *testing.T) {
+	defer func(l Level) { _ = SetLevel(l) }(CurrentLevel())
+	r := rand.New(rand.NewSource(17))
+	sp := specials()
+	for _, l := range levels() {
+		if err := SetLevel(l); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17, 31, 33, 64, 130, 257} {
+			for _, ntaps := range []int{0, 1, 4, 9} {
+				for _, steps := range []int{0, 1, 5} {
+					base := make([]float32, n+40)
+					for i := range base {
+						base[i] = float32(r.NormFloat64())
+						if r.Intn(10) == 0 {
+							base[i] = sp[r.Intn(len(sp))]
+						}
+					}
+					offs, w := make([]int, ntaps), make([]float32, ntaps)
+					for k := range offs {
+						offs[k] = r.Intn(41)
+						w[k] = float32(r.NormFloat64())
+						if r.Intn(10) == 0 {
+							w[k] = sp[r.Intn(len(sp))]
+						}
+					}
+					codes, sc := randChain(r, steps, sp)
+					off := r.Intn(4)
+					buf, dst := guarded(n, off)
+					TapSumChainF32(dst, base, offs, w, codes, sc)
+					want := make([]float32, n)
+					tapSumGo(want, base, offs, w)
+					scalarChainGo(want, want, codes, sc)
+					for i := range want {
+						if g, wb := math.Float32bits(dst[i]), math.Float32bits(want[i]); g != wb {
+							t.Fatalf("%s n=%d taps=%d steps=%d: [%d] %#x, want %#x", l, n, ntaps, steps, i, g, wb)
+						}
+					}
+					checkGuards(t, l.String(), buf, n, off)
+				}
+			}
+		}
+	}
+	b := make([]float32, 64)
+	one := []float32{1}
+	mustPanic(t, "TapSumChainF32",
+		func() { TapSumChainF32(make([]float32, 8), b, []int{57}, one, nil, nil) },          // tap past base
+		func() { TapSumChainF32(make([]float32, 8), b, []int{0, 1}, one, nil, nil) },        // short w
+		func() { TapSumChainF32(make([]float32, 8), b, []int{0}, one, []uint8{99}, one) },   // bad code
+		func() { TapSumChainF32(make([]float32, 8), b, []int{0}, one, []uint8{0, 0}, one) }, // short scalars
+	)
+}

@@ -114,6 +114,22 @@ func tapMaxGo(dst, base []float32, offs []int, lo float32) {
 	}
 }
 
+// maxPool2Go is one output row of MaxPool2x2F32: dst[k] is tapMaxGo's
+// maximum from lo over up[2k], up[2k+1], down[2k], down[2k+1].
+func maxPool2Go(dst, up, down []float32, lo float32) {
+	for k := range dst {
+		m := lo
+		for _, v := range [4]float32{up[2*k], up[2*k+1], down[2*k], down[2*k+1]} {
+			if v != v {
+				m = v
+			} else {
+				m = max(m, v)
+			}
+		}
+		dst[k] = m
+	}
+}
+
 // deinterleave2Go is one row of Deinterleave2RowsF32: even[k] = src[2k],
 // odd[k] = src[2k+1].
 func deinterleave2Go(even, odd, src []float32) {

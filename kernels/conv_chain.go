@@ -167,13 +167,23 @@ func (c *rowChain) applyAt(seg []float32, i, pos, rowLen int) {
 	}
 }
 
+// scalars returns the chain's step codes and row i's scalars, as
+// asm.ScalarChainF32 takes them; none for a nil chain.
+func (c *rowChain) scalars(i int) ([]uint8, []float32) {
+	if c == nil {
+		return nil, nil
+	}
+	ns := len(c.codes)
+	return c.codes, c.table[i*ns : (i+1)*ns]
+}
+
 // applyRows writes rows rows of n elements of row i (output channel i) to
 // dst (dstStride apart), read from src (srcStride apart) and put through
 // the chain: the bits of applyAt where chainRows allows it. dst must not
 // overlap src.
 func (c *rowChain) applyRows(dst []float32, dstStride int, src []float32, srcStride, rows, n, i int) {
-	ns := len(c.codes)
-	asm.ScalarChainRowsF32(dst, dstStride, src, srcStride, rows, n, c.codes, c.table[i*ns:(i+1)*ns])
+	codes, sc := c.scalars(i)
+	asm.ScalarChainRowsF32(dst, dstStride, src, srcStride, rows, n, codes, sc)
 }
 
 // chainRowsPerStep sets the shortest row that goes through the chain while

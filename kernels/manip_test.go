@@ -1,9 +1,11 @@
 package kernels
 
 import (
+	"math"
 	"math/rand"
 	"testing"
 
+	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -419,5 +421,42 @@ func TestOneHotGatherElements(t *testing.T) {
 	expectClose(t, "gather_elements", og, []float64{3, 1, 5, 6}, 0, 0)
 	if err := call("gather_elements", data, fromF(t, i32, []float64{3}, 1, 1), int64(1), mustT(t, []int64{1, 1}, f32)); err == nil {
 		t.Error("gather_elements out of range: want error")
+	}
+}
+
+// TestTransposeBatch32 compares the 4-byte batched transpose (8x8 SIMD
+// transposes plus Go rows) with the generic loops bit for bit, at every
+// SIMD level, on random bit patterns (NaN payloads among them) and row
+// counts around the 8-row groups.
+func TestTransposeBatch32(t *testing.T) {
+	start := asm.CurrentLevel()
+	defer func() { _ = asm.SetLevel(start) }()
+	r := rand.New(rand.NewSource(21))
+	for l := asm.LevelGo; l <= asm.MaxLevel(); l++ {
+		if err := asm.SetLevel(l); err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range []int{1, 3} {
+			for _, rows := range []int{1, 7, 8, 9, 16, 17, 33} {
+				for _, cols := range []int{1, 5, 8, 13, 32, 40} {
+					x := make([]float32, b*rows*cols)
+					for i := range x {
+						x[i] = math.Float32frombits(r.Uint32())
+					}
+					got, want := make([]float32, len(x)), make([]uint32, len(x))
+					transposeBatch32(got, x, b, rows, cols)
+					xb := make([]uint32, len(x))
+					for i, v := range x {
+						xb[i] = math.Float32bits(v)
+					}
+					transposeBatch(want, xb, b, rows, cols)
+					for i := range want {
+						if math.Float32bits(got[i]) != want[i] {
+							t.Fatalf("%s b=%d rows=%d cols=%d: [%d] %#x, want %#x", l, b, rows, cols, i, math.Float32bits(got[i]), want[i])
+						}
+					}
+				}
+			}
+		}
 	}
 }

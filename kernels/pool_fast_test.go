@@ -92,7 +92,7 @@ func TestMaxPoolTapMatchesScalar(t *testing.T) {
 		h, w := 1+r.Intn(20), 1+r.Intn(40)
 		a := randPool2DAttrs(r)
 		if it%4 == 3 {
-			// The 2x2, stride-2 window (planesPairs when w is even).
+			// The 2x2, stride-2 window (planesPairs).
 			a = Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}, Dilation: []int64{1, 1}, Padding: []int64{0, 0, 0, 0}}
 			h, w = 2+r.Intn(20), 2+r.Intn(40)
 		}

@@ -22,15 +22,15 @@ type maxPoolTapJob struct {
 	ph      phasePlane
 	fn      func(lo, hi int)
 	scratch sync.Pool // *dwScratch
-	pairs   bool      // a 2x2, stride-2 window without padding on even-width planes
+	pairs   bool      // a 2x2, stride-2 window without padding (pool2x2Pairs)
 }
 
 // pool2x2Pairs reports whether g is a 2x2 window at stride 2 without
-// padding or dilation over planes of even width, whose columns split into
-// the even and odd ones with one deinterleave of the whole plane.
+// padding or dilation whose every window lies inside the plane (a last odd
+// row or column is never read), which asm.MaxPool2x2F32 pools in place.
 func pool2x2Pairs(g *pool2dGeom) bool {
 	return g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2 && g.dh == 1 && g.dw == 1 &&
-		g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 && g.w%2 == 0 && g.ow == g.w/2 && g.oh == g.h/2
+		g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 && g.ow == g.w/2 && g.oh == g.h/2
 }
 
 var maxPoolTapPool = sync.Pool{New: func() any {
@@ -62,15 +62,14 @@ func maxPoolTap(g *pool2dGeom, o, x []float32, lowest float32) {
 
 // planes pools planes [lo, hi).
 func (j *maxPoolTapJob) planes(lo, hi int) {
+	if j.pairs {
+		j.planesPairs(lo, hi)
+		return
+	}
 	g, ph := &j.g, &j.ph
 	sc, _ := j.scratch.Get().(*dwScratch)
 	if sc == nil {
 		sc = new(dwScratch)
-	}
-	if j.pairs {
-		j.planesPairs(lo, hi, sc)
-		j.scratch.Put(sc)
-		return
 	}
 	if cap(sc.p) < ph.plen {
 		sc.p = make([]float32, ph.plen)
@@ -94,26 +93,21 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 	j.scratch.Put(sc)
 }
 
-// planesPairs pools planes [lo, hi) of a pool2x2Pairs geometry: one split
-// into the four stride-2 phases (phaseSplit2: P(ph,pw)[y*ow+x] is input
-// (2y+ph, 2x+pw); a last odd row is never read) puts the window of output i
-// at i in P(0,0), P(0,1), P(1,0), P(1,1), so the plane is one
-// asm.TapMaxF32: the window's taps in the scalar loops' order, from the
-// same lowest value, so the bits are the general path's.
-func (j *maxPoolTapJob) planesPairs(lo, hi int, sc *dwScratch) {
+// planesPairs pools planes [lo, hi) of a pool2x2Pairs geometry with
+// asm.MaxPool2x2F32, which reads each window's two rows in place: the
+// window's taps in the scalar loops' order, from the same lowest value, so
+// the bits are the general path's. Planes that follow one another in x and
+// o (an even height: no row left over) are one call.
+func (j *maxPoolTapJob) planesPairs(lo, hi int) {
 	g := &j.g
 	sub := g.oh * g.ow
-	sc.geom = phaseGeom{} // p is overwritten here
-	if cap(sc.p) < 4*sub {
-		sc.p = make([]float32, 4*sub)
+	if g.h == 2*g.oh && g.xsC == g.h*g.w && g.xsN == g.c*g.xsC && g.osC == sub && g.osN == g.c*sub {
+		asm.MaxPool2x2F32(j.o[lo*sub:hi*sub], g.ow, j.x[lo*g.xsC:hi*g.xsC], g.w, (hi-lo)*g.oh, g.ow, j.lo)
+		return
 	}
-	ph := sc.p[:4*sub]
-	offs := [4]int{0, sub, 2 * sub, 3 * sub}
 	for pl := lo; pl < hi; pl++ {
 		n, c := pl/g.c, pl%g.c
-		xb := n*g.xsN + c*g.xsC
-		phaseSplit2(ph, sub, g.ow, j.x[xb:xb+2*g.oh*g.w], 2*g.oh, g.w, 0, 0, 2)
-		ob := n*g.osN + c*g.osC
-		asm.TapMaxF32(j.o[ob:ob+sub], ph, offs[:], j.lo)
+		xb, ob := n*g.xsN+c*g.xsC, n*g.osN+c*g.osC
+		asm.MaxPool2x2F32(j.o[ob:ob+sub], g.ow, j.x[xb:xb+2*g.oh*g.w], g.w, g.oh, g.ow, j.lo)
 	}
 }

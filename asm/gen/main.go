@@ -39,23 +39,79 @@ func (s isa) vec() reg.VecVirtual {
 	return YMM()
 }
 
-// consts caches 64-byte read-only tables holding one 32-bit value 16 times,
-// usable as a full-width memory operand by both flavours.
-var consts = map[uint32]Mem{}
+// Constant operands. The linker aligns a read-only symbol to at most 32
+// bytes, so a 64-byte table is split across two cache lines wherever the
+// linker happens to put it at an odd 32 bytes: every AVX-512 read of it is
+// then a split load. That made kernels' speed depend on where unrelated code
+// landed (the chain kernel 34% slower after a kernel was added elsewhere).
+// So AVX-512 reads a 4-byte constant with an embedded broadcast, and AVX2 a
+// 32-byte table (one aligned line).
+var (
+	consts4  = map[uint32]Mem{}
+	consts32 = map[uint32]Mem{}
+)
 
-func c32(bits uint32) Mem {
-	if m, ok := consts[bits]; ok {
+// c4 is the 4-byte read-only constant bits.
+func c4(bits uint32) Mem {
+	if m, ok := consts4[bits]; ok {
 		return m
 	}
-	m := GLOBL(fmt.Sprintf("c32_%08x", bits), RODATA|NOPTR)
-	for i := 0; i < 16; i++ {
-		DATA(4*i, U32(bits))
-	}
-	consts[bits] = m
+	m := GLOBL(fmt.Sprintf("c4_%08x", bits), RODATA|NOPTR)
+	DATA(0, U32(bits))
+	consts4[bits] = m
 	return m
 }
 
-func cf(v float32) Mem { return c32(math.Float32bits(v)) }
+// c32 is the 32-byte read-only table holding bits eight times.
+func c32(bits uint32) Mem {
+	if m, ok := consts32[bits]; ok {
+		return m
+	}
+	m := GLOBL(fmt.Sprintf("c32_%08x", bits), RODATA|NOPTR)
+	for i := 0; i < 8; i++ {
+		DATA(4*i, U32(bits))
+	}
+	consts32[bits] = m
+	return m
+}
+
+// kinst is an instruction taking a constant memory operand: its plain form
+// (AVX2, the 32-byte table) and its embedded-broadcast form (AVX-512, the
+// 4-byte constant).
+type kinst struct{ plain, bcst func(...Op) }
+
+var (
+	kADDPS     = kinst{VADDPS, VADDPS_BCST}
+	kMULPS     = kinst{VMULPS, VMULPS_BCST}
+	kANDPS     = kinst{VANDPS, VANDPS_BCST}
+	kXORPS     = kinst{VXORPS, VXORPS_BCST}
+	kPADDD     = kinst{VPADDD, VPADDD_BCST}
+	kCMPPS     = kinst{VCMPPS, VCMPPS_BCST}
+	kPTERNLOGD = kinst{VPTERNLOGD, VPTERNLOGD_BCST}
+)
+
+// k emits the instruction at level s with the constant bits as its memory
+// operand, which goes first, or after an immediate (VCMPPS, VPTERNLOGD).
+func (i kinst) k(s isa, bits uint32, ops ...Op) {
+	m, f := c32(bits), i.plain
+	if s.avx512 {
+		m, f = c4(bits), i.bcst
+	}
+	at := 0
+	if len(ops) > 0 {
+		if _, imm := ops[0].(U8); imm {
+			at = 1
+		}
+	}
+	all := append(append(append([]Op{}, ops[:at]...), m), ops[at:]...)
+	f(all...)
+}
+
+// kf is k with a float32 constant.
+func (i kinst) kf(s isa, v float32, ops ...Op) { i.k(s, math.Float32bits(v), ops...) }
+
+// loadK broadcasts the float32 constant v into every lane of dst.
+func loadK(v float32, dst reg.VecVirtual) { VBROADCASTSS(c4(math.Float32bits(v)), dst) }
 
 // text starts a NOSPLIT kernel. Every kernel is marked //go:noescape: none
 // retains its pointer arguments, so callers' stack buffers (reduction
@@ -80,10 +136,13 @@ func main() {
 		unaryKernels(s)
 		reductionKernels(s)
 		maxRowKernels(s)
+		maxPool2Kernels(s)
+		tapSumChainKernels(s)
 	}
 	interleave2AVX2()
 	dot8AVX2()
 	deinterleave2RowsAVX2()
+	deinterleave2RowsAVX512()
 	packAAVX2(8)
 	packAAVX2(4)
 	for _, k := range gemmKernels {
@@ -155,11 +214,11 @@ func emitGoMin(s isa, a, b, out reg.VecVirtual) {
 // beats -0).
 func emitGoMax(s isa, a, b, out reg.VecVirtual) {
 	na, nb := s.vec(), s.vec()
-	VXORPS(c32(0x80000000), a, na)
-	VXORPS(c32(0x80000000), b, nb)
+	kXORPS.k(s, 0x80000000, a, na)
+	kXORPS.k(s, 0x80000000, b, nb)
 	r := s.vec()
 	emitGoMin(s, na, nb, r)
-	VXORPS(c32(0x80000000), r, out)
+	kXORPS.k(s, 0x80000000, r, out)
 }
 
 // emitMaxNaN sets out = b if b is NaN, else max(a, b) with Go's semantics:
@@ -184,7 +243,7 @@ func emitMaxNaN(s isa, a, b, out reg.VecVirtual) {
 	VMAXPS(b, a, r)  // m1
 	VMAXPS(a, r, m2) // m2
 	// r = sign bit ? r&m2 : r|m2 (truth table over (r, m2, sign) = 0xD4)
-	VPTERNLOGD(U8(0xD4), c32(0x80000000), m2, r)
+	kPTERNLOGD.k(s, 0x80000000, U8(0xD4), m2, r)
 	k := K()
 	VCMPPS(U8(3), b, b, k) // unordered: b is NaN
 	VMOVAPS(b, k, r)
@@ -286,14 +345,23 @@ func chainKernels(s isa) {
 }
 
 // chainBody emits the chain on u vectors from src to dst: loaded, put
-// through every step (one dispatch on the step's code per step), stored.
-// lbl prefixes its labels.
+// through every step (chainSteps), stored. lbl prefixes its labels.
 func chainBody(s isa, u int, lbl string, dst, src, codes, sc reg.GPVirtual, nt Op) {
 	vs := make([]reg.VecVirtual, u)
 	for i := range vs {
 		vs[i] = s.vec()
 		VMOVUPS(mem(src, i*s.bytes), vs[i])
 	}
+	chainSteps(s, lbl, vs, codes, sc, nt)
+	for i := range vs {
+		VMOVUPS(vs[i], mem(dst, i*s.bytes))
+	}
+}
+
+// chainSteps emits the chain's steps t < nt on the vectors vs in place, one
+// dispatch on the step's code (codes[t], scalar sc[t]) per step. lbl
+// prefixes its labels.
+func chainSteps(s isa, lbl string, vs []reg.VecVirtual, codes, sc reg.GPVirtual, nt Op) {
 	t := GP64()
 	XORQ(t, t)
 	Label(lbl + "_step")
@@ -319,9 +387,6 @@ func chainBody(s isa, u int, lbl string, dst, src, codes, sc reg.GPVirtual, nt O
 	INCQ(t)
 	JMP(LabelRef(lbl + "_step"))
 	Label(lbl + "_store")
-	for i := range vs {
-		VMOVUPS(vs[i], mem(dst, i*s.bytes))
-	}
 }
 
 // loadParams loads the named integer or pointer parameters into registers,
@@ -344,10 +409,73 @@ func paramAddr(name string) Mem {
 	return b.Addr
 }
 
+// rowLoop emits the loop of the row kernels over rows rows of n outputs
+// (n at least one vector), the source scale times as wide as the output:
+// each row in blocks of big, big/2 ... 1 vectors, body(u, lbl, ptrs)
+// handling u vectors at the row's current pointers (ptrs[0] the output,
+// the others read scale times as far), which then advance; then, when n is
+// not a whole number of vectors, the vector ending at n, which recomputes
+// outputs from the source (so the source must not overlap the output);
+// then next advances the row pointers to the next row.
+func rowLoop(s isa, name string, rows reg.GPVirtual, n Op, rowPtrs []reg.GPVirtual, big, scale int, body func(u int, lbl string, ptrs []reg.GPVirtual), next func()) {
+	Label(name + "_row")
+	CMPQ(rows, Imm(0))
+	JLE(LabelRef(name + "_done"))
+	ptrs := make([]reg.GPVirtual, len(rowPtrs))
+	for i, r := range rowPtrs {
+		ptrs[i] = GP64()
+		MOVQ(r, ptrs[i])
+	}
+	k := GP64()
+	MOVQ(n, k)
+	// factor is how far pointer i moves per output element.
+	factor := func(i int) int {
+		if i == 0 {
+			return 1
+		}
+		return scale
+	}
+	for u := big; u >= 1; u /= 2 {
+		lbl := fmt.Sprintf("%s_u%d", name, u)
+		nextLbl := fmt.Sprintf("%s_u%d", name, u/2)
+		if u == 1 {
+			nextLbl = name + "_tail"
+		}
+		Label(lbl)
+		CMPQ(k, U32(u*s.lanes))
+		JL(LabelRef(nextLbl))
+		body(u, lbl, ptrs)
+		for i, p := range ptrs {
+			ADDQ(U32(factor(i)*u*s.bytes), p)
+		}
+		SUBQ(U32(u*s.lanes), k)
+		JMP(LabelRef(lbl))
+	}
+	Label(name + "_tail")
+	TESTQ(k, k)
+	JZ(LabelRef(name + "_next"))
+	// The vector ending at n: back off by lanes-k outputs.
+	NEGQ(k)
+	ADDQ(U32(s.lanes), k)
+	SHLQ(U8(2), k)
+	for i, p := range ptrs {
+		for range factor(i) {
+			SUBQ(k, p)
+		}
+	}
+	body(1, name+"_t", ptrs)
+	Label(name + "_next")
+	next()
+	DECQ(rows)
+	JMP(LabelRef(name + "_row"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
 // chainRowsKernels emits the chain on rows rows of n elements (n at least
-// one vector), rows dstStride and srcStride bytes apart: each row in blocks
-// of 4, 2 and 1 vectors, then, when n is not a multiple of the vector, the
-// one vector ending at n (which recomputes elements from src; dst and src
+// one vector), rows dstStride and srcStride bytes apart, in rowLoop's
+// blocks of 4, 2 and 1 vectors and the vector ending at n (dst and src
 // must not overlap).
 func chainRowsKernels(s isa) {
 	name := "scalarChainRowsF32" + s.suffix
@@ -356,34 +484,86 @@ func chainRowsKernels(s isa) {
 	p := loadParams("dst", "src", "rows", "n", "codes", "sc")
 	dst, src, rows, n, codes, sc := p[0], p[1], p[2], p[3], p[4], p[5]
 	nt := paramAddr("nsteps")
-	Label(name + "_row")
-	CMPQ(rows, Imm(0))
-	JLE(LabelRef(name + "_done"))
-	d, x, k := GP64(), GP64(), GP64()
-	MOVQ(dst, d)
-	MOVQ(src, x)
-	MOVQ(n, k)
-	blockLoop(s, name, k, []reg.GPVirtual{d, x}, 4, name+"_tail", func(u int, lbl string) {
-		chainBody(s, u, lbl, d, x, codes, sc, nt)
+	rowLoop(s, name, rows, n, []reg.GPVirtual{dst, src}, 4, 1, func(u int, lbl string, p []reg.GPVirtual) {
+		chainBody(s, u, lbl, p[0], p[1], codes, sc, nt)
+	}, func() {
+		ADDQ(paramAddr("dstStride"), dst)
+		ADDQ(paramAddr("srcStride"), src)
 	})
-	Label(name + "_tail")
-	TESTQ(k, k)
-	JZ(LabelRef(name + "_next"))
-	// The vector ending at n: back off by lanes-k elements.
-	NEGQ(k)
-	ADDQ(U32(s.lanes), k)
-	SHLQ(U8(2), k)
-	SUBQ(k, d)
-	SUBQ(k, x)
-	chainBody(s, 1, name+"_t", d, x, codes, sc, nt)
-	Label(name + "_next")
-	ADDQ(paramAddr("dstStride"), dst)
-	ADDQ(paramAddr("srcStride"), src)
-	DECQ(rows)
-	JMP(LabelRef(name + "_row"))
-	Label(name + "_done")
-	VZEROUPPER()
-	RET()
+}
+
+// maxPool2Kernels emits the 2x2, stride-2 max pooling of rows pairs of
+// source rows (n >= one vector of outputs per row; strides in bytes, the
+// source's between its rows, so an output row reads two of them): a
+// vector's four taps (even and odd columns of the upper row, then of the
+// lower) come from two shuffles of each row's two source vectors, which
+// leave the outputs in a fixed lane order; they fold from lo in tap order
+// (emitMaxNaN, TapMaxF32's step) and one permutation puts the lanes in
+// order. Rows run in rowLoop (a row's last partial vector recomputes
+// outputs from src; dst and src do not overlap).
+func maxPool2Kernels(s isa) {
+	name := "maxPool2F32" + s.suffix
+	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, lo float32)")
+	Doc(fmt.Sprintf("%s computes, for r < rows and k < n, dst[r*dstStride+k] = the running maximum from lo (a NaN tap replaces it, else Go's max) of src[2r*srcStride+2k], src[2r*srcStride+2k+1], src[(2r+1)*srcStride+2k] and src[(2r+1)*srcStride+2k+1], strides in bytes; n >= %d and dst and src do not overlap.", name, s.lanes))
+	p := loadParams("dst", "src", "srcStride", "rows", "n")
+	dst, src, ss, rows, n := p[0], p[1], p[2], p[3], p[4]
+	lov := s.vec()
+	VBROADCASTSS(paramAddr("lo"), lov)
+	var idx reg.VecVirtual
+	if s.avx512 {
+		// VSHUFPS leaves 64-bit pairs from the two source vectors
+		// alternating within each 128-bit lane: pairs 0 2 4 6 are the
+		// first vector's, 1 3 5 7 the second's.
+		idx = s.vec()
+		VMOVDQU64(pairOrder(), idx)
+	}
+	body := func(u int, d, x reg.GPVirtual) {
+		for v := 0; v < u; v++ {
+			off := 2 * v * s.bytes
+			a, b, c, e := s.vec(), s.vec(), s.vec(), s.vec()
+			VMOVUPS(mem(x, off), a)
+			VMOVUPS(mem(x, off+s.bytes), b)
+			VMOVUPS(Mem{Base: x, Index: ss, Scale: 1, Disp: off}, c)
+			VMOVUPS(Mem{Base: x, Index: ss, Scale: 1, Disp: off + s.bytes}, e)
+			taps := [4]reg.VecVirtual{s.vec(), s.vec(), s.vec(), s.vec()}
+			VSHUFPS(U8(0x88), b, a, taps[0]) // upper row, even columns
+			VSHUFPS(U8(0xDD), b, a, taps[1]) // upper row, odd columns
+			VSHUFPS(U8(0x88), e, c, taps[2])
+			VSHUFPS(U8(0xDD), e, c, taps[3])
+			acc := s.vec()
+			emitMaxNaN(s, lov, taps[0], acc)
+			for _, t := range taps[1:] {
+				emitMaxNaN(s, acc, t, acc)
+			}
+			if s.avx512 {
+				VPERMPD(acc, idx, acc)
+			} else {
+				VPERMPD(U8(0xD8), acc, acc) // 64-bit pairs 0 2 1 3
+			}
+			VMOVUPS(acc, mem(d, v*s.bytes))
+		}
+	}
+	rowLoop(s, name, rows, n, []reg.GPVirtual{dst, src}, 2, 2, func(u int, _ string, p []reg.GPVirtual) {
+		body(u, p[0], p[1])
+	}, func() {
+		ADDQ(paramAddr("dstStride"), dst)
+		ADDQ(ss, src)
+		ADDQ(ss, src)
+	})
+}
+
+var pairOrderMem *Mem
+
+// pairOrder is the 64-bit lane index table {0, 2, 4, 6, 1, 3, 5, 7}.
+func pairOrder() Mem {
+	if pairOrderMem == nil {
+		m := GLOBL("pairOrder", RODATA|NOPTR)
+		for i, v := range []uint64{0, 2, 4, 6, 1, 3, 5, 7} {
+			DATA(8*i, U64(v))
+		}
+		pairOrderMem = &m
+	}
+	return *pairOrderMem
 }
 
 // vecBlocks emits the loop of a kernel over n elements (a multiple of
@@ -449,12 +629,28 @@ func tapSumKernels(s isa) {
 	name := "tapSumF32" + s.suffix
 	text(name, "func(dst, base *float32, offs *int, w *float32, ntaps, n int)")
 	Doc(fmt.Sprintf("%s computes dst[i] = sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of %d and ntaps >= 1.", name, s.lanes))
-	dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
-	base := Load(Param("base"), GP64()).(reg.GPVirtual)
-	offs := Load(Param("offs"), GP64()).(reg.GPVirtual)
-	w := Load(Param("w"), GP64()).(reg.GPVirtual)
-	nt := Load(Param("ntaps"), GP64()).(reg.GPVirtual)
-	n := Load(Param("n"), GP64()).(reg.GPVirtual)
+	tapSumLoop(s, name, nil)
+}
+
+// tapSumChainKernels emits tapSumKernels' sums put through the elementwise
+// chain (chainSteps, one dispatch per step and block of vectors) before the
+// store: a depthwise convolution and the chain fused into it in one pass.
+func tapSumChainKernels(s isa) {
+	name := "tapSumChainF32" + s.suffix
+	text(name, "func(dst, base *float32, offs *int, w *float32, ntaps, n int, codes *uint8, sc *float32, nsteps int)")
+	Doc(fmt.Sprintf("%s computes dst[i] = the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of %d, ntaps >= 1 and every code is below %d.", name, s.lanes, len(chainOps)))
+	tapSumLoop(s, name, func(lbl string, accs []reg.VecVirtual) {
+		codes, sc := GP64(), GP64()
+		MOVQ(paramAddr("codes"), codes)
+		MOVQ(paramAddr("sc"), sc)
+		chainSteps(s, lbl+"_c", accs, codes, sc, paramAddr("nsteps"))
+	})
+}
+
+// tapSumLoop is the body of the tap-sum kernels, fin as tapLoop's.
+func tapSumLoop(s isa, name string, fin func(lbl string, accs []reg.VecVirtual)) {
+	p := loadParams("dst", "base", "offs", "w", "ntaps", "n")
+	dst, base, offs, w, nt, n := p[0], p[1], p[2], p[3], p[4], p[5]
 	tapLoop(s, name, dst, base, offs, nt, n, 8,
 		func(acc reg.VecVirtual) { VXORPS(acc, acc, acc) },
 		func(t reg.GPVirtual) func(acc reg.VecVirtual, x Mem) {
@@ -465,15 +661,16 @@ func tapSumKernels(s isa) {
 				VMULPS(x, wv, v)
 				VADDPS(v, acc, acc)
 			}
-		})
+		}, fin)
 }
 
 // tapLoop emits the loop the tap kernels share: blocks of big vectors, then
 // single ones, each with accumulators set by init; for each tap t < nt,
 // tap(t) is emitted once (it may load the tap's weight) and the step it
-// returns runs on every accumulator with the base vector at offs[t]; the
-// accumulators are then stored to dst.
-func tapLoop(s isa, name string, dst, base, offs, nt, n reg.GPVirtual, big int, init func(acc reg.VecVirtual), tap func(t reg.GPVirtual) func(acc reg.VecVirtual, x Mem)) {
+// returns runs on every accumulator with the base vector at offs[t]; fin,
+// when not nil, then runs on the accumulators (lbl prefixes its labels),
+// which are stored to dst.
+func tapLoop(s isa, name string, dst, base, offs, nt, n reg.GPVirtual, big int, init func(acc reg.VecVirtual), tap func(t reg.GPVirtual) func(acc reg.VecVirtual, x Mem), fin func(lbl string, accs []reg.VecVirtual)) {
 	vecBlocks(s, name, n, []reg.GPVirtual{dst, base}, big, func(u int, lbl string) {
 		accs := make([]reg.VecVirtual, u)
 		for i := range accs {
@@ -494,6 +691,9 @@ func tapLoop(s isa, name string, dst, base, offs, nt, n reg.GPVirtual, big int, 
 		INCQ(t)
 		CMPQ(t, nt)
 		JL(LabelRef(lbl + "_tap"))
+		if fin != nil {
+			fin(lbl, accs)
+		}
 		for i := range accs {
 			VMOVUPS(accs[i], mem(dst, i*s.bytes))
 		}
@@ -681,7 +881,7 @@ func tapMaxKernels(s isa) {
 				VMOVUPS(x, v)
 				emitMaxNaN(s, acc, v, acc)
 			}
-		})
+		}, nil)
 }
 
 // scaleMulAddKernels emits dst[i] = (x[i]*s)*g[i] + b[i], each operation
@@ -832,6 +1032,44 @@ func deinterleave2RowsAVX2() {
 	RET()
 }
 
+// deinterleave2RowsAVX512 is deinterleave2RowsAVX2 at 16 pairs a step
+// for rows of at least 16 pairs: two shuffles split a step's 32 values by
+// parity with 64-bit pairs of the two source vectors alternating, and a
+// permutation of each puts them in order. Rows run in rowLoop, the odd
+// outputs addressed at their fixed distance from the even ones; a row's
+// last partial step moves some pairs again (the destinations do not
+// overlap the source).
+func deinterleave2RowsAVX512() {
+	name := "deinterleave2RowsAVX512"
+	text(name, "func(even, odd, src *float32, n, rows, dstStride, srcStride int)")
+	Doc(name + " sets even[r*dstStride+k] = src[r*srcStride+2k] and odd[r*dstStride+k] = src[r*srcStride+2k+1] for r < rows, k < n (strides in bytes); n >= 16 and the destinations do not overlap src.")
+	p := loadParams("even", "odd", "src", "n", "rows")
+	even, odd, src, n, rows := p[0], p[1], p[2], p[3], p[4]
+	idx := ZMM()
+	VMOVDQU64(pairOrder(), idx)
+	step := func(e, delta, x reg.GPVirtual) {
+		a, b, ev, od := ZMM(), ZMM(), ZMM(), ZMM()
+		VMOVUPS(mem(x, 0), a)
+		VMOVUPS(mem(x, 64), b)
+		VSHUFPS(U8(0x88), b, a, ev)
+		VSHUFPS(U8(0xDD), b, a, od)
+		VPERMPD(ev, idx, ev)
+		VPERMPD(od, idx, od)
+		VMOVUPS(ev, mem(e, 0))
+		VMOVUPS(od, Mem{Base: e, Index: delta, Scale: 1})
+	}
+	// The odd outputs sit a fixed distance from the even ones.
+	delta := GP64()
+	MOVQ(odd, delta)
+	SUBQ(even, delta)
+	rowLoop(avx512, name, rows, n, []reg.GPVirtual{even, src}, 1, 2, func(_ int, _ string, p []reg.GPVirtual) {
+		step(p[0], delta, p[1])
+	}, func() {
+		ADDQ(paramAddr("dstStride"), even)
+		ADDQ(paramAddr("srcStride"), src)
+	})
+}
+
 // packAAVX2 emits packA{rows}AVX2, the transposing copy of a GEMM's A
 // panel: dst[p*mr+i] = src[i*lda+p] for i < rows (8 or 4) and p < kc, kc a
 // multiple of 8 (strides in elements), one 8x8 (or 4x8) transpose per
@@ -964,40 +1202,40 @@ func scalarKernels(s isa) {
 // emitExp sets out = expOne(x) lane-wise (see asm/twins.go); x is preserved.
 func emitExp(s isa, x, out reg.VecVirtual) {
 	t := s.vec()
-	VMOVUPS(cf(-105), t)
+	loadK(-105, t)
 	VMAXPS(x, t, out) // out = lo > x ? lo : x
-	VMOVUPS(cf(89), t)
+	loadK(89, t)
 	VMINPS(out, t, out) // out = hi < out ? hi : out
 	xc := out
 	k := s.vec()
-	VMULPS(cf(1.44269504088896341), xc, t)
+	kMULPS.kf(s, 1.44269504088896341, xc, t)
 	VCVTPS2DQ(t, k) // round to nearest even
 	n := s.vec()
 	VCVTDQ2PS(k, n)
 	r := s.vec()
-	VMULPS(cf(0.693359375), n, t)
+	kMULPS.kf(s, 0.693359375, n, t)
 	VSUBPS(t, xc, r) // r = x - n*C1
-	VMULPS(cf(2.12194440e-4), n, t)
+	kMULPS.kf(s, 2.12194440e-4, n, t)
 	VADDPS(t, r, r) // r = r + n*C2
 	z := n
 	VMULPS(r, r, z)
 	y := t
-	VMULPS(cf(1.9875691500e-4), r, y)
-	VADDPS(cf(1.3981999507e-3), y, y)
+	kMULPS.kf(s, 1.9875691500e-4, r, y)
+	kADDPS.kf(s, 1.3981999507e-3, y, y)
 	for _, c := range []float32{8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1} {
 		VMULPS(r, y, y)
-		VADDPS(cf(c), y, y)
+		kADDPS.kf(s, c, y, y)
 	}
 	VMULPS(z, y, y)
 	VADDPS(r, y, y)
-	VADDPS(cf(1), y, y)
+	kADDPS.kf(s, 1, y, y)
 	// k1 = k >> 1, k2 = k - k1; y = (y * 2^k1) * 2^k2
 	k1 := r
 	VPSRAD(U8(1), k, k1)
 	VPSUBD(k1, k, k)
-	VPADDD(c32(127), k1, k1)
+	kPADDD.k(s, 127, k1, k1)
 	VPSLLD(U8(23), k1, k1)
-	VPADDD(c32(127), k, k)
+	kPADDD.k(s, 127, k, k)
 	VPSLLD(U8(23), k, k)
 	VMULPS(k1, y, y)
 	VMULPS(k, y, out)
@@ -1006,16 +1244,16 @@ func emitExp(s isa, x, out reg.VecVirtual) {
 // emitTanh sets out = tanhOne(x) lane-wise.
 func emitTanh(s isa, x, out reg.VecVirtual) {
 	a := s.vec()
-	VANDPS(c32(0x7fffffff), x, a)
+	kANDPS.k(s, 0x7fffffff, x, a)
 	// small branch: ((p*z)*x) + x
 	z := s.vec()
 	VMULPS(x, x, z)
 	p := s.vec()
-	VMULPS(cf(-5.70498872745e-3), z, p)
-	VADDPS(cf(2.06390887954e-2), p, p)
+	kMULPS.kf(s, -5.70498872745e-3, z, p)
+	kADDPS.kf(s, 2.06390887954e-2, p, p)
 	for _, c := range []float32{-5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1} {
 		VMULPS(z, p, p)
-		VADDPS(cf(c), p, p)
+		kADDPS.kf(s, c, p, p)
 	}
 	VMULPS(z, p, p)
 	VMULPS(x, p, p)
@@ -1025,23 +1263,23 @@ func emitTanh(s isa, x, out reg.VecVirtual) {
 	VADDPS(a, a, a2)
 	e := s.vec()
 	emitExp(s, a2, e)
-	VADDPS(cf(1), e, e)
-	VMOVUPS(cf(2), a2)
+	kADDPS.kf(s, 1, e, e)
+	loadK(2, a2)
 	VDIVPS(e, a2, e) // 2/(s+1)
-	VMOVUPS(cf(1), a2)
+	loadK(1, a2)
 	VSUBPS(e, a2, e) // 1 - ...
 	sign := a2
-	VANDPS(c32(0x80000000), x, sign)
+	kANDPS.k(s, 0x80000000, x, sign)
 	VORPS(sign, e, e)
 	// select: a > 0.625 ? large : small
 	if s.avx512 {
 		m := K()
-		VCMPPS(U8(0x1e), cf(0.625), a, m) // a > 0.625 (ordered)
+		kCMPPS.kf(s, 0.625, U8(0x1e), a, m) // a > 0.625 (ordered)
 		VMOVAPS(e, m, p)
 		VMOVAPS(p, out)
 	} else {
 		m := z
-		VCMPPS(U8(0x1e), cf(0.625), a, m)
+		kCMPPS.kf(s, 0.625, U8(0x1e), a, m)
 		VBLENDVPS(m, e, p, out) // out = m ? e : p
 	}
 }
@@ -1050,25 +1288,25 @@ func emitTanh(s isa, x, out reg.VecVirtual) {
 func emitErf(s isa, x, out reg.VecVirtual) {
 	t := s.vec()
 	xc := s.vec()
-	VMOVUPS(cf(-4), t)
+	loadK(-4, t)
 	VMAXPS(x, t, xc)
-	VMOVUPS(cf(4), t)
+	loadK(4, t)
 	VMINPS(xc, t, xc)
 	z := s.vec()
 	VMULPS(xc, xc, z)
 	p := s.vec()
-	VMULPS(cf(-2.72614225801306e-10), z, p)
-	VADDPS(cf(2.77068142495902e-08), p, p)
+	kMULPS.kf(s, -2.72614225801306e-10, z, p)
+	kADDPS.kf(s, 2.77068142495902e-08, p, p)
 	for _, c := range []float32{-2.10102402082508e-06, -5.69250639462346e-05, -7.34990630326855e-04, -2.95459980854025e-03, -1.60960333262415e-02} {
 		VMULPS(z, p, p)
-		VADDPS(cf(c), p, p)
+		kADDPS.kf(s, c, p, p)
 	}
 	q := t
-	VMULPS(cf(-1.45660718464996e-05), z, q)
-	VADDPS(cf(-2.13374055278905e-04), q, q)
+	kMULPS.kf(s, -1.45660718464996e-05, z, q)
+	kADDPS.kf(s, -2.13374055278905e-04, q, q)
 	for _, c := range []float32{-1.68282697438203e-03, -7.37332916720468e-03, -1.42647390514189e-02} {
 		VMULPS(z, q, q)
-		VADDPS(cf(c), q, q)
+		kADDPS.kf(s, c, q, q)
 	}
 	VMULPS(xc, p, p)
 	VDIVPS(q, p, out)
@@ -1077,11 +1315,11 @@ func emitErf(s isa, x, out reg.VecVirtual) {
 // emitSigmoid sets out = 1 / (1 + expOne(-x)) lane-wise.
 func emitSigmoid(s isa, x, out reg.VecVirtual) {
 	nx := s.vec()
-	VXORPS(c32(0x80000000), x, nx)
+	kXORPS.k(s, 0x80000000, x, nx)
 	e := s.vec()
 	emitExp(s, nx, e)
-	VADDPS(cf(1), e, e)
-	VMOVUPS(cf(1), nx)
+	kADDPS.kf(s, 1, e, e)
+	loadK(1, nx)
 	VDIVPS(e, nx, out)
 }
 
@@ -1134,7 +1372,7 @@ func maxRowKernels(s isa) {
 	accs := make([]reg.VecVirtual, 4)
 	for i := range accs {
 		accs[i] = s.vec()
-		VMOVUPS(cf(float32(math.Inf(-1))), accs[i])
+		loadK(float32(math.Inf(-1)), accs[i])
 	}
 	nan := newNaNFlag(s)
 	step := func(acc reg.VecVirtual, at Mem) {
