@@ -104,29 +104,26 @@ func tapMaxGo(dst, base []float32, offs []int, lo float32) {
 	for i := range dst {
 		m := lo
 		for _, o := range offs {
-			if v := base[o+i]; v != v {
-				m = v
-			} else {
-				m = max(m, v)
-			}
+			m = maxNaN(m, base[o+i])
 		}
 		dst[i] = m
 	}
+}
+
+// maxNaN is the tap-max step: a NaN tap v replaces the maximum m bit for
+// bit, else Go's max.
+func maxNaN(m, v float32) float32 {
+	if v != v {
+		return v
+	}
+	return max(m, v)
 }
 
 // maxPool2Go is one output row of MaxPool2x2F32: dst[k] is tapMaxGo's
 // maximum from lo over up[2k], up[2k+1], down[2k], down[2k+1].
 func maxPool2Go(dst, up, down []float32, lo float32) {
 	for k := range dst {
-		m := lo
-		for _, v := range [4]float32{up[2*k], up[2*k+1], down[2*k], down[2*k+1]} {
-			if v != v {
-				m = v
-			} else {
-				m = max(m, v)
-			}
-		}
-		dst[k] = m
+		dst[k] = maxNaN(maxNaN(maxNaN(maxNaN(lo, up[2*k]), up[2*k+1]), down[2*k]), down[2*k+1])
 	}
 }
 

