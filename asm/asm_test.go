@@ -16,9 +16,13 @@ func levels() []Level {
 	return ls
 }
 
+// withLevel runs f at level l, then restores the level before it (the one
+// RELAXGO_ISA chose, say; restoring the CPU's highest instead left the rest
+// of a RELAXGO_ISA=avx2 run at AVX-512).
 func withLevel(t testing.TB, l Level, f func()) {
+	prev := level
 	install(l)
-	defer install(detect())
+	defer install(prev)
 	f()
 }
 

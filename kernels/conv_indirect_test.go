@@ -57,13 +57,8 @@ var convIndirectCases = []struct {
 // and to write nothing outside the output.
 func TestConvIndirectMatchesPacked(t *testing.T) {
 	defer SetNumThreads(0)
-	start := asm.CurrentLevel()
-	defer func() { _ = asm.SetLevel(start) }()
 	r := rand.New(rand.NewSource(11))
-	for l := asm.LevelGo; l <= asm.MaxLevel(); l++ {
-		if err := asm.SetLevel(l); err != nil {
-			t.Fatal(err)
-		}
+	forEachLevel(t, func(l asm.Level) {
 		for _, c := range convIndirectCases {
 			g := convGeomFor(c.c, c.o, c.h, c.w, c.kh, c.kw, c.sh, c.sw, c.dh, c.dw, c.pt, c.pl, c.pb, c.pr)
 			kk := c.c * c.kh * c.kw
@@ -111,7 +106,7 @@ func TestConvIndirectMatchesPacked(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 }
 
 // BenchmarkConvPaths times one group through the packed driver and the

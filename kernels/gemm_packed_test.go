@@ -15,7 +15,7 @@ import (
 // and thread counts, without writing outside C.
 func TestSgemmPackedBitIdentical(t *testing.T) {
 	defer SetNumThreads(0)
-	gemmForEachLevel(t, func(l asm.Level) {
+	forEachLevel(t, func(l asm.Level) {
 		r := rand.New(rand.NewSource(7))
 		for _, s := range [][3]int{{1, 1, 1}, {1, 77, 300}, {3, 200, 40}, {4, 23, 9}, {5, 17, 33}, {7, 65, 260}, {8, 100, 513}, {13, 4100, 7}, {64, 130, 257}, {150, 33, 600}} {
 			m, n, k := s[0], s[1], s[2]

@@ -46,21 +46,11 @@ func refGemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda i
 
 const gemmGuard = 23
 
-func gemmForEachLevel(t *testing.T, f func(l asm.Level)) {
-	defer asm.SetLevel(asm.MaxLevel())
-	for l := asm.LevelGo; l <= asm.MaxLevel(); l++ {
-		if err := asm.SetLevel(l); err != nil {
-			t.Fatal(err)
-		}
-		f(l)
-	}
-}
-
 func TestSgemmAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	sizes := [][3]int{{0, 5, 3}, {5, 0, 3}, {4, 5, 0}, {1, 1, 1}, {7, 17, 33}, {17, 7, 1}, {33, 33, 33}, {1, 257, 17},
 		{257, 1, 7}, {15, 33, 300}, {30, 65, 257}, {200, 70, 520}, {14, 32, 256}, {6, 16, 16}}
-	gemmForEachLevel(t, func(l asm.Level) {
+	forEachLevel(t, func(l asm.Level) {
 		for _, sz := range sizes {
 			m, n, k := sz[0], sz[1], sz[2]
 			for _, tr := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {

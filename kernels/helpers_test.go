@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
 	"github.com/relaxgo/relaxgo/runtime/half"
 )
@@ -202,3 +203,17 @@ func mustCall(t testing.TB, op string, args ...runtime.Value) {
 func shp(d ...int64) runtime.Shape { return runtime.Shape(d) }
 
 func name(parts ...any) string { return fmt.Sprint(parts...) }
+
+// forEachLevel runs f at every SIMD level this CPU has, from pure Go up,
+// and then restores the level the test started at (RELAXGO_ISA's, say).
+func forEachLevel(t testing.TB, f func(l asm.Level)) {
+	t.Helper()
+	start := asm.CurrentLevel()
+	defer func() { _ = asm.SetLevel(start) }()
+	for l := asm.LevelGo; l <= asm.MaxLevel(); l++ {
+		if err := asm.SetLevel(l); err != nil {
+			t.Fatal(err)
+		}
+		f(l)
+	}
+}

@@ -429,13 +429,8 @@ func TestOneHotGatherElements(t *testing.T) {
 // SIMD level, on random bit patterns (NaN payloads among them) and row
 // counts around the 8-row groups.
 func TestTransposeBatch32(t *testing.T) {
-	start := asm.CurrentLevel()
-	defer func() { _ = asm.SetLevel(start) }()
 	r := rand.New(rand.NewSource(21))
-	for l := asm.LevelGo; l <= asm.MaxLevel(); l++ {
-		if err := asm.SetLevel(l); err != nil {
-			t.Fatal(err)
-		}
+	forEachLevel(t, func(l asm.Level) {
 		for _, b := range []int{1, 3} {
 			for _, rows := range []int{1, 7, 8, 9, 16, 17, 33} {
 				for _, cols := range []int{1, 5, 8, 13, 32, 40} {
@@ -458,5 +453,5 @@ func TestTransposeBatch32(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 }
