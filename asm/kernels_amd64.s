@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func maxF32AVX512(dst *float32, x *float32, y *float32, n int)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·maxF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), AX
 	MOVQ x+8(FP), CX
@@ -13,49 +13,43 @@ TEXT ·maxF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ n+24(FP), BX
 
 maxF32AVX512_big:
-	CMPQ        BX, $0x00000020
-	JL          maxF32AVX512_one
-	VMOVUPS     (CX), Z0
-	VMOVUPS     (DX), Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VMINPS      Z1, Z0, Z1
-	VMINPS      Z0, Z1, Z0
-	VORPS       Z1, Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VMOVUPS     Z0, (AX)
-	VMOVUPS     64(CX), Z0
-	VMOVUPS     64(DX), Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VMINPS      Z1, Z0, Z1
-	VMINPS      Z0, Z1, Z0
-	VORPS       Z1, Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VMOVUPS     Z0, 64(AX)
-	ADDQ        $0x00000080, AX
-	ADDQ        $0x00000080, CX
-	ADDQ        $0x00000080, DX
-	SUBQ        $0x00000020, BX
-	JMP         maxF32AVX512_big
+	CMPQ            BX, $0x00000020
+	JL              maxF32AVX512_one
+	VMOVUPS         (CX), Z0
+	VMOVUPS         (DX), Z1
+	VMAXPS          Z1, Z0, Z1
+	VMAXPS          Z0, Z1, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z1
+	VMOVAPS         Z1, Z0
+	VMOVUPS         Z0, (AX)
+	VMOVUPS         64(CX), Z0
+	VMOVUPS         64(DX), Z1
+	VMAXPS          Z1, Z0, Z1
+	VMAXPS          Z0, Z1, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z1
+	VMOVAPS         Z1, Z0
+	VMOVUPS         Z0, 64(AX)
+	ADDQ            $0x00000080, AX
+	ADDQ            $0x00000080, CX
+	ADDQ            $0x00000080, DX
+	SUBQ            $0x00000020, BX
+	JMP             maxF32AVX512_big
 
 maxF32AVX512_one:
-	CMPQ        BX, $0x00000000
-	JE          maxF32AVX512_done
-	VMOVUPS     (CX), Z0
-	VMOVUPS     (DX), Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VMINPS      Z1, Z0, Z1
-	VMINPS      Z0, Z1, Z0
-	VORPS       Z1, Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VMOVUPS     Z0, (AX)
-	ADDQ        $0x00000040, AX
-	ADDQ        $0x00000040, CX
-	ADDQ        $0x00000040, DX
-	SUBQ        $0x00000010, BX
-	JMP         maxF32AVX512_one
+	CMPQ            BX, $0x00000000
+	JE              maxF32AVX512_done
+	VMOVUPS         (CX), Z0
+	VMOVUPS         (DX), Z1
+	VMAXPS          Z1, Z0, Z1
+	VMAXPS          Z0, Z1, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z1
+	VMOVAPS         Z1, Z0
+	VMOVUPS         Z0, (AX)
+	ADDQ            $0x00000040, AX
+	ADDQ            $0x00000040, CX
+	ADDQ            $0x00000040, DX
+	SUBQ            $0x00000010, BX
+	JMP             maxF32AVX512_one
 
 maxF32AVX512_done:
 	VZEROUPPER
@@ -561,7 +555,7 @@ rdivScalarF32AVX512_done:
 	RET
 
 // func maxScalarF32AVX512(dst *float32, x *float32, s float32, n int)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·maxScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         x+8(FP), CX
@@ -569,60 +563,50 @@ TEXT ·maxScalarF32AVX512(SB), NOSPLIT, $0-32
 	VBROADCASTSS s+16(FP), Z0
 
 maxScalarF32AVX512_big:
-	CMPQ        DX, $0x00000040
-	JL          maxScalarF32AVX512_one
-	VMOVUPS     (CX), Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z2
-	VMINPS      Z2, Z1, Z2
-	VMINPS      Z1, Z2, Z1
-	VORPS       Z2, Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VMOVUPS     Z1, (AX)
-	VMOVUPS     64(CX), Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z2
-	VMINPS      Z2, Z1, Z2
-	VMINPS      Z1, Z2, Z1
-	VORPS       Z2, Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VMOVUPS     Z1, 64(AX)
-	VMOVUPS     128(CX), Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z2
-	VMINPS      Z2, Z1, Z2
-	VMINPS      Z1, Z2, Z1
-	VORPS       Z2, Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VMOVUPS     Z1, 128(AX)
-	VMOVUPS     192(CX), Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z2
-	VMINPS      Z2, Z1, Z2
-	VMINPS      Z1, Z2, Z1
-	VORPS       Z2, Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VMOVUPS     Z1, 192(AX)
-	ADDQ        $0x00000100, AX
-	ADDQ        $0x00000100, CX
-	SUBQ        $0x00000040, DX
-	JMP         maxScalarF32AVX512_big
+	CMPQ            DX, $0x00000040
+	JL              maxScalarF32AVX512_one
+	VMOVUPS         (CX), Z1
+	VMAXPS          Z0, Z1, Z2
+	VMAXPS          Z1, Z2, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z2
+	VMOVAPS         Z2, Z1
+	VMOVUPS         Z1, (AX)
+	VMOVUPS         64(CX), Z1
+	VMAXPS          Z0, Z1, Z2
+	VMAXPS          Z1, Z2, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z2
+	VMOVAPS         Z2, Z1
+	VMOVUPS         Z1, 64(AX)
+	VMOVUPS         128(CX), Z1
+	VMAXPS          Z0, Z1, Z2
+	VMAXPS          Z1, Z2, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z2
+	VMOVAPS         Z2, Z1
+	VMOVUPS         Z1, 128(AX)
+	VMOVUPS         192(CX), Z1
+	VMAXPS          Z0, Z1, Z2
+	VMAXPS          Z1, Z2, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z2
+	VMOVAPS         Z2, Z1
+	VMOVUPS         Z1, 192(AX)
+	ADDQ            $0x00000100, AX
+	ADDQ            $0x00000100, CX
+	SUBQ            $0x00000040, DX
+	JMP             maxScalarF32AVX512_big
 
 maxScalarF32AVX512_one:
-	CMPQ        DX, $0x00000000
-	JE          maxScalarF32AVX512_done
-	VMOVUPS     (CX), Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z2
-	VMINPS      Z2, Z1, Z2
-	VMINPS      Z1, Z2, Z1
-	VORPS       Z2, Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VMOVUPS     Z1, (AX)
-	ADDQ        $0x00000040, AX
-	ADDQ        $0x00000040, CX
-	SUBQ        $0x00000010, DX
-	JMP         maxScalarF32AVX512_one
+	CMPQ            DX, $0x00000000
+	JE              maxScalarF32AVX512_done
+	VMOVUPS         (CX), Z1
+	VMAXPS          Z0, Z1, Z2
+	VMAXPS          Z1, Z2, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z2
+	VMOVAPS         Z2, Z1
+	VMOVUPS         Z1, (AX)
+	ADDQ            $0x00000040, AX
+	ADDQ            $0x00000040, CX
+	SUBQ            $0x00000010, DX
+	JMP             maxScalarF32AVX512_one
 
 maxScalarF32AVX512_done:
 	VZEROUPPER
@@ -896,30 +880,34 @@ tapMaxF32AVX512_u4_tap:
 	VMAXPS          Z4, Z0, Z5
 	VMAXPS          Z0, Z5, Z0
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z5
-	VCMPPS          $0x03, Z4, Z4, K1
-	VMOVAPS         Z4, K1, Z5
 	VMOVAPS         Z5, Z0
+	VCMPPS          $0x03, Z4, Z4, K1
+	VMOVAPS         Z4, K1, Z0
+	VMOVAPS         Z0, Z0
 	VMOVUPS         64(R8), Z4
 	VMAXPS          Z4, Z1, Z5
 	VMAXPS          Z1, Z5, Z1
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z5
-	VCMPPS          $0x03, Z4, Z4, K1
-	VMOVAPS         Z4, K1, Z5
 	VMOVAPS         Z5, Z1
+	VCMPPS          $0x03, Z4, Z4, K1
+	VMOVAPS         Z4, K1, Z1
+	VMOVAPS         Z1, Z1
 	VMOVUPS         128(R8), Z4
 	VMAXPS          Z4, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VCMPPS          $0x03, Z4, Z4, K1
-	VMOVAPS         Z4, K1, Z5
 	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z4, Z4, K1
+	VMOVAPS         Z4, K1, Z2
+	VMOVAPS         Z2, Z2
 	VMOVUPS         192(R8), Z4
 	VMAXPS          Z4, Z3, Z5
 	VMAXPS          Z3, Z5, Z3
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z5
-	VCMPPS          $0x03, Z4, Z4, K1
-	VMOVAPS         Z4, K1, Z5
 	VMOVAPS         Z5, Z3
+	VCMPPS          $0x03, Z4, Z4, K1
+	VMOVAPS         Z4, K1, Z3
+	VMOVAPS         Z3, Z3
 	INCQ            DI
 	CMPQ            DI, BX
 	JL              tapMaxF32AVX512_u4_tap
@@ -946,16 +934,18 @@ tapMaxF32AVX512_u2_tap:
 	VMAXPS          Z2, Z0, Z3
 	VMAXPS          Z0, Z3, Z0
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z3
-	VCMPPS          $0x03, Z2, Z2, K1
-	VMOVAPS         Z2, K1, Z3
 	VMOVAPS         Z3, Z0
+	VCMPPS          $0x03, Z2, Z2, K1
+	VMOVAPS         Z2, K1, Z0
+	VMOVAPS         Z0, Z0
 	VMOVUPS         64(R8), Z2
 	VMAXPS          Z2, Z1, Z3
 	VMAXPS          Z1, Z3, Z1
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z3
-	VCMPPS          $0x03, Z2, Z2, K1
-	VMOVAPS         Z2, K1, Z3
 	VMOVAPS         Z3, Z1
+	VCMPPS          $0x03, Z2, Z2, K1
+	VMOVAPS         Z2, K1, Z1
+	VMOVAPS         Z1, Z1
 	INCQ            DI
 	CMPQ            DI, BX
 	JL              tapMaxF32AVX512_u2_tap
@@ -979,9 +969,10 @@ tapMaxF32AVX512_u1_tap:
 	VMAXPS          Z1, Z0, Z2
 	VMAXPS          Z0, Z2, Z0
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z2
-	VCMPPS          $0x03, Z1, Z1, K1
-	VMOVAPS         Z1, K1, Z2
 	VMOVAPS         Z2, Z0
+	VCMPPS          $0x03, Z1, Z1, K1
+	VMOVAPS         Z1, K1, Z0
+	VMOVAPS         Z0, Z0
 	INCQ            DI
 	CMPQ            DI, BX
 	JL              tapMaxF32AVX512_u1_tap
@@ -1110,55 +1101,39 @@ scalarChainF32AVX512_u8_op5:
 	JMP    scalarChainF32AVX512_u8_next
 
 scalarChainF32AVX512_u8_op6:
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z8, Z9
-	VMINPS      Z9, Z0, Z9
-	VMINPS      Z0, Z9, Z0
-	VORPS       Z9, Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z8, Z9
-	VMINPS      Z9, Z1, Z9
-	VMINPS      Z1, Z9, Z1
-	VORPS       Z9, Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z2, Z2
-	VXORPS.BCST c4_80000000<>+0(SB), Z8, Z9
-	VMINPS      Z9, Z2, Z9
-	VMINPS      Z2, Z9, Z2
-	VORPS       Z9, Z2, Z2
-	VXORPS.BCST c4_80000000<>+0(SB), Z2, Z2
-	VXORPS.BCST c4_80000000<>+0(SB), Z3, Z3
-	VXORPS.BCST c4_80000000<>+0(SB), Z8, Z9
-	VMINPS      Z9, Z3, Z9
-	VMINPS      Z3, Z9, Z3
-	VORPS       Z9, Z3, Z3
-	VXORPS.BCST c4_80000000<>+0(SB), Z3, Z3
-	VXORPS.BCST c4_80000000<>+0(SB), Z4, Z4
-	VXORPS.BCST c4_80000000<>+0(SB), Z8, Z9
-	VMINPS      Z9, Z4, Z9
-	VMINPS      Z4, Z9, Z4
-	VORPS       Z9, Z4, Z4
-	VXORPS.BCST c4_80000000<>+0(SB), Z4, Z4
-	VXORPS.BCST c4_80000000<>+0(SB), Z5, Z5
-	VXORPS.BCST c4_80000000<>+0(SB), Z8, Z9
-	VMINPS      Z9, Z5, Z9
-	VMINPS      Z5, Z9, Z5
-	VORPS       Z9, Z5, Z5
-	VXORPS.BCST c4_80000000<>+0(SB), Z5, Z5
-	VXORPS.BCST c4_80000000<>+0(SB), Z6, Z6
-	VXORPS.BCST c4_80000000<>+0(SB), Z8, Z9
-	VMINPS      Z9, Z6, Z9
-	VMINPS      Z6, Z9, Z6
-	VORPS       Z9, Z6, Z6
-	VXORPS.BCST c4_80000000<>+0(SB), Z6, Z6
-	VXORPS.BCST c4_80000000<>+0(SB), Z7, Z7
-	VXORPS.BCST c4_80000000<>+0(SB), Z8, Z8
-	VMINPS      Z8, Z7, Z8
-	VMINPS      Z7, Z8, Z7
-	VORPS       Z8, Z7, Z7
-	VXORPS.BCST c4_80000000<>+0(SB), Z7, Z7
-	JMP         scalarChainF32AVX512_u8_next
+	VMAXPS          Z8, Z0, Z9
+	VMAXPS          Z0, Z9, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z9
+	VMOVAPS         Z9, Z0
+	VMAXPS          Z8, Z1, Z9
+	VMAXPS          Z1, Z9, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z9
+	VMOVAPS         Z9, Z1
+	VMAXPS          Z8, Z2, Z9
+	VMAXPS          Z2, Z9, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z9
+	VMOVAPS         Z9, Z2
+	VMAXPS          Z8, Z3, Z9
+	VMAXPS          Z3, Z9, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z9
+	VMOVAPS         Z9, Z3
+	VMAXPS          Z8, Z4, Z9
+	VMAXPS          Z4, Z9, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z9
+	VMOVAPS         Z9, Z4
+	VMAXPS          Z8, Z5, Z9
+	VMAXPS          Z5, Z9, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z9
+	VMOVAPS         Z9, Z5
+	VMAXPS          Z8, Z6, Z9
+	VMAXPS          Z6, Z9, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z9
+	VMOVAPS         Z9, Z6
+	VMAXPS          Z8, Z7, Z8
+	VMAXPS          Z7, Z8, Z7
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z8
+	VMOVAPS         Z8, Z7
+	JMP             scalarChainF32AVX512_u8_next
 
 scalarChainF32AVX512_u8_op7:
 	VMINPS Z8, Z0, Z9
@@ -1300,31 +1275,23 @@ scalarChainF32AVX512_u4_op5:
 	JMP    scalarChainF32AVX512_u4_next
 
 scalarChainF32AVX512_u4_op6:
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z4, Z5
-	VMINPS      Z5, Z0, Z5
-	VMINPS      Z0, Z5, Z0
-	VORPS       Z5, Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z4, Z5
-	VMINPS      Z5, Z1, Z5
-	VMINPS      Z1, Z5, Z1
-	VORPS       Z5, Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z2, Z2
-	VXORPS.BCST c4_80000000<>+0(SB), Z4, Z5
-	VMINPS      Z5, Z2, Z5
-	VMINPS      Z2, Z5, Z2
-	VORPS       Z5, Z2, Z2
-	VXORPS.BCST c4_80000000<>+0(SB), Z2, Z2
-	VXORPS.BCST c4_80000000<>+0(SB), Z3, Z3
-	VXORPS.BCST c4_80000000<>+0(SB), Z4, Z4
-	VMINPS      Z4, Z3, Z4
-	VMINPS      Z3, Z4, Z3
-	VORPS       Z4, Z3, Z3
-	VXORPS.BCST c4_80000000<>+0(SB), Z3, Z3
-	JMP         scalarChainF32AVX512_u4_next
+	VMAXPS          Z4, Z0, Z5
+	VMAXPS          Z0, Z5, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z5
+	VMOVAPS         Z5, Z0
+	VMAXPS          Z4, Z1, Z5
+	VMAXPS          Z1, Z5, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z5
+	VMOVAPS         Z5, Z1
+	VMAXPS          Z4, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VMAXPS          Z4, Z3, Z4
+	VMAXPS          Z3, Z4, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z4
+	VMOVAPS         Z4, Z3
+	JMP             scalarChainF32AVX512_u4_next
 
 scalarChainF32AVX512_u4_op7:
 	VMINPS Z4, Z0, Z5
@@ -1428,19 +1395,15 @@ scalarChainF32AVX512_u2_op5:
 	JMP    scalarChainF32AVX512_u2_next
 
 scalarChainF32AVX512_u2_op6:
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z2, Z3
-	VMINPS      Z3, Z0, Z3
-	VMINPS      Z0, Z3, Z0
-	VORPS       Z3, Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z2, Z2
-	VMINPS      Z2, Z1, Z2
-	VMINPS      Z1, Z2, Z1
-	VORPS       Z2, Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	JMP         scalarChainF32AVX512_u2_next
+	VMAXPS          Z2, Z0, Z3
+	VMAXPS          Z0, Z3, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z3
+	VMOVAPS         Z3, Z0
+	VMAXPS          Z2, Z1, Z2
+	VMAXPS          Z1, Z2, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z2
+	VMOVAPS         Z2, Z1
+	JMP             scalarChainF32AVX512_u2_next
 
 scalarChainF32AVX512_u2_op7:
 	VMINPS Z2, Z0, Z3
@@ -1525,13 +1488,11 @@ scalarChainF32AVX512_u1_op5:
 	JMP    scalarChainF32AVX512_u1_next
 
 scalarChainF32AVX512_u1_op6:
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VMINPS      Z1, Z0, Z1
-	VMINPS      Z0, Z1, Z0
-	VORPS       Z1, Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	JMP         scalarChainF32AVX512_u1_next
+	VMAXPS          Z1, Z0, Z1
+	VMAXPS          Z0, Z1, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z1
+	VMOVAPS         Z1, Z0
+	JMP             scalarChainF32AVX512_u1_next
 
 scalarChainF32AVX512_u1_op7:
 	VMINPS Z1, Z0, Z1
@@ -1652,31 +1613,23 @@ scalarChainRowsF32AVX512_u4_op5:
 	JMP    scalarChainRowsF32AVX512_u4_next
 
 scalarChainRowsF32AVX512_u4_op6:
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z4, Z5
-	VMINPS      Z5, Z0, Z5
-	VMINPS      Z0, Z5, Z0
-	VORPS       Z5, Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z4, Z5
-	VMINPS      Z5, Z1, Z5
-	VMINPS      Z1, Z5, Z1
-	VORPS       Z5, Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z2, Z2
-	VXORPS.BCST c4_80000000<>+0(SB), Z4, Z5
-	VMINPS      Z5, Z2, Z5
-	VMINPS      Z2, Z5, Z2
-	VORPS       Z5, Z2, Z2
-	VXORPS.BCST c4_80000000<>+0(SB), Z2, Z2
-	VXORPS.BCST c4_80000000<>+0(SB), Z3, Z3
-	VXORPS.BCST c4_80000000<>+0(SB), Z4, Z4
-	VMINPS      Z4, Z3, Z4
-	VMINPS      Z3, Z4, Z3
-	VORPS       Z4, Z3, Z3
-	VXORPS.BCST c4_80000000<>+0(SB), Z3, Z3
-	JMP         scalarChainRowsF32AVX512_u4_next
+	VMAXPS          Z4, Z0, Z5
+	VMAXPS          Z0, Z5, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z5
+	VMOVAPS         Z5, Z0
+	VMAXPS          Z4, Z1, Z5
+	VMAXPS          Z1, Z5, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z5
+	VMOVAPS         Z5, Z1
+	VMAXPS          Z4, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VMAXPS          Z4, Z3, Z4
+	VMAXPS          Z3, Z4, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z4
+	VMOVAPS         Z4, Z3
+	JMP             scalarChainRowsF32AVX512_u4_next
 
 scalarChainRowsF32AVX512_u4_op7:
 	VMINPS Z4, Z0, Z5
@@ -1780,19 +1733,15 @@ scalarChainRowsF32AVX512_u2_op5:
 	JMP    scalarChainRowsF32AVX512_u2_next
 
 scalarChainRowsF32AVX512_u2_op6:
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z2, Z3
-	VMINPS      Z3, Z0, Z3
-	VMINPS      Z0, Z3, Z0
-	VORPS       Z3, Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z2, Z2
-	VMINPS      Z2, Z1, Z2
-	VMINPS      Z1, Z2, Z1
-	VORPS       Z2, Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	JMP         scalarChainRowsF32AVX512_u2_next
+	VMAXPS          Z2, Z0, Z3
+	VMAXPS          Z0, Z3, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z3
+	VMOVAPS         Z3, Z0
+	VMAXPS          Z2, Z1, Z2
+	VMAXPS          Z1, Z2, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z2
+	VMOVAPS         Z2, Z1
+	JMP             scalarChainRowsF32AVX512_u2_next
 
 scalarChainRowsF32AVX512_u2_op7:
 	VMINPS Z2, Z0, Z3
@@ -1877,13 +1826,11 @@ scalarChainRowsF32AVX512_u1_op5:
 	JMP    scalarChainRowsF32AVX512_u1_next
 
 scalarChainRowsF32AVX512_u1_op6:
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VMINPS      Z1, Z0, Z1
-	VMINPS      Z0, Z1, Z0
-	VORPS       Z1, Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	JMP         scalarChainRowsF32AVX512_u1_next
+	VMAXPS          Z1, Z0, Z1
+	VMAXPS          Z0, Z1, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z1
+	VMOVAPS         Z1, Z0
+	JMP             scalarChainRowsF32AVX512_u1_next
 
 scalarChainRowsF32AVX512_u1_op7:
 	VMINPS Z1, Z0, Z1
@@ -1967,13 +1914,11 @@ scalarChainRowsF32AVX512_t_op5:
 	JMP    scalarChainRowsF32AVX512_t_next
 
 scalarChainRowsF32AVX512_t_op6:
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VMINPS      Z1, Z0, Z1
-	VMINPS      Z0, Z1, Z0
-	VORPS       Z1, Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	JMP         scalarChainRowsF32AVX512_t_next
+	VMAXPS          Z1, Z0, Z1
+	VMAXPS          Z0, Z1, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z1
+	VMOVAPS         Z1, Z0
+	JMP             scalarChainRowsF32AVX512_t_next
 
 scalarChainRowsF32AVX512_t_op7:
 	VMINPS Z1, Z0, Z1
@@ -3523,24 +3468,28 @@ maxPool2F32AVX512_u2:
 	VMAXPS          Z6, Z0, Z5
 	VMAXPS          Z0, Z5, Z7
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z5
+	VMOVAPS         Z5, Z5
 	VCMPPS          $0x03, Z6, Z6, K1
 	VMOVAPS         Z6, K1, Z5
 	VMOVAPS         Z5, Z5
 	VMAXPS          Z2, Z5, Z6
 	VMAXPS          Z5, Z6, Z5
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z6
-	VCMPPS          $0x03, Z2, Z2, K1
-	VMOVAPS         Z2, K1, Z6
 	VMOVAPS         Z6, Z5
+	VCMPPS          $0x03, Z2, Z2, K1
+	VMOVAPS         Z2, K1, Z5
+	VMOVAPS         Z5, Z5
 	VMAXPS          Z3, Z5, Z2
 	VMAXPS          Z5, Z2, Z5
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
+	VMOVAPS         Z2, Z2
 	VCMPPS          $0x03, Z3, Z3, K1
 	VMOVAPS         Z3, K1, Z2
 	VMOVAPS         Z2, Z5
 	VMAXPS          Z4, Z5, Z2
 	VMAXPS          Z5, Z2, Z3
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z2
+	VMOVAPS         Z2, Z2
 	VCMPPS          $0x03, Z4, Z4, K1
 	VMOVAPS         Z4, K1, Z2
 	VMOVAPS         Z2, Z5
@@ -3557,24 +3506,28 @@ maxPool2F32AVX512_u2:
 	VMAXPS          Z6, Z0, Z5
 	VMAXPS          Z0, Z5, Z7
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z5
+	VMOVAPS         Z5, Z5
 	VCMPPS          $0x03, Z6, Z6, K1
 	VMOVAPS         Z6, K1, Z5
 	VMOVAPS         Z5, Z5
 	VMAXPS          Z2, Z5, Z6
 	VMAXPS          Z5, Z6, Z5
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z6
-	VCMPPS          $0x03, Z2, Z2, K1
-	VMOVAPS         Z2, K1, Z6
 	VMOVAPS         Z6, Z5
+	VCMPPS          $0x03, Z2, Z2, K1
+	VMOVAPS         Z2, K1, Z5
+	VMOVAPS         Z5, Z5
 	VMAXPS          Z3, Z5, Z2
 	VMAXPS          Z5, Z2, Z5
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
+	VMOVAPS         Z2, Z2
 	VCMPPS          $0x03, Z3, Z3, K1
 	VMOVAPS         Z3, K1, Z2
 	VMOVAPS         Z2, Z5
 	VMAXPS          Z4, Z5, Z2
 	VMAXPS          Z5, Z2, Z3
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z2
+	VMOVAPS         Z2, Z2
 	VCMPPS          $0x03, Z4, Z4, K1
 	VMOVAPS         Z4, K1, Z2
 	VMOVAPS         Z2, Z5
@@ -3599,24 +3552,28 @@ maxPool2F32AVX512_u1:
 	VMAXPS          Z6, Z0, Z5
 	VMAXPS          Z0, Z5, Z7
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z5
+	VMOVAPS         Z5, Z5
 	VCMPPS          $0x03, Z6, Z6, K1
 	VMOVAPS         Z6, K1, Z5
 	VMOVAPS         Z5, Z5
 	VMAXPS          Z2, Z5, Z6
 	VMAXPS          Z5, Z6, Z5
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z6
-	VCMPPS          $0x03, Z2, Z2, K1
-	VMOVAPS         Z2, K1, Z6
 	VMOVAPS         Z6, Z5
+	VCMPPS          $0x03, Z2, Z2, K1
+	VMOVAPS         Z2, K1, Z5
+	VMOVAPS         Z5, Z5
 	VMAXPS          Z3, Z5, Z2
 	VMAXPS          Z5, Z2, Z5
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
+	VMOVAPS         Z2, Z2
 	VCMPPS          $0x03, Z3, Z3, K1
 	VMOVAPS         Z3, K1, Z2
 	VMOVAPS         Z2, Z5
 	VMAXPS          Z4, Z5, Z2
 	VMAXPS          Z5, Z2, Z3
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z2
+	VMOVAPS         Z2, Z2
 	VCMPPS          $0x03, Z4, Z4, K1
 	VMOVAPS         Z4, K1, Z2
 	VMOVAPS         Z2, Z5
@@ -3647,24 +3604,28 @@ maxPool2F32AVX512_tail:
 	VMAXPS          Z6, Z0, Z5
 	VMAXPS          Z0, Z5, Z7
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z5
+	VMOVAPS         Z5, Z5
 	VCMPPS          $0x03, Z6, Z6, K1
 	VMOVAPS         Z6, K1, Z5
 	VMOVAPS         Z5, Z5
 	VMAXPS          Z2, Z5, Z6
 	VMAXPS          Z5, Z6, Z5
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z6
-	VCMPPS          $0x03, Z2, Z2, K1
-	VMOVAPS         Z2, K1, Z6
 	VMOVAPS         Z6, Z5
+	VCMPPS          $0x03, Z2, Z2, K1
+	VMOVAPS         Z2, K1, Z5
+	VMOVAPS         Z5, Z5
 	VMAXPS          Z3, Z5, Z2
 	VMAXPS          Z5, Z2, Z5
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
+	VMOVAPS         Z2, Z2
 	VCMPPS          $0x03, Z3, Z3, K1
 	VMOVAPS         Z3, K1, Z2
 	VMOVAPS         Z2, Z5
 	VMAXPS          Z4, Z5, Z2
 	VMAXPS          Z5, Z2, Z3
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z2
+	VMOVAPS         Z2, Z2
 	VCMPPS          $0x03, Z4, Z4, K1
 	VMOVAPS         Z4, K1, Z2
 	VMOVAPS         Z2, Z5
@@ -3834,55 +3795,39 @@ tapSumChainF32AVX512_u8_c_op5:
 	JMP    tapSumChainF32AVX512_u8_c_next
 
 tapSumChainF32AVX512_u8_c_op6:
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z8, Z9
-	VMINPS      Z9, Z0, Z9
-	VMINPS      Z0, Z9, Z0
-	VORPS       Z9, Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z8, Z9
-	VMINPS      Z9, Z1, Z9
-	VMINPS      Z1, Z9, Z1
-	VORPS       Z9, Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z2, Z2
-	VXORPS.BCST c4_80000000<>+0(SB), Z8, Z9
-	VMINPS      Z9, Z2, Z9
-	VMINPS      Z2, Z9, Z2
-	VORPS       Z9, Z2, Z2
-	VXORPS.BCST c4_80000000<>+0(SB), Z2, Z2
-	VXORPS.BCST c4_80000000<>+0(SB), Z3, Z3
-	VXORPS.BCST c4_80000000<>+0(SB), Z8, Z9
-	VMINPS      Z9, Z3, Z9
-	VMINPS      Z3, Z9, Z3
-	VORPS       Z9, Z3, Z3
-	VXORPS.BCST c4_80000000<>+0(SB), Z3, Z3
-	VXORPS.BCST c4_80000000<>+0(SB), Z4, Z4
-	VXORPS.BCST c4_80000000<>+0(SB), Z8, Z9
-	VMINPS      Z9, Z4, Z9
-	VMINPS      Z4, Z9, Z4
-	VORPS       Z9, Z4, Z4
-	VXORPS.BCST c4_80000000<>+0(SB), Z4, Z4
-	VXORPS.BCST c4_80000000<>+0(SB), Z5, Z5
-	VXORPS.BCST c4_80000000<>+0(SB), Z8, Z9
-	VMINPS      Z9, Z5, Z9
-	VMINPS      Z5, Z9, Z5
-	VORPS       Z9, Z5, Z5
-	VXORPS.BCST c4_80000000<>+0(SB), Z5, Z5
-	VXORPS.BCST c4_80000000<>+0(SB), Z6, Z6
-	VXORPS.BCST c4_80000000<>+0(SB), Z8, Z9
-	VMINPS      Z9, Z6, Z9
-	VMINPS      Z6, Z9, Z6
-	VORPS       Z9, Z6, Z6
-	VXORPS.BCST c4_80000000<>+0(SB), Z6, Z6
-	VXORPS.BCST c4_80000000<>+0(SB), Z7, Z7
-	VXORPS.BCST c4_80000000<>+0(SB), Z8, Z8
-	VMINPS      Z8, Z7, Z8
-	VMINPS      Z7, Z8, Z7
-	VORPS       Z8, Z7, Z7
-	VXORPS.BCST c4_80000000<>+0(SB), Z7, Z7
-	JMP         tapSumChainF32AVX512_u8_c_next
+	VMAXPS          Z8, Z0, Z9
+	VMAXPS          Z0, Z9, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z9
+	VMOVAPS         Z9, Z0
+	VMAXPS          Z8, Z1, Z9
+	VMAXPS          Z1, Z9, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z9
+	VMOVAPS         Z9, Z1
+	VMAXPS          Z8, Z2, Z9
+	VMAXPS          Z2, Z9, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z9
+	VMOVAPS         Z9, Z2
+	VMAXPS          Z8, Z3, Z9
+	VMAXPS          Z3, Z9, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z9
+	VMOVAPS         Z9, Z3
+	VMAXPS          Z8, Z4, Z9
+	VMAXPS          Z4, Z9, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z9
+	VMOVAPS         Z9, Z4
+	VMAXPS          Z8, Z5, Z9
+	VMAXPS          Z5, Z9, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z9
+	VMOVAPS         Z9, Z5
+	VMAXPS          Z8, Z6, Z9
+	VMAXPS          Z6, Z9, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z9
+	VMOVAPS         Z9, Z6
+	VMAXPS          Z8, Z7, Z8
+	VMAXPS          Z7, Z8, Z7
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z8
+	VMOVAPS         Z8, Z7
+	JMP             tapSumChainF32AVX512_u8_c_next
 
 tapSumChainF32AVX512_u8_c_op7:
 	VMINPS Z8, Z0, Z9
@@ -4043,31 +3988,23 @@ tapSumChainF32AVX512_u4_c_op5:
 	JMP    tapSumChainF32AVX512_u4_c_next
 
 tapSumChainF32AVX512_u4_c_op6:
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z4, Z5
-	VMINPS      Z5, Z0, Z5
-	VMINPS      Z0, Z5, Z0
-	VORPS       Z5, Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z4, Z5
-	VMINPS      Z5, Z1, Z5
-	VMINPS      Z1, Z5, Z1
-	VORPS       Z5, Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z2, Z2
-	VXORPS.BCST c4_80000000<>+0(SB), Z4, Z5
-	VMINPS      Z5, Z2, Z5
-	VMINPS      Z2, Z5, Z2
-	VORPS       Z5, Z2, Z2
-	VXORPS.BCST c4_80000000<>+0(SB), Z2, Z2
-	VXORPS.BCST c4_80000000<>+0(SB), Z3, Z3
-	VXORPS.BCST c4_80000000<>+0(SB), Z4, Z4
-	VMINPS      Z4, Z3, Z4
-	VMINPS      Z3, Z4, Z3
-	VORPS       Z4, Z3, Z3
-	VXORPS.BCST c4_80000000<>+0(SB), Z3, Z3
-	JMP         tapSumChainF32AVX512_u4_c_next
+	VMAXPS          Z4, Z0, Z5
+	VMAXPS          Z0, Z5, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z5
+	VMOVAPS         Z5, Z0
+	VMAXPS          Z4, Z1, Z5
+	VMAXPS          Z1, Z5, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z5
+	VMOVAPS         Z5, Z1
+	VMAXPS          Z4, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VMAXPS          Z4, Z3, Z4
+	VMAXPS          Z3, Z4, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z4
+	VMOVAPS         Z4, Z3
+	JMP             tapSumChainF32AVX512_u4_c_next
 
 tapSumChainF32AVX512_u4_c_op7:
 	VMINPS Z4, Z0, Z5
@@ -4186,19 +4123,15 @@ tapSumChainF32AVX512_u2_c_op5:
 	JMP    tapSumChainF32AVX512_u2_c_next
 
 tapSumChainF32AVX512_u2_c_op6:
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z2, Z3
-	VMINPS      Z3, Z0, Z3
-	VMINPS      Z0, Z3, Z0
-	VORPS       Z3, Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z2, Z2
-	VMINPS      Z2, Z1, Z2
-	VMINPS      Z1, Z2, Z1
-	VORPS       Z2, Z1, Z1
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	JMP         tapSumChainF32AVX512_u2_c_next
+	VMAXPS          Z2, Z0, Z3
+	VMAXPS          Z0, Z3, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z3
+	VMOVAPS         Z3, Z0
+	VMAXPS          Z2, Z1, Z2
+	VMAXPS          Z1, Z2, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z2
+	VMOVAPS         Z2, Z1
+	JMP             tapSumChainF32AVX512_u2_c_next
 
 tapSumChainF32AVX512_u2_c_op7:
 	VMINPS Z2, Z0, Z3
@@ -4296,13 +4229,11 @@ tapSumChainF32AVX512_u1_c_op5:
 	JMP    tapSumChainF32AVX512_u1_c_next
 
 tapSumChainF32AVX512_u1_c_op6:
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z1, Z1
-	VMINPS      Z1, Z0, Z1
-	VMINPS      Z0, Z1, Z0
-	VORPS       Z1, Z0, Z0
-	VXORPS.BCST c4_80000000<>+0(SB), Z0, Z0
-	JMP         tapSumChainF32AVX512_u1_c_next
+	VMAXPS          Z1, Z0, Z1
+	VMAXPS          Z0, Z1, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z1
+	VMOVAPS         Z1, Z0
+	JMP             tapSumChainF32AVX512_u1_c_next
 
 tapSumChainF32AVX512_u1_c_op7:
 	VMINPS Z1, Z0, Z1
