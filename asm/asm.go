@@ -122,11 +122,7 @@ func TapSumChainF32(dst, base []float32, offs []int, w []float32, codes []uint8,
 	checkChain("TapSumChain", codes, s)
 	if level != LevelGo && n >= vecWidth && len(offs) > 0 {
 		m := n - n%vecWidth
-		var cp *uint8
-		var sp *float32
-		if len(codes) > 0 {
-			cp, sp = &codes[0], &s[0]
-		}
+		cp, sp := chainPtrs(codes, s)
 		asmTapSumChain(&dst[0], &base[0], &offs[0], &w[0], len(offs), m, cp, sp, len(codes))
 		dst, base = dst[m:], base[m:]
 	}
@@ -325,6 +321,15 @@ func ScalarChainF32(dst, src []float32, codes []uint8, s []float32) {
 	scalarChainGo(dst, src, codes, s)
 }
 
+// chainPtrs returns a chain's codes and scalars as the kernels take them:
+// nil for a chain of no steps (which the kernels then do not read).
+func chainPtrs(codes []uint8, s []float32) (*uint8, *float32) {
+	if len(codes) == 0 {
+		return nil, nil
+	}
+	return &codes[0], &s[0]
+}
+
 // checkChain panics when s is shorter than codes or a code is unknown.
 func checkChain(fn string, codes []uint8, s []float32) {
 	if len(s) < len(codes) {
@@ -369,11 +374,7 @@ func ScalarChainRowsF32(dst []float32, dstStride int, src []float32, srcStride, 
 		}
 		return
 	}
-	var cp *uint8
-	var sp *float32
-	if len(codes) > 0 {
-		cp, sp = &codes[0], &s[0]
-	}
+	cp, sp := chainPtrs(codes, s)
 	asmScalarChainRows(&dst[0], dstStride, &src[0], srcStride, rows, n, cp, sp, len(codes))
 }
 

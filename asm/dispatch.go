@@ -345,22 +345,20 @@ func SgemmTileWide() (mr, nr int, ok bool) {
 // SgemmKernelWide is SgemmKernel on the SgemmTileWide tile. It returns an
 // error when the level has no wide tile or a slice is too short.
 func SgemmKernelWide(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
-	mr, nr, ok := SgemmTileWide()
-	if err := tileCallOK("SgemmKernelWide", "wide", mr, nr, ok, kc, len(a), len(b), len(c), ldc); err != nil {
-		return err
-	}
-	SgemmKernelWideUnchecked(kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)),
-		unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
-	return nil
+	return tileCall("SgemmKernelWide", "wide", SgemmTileWide, SgemmKernelWideUnchecked, kc, a, b, c, ldc, alpha, beta)
 }
 
-// tileCallOK checks a micro-kernel call on an mr x nr tile that the level
-// may lack (ok false): kc, ldc and the lengths of a, b and c.
-func tileCallOK(fn, tile string, mr, nr int, ok bool, kc, na, nb, nc, ldc int) error {
-	if !ok || kc < 0 || ldc < nr || !productOK(kc, mr, na) || !productOK(kc, nr, nb) || !extentOK(mr, nr, ldc, nc) {
+// tileCall checks a micro-kernel call on the tile that tileOf reports (ok
+// false: the level lacks it), kc, ldc and the lengths of a, b and c, then
+// runs it through run, the kernel's unchecked entry.
+func tileCall(fn, tile string, tileOf func() (int, int, bool), run func(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, int, float32, float32),
+	kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+	mr, nr, ok := tileOf()
+	if !ok || kc < 0 || ldc < nr || !productOK(kc, mr, len(a)) || !productOK(kc, nr, len(b)) || !extentOK(mr, nr, ldc, len(c)) {
 		return fmt.Errorf("asm: %s: kc=%d ldc=%d at level %s: no %s tile or buffers too short (a %d, b %d, c %d)",
-			fn, kc, ldc, level, tile, na, nb, nc)
+			fn, kc, ldc, level, tile, len(a), len(b), len(c))
 	}
+	run(kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)), unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
 	return nil
 }
 
@@ -386,13 +384,7 @@ func SgemmTileMid() (mr, nr int, ok bool) {
 // SgemmKernelMid is SgemmKernel on the SgemmTileMid tile. It returns an
 // error when the level has no middle tile or a slice is too short.
 func SgemmKernelMid(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
-	mr, nr, ok := SgemmTileMid()
-	if err := tileCallOK("SgemmKernelMid", "middle", mr, nr, ok, kc, len(a), len(b), len(c), ldc); err != nil {
-		return err
-	}
-	SgemmKernelMidUnchecked(kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)),
-		unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
-	return nil
+	return tileCall("SgemmKernelMid", "middle", SgemmTileMid, SgemmKernelMidUnchecked, kc, a, b, c, ldc, alpha, beta)
 }
 
 // SgemmKernelMidUnchecked is SgemmKernelMid without checks: the level must

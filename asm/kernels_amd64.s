@@ -3445,7 +3445,7 @@ TEXT ·maxPool2F32AVX512(SB), NOSPLIT, $0-52
 	MOVQ         rows+32(FP), BX
 	MOVQ         n+40(FP), SI
 	VBROADCASTSS lo+48(FP), Z0
-	VMOVDQU64    pairOrder<>+0(SB), Z1
+	VPMOVZXBQ    pairOrder<>+0(SB), Z1
 
 maxPool2F32AVX512_row:
 	CMPQ BX, $0x00
@@ -3643,15 +3643,8 @@ maxPool2F32AVX512_done:
 	VZEROUPPER
 	RET
 
-DATA pairOrder<>+0(SB)/8, $0x0000000000000000
-DATA pairOrder<>+8(SB)/8, $0x0000000000000002
-DATA pairOrder<>+16(SB)/8, $0x0000000000000004
-DATA pairOrder<>+24(SB)/8, $0x0000000000000006
-DATA pairOrder<>+32(SB)/8, $0x0000000000000001
-DATA pairOrder<>+40(SB)/8, $0x0000000000000003
-DATA pairOrder<>+48(SB)/8, $0x0000000000000005
-DATA pairOrder<>+56(SB)/8, $0x0000000000000007
-GLOBL pairOrder<>(SB), RODATA|NOPTR, $64
+DATA pairOrder<>+0(SB)/8, $0x0705030106040200
+GLOBL pairOrder<>(SB), RODATA|NOPTR, $8
 
 // func tapSumChainF32AVX512(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int, codes *uint8, sc *float32, nsteps int)
 // Requires: AVX, AVX512DQ, AVX512F
@@ -8374,7 +8367,7 @@ TEXT ·deinterleave2RowsAVX512(SB), NOSPLIT, $0-56
 	MOVQ      src+16(FP), DX
 	MOVQ      n+24(FP), BX
 	MOVQ      rows+32(FP), SI
-	VMOVDQU64 pairOrder<>+0(SB), Z0
+	VPMOVZXBQ pairOrder<>+0(SB), Z0
 	SUBQ      AX, CX
 
 deinterleave2RowsAVX512_row:

@@ -160,7 +160,7 @@ func maxBlocksAVX512(x *float32, nblk int, acc *[64]float32) int
 //go:noescape
 func maxRowF32AVX512(x *float32, n int, m *float32) int
 
-// maxPool2F32AVX512 computes, for r < rows and k < n, dst[r*dstStride+k] = the running maximum from lo (a NaN tap replaces it, else Go's max) of src[2r*srcStride+2k], src[2r*srcStride+2k+1], src[(2r+1)*srcStride+2k] and src[(2r+1)*srcStride+2k+1], strides in bytes; n >= 16 and dst and src do not overlap.
+// maxPool2F32AVX512 computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the running maximum from lo (a NaN tap replaces it, else Go's max) of elements 2k and 2k+1 of the source rows at src+2r*srcStride and src+(2r+1)*srcStride bytes, in that order; n >= 16 and dst and src do not overlap.
 //
 //go:noescape
 func maxPool2F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
@@ -326,7 +326,7 @@ func maxBlocksAVX2(x *float32, nblk int, acc *[64]float32) int
 //go:noescape
 func maxRowF32AVX2(x *float32, n int, m *float32) int
 
-// maxPool2F32AVX2 computes, for r < rows and k < n, dst[r*dstStride+k] = the running maximum from lo (a NaN tap replaces it, else Go's max) of src[2r*srcStride+2k], src[2r*srcStride+2k+1], src[(2r+1)*srcStride+2k] and src[(2r+1)*srcStride+2k+1], strides in bytes; n >= 8 and dst and src do not overlap.
+// maxPool2F32AVX2 computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the running maximum from lo (a NaN tap replaces it, else Go's max) of elements 2k and 2k+1 of the source rows at src+2r*srcStride and src+(2r+1)*srcStride bytes, in that order; n >= 8 and dst and src do not overlap.
 //
 //go:noescape
 func maxPool2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
@@ -351,7 +351,7 @@ func dot8F32AVX2(x *float32, y *float32, n int, acc *[8]float32)
 //go:noescape
 func deinterleave2RowsAVX2(even *float32, odd *float32, src *float32, n int, rows int, dstStride int, srcStride int)
 
-// deinterleave2RowsAVX512 sets even[r*dstStride+k] = src[r*srcStride+2k] and odd[r*dstStride+k] = src[r*srcStride+2k+1] for r < rows, k < n (strides in bytes); n >= 16 and the destinations do not overlap src.
+// deinterleave2RowsAVX512 sets, for r < rows and k < n, element k of the rows at even and odd plus r*dstStride bytes to elements 2k and 2k+1 of the row at src plus r*srcStride bytes; n >= 16 and the destinations do not overlap src.
 //
 //go:noescape
 func deinterleave2RowsAVX512(even *float32, odd *float32, src *float32, n int, rows int, dstStride int, srcStride int)

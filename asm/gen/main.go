@@ -508,7 +508,7 @@ func chainRowsKernels(s isa) {
 func maxPool2Kernels(s isa) {
 	name := "maxPool2F32" + s.suffix
 	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, lo float32)")
-	Doc(fmt.Sprintf("%s computes, for r < rows and k < n, dst[r*dstStride+k] = the running maximum from lo (a NaN tap replaces it, else Go's max) of src[2r*srcStride+2k], src[2r*srcStride+2k+1], src[(2r+1)*srcStride+2k] and src[(2r+1)*srcStride+2k+1], strides in bytes; n >= %d and dst and src do not overlap.", name, s.lanes))
+	Doc(fmt.Sprintf("%s computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the running maximum from lo (a NaN tap replaces it, else Go's max) of elements 2k and 2k+1 of the source rows at src+2r*srcStride and src+(2r+1)*srcStride bytes, in that order; n >= %d and dst and src do not overlap.", name, s.lanes))
 	p := loadParams("dst", "src", "srcStride", "rows", "n")
 	dst, src, ss, rows, n := p[0], p[1], p[2], p[3], p[4]
 	lov := s.vec()
@@ -519,7 +519,7 @@ func maxPool2Kernels(s isa) {
 		// alternating within each 128-bit lane: pairs 0 2 4 6 are the
 		// first vector's, 1 3 5 7 the second's.
 		idx = s.vec()
-		VMOVDQU64(pairOrder(), idx)
+		VPMOVZXBQ(pairOrder(), idx)
 	}
 	body := func(u int, d, x reg.GPVirtual) {
 		for v := 0; v < u; v++ {
@@ -558,13 +558,13 @@ func maxPool2Kernels(s isa) {
 
 var pairOrderMem *Mem
 
-// pairOrder is the 64-bit lane index table {0, 2, 4, 6, 1, 3, 5, 7}.
+// pairOrder is the 64-bit lane index table {0, 2, 4, 6, 1, 3, 5, 7}, as
+// eight bytes for VPMOVZXBQ: a 64-byte table could straddle a cache line
+// (see c4).
 func pairOrder() Mem {
 	if pairOrderMem == nil {
 		m := GLOBL("pairOrder", RODATA|NOPTR)
-		for i, v := range []uint64{0, 2, 4, 6, 1, 3, 5, 7} {
-			DATA(8*i, U64(v))
-		}
+		DATA(0, U64(0x0705030106040200)) // bytes 0 2 4 6 1 3 5 7, lowest first
 		pairOrderMem = &m
 	}
 	return *pairOrderMem
@@ -1046,11 +1046,11 @@ func deinterleave2RowsAVX2() {
 func deinterleave2RowsAVX512() {
 	name := "deinterleave2RowsAVX512"
 	text(name, "func(even, odd, src *float32, n, rows, dstStride, srcStride int)")
-	Doc(name + " sets even[r*dstStride+k] = src[r*srcStride+2k] and odd[r*dstStride+k] = src[r*srcStride+2k+1] for r < rows, k < n (strides in bytes); n >= 16 and the destinations do not overlap src.")
+	Doc(name + " sets, for r < rows and k < n, element k of the rows at even and odd plus r*dstStride bytes to elements 2k and 2k+1 of the row at src plus r*srcStride bytes; n >= 16 and the destinations do not overlap src.")
 	p := loadParams("even", "odd", "src", "n", "rows")
 	even, odd, src, n, rows := p[0], p[1], p[2], p[3], p[4]
 	idx := ZMM()
-	VMOVDQU64(pairOrder(), idx)
+	VPMOVZXBQ(pairOrder(), idx)
 	step := func(e, delta, x reg.GPVirtual) {
 		a, b, ev, od := ZMM(), ZMM(), ZMM(), ZMM()
 		VMOVUPS(mem(x, 0), a)
@@ -1371,8 +1371,8 @@ func maxRowKernels(s isa) {
 	name := "maxRowF32" + s.suffix
 	text(name, "func(x *float32, n int, m *float32) int")
 	Doc(fmt.Sprintf("%s sets *m to the maximum of the non-NaN x[i] for i < n (-Inf if none; a maximum of zeros may come out as either zero) and returns nonzero when some x[i] is NaN; n is a positive multiple of %d.", name, s.lanes))
-	x := Load(Param("x"), GP64()).(reg.GPVirtual)
-	n := Load(Param("n"), GP64()).(reg.GPVirtual)
+	p := loadParams("x", "n")
+	x, n := p[0], p[1]
 	accs := make([]reg.VecVirtual, 4)
 	for i := range accs {
 		accs[i] = s.vec()
