@@ -28,6 +28,9 @@ func asmMaxPool2(dst *float32, dstStride int, src *float32, srcStride, rows, n i
 func asmTapSumChain(dst, base *float32, offs *int, w *float32, ntaps, n int, codes *uint8, sc *float32, nsteps int) {
 	panic("asm: no assembly in this build")
 }
+func asmDepthwiseNC(dst *float32, dstStride int, src *float32, srcStride int, offs *int, w *float32, ntaps, rows, n, sw int, codes *uint8, sc *float32, nsteps int) {
+	panic("asm: no assembly in this build")
+}
 func asmTapMax(dst, base *float32, offs *int, lo float32, ntaps, n int) {
 	panic("asm: no assembly in this build")
 }
@@ -77,6 +80,9 @@ func asmSgemmKernelWide(kc int, a, b, c *float32, ldc int, alpha, beta float32) 
 	panic("asm: no assembly in this build")
 }
 func asmDeinterleave2Rows(even, odd, src *float32, n, rows, dstStride, srcStride int) {
+	panic("asm: no assembly in this build")
+}
+func asmTranspose(dst *float32, ldd int, src *float32, lds, rows, cols int) {
 	panic("asm: no assembly in this build")
 }
 func asmPackA(rows int, dst, src *float32, mr, lda, kc int) {
