@@ -12,6 +12,9 @@ func init() { install(startLevel()) }
 // The asm* functions are never called in this build (level is always
 // LevelGo).
 
+func asmDepthwiseNC3x3(dst *float32, dstStride int, src *float32, srcStride, r int, w *float32, rows, n, sw int, codes *uint8, sc *float32, nsteps int) {
+	panic("asm: no assembly in this build")
+}
 func asmBinary(o op, dst, x, y *float32, n int)         { panic("asm: no assembly in this build") }
 func asmScalar(o op, dst, x *float32, s float32, n int) { panic("asm: no assembly in this build") }
 func asmUnary(o op, dst, x *float32, n int)             { panic("asm: no assembly in this build") }
@@ -82,7 +85,7 @@ func asmSgemmKernelWide(kc int, a, b, c *float32, ldc int, alpha, beta float32) 
 func asmDeinterleave2Rows(even, odd, src *float32, n, rows, dstStride, srcStride int) {
 	panic("asm: no assembly in this build")
 }
-func asmTranspose(dst *float32, ldd int, src *float32, lds, rows, cols int) {
+func asmTranspose(dst *float32, ldd int, src *float32, lds, rows, cols, batch, dstep, sstep int) {
 	panic("asm: no assembly in this build")
 }
 func asmPackA(rows int, dst, src *float32, mr, lda, kc int) {

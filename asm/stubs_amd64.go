@@ -180,6 +180,16 @@ func dwNCS1F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, o
 //go:noescape
 func dwNCS2F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, offs *int, w *float32, ntaps int, rows int, n int, codes *uint8, sc *float32, nsteps int)
 
+// dwNC3S1F32AVX512 is dwNCS1F32AVX512 for the nine taps (i, k) of a 3x3 window at src+r*srcStride+i*rstride+k*64 bytes (offsets in bytes), weights the vectors at w+(3i+k)*64 bytes.
+//
+//go:noescape
+func dwNC3S1F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows int, n int, codes *uint8, sc *float32, nsteps int)
+
+// dwNC3S2F32AVX512 is dwNCS2F32AVX512 for the nine taps (i, k) of a 3x3 window at src+r*srcStride+i*rstride+k*64 bytes (offsets in bytes), weights the vectors at w+(3i+k)*64 bytes.
+//
+//go:noescape
+func dwNC3S2F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows int, n int, codes *uint8, sc *float32, nsteps int)
+
 // maxF32AVX2 computes dst[i] = max(x[i], y[i]) (Go's max: NaNs and signed zeros as the twin) for i < n; n is a multiple of 8.
 //
 //go:noescape
@@ -356,6 +366,16 @@ func dwNCS1F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, off
 //go:noescape
 func dwNCS2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, offs *int, w *float32, ntaps int, rows int, n int, codes *uint8, sc *float32, nsteps int)
 
+// dwNC3S1F32AVX2 is dwNCS1F32AVX2 for the nine taps (i, k) of a 3x3 window at src+r*srcStride+i*rstride+k*32 bytes (offsets in bytes), weights the vectors at w+(3i+k)*32 bytes.
+//
+//go:noescape
+func dwNC3S1F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows int, n int, codes *uint8, sc *float32, nsteps int)
+
+// dwNC3S2F32AVX2 is dwNCS2F32AVX2 for the nine taps (i, k) of a 3x3 window at src+r*srcStride+i*rstride+k*32 bytes (offsets in bytes), weights the vectors at w+(3i+k)*32 bytes.
+//
+//go:noescape
+func dwNC3S2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows int, n int, codes *uint8, sc *float32, nsteps int)
+
 // interleave2F32AVX2 sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k < n; n is a multiple of 8.
 //
 //go:noescape
@@ -386,10 +406,10 @@ func packA8AVX2(dst *float32, src *float32, mr int, lda int, kc int)
 //go:noescape
 func packA4AVX2(dst *float32, src *float32, mr int, lda int, kc int)
 
-// transposeAVX2 sets dst[c*ldd+r] = src[r*lds+c] for r < rows, c < cols (strides in elements), in 8x8 blocks, the partial ones under masks.
+// transposeAVX2 sets dst[b*dstep+c*ldd+r] = src[b*sstep+r*lds+c] for b < batch, r < rows, c < cols (strides in elements), in 8x8 blocks, the partial ones under masks.
 //
 //go:noescape
-func transposeAVX2(dst *float32, ldd int, src *float32, lds int, rows int, cols int)
+func transposeAVX2(dst *float32, ldd int, src *float32, lds int, rows int, cols int, batch int, dstep int, sstep int)
 
 // sgemmKernelAVX512 is the 14x32 SGEMM micro-kernel (see asm.SgemmKernel).
 //

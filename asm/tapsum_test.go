@@ -192,7 +192,8 @@ func TestTapSumChain(t *testing.T) {
 
 // TestDepthwiseNC checks DepthwiseNCF32 against its twin bit for bit at
 // every level: both column strides, rows of every block size and none
-// (n = 0..19), 1 to 9 taps, chains with per-lane operands, special values,
+// (n = 0..19), 1 to 9 taps (3x3 windows among them, the unrolled kernel),
+// chains with per-lane operands, special values,
 // rows with gaps between them (which must stay untouched) and guard bands.
 func TestDepthwiseNC(t *testing.T) {
 	r := rand.New(rand.NewSource(29))
@@ -216,6 +217,16 @@ func TestDepthwiseNC(t *testing.T) {
 							offs, w := make([]int, ntaps), make([]float32, ntaps*lanes)
 							for k := range offs {
 								offs[k] = r.Intn(3)*srcStride + r.Intn(3)*lanes
+							}
+							if ntaps == 9 && r.Intn(3) > 0 {
+								// An undilated 3x3 window: the unrolled kernel.
+								base, rs := r.Intn(2)*lanes, srcStride
+								if r.Intn(2) == 0 {
+									rs = srcStride / lanes / 2 * lanes
+								}
+								for k := range offs {
+									offs[k] = base + (k/3)*rs + (k%3)*lanes
+								}
 							}
 							for i := range w {
 								w[i] = float32(r.NormFloat64())
@@ -312,6 +323,50 @@ func TestTranspose(t *testing.T) {
 				func() { TransposeF32(make([]float32, 64), 8, b, 8, 9, 8) }, // src too short
 				func() { TransposeF32(make([]float32, 63), 8, b, 8, 8, 8) }, // dst too short
 				func() { TransposeF32(b, 8, b, 8, 8, 8) },                   // in place
+			)
+		})
+	}
+}
+
+// TestTransposeBatch checks TransposeBatchF32 against TransposeF32 entry by
+// entry at every level, with source entries interleaved as the blocked
+// depthwise convolution lays them (a row of each of several planes) and
+// destination entries in a padded plane's rows, whose gaps stay untouched.
+func TestTransposeBatch(t *testing.T) {
+	r := rand.New(rand.NewSource(37))
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			for _, c := range []struct{ planes, h, w, pad int }{{16, 7, 7, 1}, {8, 14, 14, 1}, {13, 3, 9, 2}, {3, 5, 1, 0}, {17, 2, 20, 1}} {
+				lanes := 16
+				if c.planes > lanes {
+					lanes = 24
+				}
+				src := make([]float32, c.planes*c.h*c.w)
+				for i := range src {
+					src[i] = math.Float32frombits(r.Uint32())
+				}
+				wp := c.w + 2*c.pad
+				size := (c.h-1)*wp*lanes + (c.w-1)*lanes + c.planes
+				buf, dst := guarded(size, 1)
+				TransposeBatchF32(dst, lanes, wp*lanes, src, c.h*c.w, c.w, c.h, c.planes, c.w)
+				want := make([]float32, size)
+				for i := range want {
+					want[i] = sentinel
+				}
+				for y := 0; y < c.h; y++ {
+					TransposeF32(want[y*wp*lanes:], lanes, src[y*c.w:], c.h*c.w, c.planes, c.w)
+				}
+				what := fmt.Sprintf("%s %+v", l, c)
+				for i := range want {
+					if g, w := math.Float32bits(dst[i]), math.Float32bits(want[i]); g != w {
+						t.Fatalf("%s: [%d] %#x, want %#x", what, i, g, w)
+					}
+				}
+				checkGuards(t, what, buf, size, 1)
+			}
+			mustPanic(t, "TransposeBatchF32",
+				func() { TransposeBatchF32(make([]float32, 100), 8, 16, make([]float32, 64), 8, 8, 3, 8, 8) }, // src too short
+				func() { TransposeBatchF32(make([]float32, 64), 8, 16, make([]float32, 80), 8, 8, 2, 8, 8) },  // dst too short
 			)
 		})
 	}

@@ -451,9 +451,9 @@ type dwScratch struct {
 	p, f []float32
 	geom phaseGeom
 	fill uint32 // the padding's bits
-	// The channel-blocked path's transposed input t, padded plane np (its
-	// zero border made for ncKey) and output q.
-	t, np, q []float32
+	// The channel-blocked path's padded plane np (its zero border made for
+	// ncKey) and output q.
+	np, q []float32
 	ncKey    dwNCKey
 }
 

@@ -150,7 +150,6 @@ func (j *convDWJob) ncBlocks(lo, hi int) {
 	if sc == nil {
 		sc = new(dwScratch)
 	}
-	sc.t = growF32(sc.t, hw*L)
 	sc.q = growF32(sc.q, ohw*L)
 	key := dwNCKey{g.h, g.w, g.pt, g.pl, nc.hp, nc.wp, L}
 	if n := nc.hp * nc.wp * L; cap(sc.np) < n || sc.ncKey != key {
@@ -168,8 +167,9 @@ func (j *convDWJob) ncBlocks(lo, hi int) {
 		n, b := blk/nc.nb, blk%nc.nb
 		c0 := b * L
 		cn := min(L, g.c-c0)
-		toBlock(sc.t, L, j.x[(n*g.c+c0)*hw:(n*g.c+c0+cn)*hw], cn, hw)
-		copyRows(sc.np[(g.pt*nc.wp+g.pl)*L:], nc.wp*L, sc.t, g.w*L, g.h, g.w*L)
+		xb := j.x[(n*g.c+c0)*hw : (n*g.c+c0+cn)*hw]
+		// Row y of the block's planes to the padded plane's row y+pt.
+		asm.TransposeBatchF32(sc.np[(g.pt*nc.wp+g.pl)*L:], L, nc.wp*L, xb, hw, g.w, g.h, cn, g.w)
 		asm.DepthwiseNCF32(sc.q, g.ow*L, sc.np, g.sh*nc.wp*L, nc.offs, nc.w[b*k*L:(b+1)*k*L],
 			g.oh, g.ow, g.sw, codes, nc.sc[b*ns*L:(b+1)*ns*L])
 		fromBlock(j.out[(n*g.o+c0)*ohw:(n*g.o+c0+cn)*ohw], ohw, sc.q, L, cn)
@@ -188,14 +188,8 @@ func growF32(s []float32, n int) []float32 {
 	return s[:n]
 }
 
-// toBlock transposes cn planes of hw values (x, one after another) into t
-// with position p's channels at t[p*lanes:]: t[p*lanes+i] = x[i*hw+p].
-func toBlock(t []float32, lanes int, x []float32, cn, hw int) {
-	asm.TransposeF32(t, lanes, x, hw, cn, hw)
-}
-
-// fromBlock is toBlock's inverse for cn channels of ohw positions:
-// out[i*ohw+p] = q[p*lanes+i].
+// fromBlock moves cn channels of ohw positions out of the channel-minor
+// block q: out[i*ohw+p] = q[p*lanes+i].
 func fromBlock(out []float32, ohw int, q []float32, lanes, cn int) {
 	asm.TransposeF32(out, ohw, q, lanes, ohw, cn)
 }

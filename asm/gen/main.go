@@ -140,6 +140,7 @@ func main() {
 		maxPool2Kernels(s)
 		tapSumChainKernels(s)
 		dwNCKernels(s)
+		dwNC3x3Kernels(s)
 	}
 	interleave2AVX2()
 	dot8AVX2()
@@ -660,6 +661,87 @@ func tapSumChainKernels(s isa) {
 		MOVQ(paramAddr("sc"), sc)
 		chainSteps(s, lbl+"_c", accs, codes, sc, paramAddr("nsteps"), false)
 	})
+}
+
+// dwNC3x3Kernels emits dwNCKernels' kernels for the undilated 3x3
+// window, the depthwise convolution of nearly every network: the nine taps
+// unrolled, tap (i, k) at src + i*rstride + k*s.bytes (rstride the padded
+// plane's row in bytes), with the weights held in registers at AVX-512
+// (32 of them) and read from memory at AVX2 (16).
+func dwNC3x3Kernels(s isa) {
+	for _, sw := range []int{1, 2} {
+		name := fmt.Sprintf("dwNC3S%dF32%s", sw, s.suffix)
+		text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows, n int, codes *uint8, sc *float32, nsteps int)")
+		Doc(fmt.Sprintf("%s is dwNCS%dF32%s for the nine taps (i, k) of a 3x3 window at src+r*srcStride+i*rstride+k*%d bytes (offsets in bytes), weights the vectors at w+(3i+k)*%d bytes.",
+			name, sw, s.suffix, s.bytes, s.bytes))
+		p := loadParams("dst", "src", "rstride", "w", "rows")
+		dst, src, rs, w, rows := p[0], p[1], p[2], p[3], p[4]
+		var wr [9]reg.VecVirtual
+		if s.avx512 {
+			for t := range wr {
+				wr[t] = s.vec()
+				VMOVUPS(mem(w, t*s.bytes), wr[t])
+			}
+		}
+		Label(name + "_row")
+		CMPQ(rows, Imm(0))
+		JLE(LabelRef(name + "_done"))
+		d, b, k := GP64(), GP64(), GP64()
+		MOVQ(dst, d)
+		MOVQ(src, b)
+		MOVQ(paramAddr("n"), k)
+		for u := 8; u >= 1; u /= 2 {
+			lbl := fmt.Sprintf("%s_u%d", name, u)
+			next := fmt.Sprintf("%s_u%d", name, u/2)
+			if u == 1 {
+				next = name + "_next"
+			}
+			Label(lbl)
+			CMPQ(k, U32(u))
+			JL(LabelRef(next))
+			accs := make([]reg.VecVirtual, u)
+			for i := range accs {
+				accs[i] = s.vec()
+				VXORPS(accs[i], accs[i], accs[i])
+			}
+			for t := 0; t < 9; t++ {
+				ti, tk := t/3, t%3
+				wv := wr[t]
+				if !s.avx512 {
+					wv = s.vec()
+					VMOVUPS(mem(w, t*s.bytes), wv)
+				}
+				for i := range accs {
+					x := Mem{Base: b, Disp: tk*s.bytes + i*sw*s.bytes}
+					if ti > 0 {
+						x.Index, x.Scale = rs, uint8(ti)
+					}
+					v := s.vec()
+					VMULPS(x, wv, v)
+					VADDPS(v, accs[i], accs[i])
+				}
+			}
+			codes, sc := GP64(), GP64()
+			MOVQ(paramAddr("codes"), codes)
+			MOVQ(paramAddr("sc"), sc)
+			chainSteps(s, lbl+"_c", accs, codes, sc, paramAddr("nsteps"), true)
+			for i := range accs {
+				VMOVUPS(accs[i], mem(d, i*s.bytes))
+			}
+			ADDQ(U32(u*s.bytes), d)
+			ADDQ(U32(u*sw*s.bytes), b)
+			SUBQ(U32(u), k)
+			JMP(LabelRef(lbl))
+		}
+		Label(name + "_next")
+		ADDQ(paramAddr("dstStride"), dst)
+		ADDQ(paramAddr("srcStride"), src)
+		DECQ(rows)
+		JMP(LabelRef(name + "_row"))
+		Label(name + "_done")
+		VZEROUPPER()
+		RET()
+	}
 }
 
 // dwNCKernels emits the depthwise convolution of one block of s.lanes
@@ -1265,22 +1347,27 @@ func transpose8x8(r []reg.VecVirtual) [8]reg.VecVirtual {
 	return cols
 }
 
-// transposeAVX2 emits transposeAVX2, a matrix transpose in 8x8 blocks
-// (transpose8x8): dst[c*ldd+r] = src[r*lds+c] for r < rows and c < cols,
-// strides in elements. The last row block's missing rows are not loaded and
+// transposeAVX2 emits transposeAVX2, batch matrix transposes in 8x8 blocks
+// (transpose8x8): dst[b*dstep+c*ldd+r] = src[b*sstep+r*lds+c] for b <
+// batch, r < rows and c < cols, strides in elements. The last row block's missing rows are not loaded and
 // its columns are stored under a mask of the rows present (VMASKMOVPS); the
 // last column block's rows are loaded under a mask of the columns present
 // and only those columns stored. It moves a block of channel planes to and
 // from the channel-minor layout of the blocked depthwise convolution, one
-// call each way.
+// call each way (the way in a batch of rows, one per row of the planes).
 func transposeAVX2() {
 	name := "transposeAVX2"
-	text(name, "func(dst *float32, ldd int, src *float32, lds int, rows, cols int)")
-	Doc(fmt.Sprintf("%s sets dst[c*ldd+r] = src[r*lds+c] for r < rows, c < cols (strides in elements), in 8x8 blocks, the partial ones under masks.", name))
-	p := loadParams("dst", "ldd", "src", "lds", "rows")
-	dst, ldd, src, lds, rows := p[0], p[1], p[2], p[3], p[4]
+	text(name, "func(dst *float32, ldd int, src *float32, lds int, rows, cols, batch, dstep, sstep int)")
+	Doc(fmt.Sprintf("%s sets dst[b*dstep+c*ldd+r] = src[b*sstep+r*lds+c] for b < batch, r < rows, c < cols (strides in elements), in 8x8 blocks, the partial ones under masks.", name))
+	p := loadParams("dst", "ldd", "src", "lds")
+	dst, ldd, src, lds := p[0], p[1], p[2], p[3]
 	SHLQ(U8(2), ldd)
 	SHLQ(U8(2), lds)
+	rows := GP64()
+	Label(name + "_batch")
+	CMPQ(paramAddr("batch"), Imm(0))
+	JLE(LabelRef(name + "_done"))
+	MOVQ(paramAddr("rows"), rows)
 	// lanesBelow(n) is the mask of lanes i < n%8.
 	lanesBelow := func(n Op) reg.VecVirtual {
 		k := GP64()
@@ -1293,6 +1380,9 @@ func transposeAVX2() {
 		return m
 	}
 	rm, cm := lanesBelow(rows), lanesBelow(paramAddr("cols"))
+	d0, s0 := GP64(), GP64()
+	MOVQ(dst, d0)
+	MOVQ(src, s0)
 	// block emits the row block at src/dst: every row present (full) or
 	// the rows < rows (< 8) only.
 	block := func(lbl string, full bool) {
@@ -1367,8 +1457,18 @@ func transposeAVX2() {
 	JMP(LabelRef(name + "_rows"))
 	Label(name + "_rtail")
 	TESTQ(rows, rows)
-	JZ(LabelRef(name + "_done"))
+	JZ(LabelRef(name + "_nextb"))
 	block(name+"_p", false)
+	Label(name + "_nextb")
+	// The next batch entry: dst and src from where this one began.
+	MOVQ(paramAddr("dstep"), dst)
+	SHLQ(U8(2), dst)
+	ADDQ(d0, dst)
+	MOVQ(paramAddr("sstep"), src)
+	SHLQ(U8(2), src)
+	ADDQ(s0, src)
+	DECQ(paramAddr("batch"))
+	JMP(LabelRef(name + "_batch"))
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
