@@ -411,7 +411,7 @@ func conv2dDepthwiseF32(g *conv2dGeom, out, x, w []float32, chain *rowChain, wnc
 	switch {
 	case nc && (wnc != nil || allFinite(w)): // wnc: a constant's blocked weights, known finite
 		count = j.planNC(wnc)
-		fn, grain = j.ncFn, max(1, 4096/max(1, work*j.nc.lanes))
+		fn, grain = j.ncFn, max(1, 4096/max(1, j.nc.band*g.ow*g.kh*g.kw*j.nc.lanes))
 	case !nc && allFinite(w):
 		j.plan()
 		fn = j.tapFn

@@ -9,25 +9,23 @@ import (
 )
 
 // The channel-blocked depthwise path. A depthwise convolution of small
-// planes spends its time per channel, not per output: each channel's plane
-// is loaded into a padded scratch, summed, and copied out, three calls for
+// planes spent its time per channel, not per output: each channel's plane
+// was loaded into a padded scratch, summed, and copied out, three calls for
 // 49 or 196 outputs. This path moves blocks of asm.DepthwiseNCLanes()
-// channels instead: the block's planes are transposed so that a position's
-// channels sit side by side (asm.PackAF32's 8x8 transposes), copied into a
-// zero-bordered padded plane (one asm.CopyRowsF32 call), convolved with the
-// chain fused (asm.DepthwiseNCF32, every position one whole vector whatever
-// the plane's width) and transposed back. Every output is the same sum in
-// the same order as the planar path's, so the bits do not change.
-
-// dwNCMaxPlane bounds the input plane (elements) the channel-blocked path
-// takes: larger planes spend little per channel in the planar path, and
-// their blocked scratch (three planes of a block) would not stay in cache.
-const dwNCMaxPlane = 1 << 30
+// channels instead: the block's rows are transposed straight into a
+// zero-bordered padded plane where a position's channels sit side by side
+// (asm.TransposeBatchF32, one call), convolved with the chain fused
+// (asm.DepthwiseNCF32, every position one whole vector whatever the plane's
+// width; the 3x3 window unrolled) and transposed back (asm.TransposeF32).
+// Every output is the same sum in the same order as the planar path's, so
+// the bits do not change.
 
 // dwNCUse reports whether the depthwise convolution g (one input channel
-// per group) takes the channel-blocked path.
+// per group) takes the channel-blocked path: one output channel per input
+// channel and a column stride of 1 or 2 (the kernels'). It is faster at
+// every MobileNetV2 layer size, 7x7 to 112x112 (BenchmarkConv2DChain).
 func dwNCUse(g *conv2dGeom) bool {
-	return g.o == g.c && g.sw <= 2 && g.h*g.w <= dwNCMaxPlane
+	return g.o == g.c && g.sw <= 2
 }
 
 // dwNCEntry is a constant depthwise weight in blocks (dwNCBlockWeights),
@@ -95,7 +93,9 @@ func dwNCBlockWeights(dst, w []float32, o, k, lanes int) []float32 {
 type dwNCPlan struct {
 	lanes  int
 	nb     int // blocks per image
-	hp, wp int // the padded plane
+	band   int // output rows per work item
+	nbands int
+	wp     int // the padded row
 	offs   []int
 	w      []float32 // blocked weights (dwNCBlockWeights)
 	wbuf   []float32 // w when built for this call
@@ -103,12 +103,21 @@ type dwNCPlan struct {
 }
 
 // planNC sets up j.nc for j.g with the blocked weights wnc (nil: built
-// from j.w) and returns the number of blocks.
+// from j.w) and returns the number of work items (ncBlocks).
 func (j *convDWJob) planNC(wnc []float32) int {
 	g, nc := &j.g, &j.nc
 	L := asm.DepthwiseNCLanes()
 	nc.lanes, nc.nb = L, (g.c+L-1)/L
-	nc.hp, nc.wp = g.h+g.pt+g.pb, g.w+g.pl+g.pr
+	nc.wp = g.w + g.pl + g.pr
+	// Bands of about 256 KiB of output bound a worker's scratch (a whole
+	// 112x112 block would be 1.6 MiB) and give two workers items to share
+	// when a layer has few blocks (32 channels: 2 blocks, 8 items). At 1
+	// thread they change little (BenchmarkConv2DChain 32x112²: whole planes
+	// 115 µs, 256 KiB bands 112, 32 KiB bands 134: the overlapping input
+	// rows are transposed again); planes up to 56 rows at 16 lanes are one
+	// band.
+	nc.band = min(g.oh, max(1, 256<<10/(4*g.ow*L)))
+	nc.nbands = (g.oh + nc.band - 1) / nc.band
 	k := g.kh * g.kw
 	nc.offs = nc.offs[:0]
 	for i := 0; i < g.kh; i++ {
@@ -137,23 +146,26 @@ func (j *convDWJob) planNC(wnc []float32) int {
 			}
 		}
 	}
-	return g.n * nc.nb
+	return g.n * nc.nb * nc.nbands
 }
 
-// ncBlocks computes the channel blocks [lo, hi) (block b of image n is
-// n*nb+b).
+// ncBlocks computes the work items [lo, hi): band t of block b of image n
+// is item (n*nb+b)*nbands+t, output rows [t*band, (t+1)*band).
 func (j *convDWJob) ncBlocks(lo, hi int) {
 	g, nc := &j.g, &j.nc
 	L := nc.lanes
 	hw, ohw, k := g.h*g.w, g.oh*g.ow, g.kh*g.kw
+	eh := (g.kh-1)*g.dh + 1
+	hb := (nc.band-1)*g.sh + eh // padded rows a band reads
 	sc, _ := j.scratch.Get().(*dwScratch)
 	if sc == nil {
 		sc = new(dwScratch)
 	}
-	sc.q = growF32(sc.q, ohw*L)
-	key := dwNCKey{g.h, g.w, g.pt, g.pl, nc.hp, nc.wp, L}
-	if n := nc.hp * nc.wp * L; cap(sc.np) < n || sc.ncKey != key {
-		// Only the interior is written per block: the border stays zero.
+	sc.q = growF32(sc.q, nc.band*g.ow*L)
+	key := dwNCKey{g.w, g.pl, nc.wp, hb, L}
+	if n := hb * nc.wp * L; cap(sc.np) < n || sc.ncKey != key {
+		// Bands write the data columns of their rows: the side borders
+		// stay zero.
 		sc.np = growF32(sc.np, n)
 		clear(sc.np)
 		sc.ncKey = key
@@ -163,22 +175,34 @@ func (j *convDWJob) ncBlocks(lo, hi int) {
 	if j.chain != nil {
 		codes, ns = j.chain.codes, len(j.chain.codes)
 	}
-	for blk := lo; blk < hi; blk++ {
-		n, b := blk/nc.nb, blk%nc.nb
+	row := nc.wp * L // a padded row
+	for it := lo; it < hi; it++ {
+		nb, t := it/nc.nbands, it%nc.nbands
+		n, b := nb/nc.nb, nb%nc.nb
 		c0 := b * L
 		cn := min(L, g.c-c0)
-		xb := j.x[(n*g.c+c0)*hw : (n*g.c+c0+cn)*hw]
-		// Row y of the block's planes to the padded plane's row y+pt.
-		asm.TransposeBatchF32(sc.np[(g.pt*nc.wp+g.pl)*L:], L, nc.wp*L, xb, hw, g.w, g.h, cn, g.w)
-		asm.DepthwiseNCF32(sc.q, g.ow*L, sc.np, g.sh*nc.wp*L, nc.offs, nc.w[b*k*L:(b+1)*k*L],
-			g.oh, g.ow, g.sw, codes, nc.sc[b*ns*L:(b+1)*ns*L])
-		fromBlock(j.out[(n*g.o+c0)*ohw:(n*g.o+c0+cn)*ohw], ohw, sc.q, L, cn)
+		oy0 := t * nc.band
+		rows := min(nc.band, g.oh-oy0)
+		// The band reads padded rows [p0, p0+h): input rows [y0, y1) in
+		// them, the rest zero (the top and bottom padding).
+		p0, h := oy0*g.sh, (rows-1)*g.sh+eh
+		y0, y1 := max(0, p0-g.pt), min(g.h, p0+h-g.pt)
+		top := y0 + g.pt - p0 // rows of padding above the data
+		clear(sc.np[:top*row])
+		if y1 > y0 {
+			xb := j.x[(n*g.c+c0)*hw : (n*g.c+c0+cn)*hw]
+			asm.TransposeBatchF32(sc.np[top*row+g.pl*L:], L, row, xb[y0*g.w:], hw, g.w, y1-y0, cn, g.w)
+		}
+		clear(sc.np[(top+max(0, y1-y0))*row : h*row])
+		asm.DepthwiseNCF32(sc.q, g.ow*L, sc.np, g.sh*row, nc.offs, nc.w[b*k*L:(b+1)*k*L],
+			rows, g.ow, g.sw, codes, nc.sc[b*ns*L:(b+1)*ns*L])
+		asm.TransposeF32(j.out[(n*g.o+c0)*ohw+oy0*g.ow:], ohw, sc.q, L, rows*g.ow, cn)
 	}
 	j.scratch.Put(sc)
 }
 
 // dwNCKey is what decides the zero border of a blocked padded plane.
-type dwNCKey struct{ h, w, pt, pl, hp, wp, lanes int }
+type dwNCKey struct{ w, pl, wp, rows, lanes int }
 
 // growF32 returns s resized to n, reallocated when too small.
 func growF32(s []float32, n int) []float32 {
@@ -186,10 +210,4 @@ func growF32(s []float32, n int) []float32 {
 		return make([]float32, n)
 	}
 	return s[:n]
-}
-
-// fromBlock moves cn channels of ohw positions out of the channel-minor
-// block q: out[i*ohw+p] = q[p*lanes+i].
-func fromBlock(out []float32, ohw int, q []float32, lanes, cn int) {
-	asm.TransposeF32(out, ohw, q, lanes, ohw, cn)
 }
