@@ -683,27 +683,7 @@ func dwNC3x3Kernels(s isa) {
 				VMOVUPS(mem(w, t*s.bytes), wr[t])
 			}
 		}
-		Label(name + "_row")
-		CMPQ(rows, Imm(0))
-		JLE(LabelRef(name + "_done"))
-		d, b, k := GP64(), GP64(), GP64()
-		MOVQ(dst, d)
-		MOVQ(src, b)
-		MOVQ(paramAddr("n"), k)
-		for u := 8; u >= 1; u /= 2 {
-			lbl := fmt.Sprintf("%s_u%d", name, u)
-			next := fmt.Sprintf("%s_u%d", name, u/2)
-			if u == 1 {
-				next = name + "_next"
-			}
-			Label(lbl)
-			CMPQ(k, U32(u))
-			JL(LabelRef(next))
-			accs := make([]reg.VecVirtual, u)
-			for i := range accs {
-				accs[i] = s.vec()
-				VXORPS(accs[i], accs[i], accs[i])
-			}
+		dwNCLoop(s, name, sw, dst, src, rows, func(lbl string, b reg.GPVirtual, accs []reg.VecVirtual) {
 			for t := 0; t < 9; t++ {
 				ti, tk := t/3, t%3
 				wv := wr[t]
@@ -721,26 +701,7 @@ func dwNC3x3Kernels(s isa) {
 					VADDPS(v, accs[i], accs[i])
 				}
 			}
-			codes, sc := GP64(), GP64()
-			MOVQ(paramAddr("codes"), codes)
-			MOVQ(paramAddr("sc"), sc)
-			chainSteps(s, lbl+"_c", accs, codes, sc, paramAddr("nsteps"), true)
-			for i := range accs {
-				VMOVUPS(accs[i], mem(d, i*s.bytes))
-			}
-			ADDQ(U32(u*s.bytes), d)
-			ADDQ(U32(u*sw*s.bytes), b)
-			SUBQ(U32(u), k)
-			JMP(LabelRef(lbl))
-		}
-		Label(name + "_next")
-		ADDQ(paramAddr("dstStride"), dst)
-		ADDQ(paramAddr("srcStride"), src)
-		DECQ(rows)
-		JMP(LabelRef(name + "_row"))
-		Label(name + "_done")
-		VZEROUPPER()
-		RET()
+		})
 	}
 }
 
@@ -751,9 +712,7 @@ func dwNC3x3Kernels(s isa) {
 // (operand vectors sc[t*lanes:]) of the sum over taps t of float32(x * w)
 // with x the vector at src + r*srcStride + 4*offs[t] + i*sw*s.bytes and w
 // the vector at w + t*s.bytes, summed in tap order from +0 (VMULPS then
-// VADDPS, TapSumF32's order per lane). A row's positions go in blocks of
-// 8, 4, 2 and 1 vectors, each position a whole vector, so rows of any
-// length need no tail.
+// VADDPS, TapSumF32's order per lane).
 func dwNCKernels(s isa) {
 	for _, sw := range []int{1, 2} {
 		name := fmt.Sprintf("dwNCS%dF32%s", sw, s.suffix)
@@ -762,27 +721,7 @@ func dwNCKernels(s isa) {
 			name, s.lanes, s.bytes, s.bytes, sw*s.bytes, s.bytes, len(chainOps)))
 		p := loadParams("dst", "src", "offs", "rows")
 		dst, src, offs, rows := p[0], p[1], p[2], p[3]
-		Label(name + "_row")
-		CMPQ(rows, Imm(0))
-		JLE(LabelRef(name + "_done"))
-		d, b, k := GP64(), GP64(), GP64()
-		MOVQ(dst, d)
-		MOVQ(src, b)
-		MOVQ(paramAddr("n"), k)
-		for u := 8; u >= 1; u /= 2 {
-			lbl := fmt.Sprintf("%s_u%d", name, u)
-			next := fmt.Sprintf("%s_u%d", name, u/2)
-			if u == 1 {
-				next = name + "_next"
-			}
-			Label(lbl)
-			CMPQ(k, U32(u))
-			JL(LabelRef(next))
-			accs := make([]reg.VecVirtual, u)
-			for i := range accs {
-				accs[i] = s.vec()
-				VXORPS(accs[i], accs[i], accs[i])
-			}
+		dwNCLoop(s, name, sw, dst, src, rows, func(lbl string, b reg.GPVirtual, accs []reg.VecVirtual) {
 			t, wp := GP64(), GP64()
 			XORQ(t, t)
 			MOVQ(paramAddr("w"), wp)
@@ -801,27 +740,60 @@ func dwNCKernels(s isa) {
 			INCQ(t)
 			CMPQ(t, paramAddr("ntaps"))
 			JL(LabelRef(lbl + "_tap"))
-			codes, sc := GP64(), GP64()
-			MOVQ(paramAddr("codes"), codes)
-			MOVQ(paramAddr("sc"), sc)
-			chainSteps(s, lbl+"_c", accs, codes, sc, paramAddr("nsteps"), true)
-			for i := range accs {
-				VMOVUPS(accs[i], mem(d, i*s.bytes))
-			}
-			ADDQ(U32(u*s.bytes), d)
-			ADDQ(U32(u*sw*s.bytes), b)
-			SUBQ(U32(u), k)
-			JMP(LabelRef(lbl))
-		}
-		Label(name + "_next")
-		ADDQ(paramAddr("dstStride"), dst)
-		ADDQ(paramAddr("srcStride"), src)
-		DECQ(rows)
-		JMP(LabelRef(name + "_row"))
-		Label(name + "_done")
-		VZEROUPPER()
-		RET()
+		})
 	}
+}
+
+// dwNCLoop emits the loop the blocked depthwise kernels share: rows rows
+// (dst and src advanced by the dstStride and srcStride parameters), each
+// of the n parameter's positions in blocks of 8, 4, 2 and 1 vectors. For a
+// block, the accumulators start at +0, taps adds the window's products
+// (b is the block's first input position, lbl prefixes its labels), then
+// the chain (codes, sc, nsteps parameters; one operand vector per lane)
+// runs and the block is stored.
+func dwNCLoop(s isa, name string, sw int, dst, src, rows reg.GPVirtual, taps func(lbl string, b reg.GPVirtual, accs []reg.VecVirtual)) {
+	Label(name + "_row")
+	CMPQ(rows, Imm(0))
+	JLE(LabelRef(name + "_done"))
+	d, b, k := GP64(), GP64(), GP64()
+	MOVQ(dst, d)
+	MOVQ(src, b)
+	MOVQ(paramAddr("n"), k)
+	for u := 8; u >= 1; u /= 2 {
+		lbl := fmt.Sprintf("%s_u%d", name, u)
+		next := fmt.Sprintf("%s_u%d", name, u/2)
+		if u == 1 {
+			next = name + "_next"
+		}
+		Label(lbl)
+		CMPQ(k, U32(u))
+		JL(LabelRef(next))
+		accs := make([]reg.VecVirtual, u)
+		for i := range accs {
+			accs[i] = s.vec()
+			VXORPS(accs[i], accs[i], accs[i])
+		}
+		taps(lbl, b, accs)
+		codes, sc := GP64(), GP64()
+		MOVQ(paramAddr("codes"), codes)
+		MOVQ(paramAddr("sc"), sc)
+		chainSteps(s, lbl+"_c", accs, codes, sc, paramAddr("nsteps"), true)
+		for i := range accs {
+			VMOVUPS(accs[i], mem(d, i*s.bytes))
+		}
+		ADDQ(U32(u*s.bytes), d)
+		ADDQ(U32(u*sw*s.bytes), b)
+		SUBQ(U32(u), k)
+		JMP(LabelRef(lbl))
+	}
+	Label(name + "_next")
+	ADDQ(paramAddr("dstStride"), dst)
+	ADDQ(paramAddr("srcStride"), src)
+	DECQ(rows)
+	JMP(LabelRef(name + "_row"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
 }
 
 // tapSumLoop is the body of the tap-sum kernels, fin as tapLoop's.
