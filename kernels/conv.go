@@ -454,7 +454,7 @@ type dwScratch struct {
 	// The channel-blocked path's padded plane np (its zero border made for
 	// ncKey) and output q.
 	np, q []float32
-	ncKey    dwNCKey
+	ncKey dwNCKey
 }
 
 // plan computes the scratch geometry of j.g.
