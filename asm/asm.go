@@ -130,6 +130,84 @@ func TapSumChainF32(dst, base []float32, offs []int, w []float32, codes []uint8,
 	scalarChainGo(dst, dst, codes, s)
 }
 
+// DepthwiseNCLanes is the channel block of DepthwiseNCF32 at the current
+// level: 16 at AVX-512, 8 otherwise.
+func DepthwiseNCLanes() int {
+	if level == LevelAVX512 {
+		return 16
+	}
+	return 8
+}
+
+// DepthwiseNCF32 is a depthwise convolution of one block of L =
+// DepthwiseNCLanes() channels stored channel-minor (a position's L channels
+// side by side): for r < rows, i < n and lane l < L,
+//
+//	dst[r*dstStride+i*L+l] = chain_l(sum over t of float32(src[r*srcStride+offs[t]+i*sw*L+l] * w[t*L+l]))
+//
+// summed in tap order from +0 as TapSumF32 sums (the same bits lane by
+// lane), chain_l being ScalarChainF32's steps codes with step k's operand
+// sc[k*L+l]. Strides and offsets are in elements; sw (the column stride) is
+// 1 or 2. One call computes rows output rows of a block, n positions each,
+// with every position a whole vector whatever n is; an undilated 3x3
+// window (offs[3*i+k] = offs[0] + i*R + k*L) takes a kernel with the nine
+// taps unrolled. It panics when sw is not 1 or 2, offs is empty, a slice is
+// too short or a code is unknown.
+func DepthwiseNCF32(dst []float32, dstStride int, src []float32, srcStride int, offs []int, w []float32, rows, n, sw int, codes []uint8, sc []float32) {
+	const fn = "DepthwiseNC"
+	lanes := DepthwiseNCLanes()
+	if sw != 1 && sw != 2 || len(offs) == 0 || rows < 0 || n < 0 {
+		panic(fmt.Sprintf("asm: %sF32: column stride %d, %d taps, %d rows of %d", fn, sw, len(offs), rows, n))
+	}
+	if rows == 0 || n == 0 {
+		return
+	}
+	if !productOK(len(offs), lanes, len(w)) {
+		shortInput(fn, "w", len(w), len(offs)*lanes)
+	}
+	if !productOK(len(codes), lanes, len(sc)) {
+		shortInput(fn, "sc", len(sc), len(codes)*lanes)
+	}
+	checkChain(fn, codes, sc)
+	if !extentOK(rows, n*lanes, dstStride, len(dst)) {
+		panic(fmt.Sprintf("asm: %sF32: %d rows of %d positions, stride %d, do not fit dst (%d elements)", fn, rows, n, dstStride, len(dst)))
+	}
+	span := ((n-1)*sw + 1) * lanes
+	for _, o := range offs {
+		if o < 0 || o > len(src) || !extentOK(rows, span, srcStride, len(src)-o) {
+			panic(fmt.Sprintf("asm: %sF32: tap offset %d reads past src (%d elements) for %d rows of %d positions, stride %d", fn, o, len(src), rows, n, srcStride))
+		}
+	}
+	if level == LevelGo {
+		depthwiseNCGo(dst, dstStride, src, srcStride, offs, w, rows, n, sw, lanes, codes, sc)
+		return
+	}
+	cp, sp := chainPtrs(codes, sc)
+	if r, ok := window3x3(offs, lanes); ok {
+		asmDepthwiseNC3x3(&dst[0], dstStride, &src[offs[0]], srcStride, r, &w[0], rows, n, sw, cp, sp, len(codes))
+		return
+	}
+	asmDepthwiseNC(&dst[0], dstStride, &src[0], srcStride, &offs[0], &w[0], len(offs), rows, n, sw, cp, sp, len(codes))
+}
+
+// window3x3 reports whether offs are the taps of an undilated 3x3 window of
+// positions lanes elements apart, rows r elements apart (r >= 0), and r.
+func window3x3(offs []int, lanes int) (r int, ok bool) {
+	if len(offs) != 9 {
+		return 0, false
+	}
+	r = offs[3] - offs[0]
+	if r < 0 {
+		return 0, false
+	}
+	for t, o := range offs {
+		if o != offs[0]+(t/3)*r+(t%3)*lanes {
+			return 0, false
+		}
+	}
+	return r, true
+}
+
 // checkTaps panics unless every tap of offs reads n elements inside base
 // and w has a weight for each.
 func checkTaps(fn string, n int, base []float32, offs []int, w []float32) {
@@ -278,6 +356,42 @@ func PackAF32(rows int, dst []float32, mr int, src []float32, lda, kc int) {
 			dst[(m+p)*mr+i] = v
 		}
 	}
+}
+
+// TransposeF32 sets dst[c*ldd+r] = src[r*lds+c] for r < rows and c < cols
+// (strides in elements), in one AVX2 call at the AVX2 and AVX-512 levels
+// (8x8 blocks, the partial ones under masks). It only moves bits. It panics
+// when a slice is too short or dst overlaps src.
+func TransposeF32(dst []float32, ldd int, src []float32, lds, rows, cols int) {
+	TransposeBatchF32(dst, ldd, 0, src, lds, 0, 1, rows, cols)
+}
+
+// TransposeBatchF32 is TransposeF32 on batch matrices, entry b at
+// dst[b*dstep:] and src[b*sstep:], in one call (the rows of a block of
+// planes into the rows of a padded plane: source entries interleave).
+// Destination entries that overlap get the later entry's values. It panics
+// when a slice is too short or dst overlaps src.
+func TransposeBatchF32(dst []float32, ldd, dstep int, src []float32, lds, sstep, batch, rows, cols int) {
+	if rows == 0 || cols == 0 || batch == 0 {
+		return
+	}
+	if !extentOK(rows, cols, lds, len(src)) || !extentOK(cols, rows, ldd, len(dst)) || batch < 0 {
+		panic(fmt.Sprintf("asm: TransposeF32: %dx%d (strides %d, %d) does not fit src %d, dst %d", rows, cols, lds, ldd, len(src), len(dst)))
+	}
+	dspan, sspan := (cols-1)*ldd+rows, (rows-1)*lds+cols
+	if !spanOK(batch, dstep, dspan, len(dst)) || !spanOK(batch, sstep, sspan, len(src)) {
+		panic(fmt.Sprintf("asm: TransposeF32: %d entries of %dx%d (steps %d, %d) do not fit src %d, dst %d", batch, rows, cols, sstep, dstep, len(src), len(dst)))
+	}
+	if overlap(dst[:(batch-1)*dstep+dspan], src[:(batch-1)*sstep+sspan]) {
+		panic("asm: TransposeF32: dst overlaps src")
+	}
+	if level == LevelGo {
+		for b := 0; b < batch; b++ {
+			transposeGo(dst[b*dstep:], ldd, src[b*sstep:], lds, rows, cols)
+		}
+		return
+	}
+	asmTranspose(&dst[0], ldd, &src[0], lds, rows, cols, batch, dstep, sstep)
 }
 
 // Step codes of ScalarChainF32: each is the scalar kernel of the same name

@@ -163,6 +163,10 @@ func asmPackA(rows int, dst, src *float32, mr, lda, kc int) {
 	packA4AVX2(dst, src, mr, lda, kc)
 }
 
+func asmTranspose(dst *float32, ldd int, src *float32, lds, rows, cols, batch, dstep, sstep int) {
+	transposeAVX2(dst, ldd, src, lds, rows, cols, batch, dstep, sstep)
+}
+
 func asmDeinterleave2Rows(even, odd, src *float32, n, rows, dstStride, srcStride int) {
 	if level == LevelAVX512 && n >= 16 {
 		deinterleave2RowsAVX512(even, odd, src, n, rows, 4*dstStride, 4*srcStride)
@@ -220,6 +224,38 @@ func asmTapSumChain(dst, base *float32, offs *int, w *float32, ntaps, n int, cod
 	if m < n {
 		dst, base, n = elemAt(dst, m), elemAt(base, m), n-m
 		tapSumChainF32AVX2(dst, base, offs, w, ntaps, n, codes, sc, nsteps)
+	}
+}
+
+// asmDepthwiseNC3x3 runs the current level's unrolled 3x3 kernel for
+// column stride sw; strides (r the window's row) are in elements.
+func asmDepthwiseNC3x3(dst *float32, dstStride int, src *float32, srcStride, r int, w *float32, rows, n, sw int, codes *uint8, sc *float32, nsteps int) {
+	ds, ss, rs := 4*dstStride, 4*srcStride, 4*r
+	switch {
+	case level == LevelAVX512 && sw == 1:
+		dwNC3S1F32AVX512(dst, ds, src, ss, rs, w, rows, n, codes, sc, nsteps)
+	case level == LevelAVX512:
+		dwNC3S2F32AVX512(dst, ds, src, ss, rs, w, rows, n, codes, sc, nsteps)
+	case sw == 1:
+		dwNC3S1F32AVX2(dst, ds, src, ss, rs, w, rows, n, codes, sc, nsteps)
+	default:
+		dwNC3S2F32AVX2(dst, ds, src, ss, rs, w, rows, n, codes, sc, nsteps)
+	}
+}
+
+// asmDepthwiseNC runs the current level's kernel for column stride sw;
+// strides are in elements.
+func asmDepthwiseNC(dst *float32, dstStride int, src *float32, srcStride int, offs *int, w *float32, ntaps, rows, n, sw int, codes *uint8, sc *float32, nsteps int) {
+	ds, ss := 4*dstStride, 4*srcStride
+	switch {
+	case level == LevelAVX512 && sw == 1:
+		dwNCS1F32AVX512(dst, ds, src, ss, offs, w, ntaps, rows, n, codes, sc, nsteps)
+	case level == LevelAVX512:
+		dwNCS2F32AVX512(dst, ds, src, ss, offs, w, ntaps, rows, n, codes, sc, nsteps)
+	case sw == 1:
+		dwNCS1F32AVX2(dst, ds, src, ss, offs, w, ntaps, rows, n, codes, sc, nsteps)
+	default:
+		dwNCS2F32AVX2(dst, ds, src, ss, offs, w, ntaps, rows, n, codes, sc, nsteps)
 	}
 }
 

@@ -12,6 +12,9 @@ func init() { install(startLevel()) }
 // The asm* functions are never called in this build (level is always
 // LevelGo).
 
+func asmDepthwiseNC3x3(dst *float32, dstStride int, src *float32, srcStride, r int, w *float32, rows, n, sw int, codes *uint8, sc *float32, nsteps int) {
+	panic("asm: no assembly in this build")
+}
 func asmBinary(o op, dst, x, y *float32, n int)         { panic("asm: no assembly in this build") }
 func asmScalar(o op, dst, x *float32, s float32, n int) { panic("asm: no assembly in this build") }
 func asmUnary(o op, dst, x *float32, n int)             { panic("asm: no assembly in this build") }
@@ -26,6 +29,9 @@ func asmMaxPool2(dst *float32, dstStride int, src *float32, srcStride, rows, n i
 	panic("asm: no assembly in this build")
 }
 func asmTapSumChain(dst, base *float32, offs *int, w *float32, ntaps, n int, codes *uint8, sc *float32, nsteps int) {
+	panic("asm: no assembly in this build")
+}
+func asmDepthwiseNC(dst *float32, dstStride int, src *float32, srcStride int, offs *int, w *float32, ntaps, rows, n, sw int, codes *uint8, sc *float32, nsteps int) {
 	panic("asm: no assembly in this build")
 }
 func asmTapMax(dst, base *float32, offs *int, lo float32, ntaps, n int) {
@@ -77,6 +83,9 @@ func asmSgemmKernelWide(kc int, a, b, c *float32, ldc int, alpha, beta float32) 
 	panic("asm: no assembly in this build")
 }
 func asmDeinterleave2Rows(even, odd, src *float32, n, rows, dstStride, srcStride int) {
+	panic("asm: no assembly in this build")
+}
+func asmTranspose(dst *float32, ldd int, src *float32, lds, rows, cols, batch, dstep, sstep int) {
 	panic("asm: no assembly in this build")
 }
 func asmPackA(rows int, dst, src *float32, mr, lda, kc int) {

@@ -170,6 +170,26 @@ func maxPool2F32AVX512(dst *float32, dstStride int, src *float32, srcStride int,
 //go:noescape
 func tapSumChainF32AVX512(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int, codes *uint8, sc *float32, nsteps int)
 
+// dwNCS1F32AVX512 computes, for r < rows and i < n, the 16 lanes at dst+r*dstStride+i*64 bytes: the per-lane chain of steps codes[t] (operands the vectors at sc+t*64 bytes, t < nsteps) on the sum over t < ntaps of float32(x*w), x the vector at src+r*srcStride+4*offs[t]+i*64 bytes and w the one at w+t*64 bytes, summed in order from +0; rows, n, ntaps >= 1 and every code is below 9.
+//
+//go:noescape
+func dwNCS1F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, offs *int, w *float32, ntaps int, rows int, n int, codes *uint8, sc *float32, nsteps int)
+
+// dwNCS2F32AVX512 computes, for r < rows and i < n, the 16 lanes at dst+r*dstStride+i*64 bytes: the per-lane chain of steps codes[t] (operands the vectors at sc+t*64 bytes, t < nsteps) on the sum over t < ntaps of float32(x*w), x the vector at src+r*srcStride+4*offs[t]+i*128 bytes and w the one at w+t*64 bytes, summed in order from +0; rows, n, ntaps >= 1 and every code is below 9.
+//
+//go:noescape
+func dwNCS2F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, offs *int, w *float32, ntaps int, rows int, n int, codes *uint8, sc *float32, nsteps int)
+
+// dwNC3S1F32AVX512 is dwNCS1F32AVX512 for the nine taps (i, k) of a 3x3 window at src+r*srcStride+i*rstride+k*64 bytes (offsets in bytes), weights the vectors at w+(3i+k)*64 bytes.
+//
+//go:noescape
+func dwNC3S1F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows int, n int, codes *uint8, sc *float32, nsteps int)
+
+// dwNC3S2F32AVX512 is dwNCS2F32AVX512 for the nine taps (i, k) of a 3x3 window at src+r*srcStride+i*rstride+k*64 bytes (offsets in bytes), weights the vectors at w+(3i+k)*64 bytes.
+//
+//go:noescape
+func dwNC3S2F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows int, n int, codes *uint8, sc *float32, nsteps int)
+
 // maxF32AVX2 computes dst[i] = max(x[i], y[i]) (Go's max: NaNs and signed zeros as the twin) for i < n; n is a multiple of 8.
 //
 //go:noescape
@@ -336,6 +356,26 @@ func maxPool2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, r
 //go:noescape
 func tapSumChainF32AVX2(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int, codes *uint8, sc *float32, nsteps int)
 
+// dwNCS1F32AVX2 computes, for r < rows and i < n, the 8 lanes at dst+r*dstStride+i*32 bytes: the per-lane chain of steps codes[t] (operands the vectors at sc+t*32 bytes, t < nsteps) on the sum over t < ntaps of float32(x*w), x the vector at src+r*srcStride+4*offs[t]+i*32 bytes and w the one at w+t*32 bytes, summed in order from +0; rows, n, ntaps >= 1 and every code is below 9.
+//
+//go:noescape
+func dwNCS1F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, offs *int, w *float32, ntaps int, rows int, n int, codes *uint8, sc *float32, nsteps int)
+
+// dwNCS2F32AVX2 computes, for r < rows and i < n, the 8 lanes at dst+r*dstStride+i*32 bytes: the per-lane chain of steps codes[t] (operands the vectors at sc+t*32 bytes, t < nsteps) on the sum over t < ntaps of float32(x*w), x the vector at src+r*srcStride+4*offs[t]+i*64 bytes and w the one at w+t*32 bytes, summed in order from +0; rows, n, ntaps >= 1 and every code is below 9.
+//
+//go:noescape
+func dwNCS2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, offs *int, w *float32, ntaps int, rows int, n int, codes *uint8, sc *float32, nsteps int)
+
+// dwNC3S1F32AVX2 is dwNCS1F32AVX2 for the nine taps (i, k) of a 3x3 window at src+r*srcStride+i*rstride+k*32 bytes (offsets in bytes), weights the vectors at w+(3i+k)*32 bytes.
+//
+//go:noescape
+func dwNC3S1F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows int, n int, codes *uint8, sc *float32, nsteps int)
+
+// dwNC3S2F32AVX2 is dwNCS2F32AVX2 for the nine taps (i, k) of a 3x3 window at src+r*srcStride+i*rstride+k*32 bytes (offsets in bytes), weights the vectors at w+(3i+k)*32 bytes.
+//
+//go:noescape
+func dwNC3S2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows int, n int, codes *uint8, sc *float32, nsteps int)
+
 // interleave2F32AVX2 sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k < n; n is a multiple of 8.
 //
 //go:noescape
@@ -365,6 +405,11 @@ func packA8AVX2(dst *float32, src *float32, mr int, lda int, kc int)
 //
 //go:noescape
 func packA4AVX2(dst *float32, src *float32, mr int, lda int, kc int)
+
+// transposeAVX2 sets dst[b*dstep+c*ldd+r] = src[b*sstep+r*lds+c] for b < batch, r < rows, c < cols (strides in elements), in 8x8 blocks, the partial ones under masks.
+//
+//go:noescape
+func transposeAVX2(dst *float32, ldd int, src *float32, lds int, rows int, cols int, batch int, dstep int, sstep int)
 
 // sgemmKernelAVX512 is the 14x32 SGEMM micro-kernel (see asm.SgemmKernel).
 //

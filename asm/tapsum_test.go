@@ -1,6 +1,7 @@
 package asm
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"testing"
@@ -187,4 +188,186 @@ func TestTapSumChain(t *testing.T) {
 		func() { TapSumChainF32(make([]float32, 8), b, []int{0}, one, []uint8{99}, one) },   // bad code
 		func() { TapSumChainF32(make([]float32, 8), b, []int{0}, one, []uint8{0, 0}, one) }, // short scalars
 	)
+}
+
+// TestDepthwiseNC checks DepthwiseNCF32 against its twin bit for bit at
+// every level: both column strides, rows of every block size and none
+// (n = 0..19), 1 to 9 taps (3x3 windows among them, the unrolled kernel),
+// chains with per-lane operands, special values,
+// rows with gaps between them (which must stay untouched) and guard bands.
+func TestDepthwiseNC(t *testing.T) {
+	r := rand.New(rand.NewSource(29))
+	sp := specials()
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			lanes := DepthwiseNCLanes()
+			for _, sw := range []int{1, 2} {
+				for _, n := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 19} {
+					for _, ntaps := range []int{1, 3, 9} {
+						for _, steps := range []int{0, 1, 4} {
+							rows := 1 + r.Intn(3)
+							srcStride := ((n+2)*sw + 3) * lanes
+							src := make([]float32, rows*srcStride+3*srcStride)
+							for i := range src {
+								src[i] = float32(r.NormFloat64())
+								if r.Intn(12) == 0 {
+									src[i] = sp[r.Intn(len(sp))]
+								}
+							}
+							offs, w := make([]int, ntaps), make([]float32, ntaps*lanes)
+							for k := range offs {
+								offs[k] = r.Intn(3)*srcStride + r.Intn(3)*lanes
+							}
+							if ntaps == 9 && r.Intn(3) > 0 {
+								// An undilated 3x3 window: the unrolled kernel.
+								base, rs := r.Intn(2)*lanes, srcStride
+								if r.Intn(2) == 0 {
+									rs = srcStride / lanes / 2 * lanes
+								}
+								for k := range offs {
+									offs[k] = base + (k/3)*rs + (k%3)*lanes
+								}
+							}
+							for i := range w {
+								w[i] = float32(r.NormFloat64())
+								if r.Intn(12) == 0 {
+									w[i] = sp[r.Intn(len(sp))]
+								}
+							}
+							codes, _ := randChain(r, steps, sp)
+							sc := make([]float32, steps*lanes)
+							for i := range sc {
+								sc[i] = (r.Float32()*2 - 1) * 4
+								if r.Intn(6) == 0 {
+									sc[i] = sp[r.Intn(len(sp))]
+								}
+							}
+							dstStride := n*lanes + r.Intn(2)*5
+							size := (rows-1)*dstStride + n*lanes
+							off := r.Intn(4)
+							buf, dst := guarded(size, off)
+							DepthwiseNCF32(dst, dstStride, src, srcStride, offs, w, rows, n, sw, codes, sc)
+							want := make([]float32, size)
+							for i := range want {
+								want[i] = sentinel
+							}
+							depthwiseNCGo(want, dstStride, src, srcStride, offs, w, rows, n, sw, lanes, codes, sc)
+							what := fmt.Sprintf("%s sw=%d n=%d taps=%d steps=%d rows=%d", l, sw, n, ntaps, steps, rows)
+							for i := range want {
+								if g, wb := math.Float32bits(dst[i]), math.Float32bits(want[i]); g != wb {
+									t.Fatalf("%s: [%d] %#x, want %#x", what, i, g, wb)
+								}
+							}
+							checkGuards(t, what, buf, size, off)
+						}
+					}
+				}
+			}
+			b := make([]float32, 4*lanes)
+			w := make([]float32, lanes)
+			mustPanic(t, "DepthwiseNCF32",
+				func() { DepthwiseNCF32(make([]float32, lanes), lanes, b, lanes, []int{0}, w, 1, 1, 3, nil, nil) }, // stride 3
+				func() { DepthwiseNCF32(make([]float32, lanes), lanes, b, lanes, nil, w, 1, 1, 1, nil, nil) },      // no taps
+				func() {
+					DepthwiseNCF32(make([]float32, lanes), lanes, b, lanes, []int{3*lanes + 1}, w, 1, 1, 1, nil, nil)
+				}, // tap past src
+				func() { DepthwiseNCF32(make([]float32, lanes), lanes, b, lanes, []int{0, 0}, w, 1, 1, 1, nil, nil) }, // short w
+				func() { DepthwiseNCF32(make([]float32, lanes-1), lanes, b, lanes, []int{0}, w, 1, 1, 1, nil, nil) },  // short dst
+				func() {
+					DepthwiseNCF32(make([]float32, lanes), lanes, b, lanes, []int{0}, w, 1, 1, 1, []uint8{0}, w[:1])
+				}, // short operands
+				func() { DepthwiseNCF32(make([]float32, lanes), lanes, b, lanes, []int{0}, w, 1, 1, 1, []uint8{99}, w) }, // bad code
+				func() { DepthwiseNCF32(make([]float32, 3*lanes), lanes, b, 2*lanes, []int{0}, w, 3, 1, 2, nil, nil) },   // rows past src
+			)
+		})
+	}
+}
+
+// TestTranspose checks TransposeF32 at every level on sizes around the 8x8
+// blocks, with padded strides whose gaps (and the guard bands) must stay
+// untouched, and NaN payloads, which must move unchanged.
+func TestTranspose(t *testing.T) {
+	r := rand.New(rand.NewSource(31))
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			for _, rows := range []int{0, 1, 7, 8, 9, 16, 17, 49} {
+				for _, cols := range []int{0, 1, 5, 8, 15, 16, 24, 196} {
+					lds, ldd := cols+r.Intn(3), rows+r.Intn(3)
+					src := make([]float32, rows*lds)
+					for i := range src {
+						src[i] = math.Float32frombits(r.Uint32())
+					}
+					size := 0
+					if rows > 0 && cols > 0 {
+						size = (cols-1)*ldd + rows
+					}
+					off := r.Intn(4)
+					buf, dst := guarded(size, off)
+					TransposeF32(dst, ldd, src, lds, rows, cols)
+					what := fmt.Sprintf("%s %dx%d lds=%d ldd=%d", l, rows, cols, lds, ldd)
+					for i := range dst {
+						c, rr := i/ldd, i%ldd
+						want := uint32(0x7fc0dead)
+						if rr < rows {
+							want = math.Float32bits(src[rr*lds+c])
+						}
+						if g := math.Float32bits(dst[i]); g != want {
+							t.Fatalf("%s: dst[%d] %#x, want %#x", what, i, g, want)
+						}
+					}
+					checkGuards(t, what, buf, size, off)
+				}
+			}
+			b := make([]float32, 64)
+			mustPanic(t, "TransposeF32",
+				func() { TransposeF32(make([]float32, 64), 8, b, 8, 9, 8) }, // src too short
+				func() { TransposeF32(make([]float32, 63), 8, b, 8, 8, 8) }, // dst too short
+				func() { TransposeF32(b, 8, b, 8, 8, 8) },                   // in place
+			)
+		})
+	}
+}
+
+// TestTransposeBatch checks TransposeBatchF32 against TransposeF32 entry by
+// entry at every level, with source entries interleaved as the blocked
+// depthwise convolution lays them (a row of each of several planes) and
+// destination entries in a padded plane's rows, whose gaps stay untouched.
+func TestTransposeBatch(t *testing.T) {
+	r := rand.New(rand.NewSource(37))
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			for _, c := range []struct{ planes, h, w, pad int }{{16, 7, 7, 1}, {8, 14, 14, 1}, {13, 3, 9, 2}, {3, 5, 1, 0}, {17, 2, 20, 1}} {
+				lanes := 16
+				if c.planes > lanes {
+					lanes = 24
+				}
+				src := make([]float32, c.planes*c.h*c.w)
+				for i := range src {
+					src[i] = math.Float32frombits(r.Uint32())
+				}
+				wp := c.w + 2*c.pad
+				size := (c.h-1)*wp*lanes + (c.w-1)*lanes + c.planes
+				buf, dst := guarded(size, 1)
+				TransposeBatchF32(dst, lanes, wp*lanes, src, c.h*c.w, c.w, c.h, c.planes, c.w)
+				want := make([]float32, size)
+				for i := range want {
+					want[i] = sentinel
+				}
+				for y := 0; y < c.h; y++ {
+					TransposeF32(want[y*wp*lanes:], lanes, src[y*c.w:], c.h*c.w, c.planes, c.w)
+				}
+				what := fmt.Sprintf("%s %+v", l, c)
+				for i := range want {
+					if g, w := math.Float32bits(dst[i]), math.Float32bits(want[i]); g != w {
+						t.Fatalf("%s: [%d] %#x, want %#x", what, i, g, w)
+					}
+				}
+				checkGuards(t, what, buf, size, 1)
+			}
+			mustPanic(t, "TransposeBatchF32",
+				func() { TransposeBatchF32(make([]float32, 100), 8, 16, make([]float32, 64), 8, 8, 3, 8, 8) }, // src too short
+				func() { TransposeBatchF32(make([]float32, 64), 8, 16, make([]float32, 80), 8, 8, 2, 8, 8) },  // dst too short
+			)
+		})
+	}
 }

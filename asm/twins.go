@@ -632,6 +632,34 @@ func scalarChainGo(dst, src []float32, codes []uint8, s []float32) {
 	}
 }
 
+// depthwiseNCGo is DepthwiseNCF32's loop, lanes channels per position.
+func depthwiseNCGo(dst []float32, dstStride int, src []float32, srcStride int, offs []int, w []float32, rows, n, sw, lanes int, codes []uint8, sc []float32) {
+	for r := 0; r < rows; r++ {
+		for i := 0; i < n; i++ {
+			for l := 0; l < lanes; l++ {
+				at := r*srcStride + i*sw*lanes + l
+				var acc float32
+				for t, o := range offs {
+					acc += float32(src[at+o] * w[t*lanes+l])
+				}
+				for k, c := range codes {
+					acc = chainStep(c, acc, sc[k*lanes+l])
+				}
+				dst[r*dstStride+i*lanes+l] = acc
+			}
+		}
+	}
+}
+
+// transposeGo is TransposeF32's loop.
+func transposeGo(dst []float32, ldd int, src []float32, lds, rows, cols int) {
+	for r := 0; r < rows; r++ {
+		for c, v := range src[r*lds : r*lds+cols] {
+			dst[c*ldd+r] = v
+		}
+	}
+}
+
 // interleave2Go is Interleave2F32's loop.
 func interleave2Go(dst, even, odd []float32) {
 	odd = odd[:len(even)]

@@ -217,14 +217,17 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 			}
 		}
 		var packs []*packedA
+		var dwnc []float32
 		plan := planConvIndirect(&g, g.o/g.g)
-		if cg := g.c / g.g; cg > 1 {
+		if cg := g.c / g.g; cg == 1 && dwNCUse(&g) {
+			dwnc = constDWNCWeights(w, g.o, g.kh*g.kw)
+		} else if cg > 1 {
 			// Weights in panels of 8 rows for the wide indirect tile, and
 			// for a pointwise product on the GEMM driver's middle tile.
 			eight := plan.wide || !plan.indirect && g.pointwise() && gemmUseMid(g.o/g.g, g.oh*g.ow)
 			packs = constConvPacked(w, g.g, g.o/g.g, cg*g.kh*g.kw, eight)
 		}
-		return conv2dF32(&g, out.Float32s(), x.Float32s(), w.Float32s(), packs, chain, plan)
+		return conv2dF32(&g, out.Float32s(), x.Float32s(), w.Float32s(), packs, dwnc, chain, plan)
 	}
 	// The plain loops capture their geometry; a copy keeps g on the stack
 	// for the float32 path.
@@ -241,10 +244,10 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 // conv2dF32 is the float32 convolution, followed by chain (nil for none)
 // on each output plane (row o of chain for channel o); plan is
 // planConvIndirect's choice for a group.
-func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA, chain *rowChain, plan convPlan) error {
+func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA, dwnc []float32, chain *rowChain, plan convPlan) error {
 	cg, og := g.c/g.g, g.o/g.g
 	if cg == 1 {
-		conv2dDepthwiseF32(g, out, x, w, chain)
+		conv2dDepthwiseF32(g, out, x, w, chain, dwnc)
 		return nil
 	}
 	kk := cg * g.kh * g.kw // GEMM depth
@@ -399,16 +402,22 @@ func convPackB(g *conv2dGeom, xg []float32, p0, kc, j0, cols, nr int, dst []floa
 // starting at +0 is never -0, and adding ±0 to it leaves it unchanged. A
 // non-finite weight would turn padding into NaN (0*Inf), so such weights take
 // the row loops, which skip the padding.
-func conv2dDepthwiseF32(g *conv2dGeom, out, x, w []float32, chain *rowChain) {
+func conv2dDepthwiseF32(g *conv2dGeom, out, x, w []float32, chain *rowChain, wnc []float32) {
 	j := convDWPool.Get().(*convDWJob)
 	j.g, j.out, j.x, j.w, j.chain = *g, out, x, w, chain
-	fn := j.fn
-	if allFinite(w) {
+	work := g.oh * g.ow * g.kh * g.kw
+	fn, count, grain := j.fn, g.n*g.o, max(1, 4096/max(1, work))
+	nc := dwNCUse(g) && (chain == nil || (g.oh*g.ow)%ewChunk != 1)
+	switch {
+	case nc && (wnc != nil || allFinite(w)): // wnc: a constant's blocked weights, known finite
+		count = j.planNC(wnc)
+		fn, grain = j.ncFn, max(1, 4096/max(1, j.nc.band*g.ow*g.kh*g.kw*j.nc.lanes))
+	case !nc && allFinite(w):
 		j.plan()
 		fn = j.tapFn
 	}
-	ParallelFor(g.n*g.o, max(1, 4096/max(1, g.oh*g.ow*g.kh*g.kw)), fn)
-	j.out, j.x, j.w, j.chain = nil, nil, nil, nil
+	ParallelFor(count, grain, fn)
+	j.out, j.x, j.w, j.chain, j.nc.w = nil, nil, nil, nil, nil
 	convDWPool.Put(j)
 }
 
@@ -429,7 +438,9 @@ type convDWJob struct {
 	chain     *rowChain // applied to each output plane when not nil
 	fn        func(lo, hi int)
 	tapFn     func(lo, hi int)
+	ncFn      func(lo, hi int)
 	ph        phasePlane // the phase-split scratch geometry (plan)
+	nc        dwNCPlan   // the channel-blocked path's (planNC)
 	scratch   sync.Pool  // *dwScratch
 }
 
@@ -440,6 +451,10 @@ type dwScratch struct {
 	p, f []float32
 	geom phaseGeom
 	fill uint32 // the padding's bits
+	// The channel-blocked path's padded plane np (its zero border made for
+	// ncKey) and output q.
+	np, q []float32
+	ncKey dwNCKey
 }
 
 // plan computes the scratch geometry of j.g.
@@ -605,6 +620,7 @@ var convDWPool = sync.Pool{New: func() any {
 	j := new(convDWJob)
 	j.fn = j.planes
 	j.tapFn = j.tapPlanes
+	j.ncFn = j.ncBlocks
 	return j
 }}
 

@@ -29,6 +29,9 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 	}
 	for it := 0; it < 200; it++ {
 		groups, cg, og := 1+r.Intn(12), 1, 1+r.Intn(2) // depthwise
+		if it%7 == 3 {
+			groups, og = 13+r.Intn(28), 1 // the channel-blocked path, partial blocks
+		}
 		if it%5 == 4 {
 			groups, cg, og = 1+r.Intn(2), 2+r.Intn(3), 1+r.Intn(6)
 			if r.Intn(2) == 0 {
@@ -190,6 +193,8 @@ func BenchmarkConv2DChain(b *testing.B) {
 		}
 		x := randT(b, 1, []int64{1, in, c.hw, c.hw}, f32, -1, 1)
 		w := randT(b, 2, []int64{c.ch, in / groups, k, k}, f32, -1, 1)
+		RegisterConstant(w) // a model's weight: the kernels cache their forms of it
+		defer UnregisterConstant(w)
 		attrs := []runtime.Value{runtime.Shape{c.stride, c.stride}, runtime.Shape{pad, pad, pad, pad}, runtime.Shape{1, 1}, groups, "NCHW", "OIHW", "NCHW", runtime.Float32}
 		oh := (c.hw+2*pad-k)/c.stride + 1
 		shape := []int64{1, c.ch, oh, oh}

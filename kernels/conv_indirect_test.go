@@ -141,6 +141,8 @@ func BenchmarkConvPaths(b *testing.B) {
 		{"1x1_320x1280_7x7", 320, 1280, 7, 1, 1, 0},
 		{"64x128_56x56_3x3s2", 64, 128, 56, 3, 2, 1},
 		{"3x64_224x224_7x7s2", 3, 64, 224, 7, 2, 3},
+		{"3x64_224x224_3x3s2", 3, 64, 224, 3, 2, 0}, // SqueezeNet's first
+		{"3x32_224x224_3x3s2", 3, 32, 224, 3, 2, 1}, // MobileNetV2's first
 	} {
 		g := convGeomFor(c.c, c.o, c.hw, c.hw, c.k, c.k, c.s, c.s, 1, 1, c.p, c.p, c.p, c.p)
 		kk := c.c * c.k * c.k

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"github.com/relaxgo/relaxgo/asm"
 	"math"
 	"math/rand"
 	"testing"
@@ -333,14 +334,23 @@ func BenchmarkConv2DDepthwise(b *testing.B) {
 // against the row loops (which skip padding) bit for bit, over strides,
 // dilations, asymmetric paddings, channel multipliers and plane sizes, with
 // ±0 and subnormal inputs; and that a non-finite weight takes the row loops
-// (where padding contributes nothing, not NaN).
+// (where padding contributes nothing, not NaN). With one output channel per
+// input channel it checks the channel-blocked path (dwNCUse), whole blocks
+// and partial ones, at every SIMD level.
 func TestDepthwiseTapMatchesRows(t *testing.T) {
+	forEachLevel(t, func(l asm.Level) { testDepthwiseTapMatchesRows(t, l) })
+}
+
+func testDepthwiseTapMatchesRows(t *testing.T, l asm.Level) {
 	r := rand.New(rand.NewSource(5))
 	for k := 0; k < 300; k++ {
 		g := conv2dGeom{n: 1 + r.Intn(2), h: 1 + r.Intn(12), w: 1 + r.Intn(12), kh: 1 + r.Intn(4), kw: 1 + r.Intn(4),
 			sh: 1 + r.Intn(3), sw: 1 + r.Intn(3), dh: 1 + r.Intn(2), dw: 1 + r.Intn(2),
 			pt: r.Intn(3), pb: r.Intn(3), pl: r.Intn(3), pr: r.Intn(3)}
 		g.c = 1 + r.Intn(4)
+		if k%3 == 0 {
+			g.c = 5 + r.Intn(36) // whole and partial blocks of 8 and 16 channels
+		}
 		g.g = g.c
 		g.o = g.c * (1 + r.Intn(2))
 		eh, ew := g.dh*(g.kh-1)+1, g.dw*(g.kw-1)+1
@@ -366,13 +376,13 @@ func TestDepthwiseTapMatchesRows(t *testing.T) {
 			w[r.Intn(len(w))] = float32(math.Inf(1))
 		}
 		got := make([]float32, g.n*g.o*g.oh*g.ow)
-		conv2dDepthwiseF32(&g, got, x, w, nil)
+		conv2dDepthwiseF32(&g, got, x, w, nil, nil)
 		want := make([]float32, len(got))
 		j := &convDWJob{g: g, out: want, x: x, w: w}
 		j.planes(0, g.n*g.o)
 		for i := range want {
 			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-				t.Fatalf("case %d %+v: [%d] %v, rows %v", k, g, i, got[i], want[i])
+				t.Fatalf("%s case %d %+v (blocked path %v): [%d] %v, rows %v", l, k, g, dwNCUse(&g), i, got[i], want[i])
 			}
 		}
 	}

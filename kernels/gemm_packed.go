@@ -127,6 +127,7 @@ func UnregisterConstant(t *runtime.Tensor) {
 	constConvA.Delete(t)
 	constConvAWide.Delete(t)
 	constWino.Delete(t)
+	constDWNC.Delete(t)
 }
 
 // constPackedB returns the cached packing of the registered constant b for

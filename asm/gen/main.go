@@ -13,6 +13,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"math/bits"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -138,6 +139,8 @@ func main() {
 		maxRowKernels(s)
 		maxPool2Kernels(s)
 		tapSumChainKernels(s)
+		dwNCKernels(s)
+		dwNC3x3Kernels(s)
 	}
 	interleave2AVX2()
 	dot8AVX2()
@@ -145,6 +148,7 @@ func main() {
 	deinterleave2RowsAVX512()
 	packAAVX2(8)
 	packAAVX2(4)
+	transposeAVX2()
 	for _, k := range gemmKernels {
 		k.emit()
 	}
@@ -356,16 +360,17 @@ func chainBody(s isa, u int, lbl string, dst, src, codes, sc reg.GPVirtual, nt O
 		vs[i] = s.vec()
 		VMOVUPS(mem(src, i*s.bytes), vs[i])
 	}
-	chainSteps(s, lbl, vs, codes, sc, nt)
+	chainSteps(s, lbl, vs, codes, sc, nt, false)
 	for i := range vs {
 		VMOVUPS(vs[i], mem(dst, i*s.bytes))
 	}
 }
 
 // chainSteps emits the chain's steps t < nt on the vectors vs in place, one
-// dispatch on the step's code (codes[t], scalar sc[t]) per step. lbl
-// prefixes its labels.
-func chainSteps(s isa, lbl string, vs []reg.VecVirtual, codes, sc reg.GPVirtual, nt Op) {
+// dispatch on the step's code (codes[t], scalar sc[t]) per step; with
+// perLane, step t's operand is the vector at sc+t*s.bytes (one operand per
+// lane) instead of sc[t] broadcast. lbl prefixes its labels.
+func chainSteps(s isa, lbl string, vs []reg.VecVirtual, codes, sc reg.GPVirtual, nt Op, perLane bool) {
 	t := GP64()
 	XORQ(t, t)
 	Label(lbl + "_step")
@@ -374,7 +379,14 @@ func chainSteps(s isa, lbl string, vs []reg.VecVirtual, codes, sc reg.GPVirtual,
 	code := GP64()
 	MOVBQZX(Mem{Base: codes, Index: t, Scale: 1}, code)
 	sv := s.vec()
-	VBROADCASTSS(Mem{Base: sc, Index: t, Scale: 4}, sv)
+	if perLane {
+		o := GP64()
+		MOVQ(t, o)
+		SHLQ(U8(bits.TrailingZeros(uint(s.bytes))), o)
+		VMOVUPS(Mem{Base: sc, Index: o, Scale: 1}, sv)
+	} else {
+		VBROADCASTSS(Mem{Base: sc, Index: t, Scale: 4}, sv)
+	}
 	for k := range chainOps {
 		CMPQ(code, U32(k))
 		JE(LabelRef(fmt.Sprintf("%s_op%d", lbl, k)))
@@ -647,8 +659,141 @@ func tapSumChainKernels(s isa) {
 		codes, sc := GP64(), GP64()
 		MOVQ(paramAddr("codes"), codes)
 		MOVQ(paramAddr("sc"), sc)
-		chainSteps(s, lbl+"_c", accs, codes, sc, paramAddr("nsteps"))
+		chainSteps(s, lbl+"_c", accs, codes, sc, paramAddr("nsteps"), false)
 	})
+}
+
+// dwNC3x3Kernels emits dwNCKernels' kernels for the undilated 3x3
+// window, the depthwise convolution of nearly every network: the nine taps
+// unrolled, tap (i, k) at src + i*rstride + k*s.bytes (rstride the padded
+// plane's row in bytes), with the weights held in registers at AVX-512
+// (32 of them) and read from memory at AVX2 (16).
+func dwNC3x3Kernels(s isa) {
+	for _, sw := range []int{1, 2} {
+		name := fmt.Sprintf("dwNC3S%dF32%s", sw, s.suffix)
+		text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows, n int, codes *uint8, sc *float32, nsteps int)")
+		Doc(fmt.Sprintf("%s is dwNCS%dF32%s for the nine taps (i, k) of a 3x3 window at src+r*srcStride+i*rstride+k*%d bytes (offsets in bytes), weights the vectors at w+(3i+k)*%d bytes.",
+			name, sw, s.suffix, s.bytes, s.bytes))
+		p := loadParams("dst", "src", "rstride", "w", "rows")
+		dst, src, rs, w, rows := p[0], p[1], p[2], p[3], p[4]
+		var wr [9]reg.VecVirtual
+		if s.avx512 {
+			for t := range wr {
+				wr[t] = s.vec()
+				VMOVUPS(mem(w, t*s.bytes), wr[t])
+			}
+		}
+		dwNCLoop(s, name, sw, dst, src, rows, func(lbl string, b reg.GPVirtual, accs []reg.VecVirtual) {
+			for t := 0; t < 9; t++ {
+				ti, tk := t/3, t%3
+				wv := wr[t]
+				if !s.avx512 {
+					wv = s.vec()
+					VMOVUPS(mem(w, t*s.bytes), wv)
+				}
+				for i := range accs {
+					x := Mem{Base: b, Disp: tk*s.bytes + i*sw*s.bytes}
+					if ti > 0 {
+						x.Index, x.Scale = rs, uint8(ti)
+					}
+					v := s.vec()
+					VMULPS(x, wv, v)
+					VADDPS(v, accs[i], accs[i])
+				}
+			}
+		})
+	}
+}
+
+// dwNCKernels emits the depthwise convolution of one block of s.lanes
+// channels kept channel-minor (position p's channels are the vector at
+// p*s.bytes), one kernel per column stride sw in {1, 2}: for r < rows and
+// i < n, the vector at dst + r*dstStride + i*s.bytes is the per-lane chain
+// (operand vectors sc[t*lanes:]) of the sum over taps t of float32(x * w)
+// with x the vector at src + r*srcStride + 4*offs[t] + i*sw*s.bytes and w
+// the vector at w + t*s.bytes, summed in tap order from +0 (VMULPS then
+// VADDPS, TapSumF32's order per lane).
+func dwNCKernels(s isa) {
+	for _, sw := range []int{1, 2} {
+		name := fmt.Sprintf("dwNCS%dF32%s", sw, s.suffix)
+		text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, offs *int, w *float32, ntaps, rows, n int, codes *uint8, sc *float32, nsteps int)")
+		Doc(fmt.Sprintf("%s computes, for r < rows and i < n, the %d lanes at dst+r*dstStride+i*%d bytes: the per-lane chain of steps codes[t] (operands the vectors at sc+t*%d bytes, t < nsteps) on the sum over t < ntaps of float32(x*w), x the vector at src+r*srcStride+4*offs[t]+i*%d bytes and w the one at w+t*%d bytes, summed in order from +0; rows, n, ntaps >= 1 and every code is below %d.",
+			name, s.lanes, s.bytes, s.bytes, sw*s.bytes, s.bytes, len(chainOps)))
+		p := loadParams("dst", "src", "offs", "rows")
+		dst, src, offs, rows := p[0], p[1], p[2], p[3]
+		dwNCLoop(s, name, sw, dst, src, rows, func(lbl string, b reg.GPVirtual, accs []reg.VecVirtual) {
+			t, wp := GP64(), GP64()
+			XORQ(t, t)
+			MOVQ(paramAddr("w"), wp)
+			Label(lbl + "_tap")
+			off, q := GP64(), GP64()
+			MOVQ(Mem{Base: offs, Index: t, Scale: 8}, off)
+			LEAQ(Mem{Base: b, Index: off, Scale: 4}, q)
+			wv := s.vec()
+			VMOVUPS(Mem{Base: wp}, wv)
+			for i := range accs {
+				v := s.vec()
+				VMULPS(mem(q, i*sw*s.bytes), wv, v)
+				VADDPS(v, accs[i], accs[i])
+			}
+			ADDQ(U32(s.bytes), wp)
+			INCQ(t)
+			CMPQ(t, paramAddr("ntaps"))
+			JL(LabelRef(lbl + "_tap"))
+		})
+	}
+}
+
+// dwNCLoop emits the loop the blocked depthwise kernels share: rows rows
+// (dst and src advanced by the dstStride and srcStride parameters), each
+// of the n parameter's positions in blocks of 8, 4, 2 and 1 vectors. For a
+// block, the accumulators start at +0, taps adds the window's products
+// (b is the block's first input position, lbl prefixes its labels), then
+// the chain (codes, sc, nsteps parameters; one operand vector per lane)
+// runs and the block is stored.
+func dwNCLoop(s isa, name string, sw int, dst, src, rows reg.GPVirtual, taps func(lbl string, b reg.GPVirtual, accs []reg.VecVirtual)) {
+	Label(name + "_row")
+	CMPQ(rows, Imm(0))
+	JLE(LabelRef(name + "_done"))
+	d, b, k := GP64(), GP64(), GP64()
+	MOVQ(dst, d)
+	MOVQ(src, b)
+	MOVQ(paramAddr("n"), k)
+	for u := 8; u >= 1; u /= 2 {
+		lbl := fmt.Sprintf("%s_u%d", name, u)
+		next := fmt.Sprintf("%s_u%d", name, u/2)
+		if u == 1 {
+			next = name + "_next"
+		}
+		Label(lbl)
+		CMPQ(k, U32(u))
+		JL(LabelRef(next))
+		accs := make([]reg.VecVirtual, u)
+		for i := range accs {
+			accs[i] = s.vec()
+			VXORPS(accs[i], accs[i], accs[i])
+		}
+		taps(lbl, b, accs)
+		codes, sc := GP64(), GP64()
+		MOVQ(paramAddr("codes"), codes)
+		MOVQ(paramAddr("sc"), sc)
+		chainSteps(s, lbl+"_c", accs, codes, sc, paramAddr("nsteps"), true)
+		for i := range accs {
+			VMOVUPS(accs[i], mem(d, i*s.bytes))
+		}
+		ADDQ(U32(u*s.bytes), d)
+		ADDQ(U32(u*sw*s.bytes), b)
+		SUBQ(U32(u), k)
+		JMP(LabelRef(lbl))
+	}
+	Label(name + "_next")
+	ADDQ(paramAddr("dstStride"), dst)
+	ADDQ(paramAddr("srcStride"), src)
+	DECQ(rows)
+	JMP(LabelRef(name + "_row"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
 }
 
 // tapSumLoop is the body of the tap-sum kernels, fin as tapLoop's.
@@ -1116,37 +1261,16 @@ func packAAVX2(rows int) {
 		VMOVUPS(Mem{Base: src4, Index: lda, Scale: 2}, r[6])
 		VMOVUPS(Mem{Base: src4, Index: lda3, Scale: 1}, r[7])
 	}
-	// quad(q) transposes rows 4q..4q+3: u[c] holds column c in its low
-	// half and column c+4 in its high half.
-	quad := func(q int) [4]reg.VecVirtual {
-		t := [4]reg.VecVirtual{YMM(), YMM(), YMM(), YMM()}
-		VUNPCKLPS(r[4*q+1], r[4*q], t[0])
-		VUNPCKHPS(r[4*q+1], r[4*q], t[1])
-		VUNPCKLPS(r[4*q+3], r[4*q+2], t[2])
-		VUNPCKHPS(r[4*q+3], r[4*q+2], t[3])
-		u := [4]reg.VecVirtual{YMM(), YMM(), YMM(), YMM()}
-		VSHUFPS(U8(0x44), t[2], t[0], u[0])
-		VSHUFPS(U8(0xEE), t[2], t[0], u[1])
-		VSHUFPS(U8(0x44), t[3], t[1], u[2])
-		VSHUFPS(U8(0xEE), t[3], t[1], u[3])
-		return u
-	}
 	d := GP64()
 	MOVQ(dst, d)
 	if rows == 8 {
-		lo, hi := quad(0), quad(1)
-		var cols [8]reg.VecVirtual
-		for c := 0; c < 4; c++ {
-			cols[c], cols[c+4] = YMM(), YMM()
-			VPERM2F128(U8(0x20), hi[c], lo[c], cols[c])
-			VPERM2F128(U8(0x31), hi[c], lo[c], cols[c+4])
-		}
+		cols := transpose8x8(r)
 		for c := 0; c < 8; c++ {
 			VMOVUPS(cols[c], Mem{Base: d})
 			ADDQ(mr, d)
 		}
 	} else {
-		u := quad(0)
+		u := transposeQuad(r)
 		for c := 0; c < 4; c++ {
 			VMOVUPS(u[c].AsX(), Mem{Base: d})
 			ADDQ(mr, d)
@@ -1164,6 +1288,177 @@ func packAAVX2(rows int) {
 	VZEROUPPER()
 	RET()
 }
+
+// transposeQuad transposes the rows r[0..3] of eight floats: u[c] holds
+// column c in its low half and column c+4 in its high half (unpack pairs of
+// rows, shuffle pairs of pairs).
+func transposeQuad(r []reg.VecVirtual) [4]reg.VecVirtual {
+	t := [4]reg.VecVirtual{YMM(), YMM(), YMM(), YMM()}
+	VUNPCKLPS(r[1], r[0], t[0])
+	VUNPCKHPS(r[1], r[0], t[1])
+	VUNPCKLPS(r[3], r[2], t[2])
+	VUNPCKHPS(r[3], r[2], t[3])
+	u := [4]reg.VecVirtual{YMM(), YMM(), YMM(), YMM()}
+	VSHUFPS(U8(0x44), t[2], t[0], u[0])
+	VSHUFPS(U8(0xEE), t[2], t[0], u[1])
+	VSHUFPS(U8(0x44), t[3], t[1], u[2])
+	VSHUFPS(U8(0xEE), t[3], t[1], u[3])
+	return u
+}
+
+// transpose8x8 returns the columns of the 8x8 block whose rows are r: two
+// quads transposed, then their 128-bit halves swapped.
+func transpose8x8(r []reg.VecVirtual) [8]reg.VecVirtual {
+	lo, hi := transposeQuad(r[:4]), transposeQuad(r[4:])
+	var cols [8]reg.VecVirtual
+	for c := 0; c < 4; c++ {
+		cols[c], cols[c+4] = YMM(), YMM()
+		VPERM2F128(U8(0x20), hi[c], lo[c], cols[c])
+		VPERM2F128(U8(0x31), hi[c], lo[c], cols[c+4])
+	}
+	return cols
+}
+
+// transposeAVX2 emits transposeAVX2, batch matrix transposes in 8x8 blocks
+// (transpose8x8): dst[b*dstep+c*ldd+r] = src[b*sstep+r*lds+c] for b <
+// batch, r < rows and c < cols, strides in elements. The last row block's missing rows are not loaded and
+// its columns are stored under a mask of the rows present (VMASKMOVPS); the
+// last column block's rows are loaded under a mask of the columns present
+// and only those columns stored. It moves a block of channel planes to and
+// from the channel-minor layout of the blocked depthwise convolution, one
+// call each way (the way in a batch of rows, one per row of the planes).
+func transposeAVX2() {
+	name := "transposeAVX2"
+	text(name, "func(dst *float32, ldd int, src *float32, lds int, rows, cols, batch, dstep, sstep int)")
+	Doc(fmt.Sprintf("%s sets dst[b*dstep+c*ldd+r] = src[b*sstep+r*lds+c] for b < batch, r < rows, c < cols (strides in elements), in 8x8 blocks, the partial ones under masks.", name))
+	p := loadParams("dst", "ldd", "src", "lds")
+	dst, ldd, src, lds := p[0], p[1], p[2], p[3]
+	SHLQ(U8(2), ldd)
+	SHLQ(U8(2), lds)
+	rows := GP64()
+	Label(name + "_batch")
+	CMPQ(paramAddr("batch"), Imm(0))
+	JLE(LabelRef(name + "_done"))
+	MOVQ(paramAddr("rows"), rows)
+	// lanesBelow(n) is the mask of lanes i < n%8.
+	lanesBelow := func(n Op) reg.VecVirtual {
+		k := GP64()
+		MOVQ(n, k)
+		ANDQ(U32(7), k)
+		x, m := XMM(), YMM()
+		MOVQ(k, x)
+		VPBROADCASTD(x, m)
+		VPCMPGTD(iota32(), m, m)
+		return m
+	}
+	rm, cm := lanesBelow(rows), lanesBelow(paramAddr("cols"))
+	d0, s0 := GP64(), GP64()
+	MOVQ(dst, d0)
+	MOVQ(src, s0)
+	// block emits the row block at src/dst: every row present (full) or
+	// the rows < rows (< 8) only.
+	block := func(lbl string, full bool) {
+		sp, dp, k := GP64(), GP64(), GP64()
+		MOVQ(src, sp)
+		MOVQ(dst, dp)
+		MOVQ(paramAddr("cols"), k)
+		load := func(tail bool) []reg.VecVirtual {
+			r := make([]reg.VecVirtual, 8)
+			q := GP64()
+			MOVQ(sp, q)
+			for i := range r {
+				r[i] = YMM()
+				VXORPS(r[i], r[i], r[i])
+			}
+			for i := range r {
+				if !full && i > 0 {
+					CMPQ(rows, U32(i))
+					JLE(LabelRef(fmt.Sprintf("%s_%v_loaded", lbl, tail)))
+				}
+				if tail {
+					VMASKMOVPS(Mem{Base: q}, cm, r[i])
+				} else {
+					VMOVUPS(Mem{Base: q}, r[i])
+				}
+				if i < 7 {
+					ADDQ(lds, q)
+				}
+			}
+			Label(fmt.Sprintf("%s_%v_loaded", lbl, tail))
+			return r
+		}
+		store := func(col reg.VecVirtual, q reg.GPVirtual) {
+			if full {
+				VMOVUPS(col, Mem{Base: q})
+			} else {
+				VMASKMOVPS(col, rm, Mem{Base: q})
+			}
+		}
+		Label(lbl + "_cols")
+		CMPQ(k, U32(8))
+		JL(LabelRef(lbl + "_ctail"))
+		cols := transpose8x8(load(false))
+		for c := range cols {
+			store(cols[c], dp)
+			ADDQ(ldd, dp) // after eight, the next column block
+		}
+		ADDQ(U32(32), sp)
+		SUBQ(U32(8), k)
+		JMP(LabelRef(lbl + "_cols"))
+		Label(lbl + "_ctail")
+		TESTQ(k, k)
+		JZ(LabelRef(lbl + "_end"))
+		cols = transpose8x8(load(true))
+		for c := range cols {
+			if c > 0 {
+				CMPQ(k, U32(c))
+				JLE(LabelRef(lbl + "_end"))
+			}
+			store(cols[c], dp)
+			ADDQ(ldd, dp)
+		}
+		Label(lbl + "_end")
+	}
+	Label(name + "_rows")
+	CMPQ(rows, U32(8))
+	JL(LabelRef(name + "_rtail"))
+	block(name+"_f", true)
+	LEAQ(Mem{Base: src, Index: lds, Scale: 8}, src)
+	ADDQ(U32(32), dst)
+	SUBQ(U32(8), rows)
+	JMP(LabelRef(name + "_rows"))
+	Label(name + "_rtail")
+	TESTQ(rows, rows)
+	JZ(LabelRef(name + "_nextb"))
+	block(name+"_p", false)
+	Label(name + "_nextb")
+	// The next batch entry: dst and src from where this one began.
+	MOVQ(paramAddr("dstep"), dst)
+	SHLQ(U8(2), dst)
+	ADDQ(d0, dst)
+	MOVQ(paramAddr("sstep"), src)
+	SHLQ(U8(2), src)
+	ADDQ(s0, src)
+	DECQ(paramAddr("batch"))
+	JMP(LabelRef(name + "_batch"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// iota32 is the 32-byte read-only table of the int32s 0..7.
+func iota32() Mem {
+	if iotaTab == nil {
+		m := GLOBL("iota32", RODATA|NOPTR)
+		for i := 0; i < 8; i++ {
+			DATA(4*i, U32(i))
+		}
+		iotaTab = &m
+	}
+	return *iotaTab
+}
+
+var iotaTab *Mem
 
 // deinterleave8 emits one step of the deinterleave loops: 16 floats at
 // src split into 8 even ones at even and 8 odd ones at odd; the pointers

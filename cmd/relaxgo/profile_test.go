@@ -52,6 +52,19 @@ func TestProfile(t *testing.T) {
 	if !strings.HasPrefix(out, "main: 5 calls, ") {
 		t.Errorf("header: %q", strings.SplitN(out, "\n", 2)[0])
 	}
+	// --by shape: one row per function and argument shapes.
+	stdout.Reset()
+	if code := runProfile([]string{"-n", "2", "--by", "shape", "--allow-missing-params", "--inputs", in, "testdata/calls_head.py"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("--by shape: exit %d: %s", code, stderr.String())
+	}
+	if out := stdout.String(); !strings.Contains(out, "\nkernels.add (4, 4, 4) ") {
+		t.Errorf("--by shape: no row for kernels.add (4, 4, 4) in:\n%s", out)
+	}
+	stderr.Reset()
+	if code := runProfile([]string{"--by", "layer", "--inputs", in, "testdata/calls_head.py"}, &stdout, &stderr); code != 2 ||
+		!strings.Contains(stderr.String(), "--by must be op or shape") {
+		t.Errorf("--by layer: exit %d, stderr %q", code, stderr.String())
+	}
 	stderr.Reset()
 	if code := runProfile([]string{"-n", "0", "--inputs", in, "testdata/calls_head.py"}, &stdout, &stderr); code != 2 ||
 		!strings.HasPrefix(stderr.String(), "relaxgo profile: -n must be at least 1") {
