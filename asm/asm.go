@@ -279,6 +279,36 @@ func MaxPool2x2F32(dst []float32, dstStride int, src []float32, srcStride, rows,
 	}
 }
 
+// MaxPool3x3S2F32 is a 3x3 max pooling at stride 2 without padding, on
+// rows output rows of n values (dstStride apart) from 2*rows+1 source rows
+// of at least 2n+1 values (srcStride apart): dst[r*dstStride+k] is
+// TapMaxF32's maximum from lo over the window's nine taps
+// src[(2r+i)*srcStride+2k+t], i and t from 0 to 2 in row-major order, the
+// same bits at every level. Like MaxPool2x2F32 it reads the window's
+// columns in place, with no split into stride phases. It panics on short
+// slices or overlapping dst and src.
+func MaxPool3x3S2F32(dst []float32, dstStride int, src []float32, srcStride, rows, n int, lo float32) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	if need := (rows-1)*dstStride + n; dstStride < n || len(dst) < need {
+		shortInput("MaxPool3x3S2", "dst", len(dst), need)
+	}
+	if need := 2*rows*srcStride + 2*n + 1; srcStride < 2*n+1 || len(src) < need {
+		shortInput("MaxPool3x3S2", "src", len(src), need)
+	}
+	if overlap(dst[:(rows-1)*dstStride+n], src[:2*rows*srcStride+2*n+1]) {
+		panic("asm: MaxPool3x3S2F32: dst overlaps src")
+	}
+	if level != LevelGo && n >= 8 {
+		asmMaxPool3(&dst[0], dstStride, &src[0], srcStride, rows, n, lo)
+		return
+	}
+	for r := 0; r < rows; r++ {
+		maxPool3Go(dst[r*dstStride:r*dstStride+n], src[2*r*srcStride:], srcStride, lo)
+	}
+}
+
 // overlap reports whether non-empty a and b share memory.
 func overlap(a, b []float32) bool {
 	a0, a1 := uintptr(unsafe.Pointer(&a[0])), uintptr(unsafe.Pointer(&a[len(a)-1]))

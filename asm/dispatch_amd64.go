@@ -216,6 +216,16 @@ func asmMaxPool2(dst *float32, dstStride int, src *float32, srcStride, rows, n i
 	maxPool2F32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, lo)
 }
 
+// asmMaxPool3 runs the 3x3/2 pooling kernel of the widest level n fills
+// (n >= 8); strides are in elements.
+func asmMaxPool3(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) {
+	if level == LevelAVX512 && n >= 16 {
+		maxPool3F32AVX512(dst, 4*dstStride, src, 4*srcStride, rows, n, lo)
+		return
+	}
+	maxPool3F32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, lo)
+}
+
 func asmTapSumChain(dst, base *float32, offs *int, w *float32, ntaps, n int, codes *uint8, sc *float32, nsteps int) {
 	m := avx512Part(n)
 	if m > 0 {

@@ -3646,6 +3646,411 @@ maxPool2F32AVX512_done:
 DATA pairOrder<>+0(SB)/8, $0x0705030106040200
 GLOBL pairOrder<>(SB), RODATA|NOPTR, $8
 
+// func maxPool3F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
+// Requires: AVX, AVX512F
+TEXT ·maxPool3F32AVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+16(FP), CX
+	MOVQ         srcStride+24(FP), DX
+	MOVQ         rows+32(FP), BX
+	MOVQ         n+40(FP), SI
+	VBROADCASTSS lo+48(FP), Z0
+	VPMOVZXBQ    pairOrder<>+0(SB), Z1
+	MOVL         $0x00007fff, DI
+	KMOVW        DI, K1
+
+maxPool3F32AVX512_row:
+	CMPQ BX, $0x00
+	JLE  maxPool3F32AVX512_done
+	MOVQ AX, DI
+	MOVQ CX, R8
+	MOVQ SI, R9
+
+maxPool3F32AVX512_u2:
+	CMPQ            R9, $0x00000020
+	JL              maxPool3F32AVX512_u1
+	VMOVAPS         Z0, Z2
+	VMOVUPS         (R8), Z3
+	VMOVUPS         64(R8), Z4
+	VMOVUPS         8(R8), Z5
+	VMOVUPS.Z       72(R8), K1, Z6
+	VSHUFPS         $0x88, Z4, Z3, Z7
+	VSHUFPS         $0xdd, Z4, Z3, Z3
+	VSHUFPS         $0x88, Z6, Z5, Z4
+	VMAXPS          Z7, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z7, Z7, K2
+	VMOVAPS         Z7, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z3, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z3, Z3, K2
+	VMOVAPS         Z3, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z4, Z2, Z3
+	VMAXPS          Z2, Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
+	VMOVAPS         Z3, Z2
+	VCMPPS          $0x03, Z4, Z4, K2
+	VMOVAPS         Z4, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMOVUPS         (R8)(DX*1), Z3
+	VMOVUPS         64(R8)(DX*1), Z4
+	VMOVUPS         8(R8)(DX*1), Z5
+	VMOVUPS.Z       72(R8)(DX*1), K1, Z6
+	VSHUFPS         $0x88, Z4, Z3, Z7
+	VSHUFPS         $0xdd, Z4, Z3, Z3
+	VSHUFPS         $0x88, Z6, Z5, Z4
+	VMAXPS          Z7, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z7, Z7, K2
+	VMOVAPS         Z7, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z3, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z3, Z3, K2
+	VMOVAPS         Z3, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z4, Z2, Z3
+	VMAXPS          Z2, Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
+	VMOVAPS         Z3, Z2
+	VCMPPS          $0x03, Z4, Z4, K2
+	VMOVAPS         Z4, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMOVUPS         (R8)(DX*2), Z3
+	VMOVUPS         64(R8)(DX*2), Z4
+	VMOVUPS         8(R8)(DX*2), Z5
+	VMOVUPS.Z       72(R8)(DX*2), K1, Z6
+	VSHUFPS         $0x88, Z4, Z3, Z7
+	VSHUFPS         $0xdd, Z4, Z3, Z3
+	VSHUFPS         $0x88, Z6, Z5, Z4
+	VMAXPS          Z7, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z7, Z7, K2
+	VMOVAPS         Z7, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z3, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z3, Z3, K2
+	VMOVAPS         Z3, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z4, Z2, Z3
+	VMAXPS          Z2, Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
+	VMOVAPS         Z3, Z2
+	VCMPPS          $0x03, Z4, Z4, K2
+	VMOVAPS         Z4, K2, Z2
+	VMOVAPS         Z2, Z2
+	VPERMPD         Z2, Z1, Z2
+	VMOVUPS         Z2, (DI)
+	VMOVAPS         Z0, Z2
+	VMOVUPS         128(R8), Z3
+	VMOVUPS         192(R8), Z4
+	VMOVUPS         136(R8), Z5
+	VMOVUPS.Z       200(R8), K1, Z6
+	VSHUFPS         $0x88, Z4, Z3, Z7
+	VSHUFPS         $0xdd, Z4, Z3, Z3
+	VSHUFPS         $0x88, Z6, Z5, Z4
+	VMAXPS          Z7, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z7, Z7, K2
+	VMOVAPS         Z7, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z3, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z3, Z3, K2
+	VMOVAPS         Z3, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z4, Z2, Z3
+	VMAXPS          Z2, Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
+	VMOVAPS         Z3, Z2
+	VCMPPS          $0x03, Z4, Z4, K2
+	VMOVAPS         Z4, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMOVUPS         128(R8)(DX*1), Z3
+	VMOVUPS         192(R8)(DX*1), Z4
+	VMOVUPS         136(R8)(DX*1), Z5
+	VMOVUPS.Z       200(R8)(DX*1), K1, Z6
+	VSHUFPS         $0x88, Z4, Z3, Z7
+	VSHUFPS         $0xdd, Z4, Z3, Z3
+	VSHUFPS         $0x88, Z6, Z5, Z4
+	VMAXPS          Z7, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z7, Z7, K2
+	VMOVAPS         Z7, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z3, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z3, Z3, K2
+	VMOVAPS         Z3, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z4, Z2, Z3
+	VMAXPS          Z2, Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
+	VMOVAPS         Z3, Z2
+	VCMPPS          $0x03, Z4, Z4, K2
+	VMOVAPS         Z4, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMOVUPS         128(R8)(DX*2), Z3
+	VMOVUPS         192(R8)(DX*2), Z4
+	VMOVUPS         136(R8)(DX*2), Z5
+	VMOVUPS.Z       200(R8)(DX*2), K1, Z6
+	VSHUFPS         $0x88, Z4, Z3, Z7
+	VSHUFPS         $0xdd, Z4, Z3, Z3
+	VSHUFPS         $0x88, Z6, Z5, Z4
+	VMAXPS          Z7, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z7, Z7, K2
+	VMOVAPS         Z7, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z3, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z3, Z3, K2
+	VMOVAPS         Z3, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z4, Z2, Z3
+	VMAXPS          Z2, Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
+	VMOVAPS         Z3, Z2
+	VCMPPS          $0x03, Z4, Z4, K2
+	VMOVAPS         Z4, K2, Z2
+	VMOVAPS         Z2, Z2
+	VPERMPD         Z2, Z1, Z2
+	VMOVUPS         Z2, 64(DI)
+	ADDQ            $0x00000080, DI
+	ADDQ            $0x00000100, R8
+	SUBQ            $0x00000020, R9
+	JMP             maxPool3F32AVX512_u2
+
+maxPool3F32AVX512_u1:
+	CMPQ            R9, $0x00000010
+	JL              maxPool3F32AVX512_tail
+	VMOVAPS         Z0, Z2
+	VMOVUPS         (R8), Z3
+	VMOVUPS         64(R8), Z4
+	VMOVUPS         8(R8), Z5
+	VMOVUPS.Z       72(R8), K1, Z6
+	VSHUFPS         $0x88, Z4, Z3, Z7
+	VSHUFPS         $0xdd, Z4, Z3, Z3
+	VSHUFPS         $0x88, Z6, Z5, Z4
+	VMAXPS          Z7, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z7, Z7, K2
+	VMOVAPS         Z7, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z3, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z3, Z3, K2
+	VMOVAPS         Z3, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z4, Z2, Z3
+	VMAXPS          Z2, Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
+	VMOVAPS         Z3, Z2
+	VCMPPS          $0x03, Z4, Z4, K2
+	VMOVAPS         Z4, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMOVUPS         (R8)(DX*1), Z3
+	VMOVUPS         64(R8)(DX*1), Z4
+	VMOVUPS         8(R8)(DX*1), Z5
+	VMOVUPS.Z       72(R8)(DX*1), K1, Z6
+	VSHUFPS         $0x88, Z4, Z3, Z7
+	VSHUFPS         $0xdd, Z4, Z3, Z3
+	VSHUFPS         $0x88, Z6, Z5, Z4
+	VMAXPS          Z7, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z7, Z7, K2
+	VMOVAPS         Z7, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z3, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z3, Z3, K2
+	VMOVAPS         Z3, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z4, Z2, Z3
+	VMAXPS          Z2, Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
+	VMOVAPS         Z3, Z2
+	VCMPPS          $0x03, Z4, Z4, K2
+	VMOVAPS         Z4, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMOVUPS         (R8)(DX*2), Z3
+	VMOVUPS         64(R8)(DX*2), Z4
+	VMOVUPS         8(R8)(DX*2), Z5
+	VMOVUPS.Z       72(R8)(DX*2), K1, Z6
+	VSHUFPS         $0x88, Z4, Z3, Z7
+	VSHUFPS         $0xdd, Z4, Z3, Z3
+	VSHUFPS         $0x88, Z6, Z5, Z4
+	VMAXPS          Z7, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z7, Z7, K2
+	VMOVAPS         Z7, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z3, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z3, Z3, K2
+	VMOVAPS         Z3, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z4, Z2, Z3
+	VMAXPS          Z2, Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
+	VMOVAPS         Z3, Z2
+	VCMPPS          $0x03, Z4, Z4, K2
+	VMOVAPS         Z4, K2, Z2
+	VMOVAPS         Z2, Z2
+	VPERMPD         Z2, Z1, Z2
+	VMOVUPS         Z2, (DI)
+	ADDQ            $0x00000040, DI
+	ADDQ            $0x00000080, R8
+	SUBQ            $0x00000010, R9
+	JMP             maxPool3F32AVX512_u1
+
+maxPool3F32AVX512_tail:
+	TESTQ           R9, R9
+	JZ              maxPool3F32AVX512_next
+	NEGQ            R9
+	ADDQ            $0x00000010, R9
+	SHLQ            $0x02, R9
+	SUBQ            R9, DI
+	SUBQ            R9, R8
+	SUBQ            R9, R8
+	VMOVAPS         Z0, Z2
+	VMOVUPS         (R8), Z3
+	VMOVUPS         64(R8), Z4
+	VMOVUPS         8(R8), Z5
+	VMOVUPS.Z       72(R8), K1, Z6
+	VSHUFPS         $0x88, Z4, Z3, Z7
+	VSHUFPS         $0xdd, Z4, Z3, Z3
+	VSHUFPS         $0x88, Z6, Z5, Z4
+	VMAXPS          Z7, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z7, Z7, K2
+	VMOVAPS         Z7, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z3, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z3, Z3, K2
+	VMOVAPS         Z3, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z4, Z2, Z3
+	VMAXPS          Z2, Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
+	VMOVAPS         Z3, Z2
+	VCMPPS          $0x03, Z4, Z4, K2
+	VMOVAPS         Z4, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMOVUPS         (R8)(DX*1), Z3
+	VMOVUPS         64(R8)(DX*1), Z4
+	VMOVUPS         8(R8)(DX*1), Z5
+	VMOVUPS.Z       72(R8)(DX*1), K1, Z6
+	VSHUFPS         $0x88, Z4, Z3, Z7
+	VSHUFPS         $0xdd, Z4, Z3, Z3
+	VSHUFPS         $0x88, Z6, Z5, Z4
+	VMAXPS          Z7, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z7, Z7, K2
+	VMOVAPS         Z7, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z3, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z3, Z3, K2
+	VMOVAPS         Z3, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z4, Z2, Z3
+	VMAXPS          Z2, Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
+	VMOVAPS         Z3, Z2
+	VCMPPS          $0x03, Z4, Z4, K2
+	VMOVAPS         Z4, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMOVUPS         (R8)(DX*2), Z3
+	VMOVUPS         64(R8)(DX*2), Z4
+	VMOVUPS         8(R8)(DX*2), Z5
+	VMOVUPS.Z       72(R8)(DX*2), K1, Z6
+	VSHUFPS         $0x88, Z4, Z3, Z7
+	VSHUFPS         $0xdd, Z4, Z3, Z3
+	VSHUFPS         $0x88, Z6, Z5, Z4
+	VMAXPS          Z7, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z7, Z7, K2
+	VMOVAPS         Z7, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z3, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VCMPPS          $0x03, Z3, Z3, K2
+	VMOVAPS         Z3, K2, Z2
+	VMOVAPS         Z2, Z2
+	VMAXPS          Z4, Z2, Z3
+	VMAXPS          Z2, Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
+	VMOVAPS         Z3, Z2
+	VCMPPS          $0x03, Z4, Z4, K2
+	VMOVAPS         Z4, K2, Z2
+	VMOVAPS         Z2, Z2
+	VPERMPD         Z2, Z1, Z2
+	VMOVUPS         Z2, (DI)
+
+maxPool3F32AVX512_next:
+	ADDQ dstStride+8(FP), AX
+	ADDQ DX, CX
+	ADDQ DX, CX
+	DECQ BX
+	JMP  maxPool3F32AVX512_row
+
+maxPool3F32AVX512_done:
+	VZEROUPPER
+	RET
+
 // func tapSumChainF32AVX512(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int, codes *uint8, sc *float32, nsteps int)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·tapSumChainF32AVX512(SB), NOSPLIT, $0-72
@@ -10555,6 +10960,458 @@ maxPool2F32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func maxPool3F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
+// Requires: AVX, AVX2, SSE2
+TEXT ·maxPool3F32AVX2(SB), NOSPLIT, $0-52
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+16(FP), CX
+	MOVQ         srcStride+24(FP), DX
+	MOVQ         rows+32(FP), BX
+	MOVQ         n+40(FP), SI
+	VBROADCASTSS lo+48(FP), Y0
+	MOVQ         $0x00000007, DI
+	MOVQ         DI, X1
+	VPBROADCASTD X1, Y1
+	VPCMPGTD     iota32<>+0(SB), Y1, Y1
+
+maxPool3F32AVX2_row:
+	CMPQ BX, $0x00
+	JLE  maxPool3F32AVX2_done
+	MOVQ AX, DI
+	MOVQ CX, R8
+	MOVQ SI, R9
+
+maxPool3F32AVX2_u2:
+	CMPQ       R9, $0x00000010
+	JL         maxPool3F32AVX2_u1
+	VMOVAPS    Y0, Y2
+	VMOVUPS    (R8), Y3
+	VMOVUPS    32(R8), Y4
+	VMOVUPS    8(R8), Y5
+	VMASKMOVPS 40(R8), Y1, Y6
+	VSHUFPS    $0x88, Y4, Y3, Y7
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y7, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y7, Y7, Y5
+	VBLENDVPS  Y5, Y7, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y3, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y3, Y3, Y5
+	VBLENDVPS  Y5, Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y4, Y3
+	VMINPS     Y3, Y2, Y3
+	VMINPS     Y2, Y3, Y2
+	VORPS      Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y4, Y4, Y3
+	VBLENDVPS  Y3, Y4, Y2, Y2
+	VMOVUPS    (R8)(DX*1), Y3
+	VMOVUPS    32(R8)(DX*1), Y4
+	VMOVUPS    8(R8)(DX*1), Y5
+	VMASKMOVPS 40(R8)(DX*1), Y1, Y6
+	VSHUFPS    $0x88, Y4, Y3, Y7
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y7, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y7, Y7, Y5
+	VBLENDVPS  Y5, Y7, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y3, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y3, Y3, Y5
+	VBLENDVPS  Y5, Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y4, Y3
+	VMINPS     Y3, Y2, Y3
+	VMINPS     Y2, Y3, Y2
+	VORPS      Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y4, Y4, Y3
+	VBLENDVPS  Y3, Y4, Y2, Y2
+	VMOVUPS    (R8)(DX*2), Y3
+	VMOVUPS    32(R8)(DX*2), Y4
+	VMOVUPS    8(R8)(DX*2), Y5
+	VMASKMOVPS 40(R8)(DX*2), Y1, Y6
+	VSHUFPS    $0x88, Y4, Y3, Y7
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y7, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y7, Y7, Y5
+	VBLENDVPS  Y5, Y7, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y3, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y3, Y3, Y5
+	VBLENDVPS  Y5, Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y4, Y3
+	VMINPS     Y3, Y2, Y3
+	VMINPS     Y2, Y3, Y2
+	VORPS      Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y4, Y4, Y3
+	VBLENDVPS  Y3, Y4, Y2, Y2
+	VPERMPD    $0xd8, Y2, Y2
+	VMOVUPS    Y2, (DI)
+	VMOVAPS    Y0, Y2
+	VMOVUPS    64(R8), Y3
+	VMOVUPS    96(R8), Y4
+	VMOVUPS    72(R8), Y5
+	VMASKMOVPS 104(R8), Y1, Y6
+	VSHUFPS    $0x88, Y4, Y3, Y7
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y7, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y7, Y7, Y5
+	VBLENDVPS  Y5, Y7, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y3, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y3, Y3, Y5
+	VBLENDVPS  Y5, Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y4, Y3
+	VMINPS     Y3, Y2, Y3
+	VMINPS     Y2, Y3, Y2
+	VORPS      Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y4, Y4, Y3
+	VBLENDVPS  Y3, Y4, Y2, Y2
+	VMOVUPS    64(R8)(DX*1), Y3
+	VMOVUPS    96(R8)(DX*1), Y4
+	VMOVUPS    72(R8)(DX*1), Y5
+	VMASKMOVPS 104(R8)(DX*1), Y1, Y6
+	VSHUFPS    $0x88, Y4, Y3, Y7
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y7, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y7, Y7, Y5
+	VBLENDVPS  Y5, Y7, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y3, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y3, Y3, Y5
+	VBLENDVPS  Y5, Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y4, Y3
+	VMINPS     Y3, Y2, Y3
+	VMINPS     Y2, Y3, Y2
+	VORPS      Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y4, Y4, Y3
+	VBLENDVPS  Y3, Y4, Y2, Y2
+	VMOVUPS    64(R8)(DX*2), Y3
+	VMOVUPS    96(R8)(DX*2), Y4
+	VMOVUPS    72(R8)(DX*2), Y5
+	VMASKMOVPS 104(R8)(DX*2), Y1, Y6
+	VSHUFPS    $0x88, Y4, Y3, Y7
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y7, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y7, Y7, Y5
+	VBLENDVPS  Y5, Y7, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y3, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y3, Y3, Y5
+	VBLENDVPS  Y5, Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y4, Y3
+	VMINPS     Y3, Y2, Y3
+	VMINPS     Y2, Y3, Y2
+	VORPS      Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y4, Y4, Y3
+	VBLENDVPS  Y3, Y4, Y2, Y2
+	VPERMPD    $0xd8, Y2, Y2
+	VMOVUPS    Y2, 32(DI)
+	ADDQ       $0x00000040, DI
+	ADDQ       $0x00000080, R8
+	SUBQ       $0x00000010, R9
+	JMP        maxPool3F32AVX2_u2
+
+maxPool3F32AVX2_u1:
+	CMPQ       R9, $0x00000008
+	JL         maxPool3F32AVX2_tail
+	VMOVAPS    Y0, Y2
+	VMOVUPS    (R8), Y3
+	VMOVUPS    32(R8), Y4
+	VMOVUPS    8(R8), Y5
+	VMASKMOVPS 40(R8), Y1, Y6
+	VSHUFPS    $0x88, Y4, Y3, Y7
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y7, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y7, Y7, Y5
+	VBLENDVPS  Y5, Y7, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y3, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y3, Y3, Y5
+	VBLENDVPS  Y5, Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y4, Y3
+	VMINPS     Y3, Y2, Y3
+	VMINPS     Y2, Y3, Y2
+	VORPS      Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y4, Y4, Y3
+	VBLENDVPS  Y3, Y4, Y2, Y2
+	VMOVUPS    (R8)(DX*1), Y3
+	VMOVUPS    32(R8)(DX*1), Y4
+	VMOVUPS    8(R8)(DX*1), Y5
+	VMASKMOVPS 40(R8)(DX*1), Y1, Y6
+	VSHUFPS    $0x88, Y4, Y3, Y7
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y7, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y7, Y7, Y5
+	VBLENDVPS  Y5, Y7, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y3, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y3, Y3, Y5
+	VBLENDVPS  Y5, Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y4, Y3
+	VMINPS     Y3, Y2, Y3
+	VMINPS     Y2, Y3, Y2
+	VORPS      Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y4, Y4, Y3
+	VBLENDVPS  Y3, Y4, Y2, Y2
+	VMOVUPS    (R8)(DX*2), Y3
+	VMOVUPS    32(R8)(DX*2), Y4
+	VMOVUPS    8(R8)(DX*2), Y5
+	VMASKMOVPS 40(R8)(DX*2), Y1, Y6
+	VSHUFPS    $0x88, Y4, Y3, Y7
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y7, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y7, Y7, Y5
+	VBLENDVPS  Y5, Y7, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y3, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y3, Y3, Y5
+	VBLENDVPS  Y5, Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y4, Y3
+	VMINPS     Y3, Y2, Y3
+	VMINPS     Y2, Y3, Y2
+	VORPS      Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y4, Y4, Y3
+	VBLENDVPS  Y3, Y4, Y2, Y2
+	VPERMPD    $0xd8, Y2, Y2
+	VMOVUPS    Y2, (DI)
+	ADDQ       $0x00000020, DI
+	ADDQ       $0x00000040, R8
+	SUBQ       $0x00000008, R9
+	JMP        maxPool3F32AVX2_u1
+
+maxPool3F32AVX2_tail:
+	TESTQ      R9, R9
+	JZ         maxPool3F32AVX2_next
+	NEGQ       R9
+	ADDQ       $0x00000008, R9
+	SHLQ       $0x02, R9
+	SUBQ       R9, DI
+	SUBQ       R9, R8
+	SUBQ       R9, R8
+	VMOVAPS    Y0, Y2
+	VMOVUPS    (R8), Y3
+	VMOVUPS    32(R8), Y4
+	VMOVUPS    8(R8), Y5
+	VMASKMOVPS 40(R8), Y1, Y6
+	VSHUFPS    $0x88, Y4, Y3, Y7
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y7, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y7, Y7, Y5
+	VBLENDVPS  Y5, Y7, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y3, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y3, Y3, Y5
+	VBLENDVPS  Y5, Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y4, Y3
+	VMINPS     Y3, Y2, Y3
+	VMINPS     Y2, Y3, Y2
+	VORPS      Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y4, Y4, Y3
+	VBLENDVPS  Y3, Y4, Y2, Y2
+	VMOVUPS    (R8)(DX*1), Y3
+	VMOVUPS    32(R8)(DX*1), Y4
+	VMOVUPS    8(R8)(DX*1), Y5
+	VMASKMOVPS 40(R8)(DX*1), Y1, Y6
+	VSHUFPS    $0x88, Y4, Y3, Y7
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y7, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y7, Y7, Y5
+	VBLENDVPS  Y5, Y7, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y3, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y3, Y3, Y5
+	VBLENDVPS  Y5, Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y4, Y3
+	VMINPS     Y3, Y2, Y3
+	VMINPS     Y2, Y3, Y2
+	VORPS      Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y4, Y4, Y3
+	VBLENDVPS  Y3, Y4, Y2, Y2
+	VMOVUPS    (R8)(DX*2), Y3
+	VMOVUPS    32(R8)(DX*2), Y4
+	VMOVUPS    8(R8)(DX*2), Y5
+	VMASKMOVPS 40(R8)(DX*2), Y1, Y6
+	VSHUFPS    $0x88, Y4, Y3, Y7
+	VSHUFPS    $0xdd, Y4, Y3, Y3
+	VSHUFPS    $0x88, Y6, Y5, Y4
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y7, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y7, Y7, Y5
+	VBLENDVPS  Y5, Y7, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y3, Y5
+	VMINPS     Y5, Y2, Y5
+	VMINPS     Y2, Y5, Y2
+	VORPS      Y5, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y3, Y3, Y5
+	VBLENDVPS  Y5, Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y4, Y3
+	VMINPS     Y3, Y2, Y3
+	VMINPS     Y2, Y3, Y2
+	VORPS      Y3, Y2, Y2
+	VXORPS     c32_80000000<>+0(SB), Y2, Y2
+	VCMPPS     $0x03, Y4, Y4, Y3
+	VBLENDVPS  Y3, Y4, Y2, Y2
+	VPERMPD    $0xd8, Y2, Y2
+	VMOVUPS    Y2, (DI)
+
+maxPool3F32AVX2_next:
+	ADDQ dstStride+8(FP), AX
+	ADDQ DX, CX
+	ADDQ DX, CX
+	DECQ BX
+	JMP  maxPool3F32AVX2_row
+
+maxPool3F32AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA iota32<>+0(SB)/4, $0x00000000
+DATA iota32<>+4(SB)/4, $0x00000001
+DATA iota32<>+8(SB)/4, $0x00000002
+DATA iota32<>+12(SB)/4, $0x00000003
+DATA iota32<>+16(SB)/4, $0x00000004
+DATA iota32<>+20(SB)/4, $0x00000005
+DATA iota32<>+24(SB)/4, $0x00000006
+DATA iota32<>+28(SB)/4, $0x00000007
+GLOBL iota32<>(SB), RODATA|NOPTR, $32
+
 // func tapSumChainF32AVX2(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int, codes *uint8, sc *float32, nsteps int)
 // Requires: AVX
 TEXT ·tapSumChainF32AVX2(SB), NOSPLIT, $0-72
@@ -15018,16 +15875,6 @@ transposeAVX2_nextb:
 transposeAVX2_done:
 	VZEROUPPER
 	RET
-
-DATA iota32<>+0(SB)/4, $0x00000000
-DATA iota32<>+4(SB)/4, $0x00000001
-DATA iota32<>+8(SB)/4, $0x00000002
-DATA iota32<>+12(SB)/4, $0x00000003
-DATA iota32<>+16(SB)/4, $0x00000004
-DATA iota32<>+20(SB)/4, $0x00000005
-DATA iota32<>+24(SB)/4, $0x00000006
-DATA iota32<>+28(SB)/4, $0x00000007
-GLOBL iota32<>(SB), RODATA|NOPTR, $32
 
 // func sgemmKernelAVX512(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 // Requires: AVX, AVX512DQ, AVX512F

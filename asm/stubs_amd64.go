@@ -165,6 +165,11 @@ func maxRowF32AVX512(x *float32, n int, m *float32) int
 //go:noescape
 func maxPool2F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
 
+// maxPool3F32AVX512 computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the running maximum from lo (a NaN tap replaces it, else Go's max) of elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2, in that order; n >= 16 and dst and src do not overlap.
+//
+//go:noescape
+func maxPool3F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
+
 // tapSumChainF32AVX512 computes dst[i] = the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of 16, ntaps >= 1 and every code is below 9.
 //
 //go:noescape
@@ -350,6 +355,11 @@ func maxRowF32AVX2(x *float32, n int, m *float32) int
 //
 //go:noescape
 func maxPool2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
+
+// maxPool3F32AVX2 computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the running maximum from lo (a NaN tap replaces it, else Go's max) of elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2, in that order; n >= 8 and dst and src do not overlap.
+//
+//go:noescape
+func maxPool3F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
 
 // tapSumChainF32AVX2 computes dst[i] = the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of 8, ntaps >= 1 and every code is below 9.
 //

@@ -168,3 +168,69 @@ func TestMaxPool2x2(t *testing.T) {
 		func() { MaxPool2x2F32(s[20:28], 8, s[16:], 16, 1, 8, 0) },      // overlap
 	)
 }
+
+// TestMaxPool3x3S2 checks MaxPool3x3S2F32 at every level against TapMaxF32's
+// twin on the nine taps (its even outputs), with NaN payloads, signed
+// zeros and infinities among the inputs, padded strides whose gaps must
+// stay untouched, guard bands and the source ending right after the last
+// window.
+func TestMaxPool3x3S2(t *testing.T) {
+	r := rand.New(rand.NewSource(13))
+	specials := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
+		math.Float32frombits(0x7fc00001), math.Float32frombits(0xffc00123), math.Float32frombits(0x7fa00000), 1e-45}
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			for _, lo := range []float32{float32(math.Inf(-1)), -math.MaxFloat32} {
+				for _, rows := range []int{1, 2, 5} {
+					for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 55, 100} {
+						for _, pad := range []int{0, 3} {
+							ss, ds := 2*n+1+pad, n+2*pad
+							src := make([]float32, 2*rows*ss+2*n+1)
+							for i := range src {
+								src[i] = float32(r.NormFloat64())
+								if r.Intn(5) == 0 {
+									src[i] = specials[r.Intn(len(specials))]
+								}
+							}
+							off := r.Intn(4)
+							buf, dst := guarded((rows-1)*ds+n, off)
+							MaxPool3x3S2F32(dst, ds, src, ss, rows, n, lo)
+							want := make([]float32, n)
+							all := make([]float32, 2*n-1)
+							for y := 0; y < rows; y++ {
+								var offs []int
+								for i := 0; i < 3; i++ {
+									for k := 0; k < 3; k++ {
+										offs = append(offs, (2*y+i)*ss+k)
+									}
+								}
+								tapMaxGo(all, src, offs, lo)
+								for x := range want {
+									want[x] = all[2*x]
+								}
+								for x := 0; x < n; x++ {
+									if g, w := math.Float32bits(dst[y*ds+x]), math.Float32bits(want[x]); g != w {
+										t.Fatalf("%s rows=%d n=%d pad=%d: [%d][%d] %#x, want %#x", l, rows, n, pad, y, x, g, w)
+									}
+								}
+								for x := n; x < ds && y < rows-1; x++ {
+									if math.Float32bits(dst[y*ds+x]) != math.Float32bits(sentinel) {
+										t.Fatalf("%s rows=%d n=%d pad=%d: wrote the gap after row %d", l, rows, n, pad, y)
+									}
+								}
+							}
+							checkGuards(t, l.String(), buf, len(dst), off)
+						}
+					}
+				}
+			}
+			s := make([]float32, 64)
+			mustPanic(t, "MaxPool3x3S2F32",
+				func() { MaxPool3x3S2F32(make([]float32, 7), 8, s, 17, 1, 8, 0) }, // short dst
+				func() { MaxPool3x3S2F32(make([]float32, 8), 8, s, 17, 2, 8, 0) }, // short src
+				func() { MaxPool3x3S2F32(make([]float32, 8), 8, s, 16, 1, 8, 0) }, // srcStride < 2n+1
+				func() { MaxPool3x3S2F32(s[40:48], 8, s, 17, 1, 8, 0) },           // overlap
+			)
+		})
+	}
+}

@@ -336,10 +336,10 @@ func TestTransposeBatch(t *testing.T) {
 	r := rand.New(rand.NewSource(37))
 	for _, l := range levels() {
 		withLevel(t, l, func() {
-			for _, c := range []struct{ planes, h, w, pad int }{{16, 7, 7, 1}, {8, 14, 14, 1}, {13, 3, 9, 2}, {3, 5, 1, 0}, {17, 2, 20, 1}} {
+			for _, c := range []struct{ planes, h, w, pad int }{{16, 7, 7, 1}, {8, 14, 14, 1}, {13, 3, 9, 2}, {3, 5, 1, 0}, {17, 2, 20, 1}, {16, 3, 40, 1}, {32, 2, 33, 0}} {
 				lanes := 16
 				if c.planes > lanes {
-					lanes = 24
+					lanes = (c.planes + 7) / 8 * 8
 				}
 				src := make([]float32, c.planes*c.h*c.w)
 				for i := range src {

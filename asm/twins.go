@@ -127,6 +127,20 @@ func maxPool2Go(dst, up, down []float32, lo float32) {
 	}
 }
 
+// maxPool3Go is one output row of MaxPool3x3S2F32 from the three source
+// rows at src, stride apart.
+func maxPool3Go(dst, src []float32, stride int, lo float32) {
+	for k := range dst {
+		m := lo
+		for i := 0; i < 3; i++ {
+			for t := 0; t < 3; t++ {
+				m = maxNaN(m, src[i*stride+2*k+t])
+			}
+		}
+		dst[k] = m
+	}
+}
+
 // deinterleave2Go is one row of Deinterleave2RowsF32: even[k] = src[2k],
 // odd[k] = src[2k+1].
 func deinterleave2Go(even, odd, src []float32) {

@@ -82,7 +82,8 @@ func TestMaxPoolNCHWFastPath(t *testing.T) {
 // asm.TapMaxF32) with the scalar loops, bit for bit (NaN payloads, signed
 // zeros, -Inf), over random geometries: kernel sizes, strides 1-3,
 // dilations, asymmetric padding, ceil mode, batches, at 1 and 2 threads;
-// every fourth is the common 2x2 window at stride 2 (planesPairs).
+// every fourth is the common 2x2 window at stride 2 (planesPairs), and
+// another fourth the 3x3 window at stride 2 (pool3x3S2), padded or not.
 func TestMaxPoolTapMatchesScalar(t *testing.T) {
 	defer SetNumThreads(0)
 	defer func() { poolMaxVector = true }()
@@ -95,6 +96,16 @@ func TestMaxPoolTapMatchesScalar(t *testing.T) {
 			// The 2x2, stride-2 window (planesPairs).
 			a = Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}, Dilation: []int64{1, 1}, Padding: []int64{0, 0, 0, 0}}
 			h, w = 2+r.Intn(20), 2+r.Intn(40)
+		}
+		if it%4 == 1 {
+			// The 3x3, stride-2 window (pool3x3S2): read in place without
+			// padding; from a padded plane with it, or in ceil mode when
+			// the last windows leave the plane.
+			a = Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, Dilation: []int64{1, 1}, Padding: []int64{0, 0, 0, 0}, CeilMode: r.Intn(2) == 0}
+			if r.Intn(2) == 0 {
+				a.Padding = []int64{int64(r.Intn(2)), int64(r.Intn(2)), int64(r.Intn(2)), int64(r.Intn(2))}
+			}
+			h, w = 3+r.Intn(20), 3+r.Intn(40)
 		}
 		x := randT(t, int64(it), []int64{int64(1 + r.Intn(2)), int64(1 + r.Intn(5)), int64(h), int64(w)}, f32, -4, 4)
 		xs := x.Float32s()

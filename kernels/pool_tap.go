@@ -23,6 +23,8 @@ type maxPoolTapJob struct {
 	fn      func(lo, hi int)
 	scratch sync.Pool // *dwScratch
 	pairs   bool      // a 2x2, stride-2 window without padding (pool2x2Pairs)
+	threes  bool      // a 3x3, stride-2 undilated window (pool3x3S2)
+	inPlace bool      // threes, read in place: no padding, every window inside
 }
 
 // pool2x2Pairs reports whether g is a 2x2 window at stride 2 without
@@ -31,6 +33,15 @@ type maxPoolTapJob struct {
 func pool2x2Pairs(g *pool2dGeom) bool {
 	return g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2 && g.dh == 1 && g.dw == 1 &&
 		g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 && g.ow == g.w/2 && g.oh == g.h/2
+}
+
+// pool3x3S2 reports whether g is a 3x3 window at stride 2 without
+// dilation, which asm.MaxPool3x3S2F32 pools (SqueezeNet's and ResNet's
+// pools), and whether it reads the plane in place: no padding, and every
+// window inside the plane (ceil mode's last windows may not be).
+func pool3x3S2(g *pool2dGeom) (ok, inPlace bool) {
+	ok = g.kh == 3 && g.kw == 3 && g.sh == 2 && g.sw == 2 && g.dh == 1 && g.dw == 1
+	return ok, ok && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 && 2*g.oh+1 <= g.h && 2*g.ow+1 <= g.w
 }
 
 var maxPoolTapPool = sync.Pool{New: func() any {
@@ -44,11 +55,18 @@ func maxPoolTap(g *pool2dGeom, o, x []float32, lowest float32) {
 	j := maxPoolTapPool.Get().(*maxPoolTapJob)
 	j.g, j.o, j.x, j.lo = *g, o, x, lowest
 	j.pairs = pool2x2Pairs(g)
-	if !j.pairs {
+	j.threes, j.inPlace = pool3x3S2(g)
+	if !j.pairs && !j.inPlace {
 		// The padded extent covers every window, ceil mode's last ones too.
 		hp := max(g.h+g.pt+g.pb, (g.oh-1)*g.sh+(g.kh-1)*g.dh+1)
 		wp := max(g.w+g.pl+g.pr, (g.ow-1)*g.sw+(g.kw-1)*g.dw+1)
-		j.ph.plan(g.h, g.w, g.pt, g.pl, hp, wp, g.sh, g.sw, g.kh, g.kw, g.dh, g.dw, g.oh)
+		if j.threes {
+			// One -Inf padded plane, no split: asm.MaxPool3x3S2F32 reads
+			// the window's columns in place.
+			j.ph.plan(g.h, g.w, g.pt, g.pl, hp, wp, 1, 1, 1, 1, 1, 1, hp)
+		} else {
+			j.ph.plan(g.h, g.w, g.pt, g.pl, hp, wp, g.sh, g.sw, g.kh, g.kw, g.dh, g.dw, g.oh)
+		}
 	}
 	planes := g.n * g.c
 	if NumThreads() <= 1 || planes*g.oh*g.ow*g.kh*g.kw < parThreshold {
@@ -64,6 +82,16 @@ func maxPoolTap(g *pool2dGeom, o, x []float32, lowest float32) {
 func (j *maxPoolTapJob) planes(lo, hi int) {
 	if j.pairs {
 		j.planesPairs(lo, hi)
+		return
+	}
+	if j.inPlace {
+		// The window's rows read in place, as planesPairs does.
+		g, sub := &j.g, j.g.oh*j.g.ow
+		for pl := lo; pl < hi; pl++ {
+			n, c := pl/g.c, pl%g.c
+			xb, ob := n*g.xsN+c*g.xsC, n*g.osN+c*g.osC
+			asm.MaxPool3x3S2F32(j.o[ob:ob+sub], g.ow, j.x[xb:xb+2*g.oh*g.w+2*g.ow+1], g.w, g.oh, g.ow, j.lo)
+		}
 		return
 	}
 	g, ph := &j.g, &j.ph
@@ -84,8 +112,12 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 		n, c := pl/g.c, pl%g.c
 		xb := n*g.xsN + c*g.xsC
 		ph.loadReuse(sc, p, j.x[xb:xb+g.h*g.w], inf)
-		asm.TapMaxF32(f, p, ph.offs, j.lo)
 		ob := n*g.osN + c*g.osC
+		if j.threes {
+			asm.MaxPool3x3S2F32(j.o[ob:ob+g.oh*g.ow], g.ow, p, ph.wq, g.oh, g.ow, j.lo)
+			continue
+		}
+		asm.TapMaxF32(f, p, ph.offs, j.lo)
 		for y := 0; y < g.oh; y++ {
 			copy(j.o[ob+y*g.osH:ob+y*g.osH+g.ow], f[y*ph.wq:y*ph.wq+g.ow])
 		}

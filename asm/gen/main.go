@@ -138,6 +138,7 @@ func main() {
 		reductionKernels(s)
 		maxRowKernels(s)
 		maxPool2Kernels(s)
+		maxPool3Kernels(s)
 		tapSumChainKernels(s)
 		dwNCKernels(s)
 		dwNC3x3Kernels(s)
@@ -550,6 +551,91 @@ func maxPool2Kernels(s isa) {
 			emitMaxNaN(s, lov, taps[0], acc)
 			for _, t := range taps[1:] {
 				emitMaxNaN(s, acc, t, acc)
+			}
+			if s.avx512 {
+				VPERMPD(acc, idx, acc)
+			} else {
+				VPERMPD(U8(0xD8), acc, acc) // 64-bit pairs 0 2 1 3
+			}
+			VMOVUPS(acc, mem(d, v*s.bytes))
+		}
+	}
+	rowLoop(s, name, rows, n, []reg.GPVirtual{dst, src}, 2, 2, func(u int, _ string, p []reg.GPVirtual) {
+		body(u, p[0], p[1])
+	}, func() {
+		ADDQ(paramAddr("dstStride"), dst)
+		ADDQ(ss, src)
+		ADDQ(ss, src)
+	})
+}
+
+// maxPool3Kernels emits the 3x3, stride-2 max pooling of rows output rows
+// (n >= one vector of outputs per row; strides in bytes, the source rows
+// of output row r at src+2r*srcStride, +srcStride and +2*srcStride) read in
+// place: per source row, the even columns 2k, the odd ones 2k+1 and the
+// even ones two further on (2k+2) come from two shuffles of two vectors
+// each (maxPool2Kernels' even/odd split; the window's second pair of
+// vectors starts two columns on and its last lane, one column past the
+// window, is not loaded). The nine taps go through TapMaxF32's step in
+// row-major order in the shuffled lane order, which one permutation then
+// restores. Rows run in rowLoop (a row's last partial vector recomputes
+// outputs from src; dst and src do not overlap).
+func maxPool3Kernels(s isa) {
+	name := "maxPool3F32" + s.suffix
+	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, lo float32)")
+	Doc(fmt.Sprintf("%s computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the running maximum from lo (a NaN tap replaces it, else Go's max) of elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2, in that order; n >= %d and dst and src do not overlap.", name, s.lanes))
+	p := loadParams("dst", "src", "srcStride", "rows", "n")
+	dst, src, ss, rows, n := p[0], p[1], p[2], p[3], p[4]
+	lov := s.vec()
+	VBROADCASTSS(paramAddr("lo"), lov)
+	var idx, lastOut reg.VecVirtual
+	var kLast reg.OpmaskVirtual
+	if s.avx512 {
+		idx = s.vec()
+		VPMOVZXBQ(pairOrder(), idx)
+		kLast = K()
+		m := GP32()
+		MOVL(U32(0x7fff), m)
+		KMOVW(m, kLast)
+	} else {
+		// Lanes 0-6: the last is one column past the window.
+		k := GP64()
+		MOVQ(U32(7), k)
+		x := XMM()
+		lastOut = YMM()
+		MOVQ(k, x)
+		VPBROADCASTD(x, lastOut)
+		VPCMPGTD(iota32(), lastOut, lastOut)
+	}
+	body := func(u int, d, x reg.GPVirtual) {
+		for v := 0; v < u; v++ {
+			off := 2 * v * s.bytes
+			acc := s.vec()
+			VMOVAPS(lov, acc)
+			for i := 0; i < 3; i++ {
+				at := func(disp int) Mem {
+					m := Mem{Base: x, Disp: off + disp}
+					if i > 0 {
+						m.Index, m.Scale = ss, uint8(i)
+					}
+					return m
+				}
+				a, b, c, e := s.vec(), s.vec(), s.vec(), s.vec()
+				VMOVUPS(at(0), a)
+				VMOVUPS(at(s.bytes), b)
+				VMOVUPS(at(8), c)
+				if s.avx512 {
+					VMOVUPS_Z(at(s.bytes+8), kLast, e)
+				} else {
+					VMASKMOVPS(at(s.bytes+8), lastOut, e)
+				}
+				taps := [3]reg.VecVirtual{s.vec(), s.vec(), s.vec()}
+				VSHUFPS(U8(0x88), b, a, taps[0]) // columns 2k
+				VSHUFPS(U8(0xDD), b, a, taps[1]) // columns 2k+1
+				VSHUFPS(U8(0x88), e, c, taps[2]) // columns 2k+2
+				for _, t := range taps {
+					emitMaxNaN(s, acc, t, acc)
+				}
 			}
 			if s.avx512 {
 				VPERMPD(acc, idx, acc)
