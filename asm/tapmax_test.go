@@ -124,13 +124,7 @@ func TestMaxPool2x2(t *testing.T) {
 			for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 47, 64, 100} {
 				for _, pad := range []int{0, 3} {
 					ss, ds := 2*n+pad, n+2*pad
-					src := make([]float32, (2*rows-1)*ss+2*n)
-					for i := range src {
-						src[i] = float32(r.NormFloat64())
-						if r.Intn(5) == 0 {
-							src[i] = specials[r.Intn(len(specials))]
-						}
-					}
+					src := poolSource(r, (2*rows-1)*ss+2*n, specials)
 					off := r.Intn(4)
 					buf, dst := guarded((rows-1)*ds+n, off)
 					MaxPool2x2F32(dst, ds, src, ss, rows, n, lo)
@@ -168,13 +162,7 @@ func TestMaxPool3x3S2(t *testing.T) {
 					for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 55, 100} {
 						for _, pad := range []int{0, 3} {
 							ss, ds := 2*n+1+pad, n+2*pad
-							src := make([]float32, 2*rows*ss+2*n+1)
-							for i := range src {
-								src[i] = float32(r.NormFloat64())
-								if r.Intn(5) == 0 {
-									src[i] = specials[r.Intn(len(specials))]
-								}
-							}
+							src := poolSource(r, 2*rows*ss+2*n+1, specials)
 							off := r.Intn(4)
 							buf, dst := guarded((rows-1)*ds+n, off)
 							MaxPool3x3S2F32(dst, ds, src, ss, rows, n, lo)
@@ -224,4 +212,17 @@ func checkPooledRows(t *testing.T, what string, dst []float32, ds, rows, n int, 
 			}
 		}
 	}
+}
+
+// poolSource returns n normal values, a fifth of them replaced by one of
+// specials.
+func poolSource(r *rand.Rand, n int, specials []float32) []float32 {
+	src := make([]float32, n)
+	for i := range src {
+		src[i] = float32(r.NormFloat64())
+		if r.Intn(5) == 0 {
+			src[i] = specials[r.Intn(len(specials))]
+		}
+	}
+	return src
 }
