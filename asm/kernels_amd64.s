@@ -3655,9 +3655,9 @@ TEXT ·maxPool3F32AVX512(SB), NOSPLIT, $0-52
 	MOVQ         rows+32(FP), BX
 	MOVQ         n+40(FP), SI
 	VBROADCASTSS lo+48(FP), Z0
-	VPMOVZXBQ    pairOrder<>+0(SB), Z1
 	MOVL         $0x00007fff, DI
 	KMOVW        DI, K1
+	VPMOVZXBQ    pairOrder<>+0(SB), Z1
 
 maxPool3F32AVX512_row:
 	CMPQ BX, $0x00

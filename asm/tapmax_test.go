@@ -1,6 +1,7 @@
 package asm
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"testing"
@@ -123,38 +124,14 @@ func TestMaxPool2x2(t *testing.T) {
 			for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 47, 64, 100} {
 				for _, pad := range []int{0, 3} {
 					ss, ds := 2*n+pad, n+2*pad
-					src := make([]float32, (2*rows-1)*ss+2*n)
-					for i := range src {
-						src[i] = float32(r.NormFloat64())
-						if r.Intn(5) == 0 {
-							src[i] = specials[r.Intn(len(specials))]
-						}
-					}
+					src := poolSource(r, (2*rows-1)*ss+2*n, specials)
 					off := r.Intn(4)
 					buf, dst := guarded((rows-1)*ds+n, off)
 					MaxPool2x2F32(dst, ds, src, ss, rows, n, lo)
-					want := make([]float32, n)
-					for y := 0; y < rows; y++ {
+					checkPooledRows(t, fmt.Sprintf("%s rows=%d n=%d pad=%d", l, rows, n, pad), dst, ds, rows, n, src, lo, func(y int) []int {
 						up := 2 * y * ss
-						offs := []int{up, up + 1, up + ss, up + ss + 1}
-						// Tap k of output x reads src[offs[k]+2x]: TapMaxF32's
-						// index runs over every column, so take its even outputs.
-						all := make([]float32, 2*n-1)
-						tapMaxGo(all, src, offs, lo)
-						for x := range want {
-							want[x] = all[2*x]
-						}
-						for x := 0; x < n; x++ {
-							if g, w := math.Float32bits(dst[y*ds+x]), math.Float32bits(want[x]); g != w {
-								t.Fatalf("%s rows=%d n=%d pad=%d: [%d][%d] %#x, want %#x", l, rows, n, pad, y, x, g, w)
-							}
-						}
-						for x := n; x < ds && y < rows-1; x++ {
-							if math.Float32bits(dst[y*ds+x]) != math.Float32bits(sentinel) {
-								t.Fatalf("%s rows=%d n=%d pad=%d: wrote the gap after row %d", l, rows, n, pad, y)
-							}
-						}
-					}
+						return []int{up, up + 1, up + ss, up + ss + 1}
+					})
 					checkGuards(t, l.String(), buf, len(dst), off)
 				}
 			}
@@ -185,40 +162,19 @@ func TestMaxPool3x3S2(t *testing.T) {
 					for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 55, 100} {
 						for _, pad := range []int{0, 3} {
 							ss, ds := 2*n+1+pad, n+2*pad
-							src := make([]float32, 2*rows*ss+2*n+1)
-							for i := range src {
-								src[i] = float32(r.NormFloat64())
-								if r.Intn(5) == 0 {
-									src[i] = specials[r.Intn(len(specials))]
-								}
-							}
+							src := poolSource(r, 2*rows*ss+2*n+1, specials)
 							off := r.Intn(4)
 							buf, dst := guarded((rows-1)*ds+n, off)
 							MaxPool3x3S2F32(dst, ds, src, ss, rows, n, lo)
-							want := make([]float32, n)
-							all := make([]float32, 2*n-1)
-							for y := 0; y < rows; y++ {
+							checkPooledRows(t, fmt.Sprintf("%s rows=%d n=%d pad=%d", l, rows, n, pad), dst, ds, rows, n, src, lo, func(y int) []int {
 								var offs []int
 								for i := 0; i < 3; i++ {
 									for k := 0; k < 3; k++ {
 										offs = append(offs, (2*y+i)*ss+k)
 									}
 								}
-								tapMaxGo(all, src, offs, lo)
-								for x := range want {
-									want[x] = all[2*x]
-								}
-								for x := 0; x < n; x++ {
-									if g, w := math.Float32bits(dst[y*ds+x]), math.Float32bits(want[x]); g != w {
-										t.Fatalf("%s rows=%d n=%d pad=%d: [%d][%d] %#x, want %#x", l, rows, n, pad, y, x, g, w)
-									}
-								}
-								for x := n; x < ds && y < rows-1; x++ {
-									if math.Float32bits(dst[y*ds+x]) != math.Float32bits(sentinel) {
-										t.Fatalf("%s rows=%d n=%d pad=%d: wrote the gap after row %d", l, rows, n, pad, y)
-									}
-								}
-							}
+								return offs
+							})
 							checkGuards(t, l.String(), buf, len(dst), off)
 						}
 					}
@@ -233,4 +189,40 @@ func TestMaxPool3x3S2(t *testing.T) {
 			)
 		})
 	}
+}
+
+// checkPooledRows checks the rows rows of n pooled outputs in dst (ds
+// apart) against TapMaxF32's twin on src from lo, output row y's taps at
+// taps(y) plus twice the output column (the twin's index runs over every
+// column, so its even outputs are the stride-2 windows'), and that the gaps
+// between rows still hold the sentinel.
+func checkPooledRows(t *testing.T, what string, dst []float32, ds, rows, n int, src []float32, lo float32, taps func(y int) []int) {
+	t.Helper()
+	all := make([]float32, 2*n-1)
+	for y := 0; y < rows; y++ {
+		tapMaxGo(all, src, taps(y), lo)
+		for x := 0; x < n; x++ {
+			if g, w := math.Float32bits(dst[y*ds+x]), math.Float32bits(all[2*x]); g != w {
+				t.Fatalf("%s: [%d][%d] %#x, want %#x", what, y, x, g, w)
+			}
+		}
+		for x := n; x < ds && y < rows-1; x++ {
+			if math.Float32bits(dst[y*ds+x]) != math.Float32bits(sentinel) {
+				t.Fatalf("%s: wrote the gap after row %d", what, y)
+			}
+		}
+	}
+}
+
+// poolSource returns n normal values, a fifth of them replaced by one of
+// specials.
+func poolSource(r *rand.Rand, n int, specials []float32) []float32 {
+	src := make([]float32, n)
+	for i := range src {
+		src[i] = float32(r.NormFloat64())
+		if r.Intn(5) == 0 {
+			src[i] = specials[r.Intn(len(specials))]
+		}
+	}
+	return src
 }

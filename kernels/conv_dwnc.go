@@ -50,11 +50,7 @@ func constDWNCWeights(w *runtime.Tensor, o, k int) []float32 {
 		return nil
 	}
 	lanes := asm.DepthwiseNCLanes()
-	v, ok := constDWNC.Load(w)
-	if !ok {
-		v, _ = constDWNC.LoadOrStore(w, &dwNCEntry{})
-	}
-	e := v.(*dwNCEntry)
+	e := cacheEntry[dwNCEntry](&constDWNC, w)
 	if !e.done.Load() {
 		e.once.Do(func() {
 			e.o, e.k, e.lanes = o, k, lanes

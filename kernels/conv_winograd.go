@@ -76,11 +76,7 @@ func constWinoWeights(w *runtime.Tensor, o, c int) *winoEntry {
 		return nil
 	}
 	mr, _ := asm.SgemmTile()
-	v, ok := constWino.Load(w)
-	if !ok {
-		v, _ = constWino.LoadOrStore(w, &winoEntry{})
-	}
-	e := v.(*winoEntry)
+	e := cacheEntry[winoEntry](&constWino, w)
 	if !e.done.Load() {
 		e.once.Do(func() {
 			e.o, e.c, e.mr, e.level = o, c, mr, asm.CurrentLevel()

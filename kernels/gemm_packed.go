@@ -130,6 +130,18 @@ func UnregisterConstant(t *runtime.Tensor) {
 	constDWNC.Delete(t)
 }
 
+// cacheEntry returns m's entry for key, storing a new zero E on first use:
+// the per-constant caches of packed and transformed weights. Load comes
+// before LoadOrStore, whose argument would otherwise be allocated on every
+// call.
+func cacheEntry[E any](m *sync.Map, key any) *E {
+	v, ok := m.Load(key)
+	if !ok {
+		v, _ = m.LoadOrStore(key, new(E))
+	}
+	return v.(*E)
+}
+
 // constPackedB returns the cached packing of the registered constant b for
 // op(B) = b (or its transpose), or nil; with wide, the packing for the wide
 // tile (see gemmUseWide).
@@ -283,13 +295,7 @@ func constConvPacked(w *runtime.Tensor, groups, og, kk int, wide bool) []*packed
 		mr, _, _ = asm.SgemmIndirectTile(true)
 		cache = &constConvAWide
 	}
-	// Load before LoadOrStore: the entry literal and the packing closure
-	// would otherwise be allocated on every call.
-	v, ok := cache.Load(w)
-	if !ok {
-		v, _ = cache.LoadOrStore(w, &convAEntry{})
-	}
-	e := v.(*convAEntry)
+	e := cacheEntry[convAEntry](cache, w)
 	if !e.packed.Load() {
 		e.pack(w, groups, og, kk, mr)
 	}

@@ -526,42 +526,50 @@ func maxPool2Kernels(s isa) {
 	dst, src, ss, rows, n := p[0], p[1], p[2], p[3], p[4]
 	lov := s.vec()
 	VBROADCASTSS(paramAddr("lo"), lov)
+	poolRowsLoop(s, name, dst, src, ss, rows, n, func(x reg.GPVirtual, off int) reg.VecVirtual {
+		a, b, c, e := s.vec(), s.vec(), s.vec(), s.vec()
+		VMOVUPS(mem(x, off), a)
+		VMOVUPS(mem(x, off+s.bytes), b)
+		VMOVUPS(Mem{Base: x, Index: ss, Scale: 1, Disp: off}, c)
+		VMOVUPS(Mem{Base: x, Index: ss, Scale: 1, Disp: off + s.bytes}, e)
+		taps := [4]reg.VecVirtual{s.vec(), s.vec(), s.vec(), s.vec()}
+		VSHUFPS(U8(0x88), b, a, taps[0]) // upper row, even columns
+		VSHUFPS(U8(0xDD), b, a, taps[1]) // upper row, odd columns
+		VSHUFPS(U8(0x88), e, c, taps[2])
+		VSHUFPS(U8(0xDD), e, c, taps[3])
+		acc := s.vec()
+		emitMaxNaN(s, lov, taps[0], acc)
+		for _, t := range taps[1:] {
+			emitMaxNaN(s, acc, t, acc)
+		}
+		return acc
+	})
+}
+
+// poolRowsLoop emits the row loop of the in-place pooling kernels: output
+// row r reads the source from src + 2r*srcStride; for each output vector,
+// window(x, off) folds the window's taps, read from x+off bytes on, into an
+// accumulator whose lanes are in the order the even/odd VSHUFPS split
+// leaves (64-bit pairs from the two source vectors alternating within each
+// 128-bit lane: at AVX-512 pairs 0 2 4 6 are the first vector's, 1 3 5 7
+// the second's); one permutation restores the order, and the vector is
+// stored.
+func poolRowsLoop(s isa, name string, dst, src, ss, rows, n reg.GPVirtual, window func(x reg.GPVirtual, off int) reg.VecVirtual) {
 	var idx reg.VecVirtual
 	if s.avx512 {
-		// VSHUFPS leaves 64-bit pairs from the two source vectors
-		// alternating within each 128-bit lane: pairs 0 2 4 6 are the
-		// first vector's, 1 3 5 7 the second's.
 		idx = s.vec()
 		VPMOVZXBQ(pairOrder(), idx)
 	}
-	body := func(u int, d, x reg.GPVirtual) {
+	rowLoop(s, name, rows, n, []reg.GPVirtual{dst, src}, 2, 2, func(u int, _ string, p []reg.GPVirtual) {
 		for v := 0; v < u; v++ {
-			off := 2 * v * s.bytes
-			a, b, c, e := s.vec(), s.vec(), s.vec(), s.vec()
-			VMOVUPS(mem(x, off), a)
-			VMOVUPS(mem(x, off+s.bytes), b)
-			VMOVUPS(Mem{Base: x, Index: ss, Scale: 1, Disp: off}, c)
-			VMOVUPS(Mem{Base: x, Index: ss, Scale: 1, Disp: off + s.bytes}, e)
-			taps := [4]reg.VecVirtual{s.vec(), s.vec(), s.vec(), s.vec()}
-			VSHUFPS(U8(0x88), b, a, taps[0]) // upper row, even columns
-			VSHUFPS(U8(0xDD), b, a, taps[1]) // upper row, odd columns
-			VSHUFPS(U8(0x88), e, c, taps[2])
-			VSHUFPS(U8(0xDD), e, c, taps[3])
-			acc := s.vec()
-			emitMaxNaN(s, lov, taps[0], acc)
-			for _, t := range taps[1:] {
-				emitMaxNaN(s, acc, t, acc)
-			}
+			acc := window(p[1], 2*v*s.bytes)
 			if s.avx512 {
 				VPERMPD(acc, idx, acc)
 			} else {
 				VPERMPD(U8(0xD8), acc, acc) // 64-bit pairs 0 2 1 3
 			}
-			VMOVUPS(acc, mem(d, v*s.bytes))
+			VMOVUPS(acc, mem(p[0], v*s.bytes))
 		}
-	}
-	rowLoop(s, name, rows, n, []reg.GPVirtual{dst, src}, 2, 2, func(u int, _ string, p []reg.GPVirtual) {
-		body(u, p[0], p[1])
 	}, func() {
 		ADDQ(paramAddr("dstStride"), dst)
 		ADDQ(ss, src)
@@ -588,11 +596,9 @@ func maxPool3Kernels(s isa) {
 	dst, src, ss, rows, n := p[0], p[1], p[2], p[3], p[4]
 	lov := s.vec()
 	VBROADCASTSS(paramAddr("lo"), lov)
-	var idx, lastOut reg.VecVirtual
+	var lastOut reg.VecVirtual
 	var kLast reg.OpmaskVirtual
 	if s.avx512 {
-		idx = s.vec()
-		VPMOVZXBQ(pairOrder(), idx)
 		kLast = K()
 		m := GP32()
 		MOVL(U32(0x7fff), m)
@@ -607,50 +613,35 @@ func maxPool3Kernels(s isa) {
 		VPBROADCASTD(x, lastOut)
 		VPCMPGTD(iota32(), lastOut, lastOut)
 	}
-	body := func(u int, d, x reg.GPVirtual) {
-		for v := 0; v < u; v++ {
-			off := 2 * v * s.bytes
-			acc := s.vec()
-			VMOVAPS(lov, acc)
-			for i := 0; i < 3; i++ {
-				at := func(disp int) Mem {
-					m := Mem{Base: x, Disp: off + disp}
-					if i > 0 {
-						m.Index, m.Scale = ss, uint8(i)
-					}
-					return m
+	poolRowsLoop(s, name, dst, src, ss, rows, n, func(x reg.GPVirtual, off int) reg.VecVirtual {
+		acc := s.vec()
+		VMOVAPS(lov, acc)
+		for i := 0; i < 3; i++ {
+			at := func(disp int) Mem {
+				m := Mem{Base: x, Disp: off + disp}
+				if i > 0 {
+					m.Index, m.Scale = ss, uint8(i)
 				}
-				a, b, c, e := s.vec(), s.vec(), s.vec(), s.vec()
-				VMOVUPS(at(0), a)
-				VMOVUPS(at(s.bytes), b)
-				VMOVUPS(at(8), c)
-				if s.avx512 {
-					VMOVUPS_Z(at(s.bytes+8), kLast, e)
-				} else {
-					VMASKMOVPS(at(s.bytes+8), lastOut, e)
-				}
-				taps := [3]reg.VecVirtual{s.vec(), s.vec(), s.vec()}
-				VSHUFPS(U8(0x88), b, a, taps[0]) // columns 2k
-				VSHUFPS(U8(0xDD), b, a, taps[1]) // columns 2k+1
-				VSHUFPS(U8(0x88), e, c, taps[2]) // columns 2k+2
-				for _, t := range taps {
-					emitMaxNaN(s, acc, t, acc)
-				}
+				return m
 			}
+			a, b, c, e := s.vec(), s.vec(), s.vec(), s.vec()
+			VMOVUPS(at(0), a)
+			VMOVUPS(at(s.bytes), b)
+			VMOVUPS(at(8), c)
 			if s.avx512 {
-				VPERMPD(acc, idx, acc)
+				VMOVUPS_Z(at(s.bytes+8), kLast, e)
 			} else {
-				VPERMPD(U8(0xD8), acc, acc) // 64-bit pairs 0 2 1 3
+				VMASKMOVPS(at(s.bytes+8), lastOut, e)
 			}
-			VMOVUPS(acc, mem(d, v*s.bytes))
+			taps := [3]reg.VecVirtual{s.vec(), s.vec(), s.vec()}
+			VSHUFPS(U8(0x88), b, a, taps[0]) // columns 2k
+			VSHUFPS(U8(0xDD), b, a, taps[1]) // columns 2k+1
+			VSHUFPS(U8(0x88), e, c, taps[2]) // columns 2k+2
+			for _, t := range taps {
+				emitMaxNaN(s, acc, t, acc)
+			}
 		}
-	}
-	rowLoop(s, name, rows, n, []reg.GPVirtual{dst, src}, 2, 2, func(u int, _ string, p []reg.GPVirtual) {
-		body(u, p[0], p[1])
-	}, func() {
-		ADDQ(paramAddr("dstStride"), dst)
-		ADDQ(ss, src)
-		ADDQ(ss, src)
+		return acc
 	})
 }
 
