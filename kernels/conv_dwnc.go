@@ -66,8 +66,9 @@ func constDWNCWeights(w *runtime.Tensor, o, k int) []float32 {
 }
 
 // dwNCBlockWeights returns (in dst when it is large enough) the o x k
-// weights w in blocks of lanes channels: the weight of channel b*lanes+l,
-// tap t at (b*k+t)*lanes+l, zero past channel o.
+// matrix w (a channel's k weights, or its k chain operands, per row) in
+// blocks of lanes channels: row c = b*lanes+l, column t at
+// (b*k+t)*lanes+l, zero past row o.
 func dwNCBlockWeights(dst, w []float32, o, k, lanes int) []float32 {
 	nb := (o + lanes - 1) / lanes
 	n := nb * k * lanes
@@ -128,19 +129,7 @@ func (j *convDWJob) planNC(wnc []float32) int {
 	nc.w = wnc
 	nc.sc = nc.sc[:0]
 	if c := j.chain; c != nil {
-		ns := len(c.codes)
-		n := nc.nb * ns * L
-		if cap(nc.sc) < n {
-			nc.sc = make([]float32, n)
-		}
-		nc.sc = nc.sc[:n]
-		clear(nc.sc)
-		for ch := 0; ch < g.o; ch++ {
-			b, l := ch/L, ch%L
-			for s, v := range c.table[ch*ns : (ch+1)*ns] {
-				nc.sc[(b*ns+s)*L+l] = v
-			}
-		}
+		nc.sc = dwNCBlockWeights(nc.sc, c.table, g.o, len(c.codes), L)
 	}
 	return g.n * nc.nb * nc.nbands
 }
