@@ -21,9 +21,9 @@ type maxPoolTapJob struct {
 	lo      float32
 	ph      phasePlane
 	fn      func(lo, hi int)
-	pairs   bool      // a 2x2, stride-2 window without padding (pool2x2Pairs)
-	threes  bool      // a 3x3, stride-2 undilated window (pool3x3S2)
-	inPlace bool      // threes, read in place: no padding, every window inside
+	pairs   bool // a 2x2, stride-2 window without padding (pool2x2Pairs)
+	threes  bool // a 3x3, stride-2 undilated window (pool3x3S2)
+	inPlace bool // threes, read in place: no padding, every window inside
 }
 
 // pool2x2Pairs reports whether g is a 2x2 window at stride 2 without
