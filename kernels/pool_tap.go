@@ -21,10 +21,9 @@ type maxPoolTapJob struct {
 	lo      float32
 	ph      phasePlane
 	fn      func(lo, hi int)
-	scratch sync.Pool // *dwScratch
-	pairs   bool      // a 2x2, stride-2 window without padding (pool2x2Pairs)
-	threes  bool      // a 3x3, stride-2 undilated window (pool3x3S2)
-	inPlace bool      // threes, read in place: no padding, every window inside
+	pairs   bool // a 2x2, stride-2 window without padding (pool2x2Pairs)
+	threes  bool // a 3x3, stride-2 undilated window (pool3x3S2)
+	inPlace bool // threes, read in place: no padding, every window inside
 }
 
 // pool2x2Pairs reports whether g is a 2x2 window at stride 2 without
@@ -95,10 +94,7 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 		return
 	}
 	g, ph := &j.g, &j.ph
-	sc, _ := j.scratch.Get().(*dwScratch)
-	if sc == nil {
-		sc = new(dwScratch)
-	}
+	sc := getDWScratch()
 	if cap(sc.p) < ph.plen {
 		sc.p = make([]float32, ph.plen)
 		sc.geom = phaseGeom{} // a new plane: no padding yet
@@ -122,7 +118,7 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 			copy(j.o[ob+y*g.osH:ob+y*g.osH+g.ow], f[y*ph.wq:y*ph.wq+g.ow])
 		}
 	}
-	j.scratch.Put(sc)
+	putDWScratch(sc)
 }
 
 // planesPairs pools planes [lo, hi) of a pool2x2Pairs geometry with
