@@ -398,6 +398,10 @@ func asmSgemmKernel(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	sgemmKernelAVX2(kc, a, b, c, ldc, alpha, beta)
 }
 
+func asmSgemmKernelStrided(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32) {
+	sgemmStridedAVX512(kc, a, lda, b, c, ldc, alpha, beta)
+}
+
 func asmSgemmKernelMid(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	sgemmKernelAVX512Mid(kc, a, b, c, ldc, alpha, beta)
 }

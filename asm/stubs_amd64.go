@@ -461,6 +461,11 @@ func sgemmIndirectAVX512Wide(kc int, a *float32, b *float32, offs *int, c *float
 //go:noescape
 func sgemmIndirectAVX2(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmStridedAVX512 is the 7x32 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided).
+//
+//go:noescape
+func sgemmStridedAVX512(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemmDirect1x64AVX2 is the 1x64 small-M SGEMM micro-kernel reading B in place (see asm.SgemmDirect).
 //
 //go:noescape
