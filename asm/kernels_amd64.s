@@ -7606,6 +7606,586 @@ dwNC3S2F32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func chainColsF32AVX512(x *float32, ld int, rows int, blocks int, codes *uint8, sc *float32, nsteps int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·chainColsF32AVX512(SB), NOSPLIT, $0-56
+	MOVQ x+0(FP), AX
+	MOVQ ld+8(FP), CX
+	MOVQ blocks+24(FP), DX
+	MOVQ codes+32(FP), BX
+	MOVQ sc+40(FP), SI
+	MOVQ nsteps+48(FP), DI
+	SHLQ $0x06, DI
+
+chainColsF32AVX512_block:
+	CMPQ DX, $0x00
+	JLE  chainColsF32AVX512_done
+	MOVQ AX, R8
+	MOVQ rows+16(FP), R9
+
+chainColsF32AVX512_u8:
+	CMPQ    R9, $0x00000008
+	JL      chainColsF32AVX512_u4
+	MOVQ    R8, R10
+	VMOVUPS (R10), Z0
+	ADDQ    CX, R10
+	VMOVUPS (R10), Z1
+	ADDQ    CX, R10
+	VMOVUPS (R10), Z2
+	ADDQ    CX, R10
+	VMOVUPS (R10), Z3
+	ADDQ    CX, R10
+	VMOVUPS (R10), Z4
+	ADDQ    CX, R10
+	VMOVUPS (R10), Z5
+	ADDQ    CX, R10
+	VMOVUPS (R10), Z6
+	ADDQ    CX, R10
+	VMOVUPS (R10), Z7
+	ADDQ    CX, R10
+	XORQ    R10, R10
+
+chainColsF32AVX512_u8_c_step:
+	CMPQ    R10, nsteps+48(FP)
+	JGE     chainColsF32AVX512_u8_c_store
+	MOVBQZX (BX)(R10*1), R11
+	MOVQ    R10, R12
+	SHLQ    $0x06, R12
+	VMOVUPS (SI)(R12*1), Z8
+	CMPQ    R11, $0x00000000
+	JE      chainColsF32AVX512_u8_c_op0
+	CMPQ    R11, $0x00000001
+	JE      chainColsF32AVX512_u8_c_op1
+	CMPQ    R11, $0x00000002
+	JE      chainColsF32AVX512_u8_c_op2
+	CMPQ    R11, $0x00000003
+	JE      chainColsF32AVX512_u8_c_op3
+	CMPQ    R11, $0x00000004
+	JE      chainColsF32AVX512_u8_c_op4
+	CMPQ    R11, $0x00000005
+	JE      chainColsF32AVX512_u8_c_op5
+	CMPQ    R11, $0x00000006
+	JE      chainColsF32AVX512_u8_c_op6
+	CMPQ    R11, $0x00000007
+	JE      chainColsF32AVX512_u8_c_op7
+	CMPQ    R11, $0x00000008
+	JE      chainColsF32AVX512_u8_c_op8
+	JMP     chainColsF32AVX512_u8_c_next
+
+chainColsF32AVX512_u8_c_op0:
+	VADDPS Z8, Z0, Z0
+	VADDPS Z8, Z1, Z1
+	VADDPS Z8, Z2, Z2
+	VADDPS Z8, Z3, Z3
+	VADDPS Z8, Z4, Z4
+	VADDPS Z8, Z5, Z5
+	VADDPS Z8, Z6, Z6
+	VADDPS Z8, Z7, Z7
+	JMP    chainColsF32AVX512_u8_c_next
+
+chainColsF32AVX512_u8_c_op1:
+	VSUBPS Z8, Z0, Z0
+	VSUBPS Z8, Z1, Z1
+	VSUBPS Z8, Z2, Z2
+	VSUBPS Z8, Z3, Z3
+	VSUBPS Z8, Z4, Z4
+	VSUBPS Z8, Z5, Z5
+	VSUBPS Z8, Z6, Z6
+	VSUBPS Z8, Z7, Z7
+	JMP    chainColsF32AVX512_u8_c_next
+
+chainColsF32AVX512_u8_c_op2:
+	VSUBPS Z0, Z8, Z0
+	VSUBPS Z1, Z8, Z1
+	VSUBPS Z2, Z8, Z2
+	VSUBPS Z3, Z8, Z3
+	VSUBPS Z4, Z8, Z4
+	VSUBPS Z5, Z8, Z5
+	VSUBPS Z6, Z8, Z6
+	VSUBPS Z7, Z8, Z7
+	JMP    chainColsF32AVX512_u8_c_next
+
+chainColsF32AVX512_u8_c_op3:
+	VMULPS Z8, Z0, Z0
+	VMULPS Z8, Z1, Z1
+	VMULPS Z8, Z2, Z2
+	VMULPS Z8, Z3, Z3
+	VMULPS Z8, Z4, Z4
+	VMULPS Z8, Z5, Z5
+	VMULPS Z8, Z6, Z6
+	VMULPS Z8, Z7, Z7
+	JMP    chainColsF32AVX512_u8_c_next
+
+chainColsF32AVX512_u8_c_op4:
+	VDIVPS Z8, Z0, Z0
+	VDIVPS Z8, Z1, Z1
+	VDIVPS Z8, Z2, Z2
+	VDIVPS Z8, Z3, Z3
+	VDIVPS Z8, Z4, Z4
+	VDIVPS Z8, Z5, Z5
+	VDIVPS Z8, Z6, Z6
+	VDIVPS Z8, Z7, Z7
+	JMP    chainColsF32AVX512_u8_c_next
+
+chainColsF32AVX512_u8_c_op5:
+	VDIVPS Z0, Z8, Z0
+	VDIVPS Z1, Z8, Z1
+	VDIVPS Z2, Z8, Z2
+	VDIVPS Z3, Z8, Z3
+	VDIVPS Z4, Z8, Z4
+	VDIVPS Z5, Z8, Z5
+	VDIVPS Z6, Z8, Z6
+	VDIVPS Z7, Z8, Z7
+	JMP    chainColsF32AVX512_u8_c_next
+
+chainColsF32AVX512_u8_c_op6:
+	VMAXPS          Z8, Z0, Z9
+	VMAXPS          Z0, Z9, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z9
+	VMOVAPS         Z9, Z0
+	VMAXPS          Z8, Z1, Z9
+	VMAXPS          Z1, Z9, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z9
+	VMOVAPS         Z9, Z1
+	VMAXPS          Z8, Z2, Z9
+	VMAXPS          Z2, Z9, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z9
+	VMOVAPS         Z9, Z2
+	VMAXPS          Z8, Z3, Z9
+	VMAXPS          Z3, Z9, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z9
+	VMOVAPS         Z9, Z3
+	VMAXPS          Z8, Z4, Z9
+	VMAXPS          Z4, Z9, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z9
+	VMOVAPS         Z9, Z4
+	VMAXPS          Z8, Z5, Z9
+	VMAXPS          Z5, Z9, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z9
+	VMOVAPS         Z9, Z5
+	VMAXPS          Z8, Z6, Z9
+	VMAXPS          Z6, Z9, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z9
+	VMOVAPS         Z9, Z6
+	VMAXPS          Z8, Z7, Z8
+	VMAXPS          Z7, Z8, Z7
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z8
+	VMOVAPS         Z8, Z7
+	JMP             chainColsF32AVX512_u8_c_next
+
+chainColsF32AVX512_u8_c_op7:
+	VMINPS Z8, Z0, Z9
+	VMINPS Z0, Z9, Z0
+	VORPS  Z9, Z0, Z0
+	VMINPS Z8, Z1, Z9
+	VMINPS Z1, Z9, Z1
+	VORPS  Z9, Z1, Z1
+	VMINPS Z8, Z2, Z9
+	VMINPS Z2, Z9, Z2
+	VORPS  Z9, Z2, Z2
+	VMINPS Z8, Z3, Z9
+	VMINPS Z3, Z9, Z3
+	VORPS  Z9, Z3, Z3
+	VMINPS Z8, Z4, Z9
+	VMINPS Z4, Z9, Z4
+	VORPS  Z9, Z4, Z4
+	VMINPS Z8, Z5, Z9
+	VMINPS Z5, Z9, Z5
+	VORPS  Z9, Z5, Z5
+	VMINPS Z8, Z6, Z9
+	VMINPS Z6, Z9, Z6
+	VORPS  Z9, Z6, Z6
+	VMINPS Z8, Z7, Z8
+	VMINPS Z7, Z8, Z7
+	VORPS  Z8, Z7, Z7
+	JMP    chainColsF32AVX512_u8_c_next
+
+chainColsF32AVX512_u8_c_op8:
+	VXORPS Z8, Z8, Z8
+	VMAXPS Z0, Z8, Z0
+	VXORPS Z8, Z8, Z8
+	VMAXPS Z1, Z8, Z1
+	VXORPS Z8, Z8, Z8
+	VMAXPS Z2, Z8, Z2
+	VXORPS Z8, Z8, Z8
+	VMAXPS Z3, Z8, Z3
+	VXORPS Z8, Z8, Z8
+	VMAXPS Z4, Z8, Z4
+	VXORPS Z8, Z8, Z8
+	VMAXPS Z5, Z8, Z5
+	VXORPS Z8, Z8, Z8
+	VMAXPS Z6, Z8, Z6
+	VXORPS Z8, Z8, Z8
+	VMAXPS Z7, Z8, Z7
+
+chainColsF32AVX512_u8_c_next:
+	INCQ R10
+	JMP  chainColsF32AVX512_u8_c_step
+
+chainColsF32AVX512_u8_c_store:
+	VMOVUPS Z0, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Z1, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Z2, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Z3, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Z4, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Z5, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Z6, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Z7, (R8)
+	ADDQ    CX, R8
+	SUBQ    $0x00000008, R9
+	JMP     chainColsF32AVX512_u8
+
+chainColsF32AVX512_u4:
+	CMPQ    R9, $0x00000004
+	JL      chainColsF32AVX512_u2
+	MOVQ    R8, R10
+	VMOVUPS (R10), Z0
+	ADDQ    CX, R10
+	VMOVUPS (R10), Z1
+	ADDQ    CX, R10
+	VMOVUPS (R10), Z2
+	ADDQ    CX, R10
+	VMOVUPS (R10), Z3
+	ADDQ    CX, R10
+	XORQ    R10, R10
+
+chainColsF32AVX512_u4_c_step:
+	CMPQ    R10, nsteps+48(FP)
+	JGE     chainColsF32AVX512_u4_c_store
+	MOVBQZX (BX)(R10*1), R11
+	MOVQ    R10, R12
+	SHLQ    $0x06, R12
+	VMOVUPS (SI)(R12*1), Z4
+	CMPQ    R11, $0x00000000
+	JE      chainColsF32AVX512_u4_c_op0
+	CMPQ    R11, $0x00000001
+	JE      chainColsF32AVX512_u4_c_op1
+	CMPQ    R11, $0x00000002
+	JE      chainColsF32AVX512_u4_c_op2
+	CMPQ    R11, $0x00000003
+	JE      chainColsF32AVX512_u4_c_op3
+	CMPQ    R11, $0x00000004
+	JE      chainColsF32AVX512_u4_c_op4
+	CMPQ    R11, $0x00000005
+	JE      chainColsF32AVX512_u4_c_op5
+	CMPQ    R11, $0x00000006
+	JE      chainColsF32AVX512_u4_c_op6
+	CMPQ    R11, $0x00000007
+	JE      chainColsF32AVX512_u4_c_op7
+	CMPQ    R11, $0x00000008
+	JE      chainColsF32AVX512_u4_c_op8
+	JMP     chainColsF32AVX512_u4_c_next
+
+chainColsF32AVX512_u4_c_op0:
+	VADDPS Z4, Z0, Z0
+	VADDPS Z4, Z1, Z1
+	VADDPS Z4, Z2, Z2
+	VADDPS Z4, Z3, Z3
+	JMP    chainColsF32AVX512_u4_c_next
+
+chainColsF32AVX512_u4_c_op1:
+	VSUBPS Z4, Z0, Z0
+	VSUBPS Z4, Z1, Z1
+	VSUBPS Z4, Z2, Z2
+	VSUBPS Z4, Z3, Z3
+	JMP    chainColsF32AVX512_u4_c_next
+
+chainColsF32AVX512_u4_c_op2:
+	VSUBPS Z0, Z4, Z0
+	VSUBPS Z1, Z4, Z1
+	VSUBPS Z2, Z4, Z2
+	VSUBPS Z3, Z4, Z3
+	JMP    chainColsF32AVX512_u4_c_next
+
+chainColsF32AVX512_u4_c_op3:
+	VMULPS Z4, Z0, Z0
+	VMULPS Z4, Z1, Z1
+	VMULPS Z4, Z2, Z2
+	VMULPS Z4, Z3, Z3
+	JMP    chainColsF32AVX512_u4_c_next
+
+chainColsF32AVX512_u4_c_op4:
+	VDIVPS Z4, Z0, Z0
+	VDIVPS Z4, Z1, Z1
+	VDIVPS Z4, Z2, Z2
+	VDIVPS Z4, Z3, Z3
+	JMP    chainColsF32AVX512_u4_c_next
+
+chainColsF32AVX512_u4_c_op5:
+	VDIVPS Z0, Z4, Z0
+	VDIVPS Z1, Z4, Z1
+	VDIVPS Z2, Z4, Z2
+	VDIVPS Z3, Z4, Z3
+	JMP    chainColsF32AVX512_u4_c_next
+
+chainColsF32AVX512_u4_c_op6:
+	VMAXPS          Z4, Z0, Z5
+	VMAXPS          Z0, Z5, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z5
+	VMOVAPS         Z5, Z0
+	VMAXPS          Z4, Z1, Z5
+	VMAXPS          Z1, Z5, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z5
+	VMOVAPS         Z5, Z1
+	VMAXPS          Z4, Z2, Z5
+	VMAXPS          Z2, Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
+	VMOVAPS         Z5, Z2
+	VMAXPS          Z4, Z3, Z4
+	VMAXPS          Z3, Z4, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z4
+	VMOVAPS         Z4, Z3
+	JMP             chainColsF32AVX512_u4_c_next
+
+chainColsF32AVX512_u4_c_op7:
+	VMINPS Z4, Z0, Z5
+	VMINPS Z0, Z5, Z0
+	VORPS  Z5, Z0, Z0
+	VMINPS Z4, Z1, Z5
+	VMINPS Z1, Z5, Z1
+	VORPS  Z5, Z1, Z1
+	VMINPS Z4, Z2, Z5
+	VMINPS Z2, Z5, Z2
+	VORPS  Z5, Z2, Z2
+	VMINPS Z4, Z3, Z4
+	VMINPS Z3, Z4, Z3
+	VORPS  Z4, Z3, Z3
+	JMP    chainColsF32AVX512_u4_c_next
+
+chainColsF32AVX512_u4_c_op8:
+	VXORPS Z4, Z4, Z4
+	VMAXPS Z0, Z4, Z0
+	VXORPS Z4, Z4, Z4
+	VMAXPS Z1, Z4, Z1
+	VXORPS Z4, Z4, Z4
+	VMAXPS Z2, Z4, Z2
+	VXORPS Z4, Z4, Z4
+	VMAXPS Z3, Z4, Z3
+
+chainColsF32AVX512_u4_c_next:
+	INCQ R10
+	JMP  chainColsF32AVX512_u4_c_step
+
+chainColsF32AVX512_u4_c_store:
+	VMOVUPS Z0, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Z1, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Z2, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Z3, (R8)
+	ADDQ    CX, R8
+	SUBQ    $0x00000004, R9
+	JMP     chainColsF32AVX512_u4
+
+chainColsF32AVX512_u2:
+	CMPQ    R9, $0x00000002
+	JL      chainColsF32AVX512_u1
+	MOVQ    R8, R10
+	VMOVUPS (R10), Z0
+	ADDQ    CX, R10
+	VMOVUPS (R10), Z1
+	ADDQ    CX, R10
+	XORQ    R10, R10
+
+chainColsF32AVX512_u2_c_step:
+	CMPQ    R10, nsteps+48(FP)
+	JGE     chainColsF32AVX512_u2_c_store
+	MOVBQZX (BX)(R10*1), R11
+	MOVQ    R10, R12
+	SHLQ    $0x06, R12
+	VMOVUPS (SI)(R12*1), Z2
+	CMPQ    R11, $0x00000000
+	JE      chainColsF32AVX512_u2_c_op0
+	CMPQ    R11, $0x00000001
+	JE      chainColsF32AVX512_u2_c_op1
+	CMPQ    R11, $0x00000002
+	JE      chainColsF32AVX512_u2_c_op2
+	CMPQ    R11, $0x00000003
+	JE      chainColsF32AVX512_u2_c_op3
+	CMPQ    R11, $0x00000004
+	JE      chainColsF32AVX512_u2_c_op4
+	CMPQ    R11, $0x00000005
+	JE      chainColsF32AVX512_u2_c_op5
+	CMPQ    R11, $0x00000006
+	JE      chainColsF32AVX512_u2_c_op6
+	CMPQ    R11, $0x00000007
+	JE      chainColsF32AVX512_u2_c_op7
+	CMPQ    R11, $0x00000008
+	JE      chainColsF32AVX512_u2_c_op8
+	JMP     chainColsF32AVX512_u2_c_next
+
+chainColsF32AVX512_u2_c_op0:
+	VADDPS Z2, Z0, Z0
+	VADDPS Z2, Z1, Z1
+	JMP    chainColsF32AVX512_u2_c_next
+
+chainColsF32AVX512_u2_c_op1:
+	VSUBPS Z2, Z0, Z0
+	VSUBPS Z2, Z1, Z1
+	JMP    chainColsF32AVX512_u2_c_next
+
+chainColsF32AVX512_u2_c_op2:
+	VSUBPS Z0, Z2, Z0
+	VSUBPS Z1, Z2, Z1
+	JMP    chainColsF32AVX512_u2_c_next
+
+chainColsF32AVX512_u2_c_op3:
+	VMULPS Z2, Z0, Z0
+	VMULPS Z2, Z1, Z1
+	JMP    chainColsF32AVX512_u2_c_next
+
+chainColsF32AVX512_u2_c_op4:
+	VDIVPS Z2, Z0, Z0
+	VDIVPS Z2, Z1, Z1
+	JMP    chainColsF32AVX512_u2_c_next
+
+chainColsF32AVX512_u2_c_op5:
+	VDIVPS Z0, Z2, Z0
+	VDIVPS Z1, Z2, Z1
+	JMP    chainColsF32AVX512_u2_c_next
+
+chainColsF32AVX512_u2_c_op6:
+	VMAXPS          Z2, Z0, Z3
+	VMAXPS          Z0, Z3, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z3
+	VMOVAPS         Z3, Z0
+	VMAXPS          Z2, Z1, Z2
+	VMAXPS          Z1, Z2, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z2
+	VMOVAPS         Z2, Z1
+	JMP             chainColsF32AVX512_u2_c_next
+
+chainColsF32AVX512_u2_c_op7:
+	VMINPS Z2, Z0, Z3
+	VMINPS Z0, Z3, Z0
+	VORPS  Z3, Z0, Z0
+	VMINPS Z2, Z1, Z2
+	VMINPS Z1, Z2, Z1
+	VORPS  Z2, Z1, Z1
+	JMP    chainColsF32AVX512_u2_c_next
+
+chainColsF32AVX512_u2_c_op8:
+	VXORPS Z2, Z2, Z2
+	VMAXPS Z0, Z2, Z0
+	VXORPS Z2, Z2, Z2
+	VMAXPS Z1, Z2, Z1
+
+chainColsF32AVX512_u2_c_next:
+	INCQ R10
+	JMP  chainColsF32AVX512_u2_c_step
+
+chainColsF32AVX512_u2_c_store:
+	VMOVUPS Z0, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Z1, (R8)
+	ADDQ    CX, R8
+	SUBQ    $0x00000002, R9
+	JMP     chainColsF32AVX512_u2
+
+chainColsF32AVX512_u1:
+	CMPQ    R9, $0x00000001
+	JL      chainColsF32AVX512_next
+	MOVQ    R8, R10
+	VMOVUPS (R10), Z0
+	ADDQ    CX, R10
+	XORQ    R10, R10
+
+chainColsF32AVX512_u1_c_step:
+	CMPQ    R10, nsteps+48(FP)
+	JGE     chainColsF32AVX512_u1_c_store
+	MOVBQZX (BX)(R10*1), R11
+	MOVQ    R10, R12
+	SHLQ    $0x06, R12
+	VMOVUPS (SI)(R12*1), Z1
+	CMPQ    R11, $0x00000000
+	JE      chainColsF32AVX512_u1_c_op0
+	CMPQ    R11, $0x00000001
+	JE      chainColsF32AVX512_u1_c_op1
+	CMPQ    R11, $0x00000002
+	JE      chainColsF32AVX512_u1_c_op2
+	CMPQ    R11, $0x00000003
+	JE      chainColsF32AVX512_u1_c_op3
+	CMPQ    R11, $0x00000004
+	JE      chainColsF32AVX512_u1_c_op4
+	CMPQ    R11, $0x00000005
+	JE      chainColsF32AVX512_u1_c_op5
+	CMPQ    R11, $0x00000006
+	JE      chainColsF32AVX512_u1_c_op6
+	CMPQ    R11, $0x00000007
+	JE      chainColsF32AVX512_u1_c_op7
+	CMPQ    R11, $0x00000008
+	JE      chainColsF32AVX512_u1_c_op8
+	JMP     chainColsF32AVX512_u1_c_next
+
+chainColsF32AVX512_u1_c_op0:
+	VADDPS Z1, Z0, Z0
+	JMP    chainColsF32AVX512_u1_c_next
+
+chainColsF32AVX512_u1_c_op1:
+	VSUBPS Z1, Z0, Z0
+	JMP    chainColsF32AVX512_u1_c_next
+
+chainColsF32AVX512_u1_c_op2:
+	VSUBPS Z0, Z1, Z0
+	JMP    chainColsF32AVX512_u1_c_next
+
+chainColsF32AVX512_u1_c_op3:
+	VMULPS Z1, Z0, Z0
+	JMP    chainColsF32AVX512_u1_c_next
+
+chainColsF32AVX512_u1_c_op4:
+	VDIVPS Z1, Z0, Z0
+	JMP    chainColsF32AVX512_u1_c_next
+
+chainColsF32AVX512_u1_c_op5:
+	VDIVPS Z0, Z1, Z0
+	JMP    chainColsF32AVX512_u1_c_next
+
+chainColsF32AVX512_u1_c_op6:
+	VMAXPS          Z1, Z0, Z1
+	VMAXPS          Z0, Z1, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z1
+	VMOVAPS         Z1, Z0
+	JMP             chainColsF32AVX512_u1_c_next
+
+chainColsF32AVX512_u1_c_op7:
+	VMINPS Z1, Z0, Z1
+	VMINPS Z0, Z1, Z0
+	VORPS  Z1, Z0, Z0
+	JMP    chainColsF32AVX512_u1_c_next
+
+chainColsF32AVX512_u1_c_op8:
+	VXORPS Z1, Z1, Z1
+	VMAXPS Z0, Z1, Z0
+
+chainColsF32AVX512_u1_c_next:
+	INCQ R10
+	JMP  chainColsF32AVX512_u1_c_step
+
+chainColsF32AVX512_u1_c_store:
+	VMOVUPS Z0, (R8)
+	ADDQ    CX, R8
+	SUBQ    $0x00000001, R9
+	JMP     chainColsF32AVX512_u1
+
+chainColsF32AVX512_next:
+	ADDQ $0x00000040, AX
+	ADDQ DI, SI
+	DECQ DX
+	JMP  chainColsF32AVX512_block
+
+chainColsF32AVX512_done:
+	VZEROUPPER
+	RET
+
 // func maxF32AVX2(dst *float32, x *float32, y *float32, n int)
 // Requires: AVX
 TEXT ·maxF32AVX2(SB), NOSPLIT, $0-32
@@ -15168,6 +15748,616 @@ dwNC3S2F32AVX2_next:
 	JMP  dwNC3S2F32AVX2_row
 
 dwNC3S2F32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func chainColsF32AVX2(x *float32, ld int, rows int, blocks int, codes *uint8, sc *float32, nsteps int)
+// Requires: AVX
+TEXT ·chainColsF32AVX2(SB), NOSPLIT, $0-56
+	MOVQ x+0(FP), AX
+	MOVQ ld+8(FP), CX
+	MOVQ blocks+24(FP), DX
+	MOVQ codes+32(FP), BX
+	MOVQ sc+40(FP), SI
+	MOVQ nsteps+48(FP), DI
+	SHLQ $0x05, DI
+
+chainColsF32AVX2_block:
+	CMPQ DX, $0x00
+	JLE  chainColsF32AVX2_done
+	MOVQ AX, R8
+	MOVQ rows+16(FP), R9
+
+chainColsF32AVX2_u8:
+	CMPQ    R9, $0x00000008
+	JL      chainColsF32AVX2_u4
+	MOVQ    R8, R10
+	VMOVUPS (R10), Y0
+	ADDQ    CX, R10
+	VMOVUPS (R10), Y1
+	ADDQ    CX, R10
+	VMOVUPS (R10), Y2
+	ADDQ    CX, R10
+	VMOVUPS (R10), Y3
+	ADDQ    CX, R10
+	VMOVUPS (R10), Y4
+	ADDQ    CX, R10
+	VMOVUPS (R10), Y5
+	ADDQ    CX, R10
+	VMOVUPS (R10), Y6
+	ADDQ    CX, R10
+	VMOVUPS (R10), Y7
+	ADDQ    CX, R10
+	XORQ    R10, R10
+
+chainColsF32AVX2_u8_c_step:
+	CMPQ    R10, nsteps+48(FP)
+	JGE     chainColsF32AVX2_u8_c_store
+	MOVBQZX (BX)(R10*1), R11
+	MOVQ    R10, R12
+	SHLQ    $0x05, R12
+	VMOVUPS (SI)(R12*1), Y8
+	CMPQ    R11, $0x00000000
+	JE      chainColsF32AVX2_u8_c_op0
+	CMPQ    R11, $0x00000001
+	JE      chainColsF32AVX2_u8_c_op1
+	CMPQ    R11, $0x00000002
+	JE      chainColsF32AVX2_u8_c_op2
+	CMPQ    R11, $0x00000003
+	JE      chainColsF32AVX2_u8_c_op3
+	CMPQ    R11, $0x00000004
+	JE      chainColsF32AVX2_u8_c_op4
+	CMPQ    R11, $0x00000005
+	JE      chainColsF32AVX2_u8_c_op5
+	CMPQ    R11, $0x00000006
+	JE      chainColsF32AVX2_u8_c_op6
+	CMPQ    R11, $0x00000007
+	JE      chainColsF32AVX2_u8_c_op7
+	CMPQ    R11, $0x00000008
+	JE      chainColsF32AVX2_u8_c_op8
+	JMP     chainColsF32AVX2_u8_c_next
+
+chainColsF32AVX2_u8_c_op0:
+	VADDPS Y8, Y0, Y0
+	VADDPS Y8, Y1, Y1
+	VADDPS Y8, Y2, Y2
+	VADDPS Y8, Y3, Y3
+	VADDPS Y8, Y4, Y4
+	VADDPS Y8, Y5, Y5
+	VADDPS Y8, Y6, Y6
+	VADDPS Y8, Y7, Y7
+	JMP    chainColsF32AVX2_u8_c_next
+
+chainColsF32AVX2_u8_c_op1:
+	VSUBPS Y8, Y0, Y0
+	VSUBPS Y8, Y1, Y1
+	VSUBPS Y8, Y2, Y2
+	VSUBPS Y8, Y3, Y3
+	VSUBPS Y8, Y4, Y4
+	VSUBPS Y8, Y5, Y5
+	VSUBPS Y8, Y6, Y6
+	VSUBPS Y8, Y7, Y7
+	JMP    chainColsF32AVX2_u8_c_next
+
+chainColsF32AVX2_u8_c_op2:
+	VSUBPS Y0, Y8, Y0
+	VSUBPS Y1, Y8, Y1
+	VSUBPS Y2, Y8, Y2
+	VSUBPS Y3, Y8, Y3
+	VSUBPS Y4, Y8, Y4
+	VSUBPS Y5, Y8, Y5
+	VSUBPS Y6, Y8, Y6
+	VSUBPS Y7, Y8, Y7
+	JMP    chainColsF32AVX2_u8_c_next
+
+chainColsF32AVX2_u8_c_op3:
+	VMULPS Y8, Y0, Y0
+	VMULPS Y8, Y1, Y1
+	VMULPS Y8, Y2, Y2
+	VMULPS Y8, Y3, Y3
+	VMULPS Y8, Y4, Y4
+	VMULPS Y8, Y5, Y5
+	VMULPS Y8, Y6, Y6
+	VMULPS Y8, Y7, Y7
+	JMP    chainColsF32AVX2_u8_c_next
+
+chainColsF32AVX2_u8_c_op4:
+	VDIVPS Y8, Y0, Y0
+	VDIVPS Y8, Y1, Y1
+	VDIVPS Y8, Y2, Y2
+	VDIVPS Y8, Y3, Y3
+	VDIVPS Y8, Y4, Y4
+	VDIVPS Y8, Y5, Y5
+	VDIVPS Y8, Y6, Y6
+	VDIVPS Y8, Y7, Y7
+	JMP    chainColsF32AVX2_u8_c_next
+
+chainColsF32AVX2_u8_c_op5:
+	VDIVPS Y0, Y8, Y0
+	VDIVPS Y1, Y8, Y1
+	VDIVPS Y2, Y8, Y2
+	VDIVPS Y3, Y8, Y3
+	VDIVPS Y4, Y8, Y4
+	VDIVPS Y5, Y8, Y5
+	VDIVPS Y6, Y8, Y6
+	VDIVPS Y7, Y8, Y7
+	JMP    chainColsF32AVX2_u8_c_next
+
+chainColsF32AVX2_u8_c_op6:
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y8, Y9
+	VMINPS Y9, Y0, Y9
+	VMINPS Y0, Y9, Y0
+	VORPS  Y9, Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y8, Y9
+	VMINPS Y9, Y1, Y9
+	VMINPS Y1, Y9, Y1
+	VORPS  Y9, Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y2, Y2
+	VXORPS c32_80000000<>+0(SB), Y8, Y9
+	VMINPS Y9, Y2, Y9
+	VMINPS Y2, Y9, Y2
+	VORPS  Y9, Y2, Y2
+	VXORPS c32_80000000<>+0(SB), Y2, Y2
+	VXORPS c32_80000000<>+0(SB), Y3, Y3
+	VXORPS c32_80000000<>+0(SB), Y8, Y9
+	VMINPS Y9, Y3, Y9
+	VMINPS Y3, Y9, Y3
+	VORPS  Y9, Y3, Y3
+	VXORPS c32_80000000<>+0(SB), Y3, Y3
+	VXORPS c32_80000000<>+0(SB), Y4, Y4
+	VXORPS c32_80000000<>+0(SB), Y8, Y9
+	VMINPS Y9, Y4, Y9
+	VMINPS Y4, Y9, Y4
+	VORPS  Y9, Y4, Y4
+	VXORPS c32_80000000<>+0(SB), Y4, Y4
+	VXORPS c32_80000000<>+0(SB), Y5, Y5
+	VXORPS c32_80000000<>+0(SB), Y8, Y9
+	VMINPS Y9, Y5, Y9
+	VMINPS Y5, Y9, Y5
+	VORPS  Y9, Y5, Y5
+	VXORPS c32_80000000<>+0(SB), Y5, Y5
+	VXORPS c32_80000000<>+0(SB), Y6, Y6
+	VXORPS c32_80000000<>+0(SB), Y8, Y9
+	VMINPS Y9, Y6, Y9
+	VMINPS Y6, Y9, Y6
+	VORPS  Y9, Y6, Y6
+	VXORPS c32_80000000<>+0(SB), Y6, Y6
+	VXORPS c32_80000000<>+0(SB), Y7, Y7
+	VXORPS c32_80000000<>+0(SB), Y8, Y8
+	VMINPS Y8, Y7, Y8
+	VMINPS Y7, Y8, Y7
+	VORPS  Y8, Y7, Y7
+	VXORPS c32_80000000<>+0(SB), Y7, Y7
+	JMP    chainColsF32AVX2_u8_c_next
+
+chainColsF32AVX2_u8_c_op7:
+	VMINPS Y8, Y0, Y9
+	VMINPS Y0, Y9, Y0
+	VORPS  Y9, Y0, Y0
+	VMINPS Y8, Y1, Y9
+	VMINPS Y1, Y9, Y1
+	VORPS  Y9, Y1, Y1
+	VMINPS Y8, Y2, Y9
+	VMINPS Y2, Y9, Y2
+	VORPS  Y9, Y2, Y2
+	VMINPS Y8, Y3, Y9
+	VMINPS Y3, Y9, Y3
+	VORPS  Y9, Y3, Y3
+	VMINPS Y8, Y4, Y9
+	VMINPS Y4, Y9, Y4
+	VORPS  Y9, Y4, Y4
+	VMINPS Y8, Y5, Y9
+	VMINPS Y5, Y9, Y5
+	VORPS  Y9, Y5, Y5
+	VMINPS Y8, Y6, Y9
+	VMINPS Y6, Y9, Y6
+	VORPS  Y9, Y6, Y6
+	VMINPS Y8, Y7, Y8
+	VMINPS Y7, Y8, Y7
+	VORPS  Y8, Y7, Y7
+	JMP    chainColsF32AVX2_u8_c_next
+
+chainColsF32AVX2_u8_c_op8:
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y0, Y8, Y0
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y1, Y8, Y1
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y2, Y8, Y2
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y3, Y8, Y3
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y4, Y8, Y4
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y5, Y8, Y5
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y6, Y8, Y6
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y7, Y8, Y7
+
+chainColsF32AVX2_u8_c_next:
+	INCQ R10
+	JMP  chainColsF32AVX2_u8_c_step
+
+chainColsF32AVX2_u8_c_store:
+	VMOVUPS Y0, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Y1, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Y2, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Y3, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Y4, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Y5, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Y6, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Y7, (R8)
+	ADDQ    CX, R8
+	SUBQ    $0x00000008, R9
+	JMP     chainColsF32AVX2_u8
+
+chainColsF32AVX2_u4:
+	CMPQ    R9, $0x00000004
+	JL      chainColsF32AVX2_u2
+	MOVQ    R8, R10
+	VMOVUPS (R10), Y0
+	ADDQ    CX, R10
+	VMOVUPS (R10), Y1
+	ADDQ    CX, R10
+	VMOVUPS (R10), Y2
+	ADDQ    CX, R10
+	VMOVUPS (R10), Y3
+	ADDQ    CX, R10
+	XORQ    R10, R10
+
+chainColsF32AVX2_u4_c_step:
+	CMPQ    R10, nsteps+48(FP)
+	JGE     chainColsF32AVX2_u4_c_store
+	MOVBQZX (BX)(R10*1), R11
+	MOVQ    R10, R12
+	SHLQ    $0x05, R12
+	VMOVUPS (SI)(R12*1), Y4
+	CMPQ    R11, $0x00000000
+	JE      chainColsF32AVX2_u4_c_op0
+	CMPQ    R11, $0x00000001
+	JE      chainColsF32AVX2_u4_c_op1
+	CMPQ    R11, $0x00000002
+	JE      chainColsF32AVX2_u4_c_op2
+	CMPQ    R11, $0x00000003
+	JE      chainColsF32AVX2_u4_c_op3
+	CMPQ    R11, $0x00000004
+	JE      chainColsF32AVX2_u4_c_op4
+	CMPQ    R11, $0x00000005
+	JE      chainColsF32AVX2_u4_c_op5
+	CMPQ    R11, $0x00000006
+	JE      chainColsF32AVX2_u4_c_op6
+	CMPQ    R11, $0x00000007
+	JE      chainColsF32AVX2_u4_c_op7
+	CMPQ    R11, $0x00000008
+	JE      chainColsF32AVX2_u4_c_op8
+	JMP     chainColsF32AVX2_u4_c_next
+
+chainColsF32AVX2_u4_c_op0:
+	VADDPS Y4, Y0, Y0
+	VADDPS Y4, Y1, Y1
+	VADDPS Y4, Y2, Y2
+	VADDPS Y4, Y3, Y3
+	JMP    chainColsF32AVX2_u4_c_next
+
+chainColsF32AVX2_u4_c_op1:
+	VSUBPS Y4, Y0, Y0
+	VSUBPS Y4, Y1, Y1
+	VSUBPS Y4, Y2, Y2
+	VSUBPS Y4, Y3, Y3
+	JMP    chainColsF32AVX2_u4_c_next
+
+chainColsF32AVX2_u4_c_op2:
+	VSUBPS Y0, Y4, Y0
+	VSUBPS Y1, Y4, Y1
+	VSUBPS Y2, Y4, Y2
+	VSUBPS Y3, Y4, Y3
+	JMP    chainColsF32AVX2_u4_c_next
+
+chainColsF32AVX2_u4_c_op3:
+	VMULPS Y4, Y0, Y0
+	VMULPS Y4, Y1, Y1
+	VMULPS Y4, Y2, Y2
+	VMULPS Y4, Y3, Y3
+	JMP    chainColsF32AVX2_u4_c_next
+
+chainColsF32AVX2_u4_c_op4:
+	VDIVPS Y4, Y0, Y0
+	VDIVPS Y4, Y1, Y1
+	VDIVPS Y4, Y2, Y2
+	VDIVPS Y4, Y3, Y3
+	JMP    chainColsF32AVX2_u4_c_next
+
+chainColsF32AVX2_u4_c_op5:
+	VDIVPS Y0, Y4, Y0
+	VDIVPS Y1, Y4, Y1
+	VDIVPS Y2, Y4, Y2
+	VDIVPS Y3, Y4, Y3
+	JMP    chainColsF32AVX2_u4_c_next
+
+chainColsF32AVX2_u4_c_op6:
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y4, Y5
+	VMINPS Y5, Y0, Y5
+	VMINPS Y0, Y5, Y0
+	VORPS  Y5, Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y4, Y5
+	VMINPS Y5, Y1, Y5
+	VMINPS Y1, Y5, Y1
+	VORPS  Y5, Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y2, Y2
+	VXORPS c32_80000000<>+0(SB), Y4, Y5
+	VMINPS Y5, Y2, Y5
+	VMINPS Y2, Y5, Y2
+	VORPS  Y5, Y2, Y2
+	VXORPS c32_80000000<>+0(SB), Y2, Y2
+	VXORPS c32_80000000<>+0(SB), Y3, Y3
+	VXORPS c32_80000000<>+0(SB), Y4, Y4
+	VMINPS Y4, Y3, Y4
+	VMINPS Y3, Y4, Y3
+	VORPS  Y4, Y3, Y3
+	VXORPS c32_80000000<>+0(SB), Y3, Y3
+	JMP    chainColsF32AVX2_u4_c_next
+
+chainColsF32AVX2_u4_c_op7:
+	VMINPS Y4, Y0, Y5
+	VMINPS Y0, Y5, Y0
+	VORPS  Y5, Y0, Y0
+	VMINPS Y4, Y1, Y5
+	VMINPS Y1, Y5, Y1
+	VORPS  Y5, Y1, Y1
+	VMINPS Y4, Y2, Y5
+	VMINPS Y2, Y5, Y2
+	VORPS  Y5, Y2, Y2
+	VMINPS Y4, Y3, Y4
+	VMINPS Y3, Y4, Y3
+	VORPS  Y4, Y3, Y3
+	JMP    chainColsF32AVX2_u4_c_next
+
+chainColsF32AVX2_u4_c_op8:
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y0, Y4, Y0
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y1, Y4, Y1
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y2, Y4, Y2
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y3, Y4, Y3
+
+chainColsF32AVX2_u4_c_next:
+	INCQ R10
+	JMP  chainColsF32AVX2_u4_c_step
+
+chainColsF32AVX2_u4_c_store:
+	VMOVUPS Y0, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Y1, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Y2, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Y3, (R8)
+	ADDQ    CX, R8
+	SUBQ    $0x00000004, R9
+	JMP     chainColsF32AVX2_u4
+
+chainColsF32AVX2_u2:
+	CMPQ    R9, $0x00000002
+	JL      chainColsF32AVX2_u1
+	MOVQ    R8, R10
+	VMOVUPS (R10), Y0
+	ADDQ    CX, R10
+	VMOVUPS (R10), Y1
+	ADDQ    CX, R10
+	XORQ    R10, R10
+
+chainColsF32AVX2_u2_c_step:
+	CMPQ    R10, nsteps+48(FP)
+	JGE     chainColsF32AVX2_u2_c_store
+	MOVBQZX (BX)(R10*1), R11
+	MOVQ    R10, R12
+	SHLQ    $0x05, R12
+	VMOVUPS (SI)(R12*1), Y2
+	CMPQ    R11, $0x00000000
+	JE      chainColsF32AVX2_u2_c_op0
+	CMPQ    R11, $0x00000001
+	JE      chainColsF32AVX2_u2_c_op1
+	CMPQ    R11, $0x00000002
+	JE      chainColsF32AVX2_u2_c_op2
+	CMPQ    R11, $0x00000003
+	JE      chainColsF32AVX2_u2_c_op3
+	CMPQ    R11, $0x00000004
+	JE      chainColsF32AVX2_u2_c_op4
+	CMPQ    R11, $0x00000005
+	JE      chainColsF32AVX2_u2_c_op5
+	CMPQ    R11, $0x00000006
+	JE      chainColsF32AVX2_u2_c_op6
+	CMPQ    R11, $0x00000007
+	JE      chainColsF32AVX2_u2_c_op7
+	CMPQ    R11, $0x00000008
+	JE      chainColsF32AVX2_u2_c_op8
+	JMP     chainColsF32AVX2_u2_c_next
+
+chainColsF32AVX2_u2_c_op0:
+	VADDPS Y2, Y0, Y0
+	VADDPS Y2, Y1, Y1
+	JMP    chainColsF32AVX2_u2_c_next
+
+chainColsF32AVX2_u2_c_op1:
+	VSUBPS Y2, Y0, Y0
+	VSUBPS Y2, Y1, Y1
+	JMP    chainColsF32AVX2_u2_c_next
+
+chainColsF32AVX2_u2_c_op2:
+	VSUBPS Y0, Y2, Y0
+	VSUBPS Y1, Y2, Y1
+	JMP    chainColsF32AVX2_u2_c_next
+
+chainColsF32AVX2_u2_c_op3:
+	VMULPS Y2, Y0, Y0
+	VMULPS Y2, Y1, Y1
+	JMP    chainColsF32AVX2_u2_c_next
+
+chainColsF32AVX2_u2_c_op4:
+	VDIVPS Y2, Y0, Y0
+	VDIVPS Y2, Y1, Y1
+	JMP    chainColsF32AVX2_u2_c_next
+
+chainColsF32AVX2_u2_c_op5:
+	VDIVPS Y0, Y2, Y0
+	VDIVPS Y1, Y2, Y1
+	JMP    chainColsF32AVX2_u2_c_next
+
+chainColsF32AVX2_u2_c_op6:
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y2, Y3
+	VMINPS Y3, Y0, Y3
+	VMINPS Y0, Y3, Y0
+	VORPS  Y3, Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y2, Y2
+	VMINPS Y2, Y1, Y2
+	VMINPS Y1, Y2, Y1
+	VORPS  Y2, Y1, Y1
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	JMP    chainColsF32AVX2_u2_c_next
+
+chainColsF32AVX2_u2_c_op7:
+	VMINPS Y2, Y0, Y3
+	VMINPS Y0, Y3, Y0
+	VORPS  Y3, Y0, Y0
+	VMINPS Y2, Y1, Y2
+	VMINPS Y1, Y2, Y1
+	VORPS  Y2, Y1, Y1
+	JMP    chainColsF32AVX2_u2_c_next
+
+chainColsF32AVX2_u2_c_op8:
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y0, Y2, Y0
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y1, Y2, Y1
+
+chainColsF32AVX2_u2_c_next:
+	INCQ R10
+	JMP  chainColsF32AVX2_u2_c_step
+
+chainColsF32AVX2_u2_c_store:
+	VMOVUPS Y0, (R8)
+	ADDQ    CX, R8
+	VMOVUPS Y1, (R8)
+	ADDQ    CX, R8
+	SUBQ    $0x00000002, R9
+	JMP     chainColsF32AVX2_u2
+
+chainColsF32AVX2_u1:
+	CMPQ    R9, $0x00000001
+	JL      chainColsF32AVX2_next
+	MOVQ    R8, R10
+	VMOVUPS (R10), Y0
+	ADDQ    CX, R10
+	XORQ    R10, R10
+
+chainColsF32AVX2_u1_c_step:
+	CMPQ    R10, nsteps+48(FP)
+	JGE     chainColsF32AVX2_u1_c_store
+	MOVBQZX (BX)(R10*1), R11
+	MOVQ    R10, R12
+	SHLQ    $0x05, R12
+	VMOVUPS (SI)(R12*1), Y1
+	CMPQ    R11, $0x00000000
+	JE      chainColsF32AVX2_u1_c_op0
+	CMPQ    R11, $0x00000001
+	JE      chainColsF32AVX2_u1_c_op1
+	CMPQ    R11, $0x00000002
+	JE      chainColsF32AVX2_u1_c_op2
+	CMPQ    R11, $0x00000003
+	JE      chainColsF32AVX2_u1_c_op3
+	CMPQ    R11, $0x00000004
+	JE      chainColsF32AVX2_u1_c_op4
+	CMPQ    R11, $0x00000005
+	JE      chainColsF32AVX2_u1_c_op5
+	CMPQ    R11, $0x00000006
+	JE      chainColsF32AVX2_u1_c_op6
+	CMPQ    R11, $0x00000007
+	JE      chainColsF32AVX2_u1_c_op7
+	CMPQ    R11, $0x00000008
+	JE      chainColsF32AVX2_u1_c_op8
+	JMP     chainColsF32AVX2_u1_c_next
+
+chainColsF32AVX2_u1_c_op0:
+	VADDPS Y1, Y0, Y0
+	JMP    chainColsF32AVX2_u1_c_next
+
+chainColsF32AVX2_u1_c_op1:
+	VSUBPS Y1, Y0, Y0
+	JMP    chainColsF32AVX2_u1_c_next
+
+chainColsF32AVX2_u1_c_op2:
+	VSUBPS Y0, Y1, Y0
+	JMP    chainColsF32AVX2_u1_c_next
+
+chainColsF32AVX2_u1_c_op3:
+	VMULPS Y1, Y0, Y0
+	JMP    chainColsF32AVX2_u1_c_next
+
+chainColsF32AVX2_u1_c_op4:
+	VDIVPS Y1, Y0, Y0
+	JMP    chainColsF32AVX2_u1_c_next
+
+chainColsF32AVX2_u1_c_op5:
+	VDIVPS Y0, Y1, Y0
+	JMP    chainColsF32AVX2_u1_c_next
+
+chainColsF32AVX2_u1_c_op6:
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y1, Y1
+	VMINPS Y1, Y0, Y1
+	VMINPS Y0, Y1, Y0
+	VORPS  Y1, Y0, Y0
+	VXORPS c32_80000000<>+0(SB), Y0, Y0
+	JMP    chainColsF32AVX2_u1_c_next
+
+chainColsF32AVX2_u1_c_op7:
+	VMINPS Y1, Y0, Y1
+	VMINPS Y0, Y1, Y0
+	VORPS  Y1, Y0, Y0
+	JMP    chainColsF32AVX2_u1_c_next
+
+chainColsF32AVX2_u1_c_op8:
+	VXORPS Y1, Y1, Y1
+	VMAXPS Y0, Y1, Y0
+
+chainColsF32AVX2_u1_c_next:
+	INCQ R10
+	JMP  chainColsF32AVX2_u1_c_step
+
+chainColsF32AVX2_u1_c_store:
+	VMOVUPS Y0, (R8)
+	ADDQ    CX, R8
+	SUBQ    $0x00000001, R9
+	JMP     chainColsF32AVX2_u1
+
+chainColsF32AVX2_next:
+	ADDQ $0x00000020, AX
+	ADDQ DI, SI
+	DECQ DX
+	JMP  chainColsF32AVX2_block
+
+chainColsF32AVX2_done:
 	VZEROUPPER
 	RET
 

@@ -142,6 +142,7 @@ func main() {
 		tapSumChainKernels(s)
 		dwNCKernels(s)
 		dwNC3x3Kernels(s)
+		chainColsKernels(s)
 	}
 	interleave2AVX2()
 	dot8AVX2()
@@ -819,6 +820,63 @@ func dwNCKernels(s isa) {
 			JL(LabelRef(lbl + "_tap"))
 		})
 	}
+}
+
+// chainColsKernels emits the chain with an operand per column on a
+// row-major matrix in place (a GEMM's output whose columns are channels):
+// column block b (s.lanes columns) takes its steps' operand vectors at sc +
+// (b*nsteps+t)*s.bytes, the blocked layout of the depthwise kernels'; per
+// block, rows go in groups of 8, 4, 2 and 1 vectors, one dispatch per step
+// and group.
+func chainColsKernels(s isa) {
+	name := "chainColsF32" + s.suffix
+	text(name, "func(x *float32, ld int, rows, blocks int, codes *uint8, sc *float32, nsteps int)")
+	Doc(fmt.Sprintf("%s applies, for r < rows and column blocks b < blocks, the per-lane chain of steps codes[t] (operands the vectors at sc+(b*nsteps+t)*%d bytes) to the %d lanes at x+r*ld+b*%d bytes, in place; every code is below %d.",
+		name, s.bytes, s.lanes, s.bytes, len(chainOps)))
+	p := loadParams("x", "ld", "blocks", "codes", "sc")
+	x, ld, blocks, codes, sc := p[0], p[1], p[2], p[3], p[4]
+	stepBytes := GP64() // nsteps*s.bytes: the operands of one block
+	MOVQ(paramAddr("nsteps"), stepBytes)
+	SHLQ(U8(bits.TrailingZeros(uint(s.bytes))), stepBytes)
+	Label(name + "_block")
+	CMPQ(blocks, Imm(0))
+	JLE(LabelRef(name + "_done"))
+	q, k := GP64(), GP64()
+	MOVQ(x, q)
+	MOVQ(paramAddr("rows"), k)
+	for u := 8; u >= 1; u /= 2 {
+		lbl := fmt.Sprintf("%s_u%d", name, u)
+		next := fmt.Sprintf("%s_u%d", name, u/2)
+		if u == 1 {
+			next = name + "_next"
+		}
+		Label(lbl)
+		CMPQ(k, U32(u))
+		JL(LabelRef(next))
+		vs := make([]reg.VecVirtual, u)
+		r := GP64()
+		MOVQ(q, r)
+		for i := range vs {
+			vs[i] = s.vec()
+			VMOVUPS(Mem{Base: r}, vs[i])
+			ADDQ(ld, r)
+		}
+		chainSteps(s, lbl+"_c", vs, codes, sc, paramAddr("nsteps"), true)
+		for i := range vs {
+			VMOVUPS(vs[i], Mem{Base: q})
+			ADDQ(ld, q)
+		}
+		SUBQ(U32(u), k)
+		JMP(LabelRef(lbl))
+	}
+	Label(name + "_next")
+	ADDQ(U32(s.bytes), x)
+	ADDQ(stepBytes, sc)
+	DECQ(blocks)
+	JMP(LabelRef(name + "_block"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
 }
 
 // dwNCLoop emits the loop the blocked depthwise kernels share: rows rows
