@@ -190,6 +190,36 @@ func DepthwiseNCF32(dst []float32, dstStride int, src []float32, srcStride int, 
 	asmDepthwiseNC(&dst[0], dstStride, &src[0], srcStride, &offs[0], &w[0], len(offs), rows, n, sw, cp, sp, len(codes))
 }
 
+// ChainColsF32 applies ScalarChainF32's steps codes in place to the rows x
+// cols matrix x (row stride ld, in elements) with an operand per column:
+// step k's operand for column j is sc[((j/L)*len(codes)+k)*L+j%L], L =
+// DepthwiseNCLanes() (DepthwiseNCF32's blocked operand layout). It is a
+// convolution's chain on an output laid out with the channels as columns.
+// It panics when cols is not a multiple of L, a slice is too short or a
+// code is unknown.
+func ChainColsF32(x []float32, ld, rows, cols int, codes []uint8, sc []float32) {
+	const fn = "ChainCols"
+	lanes := DepthwiseNCLanes()
+	if rows < 0 || cols < 0 || cols%lanes != 0 {
+		panic(fmt.Sprintf("asm: %sF32: %d rows of %d columns, not a multiple of %d", fn, rows, cols, lanes))
+	}
+	if rows == 0 || cols == 0 || len(codes) == 0 {
+		return
+	}
+	if !extentOK(rows, cols, ld, len(x)) {
+		panic(fmt.Sprintf("asm: %sF32: %d rows of %d columns, stride %d, do not fit x (%d elements)", fn, rows, cols, ld, len(x)))
+	}
+	if !productOK(len(codes), cols, len(sc)) {
+		shortInput(fn, "sc", len(sc), len(codes)*cols)
+	}
+	checkChain(fn, codes, sc)
+	if level == LevelGo {
+		chainColsGo(x, ld, rows, cols, lanes, codes, sc)
+		return
+	}
+	asmChainCols(&x[0], ld, rows, cols/lanes, &codes[0], &sc[0], len(codes))
+}
+
 // window3x3 reports whether offs are the taps of an undilated 3x3 window of
 // positions lanes elements apart, rows r elements apart (r >= 0), and r.
 func window3x3(offs []int, lanes int) (r int, ok bool) {

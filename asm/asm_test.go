@@ -319,6 +319,23 @@ func TestSgemmKernelMatchesTwin(t *testing.T) {
 		{"SgemmKernelSmall", SgemmTileSmall, SgemmKernelSmall},
 		{"SgemmKernelWide", func() (int, int) { mr, nr, _ := SgemmTileWide(); return mr, nr }, SgemmKernelWide},
 		{"SgemmKernelMid", func() (int, int) { mr, nr, _ := SgemmTileMid(); return mr, nr }, SgemmKernelMid},
+		// A read in place: the packed panel laid out with row stride 10,
+		// three floats of padding after each step's 7 values.
+		{"SgemmKernelStrided", func() (int, int) { mr, nr, _ := SgemmTileStrided(); return mr, nr }, func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+			const lda = 10
+			mr, _, ok := SgemmTileStrided()
+			if !ok || len(a) < kc*mr {
+				return SgemmKernelStrided(kc, a, lda, b, c, ldc, alpha, beta)
+			}
+			as := make([]float32, max(kc*lda, 1))
+			for i := range as {
+				as[i] = float32(math.NaN()) // padding the kernel must not read
+			}
+			for p := 0; p < kc; p++ {
+				copy(as[p*lda:p*lda+mr], a[p*mr:(p+1)*mr])
+			}
+			return SgemmKernelStrided(kc, as[:max(0, (kc-1)*lda+mr)], lda, b, c, ldc, alpha, beta)
+		}},
 	}
 	r := rand.New(rand.NewSource(3))
 	for _, l := range levels() {

@@ -393,6 +393,40 @@ func SgemmKernelMidUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, bet
 	asmSgemmKernelMid(kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta)
 }
 
+// SgemmTileStrided reports the register tile of SgemmKernelStrided, 7 rows
+// by 32 columns, which only the AVX-512 level has (ok false elsewhere): 7
+// divides the 7x7 and 14x14 planes of late convolution layers, which a
+// 32-wide tile over their 49 or 196 positions pads to 64 or 224.
+func SgemmTileStrided() (mr, nr int, ok bool) {
+	if level == LevelAVX512 {
+		return 7, 32, true
+	}
+	return 0, 0, false
+}
+
+// SgemmKernelStrided is SgemmKernel on the SgemmTileStrided tile with A
+// read in place: A[i][p] = a[p*lda+i] for i < 7 and p < kc (a pointwise
+// convolution's input, channels as the depth and 7 consecutive positions
+// as the rows), B a packed panel as SgemmKernel's. Every bit of c is
+// SgemmKernel's on the panel A would pack into. It returns an error when
+// the level has no such tile or a slice is too short.
+func SgemmKernelStrided(kc int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32) error {
+	mr, nr, ok := SgemmTileStrided()
+	if !ok || kc < 0 || ldc < nr || !extentOK(kc, mr, lda, len(a)) || !productOK(kc, nr, len(b)) || !extentOK(mr, nr, ldc, len(c)) {
+		return fmt.Errorf("asm: SgemmKernelStrided: kc=%d lda=%d ldc=%d at level %s: no such tile or buffers too short (a %d, b %d, c %d)",
+			kc, lda, ldc, level, len(a), len(b), len(c))
+	}
+	SgemmKernelStridedUnchecked(kc, unsafe.Pointer(unsafe.SliceData(a)), lda, unsafe.Pointer(unsafe.SliceData(b)), unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
+	return nil
+}
+
+// SgemmKernelStridedUnchecked is SgemmKernelStrided without checks: the
+// level must have the tile, a must hold (kc-1)*lda+7 floats, b kc*32 and c
+// 6*ldc+32.
+func SgemmKernelStridedUnchecked(kc int, a unsafe.Pointer, lda int, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
+	asmSgemmKernelStrided(kc, (*float32)(a), lda, (*float32)(b), (*float32)(c), ldc, alpha, beta)
+}
+
 // SgemmIndirectTile reports the register tile of SgemmKernelIndirect: the
 // SgemmTile tile, or with wide the SgemmTileWide tile.
 func SgemmIndirectTile(wide bool) (mr, nr int, ok bool) {

@@ -398,6 +398,19 @@ func asmSgemmKernel(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	sgemmKernelAVX2(kc, a, b, c, ldc, alpha, beta)
 }
 
+func asmSgemmKernelStrided(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32) {
+	sgemmStridedAVX512(kc, a, lda, b, c, ldc, alpha, beta)
+}
+
+// asmChainCols runs the current level's kernel; ld is in elements.
+func asmChainCols(x *float32, ld, rows, blocks int, codes *uint8, sc *float32, nsteps int) {
+	if level == LevelAVX512 {
+		chainColsF32AVX512(x, 4*ld, rows, blocks, codes, sc, nsteps)
+		return
+	}
+	chainColsF32AVX2(x, 4*ld, rows, blocks, codes, sc, nsteps)
+}
+
 func asmSgemmKernelMid(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	sgemmKernelAVX512Mid(kc, a, b, c, ldc, alpha, beta)
 }

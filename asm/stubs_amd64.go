@@ -195,6 +195,11 @@ func dwNC3S1F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, 
 //go:noescape
 func dwNC3S2F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows int, n int, codes *uint8, sc *float32, nsteps int)
 
+// chainColsF32AVX512 applies, for r < rows and column blocks b < blocks, the per-lane chain of steps codes[t] (operands the vectors at sc+(b*nsteps+t)*64 bytes) to the 16 lanes at x+r*ld+b*64 bytes, in place; every code is below 9.
+//
+//go:noescape
+func chainColsF32AVX512(x *float32, ld int, rows int, blocks int, codes *uint8, sc *float32, nsteps int)
+
 // maxF32AVX2 computes dst[i] = max(x[i], y[i]) (Go's max: NaNs and signed zeros as the twin) for i < n; n is a multiple of 8.
 //
 //go:noescape
@@ -386,6 +391,11 @@ func dwNC3S1F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rs
 //go:noescape
 func dwNC3S2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows int, n int, codes *uint8, sc *float32, nsteps int)
 
+// chainColsF32AVX2 applies, for r < rows and column blocks b < blocks, the per-lane chain of steps codes[t] (operands the vectors at sc+(b*nsteps+t)*32 bytes) to the 8 lanes at x+r*ld+b*32 bytes, in place; every code is below 9.
+//
+//go:noescape
+func chainColsF32AVX2(x *float32, ld int, rows int, blocks int, codes *uint8, sc *float32, nsteps int)
+
 // interleave2F32AVX2 sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k < n; n is a multiple of 8.
 //
 //go:noescape
@@ -460,6 +470,11 @@ func sgemmIndirectAVX512Wide(kc int, a *float32, b *float32, offs *int, c *float
 //
 //go:noescape
 func sgemmIndirectAVX2(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmStridedAVX512 is the 7x32 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided).
+//
+//go:noescape
+func sgemmStridedAVX512(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
 // sgemmDirect1x64AVX2 is the 1x64 small-M SGEMM micro-kernel reading B in place (see asm.SgemmDirect).
 //

@@ -371,3 +371,67 @@ func TestTransposeBatch(t *testing.T) {
 		})
 	}
 }
+
+// TestChainCols checks ChainColsF32 against its twin bit for bit at every
+// level: row counts around the kernel's groups of 8, 4, 2 and 1, one to
+// four column blocks, padded row strides whose gaps stay untouched, chains
+// of every step code with per-column operands and special values.
+func TestChainCols(t *testing.T) {
+	r := rand.New(rand.NewSource(41))
+	sp := specials()
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			lanes := DepthwiseNCLanes()
+			for _, rows := range []int{0, 1, 2, 3, 7, 8, 9, 15, 16, 49} {
+				for _, blocks := range []int{1, 2, 4} {
+					for _, steps := range []int{0, 1, 5} {
+						cols := blocks * lanes
+						ld := cols + r.Intn(3)
+						size := 0
+						if rows > 0 {
+							size = (rows-1)*ld + cols
+						}
+						off := r.Intn(4)
+						buf, x := guarded(size, off)
+						for i := range x {
+							x[i] = float32(r.NormFloat64())
+							if r.Intn(8) == 0 {
+								x[i] = sp[r.Intn(len(sp))]
+							}
+						}
+						for i := 0; i+1 < rows; i++ { // the gaps between rows
+							for j := i*ld + cols; j < (i+1)*ld; j++ {
+								x[j] = sentinel
+							}
+						}
+						want := append([]float32(nil), x...)
+						codes, _ := randChain(r, steps, sp)
+						sc := make([]float32, steps*cols)
+						for i := range sc {
+							sc[i] = (r.Float32()*2 - 1) * 4
+							if r.Intn(6) == 0 {
+								sc[i] = sp[r.Intn(len(sp))]
+							}
+						}
+						ChainColsF32(x, ld, rows, cols, codes, sc)
+						chainColsGo(want, ld, rows, cols, lanes, codes, sc)
+						what := fmt.Sprintf("%s rows=%d blocks=%d steps=%d", l, rows, blocks, steps)
+						for i := range want {
+							if g, w := math.Float32bits(x[i]), math.Float32bits(want[i]); g != w {
+								t.Fatalf("%s: [%d] %#x, want %#x", what, i, g, w)
+							}
+						}
+						checkGuards(t, what, buf, size, off)
+					}
+				}
+			}
+			x := make([]float32, 4*lanes)
+			mustPanic(t, "ChainColsF32",
+				func() { ChainColsF32(x, lanes, 1, lanes+1, []uint8{0}, x) },           // not whole blocks
+				func() { ChainColsF32(x, lanes, 5, lanes, []uint8{0}, x) },             // x too short
+				func() { ChainColsF32(x, lanes, 1, lanes, []uint8{0, 0, 0, 0, 0}, x) }, // operands too short
+				func() { ChainColsF32(x, lanes, 1, lanes, []uint8{99}, x) },            // bad code
+			)
+		})
+	}
+}

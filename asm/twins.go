@@ -665,6 +665,20 @@ func depthwiseNCGo(dst []float32, dstStride int, src []float32, srcStride int, o
 	}
 }
 
+// chainColsGo is ChainColsF32's loop, lanes columns a block.
+func chainColsGo(x []float32, ld, rows, cols, lanes int, codes []uint8, sc []float32) {
+	ns := len(codes)
+	for r := 0; r < rows; r++ {
+		for j := 0; j < cols; j++ {
+			v := x[r*ld+j]
+			for k, c := range codes {
+				v = chainStep(c, v, sc[((j/lanes)*ns+k)*lanes+j%lanes])
+			}
+			x[r*ld+j] = v
+		}
+	}
+}
+
 // transposeGo is TransposeF32's loop.
 func transposeGo(dst []float32, ldd int, src []float32, lds, rows, cols int) {
 	for r := 0; r < rows; r++ {

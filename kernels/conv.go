@@ -216,6 +216,12 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 				return nil
 			}
 		}
+		if convPosUse(&g, chain) {
+			if pb := constPosWeights(w, g.o, g.c); pb != nil {
+				convPosF32(&g, out.Float32s(), x.Float32s(), pb, chain)
+				return nil
+			}
+		}
 		var packs []*packedA
 		var dwnc []float32
 		plan := planConvIndirect(&g, g.o/g.g)

@@ -163,6 +163,10 @@ func BenchmarkConvPaths(b *testing.B) {
 		}
 		out := make([]float32, c.o*g.oh*g.ow)
 		flop := 2 * float64(c.o*kk*g.oh*g.ow)
+		var pos *PackedB // positions as the GEMM's rows (convPosF32)
+		if _, snr, ok := asm.SgemmTileStrided(); ok && convPosUse(&g, nil) {
+			pos = packBFor(true, c.c, c.o, w, c.c, snr)
+		}
 		var wino *winoEntry
 		if winoOK(&g) {
 			wino = &winoEntry{o: c.o, c: c.c, mr: mr, level: asm.CurrentLevel(), u: winoWeights(c.o, c.c, w)}
@@ -171,8 +175,8 @@ func BenchmarkConvPaths(b *testing.B) {
 			}
 		}
 		for _, th := range []int{1, 2} {
-			for _, path := range []string{"packed", "indirect", "indirect-wide", "winograd"} {
-				if path == "indirect-wide" && paWide == nil || path == "winograd" && wino == nil {
+			for _, path := range []string{"packed", "indirect", "indirect-wide", "winograd", "positions"} {
+				if path == "indirect-wide" && paWide == nil || path == "winograd" && wino == nil || path == "positions" && pos == nil {
 					continue
 				}
 				b.Run(fmt.Sprintf("%s/%s/threads=%d", c.name, path, th), func(b *testing.B) {
@@ -181,6 +185,8 @@ func BenchmarkConvPaths(b *testing.B) {
 					for i := 0; i < b.N; i++ {
 						if path == "winograd" {
 							convWinograd(&g, out, x, wino, nil)
+						} else if path == "positions" {
+							convPosF32(&g, out, x, pos, nil)
 						} else if path == "packed" {
 							convPackedRef(&g, x, w, out, pa)
 						} else if path == "indirect" {

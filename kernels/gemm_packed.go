@@ -128,6 +128,7 @@ func UnregisterConstant(t *runtime.Tensor) {
 	constConvAWide.Delete(t)
 	constWino.Delete(t)
 	constDWNC.Delete(t)
+	constPos.Delete(t)
 }
 
 // cacheEntry returns m's entry for key, storing a new zero E on first use:

@@ -142,6 +142,7 @@ func main() {
 		tapSumChainKernels(s)
 		dwNCKernels(s)
 		dwNC3x3Kernels(s)
+		chainColsKernels(s)
 	}
 	interleave2AVX2()
 	dot8AVX2()
@@ -819,6 +820,63 @@ func dwNCKernels(s isa) {
 			JL(LabelRef(lbl + "_tap"))
 		})
 	}
+}
+
+// chainColsKernels emits the chain with an operand per column on a
+// row-major matrix in place (a GEMM's output whose columns are channels):
+// column block b (s.lanes columns) takes its steps' operand vectors at sc +
+// (b*nsteps+t)*s.bytes, the blocked layout of the depthwise kernels'; per
+// block, rows go in groups of 8, 4, 2 and 1 vectors, one dispatch per step
+// and group.
+func chainColsKernels(s isa) {
+	name := "chainColsF32" + s.suffix
+	text(name, "func(x *float32, ld int, rows, blocks int, codes *uint8, sc *float32, nsteps int)")
+	Doc(fmt.Sprintf("%s applies, for r < rows and column blocks b < blocks, the per-lane chain of steps codes[t] (operands the vectors at sc+(b*nsteps+t)*%d bytes) to the %d lanes at x+r*ld+b*%d bytes, in place; every code is below %d.",
+		name, s.bytes, s.lanes, s.bytes, len(chainOps)))
+	p := loadParams("x", "ld", "blocks", "codes", "sc")
+	x, ld, blocks, codes, sc := p[0], p[1], p[2], p[3], p[4]
+	stepBytes := GP64() // nsteps*s.bytes: the operands of one block
+	MOVQ(paramAddr("nsteps"), stepBytes)
+	SHLQ(U8(bits.TrailingZeros(uint(s.bytes))), stepBytes)
+	Label(name + "_block")
+	CMPQ(blocks, Imm(0))
+	JLE(LabelRef(name + "_done"))
+	q, k := GP64(), GP64()
+	MOVQ(x, q)
+	MOVQ(paramAddr("rows"), k)
+	for u := 8; u >= 1; u /= 2 {
+		lbl := fmt.Sprintf("%s_u%d", name, u)
+		next := fmt.Sprintf("%s_u%d", name, u/2)
+		if u == 1 {
+			next = name + "_next"
+		}
+		Label(lbl)
+		CMPQ(k, U32(u))
+		JL(LabelRef(next))
+		vs := make([]reg.VecVirtual, u)
+		r := GP64()
+		MOVQ(q, r)
+		for i := range vs {
+			vs[i] = s.vec()
+			VMOVUPS(Mem{Base: r}, vs[i])
+			ADDQ(ld, r)
+		}
+		chainSteps(s, lbl+"_c", vs, codes, sc, paramAddr("nsteps"), true)
+		for i := range vs {
+			VMOVUPS(vs[i], Mem{Base: q})
+			ADDQ(ld, q)
+		}
+		SUBQ(U32(u), k)
+		JMP(LabelRef(lbl))
+	}
+	Label(name + "_next")
+	ADDQ(U32(s.bytes), x)
+	ADDQ(stepBytes, sc)
+	DECQ(blocks)
+	JMP(LabelRef(name + "_block"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
 }
 
 // dwNCLoop emits the loop the blocked depthwise kernels share: rows rows
@@ -1921,6 +1979,7 @@ type gemmKernel struct {
 	mr, nr             int
 	avx512             bool
 	prefetch, indirect bool // sgemmBodyPrefetch, sgemmBodyIndirect
+	strided            bool // sgemmBodyStridedA
 	b                  []reg.VecPhysical
 	a0, a1             reg.VecPhysical
 }
@@ -1950,6 +2009,8 @@ var gemmKernels = []gemmKernel{
 		mr: 8, nr: 48, avx512: true, indirect: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
 	{name: "sgemmIndirectAVX2", doc: "is the 6x16 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).",
 		mr: 6, nr: 16, prefetch: true, indirect: true, b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+	{name: "sgemmStridedAVX512", doc: "is the 7x32 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided).",
+		mr: 7, nr: 32, avx512: true, strided: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 }
 
 // emit generates the kernel.
@@ -1958,15 +2019,18 @@ func (k gemmKernel) emit() {
 	if k.indirect {
 		sig = "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)"
 	}
+	if k.strided {
+		sig = "func(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32)"
+	}
 	text(k.name, sig)
 	Doc(k.name + " " + k.doc)
 	acc, lanes, vbytes := func(i int) reg.VecPhysical { return ymms[i] }, 8, 32
 	if k.avx512 {
 		acc, lanes, vbytes = func(i int) reg.VecPhysical { return zmms[i] }, 16, 64
 	}
-	sgemmBodyPrefetch, sgemmBodyIndirect = k.prefetch, k.indirect
+	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA = k.prefetch, k.indirect, k.strided
 	sgemmBody(k.mr, k.nr, lanes, vbytes, acc, k.b, k.a0, k.a1)
-	sgemmBodyPrefetch, sgemmBodyIndirect = false, false
+	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA = false, false, false
 }
 
 // sgemmBodyPrefetch selects sgemmBody's AVX2 loop shape (C prefetch, A
@@ -1979,6 +2043,13 @@ var sgemmBodyPrefetch bool
 // arithmetic is unchanged, so the bits are those of the packed kernel.
 var sgemmBodyIndirect bool
 
+// sgemmBodyStridedA makes sgemmBody read A in place instead of from a
+// packed panel: step p's mr values are consecutive at a, which then
+// advances by the lda parameter (elements), so that a matrix stored
+// depth-major (an activation's channels, positions consecutive) is A
+// without packing. The arithmetic is unchanged.
+var sgemmBodyStridedA bool
+
 func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []reg.VecPhysical, a0, a1 reg.VecPhysical) {
 	nv := nr / lanes // vectors per row (2)
 	kc := Load(Param("kc"), GP64())
@@ -1987,18 +2058,29 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 	// With an offsets table, B advances through it (8 bytes a step) and
 	// each step loads its row's offset first; the parameters after it sit
 	// 8 bytes further on.
-	var offs reg.Register
-	bstep, poff := nr*4, 0
+	var offs, lda reg.Register
+	bstep, poff, astep := nr*4, 0, mr*4
 	if sgemmBodyIndirect {
 		offs = Load(Param("offs"), GP64())
 		bstep, poff = 8, 8
+	}
+	if sgemmBodyStridedA {
+		lda = Load(Param("lda"), GP64())
+		SHLQ(U8(2), lda)
+		poff, astep = 8, 0
 	}
 	step := func(u int) {
 		if sgemmBodyIndirect {
 			kstepIndirect(mr, nv, vbytes, acc, a, b, offs, bv, a0, a1, u)
 			return
 		}
-		kstep(mr, nv, vbytes, acc, a, b, bv, a0, a1, u)
+		if sgemmBodyStridedA {
+			// A's step u at a (advanced by lda after each step).
+			kstep(mr, nv, vbytes, acc, a, b, bv, a0, a1, u, 0)
+			ADDQ(lda, a)
+			return
+		}
+		kstep(mr, nv, vbytes, acc, a, b, bv, a0, a1, u, u*mr)
 	}
 	bptr := b
 	if sgemmBodyIndirect {
@@ -2029,7 +2111,9 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		for u := 0; u < unroll; u++ {
 			step(u)
 		}
-		ADDQ(U32(unroll*mr*4), a)
+		if astep > 0 {
+			ADDQ(U32(unroll*astep), a)
+		}
 		ADDQ(U32(unroll*bstep), bptr)
 		SUBQ(U32(unroll), kc)
 		JGE(LabelRef("k4"))
@@ -2042,7 +2126,9 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		for u := 0; u < unroll; u++ {
 			step(u)
 		}
-		ADDQ(U32(unroll*mr*4), a)
+		if astep > 0 {
+			ADDQ(U32(unroll*astep), a)
+		}
 		ADDQ(U32(unroll*bstep), bptr)
 		SUBQ(U32(unroll), kc)
 		JMP(LabelRef("k4"))
@@ -2051,7 +2137,9 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 	CMPQ(kc, U32(0))
 	JE(LabelRef("epilogue"))
 	step(0)
-	ADDQ(U32(mr*4), a)
+	if astep > 0 {
+		ADDQ(U32(astep), a)
+	}
 	ADDQ(U32(bstep), bptr)
 	DECQ(kc)
 	JMP(LabelRef("k1"))
@@ -2097,8 +2185,9 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 }
 
 // kstep emits one k step: load the B row (nv vectors), then for each of the
-// mr A values broadcast it and FMA into the row's accumulators.
-func kstep(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b reg.Register, bv []reg.VecPhysical, a0, a1 reg.VecPhysical, u int) {
+// mr A values (at a + 4*(aoff+i)) broadcast it and FMA into the row's
+// accumulators.
+func kstep(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b reg.Register, bv []reg.VecPhysical, a0, a1 reg.VecPhysical, u, aoff int) {
 	nr := nv * vbytes / 4
 	for v := 0; v < nv; v++ {
 		VMOVUPS(Mem{Base: b, Disp: (u*nr)*4 + v*vbytes}, bv[v])
@@ -2106,7 +2195,7 @@ func kstep(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b reg.Register,
 	av := []reg.VecPhysical{a0, a1}
 	for i := 0; i < mr; i++ {
 		r := av[i%2]
-		VBROADCASTSS(Mem{Base: a, Disp: (u*mr + i) * 4}, r)
+		VBROADCASTSS(Mem{Base: a, Disp: (aoff + i) * 4}, r)
 		for v := 0; v < nv; v++ {
 			VFMADD231PS(bv[v], r, acc(i*nv+v))
 		}

@@ -1,0 +1,142 @@
+package kernels
+
+import (
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/relaxgo/relaxgo/asm"
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// Pointwise convolutions of small planes with the positions as the GEMM's
+// rows. A 1x1 convolution is out (o x hw) = W (o x c) · X (c x hw); with
+// the plane's positions as the product's columns, a 7x7 plane's 49
+// columns are computed as 64 by the 32-wide tiles, and a 14x14 plane's 196
+// as 224. The transposed product, T (hw x o) = Xᵀ · Wᵀ, takes the
+// positions as rows in tiles of 7 (asm.SgemmKernelStrided, which reads X
+// in place: step p's 7 values are consecutive positions of channel p) and
+// the channels as columns in panels of 32 (Wᵀ packed once, a constant's).
+// The chain then runs on T with an operand per column (asm.ChainColsF32),
+// and T is transposed into out. The sums are the direct product's, step by
+// step in the same depth order and depth blocks (an FMA's two factors
+// commute), so the bits are the same.
+
+// convPosUse reports whether the float32 convolution g takes this path: a
+// pointwise convolution of one group whose 32-wide position tiles would
+// compute at least 10% padding, with whole 7-position tiles and 32-channel
+// panels, at the level with the strided tile; and no plane whose chain
+// bits depend on a one-element chunk.
+func convPosUse(g *conv2dGeom, chain *rowChain) bool {
+	mr, nr, ok := asm.SgemmTileStrided()
+	hw := g.oh * g.ow
+	if !ok || g.g != 1 || !g.pointwise() || g.dh != 1 || g.dw != 1 || hw%mr != 0 || g.o%nr != 0 {
+		return false
+	}
+	if chain != nil && hw%ewChunk == 1 {
+		return false
+	}
+	padded := (hw + nr - 1) / nr * nr
+	return 10*padded >= 11*hw
+}
+
+// posEntry is a constant pointwise weight's transpose packed for the
+// strided tile, made on first use at the level that has it.
+type posEntry struct {
+	once  sync.Once
+	done  atomic.Bool
+	o, c  int
+	level asm.Level
+	pb    *PackedB
+}
+
+// constPos maps a registered constant *runtime.Tensor to its *posEntry.
+var constPos sync.Map
+
+// constPosWeights returns the registered constant w (o x c x 1 x 1) as Wᵀ
+// packed in panels of 32 columns, or nil (not a constant, or packed at
+// another level).
+func constPosWeights(w *runtime.Tensor, o, c int) *PackedB {
+	if _, ok := constPacked.Load(w); !ok {
+		return nil
+	}
+	_, nr, _ := asm.SgemmTileStrided()
+	e := cacheEntry[posEntry](&constPos, w)
+	if !e.done.Load() {
+		e.once.Do(func() {
+			e.o, e.c, e.level = o, c, asm.CurrentLevel()
+			e.pb = packBFor(true, c, o, w.Float32s(), c, nr)
+			e.done.Store(true)
+		})
+	}
+	if e.o != o || e.c != c || e.level != asm.CurrentLevel() {
+		return nil
+	}
+	return e.pb
+}
+
+// convPosJob is one image's transposed product; pooled, with fn bound once.
+type convPosJob struct {
+	x, t          []float32
+	pb            *PackedB
+	c, o, hw      int
+	tiles, panels int
+	fn            func(lo, hi int)
+}
+
+var convPosPool = sync.Pool{New: func() any {
+	j := new(convPosJob)
+	j.fn = j.items
+	return j
+}}
+
+// items computes work items [lo, hi): item i is position tile i%tiles
+// against channel panel i/tiles, over the whole depth in gemmKC blocks.
+func (j *convPosJob) items(lo, hi int) {
+	mr, nr, _ := asm.SgemmTileStrided()
+	np := j.pb.npanels
+	for it := lo; it < hi; it++ {
+		jp, p0 := it/j.tiles, it%j.tiles*mr
+		cp := unsafe.Pointer(&j.t[p0*j.o+jp*nr])
+		for pc := 0; pc < j.c; pc += gemmKC {
+			kc := min(gemmKC, j.c-pc)
+			var beta float32
+			if pc > 0 {
+				beta = 1
+			}
+			asm.SgemmKernelStridedUnchecked(kc, unsafe.Pointer(&j.x[pc*j.hw+p0]), j.hw,
+				unsafe.Pointer(&j.pb.data[pc*np*nr+jp*kc*nr]), cp, j.o, 1, beta)
+		}
+	}
+}
+
+// convPosF32 is the pointwise convolution g (convPosUse) with Wᵀ packed
+// in pb: per image, T = Xᵀ · Wᵀ, the chain on T's columns, T into out.
+func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
+	mr, nr, _ := asm.SgemmTileStrided()
+	hw := g.oh * g.ow
+	tb := getScratch(hw * g.o)
+	defer putScratch(tb)
+	var codes []uint8
+	var sc []float32
+	if chain != nil && len(chain.codes) > 0 {
+		sb := getScratch(len(chain.codes) * g.o)
+		defer putScratch(sb)
+		codes = chain.codes
+		sc = dwNCBlockWeights(*sb, chain.table, g.o, len(codes), asm.DepthwiseNCLanes())
+	}
+	j := convPosPool.Get().(*convPosJob)
+	j.t, j.pb, j.c, j.o, j.hw = *tb, pb, g.c, g.o, hw
+	j.tiles, j.panels = hw/mr, g.o/nr
+	count := j.tiles * j.panels
+	for n := 0; n < g.n; n++ {
+		j.x = x[n*g.c*hw : (n+1)*g.c*hw]
+		ParallelFor(count, 1, j.fn) // an item is 7x32 outputs over the whole depth
+		if codes != nil {
+			asm.ChainColsF32(j.t, g.o, hw, g.o, codes, sc)
+		}
+		asm.TransposeF32(out[n*g.o*hw:(n+1)*g.o*hw], hw, j.t, g.o, hw, g.o)
+	}
+	j.x, j.t, j.pb = nil, nil, nil
+	convPosPool.Put(j)
+}

@@ -1,0 +1,85 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/asm"
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// TestConvPosMatchesDirect checks the positions-as-rows pointwise path
+// (convPosF32: constant weights, 7-position tiles) against the same
+// convolution with the weights not registered (the direct product), bit
+// for bit, with and without a fused chain (per-channel operands, every step
+// code), over plane sizes and depths around the tile and depth-block sizes,
+// batches, special values, and 1 and 2 threads.
+func TestConvPosMatchesDirect(t *testing.T) {
+	if _, _, ok := asm.SgemmTileStrided(); !ok {
+		t.Skipf("no strided GEMM tile at SIMD level %s", asm.CurrentLevel())
+	}
+	defer SetNumThreads(0)
+	fused, _ := runtime.Lookup(Conv2DChainKernel)
+	for i, c := range []struct{ n, c, o, h, w int }{
+		{1, 960, 160, 7, 7}, {2, 16, 32, 7, 7}, {1, 33, 64, 14, 14}, {1, 64, 96, 7, 14},
+		{1, 300, 32, 7, 7}, {1, 513, 64, 1, 7}, {2, 5, 96, 2, 7},
+	} {
+		x := randT(t, int64(10+i), []int64{int64(c.n), int64(c.c), int64(c.h), int64(c.w)}, f32, -2, 2)
+		for k, xs := 0, x.Float32s(); k < len(xs); k += 1 + k%17 {
+			switch k % 5 {
+			case 0:
+				xs[k] = float32(math.Copysign(0, -1))
+			case 1:
+				xs[k] = math.Float32frombits(0x7fc00000 | uint32(k))
+			case 2:
+				xs[k] = float32(math.Inf(1 - 2*(k%2)))
+			}
+		}
+		w := randT(t, int64(20+i), []int64{int64(c.o), int64(c.c), 1, 1}, f32, -1, 1)
+		shape := []int64{int64(c.n), int64(c.o), int64(c.h), int64(c.w)}
+		g := convGeomFor(c.c, c.o, c.h, c.w, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0)
+		g.n = c.n
+		attrs := []runtime.Value{runtime.Shape{1, 1}, runtime.Shape{0, 0, 0, 0}, runtime.Shape{1, 1}, int64(1), "NCHW", "OIHW", "NCHW", runtime.Float32}
+		codes := runtime.Shape{0, 3, EwChainRelu, 6, 7, 1, 2, 4, 5}
+		var ops []runtime.Value
+		for s := range codes {
+			if codes[s] != EwChainRelu {
+				ops = append(ops, randT(t, int64(100*i+s), []int64{1, int64(c.o), 1, 1}, f32, 0.5, 2))
+			}
+		}
+		for _, th := range []int{1, 2} {
+			SetNumThreads(th)
+			for _, chained := range []bool{false, true} {
+				run := func(constant bool) *runtime.Tensor {
+					if constant {
+						RegisterConstant(w)
+						defer UnregisterConstant(w)
+					}
+					out := mustT(t, shape, f32)
+					var err error
+					if chained {
+						args := append(append(append(append([]runtime.Value{x, w}, attrs...), codes), ops...), out)
+						_, err = fused(args)
+					} else {
+						err = Conv2D(out, x, w, Conv2DAttrs{Strides: []int64{1, 1}, Padding: []int64{0, 0, 0, 0}, Dilation: []int64{1, 1}, Groups: 1})
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					return out
+				}
+				want, got := run(false), run(true)
+				what := fmt.Sprintf("%+v threads=%d chain=%v", c, th, chained)
+				if !convPosUse(&g, nil) {
+					t.Fatalf("%s: does not take the path", what)
+				}
+				for k, v := range want.Float32s() {
+					if gv := got.Float32s()[k]; math.Float32bits(gv) != math.Float32bits(v) {
+						t.Fatalf("%s: [%d] %08x, direct %08x", what, k, math.Float32bits(gv), math.Float32bits(v))
+					}
+				}
+			}
+		}
+	}
+}
