@@ -844,15 +844,7 @@ func chainColsKernels(s isa) {
 	q, k := GP64(), GP64()
 	MOVQ(x, q)
 	MOVQ(paramAddr("rows"), k)
-	for u := 8; u >= 1; u /= 2 {
-		lbl := fmt.Sprintf("%s_u%d", name, u)
-		next := fmt.Sprintf("%s_u%d", name, u/2)
-		if u == 1 {
-			next = name + "_next"
-		}
-		Label(lbl)
-		CMPQ(k, U32(u))
-		JL(LabelRef(next))
+	countBlocks(name, k, name+"_next", func(u int, lbl string) {
 		vs := make([]reg.VecVirtual, u)
 		r := GP64()
 		MOVQ(q, r)
@@ -866,9 +858,7 @@ func chainColsKernels(s isa) {
 			VMOVUPS(vs[i], Mem{Base: q})
 			ADDQ(ld, q)
 		}
-		SUBQ(U32(u), k)
-		JMP(LabelRef(lbl))
-	}
+	})
 	Label(name + "_next")
 	ADDQ(U32(s.bytes), x)
 	ADDQ(stepBytes, sc)
@@ -877,6 +867,25 @@ func chainColsKernels(s isa) {
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
+}
+
+// countBlocks emits blocks of 8, 4, 2 and 1 units over the count k: while
+// k holds at least u units, body(u, lbl) runs (lbl prefixes its labels)
+// and k drops by u; then the code goes on at the label end.
+func countBlocks(name string, k reg.GPVirtual, end string, body func(u int, lbl string)) {
+	for u := 8; u >= 1; u /= 2 {
+		lbl := fmt.Sprintf("%s_u%d", name, u)
+		next := fmt.Sprintf("%s_u%d", name, u/2)
+		if u == 1 {
+			next = end
+		}
+		Label(lbl)
+		CMPQ(k, U32(u))
+		JL(LabelRef(next))
+		body(u, lbl)
+		SUBQ(U32(u), k)
+		JMP(LabelRef(lbl))
+	}
 }
 
 // dwNCLoop emits the loop the blocked depthwise kernels share: rows rows
@@ -894,15 +903,7 @@ func dwNCLoop(s isa, name string, sw int, dst, src, rows reg.GPVirtual, taps fun
 	MOVQ(dst, d)
 	MOVQ(src, b)
 	MOVQ(paramAddr("n"), k)
-	for u := 8; u >= 1; u /= 2 {
-		lbl := fmt.Sprintf("%s_u%d", name, u)
-		next := fmt.Sprintf("%s_u%d", name, u/2)
-		if u == 1 {
-			next = name + "_next"
-		}
-		Label(lbl)
-		CMPQ(k, U32(u))
-		JL(LabelRef(next))
+	countBlocks(name, k, name+"_next", func(u int, lbl string) {
 		accs := make([]reg.VecVirtual, u)
 		for i := range accs {
 			accs[i] = s.vec()
@@ -918,9 +919,7 @@ func dwNCLoop(s isa, name string, sw int, dst, src, rows reg.GPVirtual, taps fun
 		}
 		ADDQ(U32(u*s.bytes), d)
 		ADDQ(U32(u*sw*s.bytes), b)
-		SUBQ(U32(u), k)
-		JMP(LabelRef(lbl))
-	}
+	})
 	Label(name + "_next")
 	ADDQ(paramAddr("dstStride"), dst)
 	ADDQ(paramAddr("srcStride"), src)
