@@ -165,7 +165,7 @@ func BenchmarkConvPaths(b *testing.B) {
 		flop := 2 * float64(c.o*kk*g.oh*g.ow)
 		var pos *PackedB // positions as the GEMM's rows (convPosF32)
 		if _, snr, ok := asm.SgemmTileStrided(); ok && convPosUse(&g, nil) {
-			pos = packBFor(true, c.c, c.o, w, c.c, snr)
+			pos = packBFor(true, kk, c.o, w, kk, snr)
 		}
 		var wino *winoEntry
 		if winoOK(&g) {

@@ -92,10 +92,10 @@ type convPosJob struct {
 	tiles, panels int
 	// A convolution with a window: the patch's offsets in the padded
 	// planes, the padded row, output width and strides.
-	gather              bool // a window: A gathered through offs
-	offs                []int
+	gather               bool // a window: A gathered through offs
+	offs                 []int
 	wp, ow, sh, sw, rowT int // rowT: 7-position tiles per output row
-	fn                  func(lo, hi int)
+	fn                   func(lo, hi int)
 }
 
 var convPosPool = sync.Pool{New: func() any {
