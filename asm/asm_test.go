@@ -336,6 +336,29 @@ func TestSgemmKernelMatchesTwin(t *testing.T) {
 			}
 			return SgemmKernelStrided(kc, as[:max(0, (kc-1)*lda+mr)], lda, b, c, ldc, alpha, beta)
 		}},
+		// A gathered: step p's values at a shuffled offset, 2 apart.
+		{"SgemmKernelGather", func() (int, int) { mr, nr, _ := SgemmTileStrided(); return mr, nr }, func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+			const sw = 2
+			mr, _, ok := SgemmTileStrided()
+			if !ok || len(a) < kc*mr {
+				return SgemmKernelGather(sw, kc, a, make([]int, kc), b, c, ldc, alpha, beta)
+			}
+			span := (mr-1)*sw + 1
+			ag := make([]float32, kc*(span+2))
+			for i := range ag {
+				ag[i] = float32(math.NaN()) // between the values: not to be read
+			}
+			offs := make([]int, kc)
+			for p, q := range rand.New(rand.NewSource(int64(kc))).Perm(kc) {
+				offs[p] = q*(span+2) + 2*(q%2) // shuffled, some shifted by 2
+			}
+			for p := 0; p < kc; p++ {
+				for i := 0; i < mr; i++ {
+					ag[offs[p]+i*sw] = a[p*mr+i]
+				}
+			}
+			return SgemmKernelGather(sw, kc, ag, offs, b, c, ldc, alpha, beta)
+		}},
 	}
 	r := rand.New(rand.NewSource(3))
 	for _, l := range levels() {

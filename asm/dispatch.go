@@ -427,6 +427,40 @@ func SgemmKernelStridedUnchecked(kc int, a unsafe.Pointer, lda int, b, c unsafe.
 	asmSgemmKernelStrided(kc, (*float32)(a), lda, (*float32)(b), (*float32)(c), ldc, alpha, beta)
 }
 
+// SgemmKernelGather is SgemmKernel on the SgemmTileStrided tile with A
+// gathered through a table of offsets: A[i][p] = a[offs[p]+i*sw] for i < 7,
+// p < kc and sw 1 or 2 (an implicit-GEMM convolution with 7 output
+// positions of a row as A's rows, read from the padded input at the
+// patch's offsets); B a packed panel as SgemmKernel's. Every bit of c is
+// SgemmKernel's on the panel A would pack into. It returns an error when
+// the level has no such tile, sw is not 1 or 2, an offset is out of range
+// or a slice is too short.
+func SgemmKernelGather(sw, kc int, a []float32, offs []int, b, c []float32, ldc int, alpha, beta float32) error {
+	mr, nr, ok := SgemmTileStrided()
+	bad := !ok || (sw != 1 && sw != 2) || kc < 0 || len(offs) < kc || ldc < nr || !productOK(kc, nr, len(b)) || !extentOK(mr, nr, ldc, len(c))
+	for _, o := range offs[:max(0, min(kc, len(offs)))] {
+		if o < 0 || o > len(a)-((mr-1)*sw+1) {
+			bad = true
+		}
+	}
+	if bad {
+		return fmt.Errorf("asm: SgemmKernelGather: sw=%d kc=%d ldc=%d at level %s: no such tile, an offset out of range or buffers too short (a %d, offs %d, b %d, c %d)",
+			sw, kc, ldc, level, len(a), len(offs), len(b), len(c))
+	}
+	if kc == 0 {
+		offs = []int{0}
+	}
+	SgemmKernelGatherUnchecked(sw, kc, unsafe.Pointer(unsafe.SliceData(a)), &offs[0], unsafe.Pointer(unsafe.SliceData(b)), unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
+	return nil
+}
+
+// SgemmKernelGatherUnchecked is SgemmKernelGather without checks: the
+// level must have the tile, sw must be 1 or 2, offs must hold kc offsets
+// each reading 7 values sw apart inside a, b kc*32 floats and c 6*ldc+32.
+func SgemmKernelGatherUnchecked(sw, kc int, a unsafe.Pointer, offs *int, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
+	asmSgemmKernelGather(sw, kc, (*float32)(a), offs, (*float32)(b), (*float32)(c), ldc, alpha, beta)
+}
+
 // SgemmIndirectTile reports the register tile of SgemmKernelIndirect: the
 // SgemmTile tile, or with wide the SgemmTileWide tile.
 func SgemmIndirectTile(wide bool) (mr, nr int, ok bool) {

@@ -411,6 +411,14 @@ func asmChainCols(x *float32, ld, rows, blocks int, codes *uint8, sc *float32, n
 	chainColsF32AVX2(x, 4*ld, rows, blocks, codes, sc, nsteps)
 }
 
+func asmSgemmKernelGather(sw, kc int, a *float32, offs *int, b, c *float32, ldc int, alpha, beta float32) {
+	if sw == 2 {
+		sgemmGatherS2AVX512(kc, a, offs, b, c, ldc, alpha, beta)
+		return
+	}
+	sgemmGatherS1AVX512(kc, a, offs, b, c, ldc, alpha, beta)
+}
+
 func asmSgemmKernelMid(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	sgemmKernelAVX512Mid(kc, a, b, c, ldc, alpha, beta)
 }

@@ -85,6 +85,9 @@ func asmSgemmKernelStrided(kc int, a *float32, lda int, b, c *float32, ldc int, 
 func asmChainCols(x *float32, ld, rows, blocks int, codes *uint8, sc *float32, nsteps int) {
 	panic("asm: no assembly in this build")
 }
+func asmSgemmKernelGather(sw, kc int, a *float32, offs *int, b, c *float32, ldc int, alpha, beta float32) {
+	panic("asm: no assembly in this build")
+}
 func asmSgemmKernelMid(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	panic("asm: no assembly in this build")
 }

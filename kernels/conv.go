@@ -217,7 +217,7 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 			}
 		}
 		if convPosUse(&g, chain) {
-			if pb := constPosWeights(w, g.o, g.c); pb != nil {
+			if pb := constPosWeights(w, g.o, g.c*g.kh*g.kw); pb != nil {
 				convPosF32(&g, out.Float32s(), x.Float32s(), pb, chain)
 				return nil
 			}

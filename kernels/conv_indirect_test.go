@@ -141,7 +141,11 @@ func BenchmarkConvPaths(b *testing.B) {
 		{"1x1_320x1280_7x7", 320, 1280, 7, 1, 1, 0},
 		{"64x128_56x56_3x3s2", 64, 128, 56, 3, 2, 1},
 		{"3x64_224x224_7x7s2", 3, 64, 224, 7, 2, 3},
-		{"3x64_224x224_3x3s2", 3, 64, 224, 3, 2, 0}, // SqueezeNet's first
+		{"3x64_224x224_3x3s2", 3, 64, 224, 3, 2, 0},    // SqueezeNet's first
+		{"128x256_28x28_3x3s2", 128, 256, 28, 3, 2, 1}, // ResNet-18's strided layers
+		{"256x512_14x14_3x3s2", 256, 512, 14, 3, 2, 1},
+		{"1x1s2_128x256_28x28", 128, 256, 28, 1, 2, 0},
+		{"1x1s2_256x512_14x14", 256, 512, 14, 1, 2, 0},
 		{"3x32_224x224_3x3s2", 3, 32, 224, 3, 2, 1}, // MobileNetV2's first
 	} {
 		g := convGeomFor(c.c, c.o, c.hw, c.hw, c.k, c.k, c.s, c.s, 1, 1, c.p, c.p, c.p, c.p)
@@ -165,7 +169,7 @@ func BenchmarkConvPaths(b *testing.B) {
 		flop := 2 * float64(c.o*kk*g.oh*g.ow)
 		var pos *PackedB // positions as the GEMM's rows (convPosF32)
 		if _, snr, ok := asm.SgemmTileStrided(); ok && convPosUse(&g, nil) {
-			pos = packBFor(true, c.c, c.o, w, c.c, snr)
+			pos = packBFor(true, kk, c.o, w, kk, snr)
 		}
 		var wino *winoEntry
 		if winoOK(&g) {

@@ -22,22 +22,31 @@ import (
 // step in the same depth order and depth blocks (an FMA's two factors
 // commute), so the bits are the same.
 
-// convPosUse reports whether the float32 convolution g takes this path: a
-// pointwise convolution of one group whose 32-wide position tiles would
-// compute at least 10% padding, with whole 7-position tiles and 32-channel
-// panels, at the level with the strided tile; and no plane whose chain
-// bits depend on a one-element chunk.
+// convPosUse reports whether the float32 convolution g takes this path:
+// one group, 32-channel panels, at the level with the strided tile, no
+// plane whose chain bits depend on a one-element chunk; a pointwise
+// convolution in whole 7-position tiles whose 32-wide position tiles would
+// compute at least 10% padding, or another of column stride 1 or 2 whose
+// output rows are whole 7-position tiles and whose flat rows (the indirect
+// path's) would compute at least 10% more columns than it has outputs.
 func convPosUse(g *conv2dGeom, chain *rowChain) bool {
 	mr, nr, ok := asm.SgemmTileStrided()
 	hw := g.oh * g.ow
-	if !ok || g.g != 1 || !g.pointwise() || g.dh != 1 || g.dw != 1 || hw%mr != 0 || g.o%nr != 0 {
+	if !ok || g.g != 1 || g.o%nr != 0 || chain != nil && hw%ewChunk == 1 {
 		return false
 	}
-	if chain != nil && hw%ewChunk == 1 {
-		return false
+	computed := (hw + nr - 1) / nr * nr
+	if g.pointwise() {
+		if hw%mr != 0 {
+			return false
+		}
+	} else {
+		if g.ow%mr != 0 || g.sw > 2 {
+			return false
+		}
+		computed = (g.oh*g.flatWidth() + nr - 1) / nr * nr
 	}
-	padded := (hw + nr - 1) / nr * nr
-	return 10*padded >= 11*hw
+	return 10*computed >= 11*hw
 }
 
 // posEntry is a constant pointwise weight's transpose packed for the
@@ -53,9 +62,9 @@ type posEntry struct {
 // constPos maps a registered constant *runtime.Tensor to its *posEntry.
 var constPos sync.Map
 
-// constPosWeights returns the registered constant w (o x c x 1 x 1) as Wᵀ
-// packed in panels of 32 columns, or nil (not a constant, or packed at
-// another level).
+// constPosWeights returns the registered constant w (o x c, c the input
+// channels times the window's taps) as Wᵀ packed in panels of 32 columns,
+// or nil (not a constant, or packed at another level).
 func constPosWeights(w *runtime.Tensor, o, c int) *PackedB {
 	if _, ok := constPacked.Load(w); !ok {
 		return nil
@@ -77,11 +86,16 @@ func constPosWeights(w *runtime.Tensor, o, c int) *PackedB {
 
 // convPosJob is one image's transposed product; pooled, with fn bound once.
 type convPosJob struct {
-	x, t          []float32
+	x, t          []float32 // the input (padded planes when offs is set) and T
 	pb            *PackedB
-	c, o, hw      int
+	c, o, hw      int // depth (channels times taps), output channels, positions
 	tiles, panels int
-	fn            func(lo, hi int)
+	// A convolution with a window: the patch's offsets in the padded
+	// planes, the padded row, output width and strides.
+	gather               bool // a window: A gathered through offs
+	offs                 []int
+	wp, ow, sh, sw, rowT int // rowT: 7-position tiles per output row
+	fn                   func(lo, hi int)
 }
 
 var convPosPool = sync.Pool{New: func() any {
@@ -96,7 +110,12 @@ func (j *convPosJob) items(lo, hi int) {
 	mr, nr, _ := asm.SgemmTileStrided()
 	np := j.pb.npanels
 	for it := lo; it < hi; it++ {
-		jp, p0 := it/j.tiles, it%j.tiles*mr
+		jp, t := it/j.tiles, it%j.tiles
+		p0, base := t*mr, 0
+		if j.gather {
+			oy, ox := t/j.rowT, t%j.rowT*mr
+			p0, base = oy*j.ow+ox, oy*j.sh*j.wp+ox*j.sw
+		}
 		cp := unsafe.Pointer(&j.t[p0*j.o+jp*nr])
 		for pc := 0; pc < j.c; pc += gemmKC {
 			kc := min(gemmKC, j.c-pc)
@@ -104,14 +123,20 @@ func (j *convPosJob) items(lo, hi int) {
 			if pc > 0 {
 				beta = 1
 			}
-			asm.SgemmKernelStridedUnchecked(kc, unsafe.Pointer(&j.x[pc*j.hw+p0]), j.hw,
-				unsafe.Pointer(&j.pb.data[pc*np*nr+jp*kc*nr]), cp, j.o, 1, beta)
+			bp := unsafe.Pointer(&j.pb.data[pc*np*nr+jp*kc*nr])
+			if j.gather {
+				asm.SgemmKernelGatherUnchecked(j.sw, kc, unsafe.Pointer(&j.x[base]), &j.offs[pc], bp, cp, j.o, 1, beta)
+				continue
+			}
+			asm.SgemmKernelStridedUnchecked(kc, unsafe.Pointer(&j.x[pc*j.hw+p0]), j.hw, bp, cp, j.o, 1, beta)
 		}
 	}
 }
 
-// convPosF32 is the pointwise convolution g (convPosUse) with Wᵀ packed
-// in pb: per image, T = Xᵀ · Wᵀ, the chain on T's columns, T into out.
+// convPosF32 is the convolution g (convPosUse) with Wᵀ packed in pb: per
+// image, T = Xᵀ · Wᵀ (for a window, X the patches of the padded planes,
+// gathered by asm.SgemmKernelGather in 7-position tiles of an output row),
+// the chain on T's columns, T into out.
 func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 	mr, nr, _ := asm.SgemmTileStrided()
 	hw := g.oh * g.ow
@@ -126,11 +151,37 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 		sc = dwNCBlockWeights(*sb, chain.table, g.o, len(codes), asm.DepthwiseNCLanes())
 	}
 	j := convPosPool.Get().(*convPosJob)
-	j.t, j.pb, j.c, j.o, j.hw = *tb, pb, g.c, g.o, hw
+	kk := g.c * g.kh * g.kw
+	j.t, j.pb, j.c, j.o, j.hw = *tb, pb, kk, g.o, hw
 	j.tiles, j.panels = hw/mr, g.o/nr
 	count := j.tiles * j.panels
+	j.offs, j.gather = j.offs[:0], !g.pointwise()
+	var xs *[]float32
+	hp, wp := g.h+g.pt+g.pb, g.w+g.pl+g.pr
+	if j.gather {
+		// The padded planes and the patch's offsets in them, (channel,
+		// window row, window column) in the weights' order.
+		for ci := 0; ci < g.c; ci++ {
+			for dy := 0; dy < g.kh; dy++ {
+				for dx := 0; dx < g.kw; dx++ {
+					j.offs = append(j.offs, ci*hp*wp+dy*g.dh*wp+dx*g.dw)
+				}
+			}
+		}
+		j.wp, j.ow, j.sh, j.sw, j.rowT = wp, g.ow, g.sh, g.sw, g.ow/mr
+		xs = getScratch(g.c * hp * wp)
+		defer putScratch(xs)
+	}
 	for n := 0; n < g.n; n++ {
-		j.x = x[n*g.c*hw : (n+1)*g.c*hw]
+		j.x = x[n*g.c*g.h*g.w : (n+1)*g.c*g.h*g.w]
+		if xs != nil {
+			p := *xs
+			clear(p)
+			for ci := 0; ci < g.c; ci++ {
+				copyRows(p[ci*hp*wp+g.pt*wp+g.pl:], wp, j.x[ci*g.h*g.w:], g.w, g.h, g.w)
+			}
+			j.x = p
+		}
 		ParallelFor(count, 1, j.fn) // an item is 7x32 outputs over the whole depth
 		if codes != nil {
 			asm.ChainColsF32(j.t, g.o, hw, g.o, codes, sc)

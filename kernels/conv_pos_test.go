@@ -10,10 +10,11 @@ import (
 )
 
 // TestConvPosMatchesDirect checks the positions-as-rows pointwise path
-// (convPosF32: constant weights, 7-position tiles) against the same
-// convolution with the weights not registered (the direct product), bit
-// for bit, with and without a fused chain (per-channel operands, every step
-// code), over plane sizes and depths around the tile and depth-block sizes,
+// (convPosF32: constant weights, 7-position tiles; pointwise, or a window
+// read through offsets) against the same convolution with the weights not
+// registered (the direct product), bit for bit, with and without a fused
+// chain (per-channel operands, every step code), over plane sizes, strides,
+// dilation, padding and depths around the tile and depth-block sizes,
 // batches, special values, and 1 and 2 threads.
 func TestConvPosMatchesDirect(t *testing.T) {
 	if _, _, ok := asm.SgemmTileStrided(); !ok {
@@ -21,9 +22,13 @@ func TestConvPosMatchesDirect(t *testing.T) {
 	}
 	defer SetNumThreads(0)
 	fused, _ := runtime.Lookup(Conv2DChainKernel)
-	for i, c := range []struct{ n, c, o, h, w int }{
-		{1, 960, 160, 7, 7}, {2, 16, 32, 7, 7}, {1, 33, 64, 14, 14}, {1, 64, 96, 7, 14},
-		{1, 300, 32, 7, 7}, {1, 513, 64, 1, 7}, {2, 5, 96, 2, 7},
+	for i, c := range []struct{ n, c, o, h, w, k, s, p, d int }{
+		{1, 960, 160, 7, 7, 1, 1, 0, 1}, {2, 16, 32, 7, 7, 1, 1, 0, 1}, {1, 33, 64, 14, 14, 1, 1, 0, 1}, {1, 64, 96, 7, 14, 1, 1, 0, 1},
+		{1, 300, 32, 7, 7, 1, 1, 0, 1}, {1, 513, 64, 1, 7, 1, 1, 0, 1}, {2, 5, 96, 2, 7, 1, 1, 0, 1},
+		// Windows (asm.SgemmKernelGather): ResNet's 3x3 on 7x7, stride 2
+		// from 14x14, a dilated window, depths over one block.
+		{1, 64, 64, 7, 7, 3, 1, 1, 1}, {2, 40, 32, 14, 14, 3, 2, 1, 1}, {1, 30, 64, 7, 14, 3, 1, 2, 2},
+		{1, 37, 32, 7, 7, 3, 1, 1, 1}, {1, 7, 32, 9, 9, 3, 1, 0, 1}, {1, 16, 32, 28, 28, 3, 2, 1, 1},
 	} {
 		x := randT(t, int64(10+i), []int64{int64(c.n), int64(c.c), int64(c.h), int64(c.w)}, f32, -2, 2)
 		for k, xs := 0, x.Float32s(); k < len(xs); k += 1 + k%17 {
@@ -36,11 +41,12 @@ func TestConvPosMatchesDirect(t *testing.T) {
 				xs[k] = float32(math.Inf(1 - 2*(k%2)))
 			}
 		}
-		w := randT(t, int64(20+i), []int64{int64(c.o), int64(c.c), 1, 1}, f32, -1, 1)
-		shape := []int64{int64(c.n), int64(c.o), int64(c.h), int64(c.w)}
-		g := convGeomFor(c.c, c.o, c.h, c.w, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0)
+		w := randT(t, int64(20+i), []int64{int64(c.o), int64(c.c), int64(c.k), int64(c.k)}, f32, -1, 1)
+		g := convGeomFor(c.c, c.o, c.h, c.w, c.k, c.k, c.s, c.s, c.d, c.d, c.p, c.p, c.p, c.p)
 		g.n = c.n
-		attrs := []runtime.Value{runtime.Shape{1, 1}, runtime.Shape{0, 0, 0, 0}, runtime.Shape{1, 1}, int64(1), "NCHW", "OIHW", "NCHW", runtime.Float32}
+		shape := []int64{int64(c.n), int64(c.o), int64(g.oh), int64(g.ow)}
+		st, pd, dl := int64(c.s), int64(c.p), int64(c.d)
+		attrs := []runtime.Value{runtime.Shape{st, st}, runtime.Shape{pd, pd, pd, pd}, runtime.Shape{dl, dl}, int64(1), "NCHW", "OIHW", "NCHW", runtime.Float32}
 		codes := runtime.Shape{0, 3, EwChainRelu, 6, 7, 1, 2, 4, 5}
 		var ops []runtime.Value
 		for s := range codes {
@@ -62,7 +68,7 @@ func TestConvPosMatchesDirect(t *testing.T) {
 						args := append(append(append(append([]runtime.Value{x, w}, attrs...), codes), ops...), out)
 						_, err = fused(args)
 					} else {
-						err = Conv2D(out, x, w, Conv2DAttrs{Strides: []int64{1, 1}, Padding: []int64{0, 0, 0, 0}, Dilation: []int64{1, 1}, Groups: 1})
+						err = Conv2D(out, x, w, Conv2DAttrs{Strides: []int64{st, st}, Padding: []int64{pd, pd, pd, pd}, Dilation: []int64{dl, dl}, Groups: 1})
 					}
 					if err != nil {
 						t.Fatal(err)

@@ -1979,6 +1979,7 @@ type gemmKernel struct {
 	avx512             bool
 	prefetch, indirect bool // sgemmBodyPrefetch, sgemmBodyIndirect
 	strided            bool // sgemmBodyStridedA
+	gatherSW           int  // sgemmBodyGatherA: A rows at offsets, positions this far apart (1 or 2)
 	b                  []reg.VecPhysical
 	a0, a1             reg.VecPhysical
 }
@@ -2010,6 +2011,10 @@ var gemmKernels = []gemmKernel{
 		mr: 6, nr: 16, prefetch: true, indirect: true, b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
 	{name: "sgemmStridedAVX512", doc: "is the 7x32 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided).",
 		mr: 7, nr: 32, avx512: true, strided: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmGatherS1AVX512", doc: "is the 7x32 SGEMM micro-kernel with A[i][p] = a[offs[p]+i] (see asm.SgemmKernelGather).",
+		mr: 7, nr: 32, avx512: true, gatherSW: 1, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmGatherS2AVX512", doc: "is the 7x32 SGEMM micro-kernel with A[i][p] = a[offs[p]+2i] (see asm.SgemmKernelGather).",
+		mr: 7, nr: 32, avx512: true, gatherSW: 2, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 }
 
 // emit generates the kernel.
@@ -2021,15 +2026,18 @@ func (k gemmKernel) emit() {
 	if k.strided {
 		sig = "func(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32)"
 	}
+	if k.gatherSW > 0 {
+		sig = "func(kc int, a *float32, offs *int, b, c *float32, ldc int, alpha, beta float32)"
+	}
 	text(k.name, sig)
 	Doc(k.name + " " + k.doc)
 	acc, lanes, vbytes := func(i int) reg.VecPhysical { return ymms[i] }, 8, 32
 	if k.avx512 {
 		acc, lanes, vbytes = func(i int) reg.VecPhysical { return zmms[i] }, 16, 64
 	}
-	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA = k.prefetch, k.indirect, k.strided
+	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA, sgemmBodyGatherA = k.prefetch, k.indirect, k.strided, k.gatherSW
 	sgemmBody(k.mr, k.nr, lanes, vbytes, acc, k.b, k.a0, k.a1)
-	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA = false, false, false
+	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA, sgemmBodyGatherA = false, false, false, 0
 }
 
 // sgemmBodyPrefetch selects sgemmBody's AVX2 loop shape (C prefetch, A
@@ -2048,6 +2056,13 @@ var sgemmBodyIndirect bool
 // depth-major (an activation's channels, positions consecutive) is A
 // without packing. The arithmetic is unchanged.
 var sgemmBodyStridedA bool
+
+// sgemmBodyGatherA, when not 0, makes sgemmBody read step p's A values at
+// a + 4*offs[p] + 4*i*sgemmBodyGatherA (an offsets table, parameter offs,
+// advancing 8 bytes a step): an implicit-GEMM convolution with the output
+// positions of one row as A's rows (a tile of 7 positions sgemmBodyGatherA
+// columns apart in the padded input) and the patch offsets as the depth.
+var sgemmBodyGatherA int
 
 func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []reg.VecPhysical, a0, a1 reg.VecPhysical) {
 	nv := nr / lanes // vectors per row (2)
@@ -2068,18 +2083,31 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		SHLQ(U8(2), lda)
 		poff, astep = 8, 0
 	}
+	var aoffs reg.Register
+	if sgemmBodyGatherA > 0 {
+		aoffs = Load(Param("offs"), GP64())
+		poff, astep = 8, 0
+	}
 	step := func(u int) {
+		if sgemmBodyGatherA > 0 {
+			// A's step u at a + 4*offs[u], its rows sgemmBodyGatherA apart.
+			o, pa := GP64(), GP64()
+			MOVQ(Mem{Base: aoffs, Disp: u * 8}, o)
+			LEAQ(Mem{Base: a, Index: o, Scale: 4}, pa)
+			kstep(mr, nv, vbytes, acc, pa, b, bv, a0, a1, u, 0, sgemmBodyGatherA)
+			return
+		}
 		if sgemmBodyIndirect {
 			kstepIndirect(mr, nv, vbytes, acc, a, b, offs, bv, a0, a1, u)
 			return
 		}
 		if sgemmBodyStridedA {
 			// A's step u at a (advanced by lda after each step).
-			kstep(mr, nv, vbytes, acc, a, b, bv, a0, a1, u, 0)
+			kstep(mr, nv, vbytes, acc, a, b, bv, a0, a1, u, 0, 1)
 			ADDQ(lda, a)
 			return
 		}
-		kstep(mr, nv, vbytes, acc, a, b, bv, a0, a1, u, u*mr)
+		kstep(mr, nv, vbytes, acc, a, b, bv, a0, a1, u, u*mr, 1)
 	}
 	bptr := b
 	if sgemmBodyIndirect {
@@ -2128,6 +2156,9 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		if astep > 0 {
 			ADDQ(U32(unroll*astep), a)
 		}
+		if sgemmBodyGatherA > 0 {
+			ADDQ(U32(unroll*8), aoffs)
+		}
 		ADDQ(U32(unroll*bstep), bptr)
 		SUBQ(U32(unroll), kc)
 		JMP(LabelRef("k4"))
@@ -2138,6 +2169,9 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 	step(0)
 	if astep > 0 {
 		ADDQ(U32(astep), a)
+	}
+	if sgemmBodyGatherA > 0 {
+		ADDQ(U32(8), aoffs)
 	}
 	ADDQ(U32(bstep), bptr)
 	DECQ(kc)
@@ -2184,9 +2218,9 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 }
 
 // kstep emits one k step: load the B row (nv vectors), then for each of the
-// mr A values (at a + 4*(aoff+i)) broadcast it and FMA into the row's
+// mr A values (at a + 4*(aoff+i*asw)) broadcast it and FMA into the row's
 // accumulators.
-func kstep(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b reg.Register, bv []reg.VecPhysical, a0, a1 reg.VecPhysical, u, aoff int) {
+func kstep(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b reg.Register, bv []reg.VecPhysical, a0, a1 reg.VecPhysical, u, aoff, asw int) {
 	nr := nv * vbytes / 4
 	for v := 0; v < nv; v++ {
 		VMOVUPS(Mem{Base: b, Disp: (u*nr)*4 + v*vbytes}, bv[v])
@@ -2194,7 +2228,7 @@ func kstep(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b reg.Register,
 	av := []reg.VecPhysical{a0, a1}
 	for i := 0; i < mr; i++ {
 		r := av[i%2]
-		VBROADCASTSS(Mem{Base: a, Disp: (aoff + i) * 4}, r)
+		VBROADCASTSS(Mem{Base: a, Disp: (aoff + i*asw) * 4}, r)
 		for v := 0; v < nv; v++ {
 			VFMADD231PS(bv[v], r, acc(i*nv+v))
 		}
