@@ -130,9 +130,10 @@ func TapSumChainF32(dst, base []float32, offs []int, w []float32, codes []uint8,
 	scalarChainGo(dst, dst, codes, s)
 }
 
-// DepthwiseNCLanes is the channel block of DepthwiseNCF32 at the current
+// BlockLanes is the number of channels one vector holds in the
+// channel-blocked layout of DepthwiseNCF32 and ChainColsF32 at the current
 // level: 16 at AVX-512, 8 otherwise.
-func DepthwiseNCLanes() int {
+func BlockLanes() int {
 	if level == LevelAVX512 {
 		return 16
 	}
@@ -140,7 +141,7 @@ func DepthwiseNCLanes() int {
 }
 
 // DepthwiseNCF32 is a depthwise convolution of one block of L =
-// DepthwiseNCLanes() channels stored channel-minor (a position's L channels
+// BlockLanes() channels stored channel-minor (a position's L channels
 // side by side): for r < rows, i < n and lane l < L,
 //
 //	dst[r*dstStride+i*L+l] = chain_l(sum over t of float32(src[r*srcStride+offs[t]+i*sw*L+l] * w[t*L+l]))
@@ -155,7 +156,7 @@ func DepthwiseNCLanes() int {
 // too short or a code is unknown.
 func DepthwiseNCF32(dst []float32, dstStride int, src []float32, srcStride int, offs []int, w []float32, rows, n, sw int, codes []uint8, sc []float32) {
 	const fn = "DepthwiseNC"
-	lanes := DepthwiseNCLanes()
+	lanes := BlockLanes()
 	if sw != 1 && sw != 2 || len(offs) == 0 || rows < 0 || n < 0 {
 		panic(fmt.Sprintf("asm: %sF32: column stride %d, %d taps, %d rows of %d", fn, sw, len(offs), rows, n))
 	}
@@ -193,13 +194,13 @@ func DepthwiseNCF32(dst []float32, dstStride int, src []float32, srcStride int, 
 // ChainColsF32 applies ScalarChainF32's steps codes in place to the rows x
 // cols matrix x (row stride ld, in elements) with an operand per column:
 // step k's operand for column j is sc[((j/L)*len(codes)+k)*L+j%L], L =
-// DepthwiseNCLanes() (DepthwiseNCF32's blocked operand layout). It is a
+// BlockLanes() (DepthwiseNCF32's blocked operand layout). It is a
 // convolution's chain on an output laid out with the channels as columns.
 // It panics when cols is not a multiple of L, a slice is too short or a
 // code is unknown.
 func ChainColsF32(x []float32, ld, rows, cols int, codes []uint8, sc []float32) {
 	const fn = "ChainCols"
-	lanes := DepthwiseNCLanes()
+	lanes := BlockLanes()
 	if rows < 0 || cols < 0 || cols%lanes != 0 {
 		panic(fmt.Sprintf("asm: %sF32: %d rows of %d columns, not a multiple of %d", fn, rows, cols, lanes))
 	}

@@ -354,12 +354,20 @@ func SgemmKernelWide(kc int, a, b, c []float32, ldc int, alpha, beta float32) er
 func tileCall(fn, tile string, tileOf func() (int, int, bool), run func(int, unsafe.Pointer, unsafe.Pointer, unsafe.Pointer, int, float32, float32),
 	kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
 	mr, nr, ok := tileOf()
-	if !ok || kc < 0 || ldc < nr || !productOK(kc, mr, len(a)) || !productOK(kc, nr, len(b)) || !extentOK(mr, nr, ldc, len(c)) {
+	if !tileOK(ok, mr, nr, kc, ldc, len(c)) || !productOK(kc, mr, len(a)) || !productOK(kc, nr, len(b)) {
 		return fmt.Errorf("asm: %s: kc=%d ldc=%d at level %s: no %s tile or buffers too short (a %d, b %d, c %d)",
 			fn, kc, ldc, level, tile, len(a), len(b), len(c))
 	}
 	run(kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)), unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
 	return nil
+}
+
+// tileOK reports whether a micro-kernel call on an mr x nr tile that the
+// level has (ok) is sound in its depth and its C operand: kc >= 0, ldc >=
+// nr, and nc elements holding mr rows of nr, ldc apart. Each kernel checks
+// its A and B operands, whose layouts differ, itself.
+func tileOK(ok bool, mr, nr, kc, ldc, nc int) bool {
+	return ok && kc >= 0 && ldc >= nr && extentOK(mr, nr, ldc, nc)
 }
 
 // SgemmKernelWideUnchecked is SgemmKernelWide without checks: the level
@@ -412,7 +420,7 @@ func SgemmTileStrided() (mr, nr int, ok bool) {
 // the level has no such tile or a slice is too short.
 func SgemmKernelStrided(kc int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32) error {
 	mr, nr, ok := SgemmTileStrided()
-	if !ok || kc < 0 || ldc < nr || !extentOK(kc, mr, lda, len(a)) || !productOK(kc, nr, len(b)) || !extentOK(mr, nr, ldc, len(c)) {
+	if !tileOK(ok, mr, nr, kc, ldc, len(c)) || !extentOK(kc, mr, lda, len(a)) || !productOK(kc, nr, len(b)) {
 		return fmt.Errorf("asm: SgemmKernelStrided: kc=%d lda=%d ldc=%d at level %s: no such tile or buffers too short (a %d, b %d, c %d)",
 			kc, lda, ldc, level, len(a), len(b), len(c))
 	}
@@ -437,20 +445,21 @@ func SgemmKernelStridedUnchecked(kc int, a unsafe.Pointer, lda int, b, c unsafe.
 // or a slice is too short.
 func SgemmKernelGather(sw, kc int, a []float32, offs []int, b, c []float32, ldc int, alpha, beta float32) error {
 	mr, nr, ok := SgemmTileStrided()
-	bad := !ok || (sw != 1 && sw != 2) || kc < 0 || len(offs) < kc || ldc < nr || !productOK(kc, nr, len(b)) || !extentOK(mr, nr, ldc, len(c))
-	for _, o := range offs[:max(0, min(kc, len(offs)))] {
-		if o < 0 || o > len(a)-((mr-1)*sw+1) {
-			bad = true
-		}
-	}
-	if bad {
-		return fmt.Errorf("asm: SgemmKernelGather: sw=%d kc=%d ldc=%d at level %s: no such tile, an offset out of range or buffers too short (a %d, offs %d, b %d, c %d)",
+	if !tileOK(ok, mr, nr, kc, ldc, len(c)) || (sw != 1 && sw != 2) || len(offs) < kc || !productOK(kc, nr, len(b)) {
+		return fmt.Errorf("asm: SgemmKernelGather: sw=%d kc=%d ldc=%d at level %s: no such tile or buffers too short (a %d, offs %d, b %d, c %d)",
 			sw, kc, ldc, level, len(a), len(offs), len(b), len(c))
 	}
-	if kc == 0 {
-		offs = []int{0}
+	for p, o := range offs[:kc] {
+		if o < 0 || o > len(a)-((mr-1)*sw+1) {
+			return fmt.Errorf("asm: SgemmKernelGather: offs[%d]=%d: 7 values %d apart out of a's %d elements", p, o, sw, len(a))
+		}
 	}
-	SgemmKernelGatherUnchecked(sw, kc, unsafe.Pointer(unsafe.SliceData(a)), &offs[0], unsafe.Pointer(unsafe.SliceData(b)), unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
+	var none int // offs may be empty when kc == 0; the kernels then read none
+	op := &none
+	if kc > 0 {
+		op = &offs[0]
+	}
+	SgemmKernelGatherUnchecked(sw, kc, unsafe.Pointer(unsafe.SliceData(a)), op, unsafe.Pointer(unsafe.SliceData(b)), unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
 	return nil
 }
 
@@ -480,7 +489,7 @@ func SgemmIndirectTile(wide bool) (mr, nr int, ok bool) {
 // short or an offset is out of range.
 func SgemmKernelIndirect(wide bool, kc int, a, b []float32, offs []int, c []float32, ldc int, alpha, beta float32) error {
 	mr, nr, ok := SgemmIndirectTile(wide)
-	if !ok || kc < 0 || ldc < nr || len(offs) < kc || !productOK(kc, mr, len(a)) || !extentOK(mr, nr, ldc, len(c)) {
+	if !tileOK(ok, mr, nr, kc, ldc, len(c)) || len(offs) < kc || !productOK(kc, mr, len(a)) {
 		return fmt.Errorf("asm: SgemmKernelIndirect: wide=%v kc=%d ldc=%d at level %s: no such tile or buffers too short (a %d, offs %d, c %d)",
 			wide, kc, ldc, level, len(a), len(offs), len(c))
 	}

@@ -200,7 +200,7 @@ func TestDepthwiseNC(t *testing.T) {
 	sp := specials()
 	for _, l := range levels() {
 		withLevel(t, l, func() {
-			lanes := DepthwiseNCLanes()
+			lanes := BlockLanes()
 			for _, sw := range []int{1, 2} {
 				for _, n := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 19} {
 					for _, ntaps := range []int{1, 3, 9} {
@@ -381,7 +381,7 @@ func TestChainCols(t *testing.T) {
 	sp := specials()
 	for _, l := range levels() {
 		withLevel(t, l, func() {
-			lanes := DepthwiseNCLanes()
+			lanes := BlockLanes()
 			for _, rows := range []int{0, 1, 2, 3, 7, 8, 9, 15, 16, 49} {
 				for _, blocks := range []int{1, 2, 4} {
 					for _, steps := range []int{0, 1, 5} {

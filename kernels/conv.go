@@ -413,7 +413,7 @@ func conv2dDepthwiseF32(g *conv2dGeom, out, x, w []float32, chain *rowChain, wnc
 	j.g, j.out, j.x, j.w, j.chain = *g, out, x, w, chain
 	work := g.oh * g.ow * g.kh * g.kw
 	fn, count, grain := j.fn, g.n*g.o, max(1, 4096/max(1, work))
-	nc := dwNCUse(g) && (chain == nil || (g.oh*g.ow)%ewChunk != 1)
+	nc := dwNCUse(g) && chain.inKernelPass(g.oh*g.ow)
 	switch {
 	case nc && (wnc != nil || allFinite(w)): // wnc: a constant's blocked weights, known finite
 		count = j.planNC(wnc)
@@ -466,9 +466,9 @@ type dwScratch struct {
 // worker scratch (dwScratch) across calls and garbage collections: a
 // sync.Pool drops its objects at GC, and a channel block's padded plane of a
 // 112x112 layer is a quarter megabyte to make and clear again (MobileNetV2
-// averaged 14 KB and 0.2 allocations a call more than its result with
-// them pooled). At most dwScratchKeep are kept; each keeps the largest
-// planes it has held.
+// allocated 11.8 KB a call on average with them pooled, 5.0 KB kept here;
+// relaxgo bench, B/op). At most dwScratchKeep are kept; each keeps the
+// largest planes it has held.
 var dwScratches struct {
 	sync.Mutex
 	free []*dwScratch
@@ -527,7 +527,7 @@ func (j *convDWJob) tapPlanes(lo, hi int) {
 	// 89 → 72. Writing the sums straight into the output rows instead was
 	// slower from rows of 28 (a row's last partial vector done again, a
 	// block loop per row): 192x28² 71 → 106 µs.
-	fused := j.chain == nil || (g.oh*g.ow)%ewChunk != 1
+	fused := j.chain.inKernelPass(g.oh * g.ow)
 	loaded := -1 // the (n, c) plane in p
 	for plane := lo; plane < hi; plane++ {
 		n, o := plane/g.o, plane%g.o

@@ -202,7 +202,15 @@ const chainRowsPerStep = 32
 // element in a one-element chunk, where applyAt's bits differ (rowLen %
 // ewChunk == 1).
 func (c *rowChain) chainRows(n, rowLen int) bool {
-	return c != nil && n >= chainRowsPerStep*len(c.codes) && rowLen%ewChunk != 1
+	return c != nil && n >= chainRowsPerStep*len(c.codes) && c.inKernelPass(rowLen)
+}
+
+// inKernelPass reports whether a kernel may run the chain (nil: none) in
+// its own pass over an output row (plane) of rowLen elements and give
+// apply's bits: not when the row ends in a one-element chunk (rowLen %
+// ewChunk == 1), which apply runs step by step through the scalar kernels.
+func (c *rowChain) inKernelPass(rowLen int) bool {
+	return c == nil || rowLen%ewChunk != 1
 }
 
 // copyRows copies rows rows of n elements from src (srcStride apart) to dst

@@ -11,7 +11,7 @@ import (
 // The channel-blocked depthwise path. A depthwise convolution of small
 // planes spent its time per channel, not per output: each channel's plane
 // was loaded into a padded scratch, summed, and copied out, three calls for
-// 49 or 196 outputs. This path moves blocks of asm.DepthwiseNCLanes()
+// 49 or 196 outputs. This path moves blocks of asm.BlockLanes()
 // channels instead: the block's rows are transposed straight into a
 // zero-bordered padded plane where a position's channels sit side by side
 // (asm.TransposeBatchF32, one call), convolved with the chain fused
@@ -28,7 +28,7 @@ func dwNCUse(g *conv2dGeom) bool {
 	return g.o == g.c && g.sw <= 2
 }
 
-// dwNCEntry is a constant depthwise weight in blocks (dwNCBlockWeights),
+// dwNCEntry is a constant depthwise weight in blocks (laneBlocks),
 // made on first use for the level's block size.
 type dwNCEntry struct {
 	once        sync.Once
@@ -49,13 +49,13 @@ func constDWNCWeights(w *runtime.Tensor, o, k int) []float32 {
 	if _, ok := constPacked.Load(w); !ok {
 		return nil
 	}
-	lanes := asm.DepthwiseNCLanes()
+	lanes := asm.BlockLanes()
 	e := cacheEntry[dwNCEntry](&constDWNC, w)
 	if !e.done.Load() {
 		e.once.Do(func() {
 			e.o, e.k, e.lanes = o, k, lanes
 			e.finite = allFinite(w.Float32s())
-			e.w = dwNCBlockWeights(nil, w.Float32s(), o, k, lanes)
+			e.w = laneBlocks(nil, w.Float32s(), o, k, lanes)
 			e.done.Store(true)
 		})
 	}
@@ -65,11 +65,12 @@ func constDWNCWeights(w *runtime.Tensor, o, k int) []float32 {
 	return e.w
 }
 
-// dwNCBlockWeights returns (in dst when it is large enough) the o x k
-// matrix w (a channel's k weights, or its k chain operands, per row) in
-// blocks of lanes channels: row c = b*lanes+l, column t at
+// laneBlocks returns (in dst when it is large enough) the o x k matrix w
+// (a channel's k weights, or its k chain operands, per row) in blocks of
+// lanes channels, the layout of asm.DepthwiseNCF32's weights and of its and
+// asm.ChainColsF32's operands: row c = b*lanes+l, column t at
 // (b*k+t)*lanes+l, zero past row o.
-func dwNCBlockWeights(dst, w []float32, o, k, lanes int) []float32 {
+func laneBlocks(dst, w []float32, o, k, lanes int) []float32 {
 	nb := (o + lanes - 1) / lanes
 	n := nb * k * lanes
 	if cap(dst) < n {
@@ -94,7 +95,7 @@ type dwNCPlan struct {
 	nbands int
 	wp     int // the padded row
 	offs   []int
-	w      []float32 // blocked weights (dwNCBlockWeights)
+	w      []float32 // blocked weights (laneBlocks)
 	wbuf   []float32 // w when built for this call
 	sc     []float32 // the chain's operands in blocks: step k of channel b*lanes+l at (b*nsteps+k)*lanes+l
 }
@@ -103,7 +104,7 @@ type dwNCPlan struct {
 // from j.w) and returns the number of work items (ncBlocks).
 func (j *convDWJob) planNC(wnc []float32) int {
 	g, nc := &j.g, &j.nc
-	L := asm.DepthwiseNCLanes()
+	L := asm.BlockLanes()
 	nc.lanes, nc.nb = L, (g.c+L-1)/L
 	nc.wp = g.w + g.pl + g.pr
 	// Bands of about 256 KiB of output bound a worker's scratch (a whole
@@ -123,13 +124,13 @@ func (j *convDWJob) planNC(wnc []float32) int {
 		}
 	}
 	if wnc == nil {
-		nc.wbuf = dwNCBlockWeights(nc.wbuf, j.w, g.o, k, L)
+		nc.wbuf = laneBlocks(nc.wbuf, j.w, g.o, k, L)
 		wnc = nc.wbuf
 	}
 	nc.w = wnc
 	nc.sc = nc.sc[:0]
 	if c := j.chain; c != nil {
-		nc.sc = dwNCBlockWeights(nc.sc, c.table, g.o, len(c.codes), L)
+		nc.sc = laneBlocks(nc.sc, c.table, g.o, len(c.codes), L)
 	}
 	return g.n * nc.nb * nc.nbands
 }

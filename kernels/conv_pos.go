@@ -32,7 +32,7 @@ import (
 func convPosUse(g *conv2dGeom, chain *rowChain) bool {
 	mr, nr, ok := asm.SgemmTileStrided()
 	hw := g.oh * g.ow
-	if !ok || g.g != 1 || g.o%nr != 0 || chain != nil && hw%ewChunk == 1 {
+	if !ok || g.g != 1 || g.o%nr != 0 || !chain.inKernelPass(hw) {
 		return false
 	}
 	computed := (hw + nr - 1) / nr * nr
@@ -86,10 +86,10 @@ func constPosWeights(w *runtime.Tensor, o, c int) *PackedB {
 
 // convPosJob is one image's transposed product; pooled, with fn bound once.
 type convPosJob struct {
-	x, t          []float32 // the input (padded planes when offs is set) and T
-	pb            *PackedB
-	c, o, hw      int // depth (channels times taps), output channels, positions
-	tiles, panels int
+	x, t     []float32 // the input (padded planes when offs is set) and T
+	pb       *PackedB
+	c, o, hw int // depth (channels times taps), output channels, positions
+	tiles    int // 7-position tiles
 	// A convolution with a window: the patch's offsets in the padded
 	// planes, the padded row, output width and strides.
 	gather               bool // a window: A gathered through offs
@@ -148,13 +148,13 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 		sb := getScratch(len(chain.codes) * g.o)
 		defer putScratch(sb)
 		codes = chain.codes
-		sc = dwNCBlockWeights(*sb, chain.table, g.o, len(codes), asm.DepthwiseNCLanes())
+		sc = laneBlocks(*sb, chain.table, g.o, len(codes), asm.BlockLanes())
 	}
 	j := convPosPool.Get().(*convPosJob)
 	kk := g.c * g.kh * g.kw
 	j.t, j.pb, j.c, j.o, j.hw = *tb, pb, kk, g.o, hw
-	j.tiles, j.panels = hw/mr, g.o/nr
-	count := j.tiles * j.panels
+	j.tiles = hw / mr
+	count := j.tiles * (g.o / nr) // tiles times channel panels
 	j.offs, j.gather = j.offs[:0], !g.pointwise()
 	var xs *[]float32
 	hp, wp := g.h+g.pt+g.pb, g.w+g.pl+g.pr

@@ -99,10 +99,14 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 		sc.p = make([]float32, ph.plen)
 		sc.geom = phaseGeom{} // a new plane: no padding yet
 	}
-	if cap(sc.f) < ph.n {
-		sc.f = make([]float32, ph.n)
+	var f []float32 // the tap-max's flat output (the 3x3/2 kernel writes the planes itself)
+	if !j.threes {
+		if cap(sc.f) < ph.n {
+			sc.f = make([]float32, ph.n)
+		}
+		f = sc.f[:ph.n]
 	}
-	p, f := sc.p[:ph.plen], sc.f[:ph.n]
+	p := sc.p[:ph.plen]
 	inf := float32(math.Inf(-1))
 	for pl := lo; pl < hi; pl++ {
 		n, c := pl/g.c, pl%g.c

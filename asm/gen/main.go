@@ -521,12 +521,7 @@ func chainRowsKernels(s isa) {
 // outputs from src; dst and src do not overlap).
 func maxPool2Kernels(s isa) {
 	name := "maxPool2F32" + s.suffix
-	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, lo float32)")
-	Doc(fmt.Sprintf("%s computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the running maximum from lo (a NaN tap replaces it, else Go's max) of elements 2k and 2k+1 of the source rows at src+2r*srcStride and src+(2r+1)*srcStride bytes, in that order; n >= %d and dst and src do not overlap.", name, s.lanes))
-	p := loadParams("dst", "src", "srcStride", "rows", "n")
-	dst, src, ss, rows, n := p[0], p[1], p[2], p[3], p[4]
-	lov := s.vec()
-	VBROADCASTSS(paramAddr("lo"), lov)
+	dst, src, ss, rows, n, lov := poolKernel(s, name, "elements 2k and 2k+1 of the source rows at src+2r*srcStride and src+(2r+1)*srcStride bytes")
 	poolRowsLoop(s, name, dst, src, ss, rows, n, func(x reg.GPVirtual, off int) reg.VecVirtual {
 		a, b, c, e := s.vec(), s.vec(), s.vec(), s.vec()
 		VMOVUPS(mem(x, off), a)
@@ -545,6 +540,18 @@ func maxPool2Kernels(s isa) {
 		}
 		return acc
 	})
+}
+
+// poolKernel starts an in-place max pooling kernel whose output element k
+// is the maximum over taps (the doc's words) in order: its signature, doc
+// and parameters (dst, src, srcStride, rows, n, and lo broadcast).
+func poolKernel(s isa, name, taps string) (dst, src, ss, rows, n reg.GPVirtual, lo reg.VecVirtual) {
+	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, lo float32)")
+	Doc(fmt.Sprintf("%s computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the running maximum from lo (a NaN tap replaces it, else Go's max) of %s, in that order; n >= %d and dst and src do not overlap.", name, taps, s.lanes))
+	p := loadParams("dst", "src", "srcStride", "rows", "n")
+	lo = s.vec()
+	VBROADCASTSS(paramAddr("lo"), lo)
+	return p[0], p[1], p[2], p[3], p[4], lo
 }
 
 // poolRowsLoop emits the row loop of the in-place pooling kernels: output
@@ -591,12 +598,7 @@ func poolRowsLoop(s isa, name string, dst, src, ss, rows, n reg.GPVirtual, windo
 // outputs from src; dst and src do not overlap).
 func maxPool3Kernels(s isa) {
 	name := "maxPool3F32" + s.suffix
-	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, lo float32)")
-	Doc(fmt.Sprintf("%s computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the running maximum from lo (a NaN tap replaces it, else Go's max) of elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2, in that order; n >= %d and dst and src do not overlap.", name, s.lanes))
-	p := loadParams("dst", "src", "srcStride", "rows", "n")
-	dst, src, ss, rows, n := p[0], p[1], p[2], p[3], p[4]
-	lov := s.vec()
-	VBROADCASTSS(paramAddr("lo"), lov)
+	dst, src, ss, rows, n, lov := poolKernel(s, name, "elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2")
 	var lastOut reg.VecVirtual
 	var kLast reg.OpmaskVirtual
 	if s.avx512 {
@@ -605,14 +607,7 @@ func maxPool3Kernels(s isa) {
 		MOVL(U32(0x7fff), m)
 		KMOVW(m, kLast)
 	} else {
-		// Lanes 0-6: the last is one column past the window.
-		k := GP64()
-		MOVQ(U32(7), k)
-		x := XMM()
-		lastOut = YMM()
-		MOVQ(k, x)
-		VPBROADCASTD(x, lastOut)
-		VPCMPGTD(iota32(), lastOut, lastOut)
+		lastOut = lanesBelow(U32(7)) // lanes 0-6: the last is one column past the window
 	}
 	poolRowsLoop(s, name, dst, src, ss, rows, n, func(x reg.GPVirtual, off int) reg.VecVirtual {
 		acc := s.vec()
@@ -1474,17 +1469,6 @@ func transposeAVX2() {
 	CMPQ(paramAddr("batch"), Imm(0))
 	JLE(LabelRef(name + "_done"))
 	MOVQ(paramAddr("rows"), rows)
-	// lanesBelow(n) is the mask of lanes i < n%8.
-	lanesBelow := func(n Op) reg.VecVirtual {
-		k := GP64()
-		MOVQ(n, k)
-		ANDQ(U32(7), k)
-		x, m := XMM(), YMM()
-		MOVQ(k, x)
-		VPBROADCASTD(x, m)
-		VPCMPGTD(iota32(), m, m)
-		return m
-	}
 	rm, cm := lanesBelow(rows), lanesBelow(paramAddr("cols"))
 	d0, s0 := GP64(), GP64()
 	MOVQ(dst, d0)
@@ -1578,6 +1562,18 @@ func transposeAVX2() {
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
+}
+
+// lanesBelow returns the AVX2 mask (VMASKMOVPS's) of the lanes i < n%8.
+func lanesBelow(n Op) reg.VecVirtual {
+	k := GP64()
+	MOVQ(n, k)
+	ANDQ(U32(7), k)
+	x, m := XMM(), YMM()
+	MOVQ(k, x)
+	VPBROADCASTD(x, m)
+	VPCMPGTD(iota32(), m, m)
+	return m
 }
 
 // iota32 is the 32-byte read-only table of the int32s 0..7.
