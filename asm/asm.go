@@ -622,6 +622,38 @@ func ReduceSumF32(x []float32) float32 { return reduceSum(x) }
 // -Inf for an empty slice.
 func ReduceMaxF32(x []float32) float32 { return reduceMax(x) }
 
+// SoftmaxSmallMax is the longest row SoftmaxSmallF32 takes: a vector's
+// lanes (16 at AVX-512, 8 at AVX2, 16 in the Go build).
+func SoftmaxSmallMax() int {
+	if level == LevelAVX2 {
+		return 8
+	}
+	return 16
+}
+
+// SoftmaxSmallF32 sets o to the softmax of x's rows of n elements (len(o) a
+// multiple of n, 1 <= n <= SoftmaxSmallMax()), a row a vector, and returns
+// the number of rows done: it stops before the first row holding a NaN or
+// whose maximum is infinite, which the caller computes another way. Each
+// row's arithmetic is a fixed sequence: m = the row's maximum, d = x-m,
+// e = ExpF32(d), s = the sum of e in the order ((a0+a1)+(a2+a3))+((a4+a5)+
+// (a6+a7)) with a_i = e_i + e_{i+8} (lanes past the row count as 0), then
+// o = e * (1/s), every operation rounded to float32. It panics when n is out
+// of range, len(o) is not a multiple of n or x is shorter than o.
+func SoftmaxSmallF32(o, x []float32, n int) int {
+	if n < 1 || n > SoftmaxSmallMax() || len(o)%n != 0 || len(x) < len(o) {
+		panic(fmt.Sprintf("asm: SoftmaxSmallF32: n=%d (at most %d), len(o)=%d, len(x)=%d", n, SoftmaxSmallMax(), len(o), len(x)))
+	}
+	rows := len(o) / n
+	if rows == 0 {
+		return 0
+	}
+	if level == LevelGo {
+		return softmaxSmallGo(o, x, n)
+	}
+	return asmSoftmaxSmall(&o[0], &x[0], n, rows)
+}
+
 // MaxRowF32 returns the maximum of x's non-NaN elements (-Inf if there are
 // none) and whether x holds a NaN, for short rows (a softmax row): it costs a
 // few nanoseconds where ReduceMaxF32's 64 partials cost ~45. A maximum of
