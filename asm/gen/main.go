@@ -2372,7 +2372,6 @@ func sgemmDirectAVX2(r, v int) {
 	RET()
 }
 
-
 // softmaxSmallKernels emits softmaxSmallF32: softmax over rows of n <= lanes
 // elements, one row a vector, four rows at a time (two at AVX2, for want of
 // registers) so that their dependency chains overlap. Each step is
