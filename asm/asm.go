@@ -372,23 +372,37 @@ func Interleave2F32(dst, even, odd []float32) {
 // call (the split of an image's rows into its even and odd columns). It
 // panics when a slice is too short for the rows or even or odd overlaps src.
 func Deinterleave2RowsF32(even, odd []float32, dstStride int, src []float32, srcStride, rows, n int) {
-	if rows <= 0 || n <= 0 {
+	Deinterleave2RowsBatchF32(even, odd, dstStride, 0, src, srcStride, 0, rows, n, 1)
+}
+
+// Deinterleave2RowsBatchF32 is Deinterleave2RowsF32 on batch sets of rows
+// (an image's channels), set b at even[b*dstBatch:], odd[b*dstBatch:] and
+// src[b*srcBatch:], with the arguments checked once. It panics when a slice
+// is too short for the sets or even or odd overlaps src.
+func Deinterleave2RowsBatchF32(even, odd []float32, dstStride, dstBatch int, src []float32, srcStride, srcBatch, rows, n, batch int) {
+	if rows <= 0 || n <= 0 || batch <= 0 {
 		return
 	}
 	if dstStride < n || srcStride < 2*n || !extentOK(rows, n, dstStride, len(even)) ||
-		!extentOK(rows, n, dstStride, len(odd)) || !extentOK(rows, 2*n, srcStride, len(src)) {
-		panic(fmt.Sprintf("asm: Deinterleave2Rows: %d rows of %d pairs (strides %d, %d) do not fit even %d, odd %d, src %d",
-			rows, n, dstStride, srcStride, len(even), len(odd), len(src)))
+		!extentOK(rows, n, dstStride, len(odd)) || !extentOK(rows, 2*n, srcStride, len(src)) ||
+		!spanOK(batch, dstBatch, (rows-1)*dstStride+n, len(even)) || !spanOK(batch, dstBatch, (rows-1)*dstStride+n, len(odd)) ||
+		!spanOK(batch, srcBatch, (rows-1)*srcStride+2*n, len(src)) {
+		panic(fmt.Sprintf("asm: Deinterleave2Rows: %d sets (%d, %d apart) of %d rows of %d pairs (strides %d, %d) do not fit even %d, odd %d, src %d",
+			batch, dstBatch, srcBatch, rows, n, dstStride, srcStride, len(even), len(odd), len(src)))
 	}
-	if sp := src[:(rows-1)*srcStride+2*n]; overlap(even[:(rows-1)*dstStride+n], sp) || overlap(odd[:(rows-1)*dstStride+n], sp) {
+	de, ds := (batch-1)*dstBatch+(rows-1)*dstStride+n, (batch-1)*srcBatch+(rows-1)*srcStride+2*n
+	if sp := src[:ds]; overlap(even[:de], sp) || overlap(odd[:de], sp) {
 		panic("asm: Deinterleave2RowsF32: even or odd overlaps src")
 	}
-	if level != LevelGo {
-		asmDeinterleave2Rows(&even[0], &odd[0], &src[0], n, rows, dstStride, srcStride)
-		return
-	}
-	for r := 0; r < rows; r++ {
-		deinterleave2Go(even[r*dstStride:r*dstStride+n], odd[r*dstStride:r*dstStride+n], src[r*srcStride:r*srcStride+2*n])
+	for b := 0; b < batch; b++ {
+		e, o, x := even[b*dstBatch:], odd[b*dstBatch:], src[b*srcBatch:]
+		if level != LevelGo {
+			asmDeinterleave2Rows(&e[0], &o[0], &x[0], n, rows, dstStride, srcStride)
+			continue
+		}
+		for r := 0; r < rows; r++ {
+			deinterleave2Go(e[r*dstStride:r*dstStride+n], o[r*dstStride:r*dstStride+n], x[r*srcStride:r*srcStride+2*n])
+		}
 	}
 }
 

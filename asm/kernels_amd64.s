@@ -17390,7 +17390,7 @@ deinterleave2RowsAVX2_row:
 
 deinterleave2RowsAVX2_vec:
 	CMPQ    R11, $0x00000008
-	JL      deinterleave2RowsAVX2_tail
+	JL      deinterleave2RowsAVX2_four
 	VMOVUPS (R10), Y0
 	VMOVUPS 32(R10), Y1
 	VSHUFPS $0x88, Y1, Y0, Y2
@@ -17404,6 +17404,21 @@ deinterleave2RowsAVX2_vec:
 	ADDQ    $0x00000020, R9
 	SUBQ    $0x00000008, R11
 	JMP     deinterleave2RowsAVX2_vec
+
+deinterleave2RowsAVX2_four:
+	CMPQ    R11, $0x00000004
+	JL      deinterleave2RowsAVX2_tail
+	VMOVUPS (R10), Y0
+	VSHUFPS $0x88, Y0, Y0, Y1
+	VSHUFPS $0xdd, Y0, Y0, Y0
+	VPERMPD $0x08, Y1, Y1
+	VPERMPD $0x08, Y0, Y0
+	VMOVUPS X1, (R8)
+	VMOVUPS X0, (R9)
+	ADDQ    $0x00000020, R10
+	ADDQ    $0x00000010, R8
+	ADDQ    $0x00000010, R9
+	SUBQ    $0x00000004, R11
 
 deinterleave2RowsAVX2_tail:
 	CMPQ R11, $0x00000000

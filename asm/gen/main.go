@@ -1289,9 +1289,26 @@ func deinterleave2RowsAVX2() {
 	Load(Param("n"), k)
 	Label(name + "_vec")
 	CMPQ(k, U32(8))
-	JL(LabelRef(name + "_tail"))
+	JL(LabelRef(name + "_four"))
 	deinterleave8(e, o, s, k)
 	JMP(LabelRef(name + "_vec"))
+	Label(name + "_four")
+	CMPQ(k, U32(4))
+	JL(LabelRef(name + "_tail"))
+	{
+		a, ev, od := YMM(), YMM(), YMM()
+		VMOVUPS(mem(s, 0), a)
+		VSHUFPS(U8(0x88), a, a, ev) // a0 a2 a0 a2 | a4 a6 a4 a6
+		VSHUFPS(U8(0xDD), a, a, od)
+		VPERMPD(U8(0x08), ev, ev) // qwords 0, 2
+		VPERMPD(U8(0x08), od, od)
+		VMOVUPS(ev.AsX(), mem(e, 0))
+		VMOVUPS(od.AsX(), mem(o, 0))
+		ADDQ(U32(32), s)
+		ADDQ(U32(16), e)
+		ADDQ(U32(16), o)
+		SUBQ(U32(4), k)
+	}
 	Label(name + "_tail")
 	CMPQ(k, U32(0))
 	JE(LabelRef(name + "_next"))
