@@ -150,6 +150,7 @@ func BenchmarkOpMaxPool2D(b *testing.B) {
 		{"squeezenet_64x111x111", []int64{1, 64, 111, 111}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, CeilMode: true}},
 		{"resnet_64x112x112", []int64{1, 64, 112, 112}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, Padding: []int64{1, 1}}},
 		{"cnn_2x2_32x64x64", []int64{1, 32, 64, 64}, Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}}},
+		{"cnn_small_2x2_8x16x16", []int64{1, 8, 16, 16}, Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}}},
 	} {
 		x := randT(b, 1, c.shape, f32, -5, 5)
 		a := c.attrs
