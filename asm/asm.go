@@ -372,23 +372,37 @@ func Interleave2F32(dst, even, odd []float32) {
 // call (the split of an image's rows into its even and odd columns). It
 // panics when a slice is too short for the rows or even or odd overlaps src.
 func Deinterleave2RowsF32(even, odd []float32, dstStride int, src []float32, srcStride, rows, n int) {
-	if rows <= 0 || n <= 0 {
+	Deinterleave2RowsBatchF32(even, odd, dstStride, 0, src, srcStride, 0, rows, n, 1)
+}
+
+// Deinterleave2RowsBatchF32 is Deinterleave2RowsF32 on batch sets of rows
+// (an image's channels), set b at even[b*dstBatch:], odd[b*dstBatch:] and
+// src[b*srcBatch:], with the arguments checked once. It panics when a slice
+// is too short for the sets or even or odd overlaps src.
+func Deinterleave2RowsBatchF32(even, odd []float32, dstStride, dstBatch int, src []float32, srcStride, srcBatch, rows, n, batch int) {
+	if rows <= 0 || n <= 0 || batch <= 0 {
 		return
 	}
 	if dstStride < n || srcStride < 2*n || !extentOK(rows, n, dstStride, len(even)) ||
-		!extentOK(rows, n, dstStride, len(odd)) || !extentOK(rows, 2*n, srcStride, len(src)) {
-		panic(fmt.Sprintf("asm: Deinterleave2Rows: %d rows of %d pairs (strides %d, %d) do not fit even %d, odd %d, src %d",
-			rows, n, dstStride, srcStride, len(even), len(odd), len(src)))
+		!extentOK(rows, n, dstStride, len(odd)) || !extentOK(rows, 2*n, srcStride, len(src)) ||
+		!spanOK(batch, dstBatch, (rows-1)*dstStride+n, len(even)) || !spanOK(batch, dstBatch, (rows-1)*dstStride+n, len(odd)) ||
+		!spanOK(batch, srcBatch, (rows-1)*srcStride+2*n, len(src)) {
+		panic(fmt.Sprintf("asm: Deinterleave2Rows: %d sets (%d, %d apart) of %d rows of %d pairs (strides %d, %d) do not fit even %d, odd %d, src %d",
+			batch, dstBatch, srcBatch, rows, n, dstStride, srcStride, len(even), len(odd), len(src)))
 	}
-	if sp := src[:(rows-1)*srcStride+2*n]; overlap(even[:(rows-1)*dstStride+n], sp) || overlap(odd[:(rows-1)*dstStride+n], sp) {
+	de, ds := (batch-1)*dstBatch+(rows-1)*dstStride+n, (batch-1)*srcBatch+(rows-1)*srcStride+2*n
+	if sp := src[:ds]; overlap(even[:de], sp) || overlap(odd[:de], sp) {
 		panic("asm: Deinterleave2RowsF32: even or odd overlaps src")
 	}
-	if level != LevelGo {
-		asmDeinterleave2Rows(&even[0], &odd[0], &src[0], n, rows, dstStride, srcStride)
-		return
-	}
-	for r := 0; r < rows; r++ {
-		deinterleave2Go(even[r*dstStride:r*dstStride+n], odd[r*dstStride:r*dstStride+n], src[r*srcStride:r*srcStride+2*n])
+	for b := 0; b < batch; b++ {
+		e, o, x := even[b*dstBatch:], odd[b*dstBatch:], src[b*srcBatch:]
+		if level != LevelGo {
+			asmDeinterleave2Rows(&e[0], &o[0], &x[0], n, rows, dstStride, srcStride)
+			continue
+		}
+		for r := 0; r < rows; r++ {
+			deinterleave2Go(e[r*dstStride:r*dstStride+n], o[r*dstStride:r*dstStride+n], x[r*srcStride:r*srcStride+2*n])
+		}
 	}
 }
 
@@ -621,6 +635,38 @@ func ReduceSumF32(x []float32) float32 { return reduceSum(x) }
 // ReduceMaxF32 returns the maximum of x, NaN if any element is NaN, and
 // -Inf for an empty slice.
 func ReduceMaxF32(x []float32) float32 { return reduceMax(x) }
+
+// SoftmaxSmallMax is the longest row SoftmaxSmallF32 takes: a vector's
+// lanes (16 at AVX-512, 8 at AVX2, 16 in the Go build).
+func SoftmaxSmallMax() int {
+	if level == LevelAVX2 {
+		return 8
+	}
+	return 16
+}
+
+// SoftmaxSmallF32 sets o to the softmax of x's rows of n elements (len(o) a
+// multiple of n, 1 <= n <= SoftmaxSmallMax()), a row a vector, and returns
+// the number of rows done: it stops before the first row holding a NaN or
+// whose maximum is infinite, which the caller computes another way. Each
+// row's arithmetic is a fixed sequence: m = the row's maximum, d = x-m,
+// e = ExpF32(d), s = the sum of e in the order ((a0+a1)+(a2+a3))+((a4+a5)+
+// (a6+a7)) with a_i = e_i + e_{i+8} (lanes past the row count as 0), then
+// o = e * (1/s), every operation rounded to float32. It panics when n is out
+// of range, len(o) is not a multiple of n or x is shorter than o.
+func SoftmaxSmallF32(o, x []float32, n int) int {
+	if n < 1 || n > SoftmaxSmallMax() || len(o)%n != 0 || len(x) < len(o) {
+		panic(fmt.Sprintf("asm: SoftmaxSmallF32: n=%d (at most %d), len(o)=%d, len(x)=%d", n, SoftmaxSmallMax(), len(o), len(x)))
+	}
+	rows := len(o) / n
+	if rows == 0 {
+		return 0
+	}
+	if level == LevelGo {
+		return softmaxSmallGo(o, x, n)
+	}
+	return asmSoftmaxSmall(&o[0], &x[0], n, rows)
+}
 
 // MaxRowF32 returns the maximum of x's non-NaN elements (-Inf if there are
 // none) and whether x holds a NaN, for short rows (a softmax row): it costs a

@@ -919,3 +919,57 @@ func TestScaleMulAdd(t *testing.T) {
 			ScaleMulAddF32(make([]float32, 4), make([]float32, 4), 1, make([]float32, 4), make([]float32, 3))
 		})
 }
+
+// TestSoftmaxSmall checks SoftmaxSmallF32 against its twin bit for bit at
+// every level, on every row length it takes, with rows holding NaNs and
+// infinities (where it must stop), large spreads (exps that underflow) and
+// signed zeros; o's rows past the stop and a guard band past o stay
+// untouched.
+func TestSoftmaxSmall(t *testing.T) {
+	r := rand.New(rand.NewSource(21))
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			for n := 1; n <= SoftmaxSmallMax(); n++ {
+				for _, rows := range []int{1, 2, 5, 9} {
+					for it := 0; it < 20; it++ {
+						x := make([]float32, rows*n+guard) // readable past the rows: masked lanes must not matter
+						for i := range x {
+							switch r.Intn(40) {
+							case 0:
+								x[i] = float32(math.NaN())
+							case 1:
+								x[i] = float32(math.Inf(1 - 2*r.Intn(2)))
+							case 2:
+								x[i] = float32(math.Copysign(0, -1))
+							default:
+								x[i] = (r.Float32()*2 - 1) * float32(1+r.Intn(4)*30)
+							}
+						}
+						got := make([]float32, rows*n+guard)
+						want := make([]float32, rows*n)
+						for i := range got {
+							got[i] = sentinel
+						}
+						for i := range want {
+							want[i] = sentinel
+						}
+						gd := SoftmaxSmallF32(got[:rows*n], x, n)
+						wd := softmaxSmallGo(want, x, n)
+						if gd != wd {
+							t.Fatalf("%s n=%d rows=%d: %d rows done, twin %d; x=%v", l, n, rows, gd, wd, x[:rows*n])
+						}
+						for i := range got {
+							w := sentinel
+							if i < len(want) {
+								w = want[i]
+							}
+							if math.Float32bits(got[i]) != math.Float32bits(w) {
+								t.Fatalf("%s n=%d rows=%d: o[%d] = %v (%#x), twin %v (%#x); x=%v", l, n, rows, i, got[i], math.Float32bits(got[i]), w, math.Float32bits(w), x[:rows*n])
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}

@@ -366,6 +366,17 @@ func asmDotBlocks(x, y *float32, nblk int, acc *[64]float32) {
 
 func asmDot8(x, y *float32, n int, acc *[8]float32) { dot8F32AVX2(x, y, n, acc) }
 
+func asmSoftmaxSmall(o, x *float32, n, rows int) int {
+	if level == LevelAVX512 {
+		if n <= 8 {
+			// half-width vectors: a row's accesses stay within 32 bytes
+			return softmaxSmallF32AVX512Y(o, x, n, rows)
+		}
+		return softmaxSmallF32AVX512(o, x, n, rows)
+	}
+	return softmaxSmallF32AVX2(o, x, n, rows)
+}
+
 // asmMaxRow runs maxRowF32 on x[:n], n a positive multiple of the level's
 // vector (16 at AVX-512, 8 at AVX2).
 func asmMaxRow(x *float32, n int, m *float32) int {

@@ -16362,6 +16362,958 @@ chainColsF32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func softmaxSmallF32AVX512(o *float32, x *float32, n int, rows int) int
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·softmaxSmallF32AVX512(SB), NOSPLIT, $0-40
+	MOVQ         o+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         rows+24(FP), BX
+	XORQ         SI, SI
+	MOVQ         DX, DI
+	SHLQ         $0x02, DI
+	LEAQ         (DI)(DI*2), R8
+	VBROADCASTSS c4_ff800000<>+0(SB), Z0
+	MOVL         $0x0000ffff, R9
+	BZHIL        DX, R9, DX
+	KMOVW        DX, K1
+
+softmaxSmallF32AVX512_group:
+	MOVQ          BX, DX
+	SUBQ          SI, DX
+	CMPQ          DX, $0x00000004
+	JL            softmaxSmallF32AVX512_one
+	VMOVAPS       Z0, Z1
+	VMOVUPS       (CX), K1, Z1
+	VCMPPS        $0x03, Z1, Z1, K2
+	VMOVAPS       Z0, Z2
+	VMOVUPS       (CX)(DI*1), K1, Z2
+	VCMPPS        $0x03, Z2, Z2, K3
+	KORW          K3, K2, K2
+	VMOVAPS       Z0, Z3
+	VMOVUPS       (CX)(DI*2), K1, Z3
+	VCMPPS        $0x03, Z3, Z3, K3
+	KORW          K3, K2, K2
+	VMOVAPS       Z0, Z4
+	VMOVUPS       (CX)(R8*1), K1, Z4
+	VCMPPS        $0x03, Z4, Z4, K3
+	KORW          K3, K2, K2
+	KORTESTW      K2, K2
+	JNZ           softmaxSmallF32AVX512_one
+	VEXTRACTF32X8 $0x01, Z1, Y5
+	VMAXPS        Y5, Y1, Y5
+	VEXTRACTF128  $0x01, Y5, X6
+	VMAXPS        X6, X5, X5
+	VMOVHLPS      X5, X6, X6
+	VMAXPS        X6, X5, X5
+	VMOVSHDUP     X5, X6
+	VMAXSS        X6, X5, X5
+	VMOVD         X5, DX
+	ANDL          $0x7fffffff, DX
+	CMPL          DX, $0x7f800000
+	JE            softmaxSmallF32AVX512_one
+	VBROADCASTSS  X5, Z5
+	VEXTRACTF32X8 $0x01, Z2, Y6
+	VMAXPS        Y6, Y2, Y6
+	VEXTRACTF128  $0x01, Y6, X7
+	VMAXPS        X7, X6, X6
+	VMOVHLPS      X6, X7, X7
+	VMAXPS        X7, X6, X6
+	VMOVSHDUP     X6, X7
+	VMAXSS        X7, X6, X6
+	VMOVD         X6, DX
+	ANDL          $0x7fffffff, DX
+	CMPL          DX, $0x7f800000
+	JE            softmaxSmallF32AVX512_one
+	VBROADCASTSS  X6, Z6
+	VEXTRACTF32X8 $0x01, Z3, Y7
+	VMAXPS        Y7, Y3, Y7
+	VEXTRACTF128  $0x01, Y7, X8
+	VMAXPS        X8, X7, X7
+	VMOVHLPS      X7, X8, X8
+	VMAXPS        X8, X7, X7
+	VMOVSHDUP     X7, X8
+	VMAXSS        X8, X7, X7
+	VMOVD         X7, DX
+	ANDL          $0x7fffffff, DX
+	CMPL          DX, $0x7f800000
+	JE            softmaxSmallF32AVX512_one
+	VBROADCASTSS  X7, Z7
+	VEXTRACTF32X8 $0x01, Z4, Y8
+	VMAXPS        Y8, Y4, Y8
+	VEXTRACTF128  $0x01, Y8, X9
+	VMAXPS        X9, X8, X8
+	VMOVHLPS      X8, X9, X9
+	VMAXPS        X9, X8, X8
+	VMOVSHDUP     X8, X9
+	VMAXSS        X9, X8, X8
+	VMOVD         X8, DX
+	ANDL          $0x7fffffff, DX
+	CMPL          DX, $0x7f800000
+	JE            softmaxSmallF32AVX512_one
+	VBROADCASTSS  X8, Z8
+	VSUBPS        Z5, Z1, Z1
+	VBROADCASTSS  c4_c2d20000<>+0(SB), Z5
+	VMAXPS        Z1, Z5, Z1
+	VBROADCASTSS  c4_42b20000<>+0(SB), Z5
+	VMINPS        Z1, Z5, Z1
+	VMULPS.BCST   c4_3fb8aa3b<>+0(SB), Z1, Z5
+	VCVTPS2DQ     Z5, Z9
+	VCVTDQ2PS     Z9, Z10
+	VMULPS.BCST   c4_3f318000<>+0(SB), Z10, Z5
+	VSUBPS        Z5, Z1, Z1
+	VMULPS.BCST   c4_395e8083<>+0(SB), Z10, Z5
+	VADDPS        Z5, Z1, Z1
+	VMULPS        Z1, Z1, Z10
+	VMULPS.BCST   c4_39506967<>+0(SB), Z1, Z5
+	VADDPS.BCST   c4_3ab743ce<>+0(SB), Z5, Z5
+	VMULPS        Z1, Z5, Z5
+	VADDPS.BCST   c4_3c088908<>+0(SB), Z5, Z5
+	VMULPS        Z1, Z5, Z5
+	VADDPS.BCST   c4_3d2aa9c1<>+0(SB), Z5, Z5
+	VMULPS        Z1, Z5, Z5
+	VADDPS.BCST   c4_3e2aaaaa<>+0(SB), Z5, Z5
+	VMULPS        Z1, Z5, Z5
+	VADDPS.BCST   c4_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z10, Z5, Z5
+	VADDPS        Z1, Z5, Z5
+	VADDPS.BCST   c4_3f800000<>+0(SB), Z5, Z5
+	VPSRAD        $0x01, Z9, Z1
+	VPSUBD        Z1, Z9, Z9
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z1, Z1
+	VPSLLD        $0x17, Z1, Z1
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z9, Z9
+	VPSLLD        $0x17, Z9, Z9
+	VMULPS        Z1, Z5, Z5
+	VMULPS        Z9, Z5, Z1
+	VMOVUPS.Z     Z1, K1, Z1
+	VSUBPS        Z6, Z2, Z2
+	VBROADCASTSS  c4_c2d20000<>+0(SB), Z5
+	VMAXPS        Z2, Z5, Z2
+	VBROADCASTSS  c4_42b20000<>+0(SB), Z5
+	VMINPS        Z2, Z5, Z2
+	VMULPS.BCST   c4_3fb8aa3b<>+0(SB), Z2, Z5
+	VCVTPS2DQ     Z5, Z6
+	VCVTDQ2PS     Z6, Z9
+	VMULPS.BCST   c4_3f318000<>+0(SB), Z9, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS.BCST   c4_395e8083<>+0(SB), Z9, Z5
+	VADDPS        Z5, Z2, Z2
+	VMULPS        Z2, Z2, Z9
+	VMULPS.BCST   c4_39506967<>+0(SB), Z2, Z5
+	VADDPS.BCST   c4_3ab743ce<>+0(SB), Z5, Z5
+	VMULPS        Z2, Z5, Z5
+	VADDPS.BCST   c4_3c088908<>+0(SB), Z5, Z5
+	VMULPS        Z2, Z5, Z5
+	VADDPS.BCST   c4_3d2aa9c1<>+0(SB), Z5, Z5
+	VMULPS        Z2, Z5, Z5
+	VADDPS.BCST   c4_3e2aaaaa<>+0(SB), Z5, Z5
+	VMULPS        Z2, Z5, Z5
+	VADDPS.BCST   c4_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z9, Z5, Z5
+	VADDPS        Z2, Z5, Z5
+	VADDPS.BCST   c4_3f800000<>+0(SB), Z5, Z5
+	VPSRAD        $0x01, Z6, Z2
+	VPSUBD        Z2, Z6, Z6
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z2, Z2
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z6, Z6
+	VPSLLD        $0x17, Z6, Z6
+	VMULPS        Z2, Z5, Z5
+	VMULPS        Z6, Z5, Z2
+	VMOVUPS.Z     Z2, K1, Z2
+	VSUBPS        Z7, Z3, Z3
+	VBROADCASTSS  c4_c2d20000<>+0(SB), Z5
+	VMAXPS        Z3, Z5, Z3
+	VBROADCASTSS  c4_42b20000<>+0(SB), Z5
+	VMINPS        Z3, Z5, Z3
+	VMULPS.BCST   c4_3fb8aa3b<>+0(SB), Z3, Z5
+	VCVTPS2DQ     Z5, Z6
+	VCVTDQ2PS     Z6, Z7
+	VMULPS.BCST   c4_3f318000<>+0(SB), Z7, Z5
+	VSUBPS        Z5, Z3, Z3
+	VMULPS.BCST   c4_395e8083<>+0(SB), Z7, Z5
+	VADDPS        Z5, Z3, Z3
+	VMULPS        Z3, Z3, Z7
+	VMULPS.BCST   c4_39506967<>+0(SB), Z3, Z5
+	VADDPS.BCST   c4_3ab743ce<>+0(SB), Z5, Z5
+	VMULPS        Z3, Z5, Z5
+	VADDPS.BCST   c4_3c088908<>+0(SB), Z5, Z5
+	VMULPS        Z3, Z5, Z5
+	VADDPS.BCST   c4_3d2aa9c1<>+0(SB), Z5, Z5
+	VMULPS        Z3, Z5, Z5
+	VADDPS.BCST   c4_3e2aaaaa<>+0(SB), Z5, Z5
+	VMULPS        Z3, Z5, Z5
+	VADDPS.BCST   c4_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z7, Z5, Z5
+	VADDPS        Z3, Z5, Z5
+	VADDPS.BCST   c4_3f800000<>+0(SB), Z5, Z5
+	VPSRAD        $0x01, Z6, Z3
+	VPSUBD        Z3, Z6, Z6
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z3, Z3
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z6, Z6
+	VPSLLD        $0x17, Z6, Z6
+	VMULPS        Z3, Z5, Z5
+	VMULPS        Z6, Z5, Z3
+	VMOVUPS.Z     Z3, K1, Z3
+	VSUBPS        Z8, Z4, Z4
+	VBROADCASTSS  c4_c2d20000<>+0(SB), Z5
+	VMAXPS        Z4, Z5, Z4
+	VBROADCASTSS  c4_42b20000<>+0(SB), Z5
+	VMINPS        Z4, Z5, Z4
+	VMULPS.BCST   c4_3fb8aa3b<>+0(SB), Z4, Z5
+	VCVTPS2DQ     Z5, Z6
+	VCVTDQ2PS     Z6, Z7
+	VMULPS.BCST   c4_3f318000<>+0(SB), Z7, Z5
+	VSUBPS        Z5, Z4, Z4
+	VMULPS.BCST   c4_395e8083<>+0(SB), Z7, Z5
+	VADDPS        Z5, Z4, Z4
+	VMULPS        Z4, Z4, Z7
+	VMULPS.BCST   c4_39506967<>+0(SB), Z4, Z5
+	VADDPS.BCST   c4_3ab743ce<>+0(SB), Z5, Z5
+	VMULPS        Z4, Z5, Z5
+	VADDPS.BCST   c4_3c088908<>+0(SB), Z5, Z5
+	VMULPS        Z4, Z5, Z5
+	VADDPS.BCST   c4_3d2aa9c1<>+0(SB), Z5, Z5
+	VMULPS        Z4, Z5, Z5
+	VADDPS.BCST   c4_3e2aaaaa<>+0(SB), Z5, Z5
+	VMULPS        Z4, Z5, Z5
+	VADDPS.BCST   c4_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z7, Z5, Z5
+	VADDPS        Z4, Z5, Z5
+	VADDPS.BCST   c4_3f800000<>+0(SB), Z5, Z5
+	VPSRAD        $0x01, Z6, Z4
+	VPSUBD        Z4, Z6, Z6
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z4, Z4
+	VPSLLD        $0x17, Z4, Z4
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z6, Z6
+	VPSLLD        $0x17, Z6, Z6
+	VMULPS        Z4, Z5, Z5
+	VMULPS        Z6, Z5, Z4
+	VMOVUPS.Z     Z4, K1, Z4
+	VEXTRACTF32X8 $0x01, Z1, Y5
+	VADDPS        Y5, Y1, Y5
+	VPERMILPS     $0xb1, Y5, Y6
+	VADDPS        Y6, Y5, Y5
+	VPERMILPS     $0x4e, Y5, Y6
+	VADDPS        Y6, Y5, Y5
+	VEXTRACTF128  $0x01, Y5, X6
+	VADDSS        X6, X5, X6
+	VMOVSS        c4_3f800000<>+0(SB), X5
+	VDIVSS        X6, X5, X5
+	VBROADCASTSS  X5, Z5
+	VMULPS        Z5, Z1, Z1
+	VMOVUPS       Z1, K1, (AX)
+	VEXTRACTF32X8 $0x01, Z2, Y1
+	VADDPS        Y1, Y2, Y1
+	VPERMILPS     $0xb1, Y1, Y5
+	VADDPS        Y5, Y1, Y1
+	VPERMILPS     $0x4e, Y1, Y5
+	VADDPS        Y5, Y1, Y1
+	VEXTRACTF128  $0x01, Y1, X5
+	VADDSS        X5, X1, X5
+	VMOVSS        c4_3f800000<>+0(SB), X1
+	VDIVSS        X5, X1, X1
+	VBROADCASTSS  X1, Z1
+	VMULPS        Z1, Z2, Z2
+	VMOVUPS       Z2, K1, (AX)(DI*1)
+	VEXTRACTF32X8 $0x01, Z3, Y1
+	VADDPS        Y1, Y3, Y1
+	VPERMILPS     $0xb1, Y1, Y2
+	VADDPS        Y2, Y1, Y1
+	VPERMILPS     $0x4e, Y1, Y2
+	VADDPS        Y2, Y1, Y1
+	VEXTRACTF128  $0x01, Y1, X2
+	VADDSS        X2, X1, X2
+	VMOVSS        c4_3f800000<>+0(SB), X1
+	VDIVSS        X2, X1, X1
+	VBROADCASTSS  X1, Z1
+	VMULPS        Z1, Z3, Z3
+	VMOVUPS       Z3, K1, (AX)(DI*2)
+	VEXTRACTF32X8 $0x01, Z4, Y1
+	VADDPS        Y1, Y4, Y1
+	VPERMILPS     $0xb1, Y1, Y2
+	VADDPS        Y2, Y1, Y1
+	VPERMILPS     $0x4e, Y1, Y2
+	VADDPS        Y2, Y1, Y1
+	VEXTRACTF128  $0x01, Y1, X2
+	VADDSS        X2, X1, X2
+	VMOVSS        c4_3f800000<>+0(SB), X1
+	VDIVSS        X2, X1, X1
+	VBROADCASTSS  X1, Z1
+	VMULPS        Z1, Z4, Z4
+	VMOVUPS       Z4, K1, (AX)(R8*1)
+	MOVQ          DI, DX
+	SHLQ          $0x02, DX
+	ADDQ          DX, AX
+	ADDQ          DX, CX
+	ADDQ          $0x00000004, SI
+	JMP           softmaxSmallF32AVX512_group
+
+softmaxSmallF32AVX512_one:
+	CMPQ          SI, BX
+	JGE           softmaxSmallF32AVX512_done
+	VMOVAPS       Z0, Z1
+	VMOVUPS       (CX), K1, Z1
+	VCMPPS        $0x03, Z1, Z1, K2
+	KORTESTW      K2, K2
+	JNZ           softmaxSmallF32AVX512_done
+	VEXTRACTF32X8 $0x01, Z1, Y2
+	VMAXPS        Y2, Y1, Y2
+	VEXTRACTF128  $0x01, Y2, X3
+	VMAXPS        X3, X2, X2
+	VMOVHLPS      X2, X3, X3
+	VMAXPS        X3, X2, X2
+	VMOVSHDUP     X2, X3
+	VMAXSS        X3, X2, X2
+	VMOVD         X2, DX
+	ANDL          $0x7fffffff, DX
+	CMPL          DX, $0x7f800000
+	JE            softmaxSmallF32AVX512_done
+	VBROADCASTSS  X2, Z2
+	VSUBPS        Z2, Z1, Z1
+	VBROADCASTSS  c4_c2d20000<>+0(SB), Z2
+	VMAXPS        Z1, Z2, Z1
+	VBROADCASTSS  c4_42b20000<>+0(SB), Z2
+	VMINPS        Z1, Z2, Z1
+	VMULPS.BCST   c4_3fb8aa3b<>+0(SB), Z1, Z2
+	VCVTPS2DQ     Z2, Z3
+	VCVTDQ2PS     Z3, Z4
+	VMULPS.BCST   c4_3f318000<>+0(SB), Z4, Z2
+	VSUBPS        Z2, Z1, Z1
+	VMULPS.BCST   c4_395e8083<>+0(SB), Z4, Z2
+	VADDPS        Z2, Z1, Z1
+	VMULPS        Z1, Z1, Z4
+	VMULPS.BCST   c4_39506967<>+0(SB), Z1, Z2
+	VADDPS.BCST   c4_3ab743ce<>+0(SB), Z2, Z2
+	VMULPS        Z1, Z2, Z2
+	VADDPS.BCST   c4_3c088908<>+0(SB), Z2, Z2
+	VMULPS        Z1, Z2, Z2
+	VADDPS.BCST   c4_3d2aa9c1<>+0(SB), Z2, Z2
+	VMULPS        Z1, Z2, Z2
+	VADDPS.BCST   c4_3e2aaaaa<>+0(SB), Z2, Z2
+	VMULPS        Z1, Z2, Z2
+	VADDPS.BCST   c4_3f000000<>+0(SB), Z2, Z2
+	VMULPS        Z4, Z2, Z2
+	VADDPS        Z1, Z2, Z2
+	VADDPS.BCST   c4_3f800000<>+0(SB), Z2, Z2
+	VPSRAD        $0x01, Z3, Z1
+	VPSUBD        Z1, Z3, Z3
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z1, Z1
+	VPSLLD        $0x17, Z1, Z1
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z3, Z3
+	VPSLLD        $0x17, Z3, Z3
+	VMULPS        Z1, Z2, Z2
+	VMULPS        Z3, Z2, Z1
+	VMOVUPS.Z     Z1, K1, Z1
+	VEXTRACTF32X8 $0x01, Z1, Y2
+	VADDPS        Y2, Y1, Y2
+	VPERMILPS     $0xb1, Y2, Y3
+	VADDPS        Y3, Y2, Y2
+	VPERMILPS     $0x4e, Y2, Y3
+	VADDPS        Y3, Y2, Y2
+	VEXTRACTF128  $0x01, Y2, X3
+	VADDSS        X3, X2, X3
+	VMOVSS        c4_3f800000<>+0(SB), X2
+	VDIVSS        X3, X2, X2
+	VBROADCASTSS  X2, Z2
+	VMULPS        Z2, Z1, Z1
+	VMOVUPS       Z1, K1, (AX)
+	ADDQ          DI, AX
+	ADDQ          DI, CX
+	ADDQ          $0x00000001, SI
+	JMP           softmaxSmallF32AVX512_group
+
+softmaxSmallF32AVX512_done:
+	MOVQ SI, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func softmaxSmallF32AVX512Y(o *float32, x *float32, n int, rows int) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, BMI2
+TEXT ·softmaxSmallF32AVX512Y(SB), NOSPLIT, $0-40
+	MOVQ         o+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         rows+24(FP), BX
+	XORQ         SI, SI
+	MOVQ         DX, DI
+	SHLQ         $0x02, DI
+	LEAQ         (DI)(DI*2), R8
+	VBROADCASTSS c4_ff800000<>+0(SB), Y0
+	MOVL         $0x0000ffff, R9
+	BZHIL        DX, R9, DX
+	KMOVW        DX, K1
+
+softmaxSmallF32AVX512Y_group:
+	MOVQ         BX, DX
+	SUBQ         SI, DX
+	CMPQ         DX, $0x00000004
+	JL           softmaxSmallF32AVX512Y_one
+	VMOVAPS      Y0, Y1
+	VMOVUPS      (CX), K1, Y1
+	VCMPPS       $0x03, Y1, Y1, K2
+	VMOVAPS      Y0, Y2
+	VMOVUPS      (CX)(DI*1), K1, Y2
+	VCMPPS       $0x03, Y2, Y2, K3
+	KORW         K3, K2, K2
+	VMOVAPS      Y0, Y3
+	VMOVUPS      (CX)(DI*2), K1, Y3
+	VCMPPS       $0x03, Y3, Y3, K3
+	KORW         K3, K2, K2
+	VMOVAPS      Y0, Y4
+	VMOVUPS      (CX)(R8*1), K1, Y4
+	VCMPPS       $0x03, Y4, Y4, K3
+	KORW         K3, K2, K2
+	KORTESTW     K2, K2
+	JNZ          softmaxSmallF32AVX512Y_one
+	VEXTRACTF128 $0x01, Y1, X6
+	VMAXPS       X6, X1, X5
+	VMOVHLPS     X5, X6, X6
+	VMAXPS       X6, X5, X5
+	VMOVSHDUP    X5, X6
+	VMAXSS       X6, X5, X5
+	VMOVD        X5, DX
+	ANDL         $0x7fffffff, DX
+	CMPL         DX, $0x7f800000
+	JE           softmaxSmallF32AVX512Y_one
+	VBROADCASTSS X5, Y5
+	VEXTRACTF128 $0x01, Y2, X7
+	VMAXPS       X7, X2, X6
+	VMOVHLPS     X6, X7, X7
+	VMAXPS       X7, X6, X6
+	VMOVSHDUP    X6, X7
+	VMAXSS       X7, X6, X6
+	VMOVD        X6, DX
+	ANDL         $0x7fffffff, DX
+	CMPL         DX, $0x7f800000
+	JE           softmaxSmallF32AVX512Y_one
+	VBROADCASTSS X6, Y6
+	VEXTRACTF128 $0x01, Y3, X8
+	VMAXPS       X8, X3, X7
+	VMOVHLPS     X7, X8, X8
+	VMAXPS       X8, X7, X7
+	VMOVSHDUP    X7, X8
+	VMAXSS       X8, X7, X7
+	VMOVD        X7, DX
+	ANDL         $0x7fffffff, DX
+	CMPL         DX, $0x7f800000
+	JE           softmaxSmallF32AVX512Y_one
+	VBROADCASTSS X7, Y7
+	VEXTRACTF128 $0x01, Y4, X9
+	VMAXPS       X9, X4, X8
+	VMOVHLPS     X8, X9, X9
+	VMAXPS       X9, X8, X8
+	VMOVSHDUP    X8, X9
+	VMAXSS       X9, X8, X8
+	VMOVD        X8, DX
+	ANDL         $0x7fffffff, DX
+	CMPL         DX, $0x7f800000
+	JE           softmaxSmallF32AVX512Y_one
+	VBROADCASTSS X8, Y8
+	VSUBPS       Y5, Y1, Y1
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y5
+	VMAXPS       Y1, Y5, Y1
+	VBROADCASTSS c4_42b20000<>+0(SB), Y5
+	VMINPS       Y1, Y5, Y1
+	VMULPS.BCST  c4_3fb8aa3b<>+0(SB), Y1, Y5
+	VCVTPS2DQ    Y5, Y9
+	VCVTDQ2PS    Y9, Y10
+	VMULPS.BCST  c4_3f318000<>+0(SB), Y10, Y5
+	VSUBPS       Y5, Y1, Y1
+	VMULPS.BCST  c4_395e8083<>+0(SB), Y10, Y5
+	VADDPS       Y5, Y1, Y1
+	VMULPS       Y1, Y1, Y10
+	VMULPS.BCST  c4_39506967<>+0(SB), Y1, Y5
+	VADDPS.BCST  c4_3ab743ce<>+0(SB), Y5, Y5
+	VMULPS       Y1, Y5, Y5
+	VADDPS.BCST  c4_3c088908<>+0(SB), Y5, Y5
+	VMULPS       Y1, Y5, Y5
+	VADDPS.BCST  c4_3d2aa9c1<>+0(SB), Y5, Y5
+	VMULPS       Y1, Y5, Y5
+	VADDPS.BCST  c4_3e2aaaaa<>+0(SB), Y5, Y5
+	VMULPS       Y1, Y5, Y5
+	VADDPS.BCST  c4_3f000000<>+0(SB), Y5, Y5
+	VMULPS       Y10, Y5, Y5
+	VADDPS       Y1, Y5, Y5
+	VADDPS.BCST  c4_3f800000<>+0(SB), Y5, Y5
+	VPSRAD       $0x01, Y9, Y1
+	VPSUBD       Y1, Y9, Y9
+	VPADDD.BCST  c4_0000007f<>+0(SB), Y1, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VPADDD.BCST  c4_0000007f<>+0(SB), Y9, Y9
+	VPSLLD       $0x17, Y9, Y9
+	VMULPS       Y1, Y5, Y5
+	VMULPS       Y9, Y5, Y1
+	VMOVUPS.Z    Y1, K1, Y1
+	VSUBPS       Y6, Y2, Y2
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y5
+	VMAXPS       Y2, Y5, Y2
+	VBROADCASTSS c4_42b20000<>+0(SB), Y5
+	VMINPS       Y2, Y5, Y2
+	VMULPS.BCST  c4_3fb8aa3b<>+0(SB), Y2, Y5
+	VCVTPS2DQ    Y5, Y6
+	VCVTDQ2PS    Y6, Y9
+	VMULPS.BCST  c4_3f318000<>+0(SB), Y9, Y5
+	VSUBPS       Y5, Y2, Y2
+	VMULPS.BCST  c4_395e8083<>+0(SB), Y9, Y5
+	VADDPS       Y5, Y2, Y2
+	VMULPS       Y2, Y2, Y9
+	VMULPS.BCST  c4_39506967<>+0(SB), Y2, Y5
+	VADDPS.BCST  c4_3ab743ce<>+0(SB), Y5, Y5
+	VMULPS       Y2, Y5, Y5
+	VADDPS.BCST  c4_3c088908<>+0(SB), Y5, Y5
+	VMULPS       Y2, Y5, Y5
+	VADDPS.BCST  c4_3d2aa9c1<>+0(SB), Y5, Y5
+	VMULPS       Y2, Y5, Y5
+	VADDPS.BCST  c4_3e2aaaaa<>+0(SB), Y5, Y5
+	VMULPS       Y2, Y5, Y5
+	VADDPS.BCST  c4_3f000000<>+0(SB), Y5, Y5
+	VMULPS       Y9, Y5, Y5
+	VADDPS       Y2, Y5, Y5
+	VADDPS.BCST  c4_3f800000<>+0(SB), Y5, Y5
+	VPSRAD       $0x01, Y6, Y2
+	VPSUBD       Y2, Y6, Y6
+	VPADDD.BCST  c4_0000007f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VPADDD.BCST  c4_0000007f<>+0(SB), Y6, Y6
+	VPSLLD       $0x17, Y6, Y6
+	VMULPS       Y2, Y5, Y5
+	VMULPS       Y6, Y5, Y2
+	VMOVUPS.Z    Y2, K1, Y2
+	VSUBPS       Y7, Y3, Y3
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y5
+	VMAXPS       Y3, Y5, Y3
+	VBROADCASTSS c4_42b20000<>+0(SB), Y5
+	VMINPS       Y3, Y5, Y3
+	VMULPS.BCST  c4_3fb8aa3b<>+0(SB), Y3, Y5
+	VCVTPS2DQ    Y5, Y6
+	VCVTDQ2PS    Y6, Y7
+	VMULPS.BCST  c4_3f318000<>+0(SB), Y7, Y5
+	VSUBPS       Y5, Y3, Y3
+	VMULPS.BCST  c4_395e8083<>+0(SB), Y7, Y5
+	VADDPS       Y5, Y3, Y3
+	VMULPS       Y3, Y3, Y7
+	VMULPS.BCST  c4_39506967<>+0(SB), Y3, Y5
+	VADDPS.BCST  c4_3ab743ce<>+0(SB), Y5, Y5
+	VMULPS       Y3, Y5, Y5
+	VADDPS.BCST  c4_3c088908<>+0(SB), Y5, Y5
+	VMULPS       Y3, Y5, Y5
+	VADDPS.BCST  c4_3d2aa9c1<>+0(SB), Y5, Y5
+	VMULPS       Y3, Y5, Y5
+	VADDPS.BCST  c4_3e2aaaaa<>+0(SB), Y5, Y5
+	VMULPS       Y3, Y5, Y5
+	VADDPS.BCST  c4_3f000000<>+0(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VADDPS       Y3, Y5, Y5
+	VADDPS.BCST  c4_3f800000<>+0(SB), Y5, Y5
+	VPSRAD       $0x01, Y6, Y3
+	VPSUBD       Y3, Y6, Y6
+	VPADDD.BCST  c4_0000007f<>+0(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VPADDD.BCST  c4_0000007f<>+0(SB), Y6, Y6
+	VPSLLD       $0x17, Y6, Y6
+	VMULPS       Y3, Y5, Y5
+	VMULPS       Y6, Y5, Y3
+	VMOVUPS.Z    Y3, K1, Y3
+	VSUBPS       Y8, Y4, Y4
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y5
+	VMAXPS       Y4, Y5, Y4
+	VBROADCASTSS c4_42b20000<>+0(SB), Y5
+	VMINPS       Y4, Y5, Y4
+	VMULPS.BCST  c4_3fb8aa3b<>+0(SB), Y4, Y5
+	VCVTPS2DQ    Y5, Y6
+	VCVTDQ2PS    Y6, Y7
+	VMULPS.BCST  c4_3f318000<>+0(SB), Y7, Y5
+	VSUBPS       Y5, Y4, Y4
+	VMULPS.BCST  c4_395e8083<>+0(SB), Y7, Y5
+	VADDPS       Y5, Y4, Y4
+	VMULPS       Y4, Y4, Y7
+	VMULPS.BCST  c4_39506967<>+0(SB), Y4, Y5
+	VADDPS.BCST  c4_3ab743ce<>+0(SB), Y5, Y5
+	VMULPS       Y4, Y5, Y5
+	VADDPS.BCST  c4_3c088908<>+0(SB), Y5, Y5
+	VMULPS       Y4, Y5, Y5
+	VADDPS.BCST  c4_3d2aa9c1<>+0(SB), Y5, Y5
+	VMULPS       Y4, Y5, Y5
+	VADDPS.BCST  c4_3e2aaaaa<>+0(SB), Y5, Y5
+	VMULPS       Y4, Y5, Y5
+	VADDPS.BCST  c4_3f000000<>+0(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VADDPS       Y4, Y5, Y5
+	VADDPS.BCST  c4_3f800000<>+0(SB), Y5, Y5
+	VPSRAD       $0x01, Y6, Y4
+	VPSUBD       Y4, Y6, Y6
+	VPADDD.BCST  c4_0000007f<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPADDD.BCST  c4_0000007f<>+0(SB), Y6, Y6
+	VPSLLD       $0x17, Y6, Y6
+	VMULPS       Y4, Y5, Y5
+	VMULPS       Y6, Y5, Y4
+	VMOVUPS.Z    Y4, K1, Y4
+	VMOVAPS      Y1, Y5
+	VPERMILPS    $0xb1, Y5, Y6
+	VADDPS       Y6, Y5, Y5
+	VPERMILPS    $0x4e, Y5, Y6
+	VADDPS       Y6, Y5, Y5
+	VEXTRACTF128 $0x01, Y5, X6
+	VADDSS       X6, X5, X6
+	VMOVSS       c4_3f800000<>+0(SB), X5
+	VDIVSS       X6, X5, X5
+	VBROADCASTSS X5, Y5
+	VMULPS       Y5, Y1, Y1
+	VMOVUPS      Y1, K1, (AX)
+	VMOVAPS      Y2, Y1
+	VPERMILPS    $0xb1, Y1, Y5
+	VADDPS       Y5, Y1, Y1
+	VPERMILPS    $0x4e, Y1, Y5
+	VADDPS       Y5, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X5
+	VADDSS       X5, X1, X5
+	VMOVSS       c4_3f800000<>+0(SB), X1
+	VDIVSS       X5, X1, X1
+	VBROADCASTSS X1, Y1
+	VMULPS       Y1, Y2, Y2
+	VMOVUPS      Y2, K1, (AX)(DI*1)
+	VMOVAPS      Y3, Y1
+	VPERMILPS    $0xb1, Y1, Y2
+	VADDPS       Y2, Y1, Y1
+	VPERMILPS    $0x4e, Y1, Y2
+	VADDPS       Y2, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X2
+	VADDSS       X2, X1, X2
+	VMOVSS       c4_3f800000<>+0(SB), X1
+	VDIVSS       X2, X1, X1
+	VBROADCASTSS X1, Y1
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, K1, (AX)(DI*2)
+	VMOVAPS      Y4, Y1
+	VPERMILPS    $0xb1, Y1, Y2
+	VADDPS       Y2, Y1, Y1
+	VPERMILPS    $0x4e, Y1, Y2
+	VADDPS       Y2, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X2
+	VADDSS       X2, X1, X2
+	VMOVSS       c4_3f800000<>+0(SB), X1
+	VDIVSS       X2, X1, X1
+	VBROADCASTSS X1, Y1
+	VMULPS       Y1, Y4, Y4
+	VMOVUPS      Y4, K1, (AX)(R8*1)
+	MOVQ         DI, DX
+	SHLQ         $0x02, DX
+	ADDQ         DX, AX
+	ADDQ         DX, CX
+	ADDQ         $0x00000004, SI
+	JMP          softmaxSmallF32AVX512Y_group
+
+softmaxSmallF32AVX512Y_one:
+	CMPQ         SI, BX
+	JGE          softmaxSmallF32AVX512Y_done
+	VMOVAPS      Y0, Y1
+	VMOVUPS      (CX), K1, Y1
+	VCMPPS       $0x03, Y1, Y1, K2
+	KORTESTW     K2, K2
+	JNZ          softmaxSmallF32AVX512Y_done
+	VEXTRACTF128 $0x01, Y1, X3
+	VMAXPS       X3, X1, X2
+	VMOVHLPS     X2, X3, X3
+	VMAXPS       X3, X2, X2
+	VMOVSHDUP    X2, X3
+	VMAXSS       X3, X2, X2
+	VMOVD        X2, DX
+	ANDL         $0x7fffffff, DX
+	CMPL         DX, $0x7f800000
+	JE           softmaxSmallF32AVX512Y_done
+	VBROADCASTSS X2, Y2
+	VSUBPS       Y2, Y1, Y1
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y2
+	VMAXPS       Y1, Y2, Y1
+	VBROADCASTSS c4_42b20000<>+0(SB), Y2
+	VMINPS       Y1, Y2, Y1
+	VMULPS.BCST  c4_3fb8aa3b<>+0(SB), Y1, Y2
+	VCVTPS2DQ    Y2, Y3
+	VCVTDQ2PS    Y3, Y4
+	VMULPS.BCST  c4_3f318000<>+0(SB), Y4, Y2
+	VSUBPS       Y2, Y1, Y1
+	VMULPS.BCST  c4_395e8083<>+0(SB), Y4, Y2
+	VADDPS       Y2, Y1, Y1
+	VMULPS       Y1, Y1, Y4
+	VMULPS.BCST  c4_39506967<>+0(SB), Y1, Y2
+	VADDPS.BCST  c4_3ab743ce<>+0(SB), Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VADDPS.BCST  c4_3c088908<>+0(SB), Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VADDPS.BCST  c4_3d2aa9c1<>+0(SB), Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VADDPS.BCST  c4_3e2aaaaa<>+0(SB), Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VADDPS.BCST  c4_3f000000<>+0(SB), Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VADDPS.BCST  c4_3f800000<>+0(SB), Y2, Y2
+	VPSRAD       $0x01, Y3, Y1
+	VPSUBD       Y1, Y3, Y3
+	VPADDD.BCST  c4_0000007f<>+0(SB), Y1, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VPADDD.BCST  c4_0000007f<>+0(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y1, Y2, Y2
+	VMULPS       Y3, Y2, Y1
+	VMOVUPS.Z    Y1, K1, Y1
+	VMOVAPS      Y1, Y2
+	VPERMILPS    $0xb1, Y2, Y3
+	VADDPS       Y3, Y2, Y2
+	VPERMILPS    $0x4e, Y2, Y3
+	VADDPS       Y3, Y2, Y2
+	VEXTRACTF128 $0x01, Y2, X3
+	VADDSS       X3, X2, X3
+	VMOVSS       c4_3f800000<>+0(SB), X2
+	VDIVSS       X3, X2, X2
+	VBROADCASTSS X2, Y2
+	VMULPS       Y2, Y1, Y1
+	VMOVUPS      Y1, K1, (AX)
+	ADDQ         DI, AX
+	ADDQ         DI, CX
+	ADDQ         $0x00000001, SI
+	JMP          softmaxSmallF32AVX512Y_group
+
+softmaxSmallF32AVX512Y_done:
+	MOVQ SI, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func softmaxSmallF32AVX2(o *float32, x *float32, n int, rows int) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·softmaxSmallF32AVX2(SB), NOSPLIT, $0-40
+	MOVQ         o+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         rows+24(FP), BX
+	XORQ         SI, SI
+	MOVQ         DX, DI
+	SHLQ         $0x02, DI
+	LEAQ         (DI)(DI*2), R8
+	VBROADCASTSS c4_ff800000<>+0(SB), Y0
+	MOVQ         DX, X1
+	VPBROADCASTD X1, Y1
+	VPCMPGTD     iota32<>+0(SB), Y1, Y1
+
+softmaxSmallF32AVX2_group:
+	MOVQ         BX, DX
+	SUBQ         SI, DX
+	CMPQ         DX, $0x00000002
+	JL           softmaxSmallF32AVX2_one
+	VMASKMOVPS   (CX), Y1, Y2
+	VBLENDVPS    Y1, Y2, Y0, Y2
+	VCMPPS       $0x03, Y2, Y2, Y3
+	VMASKMOVPS   (CX)(DI*1), Y1, Y4
+	VBLENDVPS    Y1, Y4, Y0, Y4
+	VCMPPS       $0x03, Y4, Y4, Y5
+	VORPS        Y5, Y3, Y3
+	VMOVMSKPS    Y3, DX
+	TESTL        DX, DX
+	JNZ          softmaxSmallF32AVX2_one
+	VEXTRACTF128 $0x01, Y2, X5
+	VMAXPS       X5, X2, X3
+	VMOVHLPS     X3, X5, X5
+	VMAXPS       X5, X3, X3
+	VMOVSHDUP    X3, X5
+	VMAXSS       X5, X3, X3
+	VMOVD        X3, DX
+	ANDL         $0x7fffffff, DX
+	CMPL         DX, $0x7f800000
+	JE           softmaxSmallF32AVX2_one
+	VBROADCASTSS X3, Y3
+	VEXTRACTF128 $0x01, Y4, X6
+	VMAXPS       X6, X4, X5
+	VMOVHLPS     X5, X6, X6
+	VMAXPS       X6, X5, X5
+	VMOVSHDUP    X5, X6
+	VMAXSS       X6, X5, X5
+	VMOVD        X5, DX
+	ANDL         $0x7fffffff, DX
+	CMPL         DX, $0x7f800000
+	JE           softmaxSmallF32AVX2_one
+	VBROADCASTSS X5, Y5
+	VSUBPS       Y3, Y2, Y2
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y3
+	VMAXPS       Y2, Y3, Y2
+	VBROADCASTSS c4_42b20000<>+0(SB), Y3
+	VMINPS       Y2, Y3, Y2
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y2, Y3
+	VCVTPS2DQ    Y3, Y6
+	VCVTDQ2PS    Y6, Y7
+	VMULPS       c32_3f318000<>+0(SB), Y7, Y3
+	VSUBPS       Y3, Y2, Y2
+	VMULPS       c32_395e8083<>+0(SB), Y7, Y3
+	VADDPS       Y3, Y2, Y2
+	VMULPS       Y2, Y2, Y7
+	VMULPS       c32_39506967<>+0(SB), Y2, Y3
+	VADDPS       c32_3ab743ce<>+0(SB), Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VADDPS       c32_3c088908<>+0(SB), Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VADDPS       c32_3d2aa9c1<>+0(SB), Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VADDPS       c32_3e2aaaaa<>+0(SB), Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VADDPS       c32_3f000000<>+0(SB), Y3, Y3
+	VMULPS       Y7, Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VADDPS       c32_3f800000<>+0(SB), Y3, Y3
+	VPSRAD       $0x01, Y6, Y2
+	VPSUBD       Y2, Y6, Y6
+	VPADDD       c32_0000007f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VPADDD       c32_0000007f<>+0(SB), Y6, Y6
+	VPSLLD       $0x17, Y6, Y6
+	VMULPS       Y2, Y3, Y3
+	VMULPS       Y6, Y3, Y2
+	VANDPS       Y1, Y2, Y2
+	VSUBPS       Y5, Y4, Y4
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y3
+	VMAXPS       Y4, Y3, Y4
+	VBROADCASTSS c4_42b20000<>+0(SB), Y3
+	VMINPS       Y4, Y3, Y4
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y4, Y3
+	VCVTPS2DQ    Y3, Y5
+	VCVTDQ2PS    Y5, Y6
+	VMULPS       c32_3f318000<>+0(SB), Y6, Y3
+	VSUBPS       Y3, Y4, Y4
+	VMULPS       c32_395e8083<>+0(SB), Y6, Y3
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y4, Y4, Y6
+	VMULPS       c32_39506967<>+0(SB), Y4, Y3
+	VADDPS       c32_3ab743ce<>+0(SB), Y3, Y3
+	VMULPS       Y4, Y3, Y3
+	VADDPS       c32_3c088908<>+0(SB), Y3, Y3
+	VMULPS       Y4, Y3, Y3
+	VADDPS       c32_3d2aa9c1<>+0(SB), Y3, Y3
+	VMULPS       Y4, Y3, Y3
+	VADDPS       c32_3e2aaaaa<>+0(SB), Y3, Y3
+	VMULPS       Y4, Y3, Y3
+	VADDPS       c32_3f000000<>+0(SB), Y3, Y3
+	VMULPS       Y6, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       c32_3f800000<>+0(SB), Y3, Y3
+	VPSRAD       $0x01, Y5, Y4
+	VPSUBD       Y4, Y5, Y5
+	VPADDD       c32_0000007f<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPADDD       c32_0000007f<>+0(SB), Y5, Y5
+	VPSLLD       $0x17, Y5, Y5
+	VMULPS       Y4, Y3, Y3
+	VMULPS       Y5, Y3, Y4
+	VANDPS       Y1, Y4, Y4
+	VMOVAPS      Y2, Y3
+	VPERMILPS    $0xb1, Y3, Y5
+	VADDPS       Y5, Y3, Y3
+	VPERMILPS    $0x4e, Y3, Y5
+	VADDPS       Y5, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X5
+	VADDSS       X5, X3, X5
+	VMOVSS       c4_3f800000<>+0(SB), X3
+	VDIVSS       X5, X3, X3
+	VBROADCASTSS X3, Y3
+	VMULPS       Y3, Y2, Y2
+	VMASKMOVPS   Y2, Y1, (AX)
+	VMOVAPS      Y4, Y2
+	VPERMILPS    $0xb1, Y2, Y3
+	VADDPS       Y3, Y2, Y2
+	VPERMILPS    $0x4e, Y2, Y3
+	VADDPS       Y3, Y2, Y2
+	VEXTRACTF128 $0x01, Y2, X3
+	VADDSS       X3, X2, X3
+	VMOVSS       c4_3f800000<>+0(SB), X2
+	VDIVSS       X3, X2, X2
+	VBROADCASTSS X2, Y2
+	VMULPS       Y2, Y4, Y4
+	VMASKMOVPS   Y4, Y1, (AX)(DI*1)
+	MOVQ         DI, DX
+	SHLQ         $0x01, DX
+	ADDQ         DX, AX
+	ADDQ         DX, CX
+	ADDQ         $0x00000002, SI
+	JMP          softmaxSmallF32AVX2_group
+
+softmaxSmallF32AVX2_one:
+	CMPQ         SI, BX
+	JGE          softmaxSmallF32AVX2_done
+	VMASKMOVPS   (CX), Y1, Y2
+	VBLENDVPS    Y1, Y2, Y0, Y2
+	VCMPPS       $0x03, Y2, Y2, Y3
+	VMOVMSKPS    Y3, DX
+	TESTL        DX, DX
+	JNZ          softmaxSmallF32AVX2_done
+	VEXTRACTF128 $0x01, Y2, X4
+	VMAXPS       X4, X2, X3
+	VMOVHLPS     X3, X4, X4
+	VMAXPS       X4, X3, X3
+	VMOVSHDUP    X3, X4
+	VMAXSS       X4, X3, X3
+	VMOVD        X3, DX
+	ANDL         $0x7fffffff, DX
+	CMPL         DX, $0x7f800000
+	JE           softmaxSmallF32AVX2_done
+	VBROADCASTSS X3, Y3
+	VSUBPS       Y3, Y2, Y2
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y3
+	VMAXPS       Y2, Y3, Y2
+	VBROADCASTSS c4_42b20000<>+0(SB), Y3
+	VMINPS       Y2, Y3, Y2
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y2, Y3
+	VCVTPS2DQ    Y3, Y4
+	VCVTDQ2PS    Y4, Y5
+	VMULPS       c32_3f318000<>+0(SB), Y5, Y3
+	VSUBPS       Y3, Y2, Y2
+	VMULPS       c32_395e8083<>+0(SB), Y5, Y3
+	VADDPS       Y3, Y2, Y2
+	VMULPS       Y2, Y2, Y5
+	VMULPS       c32_39506967<>+0(SB), Y2, Y3
+	VADDPS       c32_3ab743ce<>+0(SB), Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VADDPS       c32_3c088908<>+0(SB), Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VADDPS       c32_3d2aa9c1<>+0(SB), Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VADDPS       c32_3e2aaaaa<>+0(SB), Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VADDPS       c32_3f000000<>+0(SB), Y3, Y3
+	VMULPS       Y5, Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VADDPS       c32_3f800000<>+0(SB), Y3, Y3
+	VPSRAD       $0x01, Y4, Y2
+	VPSUBD       Y2, Y4, Y4
+	VPADDD       c32_0000007f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VPADDD       c32_0000007f<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y2, Y3, Y3
+	VMULPS       Y4, Y3, Y2
+	VANDPS       Y1, Y2, Y2
+	VMOVAPS      Y2, Y3
+	VPERMILPS    $0xb1, Y3, Y4
+	VADDPS       Y4, Y3, Y3
+	VPERMILPS    $0x4e, Y3, Y4
+	VADDPS       Y4, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X4
+	VADDSS       X4, X3, X4
+	VMOVSS       c4_3f800000<>+0(SB), X3
+	VDIVSS       X4, X3, X3
+	VBROADCASTSS X3, Y3
+	VMULPS       Y3, Y2, Y2
+	VMASKMOVPS   Y2, Y1, (AX)
+	ADDQ         DI, AX
+	ADDQ         DI, CX
+	ADDQ         $0x00000001, SI
+	JMP          softmaxSmallF32AVX2_group
+
+softmaxSmallF32AVX2_done:
+	MOVQ SI, ret+32(FP)
+	VZEROUPPER
+	RET
+
 // func interleave2F32AVX2(dst *float32, even *float32, odd *float32, n int)
 // Requires: AVX
 TEXT ·interleave2F32AVX2(SB), NOSPLIT, $0-32
@@ -16438,7 +17390,7 @@ deinterleave2RowsAVX2_row:
 
 deinterleave2RowsAVX2_vec:
 	CMPQ    R11, $0x00000008
-	JL      deinterleave2RowsAVX2_tail
+	JL      deinterleave2RowsAVX2_four
 	VMOVUPS (R10), Y0
 	VMOVUPS 32(R10), Y1
 	VSHUFPS $0x88, Y1, Y0, Y2
@@ -16452,6 +17404,21 @@ deinterleave2RowsAVX2_vec:
 	ADDQ    $0x00000020, R9
 	SUBQ    $0x00000008, R11
 	JMP     deinterleave2RowsAVX2_vec
+
+deinterleave2RowsAVX2_four:
+	CMPQ    R11, $0x00000004
+	JL      deinterleave2RowsAVX2_tail
+	VMOVUPS (R10), Y0
+	VSHUFPS $0x88, Y0, Y0, Y1
+	VSHUFPS $0xdd, Y0, Y0, Y0
+	VPERMPD $0x08, Y1, Y1
+	VPERMPD $0x08, Y0, Y0
+	VMOVUPS X1, (R8)
+	VMOVUPS X0, (R9)
+	ADDQ    $0x00000020, R10
+	ADDQ    $0x00000010, R8
+	ADDQ    $0x00000010, R9
+	SUBQ    $0x00000004, R11
 
 deinterleave2RowsAVX2_tail:
 	CMPQ R11, $0x00000000

@@ -396,6 +396,21 @@ func dwNC3S2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rs
 //go:noescape
 func chainColsF32AVX2(x *float32, ld int, rows int, blocks int, codes *uint8, sc *float32, nsteps int)
 
+// softmaxSmallF32AVX512 sets the rows*n floats at o to the softmax of the rows of n (1 <= n <= 16) floats at x, as kernels.softmaxRowsF32 does, stopping before the first row holding a NaN or with an infinite maximum; it returns the number of rows done.
+//
+//go:noescape
+func softmaxSmallF32AVX512(o *float32, x *float32, n int, rows int) int
+
+// softmaxSmallF32AVX512Y sets the rows*n floats at o to the softmax of the rows of n (1 <= n <= 8) floats at x, as kernels.softmaxRowsF32 does, stopping before the first row holding a NaN or with an infinite maximum; it returns the number of rows done.
+//
+//go:noescape
+func softmaxSmallF32AVX512Y(o *float32, x *float32, n int, rows int) int
+
+// softmaxSmallF32AVX2 sets the rows*n floats at o to the softmax of the rows of n (1 <= n <= 8) floats at x, as kernels.softmaxRowsF32 does, stopping before the first row holding a NaN or with an infinite maximum; it returns the number of rows done.
+//
+//go:noescape
+func softmaxSmallF32AVX2(o *float32, x *float32, n int, rows int) int
+
 // interleave2F32AVX2 sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k < n; n is a multiple of 8.
 //
 //go:noescape

@@ -696,3 +696,35 @@ func interleave2Go(dst, even, odd []float32) {
 		dst[2*k+1] = odd[k]
 	}
 }
+
+// softmaxSmallGo is SoftmaxSmallF32's twin.
+func softmaxSmallGo(o, x []float32, n int) int {
+	var e [16]float32
+	for r := 0; r < len(o); r += n {
+		xr, or := x[r:r+n], o[r:r+n]
+		m := float32(math.Inf(-1))
+		for _, v := range xr {
+			if v != v {
+				return r / n
+			}
+			m = max(m, v)
+		}
+		if math.IsInf(float64(m), 0) {
+			return r / n
+		}
+		e = [16]float32{}
+		for i, v := range xr {
+			e[i] = expOne(v - m)
+		}
+		var a [8]float32
+		for i := range a {
+			a[i] = e[i] + e[i+8]
+		}
+		s := ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]))
+		inv := 1 / s
+		for i := range or {
+			or[i] = e[i] * inv
+		}
+	}
+	return len(o) / n
+}

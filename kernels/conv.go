@@ -621,7 +621,7 @@ func (q *phasePlane) loadReuse(sc *dwScratch, p, xc []float32, fill float32) {
 // else of p.
 func (q *phasePlane) loadData(p, xc []float32) {
 	if q.sw == 2 {
-		phaseSplit2(p, q.sub, q.wq, xc, q.h, q.w, q.pt, q.pl, q.sh)
+		phaseSplit2(p, 0, q.sub, q.wq, xc, 0, 1, q.h, q.w, q.pt, q.pl, q.sh)
 		return
 	}
 	if q.sh == 1 && q.sw == 1 {

@@ -221,9 +221,14 @@ func copyRows(dst []float32, dstStride int, src []float32, srcStride, rows, n in
 		asm.CopyRowsF32(dst, dstStride, src, srcStride, rows, n)
 		return
 	}
+	// Element loops: a memmove call a row of a few elements costs more
+	// than the row.
 	d, s := 0, 0
 	for range rows {
-		copy(dst[d:d+n], src[s:s+n])
+		dr, sr := dst[d:d+n:d+n], src[s:s+n:s+n]
+		for i := range dr {
+			dr[i] = sr[i]
+		}
 		d += dstStride
 		s += srcStride
 	}

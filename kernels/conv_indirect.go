@@ -252,12 +252,12 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 func convPhaseCopy(g *conv2dGeom, xg, xs []float32, ws, plane, chan_, c0, c1 int) {
 	clear(xs[c0*chan_ : c1*chan_])
 	hw := g.h * g.w
+	if g.sw == 2 {
+		phaseSplit2(xs[c0*chan_:c1*chan_], chan_, plane, ws, xg[c0*hw:c1*hw], hw, c1-c0, g.h, g.w, g.pt, g.pl, g.sh)
+		return
+	}
 	for c := c0; c < c1; c++ {
 		src := xg[c*hw : (c+1)*hw]
-		if g.sw == 2 {
-			phaseSplit2(xs[c*chan_:], plane, ws, src, g.h, g.w, g.pt, g.pl, g.sh)
-			continue
-		}
 		// Padded row r = ih + pt is row rq of row phase ph (r = rq*sh +
 		// ph), stepped without dividing.
 		ph, rq := g.pt%g.sh, g.pt/g.sh
@@ -288,12 +288,13 @@ func convPhaseCopy(g *conv2dGeom, xg, xs []float32, ws, plane, chan_, c0, c1 int
 	}
 }
 
-// phaseSplit2 writes an h x w plane src, padded by pt rows above and pl
-// columns left, into its stride phases for column stride 2 and row stride
-// sh: phase plane (ph, pw) at dst[(ph*2+pw)*sub:], rows wq apart. Per row
-// phase one call: input rows r0, r0+sh, ... are padded rows
-// (r0+pt)/sh, +1, ... of that phase.
-func phaseSplit2(dst []float32, sub, wq int, src []float32, h, w, pt, pl, sh int) {
+// phaseSplit2 writes batch h x w planes (srcBatch apart in src), padded by
+// pt rows above and pl columns left, into their stride phases for column
+// stride 2 and row stride sh: plane b's phase plane (ph, pw) at
+// dst[b*dstBatch+(ph*2+pw)*sub:], rows wq apart. Per row phase one call for
+// all planes: input rows r0, r0+sh, ... are padded rows (r0+pt)/sh, +1, ...
+// of that phase.
+func phaseSplit2(dst []float32, dstBatch, sub, wq int, src []float32, srcBatch, batch, h, w, pt, pl, sh int) {
 	for ph := 0; ph < sh; ph++ {
 		r0 := ((ph-pt)%sh + sh) % sh
 		if r0 >= h {
@@ -301,15 +302,15 @@ func phaseSplit2(dst []float32, sub, wq int, src []float32, h, w, pt, pl, sh int
 		}
 		rows := (h - r0 + sh - 1) / sh
 		base := ph*2*sub + (r0+pt)/sh*wq
-		phaseRows2(dst[base:], dst[base+sub:], wq, src[r0*w:], sh*w, rows, w, pl)
+		phaseRows2(dst[base:], dst[base+sub:], wq, dstBatch, src[r0*w:], sh*w, srcBatch, rows, batch, w, pl)
 	}
 }
 
-// phaseRows2 splits rows source rows of w values (srcStride apart), padded
-// by pl columns on the left, into their column phases for stride 2: padded
-// column q = pl + iw goes to p0 (q even) or p1 (q odd) at q/2, rows
-// dstStride apart in each.
-func phaseRows2(p0, p1 []float32, dstStride int, src []float32, srcStride, rows, w, pl int) {
+// phaseRows2 splits batch sets of rows source rows of w values (srcStride
+// apart, sets srcBatch apart), padded by pl columns on the left, into their
+// column phases for stride 2: padded column q = pl + iw goes to p0 (q even)
+// or p1 (q odd) at q/2, rows dstStride apart in each, sets dstBatch apart.
+func phaseRows2(p0, p1 []float32, dstStride, dstBatch int, src []float32, srcStride, srcBatch, rows, batch, w, pl int) {
 	// Source column 2k lands in the phase of pl at pl/2 + k, column 2k+1
 	// in the other at (pl+1)/2 + k.
 	ev, od := p0, p1
@@ -318,10 +319,12 @@ func phaseRows2(p0, p1 []float32, dstStride int, src []float32, srcStride, rows,
 	}
 	e0, o0 := pl/2, (pl+1)/2
 	np := w / 2
-	asm.Deinterleave2RowsF32(ev[e0:], od[o0:], dstStride, src, srcStride, rows, np)
+	asm.Deinterleave2RowsBatchF32(ev[e0:], od[o0:], dstStride, dstBatch, src, srcStride, srcBatch, rows, np, batch)
 	if w%2 == 1 {
-		for r := 0; r < rows; r++ {
-			ev[r*dstStride+e0+np] = src[r*srcStride+w-1]
+		for b := 0; b < batch; b++ {
+			for r := 0; r < rows; r++ {
+				ev[b*dstBatch+r*dstStride+e0+np] = src[b*srcBatch+r*srcStride+w-1]
+			}
 		}
 	}
 }

@@ -170,11 +170,9 @@ var winoPool = sync.Pool{New: func() any {
 // split writes input channels [lo, hi) into their parity planes.
 func (j *winoJob) split(lo, hi int) {
 	g, sub := &j.g, j.sub
-	for ch := lo; ch < hi; ch++ {
-		pc := j.p[ch*4*sub : (ch+1)*4*sub]
-		clear(pc)
-		phaseSplit2(pc, sub, j.wq, j.xn[ch*g.h*g.w:(ch+1)*g.h*g.w], g.h, g.w, 1, 1, 2)
-	}
+	hw := g.h * g.w
+	clear(j.p[lo*4*sub : hi*4*sub])
+	phaseSplit2(j.p[lo*4*sub:hi*4*sub], 4*sub, sub, j.wq, j.xn[lo*hw:hi*hw], hw, hi-lo, g.h, g.w, 1, 1, 2)
 }
 
 // in transforms input channels [lo, hi) of the current block.

@@ -318,6 +318,18 @@ func softmaxRowsF32(o, x []float32, n int) {
 		return
 	}
 	x = x[:len(o)]
+	if n <= asm.SoftmaxSmallMax() {
+		// A row a vector, in one pass (asm.SoftmaxSmallF32 is these
+		// steps, rounded alike); rows it stops at take softmaxRowScalar.
+		for r := 0; r < len(o); {
+			r += n * asm.SoftmaxSmallF32(o[r:], x[r:], n)
+			if r < len(o) {
+				softmaxRowScalar(false, o[r:r+n], x[r:r+n])
+				r += n
+			}
+		}
+		return
+	}
 	special := false
 	for r := 0; r < len(o); r += n {
 		xr, or := x[r:r+n], o[r:r+n]

@@ -44,14 +44,26 @@ func BenchmarkReduceRow32(b *testing.B) {
 
 // TestSoftmaxRowsF32MatchesRows requires the short-row softmax (one
 // exponential call for all rows) to give softmaxRowF32's bits row by row,
-// on rows with NaN, infinities and signed zeros, in place too.
+// on rows with NaN, infinities and signed zeros, in place too, at every
+// SIMD level (rows of a vector or less take asm.SoftmaxSmallF32 there).
 func TestSoftmaxRowsF32MatchesRows(t *testing.T) {
+	defer func(l asm.Level) { _ = asm.SetLevel(l) }(asm.CurrentLevel())
+	for l := asm.LevelGo; l <= asm.MaxLevel(); l++ {
+		if err := asm.SetLevel(l); err != nil {
+			t.Fatal(err)
+		}
+		softmaxRowsMatchRows(t, l)
+	}
+}
+
+func softmaxRowsMatchRows(t *testing.T, l asm.Level) {
 	r := rand.New(rand.NewSource(31))
-	for _, n := range []int{1, 2, 7, 8, 9, 16, 33, 63} {
+	for _, n := range []int{1, 2, 3, 7, 8, 9, 10, 15, 16, 17, 33, 63} {
 		rows := 1 + r.Intn(20)
 		x := make([]float32, rows*n)
+		spread := float64(1 + r.Intn(3)*20)
 		for i := range x {
-			x[i] = float32(r.NormFloat64() * 4)
+			x[i] = float32(r.NormFloat64() * spread)
 			switch r.Intn(40) {
 			case 0:
 				x[i] = float32(math.NaN())
@@ -73,7 +85,7 @@ func TestSoftmaxRowsF32MatchesRows(t *testing.T) {
 		softmaxRowsF32(inPlace, inPlace, n)
 		for i := range want {
 			if math.Float32bits(got[i]) != math.Float32bits(want[i]) || math.Float32bits(inPlace[i]) != math.Float32bits(want[i]) {
-				t.Fatalf("n=%d [%d]: rows %v, in place %v, row by row %v", n, i, got[i], inPlace[i], want[i])
+				t.Fatalf("%s n=%d [%d]: rows %v, in place %v, row by row %v", l, n, i, got[i], inPlace[i], want[i])
 			}
 		}
 	}

@@ -166,7 +166,7 @@ func BenchmarkSgemmPacked(b *testing.B) {
 // activation with a registered constant weight (k x n), 1 thread.
 func BenchmarkMatmulConstant(b *testing.B) {
 	defer SetNumThreads(0)
-	for _, s := range [][3]int{{1, 768, 768}, {1, 3072, 768}, {1, 1000, 1280}, {8, 768, 768}, {64, 768, 768}, {128, 256, 256}, {128, 1024, 256}, {128, 256, 1024}} {
+	for _, s := range [][3]int{{8, 32, 32}, {8, 64, 32}, {8, 32, 64}, {1, 768, 768}, {1, 3072, 768}, {1, 1000, 1280}, {8, 768, 768}, {64, 768, 768}, {128, 256, 256}, {128, 1024, 256}, {128, 256, 1024}} {
 		m, n, k := s[0], s[1], s[2]
 		x := randT(b, 1, []int64{int64(m), int64(k)}, runtime.Float32, -1, 1)
 		w := randT(b, 2, []int64{int64(k), int64(n)}, runtime.Float32, -1, 1)

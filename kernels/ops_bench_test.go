@@ -68,12 +68,16 @@ func BenchmarkOpExp(b *testing.B) {
 	}
 }
 
-// BenchmarkOpSoftmax is row softmax over the last axis.
+// BenchmarkOpSoftmax is row softmax over the last axis, short rows (a
+// classifier's, dynamic_batch's 64x8) in place too.
 func BenchmarkOpSoftmax(b *testing.B) {
-	for _, s := range [][2]int64{{64, 128}, {512, 128}, {1024, 1024}} {
-		x := randT(b, 1, s[:], f32, -5, 5)
-		out := mustT(b, s[:], f32)
-		b.Run(fmt.Sprintf("%dx%d", s[0], s[1]), func(b *testing.B) {
+	for _, s := range [][3]int64{{64, 8, 0}, {64, 8, 1}, {64, 13, 0}, {64, 16, 0}, {64, 128, 0}, {512, 128, 0}, {1024, 1024, 0}} {
+		x := randT(b, 1, s[:2], f32, -5, 5)
+		out, name := mustT(b, s[:2], f32), fmt.Sprintf("%dx%d", s[0], s[1])
+		if s[2] == 1 {
+			out, name = x, name+"/in-place"
+		}
+		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				if err := Softmax(out, x, -1); err != nil {
@@ -146,6 +150,7 @@ func BenchmarkOpMaxPool2D(b *testing.B) {
 		{"squeezenet_64x111x111", []int64{1, 64, 111, 111}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, CeilMode: true}},
 		{"resnet_64x112x112", []int64{1, 64, 112, 112}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, Padding: []int64{1, 1}}},
 		{"cnn_2x2_32x64x64", []int64{1, 32, 64, 64}, Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}}},
+		{"cnn_small_2x2_8x16x16", []int64{1, 8, 16, 16}, Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}}},
 	} {
 		x := randT(b, 1, c.shape, f32, -5, 5)
 		a := c.attrs

@@ -31,10 +31,13 @@ type isa struct {
 var (
 	avx512 = isa{"AVX512", 16, 64, true}
 	avx2   = isa{"AVX2", 8, 32, false}
+	// avx512y is AVX-512 on 8-lane (YMM) vectors: opmasks and embedded
+	// broadcasts at half the width (AVX512VL).
+	avx512y = isa{"AVX512Y", 8, 32, true}
 )
 
 func (s isa) vec() reg.VecVirtual {
-	if s.avx512 {
+	if s.avx512 && s.bytes == 64 {
 		return ZMM()
 	}
 	return YMM()
@@ -143,6 +146,9 @@ func main() {
 		dwNCKernels(s)
 		dwNC3x3Kernels(s)
 		chainColsKernels(s)
+	}
+	for _, s := range []isa{avx512, avx512y, avx2} {
+		softmaxSmallKernels(s)
 	}
 	interleave2AVX2()
 	dot8AVX2()
@@ -1283,9 +1289,26 @@ func deinterleave2RowsAVX2() {
 	Load(Param("n"), k)
 	Label(name + "_vec")
 	CMPQ(k, U32(8))
-	JL(LabelRef(name + "_tail"))
+	JL(LabelRef(name + "_four"))
 	deinterleave8(e, o, s, k)
 	JMP(LabelRef(name + "_vec"))
+	Label(name + "_four")
+	CMPQ(k, U32(4))
+	JL(LabelRef(name + "_tail"))
+	{
+		a, ev, od := YMM(), YMM(), YMM()
+		VMOVUPS(mem(s, 0), a)
+		VSHUFPS(U8(0x88), a, a, ev) // a0 a2 a0 a2 | a4 a6 a4 a6
+		VSHUFPS(U8(0xDD), a, a, od)
+		VPERMPD(U8(0x08), ev, ev) // qwords 0, 2
+		VPERMPD(U8(0x08), od, od)
+		VMOVUPS(ev.AsX(), mem(e, 0))
+		VMOVUPS(od.AsX(), mem(o, 0))
+		ADDQ(U32(32), s)
+		ADDQ(U32(16), e)
+		ADDQ(U32(16), o)
+		SUBQ(U32(4), k)
+	}
 	Label(name + "_tail")
 	CMPQ(k, U32(0))
 	JE(LabelRef(name + "_next"))
@@ -2362,6 +2385,193 @@ func sgemmDirectAVX2(r, v int) {
 			ADDQ(ldc, c)
 		}
 	}
+	VZEROUPPER()
+	RET()
+}
+
+// softmaxSmallKernels emits softmaxSmallF32: softmax over rows of n <= lanes
+// elements, one row a vector, four rows at a time (two at AVX2, for want of
+// registers) so that their dependency chains overlap. Each step is
+// softmaxRowsF32's (kernels): the row's maximum m, x-m, ExpF32's exp, the
+// sum in sum32's order (lane i plus lane i+8, then ((a0+a1)+(a2+a3))+
+// ((a4+a5)+(a6+a7))), 1/sum and the product, each rounded as there. It stops
+// before a row holding a NaN or whose maximum is infinite (the caller's
+// scalar path) and returns the number of rows done.
+func softmaxSmallKernels(s isa) {
+	name := "softmaxSmallF32" + s.suffix
+	text(name, "func(o, x *float32, n, rows int) int")
+	Doc(fmt.Sprintf("%s sets the rows*n floats at o to the softmax of the rows of n (1 <= n <= %d) floats at x, as kernels.softmaxRowsF32 does, stopping before the first row holding a NaN or with an infinite maximum; it returns the number of rows done.", name, s.lanes))
+	p := loadParams("o", "x", "n", "rows")
+	o, x, n, rows := p[0], p[1], p[2], p[3]
+	done := GP64()
+	XORQ(done, done)
+	stride, stride3 := GP64(), GP64()
+	MOVQ(n, stride)
+	SHLQ(U8(2), stride)
+	LEAQ(Mem{Base: stride, Index: stride, Scale: 2}, stride3)
+	ninf := s.vec()
+	loadK(float32(math.Inf(-1)), ninf)
+	var k reg.OpmaskVirtual
+	var lanes reg.VecVirtual
+	if s.avx512 {
+		all, m := GP32(), GP32()
+		MOVL(U32(0xffff), all)
+		BZHIL(n.As32(), all, m)
+		k = K()
+		KMOVW(m, k)
+	} else {
+		xn := XMM()
+		lanes = YMM()
+		MOVQ(n, xn)
+		VPBROADCASTD(xn, lanes)
+		VPCMPGTD(iota32(), lanes, lanes) // lane i: n > i
+	}
+	// row r of a group of u is at byte offset r*stride from o and x.
+	at := func(base reg.GPVirtual, r int) Mem {
+		switch r {
+		case 0:
+			return Mem{Base: base}
+		case 3:
+			return Mem{Base: base, Index: stride3, Scale: 1}
+		}
+		return Mem{Base: base, Index: stride, Scale: uint8(r)}
+	}
+	group := func(u int, bail string) {
+		v := make([]reg.VecVirtual, u)
+		var nanK reg.OpmaskVirtual
+		var nanV reg.VecVirtual
+		for r := range v {
+			v[r] = s.vec()
+			if s.avx512 {
+				VMOVAPS(ninf, v[r])
+				VMOVUPS(at(x, r), k, v[r]) // lanes past n stay -Inf
+				kn := K()
+				VCMPPS(U8(3), v[r], v[r], kn) // unordered: NaN
+				if r == 0 {
+					nanK = kn
+				} else {
+					KORW(kn, nanK, nanK)
+				}
+			} else {
+				VMASKMOVPS(at(x, r), lanes, v[r])
+				VBLENDVPS(lanes, v[r], ninf, v[r]) // lanes past n: -Inf
+				t := YMM()
+				VCMPPS(U8(3), v[r], v[r], t)
+				if r == 0 {
+					nanV = t
+				} else {
+					VORPS(t, nanV, nanV)
+				}
+			}
+		}
+		if s.avx512 {
+			KORTESTW(nanK, nanK)
+		} else {
+			m := GP32()
+			VMOVMSKPS(nanV, m)
+			TESTL(m, m)
+		}
+		JNZ(LabelRef(bail))
+		// each row's maximum, broadcast
+		mv := make([]reg.VecVirtual, u)
+		for r := range v {
+			y := v[r]
+			if s.bytes == 64 {
+				y = YMM()
+				VEXTRACTF32X8(U8(1), v[r], y)
+				VMAXPS(y, v[r].AsY(), y)
+			}
+			mx, h := XMM(), XMM()
+			VEXTRACTF128(U8(1), y, h)
+			VMAXPS(h, y.AsX(), mx)
+			VMOVHLPS(mx, h, h)
+			VMAXPS(h, mx, mx)
+			VMOVSHDUP(mx, h)
+			VMAXSS(h, mx, mx)
+			mb := GP32()
+			VMOVD(mx, mb)
+			ANDL(U32(0x7fffffff), mb)
+			CMPL(mb, U32(0x7f800000))
+			JE(LabelRef(bail)) // an infinite maximum
+			mv[r] = s.vec()
+			VBROADCASTSS(mx, mv[r])
+		}
+		e := make([]reg.VecVirtual, u)
+		for r := range v {
+			VSUBPS(mv[r], v[r], v[r])
+			e[r] = s.vec()
+			emitExp(s, v[r], e[r])
+			if s.avx512 {
+				VMOVUPS_Z(e[r], k, e[r]) // lanes past n: 0
+			} else {
+				VANDPS(lanes, e[r], e[r])
+			}
+		}
+		for r := range e {
+			// the sum in sum32's order
+			ey := e[r]
+			if s.bytes == 64 {
+				ey = YMM()
+				VEXTRACTF32X8(U8(1), e[r], ey)
+				VADDPS(ey, e[r].AsY(), ey) // a_i = x_i + x_{i+8}
+			} else {
+				t := YMM()
+				VMOVAPS(ey, t)
+				ey = t
+			}
+			q := YMM()
+			VPERMILPS(U8(0xB1), ey, q)
+			VADDPS(q, ey, ey) // lane 2i: a_2i + a_2i+1
+			VPERMILPS(U8(0x4E), ey, q)
+			VADDPS(q, ey, ey) // lanes 0, 4: the sums of four
+			sx := XMM()
+			VEXTRACTF128(U8(1), ey, sx)
+			VADDSS(sx, ey.AsX(), sx) // (a0+a1)+(a2+a3) + (a4+a5)+(a6+a7)
+			inv := XMM()
+			VMOVSS(c4(math.Float32bits(1)), inv)
+			VDIVSS(sx, inv, inv)
+			iv := s.vec()
+			VBROADCASTSS(inv, iv)
+			VMULPS(iv, e[r], e[r])
+			if s.avx512 {
+				VMOVUPS(e[r], k, at(o, r))
+			} else {
+				VMASKMOVPS(e[r], lanes, at(o, r))
+			}
+		}
+		if u == 1 {
+			ADDQ(stride, o)
+			ADDQ(stride, x)
+		} else {
+			adv := GP64()
+			MOVQ(stride, adv)
+			SHLQ(U8(bits.TrailingZeros(uint(u))), adv)
+			ADDQ(adv, o)
+			ADDQ(adv, x)
+		}
+		ADDQ(U32(u), done)
+	}
+	u := 4
+	if !s.avx512 {
+		u = 2
+	}
+	// Groups of u rows while they are free of NaN and infinite maxima,
+	// then one row (a group's rows before its special one; the rest).
+	Label(name + "_group")
+	left := GP64()
+	MOVQ(rows, left)
+	SUBQ(done, left)
+	CMPQ(left, U32(u))
+	JL(LabelRef(name + "_one"))
+	group(u, name+"_one")
+	JMP(LabelRef(name + "_group"))
+	Label(name + "_one")
+	CMPQ(done, rows)
+	JGE(LabelRef(name + "_done"))
+	group(1, name+"_done")
+	JMP(LabelRef(name + "_group"))
+	Label(name + "_done")
+	Store(done, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
 }
