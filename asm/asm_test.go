@@ -690,6 +690,79 @@ func TestDeinterleave2Rows(t *testing.T) {
 	)
 }
 
+// TestDeinterleave2RowsBatch runs the batched form at every level: each
+// set of rows against the one-row function, the gaps between sets and the
+// guard bands untouched, and sets that do not fit refused.
+func TestDeinterleave2RowsBatch(t *testing.T) {
+	r := rand.New(rand.NewSource(22))
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			for _, n := range []int{1, 4, 7, 9, 16, 17} {
+				for _, batch := range []int{1, 3, 8} {
+					rows, ds, ss := 3, n+1, 2*n+3
+					db, sb := 3*ds+5, 3*ss+2 // sets apart, with gaps
+					src := make([]float32, (batch-1)*sb+(rows-1)*ss+2*n)
+					for i := range src {
+						src[i] = r.Float32()
+					}
+					m := (batch-1)*db + (rows-1)*ds + n
+					bufE, even := guarded(m, 2)
+					bufO, odd := guarded(m, 0)
+					Deinterleave2RowsBatchF32(even, odd, ds, db, src, ss, sb, rows, n, batch)
+					what := fmt.Sprintf("%s n=%d batch=%d", l, n, batch)
+					written := make([]bool, m)
+					for b := 0; b < batch; b++ {
+						for row := 0; row < rows; row++ {
+							we, wo := make([]float32, n), make([]float32, n)
+							o := b*sb + row*ss
+							deinterleave2Go(we, wo, src[o:o+2*n])
+							for k := 0; k < n; k++ {
+								i := b*db + row*ds + k
+								written[i] = true
+								if even[i] != we[k] || odd[i] != wo[k] {
+									t.Fatalf("%s: set %d row %d pair %d = (%v, %v), want (%v, %v)", what, b, row, k, even[i], odd[i], we[k], wo[k])
+								}
+							}
+						}
+					}
+					for i, w := range written {
+						if !w && (!sameBits(even[i], sentinel) || !sameBits(odd[i], sentinel)) {
+							t.Fatalf("%s: gap at %d written", what, i)
+						}
+					}
+					checkGuards(t, what, bufE, m, 2)
+					checkGuards(t, what, bufO, m, 0)
+				}
+			}
+		})
+	}
+	mustPanic(t, "Deinterleave2RowsBatchF32",
+		// the third set's last row ends past even
+		func() {
+			Deinterleave2RowsBatchF32(make([]float32, 40), make([]float32, 60), 5, 20, make([]float32, 200), 10, 50, 2, 4, 3)
+		},
+		// the third set's last row ends past src
+		func() {
+			Deinterleave2RowsBatchF32(make([]float32, 60), make([]float32, 60), 5, 20, make([]float32, 117), 10, 50, 2, 4, 3)
+		},
+		// a later set overlaps src
+		func() {
+			s := make([]float32, 200)
+			Deinterleave2RowsBatchF32(s[100:160], make([]float32, 60), 5, 20, s[:130], 10, 50, 2, 4, 3)
+		},
+	)
+}
+
+// TestSoftmaxSmallRefuses checks SoftmaxSmallF32's argument checks.
+func TestSoftmaxSmallRefuses(t *testing.T) {
+	mustPanic(t, "SoftmaxSmallF32",
+		func() { SoftmaxSmallF32(make([]float32, 8), make([]float32, 8), 0) },
+		func() { SoftmaxSmallF32(make([]float32, 34), make([]float32, 34), 17) },
+		func() { SoftmaxSmallF32(make([]float32, 9), make([]float32, 9), 2) },
+		func() { SoftmaxSmallF32(make([]float32, 8), make([]float32, 7), 4) },
+	)
+}
+
 // TestPackA runs the transposing A-panel copy at every level on odd depths
 // (whole 8-step blocks and tails), both row counts and panel heights, and
 // checks every value, the untouched slots between rows and the guard bands.
