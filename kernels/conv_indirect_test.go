@@ -170,7 +170,7 @@ func BenchmarkConvPaths(b *testing.B) {
 		out := make([]float32, c.o*g.oh*g.ow)
 		flop := 2 * float64(c.o*kk*g.oh*g.ow)
 		var pos *PackedB // positions as the GEMM's rows (convPosF32)
-		if _, snr, ok := asm.SgemmTileStrided(); ok && convPosUse(&g, nil) {
+		if _, snr, ok := asm.SgemmTileStrided(); ok && convPosFits(&g, nil) {
 			pos = packBFor(true, kk, c.o, w, kk, snr)
 		}
 		var wino *winoEntry
