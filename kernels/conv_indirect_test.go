@@ -133,6 +133,7 @@ func BenchmarkConvPaths(b *testing.B) {
 		{"512x512_7x7_3x3", 512, 512, 7, 3, 1, 1},
 		{"256x256_4x4_3x3", 256, 256, 4, 3, 1, 1},
 		{"1x1_32x16_112x112", 32, 16, 112, 1, 1, 0},
+		{"1x1_16x96_112x112", 16, 96, 112, 1, 1, 0}, // MobileNetV2's largest expansion
 		{"1x1_24x144_56x56", 24, 144, 56, 1, 1, 0},
 		{"1x1_144x24_56x56", 144, 24, 56, 1, 1, 0},
 		{"1x1_64x384_14x14", 64, 384, 14, 1, 1, 0},
@@ -169,7 +170,7 @@ func BenchmarkConvPaths(b *testing.B) {
 		out := make([]float32, c.o*g.oh*g.ow)
 		flop := 2 * float64(c.o*kk*g.oh*g.ow)
 		var pos *PackedB // positions as the GEMM's rows (convPosF32)
-		if _, snr, ok := asm.SgemmTileStrided(); ok && convPosUse(&g, nil) {
+		if _, snr, ok := asm.SgemmTileStrided(); ok && convPosFits(&g, nil) {
 			pos = packBFor(true, kk, c.o, w, kk, snr)
 		}
 		var wino *winoEntry

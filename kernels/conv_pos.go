@@ -30,23 +30,32 @@ import (
 // output rows are whole 7-position tiles and whose flat rows (the indirect
 // path's) would compute at least 10% more columns than it has outputs.
 func convPosUse(g *conv2dGeom, chain *rowChain) bool {
+	if !convPosFits(g, chain) {
+		return false
+	}
+	_, nr, _ := asm.SgemmTileStrided()
+	hw := g.oh * g.ow
+	computed := (hw + nr - 1) / nr * nr
+	if !g.pointwise() {
+		computed = (g.oh*g.flatWidth() + nr - 1) / nr * nr
+	}
+	return 10*computed >= 11*hw
+}
+
+// convPosFits reports whether the path can run g at all: one group,
+// 32-channel panels, the strided tile at this level, whole 7-position tiles
+// (of the plane when pointwise, of each output row otherwise, column stride
+// 1 or 2), and no plane whose chain bits depend on a one-element chunk.
+func convPosFits(g *conv2dGeom, chain *rowChain) bool {
 	mr, nr, ok := asm.SgemmTileStrided()
 	hw := g.oh * g.ow
 	if !ok || g.g != 1 || g.o%nr != 0 || !chain.inKernelPass(hw) {
 		return false
 	}
-	computed := (hw + nr - 1) / nr * nr
 	if g.pointwise() {
-		if hw%mr != 0 {
-			return false
-		}
-	} else {
-		if g.ow%mr != 0 || g.sw > 2 {
-			return false
-		}
-		computed = (g.oh*g.flatWidth() + nr - 1) / nr * nr
+		return hw%mr == 0
 	}
-	return 10*computed >= 11*hw
+	return g.ow%mr == 0 && g.sw <= 2
 }
 
 // posEntry is a constant pointwise weight's transpose packed for the

@@ -355,7 +355,11 @@ func chainKernels(s isa) {
 	Doc(fmt.Sprintf("%s computes dst[i] = the chain of steps codes[t] with scalars sc[t] applied to src[i], t < nsteps, for i < n; n is a multiple of %d and every code is below %d.", name, s.lanes, len(chainOps)))
 	p := loadParams("dst", "src", "codes", "sc", "nsteps", "n")
 	dst, src, codes, sc, nt, n := p[0], p[1], p[2], p[3], p[4], p[5]
-	vecBlocks(s, name, n, []reg.GPVirtual{src, dst}, 8, func(u int, lbl string) {
+	big := 8
+	if s.avx512 {
+		big = 16 // half the dispatches; 16 data vectors fit the 32 registers
+	}
+	vecBlocks(s, name, n, []reg.GPVirtual{src, dst}, big, func(u int, lbl string) {
 		chainBody(s, u, lbl, dst, src, codes, sc, nt)
 	})
 }
