@@ -568,12 +568,30 @@ func ScalarChainRowsF32(dst []float32, dstStride int, src []float32, srcStride, 
 }
 
 // CopyRowsF32 copies rows rows of n elements from src (rows srcStride
-// apart) to dst (rows dstStride apart): ScalarChainRowsF32 with no steps,
-// one asm call for what would be a memmove per row (short rows of padded
-// planes). dst must not overlap src. It panics on short slices or
+// apart) to dst (rows dstStride apart) in one asm call, for what would be
+// a memmove per row (short rows of padded planes): whole vectors, then the
+// row's last elements under a mask. dst must not overlap src. It panics on short slices or
 // overlapping dst and src.
 func CopyRowsF32(dst []float32, dstStride int, src []float32, srcStride, rows, n int) {
-	ScalarChainRowsF32(dst, dstStride, src, srcStride, rows, n, nil, nil)
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	if need := (rows-1)*dstStride + n; dstStride < 0 || len(dst) < need {
+		shortInput("CopyRows", "dst", len(dst), need)
+	}
+	if need := (rows-1)*srcStride + n; srcStride < 0 || len(src) < need {
+		shortInput("CopyRows", "src", len(src), need)
+	}
+	if overlap(dst[:(rows-1)*dstStride+n], src[:(rows-1)*srcStride+n]) {
+		panic("asm: CopyRowsF32: dst overlaps src")
+	}
+	if level == LevelGo {
+		for r := 0; r < rows; r++ {
+			copy(dst[r*dstStride:r*dstStride+n], src[r*srcStride:r*srcStride+n])
+		}
+		return
+	}
+	asmCopyRows(&dst[0], 4*dstStride, &src[0], 4*srcStride, rows, n)
 }
 
 // Scalar-broadcast operations. n = len(dst).

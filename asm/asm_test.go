@@ -1046,3 +1046,46 @@ func TestSoftmaxSmall(t *testing.T) {
 		})
 	}
 }
+
+// TestCopyRows runs CopyRowsF32 at every level on row lengths around both
+// vector widths (whole vectors and masked tails), strides wider than the
+// rows, and checks every element, the gaps between rows and the guard
+// bands, and that short slices and overlaps are refused.
+func TestCopyRows(t *testing.T) {
+	r := rand.New(rand.NewSource(23))
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			for _, n := range []int{1, 3, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 47, 64, 100} {
+				for _, rows := range []int{1, 2, 5} {
+					ds, ss := n+2, n+5
+					src := make([]float32, (rows-1)*ss+n)
+					for i := range src {
+						src[i] = r.Float32()
+					}
+					m := (rows-1)*ds + n
+					buf, dst := guarded(m, 1)
+					CopyRowsF32(dst, ds, src, ss, rows, n)
+					what := fmt.Sprintf("%s n=%d rows=%d", l, n, rows)
+					for row := 0; row < rows; row++ {
+						for k := 0; k < ds && row*ds+k < m; k++ {
+							got, want := dst[row*ds+k], sentinel
+							if k < n {
+								want = src[row*ss+k]
+							}
+							if !sameBits(got, want) {
+								t.Fatalf("%s: row %d [%d] = %v, want %v", what, row, k, got, want)
+							}
+						}
+					}
+					checkGuards(t, what, buf, m, 1)
+				}
+			}
+		})
+	}
+	s := make([]float32, 64)
+	mustPanic(t, "CopyRowsF32",
+		func() { CopyRowsF32(make([]float32, 19), 10, make([]float32, 20), 10, 2, 10) },
+		func() { CopyRowsF32(make([]float32, 20), 10, make([]float32, 19), 10, 2, 10) },
+		func() { CopyRowsF32(s[10:30], 10, s[:20], 10, 2, 10) },
+	)
+}

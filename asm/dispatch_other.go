@@ -105,3 +105,7 @@ func asmPackA(rows int, dst, src *float32, mr, lda, kc int) {
 }
 
 func asmSoftmaxSmall(o, x *float32, n, rows int) int { panic("asm: no assembly in this build") }
+
+func asmCopyRows(dst *float32, dstStride int, src *float32, srcStride, rows, n int) {
+	panic("asm: no assembly in this build")
+}

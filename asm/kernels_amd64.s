@@ -17652,6 +17652,96 @@ softmaxSmallF32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func copyRowsF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int)
+// Requires: AVX, AVX512F, BMI2
+TEXT ·copyRowsF32AVX512(SB), NOSPLIT, $0-48
+	MOVQ  dst+0(FP), AX
+	MOVQ  dstStride+8(FP), CX
+	MOVQ  src+16(FP), DX
+	MOVQ  srcStride+24(FP), BX
+	MOVQ  rows+32(FP), SI
+	MOVQ  n+40(FP), DI
+	MOVL  DI, R8
+	ANDL  $0x0000000f, R8
+	MOVL  $0x0000ffff, R9
+	BZHIL R8, R9, R8
+	KMOVW R8, K1
+	SHRQ  $0x04, DI
+
+copyRowsF32AVX512_row:
+	CMPQ SI, $0x00000000
+	JLE  copyRowsF32AVX512_done
+	MOVQ DX, R8
+	MOVQ AX, R9
+	MOVQ DI, R10
+
+copyRowsF32AVX512_vec:
+	TESTQ   R10, R10
+	JZ      copyRowsF32AVX512_tail
+	VMOVUPS (R8), Z0
+	VMOVUPS Z0, (R9)
+	ADDQ    $0x00000040, R8
+	ADDQ    $0x00000040, R9
+	DECQ    R10
+	JMP     copyRowsF32AVX512_vec
+
+copyRowsF32AVX512_tail:
+	VMOVUPS.Z (R8), K1, Z0
+	VMOVUPS   Z0, K1, (R9)
+	ADDQ      BX, DX
+	ADDQ      CX, AX
+	DECQ      SI
+	JMP       copyRowsF32AVX512_row
+
+copyRowsF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func copyRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·copyRowsF32AVX2(SB), NOSPLIT, $0-48
+	MOVQ         dst+0(FP), AX
+	MOVQ         dstStride+8(FP), CX
+	MOVQ         src+16(FP), DX
+	MOVQ         srcStride+24(FP), BX
+	MOVQ         rows+32(FP), SI
+	MOVQ         n+40(FP), DI
+	MOVQ         DI, R8
+	ANDQ         $0x00000007, R8
+	MOVQ         R8, X0
+	VPBROADCASTD X0, Y0
+	VPCMPGTD     iota32<>+0(SB), Y0, Y0
+	SHRQ         $0x03, DI
+
+copyRowsF32AVX2_row:
+	CMPQ SI, $0x00000000
+	JLE  copyRowsF32AVX2_done
+	MOVQ DX, R8
+	MOVQ AX, R9
+	MOVQ DI, R10
+
+copyRowsF32AVX2_vec:
+	TESTQ   R10, R10
+	JZ      copyRowsF32AVX2_tail
+	VMOVUPS (R8), Y1
+	VMOVUPS Y1, (R9)
+	ADDQ    $0x00000020, R8
+	ADDQ    $0x00000020, R9
+	DECQ    R10
+	JMP     copyRowsF32AVX2_vec
+
+copyRowsF32AVX2_tail:
+	VMASKMOVPS (R8), Y0, Y1
+	VMASKMOVPS Y1, Y0, (R9)
+	ADDQ       BX, DX
+	ADDQ       CX, AX
+	DECQ       SI
+	JMP        copyRowsF32AVX2_row
+
+copyRowsF32AVX2_done:
+	VZEROUPPER
+	RET
+
 // func interleave2F32AVX2(dst *float32, even *float32, odd *float32, n int)
 // Requires: AVX
 TEXT ·interleave2F32AVX2(SB), NOSPLIT, $0-32

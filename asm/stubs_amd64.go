@@ -411,6 +411,16 @@ func softmaxSmallF32AVX512Y(o *float32, x *float32, n int, rows int) int
 //go:noescape
 func softmaxSmallF32AVX2(o *float32, x *float32, n int, rows int) int
 
+// copyRowsF32AVX512 copies, for r < rows, the n floats at src+r*srcStride bytes to dst+r*dstStride bytes; dst and src do not overlap.
+//
+//go:noescape
+func copyRowsF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int)
+
+// copyRowsF32AVX2 copies, for r < rows, the n floats at src+r*srcStride bytes to dst+r*dstStride bytes; dst and src do not overlap.
+//
+//go:noescape
+func copyRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int)
+
 // interleave2F32AVX2 sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k < n; n is a multiple of 8.
 //
 //go:noescape

@@ -172,6 +172,10 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 		di := i * g.dh
 		for jj := 0; jj < g.kw; jj++ {
 			dj := jj * g.dw
+			if g.sh == 1 && g.sw == 1 { // one phase: no divisions
+				offs = append(offs, di*ws+dj)
+				continue
+			}
 			offs = append(offs, ((di%g.sh)*g.sw+dj%g.sw)*plane+(di/g.sh)*ws+dj/g.sw)
 		}
 	}
@@ -273,6 +277,13 @@ func convPhaseCopy(g *conv2dGeom, xg, xs []float32, ws, plane, chan_, c0, c1 int
 	hw := g.h * g.w
 	if g.sw == 2 {
 		phaseSplit2(xs[c0*chan_:c1*chan_], chan_, plane, ws, xg[c0*hw:c1*hw], hw, c1-c0, g.h, g.w, g.pt, g.pl, g.sh)
+		return
+	}
+	if g.sh == 1 && g.sw == 1 {
+		// One plane: padded row ih+pt at (ih+pt)*ws, from column pl.
+		for c := c0; c < c1; c++ {
+			copyRows(xs[c*chan_+g.pt*ws+g.pl:], ws, xg[c*hw:(c+1)*hw], g.w, g.h, g.w)
+		}
 		return
 	}
 	for c := c0; c < c1; c++ {

@@ -150,6 +150,9 @@ func main() {
 	for _, s := range []isa{avx512, avx512y, avx2} {
 		softmaxSmallKernels(s)
 	}
+	for _, s := range []isa{avx512, avx2} {
+		copyRowsKernels(s)
+	}
 	interleave2AVX2()
 	dot8AVX2()
 	deinterleave2RowsAVX2()
@@ -2576,6 +2579,68 @@ func softmaxSmallKernels(s isa) {
 	JMP(LabelRef(name + "_group"))
 	Label(name + "_done")
 	Store(done, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// copyRowsKernels emits copyRowsF32: rows rows of n floats from src to dst
+// (strides in bytes), whole vectors then the row's last n%lanes floats
+// under a mask (an empty mask touches no memory): a copy of short rows
+// (a padded plane's, an output plane's) without a memmove call per row or
+// the chain kernel's block dispatch.
+func copyRowsKernels(s isa) {
+	name := "copyRowsF32" + s.suffix
+	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int)")
+	Doc(fmt.Sprintf("%s copies, for r < rows, the n floats at src+r*srcStride bytes to dst+r*dstStride bytes; dst and src do not overlap.", name))
+	p := loadParams("dst", "dstStride", "src", "srcStride", "rows", "n")
+	dst, ds, src, ss, rows, n := p[0], p[1], p[2], p[3], p[4], p[5]
+	var k reg.OpmaskVirtual
+	var tailMask reg.VecVirtual
+	if s.avx512 {
+		t, all, m := GP32(), GP32(), GP32()
+		MOVL(n.As32(), t)
+		ANDL(U32(s.lanes-1), t)
+		MOVL(U32(0xffff), all)
+		BZHIL(t, all, m)
+		k = K()
+		KMOVW(m, k)
+	} else {
+		tailMask = lanesBelow(n)
+	}
+	full := GP64()
+	MOVQ(n, full)
+	SHRQ(U8(bits.TrailingZeros(uint(s.lanes))), full)
+	Label(name + "_row")
+	CMPQ(rows, U32(0))
+	JLE(LabelRef(name + "_done"))
+	ps, pd, i := GP64(), GP64(), GP64()
+	MOVQ(src, ps)
+	MOVQ(dst, pd)
+	MOVQ(full, i)
+	Label(name + "_vec")
+	TESTQ(i, i)
+	JZ(LabelRef(name + "_tail"))
+	v := s.vec()
+	VMOVUPS(Mem{Base: ps}, v)
+	VMOVUPS(v, Mem{Base: pd})
+	ADDQ(U32(s.bytes), ps)
+	ADDQ(U32(s.bytes), pd)
+	DECQ(i)
+	JMP(LabelRef(name + "_vec"))
+	Label(name + "_tail")
+	t := s.vec()
+	if s.avx512 {
+		VMOVUPS_Z(Mem{Base: ps}, k, t)
+		VMOVUPS(t, k, Mem{Base: pd})
+	} else {
+		VMASKMOVPS(Mem{Base: ps}, tailMask, t)
+		VMASKMOVPS(t, tailMask, Mem{Base: pd})
+	}
+	ADDQ(ss, src)
+	ADDQ(ds, dst)
+	DECQ(rows)
+	JMP(LabelRef(name + "_row"))
+	Label(name + "_done")
 	VZEROUPPER()
 	RET()
 }
