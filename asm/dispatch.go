@@ -547,7 +547,7 @@ func SgemmKernelIndirectChain(kc int, a, b []float32, offs []int, c []float32, l
 // checks (codes and sc may be nil when nsteps is 0).
 func SgemmKernelIndirectChainUnchecked(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
 	if level == LevelAVX512 {
-		sgemmIndirectAVX512WideChain(kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, beta, codes, sc, nsteps)
+		asmSgemmIndirectChain(kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, beta, codes, sc, nsteps)
 		return
 	}
 	mr, nr, _ := SgemmIndirectTile(true)
