@@ -641,6 +641,78 @@ func TestSgemmIndirectMatchesPacked(t *testing.T) {
 	}
 }
 
+// TestSgemmIndirectChain runs the wide indirect micro-kernel with its chain
+// at every level that has the tile against the twin: the indirect twin on
+// the same operands, then each row through ScalarChainF32's twin with its
+// column of the step-major scalar table; every chain code, NaN-making
+// steps among them, both betas; and its refusals.
+func TestSgemmIndirectChain(t *testing.T) {
+	r := rand.New(rand.NewSource(24))
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			mr, nr, ok := SgemmIndirectTile(true)
+			if !ok {
+				if err := SgemmKernelIndirectChain(1, make([]float32, 64), make([]float32, 64), []int{0}, make([]float32, 1024), 64, 1, 0, nil, nil); err == nil {
+					t.Errorf("%s: wide tile accepted where there is none", l)
+				}
+				return
+			}
+			for _, kc := range []int{0, 1, 5, 27, 256} {
+				for _, beta := range []float32{0, 1} {
+					for it := 0; it < 6; it++ {
+						a := make([]float32, kc*mr)
+						for i := range a {
+							a[i] = r.Float32()*2 - 1
+						}
+						b := make([]float32, 3*nr+11)
+						for i := range b {
+							b[i] = r.Float32()*2 - 1
+						}
+						offs := make([]int, kc)
+						for p := range offs {
+							offs[p] = r.Intn(len(b) - nr + 1)
+						}
+						codes := make([]uint8, r.Intn(6))
+						for i := range codes {
+							codes[i] = uint8(r.Intn(int(numChainOps)))
+						}
+						sc := make([]float32, len(codes)*mr)
+						for i := range sc {
+							sc[i] = r.Float32()*4 - 2
+							if r.Intn(20) == 0 {
+								sc[i] = 0 // divisions by zero: infinities and NaNs
+							}
+						}
+						ldc := nr + 3
+						buf, c, want, n := seededC(mr, nr, ldc, 2, beta)
+						if err := SgemmKernelIndirectChain(kc, a, b, offs, c, ldc, 1.5, beta, codes, sc); err != nil {
+							t.Fatal(err)
+						}
+						sgemmIndirectGo(mr, nr, kc, a, &b[0], offs, want, ldc, 1.5, beta)
+						chainTileGo(mr, nr, want, ldc, codes, sc)
+						what := fmt.Sprintf("SgemmKernelIndirectChain %s kc=%d beta=%v codes=%v", l, kc, beta, codes)
+						for i := 0; i < mr; i++ {
+							for j := ldc * i; j < ldc*i+nr; j++ {
+								if !sameBits(c[j], want[j]) {
+									t.Fatalf("%s: c[%d] = %v want %v", what, j, c[j], want[j])
+								}
+							}
+						}
+						checkGuards(t, what, buf, n, 2)
+					}
+				}
+			}
+			a, b, c := make([]float32, 2*mr), make([]float32, 2*nr), make([]float32, mr*nr)
+			if err := SgemmKernelIndirectChain(2, a, b, []int{0, 0}, c, nr, 1, 0, []uint8{numChainOps}, make([]float32, mr)); err == nil {
+				t.Errorf("%s: unknown code accepted", l)
+			}
+			if err := SgemmKernelIndirectChain(2, a, b, []int{0, 0}, c, nr, 1, 0, []uint8{0, 1}, make([]float32, 2*mr-1)); err == nil {
+				t.Errorf("%s: short scalar table accepted", l)
+			}
+		})
+	}
+}
+
 // TestDeinterleave2Rows runs the row-wise deinterleave at every level
 // against the one-row function on odd pair counts (vector blocks and
 // scalar tails) and strides, and checks that nothing outside the rows'

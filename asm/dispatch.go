@@ -508,6 +508,56 @@ func SgemmKernelIndirect(wide bool, kc int, a, b []float32, offs []int, c []floa
 	return nil
 }
 
+// SgemmKernelIndirectChain is SgemmKernelIndirect on the wide tile
+// (SgemmIndirectTile(true): AVX-512 only) with a chain run on the tile
+// before it is stored: after alpha and beta, step t of len(codes) (the
+// codes of ScalarChainF32) with row i's scalar sc[t*mr+i] on every element
+// of row i, so that each element gets the bits ScalarChainF32 would give it
+// on the stored tile (a convolution's bias and activation while the tile
+// is in registers). It returns an error when the level has no wide tile, a
+// slice is too short, an offset is out of range or a code is unknown.
+func SgemmKernelIndirectChain(kc int, a, b []float32, offs []int, c []float32, ldc int, alpha, beta float32, codes []uint8, sc []float32) error {
+	mr, nr, ok := SgemmIndirectTile(true)
+	if !tileOK(ok, mr, nr, kc, ldc, len(c)) || len(offs) < kc || !productOK(kc, mr, len(a)) || !productOK(len(codes), mr, len(sc)) {
+		return fmt.Errorf("asm: SgemmKernelIndirectChain: kc=%d ldc=%d, %d steps at level %s: no such tile or buffers too short (a %d, offs %d, c %d, sc %d)",
+			kc, ldc, len(codes), level, len(a), len(offs), len(c), len(sc))
+	}
+	for p, o := range offs[:kc] {
+		if o < 0 || o > len(b)-nr {
+			return fmt.Errorf("asm: SgemmKernelIndirectChain: offs[%d]=%d: row of %d out of b's %d elements", p, o, nr, len(b))
+		}
+	}
+	for t, code := range codes {
+		if code >= numChainOps {
+			return fmt.Errorf("asm: SgemmKernelIndirectChain: step %d: unknown code %d", t, code)
+		}
+	}
+	var none int // offs may be empty when kc == 0; the kernels then read none
+	op := &none
+	if kc > 0 {
+		op = &offs[0]
+	}
+	cp, sp := chainPtrs(codes, sc)
+	SgemmKernelIndirectChainUnchecked(kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)),
+		op, unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta, cp, sp, len(codes))
+	return nil
+}
+
+// SgemmKernelIndirectChainUnchecked is SgemmKernelIndirectChain without the
+// checks (codes and sc may be nil when nsteps is 0).
+func SgemmKernelIndirectChainUnchecked(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
+	if level == LevelAVX512 {
+		asmSgemmIndirectChain(kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, beta, codes, sc, nsteps)
+		return
+	}
+	mr, nr, _ := SgemmIndirectTile(true)
+	cs := unsafe.Slice((*float32)(c), (mr-1)*ldc+nr)
+	sgemmIndirectGo(mr, nr, kc, unsafe.Slice((*float32)(a), kc*mr), (*float32)(b), unsafe.Slice(offs, kc), cs, ldc, alpha, beta)
+	if nsteps > 0 {
+		chainTileGo(mr, nr, cs, ldc, unsafe.Slice(codes, nsteps), unsafe.Slice(sc, nsteps*mr))
+	}
+}
+
 // SgemmKernelIndirectUnchecked is SgemmKernelIndirect without checks: the
 // tile must exist, a must hold kc*mr floats, offs kc offsets, every
 // b+offs[p] nr floats, and c (mr-1)*ldc+nr floats.

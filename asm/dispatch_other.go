@@ -109,3 +109,7 @@ func asmSoftmaxSmall(o, x *float32, n, rows int) int { panic("asm: no assembly i
 func asmCopyRows(dst *float32, dstStride int, src *float32, srcStride, rows, n int) {
 	panic("asm: no assembly in this build")
 }
+
+func asmSgemmIndirectChain(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
+	panic("asm: no assembly in this build")
+}

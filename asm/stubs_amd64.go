@@ -491,6 +491,11 @@ func sgemmIndirectAVX512(kc int, a *float32, b *float32, offs *int, c *float32, 
 //go:noescape
 func sgemmIndirectAVX512Wide(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmIndirectAVX512WideChain is sgemmIndirectAVX512Wide with a chain on the tile's rows before the store (see asm.SgemmKernelIndirectChain).
+//
+//go:noescape
+func sgemmIndirectAVX512WideChain(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
+
 // sgemmIndirectAVX2 is the 6x16 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).
 //
 //go:noescape

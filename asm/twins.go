@@ -728,3 +728,17 @@ func softmaxSmallGo(o, x []float32, n int) int {
 	}
 	return len(o) / n
 }
+
+// chainTileGo is the chain step of SgemmKernelIndirectChain's twin: row i of
+// the mr x nr tile at c (rows ldc apart) through the steps codes with the
+// scalars sc[t*mr+i].
+func chainTileGo(mr, nr int, c []float32, ldc int, codes []uint8, sc []float32) {
+	row := make([]float32, len(codes))
+	for i := 0; i < mr; i++ {
+		for t := range codes {
+			row[t] = sc[t*mr+i]
+		}
+		r := c[i*ldc : i*ldc+nr]
+		scalarChainGo(r, r, codes, row)
+	}
+}

@@ -118,6 +118,11 @@ type convIndirectJob struct {
 	offs                 []int
 	out                  []float32 // og x oh*ow
 	fn                   func(lo, hi int)
+	// kchain: the chain runs in the micro-kernel (asm.SgemmKernelIndirectChain)
+	// on each tile of the last depth block, with the scalars of row tile t
+	// at kchainT[t*ns*mr:], step-major; the output copy is then plain.
+	kchain  bool
+	kchainT []float32
 
 	// The phase copy's input and geometry (copyFn runs it on channels [lo, hi)).
 	xg           []float32
@@ -220,6 +225,27 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	// Weights: packed once (a registered constant) or here.
 	var ab *[]float32
 	anp := (og + mr - 1) / mr
+	// The chain in the wide kernel's epilogue where the output rows are
+	// too short to take it while copied out (chainRows), which would
+	// otherwise cost a pass of its own over the output; its scalar table
+	// step-major per row tile (rows past og zero). Where the copy can take
+	// it, that is cheaper: ResNet-18's 7x7 convolution lost 2% with the
+	// chain in every tile's epilogue and a plain copy.
+	var kb *[]float32
+	if wide && chain != nil && !chain.chainRows(g.ow, g.oh*g.ow) && chain.inKernelPass(g.oh*g.ow) && asm.CurrentLevel() == asm.LevelAVX512 {
+		ns := len(chain.codes)
+		kb = getScratch(anp * ns * mr)
+		t := *kb
+		clear(t)
+		for i := 0; i < og; i++ {
+			_, row := chain.scalars(chOff + i)
+			tb, r := i/mr, i%mr
+			for st, v := range row {
+				t[(tb*ns+st)*mr+r] = v
+			}
+		}
+		j.kchain, j.kchainT = true, t
+	}
 	if pa != nil && pa.mr == mr {
 		j.a = pa.data
 	} else {
@@ -254,6 +280,9 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 
 	if ab != nil {
 		putScratch(ab)
+	}
+	if kb != nil {
+		putScratch(kb)
 	}
 	if xb != nil {
 		putScratch(xb)
@@ -417,6 +446,22 @@ func (j *convIndirectJob) items(lo, hi int) {
 					bp, op = unsafe.Pointer(&j.tail[0]), &offs[k+pc]
 				}
 				cp := scratch[(jp-jp0)*nr:]
+				if j.kchain && pc+kc >= k {
+					ns := len(j.chain.codes)
+					var codes *uint8
+					if ns > 0 {
+						codes = &j.chain.codes[0]
+					}
+					for ip := 0; ip < tiles; ip++ {
+						var sc *float32
+						if ns > 0 {
+							sc = &j.kchainT[(i0/mr+ip)*ns*mr]
+						}
+						asm.SgemmKernelIndirectChainUnchecked(kc, unsafe.Pointer(&ablk[ip*kc*mr]), bp, op,
+							unsafe.Pointer(&cp[ip*mr*ldc]), ldc, 1, bet, codes, sc, ns)
+					}
+					continue
+				}
 				for ip := 0; ip < tiles; ip++ {
 					asm.SgemmKernelIndirectUnchecked(j.wide, kc, unsafe.Pointer(&ablk[ip*kc*mr]), bp, op,
 						unsafe.Pointer(&cp[ip*mr*ldc]), ldc, 1, bet)
@@ -429,7 +474,7 @@ func (j *convIndirectJob) items(lo, hi int) {
 		f0, f1 := jp0*nr, min(jp1*nr, j.ntot)
 		ow, ws := j.g.ow, j.ws
 		pix := j.g.oh * ow
-		fused := j.chain.chainRows(ow, pix)
+		fused := j.chain.chainRows(ow, pix) && !j.kchain
 		var segBuf [4]rowRun
 		for _, sg := range outRowRuns(segBuf[:0], f0, f1, ws, ow) {
 			d0 := sg.oy*ow + sg.a - sg.oy*ws
@@ -443,7 +488,7 @@ func (j *convIndirectJob) items(lo, hi int) {
 				copyRows(j.out[o:], ow, src, ws, sg.rows, sg.n)
 			}
 		}
-		if j.chain != nil && !fused {
+		if j.chain != nil && !fused && !j.kchain {
 			// The valid pixels before flat column f: (f/ws)*ow + min(f%ws, ow).
 			p0 := f0/ws*ow + min(f0%ws, ow)
 			p1 := f1/ws*ow + min(f1%ws, ow)

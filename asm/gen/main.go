@@ -216,7 +216,7 @@ var binOps = []struct {
 // sequence the Go compiler emits for min on amd64 (so the twins' min gives
 // the same bits): m1 = a < b ? a : b (b when either is NaN), m2 = m1 < a ?
 // m1 : a, out = m1 | m2 (a NaN wins, -0 beats +0).
-func emitGoMin(s isa, a, b, out reg.VecVirtual) {
+func emitGoMin(s isa, a, b, out reg.Register) {
 	m1 := s.vec()
 	VMINPS(b, a, m1)
 	m2 := s.vec()
@@ -232,7 +232,7 @@ func emitGoMin(s isa, a, b, out reg.VecVirtual) {
 // (sign bit: m1 AND m2; the other bits: m1 OR m2): three operations instead
 // of six, the same bits (the max kernels', chains' and tap-max tests compare
 // NaN payloads and signed zeros with the twins).
-func emitGoMax(s isa, a, b, out reg.VecVirtual) {
+func emitGoMax(s isa, a, b, out reg.Register) {
 	if s.avx512 {
 		m1, m2 := s.vec(), s.vec()
 		VMAXPS(b, a, m1)
@@ -273,7 +273,7 @@ func emitMaxNaN(s isa, a, b, out reg.VecVirtual) {
 // forms are in scalarOps.
 var minMaxOps = []struct {
 	name string
-	emit func(s isa, a, b, out reg.VecVirtual)
+	emit func(s isa, a, b, out reg.Register)
 }{
 	{"max", emitGoMax},
 	{"min", emitGoMin},
@@ -332,16 +332,16 @@ var scalarOps = []struct {
 // chainOps are the steps of scalarChainF32, in the order of asm's Chain*
 // codes: each is the scalar kernel's (or relu's) own instruction sequence,
 // so a chain gives the bits of the separate kernels run one after another.
-var chainOps = []func(s isa, sv, xv reg.VecVirtual){
-	func(_ isa, sv, xv reg.VecVirtual) { VADDPS(sv, xv, xv) },
-	func(_ isa, sv, xv reg.VecVirtual) { VSUBPS(sv, xv, xv) },
-	func(_ isa, sv, xv reg.VecVirtual) { VSUBPS(xv, sv, xv) },
-	func(_ isa, sv, xv reg.VecVirtual) { VMULPS(sv, xv, xv) },
-	func(_ isa, sv, xv reg.VecVirtual) { VDIVPS(sv, xv, xv) },
-	func(_ isa, sv, xv reg.VecVirtual) { VDIVPS(xv, sv, xv) },
-	func(s isa, sv, xv reg.VecVirtual) { emitGoMax(s, xv, sv, xv) },
-	func(s isa, sv, xv reg.VecVirtual) { emitGoMin(s, xv, sv, xv) },
-	func(s isa, _, xv reg.VecVirtual) {
+var chainOps = []func(s isa, sv, xv reg.Register){
+	func(_ isa, sv, xv reg.Register) { VADDPS(sv, xv, xv) },
+	func(_ isa, sv, xv reg.Register) { VSUBPS(sv, xv, xv) },
+	func(_ isa, sv, xv reg.Register) { VSUBPS(xv, sv, xv) },
+	func(_ isa, sv, xv reg.Register) { VMULPS(sv, xv, xv) },
+	func(_ isa, sv, xv reg.Register) { VDIVPS(sv, xv, xv) },
+	func(_ isa, sv, xv reg.Register) { VDIVPS(xv, sv, xv) },
+	func(s isa, sv, xv reg.Register) { emitGoMax(s, xv, sv, xv) },
+	func(s isa, sv, xv reg.Register) { emitGoMin(s, xv, sv, xv) },
+	func(s isa, _, xv reg.Register) {
 		z := s.vec()
 		VXORPS(z, z, z)
 		VMAXPS(xv, z, xv) // 0 > x ? 0 : x
@@ -2006,6 +2006,7 @@ type gemmKernel struct {
 	prefetch, indirect bool // sgemmBodyPrefetch, sgemmBodyIndirect
 	strided            bool // sgemmBodyStridedA
 	gatherSW           int  // sgemmBodyGatherA: A rows at offsets, positions this far apart (1 or 2)
+	chain              bool // sgemmBodyChain: a chain on the tile's rows before the store
 	b                  []reg.VecPhysical
 	a0, a1             reg.VecPhysical
 }
@@ -2033,6 +2034,8 @@ var gemmKernels = []gemmKernel{
 		mr: 14, nr: 32, avx512: true, indirect: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmIndirectAVX512Wide", doc: "is the 8x48 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).",
 		mr: 8, nr: 48, avx512: true, indirect: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
+	{name: "sgemmIndirectAVX512WideChain", doc: "is sgemmIndirectAVX512Wide with a chain on the tile's rows before the store (see asm.SgemmKernelIndirectChain).",
+		mr: 8, nr: 48, avx512: true, indirect: true, chain: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
 	{name: "sgemmIndirectAVX2", doc: "is the 6x16 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).",
 		mr: 6, nr: 16, prefetch: true, indirect: true, b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
 	{name: "sgemmStridedAVX512", doc: "is the 7x32 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided).",
@@ -2048,6 +2051,9 @@ func (k gemmKernel) emit() {
 	sig := "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)"
 	if k.indirect {
 		sig = "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)"
+		if k.chain {
+			sig = "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int)"
+		}
 	}
 	if k.strided {
 		sig = "func(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32)"
@@ -2061,9 +2067,9 @@ func (k gemmKernel) emit() {
 	if k.avx512 {
 		acc, lanes, vbytes = func(i int) reg.VecPhysical { return zmms[i] }, 16, 64
 	}
-	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA, sgemmBodyGatherA = k.prefetch, k.indirect, k.strided, k.gatherSW
+	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA, sgemmBodyGatherA, sgemmBodyChain = k.prefetch, k.indirect, k.strided, k.gatherSW, k.chain
 	sgemmBody(k.mr, k.nr, lanes, vbytes, acc, k.b, k.a0, k.a1)
-	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA, sgemmBodyGatherA = false, false, false, 0
+	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA, sgemmBodyGatherA, sgemmBodyChain = false, false, false, 0, false
 }
 
 // sgemmBodyPrefetch selects sgemmBody's AVX2 loop shape (C prefetch, A
@@ -2089,6 +2095,14 @@ var sgemmBodyStridedA bool
 // positions of one row as A's rows (a tile of 7 positions sgemmBodyGatherA
 // columns apart in the padded input) and the patch offsets as the depth.
 var sgemmBodyGatherA int
+
+// sgemmBodyChain makes sgemmBody run a chain on the tile before storing it
+// (parameters codes, sc, nsteps): step t is chainOps[codes[t]] with row i's
+// scalar sc[t*mr+i] (a step-major table), after alpha and beta, on every
+// row's vectors, one dispatch per step for the whole tile. The step's
+// operations are the chain kernels', so each element gets the bits
+// scalarChainF32 gives it.
+var sgemmBodyChain bool
 
 func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []reg.VecPhysical, a0, a1 reg.VecPhysical) {
 	nv := nr / lanes // vectors per row (2)
@@ -2210,6 +2224,10 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 	alpha, beta := bv[0], bv[1]
 	VBROADCASTSS(NewParamAddr("alpha", 40+poff), alpha)
 	VBROADCASTSS(NewParamAddr("beta", 44+poff), beta)
+	if sgemmBodyChain {
+		sgemmChainEpilogue(mr, nv, vbytes, acc, c, ldc, alpha, beta, poff)
+		return
+	}
 	bb := GP32()
 	MOVL(NewParamAddr("beta", 44+poff), bb)
 	ANDL(U32(0x7fffffff), bb)
@@ -2641,6 +2659,78 @@ func copyRowsKernels(s isa) {
 	DECQ(rows)
 	JMP(LabelRef(name + "_row"))
 	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// sgemmChainEpilogue is sgemmBody's epilogue with a chain (sgemmBodyChain):
+// the tile scaled (alpha, and beta times C when beta is not zero, as the
+// plain epilogue computes them), then the chain's steps on all of it, then
+// the stores.
+func sgemmChainEpilogue(mr, nv, vbytes int, acc func(int) reg.VecPhysical, c, ldc reg.Register, alpha, beta reg.VecPhysical, poff int) {
+	bb := GP32()
+	MOVL(NewParamAddr("beta", 44+poff), bb)
+	ANDL(U32(0x7fffffff), bb)
+	JNE(LabelRef("chain_beta"))
+	for i := 0; i < mr*nv; i++ {
+		VMULPS(alpha, acc(i), acc(i))
+	}
+	JMP(LabelRef("chain_steps"))
+	Label("chain_beta")
+	pc := GP64()
+	MOVQ(c, pc)
+	t := reg.Z31
+	for i := 0; i < mr; i++ {
+		for v := 0; v < nv; v++ {
+			r := acc(i*nv + v)
+			VMULPS(alpha, r, r)
+			VMULPS(Mem{Base: pc, Disp: v * vbytes}, beta, t)
+			VADDPS(t, r, r)
+		}
+		if i < mr-1 {
+			ADDQ(ldc, pc)
+		}
+	}
+	Label("chain_steps")
+	codes := Load(Param("codes"), GP64())
+	sc := Load(Param("sc"), GP64())
+	nt := Load(Param("nsteps"), GP64())
+	st := GP64()
+	XORQ(st, st)
+	Label("chain_step")
+	CMPQ(st, nt)
+	JGE(LabelRef("chain_store"))
+	code := GP64()
+	MOVBQZX(Mem{Base: codes, Index: st, Scale: 1}, code)
+	for k := range chainOps {
+		CMPQ(code, U32(k))
+		JE(LabelRef(fmt.Sprintf("chain_op%d", k)))
+	}
+	JMP(LabelRef("chain_next"))
+	for k, emit := range chainOps {
+		Label(fmt.Sprintf("chain_op%d", k))
+		for i := 0; i < mr; i++ {
+			sv := ZMM()
+			VBROADCASTSS(Mem{Base: sc, Disp: i * 4}, sv)
+			for v := 0; v < nv; v++ {
+				emit(avx512, sv, acc(i*nv+v))
+			}
+		}
+		JMP(LabelRef("chain_next"))
+	}
+	Label("chain_next")
+	ADDQ(U32(mr*4), sc) // the next step's row of the table
+	INCQ(st)
+	JMP(LabelRef("chain_step"))
+	Label("chain_store")
+	for i := 0; i < mr; i++ {
+		for v := 0; v < nv; v++ {
+			VMOVUPS(acc(i*nv+v), Mem{Base: c, Disp: v * vbytes})
+		}
+		if i < mr-1 {
+			ADDQ(ldc, c)
+		}
+	}
 	VZEROUPPER()
 	RET()
 }
