@@ -32,7 +32,16 @@ func (p *pargs) count(n int) bool { ok := p.a.Count(n, n); p.sync(); return ok }
 func (p *pargs) atLeast(n int) bool { ok := p.a.Count(n, -1); p.sync(); return ok }
 
 // tensor decodes argument i as a non-nil tensor.
-func (p *pargs) tensor(i int) *runtime.Tensor { t := p.a.Tensor(i); p.sync(); return t }
+func (p *pargs) tensor(i int) *runtime.Tensor {
+	if p.err == nil && i >= 0 && i < len(p.a.Values) {
+		if t, ok := p.a.Values[i].(*runtime.Tensor); ok && t != nil {
+			return t // the common case, without the decoder's bookkeeping
+		}
+	}
+	t := p.a.Tensor(i)
+	p.sync()
+	return t
+}
 
 // scalarTensor returns argument i when it is a one-element tensor (not float
 // when integer is wanted).

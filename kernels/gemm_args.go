@@ -19,6 +19,11 @@ func laCount(op string, args []runtime.Value, n int) error {
 }
 
 func laTensor(op string, args []runtime.Value, i int) (*runtime.Tensor, error) {
+	if i >= 0 && i < len(args) {
+		if t, ok := args[i].(*runtime.Tensor); ok && t != nil {
+			return t, nil
+		}
+	}
 	a := runtime.Args{Func: op, Values: args}
 	t := a.Tensor(i)
 	return t, a.Err()
