@@ -469,13 +469,7 @@ func TestSgemmDirectMatchesTwin(t *testing.T) {
 						}
 						sgemmDirectGo(rows, nr, kc, a, b, ldb, want, ldc, 1.5, beta)
 						what := fmt.Sprintf("SgemmDirect %s %dx%d kc=%d beta=%v", l, rows, nr, kc, beta)
-						for i := 0; i < rows; i++ {
-							for j := ldc * i; j < ldc*i+nr; j++ {
-								if !sameBits(c[j], want[j]) {
-									t.Fatalf("%s: c[%d] = %v want %v", what, j, c[j], want[j])
-								}
-							}
-						}
+						checkTile(t, what, c, want, rows, nr, ldc)
 						checkGuards(t, what, buf, n, 2)
 					}
 				}
@@ -620,13 +614,7 @@ func TestSgemmIndirectMatchesPacked(t *testing.T) {
 						}
 						sgemmKernelGo(mr, nr, kc, a, panel, want, ldc, 1.5, beta)
 						what := fmt.Sprintf("SgemmKernelIndirect %s %dx%d kc=%d beta=%v", l, mr, nr, kc, beta)
-						for i := 0; i < mr; i++ {
-							for j := ldc * i; j < ldc*i+nr; j++ {
-								if !sameBits(c[j], want[j]) {
-									t.Fatalf("%s: c[%d] = %v want %v", what, j, c[j], want[j])
-								}
-							}
-						}
+						checkTile(t, what, c, want, mr, nr, ldc)
 						checkGuards(t, what, buf, n, 2)
 					}
 				}
@@ -691,13 +679,7 @@ func TestSgemmIndirectChain(t *testing.T) {
 						sgemmIndirectGo(mr, nr, kc, a, &b[0], offs, want, ldc, 1.5, beta)
 						chainTileGo(mr, nr, want, ldc, codes, sc)
 						what := fmt.Sprintf("SgemmKernelIndirectChain %s kc=%d beta=%v codes=%v", l, kc, beta, codes)
-						for i := 0; i < mr; i++ {
-							for j := ldc * i; j < ldc*i+nr; j++ {
-								if !sameBits(c[j], want[j]) {
-									t.Fatalf("%s: c[%d] = %v want %v", what, j, c[j], want[j])
-								}
-							}
-						}
+						checkTile(t, what, c, want, mr, nr, ldc)
 						checkGuards(t, what, buf, n, 2)
 					}
 				}
@@ -1160,4 +1142,17 @@ func TestCopyRows(t *testing.T) {
 		func() { CopyRowsF32(make([]float32, 20), 10, make([]float32, 19), 10, 2, 10) },
 		func() { CopyRowsF32(s[10:30], 10, s[:20], 10, 2, 10) },
 	)
+}
+
+// checkTile fails t unless the rows x nr tile of c (rows ldc apart) has
+// want's bits.
+func checkTile(t *testing.T, what string, c, want []float32, rows, nr, ldc int) {
+	t.Helper()
+	for i := 0; i < rows; i++ {
+		for j := ldc * i; j < ldc*i+nr; j++ {
+			if !sameBits(c[j], want[j]) {
+				t.Fatalf("%s: c[%d] = %v want %v", what, j, c[j], want[j])
+			}
+		}
+	}
 }
