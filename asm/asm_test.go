@@ -206,10 +206,7 @@ func TestReductionsMatchTwin(t *testing.T) {
 			})
 		}
 		// Finite inputs against float64 references.
-		f := make([]float32, n)
-		for i := range f {
-			f[i] = r.Float32()*2 - 1
-		}
+		f := randSigned(r, n)
 		var s64, m64 float64 = 0, math.Inf(-1)
 		for _, v := range f {
 			s64 += float64(v)
@@ -453,15 +450,9 @@ func TestSgemmDirectMatchesTwin(t *testing.T) {
 				}
 				for _, kc := range []int{0, 1, 2, 3, 5, 17, 256} {
 					for _, beta := range []float32{0, 1, -0.5} {
-						a := make([]float32, kc*rows)
-						for i := range a {
-							a[i] = r.Float32()*2 - 1
-						}
+						a := randSigned(r, kc*rows)
 						ldb := nr + 7
-						b := make([]float32, max(0, (kc-1)*ldb+nr))
-						for i := range b {
-							b[i] = r.Float32()*2 - 1
-						}
+						b := randSigned(r, max(0, (kc-1)*ldb+nr))
 						ldc := nr + 3
 						buf, c, want, n := seededC(rows, nr, ldc, 2, beta)
 						if err := SgemmDirect(rows, kc, a, b, ldb, c, ldc, 1.5, beta); err != nil {
@@ -593,14 +584,8 @@ func TestSgemmIndirectMatchesPacked(t *testing.T) {
 				}
 				for _, kc := range []int{0, 1, 3, 4, 5, 17, 256} {
 					for _, beta := range []float32{0, 1, -0.5} {
-						a := make([]float32, kc*mr)
-						for i := range a {
-							a[i] = r.Float32()*2 - 1
-						}
-						b := make([]float32, 3*nr+11)
-						for i := range b {
-							b[i] = r.Float32()*2 - 1
-						}
+						a := randSigned(r, kc*mr)
+						b := randSigned(r, 3*nr+11)
 						offs := make([]int, kc)
 						panel := make([]float32, kc*nr)
 						for p := range offs {
@@ -648,14 +633,8 @@ func TestSgemmIndirectChain(t *testing.T) {
 			for _, kc := range []int{0, 1, 5, 27, 256} {
 				for _, beta := range []float32{0, 1} {
 					for it := 0; it < 6; it++ {
-						a := make([]float32, kc*mr)
-						for i := range a {
-							a[i] = r.Float32()*2 - 1
-						}
-						b := make([]float32, 3*nr+11)
-						for i := range b {
-							b[i] = r.Float32()*2 - 1
-						}
+						a := randSigned(r, kc*mr)
+						b := randSigned(r, 3*nr+11)
 						offs := make([]int, kc)
 						for p := range offs {
 							offs[p] = r.Intn(len(b) - nr + 1)
@@ -1155,4 +1134,13 @@ func checkTile(t *testing.T, what string, c, want []float32, rows, nr, ldc int) 
 			}
 		}
 	}
+}
+
+// randSigned returns n values drawn uniformly from [-1, 1).
+func randSigned(r *rand.Rand, n int) []float32 {
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = r.Float32()*2 - 1
+	}
+	return x
 }
