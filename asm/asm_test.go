@@ -206,10 +206,7 @@ func TestReductionsMatchTwin(t *testing.T) {
 			})
 		}
 		// Finite inputs against float64 references.
-		f := make([]float32, n)
-		for i := range f {
-			f[i] = r.Float32()*2 - 1
-		}
+		f := randSigned(r, n)
 		var s64, m64 float64 = 0, math.Inf(-1)
 		for _, v := range f {
 			s64 += float64(v)
@@ -453,15 +450,9 @@ func TestSgemmDirectMatchesTwin(t *testing.T) {
 				}
 				for _, kc := range []int{0, 1, 2, 3, 5, 17, 256} {
 					for _, beta := range []float32{0, 1, -0.5} {
-						a := make([]float32, kc*rows)
-						for i := range a {
-							a[i] = r.Float32()*2 - 1
-						}
+						a := randSigned(r, kc*rows)
 						ldb := nr + 7
-						b := make([]float32, max(0, (kc-1)*ldb+nr))
-						for i := range b {
-							b[i] = r.Float32()*2 - 1
-						}
+						b := randSigned(r, max(0, (kc-1)*ldb+nr))
 						ldc := nr + 3
 						buf, c, want, n := seededC(rows, nr, ldc, 2, beta)
 						if err := SgemmDirect(rows, kc, a, b, ldb, c, ldc, 1.5, beta); err != nil {
@@ -469,13 +460,7 @@ func TestSgemmDirectMatchesTwin(t *testing.T) {
 						}
 						sgemmDirectGo(rows, nr, kc, a, b, ldb, want, ldc, 1.5, beta)
 						what := fmt.Sprintf("SgemmDirect %s %dx%d kc=%d beta=%v", l, rows, nr, kc, beta)
-						for i := 0; i < rows; i++ {
-							for j := ldc * i; j < ldc*i+nr; j++ {
-								if !sameBits(c[j], want[j]) {
-									t.Fatalf("%s: c[%d] = %v want %v", what, j, c[j], want[j])
-								}
-							}
-						}
+						checkTile(t, what, c, want, rows, nr, ldc)
 						checkGuards(t, what, buf, n, 2)
 					}
 				}
@@ -599,14 +584,8 @@ func TestSgemmIndirectMatchesPacked(t *testing.T) {
 				}
 				for _, kc := range []int{0, 1, 3, 4, 5, 17, 256} {
 					for _, beta := range []float32{0, 1, -0.5} {
-						a := make([]float32, kc*mr)
-						for i := range a {
-							a[i] = r.Float32()*2 - 1
-						}
-						b := make([]float32, 3*nr+11)
-						for i := range b {
-							b[i] = r.Float32()*2 - 1
-						}
+						a := randSigned(r, kc*mr)
+						b := randSigned(r, 3*nr+11)
 						offs := make([]int, kc)
 						panel := make([]float32, kc*nr)
 						for p := range offs {
@@ -620,13 +599,7 @@ func TestSgemmIndirectMatchesPacked(t *testing.T) {
 						}
 						sgemmKernelGo(mr, nr, kc, a, panel, want, ldc, 1.5, beta)
 						what := fmt.Sprintf("SgemmKernelIndirect %s %dx%d kc=%d beta=%v", l, mr, nr, kc, beta)
-						for i := 0; i < mr; i++ {
-							for j := ldc * i; j < ldc*i+nr; j++ {
-								if !sameBits(c[j], want[j]) {
-									t.Fatalf("%s: c[%d] = %v want %v", what, j, c[j], want[j])
-								}
-							}
-						}
+						checkTile(t, what, c, want, mr, nr, ldc)
 						checkGuards(t, what, buf, n, 2)
 					}
 				}
@@ -660,14 +633,8 @@ func TestSgemmIndirectChain(t *testing.T) {
 			for _, kc := range []int{0, 1, 5, 27, 256} {
 				for _, beta := range []float32{0, 1} {
 					for it := 0; it < 6; it++ {
-						a := make([]float32, kc*mr)
-						for i := range a {
-							a[i] = r.Float32()*2 - 1
-						}
-						b := make([]float32, 3*nr+11)
-						for i := range b {
-							b[i] = r.Float32()*2 - 1
-						}
+						a := randSigned(r, kc*mr)
+						b := randSigned(r, 3*nr+11)
 						offs := make([]int, kc)
 						for p := range offs {
 							offs[p] = r.Intn(len(b) - nr + 1)
@@ -691,13 +658,7 @@ func TestSgemmIndirectChain(t *testing.T) {
 						sgemmIndirectGo(mr, nr, kc, a, &b[0], offs, want, ldc, 1.5, beta)
 						chainTileGo(mr, nr, want, ldc, codes, sc)
 						what := fmt.Sprintf("SgemmKernelIndirectChain %s kc=%d beta=%v codes=%v", l, kc, beta, codes)
-						for i := 0; i < mr; i++ {
-							for j := ldc * i; j < ldc*i+nr; j++ {
-								if !sameBits(c[j], want[j]) {
-									t.Fatalf("%s: c[%d] = %v want %v", what, j, c[j], want[j])
-								}
-							}
-						}
+						checkTile(t, what, c, want, mr, nr, ldc)
 						checkGuards(t, what, buf, n, 2)
 					}
 				}
@@ -1160,4 +1121,26 @@ func TestCopyRows(t *testing.T) {
 		func() { CopyRowsF32(make([]float32, 20), 10, make([]float32, 19), 10, 2, 10) },
 		func() { CopyRowsF32(s[10:30], 10, s[:20], 10, 2, 10) },
 	)
+}
+
+// checkTile fails t unless the rows x nr tile of c (rows ldc apart) has
+// want's bits.
+func checkTile(t *testing.T, what string, c, want []float32, rows, nr, ldc int) {
+	t.Helper()
+	for i := 0; i < rows; i++ {
+		for j := ldc * i; j < ldc*i+nr; j++ {
+			if !sameBits(c[j], want[j]) {
+				t.Fatalf("%s: c[%d] = %v want %v", what, j, c[j], want[j])
+			}
+		}
+	}
+}
+
+// randSigned returns n values drawn uniformly from [-1, 1).
+func randSigned(r *rand.Rand, n int) []float32 {
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = r.Float32()*2 - 1
+	}
+	return x
 }
