@@ -227,3 +227,32 @@ func BenchmarkConv2DChain(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkConv2DChainLayers is whole first and strided layers with their
+// bias and ReLU through the fused packed call, 1 thread: cnn_64x64's,
+// SqueezeNet's and ResNet-18's first convolutions, ResNet-18's first
+// strided one, SqueezeNet's 3x3 expansion on 55x55.
+func BenchmarkConv2DChainLayers(b *testing.B) {
+	defer SetNumThreads(0)
+	fused, _ := runtime.Lookup(Conv2DChainKernel)
+	for _, c := range []struct{ in, o, hw, k, s, p int64 }{{3, 32, 64, 3, 1, 1}, {3, 64, 224, 3, 2, 0}, {3, 64, 224, 7, 2, 3}, {64, 128, 56, 3, 2, 1}, {16, 64, 55, 3, 1, 1}} {
+		x := randT(b, 1, []int64{1, c.in, c.hw, c.hw}, f32, -1, 1)
+		w := randT(b, 2, []int64{c.o, c.in, c.k, c.k}, f32, -1, 1)
+		RegisterConstant(w)
+		defer UnregisterConstant(w)
+		oh := (c.hw+2*c.p-c.k)/c.s + 1
+		out := mustT(b, []int64{1, c.o, oh, oh}, f32)
+		bias := randT(b, 3, []int64{1, c.o, 1, 1}, f32, -1, 1)
+		args := []runtime.Value{x, w, runtime.Shape{c.s, c.s}, runtime.Shape{c.p, c.p, c.p, c.p}, runtime.Shape{1, 1}, int64(1),
+			"NCHW", "OIHW", "NCHW", nil, runtime.Shape{0, EwChainRelu}, bias, out}
+		b.Run(fmt.Sprintf("%dx%d_%dx%d_%dx%ds%d", c.in, c.o, c.hw, c.hw, c.k, c.k, c.s), func(b *testing.B) {
+			SetNumThreads(1)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := fused(args); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
