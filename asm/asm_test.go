@@ -384,11 +384,12 @@ func TestSgemmKernelMatchesTwin(t *testing.T) {
 						}
 						ldc := nr + 5
 						buf, c, want, n := seededC(mr, nr, ldc, 1, beta)
-						if err := k.kernel(kc, a, b, c, ldc, 1.5, beta); err != nil {
+						alpha := alphaFor(kc) // the epilogue's alpha = 1 branch too
+						if err := k.kernel(kc, a, b, c, ldc, alpha, beta); err != nil {
 							t.Fatal(err)
 						}
-						sgemmKernelGo(mr, nr, kc, a, b, want, ldc, 1.5, beta)
-						what := fmt.Sprintf("%s %s %dx%d kc=%d beta=%v", k.name, l, mr, nr, kc, beta)
+						sgemmKernelGo(mr, nr, kc, a, b, want, ldc, alpha, beta)
+						what := fmt.Sprintf("%s %s %dx%d kc=%d alpha=%v beta=%v", k.name, l, mr, nr, kc, alpha, beta)
 						for i := 0; i < mr; i++ {
 							for j := ldc * i; j < ldc*i+nr; j++ {
 								if !sameBits(c[j], want[j]) {
@@ -594,11 +595,12 @@ func TestSgemmIndirectMatchesPacked(t *testing.T) {
 						}
 						ldc := nr + 3
 						buf, c, want, n := seededC(mr, nr, ldc, 2, beta)
-						if err := SgemmKernelIndirect(wide, kc, a, b, offs, c, ldc, 1.5, beta); err != nil {
+						alpha := alphaFor(kc)
+						if err := SgemmKernelIndirect(wide, kc, a, b, offs, c, ldc, alpha, beta); err != nil {
 							t.Fatal(err)
 						}
-						sgemmKernelGo(mr, nr, kc, a, panel, want, ldc, 1.5, beta)
-						what := fmt.Sprintf("SgemmKernelIndirect %s %dx%d kc=%d beta=%v", l, mr, nr, kc, beta)
+						sgemmKernelGo(mr, nr, kc, a, panel, want, ldc, alpha, beta)
+						what := fmt.Sprintf("SgemmKernelIndirect %s %dx%d kc=%d alpha=%v beta=%v", l, mr, nr, kc, alpha, beta)
 						checkTile(t, what, c, want, mr, nr, ldc)
 						checkGuards(t, what, buf, n, 2)
 					}
@@ -652,12 +654,13 @@ func TestSgemmIndirectChain(t *testing.T) {
 						}
 						ldc := nr + 3
 						buf, c, want, n := seededC(mr, nr, ldc, 2, beta)
-						if err := SgemmKernelIndirectChain(kc, a, b, offs, c, ldc, 1.5, beta, codes, sc); err != nil {
+						alpha := alphaFor(it)
+						if err := SgemmKernelIndirectChain(kc, a, b, offs, c, ldc, alpha, beta, codes, sc); err != nil {
 							t.Fatal(err)
 						}
-						sgemmIndirectGo(mr, nr, kc, a, &b[0], offs, want, ldc, 1.5, beta)
+						sgemmIndirectGo(mr, nr, kc, a, &b[0], offs, want, ldc, alpha, beta)
 						chainTileGo(mr, nr, want, ldc, codes, sc)
-						what := fmt.Sprintf("SgemmKernelIndirectChain %s kc=%d beta=%v codes=%v", l, kc, beta, codes)
+						what := fmt.Sprintf("SgemmKernelIndirectChain %s kc=%d alpha=%v beta=%v codes=%v", l, kc, alpha, beta, codes)
 						checkTile(t, what, c, want, mr, nr, ldc)
 						checkGuards(t, what, buf, n, 2)
 					}
@@ -1143,4 +1146,13 @@ func randSigned(r *rand.Rand, n int) []float32 {
 		x[i] = r.Float32()*2 - 1
 	}
 	return x
+}
+
+// alphaFor alternates the micro-kernel tests' alpha between 1.5 and 1 (the
+// epilogues skip the scaling for 1) by the parity of i.
+func alphaFor(i int) float32 {
+	if i%2 == 1 {
+		return 1
+	}
+	return 1.5
 }

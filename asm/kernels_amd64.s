@@ -18742,75 +18742,80 @@ epilogue:
 	MOVL         beta+44(FP), DX
 	ANDL         $0x7fffffff, DX
 	JNE          beta_nonzero
+	MOVL         alpha+40(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           store_as_is
 	VMULPS       Z28, Z0, Z0
-	VMOVUPS      Z0, (AX)
 	VMULPS       Z28, Z1, Z1
-	VMOVUPS      Z1, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z2, Z2
-	VMOVUPS      Z2, (AX)
 	VMULPS       Z28, Z3, Z3
-	VMOVUPS      Z3, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z4, Z4
-	VMOVUPS      Z4, (AX)
 	VMULPS       Z28, Z5, Z5
-	VMOVUPS      Z5, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z6, Z6
-	VMOVUPS      Z6, (AX)
 	VMULPS       Z28, Z7, Z7
-	VMOVUPS      Z7, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z8, Z8
-	VMOVUPS      Z8, (AX)
 	VMULPS       Z28, Z9, Z9
-	VMOVUPS      Z9, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z10, Z10
-	VMOVUPS      Z10, (AX)
 	VMULPS       Z28, Z11, Z11
-	VMOVUPS      Z11, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z12, Z12
-	VMOVUPS      Z12, (AX)
 	VMULPS       Z28, Z13, Z13
-	VMOVUPS      Z13, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z14, Z14
-	VMOVUPS      Z14, (AX)
 	VMULPS       Z28, Z15, Z15
-	VMOVUPS      Z15, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z16, Z16
-	VMOVUPS      Z16, (AX)
 	VMULPS       Z28, Z17, Z17
-	VMOVUPS      Z17, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z18, Z18
-	VMOVUPS      Z18, (AX)
 	VMULPS       Z28, Z19, Z19
-	VMOVUPS      Z19, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z20, Z20
-	VMOVUPS      Z20, (AX)
 	VMULPS       Z28, Z21, Z21
-	VMOVUPS      Z21, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z22, Z22
-	VMOVUPS      Z22, (AX)
 	VMULPS       Z28, Z23, Z23
-	VMOVUPS      Z23, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z24, Z24
-	VMOVUPS      Z24, (AX)
 	VMULPS       Z28, Z25, Z25
-	VMOVUPS      Z25, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z26, Z26
-	VMOVUPS      Z26, (AX)
 	VMULPS       Z28, Z27, Z27
-	VMOVUPS      Z27, 64(AX)
+
+store_as_is:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z2, (AX)
+	VMOVUPS Z3, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z4, (AX)
+	VMOVUPS Z5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z6, (AX)
+	VMOVUPS Z7, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z8, (AX)
+	VMOVUPS Z9, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z10, (AX)
+	VMOVUPS Z11, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z12, (AX)
+	VMOVUPS Z13, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z14, (AX)
+	VMOVUPS Z15, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z16, (AX)
+	VMOVUPS Z17, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z18, (AX)
+	VMOVUPS Z19, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z20, (AX)
+	VMOVUPS Z21, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z22, (AX)
+	VMOVUPS Z23, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z24, (AX)
+	VMOVUPS Z25, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z26, (AX)
+	VMOVUPS Z27, 64(AX)
 	VZEROUPPER
 	RET
 
@@ -19053,25 +19058,30 @@ epilogue:
 	MOVL         beta+44(FP), DX
 	ANDL         $0x7fffffff, DX
 	JNE          beta_nonzero
+	MOVL         alpha+40(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           store_as_is
 	VMULPS       Z28, Z0, Z0
-	VMOVUPS      Z0, (AX)
 	VMULPS       Z28, Z1, Z1
-	VMOVUPS      Z1, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z2, Z2
-	VMOVUPS      Z2, (AX)
 	VMULPS       Z28, Z3, Z3
-	VMOVUPS      Z3, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z4, Z4
-	VMOVUPS      Z4, (AX)
 	VMULPS       Z28, Z5, Z5
-	VMOVUPS      Z5, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z6, Z6
-	VMOVUPS      Z6, (AX)
 	VMULPS       Z28, Z7, Z7
-	VMOVUPS      Z7, 64(AX)
+
+store_as_is:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z2, (AX)
+	VMOVUPS Z3, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z4, (AX)
+	VMOVUPS Z5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z6, (AX)
+	VMOVUPS Z7, 64(AX)
 	VZEROUPPER
 	RET
 
@@ -19282,35 +19292,40 @@ epilogue:
 	MOVL         beta+44(FP), DX
 	ANDL         $0x7fffffff, DX
 	JNE          beta_nonzero
+	MOVL         alpha+40(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           store_as_is
 	VMULPS       Y12, Y0, Y0
-	VMOVUPS      Y0, (AX)
 	VMULPS       Y12, Y1, Y1
-	VMOVUPS      Y1, 32(AX)
-	ADDQ         CX, AX
 	VMULPS       Y12, Y2, Y2
-	VMOVUPS      Y2, (AX)
 	VMULPS       Y12, Y3, Y3
-	VMOVUPS      Y3, 32(AX)
-	ADDQ         CX, AX
 	VMULPS       Y12, Y4, Y4
-	VMOVUPS      Y4, (AX)
 	VMULPS       Y12, Y5, Y5
-	VMOVUPS      Y5, 32(AX)
-	ADDQ         CX, AX
 	VMULPS       Y12, Y6, Y6
-	VMOVUPS      Y6, (AX)
 	VMULPS       Y12, Y7, Y7
-	VMOVUPS      Y7, 32(AX)
-	ADDQ         CX, AX
 	VMULPS       Y12, Y8, Y8
-	VMOVUPS      Y8, (AX)
 	VMULPS       Y12, Y9, Y9
-	VMOVUPS      Y9, 32(AX)
-	ADDQ         CX, AX
 	VMULPS       Y12, Y10, Y10
-	VMOVUPS      Y10, (AX)
 	VMULPS       Y12, Y11, Y11
-	VMOVUPS      Y11, 32(AX)
+
+store_as_is:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y2, (AX)
+	VMOVUPS Y3, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y4, (AX)
+	VMOVUPS Y5, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y6, (AX)
+	VMOVUPS Y7, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y8, (AX)
+	VMOVUPS Y9, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y10, (AX)
+	VMOVUPS Y11, 32(AX)
 	VZEROUPPER
 	RET
 
@@ -19602,61 +19617,66 @@ epilogue:
 	MOVL         beta+44(FP), DX
 	ANDL         $0x7fffffff, DX
 	JNE          beta_nonzero
+	MOVL         alpha+40(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           store_as_is
 	VMULPS       Z24, Z0, Z0
-	VMOVUPS      Z0, (AX)
 	VMULPS       Z24, Z1, Z1
-	VMOVUPS      Z1, 64(AX)
 	VMULPS       Z24, Z2, Z2
-	VMOVUPS      Z2, 128(AX)
-	ADDQ         CX, AX
 	VMULPS       Z24, Z3, Z3
-	VMOVUPS      Z3, (AX)
 	VMULPS       Z24, Z4, Z4
-	VMOVUPS      Z4, 64(AX)
 	VMULPS       Z24, Z5, Z5
-	VMOVUPS      Z5, 128(AX)
-	ADDQ         CX, AX
 	VMULPS       Z24, Z6, Z6
-	VMOVUPS      Z6, (AX)
 	VMULPS       Z24, Z7, Z7
-	VMOVUPS      Z7, 64(AX)
 	VMULPS       Z24, Z8, Z8
-	VMOVUPS      Z8, 128(AX)
-	ADDQ         CX, AX
 	VMULPS       Z24, Z9, Z9
-	VMOVUPS      Z9, (AX)
 	VMULPS       Z24, Z10, Z10
-	VMOVUPS      Z10, 64(AX)
 	VMULPS       Z24, Z11, Z11
-	VMOVUPS      Z11, 128(AX)
-	ADDQ         CX, AX
 	VMULPS       Z24, Z12, Z12
-	VMOVUPS      Z12, (AX)
 	VMULPS       Z24, Z13, Z13
-	VMOVUPS      Z13, 64(AX)
 	VMULPS       Z24, Z14, Z14
-	VMOVUPS      Z14, 128(AX)
-	ADDQ         CX, AX
 	VMULPS       Z24, Z15, Z15
-	VMOVUPS      Z15, (AX)
 	VMULPS       Z24, Z16, Z16
-	VMOVUPS      Z16, 64(AX)
 	VMULPS       Z24, Z17, Z17
-	VMOVUPS      Z17, 128(AX)
-	ADDQ         CX, AX
 	VMULPS       Z24, Z18, Z18
-	VMOVUPS      Z18, (AX)
 	VMULPS       Z24, Z19, Z19
-	VMOVUPS      Z19, 64(AX)
 	VMULPS       Z24, Z20, Z20
-	VMOVUPS      Z20, 128(AX)
-	ADDQ         CX, AX
 	VMULPS       Z24, Z21, Z21
-	VMOVUPS      Z21, (AX)
 	VMULPS       Z24, Z22, Z22
-	VMOVUPS      Z22, 64(AX)
 	VMULPS       Z24, Z23, Z23
-	VMOVUPS      Z23, 128(AX)
+
+store_as_is:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	VMOVUPS Z2, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z3, (AX)
+	VMOVUPS Z4, 64(AX)
+	VMOVUPS Z5, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z6, (AX)
+	VMOVUPS Z7, 64(AX)
+	VMOVUPS Z8, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z9, (AX)
+	VMOVUPS Z10, 64(AX)
+	VMOVUPS Z11, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z12, (AX)
+	VMOVUPS Z13, 64(AX)
+	VMOVUPS Z14, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z15, (AX)
+	VMOVUPS Z16, 64(AX)
+	VMOVUPS Z17, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z18, (AX)
+	VMOVUPS Z19, 64(AX)
+	VMOVUPS Z20, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z21, (AX)
+	VMOVUPS Z22, 64(AX)
+	VMOVUPS Z23, 128(AX)
 	VZEROUPPER
 	RET
 
@@ -19945,45 +19965,50 @@ epilogue:
 	MOVL         beta+44(FP), DX
 	ANDL         $0x7fffffff, DX
 	JNE          beta_nonzero
+	MOVL         alpha+40(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           store_as_is
 	VMULPS       Z28, Z0, Z0
-	VMOVUPS      Z0, (AX)
 	VMULPS       Z28, Z1, Z1
-	VMOVUPS      Z1, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z2, Z2
-	VMOVUPS      Z2, (AX)
 	VMULPS       Z28, Z3, Z3
-	VMOVUPS      Z3, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z4, Z4
-	VMOVUPS      Z4, (AX)
 	VMULPS       Z28, Z5, Z5
-	VMOVUPS      Z5, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z6, Z6
-	VMOVUPS      Z6, (AX)
 	VMULPS       Z28, Z7, Z7
-	VMOVUPS      Z7, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z8, Z8
-	VMOVUPS      Z8, (AX)
 	VMULPS       Z28, Z9, Z9
-	VMOVUPS      Z9, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z10, Z10
-	VMOVUPS      Z10, (AX)
 	VMULPS       Z28, Z11, Z11
-	VMOVUPS      Z11, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z12, Z12
-	VMOVUPS      Z12, (AX)
 	VMULPS       Z28, Z13, Z13
-	VMOVUPS      Z13, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z14, Z14
-	VMOVUPS      Z14, (AX)
 	VMULPS       Z28, Z15, Z15
-	VMOVUPS      Z15, 64(AX)
+
+store_as_is:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z2, (AX)
+	VMOVUPS Z3, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z4, (AX)
+	VMOVUPS Z5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z6, (AX)
+	VMOVUPS Z7, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z8, (AX)
+	VMOVUPS Z9, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z10, (AX)
+	VMOVUPS Z11, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z12, (AX)
+	VMOVUPS Z13, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z14, (AX)
+	VMOVUPS Z15, 64(AX)
 	VZEROUPPER
 	RET
 
@@ -20348,75 +20373,80 @@ epilogue:
 	MOVL         beta+52(FP), DX
 	ANDL         $0x7fffffff, DX
 	JNE          beta_nonzero
+	MOVL         alpha+48(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           store_as_is
 	VMULPS       Z28, Z0, Z0
-	VMOVUPS      Z0, (AX)
 	VMULPS       Z28, Z1, Z1
-	VMOVUPS      Z1, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z2, Z2
-	VMOVUPS      Z2, (AX)
 	VMULPS       Z28, Z3, Z3
-	VMOVUPS      Z3, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z4, Z4
-	VMOVUPS      Z4, (AX)
 	VMULPS       Z28, Z5, Z5
-	VMOVUPS      Z5, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z6, Z6
-	VMOVUPS      Z6, (AX)
 	VMULPS       Z28, Z7, Z7
-	VMOVUPS      Z7, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z8, Z8
-	VMOVUPS      Z8, (AX)
 	VMULPS       Z28, Z9, Z9
-	VMOVUPS      Z9, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z10, Z10
-	VMOVUPS      Z10, (AX)
 	VMULPS       Z28, Z11, Z11
-	VMOVUPS      Z11, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z12, Z12
-	VMOVUPS      Z12, (AX)
 	VMULPS       Z28, Z13, Z13
-	VMOVUPS      Z13, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z14, Z14
-	VMOVUPS      Z14, (AX)
 	VMULPS       Z28, Z15, Z15
-	VMOVUPS      Z15, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z16, Z16
-	VMOVUPS      Z16, (AX)
 	VMULPS       Z28, Z17, Z17
-	VMOVUPS      Z17, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z18, Z18
-	VMOVUPS      Z18, (AX)
 	VMULPS       Z28, Z19, Z19
-	VMOVUPS      Z19, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z20, Z20
-	VMOVUPS      Z20, (AX)
 	VMULPS       Z28, Z21, Z21
-	VMOVUPS      Z21, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z22, Z22
-	VMOVUPS      Z22, (AX)
 	VMULPS       Z28, Z23, Z23
-	VMOVUPS      Z23, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z24, Z24
-	VMOVUPS      Z24, (AX)
 	VMULPS       Z28, Z25, Z25
-	VMOVUPS      Z25, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z26, Z26
-	VMOVUPS      Z26, (AX)
 	VMULPS       Z28, Z27, Z27
-	VMOVUPS      Z27, 64(AX)
+
+store_as_is:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z2, (AX)
+	VMOVUPS Z3, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z4, (AX)
+	VMOVUPS Z5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z6, (AX)
+	VMOVUPS Z7, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z8, (AX)
+	VMOVUPS Z9, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z10, (AX)
+	VMOVUPS Z11, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z12, (AX)
+	VMOVUPS Z13, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z14, (AX)
+	VMOVUPS Z15, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z16, (AX)
+	VMOVUPS Z17, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z18, (AX)
+	VMOVUPS Z19, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z20, (AX)
+	VMOVUPS Z21, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z22, (AX)
+	VMOVUPS Z23, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z24, (AX)
+	VMOVUPS Z25, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z26, (AX)
+	VMOVUPS Z27, 64(AX)
 	VZEROUPPER
 	RET
 
@@ -20786,61 +20816,66 @@ epilogue:
 	MOVL         beta+52(FP), DX
 	ANDL         $0x7fffffff, DX
 	JNE          beta_nonzero
+	MOVL         alpha+48(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           store_as_is
 	VMULPS       Z24, Z0, Z0
-	VMOVUPS      Z0, (AX)
 	VMULPS       Z24, Z1, Z1
-	VMOVUPS      Z1, 64(AX)
 	VMULPS       Z24, Z2, Z2
-	VMOVUPS      Z2, 128(AX)
-	ADDQ         CX, AX
 	VMULPS       Z24, Z3, Z3
-	VMOVUPS      Z3, (AX)
 	VMULPS       Z24, Z4, Z4
-	VMOVUPS      Z4, 64(AX)
 	VMULPS       Z24, Z5, Z5
-	VMOVUPS      Z5, 128(AX)
-	ADDQ         CX, AX
 	VMULPS       Z24, Z6, Z6
-	VMOVUPS      Z6, (AX)
 	VMULPS       Z24, Z7, Z7
-	VMOVUPS      Z7, 64(AX)
 	VMULPS       Z24, Z8, Z8
-	VMOVUPS      Z8, 128(AX)
-	ADDQ         CX, AX
 	VMULPS       Z24, Z9, Z9
-	VMOVUPS      Z9, (AX)
 	VMULPS       Z24, Z10, Z10
-	VMOVUPS      Z10, 64(AX)
 	VMULPS       Z24, Z11, Z11
-	VMOVUPS      Z11, 128(AX)
-	ADDQ         CX, AX
 	VMULPS       Z24, Z12, Z12
-	VMOVUPS      Z12, (AX)
 	VMULPS       Z24, Z13, Z13
-	VMOVUPS      Z13, 64(AX)
 	VMULPS       Z24, Z14, Z14
-	VMOVUPS      Z14, 128(AX)
-	ADDQ         CX, AX
 	VMULPS       Z24, Z15, Z15
-	VMOVUPS      Z15, (AX)
 	VMULPS       Z24, Z16, Z16
-	VMOVUPS      Z16, 64(AX)
 	VMULPS       Z24, Z17, Z17
-	VMOVUPS      Z17, 128(AX)
-	ADDQ         CX, AX
 	VMULPS       Z24, Z18, Z18
-	VMOVUPS      Z18, (AX)
 	VMULPS       Z24, Z19, Z19
-	VMOVUPS      Z19, 64(AX)
 	VMULPS       Z24, Z20, Z20
-	VMOVUPS      Z20, 128(AX)
-	ADDQ         CX, AX
 	VMULPS       Z24, Z21, Z21
-	VMOVUPS      Z21, (AX)
 	VMULPS       Z24, Z22, Z22
-	VMOVUPS      Z22, 64(AX)
 	VMULPS       Z24, Z23, Z23
-	VMOVUPS      Z23, 128(AX)
+
+store_as_is:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	VMOVUPS Z2, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z3, (AX)
+	VMOVUPS Z4, 64(AX)
+	VMOVUPS Z5, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z6, (AX)
+	VMOVUPS Z7, 64(AX)
+	VMOVUPS Z8, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z9, (AX)
+	VMOVUPS Z10, 64(AX)
+	VMOVUPS Z11, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z12, (AX)
+	VMOVUPS Z13, 64(AX)
+	VMOVUPS Z14, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z15, (AX)
+	VMOVUPS Z16, 64(AX)
+	VMOVUPS Z17, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z18, (AX)
+	VMOVUPS Z19, 64(AX)
+	VMOVUPS Z20, 128(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z21, (AX)
+	VMOVUPS Z22, 64(AX)
+	VMOVUPS Z23, 128(AX)
 	VZEROUPPER
 	RET
 
@@ -21188,6 +21223,9 @@ epilogue:
 	MOVL         beta+52(FP), DX
 	ANDL         $0x7fffffff, DX
 	JNE          chain_beta
+	MOVL         alpha+48(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           chain_steps
 	VMULPS       Z24, Z0, Z0
 	VMULPS       Z24, Z1, Z1
 	VMULPS       Z24, Z2, Z2
@@ -21998,35 +22036,40 @@ epilogue:
 	MOVL         beta+52(FP), DX
 	ANDL         $0x7fffffff, DX
 	JNE          beta_nonzero
+	MOVL         alpha+48(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           store_as_is
 	VMULPS       Y12, Y0, Y0
-	VMOVUPS      Y0, (AX)
 	VMULPS       Y12, Y1, Y1
-	VMOVUPS      Y1, 32(AX)
-	ADDQ         CX, AX
 	VMULPS       Y12, Y2, Y2
-	VMOVUPS      Y2, (AX)
 	VMULPS       Y12, Y3, Y3
-	VMOVUPS      Y3, 32(AX)
-	ADDQ         CX, AX
 	VMULPS       Y12, Y4, Y4
-	VMOVUPS      Y4, (AX)
 	VMULPS       Y12, Y5, Y5
-	VMOVUPS      Y5, 32(AX)
-	ADDQ         CX, AX
 	VMULPS       Y12, Y6, Y6
-	VMOVUPS      Y6, (AX)
 	VMULPS       Y12, Y7, Y7
-	VMOVUPS      Y7, 32(AX)
-	ADDQ         CX, AX
 	VMULPS       Y12, Y8, Y8
-	VMOVUPS      Y8, (AX)
 	VMULPS       Y12, Y9, Y9
-	VMOVUPS      Y9, 32(AX)
-	ADDQ         CX, AX
 	VMULPS       Y12, Y10, Y10
-	VMOVUPS      Y10, (AX)
 	VMULPS       Y12, Y11, Y11
-	VMOVUPS      Y11, 32(AX)
+
+store_as_is:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y2, (AX)
+	VMOVUPS Y3, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y4, (AX)
+	VMOVUPS Y5, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y6, (AX)
+	VMOVUPS Y7, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y8, (AX)
+	VMOVUPS Y9, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y10, (AX)
+	VMOVUPS Y11, 32(AX)
 	VZEROUPPER
 	RET
 
@@ -22253,40 +22296,45 @@ epilogue:
 	MOVL         beta+52(FP), DX
 	ANDL         $0x7fffffff, DX
 	JNE          beta_nonzero
+	MOVL         alpha+48(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           store_as_is
 	VMULPS       Z28, Z0, Z0
-	VMOVUPS      Z0, (AX)
 	VMULPS       Z28, Z1, Z1
-	VMOVUPS      Z1, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z2, Z2
-	VMOVUPS      Z2, (AX)
 	VMULPS       Z28, Z3, Z3
-	VMOVUPS      Z3, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z4, Z4
-	VMOVUPS      Z4, (AX)
 	VMULPS       Z28, Z5, Z5
-	VMOVUPS      Z5, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z6, Z6
-	VMOVUPS      Z6, (AX)
 	VMULPS       Z28, Z7, Z7
-	VMOVUPS      Z7, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z8, Z8
-	VMOVUPS      Z8, (AX)
 	VMULPS       Z28, Z9, Z9
-	VMOVUPS      Z9, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z10, Z10
-	VMOVUPS      Z10, (AX)
 	VMULPS       Z28, Z11, Z11
-	VMOVUPS      Z11, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z12, Z12
-	VMOVUPS      Z12, (AX)
 	VMULPS       Z28, Z13, Z13
-	VMOVUPS      Z13, 64(AX)
+
+store_as_is:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z2, (AX)
+	VMOVUPS Z3, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z4, (AX)
+	VMOVUPS Z5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z6, (AX)
+	VMOVUPS Z7, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z8, (AX)
+	VMOVUPS Z9, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z10, (AX)
+	VMOVUPS Z11, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z12, (AX)
+	VMOVUPS Z13, 64(AX)
 	VZEROUPPER
 	RET
 
@@ -22528,40 +22576,45 @@ epilogue:
 	MOVL         beta+52(FP), DX
 	ANDL         $0x7fffffff, DX
 	JNE          beta_nonzero
+	MOVL         alpha+48(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           store_as_is
 	VMULPS       Z28, Z0, Z0
-	VMOVUPS      Z0, (AX)
 	VMULPS       Z28, Z1, Z1
-	VMOVUPS      Z1, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z2, Z2
-	VMOVUPS      Z2, (AX)
 	VMULPS       Z28, Z3, Z3
-	VMOVUPS      Z3, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z4, Z4
-	VMOVUPS      Z4, (AX)
 	VMULPS       Z28, Z5, Z5
-	VMOVUPS      Z5, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z6, Z6
-	VMOVUPS      Z6, (AX)
 	VMULPS       Z28, Z7, Z7
-	VMOVUPS      Z7, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z8, Z8
-	VMOVUPS      Z8, (AX)
 	VMULPS       Z28, Z9, Z9
-	VMOVUPS      Z9, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z10, Z10
-	VMOVUPS      Z10, (AX)
 	VMULPS       Z28, Z11, Z11
-	VMOVUPS      Z11, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z12, Z12
-	VMOVUPS      Z12, (AX)
 	VMULPS       Z28, Z13, Z13
-	VMOVUPS      Z13, 64(AX)
+
+store_as_is:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z2, (AX)
+	VMOVUPS Z3, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z4, (AX)
+	VMOVUPS Z5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z6, (AX)
+	VMOVUPS Z7, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z8, (AX)
+	VMOVUPS Z9, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z10, (AX)
+	VMOVUPS Z11, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z12, (AX)
+	VMOVUPS Z13, 64(AX)
 	VZEROUPPER
 	RET
 
@@ -22803,40 +22856,45 @@ epilogue:
 	MOVL         beta+52(FP), DX
 	ANDL         $0x7fffffff, DX
 	JNE          beta_nonzero
+	MOVL         alpha+48(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           store_as_is
 	VMULPS       Z28, Z0, Z0
-	VMOVUPS      Z0, (AX)
 	VMULPS       Z28, Z1, Z1
-	VMOVUPS      Z1, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z2, Z2
-	VMOVUPS      Z2, (AX)
 	VMULPS       Z28, Z3, Z3
-	VMOVUPS      Z3, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z4, Z4
-	VMOVUPS      Z4, (AX)
 	VMULPS       Z28, Z5, Z5
-	VMOVUPS      Z5, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z6, Z6
-	VMOVUPS      Z6, (AX)
 	VMULPS       Z28, Z7, Z7
-	VMOVUPS      Z7, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z8, Z8
-	VMOVUPS      Z8, (AX)
 	VMULPS       Z28, Z9, Z9
-	VMOVUPS      Z9, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z10, Z10
-	VMOVUPS      Z10, (AX)
 	VMULPS       Z28, Z11, Z11
-	VMOVUPS      Z11, 64(AX)
-	ADDQ         CX, AX
 	VMULPS       Z28, Z12, Z12
-	VMOVUPS      Z12, (AX)
 	VMULPS       Z28, Z13, Z13
-	VMOVUPS      Z13, 64(AX)
+
+store_as_is:
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z2, (AX)
+	VMOVUPS Z3, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z4, (AX)
+	VMOVUPS Z5, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z6, (AX)
+	VMOVUPS Z7, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z8, (AX)
+	VMOVUPS Z9, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z10, (AX)
+	VMOVUPS Z11, 64(AX)
+	ADDQ    CX, AX
+	VMOVUPS Z12, (AX)
+	VMOVUPS Z13, 64(AX)
 	VZEROUPPER
 	RET
 

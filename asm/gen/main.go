@@ -2232,11 +2232,22 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 	MOVL(NewParamAddr("beta", 44+poff), bb)
 	ANDL(U32(0x7fffffff), bb)
 	JNE(LabelRef("beta_nonzero"))
+	// alpha = 1 (every product a convolution or matmul asks for): the
+	// tile as it is, x*1 being x bit for bit.
+	ab := GP32()
+	MOVL(NewParamAddr("alpha", 40+poff), ab)
+	CMPL(ab, U32(math.Float32bits(1)))
+	JE(LabelRef("store_as_is"))
 	for i := 0; i < mr; i++ {
 		for v := 0; v < nv; v++ {
 			r := acc(i*nv + v)
 			VMULPS(alpha, r, r)
-			VMOVUPS(r, Mem{Base: c, Disp: v * vbytes})
+		}
+	}
+	Label("store_as_is")
+	for i := 0; i < mr; i++ {
+		for v := 0; v < nv; v++ {
+			VMOVUPS(acc(i*nv+v), Mem{Base: c, Disp: v * vbytes})
 		}
 		if i < mr-1 {
 			ADDQ(ldc, c)
@@ -2672,6 +2683,10 @@ func sgemmChainEpilogue(mr, nv, vbytes int, acc func(int) reg.VecPhysical, c, ld
 	MOVL(NewParamAddr("beta", 44+poff), bb)
 	ANDL(U32(0x7fffffff), bb)
 	JNE(LabelRef("chain_beta"))
+	ab := GP32()
+	MOVL(NewParamAddr("alpha", 40+poff), ab)
+	CMPL(ab, U32(math.Float32bits(1)))
+	JE(LabelRef("chain_steps")) // x*1 is x bit for bit
 	for i := 0; i < mr*nv; i++ {
 		VMULPS(alpha, acc(i), acc(i))
 	}
