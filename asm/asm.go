@@ -543,16 +543,8 @@ func ScalarChainRowsF32(dst []float32, dstStride int, src []float32, srcStride, 
 	if rows <= 0 || n <= 0 {
 		return
 	}
-	if need := (rows-1)*dstStride + n; dstStride < 0 || len(dst) < need {
-		shortInput("ScalarChainRows", "dst", len(dst), need)
-	}
-	if need := (rows-1)*srcStride + n; srcStride < 0 || len(src) < need {
-		shortInput("ScalarChainRows", "src", len(src), need)
-	}
+	checkRows("ScalarChainRows", dst, dstStride, src, srcStride, rows, n)
 	checkChain("ScalarChainRows", codes, s)
-	if overlap(dst[:(rows-1)*dstStride+n], src[:(rows-1)*srcStride+n]) {
-		panic("asm: ScalarChainRowsF32: dst overlaps src")
-	}
 	if level == LevelGo || n < vecWidth {
 		for r := 0; r < rows; r++ {
 			if len(codes) == 0 {
@@ -570,21 +562,13 @@ func ScalarChainRowsF32(dst []float32, dstStride int, src []float32, srcStride, 
 // CopyRowsF32 copies rows rows of n elements from src (rows srcStride
 // apart) to dst (rows dstStride apart) in one asm call, for what would be
 // a memmove per row (short rows of padded planes): whole vectors, then the
-// row's last elements under a mask. dst must not overlap src. It panics on short slices or
+// row's last elements under a mask. It panics on short slices or
 // overlapping dst and src.
 func CopyRowsF32(dst []float32, dstStride int, src []float32, srcStride, rows, n int) {
 	if rows <= 0 || n <= 0 {
 		return
 	}
-	if need := (rows-1)*dstStride + n; dstStride < 0 || len(dst) < need {
-		shortInput("CopyRows", "dst", len(dst), need)
-	}
-	if need := (rows-1)*srcStride + n; srcStride < 0 || len(src) < need {
-		shortInput("CopyRows", "src", len(src), need)
-	}
-	if overlap(dst[:(rows-1)*dstStride+n], src[:(rows-1)*srcStride+n]) {
-		panic("asm: CopyRowsF32: dst overlaps src")
-	}
+	checkRows("CopyRows", dst, dstStride, src, srcStride, rows, n)
 	if level == LevelGo {
 		for r := 0; r < rows; r++ {
 			copy(dst[r*dstStride:r*dstStride+n], src[r*srcStride:r*srcStride+n])
@@ -592,6 +576,20 @@ func CopyRowsF32(dst []float32, dstStride int, src []float32, srcStride, rows, n
 		return
 	}
 	asmCopyRows(&dst[0], 4*dstStride, &src[0], 4*srcStride, rows, n)
+}
+
+// checkRows panics unless dst and src hold rows rows of n > 0 elements at
+// their (non-negative) strides and do not overlap: the row kernels' checks.
+func checkRows(fn string, dst []float32, dstStride int, src []float32, srcStride, rows, n int) {
+	if need := (rows-1)*dstStride + n; dstStride < 0 || len(dst) < need {
+		shortInput(fn, "dst", len(dst), need)
+	}
+	if need := (rows-1)*srcStride + n; srcStride < 0 || len(src) < need {
+		shortInput(fn, "src", len(src), need)
+	}
+	if overlap(dst[:(rows-1)*dstStride+n], src[:(rows-1)*srcStride+n]) {
+		panic(fmt.Sprintf("asm: %sF32: dst overlaps src", fn))
+	}
 }
 
 // Scalar-broadcast operations. n = len(dst).

@@ -206,7 +206,7 @@ func TestReductionsMatchTwin(t *testing.T) {
 			})
 		}
 		// Finite inputs against float64 references.
-		f := randSigned(r, n)
+		f := randIn(r, n, -1, 1)
 		var s64, m64 float64 = 0, math.Inf(-1)
 		for _, v := range f {
 			s64 += float64(v)
@@ -451,9 +451,9 @@ func TestSgemmDirectMatchesTwin(t *testing.T) {
 				}
 				for _, kc := range []int{0, 1, 2, 3, 5, 17, 256} {
 					for _, beta := range []float32{0, 1, -0.5} {
-						a := randSigned(r, kc*rows)
+						a := randIn(r, kc*rows, -1, 1)
 						ldb := nr + 7
-						b := randSigned(r, max(0, (kc-1)*ldb+nr))
+						b := randIn(r, max(0, (kc-1)*ldb+nr), -1, 1)
 						ldc := nr + 3
 						buf, c, want, n := seededC(rows, nr, ldc, 2, beta)
 						if err := SgemmDirect(rows, kc, a, b, ldb, c, ldc, 1.5, beta); err != nil {
@@ -585,8 +585,8 @@ func TestSgemmIndirectMatchesPacked(t *testing.T) {
 				}
 				for _, kc := range []int{0, 1, 3, 4, 5, 17, 256} {
 					for _, beta := range []float32{0, 1, -0.5} {
-						a := randSigned(r, kc*mr)
-						b := randSigned(r, 3*nr+11)
+						a := randIn(r, kc*mr, -1, 1)
+						b := randIn(r, 3*nr+11, -1, 1)
 						offs := make([]int, kc)
 						panel := make([]float32, kc*nr)
 						for p := range offs {
@@ -635,8 +635,8 @@ func TestSgemmIndirectChain(t *testing.T) {
 			for _, kc := range []int{0, 1, 5, 27, 256} {
 				for _, beta := range []float32{0, 1} {
 					for it := 0; it < 6; it++ {
-						a := randSigned(r, kc*mr)
-						b := randSigned(r, 3*nr+11)
+						a := randIn(r, kc*mr, -1, 1)
+						b := randIn(r, 3*nr+11, -1, 1)
 						offs := make([]int, kc)
 						for p := range offs {
 							offs[p] = r.Intn(len(b) - nr + 1)
@@ -688,10 +688,7 @@ func TestDeinterleave2Rows(t *testing.T) {
 			for _, n := range []int{1, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 56, 57} {
 				for _, rows := range []int{1, 2, 5} {
 					ds, ss := n+3, 2*n+5
-					src := make([]float32, (rows-1)*ss+2*n)
-					for i := range src {
-						src[i] = r.Float32()
-					}
+					src := randIn(r, (rows-1)*ss+2*n, 0, 1)
 					m := (rows-1)*ds + n
 					bufE, even := guarded(m, 1)
 					bufO, odd := guarded(m, 3)
@@ -737,10 +734,7 @@ func TestDeinterleave2RowsBatch(t *testing.T) {
 				for _, batch := range []int{1, 3, 8} {
 					rows, ds, ss := 3, n+1, 2*n+3
 					db, sb := 3*ds+5, 3*ss+2 // sets apart, with gaps
-					src := make([]float32, (batch-1)*sb+(rows-1)*ss+2*n)
-					for i := range src {
-						src[i] = r.Float32()
-					}
+					src := randIn(r, (batch-1)*sb+(rows-1)*ss+2*n, 0, 1)
 					m := (batch-1)*db + (rows-1)*ds + n
 					bufE, even := guarded(m, 2)
 					bufO, odd := guarded(m, 0)
@@ -810,10 +804,7 @@ func TestPackA(t *testing.T) {
 				for _, mr := range []int{rows, 14, 16} {
 					for _, kc := range []int{1, 7, 8, 9, 16, 23, 256} {
 						lda := kc + 5
-						src := make([]float32, (rows-1)*lda+kc)
-						for i := range src {
-							src[i] = r.Float32()
-						}
+						src := randIn(r, (rows-1)*lda+kc, 0, 1)
 						n := (kc-1)*mr + rows
 						buf, dst := guarded(n, 1)
 						PackAF32(rows, dst, mr, src, lda, kc)
@@ -1094,10 +1085,7 @@ func TestCopyRows(t *testing.T) {
 			for _, n := range []int{1, 3, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 47, 64, 100} {
 				for _, rows := range []int{1, 2, 5} {
 					ds, ss := n+2, n+5
-					src := make([]float32, (rows-1)*ss+n)
-					for i := range src {
-						src[i] = r.Float32()
-					}
+					src := randIn(r, (rows-1)*ss+n, 0, 1)
 					m := (rows-1)*ds + n
 					buf, dst := guarded(m, 1)
 					CopyRowsF32(dst, ds, src, ss, rows, n)
@@ -1139,11 +1127,11 @@ func checkTile(t *testing.T, what string, c, want []float32, rows, nr, ldc int) 
 	}
 }
 
-// randSigned returns n values drawn uniformly from [-1, 1).
-func randSigned(r *rand.Rand, n int) []float32 {
+// randIn returns n values drawn uniformly from [lo, hi).
+func randIn(r *rand.Rand, n int, lo, hi float32) []float32 {
 	x := make([]float32, n)
 	for i := range x {
-		x[i] = r.Float32()*2 - 1
+		x[i] = r.Float32()*(hi-lo) + lo
 	}
 	return x
 }

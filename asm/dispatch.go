@@ -449,15 +449,9 @@ func SgemmKernelGather(sw, kc int, a []float32, offs []int, b, c []float32, ldc 
 		return fmt.Errorf("asm: SgemmKernelGather: sw=%d kc=%d ldc=%d at level %s: no such tile or buffers too short (a %d, offs %d, b %d, c %d)",
 			sw, kc, ldc, level, len(a), len(offs), len(b), len(c))
 	}
-	for p, o := range offs[:kc] {
-		if o < 0 || o > len(a)-((mr-1)*sw+1) {
-			return fmt.Errorf("asm: SgemmKernelGather: offs[%d]=%d: 7 values %d apart out of a's %d elements", p, o, sw, len(a))
-		}
-	}
-	var none int // offs may be empty when kc == 0; the kernels then read none
-	op := &none
-	if kc > 0 {
-		op = &offs[0]
+	op, err := offsetsIn("SgemmKernelGather", offs[:kc], len(a)-((mr-1)*sw+1))
+	if err != nil {
+		return err
 	}
 	SgemmKernelGatherUnchecked(sw, kc, unsafe.Pointer(unsafe.SliceData(a)), op, unsafe.Pointer(unsafe.SliceData(b)), unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
 	return nil
@@ -468,6 +462,22 @@ func SgemmKernelGather(sw, kc int, a []float32, offs []int, b, c []float32, ldc 
 // each reading 7 values sw apart inside a, b kc*32 floats and c 6*ldc+32.
 func SgemmKernelGatherUnchecked(sw, kc int, a unsafe.Pointer, offs *int, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
 	asmSgemmKernelGather(sw, kc, (*float32)(a), offs, (*float32)(b), (*float32)(c), ldc, alpha, beta)
+}
+
+// offsetsIn checks that every offset lies in [0, hi] (the last offset at
+// which a kernel's read of one step stays in its operand) and returns the
+// pointer the kernels take: &offs[0], or a dummy when offs is empty (kc 0,
+// where they read none).
+func offsetsIn(fn string, offs []int, hi int) (*int, error) {
+	for p, o := range offs {
+		if o < 0 || o > hi {
+			return nil, fmt.Errorf("asm: %s: offs[%d]=%d: out of range [0, %d]", fn, p, o, hi)
+		}
+	}
+	if len(offs) == 0 {
+		return new(int), nil
+	}
+	return &offs[0], nil
 }
 
 // SgemmIndirectTile reports the register tile of SgemmKernelIndirect: the
@@ -493,15 +503,9 @@ func SgemmKernelIndirect(wide bool, kc int, a, b []float32, offs []int, c []floa
 		return fmt.Errorf("asm: SgemmKernelIndirect: wide=%v kc=%d ldc=%d at level %s: no such tile or buffers too short (a %d, offs %d, c %d)",
 			wide, kc, ldc, level, len(a), len(offs), len(c))
 	}
-	for p, o := range offs[:kc] {
-		if o < 0 || o > len(b)-nr {
-			return fmt.Errorf("asm: SgemmKernelIndirect: offs[%d]=%d: row of %d out of b's %d elements", p, o, nr, len(b))
-		}
-	}
-	var none int // offs may be empty when kc == 0; the kernels then read none
-	op := &none
-	if kc > 0 {
-		op = &offs[0]
+	op, err := offsetsIn("SgemmKernelIndirect", offs[:kc], len(b)-nr)
+	if err != nil {
+		return err
 	}
 	SgemmKernelIndirectUnchecked(wide, kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)),
 		op, unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
@@ -522,20 +526,14 @@ func SgemmKernelIndirectChain(kc int, a, b []float32, offs []int, c []float32, l
 		return fmt.Errorf("asm: SgemmKernelIndirectChain: kc=%d ldc=%d, %d steps at level %s: no such tile or buffers too short (a %d, offs %d, c %d, sc %d)",
 			kc, ldc, len(codes), level, len(a), len(offs), len(c), len(sc))
 	}
-	for p, o := range offs[:kc] {
-		if o < 0 || o > len(b)-nr {
-			return fmt.Errorf("asm: SgemmKernelIndirectChain: offs[%d]=%d: row of %d out of b's %d elements", p, o, nr, len(b))
-		}
+	op, err := offsetsIn("SgemmKernelIndirectChain", offs[:kc], len(b)-nr)
+	if err != nil {
+		return err
 	}
 	for t, code := range codes {
 		if code >= numChainOps {
 			return fmt.Errorf("asm: SgemmKernelIndirectChain: step %d: unknown code %d", t, code)
 		}
-	}
-	var none int // offs may be empty when kc == 0; the kernels then read none
-	op := &none
-	if kc > 0 {
-		op = &offs[0]
 	}
 	cp, sp := chainPtrs(codes, sc)
 	SgemmKernelIndirectChainUnchecked(kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)),

@@ -1017,30 +1017,6 @@ func conv2dTransposePlain[T int64 | float64](g *conv2dGeom, out, x, w *runtime.T
 // convPackedAttrs decodes strides, padding, [output_padding,] dilation,
 // groups, data_layout, kernel_layout, out_layout, out_dtype starting at args[2].
 func convPackedAttrs(op string, args []runtime.Value, withOutPad bool) (strides, padding, outPad, dilation []int64, groups int64, dl, kl, ol string, dt runtime.DataType, err error) {
-	// The common spellings (shapes, an int64, strings, a DataType or None)
-	// without the general decoder's bookkeeping: it costs more than a small
-	// convolution's packing (cnn_small's).
-	if k := 9 + b2i(withOutPad); len(args) > k {
-		var ok [9]bool
-		i := 2
-		strides, ok[0] = fastInts(args[i])
-		padding, ok[1] = fastInts(args[i+1])
-		i += 2
-		ok[2] = true
-		if withOutPad {
-			outPad, ok[2] = fastInts(args[i])
-			i++
-		}
-		dilation, ok[3] = fastInts(args[i])
-		groups, ok[4] = args[i+1].(int64)
-		dl, ok[5] = args[i+2].(string)
-		kl, ok[6] = args[i+3].(string)
-		ol, ok[7] = args[i+4].(string)
-		dt, ok[8] = fastDType(args[i+5])
-		if ok == [9]bool{true, true, true, true, true, true, true, true, true} {
-			return
-		}
-	}
 	i := 2
 	if strides, err = laInts(op, args, i); err != nil {
 		return
@@ -1121,32 +1097,4 @@ func convTensors(op string, args []runtime.Value, n int) (x, w, out *runtime.Ten
 	}
 	out, err = laTensor(op, args, n-1)
 	return
-}
-
-// fastInts is runtime.Args.Ints for a non-nil Shape or []int64 (ok false
-// for anything else, which the general decoder then handles).
-func fastInts(v runtime.Value) ([]int64, bool) {
-	switch x := v.(type) {
-	case runtime.Shape:
-		return x, x != nil
-	case []int64:
-		return x, x != nil
-	}
-	return nil, false
-}
-
-// fastDType is runtime.Args.DType for None (void) or a DataType.
-func fastDType(v runtime.Value) (runtime.DataType, bool) {
-	if v == nil {
-		return runtime.Void, true
-	}
-	dt, ok := v.(runtime.DataType)
-	return dt, ok
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -120,9 +120,12 @@ type convIndirectJob struct {
 	fn                   func(lo, hi int)
 	// kchain: the chain runs in the micro-kernel (asm.SgemmKernelIndirectChain)
 	// on each tile of the last depth block, with the scalars of row tile t
-	// at kchainT[t*ns*mr:], step-major; the output copy is then plain.
+	// at kchainT[t*ns*mr:] (laneBlocks' layout, mr rows a block); the output
+	// copy is then plain. kcodes is the chain's codes (nil for none).
 	kchain  bool
 	kchainT []float32
+	kcodes  *uint8
+	kns     int
 
 	// The phase copy's input and geometry (copyFn runs it on channels [lo, hi)).
 	xg           []float32
@@ -235,16 +238,11 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	if wide && chain != nil && chain.inKernelPass(g.oh*g.ow) && asm.CurrentLevel() == asm.LevelAVX512 {
 		ns := len(chain.codes)
 		kb = getScratch(anp * ns * mr)
-		t := *kb
-		clear(t)
-		for i := 0; i < og; i++ {
-			_, row := chain.scalars(chOff + i)
-			tb, r := i/mr, i%mr
-			for st, v := range row {
-				t[(tb*ns+st)*mr+r] = v
-			}
+		j.kchain, j.kns = true, ns
+		j.kchainT = laneBlocks(*kb, chain.table[chOff*ns:(chOff+og)*ns], og, ns, mr)
+		if ns > 0 {
+			j.kcodes = &chain.codes[0]
 		}
-		j.kchain, j.kchainT = true, t
 	}
 	if pa != nil && pa.mr == mr {
 		j.a = pa.data
@@ -447,18 +445,13 @@ func (j *convIndirectJob) items(lo, hi int) {
 				}
 				cp := scratch[(jp-jp0)*nr:]
 				if j.kchain && pc+kc >= k {
-					ns := len(j.chain.codes)
-					var codes *uint8
-					if ns > 0 {
-						codes = &j.chain.codes[0]
-					}
 					for ip := 0; ip < tiles; ip++ {
 						var sc *float32
-						if ns > 0 {
-							sc = &j.kchainT[(i0/mr+ip)*ns*mr]
+						if j.kns > 0 {
+							sc = &j.kchainT[(i0/mr+ip)*j.kns*mr]
 						}
 						asm.SgemmKernelIndirectChainUnchecked(kc, unsafe.Pointer(&ablk[ip*kc*mr]), bp, op,
-							unsafe.Pointer(&cp[ip*mr*ldc]), ldc, 1, bet, codes, sc, ns)
+							unsafe.Pointer(&cp[ip*mr*ldc]), ldc, 1, bet, j.kcodes, sc, j.kns)
 					}
 					continue
 				}

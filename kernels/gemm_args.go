@@ -18,11 +18,22 @@ func laCount(op string, args []runtime.Value, n int) error {
 	return a.Err()
 }
 
-func laTensor(op string, args []runtime.Value, i int) (*runtime.Tensor, error) {
+// laArg returns argument i when it is a T. The helpers below take their
+// common spelling this way first: runtime.Args' bookkeeping cost more than
+// a small convolution's packing (cnn_small's); anything else, errors
+// included, goes through runtime.Args.
+func laArg[T any](args []runtime.Value, i int) (T, bool) {
 	if i >= 0 && i < len(args) {
-		if t, ok := args[i].(*runtime.Tensor); ok && t != nil {
-			return t, nil
-		}
+		v, ok := args[i].(T)
+		return v, ok
+	}
+	var zero T
+	return zero, false
+}
+
+func laTensor(op string, args []runtime.Value, i int) (*runtime.Tensor, error) {
+	if t, ok := laArg[*runtime.Tensor](args, i); ok && t != nil {
+		return t, nil
 	}
 	a := runtime.Args{Func: op, Values: args}
 	t := a.Tensor(i)
@@ -30,12 +41,21 @@ func laTensor(op string, args []runtime.Value, i int) (*runtime.Tensor, error) {
 }
 
 func laInt(op string, args []runtime.Value, i int) (int64, error) {
+	if n, ok := laArg[int64](args, i); ok {
+		return n, nil
+	}
 	a := runtime.Args{Func: op, Values: args}
 	n := a.Int(i)
 	return n, a.Err()
 }
 
 func laInts(op string, args []runtime.Value, i int) ([]int64, error) {
+	if v, ok := laArg[runtime.Shape](args, i); ok && v != nil {
+		return v, nil
+	}
+	if v, ok := laArg[[]int64](args, i); ok && v != nil {
+		return v, nil
+	}
 	a := runtime.Args{Func: op, Values: args}
 	v := a.Ints(i)
 	if a.Err() == nil && v == nil {
@@ -46,6 +66,9 @@ func laInts(op string, args []runtime.Value, i int) ([]int64, error) {
 }
 
 func laString(op string, args []runtime.Value, i int) (string, error) {
+	if s, ok := laArg[string](args, i); ok {
+		return s, nil
+	}
 	a := runtime.Args{Func: op, Values: args}
 	s := a.String(i)
 	return s, a.Err()
@@ -53,6 +76,12 @@ func laString(op string, args []runtime.Value, i int) (string, error) {
 
 // laDType accepts a DataType, its spelling, or None (void: "same as input").
 func laDType(op string, args []runtime.Value, i int) (runtime.DataType, error) {
+	if i >= 0 && i < len(args) && args[i] == nil {
+		return runtime.Void, nil
+	}
+	if dt, ok := laArg[runtime.DataType](args, i); ok {
+		return dt, nil
+	}
 	a := runtime.Args{Func: op, Values: args}
 	dt := a.DType(i)
 	return dt, a.Err()

@@ -332,7 +332,7 @@ var scalarOps = []struct {
 // chainOps are the steps of scalarChainF32, in the order of asm's Chain*
 // codes: each is the scalar kernel's (or relu's) own instruction sequence,
 // so a chain gives the bits of the separate kernels run one after another.
-var chainOps = []func(s isa, sv, xv reg.Register){
+var chainOps = []chainOp{
 	func(_ isa, sv, xv reg.Register) { VADDPS(sv, xv, xv) },
 	func(_ isa, sv, xv reg.Register) { VSUBPS(sv, xv, xv) },
 	func(_ isa, sv, xv reg.Register) { VSUBPS(xv, sv, xv) },
@@ -386,6 +386,31 @@ func chainBody(s isa, u int, lbl string, dst, src, codes, sc reg.GPVirtual, nt O
 // perLane, step t's operand is the vector at sc+t*s.bytes (one operand per
 // lane) instead of sc[t] broadcast. lbl prefixes its labels.
 func chainSteps(s isa, lbl string, vs []reg.VecVirtual, codes, sc reg.GPVirtual, nt Op, perLane bool) {
+	sv := s.vec()
+	chainLoop(lbl, codes, nt, func(t reg.GPVirtual) {
+		if perLane {
+			o := GP64()
+			MOVQ(t, o)
+			SHLQ(U8(bits.TrailingZeros(uint(s.bytes))), o)
+			VMOVUPS(Mem{Base: sc, Index: o, Scale: 1}, sv)
+		} else {
+			VBROADCASTSS(Mem{Base: sc, Index: t, Scale: 4}, sv)
+		}
+	}, func(emit chainOp) {
+		for i := range vs {
+			emit(s, sv, vs[i])
+		}
+	}, func() {})
+}
+
+// chainOp is one of chainOps: xv = xv op sv.
+type chainOp = func(s isa, sv, xv reg.Register)
+
+// chainLoop emits the loop over a chain's steps t < nt: step t's code
+// codes[t], then pre(t) (nil: nothing), one jump to the code's block, which
+// op emits with the code's chainOps entry, then post and the next step.
+// The loop ends at the label lbl+"_store". lbl prefixes its labels.
+func chainLoop(lbl string, codes reg.GPVirtual, nt Op, pre func(t reg.GPVirtual), op func(emit chainOp), post func()) {
 	t := GP64()
 	XORQ(t, t)
 	Label(lbl + "_step")
@@ -393,14 +418,8 @@ func chainSteps(s isa, lbl string, vs []reg.VecVirtual, codes, sc reg.GPVirtual,
 	JGE(LabelRef(lbl + "_store"))
 	code := GP64()
 	MOVBQZX(Mem{Base: codes, Index: t, Scale: 1}, code)
-	sv := s.vec()
-	if perLane {
-		o := GP64()
-		MOVQ(t, o)
-		SHLQ(U8(bits.TrailingZeros(uint(s.bytes))), o)
-		VMOVUPS(Mem{Base: sc, Index: o, Scale: 1}, sv)
-	} else {
-		VBROADCASTSS(Mem{Base: sc, Index: t, Scale: 4}, sv)
+	if pre != nil {
+		pre(t)
 	}
 	for k := range chainOps {
 		CMPQ(code, U32(k))
@@ -409,12 +428,11 @@ func chainSteps(s isa, lbl string, vs []reg.VecVirtual, codes, sc reg.GPVirtual,
 	JMP(LabelRef(lbl + "_next"))
 	for k, emit := range chainOps {
 		Label(fmt.Sprintf("%s_op%d", lbl, k))
-		for i := range vs {
-			emit(s, sv, vs[i])
-		}
+		op(emit)
 		JMP(LabelRef(lbl + "_next"))
 	}
 	Label(lbl + "_next")
+	post()
 	INCQ(t)
 	JMP(LabelRef(lbl + "_step"))
 	Label(lbl + "_store")
@@ -1606,6 +1624,17 @@ func lanesBelow(n Op) reg.VecVirtual {
 	return m
 }
 
+// opmaskBelow returns the opmask of the lanes i < n (n <= 16, a 32-bit
+// register).
+func opmaskBelow(n reg.Register) reg.OpmaskVirtual {
+	all, m := GP32(), GP32()
+	MOVL(U32(0xffff), all)
+	BZHIL(n, all, m)
+	k := K()
+	KMOVW(m, k)
+	return k
+}
+
 // iota32 is the 32-byte read-only table of the int32s 0..7.
 func iota32() Mem {
 	if iotaTab == nil {
@@ -1860,25 +1889,33 @@ func maxRowKernels(s isa) {
 	VMAXPS(accs[1], accs[0], accs[0])
 	VMAXPS(accs[3], accs[2], accs[2])
 	VMAXPS(accs[2], accs[0], accs[0])
-	y := accs[0].AsY()
-	if s.avx512 {
-		hi := YMM()
-		VEXTRACTF32X8(U8(1), accs[0], hi)
-		VMAXPS(hi, y, y)
-	}
-	xl := accs[0].AsX()
-	h := XMM()
-	VEXTRACTF128(U8(1), y, h)
-	VMAXPS(h, xl, xl)
-	VMOVHLPS(xl, h, h) // h[0:2] = xl[2:4]
-	VMAXPS(h, xl, xl)
-	VMOVSHDUP(xl, h) // h[0] = xl[1]
-	VMAXSS(h, xl, xl)
+	m := hmax(s, accs[0])
 	mp := Load(Param("m"), GP64()).(reg.GPVirtual)
-	VMOVSS(xl, Mem{Base: mp})
+	VMOVSS(m, Mem{Base: mp})
 	nan.ret()
 	VZEROUPPER()
 	RET()
+}
+
+// hmax returns an XMM holding in lane 0 the maximum of v's lanes (v is left
+// as it is): the upper half folded onto the lower, then 4, 2 and 1 lanes,
+// each VMAXPS taking the lower part first (a NaN lane is not reported here;
+// a maximum of zeros may come out as either zero).
+func hmax(s isa, v reg.VecVirtual) reg.VecVirtual {
+	y := v
+	if s.bytes == 64 {
+		y = YMM()
+		VEXTRACTF32X8(U8(1), v, y)
+		VMAXPS(y, v.AsY(), y)
+	}
+	mx, h := XMM(), XMM()
+	VEXTRACTF128(U8(1), y, h)
+	VMAXPS(h, y.AsX(), mx)
+	VMOVHLPS(mx, h, h) // h[0:2] = mx[2:4]
+	VMAXPS(h, mx, mx)
+	VMOVSHDUP(mx, h) // h[0] = mx[1]
+	VMAXSS(h, mx, mx)
+	return mx
 }
 
 // nanFlag accumulates whether any lane of the vectors it notes was NaN: an
@@ -1913,6 +1950,18 @@ func (f nanFlag) note(x reg.VecVirtual) {
 	t := f.s.vec()
 	VCMPPS(U8(3), x, x, t)
 	VORPS(t, f.v, f.v)
+}
+
+// jumpIfSet emits a jump to the label when the flag is set.
+func (f nanFlag) jumpIfSet(label string) {
+	if f.s.avx512 {
+		KORTESTW(f.k, f.k)
+	} else {
+		m := GP32()
+		VMOVMSKPS(f.v, m)
+		TESTL(m, m)
+	}
+	JNZ(LabelRef(label))
 }
 
 // ret emits the function's int result: nonzero when the flag is set.
@@ -2224,27 +2273,10 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 	alpha, beta := bv[0], bv[1]
 	VBROADCASTSS(NewParamAddr("alpha", 40+poff), alpha)
 	VBROADCASTSS(NewParamAddr("beta", 44+poff), beta)
+	scaleTile(mr, nv, vbytes, acc, c, ldc, alpha, beta, a0, poff)
 	if sgemmBodyChain {
-		sgemmChainEpilogue(mr, nv, vbytes, acc, c, ldc, alpha, beta, poff)
-		return
+		chainTile(mr, nv, acc)
 	}
-	bb := GP32()
-	MOVL(NewParamAddr("beta", 44+poff), bb)
-	ANDL(U32(0x7fffffff), bb)
-	JNE(LabelRef("beta_nonzero"))
-	// alpha = 1 (every product a convolution or matmul asks for): the
-	// tile as it is, x*1 being x bit for bit.
-	ab := GP32()
-	MOVL(NewParamAddr("alpha", 40+poff), ab)
-	CMPL(ab, U32(math.Float32bits(1)))
-	JE(LabelRef("store_as_is"))
-	for i := 0; i < mr; i++ {
-		for v := 0; v < nv; v++ {
-			r := acc(i*nv + v)
-			VMULPS(alpha, r, r)
-		}
-	}
-	Label("store_as_is")
 	for i := 0; i < mr; i++ {
 		for v := 0; v < nv; v++ {
 			VMOVUPS(acc(i*nv+v), Mem{Base: c, Disp: v * vbytes})
@@ -2255,21 +2287,60 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// scaleTile emits alpha*acc (+ beta*C when beta is not zero) on the tile's
+// accumulators, C's rows at c, ldc bytes apart (c is left as it was), t a
+// free vector. With beta zero and alpha 1 (every product a convolution or
+// matmul asks for) the tile is left as it is, x*1 being x bit for bit.
+func scaleTile(mr, nv, vbytes int, acc func(int) reg.VecPhysical, c, ldc reg.Register, alpha, beta, t reg.VecPhysical, poff int) {
+	bb := GP32()
+	MOVL(NewParamAddr("beta", 44+poff), bb)
+	ANDL(U32(0x7fffffff), bb)
+	JNE(LabelRef("beta_nonzero"))
+	ab := GP32()
+	MOVL(NewParamAddr("alpha", 40+poff), ab)
+	CMPL(ab, U32(math.Float32bits(1)))
+	JE(LabelRef("scaled"))
+	for i := 0; i < mr*nv; i++ {
+		VMULPS(alpha, acc(i), acc(i))
+	}
+	JMP(LabelRef("scaled"))
 	Label("beta_nonzero")
+	pc := GP64()
+	MOVQ(c, pc)
 	for i := 0; i < mr; i++ {
 		for v := 0; v < nv; v++ {
 			r := acc(i*nv + v)
 			VMULPS(alpha, r, r)
-			VMULPS(Mem{Base: c, Disp: v * vbytes}, beta, a0)
-			VADDPS(a0, r, r)
-			VMOVUPS(r, Mem{Base: c, Disp: v * vbytes})
+			VMULPS(Mem{Base: pc, Disp: v * vbytes}, beta, t)
+			VADDPS(t, r, r)
 		}
 		if i < mr-1 {
-			ADDQ(ldc, c)
+			ADDQ(ldc, pc)
 		}
 	}
-	VZEROUPPER()
-	RET()
+	Label("scaled")
+}
+
+// chainTile emits sgemmBodyChain's chain on the tile's accumulators: step
+// t is chainOps[codes[t]] with row i's scalar sc[t*mr+i] (parameters codes,
+// sc, nsteps), one dispatch per step for the whole tile.
+func chainTile(mr, nv int, acc func(int) reg.VecPhysical) {
+	codes := Load(Param("codes"), GP64()).(reg.GPVirtual)
+	sc := Load(Param("sc"), GP64()).(reg.GPVirtual)
+	nt := Load(Param("nsteps"), GP64())
+	chainLoop("chain", codes, nt, nil, func(emit chainOp) {
+		for i := 0; i < mr; i++ {
+			sv := ZMM()
+			VBROADCASTSS(Mem{Base: sc, Disp: i * 4}, sv)
+			for v := 0; v < nv; v++ {
+				emit(avx512, sv, acc(i*nv+v))
+			}
+		}
+	}, func() {
+		ADDQ(U32(mr*4), sc) // the next step's row of the table
+	})
 }
 
 // kstep emits one k step: load the B row (nv vectors), then for each of the
@@ -2450,11 +2521,7 @@ func softmaxSmallKernels(s isa) {
 	var k reg.OpmaskVirtual
 	var lanes reg.VecVirtual
 	if s.avx512 {
-		all, m := GP32(), GP32()
-		MOVL(U32(0xffff), all)
-		BZHIL(n.As32(), all, m)
-		k = K()
-		KMOVW(m, k)
+		k = opmaskBelow(n.As32())
 	} else {
 		xn := XMM()
 		lanes = YMM()
@@ -2474,56 +2541,23 @@ func softmaxSmallKernels(s isa) {
 	}
 	group := func(u int, bail string) {
 		v := make([]reg.VecVirtual, u)
-		var nanK reg.OpmaskVirtual
-		var nanV reg.VecVirtual
+		nan := newNaNFlag(s)
 		for r := range v {
 			v[r] = s.vec()
 			if s.avx512 {
 				VMOVAPS(ninf, v[r])
 				VMOVUPS(at(x, r), k, v[r]) // lanes past n stay -Inf
-				kn := K()
-				VCMPPS(U8(3), v[r], v[r], kn) // unordered: NaN
-				if r == 0 {
-					nanK = kn
-				} else {
-					KORW(kn, nanK, nanK)
-				}
 			} else {
 				VMASKMOVPS(at(x, r), lanes, v[r])
 				VBLENDVPS(lanes, v[r], ninf, v[r]) // lanes past n: -Inf
-				t := YMM()
-				VCMPPS(U8(3), v[r], v[r], t)
-				if r == 0 {
-					nanV = t
-				} else {
-					VORPS(t, nanV, nanV)
-				}
 			}
+			nan.note(v[r])
 		}
-		if s.avx512 {
-			KORTESTW(nanK, nanK)
-		} else {
-			m := GP32()
-			VMOVMSKPS(nanV, m)
-			TESTL(m, m)
-		}
-		JNZ(LabelRef(bail))
+		nan.jumpIfSet(bail)
 		// each row's maximum, broadcast
 		mv := make([]reg.VecVirtual, u)
 		for r := range v {
-			y := v[r]
-			if s.bytes == 64 {
-				y = YMM()
-				VEXTRACTF32X8(U8(1), v[r], y)
-				VMAXPS(y, v[r].AsY(), y)
-			}
-			mx, h := XMM(), XMM()
-			VEXTRACTF128(U8(1), y, h)
-			VMAXPS(h, y.AsX(), mx)
-			VMOVHLPS(mx, h, h)
-			VMAXPS(h, mx, mx)
-			VMOVSHDUP(mx, h)
-			VMAXSS(h, mx, mx)
+			mx := hmax(s, v[r])
 			mb := GP32()
 			VMOVD(mx, mb)
 			ANDL(U32(0x7fffffff), mb)
@@ -2626,13 +2660,10 @@ func copyRowsKernels(s isa) {
 	var k reg.OpmaskVirtual
 	var tailMask reg.VecVirtual
 	if s.avx512 {
-		t, all, m := GP32(), GP32(), GP32()
+		t := GP32()
 		MOVL(n.As32(), t)
 		ANDL(U32(s.lanes-1), t)
-		MOVL(U32(0xffff), all)
-		BZHIL(t, all, m)
-		k = K()
-		KMOVW(m, k)
+		k = opmaskBelow(t)
 	} else {
 		tailMask = lanesBelow(n)
 	}
@@ -2670,82 +2701,6 @@ func copyRowsKernels(s isa) {
 	DECQ(rows)
 	JMP(LabelRef(name + "_row"))
 	Label(name + "_done")
-	VZEROUPPER()
-	RET()
-}
-
-// sgemmChainEpilogue is sgemmBody's epilogue with a chain (sgemmBodyChain):
-// the tile scaled (alpha, and beta times C when beta is not zero, as the
-// plain epilogue computes them), then the chain's steps on all of it, then
-// the stores.
-func sgemmChainEpilogue(mr, nv, vbytes int, acc func(int) reg.VecPhysical, c, ldc reg.Register, alpha, beta reg.VecPhysical, poff int) {
-	bb := GP32()
-	MOVL(NewParamAddr("beta", 44+poff), bb)
-	ANDL(U32(0x7fffffff), bb)
-	JNE(LabelRef("chain_beta"))
-	ab := GP32()
-	MOVL(NewParamAddr("alpha", 40+poff), ab)
-	CMPL(ab, U32(math.Float32bits(1)))
-	JE(LabelRef("chain_steps")) // x*1 is x bit for bit
-	for i := 0; i < mr*nv; i++ {
-		VMULPS(alpha, acc(i), acc(i))
-	}
-	JMP(LabelRef("chain_steps"))
-	Label("chain_beta")
-	pc := GP64()
-	MOVQ(c, pc)
-	t := reg.Z31
-	for i := 0; i < mr; i++ {
-		for v := 0; v < nv; v++ {
-			r := acc(i*nv + v)
-			VMULPS(alpha, r, r)
-			VMULPS(Mem{Base: pc, Disp: v * vbytes}, beta, t)
-			VADDPS(t, r, r)
-		}
-		if i < mr-1 {
-			ADDQ(ldc, pc)
-		}
-	}
-	Label("chain_steps")
-	codes := Load(Param("codes"), GP64())
-	sc := Load(Param("sc"), GP64())
-	nt := Load(Param("nsteps"), GP64())
-	st := GP64()
-	XORQ(st, st)
-	Label("chain_step")
-	CMPQ(st, nt)
-	JGE(LabelRef("chain_store"))
-	code := GP64()
-	MOVBQZX(Mem{Base: codes, Index: st, Scale: 1}, code)
-	for k := range chainOps {
-		CMPQ(code, U32(k))
-		JE(LabelRef(fmt.Sprintf("chain_op%d", k)))
-	}
-	JMP(LabelRef("chain_next"))
-	for k, emit := range chainOps {
-		Label(fmt.Sprintf("chain_op%d", k))
-		for i := 0; i < mr; i++ {
-			sv := ZMM()
-			VBROADCASTSS(Mem{Base: sc, Disp: i * 4}, sv)
-			for v := 0; v < nv; v++ {
-				emit(avx512, sv, acc(i*nv+v))
-			}
-		}
-		JMP(LabelRef("chain_next"))
-	}
-	Label("chain_next")
-	ADDQ(U32(mr*4), sc) // the next step's row of the table
-	INCQ(st)
-	JMP(LabelRef("chain_step"))
-	Label("chain_store")
-	for i := 0; i < mr; i++ {
-		for v := 0; v < nv; v++ {
-			VMOVUPS(acc(i*nv+v), Mem{Base: c, Disp: v * vbytes})
-		}
-		if i < mr-1 {
-			ADDQ(ldc, c)
-		}
-	}
 	VZEROUPPER()
 	RET()
 }
