@@ -17709,6 +17709,464 @@ copyRowsF32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func sgemmNarrow8AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·sgemmNarrow8AVX512(SB), NOSPLIT, $0-72
+	MOVQ   kc+0(FP), AX
+	MOVQ   a+8(FP), CX
+	MOVQ   lda+16(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   b+24(FP), BX
+	MOVQ   ldb+32(FP), SI
+	SHLQ   $0x02, SI
+	MOVQ   cols+56(FP), DI
+	MOVL   $0x0000ffff, R8
+	BZHIL  DI, R8, DI
+	KMOVW  DI, K1
+	LEAQ   (DX)(DX*2), DI
+	LEAQ   (CX)(DX*4), R8
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+
+sgemmNarrow8AVX512_two:
+	CMPQ         AX, $0x00000002
+	JL           sgemmNarrow8AVX512_one
+	VMOVUPS.Z    (BX), K1, Z8
+	VBROADCASTSS (CX), Z9
+	VFMADD231PS  Z8, Z9, Z0
+	VBROADCASTSS (CX)(DX*1), Z9
+	VFMADD231PS  Z8, Z9, Z1
+	VBROADCASTSS (CX)(DX*2), Z9
+	VFMADD231PS  Z8, Z9, Z2
+	VBROADCASTSS (CX)(DI*1), Z9
+	VFMADD231PS  Z8, Z9, Z3
+	VBROADCASTSS (R8), Z9
+	VFMADD231PS  Z8, Z9, Z4
+	VBROADCASTSS (R8)(DX*1), Z9
+	VFMADD231PS  Z8, Z9, Z5
+	VBROADCASTSS (R8)(DX*2), Z9
+	VFMADD231PS  Z8, Z9, Z6
+	VBROADCASTSS (R8)(DI*1), Z9
+	VFMADD231PS  Z8, Z9, Z7
+	ADDQ         $0x00000004, CX
+	ADDQ         $0x00000004, R8
+	ADDQ         SI, BX
+	VMOVUPS.Z    (BX), K1, Z8
+	VBROADCASTSS (CX), Z9
+	VFMADD231PS  Z8, Z9, Z0
+	VBROADCASTSS (CX)(DX*1), Z9
+	VFMADD231PS  Z8, Z9, Z1
+	VBROADCASTSS (CX)(DX*2), Z9
+	VFMADD231PS  Z8, Z9, Z2
+	VBROADCASTSS (CX)(DI*1), Z9
+	VFMADD231PS  Z8, Z9, Z3
+	VBROADCASTSS (R8), Z9
+	VFMADD231PS  Z8, Z9, Z4
+	VBROADCASTSS (R8)(DX*1), Z9
+	VFMADD231PS  Z8, Z9, Z5
+	VBROADCASTSS (R8)(DX*2), Z9
+	VFMADD231PS  Z8, Z9, Z6
+	VBROADCASTSS (R8)(DI*1), Z9
+	VFMADD231PS  Z8, Z9, Z7
+	ADDQ         $0x00000004, CX
+	ADDQ         $0x00000004, R8
+	ADDQ         SI, BX
+	SUBQ         $0x00000002, AX
+	JMP          sgemmNarrow8AVX512_two
+
+sgemmNarrow8AVX512_one:
+	CMPQ         AX, $0x00000000
+	JE           sgemmNarrow8AVX512_epilogue
+	VMOVUPS.Z    (BX), K1, Z8
+	VBROADCASTSS (CX), Z9
+	VFMADD231PS  Z8, Z9, Z0
+	VBROADCASTSS (CX)(DX*1), Z9
+	VFMADD231PS  Z8, Z9, Z1
+	VBROADCASTSS (CX)(DX*2), Z9
+	VFMADD231PS  Z8, Z9, Z2
+	VBROADCASTSS (CX)(DI*1), Z9
+	VFMADD231PS  Z8, Z9, Z3
+	VBROADCASTSS (R8), Z9
+	VFMADD231PS  Z8, Z9, Z4
+	VBROADCASTSS (R8)(DX*1), Z9
+	VFMADD231PS  Z8, Z9, Z5
+	VBROADCASTSS (R8)(DX*2), Z9
+	VFMADD231PS  Z8, Z9, Z6
+	VBROADCASTSS (R8)(DI*1), Z9
+	VFMADD231PS  Z8, Z9, Z7
+	ADDQ         $0x00000004, CX
+	ADDQ         $0x00000004, R8
+	ADDQ         SI, BX
+
+sgemmNarrow8AVX512_epilogue:
+	MOVQ         c+40(FP), AX
+	MOVQ         ldc+48(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+64(FP), Z8
+	MOVL         beta+68(FP), DX
+	ANDL         $0x7fffffff, DX
+	JNE          sgemmNarrow8AVX512_beta
+	MOVL         alpha+64(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           sgemmNarrow8AVX512_store
+	VMULPS       Z8, Z0, Z0
+	VMULPS       Z8, Z1, Z1
+	VMULPS       Z8, Z2, Z2
+	VMULPS       Z8, Z3, Z3
+	VMULPS       Z8, Z4, Z4
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z8, Z6, Z6
+	VMULPS       Z8, Z7, Z7
+
+sgemmNarrow8AVX512_store:
+	VMOVUPS Z0, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z1, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z2, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z3, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z4, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z5, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z6, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z7, K1, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrow8AVX512_beta:
+	VBROADCASTSS beta+68(FP), Z9
+	VMOVUPS.Z    (AX), K1, Z10
+	VMULPS       Z8, Z0, Z0
+	VMULPS       Z10, Z9, Z10
+	VADDPS       Z10, Z0, Z0
+	VMOVUPS      Z0, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z8, Z1, Z1
+	VMULPS       Z0, Z9, Z0
+	VADDPS       Z0, Z1, Z1
+	VMOVUPS      Z1, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z8, Z2, Z2
+	VMULPS       Z0, Z9, Z0
+	VADDPS       Z0, Z2, Z2
+	VMOVUPS      Z2, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z8, Z3, Z3
+	VMULPS       Z0, Z9, Z0
+	VADDPS       Z0, Z3, Z3
+	VMOVUPS      Z3, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z8, Z4, Z4
+	VMULPS       Z0, Z9, Z0
+	VADDPS       Z0, Z4, Z4
+	VMOVUPS      Z4, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z0, Z9, Z0
+	VADDPS       Z0, Z5, Z5
+	VMOVUPS      Z5, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z8, Z6, Z6
+	VMULPS       Z0, Z9, Z0
+	VADDPS       Z0, Z6, Z6
+	VMOVUPS      Z6, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z8, Z7, Z7
+	VMULPS       Z0, Z9, Z0
+	VADDPS       Z0, Z7, Z7
+	VMOVUPS      Z7, K1, (AX)
+	VZEROUPPER
+	RET
+
+// func sgemmNarrow4AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·sgemmNarrow4AVX512(SB), NOSPLIT, $0-72
+	MOVQ   kc+0(FP), AX
+	MOVQ   a+8(FP), CX
+	MOVQ   lda+16(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   b+24(FP), BX
+	MOVQ   ldb+32(FP), SI
+	SHLQ   $0x02, SI
+	MOVQ   cols+56(FP), DI
+	MOVL   $0x0000ffff, R8
+	BZHIL  DI, R8, DI
+	KMOVW  DI, K1
+	LEAQ   (DX)(DX*2), DI
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+
+sgemmNarrow4AVX512_two:
+	CMPQ         AX, $0x00000002
+	JL           sgemmNarrow4AVX512_one
+	VMOVUPS.Z    (BX), K1, Z4
+	VBROADCASTSS (CX), Z5
+	VFMADD231PS  Z4, Z5, Z0
+	VBROADCASTSS (CX)(DX*1), Z5
+	VFMADD231PS  Z4, Z5, Z1
+	VBROADCASTSS (CX)(DX*2), Z5
+	VFMADD231PS  Z4, Z5, Z2
+	VBROADCASTSS (CX)(DI*1), Z5
+	VFMADD231PS  Z4, Z5, Z3
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+	VMOVUPS.Z    (BX), K1, Z4
+	VBROADCASTSS (CX), Z5
+	VFMADD231PS  Z4, Z5, Z0
+	VBROADCASTSS (CX)(DX*1), Z5
+	VFMADD231PS  Z4, Z5, Z1
+	VBROADCASTSS (CX)(DX*2), Z5
+	VFMADD231PS  Z4, Z5, Z2
+	VBROADCASTSS (CX)(DI*1), Z5
+	VFMADD231PS  Z4, Z5, Z3
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+	SUBQ         $0x00000002, AX
+	JMP          sgemmNarrow4AVX512_two
+
+sgemmNarrow4AVX512_one:
+	CMPQ         AX, $0x00000000
+	JE           sgemmNarrow4AVX512_epilogue
+	VMOVUPS.Z    (BX), K1, Z4
+	VBROADCASTSS (CX), Z5
+	VFMADD231PS  Z4, Z5, Z0
+	VBROADCASTSS (CX)(DX*1), Z5
+	VFMADD231PS  Z4, Z5, Z1
+	VBROADCASTSS (CX)(DX*2), Z5
+	VFMADD231PS  Z4, Z5, Z2
+	VBROADCASTSS (CX)(DI*1), Z5
+	VFMADD231PS  Z4, Z5, Z3
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+
+sgemmNarrow4AVX512_epilogue:
+	MOVQ         c+40(FP), AX
+	MOVQ         ldc+48(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+64(FP), Z4
+	MOVL         beta+68(FP), DX
+	ANDL         $0x7fffffff, DX
+	JNE          sgemmNarrow4AVX512_beta
+	MOVL         alpha+64(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           sgemmNarrow4AVX512_store
+	VMULPS       Z4, Z0, Z0
+	VMULPS       Z4, Z1, Z1
+	VMULPS       Z4, Z2, Z2
+	VMULPS       Z4, Z3, Z3
+
+sgemmNarrow4AVX512_store:
+	VMOVUPS Z0, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z1, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z2, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z3, K1, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrow4AVX512_beta:
+	VBROADCASTSS beta+68(FP), Z5
+	VMOVUPS.Z    (AX), K1, Z6
+	VMULPS       Z4, Z0, Z0
+	VMULPS       Z6, Z5, Z6
+	VADDPS       Z6, Z0, Z0
+	VMOVUPS      Z0, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z4, Z1, Z1
+	VMULPS       Z0, Z5, Z0
+	VADDPS       Z0, Z1, Z1
+	VMOVUPS      Z1, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z4, Z2, Z2
+	VMULPS       Z0, Z5, Z0
+	VADDPS       Z0, Z2, Z2
+	VMOVUPS      Z2, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z4, Z3, Z3
+	VMULPS       Z0, Z5, Z0
+	VADDPS       Z0, Z3, Z3
+	VMOVUPS      Z3, K1, (AX)
+	VZEROUPPER
+	RET
+
+// func sgemmNarrow2AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·sgemmNarrow2AVX512(SB), NOSPLIT, $0-72
+	MOVQ   kc+0(FP), AX
+	MOVQ   a+8(FP), CX
+	MOVQ   lda+16(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   b+24(FP), BX
+	MOVQ   ldb+32(FP), SI
+	SHLQ   $0x02, SI
+	MOVQ   cols+56(FP), DI
+	MOVL   $0x0000ffff, R8
+	BZHIL  DI, R8, DI
+	KMOVW  DI, K1
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+
+sgemmNarrow2AVX512_two:
+	CMPQ         AX, $0x00000002
+	JL           sgemmNarrow2AVX512_one
+	VMOVUPS.Z    (BX), K1, Z2
+	VBROADCASTSS (CX), Z3
+	VFMADD231PS  Z2, Z3, Z0
+	VBROADCASTSS (CX)(DX*1), Z3
+	VFMADD231PS  Z2, Z3, Z1
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+	VMOVUPS.Z    (BX), K1, Z2
+	VBROADCASTSS (CX), Z3
+	VFMADD231PS  Z2, Z3, Z0
+	VBROADCASTSS (CX)(DX*1), Z3
+	VFMADD231PS  Z2, Z3, Z1
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+	SUBQ         $0x00000002, AX
+	JMP          sgemmNarrow2AVX512_two
+
+sgemmNarrow2AVX512_one:
+	CMPQ         AX, $0x00000000
+	JE           sgemmNarrow2AVX512_epilogue
+	VMOVUPS.Z    (BX), K1, Z2
+	VBROADCASTSS (CX), Z3
+	VFMADD231PS  Z2, Z3, Z0
+	VBROADCASTSS (CX)(DX*1), Z3
+	VFMADD231PS  Z2, Z3, Z1
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+
+sgemmNarrow2AVX512_epilogue:
+	MOVQ         c+40(FP), AX
+	MOVQ         ldc+48(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+64(FP), Z2
+	MOVL         beta+68(FP), DX
+	ANDL         $0x7fffffff, DX
+	JNE          sgemmNarrow2AVX512_beta
+	MOVL         alpha+64(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           sgemmNarrow2AVX512_store
+	VMULPS       Z2, Z0, Z0
+	VMULPS       Z2, Z1, Z1
+
+sgemmNarrow2AVX512_store:
+	VMOVUPS Z0, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z1, K1, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrow2AVX512_beta:
+	VBROADCASTSS beta+68(FP), Z3
+	VMOVUPS.Z    (AX), K1, Z4
+	VMULPS       Z2, Z0, Z0
+	VMULPS       Z4, Z3, Z4
+	VADDPS       Z4, Z0, Z0
+	VMOVUPS      Z0, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z2, Z1, Z1
+	VMULPS       Z0, Z3, Z0
+	VADDPS       Z0, Z1, Z1
+	VMOVUPS      Z1, K1, (AX)
+	VZEROUPPER
+	RET
+
+// func sgemmNarrow1AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·sgemmNarrow1AVX512(SB), NOSPLIT, $0-72
+	MOVQ   kc+0(FP), AX
+	MOVQ   a+8(FP), CX
+	MOVQ   lda+16(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   b+24(FP), DX
+	MOVQ   ldb+32(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   cols+56(FP), SI
+	MOVL   $0x0000ffff, DI
+	BZHIL  SI, DI, SI
+	KMOVW  SI, K1
+	VXORPS Z0, Z0, Z0
+
+sgemmNarrow1AVX512_two:
+	CMPQ         AX, $0x00000002
+	JL           sgemmNarrow1AVX512_one
+	VMOVUPS.Z    (DX), K1, Z1
+	VBROADCASTSS (CX), Z2
+	VFMADD231PS  Z1, Z2, Z0
+	ADDQ         $0x00000004, CX
+	ADDQ         BX, DX
+	VMOVUPS.Z    (DX), K1, Z1
+	VBROADCASTSS (CX), Z2
+	VFMADD231PS  Z1, Z2, Z0
+	ADDQ         $0x00000004, CX
+	ADDQ         BX, DX
+	SUBQ         $0x00000002, AX
+	JMP          sgemmNarrow1AVX512_two
+
+sgemmNarrow1AVX512_one:
+	CMPQ         AX, $0x00000000
+	JE           sgemmNarrow1AVX512_epilogue
+	VMOVUPS.Z    (DX), K1, Z1
+	VBROADCASTSS (CX), Z2
+	VFMADD231PS  Z1, Z2, Z0
+	ADDQ         $0x00000004, CX
+	ADDQ         BX, DX
+
+sgemmNarrow1AVX512_epilogue:
+	MOVQ         c+40(FP), AX
+	MOVQ         ldc+48(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+64(FP), Z1
+	MOVL         beta+68(FP), CX
+	ANDL         $0x7fffffff, CX
+	JNE          sgemmNarrow1AVX512_beta
+	MOVL         alpha+64(FP), CX
+	CMPL         CX, $0x3f800000
+	JE           sgemmNarrow1AVX512_store
+	VMULPS       Z1, Z0, Z0
+
+sgemmNarrow1AVX512_store:
+	VMOVUPS Z0, K1, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrow1AVX512_beta:
+	VBROADCASTSS beta+68(FP), Z2
+	VMOVUPS.Z    (AX), K1, Z3
+	VMULPS       Z1, Z0, Z0
+	VMULPS       Z3, Z2, Z3
+	VADDPS       Z3, Z0, Z0
+	VMOVUPS      Z0, K1, (AX)
+	VZEROUPPER
+	RET
+
 // func copyRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int)
 // Requires: AVX, AVX2, SSE2
 TEXT ·copyRowsF32AVX2(SB), NOSPLIT, $0-48
@@ -17751,6 +18209,464 @@ copyRowsF32AVX2_tail:
 	JMP        copyRowsF32AVX2_row
 
 copyRowsF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func sgemmNarrow8AVX2(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
+// Requires: AVX, AVX2, FMA3, SSE2
+TEXT ·sgemmNarrow8AVX2(SB), NOSPLIT, $0-72
+	MOVQ         kc+0(FP), AX
+	MOVQ         a+8(FP), CX
+	MOVQ         lda+16(FP), DX
+	SHLQ         $0x02, DX
+	MOVQ         b+24(FP), BX
+	MOVQ         ldb+32(FP), SI
+	SHLQ         $0x02, SI
+	MOVQ         cols+56(FP), DI
+	MOVQ         DI, X0
+	VPBROADCASTD X0, Y0
+	VPCMPGTD     iota32<>+0(SB), Y0, Y0
+	LEAQ         (DX)(DX*2), DI
+	LEAQ         (CX)(DX*4), R8
+	VXORPS       Y1, Y1, Y1
+	VXORPS       Y2, Y2, Y2
+	VXORPS       Y3, Y3, Y3
+	VXORPS       Y4, Y4, Y4
+	VXORPS       Y5, Y5, Y5
+	VXORPS       Y6, Y6, Y6
+	VXORPS       Y7, Y7, Y7
+	VXORPS       Y8, Y8, Y8
+
+sgemmNarrow8AVX2_two:
+	CMPQ         AX, $0x00000002
+	JL           sgemmNarrow8AVX2_one
+	VMASKMOVPS   (BX), Y0, Y9
+	VBROADCASTSS (CX), Y10
+	VFMADD231PS  Y9, Y10, Y1
+	VBROADCASTSS (CX)(DX*1), Y10
+	VFMADD231PS  Y9, Y10, Y2
+	VBROADCASTSS (CX)(DX*2), Y10
+	VFMADD231PS  Y9, Y10, Y3
+	VBROADCASTSS (CX)(DI*1), Y10
+	VFMADD231PS  Y9, Y10, Y4
+	VBROADCASTSS (R8), Y10
+	VFMADD231PS  Y9, Y10, Y5
+	VBROADCASTSS (R8)(DX*1), Y10
+	VFMADD231PS  Y9, Y10, Y6
+	VBROADCASTSS (R8)(DX*2), Y10
+	VFMADD231PS  Y9, Y10, Y7
+	VBROADCASTSS (R8)(DI*1), Y10
+	VFMADD231PS  Y9, Y10, Y8
+	ADDQ         $0x00000004, CX
+	ADDQ         $0x00000004, R8
+	ADDQ         SI, BX
+	VMASKMOVPS   (BX), Y0, Y9
+	VBROADCASTSS (CX), Y10
+	VFMADD231PS  Y9, Y10, Y1
+	VBROADCASTSS (CX)(DX*1), Y10
+	VFMADD231PS  Y9, Y10, Y2
+	VBROADCASTSS (CX)(DX*2), Y10
+	VFMADD231PS  Y9, Y10, Y3
+	VBROADCASTSS (CX)(DI*1), Y10
+	VFMADD231PS  Y9, Y10, Y4
+	VBROADCASTSS (R8), Y10
+	VFMADD231PS  Y9, Y10, Y5
+	VBROADCASTSS (R8)(DX*1), Y10
+	VFMADD231PS  Y9, Y10, Y6
+	VBROADCASTSS (R8)(DX*2), Y10
+	VFMADD231PS  Y9, Y10, Y7
+	VBROADCASTSS (R8)(DI*1), Y10
+	VFMADD231PS  Y9, Y10, Y8
+	ADDQ         $0x00000004, CX
+	ADDQ         $0x00000004, R8
+	ADDQ         SI, BX
+	SUBQ         $0x00000002, AX
+	JMP          sgemmNarrow8AVX2_two
+
+sgemmNarrow8AVX2_one:
+	CMPQ         AX, $0x00000000
+	JE           sgemmNarrow8AVX2_epilogue
+	VMASKMOVPS   (BX), Y0, Y9
+	VBROADCASTSS (CX), Y10
+	VFMADD231PS  Y9, Y10, Y1
+	VBROADCASTSS (CX)(DX*1), Y10
+	VFMADD231PS  Y9, Y10, Y2
+	VBROADCASTSS (CX)(DX*2), Y10
+	VFMADD231PS  Y9, Y10, Y3
+	VBROADCASTSS (CX)(DI*1), Y10
+	VFMADD231PS  Y9, Y10, Y4
+	VBROADCASTSS (R8), Y10
+	VFMADD231PS  Y9, Y10, Y5
+	VBROADCASTSS (R8)(DX*1), Y10
+	VFMADD231PS  Y9, Y10, Y6
+	VBROADCASTSS (R8)(DX*2), Y10
+	VFMADD231PS  Y9, Y10, Y7
+	VBROADCASTSS (R8)(DI*1), Y10
+	VFMADD231PS  Y9, Y10, Y8
+	ADDQ         $0x00000004, CX
+	ADDQ         $0x00000004, R8
+	ADDQ         SI, BX
+
+sgemmNarrow8AVX2_epilogue:
+	MOVQ         c+40(FP), AX
+	MOVQ         ldc+48(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+64(FP), Y9
+	MOVL         beta+68(FP), DX
+	ANDL         $0x7fffffff, DX
+	JNE          sgemmNarrow8AVX2_beta
+	MOVL         alpha+64(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           sgemmNarrow8AVX2_store
+	VMULPS       Y9, Y1, Y1
+	VMULPS       Y9, Y2, Y2
+	VMULPS       Y9, Y3, Y3
+	VMULPS       Y9, Y4, Y4
+	VMULPS       Y9, Y5, Y5
+	VMULPS       Y9, Y6, Y6
+	VMULPS       Y9, Y7, Y7
+	VMULPS       Y9, Y8, Y8
+
+sgemmNarrow8AVX2_store:
+	VMASKMOVPS Y1, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y2, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y3, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y4, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y5, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y6, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y7, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y8, Y0, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrow8AVX2_beta:
+	VBROADCASTSS beta+68(FP), Y10
+	VMASKMOVPS   (AX), Y0, Y11
+	VMULPS       Y9, Y1, Y1
+	VMULPS       Y11, Y10, Y11
+	VADDPS       Y11, Y1, Y1
+	VMASKMOVPS   Y1, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y9, Y2, Y2
+	VMULPS       Y1, Y10, Y1
+	VADDPS       Y1, Y2, Y2
+	VMASKMOVPS   Y2, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y9, Y3, Y3
+	VMULPS       Y1, Y10, Y1
+	VADDPS       Y1, Y3, Y3
+	VMASKMOVPS   Y3, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y9, Y4, Y4
+	VMULPS       Y1, Y10, Y1
+	VADDPS       Y1, Y4, Y4
+	VMASKMOVPS   Y4, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y9, Y5, Y5
+	VMULPS       Y1, Y10, Y1
+	VADDPS       Y1, Y5, Y5
+	VMASKMOVPS   Y5, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y9, Y6, Y6
+	VMULPS       Y1, Y10, Y1
+	VADDPS       Y1, Y6, Y6
+	VMASKMOVPS   Y6, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y9, Y7, Y7
+	VMULPS       Y1, Y10, Y1
+	VADDPS       Y1, Y7, Y7
+	VMASKMOVPS   Y7, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y9, Y8, Y8
+	VMULPS       Y1, Y10, Y1
+	VADDPS       Y1, Y8, Y8
+	VMASKMOVPS   Y8, Y0, (AX)
+	VZEROUPPER
+	RET
+
+// func sgemmNarrow4AVX2(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
+// Requires: AVX, AVX2, FMA3, SSE2
+TEXT ·sgemmNarrow4AVX2(SB), NOSPLIT, $0-72
+	MOVQ         kc+0(FP), AX
+	MOVQ         a+8(FP), CX
+	MOVQ         lda+16(FP), DX
+	SHLQ         $0x02, DX
+	MOVQ         b+24(FP), BX
+	MOVQ         ldb+32(FP), SI
+	SHLQ         $0x02, SI
+	MOVQ         cols+56(FP), DI
+	MOVQ         DI, X0
+	VPBROADCASTD X0, Y0
+	VPCMPGTD     iota32<>+0(SB), Y0, Y0
+	LEAQ         (DX)(DX*2), DI
+	VXORPS       Y1, Y1, Y1
+	VXORPS       Y2, Y2, Y2
+	VXORPS       Y3, Y3, Y3
+	VXORPS       Y4, Y4, Y4
+
+sgemmNarrow4AVX2_two:
+	CMPQ         AX, $0x00000002
+	JL           sgemmNarrow4AVX2_one
+	VMASKMOVPS   (BX), Y0, Y5
+	VBROADCASTSS (CX), Y6
+	VFMADD231PS  Y5, Y6, Y1
+	VBROADCASTSS (CX)(DX*1), Y6
+	VFMADD231PS  Y5, Y6, Y2
+	VBROADCASTSS (CX)(DX*2), Y6
+	VFMADD231PS  Y5, Y6, Y3
+	VBROADCASTSS (CX)(DI*1), Y6
+	VFMADD231PS  Y5, Y6, Y4
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+	VMASKMOVPS   (BX), Y0, Y5
+	VBROADCASTSS (CX), Y6
+	VFMADD231PS  Y5, Y6, Y1
+	VBROADCASTSS (CX)(DX*1), Y6
+	VFMADD231PS  Y5, Y6, Y2
+	VBROADCASTSS (CX)(DX*2), Y6
+	VFMADD231PS  Y5, Y6, Y3
+	VBROADCASTSS (CX)(DI*1), Y6
+	VFMADD231PS  Y5, Y6, Y4
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+	SUBQ         $0x00000002, AX
+	JMP          sgemmNarrow4AVX2_two
+
+sgemmNarrow4AVX2_one:
+	CMPQ         AX, $0x00000000
+	JE           sgemmNarrow4AVX2_epilogue
+	VMASKMOVPS   (BX), Y0, Y5
+	VBROADCASTSS (CX), Y6
+	VFMADD231PS  Y5, Y6, Y1
+	VBROADCASTSS (CX)(DX*1), Y6
+	VFMADD231PS  Y5, Y6, Y2
+	VBROADCASTSS (CX)(DX*2), Y6
+	VFMADD231PS  Y5, Y6, Y3
+	VBROADCASTSS (CX)(DI*1), Y6
+	VFMADD231PS  Y5, Y6, Y4
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+
+sgemmNarrow4AVX2_epilogue:
+	MOVQ         c+40(FP), AX
+	MOVQ         ldc+48(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+64(FP), Y5
+	MOVL         beta+68(FP), DX
+	ANDL         $0x7fffffff, DX
+	JNE          sgemmNarrow4AVX2_beta
+	MOVL         alpha+64(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           sgemmNarrow4AVX2_store
+	VMULPS       Y5, Y1, Y1
+	VMULPS       Y5, Y2, Y2
+	VMULPS       Y5, Y3, Y3
+	VMULPS       Y5, Y4, Y4
+
+sgemmNarrow4AVX2_store:
+	VMASKMOVPS Y1, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y2, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y3, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y4, Y0, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrow4AVX2_beta:
+	VBROADCASTSS beta+68(FP), Y6
+	VMASKMOVPS   (AX), Y0, Y7
+	VMULPS       Y5, Y1, Y1
+	VMULPS       Y7, Y6, Y7
+	VADDPS       Y7, Y1, Y1
+	VMASKMOVPS   Y1, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y5, Y2, Y2
+	VMULPS       Y1, Y6, Y1
+	VADDPS       Y1, Y2, Y2
+	VMASKMOVPS   Y2, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y5, Y3, Y3
+	VMULPS       Y1, Y6, Y1
+	VADDPS       Y1, Y3, Y3
+	VMASKMOVPS   Y3, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y5, Y4, Y4
+	VMULPS       Y1, Y6, Y1
+	VADDPS       Y1, Y4, Y4
+	VMASKMOVPS   Y4, Y0, (AX)
+	VZEROUPPER
+	RET
+
+// func sgemmNarrow2AVX2(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
+// Requires: AVX, AVX2, FMA3, SSE2
+TEXT ·sgemmNarrow2AVX2(SB), NOSPLIT, $0-72
+	MOVQ         kc+0(FP), AX
+	MOVQ         a+8(FP), CX
+	MOVQ         lda+16(FP), DX
+	SHLQ         $0x02, DX
+	MOVQ         b+24(FP), BX
+	MOVQ         ldb+32(FP), SI
+	SHLQ         $0x02, SI
+	MOVQ         cols+56(FP), DI
+	MOVQ         DI, X0
+	VPBROADCASTD X0, Y0
+	VPCMPGTD     iota32<>+0(SB), Y0, Y0
+	VXORPS       Y1, Y1, Y1
+	VXORPS       Y2, Y2, Y2
+
+sgemmNarrow2AVX2_two:
+	CMPQ         AX, $0x00000002
+	JL           sgemmNarrow2AVX2_one
+	VMASKMOVPS   (BX), Y0, Y3
+	VBROADCASTSS (CX), Y4
+	VFMADD231PS  Y3, Y4, Y1
+	VBROADCASTSS (CX)(DX*1), Y4
+	VFMADD231PS  Y3, Y4, Y2
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+	VMASKMOVPS   (BX), Y0, Y3
+	VBROADCASTSS (CX), Y4
+	VFMADD231PS  Y3, Y4, Y1
+	VBROADCASTSS (CX)(DX*1), Y4
+	VFMADD231PS  Y3, Y4, Y2
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+	SUBQ         $0x00000002, AX
+	JMP          sgemmNarrow2AVX2_two
+
+sgemmNarrow2AVX2_one:
+	CMPQ         AX, $0x00000000
+	JE           sgemmNarrow2AVX2_epilogue
+	VMASKMOVPS   (BX), Y0, Y3
+	VBROADCASTSS (CX), Y4
+	VFMADD231PS  Y3, Y4, Y1
+	VBROADCASTSS (CX)(DX*1), Y4
+	VFMADD231PS  Y3, Y4, Y2
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+
+sgemmNarrow2AVX2_epilogue:
+	MOVQ         c+40(FP), AX
+	MOVQ         ldc+48(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+64(FP), Y3
+	MOVL         beta+68(FP), DX
+	ANDL         $0x7fffffff, DX
+	JNE          sgemmNarrow2AVX2_beta
+	MOVL         alpha+64(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           sgemmNarrow2AVX2_store
+	VMULPS       Y3, Y1, Y1
+	VMULPS       Y3, Y2, Y2
+
+sgemmNarrow2AVX2_store:
+	VMASKMOVPS Y1, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y2, Y0, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrow2AVX2_beta:
+	VBROADCASTSS beta+68(FP), Y4
+	VMASKMOVPS   (AX), Y0, Y5
+	VMULPS       Y3, Y1, Y1
+	VMULPS       Y5, Y4, Y5
+	VADDPS       Y5, Y1, Y1
+	VMASKMOVPS   Y1, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y3, Y2, Y2
+	VMULPS       Y1, Y4, Y1
+	VADDPS       Y1, Y2, Y2
+	VMASKMOVPS   Y2, Y0, (AX)
+	VZEROUPPER
+	RET
+
+// func sgemmNarrow1AVX2(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
+// Requires: AVX, AVX2, FMA3, SSE2
+TEXT ·sgemmNarrow1AVX2(SB), NOSPLIT, $0-72
+	MOVQ         kc+0(FP), AX
+	MOVQ         a+8(FP), CX
+	MOVQ         lda+16(FP), DX
+	SHLQ         $0x02, DX
+	MOVQ         b+24(FP), DX
+	MOVQ         ldb+32(FP), BX
+	SHLQ         $0x02, BX
+	MOVQ         cols+56(FP), SI
+	MOVQ         SI, X0
+	VPBROADCASTD X0, Y0
+	VPCMPGTD     iota32<>+0(SB), Y0, Y0
+	VXORPS       Y1, Y1, Y1
+
+sgemmNarrow1AVX2_two:
+	CMPQ         AX, $0x00000002
+	JL           sgemmNarrow1AVX2_one
+	VMASKMOVPS   (DX), Y0, Y2
+	VBROADCASTSS (CX), Y3
+	VFMADD231PS  Y2, Y3, Y1
+	ADDQ         $0x00000004, CX
+	ADDQ         BX, DX
+	VMASKMOVPS   (DX), Y0, Y2
+	VBROADCASTSS (CX), Y3
+	VFMADD231PS  Y2, Y3, Y1
+	ADDQ         $0x00000004, CX
+	ADDQ         BX, DX
+	SUBQ         $0x00000002, AX
+	JMP          sgemmNarrow1AVX2_two
+
+sgemmNarrow1AVX2_one:
+	CMPQ         AX, $0x00000000
+	JE           sgemmNarrow1AVX2_epilogue
+	VMASKMOVPS   (DX), Y0, Y2
+	VBROADCASTSS (CX), Y3
+	VFMADD231PS  Y2, Y3, Y1
+	ADDQ         $0x00000004, CX
+	ADDQ         BX, DX
+
+sgemmNarrow1AVX2_epilogue:
+	MOVQ         c+40(FP), AX
+	MOVQ         ldc+48(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+64(FP), Y2
+	MOVL         beta+68(FP), CX
+	ANDL         $0x7fffffff, CX
+	JNE          sgemmNarrow1AVX2_beta
+	MOVL         alpha+64(FP), CX
+	CMPL         CX, $0x3f800000
+	JE           sgemmNarrow1AVX2_store
+	VMULPS       Y2, Y1, Y1
+
+sgemmNarrow1AVX2_store:
+	VMASKMOVPS Y1, Y0, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrow1AVX2_beta:
+	VBROADCASTSS beta+68(FP), Y3
+	VMASKMOVPS   (AX), Y0, Y4
+	VMULPS       Y2, Y1, Y1
+	VMULPS       Y4, Y3, Y4
+	VADDPS       Y4, Y1, Y1
+	VMASKMOVPS   Y1, Y0, (AX)
 	VZEROUPPER
 	RET
 

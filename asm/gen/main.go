@@ -152,6 +152,7 @@ func main() {
 	}
 	for _, s := range []isa{avx512, avx2} {
 		copyRowsKernels(s)
+		sgemmNarrowKernels(s)
 	}
 	interleave2AVX2()
 	dot8AVX2()
@@ -2488,6 +2489,160 @@ func sgemmDirectAVX2(r, v int) {
 			VADDPS(tmp, x, x)
 			VMOVUPS(x, Mem{Base: c, Disp: u * 32})
 		}
+		if i < r-1 {
+			ADDQ(ldc, c)
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// narrowRows are the row counts of the narrow SGEMM kernels.
+var narrowRows = []int{8, 4, 2, 1}
+
+// sgemmNarrowKernels emits sgemmNarrow{r}{suffix}: r rows of C, at most one
+// vector of columns (cols <= lanes), with A and B both read in place
+// (A[i][p] = a[i*lda+p], B[p][j] = b[p*ldb+j]): no packing at all, for
+// products too small to repay it (attention heads, small linear layers).
+// Columns past cols are neither read nor written (masked). Per element the
+// arithmetic is the packed kernels' (FMA accumulation from zero in p order,
+// the same operand order; then alpha and beta as scaleTile), so the bits are
+// theirs.
+func sgemmNarrowKernels(s isa) {
+	for _, r := range narrowRows {
+		sgemmNarrow(s, r)
+	}
+}
+
+func sgemmNarrow(s isa, r int) {
+	name := fmt.Sprintf("sgemmNarrow%d%s", r, s.suffix)
+	text(name, "func(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha, beta float32)")
+	Doc(fmt.Sprintf("%s computes %d rows of at most %d columns of C = alpha*A*B + beta*C with A and B in place (see asm.SgemmNarrow).", name, r, s.lanes))
+	kc := Load(Param("kc"), GP64())
+	a := Load(Param("a"), GP64()).(reg.GPVirtual)
+	l := Load(Param("lda"), GP64())
+	SHLQ(U8(2), l)
+	b := Load(Param("b"), GP64())
+	ldb := Load(Param("ldb"), GP64())
+	SHLQ(U8(2), ldb)
+	cols := Load(Param("cols"), GP64())
+	var k reg.OpmaskVirtual
+	var lanes reg.VecVirtual
+	if s.avx512 {
+		k = opmaskBelow(cols.(reg.GPVirtual).As32())
+	} else {
+		x := XMM()
+		lanes = YMM()
+		MOVQ(cols, x)
+		VPBROADCASTD(x, lanes)
+		VPCMPGTD(iota32(), lanes, lanes) // lane i: cols > i
+	}
+	// Row i's A element: rows 0-3 from a, rows 4-7 from a4 = a + 4*lda,
+	// indexed by lda, 2*lda or 3*lda (l3).
+	var a4, l3 reg.GPVirtual
+	if r > 2 {
+		l3 = GP64()
+		LEAQ(Mem{Base: l, Index: l, Scale: 2}, l3)
+	}
+	if r > 4 {
+		a4 = GP64()
+		LEAQ(Mem{Base: a, Index: l, Scale: 4}, a4)
+	}
+	rowA := func(i int) Mem {
+		base := a
+		if i >= 4 {
+			base, i = a4, i-4
+		}
+		switch i {
+		case 0:
+			return Mem{Base: base}
+		case 1:
+			return Mem{Base: base, Index: l, Scale: 1}
+		case 2:
+			return Mem{Base: base, Index: l, Scale: 2}
+		}
+		return Mem{Base: base, Index: l3, Scale: 1}
+	}
+	acc := make([]reg.VecVirtual, r)
+	for i := range acc {
+		acc[i] = s.vec()
+		VXORPS(acc[i], acc[i], acc[i])
+	}
+	bv := s.vec()
+	step := func() {
+		if s.avx512 {
+			VMOVUPS_Z(Mem{Base: b}, k, bv)
+		} else {
+			VMASKMOVPS(Mem{Base: b}, lanes, bv)
+		}
+		for i := 0; i < r; i++ {
+			t := s.vec()
+			VBROADCASTSS(rowA(i), t)
+			VFMADD231PS(bv, t, acc[i])
+		}
+		ADDQ(U32(4), a)
+		if r > 4 {
+			ADDQ(U32(4), a4)
+		}
+		ADDQ(ldb, b)
+	}
+	Label(name + "_two")
+	CMPQ(kc, U32(2))
+	JL(LabelRef(name + "_one"))
+	step()
+	step()
+	SUBQ(U32(2), kc)
+	JMP(LabelRef(name + "_two"))
+	Label(name + "_one")
+	CMPQ(kc, U32(0))
+	JE(LabelRef(name + "_epilogue"))
+	step()
+	Label(name + "_epilogue")
+	c := Load(Param("c"), GP64())
+	ldc := Load(Param("ldc"), GP64())
+	SHLQ(U8(2), ldc)
+	store := func(x reg.VecVirtual) {
+		if s.avx512 {
+			VMOVUPS(x, k, Mem{Base: c})
+		} else {
+			VMASKMOVPS(x, lanes, Mem{Base: c})
+		}
+	}
+	alpha, beta := s.vec(), s.vec()
+	VBROADCASTSS(NewParamAddr("alpha", 64), alpha)
+	bb := GP32()
+	MOVL(NewParamAddr("beta", 68), bb)
+	ANDL(U32(0x7fffffff), bb)
+	JNE(LabelRef(name + "_beta"))
+	ab := GP32()
+	MOVL(NewParamAddr("alpha", 64), ab)
+	CMPL(ab, U32(math.Float32bits(1)))
+	JE(LabelRef(name + "_store"))
+	for i := 0; i < r; i++ {
+		VMULPS(alpha, acc[i], acc[i])
+	}
+	Label(name + "_store")
+	for i := 0; i < r; i++ {
+		store(acc[i])
+		if i < r-1 {
+			ADDQ(ldc, c)
+		}
+	}
+	VZEROUPPER()
+	RET()
+	Label(name + "_beta")
+	VBROADCASTSS(NewParamAddr("beta", 68), beta)
+	for i := 0; i < r; i++ {
+		t := s.vec()
+		if s.avx512 {
+			VMOVUPS_Z(Mem{Base: c}, k, t)
+		} else {
+			VMASKMOVPS(Mem{Base: c}, lanes, t)
+		}
+		VMULPS(alpha, acc[i], acc[i])
+		VMULPS(t, beta, t)
+		VADDPS(t, acc[i], acc[i])
+		store(acc[i])
 		if i < r-1 {
 			ADDQ(ldc, c)
 		}
