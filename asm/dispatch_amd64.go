@@ -500,3 +500,7 @@ func asmSgemmNarrow(r, kc int, a *float32, lda int, b *float32, ldb int, c *floa
 		sgemmNarrow1AVX2(kc, a, lda, b, ldb, c, ldc, cols, alpha, beta)
 	}
 }
+
+func asmLayerNormShort(o, x, g, b *float32, rows, n int, eps float64) {
+	layerNormShortF32AVX2(o, x, g, b, rows, n, eps)
+}

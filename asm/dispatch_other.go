@@ -116,3 +116,6 @@ func asmCopyRows(dst *float32, dstStride int, src *float32, srcStride, rows, n i
 func asmSgemmIndirectChain(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
 	panic("asm: no assembly in this build")
 }
+func asmLayerNormShort(o, x, g, b *float32, rows, n int, eps float64) {
+	panic("asm: no assembly in this build")
+}

@@ -18862,6 +18862,134 @@ deinterleave2RowsAVX512_done:
 	VZEROUPPER
 	RET
 
+// func layerNormShortF32AVX2(o *float32, x *float32, gain *float32, bias *float32, rows int, n int, eps float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·layerNormShortF32AVX2(SB), NOSPLIT, $0-56
+	MOVQ         o+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         gain+16(FP), DX
+	MOVQ         bias+24(FP), BX
+	MOVQ         rows+32(FP), SI
+	MOVQ         n+40(FP), DI
+	MOVQ         DI, R8
+	SHRQ         $0x03, R8
+	MOVQ         DI, R9
+	ANDQ         $0x00000007, R9
+	MOVQ         R9, X0
+	VPBROADCASTD X0, Y0
+	VPCMPGTD     iota32<>+0(SB), Y0, Y0
+	VCVTSI2SSQ   DI, X1, X1
+	MOVQ         $0x3ff0000000000000, R10
+	VMOVQ        R10, X2
+
+layerNormShortF32AVX2_row:
+	TESTQ  SI, SI
+	JZ     layerNormShortF32AVX2_done
+	VXORPS Y3, Y3, Y3
+	XORQ   R10, R10
+	MOVQ   R8, R11
+
+layerNormShortF32AVX2_sum:
+	TESTQ  R11, R11
+	JZ     layerNormShortF32AVX2_sum_tail
+	VADDPS (CX)(R10*1), Y3, Y3
+	ADDQ   $0x00000020, R10
+	DECQ   R11
+	JMP    layerNormShortF32AVX2_sum
+
+layerNormShortF32AVX2_sum_tail:
+	TESTQ      R9, R9
+	JZ         layerNormShortF32AVX2_sum_done
+	VMASKMOVPS (CX)(R10*1), Y0, Y4
+	VADDPS     Y4, Y3, Y3
+
+layerNormShortF32AVX2_sum_done:
+	VPERMILPS    $0xb1, Y3, Y4
+	VADDPS       Y4, Y3, Y3
+	VPERMILPS    $0x4e, Y3, Y4
+	VADDPS       Y4, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X4
+	VADDSS       X4, X3, X4
+	VDIVSS       X1, X4, X4
+	VBROADCASTSS X4, Y3
+	VXORPS       Y4, Y4, Y4
+	XORQ         R10, R10
+	MOVQ         R8, R11
+
+layerNormShortF32AVX2_var:
+	TESTQ   R11, R11
+	JZ      layerNormShortF32AVX2_var_tail
+	VMOVUPS (CX)(R10*1), Y7
+	VSUBPS  Y3, Y7, Y7
+	VMULPS  Y7, Y7, Y7
+	VADDPS  Y7, Y4, Y4
+	ADDQ    $0x00000020, R10
+	DECQ    R11
+	JMP     layerNormShortF32AVX2_var
+
+layerNormShortF32AVX2_var_tail:
+	TESTQ      R9, R9
+	JZ         layerNormShortF32AVX2_var_done
+	VMASKMOVPS (CX)(R10*1), Y0, Y7
+	VSUBPS     Y3, Y7, Y7
+	VANDPS     Y0, Y7, Y7
+	VMULPS     Y7, Y7, Y7
+	VADDPS     Y7, Y4, Y4
+
+layerNormShortF32AVX2_var_done:
+	VPERMILPS    $0xb1, Y4, Y7
+	VADDPS       Y7, Y4, Y4
+	VPERMILPS    $0x4e, Y4, Y7
+	VADDPS       Y7, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X7
+	VADDSS       X7, X4, X7
+	VDIVSS       X1, X7, X7
+	VCVTSS2SD    X7, X5, X5
+	VADDSD       eps+48(FP), X5, X5
+	VSQRTSD      X5, X5, X5
+	VDIVSD       X5, X2, X4
+	VCVTSD2SS    X4, X6, X6
+	VBROADCASTSS X6, Y4
+	XORQ         R10, R10
+	MOVQ         R8, R11
+
+layerNormShortF32AVX2_out:
+	TESTQ   R11, R11
+	JZ      layerNormShortF32AVX2_out_tail
+	VMOVUPS (CX)(R10*1), Y7
+	VSUBPS  Y3, Y7, Y7
+	VMULPS  Y4, Y7, Y7
+	VMULPS  (DX)(R10*1), Y7, Y7
+	VADDPS  (BX)(R10*1), Y7, Y7
+	VMOVUPS Y7, (AX)(R10*1)
+	ADDQ    $0x00000020, R10
+	DECQ    R11
+	JMP     layerNormShortF32AVX2_out
+
+layerNormShortF32AVX2_out_tail:
+	TESTQ      R9, R9
+	JZ         layerNormShortF32AVX2_out_done
+	VMASKMOVPS (CX)(R10*1), Y0, Y7
+	VSUBPS     Y3, Y7, Y7
+	VMULPS     Y4, Y7, Y7
+	VMASKMOVPS (DX)(R10*1), Y0, Y3
+	VMULPS     Y3, Y7, Y7
+	VMASKMOVPS (BX)(R10*1), Y0, Y3
+	VADDPS     Y3, Y7, Y7
+	VMASKMOVPS Y7, Y0, (AX)(R10*1)
+
+layerNormShortF32AVX2_out_done:
+	MOVQ DI, R10
+	SHLQ $0x02, R10
+	ADDQ R10, CX
+	ADDQ R10, AX
+	DECQ SI
+	JMP  layerNormShortF32AVX2_row
+
+layerNormShortF32AVX2_done:
+	VZEROUPPER
+	RET
+
 // func packA8AVX2(dst *float32, src *float32, mr int, lda int, kc int)
 // Requires: AVX
 TEXT ·packA8AVX2(SB), NOSPLIT, $0-40

@@ -97,3 +97,66 @@ func TestSgemmNarrowTwinIsPacked(t *testing.T) {
 		checkTile(t, fmt.Sprintf("beta=%v", beta), c, want, rows, cols, cols)
 	}
 }
+
+// TestLayerNormShort runs the short-row layer norm at every level against
+// its twin on every row length below LayerNormShortMax (whole vectors, a
+// tail, both), inputs with NaNs, infinities and signed zeros among them, and
+// checks the guard bands (TestLayerNormShortTwin checks the twin itself).
+func TestLayerNormShort(t *testing.T) {
+	r := rand.New(rand.NewSource(23))
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			for n := 1; n < LayerNormShortMax; n++ {
+				for _, rows := range []int{1, 3} {
+					x := randInput(r, rows*n, 4)
+					if n%5 == 0 {
+						for i := range x {
+							x[i] = r.Float32()*2 - 1 // no specials: a finite result to compare
+						}
+					}
+					g, b := randInput(r, n, 2), randInput(r, n, 2)
+					buf, dst := guarded(rows*n, n%3)
+					want := make([]float32, rows*n)
+					LayerNormShortF32(dst, x, g, b, rows, n, 1e-5)
+					for i := 0; i < rows; i++ {
+						layerNormRowGo(want[i*n:(i+1)*n], x[i*n:(i+1)*n], g, b, 1e-5)
+					}
+					what := fmt.Sprintf("LayerNormShort %s rows=%d n=%d", l, rows, n)
+					checkTile(t, what, dst, want, rows, n, n)
+					checkGuards(t, what, buf, rows*n, n%3)
+				}
+			}
+		})
+	}
+	for _, f := range []func(){
+		func() { LayerNormShortF32(make([]float32, 64), make([]float32, 64), make([]float32, 64), make([]float32, 64), 1, 64, 0) },
+		func() { LayerNormShortF32(make([]float32, 8), make([]float32, 7), make([]float32, 8), make([]float32, 8), 1, 8, 0) },
+		func() { LayerNormShortF32(make([]float32, 8), make([]float32, 8), make([]float32, 7), make([]float32, 8), 1, 8, 0) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("LayerNormShortF32 accepted a bad call")
+				}
+			}()
+			f()
+		}()
+	}
+}
+
+// TestLayerNormShortTwin checks the twin's arithmetic on a row worked out
+// by hand: x = 1..10 (mean 5.5, variance 8.25), gain 2, bias 1.
+func TestLayerNormShortTwin(t *testing.T) {
+	x, g, b := make([]float32, 10), make([]float32, 10), make([]float32, 10)
+	for i := range x {
+		x[i], g[i], b[i] = float32(i+1), 2, 1
+	}
+	o := make([]float32, 10)
+	layerNormRowGo(o, x, g, b, 0)
+	for i, v := range o {
+		want := (float64(i+1)-5.5)/math.Sqrt(8.25)*2 + 1
+		if math.Abs(float64(v)-want) > 1e-6 {
+			t.Errorf("o[%d] = %v, want %v", i, v, want)
+		}
+	}
+}

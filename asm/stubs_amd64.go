@@ -481,6 +481,11 @@ func deinterleave2RowsAVX2(even *float32, odd *float32, src *float32, n int, row
 //go:noescape
 func deinterleave2RowsAVX512(even *float32, odd *float32, src *float32, n int, rows int, dstStride int, srcStride int)
 
+// layerNormShortF32AVX2 sets rows rows of n (n < 64) floats at o to the layer norm of those at x with the n-float gain and bias, as kernels.normRowF32 computes each row.
+//
+//go:noescape
+func layerNormShortF32AVX2(o *float32, x *float32, gain *float32, bias *float32, rows int, n int, eps float64)
+
 // packA8AVX2 sets dst[p*mr+i] = src[i*lda+p] for i < 8, p < kc; kc is a multiple of 8.
 //
 //go:noescape

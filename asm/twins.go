@@ -568,6 +568,31 @@ func sgemmNarrowGo(rows, cols, kc int, a []float32, lda int, b []float32, ldb in
 	}
 }
 
+// layerNormRowGo is the twin of the short-row layer norm kernel on one row
+// (see LayerNormShortF32).
+func layerNormRowGo(o, x, g, b []float32, eps float64) {
+	n := len(x)
+	var acc [8]float32
+	for i, v := range x {
+		acc[i%8] += v
+	}
+	mean := fold8(&acc) / float32(n)
+	acc = [8]float32{}
+	for i, v := range x {
+		d := v - mean
+		acc[i%8] += d * d
+	}
+	inv := float32(1 / math.Sqrt(float64(fold8(&acc)/float32(n))+eps))
+	for i, v := range x {
+		o[i] = ((v-mean)*inv)*g[i] + b[i]
+	}
+}
+
+// fold8 adds eight partial sums as ((a0+a1)+(a2+a3))+((a4+a5)+(a6+a7)).
+func fold8(a *[8]float32) float32 {
+	return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]))
+}
+
 // FMA32 returns a*b + c computed exactly and rounded once to float32, as
 // the FMA instruction (VFMADD231PS) does, on any platform: the product of
 // two float32 values is exact in float64, and the float64 sum rounds to the

@@ -158,6 +158,7 @@ func main() {
 	dot8AVX2()
 	deinterleave2RowsAVX2()
 	deinterleave2RowsAVX512()
+	layerNormShortAVX2()
 	packAAVX2(8)
 	packAAVX2(4)
 	transposeAVX2()
@@ -2651,6 +2652,149 @@ func sgemmNarrow(s isa, r int) {
 	RET()
 }
 
+// sum8 folds the eight lanes a_i of y (clobbered) as sum32 (kernels) adds
+// its eight partial sums, ((a0+a1)+(a2+a3))+((a4+a5)+(a6+a7)), each add
+// with the left operand first (Go's order, which picks a NaN's payload), and
+// returns the sum in lane 0 of an XMM register.
+func sum8(y reg.VecVirtual) reg.VecVirtual {
+	q := YMM()
+	VPERMILPS(U8(0xB1), y, q)
+	VADDPS(q, y, y) // lane 2i: a_2i + a_2i+1
+	VPERMILPS(U8(0x4E), y, q)
+	VADDPS(q, y, y) // lanes 0, 4: the sums of four
+	sx := XMM()
+	VEXTRACTF128(U8(1), y, sx)
+	VADDSS(sx, y.AsX(), sx) // (a0+a1)+(a2+a3) + (a4+a5)+(a6+a7)
+	return sx
+}
+
+// layerNormShortAVX2 emits layerNormShortF32AVX2: the layer norm of rows of
+// n < 64 floats (the AVX-512 level uses it too), one call for all rows
+// instead of four row kernels a row. Each step is kernels.normRowF32's with
+// sum32's and dot32's short-row order: the sum in eight lane accumulators
+// (the last n%8 elements into lanes 0..n%8-1) folded by sum8, mean = sum/n;
+// then d = x-mean, the same accumulation of d*d (product rounded, then
+// added), var = that/n; inv = float32(1/sqrt(float64(var)+eps)) in float64;
+// out = ((d*inv)*g)+b, each operation rounded as there.
+func layerNormShortAVX2() {
+	name := "layerNormShortF32AVX2"
+	text(name, "func(o, x, gain, bias *float32, rows, n int, eps float64)")
+	Doc(name + " sets rows rows of n (n < 64) floats at o to the layer norm of those at x with the n-float gain and bias, as kernels.normRowF32 computes each row.")
+	p := loadParams("o", "x", "gain", "bias", "rows", "n") // (g names a register)
+	o, x, g, b, rows, n := p[0], p[1], p[2], p[3], p[4], p[5]
+	full, tail, lanes := GP64(), GP64(), YMM()
+	MOVQ(n, full)
+	SHRQ(U8(3), full)
+	MOVQ(n, tail)
+	ANDQ(U32(7), tail)
+	xt := XMM()
+	MOVQ(tail, xt)
+	VPBROADCASTD(xt, lanes)
+	VPCMPGTD(iota32(), lanes, lanes) // lane i: n%8 > i
+	nf := XMM()
+	VCVTSI2SSQ(n, nf, nf) // float32(n), exact
+	one := XMM()
+	c1 := GP64()
+	MOVQ(U64(math.Float64bits(1)), c1)
+	VMOVQ(c1, one)
+	// pass runs body over the row's whole vectors (byte offset in off),
+	// then tailBody once for its last n%8 elements if any.
+	pass := func(label string, body func(off reg.GPVirtual), tailBody func(off reg.GPVirtual)) {
+		off, i := GP64(), GP64()
+		XORQ(off, off)
+		MOVQ(full, i)
+		Label(name + "_" + label)
+		TESTQ(i, i)
+		JZ(LabelRef(name + "_" + label + "_tail"))
+		body(off)
+		ADDQ(U32(32), off)
+		DECQ(i)
+		JMP(LabelRef(name + "_" + label))
+		Label(name + "_" + label + "_tail")
+		TESTQ(tail, tail)
+		JZ(LabelRef(name + "_" + label + "_done"))
+		tailBody(off)
+		Label(name + "_" + label + "_done")
+	}
+	at := func(base, off reg.GPVirtual) Mem { return Mem{Base: base, Index: off, Scale: 1} }
+	Label(name + "_row")
+	TESTQ(rows, rows)
+	JZ(LabelRef(name + "_done"))
+	// The sum and the mean.
+	acc := YMM()
+	VXORPS(acc, acc, acc)
+	pass("sum", func(off reg.GPVirtual) {
+		VADDPS(at(x, off), acc, acc)
+	}, func(off reg.GPVirtual) {
+		t := YMM()
+		VMASKMOVPS(at(x, off), lanes, t) // lanes past n: +0, which leaves a sum (never -0) as it is
+		VADDPS(t, acc, acc)
+	})
+	mean := sum8(acc)
+	VDIVSS(nf, mean, mean)
+	mv := YMM()
+	VBROADCASTSS(mean, mv)
+	// The variance and 1/sqrt(var+eps).
+	acc2 := YMM()
+	VXORPS(acc2, acc2, acc2)
+	pass("var", func(off reg.GPVirtual) {
+		d := YMM()
+		VMOVUPS(at(x, off), d)
+		VSUBPS(mv, d, d)
+		VMULPS(d, d, d)
+		VADDPS(d, acc2, acc2)
+	}, func(off reg.GPVirtual) {
+		d := YMM()
+		VMASKMOVPS(at(x, off), lanes, d)
+		VSUBPS(mv, d, d)
+		VANDPS(lanes, d, d) // lanes past n: +0
+		VMULPS(d, d, d)
+		VADDPS(d, acc2, acc2)
+	})
+	v := sum8(acc2)
+	VDIVSS(nf, v, v)
+	vd := XMM()
+	VCVTSS2SD(v, vd, vd)
+	VADDSD(NewParamAddr("eps", 48), vd, vd)
+	VSQRTSD(vd, vd, vd)
+	r := XMM()
+	VDIVSD(vd, one, r) // 1/sqrt
+	inv := XMM()
+	VCVTSD2SS(r, inv, inv)
+	iv := YMM()
+	VBROADCASTSS(inv, iv)
+	// out = ((x-mean)*inv)*g + b.
+	pass("out", func(off reg.GPVirtual) {
+		d := YMM()
+		VMOVUPS(at(x, off), d)
+		VSUBPS(mv, d, d)
+		VMULPS(iv, d, d)
+		VMULPS(at(g, off), d, d)
+		VADDPS(at(b, off), d, d)
+		VMOVUPS(d, at(o, off))
+	}, func(off reg.GPVirtual) {
+		d, t := YMM(), YMM()
+		VMASKMOVPS(at(x, off), lanes, d)
+		VSUBPS(mv, d, d)
+		VMULPS(iv, d, d)
+		VMASKMOVPS(at(g, off), lanes, t)
+		VMULPS(t, d, d)
+		VMASKMOVPS(at(b, off), lanes, t)
+		VADDPS(t, d, d)
+		VMASKMOVPS(d, lanes, at(o, off))
+	})
+	step := GP64()
+	MOVQ(n, step)
+	SHLQ(U8(2), step)
+	ADDQ(step, x)
+	ADDQ(step, o)
+	DECQ(rows)
+	JMP(LabelRef(name + "_row"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
 // softmaxSmallKernels emits softmaxSmallF32: softmax over rows of n <= lanes
 // elements, one row a vector, four rows at a time (two at AVX2, for want of
 // registers) so that their dependency chains overlap. Each step is
@@ -2744,14 +2888,7 @@ func softmaxSmallKernels(s isa) {
 				VMOVAPS(ey, t)
 				ey = t
 			}
-			q := YMM()
-			VPERMILPS(U8(0xB1), ey, q)
-			VADDPS(q, ey, ey) // lane 2i: a_2i + a_2i+1
-			VPERMILPS(U8(0x4E), ey, q)
-			VADDPS(q, ey, ey) // lanes 0, 4: the sums of four
-			sx := XMM()
-			VEXTRACTF128(U8(1), ey, sx)
-			VADDSS(sx, ey.AsX(), sx) // (a0+a1)+(a2+a3) + (a4+a5)+(a6+a7)
+			sx := sum8(ey)
 			inv := XMM()
 			VMOVSS(c4(math.Float32bits(1)), inv)
 			VDIVSS(sx, inv, inv)
