@@ -129,9 +129,15 @@ func TestLayerNormShort(t *testing.T) {
 		})
 	}
 	for _, f := range []func(){
-		func() { LayerNormShortF32(make([]float32, 64), make([]float32, 64), make([]float32, 64), make([]float32, 64), 1, 64, 0) },
-		func() { LayerNormShortF32(make([]float32, 8), make([]float32, 7), make([]float32, 8), make([]float32, 8), 1, 8, 0) },
-		func() { LayerNormShortF32(make([]float32, 8), make([]float32, 8), make([]float32, 7), make([]float32, 8), 1, 8, 0) },
+		func() {
+			LayerNormShortF32(make([]float32, 64), make([]float32, 64), make([]float32, 64), make([]float32, 64), 1, 64, 0)
+		},
+		func() {
+			LayerNormShortF32(make([]float32, 8), make([]float32, 7), make([]float32, 8), make([]float32, 8), 1, 8, 0)
+		},
+		func() {
+			LayerNormShortF32(make([]float32, 8), make([]float32, 8), make([]float32, 7), make([]float32, 8), 1, 8, 0)
+		},
 	} {
 		func() {
 			defer func() {
