@@ -657,14 +657,18 @@ func SgemmNarrowUnchecked(rows, cols, kc int, a unsafe.Pointer, lda int, b unsaf
 			unsafe.Slice((*float32)(b), max(0, (kc-1)*ldb+cols)), ldb, unsafe.Slice((*float32)(c), (rows-1)*ldc+cols), ldc, alpha, beta)
 		return
 	}
-	for rows > 0 {
+	for {
 		r := 8
 		for r > rows {
 			r /= 2
 		}
 		asmSgemmNarrow(r, kc, (*float32)(a), lda, (*float32)(b), ldb, (*float32)(c), ldc, cols, alpha, beta)
+		if rows -= r; rows == 0 {
+			return
+		}
+		// (Advanced only while rows remain: a pointer past the end is
+		// invalid to the race detector's pointer checks.)
 		a = unsafe.Add(a, r*lda*4)
 		c = unsafe.Add(c, r*ldc*4)
-		rows -= r
 	}
 }

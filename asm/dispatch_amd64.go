@@ -477,28 +477,10 @@ func asmSgemmDirect(r, kc int, a, b *float32, ldb int, c *float32, ldc int, alph
 
 func asmSgemmNarrow(r, kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc, cols int, alpha, beta float32) {
 	if level == LevelAVX512 {
-		switch r {
-		case 8:
-			sgemmNarrow8AVX512(kc, a, lda, b, ldb, c, ldc, cols, alpha, beta)
-		case 4:
-			sgemmNarrow4AVX512(kc, a, lda, b, ldb, c, ldc, cols, alpha, beta)
-		case 2:
-			sgemmNarrow2AVX512(kc, a, lda, b, ldb, c, ldc, cols, alpha, beta)
-		default:
-			sgemmNarrow1AVX512(kc, a, lda, b, ldb, c, ldc, cols, alpha, beta)
-		}
+		sgemmNarrowAVX512(r, kc, a, lda, b, ldb, c, ldc, cols, alpha, beta)
 		return
 	}
-	switch r {
-	case 8:
-		sgemmNarrow8AVX2(kc, a, lda, b, ldb, c, ldc, cols, alpha, beta)
-	case 4:
-		sgemmNarrow4AVX2(kc, a, lda, b, ldb, c, ldc, cols, alpha, beta)
-	case 2:
-		sgemmNarrow2AVX2(kc, a, lda, b, ldb, c, ldc, cols, alpha, beta)
-	default:
-		sgemmNarrow1AVX2(kc, a, lda, b, ldb, c, ldc, cols, alpha, beta)
-	}
+	sgemmNarrowAVX2(r, kc, a, lda, b, ldb, c, ldc, cols, alpha, beta)
 }
 
 func asmLayerNormShort(o, x, g, b *float32, rows, n int, eps float64) {

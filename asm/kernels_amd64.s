@@ -17709,17 +17709,27 @@ copyRowsF32AVX512_done:
 	VZEROUPPER
 	RET
 
-// func sgemmNarrow8AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
+// func sgemmNarrowAVX512(r int, kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
 // Requires: AVX, AVX512DQ, AVX512F, BMI2
-TEXT ·sgemmNarrow8AVX512(SB), NOSPLIT, $0-72
-	MOVQ   kc+0(FP), AX
-	MOVQ   a+8(FP), CX
-	MOVQ   lda+16(FP), DX
+TEXT ·sgemmNarrowAVX512(SB), NOSPLIT, $0-80
+	MOVQ r+0(FP), AX
+	CMPQ AX, $0x00000008
+	JE   sgemmNarrowAVX512_r8
+	CMPQ AX, $0x00000004
+	JE   sgemmNarrowAVX512_r4
+	CMPQ AX, $0x00000002
+	JE   sgemmNarrowAVX512_r2
+	JMP  sgemmNarrowAVX512_r1
+
+sgemmNarrowAVX512_r8:
+	MOVQ   kc+8(FP), AX
+	MOVQ   a+16(FP), CX
+	MOVQ   lda+24(FP), DX
 	SHLQ   $0x02, DX
-	MOVQ   b+24(FP), BX
-	MOVQ   ldb+32(FP), SI
+	MOVQ   b+32(FP), BX
+	MOVQ   ldb+40(FP), SI
 	SHLQ   $0x02, SI
-	MOVQ   cols+56(FP), DI
+	MOVQ   cols+64(FP), DI
 	MOVL   $0x0000ffff, R8
 	BZHIL  DI, R8, DI
 	KMOVW  DI, K1
@@ -17734,9 +17744,9 @@ TEXT ·sgemmNarrow8AVX512(SB), NOSPLIT, $0-72
 	VXORPS Z6, Z6, Z6
 	VXORPS Z7, Z7, Z7
 
-sgemmNarrow8AVX512_two:
+sgemmNarrowAVX512_r8_two:
 	CMPQ         AX, $0x00000002
-	JL           sgemmNarrow8AVX512_one
+	JL           sgemmNarrowAVX512_r8_one
 	VMOVUPS.Z    (BX), K1, Z8
 	VBROADCASTSS (CX), Z9
 	VFMADD231PS  Z8, Z9, Z0
@@ -17778,11 +17788,11 @@ sgemmNarrow8AVX512_two:
 	ADDQ         $0x00000004, R8
 	ADDQ         SI, BX
 	SUBQ         $0x00000002, AX
-	JMP          sgemmNarrow8AVX512_two
+	JMP          sgemmNarrowAVX512_r8_two
 
-sgemmNarrow8AVX512_one:
+sgemmNarrowAVX512_r8_one:
 	CMPQ         AX, $0x00000000
-	JE           sgemmNarrow8AVX512_epilogue
+	JE           sgemmNarrowAVX512_r8_epilogue
 	VMOVUPS.Z    (BX), K1, Z8
 	VBROADCASTSS (CX), Z9
 	VFMADD231PS  Z8, Z9, Z0
@@ -17804,17 +17814,17 @@ sgemmNarrow8AVX512_one:
 	ADDQ         $0x00000004, R8
 	ADDQ         SI, BX
 
-sgemmNarrow8AVX512_epilogue:
-	MOVQ         c+40(FP), AX
-	MOVQ         ldc+48(FP), CX
+sgemmNarrowAVX512_r8_epilogue:
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
 	SHLQ         $0x02, CX
-	VBROADCASTSS alpha+64(FP), Z8
-	MOVL         beta+68(FP), DX
+	VBROADCASTSS alpha+72(FP), Z8
+	MOVL         beta+76(FP), DX
 	ANDL         $0x7fffffff, DX
-	JNE          sgemmNarrow8AVX512_beta
-	MOVL         alpha+64(FP), DX
+	JNE          sgemmNarrowAVX512_r8_beta
+	MOVL         alpha+72(FP), DX
 	CMPL         DX, $0x3f800000
-	JE           sgemmNarrow8AVX512_store
+	JE           sgemmNarrowAVX512_r8_store
 	VMULPS       Z8, Z0, Z0
 	VMULPS       Z8, Z1, Z1
 	VMULPS       Z8, Z2, Z2
@@ -17824,7 +17834,7 @@ sgemmNarrow8AVX512_epilogue:
 	VMULPS       Z8, Z6, Z6
 	VMULPS       Z8, Z7, Z7
 
-sgemmNarrow8AVX512_store:
+sgemmNarrowAVX512_r8_store:
 	VMOVUPS Z0, K1, (AX)
 	ADDQ    CX, AX
 	VMOVUPS Z1, K1, (AX)
@@ -17843,8 +17853,8 @@ sgemmNarrow8AVX512_store:
 	VZEROUPPER
 	RET
 
-sgemmNarrow8AVX512_beta:
-	VBROADCASTSS beta+68(FP), Z9
+sgemmNarrowAVX512_r8_beta:
+	VBROADCASTSS beta+76(FP), Z9
 	VMOVUPS.Z    (AX), K1, Z10
 	VMULPS       Z8, Z0, Z0
 	VMULPS       Z10, Z9, Z10
@@ -17895,17 +17905,15 @@ sgemmNarrow8AVX512_beta:
 	VZEROUPPER
 	RET
 
-// func sgemmNarrow4AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
-// Requires: AVX, AVX512DQ, AVX512F, BMI2
-TEXT ·sgemmNarrow4AVX512(SB), NOSPLIT, $0-72
-	MOVQ   kc+0(FP), AX
-	MOVQ   a+8(FP), CX
-	MOVQ   lda+16(FP), DX
+sgemmNarrowAVX512_r4:
+	MOVQ   kc+8(FP), AX
+	MOVQ   a+16(FP), CX
+	MOVQ   lda+24(FP), DX
 	SHLQ   $0x02, DX
-	MOVQ   b+24(FP), BX
-	MOVQ   ldb+32(FP), SI
+	MOVQ   b+32(FP), BX
+	MOVQ   ldb+40(FP), SI
 	SHLQ   $0x02, SI
-	MOVQ   cols+56(FP), DI
+	MOVQ   cols+64(FP), DI
 	MOVL   $0x0000ffff, R8
 	BZHIL  DI, R8, DI
 	KMOVW  DI, K1
@@ -17915,9 +17923,9 @@ TEXT ·sgemmNarrow4AVX512(SB), NOSPLIT, $0-72
 	VXORPS Z2, Z2, Z2
 	VXORPS Z3, Z3, Z3
 
-sgemmNarrow4AVX512_two:
+sgemmNarrowAVX512_r4_two:
 	CMPQ         AX, $0x00000002
-	JL           sgemmNarrow4AVX512_one
+	JL           sgemmNarrowAVX512_r4_one
 	VMOVUPS.Z    (BX), K1, Z4
 	VBROADCASTSS (CX), Z5
 	VFMADD231PS  Z4, Z5, Z0
@@ -17941,11 +17949,11 @@ sgemmNarrow4AVX512_two:
 	ADDQ         $0x00000004, CX
 	ADDQ         SI, BX
 	SUBQ         $0x00000002, AX
-	JMP          sgemmNarrow4AVX512_two
+	JMP          sgemmNarrowAVX512_r4_two
 
-sgemmNarrow4AVX512_one:
+sgemmNarrowAVX512_r4_one:
 	CMPQ         AX, $0x00000000
-	JE           sgemmNarrow4AVX512_epilogue
+	JE           sgemmNarrowAVX512_r4_epilogue
 	VMOVUPS.Z    (BX), K1, Z4
 	VBROADCASTSS (CX), Z5
 	VFMADD231PS  Z4, Z5, Z0
@@ -17958,23 +17966,23 @@ sgemmNarrow4AVX512_one:
 	ADDQ         $0x00000004, CX
 	ADDQ         SI, BX
 
-sgemmNarrow4AVX512_epilogue:
-	MOVQ         c+40(FP), AX
-	MOVQ         ldc+48(FP), CX
+sgemmNarrowAVX512_r4_epilogue:
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
 	SHLQ         $0x02, CX
-	VBROADCASTSS alpha+64(FP), Z4
-	MOVL         beta+68(FP), DX
+	VBROADCASTSS alpha+72(FP), Z4
+	MOVL         beta+76(FP), DX
 	ANDL         $0x7fffffff, DX
-	JNE          sgemmNarrow4AVX512_beta
-	MOVL         alpha+64(FP), DX
+	JNE          sgemmNarrowAVX512_r4_beta
+	MOVL         alpha+72(FP), DX
 	CMPL         DX, $0x3f800000
-	JE           sgemmNarrow4AVX512_store
+	JE           sgemmNarrowAVX512_r4_store
 	VMULPS       Z4, Z0, Z0
 	VMULPS       Z4, Z1, Z1
 	VMULPS       Z4, Z2, Z2
 	VMULPS       Z4, Z3, Z3
 
-sgemmNarrow4AVX512_store:
+sgemmNarrowAVX512_r4_store:
 	VMOVUPS Z0, K1, (AX)
 	ADDQ    CX, AX
 	VMOVUPS Z1, K1, (AX)
@@ -17985,8 +17993,8 @@ sgemmNarrow4AVX512_store:
 	VZEROUPPER
 	RET
 
-sgemmNarrow4AVX512_beta:
-	VBROADCASTSS beta+68(FP), Z5
+sgemmNarrowAVX512_r4_beta:
+	VBROADCASTSS beta+76(FP), Z5
 	VMOVUPS.Z    (AX), K1, Z6
 	VMULPS       Z4, Z0, Z0
 	VMULPS       Z6, Z5, Z6
@@ -18013,26 +18021,24 @@ sgemmNarrow4AVX512_beta:
 	VZEROUPPER
 	RET
 
-// func sgemmNarrow2AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
-// Requires: AVX, AVX512DQ, AVX512F, BMI2
-TEXT ·sgemmNarrow2AVX512(SB), NOSPLIT, $0-72
-	MOVQ   kc+0(FP), AX
-	MOVQ   a+8(FP), CX
-	MOVQ   lda+16(FP), DX
+sgemmNarrowAVX512_r2:
+	MOVQ   kc+8(FP), AX
+	MOVQ   a+16(FP), CX
+	MOVQ   lda+24(FP), DX
 	SHLQ   $0x02, DX
-	MOVQ   b+24(FP), BX
-	MOVQ   ldb+32(FP), SI
+	MOVQ   b+32(FP), BX
+	MOVQ   ldb+40(FP), SI
 	SHLQ   $0x02, SI
-	MOVQ   cols+56(FP), DI
+	MOVQ   cols+64(FP), DI
 	MOVL   $0x0000ffff, R8
 	BZHIL  DI, R8, DI
 	KMOVW  DI, K1
 	VXORPS Z0, Z0, Z0
 	VXORPS Z1, Z1, Z1
 
-sgemmNarrow2AVX512_two:
+sgemmNarrowAVX512_r2_two:
 	CMPQ         AX, $0x00000002
-	JL           sgemmNarrow2AVX512_one
+	JL           sgemmNarrowAVX512_r2_one
 	VMOVUPS.Z    (BX), K1, Z2
 	VBROADCASTSS (CX), Z3
 	VFMADD231PS  Z2, Z3, Z0
@@ -18048,11 +18054,11 @@ sgemmNarrow2AVX512_two:
 	ADDQ         $0x00000004, CX
 	ADDQ         SI, BX
 	SUBQ         $0x00000002, AX
-	JMP          sgemmNarrow2AVX512_two
+	JMP          sgemmNarrowAVX512_r2_two
 
-sgemmNarrow2AVX512_one:
+sgemmNarrowAVX512_r2_one:
 	CMPQ         AX, $0x00000000
-	JE           sgemmNarrow2AVX512_epilogue
+	JE           sgemmNarrowAVX512_r2_epilogue
 	VMOVUPS.Z    (BX), K1, Z2
 	VBROADCASTSS (CX), Z3
 	VFMADD231PS  Z2, Z3, Z0
@@ -18061,29 +18067,29 @@ sgemmNarrow2AVX512_one:
 	ADDQ         $0x00000004, CX
 	ADDQ         SI, BX
 
-sgemmNarrow2AVX512_epilogue:
-	MOVQ         c+40(FP), AX
-	MOVQ         ldc+48(FP), CX
+sgemmNarrowAVX512_r2_epilogue:
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
 	SHLQ         $0x02, CX
-	VBROADCASTSS alpha+64(FP), Z2
-	MOVL         beta+68(FP), DX
+	VBROADCASTSS alpha+72(FP), Z2
+	MOVL         beta+76(FP), DX
 	ANDL         $0x7fffffff, DX
-	JNE          sgemmNarrow2AVX512_beta
-	MOVL         alpha+64(FP), DX
+	JNE          sgemmNarrowAVX512_r2_beta
+	MOVL         alpha+72(FP), DX
 	CMPL         DX, $0x3f800000
-	JE           sgemmNarrow2AVX512_store
+	JE           sgemmNarrowAVX512_r2_store
 	VMULPS       Z2, Z0, Z0
 	VMULPS       Z2, Z1, Z1
 
-sgemmNarrow2AVX512_store:
+sgemmNarrowAVX512_r2_store:
 	VMOVUPS Z0, K1, (AX)
 	ADDQ    CX, AX
 	VMOVUPS Z1, K1, (AX)
 	VZEROUPPER
 	RET
 
-sgemmNarrow2AVX512_beta:
-	VBROADCASTSS beta+68(FP), Z3
+sgemmNarrowAVX512_r2_beta:
+	VBROADCASTSS beta+76(FP), Z3
 	VMOVUPS.Z    (AX), K1, Z4
 	VMULPS       Z2, Z0, Z0
 	VMULPS       Z4, Z3, Z4
@@ -18098,25 +18104,23 @@ sgemmNarrow2AVX512_beta:
 	VZEROUPPER
 	RET
 
-// func sgemmNarrow1AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
-// Requires: AVX, AVX512DQ, AVX512F, BMI2
-TEXT ·sgemmNarrow1AVX512(SB), NOSPLIT, $0-72
-	MOVQ   kc+0(FP), AX
-	MOVQ   a+8(FP), CX
-	MOVQ   lda+16(FP), DX
+sgemmNarrowAVX512_r1:
+	MOVQ   kc+8(FP), AX
+	MOVQ   a+16(FP), CX
+	MOVQ   lda+24(FP), DX
 	SHLQ   $0x02, DX
-	MOVQ   b+24(FP), DX
-	MOVQ   ldb+32(FP), BX
+	MOVQ   b+32(FP), DX
+	MOVQ   ldb+40(FP), BX
 	SHLQ   $0x02, BX
-	MOVQ   cols+56(FP), SI
+	MOVQ   cols+64(FP), SI
 	MOVL   $0x0000ffff, DI
 	BZHIL  SI, DI, SI
 	KMOVW  SI, K1
 	VXORPS Z0, Z0, Z0
 
-sgemmNarrow1AVX512_two:
+sgemmNarrowAVX512_r1_two:
 	CMPQ         AX, $0x00000002
-	JL           sgemmNarrow1AVX512_one
+	JL           sgemmNarrowAVX512_r1_one
 	VMOVUPS.Z    (DX), K1, Z1
 	VBROADCASTSS (CX), Z2
 	VFMADD231PS  Z1, Z2, Z0
@@ -18128,37 +18132,37 @@ sgemmNarrow1AVX512_two:
 	ADDQ         $0x00000004, CX
 	ADDQ         BX, DX
 	SUBQ         $0x00000002, AX
-	JMP          sgemmNarrow1AVX512_two
+	JMP          sgemmNarrowAVX512_r1_two
 
-sgemmNarrow1AVX512_one:
+sgemmNarrowAVX512_r1_one:
 	CMPQ         AX, $0x00000000
-	JE           sgemmNarrow1AVX512_epilogue
+	JE           sgemmNarrowAVX512_r1_epilogue
 	VMOVUPS.Z    (DX), K1, Z1
 	VBROADCASTSS (CX), Z2
 	VFMADD231PS  Z1, Z2, Z0
 	ADDQ         $0x00000004, CX
 	ADDQ         BX, DX
 
-sgemmNarrow1AVX512_epilogue:
-	MOVQ         c+40(FP), AX
-	MOVQ         ldc+48(FP), CX
+sgemmNarrowAVX512_r1_epilogue:
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
 	SHLQ         $0x02, CX
-	VBROADCASTSS alpha+64(FP), Z1
-	MOVL         beta+68(FP), CX
+	VBROADCASTSS alpha+72(FP), Z1
+	MOVL         beta+76(FP), CX
 	ANDL         $0x7fffffff, CX
-	JNE          sgemmNarrow1AVX512_beta
-	MOVL         alpha+64(FP), CX
+	JNE          sgemmNarrowAVX512_r1_beta
+	MOVL         alpha+72(FP), CX
 	CMPL         CX, $0x3f800000
-	JE           sgemmNarrow1AVX512_store
+	JE           sgemmNarrowAVX512_r1_store
 	VMULPS       Z1, Z0, Z0
 
-sgemmNarrow1AVX512_store:
+sgemmNarrowAVX512_r1_store:
 	VMOVUPS Z0, K1, (AX)
 	VZEROUPPER
 	RET
 
-sgemmNarrow1AVX512_beta:
-	VBROADCASTSS beta+68(FP), Z2
+sgemmNarrowAVX512_r1_beta:
+	VBROADCASTSS beta+76(FP), Z2
 	VMOVUPS.Z    (AX), K1, Z3
 	VMULPS       Z1, Z0, Z0
 	VMULPS       Z3, Z2, Z3
@@ -18212,17 +18216,27 @@ copyRowsF32AVX2_done:
 	VZEROUPPER
 	RET
 
-// func sgemmNarrow8AVX2(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
+// func sgemmNarrowAVX2(r int, kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
 // Requires: AVX, AVX2, FMA3, SSE2
-TEXT ·sgemmNarrow8AVX2(SB), NOSPLIT, $0-72
-	MOVQ         kc+0(FP), AX
-	MOVQ         a+8(FP), CX
-	MOVQ         lda+16(FP), DX
+TEXT ·sgemmNarrowAVX2(SB), NOSPLIT, $0-80
+	MOVQ r+0(FP), AX
+	CMPQ AX, $0x00000008
+	JE   sgemmNarrowAVX2_r8
+	CMPQ AX, $0x00000004
+	JE   sgemmNarrowAVX2_r4
+	CMPQ AX, $0x00000002
+	JE   sgemmNarrowAVX2_r2
+	JMP  sgemmNarrowAVX2_r1
+
+sgemmNarrowAVX2_r8:
+	MOVQ         kc+8(FP), AX
+	MOVQ         a+16(FP), CX
+	MOVQ         lda+24(FP), DX
 	SHLQ         $0x02, DX
-	MOVQ         b+24(FP), BX
-	MOVQ         ldb+32(FP), SI
+	MOVQ         b+32(FP), BX
+	MOVQ         ldb+40(FP), SI
 	SHLQ         $0x02, SI
-	MOVQ         cols+56(FP), DI
+	MOVQ         cols+64(FP), DI
 	MOVQ         DI, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     iota32<>+0(SB), Y0, Y0
@@ -18237,9 +18251,9 @@ TEXT ·sgemmNarrow8AVX2(SB), NOSPLIT, $0-72
 	VXORPS       Y7, Y7, Y7
 	VXORPS       Y8, Y8, Y8
 
-sgemmNarrow8AVX2_two:
+sgemmNarrowAVX2_r8_two:
 	CMPQ         AX, $0x00000002
-	JL           sgemmNarrow8AVX2_one
+	JL           sgemmNarrowAVX2_r8_one
 	VMASKMOVPS   (BX), Y0, Y9
 	VBROADCASTSS (CX), Y10
 	VFMADD231PS  Y9, Y10, Y1
@@ -18281,11 +18295,11 @@ sgemmNarrow8AVX2_two:
 	ADDQ         $0x00000004, R8
 	ADDQ         SI, BX
 	SUBQ         $0x00000002, AX
-	JMP          sgemmNarrow8AVX2_two
+	JMP          sgemmNarrowAVX2_r8_two
 
-sgemmNarrow8AVX2_one:
+sgemmNarrowAVX2_r8_one:
 	CMPQ         AX, $0x00000000
-	JE           sgemmNarrow8AVX2_epilogue
+	JE           sgemmNarrowAVX2_r8_epilogue
 	VMASKMOVPS   (BX), Y0, Y9
 	VBROADCASTSS (CX), Y10
 	VFMADD231PS  Y9, Y10, Y1
@@ -18307,17 +18321,17 @@ sgemmNarrow8AVX2_one:
 	ADDQ         $0x00000004, R8
 	ADDQ         SI, BX
 
-sgemmNarrow8AVX2_epilogue:
-	MOVQ         c+40(FP), AX
-	MOVQ         ldc+48(FP), CX
+sgemmNarrowAVX2_r8_epilogue:
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
 	SHLQ         $0x02, CX
-	VBROADCASTSS alpha+64(FP), Y9
-	MOVL         beta+68(FP), DX
+	VBROADCASTSS alpha+72(FP), Y9
+	MOVL         beta+76(FP), DX
 	ANDL         $0x7fffffff, DX
-	JNE          sgemmNarrow8AVX2_beta
-	MOVL         alpha+64(FP), DX
+	JNE          sgemmNarrowAVX2_r8_beta
+	MOVL         alpha+72(FP), DX
 	CMPL         DX, $0x3f800000
-	JE           sgemmNarrow8AVX2_store
+	JE           sgemmNarrowAVX2_r8_store
 	VMULPS       Y9, Y1, Y1
 	VMULPS       Y9, Y2, Y2
 	VMULPS       Y9, Y3, Y3
@@ -18327,7 +18341,7 @@ sgemmNarrow8AVX2_epilogue:
 	VMULPS       Y9, Y7, Y7
 	VMULPS       Y9, Y8, Y8
 
-sgemmNarrow8AVX2_store:
+sgemmNarrowAVX2_r8_store:
 	VMASKMOVPS Y1, Y0, (AX)
 	ADDQ       CX, AX
 	VMASKMOVPS Y2, Y0, (AX)
@@ -18346,8 +18360,8 @@ sgemmNarrow8AVX2_store:
 	VZEROUPPER
 	RET
 
-sgemmNarrow8AVX2_beta:
-	VBROADCASTSS beta+68(FP), Y10
+sgemmNarrowAVX2_r8_beta:
+	VBROADCASTSS beta+76(FP), Y10
 	VMASKMOVPS   (AX), Y0, Y11
 	VMULPS       Y9, Y1, Y1
 	VMULPS       Y11, Y10, Y11
@@ -18398,17 +18412,15 @@ sgemmNarrow8AVX2_beta:
 	VZEROUPPER
 	RET
 
-// func sgemmNarrow4AVX2(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
-// Requires: AVX, AVX2, FMA3, SSE2
-TEXT ·sgemmNarrow4AVX2(SB), NOSPLIT, $0-72
-	MOVQ         kc+0(FP), AX
-	MOVQ         a+8(FP), CX
-	MOVQ         lda+16(FP), DX
+sgemmNarrowAVX2_r4:
+	MOVQ         kc+8(FP), AX
+	MOVQ         a+16(FP), CX
+	MOVQ         lda+24(FP), DX
 	SHLQ         $0x02, DX
-	MOVQ         b+24(FP), BX
-	MOVQ         ldb+32(FP), SI
+	MOVQ         b+32(FP), BX
+	MOVQ         ldb+40(FP), SI
 	SHLQ         $0x02, SI
-	MOVQ         cols+56(FP), DI
+	MOVQ         cols+64(FP), DI
 	MOVQ         DI, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     iota32<>+0(SB), Y0, Y0
@@ -18418,9 +18430,9 @@ TEXT ·sgemmNarrow4AVX2(SB), NOSPLIT, $0-72
 	VXORPS       Y3, Y3, Y3
 	VXORPS       Y4, Y4, Y4
 
-sgemmNarrow4AVX2_two:
+sgemmNarrowAVX2_r4_two:
 	CMPQ         AX, $0x00000002
-	JL           sgemmNarrow4AVX2_one
+	JL           sgemmNarrowAVX2_r4_one
 	VMASKMOVPS   (BX), Y0, Y5
 	VBROADCASTSS (CX), Y6
 	VFMADD231PS  Y5, Y6, Y1
@@ -18444,11 +18456,11 @@ sgemmNarrow4AVX2_two:
 	ADDQ         $0x00000004, CX
 	ADDQ         SI, BX
 	SUBQ         $0x00000002, AX
-	JMP          sgemmNarrow4AVX2_two
+	JMP          sgemmNarrowAVX2_r4_two
 
-sgemmNarrow4AVX2_one:
+sgemmNarrowAVX2_r4_one:
 	CMPQ         AX, $0x00000000
-	JE           sgemmNarrow4AVX2_epilogue
+	JE           sgemmNarrowAVX2_r4_epilogue
 	VMASKMOVPS   (BX), Y0, Y5
 	VBROADCASTSS (CX), Y6
 	VFMADD231PS  Y5, Y6, Y1
@@ -18461,23 +18473,23 @@ sgemmNarrow4AVX2_one:
 	ADDQ         $0x00000004, CX
 	ADDQ         SI, BX
 
-sgemmNarrow4AVX2_epilogue:
-	MOVQ         c+40(FP), AX
-	MOVQ         ldc+48(FP), CX
+sgemmNarrowAVX2_r4_epilogue:
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
 	SHLQ         $0x02, CX
-	VBROADCASTSS alpha+64(FP), Y5
-	MOVL         beta+68(FP), DX
+	VBROADCASTSS alpha+72(FP), Y5
+	MOVL         beta+76(FP), DX
 	ANDL         $0x7fffffff, DX
-	JNE          sgemmNarrow4AVX2_beta
-	MOVL         alpha+64(FP), DX
+	JNE          sgemmNarrowAVX2_r4_beta
+	MOVL         alpha+72(FP), DX
 	CMPL         DX, $0x3f800000
-	JE           sgemmNarrow4AVX2_store
+	JE           sgemmNarrowAVX2_r4_store
 	VMULPS       Y5, Y1, Y1
 	VMULPS       Y5, Y2, Y2
 	VMULPS       Y5, Y3, Y3
 	VMULPS       Y5, Y4, Y4
 
-sgemmNarrow4AVX2_store:
+sgemmNarrowAVX2_r4_store:
 	VMASKMOVPS Y1, Y0, (AX)
 	ADDQ       CX, AX
 	VMASKMOVPS Y2, Y0, (AX)
@@ -18488,8 +18500,8 @@ sgemmNarrow4AVX2_store:
 	VZEROUPPER
 	RET
 
-sgemmNarrow4AVX2_beta:
-	VBROADCASTSS beta+68(FP), Y6
+sgemmNarrowAVX2_r4_beta:
+	VBROADCASTSS beta+76(FP), Y6
 	VMASKMOVPS   (AX), Y0, Y7
 	VMULPS       Y5, Y1, Y1
 	VMULPS       Y7, Y6, Y7
@@ -18516,26 +18528,24 @@ sgemmNarrow4AVX2_beta:
 	VZEROUPPER
 	RET
 
-// func sgemmNarrow2AVX2(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
-// Requires: AVX, AVX2, FMA3, SSE2
-TEXT ·sgemmNarrow2AVX2(SB), NOSPLIT, $0-72
-	MOVQ         kc+0(FP), AX
-	MOVQ         a+8(FP), CX
-	MOVQ         lda+16(FP), DX
+sgemmNarrowAVX2_r2:
+	MOVQ         kc+8(FP), AX
+	MOVQ         a+16(FP), CX
+	MOVQ         lda+24(FP), DX
 	SHLQ         $0x02, DX
-	MOVQ         b+24(FP), BX
-	MOVQ         ldb+32(FP), SI
+	MOVQ         b+32(FP), BX
+	MOVQ         ldb+40(FP), SI
 	SHLQ         $0x02, SI
-	MOVQ         cols+56(FP), DI
+	MOVQ         cols+64(FP), DI
 	MOVQ         DI, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     iota32<>+0(SB), Y0, Y0
 	VXORPS       Y1, Y1, Y1
 	VXORPS       Y2, Y2, Y2
 
-sgemmNarrow2AVX2_two:
+sgemmNarrowAVX2_r2_two:
 	CMPQ         AX, $0x00000002
-	JL           sgemmNarrow2AVX2_one
+	JL           sgemmNarrowAVX2_r2_one
 	VMASKMOVPS   (BX), Y0, Y3
 	VBROADCASTSS (CX), Y4
 	VFMADD231PS  Y3, Y4, Y1
@@ -18551,11 +18561,11 @@ sgemmNarrow2AVX2_two:
 	ADDQ         $0x00000004, CX
 	ADDQ         SI, BX
 	SUBQ         $0x00000002, AX
-	JMP          sgemmNarrow2AVX2_two
+	JMP          sgemmNarrowAVX2_r2_two
 
-sgemmNarrow2AVX2_one:
+sgemmNarrowAVX2_r2_one:
 	CMPQ         AX, $0x00000000
-	JE           sgemmNarrow2AVX2_epilogue
+	JE           sgemmNarrowAVX2_r2_epilogue
 	VMASKMOVPS   (BX), Y0, Y3
 	VBROADCASTSS (CX), Y4
 	VFMADD231PS  Y3, Y4, Y1
@@ -18564,29 +18574,29 @@ sgemmNarrow2AVX2_one:
 	ADDQ         $0x00000004, CX
 	ADDQ         SI, BX
 
-sgemmNarrow2AVX2_epilogue:
-	MOVQ         c+40(FP), AX
-	MOVQ         ldc+48(FP), CX
+sgemmNarrowAVX2_r2_epilogue:
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
 	SHLQ         $0x02, CX
-	VBROADCASTSS alpha+64(FP), Y3
-	MOVL         beta+68(FP), DX
+	VBROADCASTSS alpha+72(FP), Y3
+	MOVL         beta+76(FP), DX
 	ANDL         $0x7fffffff, DX
-	JNE          sgemmNarrow2AVX2_beta
-	MOVL         alpha+64(FP), DX
+	JNE          sgemmNarrowAVX2_r2_beta
+	MOVL         alpha+72(FP), DX
 	CMPL         DX, $0x3f800000
-	JE           sgemmNarrow2AVX2_store
+	JE           sgemmNarrowAVX2_r2_store
 	VMULPS       Y3, Y1, Y1
 	VMULPS       Y3, Y2, Y2
 
-sgemmNarrow2AVX2_store:
+sgemmNarrowAVX2_r2_store:
 	VMASKMOVPS Y1, Y0, (AX)
 	ADDQ       CX, AX
 	VMASKMOVPS Y2, Y0, (AX)
 	VZEROUPPER
 	RET
 
-sgemmNarrow2AVX2_beta:
-	VBROADCASTSS beta+68(FP), Y4
+sgemmNarrowAVX2_r2_beta:
+	VBROADCASTSS beta+76(FP), Y4
 	VMASKMOVPS   (AX), Y0, Y5
 	VMULPS       Y3, Y1, Y1
 	VMULPS       Y5, Y4, Y5
@@ -18601,25 +18611,23 @@ sgemmNarrow2AVX2_beta:
 	VZEROUPPER
 	RET
 
-// func sgemmNarrow1AVX2(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
-// Requires: AVX, AVX2, FMA3, SSE2
-TEXT ·sgemmNarrow1AVX2(SB), NOSPLIT, $0-72
-	MOVQ         kc+0(FP), AX
-	MOVQ         a+8(FP), CX
-	MOVQ         lda+16(FP), DX
+sgemmNarrowAVX2_r1:
+	MOVQ         kc+8(FP), AX
+	MOVQ         a+16(FP), CX
+	MOVQ         lda+24(FP), DX
 	SHLQ         $0x02, DX
-	MOVQ         b+24(FP), DX
-	MOVQ         ldb+32(FP), BX
+	MOVQ         b+32(FP), DX
+	MOVQ         ldb+40(FP), BX
 	SHLQ         $0x02, BX
-	MOVQ         cols+56(FP), SI
+	MOVQ         cols+64(FP), SI
 	MOVQ         SI, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     iota32<>+0(SB), Y0, Y0
 	VXORPS       Y1, Y1, Y1
 
-sgemmNarrow1AVX2_two:
+sgemmNarrowAVX2_r1_two:
 	CMPQ         AX, $0x00000002
-	JL           sgemmNarrow1AVX2_one
+	JL           sgemmNarrowAVX2_r1_one
 	VMASKMOVPS   (DX), Y0, Y2
 	VBROADCASTSS (CX), Y3
 	VFMADD231PS  Y2, Y3, Y1
@@ -18631,37 +18639,37 @@ sgemmNarrow1AVX2_two:
 	ADDQ         $0x00000004, CX
 	ADDQ         BX, DX
 	SUBQ         $0x00000002, AX
-	JMP          sgemmNarrow1AVX2_two
+	JMP          sgemmNarrowAVX2_r1_two
 
-sgemmNarrow1AVX2_one:
+sgemmNarrowAVX2_r1_one:
 	CMPQ         AX, $0x00000000
-	JE           sgemmNarrow1AVX2_epilogue
+	JE           sgemmNarrowAVX2_r1_epilogue
 	VMASKMOVPS   (DX), Y0, Y2
 	VBROADCASTSS (CX), Y3
 	VFMADD231PS  Y2, Y3, Y1
 	ADDQ         $0x00000004, CX
 	ADDQ         BX, DX
 
-sgemmNarrow1AVX2_epilogue:
-	MOVQ         c+40(FP), AX
-	MOVQ         ldc+48(FP), CX
+sgemmNarrowAVX2_r1_epilogue:
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
 	SHLQ         $0x02, CX
-	VBROADCASTSS alpha+64(FP), Y2
-	MOVL         beta+68(FP), CX
+	VBROADCASTSS alpha+72(FP), Y2
+	MOVL         beta+76(FP), CX
 	ANDL         $0x7fffffff, CX
-	JNE          sgemmNarrow1AVX2_beta
-	MOVL         alpha+64(FP), CX
+	JNE          sgemmNarrowAVX2_r1_beta
+	MOVL         alpha+72(FP), CX
 	CMPL         CX, $0x3f800000
-	JE           sgemmNarrow1AVX2_store
+	JE           sgemmNarrowAVX2_r1_store
 	VMULPS       Y2, Y1, Y1
 
-sgemmNarrow1AVX2_store:
+sgemmNarrowAVX2_r1_store:
 	VMASKMOVPS Y1, Y0, (AX)
 	VZEROUPPER
 	RET
 
-sgemmNarrow1AVX2_beta:
-	VBROADCASTSS beta+68(FP), Y3
+sgemmNarrowAVX2_r1_beta:
+	VBROADCASTSS beta+76(FP), Y3
 	VMASKMOVPS   (AX), Y0, Y4
 	VMULPS       Y2, Y1, Y1
 	VMULPS       Y4, Y3, Y4
@@ -18880,19 +18888,19 @@ TEXT ·layerNormShortF32AVX2(SB), NOSPLIT, $0-56
 	VPCMPGTD     iota32<>+0(SB), Y0, Y0
 	VCVTSI2SSQ   DI, X1, X1
 	MOVQ         $0x3ff0000000000000, R10
-	VMOVQ        R10, X2
+	VMOVQ        R10, X4
 
 layerNormShortF32AVX2_row:
 	TESTQ  SI, SI
 	JZ     layerNormShortF32AVX2_done
-	VXORPS Y3, Y3, Y3
+	VXORPS Y5, Y5, Y5
 	XORQ   R10, R10
 	MOVQ   R8, R11
 
 layerNormShortF32AVX2_sum:
 	TESTQ  R11, R11
 	JZ     layerNormShortF32AVX2_sum_tail
-	VADDPS (CX)(R10*1), Y3, Y3
+	VADDPS (CX)(R10*1), Y5, Y5
 	ADDQ   $0x00000020, R10
 	DECQ   R11
 	JMP    layerNormShortF32AVX2_sum
@@ -18900,19 +18908,19 @@ layerNormShortF32AVX2_sum:
 layerNormShortF32AVX2_sum_tail:
 	TESTQ      R9, R9
 	JZ         layerNormShortF32AVX2_sum_done
-	VMASKMOVPS (CX)(R10*1), Y0, Y4
-	VADDPS     Y4, Y3, Y3
+	VMASKMOVPS (CX)(R10*1), Y0, Y6
+	VADDPS     Y6, Y5, Y5
 
 layerNormShortF32AVX2_sum_done:
-	VPERMILPS    $0xb1, Y3, Y4
-	VADDPS       Y4, Y3, Y3
-	VPERMILPS    $0x4e, Y3, Y4
-	VADDPS       Y4, Y3, Y3
-	VEXTRACTF128 $0x01, Y3, X4
-	VADDSS       X4, X3, X4
-	VDIVSS       X1, X4, X4
-	VBROADCASTSS X4, Y3
-	VXORPS       Y4, Y4, Y4
+	VPERMILPS    $0xb1, Y5, Y6
+	VADDPS       Y6, Y5, Y5
+	VPERMILPS    $0x4e, Y5, Y6
+	VADDPS       Y6, Y5, Y5
+	VEXTRACTF128 $0x01, Y5, X6
+	VADDSS       X6, X5, X6
+	VDIVSS       X1, X6, X6
+	VBROADCASTSS X6, Y5
+	VXORPS       Y6, Y6, Y6
 	XORQ         R10, R10
 	MOVQ         R8, R11
 
@@ -18920,9 +18928,9 @@ layerNormShortF32AVX2_var:
 	TESTQ   R11, R11
 	JZ      layerNormShortF32AVX2_var_tail
 	VMOVUPS (CX)(R10*1), Y7
-	VSUBPS  Y3, Y7, Y7
+	VSUBPS  Y5, Y7, Y7
 	VMULPS  Y7, Y7, Y7
-	VADDPS  Y7, Y4, Y4
+	VADDPS  Y7, Y6, Y6
 	ADDQ    $0x00000020, R10
 	DECQ    R11
 	JMP     layerNormShortF32AVX2_var
@@ -18931,25 +18939,25 @@ layerNormShortF32AVX2_var_tail:
 	TESTQ      R9, R9
 	JZ         layerNormShortF32AVX2_var_done
 	VMASKMOVPS (CX)(R10*1), Y0, Y7
-	VSUBPS     Y3, Y7, Y7
+	VSUBPS     Y5, Y7, Y7
 	VANDPS     Y0, Y7, Y7
 	VMULPS     Y7, Y7, Y7
-	VADDPS     Y7, Y4, Y4
+	VADDPS     Y7, Y6, Y6
 
 layerNormShortF32AVX2_var_done:
-	VPERMILPS    $0xb1, Y4, Y7
-	VADDPS       Y7, Y4, Y4
-	VPERMILPS    $0x4e, Y4, Y7
-	VADDPS       Y7, Y4, Y4
-	VEXTRACTF128 $0x01, Y4, X7
-	VADDSS       X7, X4, X7
+	VPERMILPS    $0xb1, Y6, Y7
+	VADDPS       Y7, Y6, Y6
+	VPERMILPS    $0x4e, Y6, Y7
+	VADDPS       Y7, Y6, Y6
+	VEXTRACTF128 $0x01, Y6, X7
+	VADDSS       X7, X6, X7
 	VDIVSS       X1, X7, X7
-	VCVTSS2SD    X7, X5, X5
-	VADDSD       eps+48(FP), X5, X5
-	VSQRTSD      X5, X5, X5
-	VDIVSD       X5, X2, X4
-	VCVTSD2SS    X4, X6, X6
-	VBROADCASTSS X6, Y4
+	VCVTSS2SD    X7, X2, X2
+	VADDSD       eps+48(FP), X2, X2
+	VSQRTSD      X2, X2, X2
+	VDIVSD       X2, X4, X6
+	VCVTSD2SS    X6, X3, X3
+	VBROADCASTSS X3, Y6
 	XORQ         R10, R10
 	MOVQ         R8, R11
 
@@ -18957,8 +18965,8 @@ layerNormShortF32AVX2_out:
 	TESTQ   R11, R11
 	JZ      layerNormShortF32AVX2_out_tail
 	VMOVUPS (CX)(R10*1), Y7
-	VSUBPS  Y3, Y7, Y7
-	VMULPS  Y4, Y7, Y7
+	VSUBPS  Y5, Y7, Y7
+	VMULPS  Y6, Y7, Y7
 	VMULPS  (DX)(R10*1), Y7, Y7
 	VADDPS  (BX)(R10*1), Y7, Y7
 	VMOVUPS Y7, (AX)(R10*1)
@@ -18970,12 +18978,12 @@ layerNormShortF32AVX2_out_tail:
 	TESTQ      R9, R9
 	JZ         layerNormShortF32AVX2_out_done
 	VMASKMOVPS (CX)(R10*1), Y0, Y7
-	VSUBPS     Y3, Y7, Y7
-	VMULPS     Y4, Y7, Y7
-	VMASKMOVPS (DX)(R10*1), Y0, Y3
-	VMULPS     Y3, Y7, Y7
-	VMASKMOVPS (BX)(R10*1), Y0, Y3
-	VADDPS     Y3, Y7, Y7
+	VSUBPS     Y5, Y7, Y7
+	VMULPS     Y6, Y7, Y7
+	VMASKMOVPS (DX)(R10*1), Y0, Y5
+	VMULPS     Y5, Y7, Y7
+	VMASKMOVPS (BX)(R10*1), Y0, Y5
+	VADDPS     Y5, Y7, Y7
 	VMASKMOVPS Y7, Y0, (AX)(R10*1)
 
 layerNormShortF32AVX2_out_done:

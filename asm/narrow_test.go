@@ -27,18 +27,7 @@ func TestSgemmNarrow(t *testing.T) {
 							lda, ldb, ldc := kc+3, cols+5, cols+2
 							a := randInput(r, max(0, (rows-1)*lda+kc), 1)
 							b := randInput(r, max(0, (kc-1)*ldb+cols), 1)
-							n := (rows-1)*ldc + cols
-							buf, c := guarded(n, i%7)
-							want := make([]float32, n)
-							for x := 0; x < rows; x++ {
-								for y := 0; y < cols; y++ {
-									c[x*ldc+y] = float32(x - y)
-									want[x*ldc+y] = float32(x - y)
-								}
-							}
-							if beta == 0 {
-								c[0] = float32(math.NaN())
-							}
+							buf, c, want, n := seededC(rows, cols, ldc, i%7, beta)
 							if err := SgemmNarrow(rows, cols, kc, a, lda, b, ldb, c, ldc, alpha, beta); err != nil {
 								t.Fatal(err)
 							}

@@ -416,50 +416,20 @@ func softmaxSmallF32AVX2(o *float32, x *float32, n int, rows int) int
 //go:noescape
 func copyRowsF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int)
 
-// sgemmNarrow8AVX512 computes 8 rows of at most 16 columns of C = alpha*A*B + beta*C with A and B in place (see asm.SgemmNarrow).
+// sgemmNarrowAVX512 computes r (8, 4, 2 or 1) rows of at most 16 columns of C = alpha*A*B + beta*C with A and B in place (see asm.SgemmNarrow).
 //
 //go:noescape
-func sgemmNarrow8AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
-
-// sgemmNarrow4AVX512 computes 4 rows of at most 16 columns of C = alpha*A*B + beta*C with A and B in place (see asm.SgemmNarrow).
-//
-//go:noescape
-func sgemmNarrow4AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
-
-// sgemmNarrow2AVX512 computes 2 rows of at most 16 columns of C = alpha*A*B + beta*C with A and B in place (see asm.SgemmNarrow).
-//
-//go:noescape
-func sgemmNarrow2AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
-
-// sgemmNarrow1AVX512 computes 1 rows of at most 16 columns of C = alpha*A*B + beta*C with A and B in place (see asm.SgemmNarrow).
-//
-//go:noescape
-func sgemmNarrow1AVX512(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
+func sgemmNarrowAVX512(r int, kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
 
 // copyRowsF32AVX2 copies, for r < rows, the n floats at src+r*srcStride bytes to dst+r*dstStride bytes; dst and src do not overlap.
 //
 //go:noescape
 func copyRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int)
 
-// sgemmNarrow8AVX2 computes 8 rows of at most 8 columns of C = alpha*A*B + beta*C with A and B in place (see asm.SgemmNarrow).
+// sgemmNarrowAVX2 computes r (8, 4, 2 or 1) rows of at most 8 columns of C = alpha*A*B + beta*C with A and B in place (see asm.SgemmNarrow).
 //
 //go:noescape
-func sgemmNarrow8AVX2(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
-
-// sgemmNarrow4AVX2 computes 4 rows of at most 8 columns of C = alpha*A*B + beta*C with A and B in place (see asm.SgemmNarrow).
-//
-//go:noescape
-func sgemmNarrow4AVX2(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
-
-// sgemmNarrow2AVX2 computes 2 rows of at most 8 columns of C = alpha*A*B + beta*C with A and B in place (see asm.SgemmNarrow).
-//
-//go:noescape
-func sgemmNarrow2AVX2(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
-
-// sgemmNarrow1AVX2 computes 1 rows of at most 8 columns of C = alpha*A*B + beta*C with A and B in place (see asm.SgemmNarrow).
-//
-//go:noescape
-func sgemmNarrow1AVX2(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
+func sgemmNarrowAVX2(r int, kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
 
 // interleave2F32AVX2 sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k < n; n is a multiple of 8.
 //

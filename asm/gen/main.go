@@ -1619,10 +1619,15 @@ func lanesBelow(n Op) reg.VecVirtual {
 	k := GP64()
 	MOVQ(n, k)
 	ANDQ(U32(7), k)
+	return laneMask(k)
+}
+
+// laneMask returns the AVX2 mask of the lanes i < n (n <= 8, a register).
+func laneMask(n reg.Register) reg.VecVirtual {
 	x, m := XMM(), YMM()
-	MOVQ(k, x)
+	MOVQ(n, x)
 	VPBROADCASTD(x, m)
-	VPCMPGTD(iota32(), m, m)
+	VPCMPGTD(iota32(), m, m) // lane i: n > i
 	return m
 }
 
@@ -2498,27 +2503,36 @@ func sgemmDirectAVX2(r, v int) {
 	RET()
 }
 
-// narrowRows are the row counts of the narrow SGEMM kernels.
+// narrowRows are the row counts of the narrow SGEMM kernel's bodies.
 var narrowRows = []int{8, 4, 2, 1}
 
-// sgemmNarrowKernels emits sgemmNarrow{r}{suffix}: r rows of C, at most one
-// vector of columns (cols <= lanes), with A and B both read in place
-// (A[i][p] = a[i*lda+p], B[p][j] = b[p*ldb+j]): no packing at all, for
-// products too small to repay it (attention heads, small linear layers).
-// Columns past cols are neither read nor written (masked). Per element the
-// arithmetic is the packed kernels' (FMA accumulation from zero in p order,
-// the same operand order; then alpha and beta as scaleTile), so the bits are
-// theirs.
+// sgemmNarrowKernels emits sgemmNarrow{suffix}: r rows of C (r = 8, 4, 2
+// or 1, a body each), at most one vector of columns (cols <= lanes), with A
+// and B both read in place (A[i][p] = a[i*lda+p], B[p][j] = b[p*ldb+j]): no
+// packing at all, for products too small to repay it (attention heads,
+// small linear layers). Columns past cols are neither read nor written
+// (masked). Per element the arithmetic is the packed kernels' (FMA
+// accumulation from zero in p order, the same operand order; then alpha and
+// beta as scaleTile), so the bits are theirs.
 func sgemmNarrowKernels(s isa) {
-	for _, r := range narrowRows {
-		sgemmNarrow(s, r)
+	name := "sgemmNarrow" + s.suffix
+	text(name, "func(r, kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha, beta float32)")
+	Doc(fmt.Sprintf("%s computes r (8, 4, 2 or 1) rows of at most %d columns of C = alpha*A*B + beta*C with A and B in place (see asm.SgemmNarrow).", name, s.lanes))
+	r := Load(Param("r"), GP64())
+	for _, rows := range narrowRows[:len(narrowRows)-1] {
+		CMPQ(r, U32(rows))
+		JE(LabelRef(fmt.Sprintf("%s_r%d", name, rows)))
+	}
+	JMP(LabelRef(name + "_r1"))
+	for _, rows := range narrowRows {
+		sgemmNarrow(s, fmt.Sprintf("%s_r%d", name, rows), rows)
 	}
 }
 
-func sgemmNarrow(s isa, r int) {
-	name := fmt.Sprintf("sgemmNarrow%d%s", r, s.suffix)
-	text(name, "func(kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha, beta float32)")
-	Doc(fmt.Sprintf("%s computes %d rows of at most %d columns of C = alpha*A*B + beta*C with A and B in place (see asm.SgemmNarrow).", name, r, s.lanes))
+// sgemmNarrow emits the r-row body of sgemmNarrowKernels' kernel, starting
+// at label name (its labels all start with it).
+func sgemmNarrow(s isa, name string, r int) {
+	Label(name)
 	kc := Load(Param("kc"), GP64())
 	a := Load(Param("a"), GP64()).(reg.GPVirtual)
 	l := Load(Param("lda"), GP64())
@@ -2532,11 +2546,7 @@ func sgemmNarrow(s isa, r int) {
 	if s.avx512 {
 		k = opmaskBelow(cols.(reg.GPVirtual).As32())
 	} else {
-		x := XMM()
-		lanes = YMM()
-		MOVQ(cols, x)
-		VPBROADCASTD(x, lanes)
-		VPCMPGTD(iota32(), lanes, lanes) // lane i: cols > i
+		lanes = laneMask(cols)
 	}
 	// Row i's A element: rows 0-3 from a, rows 4-7 from a4 = a + 4*lda,
 	// indexed by lda, 2*lda or 3*lda (l3).
@@ -2610,13 +2620,13 @@ func sgemmNarrow(s isa, r int) {
 		}
 	}
 	alpha, beta := s.vec(), s.vec()
-	VBROADCASTSS(NewParamAddr("alpha", 64), alpha)
+	VBROADCASTSS(NewParamAddr("alpha", 72), alpha)
 	bb := GP32()
-	MOVL(NewParamAddr("beta", 68), bb)
+	MOVL(NewParamAddr("beta", 76), bb)
 	ANDL(U32(0x7fffffff), bb)
 	JNE(LabelRef(name + "_beta"))
 	ab := GP32()
-	MOVL(NewParamAddr("alpha", 64), ab)
+	MOVL(NewParamAddr("alpha", 72), ab)
 	CMPL(ab, U32(math.Float32bits(1)))
 	JE(LabelRef(name + "_store"))
 	for i := 0; i < r; i++ {
@@ -2632,7 +2642,7 @@ func sgemmNarrow(s isa, r int) {
 	VZEROUPPER()
 	RET()
 	Label(name + "_beta")
-	VBROADCASTSS(NewParamAddr("beta", 68), beta)
+	VBROADCASTSS(NewParamAddr("beta", 76), beta)
 	for i := 0; i < r; i++ {
 		t := s.vec()
 		if s.avx512 {
@@ -2682,15 +2692,12 @@ func layerNormShortAVX2() {
 	Doc(name + " sets rows rows of n (n < 64) floats at o to the layer norm of those at x with the n-float gain and bias, as kernels.normRowF32 computes each row.")
 	p := loadParams("o", "x", "gain", "bias", "rows", "n") // (g names a register)
 	o, x, g, b, rows, n := p[0], p[1], p[2], p[3], p[4], p[5]
-	full, tail, lanes := GP64(), GP64(), YMM()
+	full, tail := GP64(), GP64()
 	MOVQ(n, full)
 	SHRQ(U8(3), full)
 	MOVQ(n, tail)
 	ANDQ(U32(7), tail)
-	xt := XMM()
-	MOVQ(tail, xt)
-	VPBROADCASTD(xt, lanes)
-	VPCMPGTD(iota32(), lanes, lanes) // lane i: n%8 > i
+	lanes := laneMask(tail) // lane i: n%8 > i
 	nf := XMM()
 	VCVTSI2SSQ(n, nf, nf) // float32(n), exact
 	one := XMM()
