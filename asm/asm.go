@@ -704,6 +704,41 @@ func MaxRowF32(x []float32) (m float32, nan bool) {
 	return max(m, mt), nan || nt
 }
 
+// LayerNormShortMax is the row length below which LayerNormShortF32
+// computes layer norms (kernels' short-row summation order).
+const LayerNormShortMax = 64
+
+// LayerNormShortF32 sets each of rows rows of n floats of dst (n <
+// LayerNormShortMax) to the layer norm of x's row with gain g and bias b (n
+// each), in one call: mean = sum/n and var = sum((x-mean)^2)/n, each sum in
+// eight lane accumulators (element i into lane i%8) folded as
+// ((a0+a1)+(a2+a3))+((a4+a5)+(a6+a7)), inv = float32(1/sqrt(float64(var)+eps)),
+// dst = ((x-mean)*inv)*g + b, every operation rounded in float32 except
+// inv's: the bits of kernels' row-by-row layer norm. It panics on short
+// slices or n out of range.
+func LayerNormShortF32(dst, x, g, b []float32, rows, n int, eps float64) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	if n >= LayerNormShortMax {
+		panic(fmt.Sprintf("asm: LayerNormShort: rows of %d, not below %d", n, LayerNormShortMax))
+	}
+	checkRows("LayerNormShort", dst, n, x, n, rows, n)
+	if len(g) < n {
+		shortInput("LayerNormShort", "g", len(g), n)
+	}
+	if len(b) < n {
+		shortInput("LayerNormShort", "b", len(b), n)
+	}
+	if level == LevelGo {
+		for r := 0; r < rows; r++ {
+			layerNormRowGo(dst[r*n:(r+1)*n], x[r*n:(r+1)*n], g, b, eps)
+		}
+		return
+	}
+	asmLayerNormShort(&dst[0], &x[0], &g[0], &b[0], rows, n, eps)
+}
+
 // ScaleMulAddF32 sets dst[i] = (x[i]*s)*g[i] + b[i] for i < len(dst), each
 // operation rounded: the bits of MulScalarF32, MulF32 and AddF32 run one
 // after another (a layer norm's scale, gain and bias), in one pass. dst may

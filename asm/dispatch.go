@@ -618,3 +618,57 @@ func SgemmDirectUnchecked(r, kc int, a, b unsafe.Pointer, ldb int, c unsafe.Poin
 	sgemmDirectGo(r, nr, kc, unsafe.Slice((*float32)(a), kc*r), unsafe.Slice((*float32)(b), bl), ldb,
 		unsafe.Slice((*float32)(c), (r-1)*ldc+nr), ldc, alpha, beta)
 }
+
+// SgemmNarrowWidth is the most columns one SgemmNarrow call computes: a
+// vector, 16 with AVX-512 and 8 elsewhere.
+func SgemmNarrowWidth() int {
+	if level == LevelAVX512 {
+		return 16
+	}
+	return 8
+}
+
+// SgemmNarrow computes rows x cols of C = alpha*A*B + beta*C (cols <=
+// SgemmNarrowWidth()) with every operand in place: A[i][p] = a[i*lda+p],
+// B[p][j] = b[p*ldb+j], C[i][j] = c[i*ldc+j], p < kc. Nothing is packed, so
+// for a small product it does none of the work around the arithmetic that
+// the blocked kernels need; per element the arithmetic is theirs (FMA
+// accumulation from zero in p order, then alpha and beta), so the bits are
+// SgemmKernel's. Elements of C past cols are neither read nor written.
+func SgemmNarrow(rows, cols, kc int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, alpha, beta float32) error {
+	if rows < 0 || kc < 0 || cols < 0 || cols > SgemmNarrowWidth() || !extentOK(rows, kc, lda, len(a)) ||
+		!extentOK(kc, cols, ldb, len(b)) || !extentOK(rows, cols, ldc, len(c)) {
+		return fmt.Errorf("asm: SgemmNarrow: %dx%d, kc=%d, lda=%d ldb=%d ldc=%d at level %s: bad size or buffers too short (a %d, b %d, c %d)",
+			rows, cols, kc, lda, ldb, ldc, level, len(a), len(b), len(c))
+	}
+	if rows == 0 || cols == 0 {
+		return nil
+	}
+	SgemmNarrowUnchecked(rows, cols, kc, unsafe.Pointer(unsafe.SliceData(a)), lda, unsafe.Pointer(unsafe.SliceData(b)), ldb,
+		unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
+	return nil
+}
+
+// SgemmNarrowUnchecked is SgemmNarrow without checks: rows and cols must
+// be at least 1, and the buffers long enough.
+func SgemmNarrowUnchecked(rows, cols, kc int, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc int, alpha, beta float32) {
+	if level == LevelGo {
+		sgemmNarrowGo(rows, cols, kc, unsafe.Slice((*float32)(a), (rows-1)*lda+kc), lda,
+			unsafe.Slice((*float32)(b), max(0, (kc-1)*ldb+cols)), ldb, unsafe.Slice((*float32)(c), (rows-1)*ldc+cols), ldc, alpha, beta)
+		return
+	}
+	for {
+		r := 8
+		for r > rows {
+			r /= 2
+		}
+		asmSgemmNarrow(r, kc, (*float32)(a), lda, (*float32)(b), ldb, (*float32)(c), ldc, cols, alpha, beta)
+		if rows -= r; rows == 0 {
+			return
+		}
+		// (Advanced only while rows remain: a pointer past the end is
+		// invalid to the race detector's pointer checks.)
+		a = unsafe.Add(a, r*lda*4)
+		c = unsafe.Add(c, r*ldc*4)
+	}
+}

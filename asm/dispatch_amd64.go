@@ -474,3 +474,15 @@ func asmSgemmDirect(r, kc int, a, b *float32, ldb int, c *float32, ldc int, alph
 		panic("asm: no direct kernel for this row count")
 	}
 }
+
+func asmSgemmNarrow(r, kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc, cols int, alpha, beta float32) {
+	if level == LevelAVX512 {
+		sgemmNarrowAVX512(r, kc, a, lda, b, ldb, c, ldc, cols, alpha, beta)
+		return
+	}
+	sgemmNarrowAVX2(r, kc, a, lda, b, ldb, c, ldc, cols, alpha, beta)
+}
+
+func asmLayerNormShort(o, x, g, b *float32, rows, n int, eps float64) {
+	layerNormShortF32AVX2(o, x, g, b, rows, n, eps)
+}

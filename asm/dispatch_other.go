@@ -76,6 +76,9 @@ func asmSgemmKernel(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 func asmSgemmDirect(r, kc int, a, b *float32, ldb int, c *float32, ldc int, alpha, beta float32) {
 	panic("asm: no assembly in this build")
 }
+func asmSgemmNarrow(r, kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc, cols int, alpha, beta float32) {
+	panic("asm: no assembly in this build")
+}
 func asmSgemmIndirect(wide bool, kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32) {
 	panic("asm: no assembly in this build")
 }
@@ -111,5 +114,8 @@ func asmCopyRows(dst *float32, dstStride int, src *float32, srcStride, rows, n i
 }
 
 func asmSgemmIndirectChain(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
+	panic("asm: no assembly in this build")
+}
+func asmLayerNormShort(o, x, g, b *float32, rows, n int, eps float64) {
 	panic("asm: no assembly in this build")
 }

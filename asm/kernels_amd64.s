@@ -17709,6 +17709,468 @@ copyRowsF32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func sgemmNarrowAVX512(r int, kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·sgemmNarrowAVX512(SB), NOSPLIT, $0-80
+	MOVQ r+0(FP), AX
+	CMPQ AX, $0x00000008
+	JE   sgemmNarrowAVX512_r8
+	CMPQ AX, $0x00000004
+	JE   sgemmNarrowAVX512_r4
+	CMPQ AX, $0x00000002
+	JE   sgemmNarrowAVX512_r2
+	JMP  sgemmNarrowAVX512_r1
+
+sgemmNarrowAVX512_r8:
+	MOVQ   kc+8(FP), AX
+	MOVQ   a+16(FP), CX
+	MOVQ   lda+24(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   b+32(FP), BX
+	MOVQ   ldb+40(FP), SI
+	SHLQ   $0x02, SI
+	MOVQ   cols+64(FP), DI
+	MOVL   $0x0000ffff, R8
+	BZHIL  DI, R8, DI
+	KMOVW  DI, K1
+	LEAQ   (DX)(DX*2), DI
+	LEAQ   (CX)(DX*4), R8
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+
+sgemmNarrowAVX512_r8_two:
+	CMPQ         AX, $0x00000002
+	JL           sgemmNarrowAVX512_r8_one
+	VMOVUPS.Z    (BX), K1, Z8
+	VBROADCASTSS (CX), Z9
+	VFMADD231PS  Z8, Z9, Z0
+	VBROADCASTSS (CX)(DX*1), Z9
+	VFMADD231PS  Z8, Z9, Z1
+	VBROADCASTSS (CX)(DX*2), Z9
+	VFMADD231PS  Z8, Z9, Z2
+	VBROADCASTSS (CX)(DI*1), Z9
+	VFMADD231PS  Z8, Z9, Z3
+	VBROADCASTSS (R8), Z9
+	VFMADD231PS  Z8, Z9, Z4
+	VBROADCASTSS (R8)(DX*1), Z9
+	VFMADD231PS  Z8, Z9, Z5
+	VBROADCASTSS (R8)(DX*2), Z9
+	VFMADD231PS  Z8, Z9, Z6
+	VBROADCASTSS (R8)(DI*1), Z9
+	VFMADD231PS  Z8, Z9, Z7
+	ADDQ         $0x00000004, CX
+	ADDQ         $0x00000004, R8
+	ADDQ         SI, BX
+	VMOVUPS.Z    (BX), K1, Z8
+	VBROADCASTSS (CX), Z9
+	VFMADD231PS  Z8, Z9, Z0
+	VBROADCASTSS (CX)(DX*1), Z9
+	VFMADD231PS  Z8, Z9, Z1
+	VBROADCASTSS (CX)(DX*2), Z9
+	VFMADD231PS  Z8, Z9, Z2
+	VBROADCASTSS (CX)(DI*1), Z9
+	VFMADD231PS  Z8, Z9, Z3
+	VBROADCASTSS (R8), Z9
+	VFMADD231PS  Z8, Z9, Z4
+	VBROADCASTSS (R8)(DX*1), Z9
+	VFMADD231PS  Z8, Z9, Z5
+	VBROADCASTSS (R8)(DX*2), Z9
+	VFMADD231PS  Z8, Z9, Z6
+	VBROADCASTSS (R8)(DI*1), Z9
+	VFMADD231PS  Z8, Z9, Z7
+	ADDQ         $0x00000004, CX
+	ADDQ         $0x00000004, R8
+	ADDQ         SI, BX
+	SUBQ         $0x00000002, AX
+	JMP          sgemmNarrowAVX512_r8_two
+
+sgemmNarrowAVX512_r8_one:
+	CMPQ         AX, $0x00000000
+	JE           sgemmNarrowAVX512_r8_epilogue
+	VMOVUPS.Z    (BX), K1, Z8
+	VBROADCASTSS (CX), Z9
+	VFMADD231PS  Z8, Z9, Z0
+	VBROADCASTSS (CX)(DX*1), Z9
+	VFMADD231PS  Z8, Z9, Z1
+	VBROADCASTSS (CX)(DX*2), Z9
+	VFMADD231PS  Z8, Z9, Z2
+	VBROADCASTSS (CX)(DI*1), Z9
+	VFMADD231PS  Z8, Z9, Z3
+	VBROADCASTSS (R8), Z9
+	VFMADD231PS  Z8, Z9, Z4
+	VBROADCASTSS (R8)(DX*1), Z9
+	VFMADD231PS  Z8, Z9, Z5
+	VBROADCASTSS (R8)(DX*2), Z9
+	VFMADD231PS  Z8, Z9, Z6
+	VBROADCASTSS (R8)(DI*1), Z9
+	VFMADD231PS  Z8, Z9, Z7
+	ADDQ         $0x00000004, CX
+	ADDQ         $0x00000004, R8
+	ADDQ         SI, BX
+
+sgemmNarrowAVX512_r8_epilogue:
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+72(FP), Z8
+	MOVL         beta+76(FP), DX
+	ANDL         $0x7fffffff, DX
+	JNE          sgemmNarrowAVX512_r8_beta
+	MOVL         alpha+72(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           sgemmNarrowAVX512_r8_store
+	VMULPS       Z8, Z0, Z0
+	VMULPS       Z8, Z1, Z1
+	VMULPS       Z8, Z2, Z2
+	VMULPS       Z8, Z3, Z3
+	VMULPS       Z8, Z4, Z4
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z8, Z6, Z6
+	VMULPS       Z8, Z7, Z7
+
+sgemmNarrowAVX512_r8_store:
+	VMOVUPS Z0, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z1, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z2, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z3, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z4, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z5, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z6, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z7, K1, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrowAVX512_r8_beta:
+	VBROADCASTSS beta+76(FP), Z9
+	VMOVUPS.Z    (AX), K1, Z10
+	VMULPS       Z8, Z0, Z0
+	VMULPS       Z10, Z9, Z10
+	VADDPS       Z10, Z0, Z0
+	VMOVUPS      Z0, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z8, Z1, Z1
+	VMULPS       Z0, Z9, Z0
+	VADDPS       Z0, Z1, Z1
+	VMOVUPS      Z1, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z8, Z2, Z2
+	VMULPS       Z0, Z9, Z0
+	VADDPS       Z0, Z2, Z2
+	VMOVUPS      Z2, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z8, Z3, Z3
+	VMULPS       Z0, Z9, Z0
+	VADDPS       Z0, Z3, Z3
+	VMOVUPS      Z3, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z8, Z4, Z4
+	VMULPS       Z0, Z9, Z0
+	VADDPS       Z0, Z4, Z4
+	VMOVUPS      Z4, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z0, Z9, Z0
+	VADDPS       Z0, Z5, Z5
+	VMOVUPS      Z5, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z8, Z6, Z6
+	VMULPS       Z0, Z9, Z0
+	VADDPS       Z0, Z6, Z6
+	VMOVUPS      Z6, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z8, Z7, Z7
+	VMULPS       Z0, Z9, Z0
+	VADDPS       Z0, Z7, Z7
+	VMOVUPS      Z7, K1, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrowAVX512_r4:
+	MOVQ   kc+8(FP), AX
+	MOVQ   a+16(FP), CX
+	MOVQ   lda+24(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   b+32(FP), BX
+	MOVQ   ldb+40(FP), SI
+	SHLQ   $0x02, SI
+	MOVQ   cols+64(FP), DI
+	MOVL   $0x0000ffff, R8
+	BZHIL  DI, R8, DI
+	KMOVW  DI, K1
+	LEAQ   (DX)(DX*2), DI
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+
+sgemmNarrowAVX512_r4_two:
+	CMPQ         AX, $0x00000002
+	JL           sgemmNarrowAVX512_r4_one
+	VMOVUPS.Z    (BX), K1, Z4
+	VBROADCASTSS (CX), Z5
+	VFMADD231PS  Z4, Z5, Z0
+	VBROADCASTSS (CX)(DX*1), Z5
+	VFMADD231PS  Z4, Z5, Z1
+	VBROADCASTSS (CX)(DX*2), Z5
+	VFMADD231PS  Z4, Z5, Z2
+	VBROADCASTSS (CX)(DI*1), Z5
+	VFMADD231PS  Z4, Z5, Z3
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+	VMOVUPS.Z    (BX), K1, Z4
+	VBROADCASTSS (CX), Z5
+	VFMADD231PS  Z4, Z5, Z0
+	VBROADCASTSS (CX)(DX*1), Z5
+	VFMADD231PS  Z4, Z5, Z1
+	VBROADCASTSS (CX)(DX*2), Z5
+	VFMADD231PS  Z4, Z5, Z2
+	VBROADCASTSS (CX)(DI*1), Z5
+	VFMADD231PS  Z4, Z5, Z3
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+	SUBQ         $0x00000002, AX
+	JMP          sgemmNarrowAVX512_r4_two
+
+sgemmNarrowAVX512_r4_one:
+	CMPQ         AX, $0x00000000
+	JE           sgemmNarrowAVX512_r4_epilogue
+	VMOVUPS.Z    (BX), K1, Z4
+	VBROADCASTSS (CX), Z5
+	VFMADD231PS  Z4, Z5, Z0
+	VBROADCASTSS (CX)(DX*1), Z5
+	VFMADD231PS  Z4, Z5, Z1
+	VBROADCASTSS (CX)(DX*2), Z5
+	VFMADD231PS  Z4, Z5, Z2
+	VBROADCASTSS (CX)(DI*1), Z5
+	VFMADD231PS  Z4, Z5, Z3
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+
+sgemmNarrowAVX512_r4_epilogue:
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+72(FP), Z4
+	MOVL         beta+76(FP), DX
+	ANDL         $0x7fffffff, DX
+	JNE          sgemmNarrowAVX512_r4_beta
+	MOVL         alpha+72(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           sgemmNarrowAVX512_r4_store
+	VMULPS       Z4, Z0, Z0
+	VMULPS       Z4, Z1, Z1
+	VMULPS       Z4, Z2, Z2
+	VMULPS       Z4, Z3, Z3
+
+sgemmNarrowAVX512_r4_store:
+	VMOVUPS Z0, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z1, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z2, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z3, K1, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrowAVX512_r4_beta:
+	VBROADCASTSS beta+76(FP), Z5
+	VMOVUPS.Z    (AX), K1, Z6
+	VMULPS       Z4, Z0, Z0
+	VMULPS       Z6, Z5, Z6
+	VADDPS       Z6, Z0, Z0
+	VMOVUPS      Z0, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z4, Z1, Z1
+	VMULPS       Z0, Z5, Z0
+	VADDPS       Z0, Z1, Z1
+	VMOVUPS      Z1, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z4, Z2, Z2
+	VMULPS       Z0, Z5, Z0
+	VADDPS       Z0, Z2, Z2
+	VMOVUPS      Z2, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z4, Z3, Z3
+	VMULPS       Z0, Z5, Z0
+	VADDPS       Z0, Z3, Z3
+	VMOVUPS      Z3, K1, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrowAVX512_r2:
+	MOVQ   kc+8(FP), AX
+	MOVQ   a+16(FP), CX
+	MOVQ   lda+24(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   b+32(FP), BX
+	MOVQ   ldb+40(FP), SI
+	SHLQ   $0x02, SI
+	MOVQ   cols+64(FP), DI
+	MOVL   $0x0000ffff, R8
+	BZHIL  DI, R8, DI
+	KMOVW  DI, K1
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+
+sgemmNarrowAVX512_r2_two:
+	CMPQ         AX, $0x00000002
+	JL           sgemmNarrowAVX512_r2_one
+	VMOVUPS.Z    (BX), K1, Z2
+	VBROADCASTSS (CX), Z3
+	VFMADD231PS  Z2, Z3, Z0
+	VBROADCASTSS (CX)(DX*1), Z3
+	VFMADD231PS  Z2, Z3, Z1
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+	VMOVUPS.Z    (BX), K1, Z2
+	VBROADCASTSS (CX), Z3
+	VFMADD231PS  Z2, Z3, Z0
+	VBROADCASTSS (CX)(DX*1), Z3
+	VFMADD231PS  Z2, Z3, Z1
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+	SUBQ         $0x00000002, AX
+	JMP          sgemmNarrowAVX512_r2_two
+
+sgemmNarrowAVX512_r2_one:
+	CMPQ         AX, $0x00000000
+	JE           sgemmNarrowAVX512_r2_epilogue
+	VMOVUPS.Z    (BX), K1, Z2
+	VBROADCASTSS (CX), Z3
+	VFMADD231PS  Z2, Z3, Z0
+	VBROADCASTSS (CX)(DX*1), Z3
+	VFMADD231PS  Z2, Z3, Z1
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+
+sgemmNarrowAVX512_r2_epilogue:
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+72(FP), Z2
+	MOVL         beta+76(FP), DX
+	ANDL         $0x7fffffff, DX
+	JNE          sgemmNarrowAVX512_r2_beta
+	MOVL         alpha+72(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           sgemmNarrowAVX512_r2_store
+	VMULPS       Z2, Z0, Z0
+	VMULPS       Z2, Z1, Z1
+
+sgemmNarrowAVX512_r2_store:
+	VMOVUPS Z0, K1, (AX)
+	ADDQ    CX, AX
+	VMOVUPS Z1, K1, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrowAVX512_r2_beta:
+	VBROADCASTSS beta+76(FP), Z3
+	VMOVUPS.Z    (AX), K1, Z4
+	VMULPS       Z2, Z0, Z0
+	VMULPS       Z4, Z3, Z4
+	VADDPS       Z4, Z0, Z0
+	VMOVUPS      Z0, K1, (AX)
+	ADDQ         CX, AX
+	VMOVUPS.Z    (AX), K1, Z0
+	VMULPS       Z2, Z1, Z1
+	VMULPS       Z0, Z3, Z0
+	VADDPS       Z0, Z1, Z1
+	VMOVUPS      Z1, K1, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrowAVX512_r1:
+	MOVQ   kc+8(FP), AX
+	MOVQ   a+16(FP), CX
+	MOVQ   lda+24(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   b+32(FP), DX
+	MOVQ   ldb+40(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   cols+64(FP), SI
+	MOVL   $0x0000ffff, DI
+	BZHIL  SI, DI, SI
+	KMOVW  SI, K1
+	VXORPS Z0, Z0, Z0
+
+sgemmNarrowAVX512_r1_two:
+	CMPQ         AX, $0x00000002
+	JL           sgemmNarrowAVX512_r1_one
+	VMOVUPS.Z    (DX), K1, Z1
+	VBROADCASTSS (CX), Z2
+	VFMADD231PS  Z1, Z2, Z0
+	ADDQ         $0x00000004, CX
+	ADDQ         BX, DX
+	VMOVUPS.Z    (DX), K1, Z1
+	VBROADCASTSS (CX), Z2
+	VFMADD231PS  Z1, Z2, Z0
+	ADDQ         $0x00000004, CX
+	ADDQ         BX, DX
+	SUBQ         $0x00000002, AX
+	JMP          sgemmNarrowAVX512_r1_two
+
+sgemmNarrowAVX512_r1_one:
+	CMPQ         AX, $0x00000000
+	JE           sgemmNarrowAVX512_r1_epilogue
+	VMOVUPS.Z    (DX), K1, Z1
+	VBROADCASTSS (CX), Z2
+	VFMADD231PS  Z1, Z2, Z0
+	ADDQ         $0x00000004, CX
+	ADDQ         BX, DX
+
+sgemmNarrowAVX512_r1_epilogue:
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+72(FP), Z1
+	MOVL         beta+76(FP), CX
+	ANDL         $0x7fffffff, CX
+	JNE          sgemmNarrowAVX512_r1_beta
+	MOVL         alpha+72(FP), CX
+	CMPL         CX, $0x3f800000
+	JE           sgemmNarrowAVX512_r1_store
+	VMULPS       Z1, Z0, Z0
+
+sgemmNarrowAVX512_r1_store:
+	VMOVUPS Z0, K1, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrowAVX512_r1_beta:
+	VBROADCASTSS beta+76(FP), Z2
+	VMOVUPS.Z    (AX), K1, Z3
+	VMULPS       Z1, Z0, Z0
+	VMULPS       Z3, Z2, Z3
+	VADDPS       Z3, Z0, Z0
+	VMOVUPS      Z0, K1, (AX)
+	VZEROUPPER
+	RET
+
 // func copyRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int)
 // Requires: AVX, AVX2, SSE2
 TEXT ·copyRowsF32AVX2(SB), NOSPLIT, $0-48
@@ -17751,6 +18213,468 @@ copyRowsF32AVX2_tail:
 	JMP        copyRowsF32AVX2_row
 
 copyRowsF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func sgemmNarrowAVX2(r int, kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
+// Requires: AVX, AVX2, FMA3, SSE2
+TEXT ·sgemmNarrowAVX2(SB), NOSPLIT, $0-80
+	MOVQ r+0(FP), AX
+	CMPQ AX, $0x00000008
+	JE   sgemmNarrowAVX2_r8
+	CMPQ AX, $0x00000004
+	JE   sgemmNarrowAVX2_r4
+	CMPQ AX, $0x00000002
+	JE   sgemmNarrowAVX2_r2
+	JMP  sgemmNarrowAVX2_r1
+
+sgemmNarrowAVX2_r8:
+	MOVQ         kc+8(FP), AX
+	MOVQ         a+16(FP), CX
+	MOVQ         lda+24(FP), DX
+	SHLQ         $0x02, DX
+	MOVQ         b+32(FP), BX
+	MOVQ         ldb+40(FP), SI
+	SHLQ         $0x02, SI
+	MOVQ         cols+64(FP), DI
+	MOVQ         DI, X0
+	VPBROADCASTD X0, Y0
+	VPCMPGTD     iota32<>+0(SB), Y0, Y0
+	LEAQ         (DX)(DX*2), DI
+	LEAQ         (CX)(DX*4), R8
+	VXORPS       Y1, Y1, Y1
+	VXORPS       Y2, Y2, Y2
+	VXORPS       Y3, Y3, Y3
+	VXORPS       Y4, Y4, Y4
+	VXORPS       Y5, Y5, Y5
+	VXORPS       Y6, Y6, Y6
+	VXORPS       Y7, Y7, Y7
+	VXORPS       Y8, Y8, Y8
+
+sgemmNarrowAVX2_r8_two:
+	CMPQ         AX, $0x00000002
+	JL           sgemmNarrowAVX2_r8_one
+	VMASKMOVPS   (BX), Y0, Y9
+	VBROADCASTSS (CX), Y10
+	VFMADD231PS  Y9, Y10, Y1
+	VBROADCASTSS (CX)(DX*1), Y10
+	VFMADD231PS  Y9, Y10, Y2
+	VBROADCASTSS (CX)(DX*2), Y10
+	VFMADD231PS  Y9, Y10, Y3
+	VBROADCASTSS (CX)(DI*1), Y10
+	VFMADD231PS  Y9, Y10, Y4
+	VBROADCASTSS (R8), Y10
+	VFMADD231PS  Y9, Y10, Y5
+	VBROADCASTSS (R8)(DX*1), Y10
+	VFMADD231PS  Y9, Y10, Y6
+	VBROADCASTSS (R8)(DX*2), Y10
+	VFMADD231PS  Y9, Y10, Y7
+	VBROADCASTSS (R8)(DI*1), Y10
+	VFMADD231PS  Y9, Y10, Y8
+	ADDQ         $0x00000004, CX
+	ADDQ         $0x00000004, R8
+	ADDQ         SI, BX
+	VMASKMOVPS   (BX), Y0, Y9
+	VBROADCASTSS (CX), Y10
+	VFMADD231PS  Y9, Y10, Y1
+	VBROADCASTSS (CX)(DX*1), Y10
+	VFMADD231PS  Y9, Y10, Y2
+	VBROADCASTSS (CX)(DX*2), Y10
+	VFMADD231PS  Y9, Y10, Y3
+	VBROADCASTSS (CX)(DI*1), Y10
+	VFMADD231PS  Y9, Y10, Y4
+	VBROADCASTSS (R8), Y10
+	VFMADD231PS  Y9, Y10, Y5
+	VBROADCASTSS (R8)(DX*1), Y10
+	VFMADD231PS  Y9, Y10, Y6
+	VBROADCASTSS (R8)(DX*2), Y10
+	VFMADD231PS  Y9, Y10, Y7
+	VBROADCASTSS (R8)(DI*1), Y10
+	VFMADD231PS  Y9, Y10, Y8
+	ADDQ         $0x00000004, CX
+	ADDQ         $0x00000004, R8
+	ADDQ         SI, BX
+	SUBQ         $0x00000002, AX
+	JMP          sgemmNarrowAVX2_r8_two
+
+sgemmNarrowAVX2_r8_one:
+	CMPQ         AX, $0x00000000
+	JE           sgemmNarrowAVX2_r8_epilogue
+	VMASKMOVPS   (BX), Y0, Y9
+	VBROADCASTSS (CX), Y10
+	VFMADD231PS  Y9, Y10, Y1
+	VBROADCASTSS (CX)(DX*1), Y10
+	VFMADD231PS  Y9, Y10, Y2
+	VBROADCASTSS (CX)(DX*2), Y10
+	VFMADD231PS  Y9, Y10, Y3
+	VBROADCASTSS (CX)(DI*1), Y10
+	VFMADD231PS  Y9, Y10, Y4
+	VBROADCASTSS (R8), Y10
+	VFMADD231PS  Y9, Y10, Y5
+	VBROADCASTSS (R8)(DX*1), Y10
+	VFMADD231PS  Y9, Y10, Y6
+	VBROADCASTSS (R8)(DX*2), Y10
+	VFMADD231PS  Y9, Y10, Y7
+	VBROADCASTSS (R8)(DI*1), Y10
+	VFMADD231PS  Y9, Y10, Y8
+	ADDQ         $0x00000004, CX
+	ADDQ         $0x00000004, R8
+	ADDQ         SI, BX
+
+sgemmNarrowAVX2_r8_epilogue:
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+72(FP), Y9
+	MOVL         beta+76(FP), DX
+	ANDL         $0x7fffffff, DX
+	JNE          sgemmNarrowAVX2_r8_beta
+	MOVL         alpha+72(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           sgemmNarrowAVX2_r8_store
+	VMULPS       Y9, Y1, Y1
+	VMULPS       Y9, Y2, Y2
+	VMULPS       Y9, Y3, Y3
+	VMULPS       Y9, Y4, Y4
+	VMULPS       Y9, Y5, Y5
+	VMULPS       Y9, Y6, Y6
+	VMULPS       Y9, Y7, Y7
+	VMULPS       Y9, Y8, Y8
+
+sgemmNarrowAVX2_r8_store:
+	VMASKMOVPS Y1, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y2, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y3, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y4, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y5, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y6, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y7, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y8, Y0, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrowAVX2_r8_beta:
+	VBROADCASTSS beta+76(FP), Y10
+	VMASKMOVPS   (AX), Y0, Y11
+	VMULPS       Y9, Y1, Y1
+	VMULPS       Y11, Y10, Y11
+	VADDPS       Y11, Y1, Y1
+	VMASKMOVPS   Y1, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y9, Y2, Y2
+	VMULPS       Y1, Y10, Y1
+	VADDPS       Y1, Y2, Y2
+	VMASKMOVPS   Y2, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y9, Y3, Y3
+	VMULPS       Y1, Y10, Y1
+	VADDPS       Y1, Y3, Y3
+	VMASKMOVPS   Y3, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y9, Y4, Y4
+	VMULPS       Y1, Y10, Y1
+	VADDPS       Y1, Y4, Y4
+	VMASKMOVPS   Y4, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y9, Y5, Y5
+	VMULPS       Y1, Y10, Y1
+	VADDPS       Y1, Y5, Y5
+	VMASKMOVPS   Y5, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y9, Y6, Y6
+	VMULPS       Y1, Y10, Y1
+	VADDPS       Y1, Y6, Y6
+	VMASKMOVPS   Y6, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y9, Y7, Y7
+	VMULPS       Y1, Y10, Y1
+	VADDPS       Y1, Y7, Y7
+	VMASKMOVPS   Y7, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y9, Y8, Y8
+	VMULPS       Y1, Y10, Y1
+	VADDPS       Y1, Y8, Y8
+	VMASKMOVPS   Y8, Y0, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrowAVX2_r4:
+	MOVQ         kc+8(FP), AX
+	MOVQ         a+16(FP), CX
+	MOVQ         lda+24(FP), DX
+	SHLQ         $0x02, DX
+	MOVQ         b+32(FP), BX
+	MOVQ         ldb+40(FP), SI
+	SHLQ         $0x02, SI
+	MOVQ         cols+64(FP), DI
+	MOVQ         DI, X0
+	VPBROADCASTD X0, Y0
+	VPCMPGTD     iota32<>+0(SB), Y0, Y0
+	LEAQ         (DX)(DX*2), DI
+	VXORPS       Y1, Y1, Y1
+	VXORPS       Y2, Y2, Y2
+	VXORPS       Y3, Y3, Y3
+	VXORPS       Y4, Y4, Y4
+
+sgemmNarrowAVX2_r4_two:
+	CMPQ         AX, $0x00000002
+	JL           sgemmNarrowAVX2_r4_one
+	VMASKMOVPS   (BX), Y0, Y5
+	VBROADCASTSS (CX), Y6
+	VFMADD231PS  Y5, Y6, Y1
+	VBROADCASTSS (CX)(DX*1), Y6
+	VFMADD231PS  Y5, Y6, Y2
+	VBROADCASTSS (CX)(DX*2), Y6
+	VFMADD231PS  Y5, Y6, Y3
+	VBROADCASTSS (CX)(DI*1), Y6
+	VFMADD231PS  Y5, Y6, Y4
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+	VMASKMOVPS   (BX), Y0, Y5
+	VBROADCASTSS (CX), Y6
+	VFMADD231PS  Y5, Y6, Y1
+	VBROADCASTSS (CX)(DX*1), Y6
+	VFMADD231PS  Y5, Y6, Y2
+	VBROADCASTSS (CX)(DX*2), Y6
+	VFMADD231PS  Y5, Y6, Y3
+	VBROADCASTSS (CX)(DI*1), Y6
+	VFMADD231PS  Y5, Y6, Y4
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+	SUBQ         $0x00000002, AX
+	JMP          sgemmNarrowAVX2_r4_two
+
+sgemmNarrowAVX2_r4_one:
+	CMPQ         AX, $0x00000000
+	JE           sgemmNarrowAVX2_r4_epilogue
+	VMASKMOVPS   (BX), Y0, Y5
+	VBROADCASTSS (CX), Y6
+	VFMADD231PS  Y5, Y6, Y1
+	VBROADCASTSS (CX)(DX*1), Y6
+	VFMADD231PS  Y5, Y6, Y2
+	VBROADCASTSS (CX)(DX*2), Y6
+	VFMADD231PS  Y5, Y6, Y3
+	VBROADCASTSS (CX)(DI*1), Y6
+	VFMADD231PS  Y5, Y6, Y4
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+
+sgemmNarrowAVX2_r4_epilogue:
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+72(FP), Y5
+	MOVL         beta+76(FP), DX
+	ANDL         $0x7fffffff, DX
+	JNE          sgemmNarrowAVX2_r4_beta
+	MOVL         alpha+72(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           sgemmNarrowAVX2_r4_store
+	VMULPS       Y5, Y1, Y1
+	VMULPS       Y5, Y2, Y2
+	VMULPS       Y5, Y3, Y3
+	VMULPS       Y5, Y4, Y4
+
+sgemmNarrowAVX2_r4_store:
+	VMASKMOVPS Y1, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y2, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y3, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y4, Y0, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrowAVX2_r4_beta:
+	VBROADCASTSS beta+76(FP), Y6
+	VMASKMOVPS   (AX), Y0, Y7
+	VMULPS       Y5, Y1, Y1
+	VMULPS       Y7, Y6, Y7
+	VADDPS       Y7, Y1, Y1
+	VMASKMOVPS   Y1, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y5, Y2, Y2
+	VMULPS       Y1, Y6, Y1
+	VADDPS       Y1, Y2, Y2
+	VMASKMOVPS   Y2, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y5, Y3, Y3
+	VMULPS       Y1, Y6, Y1
+	VADDPS       Y1, Y3, Y3
+	VMASKMOVPS   Y3, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y5, Y4, Y4
+	VMULPS       Y1, Y6, Y1
+	VADDPS       Y1, Y4, Y4
+	VMASKMOVPS   Y4, Y0, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrowAVX2_r2:
+	MOVQ         kc+8(FP), AX
+	MOVQ         a+16(FP), CX
+	MOVQ         lda+24(FP), DX
+	SHLQ         $0x02, DX
+	MOVQ         b+32(FP), BX
+	MOVQ         ldb+40(FP), SI
+	SHLQ         $0x02, SI
+	MOVQ         cols+64(FP), DI
+	MOVQ         DI, X0
+	VPBROADCASTD X0, Y0
+	VPCMPGTD     iota32<>+0(SB), Y0, Y0
+	VXORPS       Y1, Y1, Y1
+	VXORPS       Y2, Y2, Y2
+
+sgemmNarrowAVX2_r2_two:
+	CMPQ         AX, $0x00000002
+	JL           sgemmNarrowAVX2_r2_one
+	VMASKMOVPS   (BX), Y0, Y3
+	VBROADCASTSS (CX), Y4
+	VFMADD231PS  Y3, Y4, Y1
+	VBROADCASTSS (CX)(DX*1), Y4
+	VFMADD231PS  Y3, Y4, Y2
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+	VMASKMOVPS   (BX), Y0, Y3
+	VBROADCASTSS (CX), Y4
+	VFMADD231PS  Y3, Y4, Y1
+	VBROADCASTSS (CX)(DX*1), Y4
+	VFMADD231PS  Y3, Y4, Y2
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+	SUBQ         $0x00000002, AX
+	JMP          sgemmNarrowAVX2_r2_two
+
+sgemmNarrowAVX2_r2_one:
+	CMPQ         AX, $0x00000000
+	JE           sgemmNarrowAVX2_r2_epilogue
+	VMASKMOVPS   (BX), Y0, Y3
+	VBROADCASTSS (CX), Y4
+	VFMADD231PS  Y3, Y4, Y1
+	VBROADCASTSS (CX)(DX*1), Y4
+	VFMADD231PS  Y3, Y4, Y2
+	ADDQ         $0x00000004, CX
+	ADDQ         SI, BX
+
+sgemmNarrowAVX2_r2_epilogue:
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+72(FP), Y3
+	MOVL         beta+76(FP), DX
+	ANDL         $0x7fffffff, DX
+	JNE          sgemmNarrowAVX2_r2_beta
+	MOVL         alpha+72(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           sgemmNarrowAVX2_r2_store
+	VMULPS       Y3, Y1, Y1
+	VMULPS       Y3, Y2, Y2
+
+sgemmNarrowAVX2_r2_store:
+	VMASKMOVPS Y1, Y0, (AX)
+	ADDQ       CX, AX
+	VMASKMOVPS Y2, Y0, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrowAVX2_r2_beta:
+	VBROADCASTSS beta+76(FP), Y4
+	VMASKMOVPS   (AX), Y0, Y5
+	VMULPS       Y3, Y1, Y1
+	VMULPS       Y5, Y4, Y5
+	VADDPS       Y5, Y1, Y1
+	VMASKMOVPS   Y1, Y0, (AX)
+	ADDQ         CX, AX
+	VMASKMOVPS   (AX), Y0, Y1
+	VMULPS       Y3, Y2, Y2
+	VMULPS       Y1, Y4, Y1
+	VADDPS       Y1, Y2, Y2
+	VMASKMOVPS   Y2, Y0, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrowAVX2_r1:
+	MOVQ         kc+8(FP), AX
+	MOVQ         a+16(FP), CX
+	MOVQ         lda+24(FP), DX
+	SHLQ         $0x02, DX
+	MOVQ         b+32(FP), DX
+	MOVQ         ldb+40(FP), BX
+	SHLQ         $0x02, BX
+	MOVQ         cols+64(FP), SI
+	MOVQ         SI, X0
+	VPBROADCASTD X0, Y0
+	VPCMPGTD     iota32<>+0(SB), Y0, Y0
+	VXORPS       Y1, Y1, Y1
+
+sgemmNarrowAVX2_r1_two:
+	CMPQ         AX, $0x00000002
+	JL           sgemmNarrowAVX2_r1_one
+	VMASKMOVPS   (DX), Y0, Y2
+	VBROADCASTSS (CX), Y3
+	VFMADD231PS  Y2, Y3, Y1
+	ADDQ         $0x00000004, CX
+	ADDQ         BX, DX
+	VMASKMOVPS   (DX), Y0, Y2
+	VBROADCASTSS (CX), Y3
+	VFMADD231PS  Y2, Y3, Y1
+	ADDQ         $0x00000004, CX
+	ADDQ         BX, DX
+	SUBQ         $0x00000002, AX
+	JMP          sgemmNarrowAVX2_r1_two
+
+sgemmNarrowAVX2_r1_one:
+	CMPQ         AX, $0x00000000
+	JE           sgemmNarrowAVX2_r1_epilogue
+	VMASKMOVPS   (DX), Y0, Y2
+	VBROADCASTSS (CX), Y3
+	VFMADD231PS  Y2, Y3, Y1
+	ADDQ         $0x00000004, CX
+	ADDQ         BX, DX
+
+sgemmNarrowAVX2_r1_epilogue:
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+72(FP), Y2
+	MOVL         beta+76(FP), CX
+	ANDL         $0x7fffffff, CX
+	JNE          sgemmNarrowAVX2_r1_beta
+	MOVL         alpha+72(FP), CX
+	CMPL         CX, $0x3f800000
+	JE           sgemmNarrowAVX2_r1_store
+	VMULPS       Y2, Y1, Y1
+
+sgemmNarrowAVX2_r1_store:
+	VMASKMOVPS Y1, Y0, (AX)
+	VZEROUPPER
+	RET
+
+sgemmNarrowAVX2_r1_beta:
+	VBROADCASTSS beta+76(FP), Y3
+	VMASKMOVPS   (AX), Y0, Y4
+	VMULPS       Y2, Y1, Y1
+	VMULPS       Y4, Y3, Y4
+	VADDPS       Y4, Y1, Y1
+	VMASKMOVPS   Y1, Y0, (AX)
 	VZEROUPPER
 	RET
 
@@ -17943,6 +18867,134 @@ deinterleave2RowsAVX512_next:
 	JMP  deinterleave2RowsAVX512_row
 
 deinterleave2RowsAVX512_done:
+	VZEROUPPER
+	RET
+
+// func layerNormShortF32AVX2(o *float32, x *float32, gain *float32, bias *float32, rows int, n int, eps float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·layerNormShortF32AVX2(SB), NOSPLIT, $0-56
+	MOVQ         o+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         gain+16(FP), DX
+	MOVQ         bias+24(FP), BX
+	MOVQ         rows+32(FP), SI
+	MOVQ         n+40(FP), DI
+	MOVQ         DI, R8
+	SHRQ         $0x03, R8
+	MOVQ         DI, R9
+	ANDQ         $0x00000007, R9
+	MOVQ         R9, X0
+	VPBROADCASTD X0, Y0
+	VPCMPGTD     iota32<>+0(SB), Y0, Y0
+	VCVTSI2SSQ   DI, X1, X1
+	MOVQ         $0x3ff0000000000000, R10
+	VMOVQ        R10, X4
+
+layerNormShortF32AVX2_row:
+	TESTQ  SI, SI
+	JZ     layerNormShortF32AVX2_done
+	VXORPS Y5, Y5, Y5
+	XORQ   R10, R10
+	MOVQ   R8, R11
+
+layerNormShortF32AVX2_sum:
+	TESTQ  R11, R11
+	JZ     layerNormShortF32AVX2_sum_tail
+	VADDPS (CX)(R10*1), Y5, Y5
+	ADDQ   $0x00000020, R10
+	DECQ   R11
+	JMP    layerNormShortF32AVX2_sum
+
+layerNormShortF32AVX2_sum_tail:
+	TESTQ      R9, R9
+	JZ         layerNormShortF32AVX2_sum_done
+	VMASKMOVPS (CX)(R10*1), Y0, Y6
+	VADDPS     Y6, Y5, Y5
+
+layerNormShortF32AVX2_sum_done:
+	VPERMILPS    $0xb1, Y5, Y6
+	VADDPS       Y6, Y5, Y5
+	VPERMILPS    $0x4e, Y5, Y6
+	VADDPS       Y6, Y5, Y5
+	VEXTRACTF128 $0x01, Y5, X6
+	VADDSS       X6, X5, X6
+	VDIVSS       X1, X6, X6
+	VBROADCASTSS X6, Y5
+	VXORPS       Y6, Y6, Y6
+	XORQ         R10, R10
+	MOVQ         R8, R11
+
+layerNormShortF32AVX2_var:
+	TESTQ   R11, R11
+	JZ      layerNormShortF32AVX2_var_tail
+	VMOVUPS (CX)(R10*1), Y7
+	VSUBPS  Y5, Y7, Y7
+	VMULPS  Y7, Y7, Y7
+	VADDPS  Y7, Y6, Y6
+	ADDQ    $0x00000020, R10
+	DECQ    R11
+	JMP     layerNormShortF32AVX2_var
+
+layerNormShortF32AVX2_var_tail:
+	TESTQ      R9, R9
+	JZ         layerNormShortF32AVX2_var_done
+	VMASKMOVPS (CX)(R10*1), Y0, Y7
+	VSUBPS     Y5, Y7, Y7
+	VANDPS     Y0, Y7, Y7
+	VMULPS     Y7, Y7, Y7
+	VADDPS     Y7, Y6, Y6
+
+layerNormShortF32AVX2_var_done:
+	VPERMILPS    $0xb1, Y6, Y7
+	VADDPS       Y7, Y6, Y6
+	VPERMILPS    $0x4e, Y6, Y7
+	VADDPS       Y7, Y6, Y6
+	VEXTRACTF128 $0x01, Y6, X7
+	VADDSS       X7, X6, X7
+	VDIVSS       X1, X7, X7
+	VCVTSS2SD    X7, X2, X2
+	VADDSD       eps+48(FP), X2, X2
+	VSQRTSD      X2, X2, X2
+	VDIVSD       X2, X4, X6
+	VCVTSD2SS    X6, X3, X3
+	VBROADCASTSS X3, Y6
+	XORQ         R10, R10
+	MOVQ         R8, R11
+
+layerNormShortF32AVX2_out:
+	TESTQ   R11, R11
+	JZ      layerNormShortF32AVX2_out_tail
+	VMOVUPS (CX)(R10*1), Y7
+	VSUBPS  Y5, Y7, Y7
+	VMULPS  Y6, Y7, Y7
+	VMULPS  (DX)(R10*1), Y7, Y7
+	VADDPS  (BX)(R10*1), Y7, Y7
+	VMOVUPS Y7, (AX)(R10*1)
+	ADDQ    $0x00000020, R10
+	DECQ    R11
+	JMP     layerNormShortF32AVX2_out
+
+layerNormShortF32AVX2_out_tail:
+	TESTQ      R9, R9
+	JZ         layerNormShortF32AVX2_out_done
+	VMASKMOVPS (CX)(R10*1), Y0, Y7
+	VSUBPS     Y5, Y7, Y7
+	VMULPS     Y6, Y7, Y7
+	VMASKMOVPS (DX)(R10*1), Y0, Y5
+	VMULPS     Y5, Y7, Y7
+	VMASKMOVPS (BX)(R10*1), Y0, Y5
+	VADDPS     Y5, Y7, Y7
+	VMASKMOVPS Y7, Y0, (AX)(R10*1)
+
+layerNormShortF32AVX2_out_done:
+	MOVQ DI, R10
+	SHLQ $0x02, R10
+	ADDQ R10, CX
+	ADDQ R10, AX
+	DECQ SI
+	JMP  layerNormShortF32AVX2_row
+
+layerNormShortF32AVX2_done:
 	VZEROUPPER
 	RET
 

@@ -416,10 +416,20 @@ func softmaxSmallF32AVX2(o *float32, x *float32, n int, rows int) int
 //go:noescape
 func copyRowsF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int)
 
+// sgemmNarrowAVX512 computes r (8, 4, 2 or 1) rows of at most 16 columns of C = alpha*A*B + beta*C with A and B in place (see asm.SgemmNarrow).
+//
+//go:noescape
+func sgemmNarrowAVX512(r int, kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
+
 // copyRowsF32AVX2 copies, for r < rows, the n floats at src+r*srcStride bytes to dst+r*dstStride bytes; dst and src do not overlap.
 //
 //go:noescape
 func copyRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int)
+
+// sgemmNarrowAVX2 computes r (8, 4, 2 or 1) rows of at most 8 columns of C = alpha*A*B + beta*C with A and B in place (see asm.SgemmNarrow).
+//
+//go:noescape
+func sgemmNarrowAVX2(r int, kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
 
 // interleave2F32AVX2 sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k < n; n is a multiple of 8.
 //
@@ -440,6 +450,11 @@ func deinterleave2RowsAVX2(even *float32, odd *float32, src *float32, n int, row
 //
 //go:noescape
 func deinterleave2RowsAVX512(even *float32, odd *float32, src *float32, n int, rows int, dstStride int, srcStride int)
+
+// layerNormShortF32AVX2 sets rows rows of n (n < 64) floats at o to the layer norm of those at x with the n-float gain and bias, as kernels.normRowF32 computes each row.
+//
+//go:noescape
+func layerNormShortF32AVX2(o *float32, x *float32, gain *float32, bias *float32, rows int, n int, eps float64)
 
 // packA8AVX2 sets dst[p*mr+i] = src[i*lda+p] for i < 8, p < kc; kc is a multiple of 8.
 //

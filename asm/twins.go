@@ -543,6 +543,56 @@ func sgemmDirectGo(r, nr, kc int, a, b []float32, ldb int, c []float32, ldc int,
 	sgemmTwin(r, nr, kc, a, b, ldb, nil, c, ldc, alpha, beta)
 }
 
+// sgemmNarrowGo is the twin of the narrow kernels (every operand in
+// place, see SgemmNarrow):
+//
+//	for i < rows, j < cols:
+//	    acc := 0; for p < kc { acc += a[i*lda+p] * b[p*ldb+j] }
+//	    then alpha and beta as sgemmTwin
+//
+// i.e. sgemmKernelGo's expressions on A and B read in place (same bits).
+func sgemmNarrowGo(rows, cols, kc int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, alpha, beta float32) {
+	for i := 0; i < rows; i++ {
+		ar, row := a[i*lda:i*lda+kc], c[i*ldc:i*ldc+cols]
+		for j := range row {
+			var acc float32
+			for p, av := range ar {
+				acc = FMA32(av, b[p*ldb+j], acc)
+			}
+			if beta == 0 {
+				row[j] = alpha * acc
+			} else {
+				row[j] = float32(alpha*acc) + float32(beta*row[j])
+			}
+		}
+	}
+}
+
+// layerNormRowGo is the twin of the short-row layer norm kernel on one row
+// (see LayerNormShortF32).
+func layerNormRowGo(o, x, g, b []float32, eps float64) {
+	n := len(x)
+	var acc [8]float32
+	for i, v := range x {
+		acc[i%8] += v
+	}
+	mean := fold8(&acc) / float32(n)
+	acc = [8]float32{}
+	for i, v := range x {
+		d := v - mean
+		acc[i%8] += d * d
+	}
+	inv := float32(1 / math.Sqrt(float64(fold8(&acc)/float32(n))+eps))
+	for i, v := range x {
+		o[i] = ((v-mean)*inv)*g[i] + b[i]
+	}
+}
+
+// fold8 adds eight partial sums as ((a0+a1)+(a2+a3))+((a4+a5)+(a6+a7)).
+func fold8(a *[8]float32) float32 {
+	return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]))
+}
+
 // FMA32 returns a*b + c computed exactly and rounded once to float32, as
 // the FMA instruction (VFMADD231PS) does, on any platform: the product of
 // two float32 values is exact in float64, and the float64 sum rounds to the

@@ -174,8 +174,9 @@ func binary(op bop, out, a, b *runtime.Tensor) error {
 		return nil
 	}
 	// Equal sizes, one of them broadcast without changing the count (a
-	// shape of ones added): the same single row.
-	if dt == runtime.Float32 && op <= bDiv && n < parThreshold && a.NumElements() == n && b.NumElements() == n {
+	// shape of ones added), or one operand a single element: the same single
+	// row (f32Row repeats a one-element operand).
+	if na, nb := a.NumElements(), b.NumElements(); dt == runtime.Float32 && op <= bDiv && n < parThreshold && (na == n || na == 1) && (nb == n || nb == 1) {
 		f32Row(op, elems[float32](out), elems[float32](a), elems[float32](b))
 		return nil
 	}

@@ -122,14 +122,16 @@ func makePlanGeneral(out []int64, ins ...[]int64) bplan {
 		p.rows = 1
 		return p
 	}
-	// coalesce adjacent dims where every input is mergeable
+	// Coalesce adjacent dims where every input is mergeable: the stride of
+	// the merged dim so far (the stride of its innermost original dim) is
+	// the next dim's stride times its size.
 	p.nd = 0
 	for i := 0; i < k; i++ {
 		if p.nd > 0 {
 			last := p.nd - 1
 			ok := true
 			for j := 0; j < p.n; j++ {
-				if st[j][last] != st[j][i]*dims[i] {
+				if p.st[j][last] != st[j][i]*dims[i] {
 					ok = false
 					break
 				}

@@ -24,3 +24,26 @@ func TestMakePlanSameShape(t *testing.T) {
 		}
 	}
 }
+
+// TestMakePlanCoalesces checks that runs of dimensions every input walks
+// alike (contiguously, or not at all) merge into one, however long the run:
+// a tensor times a scalar is one row, not a row per last dimension.
+func TestMakePlanCoalesces(t *testing.T) {
+	for _, c := range []struct {
+		out       []int64
+		ins       [][]int64
+		nd, inner int
+	}{
+		{[]int64{1, 4, 8, 8}, [][]int64{{1, 4, 8, 8}, {}}, 1, 256},
+		{[]int64{2, 3, 4, 5}, [][]int64{{2, 3, 4, 5}, {1, 1, 1, 1}}, 1, 120},
+		{[]int64{2, 3, 4, 5}, [][]int64{{2, 3, 4, 5}, {2, 1, 1, 1}}, 2, 60},
+		{[]int64{2, 3, 4, 5}, [][]int64{{2, 3, 4, 5}, {5}}, 2, 5},
+		{[]int64{2, 3, 4, 5}, [][]int64{{2, 3, 4, 5}, {4, 5}}, 2, 20},
+		{[]int64{6, 2, 3, 4}, [][]int64{{1, 2, 3, 4}, {6, 1, 1, 1}}, 2, 24},
+	} {
+		p := makePlanGeneral(c.out, c.ins...)
+		if p.nd != c.nd || p.inner != c.inner {
+			t.Errorf("makePlan(%v, %v): %d dims, rows of %d; want %d dims, rows of %d", c.out, c.ins, p.nd, p.inner, c.nd, c.inner)
+		}
+	}
+}

@@ -2,7 +2,9 @@ package kernels
 
 import (
 	"fmt"
+	"unsafe"
 
+	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -50,6 +52,10 @@ func gatherStrided(out, x *runtime.Tensor, p *bplan, base int) error {
 	case 2:
 		runGather(p, base, elems[uint16](out), elems[uint16](x))
 	case 4:
+		if o, xs := elems[float32](out), elems[float32](x); gatherBlocksOK(p, base) && !sharesMemory(o, xs) {
+			gatherBlocks32(p, base, o, xs)
+			return nil
+		}
 		runGather(p, base, elems[uint32](out), elems[uint32](x))
 	case 8:
 		runGather(p, base, elems[uint64](out), elems[uint64](x))
@@ -67,6 +73,54 @@ func runGather[T any](p *bplan, base int, o, x []T) {
 	}
 	pc := *p
 	parFor(pc.rows, rowGrain(pc.inner), func(lo, hi int) { gatherRows(&pc, base, o, x, lo, hi) })
+}
+
+// gatherBlocksOK reports whether gatherBlocks32 can run plan p: rows
+// contiguous in x, every stride non-negative, and small enough for one
+// thread (runGather splits larger ones).
+func gatherBlocksOK(p *bplan, base int) bool {
+	if p.nd < 2 || p.st[0][p.nd-1] != 1 || base < 0 || (p.rows*p.inner >= parThreshold && NumThreads() > 1) {
+		return false
+	}
+	for d := 0; d < p.nd; d++ {
+		if p.st[0][d] < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// sharesMemory reports whether non-empty a and b overlap (CopyRowsF32
+// refuses that; an output on its own input gets the element loops).
+func sharesMemory(a, b []float32) bool {
+	a0, a1 := uintptr(unsafe.Pointer(&a[0])), uintptr(unsafe.Pointer(&a[len(a)-1]))
+	b0, b1 := uintptr(unsafe.Pointer(&b[0])), uintptr(unsafe.Pointer(&b[len(b)-1]))
+	return a0 <= b1 && b0 <= a1
+}
+
+// gatherBlocks32 is gatherRows for 4-byte elements with contiguous rows:
+// the rows of each index of the outer dimensions (all but the last two) are
+// one asm.CopyRowsF32 call, not a memmove each (the rows of a head split,
+// permute_dims(0, 2, 1, 3) of (1, 8, 4, 8), are 8 elements: 214 -> 90 ns).
+// It only moves bits, so any 4-byte type comes out unchanged.
+func gatherBlocks32(p *bplan, base int, o, x []float32) {
+	inner, nd := p.inner, p.nd
+	rows, stride := p.dims[nd-2], p.st[0][nd-2]
+	var idx [maxRank]int
+	off := base
+	for r := 0; r < p.rows; r += rows {
+		asm.CopyRowsF32(o[r*inner:], inner, x[off:], stride, rows, inner)
+		// The next index of the outer dimensions (an odometer).
+		for d := nd - 3; d >= 0; d-- {
+			idx[d]++
+			off += p.st[0][d]
+			if idx[d] < p.dims[d] {
+				break
+			}
+			off -= idx[d] * p.st[0][d]
+			idx[d] = 0
+		}
+	}
 }
 
 // gatherRows copies output rows [lo, hi).

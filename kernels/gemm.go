@@ -81,6 +81,10 @@ func sgemmEx(transA, transB bool, m, n, k int, alpha float32, a []float32, lda i
 	if m == 0 || n == 0 {
 		return nil
 	}
+	if gemmNarrowOK(transA, transB, m, n, k, alpha, b) {
+		gemmNarrow(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, ep)
+		return nil
+	}
 	j := getGemmJob()
 	j.c, j.ldc, j.m, j.n, j.beta = c, ldc, m, n, beta
 	if ep != nil {

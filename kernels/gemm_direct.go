@@ -150,3 +150,44 @@ func (j *gemmJob) directTile(gr *directGroup, pc, kc, j0, cols int, bet float32,
 		copy(c[(gr.i0+i)*ldc+j0:(gr.i0+i)*ldc+j0+cols], tile[i*w:i*w+cols])
 	}
 }
+
+// gemmNarrowMaxMNK is the largest product (m*n*k) the narrow path takes.
+// Up to it, the blocked driver's work around the arithmetic (packing A and
+// B, pooled jobs and buffers, edge tiles) costs more than the narrow
+// kernels' weaker register reuse: BenchmarkSgemmNarrow, ns narrow vs
+// blocked on an AVX-512 AMD EPYC, 8x8x8 32 vs 192, 8x32x32 98 vs 487,
+// 32x32x32 321 vs 577, 64x64x32 1275 vs 1534 (AVX2 kernels: 2547 vs 3045).
+// Past it the two meet (128³ 18.8 vs 18.5 µs) and products start to run on
+// two threads (gemmParallelMinMNK), which the narrow path does not.
+var gemmNarrowMaxMNK = 1 << 17
+
+// gemmNarrowOK reports whether a product takes the narrow path: small,
+// untransposed, B in place, and some arithmetic to do.
+func gemmNarrowOK(transA, transB bool, m, n, k int, alpha float32, b []float32) bool {
+	return !transA && !transB && b != nil && k > 0 && alpha != 0 && m*n*k <= gemmNarrowMaxMNK
+}
+
+// gemmNarrow is the narrow path: column strips of a vector, each over the
+// same gemmKC depth blocks as the blocked driver (beta on the first, 1
+// after), with every operand read in place by asm.SgemmNarrow; so the bits
+// are the blocked driver's. Then the epilogue, row by row.
+func gemmNarrow(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, ep *GemmEpilogue) {
+	w := asm.SgemmNarrowWidth()
+	for j0 := 0; j0 < n; j0 += w {
+		cols := min(w, n-j0)
+		for pc := 0; pc < k; pc += gemmKC {
+			kc := min(gemmKC, k-pc)
+			bet := beta
+			if pc > 0 {
+				bet = 1
+			}
+			asm.SgemmNarrowUnchecked(m, cols, kc, unsafe.Pointer(&a[pc]), lda, unsafe.Pointer(&b[pc*ldb+j0]), ldb,
+				unsafe.Pointer(&c[j0]), ldc, alpha, bet)
+		}
+	}
+	if ep != nil {
+		for i := 0; i < m; i++ {
+			gemmApplyEpilogue(ep, c[i*ldc:i*ldc+n], i, 0)
+		}
+	}
+}

@@ -264,11 +264,12 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 		// single tall GEMM.
 		tall := !transA && len(bs) <= 2 && nbatch > 1 && laContiguousBatches(aoff, m*k)
 		var pb *PackedB
-		if len(bs) == 2 {
-			rows := m
-			if tall {
-				rows = nbatch * m
-			}
+		rows := m
+		if tall {
+			rows = nbatch * m
+		}
+		// (A product small enough for the narrow path reads B in place.)
+		if len(bs) == 2 && !gemmNarrowOK(transA, transB, rows, n, k, 1, bf) {
 			pb = constPackedB(b, transB, gemmUseWide(rows, n))
 		}
 		if tall {

@@ -152,11 +152,13 @@ func main() {
 	}
 	for _, s := range []isa{avx512, avx2} {
 		copyRowsKernels(s)
+		sgemmNarrowKernels(s)
 	}
 	interleave2AVX2()
 	dot8AVX2()
 	deinterleave2RowsAVX2()
 	deinterleave2RowsAVX512()
+	layerNormShortAVX2()
 	packAAVX2(8)
 	packAAVX2(4)
 	transposeAVX2()
@@ -1617,10 +1619,15 @@ func lanesBelow(n Op) reg.VecVirtual {
 	k := GP64()
 	MOVQ(n, k)
 	ANDQ(U32(7), k)
+	return laneMask(k)
+}
+
+// laneMask returns the AVX2 mask of the lanes i < n (n <= 8, a register).
+func laneMask(n reg.Register) reg.VecVirtual {
 	x, m := XMM(), YMM()
-	MOVQ(k, x)
+	MOVQ(n, x)
 	VPBROADCASTD(x, m)
-	VPCMPGTD(iota32(), m, m)
+	VPCMPGTD(iota32(), m, m) // lane i: n > i
 	return m
 }
 
@@ -2496,6 +2503,305 @@ func sgemmDirectAVX2(r, v int) {
 	RET()
 }
 
+// narrowRows are the row counts of the narrow SGEMM kernel's bodies.
+var narrowRows = []int{8, 4, 2, 1}
+
+// sgemmNarrowKernels emits sgemmNarrow{suffix}: r rows of C (r = 8, 4, 2
+// or 1, a body each), at most one vector of columns (cols <= lanes), with A
+// and B both read in place (A[i][p] = a[i*lda+p], B[p][j] = b[p*ldb+j]): no
+// packing at all, for products too small to repay it (attention heads,
+// small linear layers). Columns past cols are neither read nor written
+// (masked). Per element the arithmetic is the packed kernels' (FMA
+// accumulation from zero in p order, the same operand order; then alpha and
+// beta as scaleTile), so the bits are theirs.
+func sgemmNarrowKernels(s isa) {
+	name := "sgemmNarrow" + s.suffix
+	text(name, "func(r, kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha, beta float32)")
+	Doc(fmt.Sprintf("%s computes r (8, 4, 2 or 1) rows of at most %d columns of C = alpha*A*B + beta*C with A and B in place (see asm.SgemmNarrow).", name, s.lanes))
+	r := Load(Param("r"), GP64())
+	for _, rows := range narrowRows[:len(narrowRows)-1] {
+		CMPQ(r, U32(rows))
+		JE(LabelRef(fmt.Sprintf("%s_r%d", name, rows)))
+	}
+	JMP(LabelRef(name + "_r1"))
+	for _, rows := range narrowRows {
+		sgemmNarrow(s, fmt.Sprintf("%s_r%d", name, rows), rows)
+	}
+}
+
+// sgemmNarrow emits the r-row body of sgemmNarrowKernels' kernel, starting
+// at label name (its labels all start with it).
+func sgemmNarrow(s isa, name string, r int) {
+	Label(name)
+	kc := Load(Param("kc"), GP64())
+	a := Load(Param("a"), GP64()).(reg.GPVirtual)
+	l := Load(Param("lda"), GP64())
+	SHLQ(U8(2), l)
+	b := Load(Param("b"), GP64())
+	ldb := Load(Param("ldb"), GP64())
+	SHLQ(U8(2), ldb)
+	cols := Load(Param("cols"), GP64())
+	var k reg.OpmaskVirtual
+	var lanes reg.VecVirtual
+	if s.avx512 {
+		k = opmaskBelow(cols.(reg.GPVirtual).As32())
+	} else {
+		lanes = laneMask(cols)
+	}
+	// Row i's A element: rows 0-3 from a, rows 4-7 from a4 = a + 4*lda,
+	// indexed by lda, 2*lda or 3*lda (l3).
+	var a4, l3 reg.GPVirtual
+	if r > 2 {
+		l3 = GP64()
+		LEAQ(Mem{Base: l, Index: l, Scale: 2}, l3)
+	}
+	if r > 4 {
+		a4 = GP64()
+		LEAQ(Mem{Base: a, Index: l, Scale: 4}, a4)
+	}
+	rowA := func(i int) Mem {
+		base := a
+		if i >= 4 {
+			base, i = a4, i-4
+		}
+		switch i {
+		case 0:
+			return Mem{Base: base}
+		case 1:
+			return Mem{Base: base, Index: l, Scale: 1}
+		case 2:
+			return Mem{Base: base, Index: l, Scale: 2}
+		}
+		return Mem{Base: base, Index: l3, Scale: 1}
+	}
+	acc := make([]reg.VecVirtual, r)
+	for i := range acc {
+		acc[i] = s.vec()
+		VXORPS(acc[i], acc[i], acc[i])
+	}
+	bv := s.vec()
+	step := func() {
+		if s.avx512 {
+			VMOVUPS_Z(Mem{Base: b}, k, bv)
+		} else {
+			VMASKMOVPS(Mem{Base: b}, lanes, bv)
+		}
+		for i := 0; i < r; i++ {
+			t := s.vec()
+			VBROADCASTSS(rowA(i), t)
+			VFMADD231PS(bv, t, acc[i])
+		}
+		ADDQ(U32(4), a)
+		if r > 4 {
+			ADDQ(U32(4), a4)
+		}
+		ADDQ(ldb, b)
+	}
+	Label(name + "_two")
+	CMPQ(kc, U32(2))
+	JL(LabelRef(name + "_one"))
+	step()
+	step()
+	SUBQ(U32(2), kc)
+	JMP(LabelRef(name + "_two"))
+	Label(name + "_one")
+	CMPQ(kc, U32(0))
+	JE(LabelRef(name + "_epilogue"))
+	step()
+	Label(name + "_epilogue")
+	c := Load(Param("c"), GP64())
+	ldc := Load(Param("ldc"), GP64())
+	SHLQ(U8(2), ldc)
+	store := func(x reg.VecVirtual) {
+		if s.avx512 {
+			VMOVUPS(x, k, Mem{Base: c})
+		} else {
+			VMASKMOVPS(x, lanes, Mem{Base: c})
+		}
+	}
+	alpha, beta := s.vec(), s.vec()
+	VBROADCASTSS(NewParamAddr("alpha", 72), alpha)
+	bb := GP32()
+	MOVL(NewParamAddr("beta", 76), bb)
+	ANDL(U32(0x7fffffff), bb)
+	JNE(LabelRef(name + "_beta"))
+	ab := GP32()
+	MOVL(NewParamAddr("alpha", 72), ab)
+	CMPL(ab, U32(math.Float32bits(1)))
+	JE(LabelRef(name + "_store"))
+	for i := 0; i < r; i++ {
+		VMULPS(alpha, acc[i], acc[i])
+	}
+	Label(name + "_store")
+	for i := 0; i < r; i++ {
+		store(acc[i])
+		if i < r-1 {
+			ADDQ(ldc, c)
+		}
+	}
+	VZEROUPPER()
+	RET()
+	Label(name + "_beta")
+	VBROADCASTSS(NewParamAddr("beta", 76), beta)
+	for i := 0; i < r; i++ {
+		t := s.vec()
+		if s.avx512 {
+			VMOVUPS_Z(Mem{Base: c}, k, t)
+		} else {
+			VMASKMOVPS(Mem{Base: c}, lanes, t)
+		}
+		VMULPS(alpha, acc[i], acc[i])
+		VMULPS(t, beta, t)
+		VADDPS(t, acc[i], acc[i])
+		store(acc[i])
+		if i < r-1 {
+			ADDQ(ldc, c)
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// sum8 folds the eight lanes a_i of y (clobbered) as sum32 (kernels) adds
+// its eight partial sums, ((a0+a1)+(a2+a3))+((a4+a5)+(a6+a7)), each add
+// with the left operand first (Go's order, which picks a NaN's payload), and
+// returns the sum in lane 0 of an XMM register.
+func sum8(y reg.VecVirtual) reg.VecVirtual {
+	q := YMM()
+	VPERMILPS(U8(0xB1), y, q)
+	VADDPS(q, y, y) // lane 2i: a_2i + a_2i+1
+	VPERMILPS(U8(0x4E), y, q)
+	VADDPS(q, y, y) // lanes 0, 4: the sums of four
+	sx := XMM()
+	VEXTRACTF128(U8(1), y, sx)
+	VADDSS(sx, y.AsX(), sx) // (a0+a1)+(a2+a3) + (a4+a5)+(a6+a7)
+	return sx
+}
+
+// layerNormShortAVX2 emits layerNormShortF32AVX2: the layer norm of rows of
+// n < 64 floats (the AVX-512 level uses it too), one call for all rows
+// instead of four row kernels a row. Each step is kernels.normRowF32's with
+// sum32's and dot32's short-row order: the sum in eight lane accumulators
+// (the last n%8 elements into lanes 0..n%8-1) folded by sum8, mean = sum/n;
+// then d = x-mean, the same accumulation of d*d (product rounded, then
+// added), var = that/n; inv = float32(1/sqrt(float64(var)+eps)) in float64;
+// out = ((d*inv)*g)+b, each operation rounded as there.
+func layerNormShortAVX2() {
+	name := "layerNormShortF32AVX2"
+	text(name, "func(o, x, gain, bias *float32, rows, n int, eps float64)")
+	Doc(name + " sets rows rows of n (n < 64) floats at o to the layer norm of those at x with the n-float gain and bias, as kernels.normRowF32 computes each row.")
+	p := loadParams("o", "x", "gain", "bias", "rows", "n") // (g names a register)
+	o, x, g, b, rows, n := p[0], p[1], p[2], p[3], p[4], p[5]
+	full, tail := GP64(), GP64()
+	MOVQ(n, full)
+	SHRQ(U8(3), full)
+	MOVQ(n, tail)
+	ANDQ(U32(7), tail)
+	lanes := laneMask(tail) // lane i: n%8 > i
+	nf := XMM()
+	VCVTSI2SSQ(n, nf, nf) // float32(n), exact
+	one := XMM()
+	c1 := GP64()
+	MOVQ(U64(math.Float64bits(1)), c1)
+	VMOVQ(c1, one)
+	// pass runs body over the row's whole vectors (byte offset in off),
+	// then tailBody once for its last n%8 elements if any.
+	pass := func(label string, body func(off reg.GPVirtual), tailBody func(off reg.GPVirtual)) {
+		off, i := GP64(), GP64()
+		XORQ(off, off)
+		MOVQ(full, i)
+		Label(name + "_" + label)
+		TESTQ(i, i)
+		JZ(LabelRef(name + "_" + label + "_tail"))
+		body(off)
+		ADDQ(U32(32), off)
+		DECQ(i)
+		JMP(LabelRef(name + "_" + label))
+		Label(name + "_" + label + "_tail")
+		TESTQ(tail, tail)
+		JZ(LabelRef(name + "_" + label + "_done"))
+		tailBody(off)
+		Label(name + "_" + label + "_done")
+	}
+	at := func(base, off reg.GPVirtual) Mem { return Mem{Base: base, Index: off, Scale: 1} }
+	Label(name + "_row")
+	TESTQ(rows, rows)
+	JZ(LabelRef(name + "_done"))
+	// The sum and the mean.
+	acc := YMM()
+	VXORPS(acc, acc, acc)
+	pass("sum", func(off reg.GPVirtual) {
+		VADDPS(at(x, off), acc, acc)
+	}, func(off reg.GPVirtual) {
+		t := YMM()
+		VMASKMOVPS(at(x, off), lanes, t) // lanes past n: +0, which leaves a sum (never -0) as it is
+		VADDPS(t, acc, acc)
+	})
+	mean := sum8(acc)
+	VDIVSS(nf, mean, mean)
+	mv := YMM()
+	VBROADCASTSS(mean, mv)
+	// The variance and 1/sqrt(var+eps).
+	acc2 := YMM()
+	VXORPS(acc2, acc2, acc2)
+	pass("var", func(off reg.GPVirtual) {
+		d := YMM()
+		VMOVUPS(at(x, off), d)
+		VSUBPS(mv, d, d)
+		VMULPS(d, d, d)
+		VADDPS(d, acc2, acc2)
+	}, func(off reg.GPVirtual) {
+		d := YMM()
+		VMASKMOVPS(at(x, off), lanes, d)
+		VSUBPS(mv, d, d)
+		VANDPS(lanes, d, d) // lanes past n: +0
+		VMULPS(d, d, d)
+		VADDPS(d, acc2, acc2)
+	})
+	v := sum8(acc2)
+	VDIVSS(nf, v, v)
+	vd := XMM()
+	VCVTSS2SD(v, vd, vd)
+	VADDSD(NewParamAddr("eps", 48), vd, vd)
+	VSQRTSD(vd, vd, vd)
+	r := XMM()
+	VDIVSD(vd, one, r) // 1/sqrt
+	inv := XMM()
+	VCVTSD2SS(r, inv, inv)
+	iv := YMM()
+	VBROADCASTSS(inv, iv)
+	// out = ((x-mean)*inv)*g + b.
+	pass("out", func(off reg.GPVirtual) {
+		d := YMM()
+		VMOVUPS(at(x, off), d)
+		VSUBPS(mv, d, d)
+		VMULPS(iv, d, d)
+		VMULPS(at(g, off), d, d)
+		VADDPS(at(b, off), d, d)
+		VMOVUPS(d, at(o, off))
+	}, func(off reg.GPVirtual) {
+		d, t := YMM(), YMM()
+		VMASKMOVPS(at(x, off), lanes, d)
+		VSUBPS(mv, d, d)
+		VMULPS(iv, d, d)
+		VMASKMOVPS(at(g, off), lanes, t)
+		VMULPS(t, d, d)
+		VMASKMOVPS(at(b, off), lanes, t)
+		VADDPS(t, d, d)
+		VMASKMOVPS(d, lanes, at(o, off))
+	})
+	step := GP64()
+	MOVQ(n, step)
+	SHLQ(U8(2), step)
+	ADDQ(step, x)
+	ADDQ(step, o)
+	DECQ(rows)
+	JMP(LabelRef(name + "_row"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
 // softmaxSmallKernels emits softmaxSmallF32: softmax over rows of n <= lanes
 // elements, one row a vector, four rows at a time (two at AVX2, for want of
 // registers) so that their dependency chains overlap. Each step is
@@ -2589,14 +2895,7 @@ func softmaxSmallKernels(s isa) {
 				VMOVAPS(ey, t)
 				ey = t
 			}
-			q := YMM()
-			VPERMILPS(U8(0xB1), ey, q)
-			VADDPS(q, ey, ey) // lane 2i: a_2i + a_2i+1
-			VPERMILPS(U8(0x4E), ey, q)
-			VADDPS(q, ey, ey) // lanes 0, 4: the sums of four
-			sx := XMM()
-			VEXTRACTF128(U8(1), ey, sx)
-			VADDSS(sx, ey.AsX(), sx) // (a0+a1)+(a2+a3) + (a4+a5)+(a6+a7)
+			sx := sum8(ey)
 			inv := XMM()
 			VMOVSS(c4(math.Float32bits(1)), inv)
 			VDIVSS(sx, inv, inv)

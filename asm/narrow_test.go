@@ -1,0 +1,157 @@
+package asm
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+)
+
+// TestSgemmNarrow runs the narrow kernels against their twin at every level
+// on odd row counts (every 8/4/2/1 split), every column count up to the
+// vector, odd strides and both alphas and betas, with NaNs, infinities and
+// signed zeros among the inputs, and checks that C's elements past cols and
+// around the tile keep their sentinels.
+func TestSgemmNarrow(t *testing.T) {
+	r := rand.New(rand.NewSource(21))
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			w := SgemmNarrowWidth()
+			i := 0
+			for _, rows := range []int{1, 2, 3, 5, 7, 8, 9, 15, 16, 17} {
+				for _, cols := range []int{1, 3, w / 2, w - 1, w} {
+					for _, kc := range []int{0, 1, 2, 3, 8, 17, 64} {
+						for _, beta := range []float32{0, 1, -0.5} {
+							i++
+							alpha := alphaFor(i)
+							lda, ldb, ldc := kc+3, cols+5, cols+2
+							a := randInput(r, max(0, (rows-1)*lda+kc), 1)
+							b := randInput(r, max(0, (kc-1)*ldb+cols), 1)
+							buf, c, want, n := seededC(rows, cols, ldc, i%7, beta)
+							if err := SgemmNarrow(rows, cols, kc, a, lda, b, ldb, c, ldc, alpha, beta); err != nil {
+								t.Fatal(err)
+							}
+							sgemmNarrowGo(rows, cols, kc, a, lda, b, ldb, want, ldc, alpha, beta)
+							what := fmt.Sprintf("SgemmNarrow %s %dx%d kc=%d alpha=%v beta=%v", l, rows, cols, kc, alpha, beta)
+							checkTile(t, what, c, want, rows, cols, ldc)
+							checkGuards(t, what, buf, n, i%7)
+							for x := 0; x < rows-1; x++ {
+								for y := cols; y < ldc; y++ {
+									if v := c[x*ldc+y]; math.Float32bits(v) != math.Float32bits(sentinel) {
+										t.Fatalf("%s: wrote %v at row %d column %d, past the %d columns", what, v, x, y, cols)
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+	for _, c := range []struct{ rows, cols, kc, lda, ldb, ldc, la, lb, lc int }{
+		{1, 17, 1, 1, 17, 17, 1, 17, 17},  // more columns than any vector
+		{2, 4, 3, 2, 4, 4, 100, 100, 100}, // lda < kc
+		{2, 4, 3, 3, 4, 4, 5, 100, 100},   // A short
+		{2, 4, 3, 3, 4, 4, 6, 11, 100},    // B short
+		{2, 4, 3, 3, 4, 4, 6, 12, 7},      // C short
+		{-1, 4, 3, 3, 4, 4, 6, 12, 8},
+	} {
+		if err := SgemmNarrow(c.rows, c.cols, c.kc, make([]float32, c.la), c.lda, make([]float32, c.lb), c.ldb, make([]float32, c.lc), c.ldc, 1, 0); err == nil {
+			t.Errorf("SgemmNarrow accepted %+v", c)
+		}
+	}
+}
+
+// TestSgemmNarrowTwinIsPacked checks that the narrow twin gives the packed
+// micro-kernels' twin's bits on A packed from the same rows, so that a
+// product may take either path.
+func TestSgemmNarrowTwinIsPacked(t *testing.T) {
+	r := rand.New(rand.NewSource(22))
+	const rows, cols, kc = 4, 16, 37
+	for _, beta := range []float32{0, 1, -0.5} {
+		a, b := randInput(r, rows*kc, 1), randInput(r, kc*cols, 1)
+		packed := make([]float32, kc*rows)
+		for i := 0; i < rows; i++ {
+			for p := 0; p < kc; p++ {
+				packed[p*rows+i] = a[i*kc+p]
+			}
+		}
+		c, want := make([]float32, rows*cols), make([]float32, rows*cols)
+		for i := range c {
+			c[i] = float32(i)
+			want[i] = float32(i)
+		}
+		sgemmNarrowGo(rows, cols, kc, a, kc, b, cols, c, cols, 1.5, beta)
+		sgemmTwin(rows, cols, kc, packed, b, cols, nil, want, cols, 1.5, beta)
+		checkTile(t, fmt.Sprintf("beta=%v", beta), c, want, rows, cols, cols)
+	}
+}
+
+// TestLayerNormShort runs the short-row layer norm at every level against
+// its twin on every row length below LayerNormShortMax (whole vectors, a
+// tail, both), inputs with NaNs, infinities and signed zeros among them, and
+// checks the guard bands (TestLayerNormShortTwin checks the twin itself).
+func TestLayerNormShort(t *testing.T) {
+	r := rand.New(rand.NewSource(23))
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			for n := 1; n < LayerNormShortMax; n++ {
+				for _, rows := range []int{1, 3} {
+					x := randInput(r, rows*n, 4)
+					if n%5 == 0 {
+						for i := range x {
+							x[i] = r.Float32()*2 - 1 // no specials: a finite result to compare
+						}
+					}
+					g, b := randInput(r, n, 2), randInput(r, n, 2)
+					buf, dst := guarded(rows*n, n%3)
+					want := make([]float32, rows*n)
+					LayerNormShortF32(dst, x, g, b, rows, n, 1e-5)
+					for i := 0; i < rows; i++ {
+						layerNormRowGo(want[i*n:(i+1)*n], x[i*n:(i+1)*n], g, b, 1e-5)
+					}
+					what := fmt.Sprintf("LayerNormShort %s rows=%d n=%d", l, rows, n)
+					checkTile(t, what, dst, want, rows, n, n)
+					checkGuards(t, what, buf, rows*n, n%3)
+				}
+			}
+		})
+	}
+	for _, f := range []func(){
+		func() {
+			LayerNormShortF32(make([]float32, 64), make([]float32, 64), make([]float32, 64), make([]float32, 64), 1, 64, 0)
+		},
+		func() {
+			LayerNormShortF32(make([]float32, 8), make([]float32, 7), make([]float32, 8), make([]float32, 8), 1, 8, 0)
+		},
+		func() {
+			LayerNormShortF32(make([]float32, 8), make([]float32, 8), make([]float32, 7), make([]float32, 8), 1, 8, 0)
+		},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("LayerNormShortF32 accepted a bad call")
+				}
+			}()
+			f()
+		}()
+	}
+}
+
+// TestLayerNormShortTwin checks the twin's arithmetic on a row worked out
+// by hand: x = 1..10 (mean 5.5, variance 8.25), gain 2, bias 1.
+func TestLayerNormShortTwin(t *testing.T) {
+	x, g, b := make([]float32, 10), make([]float32, 10), make([]float32, 10)
+	for i := range x {
+		x[i], g[i], b[i] = float32(i+1), 2, 1
+	}
+	o := make([]float32, 10)
+	layerNormRowGo(o, x, g, b, 0)
+	for i, v := range o {
+		want := (float64(i+1)-5.5)/math.Sqrt(8.25)*2 + 1
+		if math.Abs(float64(v)-want) > 1e-6 {
+			t.Errorf("o[%d] = %v, want %v", i, v, want)
+		}
+	}
+}

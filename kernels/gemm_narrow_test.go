@@ -1,0 +1,93 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+)
+
+// withNarrowMax runs f with the narrow path's size limit set to max.
+func withNarrowMax(max int, f func()) {
+	prev := gemmNarrowMaxMNK
+	gemmNarrowMaxMNK = max
+	defer func() { gemmNarrowMaxMNK = prev }()
+	f()
+}
+
+// TestGemmNarrowMatchesBlocked runs small products on the narrow path and on
+// the blocked driver (its limit set to 0) and requires the same bits: odd
+// sizes and strides, depth past one gemmKC block, both betas, alpha 1 and
+// not, with and without an epilogue, the columns past n left alone.
+func TestGemmNarrowMatchesBlocked(t *testing.T) {
+	r := rand.New(rand.NewSource(31))
+	for _, s := range [][3]int{{1, 1, 1}, {1, 7, 3}, {3, 5, 2}, {8, 8, 8}, {8, 32, 32}, {9, 17, 13}, {17, 33, 5}, {2, 3, 600}, {64, 16, 30}} {
+		m, n, k := s[0], s[1], s[2]
+		for _, beta := range []float32{0, 0.5} {
+			for _, alpha := range []float32{1, -1.25} {
+				for _, withEp := range []bool{false, true} {
+					lda, ldb, ldc := k+1, n+3, n+2
+					a, b := randVec(r, (m-1)*lda+k), randVec(r, (k-1)*ldb+n)
+					c0 := randVec(r, (m-1)*ldc+n+1)
+					var ep *GemmEpilogue
+					if withEp {
+						ep = &GemmEpilogue{ColBias: randVec(r, n), RowBias: randVec(r, m), Relu: true}
+					}
+					got, want := append([]float32(nil), c0...), append([]float32(nil), c0...)
+					if !gemmNarrowOK(false, false, m, n, k, alpha, b) {
+						t.Fatalf("%v: not on the narrow path", s)
+					}
+					if err := SgemmEx(false, false, m, n, k, alpha, a, lda, b, ldb, beta, got, ldc, ep); err != nil {
+						t.Fatal(err)
+					}
+					withNarrowMax(0, func() {
+						if err := SgemmEx(false, false, m, n, k, alpha, a, lda, b, ldb, beta, want, ldc, ep); err != nil {
+							t.Fatal(err)
+						}
+					})
+					for i := range got {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("%v alpha=%v beta=%v epilogue=%v: c[%d] = %v, blocked driver %v", s, alpha, beta, withEp, i, got[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func randVec(r *rand.Rand, n int) []float32 {
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = r.Float32()*2 - 1
+	}
+	return x
+}
+
+// BenchmarkSgemmNarrow times small products on the narrow path and on the
+// blocked driver, for choosing gemmNarrowMaxMNK.
+func BenchmarkSgemmNarrow(b *testing.B) {
+	defer SetNumThreads(0)
+	SetNumThreads(1)
+	r := rand.New(rand.NewSource(1))
+	for _, s := range [][3]int{{8, 8, 8}, {8, 32, 32}, {8, 64, 64}, {32, 32, 32}, {16, 64, 64}, {64, 64, 32}, {64, 64, 64}, {8, 256, 64}, {128, 64, 64}, {128, 128, 128}, {64, 256, 256}, {1, 768, 768}, {8, 768, 768}, {256, 256, 256}} {
+		m, n, k := s[0], s[1], s[2]
+		x, w, c := randVec(r, m*k), randVec(r, k*n), make([]float32, m*n)
+		for _, path := range []string{"narrow", "blocked"} {
+			max := 1 << 30
+			if path == "blocked" {
+				max = 0
+			}
+			b.Run(fmt.Sprintf("%dx%dx%d/%s", m, n, k, path), func(b *testing.B) {
+				withNarrowMax(max, func() {
+					for i := 0; i < b.N; i++ {
+						if err := Sgemm(false, false, m, n, k, 1, x, k, w, n, 0, c, n); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+				b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
