@@ -308,9 +308,7 @@ func convPhaseCopy(g *conv2dGeom, xg, xs []float32, ws, plane, chan_, c0, c1 int
 	}
 	if g.sh == 1 && g.sw == 1 {
 		// One plane: padded row ih+pt at (ih+pt)*ws, from column pl.
-		for c := c0; c < c1; c++ {
-			copyRows(xs[c*chan_+g.pt*ws+g.pl:], ws, xg[c*hw:(c+1)*hw], g.w, g.h, g.w)
-		}
+		copyBlocks(xs[c0*chan_+g.pt*ws+g.pl:], chan_, ws, xg[c0*hw:c1*hw], hw, g.w, c1-c0, g.h, g.w)
 		return
 	}
 	for c := c0; c < c1; c++ {
@@ -471,14 +469,13 @@ func (j *convIndirectJob) items(lo, hi int) {
 		var segBuf [4]rowRun
 		for _, sg := range outRowRuns(segBuf[:0], f0, f1, ws, ow) {
 			d0 := sg.oy*ow + sg.a - sg.oy*ws
+			if !fused {
+				// Every channel's rows of the run in one call.
+				copyBlocks(j.out[i0*pix+d0:], pix, ow, scratch[sg.a-f0:], ldc, ws, mcur, sg.rows, sg.n)
+				continue
+			}
 			for i := 0; i < mcur; i++ {
-				o := (i0+i)*pix + d0
-				src := scratch[i*ldc+sg.a-f0:]
-				if fused {
-					j.chain.applyRows(j.out[o:], ow, src, ws, sg.rows, sg.n, j.chOff+i0+i)
-					continue
-				}
-				copyRows(j.out[o:], ow, src, ws, sg.rows, sg.n)
+				j.chain.applyRows(j.out[(i0+i)*pix+d0:], ow, scratch[i*ldc+sg.a-f0:], ws, sg.rows, sg.n, j.chOff+i0+i)
 			}
 		}
 		if j.chain != nil && !fused && !j.kchain {
