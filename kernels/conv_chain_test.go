@@ -242,7 +242,7 @@ func BenchmarkConv2DChain(b *testing.B) {
 func BenchmarkConv2DChainLayers(b *testing.B) {
 	defer SetNumThreads(0)
 	fused, _ := runtime.Lookup(Conv2DChainKernel)
-	for _, c := range []struct{ in, o, hw, k, s, p int64 }{{3, 32, 64, 3, 1, 1}, {3, 64, 224, 3, 2, 0}, {3, 64, 224, 7, 2, 3}, {64, 128, 56, 3, 2, 1}, {16, 64, 55, 3, 1, 1}} {
+	for _, c := range []struct{ in, o, hw, k, s, p int64 }{{3, 32, 64, 3, 1, 1}, {3, 64, 224, 3, 2, 0}, {3, 64, 224, 7, 2, 3}, {64, 128, 56, 3, 2, 1}, {16, 64, 55, 3, 1, 1}, {32, 128, 27, 3, 1, 1}, {64, 256, 13, 3, 1, 1}, {512, 1000, 13, 1, 1, 0}, {16, 64, 55, 1, 1, 0}} {
 		x := randT(b, 1, []int64{1, c.in, c.hw, c.hw}, f32, -1, 1)
 		w := randT(b, 2, []int64{c.o, c.in, c.k, c.k}, f32, -1, 1)
 		RegisterConstant(w)
