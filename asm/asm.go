@@ -578,6 +578,43 @@ func CopyRowsF32(dst []float32, dstStride int, src []float32, srcStride, rows, n
 	asmCopyRows(&dst[0], 4*dstStride, &src[0], 4*srcStride, rows, n)
 }
 
+// CopyBlocksF32 is CopyRowsF32 on blocks blocks of rows rows each: block b
+// starts at dst[b*dstBlock] and src[b*srcBlock] (the channels of a
+// convolution's output, say), its rows dstStride and srcStride apart. The
+// extents and overlap are checked once for all of them. It panics on short
+// slices or overlapping dst and src.
+func CopyBlocksF32(dst []float32, dstBlock, dstStride int, src []float32, srcBlock, srcStride, blocks, rows, n int) {
+	if blocks <= 0 || rows <= 0 || n <= 0 {
+		return
+	}
+	if dstBlock < 0 || srcBlock < 0 || dstStride < 0 || srcStride < 0 {
+		panic(fmt.Sprintf("asm: CopyBlocksF32: negative stride (dst %d, %d; src %d, %d)", dstBlock, dstStride, srcBlock, srcStride))
+	}
+	// The spans: the last block's last row ends (blocks-1)*block +
+	// (rows-1)*stride + n elements in.
+	dn, sn := (blocks-1)*dstBlock+(rows-1)*dstStride+n, (blocks-1)*srcBlock+(rows-1)*srcStride+n
+	if len(dst) < dn {
+		shortInput("CopyBlocks", "dst", len(dst), dn)
+	}
+	if len(src) < sn {
+		shortInput("CopyBlocks", "src", len(src), sn)
+	}
+	if overlap(dst[:dn], src[:sn]) {
+		panic("asm: CopyBlocksF32: dst overlaps src")
+	}
+	if level == LevelGo {
+		for b := 0; b < blocks; b++ {
+			for r := 0; r < rows; r++ {
+				copy(dst[b*dstBlock+r*dstStride:b*dstBlock+r*dstStride+n], src[b*srcBlock+r*srcStride:b*srcBlock+r*srcStride+n])
+			}
+		}
+		return
+	}
+	for b := 0; b < blocks; b++ {
+		asmCopyRows(&dst[b*dstBlock], 4*dstStride, &src[b*srcBlock], 4*srcStride, rows, n)
+	}
+}
+
 // checkRows panics unless dst and src hold rows rows of n > 0 elements at
 // their (non-negative) strides and do not overlap: the row kernels' checks.
 func checkRows(fn string, dst []float32, dstStride int, src []float32, srcStride, rows, n int) {

@@ -1084,24 +1084,30 @@ func TestCopyRows(t *testing.T) {
 		withLevel(t, l, func() {
 			for _, n := range []int{1, 3, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 47, 64, 100} {
 				for _, rows := range []int{1, 2, 5} {
-					ds, ss := n+2, n+5
-					src := randIn(r, (rows-1)*ss+n, 0, 1)
-					m := (rows-1)*ds + n
-					buf, dst := guarded(m, 1)
-					CopyRowsF32(dst, ds, src, ss, rows, n)
-					what := fmt.Sprintf("%s n=%d rows=%d", l, n, rows)
-					for row := 0; row < rows; row++ {
-						for k := 0; k < ds && row*ds+k < m; k++ {
-							got, want := dst[row*ds+k], sentinel
-							if k < n {
-								want = src[row*ss+k]
+					for _, blocks := range []int{1, 3} {
+						ds, ss := n+2, n+5
+						db, sb := rows*ds+3, rows*ss+1 // block strides (CopyBlocksF32)
+						src := randIn(r, (blocks-1)*sb+(rows-1)*ss+n, 0, 1)
+						m := (blocks-1)*db + (rows-1)*ds + n
+						buf, dst := guarded(m, 1)
+						if blocks == 1 {
+							CopyRowsF32(dst, ds, src, ss, rows, n)
+						} else {
+							CopyBlocksF32(dst, db, ds, src, sb, ss, blocks, rows, n)
+						}
+						what := fmt.Sprintf("%s n=%d rows=%d blocks=%d", l, n, rows, blocks)
+						for i := range dst {
+							b, row, k := i/db, i%db/ds, i%db%ds
+							got, want := dst[i], sentinel
+							if row < rows && k < n {
+								want = src[b*sb+row*ss+k]
 							}
 							if !sameBits(got, want) {
-								t.Fatalf("%s: row %d [%d] = %v, want %v", what, row, k, got, want)
+								t.Fatalf("%s: block %d row %d [%d] = %v, want %v", what, b, row, k, got, want)
 							}
 						}
+						checkGuards(t, what, buf, m, 1)
 					}
-					checkGuards(t, what, buf, m, 1)
 				}
 			}
 		})
@@ -1111,6 +1117,10 @@ func TestCopyRows(t *testing.T) {
 		func() { CopyRowsF32(make([]float32, 19), 10, make([]float32, 20), 10, 2, 10) },
 		func() { CopyRowsF32(make([]float32, 20), 10, make([]float32, 19), 10, 2, 10) },
 		func() { CopyRowsF32(s[10:30], 10, s[:20], 10, 2, 10) },
+		func() { CopyBlocksF32(make([]float32, 39), 20, 10, make([]float32, 40), 20, 10, 2, 2, 10) },
+		func() { CopyBlocksF32(make([]float32, 40), 20, 10, make([]float32, 39), 20, 10, 2, 2, 10) },
+		func() { CopyBlocksF32(s[20:60], 20, 10, s[:40], 20, 10, 2, 2, 10) },
+		func() { CopyBlocksF32(make([]float32, 40), -20, 10, make([]float32, 40), 20, 10, 2, 2, 10) },
 	)
 }
 

@@ -556,6 +556,24 @@ func SgemmKernelIndirectChainUnchecked(kc int, a, b unsafe.Pointer, offs *int, c
 	}
 }
 
+// SgemmKernelIndirectChainScatterUnchecked is
+// SgemmKernelIndirectChainUnchecked with beta 0 and the tile stored through
+// the table st instead of as rows of 48 at c: for each of a row's three
+// 16-lane vectors v, the vector goes to c + st[3v] bytes (row i: plus
+// i*ldc elements) under the mask in the low 16 bits of st[3v+2], and to c +
+// st[3v+1] bytes under the mask in the next 16 bits; lanes in neither mask
+// are not stored. An indirect convolution's tile of flat columns (each
+// output row followed by its padding columns) so lands in the output
+// directly. Every address a mask selects must lie in c's buffer. AVX-512
+// only (SgemmIndirectTile(true) must exist).
+func SgemmKernelIndirectChainScatterUnchecked(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64) {
+	if level == LevelAVX512 {
+		asmSgemmIndirectChainScatter(kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, codes, sc, nsteps, &st[0])
+		return
+	}
+	sgemmScatterGo(kc, a, b, offs, c, ldc, alpha, codes, sc, nsteps, st)
+}
+
 // SgemmKernelIndirectUnchecked is SgemmKernelIndirect without checks: the
 // tile must exist, a must hold kc*mr floats, offs kc offsets, every
 // b+offs[p] nr floats, and c (mr-1)*ldc+nr floats.

@@ -458,6 +458,10 @@ func asmSgemmIndirect(wide bool, kc int, a, b *float32, offs *int, c *float32, l
 	sgemmIndirectAVX2(kc, a, b, offs, c, ldc, alpha, beta)
 }
 
+func asmSgemmIndirectChainScatter(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *int64) {
+	sgemmIndirectAVX512WideChainScatter(kc, a, b, offs, c, ldc, alpha, 0, codes, sc, nsteps, st)
+}
+
 func asmSgemmIndirectChain(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
 	sgemmIndirectAVX512WideChain(kc, a, b, offs, c, ldc, alpha, beta, codes, sc, nsteps)
 }

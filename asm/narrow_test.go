@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+	"unsafe"
 )
 
 // TestSgemmNarrow runs the narrow kernels against their twin at every level
@@ -152,6 +153,63 @@ func TestLayerNormShortTwin(t *testing.T) {
 		want := (float64(i+1)-5.5)/math.Sqrt(8.25)*2 + 1
 		if math.Abs(float64(v)-want) > 1e-6 {
 			t.Errorf("o[%d] = %v, want %v", i, v, want)
+		}
+	}
+}
+
+// TestSgemmIndirectChainScatter runs the scattering indirect chain kernel
+// against its twin (the tile as the unscattered kernel computes it, then
+// stored lane by lane) with random tables: offsets anywhere in the rows,
+// negative ones included (the masks then select only lanes inside), random
+// masks, every chain code, both alphas; and checks every element of the
+// output buffer, guards included.
+func TestSgemmIndirectChainScatter(t *testing.T) {
+	if CurrentLevel() != LevelAVX512 {
+		t.Skip("the scattering kernel is AVX-512 only")
+	}
+	r := rand.New(rand.NewSource(25))
+	const mr, nr, ldc = 8, 48, 90
+	for _, kc := range []int{0, 1, 5, 27, 256} {
+		for it := 0; it < 8; it++ {
+			a := randIn(r, max(kc, 1)*mr, -1, 1)
+			b := randIn(r, 3*nr+11, -1, 1)
+			offs := make([]int, max(kc, 1))
+			for p := range offs {
+				offs[p] = r.Intn(len(b) - nr + 1)
+			}
+			codes := make([]uint8, r.Intn(6))
+			for i := range codes {
+				codes[i] = uint8(r.Intn(int(numChainOps)))
+			}
+			sc := randIn(r, len(codes)*mr+1, -2, 2)
+			var st [9]int64
+			for v := 0; v < 3; v++ {
+				var masks int64
+				for h := 0; h < 2; h++ {
+					o := r.Intn(ldc+16) - 16 // lane 0's element; lanes [0, 16) span o..o+15
+					st[3*v+h] = int64(4 * o)
+					for l := 0; l < 16; l++ {
+						if o+l >= 0 && o+l < ldc && r.Intn(3) > 0 {
+							masks |= 1 << (16*h + l)
+						}
+					}
+				}
+				st[3*v+2] = masks
+			}
+			n := (mr-1)*ldc + ldc
+			buf, c := guarded(n, 3)
+			wbuf, want := guarded(n, 3)
+			alpha := alphaFor(it)
+			cp, sp := chainPtrs(codes, sc[:len(codes)*mr])
+			SgemmKernelIndirectChainScatterUnchecked(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&c[0]), ldc, alpha, cp, sp, len(codes), &st)
+			withLevel(t, LevelGo, func() {
+				SgemmKernelIndirectChainScatterUnchecked(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&want[0]), ldc, alpha, cp, sp, len(codes), &st)
+			})
+			for i := range buf {
+				if !sameBits(buf[i], wbuf[i]) {
+					t.Fatalf("kc=%d it=%d codes=%v: buffer[%d] = %v, twin %v", kc, it, codes, i, buf[i], wbuf[i])
+				}
+			}
 		}
 	}
 }

@@ -511,6 +511,11 @@ func sgemmIndirectAVX512Wide(kc int, a *float32, b *float32, offs *int, c *float
 //go:noescape
 func sgemmIndirectAVX512WideChain(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
 
+// sgemmIndirectAVX512WideChainScatter is sgemmIndirectAVX512WideChain storing each vector of the tile's rows under two masks at two offsets from a table (see asm.SgemmKernelIndirectChainScatter).
+//
+//go:noescape
+func sgemmIndirectAVX512WideChainScatter(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64)
+
 // sgemmIndirectAVX2 is the 6x16 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).
 //
 //go:noescape

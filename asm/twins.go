@@ -593,6 +593,31 @@ func fold8(a *[8]float32) float32 {
 	return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]))
 }
 
+// sgemmScatterGo is the twin of the scattering indirect chain kernel: the
+// tile computed as SgemmKernelIndirectChainUnchecked computes it (beta 0),
+// then each vector stored under its masks at its offsets.
+func sgemmScatterGo(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64) {
+	const mr, nr, lanes = 8, 48, 16
+	var tile [mr * nr]float32
+	sgemmIndirectGo(mr, nr, kc, unsafe.Slice((*float32)(a), kc*mr), (*float32)(b), unsafe.Slice(offs, kc), tile[:], nr, alpha, 0)
+	if nsteps > 0 {
+		chainTileGo(mr, nr, tile[:], nr, unsafe.Slice(codes, nsteps), unsafe.Slice(sc, nsteps*mr))
+	}
+	for i := 0; i < mr; i++ {
+		row := unsafe.Add(c, i*ldc*4)
+		for v := 0; v < nr/lanes; v++ {
+			for h := 0; h < 2; h++ {
+				mask := uint16(st[3*v+2] >> (16 * h))
+				for l := 0; l < lanes; l++ {
+					if mask&(1<<l) != 0 {
+						*(*float32)(unsafe.Add(row, int(st[3*v+h])+4*l)) = tile[i*nr+v*lanes+l]
+					}
+				}
+			}
+		}
+	}
+}
+
 // FMA32 returns a*b + c computed exactly and rounded once to float32, as
 // the FMA instruction (VFMADD231PS) does, on any platform: the product of
 // two float32 values is exact in float64, and the float64 sum rounds to the

@@ -234,6 +234,19 @@ func copyRows(dst []float32, dstStride int, src []float32, srcStride, rows, n in
 	}
 }
 
+// copyBlocks is copyRows on blocks blocks of rows (block b at
+// dst[b*dstBlock:] and src[b*srcBlock:]): one asm.CopyBlocksF32 call from
+// a vector's width on, whose checks cover every block at once.
+func copyBlocks(dst []float32, dstBlock, dstStride int, src []float32, srcBlock, srcStride, blocks, rows, n int) {
+	if n >= 8 {
+		asm.CopyBlocksF32(dst, dstBlock, dstStride, src, srcBlock, srcStride, blocks, rows, n)
+		return
+	}
+	for b := 0; b < blocks; b++ {
+		copyRows(dst[b*dstBlock:], dstStride, src[b*srcBlock:], srcStride, rows, n)
+	}
+}
+
 // planeFrom writes the plane dst (rows rows of n, contiguous) from src,
 // whose rows are srcStride apart, and runs the chain of channel i on it
 // (apply's bits): in one pass when c.chainRows allows, else copied and then

@@ -41,6 +41,10 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 		if it%20 == 18 || it%20 == 17 {
 			groups, cg, og = 1, 3, 20 // indirect, below: a plane of one element, or a one-element last chunk
 		}
+		scatter := it%20 == 11 || it%20 == 13
+		if scatter {
+			groups, cg, og = 1, 1+r.Intn(4), 8*(1+r.Intn(4)) // whole 8-row tiles: the indirect kernel stores into the output
+		}
 		k := 1 + r.Intn(3)
 		stride := int64(1 + r.Intn(2))
 		pad := int64(r.Intn(2))
@@ -53,6 +57,9 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 			h, w, k, pad, stride = 1, 1, 1, 0, 1 // one-element planes
 		case 8:
 			h, w, k, pad, stride = 1, 2049, 1, 0, 1 // a one-element last chunk
+		}
+		if scatter {
+			h, w = 2+r.Intn(20), 14+r.Intn(60) // flat rows of at least 16
 		}
 		if h+2*int(pad) < k || w+2*int(pad) < k {
 			continue
@@ -235,7 +242,7 @@ func BenchmarkConv2DChain(b *testing.B) {
 func BenchmarkConv2DChainLayers(b *testing.B) {
 	defer SetNumThreads(0)
 	fused, _ := runtime.Lookup(Conv2DChainKernel)
-	for _, c := range []struct{ in, o, hw, k, s, p int64 }{{3, 32, 64, 3, 1, 1}, {3, 64, 224, 3, 2, 0}, {3, 64, 224, 7, 2, 3}, {64, 128, 56, 3, 2, 1}, {16, 64, 55, 3, 1, 1}} {
+	for _, c := range []struct{ in, o, hw, k, s, p int64 }{{3, 32, 64, 3, 1, 1}, {3, 64, 224, 3, 2, 0}, {3, 64, 224, 7, 2, 3}, {64, 128, 56, 3, 2, 1}, {16, 64, 55, 3, 1, 1}, {32, 128, 27, 3, 1, 1}, {64, 256, 13, 3, 1, 1}, {512, 1000, 13, 1, 1, 0}, {16, 64, 55, 1, 1, 0}} {
 		x := randT(b, 1, []int64{1, c.in, c.hw, c.hw}, f32, -1, 1)
 		w := randT(b, 2, []int64{c.o, c.in, c.k, c.k}, f32, -1, 1)
 		RegisterConstant(w)

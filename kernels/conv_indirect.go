@@ -126,6 +126,11 @@ type convIndirectJob struct {
 	kchainT []float32
 	kcodes  *uint8
 	kns     int
+	// scatter: with kchain, one depth block and whole row tiles, the kernel
+	// stores each tile straight into out through a table of lane masks and
+	// offsets (asm.SgemmKernelIndirectChainScatterUnchecked, see
+	// scatterTable), dropping the padding columns; no scratch, no copy.
+	scatter bool
 
 	// The phase copy's input and geometry (copyFn runs it on channels [lo, hi)).
 	xg           []float32
@@ -244,6 +249,9 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 			j.kcodes = &chain.codes[0]
 		}
 	}
+	// Rows of at least a vector (so a vector spans two flat rows at most),
+	// one depth block (the tile is not read back) and whole row tiles.
+	j.scatter = j.kchain && ws >= 16 && kk <= gemmKC && og%mr == 0
 	if pa != nil && pa.mr == mr {
 		j.a = pa.data
 	} else {
@@ -308,9 +316,7 @@ func convPhaseCopy(g *conv2dGeom, xg, xs []float32, ws, plane, chan_, c0, c1 int
 	}
 	if g.sh == 1 && g.sw == 1 {
 		// One plane: padded row ih+pt at (ih+pt)*ws, from column pl.
-		for c := c0; c < c1; c++ {
-			copyRows(xs[c*chan_+g.pt*ws+g.pl:], ws, xg[c*hw:(c+1)*hw], g.w, g.h, g.w)
-		}
+		copyBlocks(xs[c0*chan_+g.pt*ws+g.pl:], chan_, ws, xg[c0*hw:c1*hw], hw, g.w, c1-c0, g.h, g.w)
 		return
 	}
 	for c := c0; c < c1; c++ {
@@ -415,6 +421,59 @@ func outRowRuns(runs []rowRun, f0, f1, ws, ow int) []rowRun {
 	return runs
 }
 
+// scatterItem is one work item of the scatter path: row tiles [0, tiles)
+// of the row block at i0 against panels [jp0, jp1), each tile computed,
+// chained and stored into out in one kernel call.
+func (j *convIndirectJob) scatterItem(i0, tiles, jp0, jp1 int) {
+	mr, nr, k := j.mr, j.nr, j.k
+	pix := j.g.oh * j.g.ow
+	ablk := j.a[(i0/mr)*k*mr:]
+	var st [9]int64
+	for jp := jp0; jp < jp1; jp++ {
+		bp, op := unsafe.Pointer(&j.xs[jp*nr]), &j.offs[0]
+		if j.tail != nil && jp == j.npanels-1 {
+			bp, op = unsafe.Pointer(&j.tail[0]), &j.offs[k]
+		}
+		j.scatterTable(&st, jp*nr)
+		for ip := 0; ip < tiles; ip++ {
+			var sc *float32
+			if j.kns > 0 {
+				sc = &j.kchainT[(i0/mr+ip)*j.kns*mr]
+			}
+			asm.SgemmKernelIndirectChainScatterUnchecked(k, unsafe.Pointer(&ablk[ip*k*mr]), bp, op,
+				unsafe.Pointer(&j.out[(i0+ip*mr)*pix]), pix, 1, j.kcodes, sc, j.kns, &st)
+		}
+	}
+}
+
+// scatterTable fills st for the panel of flat columns starting at f0: for
+// each 16-lane vector v (flat columns fv..fv+15, fv = f0+16v, in flat rows
+// y0 = fv/ws and y0+1), the byte offsets in an output plane of its lane 0
+// for the two rows (flat column f of row y is pixel f - y*(ws-ow)), and the
+// masks of its lanes that are pixels (x < ow, inside the output) in each.
+func (j *convIndirectJob) scatterTable(st *[9]int64, f0 int) {
+	ws, ow := j.ws, j.g.ow
+	pad := ws - ow
+	for v := 0; v < 3; v++ {
+		fv := f0 + 16*v
+		end := min(16, j.ntot-fv) // lanes inside the flat output
+		y0, x0 := fv/ws, fv%ws
+		r0 := ws - x0 // row y0+1's first lane
+		st[3*v] = int64(4 * (fv - y0*pad))
+		st[3*v+1] = int64(4 * (fv - (y0+1)*pad))
+		st[3*v+2] = int64(laneRange(0, min(end, ow-x0))) | int64(laneRange(r0, min(end, r0+ow)))<<16
+	}
+}
+
+// laneRange is the 16-bit mask of lanes [lo, hi) (clipped to [0, 16)).
+func laneRange(lo, hi int) uint16 {
+	lo, hi = max(lo, 0), min(hi, 16)
+	if hi <= lo {
+		return 0
+	}
+	return uint16(1<<hi-1) &^ uint16(1<<lo-1)
+}
+
 // items runs work items [lo, hi): item t is row block t/nchunks against
 // panel chunk t%nchunks.
 func (j *convIndirectJob) items(lo, hi int) {
@@ -431,6 +490,10 @@ func (j *convIndirectJob) items(lo, hi int) {
 		tiles := (mcur + mr - 1) / mr
 		jp0 := ch * j.chunkPanels
 		jp1 := min(jp0+j.chunkPanels, j.npanels)
+		if j.scatter {
+			j.scatterItem(i0, tiles, jp0, jp1)
+			continue
+		}
 		for pc := 0; pc < k; pc += gemmKC {
 			kc := min(gemmKC, k-pc)
 			var bet float32
@@ -471,14 +534,13 @@ func (j *convIndirectJob) items(lo, hi int) {
 		var segBuf [4]rowRun
 		for _, sg := range outRowRuns(segBuf[:0], f0, f1, ws, ow) {
 			d0 := sg.oy*ow + sg.a - sg.oy*ws
+			if !fused {
+				// Every channel's rows of the run in one call.
+				copyBlocks(j.out[i0*pix+d0:], pix, ow, scratch[sg.a-f0:], ldc, ws, mcur, sg.rows, sg.n)
+				continue
+			}
 			for i := 0; i < mcur; i++ {
-				o := (i0+i)*pix + d0
-				src := scratch[i*ldc+sg.a-f0:]
-				if fused {
-					j.chain.applyRows(j.out[o:], ow, src, ws, sg.rows, sg.n, j.chOff+i0+i)
-					continue
-				}
-				copyRows(j.out[o:], ow, src, ws, sg.rows, sg.n)
+				j.chain.applyRows(j.out[(i0+i)*pix+d0:], ow, scratch[i*ldc+sg.a-f0:], ws, sg.rows, sg.n, j.chOff+i0+i)
 			}
 		}
 		if j.chain != nil && !fused && !j.kchain {

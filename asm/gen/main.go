@@ -2063,6 +2063,7 @@ type gemmKernel struct {
 	strided            bool // sgemmBodyStridedA
 	gatherSW           int  // sgemmBodyGatherA: A rows at offsets, positions this far apart (1 or 2)
 	chain              bool // sgemmBodyChain: a chain on the tile's rows before the store
+	scatter            bool // sgemmBodyScatter: stores through a table of offsets and masks
 	b                  []reg.VecPhysical
 	a0, a1             reg.VecPhysical
 }
@@ -2092,6 +2093,8 @@ var gemmKernels = []gemmKernel{
 		mr: 8, nr: 48, avx512: true, indirect: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
 	{name: "sgemmIndirectAVX512WideChain", doc: "is sgemmIndirectAVX512Wide with a chain on the tile's rows before the store (see asm.SgemmKernelIndirectChain).",
 		mr: 8, nr: 48, avx512: true, indirect: true, chain: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
+	{name: "sgemmIndirectAVX512WideChainScatter", doc: "is sgemmIndirectAVX512WideChain storing each vector of the tile's rows under two masks at two offsets from a table (see asm.SgemmKernelIndirectChainScatter).",
+		mr: 8, nr: 48, avx512: true, indirect: true, chain: true, scatter: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
 	{name: "sgemmIndirectAVX2", doc: "is the 6x16 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).",
 		mr: 6, nr: 16, prefetch: true, indirect: true, b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
 	{name: "sgemmStridedAVX512", doc: "is the 7x32 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided).",
@@ -2110,6 +2113,9 @@ func (k gemmKernel) emit() {
 		if k.chain {
 			sig = "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int)"
 		}
+		if k.scatter {
+			sig = "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int, st *int64)"
+		}
 	}
 	if k.strided {
 		sig = "func(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32)"
@@ -2123,9 +2129,9 @@ func (k gemmKernel) emit() {
 	if k.avx512 {
 		acc, lanes, vbytes = func(i int) reg.VecPhysical { return zmms[i] }, 16, 64
 	}
-	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA, sgemmBodyGatherA, sgemmBodyChain = k.prefetch, k.indirect, k.strided, k.gatherSW, k.chain
+	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA, sgemmBodyGatherA, sgemmBodyChain, sgemmBodyScatter = k.prefetch, k.indirect, k.strided, k.gatherSW, k.chain, k.scatter
 	sgemmBody(k.mr, k.nr, lanes, vbytes, acc, k.b, k.a0, k.a1)
-	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA, sgemmBodyGatherA, sgemmBodyChain = false, false, false, 0, false
+	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA, sgemmBodyGatherA, sgemmBodyChain, sgemmBodyScatter = false, false, false, 0, false, false
 }
 
 // sgemmBodyPrefetch selects sgemmBody's AVX2 loop shape (C prefetch, A
@@ -2159,6 +2165,16 @@ var sgemmBodyGatherA int
 // operations are the chain kernels', so each element gets the bits
 // scalarChainF32 gives it.
 var sgemmBodyChain bool
+
+// sgemmBodyScatter makes sgemmBody store the tile through a table (parameter
+// st): for each vector v of a row, st[3v] and st[3v+1] are byte offsets from
+// the row's start and st[3v+2] holds two 16-bit lane masks; the vector is
+// stored at the first offset under the low mask and at the second under the
+// high one. So a tile of flat columns (an indirect convolution's, which
+// include each output row's padding columns) lands in the output rows
+// directly, its padding lanes dropped, instead of through a scratch tile
+// and a copy. The tile is not read (beta must be 0); alpha applies.
+var sgemmBodyScatter bool
 
 func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []reg.VecPhysical, a0, a1 reg.VecPhysical) {
 	nv := nr / lanes // vectors per row (2)
@@ -2279,10 +2295,48 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 	SHLQ(U8(2), ldc)
 	alpha, beta := bv[0], bv[1]
 	VBROADCASTSS(NewParamAddr("alpha", 40+poff), alpha)
-	VBROADCASTSS(NewParamAddr("beta", 44+poff), beta)
-	scaleTile(mr, nv, vbytes, acc, c, ldc, alpha, beta, a0, poff)
+	if sgemmBodyScatter {
+		// beta is 0 by contract: alpha only (the tile is not read).
+		ab := GP32()
+		MOVL(NewParamAddr("alpha", 40+poff), ab)
+		CMPL(ab, U32(math.Float32bits(1)))
+		JE(LabelRef("scaled"))
+		for i := 0; i < mr*nv; i++ {
+			VMULPS(alpha, acc(i), acc(i))
+		}
+		Label("scaled")
+	} else {
+		VBROADCASTSS(NewParamAddr("beta", 44+poff), beta)
+		scaleTile(mr, nv, vbytes, acc, c, ldc, alpha, beta, a0, poff)
+	}
 	if sgemmBodyChain {
 		chainTile(mr, nv, acc)
+	}
+	if sgemmBodyScatter {
+		st := Load(Param("st"), GP64())
+		offs := make([]reg.GPVirtual, 2*nv)
+		ks := make([]reg.OpmaskVirtual, 2*nv)
+		for v := 0; v < nv; v++ {
+			for h := 0; h < 2; h++ {
+				offs[2*v+h] = GP64()
+				MOVQ(Mem{Base: st, Disp: (3*v + h) * 8}, offs[2*v+h])
+				ks[2*v+h] = K()
+				KMOVW(Mem{Base: st, Disp: (3*v+2)*8 + 2*h}, ks[2*v+h])
+			}
+		}
+		for i := 0; i < mr; i++ {
+			for v := 0; v < nv; v++ {
+				for h := 0; h < 2; h++ {
+					VMOVUPS(acc(i*nv+v), ks[2*v+h], Mem{Base: c, Index: offs[2*v+h], Scale: 1})
+				}
+			}
+			if i < mr-1 {
+				ADDQ(ldc, c)
+			}
+		}
+		VZEROUPPER()
+		RET()
+		return
 	}
 	for i := 0; i < mr; i++ {
 		for v := 0; v < nv; v++ {
