@@ -2297,13 +2297,7 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 	VBROADCASTSS(NewParamAddr("alpha", 40+poff), alpha)
 	if sgemmBodyScatter {
 		// beta is 0 by contract: alpha only (the tile is not read).
-		ab := GP32()
-		MOVL(NewParamAddr("alpha", 40+poff), ab)
-		CMPL(ab, U32(math.Float32bits(1)))
-		JE(LabelRef("scaled"))
-		for i := 0; i < mr*nv; i++ {
-			VMULPS(alpha, acc(i), acc(i))
-		}
+		alphaScale(NewParamAddr("alpha", 40+poff), alpha, mr*nv, func(i int) Op { return acc(i) }, "scaled")
 		Label("scaled")
 	} else {
 		VBROADCASTSS(NewParamAddr("beta", 44+poff), beta)
@@ -2350,6 +2344,19 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 	RET()
 }
 
+// alphaScale emits the multiplication of the n accumulators acc(i) by
+// alpha (a vector holding it; alphaAddr its parameter), jumping to done
+// instead when alpha is 1 (x*1 is x bit for bit).
+func alphaScale(alphaAddr Mem, alpha Op, n int, acc func(int) Op, done string) {
+	ab := GP32()
+	MOVL(alphaAddr, ab)
+	CMPL(ab, U32(math.Float32bits(1)))
+	JE(LabelRef(done))
+	for i := 0; i < n; i++ {
+		VMULPS(alpha, acc(i), acc(i))
+	}
+}
+
 // scaleTile emits alpha*acc (+ beta*C when beta is not zero) on the tile's
 // accumulators, C's rows at c, ldc bytes apart (c is left as it was), t a
 // free vector. With beta zero and alpha 1 (every product a convolution or
@@ -2359,13 +2366,7 @@ func scaleTile(mr, nv, vbytes int, acc func(int) reg.VecPhysical, c, ldc reg.Reg
 	MOVL(NewParamAddr("beta", 44+poff), bb)
 	ANDL(U32(0x7fffffff), bb)
 	JNE(LabelRef("beta_nonzero"))
-	ab := GP32()
-	MOVL(NewParamAddr("alpha", 40+poff), ab)
-	CMPL(ab, U32(math.Float32bits(1)))
-	JE(LabelRef("scaled"))
-	for i := 0; i < mr*nv; i++ {
-		VMULPS(alpha, acc(i), acc(i))
-	}
+	alphaScale(NewParamAddr("alpha", 40+poff), alpha, mr*nv, func(i int) Op { return acc(i) }, "scaled")
 	JMP(LabelRef("scaled"))
 	Label("beta_nonzero")
 	pc := GP64()
@@ -2679,13 +2680,7 @@ func sgemmNarrow(s isa, name string, r int) {
 	MOVL(NewParamAddr("beta", 76), bb)
 	ANDL(U32(0x7fffffff), bb)
 	JNE(LabelRef(name + "_beta"))
-	ab := GP32()
-	MOVL(NewParamAddr("alpha", 72), ab)
-	CMPL(ab, U32(math.Float32bits(1)))
-	JE(LabelRef(name + "_store"))
-	for i := 0; i < r; i++ {
-		VMULPS(alpha, acc[i], acc[i])
-	}
+	alphaScale(NewParamAddr("alpha", 72), alpha, r, func(i int) Op { return acc[i] }, name+"_store")
 	Label(name + "_store")
 	for i := 0; i < r; i++ {
 		store(acc[i])
