@@ -2307,25 +2307,40 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		chainTile(mr, nv, acc)
 	}
 	if sgemmBodyScatter {
+		// Vector by vector, all rows of one store offset at a time, so
+		// that a vector inside one flat row (most of them: its second mask
+		// is empty) makes one store a row, not two.
 		st := Load(Param("st"), GP64())
-		offs := make([]reg.GPVirtual, 2*nv)
-		ks := make([]reg.OpmaskVirtual, 2*nv)
+		l3 := GP64()
+		LEAQ(Mem{Base: ldc, Index: ldc, Scale: 2}, l3)
 		for v := 0; v < nv; v++ {
 			for h := 0; h < 2; h++ {
-				offs[2*v+h] = GP64()
-				MOVQ(Mem{Base: st, Disp: (3*v + h) * 8}, offs[2*v+h])
-				ks[2*v+h] = K()
-				KMOVW(Mem{Base: st, Disp: (3*v+2)*8 + 2*h}, ks[2*v+h])
-			}
-		}
-		for i := 0; i < mr; i++ {
-			for v := 0; v < nv; v++ {
-				for h := 0; h < 2; h++ {
-					VMOVUPS(acc(i*nv+v), ks[2*v+h], Mem{Base: c, Index: offs[2*v+h], Scale: 1})
+				skip := fmt.Sprintf("scatter_skip_%d_%d", v, h)
+				k := K()
+				KMOVW(Mem{Base: st, Disp: (3*v+2)*8 + 2*h}, k)
+				KORTESTW(k, k)
+				JZ(LabelRef(skip))
+				p, p4 := GP64(), GP64()
+				MOVQ(c, p)
+				ADDQ(Mem{Base: st, Disp: (3*v + h) * 8}, p)
+				LEAQ(Mem{Base: p, Index: ldc, Scale: 4}, p4)
+				for i := 0; i < mr; i++ {
+					base, r := p, i
+					if i >= 4 {
+						base, r = p4, i-4
+					}
+					m := Mem{Base: base}
+					switch r {
+					case 1:
+						m = Mem{Base: base, Index: ldc, Scale: 1}
+					case 2:
+						m = Mem{Base: base, Index: ldc, Scale: 2}
+					case 3:
+						m = Mem{Base: base, Index: l3, Scale: 1}
+					}
+					VMOVUPS(acc(i*nv+v), k, m)
 				}
-			}
-			if i < mr-1 {
-				ADDQ(ldc, c)
+				Label(skip)
 			}
 		}
 		VZEROUPPER()
