@@ -2297,13 +2297,7 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 	VBROADCASTSS(NewParamAddr("alpha", 40+poff), alpha)
 	if sgemmBodyScatter {
 		// beta is 0 by contract: alpha only (the tile is not read).
-		ab := GP32()
-		MOVL(NewParamAddr("alpha", 40+poff), ab)
-		CMPL(ab, U32(math.Float32bits(1)))
-		JE(LabelRef("scaled"))
-		for i := 0; i < mr*nv; i++ {
-			VMULPS(alpha, acc(i), acc(i))
-		}
+		alphaScale(NewParamAddr("alpha", 40+poff), alpha, mr*nv, func(i int) Op { return acc(i) }, "scaled")
 		Label("scaled")
 	} else {
 		VBROADCASTSS(NewParamAddr("beta", 44+poff), beta)
@@ -2313,25 +2307,40 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		chainTile(mr, nv, acc)
 	}
 	if sgemmBodyScatter {
+		// Vector by vector, all rows of one store offset at a time, so
+		// that a vector inside one flat row (most of them: its second mask
+		// is empty) makes one store a row, not two.
 		st := Load(Param("st"), GP64())
-		offs := make([]reg.GPVirtual, 2*nv)
-		ks := make([]reg.OpmaskVirtual, 2*nv)
+		l3 := GP64()
+		LEAQ(Mem{Base: ldc, Index: ldc, Scale: 2}, l3)
 		for v := 0; v < nv; v++ {
 			for h := 0; h < 2; h++ {
-				offs[2*v+h] = GP64()
-				MOVQ(Mem{Base: st, Disp: (3*v + h) * 8}, offs[2*v+h])
-				ks[2*v+h] = K()
-				KMOVW(Mem{Base: st, Disp: (3*v+2)*8 + 2*h}, ks[2*v+h])
-			}
-		}
-		for i := 0; i < mr; i++ {
-			for v := 0; v < nv; v++ {
-				for h := 0; h < 2; h++ {
-					VMOVUPS(acc(i*nv+v), ks[2*v+h], Mem{Base: c, Index: offs[2*v+h], Scale: 1})
+				skip := fmt.Sprintf("scatter_skip_%d_%d", v, h)
+				k := K()
+				KMOVW(Mem{Base: st, Disp: (3*v+2)*8 + 2*h}, k)
+				KORTESTW(k, k)
+				JZ(LabelRef(skip))
+				p, p4 := GP64(), GP64()
+				MOVQ(c, p)
+				ADDQ(Mem{Base: st, Disp: (3*v + h) * 8}, p)
+				LEAQ(Mem{Base: p, Index: ldc, Scale: 4}, p4)
+				for i := 0; i < mr; i++ {
+					base, r := p, i
+					if i >= 4 {
+						base, r = p4, i-4
+					}
+					m := Mem{Base: base}
+					switch r {
+					case 1:
+						m = Mem{Base: base, Index: ldc, Scale: 1}
+					case 2:
+						m = Mem{Base: base, Index: ldc, Scale: 2}
+					case 3:
+						m = Mem{Base: base, Index: l3, Scale: 1}
+					}
+					VMOVUPS(acc(i*nv+v), k, m)
 				}
-			}
-			if i < mr-1 {
-				ADDQ(ldc, c)
+				Label(skip)
 			}
 		}
 		VZEROUPPER()
@@ -2350,6 +2359,19 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 	RET()
 }
 
+// alphaScale emits the multiplication of the n accumulators acc(i) by
+// alpha (a vector holding it; alphaAddr its parameter), jumping to done
+// instead when alpha is 1 (x*1 is x bit for bit).
+func alphaScale(alphaAddr Mem, alpha Op, n int, acc func(int) Op, done string) {
+	ab := GP32()
+	MOVL(alphaAddr, ab)
+	CMPL(ab, U32(math.Float32bits(1)))
+	JE(LabelRef(done))
+	for i := 0; i < n; i++ {
+		VMULPS(alpha, acc(i), acc(i))
+	}
+}
+
 // scaleTile emits alpha*acc (+ beta*C when beta is not zero) on the tile's
 // accumulators, C's rows at c, ldc bytes apart (c is left as it was), t a
 // free vector. With beta zero and alpha 1 (every product a convolution or
@@ -2359,13 +2381,7 @@ func scaleTile(mr, nv, vbytes int, acc func(int) reg.VecPhysical, c, ldc reg.Reg
 	MOVL(NewParamAddr("beta", 44+poff), bb)
 	ANDL(U32(0x7fffffff), bb)
 	JNE(LabelRef("beta_nonzero"))
-	ab := GP32()
-	MOVL(NewParamAddr("alpha", 40+poff), ab)
-	CMPL(ab, U32(math.Float32bits(1)))
-	JE(LabelRef("scaled"))
-	for i := 0; i < mr*nv; i++ {
-		VMULPS(alpha, acc(i), acc(i))
-	}
+	alphaScale(NewParamAddr("alpha", 40+poff), alpha, mr*nv, func(i int) Op { return acc(i) }, "scaled")
 	JMP(LabelRef("scaled"))
 	Label("beta_nonzero")
 	pc := GP64()
@@ -2679,13 +2695,7 @@ func sgemmNarrow(s isa, name string, r int) {
 	MOVL(NewParamAddr("beta", 76), bb)
 	ANDL(U32(0x7fffffff), bb)
 	JNE(LabelRef(name + "_beta"))
-	ab := GP32()
-	MOVL(NewParamAddr("alpha", 72), ab)
-	CMPL(ab, U32(math.Float32bits(1)))
-	JE(LabelRef(name + "_store"))
-	for i := 0; i < r; i++ {
-		VMULPS(alpha, acc[i], acc[i])
-	}
+	alphaScale(NewParamAddr("alpha", 72), alpha, r, func(i int) Op { return acc[i] }, name+"_store")
 	Label(name + "_store")
 	for i := 0; i < r; i++ {
 		store(acc[i])
