@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/relaxgo/relaxgo/ir/tvmscript"
-	"github.com/relaxgo/relaxgo/lower"
 	_ "github.com/relaxgo/relaxgo/kernels" // registers the fused kernel FuseAttention targets
+	"github.com/relaxgo/relaxgo/lower"
 )
 
 // TestFuseAttention checks which decomposed attentions FuseAttention
