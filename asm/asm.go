@@ -678,6 +678,12 @@ func ErfF32(dst, x []float32) { unary(opErf, dst, x) }
 // exp(-x) overflows and the result is 0. NaN -> NaN.
 func SigmoidF32(dst, x []float32) { unary(opSigmoid, dst, x) }
 
+// GeluF32 sets dst[i] = x[i]*(0.5 + 0.5*erf(x[i]*sqrt(1/2))) with ErfF32's
+// erf, in one pass: the bits of MulScalarF32, ErfF32, MulScalarF32,
+// AddScalarF32 and MulF32 run one after another (kernels' GELU). NaN ->
+// NaN.
+func GeluF32(dst, x []float32) { unary(opGelu, dst, x) }
+
 // Reductions. Their summation order is fixed (element i is added into
 // partial sum i%64, in index order; the 64 partial sums are then combined by
 // a fixed pairwise tree), so the result is the same on every CPU level.

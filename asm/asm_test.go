@@ -143,7 +143,7 @@ func TestElementwiseMatchesTwin(t *testing.T) {
 		name string
 		f    func(dst, x []float32)
 		o    op
-	}{{"relu", ReluF32, opRelu}, {"exp", ExpF32, opExp}, {"tanh", TanhF32, opTanh}, {"erf", ErfF32, opErf}, {"sigmoid", SigmoidF32, opSigmoid}} {
+	}{{"relu", ReluF32, opRelu}, {"exp", ExpF32, opExp}, {"tanh", TanhF32, opTanh}, {"erf", ErfF32, opErf}, {"sigmoid", SigmoidF32, opSigmoid}, {"gelu", GeluF32, opGelu}} {
 		o := o
 		cases = append(cases, tc{o.name,
 			func(dst, x, y []float32) { o.f(dst, x) },

@@ -23,10 +23,11 @@ const (
 	opMax
 	opMin
 	opMAdd
+	opGelu
 	numOps
 )
 
-var opNames = [numOps]string{"Add", "Sub", "Mul", "Div", "RSub", "RDiv", "Relu", "Exp", "Tanh", "Erf", "Sigmoid", "Max", "Min", "MulAdd"}
+var opNames = [numOps]string{"Add", "Sub", "Mul", "Div", "RSub", "RDiv", "Relu", "Exp", "Tanh", "Erf", "Sigmoid", "Max", "Min", "MulAdd", "Gelu"}
 
 // String names the operation as in the exported wrappers (AddF32: "Add").
 func (o op) String() string {
@@ -119,6 +120,8 @@ func unaryOpGo(o op, dst, x []float32) {
 		erfGo(dst, x)
 	case opSigmoid:
 		sigmoidGo(dst, x)
+	case opGelu:
+		geluGo(dst, x)
 	default:
 		panic("asm: bad unary op")
 	}

@@ -325,6 +325,8 @@ func asmUnary(o op, dst, x *float32, n int) {
 			erfF32AVX512(dst, x, m)
 		case opSigmoid:
 			sigmoidF32AVX512(dst, x, m)
+		case opGelu:
+			geluF32AVX512(dst, x, m)
 		default:
 			panic("asm: no kernel for op")
 		}
@@ -342,6 +344,8 @@ func asmUnary(o op, dst, x *float32, n int) {
 			erfF32AVX2(dst, x, n)
 		case opSigmoid:
 			sigmoidF32AVX2(dst, x, n)
+		case opGelu:
+			geluF32AVX2(dst, x, n)
 		default:
 			panic("asm: no kernel for op")
 		}

@@ -3592,6 +3592,145 @@ sigmoidF32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func geluF32AVX512(dst *float32, x *float32, n int)
+// Requires: AVX, AVX512F
+TEXT ·geluF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+
+geluF32AVX512_big:
+	CMPQ         DX, $0x00000020
+	JL           geluF32AVX512_one
+	VMOVUPS      (CX), Z0
+	VMULPS.BCST  c4_3f3504f3<>+0(SB), Z0, Z1
+	VBROADCASTSS c4_c0800000<>+0(SB), Z2
+	VMAXPS       Z1, Z2, Z1
+	VBROADCASTSS c4_40800000<>+0(SB), Z2
+	VMINPS       Z1, Z2, Z1
+	VMULPS       Z1, Z1, Z3
+	VMULPS.BCST  c4_af95df0b<>+0(SB), Z3, Z4
+	VADDPS.BCST  c4_32edffee<>+0(SB), Z4, Z4
+	VMULPS       Z3, Z4, Z4
+	VADDPS.BCST  c4_b60cff51<>+0(SB), Z4, Z4
+	VMULPS       Z3, Z4, Z4
+	VADDPS.BCST  c4_b86ec2d2<>+0(SB), Z4, Z4
+	VMULPS       Z3, Z4, Z4
+	VADDPS.BCST  c4_ba40ac63<>+0(SB), Z4, Z4
+	VMULPS       Z3, Z4, Z4
+	VADDPS.BCST  c4_bb41a1f6<>+0(SB), Z4, Z4
+	VMULPS       Z3, Z4, Z4
+	VADDPS.BCST  c4_bc83dbd4<>+0(SB), Z4, Z4
+	VMULPS.BCST  c4_b77460cd<>+0(SB), Z3, Z2
+	VADDPS.BCST  c4_b95fbd29<>+0(SB), Z2, Z2
+	VMULPS       Z3, Z2, Z2
+	VADDPS.BCST  c4_badc924e<>+0(SB), Z2, Z2
+	VMULPS       Z3, Z2, Z2
+	VADDPS.BCST  c4_bbf19bf8<>+0(SB), Z2, Z2
+	VMULPS       Z3, Z2, Z2
+	VADDPS.BCST  c4_bc69b6a7<>+0(SB), Z2, Z2
+	VMULPS       Z1, Z4, Z4
+	VDIVPS       Z2, Z4, Z1
+	VMULPS.BCST  c4_3f000000<>+0(SB), Z1, Z1
+	VADDPS.BCST  c4_3f000000<>+0(SB), Z1, Z1
+	VMULPS       Z0, Z1, Z0
+	VMOVUPS      Z0, (AX)
+	VMOVUPS      64(CX), Z0
+	VMULPS.BCST  c4_3f3504f3<>+0(SB), Z0, Z1
+	VBROADCASTSS c4_c0800000<>+0(SB), Z2
+	VMAXPS       Z1, Z2, Z1
+	VBROADCASTSS c4_40800000<>+0(SB), Z2
+	VMINPS       Z1, Z2, Z1
+	VMULPS       Z1, Z1, Z3
+	VMULPS.BCST  c4_af95df0b<>+0(SB), Z3, Z4
+	VADDPS.BCST  c4_32edffee<>+0(SB), Z4, Z4
+	VMULPS       Z3, Z4, Z4
+	VADDPS.BCST  c4_b60cff51<>+0(SB), Z4, Z4
+	VMULPS       Z3, Z4, Z4
+	VADDPS.BCST  c4_b86ec2d2<>+0(SB), Z4, Z4
+	VMULPS       Z3, Z4, Z4
+	VADDPS.BCST  c4_ba40ac63<>+0(SB), Z4, Z4
+	VMULPS       Z3, Z4, Z4
+	VADDPS.BCST  c4_bb41a1f6<>+0(SB), Z4, Z4
+	VMULPS       Z3, Z4, Z4
+	VADDPS.BCST  c4_bc83dbd4<>+0(SB), Z4, Z4
+	VMULPS.BCST  c4_b77460cd<>+0(SB), Z3, Z2
+	VADDPS.BCST  c4_b95fbd29<>+0(SB), Z2, Z2
+	VMULPS       Z3, Z2, Z2
+	VADDPS.BCST  c4_badc924e<>+0(SB), Z2, Z2
+	VMULPS       Z3, Z2, Z2
+	VADDPS.BCST  c4_bbf19bf8<>+0(SB), Z2, Z2
+	VMULPS       Z3, Z2, Z2
+	VADDPS.BCST  c4_bc69b6a7<>+0(SB), Z2, Z2
+	VMULPS       Z1, Z4, Z4
+	VDIVPS       Z2, Z4, Z1
+	VMULPS.BCST  c4_3f000000<>+0(SB), Z1, Z1
+	VADDPS.BCST  c4_3f000000<>+0(SB), Z1, Z1
+	VMULPS       Z0, Z1, Z0
+	VMOVUPS      Z0, 64(AX)
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000080, CX
+	SUBQ         $0x00000020, DX
+	JMP          geluF32AVX512_big
+
+geluF32AVX512_one:
+	CMPQ         DX, $0x00000000
+	JE           geluF32AVX512_done
+	VMOVUPS      (CX), Z0
+	VMULPS.BCST  c4_3f3504f3<>+0(SB), Z0, Z1
+	VBROADCASTSS c4_c0800000<>+0(SB), Z2
+	VMAXPS       Z1, Z2, Z1
+	VBROADCASTSS c4_40800000<>+0(SB), Z2
+	VMINPS       Z1, Z2, Z1
+	VMULPS       Z1, Z1, Z3
+	VMULPS.BCST  c4_af95df0b<>+0(SB), Z3, Z4
+	VADDPS.BCST  c4_32edffee<>+0(SB), Z4, Z4
+	VMULPS       Z3, Z4, Z4
+	VADDPS.BCST  c4_b60cff51<>+0(SB), Z4, Z4
+	VMULPS       Z3, Z4, Z4
+	VADDPS.BCST  c4_b86ec2d2<>+0(SB), Z4, Z4
+	VMULPS       Z3, Z4, Z4
+	VADDPS.BCST  c4_ba40ac63<>+0(SB), Z4, Z4
+	VMULPS       Z3, Z4, Z4
+	VADDPS.BCST  c4_bb41a1f6<>+0(SB), Z4, Z4
+	VMULPS       Z3, Z4, Z4
+	VADDPS.BCST  c4_bc83dbd4<>+0(SB), Z4, Z4
+	VMULPS.BCST  c4_b77460cd<>+0(SB), Z3, Z2
+	VADDPS.BCST  c4_b95fbd29<>+0(SB), Z2, Z2
+	VMULPS       Z3, Z2, Z2
+	VADDPS.BCST  c4_badc924e<>+0(SB), Z2, Z2
+	VMULPS       Z3, Z2, Z2
+	VADDPS.BCST  c4_bbf19bf8<>+0(SB), Z2, Z2
+	VMULPS       Z3, Z2, Z2
+	VADDPS.BCST  c4_bc69b6a7<>+0(SB), Z2, Z2
+	VMULPS       Z1, Z4, Z4
+	VDIVPS       Z2, Z4, Z1
+	VMULPS.BCST  c4_3f000000<>+0(SB), Z1, Z1
+	VADDPS.BCST  c4_3f000000<>+0(SB), Z1, Z1
+	VMULPS       Z0, Z1, Z0
+	VMOVUPS      Z0, (AX)
+	ADDQ         $0x00000040, AX
+	ADDQ         $0x00000040, CX
+	SUBQ         $0x00000010, DX
+	JMP          geluF32AVX512_one
+
+geluF32AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA c32_3f3504f3<>+0(SB)/4, $0x3f3504f3
+DATA c32_3f3504f3<>+4(SB)/4, $0x3f3504f3
+DATA c32_3f3504f3<>+8(SB)/4, $0x3f3504f3
+DATA c32_3f3504f3<>+12(SB)/4, $0x3f3504f3
+DATA c32_3f3504f3<>+16(SB)/4, $0x3f3504f3
+DATA c32_3f3504f3<>+20(SB)/4, $0x3f3504f3
+DATA c32_3f3504f3<>+24(SB)/4, $0x3f3504f3
+DATA c32_3f3504f3<>+28(SB)/4, $0x3f3504f3
+GLOBL c32_3f3504f3<>(SB), RODATA|NOPTR, $32
+
+DATA c4_3f3504f3<>+0(SB)/4, $0x3f3504f3
+GLOBL c4_3f3504f3<>(SB), RODATA|NOPTR, $4
+
 // func sumBlocksAVX512(x *float32, nblk int, acc *[64]float32)
 // Requires: AVX, AVX512F
 TEXT ·sumBlocksAVX512(SB), NOSPLIT, $0-24
@@ -11420,6 +11559,132 @@ sigmoidF32AVX2_one:
 	JMP          sigmoidF32AVX2_one
 
 sigmoidF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func geluF32AVX2(dst *float32, x *float32, n int)
+// Requires: AVX
+TEXT ·geluF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+
+geluF32AVX2_big:
+	CMPQ         DX, $0x00000010
+	JL           geluF32AVX2_one
+	VMOVUPS      (CX), Y0
+	VMULPS       c32_3f3504f3<>+0(SB), Y0, Y1
+	VBROADCASTSS c4_c0800000<>+0(SB), Y2
+	VMAXPS       Y1, Y2, Y1
+	VBROADCASTSS c4_40800000<>+0(SB), Y2
+	VMINPS       Y1, Y2, Y1
+	VMULPS       Y1, Y1, Y3
+	VMULPS       c32_af95df0b<>+0(SB), Y3, Y4
+	VADDPS       c32_32edffee<>+0(SB), Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VADDPS       c32_b60cff51<>+0(SB), Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VADDPS       c32_b86ec2d2<>+0(SB), Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VADDPS       c32_ba40ac63<>+0(SB), Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VADDPS       c32_bb41a1f6<>+0(SB), Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VADDPS       c32_bc83dbd4<>+0(SB), Y4, Y4
+	VMULPS       c32_b77460cd<>+0(SB), Y3, Y2
+	VADDPS       c32_b95fbd29<>+0(SB), Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VADDPS       c32_badc924e<>+0(SB), Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VADDPS       c32_bbf19bf8<>+0(SB), Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VADDPS       c32_bc69b6a7<>+0(SB), Y2, Y2
+	VMULPS       Y1, Y4, Y4
+	VDIVPS       Y2, Y4, Y1
+	VMULPS       c32_3f000000<>+0(SB), Y1, Y1
+	VADDPS       c32_3f000000<>+0(SB), Y1, Y1
+	VMULPS       Y0, Y1, Y0
+	VMOVUPS      Y0, (AX)
+	VMOVUPS      32(CX), Y0
+	VMULPS       c32_3f3504f3<>+0(SB), Y0, Y1
+	VBROADCASTSS c4_c0800000<>+0(SB), Y2
+	VMAXPS       Y1, Y2, Y1
+	VBROADCASTSS c4_40800000<>+0(SB), Y2
+	VMINPS       Y1, Y2, Y1
+	VMULPS       Y1, Y1, Y3
+	VMULPS       c32_af95df0b<>+0(SB), Y3, Y4
+	VADDPS       c32_32edffee<>+0(SB), Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VADDPS       c32_b60cff51<>+0(SB), Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VADDPS       c32_b86ec2d2<>+0(SB), Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VADDPS       c32_ba40ac63<>+0(SB), Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VADDPS       c32_bb41a1f6<>+0(SB), Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VADDPS       c32_bc83dbd4<>+0(SB), Y4, Y4
+	VMULPS       c32_b77460cd<>+0(SB), Y3, Y2
+	VADDPS       c32_b95fbd29<>+0(SB), Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VADDPS       c32_badc924e<>+0(SB), Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VADDPS       c32_bbf19bf8<>+0(SB), Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VADDPS       c32_bc69b6a7<>+0(SB), Y2, Y2
+	VMULPS       Y1, Y4, Y4
+	VDIVPS       Y2, Y4, Y1
+	VMULPS       c32_3f000000<>+0(SB), Y1, Y1
+	VADDPS       c32_3f000000<>+0(SB), Y1, Y1
+	VMULPS       Y0, Y1, Y0
+	VMOVUPS      Y0, 32(AX)
+	ADDQ         $0x00000040, AX
+	ADDQ         $0x00000040, CX
+	SUBQ         $0x00000010, DX
+	JMP          geluF32AVX2_big
+
+geluF32AVX2_one:
+	CMPQ         DX, $0x00000000
+	JE           geluF32AVX2_done
+	VMOVUPS      (CX), Y0
+	VMULPS       c32_3f3504f3<>+0(SB), Y0, Y1
+	VBROADCASTSS c4_c0800000<>+0(SB), Y2
+	VMAXPS       Y1, Y2, Y1
+	VBROADCASTSS c4_40800000<>+0(SB), Y2
+	VMINPS       Y1, Y2, Y1
+	VMULPS       Y1, Y1, Y3
+	VMULPS       c32_af95df0b<>+0(SB), Y3, Y4
+	VADDPS       c32_32edffee<>+0(SB), Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VADDPS       c32_b60cff51<>+0(SB), Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VADDPS       c32_b86ec2d2<>+0(SB), Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VADDPS       c32_ba40ac63<>+0(SB), Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VADDPS       c32_bb41a1f6<>+0(SB), Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VADDPS       c32_bc83dbd4<>+0(SB), Y4, Y4
+	VMULPS       c32_b77460cd<>+0(SB), Y3, Y2
+	VADDPS       c32_b95fbd29<>+0(SB), Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VADDPS       c32_badc924e<>+0(SB), Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VADDPS       c32_bbf19bf8<>+0(SB), Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VADDPS       c32_bc69b6a7<>+0(SB), Y2, Y2
+	VMULPS       Y1, Y4, Y4
+	VDIVPS       Y2, Y4, Y1
+	VMULPS       c32_3f000000<>+0(SB), Y1, Y1
+	VADDPS       c32_3f000000<>+0(SB), Y1, Y1
+	VMULPS       Y0, Y1, Y0
+	VMOVUPS      Y0, (AX)
+	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000008, DX
+	JMP          geluF32AVX2_one
+
+geluF32AVX2_done:
 	VZEROUPPER
 	RET
 

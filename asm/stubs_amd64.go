@@ -139,6 +139,11 @@ func erfF32AVX512(dst *float32, x *float32, n int)
 //go:noescape
 func sigmoidF32AVX512(dst *float32, x *float32, n int)
 
+// geluF32AVX512 computes dst[i] = geluOne(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 16.
+//
+//go:noescape
+func geluF32AVX512(dst *float32, x *float32, n int)
+
 // sumBlocksAVX512 computes acc[i%64] += x[i] for i < 64*nblk.
 //
 //go:noescape
@@ -334,6 +339,11 @@ func erfF32AVX2(dst *float32, x *float32, n int)
 //
 //go:noescape
 func sigmoidF32AVX2(dst *float32, x *float32, n int)
+
+// geluF32AVX2 computes dst[i] = geluOne(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 8.
+//
+//go:noescape
+func geluF32AVX2(dst *float32, x *float32, n int)
 
 // sumBlocksAVX2 computes acc[i%64] += x[i] for i < 64*nblk.
 //

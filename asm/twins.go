@@ -618,6 +618,16 @@ func sgemmScatterGo(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ld
 	}
 }
 
+// geluGo is the twin of the GELU kernels: the scalar, erf and binary twins'
+// operations in their order (see GeluF32).
+func geluGo(dst, x []float32) {
+	for i, v := range x[:len(dst)] {
+		t := erfOne(v * float32(math.Sqrt2/2))
+		t = float32(t*0.5) + 0.5 // (rounded twice, as the two kernels round it)
+		dst[i] = t * v
+	}
+}
+
 // FMA32 returns a*b + c computed exactly and rounded once to float32, as
 // the FMA instruction (VFMADD231PS) does, on any platform: the product of
 // two float32 values is exact in float64, and the float64 sum rounds to the

@@ -240,17 +240,14 @@ func f32Unary(op uop, o, x []float32) bool {
 		asm.ErfF32(o, x)
 	case uSigmoid:
 		asm.SigmoidF32(o, x)
-	case uGelu, uGeluTanh, uSilu:
+	case uGelu: // x * (0.5 + 0.5 erf(x / sqrt 2)), one pass
+		asm.GeluF32(o, x)
+	case uGeluTanh, uSilu:
 		var buf [chunk32]float32
 		for lo := 0; lo < len(o); lo += chunk32 {
 			hi := min(lo+chunk32, len(o))
 			t, xs := buf[:hi-lo], x[lo:hi]
 			switch op {
-			case uGelu: // x * (0.5 + 0.5 erf(x / sqrt 2))
-				asm.MulScalarF32(t, xs, math.Sqrt2/2)
-				asm.ErfF32(t, t)
-				asm.MulScalarF32(t, t, 0.5)
-				asm.AddScalarF32(t, t, 0.5)
 			case uGeluTanh: // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
 				asm.MulF32(t, xs, xs)
 				asm.MulScalarF32(t, t, 0.044715)

@@ -45,6 +45,7 @@ func DefaultPasses() []Pass {
 		{"dead-code-elimination", DeadCodeElimination},
 		{"legalize", Legalize},
 		{"fuse-matmul-epilogue", FuseMatmulEpilogue},
+		{"fuse-attention", FuseAttention},
 		{"fuse-elementwise-chains", FuseElementwiseChains},
 		{"fuse-conv-chain", FuseConvChain},
 		{"fold-conv-affine", FoldConvAffine},

@@ -1833,6 +1833,16 @@ func unaryKernels(s isa) {
 		{"tanh", "tanhOne", 1, func(x, out reg.VecVirtual) { emitTanh(s, x, out) }},
 		{"erf", "erfOne", 2, func(x, out reg.VecVirtual) { emitErf(s, x, out) }},
 		{"sigmoid", "sigmoidOne", 2, func(x, out reg.VecVirtual) { emitSigmoid(s, x, out) }},
+		{"gelu", "geluOne", 2, func(x, out reg.VecVirtual) {
+			// kernels' erf GELU, x*(0.5+0.5*erf(x*sqrt(1/2))), as the
+			// scalar, erf and binary kernels compute it one pass each.
+			t, e := s.vec(), s.vec()
+			kMULPS.kf(s, float32(math.Sqrt2/2), x, t)
+			emitErf(s, t, e)
+			kMULPS.kf(s, 0.5, e, e)
+			kADDPS.kf(s, 0.5, e, e)
+			VMULPS(x, e, out) // e*x
+		}},
 	}
 	for _, o := range ops {
 		name := o.name + "F32" + s.suffix

@@ -1,0 +1,100 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// TestSoftmaxAttentionMatchesUnfused requires the fused attention to give the
+// bits of Matmul, Multiply or Divide by a one-element tensor, Softmax over
+// the last axis and Matmul run one after another: ranks 2-4, short rows (the
+// one-vector softmax) and long ones, several row blocks, the parallel path,
+// and NaNs, infinities and large values among the inputs.
+func TestSoftmaxAttentionMatchesUnfused(t *testing.T) {
+	defer SetNumThreads(0)
+	r := rand.New(rand.NewSource(33))
+	for _, c := range []struct {
+		batch      []int64
+		m, k, n, d int64
+	}{
+		{nil, 1, 1, 1, 1},
+		{nil, 5, 3, 7, 2},
+		{[]int64{4}, 8, 8, 8, 8},
+		{[]int64{1, 4}, 8, 8, 8, 8},
+		{[]int64{2, 3}, 17, 9, 33, 5},
+		{[]int64{1, 4}, 128, 64, 128, 64},
+		{[]int64{2}, 40, 16, 600, 12}, // row blocks of 27 rows
+		{[]int64{1, 2}, 3, 300, 5, 4}, // depth past one GEMM block
+	} {
+		for op := AttentionNoScale; op <= AttentionDivide; op++ {
+			for _, threads := range []int{1, 2} {
+				SetNumThreads(threads)
+				shape := func(x, y int64) []int64 { return append(append([]int64{}, c.batch...), x, y) }
+				a := randT(t, r.Int63(), shape(c.m, c.k), f32, -3, 3)
+				b := randT(t, r.Int63(), shape(c.k, c.n), f32, -3, 3)
+				v := randT(t, r.Int63(), shape(c.n, c.d), f32, -2, 2)
+				if xs := a.Float32s(); len(xs) > 4 {
+					xs[r.Intn(len(xs))] = float32(math.NaN())
+					xs[r.Intn(len(xs))] = float32(math.Inf(1))
+					xs[r.Intn(len(xs))] = 300 // exp overflows without the maximum
+				}
+				scale := float32(0.35)
+				st := mustT(t, []int64{}, f32)
+				st.Float32s()[0] = scale
+				// The four ops.
+				s := mustT(t, shape(c.m, c.n), f32)
+				if err := Matmul(s, a, b); err != nil {
+					t.Fatal(err)
+				}
+				s2 := mustT(t, shape(c.m, c.n), f32)
+				switch op {
+				case AttentionMultiply:
+					if err := Multiply(s2, s, st); err != nil {
+						t.Fatal(err)
+					}
+				case AttentionDivide:
+					if err := Divide(s2, s, st); err != nil {
+						t.Fatal(err)
+					}
+				default:
+					s2 = s
+				}
+				p := mustT(t, shape(c.m, c.n), f32)
+				if err := Softmax(p, s2, -1); err != nil {
+					t.Fatal(err)
+				}
+				want := mustT(t, shape(c.m, c.d), f32)
+				if err := Matmul(want, p, v); err != nil {
+					t.Fatal(err)
+				}
+				got := mustT(t, shape(c.m, c.d), f32)
+				if _, err := packedSoftmaxAttention([]runtime.Value{a, b, v, st, int64(op), got}); err != nil {
+					t.Fatal(err)
+				}
+				what := fmt.Sprintf("%v %dx%dx%dx%d op=%d threads=%d", c.batch, c.m, c.k, c.n, c.d, op, threads)
+				for i, g := range got.Float32s() {
+					if w := want.Float32s()[i]; math.Float32bits(g) != math.Float32bits(w) {
+						t.Fatalf("%s: out[%d] = %v, the four ops give %v", what, i, g, w)
+					}
+				}
+			}
+		}
+	}
+	// Refusals: shapes that do not chain, a wrong output, a bad scale.
+	a, b, v := mustT(t, []int64{2, 3}, f32), mustT(t, []int64{3, 4}, f32), mustT(t, []int64{4, 5}, f32)
+	for _, args := range [][]runtime.Value{
+		{a, b, mustT(t, []int64{3, 5}, f32), int64(0), int64(0), mustT(t, []int64{2, 5}, f32)},
+		{a, b, v, int64(0), int64(0), mustT(t, []int64{2, 4}, f32)},
+		{a, b, v, mustT(t, []int64{2}, f32), int64(1), mustT(t, []int64{2, 5}, f32)},
+		{a, b, v, int64(0), int64(7), mustT(t, []int64{2, 5}, f32)},
+		{mustT(t, []int64{1, 2, 3}, f32), b, v, int64(0), int64(0), mustT(t, []int64{2, 5}, f32)},
+	} {
+		if _, err := packedSoftmaxAttention(args); err == nil {
+			t.Errorf("softmax_attention accepted %v", args)
+		}
+	}
+}

@@ -1,0 +1,174 @@
+package lower
+
+import (
+	"github.com/relaxgo/relaxgo/ir"
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// SoftmaxAttentionKernel is the fused kernel FuseAttention targets.
+const SoftmaxAttentionKernel = KernelPrefix + "relaxgo.softmax_attention"
+
+// Scale operations of the fused attention kernel's scale_op argument (the
+// kernels package's AttentionNoScale, AttentionMultiply, AttentionDivide).
+const (
+	attentionNoScale  = 0
+	attentionMultiply = 1
+	attentionDivide   = 2
+)
+
+// FuseAttention merges a decomposed attention, as frontends print it after
+// legalization,
+//
+//	s = matmul(a, b); [s = s * c | s = s / c;] p = softmax(s, axis=-1); o = matmul(p, v)
+//
+// (c a one-element float32 tensor), into one call of the fused attention
+// kernel, which runs a block of score rows at a time through the same
+// kernels in the same order (so results do not change) without writing the
+// scores out whole. Every tensor is float32 with the same rank and batch
+// dimensions (no broadcasting), the matmuls keep their input dtype, and
+// the intermediates have no other uses and sit in the same binding block.
+// Runs after Legalize.
+func FuseAttention(m *ir.Module) (*ir.Module, error) {
+	if _, ok := runtime.Lookup(SoftmaxAttentionKernel); !ok {
+		return m, nil
+	}
+	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
+		uses := useCounts(fn)
+		def := map[*ir.Var]ir.Expr{}
+		block := map[*ir.Var]*ir.BindingBlock{}
+		for _, blk := range allBlocks(fn.Body) {
+			for _, b := range blk.Bindings {
+				def[b.BoundVar()] = b.BoundValue()
+				block[b.BoundVar()] = blk
+			}
+		}
+		// single returns the kernel call defining x when x is a variable
+		// used once, bound in blk.
+		single := func(x ir.Expr, blk *ir.BindingBlock) (*ir.Var, string, *ir.Tuple, bool) {
+			v, ok := x.(*ir.Var)
+			if !ok || uses[v] != 1 || block[v] != blk {
+				return nil, "", nil, false
+			}
+			name, args, ok := kernelCall(def[v])
+			return v, name, args, ok
+		}
+		fused := map[*ir.Var]*ir.Tuple{}
+		drop := map[*ir.Var]bool{}
+		for _, blk := range allBlocks(fn.Body) {
+			for _, b := range blk.Bindings {
+				o := b.BoundVar()
+				name, args, ok := kernelCall(b.BoundValue())
+				if !ok || name != KernelName("relax.matmul") || !attentionMatmul(args) {
+					continue
+				}
+				pv, pname, pargs, ok := single(args.Fields[0], blk)
+				if !ok || pname != KernelName("relax.nn.softmax") || len(pargs.Fields) != 2 || !lastAxis(pargs.Fields[1], pv.Info) {
+					continue
+				}
+				sv, sname, sargs, ok := single(pargs.Fields[0], blk)
+				if !ok {
+					continue
+				}
+				var scale ir.Expr = primInt(0)
+				op := int64(attentionNoScale)
+				scaled := []*ir.Var{}
+				switch {
+				case sname == KernelName("relax.multiply") && len(sargs.Fields) == 2:
+					for i := 0; i < 2; i++ {
+						if isOneF32(sargs.Fields[1-i].SInfo()) {
+							scale, op = sargs.Fields[1-i], attentionMultiply
+							scaled = append(scaled, sv)
+							sv, sname, sargs, ok = single(sargs.Fields[i], blk)
+							break
+						}
+					}
+				case sname == KernelName("relax.divide") && len(sargs.Fields) == 2 && isOneF32(sargs.Fields[1].SInfo()):
+					// Only scores / c (c / scores is another operation).
+					scale, op = sargs.Fields[1], attentionDivide
+					scaled = append(scaled, sv)
+					sv, sname, sargs, ok = single(sargs.Fields[0], blk)
+				}
+				if !ok || sname != KernelName("relax.matmul") || !attentionMatmul(sargs) {
+					continue
+				}
+				a, bm, v := sargs.Fields[0], sargs.Fields[1], args.Fields[1]
+				if !sameBatch(a.SInfo(), bm.SInfo(), v.SInfo(), o.Info) {
+					continue
+				}
+				fused[o] = tupleExpr([]ir.Expr{a, bm, v, scale, primInt(op)})
+				drop[pv], drop[sv] = true, true
+				for _, x := range scaled {
+					drop[x] = true
+				}
+			}
+		}
+		if len(fused) == 0 {
+			return fn, nil
+		}
+		return rewriteFused(fn, SoftmaxAttentionKernel, drop, fused)
+	})
+}
+
+// attentionMatmul reports whether a legalized matmul's arguments are two
+// float32 tensors of one rank >= 2 and an out_dtype that keeps float32.
+func attentionMatmul(args *ir.Tuple) bool {
+	if len(args.Fields) != 3 {
+		return false
+	}
+	dt, ok := args.Fields[2].(*ir.DataTypeImm)
+	if !ok || !(dt.Value.IsVoid() || dt.Value == runtime.Float32) {
+		return false
+	}
+	a, ok1 := args.Fields[0].SInfo().(*ir.TensorSInfo)
+	b, ok2 := args.Fields[1].SInfo().(*ir.TensorSInfo)
+	return ok1 && ok2 && isF32Tensor(a) && isF32Tensor(b) && len(a.Shape) >= 2 && len(a.Shape) == len(b.Shape)
+}
+
+// lastAxis reports whether axis (a softmax's) is the last axis of x.
+func lastAxis(axis ir.Expr, x ir.StructInfo) bool {
+	p, ok := axis.(*ir.PrimValue)
+	t, ok2 := x.(*ir.TensorSInfo)
+	if !ok || !ok2 || t.Shape == nil {
+		return false
+	}
+	ax, ok := ir.AsInt(p.Value)
+	return ok && (ax == -1 || ax == int64(len(t.Shape)-1))
+}
+
+// isOneF32 reports whether s is a float32 tensor of one element.
+func isOneF32(s ir.StructInfo) bool {
+	t, ok := s.(*ir.TensorSInfo)
+	if !ok || t.DType != runtime.Float32 || t.Shape == nil {
+		return false
+	}
+	for _, d := range t.Shape {
+		if v, ok := ir.AsInt(d); !ok || v != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// sameBatch reports whether a (..., M, K), b (..., K, N), v (..., N, D)
+// and out (..., M, D) have one rank and equal batch dimensions.
+func sameBatch(a, b, v, out ir.StructInfo) bool {
+	ts := make([]*ir.TensorSInfo, 4)
+	for i, s := range []ir.StructInfo{a, b, v, out} {
+		t, ok := s.(*ir.TensorSInfo)
+		if !ok || !isF32Tensor(t) || len(t.Shape) < 2 || (i > 0 && len(t.Shape) != len(ts[0].Shape)) {
+			return false
+		}
+		ts[i] = t
+	}
+	r := len(ts[0].Shape)
+	for _, t := range ts[1:] {
+		for i := 0; i < r-2; i++ {
+			if !ir.ProveEqual(ts[0].Shape[i], t.Shape[i]) {
+				return false
+			}
+		}
+	}
+	as, bs, vs, os := ts[0].Shape, ts[1].Shape, ts[2].Shape, ts[3].Shape
+	return ir.ProveEqual(as[r-1], bs[r-2]) && ir.ProveEqual(bs[r-1], vs[r-2]) &&
+		ir.ProveEqual(as[r-2], os[r-2]) && ir.ProveEqual(vs[r-1], os[r-1])
+}
