@@ -20,16 +20,35 @@ const (
 	AttentionDivide   = 2 // scores / scale
 )
 
+// Score masks of SoftmaxAttention, applied after the scaling.
+const (
+	AttentionNoMask    = 0 // no mask
+	AttentionAddMask   = 1 // scores + mask
+	AttentionMaskAdd   = 2 // mask + scores
+	AttentionWhereFill = 3 // where(mask, fill, scores)
+	AttentionWhereKeep = 4 // where(mask, scores, fill)
+)
+
+// AttentionMask is SoftmaxAttention's optional mask step: Op one of the
+// AttentionNoMask... constants, Mask a tensor that broadcasts to the scores
+// (float32 for the adds, bool for the wheres), Fill the one float32 value
+// of the wheres.
+type AttentionMask struct {
+	Op   int
+	Mask *runtime.Tensor
+	Fill float32
+}
+
 func init() {
 	runtime.MustRegister(SoftmaxAttentionKernel, packedSoftmaxAttention)
 }
 
 // packedSoftmaxAttention is "kernels.relaxgo.softmax_attention". Arguments:
-// (a, b, v Tensor, scale Tensor|None, scale_op int64, out Tensor); returns
-// (nil, nil).
+// (a, b, v Tensor, scale Tensor|unused, scale_op int64, mask Tensor|unused,
+// fill Tensor|unused, mask_op int64, out Tensor); returns (nil, nil).
 func packedSoftmaxAttention(args []runtime.Value) (runtime.Value, error) {
 	const op = SoftmaxAttentionKernel
-	if err := laCount(op, args, 6); err != nil {
+	if err := laCount(op, args, 9); err != nil {
 		return nil, err
 	}
 	var ts [3]*runtime.Tensor
@@ -40,37 +59,57 @@ func packedSoftmaxAttention(args []runtime.Value) (runtime.Value, error) {
 		}
 		ts[i] = t
 	}
+	one := func(i int) (float32, error) {
+		t, err := laTensor(op, args, i)
+		if err != nil {
+			return 0, err
+		}
+		if t.DType() != runtime.Float32 || t.NumElements() != 1 {
+			return 0, fmt.Errorf("%s: argument %d must be one float32, got %s", op, i, t)
+		}
+		return t.Float32s()[0], nil
+	}
 	sop, err := laInt(op, args, 4)
 	if err != nil {
 		return nil, err
 	}
 	var scale float32
 	if sop != AttentionNoScale {
-		st, err := laTensor(op, args, 3)
-		if err != nil {
+		if scale, err = one(3); err != nil {
 			return nil, err
 		}
-		if st.DType() != runtime.Float32 || st.NumElements() != 1 {
-			return nil, fmt.Errorf("%s: the scale must be one float32, got %s", op, st)
-		}
-		scale = st.Float32s()[0]
 	}
-	out, err := laTensor(op, args, 5)
+	mop, err := laInt(op, args, 7)
 	if err != nil {
 		return nil, err
 	}
-	return nil, SoftmaxAttention(out, ts[0], ts[1], ts[2], scale, int(sop))
+	mask := AttentionMask{Op: int(mop)}
+	if mop != AttentionNoMask {
+		if mask.Mask, err = laTensor(op, args, 5); err != nil {
+			return nil, err
+		}
+	}
+	if mop == AttentionWhereFill || mop == AttentionWhereKeep {
+		if mask.Fill, err = one(6); err != nil {
+			return nil, err
+		}
+	}
+	out, err := laTensor(op, args, 8)
+	if err != nil {
+		return nil, err
+	}
+	return nil, SoftmaxAttention(out, ts[0], ts[1], ts[2], scale, int(sop), mask)
 }
 
 // SoftmaxAttention computes matmul(softmax(s), v) with s = matmul(a, b)
 // scaled by scale (scaleOp: AttentionNoScale, AttentionMultiply or
-// AttentionDivide), the softmax over the last axis: a (..., M, K), b (...,
-// K, N), v (..., N, D) and out (..., M, D), float32, the same batch
-// dimensions. It runs a block of rows of s at a time through the same
-// kernels, in the same order, as the four ops (Matmul, Multiply or Divide
-// by a one-element tensor, Softmax, Matmul) one after another, so the bits
-// are theirs; the scores never exist as a whole tensor.
-func SoftmaxAttention(out, a, b, v *runtime.Tensor, scale float32, scaleOp int) error {
+// AttentionDivide), then masked (mask), the softmax over the last axis: a
+// (..., M, K), b (..., K, N), v (..., N, D) and out (..., M, D), float32,
+// the same batch dimensions. It runs a block of rows of s at a time through
+// the same kernels, in the same order, as the ops (Matmul, Multiply or
+// Divide by a one-element tensor, Add or Where, Softmax, Matmul) one after
+// another, so the bits are theirs; the scores never exist as a whole tensor.
+func SoftmaxAttention(out, a, b, v *runtime.Tensor, scale float32, scaleOp int, mask AttentionMask) error {
 	const name = "softmax_attention"
 	for _, t := range []*runtime.Tensor{out, a, b, v} {
 		if t == nil {
@@ -106,6 +145,9 @@ func SoftmaxAttention(out, a, b, v *runtime.Tensor, scale float32, scaleOp int) 
 	}
 	j := attentionJobPool.Get().(*attentionJob)
 	defer j.release()
+	if err := j.setMask(mask, as[:r-2], int64(m), int64(n)); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	j.a, j.b, j.v, j.out = a.Float32s(), b.Float32s(), v.Float32s(), out.Float32s()
 	j.m, j.k, j.n, j.d, j.scale, j.scaleOp = m, k, n, d, scale, scaleOp
 	// Row blocks of about 16K scores (64 KB, twice: the scores and their
@@ -133,9 +175,19 @@ type attentionJob struct {
 	scale        float32
 	scaleOp      int
 	rows, blocks int
-	fn           func(lo, hi int)
-	errMu        sync.Mutex
-	err          error
+	// The mask step: op, the mask's elements (float32 bits or bools), the
+	// element offset of each batch item's mask and its row and column
+	// strides (0 where the mask broadcasts), the where's fill.
+	maskOp  int
+	maskF   []float32
+	maskB   []bool
+	maskOff []int
+	maskRow int
+	maskCol int
+	fill    float32
+	fn      func(lo, hi int)
+	errMu   sync.Mutex
+	err     error
 }
 
 var attentionJobPool = sync.Pool{New: func() any {
@@ -145,8 +197,103 @@ var attentionJobPool = sync.Pool{New: func() any {
 }}
 
 func (j *attentionJob) release() {
-	j.a, j.b, j.v, j.out, j.err = nil, nil, nil, nil, nil
+	j.a, j.b, j.v, j.out, j.err, j.maskF, j.maskB = nil, nil, nil, nil, nil, nil, nil
 	attentionJobPool.Put(j)
+}
+
+// setMask checks that mask broadcasts to the scores (batch..., m, n) and
+// records its strides, or no mask.
+func (j *attentionJob) setMask(mask AttentionMask, batch []int64, m, n int64) error {
+	j.maskOp, j.maskF, j.maskB, j.fill = mask.Op, nil, nil, mask.Fill
+	switch mask.Op {
+	case AttentionNoMask:
+		return nil
+	case AttentionAddMask, AttentionMaskAdd:
+		if mask.Mask == nil || mask.Mask.DType() != runtime.Float32 {
+			return fmt.Errorf("the mask of an add must be float32, got %s", mask.Mask)
+		}
+		j.maskF = mask.Mask.Float32s()
+	case AttentionWhereFill, AttentionWhereKeep:
+		if mask.Mask == nil || mask.Mask.DType() != runtime.Bool {
+			return fmt.Errorf("the condition of a where must be bool, got %s", mask.Mask)
+		}
+		j.maskB = elems[bool](mask.Mask)
+	default:
+		return fmt.Errorf("unknown mask op %d", mask.Op)
+	}
+	ms := mask.Mask.Shape()
+	var fbuf [maxRank]int64
+	full := append(append(fbuf[:0], batch...), m, n)
+	if len(ms) > len(full) {
+		return fmt.Errorf("mask %v has more axes than the scores %v", ms, append([]int64(nil), full...))
+	}
+	// Strides of the mask against the scores' axes, 0 where it broadcasts.
+	var st [maxRank]int
+	stride := 1
+	for i := len(ms) - 1; i >= 0; i-- {
+		fi := i + len(full) - len(ms)
+		switch ms[i] {
+		case full[fi]:
+			if ms[i] != 1 {
+				st[fi] = stride
+			}
+		case 1:
+		default:
+			return fmt.Errorf("mask %v does not broadcast to the scores %v", ms, append([]int64(nil), full...))
+		}
+		stride *= int(ms[i])
+	}
+	j.maskRow, j.maskCol = st[len(full)-2], st[len(full)-1]
+	nb := 1
+	for _, x := range batch {
+		nb *= int(x)
+	}
+	j.maskOff = j.maskOff[:0]
+	var idx [maxRank]int
+	for bi := 0; bi < nb; bi++ {
+		off := 0
+		for i := range batch {
+			off += idx[i] * st[i]
+		}
+		j.maskOff = append(j.maskOff, off)
+		for i := len(batch) - 1; i >= 0; i-- {
+			if idx[i]++; idx[i] < int(batch[i]) {
+				break
+			}
+			idx[i] = 0
+		}
+	}
+	return nil
+}
+
+// applyMask runs the mask step on the scores s of rows [r0, r0+len(s)/n)
+// of batch item bi, row by row as the Add and Where kernels compute it.
+func (j *attentionJob) applyMask(s []float32, bi, r0 int) {
+	n := j.n
+	for i := 0; i*n < len(s); i++ {
+		row := s[i*n : (i+1)*n]
+		off := j.maskOff[bi] + (r0+i)*j.maskRow
+		switch j.maskOp {
+		case AttentionAddMask, AttentionMaskAdd:
+			switch {
+			case j.maskCol == 0 && n > 1:
+				// A mask row of one element: the scalar kernel, scores
+				// first, which Add's rows use for either operand order.
+				asm.AddScalarF32(row, row, j.maskF[off])
+			case j.maskOp == AttentionAddMask:
+				asm.AddF32(row, row, j.maskF[off:off+n])
+			default:
+				asm.AddF32(row, j.maskF[off:off+n], row)
+			}
+		case AttentionWhereFill, AttentionWhereKeep:
+			keep := j.maskOp == AttentionWhereKeep
+			for c := range row {
+				if j.maskB[off+c*j.maskCol] != keep {
+					row[c] = j.fill
+				}
+			}
+		}
+	}
 }
 
 func (j *attentionJob) run(lo, hi int) {
@@ -165,6 +312,9 @@ func (j *attentionJob) run(lo, hi int) {
 				asm.MulScalarF32(s, s, j.scale)
 			case AttentionDivide:
 				asm.DivScalarF32(s, s, j.scale)
+			}
+			if j.maskOp != AttentionNoMask {
+				j.applyMask(s, bi, r0)
 			}
 			softmaxBlock(false, p, s, n, 1, 0, rr)
 			err = sgemmEx(false, false, rr, d, n, 1, p, n, j.v[bi*n*d:], d, 0, j.out[(bi*m+r0)*d:], d, nil, nil)

@@ -31,54 +31,107 @@ func TestSoftmaxAttentionMatchesUnfused(t *testing.T) {
 		{[]int64{1, 2}, 3, 300, 5, 4}, // depth past one GEMM block
 	} {
 		for op := AttentionNoScale; op <= AttentionDivide; op++ {
-			for _, threads := range []int{1, 2} {
-				SetNumThreads(threads)
-				shape := func(x, y int64) []int64 { return append(append([]int64{}, c.batch...), x, y) }
-				a := randT(t, r.Int63(), shape(c.m, c.k), f32, -3, 3)
-				b := randT(t, r.Int63(), shape(c.k, c.n), f32, -3, 3)
-				v := randT(t, r.Int63(), shape(c.n, c.d), f32, -2, 2)
-				if xs := a.Float32s(); len(xs) > 4 {
-					xs[r.Intn(len(xs))] = float32(math.NaN())
-					xs[r.Intn(len(xs))] = float32(math.Inf(1))
-					xs[r.Intn(len(xs))] = 300 // exp overflows without the maximum
-				}
-				scale := float32(0.35)
-				st := mustT(t, []int64{}, f32)
-				st.Float32s()[0] = scale
-				// The four ops.
-				s := mustT(t, shape(c.m, c.n), f32)
-				if err := Matmul(s, a, b); err != nil {
-					t.Fatal(err)
-				}
-				s2 := mustT(t, shape(c.m, c.n), f32)
-				switch op {
-				case AttentionMultiply:
-					if err := Multiply(s2, s, st); err != nil {
+			for mop := AttentionNoMask; mop <= AttentionWhereKeep; mop++ {
+				for _, threads := range []int{1, 2} {
+					SetNumThreads(threads)
+					shape := func(x, y int64) []int64 { return append(append([]int64{}, c.batch...), x, y) }
+					a := randT(t, r.Int63(), shape(c.m, c.k), f32, -3, 3)
+					b := randT(t, r.Int63(), shape(c.k, c.n), f32, -3, 3)
+					v := randT(t, r.Int63(), shape(c.n, c.d), f32, -2, 2)
+					if xs := a.Float32s(); len(xs) > 4 {
+						xs[r.Intn(len(xs))] = float32(math.NaN())
+						xs[r.Intn(len(xs))] = float32(math.Inf(1))
+						xs[r.Intn(len(xs))] = 300 // exp overflows without the maximum
+					}
+					scale := float32(0.35)
+					st := mustT(t, []int64{}, f32)
+					st.Float32s()[0] = scale
+					// The four ops.
+					s := mustT(t, shape(c.m, c.n), f32)
+					if err := Matmul(s, a, b); err != nil {
 						t.Fatal(err)
 					}
-				case AttentionDivide:
-					if err := Divide(s2, s, st); err != nil {
+					s2 := mustT(t, shape(c.m, c.n), f32)
+					switch op {
+					case AttentionMultiply:
+						if err := Multiply(s2, s, st); err != nil {
+							t.Fatal(err)
+						}
+					case AttentionDivide:
+						if err := Divide(s2, s, st); err != nil {
+							t.Fatal(err)
+						}
+					default:
+						s2 = s
+					}
+					// The mask: the scores' shape, or broadcast rows, columns
+					// or batch (by the case), and its op.
+					mshape := shape(c.m, c.n)
+					switch (int(c.m) + mop) % 3 {
+					case 1:
+						mshape = []int64{c.m, c.n} // over the batch
+					case 2:
+						mshape = shape(1, c.n) // one row for all
+					}
+					if mop == AttentionAddMask && c.n%2 == 0 {
+						mshape = shape(c.m, 1) // one value a row
+					}
+					var mask *runtime.Tensor
+					fill := float32(math.Inf(-1))
+					s3 := s2
+					switch mop {
+					case AttentionAddMask, AttentionMaskAdd:
+						mask = randT(t, r.Int63(), mshape, f32, -2, 2)
+						if xs := mask.Float32s(); len(xs) > 2 {
+							xs[0] = float32(math.Inf(-1))
+						}
+						s3 = mustT(t, shape(c.m, c.n), f32)
+						x, y := s2, mask
+						if mop == AttentionMaskAdd {
+							x, y = mask, s2
+						}
+						if err := Add(s3, x, y); err != nil {
+							t.Fatal(err)
+						}
+					case AttentionWhereFill, AttentionWhereKeep:
+						mask = mustT(t, mshape, runtime.Bool)
+						for i, bs := 0, elems[bool](mask); i < len(bs); i++ {
+							bs[i] = r.Intn(3) > 0
+						}
+						ft := mustT(t, []int64{}, f32)
+						ft.Float32s()[0] = fill
+						s3 = mustT(t, shape(c.m, c.n), f32)
+						x, y := ft, s2
+						if mop == AttentionWhereKeep {
+							x, y = s2, ft
+						}
+						if err := Where(s3, mask, x, y); err != nil {
+							t.Fatal(err)
+						}
+					}
+					p := mustT(t, shape(c.m, c.n), f32)
+					if err := Softmax(p, s3, -1); err != nil {
 						t.Fatal(err)
 					}
-				default:
-					s2 = s
-				}
-				p := mustT(t, shape(c.m, c.n), f32)
-				if err := Softmax(p, s2, -1); err != nil {
-					t.Fatal(err)
-				}
-				want := mustT(t, shape(c.m, c.d), f32)
-				if err := Matmul(want, p, v); err != nil {
-					t.Fatal(err)
-				}
-				got := mustT(t, shape(c.m, c.d), f32)
-				if _, err := packedSoftmaxAttention([]runtime.Value{a, b, v, st, int64(op), got}); err != nil {
-					t.Fatal(err)
-				}
-				what := fmt.Sprintf("%v %dx%dx%dx%d op=%d threads=%d", c.batch, c.m, c.k, c.n, c.d, op, threads)
-				for i, g := range got.Float32s() {
-					if w := want.Float32s()[i]; math.Float32bits(g) != math.Float32bits(w) {
-						t.Fatalf("%s: out[%d] = %v, the four ops give %v", what, i, g, w)
+					want := mustT(t, shape(c.m, c.d), f32)
+					if err := Matmul(want, p, v); err != nil {
+						t.Fatal(err)
+					}
+					got := mustT(t, shape(c.m, c.d), f32)
+					ft := mustT(t, []int64{1}, f32)
+					ft.Float32s()[0] = fill
+					var mv runtime.Value = int64(0)
+					if mask != nil {
+						mv = mask
+					}
+					if _, err := packedSoftmaxAttention([]runtime.Value{a, b, v, st, int64(op), mv, ft, int64(mop), got}); err != nil {
+						t.Fatal(err)
+					}
+					what := fmt.Sprintf("%v %dx%dx%dx%d op=%d mask=%d threads=%d", c.batch, c.m, c.k, c.n, c.d, op, mop, threads)
+					for i, g := range got.Float32s() {
+						if w := want.Float32s()[i]; math.Float32bits(g) != math.Float32bits(w) {
+							t.Fatalf("%s: out[%d] = %v, the unfused ops give %v", what, i, g, w)
+						}
 					}
 				}
 			}
@@ -86,15 +139,45 @@ func TestSoftmaxAttentionMatchesUnfused(t *testing.T) {
 	}
 	// Refusals: shapes that do not chain, a wrong output, a bad scale.
 	a, b, v := mustT(t, []int64{2, 3}, f32), mustT(t, []int64{3, 4}, f32), mustT(t, []int64{4, 5}, f32)
+	o := mustT(t, []int64{2, 5}, f32)
 	for _, args := range [][]runtime.Value{
-		{a, b, mustT(t, []int64{3, 5}, f32), int64(0), int64(0), mustT(t, []int64{2, 5}, f32)},
-		{a, b, v, int64(0), int64(0), mustT(t, []int64{2, 4}, f32)},
-		{a, b, v, mustT(t, []int64{2}, f32), int64(1), mustT(t, []int64{2, 5}, f32)},
-		{a, b, v, int64(0), int64(7), mustT(t, []int64{2, 5}, f32)},
-		{mustT(t, []int64{1, 2, 3}, f32), b, v, int64(0), int64(0), mustT(t, []int64{2, 5}, f32)},
+		{a, b, mustT(t, []int64{3, 5}, f32), int64(0), int64(0), int64(0), int64(0), int64(0), o},
+		{a, b, v, int64(0), int64(0), int64(0), int64(0), int64(0), mustT(t, []int64{2, 4}, f32)},
+		{a, b, v, mustT(t, []int64{2}, f32), int64(1), int64(0), int64(0), int64(0), o},
+		{a, b, v, int64(0), int64(7), int64(0), int64(0), int64(0), o},
+		{mustT(t, []int64{1, 2, 3}, f32), b, v, int64(0), int64(0), int64(0), int64(0), int64(0), o},
+		{a, b, v, int64(0), int64(0), mustT(t, []int64{3, 4}, f32), int64(0), int64(1), o},                  // mask does not broadcast
+		{a, b, v, int64(0), int64(0), mustT(t, []int64{2, 4}, runtime.Bool), int64(0), int64(1), o},         // an add with a bool mask
+		{a, b, v, int64(0), int64(0), mustT(t, []int64{2, 4}, f32), mustT(t, []int64{1}, f32), int64(3), o}, // a where with a float mask
+		{a, b, v, int64(0), int64(0), mustT(t, []int64{2, 4}, f32), int64(0), int64(9), o},
 	} {
 		if _, err := packedSoftmaxAttention(args); err == nil {
 			t.Errorf("softmax_attention accepted %v", args)
 		}
+	}
+}
+
+// TestSoftmaxAttentionAllocs requires the fused attention, mask included,
+// to allocate nothing in steady state on one thread.
+func TestSoftmaxAttentionAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector drops pooled items at random")
+	}
+	defer SetNumThreads(0)
+	SetNumThreads(1)
+	a := randT(t, 1, []int64{1, 4, 32, 16}, f32, -1, 1)
+	b := randT(t, 2, []int64{1, 4, 16, 32}, f32, -1, 1)
+	v := randT(t, 3, []int64{1, 4, 32, 16}, f32, -1, 1)
+	mask := mustT(t, []int64{1, 1, 32, 32}, runtime.Bool)
+	out := mustT(t, []int64{1, 4, 32, 16}, f32)
+	m := AttentionMask{Op: AttentionWhereFill, Mask: mask, Fill: float32(math.Inf(-1))}
+	run := func() {
+		if err := SoftmaxAttention(out, a, b, v, 0.25, AttentionMultiply, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run()
+	if n := testing.AllocsPerRun(50, run); n != 0 {
+		t.Errorf("%v allocations a call, want 0", n)
 	}
 }

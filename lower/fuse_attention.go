@@ -8,20 +8,29 @@ import (
 // SoftmaxAttentionKernel is the fused kernel FuseAttention targets.
 const SoftmaxAttentionKernel = KernelPrefix + "relaxgo.softmax_attention"
 
-// Scale operations of the fused attention kernel's scale_op argument (the
-// kernels package's AttentionNoScale, AttentionMultiply, AttentionDivide).
+// Scale and mask operations of the fused attention kernel's scale_op and
+// mask_op arguments (the kernels package's AttentionNoScale... and
+// AttentionNoMask... constants).
 const (
 	attentionNoScale  = 0
 	attentionMultiply = 1
 	attentionDivide   = 2
+
+	attentionNoMask    = 0
+	attentionAddMask   = 1 // scores + mask
+	attentionMaskAdd   = 2 // mask + scores
+	attentionWhereFill = 3 // where(mask, fill, scores)
+	attentionWhereKeep = 4 // where(mask, scores, fill)
 )
 
 // FuseAttention merges a decomposed attention, as frontends print it after
 // legalization,
 //
-//	s = matmul(a, b); [s = s * c | s = s / c;] p = softmax(s, axis=-1); o = matmul(p, v)
+//	s = matmul(a, b); [s = s * c | s / c;] [s = s + m | m + s | where(w, f, s) | where(w, s, f);]
+//	p = softmax(s, axis=-1); o = matmul(p, v)
 //
-// (c a one-element float32 tensor), into one call of the fused attention
+// (c and f one-element float32 tensors, m a float32 and w a bool tensor that
+// broadcast to the scores), into one call of the fused attention
 // kernel, which runs a block of score rows at a time through the same
 // kernels in the same order (so results do not change) without writing the
 // scores out whole. Every tensor is float32 with the same rank and batch
@@ -69,15 +78,48 @@ func FuseAttention(m *ir.Module) (*ir.Module, error) {
 				if !ok {
 					continue
 				}
+				scores := pv.Info // the shape the mask must broadcast to
+				inter := []*ir.Var{pv}
+				// A mask step (softmax's input backwards: the mask comes after
+				// the scale).
+				var mask, fill ir.Expr = primInt(0), primInt(0)
+				mop := int64(attentionNoMask)
+				switch {
+				case sname == KernelName("relax.add") && len(sargs.Fields) == 2:
+					for i := 0; i < 2; i++ {
+						if _, isVar := sargs.Fields[i].(*ir.Var); isVar && maskFor(sargs.Fields[1-i].SInfo(), scores, runtime.Float32) {
+							if _, _, _, ok2 := single(sargs.Fields[i], blk); ok2 {
+								mask, mop = sargs.Fields[1-i], attentionAddMask+int64(i)
+								inter = append(inter, sv)
+								sv, sname, sargs, ok = single(sargs.Fields[i], blk)
+								break
+							}
+						}
+					}
+				case sname == KernelName("relax.where") && len(sargs.Fields) == 3 && maskFor(sargs.Fields[0].SInfo(), scores, runtime.Bool):
+					for i := 1; i < 3; i++ {
+						if isOneF32(sargs.Fields[3-i].SInfo()) {
+							if _, _, _, ok2 := single(sargs.Fields[i], blk); ok2 {
+								// i == 2: where(mask, fill, scores); i == 1: where(mask, scores, fill).
+								mask, fill, mop = sargs.Fields[0], sargs.Fields[3-i], attentionWhereFill+int64(2-i)
+								inter = append(inter, sv)
+								sv, sname, sargs, ok = single(sargs.Fields[i], blk)
+								break
+							}
+						}
+					}
+				}
+				if !ok {
+					continue
+				}
 				var scale ir.Expr = primInt(0)
 				op := int64(attentionNoScale)
-				scaled := []*ir.Var{}
 				switch {
 				case sname == KernelName("relax.multiply") && len(sargs.Fields) == 2:
 					for i := 0; i < 2; i++ {
 						if isOneF32(sargs.Fields[1-i].SInfo()) {
 							scale, op = sargs.Fields[1-i], attentionMultiply
-							scaled = append(scaled, sv)
+							inter = append(inter, sv)
 							sv, sname, sargs, ok = single(sargs.Fields[i], blk)
 							break
 						}
@@ -85,7 +127,7 @@ func FuseAttention(m *ir.Module) (*ir.Module, error) {
 				case sname == KernelName("relax.divide") && len(sargs.Fields) == 2 && isOneF32(sargs.Fields[1].SInfo()):
 					// Only scores / c (c / scores is another operation).
 					scale, op = sargs.Fields[1], attentionDivide
-					scaled = append(scaled, sv)
+					inter = append(inter, sv)
 					sv, sname, sargs, ok = single(sargs.Fields[0], blk)
 				}
 				if !ok || sname != KernelName("relax.matmul") || !attentionMatmul(sargs) {
@@ -95,9 +137,9 @@ func FuseAttention(m *ir.Module) (*ir.Module, error) {
 				if !sameBatch(a.SInfo(), bm.SInfo(), v.SInfo(), o.Info) {
 					continue
 				}
-				fused[o] = tupleExpr([]ir.Expr{a, bm, v, scale, primInt(op)})
-				drop[pv], drop[sv] = true, true
-				for _, x := range scaled {
+				fused[o] = tupleExpr([]ir.Expr{a, bm, v, scale, primInt(op), mask, fill, primInt(mop)})
+				drop[sv] = true
+				for _, x := range inter {
 					drop[x] = true
 				}
 			}
@@ -171,4 +213,21 @@ func sameBatch(a, b, v, out ir.StructInfo) bool {
 	as, bs, vs, os := ts[0].Shape, ts[1].Shape, ts[2].Shape, ts[3].Shape
 	return ir.ProveEqual(as[r-1], bs[r-2]) && ir.ProveEqual(bs[r-1], vs[r-2]) &&
 		ir.ProveEqual(as[r-2], os[r-2]) && ir.ProveEqual(vs[r-1], os[r-1])
+}
+
+// maskFor reports whether s is a dt tensor that broadcasts to scores
+// (each axis 1 or the scores' own, no more axes).
+func maskFor(s, scores ir.StructInfo, dt runtime.DataType) bool {
+	m, ok := s.(*ir.TensorSInfo)
+	t, ok2 := scores.(*ir.TensorSInfo)
+	if !ok || !ok2 || m.DType != dt || m.Shape == nil || t.Shape == nil || len(m.Shape) > len(t.Shape) {
+		return false
+	}
+	for i, d := range m.Shape {
+		td := t.Shape[i+len(t.Shape)-len(m.Shape)]
+		if v, ok := ir.AsInt(d); !(ok && v == 1) && !ir.ProveEqual(d, td) {
+			return false
+		}
+	}
+	return true
 }

@@ -11,9 +11,10 @@ import (
 
 // TestFuseAttention checks which decomposed attentions FuseAttention
 // rewrites into one softmax_attention call: scaled by a multiply (either
-// operand order), by scores / c and not at all; and which it leaves alone:
-// c / scores, a softmax over another axis, an intermediate used twice, a
-// broadcast batch.
+// operand order), by scores / c and not at all, masked by an add (either
+// order) or a where (either branch); and which it leaves alone: c /
+// scores, a softmax over another axis, an intermediate used twice, a mask
+// before the scale.
 func TestFuseAttention(t *testing.T) {
 	const head = `# from tvm.script import ir as I
 # from tvm.script import relax as R
@@ -33,7 +34,11 @@ class Module:
             R.output(gv)
         return gv
 `
-		body = strings.NewReplacer("NAME", name, "SCALE", scale, "AXIS", axis).Replace(body)
+		in := "s2"
+		if strings.Contains(scale, "s3:") {
+			in = "s3"
+		}
+		body = strings.NewReplacer("NAME", name, "SCALE", scale, "AXIS", axis, "softmax(s2", "softmax("+in).Replace(body)
 		if extra == "" {
 			extra = "gv: R.Tensor((1, 2, 4, 5), dtype=\"float32\") = o"
 		}
@@ -51,6 +56,16 @@ class Module:
 		{"rdiv", `s2: R.Tensor((1, 2, 4, 6), dtype="float32") = R.divide(R.const(4.0, "float32"), s)`, "-1", "", false},
 		{"axis", mul, "2", "", false},
 		{"reused", mul, "-1", `gv: R.Tensor((1, 2, 4, 5), dtype="float32") = R.add(o, R.sum(p, axis=[3], keepdims=True))`, false},
+		{"add_mask", mul + `
+            s3: R.Tensor((1, 2, 4, 6), dtype="float32") = R.add(s2, R.const(np.zeros((4, 6), dtype=np.float32)))`, "-1", "", true},
+		{"mask_add", mul + `
+            s3: R.Tensor((1, 2, 4, 6), dtype="float32") = R.add(R.const(np.zeros((1, 1, 1, 6), dtype=np.float32)), s2)`, "-1", "", true},
+		{"where", mul + `
+            s3: R.Tensor((1, 2, 4, 6), dtype="float32") = R.where(R.const(np.ones((1, 1, 4, 6), dtype=np.bool_)), R.const(float("-inf"), "float32"), s2)`, "-1", "", true},
+		{"where_keep", `s2: R.Tensor((1, 2, 4, 6), dtype="float32") = R.divide(s, R.const(4.0, "float32"))
+            s3: R.Tensor((1, 2, 4, 6), dtype="float32") = R.where(R.const(np.ones((4, 6), dtype=np.bool_)), s2, R.const(-1e9, "float32"))`, "-1", "", true},
+		{"mask_then_scale", `s2: R.Tensor((1, 2, 4, 6), dtype="float32") = R.add(s, R.const(np.zeros((4, 6), dtype=np.float32)))
+            s3: R.Tensor((1, 2, 4, 6), dtype="float32") = R.multiply(s2, R.const(0.5, "float32"))`, "-1", "", false},
 	}
 	src := head
 	for _, c := range cases {

@@ -250,8 +250,8 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	if err != nil {
 		return rtimpl.CallErr(64, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.relaxgo.softmax_attention [%27, %29, %25, i0, i0, %30] -> %void
-	_, err = rtimpl.Call(lib[9], r[119:125], r[28], r[30], r[26], imms[1], imms[1], r[31])
+	// call kernels.relaxgo.softmax_attention [%27, %29, %25, i0, i0, i0, i0, i0, %30] -> %void
+	_, err = rtimpl.Call(lib[9], r[119:128], r[28], r[30], r[26], imms[1], imms[1], imms[1], imms[1], imms[1], r[31])
 	if err != nil {
 		return rtimpl.CallErr(65, "kernels.relaxgo.softmax_attention", err)
 	}
@@ -692,8 +692,8 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	if err != nil {
 		return rtimpl.CallErr(200, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.relaxgo.softmax_attention [%82, %84, %80, i0, i0, %85] -> %void
-	_, err = rtimpl.Call(lib[9], r[119:125], r[83], r[85], r[81], imms[1], imms[1], r[86])
+	// call kernels.relaxgo.softmax_attention [%82, %84, %80, i0, i0, i0, i0, i0, %85] -> %void
+	_, err = rtimpl.Call(lib[9], r[119:128], r[83], r[85], r[81], imms[1], imms[1], imms[1], imms[1], imms[1], r[86])
 	if err != nil {
 		return rtimpl.CallErr(201, "kernels.relaxgo.softmax_attention", err)
 	}

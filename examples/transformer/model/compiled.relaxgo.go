@@ -223,8 +223,8 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	if err != nil {
 		return rtimpl.CallErr(59, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.relaxgo.softmax_attention [%13, %20, %27, c[22], i1, %28] -> %void
-	_, err = rtimpl.Call(lib[8], r[55:61], r[14], r[21], r[28], c[22], imms[2], r[29])
+	// call kernels.relaxgo.softmax_attention [%13, %20, %27, c[22], i1, i0, i0, i0, %28] -> %void
+	_, err = rtimpl.Call(lib[8], r[55:64], r[14], r[21], r[28], c[22], imms[2], imms[1], imms[1], imms[1], r[29])
 	if err != nil {
 		return rtimpl.CallErr(60, "kernels.relaxgo.softmax_attention", err)
 	}
