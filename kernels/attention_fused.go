@@ -154,15 +154,15 @@ func SoftmaxAttention(out, a, b, v *runtime.Tensor, scale float32, scaleOp int, 
 	// softmax), so that both stay in L2 between the two products.
 	j.rows = max(1, min(m, (1<<14)/max(1, n)))
 	j.blocks = (m + j.rows - 1) / j.rows
-	j.err = nil
+	j.err.reset()
 	items := nb * j.blocks
 	if flops := nb * m * n * (k + d); items > 1 && flops >= 1<<20 {
 		ParallelFor(items, 1, j.fn)
 	} else {
 		j.run(0, items)
 	}
-	if j.err != nil {
-		return fmt.Errorf("%s: %w", name, j.err)
+	if err := j.err.get(); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
 }
@@ -186,8 +186,7 @@ type attentionJob struct {
 	maskCol int
 	fill    float32
 	fn      func(lo, hi int)
-	errMu   sync.Mutex
-	err     error
+	err     firstErr
 }
 
 var attentionJobPool = sync.Pool{New: func() any {
@@ -197,7 +196,8 @@ var attentionJobPool = sync.Pool{New: func() any {
 }}
 
 func (j *attentionJob) release() {
-	j.a, j.b, j.v, j.out, j.err, j.maskF, j.maskB = nil, nil, nil, nil, nil, nil, nil
+	j.a, j.b, j.v, j.out, j.maskF, j.maskB = nil, nil, nil, nil, nil, nil
+	j.err.reset()
 	attentionJobPool.Put(j)
 }
 
@@ -320,11 +320,7 @@ func (j *attentionJob) run(lo, hi int) {
 			err = sgemmEx(false, false, rr, d, n, 1, p, n, j.v[bi*n*d:], d, 0, j.out[(bi*m+r0)*d:], d, nil, nil)
 		}
 		if err != nil {
-			j.errMu.Lock()
-			if j.err == nil {
-				j.err = err
-			}
-			j.errMu.Unlock()
+			j.err.set(err)
 			return
 		}
 	}

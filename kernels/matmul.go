@@ -279,14 +279,14 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 		flops := m * n * k
 		j.transA, j.transB, j.m, j.n, j.k, j.lda, j.ldb = transA, transB, m, n, k, lda, ldb
 		j.af, j.bf, j.cf, j.ep = af, bf, cf, ep
-		j.err = nil
+		j.err.reset()
 		if nbatch > 1 && flops < 1<<21 {
 			ParallelFor(nbatch, max(1, (1<<20)/max(1, flops)), j.fn)
 		} else {
 			j.run(0, nbatch)
 		}
-		if j.err != nil {
-			return fmt.Errorf("matmul: %w", j.err)
+		if err := j.err.get(); err != nil {
+			return fmt.Errorf("matmul: %w", err)
 		}
 		return nil
 	}
@@ -313,8 +313,7 @@ type matmulJob struct {
 	epv            GemmEpilogue
 	pb             *PackedB // B's cached packing (a registered constant), or nil
 	fn             func(lo, hi int)
-	errMu          sync.Mutex
-	err            error // the first error of a batch item (run's chunks may run concurrently)
+	err            firstErr // the first error of a batch item (run's chunks may run concurrently)
 }
 
 var matmulJobPool = sync.Pool{New: func() any {
@@ -337,11 +336,7 @@ func (j *matmulJob) run(lo, hi int) {
 			err = sgemmEx(j.transA, j.transB, m, n, k, 1, j.af[ao:], j.lda, j.bf[bo:], j.ldb, 0, j.cf[co:], n, j.ep, j.pb)
 		}
 		if err != nil {
-			j.errMu.Lock()
-			if j.err == nil {
-				j.err = err
-			}
-			j.errMu.Unlock()
+			j.err.set(err)
 			return
 		}
 	}
@@ -349,7 +344,8 @@ func (j *matmulJob) run(lo, hi int) {
 
 // release drops the references to operands and pools the job.
 func (j *matmulJob) release() {
-	j.af, j.bf, j.cf, j.ep, j.epv, j.pb, j.err = nil, nil, nil, nil, GemmEpilogue{}, nil, nil
+	j.af, j.bf, j.cf, j.ep, j.epv, j.pb = nil, nil, nil, nil, GemmEpilogue{}, nil
+	j.err.reset()
 	matmulJobPool.Put(j)
 }
 
@@ -471,3 +467,25 @@ func matmulPlain[T int64 | float64](out, a, b *runtime.Tensor, transA, transB bo
 	})
 	return nil
 }
+
+// firstErr keeps the first error reported by concurrent chunks of a job.
+type firstErr struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (f *firstErr) set(err error) {
+	f.mu.Lock()
+	if f.err == nil {
+		f.err = err
+	}
+	f.mu.Unlock()
+}
+
+func (f *firstErr) get() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.err
+}
+
+func (f *firstErr) reset() { f.err = nil }

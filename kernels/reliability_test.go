@@ -29,16 +29,16 @@ func TestMatmulJobPropagatesErrors(t *testing.T) {
 		j.af = make([]float32, nb*m*k-3) // the last item's A is short
 		j.bf = make([]float32, k*n)
 		j.cf = make([]float32, nb*m*n)
-		j.err = nil
+		j.err.reset()
 		ParallelFor(nb, 1, j.fn)
-		if j.err == nil {
+		if j.err.get() == nil {
 			t.Errorf("threads=%d: short operand not reported", th)
 		}
 		// An offset past the data is an error too, not a slice panic.
-		j.err = nil
+		j.err.reset()
 		j.aoff[nb-1] = len(j.af) + 100
 		j.run(nb-1, nb)
-		if j.err == nil {
+		if j.err.get() == nil {
 			t.Errorf("threads=%d: offset past the data not reported", th)
 		}
 		j.release()

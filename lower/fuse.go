@@ -35,14 +35,7 @@ func FuseMatmulEpilogue(m *ir.Module) (*ir.Module, error) {
 	}
 	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
 		uses := useCounts(fn)
-		def := map[*ir.Var]ir.Expr{}
-		block := map[*ir.Var]*ir.BindingBlock{}
-		for _, blk := range allBlocks(fn.Body) {
-			for _, b := range blk.Bindings {
-				def[b.BoundVar()] = b.BoundValue()
-				block[b.BoundVar()] = blk
-			}
-		}
+		def, block := bindingIndex(fn)
 		fused := map[*ir.Var][]ir.Expr{} // var -> fused kernel arguments (a, b, out_dtype, bias, relu)
 		drop := map[*ir.Var]bool{}
 		for _, blk := range allBlocks(fn.Body) {
@@ -116,6 +109,20 @@ func rewriteFused(fn *ir.Function, symbol string, drop map[*ir.Var]bool, fused m
 		emit(b)
 		return nil
 	})
+}
+
+// bindingIndex maps each variable bound in fn's body to its value and to
+// the binding block that binds it.
+func bindingIndex(fn *ir.Function) (map[*ir.Var]ir.Expr, map[*ir.Var]*ir.BindingBlock) {
+	def := map[*ir.Var]ir.Expr{}
+	block := map[*ir.Var]*ir.BindingBlock{}
+	for _, blk := range allBlocks(fn.Body) {
+		for _, b := range blk.Bindings {
+			def[b.BoundVar()] = b.BoundValue()
+			block[b.BoundVar()] = blk
+		}
+	}
+	return def, block
 }
 
 // useCounts counts the uses of each variable in fn's body.

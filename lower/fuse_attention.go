@@ -43,14 +43,7 @@ func FuseAttention(m *ir.Module) (*ir.Module, error) {
 	}
 	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
 		uses := useCounts(fn)
-		def := map[*ir.Var]ir.Expr{}
-		block := map[*ir.Var]*ir.BindingBlock{}
-		for _, blk := range allBlocks(fn.Body) {
-			for _, b := range blk.Bindings {
-				def[b.BoundVar()] = b.BoundValue()
-				block[b.BoundVar()] = blk
-			}
-		}
+		def, block := bindingIndex(fn)
 		// single returns the kernel call defining x when x is a variable
 		// used once, bound in blk.
 		single := func(x ir.Expr, blk *ir.BindingBlock) (*ir.Var, string, *ir.Tuple, bool) {
