@@ -340,6 +340,11 @@ func MaxPool3x3S2F32(dst []float32, dstStride int, src []float32, srcStride, row
 	}
 }
 
+// OverlapF32 reports whether non-empty a and b share memory: the row copy
+// kernels refuse that, so callers that may pass an output on its own input
+// can take another path.
+func OverlapF32(a, b []float32) bool { return overlap(a, b) }
+
 // overlap reports whether non-empty a and b share memory.
 func overlap(a, b []float32) bool {
 	a0, a1 := uintptr(unsafe.Pointer(&a[0])), uintptr(unsafe.Pointer(&a[len(a)-1]))
@@ -565,17 +570,7 @@ func ScalarChainRowsF32(dst []float32, dstStride int, src []float32, srcStride, 
 // row's last elements under a mask. It panics on short slices or
 // overlapping dst and src.
 func CopyRowsF32(dst []float32, dstStride int, src []float32, srcStride, rows, n int) {
-	if rows <= 0 || n <= 0 {
-		return
-	}
-	checkRows("CopyRows", dst, dstStride, src, srcStride, rows, n)
-	if level == LevelGo {
-		for r := 0; r < rows; r++ {
-			copy(dst[r*dstStride:r*dstStride+n], src[r*srcStride:r*srcStride+n])
-		}
-		return
-	}
-	asmCopyRows(&dst[0], 4*dstStride, &src[0], 4*srcStride, rows, n)
+	copyBlocks("CopyRows", dst, 0, dstStride, src, 0, srcStride, 1, rows, n)
 }
 
 // CopyBlocksF32 is CopyRowsF32 on blocks blocks of rows rows each: block b
@@ -584,47 +579,47 @@ func CopyRowsF32(dst []float32, dstStride int, src []float32, srcStride, rows, n
 // extents and overlap are checked once for all of them. It panics on short
 // slices or overlapping dst and src.
 func CopyBlocksF32(dst []float32, dstBlock, dstStride int, src []float32, srcBlock, srcStride, blocks, rows, n int) {
+	copyBlocks("CopyBlocks", dst, dstBlock, dstStride, src, srcBlock, srcStride, blocks, rows, n)
+}
+
+func copyBlocks(fn string, dst []float32, dstBlock, dstStride int, src []float32, srcBlock, srcStride, blocks, rows, n int) {
 	if blocks <= 0 || rows <= 0 || n <= 0 {
 		return
 	}
-	if dstBlock < 0 || srcBlock < 0 || dstStride < 0 || srcStride < 0 {
-		panic(fmt.Sprintf("asm: CopyBlocksF32: negative stride (dst %d, %d; src %d, %d)", dstBlock, dstStride, srcBlock, srcStride))
-	}
-	// The spans: the last block's last row ends (blocks-1)*block +
-	// (rows-1)*stride + n elements in.
-	dn, sn := (blocks-1)*dstBlock+(rows-1)*dstStride+n, (blocks-1)*srcBlock+(rows-1)*srcStride+n
-	if len(dst) < dn {
-		shortInput("CopyBlocks", "dst", len(dst), dn)
-	}
-	if len(src) < sn {
-		shortInput("CopyBlocks", "src", len(src), sn)
-	}
-	if overlap(dst[:dn], src[:sn]) {
-		panic("asm: CopyBlocksF32: dst overlaps src")
-	}
-	if level == LevelGo {
-		for b := 0; b < blocks; b++ {
-			for r := 0; r < rows; r++ {
-				copy(dst[b*dstBlock+r*dstStride:b*dstBlock+r*dstStride+n], src[b*srcBlock+r*srcStride:b*srcBlock+r*srcStride+n])
-			}
-		}
-		return
-	}
+	checkBlocks(fn, dst, dstBlock, dstStride, src, srcBlock, srcStride, blocks, rows, n)
 	for b := 0; b < blocks; b++ {
-		asmCopyRows(&dst[b*dstBlock], 4*dstStride, &src[b*srcBlock], 4*srcStride, rows, n)
+		d, x := dst[b*dstBlock:], src[b*srcBlock:]
+		if level != LevelGo {
+			asmCopyRows(&d[0], 4*dstStride, &x[0], 4*srcStride, rows, n)
+			continue
+		}
+		for r := 0; r < rows; r++ {
+			copy(d[r*dstStride:r*dstStride+n], x[r*srcStride:r*srcStride+n])
+		}
 	}
 }
 
 // checkRows panics unless dst and src hold rows rows of n > 0 elements at
 // their (non-negative) strides and do not overlap: the row kernels' checks.
 func checkRows(fn string, dst []float32, dstStride int, src []float32, srcStride, rows, n int) {
-	if need := (rows-1)*dstStride + n; dstStride < 0 || len(dst) < need {
-		shortInput(fn, "dst", len(dst), need)
+	checkBlocks(fn, dst, 0, dstStride, src, 0, srcStride, 1, rows, n)
+}
+
+// checkBlocks is checkRows on blocks sets of rows, dstBlock and srcBlock
+// (non-negative) apart: the spans from the first row of the first set to
+// the last row of the last.
+func checkBlocks(fn string, dst []float32, dstBlock, dstStride int, src []float32, srcBlock, srcStride, blocks, rows, n int) {
+	if dstBlock < 0 || srcBlock < 0 {
+		panic(fmt.Sprintf("asm: %sF32: negative block stride (dst %d, src %d)", fn, dstBlock, srcBlock))
 	}
-	if need := (rows-1)*srcStride + n; srcStride < 0 || len(src) < need {
-		shortInput(fn, "src", len(src), need)
+	dn, sn := (blocks-1)*dstBlock+(rows-1)*dstStride+n, (blocks-1)*srcBlock+(rows-1)*srcStride+n
+	if dstStride < 0 || len(dst) < dn {
+		shortInput(fn, "dst", len(dst), dn)
 	}
-	if overlap(dst[:(rows-1)*dstStride+n], src[:(rows-1)*srcStride+n]) {
+	if srcStride < 0 || len(src) < sn {
+		shortInput(fn, "src", len(src), sn)
+	}
+	if overlap(dst[:dn], src[:sn]) {
 		panic(fmt.Sprintf("asm: %sF32: dst overlaps src", fn))
 	}
 }

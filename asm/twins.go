@@ -509,16 +509,20 @@ func sgemmTwin(mr, nr, kc int, a, b []float32, ldb int, offs []int, c []float32,
 	for i := 0; i < mr; i++ {
 		row := c[i*ldc : i*ldc+nr]
 		arow := accs[i*nr : i*nr+nr]
-		if beta == 0 {
-			for j := range row {
-				row[j] = alpha * arow[j]
-			}
-		} else {
-			for j := range row {
-				row[j] = float32(alpha*arow[j]) + float32(beta*row[j])
-			}
+		for j := range row {
+			row[j] = twinStore(arow[j], row[j], alpha, beta)
 		}
 	}
+}
+
+// twinStore is the micro-kernels' write-back of one element: alpha*acc, or
+// with beta not zero alpha*acc + beta*c, each product rounded (C is not read
+// when beta is zero).
+func twinStore(acc, c, alpha, beta float32) float32 {
+	if beta == 0 {
+		return alpha * acc
+	}
+	return float32(alpha*acc) + float32(beta*c)
 }
 
 // sgemmIndirectGo is the twin of the indirect micro-kernels: sgemmKernelGo
@@ -559,11 +563,7 @@ func sgemmNarrowGo(rows, cols, kc int, a []float32, lda int, b []float32, ldb in
 			for p, av := range ar {
 				acc = FMA32(av, b[p*ldb+j], acc)
 			}
-			if beta == 0 {
-				row[j] = alpha * acc
-			} else {
-				row[j] = float32(alpha*acc) + float32(beta*row[j])
-			}
+			row[j] = twinStore(acc, row[j], alpha, beta)
 		}
 	}
 }

@@ -33,10 +33,8 @@ func (p *pargs) atLeast(n int) bool { ok := p.a.Count(n, -1); p.sync(); return o
 
 // tensor decodes argument i as a non-nil tensor.
 func (p *pargs) tensor(i int) *runtime.Tensor {
-	if p.err == nil && i >= 0 && i < len(p.a.Values) {
-		if t, ok := p.a.Values[i].(*runtime.Tensor); ok && t != nil {
-			return t // the common case, without the decoder's bookkeeping
-		}
+	if t, ok := laArg[*runtime.Tensor](p.a.Values, i); ok && t != nil && p.err == nil {
+		return t // the common case, without the decoder's bookkeeping
 	}
 	t := p.a.Tensor(i)
 	p.sync()

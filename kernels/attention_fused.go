@@ -221,48 +221,40 @@ func (j *attentionJob) setMask(mask AttentionMask, batch []int64, m, n int64) er
 	default:
 		return fmt.Errorf("unknown mask op %d", mask.Op)
 	}
-	ms := mask.Mask.Shape()
-	var fbuf [maxRank]int64
-	full := append(append(fbuf[:0], batch...), m, n)
-	if len(ms) > len(full) {
-		return fmt.Errorf("mask %v has more axes than the scores %v", ms, append([]int64(nil), full...))
+	// The mask's shape against the scores' (batch..., m, n), ones in
+	// front: each axis the scores' own or 1 (broadcast).
+	ms, nd := mask.Mask.Shape(), len(batch)+2
+	if len(ms) > nd {
+		return fmt.Errorf("mask %v has more axes than the scores (%d)", ms, nd)
 	}
-	// Strides of the mask against the scores' axes, 0 where it broadcasts.
-	var st [maxRank]int
-	stride := 1
-	for i := len(ms) - 1; i >= 0; i-- {
-		fi := i + len(full) - len(ms)
-		switch ms[i] {
-		case full[fi]:
-			if ms[i] != 1 {
-				st[fi] = stride
-			}
-		case 1:
-		default:
-			return fmt.Errorf("mask %v does not broadcast to the scores %v", ms, append([]int64(nil), full...))
+	var pbuf [maxRank]int64
+	padded := pbuf[:nd]
+	for i := range padded {
+		padded[i] = 1
+		if k := i - (nd - len(ms)); k >= 0 {
+			padded[i] = ms[k]
 		}
-		stride *= int(ms[i])
-	}
-	j.maskRow, j.maskCol = st[len(full)-2], st[len(full)-1]
-	nb := 1
-	for _, x := range batch {
-		nb *= int(x)
-	}
-	j.maskOff = j.maskOff[:0]
-	var idx [maxRank]int
-	for bi := 0; bi < nb; bi++ {
-		off := 0
-		for i := range batch {
-			off += idx[i] * st[i]
+		want := m
+		switch {
+		case i < len(batch):
+			want = batch[i]
+		case i == nd-1:
+			want = n
 		}
-		j.maskOff = append(j.maskOff, off)
-		for i := len(batch) - 1; i >= 0; i-- {
-			if idx[i]++; idx[i] < int(batch[i]) {
-				break
-			}
-			idx[i] = 0
+		if padded[i] != want && padded[i] != 1 {
+			return fmt.Errorf("mask %v does not broadcast to the scores' axis %d of %d", ms, i, want)
 		}
 	}
+	mrows, mcols := padded[nd-2], padded[nd-1]
+	j.maskRow, j.maskCol = 0, 0
+	if mrows != 1 {
+		j.maskRow = int(mcols)
+	}
+	if mcols != 1 {
+		j.maskCol = 1
+	}
+	// Each batch item's mask matrix, as matmul finds its operands'.
+	j.maskOff = laBatchOffsets(j.maskOff, batch, padded[:len(batch)], int(mrows*mcols))
 	return nil
 }
 

@@ -421,27 +421,50 @@ func outRowRuns(runs []rowRun, f0, f1, ws, ow int) []rowRun {
 	return runs
 }
 
-// scatterItem is one work item of the scatter path: row tiles [0, tiles)
-// of the row block at i0 against panels [jp0, jp1), each tile computed,
-// chained and stored into out in one kernel call.
-func (j *convIndirectJob) scatterItem(i0, tiles, jp0, jp1 int) {
+// item decodes work item t: row block t/nchunks (rows [i0, i0+mcur), in
+// tiles row tiles) against panel chunk t%nchunks (panels [jp0, jp1)).
+func (j *convIndirectJob) item(t int) (i0, mcur, tiles, jp0, jp1 int) {
+	i0 = t / j.nchunks * j.mc
+	mcur = min(j.mc, j.m-i0)
+	jp0 = t % j.nchunks * j.chunkPanels
+	return i0, mcur, (mcur + j.mr - 1) / j.mr, jp0, min(jp0+j.chunkPanels, j.npanels)
+}
+
+// panel returns B and the offsets table of panel jp's depth block at pc:
+// the planes in place, or for a partial last pointwise panel its packed
+// copy (the tail's offsets after the main table's k).
+func (j *convIndirectJob) panel(jp, pc int) (unsafe.Pointer, *int) {
+	if j.tail != nil && jp == j.npanels-1 {
+		return unsafe.Pointer(&j.tail[0]), &j.offs[j.k+pc]
+	}
+	return unsafe.Pointer(&j.xs[jp*j.nr]), &j.offs[pc]
+}
+
+// chainScalars is the in-kernel chain's scalar table of row tile t (nil
+// for a chain of no steps).
+func (j *convIndirectJob) chainScalars(t int) *float32 {
+	if j.kns == 0 {
+		return nil
+	}
+	return &j.kchainT[t*j.kns*j.mr]
+}
+
+// scatterItems runs work items [lo, hi) on the scatter path: each tile
+// computed, chained and stored into out in one kernel call (no scratch).
+func (j *convIndirectJob) scatterItems(lo, hi int) {
 	mr, nr, k := j.mr, j.nr, j.k
 	pix := j.g.oh * j.g.ow
-	ablk := j.a[(i0/mr)*k*mr:]
 	var st [9]int64
-	for jp := jp0; jp < jp1; jp++ {
-		bp, op := unsafe.Pointer(&j.xs[jp*nr]), &j.offs[0]
-		if j.tail != nil && jp == j.npanels-1 {
-			bp, op = unsafe.Pointer(&j.tail[0]), &j.offs[k]
-		}
-		j.scatterTable(&st, jp*nr)
-		for ip := 0; ip < tiles; ip++ {
-			var sc *float32
-			if j.kns > 0 {
-				sc = &j.kchainT[(i0/mr+ip)*j.kns*mr]
+	for t := lo; t < hi; t++ {
+		i0, _, tiles, jp0, jp1 := j.item(t)
+		ablk := j.a[(i0/mr)*k*mr:]
+		for jp := jp0; jp < jp1; jp++ {
+			bp, op := j.panel(jp, 0)
+			j.scatterTable(&st, jp*nr)
+			for ip := 0; ip < tiles; ip++ {
+				asm.SgemmKernelIndirectChainScatterUnchecked(k, unsafe.Pointer(&ablk[ip*k*mr]), bp, op,
+					unsafe.Pointer(&j.out[(i0+ip*mr)*pix]), pix, 1, j.kcodes, j.chainScalars(i0/mr+ip), j.kns, &st)
 			}
-			asm.SgemmKernelIndirectChainScatterUnchecked(k, unsafe.Pointer(&ablk[ip*k*mr]), bp, op,
-				unsafe.Pointer(&j.out[(i0+ip*mr)*pix]), pix, 1, j.kcodes, sc, j.kns, &st)
 		}
 	}
 }
@@ -477,23 +500,17 @@ func laneRange(lo, hi int) uint16 {
 // items runs work items [lo, hi): item t is row block t/nchunks against
 // panel chunk t%nchunks.
 func (j *convIndirectJob) items(lo, hi int) {
+	if j.scatter {
+		j.scatterItems(lo, hi)
+		return
+	}
 	mr, nr, k := j.mr, j.nr, j.k
 	ldc := j.chunkPanels * nr
 	sb := getScratch(j.mc * ldc)
 	defer putScratch(sb)
 	scratch := *sb
-	offs := j.offs
 	for t := lo; t < hi; t++ {
-		ib, ch := t/j.nchunks, t%j.nchunks
-		i0 := ib * j.mc
-		mcur := min(j.mc, j.m-i0)
-		tiles := (mcur + mr - 1) / mr
-		jp0 := ch * j.chunkPanels
-		jp1 := min(jp0+j.chunkPanels, j.npanels)
-		if j.scatter {
-			j.scatterItem(i0, tiles, jp0, jp1)
-			continue
-		}
+		i0, mcur, tiles, jp0, jp1 := j.item(t)
 		for pc := 0; pc < k; pc += gemmKC {
 			kc := min(gemmKC, k-pc)
 			var bet float32
@@ -502,19 +519,12 @@ func (j *convIndirectJob) items(lo, hi int) {
 			}
 			ablk := j.a[pc*j.anp*mr+(i0/mr)*kc*mr:]
 			for jp := jp0; jp < jp1; jp++ {
-				bp, op := unsafe.Pointer(&j.xs[jp*nr]), &offs[pc]
-				if j.tail != nil && jp == j.npanels-1 {
-					bp, op = unsafe.Pointer(&j.tail[0]), &offs[k+pc]
-				}
+				bp, op := j.panel(jp, pc)
 				cp := scratch[(jp-jp0)*nr:]
 				if j.kchain && pc+kc >= k {
 					for ip := 0; ip < tiles; ip++ {
-						var sc *float32
-						if j.kns > 0 {
-							sc = &j.kchainT[(i0/mr+ip)*j.kns*mr]
-						}
 						asm.SgemmKernelIndirectChainUnchecked(kc, unsafe.Pointer(&ablk[ip*kc*mr]), bp, op,
-							unsafe.Pointer(&cp[ip*mr*ldc]), ldc, 1, bet, j.kcodes, sc, j.kns)
+							unsafe.Pointer(&cp[ip*mr*ldc]), ldc, 1, bet, j.kcodes, j.chainScalars(i0/mr+ip), j.kns)
 					}
 					continue
 				}

@@ -2,7 +2,6 @@ package kernels
 
 import (
 	"fmt"
-	"unsafe"
 
 	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
@@ -52,7 +51,7 @@ func gatherStrided(out, x *runtime.Tensor, p *bplan, base int) error {
 	case 2:
 		runGather(p, base, elems[uint16](out), elems[uint16](x))
 	case 4:
-		if o, xs := elems[float32](out), elems[float32](x); gatherBlocksOK(p, base) && !sharesMemory(o, xs) {
+		if o, xs := elems[float32](out), elems[float32](x); gatherBlocksOK(p, base) && !asm.OverlapF32(o, xs) {
 			gatherBlocks32(p, base, o, xs)
 			return nil
 		}
@@ -90,28 +89,26 @@ func gatherBlocksOK(p *bplan, base int) bool {
 	return true
 }
 
-// sharesMemory reports whether non-empty a and b overlap (CopyRowsF32
-// refuses that; an output on its own input gets the element loops).
-func sharesMemory(a, b []float32) bool {
-	a0, a1 := uintptr(unsafe.Pointer(&a[0])), uintptr(unsafe.Pointer(&a[len(a)-1]))
-	b0, b1 := uintptr(unsafe.Pointer(&b[0])), uintptr(unsafe.Pointer(&b[len(b)-1]))
-	return a0 <= b1 && b0 <= a1
-}
-
 // gatherBlocks32 is gatherRows for 4-byte elements with contiguous rows:
-// the rows of each index of the outer dimensions (all but the last two) are
-// one asm.CopyRowsF32 call, not a memmove each (the rows of a head split,
-// permute_dims(0, 2, 1, 3) of (1, 8, 4, 8), are 8 elements: 214 -> 90 ns).
-// It only moves bits, so any 4-byte type comes out unchanged.
+// the rows of each index of the outer dimensions but the innermost one are
+// one asm.CopyBlocksF32 call (that dimension's blocks of rows), not a
+// memmove a row (the rows of a head split, permute_dims(0, 2, 1, 3) of
+// (1, 8, 4, 8), are 8 elements: -bench OpMisc/permute_head). It only moves
+// bits, so any 4-byte type comes out unchanged.
 func gatherBlocks32(p *bplan, base int, o, x []float32) {
 	inner, nd := p.inner, p.nd
 	rows, stride := p.dims[nd-2], p.st[0][nd-2]
+	blocks, bstride, outer := 1, 0, nd-2
+	if outer > 0 {
+		outer--
+		blocks, bstride = p.dims[outer], p.st[0][outer]
+	}
 	var idx [maxRank]int
 	off := base
-	for r := 0; r < p.rows; r += rows {
-		asm.CopyRowsF32(o[r*inner:], inner, x[off:], stride, rows, inner)
+	for r := 0; r < p.rows; r += blocks * rows {
+		asm.CopyBlocksF32(o[r*inner:], rows*inner, inner, x[off:], bstride, stride, blocks, rows, inner)
 		// The next index of the outer dimensions (an odometer).
-		for d := nd - 3; d >= 0; d-- {
+		for d := outer - 1; d >= 0; d-- {
 			idx[d]++
 			off += p.st[0][d]
 			if idx[d] < p.dims[d] {

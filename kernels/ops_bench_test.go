@@ -118,6 +118,11 @@ func BenchmarkOpMisc(b *testing.B) {
 	outT := mustT(b, []int64{1024, 256}, f32)
 	sum := mustT(b, []int64{256}, f32)
 	flat := mustT(b, []int64{256 * 1024}, f32)
+	// A small transformer's head split and attention scale.
+	heads := randT(b, 2, []int64{1, 8, 4, 8}, f32, -3, 3)
+	split := mustT(b, []int64{1, 4, 8, 8}, f32)
+	scale := randT(b, 3, []int64{}, f32, 0, 1)
+	scaled := mustT(b, []int64{1, 8, 4, 8}, f32)
 	cases := []struct {
 		name string
 		fn   func() error
@@ -127,6 +132,8 @@ func BenchmarkOpMisc(b *testing.B) {
 		{"sum_last", func() error { return Sum(sum, x, []int64{-1}, false) }},
 		{"permute_2d", func() error { return PermuteDims(outT, x, nil) }},
 		{"reshape", func() error { return Reshape(flat, x, runtime.Shape{-1}) }},
+		{"permute_head", func() error { return PermuteDims(split, heads, []int64{0, 2, 1, 3}) }},
+		{"mul_scalar_1x4x8x8", func() error { return Multiply(scaled, heads, scale) }},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

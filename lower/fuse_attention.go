@@ -73,57 +73,55 @@ func FuseAttention(m *ir.Module) (*ir.Module, error) {
 				}
 				scores := pv.Info // the shape the mask must broadcast to
 				inter := []*ir.Var{pv}
+				// follow steps from the current step back to x's definition
+				// (x used once, in this block), keeping the step's variable
+				// to drop.
+				follow := func(x ir.Expr) bool {
+					nv, nname, nargs, ok := single(x, blk)
+					if ok {
+						inter = append(inter, sv)
+						sv, sname, sargs = nv, nname, nargs
+					}
+					return ok
+				}
 				// A mask step (softmax's input backwards: the mask comes after
 				// the scale).
 				var mask, fill ir.Expr = primInt(0), primInt(0)
 				mop := int64(attentionNoMask)
-				switch {
-				case sname == KernelName("relax.add") && len(sargs.Fields) == 2:
+				switch f := sargs.Fields; {
+				case sname == KernelName("relax.add") && len(f) == 2:
 					for i := 0; i < 2; i++ {
-						if _, isVar := sargs.Fields[i].(*ir.Var); isVar && maskFor(sargs.Fields[1-i].SInfo(), scores, runtime.Float32) {
-							if _, _, _, ok2 := single(sargs.Fields[i], blk); ok2 {
-								mask, mop = sargs.Fields[1-i], attentionAddMask+int64(i)
-								inter = append(inter, sv)
-								sv, sname, sargs, ok = single(sargs.Fields[i], blk)
-								break
-							}
-						}
-					}
-				case sname == KernelName("relax.where") && len(sargs.Fields) == 3 && maskFor(sargs.Fields[0].SInfo(), scores, runtime.Bool):
-					for i := 1; i < 3; i++ {
-						if isOneF32(sargs.Fields[3-i].SInfo()) {
-							if _, _, _, ok2 := single(sargs.Fields[i], blk); ok2 {
-								// i == 2: where(mask, fill, scores); i == 1: where(mask, scores, fill).
-								mask, fill, mop = sargs.Fields[0], sargs.Fields[3-i], attentionWhereFill+int64(2-i)
-								inter = append(inter, sv)
-								sv, sname, sargs, ok = single(sargs.Fields[i], blk)
-								break
-							}
-						}
-					}
-				}
-				if !ok {
-					continue
-				}
-				var scale ir.Expr = primInt(0)
-				op := int64(attentionNoScale)
-				switch {
-				case sname == KernelName("relax.multiply") && len(sargs.Fields) == 2:
-					for i := 0; i < 2; i++ {
-						if isOneF32(sargs.Fields[1-i].SInfo()) {
-							scale, op = sargs.Fields[1-i], attentionMultiply
-							inter = append(inter, sv)
-							sv, sname, sargs, ok = single(sargs.Fields[i], blk)
+						if maskFor(f[1-i].SInfo(), scores, runtime.Float32) && follow(f[i]) {
+							mask, mop = f[1-i], attentionAddMask+int64(i)
 							break
 						}
 					}
-				case sname == KernelName("relax.divide") && len(sargs.Fields) == 2 && isOneF32(sargs.Fields[1].SInfo()):
-					// Only scores / c (c / scores is another operation).
-					scale, op = sargs.Fields[1], attentionDivide
-					inter = append(inter, sv)
-					sv, sname, sargs, ok = single(sargs.Fields[0], blk)
+				case sname == KernelName("relax.where") && len(f) == 3 && maskFor(f[0].SInfo(), scores, runtime.Bool):
+					for i := 1; i < 3; i++ {
+						// i == 2: where(mask, fill, scores); i == 1: where(mask, scores, fill).
+						if isOneF32(f[3-i].SInfo()) && follow(f[i]) {
+							mask, fill, mop = f[0], f[3-i], attentionWhereFill+int64(2-i)
+							break
+						}
+					}
 				}
-				if !ok || sname != KernelName("relax.matmul") || !attentionMatmul(sargs) {
+				var scale ir.Expr = primInt(0)
+				op := int64(attentionNoScale)
+				switch f := sargs.Fields; {
+				case sname == KernelName("relax.multiply") && len(f) == 2:
+					for i := 0; i < 2; i++ {
+						if isOneF32(f[1-i].SInfo()) && follow(f[i]) {
+							scale, op = f[1-i], attentionMultiply
+							break
+						}
+					}
+				case sname == KernelName("relax.divide") && len(f) == 2 && isOneF32(f[1].SInfo()):
+					// Only scores / c (c / scores is another operation).
+					if follow(f[0]) {
+						scale, op = f[1], attentionDivide
+					}
+				}
+				if sname != KernelName("relax.matmul") || !attentionMatmul(sargs) {
 					continue
 				}
 				a, bm, v := sargs.Fields[0], sargs.Fields[1], args.Fields[1]
@@ -131,8 +129,7 @@ func FuseAttention(m *ir.Module) (*ir.Module, error) {
 					continue
 				}
 				fused[o] = tupleExpr([]ir.Expr{a, bm, v, scale, primInt(op), mask, fill, primInt(mop)})
-				drop[sv] = true
-				for _, x := range inter {
+				for _, x := range append(inter, sv) {
 					drop[x] = true
 				}
 			}

@@ -4,8 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/ir/tvmscript"
-	_ "github.com/relaxgo/relaxgo/kernels" // registers the fused kernel FuseAttention targets
+	"github.com/relaxgo/relaxgo/kernels" // (its init registers the fused kernel FuseAttention targets)
 	"github.com/relaxgo/relaxgo/lower"
 )
 
@@ -45,27 +46,32 @@ class Module:
 		return strings.Replace(body, "EXTRA", extra, 1)
 	}
 	const mul = `s2: R.Tensor((1, 2, 4, 6), dtype="float32") = R.multiply(s, R.const(0.5, "float32"))`
+	const (
+		noScale, byMul, byDiv                  = kernels.AttentionNoScale, kernels.AttentionMultiply, kernels.AttentionDivide
+		noMask, addM, mAdd, whereFill, whereKp = kernels.AttentionNoMask, kernels.AttentionAddMask, kernels.AttentionMaskAdd, kernels.AttentionWhereFill, kernels.AttentionWhereKeep
+	)
 	cases := []struct {
 		name, scale, axis, extra string
 		fused                    bool
+		scaleOp, maskOp          int // the fused call's codes (the kernel's constants)
 	}{
-		{"mul", mul, "-1", "", true},
-		{"mul_first", `s2: R.Tensor((1, 2, 4, 6), dtype="float32") = R.multiply(R.const(0.5, "float32"), s)`, "3", "", true},
-		{"div", `s2: R.Tensor((1, 2, 4, 6), dtype="float32") = R.divide(s, R.const(4.0, "float32"))`, "-1", "", true},
-		{"none", `s2: R.Tensor((1, 2, 4, 6), dtype="float32") = R.matmul(q, k, out_dtype="void")`, "-1", "", true}, // (s is dead)
-		{"rdiv", `s2: R.Tensor((1, 2, 4, 6), dtype="float32") = R.divide(R.const(4.0, "float32"), s)`, "-1", "", false},
-		{"axis", mul, "2", "", false},
-		{"reused", mul, "-1", `gv: R.Tensor((1, 2, 4, 5), dtype="float32") = R.add(o, R.sum(p, axis=[3], keepdims=True))`, false},
+		{"mul", mul, "-1", "", true, byMul, noMask},
+		{"mul_first", `s2: R.Tensor((1, 2, 4, 6), dtype="float32") = R.multiply(R.const(0.5, "float32"), s)`, "3", "", true, byMul, noMask},
+		{"div", `s2: R.Tensor((1, 2, 4, 6), dtype="float32") = R.divide(s, R.const(4.0, "float32"))`, "-1", "", true, byDiv, noMask},
+		{"none", `s2: R.Tensor((1, 2, 4, 6), dtype="float32") = R.matmul(q, k, out_dtype="void")`, "-1", "", true, noScale, noMask}, // (s is dead)
+		{"rdiv", `s2: R.Tensor((1, 2, 4, 6), dtype="float32") = R.divide(R.const(4.0, "float32"), s)`, "-1", "", false, 0, 0},
+		{"axis", mul, "2", "", false, 0, 0},
+		{"reused", mul, "-1", `gv: R.Tensor((1, 2, 4, 5), dtype="float32") = R.add(o, R.sum(p, axis=[3], keepdims=True))`, false, 0, 0},
 		{"add_mask", mul + `
-            s3: R.Tensor((1, 2, 4, 6), dtype="float32") = R.add(s2, R.const(np.zeros((4, 6), dtype=np.float32)))`, "-1", "", true},
+            s3: R.Tensor((1, 2, 4, 6), dtype="float32") = R.add(s2, R.const(np.zeros((4, 6), dtype=np.float32)))`, "-1", "", true, byMul, addM},
 		{"mask_add", mul + `
-            s3: R.Tensor((1, 2, 4, 6), dtype="float32") = R.add(R.const(np.zeros((1, 1, 1, 6), dtype=np.float32)), s2)`, "-1", "", true},
+            s3: R.Tensor((1, 2, 4, 6), dtype="float32") = R.add(R.const(np.zeros((1, 1, 1, 6), dtype=np.float32)), s2)`, "-1", "", true, byMul, mAdd},
 		{"where", mul + `
-            s3: R.Tensor((1, 2, 4, 6), dtype="float32") = R.where(R.const(np.ones((1, 1, 4, 6), dtype=np.bool_)), R.const(float("-inf"), "float32"), s2)`, "-1", "", true},
+            s3: R.Tensor((1, 2, 4, 6), dtype="float32") = R.where(R.const(np.ones((1, 1, 4, 6), dtype=np.bool_)), R.const(float("-inf"), "float32"), s2)`, "-1", "", true, byMul, whereFill},
 		{"where_keep", `s2: R.Tensor((1, 2, 4, 6), dtype="float32") = R.divide(s, R.const(4.0, "float32"))
-            s3: R.Tensor((1, 2, 4, 6), dtype="float32") = R.where(R.const(np.ones((4, 6), dtype=np.bool_)), s2, R.const(-1e9, "float32"))`, "-1", "", true},
+            s3: R.Tensor((1, 2, 4, 6), dtype="float32") = R.where(R.const(np.ones((4, 6), dtype=np.bool_)), s2, R.const(-1e9, "float32"))`, "-1", "", true, byDiv, whereKp},
 		{"mask_then_scale", `s2: R.Tensor((1, 2, 4, 6), dtype="float32") = R.add(s, R.const(np.zeros((4, 6), dtype=np.float32)))
-            s3: R.Tensor((1, 2, 4, 6), dtype="float32") = R.multiply(s2, R.const(0.5, "float32"))`, "-1", "", false},
+            s3: R.Tensor((1, 2, 4, 6), dtype="float32") = R.multiply(s2, R.const(0.5, "float32"))`, "-1", "", false, 0, 0},
 	}
 	src := head
 	for _, c := range cases {
@@ -103,5 +109,43 @@ class Module:
 		if c.fused && strings.Contains(text, "kernels.nn.softmax") {
 			t.Errorf("%s: the softmax call is still there:\n%s", c.name, text)
 		}
+		if c.fused {
+			if s, m := attentionCodes(t, out, c.name); s != c.scaleOp || m != c.maskOp {
+				t.Errorf("%s: scale_op %d, mask_op %d; the kernel's codes are %d, %d", c.name, s, m, c.scaleOp, c.maskOp)
+			}
+		}
 	}
+}
+
+// attentionCodes returns the scale_op and mask_op arguments of the fused
+// attention call in function name of m.
+func attentionCodes(t *testing.T, m *ir.Module, name string) (scaleOp, maskOp int) {
+	t.Helper()
+	f, ok := m.Function(name)
+	if !ok {
+		t.Fatalf("%s: function lost", name)
+	}
+	scaleOp, maskOp = -1, -1
+	ir.VisitExpr(f.Body, func(e ir.Expr) bool {
+		c, ok := e.(*ir.Call)
+		if !ok || c.OpName() != "relax.call_dps_packed" || len(c.Args) != 2 {
+			return true
+		}
+		ext, ok1 := c.Args[0].(*ir.ExternFunc)
+		args, ok2 := c.Args[1].(*ir.Tuple)
+		if !ok1 || !ok2 || ext.Symbol != lower.SoftmaxAttentionKernel || len(args.Fields) != 8 {
+			return true
+		}
+		code := func(i int) int {
+			p, ok := args.Fields[i].(*ir.PrimValue)
+			if !ok {
+				return -1
+			}
+			v, _ := ir.AsInt(p.Value)
+			return int(v)
+		}
+		scaleOp, maskOp = code(4), code(7)
+		return true
+	})
+	return scaleOp, maskOp
 }

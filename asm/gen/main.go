@@ -1631,6 +1631,27 @@ func laneMask(n reg.Register) reg.VecVirtual {
 	return m
 }
 
+// tailMask returns the mask of the lanes i < n (n <= s.lanes, a register):
+// an opmask at AVX-512, a vector mask (VMASKMOVPS's) at AVX2.
+func tailMask(s isa, n reg.GPVirtual) (reg.OpmaskVirtual, reg.VecVirtual) {
+	if s.avx512 {
+		return opmaskBelow(n.As32()), nil
+	}
+	return nil, laneMask(n)
+}
+
+// rowAt is row r (0-3) of rows stride bytes apart from base: base,
+// base+stride, base+2*stride or base+stride3 (stride3 = 3*stride).
+func rowAt(base, stride, stride3 reg.Register, r int) Mem {
+	switch r {
+	case 0:
+		return Mem{Base: base}
+	case 3:
+		return Mem{Base: base, Index: stride3, Scale: 1}
+	}
+	return Mem{Base: base, Index: stride, Scale: uint8(r)}
+}
+
 // opmaskBelow returns the opmask of the lanes i < n (n <= 16, a 32-bit
 // register).
 func opmaskBelow(n reg.Register) reg.OpmaskVirtual {
@@ -2335,20 +2356,11 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 				ADDQ(Mem{Base: st, Disp: (3*v + h) * 8}, p)
 				LEAQ(Mem{Base: p, Index: ldc, Scale: 4}, p4)
 				for i := 0; i < mr; i++ {
-					base, r := p, i
+					base := p
 					if i >= 4 {
-						base, r = p4, i-4
+						base = p4
 					}
-					m := Mem{Base: base}
-					switch r {
-					case 1:
-						m = Mem{Base: base, Index: ldc, Scale: 1}
-					case 2:
-						m = Mem{Base: base, Index: ldc, Scale: 2}
-					case 3:
-						m = Mem{Base: base, Index: l3, Scale: 1}
-					}
-					VMOVUPS(acc(i*nv+v), k, m)
+					VMOVUPS(acc(i*nv+v), k, rowAt(base, ldc, l3, i%4))
 				}
 				Label(skip)
 			}
@@ -2621,13 +2633,7 @@ func sgemmNarrow(s isa, name string, r int) {
 	ldb := Load(Param("ldb"), GP64())
 	SHLQ(U8(2), ldb)
 	cols := Load(Param("cols"), GP64())
-	var k reg.OpmaskVirtual
-	var lanes reg.VecVirtual
-	if s.avx512 {
-		k = opmaskBelow(cols.(reg.GPVirtual).As32())
-	} else {
-		lanes = laneMask(cols)
-	}
+	k, lanes := tailMask(s, cols.(reg.GPVirtual))
 	// Row i's A element: rows 0-3 from a, rows 4-7 from a4 = a + 4*lda,
 	// indexed by lda, 2*lda or 3*lda (l3).
 	var a4, l3 reg.GPVirtual
@@ -2640,19 +2646,10 @@ func sgemmNarrow(s isa, name string, r int) {
 		LEAQ(Mem{Base: a, Index: l, Scale: 4}, a4)
 	}
 	rowA := func(i int) Mem {
-		base := a
 		if i >= 4 {
-			base, i = a4, i-4
+			return rowAt(a4, l, l3, i-4)
 		}
-		switch i {
-		case 0:
-			return Mem{Base: base}
-		case 1:
-			return Mem{Base: base, Index: l, Scale: 1}
-		case 2:
-			return Mem{Base: base, Index: l, Scale: 2}
-		}
-		return Mem{Base: base, Index: l3, Scale: 1}
+		return rowAt(a, l, l3, i)
 	}
 	acc := make([]reg.VecVirtual, r)
 	for i := range acc {
@@ -2898,27 +2895,9 @@ func softmaxSmallKernels(s isa) {
 	LEAQ(Mem{Base: stride, Index: stride, Scale: 2}, stride3)
 	ninf := s.vec()
 	loadK(float32(math.Inf(-1)), ninf)
-	var k reg.OpmaskVirtual
-	var lanes reg.VecVirtual
-	if s.avx512 {
-		k = opmaskBelow(n.As32())
-	} else {
-		xn := XMM()
-		lanes = YMM()
-		MOVQ(n, xn)
-		VPBROADCASTD(xn, lanes)
-		VPCMPGTD(iota32(), lanes, lanes) // lane i: n > i
-	}
+	k, lanes := tailMask(s, n)
 	// row r of a group of u is at byte offset r*stride from o and x.
-	at := func(base reg.GPVirtual, r int) Mem {
-		switch r {
-		case 0:
-			return Mem{Base: base}
-		case 3:
-			return Mem{Base: base, Index: stride3, Scale: 1}
-		}
-		return Mem{Base: base, Index: stride, Scale: uint8(r)}
-	}
+	at := func(base reg.GPVirtual, r int) Mem { return rowAt(base, stride, stride3, r) }
 	group := func(u int, bail string) {
 		v := make([]reg.VecVirtual, u)
 		nan := newNaNFlag(s)
