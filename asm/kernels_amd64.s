@@ -24163,7 +24163,7 @@ scaled:
 	RET
 
 // func sgemmStridedAVX512(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·sgemmStridedAVX512(SB), NOSPLIT, $0-56
 	MOVQ   kc+0(FP), AX
 	MOVQ   a+8(FP), CX
@@ -24284,6 +24284,14 @@ k4:
 	VFMADD231PS  Z28, Z30, Z12
 	VFMADD231PS  Z29, Z30, Z13
 	ADDQ         BX, CX
+	PREFETCHT0   8192(DX)
+	PREFETCHT0   8256(DX)
+	PREFETCHT0   8320(DX)
+	PREFETCHT0   8384(DX)
+	PREFETCHT0   8448(DX)
+	PREFETCHT0   8512(DX)
+	PREFETCHT0   8576(DX)
+	PREFETCHT0   8640(DX)
 	ADDQ         $0x00000200, DX
 	SUBQ         $0x00000004, AX
 	JMP          k4
@@ -24423,7 +24431,7 @@ scaled:
 	RET
 
 // func sgemmGatherS1AVX512(kc int, a *float32, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·sgemmGatherS1AVX512(SB), NOSPLIT, $0-56
 	MOVQ   kc+0(FP), AX
 	MOVQ   a+8(FP), CX
@@ -24548,6 +24556,14 @@ k4:
 	VFMADD231PS  Z28, Z30, Z12
 	VFMADD231PS  Z29, Z30, Z13
 	ADDQ         $0x00000020, BX
+	PREFETCHT0   8192(DX)
+	PREFETCHT0   8256(DX)
+	PREFETCHT0   8320(DX)
+	PREFETCHT0   8384(DX)
+	PREFETCHT0   8448(DX)
+	PREFETCHT0   8512(DX)
+	PREFETCHT0   8576(DX)
+	PREFETCHT0   8640(DX)
 	ADDQ         $0x00000200, DX
 	SUBQ         $0x00000004, AX
 	JMP          k4
@@ -24689,7 +24705,7 @@ scaled:
 	RET
 
 // func sgemmGatherS2AVX512(kc int, a *float32, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·sgemmGatherS2AVX512(SB), NOSPLIT, $0-56
 	MOVQ   kc+0(FP), AX
 	MOVQ   a+8(FP), CX
@@ -24814,6 +24830,14 @@ k4:
 	VFMADD231PS  Z28, Z30, Z12
 	VFMADD231PS  Z29, Z30, Z13
 	ADDQ         $0x00000020, BX
+	PREFETCHT0   8192(DX)
+	PREFETCHT0   8256(DX)
+	PREFETCHT0   8320(DX)
+	PREFETCHT0   8384(DX)
+	PREFETCHT0   8448(DX)
+	PREFETCHT0   8512(DX)
+	PREFETCHT0   8576(DX)
+	PREFETCHT0   8640(DX)
 	ADDQ         $0x00000200, DX
 	SUBQ         $0x00000004, AX
 	JMP          k4
