@@ -4528,6 +4528,256 @@ maxPool3F32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func maxPool3OrderedF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
+// Requires: AVX, AVX512F
+TEXT ·maxPool3OrderedF32AVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+16(FP), CX
+	MOVQ         srcStride+24(FP), DX
+	MOVQ         rows+32(FP), BX
+	MOVQ         n+40(FP), SI
+	VBROADCASTSS lo+48(FP), Z0
+	MOVL         $0x00007fff, DI
+	KMOVW        DI, K1
+	VPMOVZXBQ    pairOrder<>+0(SB), Z1
+
+maxPool3OrderedF32AVX512_col2:
+	CMPQ      SI, $0x00000020
+	JL        maxPool3OrderedF32AVX512_col1
+	MOVQ      BX, DI
+	MOVQ      CX, R8
+	MOVQ      AX, R9
+	VMOVUPS   (R8), Z4
+	VMOVUPS   64(R8), Z6
+	VMOVUPS   8(R8), Z3
+	VMOVUPS.Z 72(R8), K1, Z5
+	VSHUFPS   $0x88, Z6, Z4, Z2
+	VSHUFPS   $0xdd, Z6, Z4, Z4
+	VSHUFPS   $0x88, Z5, Z3, Z3
+	VMAXPS    Z4, Z2, Z2
+	VMAXPS    Z3, Z2, Z2
+	VMOVUPS   128(R8), Z5
+	VMOVUPS   192(R8), Z7
+	VMOVUPS   136(R8), Z4
+	VMOVUPS.Z 200(R8), K1, Z6
+	VSHUFPS   $0x88, Z7, Z5, Z3
+	VSHUFPS   $0xdd, Z7, Z5, Z5
+	VSHUFPS   $0x88, Z6, Z4, Z4
+	VMAXPS    Z5, Z3, Z3
+	VMAXPS    Z4, Z3, Z3
+
+maxPool3OrderedF32AVX512_rows2:
+	ADDQ      DX, R8
+	VMOVUPS   (R8), Z6
+	VMOVUPS   64(R8), Z8
+	VMOVUPS   8(R8), Z5
+	VMOVUPS.Z 72(R8), K1, Z7
+	VSHUFPS   $0x88, Z8, Z6, Z4
+	VSHUFPS   $0xdd, Z8, Z6, Z6
+	VSHUFPS   $0x88, Z7, Z5, Z5
+	VMAXPS    Z6, Z4, Z4
+	VMAXPS    Z5, Z4, Z4
+	VMOVUPS   128(R8), Z7
+	VMOVUPS   192(R8), Z9
+	VMOVUPS   136(R8), Z6
+	VMOVUPS.Z 200(R8), K1, Z8
+	VSHUFPS   $0x88, Z9, Z7, Z5
+	VSHUFPS   $0xdd, Z9, Z7, Z7
+	VSHUFPS   $0x88, Z8, Z6, Z6
+	VMAXPS    Z7, Z5, Z5
+	VMAXPS    Z6, Z5, Z5
+	ADDQ      DX, R8
+	VMOVUPS   (R8), Z8
+	VMOVUPS   64(R8), Z10
+	VMOVUPS   8(R8), Z7
+	VMOVUPS.Z 72(R8), K1, Z9
+	VSHUFPS   $0x88, Z10, Z8, Z6
+	VSHUFPS   $0xdd, Z10, Z8, Z8
+	VSHUFPS   $0x88, Z9, Z7, Z7
+	VMAXPS    Z8, Z6, Z6
+	VMAXPS    Z7, Z6, Z6
+	VMOVUPS   128(R8), Z9
+	VMOVUPS   192(R8), Z11
+	VMOVUPS   136(R8), Z8
+	VMOVUPS.Z 200(R8), K1, Z10
+	VSHUFPS   $0x88, Z11, Z9, Z7
+	VSHUFPS   $0xdd, Z11, Z9, Z9
+	VSHUFPS   $0x88, Z10, Z8, Z8
+	VMAXPS    Z9, Z7, Z7
+	VMAXPS    Z8, Z7, Z7
+	VMAXPS    Z4, Z2, Z2
+	VMAXPS    Z6, Z2, Z2
+	VMAXPS    Z0, Z2, Z2
+	VPERMPD   Z2, Z1, Z2
+	VMOVUPS   Z2, (R9)
+	VMOVAPS   Z6, Z2
+	VMAXPS    Z5, Z3, Z3
+	VMAXPS    Z7, Z3, Z3
+	VMAXPS    Z0, Z3, Z3
+	VPERMPD   Z3, Z1, Z3
+	VMOVUPS   Z3, 64(R9)
+	VMOVAPS   Z7, Z3
+	ADDQ      dstStride+8(FP), R9
+	DECQ      DI
+	JNZ       maxPool3OrderedF32AVX512_rows2
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000100, CX
+	SUBQ      $0x00000020, SI
+	JMP       maxPool3OrderedF32AVX512_col2
+
+maxPool3OrderedF32AVX512_col1:
+	CMPQ      SI, $0x00000010
+	JL        maxPool3OrderedF32AVX512_tail
+	MOVQ      BX, DI
+	MOVQ      CX, R8
+	MOVQ      AX, R9
+	VMOVUPS   (R8), Z4
+	VMOVUPS   64(R8), Z6
+	VMOVUPS   8(R8), Z3
+	VMOVUPS.Z 72(R8), K1, Z5
+	VSHUFPS   $0x88, Z6, Z4, Z2
+	VSHUFPS   $0xdd, Z6, Z4, Z4
+	VSHUFPS   $0x88, Z5, Z3, Z3
+	VMAXPS    Z4, Z2, Z2
+	VMAXPS    Z3, Z2, Z2
+
+maxPool3OrderedF32AVX512_rows1:
+	ADDQ      DX, R8
+	VMOVUPS   (R8), Z5
+	VMOVUPS   64(R8), Z7
+	VMOVUPS   8(R8), Z4
+	VMOVUPS.Z 72(R8), K1, Z6
+	VSHUFPS   $0x88, Z7, Z5, Z3
+	VSHUFPS   $0xdd, Z7, Z5, Z5
+	VSHUFPS   $0x88, Z6, Z4, Z4
+	VMAXPS    Z5, Z3, Z3
+	VMAXPS    Z4, Z3, Z3
+	ADDQ      DX, R8
+	VMOVUPS   (R8), Z6
+	VMOVUPS   64(R8), Z8
+	VMOVUPS   8(R8), Z5
+	VMOVUPS.Z 72(R8), K1, Z7
+	VSHUFPS   $0x88, Z8, Z6, Z4
+	VSHUFPS   $0xdd, Z8, Z6, Z6
+	VSHUFPS   $0x88, Z7, Z5, Z5
+	VMAXPS    Z6, Z4, Z4
+	VMAXPS    Z5, Z4, Z4
+	VMAXPS    Z3, Z2, Z2
+	VMAXPS    Z4, Z2, Z2
+	VMAXPS    Z0, Z2, Z2
+	VPERMPD   Z2, Z1, Z2
+	VMOVUPS   Z2, (R9)
+	VMOVAPS   Z4, Z2
+	ADDQ      dstStride+8(FP), R9
+	DECQ      DI
+	JNZ       maxPool3OrderedF32AVX512_rows1
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000010, SI
+	JMP       maxPool3OrderedF32AVX512_col1
+
+maxPool3OrderedF32AVX512_tail:
+	TESTQ     SI, SI
+	JZ        maxPool3OrderedF32AVX512_done
+	NEGQ      SI
+	ADDQ      $0x00000010, SI
+	SHLQ      $0x02, SI
+	SUBQ      SI, AX
+	SUBQ      SI, CX
+	SUBQ      SI, CX
+	MOVQ      CX, CX
+	VMOVUPS   (CX), Z4
+	VMOVUPS   64(CX), Z6
+	VMOVUPS   8(CX), Z3
+	VMOVUPS.Z 72(CX), K1, Z5
+	VSHUFPS   $0x88, Z6, Z4, Z2
+	VSHUFPS   $0xdd, Z6, Z4, Z4
+	VSHUFPS   $0x88, Z5, Z3, Z3
+	VMAXPS    Z4, Z2, Z2
+	VMAXPS    Z3, Z2, Z2
+
+maxPool3OrderedF32AVX512_trows:
+	ADDQ      DX, CX
+	VMOVUPS   (CX), Z5
+	VMOVUPS   64(CX), Z7
+	VMOVUPS   8(CX), Z4
+	VMOVUPS.Z 72(CX), K1, Z6
+	VSHUFPS   $0x88, Z7, Z5, Z3
+	VSHUFPS   $0xdd, Z7, Z5, Z5
+	VSHUFPS   $0x88, Z6, Z4, Z4
+	VMAXPS    Z5, Z3, Z3
+	VMAXPS    Z4, Z3, Z3
+	ADDQ      DX, CX
+	VMOVUPS   (CX), Z6
+	VMOVUPS   64(CX), Z8
+	VMOVUPS   8(CX), Z5
+	VMOVUPS.Z 72(CX), K1, Z7
+	VSHUFPS   $0x88, Z8, Z6, Z4
+	VSHUFPS   $0xdd, Z8, Z6, Z6
+	VSHUFPS   $0x88, Z7, Z5, Z5
+	VMAXPS    Z6, Z4, Z4
+	VMAXPS    Z5, Z4, Z4
+	VMAXPS    Z3, Z2, Z2
+	VMAXPS    Z4, Z2, Z2
+	VMAXPS    Z0, Z2, Z2
+	VPERMPD   Z2, Z1, Z2
+	VMOVUPS   Z2, (AX)
+	VMOVAPS   Z4, Z2
+	ADDQ      dstStride+8(FP), AX
+	DECQ      BX
+	JNZ       maxPool3OrderedF32AVX512_trows
+
+maxPool3OrderedF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func nanOrNegZeroF32AVX512(x *float32, n int) bool
+// Requires: AVX, AVX512F, SSE2
+TEXT ·nanOrNegZeroF32AVX512(SB), NOSPLIT, $0-17
+	MOVQ         x+0(FP), AX
+	MOVQ         n+8(FP), CX
+	MOVL         $0x80000000, DX
+	MOVD         DX, X0
+	VPBROADCASTD X0, Z0
+	MOVL         $0xff000000, DX
+	MOVD         DX, X1
+	VPBROADCASTD X1, Z1
+	VPXORD       Z2, Z2, Z2
+	VPTERNLOGD   $0xff, Z3, Z3, Z3
+
+nanOrNegZeroF32AVX512_two:
+	CMPQ    CX, $0x00000020
+	JL      nanOrNegZeroF32AVX512_one
+	VPSLLD  $0x01, (AX), Z4
+	VPMAXUD Z4, Z2, Z2
+	VPXORD  (AX), Z0, Z4
+	VPMINUD Z4, Z3, Z3
+	VPSLLD  $0x01, 64(AX), Z4
+	VPMAXUD Z4, Z2, Z2
+	VPXORD  64(AX), Z0, Z4
+	VPMINUD Z4, Z3, Z3
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000020, CX
+	JMP     nanOrNegZeroF32AVX512_two
+
+nanOrNegZeroF32AVX512_one:
+	CMPQ    CX, $0x00000000
+	JE      nanOrNegZeroF32AVX512_done
+	VPSLLD  $0x01, (AX), Z4
+	VPMAXUD Z4, Z2, Z2
+	VPXORD  (AX), Z0, Z0
+	VPMINUD Z0, Z3, Z3
+
+nanOrNegZeroF32AVX512_done:
+	VPMAXUD   Z1, Z2, Z2
+	VPCMPD    $0x04, Z1, Z2, K1
+	VPTESTNMD Z3, Z3, K2
+	KORTESTW  K1, K2
+	SETNE     AL
+	MOVB      AL, ret+16(FP)
+	VZEROUPPER
+	RET
+
 // func tapSumChainF32AVX512(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int, codes *uint8, sc *float32, nsteps int)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·tapSumChainF32AVX512(SB), NOSPLIT, $0-72
@@ -12595,6 +12845,262 @@ DATA iota32<>+20(SB)/4, $0x00000005
 DATA iota32<>+24(SB)/4, $0x00000006
 DATA iota32<>+28(SB)/4, $0x00000007
 GLOBL iota32<>(SB), RODATA|NOPTR, $32
+
+// func maxPool3OrderedF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
+// Requires: AVX, AVX2, SSE2
+TEXT ·maxPool3OrderedF32AVX2(SB), NOSPLIT, $0-52
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+16(FP), CX
+	MOVQ         srcStride+24(FP), DX
+	MOVQ         rows+32(FP), BX
+	MOVQ         n+40(FP), SI
+	VBROADCASTSS lo+48(FP), Y0
+	MOVQ         $0x00000007, DI
+	ANDQ         $0x00000007, DI
+	MOVQ         DI, X1
+	VPBROADCASTD X1, Y1
+	VPCMPGTD     iota32<>+0(SB), Y1, Y1
+
+maxPool3OrderedF32AVX2_col2:
+	CMPQ       SI, $0x00000010
+	JL         maxPool3OrderedF32AVX2_col1
+	MOVQ       BX, DI
+	MOVQ       CX, R8
+	MOVQ       AX, R9
+	VMOVUPS    (R8), Y4
+	VMOVUPS    32(R8), Y6
+	VMOVUPS    8(R8), Y3
+	VMASKMOVPS 40(R8), Y1, Y5
+	VSHUFPS    $0x88, Y6, Y4, Y2
+	VSHUFPS    $0xdd, Y6, Y4, Y4
+	VSHUFPS    $0x88, Y5, Y3, Y3
+	VMAXPS     Y4, Y2, Y2
+	VMAXPS     Y3, Y2, Y2
+	VMOVUPS    64(R8), Y5
+	VMOVUPS    96(R8), Y7
+	VMOVUPS    72(R8), Y4
+	VMASKMOVPS 104(R8), Y1, Y6
+	VSHUFPS    $0x88, Y7, Y5, Y3
+	VSHUFPS    $0xdd, Y7, Y5, Y5
+	VSHUFPS    $0x88, Y6, Y4, Y4
+	VMAXPS     Y5, Y3, Y3
+	VMAXPS     Y4, Y3, Y3
+
+maxPool3OrderedF32AVX2_rows2:
+	ADDQ       DX, R8
+	VMOVUPS    (R8), Y6
+	VMOVUPS    32(R8), Y8
+	VMOVUPS    8(R8), Y5
+	VMASKMOVPS 40(R8), Y1, Y7
+	VSHUFPS    $0x88, Y8, Y6, Y4
+	VSHUFPS    $0xdd, Y8, Y6, Y6
+	VSHUFPS    $0x88, Y7, Y5, Y5
+	VMAXPS     Y6, Y4, Y4
+	VMAXPS     Y5, Y4, Y4
+	VMOVUPS    64(R8), Y7
+	VMOVUPS    96(R8), Y9
+	VMOVUPS    72(R8), Y6
+	VMASKMOVPS 104(R8), Y1, Y8
+	VSHUFPS    $0x88, Y9, Y7, Y5
+	VSHUFPS    $0xdd, Y9, Y7, Y7
+	VSHUFPS    $0x88, Y8, Y6, Y6
+	VMAXPS     Y7, Y5, Y5
+	VMAXPS     Y6, Y5, Y5
+	ADDQ       DX, R8
+	VMOVUPS    (R8), Y8
+	VMOVUPS    32(R8), Y10
+	VMOVUPS    8(R8), Y7
+	VMASKMOVPS 40(R8), Y1, Y9
+	VSHUFPS    $0x88, Y10, Y8, Y6
+	VSHUFPS    $0xdd, Y10, Y8, Y8
+	VSHUFPS    $0x88, Y9, Y7, Y7
+	VMAXPS     Y8, Y6, Y6
+	VMAXPS     Y7, Y6, Y6
+	VMOVUPS    64(R8), Y9
+	VMOVUPS    96(R8), Y11
+	VMOVUPS    72(R8), Y8
+	VMASKMOVPS 104(R8), Y1, Y10
+	VSHUFPS    $0x88, Y11, Y9, Y7
+	VSHUFPS    $0xdd, Y11, Y9, Y9
+	VSHUFPS    $0x88, Y10, Y8, Y8
+	VMAXPS     Y9, Y7, Y7
+	VMAXPS     Y8, Y7, Y7
+	VMAXPS     Y4, Y2, Y2
+	VMAXPS     Y6, Y2, Y2
+	VMAXPS     Y0, Y2, Y2
+	VPERMPD    $0xd8, Y2, Y2
+	VMOVUPS    Y2, (R9)
+	VMOVAPS    Y6, Y2
+	VMAXPS     Y5, Y3, Y3
+	VMAXPS     Y7, Y3, Y3
+	VMAXPS     Y0, Y3, Y3
+	VPERMPD    $0xd8, Y3, Y3
+	VMOVUPS    Y3, 32(R9)
+	VMOVAPS    Y7, Y3
+	ADDQ       dstStride+8(FP), R9
+	DECQ       DI
+	JNZ        maxPool3OrderedF32AVX2_rows2
+	ADDQ       $0x00000040, AX
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000010, SI
+	JMP        maxPool3OrderedF32AVX2_col2
+
+maxPool3OrderedF32AVX2_col1:
+	CMPQ       SI, $0x00000008
+	JL         maxPool3OrderedF32AVX2_tail
+	MOVQ       BX, DI
+	MOVQ       CX, R8
+	MOVQ       AX, R9
+	VMOVUPS    (R8), Y4
+	VMOVUPS    32(R8), Y6
+	VMOVUPS    8(R8), Y3
+	VMASKMOVPS 40(R8), Y1, Y5
+	VSHUFPS    $0x88, Y6, Y4, Y2
+	VSHUFPS    $0xdd, Y6, Y4, Y4
+	VSHUFPS    $0x88, Y5, Y3, Y3
+	VMAXPS     Y4, Y2, Y2
+	VMAXPS     Y3, Y2, Y2
+
+maxPool3OrderedF32AVX2_rows1:
+	ADDQ       DX, R8
+	VMOVUPS    (R8), Y5
+	VMOVUPS    32(R8), Y7
+	VMOVUPS    8(R8), Y4
+	VMASKMOVPS 40(R8), Y1, Y6
+	VSHUFPS    $0x88, Y7, Y5, Y3
+	VSHUFPS    $0xdd, Y7, Y5, Y5
+	VSHUFPS    $0x88, Y6, Y4, Y4
+	VMAXPS     Y5, Y3, Y3
+	VMAXPS     Y4, Y3, Y3
+	ADDQ       DX, R8
+	VMOVUPS    (R8), Y6
+	VMOVUPS    32(R8), Y8
+	VMOVUPS    8(R8), Y5
+	VMASKMOVPS 40(R8), Y1, Y7
+	VSHUFPS    $0x88, Y8, Y6, Y4
+	VSHUFPS    $0xdd, Y8, Y6, Y6
+	VSHUFPS    $0x88, Y7, Y5, Y5
+	VMAXPS     Y6, Y4, Y4
+	VMAXPS     Y5, Y4, Y4
+	VMAXPS     Y3, Y2, Y2
+	VMAXPS     Y4, Y2, Y2
+	VMAXPS     Y0, Y2, Y2
+	VPERMPD    $0xd8, Y2, Y2
+	VMOVUPS    Y2, (R9)
+	VMOVAPS    Y4, Y2
+	ADDQ       dstStride+8(FP), R9
+	DECQ       DI
+	JNZ        maxPool3OrderedF32AVX2_rows1
+	ADDQ       $0x00000020, AX
+	ADDQ       $0x00000040, CX
+	SUBQ       $0x00000008, SI
+	JMP        maxPool3OrderedF32AVX2_col1
+
+maxPool3OrderedF32AVX2_tail:
+	TESTQ      SI, SI
+	JZ         maxPool3OrderedF32AVX2_done
+	NEGQ       SI
+	ADDQ       $0x00000008, SI
+	SHLQ       $0x02, SI
+	SUBQ       SI, AX
+	SUBQ       SI, CX
+	SUBQ       SI, CX
+	MOVQ       CX, CX
+	VMOVUPS    (CX), Y4
+	VMOVUPS    32(CX), Y6
+	VMOVUPS    8(CX), Y3
+	VMASKMOVPS 40(CX), Y1, Y5
+	VSHUFPS    $0x88, Y6, Y4, Y2
+	VSHUFPS    $0xdd, Y6, Y4, Y4
+	VSHUFPS    $0x88, Y5, Y3, Y3
+	VMAXPS     Y4, Y2, Y2
+	VMAXPS     Y3, Y2, Y2
+
+maxPool3OrderedF32AVX2_trows:
+	ADDQ       DX, CX
+	VMOVUPS    (CX), Y5
+	VMOVUPS    32(CX), Y7
+	VMOVUPS    8(CX), Y4
+	VMASKMOVPS 40(CX), Y1, Y6
+	VSHUFPS    $0x88, Y7, Y5, Y3
+	VSHUFPS    $0xdd, Y7, Y5, Y5
+	VSHUFPS    $0x88, Y6, Y4, Y4
+	VMAXPS     Y5, Y3, Y3
+	VMAXPS     Y4, Y3, Y3
+	ADDQ       DX, CX
+	VMOVUPS    (CX), Y6
+	VMOVUPS    32(CX), Y8
+	VMOVUPS    8(CX), Y5
+	VMASKMOVPS 40(CX), Y1, Y7
+	VSHUFPS    $0x88, Y8, Y6, Y4
+	VSHUFPS    $0xdd, Y8, Y6, Y6
+	VSHUFPS    $0x88, Y7, Y5, Y5
+	VMAXPS     Y6, Y4, Y4
+	VMAXPS     Y5, Y4, Y4
+	VMAXPS     Y3, Y2, Y2
+	VMAXPS     Y4, Y2, Y2
+	VMAXPS     Y0, Y2, Y2
+	VPERMPD    $0xd8, Y2, Y2
+	VMOVUPS    Y2, (AX)
+	VMOVAPS    Y4, Y2
+	ADDQ       dstStride+8(FP), AX
+	DECQ       BX
+	JNZ        maxPool3OrderedF32AVX2_trows
+
+maxPool3OrderedF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func nanOrNegZeroF32AVX2(x *float32, n int) bool
+// Requires: AVX, AVX2, AVX512F, AVX512VL, SSE2
+TEXT ·nanOrNegZeroF32AVX2(SB), NOSPLIT, $0-17
+	MOVQ         x+0(FP), AX
+	MOVQ         n+8(FP), CX
+	MOVL         $0x80000000, DX
+	MOVD         DX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0xff000000, DX
+	MOVD         DX, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+	VPCMPEQD     Y3, Y3, Y3
+
+nanOrNegZeroF32AVX2_two:
+	CMPQ    CX, $0x00000010
+	JL      nanOrNegZeroF32AVX2_one
+	VPSLLD  $0x01, (AX), Y4
+	VPMAXUD Y4, Y2, Y2
+	VPXOR   (AX), Y0, Y4
+	VPMINUD Y4, Y3, Y3
+	VPSLLD  $0x01, 32(AX), Y4
+	VPMAXUD Y4, Y2, Y2
+	VPXOR   32(AX), Y0, Y4
+	VPMINUD Y4, Y3, Y3
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
+	JMP     nanOrNegZeroF32AVX2_two
+
+nanOrNegZeroF32AVX2_one:
+	CMPQ    CX, $0x00000000
+	JE      nanOrNegZeroF32AVX2_done
+	VPSLLD  $0x01, (AX), Y4
+	VPMAXUD Y4, Y2, Y2
+	VPXOR   (AX), Y0, Y0
+	VPMINUD Y0, Y3, Y3
+
+nanOrNegZeroF32AVX2_done:
+	VPMAXUD  Y1, Y2, Y2
+	VPXOR    Y0, Y0, Y0
+	VPCMPEQD Y1, Y2, Y2
+	VPCMPEQD Y0, Y3, Y3
+	VPCMPEQD Y0, Y0, Y0
+	VPXOR    Y0, Y2, Y2
+	VPOR     Y2, Y3, Y3
+	VPTEST   Y3, Y3
+	SETNE    AL
+	MOVB     AL, ret+16(FP)
+	VZEROUPPER
+	RET
 
 // func tapSumChainF32AVX2(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int, codes *uint8, sc *float32, nsteps int)
 // Requires: AVX

@@ -142,6 +142,7 @@ func main() {
 		maxRowKernels(s)
 		maxPool2Kernels(s)
 		maxPool3Kernels(s)
+		nanOrNegZeroKernels(s)
 		tapSumChainKernels(s)
 		dwNCKernels(s)
 		dwNC3x3Kernels(s)
@@ -579,8 +580,13 @@ func maxPool2Kernels(s isa) {
 // is the maximum over taps (the doc's words) in order: its signature, doc
 // and parameters (dst, src, srcStride, rows, n, and lo broadcast).
 func poolKernel(s isa, name, taps string) (dst, src, ss, rows, n reg.GPVirtual, lo reg.VecVirtual) {
+	return poolKernelDoc(s, name, fmt.Sprintf("%s computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the running maximum from lo (a NaN tap replaces it, else Go's max) of %s, in that order; n >= %d and dst and src do not overlap.", name, taps, s.lanes))
+}
+
+// poolKernelDoc is poolKernel with the kernel's doc comment doc.
+func poolKernelDoc(s isa, name, doc string) (dst, src, ss, rows, n reg.GPVirtual, lo reg.VecVirtual) {
 	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, lo float32)")
-	Doc(fmt.Sprintf("%s computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the running maximum from lo (a NaN tap replaces it, else Go's max) of %s, in that order; n >= %d and dst and src do not overlap.", name, taps, s.lanes))
+	Doc(doc)
 	p := loadParams("dst", "src", "srcStride", "rows", "n")
 	lo = s.vec()
 	VBROADCASTSS(paramAddr("lo"), lo)
@@ -629,7 +635,133 @@ func poolRowsLoop(s isa, name string, dst, src, ss, rows, n reg.GPVirtual, windo
 // row-major order in the shuffled lane order, which one permutation then
 // restores. Rows run in rowLoop (a row's last partial vector recomputes
 // outputs from src; dst and src do not overlap).
+//
+// The ordered form (fast) takes one VMAXPS a tap instead of TapMaxF32's
+// five-operation step, for sources with no NaN and no negative zero (the
+// caller checks, nanOrNegZeroKernels): on those every order and VMAXPS's
+// choice among equal values give Go's max.
 func maxPool3Kernels(s isa) {
+	maxPool3Kernel(s)
+	maxPool3OrderedKernel(s)
+}
+
+// maxPool3OrderedKernel emits the ordered form column block by column
+// block: a block of one vector of outputs walks down the rows, each source
+// row's three taps folded into one vector (hmax) once and used by both
+// output rows that read it, so an output vector costs two source rows'
+// work instead of three.
+func maxPool3OrderedKernel(s isa) {
+	name := "maxPool3OrderedF32" + s.suffix
+	taps := "elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2"
+	dst, src, ss, rows, n, lov := poolKernelDoc(s, name, fmt.Sprintf("%s computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the maximum of lo and %s, which hold no NaN and no negative zero; n >= %d and dst and src do not overlap.", name, taps, s.lanes))
+	var lastOut reg.VecVirtual
+	var kLast reg.OpmaskVirtual
+	var idx reg.VecVirtual
+	if s.avx512 {
+		kLast = K()
+		m := GP32()
+		MOVL(U32(0x7fff), m)
+		KMOVW(m, kLast)
+		idx = s.vec()
+		VPMOVZXBQ(pairOrder(), idx)
+	} else {
+		lastOut = lanesBelow(U32(7)) // lanes 0-6: the last is one column past the window
+	}
+	// hmax folds the three taps of the source row at x+off bytes, in the
+	// even/odd split's lane order (see poolRowsLoop).
+	hmax := func(x reg.GPVirtual, off int, h reg.VecVirtual) {
+		a, b, c, e := s.vec(), s.vec(), s.vec(), s.vec()
+		VMOVUPS(Mem{Base: x, Disp: off}, a)
+		VMOVUPS(Mem{Base: x, Disp: off + s.bytes}, b)
+		VMOVUPS(Mem{Base: x, Disp: off + 8}, c)
+		if s.avx512 {
+			VMOVUPS_Z(Mem{Base: x, Disp: off + s.bytes + 8}, kLast, e)
+		} else {
+			VMASKMOVPS(Mem{Base: x, Disp: off + s.bytes + 8}, lastOut, e)
+		}
+		t0, t1, t2 := s.vec(), s.vec(), s.vec()
+		VSHUFPS(U8(0x88), b, a, t0) // columns 2k
+		VSHUFPS(U8(0xDD), b, a, t1) // columns 2k+1
+		VSHUFPS(U8(0x88), e, c, t2) // columns 2k+2
+		VMAXPS(t1, t0, h)
+		VMAXPS(t2, h, h)
+	}
+	// block walks u column blocks (vectors of outputs side by side) down
+	// the rows from dst and src.
+	block := func(lbl string, u int, d, sp reg.GPVirtual) {
+		r, x, y := GP64(), GP64(), GP64()
+		MOVQ(rows, r)
+		MOVQ(sp, x)
+		MOVQ(d, y)
+		prev := make([]reg.VecVirtual, u)
+		for v := range u {
+			prev[v] = s.vec()
+			hmax(x, 2*v*s.bytes, prev[v])
+		}
+		Label(lbl)
+		h1, h2 := make([]reg.VecVirtual, u), make([]reg.VecVirtual, u)
+		ADDQ(ss, x)
+		for v := range u {
+			h1[v] = s.vec()
+			hmax(x, 2*v*s.bytes, h1[v])
+		}
+		ADDQ(ss, x)
+		for v := range u {
+			h2[v] = s.vec()
+			hmax(x, 2*v*s.bytes, h2[v])
+		}
+		for v := range u {
+			acc := s.vec()
+			VMAXPS(h1[v], prev[v], acc)
+			VMAXPS(h2[v], acc, acc)
+			VMAXPS(lov, acc, acc)
+			if s.avx512 {
+				VPERMPD(acc, idx, acc)
+			} else {
+				VPERMPD(U8(0xD8), acc, acc) // 64-bit pairs 0 2 1 3
+			}
+			VMOVUPS(acc, Mem{Base: y, Disp: v * s.bytes})
+			VMOVAPS(h2[v], prev[v])
+		}
+		ADDQ(paramAddr("dstStride"), y)
+		DECQ(r)
+		JNZ(LabelRef(lbl))
+	}
+	k := GP64()
+	MOVQ(n, k)
+	for _, u := range []int{2, 1} {
+		col := fmt.Sprintf("%s_col%d", name, u)
+		next := name + "_col1"
+		if u == 1 {
+			next = name + "_tail"
+		}
+		Label(col)
+		CMPQ(k, U32(u*s.lanes))
+		JL(LabelRef(next))
+		block(fmt.Sprintf("%s_rows%d", name, u), u, dst, src)
+		ADDQ(U32(u*s.bytes), dst)
+		ADDQ(U32(2*u*s.bytes), src)
+		SUBQ(U32(u*s.lanes), k)
+		JMP(LabelRef(col))
+	}
+	Label(name + "_tail")
+	TESTQ(k, k)
+	JZ(LabelRef(name + "_done"))
+	// The vector ending at n: back off by lanes-k outputs (it recomputes
+	// outputs from src, which dst does not overlap).
+	NEGQ(k)
+	ADDQ(U32(s.lanes), k)
+	SHLQ(U8(2), k)
+	SUBQ(k, dst)
+	SUBQ(k, src)
+	SUBQ(k, src)
+	block(name+"_trows", 1, dst, src)
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+func maxPool3Kernel(s isa) {
 	name := "maxPool3F32" + s.suffix
 	dst, src, ss, rows, n, lov := poolKernel(s, name, "elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2")
 	var lastOut reg.VecVirtual
@@ -672,6 +804,88 @@ func maxPool3Kernels(s isa) {
 		}
 		return acc
 	})
+}
+
+// nanOrNegZeroKernels emits the scan that tells whether n floats (a
+// multiple of the lanes) hold a NaN or a negative zero, in integer
+// arithmetic: shifted left one bit (the sign dropped), a NaN is above the
+// bits of an infinity, 0xff000000, so the running unsigned maximum of the
+// shifted floats finds it; XORed with the sign bit, -0 alone is 0, so the
+// running unsigned minimum of those finds it. Four operations a vector (the
+// shift and the XOR read it from memory), no mask registers; two vectors a
+// step. It decides whether maxPool3Kernels' ordered form may pool a plane.
+func nanOrNegZeroKernels(s isa) {
+	name := "nanOrNegZeroF32" + s.suffix
+	text(name, "func(x *float32, n int) bool")
+	Doc(fmt.Sprintf("%s reports whether any of the n floats at x is a NaN or a negative zero; n is a multiple of %d.", name, s.lanes))
+	p := loadParams("x", "n")
+	x, n := p[0], p[1]
+	bcast := func(v uint32) reg.VecVirtual {
+		r, g := s.vec(), GP32()
+		MOVL(U32(v), g)
+		MOVD(g, r.AsX())
+		VPBROADCASTD(r.AsX(), r)
+		return r
+	}
+	sign, inf := bcast(0x80000000), bcast(0xff000000)
+	hi, lo := s.vec(), s.vec()
+	// hi: the running max of the shifted floats, from 0; lo: the running
+	// min of the floats XOR the sign bit, from all ones.
+	if s.avx512 {
+		VPXORD(hi, hi, hi)
+		VPTERNLOGD(U8(0xff), lo, lo, lo)
+	} else {
+		VPXOR(hi, hi, hi)
+		VPCMPEQD(lo, lo, lo)
+	}
+	step := func(disp int) {
+		m := Mem{Base: x, Disp: disp}
+		a, b := s.vec(), s.vec()
+		VPSLLD(U8(1), m, a)
+		VPMAXUD(a, hi, hi)
+		if s.avx512 {
+			VPXORD(m, sign, b)
+		} else {
+			VPXOR(m, sign, b)
+		}
+		VPMINUD(b, lo, lo)
+	}
+	Label(name + "_two")
+	CMPQ(n, U32(2*s.lanes))
+	JL(LabelRef(name + "_one"))
+	step(0)
+	step(s.bytes)
+	ADDQ(U32(2*s.bytes), x)
+	SUBQ(U32(2*s.lanes), n)
+	JMP(LabelRef(name + "_two"))
+	Label(name + "_one")
+	CMPQ(n, U32(0))
+	JE(LabelRef(name + "_done"))
+	step(0)
+	Label(name + "_done")
+	// Clean: every lane of hi at most inf, and no lane of lo zero.
+	VPMAXUD(inf, hi, hi)
+	r := GP8()
+	if s.avx512 {
+		k1, k2 := K(), K()
+		VPCMPD(U8(4), inf, hi, k1) // hi != inf: a NaN
+		VPTESTNMD(lo, lo, k2)      // lo == 0: a -0
+		KORTESTW(k1, k2)
+		SETNE(r)
+	} else {
+		z := s.vec()
+		VPXOR(z, z, z)
+		VPCMPEQD(inf, hi, hi) // all ones where no NaN was
+		VPCMPEQD(z, lo, lo)   // all ones where a -0 was
+		VPCMPEQD(z, z, z)
+		VPXOR(z, hi, hi) // all ones where a NaN was
+		VPOR(hi, lo, lo)
+		VPTEST(lo, lo)
+		SETNE(r)
+	}
+	Store(r, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
 }
 
 var pairOrderMem *Mem
