@@ -335,7 +335,7 @@ func MaxPool3x3S2F32(dst []float32, dstStride int, src []float32, srcStride, row
 		// A source with no NaN and no negative zero takes the ordered
 		// kernel (one VMAXPS a tap): on it every order of the taps gives
 		// Go's max, so the bits are the same. SqueezeNet's pool, 64x111²,
-		// 1 thread: 96 -> 60 µs (BenchmarkOpMaxPool2D).
+		// 1 thread: 96 -> 73 µs (BenchmarkOpMaxPool2D).
 		if nanOrNegZero(src[:2*rows*srcStride+2*n+1]) {
 			asmMaxPool3(&dst[0], dstStride, &src[0], srcStride, rows, n, lo)
 		} else {
