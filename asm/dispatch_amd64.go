@@ -226,6 +226,26 @@ func asmMaxPool3(dst *float32, dstStride int, src *float32, srcStride, rows, n i
 	maxPool3F32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, lo)
 }
 
+// asmDWPlanar runs the planar depthwise kernel of p's level and stride.
+func asmDWPlanar(p *DWPlanar, d, x, w *float32) {
+	r, z, col := &p.roffs[0], &p.zrow[4*p.lanes], 4*p.col
+	if p.lanes == 16 {
+		m := &p.m16[0]
+		if p.sw == 1 {
+			dwPlanar3S1F32AVX512(d, 4*p.ow, x, r, z, w, m, p.oh, p.nv, col)
+		} else {
+			dwPlanar3S2F32AVX512(d, 4*p.ow, x, r, z, w, m, p.oh, p.nv, col)
+		}
+		return
+	}
+	m := &p.m32[0]
+	if p.sw == 1 {
+		dwPlanar3S1F32AVX2(d, 4*p.ow, x, r, z, w, m, p.oh, p.nv, col)
+	} else {
+		dwPlanar3S2F32AVX2(d, 4*p.ow, x, r, z, w, m, p.oh, p.nv, col)
+	}
+}
+
 // asmMaxPool3Ordered is asmMaxPool3 with the ordered kernels: for a
 // source with no NaN and no negative zero (asmNaNOrNegZero), where they
 // give the same bits.

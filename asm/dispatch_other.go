@@ -31,6 +31,9 @@ func asmMaxPool2(dst *float32, dstStride int, src *float32, srcStride, rows, n i
 func asmMaxPool3(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) {
 	panic("asm: no assembly in this build")
 }
+func asmDWPlanar(p *DWPlanar, d, x, w *float32) {
+	panic("asm: no assembly in this build")
+}
 func asmMaxPool3Ordered(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) {
 	panic("asm: no assembly in this build")
 }

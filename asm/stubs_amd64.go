@@ -99,6 +99,16 @@ func scalarChainF32AVX512(dst *float32, src *float32, codes *uint8, sc *float32,
 //go:noescape
 func scalarChainRowsF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int)
 
+// dwPlanar3S1F32AVX512 computes rows output rows (dstRow bytes apart) of nv vectors of a 3x3 depthwise convolution at column stride 1 read in place: see dwPlanarKernels in asm/gen; rows, nv >= 1 and the nine weights at w are finite.
+//
+//go:noescape
+func dwPlanar3S1F32AVX512(dst *float32, dstRow int, src *float32, roffs *int, zrow *float32, w *float32, masks *uint16, rows int, nv int, col int)
+
+// dwPlanar3S2F32AVX512 computes rows output rows (dstRow bytes apart) of nv vectors of a 3x3 depthwise convolution at column stride 2 read in place: see dwPlanarKernels in asm/gen; rows, nv >= 1 and the nine weights at w are finite.
+//
+//go:noescape
+func dwPlanar3S2F32AVX512(dst *float32, dstRow int, src *float32, roffs *int, zrow *float32, w *float32, masks *uint16, rows int, nv int, col int)
+
 // scaleMulAddF32AVX512 computes dst[i] = (x[i]*s)*gain[i] + bias[i], each operation rounded, for i < n; n is a multiple of 16.
 //
 //go:noescape
@@ -309,6 +319,16 @@ func scalarChainF32AVX2(dst *float32, src *float32, codes *uint8, sc *float32, n
 //
 //go:noescape
 func scalarChainRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int)
+
+// dwPlanar3S1F32AVX2 computes rows output rows (dstRow bytes apart) of nv vectors of a 3x3 depthwise convolution at column stride 1 read in place: see dwPlanarKernels in asm/gen; rows, nv >= 1 and the nine weights at w are finite.
+//
+//go:noescape
+func dwPlanar3S1F32AVX2(dst *float32, dstRow int, src *float32, roffs *int, zrow *float32, w *float32, masks *int32, rows int, nv int, col int)
+
+// dwPlanar3S2F32AVX2 computes rows output rows (dstRow bytes apart) of nv vectors of a 3x3 depthwise convolution at column stride 2 read in place: see dwPlanarKernels in asm/gen; rows, nv >= 1 and the nine weights at w are finite.
+//
+//go:noescape
+func dwPlanar3S2F32AVX2(dst *float32, dstRow int, src *float32, roffs *int, zrow *float32, w *float32, masks *int32, rows int, nv int, col int)
 
 // scaleMulAddF32AVX2 computes dst[i] = (x[i]*s)*gain[i] + bias[i], each operation rounded, for i < n; n is a multiple of 8.
 //

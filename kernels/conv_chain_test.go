@@ -291,7 +291,7 @@ func BenchmarkConv2DChainLayers(b *testing.B) {
 	benchConvLayers(b, []convLayer{{3, 32, 64, 3, 1, 1}, {3, 64, 224, 3, 2, 0}, {3, 64, 224, 7, 2, 3}, {64, 128, 56, 3, 2, 1},
 		{16, 64, 55, 3, 1, 1}, {32, 128, 27, 3, 1, 1}, {64, 256, 13, 3, 1, 1}, {512, 1000, 13, 1, 1, 0}, {16, 64, 55, 1, 1, 0},
 		{16, 96, 112, 1, 1, 0}, {3, 32, 224, 3, 2, 1}, {320, 1280, 7, 1, 1, 0}, {96, 576, 14, 1, 1, 0}, {24, 144, 56, 1, 1, 0},
-		{32, 192, 28, 1, 1, 0}, {512, 512, 7, 3, 1, 1}, {256, 512, 14, 3, 2, 1}, {64, 64, 56, 3, 1, 1}, {512, 1000, 14, 1, 1, 0}}, false)
+		{32, 192, 28, 1, 1, 0}, {512, 512, 7, 3, 1, 1}, {256, 512, 14, 3, 2, 1}, {64, 64, 56, 3, 1, 1}, {512, 1000, 14, 1, 1, 0}, {960, 320, 7, 1, 1, 0}, {960, 160, 7, 1, 1, 0}}, false)
 }
 
 // BenchmarkConvColdWeights is BenchmarkConv2DChainLayers on layers with
@@ -299,5 +299,5 @@ func BenchmarkConv2DChainLayers(b *testing.B) {
 // pointwise one) with the caches flushed before each call: the weight
 // streams from memory, as it does in ResNet-18 (46 MB of weights).
 func BenchmarkConvColdWeights(b *testing.B) {
-	benchConvLayers(b, []convLayer{{512, 512, 7, 3, 1, 1}, {256, 512, 14, 3, 2, 1}, {256, 256, 14, 3, 1, 1}, {320, 1280, 7, 1, 1, 0}}, true)
+	benchConvLayers(b, []convLayer{{512, 512, 7, 3, 1, 1}, {256, 512, 14, 3, 2, 1}, {256, 256, 14, 3, 1, 1}, {320, 1280, 7, 1, 1, 0}, {960, 320, 7, 1, 1, 0}, {960, 160, 7, 1, 1, 0}, {16, 96, 112, 1, 1, 0}}, true)
 }

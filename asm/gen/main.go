@@ -135,6 +135,7 @@ func main() {
 		tapMaxKernels(s)
 		chainKernels(s)
 		chainRowsKernels(s)
+		dwPlanarKernels(s)
 		scaleMulAddKernels(s)
 		winogradKernels(s)
 		unaryKernels(s)
@@ -1023,6 +1024,207 @@ func dwNC3x3Kernels(s isa) {
 			}
 		})
 	}
+}
+
+// dwPlanarKernels emits the depthwise 3x3 convolution of one channel's
+// plane read in place (NCHW, no scratch plane and no transposes), output
+// row by output row, column stride sw in {1, 2}: output row r's three
+// input rows start at src + roffs[3r+i] bytes (i = 0, 1, 2), or at the zero
+// row zrow where roffs[3r+i] < 0 (padding); output vector v (s.lanes
+// outputs) reads tap (i, k) at input column v*s.lanes*sw + k plus the byte
+// offset col (the left padding, negative) in the row. The first and the
+// last vector of a row go through masks (the table at masks: for the
+// first, then the last, the load masks and the store mask), the others,
+// whose every tap is inside the row, without. At stride 2 a vector's taps
+// come from two pairs of vectors split into even and odd columns
+// (maxPool3Kernels' shuffles) and one permutation restores the order before
+// the store. Each output is the sum over taps in row-major order of
+// float32(x*w) from +0 (VMULPS then VADDPS: TapSumF32's order, so the bits
+// are those of the other depthwise paths; a padding tap adds a zero
+// product, which changes no bit of a sum that starts at +0 when the weights
+// are finite). The chain, if any, runs after, on the whole plane
+// (asm.ScalarChainF32): dispatching its steps once a plane costs less than
+// once a row's few vectors.
+func dwPlanarKernels(s isa) {
+	for _, sw := range []int{1, 2} {
+		dwPlanarKernel(s, sw)
+	}
+}
+
+func dwPlanarKernel(s isa, sw int) {
+	name := fmt.Sprintf("dwPlanar3S%dF32%s", sw, s.suffix)
+	maskT := "*uint16"
+	if !s.avx512 {
+		maskT = "*int32"
+	}
+	text(name, "func(dst *float32, dstRow int, src *float32, roffs *int, zrow *float32, w *float32, masks "+maskT+", rows, nv, col int)")
+	Doc(fmt.Sprintf("%s computes rows output rows (dstRow bytes apart) of nv vectors of a 3x3 depthwise convolution at column stride %d read in place: see dwPlanarKernels in asm/gen; rows, nv >= 1 and the nine weights at w are finite.", name, sw))
+	var wr [9]reg.VecVirtual
+	{
+		w := Load(Param("w"), GP64())
+		for t := range wr {
+			wr[t] = s.vec()
+			VBROADCASTSS(Mem{Base: w, Disp: 4 * t}, wr[t])
+		}
+	}
+	var idx reg.VecVirtual
+	if sw == 2 && s.avx512 {
+		idx = s.vec()
+		VPMOVZXBQ(pairOrder(), idx)
+	}
+	// A mask table entry: at AVX-512 one uint16 per mask, at AVX2 one
+	// vector of int32 lanes. Stride 1 has three load masks (one per tap
+	// column), stride 2 four (the vectors at 0, s.bytes, 8 and s.bytes+8
+	// bytes from the vector's first column); then the store mask.
+	nload := 3
+	if sw == 2 {
+		nload = 4
+	}
+	msize := 2
+	if !s.avx512 {
+		msize = s.bytes
+	}
+	entry := (nload + 1) * msize
+	roffs := Load(Param("roffs"), GP64())
+	rowPtr := [3]reg.GPVirtual{GP64(), GP64(), GP64()}
+	y, yv := GP64(), GP64() // the output row, and the current vector in it
+	MOVQ(paramAddr("dst"), y)
+	r := GP64()
+	XORQ(r, r)
+	Label(name + "_row")
+	CMPQ(r, paramAddr("rows"))
+	JGE(LabelRef(name + "_done"))
+	for i := range rowPtr {
+		MOVQ(Mem{Base: roffs, Disp: 8 * i}, rowPtr[i])
+		TESTQ(rowPtr[i], rowPtr[i])
+		JL(LabelRef(fmt.Sprintf("%s_zero%d", name, i)))
+		ADDQ(paramAddr("src"), rowPtr[i])
+		JMP(LabelRef(fmt.Sprintf("%s_at%d", name, i)))
+		Label(fmt.Sprintf("%s_zero%d", name, i))
+		MOVQ(paramAddr("zrow"), rowPtr[i])
+		Label(fmt.Sprintf("%s_at%d", name, i))
+		ADDQ(paramAddr("col"), rowPtr[i])
+	}
+	ADDQ(U32(24), roffs)
+	// vec computes u vectors from the row pointers' current position, with
+	// masks from table entry e (-1: none), stores them at yv and advances.
+	vec := func(lbl string, u, e int) {
+		accs := make([]reg.VecVirtual, u)
+		for j := range accs {
+			accs[j] = s.vec()
+			VXORPS(accs[j], accs[j], accs[j])
+		}
+		var mt reg.GPVirtual
+		var ks []reg.OpmaskVirtual
+		if e >= 0 {
+			mt = GP64()
+			MOVQ(paramAddr("masks"), mt)
+			if s.avx512 {
+				ks = make([]reg.OpmaskVirtual, nload+1)
+				for m := range ks {
+					ks[m] = K()
+					KMOVW(Mem{Base: mt, Disp: e*entry + m*msize}, ks[m])
+				}
+			}
+		}
+		load := func(at Mem, m int, x reg.VecVirtual) {
+			switch {
+			case e < 0:
+				VMOVUPS(at, x)
+			case s.avx512:
+				VMOVUPS_Z(at, ks[m], x)
+			default:
+				mk := s.vec()
+				VMOVDQU(Mem{Base: mt, Disp: e*entry + m*msize}, mk)
+				VMASKMOVPS(at, mk, x)
+			}
+		}
+		madd := func(x reg.VecVirtual, t int, acc reg.VecVirtual) {
+			VMULPS(x, wr[t], x)
+			VADDPS(x, acc, acc)
+		}
+		for i := 0; i < 3; i++ {
+			for j, acc := range accs {
+				base := j * sw * s.bytes
+				if sw == 1 {
+					for k := 0; k < 3; k++ {
+						x := s.vec()
+						load(Mem{Base: rowPtr[i], Disp: base + 4*k}, k, x)
+						madd(x, 3*i+k, acc)
+					}
+					continue
+				}
+				a, b := s.vec(), s.vec()
+				load(Mem{Base: rowPtr[i], Disp: base}, 0, a)
+				load(Mem{Base: rowPtr[i], Disp: base + s.bytes}, 1, b)
+				t0, t1 := s.vec(), s.vec()
+				VSHUFPS(U8(0x88), b, a, t0) // columns 2c
+				VSHUFPS(U8(0xDD), b, a, t1) // columns 2c+1
+				madd(t0, 3*i, acc)
+				madd(t1, 3*i+1, acc)
+				c, d := s.vec(), s.vec()
+				load(Mem{Base: rowPtr[i], Disp: base + 8}, 2, c)
+				load(Mem{Base: rowPtr[i], Disp: base + s.bytes + 8}, 3, d)
+				t2 := s.vec()
+				VSHUFPS(U8(0x88), d, c, t2) // columns 2c+2
+				madd(t2, 3*i+2, acc)
+			}
+		}
+		if sw == 2 {
+			for _, acc := range accs {
+				if s.avx512 {
+					VPERMPD(acc, idx, acc)
+				} else {
+					VPERMPD(U8(0xD8), acc, acc) // 64-bit pairs 0 2 1 3
+				}
+			}
+		}
+		for j, acc := range accs {
+			at := Mem{Base: yv, Disp: j * s.bytes}
+			switch {
+			case e < 0:
+				VMOVUPS(acc, at)
+			case s.avx512:
+				VMOVUPS(acc, ks[nload], at)
+			default:
+				mk := s.vec()
+				VMOVDQU(Mem{Base: mt, Disp: e*entry + nload*msize}, mk)
+				VMASKMOVPS(acc, mk, at)
+			}
+		}
+		for i := range rowPtr {
+			ADDQ(U32(u*sw*s.bytes), rowPtr[i])
+		}
+		ADDQ(U32(u*s.bytes), yv)
+	}
+	MOVQ(y, yv)
+	vec(name+"_first", 1, 0)
+	m := GP64()
+	MOVQ(paramAddr("nv"), m)
+	SUBQ(U8(2), m)
+	JL(LabelRef(name + "_next")) // one vector: the first was the last
+	blocks := []int{4, 2, 1}
+	if !s.avx512 {
+		blocks = []int{2, 1}
+	}
+	for _, u := range blocks {
+		lbl := fmt.Sprintf("%s_mid%d", name, u)
+		Label(lbl)
+		CMPQ(m, U8(u))
+		JL(LabelRef(fmt.Sprintf("%s_end%d", name, u)))
+		vec(lbl+"_v", u, -1)
+		SUBQ(U8(u), m)
+		JMP(LabelRef(lbl))
+		Label(fmt.Sprintf("%s_end%d", name, u))
+	}
+	vec(name+"_last", 1, 1)
+	Label(name + "_next")
+	ADDQ(paramAddr("dstRow"), y)
+	INCQ(r)
+	JMP(LabelRef(name + "_row"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
 }
 
 // dwNCKernels emits the depthwise convolution of one block of s.lanes
