@@ -332,12 +332,33 @@ func MaxPool3x3S2F32(dst []float32, dstStride int, src []float32, srcStride, row
 		panic("asm: MaxPool3x3S2F32: dst overlaps src")
 	}
 	if level != LevelGo && n >= 8 {
-		asmMaxPool3(&dst[0], dstStride, &src[0], srcStride, rows, n, lo)
+		// A source with no NaN and no negative zero takes the ordered
+		// kernel (one VMAXPS a tap): on it every order of the taps gives
+		// Go's max, so the bits are the same. SqueezeNet's pool, 64x111²,
+		// 1 thread: 96 -> 73 µs (BenchmarkOpMaxPool2D).
+		if nanOrNegZero(src[:2*rows*srcStride+2*n+1]) {
+			asmMaxPool3(&dst[0], dstStride, &src[0], srcStride, rows, n, lo)
+		} else {
+			asmMaxPool3Ordered(&dst[0], dstStride, &src[0], srcStride, rows, n, lo)
+		}
 		return
 	}
 	for r := 0; r < rows; r++ {
 		maxPool3Go(dst[r*dstStride:r*dstStride+n], src[2*r*srcStride:], srcStride, lo)
 	}
+}
+
+// nanOrNegZero reports whether x holds a NaN or a negative zero (the
+// assembly on its whole vectors, then the rest).
+func nanOrNegZero(x []float32) bool {
+	n := 0
+	if level != LevelGo {
+		n = len(x) &^ 7
+		if n > 0 && asmNaNOrNegZero(&x[0], n) {
+			return true
+		}
+	}
+	return nanOrNegZeroGo(x[n:])
 }
 
 // OverlapF32 reports whether non-empty a and b share memory: the row copy

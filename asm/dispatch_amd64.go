@@ -226,6 +226,51 @@ func asmMaxPool3(dst *float32, dstStride int, src *float32, srcStride, rows, n i
 	maxPool3F32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, lo)
 }
 
+// asmDWPlanar runs the planar depthwise kernel of p's level and stride.
+func asmDWPlanar(p *DWPlanar, d, x, w *float32) {
+	r, z, col := &p.roffs[0], &p.zrow[4*p.lanes], 4*p.col
+	if p.lanes == 16 {
+		m := &p.m16[0]
+		if p.sw == 1 {
+			dwPlanar3S1F32AVX512(d, 4*p.ow, x, r, z, w, m, p.oh, p.nv, col)
+		} else {
+			dwPlanar3S2F32AVX512(d, 4*p.ow, x, r, z, w, m, p.oh, p.nv, col)
+		}
+		return
+	}
+	m := &p.m32[0]
+	if p.sw == 1 {
+		dwPlanar3S1F32AVX2(d, 4*p.ow, x, r, z, w, m, p.oh, p.nv, col)
+	} else {
+		dwPlanar3S2F32AVX2(d, 4*p.ow, x, r, z, w, m, p.oh, p.nv, col)
+	}
+}
+
+// asmMaxPool3Ordered is asmMaxPool3 with the ordered kernels: for a
+// source with no NaN and no negative zero (asmNaNOrNegZero), where they
+// give the same bits.
+func asmMaxPool3Ordered(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) {
+	if level == LevelAVX512 && n >= 16 {
+		maxPool3OrderedF32AVX512(dst, 4*dstStride, src, 4*srcStride, rows, n, lo)
+		return
+	}
+	maxPool3OrderedF32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, lo)
+}
+
+// asmNaNOrNegZero reports whether the n floats at x (a multiple of 8) hold
+// a NaN or a negative zero.
+func asmNaNOrNegZero(x *float32, n int) bool {
+	if level == LevelAVX512 {
+		if m := n &^ 15; m > 0 {
+			if nanOrNegZeroF32AVX512(x, m) {
+				return true
+			}
+			x, n = (*float32)(unsafe.Add(unsafe.Pointer(x), 4*m)), n-m
+		}
+	}
+	return n > 0 && nanOrNegZeroF32AVX2(x, n)
+}
+
 func asmTapSumChain(dst, base *float32, offs *int, w *float32, ntaps, n int, codes *uint8, sc *float32, nsteps int) {
 	m := avx512Part(n)
 	if m > 0 {

@@ -31,6 +31,15 @@ func asmMaxPool2(dst *float32, dstStride int, src *float32, srcStride, rows, n i
 func asmMaxPool3(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) {
 	panic("asm: no assembly in this build")
 }
+func asmDWPlanar(p *DWPlanar, d, x, w *float32) {
+	panic("asm: no assembly in this build")
+}
+func asmMaxPool3Ordered(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) {
+	panic("asm: no assembly in this build")
+}
+func asmNaNOrNegZero(x *float32, n int) bool {
+	panic("asm: no assembly in this build")
+}
 func asmTapSumChain(dst, base *float32, offs *int, w *float32, ntaps, n int, codes *uint8, sc *float32, nsteps int) {
 	panic("asm: no assembly in this build")
 }

@@ -99,6 +99,16 @@ func scalarChainF32AVX512(dst *float32, src *float32, codes *uint8, sc *float32,
 //go:noescape
 func scalarChainRowsF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int)
 
+// dwPlanar3S1F32AVX512 computes rows output rows (dstRow bytes apart) of nv vectors of a 3x3 depthwise convolution at column stride 1 read in place: see dwPlanarKernels in asm/gen; rows, nv >= 1 and the nine weights at w are finite.
+//
+//go:noescape
+func dwPlanar3S1F32AVX512(dst *float32, dstRow int, src *float32, roffs *int, zrow *float32, w *float32, masks *uint16, rows int, nv int, col int)
+
+// dwPlanar3S2F32AVX512 computes rows output rows (dstRow bytes apart) of nv vectors of a 3x3 depthwise convolution at column stride 2 read in place: see dwPlanarKernels in asm/gen; rows, nv >= 1 and the nine weights at w are finite.
+//
+//go:noescape
+func dwPlanar3S2F32AVX512(dst *float32, dstRow int, src *float32, roffs *int, zrow *float32, w *float32, masks *uint16, rows int, nv int, col int)
+
 // scaleMulAddF32AVX512 computes dst[i] = (x[i]*s)*gain[i] + bias[i], each operation rounded, for i < n; n is a multiple of 16.
 //
 //go:noescape
@@ -174,6 +184,16 @@ func maxPool2F32AVX512(dst *float32, dstStride int, src *float32, srcStride int,
 //
 //go:noescape
 func maxPool3F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
+
+// maxPool3OrderedF32AVX512 computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the maximum of lo and elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2, which hold no NaN and no negative zero; n >= 16 and dst and src do not overlap.
+//
+//go:noescape
+func maxPool3OrderedF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
+
+// nanOrNegZeroF32AVX512 reports whether any of the n floats at x is a NaN or a negative zero; n is a multiple of 16.
+//
+//go:noescape
+func nanOrNegZeroF32AVX512(x *float32, n int) bool
 
 // tapSumChainF32AVX512 computes dst[i] = the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of 16, ntaps >= 1 and every code is below 9.
 //
@@ -300,6 +320,16 @@ func scalarChainF32AVX2(dst *float32, src *float32, codes *uint8, sc *float32, n
 //go:noescape
 func scalarChainRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int)
 
+// dwPlanar3S1F32AVX2 computes rows output rows (dstRow bytes apart) of nv vectors of a 3x3 depthwise convolution at column stride 1 read in place: see dwPlanarKernels in asm/gen; rows, nv >= 1 and the nine weights at w are finite.
+//
+//go:noescape
+func dwPlanar3S1F32AVX2(dst *float32, dstRow int, src *float32, roffs *int, zrow *float32, w *float32, masks *int32, rows int, nv int, col int)
+
+// dwPlanar3S2F32AVX2 computes rows output rows (dstRow bytes apart) of nv vectors of a 3x3 depthwise convolution at column stride 2 read in place: see dwPlanarKernels in asm/gen; rows, nv >= 1 and the nine weights at w are finite.
+//
+//go:noescape
+func dwPlanar3S2F32AVX2(dst *float32, dstRow int, src *float32, roffs *int, zrow *float32, w *float32, masks *int32, rows int, nv int, col int)
+
 // scaleMulAddF32AVX2 computes dst[i] = (x[i]*s)*gain[i] + bias[i], each operation rounded, for i < n; n is a multiple of 8.
 //
 //go:noescape
@@ -375,6 +405,16 @@ func maxPool2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, r
 //
 //go:noescape
 func maxPool3F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
+
+// maxPool3OrderedF32AVX2 computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the maximum of lo and elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2, which hold no NaN and no negative zero; n >= 8 and dst and src do not overlap.
+//
+//go:noescape
+func maxPool3OrderedF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
+
+// nanOrNegZeroF32AVX2 reports whether any of the n floats at x is a NaN or a negative zero; n is a multiple of 8.
+//
+//go:noescape
+func nanOrNegZeroF32AVX2(x *float32, n int) bool
 
 // tapSumChainF32AVX2 computes dst[i] = the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of 8, ntaps >= 1 and every code is below 9.
 //

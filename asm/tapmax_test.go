@@ -148,16 +148,23 @@ func TestMaxPool2x2(t *testing.T) {
 
 // TestMaxPool3x3S2 checks MaxPool3x3S2F32 at every level against TapMaxF32's
 // twin on the nine taps (its even outputs), with NaN payloads, signed
-// zeros and infinities among the inputs, padded strides whose gaps must
-// stay untouched, guard bands and the source ending right after the last
+// zeros and infinities among the inputs (the exact kernel), and with only
+// +0, infinities and denormals as specials (the ordered kernel, which a
+// source with no NaN and no -0 takes), padded strides whose gaps must stay
+// untouched, guard bands and the source ending right after the last
 // window.
 func TestMaxPool3x3S2(t *testing.T) {
 	r := rand.New(rand.NewSource(13))
-	specials := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
+	all := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
 		math.Float32frombits(0x7fc00001), math.Float32frombits(0xffc00123), math.Float32frombits(0x7fa00000), 1e-45}
+	ordered := []float32{0, float32(math.Inf(1)), float32(math.Inf(-1)), 1e-45, -1e-45}
 	for _, l := range levels() {
 		withLevel(t, l, func() {
-			for _, lo := range []float32{float32(math.Inf(-1)), -math.MaxFloat32} {
+			for _, sc := range []struct {
+				lo       float32
+				specials []float32
+			}{{float32(math.Inf(-1)), all}, {-math.MaxFloat32, all}, {float32(math.Inf(-1)), ordered}, {-math.MaxFloat32, ordered}} {
+				lo, specials := sc.lo, sc.specials
 				for _, rows := range []int{1, 2, 5} {
 					for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 55, 100} {
 						for _, pad := range []int{0, 3} {
@@ -187,6 +194,38 @@ func TestMaxPool3x3S2(t *testing.T) {
 				func() { MaxPool3x3S2F32(make([]float32, 8), 8, s, 16, 1, 8, 0) }, // srcStride < 2n+1
 				func() { MaxPool3x3S2F32(s[40:48], 8, s, 17, 1, 8, 0) },           // overlap
 			)
+		})
+	}
+}
+
+// TestNaNOrNegZero checks the scan that picks MaxPool3x3S2F32's kernel at
+// every level: a NaN (quiet, signalling, negative) or a -0 at each place
+// of slices of every length to 40 is found; +0, infinities, denormals and
+// the largest magnitudes are not.
+func TestNaNOrNegZero(t *testing.T) {
+	bad := []float32{float32(math.NaN()), math.Float32frombits(0xffc00123), math.Float32frombits(0x7f800001), math.Float32frombits(0xff800001), float32(math.Copysign(0, -1))}
+	clean := []float32{0, 1, -1, float32(math.Inf(1)), float32(math.Inf(-1)), 1e-45, -1e-45, math.MaxFloat32, -math.MaxFloat32}
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			for n := 0; n <= 40; n++ {
+				x := make([]float32, n)
+				for i := range x {
+					x[i] = clean[i%len(clean)]
+				}
+				if nanOrNegZero(x) {
+					t.Fatalf("%s n=%d: clean values reported", l, n)
+				}
+				for i := range x {
+					for _, b := range bad {
+						keep := x[i]
+						x[i] = b
+						if !nanOrNegZero(x) {
+							t.Fatalf("%s n=%d: %#x at %d not found", l, n, math.Float32bits(b), i)
+						}
+						x[i] = keep
+					}
+				}
+			}
 		})
 	}
 }

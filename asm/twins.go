@@ -141,6 +141,42 @@ func maxPool3Go(dst, src []float32, stride int, lo float32) {
 	}
 }
 
+// dwPlanarGo is DepthwisePlanar3x3F32's twin: each output the sum over the
+// window's taps inside the plane, in row-major order, of float32(x*w) from
+// +0, then the chain.
+func dwPlanarGo(dst, src, w []float32, h, wd, oh, ow, sh, sw, pt, pl int, codes []uint8, s []float32) {
+	for y := 0; y < oh; y++ {
+		for x := 0; x < ow; x++ {
+			var acc float32
+			for i := 0; i < 3; i++ {
+				iy := y*sh - pt + i
+				if iy < 0 || iy >= h {
+					continue
+				}
+				for k := 0; k < 3; k++ {
+					if ix := x*sw - pl + k; ix >= 0 && ix < wd {
+						acc += float32(src[iy*wd+ix] * w[3*i+k])
+					}
+				}
+			}
+			for t, c := range codes {
+				acc = chainStep(c, acc, s[t])
+			}
+			dst[y*ow+x] = acc
+		}
+	}
+}
+
+// nanOrNegZeroGo is nanOrNegZero's twin.
+func nanOrNegZeroGo(x []float32) bool {
+	for _, v := range x {
+		if v != v || math.Float32bits(v) == 0x80000000 {
+			return true
+		}
+	}
+	return false
+}
+
 // deinterleave2Go is one row of Deinterleave2RowsF32: even[k] = src[2k],
 // odd[k] = src[2k+1].
 func deinterleave2Go(even, odd, src []float32) {

@@ -414,7 +414,14 @@ func conv2dDepthwiseF32(g *conv2dGeom, out, x, w []float32, chain *rowChain, wnc
 	work := g.oh * g.ow * g.kh * g.kw
 	fn, count, grain := j.fn, g.n*g.o, max(1, 4096/max(1, work))
 	nc := dwNCUse(g) && chain.inKernelPass(g.oh*g.ow)
+	var pl *asm.DWPlanar
+	if nc && dwPlanarUse(g) {
+		pl = dwPlanarPlan(g)
+	}
 	switch {
+	case pl != nil && (wnc != nil || allFinite(w)):
+		j.planar = pl
+		fn, grain = j.planarFn, max(1, 4096/max(1, g.oh*g.ow*9))
 	case nc && (wnc != nil || allFinite(w)): // wnc: a constant's blocked weights, known finite
 		count = j.planNC(wnc)
 		fn, grain = j.ncFn, max(1, 4096/max(1, j.nc.band*g.ow*g.kh*g.kw*j.nc.lanes))
@@ -423,7 +430,7 @@ func conv2dDepthwiseF32(g *conv2dGeom, out, x, w []float32, chain *rowChain, wnc
 		fn = j.tapFn
 	}
 	ParallelFor(count, grain, fn)
-	j.out, j.x, j.w, j.chain, j.nc.w = nil, nil, nil, nil, nil
+	j.out, j.x, j.w, j.chain, j.nc.w, j.planar = nil, nil, nil, nil, nil, nil
 	convDWPool.Put(j)
 }
 
@@ -445,8 +452,10 @@ type convDWJob struct {
 	fn        func(lo, hi int)
 	tapFn     func(lo, hi int)
 	ncFn      func(lo, hi int)
-	ph        phasePlane // the phase-split scratch geometry (plan)
-	nc        dwNCPlan   // the channel-blocked path's (planNC)
+	planarFn  func(lo, hi int)
+	planar    *asm.DWPlanar // the planar path's plan (dwPlanarPlan)
+	ph        phasePlane    // the phase-split scratch geometry (plan)
+	nc        dwNCPlan      // the channel-blocked path's (planNC)
 }
 
 // dwScratch is a worker's scratch: the padded plane p, last loaded with
@@ -660,6 +669,7 @@ var convDWPool = sync.Pool{New: func() any {
 	j.fn = j.planes
 	j.tapFn = j.tapPlanes
 	j.ncFn = j.ncBlocks
+	j.planarFn = j.planarPlanes
 	return j
 }}
 

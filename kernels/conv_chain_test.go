@@ -192,7 +192,7 @@ func BenchmarkConv2DChain(b *testing.B) {
 	// Depthwise 3x3 (in == 0: ch channels in and out), then MobileNetV2's
 	// pointwise layers (in -> ch): the indirect path with 24 and 32
 	// outputs, the packed one with 96.
-	for _, c := range []struct{ in, ch, hw, stride int64 }{{0, 32, 112, 1}, {0, 144, 56, 2}, {0, 192, 28, 1}, {0, 576, 14, 1}, {0, 960, 7, 1},
+	for _, c := range []struct{ in, ch, hw, stride int64 }{{0, 32, 112, 1}, {0, 144, 56, 1}, {0, 96, 112, 2}, {0, 144, 56, 2}, {0, 192, 28, 1}, {0, 384, 14, 1}, {0, 576, 14, 1}, {0, 960, 7, 1},
 		{144, 24, 56, 1}, {192, 32, 28, 1}, {16, 96, 112, 1}} {
 		in, k, groups, pad, name := c.ch, int64(3), c.ch, int64(1), "dw"
 		if c.in > 0 {
@@ -235,14 +235,22 @@ func BenchmarkConv2DChain(b *testing.B) {
 	}
 }
 
-// BenchmarkConv2DChainLayers is whole first and strided layers with their
-// bias and ReLU through the fused packed call, 1 thread: cnn_64x64's,
-// SqueezeNet's and ResNet-18's first convolutions, ResNet-18's first
-// strided one, SqueezeNet's 3x3 expansion on 55x55.
-func BenchmarkConv2DChainLayers(b *testing.B) {
+// convLayer is one convolution layer of the layer benchmarks: in -> o
+// channels on hw x hw, a k x k window, stride s, padding p.
+type convLayer struct{ in, o, hw, k, s, p int64 }
+
+// benchConvLayers times each layer with its bias and ReLU through the fused
+// call, 1 thread. With cold, the caches are flushed (outside the timer)
+// before each call, so the weight comes from memory, as in a model whose
+// weights outgrow the L3.
+func benchConvLayers(b *testing.B, layers []convLayer, cold bool) {
 	defer SetNumThreads(0)
 	fused, _ := runtime.Lookup(Conv2DChainKernel)
-	for _, c := range []struct{ in, o, hw, k, s, p int64 }{{3, 32, 64, 3, 1, 1}, {3, 64, 224, 3, 2, 0}, {3, 64, 224, 7, 2, 3}, {64, 128, 56, 3, 2, 1}, {16, 64, 55, 3, 1, 1}, {32, 128, 27, 3, 1, 1}, {64, 256, 13, 3, 1, 1}, {512, 1000, 13, 1, 1, 0}, {16, 64, 55, 1, 1, 0}} {
+	var flush []byte
+	if cold {
+		flush = make([]byte, 96<<20)
+	}
+	for _, c := range layers {
 		x := randT(b, 1, []int64{1, c.in, c.hw, c.hw}, f32, -1, 1)
 		w := randT(b, 2, []int64{c.o, c.in, c.k, c.k}, f32, -1, 1)
 		RegisterConstant(w)
@@ -255,11 +263,41 @@ func BenchmarkConv2DChainLayers(b *testing.B) {
 		b.Run(fmt.Sprintf("%dx%d_%dx%d_%dx%ds%d", c.in, c.o, c.hw, c.hw, c.k, c.k, c.s), func(b *testing.B) {
 			SetNumThreads(1)
 			b.ReportAllocs()
+			if _, err := fused(args); err != nil { // packs the weight
+				b.Fatal(err)
+			}
 			for i := 0; i < b.N; i++ {
+				if cold {
+					b.StopTimer()
+					for j := 0; j < len(flush); j += 64 {
+						flush[j]++
+					}
+					b.StartTimer()
+				}
 				if _, err := fused(args); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
 	}
+}
+
+// BenchmarkConv2DChainLayers is whole layers with their bias and ReLU
+// through the fused call, 1 thread: cnn_64x64's, SqueezeNet's and
+// ResNet-18's first convolutions, ResNet-18's strided ones and its 3x3
+// layers on 56x56 and 7x7, SqueezeNet's 3x3 expansion on 55x55 and its
+// classifier, MobileNetV2's first and pointwise layers.
+func BenchmarkConv2DChainLayers(b *testing.B) {
+	benchConvLayers(b, []convLayer{{3, 32, 64, 3, 1, 1}, {3, 64, 224, 3, 2, 0}, {3, 64, 224, 7, 2, 3}, {64, 128, 56, 3, 2, 1},
+		{16, 64, 55, 3, 1, 1}, {32, 128, 27, 3, 1, 1}, {64, 256, 13, 3, 1, 1}, {512, 1000, 13, 1, 1, 0}, {16, 64, 55, 1, 1, 0},
+		{16, 96, 112, 1, 1, 0}, {3, 32, 224, 3, 2, 1}, {320, 1280, 7, 1, 1, 0}, {96, 576, 14, 1, 1, 0}, {24, 144, 56, 1, 1, 0},
+		{32, 192, 28, 1, 1, 0}, {512, 512, 7, 3, 1, 1}, {256, 512, 14, 3, 2, 1}, {64, 64, 56, 3, 1, 1}, {512, 1000, 14, 1, 1, 0}, {960, 320, 7, 1, 1, 0}, {960, 160, 7, 1, 1, 0}}, false)
+}
+
+// BenchmarkConvColdWeights is BenchmarkConv2DChainLayers on layers with
+// large weights (ResNet-18's 3x3 on 7x7 and 14x14, MobileNetV2's last
+// pointwise one) with the caches flushed before each call: the weight
+// streams from memory, as it does in ResNet-18 (46 MB of weights).
+func BenchmarkConvColdWeights(b *testing.B) {
+	benchConvLayers(b, []convLayer{{512, 512, 7, 3, 1, 1}, {256, 512, 14, 3, 2, 1}, {256, 256, 14, 3, 1, 1}, {320, 1280, 7, 1, 1, 0}, {960, 320, 7, 1, 1, 0}, {960, 160, 7, 1, 1, 0}, {16, 96, 112, 1, 1, 0}}, true)
 }

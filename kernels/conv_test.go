@@ -336,9 +336,15 @@ func BenchmarkConv2DDepthwise(b *testing.B) {
 // ±0 and subnormal inputs; and that a non-finite weight takes the row loops
 // (where padding contributes nothing, not NaN). With one output channel per
 // input channel it checks the channel-blocked path (dwNCUse), whole blocks
-// and partial ones, at every SIMD level.
+// and partial ones, at every SIMD level; and, with the planar path forced
+// wherever its kernels take the shape (dwPlanarForced), that path, on
+// 3x3 windows over planes up to 80 wide.
 func TestDepthwiseTapMatchesRows(t *testing.T) {
-	forEachLevel(t, func(l asm.Level) { testDepthwiseTapMatchesRows(t, l) })
+	defer func() { dwPlanarForced = 0 }()
+	for _, forced := range []int{-1, 1} {
+		dwPlanarForced = forced
+		forEachLevel(t, func(l asm.Level) { testDepthwiseTapMatchesRows(t, l) })
+	}
 }
 
 func testDepthwiseTapMatchesRows(t *testing.T, l asm.Level) {
@@ -347,6 +353,10 @@ func testDepthwiseTapMatchesRows(t *testing.T, l asm.Level) {
 		g := conv2dGeom{n: 1 + r.Intn(2), h: 1 + r.Intn(12), w: 1 + r.Intn(12), kh: 1 + r.Intn(4), kw: 1 + r.Intn(4),
 			sh: 1 + r.Intn(3), sw: 1 + r.Intn(3), dh: 1 + r.Intn(2), dw: 1 + r.Intn(2),
 			pt: r.Intn(3), pb: r.Intn(3), pl: r.Intn(3), pr: r.Intn(3)}
+		if dwPlanarForced > 0 && k%2 == 0 {
+			// The planar kernels' windows: 3x3, column stride 1 or 2.
+			g.kh, g.kw, g.dh, g.dw, g.sw, g.w = 3, 3, 1, 1, 1+r.Intn(2), 1+r.Intn(80)
+		}
 		g.c = 1 + r.Intn(4)
 		if k%3 == 0 {
 			g.c = 5 + r.Intn(36) // whole and partial blocks of 8 and 16 channels
@@ -382,7 +392,7 @@ func testDepthwiseTapMatchesRows(t *testing.T, l asm.Level) {
 		j.planes(0, g.n*g.o)
 		for i := range want {
 			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-				t.Fatalf("%s case %d %+v (blocked path %v): [%d] %v, rows %v", l, k, g, dwNCUse(&g), i, got[i], want[i])
+				t.Fatalf("%s case %d %+v (blocked path %v, planar forced %d): [%d] %v, rows %v", l, k, g, dwNCUse(&g), dwPlanarForced, i, got[i], want[i])
 			}
 		}
 	}

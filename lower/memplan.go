@@ -101,6 +101,33 @@ func StaticPlanBlockMemory(m *ir.Module) (*ir.Module, error) {
 		if len(planned) == 0 {
 			return fn, nil
 		}
+		// Concatenations done in place: a part's allocation becomes a view
+		// of its output's storage, which then lives from the first part's
+		// allocation on.
+		type place struct {
+			out *ir.Var
+			off int64
+		}
+		in := map[*ir.Var]place{}
+		drop := map[ir.Binding]bool{}
+		plans := planConcats(bs, al, allocAt, lastUse, planned)
+		for _, p := range plans {
+			for k, a := range p.parts {
+				in[a] = place{p.out, p.offs[k]}
+				allocAt[p.out] = min(allocAt[p.out], allocAt[a])
+			}
+			drop[p.call] = true
+		}
+		if len(plans) > 0 {
+			var kept []*ir.Var
+			for _, t := range planned {
+				if _, ok := in[t]; !ok {
+					kept = append(kept, t)
+				}
+			}
+			planned = kept
+			sort.SliceStable(planned, func(a, b int) bool { return allocAt[planned[a]] < allocAt[planned[b]] })
+		}
 		nm := newNamer(fn)
 		var storages []*storagePlan
 		home := map[*ir.Var]*storagePlan{}
@@ -151,13 +178,20 @@ func StaticPlanBlockMemory(m *ir.Module) (*ir.Module, error) {
 			entry.Bindings = append(entry.Bindings, bind(s.v, allocStorage(shapeExpr([]ir.PrimExpr{ir.Int64(s.size)}), runtime.UInt8, ir.Span{}), ir.Span{}))
 		}
 		nf, err := rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
+			if drop[b] {
+				return nil // a concatenation done in place
+			}
 			s, ok := home[b.BoundVar()]
+			var off int64
+			if pl, part := in[b.BoundVar()]; part {
+				s, ok, off = home[pl.out], true, pl.off
+			}
 			if !ok {
 				emit(b)
 				return nil
 			}
 			ts := b.BoundVar().Info.(*ir.TensorSInfo)
-			c := opCall("relax.memory.alloc_tensor", ts, b.Pos(), s.v, primInt(0), shapeExpr(ts.Shape), dtypeImm(ts.DType))
+			c := opCall("relax.memory.alloc_tensor", ts, b.Pos(), s.v, primInt(off), shapeExpr(ts.Shape), dtypeImm(ts.DType))
 			emit(&ir.VarBinding{Var: b.BoundVar(), Value: c, Loc: b.Pos()})
 			return nil
 		})
@@ -167,8 +201,12 @@ func StaticPlanBlockMemory(m *ir.Module) (*ir.Module, error) {
 		nb := *nf.Body
 		nb.Blocks = append([]*ir.BindingBlock{entry}, nb.Blocks...)
 		nf.Body = &nb
-		nf.Attrs = nf.Attrs.Set(PlanAttr, fmt.Sprintf("%d tensors (%d bytes) in %d storages (%d bytes); %d allocations left unplanned",
-			len(planned), tensorBytes, len(storages), plannedBytes, countAllocs(nf)))
+		inPlace := ""
+		if len(plans) > 0 {
+			inPlace = fmt.Sprintf("; %d concatenations in place", len(plans))
+		}
+		nf.Attrs = nf.Attrs.Set(PlanAttr, fmt.Sprintf("%d tensors (%d bytes) in %d storages (%d bytes)%s; %d allocations left unplanned",
+			len(planned), tensorBytes, len(storages), plannedBytes, inPlace, countAllocs(nf)))
 		return nf, nil
 	})
 }

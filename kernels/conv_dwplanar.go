@@ -1,0 +1,67 @@
+package kernels
+
+import (
+	"sync"
+
+	"github.com/relaxgo/relaxgo/asm"
+)
+
+// The planar depthwise path: a 3x3 depthwise convolution computed plane by
+// plane straight from the NCHW input into the NCHW output
+// (asm.DepthwisePlanar3x3F32), its padding rows read from a zero row and
+// its padding columns masked off, the chain applied before the store. The
+// channel-blocked path (conv_dwnc.go) spends two thirds of its time in the
+// transposes into and out of its layout; this one has none. Every output
+// is the same sum in the same order, so the bits do not change.
+
+// dwPlanarForced, when not 0, makes dwPlanarUse answer true (1) or false
+// (-1) whatever the shape: tests compare the paths.
+var dwPlanarForced int
+
+// dwPlanarUse reports whether the depthwise convolution g (dwNCUse's) takes
+// the planar path: a 3x3 undilated window at column stride 1 or 2, on
+// planes whose rows fill most of a vector: below 14 outputs a row most of
+// a vector's lanes would be padding, and the channel-blocked path, whose
+// vectors are all channels, is faster (BenchmarkConv2DChain).
+func dwPlanarUse(g *conv2dGeom) bool {
+	if dwPlanarForced != 0 {
+		return dwPlanarForced > 0 && g.kh == 3 && g.kw == 3 && g.dh == 1 && g.dw == 1
+	}
+	return g.kh == 3 && g.kw == 3 && g.dh == 1 && g.dw == 1 && g.w >= 112
+}
+
+// dwPlanarKey is the geometry a planar plan depends on, with the level's
+// vector width.
+type dwPlanarKey struct{ h, w, oh, ow, sh, sw, pt, pl, lanes int }
+
+// dwPlanarPlans caches the plans (read-only once made) by geometry, so a
+// call allocates nothing.
+var dwPlanarPlans sync.Map
+
+// dwPlanarPlan returns the plan of g at the current level, or nil when the
+// kernels cannot do g.
+func dwPlanarPlan(g *conv2dGeom) *asm.DWPlanar {
+	k := dwPlanarKey{g.h, g.w, g.oh, g.ow, g.sh, g.sw, g.pt, g.pl, asm.BlockLanes()}
+	if p, ok := dwPlanarPlans.Load(k); ok {
+		return p.(*asm.DWPlanar)
+	}
+	p, ok := asm.NewDWPlanar(g.h, g.w, g.oh, g.ow, g.sh, g.sw, g.pt, g.pl)
+	if !ok {
+		return nil
+	}
+	got, _ := dwPlanarPlans.LoadOrStore(k, p)
+	return got.(*asm.DWPlanar)
+}
+
+// planarPlanes computes output planes [lo, hi) on the planar path.
+func (j *convDWJob) planarPlanes(lo, hi int) {
+	g := &j.g
+	og := g.o / g.g
+	hw, ohw := g.h*g.w, g.oh*g.ow
+	for plane := lo; plane < hi; plane++ {
+		n, o := plane/g.o, plane%g.o
+		src := (n*g.c + o/og) * hw
+		codes, sc := j.chain.scalars(o)
+		asm.DepthwisePlanar3x3F32(j.planar, j.out[plane*ohw:(plane+1)*ohw], j.x[src:src+hw], j.w[o*9:o*9+9], codes, sc)
+	}
+}

@@ -1,0 +1,106 @@
+package lower_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/ir/tvmscript"
+	_ "github.com/relaxgo/relaxgo/kernels" // registers the kernels Legalize targets
+	"github.com/relaxgo/relaxgo/lower"
+)
+
+// TestConcatInPlace checks which concatenations StaticPlanBlockMemory does
+// in place (each part's allocation a view of the output's storage, the
+// kernels.concat call gone): a batch of one along channels and any batch
+// along the first axis; and which it leaves as copies: a batch of two along
+// channels (the parts are not contiguous blocks), a part used after the
+// concatenation, a part at an unaligned offset, an output the function
+// returns (not the planner's) and a part passed twice.
+func TestConcatInPlace(t *testing.T) {
+	fn := func(name, in, part, out, body string) string {
+		return strings.NewReplacer("NAME", name, "IN", in, "PART", part, "OUT", out, "BODY", body).Replace(`    @R.function
+    def NAME(x: R.Tensor(IN, dtype="float32")) -> R.Tensor(OUT, dtype="float32"):
+        with R.dataflow():
+            a: R.Tensor(PART, dtype="float32") = R.nn.relu(x)
+            b: R.Tensor(PART, dtype="float32") = R.exp(x)
+            BODY
+            R.output(gv)
+        return gv
+`)
+	}
+	const (
+		cat1   = `c: R.Tensor((1, 8, 4, 4), dtype="float32") = R.concat((a, b), axis=1)`
+		relu1  = `gv: R.Tensor((1, 8, 4, 4), dtype="float32") = R.nn.relu(c)`
+		single = "(1, 4, 4, 4)"
+	)
+	cases := []struct {
+		name, in, out, body string
+		inPlace             bool
+	}{
+		{"channels", single, "(1, 8, 4, 4)", cat1 + "\n            " + relu1, true},
+		{"axis0", "(2, 4, 4, 4)", "(4, 4, 4, 4)", `c: R.Tensor((4, 4, 4, 4), dtype="float32") = R.concat((a, b), axis=0)
+            gv: R.Tensor((4, 4, 4, 4), dtype="float32") = R.nn.relu(c)`, true},
+		{"negative_axis", single, "(1, 4, 4, 8)", `c: R.Tensor((1, 4, 4, 8), dtype="float32") = R.concat((a, b), axis=-1)
+            gv: R.Tensor((1, 4, 4, 8), dtype="float32") = R.nn.relu(c)`, false}, // blocks interleave along the last axis
+		{"batch2", "(2, 4, 4, 4)", "(2, 8, 4, 4)", `c: R.Tensor((2, 8, 4, 4), dtype="float32") = R.concat((a, b), axis=1)
+            gv: R.Tensor((2, 8, 4, 4), dtype="float32") = R.nn.relu(c)`, false},
+		{"part_used_after", single, "(1, 8, 4, 4)", cat1 + `
+            d: R.Tensor((1, 8, 4, 4), dtype="float32") = R.nn.relu(c)
+            e: R.Tensor((1, 4, 4, 4), dtype="float32") = R.exp(a)
+            gv: R.Tensor((1, 8, 4, 4), dtype="float32") = R.add(d, R.sum(e))`, false},
+		{"unaligned", "(1, 3, 2, 2)", "(1, 6, 2, 2)", `c: R.Tensor((1, 6, 2, 2), dtype="float32") = R.concat((a, b), axis=1)
+            gv: R.Tensor((1, 6, 2, 2), dtype="float32") = R.nn.relu(c)`, false},
+		{"returned", single, "(1, 8, 4, 4)", `gv: R.Tensor((1, 8, 4, 4), dtype="float32") = R.concat((a, b), axis=1)`, false},
+		{"twice", single, "(1, 8, 4, 4)", `c: R.Tensor((1, 8, 4, 4), dtype="float32") = R.concat((a, a), axis=1)
+            gv: R.Tensor((1, 8, 4, 4), dtype="float32") = R.add(c, R.concat((b, b), axis=1))`, false},
+	}
+	src := "# from tvm.script import ir as I\n# from tvm.script import relax as R\n\n@I.ir_module\nclass Module:\n"
+	for _, c := range cases {
+		src += fn(c.name, c.in, c.in, c.out, c.body)
+	}
+	m, err := tvmscript.Parse("concat.py", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var passes []lower.Pass
+	for _, p := range lower.DefaultPasses() {
+		passes = append(passes, p)
+		if p.Name == "static-plan-block-memory" {
+			break
+		}
+	}
+	out, err := lower.Run(m, passes, lower.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := tvmscript.Print(out, tvmscript.Current)
+	for _, c := range cases {
+		i := strings.Index(all, "def "+c.name+"(")
+		if i < 0 {
+			t.Fatalf("%s: function lost:\n%s", c.name, all)
+		}
+		text := all[i:]
+		if j := strings.Index(text, "@R.function"); j >= 0 {
+			text = text[:j]
+		}
+		got := strings.Contains(text, "concatenations in place")
+		if got != c.inPlace {
+			t.Errorf("%s: in place %v, want %v:\n%s", c.name, got, c.inPlace, text)
+		}
+		if c.inPlace {
+			if strings.Contains(text, lower.ConcatKernel) {
+				t.Errorf("%s: the concat call is still there:\n%s", c.name, text)
+			}
+			// b's allocation is a view of the output's storage at a's
+			// size in bytes.
+			off := "256"
+			if c.name == "axis0" {
+				off = "512"
+			}
+			if !regexp.MustCompile(`alloc_b: R.Tensor\([^)]*\), dtype="float32"\) = R.memory.alloc_tensor\(storage\d+, ` + off + `,`).MatchString(text) {
+				t.Errorf("%s: b is not a view at offset %s:\n%s", c.name, off, text)
+			}
+		}
+	}
+}
