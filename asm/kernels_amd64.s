@@ -21783,7 +21783,7 @@ transposeAVX2_done:
 	RET
 
 // func sgemmKernelAVX512(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·sgemmKernelAVX512(SB), NOSPLIT, $0-48
 	MOVQ   kc+0(FP), AX
 	MOVQ   a+8(FP), CX
@@ -21997,6 +21997,10 @@ k4:
 	VFMADD231PS  Z28, Z31, Z26
 	VFMADD231PS  Z29, Z31, Z27
 	ADDQ         $0x000000e0, CX
+	PREFETCHT0   7968(CX)
+	PREFETCHT0   8032(CX)
+	PREFETCHT0   8096(CX)
+	PREFETCHT0   8160(CX)
 	ADDQ         $0x00000200, DX
 	SUBQ         $0x00000004, AX
 	JMP          k4
@@ -22241,7 +22245,7 @@ scaled:
 	RET
 
 // func sgemmKernelAVX512Small(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·sgemmKernelAVX512Small(SB), NOSPLIT, $0-48
 	MOVQ   kc+0(FP), AX
 	MOVQ   a+8(FP), CX
@@ -22315,6 +22319,7 @@ k4:
 	VFMADD231PS  Z28, Z31, Z6
 	VFMADD231PS  Z29, Z31, Z7
 	ADDQ         $0x00000040, CX
+	PREFETCHT0   8128(CX)
 	ADDQ         $0x00000200, DX
 	SUBQ         $0x00000004, AX
 	JMP          k4
@@ -22659,7 +22664,7 @@ scaled:
 	RET
 
 // func sgemmKernelAVX512Wide(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·sgemmKernelAVX512Wide(SB), NOSPLIT, $0-48
 	MOVQ   kc+0(FP), AX
 	MOVQ   a+8(FP), CX
@@ -22833,6 +22838,8 @@ k4:
 	VFMADD231PS  Z25, Z28, Z22
 	VFMADD231PS  Z26, Z28, Z23
 	ADDQ         $0x00000080, CX
+	PREFETCHT0   8064(CX)
+	PREFETCHT0   8128(CX)
 	ADDQ         $0x00000300, DX
 	SUBQ         $0x00000004, AX
 	JMP          k4
@@ -23036,7 +23043,7 @@ scaled:
 	RET
 
 // func sgemmKernelAVX512Mid(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·sgemmKernelAVX512Mid(SB), NOSPLIT, $0-48
 	MOVQ   kc+0(FP), AX
 	MOVQ   a+8(FP), CX
@@ -23166,6 +23173,8 @@ k4:
 	VFMADD231PS  Z28, Z31, Z14
 	VFMADD231PS  Z29, Z31, Z15
 	ADDQ         $0x00000080, CX
+	PREFETCHT0   8064(CX)
+	PREFETCHT0   8128(CX)
 	ADDQ         $0x00000200, DX
 	SUBQ         $0x00000004, AX
 	JMP          k4

@@ -299,5 +299,5 @@ func BenchmarkConv2DChainLayers(b *testing.B) {
 // pointwise one) with the caches flushed before each call: the weight
 // streams from memory, as it does in ResNet-18 (46 MB of weights).
 func BenchmarkConvColdWeights(b *testing.B) {
-	benchConvLayers(b, []convLayer{{512, 512, 7, 3, 1, 1}, {256, 512, 14, 3, 2, 1}, {256, 256, 14, 3, 1, 1}, {320, 1280, 7, 1, 1, 0}, {960, 320, 7, 1, 1, 0}, {960, 160, 7, 1, 1, 0}, {16, 96, 112, 1, 1, 0}}, true)
+	benchConvLayers(b, []convLayer{{512, 512, 7, 3, 1, 1}, {256, 512, 14, 3, 2, 1}, {256, 256, 14, 3, 1, 1}, {320, 1280, 7, 1, 1, 0}, {960, 320, 7, 1, 1, 0}, {960, 160, 7, 1, 1, 0}, {16, 96, 112, 1, 1, 0}, {512, 1000, 13, 1, 1, 0}}, true)
 }
