@@ -5422,66 +5422,74 @@ TEXT ·maxPool3OrderedF32AVX512(SB), NOSPLIT, $0-52
 	MOVL         $0x00007fff, DI
 	KMOVW        DI, K1
 	VPMOVZXBQ    pairOrder<>+0(SB), Z1
+	MOVQ         $0x00000001, DI
 
-maxPool3OrderedF32AVX512_col2:
-	CMPQ      SI, $0x00000020
-	JL        maxPool3OrderedF32AVX512_col1
-	MOVQ      BX, DI
-	MOVQ      CX, R8
-	MOVQ      AX, R9
-	VMOVUPS   (R8), Z4
-	VMOVUPS   64(R8), Z6
-	VMOVUPS   8(R8), Z3
-	VMOVUPS.Z 72(R8), K1, Z5
+maxPool3OrderedF32AVX512_row:
+	CMPQ DI, $0x00
+	JLE  maxPool3OrderedF32AVX512_done
+	MOVQ AX, R8
+	MOVQ CX, R9
+	MOVQ SI, R10
+
+maxPool3OrderedF32AVX512_u2:
+	CMPQ      R10, $0x00000020
+	JL        maxPool3OrderedF32AVX512_u1
+	MOVQ      BX, R11
+	MOVQ      R9, R12
+	MOVQ      R8, R13
+	VMOVUPS   (R12), Z4
+	VMOVUPS   64(R12), Z6
+	VMOVUPS   8(R12), Z3
+	VMOVUPS.Z 72(R12), K1, Z5
 	VSHUFPS   $0x88, Z6, Z4, Z2
 	VSHUFPS   $0xdd, Z6, Z4, Z4
 	VSHUFPS   $0x88, Z5, Z3, Z3
 	VMAXPS    Z4, Z2, Z2
 	VMAXPS    Z3, Z2, Z2
-	VMOVUPS   128(R8), Z5
-	VMOVUPS   192(R8), Z7
-	VMOVUPS   136(R8), Z4
-	VMOVUPS.Z 200(R8), K1, Z6
+	VMOVUPS   128(R12), Z5
+	VMOVUPS   192(R12), Z7
+	VMOVUPS   136(R12), Z4
+	VMOVUPS.Z 200(R12), K1, Z6
 	VSHUFPS   $0x88, Z7, Z5, Z3
 	VSHUFPS   $0xdd, Z7, Z5, Z5
 	VSHUFPS   $0x88, Z6, Z4, Z4
 	VMAXPS    Z5, Z3, Z3
 	VMAXPS    Z4, Z3, Z3
 
-maxPool3OrderedF32AVX512_rows2:
-	ADDQ      DX, R8
-	VMOVUPS   (R8), Z6
-	VMOVUPS   64(R8), Z8
-	VMOVUPS   8(R8), Z5
-	VMOVUPS.Z 72(R8), K1, Z7
+maxPool3OrderedF32AVX512_u2_rows:
+	ADDQ      DX, R12
+	VMOVUPS   (R12), Z6
+	VMOVUPS   64(R12), Z8
+	VMOVUPS   8(R12), Z5
+	VMOVUPS.Z 72(R12), K1, Z7
 	VSHUFPS   $0x88, Z8, Z6, Z4
 	VSHUFPS   $0xdd, Z8, Z6, Z6
 	VSHUFPS   $0x88, Z7, Z5, Z5
 	VMAXPS    Z6, Z4, Z4
 	VMAXPS    Z5, Z4, Z4
-	VMOVUPS   128(R8), Z7
-	VMOVUPS   192(R8), Z9
-	VMOVUPS   136(R8), Z6
-	VMOVUPS.Z 200(R8), K1, Z8
+	VMOVUPS   128(R12), Z7
+	VMOVUPS   192(R12), Z9
+	VMOVUPS   136(R12), Z6
+	VMOVUPS.Z 200(R12), K1, Z8
 	VSHUFPS   $0x88, Z9, Z7, Z5
 	VSHUFPS   $0xdd, Z9, Z7, Z7
 	VSHUFPS   $0x88, Z8, Z6, Z6
 	VMAXPS    Z7, Z5, Z5
 	VMAXPS    Z6, Z5, Z5
-	ADDQ      DX, R8
-	VMOVUPS   (R8), Z8
-	VMOVUPS   64(R8), Z10
-	VMOVUPS   8(R8), Z7
-	VMOVUPS.Z 72(R8), K1, Z9
+	ADDQ      DX, R12
+	VMOVUPS   (R12), Z8
+	VMOVUPS   64(R12), Z10
+	VMOVUPS   8(R12), Z7
+	VMOVUPS.Z 72(R12), K1, Z9
 	VSHUFPS   $0x88, Z10, Z8, Z6
 	VSHUFPS   $0xdd, Z10, Z8, Z8
 	VSHUFPS   $0x88, Z9, Z7, Z7
 	VMAXPS    Z8, Z6, Z6
 	VMAXPS    Z7, Z6, Z6
-	VMOVUPS   128(R8), Z9
-	VMOVUPS   192(R8), Z11
-	VMOVUPS   136(R8), Z8
-	VMOVUPS.Z 200(R8), K1, Z10
+	VMOVUPS   128(R12), Z9
+	VMOVUPS   192(R12), Z11
+	VMOVUPS   136(R12), Z8
+	VMOVUPS.Z 200(R12), K1, Z10
 	VSHUFPS   $0x88, Z11, Z9, Z7
 	VSHUFPS   $0xdd, Z11, Z9, Z9
 	VSHUFPS   $0x88, Z10, Z8, Z8
@@ -5491,54 +5499,54 @@ maxPool3OrderedF32AVX512_rows2:
 	VMAXPS    Z6, Z2, Z2
 	VMAXPS    Z0, Z2, Z2
 	VPERMPD   Z2, Z1, Z2
-	VMOVUPS   Z2, (R9)
+	VMOVUPS   Z2, (R13)
 	VMOVAPS   Z6, Z2
 	VMAXPS    Z5, Z3, Z3
 	VMAXPS    Z7, Z3, Z3
 	VMAXPS    Z0, Z3, Z3
 	VPERMPD   Z3, Z1, Z3
-	VMOVUPS   Z3, 64(R9)
+	VMOVUPS   Z3, 64(R13)
 	VMOVAPS   Z7, Z3
-	ADDQ      dstStride+8(FP), R9
-	DECQ      DI
-	JNZ       maxPool3OrderedF32AVX512_rows2
-	ADDQ      $0x00000080, AX
-	ADDQ      $0x00000100, CX
-	SUBQ      $0x00000020, SI
-	JMP       maxPool3OrderedF32AVX512_col2
+	ADDQ      dstStride+8(FP), R13
+	DECQ      R11
+	JNZ       maxPool3OrderedF32AVX512_u2_rows
+	ADDQ      $0x00000080, R8
+	ADDQ      $0x00000100, R9
+	SUBQ      $0x00000020, R10
+	JMP       maxPool3OrderedF32AVX512_u2
 
-maxPool3OrderedF32AVX512_col1:
-	CMPQ      SI, $0x00000010
+maxPool3OrderedF32AVX512_u1:
+	CMPQ      R10, $0x00000010
 	JL        maxPool3OrderedF32AVX512_tail
-	MOVQ      BX, DI
-	MOVQ      CX, R8
-	MOVQ      AX, R9
-	VMOVUPS   (R8), Z4
-	VMOVUPS   64(R8), Z6
-	VMOVUPS   8(R8), Z3
-	VMOVUPS.Z 72(R8), K1, Z5
+	MOVQ      BX, R11
+	MOVQ      R9, R12
+	MOVQ      R8, R13
+	VMOVUPS   (R12), Z4
+	VMOVUPS   64(R12), Z6
+	VMOVUPS   8(R12), Z3
+	VMOVUPS.Z 72(R12), K1, Z5
 	VSHUFPS   $0x88, Z6, Z4, Z2
 	VSHUFPS   $0xdd, Z6, Z4, Z4
 	VSHUFPS   $0x88, Z5, Z3, Z3
 	VMAXPS    Z4, Z2, Z2
 	VMAXPS    Z3, Z2, Z2
 
-maxPool3OrderedF32AVX512_rows1:
-	ADDQ      DX, R8
-	VMOVUPS   (R8), Z5
-	VMOVUPS   64(R8), Z7
-	VMOVUPS   8(R8), Z4
-	VMOVUPS.Z 72(R8), K1, Z6
+maxPool3OrderedF32AVX512_u1_rows:
+	ADDQ      DX, R12
+	VMOVUPS   (R12), Z5
+	VMOVUPS   64(R12), Z7
+	VMOVUPS   8(R12), Z4
+	VMOVUPS.Z 72(R12), K1, Z6
 	VSHUFPS   $0x88, Z7, Z5, Z3
 	VSHUFPS   $0xdd, Z7, Z5, Z5
 	VSHUFPS   $0x88, Z6, Z4, Z4
 	VMAXPS    Z5, Z3, Z3
 	VMAXPS    Z4, Z3, Z3
-	ADDQ      DX, R8
-	VMOVUPS   (R8), Z6
-	VMOVUPS   64(R8), Z8
-	VMOVUPS   8(R8), Z5
-	VMOVUPS.Z 72(R8), K1, Z7
+	ADDQ      DX, R12
+	VMOVUPS   (R12), Z6
+	VMOVUPS   64(R12), Z8
+	VMOVUPS   8(R12), Z5
+	VMOVUPS.Z 72(R12), K1, Z7
 	VSHUFPS   $0x88, Z8, Z6, Z4
 	VSHUFPS   $0xdd, Z8, Z6, Z6
 	VSHUFPS   $0x88, Z7, Z5, Z5
@@ -5548,52 +5556,53 @@ maxPool3OrderedF32AVX512_rows1:
 	VMAXPS    Z4, Z2, Z2
 	VMAXPS    Z0, Z2, Z2
 	VPERMPD   Z2, Z1, Z2
-	VMOVUPS   Z2, (R9)
+	VMOVUPS   Z2, (R13)
 	VMOVAPS   Z4, Z2
-	ADDQ      dstStride+8(FP), R9
-	DECQ      DI
-	JNZ       maxPool3OrderedF32AVX512_rows1
-	ADDQ      $0x00000040, AX
-	ADDQ      $0x00000080, CX
-	SUBQ      $0x00000010, SI
-	JMP       maxPool3OrderedF32AVX512_col1
+	ADDQ      dstStride+8(FP), R13
+	DECQ      R11
+	JNZ       maxPool3OrderedF32AVX512_u1_rows
+	ADDQ      $0x00000040, R8
+	ADDQ      $0x00000080, R9
+	SUBQ      $0x00000010, R10
+	JMP       maxPool3OrderedF32AVX512_u1
 
 maxPool3OrderedF32AVX512_tail:
-	TESTQ     SI, SI
-	JZ        maxPool3OrderedF32AVX512_done
-	NEGQ      SI
-	ADDQ      $0x00000010, SI
-	SHLQ      $0x02, SI
-	SUBQ      SI, AX
-	SUBQ      SI, CX
-	SUBQ      SI, CX
-	MOVQ      CX, CX
-	VMOVUPS   (CX), Z4
-	VMOVUPS   64(CX), Z6
-	VMOVUPS   8(CX), Z3
-	VMOVUPS.Z 72(CX), K1, Z5
+	TESTQ     R10, R10
+	JZ        maxPool3OrderedF32AVX512_next
+	NEGQ      R10
+	ADDQ      $0x00000010, R10
+	SHLQ      $0x02, R10
+	SUBQ      R10, R8
+	SUBQ      R10, R9
+	SUBQ      R10, R9
+	MOVQ      BX, R10
+	MOVQ      R8, R8
+	VMOVUPS   (R9), Z4
+	VMOVUPS   64(R9), Z6
+	VMOVUPS   8(R9), Z3
+	VMOVUPS.Z 72(R9), K1, Z5
 	VSHUFPS   $0x88, Z6, Z4, Z2
 	VSHUFPS   $0xdd, Z6, Z4, Z4
 	VSHUFPS   $0x88, Z5, Z3, Z3
 	VMAXPS    Z4, Z2, Z2
 	VMAXPS    Z3, Z2, Z2
 
-maxPool3OrderedF32AVX512_trows:
-	ADDQ      DX, CX
-	VMOVUPS   (CX), Z5
-	VMOVUPS   64(CX), Z7
-	VMOVUPS   8(CX), Z4
-	VMOVUPS.Z 72(CX), K1, Z6
+maxPool3OrderedF32AVX512_t_rows:
+	ADDQ      DX, R9
+	VMOVUPS   (R9), Z5
+	VMOVUPS   64(R9), Z7
+	VMOVUPS   8(R9), Z4
+	VMOVUPS.Z 72(R9), K1, Z6
 	VSHUFPS   $0x88, Z7, Z5, Z3
 	VSHUFPS   $0xdd, Z7, Z5, Z5
 	VSHUFPS   $0x88, Z6, Z4, Z4
 	VMAXPS    Z5, Z3, Z3
 	VMAXPS    Z4, Z3, Z3
-	ADDQ      DX, CX
-	VMOVUPS   (CX), Z6
-	VMOVUPS   64(CX), Z8
-	VMOVUPS   8(CX), Z5
-	VMOVUPS.Z 72(CX), K1, Z7
+	ADDQ      DX, R9
+	VMOVUPS   (R9), Z6
+	VMOVUPS   64(R9), Z8
+	VMOVUPS   8(R9), Z5
+	VMOVUPS.Z 72(R9), K1, Z7
 	VSHUFPS   $0x88, Z8, Z6, Z4
 	VSHUFPS   $0xdd, Z8, Z6, Z6
 	VSHUFPS   $0x88, Z7, Z5, Z5
@@ -5603,11 +5612,15 @@ maxPool3OrderedF32AVX512_trows:
 	VMAXPS    Z4, Z2, Z2
 	VMAXPS    Z0, Z2, Z2
 	VPERMPD   Z2, Z1, Z2
-	VMOVUPS   Z2, (AX)
+	VMOVUPS   Z2, (R8)
 	VMOVAPS   Z4, Z2
-	ADDQ      dstStride+8(FP), AX
-	DECQ      BX
-	JNZ       maxPool3OrderedF32AVX512_trows
+	ADDQ      dstStride+8(FP), R8
+	DECQ      R10
+	JNZ       maxPool3OrderedF32AVX512_t_rows
+
+maxPool3OrderedF32AVX512_next:
+	DECQ DI
+	JMP  maxPool3OrderedF32AVX512_row
 
 maxPool3OrderedF32AVX512_done:
 	VZEROUPPER
@@ -14345,66 +14358,74 @@ TEXT ·maxPool3OrderedF32AVX2(SB), NOSPLIT, $0-52
 	MOVQ         DI, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     iota32<>+0(SB), Y1, Y1
+	MOVQ         $0x00000001, DI
 
-maxPool3OrderedF32AVX2_col2:
-	CMPQ       SI, $0x00000010
-	JL         maxPool3OrderedF32AVX2_col1
-	MOVQ       BX, DI
-	MOVQ       CX, R8
-	MOVQ       AX, R9
-	VMOVUPS    (R8), Y4
-	VMOVUPS    32(R8), Y6
-	VMOVUPS    8(R8), Y3
-	VMASKMOVPS 40(R8), Y1, Y5
+maxPool3OrderedF32AVX2_row:
+	CMPQ DI, $0x00
+	JLE  maxPool3OrderedF32AVX2_done
+	MOVQ AX, R8
+	MOVQ CX, R9
+	MOVQ SI, R10
+
+maxPool3OrderedF32AVX2_u2:
+	CMPQ       R10, $0x00000010
+	JL         maxPool3OrderedF32AVX2_u1
+	MOVQ       BX, R11
+	MOVQ       R9, R12
+	MOVQ       R8, R13
+	VMOVUPS    (R12), Y4
+	VMOVUPS    32(R12), Y6
+	VMOVUPS    8(R12), Y3
+	VMASKMOVPS 40(R12), Y1, Y5
 	VSHUFPS    $0x88, Y6, Y4, Y2
 	VSHUFPS    $0xdd, Y6, Y4, Y4
 	VSHUFPS    $0x88, Y5, Y3, Y3
 	VMAXPS     Y4, Y2, Y2
 	VMAXPS     Y3, Y2, Y2
-	VMOVUPS    64(R8), Y5
-	VMOVUPS    96(R8), Y7
-	VMOVUPS    72(R8), Y4
-	VMASKMOVPS 104(R8), Y1, Y6
+	VMOVUPS    64(R12), Y5
+	VMOVUPS    96(R12), Y7
+	VMOVUPS    72(R12), Y4
+	VMASKMOVPS 104(R12), Y1, Y6
 	VSHUFPS    $0x88, Y7, Y5, Y3
 	VSHUFPS    $0xdd, Y7, Y5, Y5
 	VSHUFPS    $0x88, Y6, Y4, Y4
 	VMAXPS     Y5, Y3, Y3
 	VMAXPS     Y4, Y3, Y3
 
-maxPool3OrderedF32AVX2_rows2:
-	ADDQ       DX, R8
-	VMOVUPS    (R8), Y6
-	VMOVUPS    32(R8), Y8
-	VMOVUPS    8(R8), Y5
-	VMASKMOVPS 40(R8), Y1, Y7
+maxPool3OrderedF32AVX2_u2_rows:
+	ADDQ       DX, R12
+	VMOVUPS    (R12), Y6
+	VMOVUPS    32(R12), Y8
+	VMOVUPS    8(R12), Y5
+	VMASKMOVPS 40(R12), Y1, Y7
 	VSHUFPS    $0x88, Y8, Y6, Y4
 	VSHUFPS    $0xdd, Y8, Y6, Y6
 	VSHUFPS    $0x88, Y7, Y5, Y5
 	VMAXPS     Y6, Y4, Y4
 	VMAXPS     Y5, Y4, Y4
-	VMOVUPS    64(R8), Y7
-	VMOVUPS    96(R8), Y9
-	VMOVUPS    72(R8), Y6
-	VMASKMOVPS 104(R8), Y1, Y8
+	VMOVUPS    64(R12), Y7
+	VMOVUPS    96(R12), Y9
+	VMOVUPS    72(R12), Y6
+	VMASKMOVPS 104(R12), Y1, Y8
 	VSHUFPS    $0x88, Y9, Y7, Y5
 	VSHUFPS    $0xdd, Y9, Y7, Y7
 	VSHUFPS    $0x88, Y8, Y6, Y6
 	VMAXPS     Y7, Y5, Y5
 	VMAXPS     Y6, Y5, Y5
-	ADDQ       DX, R8
-	VMOVUPS    (R8), Y8
-	VMOVUPS    32(R8), Y10
-	VMOVUPS    8(R8), Y7
-	VMASKMOVPS 40(R8), Y1, Y9
+	ADDQ       DX, R12
+	VMOVUPS    (R12), Y8
+	VMOVUPS    32(R12), Y10
+	VMOVUPS    8(R12), Y7
+	VMASKMOVPS 40(R12), Y1, Y9
 	VSHUFPS    $0x88, Y10, Y8, Y6
 	VSHUFPS    $0xdd, Y10, Y8, Y8
 	VSHUFPS    $0x88, Y9, Y7, Y7
 	VMAXPS     Y8, Y6, Y6
 	VMAXPS     Y7, Y6, Y6
-	VMOVUPS    64(R8), Y9
-	VMOVUPS    96(R8), Y11
-	VMOVUPS    72(R8), Y8
-	VMASKMOVPS 104(R8), Y1, Y10
+	VMOVUPS    64(R12), Y9
+	VMOVUPS    96(R12), Y11
+	VMOVUPS    72(R12), Y8
+	VMASKMOVPS 104(R12), Y1, Y10
 	VSHUFPS    $0x88, Y11, Y9, Y7
 	VSHUFPS    $0xdd, Y11, Y9, Y9
 	VSHUFPS    $0x88, Y10, Y8, Y8
@@ -14414,54 +14435,54 @@ maxPool3OrderedF32AVX2_rows2:
 	VMAXPS     Y6, Y2, Y2
 	VMAXPS     Y0, Y2, Y2
 	VPERMPD    $0xd8, Y2, Y2
-	VMOVUPS    Y2, (R9)
+	VMOVUPS    Y2, (R13)
 	VMOVAPS    Y6, Y2
 	VMAXPS     Y5, Y3, Y3
 	VMAXPS     Y7, Y3, Y3
 	VMAXPS     Y0, Y3, Y3
 	VPERMPD    $0xd8, Y3, Y3
-	VMOVUPS    Y3, 32(R9)
+	VMOVUPS    Y3, 32(R13)
 	VMOVAPS    Y7, Y3
-	ADDQ       dstStride+8(FP), R9
-	DECQ       DI
-	JNZ        maxPool3OrderedF32AVX2_rows2
-	ADDQ       $0x00000040, AX
-	ADDQ       $0x00000080, CX
-	SUBQ       $0x00000010, SI
-	JMP        maxPool3OrderedF32AVX2_col2
+	ADDQ       dstStride+8(FP), R13
+	DECQ       R11
+	JNZ        maxPool3OrderedF32AVX2_u2_rows
+	ADDQ       $0x00000040, R8
+	ADDQ       $0x00000080, R9
+	SUBQ       $0x00000010, R10
+	JMP        maxPool3OrderedF32AVX2_u2
 
-maxPool3OrderedF32AVX2_col1:
-	CMPQ       SI, $0x00000008
+maxPool3OrderedF32AVX2_u1:
+	CMPQ       R10, $0x00000008
 	JL         maxPool3OrderedF32AVX2_tail
-	MOVQ       BX, DI
-	MOVQ       CX, R8
-	MOVQ       AX, R9
-	VMOVUPS    (R8), Y4
-	VMOVUPS    32(R8), Y6
-	VMOVUPS    8(R8), Y3
-	VMASKMOVPS 40(R8), Y1, Y5
+	MOVQ       BX, R11
+	MOVQ       R9, R12
+	MOVQ       R8, R13
+	VMOVUPS    (R12), Y4
+	VMOVUPS    32(R12), Y6
+	VMOVUPS    8(R12), Y3
+	VMASKMOVPS 40(R12), Y1, Y5
 	VSHUFPS    $0x88, Y6, Y4, Y2
 	VSHUFPS    $0xdd, Y6, Y4, Y4
 	VSHUFPS    $0x88, Y5, Y3, Y3
 	VMAXPS     Y4, Y2, Y2
 	VMAXPS     Y3, Y2, Y2
 
-maxPool3OrderedF32AVX2_rows1:
-	ADDQ       DX, R8
-	VMOVUPS    (R8), Y5
-	VMOVUPS    32(R8), Y7
-	VMOVUPS    8(R8), Y4
-	VMASKMOVPS 40(R8), Y1, Y6
+maxPool3OrderedF32AVX2_u1_rows:
+	ADDQ       DX, R12
+	VMOVUPS    (R12), Y5
+	VMOVUPS    32(R12), Y7
+	VMOVUPS    8(R12), Y4
+	VMASKMOVPS 40(R12), Y1, Y6
 	VSHUFPS    $0x88, Y7, Y5, Y3
 	VSHUFPS    $0xdd, Y7, Y5, Y5
 	VSHUFPS    $0x88, Y6, Y4, Y4
 	VMAXPS     Y5, Y3, Y3
 	VMAXPS     Y4, Y3, Y3
-	ADDQ       DX, R8
-	VMOVUPS    (R8), Y6
-	VMOVUPS    32(R8), Y8
-	VMOVUPS    8(R8), Y5
-	VMASKMOVPS 40(R8), Y1, Y7
+	ADDQ       DX, R12
+	VMOVUPS    (R12), Y6
+	VMOVUPS    32(R12), Y8
+	VMOVUPS    8(R12), Y5
+	VMASKMOVPS 40(R12), Y1, Y7
 	VSHUFPS    $0x88, Y8, Y6, Y4
 	VSHUFPS    $0xdd, Y8, Y6, Y6
 	VSHUFPS    $0x88, Y7, Y5, Y5
@@ -14471,52 +14492,53 @@ maxPool3OrderedF32AVX2_rows1:
 	VMAXPS     Y4, Y2, Y2
 	VMAXPS     Y0, Y2, Y2
 	VPERMPD    $0xd8, Y2, Y2
-	VMOVUPS    Y2, (R9)
+	VMOVUPS    Y2, (R13)
 	VMOVAPS    Y4, Y2
-	ADDQ       dstStride+8(FP), R9
-	DECQ       DI
-	JNZ        maxPool3OrderedF32AVX2_rows1
-	ADDQ       $0x00000020, AX
-	ADDQ       $0x00000040, CX
-	SUBQ       $0x00000008, SI
-	JMP        maxPool3OrderedF32AVX2_col1
+	ADDQ       dstStride+8(FP), R13
+	DECQ       R11
+	JNZ        maxPool3OrderedF32AVX2_u1_rows
+	ADDQ       $0x00000020, R8
+	ADDQ       $0x00000040, R9
+	SUBQ       $0x00000008, R10
+	JMP        maxPool3OrderedF32AVX2_u1
 
 maxPool3OrderedF32AVX2_tail:
-	TESTQ      SI, SI
-	JZ         maxPool3OrderedF32AVX2_done
-	NEGQ       SI
-	ADDQ       $0x00000008, SI
-	SHLQ       $0x02, SI
-	SUBQ       SI, AX
-	SUBQ       SI, CX
-	SUBQ       SI, CX
-	MOVQ       CX, CX
-	VMOVUPS    (CX), Y4
-	VMOVUPS    32(CX), Y6
-	VMOVUPS    8(CX), Y3
-	VMASKMOVPS 40(CX), Y1, Y5
+	TESTQ      R10, R10
+	JZ         maxPool3OrderedF32AVX2_next
+	NEGQ       R10
+	ADDQ       $0x00000008, R10
+	SHLQ       $0x02, R10
+	SUBQ       R10, R8
+	SUBQ       R10, R9
+	SUBQ       R10, R9
+	MOVQ       BX, R10
+	MOVQ       R8, R8
+	VMOVUPS    (R9), Y4
+	VMOVUPS    32(R9), Y6
+	VMOVUPS    8(R9), Y3
+	VMASKMOVPS 40(R9), Y1, Y5
 	VSHUFPS    $0x88, Y6, Y4, Y2
 	VSHUFPS    $0xdd, Y6, Y4, Y4
 	VSHUFPS    $0x88, Y5, Y3, Y3
 	VMAXPS     Y4, Y2, Y2
 	VMAXPS     Y3, Y2, Y2
 
-maxPool3OrderedF32AVX2_trows:
-	ADDQ       DX, CX
-	VMOVUPS    (CX), Y5
-	VMOVUPS    32(CX), Y7
-	VMOVUPS    8(CX), Y4
-	VMASKMOVPS 40(CX), Y1, Y6
+maxPool3OrderedF32AVX2_t_rows:
+	ADDQ       DX, R9
+	VMOVUPS    (R9), Y5
+	VMOVUPS    32(R9), Y7
+	VMOVUPS    8(R9), Y4
+	VMASKMOVPS 40(R9), Y1, Y6
 	VSHUFPS    $0x88, Y7, Y5, Y3
 	VSHUFPS    $0xdd, Y7, Y5, Y5
 	VSHUFPS    $0x88, Y6, Y4, Y4
 	VMAXPS     Y5, Y3, Y3
 	VMAXPS     Y4, Y3, Y3
-	ADDQ       DX, CX
-	VMOVUPS    (CX), Y6
-	VMOVUPS    32(CX), Y8
-	VMOVUPS    8(CX), Y5
-	VMASKMOVPS 40(CX), Y1, Y7
+	ADDQ       DX, R9
+	VMOVUPS    (R9), Y6
+	VMOVUPS    32(R9), Y8
+	VMOVUPS    8(R9), Y5
+	VMASKMOVPS 40(R9), Y1, Y7
 	VSHUFPS    $0x88, Y8, Y6, Y4
 	VSHUFPS    $0xdd, Y8, Y6, Y6
 	VSHUFPS    $0x88, Y7, Y5, Y5
@@ -14526,11 +14548,15 @@ maxPool3OrderedF32AVX2_trows:
 	VMAXPS     Y4, Y2, Y2
 	VMAXPS     Y0, Y2, Y2
 	VPERMPD    $0xd8, Y2, Y2
-	VMOVUPS    Y2, (AX)
+	VMOVUPS    Y2, (R8)
 	VMOVAPS    Y4, Y2
-	ADDQ       dstStride+8(FP), AX
-	DECQ       BX
-	JNZ        maxPool3OrderedF32AVX2_trows
+	ADDQ       dstStride+8(FP), R8
+	DECQ       R10
+	JNZ        maxPool3OrderedF32AVX2_t_rows
+
+maxPool3OrderedF32AVX2_next:
+	DECQ DI
+	JMP  maxPool3OrderedF32AVX2_row
 
 maxPool3OrderedF32AVX2_done:
 	VZEROUPPER

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/relaxgo/relaxgo/ir"
-	"github.com/relaxgo/relaxgo/ir/tvmscript"
 	"github.com/relaxgo/relaxgo/lower"
 )
 
@@ -35,22 +34,7 @@ class Module:
             R.output(gv)
         return gv
 `
-	m, err := tvmscript.Parse("fold.py", []byte(src), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var passes []lower.Pass
-	for _, p := range lower.DefaultPasses() {
-		passes = append(passes, p)
-		if p.Name == "dead-code-elimination" {
-			break
-		}
-	}
-	out, err := lower.Run(m, passes, lower.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := tvmscript.Print(out, tvmscript.Current)
+	out, text := lowerThrough(t, "fold.py", src, "dead-code-elimination")
 	for _, gone := range []string{"R.add", "R.sqrt", "R.reshape"} {
 		if strings.Contains(text, gone) {
 			t.Errorf("%s was not folded:\n%s", gone, text)
@@ -124,22 +108,7 @@ class Module:
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			src := head + tc.body + "            R.output(gv)\n        return gv\n"
-			m, err := tvmscript.Parse("foldconv.py", []byte(src), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var passes []lower.Pass
-			for _, p := range lower.DefaultPasses() {
-				passes = append(passes, p)
-				if p.Name == "fold-conv-affine" {
-					break
-				}
-			}
-			out, err := lower.Run(m, passes, lower.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			text := tvmscript.Print(out, tvmscript.Current)
+			out, text := lowerThrough(t, "foldconv.py", src, "fold-conv-affine")
 			var call *ir.Call
 			for _, f := range out.RelaxFuncs() {
 				ir.VisitExpr(f.Body, func(e ir.Expr) bool {

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/relaxgo/relaxgo/ir"
-	"github.com/relaxgo/relaxgo/ir/tvmscript"
 	"github.com/relaxgo/relaxgo/kernels" // (its init registers the fused kernel FuseAttention targets)
 	"github.com/relaxgo/relaxgo/lower"
 )
@@ -77,32 +76,9 @@ class Module:
 	for _, c := range cases {
 		src += fn(c.name, c.scale, c.axis, c.extra)
 	}
-	m, err := tvmscript.Parse("attention.py", []byte(src), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var passes []lower.Pass
-	for _, p := range lower.DefaultPasses() {
-		passes = append(passes, p)
-		if p.Name == "fuse-attention" {
-			break
-		}
-	}
-	out, err := lower.Run(m, passes, lower.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	all := tvmscript.Print(out, tvmscript.Current)
+	out, all := lowerThrough(t, "attention.py", src, "fuse-attention")
 	for _, c := range cases {
-		// The function's text: from its def to the next function's.
-		i := strings.Index(all, "def "+c.name+"(")
-		if i < 0 {
-			t.Fatalf("%s: function lost:\n%s", c.name, all)
-		}
-		text := all[i:]
-		if j := strings.Index(text, "@R.function"); j >= 0 {
-			text = text[:j]
-		}
+		text := funcText(t, all, c.name)
 		if got := strings.Contains(text, lower.SoftmaxAttentionKernel); got != c.fused {
 			t.Errorf("%s: fused %v, want %v:\n%s", c.name, got, c.fused, text)
 		}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/relaxgo/relaxgo/ir/tvmscript"
 	_ "github.com/relaxgo/relaxgo/kernels" // registers the kernels Legalize targets
 	"github.com/relaxgo/relaxgo/lower"
 )
@@ -59,31 +58,9 @@ func TestConcatInPlace(t *testing.T) {
 	for _, c := range cases {
 		src += fn(c.name, c.in, c.in, c.out, c.body)
 	}
-	m, err := tvmscript.Parse("concat.py", []byte(src), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var passes []lower.Pass
-	for _, p := range lower.DefaultPasses() {
-		passes = append(passes, p)
-		if p.Name == "static-plan-block-memory" {
-			break
-		}
-	}
-	out, err := lower.Run(m, passes, lower.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	all := tvmscript.Print(out, tvmscript.Current)
+	_, all := lowerThrough(t, "concat.py", src, "static-plan-block-memory")
 	for _, c := range cases {
-		i := strings.Index(all, "def "+c.name+"(")
-		if i < 0 {
-			t.Fatalf("%s: function lost:\n%s", c.name, all)
-		}
-		text := all[i:]
-		if j := strings.Index(text, "@R.function"); j >= 0 {
-			text = text[:j]
-		}
+		text := funcText(t, all, c.name)
 		got := strings.Contains(text, "concatenations in place")
 		if got != c.inPlace {
 			t.Errorf("%s: in place %v, want %v:\n%s", c.name, got, c.inPlace, text)

@@ -646,6 +646,40 @@ func maxPool3Kernels(s isa) {
 	maxPool3OrderedKernel(s)
 }
 
+// pool3Taps returns a 3x3/2 pooling kernel's window taps of one source row:
+// given the row's memory operand at a displacement, the even columns 2k,
+// the odd ones 2k+1 and the even ones two further on, in the even/odd
+// split's lane order (see poolRowsLoop). The second pair's last lane, one
+// column past the window, is not loaded.
+func pool3Taps(s isa) func(at func(disp int) Mem) [3]reg.VecVirtual {
+	var lastOut reg.VecVirtual
+	var kLast reg.OpmaskVirtual
+	if s.avx512 {
+		kLast = K()
+		m := GP32()
+		MOVL(U32(0x7fff), m)
+		KMOVW(m, kLast)
+	} else {
+		lastOut = lanesBelow(U32(7)) // lanes 0-6: the last is one column past the window
+	}
+	return func(at func(disp int) Mem) [3]reg.VecVirtual {
+		a, b, c, e := s.vec(), s.vec(), s.vec(), s.vec()
+		VMOVUPS(at(0), a)
+		VMOVUPS(at(s.bytes), b)
+		VMOVUPS(at(8), c)
+		if s.avx512 {
+			VMOVUPS_Z(at(s.bytes+8), kLast, e)
+		} else {
+			VMASKMOVPS(at(s.bytes+8), lastOut, e)
+		}
+		taps := [3]reg.VecVirtual{s.vec(), s.vec(), s.vec()}
+		VSHUFPS(U8(0x88), b, a, taps[0]) // columns 2k
+		VSHUFPS(U8(0xDD), b, a, taps[1]) // columns 2k+1
+		VSHUFPS(U8(0x88), e, c, taps[2]) // columns 2k+2
+		return taps
+	}
+}
+
 // maxPool3OrderedKernel emits the ordered form column block by column
 // block: a block of one vector of outputs walks down the rows, each source
 // row's three taps folded into one vector (hmax) once and used by both
@@ -655,37 +689,17 @@ func maxPool3OrderedKernel(s isa) {
 	name := "maxPool3OrderedF32" + s.suffix
 	taps := "elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2"
 	dst, src, ss, rows, n, lov := poolKernelDoc(s, name, fmt.Sprintf("%s computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the maximum of lo and %s, which hold no NaN and no negative zero; n >= %d and dst and src do not overlap.", name, taps, s.lanes))
-	var lastOut reg.VecVirtual
-	var kLast reg.OpmaskVirtual
+	taps3 := pool3Taps(s)
 	var idx reg.VecVirtual
 	if s.avx512 {
-		kLast = K()
-		m := GP32()
-		MOVL(U32(0x7fff), m)
-		KMOVW(m, kLast)
 		idx = s.vec()
 		VPMOVZXBQ(pairOrder(), idx)
-	} else {
-		lastOut = lanesBelow(U32(7)) // lanes 0-6: the last is one column past the window
 	}
-	// hmax folds the three taps of the source row at x+off bytes, in the
-	// even/odd split's lane order (see poolRowsLoop).
+	// hmax folds the three taps of the source row at x+off bytes.
 	hmax := func(x reg.GPVirtual, off int, h reg.VecVirtual) {
-		a, b, c, e := s.vec(), s.vec(), s.vec(), s.vec()
-		VMOVUPS(Mem{Base: x, Disp: off}, a)
-		VMOVUPS(Mem{Base: x, Disp: off + s.bytes}, b)
-		VMOVUPS(Mem{Base: x, Disp: off + 8}, c)
-		if s.avx512 {
-			VMOVUPS_Z(Mem{Base: x, Disp: off + s.bytes + 8}, kLast, e)
-		} else {
-			VMASKMOVPS(Mem{Base: x, Disp: off + s.bytes + 8}, lastOut, e)
-		}
-		t0, t1, t2 := s.vec(), s.vec(), s.vec()
-		VSHUFPS(U8(0x88), b, a, t0) // columns 2k
-		VSHUFPS(U8(0xDD), b, a, t1) // columns 2k+1
-		VSHUFPS(U8(0x88), e, c, t2) // columns 2k+2
-		VMAXPS(t1, t0, h)
-		VMAXPS(t2, h, h)
+		t := taps3(func(disp int) Mem { return Mem{Base: x, Disp: off + disp} })
+		VMAXPS(t[1], t[0], h)
+		VMAXPS(t[2], h, h)
 	}
 	// block walks u column blocks (vectors of outputs side by side) down
 	// the rows from dst and src.
@@ -728,77 +742,31 @@ func maxPool3OrderedKernel(s isa) {
 		DECQ(r)
 		JNZ(LabelRef(lbl))
 	}
-	k := GP64()
-	MOVQ(n, k)
-	for _, u := range []int{2, 1} {
-		col := fmt.Sprintf("%s_col%d", name, u)
-		next := name + "_col1"
-		if u == 1 {
-			next = name + "_tail"
-		}
-		Label(col)
-		CMPQ(k, U32(u*s.lanes))
-		JL(LabelRef(next))
-		block(fmt.Sprintf("%s_rows%d", name, u), u, dst, src)
-		ADDQ(U32(u*s.bytes), dst)
-		ADDQ(U32(2*u*s.bytes), src)
-		SUBQ(U32(u*s.lanes), k)
-		JMP(LabelRef(col))
-	}
-	Label(name + "_tail")
-	TESTQ(k, k)
-	JZ(LabelRef(name + "_done"))
-	// The vector ending at n: back off by lanes-k outputs (it recomputes
-	// outputs from src, which dst does not overlap).
-	NEGQ(k)
-	ADDQ(U32(s.lanes), k)
-	SHLQ(U8(2), k)
-	SUBQ(k, dst)
-	SUBQ(k, src)
-	SUBQ(k, src)
-	block(name+"_trows", 1, dst, src)
-	Label(name + "_done")
-	VZEROUPPER()
-	RET()
+	// The column blocks run as rowLoop's vectors of one row (two at a
+	// time, then one, then the vector ending at n, which recomputes
+	// outputs from src; dst does not overlap it), each walking all rows.
+	one := GP64()
+	MOVQ(U32(1), one)
+	rowLoop(s, name, one, n, []reg.GPVirtual{dst, src}, 2, 2, func(u int, lbl string, p []reg.GPVirtual) {
+		block(lbl+"_rows", u, p[0], p[1])
+	}, func() {})
 }
 
 func maxPool3Kernel(s isa) {
 	name := "maxPool3F32" + s.suffix
 	dst, src, ss, rows, n, lov := poolKernel(s, name, "elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2")
-	var lastOut reg.VecVirtual
-	var kLast reg.OpmaskVirtual
-	if s.avx512 {
-		kLast = K()
-		m := GP32()
-		MOVL(U32(0x7fff), m)
-		KMOVW(m, kLast)
-	} else {
-		lastOut = lanesBelow(U32(7)) // lanes 0-6: the last is one column past the window
-	}
+	taps3 := pool3Taps(s)
 	poolRowsLoop(s, name, dst, src, ss, rows, n, func(x reg.GPVirtual, off int) reg.VecVirtual {
 		acc := s.vec()
 		VMOVAPS(lov, acc)
 		for i := 0; i < 3; i++ {
-			at := func(disp int) Mem {
+			taps := taps3(func(disp int) Mem {
 				m := Mem{Base: x, Disp: off + disp}
 				if i > 0 {
 					m.Index, m.Scale = ss, uint8(i)
 				}
 				return m
-			}
-			a, b, c, e := s.vec(), s.vec(), s.vec(), s.vec()
-			VMOVUPS(at(0), a)
-			VMOVUPS(at(s.bytes), b)
-			VMOVUPS(at(8), c)
-			if s.avx512 {
-				VMOVUPS_Z(at(s.bytes+8), kLast, e)
-			} else {
-				VMASKMOVPS(at(s.bytes+8), lastOut, e)
-			}
-			taps := [3]reg.VecVirtual{s.vec(), s.vec(), s.vec()}
-			VSHUFPS(U8(0x88), b, a, taps[0]) // columns 2k
-			VSHUFPS(U8(0xDD), b, a, taps[1]) // columns 2k+1
-			VSHUFPS(U8(0x88), e, c, taps[2]) // columns 2k+2
+			})
 			for _, t := range taps {
 				emitMaxNaN(s, acc, t, acc)
 			}
@@ -1127,18 +1095,29 @@ func dwPlanarKernel(s isa, sw int) {
 				}
 			}
 		}
-		load := func(at Mem, m int, x reg.VecVirtual) {
+		// move loads x from at (store: stores x at at) under mask m of
+		// the entry, or unmasked.
+		move := func(x reg.VecVirtual, at Mem, m int, store bool) {
 			switch {
+			case e < 0 && store:
+				VMOVUPS(x, at)
 			case e < 0:
 				VMOVUPS(at, x)
+			case s.avx512 && store:
+				VMOVUPS(x, ks[m], at)
 			case s.avx512:
 				VMOVUPS_Z(at, ks[m], x)
 			default:
 				mk := s.vec()
 				VMOVDQU(Mem{Base: mt, Disp: e*entry + m*msize}, mk)
-				VMASKMOVPS(at, mk, x)
+				if store {
+					VMASKMOVPS(x, mk, at)
+				} else {
+					VMASKMOVPS(at, mk, x)
+				}
 			}
 		}
+		load := func(at Mem, m int, x reg.VecVirtual) { move(x, at, m, false) }
 		madd := func(x reg.VecVirtual, t int, acc reg.VecVirtual) {
 			VMULPS(x, wr[t], x)
 			VADDPS(x, acc, acc)
@@ -1180,17 +1159,7 @@ func dwPlanarKernel(s isa, sw int) {
 			}
 		}
 		for j, acc := range accs {
-			at := Mem{Base: yv, Disp: j * s.bytes}
-			switch {
-			case e < 0:
-				VMOVUPS(acc, at)
-			case s.avx512:
-				VMOVUPS(acc, ks[nload], at)
-			default:
-				mk := s.vec()
-				VMOVDQU(Mem{Base: mt, Disp: e*entry + nload*msize}, mk)
-				VMASKMOVPS(acc, mk, at)
-			}
+			move(acc, Mem{Base: yv, Disp: j * s.bytes}, nload, true)
 		}
 		for i := range rowPtr {
 			ADDQ(U32(u*sw*s.bytes), rowPtr[i])
