@@ -164,6 +164,10 @@ func asmPackA(rows int, dst, src *float32, mr, lda, kc int) {
 }
 
 func asmTranspose(dst *float32, ldd int, src *float32, lds, rows, cols, batch, dstep, sstep int) {
+	if level == LevelAVX512 {
+		transposeAVX512(dst, ldd, src, lds, rows, cols, batch, dstep, sstep, uint16(1<<(rows%16)-1), uint16(1<<(cols%16)-1))
+		return
+	}
 	transposeAVX2(dst, ldd, src, lds, rows, cols, batch, dstep, sstep)
 }
 

@@ -521,6 +521,11 @@ func packA4AVX2(dst *float32, src *float32, mr int, lda int, kc int)
 //go:noescape
 func transposeAVX2(dst *float32, ldd int, src *float32, lds int, rows int, cols int, batch int, dstep int, sstep int)
 
+// transposeAVX512 sets dst[b*dstep+c*ldd+r] = src[b*sstep+r*lds+c] for b < batch, r < rows, c < cols (strides in elements), in 16x16 blocks, the partial ones under the masks rmask (rows%16 low bits) and cmask (cols%16 low bits).
+//
+//go:noescape
+func transposeAVX512(dst *float32, ldd int, src *float32, lds int, rows int, cols int, batch int, dstep int, sstep int, rmask uint16, cmask uint16)
+
 // sgemmKernelAVX512 is the 14x32 SGEMM micro-kernel (see asm.SgemmKernel).
 //
 //go:noescape

@@ -284,14 +284,14 @@ func TestDepthwiseNC(t *testing.T) {
 }
 
 // TestTranspose checks TransposeF32 at every level on sizes around the 8x8
-// blocks, with padded strides whose gaps (and the guard bands) must stay
+// (AVX2) and 16x16 (AVX-512) blocks, with padded strides whose gaps (and the guard bands) must stay
 // untouched, and NaN payloads, which must move unchanged.
 func TestTranspose(t *testing.T) {
 	r := rand.New(rand.NewSource(31))
 	for _, l := range levels() {
 		withLevel(t, l, func() {
-			for _, rows := range []int{0, 1, 7, 8, 9, 16, 17, 49} {
-				for _, cols := range []int{0, 1, 5, 8, 15, 16, 24, 196} {
+			for _, rows := range []int{0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 49} {
+				for _, cols := range []int{0, 1, 5, 8, 15, 16, 17, 24, 31, 32, 33, 196} {
 					lds, ldd := cols+r.Intn(3), rows+r.Intn(3)
 					src := make([]float32, rows*lds)
 					for i := range src {

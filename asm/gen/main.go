@@ -164,6 +164,7 @@ func main() {
 	packAAVX2(8)
 	packAAVX2(4)
 	transposeAVX2()
+	transposeAVX512()
 	for _, k := range gemmKernels {
 		k.emit()
 	}
@@ -1999,6 +2000,165 @@ func transposeAVX2() {
 	RET()
 }
 
+// transpose16x16 transposes the 16x16 block whose rows are in Z0-Z15 and
+// hands emit its columns in order: pairs of rows interleaved by 32 bits,
+// then by 64 (a 4x4 transpose in each 128-bit lane), then the lanes gathered
+// across groups of four rows in two VSHUFF32X4 steps: 64 shuffles for 256
+// floats (AVX2's 8x8 blocks take 96). Physical registers, alternating
+// between Z0-Z15 and Z16-Z31 from stage to stage (each stage's inputs are
+// dead once it is done), so the allocator has nothing to fit.
+func transpose16x16(emit func(c int, col reg.VecPhysical)) {
+	lo := func(i int) reg.VecPhysical { return zmms[i] }
+	hi := func(i int) reg.VecPhysical { return zmms[16+i] }
+	for i := 0; i < 8; i++ { // t = hi
+		VUNPCKLPS(lo(2*i+1), lo(2*i), hi(2*i))
+		VUNPCKHPS(lo(2*i+1), lo(2*i), hi(2*i+1))
+	}
+	for j := 0; j < 4; j++ { // u = lo
+		VUNPCKLPD(hi(4*j+2), hi(4*j), lo(4*j))
+		VUNPCKHPD(hi(4*j+2), hi(4*j), lo(4*j+1))
+		VUNPCKLPD(hi(4*j+3), hi(4*j+1), lo(4*j+2))
+		VUNPCKHPD(hi(4*j+3), hi(4*j+1), lo(4*j+3))
+	}
+	// u[4j+m]'s 128-bit lane L holds rows 4j..4j+3 of column 4L+m: gather
+	// lanes L/2*2 and L/2*2+1 of the groups into x (rows 0-7, hi 4m+h) and
+	// y (rows 8-15, hi 4m+2+h), then column c = 4L+m from lanes L%2 and
+	// L%2+2 of x and y.
+	for m := 0; m < 4; m++ {
+		for h, imm := range []U8{0x44, 0xEE} {
+			VSHUFF32X4(imm, lo(4+m), lo(m), hi(4*m+h))
+			VSHUFF32X4(imm, lo(12+m), lo(8+m), hi(4*m+2+h))
+		}
+	}
+	for c := 0; c < 16; c++ {
+		L, m := c/4, c%4
+		imm := U8(0x88)
+		if L%2 == 1 {
+			imm = U8(0xDD)
+		}
+		VSHUFF32X4(imm, hi(4*m+2+L/2), hi(4*m+L/2), lo(c))
+		emit(c, lo(c))
+	}
+}
+
+// transposeAVX512 is transposeAVX2 in 16x16 blocks (transpose16x16): the
+// last row block's missing rows are not loaded and its columns are stored
+// under the mask rmask of the rows present; the last column block's rows
+// are loaded under the mask cmask of the columns present and only those
+// columns stored.
+func transposeAVX512() {
+	name := "transposeAVX512"
+	text(name, "func(dst *float32, ldd int, src *float32, lds int, rows, cols, batch, dstep, sstep int, rmask, cmask uint16)")
+	Doc(fmt.Sprintf("%s sets dst[b*dstep+c*ldd+r] = src[b*sstep+r*lds+c] for b < batch, r < rows, c < cols (strides in elements), in 16x16 blocks, the partial ones under the masks rmask (rows%%16 low bits) and cmask (cols%%16 low bits).", name))
+	p := loadParams("ldd", "lds")
+	ldd, lds := p[0], p[1]
+	dst, src := GP64(), GP64()
+	SHLQ(U8(2), ldd)
+	SHLQ(U8(2), lds)
+	rk, ck := K(), K()
+	KMOVW(paramAddr("rmask"), rk)
+	KMOVW(paramAddr("cmask"), ck)
+	rows := GP64()
+	Label(name + "_batch")
+	CMPQ(paramAddr("batch"), Imm(0))
+	JLE(LabelRef(name + "_done"))
+	MOVQ(paramAddr("rows"), rows)
+	MOVQ(paramAddr("dst"), dst)
+	MOVQ(paramAddr("src"), src)
+	block := func(lbl string, full bool) {
+		sp, dp, k := GP64(), GP64(), GP64()
+		MOVQ(src, sp)
+		MOVQ(dst, dp)
+		MOVQ(paramAddr("cols"), k)
+		// load reads the block's rows into Z0-Z15 (transpose16x16's).
+		load := func(tail bool) {
+			q := GP64()
+			MOVQ(sp, q)
+			if !full {
+				for i := 0; i < 16; i++ {
+					VPXORD(zmms[i], zmms[i], zmms[i])
+				}
+			}
+			for i := 0; i < 16; i++ {
+				if !full && i > 0 {
+					CMPQ(rows, U32(i))
+					JLE(LabelRef(fmt.Sprintf("%s_%v_loaded", lbl, tail)))
+				}
+				if tail {
+					VMOVUPS_Z(Mem{Base: q}, ck, zmms[i])
+				} else {
+					VMOVUPS(Mem{Base: q}, zmms[i])
+				}
+				if i < 15 {
+					ADDQ(lds, q)
+				}
+			}
+			Label(fmt.Sprintf("%s_%v_loaded", lbl, tail))
+		}
+		store := func(col reg.VecPhysical, q reg.GPVirtual) {
+			if full {
+				VMOVUPS(col, Mem{Base: q})
+			} else {
+				VMOVUPS(col, rk, Mem{Base: q})
+			}
+		}
+		Label(lbl + "_cols")
+		CMPQ(k, U32(16))
+		JL(LabelRef(lbl + "_ctail"))
+		load(false)
+		transpose16x16(func(c int, col reg.VecPhysical) {
+			store(col, dp)
+			ADDQ(ldd, dp) // after sixteen, the next column block
+		})
+		ADDQ(U32(64), sp)
+		SUBQ(U32(16), k)
+		JMP(LabelRef(lbl + "_cols"))
+		Label(lbl + "_ctail")
+		TESTQ(k, k)
+		JZ(LabelRef(lbl + "_end"))
+		// The last columns: those c < k stored.
+		load(true)
+		transpose16x16(func(c int, col reg.VecPhysical) {
+			if c > 0 {
+				CMPQ(k, U32(c))
+				JLE(LabelRef(lbl + "_end"))
+			}
+			store(col, dp)
+			ADDQ(ldd, dp)
+		})
+		Label(lbl + "_end")
+	}
+	Label(name + "_rows")
+	CMPQ(rows, U32(16))
+	JL(LabelRef(name + "_rtail"))
+	block(name+"_f", true)
+	t := GP64()
+	MOVQ(lds, t)
+	SHLQ(U8(4), t)
+	ADDQ(t, src) // sixteen rows on
+	ADDQ(U32(64), dst)
+	SUBQ(U32(16), rows)
+	JMP(LabelRef(name + "_rows"))
+	Label(name + "_rtail")
+	TESTQ(rows, rows)
+	JZ(LabelRef(name + "_nextb"))
+	block(name+"_p", false)
+	Label(name + "_nextb")
+	// The next batch entry: its start advanced in the argument slots (the
+	// registers are all in use), reloaded at the top.
+	MOVQ(paramAddr("dstep"), dst)
+	SHLQ(U8(2), dst)
+	ADDQ(dst, paramAddr("dst"))
+	MOVQ(paramAddr("sstep"), src)
+	SHLQ(U8(2), src)
+	ADDQ(src, paramAddr("src"))
+	DECQ(paramAddr("batch"))
+	JMP(LabelRef(name + "_batch"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
 // lanesBelow returns the AVX2 mask (VMASKMOVPS's) of the lanes i < n%8.
 func lanesBelow(n Op) reg.VecVirtual {
 	k := GP64()
@@ -2907,7 +3067,8 @@ func kstepIndirect(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b, offs
 var zmms = []reg.VecPhysical{
 	reg.Z0, reg.Z1, reg.Z2, reg.Z3, reg.Z4, reg.Z5, reg.Z6, reg.Z7, reg.Z8, reg.Z9,
 	reg.Z10, reg.Z11, reg.Z12, reg.Z13, reg.Z14, reg.Z15, reg.Z16, reg.Z17, reg.Z18, reg.Z19,
-	reg.Z20, reg.Z21, reg.Z22, reg.Z23, reg.Z24, reg.Z25, reg.Z26, reg.Z27,
+	reg.Z20, reg.Z21, reg.Z22, reg.Z23, reg.Z24, reg.Z25, reg.Z26, reg.Z27, reg.Z28, reg.Z29,
+	reg.Z30, reg.Z31,
 }
 
 var ymms = []reg.VecPhysical{
