@@ -566,23 +566,40 @@ func checkChain(fn string, codes []uint8, s []float32) {
 // on an unknown code, short slices, overlapping dst and src, or when
 // len(s) < len(codes).
 func ScalarChainRowsF32(dst []float32, dstStride int, src []float32, srcStride, rows, n int, codes []uint8, s []float32) {
+	scalarChainRows("ScalarChainRows", dst, dstStride, src, srcStride, rows, n, codes, s, 0)
+}
+
+// ScalarChainRowsEachF32 is ScalarChainRowsF32 with scalars of each row's
+// own: row r's step t takes s[r*sStride+t] (a per-channel batch norm on
+// short channel planes, many rows a call). It panics as ScalarChainRowsF32
+// does, or when s is too short for the rows.
+func ScalarChainRowsEachF32(dst []float32, dstStride int, src []float32, srcStride, rows, n int, codes []uint8, s []float32, sStride int) {
+	if rows > 0 && len(codes) > 0 && (sStride < 0 || !extentOK(rows, len(codes), sStride, len(s))) {
+		panic(fmt.Sprintf("asm: ScalarChainRowsEachF32: %d rows of %d scalars, stride %d, do not fit s (%d)", rows, len(codes), sStride, len(s)))
+	}
+	scalarChainRows("ScalarChainRowsEach", dst, dstStride, src, srcStride, rows, n, codes, s, sStride)
+}
+
+// scalarChainRows is ScalarChainRowsF32 with row r's scalars at
+// s[r*sStride:].
+func scalarChainRows(fn string, dst []float32, dstStride int, src []float32, srcStride, rows, n int, codes []uint8, s []float32, sStride int) {
 	if rows <= 0 || n <= 0 {
 		return
 	}
-	checkRows("ScalarChainRows", dst, dstStride, src, srcStride, rows, n)
-	checkChain("ScalarChainRows", codes, s)
+	checkRows(fn, dst, dstStride, src, srcStride, rows, n)
+	checkChain(fn, codes, s)
 	if level == LevelGo || n < vecWidth {
 		for r := 0; r < rows; r++ {
 			if len(codes) == 0 {
 				copy(dst[r*dstStride:r*dstStride+n], src[r*srcStride:r*srcStride+n])
 				continue
 			}
-			scalarChainGo(dst[r*dstStride:r*dstStride+n], src[r*srcStride:], codes, s)
+			scalarChainGo(dst[r*dstStride:r*dstStride+n], src[r*srcStride:], codes, s[r*sStride:])
 		}
 		return
 	}
 	cp, sp := chainPtrs(codes, s)
-	asmScalarChainRows(&dst[0], dstStride, &src[0], srcStride, rows, n, cp, sp, len(codes))
+	asmScalarChainRows(&dst[0], dstStride, &src[0], srcStride, rows, n, cp, sp, len(codes), sStride)
 }
 
 // CopyRowsF32 copies rows rows of n elements from src (rows srcStride

@@ -834,7 +834,8 @@ func TestPackA(t *testing.T) {
 	PackAF32(6, make([]float32, 100), 6, make([]float32, 100), 10, 8)
 }
 
-// TestScalarChainRows checks ScalarChainRowsF32 against ScalarChainF32 row
+// TestScalarChainRows checks ScalarChainRowsF32 and ScalarChainRowsEachF32
+// (its scalars per row) against ScalarChainF32 row
 // by row, bit for bit, at every level: row lengths around the vector widths
 // (the last partial vector is recomputed from src), row gaps in dst left
 // untouched, guard bands, and the panics.
@@ -842,11 +843,21 @@ func TestScalarChainRows(t *testing.T) {
 	r := rand.New(rand.NewSource(12))
 	sp := specials()
 	for _, l := range levels() {
-		for it := 0; it < 80; it++ {
+		for it := 0; it < 160; it++ {
 			codes, sc := randChain(r, r.Intn(6), sp)
 			n := 1 + r.Intn(70)
 			rows := 1 + r.Intn(5)
 			ds, ss := n+r.Intn(5), n+r.Intn(5)
+			// Odd iterations: ScalarChainRowsEachF32, each row its own
+			// scalars (sStride apart).
+			each, sst := it%2 == 1, 0
+			if each {
+				sst = len(codes) + r.Intn(3)
+				sc = make([]float32, (rows-1)*sst+len(codes))
+				for i := range sc {
+					sc[i] = float32(r.NormFloat64())
+				}
+			}
 			src := randInput(r, (rows-1)*ss+n, 30)
 			size := (rows-1)*ds + n
 			want := make([]float32, size)
@@ -854,12 +865,18 @@ func TestScalarChainRows(t *testing.T) {
 				want[i] = math.Float32frombits(0x7fc0dead)
 			}
 			for i := 0; i < rows; i++ {
-				withLevel(t, l, func() { ScalarChainF32(want[i*ds:i*ds+n], src[i*ss:], codes, sc) })
+				withLevel(t, l, func() { ScalarChainF32(want[i*ds:i*ds+n], src[i*ss:], codes, sc[i*sst:]) })
 			}
 			off := r.Intn(4)
 			buf, dst := guarded(size, off)
-			withLevel(t, l, func() { ScalarChainRowsF32(dst, ds, src, ss, rows, n, codes, sc) })
-			what := fmt.Sprintf("%s/codes=%v/n=%d/rows=%d/strides=%d,%d", l, codes, n, rows, ds, ss)
+			withLevel(t, l, func() {
+				if each {
+					ScalarChainRowsEachF32(dst, ds, src, ss, rows, n, codes, sc, sst)
+				} else {
+					ScalarChainRowsF32(dst, ds, src, ss, rows, n, codes, sc)
+				}
+			})
+			what := fmt.Sprintf("%s/codes=%v/n=%d/rows=%d/strides=%d,%d/each=%v", l, codes, n, rows, ds, ss, each)
 			checkGuards(t, what, buf, size, off)
 			for i := range want {
 				if math.Float32bits(dst[i]) != math.Float32bits(want[i]) {
@@ -882,7 +899,10 @@ func TestScalarChainRows(t *testing.T) {
 		func() {
 			ScalarChainRowsF32(make([]float32, 20), 10, make([]float32, 20), 10, 2, 10, []uint8{ChainAdd}, nil)
 		},
-		func() { ScalarChainRowsF32(buf[8:], 10, buf, 10, 2, 10, []uint8{ChainAdd}, []float32{1}) })
+		func() { ScalarChainRowsF32(buf[8:], 10, buf, 10, 2, 10, []uint8{ChainAdd}, []float32{1}) },
+		func() { // row 1's scalar past s
+			ScalarChainRowsEachF32(make([]float32, 20), 10, make([]float32, 20), 10, 2, 10, []uint8{ChainAdd}, []float32{1}, 1)
+		})
 }
 
 // TestMaxRow checks MaxRowF32 against its twin at every level on rows

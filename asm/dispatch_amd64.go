@@ -202,12 +202,12 @@ func asmScaleMulAdd(dst, x *float32, s float32, g, b *float32, n int) {
 
 // asmScalarChainRows runs the rows kernel of the widest level n fills
 // (n >= 8); strides are in elements.
-func asmScalarChainRows(dst *float32, dstStride int, src *float32, srcStride, rows, n int, codes *uint8, sc *float32, nsteps int) {
+func asmScalarChainRows(dst *float32, dstStride int, src *float32, srcStride, rows, n int, codes *uint8, sc *float32, nsteps, scStride int) {
 	if level == LevelAVX512 && n >= 16 {
-		scalarChainRowsF32AVX512(dst, 4*dstStride, src, 4*srcStride, rows, n, codes, sc, nsteps)
+		scalarChainRowsF32AVX512(dst, 4*dstStride, src, 4*srcStride, rows, n, codes, sc, nsteps, 4*scStride)
 		return
 	}
-	scalarChainRowsF32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, codes, sc, nsteps)
+	scalarChainRowsF32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, codes, sc, nsteps, 4*scStride)
 }
 
 // asmMaxPool2 runs the pooling kernel of the widest level n fills (n >=

@@ -22,7 +22,7 @@ func asmInterleave2(dst, even, odd *float32, n int)     { panic("asm: no assembl
 func asmScalarChain(dst, src *float32, codes *uint8, sc *float32, nsteps, n int) {
 	panic("asm: no assembly in this build")
 }
-func asmScalarChainRows(dst *float32, dstStride int, src *float32, srcStride, rows, n int, codes *uint8, sc *float32, nsteps int) {
+func asmScalarChainRows(dst *float32, dstStride int, src *float32, srcStride, rows, n int, codes *uint8, sc *float32, nsteps, scStride int) {
 	panic("asm: no assembly in this build")
 }
 func asmMaxPool2(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) {

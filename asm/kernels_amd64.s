@@ -1857,9 +1857,9 @@ scalarChainF32AVX512_done:
 	VZEROUPPER
 	RET
 
-// func scalarChainRowsF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int)
+// func scalarChainRowsF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int, scStride int)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·scalarChainRowsF32AVX512(SB), NOSPLIT, $0-72
+TEXT ·scalarChainRowsF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ dst+0(FP), AX
 	MOVQ src+16(FP), CX
 	MOVQ rows+32(FP), DX
@@ -2278,6 +2278,7 @@ scalarChainRowsF32AVX512_t_store:
 scalarChainRowsF32AVX512_next:
 	ADDQ dstStride+8(FP), AX
 	ADDQ srcStride+24(FP), CX
+	ADDQ scStride+72(FP), DI
 	DECQ DX
 	JMP  scalarChainRowsF32AVX512_row
 
@@ -11363,9 +11364,9 @@ scalarChainF32AVX2_done:
 	VZEROUPPER
 	RET
 
-// func scalarChainRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int)
+// func scalarChainRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int, scStride int)
 // Requires: AVX
-TEXT ·scalarChainRowsF32AVX2(SB), NOSPLIT, $0-72
+TEXT ·scalarChainRowsF32AVX2(SB), NOSPLIT, $0-80
 	MOVQ dst+0(FP), AX
 	MOVQ src+16(FP), CX
 	MOVQ rows+32(FP), DX
@@ -11800,6 +11801,7 @@ scalarChainRowsF32AVX2_t_store:
 scalarChainRowsF32AVX2_next:
 	ADDQ dstStride+8(FP), AX
 	ADDQ srcStride+24(FP), CX
+	ADDQ scStride+72(FP), DI
 	DECQ DX
 	JMP  scalarChainRowsF32AVX2_row
 

@@ -94,10 +94,10 @@ func tapMaxF32AVX512(dst *float32, base *float32, offs *int, lo float32, ntaps i
 //go:noescape
 func scalarChainF32AVX512(dst *float32, src *float32, codes *uint8, sc *float32, nsteps int, n int)
 
-// scalarChainRowsF32AVX512 computes, for r < rows, the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the n elements at src+r*srcStride bytes into dst+r*dstStride bytes; n >= 16, every code is below 9, and dst and src do not overlap.
+// scalarChainRowsF32AVX512 computes, for r < rows, the chain of steps codes[t] with scalars sc[t] (t < nsteps; sc advancing scStride bytes a row) on the n elements at src+r*srcStride bytes into dst+r*dstStride bytes; n >= 16, every code is below 9, and dst and src do not overlap.
 //
 //go:noescape
-func scalarChainRowsF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int)
+func scalarChainRowsF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int, scStride int)
 
 // dwPlanar3S1F32AVX512 computes rows output rows (dstRow bytes apart) of nv vectors of a 3x3 depthwise convolution at column stride 1 read in place: see dwPlanarKernels in asm/gen; rows, nv >= 1 and the nine weights at w are finite.
 //
@@ -315,10 +315,10 @@ func tapMaxF32AVX2(dst *float32, base *float32, offs *int, lo float32, ntaps int
 //go:noescape
 func scalarChainF32AVX2(dst *float32, src *float32, codes *uint8, sc *float32, nsteps int, n int)
 
-// scalarChainRowsF32AVX2 computes, for r < rows, the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the n elements at src+r*srcStride bytes into dst+r*dstStride bytes; n >= 8, every code is below 9, and dst and src do not overlap.
+// scalarChainRowsF32AVX2 computes, for r < rows, the chain of steps codes[t] with scalars sc[t] (t < nsteps; sc advancing scStride bytes a row) on the n elements at src+r*srcStride bytes into dst+r*dstStride bytes; n >= 8, every code is below 9, and dst and src do not overlap.
 //
 //go:noescape
-func scalarChainRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int)
+func scalarChainRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int, scStride int)
 
 // dwPlanar3S1F32AVX2 computes rows output rows (dstRow bytes apart) of nv vectors of a 3x3 depthwise convolution at column stride 1 read in place: see dwPlanarKernels in asm/gen; rows, nv >= 1 and the nine weights at w are finite.
 //

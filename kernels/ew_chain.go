@@ -76,14 +76,25 @@ type ewJob struct {
 	buf    [8]ewStep
 	xs, os []float32
 	inner  int
+	// blocks: rows this short go in blocks of ewBlockRows (runShort).
+	blocks bool
 	fn     func(lo, hi int)
 }
 
 var ewJobPool = sync.Pool{New: func() any {
 	j := new(ewJob)
-	j.fn = j.run
+	j.fn = j.rows
 	return j
 }}
+
+// rows computes rows [lo, hi), in blocks when the rows are short.
+func (j *ewJob) rows(lo, hi int) {
+	if j.blocks {
+		j.runShort(lo, hi)
+		return
+	}
+	j.run(lo, hi)
+}
 
 func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error {
 	const name = "relaxgo.ew_chain"
@@ -181,8 +192,9 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 		steps[i].chain, steps[i].chainOK = ewChainCode(&steps[i])
 	}
 	j.xs, j.os = elems[float32](x), elems[float32](out)
+	j.blocks = ewBlocksOn && ewBlocksOK(j.shape, steps, inner)
 	if rows*inner < parThreshold || NumThreads() <= 1 {
-		j.run(0, rows)
+		j.rows(0, rows)
 		return nil
 	}
 	parFor(rows, rowGrain(inner), j.fn)
@@ -254,6 +266,155 @@ func ewChainCode(s *ewStep) (uint8, bool) {
 		return ewChainCodes[s.op].r, true
 	}
 	return ewChainCodes[s.op].l, true
+}
+
+// Short rows (a batch norm and a residual add after a convolution of 7x7
+// or 14x14 planes: rows of 49 or 196) spent their time in the calls, three
+// a row. runShort takes blocks of rows at once instead: a run of steps with
+// one value per row is one asm.ScalarChainRowsEachF32 call over the block
+// (each row its scalars), a step whose operand is laid out as the output
+// (the residual) one row function call over the block's contiguous
+// elements, a run of steps whose values are the same for every row (relu,
+// a clip) one asm.ScalarChainF32 call. Every element gets the same
+// operations in the same order, so the bits are run's.
+
+// ewBlocksOn lets short rows take runShort (tests compare it with run).
+var ewBlocksOn = true
+
+// ewShortRow is the longest row runShort takes.
+const ewShortRow = 512
+
+// ewBlockElems bounds a block's elements (its input, output and operand
+// blocks stay in L1).
+const ewBlockElems = 2048
+
+// ewBlocksOK reports whether rows of inner elements with the steps go
+// through runShort: short rows, and every step a relu, one value per row
+// the chain kernel has, or an operand with the output's layout over the
+// outer dims (so a block of rows is one contiguous run of it).
+func ewBlocksOK(outer []int64, steps []ewStep, inner int) bool {
+	if inner < 8 || inner > ewShortRow || len(steps) == 0 || len(steps) > ewMaxRun {
+		return false
+	}
+	for i := range steps {
+		s := &steps[i]
+		if s.chainOK {
+			continue
+		}
+		if !s.contig {
+			return false
+		}
+		st := inner
+		for d := len(outer) - 1; d >= 0; d-- {
+			if s.st[d] != st && outer[d] != 1 { // (a dimension of 1 has stride 0)
+				return false
+			}
+			st *= int(outer[d])
+		}
+	}
+	return true
+}
+
+// runShort computes rows [lo, hi) of a chain that ewBlocksOK accepts.
+func (j *ewJob) runShort(lo, hi int) {
+	outer, steps, inner := j.shape, j.steps, j.inner
+	no := len(outer)
+	var idx [maxRank]int
+	r := lo
+	for d := no - 1; d >= 0; d-- {
+		idx[d] = r % int(outer[d])
+		r /= int(outer[d])
+	}
+	bmax := max(1, ewBlockElems/inner)
+	var tbl [ewBlockElems / 8 * ewMaxRun]float32 // per row, the run's scalars
+	var codes [ewMaxRun]uint8
+	for b0 := lo; b0 < hi; {
+		b1 := min(hi, b0+bmax)
+		nb := b1 - b0
+		blk := j.os[b0*inner : b1*inner]
+		src := j.xs[b0*inner : b1*inner]
+		written := false
+		// The run of one-value-per-row steps [s0, s1): its scalars per row
+		// (the row's offset from idx, advanced row by row), then one call.
+		flush := func(s0, s1 int) {
+			n := s1 - s0
+			if n == 0 {
+				return
+			}
+			same := true // the same values on every row
+			for i := s0; i < s1; i++ {
+				codes[i-s0] = steps[i].chain
+				if !steps[i].relu {
+					for d := 0; d < no; d++ {
+						same = same && steps[i].st[d] == 0
+					}
+				}
+			}
+			ri := idx
+			for k := 0; k < nb; k++ {
+				for i := s0; i < s1; i++ {
+					v := float32(0)
+					if !steps[i].relu {
+						off := 0
+						for d := 0; d < no; d++ {
+							off += ri[d] * steps[i].st[d]
+						}
+						v = steps[i].data[off]
+					}
+					tbl[k*n+i-s0] = v
+				}
+				for d := no - 1; d >= 0; d-- {
+					ri[d]++
+					if ri[d] < int(outer[d]) {
+						break
+					}
+					ri[d] = 0
+				}
+				if same {
+					break // one row's values serve all
+				}
+			}
+			switch {
+			case same:
+				asm.ScalarChainF32(blk, src, codes[:n], tbl[:n])
+			case !written:
+				asm.ScalarChainRowsEachF32(blk, inner, src, inner, nb, inner, codes[:n], tbl[:nb*n], n)
+			default: // in place: row by row (the rows kernel recomputes tails from src)
+				for k := 0; k < nb; k++ {
+					row := blk[k*inner : (k+1)*inner]
+					asm.ScalarChainF32(row, row, codes[:n], tbl[k*n:(k+1)*n])
+				}
+			}
+			src, written = blk, true
+		}
+		s0 := 0
+		for i := range steps {
+			s := &steps[i]
+			if s.chainOK {
+				continue
+			}
+			flush(s0, i)
+			s0 = i + 1
+			opnd := s.data[b0*inner : b1*inner]
+			if s.rev {
+				floatRow(s.op, blk, opnd, src)
+			} else {
+				floatRow(s.op, blk, src, opnd)
+			}
+			src, written = blk, true
+		}
+		flush(s0, len(steps))
+		for k := 0; k < nb; k++ {
+			for d := no - 1; d >= 0; d-- {
+				idx[d]++
+				if idx[d] < int(outer[d]) {
+					break
+				}
+				idx[d] = 0
+			}
+		}
+		b0 = b1
+	}
 }
 
 // run computes rows [lo, hi) of the chain.

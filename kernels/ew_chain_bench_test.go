@@ -34,3 +34,34 @@ func BenchmarkEwChainBatchNormRelu6(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEwChainResidual is ResNet's chain after a block's second
+// convolution, 1 thread: batch norm (three per-channel steps), the residual
+// add and relu, by rows (run) and in blocks of short rows (runShort).
+func BenchmarkEwChainResidual(b *testing.B) {
+	defer SetNumThreads(0)
+	defer func() { ewBlocksOn = true }()
+	for _, c := range []struct{ ch, hw int64 }{{512, 7}, {256, 14}, {128, 28}, {64, 56}} {
+		shape := []int64{1, c.ch, c.hw, c.hw}
+		x, res := randT(b, 1, shape, f32, -3, 3), randT(b, 7, shape, f32, -3, 3)
+		per := []int64{c.ch, 1, 1}
+		mean, scale, shift := randT(b, 2, per, f32, -1, 1), randT(b, 3, per, f32, 0.5, 2), randT(b, 4, per, f32, -1, 1)
+		out := mustT(b, shape, f32)
+		f, _ := runtime.Lookup(EwChainKernel)
+		args := []runtime.Value{x, runtime.Shape{2 * ewSub, 2 * ewMul, 2 * ewAdd, 2 * ewAdd, EwChainRelu}, mean, scale, shift, res, out}
+		for _, blocks := range []bool{true, false} {
+			mode := map[bool]string{true: "blocks", false: "rows"}[blocks]
+			b.Run(fmt.Sprintf("%dx%dx%d/%s", c.ch, c.hw, c.hw, mode), func(b *testing.B) {
+				SetNumThreads(1)
+				ewBlocksOn = blocks
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					if _, err := f(args); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(x.NumElements())*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gelem/s")
+			})
+		}
+	}
+}

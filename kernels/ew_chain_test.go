@@ -141,3 +141,61 @@ func TestEwChainErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestEwChainShortRows checks the block path of short rows (runShort)
+// against the row path bit for bit: a batch norm, a residual add and a
+// relu on 7x7 and 14x14 planes, a clip (the same values on every row), a
+// residual first (the block read from x), the operand on the right, one
+// value per row in place after a residual, a batch of two, rows that do
+// not fill the last block; with NaN payloads, infinities and -0 in x.
+func TestEwChainShortRows(t *testing.T) {
+	defer func() { ewBlocksOn = true }()
+	r := rand.New(rand.NewSource(41))
+	pc := func(shape []int64) []int64 { return []int64{shape[1], 1, 1} }
+	cases := []struct {
+		shape []int64
+		codes []int64
+		ops   func(shape []int64) [][]int64 // operand shapes
+	}{
+		{[]int64{1, 512, 7, 7}, []int64{2 * ewSub, 2 * ewMul, 2 * ewAdd, 2 * ewAdd, EwChainRelu},
+			func(s []int64) [][]int64 { return [][]int64{pc(s), pc(s), pc(s), s} }},
+		{[]int64{1, 96, 14, 14}, []int64{2 * ewAdd, 2 * ewMax, 2 * ewMin},
+			func(s []int64) [][]int64 { return [][]int64{pc(s), {}, {}} }},
+		{[]int64{2, 33, 3, 5}, []int64{2*ewSub + 1, 2 * ewMul, 2 * ewDiv},
+			func(s []int64) [][]int64 { return [][]int64{s, pc(s), pc(s)} }},
+		{[]int64{3, 70, 16}, []int64{2 * ewAdd, 2*ewSub + 1, EwChainRelu, 2 * ewMax},
+			func(s []int64) [][]int64 { return [][]int64{{70, 1}, s, {70, 1}} }},
+	}
+	for k, c := range cases {
+		x := randT(t, int64(k), c.shape, f32, -3, 3)
+		xs := x.Float32s()
+		for i := range xs {
+			switch r.Intn(30) {
+			case 0:
+				xs[i] = math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22)))
+			case 1:
+				xs[i] = float32(math.Inf(-1))
+			case 2:
+				xs[i] = float32(math.Copysign(0, -1))
+			}
+		}
+		var ops []*runtime.Tensor
+		for i, os := range c.ops(c.shape) {
+			ops = append(ops, randT(t, int64(100*k+i), os, f32, -2, 2))
+		}
+		var got [2]*runtime.Tensor
+		for m, on := range []bool{true, false} {
+			ewBlocksOn = on
+			got[m] = mustT(t, c.shape, f32)
+			if err := ewChain(got[m], x, c.codes, ops); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a, b := got[0].Float32s(), got[1].Float32s()
+		for i := range a {
+			if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+				t.Fatalf("case %d %v: [%d] blocks %#x, rows %#x", k, c.shape, i, math.Float32bits(a[i]), math.Float32bits(b[i]))
+			}
+		}
+	}
+}

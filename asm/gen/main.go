@@ -533,8 +533,8 @@ func rowLoop(s isa, name string, rows reg.GPVirtual, n Op, rowPtrs []reg.GPVirtu
 // must not overlap).
 func chainRowsKernels(s isa) {
 	name := "scalarChainRowsF32" + s.suffix
-	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, codes *uint8, sc *float32, nsteps int)")
-	Doc(fmt.Sprintf("%s computes, for r < rows, the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the n elements at src+r*srcStride bytes into dst+r*dstStride bytes; n >= %d, every code is below %d, and dst and src do not overlap.", name, s.lanes, len(chainOps)))
+	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, codes *uint8, sc *float32, nsteps, scStride int)")
+	Doc(fmt.Sprintf("%s computes, for r < rows, the chain of steps codes[t] with scalars sc[t] (t < nsteps; sc advancing scStride bytes a row) on the n elements at src+r*srcStride bytes into dst+r*dstStride bytes; n >= %d, every code is below %d, and dst and src do not overlap.", name, s.lanes, len(chainOps)))
 	p := loadParams("dst", "src", "rows", "n", "codes", "sc")
 	dst, src, rows, n, codes, sc := p[0], p[1], p[2], p[3], p[4], p[5]
 	nt := paramAddr("nsteps")
@@ -543,6 +543,7 @@ func chainRowsKernels(s isa) {
 	}, func() {
 		ADDQ(paramAddr("dstStride"), dst)
 		ADDQ(paramAddr("srcStride"), src)
+		ADDQ(paramAddr("scStride"), sc)
 	})
 }
 
