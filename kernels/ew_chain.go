@@ -281,12 +281,17 @@ func ewChainCode(s *ewStep) (uint8, bool) {
 // ewBlocksOn lets short rows take runShort (tests compare it with run).
 var ewBlocksOn = true
 
+// ewRowsKernelMax is the longest row the rows kernel chains (longer ones
+// go through ScalarChainF32 a row: -bench EwChainBatchNormRelu6 192x28x28,
+// rows of 784, 15 µs that way against 21 through the rows kernel).
+const ewRowsKernelMax = 256
+
 // ewShortRow is the longest row runShort takes.
-const ewShortRow = 512
+const ewShortRow = 1024
 
 // ewBlockElems bounds a block's elements (its input, output and operand
 // blocks stay in L1).
-const ewBlockElems = 2048
+const ewBlockElems = 4096
 
 // ewBlocksOK reports whether rows of inner elements with the steps go
 // through runShort: short rows, and every step a relu, one value per row
@@ -326,7 +331,9 @@ func (j *ewJob) runShort(lo, hi int) {
 		r /= int(outer[d])
 	}
 	bmax := max(1, ewBlockElems/inner)
-	var tbl [ewBlockElems / 8 * ewMaxRun]float32 // per row, the run's scalars
+	tb := getScratch(bmax * len(steps)) // per row, a run's scalars
+	defer putScratch(tb)
+	tbl := *tb
 	var codes [ewMaxRun]uint8
 	for b0 := lo; b0 < hi; {
 		b1 := min(hi, b0+bmax)
@@ -377,12 +384,14 @@ func (j *ewJob) runShort(lo, hi int) {
 			switch {
 			case same:
 				asm.ScalarChainF32(blk, src, codes[:n], tbl[:n])
-			case !written:
+			case !written && inner <= ewRowsKernelMax:
 				asm.ScalarChainRowsEachF32(blk, inner, src, inner, nb, inner, codes[:n], tbl[:nb*n], n)
-			default: // in place: row by row (the rows kernel recomputes tails from src)
+			default:
+				// Row by row: in place (the rows kernel recomputes a row's
+				// tail from its source), or rows long enough that
+				// ScalarChainF32's larger blocks beat the rows kernel's.
 				for k := 0; k < nb; k++ {
-					row := blk[k*inner : (k+1)*inner]
-					asm.ScalarChainF32(row, row, codes[:n], tbl[k*n:(k+1)*n])
+					asm.ScalarChainF32(blk[k*inner:(k+1)*inner], src[k*inner:(k+1)*inner], codes[:n], tbl[k*n:(k+1)*n])
 				}
 			}
 			src, written = blk, true

@@ -144,7 +144,7 @@ func TestEwChainErrors(t *testing.T) {
 
 // TestEwChainShortRows checks the block path of short rows (runShort)
 // against the row path bit for bit: a batch norm, a residual add and a
-// relu on 7x7 and 14x14 planes, a clip (the same values on every row), a
+// relu on 7x7, 14x14 and 28x28 planes, a clip (the same values on every row), a
 // residual first (the block read from x), the operand on the right, one
 // value per row in place after a residual, a batch of two, rows that do
 // not fill the last block; with NaN payloads, infinities and -0 in x.
@@ -165,6 +165,8 @@ func TestEwChainShortRows(t *testing.T) {
 			func(s []int64) [][]int64 { return [][]int64{s, pc(s), pc(s)} }},
 		{[]int64{3, 70, 16}, []int64{2 * ewAdd, 2*ewSub + 1, EwChainRelu, 2 * ewMax},
 			func(s []int64) [][]int64 { return [][]int64{{70, 1}, s, {70, 1}} }},
+		{[]int64{1, 40, 28, 28}, []int64{2 * ewSub, 2 * ewMul, 2 * ewAdd, EwChainRelu}, // rows past the rows kernel's
+			func(s []int64) [][]int64 { return [][]int64{pc(s), pc(s), s} }},
 	}
 	for k, c := range cases {
 		x := randT(t, int64(k), c.shape, f32, -3, 3)
