@@ -320,16 +320,32 @@ func ewBlocksOK(outer []int64, steps []ewStep, inner int) bool {
 	return true
 }
 
+// rowIndex is row r's index over the outer dims.
+func rowIndex(outer []int64, r int) [maxRank]int {
+	var idx [maxRank]int
+	for d := len(outer) - 1; d >= 0; d-- {
+		idx[d] = r % int(outer[d])
+		r /= int(outer[d])
+	}
+	return idx
+}
+
+// nextRow advances idx to the next row's index over the outer dims.
+func nextRow(idx *[maxRank]int, outer []int64) {
+	for d := len(outer) - 1; d >= 0; d-- {
+		idx[d]++
+		if idx[d] < int(outer[d]) {
+			return
+		}
+		idx[d] = 0
+	}
+}
+
 // runShort computes rows [lo, hi) of a chain that ewBlocksOK accepts.
 func (j *ewJob) runShort(lo, hi int) {
 	outer, steps, inner := j.shape, j.steps, j.inner
 	no := len(outer)
-	var idx [maxRank]int
-	r := lo
-	for d := no - 1; d >= 0; d-- {
-		idx[d] = r % int(outer[d])
-		r /= int(outer[d])
-	}
+	idx := rowIndex(outer, lo)
 	bmax := max(1, ewBlockElems/inner)
 	tb := getScratch(bmax * len(steps)) // per row, a run's scalars
 	defer putScratch(tb)
@@ -370,13 +386,7 @@ func (j *ewJob) runShort(lo, hi int) {
 					}
 					tbl[k*n+i-s0] = v
 				}
-				for d := no - 1; d >= 0; d-- {
-					ri[d]++
-					if ri[d] < int(outer[d]) {
-						break
-					}
-					ri[d] = 0
-				}
+				nextRow(&ri, outer)
 				if same {
 					break // one row's values serve all
 				}
@@ -414,13 +424,7 @@ func (j *ewJob) runShort(lo, hi int) {
 		}
 		flush(s0, len(steps))
 		for k := 0; k < nb; k++ {
-			for d := no - 1; d >= 0; d-- {
-				idx[d]++
-				if idx[d] < int(outer[d]) {
-					break
-				}
-				idx[d] = 0
-			}
+			nextRow(&idx, outer)
 		}
 		b0 = b1
 	}
@@ -430,12 +434,7 @@ func (j *ewJob) runShort(lo, hi int) {
 func (j *ewJob) run(lo, hi int) {
 	outer, steps, inner := j.shape, j.steps, j.inner
 	no := len(outer)
-	var idx [maxRank]int
-	r := lo
-	for d := no - 1; d >= 0; d-- {
-		idx[d] = r % int(outer[d])
-		r /= int(outer[d])
-	}
+	idx := rowIndex(outer, lo)
 	for r := lo; r < hi; r++ {
 		var offs [8]int
 		for i := range steps {
@@ -506,12 +505,6 @@ func (j *ewJob) run(lo, hi int) {
 			}
 			flush()
 		}
-		for d := no - 1; d >= 0; d-- {
-			idx[d]++
-			if idx[d] < int(outer[d]) {
-				break
-			}
-			idx[d] = 0
-		}
+		nextRow(&idx, outer)
 	}
 }

@@ -1885,6 +1885,25 @@ func transpose8x8(r []reg.VecVirtual) [8]reg.VecVirtual {
 	return cols
 }
 
+// loadRows emits the loads of a transpose block's n rows, the first at q
+// and each lds bytes after the last (q advances): with full every row,
+// else only rows < rows (a register), jumping to the label done after the
+// last present one (the others keep what they held); load(i, at) loads row
+// i from at.
+func loadRows(n int, full bool, rows, q, lds reg.GPVirtual, done string, load func(i int, at Mem)) {
+	for i := 0; i < n; i++ {
+		if !full && i > 0 {
+			CMPQ(rows, U32(i))
+			JLE(LabelRef(done))
+		}
+		load(i, Mem{Base: q})
+		if i < n-1 {
+			ADDQ(lds, q)
+		}
+	}
+	Label(done)
+}
+
 // transposeAVX2 emits transposeAVX2, batch matrix transposes in 8x8 blocks
 // (transpose8x8): dst[b*dstep+c*ldd+r] = src[b*sstep+r*lds+c] for b <
 // batch, r < rows and c < cols, strides in elements. The last row block's missing rows are not loaded and
@@ -1925,21 +1944,13 @@ func transposeAVX2() {
 				r[i] = YMM()
 				VXORPS(r[i], r[i], r[i])
 			}
-			for i := range r {
-				if !full && i > 0 {
-					CMPQ(rows, U32(i))
-					JLE(LabelRef(fmt.Sprintf("%s_%v_loaded", lbl, tail)))
-				}
+			loadRows(8, full, rows, q, lds, fmt.Sprintf("%s_%v_loaded", lbl, tail), func(i int, at Mem) {
 				if tail {
-					VMASKMOVPS(Mem{Base: q}, cm, r[i])
+					VMASKMOVPS(at, cm, r[i])
 				} else {
-					VMOVUPS(Mem{Base: q}, r[i])
+					VMOVUPS(at, r[i])
 				}
-				if i < 7 {
-					ADDQ(lds, q)
-				}
-			}
-			Label(fmt.Sprintf("%s_%v_loaded", lbl, tail))
+			})
 			return r
 		}
 		store := func(col reg.VecVirtual, q reg.GPVirtual) {
@@ -2080,21 +2091,13 @@ func transposeAVX512() {
 					VPXORD(zmms[i], zmms[i], zmms[i])
 				}
 			}
-			for i := 0; i < 16; i++ {
-				if !full && i > 0 {
-					CMPQ(rows, U32(i))
-					JLE(LabelRef(fmt.Sprintf("%s_%v_loaded", lbl, tail)))
-				}
+			loadRows(16, full, rows, q, lds, fmt.Sprintf("%s_%v_loaded", lbl, tail), func(i int, at Mem) {
 				if tail {
-					VMOVUPS_Z(Mem{Base: q}, ck, zmms[i])
+					VMOVUPS_Z(at, ck, zmms[i])
 				} else {
-					VMOVUPS(Mem{Base: q}, zmms[i])
+					VMOVUPS(at, zmms[i])
 				}
-				if i < 15 {
-					ADDQ(lds, q)
-				}
-			}
-			Label(fmt.Sprintf("%s_%v_loaded", lbl, tail))
+			})
 		}
 		store := func(col reg.VecPhysical, q reg.GPVirtual) {
 			if full {
