@@ -21416,17 +21416,17 @@ packA4AVX2_done:
 // func transposeAVX2(dst *float32, ldd int, src *float32, lds int, rows int, cols int, batch int, dstep int, sstep int)
 // Requires: AVX, AVX2, SSE2
 TEXT ·transposeAVX2(SB), NOSPLIT, $0-72
-	MOVQ dst+0(FP), AX
-	MOVQ ldd+8(FP), CX
-	MOVQ src+16(FP), DX
-	MOVQ lds+24(FP), BX
+	MOVQ ldd+8(FP), AX
+	MOVQ lds+24(FP), CX
+	SHLQ $0x02, AX
 	SHLQ $0x02, CX
-	SHLQ $0x02, BX
 
 transposeAVX2_batch:
 	CMPQ         batch+48(FP), $0x00
 	JLE          transposeAVX2_done
 	MOVQ         rows+32(FP), SI
+	MOVQ         dst+0(FP), DX
+	MOVQ         src+16(FP), BX
 	MOVQ         SI, DI
 	ANDQ         $0x00000007, DI
 	MOVQ         DI, X0
@@ -21437,20 +21437,18 @@ transposeAVX2_batch:
 	MOVQ         DI, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     iota32<>+0(SB), Y1, Y1
-	MOVQ         AX, DI
-	MOVQ         DX, R8
 
 transposeAVX2_rows:
 	CMPQ SI, $0x00000008
 	JL   transposeAVX2_rtail
-	MOVQ DX, R9
-	MOVQ AX, R10
-	MOVQ cols+40(FP), R11
+	MOVQ BX, DI
+	MOVQ DX, R8
+	MOVQ cols+40(FP), R9
 
 transposeAVX2_f_cols:
-	CMPQ       R11, $0x00000008
+	CMPQ       R9, $0x00000008
 	JL         transposeAVX2_f_ctail
-	MOVQ       R9, R12
+	MOVQ       DI, R10
 	VXORPS     Y2, Y2, Y2
 	VXORPS     Y3, Y3, Y3
 	VXORPS     Y4, Y4, Y4
@@ -21459,21 +21457,21 @@ transposeAVX2_f_cols:
 	VXORPS     Y7, Y7, Y7
 	VXORPS     Y8, Y8, Y8
 	VXORPS     Y9, Y9, Y9
-	VMOVUPS    (R12), Y2
-	ADDQ       BX, R12
-	VMOVUPS    (R12), Y3
-	ADDQ       BX, R12
-	VMOVUPS    (R12), Y4
-	ADDQ       BX, R12
-	VMOVUPS    (R12), Y5
-	ADDQ       BX, R12
-	VMOVUPS    (R12), Y6
-	ADDQ       BX, R12
-	VMOVUPS    (R12), Y7
-	ADDQ       BX, R12
-	VMOVUPS    (R12), Y8
-	ADDQ       BX, R12
-	VMOVUPS    (R12), Y9
+	VMOVUPS    (R10), Y2
+	ADDQ       CX, R10
+	VMOVUPS    (R10), Y3
+	ADDQ       CX, R10
+	VMOVUPS    (R10), Y4
+	ADDQ       CX, R10
+	VMOVUPS    (R10), Y5
+	ADDQ       CX, R10
+	VMOVUPS    (R10), Y6
+	ADDQ       CX, R10
+	VMOVUPS    (R10), Y7
+	ADDQ       CX, R10
+	VMOVUPS    (R10), Y8
+	ADDQ       CX, R10
+	VMOVUPS    (R10), Y9
 	VUNPCKLPS  Y3, Y2, Y10
 	VUNPCKHPS  Y3, Y2, Y2
 	VUNPCKLPS  Y5, Y4, Y3
@@ -21498,28 +21496,28 @@ transposeAVX2_f_cols:
 	VPERM2F128 $0x31, Y7, Y10, Y7
 	VPERM2F128 $0x20, Y6, Y2, Y10
 	VPERM2F128 $0x31, Y6, Y2, Y2
-	VMOVUPS    Y8, (R10)
-	ADDQ       CX, R10
-	VMOVUPS    Y9, (R10)
-	ADDQ       CX, R10
-	VMOVUPS    Y4, (R10)
-	ADDQ       CX, R10
-	VMOVUPS    Y10, (R10)
-	ADDQ       CX, R10
-	VMOVUPS    Y5, (R10)
-	ADDQ       CX, R10
-	VMOVUPS    Y3, (R10)
-	ADDQ       CX, R10
-	VMOVUPS    Y7, (R10)
-	ADDQ       CX, R10
-	VMOVUPS    Y2, (R10)
-	ADDQ       CX, R10
-	ADDQ       $0x00000020, R9
-	SUBQ       $0x00000008, R11
+	VMOVUPS    Y8, (R8)
+	ADDQ       AX, R8
+	VMOVUPS    Y9, (R8)
+	ADDQ       AX, R8
+	VMOVUPS    Y4, (R8)
+	ADDQ       AX, R8
+	VMOVUPS    Y10, (R8)
+	ADDQ       AX, R8
+	VMOVUPS    Y5, (R8)
+	ADDQ       AX, R8
+	VMOVUPS    Y3, (R8)
+	ADDQ       AX, R8
+	VMOVUPS    Y7, (R8)
+	ADDQ       AX, R8
+	VMOVUPS    Y2, (R8)
+	ADDQ       AX, R8
+	ADDQ       $0x00000020, DI
+	SUBQ       $0x00000008, R9
 	JMP        transposeAVX2_f_cols
 
 transposeAVX2_f_ctail:
-	TESTQ      R11, R11
+	TESTQ      R9, R9
 	JZ         transposeAVX2_f_end
 	VXORPS     Y2, Y2, Y2
 	VXORPS     Y3, Y3, Y3
@@ -21529,21 +21527,21 @@ transposeAVX2_f_ctail:
 	VXORPS     Y7, Y7, Y7
 	VXORPS     Y8, Y8, Y8
 	VXORPS     Y9, Y9, Y9
-	VMASKMOVPS (R9), Y1, Y2
-	ADDQ       BX, R9
-	VMASKMOVPS (R9), Y1, Y3
-	ADDQ       BX, R9
-	VMASKMOVPS (R9), Y1, Y4
-	ADDQ       BX, R9
-	VMASKMOVPS (R9), Y1, Y5
-	ADDQ       BX, R9
-	VMASKMOVPS (R9), Y1, Y6
-	ADDQ       BX, R9
-	VMASKMOVPS (R9), Y1, Y7
-	ADDQ       BX, R9
-	VMASKMOVPS (R9), Y1, Y8
-	ADDQ       BX, R9
-	VMASKMOVPS (R9), Y1, Y9
+	VMASKMOVPS (DI), Y1, Y2
+	ADDQ       CX, DI
+	VMASKMOVPS (DI), Y1, Y3
+	ADDQ       CX, DI
+	VMASKMOVPS (DI), Y1, Y4
+	ADDQ       CX, DI
+	VMASKMOVPS (DI), Y1, Y5
+	ADDQ       CX, DI
+	VMASKMOVPS (DI), Y1, Y6
+	ADDQ       CX, DI
+	VMASKMOVPS (DI), Y1, Y7
+	ADDQ       CX, DI
+	VMASKMOVPS (DI), Y1, Y8
+	ADDQ       CX, DI
+	VMASKMOVPS (DI), Y1, Y9
 	VUNPCKLPS  Y3, Y2, Y10
 	VUNPCKHPS  Y3, Y2, Y2
 	VUNPCKLPS  Y5, Y4, Y3
@@ -21568,53 +21566,55 @@ transposeAVX2_f_ctail:
 	VPERM2F128 $0x31, Y7, Y10, Y7
 	VPERM2F128 $0x20, Y6, Y2, Y10
 	VPERM2F128 $0x31, Y6, Y2, Y2
-	VMOVUPS    Y8, (R10)
-	ADDQ       CX, R10
-	CMPQ       R11, $0x00000001
+	VMOVUPS    Y8, (R8)
+	ADDQ       AX, R8
+	CMPQ       R9, $0x00000001
 	JLE        transposeAVX2_f_end
-	VMOVUPS    Y9, (R10)
-	ADDQ       CX, R10
-	CMPQ       R11, $0x00000002
+	VMOVUPS    Y9, (R8)
+	ADDQ       AX, R8
+	CMPQ       R9, $0x00000002
 	JLE        transposeAVX2_f_end
-	VMOVUPS    Y4, (R10)
-	ADDQ       CX, R10
-	CMPQ       R11, $0x00000003
+	VMOVUPS    Y4, (R8)
+	ADDQ       AX, R8
+	CMPQ       R9, $0x00000003
 	JLE        transposeAVX2_f_end
-	VMOVUPS    Y10, (R10)
-	ADDQ       CX, R10
-	CMPQ       R11, $0x00000004
+	VMOVUPS    Y10, (R8)
+	ADDQ       AX, R8
+	CMPQ       R9, $0x00000004
 	JLE        transposeAVX2_f_end
-	VMOVUPS    Y5, (R10)
-	ADDQ       CX, R10
-	CMPQ       R11, $0x00000005
+	VMOVUPS    Y5, (R8)
+	ADDQ       AX, R8
+	CMPQ       R9, $0x00000005
 	JLE        transposeAVX2_f_end
-	VMOVUPS    Y3, (R10)
-	ADDQ       CX, R10
-	CMPQ       R11, $0x00000006
+	VMOVUPS    Y3, (R8)
+	ADDQ       AX, R8
+	CMPQ       R9, $0x00000006
 	JLE        transposeAVX2_f_end
-	VMOVUPS    Y7, (R10)
-	ADDQ       CX, R10
-	CMPQ       R11, $0x00000007
+	VMOVUPS    Y7, (R8)
+	ADDQ       AX, R8
+	CMPQ       R9, $0x00000007
 	JLE        transposeAVX2_f_end
-	VMOVUPS    Y2, (R10)
-	ADDQ       CX, R10
+	VMOVUPS    Y2, (R8)
+	ADDQ       AX, R8
 
 transposeAVX2_f_end:
-	LEAQ (DX)(BX*8), DX
-	ADDQ $0x00000020, AX
+	MOVQ CX, DI
+	SHLQ $0x03, DI
+	ADDQ DI, BX
+	ADDQ $0x00000020, DX
 	SUBQ $0x00000008, SI
 	JMP  transposeAVX2_rows
 
 transposeAVX2_rtail:
 	TESTQ SI, SI
 	JZ    transposeAVX2_nextb
-	MOVQ  AX, AX
-	MOVQ  cols+40(FP), R9
+	MOVQ  DX, DX
+	MOVQ  cols+40(FP), DI
 
 transposeAVX2_p_cols:
-	CMPQ    R9, $0x00000008
+	CMPQ    DI, $0x00000008
 	JL      transposeAVX2_p_ctail
-	MOVQ    DX, R10
+	MOVQ    BX, R8
 	VXORPS  Y2, Y2, Y2
 	VXORPS  Y3, Y3, Y3
 	VXORPS  Y4, Y4, Y4
@@ -21623,35 +21623,35 @@ transposeAVX2_p_cols:
 	VXORPS  Y7, Y7, Y7
 	VXORPS  Y8, Y8, Y8
 	VXORPS  Y9, Y9, Y9
-	VMOVUPS (R10), Y2
-	ADDQ    BX, R10
+	VMOVUPS (R8), Y2
+	ADDQ    CX, R8
 	CMPQ    SI, $0x00000001
 	JLE     transposeAVX2_p_false_loaded
-	VMOVUPS (R10), Y3
-	ADDQ    BX, R10
+	VMOVUPS (R8), Y3
+	ADDQ    CX, R8
 	CMPQ    SI, $0x00000002
 	JLE     transposeAVX2_p_false_loaded
-	VMOVUPS (R10), Y4
-	ADDQ    BX, R10
+	VMOVUPS (R8), Y4
+	ADDQ    CX, R8
 	CMPQ    SI, $0x00000003
 	JLE     transposeAVX2_p_false_loaded
-	VMOVUPS (R10), Y5
-	ADDQ    BX, R10
+	VMOVUPS (R8), Y5
+	ADDQ    CX, R8
 	CMPQ    SI, $0x00000004
 	JLE     transposeAVX2_p_false_loaded
-	VMOVUPS (R10), Y6
-	ADDQ    BX, R10
+	VMOVUPS (R8), Y6
+	ADDQ    CX, R8
 	CMPQ    SI, $0x00000005
 	JLE     transposeAVX2_p_false_loaded
-	VMOVUPS (R10), Y7
-	ADDQ    BX, R10
+	VMOVUPS (R8), Y7
+	ADDQ    CX, R8
 	CMPQ    SI, $0x00000006
 	JLE     transposeAVX2_p_false_loaded
-	VMOVUPS (R10), Y8
-	ADDQ    BX, R10
+	VMOVUPS (R8), Y8
+	ADDQ    CX, R8
 	CMPQ    SI, $0x00000007
 	JLE     transposeAVX2_p_false_loaded
-	VMOVUPS (R10), Y9
+	VMOVUPS (R8), Y9
 
 transposeAVX2_p_false_loaded:
 	VUNPCKLPS  Y3, Y2, Y10
@@ -21678,28 +21678,28 @@ transposeAVX2_p_false_loaded:
 	VPERM2F128 $0x31, Y7, Y10, Y7
 	VPERM2F128 $0x20, Y6, Y2, Y10
 	VPERM2F128 $0x31, Y6, Y2, Y2
-	VMASKMOVPS Y8, Y0, (AX)
-	ADDQ       CX, AX
-	VMASKMOVPS Y9, Y0, (AX)
-	ADDQ       CX, AX
-	VMASKMOVPS Y4, Y0, (AX)
-	ADDQ       CX, AX
-	VMASKMOVPS Y10, Y0, (AX)
-	ADDQ       CX, AX
-	VMASKMOVPS Y5, Y0, (AX)
-	ADDQ       CX, AX
-	VMASKMOVPS Y3, Y0, (AX)
-	ADDQ       CX, AX
-	VMASKMOVPS Y7, Y0, (AX)
-	ADDQ       CX, AX
-	VMASKMOVPS Y2, Y0, (AX)
-	ADDQ       CX, AX
-	ADDQ       $0x00000020, DX
-	SUBQ       $0x00000008, R9
+	VMASKMOVPS Y8, Y0, (DX)
+	ADDQ       AX, DX
+	VMASKMOVPS Y9, Y0, (DX)
+	ADDQ       AX, DX
+	VMASKMOVPS Y4, Y0, (DX)
+	ADDQ       AX, DX
+	VMASKMOVPS Y10, Y0, (DX)
+	ADDQ       AX, DX
+	VMASKMOVPS Y5, Y0, (DX)
+	ADDQ       AX, DX
+	VMASKMOVPS Y3, Y0, (DX)
+	ADDQ       AX, DX
+	VMASKMOVPS Y7, Y0, (DX)
+	ADDQ       AX, DX
+	VMASKMOVPS Y2, Y0, (DX)
+	ADDQ       AX, DX
+	ADDQ       $0x00000020, BX
+	SUBQ       $0x00000008, DI
 	JMP        transposeAVX2_p_cols
 
 transposeAVX2_p_ctail:
-	TESTQ      R9, R9
+	TESTQ      DI, DI
 	JZ         transposeAVX2_p_end
 	VXORPS     Y2, Y2, Y2
 	VXORPS     Y3, Y3, Y3
@@ -21709,35 +21709,35 @@ transposeAVX2_p_ctail:
 	VXORPS     Y7, Y7, Y7
 	VXORPS     Y8, Y8, Y8
 	VXORPS     Y9, Y9, Y9
-	VMASKMOVPS (DX), Y1, Y2
-	ADDQ       BX, DX
+	VMASKMOVPS (BX), Y1, Y2
+	ADDQ       CX, BX
 	CMPQ       SI, $0x00000001
 	JLE        transposeAVX2_p_true_loaded
-	VMASKMOVPS (DX), Y1, Y3
-	ADDQ       BX, DX
+	VMASKMOVPS (BX), Y1, Y3
+	ADDQ       CX, BX
 	CMPQ       SI, $0x00000002
 	JLE        transposeAVX2_p_true_loaded
-	VMASKMOVPS (DX), Y1, Y4
-	ADDQ       BX, DX
+	VMASKMOVPS (BX), Y1, Y4
+	ADDQ       CX, BX
 	CMPQ       SI, $0x00000003
 	JLE        transposeAVX2_p_true_loaded
-	VMASKMOVPS (DX), Y1, Y5
-	ADDQ       BX, DX
+	VMASKMOVPS (BX), Y1, Y5
+	ADDQ       CX, BX
 	CMPQ       SI, $0x00000004
 	JLE        transposeAVX2_p_true_loaded
-	VMASKMOVPS (DX), Y1, Y6
-	ADDQ       BX, DX
+	VMASKMOVPS (BX), Y1, Y6
+	ADDQ       CX, BX
 	CMPQ       SI, $0x00000005
 	JLE        transposeAVX2_p_true_loaded
-	VMASKMOVPS (DX), Y1, Y7
-	ADDQ       BX, DX
+	VMASKMOVPS (BX), Y1, Y7
+	ADDQ       CX, BX
 	CMPQ       SI, $0x00000006
 	JLE        transposeAVX2_p_true_loaded
-	VMASKMOVPS (DX), Y1, Y8
-	ADDQ       BX, DX
+	VMASKMOVPS (BX), Y1, Y8
+	ADDQ       CX, BX
 	CMPQ       SI, $0x00000007
 	JLE        transposeAVX2_p_true_loaded
-	VMASKMOVPS (DX), Y1, Y9
+	VMASKMOVPS (BX), Y1, Y9
 
 transposeAVX2_p_true_loaded:
 	VUNPCKLPS  Y3, Y2, Y1
@@ -21764,45 +21764,45 @@ transposeAVX2_p_true_loaded:
 	VPERM2F128 $0x31, Y7, Y3, Y3
 	VPERM2F128 $0x20, Y6, Y2, Y7
 	VPERM2F128 $0x31, Y6, Y2, Y2
-	VMASKMOVPS Y8, Y0, (AX)
-	ADDQ       CX, AX
-	CMPQ       R9, $0x00000001
+	VMASKMOVPS Y8, Y0, (DX)
+	ADDQ       AX, DX
+	CMPQ       DI, $0x00000001
 	JLE        transposeAVX2_p_end
-	VMASKMOVPS Y9, Y0, (AX)
-	ADDQ       CX, AX
-	CMPQ       R9, $0x00000002
+	VMASKMOVPS Y9, Y0, (DX)
+	ADDQ       AX, DX
+	CMPQ       DI, $0x00000002
 	JLE        transposeAVX2_p_end
-	VMASKMOVPS Y4, Y0, (AX)
-	ADDQ       CX, AX
-	CMPQ       R9, $0x00000003
+	VMASKMOVPS Y4, Y0, (DX)
+	ADDQ       AX, DX
+	CMPQ       DI, $0x00000003
 	JLE        transposeAVX2_p_end
-	VMASKMOVPS Y7, Y0, (AX)
-	ADDQ       CX, AX
-	CMPQ       R9, $0x00000004
+	VMASKMOVPS Y7, Y0, (DX)
+	ADDQ       AX, DX
+	CMPQ       DI, $0x00000004
 	JLE        transposeAVX2_p_end
-	VMASKMOVPS Y5, Y0, (AX)
-	ADDQ       CX, AX
-	CMPQ       R9, $0x00000005
+	VMASKMOVPS Y5, Y0, (DX)
+	ADDQ       AX, DX
+	CMPQ       DI, $0x00000005
 	JLE        transposeAVX2_p_end
-	VMASKMOVPS Y1, Y0, (AX)
-	ADDQ       CX, AX
-	CMPQ       R9, $0x00000006
+	VMASKMOVPS Y1, Y0, (DX)
+	ADDQ       AX, DX
+	CMPQ       DI, $0x00000006
 	JLE        transposeAVX2_p_end
-	VMASKMOVPS Y3, Y0, (AX)
-	ADDQ       CX, AX
-	CMPQ       R9, $0x00000007
+	VMASKMOVPS Y3, Y0, (DX)
+	ADDQ       AX, DX
+	CMPQ       DI, $0x00000007
 	JLE        transposeAVX2_p_end
-	VMASKMOVPS Y2, Y0, (AX)
-	ADDQ       CX, AX
+	VMASKMOVPS Y2, Y0, (DX)
+	ADDQ       AX, DX
 
 transposeAVX2_p_end:
 transposeAVX2_nextb:
-	MOVQ dstep+56(FP), AX
-	SHLQ $0x02, AX
-	ADDQ DI, AX
-	MOVQ sstep+64(FP), DX
+	MOVQ dstep+56(FP), DX
 	SHLQ $0x02, DX
-	ADDQ R8, DX
+	ADDQ DX, dst+0(FP)
+	MOVQ sstep+64(FP), BX
+	SHLQ $0x02, BX
+	ADDQ BX, src+16(FP)
 	DECQ batch+48(FP)
 	JMP  transposeAVX2_batch
 

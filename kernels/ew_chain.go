@@ -192,7 +192,9 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 		steps[i].chain, steps[i].chainOK = ewChainCode(&steps[i])
 	}
 	j.xs, j.os = elems[float32](x), elems[float32](out)
-	j.blocks = ewBlocksOn && ewBlocksOK(j.shape, steps, inner)
+	// (An output over its own input stays on run: the rows kernel reads
+	// a row's source again for its last vector.)
+	j.blocks = ewBlocksOn && !asm.OverlapF32(j.xs, j.os) && ewBlocksOK(j.shape, steps, inner)
 	if rows*inner < parThreshold || NumThreads() <= 1 {
 		j.rows(0, rows)
 		return nil
@@ -423,9 +425,7 @@ func (j *ewJob) runShort(lo, hi int) {
 			src, written = blk, true
 		}
 		flush(s0, len(steps))
-		for k := 0; k < nb; k++ {
-			nextRow(&idx, outer)
-		}
+		idx = rowIndex(outer, b1)
 		b0 = b1
 	}
 }

@@ -1916,19 +1916,12 @@ func transposeAVX2() {
 	name := "transposeAVX2"
 	text(name, "func(dst *float32, ldd int, src *float32, lds int, rows, cols, batch, dstep, sstep int)")
 	Doc(fmt.Sprintf("%s sets dst[b*dstep+c*ldd+r] = src[b*sstep+r*lds+c] for b < batch, r < rows, c < cols (strides in elements), in 8x8 blocks, the partial ones under masks.", name))
-	p := loadParams("dst", "ldd", "src", "lds")
-	dst, ldd, src, lds := p[0], p[1], p[2], p[3]
+	p := loadParams("ldd", "lds")
+	ldd, lds := p[0], p[1]
+	dst, src, rows := GP64(), GP64(), GP64()
 	SHLQ(U8(2), ldd)
 	SHLQ(U8(2), lds)
-	rows := GP64()
-	Label(name + "_batch")
-	CMPQ(paramAddr("batch"), Imm(0))
-	JLE(LabelRef(name + "_done"))
-	MOVQ(paramAddr("rows"), rows)
-	rm, cm := lanesBelow(rows), lanesBelow(paramAddr("cols"))
-	d0, s0 := GP64(), GP64()
-	MOVQ(dst, d0)
-	MOVQ(src, s0)
+	var rm, cm reg.VecVirtual
 	// block emits the row block at src/dst: every row present (full) or
 	// the rows < rows (< 8) only.
 	block := func(lbl string, full bool) {
@@ -1985,31 +1978,9 @@ func transposeAVX2() {
 		}
 		Label(lbl + "_end")
 	}
-	Label(name + "_rows")
-	CMPQ(rows, U32(8))
-	JL(LabelRef(name + "_rtail"))
-	block(name+"_f", true)
-	LEAQ(Mem{Base: src, Index: lds, Scale: 8}, src)
-	ADDQ(U32(32), dst)
-	SUBQ(U32(8), rows)
-	JMP(LabelRef(name + "_rows"))
-	Label(name + "_rtail")
-	TESTQ(rows, rows)
-	JZ(LabelRef(name + "_nextb"))
-	block(name+"_p", false)
-	Label(name + "_nextb")
-	// The next batch entry: dst and src from where this one began.
-	MOVQ(paramAddr("dstep"), dst)
-	SHLQ(U8(2), dst)
-	ADDQ(d0, dst)
-	MOVQ(paramAddr("sstep"), src)
-	SHLQ(U8(2), src)
-	ADDQ(s0, src)
-	DECQ(paramAddr("batch"))
-	JMP(LabelRef(name + "_batch"))
-	Label(name + "_done")
-	VZEROUPPER()
-	RET()
+	transposeLoops(name, 8, dst, src, lds, rows, func() {
+		rm, cm = lanesBelow(rows), lanesBelow(paramAddr("cols"))
+	}, block)
 }
 
 // transpose16x16 transposes the 16x16 block whose rows are in Z0-Z15 and
@@ -2071,12 +2042,6 @@ func transposeAVX512() {
 	KMOVW(paramAddr("rmask"), rk)
 	KMOVW(paramAddr("cmask"), ck)
 	rows := GP64()
-	Label(name + "_batch")
-	CMPQ(paramAddr("batch"), Imm(0))
-	JLE(LabelRef(name + "_done"))
-	MOVQ(paramAddr("rows"), rows)
-	MOVQ(paramAddr("dst"), dst)
-	MOVQ(paramAddr("src"), src)
 	block := func(lbl string, full bool) {
 		sp, dp, k := GP64(), GP64(), GP64()
 		MOVQ(src, sp)
@@ -2132,24 +2097,41 @@ func transposeAVX512() {
 		})
 		Label(lbl + "_end")
 	}
+	transposeLoops(name, 16, dst, src, lds, rows, func() {}, block)
+}
+
+// transposeLoops emits the batch and row-block loops of the transpose
+// kernels around block(lbl, full), which transposes the bs rows at src into
+// dst (full) or the last rows < bs of an entry: per batch entry, rows comes
+// from its parameter and dst and src from their argument slots, which the
+// entry's end advances by dstep and sstep (the 16x16 kernel has no
+// register to spare for the entry's start); start runs once an entry,
+// before its blocks (the AVX2 kernel's masks of its partial block). lds is
+// in bytes.
+func transposeLoops(name string, bs int, dst, src, lds, rows reg.GPVirtual, start func(), block func(lbl string, full bool)) {
+	Label(name + "_batch")
+	CMPQ(paramAddr("batch"), Imm(0))
+	JLE(LabelRef(name + "_done"))
+	MOVQ(paramAddr("rows"), rows)
+	MOVQ(paramAddr("dst"), dst)
+	MOVQ(paramAddr("src"), src)
+	start()
 	Label(name + "_rows")
-	CMPQ(rows, U32(16))
+	CMPQ(rows, U32(bs))
 	JL(LabelRef(name + "_rtail"))
 	block(name+"_f", true)
 	t := GP64()
 	MOVQ(lds, t)
-	SHLQ(U8(4), t)
-	ADDQ(t, src) // sixteen rows on
-	ADDQ(U32(64), dst)
-	SUBQ(U32(16), rows)
+	SHLQ(U8(bits.TrailingZeros(uint(bs))), t)
+	ADDQ(t, src) // bs rows on
+	ADDQ(U32(4*bs), dst)
+	SUBQ(U32(bs), rows)
 	JMP(LabelRef(name + "_rows"))
 	Label(name + "_rtail")
 	TESTQ(rows, rows)
 	JZ(LabelRef(name + "_nextb"))
 	block(name+"_p", false)
 	Label(name + "_nextb")
-	// The next batch entry: its start advanced in the argument slots (the
-	// registers are all in use), reloaded at the top.
 	MOVQ(paramAddr("dstep"), dst)
 	SHLQ(U8(2), dst)
 	ADDQ(dst, paramAddr("dst"))
