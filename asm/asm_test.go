@@ -306,6 +306,26 @@ func TestTranscendentalULP(t *testing.T) {
 	}
 }
 
+// halfTile is the half-width tile for the rows rows() reports (0, 0 where
+// the level has none).
+func halfTile(rows func() int) func() (int, int) {
+	return func() (int, int) {
+		mr := rows()
+		nr, ok := SgemmHalfWidth(mr)
+		if !ok {
+			return 0, 0
+		}
+		return mr, nr
+	}
+}
+
+// halfKernel is SgemmKernelHalf on the rows rows() reports.
+func halfKernel(rows func() int) func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+	return func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+		return SgemmKernelHalf(rows(), kc, a, b, c, ldc, alpha, beta)
+	}
+}
+
 func TestSgemmKernelMatchesTwin(t *testing.T) {
 	kernels := []struct {
 		name   string
@@ -316,6 +336,9 @@ func TestSgemmKernelMatchesTwin(t *testing.T) {
 		{"SgemmKernelSmall", SgemmTileSmall, SgemmKernelSmall},
 		{"SgemmKernelWide", func() (int, int) { mr, nr, _ := SgemmTileWide(); return mr, nr }, SgemmKernelWide},
 		{"SgemmKernelMid", func() (int, int) { mr, nr, _ := SgemmTileMid(); return mr, nr }, SgemmKernelMid},
+		{"SgemmKernelHalf/main", halfTile(func() int { mr, _ := SgemmTile(); return mr }), halfKernel(func() int { mr, _ := SgemmTile(); return mr })},
+		{"SgemmKernelHalf/mid", halfTile(func() int { mr, _, _ := SgemmTileMid(); return mr }), halfKernel(func() int { mr, _, _ := SgemmTileMid(); return mr })},
+		{"SgemmKernelHalf/small", halfTile(func() int { mr, _ := SgemmTileSmall(); return mr }), halfKernel(func() int { mr, _ := SgemmTileSmall(); return mr })},
 		// A read in place: the packed panel laid out with row stride 10,
 		// three floats of padding after each step's 7 values.
 		{"SgemmKernelStrided", func() (int, int) { mr, nr, _ := SgemmTileStrided(); return mr, nr }, func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {

@@ -543,3 +543,16 @@ func asmSgemmNarrow(r, kc int, a *float32, lda int, b *float32, ldb int, c *floa
 func asmLayerNormShort(o, x, g, b *float32, rows, n int, eps float64) {
 	layerNormShortF32AVX2(o, x, g, b, rows, n, eps)
 }
+
+func asmSgemmKernelHalf(mr, kc int, a, b, c *float32, ldc int, alpha, beta float32) {
+	switch {
+	case level == LevelAVX2:
+		sgemmHalfAVX2(kc, a, b, c, ldc, alpha, beta)
+	case mr == 14:
+		sgemmHalfAVX512(kc, a, b, c, ldc, alpha, beta)
+	case mr == 8:
+		sgemmHalfAVX512Mid(kc, a, b, c, ldc, alpha, beta)
+	default:
+		sgemmHalfAVX512Small(kc, a, b, c, ldc, alpha, beta)
+	}
+}
