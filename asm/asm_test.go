@@ -1197,3 +1197,45 @@ func alphaFor(i int) float32 {
 	}
 	return 1.5
 }
+
+// BenchmarkSgemmKernelL1 runs each SGEMM micro-kernel on panels that stay
+// in L1 (depth 128) and reports its GFLOP/s: the arithmetic rate the
+// blocked drivers approach, and so the machine's practical single-thread
+// float32 peak at this level.
+func BenchmarkSgemmKernelL1(b *testing.B) {
+	const kc = 128
+	tiles := []struct {
+		name string
+		tile func() (int, int)
+		run  func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error
+	}{
+		{"main", SgemmTile, SgemmKernel},
+		{"mid", func() (int, int) { mr, nr, _ := SgemmTileMid(); return mr, nr }, SgemmKernelMid},
+		{"wide", func() (int, int) { mr, nr, _ := SgemmTileWide(); return mr, nr }, SgemmKernelWide},
+		{"half", halfTile(func() int { mr, _ := SgemmTile(); return mr }), halfKernel(func() int { mr, _ := SgemmTile(); return mr })},
+		{"halfmid", halfTile(func() int { mr, _, _ := SgemmTileMid(); return mr }), halfKernel(func() int { mr, _, _ := SgemmTileMid(); return mr })},
+		{"small", SgemmTileSmall, SgemmKernelSmall},
+		{"halfsmall", halfTile(func() int { mr, _ := SgemmTileSmall(); return mr }), halfKernel(func() int { mr, _ := SgemmTileSmall(); return mr })},
+	}
+	for _, k := range tiles {
+		mr, nr := k.tile()
+		if mr == 0 {
+			continue
+		}
+		b.Run(fmt.Sprintf("%s_%dx%d", k.name, mr, nr), func(b *testing.B) {
+			a, bb, c := make([]float32, kc*mr), make([]float32, kc*nr), make([]float32, mr*nr)
+			for i := range a {
+				a[i] = 1
+			}
+			for i := range bb {
+				bb[i] = 0.5
+			}
+			for i := 0; i < b.N; i++ {
+				if err := k.run(kc, a, bb, c, nr, 1, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(2*kc*float64(mr*nr)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}

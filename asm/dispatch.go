@@ -334,19 +334,21 @@ func SgemmKernelUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta f
 		unsafe.Slice((*float32)(c), (mr-1)*ldc+nr), ldc, alpha, beta)
 }
 
-// SgemmHalfWidth reports the width of the half-width tile for mr rows,
-// one vector of columns (16 with AVX-512, 8 with AVX2 and in Go), which the
-// level has for the row counts of its full-width tiles that share B's
-// panels: 14, 8 (the middle and wide tiles) and 4 with AVX-512, 6 with AVX2,
-// 4 in Go (ok false for other mr). A product whose last column panel holds
-// at most that many columns computes it on the half tile instead of
-// padding a full one: SqueezeNet's classifier, 169 columns, computes 176
-// instead of 192.
+// SgemmHalfWidth reports the width of the half-width tile for mr rows:
+// 16 columns with AVX-512 for the 14-row tile and the 8-row (middle and
+// wide) ones, 8 in Go for its 4-row tile; ok false for other mr and at
+// AVX2. A product whose last column panel holds at most that many columns
+// computes it on the half tile instead of padding a full one: SqueezeNet's
+// classifier, 169 columns, computes 176 instead of 192. In L1, depth 128
+// (BenchmarkSgemmKernelL1, AVX-512 EPYC): 14x16 303 ns a call against
+// 14x32's 436, 8x16 203 against 8x32's 249; a 4x16 tile (170 against
+// 4x32's 143) and AVX2's 6x8 (182 against 6x16's 182) would gain nothing,
+// their few accumulators waiting on the FMA latency, and are not built.
 func SgemmHalfWidth(mr int) (nr int, ok bool) {
 	switch {
-	case level == LevelAVX512 && (mr == 14 || mr == 8 || mr == 4):
+	case level == LevelAVX512 && (mr == 14 || mr == 8):
 		return 16, true
-	case level == LevelAVX2 && mr == 6, level == LevelGo && mr == gemmMR:
+	case level == LevelGo && mr == gemmMR:
 		return 8, true
 	}
 	return 0, false

@@ -545,14 +545,9 @@ func asmLayerNormShort(o, x, g, b *float32, rows, n int, eps float64) {
 }
 
 func asmSgemmKernelHalf(mr, kc int, a, b, c *float32, ldc int, alpha, beta float32) {
-	switch {
-	case level == LevelAVX2:
-		sgemmHalfAVX2(kc, a, b, c, ldc, alpha, beta)
-	case mr == 14:
+	if mr == 14 {
 		sgemmHalfAVX512(kc, a, b, c, ldc, alpha, beta)
-	case mr == 8:
-		sgemmHalfAVX512Mid(kc, a, b, c, ldc, alpha, beta)
-	default:
-		sgemmHalfAVX512Small(kc, a, b, c, ldc, alpha, beta)
+		return
 	}
+	sgemmHalfAVX512Mid(kc, a, b, c, ldc, alpha, beta)
 }

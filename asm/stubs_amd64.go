@@ -561,16 +561,6 @@ func sgemmHalfAVX512(kc int, a *float32, b *float32, c *float32, ldc int, alpha 
 //go:noescape
 func sgemmHalfAVX512Mid(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
-// sgemmHalfAVX512Small is the 4x16 SGEMM micro-kernel (see asm.SgemmKernelHalf).
-//
-//go:noescape
-func sgemmHalfAVX512Small(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
-
-// sgemmHalfAVX2 is the 6x8 SGEMM micro-kernel (see asm.SgemmKernelHalf).
-//
-//go:noescape
-func sgemmHalfAVX2(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
-
 // sgemmIndirectAVX512 is the 14x32 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).
 //
 //go:noescape

@@ -2653,14 +2653,12 @@ var gemmKernels = []gemmKernel{
 		b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	// The half-width tiles: one vector of columns, for a product's last
 	// column panel when it holds at most a vector (see asm.SgemmHalfWidth).
+	// (A 4x16 and an AVX2 6x8 one measured no faster than their full-width
+	// tiles: too few accumulators to cover the FMA latency.)
 	{name: "sgemmHalfAVX512", doc: "is the 14x16 SGEMM micro-kernel (see asm.SgemmKernelHalf).", mr: 14, nr: 16, avx512: true, pfA: gemmPrefetchA,
 		b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmHalfAVX512Mid", doc: "is the 8x16 SGEMM micro-kernel (see asm.SgemmKernelHalf).", mr: 8, nr: 16, avx512: true, pfA: gemmPrefetchA,
 		b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
-	{name: "sgemmHalfAVX512Small", doc: "is the 4x16 SGEMM micro-kernel (see asm.SgemmKernelHalf).", mr: 4, nr: 16, avx512: true, pfA: gemmPrefetchA,
-		b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
-	{name: "sgemmHalfAVX2", doc: "is the 6x8 SGEMM micro-kernel (see asm.SgemmKernelHalf).", mr: 6, nr: 8, prefetch: true,
-		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
 	{name: "sgemmIndirectAVX512", doc: "is the 14x32 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).",
 		mr: 14, nr: 32, avx512: true, indirect: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmIndirectAVX512Wide", doc: "is the 8x48 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).",
