@@ -135,3 +135,6 @@ func asmSgemmIndirectChainScatter(kc int, a, b *float32, offs *int, c *float32, 
 func asmSgemmKernelHalf(mr, kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	panic("asm: no assembly in this build")
 }
+func asmMaxPool3Range(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) (nan, ok bool) {
+	panic("asm: no assembly in this build")
+}

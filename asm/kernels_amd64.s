@@ -5627,6 +5627,302 @@ maxPool3OrderedF32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func maxPool3RangeF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32, nan *uint32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·maxPool3RangeF32AVX512(SB), NOSPLIT, $0-64
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+16(FP), CX
+	MOVQ         srcStride+24(FP), DX
+	MOVQ         rows+32(FP), BX
+	MOVQ         n+40(FP), SI
+	VBROADCASTSS lo+48(FP), Z0
+	VPMOVZXBD    pool3Index<>+0(SB), Z1
+	VPMOVZXBD    pool3Index<>+16(SB), Z2
+	XORL         DI, DI
+	MOVQ         $0x00000001, R8
+
+maxPool3RangeF32AVX512_row:
+	CMPQ R8, $0x00
+	JLE  maxPool3RangeF32AVX512_done
+	MOVQ AX, R9
+	MOVQ CX, R10
+	MOVQ SI, R11
+
+maxPool3RangeF32AVX512_u2:
+	CMPQ         R11, $0x00000020
+	JL           maxPool3RangeF32AVX512_u1
+	MOVQ         BX, R12
+	MOVQ         R10, R13
+	MOVQ         R9, R14
+	KXORW        K1, K1, K1
+	VMOVUPS      (R13), Z5
+	VMOVUPS      64(R13), Z4
+	VBROADCASTSS 128(R13), Z6
+	VMOVAPS      Z5, Z3
+	VPERMT2PS    Z4, Z1, Z3
+	VMOVAPS      Z5, Z5
+	VPERMT2PS    Z4, Z2, Z5
+	VALIGND      $0x01, Z3, Z6, Z4
+	VCMPPS       $0x03, Z5, Z3, K2
+	KORW         K2, K1, K1
+	VRANGEPS     $0x05, Z5, Z3, Z3
+	VRANGEPS     $0x05, Z4, Z3, Z3
+	VMOVUPS      128(R13), Z6
+	VMOVUPS      192(R13), Z5
+	VBROADCASTSS 256(R13), Z7
+	VMOVAPS      Z6, Z4
+	VPERMT2PS    Z5, Z1, Z4
+	VMOVAPS      Z6, Z6
+	VPERMT2PS    Z5, Z2, Z6
+	VALIGND      $0x01, Z4, Z7, Z5
+	VCMPPS       $0x03, Z6, Z4, K2
+	KORW         K2, K1, K1
+	VRANGEPS     $0x05, Z6, Z4, Z4
+	VRANGEPS     $0x05, Z5, Z4, Z4
+
+maxPool3RangeF32AVX512_u2_rows:
+	ADDQ         DX, R13
+	VMOVUPS      (R13), Z7
+	VMOVUPS      64(R13), Z6
+	VBROADCASTSS 128(R13), Z8
+	VMOVAPS      Z7, Z5
+	VPERMT2PS    Z6, Z1, Z5
+	VMOVAPS      Z7, Z7
+	VPERMT2PS    Z6, Z2, Z7
+	VALIGND      $0x01, Z5, Z8, Z6
+	VCMPPS       $0x03, Z7, Z5, K2
+	KORW         K2, K1, K1
+	VRANGEPS     $0x05, Z7, Z5, Z5
+	VRANGEPS     $0x05, Z6, Z5, Z5
+	VMOVUPS      128(R13), Z8
+	VMOVUPS      192(R13), Z7
+	VBROADCASTSS 256(R13), Z9
+	VMOVAPS      Z8, Z6
+	VPERMT2PS    Z7, Z1, Z6
+	VMOVAPS      Z8, Z8
+	VPERMT2PS    Z7, Z2, Z8
+	VALIGND      $0x01, Z6, Z9, Z7
+	VCMPPS       $0x03, Z8, Z6, K2
+	KORW         K2, K1, K1
+	VRANGEPS     $0x05, Z8, Z6, Z6
+	VRANGEPS     $0x05, Z7, Z6, Z6
+	ADDQ         DX, R13
+	VMOVUPS      (R13), Z9
+	VMOVUPS      64(R13), Z8
+	VBROADCASTSS 128(R13), Z10
+	VMOVAPS      Z9, Z7
+	VPERMT2PS    Z8, Z1, Z7
+	VMOVAPS      Z9, Z9
+	VPERMT2PS    Z8, Z2, Z9
+	VALIGND      $0x01, Z7, Z10, Z8
+	VCMPPS       $0x03, Z9, Z7, K2
+	KORW         K2, K1, K1
+	VRANGEPS     $0x05, Z9, Z7, Z7
+	VRANGEPS     $0x05, Z8, Z7, Z7
+	VMOVUPS      128(R13), Z10
+	VMOVUPS      192(R13), Z9
+	VBROADCASTSS 256(R13), Z11
+	VMOVAPS      Z10, Z8
+	VPERMT2PS    Z9, Z1, Z8
+	VMOVAPS      Z10, Z10
+	VPERMT2PS    Z9, Z2, Z10
+	VALIGND      $0x01, Z8, Z11, Z9
+	VCMPPS       $0x03, Z10, Z8, K2
+	KORW         K2, K1, K1
+	VRANGEPS     $0x05, Z10, Z8, Z8
+	VRANGEPS     $0x05, Z9, Z8, Z8
+	VRANGEPS     $0x05, Z5, Z3, Z3
+	VRANGEPS     $0x05, Z7, Z3, Z3
+	VRANGEPS     $0x05, Z0, Z3, Z3
+	VMOVUPS      Z3, (R14)
+	VMOVAPS      Z7, Z3
+	VRANGEPS     $0x05, Z6, Z4, Z4
+	VRANGEPS     $0x05, Z8, Z4, Z4
+	VRANGEPS     $0x05, Z0, Z4, Z4
+	VMOVUPS      Z4, 64(R14)
+	VMOVAPS      Z8, Z4
+	ADDQ         dstStride+8(FP), R14
+	DECQ         R12
+	JNZ          maxPool3RangeF32AVX512_u2_rows
+	KMOVW        K1, R12
+	ORL          R12, DI
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x00000100, R10
+	SUBQ         $0x00000020, R11
+	JMP          maxPool3RangeF32AVX512_u2
+
+maxPool3RangeF32AVX512_u1:
+	CMPQ         R11, $0x00000010
+	JL           maxPool3RangeF32AVX512_tail
+	MOVQ         BX, R12
+	MOVQ         R10, R13
+	MOVQ         R9, R14
+	KXORW        K3, K3, K3
+	VMOVUPS      (R13), Z5
+	VMOVUPS      64(R13), Z4
+	VBROADCASTSS 128(R13), Z6
+	VMOVAPS      Z5, Z3
+	VPERMT2PS    Z4, Z1, Z3
+	VMOVAPS      Z5, Z5
+	VPERMT2PS    Z4, Z2, Z5
+	VALIGND      $0x01, Z3, Z6, Z4
+	VCMPPS       $0x03, Z5, Z3, K2
+	KORW         K2, K3, K3
+	VRANGEPS     $0x05, Z5, Z3, Z3
+	VRANGEPS     $0x05, Z4, Z3, Z3
+
+maxPool3RangeF32AVX512_u1_rows:
+	ADDQ         DX, R13
+	VMOVUPS      (R13), Z6
+	VMOVUPS      64(R13), Z5
+	VBROADCASTSS 128(R13), Z7
+	VMOVAPS      Z6, Z4
+	VPERMT2PS    Z5, Z1, Z4
+	VMOVAPS      Z6, Z6
+	VPERMT2PS    Z5, Z2, Z6
+	VALIGND      $0x01, Z4, Z7, Z5
+	VCMPPS       $0x03, Z6, Z4, K2
+	KORW         K2, K3, K3
+	VRANGEPS     $0x05, Z6, Z4, Z4
+	VRANGEPS     $0x05, Z5, Z4, Z4
+	ADDQ         DX, R13
+	VMOVUPS      (R13), Z7
+	VMOVUPS      64(R13), Z6
+	VBROADCASTSS 128(R13), Z8
+	VMOVAPS      Z7, Z5
+	VPERMT2PS    Z6, Z1, Z5
+	VMOVAPS      Z7, Z7
+	VPERMT2PS    Z6, Z2, Z7
+	VALIGND      $0x01, Z5, Z8, Z6
+	VCMPPS       $0x03, Z7, Z5, K2
+	KORW         K2, K3, K3
+	VRANGEPS     $0x05, Z7, Z5, Z5
+	VRANGEPS     $0x05, Z6, Z5, Z5
+	VRANGEPS     $0x05, Z4, Z3, Z3
+	VRANGEPS     $0x05, Z5, Z3, Z3
+	VRANGEPS     $0x05, Z0, Z3, Z3
+	VMOVUPS      Z3, (R14)
+	VMOVAPS      Z5, Z3
+	ADDQ         dstStride+8(FP), R14
+	DECQ         R12
+	JNZ          maxPool3RangeF32AVX512_u1_rows
+	KMOVW        K3, R12
+	ORL          R12, DI
+	ADDQ         $0x00000040, R9
+	ADDQ         $0x00000080, R10
+	SUBQ         $0x00000010, R11
+	JMP          maxPool3RangeF32AVX512_u1
+
+maxPool3RangeF32AVX512_tail:
+	TESTQ        R11, R11
+	JZ           maxPool3RangeF32AVX512_next
+	NEGQ         R11
+	ADDQ         $0x00000010, R11
+	SHLQ         $0x02, R11
+	SUBQ         R11, R9
+	SUBQ         R11, R10
+	SUBQ         R11, R10
+	MOVQ         BX, R11
+	MOVQ         R9, R9
+	KXORW        K4, K4, K4
+	VMOVUPS      (R10), Z5
+	VMOVUPS      64(R10), Z4
+	VBROADCASTSS 128(R10), Z6
+	VMOVAPS      Z5, Z3
+	VPERMT2PS    Z4, Z1, Z3
+	VMOVAPS      Z5, Z5
+	VPERMT2PS    Z4, Z2, Z5
+	VALIGND      $0x01, Z3, Z6, Z4
+	VCMPPS       $0x03, Z5, Z3, K2
+	KORW         K2, K4, K4
+	VRANGEPS     $0x05, Z5, Z3, Z3
+	VRANGEPS     $0x05, Z4, Z3, Z3
+
+maxPool3RangeF32AVX512_t_rows:
+	ADDQ         DX, R10
+	VMOVUPS      (R10), Z6
+	VMOVUPS      64(R10), Z5
+	VBROADCASTSS 128(R10), Z7
+	VMOVAPS      Z6, Z4
+	VPERMT2PS    Z5, Z1, Z4
+	VMOVAPS      Z6, Z6
+	VPERMT2PS    Z5, Z2, Z6
+	VALIGND      $0x01, Z4, Z7, Z5
+	VCMPPS       $0x03, Z6, Z4, K2
+	KORW         K2, K4, K4
+	VRANGEPS     $0x05, Z6, Z4, Z4
+	VRANGEPS     $0x05, Z5, Z4, Z4
+	ADDQ         DX, R10
+	VMOVUPS      (R10), Z7
+	VMOVUPS      64(R10), Z6
+	VBROADCASTSS 128(R10), Z8
+	VMOVAPS      Z7, Z5
+	VPERMT2PS    Z6, Z1, Z5
+	VMOVAPS      Z7, Z7
+	VPERMT2PS    Z6, Z2, Z7
+	VALIGND      $0x01, Z5, Z8, Z6
+	VCMPPS       $0x03, Z7, Z5, K2
+	KORW         K2, K4, K4
+	VRANGEPS     $0x05, Z7, Z5, Z5
+	VRANGEPS     $0x05, Z6, Z5, Z5
+	VRANGEPS     $0x05, Z4, Z3, Z3
+	VRANGEPS     $0x05, Z5, Z3, Z3
+	VRANGEPS     $0x05, Z0, Z3, Z3
+	VMOVUPS      Z3, (R9)
+	VMOVAPS      Z5, Z3
+	ADDQ         dstStride+8(FP), R9
+	DECQ         R11
+	JNZ          maxPool3RangeF32AVX512_t_rows
+	KMOVW        K4, R9
+	ORL          R9, DI
+
+maxPool3RangeF32AVX512_next:
+	MOVQ  nan+56(FP), R9
+	XORL  R10, R10
+	TESTL DI, DI
+	SETNE R10
+	MOVL  R10, (R9)
+	DECQ  R8
+	JMP   maxPool3RangeF32AVX512_row
+
+maxPool3RangeF32AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA pool3Index<>+0(SB)/1, $0x00
+DATA pool3Index<>+1(SB)/1, $0x02
+DATA pool3Index<>+2(SB)/1, $0x04
+DATA pool3Index<>+3(SB)/1, $0x06
+DATA pool3Index<>+4(SB)/1, $0x08
+DATA pool3Index<>+5(SB)/1, $0x0a
+DATA pool3Index<>+6(SB)/1, $0x0c
+DATA pool3Index<>+7(SB)/1, $0x0e
+DATA pool3Index<>+8(SB)/1, $0x10
+DATA pool3Index<>+9(SB)/1, $0x12
+DATA pool3Index<>+10(SB)/1, $0x14
+DATA pool3Index<>+11(SB)/1, $0x16
+DATA pool3Index<>+12(SB)/1, $0x18
+DATA pool3Index<>+13(SB)/1, $0x1a
+DATA pool3Index<>+14(SB)/1, $0x1c
+DATA pool3Index<>+15(SB)/1, $0x1e
+DATA pool3Index<>+16(SB)/1, $0x01
+DATA pool3Index<>+17(SB)/1, $0x03
+DATA pool3Index<>+18(SB)/1, $0x05
+DATA pool3Index<>+19(SB)/1, $0x07
+DATA pool3Index<>+20(SB)/1, $0x09
+DATA pool3Index<>+21(SB)/1, $0x0b
+DATA pool3Index<>+22(SB)/1, $0x0d
+DATA pool3Index<>+23(SB)/1, $0x0f
+DATA pool3Index<>+24(SB)/1, $0x11
+DATA pool3Index<>+25(SB)/1, $0x13
+DATA pool3Index<>+26(SB)/1, $0x15
+DATA pool3Index<>+27(SB)/1, $0x17
+DATA pool3Index<>+28(SB)/1, $0x19
+DATA pool3Index<>+29(SB)/1, $0x1b
+DATA pool3Index<>+30(SB)/1, $0x1d
+DATA pool3Index<>+31(SB)/1, $0x1f
+GLOBL pool3Index<>(SB), RODATA|NOPTR, $32
+
 // func nanOrNegZeroF32AVX512(x *float32, n int) bool
 // Requires: AVX, AVX512F, SSE2
 TEXT ·nanOrNegZeroF32AVX512(SB), NOSPLIT, $0-17
