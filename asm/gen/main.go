@@ -695,7 +695,7 @@ func maxPool3RangeKernel(s isa) {
 	lov := s.vec()
 	VBROADCASTSS(paramAddr("lo"), lov)
 	idxE, idxO := pool3Index(s)
-	const rangeMax = 0x05 // the larger value (bits 1:0), with its own sign (bits 3:2)
+	const rangeMax = 0x05    // the larger value (bits 1:0), with its own sign (bits 3:2)
 	var kn reg.OpmaskVirtual // the block's NaN lanes
 	// hmax folds the three taps of the source row at x+off bytes.
 	hmax := func(x reg.GPVirtual, off int, h reg.VecVirtual) {
