@@ -306,6 +306,26 @@ func TestTranscendentalULP(t *testing.T) {
 	}
 }
 
+// halfTile is the half-width tile for the rows rows() reports (0, 0 where
+// the level has none).
+func halfTile(rows func() int) func() (int, int) {
+	return func() (int, int) {
+		mr := rows()
+		nr, ok := SgemmHalfWidth(mr)
+		if !ok {
+			return 0, 0
+		}
+		return mr, nr
+	}
+}
+
+// halfKernel is SgemmKernelHalf on the rows rows() reports.
+func halfKernel(rows func() int) func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+	return func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+		return SgemmKernelHalf(rows(), kc, a, b, c, ldc, alpha, beta)
+	}
+}
+
 func TestSgemmKernelMatchesTwin(t *testing.T) {
 	kernels := []struct {
 		name   string
@@ -316,6 +336,9 @@ func TestSgemmKernelMatchesTwin(t *testing.T) {
 		{"SgemmKernelSmall", SgemmTileSmall, SgemmKernelSmall},
 		{"SgemmKernelWide", func() (int, int) { mr, nr, _ := SgemmTileWide(); return mr, nr }, SgemmKernelWide},
 		{"SgemmKernelMid", func() (int, int) { mr, nr, _ := SgemmTileMid(); return mr, nr }, SgemmKernelMid},
+		{"SgemmKernelHalf/main", halfTile(func() int { mr, _ := SgemmTile(); return mr }), halfKernel(func() int { mr, _ := SgemmTile(); return mr })},
+		{"SgemmKernelHalf/mid", halfTile(func() int { mr, _, _ := SgemmTileMid(); return mr }), halfKernel(func() int { mr, _, _ := SgemmTileMid(); return mr })},
+		{"SgemmKernelHalf/small", halfTile(func() int { mr, _ := SgemmTileSmall(); return mr }), halfKernel(func() int { mr, _ := SgemmTileSmall(); return mr })},
 		// A read in place: the packed panel laid out with row stride 10,
 		// three floats of padding after each step's 7 values.
 		{"SgemmKernelStrided", func() (int, int) { mr, nr, _ := SgemmTileStrided(); return mr, nr }, func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
@@ -1173,4 +1196,46 @@ func alphaFor(i int) float32 {
 		return 1
 	}
 	return 1.5
+}
+
+// BenchmarkSgemmKernelL1 runs each SGEMM micro-kernel on panels that stay
+// in L1 (depth 128) and reports its GFLOP/s: the arithmetic rate the
+// blocked drivers approach, and so the machine's practical single-thread
+// float32 peak at this level.
+func BenchmarkSgemmKernelL1(b *testing.B) {
+	const kc = 128
+	tiles := []struct {
+		name string
+		tile func() (int, int)
+		run  func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error
+	}{
+		{"main", SgemmTile, SgemmKernel},
+		{"mid", func() (int, int) { mr, nr, _ := SgemmTileMid(); return mr, nr }, SgemmKernelMid},
+		{"wide", func() (int, int) { mr, nr, _ := SgemmTileWide(); return mr, nr }, SgemmKernelWide},
+		{"half", halfTile(func() int { mr, _ := SgemmTile(); return mr }), halfKernel(func() int { mr, _ := SgemmTile(); return mr })},
+		{"halfmid", halfTile(func() int { mr, _, _ := SgemmTileMid(); return mr }), halfKernel(func() int { mr, _, _ := SgemmTileMid(); return mr })},
+		{"small", SgemmTileSmall, SgemmKernelSmall},
+		{"halfsmall", halfTile(func() int { mr, _ := SgemmTileSmall(); return mr }), halfKernel(func() int { mr, _ := SgemmTileSmall(); return mr })},
+	}
+	for _, k := range tiles {
+		mr, nr := k.tile()
+		if mr == 0 {
+			continue
+		}
+		b.Run(fmt.Sprintf("%s_%dx%d", k.name, mr, nr), func(b *testing.B) {
+			a, bb, c := make([]float32, kc*mr), make([]float32, kc*nr), make([]float32, mr*nr)
+			for i := range a {
+				a[i] = 1
+			}
+			for i := range bb {
+				bb[i] = 0.5
+			}
+			for i := 0; i < b.N; i++ {
+				if err := k.run(kc, a, bb, c, nr, 1, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(2*kc*float64(mr*nr)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
 }

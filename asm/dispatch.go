@@ -334,6 +334,51 @@ func SgemmKernelUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta f
 		unsafe.Slice((*float32)(c), (mr-1)*ldc+nr), ldc, alpha, beta)
 }
 
+// SgemmHalfWidth reports the width of the half-width tile for mr rows:
+// 16 columns with AVX-512 for the 14-row tile and the 8-row (middle and
+// wide) ones, 8 in Go for its 4-row tile; ok false for other mr and at
+// AVX2. A product whose last column panel holds at most that many columns
+// computes it on the half tile instead of padding a full one: SqueezeNet's
+// classifier, 169 columns, computes 176 instead of 192. In L1, depth 128
+// (BenchmarkSgemmKernelL1, AVX-512 EPYC): 14x16 303 ns a call against
+// 14x32's 436, 8x16 203 against 8x32's 249; a 4x16 tile (170 against
+// 4x32's 143) and AVX2's 6x8 (182 against 6x16's 182) would gain nothing,
+// their few accumulators waiting on the FMA latency, and are not built.
+func SgemmHalfWidth(mr int) (nr int, ok bool) {
+	switch {
+	case level == LevelAVX512 && (mr == 14 || mr == 8):
+		return 16, true
+	case level == LevelGo && mr == gemmMR:
+		return 8, true
+	}
+	return 0, false
+}
+
+// SgemmKernelHalf is SgemmKernel on the mr x SgemmHalfWidth(mr) tile: a
+// holds kc steps of mr values, b kc steps of the half width. It returns an
+// error when the level has no such tile or a slice is too short.
+func SgemmKernelHalf(mr, kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+	return tileCall("SgemmKernelHalf", fmt.Sprintf("%d-row half-width", mr), func() (int, int, bool) {
+		nr, ok := SgemmHalfWidth(mr)
+		return mr, nr, ok
+	}, func(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
+		SgemmKernelHalfUnchecked(mr, kc, a, b, c, ldc, alpha, beta)
+	}, kc, a, b, c, ldc, alpha, beta)
+}
+
+// SgemmKernelHalfUnchecked is SgemmKernelHalf without checks: the level
+// must have the tile (SgemmHalfWidth(mr)), a must hold kc*mr floats, b
+// kc*nr and c (mr-1)*ldc+nr.
+func SgemmKernelHalfUnchecked(mr, kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
+	if level != LevelGo {
+		asmSgemmKernelHalf(mr, kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta)
+		return
+	}
+	const nr = 8
+	sgemmKernelGo(mr, nr, kc, unsafe.Slice((*float32)(a), kc*mr), unsafe.Slice((*float32)(b), kc*nr),
+		unsafe.Slice((*float32)(c), (mr-1)*ldc+nr), ldc, alpha, beta)
+}
+
 // SgemmTileWide reports the wide register tile, 8 rows by 48 columns,
 // which only the AVX-512 level has (ok false elsewhere). Its 8 rows divide
 // the row counts of most networks' products and channel counts (64, 128,

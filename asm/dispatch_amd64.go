@@ -250,6 +250,18 @@ func asmDWPlanar(p *DWPlanar, d, x, w *float32) {
 	}
 }
 
+// asmMaxPool3Range is asmMaxPool3 with VRANGEPS (AVX-512, n >= 16; ok
+// false elsewhere): nan reports a NaN output, after which the caller pools
+// again with asmMaxPool3.
+func asmMaxPool3Range(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) (nan, ok bool) {
+	if level != LevelAVX512 || n < 16 {
+		return false, false
+	}
+	var f uint32
+	maxPool3RangeF32AVX512(dst, 4*dstStride, src, 4*srcStride, rows, n, lo, &f)
+	return f != 0, true
+}
+
 // asmMaxPool3Ordered is asmMaxPool3 with the ordered kernels: for a
 // source with no NaN and no negative zero (asmNaNOrNegZero), where they
 // give the same bits.
@@ -542,4 +554,12 @@ func asmSgemmNarrow(r, kc int, a *float32, lda int, b *float32, ldb int, c *floa
 
 func asmLayerNormShort(o, x, g, b *float32, rows, n int, eps float64) {
 	layerNormShortF32AVX2(o, x, g, b, rows, n, eps)
+}
+
+func asmSgemmKernelHalf(mr, kc int, a, b, c *float32, ldc int, alpha, beta float32) {
+	if mr == 14 {
+		sgemmHalfAVX512(kc, a, b, c, ldc, alpha, beta)
+		return
+	}
+	sgemmHalfAVX512Mid(kc, a, b, c, ldc, alpha, beta)
 }

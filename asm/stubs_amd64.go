@@ -190,6 +190,11 @@ func maxPool3F32AVX512(dst *float32, dstStride int, src *float32, srcStride int,
 //go:noescape
 func maxPool3OrderedF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
 
+// maxPool3RangeF32AVX512 computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the maximum of lo and elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2, by VRANGEPS; it sets *nan to 1 when a source element before column 2n is a NaN (pool again with the exact kernel); n >= 16 and dst and src do not overlap.
+//
+//go:noescape
+func maxPool3RangeF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32, nan *uint32)
+
 // nanOrNegZeroF32AVX512 reports whether any of the n floats at x is a NaN or a negative zero; n is a multiple of 16.
 //
 //go:noescape
@@ -550,6 +555,16 @@ func sgemmKernelAVX512Wide(kc int, a *float32, b *float32, c *float32, ldc int, 
 //
 //go:noescape
 func sgemmKernelAVX512Mid(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmHalfAVX512 is the 14x16 SGEMM micro-kernel (see asm.SgemmKernelHalf).
+//
+//go:noescape
+func sgemmHalfAVX512(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmHalfAVX512Mid is the 8x16 SGEMM micro-kernel (see asm.SgemmKernelHalf).
+//
+//go:noescape
+func sgemmHalfAVX512Mid(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
 // sgemmIndirectAVX512 is the 14x32 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).
 //

@@ -158,12 +158,16 @@ func TestMaxPool3x3S2(t *testing.T) {
 	all := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
 		math.Float32frombits(0x7fc00001), math.Float32frombits(0xffc00123), math.Float32frombits(0x7fa00000), 1e-45}
 	ordered := []float32{0, float32(math.Inf(1)), float32(math.Inf(-1)), 1e-45, -1e-45}
+	// Signed zeros without NaNs: the AVX-512 VRANGEPS kernel keeps them
+	// (the ordered kernel's scan sends them to the exact one).
+	zeros := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(-1)), 1e-45, -1e-45}
 	for _, l := range levels() {
 		withLevel(t, l, func() {
 			for _, sc := range []struct {
 				lo       float32
 				specials []float32
-			}{{float32(math.Inf(-1)), all}, {-math.MaxFloat32, all}, {float32(math.Inf(-1)), ordered}, {-math.MaxFloat32, ordered}} {
+			}{{float32(math.Inf(-1)), all}, {-math.MaxFloat32, all}, {float32(math.Inf(-1)), ordered}, {-math.MaxFloat32, ordered},
+				{float32(math.Inf(-1)), zeros}, {float32(math.Copysign(0, -1)), zeros}} {
 				lo, specials := sc.lo, sc.specials
 				for _, rows := range []int{1, 2, 5} {
 					for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 55, 100} {
@@ -184,6 +188,31 @@ func TestMaxPool3x3S2(t *testing.T) {
 							})
 							checkGuards(t, l.String(), buf, len(dst), off)
 						}
+					}
+				}
+			}
+			// One NaN in a finite plane, at each row's first, middle and
+			// last column (2n, which the VRANGEPS kernel leaves to its
+			// caller): the output must be the twin's.
+			for _, n := range []int{8, 16, 17, 33} {
+				const rows = 3
+				ss := 2*n + 1
+				for _, col := range []int{0, n, 2 * n} {
+					for row := 0; row <= 2*rows; row++ {
+						src := poolSource(r, 2*rows*ss+2*n+1, ordered)
+						src[row*ss+col] = math.Float32frombits(0x7fc00042)
+						buf, dst := guarded((rows-1)*n+n, 0)
+						MaxPool3x3S2F32(dst, n, src, ss, rows, n, float32(math.Inf(-1)))
+						checkPooledRows(t, fmt.Sprintf("%s one NaN at row %d col %d, n=%d", l, row, col, n), dst, n, rows, n, src, float32(math.Inf(-1)), func(y int) []int {
+							var offs []int
+							for i := 0; i < 3; i++ {
+								for k := 0; k < 3; k++ {
+									offs = append(offs, (2*y+i)*ss+k)
+								}
+							}
+							return offs
+						})
+						checkGuards(t, l.String(), buf, len(dst), 0)
 					}
 				}
 			}

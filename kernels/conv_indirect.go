@@ -42,6 +42,14 @@ const convIndirectMinRows = gemmSmallRows + 1
 // convolution path, in FMA vectors of the micro-kernel (planConvIndirect).
 const convPackCost = 4
 
+// convPointwiseIndirectMax and convPointwiseIndirectWideMax are the most
+// output channels of a pointwise convolution that planConvIndirect sends
+// down the indirect path, on any tile and on the wide one.
+const (
+	convPointwiseIndirectMax     = 64
+	convPointwiseIndirectWideMax = 256
+)
+
 // convPlan is how conv2dF32 runs a group: on the indirect path or the
 // packed one, and on which tile.
 type convPlan struct {
@@ -62,7 +70,14 @@ type convPlan struct {
 // output rows share each panel (1 thread: 16 outputs 1.39x, 24 1.54x, 32
 // 1.31x, 64 1.15x, 144 0.74x, 160 1.0x, 384 0.75x; the input's rows lie a
 // plane apart, which probably crowds few cache sets where packed panels
-// are contiguous).
+// are contiguous): up to 64 output channels. On the wide tile, whose
+// kernel runs the chain and stores the output rows itself (AVX-512), up
+// to 256: BenchmarkConv2DChainLayers, 1 thread, packed -> indirect:
+// 16->96 on 112² 286 -> 200 µs, 24->144 on 56² 134 -> 103, 64->256 on 56²
+// 520 -> 440, 64->256 on 13² 36 -> 31, 512->128 on 28² 543 -> 446; from
+// 512 outputs it is mixed (128->512 on 28² 466 -> 489, 2048->512 on 9²
+// 912 -> 853), and at AVX2 (no such kernel) 16->96 on 112² took 430 ->
+// 583.
 //
 // The wide tile is taken when it computes fewer padding rows and columns
 // (tilePadded) than the main one, e.g. 64 or 128 channels (the main tile's
@@ -82,8 +97,9 @@ func planConvIndirect(g *conv2dGeom, og int) convPlan {
 		return convPlan{}
 	}
 	ntot := g.oh * g.flatWidth()
+	wide := wideOK && (og < convIndirectMinRows || tilePadded(og, ntot, wmr, wnr) < tilePadded(og, ntot, mr, nr))
 	if g.pointwise() {
-		if og > 64 {
+		if og > convPointwiseIndirectMax && !(wide && og <= convPointwiseIndirectWideMax) {
 			return convPlan{}
 		}
 	} else if flat, packed := (ntot+nr-1)/nr, (g.oh*g.ow+nr-1)/nr; flat > packed {
@@ -97,7 +113,6 @@ func planConvIndirect(g *conv2dGeom, og int) convPlan {
 			return convPlan{}
 		}
 	}
-	wide := wideOK && (og < convIndirectMinRows || tilePadded(og, ntot, wmr, wnr) < tilePadded(og, ntot, mr, nr))
 	return convPlan{indirect: true, wide: wide}
 }
 

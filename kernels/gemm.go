@@ -250,8 +250,12 @@ type gemmJob struct {
 
 	// Blocking, fixed for the whole call.
 	mr, nr, mc, mblocks int
-	bpack               []float32
-	fusePack            bool // each compute item packs its own B panels
+	// half is asm.SgemmHalfWidth(mr) when the product's last column panel
+	// holds at most that many columns and is packed and computed at that
+	// width (halfPanel), else 0.
+	half     int
+	bpack    []float32
+	fusePack bool // each compute item packs its own B panels
 
 	// The current (jc, pc) block, set before each ParallelFor.
 	jc, ncur, npanels, nsplit int
@@ -355,6 +359,16 @@ func (j *gemmJob) kernel(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta fl
 		return
 	}
 	asm.SgemmKernelUnchecked(kc, a, b, c, ldc, alpha, beta)
+}
+
+// tileKernel runs the job's micro-kernel at width kn: the tile's own
+// width, or the half width (asm.SgemmKernelHalf) on the last panel.
+func (j *gemmJob) tileKernel(kn, kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
+	if kn != j.nr {
+		asm.SgemmKernelHalfUnchecked(j.mr, kc, a, b, c, ldc, alpha, beta)
+		return
+	}
+	j.kernel(kc, a, b, c, ldc, alpha, beta)
 }
 
 // gemmUseWide reports whether an m x n product (without pre-packed A) runs
@@ -475,6 +489,13 @@ func (j *gemmJob) run() {
 	mc = ((m+mblocks-1)/mblocks + mr - 1) / mr * mr
 	mblocks = (m + mc - 1) / mc
 	j.mr, j.nr, j.mc, j.mblocks = mr, nr, mc, mblocks
+	// The last panel on the half-width tile when it fits one (B packed
+	// here, not pre-packed at the full width): SqueezeNet's classifier,
+	// 1000 x 169 x 512, computes 176 columns instead of 192.
+	j.half = 0
+	if hn, ok := asm.SgemmHalfWidth(mr); ok && j.pb == nil && hn < nr && n%nr > 0 && n%nr <= hn {
+		j.half = hn
+	}
 
 	// A whole number of panels (gemmNC is not a multiple of the wide
 	// tile's 48 columns).
@@ -530,9 +551,21 @@ func (j *gemmJob) run() {
 	}
 }
 
+// halfPanel reports whether panel jp of the current block is the
+// product's last and is packed and computed at the half width.
+func (j *gemmJob) halfPanel(jp int) bool {
+	return j.half > 0 && jp == j.npanels-1 && j.jc+j.ncur == j.n
+}
+
 // packPanels packs B micro-panels [lo, hi) of the current block.
 func (j *gemmJob) packPanels(lo, hi int) {
 	nr, kc := j.nr, j.kc
+	if hi > lo && j.halfPanel(hi-1) {
+		// The last panel at the half width, in its full-width slot.
+		hi--
+		j0 := j.jc + hi*nr
+		j.b.pack(j.pc, kc, j0, j.n-j0, j.half, j.bpack[hi*kc*nr:hi*kc*nr+kc*j.half])
+	}
 	if j.b.conv && hi > lo {
 		j0 := j.jc + lo*nr
 		ncols := min(hi*nr, j.ncur) - lo*nr
@@ -605,12 +638,16 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 				j0 := jc + jp*nr
 				ncols := min(nr, n-j0)
 				bp := unsafe.Pointer(&bpack[jp*kc*nr])
+				kn := nr // the tile's width
+				if j.halfPanel(jp) {
+					kn = j.half
+				}
 				for ip := 0; ip*mr < mcur; ip++ {
 					r0 := i0 + ip*mr
 					nrows := min(mr, m-r0)
 					ap := unsafe.Pointer(&apack[ip*kc*mr])
-					if nrows == mr && ncols == nr {
-						j.kernel(kc, ap, bp, unsafe.Pointer(&c[r0*ldc+j0]), ldc, alpha, bet)
+					if nrows == mr && ncols == kn {
+						j.tileKernel(kn, kc, ap, bp, unsafe.Pointer(&c[r0*ldc+j0]), ldc, alpha, bet)
 						continue
 					}
 					// Edge tile: run the same kernel on a scratch tile
@@ -619,12 +656,12 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 					var tile [16 * 32]float32
 					if bet != 0 {
 						for i := 0; i < nrows; i++ {
-							copy(tile[i*nr:i*nr+ncols], c[(r0+i)*ldc+j0:(r0+i)*ldc+j0+ncols])
+							copy(tile[i*kn:i*kn+ncols], c[(r0+i)*ldc+j0:(r0+i)*ldc+j0+ncols])
 						}
 					}
-					j.kernel(kc, ap, bp, unsafe.Pointer(&tile[0]), nr, alpha, bet)
+					j.tileKernel(kn, kc, ap, bp, unsafe.Pointer(&tile[0]), kn, alpha, bet)
 					for i := 0; i < nrows; i++ {
-						copy(c[(r0+i)*ldc+j0:(r0+i)*ldc+j0+ncols], tile[i*nr:i*nr+ncols])
+						copy(c[(r0+i)*ldc+j0:(r0+i)*ldc+j0+ncols], tile[i*kn:i*kn+ncols])
 					}
 				}
 			}

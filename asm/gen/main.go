@@ -646,6 +646,128 @@ func poolRowsLoop(s isa, name string, dst, src, ss, rows, n reg.GPVirtual, windo
 func maxPool3Kernels(s isa) {
 	maxPool3Kernel(s)
 	maxPool3OrderedKernel(s)
+	if s.avx512 {
+		maxPool3RangeKernel(s)
+	}
+}
+
+// pool3Index returns the VPERMT2PS index vectors that pick a source row's
+// even columns 0, 2, ... 30 and odd ones 1, 3, ... 31 from the two vectors
+// holding its columns 0-15 and 16-31.
+func pool3Index(s isa) (even, odd reg.VecVirtual) {
+	if pool3IndexMem == nil {
+		m := GLOBL("pool3Index", RODATA|NOPTR)
+		for i := 0; i < 32; i++ {
+			DATA(i, U8(2*(i%16)+i/16)) // bytes 0..15 even, 16..31 odd
+		}
+		pool3IndexMem = &m
+	}
+	even, odd = s.vec(), s.vec()
+	VPMOVZXBD(*pool3IndexMem, even)
+	VPMOVZXBD(pool3IndexMem.Offset(16), odd)
+	return even, odd
+}
+
+var pool3IndexMem *Mem
+
+// maxPool3RangeKernel emits the AVX-512 3x3/2 max pooling that needs no
+// separate scan of its source: VRANGEPS's maximum (imm 0x05: the larger
+// value, its sign from the comparison, -0 below +0) is Go's max on every
+// pair without a NaN, so the taps in any order give TapMaxF32's bits
+// unless a window holds a NaN. VRANGEPS drops a quiet NaN against a number
+// (IEEE maxNum), so the kernel looks for NaNs itself: one unordered
+// comparison of each source row's even and odd columns as it folds them
+// (columns 2k0 ... 2k0+31 of each block, so every column but the rows'
+// last, 2n, which the caller checks), setting *nan to 1 for the caller to
+// pool the plane again with the exact kernel. A source row's taps come in
+// natural lane order:
+// two loads (columns 2k0 ... 2k0+31) and a broadcast of column 2k0+32;
+// VPERMT2PS picks the even and odd columns, VALIGND shifts the even ones
+// one column on with the broadcast in the last lane. The column blocks
+// walk down the rows as in maxPool3OrderedKernel, each source row folded
+// once for the two output rows that read it.
+func maxPool3RangeKernel(s isa) {
+	name := "maxPool3RangeF32" + s.suffix
+	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, lo float32, nan *uint32)")
+	Doc(fmt.Sprintf("%s computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the maximum of lo and elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2, by VRANGEPS; it sets *nan to 1 when a source element before column 2n is a NaN (pool again with the exact kernel); n >= %d and dst and src do not overlap.", name, s.lanes))
+	p := loadParams("dst", "src", "srcStride", "rows", "n")
+	dst, src, ss, rows, n := p[0], p[1], p[2], p[3], p[4]
+	lov := s.vec()
+	VBROADCASTSS(paramAddr("lo"), lov)
+	idxE, idxO := pool3Index(s)
+	const rangeMax = 0x05    // the larger value (bits 1:0), with its own sign (bits 3:2)
+	var kn reg.OpmaskVirtual // the block's NaN lanes
+	// hmax folds the three taps of the source row at x+off bytes.
+	hmax := func(x reg.GPVirtual, off int, h reg.VecVirtual) {
+		a, b, c, e, o, e2 := s.vec(), s.vec(), s.vec(), s.vec(), s.vec(), s.vec()
+		kt := K()
+		VMOVUPS(Mem{Base: x, Disp: off}, a)
+		VMOVUPS(Mem{Base: x, Disp: off + s.bytes}, b)
+		VBROADCASTSS(Mem{Base: x, Disp: off + 2*s.bytes}, c)
+		VMOVAPS(a, e)
+		VPERMT2PS(b, idxE, e) // columns 2k
+		VMOVAPS(a, o)
+		VPERMT2PS(b, idxO, o)    // columns 2k+1
+		VALIGND(U8(1), e, c, e2) // columns 2k+2
+		VCMPPS(U8(3), o, e, kt)  // unordered: a NaN among columns 2k0 ... 2k0+31
+		KORW(kt, kn, kn)
+		VRANGEPS(U8(rangeMax), o, e, h)
+		VRANGEPS(U8(rangeMax), e2, h, h)
+	}
+	flag := GP32()
+	XORL(flag, flag)
+	block := func(lbl string, u int, d, sp reg.GPVirtual) {
+		r, x, y := GP64(), GP64(), GP64()
+		MOVQ(rows, r)
+		MOVQ(sp, x)
+		MOVQ(d, y)
+		kn = K()
+		KXORW(kn, kn, kn)
+		prev := make([]reg.VecVirtual, u)
+		for v := range u {
+			prev[v] = s.vec()
+			hmax(x, 2*v*s.bytes, prev[v])
+		}
+		Label(lbl)
+		h1, h2 := make([]reg.VecVirtual, u), make([]reg.VecVirtual, u)
+		ADDQ(ss, x)
+		for v := range u {
+			h1[v] = s.vec()
+			hmax(x, 2*v*s.bytes, h1[v])
+		}
+		ADDQ(ss, x)
+		for v := range u {
+			h2[v] = s.vec()
+			hmax(x, 2*v*s.bytes, h2[v])
+		}
+		for v := range u {
+			acc := s.vec()
+			VRANGEPS(U8(rangeMax), h1[v], prev[v], acc)
+			VRANGEPS(U8(rangeMax), h2[v], acc, acc)
+			VRANGEPS(U8(rangeMax), lov, acc, acc)
+			VMOVUPS(acc, Mem{Base: y, Disp: v * s.bytes})
+			VMOVAPS(h2[v], prev[v])
+		}
+		ADDQ(paramAddr("dstStride"), y)
+		DECQ(r)
+		JNZ(LabelRef(lbl))
+		t := GP32()
+		KMOVW(kn, t)
+		ORL(t, flag)
+	}
+	one := GP64()
+	MOVQ(U32(1), one)
+	rowLoop(s, name, one, n, []reg.GPVirtual{dst, src}, 2, 2, func(u int, lbl string, p []reg.GPVirtual) {
+		block(lbl+"_rows", u, p[0], p[1])
+	}, func() {
+		// The only row: report the NaN flag before rowLoop returns.
+		np := Load(Param("nan"), GP64())
+		t := GP32()
+		XORL(t, t)
+		TESTL(flag, flag)
+		SETNE(t.As8())
+		MOVL(t, Mem{Base: np})
+	})
 }
 
 // pool3Taps returns a 3x3/2 pooling kernel's window taps of one source row:
@@ -2650,6 +2772,14 @@ var gemmKernels = []gemmKernel{
 	{name: "sgemmKernelAVX512Wide", doc: "is the 8x48 SGEMM micro-kernel (see asm.SgemmKernelWide).", mr: 8, nr: 48, avx512: true, pfA: gemmPrefetchA,
 		b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
 	{name: "sgemmKernelAVX512Mid", doc: "is the 8x32 SGEMM micro-kernel (see asm.SgemmKernelMid).", mr: 8, nr: 32, avx512: true, pfA: gemmPrefetchA,
+		b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	// The half-width tiles: one vector of columns, for a product's last
+	// column panel when it holds at most a vector (see asm.SgemmHalfWidth).
+	// (A 4x16 and an AVX2 6x8 one measured no faster than their full-width
+	// tiles: too few accumulators to cover the FMA latency.)
+	{name: "sgemmHalfAVX512", doc: "is the 14x16 SGEMM micro-kernel (see asm.SgemmKernelHalf).", mr: 14, nr: 16, avx512: true, pfA: gemmPrefetchA,
+		b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmHalfAVX512Mid", doc: "is the 8x16 SGEMM micro-kernel (see asm.SgemmKernelHalf).", mr: 8, nr: 16, avx512: true, pfA: gemmPrefetchA,
 		b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmIndirectAVX512", doc: "is the 14x32 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).",
 		mr: 14, nr: 32, avx512: true, indirect: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
