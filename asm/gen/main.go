@@ -716,49 +716,27 @@ func maxPool3RangeKernel(s isa) {
 	}
 	flag := GP32()
 	XORL(flag, flag)
-	block := func(lbl string, u int, d, sp reg.GPVirtual) {
-		r, x, y := GP64(), GP64(), GP64()
-		MOVQ(rows, r)
-		MOVQ(sp, x)
-		MOVQ(d, y)
-		kn = K()
-		KXORW(kn, kn, kn)
-		prev := make([]reg.VecVirtual, u)
-		for v := range u {
-			prev[v] = s.vec()
-			hmax(x, 2*v*s.bytes, prev[v])
-		}
-		Label(lbl)
-		h1, h2 := make([]reg.VecVirtual, u), make([]reg.VecVirtual, u)
-		ADDQ(ss, x)
-		for v := range u {
-			h1[v] = s.vec()
-			hmax(x, 2*v*s.bytes, h1[v])
-		}
-		ADDQ(ss, x)
-		for v := range u {
-			h2[v] = s.vec()
-			hmax(x, 2*v*s.bytes, h2[v])
-		}
-		for v := range u {
+	walk := pool3Walk{s: s, rows: rows, ss: ss, hmax: hmax,
+		start: func() {
+			kn = K()
+			KXORW(kn, kn, kn)
+		},
+		out: func(prev, h1, h2 reg.VecVirtual, at Mem) {
 			acc := s.vec()
-			VRANGEPS(U8(rangeMax), h1[v], prev[v], acc)
-			VRANGEPS(U8(rangeMax), h2[v], acc, acc)
+			VRANGEPS(U8(rangeMax), h1, prev, acc)
+			VRANGEPS(U8(rangeMax), h2, acc, acc)
 			VRANGEPS(U8(rangeMax), lov, acc, acc)
-			VMOVUPS(acc, Mem{Base: y, Disp: v * s.bytes})
-			VMOVAPS(h2[v], prev[v])
-		}
-		ADDQ(paramAddr("dstStride"), y)
-		DECQ(r)
-		JNZ(LabelRef(lbl))
-		t := GP32()
-		KMOVW(kn, t)
-		ORL(t, flag)
-	}
+			VMOVUPS(acc, at)
+		},
+		end: func() {
+			t := GP32()
+			KMOVW(kn, t)
+			ORL(t, flag)
+		}}
 	one := GP64()
 	MOVQ(U32(1), one)
 	rowLoop(s, name, one, n, []reg.GPVirtual{dst, src}, 2, 2, func(u int, lbl string, p []reg.GPVirtual) {
-		block(lbl+"_rows", u, p[0], p[1])
+		walk.emit(lbl+"_rows", u, p[0], p[1])
 	}, func() {
 		// The only row: report the NaN flag before rowLoop returns.
 		np := Load(Param("nan"), GP64())
@@ -804,6 +782,59 @@ func pool3Taps(s isa) func(at func(disp int) Mem) [3]reg.VecVirtual {
 	}
 }
 
+// pool3Walk is the column-block walk of the 3x3/2 pooling kernels: u
+// vectors of outputs side by side walk down the rows from the output d and
+// the source sp, each source row's taps folded once (hmax, into a vector)
+// and used by the two output rows that read it; out combines the previous
+// row's, the two new rows' folds into the output vector at at. start and
+// end, when set, run before and after a walk.
+type pool3Walk struct {
+	s          isa
+	rows, ss   reg.GPVirtual
+	hmax       func(x reg.GPVirtual, off int, h reg.VecVirtual)
+	out        func(prev, h1, h2 reg.VecVirtual, at Mem)
+	start, end func()
+}
+
+// emit emits one walk of u vectors (labels prefixed lbl).
+func (w pool3Walk) emit(lbl string, u int, d, sp reg.GPVirtual) {
+	s := w.s
+	r, x, y := GP64(), GP64(), GP64()
+	MOVQ(w.rows, r)
+	MOVQ(sp, x)
+	MOVQ(d, y)
+	if w.start != nil {
+		w.start()
+	}
+	prev := make([]reg.VecVirtual, u)
+	for v := range u {
+		prev[v] = s.vec()
+		w.hmax(x, 2*v*s.bytes, prev[v])
+	}
+	Label(lbl)
+	h1, h2 := make([]reg.VecVirtual, u), make([]reg.VecVirtual, u)
+	ADDQ(w.ss, x)
+	for v := range u {
+		h1[v] = s.vec()
+		w.hmax(x, 2*v*s.bytes, h1[v])
+	}
+	ADDQ(w.ss, x)
+	for v := range u {
+		h2[v] = s.vec()
+		w.hmax(x, 2*v*s.bytes, h2[v])
+	}
+	for v := range u {
+		w.out(prev[v], h1[v], h2[v], Mem{Base: y, Disp: v * s.bytes})
+		VMOVAPS(h2[v], prev[v])
+	}
+	ADDQ(paramAddr("dstStride"), y)
+	DECQ(r)
+	JNZ(LabelRef(lbl))
+	if w.end != nil {
+		w.end()
+	}
+}
+
 // maxPool3OrderedKernel emits the ordered form column block by column
 // block: a block of one vector of outputs walks down the rows, each source
 // row's three taps folded into one vector (hmax) once and used by both
@@ -825,54 +856,26 @@ func maxPool3OrderedKernel(s isa) {
 		VMAXPS(t[1], t[0], h)
 		VMAXPS(t[2], h, h)
 	}
-	// block walks u column blocks (vectors of outputs side by side) down
-	// the rows from dst and src.
-	block := func(lbl string, u int, d, sp reg.GPVirtual) {
-		r, x, y := GP64(), GP64(), GP64()
-		MOVQ(rows, r)
-		MOVQ(sp, x)
-		MOVQ(d, y)
-		prev := make([]reg.VecVirtual, u)
-		for v := range u {
-			prev[v] = s.vec()
-			hmax(x, 2*v*s.bytes, prev[v])
-		}
-		Label(lbl)
-		h1, h2 := make([]reg.VecVirtual, u), make([]reg.VecVirtual, u)
-		ADDQ(ss, x)
-		for v := range u {
-			h1[v] = s.vec()
-			hmax(x, 2*v*s.bytes, h1[v])
-		}
-		ADDQ(ss, x)
-		for v := range u {
-			h2[v] = s.vec()
-			hmax(x, 2*v*s.bytes, h2[v])
-		}
-		for v := range u {
+	walk := pool3Walk{s: s, rows: rows, ss: ss, hmax: hmax,
+		out: func(prev, h1, h2 reg.VecVirtual, at Mem) {
 			acc := s.vec()
-			VMAXPS(h1[v], prev[v], acc)
-			VMAXPS(h2[v], acc, acc)
+			VMAXPS(h1, prev, acc)
+			VMAXPS(h2, acc, acc)
 			VMAXPS(lov, acc, acc)
 			if s.avx512 {
 				VPERMPD(acc, idx, acc)
 			} else {
 				VPERMPD(U8(0xD8), acc, acc) // 64-bit pairs 0 2 1 3
 			}
-			VMOVUPS(acc, Mem{Base: y, Disp: v * s.bytes})
-			VMOVAPS(h2[v], prev[v])
-		}
-		ADDQ(paramAddr("dstStride"), y)
-		DECQ(r)
-		JNZ(LabelRef(lbl))
-	}
+			VMOVUPS(acc, at)
+		}}
 	// The column blocks run as rowLoop's vectors of one row (two at a
 	// time, then one, then the vector ending at n, which recomputes
 	// outputs from src; dst does not overlap it), each walking all rows.
 	one := GP64()
 	MOVQ(U32(1), one)
 	rowLoop(s, name, one, n, []reg.GPVirtual{dst, src}, 2, 2, func(u int, lbl string, p []reg.GPVirtual) {
-		block(lbl+"_rows", u, p[0], p[1])
+		walk.emit(lbl+"_rows", u, p[0], p[1])
 	}, func() {})
 }
 
