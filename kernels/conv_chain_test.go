@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"github.com/relaxgo/relaxgo/asm"
 	"math"
 	"math/rand"
 	"testing"
@@ -143,6 +144,53 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestConv2DChainPackedWeights runs convolutions with registered
+// (packed-once) weights down the packed GEMM path with the chain after the
+// product (pointwise with more outputs than the indirect path takes, a
+// column count with a half-width last panel, and a 3x3 one), at every
+// level and at 1 and 2 threads, and requires the bits of the convolution
+// followed by the chain kernel.
+func TestConv2DChainPackedWeights(t *testing.T) {
+	defer SetNumThreads(0)
+	conv, _ := runtime.Lookup("kernels.nn.conv2d")
+	chainK, _ := runtime.Lookup(EwChainKernel)
+	fused, _ := runtime.Lookup(Conv2DChainKernel)
+	r := rand.New(rand.NewSource(23))
+	for ci, c := range []struct{ in, o, h, w, k, pad int64 }{{24, 300, 13, 13, 1, 0}, {40, 270, 5, 9, 1, 0}, {20, 300, 11, 17, 3, 1}, {33, 1000, 4, 4, 1, 0}} {
+		x := randT(t, int64(ci), []int64{1, c.in, c.h, c.w}, f32, -3, 3)
+		wt := randT(t, int64(ci+50), []int64{c.o, c.in, c.k, c.k}, f32, -1, 1)
+		RegisterConstant(wt)
+		oh, ow := c.h+2*c.pad-c.k+1, c.w+2*c.pad-c.k+1
+		shape := []int64{1, c.o, oh, ow}
+		codes := runtime.Shape{0, 4, EwChainRelu, int64(r.Intn(12))}
+		ops := []runtime.Value{randT(t, 90, []int64{1, c.o, 1, 1}, f32, -1, 1), randT(t, 91, []int64{c.o, 1, 1}, f32, 0.5, 2),
+			randT(t, 92, []int64{}, f32, -1, 1)}
+		attrs := []runtime.Value{runtime.Shape{1, 1}, runtime.Shape{c.pad, c.pad, c.pad, c.pad}, runtime.Shape{1, 1}, int64(1), "NCHW", "OIHW", "NCHW", runtime.Float32}
+		forEachLevel(t, func(l asm.Level) {
+			for _, th := range []int{1, 2} {
+				SetNumThreads(th)
+				mid, want, got := mustT(t, shape, f32), mustT(t, shape, f32), mustT(t, shape, f32)
+				if _, err := conv(append(append([]runtime.Value{x, wt}, attrs...), mid)); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := chainK(append(append([]runtime.Value{mid, codes}, ops...), want)); err != nil {
+					t.Fatal(err)
+				}
+				call := append(append([]runtime.Value{x, wt}, attrs...), codes)
+				if _, err := fused(append(append(call, ops...), got)); err != nil {
+					t.Fatal(err)
+				}
+				for i, v := range want.Float32s() {
+					if g := got.Float32s()[i]; math.Float32bits(g) != math.Float32bits(v) {
+						t.Fatalf("%s %v threads %d: [%d] fused %08x, unfused %08x", l, c, th, i, math.Float32bits(g), math.Float32bits(v))
+					}
+				}
+			}
+		})
+		UnregisterConstant(wt)
 	}
 }
 
