@@ -332,6 +332,11 @@ func MaxPool3x3S2F32(dst []float32, dstStride int, src []float32, srcStride, row
 		panic("asm: MaxPool3x3S2F32: dst overlaps src")
 	}
 	if level != LevelGo && n >= 8 {
+		if lo != lo {
+			// A NaN floor: only the exact kernel gives TapMaxF32's NaN.
+			asmMaxPool3(&dst[0], dstStride, &src[0], srcStride, rows, n, lo)
+			return
+		}
 		// AVX-512: VRANGEPS's maximum is Go's on every pair without a NaN;
 		// the kernel reports NaNs in the columns it compares (all but each
 		// row's last, 2n, checked here), and then the exact kernel pools
@@ -343,7 +348,7 @@ func MaxPool3x3S2F32(dst []float32, dstStride int, src []float32, srcStride, row
 				v := src[r*srcStride+2*n]
 				nan = v != v
 			}
-			if nan || lo != lo {
+			if nan {
 				asmMaxPool3(&dst[0], dstStride, &src[0], srcStride, rows, n, lo)
 			}
 			return

@@ -251,7 +251,8 @@ func asmDWPlanar(p *DWPlanar, d, x, w *float32) {
 }
 
 // asmMaxPool3Range is asmMaxPool3 with VRANGEPS (AVX-512, n >= 16; ok
-// false elsewhere): nan reports a NaN output, after which the caller pools
+// false elsewhere): nan reports a NaN in the source columns the kernel
+// compares (all but each row's last, 2n), after which the caller pools
 // again with asmMaxPool3.
 func asmMaxPool3Range(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) (nan, ok bool) {
 	if level != LevelAVX512 || n < 16 {

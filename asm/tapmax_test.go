@@ -146,13 +146,29 @@ func TestMaxPool2x2(t *testing.T) {
 	)
 }
 
+// pool3Window returns checkPooledRows' window of output row y of a 3x3/2
+// pooling whose source rows are ss apart: its nine taps in row-major order.
+func pool3Window(ss int) func(y int) []int {
+	return func(y int) []int {
+		var offs []int
+		for i := 0; i < 3; i++ {
+			for k := 0; k < 3; k++ {
+				offs = append(offs, (2*y+i)*ss+k)
+			}
+		}
+		return offs
+	}
+}
+
 // TestMaxPool3x3S2 checks MaxPool3x3S2F32 at every level against TapMaxF32's
 // twin on the nine taps (its even outputs), with NaN payloads, signed
 // zeros and infinities among the inputs (the exact kernel), and with only
 // +0, infinities and denormals as specials (the ordered kernel, which a
-// source with no NaN and no -0 takes), padded strides whose gaps must stay
-// untouched, guard bands and the source ending right after the last
-// window.
+// source with no NaN and no -0 takes), signed zeros without NaNs (AVX-512's
+// VRANGEPS kernel), a NaN floor lo (the exact kernel at every level), one
+// NaN at each row's first, middle and last column, padded strides whose
+// gaps must stay untouched, guard bands and the source ending right after
+// the last window.
 func TestMaxPool3x3S2(t *testing.T) {
 	r := rand.New(rand.NewSource(13))
 	all := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
@@ -167,7 +183,8 @@ func TestMaxPool3x3S2(t *testing.T) {
 				lo       float32
 				specials []float32
 			}{{float32(math.Inf(-1)), all}, {-math.MaxFloat32, all}, {float32(math.Inf(-1)), ordered}, {-math.MaxFloat32, ordered},
-				{float32(math.Inf(-1)), zeros}, {float32(math.Copysign(0, -1)), zeros}} {
+				{float32(math.Inf(-1)), zeros}, {float32(math.Copysign(0, -1)), zeros},
+				{math.Float32frombits(0x7fc00077), ordered}} { // a NaN floor: the exact kernel at every level
 				lo, specials := sc.lo, sc.specials
 				for _, rows := range []int{1, 2, 5} {
 					for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 55, 100} {
@@ -177,15 +194,7 @@ func TestMaxPool3x3S2(t *testing.T) {
 							off := r.Intn(4)
 							buf, dst := guarded((rows-1)*ds+n, off)
 							MaxPool3x3S2F32(dst, ds, src, ss, rows, n, lo)
-							checkPooledRows(t, fmt.Sprintf("%s rows=%d n=%d pad=%d", l, rows, n, pad), dst, ds, rows, n, src, lo, func(y int) []int {
-								var offs []int
-								for i := 0; i < 3; i++ {
-									for k := 0; k < 3; k++ {
-										offs = append(offs, (2*y+i)*ss+k)
-									}
-								}
-								return offs
-							})
+							checkPooledRows(t, fmt.Sprintf("%s rows=%d n=%d pad=%d", l, rows, n, pad), dst, ds, rows, n, src, lo, pool3Window(ss))
 							checkGuards(t, l.String(), buf, len(dst), off)
 						}
 					}
@@ -203,15 +212,7 @@ func TestMaxPool3x3S2(t *testing.T) {
 						src[row*ss+col] = math.Float32frombits(0x7fc00042)
 						buf, dst := guarded((rows-1)*n+n, 0)
 						MaxPool3x3S2F32(dst, n, src, ss, rows, n, float32(math.Inf(-1)))
-						checkPooledRows(t, fmt.Sprintf("%s one NaN at row %d col %d, n=%d", l, row, col, n), dst, n, rows, n, src, float32(math.Inf(-1)), func(y int) []int {
-							var offs []int
-							for i := 0; i < 3; i++ {
-								for k := 0; k < 3; k++ {
-									offs = append(offs, (2*y+i)*ss+k)
-								}
-							}
-							return offs
-						})
+						checkPooledRows(t, fmt.Sprintf("%s one NaN at row %d col %d, n=%d", l, row, col, n), dst, n, rows, n, src, float32(math.Inf(-1)), pool3Window(ss))
 						checkGuards(t, l.String(), buf, len(dst), 0)
 					}
 				}

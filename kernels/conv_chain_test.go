@@ -22,12 +22,6 @@ import (
 func TestConv2DChainMatchesUnfused(t *testing.T) {
 	defer SetNumThreads(0)
 	r := rand.New(rand.NewSource(21))
-	conv, _ := runtime.Lookup("kernels.nn.conv2d")
-	chainK, _ := runtime.Lookup(EwChainKernel)
-	fused, ok := runtime.Lookup(Conv2DChainKernel)
-	if !ok {
-		t.Fatal("conv2d_chain not registered")
-	}
 	for it := 0; it < 200; it++ {
 		groups, cg, og := 1+r.Intn(12), 1, 1+r.Intn(2) // depthwise
 		if it%7 == 3 {
@@ -126,23 +120,8 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 		attrs := []runtime.Value{runtime.Shape{stride, stride}, runtime.Shape{pad, pad, pad, pad}, runtime.Shape{1, 1}, int64(groups), "NCHW", "OIHW", "NCHW", runtime.Float32}
 		for _, th := range []int{1, 2} {
 			SetNumThreads(th)
-			mid, want, got := mustT(t, shape, f32), mustT(t, shape, f32), mustT(t, shape, f32)
-			if _, err := conv(append(append([]runtime.Value{x, wt}, attrs...), mid)); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := chainK(append(append([]runtime.Value{mid, codes}, ops...), want)); err != nil {
-				t.Fatal(err)
-			}
-			call := append(append([]runtime.Value{x, wt}, attrs...), codes)
-			if _, err := fused(append(append(call, ops...), got)); err != nil {
-				t.Fatal(err)
-			}
-			for i, v := range want.Float32s() {
-				if g := got.Float32s()[i]; math.Float32bits(g) != math.Float32bits(v) {
-					t.Fatalf("it %d x %v w %v stride %d pad %d codes %v threads %d: [%d] fused %08x, unfused %08x",
-						it, x.Shape(), wt.Shape(), stride, pad, codes, th, i, math.Float32bits(g), math.Float32bits(v))
-				}
-			}
+			checkFusedConvChain(t, fmt.Sprintf("it %d x %v w %v stride %d pad %d codes %v threads %d", it, x.Shape(), wt.Shape(), stride, pad, codes, th),
+				x, wt, attrs, codes, ops, shape)
 		}
 	}
 }
@@ -155,9 +134,6 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 // followed by the chain kernel.
 func TestConv2DChainPackedWeights(t *testing.T) {
 	defer SetNumThreads(0)
-	conv, _ := runtime.Lookup("kernels.nn.conv2d")
-	chainK, _ := runtime.Lookup(EwChainKernel)
-	fused, _ := runtime.Lookup(Conv2DChainKernel)
 	r := rand.New(rand.NewSource(23))
 	for ci, c := range []struct{ in, o, h, w, k, pad int64 }{{24, 300, 13, 13, 1, 0}, {40, 270, 5, 9, 1, 0}, {20, 300, 11, 17, 3, 1}, {33, 1000, 4, 4, 1, 0}} {
 		x := randT(t, int64(ci), []int64{1, c.in, c.h, c.w}, f32, -3, 3)
@@ -172,25 +148,40 @@ func TestConv2DChainPackedWeights(t *testing.T) {
 		forEachLevel(t, func(l asm.Level) {
 			for _, th := range []int{1, 2} {
 				SetNumThreads(th)
-				mid, want, got := mustT(t, shape, f32), mustT(t, shape, f32), mustT(t, shape, f32)
-				if _, err := conv(append(append([]runtime.Value{x, wt}, attrs...), mid)); err != nil {
-					t.Fatal(err)
-				}
-				if _, err := chainK(append(append([]runtime.Value{mid, codes}, ops...), want)); err != nil {
-					t.Fatal(err)
-				}
-				call := append(append([]runtime.Value{x, wt}, attrs...), codes)
-				if _, err := fused(append(append(call, ops...), got)); err != nil {
-					t.Fatal(err)
-				}
-				for i, v := range want.Float32s() {
-					if g := got.Float32s()[i]; math.Float32bits(g) != math.Float32bits(v) {
-						t.Fatalf("%s %v threads %d: [%d] fused %08x, unfused %08x", l, c, th, i, math.Float32bits(g), math.Float32bits(v))
-					}
-				}
+				checkFusedConvChain(t, fmt.Sprintf("%s %v threads %d", l, c, th), x, wt, attrs, codes, ops, shape)
 			}
 		})
 		UnregisterConstant(wt)
+	}
+}
+
+// checkFusedConvChain requires the fused kernel's output for x, weight wt,
+// the convolution attributes attrs and the chain codes/ops to be, bit for
+// bit, kernels.nn.conv2d's followed by the chain kernel's (what names the
+// case in a failure).
+func checkFusedConvChain(t *testing.T, what string, x, wt *runtime.Tensor, attrs []runtime.Value, codes runtime.Shape, ops []runtime.Value, shape []int64) {
+	t.Helper()
+	conv, _ := runtime.Lookup("kernels.nn.conv2d")
+	chainK, _ := runtime.Lookup(EwChainKernel)
+	fused, ok := runtime.Lookup(Conv2DChainKernel)
+	if !ok {
+		t.Fatal("conv2d_chain not registered")
+	}
+	mid, want, got := mustT(t, shape, f32), mustT(t, shape, f32), mustT(t, shape, f32)
+	if _, err := conv(append(append([]runtime.Value{x, wt}, attrs...), mid)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chainK(append(append([]runtime.Value{mid, codes}, ops...), want)); err != nil {
+		t.Fatal(err)
+	}
+	call := append(append([]runtime.Value{x, wt}, attrs...), codes)
+	if _, err := fused(append(append(call, ops...), got)); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range want.Float32s() {
+		if g := got.Float32s()[i]; math.Float32bits(g) != math.Float32bits(v) {
+			t.Fatalf("%s: [%d] fused %08x, unfused %08x", what, i, math.Float32bits(g), math.Float32bits(v))
+		}
 	}
 }
 
@@ -287,6 +278,21 @@ func BenchmarkConv2DChain(b *testing.B) {
 // channels on hw x hw, a k x k window, stride s, padding p.
 type convLayer struct{ in, o, hw, k, s, p int64 }
 
+// cacheFlusher evicts the caches between a benchmark's calls by writing
+// a line of every 64 bytes of a buffer larger than the L3.
+type cacheFlusher []byte
+
+func newCacheFlusher() cacheFlusher { return make(cacheFlusher, 96<<20) }
+
+// flush evicts the caches with b's timer stopped.
+func (f cacheFlusher) flush(b *testing.B) {
+	b.StopTimer()
+	for j := 0; j < len(f); j += 64 {
+		f[j]++
+	}
+	b.StartTimer()
+}
+
 // benchConvLayers times each layer with its bias and ReLU through the fused
 // call, 1 thread. With cold, the caches are flushed (outside the timer)
 // before each call, so the weight comes from memory, as in a model whose
@@ -294,9 +300,9 @@ type convLayer struct{ in, o, hw, k, s, p int64 }
 func benchConvLayers(b *testing.B, layers []convLayer, cold bool) {
 	defer SetNumThreads(0)
 	fused, _ := runtime.Lookup(Conv2DChainKernel)
-	var flush []byte
+	var flush cacheFlusher
 	if cold {
-		flush = make([]byte, 96<<20)
+		flush = newCacheFlusher()
 	}
 	for _, c := range layers {
 		x := randT(b, 1, []int64{1, c.in, c.hw, c.hw}, f32, -1, 1)
@@ -316,11 +322,7 @@ func benchConvLayers(b *testing.B, layers []convLayer, cold bool) {
 			}
 			for i := 0; i < b.N; i++ {
 				if cold {
-					b.StopTimer()
-					for j := 0; j < len(flush); j += 64 {
-						flush[j]++
-					}
-					b.StartTimer()
+					flush.flush(b)
 				}
 				if _, err := fused(args); err != nil {
 					b.Fatal(err)

@@ -91,7 +91,7 @@ func TestMatmulBiasErrors(t *testing.T) {
 func BenchmarkMatmulColdWeights(b *testing.B) {
 	defer SetNumThreads(0)
 	SetNumThreads(1)
-	flush := make([]byte, 96<<20)
+	flush := newCacheFlusher()
 	for _, c := range []struct{ m, k, n int64 }{{1, 1280, 1000}, {1, 512, 1000}, {8, 1280, 1000}} {
 		x := randT(b, 1, []int64{c.m, c.k}, f32, -1, 1)
 		w := randT(b, 2, []int64{c.k, c.n}, f32, -1, 1)
@@ -105,11 +105,7 @@ func BenchmarkMatmulColdWeights(b *testing.B) {
 				b.Fatal(err)
 			}
 			for i := 0; i < b.N; i++ {
-				b.StopTimer()
-				for j := 0; j < len(flush); j += 64 {
-					flush[j]++
-				}
-				b.StartTimer()
+				flush.flush(b)
 				if err := MatmulBias(out, x, w, bias, false, runtime.Float32); err != nil {
 					b.Fatal(err)
 				}

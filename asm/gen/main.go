@@ -684,8 +684,7 @@ var pool3IndexMem *Mem
 // two loads (columns 2k0 ... 2k0+31) and a broadcast of column 2k0+32;
 // VPERMT2PS picks the even and odd columns, VALIGND shifts the even ones
 // one column on with the broadcast in the last lane. The column blocks
-// walk down the rows as in maxPool3OrderedKernel, each source row folded
-// once for the two output rows that read it.
+// walk down the rows as maxPool3OrderedKernel's do (pool3Walk).
 func maxPool3RangeKernel(s isa) {
 	name := "maxPool3RangeF32" + s.suffix
 	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, lo float32, nan *uint32)")
