@@ -2287,7 +2287,7 @@ scalarChainRowsF32AVX512_done:
 	RET
 
 // func dwPlanar3S1F32AVX512(dst *float32, dstRow int, src *float32, roffs *int, zrow *float32, w *float32, masks *uint16, rows int, nv int, col int)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·dwPlanar3S1F32AVX512(SB), NOSPLIT, $0-80
 	MOVQ         w+40(FP), AX
 	VBROADCASTSS (AX), Z0
@@ -2338,7 +2338,25 @@ dwPlanar3S1F32AVX512_zero2:
 	MOVQ zrow+32(FP), BX
 
 dwPlanar3S1F32AVX512_at2:
-	ADDQ      col+72(FP), BX
+	ADDQ  col+72(FP), BX
+	MOVQ  R8, DI
+	ADDQ  $0x04, DI
+	CMPQ  DI, rows+56(FP)
+	JGE   dwPlanar3S1F32AVX512_nopf
+	MOVQ  112(AX), R9
+	TESTQ R9, R9
+	JL    dwPlanar3S1F32AVX512_nopf
+	ADDQ  src+16(FP), R9
+	ADDQ  col+72(FP), R9
+	MOVQ  nv+64(FP), DI
+
+dwPlanar3S1F32AVX512_pf:
+	PREFETCHT0 (R9)
+	ADDQ       $0x40, R9
+	DECQ       DI
+	JNZ        dwPlanar3S1F32AVX512_pf
+
+dwPlanar3S1F32AVX512_nopf:
 	ADDQ      $0x00000018, AX
 	MOVQ      SI, DI
 	VXORPS    Z9, Z9, Z9
@@ -2668,7 +2686,7 @@ dwPlanar3S1F32AVX512_done:
 	RET
 
 // func dwPlanar3S2F32AVX512(dst *float32, dstRow int, src *float32, roffs *int, zrow *float32, w *float32, masks *uint16, rows int, nv int, col int)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·dwPlanar3S2F32AVX512(SB), NOSPLIT, $0-80
 	MOVQ         w+40(FP), AX
 	VBROADCASTSS (AX), Z0
@@ -2720,7 +2738,26 @@ dwPlanar3S2F32AVX512_zero2:
 	MOVQ zrow+32(FP), BX
 
 dwPlanar3S2F32AVX512_at2:
-	ADDQ      col+72(FP), BX
+	ADDQ  col+72(FP), BX
+	MOVQ  R8, DI
+	ADDQ  $0x04, DI
+	CMPQ  DI, rows+56(FP)
+	JGE   dwPlanar3S2F32AVX512_nopf
+	MOVQ  112(AX), R9
+	TESTQ R9, R9
+	JL    dwPlanar3S2F32AVX512_nopf
+	ADDQ  src+16(FP), R9
+	ADDQ  col+72(FP), R9
+	MOVQ  nv+64(FP), DI
+	SHLQ  $0x01, DI
+
+dwPlanar3S2F32AVX512_pf:
+	PREFETCHT0 (R9)
+	ADDQ       $0x40, R9
+	DECQ       DI
+	JNZ        dwPlanar3S2F32AVX512_pf
+
+dwPlanar3S2F32AVX512_nopf:
 	ADDQ      $0x00000018, AX
 	MOVQ      SI, DI
 	VXORPS    Z10, Z10, Z10
@@ -12106,7 +12143,7 @@ scalarChainRowsF32AVX2_done:
 	RET
 
 // func dwPlanar3S1F32AVX2(dst *float32, dstRow int, src *float32, roffs *int, zrow *float32, w *float32, masks *int32, rows int, nv int, col int)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·dwPlanar3S1F32AVX2(SB), NOSPLIT, $0-80
 	MOVQ         w+40(FP), AX
 	VBROADCASTSS (AX), Y0
@@ -12157,7 +12194,27 @@ dwPlanar3S1F32AVX2_zero2:
 	MOVQ zrow+32(FP), BX
 
 dwPlanar3S1F32AVX2_at2:
-	ADDQ       col+72(FP), BX
+	ADDQ  col+72(FP), BX
+	MOVQ  R8, DI
+	ADDQ  $0x04, DI
+	CMPQ  DI, rows+56(FP)
+	JGE   dwPlanar3S1F32AVX2_nopf
+	MOVQ  112(AX), R9
+	TESTQ R9, R9
+	JL    dwPlanar3S1F32AVX2_nopf
+	ADDQ  src+16(FP), R9
+	ADDQ  col+72(FP), R9
+	MOVQ  nv+64(FP), DI
+	INCQ  DI
+	SHRQ  $0x01, DI
+
+dwPlanar3S1F32AVX2_pf:
+	PREFETCHT0 (R9)
+	ADDQ       $0x40, R9
+	DECQ       DI
+	JNZ        dwPlanar3S1F32AVX2_pf
+
+dwPlanar3S1F32AVX2_nopf:
 	ADDQ       $0x00000018, AX
 	MOVQ       SI, DI
 	VXORPS     Y9, Y9, Y9
@@ -12372,7 +12429,7 @@ dwPlanar3S1F32AVX2_done:
 	RET
 
 // func dwPlanar3S2F32AVX2(dst *float32, dstRow int, src *float32, roffs *int, zrow *float32, w *float32, masks *int32, rows int, nv int, col int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·dwPlanar3S2F32AVX2(SB), NOSPLIT, $0-80
 	MOVQ         w+40(FP), AX
 	VBROADCASTSS (AX), Y0
@@ -12423,7 +12480,25 @@ dwPlanar3S2F32AVX2_zero2:
 	MOVQ zrow+32(FP), BX
 
 dwPlanar3S2F32AVX2_at2:
-	ADDQ       col+72(FP), BX
+	ADDQ  col+72(FP), BX
+	MOVQ  R8, DI
+	ADDQ  $0x04, DI
+	CMPQ  DI, rows+56(FP)
+	JGE   dwPlanar3S2F32AVX2_nopf
+	MOVQ  112(AX), R9
+	TESTQ R9, R9
+	JL    dwPlanar3S2F32AVX2_nopf
+	ADDQ  src+16(FP), R9
+	ADDQ  col+72(FP), R9
+	MOVQ  nv+64(FP), DI
+
+dwPlanar3S2F32AVX2_pf:
+	PREFETCHT0 (R9)
+	ADDQ       $0x40, R9
+	DECQ       DI
+	JNZ        dwPlanar3S2F32AVX2_pf
+
+dwPlanar3S2F32AVX2_nopf:
 	ADDQ       $0x00000018, AX
 	MOVQ       SI, DI
 	VXORPS     Y9, Y9, Y9

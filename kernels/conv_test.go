@@ -330,6 +330,33 @@ func BenchmarkConv2DDepthwise(b *testing.B) {
 	}
 }
 
+// BenchmarkConv2DDepthwiseCold is BenchmarkConv2DDepthwise's layers on
+// 112x112 planes (the planar kernels') at one thread with the caches
+// flushed before each call (outside the timer), as a network's
+// activations are when its working set outgrows the L3.
+func BenchmarkConv2DDepthwiseCold(b *testing.B) {
+	defer SetNumThreads(0)
+	SetNumThreads(1)
+	flush := newCacheFlusher()
+	for _, c := range []struct{ ch, hw, stride int }{{32, 112, 1}, {96, 112, 2}} {
+		b.Run(fmt.Sprintf("%dch_%dx%d_s%d", c.ch, c.hw, c.hw, c.stride), func(b *testing.B) {
+			r := rand.New(rand.NewSource(1))
+			oh := (c.hw+2-3)/c.stride + 1
+			x := laRandTensor(r, []int64{1, int64(c.ch), int64(c.hw), int64(c.hw)}, runtime.Float32)
+			w := laRandTensor(r, []int64{int64(c.ch), 1, 3, 3}, runtime.Float32)
+			out := runtime.MustNewTensor([]int64{1, int64(c.ch), int64(oh), int64(oh)}, runtime.Float32)
+			s := int64(c.stride)
+			attrs := Conv2DAttrs{Strides: []int64{s, s}, Padding: []int64{1, 1, 1, 1}, Dilation: []int64{1, 1}, Groups: int64(c.ch)}
+			for i := 0; i < b.N; i++ {
+				flush.flush(b)
+				if err := Conv2D(out, x, w, attrs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // TestDepthwiseTapMatchesRows checks the phase-split TapSum depthwise path
 // against the row loops (which skip padding) bit for bit, over strides,
 // dilations, asymmetric paddings, channel multipliers and plane sizes, with
