@@ -2789,6 +2789,7 @@ type gemmKernel struct {
 	gatherSW           int  // sgemmBodyGatherA: A rows at offsets, positions this far apart (1 or 2)
 	chain              bool // sgemmBodyChain: a chain on the tile's rows before the store
 	scatter            bool // sgemmBodyScatter: stores through a table of offsets and masks
+	pfOut              int  // sgemmBodyScatterPrefetch: with scatter, the rows' prefetch distance in bytes (0: none)
 	pfB                int  // sgemmBodyPrefetchB: B prefetch distance in bytes (0: none)
 	pfA                int  // sgemmBodyPrefetchA: A prefetch distance in bytes (0: none)
 	b                  []reg.VecPhysical
@@ -2830,6 +2831,8 @@ var gemmKernels = []gemmKernel{
 		mr: 8, nr: 48, avx512: true, indirect: true, chain: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
 	{name: "sgemmIndirectAVX512WideChainScatter", doc: "is sgemmIndirectAVX512WideChain storing each vector of the tile's rows under two masks at two offsets from a table (see asm.SgemmKernelIndirectChainScatter).",
 		mr: 8, nr: 48, avx512: true, indirect: true, chain: true, scatter: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
+	{name: "sgemmIndirectAVX512WideChainScatterPrefetch", doc: "is sgemmIndirectAVX512WideChainScatter prefetching each row's next panels after its stores (see asm.SgemmKernelIndirectChainScatter).",
+		mr: 8, nr: 48, avx512: true, indirect: true, chain: true, scatter: true, pfOut: scatterPrefetch, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
 	{name: "sgemmIndirectAVX2", doc: "is the 6x16 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).",
 		mr: 6, nr: 16, prefetch: true, indirect: true, b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
 	{name: "sgemmStridedAVX512", doc: "is the 7x32 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided).",
@@ -2865,8 +2868,9 @@ func (k gemmKernel) emit() {
 		acc, lanes, vbytes = func(i int) reg.VecPhysical { return zmms[i] }, 16, 64
 	}
 	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA, sgemmBodyGatherA, sgemmBodyChain, sgemmBodyScatter = k.prefetch, k.indirect, k.strided, k.gatherSW, k.chain, k.scatter
-	sgemmBodyPrefetchB, sgemmBodyPrefetchA = k.pfB, k.pfA
+	sgemmBodyPrefetchB, sgemmBodyPrefetchA, sgemmBodyScatterPrefetch = k.pfB, k.pfA, k.pfOut
 	sgemmBody(k.mr, k.nr, lanes, vbytes, acc, k.b, k.a0, k.a1)
+	sgemmBodyScatterPrefetch = 0
 	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA, sgemmBodyGatherA, sgemmBodyChain, sgemmBodyScatter = false, false, false, 0, false, false
 	sgemmBodyPrefetchB, sgemmBodyPrefetchA = 0, 0
 }
@@ -2944,15 +2948,23 @@ var sgemmBodyChain bool
 // and a copy. The tile is not read (beta must be 0); alpha applies.
 var sgemmBodyScatter bool
 
+// sgemmBodyScatterPrefetch, when not 0, makes a scatter kernel prefetch
+// each of its rows this many bytes past the tile's store offsets after
+// storing (scatterPrefetch).
+var sgemmBodyScatterPrefetch int
+
 // scatterPrefetch is how far past a scatter tile's store offsets, in
-// bytes, the kernel prefetches each of its rows (0: not at all): where the
+// bytes, the prefetching kernel prefetches each of its rows: where the
 // row's next panels will store. The tiles of an output of many channels
 // are as many store streams (64 planes for SqueezeNet's first layer),
 // more than the hardware prefetchers follow, so a store to a line out of
 // cache waited for it. BenchmarkConvColdOutput, an AVX-512 AMD EPYC, µs
 // without -> 384 / 768 / 1536 bytes ahead: 3->64 3x3/2 on 224² 481-495 ->
 // 314-356 / 309-317 / 308-330, 16->96 1x1 on 112² 503-548 -> 367-444 /
-// 365-367 / 377-389; warm (BenchmarkConv2DChainLayers) unchanged.
+// 365-367 / 377-389. Warm, the prefetches cost a layer of little depth a
+// few percent (cnn_64x64's 3->32 on 64², 512 KB of output: 36.0-36.4 ->
+// 37.0-37.8 µs), so the kernels use the prefetching tile for outputs
+// larger than the L2 only (kernels.scatterPrefetchMinBytes).
 const scatterPrefetch = 768
 
 func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []reg.VecPhysical, a0, a1 reg.VecPhysical) {
@@ -3123,7 +3135,7 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 				Label(skip)
 			}
 		}
-		if scatterPrefetch > 0 {
+		if sgemmBodyScatterPrefetch > 0 {
 			// The rows' next panels, ahead of their stores: an output of
 			// many planes is many store streams at once, more than the
 			// hardware prefetchers follow, and each store to a line not in
@@ -3139,7 +3151,7 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 				}
 				m := rowAt(base, ldc, l3, i%4)
 				for l := 0; l < nr*4; l += 64 {
-					m.Disp = scatterPrefetch + l
+					m.Disp = sgemmBodyScatterPrefetch + l
 					PREFETCHT0(m)
 				}
 			}
