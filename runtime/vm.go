@@ -217,6 +217,7 @@ type VM struct {
 	free         []*frame
 	maxDepth     int
 	instr        Instrument
+	instrKeeps   bool // instr may keep what it is shown (SetInstrument): no recycling
 	inputs       map[string][]Value
 	outputs      map[string]Value
 	saved        map[string]*Closure
@@ -527,10 +528,11 @@ func collectStorages(v Value, out *[]*Storage, depth int) {
 
 // trackStorage records a pooled storage in the running frame so it returns
 // to the pool when the frame exits (unless it escapes through the result).
-// Nothing is recycled while an instrument is installed, because instruments
-// may keep tensors for inspection.
+// Nothing is recycled while an instrument from SetInstrument is installed,
+// because it may keep tensors for inspection (one from SetTimingInstrument
+// keeps none).
 func (vm *VM) trackStorage(s *Storage) {
-	if !vm.trackable || vm.instr != nil || len(vm.frames) == 0 {
+	if !vm.trackable || vm.instrKeeps || len(vm.frames) == 0 {
 		return
 	}
 	fr := vm.frames[len(vm.frames)-1]
@@ -871,8 +873,16 @@ func (vm *VM) InvokeClosure(fn Value, args ...Value) (ret Value, err error) {
 }
 
 // SetInstrument installs f to run before and after every Call of bytecode
-// functions; nil removes it.
-func (vm *VM) SetInstrument(f Instrument) { vm.instr = f }
+// functions; nil removes it. While it is installed no storage is reused
+// between calls, so f may keep the tensors it is shown.
+func (vm *VM) SetInstrument(f Instrument) { vm.instr, vm.instrKeeps = f, f != nil }
+
+// SetTimingInstrument is SetInstrument for an f that keeps nothing it is
+// shown (a timer, a counter): storage is reused between calls as without an
+// instrument, so the calls run as they otherwise would (a profile of a
+// function's operators then times them on warm memory, not on storage
+// allocated afresh each call).
+func (vm *VM) SetTimingInstrument(f Instrument) { vm.instr, vm.instrKeeps = f, false }
 
 // SetInput stores the arguments of name for InvokeStateful; exactly the
 // function's number of parameters must be given.
