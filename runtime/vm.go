@@ -823,13 +823,44 @@ func (vm *VM) Invoke(name string, args ...Value) (ret Value, err error) {
 // when it has as many elements (that result is no longer valid): its
 // elements are overwritten and the same Value returned, so a function
 // returning a tuple allocates nothing for it in steady state.
+//
+// Otherwise a tuple of up to four elements whose first is a tensor on a
+// storage the running activation allocated is kept in that storage
+// (Storage.tuple), once per lease of it: returned, the tuple keeps the
+// storage from the pool as its tensor does; not returned, both die with
+// the activation. (Not with recycled outputs, whose reused tuple may sit
+// in a storage the call takes again.) Other tuples cost one allocation.
 func (vm *VM) makeTuple(args []Value) (Value, error) {
-	if vm.recycle && !vm.tupleTaken && vm.lastTuple != nil && len(vm.lastTuple) == len(args) {
-		vm.tupleTaken = true
-		copy(vm.lastTuple, args)
-		return vm.lastTupleVal, nil
+	if vm.recycle {
+		if !vm.tupleTaken && vm.lastTuple != nil && len(vm.lastTuple) == len(args) {
+			vm.tupleTaken = true
+			copy(vm.lastTuple, args)
+			return vm.lastTupleVal, nil
+		}
+	} else if s := vm.tupleStorage(args); s != nil {
+		s.tupleUsed = true
+		return s.tuple.fill(args), nil
 	}
 	return builtinMakeTuple(args)
+}
+
+// tupleStorage returns the storage whose tuple room makeTuple may fill
+// with args, or nil: the first element's, when the running activation
+// allocated it and its room is free.
+func (vm *VM) tupleStorage(args []Value) *Storage {
+	if len(args) == 0 || len(args) > storageTupleLen || len(vm.frames) == 0 {
+		return nil
+	}
+	t, ok := args[0].(*Tensor)
+	if !ok || t == nil || t.storage == nil || t.storage.tupleUsed {
+		return nil
+	}
+	for _, s := range vm.frames[len(vm.frames)-1].storages {
+		if s == t.storage {
+			return s
+		}
+	}
+	return nil
 }
 
 // takeArgs copies a call's arguments into the VM's buffer (own), or into a
