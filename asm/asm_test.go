@@ -1239,3 +1239,19 @@ func BenchmarkSgemmKernelL1(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCopyRows times CopyRowsF32 on rows short enough for a memmove
+// per row to dominate: 64 rows of n floats, 64 floats apart, in L1; n a
+// multiple of the vector (no tail) and not.
+func BenchmarkCopyRows(b *testing.B) {
+	const rows, stride = 64, 64
+	src, dst := make([]float32, rows*stride), make([]float32, rows*stride)
+	for _, n := range []int{13, 16, 56} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(4 * rows * n))
+			for i := 0; i < b.N; i++ {
+				CopyRowsF32(dst, stride, src, stride, rows, n)
+			}
+		})
+	}
+}

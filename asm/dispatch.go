@@ -612,11 +612,14 @@ func SgemmKernelIndirectChainUnchecked(kc int, a, b unsafe.Pointer, offs *int, c
 // st[3v+1] bytes under the mask in the next 16 bits; lanes in neither mask
 // are not stored. An indirect convolution's tile of flat columns (each
 // output row followed by its padding columns) so lands in the output
-// directly. Every address a mask selects must lie in c's buffer. AVX-512
-// only (SgemmIndirectTile(true) must exist).
-func SgemmKernelIndirectChainScatterUnchecked(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64) {
+// directly. Every address a mask selects must lie in c's buffer. With
+// prefetch, the kernel then prefetches each row's next panels (768 bytes
+// on), for an output too large to stay in cache, where its many planes
+// are more store streams than the hardware prefetchers follow; the result
+// is the same. AVX-512 only (SgemmIndirectTile(true) must exist).
+func SgemmKernelIndirectChainScatterUnchecked(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64, prefetch bool) {
 	if level == LevelAVX512 {
-		asmSgemmIndirectChainScatter(kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, codes, sc, nsteps, &st[0])
+		asmSgemmIndirectChainScatter(kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, codes, sc, nsteps, &st[0], prefetch)
 		return
 	}
 	sgemmScatterGo(kc, a, b, offs, c, ldc, alpha, codes, sc, nsteps, st)

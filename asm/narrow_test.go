@@ -161,8 +161,8 @@ func TestLayerNormShortTwin(t *testing.T) {
 // against its twin (the tile as the unscattered kernel computes it, then
 // stored lane by lane) with random tables: offsets anywhere in the rows,
 // negative ones included (the masks then select only lanes inside), random
-// masks, every chain code, both alphas; and checks every element of the
-// output buffer, guards included.
+// masks, every chain code, both alphas, with and without the rows'
+// prefetch; and checks every element of the output buffer, guards included.
 func TestSgemmIndirectChainScatter(t *testing.T) {
 	if CurrentLevel() != LevelAVX512 {
 		t.Skip("the scattering kernel is AVX-512 only")
@@ -201,9 +201,10 @@ func TestSgemmIndirectChainScatter(t *testing.T) {
 			wbuf, want := guarded(n, 3)
 			alpha := alphaFor(it)
 			cp, sp := chainPtrs(codes, sc[:len(codes)*mr])
-			SgemmKernelIndirectChainScatterUnchecked(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&c[0]), ldc, alpha, cp, sp, len(codes), &st)
+			prefetch := it%2 == 1 // the prefetching kernel stores the same
+			SgemmKernelIndirectChainScatterUnchecked(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&c[0]), ldc, alpha, cp, sp, len(codes), &st, prefetch)
 			withLevel(t, LevelGo, func() {
-				SgemmKernelIndirectChainScatterUnchecked(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&want[0]), ldc, alpha, cp, sp, len(codes), &st)
+				SgemmKernelIndirectChainScatterUnchecked(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&want[0]), ldc, alpha, cp, sp, len(codes), &st, prefetch)
 			})
 			for i := range buf {
 				if !sameBits(buf[i], wbuf[i]) {

@@ -346,6 +346,16 @@ func BenchmarkConv2DChainLayers(b *testing.B) {
 		{192, 32, 28, 1, 1, 0}}, false)
 }
 
+// BenchmarkConvColdOutput is BenchmarkConv2DChainLayers on layers with
+// large outputs (SqueezeNet's and MobileNetV2's first layers, MobileNetV2's
+// 16->96 expansion, SqueezeNet's 3x3 expansion on 55x55) with the caches
+// flushed before each call, as a network's activations are when its
+// working set outgrows the L3: the output's lines are not in cache when
+// the kernels store to them.
+func BenchmarkConvColdOutput(b *testing.B) {
+	benchConvLayers(b, []convLayer{{3, 64, 224, 3, 2, 0}, {3, 32, 224, 3, 2, 1}, {16, 96, 112, 1, 1, 0}, {16, 64, 55, 3, 1, 1}}, true)
+}
+
 // BenchmarkConvColdWeights is BenchmarkConv2DChainLayers on layers with
 // large weights (ResNet-18's 3x3 on 7x7 and 14x14, MobileNetV2's last
 // pointwise one) with the caches flushed before each call: the weight

@@ -116,6 +116,17 @@ func planConvIndirect(g *conv2dGeom, og int) convPlan {
 	return convPlan{indirect: true, wide: wide}
 }
 
+// scatterPrefetchMinBytes is the output size (a group's) from which the
+// scattering tile prefetches its rows ahead of its stores
+// (asm.SgemmKernelIndirectChainScatterUnchecked): about an L2, past which
+// the output is not in cache when the layer runs. Below it the prefetches
+// cost a layer of little depth a few percent (cnn_64x64's 3->32 on 64²,
+// 512 KB: 36.0-36.4 -> 37.0-37.8 µs, BenchmarkConv2DChainLayers); above
+// it, with the caches flushed, SqueezeNet's 3->64 3x3/2 on 224² (3.2 MB)
+// 441-494 -> 325-370 µs, MobileNetV2's 16->96 on 112² (4.8 MB) 530-537 ->
+// 395-442 (BenchmarkConvColdOutput).
+const scatterPrefetchMinBytes = 1 << 20
+
 type convIndirectJob struct {
 	wide                 bool
 	chain                *rowChain // run on the output, or nil
@@ -146,6 +157,9 @@ type convIndirectJob struct {
 	// offsets (asm.SgemmKernelIndirectChainScatterUnchecked, see
 	// scatterTable), dropping the padding columns; no scratch, no copy.
 	scatter bool
+	// prefetch: with scatter, the kernel prefetches each row's next panels
+	// (the output is larger than scatterPrefetchMinBytes).
+	prefetch bool
 
 	// The phase copy's input and geometry (copyFn runs it on channels [lo, hi)).
 	xg           []float32
@@ -267,6 +281,7 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	// Rows of at least a vector (so a vector spans two flat rows at most),
 	// one depth block (the tile is not read back) and whole row tiles.
 	j.scatter = j.kchain && ws >= 16 && kk <= gemmKC && og%mr == 0
+	j.prefetch = j.scatter && 4*og*g.oh*g.ow > scatterPrefetchMinBytes
 	if pa != nil && pa.mr == mr {
 		j.a = pa.data
 	} else {
@@ -478,7 +493,7 @@ func (j *convIndirectJob) scatterItems(lo, hi int) {
 			j.scatterTable(&st, jp*nr)
 			for ip := 0; ip < tiles; ip++ {
 				asm.SgemmKernelIndirectChainScatterUnchecked(k, unsafe.Pointer(&ablk[ip*k*mr]), bp, op,
-					unsafe.Pointer(&j.out[(i0+ip*mr)*pix]), pix, 1, j.kcodes, j.chainScalars(i0/mr+ip), j.kns, &st)
+					unsafe.Pointer(&j.out[(i0+ip*mr)*pix]), pix, 1, j.kcodes, j.chainScalars(i0/mr+ip), j.kns, &st, j.prefetch)
 			}
 		}
 	}

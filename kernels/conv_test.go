@@ -311,13 +311,8 @@ func BenchmarkConv2DDepthwise(b *testing.B) {
 		for _, th := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%dch_%dx%d_s%d/threads=%d", c.ch, c.hw, c.hw, c.stride, th), func(b *testing.B) {
 				SetNumThreads(th)
-				r := rand.New(rand.NewSource(1))
-				oh := (c.hw+2-3)/c.stride + 1
-				x := laRandTensor(r, []int64{1, int64(c.ch), int64(c.hw), int64(c.hw)}, runtime.Float32)
-				w := laRandTensor(r, []int64{int64(c.ch), 1, 3, 3}, runtime.Float32)
-				out := runtime.MustNewTensor([]int64{1, int64(c.ch), int64(oh), int64(oh)}, runtime.Float32)
-				s := int64(c.stride)
-				attrs := Conv2DAttrs{Strides: []int64{s, s}, Padding: []int64{1, 1, 1, 1}, Dilation: []int64{1, 1}, Groups: int64(c.ch)}
+				x, w, out, attrs := depthwiseLayer(c.ch, c.hw, c.stride)
+				oh := int(out.Shape()[2])
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					if err := Conv2D(out, x, w, attrs); err != nil {
@@ -328,6 +323,40 @@ func BenchmarkConv2DDepthwise(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkConv2DDepthwiseCold is BenchmarkConv2DDepthwise's layers on
+// 112x112 planes (the planar kernels') at one thread with the caches
+// flushed before each call (outside the timer), as a network's
+// activations are when its working set outgrows the L3.
+func BenchmarkConv2DDepthwiseCold(b *testing.B) {
+	defer SetNumThreads(0)
+	SetNumThreads(1)
+	flush := newCacheFlusher()
+	for _, c := range []struct{ ch, hw, stride int }{{32, 112, 1}, {96, 112, 2}} {
+		b.Run(fmt.Sprintf("%dch_%dx%d_s%d", c.ch, c.hw, c.hw, c.stride), func(b *testing.B) {
+			x, w, out, attrs := depthwiseLayer(c.ch, c.hw, c.stride)
+			for i := 0; i < b.N; i++ {
+				flush.flush(b)
+				if err := Conv2D(out, x, w, attrs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// depthwiseLayer makes a 3x3 depthwise convolution's operands (padding 1):
+// ch channels of hw x hw at stride, random input and weights.
+func depthwiseLayer(ch, hw, stride int) (x, w, out *runtime.Tensor, attrs Conv2DAttrs) {
+	r := rand.New(rand.NewSource(1))
+	oh := (hw+2-3)/stride + 1
+	x = laRandTensor(r, []int64{1, int64(ch), int64(hw), int64(hw)}, runtime.Float32)
+	w = laRandTensor(r, []int64{int64(ch), 1, 3, 3}, runtime.Float32)
+	out = runtime.MustNewTensor([]int64{1, int64(ch), int64(oh), int64(oh)}, runtime.Float32)
+	s := int64(stride)
+	attrs = Conv2DAttrs{Strides: []int64{s, s}, Padding: []int64{1, 1, 1, 1}, Dilation: []int64{1, 1}, Groups: int64(ch)}
+	return x, w, out, attrs
 }
 
 // TestDepthwiseTapMatchesRows checks the phase-split TapSum depthwise path

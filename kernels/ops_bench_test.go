@@ -168,15 +168,17 @@ func BenchmarkOpMaxPool2D(b *testing.B) {
 			b.Fatal(err)
 		}
 		out := mustT(b, g.outShape[:], f32)
-		b.Run(c.name, func(b *testing.B) {
-			SetNumThreads(1)
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				if err := MaxPool2D(out, x, c.attrs); err != nil {
-					b.Fatal(err)
+		for _, th := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/threads=%d", c.name, th), func(b *testing.B) {
+				SetNumThreads(th)
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					if err := MaxPool2D(out, x, c.attrs); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-			b.ReportMetric(float64(out.NumElements()*c.attrs.PoolSize[0]*c.attrs.PoolSize[1])*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gtaps/s")
-		})
+				b.ReportMetric(float64(out.NumElements()*c.attrs.PoolSize[0]*c.attrs.PoolSize[1])*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gtaps/s")
+			})
+		}
 	}
 }

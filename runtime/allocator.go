@@ -162,6 +162,9 @@ func (a *pooledAllocator) Free(s *Storage) {
 		return
 	}
 	s.pooled = false // guards against double free
+	// A tuple kept in the storage died with the activation that freed it.
+	clear(s.tuple.elems[:])
+	s.tuple.hdr, s.tupleUsed = nil, false
 	a.mu.Lock()
 	a.pool[s.Size()] = append(a.pool[s.Size()], s)
 	a.mu.Unlock()

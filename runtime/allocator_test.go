@@ -180,6 +180,36 @@ func TestInstrumentDisablesRecycling(t *testing.T) {
 	}
 }
 
+// TestTimingInstrumentRecycles: an instrument installed as keeping nothing
+// leaves recycling on (a call's heap and intermediate storage return to the
+// pool, as TestPooledReuseAndEscape has it without an instrument), one that
+// may keep tensors turns it off.
+func TestTimingInstrumentRecycles(t *testing.T) {
+	for _, keeps := range []bool{false, true} {
+		vm := newVM(t, planExec(t))
+		calls := 0
+		f := func(fn Value, sym string, before bool, ret Value, args []Value) InstrumentReturnKind {
+			calls++
+			return InstrumentNoOp
+		}
+		if keeps {
+			vm.SetInstrument(f)
+		} else {
+			vm.SetTimingInstrument(f)
+		}
+		for i := 0; i < 3; i++ {
+			must[Value](t)(vm.Invoke("main", vec(1, 2, 3)))
+		}
+		want := 2
+		if keeps {
+			want = 0
+		}
+		if got := vm.Allocator().(*pooledAllocator).cached(); got != want || calls == 0 {
+			t.Errorf("keeps=%v: %d storages cached after calls, want %d (instrument ran %d times)", keeps, got, want, calls)
+		}
+	}
+}
+
 func TestMemoryManagerClear(t *testing.T) {
 	vm := newVM(t, planExec(t))
 	vm.Invoke("main", vec(1))

@@ -639,7 +639,7 @@ func builtinCopy(args []Value) (Value, error) {
 
 // vm.builtin.make_tuple(xs...) -> Tuple.
 func builtinMakeTuple(args []Value) (Value, error) {
-	return append(Tuple(make([]Value, 0, len(args))), args...), nil
+	return newTupleValue(args), nil
 }
 
 func tupleIndexArgs(fn string, args []Value) (Tuple, int64, error) {

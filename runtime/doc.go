@@ -36,7 +36,8 @@
 // pool when the activation returns, except those reachable from its return
 // value (through tensors, tuples and closure captures). Packed functions must
 // therefore not keep tensors they receive beyond the call, other than by
-// copying; while an Instrument is installed nothing is recycled.
+// copying; while an Instrument installed with SetInstrument is in place
+// nothing is recycled (SetTimingInstrument's keeps recycling).
 //
 // # Builtins
 //

@@ -49,7 +49,16 @@ type Storage struct {
 	// with the storage (one allocation fewer per tensor).
 	first     Tensor
 	firstUsed bool
+	// tuple is room for a small tuple whose first element is a tensor on
+	// the storage, made during the activation that allocated it
+	// (VM.makeTuple): a call's result tuple then costs no allocation of
+	// its own. tupleUsed is set while a tuple may occupy it.
+	tuple     tupleBox[[storageTupleLen]Value]
+	tupleUsed bool
 }
+
+// storageTupleLen is the most elements a tuple kept in a Storage has.
+const storageTupleLen = 4
 
 // maxCachedViews bounds the tensor headers a storage keeps for reuse. A
 // real network's memory plan puts dozens of tensors on one storage

@@ -217,6 +217,7 @@ type VM struct {
 	free         []*frame
 	maxDepth     int
 	instr        Instrument
+	instrKeeps   bool // instr may keep what it is shown (SetInstrument): no recycling
 	inputs       map[string][]Value
 	outputs      map[string]Value
 	saved        map[string]*Closure
@@ -527,10 +528,11 @@ func collectStorages(v Value, out *[]*Storage, depth int) {
 
 // trackStorage records a pooled storage in the running frame so it returns
 // to the pool when the frame exits (unless it escapes through the result).
-// Nothing is recycled while an instrument is installed, because instruments
-// may keep tensors for inspection.
+// Nothing is recycled while an instrument from SetInstrument is installed,
+// because it may keep tensors for inspection (one from SetTimingInstrument
+// keeps none).
 func (vm *VM) trackStorage(s *Storage) {
-	if !vm.trackable || vm.instr != nil || len(vm.frames) == 0 {
+	if !vm.trackable || vm.instrKeeps || len(vm.frames) == 0 {
 		return
 	}
 	fr := vm.frames[len(vm.frames)-1]
@@ -821,13 +823,44 @@ func (vm *VM) Invoke(name string, args ...Value) (ret Value, err error) {
 // when it has as many elements (that result is no longer valid): its
 // elements are overwritten and the same Value returned, so a function
 // returning a tuple allocates nothing for it in steady state.
+//
+// Otherwise a tuple of up to four elements whose first is a tensor on a
+// storage the running activation allocated is kept in that storage
+// (Storage.tuple), once per lease of it: returned, the tuple keeps the
+// storage from the pool as its tensor does; not returned, both die with
+// the activation. (Not with recycled outputs, whose reused tuple may sit
+// in a storage the call takes again.) Other tuples cost one allocation.
 func (vm *VM) makeTuple(args []Value) (Value, error) {
-	if vm.recycle && !vm.tupleTaken && vm.lastTuple != nil && len(vm.lastTuple) == len(args) {
-		vm.tupleTaken = true
-		copy(vm.lastTuple, args)
-		return vm.lastTupleVal, nil
+	if vm.recycle {
+		if !vm.tupleTaken && vm.lastTuple != nil && len(vm.lastTuple) == len(args) {
+			vm.tupleTaken = true
+			copy(vm.lastTuple, args)
+			return vm.lastTupleVal, nil
+		}
+	} else if s := vm.tupleStorage(args); s != nil {
+		s.tupleUsed = true
+		return s.tuple.fill(args), nil
 	}
 	return builtinMakeTuple(args)
+}
+
+// tupleStorage returns the storage whose tuple room makeTuple may fill
+// with args, or nil: the first element's, when the running activation
+// allocated it and its room is free.
+func (vm *VM) tupleStorage(args []Value) *Storage {
+	if len(args) == 0 || len(args) > storageTupleLen || len(vm.frames) == 0 {
+		return nil
+	}
+	t, ok := args[0].(*Tensor)
+	if !ok || t == nil || t.storage == nil || t.storage.tupleUsed {
+		return nil
+	}
+	for _, s := range vm.frames[len(vm.frames)-1].storages {
+		if s == t.storage {
+			return s
+		}
+	}
+	return nil
 }
 
 // takeArgs copies a call's arguments into the VM's buffer (own), or into a
@@ -871,8 +904,16 @@ func (vm *VM) InvokeClosure(fn Value, args ...Value) (ret Value, err error) {
 }
 
 // SetInstrument installs f to run before and after every Call of bytecode
-// functions; nil removes it.
-func (vm *VM) SetInstrument(f Instrument) { vm.instr = f }
+// functions; nil removes it. While it is installed no storage is reused
+// between calls, so f may keep the tensors it is shown.
+func (vm *VM) SetInstrument(f Instrument) { vm.instr, vm.instrKeeps = f, f != nil }
+
+// SetTimingInstrument is SetInstrument for an f that keeps nothing it is
+// shown (a timer, a counter): storage is reused between calls as without an
+// instrument, so the calls run as they otherwise would (a profile of a
+// function's operators then times them on warm memory, not on storage
+// allocated afresh each call).
+func (vm *VM) SetTimingInstrument(f Instrument) { vm.instr, vm.instrKeeps = f, false }
 
 // SetInput stores the arguments of name for InvokeStateful; exactly the
 // function's number of parameters must be given.

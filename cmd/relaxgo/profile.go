@@ -95,7 +95,7 @@ func profile(res *compiler.Result, fn, inputs string, threads, number, top int, 
 	// Calls nest (a Relax function's calls happen between its before and
 	// after), so start times are a stack.
 	var starts []time.Time
-	vm.SetInstrument(func(_ runtime.Value, symbol string, before bool, _ runtime.Value, args []runtime.Value) runtime.InstrumentReturnKind {
+	vm.SetTimingInstrument(func(_ runtime.Value, symbol string, before bool, _ runtime.Value, args []runtime.Value) runtime.InstrumentReturnKind {
 		if before {
 			starts = append(starts, time.Now())
 			return runtime.InstrumentNoOp
