@@ -209,6 +209,30 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 	if out.NumElements() == 0 {
 		return nil
 	}
+	if chain != nil && chain.res != nil && asm.OverlapF32(chain.res, out.Float32s()) {
+		// The residual in the output's memory: read from a copy, as the
+		// output's planes are written before the chain reads it.
+		rb := getScratch(len(chain.res))
+		defer putScratch(rb)
+		copy(*rb, chain.res)
+		chain.res = *rb
+	}
+	if chain != nil && chain.res != nil && g.n != 1 {
+		// A residual's rows are planes of one image: several images take
+		// the convolution, then the chain image by image.
+		if err := conv2dChain(out, x, w, attrs, nil); err != nil {
+			return err
+		}
+		o, res, pix := out.Float32s(), chain.res, g.oh*g.ow
+		for n := 0; n < g.n; n++ {
+			chain.res = res[n*g.o*pix:]
+			for c := 0; c < g.o; c++ {
+				chain.apply(o[(n*g.o+c)*pix:(n*g.o+c+1)*pix], c)
+			}
+		}
+		chain.res = res
+		return nil
+	}
 	if x.DType() == runtime.Float32 && outDT == runtime.Float32 {
 		if winoOK(&g) {
 			if e := constWinoWeights(w, g.o, g.c); e != nil {
