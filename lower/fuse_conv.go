@@ -21,9 +21,9 @@ const convChainMaxSteps = 16
 // convolution) one operand has the output's shape and is added,
 // subtracted, multiplied or divided (a residual connection), into one
 // call of the fused kernel, which runs the chain on output planes just
-// computed, still in cache, instead of in a pass of its own (MobileNet's batch norm and ReLU6
-// after each convolution), and drops the convolution's intermediate
-// tensor. The convolution's result must have no other use and sit in the
+// computed, still in cache, instead of in a pass of its own (MobileNet's
+// batch norm and ReLU6 after each convolution), and drops the
+// convolution's intermediate tensor. The convolution's result must have no other use and sit in the
 // same binding block. The chain computes the same float32 operations in
 // the same order, so results do not change. Runs after
 // FuseElementwiseChains.
