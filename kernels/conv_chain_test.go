@@ -146,13 +146,15 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 // TestConv2DChainPackedWeights runs convolutions with registered
 // (packed-once) weights down the packed GEMM path with the chain after the
 // product (pointwise with more outputs than the indirect path takes, a
-// column count with a half-width last panel, and a 3x3 one), at every
-// level and at 1 and 2 threads, and requires the bits of the convolution
+// column count with a half-width last panel, and a 3x3 one), the position
+// path and the Winograd one, with a residual in the chain, at every level
+// and at 1 and 2 threads, and requires the bits of the convolution
 // followed by the chain kernel.
 func TestConv2DChainPackedWeights(t *testing.T) {
 	defer SetNumThreads(0)
 	r := rand.New(rand.NewSource(23))
-	for ci, c := range []struct{ in, o, h, w, k, pad int64 }{{24, 300, 13, 13, 1, 0}, {40, 270, 5, 9, 1, 0}, {20, 300, 11, 17, 3, 1}, {33, 1000, 4, 4, 1, 0}} {
+	for ci, c := range []struct{ in, o, h, w, k, pad int64 }{{24, 300, 13, 13, 1, 0}, {40, 270, 5, 9, 1, 0}, {20, 300, 11, 17, 3, 1}, {33, 1000, 4, 4, 1, 0},
+		{64, 64, 7, 7, 3, 1}, {64, 64, 7, 7, 1, 0}, {48, 64, 14, 14, 3, 1}} { // the position path (AVX-512), Winograd
 		x := randT(t, int64(ci), []int64{1, c.in, c.h, c.w}, f32, -3, 3)
 		wt := randT(t, int64(ci+50), []int64{c.o, c.in, c.k, c.k}, f32, -1, 1)
 		RegisterConstant(wt)
