@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/relaxgo/relaxgo/asm"
@@ -13,7 +14,9 @@ import (
 // strides, padding, dilation, groups, data_layout, kernel_layout,
 // out_layout, out_dtype, codes Shape, operand..., out), the convolution's
 // arguments as kernels.nn.conv2d takes them, then an EwChainKernel chain
-// whose operands each hold one value per output channel or one for all. A
+// whose operands each hold one value per output channel or one for all,
+// except that one may have the output's shape (a residual connection's
+// add, subtract, multiply or divide), which is taken element by element. A
 // float32 convolution runs the chain on output planes just computed, still
 // in cache, instead of in a pass of its own over the output: a depthwise
 // one per plane, the indirect path (conv_indirect.go) per block of planes
@@ -44,13 +47,21 @@ type rowChain struct {
 	codesBuf [ewMaxRun]uint8
 	// table holds row i's scalars at [i*len(codes), (i+1)*len(codes)).
 	table []float32
+	// res is an operand laid out as the output (a residual connection's),
+	// or nil: its step follows the first resAt of codes, floatRow(resOp)
+	// with the chain value on the left (the right when resRev), on row i's
+	// elements at res[i*rowLen:] (row i the output's plane i: one image).
+	res    []float32
+	resAt  int
+	resOp  bop
+	resRev bool
 }
 
 var rowChainPool = sync.Pool{New: func() any { return new(rowChain) }}
 
 // release returns c to the pool.
 func (c *rowChain) release() {
-	c.steps, c.codes = nil, nil
+	c.steps, c.codes, c.res = nil, nil, nil
 	rowChainPool.Put(c)
 }
 
@@ -66,7 +77,7 @@ func newRowChain(name string, codes []int64, ops []*runtime.Tensor, out []int64)
 		return nil, fmt.Errorf("%s: output of rank %d has no channel axis", name, len(out))
 	}
 	c := rowChainPool.Get().(*rowChain)
-	c.steps, c.codes = c.stepsBuf[:0], c.codesBuf[:0]
+	c.steps, c.codes, c.res = c.stepsBuf[:0], c.codesBuf[:0], nil
 	if err := c.fill(name, codes, ops, out); err != nil {
 		c.release()
 		return nil, err
@@ -82,6 +93,11 @@ func (c *rowChain) fill(name string, codes []int64, ops []*runtime.Tensor, out [
 			return nil
 		}
 		os := o.Shape()
+		if c.res == nil && s.op <= bDiv && slices.Equal(os, out) {
+			// The residual: added (or the like) element by element.
+			c.res, c.resAt, c.resOp, c.resRev = elems[float32](o), len(c.steps), s.op, s.rev
+			return nil
+		}
 		perChannel := len(os) <= len(out)
 		for d, e := range os {
 			if ax := d + len(out) - len(os); e != 1 && (ax != 1 || e != out[1]) {
@@ -142,16 +158,39 @@ func (c *rowChain) applyAt(seg []float32, i, pos, rowLen int) {
 	}
 	ns := len(c.codes)
 	sc := c.table[i*ns : (i+1)*ns]
+	var res []float32 // the residual's elements of seg
+	if c.res != nil {
+		res = c.res[i*rowLen+pos : i*rowLen+pos+len(seg)]
+	}
 	for len(seg) > 0 {
 		c0 := pos / ewChunk * ewChunk
 		c1 := min(c0+ewChunk, rowLen)
 		part := seg[:min(len(seg), c1-pos)]
 		seg, pos = seg[len(part):], pos+len(part)
+		var rpart []float32
+		if c.res != nil {
+			rpart, res = res[:len(part)], res[len(part):]
+		}
 		if c1-c0 > 1 {
-			asm.ScalarChainF32(part, part, c.codes, sc)
+			if c.res == nil {
+				asm.ScalarChainF32(part, part, c.codes, sc)
+				continue
+			}
+			// The chain kernel's runs: the steps before the residual,
+			// its row function, the steps after (relaxgo.ew_chain's).
+			if c.resAt > 0 {
+				asm.ScalarChainF32(part, part, c.codes[:c.resAt], sc[:c.resAt])
+			}
+			c.resStep(part, rpart)
+			if c.resAt < ns {
+				asm.ScalarChainF32(part, part, c.codes[c.resAt:], sc[c.resAt:])
+			}
 			continue
 		}
 		for t := range c.steps {
+			if c.res != nil && t == c.resAt {
+				c.resStep(part, rpart)
+			}
 			s := &c.steps[t]
 			if s.relu {
 				f32Unary(uRelu, part, part)
@@ -164,6 +203,18 @@ func (c *rowChain) applyAt(seg []float32, i, pos, rowLen int) {
 				floatRow(s.op, part, part, opnd)
 			}
 		}
+		if c.res != nil && c.resAt == len(c.steps) {
+			c.resStep(part, rpart)
+		}
+	}
+}
+
+// resStep runs the residual step on part with the residual's elements r.
+func (c *rowChain) resStep(part, r []float32) {
+	if c.resRev {
+		floatRow(c.resOp, part, r, part)
+	} else {
+		floatRow(c.resOp, part, part, r)
 	}
 }
 
@@ -210,7 +261,7 @@ func (c *rowChain) chainRows(n, rowLen int) bool {
 // apply's bits: not when the row ends in a one-element chunk (rowLen %
 // ewChunk == 1), which apply runs step by step through the scalar kernels.
 func (c *rowChain) inKernelPass(rowLen int) bool {
-	return c == nil || rowLen%ewChunk != 1
+	return c == nil || c.res == nil && rowLen%ewChunk != 1
 }
 
 // copyRows copies rows rows of n elements from src (srcStride apart) to dst

@@ -117,6 +117,23 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 			}
 			ops = append(ops, c)
 		}
+		if it%3 == 1 {
+			// A residual (an operand of the output's shape) at a random
+			// place in the chain: add, subtract, multiply or divide,
+			// either side, with NaNs, infinities and signed zeros.
+			res := randT(t, int64(7000+it), shape, f32, -3, 3)
+			for i, rs := 0, res.Float32s(); i < len(rs); i += 1 + r.Intn(17) {
+				rs[i] = []float32{float32(math.NaN()), float32(math.Inf(-1)), float32(math.Copysign(0, -1))}[r.Intn(3)]
+			}
+			at, k := r.Intn(len(codes)+1), 0 // step index, and the operands before it
+			for _, c := range codes[:at] {
+				if c != EwChainRelu {
+					k++
+				}
+			}
+			codes = append(codes[:at:at], append(runtime.Shape{int64(r.Intn(8))}, codes[at:]...)...)
+			ops = append(ops[:k:k], append([]runtime.Value{res}, ops[k:]...)...)
+		}
 		attrs := []runtime.Value{runtime.Shape{stride, stride}, runtime.Shape{pad, pad, pad, pad}, runtime.Shape{1, 1}, int64(groups), "NCHW", "OIHW", "NCHW", runtime.Float32}
 		for _, th := range []int{1, 2} {
 			SetNumThreads(th)
@@ -129,21 +146,23 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 // TestConv2DChainPackedWeights runs convolutions with registered
 // (packed-once) weights down the packed GEMM path with the chain after the
 // product (pointwise with more outputs than the indirect path takes, a
-// column count with a half-width last panel, and a 3x3 one), at every
-// level and at 1 and 2 threads, and requires the bits of the convolution
+// column count with a half-width last panel, and a 3x3 one), the position
+// path and the Winograd one, with a residual in the chain, at every level
+// and at 1 and 2 threads, and requires the bits of the convolution
 // followed by the chain kernel.
 func TestConv2DChainPackedWeights(t *testing.T) {
 	defer SetNumThreads(0)
 	r := rand.New(rand.NewSource(23))
-	for ci, c := range []struct{ in, o, h, w, k, pad int64 }{{24, 300, 13, 13, 1, 0}, {40, 270, 5, 9, 1, 0}, {20, 300, 11, 17, 3, 1}, {33, 1000, 4, 4, 1, 0}} {
+	for ci, c := range []struct{ in, o, h, w, k, pad int64 }{{24, 300, 13, 13, 1, 0}, {40, 270, 5, 9, 1, 0}, {20, 300, 11, 17, 3, 1}, {33, 1000, 4, 4, 1, 0},
+		{64, 64, 7, 7, 3, 1}, {64, 64, 7, 7, 1, 0}, {48, 64, 14, 14, 3, 1}} { // the position path (AVX-512), Winograd
 		x := randT(t, int64(ci), []int64{1, c.in, c.h, c.w}, f32, -3, 3)
 		wt := randT(t, int64(ci+50), []int64{c.o, c.in, c.k, c.k}, f32, -1, 1)
 		RegisterConstant(wt)
 		oh, ow := c.h+2*c.pad-c.k+1, c.w+2*c.pad-c.k+1
 		shape := []int64{1, c.o, oh, ow}
-		codes := runtime.Shape{0, 4, EwChainRelu, int64(r.Intn(12))}
+		codes := runtime.Shape{0, 4, EwChainRelu, int64(r.Intn(12)), 0}
 		ops := []runtime.Value{randT(t, 90, []int64{1, c.o, 1, 1}, f32, -1, 1), randT(t, 91, []int64{c.o, 1, 1}, f32, 0.5, 2),
-			randT(t, 92, []int64{}, f32, -1, 1)}
+			randT(t, 92, []int64{}, f32, -1, 1), randT(t, 93, shape, f32, -1, 1)} // and a residual
 		attrs := []runtime.Value{runtime.Shape{1, 1}, runtime.Shape{c.pad, c.pad, c.pad, c.pad}, runtime.Shape{1, 1}, int64(1), "NCHW", "OIHW", "NCHW", runtime.Float32}
 		forEachLevel(t, func(l asm.Level) {
 			for _, th := range []int{1, 2} {
@@ -205,8 +224,10 @@ func TestConv2DChainErrors(t *testing.T) {
 		call(runtime.Shape{0, 2}, per),                                       // too few operands
 		call(runtime.Shape{0}, per, per),                                     // too many
 		call(runtime.Shape{77}, per),                                         // unknown code
-		call(runtime.Shape{0}, randT(t, 4, []int64{1, 3, 3, 3}, f32, -1, 1)), // not per channel
-		call(runtime.Shape{0}, randT(t, 5, []int64{1, 3, 1, 1}, f64, -1, 1)), // not float32
+		call(runtime.Shape{0}, randT(t, 4, []int64{1, 3, 3, 1}, f32, -1, 1)), // neither per channel nor the output's shape
+		call(runtime.Shape{8}, randT(t, 4, []int64{1, 3, 3, 3}, f32, -1, 1)), // the output's shape, but a maximum
+		call(runtime.Shape{0, 0}, randT(t, 4, []int64{1, 3, 3, 3}, f32, -1, 1), randT(t, 6, []int64{1, 3, 3, 3}, f32, -1, 1)), // two residuals
+		call(runtime.Shape{0}, randT(t, 5, []int64{1, 3, 1, 1}, f64, -1, 1)),                                                  // not float32
 		call("codes", per),
 		call(runtime.Shape{0}, int64(1)),
 		call(long),

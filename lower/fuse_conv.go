@@ -17,11 +17,13 @@ const convChainMaxSteps = 16
 // elementwise work on its output (an EwChainKernel call from
 // FuseElementwiseChains, or a single batch-norm step, bias add or relu),
 // when every operand holds one value per output channel or one for all and
-// at least one varies along the channels, into one call of the fused
-// kernel, which runs the chain on output planes just computed, still in
-// cache, instead of in a pass of its own (MobileNet's batch norm and ReLU6
-// after each convolution), and drops the convolution's intermediate
-// tensor. The convolution's result must have no other use and sit in the
+// at least one varies along the channels, or (a one-image, one-group
+// convolution) one operand has the output's shape and is added,
+// subtracted, multiplied or divided (a residual connection), into one
+// call of the fused kernel, which runs the chain on output planes just
+// computed, still in cache, instead of in a pass of its own (MobileNet's
+// batch norm and ReLU6 after each convolution), and drops the
+// convolution's intermediate tensor. The convolution's result must have no other use and sit in the
 // same binding block. The chain computes the same float32 operations in
 // the same order, so results do not change. Runs after
 // FuseElementwiseChains.
@@ -120,25 +122,91 @@ func convChainStep(name string, args *ir.Tuple, out ir.StructInfo, convs map[*ir
 		}
 		return varies
 	}
+	// residual reports whether the chain's operands are per channel but
+	// for one laid out as the output itself (a residual connection's add),
+	// whose step (codes, in order, relu taking none) adds, subtracts,
+	// multiplies or divides, and conv, of one image, has one group: the
+	// fused kernel adds that operand's planes where it runs the chain on
+	// output planes, and computes the rest as unfused otherwise.
+	residual := func(conv *ir.Var, codes []int64, ops []ir.Expr) bool {
+		if shape[0] != 1 || !convOneGroup(convs[conv]) {
+			return false
+		}
+		full, k := 0, 0
+		for _, c := range codes {
+			if c == ewChainRelu {
+				continue
+			}
+			if k >= len(ops) {
+				return false
+			}
+			o := ops[k]
+			k++
+			if ov, ok := o.(*ir.Var); ok && ov == conv {
+				return false
+			}
+			if sameStaticShape(o.SInfo(), shape) {
+				if full++; full > 1 || c/2 > 3 {
+					return false
+				}
+				continue
+			}
+			if ts, ok := staticF32Shape(o.SInfo()); !ok || !channelOperand(ts, shape) {
+				return false
+			}
+		}
+		return full == 1 && k == len(ops)
+	}
 	c, isBin := ewChainCodes[name]
 	switch {
 	case name == EwChainKernel && len(args.Fields) >= 3:
 		conv, ok := isConv(args.Fields[0])
 		codes, isShape := args.Fields[1].(*ir.ShapeExpr)
 		ops := args.Fields[2:]
-		if ok && isShape && perChannel(ops) {
+		if !ok || !isShape {
+			break
+		}
+		if perChannel(ops) {
+			return conv, codes, ops, true
+		}
+		if vals, ok := shapeInts(codes); ok && residual(conv, vals, ops) {
 			return conv, codes, ops, true
 		}
 	case isBin && len(args.Fields) == 2:
 		for side := 0; side < 2; side++ {
 			conv, ok := isConv(args.Fields[side])
 			other := args.Fields[1-side]
-			if ok && perChannel([]ir.Expr{other}) {
-				return conv, shapeExpr([]ir.PrimExpr{ir.Int64(c*2 + int64(side))}), []ir.Expr{other}, true
+			code := c*2 + int64(side)
+			if ok && (perChannel([]ir.Expr{other}) || residual(conv, []int64{code}, []ir.Expr{other})) {
+				return conv, shapeExpr([]ir.PrimExpr{ir.Int64(code)}), []ir.Expr{other}, true
 			}
 		}
 	}
 	return nil, nil, nil, false
+}
+
+// convOneGroup reports whether a fusable convolution's arguments have one
+// group: the weight's input channels are all of x's.
+func convOneGroup(args *ir.Tuple) bool {
+	if args == nil {
+		return false
+	}
+	xs, ok := staticF32Shape(args.Fields[0].SInfo())
+	ws, wok := staticF32Shape(args.Fields[1].SInfo())
+	return ok && wok && len(xs) == 4 && len(ws) == 4 && ws[1] == xs[1]
+}
+
+// shapeInts returns a ShapeExpr's values when each is an integer literal.
+func shapeInts(s *ir.ShapeExpr) ([]int64, bool) {
+	out := make([]int64, len(s.Values))
+	for i, v := range s.Values {
+		n, ok := v.(*ir.IntImm)
+		if !ok {
+			return nil, false
+		}
+		out[i] = n.Value
+	}
+	return out, true
 }
 
 // staticF32Shape returns the static shape of a float32 tensor.
