@@ -137,8 +137,22 @@ func builtinAllocShapeHeap(args []Value) (Value, error) {
 	if n < 0 || n > 1<<24 {
 		return nil, argErr(fn, "shape heap size %d out of range", n)
 	}
+	if n < int64(len(heapShapes)) {
+		return vm.allocTensor(heapShapes[n], Int64)
+	}
 	return vm.allocTensor([]int64{n}, Int64)
 }
+
+// heapShapes are the shapes of shape heaps of up to 64 slots, made once and
+// never changed (the heap's tensor keeps its shape without a copy):
+// alloc_shape_heap runs on every call of a function with symbolic shapes,
+// and a shape made per call was an allocation per call.
+var heapShapes = func() (s [65][]int64) {
+	for i := range s {
+		s[i] = []int64{int64(i)}
+	}
+	return s
+}()
 
 // allocTensor allocates a dense tensor from the VM's allocator on the host,
 // tracked for recycling like alloc_storage.

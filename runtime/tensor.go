@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -146,8 +148,10 @@ func alignedBytes(n int64) []byte {
 // indexed by bits.Len measured ~15 ns slower per call (add_self).
 func newStorage(n int64) *Storage {
 	switch {
-	case n <= 0 || n > pageSize:
+	case n <= 0:
 		return &Storage{data: alignedBytes(n)}
+	case n > pageSize:
+		return largeStorage(n)
 	case n <= 64:
 		return inlineStorage[[64 + alignment]byte](n)
 	case n <= 128:
@@ -181,6 +185,57 @@ func inlineStorage[B any](n int64) *Storage {
 	o.s.data = unsafe.Slice((*byte)(unsafe.Add(base, off)), n)
 	return &o.s
 }
+
+// largeStorage is newStorage over a page: the header and the bytes in one
+// object too, of a type made for the size (reflect.StructOf: a Storage,
+// then a byte array of n plus alignment slack rounded up to a page), so a
+// large result costs one allocation a call as a small one does. The
+// collector scans only the header (the type's pointers end there). Types
+// are cached per length, at most maxStorageTypes of them (a model's sizes
+// are few; past the cap, for shapes that keep changing, the bytes are a
+// second allocation again).
+func largeStorage(n int64) *Storage {
+	l := (n + alignment + pageSize - 1) / pageSize * pageSize
+	e, ok := storageTypes.Load(l)
+	if !ok {
+		if storageTypeCount.Load() >= maxStorageTypes {
+			return &Storage{data: alignedBytes(n)}
+		}
+		t := reflect.StructOf([]reflect.StructField{
+			{Name: "S", Type: reflect.TypeFor[Storage]()},
+			{Name: "B", Type: reflect.ArrayOf(int(l), reflect.TypeFor[byte]())},
+		})
+		var loaded bool
+		e, loaded = storageTypes.LoadOrStore(l, storageType{t, t.Field(1).Offset})
+		if !loaded {
+			storageTypeCount.Add(1)
+		}
+	}
+	st := e.(storageType)
+	p := reflect.New(st.t).UnsafePointer()
+	b := unsafe.Add(p, st.bytes)
+	if r := uintptr(b) & (alignment - 1); r != 0 {
+		b = unsafe.Add(b, alignment-r)
+	}
+	s := (*Storage)(p)
+	s.data = unsafe.Slice((*byte)(b), n)
+	return s
+}
+
+// storageType is largeStorage's type for a length: a struct of a Storage
+// and a byte array starting at offset bytes.
+type storageType struct {
+	t     reflect.Type
+	bytes uintptr
+}
+
+var (
+	storageTypes     sync.Map // byte array length -> storageType
+	storageTypeCount atomic.Int64
+)
+
+// maxStorageTypes bounds the lengths largeStorage makes a type for.
+const maxStorageTypes = 1024
 
 // NewStorage allocates nbytes of zeroed, aligned storage on dev.
 func NewStorage(nbytes int64, dev Device) (*Storage, error) {
