@@ -198,7 +198,7 @@ func largeStorage(n int64) *Storage {
 	l := (n + alignment + pageSize - 1) / pageSize * pageSize
 	e, ok := storageTypes.Load(l)
 	if !ok {
-		if storageTypeCount.Load() >= maxStorageTypes {
+		if storageTypeCount.Load() >= maxStorageTypes || l != int64(int(l)) {
 			return &Storage{data: alignedBytes(n)}
 		}
 		t := reflect.StructOf([]reflect.StructField{
