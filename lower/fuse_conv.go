@@ -163,8 +163,14 @@ func convChainStep(name string, args *ir.Tuple, out ir.StructInfo, convs map[*ir
 		conv, ok := isConv(args.Fields[0])
 		codes, isShape := args.Fields[1].(*ir.ShapeExpr)
 		ops := args.Fields[2:]
-		if !ok || !isShape {
+		if !isShape {
 			break
+		}
+		if !ok {
+			// A chain that starts from the residual, r op conv: the
+			// same chain on the convolution with its first step's
+			// sides swapped (the same operands of the same operation).
+			return swappedResidualChain(args, codes, ops, shape, isConv, residual)
 		}
 		if perChannel(ops) {
 			return conv, codes, ops, true
@@ -183,6 +189,32 @@ func convChainStep(name string, args *ir.Tuple, out ir.StructInfo, convs map[*ir
 		}
 	}
 	return nil, nil, nil, false
+}
+
+// swappedResidualChain is convChainStep's case of a chain whose x is the
+// residual (the output's shape) and whose first step's operand is the
+// convolution: the chain on the convolution with that step's side bit
+// flipped and the residual as its operand.
+func swappedResidualChain(args *ir.Tuple, codes *ir.ShapeExpr, ops []ir.Expr, shape []int64,
+	isConv func(ir.Expr) (*ir.Var, bool), residual func(*ir.Var, []int64, []ir.Expr) bool) (*ir.Var, *ir.ShapeExpr, []ir.Expr, bool) {
+	vals, ok := shapeInts(codes)
+	if !ok || len(vals) == 0 || vals[0] == ewChainRelu || !sameStaticShape(args.Fields[0].SInfo(), shape) {
+		return nil, nil, nil, false
+	}
+	conv, ok := isConv(ops[0])
+	if !ok {
+		return nil, nil, nil, false
+	}
+	vals[0] ^= 1
+	swapped := append([]ir.Expr{args.Fields[0]}, ops[1:]...)
+	if !residual(conv, vals, swapped) {
+		return nil, nil, nil, false
+	}
+	pe := make([]ir.PrimExpr, len(vals))
+	for i, v := range vals {
+		pe[i] = ir.Int64(v)
+	}
+	return conv, shapeExpr(pe), swapped, true
 }
 
 // convOneGroup reports whether a fusable convolution's arguments have one

@@ -11,10 +11,10 @@ import (
 // TestFuseConvChainResidual checks that FuseConvChain takes a residual
 // connection into the fused convolution (an operand of the output's shape
 // added after the bias, before the relu: one conv2d_chain call, no chain
-// kernel left), and leaves the chain to its own kernel where the fused
-// one would not take it: two images, a grouped convolution, a maximum
-// with the residual, two residuals, or a chain that starts from the
-// residual.
+// kernel left), also when the chain starts from the residual, and leaves
+// the chain to its own kernel where the fused one would not take it: two
+// images, a grouped convolution, a maximum with the residual, two
+// residuals, or a chain whose first step is on the residual alone.
 func TestFuseConvChainResidual(t *testing.T) {
 	cases := []struct {
 		name                    string
@@ -26,9 +26,10 @@ func TestFuseConvChainResidual(t *testing.T) {
 		{"add", 1, 1, "d = R.add(c, b)\n            e = R.add(d, r)\n            gv = R.nn.relu(e)", true, false, 3, 2},
 		{"residual alone, on the left", 1, 1, "gv = R.add(r, c)", true, false, 1, 1},
 		// A chain that starts from the residual (its first add's left
-		// operand) stays whole: FuseConvChain takes chains on the
-		// convolution's result.
-		{"chain from the residual", 1, 1, "e = R.add(r, c)\n            d = R.add(e, b)\n            gv = R.nn.relu(d)", false, true, 0, 0},
+		// operand): the same chain on the convolution, first step's sides
+		// swapped.
+		{"chain from the residual", 1, 1, "e = R.add(r, c)\n            d = R.add(e, b)\n            gv = R.nn.relu(d)", true, false, 3, 2},
+		{"chain from the residual, relu first", 1, 1, "e = R.nn.relu(r)\n            d = R.subtract(e, c)\n            gv = R.add(d, b)", false, true, 0, 0},
 		{"residual alone", 1, 1, "gv = R.subtract(c, r)", true, false, 1, 1},
 		{"two images", 2, 1, "d = R.add(c, b)\n            e = R.add(d, r)\n            gv = R.nn.relu(e)", false, true, 0, 0},
 		{"grouped", 1, 2, "d = R.add(c, b)\n            e = R.add(d, r)\n            gv = R.nn.relu(e)", false, true, 0, 0},
