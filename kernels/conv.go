@@ -219,18 +219,11 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 	}
 	if chain != nil && chain.res != nil && g.n != 1 {
 		// A residual's rows are planes of one image: several images take
-		// the convolution, then the chain image by image.
+		// the convolution, then the chain.
 		if err := conv2dChain(out, x, w, attrs, nil); err != nil {
 			return err
 		}
-		o, res, pix := out.Float32s(), chain.res, g.oh*g.ow
-		for n := 0; n < g.n; n++ {
-			chain.res = res[n*g.o*pix:]
-			for c := 0; c < g.o; c++ {
-				chain.apply(o[(n*g.o+c)*pix:(n*g.o+c+1)*pix], c)
-			}
-		}
-		chain.res = res
+		chainAfter(chain, &g, out.Float32s())
 		return nil
 	}
 	if x.DType() == runtime.Float32 && outDT == runtime.Float32 {
@@ -253,7 +246,7 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 			if pb := constPosWeights(w, g.o, g.c*g.kh*g.kw); pb != nil {
 				convPosF32(&g, out.Float32s(), x.Float32s(), pb, posChain)
 				if posChain != chain {
-					chainPlanes(chain, out.Float32s(), g.oh*g.ow, g.o, 0) // one image (g.n == 1 here)
+					chainAfter(chain, &g, out.Float32s())
 				}
 				return nil
 			}
@@ -327,6 +320,20 @@ func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA, dwnc []floa
 		}
 	}
 	return nil
+}
+
+// chainAfter runs chain on every output plane of g's out, image by image
+// (a residual's rows are one image's planes): for a convolution computed
+// without it, on a path that cannot take it.
+func chainAfter(chain *rowChain, g *conv2dGeom, out []float32) {
+	res, pix := chain.res, g.oh*g.ow
+	for n := 0; n < g.n; n++ {
+		if res != nil {
+			chain.res = res[n*g.o*pix:]
+		}
+		chainPlanes(chain, out[n*g.o*pix:(n+1)*g.o*pix], pix, g.o, 0)
+	}
+	chain.res = res
 }
 
 // chainJob runs a convolution's chain on output planes, over the workers.

@@ -104,17 +104,22 @@ func FuseElementwiseChains(m *ir.Module) (*ir.Module, error) {
 			if len(c.codes) < 2 {
 				continue
 			}
-			codes := make([]ir.PrimExpr, len(c.codes))
-			for i, k := range c.codes {
-				codes[i] = ir.Int64(k)
-			}
-			fused[v] = tupleExpr(append([]ir.Expr{c.x, shapeExpr(codes)}, c.operands...))
+			fused[v] = tupleExpr(append([]ir.Expr{c.x, chainCodes(c.codes)}, c.operands...))
 		}
 		if len(fused) == 0 {
 			return fn, nil
 		}
 		return rewriteFused(fn, EwChainKernel, drop, fused)
 	})
+}
+
+// chainCodes is a chain's codes as the kernel's Shape argument.
+func chainCodes(codes []int64) *ir.ShapeExpr {
+	pe := make([]ir.PrimExpr, len(codes))
+	for i, k := range codes {
+		pe[i] = ir.Int64(k)
+	}
+	return shapeExpr(pe)
 }
 
 // isChainVar reports whether e is a chain's current end that can be

@@ -23,10 +23,10 @@ const convChainMaxSteps = 16
 // call of the fused kernel, which runs the chain on output planes just
 // computed, still in cache, instead of in a pass of its own (MobileNet's
 // batch norm and ReLU6 after each convolution), and drops the
-// convolution's intermediate tensor. The convolution's result must have no other use and sit in the
-// same binding block. The chain computes the same float32 operations in
-// the same order, so results do not change. Runs after
-// FuseElementwiseChains.
+// convolution's intermediate tensor. The convolution's result must have no
+// other use and sit in the same binding block. The chain computes the same
+// float32 operations in the same order, so results do not change. Runs
+// after FuseElementwiseChains.
 func FuseConvChain(m *ir.Module) (*ir.Module, error) {
 	if _, ok := runtime.Lookup(Conv2DChainKernel); !ok {
 		return m, nil
@@ -160,23 +160,30 @@ func convChainStep(name string, args *ir.Tuple, out ir.StructInfo, convs map[*ir
 	c, isBin := ewChainCodes[name]
 	switch {
 	case name == EwChainKernel && len(args.Fields) >= 3:
-		conv, ok := isConv(args.Fields[0])
 		codes, isShape := args.Fields[1].(*ir.ShapeExpr)
 		ops := args.Fields[2:]
 		if !isShape {
 			break
 		}
-		if !ok {
-			// A chain that starts from the residual, r op conv: the
-			// same chain on the convolution with its first step's
-			// sides swapped (the same operands of the same operation).
-			return swappedResidualChain(args, codes, ops, shape, isConv, residual)
+		vals, literal := shapeInts(codes)
+		if conv, ok := isConv(args.Fields[0]); ok {
+			if perChannel(ops) || literal && residual(conv, vals, ops) {
+				return conv, codes, ops, true
+			}
+			break
 		}
-		if perChannel(ops) {
-			return conv, codes, ops, true
+		// A chain that starts from the residual, r op conv: the same
+		// chain on the convolution with its first step's sides swapped
+		// (the same operands of the same operation).
+		if !literal || len(vals) == 0 || vals[0] == ewChainRelu || !sameStaticShape(args.Fields[0].SInfo(), shape) {
+			break
 		}
-		if vals, ok := shapeInts(codes); ok && residual(conv, vals, ops) {
-			return conv, codes, ops, true
+		if conv, ok := isConv(ops[0]); ok {
+			vals[0] ^= 1
+			swapped := append([]ir.Expr{args.Fields[0]}, ops[1:]...)
+			if residual(conv, vals, swapped) {
+				return conv, chainCodes(vals), swapped, true
+			}
 		}
 	case isBin && len(args.Fields) == 2:
 		for side := 0; side < 2; side++ {
@@ -189,32 +196,6 @@ func convChainStep(name string, args *ir.Tuple, out ir.StructInfo, convs map[*ir
 		}
 	}
 	return nil, nil, nil, false
-}
-
-// swappedResidualChain is convChainStep's case of a chain whose x is the
-// residual (the output's shape) and whose first step's operand is the
-// convolution: the chain on the convolution with that step's side bit
-// flipped and the residual as its operand.
-func swappedResidualChain(args *ir.Tuple, codes *ir.ShapeExpr, ops []ir.Expr, shape []int64,
-	isConv func(ir.Expr) (*ir.Var, bool), residual func(*ir.Var, []int64, []ir.Expr) bool) (*ir.Var, *ir.ShapeExpr, []ir.Expr, bool) {
-	vals, ok := shapeInts(codes)
-	if !ok || len(vals) == 0 || vals[0] == ewChainRelu || !sameStaticShape(args.Fields[0].SInfo(), shape) {
-		return nil, nil, nil, false
-	}
-	conv, ok := isConv(ops[0])
-	if !ok {
-		return nil, nil, nil, false
-	}
-	vals[0] ^= 1
-	swapped := append([]ir.Expr{args.Fields[0]}, ops[1:]...)
-	if !residual(conv, vals, swapped) {
-		return nil, nil, nil, false
-	}
-	pe := make([]ir.PrimExpr, len(vals))
-	for i, v := range vals {
-		pe[i] = ir.Int64(v)
-	}
-	return conv, shapeExpr(pe), swapped, true
 }
 
 // convOneGroup reports whether a fusable convolution's arguments have one

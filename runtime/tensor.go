@@ -132,11 +132,18 @@ func alignedBytes(n int64) []byte {
 		return []byte{}
 	}
 	buf := make([]byte, n+alignment)
-	off := int(uintptr(unsafe.Pointer(&buf[0])) & (alignment - 1))
-	if off != 0 {
-		off = alignment - off
-	}
+	base := unsafe.Pointer(&buf[0])
+	off := int(uintptr(alignedAt(base)) - uintptr(base))
 	return buf[off : off+int(n) : off+int(n)]
+}
+
+// alignedAt returns the first address at or after p on an alignment
+// boundary.
+func alignedAt(p unsafe.Pointer) unsafe.Pointer {
+	if r := uintptr(p) & (alignment - 1); r != 0 {
+		return unsafe.Add(p, alignment-r)
+	}
+	return p
 }
 
 // newStorage returns a Storage holding n zeroed, aligned bytes. Up to a page
@@ -177,12 +184,7 @@ func inlineStorage[B any](n int64) *Storage {
 		s Storage
 		b B
 	})
-	base := unsafe.Pointer(&o.b)
-	off := uintptr(0)
-	if r := uintptr(base) & (alignment - 1); r != 0 {
-		off = alignment - r
-	}
-	o.s.data = unsafe.Slice((*byte)(unsafe.Add(base, off)), n)
+	o.s.data = unsafe.Slice((*byte)(alignedAt(unsafe.Pointer(&o.b))), n)
 	return &o.s
 }
 
@@ -213,12 +215,8 @@ func largeStorage(n int64) *Storage {
 	}
 	st := e.(storageType)
 	p := reflect.New(st.t).UnsafePointer()
-	b := unsafe.Add(p, st.bytes)
-	if r := uintptr(b) & (alignment - 1); r != 0 {
-		b = unsafe.Add(b, alignment-r)
-	}
 	s := (*Storage)(p)
-	s.data = unsafe.Slice((*byte)(b), n)
+	s.data = unsafe.Slice((*byte)(alignedAt(unsafe.Add(p, st.bytes))), n)
 	return s
 }
 
