@@ -63,8 +63,10 @@ type Input struct {
 type Files map[string][]byte
 
 // LegacyFiles are the names earlier relaxgo versions gave generated files;
-// `relaxgo gen` removes them when they carry the generated-code header.
-var LegacyFiles = []string{"compiled.go", "tir.go", "model.go", "runtime.go", "model_test.go"}
+// `relaxgo gen` removes them when they carry the generated-code header
+// (runtime.relaxgo.go: its version guard and embedded executable moved into
+// model.relaxgo.go).
+var LegacyFiles = []string{"compiled.go", "tir.go", "model.go", "runtime.go", "model_test.go", "runtime.relaxgo.go"}
 
 // Package generates the model package.
 func Package(in Input) (Files, error) {
@@ -129,6 +131,17 @@ func Package(in Input) (Files, error) {
 	}
 	comp.Comment("compiledFuncs are the compiled Relax functions with their register file sizes.")
 	comp.Var().Id("compiledFuncs").Op("=").Map(jen.String()).Qual(rtimplPkg, "CompiledFunc").Values(compiled)
+	comp.Comment("pkg loads the package's model: the embedded executable, its compiled")
+	comp.Comment("functions and the library functions they call.")
+	comp.Var().Id("pkg").Op("=").Op("&").Qual(rtimplPkg, "Package").Types(jen.Id("Model")).Values(jen.Dict{
+		jen.Id("Spec"): jen.Qual(rtimplPkg, "ModelSpec").Values(jen.Dict{
+			jen.Id("Name"): jen.Lit(in.Package), jen.Id("Executable"): jen.Id("executableBytes"),
+			jen.Id("Compiled"): jen.Id("compiledFuncs"), jen.Id("PrimFuncs"): jen.Id("primFuncs"),
+		}),
+		jen.Id("Lib"): jen.Op("&").Id("lib"), jen.Id("LibNames"): jen.Id("libNames"), jen.Id("Direct"): jen.Op("&").Id("libDirect"),
+		jen.Id("Wrap"): jen.Func().Params(jen.Id("m").Op("*").Qual(runtimePkg, "Model")).Op("*").Id("Model").Block(
+			jen.Return(jen.Op("&").Id("Model").Values(jen.Id("m")))),
+	})
 	for _, d := range u.libraryDecls() {
 		comp.Add(d)
 	}
@@ -141,10 +154,6 @@ func Package(in Input) (Files, error) {
 	if err != nil {
 		return nil, err
 	}
-	rt, err := execTemplate(templates.Runtime, map[string]any{"Package": in.Package, "Header": header(in.Source), "GenVersion": rtimpl.GenVersion})
-	if err != nil {
-		return nil, err
-	}
 	doc, err := execTemplate(templates.PackageDoc, map[string]any{"Package": in.Package, "Source": in.Source, "Functions": sigs})
 	if err != nil {
 		return nil, err
@@ -153,7 +162,6 @@ func Package(in Input) (Files, error) {
 		"compiled.relaxgo.go":   render(comp),
 		"tir.relaxgo.go":        render(tir),
 		"model.relaxgo.go":      append([]byte(header(in.Source)+"\n\n"+doc), api...),
-		"runtime.relaxgo.go":    []byte(rt),
 		"model.relaxgo_test.go": testFile,
 	} {
 		out, err := format.Source(src)
@@ -313,6 +321,30 @@ func apiFile(in Input) ([]byte, []signature, error) {
 	for i := 0; i < rm.NumMethod(); i++ {
 		taken[rm.Method(i).Name] = true
 	}
+	f.Anon("embed")
+	f.Const().Defs(
+		jen.Comment("Verify that this generated code is sufficiently up-to-date."),
+		jen.Id("_").Op("=").Qual(rtimplPkg, "EnforceVersion").Call(jen.Lit(rtimpl.GenVersion).Op("-").Qual(rtimplPkg, "MinGenVersion")),
+		jen.Comment("Verify that runtime/rtimpl is sufficiently up-to-date."),
+		jen.Id("_").Op("=").Qual(rtimplPkg, "EnforceVersion").Call(jen.Qual(rtimplPkg, "GenVersion").Op("-").Lit(rtimpl.GenVersion)),
+	)
+	f.Line()
+	f.Comment("// executableBytes is the model's bytecode executable with its weights\n// (model.vmexec); pkg, in compiled.relaxgo.go, loads it.\n//\n//go:embed model.vmexec")
+	f.Var().Id("executableBytes").Index().Byte()
+	f.Line()
+	f.Comment("// Model is the loaded model: its executables, weights and a pool of VMs. It\n// is safe for concurrent use (see runtime.Model for NewVM, NewCompiledVM,\n// Invoke and Executable).")
+	f.Type().Id("Model").Struct(jen.Op("*").Qual(runtimePkg, "Model"))
+	f.Line()
+	f.Comment("// WithMode returns a Model sharing m's executable and weights whose functions\n// run in mode: m.WithMode(runtime.Bytecode) runs them as bytecode.")
+	f.Func().Params(jen.Id("m").Op("*").Id("Model")).Id("WithMode").Params(jen.Id("mode").Qual(runtimePkg, "Mode")).Op("*").Id("Model").Block(
+		jen.Return(jen.Op("&").Id("Model").Values(jen.Id("m").Dot("Model").Dot("WithMode").Call(jen.Id("mode")))))
+	f.Line()
+	f.Comment("// New loads the embedded executable. The weights' matrices are packed for\n// the GEMM kernels on first use and kept while the Model is reachable.")
+	f.Func().Id("New").Params().Params(jen.Op("*").Id("Model"), jen.Error()).Block(jen.Return(jen.Id("pkg").Dot("New").Call()))
+	f.Line()
+	f.Comment("Default returns the package's shared Model, loading it on first use.")
+	f.Func().Id("Default").Params().Params(jen.Op("*").Id("Model"), jen.Error()).Block(jen.Return(jen.Id("pkg").Dot("Default").Call()))
+	f.Line()
 	var sigs []signature
 	funcs := publicFuncs(in.Lowered)
 	goNames := make([]string, len(funcs))

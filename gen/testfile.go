@@ -11,39 +11,35 @@ import (
 // testFile emits model.relaxgo_test.go: every public function runs once in each mode
 // on deterministic inputs, and the results must agree bit for bit.
 func testFile(in Input) ([]byte, error) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\npackage %s\n\n", header(in.Source), in.Package)
-	b.WriteString(`import (
-	"testing"
+	var body strings.Builder
+	usesRuntime := false
+	for _, fn := range publicFuncs(in.Lowered) {
+		fmt.Fprintf(&body, ",\n\t\trtimpltest.Func{Name: %q", fn.Name)
+		if args, ok := testArgs(fn); ok {
+			usesRuntime = true
+			fmt.Fprintf(&body, ", Args: func(t testing.TB) []runtime.Value {\n\t\t\treturn []runtime.Value{%s}\n\t\t}", args)
+		}
+		body.WriteString("}")
+	}
+	imp := ""
+	if usesRuntime {
+		imp = "\n\t\"github.com/relaxgo/relaxgo/runtime\""
+	}
+	return []byte(fmt.Sprintf(`%s
 
-	"github.com/relaxgo/relaxgo/runtime"
+package %s
+
+import (
+	"testing"
+%s
 	"github.com/relaxgo/relaxgo/runtime/rtimpl/rtimpltest"
 )
 
 // TestModesAgree runs each public function in bytecode and compiled mode.
 func TestModesAgree(t *testing.T) {
-	m, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
-`)
-	called := false
-	for _, fn := range publicFuncs(in.Lowered) {
-		args, ok := testArgs(fn)
-		called = called || ok
-		fmt.Fprintf(&b, "\tt.Run(%q, func(t *testing.T) {\n", fn.Name)
-		if !ok {
-			fmt.Fprintf(&b, "\t\tt.Skip(%q)\n", "a parameter's type gives no shape to test with")
-		} else {
-			fmt.Fprintf(&b, "\t\trtimpltest.TestModes(t, m.Model, %q%s)\n", fn.Name, args)
-		}
-		b.WriteString("\t})\n")
-	}
-	if !called {
-		b.WriteString("\t_ = m // no function's parameters can be synthesized\n")
-	}
-	b.WriteString("}\n")
-	return []byte(b.String()), nil
+	rtimpltest.TestModesAgree(t, pkg.Load%s)
+}
+`, header(in.Source), in.Package, imp, body.String())), nil
 }
 
 // testArgs renders deterministic arguments for fn's parameters; symbolic
@@ -55,7 +51,10 @@ func testArgs(fn *ir.Function) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		b.WriteString(", " + a)
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(a)
 	}
 	return b.String(), true
 }

@@ -1,9 +1,11 @@
 package kernels
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
@@ -45,8 +47,12 @@ type rowChain struct {
 	codes    []uint8         // in codesBuf
 	stepsBuf [ewMaxRun]chainStepSpec
 	codesBuf [ewMaxRun]uint8
-	// table holds row i's scalars at [i*len(codes), (i+1)*len(codes)).
-	table []float32
+	// table holds row i's scalars at [i*len(codes), (i+1)*len(codes)):
+	// own, or, when every operand is a registered constant, shared's
+	// (read-only).
+	table  []float32
+	own    []float32
+	shared *chainTable
 	// res is an operand laid out as the output (a residual connection's),
 	// or nil: its step follows the first resAt of codes, floatRow(resOp)
 	// with the chain value on the left (the right when resRev), on row i's
@@ -61,7 +67,7 @@ var rowChainPool = sync.Pool{New: func() any { return new(rowChain) }}
 
 // release returns c to the pool.
 func (c *rowChain) release() {
-	c.steps, c.codes, c.res = nil, nil, nil
+	c.steps, c.codes, c.res, c.table, c.shared = nil, nil, nil, nil, nil
 	rowChainPool.Put(c)
 }
 
@@ -86,7 +92,7 @@ func newRowChain(name string, codes []int64, ops []*runtime.Tensor, out []int64)
 }
 
 func (c *rowChain) fill(name string, codes []int64, ops []*runtime.Tensor, out []int64) error {
-	var vals [ewMaxRun][]float32
+	var src [ewMaxRun]*runtime.Tensor // each step's operand (nil: ReLU)
 	err := forEachChainStep(name, codes, ops, func(s ewStep, o *runtime.Tensor, k int) error {
 		if s.relu {
 			c.steps = append(c.steps, chainStepSpec{code: asm.ChainRelu, relu: true})
@@ -108,7 +114,7 @@ func (c *rowChain) fill(name string, codes []int64, ops []*runtime.Tensor, out [
 			return fmt.Errorf("%s: operand %d of shape %s does not broadcast per channel to %s", name, k, shapeStr(os), shapeStr(out))
 		}
 		ac, _ := ewChainCode(&s)
-		vals[len(c.steps)] = elems[float32](o)
+		src[len(c.steps)] = o
 		c.steps = append(c.steps, chainStepSpec{code: ac, op: s.op, rev: s.rev})
 		return nil
 	})
@@ -119,24 +125,157 @@ func (c *rowChain) fill(name string, codes []int64, ops []*runtime.Tensor, out [
 		c.codes = append(c.codes, s.code)
 	}
 	ns, rows := len(c.codes), int(out[1])
-	if cap(c.table) < ns*rows {
-		c.table = make([]float32, ns*rows)
+	if ns == 0 {
+		return nil
 	}
-	c.table = c.table[:ns*rows]
-	for t := range c.steps {
-		v := vals[t]
+	// A chain of constants (a layer's bias, batch-norm factors, clip bounds)
+	// has its table made once: per call it cost as much as a small
+	// depthwise layer's arithmetic (MobileNetV2's 960 channels on 7x7).
+	var first *runtime.Tensor // the first operand, which keys the cache
+	allConst := true
+	for _, o := range src[:ns] {
+		if o != nil {
+			first = cmp.Or(first, o)
+			allConst = allConst && IsConstant(o)
+		}
+	}
+	if allConst && first != nil {
+		e := constChainTable(first, chainKey{src, ns, rows})
+		c.table, c.shared = e.table, e
+		return nil
+	}
+	c.own = chainScalars(c.own, src[:ns], rows)
+	c.table = c.own
+	return nil
+}
+
+// chainScalars returns (in dst when large enough) the scalar table of the
+// chain steps with operands src (nil for ReLU, whose column is zero) for
+// rows rows: row i's operand values at [i*len(src), (i+1)*len(src)).
+func chainScalars(dst []float32, src []*runtime.Tensor, rows int) []float32 {
+	ns := len(src)
+	if cap(dst) < ns*rows {
+		dst = make([]float32, ns*rows)
+	}
+	dst = dst[:ns*rows]
+	for t, o := range src {
+		var v []float32
+		if o != nil {
+			v = elems[float32](o)
+		}
 		for i := 0; i < rows; i++ {
 			switch len(v) {
 			case 0:
-				c.table[i*ns+t] = 0
+				dst[i*ns+t] = 0
 			case 1:
-				c.table[i*ns+t] = v[0]
+				dst[i*ns+t] = v[0]
 			default:
-				c.table[i*ns+t] = v[i]
+				dst[i*ns+t] = v[i]
 			}
 		}
 	}
-	return nil
+	return dst
+}
+
+// chainKey is a chain of constants: its steps' operands and the rows of
+// its table.
+type chainKey struct {
+	src      [ewMaxRun]*runtime.Tensor
+	ns, rows int
+}
+
+// chainTable is a constant chain's table, made once, and its lane-blocked
+// forms (laneBlocks) for the kernels that read it so, each made once.
+type chainTable struct {
+	key    chainKey
+	table  []float32
+	mu     sync.Mutex
+	blocks []laneTable
+}
+
+type laneTable struct {
+	lanes int
+	v     []float32
+}
+
+// constChains maps the first operand of constant chains to their tables
+// (a *chainList): keyed by a pointer, the lookup allocates nothing.
+var constChains sync.Map
+
+// chainList is the constant chains with one first operand; entries is
+// replaced, never changed, so readers need no lock.
+type chainList struct {
+	mu      sync.Mutex
+	entries atomic.Pointer[[]*chainTable]
+}
+
+// constChainTable returns the table of the constant chain k whose first
+// operand is first, made on first use.
+func constChainTable(first *runtime.Tensor, k chainKey) *chainTable {
+	l := cacheEntry[chainList](&constChains, first)
+	if p := l.entries.Load(); p != nil {
+		for _, e := range *p {
+			if e.key == k {
+				return e
+			}
+		}
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var old []*chainTable
+	if p := l.entries.Load(); p != nil {
+		old = *p
+		for _, e := range old {
+			if e.key == k {
+				return e
+			}
+		}
+	}
+	e := &chainTable{key: k, table: chainScalars(nil, k.src[:k.ns], k.rows)}
+	next := append(slices.Clip(old), e)
+	l.entries.Store(&next)
+	return e
+}
+
+// forgetChains drops the cached chain tables with operand t.
+func forgetChains(t *runtime.Tensor) {
+	constChains.Range(func(first, v any) bool {
+		l := v.(*chainList)
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		p := l.entries.Load()
+		if p == nil {
+			return true
+		}
+		keep := slices.DeleteFunc(slices.Clone(*p), func(e *chainTable) bool { return slices.Contains(e.key.src[:], t) })
+		if len(keep) == 0 {
+			constChains.Delete(first)
+		}
+		l.entries.Store(&keep)
+		return true
+	})
+}
+
+// laneTable returns the chain's whole table in blocks of lanes rows
+// (laneBlocks): a constant chain's made once and shared (read-only),
+// otherwise built in *buf.
+func (c *rowChain) laneTable(buf *[]float32, lanes int) []float32 {
+	ns, rows := len(c.codes), len(c.table)/max(1, len(c.codes))
+	e := c.shared
+	if e == nil {
+		*buf = laneBlocks(*buf, c.table, rows, ns, lanes)
+		return *buf
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, b := range e.blocks {
+		if b.lanes == lanes {
+			return b.v
+		}
+	}
+	v := laneBlocks(nil, c.table, rows, ns, lanes)
+	e.blocks = append(e.blocks, laneTable{lanes, v})
+	return v
 }
 
 // apply runs the chain in place on row, row i of the result, as the chain

@@ -135,10 +135,71 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 			ops = append(ops[:k:k], append([]runtime.Value{res}, ops[k:]...)...)
 		}
 		attrs := []runtime.Value{runtime.Shape{stride, stride}, runtime.Shape{pad, pad, pad, pad}, runtime.Shape{1, 1}, int64(groups), "NCHW", "OIHW", "NCHW", runtime.Float32}
+		constant := it%4 == 0 // a model's weights: the chain's table is made once and shared
+		if constant {
+			RegisterConstant(wt)
+			for _, o := range ops {
+				RegisterConstant(o.(*runtime.Tensor))
+			}
+		}
 		for _, th := range []int{1, 2} {
 			SetNumThreads(th)
-			checkFusedConvChain(t, fmt.Sprintf("it %d x %v w %v stride %d pad %d codes %v threads %d", it, x.Shape(), wt.Shape(), stride, pad, codes, th),
+			checkFusedConvChain(t, fmt.Sprintf("it %d x %v w %v stride %d pad %d codes %v threads %d constant %v", it, x.Shape(), wt.Shape(), stride, pad, codes, th, constant),
 				x, wt, attrs, codes, ops, shape)
+		}
+		if constant {
+			UnregisterConstant(wt)
+			for _, o := range ops {
+				UnregisterConstant(o.(*runtime.Tensor))
+			}
+		}
+	}
+	constChains.Range(func(k, _ any) bool {
+		t.Errorf("a chain table of %p outlived its unregistered operands", k)
+		return true
+	})
+}
+
+// TestConstChainTable checks the cache of constant chains' tables: a chain
+// whose operands are all registered constants is read from its table made
+// once, on every path that reads it in lane blocks too; unregistering an
+// operand drops the table, so the operand's new values count once it is
+// registered again; a chain with an operand that is not constant never
+// uses the cache.
+func TestConstChainTable(t *testing.T) {
+	defer SetNumThreads(1)
+	SetNumThreads(1)
+	// Depthwise (the planar and channel-blocked paths), grouped, 3x3 and
+	// pointwise (the indirect path).
+	for _, c := range []struct{ c, o, hw, k, groups int64 }{{40, 40, 9, 3, 40}, {40, 40, 120, 3, 40}, {20, 40, 9, 3, 20}, {8, 32, 9, 3, 1}, {16, 48, 14, 1, 1}} {
+		x := randT(t, 1, []int64{1, c.c, c.hw, c.hw}, f32, -2, 2)
+		wt := randT(t, 2, []int64{c.o, c.c / c.groups, c.k, c.k}, f32, -1, 1)
+		p := (c.k - 1) / 2
+		attrs := []runtime.Value{runtime.Shape{1, 1}, runtime.Shape{p, p, p, p}, runtime.Shape{1, 1}, c.groups, "NCHW", "OIHW", "NCHW", runtime.Float32}
+		bias := randT(t, 3, []int64{1, c.o, 1, 1}, f32, -1, 1)
+		lo, hi := randT(t, 4, []int64{}, f32, 0, 0), randT(t, 5, []int64{}, f32, 0.5, 0.5)
+		codes := runtime.Shape{0, 8, 10} // + bias, max lo, min hi
+		ops := []runtime.Value{bias, lo, hi}
+		shape := []int64{1, c.o, c.hw, c.hw}
+		name := fmt.Sprintf("%+v", c)
+		for _, o := range []*runtime.Tensor{wt, bias, lo, hi} {
+			RegisterConstant(o)
+		}
+		checkFusedConvChain(t, name, x, wt, attrs, codes, ops, shape)
+		if v, ok := constChains.Load(bias); !ok || v.(*chainList).entries.Load() == nil {
+			t.Fatalf("%s: no table cached for a chain of constants", name)
+		}
+		checkFusedConvChain(t, name+" (cached)", x, wt, attrs, codes, ops, shape)
+		UnregisterConstant(hi)
+		if _, ok := constChains.Load(bias); ok {
+			t.Fatalf("%s: the table outlived an unregistered operand", name)
+		}
+		hi.Float32s()[0] = 0.25
+		checkFusedConvChain(t, name+" (hi not constant)", x, wt, attrs, codes, ops, shape)
+		RegisterConstant(hi)
+		checkFusedConvChain(t, name+" (hi constant again)", x, wt, attrs, codes, ops, shape)
+		for _, o := range []*runtime.Tensor{wt, bias, lo, hi} {
+			UnregisterConstant(o)
 		}
 	}
 }
@@ -268,6 +329,10 @@ func BenchmarkConv2DChain(b *testing.B) {
 		mid, out := mustT(b, shape, f32), mustT(b, shape, f32)
 		ops := []runtime.Value{randT(b, 3, []int64{1, c.ch, 1, 1}, f32, -1, 1), randT(b, 4, []int64{1, c.ch, 1, 1}, f32, 0.5, 2),
 			randT(b, 5, []int64{1, c.ch, 1, 1}, f32, -1, 1), randT(b, 6, []int64{}, f32, 0, 0), randT(b, 7, []int64{}, f32, 6, 6)}
+		for _, o := range ops { // a model's constants, as RegisterConstants registers them
+			RegisterConstant(o.(*runtime.Tensor))
+			defer UnregisterConstant(o.(*runtime.Tensor))
+		}
 		convArgs := append(append([]runtime.Value{x, w}, attrs...), mid)
 		chainArgs := append(append([]runtime.Value{mid, codes}, ops...), out)
 		fusedArgs := append(append(append(append([]runtime.Value{x, w}, attrs...), codes), ops...), out)
@@ -333,6 +398,8 @@ func benchConvLayers(b *testing.B, layers []convLayer, cold bool) {
 		oh := (c.hw+2*c.p-c.k)/c.s + 1
 		out := mustT(b, []int64{1, c.o, oh, oh}, f32)
 		bias := randT(b, 3, []int64{1, c.o, 1, 1}, f32, -1, 1)
+		RegisterConstant(bias)
+		defer UnregisterConstant(bias)
 		args := []runtime.Value{x, w, runtime.Shape{c.s, c.s}, runtime.Shape{c.p, c.p, c.p, c.p}, runtime.Shape{1, 1}, int64(1),
 			"NCHW", "OIHW", "NCHW", nil, runtime.Shape{0, EwChainRelu}, bias, out}
 		b.Run(fmt.Sprintf("%dx%d_%dx%d_%dx%ds%d", c.in, c.o, c.hw, c.hw, c.k, c.k, c.s), func(b *testing.B) {

@@ -98,6 +98,7 @@ type dwNCPlan struct {
 	w      []float32 // blocked weights (laneBlocks)
 	wbuf   []float32 // w when built for this call
 	sc     []float32 // the chain's operands in blocks: step k of channel b*lanes+l at (b*nsteps+k)*lanes+l
+	scbuf  []float32 // sc when built for this call
 }
 
 // planNC sets up j.nc for j.g with the blocked weights wnc (nil: built
@@ -128,9 +129,9 @@ func (j *convDWJob) planNC(wnc []float32) int {
 		wnc = nc.wbuf
 	}
 	nc.w = wnc
-	nc.sc = nc.sc[:0]
-	if c := j.chain; c != nil {
-		nc.sc = laneBlocks(nc.sc, c.table, g.o, len(c.codes), L)
+	nc.sc = nil
+	if c := j.chain; c != nil && len(c.codes) > 0 {
+		nc.sc = c.laneTable(&nc.scbuf, L)
 	}
 	return g.n * nc.nb * nc.nbands
 }

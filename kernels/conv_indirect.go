@@ -273,7 +273,11 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 		ns := len(chain.codes)
 		kb = getScratch(anp * ns * mr)
 		j.kchain, j.kns = true, ns
-		j.kchainT = laneBlocks(*kb, chain.table[chOff*ns:(chOff+og)*ns], og, ns, mr)
+		if chOff == 0 && og == g.o {
+			j.kchainT = chain.laneTable(kb, mr)
+		} else {
+			j.kchainT = laneBlocks(*kb, chain.table[chOff*ns:(chOff+og)*ns], og, ns, mr)
+		}
 		if ns > 0 {
 			j.kcodes = &chain.codes[0]
 		}

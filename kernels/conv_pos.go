@@ -157,7 +157,7 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 		sb := getScratch(len(chain.codes) * g.o)
 		defer putScratch(sb)
 		codes = chain.codes
-		sc = laneBlocks(*sb, chain.table, g.o, len(codes), asm.BlockLanes())
+		sc = chain.laneTable(sb, asm.BlockLanes())
 	}
 	j := convPosPool.Get().(*convPosJob)
 	kk := g.c * g.kh * g.kw

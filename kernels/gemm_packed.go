@@ -103,13 +103,16 @@ type constEntry struct {
 	pb, pbWide         *PackedB
 }
 
-// RegisterConstant marks t, a float32 matrix (a matmul's B) or 4-D
-// convolution weight, as an immutable weight whose packed GEMM form may be
-// cached (a copy as large as t, padded to whole micro-panels, made on first
-// use). Registering a tensor that is later written gives stale
-// results; UnregisterConstant drops the cache entry.
+// RegisterConstant marks t, a float32 tensor, as an immutable weight whose
+// derived forms may be cached on first use: a matrix's (a matmul's B)
+// packed GEMM form (a copy as large as t, padded to whole micro-panels), a
+// 4-D convolution weight's packed or transformed forms, and the scalar
+// tables of convolution chains whose operands (biases, scales, clip
+// bounds, of any rank) are all constants. Registering a tensor that is
+// later written gives stale results; UnregisterConstant drops the cache
+// entries.
 func RegisterConstant(t *runtime.Tensor) {
-	if t != nil && t.DType() == runtime.Float32 && (t.NDim() == 2 || t.NDim() == 4) {
+	if t != nil && t.DType() == runtime.Float32 {
 		constPacked.LoadOrStore(t, &constEntry{})
 	}
 }
@@ -129,6 +132,7 @@ func UnregisterConstant(t *runtime.Tensor) {
 	constWino.Delete(t)
 	constDWNC.Delete(t)
 	constPos.Delete(t)
+	forgetChains(t)
 }
 
 // cacheEntry returns m's entry for key, storing a new zero E on first use:
@@ -191,9 +195,9 @@ func constPackedB(b *runtime.Tensor, transB, wide bool) *PackedB {
 	return pb
 }
 
-// RegisterConstants registers every float32 matrix in exec's constant pool
-// (the model's bound weights) with RegisterConstant, so matmuls against them
-// use packed forms made once. Call it once after loading a model.
+// RegisterConstants registers every float32 tensor in exec's constant pool
+// (the model's bound weights) with RegisterConstant, so matmuls and
+// convolutions use forms of them made once. Call it once after loading a model.
 func RegisterConstants(exec *runtime.Executable) {
 	if exec == nil {
 		return

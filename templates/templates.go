@@ -9,10 +9,3 @@ import _ "embed"
 //
 //go:embed package_doc.tmpl
 var PackageDoc string
-
-// Runtime is the fixed Go source of a generated package's model loading and
-// pooling; it is a text/template whose data has fields Package, Header (the
-// generated-file header) and GenVersion (the generator's rtimpl.GenVersion).
-//
-//go:embed runtime.go.tmpl
-var Runtime string

@@ -9,10 +9,11 @@ import (
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
-// Package is a generated package's loading state: its model spec and the
-// table of library functions its compiled code calls. Generated code keeps
-// one in a package variable.
-type Package struct {
+// Package is a generated package's loading state: its model spec, the
+// table of library functions its compiled code calls and its shared model.
+// Generated code keeps one in a package variable; M is the package's Model
+// type, which Wrap makes of a loaded *runtime.Model.
+type Package[M any] struct {
 	Spec ModelSpec
 	// Lib receives the functions named by LibNames, resolved once.
 	Lib      *[]runtime.PackedFunc
@@ -21,16 +22,22 @@ type Package struct {
 	// the kernels package's typed function of that name instead (its
 	// registration was not overridden).
 	Direct *[]bool
+	// Wrap makes the generated package's Model of a loaded one.
+	Wrap func(*runtime.Model) *M
 
 	once sync.Once
 	err  error
+
+	defOnce sync.Once
+	def     *M
+	defErr  error
 }
 
 // Load resolves the library functions (once), loads the embedded executable
 // and registers the model's constant weights with the GEMM kernels, which
 // pack them on first use and drop them when the returned Model is
 // unreachable.
-func (p *Package) Load() (*runtime.Model, error) {
+func (p *Package[M]) Load() (*runtime.Model, error) {
 	p.once.Do(func() {
 		var lib []runtime.PackedFunc
 		lib, p.err = ResolveFuncs(p.LibNames...)
@@ -52,4 +59,20 @@ func (p *Package) Load() (*runtime.Model, error) {
 	kernels.RegisterConstants(exec)
 	goruntime.AddCleanup(m, kernels.UnregisterConstants, exec)
 	return m, nil
+}
+
+// New is the generated package's New: Load, wrapped in the package's Model.
+func (p *Package[M]) New() (*M, error) {
+	m, err := p.Load()
+	if err != nil {
+		return nil, err
+	}
+	return p.Wrap(m), nil
+}
+
+// Default is the generated package's Default: the Model New loads on the
+// first call, shared by every later one (with its error, if loading failed).
+func (p *Package[M]) Default() (*M, error) {
+	p.defOnce.Do(func() { p.def, p.defErr = p.New() })
+	return p.def, p.defErr
 }

@@ -20,17 +20,17 @@ import (
 // output checks protoimpl's:
 //
 //	const (
-//		_ = rtimpl.EnforceVersion(rtimpl.GenVersion - 1)
-//		_ = rtimpl.EnforceVersion(1 - rtimpl.MinGenVersion)
+//		_ = rtimpl.EnforceVersion(rtimpl.GenVersion - 2)
+//		_ = rtimpl.EnforceVersion(2 - rtimpl.MinGenVersion)
 //	)
 //
-// where 1 is the generator's version: code generated for a newer or an older
+// where 2 is the generator's version: code generated for a newer or an older
 // runtime than this one supports fails to build (a negative constant does not
 // convert to the unsigned EnforceVersion).
-const GenVersion = 1
+const GenVersion = 2
 
 // MinGenVersion is the oldest generated-code version this package supports.
-const MinGenVersion = 1
+const MinGenVersion = 2
 
 // EnforceVersion is the unsigned type generated code converts version
 // differences to, making a mismatch a compile-time error.

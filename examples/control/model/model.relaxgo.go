@@ -23,9 +23,48 @@ package model
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	runtime "github.com/relaxgo/relaxgo/runtime"
+	rtimpl "github.com/relaxgo/relaxgo/runtime/rtimpl"
 )
+
+const (
+	// Verify that this generated code is sufficiently up-to-date.
+	_ = rtimpl.EnforceVersion(2 - rtimpl.MinGenVersion)
+	// Verify that runtime/rtimpl is sufficiently up-to-date.
+	_ = rtimpl.EnforceVersion(rtimpl.GenVersion - 2)
+)
+
+// executableBytes is the model's bytecode executable with its weights
+// (model.vmexec); pkg, in compiled.relaxgo.go, loads it.
+//
+//go:embed model.vmexec
+var executableBytes []byte
+
+// Model is the loaded model: its executables, weights and a pool of VMs. It
+// is safe for concurrent use (see runtime.Model for NewVM, NewCompiledVM,
+// Invoke and Executable).
+type Model struct {
+	*runtime.Model
+}
+
+// WithMode returns a Model sharing m's executable and weights whose functions
+// run in mode: m.WithMode(runtime.Bytecode) runs them as bytecode.
+func (m *Model) WithMode(mode runtime.Mode) *Model {
+	return &Model{m.Model.WithMode(mode)}
+}
+
+// New loads the embedded executable. The weights' matrices are packed for
+// the GEMM kernels on first use and kept while the Model is reachable.
+func New() (*Model, error) {
+	return pkg.New()
+}
+
+// Default returns the package's shared Model, loading it on first use.
+func Default() (*Model, error) {
+	return pkg.Default()
+}
 
 // Power calls power in the Model's mode (compiled, unless the Model comes from
 // WithMode).

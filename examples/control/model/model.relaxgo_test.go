@@ -14,14 +14,11 @@ import (
 
 // TestModesAgree runs each public function in bytecode and compiled mode.
 func TestModesAgree(t *testing.T) {
-	m, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Run("power", func(t *testing.T) {
-		rtimpltest.TestModes(t, m.Model, "power", rtimpltest.Sample(t, []int64{4}, runtime.Float32, 0), rtimpltest.Sample(t, []int64{}, runtime.Int64, 1))
-	})
-	t.Run("main", func(t *testing.T) {
-		rtimpltest.TestModes(t, m.Model, "main", rtimpltest.Sample(t, []int64{4}, runtime.Float32, 0), rtimpltest.Sample(t, []int64{}, runtime.Int64, 1))
-	})
+	rtimpltest.TestModesAgree(t, pkg.Load,
+		rtimpltest.Func{Name: "power", Args: func(t testing.TB) []runtime.Value {
+			return []runtime.Value{rtimpltest.Sample(t, []int64{4}, runtime.Float32, 0), rtimpltest.Sample(t, []int64{}, runtime.Int64, 1)}
+		}},
+		rtimpltest.Func{Name: "main", Args: func(t testing.TB) []runtime.Value {
+			return []runtime.Value{rtimpltest.Sample(t, []int64{4}, runtime.Float32, 0), rtimpltest.Sample(t, []int64{}, runtime.Int64, 1)}
+		}})
 }

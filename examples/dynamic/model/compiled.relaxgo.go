@@ -139,6 +139,23 @@ var compiledFuncs = map[string]rtimpl.CompiledFunc{"main": {
 	RegisterFileSize: 21,
 }}
 
+// pkg loads the package's model: the embedded executable, its compiled
+// functions and the library functions they call.
+var pkg = &rtimpl.Package[Model]{
+	Direct:   &libDirect,
+	Lib:      &lib,
+	LibNames: libNames,
+	Spec: rtimpl.ModelSpec{
+		Compiled:   compiledFuncs,
+		Executable: executableBytes,
+		Name:       "model",
+		PrimFuncs:  primFuncs,
+	},
+	Wrap: func(m *runtime.Model) *Model {
+		return &Model{m}
+	},
+}
+
 // libNames are the runtime builtins and kernels the compiled functions call;
 // lib holds them, resolved from the registry when the model loads.
 var libNames = []string{

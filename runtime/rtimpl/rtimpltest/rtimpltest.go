@@ -44,3 +44,29 @@ func TestModes(t testing.TB, m *runtime.Model, name string, args ...runtime.Valu
 		t.Fatalf("modes disagree: compiled %v, bytecode %v", got, want)
 	}
 }
+
+// Func is a function of the model that a generated test runs in both modes.
+type Func struct {
+	Name string
+	// Args makes its arguments; nil when the generator could not synthesize
+	// them from the parameters' types (the subtest then skips).
+	Args func(t testing.TB) []runtime.Value
+}
+
+// TestModesAgree is a generated package's test: it loads the model with
+// load and runs each of funcs in a subtest through TestModes.
+func TestModesAgree(t *testing.T, load func() (*runtime.Model, error), funcs ...Func) {
+	t.Helper()
+	m, err := load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range funcs {
+		t.Run(f.Name, func(t *testing.T) {
+			if f.Args == nil {
+				t.Skip("a parameter's type gives no shape to test with")
+			}
+			TestModes(t, m, f.Name, f.Args(t)...)
+		})
+	}
+}
