@@ -331,7 +331,7 @@ func (j *winoJob) outBlock(b *winoBlock, lo, hi int) {
 		asm.WinogradOutF32(b.y[lo*np:], b.ms, b.m[lo*np:], b.ms, (hi-lo)*np)
 	}
 	y0, y1 := T*b.r0, min(T*b.r1, g.oh) // the block's output rows
-	n := (b.r1 - b.r0) * wq              // a phase row's values
+	n := (b.r1 - b.r0) * wq             // a phase row's values
 	tb := getScratch(T * n * (1 + (T / 4)))
 	defer putScratch(tb)
 	t := *tb
