@@ -352,6 +352,26 @@ func asmWinoIn(v *float32, vstride int, p *float32, psub, wq, n int) {
 	}
 }
 
+func asmWino6In(v *float32, vstride int, p *float32, psub, wq, n int) {
+	m := avx512Part(n)
+	if m > 0 {
+		wino6InF32AVX512(v, vstride, p, psub, wq, m)
+	}
+	if m < n {
+		wino6InF32AVX2(elemAt(v, m), vstride, elemAt(p, m), psub, wq, n-m)
+	}
+}
+
+func asmWino6Out(y *float32, ystride int, mp *float32, mstride, n int) {
+	m := avx512Part(n)
+	if m > 0 {
+		wino6OutF32AVX512(y, ystride, mp, mstride, m)
+	}
+	if m < n {
+		wino6OutF32AVX2(elemAt(y, m), ystride, elemAt(mp, m), mstride, n-m)
+	}
+}
+
 func asmWinoOut(y *float32, ystride int, mp *float32, mstride, n int) {
 	m := avx512Part(n)
 	if m > 0 {

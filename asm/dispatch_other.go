@@ -55,6 +55,12 @@ func asmWinoIn(v *float32, vstride int, p *float32, psub, wq, n int) {
 func asmWinoOut(y *float32, ystride int, mp *float32, mstride, n int) {
 	panic("asm: no assembly in this build")
 }
+func asmWino6In(v *float32, vstride int, p *float32, psub, wq, n int) {
+	panic("asm: no assembly in this build")
+}
+func asmWino6Out(y *float32, ystride int, mp *float32, mstride, n int) {
+	panic("asm: no assembly in this build")
+}
 func asmTapSum(dst, base *float32, offs *int, w *float32, ntaps, n int) {
 	panic("asm: no assembly in this build")
 }

@@ -124,6 +124,16 @@ func winoInF32AVX512(v *float32, vstride int, p *float32, psub int, wq int, n in
 //go:noescape
 func winoOutF32AVX512(y *float32, ystride int, m *float32, mstride int, n int)
 
+// wino6InF32AVX512 is the Winograd F(4x4,3x3) input transform of n tiles (a multiple of 16): see winograd6Kernels in asm/gen.
+//
+//go:noescape
+func wino6InF32AVX512(v *float32, vstride int, p *float32, psub int, wq int, n int)
+
+// wino6OutF32AVX512 is the Winograd F(4x4,3x3) output transform of n tiles (a multiple of 16): see winograd6Kernels in asm/gen.
+//
+//go:noescape
+func wino6OutF32AVX512(y *float32, ystride int, m *float32, mstride int, n int)
+
 // reluF32AVX512 computes dst[i] = reluGo(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 16.
 //
 //go:noescape
@@ -349,6 +359,16 @@ func winoInF32AVX2(v *float32, vstride int, p *float32, psub int, wq int, n int)
 //
 //go:noescape
 func winoOutF32AVX2(y *float32, ystride int, m *float32, mstride int, n int)
+
+// wino6InF32AVX2 is the Winograd F(4x4,3x3) input transform of n tiles (a multiple of 8): see winograd6Kernels in asm/gen.
+//
+//go:noescape
+func wino6InF32AVX2(v *float32, vstride int, p *float32, psub int, wq int, n int)
+
+// wino6OutF32AVX2 is the Winograd F(4x4,3x3) output transform of n tiles (a multiple of 8): see winograd6Kernels in asm/gen.
+//
+//go:noescape
+func wino6OutF32AVX2(y *float32, ystride int, m *float32, mstride int, n int)
 
 // reluF32AVX2 computes dst[i] = reluGo(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 8.
 //

@@ -96,3 +96,119 @@ func winoOutGo(y []float32, ystride int, m []float32, mstride, k0, k1 int) {
 		}
 	}
 }
+
+// WinogradIn6F32 is the input transform of the Winograd convolution F(4x4,
+// 3x3) for n tiles of one channel. The padded channel is split into its
+// sixteen row and column phase planes for stride 4 (plane 4a+b at
+// p[(4a+b)*psub:], rows wq apart); tile k's 6x6 patch d[i][j] is plane
+// (i%4, j%4) at k + (i/4)*wq + j/4. It stores v[ξ*vstride+k] = (B^T d
+// B)[r][s], ξ = 6r+s, computed as u_s[i] = winoIn6Row(d[i])[s] and then
+// v[6r+s] = winoIn6Row(u_s)[r], the same float32 operations at every
+// level. It panics when a slice is too short.
+func WinogradIn6F32(v []float32, vstride int, p []float32, psub, wq, n int) {
+	if n <= 0 {
+		return
+	}
+	if need := 35*vstride + n; len(v) < need || vstride < n {
+		shortInput("WinogradIn6", "v", len(v), need)
+	}
+	if need := 15*psub + wq + 1 + n; len(p) < need || psub < 0 || wq < 0 {
+		shortInput("WinogradIn6", "p", len(p), need)
+	}
+	k := 0
+	if level != LevelGo && n >= vecWidth {
+		k = n - n%vecWidth
+		asmWino6In(&v[0], vstride, &p[0], psub, wq, k)
+	}
+	wino6InGo(v, vstride, p, psub, wq, k, n)
+}
+
+// WinogradOut6F32 is the output transform of F(4x4, 3x3) for n tiles: from
+// the 36 products m[ξ*mstride+k] it stores the tile's 4x4 outputs
+// y[(4a+b)*ystride+k] = winoOut6Row(t_b)[a], t_b[r] = winoOut6Row(m[6r..6r+5])[b],
+// the same float32 operations at every level. It panics when a slice is
+// too short.
+func WinogradOut6F32(y []float32, ystride int, m []float32, mstride, n int) {
+	if n <= 0 {
+		return
+	}
+	if need := 15*ystride + n; len(y) < need || ystride < n {
+		shortInput("WinogradOut6", "y", len(y), need)
+	}
+	if need := 35*mstride + n; len(m) < need || mstride < n {
+		shortInput("WinogradOut6", "m", len(m), need)
+	}
+	k := 0
+	if level != LevelGo && n >= vecWidth {
+		k = n - n%vecWidth
+		asmWino6Out(&y[0], ystride, &m[0], mstride, k)
+	}
+	wino6OutGo(y, ystride, m, mstride, k, n)
+}
+
+// winoIn6Row is B^T·d for F(4x4, 3x3): (4d0-5d2)+d4, (d3+d4)-4(d1+d2),
+// (d4-d3)+4(d1-d2), (d4-d2)+2(d3-d1), (d4-d2)-2(d3-d1), (4d1-5d3)+d5, each
+// product rounded apart (the conversions keep Go from fusing them).
+func winoIn6Row(d [6]float32) [6]float32 {
+	return [6]float32{
+		(float32(d[0]*4) - float32(d[2]*5)) + d[4],
+		(d[3] + d[4]) - float32((d[1]+d[2])*4),
+		(d[4] - d[3]) + float32((d[1]-d[2])*4),
+		(d[4] - d[2]) + float32((d[3]-d[1])*2),
+		(d[4] - d[2]) - float32((d[3]-d[1])*2),
+		(float32(d[1]*4) - float32(d[3]*5)) + d[5],
+	}
+}
+
+// winoOut6Row is A^T·m for F(4x4, 3x3): (m0+(m1+m2))+(m3+m4),
+// (m1-m2)+2(m3-m4), (m1+m2)+4(m3+m4), ((m1-m2)+8(m3-m4))+m5.
+func winoOut6Row(m [6]float32) [4]float32 {
+	return [4]float32{
+		(m[0] + (m[1] + m[2])) + (m[3] + m[4]),
+		(m[1] - m[2]) + float32((m[3]-m[4])*2),
+		(m[1] + m[2]) + float32((m[3]+m[4])*4),
+		((m[1] - m[2]) + float32((m[3]-m[4])*8)) + m[5],
+	}
+}
+
+// wino6InGo is WinogradIn6F32's twin on tiles [k0, k1).
+func wino6InGo(v []float32, vstride int, p []float32, psub, wq, k0, k1 int) {
+	for k := k0; k < k1; k++ {
+		var u [6][6]float32 // u[s][i]
+		for i := 0; i < 6; i++ {
+			var d [6]float32
+			for j := 0; j < 6; j++ {
+				d[j] = p[((i%4)*4+j%4)*psub+k+(i/4)*wq+j/4]
+			}
+			for s, x := range winoIn6Row(d) {
+				u[s][i] = x
+			}
+		}
+		for s := 0; s < 6; s++ {
+			for r, x := range winoIn6Row(u[s]) {
+				v[(6*r+s)*vstride+k] = x
+			}
+		}
+	}
+}
+
+// wino6OutGo is WinogradOut6F32's twin on tiles [k0, k1).
+func wino6OutGo(y []float32, ystride int, m []float32, mstride, k0, k1 int) {
+	for k := k0; k < k1; k++ {
+		var t [4][6]float32 // t[b][r]
+		for r := 0; r < 6; r++ {
+			var row [6]float32
+			for j := 0; j < 6; j++ {
+				row[j] = m[(6*r+j)*mstride+k]
+			}
+			for b, x := range winoOut6Row(row) {
+				t[b][r] = x
+			}
+		}
+		for b := 0; b < 4; b++ {
+			for a, x := range winoOut6Row(t[b]) {
+				y[(4*a+b)*ystride+k] = x
+			}
+		}
+	}
+}

@@ -228,7 +228,7 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 	}
 	if x.DType() == runtime.Float32 && outDT == runtime.Float32 {
 		if winoOK(&g) {
-			if e := constWinoWeights(w, g.o, g.c); e != nil {
+			if e := constWinoWeights(w, winoTile(&g), g.o, g.c); e != nil {
 				convWinograd(&g, out.Float32s(), x.Float32s(), e, chain)
 				return nil
 			}

@@ -175,16 +175,20 @@ func BenchmarkConvPaths(b *testing.B) {
 		if _, snr, ok := asm.SgemmTileStrided(); ok && convPosFits(&g, nil) {
 			pos = packBFor(true, kk, c.o, w, kk, snr)
 		}
-		var wino *winoEntry
-		if winoOK(&g) {
-			wino = &winoEntry{o: c.o, c: c.c, mr: mr, level: asm.CurrentLevel(), u: winoWeights(c.o, c.c, w)}
-			for xi := range wino.pa {
+		var wino, wino4 *winoEntry
+		if winoShape(&g) { // whatever the channel and tile thresholds
+			wino = &winoEntry{t: 2, o: c.o, c: c.c, mr: mr, level: asm.CurrentLevel(), u: winoWeights(2, c.o, c.c, w)}
+			wino4 = &winoEntry{t: 4, o: c.o, c: c.c, mr: mr, level: asm.CurrentLevel(), u: winoWeights(4, c.o, c.c, w)}
+			for xi := range 16 {
 				wino.pa[xi] = packA(c.o, c.c, wino.u[xi*c.o*c.c:(xi+1)*c.o*c.c], c.c, mr)
+			}
+			for xi := range 36 {
+				wino4.pa[xi] = packA(c.o, c.c, wino4.u[xi*c.o*c.c:(xi+1)*c.o*c.c], c.c, mr)
 			}
 		}
 		for _, th := range []int{1, 2} {
-			for _, path := range []string{"packed", "indirect", "indirect-wide", "winograd", "positions"} {
-				if path == "indirect-wide" && paWide == nil || path == "winograd" && wino == nil || path == "positions" && pos == nil {
+			for _, path := range []string{"packed", "indirect", "indirect-wide", "winograd", "winograd4", "positions"} {
+				if path == "indirect-wide" && paWide == nil || (path == "winograd" || path == "winograd4") && wino == nil || path == "positions" && pos == nil {
 					continue
 				}
 				b.Run(fmt.Sprintf("%s/%s/threads=%d", c.name, path, th), func(b *testing.B) {
@@ -193,6 +197,8 @@ func BenchmarkConvPaths(b *testing.B) {
 					for i := 0; i < b.N; i++ {
 						if path == "winograd" {
 							convWinograd(&g, out, x, wino, nil)
+						} else if path == "winograd4" {
+							convWinograd(&g, out, x, wino4, nil)
 						} else if path == "positions" {
 							convPosF32(&g, out, x, pos, nil)
 						} else if path == "packed" {

@@ -8,7 +8,7 @@ import (
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
-// Winograd convolution F(2x2, 3x3) (Lavin and Gray, 2015) for 3x3,
+// Winograd convolution F(2x2, 3x3) and F(4x4, 3x3) (Lavin and Gray, 2015) for 3x3,
 // stride-1, padding-1 convolutions of many channels with constant weights
 // (ResNet's and SqueezeNet's 3x3 layers): each 2x2 block of outputs of
 // each channel pair comes from 16 products instead of 36. The input is
@@ -23,6 +23,12 @@ import (
 // wq = tx count + 1 columns per tile row (the last is junk, computed and
 // dropped, as the indirect convolution's flat rows are).
 //
+// F(4x4, 3x3) is the same with 4x4 output tiles from 6x6 patches: the
+// input split into its sixteen stride-4 phase planes (two parity splits),
+// 36 matrices and products (2.25 products an output instead of 4), 4x4
+// outputs interleaved back from four phase rows. It takes planes with
+// enough 4x4 tiles (winoTile).
+//
 // The results differ from the direct convolution's by rounding (the
 // transforms add and subtract inputs and products before and after the
 // multiplications); both execution modes and every SIMD level compute the
@@ -31,11 +37,11 @@ import (
 
 // winoMinIn and winoMinOut are the fewest input and output channels taking
 // the Winograd path: with fewer the transforms cost more than the products
-// they save (ConvPaths, AVX-512, 1 thread: 3x3 32->128 on 27² 257 µs
-// direct, 247 Winograd, and slower at 2 threads; 48->192 on 13² 163 →
-// 128).
+// they save (ConvPaths, AVX-512: 3x3 32->128 on 27² 245 µs direct, 161
+// F(4x4), at 2 threads 176 and 163; 16->64 on 55² 256 and 201, but at 2
+// threads 190 and 222).
 const (
-	winoMinIn  = 48
+	winoMinIn  = 32
 	winoMinOut = 32
 )
 
@@ -44,44 +50,69 @@ const (
 // (512->512 on 7², 16 tiles: 1215 µs direct, 1455 Winograd).
 const winoMinTiles = 49
 
+// winoMinTiles4 is the fewest 4x4 output tiles per channel taking
+// F(4x4, 3x3) instead of F(2x2, 3x3): with fewer the products' columns are
+// too few (ConvPaths, AVX-512, 1 thread, F(2x2) against F(4x4): 64->64 on
+// 56², 196 tiles, 720 and 545 µs; 128->128 on 28², 49 tiles, 599 and 453;
+// 256->256 on 14², 16 tiles, 611 and 796; 64->256 on 13², 177 and 255).
+const winoMinTiles4 = 49
+
+// winoTile returns the output tile size of g's Winograd convolution
+// (winoOK): 4 when the plane has winoMinTiles4 tiles of 4x4, else 2.
+func winoTile(g *conv2dGeom) int {
+	if ((g.oh+3)/4)*((g.ow+3)/4) >= winoMinTiles4 {
+		return 4
+	}
+	return 2
+}
+
 // winoOK reports whether g takes the Winograd path.
 func winoOK(g *conv2dGeom) bool {
-	if g.g != 1 || g.kh != 3 || g.kw != 3 || g.sh != 1 || g.sw != 1 || g.dh != 1 || g.dw != 1 ||
-		g.pt != 1 || g.pb != 1 || g.pl != 1 || g.pr != 1 || g.c < winoMinIn || g.o < winoMinOut {
-		return false
-	}
-	return ((g.oh+1)/2)*((g.ow+1)/2) >= winoMinTiles
+	return winoShape(g) && g.c >= winoMinIn && g.o >= winoMinOut && ((g.oh+1)/2)*((g.ow+1)/2) >= winoMinTiles
+}
+
+// winoShape reports whether g is a convolution the Winograd path computes:
+// one group, 3x3, stride 1, undilated, padding 1.
+func winoShape(g *conv2dGeom) bool {
+	return g.g == 1 && g.kh == 3 && g.kw == 3 && g.sh == 1 && g.sw == 1 && g.dh == 1 && g.dw == 1 &&
+		g.pt == 1 && g.pb == 1 && g.pl == 1 && g.pr == 1
 }
 
 // winoEntry caches a registered constant 3x3 weight (o x c x 3 x 3)
-// transformed for F(2x2, 3x3): U[ξ] (o x c, row-major) at u[ξ*o*c:], and
-// U[ξ] packed for the GEMM tile of the level it was made at.
+// transformed for F(t x t, 3x3): U[ξ] (o x c, row-major) at u[ξ*o*c:], ξ <
+// (t+2)², and U[ξ] packed for the GEMM tile of the level it was made at.
 type winoEntry struct {
 	once  sync.Once
 	done  atomic.Bool
+	t     int
 	o, c  int
 	mr    int
 	level asm.Level
 	u     []float32
-	pa    [16]*packedA
+	pa    [36]*packedA
 }
 
-// constWino maps a registered constant *runtime.Tensor to its *winoEntry.
-var constWino sync.Map
+// constWino and constWino4 map a registered constant *runtime.Tensor to its
+// *winoEntry for F(2x2, 3x3) and F(4x4, 3x3).
+var constWino, constWino4 sync.Map
 
-// constWinoWeights returns w's Winograd form, made on first use, or nil
-// when w is not a registered constant.
-func constWinoWeights(w *runtime.Tensor, o, c int) *winoEntry {
+// constWinoWeights returns w's form for F(t x t, 3x3), made on first use,
+// or nil when w is not a registered constant.
+func constWinoWeights(w *runtime.Tensor, t, o, c int) *winoEntry {
 	if _, ok := constPacked.Load(w); !ok {
 		return nil
 	}
 	mr, _ := asm.SgemmTile()
-	e := cacheEntry[winoEntry](&constWino, w)
+	m := &constWino
+	if t == 4 {
+		m = &constWino4
+	}
+	e := cacheEntry[winoEntry](m, w)
 	if !e.done.Load() {
 		e.once.Do(func() {
-			e.o, e.c, e.mr, e.level = o, c, mr, asm.CurrentLevel()
-			e.u = winoWeights(o, c, w.Float32s())
-			for xi := range e.pa {
+			e.t, e.o, e.c, e.mr, e.level = t, o, c, mr, asm.CurrentLevel()
+			e.u = winoWeights(t, o, c, w.Float32s())
+			for xi := range (t + 2) * (t + 2) {
 				e.pa[xi] = packA(o, c, e.u[xi*o*c:(xi+1)*o*c], c, mr)
 			}
 			e.done.Store(true)
@@ -103,29 +134,40 @@ func (e *winoEntry) packed(xi int) *packedA {
 	return e.pa[xi]
 }
 
-// winoWeights returns U[ξ][o][c] = (G g G^T)[r][s] (ξ = 4r+s) of each 3x3
-// filter g = w[o][c], G = [1 0 0; 1/2 1/2 1/2; 1/2 -1/2 1/2; 0 0 1],
-// computed in float64 and rounded once.
-func winoWeights(o, c int, w []float32) []float32 {
-	gm := [4][3]float64{{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}}
-	u := make([]float32, 16*o*c)
+// winoG2 and winoG4 are G of F(2x2, 3x3) and F(4x4, 3x3).
+var (
+	winoG2 = [][3]float64{{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}}
+	winoG4 = [][3]float64{{0.25, 0, 0}, {-1.0 / 6, -1.0 / 6, -1.0 / 6}, {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+		{1.0 / 24, 1.0 / 12, 1.0 / 6}, {1.0 / 24, -1.0 / 12, 1.0 / 6}, {0, 0, 1}}
+)
+
+// winoWeights returns U[ξ][o][c] = (G g G^T)[r][s] (ξ = (t+2)r+s) of each
+// 3x3 filter g = w[o][c] for F(t x t, 3x3), computed in float64 and
+// rounded once.
+func winoWeights(t, o, c int, w []float32) []float32 {
+	gm := winoG2
+	if t == 4 {
+		gm = winoG4
+	}
+	np := len(gm)
+	u := make([]float32, np*np*o*c)
 	for oc := 0; oc < o*c; oc++ {
 		g := w[oc*9 : oc*9+9]
-		var t [4][3]float64 // G g
-		for r := 0; r < 4; r++ {
+		var tg [6][3]float64 // G g
+		for r := 0; r < np; r++ {
 			for b := 0; b < 3; b++ {
 				for a := 0; a < 3; a++ {
-					t[r][b] += gm[r][a] * float64(g[a*3+b])
+					tg[r][b] += gm[r][a] * float64(g[a*3+b])
 				}
 			}
 		}
-		for r := 0; r < 4; r++ {
-			for s := 0; s < 4; s++ {
+		for r := 0; r < np; r++ {
+			for s := 0; s < np; s++ {
 				var x float64
 				for b := 0; b < 3; b++ {
-					x += t[r][b] * gm[s][b]
+					x += tg[r][b] * gm[s][b]
 				}
-				u[(4*r+s)*o*c+oc] = float32(x)
+				u[(np*r+s)*o*c+oc] = float32(x)
 			}
 		}
 	}
@@ -144,9 +186,10 @@ func winoWeights(o, c int, w []float32) []float32 {
 type winoJob struct {
 	g                                    conv2dGeom
 	e                                    *winoEntry
+	t, nxi, nph                          int // output tile size, products (t+2)², phase planes a channel (t²)
 	chain                                *rowChain
 	xn, on                               []float32 // one image's input and output
-	p                                    []float32 // the parity planes, sub floats each, four per channel
+	p                                    []float32 // the phase planes, sub floats each, nph per channel
 	wq, sub                              int
 	ty, rows                             int       // tile rows, and per block
 	nr                                   int       // the GEMM tile's columns: a block's tiles are whole panels of nr
@@ -158,6 +201,7 @@ type winoJob struct {
 // np of them (whole GEMM panels, the last ones junk), and its matrices.
 type winoBlock struct {
 	r0, r1, k0, np int
+	vs, ms         int // the distances between ξ's matrices in v, and in m and y (winoStride)
 	v, m, y        []float32
 }
 
@@ -167,12 +211,65 @@ var winoPool = sync.Pool{New: func() any {
 	return j
 }}
 
-// split writes input channels [lo, hi) into their parity planes.
+// split writes input channels [lo, hi) into their phase planes.
 func (j *winoJob) split(lo, hi int) {
-	g, sub := &j.g, j.sub
+	g, sub, nph := &j.g, j.sub, j.nph
 	hw := g.h * g.w
-	clear(j.p[lo*4*sub : hi*4*sub])
-	phaseSplit2(j.p[lo*4*sub:hi*4*sub], 4*sub, sub, j.wq, j.xn[lo*hw:hi*hw], hw, hi-lo, g.h, g.w, 1, 1, 2)
+	clear(j.p[lo*nph*sub : hi*nph*sub])
+	if j.t == 4 {
+		phaseSplit4(j.p[lo*nph*sub:hi*nph*sub], nph*sub, sub, j.wq, j.xn[lo*hw:hi*hw], hw, hi-lo, g.h, g.w, 1, 1)
+		return
+	}
+	phaseSplit2(j.p[lo*nph*sub:hi*nph*sub], nph*sub, sub, j.wq, j.xn[lo*hw:hi*hw], hw, hi-lo, g.h, g.w, 1, 1, 2)
+}
+
+// phaseSplit4 writes batch h x w planes (srcBatch apart), padded by pt rows
+// above and pl columns left, into their sixteen stride-4 phase planes:
+// padded row 4R+a, column 4C+b of plane p goes to dst[p*dstBatch +
+// (4a+b)*sub + R*wq + C]. Each row phase's rows are split by column parity
+// into scratch, and each half again (asm.Deinterleave2RowsBatchF32, twice).
+func phaseSplit4(dst []float32, dstBatch, sub, wq int, src []float32, srcBatch, batch, h, w, pt, pl int) {
+	ne, no := (w+1)/2, w/2 // even and odd source columns
+	for a := 0; a < 4; a++ {
+		r0 := ((a-pt)%4 + 4) % 4 // the first source row of padded row phase a
+		if r0 >= h {
+			continue
+		}
+		rows := (h - r0 + 3) / 4
+		R0 := (r0 + pt) / 4
+		// Both halves in rows of ne, sets of rows*ne.
+		eb, ob := getScratch(batch*rows*ne), getScratch(batch*rows*ne)
+		ev, od := (*eb)[:batch*rows*ne], (*ob)[:batch*rows*ne]
+		deint2Rows(ev, od, ne, rows*ne, src[r0*w:], 4*w, srcBatch, rows, batch, w)
+		// Source column 4m+s is padded column 4m+s+pl: phase (s+pl)%4 at
+		// m + (s+pl)/4. The even half holds s = 0, 2; the odd one s = 1, 3.
+		plane := func(s int) []float32 {
+			q := s + pl
+			return dst[(4*a+q%4)*sub+R0*wq+q/4:]
+		}
+		deint2Rows(plane(0), plane(2), wq, dstBatch, ev, ne, rows*ne, rows, batch, ne)
+		if no > 0 {
+			deint2Rows(plane(1), plane(3), wq, dstBatch, od, ne, rows*ne, rows, batch, no)
+		}
+		putScratch(eb)
+		putScratch(ob)
+	}
+}
+
+// deint2Rows splits batch sets of rows rows of w values (srcStride apart,
+// sets srcBatch apart) into their even columns (ev) and odd ones (od),
+// rows dstStride apart and sets dstBatch apart in each.
+func deint2Rows(ev, od []float32, dstStride, dstBatch int, src []float32, srcStride, srcBatch, rows, batch, w int) {
+	if np := w / 2; np > 0 {
+		asm.Deinterleave2RowsBatchF32(ev, od, dstStride, dstBatch, src, srcStride, srcBatch, rows, np, batch)
+	}
+	if w%2 == 1 {
+		for b := 0; b < batch; b++ {
+			for r := 0; r < rows; r++ {
+				ev[b*dstBatch+r*dstStride+w/2] = src[b*srcBatch+r*srcStride+w-1]
+			}
+		}
+	}
 }
 
 // in transforms input channels [lo, hi) of the current block.
@@ -185,14 +282,18 @@ func (j *winoJob) in(lo, hi int) { j.inBlock(&j.cur, lo, hi) }
 func (j *winoJob) inBlock(b *winoBlock, lo, hi int) {
 	c, np, nr := j.g.c, b.np, j.nr
 	npan := np / nr
-	vsz := c * np // one ξ's packed matrix
+	vsz := b.vs // one ξ's packed matrix and the padding after it
 	for ch := lo; ch < hi; ch++ {
 		pc := ch / gemmKC * gemmKC
 		kc := min(gemmKC, c-pc)
-		src := j.p[ch*4*j.sub+b.k0:]
+		src := j.p[ch*j.nph*j.sub+b.k0:]
 		for p := 0; p < npan; p++ {
 			off := pc*np + p*kc*nr + (ch-pc)*nr
-			asm.WinogradInF32(b.v[off:], vsz, src[p*nr:], j.sub, j.wq, nr)
+			if j.t == 4 {
+				asm.WinogradIn6F32(b.v[off:], vsz, src[p*nr:], j.sub, j.wq, nr)
+			} else {
+				asm.WinogradInF32(b.v[off:], vsz, src[p*nr:], j.sub, j.wq, nr)
+			}
 		}
 	}
 }
@@ -203,8 +304,8 @@ func (j *winoJob) mul(lo, hi int) { j.mulBlock(&j.cur, lo, hi) }
 func (j *winoJob) mulBlock(b *winoBlock, lo, hi int) {
 	o, c, np, e := j.g.o, j.g.c, b.np, j.e
 	for xi := lo; xi < hi; xi++ {
-		pb := PackedB{k: c, n: np, nr: j.nr, npanels: np / j.nr, data: b.v[xi*c*np : (xi+1)*c*np], level: asm.CurrentLevel()}
-		sgemmOn(true, false, o, np, c, 1, e.u[xi*o*c:(xi+1)*o*c], c, nil, &pb, 0, b.m[xi*o*np:(xi+1)*o*np], np, e.packed(xi))
+		pb := PackedB{k: c, n: np, nr: j.nr, npanels: np / j.nr, data: b.v[xi*b.vs : xi*b.vs+c*np], level: asm.CurrentLevel()}
+		sgemmOn(true, false, o, np, c, 1, e.u[xi*o*c:(xi+1)*o*c], c, nil, &pb, 0, b.m[xi*b.ms:xi*b.ms+o*np], np, e.packed(xi))
 	}
 }
 
@@ -223,23 +324,36 @@ func (j *winoJob) out(lo, hi int) { j.outBlock(&j.cur, lo, hi) }
 // 48x192 on 13² 134 → 113 µs, 256x256 on 14² 687 → 645, 64x64 on 56² 889 →
 // 848).
 func (j *winoJob) outBlock(b *winoBlock, lo, hi int) {
-	g, np, wq, o := &j.g, b.np, j.wq, j.g.o
-	asm.WinogradOutF32(b.y[lo*np:], o*np, b.m[lo*np:], o*np, (hi-lo)*np)
-	y0, y1 := 2*b.r0, min(2*b.r1, g.oh) // the block's output rows
-	tb := getScratch(2 * (b.r1 - b.r0) * wq)
+	g, np, wq, T := &j.g, b.np, j.wq, j.t
+	if T == 4 {
+		asm.WinogradOut6F32(b.y[lo*np:], b.ms, b.m[lo*np:], b.ms, (hi-lo)*np)
+	} else {
+		asm.WinogradOutF32(b.y[lo*np:], b.ms, b.m[lo*np:], b.ms, (hi-lo)*np)
+	}
+	y0, y1 := T*b.r0, min(T*b.r1, g.oh) // the block's output rows
+	n := (b.r1 - b.r0) * wq             // a phase row's values
+	tb := getScratch(T * n * (1 + (T / 4)))
 	defer putScratch(tb)
 	t := *tb
 	for oc := lo; oc < hi; oc++ {
 		plane := j.on[oc*g.oh*g.ow : (oc+1)*g.oh*g.ow]
-		for a := 0; a < 2; a++ {
-			rows := min(b.r1, (g.oh-a+1)/2) - b.r0 // tile rows with an output row 2r+a
+		for a := 0; a < T; a++ {
+			rows := min(b.r1, (g.oh-a+T-1)/T) - b.r0 // tile rows with an output row T*r+a
 			if rows <= 0 {
 				continue
 			}
-			ev := b.y[(2*a)*o*np+oc*np:]
-			od := b.y[(2*a+1)*o*np+oc*np:]
-			asm.Interleave2F32(t[:2*rows*wq], ev[:rows*wq], od)
-			copyRows(plane[(2*b.r0+a)*g.ow:], 2*g.ow, t, 2*wq, rows, g.ow)
+			ph := func(bb int) []float32 { return b.y[(T*a+bb)*b.ms+oc*np:][:rows*wq] }
+			if T == 2 {
+				asm.Interleave2F32(t[:2*rows*wq], ph(0), ph(1))
+			} else {
+				// Columns 4k+b from phase b: (0,2) and (1,3) pairs, then
+				// the pairs interleaved.
+				p02, p13 := t[4*n:4*n+2*rows*wq], t[6*n:6*n+2*rows*wq]
+				asm.Interleave2F32(p02, ph(0), ph(2))
+				asm.Interleave2F32(p13, ph(1), ph(3))
+				asm.Interleave2F32(t[:4*rows*wq], p02, p13)
+			}
+			copyRows(plane[(T*b.r0+a)*g.ow:], T*g.ow, t, T*wq, rows, g.ow)
 		}
 		j.chain.applyAt(plane[y0*g.ow:y1*g.ow], oc, y0*g.ow, g.oh*g.ow)
 	}
@@ -249,8 +363,16 @@ func (j *winoJob) outBlock(b *winoBlock, lo, hi int) {
 func (j *winoJob) block(bi int) winoBlock {
 	r0 := bi * j.rows
 	r1 := min(r0+j.rows, j.ty)
-	return winoBlock{r0: r0, r1: r1, k0: r0 * j.wq, np: ((r1-r0)*j.wq + j.nr - 1) / j.nr * j.nr}
+	np := ((r1-r0)*j.wq + j.nr - 1) / j.nr * j.nr
+	return winoBlock{r0: r0, r1: r1, k0: r0 * j.wq, np: np, vs: winoStride(j.g.c * np), ms: winoStride(j.g.o * np)}
 }
+
+// winoStride is the distance between a block's matrices of n floats: past
+// n to 64 bytes beyond a multiple of 4 KiB. The transforms write and read
+// 16 or 36 matrices at once, one vector in each; at distances that are
+// multiples of 4 KiB (64 channels of 48 tiles: 12 KiB) those vectors fall
+// in one set of the L1 cache and evict each other.
+func winoStride(n int) int { return (n+1023)/1024*1024 + 16 }
 
 // blocks runs blocks [lo, hi) whole, on this goroutine, each with
 // matrices of its own.
@@ -258,10 +380,10 @@ func (j *winoJob) blocks(lo, hi int) {
 	c, o := j.g.c, j.g.o
 	for bi := lo; bi < hi; bi++ {
 		b := j.block(bi)
-		vb, mb, yb := getScratch(16*c*b.np), getScratch(16*o*b.np), getScratch(4*o*b.np)
+		vb, mb, yb := getScratch(j.nxi*b.vs), getScratch(j.nxi*b.ms), getScratch(j.t*j.t*b.ms)
 		b.v, b.m, b.y = *vb, *mb, *yb
 		j.inBlock(&b, 0, c)
-		j.mulBlock(&b, 0, 16)
+		j.mulBlock(&b, 0, j.nxi)
 		j.outBlock(&b, 0, o)
 		putScratch(vb)
 		putScratch(mb)
@@ -289,11 +411,13 @@ func convWinograd(g *conv2dGeom, out, x []float32, e *winoEntry, chain *rowChain
 	j := winoPool.Get().(*winoJob)
 	j.g, j.e, j.chain = *g, e, chain
 	_, j.nr = asm.SgemmTile()
-	j.ty = (g.oh + 1) / 2
-	j.wq = (g.ow+1)/2 + 1
-	j.sub = (j.ty + 1) * j.wq // one parity plane: rows 0..ty of wq
+	T := e.t
+	j.t, j.nxi, j.nph = T, (T+2)*(T+2), T*T
+	j.ty = (g.oh + T - 1) / T
+	j.wq = (g.ow+T-1)/T + 1
+	j.sub = (j.ty + 1) * j.wq // one phase plane: rows 0..ty of wq
 	c, o := g.c, g.o
-	rowBytes := 4 * j.wq * (16*c + 20*o)
+	rowBytes := 4 * j.wq * (j.nxi*c + (j.nxi+T*T)*o)
 	j.rows = j.ty
 	if j.ty*rowBytes > winoWholeBytes {
 		j.rows = min(j.ty, max(winoBlockBytes/rowBytes, (winoBlockCols+j.wq-1)/j.wq))
@@ -306,13 +430,13 @@ func convWinograd(g *conv2dGeom, out, x []float32, e *winoEntry, chain *rowChain
 	}
 	// The input transform reads up to np+wq+1 past a channel's last plane
 	// (np at most a block's tiles plus nr-1).
-	pb := getScratch(4*c*j.sub + j.rows*j.wq + j.nr + j.wq + 32)
+	pb := getScratch(j.nph*c*j.sub + j.rows*j.wq + j.nr + j.wq + 32)
 	j.p = *pb
-	clear(j.p[4*c*j.sub:])
+	clear(j.p[j.nph*c*j.sub:])
 	var vb, mb, yb *[]float32
 	if !byBlock {
 		j.cur = j.block(0)
-		vb, mb, yb = getScratch(16*c*j.cur.np), getScratch(16*o*j.cur.np), getScratch(4*o*j.cur.np)
+		vb, mb, yb = getScratch(j.nxi*j.cur.vs), getScratch(j.nxi*j.cur.ms), getScratch(T*T*j.cur.ms)
 		j.cur.v, j.cur.m, j.cur.y = *vb, *mb, *yb
 	}
 	for img := 0; img < g.n; img++ {
@@ -328,7 +452,7 @@ func convWinograd(g *conv2dGeom, out, x []float32, e *winoEntry, chain *rowChain
 		default:
 			ParallelFor(c, 1, j.splitFn)
 			ParallelFor(c, 1, j.inFn)
-			ParallelFor(16, 1, j.mulFn)
+			ParallelFor(j.nxi, 1, j.mulFn)
 			ParallelFor(o, 1, j.outFn)
 		}
 	}

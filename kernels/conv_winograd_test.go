@@ -24,13 +24,15 @@ func TestConvWinogradMatchesDirect(t *testing.T) {
 	defer func() { _ = asm.SetLevel(start) }()
 	r := rand.New(rand.NewSource(3))
 	for _, c := range []struct{ n, c, o, h, w int }{
-		{1, 48, 32, 14, 14}, {2, 49, 40, 15, 13}, {1, 64, 48, 28, 28}, {1, 48, 32, 13, 30}, {1, 48, 32, 56, 57}, // blocks of tile rows
+		{1, 48, 32, 14, 14}, {2, 49, 40, 15, 13}, {1, 48, 32, 13, 30}, // F(2x2, 3x3)
+		{1, 64, 48, 28, 28}, {1, 48, 32, 56, 57}, {2, 48, 40, 29, 30}, {1, 48, 32, 31, 33}, {1, 50, 33, 27, 34}, // F(4x4, 3x3): every cut of the last tiles
+		{1, 48, 32, 112, 113}, // blocks of tile rows
 	} {
-		t.Run(fmt.Sprintf("%dx%d_%dx%dx%d", c.c, c.o, c.n, c.h, c.w), func(t *testing.T) {
+		g := convGeomFor(c.c, c.o, c.h, c.w, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1)
+		t.Run(fmt.Sprintf("%dx%d_%dx%dx%d_F%d", c.c, c.o, c.n, c.h, c.w, winoTile(&g)), func(t *testing.T) {
 			x := randT(t, r.Int63(), []int64{int64(c.n), int64(c.c), int64(c.h), int64(c.w)}, f32, -1, 1)
 			w := randT(t, r.Int63(), []int64{int64(c.o), int64(c.c), 3, 3}, f32, -1, 1)
 			bias := randT(t, r.Int63(), []int64{1, int64(c.o), 1, 1}, f32, -0.5, 0.5)
-			g := convGeomFor(c.c, c.o, c.h, c.w, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1)
 			g.n = c.n
 			if !winoOK(&g) {
 				t.Fatal("geometry does not take the Winograd path")

@@ -130,6 +130,7 @@ func UnregisterConstant(t *runtime.Tensor) {
 	constConvA.Delete(t)
 	constConvAWide.Delete(t)
 	constWino.Delete(t)
+	constWino4.Delete(t)
 	constDWNC.Delete(t)
 	constPos.Delete(t)
 	forgetChains(t)

@@ -138,6 +138,7 @@ func main() {
 		dwPlanarKernels(s)
 		scaleMulAddKernels(s)
 		winogradKernels(s)
+		winograd6Kernels(s)
 		unaryKernels(s)
 		reductionKernels(s)
 		maxRowKernels(s)
@@ -3844,6 +3845,230 @@ func copyRowsKernels(s isa) {
 	ADDQ(ds, dst)
 	DECQ(rows)
 	JMP(LabelRef(name + "_row"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// wino6Row emits one output of the F(4x4, 3x3) six-point transform
+// (B^T's row o on the input side, the rows of B^T on a row of the patch)
+// into dst, reading element j with ld(j), in the twins' order of float32
+// operations (winoIn6Row): o=0: (4d0-5d2)+d4, 1: (d3+d4)-4(d1+d2), 2:
+// (d4-d3)+4(d1-d2), 3: (d4-d2)+2(d3-d1), 4: (d4-d2)-2(d3-d1), 5:
+// (4d1-5d3)+d5. k2, k4, k5 hold 2, 4 and 5 in every lane.
+func wino6Row(s isa, o int, ld func(j int) reg.VecVirtual, k2, k4, k5, dst reg.VecVirtual) {
+	a, b := s.vec(), s.vec()
+	switch o {
+	case 0, 5:
+		x, y, z := 0, 2, 4
+		if o == 5 {
+			x, y, z = 1, 3, 5
+		}
+		VMULPS(k4, ld(x), a)
+		VMULPS(k5, ld(y), b)
+		VSUBPS(b, a, a)
+		VADDPS(ld(z), a, dst)
+	case 1:
+		VADDPS(ld(4), ld(3), a)
+		VADDPS(ld(2), ld(1), b)
+		VMULPS(k4, b, b)
+		VSUBPS(b, a, dst)
+	case 2:
+		VSUBPS(ld(3), ld(4), a)
+		VSUBPS(ld(2), ld(1), b)
+		VMULPS(k4, b, b)
+		VADDPS(b, a, dst)
+	case 3, 4:
+		VSUBPS(ld(2), ld(4), a)
+		VSUBPS(ld(1), ld(3), b)
+		VMULPS(k2, b, b)
+		if o == 3 {
+			VADDPS(b, a, dst)
+		} else {
+			VSUBPS(b, a, dst)
+		}
+	}
+}
+
+// wino6Out emits output o of F(4x4, 3x3)'s output transform (A^T's row o)
+// of six values read with ld(j), in the twins' order (winoOut6Row): o=0:
+// (m0+(m1+m2))+(m3+m4), 1: (m1-m2)+2(m3-m4), 2: (m1+m2)+4(m3+m4), 3:
+// ((m1-m2)+8(m3-m4))+m5. k2, k4, k8 hold 2, 4 and 8.
+func wino6Out(s isa, o int, ld func(j int) reg.VecVirtual, k2, k4, k8, dst reg.VecVirtual) {
+	a, c := s.vec(), s.vec()
+	if o == 0 || o == 2 {
+		VADDPS(ld(2), ld(1), a)
+		VADDPS(ld(4), ld(3), c)
+	} else {
+		VSUBPS(ld(2), ld(1), a)
+		VSUBPS(ld(4), ld(3), c)
+	}
+	switch o {
+	case 0:
+		VADDPS(a, ld(0), a)
+		VADDPS(c, a, dst)
+	case 1:
+		VMULPS(k2, c, c)
+		VADDPS(c, a, dst)
+	case 2:
+		VMULPS(k4, c, c)
+		VADDPS(c, a, dst)
+	case 3:
+		VMULPS(k8, c, c)
+		VADDPS(c, a, a)
+		VADDPS(ld(5), a, dst)
+	}
+}
+
+// winograd6Kernels emits the input and output transforms of the Winograd
+// convolution F(4x4, 3x3), elementwise over flat tile indices k (tile row
+// ty, column tx at k = ty*wq + tx):
+//
+// In: the tile's 6x6 input patch d[i][j] is phase plane (i%4, j%4) of the
+// padded channel (plane 4a+b psub floats after plane 0, rows wq apart) at
+// k + (i/4)*wq + j/4; u_s[i] = wino6Row(s) of row i, then v[6r+s] =
+// wino6Row(r) of u_s[0..5], stored at v + (6r+s)*vstride + k.
+//
+// Out: m[ξ] at m + ξ*mstride + k; t_b[r] = wino6Out(b) of m[6r..6r+5],
+// y[4a+b] = wino6Out(a) of t_b[0..5], stored at y + (4a+b)*ystride + k.
+func winograd6Kernels(s isa) {
+	name := "wino6InF32" + s.suffix
+	text(name, "func(v *float32, vstride int, p *float32, psub, wq, n int)")
+	Doc(fmt.Sprintf("%s is the Winograd F(4x4,3x3) input transform of n tiles (a multiple of %d): see winograd6Kernels in asm/gen.", name, s.lanes))
+	v := Load(Param("v"), GP64()).(reg.GPVirtual)
+	vs := Load(Param("vstride"), GP64()).(reg.GPVirtual)
+	p := Load(Param("p"), GP64()).(reg.GPVirtual)
+	psub := Load(Param("psub"), GP64()).(reg.GPVirtual)
+	wq := Load(Param("wq"), GP64()).(reg.GPVirtual)
+	n := Load(Param("n"), GP64()).(reg.GPVirtual)
+	SHLQ(U8(2), vs)
+	SHLQ(U8(2), psub)
+	SHLQ(U8(2), wq)
+	psub3, psub4 := GP64(), GP64()
+	LEAQ(Mem{Base: psub, Index: psub, Scale: 2}, psub3)
+	MOVQ(psub, psub4)
+	SHLQ(U8(2), psub4)
+	k2, k4, k5 := s.vec(), s.vec(), s.vec()
+	loadK(2, k2)
+	loadK(4, k4)
+	loadK(5, k5)
+	Label(name + "_loop")
+	CMPQ(n, U32(0))
+	JLE(LabelRef(name + "_done"))
+	rb, out := GP64(), GP64()
+	for sIdx := 0; sIdx < 6; sIdx++ {
+		var u [6]reg.VecVirtual
+		for i := 0; i < 6; i++ {
+			// Row i's base: plane row phase i%4, one plane row further for i >= 4.
+			MOVQ(p, rb)
+			for q := 0; q < i%4; q++ {
+				ADDQ(psub4, rb)
+			}
+			if i >= 4 {
+				ADDQ(wq, rb)
+			}
+			ld := func(j int) reg.VecVirtual {
+				m := Mem{Base: rb, Disp: 4 * (j / 4)}
+				switch j % 4 {
+				case 1:
+					m.Index, m.Scale = psub, 1
+				case 2:
+					m.Index, m.Scale = psub, 2
+				case 3:
+					m.Index, m.Scale = psub3, 1
+				}
+				x := s.vec()
+				VMOVUPS(m, x)
+				return x
+			}
+			u[i] = s.vec()
+			wino6Row(s, sIdx, ld, k2, k4, k5, u[i])
+		}
+		MOVQ(v, out)
+		for q := 0; q < sIdx; q++ {
+			ADDQ(vs, out)
+		}
+		for r := 0; r < 6; r++ {
+			t := s.vec()
+			wino6Row(s, r, func(j int) reg.VecVirtual { return u[j] }, k2, k4, k5, t)
+			VMOVUPS(t, Mem{Base: out})
+			if r < 5 {
+				for q := 0; q < 6; q++ {
+					ADDQ(vs, out)
+				}
+			}
+		}
+	}
+	ADDQ(U32(s.bytes), p)
+	ADDQ(U32(s.bytes), v)
+	SUBQ(U32(s.lanes), n)
+	JMP(LabelRef(name + "_loop"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+
+	name = "wino6OutF32" + s.suffix
+	text(name, "func(y *float32, ystride int, m *float32, mstride, n int)")
+	Doc(fmt.Sprintf("%s is the Winograd F(4x4,3x3) output transform of n tiles (a multiple of %d): see winograd6Kernels in asm/gen.", name, s.lanes))
+	y := Load(Param("y"), GP64()).(reg.GPVirtual)
+	ys := Load(Param("ystride"), GP64()).(reg.GPVirtual)
+	mp := Load(Param("m"), GP64()).(reg.GPVirtual)
+	ms := Load(Param("mstride"), GP64()).(reg.GPVirtual)
+	n = Load(Param("n"), GP64()).(reg.GPVirtual)
+	SHLQ(U8(2), ys)
+	SHLQ(U8(2), ms)
+	k2, k4, k8 := s.vec(), s.vec(), s.vec()
+	loadK(2, k2)
+	loadK(4, k4)
+	loadK(8, k8)
+	Label(name + "_loop")
+	CMPQ(n, U32(0))
+	JLE(LabelRef(name + "_done"))
+	src, dst := GP64(), GP64()
+	for b := 0; b < 4; b++ {
+		var t [6]reg.VecVirtual
+		MOVQ(mp, src)
+		for r := 0; r < 6; r++ {
+			base := GP64()
+			MOVQ(src, base)
+			ld := func(j int) reg.VecVirtual {
+				// m[6r+j]: j strides past the row's first.
+				a := GP64()
+				MOVQ(base, a)
+				for q := 0; q < j; q++ {
+					ADDQ(ms, a)
+				}
+				x := s.vec()
+				VMOVUPS(Mem{Base: a}, x)
+				return x
+			}
+			t[r] = s.vec()
+			wino6Out(s, b, ld, k2, k4, k8, t[r])
+			if r < 5 {
+				for q := 0; q < 6; q++ {
+					ADDQ(ms, src)
+				}
+			}
+		}
+		MOVQ(y, dst)
+		for q := 0; q < b; q++ {
+			ADDQ(ys, dst)
+		}
+		for a := 0; a < 4; a++ {
+			o := s.vec()
+			wino6Out(s, a, func(j int) reg.VecVirtual { return t[j] }, k2, k4, k8, o)
+			VMOVUPS(o, Mem{Base: dst})
+			if a < 3 {
+				for q := 0; q < 4; q++ {
+					ADDQ(ys, dst)
+				}
+			}
+		}
+	}
+	ADDQ(U32(s.bytes), y)
+	ADDQ(U32(s.bytes), mp)
+	SUBQ(U32(s.lanes), n)
+	JMP(LabelRef(name + "_loop"))
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
