@@ -35,13 +35,16 @@ import (
 // same bits (the transforms are fixed float32 operations with Go twins, the
 // GEMMs bit-identical across levels).
 
-// winoMinIn and winoMinOut are the fewest input and output channels taking
-// the Winograd path: with fewer the transforms cost more than the products
-// they save (ConvPaths, AVX-512: 3x3 32->128 on 27² 245 µs direct, 161
-// F(4x4), at 2 threads 176 and 163; 16->64 on 55² 256 and 201, but at 2
-// threads 190 and 222).
+// winoMinIn and winoMinIn4 are the fewest input channels taking F(2x2,
+// 3x3) and F(4x4, 3x3), winoMinOut the fewest output channels: with fewer
+// the transforms cost more than the products they save (ConvPaths,
+// AVX-512, direct on its best tile against F(2x2) and F(4x4): 3x3 32->128
+// on 27² 245, 182 and 161 µs at 1 thread, 176, 170 and 163 at 2; 16->64 on
+// 55² 245, 261 and 189, at 2 threads 140, 145 and 110; 3->32 on 64² 41, 88
+// and 82).
 const (
 	winoMinIn  = 32
+	winoMinIn4 = 16
 	winoMinOut = 32
 )
 
@@ -58,9 +61,10 @@ const winoMinTiles = 49
 const winoMinTiles4 = 49
 
 // winoTile returns the output tile size of g's Winograd convolution
-// (winoOK): 4 when the plane has winoMinTiles4 tiles of 4x4, else 2.
+// (winoOK): 4 when the plane has winoMinTiles4 tiles of 4x4 (and g
+// winoMinIn4 input channels), else 2.
 func winoTile(g *conv2dGeom) int {
-	if ((g.oh+3)/4)*((g.ow+3)/4) >= winoMinTiles4 {
+	if g.c >= winoMinIn4 && ((g.oh+3)/4)*((g.ow+3)/4) >= winoMinTiles4 {
 		return 4
 	}
 	return 2
@@ -68,7 +72,13 @@ func winoTile(g *conv2dGeom) int {
 
 // winoOK reports whether g takes the Winograd path.
 func winoOK(g *conv2dGeom) bool {
-	return winoShape(g) && g.c >= winoMinIn && g.o >= winoMinOut && ((g.oh+1)/2)*((g.ow+1)/2) >= winoMinTiles
+	if !winoShape(g) || g.o < winoMinOut {
+		return false
+	}
+	if winoTile(g) == 4 {
+		return true
+	}
+	return g.c >= winoMinIn && ((g.oh+1)/2)*((g.ow+1)/2) >= winoMinTiles
 }
 
 // winoShape reports whether g is a convolution the Winograd path computes:

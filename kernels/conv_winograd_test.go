@@ -27,6 +27,7 @@ func TestConvWinogradMatchesDirect(t *testing.T) {
 		{1, 48, 32, 14, 14}, {2, 49, 40, 15, 13}, {1, 48, 32, 13, 30}, // F(2x2, 3x3)
 		{1, 64, 48, 28, 28}, {1, 48, 32, 56, 57}, {2, 48, 40, 29, 30}, {1, 48, 32, 31, 33}, {1, 50, 33, 27, 34}, // F(4x4, 3x3): every cut of the last tiles
 		{1, 48, 32, 112, 113}, // blocks of tile rows
+		{1, 16, 32, 30, 29},   // F(4x4) from 16 input channels
 	} {
 		g := convGeomFor(c.c, c.o, c.h, c.w, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1)
 		t.Run(fmt.Sprintf("%dx%d_%dx%dx%d_F%d", c.c, c.o, c.n, c.h, c.w, winoTile(&g)), func(t *testing.T) {
