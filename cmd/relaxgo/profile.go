@@ -43,8 +43,8 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 		"",
 		"Runs the function in bytecode mode and times every Call instruction (kernels, builtins,",
 		"Relax functions; a Relax function's time includes the calls it makes), like TVM's VM profiler.",
-		"Storage is recycled between calls as in an unprofiled run, so allocation costs are those of",
-		"the steady state; the inputs must be deterministic (-n calls after 3 warm-up ones).",
+		"Storage is recycled between calls as in an unprofiled run, so the allocation costs shown are",
+		"the steady state's (-n timed calls after 3 warm-up ones).",
 	)
 	file, code := parseOne(fs, args, stdout, stderr, "MODULE.py")
 	if code >= 0 {
