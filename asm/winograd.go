@@ -9,21 +9,7 @@ package asm
 // v = B^T·u_s (r=0: u0-u2, 1: u1+u2, 2: u2-u1, 3: u1-u3), the same float32
 // operations at every level. It panics when a slice is too short.
 func WinogradInF32(v []float32, vstride int, p []float32, psub, wq, n int) {
-	if n <= 0 {
-		return
-	}
-	if need := 15*vstride + n; len(v) < need || vstride < n {
-		shortInput("WinogradIn", "v", len(v), need)
-	}
-	if need := 3*psub + wq + 1 + n; len(p) < need || psub < 0 || wq < 0 {
-		shortInput("WinogradIn", "p", len(p), need)
-	}
-	k := 0
-	if level != LevelGo && n >= vecWidth {
-		k = n - n%vecWidth
-		asmWinoIn(&v[0], vstride, &p[0], psub, wq, k)
-	}
-	winoInGo(v, vstride, p, psub, wq, k, n)
+	winoIn(2, v, vstride, p, psub, wq, n)
 }
 
 // WinogradOutF32 is the output transform of F(2x2, 3x3) for n tiles: from
@@ -33,21 +19,7 @@ func WinogradInF32(v []float32, vstride int, p []float32, psub, wq, n int) {
 // (t_b[1]-t_b[2])-t_b[3] (a=1), the same float32 operations at every level.
 // It panics when a slice is too short.
 func WinogradOutF32(y []float32, ystride int, m []float32, mstride, n int) {
-	if n <= 0 {
-		return
-	}
-	if need := 3*ystride + n; len(y) < need || ystride < n {
-		shortInput("WinogradOut", "y", len(y), need)
-	}
-	if need := 15*mstride + n; len(m) < need || mstride < n {
-		shortInput("WinogradOut", "m", len(m), need)
-	}
-	k := 0
-	if level != LevelGo && n >= vecWidth {
-		k = n - n%vecWidth
-		asmWinoOut(&y[0], ystride, &m[0], mstride, k)
-	}
-	winoOutGo(y, ystride, m, mstride, k, n)
+	winoOut(2, y, ystride, m, mstride, n)
 }
 
 // winoInGo is WinogradInF32's twin on tiles [k0, k1).
@@ -106,21 +78,7 @@ func winoOutGo(y []float32, ystride int, m []float32, mstride, k0, k1 int) {
 // v[6r+s] = winoIn6Row(u_s)[r], the same float32 operations at every
 // level. It panics when a slice is too short.
 func WinogradIn6F32(v []float32, vstride int, p []float32, psub, wq, n int) {
-	if n <= 0 {
-		return
-	}
-	if need := 35*vstride + n; len(v) < need || vstride < n {
-		shortInput("WinogradIn6", "v", len(v), need)
-	}
-	if need := 15*psub + wq + 1 + n; len(p) < need || psub < 0 || wq < 0 {
-		shortInput("WinogradIn6", "p", len(p), need)
-	}
-	k := 0
-	if level != LevelGo && n >= vecWidth {
-		k = n - n%vecWidth
-		asmWino6In(&v[0], vstride, &p[0], psub, wq, k)
-	}
-	wino6InGo(v, vstride, p, psub, wq, k, n)
+	winoIn(4, v, vstride, p, psub, wq, n)
 }
 
 // WinogradOut6F32 is the output transform of F(4x4, 3x3) for n tiles: from
@@ -129,21 +87,7 @@ func WinogradIn6F32(v []float32, vstride int, p []float32, psub, wq, n int) {
 // the same float32 operations at every level. It panics when a slice is
 // too short.
 func WinogradOut6F32(y []float32, ystride int, m []float32, mstride, n int) {
-	if n <= 0 {
-		return
-	}
-	if need := 15*ystride + n; len(y) < need || ystride < n {
-		shortInput("WinogradOut6", "y", len(y), need)
-	}
-	if need := 35*mstride + n; len(m) < need || mstride < n {
-		shortInput("WinogradOut6", "m", len(m), need)
-	}
-	k := 0
-	if level != LevelGo && n >= vecWidth {
-		k = n - n%vecWidth
-		asmWino6Out(&y[0], ystride, &m[0], mstride, k)
-	}
-	wino6OutGo(y, ystride, m, mstride, k, n)
+	winoOut(4, y, ystride, m, mstride, n)
 }
 
 // winoIn6Row is B^T·d for F(4x4, 3x3): (4d0-5d2)+d4, (d3+d4)-4(d1+d2),
@@ -210,5 +154,68 @@ func wino6OutGo(y []float32, ystride int, m []float32, mstride, k0, k1 int) {
 				y[(4*a+b)*ystride+k] = x
 			}
 		}
+	}
+}
+
+// winoIn is WinogradInF32 (t = 2) and WinogradIn6F32 (t = 4): the checks,
+// the level's kernel on whole vectors of tiles, the twin on the rest.
+func winoIn(t int, v []float32, vstride int, p []float32, psub, wq, n int) {
+	if n <= 0 {
+		return
+	}
+	name, xis, planes := "WinogradIn", 16, 4
+	if t == 4 {
+		name, xis, planes = "WinogradIn6", 36, 16
+	}
+	if need := (xis-1)*vstride + n; len(v) < need || vstride < n {
+		shortInput(name, "v", len(v), need)
+	}
+	if need := (planes-1)*psub + wq + 1 + n; len(p) < need || psub < 0 || wq < 0 {
+		shortInput(name, "p", len(p), need)
+	}
+	k := 0
+	if level != LevelGo && n >= vecWidth {
+		k = n - n%vecWidth
+		if t == 4 {
+			asmWino6In(&v[0], vstride, &p[0], psub, wq, k)
+		} else {
+			asmWinoIn(&v[0], vstride, &p[0], psub, wq, k)
+		}
+	}
+	if t == 4 {
+		wino6InGo(v, vstride, p, psub, wq, k, n)
+	} else {
+		winoInGo(v, vstride, p, psub, wq, k, n)
+	}
+}
+
+// winoOut is WinogradOutF32 (t = 2) and WinogradOut6F32 (t = 4).
+func winoOut(t int, y []float32, ystride int, m []float32, mstride, n int) {
+	if n <= 0 {
+		return
+	}
+	name, xis := "WinogradOut", 16
+	if t == 4 {
+		name, xis = "WinogradOut6", 36
+	}
+	if need := (t*t-1)*ystride + n; len(y) < need || ystride < n {
+		shortInput(name, "y", len(y), need)
+	}
+	if need := (xis-1)*mstride + n; len(m) < need || mstride < n {
+		shortInput(name, "m", len(m), need)
+	}
+	k := 0
+	if level != LevelGo && n >= vecWidth {
+		k = n - n%vecWidth
+		if t == 4 {
+			asmWino6Out(&y[0], ystride, &m[0], mstride, k)
+		} else {
+			asmWinoOut(&y[0], ystride, &m[0], mstride, k)
+		}
+	}
+	if t == 4 {
+		wino6OutGo(y, ystride, m, mstride, k, n)
+	} else {
+		winoOutGo(y, ystride, m, mstride, k, n)
 	}
 }

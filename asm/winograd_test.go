@@ -6,139 +6,80 @@ import (
 	"testing"
 )
 
-// TestWinogradTransformsMatchTwin checks both Winograd transforms at every
-// level against their Go twins bit for bit (inputs with signed zeros,
-// infinities and NaNs), on tile counts around the vector widths, with
-// guard bands around every output block; and the input-then-output
-// transforms of a 1x1 identity filter against the direct result.
+// TestWinogradTransformsMatchTwin checks the transforms of F(2x2, 3x3) and
+// F(4x4, 3x3) at every level against their Go twins bit for bit (inputs
+// with signed zeros, infinities and NaNs), on tile counts around the
+// vector widths, with guard bands around every output block.
 func TestWinogradTransformsMatchTwin(t *testing.T) {
-	r := rand.New(rand.NewSource(9))
-	for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 33, 100} {
-		wq := n/3 + 2
-		psub := n + wq + 3
-		p := make([]float32, 4*psub+guard)
-		for i := range p {
-			p[i] = float32(r.NormFloat64())
-			switch r.Intn(50) {
-			case 0:
-				p[i] = float32(math.Copysign(0, -1))
-			case 1:
-				p[i] = float32(math.Inf(1 - 2*r.Intn(2)))
-			case 2:
-				p[i] = float32(math.NaN())
+	for _, f := range []struct {
+		name              string
+		planes, xis, outs int // phase planes, products and outputs per tile
+		in                func(v []float32, vstride int, p []float32, psub, wq, n int)
+		out               func(y []float32, ystride int, m []float32, mstride, n int)
+	}{
+		{"F(2x2,3x3)", 4, 16, 4, WinogradInF32, WinogradOutF32},
+		{"F(4x4,3x3)", 16, 36, 16, WinogradIn6F32, WinogradOut6F32},
+	} {
+		r := rand.New(rand.NewSource(9))
+		for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 33, 100} {
+			wq := n/3 + 2
+			psub := n + wq + 3
+			p := make([]float32, f.planes*psub+guard)
+			for i := range p {
+				p[i] = float32(r.NormFloat64())
+				switch r.Intn(50) {
+				case 0:
+					p[i] = float32(math.Copysign(0, -1))
+				case 1:
+					p[i] = float32(math.Inf(1 - 2*r.Intn(2)))
+				case 2:
+					p[i] = float32(math.NaN())
+				}
 			}
-		}
-		vstride := n + guard
-		m := make([]float32, 16*vstride)
-		for i := range m {
-			m[i] = float32(r.NormFloat64())
-		}
-		var wantV, wantY []float32
-		for _, l := range levels() {
-			withLevel(t, l, func() {
-				v := make([]float32, 16*vstride)
-				y := make([]float32, 4*vstride)
-				for i := range v {
-					v[i] = sentinel
-				}
-				for i := range y {
-					y[i] = sentinel
-				}
-				WinogradInF32(v, vstride, p, psub, wq, n)
-				WinogradOutF32(y, vstride, m, vstride, n)
-				for _, blk := range []struct {
-					name string
-					s    []float32
-				}{{"in", v}, {"out", y}} {
-					for i, x := range blk.s {
-						if (i%vstride >= n) != (math.Float32bits(x) == math.Float32bits(sentinel)) {
-							t.Fatalf("level %v n=%d %s: element %d of block %d: %v (written outside the tiles, or not written)", l, n, blk.name, i%vstride, i/vstride, x)
+			vstride := n + guard
+			m := make([]float32, f.xis*vstride)
+			for i := range m {
+				m[i] = float32(r.NormFloat64())
+			}
+			var wantV, wantY []float32
+			for _, l := range levels() {
+				withLevel(t, l, func() {
+					v := make([]float32, f.xis*vstride)
+					y := make([]float32, f.outs*vstride)
+					for i := range v {
+						v[i] = sentinel
+					}
+					for i := range y {
+						y[i] = sentinel
+					}
+					f.in(v, vstride, p, psub, wq, n)
+					f.out(y, vstride, m, vstride, n)
+					for _, blk := range []struct {
+						name string
+						s    []float32
+					}{{"in", v}, {"out", y}} {
+						for i, x := range blk.s {
+							if (i%vstride >= n) != (math.Float32bits(x) == math.Float32bits(sentinel)) {
+								t.Fatalf("%s level %v n=%d %s: element %d of block %d: %v (written outside the tiles, or not written)", f.name, l, n, blk.name, i%vstride, i/vstride, x)
+							}
 						}
 					}
-				}
-				if wantV == nil {
-					wantV, wantY = v, y
-					return
-				}
-				for i := range v {
-					if math.Float32bits(v[i]) != math.Float32bits(wantV[i]) {
-						t.Fatalf("level %v n=%d in[%d]: %v, twin %v", l, n, i, v[i], wantV[i])
+					if wantV == nil {
+						wantV, wantY = v, y
+						return
 					}
-				}
-				for i := range y {
-					if math.Float32bits(y[i]) != math.Float32bits(wantY[i]) {
-						t.Fatalf("level %v n=%d out[%d]: %v, twin %v", l, n, i, y[i], wantY[i])
-					}
-				}
-			})
-		}
-	}
-}
-
-// TestWinograd6TransformsMatchTwin checks the F(4x4, 3x3) transforms at
-// every level against their Go twins, bit for bit, on tile counts around
-// the vector widths, with signed zeros, infinities and NaNs in the input,
-// and that nothing is written outside the tiles.
-func TestWinograd6TransformsMatchTwin(t *testing.T) {
-	r := rand.New(rand.NewSource(10))
-	for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 33, 100} {
-		wq := n/3 + 2
-		psub := n + wq + 3
-		p := make([]float32, 16*psub+guard)
-		for i := range p {
-			p[i] = float32(r.NormFloat64())
-			switch r.Intn(50) {
-			case 0:
-				p[i] = float32(math.Copysign(0, -1))
-			case 1:
-				p[i] = float32(math.Inf(1 - 2*r.Intn(2)))
-			case 2:
-				p[i] = float32(math.NaN())
-			}
-		}
-		vstride := n + guard
-		m := make([]float32, 36*vstride)
-		for i := range m {
-			m[i] = float32(r.NormFloat64())
-		}
-		var wantV, wantY []float32
-		for _, l := range levels() {
-			withLevel(t, l, func() {
-				v := make([]float32, 36*vstride)
-				y := make([]float32, 16*vstride)
-				for i := range v {
-					v[i] = sentinel
-				}
-				for i := range y {
-					y[i] = sentinel
-				}
-				WinogradIn6F32(v, vstride, p, psub, wq, n)
-				WinogradOut6F32(y, vstride, m, vstride, n)
-				for _, blk := range []struct {
-					name string
-					s    []float32
-				}{{"in", v}, {"out", y}} {
-					for i, x := range blk.s {
-						if (i%vstride >= n) != (math.Float32bits(x) == math.Float32bits(sentinel)) {
-							t.Fatalf("level %v n=%d %s: element %d of block %d: %v (written outside the tiles, or not written)", l, n, blk.name, i%vstride, i/vstride, x)
+					for i := range v {
+						if math.Float32bits(v[i]) != math.Float32bits(wantV[i]) {
+							t.Fatalf("%s level %v n=%d in[%d]: %v, twin %v", f.name, l, n, i, v[i], wantV[i])
 						}
 					}
-				}
-				if wantV == nil {
-					wantV, wantY = v, y
-					return
-				}
-				for i := range v {
-					if math.Float32bits(v[i]) != math.Float32bits(wantV[i]) {
-						t.Fatalf("level %v n=%d in[%d]: %v, twin %v", l, n, i, v[i], wantV[i])
+					for i := range y {
+						if math.Float32bits(y[i]) != math.Float32bits(wantY[i]) {
+							t.Fatalf("%s level %v n=%d out[%d]: %v, twin %v", f.name, l, n, i, y[i], wantY[i])
+						}
 					}
-				}
-				for i := range y {
-					if math.Float32bits(y[i]) != math.Float32bits(wantY[i]) {
-						t.Fatalf("level %v n=%d out[%d]: %v, twin %v", l, n, i, y[i], wantY[i])
-					}
-				}
-			})
+				})
+			}
 		}
 	}
 }
