@@ -133,15 +133,19 @@ func Package(in Input) (Files, error) {
 	comp.Var().Id("compiledFuncs").Op("=").Map(jen.String()).Qual(rtimplPkg, "CompiledFunc").Values(compiled)
 	comp.Comment("pkg loads the package's model: the embedded executable, its compiled")
 	comp.Comment("functions and the library functions they call.")
-	comp.Var().Id("pkg").Op("=").Op("&").Qual(rtimplPkg, "Package").Types(jen.Id("Model")).Values(jen.Dict{
-		jen.Id("Spec"): jen.Qual(rtimplPkg, "ModelSpec").Values(jen.Dict{
-			jen.Id("Name"): jen.Lit(in.Package), jen.Id("Executable"): jen.Id("executableBytes"),
-			jen.Id("Compiled"): jen.Id("compiledFuncs"), jen.Id("PrimFuncs"): jen.Id("primFuncs"),
-		}),
-		jen.Id("Lib"): jen.Op("&").Id("lib"), jen.Id("LibNames"): jen.Id("libNames"), jen.Id("Direct"): jen.Op("&").Id("libDirect"),
-		jen.Id("Wrap"): jen.Func().Params(jen.Id("m").Op("*").Qual(runtimePkg, "Model")).Op("*").Id("Model").Block(
-			jen.Return(jen.Op("&").Id("Model").Values(jen.Id("m")))),
-	})
+	// Fields in the order a reader wants them (jen.Dict would sort them).
+	field := func(name string, v jen.Code) jen.Code { return jen.Line().Id(name).Op(":").Add(v) }
+	comp.Var().Id("pkg").Op("=").Op("&").Qual(rtimplPkg, "Package").Types(jen.Id("Model")).Values(
+		field("Spec", jen.Qual(rtimplPkg, "ModelSpec").Values(
+			jen.Id("Name").Op(":").Lit(in.Package), jen.Id("Executable").Op(":").Id("executableBytes"),
+			jen.Id("Compiled").Op(":").Id("compiledFuncs"), jen.Id("PrimFuncs").Op(":").Id("primFuncs"))),
+		field("Lib", jen.Op("&").Id("lib")),
+		field("LibNames", jen.Id("libNames")),
+		field("Direct", jen.Op("&").Id("libDirect")),
+		field("Wrap", jen.Func().Params(jen.Id("m").Op("*").Qual(runtimePkg, "Model")).Op("*").Id("Model").Block(
+			jen.Return(jen.Op("&").Id("Model").Values(jen.Id("m"))))),
+		jen.Line(),
+	)
 	for _, d := range u.libraryDecls() {
 		comp.Add(d)
 	}

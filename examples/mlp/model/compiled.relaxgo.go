@@ -107,15 +107,10 @@ var compiledFuncs = map[string]rtimpl.CompiledFunc{"main": {
 // pkg loads the package's model: the embedded executable, its compiled
 // functions and the library functions they call.
 var pkg = &rtimpl.Package[Model]{
-	Direct:   &libDirect,
+	Spec:     rtimpl.ModelSpec{Name: "model", Executable: executableBytes, Compiled: compiledFuncs, PrimFuncs: primFuncs},
 	Lib:      &lib,
 	LibNames: libNames,
-	Spec: rtimpl.ModelSpec{
-		Compiled:   compiledFuncs,
-		Executable: executableBytes,
-		Name:       "model",
-		PrimFuncs:  primFuncs,
-	},
+	Direct:   &libDirect,
 	Wrap: func(m *runtime.Model) *Model {
 		return &Model{m}
 	},
