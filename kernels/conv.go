@@ -150,40 +150,13 @@ func Conv2D(out, x, w *runtime.Tensor, attrs Conv2DAttrs) error {
 // float32 depthwise convolutions apply it to each plane as it is computed.
 func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) error {
 	const op = "conv2d"
-	if out == nil || x == nil || w == nil {
-		return fmt.Errorf("%s: nil tensor", op)
-	}
-	if err := convLayout(op, "data_layout", attrs.DataLayout, "NCHW"); err != nil {
-		return err
-	}
-	if err := convLayout(op, "kernel_layout", attrs.KernelLayout, "OIHW"); err != nil {
-		return err
-	}
-	if err := convLayout(op, "out_layout", attrs.OutLayout, "NCHW"); err != nil {
-		return err
-	}
-	outDT, err := convDTypes(op, x, w, attrs.OutDType)
+	g, outDT, err := convOperands(op, out, x, w, [3]string{attrs.DataLayout, attrs.KernelLayout, attrs.OutLayout}, "OIHW",
+		attrs.OutDType, attrs.Strides, attrs.Dilation, attrs.Padding)
 	if err != nil {
 		return err
 	}
 	xs, ws := x.Shape(), w.Shape()
-	if len(xs) != 4 || len(ws) != 4 {
-		return fmt.Errorf("%s: data and weight must be 4-D, got %v and %v", op, runtime.Shape(xs), runtime.Shape(ws))
-	}
-	var g conv2dGeom
-	g.n, g.c, g.h, g.w = int(xs[0]), int(xs[1]), int(xs[2]), int(xs[3])
-	g.o, g.kh, g.kw = int(ws[0]), int(ws[2]), int(ws[3])
-	if g.sh, g.sw, err = convPair(op, "strides", attrs.Strides, 1); err != nil {
-		return err
-	}
-	if g.dh, g.dw, err = convPair(op, "dilation", attrs.Dilation, 1); err != nil {
-		return err
-	}
-	p, err := convPad4(op, attrs.Padding)
-	if err != nil {
-		return err
-	}
-	g.pt, g.pl, g.pb, g.pr = p[0], p[1], p[2], p[3]
+	g.o = int(ws[0])
 	g.g = int(max(attrs.Groups, 1))
 	if g.sh < 1 || g.sw < 1 || g.dh < 1 || g.dw < 1 || g.pt < 0 || g.pl < 0 || g.pb < 0 || g.pr < 0 {
 		return fmt.Errorf("%s: strides and dilation must be >= 1 and padding >= 0 (strides %v, padding %v, dilation %v)",
@@ -888,45 +861,18 @@ func conv1dAs2D(op, kernelLayout string, out, x, w *runtime.Tensor, attrs Conv2D
 // float32 runs as Sgemm + col2im; other dtypes use plain loops.
 func Conv2DTranspose(out, x, w *runtime.Tensor, attrs Conv2DTransposeAttrs) error {
 	const op = "conv2d_transpose"
-	if out == nil || x == nil || w == nil {
-		return fmt.Errorf("%s: nil tensor", op)
-	}
-	if err := convLayout(op, "data_layout", attrs.DataLayout, "NCHW"); err != nil {
-		return err
-	}
-	if err := convLayout(op, "kernel_layout", attrs.KernelLayout, "IOHW"); err != nil {
-		return err
-	}
-	if err := convLayout(op, "out_layout", attrs.OutLayout, "NCHW"); err != nil {
-		return err
-	}
-	outDT, err := convDTypes(op, x, w, attrs.OutDType)
+	g, outDT, err := convOperands(op, out, x, w, [3]string{attrs.DataLayout, attrs.KernelLayout, attrs.OutLayout}, "IOHW",
+		attrs.OutDType, attrs.Strides, attrs.Dilation, attrs.Padding)
 	if err != nil {
 		return err
 	}
 	xs, ws := x.Shape(), w.Shape()
-	if len(xs) != 4 || len(ws) != 4 {
-		return fmt.Errorf("%s: data and weight must be 4-D, got %v and %v", op, runtime.Shape(xs), runtime.Shape(ws))
-	}
-	var g conv2dGeom
-	g.n, g.c, g.h, g.w = int(xs[0]), int(xs[1]), int(xs[2]), int(xs[3])
 	g.g = int(max(attrs.Groups, 1))
-	g.o, g.kh, g.kw = int(ws[1])*g.g, int(ws[2]), int(ws[3])
-	if g.sh, g.sw, err = convPair(op, "strides", attrs.Strides, 1); err != nil {
-		return err
-	}
-	if g.dh, g.dw, err = convPair(op, "dilation", attrs.Dilation, 1); err != nil {
-		return err
-	}
+	g.o = int(ws[1]) * g.g
 	oph, opw, err := convPair(op, "output_padding", attrs.OutputPadding, 0)
 	if err != nil {
 		return err
 	}
-	p, err := convPad4(op, attrs.Padding)
-	if err != nil {
-		return err
-	}
-	g.pt, g.pl, g.pb, g.pr = p[0], p[1], p[2], p[3]
 	if g.sh < 1 || g.sw < 1 || g.dh < 1 || g.dw < 1 || g.pt < 0 || g.pl < 0 || g.pb < 0 || g.pr < 0 || oph < 0 || opw < 0 {
 		return fmt.Errorf("%s: strides and dilation must be >= 1, padding and output_padding >= 0", op)
 	}
@@ -1150,4 +1096,45 @@ func convTensors(op string, args []runtime.Value, n int) (x, w, out *runtime.Ten
 	}
 	out, err = laTensor(op, args, n-1)
 	return
+}
+
+// convOperands checks what 2-D convolutions and transposed convolutions
+// share: the tensors present, data and out layouts NCHW and the weight's
+// kernelLayout (layouts: data, kernel, out), the dtypes (convDTypes), 4-D
+// data and weight; and returns the geometry's data sizes, kernel size
+// (the weight's last two dimensions), strides, dilation and padding, with
+// the output dtype. The caller sets the output channels and groups.
+func convOperands(op string, out, x, w *runtime.Tensor, layouts [3]string, kernelLayout string, outDType runtime.DataType,
+	strides, dilation, padding []int64) (conv2dGeom, runtime.DataType, error) {
+	var g conv2dGeom
+	if out == nil || x == nil || w == nil {
+		return g, runtime.DataType{}, fmt.Errorf("%s: nil tensor", op)
+	}
+	for i, l := range []struct{ name, want string }{{"data_layout", "NCHW"}, {"kernel_layout", kernelLayout}, {"out_layout", "NCHW"}} {
+		if err := convLayout(op, l.name, layouts[i], l.want); err != nil {
+			return g, runtime.DataType{}, err
+		}
+	}
+	outDT, err := convDTypes(op, x, w, outDType)
+	if err != nil {
+		return g, runtime.DataType{}, err
+	}
+	xs, ws := x.Shape(), w.Shape()
+	if len(xs) != 4 || len(ws) != 4 {
+		return g, runtime.DataType{}, fmt.Errorf("%s: data and weight must be 4-D, got %v and %v", op, runtime.Shape(xs), runtime.Shape(ws))
+	}
+	g.n, g.c, g.h, g.w = int(xs[0]), int(xs[1]), int(xs[2]), int(xs[3])
+	g.kh, g.kw = int(ws[2]), int(ws[3])
+	if g.sh, g.sw, err = convPair(op, "strides", strides, 1); err != nil {
+		return g, runtime.DataType{}, err
+	}
+	if g.dh, g.dw, err = convPair(op, "dilation", dilation, 1); err != nil {
+		return g, runtime.DataType{}, err
+	}
+	p, err := convPad4(op, padding)
+	if err != nil {
+		return g, runtime.DataType{}, err
+	}
+	g.pt, g.pl, g.pb, g.pr = p[0], p[1], p[2], p[3]
+	return g, outDT, nil
 }
