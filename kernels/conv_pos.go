@@ -93,12 +93,19 @@ func constPosWeights(w *runtime.Tensor, o, c int) *PackedB {
 	return e.pb
 }
 
+// posChunkBytes is about the size of the part of T computed, chained and
+// transposed out at a time: the whole T of a large plane (ResNet-18's first
+// layer: 64 channels of 112² positions, 3.2 MB) left L2 between the three
+// passes.
+var posChunkBytes = 256 << 10
+
 // convPosJob is one image's transposed product; pooled, with fn bound once.
 type convPosJob struct {
 	x, t     []float32 // the input (padded planes when offs is set) and T
 	pb       *PackedB
 	c, o, hw int // depth (channels times taps), output channels, positions
-	tiles    int // 7-position tiles
+	tiles    int // 7-position tiles of the current chunk
+	t0       int // the chunk's first tile; T holds the chunk's rows
 	// A convolution with a window: the patch's offsets in the padded
 	// planes, the padded row, output width and strides.
 	gather               bool // a window: A gathered through offs
@@ -119,13 +126,13 @@ func (j *convPosJob) items(lo, hi int) {
 	mr, nr, _ := asm.SgemmTileStrided()
 	np := j.pb.npanels
 	for it := lo; it < hi; it++ {
-		jp, t := it/j.tiles, it%j.tiles
+		jp, t := it/j.tiles, j.t0+it%j.tiles
 		p0, base := t*mr, 0
 		if j.gather {
 			oy, ox := t/j.rowT, t%j.rowT*mr
 			p0, base = oy*j.ow+ox, oy*j.sh*j.wp+ox*j.sw
 		}
-		cp := unsafe.Pointer(&j.t[p0*j.o+jp*nr])
+		cp := unsafe.Pointer(&j.t[(p0-j.t0*mr)*j.o+jp*nr])
 		for pc := 0; pc < j.c; pc += gemmKC {
 			kc := min(gemmKC, j.c-pc)
 			var beta float32
@@ -149,7 +156,10 @@ func (j *convPosJob) items(lo, hi int) {
 func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 	mr, nr, _ := asm.SgemmTileStrided()
 	hw := g.oh * g.ow
-	tb := getScratch(hw * g.o)
+	// T by chunks of whole tiles of about posChunkBytes, each chained and
+	// transposed out while still in L2.
+	chunk := max(1, posChunkBytes/(4*mr*g.o)) // tiles
+	tb := getScratch(min(hw, chunk*mr) * g.o)
 	defer putScratch(tb)
 	var codes []uint8
 	var sc []float32
@@ -162,8 +172,6 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 	j := convPosPool.Get().(*convPosJob)
 	kk := g.c * g.kh * g.kw
 	j.t, j.pb, j.c, j.o, j.hw = *tb, pb, kk, g.o, hw
-	j.tiles = hw / mr
-	count := j.tiles * (g.o / nr) // tiles times channel panels
 	j.offs, j.gather = j.offs[:0], !g.pointwise()
 	var xs *[]float32
 	hp, wp := g.h+g.pt+g.pb, g.w+g.pl+g.pr
@@ -191,11 +199,15 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 			}
 			j.x = p
 		}
-		ParallelFor(count, 1, j.fn) // an item is 7x32 outputs over the whole depth
-		if codes != nil {
-			asm.ChainColsF32(j.t, g.o, hw, g.o, codes, sc)
+		for t0 := 0; t0 < hw/mr; t0 += chunk {
+			j.t0, j.tiles = t0, min(chunk, hw/mr-t0)
+			ParallelFor(j.tiles*(g.o/nr), 1, j.fn) // an item is 7x32 outputs over the whole depth
+			rows := j.tiles * mr
+			if codes != nil {
+				asm.ChainColsF32(j.t, g.o, rows, g.o, codes, sc)
+			}
+			asm.TransposeF32(out[n*g.o*hw+t0*mr:(n+1)*g.o*hw], hw, j.t, g.o, rows, g.o)
 		}
-		asm.TransposeF32(out[n*g.o*hw:(n+1)*g.o*hw], hw, j.t, g.o, hw, g.o)
 	}
 	j.x, j.t, j.pb = nil, nil, nil
 	convPosPool.Put(j)

@@ -21,6 +21,7 @@ func TestConvPosMatchesDirect(t *testing.T) {
 		t.Skipf("no strided GEMM tile at SIMD level %s", asm.CurrentLevel())
 	}
 	defer SetNumThreads(0)
+	defer func(b int) { posChunkBytes = b }(posChunkBytes)
 	fused, _ := runtime.Lookup(Conv2DChainKernel)
 	for i, c := range []struct{ n, c, o, h, w, k, s, p, d int }{
 		{1, 960, 160, 7, 7, 1, 1, 0, 1}, {2, 16, 32, 7, 7, 1, 1, 0, 1}, {1, 33, 64, 14, 14, 1, 1, 0, 1}, {1, 64, 96, 7, 14, 1, 1, 0, 1},
@@ -54,7 +55,10 @@ func TestConvPosMatchesDirect(t *testing.T) {
 				ops = append(ops, randT(t, int64(100*i+s), []int64{1, int64(c.o), 1, 1}, f32, 0.5, 2))
 			}
 		}
-		for _, th := range []int{1, 2} {
+		for _, pc := range []struct{ th, chunk int }{{1, 256 << 10}, {2, 256 << 10}, {1, 1}, {2, 3 * 4 * 7 * c.o}} {
+			// Chunks of T of one tile and of three, besides the default.
+			th := pc.th
+			posChunkBytes = pc.chunk
 			SetNumThreads(th)
 			for _, chained := range []bool{false, true} {
 				run := func(constant bool) *runtime.Tensor {
@@ -76,7 +80,7 @@ func TestConvPosMatchesDirect(t *testing.T) {
 					return out
 				}
 				want, got := run(false), run(true)
-				what := fmt.Sprintf("%+v threads=%d chain=%v", c, th, chained)
+				what := fmt.Sprintf("%+v threads=%d chain=%v chunk %d B", c, th, chained, pc.chunk)
 				if !convPosUse(&g, nil) {
 					t.Fatalf("%s: does not take the path", what)
 				}
