@@ -1602,9 +1602,7 @@ func winogradKernels(s isa) {
 		}
 		return m
 	}
-	Label(name + "_loop")
-	CMPQ(n, U32(0))
-	JLE(LabelRef(name + "_done"))
+	tileLoopHead(name, n)
 	out := GP64()
 	for sIdx := 0; sIdx < 4; sIdx++ {
 		var u [4]reg.VecVirtual
@@ -1630,13 +1628,7 @@ func winogradKernels(s isa) {
 				VSUBPS(b, a, u[i])
 			}
 		}
-		MOVQ(v, out)
-		if sIdx > 0 {
-			for q := 0; q < sIdx; q++ {
-				ADDQ(vs, out)
-			}
-		}
-		for r := 0; r < 4; r++ {
+		stridedStores(out, v, vs, sIdx, 4, 4, func(r int) reg.VecVirtual {
 			t := s.vec()
 			switch r {
 			case 0:
@@ -1648,23 +1640,10 @@ func winogradKernels(s isa) {
 			case 3:
 				VSUBPS(u[3], u[1], t)
 			}
-			VMOVUPS(t, Mem{Base: out})
-			if r < 3 {
-				for q := 0; q < 4; q++ {
-					ADDQ(vs, out)
-				}
-			}
-		}
+			return t
+		})
 	}
-	for q := 0; q < 4; q++ {
-		ADDQ(U32(s.bytes), planes[q])
-	}
-	ADDQ(U32(s.bytes), v)
-	SUBQ(U32(s.lanes), n)
-	JMP(LabelRef(name + "_loop"))
-	Label(name + "_done")
-	VZEROUPPER()
-	RET()
+	tileLoopEnd(name, s, n, planes[0], planes[1], planes[2], planes[3], v)
 
 	name = "winoOutF32" + s.suffix
 	text(name, "func(y *float32, ystride int, m *float32, mstride, n int)")
@@ -1676,9 +1655,7 @@ func winogradKernels(s isa) {
 	n = Load(Param("n"), GP64()).(reg.GPVirtual)
 	SHLQ(U8(2), ys)
 	SHLQ(U8(2), ms)
-	Label(name + "_loop")
-	CMPQ(n, U32(0))
-	JLE(LabelRef(name + "_done"))
+	tileLoopHead(name, n)
 	src := GP64()
 	// m[ξ] = src after ξ strides; t[b][r] for the 4 rows r.
 	var tv [2][4]reg.VecVirtual
@@ -1713,13 +1690,7 @@ func winogradKernels(s isa) {
 			ADDQ(ys, dst)
 		}
 	}
-	ADDQ(U32(s.bytes), y)
-	ADDQ(U32(s.bytes), mp)
-	SUBQ(U32(s.lanes), n)
-	JMP(LabelRef(name + "_loop"))
-	Label(name + "_done")
-	VZEROUPPER()
-	RET()
+	tileLoopEnd(name, s, n, y, mp)
 }
 
 // tapMaxKernels emits dst[i] = the running maximum (emitMaxNaN: a NaN tap
@@ -3952,9 +3923,7 @@ func winograd6Kernels(s isa) {
 	loadK(2, k2)
 	loadK(4, k4)
 	loadK(5, k5)
-	Label(name + "_loop")
-	CMPQ(n, U32(0))
-	JLE(LabelRef(name + "_done"))
+	tileLoopHead(name, n)
 	rb, out := GP64(), GP64()
 	for sIdx := 0; sIdx < 6; sIdx++ {
 		var u [6]reg.VecVirtual
@@ -3984,28 +3953,13 @@ func winograd6Kernels(s isa) {
 			u[i] = s.vec()
 			wino6Row(s, sIdx, ld, k2, k4, k5, u[i])
 		}
-		MOVQ(v, out)
-		for q := 0; q < sIdx; q++ {
-			ADDQ(vs, out)
-		}
-		for r := 0; r < 6; r++ {
+		stridedStores(out, v, vs, sIdx, 6, 6, func(r int) reg.VecVirtual {
 			t := s.vec()
 			wino6Row(s, r, func(j int) reg.VecVirtual { return u[j] }, k2, k4, k5, t)
-			VMOVUPS(t, Mem{Base: out})
-			if r < 5 {
-				for q := 0; q < 6; q++ {
-					ADDQ(vs, out)
-				}
-			}
-		}
+			return t
+		})
 	}
-	ADDQ(U32(s.bytes), p)
-	ADDQ(U32(s.bytes), v)
-	SUBQ(U32(s.lanes), n)
-	JMP(LabelRef(name + "_loop"))
-	Label(name + "_done")
-	VZEROUPPER()
-	RET()
+	tileLoopEnd(name, s, n, p, v)
 
 	name = "wino6OutF32" + s.suffix
 	text(name, "func(y *float32, ystride int, m *float32, mstride, n int)")
@@ -4021,9 +3975,7 @@ func winograd6Kernels(s isa) {
 	loadK(2, k2)
 	loadK(4, k4)
 	loadK(8, k8)
-	Label(name + "_loop")
-	CMPQ(n, U32(0))
-	JLE(LabelRef(name + "_done"))
+	tileLoopHead(name, n)
 	src, dst := GP64(), GP64()
 	for b := 0; b < 4; b++ {
 		var t [6]reg.VecVirtual
@@ -4050,26 +4002,50 @@ func winograd6Kernels(s isa) {
 				}
 			}
 		}
-		MOVQ(y, dst)
-		for q := 0; q < b; q++ {
-			ADDQ(ys, dst)
-		}
-		for a := 0; a < 4; a++ {
+		stridedStores(dst, y, ys, b, 4, 4, func(a int) reg.VecVirtual {
 			o := s.vec()
 			wino6Out(s, a, func(j int) reg.VecVirtual { return t[j] }, k2, k4, k8, o)
-			VMOVUPS(o, Mem{Base: dst})
-			if a < 3 {
-				for q := 0; q < 4; q++ {
-					ADDQ(ys, dst)
-				}
-			}
-		}
+			return o
+		})
 	}
-	ADDQ(U32(s.bytes), y)
-	ADDQ(U32(s.bytes), mp)
+	tileLoopEnd(name, s, n, y, mp)
+}
+
+// tileLoopHead and tileLoopEnd bracket a kernel's loop over vectors of
+// tiles (the Winograd transforms'): the loop ends when n, the tiles left,
+// is not positive; each pass moves ptrs one vector on and n one vector
+// down; after the loop the kernel returns.
+func tileLoopHead(name string, n reg.GPVirtual) {
+	Label(name + "_loop")
+	CMPQ(n, U32(0))
+	JLE(LabelRef(name + "_done"))
+}
+
+func tileLoopEnd(name string, s isa, n reg.GPVirtual, ptrs ...reg.GPVirtual) {
+	for _, p := range ptrs {
+		ADDQ(U32(s.bytes), p)
+	}
 	SUBQ(U32(s.lanes), n)
 	JMP(LabelRef(name + "_loop"))
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
+}
+
+// stridedStores emits count vectors, val(r) stored at base + (first +
+// r*step)*stride (stride a byte count in a register), walking out from
+// base (the transforms' writes to one matrix of each group).
+func stridedStores(out, base, stride reg.GPVirtual, first, count, step int, val func(r int) reg.VecVirtual) {
+	MOVQ(base, out)
+	for q := 0; q < first; q++ {
+		ADDQ(stride, out)
+	}
+	for r := 0; r < count; r++ {
+		VMOVUPS(val(r), Mem{Base: out})
+		if r < count-1 {
+			for q := 0; q < step; q++ {
+				ADDQ(stride, out)
+			}
+		}
+	}
 }
