@@ -158,7 +158,9 @@ func wino6OutGo(y []float32, ystride int, m []float32, mstride, k0, k1 int) {
 }
 
 // winoIn is WinogradInF32 (t = 2) and WinogradIn6F32 (t = 4): the checks,
-// the level's kernel on whole vectors of tiles, the twin on the rest.
+// the level's kernel on whole vectors of tiles, the twin on the rest. The
+// kernels are called directly, not through function values, through which
+// v and p would escape (and callers' stack buffers go to the heap).
 func winoIn(t int, v []float32, vstride int, p []float32, psub, wq, n int) {
 	if n <= 0 {
 		return

@@ -189,8 +189,7 @@ type chainKey struct {
 type chainTable struct {
 	key    chainKey
 	table  []float32
-	mu     sync.Mutex
-	blocks []laneTable
+	blocks cowList[laneTable]
 }
 
 type laneTable struct {
@@ -198,60 +197,82 @@ type laneTable struct {
 	v     []float32
 }
 
-// constChains maps the first operand of constant chains to their tables
-// (a *chainList): keyed by a pointer, the lookup allocates nothing.
-var constChains sync.Map
-
-// chainList is the constant chains with one first operand; entries is
-// replaced, never changed, so readers need no lock.
-type chainList struct {
+// cowList is a short list that is appended to under a lock and read
+// without one: entries is replaced, never changed in place, so a reader
+// walks a snapshot.
+type cowList[T any] struct {
 	mu      sync.Mutex
-	entries atomic.Pointer[[]*chainTable]
+	entries atomic.Pointer[[]T]
 }
 
-// constChainTable returns the table of the constant chain k whose first
-// operand is first, made on first use.
-func constChainTable(first *runtime.Tensor, k chainKey) *chainTable {
-	l := cacheEntry[chainList](&constChains, first)
+// find returns the first entry match accepts.
+func (l *cowList[T]) find(match func(T) bool) (T, bool) {
 	if p := l.entries.Load(); p != nil {
 		for _, e := range *p {
-			if e.key == k {
-				return e
+			if match(e) {
+				return e, true
 			}
 		}
+	}
+	var zero T
+	return zero, false
+}
+
+// findOrAdd returns the first entry match accepts, appending newEntry()'s when
+// there is none.
+func (l *cowList[T]) findOrAdd(match func(T) bool, newEntry func() T) T {
+	if e, ok := l.find(match); ok {
+		return e
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var old []*chainTable
+	if e, ok := l.find(match); ok {
+		return e
+	}
+	var old []T
 	if p := l.entries.Load(); p != nil {
 		old = *p
-		for _, e := range old {
-			if e.key == k {
-				return e
-			}
-		}
 	}
-	e := &chainTable{key: k, table: chainScalars(nil, k.src[:k.ns], k.rows)}
+	e := newEntry()
 	next := append(slices.Clip(old), e)
 	l.entries.Store(&next)
 	return e
 }
 
+// drop removes the entries gone accepts and reports whether any are left.
+func (l *cowList[T]) drop(gone func(T) bool) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	p := l.entries.Load()
+	if p == nil {
+		return false
+	}
+	keep := slices.DeleteFunc(slices.Clone(*p), gone)
+	l.entries.Store(&keep)
+	return len(keep) > 0
+}
+
+// constChains maps the first operand of constant chains to their tables
+// (a *chainList): keyed by a pointer, the lookup allocates nothing.
+var constChains sync.Map
+
+// chainList is the constant chains with one first operand.
+type chainList = cowList[*chainTable]
+
+// constChainTable returns the table of the constant chain k whose first
+// operand is first, made on first use.
+func constChainTable(first *runtime.Tensor, k chainKey) *chainTable {
+	return cacheEntry[chainList](&constChains, first).findOrAdd(
+		func(e *chainTable) bool { return e.key == k },
+		func() *chainTable { return &chainTable{key: k, table: chainScalars(nil, k.src[:k.ns], k.rows)} })
+}
+
 // forgetChains drops the cached chain tables with operand t.
 func forgetChains(t *runtime.Tensor) {
 	constChains.Range(func(first, v any) bool {
-		l := v.(*chainList)
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		p := l.entries.Load()
-		if p == nil {
-			return true
-		}
-		keep := slices.DeleteFunc(slices.Clone(*p), func(e *chainTable) bool { return slices.Contains(e.key.src[:], t) })
-		if len(keep) == 0 {
+		if !v.(*chainList).drop(func(e *chainTable) bool { return slices.Contains(e.key.src[:], t) }) {
 			constChains.Delete(first)
 		}
-		l.entries.Store(&keep)
 		return true
 	})
 }
@@ -261,21 +282,12 @@ func forgetChains(t *runtime.Tensor) {
 // otherwise built in *buf.
 func (c *rowChain) laneTable(buf *[]float32, lanes int) []float32 {
 	ns, rows := len(c.codes), len(c.table)/max(1, len(c.codes))
-	e := c.shared
-	if e == nil {
+	if c.shared == nil {
 		*buf = laneBlocks(*buf, c.table, rows, ns, lanes)
 		return *buf
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for _, b := range e.blocks {
-		if b.lanes == lanes {
-			return b.v
-		}
-	}
-	v := laneBlocks(nil, c.table, rows, ns, lanes)
-	e.blocks = append(e.blocks, laneTable{lanes, v})
-	return v
+	return c.shared.blocks.findOrAdd(func(b laneTable) bool { return b.lanes == lanes },
+		func() laneTable { return laneTable{lanes, laneBlocks(nil, c.table, rows, ns, lanes)} }).v
 }
 
 // apply runs the chain in place on row, row i of the result, as the chain

@@ -342,7 +342,13 @@ func (j *winoJob) outBlock(b *winoBlock, lo, hi int) {
 	}
 	y0, y1 := T*b.r0, min(T*b.r1, g.oh) // the block's output rows
 	n := (b.r1 - b.r0) * wq             // a phase row's values
-	tb := getScratch(T * n * (1 + (T / 4)))
+	// The interleaved rows (T*n), and for F(4x4) the two interleaved pairs
+	// after them (2n each).
+	scratch := T * n
+	if T == 4 {
+		scratch += 4 * n
+	}
+	tb := getScratch(scratch)
 	defer putScratch(tb)
 	t := *tb
 	for oc := lo; oc < hi; oc++ {
