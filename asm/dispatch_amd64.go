@@ -8,11 +8,12 @@ import (
 	"github.com/klauspost/cpuid/v2"
 )
 
-// detect reads the CPU features once: AVX-512 (F, DQ, BW, VL) beats
-// AVX2+FMA beats pure Go.
+// detect reads the CPU features once: AVX-512 (F, DQ, BW, VL, with BMI2)
+// beats AVX2+FMA beats pure Go. TestKernelsRequireTheirLevel holds every
+// kernel to its level's list.
 func detect() Level {
 	c := cpuid.CPU
-	if c.Supports(cpuid.AVX512F, cpuid.AVX512DQ, cpuid.AVX512BW, cpuid.AVX512VL, cpuid.FMA3, cpuid.AVX2) {
+	if c.Supports(cpuid.AVX512F, cpuid.AVX512DQ, cpuid.AVX512BW, cpuid.AVX512VL, cpuid.FMA3, cpuid.AVX2, cpuid.BMI2) {
 		return LevelAVX512
 	}
 	if c.Supports(cpuid.AVX2, cpuid.FMA3) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -46,4 +47,47 @@ func afterFirstLine(b []byte) []byte {
 		return b[i+1:]
 	}
 	return b
+}
+
+// TestKernelsRequireTheirLevel reads the "Requires:" line avo writes above
+// every kernel and fails when a kernel needs an instruction set its level
+// does not check for (detect): AVX2 and FMA3 for a name without AVX512,
+// those and AVX-512 F, DQ, BW, VL and BMI2 for the others. An EVEX-only form slipped into an AVX2
+// kernel runs on an AVX-512 machine even at RELAXGO_ISA=avx2, and stops an
+// AVX2-only CPU with SIGILL; only this reading of the assembly catches it
+// there.
+func TestKernelsRequireTheirLevel(t *testing.T) {
+	src, err := os.ReadFile("kernels_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What the AVX2 level may use: detect checks AVX2 and FMA3, which
+	// imply AVX and SSE2; avo names PREFETCHT0 and the like MMX+ (SSE).
+	allowed := map[string]bool{"AVX": true, "AVX2": true, "FMA3": true, "SSE": true, "SSE2": true, "MMX+": true}
+	avx512Allowed := map[string]bool{"AVX512F": true, "AVX512DQ": true, "AVX512BW": true, "AVX512VL": true, "BMI2": true}
+	lines := strings.Split(string(src), "\n")
+	checked := 0
+	for i, l := range lines {
+		req, ok := strings.CutPrefix(l, "// Requires: ")
+		if !ok || i == 0 {
+			continue
+		}
+		fn, ok := strings.CutPrefix(lines[i-1], "// func ")
+		if !ok {
+			t.Fatalf("kernels_amd64.s:%d: a Requires line not under a // func line", i+1)
+		}
+		name, _, _ := strings.Cut(fn, "(")
+		avx512 := strings.Contains(name, "AVX512")
+		if !avx512 {
+			checked++
+		}
+		for _, f := range strings.Split(req, ", ") {
+			if !allowed[f] && !(avx512 && avx512Allowed[f]) {
+				t.Errorf("%s needs %s, which its level does not check for (kernels_amd64.s:%d)", name, f, i+1)
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("checked %d kernels below AVX-512: the Requires lines were not found", checked)
+	}
 }

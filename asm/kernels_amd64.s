@@ -18250,7 +18250,7 @@ maxPool3OrderedF32AVX2_done:
 	RET
 
 // func nanOrNegZeroF32AVX2(x *float32, n int) bool
-// Requires: AVX, AVX2, AVX512F, AVX512VL, SSE2
+// Requires: AVX, AVX2, SSE2
 TEXT ·nanOrNegZeroF32AVX2(SB), NOSPLIT, $0-17
 	MOVQ         x+0(FP), AX
 	MOVQ         n+8(FP), CX
@@ -18266,11 +18266,13 @@ TEXT ·nanOrNegZeroF32AVX2(SB), NOSPLIT, $0-17
 nanOrNegZeroF32AVX2_two:
 	CMPQ    CX, $0x00000010
 	JL      nanOrNegZeroF32AVX2_one
-	VPSLLD  $0x01, (AX), Y4
+	VMOVDQU (AX), Y4
+	VPSLLD  $0x01, Y4, Y4
 	VPMAXUD Y4, Y2, Y2
 	VPXOR   (AX), Y0, Y4
 	VPMINUD Y4, Y3, Y3
-	VPSLLD  $0x01, 32(AX), Y4
+	VMOVDQU 32(AX), Y4
+	VPSLLD  $0x01, Y4, Y4
 	VPMAXUD Y4, Y2, Y2
 	VPXOR   32(AX), Y0, Y4
 	VPMINUD Y4, Y3, Y3
@@ -18281,7 +18283,8 @@ nanOrNegZeroF32AVX2_two:
 nanOrNegZeroF32AVX2_one:
 	CMPQ    CX, $0x00000000
 	JE      nanOrNegZeroF32AVX2_done
-	VPSLLD  $0x01, (AX), Y4
+	VMOVDQU (AX), Y4
+	VPSLLD  $0x01, Y4, Y4
 	VPMAXUD Y4, Y2, Y2
 	VPXOR   (AX), Y0, Y0
 	VPMINUD Y0, Y3, Y3

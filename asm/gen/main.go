@@ -908,7 +908,8 @@ func maxPool3Kernel(s isa) {
 // bits of an infinity, 0xff000000, so the running unsigned maximum of the
 // shifted floats finds it; XORed with the sign bit, -0 alone is 0, so the
 // running unsigned minimum of those finds it. Four operations a vector (the
-// shift and the XOR read it from memory), no mask registers; two vectors a
+// XOR reads it from memory, and at AVX-512 the shift too: its memory form
+// is EVEX only, so AVX2 loads first), no mask registers; two vectors a
 // step. It decides whether maxPool3Kernels' ordered form may pool a plane.
 func nanOrNegZeroKernels(s isa) {
 	name := "nanOrNegZeroF32" + s.suffix
@@ -937,7 +938,14 @@ func nanOrNegZeroKernels(s isa) {
 	step := func(disp int) {
 		m := Mem{Base: x, Disp: disp}
 		a, b := s.vec(), s.vec()
-		VPSLLD(U8(1), m, a)
+		if s.avx512 {
+			VPSLLD(U8(1), m, a)
+		} else {
+			// A shift's memory operand is an EVEX (AVX-512VL) form:
+			// AVX2 loads first.
+			VMOVDQU(m, a)
+			VPSLLD(U8(1), a, a)
+		}
 		VPMAXUD(a, hi, hi)
 		if s.avx512 {
 			VPXORD(m, sign, b)
