@@ -7621,15 +7621,15 @@ DATA pool3Index<>+31(SB)/1, $0x1f
 GLOBL pool3Index<>(SB), RODATA|NOPTR, $32
 
 // func nanOrNegZeroF32AVX512(x *float32, n int) bool
-// Requires: AVX, AVX512F, SSE2
+// Requires: AVX, AVX512F
 TEXT ·nanOrNegZeroF32AVX512(SB), NOSPLIT, $0-17
 	MOVQ         x+0(FP), AX
 	MOVQ         n+8(FP), CX
 	MOVL         $0x80000000, DX
-	MOVD         DX, X0
+	VMOVD        DX, X0
 	VPBROADCASTD X0, Z0
 	MOVL         $0xff000000, DX
-	MOVD         DX, X1
+	VMOVD        DX, X1
 	VPBROADCASTD X1, Z1
 	VPXORD       Z2, Z2, Z2
 	VPTERNLOGD   $0xff, Z3, Z3, Z3
@@ -17579,7 +17579,7 @@ maxPool2F32AVX2_done:
 	RET
 
 // func maxPool3F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·maxPool3F32AVX2(SB), NOSPLIT, $0-52
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+16(FP), CX
@@ -17589,7 +17589,7 @@ TEXT ·maxPool3F32AVX2(SB), NOSPLIT, $0-52
 	VBROADCASTSS lo+48(FP), Y0
 	MOVQ         $0x00000007, DI
 	ANDQ         $0x00000007, DI
-	MOVQ         DI, X1
+	VMOVQ        DI, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     iota32<>+0(SB), Y1, Y1
 
@@ -18032,7 +18032,7 @@ DATA iota32<>+28(SB)/4, $0x00000007
 GLOBL iota32<>(SB), RODATA|NOPTR, $32
 
 // func maxPool3OrderedF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·maxPool3OrderedF32AVX2(SB), NOSPLIT, $0-52
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+16(FP), CX
@@ -18042,7 +18042,7 @@ TEXT ·maxPool3OrderedF32AVX2(SB), NOSPLIT, $0-52
 	VBROADCASTSS lo+48(FP), Y0
 	MOVQ         $0x00000007, DI
 	ANDQ         $0x00000007, DI
-	MOVQ         DI, X1
+	VMOVQ        DI, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     iota32<>+0(SB), Y1, Y1
 	MOVQ         $0x00000001, DI
@@ -18250,15 +18250,15 @@ maxPool3OrderedF32AVX2_done:
 	RET
 
 // func nanOrNegZeroF32AVX2(x *float32, n int) bool
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·nanOrNegZeroF32AVX2(SB), NOSPLIT, $0-17
 	MOVQ         x+0(FP), AX
 	MOVQ         n+8(FP), CX
 	MOVL         $0x80000000, DX
-	MOVD         DX, X0
+	VMOVD        DX, X0
 	VPBROADCASTD X0, Y0
 	MOVL         $0xff000000, DX
-	MOVD         DX, X1
+	VMOVD        DX, X1
 	VPBROADCASTD X1, Y1
 	VPXOR        Y2, Y2, Y2
 	VPCMPEQD     Y3, Y3, Y3
@@ -23402,7 +23402,7 @@ softmaxSmallF32AVX512Y_done:
 	RET
 
 // func softmaxSmallF32AVX2(o *float32, x *float32, n int, rows int) int
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·softmaxSmallF32AVX2(SB), NOSPLIT, $0-40
 	MOVQ         o+0(FP), AX
 	MOVQ         x+8(FP), CX
@@ -23413,7 +23413,7 @@ TEXT ·softmaxSmallF32AVX2(SB), NOSPLIT, $0-40
 	SHLQ         $0x02, DI
 	LEAQ         (DI)(DI*2), R8
 	VBROADCASTSS c4_ff800000<>+0(SB), Y0
-	MOVQ         DX, X1
+	VMOVQ        DX, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     iota32<>+0(SB), Y1, Y1
 
@@ -24144,7 +24144,7 @@ sgemmNarrowAVX512_r1_beta:
 	RET
 
 // func copyRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·copyRowsF32AVX2(SB), NOSPLIT, $0-48
 	MOVQ         dst+0(FP), AX
 	MOVQ         dstStride+8(FP), CX
@@ -24154,7 +24154,7 @@ TEXT ·copyRowsF32AVX2(SB), NOSPLIT, $0-48
 	MOVQ         n+40(FP), DI
 	MOVQ         DI, R8
 	ANDQ         $0x00000007, R8
-	MOVQ         R8, X0
+	VMOVQ        R8, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     iota32<>+0(SB), Y0, Y0
 	SHRQ         $0x03, DI
@@ -24189,7 +24189,7 @@ copyRowsF32AVX2_done:
 	RET
 
 // func sgemmNarrowAVX2(r int, kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
-// Requires: AVX, AVX2, FMA3, SSE2
+// Requires: AVX, AVX2, FMA3
 TEXT ·sgemmNarrowAVX2(SB), NOSPLIT, $0-80
 	MOVQ r+0(FP), AX
 	CMPQ AX, $0x00000008
@@ -24209,7 +24209,7 @@ sgemmNarrowAVX2_r8:
 	MOVQ         ldb+40(FP), SI
 	SHLQ         $0x02, SI
 	MOVQ         cols+64(FP), DI
-	MOVQ         DI, X0
+	VMOVQ        DI, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     iota32<>+0(SB), Y0, Y0
 	LEAQ         (DX)(DX*2), DI
@@ -24393,7 +24393,7 @@ sgemmNarrowAVX2_r4:
 	MOVQ         ldb+40(FP), SI
 	SHLQ         $0x02, SI
 	MOVQ         cols+64(FP), DI
-	MOVQ         DI, X0
+	VMOVQ        DI, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     iota32<>+0(SB), Y0, Y0
 	LEAQ         (DX)(DX*2), DI
@@ -24509,7 +24509,7 @@ sgemmNarrowAVX2_r2:
 	MOVQ         ldb+40(FP), SI
 	SHLQ         $0x02, SI
 	MOVQ         cols+64(FP), DI
-	MOVQ         DI, X0
+	VMOVQ        DI, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     iota32<>+0(SB), Y0, Y0
 	VXORPS       Y1, Y1, Y1
@@ -24592,7 +24592,7 @@ sgemmNarrowAVX2_r1:
 	MOVQ         ldb+40(FP), BX
 	SHLQ         $0x02, BX
 	MOVQ         cols+64(FP), SI
-	MOVQ         SI, X0
+	VMOVQ        SI, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     iota32<>+0(SB), Y0, Y0
 	VXORPS       Y1, Y1, Y1
@@ -24843,7 +24843,7 @@ deinterleave2RowsAVX512_done:
 	RET
 
 // func layerNormShortF32AVX2(o *float32, x *float32, gain *float32, bias *float32, rows int, n int, eps float64)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·layerNormShortF32AVX2(SB), NOSPLIT, $0-56
 	MOVQ         o+0(FP), AX
 	MOVQ         x+8(FP), CX
@@ -24855,7 +24855,7 @@ TEXT ·layerNormShortF32AVX2(SB), NOSPLIT, $0-56
 	SHRQ         $0x03, R8
 	MOVQ         DI, R9
 	ANDQ         $0x00000007, R9
-	MOVQ         R9, X0
+	VMOVQ        R9, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     iota32<>+0(SB), Y0, Y0
 	VCVTSI2SSQ   DI, X1, X1
@@ -25102,7 +25102,7 @@ packA4AVX2_done:
 	RET
 
 // func transposeAVX2(dst *float32, ldd int, src *float32, lds int, rows int, cols int, batch int, dstep int, sstep int)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·transposeAVX2(SB), NOSPLIT, $0-72
 	MOVQ ldd+8(FP), AX
 	MOVQ lds+24(FP), CX
@@ -25117,12 +25117,12 @@ transposeAVX2_batch:
 	MOVQ         src+16(FP), BX
 	MOVQ         SI, DI
 	ANDQ         $0x00000007, DI
-	MOVQ         DI, X0
+	VMOVQ        DI, X0
 	VPBROADCASTD X0, Y0
 	VPCMPGTD     iota32<>+0(SB), Y0, Y0
 	MOVQ         cols+40(FP), DI
 	ANDQ         $0x00000007, DI
-	MOVQ         DI, X1
+	VMOVQ        DI, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     iota32<>+0(SB), Y1, Y1
 

@@ -920,7 +920,7 @@ func nanOrNegZeroKernels(s isa) {
 	bcast := func(v uint32) reg.VecVirtual {
 		r, g := s.vec(), GP32()
 		MOVL(U32(v), g)
-		MOVD(g, r.AsX())
+		VMOVD(g, r.AsX())
 		VPBROADCASTD(r.AsX(), r)
 		return r
 	}
@@ -2299,7 +2299,12 @@ func lanesBelow(n Op) reg.VecVirtual {
 // laneMask returns the AVX2 mask of the lanes i < n (n <= 8, a register).
 func laneMask(n reg.Register) reg.VecVirtual {
 	x, m := XMM(), YMM()
-	MOVQ(n, x)
+	// VMOVQ, not MOVQ: an SSE-encoded instruction while the upper halves
+	// are dirty cost hundreds of cycles each on an AVX2-only AMD EPYC
+	// (Zen 3): the small transposes of the channel-blocked depthwise path,
+	// which build two masks a batch entry, spent 66% of their layer there
+	// (pprof of BenchmarkConv2DChain/dw960x7x7, 375 -> 149 µs without).
+	VMOVQ(n, x)
 	VPBROADCASTD(x, m)
 	VPCMPGTD(iota32(), m, m) // lane i: n > i
 	return m
