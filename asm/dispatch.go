@@ -449,13 +449,17 @@ func SgemmKernelMidUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, bet
 	asmSgemmKernelMid(kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta)
 }
 
-// SgemmTileStrided reports the register tile of SgemmKernelStrided, 7 rows
-// by 32 columns, which only the AVX-512 level has (ok false elsewhere): 7
-// divides the 7x7 and 14x14 planes of late convolution layers, which a
-// 32-wide tile over their 49 or 196 positions pads to 64 or 224.
+// SgemmTileStrided reports the register tile of SgemmKernelStrided and
+// SgemmKernelGather: 7 rows by 32 columns at AVX-512, by 16 at AVX2 (ok
+// false at the Go level). 7 divides the 7x7 to 112x112 planes of
+// convolution layers, which a 32-wide tile over their 49 or 196 positions
+// pads to 64 or 224.
 func SgemmTileStrided() (mr, nr int, ok bool) {
-	if level == LevelAVX512 {
+	switch level {
+	case LevelAVX512:
 		return 7, 32, true
+	case LevelAVX2:
+		return 7, 16, true
 	}
 	return 0, 0, false
 }
@@ -477,8 +481,8 @@ func SgemmKernelStrided(kc int, a []float32, lda int, b, c []float32, ldc int, a
 }
 
 // SgemmKernelStridedUnchecked is SgemmKernelStrided without checks: the
-// level must have the tile, a must hold (kc-1)*lda+7 floats, b kc*32 and c
-// 6*ldc+32.
+// level must have the tile, a must hold (kc-1)*lda+7 floats, b kc*nr and c
+// 6*ldc+nr.
 func SgemmKernelStridedUnchecked(kc int, a unsafe.Pointer, lda int, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
 	asmSgemmKernelStrided(kc, (*float32)(a), lda, (*float32)(b), (*float32)(c), ldc, alpha, beta)
 }
@@ -507,7 +511,8 @@ func SgemmKernelGather(sw, kc int, a []float32, offs []int, b, c []float32, ldc 
 
 // SgemmKernelGatherUnchecked is SgemmKernelGather without checks: the
 // level must have the tile, sw must be 1 or 2, offs must hold kc offsets
-// each reading 7 values sw apart inside a, b kc*32 floats and c 6*ldc+32.
+// each reading 7 values sw apart inside a, b kc*nr floats and c 6*ldc+nr
+// (nr SgemmTileStrided's).
 func SgemmKernelGatherUnchecked(sw, kc int, a unsafe.Pointer, offs *int, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
 	asmSgemmKernelGather(sw, kc, (*float32)(a), offs, (*float32)(b), (*float32)(c), ldc, alpha, beta)
 }

@@ -505,7 +505,11 @@ func asmSgemmKernel(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 }
 
 func asmSgemmKernelStrided(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32) {
-	sgemmStridedAVX512(kc, a, lda, b, c, ldc, alpha, beta)
+	if level == LevelAVX512 {
+		sgemmStridedAVX512(kc, a, lda, b, c, ldc, alpha, beta)
+		return
+	}
+	sgemmStridedAVX2(kc, a, lda, b, c, ldc, alpha, beta)
 }
 
 // asmChainCols runs the current level's kernel; ld is in elements.
@@ -518,11 +522,16 @@ func asmChainCols(x *float32, ld, rows, blocks int, codes *uint8, sc *float32, n
 }
 
 func asmSgemmKernelGather(sw, kc int, a *float32, offs *int, b, c *float32, ldc int, alpha, beta float32) {
-	if sw == 2 {
+	switch {
+	case level == LevelAVX512 && sw == 2:
 		sgemmGatherS2AVX512(kc, a, offs, b, c, ldc, alpha, beta)
-		return
+	case level == LevelAVX512:
+		sgemmGatherS1AVX512(kc, a, offs, b, c, ldc, alpha, beta)
+	case sw == 2:
+		sgemmGatherS2AVX2(kc, a, offs, b, c, ldc, alpha, beta)
+	default:
+		sgemmGatherS1AVX2(kc, a, offs, b, c, ldc, alpha, beta)
 	}
-	sgemmGatherS1AVX512(kc, a, offs, b, c, ldc, alpha, beta)
 }
 
 func asmSgemmKernelMid(kc int, a, b, c *float32, ldc int, alpha, beta float32) {

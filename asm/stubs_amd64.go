@@ -631,6 +631,21 @@ func sgemmGatherS1AVX512(kc int, a *float32, offs *int, b *float32, c *float32, 
 //go:noescape
 func sgemmGatherS2AVX512(kc int, a *float32, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmStridedAVX2 is the 7x16 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided).
+//
+//go:noescape
+func sgemmStridedAVX2(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmGatherS1AVX2 is the 7x16 SGEMM micro-kernel with A[i][p] = a[offs[p]+i] (see asm.SgemmKernelGather).
+//
+//go:noescape
+func sgemmGatherS1AVX2(kc int, a *float32, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmGatherS2AVX2 is the 7x16 SGEMM micro-kernel with A[i][p] = a[offs[p]+2i] (see asm.SgemmKernelGather).
+//
+//go:noescape
+func sgemmGatherS2AVX2(kc int, a *float32, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemmDirect1x64AVX2 is the 1x64 small-M SGEMM micro-kernel reading B in place (see asm.SgemmDirect).
 //
 //go:noescape

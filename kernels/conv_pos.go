@@ -16,22 +16,26 @@ import (
 // as 224. The transposed product, T (hw x o) = Xᵀ · Wᵀ, takes the
 // positions as rows in tiles of 7 (asm.SgemmKernelStrided, which reads X
 // in place: step p's 7 values are consecutive positions of channel p) and
-// the channels as columns in panels of 32 (Wᵀ packed once, a constant's).
+// the channels as columns in panels of 32 at AVX-512, 16 at AVX2 (Wᵀ
+// packed once, a constant's).
 // The chain then runs on T with an operand per column (asm.ChainColsF32),
 // and T is transposed into out. The sums are the direct product's, step by
 // step in the same depth order and depth blocks (an FMA's two factors
 // commute), so the bits are the same.
 
 // convPosUse reports whether the float32 convolution g takes this path:
-// one group, 32-channel panels, at the level with the strided tile, no
+// one group, whole channel panels (32 at AVX-512, 16 at AVX2), no
 // plane whose chain bits depend on a one-element chunk; a pointwise
-// convolution in whole 7-position tiles whose 32-wide position tiles would
-// compute at least 10% padding, or another of column stride 1 or 2 whose
+// convolution in whole 7-position tiles whose position tiles as the GEMM's
+// columns (as wide as the panels) would compute at least 10% padding, or another of column stride 1 or 2 whose
 // output rows are whole 7-position tiles and whose flat rows (the indirect
 // path's) would compute at least 10% more columns than it has outputs.
 func convPosUse(g *conv2dGeom, chain *rowChain) bool {
 	if !convPosFits(g, chain) {
 		return false
+	}
+	if posForced {
+		return true
 	}
 	_, nr, _ := asm.SgemmTileStrided()
 	hw := g.oh * g.ow
@@ -42,8 +46,12 @@ func convPosUse(g *conv2dGeom, chain *rowChain) bool {
 	return 10*computed >= 11*hw
 }
 
+// posForced makes convPosUse take every convolution the path fits (tests
+// run shapes the padding rule gives to other paths at some level).
+var posForced bool
+
 // convPosFits reports whether the path can run g at all: one group,
-// 32-channel panels, the strided tile at this level, whole 7-position tiles
+// whole channel panels of the strided tile (at a level that has it), whole 7-position tiles
 // (of the plane when pointwise, of each output row otherwise, column stride
 // 1 or 2), and no plane whose chain bits depend on a one-element chunk.
 func convPosFits(g *conv2dGeom, chain *rowChain) bool {
@@ -72,7 +80,7 @@ type posEntry struct {
 var constPos sync.Map
 
 // constPosWeights returns the registered constant w (o x c, c the input
-// channels times the window's taps) as Wᵀ packed in panels of 32 columns,
+// channels times the window's taps) as Wᵀ packed in panels of the strided tile's width,
 // or nil (not a constant, or packed at another level).
 func constPosWeights(w *runtime.Tensor, o, c int) *PackedB {
 	if _, ok := constPacked.Load(w); !ok {

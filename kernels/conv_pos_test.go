@@ -22,6 +22,8 @@ func TestConvPosMatchesDirect(t *testing.T) {
 	}
 	defer SetNumThreads(0)
 	defer func(b int) { posChunkBytes = b }(posChunkBytes)
+	posForced = true // at AVX2 the padding rule leaves 14x14 to the GEMM
+	defer func() { posForced = false }()
 	fused, _ := runtime.Lookup(Conv2DChainKernel)
 	for i, c := range []struct{ n, c, o, h, w, k, s, p, d int }{
 		{1, 960, 160, 7, 7, 1, 1, 0, 1}, {2, 16, 32, 7, 7, 1, 1, 0, 1}, {1, 33, 64, 14, 14, 1, 1, 0, 1}, {1, 64, 96, 7, 14, 1, 1, 0, 1},

@@ -2777,6 +2777,7 @@ type gemmKernel struct {
 	pfOut              int  // sgemmBodyScatterPrefetch: with scatter, the rows' prefetch distance in bytes (0: none)
 	pfB                int  // sgemmBodyPrefetchB: B prefetch distance in bytes (0: none)
 	pfA                int  // sgemmBodyPrefetchA: A prefetch distance in bytes (0: none)
+	memB               bool // sgemmBodyMemB: the last B vector from memory, one broadcast register
 	b                  []reg.VecPhysical
 	a0, a1             reg.VecPhysical
 }
@@ -2826,6 +2827,15 @@ var gemmKernels = []gemmKernel{
 		mr: 7, nr: 32, avx512: true, gatherSW: 1, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmGatherS2AVX512", doc: "is the 7x32 SGEMM micro-kernel with A[i][p] = a[offs[p]+2i] (see asm.SgemmKernelGather).",
 		mr: 7, nr: 32, avx512: true, gatherSW: 2, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	// The AVX2 forms of the three: 7x16, 14 accumulators (Y0-Y13), one B
+	// vector in Y14, the other read by its FMAs from memory, one
+	// broadcast register (sgemmBodyMemB).
+	{name: "sgemmStridedAVX2", doc: "is the 7x16 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided).",
+		mr: 7, nr: 16, strided: true, memB: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Y14}, a0: reg.Y15, a1: reg.Y15},
+	{name: "sgemmGatherS1AVX2", doc: "is the 7x16 SGEMM micro-kernel with A[i][p] = a[offs[p]+i] (see asm.SgemmKernelGather).",
+		mr: 7, nr: 16, gatherSW: 1, memB: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Y14}, a0: reg.Y15, a1: reg.Y15},
+	{name: "sgemmGatherS2AVX2", doc: "is the 7x16 SGEMM micro-kernel with A[i][p] = a[offs[p]+2i] (see asm.SgemmKernelGather).",
+		mr: 7, nr: 16, gatherSW: 2, memB: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Y14}, a0: reg.Y15, a1: reg.Y15},
 }
 
 // emit generates the kernel.
@@ -2849,12 +2859,17 @@ func (k gemmKernel) emit() {
 	text(k.name, sig)
 	Doc(k.name + " " + k.doc)
 	acc, lanes, vbytes := func(i int) reg.VecPhysical { return ymms[i] }, 8, 32
+	if k.memB {
+		acc = func(i int) reg.VecPhysical { return allYmms[i] }
+	}
 	if k.avx512 {
 		acc, lanes, vbytes = func(i int) reg.VecPhysical { return zmms[i] }, 16, 64
 	}
 	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA, sgemmBodyGatherA, sgemmBodyChain, sgemmBodyScatter = k.prefetch, k.indirect, k.strided, k.gatherSW, k.chain, k.scatter
 	sgemmBodyPrefetchB, sgemmBodyPrefetchA, sgemmBodyScatterPrefetch = k.pfB, k.pfA, k.pfOut
+	sgemmBodyMemB = k.memB
 	sgemmBody(k.mr, k.nr, lanes, vbytes, acc, k.b, k.a0, k.a1)
+	sgemmBodyMemB = false
 	sgemmBodyScatterPrefetch = 0
 	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA, sgemmBodyGatherA, sgemmBodyChain, sgemmBodyScatter = false, false, false, 0, false, false
 	sgemmBodyPrefetchB, sgemmBodyPrefetchA = 0, 0
@@ -2895,6 +2910,15 @@ const gemmPrefetchA = 8192
 // 1x1280x1000 with the caches flushed 30 -> 35-42 GB/s
 // (BenchmarkMatmulColdWeights; 16 KiB measured the same).
 const gemmPrefetchB = 8192
+
+// sgemmBodyMemB makes sgemmBody keep only B's first vector in a register
+// (bv has one) and feed the FMAs of the others from memory, with one
+// broadcast register (a0): a 7x16 AVX2 tile's 14 accumulators leave two of
+// the 16 registers. 15 loads a step for 14 FMAs (the 6x16 tile: 8 for 12).
+// The epilogue scales the whole tile by alpha before adding beta*C, the
+// alpha register then free for C's products: each element's operations
+// are the other kernels', so are its bits.
+var sgemmBodyMemB bool
 
 // sgemmBodyIndirect makes sgemmBody read B row p at b + 4*offs[p] (an
 // offsets table, parameter offs) instead of from a packed panel; the
@@ -3079,7 +3103,12 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 	c := Load(Param("c"), GP64())
 	ldc := Load(Param("ldc"), GP64())
 	SHLQ(U8(2), ldc)
-	alpha, beta := bv[0], bv[1]
+	var alpha, beta, tmp reg.VecPhysical
+	if sgemmBodyMemB {
+		alpha, beta, tmp = bv[0], a0, bv[0]
+	} else {
+		alpha, beta, tmp = bv[0], bv[1], a0
+	}
 	VBROADCASTSS(NewParamAddr("alpha", 40+poff), alpha)
 	if sgemmBodyScatter {
 		// beta is 0 by contract: alpha only (the tile is not read).
@@ -3087,7 +3116,7 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		Label("scaled")
 	} else {
 		VBROADCASTSS(NewParamAddr("beta", 44+poff), beta)
-		scaleTile(mr, nv, vbytes, acc, c, ldc, alpha, beta, a0, poff)
+		scaleTile(mr, nv, vbytes, acc, c, ldc, alpha, beta, tmp, poff)
 	}
 	if sgemmBodyChain {
 		chainTile(mr, nv, acc)
@@ -3184,10 +3213,19 @@ func scaleTile(mr, nv, vbytes int, acc func(int) reg.VecPhysical, c, ldc reg.Reg
 	Label("beta_nonzero")
 	pc := GP64()
 	MOVQ(c, pc)
+	if t == alpha {
+		// No register to spare (sgemmBodyMemB): alpha first on the whole
+		// tile, its register then C's products.
+		for i := 0; i < mr*nv; i++ {
+			VMULPS(alpha, acc(i), acc(i))
+		}
+	}
 	for i := 0; i < mr; i++ {
 		for v := 0; v < nv; v++ {
 			r := acc(i*nv + v)
-			VMULPS(alpha, r, r)
+			if t != alpha {
+				VMULPS(alpha, r, r)
+			}
 			VMULPS(Mem{Base: pc, Disp: v * vbytes}, beta, t)
 			VADDPS(t, r, r)
 		}
@@ -3223,7 +3261,7 @@ func chainTile(mr, nv int, acc func(int) reg.VecPhysical) {
 // accumulators.
 func kstep(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b reg.Register, bv []reg.VecPhysical, a0, a1 reg.VecPhysical, u, aoff, asw int) {
 	nr := nv * vbytes / 4
-	for v := 0; v < nv; v++ {
+	for v := 0; v < min(nv, len(bv)); v++ {
 		VMOVUPS(Mem{Base: b, Disp: (u*nr)*4 + v*vbytes}, bv[v])
 	}
 	av := []reg.VecPhysical{a0, a1}
@@ -3231,7 +3269,12 @@ func kstep(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b reg.Register,
 		r := av[i%2]
 		VBROADCASTSS(Mem{Base: a, Disp: (aoff + i*asw) * 4}, r)
 		for v := 0; v < nv; v++ {
-			VFMADD231PS(bv[v], r, acc(i*nv+v))
+			if v < len(bv) {
+				VFMADD231PS(bv[v], r, acc(i*nv+v))
+			} else {
+				// sgemmBodyMemB: the B vector from memory.
+				VFMADD231PS(Mem{Base: b, Disp: (u*nr)*4 + v*vbytes}, r, acc(i*nv+v))
+			}
 		}
 	}
 }
@@ -3259,6 +3302,13 @@ var zmms = []reg.VecPhysical{
 	reg.Z10, reg.Z11, reg.Z12, reg.Z13, reg.Z14, reg.Z15, reg.Z16, reg.Z17, reg.Z18, reg.Z19,
 	reg.Z20, reg.Z21, reg.Z22, reg.Z23, reg.Z24, reg.Z25, reg.Z26, reg.Z27, reg.Z28, reg.Z29,
 	reg.Z30, reg.Z31,
+}
+
+// allYmms are the 16 AVX2 vector registers (sgemmBodyMemB's tiles take 14
+// of them as accumulators).
+var allYmms = []reg.VecPhysical{
+	reg.Y0, reg.Y1, reg.Y2, reg.Y3, reg.Y4, reg.Y5, reg.Y6, reg.Y7,
+	reg.Y8, reg.Y9, reg.Y10, reg.Y11, reg.Y12, reg.Y13, reg.Y14, reg.Y15,
 }
 
 var ymms = []reg.VecPhysical{
