@@ -639,64 +639,87 @@ func TestSgemmIndirectMatchesPacked(t *testing.T) {
 	}
 }
 
-// TestSgemmIndirectChain runs the wide indirect micro-kernel with its chain
-// at every level that has the tile against the twin: the indirect twin on
-// the same operands, then each row through ScalarChainF32's twin with its
-// column of the step-major scalar table; every chain code, NaN-making
-// steps among them, both betas; and its refusals.
-func TestSgemmIndirectChain(t *testing.T) {
+// TestSgemmChainKernels runs the micro-kernels with a chain (the wide
+// indirect tile, the plain AVX2 one) at every level that has their tile
+// against the twin: the product's twin on the same operands, then each row
+// through ScalarChainF32's twin with its column of the step-major scalar
+// table; every chain code, NaN-making steps among them, both betas; and
+// their refusals.
+func TestSgemmChainKernels(t *testing.T) {
+	type run func(kc int, a, b []float32, offs []int, c []float32, ldc int, alpha, beta float32, codes []uint8, sc []float32) error
+	kernels := []struct {
+		name     string
+		tile     func() (int, int, bool)
+		indirect bool
+		run      run
+	}{
+		{"SgemmKernelIndirectChain", func() (int, int, bool) { return SgemmIndirectTile(true) }, true, SgemmKernelIndirectChain},
+		{"SgemmKernelChain", SgemmTileChain, false, func(kc int, a, b []float32, _ []int, c []float32, ldc int, alpha, beta float32, codes []uint8, sc []float32) error {
+			return SgemmKernelChain(kc, a, b, c, ldc, alpha, beta, codes, sc)
+		}},
+	}
 	r := rand.New(rand.NewSource(24))
 	for _, l := range levels() {
-		withLevel(t, l, func() {
-			mr, nr, ok := SgemmIndirectTile(true)
-			if !ok {
-				if err := SgemmKernelIndirectChain(1, make([]float32, 64), make([]float32, 64), []int{0}, make([]float32, 1024), 64, 1, 0, nil, nil); err == nil {
-					t.Errorf("%s: wide tile accepted where there is none", l)
+		for _, k := range kernels {
+			withLevel(t, l, func() {
+				mr, nr, ok := k.tile()
+				if !ok {
+					if err := k.run(1, make([]float32, 64), make([]float32, 64), []int{0}, make([]float32, 1024), 64, 1, 0, nil, nil); err == nil {
+						t.Errorf("%s %s: accepted where the level has no tile", k.name, l)
+					}
+					return
 				}
-				return
-			}
-			for _, kc := range []int{0, 1, 5, 27, 256} {
-				for _, beta := range []float32{0, 1} {
-					for it := 0; it < 6; it++ {
-						a := randIn(r, kc*mr, -1, 1)
-						b := randIn(r, 3*nr+11, -1, 1)
-						offs := make([]int, kc)
-						for p := range offs {
-							offs[p] = r.Intn(len(b) - nr + 1)
-						}
-						codes := make([]uint8, r.Intn(6))
-						for i := range codes {
-							codes[i] = uint8(r.Intn(int(numChainOps)))
-						}
-						sc := make([]float32, len(codes)*mr)
-						for i := range sc {
-							sc[i] = r.Float32()*4 - 2
-							if r.Intn(20) == 0 {
-								sc[i] = 0 // divisions by zero: infinities and NaNs
+				for _, kc := range []int{0, 1, 5, 27, 256} {
+					for _, beta := range []float32{0, 1} {
+						for it := 0; it < 6; it++ {
+							a := randIn(r, kc*mr, -1, 1)
+							b := randIn(r, kc*nr, -1, 1)
+							var offs []int
+							if k.indirect {
+								b = randIn(r, 3*nr+11, -1, 1)
+								offs = make([]int, kc)
+								for p := range offs {
+									offs[p] = r.Intn(len(b) - nr + 1)
+								}
 							}
+							codes := make([]uint8, r.Intn(6))
+							for i := range codes {
+								codes[i] = uint8(r.Intn(int(numChainOps)))
+							}
+							sc := make([]float32, len(codes)*mr)
+							for i := range sc {
+								sc[i] = r.Float32()*4 - 2
+								if r.Intn(20) == 0 {
+									sc[i] = 0 // divisions by zero: infinities and NaNs
+								}
+							}
+							ldc := nr + 3
+							buf, c, want, n := seededC(mr, nr, ldc, 2, beta)
+							alpha := alphaFor(it)
+							if err := k.run(kc, a, b, offs, c, ldc, alpha, beta, codes, sc); err != nil {
+								t.Fatal(err)
+							}
+							if k.indirect {
+								sgemmIndirectGo(mr, nr, kc, a, &b[0], offs, want, ldc, alpha, beta)
+							} else {
+								sgemmKernelGo(mr, nr, kc, a, b, want, ldc, alpha, beta)
+							}
+							chainTileGo(mr, nr, want, ldc, codes, sc)
+							what := fmt.Sprintf("%s %s kc=%d alpha=%v beta=%v codes=%v", k.name, l, kc, alpha, beta, codes)
+							checkTile(t, what, c, want, mr, nr, ldc)
+							checkGuards(t, what, buf, n, 2)
 						}
-						ldc := nr + 3
-						buf, c, want, n := seededC(mr, nr, ldc, 2, beta)
-						alpha := alphaFor(it)
-						if err := SgemmKernelIndirectChain(kc, a, b, offs, c, ldc, alpha, beta, codes, sc); err != nil {
-							t.Fatal(err)
-						}
-						sgemmIndirectGo(mr, nr, kc, a, &b[0], offs, want, ldc, alpha, beta)
-						chainTileGo(mr, nr, want, ldc, codes, sc)
-						what := fmt.Sprintf("SgemmKernelIndirectChain %s kc=%d alpha=%v beta=%v codes=%v", l, kc, alpha, beta, codes)
-						checkTile(t, what, c, want, mr, nr, ldc)
-						checkGuards(t, what, buf, n, 2)
 					}
 				}
-			}
-			a, b, c := make([]float32, 2*mr), make([]float32, 2*nr), make([]float32, mr*nr)
-			if err := SgemmKernelIndirectChain(2, a, b, []int{0, 0}, c, nr, 1, 0, []uint8{numChainOps}, make([]float32, mr)); err == nil {
-				t.Errorf("%s: unknown code accepted", l)
-			}
-			if err := SgemmKernelIndirectChain(2, a, b, []int{0, 0}, c, nr, 1, 0, []uint8{0, 1}, make([]float32, 2*mr-1)); err == nil {
-				t.Errorf("%s: short scalar table accepted", l)
-			}
-		})
+				a, b, c := make([]float32, 2*mr), make([]float32, 2*nr), make([]float32, mr*nr)
+				if err := k.run(2, a, b, []int{0, 0}, c, nr, 1, 0, []uint8{numChainOps}, make([]float32, mr)); err == nil {
+					t.Errorf("%s %s: unknown code accepted", k.name, l)
+				}
+				if err := k.run(2, a, b, []int{0, 0}, c, nr, 1, 0, []uint8{0, 1}, make([]float32, 2*mr-1)); err == nil {
+					t.Errorf("%s %s: short scalar table accepted", k.name, l)
+				}
+			})
+		}
 	}
 }
 

@@ -565,6 +565,45 @@ func SgemmKernelIndirect(wide bool, kc int, a, b []float32, offs []int, c []floa
 	return nil
 }
 
+// SgemmTileChain reports the register tile of SgemmKernelChain: SgemmTile's
+// 6x16 at AVX2 (ok false elsewhere: the AVX-512 convolutions run their
+// chains in the indirect and position kernels).
+func SgemmTileChain() (mr, nr int, ok bool) {
+	if level == LevelAVX2 {
+		return 6, 16, true
+	}
+	return 0, 0, false
+}
+
+// SgemmKernelChain is SgemmKernel on the SgemmTileChain tile with a chain
+// run on the tile before it is stored, as SgemmKernelIndirectChain runs
+// it: after alpha and beta, step t of len(codes) with row i's scalar
+// sc[t*mr+i] on every element of row i, each element getting the bits
+// ScalarChainF32 would give it on the stored tile. It returns an error when
+// the level has no such tile, a slice is too short or a code is unknown.
+func SgemmKernelChain(kc int, a, b, c []float32, ldc int, alpha, beta float32, codes []uint8, sc []float32) error {
+	mr, nr, ok := SgemmTileChain()
+	if !tileOK(ok, mr, nr, kc, ldc, len(c)) || !productOK(kc, mr, len(a)) || !productOK(kc, nr, len(b)) || !productOK(len(codes), mr, len(sc)) {
+		return fmt.Errorf("asm: SgemmKernelChain: kc=%d ldc=%d, %d steps at level %s: no such tile or buffers too short (a %d, b %d, c %d, sc %d)",
+			kc, ldc, len(codes), level, len(a), len(b), len(c), len(sc))
+	}
+	for t, code := range codes {
+		if code >= numChainOps {
+			return fmt.Errorf("asm: SgemmKernelChain: step %d: unknown code %d", t, code)
+		}
+	}
+	cp, sp := chainPtrs(codes, sc)
+	SgemmKernelChainUnchecked(kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)),
+		unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta, cp, sp, len(codes))
+	return nil
+}
+
+// SgemmKernelChainUnchecked is SgemmKernelChain without the checks: the
+// level must have the tile (codes and sc may be nil when nsteps is 0).
+func SgemmKernelChainUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
+	asmSgemmChain(kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta, codes, sc, nsteps)
+}
+
 // SgemmKernelIndirectChain is SgemmKernelIndirect on the wide tile
 // (SgemmIndirectTile(true): AVX-512 only) with a chain run on the tile
 // before it is stored: after alpha and beta, step t of len(codes) (the

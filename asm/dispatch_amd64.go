@@ -598,3 +598,7 @@ func asmSgemmKernelHalf(mr, kc int, a, b, c *float32, ldc int, alpha, beta float
 	}
 	sgemmHalfAVX512Mid(kc, a, b, c, ldc, alpha, beta)
 }
+
+func asmSgemmChain(kc int, a, b, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
+	sgemmKernelAVX2Chain(kc, a, b, c, ldc, alpha, beta, codes, sc, nsteps)
+}

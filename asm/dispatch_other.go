@@ -144,3 +144,7 @@ func asmSgemmKernelHalf(mr, kc int, a, b, c *float32, ldc int, alpha, beta float
 func asmMaxPool3Range(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) (nan, ok bool) {
 	panic("asm: no assembly in this build")
 }
+
+func asmSgemmChain(kc int, a, b, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
+	panic("asm: no assembly in this build")
+}

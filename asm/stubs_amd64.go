@@ -631,6 +631,11 @@ func sgemmGatherS1AVX512(kc int, a *float32, offs *int, b *float32, c *float32, 
 //go:noescape
 func sgemmGatherS2AVX512(kc int, a *float32, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmKernelAVX2Chain is sgemmKernelAVX2 with a chain on the tile's rows before the store (see asm.SgemmKernelChain).
+//
+//go:noescape
+func sgemmKernelAVX2Chain(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
+
 // sgemmStridedAVX2 is the 7x16 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided).
 //
 //go:noescape

@@ -280,15 +280,15 @@ func conv2dF32(g *conv2dGeom, out, x, w []float32, packs []*packedA, dwnc []floa
 				if err := Sgemm(false, false, og, pix, kk, 1, wg, kk, xg, pix, 0, og0, pix); err != nil {
 					return fmt.Errorf("conv2d: %w", err)
 				}
+				if chain != nil {
+					chainPlanes(chain, og0, pix, og, gi*og)
+				}
 			case pointwise:
 				src := gemmB{b: xg, ldb: pix}
-				sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix, pa)
+				sgemmChain(og, pix, kk, wg, kk, &src, og0, pix, pa, chain, gi*og)
 			default:
 				src := gemmB{b: xg, conv: true, geom: *g}
-				sgemm(false, og, pix, kk, 1, wg, kk, &src, 0, og0, pix, pa)
-			}
-			if chain != nil {
-				chainPlanes(chain, og0, pix, og, gi*og)
+				sgemmChain(og, pix, kk, wg, kk, &src, og0, pix, pa, chain, gi*og)
 			}
 		}
 	}

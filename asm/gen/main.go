@@ -2827,6 +2827,11 @@ var gemmKernels = []gemmKernel{
 		mr: 7, nr: 32, avx512: true, gatherSW: 1, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmGatherS2AVX512", doc: "is the 7x32 SGEMM micro-kernel with A[i][p] = a[offs[p]+2i] (see asm.SgemmKernelGather).",
 		mr: 7, nr: 32, avx512: true, gatherSW: 2, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	// The 6x16 AVX2 tile with a chain on its rows before the store: a
+	// convolution's bias and clip while the tile is in registers, not in
+	// a pass over the output after the product.
+	{name: "sgemmKernelAVX2Chain", doc: "is sgemmKernelAVX2 with a chain on the tile's rows before the store (see asm.SgemmKernelChain).", mr: 6, nr: 16, prefetch: true, chain: true,
+		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
 	// The AVX2 forms of the three: 7x16, 14 accumulators (Y0-Y13), one B
 	// vector in Y14, the other read by its FMAs from memory, one
 	// broadcast register (sgemmBodyMemB).
@@ -2852,6 +2857,9 @@ func (k gemmKernel) emit() {
 	}
 	if k.strided {
 		sig = "func(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32)"
+	}
+	if k.chain && !k.indirect {
+		sig = "func(kc int, a, b, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int)"
 	}
 	if k.gatherSW > 0 {
 		sig = "func(kc int, a *float32, offs *int, b, c *float32, ldc int, alpha, beta float32)"
@@ -3119,7 +3127,11 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		scaleTile(mr, nv, vbytes, acc, c, ldc, alpha, beta, tmp, poff)
 	}
 	if sgemmBodyChain {
-		chainTile(mr, nv, acc)
+		s := avx2
+		if lanes == 16 {
+			s = avx512
+		}
+		chainTile(s, mr, nv, acc)
 	}
 	if sgemmBodyScatter {
 		// Vector by vector, all rows of one store offset at a time, so
@@ -3239,16 +3251,16 @@ func scaleTile(mr, nv, vbytes int, acc func(int) reg.VecPhysical, c, ldc reg.Reg
 // chainTile emits sgemmBodyChain's chain on the tile's accumulators: step
 // t is chainOps[codes[t]] with row i's scalar sc[t*mr+i] (parameters codes,
 // sc, nsteps), one dispatch per step for the whole tile.
-func chainTile(mr, nv int, acc func(int) reg.VecPhysical) {
+func chainTile(s isa, mr, nv int, acc func(int) reg.VecPhysical) {
 	codes := Load(Param("codes"), GP64()).(reg.GPVirtual)
 	sc := Load(Param("sc"), GP64()).(reg.GPVirtual)
 	nt := Load(Param("nsteps"), GP64())
 	chainLoop("chain", codes, nt, nil, func(emit chainOp) {
 		for i := 0; i < mr; i++ {
-			sv := ZMM()
+			sv := s.vec()
 			VBROADCASTSS(Mem{Base: sc, Disp: i * 4}, sv)
 			for v := 0; v < nv; v++ {
-				emit(avx512, sv, acc(i*nv+v))
+				emit(s, sv, acc(i*nv+v))
 			}
 		}
 	}, func() {
