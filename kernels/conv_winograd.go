@@ -48,6 +48,20 @@ const (
 	winoMinOut = 32
 )
 
+// winoMinIn4At is winoMinIn4 at the current level: at AVX2, where F(2x2)
+// starts at the same count, from 32. SqueezeNet's 16->64 3x3 on 55² took the
+// indirect path faster in the model on an AVX2-only AMD EPYC (relaxgo
+// profile, its two calls, alternated: 3.05/2.21/2.33/1.88 ms on F(4x4),
+// 2.18/2.12/2.03/1.82 indirect; with the caches flushed, -bench
+// ConvColdOutput, 1720 -> 1370 µs), though not warm and alone (-bench
+// Conv2DChainLayers 614 -> 755 µs).
+func winoMinIn4At() int {
+	if asm.CurrentLevel() == asm.LevelAVX2 {
+		return winoMinIn
+	}
+	return winoMinIn4
+}
+
 // winoMinTiles is the fewest 2x2 output tiles per channel taking it: with
 // fewer the GEMMs' columns are too few for the micro-kernel's panels
 // (512->512 on 7², 16 tiles: 1215 µs direct, 1455 Winograd).
@@ -64,7 +78,7 @@ const winoMinTiles4 = 49
 // (winoOK): 4 when the plane has winoMinTiles4 tiles of 4x4 (and g
 // winoMinIn4 input channels), else 2.
 func winoTile(g *conv2dGeom) int {
-	if g.c >= winoMinIn4 && ((g.oh+3)/4)*((g.ow+3)/4) >= winoMinTiles4 {
+	if g.c >= winoMinIn4At() && ((g.oh+3)/4)*((g.ow+3)/4) >= winoMinTiles4 {
 		return 4
 	}
 	return 2
