@@ -3,17 +3,22 @@
 # (compiled mode, from the .onnx file) and in ONNX Runtime (check_ort.js,
 # graph optimizations 'all'), alternating per model so machine noise hits
 # both alike, and prints relaxgo/ORT median ratios (< 1: relaxgo is faster).
+# With -r ROUNDS (default 1) each model alternates the two ROUNDS times and
+# the line gives the medians of the rounds' medians and of their ratios,
+# with the lowest and highest ratio: on a shared machine one round's ratio
+# moved by 30% between runs.
 #
-#   scripts/onnx_bench.sh [-t THREADS] [-n RUNS] [model ...]
+#   scripts/onnx_bench.sh [-t THREADS] [-n RUNS] [-r ROUNDS] [model ...]
 #
 # Needs node and onnxruntime-node (check_ort.js says where it looks).
 set -eu
-threads=1 runs=20
-while getopts t:n: opt; do
+threads=1 runs=20 rounds=1
+while getopts t:n:r: opt; do
 	case $opt in
 	t) threads=$OPTARG ;;
 	n) runs=$OPTARG ;;
-	*) echo "usage: $0 [-t THREADS] [-n RUNS] [model ...]" >&2; exit 2 ;;
+	r) rounds=$OPTARG ;;
+	*) echo "usage: $0 [-t THREADS] [-n RUNS] [-r ROUNDS] [model ...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -27,11 +32,18 @@ bin=$(mktemp -d)/relaxgo
 trap 'rm -rf "$(dirname "$bin")"' EXIT
 go build -o "$bin" ./cmd/relaxgo
 echo "# threads=$threads runs=$runs $(grep -o -w 'avx512f\|avx2' /proc/cpuinfo | sort -u | tr '\n' ' ')$("$bin" version | grep -o "isa=[a-z0-9]*")"
-printf '%-16s %14s %14s %8s\n' model relaxgo_us ort_us ratio
+printf '%-16s %14s %14s %8s %13s\n' model relaxgo_us ort_us ratio ratio_range
 for m in "${models[@]}"; do
-	r=$("$bin" bench --mode=compiled --threads "$threads" -n "$runs" --inputs "$dir/$m/inputs.npz" "$dir/$m/model.onnx" | awk '$1 == "compiled" {print $2}')
-	o=$(node "$dir/check_ort.js" --time "$runs" --threads "$threads" "$dir/$m" | sed -n 's/.*median_us=\([0-9.]*\).*/\1/p')
-	# relaxgo prints a Go duration (e.g. 12.3ms, 950µs); convert to µs.
-	us=$(echo "$r" | awk '{v=$1; if (v ~ /ms$/) {sub(/ms$/,"",v); v*=1000} else if (v ~ /µs$/) {sub(/µs$/,"",v)} else if (v ~ /ns$/) {sub(/ns$/,"",v); v/=1000} else if (v ~ /s$/) {sub(/s$/,"",v); v*=1e6}; printf "%.1f", v}')
-	printf '%-16s %14s %14s %8.2f\n' "$m" "$us" "$o" "$(echo "$us $o" | awk '{print $1/$2}')"
+	rows=""
+	for _ in $(seq "$rounds"); do
+		r=$("$bin" bench --mode=compiled --threads "$threads" -n "$runs" --inputs "$dir/$m/inputs.npz" "$dir/$m/model.onnx" | awk '$1 == "compiled" {print $2}')
+		o=$(node "$dir/check_ort.js" --time "$runs" --threads "$threads" "$dir/$m" | sed -n 's/.*median_us=\([0-9.]*\).*/\1/p')
+		# relaxgo prints a Go duration (e.g. 12.3ms, 950µs); convert to µs.
+		us=$(echo "$r" | awk '{v=$1; if (v ~ /ms$/) {sub(/ms$/,"",v); v*=1000} else if (v ~ /µs$/) {sub(/µs$/,"",v)} else if (v ~ /ns$/) {sub(/ns$/,"",v); v/=1000} else if (v ~ /s$/) {sub(/s$/,"",v); v*=1e6}; printf "%.1f", v}')
+		rows="$rows$us $o"$'\n'
+	done
+	printf '%s' "$rows" | awk -v m="$m" '
+		function med(a, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }; return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2 }
+		NF == 2 { n++; r[n] = $1; o[n] = $2; q[n] = $1 / $2; lo = (n == 1 || q[n] < lo) ? q[n] : lo; hi = (n == 1 || q[n] > hi) ? q[n] : hi }
+		END { printf "%-16s %14.1f %14.1f %8.2f %6.2f-%-6.2f\n", m, med(r, n), med(o, n), med(q, n), lo, hi }'
 done
