@@ -639,8 +639,8 @@ func TestSgemmIndirectMatchesPacked(t *testing.T) {
 	}
 }
 
-// TestSgemmChainKernels runs the micro-kernels with a chain (the wide
-// indirect tile, the plain AVX2 one) at every level that has their tile
+// TestSgemmChainKernels runs the micro-kernels with a chain (the indirect
+// ones, the plain AVX2 one) at every level that has their tile
 // against the twin: the product's twin on the same operands, then each row
 // through ScalarChainF32's twin with its column of the step-major scalar
 // table; every chain code, NaN-making steps among them, both betas; and
@@ -653,7 +653,7 @@ func TestSgemmChainKernels(t *testing.T) {
 		indirect bool
 		run      run
 	}{
-		{"SgemmKernelIndirectChain", func() (int, int, bool) { return SgemmIndirectTile(true) }, true, SgemmKernelIndirectChain},
+		{"SgemmKernelIndirectChain", func() (int, int, bool) { mr, nr, _, ok := SgemmIndirectChainTile(); return mr, nr, ok }, true, SgemmKernelIndirectChain},
 		{"SgemmKernelChain", SgemmTileChain, false, func(kc int, a, b []float32, _ []int, c []float32, ldc int, alpha, beta float32, codes []uint8, sc []float32) error {
 			return SgemmKernelChain(kc, a, b, c, ldc, alpha, beta, codes, sc)
 		}},

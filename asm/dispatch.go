@@ -604,16 +604,30 @@ func SgemmKernelChainUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, b
 	asmSgemmChain(kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta, codes, sc, nsteps)
 }
 
-// SgemmKernelIndirectChain is SgemmKernelIndirect on the wide tile
-// (SgemmIndirectTile(true): AVX-512 only) with a chain run on the tile
-// before it is stored: after alpha and beta, step t of len(codes) (the
-// codes of ScalarChainF32) with row i's scalar sc[t*mr+i] on every element
-// of row i, so that each element gets the bits ScalarChainF32 would give it
-// on the stored tile (a convolution's bias and activation while the tile
-// is in registers). It returns an error when the level has no wide tile, a
-// slice is too short, an offset is out of range or a code is unknown.
+// SgemmIndirectChainTile reports the tile of SgemmKernelIndirectChain and
+// whether it is SgemmIndirectTile(true)'s: the wide tile at AVX-512, the
+// main 6x16 one at AVX2 (ok false at the Go level).
+func SgemmIndirectChainTile() (mr, nr int, wide, ok bool) {
+	switch level {
+	case LevelAVX512:
+		mr, nr, _ = SgemmTileWide()
+		return mr, nr, true, true
+	case LevelAVX2:
+		return gemmMR, gemmNR, false, true
+	}
+	return 0, 0, false, false
+}
+
+// SgemmKernelIndirectChain is SgemmKernelIndirect on the
+// SgemmIndirectChainTile tile with a chain run on the tile before it is
+// stored: after alpha and beta, step t of len(codes) (the codes of
+// ScalarChainF32) with row i's scalar sc[t*mr+i] on every element of row
+// i, so that each element gets the bits ScalarChainF32 would give it on the
+// stored tile (a convolution's bias and activation while the tile is in
+// registers). It returns an error when the level has no such tile, a slice
+// is too short, an offset is out of range or a code is unknown.
 func SgemmKernelIndirectChain(kc int, a, b []float32, offs []int, c []float32, ldc int, alpha, beta float32, codes []uint8, sc []float32) error {
-	mr, nr, ok := SgemmIndirectTile(true)
+	mr, nr, _, ok := SgemmIndirectChainTile()
 	if !tileOK(ok, mr, nr, kc, ldc, len(c)) || len(offs) < kc || !productOK(kc, mr, len(a)) || !productOK(len(codes), mr, len(sc)) {
 		return fmt.Errorf("asm: SgemmKernelIndirectChain: kc=%d ldc=%d, %d steps at level %s: no such tile or buffers too short (a %d, offs %d, c %d, sc %d)",
 			kc, ldc, len(codes), level, len(a), len(offs), len(c), len(sc))
@@ -636,7 +650,7 @@ func SgemmKernelIndirectChain(kc int, a, b []float32, offs []int, c []float32, l
 // SgemmKernelIndirectChainUnchecked is SgemmKernelIndirectChain without the
 // checks (codes and sc may be nil when nsteps is 0).
 func SgemmKernelIndirectChainUnchecked(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
-	if level == LevelAVX512 {
+	if level == LevelAVX512 || level == LevelAVX2 {
 		asmSgemmIndirectChain(kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, beta, codes, sc, nsteps)
 		return
 	}

@@ -563,7 +563,11 @@ func asmSgemmIndirectChainScatter(kc int, a, b *float32, offs *int, c *float32, 
 }
 
 func asmSgemmIndirectChain(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
-	sgemmIndirectAVX512WideChain(kc, a, b, offs, c, ldc, alpha, beta, codes, sc, nsteps)
+	if level == LevelAVX512 {
+		sgemmIndirectAVX512WideChain(kc, a, b, offs, c, ldc, alpha, beta, codes, sc, nsteps)
+		return
+	}
+	sgemmIndirectAVX2Chain(kc, a, b, offs, c, ldc, alpha, beta, codes, sc, nsteps)
 }
 
 func asmSgemmDirect(r, kc int, a, b *float32, ldb int, c *float32, ldc int, alpha, beta float32) {

@@ -616,6 +616,11 @@ func sgemmIndirectAVX512WideChainScatterPrefetch(kc int, a *float32, b *float32,
 //go:noescape
 func sgemmIndirectAVX2(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmIndirectAVX2Chain is sgemmIndirectAVX2 with a chain on the tile's rows before the store (see asm.SgemmKernelIndirectChain).
+//
+//go:noescape
+func sgemmIndirectAVX2Chain(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
+
 // sgemmStridedAVX512 is the 7x32 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided).
 //
 //go:noescape

@@ -152,8 +152,8 @@ type convIndirectJob struct {
 	kchainT []float32
 	kcodes  *uint8
 	kns     int
-	// scatter: with kchain, one depth block and whole row tiles, the kernel
-	// stores each tile straight into out through a table of lane masks and
+	// scatter: with kchain on the wide tile, one depth block and whole row
+	// tiles, the kernel stores each tile straight into out through a table of lane masks and
 	// offsets (asm.SgemmKernelIndirectChainScatterUnchecked, see
 	// scatterTable), dropping the padding columns; no scratch, no copy.
 	scatter bool
@@ -262,14 +262,16 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	// Weights: packed once (a registered constant) or here.
 	var ab *[]float32
 	anp := (og + mr - 1) / mr
-	// The chain in the wide kernel's epilogue, on the tile in registers,
-	// instead of while the valid pixels are copied out (or in a pass of its
-	// own where rows are too short for that); its scalar table step-major
-	// per row tile (rows past og zero). BenchmarkConv2DChainLayers: cnn_64x64's
-	// first layer 50.4 -> 47.6 us, SqueezeNet's 307 -> 291, ResNet-18's
-	// 1092 -> 1077.
+	// The chain in the kernel's epilogue (the wide tile's at AVX-512, the
+	// main one's at AVX2: asm.SgemmIndirectChainTile), on the tile in
+	// registers, instead of while the valid pixels are copied out (or in a
+	// pass of its own where rows are too short for that); its scalar table
+	// step-major per row tile (rows past og zero). BenchmarkConv2DChainLayers,
+	// AVX-512: cnn_64x64's first layer 50.4 -> 47.6 us, SqueezeNet's 307 ->
+	// 291, ResNet-18's 1092 -> 1077.
 	var kb *[]float32
-	if wide && chain != nil && chain.inKernelPass(g.oh*g.ow) && asm.CurrentLevel() == asm.LevelAVX512 {
+	if cmr, cnr, cwide, ok := asm.SgemmIndirectChainTile(); ok && cwide == wide && cmr == mr && cnr == nr &&
+		chain != nil && chain.inKernelPass(g.oh*g.ow) {
 		ns := len(chain.codes)
 		kb = getScratch(anp * ns * mr)
 		j.kchain, j.kns = true, ns
@@ -284,7 +286,7 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	}
 	// Rows of at least a vector (so a vector spans two flat rows at most),
 	// one depth block (the tile is not read back) and whole row tiles.
-	j.scatter = j.kchain && ws >= 16 && kk <= gemmKC && og%mr == 0
+	j.scatter = j.kchain && wide && ws >= 16 && kk <= gemmKC && og%mr == 0
 	j.prefetch = j.scatter && 4*og*g.oh*g.ow > scatterPrefetchMinBytes
 	if pa != nil && pa.mr == mr {
 		j.a = pa.data
