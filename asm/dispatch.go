@@ -570,7 +570,7 @@ func SgemmKernelIndirect(wide bool, kc int, a, b []float32, offs []int, c []floa
 // chains in the indirect and position kernels).
 func SgemmTileChain() (mr, nr int, ok bool) {
 	if level == LevelAVX2 {
-		return 6, 16, true
+		return gemmMR, gemmNR, true
 	}
 	return 0, 0, false
 }

@@ -153,9 +153,9 @@ type convIndirectJob struct {
 	kcodes  *uint8
 	kns     int
 	// scatter: with kchain on the wide tile, one depth block and whole row
-	// tiles, the kernel stores each tile straight into out through a table of lane masks and
-	// offsets (asm.SgemmKernelIndirectChainScatterUnchecked, see
-	// scatterTable), dropping the padding columns; no scratch, no copy.
+	// tiles, the kernel stores each tile straight into out through a table
+	// of lane masks and offsets (asm.SgemmKernelIndirectChainScatterUnchecked,
+	// see scatterTable), dropping the padding columns; no scratch, no copy.
 	scatter bool
 	// prefetch: with scatter, the kernel prefetches each row's next panels
 	// (the output is larger than scatterPrefetchMinBytes).

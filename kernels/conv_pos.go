@@ -24,12 +24,13 @@ import (
 // commute), so the bits are the same.
 
 // convPosUse reports whether the float32 convolution g takes this path:
-// one group, whole channel panels (32 at AVX-512, 16 at AVX2), no
-// plane whose chain bits depend on a one-element chunk; a pointwise
-// convolution in whole 7-position tiles whose position tiles as the GEMM's
-// columns (as wide as the panels) would compute at least 10% padding, or another of column stride 1 or 2 whose
-// output rows are whole 7-position tiles and whose flat rows (the indirect
-// path's) would compute at least 10% more columns than it has outputs.
+// one group, whole channel panels (32 at AVX-512, 16 at AVX2), no plane
+// whose chain bits depend on a one-element chunk; a pointwise convolution
+// in whole 7-position tiles whose position tiles as the GEMM's columns (as
+// wide as the panels) would compute at least 10% padding, or another of
+// column stride 1 or 2 whose output rows are whole 7-position tiles and
+// whose flat rows (the indirect path's) would compute at least 10% more
+// columns than it has outputs.
 func convPosUse(g *conv2dGeom, chain *rowChain) bool {
 	if !convPosFits(g, chain) {
 		return false
@@ -50,10 +51,11 @@ func convPosUse(g *conv2dGeom, chain *rowChain) bool {
 // run shapes the padding rule gives to other paths at some level).
 var posForced bool
 
-// convPosFits reports whether the path can run g at all: one group,
-// whole channel panels of the strided tile (at a level that has it), whole 7-position tiles
-// (of the plane when pointwise, of each output row otherwise, column stride
-// 1 or 2), and no plane whose chain bits depend on a one-element chunk.
+// convPosFits reports whether the path can run g at all: one group, whole
+// channel panels of the strided tile (at a level that has it), whole
+// 7-position tiles (of the plane when pointwise, of each output row
+// otherwise, column stride 1 or 2), and no plane whose chain bits depend on
+// a one-element chunk.
 func convPosFits(g *conv2dGeom, chain *rowChain) bool {
 	mr, nr, ok := asm.SgemmTileStrided()
 	hw := g.oh * g.ow
@@ -80,8 +82,8 @@ type posEntry struct {
 var constPos sync.Map
 
 // constPosWeights returns the registered constant w (o x c, c the input
-// channels times the window's taps) as Wᵀ packed in panels of the strided tile's width,
-// or nil (not a constant, or packed at another level).
+// channels times the window's taps) as Wᵀ packed in panels of the strided
+// tile's width, or nil (not a constant, or packed at another level).
 func constPosWeights(w *runtime.Tensor, o, c int) *PackedB {
 	if _, ok := constPacked.Load(w); !ok {
 		return nil
@@ -213,7 +215,7 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 		}
 		for t0 := 0; t0 < hw/mr; t0 += chunk {
 			j.t0, j.tiles = t0, min(chunk, hw/mr-t0)
-			ParallelFor(j.tiles*(g.o/nr), 1, j.fn) // an item is 7x32 outputs over the whole depth
+			ParallelFor(j.tiles*(g.o/nr), 1, j.fn) // an item is a 7-position tile by a channel panel, the whole depth
 			rows := j.tiles * mr
 			if codes != nil {
 				asm.ChainColsF32(j.t, g.o, rows, g.o, codes, sc)

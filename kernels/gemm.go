@@ -323,7 +323,7 @@ func sgemm(transA bool, m, n, k int, alpha float32, a []float32, lda int, src *g
 // over C after the product. The bits are the same either way.
 //
 // BenchmarkConv2DChainLayers on an AVX2-only AMD EPYC (Zen 3), minimum of
-// six runs alternated with the pass: MobileNetV2's 16->96 1x1 on 112²
+// six runs alternated with the pass (scripts/ab_bench.sh): MobileNetV2's 16->96 1x1 on 112²
 // 1117 -> 852 µs, 24->144 on 56² 408 -> 387, 96->576 on 14² 347 -> 287.
 // (Running the chain in Go on the groups of columns the epilogue visits
 // was slower than the pass, 1229 -> 1604 µs: a call per 128 elements.)
@@ -420,9 +420,19 @@ func (j *gemmJob) kernel(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta fl
 	asm.SgemmKernelUnchecked(kc, a, b, c, ldc, alpha, beta)
 }
 
-// tileKernel runs the job's micro-kernel at width kn: the tile's own
-// width, or the half width (asm.SgemmKernelHalf) on the last panel.
-func (j *gemmJob) tileKernel(kn, kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
+// tileKernel runs the job's micro-kernel at width kn on the tile of rows
+// r0...: the tile's own width, or the half width (asm.SgemmKernelHalf) on
+// the last panel; with kchain, the last depth block on the chain kernel,
+// with the scalars of the tile's rows.
+func (j *gemmJob) tileKernel(r0, kn, kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
+	if j.kchain && j.last {
+		var sc *float32
+		if j.kns > 0 {
+			sc = &j.kchainT[r0/j.mr*j.kns*j.mr]
+		}
+		asm.SgemmKernelChainUnchecked(kc, a, b, c, ldc, alpha, beta, j.kcodes, sc, j.kns)
+		return
+	}
 	if kn != j.nr {
 		asm.SgemmKernelHalfUnchecked(j.mr, kc, a, b, c, ldc, alpha, beta)
 		return
@@ -705,12 +715,8 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 					r0 := i0 + ip*mr
 					nrows := min(mr, m-r0)
 					ap := unsafe.Pointer(&apack[ip*kc*mr])
-					if j.kchain && j.last {
-						j.chainTile(r0, nrows, ncols, kc, ap, bp, c[r0*ldc+j0:], ldc, bet)
-						continue
-					}
 					if nrows == mr && ncols == kn {
-						j.tileKernel(kn, kc, ap, bp, unsafe.Pointer(&c[r0*ldc+j0]), ldc, alpha, bet)
+						j.tileKernel(r0, kn, kc, ap, bp, unsafe.Pointer(&c[r0*ldc+j0]), ldc, alpha, bet)
 						continue
 					}
 					// Edge tile: run the same kernel on a scratch tile
@@ -722,7 +728,7 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 							copy(tile[i*kn:i*kn+ncols], c[(r0+i)*ldc+j0:(r0+i)*ldc+j0+ncols])
 						}
 					}
-					j.tileKernel(kn, kc, ap, bp, unsafe.Pointer(&tile[0]), kn, alpha, bet)
+					j.tileKernel(r0, kn, kc, ap, bp, unsafe.Pointer(&tile[0]), kn, alpha, bet)
 					for i := 0; i < nrows; i++ {
 						copy(c[(r0+i)*ldc+j0:(r0+i)*ldc+j0+ncols], tile[i*kn:i*kn+ncols])
 					}
@@ -735,31 +741,6 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 				}
 			}
 		}
-	}
-}
-
-// chainTile runs the last depth block of the tile at row r0 (nrows x ncols
-// of C at c) on asm.SgemmKernelChain, its rows' scalars from kchainT; an
-// edge tile on a scratch tile, as computeTiles does.
-func (j *gemmJob) chainTile(r0, nrows, ncols, kc int, ap, bp unsafe.Pointer, c []float32, ldc int, bet float32) {
-	mr, nr := j.mr, j.nr
-	var sc *float32
-	if j.kns > 0 {
-		sc = &j.kchainT[r0/mr*j.kns*mr]
-	}
-	if nrows == mr && ncols == nr {
-		asm.SgemmKernelChainUnchecked(kc, ap, bp, unsafe.Pointer(&c[0]), ldc, 1, bet, j.kcodes, sc, j.kns)
-		return
-	}
-	var tile [16 * 32]float32
-	if bet != 0 {
-		for i := 0; i < nrows; i++ {
-			copy(tile[i*nr:i*nr+ncols], c[i*ldc:i*ldc+ncols])
-		}
-	}
-	asm.SgemmKernelChainUnchecked(kc, ap, bp, unsafe.Pointer(&tile[0]), nr, 1, bet, j.kcodes, sc, j.kns)
-	for i := 0; i < nrows; i++ {
-		copy(c[i*ldc:i*ldc+ncols], tile[i*nr:i*nr+ncols])
 	}
 }
 

@@ -444,6 +444,25 @@ func chainLoop(lbl string, codes reg.GPVirtual, nt Op, pre func(t reg.GPVirtual)
 	Label(lbl + "_store")
 }
 
+// winoInParams loads the Winograd input transforms' parameters (v,
+// vstride, p, psub, wq, n), the strides scaled to bytes.
+func winoInParams() (v, vs, p, psub, wq, n reg.GPVirtual) {
+	r := loadParams("v", "vstride", "p", "psub", "wq", "n")
+	for _, x := range []reg.GPVirtual{r[1], r[3], r[4]} {
+		SHLQ(U8(2), x)
+	}
+	return r[0], r[1], r[2], r[3], r[4], r[5]
+}
+
+// winoOutParams loads the Winograd output transforms' parameters (y,
+// ystride, m, mstride, n), the strides scaled to bytes.
+func winoOutParams() (y, ys, mp, ms, n reg.GPVirtual) {
+	r := loadParams("y", "ystride", "m", "mstride", "n")
+	SHLQ(U8(2), r[1])
+	SHLQ(U8(2), r[3])
+	return r[0], r[1], r[2], r[3], r[4]
+}
+
 // loadParams loads the named integer or pointer parameters into registers,
 // in order.
 func loadParams(names ...string) []reg.GPVirtual {
@@ -1588,15 +1607,7 @@ func winogradKernels(s isa) {
 	name := "winoInF32" + s.suffix
 	text(name, "func(v *float32, vstride int, p *float32, psub, wq, n int)")
 	Doc(fmt.Sprintf("%s is the Winograd F(2x2,3x3) input transform of n tiles (a multiple of %d): see winogradKernels in asm/gen.", name, s.lanes))
-	v := Load(Param("v"), GP64()).(reg.GPVirtual)
-	vs := Load(Param("vstride"), GP64()).(reg.GPVirtual)
-	p := Load(Param("p"), GP64()).(reg.GPVirtual)
-	psub := Load(Param("psub"), GP64()).(reg.GPVirtual)
-	wq := Load(Param("wq"), GP64()).(reg.GPVirtual)
-	n := Load(Param("n"), GP64()).(reg.GPVirtual)
-	SHLQ(U8(2), vs)
-	SHLQ(U8(2), psub)
-	SHLQ(U8(2), wq)
+	v, vs, p, psub, wq, n := winoInParams()
 	// The four phase planes' bases (row parity a, column parity b: plane 2a+b).
 	planes := [4]reg.GPVirtual{p, GP64(), GP64(), GP64()}
 	for q := 1; q < 4; q++ {
@@ -1656,13 +1667,7 @@ func winogradKernels(s isa) {
 	name = "winoOutF32" + s.suffix
 	text(name, "func(y *float32, ystride int, m *float32, mstride, n int)")
 	Doc(fmt.Sprintf("%s is the Winograd F(2x2,3x3) output transform of n tiles (a multiple of %d): see winogradKernels in asm/gen.", name, s.lanes))
-	y := Load(Param("y"), GP64()).(reg.GPVirtual)
-	ys := Load(Param("ystride"), GP64()).(reg.GPVirtual)
-	mp := Load(Param("m"), GP64()).(reg.GPVirtual)
-	ms := Load(Param("mstride"), GP64()).(reg.GPVirtual)
-	n = Load(Param("n"), GP64()).(reg.GPVirtual)
-	SHLQ(U8(2), ys)
-	SHLQ(U8(2), ms)
+	y, ys, mp, ms, n := winoOutParams()
 	tileLoopHead(name, n)
 	src := GP64()
 	// m[ξ] = src after ξ strides; t[b][r] for the 4 rows r.
@@ -3983,15 +3988,7 @@ func winograd6Kernels(s isa) {
 	name := "wino6InF32" + s.suffix
 	text(name, "func(v *float32, vstride int, p *float32, psub, wq, n int)")
 	Doc(fmt.Sprintf("%s is the Winograd F(4x4,3x3) input transform of n tiles (a multiple of %d): see winograd6Kernels in asm/gen.", name, s.lanes))
-	v := Load(Param("v"), GP64()).(reg.GPVirtual)
-	vs := Load(Param("vstride"), GP64()).(reg.GPVirtual)
-	p := Load(Param("p"), GP64()).(reg.GPVirtual)
-	psub := Load(Param("psub"), GP64()).(reg.GPVirtual)
-	wq := Load(Param("wq"), GP64()).(reg.GPVirtual)
-	n := Load(Param("n"), GP64()).(reg.GPVirtual)
-	SHLQ(U8(2), vs)
-	SHLQ(U8(2), psub)
-	SHLQ(U8(2), wq)
+	v, vs, p, psub, wq, n := winoInParams()
 	psub3, psub4 := GP64(), GP64()
 	LEAQ(Mem{Base: psub, Index: psub, Scale: 2}, psub3)
 	MOVQ(psub, psub4)
@@ -4041,13 +4038,7 @@ func winograd6Kernels(s isa) {
 	name = "wino6OutF32" + s.suffix
 	text(name, "func(y *float32, ystride int, m *float32, mstride, n int)")
 	Doc(fmt.Sprintf("%s is the Winograd F(4x4,3x3) output transform of n tiles (a multiple of %d): see winograd6Kernels in asm/gen.", name, s.lanes))
-	y := Load(Param("y"), GP64()).(reg.GPVirtual)
-	ys := Load(Param("ystride"), GP64()).(reg.GPVirtual)
-	mp := Load(Param("m"), GP64()).(reg.GPVirtual)
-	ms := Load(Param("mstride"), GP64()).(reg.GPVirtual)
-	n = Load(Param("n"), GP64()).(reg.GPVirtual)
-	SHLQ(U8(2), ys)
-	SHLQ(U8(2), ms)
+	y, ys, mp, ms, n := winoOutParams()
 	k2, k4, k8 := s.vec(), s.vec(), s.vec()
 	loadK(2, k2)
 	loadK(4, k4)
