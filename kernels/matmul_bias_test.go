@@ -58,7 +58,7 @@ func TestMatmulBiasMatchesSeparateOps(t *testing.T) {
 				if raceEnabled {
 					return // sync.Pool drops items at random under -race
 				}
-				if n := testing.AllocsPerRun(20, func() { _ = MatmulBias(got, a, b, bias, relu, runtime.Void) }); n != 0 {
+				if n := allocsSettled(20, func() { _ = MatmulBias(got, a, b, bias, relu, runtime.Void) }); n != 0 {
 					t.Errorf("%v allocations per call", n)
 				}
 			})
