@@ -540,13 +540,34 @@ func (j *convIndirectJob) items(lo, hi int) {
 		j.scatterItems(lo, hi)
 		return
 	}
-	mr, nr, k := j.mr, j.nr, j.k
+	mr, nr, k, g := j.mr, j.nr, j.k, &j.g
 	ldc := j.chunkPanels * nr
 	sb := getScratch(j.mc * ldc)
 	defer putScratch(sb)
 	scratch := *sb
+	ow, ws := j.g.ow, j.ws
+	pix := j.g.oh * ow
+	// A pointwise convolution's flat columns are its pixels: whole tiles
+	// (panelDirect) are stored into out, accumulated there over the depth
+	// blocks as the packed driver accumulates in C; only the edge tiles go
+	// through the scratch. With a chain outside the kernel it runs in the
+	// copy instead (chainRows), so those take the scratch for every tile.
+	// BenchmarkConv2DChainLayers, AVX2 AMD EPYC (Zen 3), 1 thread, minimum
+	// of ten alternated runs (scripts/ab_bench.sh): 16->64 on 55² 157 -> 117
+	// µs; 192->32 on 28², 384->48 on 13², 512->64 on 13² unchanged (128 ->
+	// 124, 84 -> 84, 155 -> 157). Storing the panels inside one
+	// output row of other convolutions straight into out too was slower
+	// where rows are shorter than about seven panels (their copies are
+	// runs of a few values: minimum of 15, 16->64 3x3 on 55² 724 -> 853
+	// µs, 3->32 3x3/2 on 224² 489 -> 558) and faster on 3->64 3x3/2 on 224²
+	// (1007 -> 864): left out.
+	direct := g.pointwise() && (j.chain == nil || j.kchain)
 	for t := lo; t < hi; t++ {
 		i0, mcur, tiles, jp0, jp1 := j.item(t)
+		fullTiles := 0 // row tiles whose whole panels go to out
+		if direct {
+			fullTiles = mcur / mr
+		}
 		for pc := 0; pc < k; pc += gemmKC {
 			kc := min(gemmKC, k-pc)
 			var bet float32
@@ -557,36 +578,59 @@ func (j *convIndirectJob) items(lo, hi int) {
 			for jp := jp0; jp < jp1; jp++ {
 				bp, op := j.panel(jp, pc)
 				cp := scratch[(jp-jp0)*nr:]
-				if j.kchain && pc+kc >= k {
-					for ip := 0; ip < tiles; ip++ {
-						asm.SgemmKernelIndirectChainUnchecked(kc, unsafe.Pointer(&ablk[ip*kc*mr]), bp, op,
-							unsafe.Pointer(&cp[ip*mr*ldc]), ldc, 1, bet, j.kcodes, j.chainScalars(i0/mr+ip), j.kns)
-					}
-					continue
-				}
+				d, inOut := j.panelDirect(jp)
 				for ip := 0; ip < tiles; ip++ {
-					asm.SgemmKernelIndirectUnchecked(j.wide, kc, unsafe.Pointer(&ablk[ip*kc*mr]), bp, op,
-						unsafe.Pointer(&cp[ip*mr*ldc]), ldc, 1, bet)
+					c, ld := unsafe.Pointer(&cp[ip*mr*ldc]), ldc
+					if inOut && ip < fullTiles {
+						c, ld = unsafe.Pointer(&j.out[(i0+ip*mr)*pix+d]), pix
+					}
+					if j.kchain && pc+kc >= k {
+						asm.SgemmKernelIndirectChainUnchecked(kc, unsafe.Pointer(&ablk[ip*kc*mr]), bp, op,
+							c, ld, 1, bet, j.kcodes, j.chainScalars(i0/mr+ip), j.kns)
+						continue
+					}
+					asm.SgemmKernelIndirectUnchecked(j.wide, kc, unsafe.Pointer(&ablk[ip*kc*mr]), bp, op, c, ld, 1, bet)
 				}
 			}
+		}
+		f0, f1 := jp0*nr, min(jp1*nr, j.ntot)
+		if fullTiles > 0 {
+			// The pixels of the panels left in the scratch, for the rows of
+			// the whole row tiles, a run of such panels at a time; then
+			// those of a partial row tile's rows, every panel.
+			r := fullTiles * mr
+			for jp := jp0; jp < jp1; {
+				if _, ok := j.panelDirect(jp); ok {
+					jp++
+					continue
+				}
+				ja := jp
+				for jp < jp1 {
+					if _, ok := j.panelDirect(jp); ok {
+						break
+					}
+					jp++
+				}
+				j.copyOut(i0, r, scratch, ldc, f0, ja*nr, min(jp*nr, j.ntot))
+			}
+			if r < mcur {
+				j.copyOut(i0+r, mcur-r, scratch[r*ldc:], ldc, f0, f0, f1)
+			}
+			continue
 		}
 		// The valid pixels of the chunk's flat columns [f0, f1), as runs
 		// of output rows, go to out: through the chain in the same pass
 		// where chainRows allows, else copied and then chained in place.
-		f0, f1 := jp0*nr, min(jp1*nr, j.ntot)
-		ow, ws := j.g.ow, j.ws
-		pix := j.g.oh * ow
 		fused := j.chain.chainRows(ow, pix) && !j.kchain
-		var segBuf [4]rowRun
-		for _, sg := range outRowRuns(segBuf[:0], f0, f1, ws, ow) {
-			d0 := sg.oy*ow + sg.a - sg.oy*ws
-			if !fused {
-				// Every channel's rows of the run in one call.
-				copyBlocks(j.out[i0*pix+d0:], pix, ow, scratch[sg.a-f0:], ldc, ws, mcur, sg.rows, sg.n)
-				continue
-			}
-			for i := 0; i < mcur; i++ {
-				j.chain.applyRows(j.out[(i0+i)*pix+d0:], ow, scratch[i*ldc+sg.a-f0:], ws, sg.rows, sg.n, j.chOff+i0+i)
+		if !fused {
+			j.copyOut(i0, mcur, scratch, ldc, f0, f0, f1)
+		} else {
+			var segBuf [4]rowRun
+			for _, sg := range outRowRuns(segBuf[:0], f0, f1, ws, ow) {
+				d0 := sg.oy*ow + sg.a - sg.oy*ws
+				for i := 0; i < mcur; i++ {
+					j.chain.applyRows(j.out[(i0+i)*pix+d0:], ow, scratch[i*ldc+sg.a-f0:], ws, sg.rows, sg.n, j.chOff+i0+i)
+				}
 			}
 		}
 		if j.chain != nil && !fused && !j.kchain {
@@ -598,5 +642,34 @@ func (j *convIndirectJob) items(lo, hi int) {
 				j.chain.applyAt(j.out[o+p0:o+p1], j.chOff+i0+i, p0, pix)
 			}
 		}
+	}
+}
+
+// panelDirect reports whether panel jp's columns are all pixels, of one
+// output row or of a plane whose flat rows have no padding columns, and
+// where its first one lies in an output plane.
+func (j *convIndirectJob) panelDirect(jp int) (int, bool) {
+	f, nr, ws, ow := jp*j.nr, j.nr, j.ws, j.g.ow
+	if f+nr > j.ntot {
+		return 0, false
+	}
+	if ws == ow {
+		return f, true
+	}
+	y, x := f/ws, f%ws
+	return y*ow + x, x+nr <= ow
+}
+
+// copyOut copies the valid pixels of flat columns [a, b) of rows output
+// channels from i0 on out of their tiles in sc (rows ldc apart, flat
+// column f at sc[f-f0]), as runs of output rows, every channel's rows of
+// a run in one call.
+func (j *convIndirectJob) copyOut(i0, rows int, sc []float32, ldc, f0, a, b int) {
+	ow, ws := j.g.ow, j.ws
+	pix := j.g.oh * ow
+	var segBuf [4]rowRun
+	for _, sg := range outRowRuns(segBuf[:0], a, b, ws, ow) {
+		d0 := sg.oy*ow + sg.a - sg.oy*ws
+		copyBlocks(j.out[i0*pix+d0:], pix, ow, sc[sg.a-f0:], ldc, ws, rows, sg.rows, sg.n)
 	}
 }

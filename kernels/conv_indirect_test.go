@@ -47,6 +47,13 @@ var convIndirectCases = []struct {
 	{"1x1_tail", 21, 18, 7, 9, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},
 	{"1x1_full", 300, 30, 8, 8, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},
 	{"1x1s2", 9, 12, 9, 7, 1, 1, 2, 2, 1, 1, 0, 0, 0, 0},
+	// Rows of more than a panel (panels stored straight into the output):
+	// over two depth blocks, at stride 2, pointwise with a partial last
+	// panel and a partial row tile.
+	{"wide_k270", 30, 13, 6, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+	{"wide_s2", 3, 20, 12, 70, 3, 3, 2, 2, 1, 1, 0, 0, 0, 0},
+	{"1x1_wide", 40, 14, 5, 37, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+	{"1x1_wide_k300", 300, 8, 3, 41, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},
 }
 
 // TestConvIndirectMatchesPacked requires the indirect convolution to give
