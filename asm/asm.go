@@ -23,6 +23,7 @@ package asm
 
 import (
 	"fmt"
+	"math"
 	"unsafe"
 )
 
@@ -338,48 +339,31 @@ func MaxPool3x3S2F32(dst []float32, dstStride int, src []float32, srcStride, row
 			return
 		}
 		// AVX-512: VRANGEPS's maximum is Go's on every pair without a NaN;
-		// the kernel reports NaNs in the columns it compares (all but each
-		// row's last, 2n, checked here), and then the exact kernel pools
-		// the plane again. No separate scan of the source: SqueezeNet's
-		// pool, 64x111², 1 thread, 72 -> 50 µs; ResNet's (padded) 122 -> 95
-		// (BenchmarkOpMaxPool2D).
-		if nan, ok := asmMaxPool3Range(&dst[0], dstStride, &src[0], srcStride, rows, n, lo); ok {
-			for r := 0; r <= 2*rows && !nan; r++ {
+		// AVX2: VMAXPS's, on pairs without a NaN or a negative zero. The
+		// kernel reports such values in the columns it compares (all but
+		// each row's last, 2n, checked here), and then the exact kernel
+		// pools the plane again. No separate scan of the source:
+		// SqueezeNet's pool, 64x111², 1 thread, AVX-512 72 -> 50 µs,
+		// ResNet's (padded) 122 -> 95 (BenchmarkOpMaxPool2D); AVX2 (an
+		// AMD EPYC, Zen 3, minimum of eight alternated runs) 177 -> 132
+		// and 256 -> 212, SqueezeNet's in the model (relaxgo profile, three
+		// alternated) 410-453 -> 329-352.
+		if bad, ok := asmMaxPool3Checked(&dst[0], dstStride, &src[0], srcStride, rows, n, lo); ok {
+			for r := 0; r <= 2*rows && !bad; r++ {
 				v := src[r*srcStride+2*n]
-				nan = v != v
+				bad = v != v || math.Float32bits(v) == 1<<31
 			}
-			if nan {
+			if bad {
 				asmMaxPool3(&dst[0], dstStride, &src[0], srcStride, rows, n, lo)
 			}
 			return
 		}
-		// A source with no NaN and no negative zero takes the ordered
-		// kernel (one VMAXPS a tap): on it every order of the taps gives
-		// Go's max, so the bits are the same. SqueezeNet's pool, 64x111²,
-		// 1 thread: 96 -> 73 µs (BenchmarkOpMaxPool2D).
-		if nanOrNegZero(src[:2*rows*srcStride+2*n+1]) {
-			asmMaxPool3(&dst[0], dstStride, &src[0], srcStride, rows, n, lo)
-		} else {
-			asmMaxPool3Ordered(&dst[0], dstStride, &src[0], srcStride, rows, n, lo)
-		}
+		asmMaxPool3(&dst[0], dstStride, &src[0], srcStride, rows, n, lo)
 		return
 	}
 	for r := 0; r < rows; r++ {
 		maxPool3Go(dst[r*dstStride:r*dstStride+n], src[2*r*srcStride:], srcStride, lo)
 	}
-}
-
-// nanOrNegZero reports whether x holds a NaN or a negative zero (the
-// assembly on its whole vectors, then the rest).
-func nanOrNegZero(x []float32) bool {
-	n := 0
-	if level != LevelGo {
-		n = len(x) &^ 7
-		if n > 0 && asmNaNOrNegZero(&x[0], n) {
-			return true
-		}
-	}
-	return nanOrNegZeroGo(x[n:])
 }
 
 // OverlapF32 reports whether non-empty a and b share memory: the row copy

@@ -251,42 +251,23 @@ func asmDWPlanar(p *DWPlanar, d, x, w *float32) {
 	}
 }
 
-// asmMaxPool3Range is asmMaxPool3 with VRANGEPS (AVX-512, n >= 16; ok
-// false elsewhere): nan reports a NaN in the source columns the kernel
-// compares (all but each row's last, 2n), after which the caller pools
-// again with asmMaxPool3.
-func asmMaxPool3Range(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) (nan, ok bool) {
-	if level != LevelAVX512 || n < 16 {
+// asmMaxPool3Checked is asmMaxPool3 on a kernel that checks its own
+// source (ok false below 8 outputs): VRANGEPS at AVX-512 (n >= 16), whose
+// maximum is Go's unless a NaN meets a number, else the AVX2 one, one
+// VMAXPS a tap, exact unless a NaN or a negative zero is among the taps. bad reports such a value in the source columns the
+// kernel compares (all but each row's last, 2n), after which the caller
+// pools again with asmMaxPool3.
+func asmMaxPool3Checked(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) (bad, ok bool) {
+	var f uint32
+	switch {
+	case level == LevelAVX512 && n >= 16:
+		maxPool3RangeF32AVX512(dst, 4*dstStride, src, 4*srcStride, rows, n, lo, &f)
+	case level != LevelGo && n >= 8:
+		maxPool3CheckedF32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, lo, &f)
+	default:
 		return false, false
 	}
-	var f uint32
-	maxPool3RangeF32AVX512(dst, 4*dstStride, src, 4*srcStride, rows, n, lo, &f)
 	return f != 0, true
-}
-
-// asmMaxPool3Ordered is asmMaxPool3 with the ordered kernels: for a
-// source with no NaN and no negative zero (asmNaNOrNegZero), where they
-// give the same bits.
-func asmMaxPool3Ordered(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) {
-	if level == LevelAVX512 && n >= 16 {
-		maxPool3OrderedF32AVX512(dst, 4*dstStride, src, 4*srcStride, rows, n, lo)
-		return
-	}
-	maxPool3OrderedF32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, lo)
-}
-
-// asmNaNOrNegZero reports whether the n floats at x (a multiple of 8) hold
-// a NaN or a negative zero.
-func asmNaNOrNegZero(x *float32, n int) bool {
-	if level == LevelAVX512 {
-		if m := n &^ 15; m > 0 {
-			if nanOrNegZeroF32AVX512(x, m) {
-				return true
-			}
-			x, n = (*float32)(unsafe.Add(unsafe.Pointer(x), 4*m)), n-m
-		}
-	}
-	return n > 0 && nanOrNegZeroF32AVX2(x, n)
 }
 
 func asmTapSumChain(dst, base *float32, offs *int, w *float32, ntaps, n int, codes *uint8, sc *float32, nsteps int) {

@@ -34,12 +34,6 @@ func asmMaxPool3(dst *float32, dstStride int, src *float32, srcStride, rows, n i
 func asmDWPlanar(p *DWPlanar, d, x, w *float32) {
 	panic("asm: no assembly in this build")
 }
-func asmMaxPool3Ordered(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) {
-	panic("asm: no assembly in this build")
-}
-func asmNaNOrNegZero(x *float32, n int) bool {
-	panic("asm: no assembly in this build")
-}
 func asmTapSumChain(dst, base *float32, offs *int, w *float32, ntaps, n int, codes *uint8, sc *float32, nsteps int) {
 	panic("asm: no assembly in this build")
 }
@@ -141,7 +135,7 @@ func asmSgemmIndirectChainScatter(kc int, a, b *float32, offs *int, c *float32, 
 func asmSgemmKernelHalf(mr, kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	panic("asm: no assembly in this build")
 }
-func asmMaxPool3Range(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) (nan, ok bool) {
+func asmMaxPool3Checked(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) (bad, ok bool) {
 	panic("asm: no assembly in this build")
 }
 

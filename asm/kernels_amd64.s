@@ -7108,222 +7108,6 @@ maxPool3F32AVX512_done:
 	VZEROUPPER
 	RET
 
-// func maxPool3OrderedF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
-// Requires: AVX, AVX512F
-TEXT ·maxPool3OrderedF32AVX512(SB), NOSPLIT, $0-52
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+16(FP), CX
-	MOVQ         srcStride+24(FP), DX
-	MOVQ         rows+32(FP), BX
-	MOVQ         n+40(FP), SI
-	VBROADCASTSS lo+48(FP), Z0
-	MOVL         $0x00007fff, DI
-	KMOVW        DI, K1
-	VPMOVZXBQ    pairOrder<>+0(SB), Z1
-	MOVQ         $0x00000001, DI
-
-maxPool3OrderedF32AVX512_row:
-	CMPQ DI, $0x00
-	JLE  maxPool3OrderedF32AVX512_done
-	MOVQ AX, R8
-	MOVQ CX, R9
-	MOVQ SI, R10
-
-maxPool3OrderedF32AVX512_u2:
-	CMPQ      R10, $0x00000020
-	JL        maxPool3OrderedF32AVX512_u1
-	MOVQ      BX, R11
-	MOVQ      R9, R12
-	MOVQ      R8, R13
-	VMOVUPS   (R12), Z4
-	VMOVUPS   64(R12), Z6
-	VMOVUPS   8(R12), Z3
-	VMOVUPS.Z 72(R12), K1, Z5
-	VSHUFPS   $0x88, Z6, Z4, Z2
-	VSHUFPS   $0xdd, Z6, Z4, Z4
-	VSHUFPS   $0x88, Z5, Z3, Z3
-	VMAXPS    Z4, Z2, Z2
-	VMAXPS    Z3, Z2, Z2
-	VMOVUPS   128(R12), Z5
-	VMOVUPS   192(R12), Z7
-	VMOVUPS   136(R12), Z4
-	VMOVUPS.Z 200(R12), K1, Z6
-	VSHUFPS   $0x88, Z7, Z5, Z3
-	VSHUFPS   $0xdd, Z7, Z5, Z5
-	VSHUFPS   $0x88, Z6, Z4, Z4
-	VMAXPS    Z5, Z3, Z3
-	VMAXPS    Z4, Z3, Z3
-
-maxPool3OrderedF32AVX512_u2_rows:
-	ADDQ      DX, R12
-	VMOVUPS   (R12), Z6
-	VMOVUPS   64(R12), Z8
-	VMOVUPS   8(R12), Z5
-	VMOVUPS.Z 72(R12), K1, Z7
-	VSHUFPS   $0x88, Z8, Z6, Z4
-	VSHUFPS   $0xdd, Z8, Z6, Z6
-	VSHUFPS   $0x88, Z7, Z5, Z5
-	VMAXPS    Z6, Z4, Z4
-	VMAXPS    Z5, Z4, Z4
-	VMOVUPS   128(R12), Z7
-	VMOVUPS   192(R12), Z9
-	VMOVUPS   136(R12), Z6
-	VMOVUPS.Z 200(R12), K1, Z8
-	VSHUFPS   $0x88, Z9, Z7, Z5
-	VSHUFPS   $0xdd, Z9, Z7, Z7
-	VSHUFPS   $0x88, Z8, Z6, Z6
-	VMAXPS    Z7, Z5, Z5
-	VMAXPS    Z6, Z5, Z5
-	ADDQ      DX, R12
-	VMOVUPS   (R12), Z8
-	VMOVUPS   64(R12), Z10
-	VMOVUPS   8(R12), Z7
-	VMOVUPS.Z 72(R12), K1, Z9
-	VSHUFPS   $0x88, Z10, Z8, Z6
-	VSHUFPS   $0xdd, Z10, Z8, Z8
-	VSHUFPS   $0x88, Z9, Z7, Z7
-	VMAXPS    Z8, Z6, Z6
-	VMAXPS    Z7, Z6, Z6
-	VMOVUPS   128(R12), Z9
-	VMOVUPS   192(R12), Z11
-	VMOVUPS   136(R12), Z8
-	VMOVUPS.Z 200(R12), K1, Z10
-	VSHUFPS   $0x88, Z11, Z9, Z7
-	VSHUFPS   $0xdd, Z11, Z9, Z9
-	VSHUFPS   $0x88, Z10, Z8, Z8
-	VMAXPS    Z9, Z7, Z7
-	VMAXPS    Z8, Z7, Z7
-	VMAXPS    Z4, Z2, Z2
-	VMAXPS    Z6, Z2, Z2
-	VMAXPS    Z0, Z2, Z2
-	VPERMPD   Z2, Z1, Z2
-	VMOVUPS   Z2, (R13)
-	VMOVAPS   Z6, Z2
-	VMAXPS    Z5, Z3, Z3
-	VMAXPS    Z7, Z3, Z3
-	VMAXPS    Z0, Z3, Z3
-	VPERMPD   Z3, Z1, Z3
-	VMOVUPS   Z3, 64(R13)
-	VMOVAPS   Z7, Z3
-	ADDQ      dstStride+8(FP), R13
-	DECQ      R11
-	JNZ       maxPool3OrderedF32AVX512_u2_rows
-	ADDQ      $0x00000080, R8
-	ADDQ      $0x00000100, R9
-	SUBQ      $0x00000020, R10
-	JMP       maxPool3OrderedF32AVX512_u2
-
-maxPool3OrderedF32AVX512_u1:
-	CMPQ      R10, $0x00000010
-	JL        maxPool3OrderedF32AVX512_tail
-	MOVQ      BX, R11
-	MOVQ      R9, R12
-	MOVQ      R8, R13
-	VMOVUPS   (R12), Z4
-	VMOVUPS   64(R12), Z6
-	VMOVUPS   8(R12), Z3
-	VMOVUPS.Z 72(R12), K1, Z5
-	VSHUFPS   $0x88, Z6, Z4, Z2
-	VSHUFPS   $0xdd, Z6, Z4, Z4
-	VSHUFPS   $0x88, Z5, Z3, Z3
-	VMAXPS    Z4, Z2, Z2
-	VMAXPS    Z3, Z2, Z2
-
-maxPool3OrderedF32AVX512_u1_rows:
-	ADDQ      DX, R12
-	VMOVUPS   (R12), Z5
-	VMOVUPS   64(R12), Z7
-	VMOVUPS   8(R12), Z4
-	VMOVUPS.Z 72(R12), K1, Z6
-	VSHUFPS   $0x88, Z7, Z5, Z3
-	VSHUFPS   $0xdd, Z7, Z5, Z5
-	VSHUFPS   $0x88, Z6, Z4, Z4
-	VMAXPS    Z5, Z3, Z3
-	VMAXPS    Z4, Z3, Z3
-	ADDQ      DX, R12
-	VMOVUPS   (R12), Z6
-	VMOVUPS   64(R12), Z8
-	VMOVUPS   8(R12), Z5
-	VMOVUPS.Z 72(R12), K1, Z7
-	VSHUFPS   $0x88, Z8, Z6, Z4
-	VSHUFPS   $0xdd, Z8, Z6, Z6
-	VSHUFPS   $0x88, Z7, Z5, Z5
-	VMAXPS    Z6, Z4, Z4
-	VMAXPS    Z5, Z4, Z4
-	VMAXPS    Z3, Z2, Z2
-	VMAXPS    Z4, Z2, Z2
-	VMAXPS    Z0, Z2, Z2
-	VPERMPD   Z2, Z1, Z2
-	VMOVUPS   Z2, (R13)
-	VMOVAPS   Z4, Z2
-	ADDQ      dstStride+8(FP), R13
-	DECQ      R11
-	JNZ       maxPool3OrderedF32AVX512_u1_rows
-	ADDQ      $0x00000040, R8
-	ADDQ      $0x00000080, R9
-	SUBQ      $0x00000010, R10
-	JMP       maxPool3OrderedF32AVX512_u1
-
-maxPool3OrderedF32AVX512_tail:
-	TESTQ     R10, R10
-	JZ        maxPool3OrderedF32AVX512_next
-	NEGQ      R10
-	ADDQ      $0x00000010, R10
-	SHLQ      $0x02, R10
-	SUBQ      R10, R8
-	SUBQ      R10, R9
-	SUBQ      R10, R9
-	MOVQ      BX, R10
-	MOVQ      R8, R8
-	VMOVUPS   (R9), Z4
-	VMOVUPS   64(R9), Z6
-	VMOVUPS   8(R9), Z3
-	VMOVUPS.Z 72(R9), K1, Z5
-	VSHUFPS   $0x88, Z6, Z4, Z2
-	VSHUFPS   $0xdd, Z6, Z4, Z4
-	VSHUFPS   $0x88, Z5, Z3, Z3
-	VMAXPS    Z4, Z2, Z2
-	VMAXPS    Z3, Z2, Z2
-
-maxPool3OrderedF32AVX512_t_rows:
-	ADDQ      DX, R9
-	VMOVUPS   (R9), Z5
-	VMOVUPS   64(R9), Z7
-	VMOVUPS   8(R9), Z4
-	VMOVUPS.Z 72(R9), K1, Z6
-	VSHUFPS   $0x88, Z7, Z5, Z3
-	VSHUFPS   $0xdd, Z7, Z5, Z5
-	VSHUFPS   $0x88, Z6, Z4, Z4
-	VMAXPS    Z5, Z3, Z3
-	VMAXPS    Z4, Z3, Z3
-	ADDQ      DX, R9
-	VMOVUPS   (R9), Z6
-	VMOVUPS   64(R9), Z8
-	VMOVUPS   8(R9), Z5
-	VMOVUPS.Z 72(R9), K1, Z7
-	VSHUFPS   $0x88, Z8, Z6, Z4
-	VSHUFPS   $0xdd, Z8, Z6, Z6
-	VSHUFPS   $0x88, Z7, Z5, Z5
-	VMAXPS    Z6, Z4, Z4
-	VMAXPS    Z5, Z4, Z4
-	VMAXPS    Z3, Z2, Z2
-	VMAXPS    Z4, Z2, Z2
-	VMAXPS    Z0, Z2, Z2
-	VPERMPD   Z2, Z1, Z2
-	VMOVUPS   Z2, (R8)
-	VMOVAPS   Z4, Z2
-	ADDQ      dstStride+8(FP), R8
-	DECQ      R10
-	JNZ       maxPool3OrderedF32AVX512_t_rows
-
-maxPool3OrderedF32AVX512_next:
-	DECQ DI
-	JMP  maxPool3OrderedF32AVX512_row
-
-maxPool3OrderedF32AVX512_done:
-	VZEROUPPER
-	RET
-
 // func maxPool3RangeF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32, nan *uint32)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·maxPool3RangeF32AVX512(SB), NOSPLIT, $0-64
@@ -7619,53 +7403,6 @@ DATA pool3Index<>+29(SB)/1, $0x1b
 DATA pool3Index<>+30(SB)/1, $0x1d
 DATA pool3Index<>+31(SB)/1, $0x1f
 GLOBL pool3Index<>(SB), RODATA|NOPTR, $32
-
-// func nanOrNegZeroF32AVX512(x *float32, n int) bool
-// Requires: AVX, AVX512F
-TEXT ·nanOrNegZeroF32AVX512(SB), NOSPLIT, $0-17
-	MOVQ         x+0(FP), AX
-	MOVQ         n+8(FP), CX
-	MOVL         $0x80000000, DX
-	VMOVD        DX, X0
-	VPBROADCASTD X0, Z0
-	MOVL         $0xff000000, DX
-	VMOVD        DX, X1
-	VPBROADCASTD X1, Z1
-	VPXORD       Z2, Z2, Z2
-	VPTERNLOGD   $0xff, Z3, Z3, Z3
-
-nanOrNegZeroF32AVX512_two:
-	CMPQ    CX, $0x00000020
-	JL      nanOrNegZeroF32AVX512_one
-	VPSLLD  $0x01, (AX), Z4
-	VPMAXUD Z4, Z2, Z2
-	VPXORD  (AX), Z0, Z4
-	VPMINUD Z4, Z3, Z3
-	VPSLLD  $0x01, 64(AX), Z4
-	VPMAXUD Z4, Z2, Z2
-	VPXORD  64(AX), Z0, Z4
-	VPMINUD Z4, Z3, Z3
-	ADDQ    $0x00000080, AX
-	SUBQ    $0x00000020, CX
-	JMP     nanOrNegZeroF32AVX512_two
-
-nanOrNegZeroF32AVX512_one:
-	CMPQ    CX, $0x00000000
-	JE      nanOrNegZeroF32AVX512_done
-	VPSLLD  $0x01, (AX), Z4
-	VPMAXUD Z4, Z2, Z2
-	VPXORD  (AX), Z0, Z0
-	VPMINUD Z0, Z3, Z3
-
-nanOrNegZeroF32AVX512_done:
-	VPMAXUD   Z1, Z2, Z2
-	VPCMPD    $0x04, Z1, Z2, K1
-	VPTESTNMD Z3, Z3, K2
-	KORTESTW  K1, K2
-	SETNE     AL
-	MOVB      AL, ret+16(FP)
-	VZEROUPPER
-	RET
 
 // func tapSumChainF32AVX512(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int, codes *uint8, sc *float32, nsteps int)
 // Requires: AVX, AVX512DQ, AVX512F
@@ -18031,9 +17768,9 @@ DATA iota32<>+24(SB)/4, $0x00000006
 DATA iota32<>+28(SB)/4, $0x00000007
 GLOBL iota32<>(SB), RODATA|NOPTR, $32
 
-// func maxPool3OrderedF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
-// Requires: AVX, AVX2
-TEXT ·maxPool3OrderedF32AVX2(SB), NOSPLIT, $0-52
+// func maxPool3CheckedF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32, bad *uint32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·maxPool3CheckedF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+16(FP), CX
 	MOVQ         srcStride+24(FP), DX
@@ -18045,261 +17782,309 @@ TEXT ·maxPool3OrderedF32AVX2(SB), NOSPLIT, $0-52
 	VMOVQ        DI, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     iota32<>+0(SB), Y1, Y1
-	MOVQ         $0x00000001, DI
+	MOVL         $0x80000000, DI
+	VMOVD        DI, X2
+	VPBROADCASTD X2, Y2
+	VXORPS       Y3, Y3, Y3
+	VPCMPEQD     Y4, Y4, Y4
+	MOVQ         DX, DI
+	SHLQ         $0x04, DI
+	MOVQ         $0x00000001, R8
 
-maxPool3OrderedF32AVX2_row:
-	CMPQ DI, $0x00
-	JLE  maxPool3OrderedF32AVX2_done
-	MOVQ AX, R8
-	MOVQ CX, R9
-	MOVQ SI, R10
+maxPool3CheckedF32AVX2_row:
+	CMPQ R8, $0x00
+	JLE  maxPool3CheckedF32AVX2_done
+	MOVQ AX, R9
+	MOVQ CX, R10
+	MOVQ SI, R11
 
-maxPool3OrderedF32AVX2_u2:
-	CMPQ       R10, $0x00000010
-	JL         maxPool3OrderedF32AVX2_u1
-	MOVQ       BX, R11
-	MOVQ       R9, R12
-	MOVQ       R8, R13
-	VMOVUPS    (R12), Y4
-	VMOVUPS    32(R12), Y6
-	VMOVUPS    8(R12), Y3
-	VMASKMOVPS 40(R12), Y1, Y5
-	VSHUFPS    $0x88, Y6, Y4, Y2
-	VSHUFPS    $0xdd, Y6, Y4, Y4
-	VSHUFPS    $0x88, Y5, Y3, Y3
-	VMAXPS     Y4, Y2, Y2
-	VMAXPS     Y3, Y2, Y2
-	VMOVUPS    64(R12), Y5
-	VMOVUPS    96(R12), Y7
-	VMOVUPS    72(R12), Y4
-	VMASKMOVPS 104(R12), Y1, Y6
-	VSHUFPS    $0x88, Y7, Y5, Y3
-	VSHUFPS    $0xdd, Y7, Y5, Y5
-	VSHUFPS    $0x88, Y6, Y4, Y4
-	VMAXPS     Y5, Y3, Y3
-	VMAXPS     Y4, Y3, Y3
-
-maxPool3OrderedF32AVX2_u2_rows:
-	ADDQ       DX, R12
-	VMOVUPS    (R12), Y6
-	VMOVUPS    32(R12), Y8
-	VMOVUPS    8(R12), Y5
-	VMASKMOVPS 40(R12), Y1, Y7
-	VSHUFPS    $0x88, Y8, Y6, Y4
-	VSHUFPS    $0xdd, Y8, Y6, Y6
-	VSHUFPS    $0x88, Y7, Y5, Y5
-	VMAXPS     Y6, Y4, Y4
-	VMAXPS     Y5, Y4, Y4
-	VMOVUPS    64(R12), Y7
-	VMOVUPS    96(R12), Y9
-	VMOVUPS    72(R12), Y6
-	VMASKMOVPS 104(R12), Y1, Y8
+maxPool3CheckedF32AVX2_u2:
+	CMPQ       R11, $0x00000010
+	JL         maxPool3CheckedF32AVX2_u1
+	MOVQ       BX, R12
+	MOVQ       R10, R13
+	MOVQ       R9, R14
+	VMOVUPS    (R13), Y7
+	VMOVUPS    32(R13), Y9
+	VMOVUPS    8(R13), Y6
+	VMASKMOVPS 40(R13), Y1, Y8
+	VCMPPS     $0x03, Y9, Y7, Y5
+	VORPS      Y5, Y3, Y3
+	VPXOR      Y2, Y7, Y5
+	VPMINUD    Y5, Y4, Y4
+	VPXOR      Y2, Y9, Y5
+	VPMINUD    Y5, Y4, Y4
 	VSHUFPS    $0x88, Y9, Y7, Y5
 	VSHUFPS    $0xdd, Y9, Y7, Y7
 	VSHUFPS    $0x88, Y8, Y6, Y6
 	VMAXPS     Y7, Y5, Y5
 	VMAXPS     Y6, Y5, Y5
-	ADDQ       DX, R12
-	VMOVUPS    (R12), Y8
-	VMOVUPS    32(R12), Y10
-	VMOVUPS    8(R12), Y7
-	VMASKMOVPS 40(R12), Y1, Y9
+	VMOVUPS    64(R13), Y8
+	VMOVUPS    96(R13), Y10
+	VMOVUPS    72(R13), Y7
+	VMASKMOVPS 104(R13), Y1, Y9
+	VCMPPS     $0x03, Y10, Y8, Y6
+	VORPS      Y6, Y3, Y3
+	VPXOR      Y2, Y8, Y6
+	VPMINUD    Y6, Y4, Y4
+	VPXOR      Y2, Y10, Y6
+	VPMINUD    Y6, Y4, Y4
 	VSHUFPS    $0x88, Y10, Y8, Y6
 	VSHUFPS    $0xdd, Y10, Y8, Y8
 	VSHUFPS    $0x88, Y9, Y7, Y7
 	VMAXPS     Y8, Y6, Y6
 	VMAXPS     Y7, Y6, Y6
-	VMOVUPS    64(R12), Y9
-	VMOVUPS    96(R12), Y11
-	VMOVUPS    72(R12), Y8
-	VMASKMOVPS 104(R12), Y1, Y10
+
+maxPool3CheckedF32AVX2_u2_rows:
+	ADDQ       DX, R13
+	PREFETCHT0 (R13)(DI*1)
+	PREFETCHT0 64(R13)(DI*1)
+	PREFETCHT0 128(R13)(DI*1)
+	VMOVUPS    (R13), Y9
+	VMOVUPS    32(R13), Y11
+	VMOVUPS    8(R13), Y8
+	VMASKMOVPS 40(R13), Y1, Y10
+	VCMPPS     $0x03, Y11, Y9, Y7
+	VORPS      Y7, Y3, Y3
+	VPXOR      Y2, Y9, Y7
+	VPMINUD    Y7, Y4, Y4
+	VPXOR      Y2, Y11, Y7
+	VPMINUD    Y7, Y4, Y4
 	VSHUFPS    $0x88, Y11, Y9, Y7
 	VSHUFPS    $0xdd, Y11, Y9, Y9
 	VSHUFPS    $0x88, Y10, Y8, Y8
 	VMAXPS     Y9, Y7, Y7
 	VMAXPS     Y8, Y7, Y7
-	VMAXPS     Y4, Y2, Y2
-	VMAXPS     Y6, Y2, Y2
-	VMAXPS     Y0, Y2, Y2
-	VPERMPD    $0xd8, Y2, Y2
-	VMOVUPS    Y2, (R13)
-	VMOVAPS    Y6, Y2
-	VMAXPS     Y5, Y3, Y3
-	VMAXPS     Y7, Y3, Y3
-	VMAXPS     Y0, Y3, Y3
-	VPERMPD    $0xd8, Y3, Y3
-	VMOVUPS    Y3, 32(R13)
-	VMOVAPS    Y7, Y3
-	ADDQ       dstStride+8(FP), R13
-	DECQ       R11
-	JNZ        maxPool3OrderedF32AVX2_u2_rows
-	ADDQ       $0x00000040, R8
-	ADDQ       $0x00000080, R9
-	SUBQ       $0x00000010, R10
-	JMP        maxPool3OrderedF32AVX2_u2
-
-maxPool3OrderedF32AVX2_u1:
-	CMPQ       R10, $0x00000008
-	JL         maxPool3OrderedF32AVX2_tail
-	MOVQ       BX, R11
-	MOVQ       R9, R12
-	MOVQ       R8, R13
-	VMOVUPS    (R12), Y4
-	VMOVUPS    32(R12), Y6
-	VMOVUPS    8(R12), Y3
-	VMASKMOVPS 40(R12), Y1, Y5
-	VSHUFPS    $0x88, Y6, Y4, Y2
-	VSHUFPS    $0xdd, Y6, Y4, Y4
-	VSHUFPS    $0x88, Y5, Y3, Y3
-	VMAXPS     Y4, Y2, Y2
-	VMAXPS     Y3, Y2, Y2
-
-maxPool3OrderedF32AVX2_u1_rows:
-	ADDQ       DX, R12
-	VMOVUPS    (R12), Y5
-	VMOVUPS    32(R12), Y7
-	VMOVUPS    8(R12), Y4
-	VMASKMOVPS 40(R12), Y1, Y6
-	VSHUFPS    $0x88, Y7, Y5, Y3
-	VSHUFPS    $0xdd, Y7, Y5, Y5
-	VSHUFPS    $0x88, Y6, Y4, Y4
-	VMAXPS     Y5, Y3, Y3
-	VMAXPS     Y4, Y3, Y3
-	ADDQ       DX, R12
-	VMOVUPS    (R12), Y6
-	VMOVUPS    32(R12), Y8
-	VMOVUPS    8(R12), Y5
-	VMASKMOVPS 40(R12), Y1, Y7
-	VSHUFPS    $0x88, Y8, Y6, Y4
-	VSHUFPS    $0xdd, Y8, Y6, Y6
-	VSHUFPS    $0x88, Y7, Y5, Y5
-	VMAXPS     Y6, Y4, Y4
-	VMAXPS     Y5, Y4, Y4
-	VMAXPS     Y3, Y2, Y2
-	VMAXPS     Y4, Y2, Y2
-	VMAXPS     Y0, Y2, Y2
-	VPERMPD    $0xd8, Y2, Y2
-	VMOVUPS    Y2, (R13)
-	VMOVAPS    Y4, Y2
-	ADDQ       dstStride+8(FP), R13
-	DECQ       R11
-	JNZ        maxPool3OrderedF32AVX2_u1_rows
-	ADDQ       $0x00000020, R8
+	VMOVUPS    64(R13), Y10
+	VMOVUPS    96(R13), Y12
+	VMOVUPS    72(R13), Y9
+	VMASKMOVPS 104(R13), Y1, Y11
+	VCMPPS     $0x03, Y12, Y10, Y8
+	VORPS      Y8, Y3, Y3
+	VPXOR      Y2, Y10, Y8
+	VPMINUD    Y8, Y4, Y4
+	VPXOR      Y2, Y12, Y8
+	VPMINUD    Y8, Y4, Y4
+	VSHUFPS    $0x88, Y12, Y10, Y8
+	VSHUFPS    $0xdd, Y12, Y10, Y10
+	VSHUFPS    $0x88, Y11, Y9, Y9
+	VMAXPS     Y10, Y8, Y8
+	VMAXPS     Y9, Y8, Y8
+	ADDQ       DX, R13
+	PREFETCHT0 (R13)(DI*1)
+	PREFETCHT0 64(R13)(DI*1)
+	PREFETCHT0 128(R13)(DI*1)
+	VMOVUPS    (R13), Y11
+	VMOVUPS    32(R13), Y13
+	VMOVUPS    8(R13), Y10
+	VMASKMOVPS 40(R13), Y1, Y12
+	VCMPPS     $0x03, Y13, Y11, Y9
+	VORPS      Y9, Y3, Y3
+	VPXOR      Y2, Y11, Y9
+	VPMINUD    Y9, Y4, Y4
+	VPXOR      Y2, Y13, Y9
+	VPMINUD    Y9, Y4, Y4
+	VSHUFPS    $0x88, Y13, Y11, Y9
+	VSHUFPS    $0xdd, Y13, Y11, Y11
+	VSHUFPS    $0x88, Y12, Y10, Y10
+	VMAXPS     Y11, Y9, Y9
+	VMAXPS     Y10, Y9, Y9
+	VMOVUPS    64(R13), Y12
+	VMOVUPS    96(R13), Y14
+	VMOVUPS    72(R13), Y11
+	VMASKMOVPS 104(R13), Y1, Y13
+	VCMPPS     $0x03, Y14, Y12, Y10
+	VORPS      Y10, Y3, Y3
+	VPXOR      Y2, Y12, Y10
+	VPMINUD    Y10, Y4, Y4
+	VPXOR      Y2, Y14, Y10
+	VPMINUD    Y10, Y4, Y4
+	VSHUFPS    $0x88, Y14, Y12, Y10
+	VSHUFPS    $0xdd, Y14, Y12, Y12
+	VSHUFPS    $0x88, Y13, Y11, Y11
+	VMAXPS     Y12, Y10, Y10
+	VMAXPS     Y11, Y10, Y10
+	VMAXPS     Y7, Y5, Y5
+	VMAXPS     Y9, Y5, Y5
+	VMAXPS     Y0, Y5, Y5
+	VPERMPD    $0xd8, Y5, Y5
+	VMOVUPS    Y5, (R14)
+	VMOVAPS    Y9, Y5
+	VMAXPS     Y8, Y6, Y6
+	VMAXPS     Y10, Y6, Y6
+	VMAXPS     Y0, Y6, Y6
+	VPERMPD    $0xd8, Y6, Y6
+	VMOVUPS    Y6, 32(R14)
+	VMOVAPS    Y10, Y6
+	ADDQ       dstStride+8(FP), R14
+	DECQ       R12
+	JNZ        maxPool3CheckedF32AVX2_u2_rows
 	ADDQ       $0x00000040, R9
-	SUBQ       $0x00000008, R10
-	JMP        maxPool3OrderedF32AVX2_u1
+	ADDQ       $0x00000080, R10
+	SUBQ       $0x00000010, R11
+	JMP        maxPool3CheckedF32AVX2_u2
 
-maxPool3OrderedF32AVX2_tail:
-	TESTQ      R10, R10
-	JZ         maxPool3OrderedF32AVX2_next
-	NEGQ       R10
-	ADDQ       $0x00000008, R10
-	SHLQ       $0x02, R10
-	SUBQ       R10, R8
-	SUBQ       R10, R9
-	SUBQ       R10, R9
-	MOVQ       BX, R10
-	MOVQ       R8, R8
-	VMOVUPS    (R9), Y4
-	VMOVUPS    32(R9), Y6
-	VMOVUPS    8(R9), Y3
-	VMASKMOVPS 40(R9), Y1, Y5
-	VSHUFPS    $0x88, Y6, Y4, Y2
-	VSHUFPS    $0xdd, Y6, Y4, Y4
-	VSHUFPS    $0x88, Y5, Y3, Y3
-	VMAXPS     Y4, Y2, Y2
-	VMAXPS     Y3, Y2, Y2
+maxPool3CheckedF32AVX2_u1:
+	CMPQ       R11, $0x00000008
+	JL         maxPool3CheckedF32AVX2_tail
+	MOVQ       BX, R12
+	MOVQ       R10, R13
+	MOVQ       R9, R14
+	VMOVUPS    (R13), Y7
+	VMOVUPS    32(R13), Y9
+	VMOVUPS    8(R13), Y6
+	VMASKMOVPS 40(R13), Y1, Y8
+	VCMPPS     $0x03, Y9, Y7, Y5
+	VORPS      Y5, Y3, Y3
+	VPXOR      Y2, Y7, Y5
+	VPMINUD    Y5, Y4, Y4
+	VPXOR      Y2, Y9, Y5
+	VPMINUD    Y5, Y4, Y4
+	VSHUFPS    $0x88, Y9, Y7, Y5
+	VSHUFPS    $0xdd, Y9, Y7, Y7
+	VSHUFPS    $0x88, Y8, Y6, Y6
+	VMAXPS     Y7, Y5, Y5
+	VMAXPS     Y6, Y5, Y5
 
-maxPool3OrderedF32AVX2_t_rows:
-	ADDQ       DX, R9
-	VMOVUPS    (R9), Y5
-	VMOVUPS    32(R9), Y7
-	VMOVUPS    8(R9), Y4
-	VMASKMOVPS 40(R9), Y1, Y6
-	VSHUFPS    $0x88, Y7, Y5, Y3
-	VSHUFPS    $0xdd, Y7, Y5, Y5
-	VSHUFPS    $0x88, Y6, Y4, Y4
-	VMAXPS     Y5, Y3, Y3
-	VMAXPS     Y4, Y3, Y3
-	ADDQ       DX, R9
-	VMOVUPS    (R9), Y6
-	VMOVUPS    32(R9), Y8
-	VMOVUPS    8(R9), Y5
-	VMASKMOVPS 40(R9), Y1, Y7
-	VSHUFPS    $0x88, Y8, Y6, Y4
-	VSHUFPS    $0xdd, Y8, Y6, Y6
-	VSHUFPS    $0x88, Y7, Y5, Y5
-	VMAXPS     Y6, Y4, Y4
-	VMAXPS     Y5, Y4, Y4
-	VMAXPS     Y3, Y2, Y2
-	VMAXPS     Y4, Y2, Y2
-	VMAXPS     Y0, Y2, Y2
-	VPERMPD    $0xd8, Y2, Y2
-	VMOVUPS    Y2, (R8)
-	VMOVAPS    Y4, Y2
-	ADDQ       dstStride+8(FP), R8
-	DECQ       R10
-	JNZ        maxPool3OrderedF32AVX2_t_rows
+maxPool3CheckedF32AVX2_u1_rows:
+	ADDQ       DX, R13
+	PREFETCHT0 (R13)(DI*1)
+	PREFETCHT0 64(R13)(DI*1)
+	VMOVUPS    (R13), Y8
+	VMOVUPS    32(R13), Y10
+	VMOVUPS    8(R13), Y7
+	VMASKMOVPS 40(R13), Y1, Y9
+	VCMPPS     $0x03, Y10, Y8, Y6
+	VORPS      Y6, Y3, Y3
+	VPXOR      Y2, Y8, Y6
+	VPMINUD    Y6, Y4, Y4
+	VPXOR      Y2, Y10, Y6
+	VPMINUD    Y6, Y4, Y4
+	VSHUFPS    $0x88, Y10, Y8, Y6
+	VSHUFPS    $0xdd, Y10, Y8, Y8
+	VSHUFPS    $0x88, Y9, Y7, Y7
+	VMAXPS     Y8, Y6, Y6
+	VMAXPS     Y7, Y6, Y6
+	ADDQ       DX, R13
+	PREFETCHT0 (R13)(DI*1)
+	PREFETCHT0 64(R13)(DI*1)
+	VMOVUPS    (R13), Y9
+	VMOVUPS    32(R13), Y11
+	VMOVUPS    8(R13), Y8
+	VMASKMOVPS 40(R13), Y1, Y10
+	VCMPPS     $0x03, Y11, Y9, Y7
+	VORPS      Y7, Y3, Y3
+	VPXOR      Y2, Y9, Y7
+	VPMINUD    Y7, Y4, Y4
+	VPXOR      Y2, Y11, Y7
+	VPMINUD    Y7, Y4, Y4
+	VSHUFPS    $0x88, Y11, Y9, Y7
+	VSHUFPS    $0xdd, Y11, Y9, Y9
+	VSHUFPS    $0x88, Y10, Y8, Y8
+	VMAXPS     Y9, Y7, Y7
+	VMAXPS     Y8, Y7, Y7
+	VMAXPS     Y6, Y5, Y5
+	VMAXPS     Y7, Y5, Y5
+	VMAXPS     Y0, Y5, Y5
+	VPERMPD    $0xd8, Y5, Y5
+	VMOVUPS    Y5, (R14)
+	VMOVAPS    Y7, Y5
+	ADDQ       dstStride+8(FP), R14
+	DECQ       R12
+	JNZ        maxPool3CheckedF32AVX2_u1_rows
+	ADDQ       $0x00000020, R9
+	ADDQ       $0x00000040, R10
+	SUBQ       $0x00000008, R11
+	JMP        maxPool3CheckedF32AVX2_u1
 
-maxPool3OrderedF32AVX2_next:
-	DECQ DI
-	JMP  maxPool3OrderedF32AVX2_row
+maxPool3CheckedF32AVX2_tail:
+	TESTQ      R11, R11
+	JZ         maxPool3CheckedF32AVX2_next
+	NEGQ       R11
+	ADDQ       $0x00000008, R11
+	SHLQ       $0x02, R11
+	SUBQ       R11, R9
+	SUBQ       R11, R10
+	SUBQ       R11, R10
+	MOVQ       BX, R11
+	MOVQ       R9, R9
+	VMOVUPS    (R10), Y7
+	VMOVUPS    32(R10), Y9
+	VMOVUPS    8(R10), Y6
+	VMASKMOVPS 40(R10), Y1, Y8
+	VCMPPS     $0x03, Y9, Y7, Y5
+	VORPS      Y5, Y3, Y3
+	VPXOR      Y2, Y7, Y5
+	VPMINUD    Y5, Y4, Y4
+	VPXOR      Y2, Y9, Y5
+	VPMINUD    Y5, Y4, Y4
+	VSHUFPS    $0x88, Y9, Y7, Y5
+	VSHUFPS    $0xdd, Y9, Y7, Y7
+	VSHUFPS    $0x88, Y8, Y6, Y6
+	VMAXPS     Y7, Y5, Y5
+	VMAXPS     Y6, Y5, Y5
 
-maxPool3OrderedF32AVX2_done:
-	VZEROUPPER
-	RET
+maxPool3CheckedF32AVX2_t_rows:
+	ADDQ       DX, R10
+	PREFETCHT0 (R10)(DI*1)
+	PREFETCHT0 64(R10)(DI*1)
+	VMOVUPS    (R10), Y8
+	VMOVUPS    32(R10), Y10
+	VMOVUPS    8(R10), Y7
+	VMASKMOVPS 40(R10), Y1, Y9
+	VCMPPS     $0x03, Y10, Y8, Y6
+	VORPS      Y6, Y3, Y3
+	VPXOR      Y2, Y8, Y6
+	VPMINUD    Y6, Y4, Y4
+	VPXOR      Y2, Y10, Y6
+	VPMINUD    Y6, Y4, Y4
+	VSHUFPS    $0x88, Y10, Y8, Y6
+	VSHUFPS    $0xdd, Y10, Y8, Y8
+	VSHUFPS    $0x88, Y9, Y7, Y7
+	VMAXPS     Y8, Y6, Y6
+	VMAXPS     Y7, Y6, Y6
+	ADDQ       DX, R10
+	PREFETCHT0 (R10)(DI*1)
+	PREFETCHT0 64(R10)(DI*1)
+	VMOVUPS    (R10), Y9
+	VMOVUPS    32(R10), Y11
+	VMOVUPS    8(R10), Y8
+	VMASKMOVPS 40(R10), Y1, Y10
+	VCMPPS     $0x03, Y11, Y9, Y7
+	VORPS      Y7, Y3, Y3
+	VPXOR      Y2, Y9, Y7
+	VPMINUD    Y7, Y4, Y4
+	VPXOR      Y2, Y11, Y7
+	VPMINUD    Y7, Y4, Y4
+	VSHUFPS    $0x88, Y11, Y9, Y7
+	VSHUFPS    $0xdd, Y11, Y9, Y9
+	VSHUFPS    $0x88, Y10, Y8, Y8
+	VMAXPS     Y9, Y7, Y7
+	VMAXPS     Y8, Y7, Y7
+	VMAXPS     Y6, Y5, Y5
+	VMAXPS     Y7, Y5, Y5
+	VMAXPS     Y0, Y5, Y5
+	VPERMPD    $0xd8, Y5, Y5
+	VMOVUPS    Y5, (R9)
+	VMOVAPS    Y7, Y5
+	ADDQ       dstStride+8(FP), R9
+	DECQ       R11
+	JNZ        maxPool3CheckedF32AVX2_t_rows
 
-// func nanOrNegZeroF32AVX2(x *float32, n int) bool
-// Requires: AVX, AVX2
-TEXT ·nanOrNegZeroF32AVX2(SB), NOSPLIT, $0-17
-	MOVQ         x+0(FP), AX
-	MOVQ         n+8(FP), CX
-	MOVL         $0x80000000, DX
-	VMOVD        DX, X0
-	VPBROADCASTD X0, Y0
-	MOVL         $0xff000000, DX
-	VMOVD        DX, X1
-	VPBROADCASTD X1, Y1
-	VPXOR        Y2, Y2, Y2
-	VPCMPEQD     Y3, Y3, Y3
+maxPool3CheckedF32AVX2_next:
+	VPXOR     Y5, Y5, Y5
+	VPCMPEQD  Y5, Y4, Y5
+	VORPS     Y3, Y5, Y5
+	VMOVMSKPS Y5, R9
+	XORL      R10, R10
+	TESTL     R9, R9
+	SETNE     R10
+	MOVQ      bad+56(FP), R9
+	MOVL      R10, (R9)
+	DECQ      R8
+	JMP       maxPool3CheckedF32AVX2_row
 
-nanOrNegZeroF32AVX2_two:
-	CMPQ    CX, $0x00000010
-	JL      nanOrNegZeroF32AVX2_one
-	VMOVDQU (AX), Y4
-	VPSLLD  $0x01, Y4, Y4
-	VPMAXUD Y4, Y2, Y2
-	VPXOR   (AX), Y0, Y4
-	VPMINUD Y4, Y3, Y3
-	VMOVDQU 32(AX), Y4
-	VPSLLD  $0x01, Y4, Y4
-	VPMAXUD Y4, Y2, Y2
-	VPXOR   32(AX), Y0, Y4
-	VPMINUD Y4, Y3, Y3
-	ADDQ    $0x00000040, AX
-	SUBQ    $0x00000010, CX
-	JMP     nanOrNegZeroF32AVX2_two
-
-nanOrNegZeroF32AVX2_one:
-	CMPQ    CX, $0x00000000
-	JE      nanOrNegZeroF32AVX2_done
-	VMOVDQU (AX), Y4
-	VPSLLD  $0x01, Y4, Y4
-	VPMAXUD Y4, Y2, Y2
-	VPXOR   (AX), Y0, Y0
-	VPMINUD Y0, Y3, Y3
-
-nanOrNegZeroF32AVX2_done:
-	VPMAXUD  Y1, Y2, Y2
-	VPXOR    Y0, Y0, Y0
-	VPCMPEQD Y1, Y2, Y2
-	VPCMPEQD Y0, Y3, Y3
-	VPCMPEQD Y0, Y0, Y0
-	VPXOR    Y0, Y2, Y2
-	VPOR     Y2, Y3, Y3
-	VPTEST   Y3, Y3
-	SETNE    AL
-	MOVB     AL, ret+16(FP)
+maxPool3CheckedF32AVX2_done:
 	VZEROUPPER
 	RET
 

@@ -195,20 +195,10 @@ func maxPool2F32AVX512(dst *float32, dstStride int, src *float32, srcStride int,
 //go:noescape
 func maxPool3F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
 
-// maxPool3OrderedF32AVX512 computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the maximum of lo and elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2, which hold no NaN and no negative zero; n >= 16 and dst and src do not overlap.
-//
-//go:noescape
-func maxPool3OrderedF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
-
 // maxPool3RangeF32AVX512 computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the maximum of lo and elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2, by VRANGEPS; it sets *nan to 1 when a source element before column 2n is a NaN (pool again with the exact kernel); n >= 16 and dst and src do not overlap.
 //
 //go:noescape
 func maxPool3RangeF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32, nan *uint32)
-
-// nanOrNegZeroF32AVX512 reports whether any of the n floats at x is a NaN or a negative zero; n is a multiple of 16.
-//
-//go:noescape
-func nanOrNegZeroF32AVX512(x *float32, n int) bool
 
 // tapSumChainF32AVX512 computes dst[i] = the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of 16, ntaps >= 1 and every code is below 9.
 //
@@ -431,15 +421,10 @@ func maxPool2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, r
 //go:noescape
 func maxPool3F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
 
-// maxPool3OrderedF32AVX2 computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the maximum of lo and elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2, which hold no NaN and no negative zero; n >= 8 and dst and src do not overlap.
+// maxPool3CheckedF32AVX2 computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the maximum of lo and elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2, one VMAXPS a tap; it sets *bad to 1 when a source element before column 2n is a NaN or a negative zero (pool again with the exact kernel), else to 0; n >= 8 and dst and src do not overlap.
 //
 //go:noescape
-func maxPool3OrderedF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
-
-// nanOrNegZeroF32AVX2 reports whether any of the n floats at x is a NaN or a negative zero; n is a multiple of 8.
-//
-//go:noescape
-func nanOrNegZeroF32AVX2(x *float32, n int) bool
+func maxPool3CheckedF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32, bad *uint32)
 
 // tapSumChainF32AVX2 computes dst[i] = the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of 8, ntaps >= 1 and every code is below 9.
 //

@@ -167,16 +167,6 @@ func dwPlanarGo(dst, src, w []float32, h, wd, oh, ow, sh, sw, pt, pl int, codes 
 	}
 }
 
-// nanOrNegZeroGo is nanOrNegZero's twin.
-func nanOrNegZeroGo(x []float32) bool {
-	for _, v := range x {
-		if v != v || math.Float32bits(v) == 0x80000000 {
-			return true
-		}
-	}
-	return false
-}
-
 // deinterleave2Go is one row of Deinterleave2RowsF32: even[k] = src[2k],
 // odd[k] = src[2k+1].
 func deinterleave2Go(even, odd, src []float32) {

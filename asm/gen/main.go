@@ -144,7 +144,6 @@ func main() {
 		maxRowKernels(s)
 		maxPool2Kernels(s)
 		maxPool3Kernels(s)
-		nanOrNegZeroKernels(s)
 		tapSumChainKernels(s)
 		dwNCKernels(s)
 		dwNC3x3Kernels(s)
@@ -659,16 +658,101 @@ func poolRowsLoop(s isa, name string, dst, src, ss, rows, n reg.GPVirtual, windo
 // restores. Rows run in rowLoop (a row's last partial vector recomputes
 // outputs from src; dst and src do not overlap).
 //
-// The ordered form (fast) takes one VMAXPS a tap instead of TapMaxF32's
-// five-operation step, for sources with no NaN and no negative zero (the
-// caller checks, nanOrNegZeroKernels): on those every order and VMAXPS's
-// choice among equal values give Go's max.
+// maxPool3CheckedKernel (AVX2) and maxPool3RangeKernel (AVX-512) take
+// fewer operations a tap and check their source for the values on which
+// they would differ from TapMaxF32; the exact kernel (maxPool3Kernel) pools
+// a plane holding any.
 func maxPool3Kernels(s isa) {
 	maxPool3Kernel(s)
-	maxPool3OrderedKernel(s)
 	if s.avx512 {
 		maxPool3RangeKernel(s)
+	} else {
+		maxPool3CheckedKernel(s)
 	}
+}
+
+// maxPool3CheckedKernel emits the AVX2 ordered 3x3/2 max pooling that
+// checks its own source instead of a separate scan: one VMAXPS a tap,
+// exact on every source with no NaN and no negative zero (every order of
+// the taps and VMAXPS's choice among equal values then give Go's max). As
+// it folds a source row's taps (pool3Taps' loads) it also tests the two
+// vectors it loaded at columns 2k0 ... 2k0+15 (every column but the rows'
+// last, 2n, which the caller checks): one unordered comparison for NaNs,
+// ORed into a mask, and for negative zeros the running unsigned minimum of
+// the values XORed with the sign bit (-0 alone gives 0). It sets *bad to 1
+// when it met either, for the caller to pool the plane again with the
+// exact kernel. Each source row's block is prefetched 16 rows ahead of the
+// walk: the column walk reads a few lines of every row, which the plane of
+// an earlier layer, not in cache, delivers slowly (the separate scan it
+// replaces streamed the plane in first).
+func maxPool3CheckedKernel(s isa) {
+	name := "maxPool3CheckedF32" + s.suffix
+	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, lo float32, bad *uint32)")
+	Doc(fmt.Sprintf("%s computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the maximum of lo and elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2, one VMAXPS a tap; it sets *bad to 1 when a source element before column 2n is a NaN or a negative zero (pool again with the exact kernel), else to 0; n >= %d and dst and src do not overlap.", name, s.lanes))
+	p := loadParams("dst", "src", "srcStride", "rows", "n")
+	dst, src, ss, rows, n := p[0], p[1], p[2], p[3], p[4]
+	lov := s.vec()
+	VBROADCASTSS(paramAddr("lo"), lov)
+	lastOut := lanesBelow(U32(7)) // lanes 0-6: the last is one column past the window
+	sign, nanAcc, zAcc := s.vec(), s.vec(), s.vec()
+	g := GP32()
+	MOVL(U32(0x80000000), g)
+	VMOVD(g, sign.AsX())
+	VPBROADCASTD(sign.AsX(), sign)
+	VXORPS(nanAcc, nanAcc, nanAcc)
+	VPCMPEQD(zAcc, zAcc, zAcc) // all ones: the largest unsigned value
+	// hmax folds the three taps of the source row at x+off bytes and
+	// checks its columns 2k0 ... 2k0+15.
+	hmax := func(x reg.GPVirtual, off int, h reg.VecVirtual) {
+		a, b, c, e, t := s.vec(), s.vec(), s.vec(), s.vec(), s.vec()
+		VMOVUPS(Mem{Base: x, Disp: off}, a)
+		VMOVUPS(Mem{Base: x, Disp: off + s.bytes}, b)
+		VMOVUPS(Mem{Base: x, Disp: off + 8}, c)
+		VMASKMOVPS(Mem{Base: x, Disp: off + s.bytes + 8}, lastOut, e)
+		VCMPPS(U8(3), b, a, t) // unordered: a NaN in a or b
+		VORPS(t, nanAcc, nanAcc)
+		VPXOR(sign, a, t)
+		VPMINUD(t, zAcc, zAcc)
+		VPXOR(sign, b, t)
+		VPMINUD(t, zAcc, zAcc)
+		t0, t1, t2 := s.vec(), s.vec(), s.vec()
+		VSHUFPS(U8(0x88), b, a, t0) // columns 2k
+		VSHUFPS(U8(0xDD), b, a, t1) // columns 2k+1
+		VSHUFPS(U8(0x88), e, c, t2) // columns 2k+2
+		VMAXPS(t1, t0, h)
+		VMAXPS(t2, h, h)
+	}
+	ahead := GP64()
+	MOVQ(ss, ahead)
+	SHLQ(U8(4), ahead) // 16 source rows down
+	walk := pool3Walk{s: s, rows: rows, ss: ss, hmax: hmax, ahead: ahead,
+		out: func(prev, h1, h2 reg.VecVirtual, at Mem) {
+			acc := s.vec()
+			VMAXPS(h1, prev, acc)
+			VMAXPS(h2, acc, acc)
+			VMAXPS(lov, acc, acc)
+			VPERMPD(U8(0xD8), acc, acc) // 64-bit pairs 0 2 1 3
+			VMOVUPS(acc, at)
+		}}
+	one := GP64()
+	MOVQ(U32(1), one)
+	rowLoop(s, name, one, n, []reg.GPVirtual{dst, src}, 2, 2, func(u int, lbl string, p []reg.GPVirtual) {
+		walk.emit(lbl+"_rows", u, p[0], p[1])
+	}, func() {
+		// The only row: report the flag before rowLoop returns.
+		z := s.vec()
+		VPXOR(z, z, z)
+		VPCMPEQD(z, zAcc, z) // lanes whose minimum is 0: a -0 met
+		VORPS(nanAcc, z, z)
+		m := GP32()
+		VMOVMSKPS(z, m)
+		t := GP32()
+		XORL(t, t)
+		TESTL(m, m)
+		SETNE(t.As8())
+		bp := Load(Param("bad"), GP64())
+		MOVL(t, Mem{Base: bp})
+	})
 }
 
 // pool3Index returns the VPERMT2PS index vectors that pick a source row's
@@ -704,7 +788,7 @@ var pool3IndexMem *Mem
 // two loads (columns 2k0 ... 2k0+31) and a broadcast of column 2k0+32;
 // VPERMT2PS picks the even and odd columns, VALIGND shifts the even ones
 // one column on with the broadcast in the last lane. The column blocks
-// walk down the rows as maxPool3OrderedKernel's do (pool3Walk).
+// walk down the rows as maxPool3CheckedKernel's do (pool3Walk).
 func maxPool3RangeKernel(s isa) {
 	name := "maxPool3RangeF32" + s.suffix
 	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, lo float32, nan *uint32)")
@@ -813,6 +897,9 @@ type pool3Walk struct {
 	hmax       func(x reg.GPVirtual, off int, h reg.VecVirtual)
 	out        func(prev, h1, h2 reg.VecVirtual, at Mem)
 	start, end func()
+	// ahead, when set, is a distance in bytes down the source at which
+	// each source row's block is prefetched as the walk reaches the row.
+	ahead reg.GPVirtual
 }
 
 // emit emits one walk of u vectors (labels prefixed lbl).
@@ -832,12 +919,22 @@ func (w pool3Walk) emit(lbl string, u int, d, sp reg.GPVirtual) {
 	}
 	Label(lbl)
 	h1, h2 := make([]reg.VecVirtual, u), make([]reg.VecVirtual, u)
+	prefetch := func() {
+		if w.ahead == nil {
+			return
+		}
+		for off := 0; off < 2*u*s.bytes+8; off += 64 {
+			PREFETCHT0(Mem{Base: x, Index: w.ahead, Scale: 1, Disp: off})
+		}
+	}
 	ADDQ(w.ss, x)
+	prefetch()
 	for v := range u {
 		h1[v] = s.vec()
 		w.hmax(x, 2*v*s.bytes, h1[v])
 	}
 	ADDQ(w.ss, x)
+	prefetch()
 	for v := range u {
 		h2[v] = s.vec()
 		w.hmax(x, 2*v*s.bytes, h2[v])
@@ -852,50 +949,6 @@ func (w pool3Walk) emit(lbl string, u int, d, sp reg.GPVirtual) {
 	if w.end != nil {
 		w.end()
 	}
-}
-
-// maxPool3OrderedKernel emits the ordered form column block by column
-// block: a block of one vector of outputs walks down the rows, each source
-// row's three taps folded into one vector (hmax) once and used by both
-// output rows that read it, so an output vector costs two source rows'
-// work instead of three.
-func maxPool3OrderedKernel(s isa) {
-	name := "maxPool3OrderedF32" + s.suffix
-	taps := "elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2"
-	dst, src, ss, rows, n, lov := poolKernelDoc(s, name, fmt.Sprintf("%s computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the maximum of lo and %s, which hold no NaN and no negative zero; n >= %d and dst and src do not overlap.", name, taps, s.lanes))
-	taps3 := pool3Taps(s)
-	var idx reg.VecVirtual
-	if s.avx512 {
-		idx = s.vec()
-		VPMOVZXBQ(pairOrder(), idx)
-	}
-	// hmax folds the three taps of the source row at x+off bytes.
-	hmax := func(x reg.GPVirtual, off int, h reg.VecVirtual) {
-		t := taps3(func(disp int) Mem { return Mem{Base: x, Disp: off + disp} })
-		VMAXPS(t[1], t[0], h)
-		VMAXPS(t[2], h, h)
-	}
-	walk := pool3Walk{s: s, rows: rows, ss: ss, hmax: hmax,
-		out: func(prev, h1, h2 reg.VecVirtual, at Mem) {
-			acc := s.vec()
-			VMAXPS(h1, prev, acc)
-			VMAXPS(h2, acc, acc)
-			VMAXPS(lov, acc, acc)
-			if s.avx512 {
-				VPERMPD(acc, idx, acc)
-			} else {
-				VPERMPD(U8(0xD8), acc, acc) // 64-bit pairs 0 2 1 3
-			}
-			VMOVUPS(acc, at)
-		}}
-	// The column blocks run as rowLoop's vectors of one row (two at a
-	// time, then one, then the vector ending at n, which recomputes
-	// outputs from src; dst does not overlap it), each walking all rows.
-	one := GP64()
-	MOVQ(U32(1), one)
-	rowLoop(s, name, one, n, []reg.GPVirtual{dst, src}, 2, 2, func(u int, lbl string, p []reg.GPVirtual) {
-		walk.emit(lbl+"_rows", u, p[0], p[1])
-	}, func() {})
 }
 
 func maxPool3Kernel(s isa) {
@@ -919,96 +972,6 @@ func maxPool3Kernel(s isa) {
 		}
 		return acc
 	})
-}
-
-// nanOrNegZeroKernels emits the scan that tells whether n floats (a
-// multiple of the lanes) hold a NaN or a negative zero, in integer
-// arithmetic: shifted left one bit (the sign dropped), a NaN is above the
-// bits of an infinity, 0xff000000, so the running unsigned maximum of the
-// shifted floats finds it; XORed with the sign bit, -0 alone is 0, so the
-// running unsigned minimum of those finds it. Four operations a vector (the
-// XOR reads it from memory, and at AVX-512 the shift too: its memory form
-// is EVEX only, so AVX2 loads first), no mask registers; two vectors a
-// step. It decides whether maxPool3Kernels' ordered form may pool a plane.
-func nanOrNegZeroKernels(s isa) {
-	name := "nanOrNegZeroF32" + s.suffix
-	text(name, "func(x *float32, n int) bool")
-	Doc(fmt.Sprintf("%s reports whether any of the n floats at x is a NaN or a negative zero; n is a multiple of %d.", name, s.lanes))
-	p := loadParams("x", "n")
-	x, n := p[0], p[1]
-	bcast := func(v uint32) reg.VecVirtual {
-		r, g := s.vec(), GP32()
-		MOVL(U32(v), g)
-		VMOVD(g, r.AsX())
-		VPBROADCASTD(r.AsX(), r)
-		return r
-	}
-	sign, inf := bcast(0x80000000), bcast(0xff000000)
-	hi, lo := s.vec(), s.vec()
-	// hi: the running max of the shifted floats, from 0; lo: the running
-	// min of the floats XOR the sign bit, from all ones.
-	if s.avx512 {
-		VPXORD(hi, hi, hi)
-		VPTERNLOGD(U8(0xff), lo, lo, lo)
-	} else {
-		VPXOR(hi, hi, hi)
-		VPCMPEQD(lo, lo, lo)
-	}
-	step := func(disp int) {
-		m := Mem{Base: x, Disp: disp}
-		a, b := s.vec(), s.vec()
-		if s.avx512 {
-			VPSLLD(U8(1), m, a)
-		} else {
-			// A shift's memory operand is an EVEX (AVX-512VL) form:
-			// AVX2 loads first.
-			VMOVDQU(m, a)
-			VPSLLD(U8(1), a, a)
-		}
-		VPMAXUD(a, hi, hi)
-		if s.avx512 {
-			VPXORD(m, sign, b)
-		} else {
-			VPXOR(m, sign, b)
-		}
-		VPMINUD(b, lo, lo)
-	}
-	Label(name + "_two")
-	CMPQ(n, U32(2*s.lanes))
-	JL(LabelRef(name + "_one"))
-	step(0)
-	step(s.bytes)
-	ADDQ(U32(2*s.bytes), x)
-	SUBQ(U32(2*s.lanes), n)
-	JMP(LabelRef(name + "_two"))
-	Label(name + "_one")
-	CMPQ(n, U32(0))
-	JE(LabelRef(name + "_done"))
-	step(0)
-	Label(name + "_done")
-	// Clean: every lane of hi at most inf, and no lane of lo zero.
-	VPMAXUD(inf, hi, hi)
-	r := GP8()
-	if s.avx512 {
-		k1, k2 := K(), K()
-		VPCMPD(U8(4), inf, hi, k1) // hi != inf: a NaN
-		VPTESTNMD(lo, lo, k2)      // lo == 0: a -0
-		KORTESTW(k1, k2)
-		SETNE(r)
-	} else {
-		z := s.vec()
-		VPXOR(z, z, z)
-		VPCMPEQD(inf, hi, hi) // all ones where no NaN was
-		VPCMPEQD(z, lo, lo)   // all ones where a -0 was
-		VPCMPEQD(z, z, z)
-		VPXOR(z, hi, hi) // all ones where a NaN was
-		VPOR(hi, lo, lo)
-		VPTEST(lo, lo)
-		SETNE(r)
-	}
-	Store(r, ReturnIndex(0))
-	VZEROUPPER()
-	RET()
 }
 
 var pairOrderMem *Mem
