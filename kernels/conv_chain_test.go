@@ -431,7 +431,7 @@ func BenchmarkConv2DChainLayers(b *testing.B) {
 		{16, 96, 112, 1, 1, 0}, {3, 32, 224, 3, 2, 1}, {320, 1280, 7, 1, 1, 0}, {96, 576, 14, 1, 1, 0}, {24, 144, 56, 1, 1, 0},
 		{32, 192, 28, 1, 1, 0}, {512, 512, 7, 3, 1, 1}, {256, 512, 14, 3, 2, 1}, {64, 64, 56, 3, 1, 1}, {512, 1000, 14, 1, 1, 0}, {960, 320, 7, 1, 1, 0}, {960, 160, 7, 1, 1, 0},
 		{64, 256, 13, 1, 1, 0}, {32, 128, 27, 1, 1, 0}, {48, 192, 13, 1, 1, 0}, {32, 64, 32, 3, 2, 1}, {576, 96, 14, 1, 1, 0}, {384, 64, 14, 1, 1, 0},
-		{192, 32, 28, 1, 1, 0}, {512, 64, 13, 1, 1, 0}, {384, 48, 13, 1, 1, 0}}, false)
+		{192, 32, 28, 1, 1, 0}, {512, 64, 13, 1, 1, 0}, {384, 48, 13, 1, 1, 0}, {32, 16, 112, 1, 1, 0}}, false)
 }
 
 // BenchmarkConvColdOutput is BenchmarkConv2DChainLayers on layers with
@@ -441,7 +441,7 @@ func BenchmarkConv2DChainLayers(b *testing.B) {
 // working set outgrows the L3: the output's lines are not in cache when
 // the kernels store to them.
 func BenchmarkConvColdOutput(b *testing.B) {
-	benchConvLayers(b, []convLayer{{3, 64, 224, 3, 2, 0}, {3, 32, 224, 3, 2, 1}, {16, 96, 112, 1, 1, 0}, {16, 64, 55, 3, 1, 1}}, true)
+	benchConvLayers(b, []convLayer{{3, 64, 224, 3, 2, 0}, {3, 32, 224, 3, 2, 1}, {16, 96, 112, 1, 1, 0}, {16, 64, 55, 3, 1, 1}, {32, 16, 112, 1, 1, 0}}, true)
 }
 
 // BenchmarkConvColdWeights is BenchmarkConv2DChainLayers on layers with
