@@ -547,21 +547,25 @@ func (j *convIndirectJob) items(lo, hi int) {
 	scratch := *sb
 	ow, ws := j.g.ow, j.ws
 	pix := j.g.oh * ow
-	// A pointwise convolution's flat columns are its pixels: whole tiles
-	// (panelDirect) are stored into out, accumulated there over the depth
-	// blocks as the packed driver accumulates in C; only the edge tiles go
-	// through the scratch. With a chain outside the kernel it runs in the
-	// copy instead (chainRows), so those take the scratch for every tile.
-	// BenchmarkConv2DChainLayers, AVX2 AMD EPYC (Zen 3), 1 thread, minimum
-	// of ten alternated runs (scripts/ab_bench.sh): 16->64 on 55² 157 -> 117
-	// µs; 192->32 on 28², 384->48 on 13², 512->64 on 13² unchanged (128 ->
-	// 124, 84 -> 84, 155 -> 157). Storing the panels inside one
-	// output row of other convolutions straight into out too was slower
-	// where rows are shorter than about seven panels (their copies are
-	// runs of a few values: minimum of 15, 16->64 3x3 on 55² 724 -> 853
-	// µs, 3->32 3x3/2 on 224² 489 -> 558) and faster on 3->64 3x3/2 on 224²
-	// (1007 -> 864): left out.
-	direct := g.pointwise() && (j.chain == nil || j.kchain)
+	// Whole tiles whose columns are all pixels (panelDirect) are stored
+	// into out, accumulated there over the depth blocks as the packed
+	// driver accumulates in C; only the others go through the scratch and
+	// are copied out. That is every tile but the edges of a pointwise
+	// convolution, whose flat columns are its pixels, and all but each
+	// row's last panel where the flat rows are whole panels (a row's
+	// padding columns then lie in that panel). With a chain outside the
+	// kernel it runs in the copy instead (chainRows), so those take the
+	// scratch for every tile. BenchmarkConv2DChainLayers, AVX2 AMD EPYC
+	// (Zen 3), 1 thread, minimum of ten alternated runs
+	// (scripts/ab_bench.sh): 16->64 on 55² 157 -> 117 µs; 192->32 on 28²,
+	// 384->48 on 13², 512->64 on 13² unchanged (128 -> 124, 84 -> 84, 155
+	// -> 157); 3->64 3x3/2 on 224² (flat rows of 112) 908 -> 828, with the
+	// caches flushed (BenchmarkConvColdOutput) 1794 -> 1641.
+	// Where flat rows are not whole panels, the panels that cross a row's
+	// end leave two runs of a few values each to copy, which cost more than
+	// the stores saved: 16->64 3x3 on 55² 724 -> 853 µs, 3->32 3x3/2 on
+	// 224² 489 -> 558 (minimum of 15).
+	direct := (g.pointwise() || j.ws%nr == 0) && (j.chain == nil || j.kchain)
 	for t := lo; t < hi; t++ {
 		i0, mcur, tiles, jp0, jp1 := j.item(t)
 		fullTiles := 0 // row tiles whose whole panels go to out

@@ -54,6 +54,11 @@ var convIndirectCases = []struct {
 	{"wide_s2", 3, 20, 12, 70, 3, 3, 2, 2, 1, 1, 0, 0, 0, 0},
 	{"1x1_wide", 40, 14, 5, 37, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},
 	{"1x1_wide_k300", 300, 8, 3, 41, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+	// Flat rows of whole panels (all but each row's last stored into the
+	// output) at strides 2 and 1, and over two depth blocks.
+	{"flat32_s2", 3, 13, 9, 64, 3, 3, 2, 2, 1, 1, 0, 0, 0, 0},
+	{"flat32_s1", 20, 14, 5, 30, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+	{"flat16_k306", 34, 7, 4, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
 }
 
 // TestConvIndirectMatchesPacked requires the indirect convolution to give
