@@ -1278,3 +1278,63 @@ func BenchmarkCopyRows(b *testing.B) {
 		})
 	}
 }
+
+// TestSgemmKernelRows holds SgemmKernelRows to SgemmKernel: for every row
+// count below the tile's, odd depths, alpha and beta with and without C
+// read, the rows' bits are the whole tile's, and nothing past them (the
+// rest of C's rows and a guard band) is written.
+func TestSgemmKernelRows(t *testing.T) {
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			mr, nr := SgemmTile()
+			if !SgemmKernelRowsOK(1) {
+				if err := SgemmKernelRows(1, 1, make([]float32, mr), make([]float32, nr), make([]float32, nr), nr, 1, 0); err == nil {
+					t.Fatalf("%s: SgemmKernelRows without the kernels gave no error", l)
+				}
+				return
+			}
+			r := rand.New(rand.NewSource(5))
+			for rows := 1; rows < mr; rows++ {
+				for _, kc := range []int{0, 1, 3, 4, 7, 33} {
+					for _, ab := range [][2]float32{{1, 0}, {1, 1}, {-0.5, 2}} {
+						a, b := make([]float32, kc*mr), make([]float32, kc*nr)
+						for i := range a {
+							a[i] = r.Float32()*2 - 1
+						}
+						for i := range b {
+							b[i] = r.Float32()*2 - 1
+						}
+						ldc := nr + 3
+						c0 := make([]float32, mr*ldc+5)
+						for i := range c0 {
+							c0[i] = r.Float32()*2 - 1
+						}
+						want := append([]float32(nil), c0...)
+						if err := SgemmKernel(kc, a, b, want, ldc, ab[0], ab[1]); err != nil {
+							t.Fatal(err)
+						}
+						got := append([]float32(nil), c0...)
+						if err := SgemmKernelRows(rows, kc, a, b, got, ldc, ab[0], ab[1]); err != nil {
+							t.Fatal(err)
+						}
+						for i := range got {
+							w := c0[i]
+							if i/ldc < rows && i%ldc < nr {
+								w = want[i]
+							}
+							if math.Float32bits(got[i]) != math.Float32bits(w) {
+								t.Fatalf("%s rows=%d kc=%d alpha,beta=%v: c[%d] = %v, want %v", l, rows, kc, ab, i, got[i], w)
+							}
+						}
+					}
+				}
+			}
+			if err := SgemmKernelRows(mr, 1, make([]float32, mr), make([]float32, nr), make([]float32, mr*nr), nr, 1, 0); err == nil {
+				t.Fatalf("%s: SgemmKernelRows on a whole tile gave no error", l)
+			}
+			if err := SgemmKernelRows(2, 2, make([]float32, mr), make([]float32, 2*nr), make([]float32, 2*nr), nr, 1, 0); err == nil {
+				t.Fatalf("%s: SgemmKernelRows with a short A gave no error", l)
+			}
+		})
+	}
+}

@@ -418,6 +418,37 @@ func tileOK(ok bool, mr, nr, kc, ldc, nc int) bool {
 	return ok && kc >= 0 && ldc >= nr && extentOK(mr, nr, ldc, nc)
 }
 
+// SgemmKernelRowsOK reports whether the level has SgemmKernelRows for rows
+// rows (1 to SgemmTile's rows less one; AVX2 only).
+func SgemmKernelRowsOK(rows int) bool {
+	return level == LevelAVX2 && rows >= 1 && rows < gemmMR
+}
+
+// SgemmKernelRows is SgemmKernel on the first rows rows of its tile: a is
+// the tile's A panel (kc*mr floats, SgemmTile's mr rows a step), and only
+// C's first rows rows are read and written, each element with the bits
+// SgemmKernel gives it. A product's last row tile, when its rows are not a
+// multiple of the tile's, runs it straight on C instead of the whole tile
+// on a scratch one. It returns an error where SgemmKernelRowsOK is false or
+// a slice is too short.
+func SgemmKernelRows(rows, kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+	mr, nr := gemmMR, gemmNR
+	if !SgemmKernelRowsOK(rows) || !tileOK(true, rows, nr, kc, ldc, len(c)) || !productOK(kc, mr, len(a)) || !productOK(kc, nr, len(b)) {
+		return fmt.Errorf("asm: SgemmKernelRows: %d rows, kc=%d ldc=%d at level %s: no such kernel or buffers too short (a %d, b %d, c %d)",
+			rows, kc, ldc, level, len(a), len(b), len(c))
+	}
+	SgemmKernelRowsUnchecked(rows, kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)),
+		unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
+	return nil
+}
+
+// SgemmKernelRowsUnchecked is SgemmKernelRows without checks:
+// SgemmKernelRowsOK(rows) must hold, a must hold kc*mr floats, b kc*nr and
+// c (rows-1)*ldc+nr.
+func SgemmKernelRowsUnchecked(rows, kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
+	asmSgemmKernelRows(rows, kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta)
+}
+
 // SgemmKernelWideUnchecked is SgemmKernelWide without checks: the level
 // must have the wide tile, a must hold kc*8 floats, b kc*48 and c 7*ldc+48.
 func SgemmKernelWideUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32) {

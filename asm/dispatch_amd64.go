@@ -587,3 +587,18 @@ func asmSgemmKernelHalf(mr, kc int, a, b, c *float32, ldc int, alpha, beta float
 func asmSgemmChain(kc int, a, b, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
 	sgemmKernelAVX2Chain(kc, a, b, c, ldc, alpha, beta, codes, sc, nsteps)
 }
+
+func asmSgemmKernelRows(rows, kc int, a, b, c *float32, ldc int, alpha, beta float32) {
+	switch rows {
+	case 1:
+		sgemmKernelAVX2R1(kc, a, b, c, ldc, alpha, beta)
+	case 2:
+		sgemmKernelAVX2R2(kc, a, b, c, ldc, alpha, beta)
+	case 3:
+		sgemmKernelAVX2R3(kc, a, b, c, ldc, alpha, beta)
+	case 4:
+		sgemmKernelAVX2R4(kc, a, b, c, ldc, alpha, beta)
+	default:
+		sgemmKernelAVX2R5(kc, a, b, c, ldc, alpha, beta)
+	}
+}

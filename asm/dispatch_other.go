@@ -142,3 +142,7 @@ func asmMaxPool3Checked(dst *float32, dstStride int, src *float32, srcStride, ro
 func asmSgemmChain(kc int, a, b, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
 	panic("asm: no assembly in this build")
 }
+
+func asmSgemmKernelRows(rows, kc int, a, b, c *float32, ldc int, alpha, beta float32) {
+	panic("asm: no assembly in this build")
+}

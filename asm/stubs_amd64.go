@@ -551,6 +551,31 @@ func sgemmKernelAVX512Small(kc int, a *float32, b *float32, c *float32, ldc int,
 //go:noescape
 func sgemmKernelAVX2(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmKernelAVX2R1 is the 6x16 SGEMM micro-kernel on the first row of its A panel (see asm.SgemmKernelRows).
+//
+//go:noescape
+func sgemmKernelAVX2R1(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmKernelAVX2R2 is the 6x16 SGEMM micro-kernel on the first 2 rows of its A panel (see asm.SgemmKernelRows).
+//
+//go:noescape
+func sgemmKernelAVX2R2(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmKernelAVX2R3 is the 6x16 SGEMM micro-kernel on the first 3 rows of its A panel (see asm.SgemmKernelRows).
+//
+//go:noescape
+func sgemmKernelAVX2R3(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmKernelAVX2R4 is the 6x16 SGEMM micro-kernel on the first 4 rows of its A panel (see asm.SgemmKernelRows).
+//
+//go:noescape
+func sgemmKernelAVX2R4(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmKernelAVX2R5 is the 6x16 SGEMM micro-kernel on the first 5 rows of its A panel (see asm.SgemmKernelRows).
+//
+//go:noescape
+func sgemmKernelAVX2R5(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemmKernelAVX512Wide is the 8x48 SGEMM micro-kernel (see asm.SgemmKernelWide).
 //
 //go:noescape

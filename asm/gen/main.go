@@ -2746,6 +2746,7 @@ type gemmKernel struct {
 	pfB                int  // sgemmBodyPrefetchB: B prefetch distance in bytes (0: none)
 	pfA                int  // sgemmBodyPrefetchA: A prefetch distance in bytes (0: none)
 	memB               bool // sgemmBodyMemB: the last B vector from memory, one broadcast register
+	aStride            int  // sgemmBodyAStride: floats of packed A a step (0: mr)
 	b                  []reg.VecPhysical
 	a0, a1             reg.VecPhysical
 }
@@ -2764,6 +2765,20 @@ var gemmKernels = []gemmKernel{
 	{name: "sgemmKernelAVX512Small", doc: "is the 4x32 SGEMM micro-kernel (see asm.SgemmKernelSmall).", mr: 4, nr: 32, avx512: true, pfA: gemmPrefetchA, pfB: gemmPrefetchB,
 		b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmKernelAVX2", doc: "is the 6x16 SGEMM micro-kernel (see asm.SgemmKernel).", mr: 6, nr: 16, prefetch: true,
+		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+	// The AVX2 6x16 tile's first 1 to 5 rows, on its 6-row A panels: a
+	// product's last row tile when its rows are not a multiple of 6 (a
+	// sequence of 32 tokens: 2 rows), straight into C instead of 6 rows
+	// into a scratch tile.
+	{name: "sgemmKernelAVX2R1", doc: "is the 6x16 SGEMM micro-kernel on the first row of its A panel (see asm.SgemmKernelRows).", mr: 1, nr: 16, aStride: 6, prefetch: true,
+		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+	{name: "sgemmKernelAVX2R2", doc: "is the 6x16 SGEMM micro-kernel on the first 2 rows of its A panel (see asm.SgemmKernelRows).", mr: 2, nr: 16, aStride: 6, prefetch: true,
+		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+	{name: "sgemmKernelAVX2R3", doc: "is the 6x16 SGEMM micro-kernel on the first 3 rows of its A panel (see asm.SgemmKernelRows).", mr: 3, nr: 16, aStride: 6, prefetch: true,
+		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+	{name: "sgemmKernelAVX2R4", doc: "is the 6x16 SGEMM micro-kernel on the first 4 rows of its A panel (see asm.SgemmKernelRows).", mr: 4, nr: 16, aStride: 6, prefetch: true,
+		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+	{name: "sgemmKernelAVX2R5", doc: "is the 6x16 SGEMM micro-kernel on the first 5 rows of its A panel (see asm.SgemmKernelRows).", mr: 5, nr: 16, aStride: 6, prefetch: true,
 		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
 	{name: "sgemmKernelAVX512Wide", doc: "is the 8x48 SGEMM micro-kernel (see asm.SgemmKernelWide).", mr: 8, nr: 48, avx512: true, pfA: gemmPrefetchA,
 		b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
@@ -2846,8 +2861,10 @@ func (k gemmKernel) emit() {
 	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA, sgemmBodyGatherA, sgemmBodyChain, sgemmBodyScatter = k.prefetch, k.indirect, k.strided, k.gatherSW, k.chain, k.scatter
 	sgemmBodyPrefetchB, sgemmBodyPrefetchA, sgemmBodyScatterPrefetch = k.pfB, k.pfA, k.pfOut
 	sgemmBodyMemB = k.memB
+	sgemmBodyAStride = k.aStride
 	sgemmBody(k.mr, k.nr, lanes, vbytes, acc, k.b, k.a0, k.a1)
 	sgemmBodyMemB = false
+	sgemmBodyAStride = 0
 	sgemmBodyScatterPrefetch = 0
 	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA, sgemmBodyGatherA, sgemmBodyChain, sgemmBodyScatter = false, false, false, 0, false, false
 	sgemmBodyPrefetchB, sgemmBodyPrefetchA = 0, 0
@@ -2897,6 +2914,13 @@ const gemmPrefetchB = 8192
 // alpha register then free for C's products: each element's operations
 // are the other kernels', so are its bits.
 var sgemmBodyMemB bool
+
+// sgemmBodyAStride, when not 0, is the floats of packed A per step in
+// place of mr: a kernel of fewer rows than the panel's (mr of its
+// sgemmBodyAStride rows, the first ones), for a product's last row tile,
+// whose rows past the product's would be computed for nothing and stored
+// through a scratch tile. Each element's operations are the full tile's.
+var sgemmBodyAStride int
 
 // sgemmBodyIndirect makes sgemmBody read B row p at b + 4*offs[p] (an
 // offsets table, parameter offs) instead of from a packed panel; the
@@ -2963,7 +2987,11 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 	// each step loads its row's offset first; the parameters after it sit
 	// 8 bytes further on.
 	var offs, lda reg.Register
-	bstep, poff, astep := nr*4, 0, mr*4
+	aw := mr // packed A's floats a step
+	if sgemmBodyAStride > 0 {
+		aw = sgemmBodyAStride
+	}
+	bstep, poff, astep := nr*4, 0, aw*4
 	if sgemmBodyIndirect {
 		offs = Load(Param("offs"), GP64())
 		bstep, poff = 8, 8
@@ -2997,7 +3025,7 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 			ADDQ(lda, a)
 			return
 		}
-		kstep(mr, nv, vbytes, acc, a, b, bv, a0, a1, u, u*mr, 1)
+		kstep(mr, nv, vbytes, acc, a, b, bv, a0, a1, u, u*aw, 1)
 	}
 	bptr := b
 	if sgemmBodyIndirect {
@@ -3024,7 +3052,7 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		SUBQ(U32(unroll), kc)
 		JL(LabelRef("k4done"))
 		Label("k4")
-		PREFETCHT0(Mem{Base: a, Disp: 8 * mr * 4})
+		PREFETCHT0(Mem{Base: a, Disp: 8 * aw * 4})
 		for u := 0; u < unroll; u++ {
 			step(u)
 		}
