@@ -1338,3 +1338,93 @@ func TestSgemmKernelRows(t *testing.T) {
 		})
 	}
 }
+
+// TestSgemmKernelIndirectRows holds SgemmKernelIndirectRows to the whole
+// main indirect tile (SgemmKernelIndirect, then chainTileGo for the chain
+// form): for every row count below the tile's, depths around the
+// unrolling, with and without C read and with chains whose scalars include
+// zeros (divisions by zero), the rows' bits are the tile's and nothing past
+// them is written; and it refuses what it cannot run.
+func TestSgemmKernelIndirectRows(t *testing.T) {
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			mr, nr, _ := SgemmIndirectTile(false)
+			if !SgemmKernelRowsOK(1) {
+				if err := SgemmKernelIndirectRows(1, 1, make([]float32, mr), make([]float32, nr), []int{0}, make([]float32, nr), nr, 1, 0, nil, nil); err == nil {
+					t.Fatalf("%s: SgemmKernelIndirectRows without the kernels gave no error", l)
+				}
+				return
+			}
+			r := rand.New(rand.NewSource(6))
+			for rows := 1; rows < mr; rows++ {
+				for _, kc := range []int{0, 1, 3, 4, 9, 27} {
+					for _, chain := range []bool{false, true} {
+						for _, beta := range []float32{0, 1} {
+							a := randIn(r, kc*mr, -1, 1)
+							b := randIn(r, 3*nr+11, -1, 1)
+							offs := make([]int, kc)
+							for p := range offs {
+								offs[p] = r.Intn(len(b) - nr + 1)
+							}
+							var codes []uint8
+							var sc []float32
+							if chain {
+								codes = make([]uint8, 1+r.Intn(5))
+								for i := range codes {
+									codes[i] = uint8(r.Intn(int(numChainOps)))
+								}
+								sc = make([]float32, len(codes)*mr)
+								for i := range sc {
+									sc[i] = r.Float32()*4 - 2
+									if r.Intn(15) == 0 {
+										sc[i] = 0
+									}
+								}
+							}
+							ldc := nr + 5
+							c0 := randIn(r, mr*ldc+3, -1, 1)
+							want := append([]float32(nil), c0...)
+							if err := SgemmKernelIndirect(false, kc, a, b, offs, want, ldc, 1.5, beta); err != nil {
+								t.Fatal(err)
+							}
+							if chain {
+								chainTileGo(mr, nr, want, ldc, codes, sc)
+							}
+							got := append([]float32(nil), c0...)
+							if err := SgemmKernelIndirectRows(rows, kc, a, b, offs, got, ldc, 1.5, beta, codes, sc); err != nil {
+								t.Fatal(err)
+							}
+							for i := range got {
+								w := c0[i]
+								if i/ldc < rows && i%ldc < nr {
+									w = want[i]
+								}
+								if math.Float32bits(got[i]) != math.Float32bits(w) {
+									t.Fatalf("%s rows=%d kc=%d chain=%v %v beta=%v: c[%d] = %v, want %v", l, rows, kc, chain, codes, beta, i, got[i], w)
+								}
+							}
+						}
+					}
+				}
+			}
+			for _, bad := range []func() error{
+				func() error { // a whole tile
+					return SgemmKernelIndirectRows(mr, 1, make([]float32, mr), make([]float32, nr), []int{0}, make([]float32, mr*nr), nr, 1, 0, nil, nil)
+				},
+				func() error { // an offset past b
+					return SgemmKernelIndirectRows(2, 1, make([]float32, mr), make([]float32, nr), []int{1}, make([]float32, 2*nr), nr, 1, 0, nil, nil)
+				},
+				func() error { // an unknown code
+					return SgemmKernelIndirectRows(2, 1, make([]float32, mr), make([]float32, nr), []int{0}, make([]float32, 2*nr), nr, 1, 0, []uint8{numChainOps}, make([]float32, mr))
+				},
+				func() error { // a short table
+					return SgemmKernelIndirectRows(2, 1, make([]float32, mr), make([]float32, nr), []int{0}, make([]float32, 2*nr), nr, 1, 0, []uint8{0}, make([]float32, mr-1))
+				},
+			} {
+				if bad() == nil {
+					t.Fatalf("%s: SgemmKernelIndirectRows accepted bad arguments", l)
+				}
+			}
+		})
+	}
+}

@@ -678,6 +678,48 @@ func SgemmKernelIndirectChain(kc int, a, b []float32, offs []int, c []float32, l
 	return nil
 }
 
+// SgemmKernelIndirectRows is SgemmKernelIndirect on the main tile
+// (SgemmIndirectTile(false)) for its first rows rows only, as
+// SgemmKernelRows is SgemmKernel's, and with codes not nil
+// SgemmKernelIndirectChain's chain on them (sc the whole tile's table, mr
+// scalars a step): only C's first rows rows are read and written, each
+// element with the bits the whole tile gives it. A convolution's last row
+// tile, when its output channels are not a multiple of the tile's rows,
+// runs it. It returns an error where SgemmKernelRowsOK(rows) is false, a
+// slice is too short, an offset is out of range or a code is unknown.
+func SgemmKernelIndirectRows(rows, kc int, a, b []float32, offs []int, c []float32, ldc int, alpha, beta float32, codes []uint8, sc []float32) error {
+	mr, nr, _ := SgemmIndirectTile(false)
+	if !SgemmKernelRowsOK(rows) || !tileOK(true, rows, nr, kc, ldc, len(c)) || len(offs) < kc || !productOK(kc, mr, len(a)) || !productOK(len(codes), mr, len(sc)) {
+		return fmt.Errorf("asm: SgemmKernelIndirectRows: %d rows, kc=%d ldc=%d, %d steps at level %s: no such kernel or buffers too short (a %d, offs %d, c %d, sc %d)",
+			rows, kc, ldc, len(codes), level, len(a), len(offs), len(c), len(sc))
+	}
+	for p := 0; p < kc; p++ {
+		if o := offs[p]; o < 0 || o > len(b)-nr {
+			return fmt.Errorf("asm: SgemmKernelIndirectRows: offs[%d] = %d reads past b (%d floats)", p, o, len(b))
+		}
+	}
+	for t, code := range codes {
+		if code >= numChainOps {
+			return fmt.Errorf("asm: SgemmKernelIndirectRows: step %d: unknown code %d", t, code)
+		}
+	}
+	var op *int
+	if kc > 0 {
+		op = &offs[0]
+	}
+	cp, sp := chainPtrs(codes, sc)
+	SgemmKernelIndirectRowsUnchecked(rows, kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)), op,
+		unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta, codes != nil, cp, sp, len(codes))
+	return nil
+}
+
+// SgemmKernelIndirectRowsUnchecked is SgemmKernelIndirectRows without the
+// checks; chain selects the chain kernel (codes and sc may be nil when
+// nsteps is 0).
+func SgemmKernelIndirectRowsUnchecked(rows, kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha, beta float32, chain bool, codes *uint8, sc *float32, nsteps int) {
+	asmSgemmIndirectRows(rows, kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, beta, chain, codes, sc, nsteps)
+}
+
 // SgemmKernelIndirectChainUnchecked is SgemmKernelIndirectChain without the
 // checks (codes and sc may be nil when nsteps is 0).
 func SgemmKernelIndirectChainUnchecked(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {

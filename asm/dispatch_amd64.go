@@ -602,3 +602,38 @@ func asmSgemmKernelRows(rows, kc int, a, b, c *float32, ldc int, alpha, beta flo
 		sgemmKernelAVX2R5(kc, a, b, c, ldc, alpha, beta)
 	}
 }
+
+func asmSgemmIndirectRows(rows, kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, chain bool, codes *uint8, sc *float32, nsteps int) {
+	switch rows {
+	case 1:
+		if chain {
+			sgemmIndirectAVX2ChainR1(kc, a, b, offs, c, ldc, alpha, beta, codes, sc, nsteps)
+		} else {
+			sgemmIndirectAVX2R1(kc, a, b, offs, c, ldc, alpha, beta)
+		}
+	case 2:
+		if chain {
+			sgemmIndirectAVX2ChainR2(kc, a, b, offs, c, ldc, alpha, beta, codes, sc, nsteps)
+		} else {
+			sgemmIndirectAVX2R2(kc, a, b, offs, c, ldc, alpha, beta)
+		}
+	case 3:
+		if chain {
+			sgemmIndirectAVX2ChainR3(kc, a, b, offs, c, ldc, alpha, beta, codes, sc, nsteps)
+		} else {
+			sgemmIndirectAVX2R3(kc, a, b, offs, c, ldc, alpha, beta)
+		}
+	case 4:
+		if chain {
+			sgemmIndirectAVX2ChainR4(kc, a, b, offs, c, ldc, alpha, beta, codes, sc, nsteps)
+		} else {
+			sgemmIndirectAVX2R4(kc, a, b, offs, c, ldc, alpha, beta)
+		}
+	default:
+		if chain {
+			sgemmIndirectAVX2ChainR5(kc, a, b, offs, c, ldc, alpha, beta, codes, sc, nsteps)
+		} else {
+			sgemmIndirectAVX2R5(kc, a, b, offs, c, ldc, alpha, beta)
+		}
+	}
+}

@@ -146,3 +146,7 @@ func asmSgemmChain(kc int, a, b, c *float32, ldc int, alpha, beta float32, codes
 func asmSgemmKernelRows(rows, kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	panic("asm: no assembly in this build")
 }
+
+func asmSgemmIndirectRows(rows, kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, chain bool, codes *uint8, sc *float32, nsteps int) {
+	panic("asm: no assembly in this build")
+}

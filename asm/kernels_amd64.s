@@ -33135,6 +33135,2556 @@ chain_store:
 	VZEROUPPER
 	RET
 
+// func sgemmIndirectAVX2R1(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+// Requires: AVX, FMA3, MMX+
+TEXT ·sgemmIndirectAVX2R1(SB), NOSPLIT, $0-56
+	MOVQ       kc+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       b+16(FP), DX
+	MOVQ       offs+24(FP), BX
+	VXORPS     Y0, Y0, Y0
+	VXORPS     Y1, Y1, Y1
+	MOVQ       c+32(FP), SI
+	MOVQ       ldc+40(FP), DI
+	SHLQ       $0x02, DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	SUBQ       $0x00000004, AX
+	JL         k4done
+
+k4:
+	PREFETCHT0   192(CX)
+	MOVQ         (BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	MOVQ         8(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 24(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	MOVQ         16(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 48(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	MOVQ         24(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 72(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	ADDQ         $0x00000060, CX
+	ADDQ         $0x00000020, BX
+	SUBQ         $0x00000004, AX
+	JGE          k4
+
+k4done:
+	ADDQ $0x00000004, AX
+
+k1:
+	CMPQ         AX, $0x00000000
+	JE           epilogue
+	MOVQ         (BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	ADDQ         $0x00000018, CX
+	ADDQ         $0x00000008, BX
+	DECQ         AX
+	JMP          k1
+
+epilogue:
+	MOVQ         c+32(FP), AX
+	MOVQ         ldc+40(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+48(FP), Y12
+	VBROADCASTSS beta+52(FP), Y13
+	MOVL         beta+52(FP), CX
+	ANDL         $0x7fffffff, CX
+	JNE          beta_nonzero
+	MOVL         alpha+48(FP), CX
+	CMPL         CX, $0x3f800000
+	JE           scaled
+	VMULPS       Y12, Y0, Y0
+	VMULPS       Y12, Y1, Y1
+	JMP          scaled
+
+beta_nonzero:
+	MOVQ   AX, CX
+	VMULPS Y12, Y0, Y0
+	VMULPS (CX), Y13, Y14
+	VADDPS Y14, Y0, Y0
+	VMULPS Y12, Y1, Y1
+	VMULPS 32(CX), Y13, Y14
+	VADDPS Y14, Y1, Y1
+
+scaled:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	VZEROUPPER
+	RET
+
+// func sgemmIndirectAVX2ChainR1(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
+// Requires: AVX, FMA3, MMX+
+TEXT ·sgemmIndirectAVX2ChainR1(SB), NOSPLIT, $0-80
+	MOVQ       kc+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       b+16(FP), DX
+	MOVQ       offs+24(FP), BX
+	VXORPS     Y0, Y0, Y0
+	VXORPS     Y1, Y1, Y1
+	MOVQ       c+32(FP), SI
+	MOVQ       ldc+40(FP), DI
+	SHLQ       $0x02, DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	SUBQ       $0x00000004, AX
+	JL         k4done
+
+k4:
+	PREFETCHT0   192(CX)
+	MOVQ         (BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	MOVQ         8(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 24(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	MOVQ         16(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 48(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	MOVQ         24(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 72(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	ADDQ         $0x00000060, CX
+	ADDQ         $0x00000020, BX
+	SUBQ         $0x00000004, AX
+	JGE          k4
+
+k4done:
+	ADDQ $0x00000004, AX
+
+k1:
+	CMPQ         AX, $0x00000000
+	JE           epilogue
+	MOVQ         (BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	ADDQ         $0x00000018, CX
+	ADDQ         $0x00000008, BX
+	DECQ         AX
+	JMP          k1
+
+epilogue:
+	MOVQ         c+32(FP), AX
+	MOVQ         ldc+40(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+48(FP), Y12
+	VBROADCASTSS beta+52(FP), Y13
+	MOVL         beta+52(FP), CX
+	ANDL         $0x7fffffff, CX
+	JNE          beta_nonzero
+	MOVL         alpha+48(FP), CX
+	CMPL         CX, $0x3f800000
+	JE           scaled
+	VMULPS       Y12, Y0, Y0
+	VMULPS       Y12, Y1, Y1
+	JMP          scaled
+
+beta_nonzero:
+	MOVQ   AX, CX
+	VMULPS Y12, Y0, Y0
+	VMULPS (CX), Y13, Y14
+	VADDPS Y14, Y0, Y0
+	VMULPS Y12, Y1, Y1
+	VMULPS 32(CX), Y13, Y14
+	VADDPS Y14, Y1, Y1
+
+scaled:
+	MOVQ codes+56(FP), CX
+	MOVQ sc+64(FP), DX
+	MOVQ nsteps+72(FP), BX
+	XORQ SI, SI
+
+chain_step:
+	CMPQ    SI, BX
+	JGE     chain_store
+	MOVBQZX (CX)(SI*1), DI
+	CMPQ    DI, $0x00000000
+	JE      chain_op0
+	CMPQ    DI, $0x00000001
+	JE      chain_op1
+	CMPQ    DI, $0x00000002
+	JE      chain_op2
+	CMPQ    DI, $0x00000003
+	JE      chain_op3
+	CMPQ    DI, $0x00000004
+	JE      chain_op4
+	CMPQ    DI, $0x00000005
+	JE      chain_op5
+	CMPQ    DI, $0x00000006
+	JE      chain_op6
+	CMPQ    DI, $0x00000007
+	JE      chain_op7
+	CMPQ    DI, $0x00000008
+	JE      chain_op8
+	JMP     chain_next
+
+chain_op0:
+	VBROADCASTSS (DX), Y2
+	VADDPS       Y2, Y0, Y0
+	VADDPS       Y2, Y1, Y1
+	JMP          chain_next
+
+chain_op1:
+	VBROADCASTSS (DX), Y2
+	VSUBPS       Y2, Y0, Y0
+	VSUBPS       Y2, Y1, Y1
+	JMP          chain_next
+
+chain_op2:
+	VBROADCASTSS (DX), Y2
+	VSUBPS       Y0, Y2, Y0
+	VSUBPS       Y1, Y2, Y1
+	JMP          chain_next
+
+chain_op3:
+	VBROADCASTSS (DX), Y2
+	VMULPS       Y2, Y0, Y0
+	VMULPS       Y2, Y1, Y1
+	JMP          chain_next
+
+chain_op4:
+	VBROADCASTSS (DX), Y2
+	VDIVPS       Y2, Y0, Y0
+	VDIVPS       Y2, Y1, Y1
+	JMP          chain_next
+
+chain_op5:
+	VBROADCASTSS (DX), Y2
+	VDIVPS       Y0, Y2, Y0
+	VDIVPS       Y1, Y2, Y1
+	JMP          chain_next
+
+chain_op6:
+	VBROADCASTSS (DX), Y2
+	VXORPS       c32_80000000<>+0(SB), Y0, Y0
+	VXORPS       c32_80000000<>+0(SB), Y2, Y3
+	VMINPS       Y3, Y0, Y3
+	VMINPS       Y0, Y3, Y0
+	VORPS        Y3, Y0, Y0
+	VXORPS       c32_80000000<>+0(SB), Y0, Y0
+	VXORPS       c32_80000000<>+0(SB), Y1, Y1
+	VXORPS       c32_80000000<>+0(SB), Y2, Y2
+	VMINPS       Y2, Y1, Y2
+	VMINPS       Y1, Y2, Y1
+	VORPS        Y2, Y1, Y1
+	VXORPS       c32_80000000<>+0(SB), Y1, Y1
+	JMP          chain_next
+
+chain_op7:
+	VBROADCASTSS (DX), Y2
+	VMINPS       Y2, Y0, Y3
+	VMINPS       Y0, Y3, Y0
+	VORPS        Y3, Y0, Y0
+	VMINPS       Y2, Y1, Y2
+	VMINPS       Y1, Y2, Y1
+	VORPS        Y2, Y1, Y1
+	JMP          chain_next
+
+chain_op8:
+	VBROADCASTSS (DX), Y2
+	VXORPS       Y2, Y2, Y2
+	VMAXPS       Y0, Y2, Y0
+	VXORPS       Y2, Y2, Y2
+	VMAXPS       Y1, Y2, Y1
+
+chain_next:
+	ADDQ $0x00000018, DX
+	INCQ SI
+	JMP  chain_step
+
+chain_store:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	VZEROUPPER
+	RET
+
+// func sgemmIndirectAVX2R2(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+// Requires: AVX, FMA3, MMX+
+TEXT ·sgemmIndirectAVX2R2(SB), NOSPLIT, $0-56
+	MOVQ       kc+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       b+16(FP), DX
+	MOVQ       offs+24(FP), BX
+	VXORPS     Y0, Y0, Y0
+	VXORPS     Y1, Y1, Y1
+	VXORPS     Y2, Y2, Y2
+	VXORPS     Y3, Y3, Y3
+	MOVQ       c+32(FP), SI
+	MOVQ       ldc+40(FP), DI
+	SHLQ       $0x02, DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	ADDQ       DI, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	SUBQ       $0x00000004, AX
+	JL         k4done
+
+k4:
+	PREFETCHT0   192(CX)
+	MOVQ         (BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 4(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	MOVQ         8(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 24(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 28(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	MOVQ         16(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 48(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 52(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	MOVQ         24(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 72(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 76(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	ADDQ         $0x00000060, CX
+	ADDQ         $0x00000020, BX
+	SUBQ         $0x00000004, AX
+	JGE          k4
+
+k4done:
+	ADDQ $0x00000004, AX
+
+k1:
+	CMPQ         AX, $0x00000000
+	JE           epilogue
+	MOVQ         (BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 4(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	ADDQ         $0x00000018, CX
+	ADDQ         $0x00000008, BX
+	DECQ         AX
+	JMP          k1
+
+epilogue:
+	MOVQ         c+32(FP), AX
+	MOVQ         ldc+40(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+48(FP), Y12
+	VBROADCASTSS beta+52(FP), Y13
+	MOVL         beta+52(FP), DX
+	ANDL         $0x7fffffff, DX
+	JNE          beta_nonzero
+	MOVL         alpha+48(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           scaled
+	VMULPS       Y12, Y0, Y0
+	VMULPS       Y12, Y1, Y1
+	VMULPS       Y12, Y2, Y2
+	VMULPS       Y12, Y3, Y3
+	JMP          scaled
+
+beta_nonzero:
+	MOVQ   AX, DX
+	VMULPS Y12, Y0, Y0
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y0, Y0
+	VMULPS Y12, Y1, Y1
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y1, Y1
+	ADDQ   CX, DX
+	VMULPS Y12, Y2, Y2
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y2, Y2
+	VMULPS Y12, Y3, Y3
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y3, Y3
+
+scaled:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y2, (AX)
+	VMOVUPS Y3, 32(AX)
+	VZEROUPPER
+	RET
+
+// func sgemmIndirectAVX2ChainR2(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
+// Requires: AVX, FMA3, MMX+
+TEXT ·sgemmIndirectAVX2ChainR2(SB), NOSPLIT, $0-80
+	MOVQ       kc+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       b+16(FP), DX
+	MOVQ       offs+24(FP), BX
+	VXORPS     Y0, Y0, Y0
+	VXORPS     Y1, Y1, Y1
+	VXORPS     Y2, Y2, Y2
+	VXORPS     Y3, Y3, Y3
+	MOVQ       c+32(FP), SI
+	MOVQ       ldc+40(FP), DI
+	SHLQ       $0x02, DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	ADDQ       DI, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	SUBQ       $0x00000004, AX
+	JL         k4done
+
+k4:
+	PREFETCHT0   192(CX)
+	MOVQ         (BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 4(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	MOVQ         8(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 24(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 28(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	MOVQ         16(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 48(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 52(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	MOVQ         24(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 72(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 76(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	ADDQ         $0x00000060, CX
+	ADDQ         $0x00000020, BX
+	SUBQ         $0x00000004, AX
+	JGE          k4
+
+k4done:
+	ADDQ $0x00000004, AX
+
+k1:
+	CMPQ         AX, $0x00000000
+	JE           epilogue
+	MOVQ         (BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 4(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	ADDQ         $0x00000018, CX
+	ADDQ         $0x00000008, BX
+	DECQ         AX
+	JMP          k1
+
+epilogue:
+	MOVQ         c+32(FP), AX
+	MOVQ         ldc+40(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+48(FP), Y12
+	VBROADCASTSS beta+52(FP), Y13
+	MOVL         beta+52(FP), DX
+	ANDL         $0x7fffffff, DX
+	JNE          beta_nonzero
+	MOVL         alpha+48(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           scaled
+	VMULPS       Y12, Y0, Y0
+	VMULPS       Y12, Y1, Y1
+	VMULPS       Y12, Y2, Y2
+	VMULPS       Y12, Y3, Y3
+	JMP          scaled
+
+beta_nonzero:
+	MOVQ   AX, DX
+	VMULPS Y12, Y0, Y0
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y0, Y0
+	VMULPS Y12, Y1, Y1
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y1, Y1
+	ADDQ   CX, DX
+	VMULPS Y12, Y2, Y2
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y2, Y2
+	VMULPS Y12, Y3, Y3
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y3, Y3
+
+scaled:
+	MOVQ codes+56(FP), DX
+	MOVQ sc+64(FP), BX
+	MOVQ nsteps+72(FP), SI
+	XORQ DI, DI
+
+chain_step:
+	CMPQ    DI, SI
+	JGE     chain_store
+	MOVBQZX (DX)(DI*1), R8
+	CMPQ    R8, $0x00000000
+	JE      chain_op0
+	CMPQ    R8, $0x00000001
+	JE      chain_op1
+	CMPQ    R8, $0x00000002
+	JE      chain_op2
+	CMPQ    R8, $0x00000003
+	JE      chain_op3
+	CMPQ    R8, $0x00000004
+	JE      chain_op4
+	CMPQ    R8, $0x00000005
+	JE      chain_op5
+	CMPQ    R8, $0x00000006
+	JE      chain_op6
+	CMPQ    R8, $0x00000007
+	JE      chain_op7
+	CMPQ    R8, $0x00000008
+	JE      chain_op8
+	JMP     chain_next
+
+chain_op0:
+	VBROADCASTSS (BX), Y4
+	VADDPS       Y4, Y0, Y0
+	VADDPS       Y4, Y1, Y1
+	VBROADCASTSS 4(BX), Y4
+	VADDPS       Y4, Y2, Y2
+	VADDPS       Y4, Y3, Y3
+	JMP          chain_next
+
+chain_op1:
+	VBROADCASTSS (BX), Y4
+	VSUBPS       Y4, Y0, Y0
+	VSUBPS       Y4, Y1, Y1
+	VBROADCASTSS 4(BX), Y4
+	VSUBPS       Y4, Y2, Y2
+	VSUBPS       Y4, Y3, Y3
+	JMP          chain_next
+
+chain_op2:
+	VBROADCASTSS (BX), Y4
+	VSUBPS       Y0, Y4, Y0
+	VSUBPS       Y1, Y4, Y1
+	VBROADCASTSS 4(BX), Y4
+	VSUBPS       Y2, Y4, Y2
+	VSUBPS       Y3, Y4, Y3
+	JMP          chain_next
+
+chain_op3:
+	VBROADCASTSS (BX), Y4
+	VMULPS       Y4, Y0, Y0
+	VMULPS       Y4, Y1, Y1
+	VBROADCASTSS 4(BX), Y4
+	VMULPS       Y4, Y2, Y2
+	VMULPS       Y4, Y3, Y3
+	JMP          chain_next
+
+chain_op4:
+	VBROADCASTSS (BX), Y4
+	VDIVPS       Y4, Y0, Y0
+	VDIVPS       Y4, Y1, Y1
+	VBROADCASTSS 4(BX), Y4
+	VDIVPS       Y4, Y2, Y2
+	VDIVPS       Y4, Y3, Y3
+	JMP          chain_next
+
+chain_op5:
+	VBROADCASTSS (BX), Y4
+	VDIVPS       Y0, Y4, Y0
+	VDIVPS       Y1, Y4, Y1
+	VBROADCASTSS 4(BX), Y4
+	VDIVPS       Y2, Y4, Y2
+	VDIVPS       Y3, Y4, Y3
+	JMP          chain_next
+
+chain_op6:
+	VBROADCASTSS (BX), Y4
+	VXORPS       c32_80000000<>+0(SB), Y0, Y0
+	VXORPS       c32_80000000<>+0(SB), Y4, Y5
+	VMINPS       Y5, Y0, Y5
+	VMINPS       Y0, Y5, Y0
+	VORPS        Y5, Y0, Y0
+	VXORPS       c32_80000000<>+0(SB), Y0, Y0
+	VXORPS       c32_80000000<>+0(SB), Y1, Y1
+	VXORPS       c32_80000000<>+0(SB), Y4, Y4
+	VMINPS       Y4, Y1, Y4
+	VMINPS       Y1, Y4, Y1
+	VORPS        Y4, Y1, Y1
+	VXORPS       c32_80000000<>+0(SB), Y1, Y1
+	VBROADCASTSS 4(BX), Y4
+	VXORPS       c32_80000000<>+0(SB), Y2, Y2
+	VXORPS       c32_80000000<>+0(SB), Y4, Y5
+	VMINPS       Y5, Y2, Y5
+	VMINPS       Y2, Y5, Y2
+	VORPS        Y5, Y2, Y2
+	VXORPS       c32_80000000<>+0(SB), Y2, Y2
+	VXORPS       c32_80000000<>+0(SB), Y3, Y3
+	VXORPS       c32_80000000<>+0(SB), Y4, Y4
+	VMINPS       Y4, Y3, Y4
+	VMINPS       Y3, Y4, Y3
+	VORPS        Y4, Y3, Y3
+	VXORPS       c32_80000000<>+0(SB), Y3, Y3
+	JMP          chain_next
+
+chain_op7:
+	VBROADCASTSS (BX), Y4
+	VMINPS       Y4, Y0, Y5
+	VMINPS       Y0, Y5, Y0
+	VORPS        Y5, Y0, Y0
+	VMINPS       Y4, Y1, Y4
+	VMINPS       Y1, Y4, Y1
+	VORPS        Y4, Y1, Y1
+	VBROADCASTSS 4(BX), Y4
+	VMINPS       Y4, Y2, Y5
+	VMINPS       Y2, Y5, Y2
+	VORPS        Y5, Y2, Y2
+	VMINPS       Y4, Y3, Y4
+	VMINPS       Y3, Y4, Y3
+	VORPS        Y4, Y3, Y3
+	JMP          chain_next
+
+chain_op8:
+	VBROADCASTSS (BX), Y4
+	VXORPS       Y4, Y4, Y4
+	VMAXPS       Y0, Y4, Y0
+	VXORPS       Y4, Y4, Y4
+	VMAXPS       Y1, Y4, Y1
+	VBROADCASTSS 4(BX), Y4
+	VXORPS       Y4, Y4, Y4
+	VMAXPS       Y2, Y4, Y2
+	VXORPS       Y4, Y4, Y4
+	VMAXPS       Y3, Y4, Y3
+
+chain_next:
+	ADDQ $0x00000018, BX
+	INCQ DI
+	JMP  chain_step
+
+chain_store:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y2, (AX)
+	VMOVUPS Y3, 32(AX)
+	VZEROUPPER
+	RET
+
+// func sgemmIndirectAVX2R3(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+// Requires: AVX, FMA3, MMX+
+TEXT ·sgemmIndirectAVX2R3(SB), NOSPLIT, $0-56
+	MOVQ       kc+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       b+16(FP), DX
+	MOVQ       offs+24(FP), BX
+	VXORPS     Y0, Y0, Y0
+	VXORPS     Y1, Y1, Y1
+	VXORPS     Y2, Y2, Y2
+	VXORPS     Y3, Y3, Y3
+	VXORPS     Y4, Y4, Y4
+	VXORPS     Y5, Y5, Y5
+	MOVQ       c+32(FP), SI
+	MOVQ       ldc+40(FP), DI
+	SHLQ       $0x02, DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	ADDQ       DI, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	ADDQ       DI, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	SUBQ       $0x00000004, AX
+	JL         k4done
+
+k4:
+	PREFETCHT0   192(CX)
+	MOVQ         (BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 4(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 8(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	MOVQ         8(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 24(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 28(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 32(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	MOVQ         16(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 48(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 52(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 56(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	MOVQ         24(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 72(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 76(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 80(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	ADDQ         $0x00000060, CX
+	ADDQ         $0x00000020, BX
+	SUBQ         $0x00000004, AX
+	JGE          k4
+
+k4done:
+	ADDQ $0x00000004, AX
+
+k1:
+	CMPQ         AX, $0x00000000
+	JE           epilogue
+	MOVQ         (BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 4(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 8(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	ADDQ         $0x00000018, CX
+	ADDQ         $0x00000008, BX
+	DECQ         AX
+	JMP          k1
+
+epilogue:
+	MOVQ         c+32(FP), AX
+	MOVQ         ldc+40(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+48(FP), Y12
+	VBROADCASTSS beta+52(FP), Y13
+	MOVL         beta+52(FP), DX
+	ANDL         $0x7fffffff, DX
+	JNE          beta_nonzero
+	MOVL         alpha+48(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           scaled
+	VMULPS       Y12, Y0, Y0
+	VMULPS       Y12, Y1, Y1
+	VMULPS       Y12, Y2, Y2
+	VMULPS       Y12, Y3, Y3
+	VMULPS       Y12, Y4, Y4
+	VMULPS       Y12, Y5, Y5
+	JMP          scaled
+
+beta_nonzero:
+	MOVQ   AX, DX
+	VMULPS Y12, Y0, Y0
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y0, Y0
+	VMULPS Y12, Y1, Y1
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y1, Y1
+	ADDQ   CX, DX
+	VMULPS Y12, Y2, Y2
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y2, Y2
+	VMULPS Y12, Y3, Y3
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y3, Y3
+	ADDQ   CX, DX
+	VMULPS Y12, Y4, Y4
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y4, Y4
+	VMULPS Y12, Y5, Y5
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y5, Y5
+
+scaled:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y2, (AX)
+	VMOVUPS Y3, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y4, (AX)
+	VMOVUPS Y5, 32(AX)
+	VZEROUPPER
+	RET
+
+// func sgemmIndirectAVX2ChainR3(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
+// Requires: AVX, FMA3, MMX+
+TEXT ·sgemmIndirectAVX2ChainR3(SB), NOSPLIT, $0-80
+	MOVQ       kc+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       b+16(FP), DX
+	MOVQ       offs+24(FP), BX
+	VXORPS     Y0, Y0, Y0
+	VXORPS     Y1, Y1, Y1
+	VXORPS     Y2, Y2, Y2
+	VXORPS     Y3, Y3, Y3
+	VXORPS     Y4, Y4, Y4
+	VXORPS     Y5, Y5, Y5
+	MOVQ       c+32(FP), SI
+	MOVQ       ldc+40(FP), DI
+	SHLQ       $0x02, DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	ADDQ       DI, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	ADDQ       DI, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	SUBQ       $0x00000004, AX
+	JL         k4done
+
+k4:
+	PREFETCHT0   192(CX)
+	MOVQ         (BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 4(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 8(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	MOVQ         8(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 24(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 28(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 32(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	MOVQ         16(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 48(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 52(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 56(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	MOVQ         24(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 72(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 76(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 80(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	ADDQ         $0x00000060, CX
+	ADDQ         $0x00000020, BX
+	SUBQ         $0x00000004, AX
+	JGE          k4
+
+k4done:
+	ADDQ $0x00000004, AX
+
+k1:
+	CMPQ         AX, $0x00000000
+	JE           epilogue
+	MOVQ         (BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 4(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 8(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	ADDQ         $0x00000018, CX
+	ADDQ         $0x00000008, BX
+	DECQ         AX
+	JMP          k1
+
+epilogue:
+	MOVQ         c+32(FP), AX
+	MOVQ         ldc+40(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+48(FP), Y12
+	VBROADCASTSS beta+52(FP), Y13
+	MOVL         beta+52(FP), DX
+	ANDL         $0x7fffffff, DX
+	JNE          beta_nonzero
+	MOVL         alpha+48(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           scaled
+	VMULPS       Y12, Y0, Y0
+	VMULPS       Y12, Y1, Y1
+	VMULPS       Y12, Y2, Y2
+	VMULPS       Y12, Y3, Y3
+	VMULPS       Y12, Y4, Y4
+	VMULPS       Y12, Y5, Y5
+	JMP          scaled
+
+beta_nonzero:
+	MOVQ   AX, DX
+	VMULPS Y12, Y0, Y0
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y0, Y0
+	VMULPS Y12, Y1, Y1
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y1, Y1
+	ADDQ   CX, DX
+	VMULPS Y12, Y2, Y2
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y2, Y2
+	VMULPS Y12, Y3, Y3
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y3, Y3
+	ADDQ   CX, DX
+	VMULPS Y12, Y4, Y4
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y4, Y4
+	VMULPS Y12, Y5, Y5
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y5, Y5
+
+scaled:
+	MOVQ codes+56(FP), DX
+	MOVQ sc+64(FP), BX
+	MOVQ nsteps+72(FP), SI
+	XORQ DI, DI
+
+chain_step:
+	CMPQ    DI, SI
+	JGE     chain_store
+	MOVBQZX (DX)(DI*1), R8
+	CMPQ    R8, $0x00000000
+	JE      chain_op0
+	CMPQ    R8, $0x00000001
+	JE      chain_op1
+	CMPQ    R8, $0x00000002
+	JE      chain_op2
+	CMPQ    R8, $0x00000003
+	JE      chain_op3
+	CMPQ    R8, $0x00000004
+	JE      chain_op4
+	CMPQ    R8, $0x00000005
+	JE      chain_op5
+	CMPQ    R8, $0x00000006
+	JE      chain_op6
+	CMPQ    R8, $0x00000007
+	JE      chain_op7
+	CMPQ    R8, $0x00000008
+	JE      chain_op8
+	JMP     chain_next
+
+chain_op0:
+	VBROADCASTSS (BX), Y6
+	VADDPS       Y6, Y0, Y0
+	VADDPS       Y6, Y1, Y1
+	VBROADCASTSS 4(BX), Y6
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y6, Y3, Y3
+	VBROADCASTSS 8(BX), Y6
+	VADDPS       Y6, Y4, Y4
+	VADDPS       Y6, Y5, Y5
+	JMP          chain_next
+
+chain_op1:
+	VBROADCASTSS (BX), Y6
+	VSUBPS       Y6, Y0, Y0
+	VSUBPS       Y6, Y1, Y1
+	VBROADCASTSS 4(BX), Y6
+	VSUBPS       Y6, Y2, Y2
+	VSUBPS       Y6, Y3, Y3
+	VBROADCASTSS 8(BX), Y6
+	VSUBPS       Y6, Y4, Y4
+	VSUBPS       Y6, Y5, Y5
+	JMP          chain_next
+
+chain_op2:
+	VBROADCASTSS (BX), Y6
+	VSUBPS       Y0, Y6, Y0
+	VSUBPS       Y1, Y6, Y1
+	VBROADCASTSS 4(BX), Y6
+	VSUBPS       Y2, Y6, Y2
+	VSUBPS       Y3, Y6, Y3
+	VBROADCASTSS 8(BX), Y6
+	VSUBPS       Y4, Y6, Y4
+	VSUBPS       Y5, Y6, Y5
+	JMP          chain_next
+
+chain_op3:
+	VBROADCASTSS (BX), Y6
+	VMULPS       Y6, Y0, Y0
+	VMULPS       Y6, Y1, Y1
+	VBROADCASTSS 4(BX), Y6
+	VMULPS       Y6, Y2, Y2
+	VMULPS       Y6, Y3, Y3
+	VBROADCASTSS 8(BX), Y6
+	VMULPS       Y6, Y4, Y4
+	VMULPS       Y6, Y5, Y5
+	JMP          chain_next
+
+chain_op4:
+	VBROADCASTSS (BX), Y6
+	VDIVPS       Y6, Y0, Y0
+	VDIVPS       Y6, Y1, Y1
+	VBROADCASTSS 4(BX), Y6
+	VDIVPS       Y6, Y2, Y2
+	VDIVPS       Y6, Y3, Y3
+	VBROADCASTSS 8(BX), Y6
+	VDIVPS       Y6, Y4, Y4
+	VDIVPS       Y6, Y5, Y5
+	JMP          chain_next
+
+chain_op5:
+	VBROADCASTSS (BX), Y6
+	VDIVPS       Y0, Y6, Y0
+	VDIVPS       Y1, Y6, Y1
+	VBROADCASTSS 4(BX), Y6
+	VDIVPS       Y2, Y6, Y2
+	VDIVPS       Y3, Y6, Y3
+	VBROADCASTSS 8(BX), Y6
+	VDIVPS       Y4, Y6, Y4
+	VDIVPS       Y5, Y6, Y5
+	JMP          chain_next
+
+chain_op6:
+	VBROADCASTSS (BX), Y6
+	VXORPS       c32_80000000<>+0(SB), Y0, Y0
+	VXORPS       c32_80000000<>+0(SB), Y6, Y7
+	VMINPS       Y7, Y0, Y7
+	VMINPS       Y0, Y7, Y0
+	VORPS        Y7, Y0, Y0
+	VXORPS       c32_80000000<>+0(SB), Y0, Y0
+	VXORPS       c32_80000000<>+0(SB), Y1, Y1
+	VXORPS       c32_80000000<>+0(SB), Y6, Y6
+	VMINPS       Y6, Y1, Y6
+	VMINPS       Y1, Y6, Y1
+	VORPS        Y6, Y1, Y1
+	VXORPS       c32_80000000<>+0(SB), Y1, Y1
+	VBROADCASTSS 4(BX), Y6
+	VXORPS       c32_80000000<>+0(SB), Y2, Y2
+	VXORPS       c32_80000000<>+0(SB), Y6, Y7
+	VMINPS       Y7, Y2, Y7
+	VMINPS       Y2, Y7, Y2
+	VORPS        Y7, Y2, Y2
+	VXORPS       c32_80000000<>+0(SB), Y2, Y2
+	VXORPS       c32_80000000<>+0(SB), Y3, Y3
+	VXORPS       c32_80000000<>+0(SB), Y6, Y6
+	VMINPS       Y6, Y3, Y6
+	VMINPS       Y3, Y6, Y3
+	VORPS        Y6, Y3, Y3
+	VXORPS       c32_80000000<>+0(SB), Y3, Y3
+	VBROADCASTSS 8(BX), Y6
+	VXORPS       c32_80000000<>+0(SB), Y4, Y4
+	VXORPS       c32_80000000<>+0(SB), Y6, Y7
+	VMINPS       Y7, Y4, Y7
+	VMINPS       Y4, Y7, Y4
+	VORPS        Y7, Y4, Y4
+	VXORPS       c32_80000000<>+0(SB), Y4, Y4
+	VXORPS       c32_80000000<>+0(SB), Y5, Y5
+	VXORPS       c32_80000000<>+0(SB), Y6, Y6
+	VMINPS       Y6, Y5, Y6
+	VMINPS       Y5, Y6, Y5
+	VORPS        Y6, Y5, Y5
+	VXORPS       c32_80000000<>+0(SB), Y5, Y5
+	JMP          chain_next
+
+chain_op7:
+	VBROADCASTSS (BX), Y6
+	VMINPS       Y6, Y0, Y7
+	VMINPS       Y0, Y7, Y0
+	VORPS        Y7, Y0, Y0
+	VMINPS       Y6, Y1, Y6
+	VMINPS       Y1, Y6, Y1
+	VORPS        Y6, Y1, Y1
+	VBROADCASTSS 4(BX), Y6
+	VMINPS       Y6, Y2, Y7
+	VMINPS       Y2, Y7, Y2
+	VORPS        Y7, Y2, Y2
+	VMINPS       Y6, Y3, Y6
+	VMINPS       Y3, Y6, Y3
+	VORPS        Y6, Y3, Y3
+	VBROADCASTSS 8(BX), Y6
+	VMINPS       Y6, Y4, Y7
+	VMINPS       Y4, Y7, Y4
+	VORPS        Y7, Y4, Y4
+	VMINPS       Y6, Y5, Y6
+	VMINPS       Y5, Y6, Y5
+	VORPS        Y6, Y5, Y5
+	JMP          chain_next
+
+chain_op8:
+	VBROADCASTSS (BX), Y6
+	VXORPS       Y6, Y6, Y6
+	VMAXPS       Y0, Y6, Y0
+	VXORPS       Y6, Y6, Y6
+	VMAXPS       Y1, Y6, Y1
+	VBROADCASTSS 4(BX), Y6
+	VXORPS       Y6, Y6, Y6
+	VMAXPS       Y2, Y6, Y2
+	VXORPS       Y6, Y6, Y6
+	VMAXPS       Y3, Y6, Y3
+	VBROADCASTSS 8(BX), Y6
+	VXORPS       Y6, Y6, Y6
+	VMAXPS       Y4, Y6, Y4
+	VXORPS       Y6, Y6, Y6
+	VMAXPS       Y5, Y6, Y5
+
+chain_next:
+	ADDQ $0x00000018, BX
+	INCQ DI
+	JMP  chain_step
+
+chain_store:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y2, (AX)
+	VMOVUPS Y3, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y4, (AX)
+	VMOVUPS Y5, 32(AX)
+	VZEROUPPER
+	RET
+
+// func sgemmIndirectAVX2R4(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+// Requires: AVX, FMA3, MMX+
+TEXT ·sgemmIndirectAVX2R4(SB), NOSPLIT, $0-56
+	MOVQ       kc+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       b+16(FP), DX
+	MOVQ       offs+24(FP), BX
+	VXORPS     Y0, Y0, Y0
+	VXORPS     Y1, Y1, Y1
+	VXORPS     Y2, Y2, Y2
+	VXORPS     Y3, Y3, Y3
+	VXORPS     Y4, Y4, Y4
+	VXORPS     Y5, Y5, Y5
+	VXORPS     Y6, Y6, Y6
+	VXORPS     Y7, Y7, Y7
+	MOVQ       c+32(FP), SI
+	MOVQ       ldc+40(FP), DI
+	SHLQ       $0x02, DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	ADDQ       DI, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	ADDQ       DI, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	ADDQ       DI, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	SUBQ       $0x00000004, AX
+	JL         k4done
+
+k4:
+	PREFETCHT0   192(CX)
+	MOVQ         (BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 4(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 8(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 12(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	MOVQ         8(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 24(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 28(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 32(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 36(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	MOVQ         16(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 48(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 52(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 56(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 60(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	MOVQ         24(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 72(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 76(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 80(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 84(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	ADDQ         $0x00000060, CX
+	ADDQ         $0x00000020, BX
+	SUBQ         $0x00000004, AX
+	JGE          k4
+
+k4done:
+	ADDQ $0x00000004, AX
+
+k1:
+	CMPQ         AX, $0x00000000
+	JE           epilogue
+	MOVQ         (BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 4(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 8(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 12(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	ADDQ         $0x00000018, CX
+	ADDQ         $0x00000008, BX
+	DECQ         AX
+	JMP          k1
+
+epilogue:
+	MOVQ         c+32(FP), AX
+	MOVQ         ldc+40(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+48(FP), Y12
+	VBROADCASTSS beta+52(FP), Y13
+	MOVL         beta+52(FP), DX
+	ANDL         $0x7fffffff, DX
+	JNE          beta_nonzero
+	MOVL         alpha+48(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           scaled
+	VMULPS       Y12, Y0, Y0
+	VMULPS       Y12, Y1, Y1
+	VMULPS       Y12, Y2, Y2
+	VMULPS       Y12, Y3, Y3
+	VMULPS       Y12, Y4, Y4
+	VMULPS       Y12, Y5, Y5
+	VMULPS       Y12, Y6, Y6
+	VMULPS       Y12, Y7, Y7
+	JMP          scaled
+
+beta_nonzero:
+	MOVQ   AX, DX
+	VMULPS Y12, Y0, Y0
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y0, Y0
+	VMULPS Y12, Y1, Y1
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y1, Y1
+	ADDQ   CX, DX
+	VMULPS Y12, Y2, Y2
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y2, Y2
+	VMULPS Y12, Y3, Y3
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y3, Y3
+	ADDQ   CX, DX
+	VMULPS Y12, Y4, Y4
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y4, Y4
+	VMULPS Y12, Y5, Y5
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y5, Y5
+	ADDQ   CX, DX
+	VMULPS Y12, Y6, Y6
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y6, Y6
+	VMULPS Y12, Y7, Y7
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y7, Y7
+
+scaled:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y2, (AX)
+	VMOVUPS Y3, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y4, (AX)
+	VMOVUPS Y5, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y6, (AX)
+	VMOVUPS Y7, 32(AX)
+	VZEROUPPER
+	RET
+
+// func sgemmIndirectAVX2ChainR4(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
+// Requires: AVX, FMA3, MMX+
+TEXT ·sgemmIndirectAVX2ChainR4(SB), NOSPLIT, $0-80
+	MOVQ       kc+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       b+16(FP), DX
+	MOVQ       offs+24(FP), BX
+	VXORPS     Y0, Y0, Y0
+	VXORPS     Y1, Y1, Y1
+	VXORPS     Y2, Y2, Y2
+	VXORPS     Y3, Y3, Y3
+	VXORPS     Y4, Y4, Y4
+	VXORPS     Y5, Y5, Y5
+	VXORPS     Y6, Y6, Y6
+	VXORPS     Y7, Y7, Y7
+	MOVQ       c+32(FP), SI
+	MOVQ       ldc+40(FP), DI
+	SHLQ       $0x02, DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	ADDQ       DI, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	ADDQ       DI, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	ADDQ       DI, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	SUBQ       $0x00000004, AX
+	JL         k4done
+
+k4:
+	PREFETCHT0   192(CX)
+	MOVQ         (BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 4(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 8(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 12(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	MOVQ         8(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 24(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 28(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 32(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 36(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	MOVQ         16(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 48(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 52(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 56(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 60(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	MOVQ         24(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 72(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 76(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 80(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 84(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	ADDQ         $0x00000060, CX
+	ADDQ         $0x00000020, BX
+	SUBQ         $0x00000004, AX
+	JGE          k4
+
+k4done:
+	ADDQ $0x00000004, AX
+
+k1:
+	CMPQ         AX, $0x00000000
+	JE           epilogue
+	MOVQ         (BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 4(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 8(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 12(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	ADDQ         $0x00000018, CX
+	ADDQ         $0x00000008, BX
+	DECQ         AX
+	JMP          k1
+
+epilogue:
+	MOVQ         c+32(FP), AX
+	MOVQ         ldc+40(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+48(FP), Y12
+	VBROADCASTSS beta+52(FP), Y13
+	MOVL         beta+52(FP), DX
+	ANDL         $0x7fffffff, DX
+	JNE          beta_nonzero
+	MOVL         alpha+48(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           scaled
+	VMULPS       Y12, Y0, Y0
+	VMULPS       Y12, Y1, Y1
+	VMULPS       Y12, Y2, Y2
+	VMULPS       Y12, Y3, Y3
+	VMULPS       Y12, Y4, Y4
+	VMULPS       Y12, Y5, Y5
+	VMULPS       Y12, Y6, Y6
+	VMULPS       Y12, Y7, Y7
+	JMP          scaled
+
+beta_nonzero:
+	MOVQ   AX, DX
+	VMULPS Y12, Y0, Y0
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y0, Y0
+	VMULPS Y12, Y1, Y1
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y1, Y1
+	ADDQ   CX, DX
+	VMULPS Y12, Y2, Y2
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y2, Y2
+	VMULPS Y12, Y3, Y3
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y3, Y3
+	ADDQ   CX, DX
+	VMULPS Y12, Y4, Y4
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y4, Y4
+	VMULPS Y12, Y5, Y5
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y5, Y5
+	ADDQ   CX, DX
+	VMULPS Y12, Y6, Y6
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y6, Y6
+	VMULPS Y12, Y7, Y7
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y7, Y7
+
+scaled:
+	MOVQ codes+56(FP), DX
+	MOVQ sc+64(FP), BX
+	MOVQ nsteps+72(FP), SI
+	XORQ DI, DI
+
+chain_step:
+	CMPQ    DI, SI
+	JGE     chain_store
+	MOVBQZX (DX)(DI*1), R8
+	CMPQ    R8, $0x00000000
+	JE      chain_op0
+	CMPQ    R8, $0x00000001
+	JE      chain_op1
+	CMPQ    R8, $0x00000002
+	JE      chain_op2
+	CMPQ    R8, $0x00000003
+	JE      chain_op3
+	CMPQ    R8, $0x00000004
+	JE      chain_op4
+	CMPQ    R8, $0x00000005
+	JE      chain_op5
+	CMPQ    R8, $0x00000006
+	JE      chain_op6
+	CMPQ    R8, $0x00000007
+	JE      chain_op7
+	CMPQ    R8, $0x00000008
+	JE      chain_op8
+	JMP     chain_next
+
+chain_op0:
+	VBROADCASTSS (BX), Y8
+	VADDPS       Y8, Y0, Y0
+	VADDPS       Y8, Y1, Y1
+	VBROADCASTSS 4(BX), Y8
+	VADDPS       Y8, Y2, Y2
+	VADDPS       Y8, Y3, Y3
+	VBROADCASTSS 8(BX), Y8
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y8, Y5, Y5
+	VBROADCASTSS 12(BX), Y8
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y8, Y7, Y7
+	JMP          chain_next
+
+chain_op1:
+	VBROADCASTSS (BX), Y8
+	VSUBPS       Y8, Y0, Y0
+	VSUBPS       Y8, Y1, Y1
+	VBROADCASTSS 4(BX), Y8
+	VSUBPS       Y8, Y2, Y2
+	VSUBPS       Y8, Y3, Y3
+	VBROADCASTSS 8(BX), Y8
+	VSUBPS       Y8, Y4, Y4
+	VSUBPS       Y8, Y5, Y5
+	VBROADCASTSS 12(BX), Y8
+	VSUBPS       Y8, Y6, Y6
+	VSUBPS       Y8, Y7, Y7
+	JMP          chain_next
+
+chain_op2:
+	VBROADCASTSS (BX), Y8
+	VSUBPS       Y0, Y8, Y0
+	VSUBPS       Y1, Y8, Y1
+	VBROADCASTSS 4(BX), Y8
+	VSUBPS       Y2, Y8, Y2
+	VSUBPS       Y3, Y8, Y3
+	VBROADCASTSS 8(BX), Y8
+	VSUBPS       Y4, Y8, Y4
+	VSUBPS       Y5, Y8, Y5
+	VBROADCASTSS 12(BX), Y8
+	VSUBPS       Y6, Y8, Y6
+	VSUBPS       Y7, Y8, Y7
+	JMP          chain_next
+
+chain_op3:
+	VBROADCASTSS (BX), Y8
+	VMULPS       Y8, Y0, Y0
+	VMULPS       Y8, Y1, Y1
+	VBROADCASTSS 4(BX), Y8
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y8, Y3, Y3
+	VBROADCASTSS 8(BX), Y8
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y8, Y5, Y5
+	VBROADCASTSS 12(BX), Y8
+	VMULPS       Y8, Y6, Y6
+	VMULPS       Y8, Y7, Y7
+	JMP          chain_next
+
+chain_op4:
+	VBROADCASTSS (BX), Y8
+	VDIVPS       Y8, Y0, Y0
+	VDIVPS       Y8, Y1, Y1
+	VBROADCASTSS 4(BX), Y8
+	VDIVPS       Y8, Y2, Y2
+	VDIVPS       Y8, Y3, Y3
+	VBROADCASTSS 8(BX), Y8
+	VDIVPS       Y8, Y4, Y4
+	VDIVPS       Y8, Y5, Y5
+	VBROADCASTSS 12(BX), Y8
+	VDIVPS       Y8, Y6, Y6
+	VDIVPS       Y8, Y7, Y7
+	JMP          chain_next
+
+chain_op5:
+	VBROADCASTSS (BX), Y8
+	VDIVPS       Y0, Y8, Y0
+	VDIVPS       Y1, Y8, Y1
+	VBROADCASTSS 4(BX), Y8
+	VDIVPS       Y2, Y8, Y2
+	VDIVPS       Y3, Y8, Y3
+	VBROADCASTSS 8(BX), Y8
+	VDIVPS       Y4, Y8, Y4
+	VDIVPS       Y5, Y8, Y5
+	VBROADCASTSS 12(BX), Y8
+	VDIVPS       Y6, Y8, Y6
+	VDIVPS       Y7, Y8, Y7
+	JMP          chain_next
+
+chain_op6:
+	VBROADCASTSS (BX), Y8
+	VXORPS       c32_80000000<>+0(SB), Y0, Y0
+	VXORPS       c32_80000000<>+0(SB), Y8, Y9
+	VMINPS       Y9, Y0, Y9
+	VMINPS       Y0, Y9, Y0
+	VORPS        Y9, Y0, Y0
+	VXORPS       c32_80000000<>+0(SB), Y0, Y0
+	VXORPS       c32_80000000<>+0(SB), Y1, Y1
+	VXORPS       c32_80000000<>+0(SB), Y8, Y8
+	VMINPS       Y8, Y1, Y8
+	VMINPS       Y1, Y8, Y1
+	VORPS        Y8, Y1, Y1
+	VXORPS       c32_80000000<>+0(SB), Y1, Y1
+	VBROADCASTSS 4(BX), Y8
+	VXORPS       c32_80000000<>+0(SB), Y2, Y2
+	VXORPS       c32_80000000<>+0(SB), Y8, Y9
+	VMINPS       Y9, Y2, Y9
+	VMINPS       Y2, Y9, Y2
+	VORPS        Y9, Y2, Y2
+	VXORPS       c32_80000000<>+0(SB), Y2, Y2
+	VXORPS       c32_80000000<>+0(SB), Y3, Y3
+	VXORPS       c32_80000000<>+0(SB), Y8, Y8
+	VMINPS       Y8, Y3, Y8
+	VMINPS       Y3, Y8, Y3
+	VORPS        Y8, Y3, Y3
+	VXORPS       c32_80000000<>+0(SB), Y3, Y3
+	VBROADCASTSS 8(BX), Y8
+	VXORPS       c32_80000000<>+0(SB), Y4, Y4
+	VXORPS       c32_80000000<>+0(SB), Y8, Y9
+	VMINPS       Y9, Y4, Y9
+	VMINPS       Y4, Y9, Y4
+	VORPS        Y9, Y4, Y4
+	VXORPS       c32_80000000<>+0(SB), Y4, Y4
+	VXORPS       c32_80000000<>+0(SB), Y5, Y5
+	VXORPS       c32_80000000<>+0(SB), Y8, Y8
+	VMINPS       Y8, Y5, Y8
+	VMINPS       Y5, Y8, Y5
+	VORPS        Y8, Y5, Y5
+	VXORPS       c32_80000000<>+0(SB), Y5, Y5
+	VBROADCASTSS 12(BX), Y8
+	VXORPS       c32_80000000<>+0(SB), Y6, Y6
+	VXORPS       c32_80000000<>+0(SB), Y8, Y9
+	VMINPS       Y9, Y6, Y9
+	VMINPS       Y6, Y9, Y6
+	VORPS        Y9, Y6, Y6
+	VXORPS       c32_80000000<>+0(SB), Y6, Y6
+	VXORPS       c32_80000000<>+0(SB), Y7, Y7
+	VXORPS       c32_80000000<>+0(SB), Y8, Y8
+	VMINPS       Y8, Y7, Y8
+	VMINPS       Y7, Y8, Y7
+	VORPS        Y8, Y7, Y7
+	VXORPS       c32_80000000<>+0(SB), Y7, Y7
+	JMP          chain_next
+
+chain_op7:
+	VBROADCASTSS (BX), Y8
+	VMINPS       Y8, Y0, Y9
+	VMINPS       Y0, Y9, Y0
+	VORPS        Y9, Y0, Y0
+	VMINPS       Y8, Y1, Y8
+	VMINPS       Y1, Y8, Y1
+	VORPS        Y8, Y1, Y1
+	VBROADCASTSS 4(BX), Y8
+	VMINPS       Y8, Y2, Y9
+	VMINPS       Y2, Y9, Y2
+	VORPS        Y9, Y2, Y2
+	VMINPS       Y8, Y3, Y8
+	VMINPS       Y3, Y8, Y3
+	VORPS        Y8, Y3, Y3
+	VBROADCASTSS 8(BX), Y8
+	VMINPS       Y8, Y4, Y9
+	VMINPS       Y4, Y9, Y4
+	VORPS        Y9, Y4, Y4
+	VMINPS       Y8, Y5, Y8
+	VMINPS       Y5, Y8, Y5
+	VORPS        Y8, Y5, Y5
+	VBROADCASTSS 12(BX), Y8
+	VMINPS       Y8, Y6, Y9
+	VMINPS       Y6, Y9, Y6
+	VORPS        Y9, Y6, Y6
+	VMINPS       Y8, Y7, Y8
+	VMINPS       Y7, Y8, Y7
+	VORPS        Y8, Y7, Y7
+	JMP          chain_next
+
+chain_op8:
+	VBROADCASTSS (BX), Y8
+	VXORPS       Y8, Y8, Y8
+	VMAXPS       Y0, Y8, Y0
+	VXORPS       Y8, Y8, Y8
+	VMAXPS       Y1, Y8, Y1
+	VBROADCASTSS 4(BX), Y8
+	VXORPS       Y8, Y8, Y8
+	VMAXPS       Y2, Y8, Y2
+	VXORPS       Y8, Y8, Y8
+	VMAXPS       Y3, Y8, Y3
+	VBROADCASTSS 8(BX), Y8
+	VXORPS       Y8, Y8, Y8
+	VMAXPS       Y4, Y8, Y4
+	VXORPS       Y8, Y8, Y8
+	VMAXPS       Y5, Y8, Y5
+	VBROADCASTSS 12(BX), Y8
+	VXORPS       Y8, Y8, Y8
+	VMAXPS       Y6, Y8, Y6
+	VXORPS       Y8, Y8, Y8
+	VMAXPS       Y7, Y8, Y7
+
+chain_next:
+	ADDQ $0x00000018, BX
+	INCQ DI
+	JMP  chain_step
+
+chain_store:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y2, (AX)
+	VMOVUPS Y3, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y4, (AX)
+	VMOVUPS Y5, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y6, (AX)
+	VMOVUPS Y7, 32(AX)
+	VZEROUPPER
+	RET
+
+// func sgemmIndirectAVX2R5(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+// Requires: AVX, FMA3, MMX+
+TEXT ·sgemmIndirectAVX2R5(SB), NOSPLIT, $0-56
+	MOVQ       kc+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       b+16(FP), DX
+	MOVQ       offs+24(FP), BX
+	VXORPS     Y0, Y0, Y0
+	VXORPS     Y1, Y1, Y1
+	VXORPS     Y2, Y2, Y2
+	VXORPS     Y3, Y3, Y3
+	VXORPS     Y4, Y4, Y4
+	VXORPS     Y5, Y5, Y5
+	VXORPS     Y6, Y6, Y6
+	VXORPS     Y7, Y7, Y7
+	VXORPS     Y8, Y8, Y8
+	VXORPS     Y9, Y9, Y9
+	MOVQ       c+32(FP), SI
+	MOVQ       ldc+40(FP), DI
+	SHLQ       $0x02, DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	ADDQ       DI, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	ADDQ       DI, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	ADDQ       DI, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	ADDQ       DI, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	SUBQ       $0x00000004, AX
+	JL         k4done
+
+k4:
+	PREFETCHT0   192(CX)
+	MOVQ         (BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 4(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 8(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 12(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VBROADCASTSS 16(CX), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	MOVQ         8(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 24(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 28(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 32(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 36(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VBROADCASTSS 40(CX), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	MOVQ         16(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 48(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 52(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 56(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 60(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VBROADCASTSS 64(CX), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	MOVQ         24(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 72(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 76(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 80(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 84(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VBROADCASTSS 88(CX), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	ADDQ         $0x00000060, CX
+	ADDQ         $0x00000020, BX
+	SUBQ         $0x00000004, AX
+	JGE          k4
+
+k4done:
+	ADDQ $0x00000004, AX
+
+k1:
+	CMPQ         AX, $0x00000000
+	JE           epilogue
+	MOVQ         (BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 4(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 8(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 12(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VBROADCASTSS 16(CX), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	ADDQ         $0x00000018, CX
+	ADDQ         $0x00000008, BX
+	DECQ         AX
+	JMP          k1
+
+epilogue:
+	MOVQ         c+32(FP), AX
+	MOVQ         ldc+40(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+48(FP), Y12
+	VBROADCASTSS beta+52(FP), Y13
+	MOVL         beta+52(FP), DX
+	ANDL         $0x7fffffff, DX
+	JNE          beta_nonzero
+	MOVL         alpha+48(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           scaled
+	VMULPS       Y12, Y0, Y0
+	VMULPS       Y12, Y1, Y1
+	VMULPS       Y12, Y2, Y2
+	VMULPS       Y12, Y3, Y3
+	VMULPS       Y12, Y4, Y4
+	VMULPS       Y12, Y5, Y5
+	VMULPS       Y12, Y6, Y6
+	VMULPS       Y12, Y7, Y7
+	VMULPS       Y12, Y8, Y8
+	VMULPS       Y12, Y9, Y9
+	JMP          scaled
+
+beta_nonzero:
+	MOVQ   AX, DX
+	VMULPS Y12, Y0, Y0
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y0, Y0
+	VMULPS Y12, Y1, Y1
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y1, Y1
+	ADDQ   CX, DX
+	VMULPS Y12, Y2, Y2
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y2, Y2
+	VMULPS Y12, Y3, Y3
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y3, Y3
+	ADDQ   CX, DX
+	VMULPS Y12, Y4, Y4
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y4, Y4
+	VMULPS Y12, Y5, Y5
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y5, Y5
+	ADDQ   CX, DX
+	VMULPS Y12, Y6, Y6
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y6, Y6
+	VMULPS Y12, Y7, Y7
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y7, Y7
+	ADDQ   CX, DX
+	VMULPS Y12, Y8, Y8
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y8, Y8
+	VMULPS Y12, Y9, Y9
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y9, Y9
+
+scaled:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y2, (AX)
+	VMOVUPS Y3, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y4, (AX)
+	VMOVUPS Y5, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y6, (AX)
+	VMOVUPS Y7, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y8, (AX)
+	VMOVUPS Y9, 32(AX)
+	VZEROUPPER
+	RET
+
+// func sgemmIndirectAVX2ChainR5(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
+// Requires: AVX, FMA3, MMX+
+TEXT ·sgemmIndirectAVX2ChainR5(SB), NOSPLIT, $0-80
+	MOVQ       kc+0(FP), AX
+	MOVQ       a+8(FP), CX
+	MOVQ       b+16(FP), DX
+	MOVQ       offs+24(FP), BX
+	VXORPS     Y0, Y0, Y0
+	VXORPS     Y1, Y1, Y1
+	VXORPS     Y2, Y2, Y2
+	VXORPS     Y3, Y3, Y3
+	VXORPS     Y4, Y4, Y4
+	VXORPS     Y5, Y5, Y5
+	VXORPS     Y6, Y6, Y6
+	VXORPS     Y7, Y7, Y7
+	VXORPS     Y8, Y8, Y8
+	VXORPS     Y9, Y9, Y9
+	MOVQ       c+32(FP), SI
+	MOVQ       ldc+40(FP), DI
+	SHLQ       $0x02, DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	ADDQ       DI, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	ADDQ       DI, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	ADDQ       DI, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	ADDQ       DI, SI
+	PREFETCHT0 (SI)
+	PREFETCHT0 60(SI)
+	SUBQ       $0x00000004, AX
+	JL         k4done
+
+k4:
+	PREFETCHT0   192(CX)
+	MOVQ         (BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 4(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 8(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 12(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VBROADCASTSS 16(CX), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	MOVQ         8(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 24(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 28(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 32(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 36(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VBROADCASTSS 40(CX), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	MOVQ         16(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 48(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 52(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 56(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 60(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VBROADCASTSS 64(CX), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	MOVQ         24(BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS 72(CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 76(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 80(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 84(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VBROADCASTSS 88(CX), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	ADDQ         $0x00000060, CX
+	ADDQ         $0x00000020, BX
+	SUBQ         $0x00000004, AX
+	JGE          k4
+
+k4done:
+	ADDQ $0x00000004, AX
+
+k1:
+	CMPQ         AX, $0x00000000
+	JE           epilogue
+	MOVQ         (BX), SI
+	VMOVUPS      (DX)(SI*4), Y12
+	VMOVUPS      32(DX)(SI*4), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 4(CX), Y15
+	VFMADD231PS  Y12, Y15, Y2
+	VFMADD231PS  Y13, Y15, Y3
+	VBROADCASTSS 8(CX), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 12(CX), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VBROADCASTSS 16(CX), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	ADDQ         $0x00000018, CX
+	ADDQ         $0x00000008, BX
+	DECQ         AX
+	JMP          k1
+
+epilogue:
+	MOVQ         c+32(FP), AX
+	MOVQ         ldc+40(FP), CX
+	SHLQ         $0x02, CX
+	VBROADCASTSS alpha+48(FP), Y12
+	VBROADCASTSS beta+52(FP), Y13
+	MOVL         beta+52(FP), DX
+	ANDL         $0x7fffffff, DX
+	JNE          beta_nonzero
+	MOVL         alpha+48(FP), DX
+	CMPL         DX, $0x3f800000
+	JE           scaled
+	VMULPS       Y12, Y0, Y0
+	VMULPS       Y12, Y1, Y1
+	VMULPS       Y12, Y2, Y2
+	VMULPS       Y12, Y3, Y3
+	VMULPS       Y12, Y4, Y4
+	VMULPS       Y12, Y5, Y5
+	VMULPS       Y12, Y6, Y6
+	VMULPS       Y12, Y7, Y7
+	VMULPS       Y12, Y8, Y8
+	VMULPS       Y12, Y9, Y9
+	JMP          scaled
+
+beta_nonzero:
+	MOVQ   AX, DX
+	VMULPS Y12, Y0, Y0
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y0, Y0
+	VMULPS Y12, Y1, Y1
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y1, Y1
+	ADDQ   CX, DX
+	VMULPS Y12, Y2, Y2
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y2, Y2
+	VMULPS Y12, Y3, Y3
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y3, Y3
+	ADDQ   CX, DX
+	VMULPS Y12, Y4, Y4
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y4, Y4
+	VMULPS Y12, Y5, Y5
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y5, Y5
+	ADDQ   CX, DX
+	VMULPS Y12, Y6, Y6
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y6, Y6
+	VMULPS Y12, Y7, Y7
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y7, Y7
+	ADDQ   CX, DX
+	VMULPS Y12, Y8, Y8
+	VMULPS (DX), Y13, Y14
+	VADDPS Y14, Y8, Y8
+	VMULPS Y12, Y9, Y9
+	VMULPS 32(DX), Y13, Y14
+	VADDPS Y14, Y9, Y9
+
+scaled:
+	MOVQ codes+56(FP), DX
+	MOVQ sc+64(FP), BX
+	MOVQ nsteps+72(FP), SI
+	XORQ DI, DI
+
+chain_step:
+	CMPQ    DI, SI
+	JGE     chain_store
+	MOVBQZX (DX)(DI*1), R8
+	CMPQ    R8, $0x00000000
+	JE      chain_op0
+	CMPQ    R8, $0x00000001
+	JE      chain_op1
+	CMPQ    R8, $0x00000002
+	JE      chain_op2
+	CMPQ    R8, $0x00000003
+	JE      chain_op3
+	CMPQ    R8, $0x00000004
+	JE      chain_op4
+	CMPQ    R8, $0x00000005
+	JE      chain_op5
+	CMPQ    R8, $0x00000006
+	JE      chain_op6
+	CMPQ    R8, $0x00000007
+	JE      chain_op7
+	CMPQ    R8, $0x00000008
+	JE      chain_op8
+	JMP     chain_next
+
+chain_op0:
+	VBROADCASTSS (BX), Y10
+	VADDPS       Y10, Y0, Y0
+	VADDPS       Y10, Y1, Y1
+	VBROADCASTSS 4(BX), Y10
+	VADDPS       Y10, Y2, Y2
+	VADDPS       Y10, Y3, Y3
+	VBROADCASTSS 8(BX), Y10
+	VADDPS       Y10, Y4, Y4
+	VADDPS       Y10, Y5, Y5
+	VBROADCASTSS 12(BX), Y10
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y10, Y7, Y7
+	VBROADCASTSS 16(BX), Y10
+	VADDPS       Y10, Y8, Y8
+	VADDPS       Y10, Y9, Y9
+	JMP          chain_next
+
+chain_op1:
+	VBROADCASTSS (BX), Y10
+	VSUBPS       Y10, Y0, Y0
+	VSUBPS       Y10, Y1, Y1
+	VBROADCASTSS 4(BX), Y10
+	VSUBPS       Y10, Y2, Y2
+	VSUBPS       Y10, Y3, Y3
+	VBROADCASTSS 8(BX), Y10
+	VSUBPS       Y10, Y4, Y4
+	VSUBPS       Y10, Y5, Y5
+	VBROADCASTSS 12(BX), Y10
+	VSUBPS       Y10, Y6, Y6
+	VSUBPS       Y10, Y7, Y7
+	VBROADCASTSS 16(BX), Y10
+	VSUBPS       Y10, Y8, Y8
+	VSUBPS       Y10, Y9, Y9
+	JMP          chain_next
+
+chain_op2:
+	VBROADCASTSS (BX), Y10
+	VSUBPS       Y0, Y10, Y0
+	VSUBPS       Y1, Y10, Y1
+	VBROADCASTSS 4(BX), Y10
+	VSUBPS       Y2, Y10, Y2
+	VSUBPS       Y3, Y10, Y3
+	VBROADCASTSS 8(BX), Y10
+	VSUBPS       Y4, Y10, Y4
+	VSUBPS       Y5, Y10, Y5
+	VBROADCASTSS 12(BX), Y10
+	VSUBPS       Y6, Y10, Y6
+	VSUBPS       Y7, Y10, Y7
+	VBROADCASTSS 16(BX), Y10
+	VSUBPS       Y8, Y10, Y8
+	VSUBPS       Y9, Y10, Y9
+	JMP          chain_next
+
+chain_op3:
+	VBROADCASTSS (BX), Y10
+	VMULPS       Y10, Y0, Y0
+	VMULPS       Y10, Y1, Y1
+	VBROADCASTSS 4(BX), Y10
+	VMULPS       Y10, Y2, Y2
+	VMULPS       Y10, Y3, Y3
+	VBROADCASTSS 8(BX), Y10
+	VMULPS       Y10, Y4, Y4
+	VMULPS       Y10, Y5, Y5
+	VBROADCASTSS 12(BX), Y10
+	VMULPS       Y10, Y6, Y6
+	VMULPS       Y10, Y7, Y7
+	VBROADCASTSS 16(BX), Y10
+	VMULPS       Y10, Y8, Y8
+	VMULPS       Y10, Y9, Y9
+	JMP          chain_next
+
+chain_op4:
+	VBROADCASTSS (BX), Y10
+	VDIVPS       Y10, Y0, Y0
+	VDIVPS       Y10, Y1, Y1
+	VBROADCASTSS 4(BX), Y10
+	VDIVPS       Y10, Y2, Y2
+	VDIVPS       Y10, Y3, Y3
+	VBROADCASTSS 8(BX), Y10
+	VDIVPS       Y10, Y4, Y4
+	VDIVPS       Y10, Y5, Y5
+	VBROADCASTSS 12(BX), Y10
+	VDIVPS       Y10, Y6, Y6
+	VDIVPS       Y10, Y7, Y7
+	VBROADCASTSS 16(BX), Y10
+	VDIVPS       Y10, Y8, Y8
+	VDIVPS       Y10, Y9, Y9
+	JMP          chain_next
+
+chain_op5:
+	VBROADCASTSS (BX), Y10
+	VDIVPS       Y0, Y10, Y0
+	VDIVPS       Y1, Y10, Y1
+	VBROADCASTSS 4(BX), Y10
+	VDIVPS       Y2, Y10, Y2
+	VDIVPS       Y3, Y10, Y3
+	VBROADCASTSS 8(BX), Y10
+	VDIVPS       Y4, Y10, Y4
+	VDIVPS       Y5, Y10, Y5
+	VBROADCASTSS 12(BX), Y10
+	VDIVPS       Y6, Y10, Y6
+	VDIVPS       Y7, Y10, Y7
+	VBROADCASTSS 16(BX), Y10
+	VDIVPS       Y8, Y10, Y8
+	VDIVPS       Y9, Y10, Y9
+	JMP          chain_next
+
+chain_op6:
+	VBROADCASTSS (BX), Y10
+	VXORPS       c32_80000000<>+0(SB), Y0, Y0
+	VXORPS       c32_80000000<>+0(SB), Y10, Y11
+	VMINPS       Y11, Y0, Y11
+	VMINPS       Y0, Y11, Y0
+	VORPS        Y11, Y0, Y0
+	VXORPS       c32_80000000<>+0(SB), Y0, Y0
+	VXORPS       c32_80000000<>+0(SB), Y1, Y1
+	VXORPS       c32_80000000<>+0(SB), Y10, Y10
+	VMINPS       Y10, Y1, Y10
+	VMINPS       Y1, Y10, Y1
+	VORPS        Y10, Y1, Y1
+	VXORPS       c32_80000000<>+0(SB), Y1, Y1
+	VBROADCASTSS 4(BX), Y10
+	VXORPS       c32_80000000<>+0(SB), Y2, Y2
+	VXORPS       c32_80000000<>+0(SB), Y10, Y11
+	VMINPS       Y11, Y2, Y11
+	VMINPS       Y2, Y11, Y2
+	VORPS        Y11, Y2, Y2
+	VXORPS       c32_80000000<>+0(SB), Y2, Y2
+	VXORPS       c32_80000000<>+0(SB), Y3, Y3
+	VXORPS       c32_80000000<>+0(SB), Y10, Y10
+	VMINPS       Y10, Y3, Y10
+	VMINPS       Y3, Y10, Y3
+	VORPS        Y10, Y3, Y3
+	VXORPS       c32_80000000<>+0(SB), Y3, Y3
+	VBROADCASTSS 8(BX), Y10
+	VXORPS       c32_80000000<>+0(SB), Y4, Y4
+	VXORPS       c32_80000000<>+0(SB), Y10, Y11
+	VMINPS       Y11, Y4, Y11
+	VMINPS       Y4, Y11, Y4
+	VORPS        Y11, Y4, Y4
+	VXORPS       c32_80000000<>+0(SB), Y4, Y4
+	VXORPS       c32_80000000<>+0(SB), Y5, Y5
+	VXORPS       c32_80000000<>+0(SB), Y10, Y10
+	VMINPS       Y10, Y5, Y10
+	VMINPS       Y5, Y10, Y5
+	VORPS        Y10, Y5, Y5
+	VXORPS       c32_80000000<>+0(SB), Y5, Y5
+	VBROADCASTSS 12(BX), Y10
+	VXORPS       c32_80000000<>+0(SB), Y6, Y6
+	VXORPS       c32_80000000<>+0(SB), Y10, Y11
+	VMINPS       Y11, Y6, Y11
+	VMINPS       Y6, Y11, Y6
+	VORPS        Y11, Y6, Y6
+	VXORPS       c32_80000000<>+0(SB), Y6, Y6
+	VXORPS       c32_80000000<>+0(SB), Y7, Y7
+	VXORPS       c32_80000000<>+0(SB), Y10, Y10
+	VMINPS       Y10, Y7, Y10
+	VMINPS       Y7, Y10, Y7
+	VORPS        Y10, Y7, Y7
+	VXORPS       c32_80000000<>+0(SB), Y7, Y7
+	VBROADCASTSS 16(BX), Y10
+	VXORPS       c32_80000000<>+0(SB), Y8, Y8
+	VXORPS       c32_80000000<>+0(SB), Y10, Y11
+	VMINPS       Y11, Y8, Y11
+	VMINPS       Y8, Y11, Y8
+	VORPS        Y11, Y8, Y8
+	VXORPS       c32_80000000<>+0(SB), Y8, Y8
+	VXORPS       c32_80000000<>+0(SB), Y9, Y9
+	VXORPS       c32_80000000<>+0(SB), Y10, Y10
+	VMINPS       Y10, Y9, Y10
+	VMINPS       Y9, Y10, Y9
+	VORPS        Y10, Y9, Y9
+	VXORPS       c32_80000000<>+0(SB), Y9, Y9
+	JMP          chain_next
+
+chain_op7:
+	VBROADCASTSS (BX), Y10
+	VMINPS       Y10, Y0, Y11
+	VMINPS       Y0, Y11, Y0
+	VORPS        Y11, Y0, Y0
+	VMINPS       Y10, Y1, Y10
+	VMINPS       Y1, Y10, Y1
+	VORPS        Y10, Y1, Y1
+	VBROADCASTSS 4(BX), Y10
+	VMINPS       Y10, Y2, Y11
+	VMINPS       Y2, Y11, Y2
+	VORPS        Y11, Y2, Y2
+	VMINPS       Y10, Y3, Y10
+	VMINPS       Y3, Y10, Y3
+	VORPS        Y10, Y3, Y3
+	VBROADCASTSS 8(BX), Y10
+	VMINPS       Y10, Y4, Y11
+	VMINPS       Y4, Y11, Y4
+	VORPS        Y11, Y4, Y4
+	VMINPS       Y10, Y5, Y10
+	VMINPS       Y5, Y10, Y5
+	VORPS        Y10, Y5, Y5
+	VBROADCASTSS 12(BX), Y10
+	VMINPS       Y10, Y6, Y11
+	VMINPS       Y6, Y11, Y6
+	VORPS        Y11, Y6, Y6
+	VMINPS       Y10, Y7, Y10
+	VMINPS       Y7, Y10, Y7
+	VORPS        Y10, Y7, Y7
+	VBROADCASTSS 16(BX), Y10
+	VMINPS       Y10, Y8, Y11
+	VMINPS       Y8, Y11, Y8
+	VORPS        Y11, Y8, Y8
+	VMINPS       Y10, Y9, Y10
+	VMINPS       Y9, Y10, Y9
+	VORPS        Y10, Y9, Y9
+	JMP          chain_next
+
+chain_op8:
+	VBROADCASTSS (BX), Y10
+	VXORPS       Y10, Y10, Y10
+	VMAXPS       Y0, Y10, Y0
+	VXORPS       Y10, Y10, Y10
+	VMAXPS       Y1, Y10, Y1
+	VBROADCASTSS 4(BX), Y10
+	VXORPS       Y10, Y10, Y10
+	VMAXPS       Y2, Y10, Y2
+	VXORPS       Y10, Y10, Y10
+	VMAXPS       Y3, Y10, Y3
+	VBROADCASTSS 8(BX), Y10
+	VXORPS       Y10, Y10, Y10
+	VMAXPS       Y4, Y10, Y4
+	VXORPS       Y10, Y10, Y10
+	VMAXPS       Y5, Y10, Y5
+	VBROADCASTSS 12(BX), Y10
+	VXORPS       Y10, Y10, Y10
+	VMAXPS       Y6, Y10, Y6
+	VXORPS       Y10, Y10, Y10
+	VMAXPS       Y7, Y10, Y7
+	VBROADCASTSS 16(BX), Y10
+	VXORPS       Y10, Y10, Y10
+	VMAXPS       Y8, Y10, Y8
+	VXORPS       Y10, Y10, Y10
+	VMAXPS       Y9, Y10, Y9
+
+chain_next:
+	ADDQ $0x00000018, BX
+	INCQ DI
+	JMP  chain_step
+
+chain_store:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y2, (AX)
+	VMOVUPS Y3, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y4, (AX)
+	VMOVUPS Y5, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y6, (AX)
+	VMOVUPS Y7, 32(AX)
+	ADDQ    CX, AX
+	VMOVUPS Y8, (AX)
+	VMOVUPS Y9, 32(AX)
+	VZEROUPPER
+	RET
+
 // func sgemmStridedAVX512(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32)
 // Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·sgemmStridedAVX512(SB), NOSPLIT, $0-56

@@ -2806,6 +2806,29 @@ var gemmKernels = []gemmKernel{
 		mr: 6, nr: 16, prefetch: true, indirect: true, b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
 	{name: "sgemmIndirectAVX2Chain", doc: "is sgemmIndirectAVX2 with a chain on the tile's rows before the store (see asm.SgemmKernelIndirectChain).",
 		mr: 6, nr: 16, prefetch: true, indirect: true, chain: true, b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+	// The two AVX2 indirect tiles' first 1 to 5 rows, on their 6-row A
+	// panels and chain tables: a convolution's last row tile when its
+	// output channels are not a multiple of 6 (32, 64, 16...).
+	{name: "sgemmIndirectAVX2R1", doc: "is sgemmIndirectAVX2 on the first row of its A panel (see asm.SgemmKernelIndirectRows).", mr: 1, nr: 16, aStride: 6, prefetch: true, indirect: true,
+		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+	{name: "sgemmIndirectAVX2ChainR1", doc: "is sgemmIndirectAVX2Chain on the first row of its A panel and chain table (see asm.SgemmKernelIndirectRows).", mr: 1, nr: 16, aStride: 6, prefetch: true, indirect: true, chain: true,
+		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+	{name: "sgemmIndirectAVX2R2", doc: "is sgemmIndirectAVX2 on the first 2 rows of its A panel (see asm.SgemmKernelIndirectRows).", mr: 2, nr: 16, aStride: 6, prefetch: true, indirect: true,
+		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+	{name: "sgemmIndirectAVX2ChainR2", doc: "is sgemmIndirectAVX2Chain on the first 2 rows of its A panel and chain table (see asm.SgemmKernelIndirectRows).", mr: 2, nr: 16, aStride: 6, prefetch: true, indirect: true, chain: true,
+		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+	{name: "sgemmIndirectAVX2R3", doc: "is sgemmIndirectAVX2 on the first 3 rows of its A panel (see asm.SgemmKernelIndirectRows).", mr: 3, nr: 16, aStride: 6, prefetch: true, indirect: true,
+		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+	{name: "sgemmIndirectAVX2ChainR3", doc: "is sgemmIndirectAVX2Chain on the first 3 rows of its A panel and chain table (see asm.SgemmKernelIndirectRows).", mr: 3, nr: 16, aStride: 6, prefetch: true, indirect: true, chain: true,
+		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+	{name: "sgemmIndirectAVX2R4", doc: "is sgemmIndirectAVX2 on the first 4 rows of its A panel (see asm.SgemmKernelIndirectRows).", mr: 4, nr: 16, aStride: 6, prefetch: true, indirect: true,
+		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+	{name: "sgemmIndirectAVX2ChainR4", doc: "is sgemmIndirectAVX2Chain on the first 4 rows of its A panel and chain table (see asm.SgemmKernelIndirectRows).", mr: 4, nr: 16, aStride: 6, prefetch: true, indirect: true, chain: true,
+		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+	{name: "sgemmIndirectAVX2R5", doc: "is sgemmIndirectAVX2 on the first 5 rows of its A panel (see asm.SgemmKernelIndirectRows).", mr: 5, nr: 16, aStride: 6, prefetch: true, indirect: true,
+		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+	{name: "sgemmIndirectAVX2ChainR5", doc: "is sgemmIndirectAVX2Chain on the first 5 rows of its A panel and chain table (see asm.SgemmKernelIndirectRows).", mr: 5, nr: 16, aStride: 6, prefetch: true, indirect: true, chain: true,
+		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
 	{name: "sgemmStridedAVX512", doc: "is the 7x32 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided).",
 		mr: 7, nr: 32, avx512: true, strided: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmGatherS1AVX512", doc: "is the 7x32 SGEMM micro-kernel with A[i][p] = a[offs[p]+i] (see asm.SgemmKernelGather).",
@@ -2987,10 +3010,7 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 	// each step loads its row's offset first; the parameters after it sit
 	// 8 bytes further on.
 	var offs, lda reg.Register
-	aw := mr // packed A's floats a step
-	if sgemmBodyAStride > 0 {
-		aw = sgemmBodyAStride
-	}
+	aw := aStride(mr) // packed A's floats a step
 	bstep, poff, astep := nr*4, 0, aw*4
 	if sgemmBodyIndirect {
 		offs = Load(Param("offs"), GP64())
@@ -3262,7 +3282,7 @@ func chainTile(s isa, mr, nv int, acc func(int) reg.VecPhysical) {
 			}
 		}
 	}, func() {
-		ADDQ(U32(mr*4), sc) // the next step's row of the table
+		ADDQ(U32(aStride(mr)*4), sc) // the next step's row of the table (a panel's rows)
 	})
 }
 
@@ -3300,11 +3320,20 @@ func kstepIndirect(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b, offs
 	av := []reg.VecPhysical{a0, a1}
 	for i := 0; i < mr; i++ {
 		r := av[i%2]
-		VBROADCASTSS(Mem{Base: a, Disp: (u*mr + i) * 4}, r)
+		VBROADCASTSS(Mem{Base: a, Disp: (u*aStride(mr) + i) * 4}, r)
 		for v := 0; v < nv; v++ {
 			VFMADD231PS(bv[v], r, acc(i*nv+v))
 		}
 	}
+}
+
+// aStride is packed A's floats a step of a kernel of mr rows:
+// sgemmBodyAStride when set, else mr.
+func aStride(mr int) int {
+	if sgemmBodyAStride > 0 {
+		return sgemmBodyAStride
+	}
+	return mr
 }
 
 var zmms = []reg.VecPhysical{
