@@ -1317,15 +1317,7 @@ func TestSgemmKernelRows(t *testing.T) {
 						if err := SgemmKernelRows(rows, kc, a, b, got, ldc, ab[0], ab[1]); err != nil {
 							t.Fatal(err)
 						}
-						for i := range got {
-							w := c0[i]
-							if i/ldc < rows && i%ldc < nr {
-								w = want[i]
-							}
-							if math.Float32bits(got[i]) != math.Float32bits(w) {
-								t.Fatalf("%s rows=%d kc=%d alpha,beta=%v: c[%d] = %v, want %v", l, rows, kc, ab, i, got[i], w)
-							}
-						}
+						checkRowBits(t, fmt.Sprintf("%s rows=%d kc=%d alpha,beta=%v", l, rows, kc, ab), got, c0, want, rows, ldc, nr)
 					}
 				}
 			}
@@ -1336,6 +1328,21 @@ func TestSgemmKernelRows(t *testing.T) {
 				t.Fatalf("%s: SgemmKernelRows with a short A gave no error", l)
 			}
 		})
+	}
+}
+
+// checkRowBits fails unless got (a tile's C, rows ldc apart, from c0)
+// holds want's bits in its first rows rows' nr columns and c0's elsewhere.
+func checkRowBits(t *testing.T, what string, got, c0, want []float32, rows, ldc, nr int) {
+	t.Helper()
+	for i := range got {
+		w := c0[i]
+		if i/ldc < rows && i%ldc < nr {
+			w = want[i]
+		}
+		if math.Float32bits(got[i]) != math.Float32bits(w) {
+			t.Fatalf("%s: c[%d] = %v, want %v", what, i, got[i], w)
+		}
 	}
 }
 
@@ -1394,15 +1401,7 @@ func TestSgemmKernelIndirectRows(t *testing.T) {
 							if err := SgemmKernelIndirectRows(rows, kc, a, b, offs, got, ldc, 1.5, beta, codes, sc); err != nil {
 								t.Fatal(err)
 							}
-							for i := range got {
-								w := c0[i]
-								if i/ldc < rows && i%ldc < nr {
-									w = want[i]
-								}
-								if math.Float32bits(got[i]) != math.Float32bits(w) {
-									t.Fatalf("%s rows=%d kc=%d chain=%v %v beta=%v: c[%d] = %v, want %v", l, rows, kc, chain, codes, beta, i, got[i], w)
-								}
-							}
+							checkRowBits(t, fmt.Sprintf("%s rows=%d kc=%d chain=%v %v beta=%v", l, rows, kc, chain, codes, beta), got, c0, want, rows, ldc, nr)
 						}
 					}
 				}

@@ -551,31 +551,6 @@ func sgemmKernelAVX512Small(kc int, a *float32, b *float32, c *float32, ldc int,
 //go:noescape
 func sgemmKernelAVX2(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
-// sgemmKernelAVX2R1 is the 6x16 SGEMM micro-kernel on the first row of its A panel (see asm.SgemmKernelRows).
-//
-//go:noescape
-func sgemmKernelAVX2R1(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
-
-// sgemmKernelAVX2R2 is the 6x16 SGEMM micro-kernel on the first 2 rows of its A panel (see asm.SgemmKernelRows).
-//
-//go:noescape
-func sgemmKernelAVX2R2(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
-
-// sgemmKernelAVX2R3 is the 6x16 SGEMM micro-kernel on the first 3 rows of its A panel (see asm.SgemmKernelRows).
-//
-//go:noescape
-func sgemmKernelAVX2R3(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
-
-// sgemmKernelAVX2R4 is the 6x16 SGEMM micro-kernel on the first 4 rows of its A panel (see asm.SgemmKernelRows).
-//
-//go:noescape
-func sgemmKernelAVX2R4(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
-
-// sgemmKernelAVX2R5 is the 6x16 SGEMM micro-kernel on the first 5 rows of its A panel (see asm.SgemmKernelRows).
-//
-//go:noescape
-func sgemmKernelAVX2R5(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
-
 // sgemmKernelAVX512Wide is the 8x48 SGEMM micro-kernel (see asm.SgemmKernelWide).
 //
 //go:noescape
@@ -631,56 +606,6 @@ func sgemmIndirectAVX2(kc int, a *float32, b *float32, offs *int, c *float32, ld
 //go:noescape
 func sgemmIndirectAVX2Chain(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
 
-// sgemmIndirectAVX2R1 is sgemmIndirectAVX2 on the first row of its A panel (see asm.SgemmKernelIndirectRows).
-//
-//go:noescape
-func sgemmIndirectAVX2R1(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
-
-// sgemmIndirectAVX2ChainR1 is sgemmIndirectAVX2Chain on the first row of its A panel and chain table (see asm.SgemmKernelIndirectRows).
-//
-//go:noescape
-func sgemmIndirectAVX2ChainR1(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
-
-// sgemmIndirectAVX2R2 is sgemmIndirectAVX2 on the first 2 rows of its A panel (see asm.SgemmKernelIndirectRows).
-//
-//go:noescape
-func sgemmIndirectAVX2R2(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
-
-// sgemmIndirectAVX2ChainR2 is sgemmIndirectAVX2Chain on the first 2 rows of its A panel and chain table (see asm.SgemmKernelIndirectRows).
-//
-//go:noescape
-func sgemmIndirectAVX2ChainR2(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
-
-// sgemmIndirectAVX2R3 is sgemmIndirectAVX2 on the first 3 rows of its A panel (see asm.SgemmKernelIndirectRows).
-//
-//go:noescape
-func sgemmIndirectAVX2R3(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
-
-// sgemmIndirectAVX2ChainR3 is sgemmIndirectAVX2Chain on the first 3 rows of its A panel and chain table (see asm.SgemmKernelIndirectRows).
-//
-//go:noescape
-func sgemmIndirectAVX2ChainR3(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
-
-// sgemmIndirectAVX2R4 is sgemmIndirectAVX2 on the first 4 rows of its A panel (see asm.SgemmKernelIndirectRows).
-//
-//go:noescape
-func sgemmIndirectAVX2R4(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
-
-// sgemmIndirectAVX2ChainR4 is sgemmIndirectAVX2Chain on the first 4 rows of its A panel and chain table (see asm.SgemmKernelIndirectRows).
-//
-//go:noescape
-func sgemmIndirectAVX2ChainR4(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
-
-// sgemmIndirectAVX2R5 is sgemmIndirectAVX2 on the first 5 rows of its A panel (see asm.SgemmKernelIndirectRows).
-//
-//go:noescape
-func sgemmIndirectAVX2R5(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
-
-// sgemmIndirectAVX2ChainR5 is sgemmIndirectAVX2Chain on the first 5 rows of its A panel and chain table (see asm.SgemmKernelIndirectRows).
-//
-//go:noescape
-func sgemmIndirectAVX2ChainR5(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
-
 // sgemmStridedAVX512 is the 7x32 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided).
 //
 //go:noescape
@@ -715,6 +640,81 @@ func sgemmGatherS1AVX2(kc int, a *float32, offs *int, b *float32, c *float32, ld
 //
 //go:noescape
 func sgemmGatherS2AVX2(kc int, a *float32, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmKernelAVX2R1 is sgemmKernelAVX2 on the first row of its A panel (see asm.SgemmKernelRows).
+//
+//go:noescape
+func sgemmKernelAVX2R1(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmKernelAVX2R2 is sgemmKernelAVX2 on the first 2 rows of its A panel (see asm.SgemmKernelRows).
+//
+//go:noescape
+func sgemmKernelAVX2R2(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmKernelAVX2R3 is sgemmKernelAVX2 on the first 3 rows of its A panel (see asm.SgemmKernelRows).
+//
+//go:noescape
+func sgemmKernelAVX2R3(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmKernelAVX2R4 is sgemmKernelAVX2 on the first 4 rows of its A panel (see asm.SgemmKernelRows).
+//
+//go:noescape
+func sgemmKernelAVX2R4(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmKernelAVX2R5 is sgemmKernelAVX2 on the first 5 rows of its A panel (see asm.SgemmKernelRows).
+//
+//go:noescape
+func sgemmKernelAVX2R5(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmIndirectAVX2R1 is sgemmIndirectAVX2 on the first row of its A panel (see asm.SgemmKernelIndirectRows).
+//
+//go:noescape
+func sgemmIndirectAVX2R1(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmIndirectAVX2R2 is sgemmIndirectAVX2 on the first 2 rows of its A panel (see asm.SgemmKernelIndirectRows).
+//
+//go:noescape
+func sgemmIndirectAVX2R2(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmIndirectAVX2R3 is sgemmIndirectAVX2 on the first 3 rows of its A panel (see asm.SgemmKernelIndirectRows).
+//
+//go:noescape
+func sgemmIndirectAVX2R3(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmIndirectAVX2R4 is sgemmIndirectAVX2 on the first 4 rows of its A panel (see asm.SgemmKernelIndirectRows).
+//
+//go:noescape
+func sgemmIndirectAVX2R4(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmIndirectAVX2R5 is sgemmIndirectAVX2 on the first 5 rows of its A panel (see asm.SgemmKernelIndirectRows).
+//
+//go:noescape
+func sgemmIndirectAVX2R5(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmIndirectAVX2ChainR1 is sgemmIndirectAVX2Chain on the first row of its A panel (see asm.SgemmKernelIndirectRows).
+//
+//go:noescape
+func sgemmIndirectAVX2ChainR1(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
+
+// sgemmIndirectAVX2ChainR2 is sgemmIndirectAVX2Chain on the first 2 rows of its A panel (see asm.SgemmKernelIndirectRows).
+//
+//go:noescape
+func sgemmIndirectAVX2ChainR2(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
+
+// sgemmIndirectAVX2ChainR3 is sgemmIndirectAVX2Chain on the first 3 rows of its A panel (see asm.SgemmKernelIndirectRows).
+//
+//go:noescape
+func sgemmIndirectAVX2ChainR3(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
+
+// sgemmIndirectAVX2ChainR4 is sgemmIndirectAVX2Chain on the first 4 rows of its A panel (see asm.SgemmKernelIndirectRows).
+//
+//go:noescape
+func sgemmIndirectAVX2ChainR4(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
+
+// sgemmIndirectAVX2ChainR5 is sgemmIndirectAVX2Chain on the first 5 rows of its A panel (see asm.SgemmKernelIndirectRows).
+//
+//go:noescape
+func sgemmIndirectAVX2ChainR5(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
 
 // sgemmDirect1x64AVX2 is the 1x64 small-M SGEMM micro-kernel reading B in place (see asm.SgemmDirect).
 //

@@ -165,7 +165,7 @@ func main() {
 	packAAVX2(4)
 	transposeAVX2()
 	transposeAVX512()
-	for _, k := range gemmKernels {
+	for _, k := range append(gemmKernels, avx2RowKernels()...) {
 		k.emit()
 	}
 	for _, t := range directTiles {
@@ -2766,20 +2766,6 @@ var gemmKernels = []gemmKernel{
 		b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmKernelAVX2", doc: "is the 6x16 SGEMM micro-kernel (see asm.SgemmKernel).", mr: 6, nr: 16, prefetch: true,
 		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
-	// The AVX2 6x16 tile's first 1 to 5 rows, on its 6-row A panels: a
-	// product's last row tile when its rows are not a multiple of 6 (a
-	// sequence of 32 tokens: 2 rows), straight into C instead of 6 rows
-	// into a scratch tile.
-	{name: "sgemmKernelAVX2R1", doc: "is the 6x16 SGEMM micro-kernel on the first row of its A panel (see asm.SgemmKernelRows).", mr: 1, nr: 16, aStride: 6, prefetch: true,
-		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
-	{name: "sgemmKernelAVX2R2", doc: "is the 6x16 SGEMM micro-kernel on the first 2 rows of its A panel (see asm.SgemmKernelRows).", mr: 2, nr: 16, aStride: 6, prefetch: true,
-		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
-	{name: "sgemmKernelAVX2R3", doc: "is the 6x16 SGEMM micro-kernel on the first 3 rows of its A panel (see asm.SgemmKernelRows).", mr: 3, nr: 16, aStride: 6, prefetch: true,
-		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
-	{name: "sgemmKernelAVX2R4", doc: "is the 6x16 SGEMM micro-kernel on the first 4 rows of its A panel (see asm.SgemmKernelRows).", mr: 4, nr: 16, aStride: 6, prefetch: true,
-		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
-	{name: "sgemmKernelAVX2R5", doc: "is the 6x16 SGEMM micro-kernel on the first 5 rows of its A panel (see asm.SgemmKernelRows).", mr: 5, nr: 16, aStride: 6, prefetch: true,
-		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
 	{name: "sgemmKernelAVX512Wide", doc: "is the 8x48 SGEMM micro-kernel (see asm.SgemmKernelWide).", mr: 8, nr: 48, avx512: true, pfA: gemmPrefetchA,
 		b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
 	{name: "sgemmKernelAVX512Mid", doc: "is the 8x32 SGEMM micro-kernel (see asm.SgemmKernelMid).", mr: 8, nr: 32, avx512: true, pfA: gemmPrefetchA,
@@ -2806,29 +2792,6 @@ var gemmKernels = []gemmKernel{
 		mr: 6, nr: 16, prefetch: true, indirect: true, b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
 	{name: "sgemmIndirectAVX2Chain", doc: "is sgemmIndirectAVX2 with a chain on the tile's rows before the store (see asm.SgemmKernelIndirectChain).",
 		mr: 6, nr: 16, prefetch: true, indirect: true, chain: true, b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
-	// The two AVX2 indirect tiles' first 1 to 5 rows, on their 6-row A
-	// panels and chain tables: a convolution's last row tile when its
-	// output channels are not a multiple of 6 (32, 64, 16...).
-	{name: "sgemmIndirectAVX2R1", doc: "is sgemmIndirectAVX2 on the first row of its A panel (see asm.SgemmKernelIndirectRows).", mr: 1, nr: 16, aStride: 6, prefetch: true, indirect: true,
-		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
-	{name: "sgemmIndirectAVX2ChainR1", doc: "is sgemmIndirectAVX2Chain on the first row of its A panel and chain table (see asm.SgemmKernelIndirectRows).", mr: 1, nr: 16, aStride: 6, prefetch: true, indirect: true, chain: true,
-		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
-	{name: "sgemmIndirectAVX2R2", doc: "is sgemmIndirectAVX2 on the first 2 rows of its A panel (see asm.SgemmKernelIndirectRows).", mr: 2, nr: 16, aStride: 6, prefetch: true, indirect: true,
-		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
-	{name: "sgemmIndirectAVX2ChainR2", doc: "is sgemmIndirectAVX2Chain on the first 2 rows of its A panel and chain table (see asm.SgemmKernelIndirectRows).", mr: 2, nr: 16, aStride: 6, prefetch: true, indirect: true, chain: true,
-		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
-	{name: "sgemmIndirectAVX2R3", doc: "is sgemmIndirectAVX2 on the first 3 rows of its A panel (see asm.SgemmKernelIndirectRows).", mr: 3, nr: 16, aStride: 6, prefetch: true, indirect: true,
-		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
-	{name: "sgemmIndirectAVX2ChainR3", doc: "is sgemmIndirectAVX2Chain on the first 3 rows of its A panel and chain table (see asm.SgemmKernelIndirectRows).", mr: 3, nr: 16, aStride: 6, prefetch: true, indirect: true, chain: true,
-		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
-	{name: "sgemmIndirectAVX2R4", doc: "is sgemmIndirectAVX2 on the first 4 rows of its A panel (see asm.SgemmKernelIndirectRows).", mr: 4, nr: 16, aStride: 6, prefetch: true, indirect: true,
-		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
-	{name: "sgemmIndirectAVX2ChainR4", doc: "is sgemmIndirectAVX2Chain on the first 4 rows of its A panel and chain table (see asm.SgemmKernelIndirectRows).", mr: 4, nr: 16, aStride: 6, prefetch: true, indirect: true, chain: true,
-		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
-	{name: "sgemmIndirectAVX2R5", doc: "is sgemmIndirectAVX2 on the first 5 rows of its A panel (see asm.SgemmKernelIndirectRows).", mr: 5, nr: 16, aStride: 6, prefetch: true, indirect: true,
-		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
-	{name: "sgemmIndirectAVX2ChainR5", doc: "is sgemmIndirectAVX2Chain on the first 5 rows of its A panel and chain table (see asm.SgemmKernelIndirectRows).", mr: 5, nr: 16, aStride: 6, prefetch: true, indirect: true, chain: true,
-		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
 	{name: "sgemmStridedAVX512", doc: "is the 7x32 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided).",
 		mr: 7, nr: 32, avx512: true, strided: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmGatherS1AVX512", doc: "is the 7x32 SGEMM micro-kernel with A[i][p] = a[offs[p]+i] (see asm.SgemmKernelGather).",
@@ -2849,6 +2812,38 @@ var gemmKernels = []gemmKernel{
 		mr: 7, nr: 16, gatherSW: 1, memB: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Y14}, a0: reg.Y15, a1: reg.Y15},
 	{name: "sgemmGatherS2AVX2", doc: "is the 7x16 SGEMM micro-kernel with A[i][p] = a[offs[p]+2i] (see asm.SgemmKernelGather).",
 		mr: 7, nr: 16, gatherSW: 2, memB: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Y14}, a0: reg.Y15, a1: reg.Y15},
+}
+
+// avx2RowKernels are the AVX2 6x16 tiles' first 1 to 5 rows on their
+// 6-row A panels (sgemmBodyAStride), for a product's last row tile when
+// its rows are not a multiple of 6 (a sequence of 32 tokens: 2 rows; 32,
+// 64 or 16 output channels), straight into C instead of 6 rows into a
+// scratch tile: of sgemmKernelAVX2 (asm.SgemmKernelRows) and of
+// sgemmIndirectAVX2 and its chain form (asm.SgemmKernelIndirectRows).
+func avx2RowKernels() []gemmKernel {
+	var ks []gemmKernel
+	for _, base := range []struct {
+		name, of, api   string
+		indirect, chain bool
+	}{
+		{"sgemmKernelAVX2", "sgemmKernelAVX2", "SgemmKernelRows", false, false},
+		{"sgemmIndirectAVX2", "sgemmIndirectAVX2", "SgemmKernelIndirectRows", true, false},
+		{"sgemmIndirectAVX2Chain", "sgemmIndirectAVX2Chain", "SgemmKernelIndirectRows", true, true},
+	} {
+		for r := 1; r <= 5; r++ {
+			rows := "row"
+			if r > 1 {
+				rows = fmt.Sprintf("%d rows", r)
+			}
+			ks = append(ks, gemmKernel{
+				name: fmt.Sprintf("%sR%d", base.name, r),
+				doc:  fmt.Sprintf("is %s on the first %s of its A panel (see asm.%s).", base.of, rows, base.api),
+				mr:   r, nr: 16, aStride: 6, prefetch: true, indirect: base.indirect, chain: base.chain,
+				b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15,
+			})
+		}
+	}
+	return ks
 }
 
 // emit generates the kernel.
