@@ -18076,11 +18076,11 @@ maxPool3CheckedF32AVX2_next:
 	VPCMPEQD  Y5, Y4, Y5
 	VORPS     Y3, Y5, Y5
 	VMOVMSKPS Y5, R9
-	XORL      R10, R10
+	MOVQ      bad+56(FP), R10
+	XORL      R11, R11
 	TESTL     R9, R9
-	SETNE     R10
-	MOVQ      bad+56(FP), R9
-	MOVL      R10, (R9)
+	SETNE     R11
+	MOVL      R11, (R10)
 	DECQ      R8
 	JMP       maxPool3CheckedF32AVX2_row
 

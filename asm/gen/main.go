@@ -687,12 +687,7 @@ func maxPool3Kernels(s isa) {
 // replaces streamed the plane in first).
 func maxPool3CheckedKernel(s isa) {
 	name := "maxPool3CheckedF32" + s.suffix
-	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, lo float32, bad *uint32)")
-	Doc(fmt.Sprintf("%s computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the maximum of lo and elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2, one VMAXPS a tap; it sets *bad to 1 when a source element before column 2n is a NaN or a negative zero (pool again with the exact kernel), else to 0; n >= %d and dst and src do not overlap.", name, s.lanes))
-	p := loadParams("dst", "src", "srcStride", "rows", "n")
-	dst, src, ss, rows, n := p[0], p[1], p[2], p[3], p[4]
-	lov := s.vec()
-	VBROADCASTSS(paramAddr("lo"), lov)
+	dst, src, ss, rows, n, lov := pool3CheckedStart(s, name, "bad", "one VMAXPS a tap; it sets *bad to 1 when a source element before column 2n is a NaN or a negative zero (pool again with the exact kernel), else to 0")
 	lastOut := lanesBelow(U32(7)) // lanes 0-6: the last is one column past the window
 	sign, nanAcc, zAcc := s.vec(), s.vec(), s.vec()
 	g := GP32()
@@ -746,13 +741,32 @@ func maxPool3CheckedKernel(s isa) {
 		VORPS(nanAcc, z, z)
 		m := GP32()
 		VMOVMSKPS(z, m)
-		t := GP32()
-		XORL(t, t)
-		TESTL(m, m)
-		SETNE(t.As8())
-		bp := Load(Param("bad"), GP64())
-		MOVL(t, Mem{Base: bp})
+		storeFlag("bad", m)
 	})
+}
+
+// pool3CheckedStart starts a 3x3/2 max pooling kernel that reports through
+// a last parameter flag (*uint32) what it found in its source: its text
+// and doc (how is how it pools and what the flag says), its parameters
+// and lo broadcast.
+func pool3CheckedStart(s isa, name, flag, how string) (dst, src, ss, rows, n reg.GPVirtual, lov reg.VecVirtual) {
+	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, lo float32, "+flag+" *uint32)")
+	Doc(fmt.Sprintf("%s computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the maximum of lo and elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2, %s; n >= %d and dst and src do not overlap.", name, how, s.lanes))
+	p := loadParams("dst", "src", "srcStride", "rows", "n")
+	lov = s.vec()
+	VBROADCASTSS(paramAddr("lo"), lov)
+	return p[0], p[1], p[2], p[3], p[4], lov
+}
+
+// storeFlag stores 1 to the *uint32 parameter flag when r is not zero,
+// else 0.
+func storeFlag(flag string, r reg.GPVirtual) {
+	fp := Load(Param(flag), GP64())
+	t := GP32()
+	XORL(t, t)
+	TESTL(r, r)
+	SETNE(t.As8())
+	MOVL(t, Mem{Base: fp})
 }
 
 // pool3Index returns the VPERMT2PS index vectors that pick a source row's
@@ -791,12 +805,7 @@ var pool3IndexMem *Mem
 // walk down the rows as maxPool3CheckedKernel's do (pool3Walk).
 func maxPool3RangeKernel(s isa) {
 	name := "maxPool3RangeF32" + s.suffix
-	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, lo float32, nan *uint32)")
-	Doc(fmt.Sprintf("%s computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the maximum of lo and elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2, by VRANGEPS; it sets *nan to 1 when a source element before column 2n is a NaN (pool again with the exact kernel); n >= %d and dst and src do not overlap.", name, s.lanes))
-	p := loadParams("dst", "src", "srcStride", "rows", "n")
-	dst, src, ss, rows, n := p[0], p[1], p[2], p[3], p[4]
-	lov := s.vec()
-	VBROADCASTSS(paramAddr("lo"), lov)
+	dst, src, ss, rows, n, lov := pool3CheckedStart(s, name, "nan", "by VRANGEPS; it sets *nan to 1 when a source element before column 2n is a NaN (pool again with the exact kernel)")
 	idxE, idxO := pool3Index(s)
 	const rangeMax = 0x05    // the larger value (bits 1:0), with its own sign (bits 3:2)
 	var kn reg.OpmaskVirtual // the block's NaN lanes
@@ -842,12 +851,7 @@ func maxPool3RangeKernel(s isa) {
 		walk.emit(lbl+"_rows", u, p[0], p[1])
 	}, func() {
 		// The only row: report the NaN flag before rowLoop returns.
-		np := Load(Param("nan"), GP64())
-		t := GP32()
-		XORL(t, t)
-		TESTL(flag, flag)
-		SETNE(t.As8())
-		MOVL(t, Mem{Base: np})
+		storeFlag("nan", flag)
 	})
 }
 
