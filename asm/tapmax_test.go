@@ -162,11 +162,12 @@ func pool3Window(ss int) func(y int) []int {
 
 // TestMaxPool3x3S2 checks MaxPool3x3S2F32 at every level against TapMaxF32's
 // twin on the nine taps (its even outputs), with NaN payloads, signed
-// zeros and infinities among the inputs (the exact kernel), and with only
-// +0, infinities and denormals as specials (the ordered kernel, which a
-// source with no NaN and no -0 takes), signed zeros without NaNs (AVX-512's
-// VRANGEPS kernel), a NaN floor lo (the exact kernel at every level), one
-// NaN at each row's first, middle and last column, padded strides whose
+// zeros and infinities among the inputs (the checking kernels report them,
+// then the exact kernel pools), and with only +0, infinities and denormals
+// as specials (the checking kernels' own result), signed zeros without
+// NaNs (AVX-512's VRANGEPS kernel keeps them, AVX2's reports them), a NaN
+// floor lo (the exact kernel at every level), one NaN, and one -0 beside a
+// +0, at each row's first, middle and last column, padded strides whose
 // gaps must stay untouched, guard bands and the source ending right after
 // the last window.
 func TestMaxPool3x3S2(t *testing.T) {
@@ -175,7 +176,7 @@ func TestMaxPool3x3S2(t *testing.T) {
 		math.Float32frombits(0x7fc00001), math.Float32frombits(0xffc00123), math.Float32frombits(0x7fa00000), 1e-45}
 	ordered := []float32{0, float32(math.Inf(1)), float32(math.Inf(-1)), 1e-45, -1e-45}
 	// Signed zeros without NaNs: the AVX-512 VRANGEPS kernel keeps them
-	// (the ordered kernel's scan sends them to the exact one).
+	// (the AVX2 kernel reports them, and the exact one pools the plane).
 	zeros := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(-1)), 1e-45, -1e-45}
 	for _, l := range levels() {
 		withLevel(t, l, func() {
