@@ -136,14 +136,18 @@ type convIndirectJob struct {
 	mr, nr, mc           int
 	mblocks, nchunks     int
 	npanels, chunkPanels int
-	ws, ntot             int // flat row width, flat output columns
-	a                    []float32
-	anp                  int       // panels of a (packedA layout)
-	xs                   []float32 // B's rows: xs[offs[p]+f] for flat column f
-	tail                 []float32 // the last panel's rows at tail[offs[k+p]:], or nil
-	offs                 []int
-	out                  []float32 // og x oh*ow
-	fn                   func(lo, hi int)
+	// ppr, when not 0: panels go by output row, ppr a row, panel jp at
+	// flat column (jp/ppr)*ws + (jp%ppr)*nr (panelAt); else every nr flat
+	// columns.
+	ppr      int
+	ws, ntot int // flat row width, flat output columns
+	a        []float32
+	anp      int       // panels of a (packedA layout)
+	xs       []float32 // B's rows: xs[offs[p]+f] for flat column f
+	tail     []float32 // the last panel's rows at tail[offs[k+p]:], or nil
+	offs     []int
+	out      []float32 // og x oh*ow
+	fn       func(lo, hi int)
 	// kchain: the chain runs in the micro-kernel (asm.SgemmKernelIndirectChain)
 	// on each tile of the last depth block, with the scalars of row tile t
 	// at kchainT[t*ns*mr:] (laneBlocks' layout, mr rows a block); the output
@@ -288,6 +292,21 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	// one depth block (the tile is not read back) and whole row tiles.
 	j.scatter = j.kchain && wide && ws >= 16 && kk <= gemmKC && og%mr == 0
 	j.prefetch = j.scatter && 4*og*g.oh*g.ow > scatterPrefetchMinBytes
+	// Panels by output row where a row's whole panels fit in its flat row
+	// (ppr*nr <= ws: no more columns computed than the flat panels, and no
+	// read past them): every panel then starts a row's run of pixels, all
+	// but a row's last partial one go straight into out (items), and the
+	// flat rows' padding columns are not computed. A chain outside the
+	// kernel runs in the flat copy (chainRows), so it keeps flat panels.
+	// BenchmarkConv2DChainLayers, AVX2 AMD EPYC (Zen 3), 1 thread, minimum
+	// of six alternated: cnn_64x64's 3->32 on 64² 142 -> 114 µs and 32->64
+	// 3x3/2 on 32² 128 -> 113, MobileNetV2's 3->32 3x3/2 on 224² 460 ->
+	// 385 (with the caches flushed 993 -> 784); cnn_64x64 compiled
+	// (relaxgo bench, three alternated pairs) 290-294 -> 251-257 µs, at 2
+	// threads 180-191 -> 149-151.
+	if ppr := (g.ow + nr - 1) / nr; !g.pointwise() && !j.scatter && ppr*nr <= ws && (chain == nil || j.kchain) {
+		j.ppr, j.npanels = ppr, g.oh*ppr
+	}
 	if pa != nil && pa.mr == mr {
 		j.a = pa.data
 	} else {
@@ -473,7 +492,15 @@ func (j *convIndirectJob) panel(jp, pc int) (unsafe.Pointer, *int) {
 	if j.tail != nil && jp == j.npanels-1 {
 		return unsafe.Pointer(&j.tail[0]), &j.offs[j.k+pc]
 	}
-	return unsafe.Pointer(&j.xs[jp*j.nr]), &j.offs[pc]
+	return unsafe.Pointer(&j.xs[j.panelAt(jp)]), &j.offs[pc]
+}
+
+// panelAt is panel jp's first flat column.
+func (j *convIndirectJob) panelAt(jp int) int {
+	if j.ppr == 0 {
+		return jp * j.nr
+	}
+	return jp/j.ppr*j.ws + jp%j.ppr*j.nr
 }
 
 // chainScalars is the in-kernel chain's scalar table of row tile t (nil
@@ -565,7 +592,7 @@ func (j *convIndirectJob) items(lo, hi int) {
 	// end leave two runs of a few values each to copy, which cost more than
 	// the stores saved: 16->64 3x3 on 55² 724 -> 853 µs, 3->32 3x3/2 on
 	// 224² 489 -> 558 (minimum of 15).
-	direct := (g.pointwise() || j.ws%nr == 0) && (j.chain == nil || j.kchain)
+	direct := (g.pointwise() || j.ws%nr == 0 || j.ppr > 0) && (j.chain == nil || j.kchain)
 	for t := lo; t < hi; t++ {
 		i0, mcur, tiles, jp0, jp1 := j.item(t)
 		// A last row tile of fewer rows runs asm.SgemmKernelIndirectRows
@@ -612,6 +639,21 @@ func (j *convIndirectJob) items(lo, hi int) {
 					asm.SgemmKernelIndirectUnchecked(j.wide, kc, unsafe.Pointer(&ablk[ip*kc*mr]), bp, op, c, ld, 1, bet)
 				}
 			}
+		}
+		if j.ppr > 0 {
+			// Each panel left in the scratch is a row's last run of
+			// pixels; a partial row tile's rows (where it ran whole) take
+			// every panel's.
+			r := stored
+			for jp := jp0; jp < jp1; jp++ {
+				if _, ok := j.panelDirect(jp); !ok && r > 0 {
+					j.copyPanel(i0, r, scratch[(jp-jp0)*nr:], ldc, jp)
+				}
+				if r < mcur {
+					j.copyPanel(i0+r, mcur-r, scratch[r*ldc+(jp-jp0)*nr:], ldc, jp)
+				}
+			}
+			continue
 		}
 		f0, f1 := jp0*nr, min(jp1*nr, j.ntot)
 		if direct {
@@ -671,6 +713,10 @@ func (j *convIndirectJob) items(lo, hi int) {
 // where its first one lies in an output plane.
 func (j *convIndirectJob) panelDirect(jp int) (int, bool) {
 	f, nr, ws, ow := jp*j.nr, j.nr, j.ws, j.g.ow
+	if j.ppr > 0 {
+		y, x := jp/j.ppr, jp%j.ppr*nr
+		return y*ow + x, x+nr <= ow
+	}
 	if f+nr > j.ntot {
 		return 0, false
 	}
@@ -693,4 +739,15 @@ func (j *convIndirectJob) copyOut(i0, rows int, sc []float32, ldc, f0, a, b int)
 		d0 := sg.oy*ow + sg.a - sg.oy*ws
 		copyBlocks(j.out[i0*pix+d0:], pix, ow, sc[sg.a-f0:], ldc, ws, rows, sg.rows, sg.n)
 	}
+}
+
+// copyPanel copies the pixels of panel jp (panels by output row: a run of
+// one output row) of rows output channels from i0 on out of its tiles in
+// sc (rows ldc apart).
+func (j *convIndirectJob) copyPanel(i0, rows int, sc []float32, ldc, jp int) {
+	ow := j.g.ow
+	pix := j.g.oh * ow
+	y, x := jp/j.ppr, jp%j.ppr*j.nr
+	n := min(j.nr, ow-x)
+	copyBlocks(j.out[i0*pix+y*ow+x:], pix, ow, sc, ldc, j.nr, rows, 1, n)
 }

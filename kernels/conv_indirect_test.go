@@ -59,6 +59,13 @@ var convIndirectCases = []struct {
 	{"flat32_s2", 3, 13, 9, 64, 3, 3, 2, 2, 1, 1, 0, 0, 0, 0},
 	{"flat32_s1", 20, 14, 5, 30, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
 	{"flat16_k306", 34, 7, 4, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+	// Panels by output row (whole panels per row fit in the flat row):
+	// rows of 64 and, at stride 2, of 16; over two depth blocks; a row's
+	// last panel partial.
+	{"rows64", 3, 20, 6, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+	{"rows16_s2", 9, 13, 32, 32, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},
+	{"rows32_k306", 34, 7, 3, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+	{"rows_partial", 5, 11, 4, 45, 3, 3, 1, 1, 1, 1, 2, 2, 2, 2},
 }
 
 // TestConvIndirectMatchesPacked requires the indirect convolution to give
