@@ -765,6 +765,34 @@ func SoftmaxSmallF32(o, x []float32, n int) int {
 	return asmSoftmaxSmall(&o[0], &x[0], n, rows)
 }
 
+// SoftmaxRowsOK reports whether SoftmaxRowsF32 takes rows of n elements:
+// a multiple of 8 from 16 to 56 (an attention's score rows for that many
+// tokens), at every level.
+func SoftmaxRowsOK(n int) bool { return n%8 == 0 && n >= 16 && n <= 56 }
+
+// SoftmaxRowsF32 is SoftmaxSmallF32 for rows of n elements with
+// SoftmaxRowsOK(n), a row at a time: it stops before the first row holding
+// a NaN or whose maximum is infinite and returns the number of rows done.
+// Each row's arithmetic: m = the row's maximum, d = x-m, e = ExpF32(d),
+// s = the sum of e in eight partials (element i into partial i%8, in
+// order) folded as ((a0+a1)+(a2+a3))+((a4+a5)+(a6+a7)), o = e * (1/s),
+// every operation rounded to float32: the bits of kernels' softmax of short
+// rows. It panics when n is out of range, len(o) is not a multiple of n or
+// x is shorter than o.
+func SoftmaxRowsF32(o, x []float32, n int) int {
+	if !SoftmaxRowsOK(n) || len(o)%n != 0 || len(x) < len(o) {
+		panic(fmt.Sprintf("asm: SoftmaxRowsF32: n=%d (a multiple of 8, 16 to 56), len(o)=%d, len(x)=%d", n, len(o), len(x)))
+	}
+	rows := len(o) / n
+	if rows == 0 {
+		return 0
+	}
+	if level == LevelGo {
+		return softmaxRowsGo(o, x, n)
+	}
+	return asmSoftmaxRows(&o[0], &x[0], n, rows)
+}
+
 // MaxRowF32 returns the maximum of x's non-NaN elements (-Inf if there are
 // none) and whether x holds a NaN, for short rows (a softmax row): it costs a
 // few nanoseconds where ReduceMaxF32's 64 partials cost ~45. A maximum of

@@ -1427,3 +1427,57 @@ func TestSgemmKernelIndirectRows(t *testing.T) {
 		})
 	}
 }
+
+// TestSoftmaxRows holds SoftmaxRowsF32 to its twin at every level: rows of
+// every length it takes, values spread wide (exp underflowing to 0 and
+// denormals), causal-mask rows of -Inf, and rows with a NaN or an infinite
+// maximum, before which it must stop; guard bands stay untouched, in place
+// too; and it refuses lengths it does not take.
+func TestSoftmaxRows(t *testing.T) {
+	r := rand.New(rand.NewSource(41))
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			for n := 16; n <= 56; n += 8 {
+				for it := 0; it < 8; it++ {
+					rows := 1 + r.Intn(9)
+					x := make([]float32, rows*n)
+					for i := range x {
+						x[i] = float32(r.NormFloat64() * float64(1+20*(it%3)))
+						if it%4 == 3 && i%n > (i/n)%n {
+							x[i] = float32(math.Inf(-1))
+						}
+					}
+					if it >= 6 { // a row that stops the kernel
+						bad := []float32{float32(math.NaN()), float32(math.Inf(1))}[it-6]
+						x[r.Intn(rows)*n+r.Intn(n)] = bad
+					}
+					want := make([]float32, len(x))
+					wrows := softmaxRowsGo(want, x, n)
+					buf, got := guarded(len(x), 1)
+					grows := SoftmaxRowsF32(got, x, n)
+					checkGuards(t, l.String(), buf, len(x), 1)
+					in := append([]float32(nil), x...)
+					irows := SoftmaxRowsF32(in, in, n)
+					if grows != wrows || irows != wrows {
+						t.Fatalf("%s n=%d: %d rows done (in place %d), twin %d", l, n, grows, irows, wrows)
+					}
+					for i := 0; i < wrows*n; i++ {
+						if !sameBits(got[i], want[i]) || !sameBits(in[i], want[i]) {
+							t.Fatalf("%s n=%d [%d]: %v (in place %v), twin %v", l, n, i, got[i], in[i], want[i])
+						}
+					}
+				}
+			}
+		})
+	}
+	for _, n := range []int{8, 12, 17, 64} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("SoftmaxRowsF32 took n=%d", n)
+				}
+			}()
+			SoftmaxRowsF32(make([]float32, n), make([]float32, n), n)
+		}()
+	}
+}

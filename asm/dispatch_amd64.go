@@ -637,3 +637,7 @@ func asmSgemmIndirectRows(rows, kc int, a, b *float32, offs *int, c *float32, ld
 		}
 	}
 }
+
+// asmSoftmaxRows runs the AVX2 kernel at both levels (an AVX-512 CPU runs
+// it; the bits are the same).
+func asmSoftmaxRows(o, x *float32, n, rows int) int { return softmaxRowsF32AVX2(o, x, n, rows) }

@@ -150,3 +150,7 @@ func asmSgemmKernelRows(rows, kc int, a, b, c *float32, ldc int, alpha, beta flo
 func asmSgemmIndirectRows(rows, kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, chain bool, codes *uint8, sc *float32, nsteps int) {
 	panic("asm: no assembly in this build")
 }
+
+func asmSoftmaxRows(o, x *float32, n, rows int) int {
+	panic("asm: no assembly in this build")
+}

@@ -24464,6 +24464,119 @@ interleave2F32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func softmaxRowsF32AVX2(o *float32, x *float32, n int, rows int) int
+// Requires: AVX, AVX2
+TEXT ·softmaxRowsF32AVX2(SB), NOSPLIT, $0-40
+	MOVQ o+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+	MOVQ rows+24(FP), BX
+	XORQ SI, SI
+	SHLQ $0x02, DX
+
+softmaxRowsF32AVX2_row:
+	CMPQ    SI, BX
+	JGE     softmaxRowsF32AVX2_done
+	VXORPS  Y0, Y0, Y0
+	VMOVUPS (CX), Y1
+	VCMPPS  $0x03, Y1, Y1, Y2
+	VORPS   Y2, Y0, Y0
+	MOVQ    $0x00000020, DI
+
+softmaxRowsF32AVX2_max:
+	VMOVUPS      (CX)(DI*1), Y2
+	VCMPPS       $0x03, Y2, Y2, Y3
+	VORPS        Y3, Y0, Y0
+	VMAXPS       Y2, Y1, Y1
+	ADDQ         $0x00000020, DI
+	CMPQ         DI, DX
+	JL           softmaxRowsF32AVX2_max
+	VMOVMSKPS    Y0, DI
+	TESTL        DI, DI
+	JNZ          softmaxRowsF32AVX2_done
+	VEXTRACTF128 $0x01, Y1, X0
+	VMAXPS       X0, X1, X1
+	VMOVHLPS     X1, X0, X0
+	VMAXPS       X0, X1, X1
+	VMOVSHDUP    X1, X0
+	VMAXSS       X0, X1, X1
+	VMOVD        X1, DI
+	ANDL         $0x7fffffff, DI
+	CMPL         DI, $0x7f800000
+	JE           softmaxRowsF32AVX2_done
+	VBROADCASTSS X1, Y0
+	VXORPS       Y1, Y1, Y1
+	XORQ         DI, DI
+
+softmaxRowsF32AVX2_exp:
+	VMOVUPS      (CX)(DI*1), Y2
+	VSUBPS       Y0, Y2, Y2
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y3
+	VMAXPS       Y2, Y3, Y2
+	VBROADCASTSS c4_42b20000<>+0(SB), Y3
+	VMINPS       Y2, Y3, Y2
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y2, Y3
+	VCVTPS2DQ    Y3, Y4
+	VCVTDQ2PS    Y4, Y5
+	VMULPS       c32_3f318000<>+0(SB), Y5, Y3
+	VSUBPS       Y3, Y2, Y2
+	VMULPS       c32_395e8083<>+0(SB), Y5, Y3
+	VADDPS       Y3, Y2, Y2
+	VMULPS       Y2, Y2, Y5
+	VMULPS       c32_39506967<>+0(SB), Y2, Y3
+	VADDPS       c32_3ab743ce<>+0(SB), Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VADDPS       c32_3c088908<>+0(SB), Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VADDPS       c32_3d2aa9c1<>+0(SB), Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VADDPS       c32_3e2aaaaa<>+0(SB), Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VADDPS       c32_3f000000<>+0(SB), Y3, Y3
+	VMULPS       Y5, Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VADDPS       c32_3f800000<>+0(SB), Y3, Y3
+	VPSRAD       $0x01, Y4, Y2
+	VPSUBD       Y2, Y4, Y4
+	VPADDD       c32_0000007f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VPADDD       c32_0000007f<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y2, Y3, Y3
+	VMULPS       Y4, Y3, Y2
+	VMOVUPS      Y2, (AX)(DI*1)
+	VADDPS       Y2, Y1, Y1
+	ADDQ         $0x00000020, DI
+	CMPQ         DI, DX
+	JL           softmaxRowsF32AVX2_exp
+	VPERMILPS    $0xb1, Y1, Y0
+	VADDPS       Y0, Y1, Y1
+	VPERMILPS    $0x4e, Y1, Y0
+	VADDPS       Y0, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDSS       X0, X1, X0
+	VMOVSS       c4_3f800000<>+0(SB), X1
+	VDIVSS       X0, X1, X1
+	VBROADCASTSS X1, Y0
+	XORQ         DI, DI
+
+softmaxRowsF32AVX2_scale:
+	VMOVUPS (AX)(DI*1), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS Y1, (AX)(DI*1)
+	ADDQ    $0x00000020, DI
+	CMPQ    DI, DX
+	JL      softmaxRowsF32AVX2_scale
+	ADDQ    DX, AX
+	ADDQ    DX, CX
+	INCQ    SI
+	JMP     softmaxRowsF32AVX2_row
+
+softmaxRowsF32AVX2_done:
+	MOVQ SI, ret+32(FP)
+	VZEROUPPER
+	RET
+
 // func dot8F32AVX2(x *float32, y *float32, n int, acc *[8]float32)
 // Requires: AVX
 TEXT ·dot8F32AVX2(SB), NOSPLIT, $0-32

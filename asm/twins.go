@@ -853,3 +853,33 @@ func chainTileGo(mr, nr int, c []float32, ldc int, codes []uint8, sc []float32) 
 		scalarChainGo(r, r, codes, row)
 	}
 }
+
+// softmaxRowsGo is SoftmaxRowsF32's twin: rows of n (a multiple of 8) a
+// row at a time, stopping before a row with a NaN or an infinite maximum.
+func softmaxRowsGo(o, x []float32, n int) int {
+	for r := 0; r < len(o); r += n {
+		xr, or := x[r:r+n], o[r:r+n]
+		m := float32(math.Inf(-1))
+		for _, v := range xr {
+			if v != v {
+				return r / n
+			}
+			m = max(m, v)
+		}
+		if math.IsInf(float64(m), 0) {
+			return r / n
+		}
+		var a [8]float32
+		for i, v := range xr {
+			e := expOne(v - m)
+			or[i] = e
+			a[i%8] += e
+		}
+		s := ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]))
+		inv := 1 / s
+		for i := range or {
+			or[i] *= inv
+		}
+	}
+	return len(o) / n
+}

@@ -327,6 +327,21 @@ func softmaxRowsF32(o, x []float32, n int) {
 		}
 		return
 	}
+	if asm.SoftmaxRowsOK(n) {
+		// Rows of 16 to 56 (a multiple of 8) in one asm call, the same
+		// steps as below a row at a time. An attention's score rows, 128
+		// rows of 32, AVX2 AMD EPYC, minimum of eight alternated runs: 9.9
+		// -> 5.4 µs, with a causal mask's -Inf (exp's underflow takes a
+		// microcode assist) 13.7 -> 10.0.
+		for r := 0; r < len(o); {
+			r += n * asm.SoftmaxRowsF32(o[r:], x[r:], n)
+			if r < len(o) {
+				softmaxRowScalar(false, o[r:r+n], x[r:r+n])
+				r += n
+			}
+		}
+		return
+	}
 	special := false
 	for r := 0; r < len(o); r += n {
 		xr, or := x[r:r+n], o[r:r+n]

@@ -157,6 +157,7 @@ func main() {
 		sgemmNarrowKernels(s)
 	}
 	interleave2AVX2()
+	softmaxRowsAVX2()
 	dot8AVX2()
 	deinterleave2RowsAVX2()
 	deinterleave2RowsAVX512()
@@ -4135,4 +4136,91 @@ func stridedStores(out, base, stride reg.GPVirtual, first, count, step int, val 
 			}
 		}
 	}
+}
+
+// softmaxRowsAVX2 emits the softmax of rows of 16 to 56 floats, a multiple
+// of 8 (an attention's score rows for 16 to 56 tokens), a row at a time in
+// three passes over it while it is in L1: its maximum (stopping, as
+// softmaxSmallKernels do, before a row with a NaN or an infinite maximum),
+// e = exp(x-m) stored and summed lane-wise in eight accumulators (element
+// i into lane i%8, as kernels' sum32), the lanes folded in sum32's order
+// (sum8), and e * (1/s). Kernels' row-by-row path makes the same float32
+// operations in Go loops and one ExpF32 call, four calls and three loops a
+// row.
+func softmaxRowsAVX2() {
+	s := avx2
+	name := "softmaxRowsF32AVX2"
+	text(name, "func(o, x *float32, n, rows int) int")
+	Doc(name + " sets the rows*n floats at o to the softmax of the rows of n (a multiple of 8, 16 to 56) floats at x, as kernels.softmaxRowsF32 does, stopping before the first row holding a NaN or with an infinite maximum; it returns the number of rows done.")
+	p := loadParams("o", "x", "n", "rows")
+	o, x, n, rows := p[0], p[1], p[2], p[3]
+	done := GP64()
+	XORQ(done, done)
+	stride := GP64()
+	MOVQ(n, stride)
+	SHLQ(U8(2), stride)
+	i := GP64()
+	Label(name + "_row")
+	CMPQ(done, rows)
+	JGE(LabelRef(name + "_done"))
+	// The maximum, and NaNs.
+	nan := newNaNFlag(s)
+	mv := s.vec()
+	VMOVUPS(Mem{Base: x}, mv)
+	nan.note(mv)
+	MOVQ(U32(32), i)
+	Label(name + "_max")
+	v := s.vec()
+	VMOVUPS(Mem{Base: x, Index: i, Scale: 1}, v)
+	nan.note(v)
+	VMAXPS(v, mv, mv)
+	ADDQ(U32(32), i)
+	CMPQ(i, stride)
+	JL(LabelRef(name + "_max"))
+	nan.jumpIfSet(name + "_done")
+	mx := hmax(s, mv)
+	mb := GP32()
+	VMOVD(mx, mb)
+	ANDL(U32(0x7fffffff), mb)
+	CMPL(mb, U32(0x7f800000))
+	JE(LabelRef(name + "_done")) // an infinite maximum
+	m := s.vec()
+	VBROADCASTSS(mx, m)
+	// e = exp(x-m) into o, summed lane-wise.
+	acc := s.vec()
+	VXORPS(acc, acc, acc)
+	XORQ(i, i)
+	Label(name + "_exp")
+	d, e := s.vec(), s.vec()
+	VMOVUPS(Mem{Base: x, Index: i, Scale: 1}, d)
+	VSUBPS(m, d, d)
+	emitExp(s, d, e)
+	VMOVUPS(e, Mem{Base: o, Index: i, Scale: 1})
+	VADDPS(e, acc, acc)
+	ADDQ(U32(32), i)
+	CMPQ(i, stride)
+	JL(LabelRef(name + "_exp"))
+	sx := sum8(acc)
+	inv := XMM()
+	VMOVSS(c4(math.Float32bits(1)), inv)
+	VDIVSS(sx, inv, inv)
+	iv := s.vec()
+	VBROADCASTSS(inv, iv)
+	XORQ(i, i)
+	Label(name + "_scale")
+	w := s.vec()
+	VMOVUPS(Mem{Base: o, Index: i, Scale: 1}, w)
+	VMULPS(iv, w, w)
+	VMOVUPS(w, Mem{Base: o, Index: i, Scale: 1})
+	ADDQ(U32(32), i)
+	CMPQ(i, stride)
+	JL(LabelRef(name + "_scale"))
+	ADDQ(stride, o)
+	ADDQ(stride, x)
+	INCQ(done)
+	JMP(LabelRef(name + "_row"))
+	Label(name + "_done")
+	Store(done, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
 }
