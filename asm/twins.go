@@ -813,14 +813,8 @@ func softmaxSmallGo(o, x []float32, n int) int {
 	var e [16]float32
 	for r := 0; r < len(o); r += n {
 		xr, or := x[r:r+n], o[r:r+n]
-		m := float32(math.Inf(-1))
-		for _, v := range xr {
-			if v != v {
-				return r / n
-			}
-			m = max(m, v)
-		}
-		if math.IsInf(float64(m), 0) {
+		m, ok := softmaxRowMax(xr)
+		if !ok {
 			return r / n
 		}
 		e = [16]float32{}
@@ -859,14 +853,8 @@ func chainTileGo(mr, nr int, c []float32, ldc int, codes []uint8, sc []float32) 
 func softmaxRowsGo(o, x []float32, n int) int {
 	for r := 0; r < len(o); r += n {
 		xr, or := x[r:r+n], o[r:r+n]
-		m := float32(math.Inf(-1))
-		for _, v := range xr {
-			if v != v {
-				return r / n
-			}
-			m = max(m, v)
-		}
-		if math.IsInf(float64(m), 0) {
+		m, ok := softmaxRowMax(xr)
+		if !ok {
 			return r / n
 		}
 		var a [8]float32
@@ -882,4 +870,17 @@ func softmaxRowsGo(o, x []float32, n int) int {
 		}
 	}
 	return len(o) / n
+}
+
+// softmaxRowMax returns a softmax row's maximum, and false for a row the
+// softmax twins stop at: one holding a NaN, or whose maximum is infinite.
+func softmaxRowMax(x []float32) (float32, bool) {
+	m := float32(math.Inf(-1))
+	for _, v := range x {
+		if v != v {
+			return 0, false
+		}
+		m = max(m, v)
+	}
+	return m, !math.IsInf(float64(m), 0)
 }

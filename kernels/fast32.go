@@ -315,26 +315,22 @@ func softmaxRowsF32(o, x []float32, n int) {
 		return
 	}
 	x = x[:len(o)]
-	if n <= asm.SoftmaxSmallMax() {
-		// A row a vector, in one pass (asm.SoftmaxSmallF32 is these
-		// steps, rounded alike); rows it stops at take softmaxRowScalar.
-		for r := 0; r < len(o); {
-			r += n * asm.SoftmaxSmallF32(o[r:], x[r:], n)
-			if r < len(o) {
-				softmaxRowScalar(false, o[r:r+n], x[r:r+n])
-				r += n
-			}
-		}
-		return
+	// A row a vector in one pass (asm.SoftmaxSmallF32), or rows of 16 to
+	// 56, a multiple of 8, in one call (asm.SoftmaxRowsF32): these steps,
+	// rounded alike; rows they stop at take softmaxRowScalar. The second,
+	// on an attention's score rows, 128 rows of 32, AVX2 AMD EPYC, minimum
+	// of eight alternated runs: 9.9 -> 5.4 µs, with a causal mask's -Inf
+	// (exp's underflow takes a microcode assist) 13.7 -> 10.0.
+	var rowsCall func(o, x []float32, n int) int
+	switch {
+	case n <= asm.SoftmaxSmallMax():
+		rowsCall = asm.SoftmaxSmallF32
+	case asm.SoftmaxRowsOK(n):
+		rowsCall = asm.SoftmaxRowsF32
 	}
-	if asm.SoftmaxRowsOK(n) {
-		// Rows of 16 to 56 (a multiple of 8) in one asm call, the same
-		// steps as below a row at a time. An attention's score rows, 128
-		// rows of 32, AVX2 AMD EPYC, minimum of eight alternated runs: 9.9
-		// -> 5.4 µs, with a causal mask's -Inf (exp's underflow takes a
-		// microcode assist) 13.7 -> 10.0.
+	if rowsCall != nil {
 		for r := 0; r < len(o); {
-			r += n * asm.SoftmaxRowsF32(o[r:], x[r:], n)
+			r += n * rowsCall(o[r:], x[r:], n)
 			if r < len(o) {
 				softmaxRowScalar(false, o[r:r+n], x[r:r+n])
 				r += n
