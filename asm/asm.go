@@ -348,17 +348,14 @@ func MaxPool3x3S2F32(dst []float32, dstStride int, src []float32, srcStride, row
 		// AMD EPYC, Zen 3, minimum of eight alternated runs) 177 -> 132
 		// and 256 -> 212, SqueezeNet's in the model (relaxgo profile, three
 		// alternated) 410-453 -> 329-352.
-		if bad, ok := asmMaxPool3Checked(&dst[0], dstStride, &src[0], srcStride, rows, n, lo); ok {
-			for r := 0; r <= 2*rows && !bad; r++ {
-				v := src[r*srcStride+2*n]
-				bad = v != v || math.Float32bits(v) == 1<<31
-			}
-			if bad {
-				asmMaxPool3(&dst[0], dstStride, &src[0], srcStride, rows, n, lo)
-			}
-			return
+		bad := asmMaxPool3Checked(&dst[0], dstStride, &src[0], srcStride, rows, n, lo)
+		for r := 0; r <= 2*rows && !bad; r++ {
+			v := src[r*srcStride+2*n]
+			bad = v != v || math.Float32bits(v) == 1<<31
 		}
-		asmMaxPool3(&dst[0], dstStride, &src[0], srcStride, rows, n, lo)
+		if bad {
+			asmMaxPool3(&dst[0], dstStride, &src[0], srcStride, rows, n, lo)
+		}
 		return
 	}
 	for r := 0; r < rows; r++ {

@@ -552,6 +552,16 @@ func SgemmKernelGatherUnchecked(sw, kc int, a unsafe.Pointer, offs *int, b, c un
 // which a kernel's read of one step stays in its operand) and returns the
 // pointer the kernels take: &offs[0], or a dummy when offs is empty (kc 0,
 // where they read none).
+// codesIn returns an error naming fn when a chain code is unknown.
+func codesIn(fn string, codes []uint8) error {
+	for t, code := range codes {
+		if code >= numChainOps {
+			return fmt.Errorf("asm: %s: step %d: unknown code %d", fn, t, code)
+		}
+	}
+	return nil
+}
+
 func offsetsIn(fn string, offs []int, hi int) (*int, error) {
 	for p, o := range offs {
 		if o < 0 || o > hi {
@@ -618,10 +628,8 @@ func SgemmKernelChain(kc int, a, b, c []float32, ldc int, alpha, beta float32, c
 		return fmt.Errorf("asm: SgemmKernelChain: kc=%d ldc=%d, %d steps at level %s: no such tile or buffers too short (a %d, b %d, c %d, sc %d)",
 			kc, ldc, len(codes), level, len(a), len(b), len(c), len(sc))
 	}
-	for t, code := range codes {
-		if code >= numChainOps {
-			return fmt.Errorf("asm: SgemmKernelChain: step %d: unknown code %d", t, code)
-		}
+	if err := codesIn("SgemmKernelChain", codes); err != nil {
+		return err
 	}
 	cp, sp := chainPtrs(codes, sc)
 	SgemmKernelChainUnchecked(kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)),
@@ -667,10 +675,8 @@ func SgemmKernelIndirectChain(kc int, a, b []float32, offs []int, c []float32, l
 	if err != nil {
 		return err
 	}
-	for t, code := range codes {
-		if code >= numChainOps {
-			return fmt.Errorf("asm: SgemmKernelIndirectChain: step %d: unknown code %d", t, code)
-		}
+	if err := codesIn("SgemmKernelIndirectChain", codes); err != nil {
+		return err
 	}
 	cp, sp := chainPtrs(codes, sc)
 	SgemmKernelIndirectChainUnchecked(kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)),
@@ -693,19 +699,12 @@ func SgemmKernelIndirectRows(rows, kc int, a, b []float32, offs []int, c []float
 		return fmt.Errorf("asm: SgemmKernelIndirectRows: %d rows, kc=%d ldc=%d, %d steps at level %s: no such kernel or buffers too short (a %d, offs %d, c %d, sc %d)",
 			rows, kc, ldc, len(codes), level, len(a), len(offs), len(c), len(sc))
 	}
-	for p := 0; p < kc; p++ {
-		if o := offs[p]; o < 0 || o > len(b)-nr {
-			return fmt.Errorf("asm: SgemmKernelIndirectRows: offs[%d] = %d reads past b (%d floats)", p, o, len(b))
-		}
+	op, err := offsetsIn("SgemmKernelIndirectRows", offs[:kc], len(b)-nr)
+	if err != nil {
+		return err
 	}
-	for t, code := range codes {
-		if code >= numChainOps {
-			return fmt.Errorf("asm: SgemmKernelIndirectRows: step %d: unknown code %d", t, code)
-		}
-	}
-	var op *int
-	if kc > 0 {
-		op = &offs[0]
+	if err := codesIn("SgemmKernelIndirectRows", codes); err != nil {
+		return err
 	}
 	cp, sp := chainPtrs(codes, sc)
 	SgemmKernelIndirectRowsUnchecked(rows, kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)), op,

@@ -252,22 +252,19 @@ func asmDWPlanar(p *DWPlanar, d, x, w *float32) {
 }
 
 // asmMaxPool3Checked is asmMaxPool3 on a kernel that checks its own
-// source (ok false below 8 outputs): VRANGEPS at AVX-512 (n >= 16), whose
-// maximum is Go's unless a NaN meets a number, else the AVX2 one, one
-// VMAXPS a tap, exact unless a NaN or a negative zero is among the taps. bad reports such a value in the source columns the
-// kernel compares (all but each row's last, 2n), after which the caller
-// pools again with asmMaxPool3.
-func asmMaxPool3Checked(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) (bad, ok bool) {
+// source (n >= 8): VRANGEPS at AVX-512 (n >= 16), whose maximum is Go's
+// unless a NaN meets a number, else the AVX2 one, one VMAXPS a tap, exact
+// unless a NaN or a negative zero is among the taps. bad reports such a
+// value in the source columns the kernel compares (all but each row's
+// last, 2n), after which the caller pools again with asmMaxPool3.
+func asmMaxPool3Checked(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) (bad bool) {
 	var f uint32
-	switch {
-	case level == LevelAVX512 && n >= 16:
+	if level == LevelAVX512 && n >= 16 {
 		maxPool3RangeF32AVX512(dst, 4*dstStride, src, 4*srcStride, rows, n, lo, &f)
-	case level != LevelGo && n >= 8:
+	} else {
 		maxPool3CheckedF32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, lo, &f)
-	default:
-		return false, false
 	}
-	return f != 0, true
+	return f != 0
 }
 
 func asmTapSumChain(dst, base *float32, offs *int, w *float32, ntaps, n int, codes *uint8, sc *float32, nsteps int) {

@@ -135,7 +135,7 @@ func asmSgemmIndirectChainScatter(kc int, a, b *float32, offs *int, c *float32, 
 func asmSgemmKernelHalf(mr, kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	panic("asm: no assembly in this build")
 }
-func asmMaxPool3Checked(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) (bad, ok bool) {
+func asmMaxPool3Checked(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) (bad bool) {
 	panic("asm: no assembly in this build")
 }
 

@@ -572,27 +572,26 @@ func (j *convIndirectJob) items(lo, hi int) {
 	sb := getScratch(j.mc * ldc)
 	defer putScratch(sb)
 	scratch := *sb
-	ow, ws := j.g.ow, j.ws
-	pix := j.g.oh * ow
+	ow, ws := g.ow, j.ws
+	pix := g.oh * ow
 	// Whole tiles whose columns are all pixels (panelDirect) are stored
 	// into out, accumulated there over the depth blocks as the packed
 	// driver accumulates in C; only the others go through the scratch and
-	// are copied out. That is every tile but the edges of a pointwise
-	// convolution, whose flat columns are its pixels, and all but each
-	// row's last panel where the flat rows are whole panels (a row's
-	// padding columns then lie in that panel). With a chain outside the
-	// kernel it runs in the copy instead (chainRows), so those take the
-	// scratch for every tile. BenchmarkConv2DChainLayers, AVX2 AMD EPYC
-	// (Zen 3), 1 thread, minimum of ten alternated runs
-	// (scripts/ab_bench.sh): 16->64 on 55² 157 -> 117 µs; 192->32 on 28²,
-	// 384->48 on 13², 512->64 on 13² unchanged (128 -> 124, 84 -> 84, 155
-	// -> 157); 3->64 3x3/2 on 224² (flat rows of 112) 908 -> 828, with the
-	// caches flushed (BenchmarkConvColdOutput) 1794 -> 1641.
-	// Where flat rows are not whole panels, the panels that cross a row's
-	// end leave two runs of a few values each to copy, which cost more than
-	// the stores saved: 16->64 3x3 on 55² 724 -> 853 µs, 3->32 3x3/2 on
-	// 224² 489 -> 558 (minimum of 15).
-	direct := (g.pointwise() || j.ws%nr == 0 || j.ppr > 0) && (j.chain == nil || j.kchain)
+	// are copied out: a pointwise convolution's last partial panel (its
+	// flat columns are its pixels), or with panels by output row (ppr) a
+	// row's partial last one. With a chain outside the kernel it runs in
+	// the copy instead (chainRows), so those take the scratch for every
+	// tile. BenchmarkConv2DChainLayers, AVX2 AMD EPYC (Zen 3), 1 thread,
+	// minimum of ten alternated runs (scripts/ab_bench.sh): 16->64 on 55²
+	// 157 -> 117 µs; 192->32 on 28², 384->48 on 13², 512->64 on 13²
+	// unchanged (128 -> 124, 84 -> 84, 155 -> 157); 3->64 3x3/2 on 224²
+	// (flat rows of 112, whole panels) 908 -> 828, with the caches flushed
+	// (BenchmarkConvColdOutput) 1794 -> 1641. Storing the panels inside a
+	// row where flat rows are not whole panels was slower: the panels that
+	// cross a row's end leave two runs of a few values each to copy
+	// (16->64 3x3 on 55² 724 -> 853 µs, 3->32 3x3/2 on 224² 489 -> 558,
+	// minimum of 15).
+	direct := (g.pointwise() || j.ppr > 0) && (j.chain == nil || j.kchain)
 	for t := lo; t < hi; t++ {
 		i0, mcur, tiles, jp0, jp1 := j.item(t)
 		// A last row tile of fewer rows runs asm.SgemmKernelIndirectRows
@@ -657,24 +656,15 @@ func (j *convIndirectJob) items(lo, hi int) {
 		}
 		f0, f1 := jp0*nr, min(jp1*nr, j.ntot)
 		if direct {
-			// The pixels of the panels left in the scratch, for the rows
-			// stored into out on the others, a run of such panels at a
-			// time; then those of the rows left (a partial row tile's where
-			// it ran whole), every panel.
+			// Pointwise: the pixels of the partial last panel, left in the
+			// scratch, for the rows stored into out on the others; then
+			// those of the rows left (a partial row tile's where it ran
+			// whole), every panel.
 			r := stored
-			for jp := jp0; jp < jp1 && r > 0; {
-				if _, ok := j.panelDirect(jp); ok {
-					jp++
-					continue
+			if last := j.npanels - 1; r > 0 && jp1 > last {
+				if _, ok := j.panelDirect(last); !ok {
+					j.copyOut(i0, r, scratch, ldc, f0, last*nr, j.ntot)
 				}
-				ja := jp
-				for jp < jp1 {
-					if _, ok := j.panelDirect(jp); ok {
-						break
-					}
-					jp++
-				}
-				j.copyOut(i0, r, scratch, ldc, f0, ja*nr, min(jp*nr, j.ntot))
 			}
 			if r < mcur {
 				j.copyOut(i0+r, mcur-r, scratch[r*ldc:], ldc, f0, f0, f1)
@@ -709,22 +699,17 @@ func (j *convIndirectJob) items(lo, hi int) {
 }
 
 // panelDirect reports whether panel jp's columns are all pixels, of one
-// output row or of a plane whose flat rows have no padding columns, and
-// where its first one lies in an output plane.
+// output row (panels by output row) or of a plane whose flat rows have no
+// padding columns (a pointwise convolution's), and where its first one
+// lies in an output plane.
 func (j *convIndirectJob) panelDirect(jp int) (int, bool) {
-	f, nr, ws, ow := jp*j.nr, j.nr, j.ws, j.g.ow
+	nr, ow := j.nr, j.g.ow
 	if j.ppr > 0 {
 		y, x := jp/j.ppr, jp%j.ppr*nr
 		return y*ow + x, x+nr <= ow
 	}
-	if f+nr > j.ntot {
-		return 0, false
-	}
-	if ws == ow {
-		return f, true
-	}
-	y, x := f/ws, f%ws
-	return y*ow + x, x+nr <= ow
+	f := jp * nr
+	return f, j.ws == ow && f+nr <= j.ntot
 }
 
 // copyOut copies the valid pixels of flat columns [a, b) of rows output

@@ -255,9 +255,6 @@ type gemmJob struct {
 	kcodes  *uint8
 	kns     int
 	kchainT []float32
-	// rowsOK: the tile is SgemmTile's, whose last row tile of fewer rows
-	// runs asm.SgemmKernelRows where the level has it (rowsKernel).
-	rowsOK bool
 
 	// Blocking, fixed for the whole call.
 	mr, nr, mc, mblocks int
@@ -432,7 +429,8 @@ func (j *gemmJob) kernel(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta fl
 // 49, m=64 n=1024 k=784 1166 -> 1131; the decoder and encoder fixtures
 // (32 tokens: 2 rows left over) 5% faster in the model.
 func (j *gemmJob) rowsKernel(nrows, kn int) bool {
-	return j.rowsOK && kn == j.nr && !(j.kchain && j.last) && asm.SgemmKernelRowsOK(nrows)
+	tmr, tnr := asm.SgemmTile()
+	return !j.wide && !j.mid && j.mr == tmr && j.nr == tnr && kn == j.nr && !(j.kchain && j.last) && asm.SgemmKernelRowsOK(nrows)
 }
 
 // tileKernel runs the job's micro-kernel at width kn on the tile of rows
@@ -573,8 +571,6 @@ func (j *gemmJob) run() {
 	mc = ((m+mblocks-1)/mblocks + mr - 1) / mr * mr
 	mblocks = (m + mc - 1) / mc
 	j.mr, j.nr, j.mc, j.mblocks = mr, nr, mc, mblocks
-	tmr, tnr := asm.SgemmTile()
-	j.rowsOK = !j.wide && !j.mid && mr == tmr && nr == tnr
 	// The last panel on the half-width tile when it fits one (B packed
 	// here, not pre-packed at the full width): SqueezeNet's classifier,
 	// 1000 x 169 x 512, computes 176 columns instead of 192.

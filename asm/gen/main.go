@@ -689,7 +689,7 @@ func maxPool3Kernels(s isa) {
 func maxPool3CheckedKernel(s isa) {
 	name := "maxPool3CheckedF32" + s.suffix
 	dst, src, ss, rows, n, lov := pool3CheckedStart(s, name, "bad", "one VMAXPS a tap; it sets *bad to 1 when a source element before column 2n is a NaN or a negative zero (pool again with the exact kernel), else to 0")
-	lastOut := lanesBelow(U32(7)) // lanes 0-6: the last is one column past the window
+	taps3 := pool3Taps(s)
 	sign, nanAcc, zAcc := s.vec(), s.vec(), s.vec()
 	g := GP32()
 	MOVL(U32(0x80000000), g)
@@ -700,23 +700,16 @@ func maxPool3CheckedKernel(s isa) {
 	// hmax folds the three taps of the source row at x+off bytes and
 	// checks its columns 2k0 ... 2k0+15.
 	hmax := func(x reg.GPVirtual, off int, h reg.VecVirtual) {
-		a, b, c, e, t := s.vec(), s.vec(), s.vec(), s.vec(), s.vec()
-		VMOVUPS(Mem{Base: x, Disp: off}, a)
-		VMOVUPS(Mem{Base: x, Disp: off + s.bytes}, b)
-		VMOVUPS(Mem{Base: x, Disp: off + 8}, c)
-		VMASKMOVPS(Mem{Base: x, Disp: off + s.bytes + 8}, lastOut, e)
+		taps, a, b := taps3(func(disp int) Mem { return Mem{Base: x, Disp: off + disp} })
+		t := s.vec()
 		VCMPPS(U8(3), b, a, t) // unordered: a NaN in a or b
 		VORPS(t, nanAcc, nanAcc)
 		VPXOR(sign, a, t)
 		VPMINUD(t, zAcc, zAcc)
 		VPXOR(sign, b, t)
 		VPMINUD(t, zAcc, zAcc)
-		t0, t1, t2 := s.vec(), s.vec(), s.vec()
-		VSHUFPS(U8(0x88), b, a, t0) // columns 2k
-		VSHUFPS(U8(0xDD), b, a, t1) // columns 2k+1
-		VSHUFPS(U8(0x88), e, c, t2) // columns 2k+2
-		VMAXPS(t1, t0, h)
-		VMAXPS(t2, h, h)
+		VMAXPS(taps[1], taps[0], h)
+		VMAXPS(taps[2], h, h)
 	}
 	ahead := GP64()
 	MOVQ(ss, ahead)
@@ -730,12 +723,7 @@ func maxPool3CheckedKernel(s isa) {
 			VPERMPD(U8(0xD8), acc, acc) // 64-bit pairs 0 2 1 3
 			VMOVUPS(acc, at)
 		}}
-	one := GP64()
-	MOVQ(U32(1), one)
-	rowLoop(s, name, one, n, []reg.GPVirtual{dst, src}, 2, 2, func(u int, lbl string, p []reg.GPVirtual) {
-		walk.emit(lbl+"_rows", u, p[0], p[1])
-	}, func() {
-		// The only row: report the flag before rowLoop returns.
+	walk.run(name, n, dst, src, func() {
 		z := s.vec()
 		VPXOR(z, z, z)
 		VPCMPEQD(z, zAcc, z) // lanes whose minimum is 0: a -0 met
@@ -846,22 +834,16 @@ func maxPool3RangeKernel(s isa) {
 			KMOVW(kn, t)
 			ORL(t, flag)
 		}}
-	one := GP64()
-	MOVQ(U32(1), one)
-	rowLoop(s, name, one, n, []reg.GPVirtual{dst, src}, 2, 2, func(u int, lbl string, p []reg.GPVirtual) {
-		walk.emit(lbl+"_rows", u, p[0], p[1])
-	}, func() {
-		// The only row: report the NaN flag before rowLoop returns.
-		storeFlag("nan", flag)
-	})
+	walk.run(name, n, dst, src, func() { storeFlag("nan", flag) })
 }
 
 // pool3Taps returns a 3x3/2 pooling kernel's window taps of one source row:
 // given the row's memory operand at a displacement, the even columns 2k,
 // the odd ones 2k+1 and the even ones two further on, in the even/odd
-// split's lane order (see poolRowsLoop). The second pair's last lane, one
-// column past the window, is not loaded.
-func pool3Taps(s isa) func(at func(disp int) Mem) [3]reg.VecVirtual {
+// split's lane order (see poolRowsLoop), and the two vectors of columns
+// 2k0 ... loaded for them (a self-checking kernel tests those). The second
+// pair's last lane, one column past the window, is not loaded.
+func pool3Taps(s isa) func(at func(disp int) Mem) (taps [3]reg.VecVirtual, a, b reg.VecVirtual) {
 	var lastOut reg.VecVirtual
 	var kLast reg.OpmaskVirtual
 	if s.avx512 {
@@ -872,7 +854,7 @@ func pool3Taps(s isa) func(at func(disp int) Mem) [3]reg.VecVirtual {
 	} else {
 		lastOut = lanesBelow(U32(7)) // lanes 0-6: the last is one column past the window
 	}
-	return func(at func(disp int) Mem) [3]reg.VecVirtual {
+	return func(at func(disp int) Mem) ([3]reg.VecVirtual, reg.VecVirtual, reg.VecVirtual) {
 		a, b, c, e := s.vec(), s.vec(), s.vec(), s.vec()
 		VMOVUPS(at(0), a)
 		VMOVUPS(at(s.bytes), b)
@@ -886,7 +868,7 @@ func pool3Taps(s isa) func(at func(disp int) Mem) [3]reg.VecVirtual {
 		VSHUFPS(U8(0x88), b, a, taps[0]) // columns 2k
 		VSHUFPS(U8(0xDD), b, a, taps[1]) // columns 2k+1
 		VSHUFPS(U8(0x88), e, c, taps[2]) // columns 2k+2
-		return taps
+		return taps, a, b
 	}
 }
 
@@ -905,6 +887,18 @@ type pool3Walk struct {
 	// ahead, when set, is a distance in bytes down the source at which
 	// each source row's block is prefetched as the walk reaches the row.
 	ahead reg.GPVirtual
+}
+
+// run emits kernel name's column blocks as rowLoop's vectors of one row
+// (two at a time, then one, then the vector ending at n, which recomputes
+// outputs from src; dst does not overlap it), each walking all rows from
+// dst and src, then last (the flag's store, before rowLoop returns).
+func (w pool3Walk) run(name string, n, dst, src reg.GPVirtual, last func()) {
+	one := GP64()
+	MOVQ(U32(1), one)
+	rowLoop(w.s, name, one, n, []reg.GPVirtual{dst, src}, 2, 2, func(u int, lbl string, p []reg.GPVirtual) {
+		w.emit(lbl+"_rows", u, p[0], p[1])
+	}, last)
 }
 
 // emit emits one walk of u vectors (labels prefixed lbl).
@@ -964,7 +958,7 @@ func maxPool3Kernel(s isa) {
 		acc := s.vec()
 		VMOVAPS(lov, acc)
 		for i := 0; i < 3; i++ {
-			taps := taps3(func(disp int) Mem {
+			taps, _, _ := taps3(func(disp int) Mem {
 				m := Mem{Base: x, Disp: off + disp}
 				if i > 0 {
 					m.Index, m.Scale = ss, uint8(i)
