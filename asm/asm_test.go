@@ -1238,6 +1238,10 @@ func BenchmarkSgemmKernelL1(b *testing.B) {
 		{"half", halfTile(func() int { mr, _ := SgemmTile(); return mr }), halfKernel(func() int { mr, _ := SgemmTile(); return mr })},
 		{"halfmid", halfTile(func() int { mr, _, _ := SgemmTileMid(); return mr }), halfKernel(func() int { mr, _, _ := SgemmTileMid(); return mr })},
 		{"small", SgemmTileSmall, SgemmKernelSmall},
+		{"strided", func() (int, int) { mr, nr, _ := SgemmTileStrided(); return mr, nr }, func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+			mr, _, _ := SgemmTileStrided()
+			return SgemmKernelStrided(kc, a, mr, b, c, ldc, alpha, beta)
+		}},
 		{"halfsmall", halfTile(func() int { mr, _ := SgemmTileSmall(); return mr }), halfKernel(func() int { mr, _ := SgemmTileSmall(); return mr })},
 	}
 	for _, k := range tiles {

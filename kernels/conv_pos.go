@@ -17,7 +17,9 @@ import (
 // positions as rows in tiles of 7 (asm.SgemmKernelStrided, which reads X
 // in place: step p's 7 values are consecutive positions of channel p) and
 // the channels as columns in panels of 32 at AVX-512, 16 at AVX2 (Wᵀ
-// packed once, a constant's).
+// packed once, a constant's). At AVX2 a pointwise convolution packs Xᵀ
+// into the main tile's panels of 6 positions instead (posMain) and runs
+// asm.SgemmKernel, a last partial panel asm.SgemmKernelRows.
 // The chain then runs on T with an operand per column (asm.ChainColsF32),
 // and T is transposed into out. The sums are the direct product's, step by
 // step in the same depth order and depth blocks (an FMA's two factors
@@ -63,9 +65,22 @@ func convPosFits(g *conv2dGeom, chain *rowChain) bool {
 		return false
 	}
 	if g.pointwise() {
-		return hw%mr == 0
+		return hw%mr == 0 || posMain()
 	}
 	return g.ow%mr == 0 && g.sw <= 2
+}
+
+// posMain reports whether a pointwise convolution on this path packs Xᵀ
+// in the main tile's panels (SgemmTile's rows of positions, its panels'
+// width of channels) and runs the main kernel, a last partial tile by
+// asm.SgemmKernelRows: at AVX2, where the strided tile's 7 rows leave no
+// register for its second B vector (it reads it from memory at every row,
+// 15% slower in L1) and there are row kernels for any number of positions.
+// At AVX-512 the strided kernel reads X in place.
+func posMain() bool {
+	mr, nr := asm.SgemmTile()
+	_, snr, ok := asm.SgemmTileStrided()
+	return ok && nr == snr && asm.SgemmKernelRowsOK(mr-1)
 }
 
 // posEntry is a constant pointwise weight's transpose packed for the
@@ -119,6 +134,7 @@ type convPosJob struct {
 	// A convolution with a window: the patch's offsets in the padded
 	// planes, the padded row, output width and strides.
 	gather               bool // a window: A gathered through offs
+	main                 bool // x is Xᵀ packed in the main tile's panels (posMain)
 	offs                 []int
 	wp, ow, sh, sw, rowT int // rowT: 7-position tiles per output row
 	fn                   func(lo, hi int)
@@ -134,10 +150,14 @@ var convPosPool = sync.Pool{New: func() any {
 // against channel panel i/tiles, over the whole depth in gemmKC blocks.
 func (j *convPosJob) items(lo, hi int) {
 	mr, nr, _ := asm.SgemmTileStrided()
+	if j.main {
+		mr, _ = asm.SgemmTile()
+	}
 	np := j.pb.npanels
 	for it := lo; it < hi; it++ {
 		jp, t := it/j.tiles, j.t0+it%j.tiles
 		p0, base := t*mr, 0
+		rows := min(mr, j.hw-p0)
 		if j.gather {
 			oy, ox := t/j.rowT, t%j.rowT*mr
 			p0, base = oy*j.ow+ox, oy*j.sh*j.wp+ox*j.sw
@@ -154,6 +174,15 @@ func (j *convPosJob) items(lo, hi int) {
 				asm.SgemmKernelGatherUnchecked(j.sw, kc, unsafe.Pointer(&j.x[base]), &j.offs[pc], bp, cp, j.o, 1, beta)
 				continue
 			}
+			if j.main {
+				ap := unsafe.Pointer(&j.x[(t*j.c+pc)*mr])
+				if rows == mr {
+					asm.SgemmKernelUnchecked(kc, ap, bp, cp, j.o, 1, beta)
+				} else {
+					asm.SgemmKernelRowsUnchecked(rows, kc, ap, bp, cp, j.o, 1, beta)
+				}
+				continue
+			}
 			asm.SgemmKernelStridedUnchecked(kc, unsafe.Pointer(&j.x[pc*j.hw+p0]), j.hw, bp, cp, j.o, 1, beta)
 		}
 	}
@@ -165,7 +194,12 @@ func (j *convPosJob) items(lo, hi int) {
 // the chain on T's columns, T into out.
 func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 	mr, nr, _ := asm.SgemmTileStrided()
+	main := g.pointwise() && posMain()
+	if main {
+		mr, _ = asm.SgemmTile()
+	}
 	hw := g.oh * g.ow
+	ntiles := (hw + mr - 1) / mr
 	// T by chunks of whole tiles of about posChunkBytes, each chained and
 	// transposed out while still in L2.
 	chunk := max(1, posChunkBytes/(4*mr*g.o)) // tiles
@@ -182,7 +216,7 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 	j := convPosPool.Get().(*convPosJob)
 	kk := g.c * g.kh * g.kw
 	j.t, j.pb, j.c, j.o, j.hw = *tb, pb, kk, g.o, hw
-	j.offs, j.gather = j.offs[:0], !g.pointwise()
+	j.offs, j.gather, j.main = j.offs[:0], !g.pointwise(), main
 	var xs *[]float32
 	hp, wp := g.h+g.pt+g.pb, g.w+g.pl+g.pr
 	if j.gather {
@@ -203,8 +237,17 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 			defer putScratch(xs)
 		}
 	}
+	var xp *[]float32
+	if main {
+		xp = getScratch(ntiles * mr * kk)
+		defer putScratch(xp)
+	}
 	for n := 0; n < g.n; n++ {
 		j.x = x[n*g.c*g.h*g.w : (n+1)*g.c*g.h*g.w]
+		if xp != nil {
+			packPosTiles(*xp, j.x, kk, hw, mr)
+			j.x = *xp
+		}
 		if xs != nil {
 			p := *xs
 			clear(p)
@@ -213,10 +256,10 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 			}
 			j.x = p
 		}
-		for t0 := 0; t0 < hw/mr; t0 += chunk {
-			j.t0, j.tiles = t0, min(chunk, hw/mr-t0)
-			ParallelFor(j.tiles*(g.o/nr), 1, j.fn) // an item is a 7-position tile by a channel panel, the whole depth
-			rows := j.tiles * mr
+		for t0 := 0; t0 < ntiles; t0 += chunk {
+			j.t0, j.tiles = t0, min(chunk, ntiles-t0)
+			ParallelFor(j.tiles*(g.o/nr), 1, j.fn) // an item is a position tile by a channel panel, the whole depth
+			rows := min(j.tiles*mr, hw-t0*mr)
 			if codes != nil {
 				asm.ChainColsF32(j.t, g.o, rows, g.o, codes, sc)
 			}
@@ -225,4 +268,36 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 	}
 	j.x, j.t, j.pb = nil, nil, nil
 	convPosPool.Put(j)
+}
+
+// packPosTiles writes X (c x hw) as Xᵀ in panels of mr positions, panel by
+// panel, each over the whole depth: dst[(t*c+k)*mr+i] = x[k*hw+t*mr+i], a
+// last partial panel's missing positions zero. It copies blocks of 16 of
+// X's rows into every panel at a time, while the rows are in L1; the AVX2
+// tile's six floats move as three words (as a [6]float32 they took a
+// memmove call each: 4x as long).
+func packPosTiles(dst, x []float32, c, hw, mr int) {
+	const kb = 16
+	full, rows := hw/mr, hw%mr
+	if rows > 0 {
+		clear(dst[full*c*mr : (full+1)*c*mr])
+	}
+	for k0 := 0; k0 < c; k0 += kb {
+		n := min(kb, c-k0)
+		if mr == 6 {
+			for t := 0; t < full; t++ {
+				d := dst[(t*c+k0)*6 : (t*c+k0+n)*6]
+				for k := 0; k < n; k++ {
+					src := x[(k0+k)*hw+t*6 : (k0+k)*hw+t*6+6]
+					dw, sw := (*[3]uint64)(unsafe.Pointer(&d[k*6])), (*[3]uint64)(unsafe.Pointer(&src[0]))
+					dw[0], dw[1], dw[2] = sw[0], sw[1], sw[2]
+				}
+			}
+		} else if full > 0 {
+			asm.CopyBlocksF32(dst[k0*mr:], c*mr, mr, x[k0*hw:], mr, hw, full, n, mr)
+		}
+		if rows > 0 {
+			asm.CopyRowsF32(dst[(full*c+k0)*mr:], mr, x[k0*hw+full*mr:], hw, n, rows)
+		}
+	}
 }

@@ -97,3 +97,39 @@ func TestConvPosMatchesDirect(t *testing.T) {
 		}
 	}
 }
+
+// TestPackPosTiles checks packPosTiles against its definition, the AVX2
+// tile's six positions and another width, whole and partial last panels,
+// depths around its 16-row blocks, with guard elements past the panels.
+func TestPackPosTiles(t *testing.T) {
+	for _, c := range []struct{ c, hw, mr int }{{960, 49, 6}, {17, 14, 6}, {33, 6, 6}, {5, 3, 6}, {16, 49, 7}, {31, 20, 7}} {
+		x := make([]float32, c.c*c.hw)
+		for i := range x {
+			x[i] = math.Float32frombits(0x7fc00000 | uint32(i)) // NaN payloads move as bits
+		}
+		tiles := (c.hw + c.mr - 1) / c.mr
+		dst := make([]float32, tiles*c.c*c.mr+8)
+		for i := range dst {
+			dst[i] = -1
+		}
+		packPosTiles(dst, x, c.c, c.hw, c.mr)
+		for tl := 0; tl < tiles; tl++ {
+			for k := 0; k < c.c; k++ {
+				for i := 0; i < c.mr; i++ {
+					var want float32
+					if p := tl*c.mr + i; p < c.hw {
+						want = x[k*c.hw+p]
+					}
+					if got := dst[(tl*c.c+k)*c.mr+i]; math.Float32bits(got) != math.Float32bits(want) {
+						t.Fatalf("%+v: panel %d step %d position %d: %08x, want %08x", c, tl, k, i, math.Float32bits(got), math.Float32bits(want))
+					}
+				}
+			}
+		}
+		for i := tiles * c.c * c.mr; i < len(dst); i++ {
+			if dst[i] != -1 {
+				t.Fatalf("%+v: guard element %d written", c, i)
+			}
+		}
+	}
+}

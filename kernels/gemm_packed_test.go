@@ -165,8 +165,24 @@ func BenchmarkSgemmPacked(b *testing.B) {
 // BenchmarkMatmulConstant is a model's linear layer: matmul of an m-row
 // activation with a registered constant weight (k x n), 1 thread.
 func BenchmarkMatmulConstant(b *testing.B) {
+	benchMatmulConstant(b, [][3]int{{8, 32, 32}, {8, 64, 32}, {8, 32, 64}, {1, 768, 768}, {1, 3072, 768}, {1, 1000, 1280}, {8, 768, 768}, {64, 768, 768}, {128, 256, 256}, {128, 1024, 256}, {128, 256, 1024}}, false)
+}
+
+// BenchmarkMatmulConstantCold is BenchmarkMatmulConstant on one-row
+// products with the caches flushed before each call: the weight streams
+// from memory, as a classifier's does at the end of a network
+// (MobileNetV2's 1280x1000, 5 MB).
+func BenchmarkMatmulConstantCold(b *testing.B) {
+	benchMatmulConstant(b, [][3]int{{1, 1000, 1280}, {1, 3072, 768}, {8, 3072, 768}}, true)
+}
+
+func benchMatmulConstant(b *testing.B, shapes [][3]int, cold bool) {
 	defer SetNumThreads(0)
-	for _, s := range [][3]int{{8, 32, 32}, {8, 64, 32}, {8, 32, 64}, {1, 768, 768}, {1, 3072, 768}, {1, 1000, 1280}, {8, 768, 768}, {64, 768, 768}, {128, 256, 256}, {128, 1024, 256}, {128, 256, 1024}} {
+	var flush cacheFlusher
+	if cold {
+		flush = newCacheFlusher()
+	}
+	for _, s := range shapes {
 		m, n, k := s[0], s[1], s[2]
 		x := randT(b, 1, []int64{int64(m), int64(k)}, runtime.Float32, -1, 1)
 		w := randT(b, 2, []int64{int64(k), int64(n)}, runtime.Float32, -1, 1)
@@ -175,7 +191,13 @@ func BenchmarkMatmulConstant(b *testing.B) {
 		b.Run(fmt.Sprintf("m=%d/n=%d/k=%d", m, n, k), func(b *testing.B) {
 			SetNumThreads(1)
 			b.ReportAllocs()
+			if err := Matmul(out, x, w); err != nil { // packs the weight
+				b.Fatal(err)
+			}
 			for i := 0; i < b.N; i++ {
+				if cold {
+					flush.flush(b)
+				}
 				if err := Matmul(out, x, w); err != nil {
 					b.Fatal(err)
 				}
