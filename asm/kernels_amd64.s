@@ -24481,13 +24481,15 @@ softmaxRowsF32AVX2_row:
 	VMOVUPS (CX), Y1
 	VCMPPS  $0x03, Y1, Y1, Y2
 	VORPS   Y2, Y0, Y0
+	VMOVAPS Y1, Y2
 	MOVQ    $0x00000020, DI
 
 softmaxRowsF32AVX2_max:
-	VMOVUPS      (CX)(DI*1), Y2
-	VCMPPS       $0x03, Y2, Y2, Y3
-	VORPS        Y3, Y0, Y0
-	VMAXPS       Y2, Y1, Y1
+	VMOVUPS      (CX)(DI*1), Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VORPS        Y4, Y0, Y0
+	VMAXPS       Y3, Y1, Y1
+	VMINPS       Y3, Y2, Y2
 	ADDQ         $0x00000020, DI
 	CMPQ         DI, DX
 	JL           softmaxRowsF32AVX2_max
@@ -24506,7 +24508,13 @@ softmaxRowsF32AVX2_max:
 	JE           softmaxRowsF32AVX2_done
 	VBROADCASTSS X1, Y0
 	VXORPS       Y1, Y1, Y1
+	VBROADCASTSS c4_c2d00000<>+0(SB), Y3
+	VSUBPS       Y0, Y2, Y2
+	VCMPPS       $0x01, Y3, Y2, Y2
+	VMOVMSKPS    Y2, R8
 	XORQ         DI, DI
+	TESTL        R8, R8
+	JNZ          softmaxRowsF32AVX2_expLow
 
 softmaxRowsF32AVX2_exp:
 	VMOVUPS      (CX)(DI*1), Y2
@@ -24549,6 +24557,54 @@ softmaxRowsF32AVX2_exp:
 	ADDQ         $0x00000020, DI
 	CMPQ         DI, DX
 	JL           softmaxRowsF32AVX2_exp
+	JMP          softmaxRowsF32AVX2_sum
+
+softmaxRowsF32AVX2_expLow:
+	VMOVUPS      (CX)(DI*1), Y2
+	VSUBPS       Y0, Y2, Y2
+	VCMPPS       $0x01, Y3, Y2, Y4
+	VANDNPS      Y2, Y4, Y2
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y5
+	VMAXPS       Y2, Y5, Y2
+	VBROADCASTSS c4_42b20000<>+0(SB), Y5
+	VMINPS       Y2, Y5, Y2
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y2, Y5
+	VCVTPS2DQ    Y5, Y6
+	VCVTDQ2PS    Y6, Y7
+	VMULPS       c32_3f318000<>+0(SB), Y7, Y5
+	VSUBPS       Y5, Y2, Y2
+	VMULPS       c32_395e8083<>+0(SB), Y7, Y5
+	VADDPS       Y5, Y2, Y2
+	VMULPS       Y2, Y2, Y7
+	VMULPS       c32_39506967<>+0(SB), Y2, Y5
+	VADDPS       c32_3ab743ce<>+0(SB), Y5, Y5
+	VMULPS       Y2, Y5, Y5
+	VADDPS       c32_3c088908<>+0(SB), Y5, Y5
+	VMULPS       Y2, Y5, Y5
+	VADDPS       c32_3d2aa9c1<>+0(SB), Y5, Y5
+	VMULPS       Y2, Y5, Y5
+	VADDPS       c32_3e2aaaaa<>+0(SB), Y5, Y5
+	VMULPS       Y2, Y5, Y5
+	VADDPS       c32_3f000000<>+0(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VADDPS       Y2, Y5, Y5
+	VADDPS       c32_3f800000<>+0(SB), Y5, Y5
+	VPSRAD       $0x01, Y6, Y2
+	VPSUBD       Y2, Y6, Y6
+	VPADDD       c32_0000007f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VPADDD       c32_0000007f<>+0(SB), Y6, Y6
+	VPSLLD       $0x17, Y6, Y6
+	VMULPS       Y2, Y5, Y5
+	VMULPS       Y6, Y5, Y2
+	VANDNPS      Y2, Y4, Y2
+	VMOVUPS      Y2, (AX)(DI*1)
+	VADDPS       Y2, Y1, Y1
+	ADDQ         $0x00000020, DI
+	CMPQ         DI, DX
+	JL           softmaxRowsF32AVX2_expLow
+
+softmaxRowsF32AVX2_sum:
 	VPERMILPS    $0xb1, Y1, Y0
 	VADDPS       Y0, Y1, Y1
 	VPERMILPS    $0x4e, Y1, Y0
@@ -24576,6 +24632,9 @@ softmaxRowsF32AVX2_done:
 	MOVQ SI, ret+32(FP)
 	VZEROUPPER
 	RET
+
+DATA c4_c2d00000<>+0(SB)/4, $0xc2d00000
+GLOBL c4_c2d00000<>(SB), RODATA|NOPTR, $4
 
 // func dot8F32AVX2(x *float32, y *float32, n int, acc *[8]float32)
 // Requires: AVX
