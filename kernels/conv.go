@@ -200,9 +200,21 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 		return nil
 	}
 	if x.DType() == runtime.Float32 && outDT == runtime.Float32 {
+		xs := x.Float32s()
+		if g.kh == 1 && g.kw == 1 && (g.sh > 1 || g.sw > 1) && g.g == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 {
+			// A strided 1x1 convolution (ResNet's shortcuts) is a pointwise
+			// one on the positions it reads: those are copied out once and
+			// take the pointwise paths, whose products are the same sums
+			// in the same order.
+			sb := getScratch(g.n * g.c * g.oh * g.ow)
+			defer putScratch(sb)
+			subsample(*sb, xs, &g)
+			xs = *sb
+			g.h, g.w, g.sh, g.sw, g.dh, g.dw = g.oh, g.ow, 1, 1, 1, 1
+		}
 		if winoOK(&g) {
 			if e := constWinoWeights(w, winoTile(&g), g.o, g.c); e != nil {
-				convWinograd(&g, out.Float32s(), x.Float32s(), e, chain)
+				convWinograd(&g, out.Float32s(), xs, e, chain)
 				return nil
 			}
 		}
@@ -217,7 +229,7 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 		}
 		if convPosUse(&g, posChain) {
 			if pb := constPosWeights(w, g.o, g.c*g.kh*g.kw); pb != nil {
-				convPosF32(&g, out.Float32s(), x.Float32s(), pb, posChain)
+				convPosF32(&g, out.Float32s(), xs, pb, posChain)
 				if posChain != chain {
 					chainAfter(chain, &g, out.Float32s())
 				}
@@ -235,7 +247,7 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 			eight := plan.wide || !plan.indirect && g.pointwise() && gemmUseMid(g.o/g.g, g.oh*g.ow)
 			packs = constConvPacked(w, g.g, g.o/g.g, cg*g.kh*g.kw, eight)
 		}
-		return conv2dF32(&g, out.Float32s(), x.Float32s(), w.Float32s(), packs, dwnc, chain, plan)
+		return conv2dF32(&g, out.Float32s(), xs, w.Float32s(), packs, dwnc, chain, plan)
 	}
 	// The plain loops capture their geometry; a copy keeps g on the stack
 	// for the float32 path.
@@ -247,6 +259,25 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 		return conv2dPlain[float64](&gp, out, x, w)
 	}
 	return conv2dPlain[int64](&gp, out, x, w)
+}
+
+// subsample writes the input positions a 1x1 convolution g without padding
+// reads, (oy*sh, ox*sw) for each output position, plane by plane into dst
+// (n x c x oh x ow).
+func subsample(dst, x []float32, g *conv2dGeom) {
+	for p := 0; p < g.n*g.c; p++ {
+		src, d := x[p*g.h*g.w:(p+1)*g.h*g.w], dst[p*g.oh*g.ow:(p+1)*g.oh*g.ow]
+		for oy := 0; oy < g.oh; oy++ {
+			row, drow := src[oy*g.sh*g.w:], d[oy*g.ow:(oy+1)*g.ow]
+			if g.sw == 1 {
+				copy(drow, row)
+				continue
+			}
+			for ox := range drow {
+				drow[ox] = row[ox*g.sw]
+			}
+		}
+	}
 }
 
 // conv2dF32 is the float32 convolution, followed by chain (nil for none)

@@ -422,8 +422,8 @@ func benchConvLayers(b *testing.B, layers []convLayer, cold bool) {
 
 // BenchmarkConv2DChainLayers is whole layers with their bias and ReLU
 // through the fused call, 1 thread: cnn_64x64's, SqueezeNet's and
-// ResNet-18's first convolutions, ResNet-18's strided ones and its 3x3
-// layers on 56x56 and 7x7, SqueezeNet's 3x3 expansion on 55x55 and its
+// ResNet-18's first convolutions, ResNet-18's strided ones (its 1x1/2
+// shortcuts too) and its 3x3 layers on 56x56 and 7x7, SqueezeNet's 3x3 expansion on 55x55 and its
 // classifier, MobileNetV2's first and pointwise layers.
 func BenchmarkConv2DChainLayers(b *testing.B) {
 	benchConvLayers(b, []convLayer{{3, 32, 64, 3, 1, 1}, {3, 64, 224, 3, 2, 0}, {3, 64, 224, 7, 2, 3}, {64, 128, 56, 3, 2, 1},
@@ -431,7 +431,8 @@ func BenchmarkConv2DChainLayers(b *testing.B) {
 		{16, 96, 112, 1, 1, 0}, {3, 32, 224, 3, 2, 1}, {320, 1280, 7, 1, 1, 0}, {96, 576, 14, 1, 1, 0}, {24, 144, 56, 1, 1, 0},
 		{32, 192, 28, 1, 1, 0}, {512, 512, 7, 3, 1, 1}, {256, 512, 14, 3, 2, 1}, {64, 64, 56, 3, 1, 1}, {512, 1000, 14, 1, 1, 0}, {960, 320, 7, 1, 1, 0}, {960, 160, 7, 1, 1, 0},
 		{64, 256, 13, 1, 1, 0}, {32, 128, 27, 1, 1, 0}, {48, 192, 13, 1, 1, 0}, {32, 64, 32, 3, 2, 1}, {576, 96, 14, 1, 1, 0}, {384, 64, 14, 1, 1, 0},
-		{192, 32, 28, 1, 1, 0}, {512, 64, 13, 1, 1, 0}, {384, 48, 13, 1, 1, 0}, {32, 16, 112, 1, 1, 0}}, false)
+		{192, 32, 28, 1, 1, 0}, {512, 64, 13, 1, 1, 0}, {384, 48, 13, 1, 1, 0}, {32, 16, 112, 1, 1, 0},
+		{64, 128, 56, 1, 2, 0}, {128, 256, 28, 1, 2, 0}, {256, 512, 14, 1, 2, 0}}, false)
 }
 
 // BenchmarkConvColdOutput is BenchmarkConv2DChainLayers on layers with

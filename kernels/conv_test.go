@@ -103,6 +103,8 @@ var conv2dCases = []convCase{
 	{2, 3, 9, 17, 12, 5, 3, [2]int{2, 2}, [2]int{1, 1}, []int64{2}, 3},         // depthwise, multiplier 4
 	{1, 7, 17, 17, 33, 1, 1, [2]int{1, 1}, [2]int{1, 1}, nil, 1},               // pointwise GEMM
 	{1, 17, 7, 7, 5, 1, 1, [2]int{2, 2}, [2]int{1, 1}, []int64{0, 0, 1, 1}, 1}, // strided 1x1
+	{2, 9, 11, 13, 7, 1, 1, [2]int{2, 3}, [2]int{1, 2}, nil, 1},                // strided 1x1 without padding: subsampled, pointwise
+	{1, 64, 28, 28, 32, 1, 1, [2]int{2, 2}, [2]int{1, 1}, nil, 1},              // a ResNet shortcut's shape
 	{0, 3, 7, 7, 5, 3, 3, [2]int{1, 1}, [2]int{1, 1}, nil, 1},
 	{1, 0, 7, 7, 5, 3, 3, [2]int{1, 1}, [2]int{1, 1}, nil, 1},
 	{1, 3, 1, 257, 4, 1, 7, [2]int{1, 3}, [2]int{1, 1}, []int64{0, 3}, 1},
