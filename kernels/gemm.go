@@ -783,7 +783,8 @@ func gemmPackA(trans bool, a []float32, lda, i0, rows, p0, kc, mr int, dst []flo
 }
 
 // gemmPackARows is gemmPackA of a row-major A: groups of 8 and 4 rows
-// through asm.PackAF32 (8x8 transposes), then pairs and single rows in Go.
+// through asm.PackAF32 (8x8 transposes), the rest as the last 4 rows where
+// there are 4, else pairs and single rows in Go.
 // BenchmarkPackA, a 128x256 A into 14-row panels on an AVX-512 AMD EPYC:
 // a row at a time 2.3 Gelem/s, Go loops over row groups 3.1, transposes
 // 8.6 (8-row panels 20).
@@ -795,6 +796,14 @@ func gemmPackARows(a []float32, lda, i0, rows, p0, kc, mr int, dst []float32) {
 	}
 	for ; i+4 <= rows; i += 4 {
 		asm.PackAF32(4, dst[i:], mr, a[(i0+i)*lda+p0:], lda, kc)
+	}
+	if i < rows && rows >= 4 {
+		// The last 1 to 3 rows with the three before them again, the same
+		// values over those: AVX2's 6-row panels as 4 + 4 rows, not 4 in
+		// asm and 2 in Go (5x slower a value; the attention's products
+		// spent 13% of their time packing A).
+		asm.PackAF32(4, dst[rows-4:], mr, a[(i0+rows-4)*lda+p0:], lda, kc)
+		return
 	}
 	for ; i+2 <= rows; i += 2 {
 		r0, r1 := row(i), row(i+1)

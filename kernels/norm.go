@@ -85,7 +85,7 @@ func runRows[T any](blocks, blockLen int, flag bool, o, x []T, n, inner int, f f
 // softmaxBlock computes softmax over blocks [lo, hi) of shape (n, inner),
 // reducing along n.
 func softmaxBlock[T floating](log bool, o, x []T, n, inner, lo, hi int) {
-	if inner == 1 && !log && n < softmaxShortRow && isF32[T]() {
+	if inner == 1 && !log && (n < softmaxShortRow || asm.SoftmaxRowsOK(n)) && isF32[T]() {
 		softmaxRowsF32(as32(o[lo*n:hi*n]), as32(x[lo*n:hi*n]), n)
 		return
 	}

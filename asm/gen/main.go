@@ -4132,8 +4132,8 @@ func stridedStores(out, base, stride reg.GPVirtual, first, count, step int, val 
 	}
 }
 
-// softmaxRowsAVX2 emits the softmax of rows of 16 to 56 floats, a multiple
-// of 8 (an attention's score rows for 16 to 56 tokens), a row at a time in
+// softmaxRowsAVX2 emits the softmax of rows of 16 to 504 floats, a
+// multiple of 8 (an attention's score rows for 16 to 504 tokens), a row at a time in
 // three passes over it while it is in L1: its maximum (stopping, as
 // softmaxSmallKernels do, before a row with a NaN or an infinite maximum),
 // e = exp(x-m) stored and summed lane-wise in eight accumulators (element
@@ -4145,7 +4145,7 @@ func softmaxRowsAVX2() {
 	s := avx2
 	name := "softmaxRowsF32AVX2"
 	text(name, "func(o, x *float32, n, rows int) int")
-	Doc(name + " sets the rows*n floats at o to the softmax of the rows of n (a multiple of 8, 16 to 56) floats at x, as kernels.softmaxRowsF32 does, stopping before the first row holding a NaN or with an infinite maximum; it returns the number of rows done.")
+	Doc(name + " sets the rows*n floats at o to the softmax of the rows of n (a multiple of 8, 16 to 504) floats at x, as kernels.softmaxRowsF32 does, stopping before the first row holding a NaN or with an infinite maximum; it returns the number of rows done.")
 	p := loadParams("o", "x", "n", "rows")
 	o, x, n, rows := p[0], p[1], p[2], p[3]
 	done := GP64()
