@@ -428,6 +428,31 @@ func (j *gemmJob) kernel(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta fl
 // alternated runs, µs: m=8 n=3072 k=768 660 -> 512, m=1 n=768 k=768 86 ->
 // 49, m=64 n=1024 k=784 1166 -> 1131; the decoder and encoder fixtures
 // (32 tokens: 2 rows left over) 5% faster in the model.
+// rowTile returns the first row (in the block) and the rows of row tile
+// ip of a row block of mcur rows: mr rows each, the last one the rest;
+// except that where A is packed here and a last tile of 1 or 2 rows would
+// run on the row kernels (AVX2), the last two tiles share their 7 or 8
+// rows as 4 and 3 or 4 and 4. A row kernel's accumulators are its rows'
+// (two vectors a row), and below 8 they cannot cover the FMA latency: 1
+// or 2 rows ran at a quarter or half of the tile's rate. The bits do not
+// change: every element is the same sum whichever tile computes it.
+func (j *gemmJob) rowTile(ip, mcur int) (off, rows int) {
+	mr := j.mr
+	off, rows = ip*mr, min(mr, mcur-ip*mr)
+	rem := mcur % mr
+	if (rem != 1 && rem != 2) || mcur < mr || j.pa != nil || j.kchain || !j.rowsKernel(4, j.nr) {
+		return off, rows
+	}
+	nt := (mcur + mr - 1) / mr
+	switch ip {
+	case nt - 2:
+		return off, 4
+	case nt - 1:
+		return (nt-2)*mr + 4, mr + rem - 4
+	}
+	return off, rows
+}
+
 func (j *gemmJob) rowsKernel(nrows, kn int) bool {
 	tmr, tnr := asm.SgemmTile()
 	return !j.wide && !j.mid && j.mr == tmr && j.nr == tnr && kn == j.nr && !(j.kchain && j.last) && asm.SgemmKernelRowsOK(nrows)
@@ -700,7 +725,8 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 			} else {
 				apack = *abuf
 				for ip := 0; ip*mr < mcur; ip++ {
-					gemmPackA(j.transA, j.a, j.lda, i0+ip*mr, min(mr, mcur-ip*mr), pc, kc, mr, apack[ip*kc*mr:(ip+1)*kc*mr])
+					off, rows := j.rowTile(ip, mcur)
+					gemmPackA(j.transA, j.a, j.lda, i0+off, rows, pc, kc, mr, apack[ip*kc*mr:(ip+1)*kc*mr])
 				}
 			}
 			prevIB = ib
@@ -725,8 +751,8 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 					kn = j.half
 				}
 				for ip := 0; ip*mr < mcur; ip++ {
-					r0 := i0 + ip*mr
-					nrows := min(mr, m-r0)
+					off, nrows := j.rowTile(ip, mcur)
+					r0 := i0 + off
 					ap := unsafe.Pointer(&apack[ip*kc*mr])
 					if nrows == mr && ncols == kn {
 						j.tileKernel(r0, kn, kc, ap, bp, unsafe.Pointer(&c[r0*ldc+j0]), ldc, alpha, bet)
