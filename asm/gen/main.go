@@ -4199,30 +4199,32 @@ func softmaxRowsAVX2() {
 	XORQ(i, i)
 	TESTL(lowBits, lowBits)
 	JNZ(LabelRef(name + "_expLow"))
-	Label(name + "_exp")
-	d, e := s.vec(), s.vec()
-	VMOVUPS(Mem{Base: x, Index: i, Scale: 1}, d)
-	VSUBPS(m, d, d)
-	emitExp(s, d, e)
-	VMOVUPS(e, Mem{Base: o, Index: i, Scale: 1})
-	VADDPS(e, acc, acc)
-	ADDQ(U32(32), i)
-	CMPQ(i, stride)
-	JL(LabelRef(name + "_exp"))
+	// One exp loop a kind of row: with low set, its lanes below -104
+	// are taken on 0 and cleared.
+	expLoop := func(label string, low bool) {
+		Label(label)
+		d, e := s.vec(), s.vec()
+		VMOVUPS(Mem{Base: x, Index: i, Scale: 1}, d)
+		VSUBPS(m, d, d)
+		var mask reg.VecVirtual
+		if low {
+			mask = s.vec()
+			VCMPPS(U8(1), lim, d, mask) // d < -104
+			VANDNPS(d, mask, d)
+		}
+		emitExp(s, d, e)
+		if low {
+			VANDNPS(e, mask, e)
+		}
+		VMOVUPS(e, Mem{Base: o, Index: i, Scale: 1})
+		VADDPS(e, acc, acc)
+		ADDQ(U32(32), i)
+		CMPQ(i, stride)
+		JL(LabelRef(label))
+	}
+	expLoop(name+"_exp", false)
 	JMP(LabelRef(name + "_sum"))
-	Label(name + "_expLow")
-	dl, el, low := s.vec(), s.vec(), s.vec()
-	VMOVUPS(Mem{Base: x, Index: i, Scale: 1}, dl)
-	VSUBPS(m, dl, dl)
-	VCMPPS(U8(1), lim, dl, low) // d < -104
-	VANDNPS(dl, low, dl)
-	emitExp(s, dl, el)
-	VANDNPS(el, low, el)
-	VMOVUPS(el, Mem{Base: o, Index: i, Scale: 1})
-	VADDPS(el, acc, acc)
-	ADDQ(U32(32), i)
-	CMPQ(i, stride)
-	JL(LabelRef(name + "_expLow"))
+	expLoop(name+"_expLow", true)
 	Label(name + "_sum")
 	sx := sum8(acc)
 	inv := XMM()
