@@ -254,27 +254,7 @@ func init() {
 			p := newArgs(Prefix+"image.resize2d", args)
 			p.count(12)
 			x := p.tensor(0)
-			a := Resize2DAttrs{Layout: p.string(3), Method: p.string(4), CoordinateTransformationMode: p.string(5),
-				RoundingMethod: p.string(6), CubicAlpha: p.float(7), CubicExclude: p.int(8) != 0, ExtrapolationValue: p.float(9)}
-			if p.err == nil && args[2] != nil {
-				switch r := args[2].(type) {
-				case runtime.Tuple:
-					for _, v := range r {
-						f, ok := tupleFloat(v)
-						if !ok {
-							p.fail("argument 2 (roi) must hold numbers, got %s", runtime.TypeName(v))
-							break
-						}
-						a.ROI = append(a.ROI, f)
-					}
-				case runtime.Shape:
-					for _, v := range r {
-						a.ROI = append(a.ROI, float64(v))
-					}
-				default:
-					p.fail("argument 2 (roi) must be a tuple of floats, got %s", runtime.TypeName(args[2]))
-				}
-			}
+			a := resizeAttrs(&p, args)
 			size := p.ints(1)
 			out := p.tensor(11)
 			if p.err != nil {
@@ -293,6 +273,34 @@ func init() {
 			}
 			return nil, wrapErr(Resize2D(out, x, a))
 		})
+}
+
+// resizeAttrs reads the attributes resize2d and resize3d share, arguments 2
+// (roi) to 9, failing p on a bad roi.
+func resizeAttrs(p *pargs, args []runtime.Value) Resize2DAttrs {
+	a := Resize2DAttrs{Layout: p.string(3), Method: p.string(4), CoordinateTransformationMode: p.string(5),
+		RoundingMethod: p.string(6), CubicAlpha: p.float(7), CubicExclude: p.int(8) != 0, ExtrapolationValue: p.float(9)}
+	if p.err != nil || args[2] == nil {
+		return a
+	}
+	switch r := args[2].(type) {
+	case runtime.Tuple:
+		for _, v := range r {
+			f, ok := tupleFloat(v)
+			if !ok {
+				p.fail("argument 2 (roi) must hold numbers, got %s", runtime.TypeName(v))
+				break
+			}
+			a.ROI = append(a.ROI, f)
+		}
+	case runtime.Shape:
+		for _, v := range r {
+			a.ROI = append(a.ROI, float64(v))
+		}
+	default:
+		p.fail("argument 2 (roi) must be a tuple of floats, got %s", runtime.TypeName(args[2]))
+	}
+	return a
 }
 
 func tupleFloat(v runtime.Value) (float64, bool) {

@@ -120,3 +120,45 @@ func TestResize2DErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestResizeROIArgs checks the roi argument both packed resizes share
+// (resizeAttrs): none, a tuple of numbers and a shape are taken (an
+// identity-size nearest resize copies its input), a tuple holding a string
+// or a roi of another type is refused, for resize2d and resize3d.
+func TestResizeROIArgs(t *testing.T) {
+	for _, c := range []struct {
+		op    string
+		shape []int64
+	}{{"image.resize2d", []int64{1, 1, 2, 3}}, {"image.resize3d", []int64{1, 1, 2, 3, 2}}} {
+		n := 1
+		for _, d := range c.shape {
+			n *= int(d)
+		}
+		xs := make([]float32, n)
+		for i := range xs {
+			xs[i] = float32(i + 1)
+		}
+		x, _ := runtime.FromSlice(xs, c.shape...)
+		size := runtime.Shape(c.shape[2:])
+		zeros := make(runtime.Tuple, 2*len(size))
+		for i := range zeros {
+			zeros[i] = 0.0
+		}
+		layout := map[int]string{4: "NCHW", 5: "NCDHW"}[len(c.shape)]
+		for name, roi := range map[string]runtime.Value{"nil": nil, "tuple": zeros, "shape": make(runtime.Shape, 2*len(size))} {
+			out := runtime.MustNewTensor(c.shape, runtime.Float32)
+			mustCall(t, c.op, x, size, roi, layout, "nearest_neighbor", "asymmetric", "floor", -0.5, int64(0), 0.0, nil, out)
+			for i, v := range out.Float32s() {
+				if v != xs[i] {
+					t.Fatalf("%s roi %s: [%d] = %v, want %v", c.op, name, i, v, xs[i])
+				}
+			}
+		}
+		out := runtime.MustNewTensor(c.shape, runtime.Float32)
+		for name, roi := range map[string]runtime.Value{"string in tuple": runtime.Tuple{0.0, "x"}, "string": "roi"} {
+			if err := call(c.op, x, size, roi, layout, "nearest_neighbor", "asymmetric", "floor", -0.5, int64(0), 0.0, nil, out); err == nil {
+				t.Errorf("%s roi %s: accepted", c.op, name)
+			}
+		}
+	}
+}

@@ -23,7 +23,11 @@ const maxDeflateRatio = 1100
 const zipEpochDate = 1<<5 | 1
 
 // ReadNPZFile reads the .npz file at path.
-func ReadNPZFile(path string) (*Archive, error) {
+func ReadNPZFile(path string) (*Archive, error) { return readArchiveFile(path, ReadNPZ) }
+
+// readArchiveFile opens the file at path and reads it with read, errors
+// wrapped with the path.
+func readArchiveFile(path string, read func(io.ReaderAt, int64) (*Archive, error)) (*Archive, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("tensorio: %w", err)
@@ -33,7 +37,7 @@ func ReadNPZFile(path string) (*Archive, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tensorio: %w", err)
 	}
-	a, err := ReadNPZ(f, st.Size())
+	a, err := read(f, st.Size())
 	if err != nil {
 		return nil, fmt.Errorf("tensorio: %s: %w", path, err)
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"unicode/utf8"
@@ -70,20 +69,7 @@ type stEntry struct {
 
 // ReadSafetensorsFile reads the safetensors file at path.
 func ReadSafetensorsFile(path string) (*Archive, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("tensorio: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("tensorio: %w", err)
-	}
-	a, err := ReadSafetensors(f, st.Size())
-	if err != nil {
-		return nil, fmt.Errorf("tensorio: %s: %w", path, err)
-	}
-	return a, nil
+	return readArchiveFile(path, ReadSafetensors)
 }
 
 // ReadSafetensors reads a safetensors file of size bytes from r.
