@@ -192,10 +192,7 @@ func (e *Executable) AsText() string {
 			}
 			switch in.Op {
 			case bytecode.OpCall:
-				args := make([]string, len(in.Args))
-				for i, a := range in.Args {
-					args[i] = argStr(a)
-				}
+				args := mapArgs(in.Args, argStr)
 				b.WriteString(padRight("call", 6))
 				b.WriteString(padRight(e.funcName(in.FuncIdx), 16))
 				b.WriteString(" in: ")
@@ -264,10 +261,7 @@ func (e *Executable) AsPython() string {
 			}
 			switch in.Op {
 			case bytecode.OpCall:
-				args := make([]string, len(in.Args))
-				for i, a := range in.Args {
-					args[i] = argStr(a)
-				}
+				args := mapArgs(in.Args, argStr)
 				fmt.Fprintf(&b, "    ib.emit_call(%s, args=[%s]", pyFunc(in.FuncIdx), strings.Join(args, ", "))
 				if in.Dst != bytecode.VoidRegister {
 					fmt.Fprintf(&b, ", dst=ib.r(%d)", in.Dst)
@@ -347,4 +341,13 @@ func (e *Executable) Stats() string {
 	}
 	w.WriteString("]\n")
 	return w.String()
+}
+
+// mapArgs formats each of an instruction's arguments with f.
+func mapArgs(as []bytecode.Arg, f func(bytecode.Arg) string) []string {
+	out := make([]string, len(as))
+	for i, a := range as {
+		out[i] = f(a)
+	}
+	return out
 }
