@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
-
-	"github.com/relaxgo/relaxgo/tensorio"
 )
 
 func init() {
@@ -108,12 +106,8 @@ func bench(cf *compileFlags, module, fn, mode, inputs string, threads, number in
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	in, err := tensorio.FromValues(args)
+	inPath, err := writeArgs(dir, args)
 	if err != nil {
-		return nil, err
-	}
-	inPath := filepath.Join(dir, "in.npz")
-	if err := tensorio.WriteNPZFile(inPath, in); err != nil {
 		return nil, err
 	}
 	runner := func(n int, profiles benchProfiles) ([]benchResult, error) {

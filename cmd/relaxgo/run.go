@@ -165,6 +165,17 @@ func (m *multiFlag) String() string { return strings.Join(*m, ",") }
 // Set implements flag.Value: each use of the flag adds a value.
 func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 
+// writeArgs writes a function's arguments to dir/in.npz, the generated
+// runner's input, and returns the file's path.
+func writeArgs(dir string, args []runtime.Value) (string, error) {
+	in, err := tensorio.FromValues(args)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "in.npz")
+	return path, tensorio.WriteNPZFile(path, in)
+}
+
 // runGenerated runs fn through the generated Go package, in mode.
 func runGenerated(res *compiler.Result, module, fn, mode, inputs string, extra []string) (*tensorio.Archive, error) {
 	args, err := readArgs(res.Exec, fn, inputs)
@@ -176,14 +187,11 @@ func runGenerated(res *compiler.Result, module, fn, mode, inputs string, extra [
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	in, err := tensorio.FromValues(args)
+	inPath, err := writeArgs(dir, args)
 	if err != nil {
 		return nil, err
 	}
-	inPath, outPath := filepath.Join(dir, "in.npz"), filepath.Join(dir, "out.npz")
-	if err := tensorio.WriteNPZFile(inPath, in); err != nil {
-		return nil, err
-	}
+	outPath := filepath.Join(dir, "out.npz")
 	if err := runCompiled(res, module, fn, mode, inPath, outPath, extra); err != nil {
 		return nil, err
 	}
