@@ -176,7 +176,7 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 		return fmt.Errorf("%s: dilated kernel %dx%d larger than padded input %dx%d", op, eh, ew, g.h+g.pt+g.pb, g.w+g.pl+g.pr)
 	}
 	g.oh, g.ow = (g.h+g.pt+g.pb-eh)/g.sh+1, (g.w+g.pl+g.pr-ew)/g.sw+1
-	if err := laCheckOut(op, out, []int64{int64(g.n), int64(g.o), int64(g.oh), int64(g.ow)}, outDT); err != nil {
+	if err := checkOut(op, out, []int64{int64(g.n), int64(g.o), int64(g.oh), int64(g.ow)}, outDT); err != nil {
 		return err
 	}
 	if out.NumElements() == 0 {
@@ -927,7 +927,7 @@ func Conv2DTranspose(out, x, w *runtime.Tensor, attrs Conv2DTransposeAttrs) erro
 	if g.oh < 0 || g.ow < 0 {
 		return fmt.Errorf("%s: padding exceeds the output size", op)
 	}
-	if err := laCheckOut(op, out, []int64{int64(g.n), int64(g.o), int64(g.oh), int64(g.ow)}, outDT); err != nil {
+	if err := checkOut(op, out, []int64{int64(g.n), int64(g.o), int64(g.oh), int64(g.ow)}, outDT); err != nil {
 		return err
 	}
 	if out.NumElements() == 0 {

@@ -2,7 +2,6 @@ package kernels
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -85,33 +84,6 @@ func laDType(op string, args []runtime.Value, i int) (runtime.DataType, error) {
 	a := runtime.Args{Func: op, Values: args}
 	dt := a.DType(i)
 	return dt, a.Err()
-}
-
-func laShapeEq(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// laCheckOut validates a preallocated output tensor.
-func laCheckOut(op string, out *runtime.Tensor, shape []int64, dt runtime.DataType) error {
-	if out == nil {
-		return fmt.Errorf("%s: output tensor is nil", op)
-	}
-	if out.DType() != dt {
-		return fmt.Errorf("%s: output dtype is %s, want %s", op, out.DType(), dt)
-	}
-	if !laShapeEq(out.Shape(), shape) {
-		// Copy shape so that it does not escape: callers pass stack arrays.
-		return fmt.Errorf("%s: output shape is %v, want %v", op, runtime.Shape(out.Shape()), runtime.Shape(slices.Clone(shape)))
-	}
-	return nil
 }
 
 // laConvert reads element i of a float32/float64/int32/int64 tensor as T.

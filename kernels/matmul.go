@@ -217,7 +217,7 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 	if err != nil {
 		return err
 	}
-	if err := laCheckOut("matmul", out, shape, outDType); err != nil {
+	if err := checkOut("matmul", out, shape, outDType); err != nil {
 		return err
 	}
 	// Matrix geometry of each batch item.
