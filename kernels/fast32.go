@@ -379,18 +379,24 @@ func softmaxMax(x []float32) (m float32, odd bool) {
 	return m, m != m || math.IsInf(float64(m), 0)
 }
 
-// softmaxRowScalar is the plain loop used for rows holding NaN or infinities.
-func softmaxRowScalar(log bool, o, x []float32) {
-	m := x[0]
+// maxExpSum returns the plain softmax loops' maximum of x (NaN wins) and
+// the float64 sum of exp(x-m).
+func maxExpSum[T floating](x []T) (m T, s float64) {
+	m = x[0]
 	for _, v := range x[1:] {
 		if v > m || v != v {
 			m = v
 		}
 	}
-	var s float64
 	for _, v := range x {
 		s += math.Exp(float64(v - m))
 	}
+	return m, s
+}
+
+// softmaxRowScalar is the plain loop used for rows holding NaN or infinities.
+func softmaxRowScalar(log bool, o, x []float32) {
+	m, s := maxExpSum(x)
 	for i, v := range x {
 		if log {
 			o[i] = float32(float64(v-m) - math.Log(s))

@@ -142,16 +142,7 @@ func softmaxRow[T floating](log bool, o, x []T) {
 		softmaxRowF32(log, as32(o), as32(x))
 		return
 	}
-	m := x[0]
-	for _, v := range x[1:] {
-		if v > m || v != v {
-			m = v
-		}
-	}
-	var s float64
-	for _, v := range x {
-		s += math.Exp(float64(v - m))
-	}
+	m, s := maxExpSum(x)
 	if log {
 		ls := T(math.Log(s))
 		for i, v := range x {
