@@ -496,15 +496,24 @@ func DataTypeOf[T Elem]() DataType {
 	}
 }
 
+// fillsShape reports, as an error, n elements that do not fill shape
+// exactly (or a shape whose element count overflows).
+func fillsShape(n int, shape []int64) error {
+	want, err := NumElements(shape)
+	if err != nil {
+		return err
+	}
+	if want != int64(n) {
+		return fmt.Errorf("runtime: %d elements do not fill shape %s", n, Shape(shape))
+	}
+	return nil
+}
+
 // FromSlice makes a new tensor holding a copy of data with the given shape.
 func FromSlice[T Elem](data []T, shape ...int64) (*Tensor, error) {
 	dt := DataTypeOf[T]()
-	n, err := NumElements(shape)
-	if err != nil {
+	if err := fillsShape(len(data), shape); err != nil {
 		return nil, err
-	}
-	if n != int64(len(data)) {
-		return nil, fmt.Errorf("runtime: %d elements do not fill shape %s", len(data), Shape(shape))
 	}
 	t, err := NewTensor(shape, dt)
 	if err != nil {
@@ -520,12 +529,8 @@ func FromSlice[T Elem](data []T, shape ...int64) (*Tensor, error) {
 // tensor, and a model's outputs never alias it.
 func Wrap[T Elem](data []T, shape ...int64) (*Tensor, error) {
 	dt := DataTypeOf[T]()
-	n, err := NumElements(shape)
-	if err != nil {
+	if err := fillsShape(len(data), shape); err != nil {
 		return nil, err
-	}
-	if n != int64(len(data)) {
-		return nil, fmt.Errorf("runtime: %d elements do not fill shape %s", len(data), Shape(shape))
 	}
 	var b []byte
 	if len(data) > 0 {
