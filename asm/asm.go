@@ -774,8 +774,8 @@ func SoftmaxRowsOK(n int) bool { return n%8 == 0 && n >= 16 && n <= 504 }
 // Each row's arithmetic: m = the row's maximum, d = x-m, e = ExpF32(d),
 // s = the sum of e in eight partials (element i into partial i%8, in
 // order) folded as ((a0+a1)+(a2+a3))+((a4+a5)+(a6+a7)), o = e * (1/s),
-// every operation rounded to float32: the bits of kernels' softmax of short
-// rows. It panics when n is out of range, len(o) is not a multiple of n or
+// every operation rounded to float32: the bits of kernels' softmax of rows
+// shorter than 512. It panics when n is out of range, len(o) is not a multiple of n or
 // x is shorter than o.
 func SoftmaxRowsF32(o, x []float32, n int) int {
 	if !SoftmaxRowsOK(n) || len(o)%n != 0 || len(x) < len(o) {

@@ -548,10 +548,6 @@ func SgemmKernelGatherUnchecked(sw, kc int, a unsafe.Pointer, offs *int, b, c un
 	asmSgemmKernelGather(sw, kc, (*float32)(a), offs, (*float32)(b), (*float32)(c), ldc, alpha, beta)
 }
 
-// offsetsIn checks that every offset lies in [0, hi] (the last offset at
-// which a kernel's read of one step stays in its operand) and returns the
-// pointer the kernels take: &offs[0], or a dummy when offs is empty (kc 0,
-// where they read none).
 // codesIn returns an error naming fn when a chain code is unknown.
 func codesIn(fn string, codes []uint8) error {
 	for t, code := range codes {
@@ -562,6 +558,10 @@ func codesIn(fn string, codes []uint8) error {
 	return nil
 }
 
+// offsetsIn checks that every offset lies in [0, hi] (the last offset at
+// which a kernel's read of one step stays in its operand) and returns the
+// pointer the kernels take: &offs[0], or a dummy when offs is empty (kc 0,
+// where they read none).
 func offsetsIn(fn string, offs []int, hi int) (*int, error) {
 	for p, o := range offs {
 		if o < 0 || o > hi {

@@ -500,7 +500,14 @@ func (j *convIndirectJob) panelAt(jp int) int {
 	if j.ppr == 0 {
 		return jp * j.nr
 	}
-	return jp/j.ppr*j.ws + jp%j.ppr*j.nr
+	y, x := j.rowPanel(jp)
+	return y*j.ws + x
+}
+
+// rowPanel returns the output row and first column of panel jp, with
+// panels by output row (ppr > 0).
+func (j *convIndirectJob) rowPanel(jp int) (y, x int) {
+	return jp / j.ppr, jp % j.ppr * j.nr
 }
 
 // chainScalars is the in-kernel chain's scalar table of row tile t (nil
@@ -705,7 +712,7 @@ func (j *convIndirectJob) items(lo, hi int) {
 func (j *convIndirectJob) panelDirect(jp int) (int, bool) {
 	nr, ow := j.nr, j.g.ow
 	if j.ppr > 0 {
-		y, x := jp/j.ppr, jp%j.ppr*nr
+		y, x := j.rowPanel(jp)
 		return y*ow + x, x+nr <= ow
 	}
 	f := jp * nr
@@ -732,7 +739,7 @@ func (j *convIndirectJob) copyOut(i0, rows int, sc []float32, ldc, f0, a, b int)
 func (j *convIndirectJob) copyPanel(i0, rows int, sc []float32, ldc, jp int) {
 	ow := j.g.ow
 	pix := j.g.oh * ow
-	y, x := jp/j.ppr, jp%j.ppr*j.nr
+	y, x := j.rowPanel(jp)
 	n := min(j.nr, ow-x)
 	copyBlocks(j.out[i0*pix+y*ow+x:], pix, ow, sc, ldc, j.nr, rows, 1, n)
 }

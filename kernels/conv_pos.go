@@ -75,7 +75,7 @@ func convPosFits(g *conv2dGeom, chain *rowChain) bool {
 // width of channels) and runs the main kernel, a last partial tile by
 // asm.SgemmKernelRows: at AVX2, where the strided tile's 7 rows leave no
 // register for its second B vector (it reads it from memory at every row,
-// 15% slower in L1) and there are row kernels for any number of positions.
+// 13% slower in L1) and there are row kernels for any number of positions.
 // At AVX-512 the strided kernel reads X in place.
 func posMain() bool {
 	mr, nr := asm.SgemmTile()
@@ -129,6 +129,7 @@ type convPosJob struct {
 	x, t     []float32 // the input (padded planes when offs is set) and T
 	pb       *PackedB
 	c, o, hw int // depth (channels times taps), output channels, positions
+	mr, nr   int // the tile: positions (rows of T) by channels
 	tiles    int // 7-position tiles of the current chunk
 	t0       int // the chunk's first tile; T holds the chunk's rows
 	// A convolution with a window: the patch's offsets in the padded
@@ -166,10 +167,7 @@ func (j *convPosJob) items(lo, hi int) {
 
 // tile computes item it's depth block at pc into T.
 func (j *convPosJob) tile(it, pc int) {
-	mr, nr, _ := asm.SgemmTileStrided()
-	if j.main {
-		mr, _ = asm.SgemmTile()
-	}
+	mr, nr := j.mr, j.nr
 	jp, t := it/j.tiles, j.t0+it%j.tiles
 	p0, base := t*mr, 0
 	if j.gather {
@@ -225,7 +223,7 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 	}
 	j := convPosPool.Get().(*convPosJob)
 	kk := g.c * g.kh * g.kw
-	j.t, j.pb, j.c, j.o, j.hw = *tb, pb, kk, g.o, hw
+	j.t, j.pb, j.c, j.o, j.hw, j.mr, j.nr = *tb, pb, kk, g.o, hw, mr, nr
 	j.offs, j.gather, j.main = j.offs[:0], !g.pointwise(), main
 	var xs *[]float32
 	hp, wp := g.h+g.pt+g.pb, g.w+g.pl+g.pr

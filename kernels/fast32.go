@@ -299,8 +299,9 @@ func softmaxRowF32(log bool, o, x []float32) {
 }
 
 // softmaxShortRow is the row length below which softmaxBlock takes
-// softmaxRowsF32: four asm calls per row cost more than the row's work
-// (dynamic_batch's 8-class softmax).
+// softmaxRowsF32 (as it does from there on for the lengths
+// asm.SoftmaxRowsF32 takes): four asm calls per row cost more than the
+// row's work (dynamic_batch's 8-class softmax).
 const softmaxShortRow = 64
 
 // softmaxRowsF32 is softmaxRowF32 (not log) on consecutive rows of n
@@ -316,11 +317,13 @@ func softmaxRowsF32(o, x []float32, n int) {
 	}
 	x = x[:len(o)]
 	// A row a vector in one pass (asm.SoftmaxSmallF32), or rows of 16 to
-	// 56, a multiple of 8, in one call (asm.SoftmaxRowsF32): these steps,
+	// 504, a multiple of 8, in one call (asm.SoftmaxRowsF32): these steps,
 	// rounded alike; rows they stop at take softmaxRowScalar. The second,
-	// on an attention's score rows, 128 rows of 32, AVX2 AMD EPYC, minimum
-	// of eight alternated runs: 9.9 -> 5.4 µs, with a causal mask's -Inf
-	// (exp's underflow takes a microcode assist) 13.7 -> 10.0.
+	// on an attention's score rows, AVX2 AMD EPYC, minimum of eight
+	// alternated runs: 128 rows of 32 9.9 -> 5.4 µs; with the kernel's
+	// masked-lane loop, under a causal mask's -Inf (whose exp takes a
+	// microcode assist) 10.1 -> 5.4; BenchmarkSoftmaxAttention, 4 heads of
+	// 128 tokens (rows that took softmaxRowF32 before), 395 -> 364 µs.
 	var rowsCall func(o, x []float32, n int) int
 	switch {
 	case n <= asm.SoftmaxSmallMax():

@@ -428,34 +428,43 @@ func (j *gemmJob) kernel(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta fl
 // alternated runs, µs: m=8 n=3072 k=768 660 -> 512, m=1 n=768 k=768 86 ->
 // 49, m=64 n=1024 k=784 1166 -> 1131; the decoder and encoder fixtures
 // (32 tokens: 2 rows left over) 5% faster in the model.
-// rowTile returns the first row (in the block) and the rows of row tile
-// ip of a row block of mcur rows: mr rows each, the last one the rest;
-// except that where A is packed here and a last tile of 1 or 2 rows would
-// run on the row kernels (AVX2), the last two tiles share their 7 or 8
-// rows as 4 and 3 or 4 and 4. A row kernel's accumulators are its rows'
-// (two vectors a row), and below 8 they cannot cover the FMA latency: 1
-// or 2 rows ran at a quarter or half of the tile's rate. The bits do not
-// change: every element is the same sum whichever tile computes it.
-func (j *gemmJob) rowTile(ip, mcur int) (off, rows int) {
-	mr := j.mr
-	off, rows = ip*mr, min(mr, mcur-ip*mr)
-	rem := mcur % mr
-	if (rem != 1 && rem != 2) || mcur < mr || j.pa != nil || j.kchain || !j.rowsKernel(4, j.nr) {
-		return off, rows
-	}
-	nt := (mcur + mr - 1) / mr
-	switch ip {
-	case nt - 2:
-		return off, 4
-	case nt - 1:
-		return (nt-2)*mr + 4, mr + rem - 4
-	}
-	return off, rows
-}
-
 func (j *gemmJob) rowsKernel(nrows, kn int) bool {
 	tmr, tnr := asm.SgemmTile()
 	return !j.wide && !j.mid && j.mr == tmr && j.nr == tnr && kn == j.nr && !(j.kchain && j.last) && asm.SgemmKernelRowsOK(nrows)
+}
+
+// lastCut returns, for a row block of mcur rows whose A the driver packs
+// itself (not prepacked), the rows of its second-to-last row tile when its
+// last two tiles share their rows (rowTile), else 0: where the last tile
+// would hold 1 or 2 rows on the row kernels (AVX2), the two run 4 and 3 or
+// 4 and 4. A row kernel's accumulators are its rows' (two vectors a row),
+// and below 8 they cannot cover the FMA latency: 1 or 2 rows ran at a
+// quarter or half of the tile's rate. The bits do not change: every
+// element is the same sum whichever tile computes it.
+func (j *gemmJob) lastCut(mcur int, prepacked bool) int {
+	rem := mcur % j.mr
+	if (rem != 1 && rem != 2) || mcur < j.mr || prepacked || j.kchain || !j.rowsKernel(4, j.nr) {
+		return 0
+	}
+	return 4
+}
+
+// rowTile returns the first row (in the block) and the rows of row tile
+// ip of a row block of mcur rows in tiles of mr: mr rows each, the last
+// one the rest, except that with cut (lastCut) the last two share their
+// rows as cut and the rest.
+func rowTile(ip, mcur, mr, cut int) (off, rows int) {
+	off, rows = ip*mr, min(mr, mcur-ip*mr)
+	if cut == 0 {
+		return off, rows
+	}
+	switch nt := (mcur + mr - 1) / mr; ip {
+	case nt - 2:
+		return off, cut
+	case nt - 1:
+		return (nt-2)*mr + cut, mcur - (nt-2)*mr - cut
+	}
+	return off, rows
 }
 
 // tileKernel runs the job's micro-kernel at width kn on the tile of rows
@@ -713,19 +722,21 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 	abuf := gemmGetABuf(mc * kc)
 	defer gemmPutABuf(abuf)
 	apack := *abuf
-	prevIB := -1
+	prevIB, cut := -1, 0
+	prepacked := j.pa != nil && j.pa.mr == mr
 	for t := lo; t < hi; t++ {
 		ib, js := t/nsplit, t%nsplit
 		i0 := ib * mc
 		mcur := min(mc, m-i0)
 		if ib != prevIB {
-			if pa := j.pa; pa != nil && pa.mr == mr {
+			cut = j.lastCut(mcur, prepacked)
+			if prepacked {
 				// Packed once: the block's panels are consecutive.
-				apack = pa.data[pc*pa.npanels*mr+(i0/mr)*kc*mr:]
+				apack = j.pa.data[pc*j.pa.npanels*mr+(i0/mr)*kc*mr:]
 			} else {
 				apack = *abuf
 				for ip := 0; ip*mr < mcur; ip++ {
-					off, rows := j.rowTile(ip, mcur)
+					off, rows := rowTile(ip, mcur, mr, cut)
 					gemmPackA(j.transA, j.a, j.lda, i0+off, rows, pc, kc, mr, apack[ip*kc*mr:(ip+1)*kc*mr])
 				}
 			}
@@ -751,7 +762,7 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 					kn = j.half
 				}
 				for ip := 0; ip*mr < mcur; ip++ {
-					off, nrows := j.rowTile(ip, mcur)
+					off, nrows := rowTile(ip, mcur, mr, cut)
 					r0 := i0 + off
 					ap := unsafe.Pointer(&apack[ip*kc*mr])
 					if nrows == mr && ncols == kn {

@@ -4133,8 +4133,8 @@ func stridedStores(out, base, stride reg.GPVirtual, first, count, step int, val 
 }
 
 // softmaxRowsAVX2 emits the softmax of rows of 16 to 504 floats, a
-// multiple of 8 (an attention's score rows for 16 to 504 tokens), a row at a time in
-// three passes over it while it is in L1: its maximum (stopping, as
+// multiple of 8 (an attention's score rows for 16 to 504 tokens), a row at
+// a time in three passes over it while it is in L1: its maximum (stopping, as
 // softmaxSmallKernels do, before a row with a NaN or an infinite maximum),
 // e = exp(x-m) stored and summed lane-wise in eight accumulators (element
 // i into lane i%8, as kernels' sum32), the lanes folded in sum32's order
