@@ -512,6 +512,9 @@ func (c *Ctx) convertNode(n *Node) ([]*Value, error) {
 	if pick == nil {
 		return nil, n.unsupported("operator versions before opset %d are not supported", entries[0].since)
 	}
+	if err := needInputs(n, pick.inputs); err != nil {
+		return nil, err
+	}
 	outs, err := pick.fn(c, n)
 	if err != nil {
 		var ue *UnsupportedError
@@ -534,19 +537,39 @@ func (c *Ctx) convertNode(n *Node) ([]*Value, error) {
 // outputs may be omitted when the node does not use them).
 type ConvFunc func(c *Ctx, n *Node) ([]*Value, error)
 
+// convEntry is one registered converter (see builtinConverters).
 type convEntry struct {
-	since int
-	fn    ConvFunc
+	op     string
+	since  int
+	inputs int
+	fn     ConvFunc
 }
 
 var converters = map[string][]convEntry{}
+
+func init() {
+	for _, e := range builtinConverters {
+		register(e)
+	}
+}
 
 // Register adds the converter of default-domain op opType for opset versions
 // since and later (until a later registration of the same op takes over).
 // Call it from an init function in an ops_*.go file.
 func Register(opType string, since int, fn ConvFunc) {
-	converters[opType] = append(converters[opType], convEntry{since, fn})
-	sort.Slice(converters[opType], func(i, j int) bool { return converters[opType][i].since < converters[opType][j].since })
+	register(convEntry{op: opType, since: since, fn: fn})
+}
+
+// registerN registers a built-in converter that needs its first inputs
+// present (convertNode checks them).
+func registerN(opType string, since, inputs int, fn ConvFunc) {
+	register(convEntry{op: opType, since: since, inputs: inputs, fn: fn})
+}
+
+func register(e convEntry) {
+	list := append(converters[e.op], e)
+	sort.Slice(list, func(i, j int) bool { return list[i].since < list[j].since })
+	converters[e.op] = list
 }
 
 // SupportedOps lists the op types with a converter, sorted.

@@ -11,14 +11,7 @@ import (
 // 4-D (B, H, S, D) inputs, with optional mask, causal masking, past key/value,
 // grouped-query heads and softcap, built from matmul/softmax.
 
-func init() {
-	Register("Attention", 23, convAttention)
-}
-
 func convAttention(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 3); err != nil {
-		return nil, err
-	}
 	q, k, v := n.In[0], n.In[1], n.In[2]
 	f := &formula{c: c}
 	threeD := q.Rank() == 3

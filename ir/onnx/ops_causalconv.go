@@ -6,14 +6,7 @@ package onnx
 // with group = channels, optional SiLU, and present_state = the last K-1
 // steps of the padded input.
 
-func init() {
-	Register("CausalConvWithState", 27, convCausalConvWithState)
-}
-
 func convCausalConvWithState(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 2); err != nil {
-		return nil, err
-	}
 	x, w := n.In[0], n.In[1]
 	xd, ok := x.StaticDims()
 	wd, ok2 := w.StaticDims()

@@ -11,14 +11,7 @@ import (
 // as a transposed convolution whose one-hot weights send input channel
 // c*prod(block)+k to output channel c at kernel offset k.
 
-func init() {
-	Register("Col2Im", 18, convCol2Im)
-}
-
 func convCol2Im(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 3); err != nil {
-		return nil, err
-	}
 	x := n.In[0]
 	img, ok1 := n.In[1].Ints()
 	blk, ok2 := n.In[2].Ints()

@@ -13,13 +13,6 @@ import (
 // Scan (static length) and Loop (known trip count and conditions) are
 // unrolled; others are refused.
 
-func init() {
-	Register("If", 1, convIf)
-	Register("Scan", 8, convScan8)
-	Register("Scan", 9, convScan)
-	Register("Loop", 1, convLoop)
-}
-
 // maxUnroll bounds the iterations of an unrolled Scan or Loop.
 const maxUnroll = 4096
 
@@ -70,9 +63,6 @@ func (n *Node) graphAttr(name string) *onnxpb.GraphProto {
 }
 
 func convIf(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 1); err != nil {
-		return nil, err
-	}
 	cond := n.In[0]
 	thenG, elseG := n.graphAttr("then_branch"), n.graphAttr("else_branch")
 	if n.err != nil {

@@ -13,12 +13,6 @@ import (
 // has no data-dependent-shape ops, so other cases are refused (and can be
 // specialized with Options.BindInputs).
 
-func init() {
-	Register("Compress", 9, convCompress)
-	Register("NonZero", 9, convNonZero)
-	Register("Unique", 11, convUnique)
-}
-
 // knownLimit bounds the tensors these converters read at import time.
 const knownLimit = 1 << 20
 
@@ -27,9 +21,6 @@ func flatten(c *Ctx, x *Value) (*Value, error) {
 }
 
 func convCompress(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 2); err != nil {
-		return nil, err
-	}
 	x, cond := n.In[0], n.In[1]
 	cv, ok := cond.Ints()
 	if !ok || cond.Const == nil || cond.Const.NumElements() > knownLimit {
@@ -91,9 +82,6 @@ func knownValues(n *Node, x *Value) ([]float64, []int64, error) {
 }
 
 func convNonZero(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 1); err != nil {
-		return nil, err
-	}
 	vals, shape, err := knownValues(n, n.In[0])
 	if err != nil {
 		return nil, err
@@ -121,9 +109,6 @@ func convNonZero(c *Ctx, n *Node) ([]*Value, error) {
 }
 
 func convUnique(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 1); err != nil {
-		return nil, err
-	}
 	x := n.In[0]
 	vals, shape, err := knownValues(n, x)
 	if err != nil {

@@ -11,14 +11,7 @@ import (
 // optionally scaled by the mask; the sampled columns are then contracted
 // with the weights per group by a matmul.
 
-func init() {
-	Register("DeformConv", 19, convDeformConv)
-}
-
 func convDeformConv(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 3); err != nil {
-		return nil, err
-	}
 	x, w, offset := n.In[0], n.In[1], n.In[2]
 	bias, mask := n.Input(3), n.Input(4)
 	xd, ok1 := x.StaticDims()

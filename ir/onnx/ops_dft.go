@@ -12,14 +12,7 @@ import (
 // (the signal length must be static). Input [..., n, 1|2] (real or complex),
 // output [..., k, 2].
 
-func init() {
-	Register("DFT", 17, convDFT)
-}
-
 func convDFT(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 1); err != nil {
-		return nil, err
-	}
 	x := n.In[0]
 	xd, ok := x.StaticDims()
 	if !ok || len(xd) < 2 || xd[len(xd)-1] < 1 || xd[len(xd)-1] > 2 {

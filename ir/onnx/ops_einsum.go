@@ -14,10 +14,6 @@ import (
 // with broadcasting and the contracted letters summed. Repeated letters
 // within an operand (diagonals) are reduced first with an identity mask.
 
-func init() {
-	Register("Einsum", 12, convEinsum)
-}
-
 func convEinsum(c *Ctx, n *Node) ([]*Value, error) {
 	eq := strings.ReplaceAll(n.Str("equation", ""), " ", "")
 	if len(n.In) == 0 {

@@ -175,27 +175,16 @@ func init() {
 	} {
 		Register(onnxOp, 1, binop(relaxOp))
 	}
-	Register("Div", 1, convDiv)
 	Register("Max", 1, variadic("relax.maximum", false))
 	Register("Min", 1, variadic("relax.minimum", false))
 	Register("Sum", 1, variadic("relax.add", false))
 	Register("Mean", 1, variadic("relax.add", true))
-	Register("Identity", 1, identity)
-	Register("Pow", 1, convPow)
-	Register("Mod", 10, convMod)
-	Register("BitShift", 11, convBitShift)
-	Register("Reciprocal", 1, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("Reciprocal", 1, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		f := &formula{c: c}
 		y := f.bin("relax.divide", f.k(1, n.In[0]), n.In[0])
 		return one(y, f.err)
 	})
-	Register("IsInf", 10, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("IsInf", 10, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		x := n.In[0]
 		pos, neg := n.Int("detect_positive", 1), n.Int("detect_negative", 1)
 		f := &formula{c: c}
@@ -211,27 +200,18 @@ func init() {
 		}
 		return one(inf, f.err)
 	})
-	Register("LeakyRelu", 1, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("LeakyRelu", 1, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		y, err := c.Un("relax.nn.leakyrelu", n.In[0], Attr("alpha", n.Float("alpha", 0.01)))
 		return one(y, err)
 	})
-	Register("Elu", 1, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("Elu", 1, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		x := n.In[0]
 		f := &formula{c: c}
 		neg := f.bin("relax.multiply", f.k(n.Float("alpha", 1), x), f.bin("relax.subtract", f.un("relax.exp", x), f.k(1, x)))
 		y := f.where(f.bin("relax.greater", x, f.k(0, x)), x, neg)
 		return one(y, f.err)
 	})
-	Register("Celu", 12, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("Celu", 12, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		x := n.In[0]
 		alpha := n.Float("alpha", 1)
 		f := &formula{c: c}
@@ -239,10 +219,7 @@ func init() {
 		y := f.bin("relax.add", f.bin("relax.maximum", x, f.k(0, x)), f.bin("relax.minimum", f.k(0, x), neg))
 		return one(y, f.err)
 	})
-	Register("Selu", 1, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("Selu", 1, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		x := n.In[0]
 		alpha, gamma := n.Float("alpha", 1.67326319217681884765625), n.Float("gamma", 1.05070102214813232421875)
 		f := &formula{c: c}
@@ -250,10 +227,7 @@ func init() {
 		y := f.bin("relax.multiply", f.k(gamma, x), f.where(f.bin("relax.greater", x, f.k(0, x)), x, neg))
 		return one(y, f.err)
 	})
-	Register("ThresholdedRelu", 10, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("ThresholdedRelu", 10, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		x := n.In[0]
 		f := &formula{c: c}
 		y := f.where(f.bin("relax.greater", x, f.k(n.Float("alpha", 1), x)), x, f.k(0, x))
@@ -263,45 +237,30 @@ func init() {
 		y := f.bin("relax.add", f.bin("relax.multiply", x, f.k(alpha, x)), f.k(beta, x))
 		return f.bin("relax.minimum", f.bin("relax.maximum", y, f.k(0, x)), f.k(1, x))
 	}
-	Register("HardSigmoid", 1, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("HardSigmoid", 1, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		f := &formula{c: c}
 		y := hardSigmoid(f, n.In[0], n.Float("alpha", 0.2), n.Float("beta", 0.5))
 		return one(y, f.err)
 	})
-	Register("HardSwish", 14, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("HardSwish", 14, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		f := &formula{c: c}
 		y := f.bin("relax.multiply", n.In[0], hardSigmoid(f, n.In[0], 1.0/6, 0.5))
 		return one(y, f.err)
 	})
-	Register("Softsign", 1, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("Softsign", 1, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		x := n.In[0]
 		f := &formula{c: c}
 		y := f.bin("relax.divide", x, f.bin("relax.add", f.k(1, x), f.un("relax.abs", x)))
 		return one(y, f.err)
 	})
-	Register("Mish", 18, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("Mish", 18, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		x := n.In[0]
 		f := &formula{c: c}
 		sp := f.un("relax.log", f.bin("relax.add", f.k(1, x), f.un("relax.exp", x)))
 		y := f.bin("relax.multiply", x, f.un("relax.tanh", sp))
 		return one(y, f.err)
 	})
-	Register("Gelu", 20, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("Gelu", 20, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		switch a := n.Str("approximate", "none"); a {
 		case "none":
 			return one(c.Un("relax.nn.gelu", n.In[0]))
@@ -311,19 +270,13 @@ func init() {
 			return nil, n.unsupported("approximate=%q", a)
 		}
 	})
-	Register("PRelu", 1, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 2); err != nil {
-			return nil, err
-		}
+	registerN("PRelu", 1, 2, func(c *Ctx, n *Node) ([]*Value, error) {
 		x, slope := n.In[0], n.In[1]
 		f := &formula{c: c}
 		y := f.where(f.bin("relax.less", x, f.k(0, x)), f.bin("relax.multiply", x, slope), x)
 		return one(y, f.err)
 	})
-	Register("Shrink", 9, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("Shrink", 9, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		x := n.In[0]
 		bias, lambd := n.Float("bias", 0), n.Float("lambd", 0.5)
 		f := &formula{c: c}
@@ -332,18 +285,11 @@ func init() {
 		y := f.where(f.bin("relax.less", x, f.k(-lambd, x)), lo, f.where(f.bin("relax.greater", x, f.k(lambd, x)), hi, f.k(0, x)))
 		return one(y, f.err)
 	})
-	Register("Clip", 1, convClip)
-	Register("Where", 9, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 3); err != nil {
-			return nil, err
-		}
+	registerN("Where", 9, 3, func(c *Ctx, n *Node) ([]*Value, error) {
 		y, err := c.Emit("relax.where", []ir.Expr{n.In[0].Expr, n.In[1].Expr, n.In[2].Expr})
 		return one(y, err)
 	})
-	Register("Cast", 1, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("Cast", 1, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		to := n.Int("to", 0)
 		if n.Has("to") && n.attrs["to"].GetType() == 3 { // opset 1-5 spelled the type as a string
 			return nil, n.unsupported("string 'to' attribute")
@@ -357,10 +303,7 @@ func init() {
 		}
 		return one(c.Cast(n.In[0], dt))
 	})
-	Register("CastLike", 15, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 2); err != nil {
-			return nil, err
-		}
+	registerN("CastLike", 15, 2, func(c *Ctx, n *Node) ([]*Value, error) {
 		return one(c.Cast(n.In[0], n.In[1].DType()))
 	})
 }
@@ -385,9 +328,6 @@ func (c *Ctx) Cast(v *Value, dt runtime.DataType) (*Value, error) {
 }
 
 func convDiv(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 2); err != nil {
-		return nil, err
-	}
 	a, b := n.In[0], n.In[1]
 	if dt := a.DType(); dt.IsInt() || dt.IsUInt() {
 		// ONNX integer division truncates toward zero.
@@ -407,9 +347,6 @@ func convDiv(c *Ctx, n *Node) ([]*Value, error) {
 }
 
 func convPow(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 2); err != nil {
-		return nil, err
-	}
 	a, b := n.In[0], n.In[1]
 	if b.DType() != a.DType() {
 		var err error
@@ -421,9 +358,6 @@ func convPow(c *Ctx, n *Node) ([]*Value, error) {
 }
 
 func convMod(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 2); err != nil {
-		return nil, err
-	}
 	a, b := n.In[0], n.In[1]
 	if n.Int("fmod", 0) == 1 {
 		if a.DType().IsFloat() {
@@ -441,9 +375,6 @@ func convMod(c *Ctx, n *Node) ([]*Value, error) {
 }
 
 func convBitShift(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 2); err != nil {
-		return nil, err
-	}
 	switch d := n.Str("direction", ""); d {
 	case "LEFT":
 		return one(c.Bin("relax.left_shift", n.In[0], n.In[1]))
@@ -455,9 +386,6 @@ func convBitShift(c *Ctx, n *Node) ([]*Value, error) {
 }
 
 func convClip(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 1); err != nil {
-		return nil, err
-	}
 	x := n.In[0]
 	dt := x.DType()
 	var lo, hi *Value

@@ -12,14 +12,7 @@ import (
 // elementwise, and each tap is a gather_elements on the flattened image,
 // weighted and masked per the padding mode.
 
-func init() {
-	Register("GridSample", 16, convGridSample)
-}
-
 func convGridSample(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 2); err != nil {
-		return nil, err
-	}
 	x, grid := n.In[0], n.In[1]
 	xd, ok1 := x.StaticDims()
 	gd, ok2 := grid.StaticDims()
@@ -250,10 +243,6 @@ func convGridSample(c *Ctx, n *Node) ([]*Value, error) {
 		return nil, f.err
 	}
 	return one(c.Emit("relax.reshape", []ir.Expr{y.Expr, staticShape(append([]int64{N, C}, outSp...))}))
-}
-
-func init() {
-	Register("AffineGrid", 20, convAffineGrid)
 }
 
 // convAffineGrid: grid = base @ theta^T, with the base grid of normalized

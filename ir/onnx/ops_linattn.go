@@ -15,14 +15,7 @@ import (
 //	S = S + k_t^T (beta_t (v_t - S^T k_t))    (delta rules; else k_t^T v_t)
 //	o_t = scale * q_t S                       (S of kv head h/group for q head h)
 
-func init() {
-	Register("LinearAttention", 27, convLinearAttention)
-}
-
 func convLinearAttention(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 3); err != nil {
-		return nil, err
-	}
 	q, k, v := n.In[0], n.In[1], n.In[2]
 	past, decay, beta := n.Input(3), n.Input(4), n.Input(5)
 	qd, ok1 := q.StaticDims()

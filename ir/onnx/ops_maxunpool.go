@@ -11,16 +11,9 @@ import (
 // (a one-hot of size elements x plane) and sums the selected values; indices
 // outside their own plane are dropped.
 
-func init() {
-	Register("MaxUnpool", 9, convMaxUnpool)
-}
-
 const unpoolLimit = 1 << 24
 
 func convMaxUnpool(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 2); err != nil {
-		return nil, err
-	}
 	x, ind := n.In[0], n.In[1]
 	xd, ok := x.StaticDims()
 	if !ok || len(xd) < 3 {

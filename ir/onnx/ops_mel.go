@@ -9,14 +9,7 @@ import (
 // MelWeightMatrix (opset 17), computed at import time from its scalar inputs
 // as ONNX's reference does (triangular filters between mel-spaced bins).
 
-func init() {
-	Register("MelWeightMatrix", 17, convMelWeightMatrix)
-}
-
 func convMelWeightMatrix(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 5); err != nil {
-		return nil, err
-	}
 	nMel, ok1 := scalarInt(n.In[0])
 	dftLen, ok2 := scalarInt(n.In[1])
 	rate, ok3 := scalarInt(n.In[2])

@@ -13,11 +13,7 @@ import (
 // SoftmaxCrossEntropyLoss (inference semantics).
 
 func init() {
-	Register("Pad", 1, convPad)
-	Register("CumProd", 1, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 2); err != nil {
-			return nil, err
-		}
+	registerN("CumProd", 1, 2, func(c *Ctx, n *Node) ([]*Value, error) {
 		ax, ok := n.In[1].Ints()
 		if !ok || len(ax) != 1 {
 			return nil, n.unsupported("axis must be a known scalar")
@@ -38,10 +34,7 @@ func init() {
 		}
 		return one(y, f.err)
 	})
-	Register("RMSNormalization", 23, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 2); err != nil {
-			return nil, err
-		}
+	registerN("RMSNormalization", 23, 2, func(c *Ctx, n *Node) ([]*Value, error) {
 		x, scale := n.In[0], n.In[1]
 		r := x.Rank()
 		axis, err := normAxis(n, n.Int("axis", -1), r)
@@ -57,11 +50,7 @@ func init() {
 		y := f.bin("relax.divide", x, f.un("relax.sqrt", f.bin("relax.add", ms, f.k(n.Float("epsilon", 1e-5), x))))
 		return one(f.bin("relax.multiply", y, scale), f.err)
 	})
-	Register("GroupNormalization", 18, convGroupNorm)
-	Register("LpNormalization", 1, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("LpNormalization", 1, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		x := n.In[0]
 		axis, err := normAxis(n, n.Int("axis", -1), x.Rank())
 		if err != nil {
@@ -82,10 +71,7 @@ func init() {
 		norm = f.where(f.bin("relax.equal", norm, f.k(0, x)), f.k(1, x), norm)
 		return one(f.bin("relax.divide", x, norm), f.err)
 	})
-	Register("LpPool", 1, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("LpPool", 1, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		x := n.In[0]
 		g, err := readGeometry(n, x, nil)
 		if err != nil {
@@ -122,10 +108,7 @@ func init() {
 		y := f.bin("relax.power", f.bin("relax.multiply", avg, f.k(float64(k), x)), f.k(1/p, x))
 		return one(y, f.err)
 	})
-	Register("Hardmax", 1, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("Hardmax", 1, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		x := n.In[0]
 		dims, ok := x.StaticDims()
 		if !ok {
@@ -163,10 +146,7 @@ func init() {
 		y := hardmax(c, f, x, axis, dims[axis])
 		return one(y, f.err)
 	})
-	Register("EyeLike", 9, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("EyeLike", 9, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		dims, ok := n.In[0].StaticDims()
 		if !ok || len(dims) != 2 {
 			return nil, n.unsupported("input must be 2-D with a static shape")
@@ -195,19 +175,12 @@ func init() {
 		}
 		return []*Value{c.Const(t)}, nil
 	})
-	Register("CenterCropPad", 18, convCenterCropPad)
 	Register("DepthToSpace", 1, convDepthSpace(true))
 	Register("SpaceToDepth", 1, convDepthSpace(false))
-	Register("NegativeLogLikelihoodLoss", 12, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 2); err != nil {
-			return nil, err
-		}
+	registerN("NegativeLogLikelihoodLoss", 12, 2, func(c *Ctx, n *Node) ([]*Value, error) {
 		return one(nllLoss(c, n, n.In[0], n.In[1], n.Input(2)))
 	})
-	Register("SoftmaxCrossEntropyLoss", 12, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 2); err != nil {
-			return nil, err
-		}
+	registerN("SoftmaxCrossEntropyLoss", 12, 2, func(c *Ctx, n *Node) ([]*Value, error) {
 		logp, err := c.Un("relax.nn.log_softmax", n.In[0], Attr("axis", int64(1)))
 		if err != nil {
 			return nil, err
@@ -238,9 +211,6 @@ func hardmax(c *Ctx, f *formula, x *Value, axis int, depth int64) *Value {
 }
 
 func convPad(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 1); err != nil {
-		return nil, err
-	}
 	x := n.In[0]
 	r := x.Rank()
 	var pads []int64
@@ -345,9 +315,6 @@ func allZero(v []int64) bool {
 }
 
 func convGroupNorm(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 3); err != nil {
-		return nil, err
-	}
 	x, scale, bias := n.In[0], n.In[1], n.In[2]
 	dims, ok := x.StaticDims()
 	if !ok || len(dims) < 3 {
@@ -510,9 +477,6 @@ func nllLoss(c *Ctx, n *Node, logp, target, weight *Value) (*Value, error) {
 }
 
 func convCenterCropPad(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 2); err != nil {
-		return nil, err
-	}
 	x := n.In[0]
 	dims, ok := x.StaticDims()
 	if !ok {

@@ -10,14 +10,7 @@ import (
 // the data, so the boxes and scores must be known at import time; the
 // selection is then computed there, in float32 as onnxruntime does.
 
-func init() {
-	Register("NonMaxSuppression", 10, convNMS)
-}
-
 func convNMS(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 2); err != nil {
-		return nil, err
-	}
 	boxes, scores := n.In[0], n.In[1]
 	if boxes.Const == nil || scores.Const == nil {
 		return nil, n.unsupported("boxes and scores must be known at import time (the output shape depends on them)")

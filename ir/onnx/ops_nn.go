@@ -11,26 +11,15 @@ import (
 // MatMul, Softmax, Resize.
 
 func init() {
-	Register("Conv", 1, convConv)
-	Register("ConvTranspose", 1, convConvTranspose)
 	Register("MaxPool", 1, convPool("max"))
 	Register("AveragePool", 1, convPool("avg"))
 	Register("GlobalAveragePool", 1, globalPool("relax.mean"))
 	Register("GlobalMaxPool", 1, globalPool("relax.max"))
-	Register("BatchNormalization", 1, convBatchNorm)
-	Register("InstanceNormalization", 1, convInstanceNorm)
-	Register("LayerNormalization", 17, convLayerNorm)
-	Register("Gemm", 1, convGemm)
-	Register("MatMul", 1, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 2); err != nil {
-			return nil, err
-		}
+	registerN("MatMul", 1, 2, func(c *Ctx, n *Node) ([]*Value, error) {
 		return one(c.Bin("relax.matmul", n.In[0], n.In[1]))
 	})
 	Register("Softmax", 1, convSoftmax("relax.nn.softmax"))
 	Register("LogSoftmax", 1, convSoftmax("relax.nn.log_softmax"))
-	Register("Resize", 10, convResize)
-	Register("Upsample", 9, convResize)
 }
 
 // spatial reads kernel geometry attributes for an input of rank r (N, C, spatial...).
@@ -142,9 +131,6 @@ func (c *Ctx) addChannelBias(n *Node, y, b *Value, sp int) ([]*Value, error) {
 }
 
 func convConvTranspose(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 2); err != nil {
-		return nil, err
-	}
 	x, w := n.In[0], n.In[1]
 	wd, ok := w.StaticDims()
 	if !ok || len(wd) < 3 || len(wd) != x.Rank() {
@@ -311,9 +297,6 @@ func (c *Ctx) channelShape(v *Value, r int) (*Value, error) {
 }
 
 func convBatchNorm(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 5); err != nil {
-		return nil, err
-	}
 	if n.Opset >= 14 && n.Int("training_mode", 0) != 0 {
 		return batchNormTraining(c, n)
 	}
@@ -344,9 +327,6 @@ func convBatchNorm(c *Ctx, n *Node) ([]*Value, error) {
 }
 
 func convInstanceNorm(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 3); err != nil {
-		return nil, err
-	}
 	r := n.In[0].Rank()
 	if r < 3 {
 		return nil, n.unsupported("input rank %d", r)
@@ -360,9 +340,6 @@ func convInstanceNorm(c *Ctx, n *Node) ([]*Value, error) {
 }
 
 func convLayerNorm(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 2); err != nil {
-		return nil, err
-	}
 	x, scale := n.In[0], n.In[1]
 	r := x.Rank()
 	axis, err := normAxis(n, n.Int("axis", -1), r)
@@ -416,9 +393,6 @@ func sameDims(a, b []ir.PrimExpr) bool {
 }
 
 func convGemm(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 2); err != nil {
-		return nil, err
-	}
 	a, b := n.In[0], n.In[1]
 	if a.Rank() != 2 || b.Rank() != 2 {
 		return nil, n.unsupported("inputs of rank %d and %d", a.Rank(), b.Rank())
@@ -487,9 +461,6 @@ func convSoftmax(op string) ConvFunc {
 }
 
 func convResize(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 1); err != nil {
-		return nil, err
-	}
 	x := n.In[0]
 	dims, ok := x.StaticDims()
 	if !ok {

@@ -10,18 +10,12 @@ import (
 // QLinearConv.
 
 func init() {
-	Register("MatMulInteger", 10, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 2); err != nil {
-			return nil, err
-		}
+	registerN("MatMulInteger", 10, 2, func(c *Ctx, n *Node) ([]*Value, error) {
 		f := &formula{c: c}
 		y := f.bin("relax.matmul", centered(f, n.In[0], n.Input(2)), centered(f, n.In[1], n.Input(3)))
 		return one(f.un("relax.astype", y, Attr("dtype", runtime.Int32)), f.err)
 	})
-	Register("ConvInteger", 10, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 2); err != nil {
-			return nil, err
-		}
+	registerN("ConvInteger", 10, 2, func(c *Ctx, n *Node) ([]*Value, error) {
 		f := &formula{c: c}
 		// Padding applies to the centered input: padded values equal the zero point.
 		xf := n.In[0]
@@ -48,18 +42,12 @@ func init() {
 		}
 		return one(c.Cast(y, runtime.Int32))
 	})
-	Register("QLinearMatMul", 10, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 8); err != nil {
-			return nil, err
-		}
+	registerN("QLinearMatMul", 10, 8, func(c *Ctx, n *Node) ([]*Value, error) {
 		f := &formula{c: c}
 		acc := f.bin("relax.matmul", centered(f, n.In[0], n.In[2]), centered(f, n.In[3], n.In[5]))
 		return one(requantize(f, acc, nil, n.In[1], n.In[4], n.In[6], n.In[7]), f.err)
 	})
-	Register("QLinearConv", 10, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 8); err != nil {
-			return nil, err
-		}
+	registerN("QLinearConv", 10, 8, func(c *Ctx, n *Node) ([]*Value, error) {
 		f := &formula{c: c}
 		x, w := centered(f, n.In[0], n.In[2]), centered(f, n.In[3], n.In[5])
 		if f.err != nil {

@@ -11,12 +11,6 @@ import (
 // Quantization: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear
 // (integer types; the 8-bit float and 4-bit types are out of scope).
 
-func init() {
-	Register("QuantizeLinear", 10, convQuantize)
-	Register("DequantizeLinear", 10, convDequantize)
-	Register("DynamicQuantizeLinear", 11, convDynamicQuantize)
-}
-
 // perAxis reshapes a 1-D scale or zero point to broadcast along axis of a rank-r tensor.
 func (c *Ctx) perAxis(n *Node, v *Value, axis int64, r int) (*Value, error) {
 	if v.Rank() == 0 || v.Rank() == 1 && r <= 1 {
@@ -54,9 +48,6 @@ func intRange(dt runtime.DataType) (float64, float64, bool) {
 }
 
 func convQuantize(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 2); err != nil {
-		return nil, err
-	}
 	x, scale, zp := n.In[0], n.In[1], n.Input(2)
 	out := runtime.UInt8
 	if zp != nil {
@@ -99,9 +90,6 @@ func convQuantize(c *Ctx, n *Node) ([]*Value, error) {
 }
 
 func convDequantize(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 2); err != nil {
-		return nil, err
-	}
 	x, scale, zp := n.In[0], n.In[1], n.Input(2)
 	if _, _, ok := intRange(x.DType()); !ok {
 		return nil, n.unsupported("input type %s", x.DType())
@@ -138,9 +126,6 @@ func convDequantize(c *Ctx, n *Node) ([]*Value, error) {
 }
 
 func convDynamicQuantize(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 1); err != nil {
-		return nil, err
-	}
 	x := n.In[0]
 	f := &formula{c: c}
 	zero := f.k(0, x)

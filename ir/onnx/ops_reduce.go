@@ -25,7 +25,6 @@ func init() {
 	Register("ReduceLogSumExp", 1, convReduce("relax.sum", 18, "logsumexp"))
 	Register("ArgMax", 1, convArg("relax.argmax"))
 	Register("ArgMin", 1, convArg("relax.argmin"))
-	Register("TopK", 1, convTopK)
 }
 
 func convReduce(op string, axesInputSince int, kind string) ConvFunc {
@@ -150,9 +149,6 @@ func convArg(op string) ConvFunc {
 }
 
 func convTopK(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 1); err != nil {
-		return nil, err
-	}
 	x := n.In[0]
 	var k int64
 	if n.Opset < 10 {

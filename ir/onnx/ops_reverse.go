@@ -9,14 +9,7 @@ import (
 // computed at run time, where(t < len[b], len[b]-1-t, t), and gathered with
 // gather_elements.
 
-func init() {
-	Register("ReverseSequence", 10, convReverseSequence)
-}
-
 func convReverseSequence(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 2); err != nil {
-		return nil, err
-	}
 	x, lens := n.In[0], n.In[1]
 	xd, ok := x.StaticDims()
 	if !ok || len(xd) < 2 {

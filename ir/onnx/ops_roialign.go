@@ -11,14 +11,7 @@ import (
 // four taps gathered with take (out-of-range samples count as 0), and the
 // samples are averaged, or for mode max the largest weighted tap is kept.
 
-func init() {
-	Register("RoiAlign", 10, convRoiAlign)
-}
-
 func convRoiAlign(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 3); err != nil {
-		return nil, err
-	}
 	x, rois, bidx := n.In[0], n.In[1], n.In[2]
 	xd, ok1 := x.StaticDims()
 	rd, ok2 := rois.StaticDims()

@@ -8,14 +8,7 @@ import (
 // rotary_embedding_dim features of each head by the cached cos/sin values,
 // split in halves or interleaved.
 
-func init() {
-	Register("RotaryEmbedding", 23, convRotary)
-}
-
 func convRotary(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 3); err != nil {
-		return nil, err
-	}
 	x, cosC, sinC := n.In[0], n.In[1], n.In[2]
 	xd, ok := x.StaticDims()
 	if !ok {

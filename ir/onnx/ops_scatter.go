@@ -13,13 +13,6 @@ import (
 // become where(written, take(updates, writer), data), one level per duplicate
 // index for the add/mul/max/min reductions.
 
-func init() {
-	Register("GatherND", 11, convGatherND)
-	Register("ScatterElements", 11, convScatterElements)
-	Register("Scatter", 9, convScatterElements)
-	Register("ScatterND", 11, convScatterND)
-}
-
 func prod(v []int64) int64 {
 	p := int64(1)
 	for _, x := range v {
@@ -45,9 +38,6 @@ func knownIndices(n *Node, v *Value) ([]int64, []int64, error) {
 }
 
 func convGatherND(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 2); err != nil {
-		return nil, err
-	}
 	data := n.In[0]
 	dd, ok := data.StaticDims()
 	if !ok {
@@ -171,9 +161,6 @@ func onesN(k int) []int64 {
 }
 
 func convScatterND(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 3); err != nil {
-		return nil, err
-	}
 	data, updates := n.In[0], n.In[2]
 	dd, ok := data.StaticDims()
 	if !ok {
@@ -214,9 +201,6 @@ func convScatterND(c *Ctx, n *Node) ([]*Value, error) {
 }
 
 func convScatterElements(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 3); err != nil {
-		return nil, err
-	}
 	data, updates := n.In[0], n.In[2]
 	dd, ok := data.StaticDims()
 	if !ok {

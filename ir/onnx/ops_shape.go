@@ -13,13 +13,7 @@ import (
 // Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains fold.
 
 func init() {
-	Register("Constant", 1, convConstant)
-	Register("ConstantOfShape", 9, convConstantOfShape)
-	Register("Shape", 1, convShape)
-	Register("Size", 1, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("Size", 1, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		dims, ok := n.In[0].StaticDims()
 		if !ok {
 			return nil, n.unsupported("input shape is not static")
@@ -30,12 +24,7 @@ func init() {
 		}
 		return one(c.Scalar(float64(k), runtime.Int64))
 	})
-	Register("Reshape", 1, convReshape)
-	Register("Flatten", 1, convFlatten)
-	Register("Transpose", 1, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("Transpose", 1, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		r := n.In[0].Rank()
 		if r < 0 {
 			return nil, n.unsupported("input rank unknown")
@@ -48,16 +37,7 @@ func init() {
 		}
 		return one(c.Un("relax.permute_dims", n.In[0], Attr("axes", intsAny(perm))))
 	})
-	Register("Squeeze", 1, convSqueeze)
-	Register("Unsqueeze", 1, convUnsqueeze)
-	Register("Concat", 1, convConcat)
-	Register("Split", 1, convSplit)
-	Register("Slice", 1, convSlice)
-	Register("Gather", 1, convGather)
-	Register("GatherElements", 11, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 2); err != nil {
-			return nil, err
-		}
+	registerN("GatherElements", 11, 2, func(c *Ctx, n *Node) ([]*Value, error) {
 		r := n.In[0].Rank()
 		axis, err := normAxis(n, n.Int("axis", 0), r)
 		if err != nil {
@@ -69,22 +49,14 @@ func init() {
 		}
 		return one(c.Emit("relax.gather_elements", []ir.Expr{n.In[0].Expr, idx.Expr}, Attr("axis", int64(axis))))
 	})
-	Register("Expand", 8, convExpand)
-	Register("Range", 11, convRange)
-	Register("Tile", 1, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 2); err != nil {
-			return nil, err
-		}
+	registerN("Tile", 1, 2, func(c *Ctx, n *Node) ([]*Value, error) {
 		reps, ok := n.In[1].Ints()
 		if !ok {
 			return nil, n.unsupported("repeats must be known at import time")
 		}
 		return one(c.Un("relax.tile", n.In[0], Attr("repeats", intsAny(reps))))
 	})
-	Register("Trilu", 14, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("Trilu", 14, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		k := int64(0)
 		if kv := n.Input(1); kv != nil {
 			ks, ok := kv.Ints()
@@ -99,10 +71,7 @@ func init() {
 		}
 		return one(c.Emit(op, []ir.Expr{n.In[0].Expr, primInt(k)}))
 	})
-	Register("Dropout", 1, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("Dropout", 1, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		if t := n.Input(2); t != nil {
 			b, ok := t.Ints()
 			if !ok || len(b) != 1 {
@@ -129,11 +98,7 @@ func init() {
 		}
 		return out, nil
 	})
-	Register("OneHot", 9, convOneHot)
-	Register("CumSum", 11, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 2); err != nil {
-			return nil, err
-		}
+	registerN("CumSum", 11, 2, func(c *Ctx, n *Node) ([]*Value, error) {
 		ax, ok := n.In[1].Ints()
 		if !ok || len(ax) != 1 {
 			return nil, n.unsupported("axis must be a known scalar")
@@ -264,9 +229,6 @@ func convConstantOfShape(c *Ctx, n *Node) ([]*Value, error) {
 }
 
 func convShape(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 1); err != nil {
-		return nil, err
-	}
 	dims := n.In[0].Dims()
 	if dims == nil {
 		return nil, n.unsupported("input rank unknown")
@@ -317,9 +279,6 @@ func (c *Ctx) symShape(dims []ir.PrimExpr, rank int) *Value {
 }
 
 func convReshape(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 1); err != nil {
-		return nil, err
-	}
 	x := n.In[0]
 	var target []ir.PrimExpr
 	if n.Opset < 5 {
@@ -386,9 +345,6 @@ func convReshape(c *Ctx, n *Node) ([]*Value, error) {
 }
 
 func convFlatten(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 1); err != nil {
-		return nil, err
-	}
 	dims := n.In[0].Dims()
 	if dims == nil {
 		return nil, n.unsupported("input rank unknown")
@@ -430,9 +386,6 @@ func axesArg(n *Node, inputSince int, idx int) ([]int64, bool, error) {
 }
 
 func convSqueeze(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 1); err != nil {
-		return nil, err
-	}
 	axes, has, err := axesArg(n, 13, 1)
 	if err != nil {
 		return nil, err
@@ -462,9 +415,6 @@ func (c *Ctx) isVirtual(v *Value) bool {
 }
 
 func convUnsqueeze(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 1); err != nil {
-		return nil, err
-	}
 	axes, has, err := axesArg(n, 13, 1)
 	if err != nil {
 		return nil, err
@@ -552,9 +502,6 @@ func convConcat(c *Ctx, n *Node) ([]*Value, error) {
 }
 
 func convSplit(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 1); err != nil {
-		return nil, err
-	}
 	x := n.In[0]
 	axis, err := normAxis(n, n.Int("axis", 0), x.Rank())
 	if err != nil {
@@ -657,9 +604,6 @@ func convSplit(c *Ctx, n *Node) ([]*Value, error) {
 }
 
 func convSlice(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 1); err != nil {
-		return nil, err
-	}
 	x := n.In[0]
 	var starts, ends, axes, steps []int64
 	if n.Opset < 10 {
@@ -793,9 +737,6 @@ func (c *Ctx) normIndices(idx *Value, dims []ir.PrimExpr, axis int) (*Value, err
 }
 
 func convGather(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 2); err != nil {
-		return nil, err
-	}
 	x, idx := n.In[0], n.In[1]
 	axis, err := normAxis(n, n.Int("axis", 0), x.Rank())
 	if err != nil {
@@ -833,9 +774,6 @@ func convGather(c *Ctx, n *Node) ([]*Value, error) {
 }
 
 func convExpand(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 2); err != nil {
-		return nil, err
-	}
 	x := n.In[0]
 	target, ok := n.In[1].shapeVals()
 	if !ok {
@@ -872,9 +810,6 @@ func convExpand(c *Ctx, n *Node) ([]*Value, error) {
 }
 
 func convRange(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 3); err != nil {
-		return nil, err
-	}
 	dt := n.In[0].DType()
 	get := func(i int) (float64, error) {
 		f, ok := n.In[i].Floats()
@@ -933,9 +868,6 @@ func sign(v int64) int64 {
 }
 
 func convOneHot(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 3); err != nil {
-		return nil, err
-	}
 	depthF, ok := n.In[1].Floats()
 	if !ok || len(depthF) != 1 {
 		return nil, n.unsupported("depth must be a known scalar")

@@ -51,19 +51,13 @@ func init() {
 			return []*Value{c.Const(t)}, nil
 		})
 	}
-	Register("Swish", 24, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("Swish", 24, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		x := n.In[0]
 		f := &formula{c: c}
 		y := f.bin("relax.multiply", x, f.un("relax.sigmoid", f.bin("relax.multiply", x, f.k(n.Float("alpha", 1), x))))
 		return one(y, f.err)
 	})
-	Register("MeanVarianceNormalization", 9, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("MeanVarianceNormalization", 9, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		x := n.In[0]
 		axes := n.Ints("axes", []int64{0, 2, 3})
 		keep := []ir.Attr{Attr("axis", intsAny(axes)), Attr("keepdims", true)}
@@ -73,10 +67,7 @@ func init() {
 		v := f.un("relax.mean", f.bin("relax.multiply", d, d), keep...)
 		return one(f.bin("relax.divide", d, f.bin("relax.add", f.un("relax.sqrt", v), f.k(1e-9, x))), f.err)
 	})
-	Register("LRN", 1, func(c *Ctx, n *Node) ([]*Value, error) {
-		if err := needInputs(n, 1); err != nil {
-			return nil, err
-		}
+	registerN("LRN", 1, 1, func(c *Ctx, n *Node) ([]*Value, error) {
 		x := n.In[0]
 		d, ok := x.StaticDims()
 		if !ok || len(d) < 3 {

@@ -11,14 +11,7 @@ import (
 // circular), is computed at run time; slots it maps into the update take
 // gather_elements(update, ...), the others keep the cache.
 
-func init() {
-	Register("TensorScatter", 24, convTensorScatter)
-}
-
 func convTensorScatter(c *Ctx, n *Node) ([]*Value, error) {
-	if err := needInputs(n, 2); err != nil {
-		return nil, err
-	}
 	past, upd := n.In[0], n.In[1]
 	pd, ok1 := past.StaticDims()
 	ud, ok2 := upd.StaticDims()
