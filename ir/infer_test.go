@@ -31,6 +31,12 @@ func tsi(dt string, ds ...any) *TensorSInfo {
 }
 
 // tv is a variable with struct info s.
+// f32 and i64 make float32 and int64 tensor variables of the given dims,
+// the vocabulary of the inference tables.
+func f32(ds ...any) *Var { return tv("x", tsi("float32", ds...)) }
+
+func i64(ds ...any) *Var { return tv("i", tsi("int64", ds...)) }
+
 func tv(name string, s StructInfo) *Var {
 	v := &Var{Name: name}
 	v.SetSInfo(s)
@@ -111,7 +117,6 @@ func runInferCases(t *testing.T, cases []inferCase) {
 func TestInferElementwise(t *testing.T) {
 	n := NewPrimVar("n", runtime.Int64)
 	m := NewPrimVar("m", runtime.Int64)
-	f32 := func(ds ...any) *Var { return tv("x", tsi("float32", ds...)) }
 	runInferCases(t, []inferCase{
 		{"add same", "relax.add", []Expr{f32(2, 3), f32(2, 3)}, nil, `R.Tensor((2, 3), dtype="float32")`},
 		{"add broadcast", "relax.add", []Expr{f32(4, 1, 3), f32(5, 1)}, nil, `R.Tensor((4, 5, 3), dtype="float32")`},
@@ -146,7 +151,6 @@ func TestInferElementwise(t *testing.T) {
 func TestInferLinalgAndManip(t *testing.T) {
 	n := NewPrimVar("n", runtime.Int64)
 	m := NewPrimVar("m", runtime.Int64)
-	f32 := func(ds ...any) *Var { return tv("x", tsi("float32", ds...)) }
 	runInferCases(t, []inferCase{
 		{"matmul 2d", "relax.matmul", []Expr{f32(4, 64), f32(64, 32)}, Attrs{{"out_dtype", "void"}}, `R.Tensor((4, 32), dtype="float32")`},
 		{"matmul sym", "relax.matmul", []Expr{f32(n, 16), f32(16, 8)}, nil, `R.Tensor((n, 8), dtype="float32")`},
@@ -200,7 +204,6 @@ func TestInferLinalgAndManip(t *testing.T) {
 
 func TestInferReduceCreateNN(t *testing.T) {
 	n := NewPrimVar("n", runtime.Int64)
-	f32 := func(ds ...any) *Var { return tv("x", tsi("float32", ds...)) }
 	ints := func(v ...int64) []any {
 		out := make([]any, len(v))
 		for i, x := range v {

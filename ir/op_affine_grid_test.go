@@ -3,7 +3,6 @@ package ir
 import "testing"
 
 func TestInferAffineGrid(t *testing.T) {
-	f32 := func(ds ...any) *Var { return tv("x", tsi("float32", ds...)) }
 	runInferCases(t, []inferCase{
 		{"2d", "relax.image.affine_grid", []Expr{f32(2, 2, 3), shapeE(4, 5)}, nil, `R.Tensor((2, 2, 4, 5), dtype="float32")`},
 		{"3d", "relax.image.affine_grid", []Expr{f32(1, 3, 4), shapeE(2, 3, 4)}, Attrs{{"align_corners", false}}, `R.Tensor((1, 3, 2, 3, 4), dtype="float32")`},

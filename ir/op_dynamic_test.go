@@ -8,8 +8,6 @@ import (
 
 func TestInferDynamicOps(t *testing.T) {
 	n := NewPrimVar("n", runtime.Int64)
-	f32 := func(ds ...any) *Var { return tv("x", tsi("float32", ds...)) }
-	i64 := func(ds ...any) *Var { return tv("i", tsi("int64", ds...)) }
 	runInferCases(t, []inferCase{
 		{"nonzero", "relax.nonzero", []Expr{f32(n, 4)}, nil, `R.Tensor(ndim=2, dtype="int64")`},
 		{"dynamic_strided_slice", "relax.dynamic_strided_slice", []Expr{f32(n, 4), i64(2), i64(2), i64(2)}, nil, `R.Tensor(ndim=2, dtype="float32")`},

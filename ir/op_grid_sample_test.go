@@ -3,7 +3,6 @@ package ir
 import "testing"
 
 func TestInferGridSample(t *testing.T) {
-	f32 := func(ds ...any) *Var { return tv("x", tsi("float32", ds...)) }
 	runInferCases(t, []inferCase{
 		{"2d", "relax.image.grid_sample", []Expr{f32(2, 3, 5, 6), f32(2, 2, 4, 7)}, nil, `R.Tensor((2, 3, 4, 7), dtype="float32")`},
 		{"3d", "relax.image.grid_sample", []Expr{f32(2, 3, 5, 6, 7), f32(2, 3, 4, 7, 8)}, Attrs{{"layout", "NCDHW"}}, `R.Tensor((2, 3, 4, 7, 8), dtype="float32")`},

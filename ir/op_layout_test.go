@@ -20,7 +20,6 @@ func imap(n int, results func(p []PrimExpr) []PrimExpr) *IndexMap {
 }
 
 func TestInferLayoutTransform(t *testing.T) {
-	f32 := func(ds ...any) *Var { return tv("x", tsi("float32", ds...)) }
 	split := imap(1, func(p []PrimExpr) []PrimExpr {
 		return []PrimExpr{&Binary{OpFloorDiv, p[0], Int64(4)}, &Binary{OpFloorMod, p[0], Int64(4)}}
 	})

@@ -8,8 +8,6 @@ import (
 
 func TestInferLossEinsum(t *testing.T) {
 	n := NewPrimVar("n", runtime.Int64)
-	f32 := func(ds ...any) *Var { return tv("x", tsi("float32", ds...)) }
-	i64 := func(ds ...any) *Var { return tv("i", tsi("int64", ds...)) }
 	runInferCases(t, []inferCase{
 		{"nll_loss mean", "relax.nn.nll_loss", []Expr{f32(n, 5), i64(n), f32(5)}, nil, `R.Tensor((), dtype="float32")`},
 		{"nll_loss none", "relax.nn.nll_loss", []Expr{f32(n, 5, 7), i64(n, 7)}, Attrs{{"reduction", "none"}}, `R.Tensor((n, 7), dtype="float32")`},

@@ -3,7 +3,6 @@ package ir
 import "testing"
 
 func TestInferMedian(t *testing.T) {
-	f32 := func(ds ...any) *Var { return tv("x", tsi("float32", ds...)) }
 	runInferCases(t, []inferCase{
 		{"median all", "relax.median", []Expr{f32(3, 4)}, nil, `R.Tensor((), dtype="float32")`},
 		{"median all keepdims", "relax.median", []Expr{f32(3, 4)}, Attrs{{"keepdims", true}}, `R.Tensor((1, 1), dtype="float32")`},

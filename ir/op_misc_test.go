@@ -8,8 +8,6 @@ import (
 
 func TestInferMiscOps(t *testing.T) {
 	n := NewPrimVar("n", runtime.Int64)
-	f32 := func(ds ...any) *Var { return tv("x", tsi("float32", ds...)) }
-	i64 := func(ds ...any) *Var { return tv("i", tsi("int64", ds...)) }
 	fl := func(v float64) *PrimValue {
 		p := &PrimValue{Value: &FloatImm{Value: v, Type: runtime.Float32}}
 		return p

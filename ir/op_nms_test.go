@@ -3,7 +3,6 @@ package ir
 import "testing"
 
 func TestInferAllClassNMS(t *testing.T) {
-	f32 := func(ds ...any) *Var { return tv("x", tsi("float32", ds...)) }
 	i64 := tv("m", tsi("int64"))
 	th := tv("t", tsi("float32"))
 	op := "relax.vision.all_class_non_max_suppression"

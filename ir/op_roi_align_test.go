@@ -3,7 +3,6 @@ package ir
 import "testing"
 
 func TestInferROIAlign(t *testing.T) {
-	f32 := func(ds ...any) *Var { return tv("x", tsi("float32", ds...)) }
 	ps := []any{int64(2), int64(3)}
 	runInferCases(t, []inferCase{
 		{"nchw", "relax.vision.roi_align", []Expr{f32(2, 3, 8, 9), f32(4, 5)}, Attrs{{"pooled_size", ps}, {"spatial_scale", 0.5}}, `R.Tensor((4, 3, 2, 3), dtype="float32")`},

@@ -8,8 +8,6 @@ import (
 
 func TestInferScanGatherOneHot(t *testing.T) {
 	n := NewPrimVar("n", runtime.Int64)
-	f32 := func(ds ...any) *Var { return tv("x", tsi("float32", ds...)) }
-	i64 := func(ds ...any) *Var { return tv("i", tsi("int64", ds...)) }
 	on := &PrimValue{Value: &FloatImm{Value: 1, Type: runtime.Float32}}
 	off := &PrimValue{Value: &FloatImm{Value: 0, Type: runtime.Float32}}
 	offI := &PrimValue{Value: Int64(0)}

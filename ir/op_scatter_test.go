@@ -8,8 +8,6 @@ import (
 
 func TestInferScatter(t *testing.T) {
 	n := NewPrimVar("n", runtime.Int64)
-	f32 := func(ds ...any) *Var { return tv("x", tsi("float32", ds...)) }
-	i64 := func(ds ...any) *Var { return tv("i", tsi("int64", ds...)) }
 	runInferCases(t, []inferCase{
 		{"scatter_elements", "relax.scatter_elements", []Expr{f32(n, 4), i64(2, 4), f32(2, 4)}, Attrs{{"axis", int64(-1)}, {"reduction", "add"}}, `R.Tensor((n, 4), dtype="float32")`},
 		{"scatter_elements rank", "relax.scatter_elements", []Expr{f32(3, 4), i64(4), f32(4)}, nil, "error: rank"},

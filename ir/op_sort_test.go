@@ -8,7 +8,6 @@ import (
 
 func TestInferSort(t *testing.T) {
 	n := NewPrimVar("n", runtime.Int64)
-	f32 := func(ds ...any) *Var { return tv("x", tsi("float32", ds...)) }
 	runInferCases(t, []inferCase{
 		{"sort", "relax.sort", []Expr{f32(n, 5)}, nil, `R.Tensor((n, 5), dtype="float32")`},
 		{"argsort", "relax.argsort", []Expr{f32(3, 5)}, Attrs{{"dtype", "int64"}}, `R.Tensor((3, 5), dtype="int64")`},

@@ -7,7 +7,6 @@ import (
 )
 
 func TestInferView(t *testing.T) {
-	f32 := func(ds ...any) *Var { return tv("x", tsi("float32", ds...)) }
 	dt := func(s string) *DataTypeImm {
 		d, _ := runtime.ParseDataType(s)
 		return &DataTypeImm{Value: d}
