@@ -15,9 +15,12 @@ func testFile(in Input) ([]byte, error) {
 	usesRuntime := false
 	for _, fn := range publicFuncs(in.Lowered) {
 		fmt.Fprintf(&body, ",\n\t\trtimpltest.Func{Name: %q", fn.Name)
-		if args, ok := testArgs(fn); ok {
+		switch args, ok := testArgs(fn); {
+		case !ok:
+			body.WriteString(`, Skip: "a parameter's type gives no shape to test with"`)
+		case args != "":
 			usesRuntime = true
-			fmt.Fprintf(&body, ", Args: func(t testing.TB) []runtime.Value {\n\t\t\treturn []runtime.Value{%s}\n\t\t}", args)
+			fmt.Fprintf(&body, ", Args: []runtime.Value{%s}", args)
 		}
 		body.WriteString("}")
 	}
@@ -93,7 +96,7 @@ func testArg(s ir.StructInfo, seed int) (string, bool) {
 				return "", false
 			}
 		}
-		return fmt.Sprintf("rtimpltest.Sample(t, []int64{%s}, %s, %d)", strings.Join(dims, ", "), name, seed), true
+		return fmt.Sprintf("rtimpltest.Tensor{Shape: []int64{%s}, DType: %s, Seed: %d}", strings.Join(dims, ", "), name, seed), true
 	case *ir.ShapeSInfo:
 		if x.NDim < 0 {
 			return "", false

@@ -15,10 +15,6 @@ import (
 // TestModesAgree runs each public function in bytecode and compiled mode.
 func TestModesAgree(t *testing.T) {
 	rtimpltest.TestModesAgree(t, pkg.Load,
-		rtimpltest.Func{Name: "power", Args: func(t testing.TB) []runtime.Value {
-			return []runtime.Value{rtimpltest.Sample(t, []int64{4}, runtime.Float32, 0), rtimpltest.Sample(t, []int64{}, runtime.Int64, 1)}
-		}},
-		rtimpltest.Func{Name: "main", Args: func(t testing.TB) []runtime.Value {
-			return []runtime.Value{rtimpltest.Sample(t, []int64{4}, runtime.Float32, 0), rtimpltest.Sample(t, []int64{}, runtime.Int64, 1)}
-		}})
+		rtimpltest.Func{Name: "power", Args: []runtime.Value{rtimpltest.Tensor{Shape: []int64{4}, DType: runtime.Float32, Seed: 0}, rtimpltest.Tensor{Shape: []int64{}, DType: runtime.Int64, Seed: 1}}},
+		rtimpltest.Func{Name: "main", Args: []runtime.Value{rtimpltest.Tensor{Shape: []int64{4}, DType: runtime.Float32, Seed: 0}, rtimpltest.Tensor{Shape: []int64{}, DType: runtime.Int64, Seed: 1}}})
 }

@@ -15,7 +15,5 @@ import (
 // TestModesAgree runs each public function in bytecode and compiled mode.
 func TestModesAgree(t *testing.T) {
 	rtimpltest.TestModesAgree(t, pkg.Load,
-		rtimpltest.Func{Name: "main", Args: func(t testing.TB) []runtime.Value {
-			return []runtime.Value{rtimpltest.Sample(t, []int64{1, 32, 128}, runtime.Float32, 0)}
-		}})
+		rtimpltest.Func{Name: "main", Args: []runtime.Value{rtimpltest.Tensor{Shape: []int64{1, 32, 128}, DType: runtime.Float32, Seed: 0}}})
 }

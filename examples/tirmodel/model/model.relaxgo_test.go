@@ -15,7 +15,5 @@ import (
 // TestModesAgree runs each public function in bytecode and compiled mode.
 func TestModesAgree(t *testing.T) {
 	rtimpltest.TestModesAgree(t, pkg.Load,
-		rtimpltest.Func{Name: "main", Args: func(t testing.TB) []runtime.Value {
-			return []runtime.Value{rtimpltest.Sample(t, []int64{3, 8}, runtime.Float32, 0), rtimpltest.Sample(t, []int64{8}, runtime.Float32, 1)}
-		}})
+		rtimpltest.Func{Name: "main", Args: []runtime.Value{rtimpltest.Tensor{Shape: []int64{3, 8}, DType: runtime.Float32, Seed: 0}, rtimpltest.Tensor{Shape: []int64{8}, DType: runtime.Float32, Seed: 1}}})
 }

@@ -12,14 +12,33 @@ import (
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
-// Sample is runtime.SampleTensor for generated tests, failing t on error.
-func Sample(t testing.TB, shape []int64, dt runtime.DataType, seed int) *runtime.Tensor {
+// Tensor stands, in a Func's Args (also inside a runtime.Tuple), for the
+// deterministic tensor runtime.SampleTensor makes of its shape, dtype and
+// seed.
+type Tensor struct {
+	Shape []int64
+	DType runtime.DataType
+	Seed  int
+}
+
+// materialize replaces each Tensor in v (and in its tuples) by its sample.
+func materialize(t testing.TB, v runtime.Value) runtime.Value {
 	t.Helper()
-	x, err := runtime.SampleTensor(shape, dt, seed)
-	if err != nil {
-		t.Fatal(err)
+	switch x := v.(type) {
+	case Tensor:
+		s, err := runtime.SampleTensor(x.Shape, x.DType, x.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	case runtime.Tuple:
+		out := make(runtime.Tuple, len(x))
+		for i, f := range x {
+			out[i] = materialize(t, f)
+		}
+		return out
 	}
-	return x
+	return v
 }
 
 // TestModes is the check of a generated package's test: name runs in
@@ -48,9 +67,11 @@ func TestModes(t testing.TB, m *runtime.Model, name string, args ...runtime.Valu
 // Func is a function of the model that a generated test runs in both modes.
 type Func struct {
 	Name string
-	// Args makes its arguments; nil when the generator could not synthesize
-	// them from the parameters' types (the subtest then skips).
-	Args func(t testing.TB) []runtime.Value
+	// Args are its arguments, a Tensor standing for a sample tensor.
+	Args []runtime.Value
+	// Skip, when set, says why the generator could not synthesize arguments
+	// from the parameters' types; the subtest then skips.
+	Skip string
 }
 
 // TestModesAgree is a generated package's test: it loads the model with
@@ -63,10 +84,14 @@ func TestModesAgree(t *testing.T, load func() (*runtime.Model, error), funcs ...
 	}
 	for _, f := range funcs {
 		t.Run(f.Name, func(t *testing.T) {
-			if f.Args == nil {
-				t.Skip("a parameter's type gives no shape to test with")
+			if f.Skip != "" {
+				t.Skip(f.Skip)
 			}
-			TestModes(t, m, f.Name, f.Args(t)...)
+			args := make([]runtime.Value, len(f.Args))
+			for i, a := range f.Args {
+				args[i] = materialize(t, a)
+			}
+			TestModes(t, m, f.Name, args...)
 		})
 	}
 }
