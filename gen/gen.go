@@ -65,8 +65,10 @@ type Files map[string][]byte
 // LegacyFiles are the names earlier relaxgo versions gave generated files;
 // `relaxgo gen` removes them when they carry the generated-code header
 // (runtime.relaxgo.go: its version guard and embedded executable moved into
-// model.relaxgo.go).
-var LegacyFiles = []string{"compiled.go", "tir.go", "model.go", "runtime.go", "model_test.go", "runtime.relaxgo.go"}
+// model.relaxgo.go; compiled.relaxgo.go and tir.relaxgo.go: the compiled and
+// TIR functions joined it, one file a model).
+var LegacyFiles = []string{"compiled.go", "tir.go", "model.go", "runtime.go", "model_test.go", "runtime.relaxgo.go",
+	"compiled.relaxgo.go", "tir.relaxgo.go"}
 
 // Package generates the model package.
 func Package(in Input) (Files, error) {
@@ -84,61 +86,59 @@ func Package(in Input) (Files, error) {
 	u.consts = in.Consts
 	files := Files{"model.vmexec": execBytes}
 
-	// TIR PrimFuncs.
-	tir := jen.NewFile(in.Package)
-	for _, l := range headerLines(in.Source) {
-		tir.HeaderComment(l)
-	}
+	// TIR PrimFuncs (compiled functions call them by their Go names).
 	var primNames []string
+	var tirCode []jen.Code
 	for _, pf := range in.Lowered.PrimFuncs() {
 		goName := "tir_" + sanitize(pf.Name)
 		code, err := tirgo.Func(pf, goName)
 		if err != nil {
 			return nil, err
 		}
-		tir.Add(code)
-		tir.Line()
+		tirCode = append(tirCode, code)
 		u.primFuncs[pf.Name] = goName
 		primNames = append(primNames, pf.Name)
 	}
-	prims := jen.Dict{}
-	for _, n := range primNames {
-		prims[jen.Lit(n)] = jen.Id(u.primFuncs[n])
+
+	// One file, as protoc-gen-go writes one per .proto: the typed API, the
+	// compiled Relax functions with the tables that load them, then the TIR
+	// functions.
+	f := jen.NewFile(in.Package)
+	sigs, err := apiDecls(f, in)
+	if err != nil {
+		return nil, err
 	}
-	tir.Comment("primFuncs are the model's TIR functions, by the names the executable calls them.")
-	tir.Var().Id("primFuncs").Op("=").Map(jen.String()).Qual(runtimePkg, "PackedFunc").Values(prims)
 
 	// Compiled Relax functions.
-	comp := jen.NewFile(in.Package)
-	for _, l := range headerLines(in.Source) {
-		comp.HeaderComment(l)
-	}
 	compiled := jen.Dict{}
-	for _, f := range in.Program.Funcs {
-		if f.Kind != runtime.FuncKindVM {
+	for _, fn := range in.Program.Funcs {
+		if fn.Kind != runtime.FuncKindVM {
 			continue
 		}
-		code, err := u.compiledFunc(f)
+		code, err := u.compiledFunc(fn)
 		if err != nil {
 			return nil, err
 		}
-		comp.Add(code)
-		comp.Line()
-		compiled[jen.Lit(f.Name)] = jen.Values(jen.Dict{
-			jen.Id("Func"):             jen.Id(GoFuncName(f.Name)),
-			jen.Id("RegisterFileSize"): jen.Lit(int(registerFileSize(f))),
+		f.Add(code)
+		f.Line()
+		compiled[jen.Lit(fn.Name)] = jen.Values(jen.Dict{
+			jen.Id("Func"):             jen.Id(GoFuncName(fn.Name)),
+			jen.Id("RegisterFileSize"): jen.Lit(int(registerFileSize(fn))),
 		})
 	}
-	comp.Comment("compiledFuncs are the compiled Relax functions with their register file sizes.")
-	comp.Var().Id("compiledFuncs").Op("=").Map(jen.String()).Qual(rtimplPkg, "CompiledFunc").Values(compiled)
-	comp.Comment("pkg loads the package's model: the embedded executable, its compiled")
-	comp.Comment("functions and the library functions they call.")
+	f.Comment("compiledFuncs are the compiled Relax functions with their register file sizes.")
+	f.Var().Id("compiledFuncs").Op("=").Map(jen.String()).Qual(rtimplPkg, "CompiledFunc").Values(compiled)
+	f.Comment("pkg loads the package's model: the embedded executable, its compiled")
+	f.Comment("functions and the library functions they call.")
 	// Fields in the order a reader wants them (jen.Dict would sort them).
 	field := func(name string, v jen.Code) jen.Code { return jen.Line().Id(name).Op(":").Add(v) }
-	comp.Var().Id("pkg").Op("=").Op("&").Qual(rtimplPkg, "Package").Types(jen.Id("Model")).Values(
-		field("Spec", jen.Qual(rtimplPkg, "ModelSpec").Values(
-			jen.Id("Name").Op(":").Lit(in.Package), jen.Id("Executable").Op(":").Id("executableBytes"),
-			jen.Id("Compiled").Op(":").Id("compiledFuncs"), jen.Id("PrimFuncs").Op(":").Id("primFuncs"))),
+	spec := []jen.Code{jen.Id("Name").Op(":").Lit(in.Package), jen.Id("Executable").Op(":").Id("executableBytes"),
+		jen.Id("Compiled").Op(":").Id("compiledFuncs")}
+	if len(primNames) > 0 {
+		spec = append(spec, jen.Id("PrimFuncs").Op(":").Id("primFuncs"))
+	}
+	f.Var().Id("pkg").Op("=").Op("&").Qual(rtimplPkg, "Package").Types(jen.Id("Model")).Values(
+		field("Spec", jen.Qual(rtimplPkg, "ModelSpec").Values(spec...)),
 		field("Lib", jen.Op("&").Id("lib")),
 		field("LibNames", jen.Id("libNames")),
 		field("Direct", jen.Op("&").Id("libDirect")),
@@ -147,13 +147,22 @@ func Package(in Input) (Files, error) {
 		jen.Line(),
 	)
 	for _, d := range u.libraryDecls() {
-		comp.Add(d)
+		f.Add(d)
+	}
+	f.Line()
+	if len(primNames) > 0 {
+		for _, code := range tirCode {
+			f.Add(code)
+			f.Line()
+		}
+		prims := jen.Dict{}
+		for _, n := range primNames {
+			prims[jen.Lit(n)] = jen.Id(u.primFuncs[n])
+		}
+		f.Comment("primFuncs are the model's TIR functions, by the names the executable calls them.")
+		f.Var().Id("primFuncs").Op("=").Map(jen.String()).Qual(runtimePkg, "PackedFunc").Values(prims)
 	}
 
-	api, sigs, err := apiFile(in)
-	if err != nil {
-		return nil, err
-	}
 	testFile, err := testFile(in)
 	if err != nil {
 		return nil, err
@@ -163,9 +172,7 @@ func Package(in Input) (Files, error) {
 		return nil, err
 	}
 	for name, src := range map[string][]byte{
-		"compiled.relaxgo.go":   render(comp),
-		"tir.relaxgo.go":        render(tir),
-		"model.relaxgo.go":      append([]byte(header(in.Source)+"\n\n"+doc), api...),
+		"model.relaxgo.go":      withDoc(render(f), header(in.Source)+"\n\n"+doc, in.Package),
 		"model.relaxgo_test.go": testFile,
 	} {
 		out, err := format.Source(src)
@@ -314,10 +321,9 @@ func isResultName(s string) bool {
 	return true
 }
 
-// apiFile emits the typed API: for each public function a Model method and a
-// package-level function using the Default model.
-func apiFile(in Input) ([]byte, []signature, error) {
-	f := jen.NewFile(in.Package)
+// apiDecls adds the typed API to f: for each public function a Model method
+// and a package-level function using the Default model.
+func apiDecls(f *jen.File, in Input) ([]signature, error) {
 	taken := map[string]bool{"New": true, "Default": true, "Model": true, "WithMode": true}
 	// The generated Model embeds *runtime.Model: its methods (Invoke,
 	// CompareModes, Executable, NewVM, ...) are taken too.
@@ -333,7 +339,7 @@ func apiFile(in Input) ([]byte, []signature, error) {
 		jen.Id("_").Op("=").Qual(rtimplPkg, "EnforceVersion").Call(jen.Qual(rtimplPkg, "GenVersion").Op("-").Lit(rtimpl.GenVersion)),
 	)
 	f.Line()
-	f.Comment("// executableBytes is the model's bytecode executable with its weights\n// (model.vmexec); pkg, in compiled.relaxgo.go, loads it.\n//\n//go:embed model.vmexec")
+	f.Comment("// executableBytes is the model's bytecode executable with its weights\n// (model.vmexec); pkg, below the compiled functions, loads it.\n//\n//go:embed model.vmexec")
 	f.Var().Id("executableBytes").Index().Byte()
 	f.Line()
 	f.Comment("// Model is the loaded model: its executables, weights and a pool of VMs. It\n// is safe for concurrent use (see runtime.Model for NewVM, NewCompiledVM,\n// Invoke and Executable).")
@@ -432,18 +438,19 @@ func apiFile(in Input) ([]byte, []signature, error) {
 			f.Line()
 		}
 	}
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
-		return nil, nil, fmt.Errorf("gen: %w", err)
+	return sigs, nil
+}
+
+// withDoc replaces the package clause jennifer rendered in src by the
+// generated header, the package documentation and the clause.
+func withDoc(src []byte, doc, pkg string) []byte {
+	text := string(src)
+	if i := strings.Index(text, "\nimport"); i >= 0 {
+		text = text[i+1:]
+	} else if i := strings.Index(text, "\n"); i >= 0 {
+		text = text[i+1:]
 	}
-	// Drop jennifer's package clause: model.go's header and doc come first.
-	src := buf.String()
-	if i := strings.Index(src, "\nimport"); i >= 0 {
-		src = src[i+1:]
-	} else if i := strings.Index(src, "\n"); i >= 0 {
-		src = src[i+1:]
-	}
-	return []byte("package " + in.Package + "\n\n" + src), sigs, nil
+	return []byte(doc + "package " + pkg + "\n\n" + text)
 }
 
 func zeroValue(s ir.StructInfo) jen.Code {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/relaxgo/relaxgo/examples/control/model"
+	"github.com/relaxgo/relaxgo/examples/internal/demo"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -15,10 +16,7 @@ import (
 // once, not once per level, so a deep failure does not build a message or
 // memory per level).
 func TestDeepRecursion(t *testing.T) {
-	m, err := model.New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := demo.Load(t, model.New)
 	x := runtime.MustNewTensor([]int64{4}, runtime.Float32)
 	n, err := runtime.FromSlice([]int64{1 << 40})
 	if err != nil {
@@ -62,10 +60,7 @@ func (c *countdownCtx) Err() error {
 // cancelled during the call: power recurses 1000 times, the context cancels
 // after 50 looks, and compiled functions look when they start.
 func TestCompiledContext(t *testing.T) {
-	m, err := model.New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := demo.Load(t, model.New)
 	vm, err := m.NewCompiledVM()
 	if err != nil {
 		t.Fatal(err)

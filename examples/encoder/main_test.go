@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/relaxgo/relaxgo/examples/encoder/model"
+	"github.com/relaxgo/relaxgo/examples/internal/demo"
 	"github.com/relaxgo/relaxgo/runtime"
 	"github.com/relaxgo/relaxgo/tensorio"
 )
@@ -33,10 +34,7 @@ func TestMatchesTorch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := model.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := demo.Load(t, model.Default)
 	vm, err := m.NewVM()
 	if err != nil {
 		t.Fatal(err)

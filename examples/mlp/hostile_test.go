@@ -51,10 +51,7 @@ func TestMutatedExecutableSizes(t *testing.T) {
 // what one call needs fails with ErrLimit, one above it lets every call of
 // a long run through (the count restarts with each call).
 func TestMemoryLimitOption(t *testing.T) {
-	m, err := model.New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := demo.Load(t, model.New)
 	x := demo.Input(4, 64)
 	for _, newVM := range []func(...runtime.VMOption) (*runtime.VM, error){m.NewVM, m.NewCompiledVM} {
 		small, err := newVM(runtime.WithMemoryLimit(100))

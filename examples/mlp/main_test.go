@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/relaxgo/relaxgo/examples/internal/demo"
 	"github.com/relaxgo/relaxgo/examples/mlp/model"
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -11,10 +12,7 @@ import (
 // TestBadInputs checks that the generated API refuses bad arguments with the
 // same clear error in both modes, never a panic.
 func TestBadInputs(t *testing.T) {
-	m, err := model.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := demo.Load(t, model.Default)
 	vm, err := m.NewVM()
 	if err != nil {
 		t.Fatal(err)

@@ -14,10 +14,7 @@ import (
 // contexts: the modes agree bit for bit, a cancelled context stops a call in
 // either mode with an error wrapping context.Canceled, and a live one does not.
 func TestTypedModes(t *testing.T) {
-	m, err := model.New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := demo.Load(t, model.New)
 	x := demo.Input(4, 64)
 	bc := m.WithMode(runtime.Bytecode)
 	if m.Mode() != runtime.Compiled || bc.Mode() != runtime.Bytecode || bc.WithMode(runtime.Compiled).Mode() != runtime.Compiled {

@@ -15,10 +15,7 @@ import (
 // variadic argument slice, where an ordinary VM also allocates the result
 // tensor's storage and bytes.
 func TestRecycledOutputs(t *testing.T) {
-	m, err := model.New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := demo.Load(t, model.New)
 	x1, x2 := demo.Input(4, 64), demo.Input(4, 64)
 	for i, v := range x2.Float32s() {
 		x2.Float32s()[i] = v * 2

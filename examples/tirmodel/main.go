@@ -1,6 +1,7 @@
 // Command tirmodel runs the TIR example: a Relax main that calls two
 // hand-written TIR PrimFuncs (bias + GELU, then a row mean) with R.call_tir.
-// relaxgo compiles the PrimFuncs to Go loop nests (model/tir.relaxgo.go) and the
+// relaxgo compiles the PrimFuncs to Go loop nests (the tir_ functions at the end
+// of model/model.relaxgo.go) and the
 // model runs in compiled mode and in bytecode mode, which call the same
 // generated loops.
 package main

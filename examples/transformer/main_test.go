@@ -13,10 +13,7 @@ import (
 // a pooled VM, and the kernels share the worker pool) and checks every
 // result against a call made alone.
 func TestConcurrentCalls(t *testing.T) {
-	m, err := model.New()
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := demo.Load(t, model.New)
 	x := demo.Input(1, 8, 32)
 	want, err := m.Main(x)
 	if err != nil {

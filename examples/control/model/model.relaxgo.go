@@ -25,6 +25,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	kernels "github.com/relaxgo/relaxgo/kernels"
 	runtime "github.com/relaxgo/relaxgo/runtime"
 	rtimpl "github.com/relaxgo/relaxgo/runtime/rtimpl"
 )
@@ -37,7 +38,7 @@ const (
 )
 
 // executableBytes is the model's bytecode executable with its weights
-// (model.vmexec); pkg, in compiled.relaxgo.go, loads it.
+// (model.vmexec); pkg, below the compiled functions, loads it.
 //
 //go:embed model.vmexec
 var executableBytes []byte
@@ -145,3 +146,319 @@ func MainContext(ctx context.Context, x *runtime.Tensor, n *runtime.Tensor) (*ru
 	}
 	return m.MainContext(ctx, x, n)
 }
+
+// vmtir_power is the compiled form of Relax function power (2 parameters, 22 registers).
+func vmtir_power(vm *runtime.VM, r []runtime.Value) error {
+	c := rtimpl.ConstPool(vm)
+	var err error
+	// call vm.builtin.check_tensor_info [%0, i1, c[0], c[1]] -> %void
+	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 1 || t.DType() != runtime.Float32 {
+		_, err = rtimpl.Call(lib[0], r[16:20], r[0], imms[0], c[0], c[1])
+		if err != nil {
+			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
+		}
+	}
+	// call vm.builtin.match_shape [%0, %void, i1, i0, i4, c[1]] -> %void
+	{
+		s, ok := rtimpl.ValueShape(r[0])
+		if !ok || len(s) != 1 || s[0] != 4 {
+			_, err = rtimpl.Call(lib[1], r[16:22], r[0], nil, imms[0], imms[1], imms[2], c[1])
+			if err != nil {
+				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
+			}
+		}
+	}
+	// call vm.builtin.check_tensor_info [%1, i0, c[2], c[3]] -> %void
+	if t, ok := r[1].(*runtime.Tensor); !ok || t == nil || t.NDim() != 0 || t.DType() != runtime.Int64 {
+		_, err = rtimpl.Call(lib[0], r[16:20], r[1], imms[1], c[2], c[3])
+		if err != nil {
+			return rtimpl.CallErr(2, "vm.builtin.check_tensor_info", err)
+		}
+	}
+	// call vm.builtin.match_shape [%1, %void, i0, c[3]] -> %void
+	{
+		s, ok := rtimpl.ValueShape(r[1])
+		if !ok || len(s) != 0 {
+			_, err = rtimpl.Call(lib[1], r[16:20], r[1], nil, imms[1], c[3])
+			if err != nil {
+				return rtimpl.CallErr(3, "vm.builtin.match_shape", err)
+			}
+		}
+	}
+	// call vm.builtin.alloc_storage [%vm, c[4], i0, c[6], c[5]] -> %2
+	r[3], err = rtimpl.AllocStorage(vm, 1)
+	if err != nil {
+		return rtimpl.CallErr(4, "vm.builtin.alloc_storage", err)
+	}
+	// call vm.builtin.alloc_tensor [%2, i0, c[7], c[8]] -> %3
+	r[4], err = rtimpl.AllocTensor(lib[3], r[16:20], 0, runtime.Bool, r[3], imms[1], c[7], c[8])
+	if err != nil {
+		return rtimpl.CallErr(5, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %2
+	r[3] = nil
+	// call kernels.less_equal [%1, c[9], %3] -> %void
+	_, err = rtimpl.Call(lib[4], r[16:19], r[1], c[9], r[4])
+	if err != nil {
+		return rtimpl.CallErr(7, "kernels.less_equal", err)
+	}
+	// call vm.builtin.copy [%3] -> %4
+	r[5] = r[4]
+	// call vm.builtin.null_value [] -> %3
+	r[4] = nil
+	// call vm.builtin.read_if_cond [%4] -> %5
+	r[6], err = rtimpl.Call(lib[5], r[16:17], r[5])
+	if err != nil {
+		return rtimpl.CallErr(10, "vm.builtin.read_if_cond", err)
+	}
+	// if %5 else goto L15 (offset +4)
+	if ok, err := rtimpl.IfCond(r[6]); err != nil {
+		return fmt.Errorf("instruction 11: %w", err)
+	} else if !ok {
+		goto L15
+	}
+	// call vm.builtin.copy [c[10]] -> %7
+	r[8] = c[10]
+	// call vm.builtin.copy [%7] -> %6
+	r[7] = r[8]
+	// goto L25 (offset +11)
+	goto L25
+L15:
+	// call vm.builtin.alloc_storage [%vm, c[11], i0, c[6], c[5]] -> %8
+	r[9], err = rtimpl.AllocStorage(vm, 8)
+	if err != nil {
+		return rtimpl.CallErr(15, "vm.builtin.alloc_storage", err)
+	}
+	// call vm.builtin.alloc_tensor [%8, i0, c[7], c[2]] -> %9
+	r[10], err = rtimpl.AllocTensor(lib[3], r[16:20], 0, runtime.Int64, r[9], imms[1], c[7], c[2])
+	if err != nil {
+		return rtimpl.CallErr(16, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.subtract [%1, c[12], %9] -> %void
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[6], r[1], c[12], r[10]); !ok || kernels.Subtract(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[6], r[16:19], r[1], c[12], r[10])
+		if err != nil {
+			return rtimpl.CallErr(17, "kernels.subtract", err)
+		}
+	}
+	// call vm.builtin.copy [%9] -> %10
+	r[11] = r[10]
+	// call power [%0, %10] -> %11
+	r[16] = r[0]
+	r[17] = r[11]
+	r[12], err = rtimpl.CallFunc(vm, 0, r[16:18]...)
+	if err != nil {
+		return rtimpl.CallErr(19, "power", err)
+	}
+	// call vm.builtin.alloc_storage [%vm, c[13], i0, c[6], c[5]] -> %12
+	r[13], err = rtimpl.AllocStorage(vm, 16)
+	if err != nil {
+		return rtimpl.CallErr(20, "vm.builtin.alloc_storage", err)
+	}
+	// call vm.builtin.alloc_tensor [%12, i0, c[14], c[0]] -> %13
+	r[14], err = rtimpl.AllocTensor(lib[3], r[16:20], 0, runtime.Float32, r[13], imms[1], c[14], c[0])
+	if err != nil {
+		return rtimpl.CallErr(21, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.multiply [%11, %0, %13] -> %void
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[7], r[12], r[0], r[14]); !ok || kernels.Multiply(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[7], r[16:19], r[12], r[0], r[14])
+		if err != nil {
+			return rtimpl.CallErr(22, "kernels.multiply", err)
+		}
+	}
+	// call vm.builtin.copy [%13] -> %14
+	r[15] = r[14]
+	// call vm.builtin.copy [%14] -> %6
+	r[7] = r[15]
+L25:
+	// call vm.builtin.null_value [] -> %4
+	r[5] = nil
+	// ret %6
+	r[2] = r[7]
+	return nil
+}
+
+// vmtir_main is the compiled form of Relax function main (2 parameters, 21 registers).
+func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
+	c := rtimpl.ConstPool(vm)
+	var err error
+	// call vm.builtin.check_tensor_info [%0, i1, c[0], c[15]] -> %void
+	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 1 || t.DType() != runtime.Float32 {
+		_, err = rtimpl.Call(lib[0], r[15:19], r[0], imms[0], c[0], c[15])
+		if err != nil {
+			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
+		}
+	}
+	// call vm.builtin.match_shape [%0, %void, i1, i0, i4, c[15]] -> %void
+	{
+		s, ok := rtimpl.ValueShape(r[0])
+		if !ok || len(s) != 1 || s[0] != 4 {
+			_, err = rtimpl.Call(lib[1], r[15:21], r[0], nil, imms[0], imms[1], imms[2], c[15])
+			if err != nil {
+				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
+			}
+		}
+	}
+	// call vm.builtin.check_tensor_info [%1, i0, c[2], c[16]] -> %void
+	if t, ok := r[1].(*runtime.Tensor); !ok || t == nil || t.NDim() != 0 || t.DType() != runtime.Int64 {
+		_, err = rtimpl.Call(lib[0], r[15:19], r[1], imms[1], c[2], c[16])
+		if err != nil {
+			return rtimpl.CallErr(2, "vm.builtin.check_tensor_info", err)
+		}
+	}
+	// call vm.builtin.match_shape [%1, %void, i0, c[16]] -> %void
+	{
+		s, ok := rtimpl.ValueShape(r[1])
+		if !ok || len(s) != 0 {
+			_, err = rtimpl.Call(lib[1], r[15:19], r[1], nil, imms[1], c[16])
+			if err != nil {
+				return rtimpl.CallErr(3, "vm.builtin.match_shape", err)
+			}
+		}
+	}
+	// call vm.builtin.alloc_storage [%vm, c[14], i0, c[6], c[5]] -> %2
+	r[3], err = rtimpl.AllocStorage(vm, 4)
+	if err != nil {
+		return rtimpl.CallErr(4, "vm.builtin.alloc_storage", err)
+	}
+	// call power [%0, %1] -> %3
+	r[15] = r[0]
+	r[16] = r[1]
+	r[4], err = rtimpl.CallFunc(vm, 0, r[15:17]...)
+	if err != nil {
+		return rtimpl.CallErr(5, "power", err)
+	}
+	// call vm.builtin.alloc_tensor [%2, i0, c[7], c[0]] -> %4
+	r[5], err = rtimpl.AllocTensor(lib[3], r[15:19], 0, runtime.Float32, r[3], imms[1], c[7], c[0])
+	if err != nil {
+		return rtimpl.CallErr(6, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %2
+	r[3] = nil
+	// call kernels.sum [%3, %void, i0, %4] -> %void
+	_, err = rtimpl.Call(lib[8], r[15:19], r[4], nil, imms[1], r[5])
+	if err != nil {
+		return rtimpl.CallErr(8, "kernels.sum", err)
+	}
+	// call vm.builtin.copy [%4] -> %5
+	r[6] = r[5]
+	// call vm.builtin.null_value [] -> %4
+	r[5] = nil
+	// call vm.builtin.alloc_storage [%vm, c[4], i0, c[6], c[5]] -> %6
+	r[7], err = rtimpl.AllocStorage(vm, 1)
+	if err != nil {
+		return rtimpl.CallErr(11, "vm.builtin.alloc_storage", err)
+	}
+	// call vm.builtin.alloc_tensor [%6, i0, c[7], c[8]] -> %7
+	r[8], err = rtimpl.AllocTensor(lib[3], r[15:19], 0, runtime.Bool, r[7], imms[1], c[7], c[8])
+	if err != nil {
+		return rtimpl.CallErr(12, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %6
+	r[7] = nil
+	// call kernels.greater [%5, c[17], %7] -> %void
+	_, err = rtimpl.Call(lib[9], r[15:18], r[6], c[17], r[8])
+	if err != nil {
+		return rtimpl.CallErr(14, "kernels.greater", err)
+	}
+	// call vm.builtin.null_value [] -> %5
+	r[6] = nil
+	// call vm.builtin.copy [%7] -> %8
+	r[9] = r[8]
+	// call vm.builtin.null_value [] -> %7
+	r[8] = nil
+	// call vm.builtin.read_if_cond [%8] -> %9
+	r[10], err = rtimpl.Call(lib[5], r[15:16], r[9])
+	if err != nil {
+		return rtimpl.CallErr(18, "vm.builtin.read_if_cond", err)
+	}
+	// if %9 else goto L22 (offset +3)
+	if ok, err := rtimpl.IfCond(r[10]); err != nil {
+		return fmt.Errorf("instruction 19: %w", err)
+	} else if !ok {
+		goto L22
+	}
+	// call vm.builtin.copy [%3] -> %10
+	r[11] = r[4]
+	// goto L27 (offset +6)
+	goto L27
+L22:
+	// call vm.builtin.alloc_storage [%vm, c[13], i0, c[6], c[5]] -> %11
+	r[12], err = rtimpl.AllocStorage(vm, 16)
+	if err != nil {
+		return rtimpl.CallErr(22, "vm.builtin.alloc_storage", err)
+	}
+	// call vm.builtin.alloc_tensor [%11, i0, c[14], c[0]] -> %12
+	r[13], err = rtimpl.AllocTensor(lib[3], r[15:19], 0, runtime.Float32, r[12], imms[1], c[14], c[0])
+	if err != nil {
+		return rtimpl.CallErr(23, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.negative [%3, %12] -> %void
+	if x, o, ok := rtimpl.Tensors2(libDirect[10], r[4], r[13]); !ok || kernels.Negative(o, x) != nil {
+		_, err = rtimpl.Call(lib[10], r[15:17], r[4], r[13])
+		if err != nil {
+			return rtimpl.CallErr(24, "kernels.negative", err)
+		}
+	}
+	// call vm.builtin.copy [%12] -> %13
+	r[14] = r[13]
+	// call vm.builtin.copy [%13] -> %10
+	r[11] = r[14]
+L27:
+	// call vm.builtin.null_value [] -> %8
+	r[9] = nil
+	// call vm.builtin.null_value [] -> %3
+	r[4] = nil
+	// ret %10
+	r[2] = r[11]
+	return nil
+}
+
+// compiledFuncs are the compiled Relax functions with their register file sizes.
+var compiledFuncs = map[string]rtimpl.CompiledFunc{
+	"main": {
+		Func:             vmtir_main,
+		RegisterFileSize: 21,
+	},
+	"power": {
+		Func:             vmtir_power,
+		RegisterFileSize: 22,
+	},
+}
+
+// pkg loads the package's model: the embedded executable, its compiled
+// functions and the library functions they call.
+var pkg = &rtimpl.Package[Model]{
+	Spec:     rtimpl.ModelSpec{Name: "model", Executable: executableBytes, Compiled: compiledFuncs},
+	Lib:      &lib,
+	LibNames: libNames,
+	Direct:   &libDirect,
+	Wrap: func(m *runtime.Model) *Model {
+		return &Model{m}
+	},
+}
+
+// libNames are the runtime builtins and kernels the compiled functions call;
+// lib holds them, resolved from the registry when the model loads.
+var libNames = []string{
+	"vm.builtin.check_tensor_info",
+	"vm.builtin.match_shape",
+	"vm.builtin.alloc_storage",
+	"vm.builtin.alloc_tensor",
+	"kernels.less_equal",
+	"vm.builtin.read_if_cond",
+	"kernels.subtract",
+	"kernels.multiply",
+	"kernels.sum",
+	"kernels.greater",
+	"kernels.negative",
+}
+var lib []runtime.PackedFunc
+
+// libDirect tells, per entry of lib, whether its kernel's typed function may be
+// called directly (its registration was not overridden).
+var libDirect []bool
+
+// imms are the integer immediates of the compiled functions, boxed once.
+var imms = []runtime.Value{int64(1), int64(0), int64(4)}

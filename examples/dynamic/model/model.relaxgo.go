@@ -35,7 +35,7 @@ const (
 )
 
 // executableBytes is the model's bytecode executable with its weights
-// (model.vmexec); pkg, in compiled.relaxgo.go, loads it.
+// (model.vmexec); pkg, below the compiled functions, loads it.
 //
 //go:embed model.vmexec
 var executableBytes []byte
@@ -103,3 +103,166 @@ func MainContext(ctx context.Context, x *runtime.Tensor) (*runtime.Tensor, error
 	}
 	return m.MainContext(ctx, x)
 }
+
+// vmtir_main is the compiled form of Relax function main (1 parameter, 21 registers).
+func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
+	c := rtimpl.ConstPool(vm)
+	var err error
+	// call vm.builtin.alloc_shape_heap [%vm, i2] -> %1
+	r[2], err = rtimpl.Call(lib[0], r[13:15], vm, imms[0])
+	if err != nil {
+		return rtimpl.CallErr(0, "vm.builtin.alloc_shape_heap", err)
+	}
+	// call vm.builtin.check_tensor_info [%0, i2, c[0], c[1]] -> %void
+	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 2 || t.DType() != runtime.Float32 {
+		_, err = rtimpl.Call(lib[1], r[13:17], r[0], imms[0], c[0], c[1])
+		if err != nil {
+			return rtimpl.CallErr(1, "vm.builtin.check_tensor_info", err)
+		}
+	}
+	// call vm.builtin.match_shape [%0, %1, i2, i1, i0, i0, i16, c[1]] -> %void
+	{
+		s, ok := rtimpl.ValueShape(r[0])
+		h, hok := rtimpl.ShapeHeap(r[2])
+		if !hok || len(h) <= 0 || !ok || len(s) != 2 || s[1] != 16 {
+			_, err = rtimpl.Call(lib[2], r[13:21], r[0], r[2], imms[0], imms[1], imms[2], imms[2], imms[3], c[1])
+			if err != nil {
+				return rtimpl.CallErr(2, "vm.builtin.match_shape", err)
+			}
+		} else {
+			h[0] = s[0]
+		}
+	}
+	// call vm.builtin.relaxgo.shape_compute [%1, i1, c[2]] -> %void
+	_, err = rtimpl.Call(lib[3], r[13:16], r[2], imms[1], c[2])
+	if err != nil {
+		return rtimpl.CallErr(3, "vm.builtin.relaxgo.shape_compute", err)
+	}
+	// call vm.builtin.make_shape [%1, i1, i1, i1] -> %2
+	r[13] = r[2]
+	r[14] = imms[1]
+	r[15] = imms[1]
+	r[16] = imms[1]
+	r[3], err = rtimpl.MakeShapeAt(vm, 0, r[13:17])
+	if err != nil {
+		return rtimpl.CallErr(4, "vm.builtin.make_shape", err)
+	}
+	// call vm.builtin.alloc_storage [%vm, %2, i0, c[4], c[3]] -> %3
+	r[4], err = rtimpl.Call(lib[5], r[13:18], vm, r[3], imms[2], c[4], c[3])
+	if err != nil {
+		return rtimpl.CallErr(5, "vm.builtin.alloc_storage", err)
+	}
+	// call vm.builtin.make_shape [%1, i2, i1, i0, i0, i8] -> %4
+	r[13] = r[2]
+	r[14] = imms[0]
+	r[15] = imms[1]
+	r[16] = imms[2]
+	r[17] = imms[2]
+	r[18] = imms[4]
+	r[5], err = rtimpl.MakeShapeAt(vm, 1, r[13:19])
+	if err != nil {
+		return rtimpl.CallErr(6, "vm.builtin.make_shape", err)
+	}
+	// call vm.builtin.alloc_tensor [%3, i0, %4, c[0]] -> %5
+	r[6], err = rtimpl.AllocTensor(lib[6], r[13:17], 0, runtime.Float32, r[4], imms[2], r[5], c[0])
+	if err != nil {
+		return rtimpl.CallErr(7, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %3
+	r[4] = nil
+	// call kernels.relaxgo.matmul_bias [%0, c[5], c[6], c[7], i0, %5] -> %void
+	_, err = rtimpl.Call(lib[7], r[13:19], r[0], c[5], c[6], c[7], imms[2], r[6])
+	if err != nil {
+		return rtimpl.CallErr(9, "kernels.relaxgo.matmul_bias", err)
+	}
+	// call vm.builtin.copy [%5] -> %6
+	r[7] = r[6]
+	// call vm.builtin.null_value [] -> %5
+	r[6] = nil
+	// call vm.builtin.make_shape [%1, i1, i1, i1] -> %7
+	r[13] = r[2]
+	r[14] = imms[1]
+	r[15] = imms[1]
+	r[16] = imms[1]
+	r[8], err = rtimpl.MakeShapeAt(vm, 2, r[13:17])
+	if err != nil {
+		return rtimpl.CallErr(12, "vm.builtin.make_shape", err)
+	}
+	// call vm.builtin.alloc_storage [%vm, %7, i0, c[4], c[3]] -> %8
+	r[9], err = rtimpl.Call(lib[5], r[13:18], vm, r[8], imms[2], c[4], c[3])
+	if err != nil {
+		return rtimpl.CallErr(13, "vm.builtin.alloc_storage", err)
+	}
+	// call vm.builtin.make_shape [%1, i2, i1, i0, i0, i8] -> %9
+	r[13] = r[2]
+	r[14] = imms[0]
+	r[15] = imms[1]
+	r[16] = imms[2]
+	r[17] = imms[2]
+	r[18] = imms[4]
+	r[10], err = rtimpl.MakeShapeAt(vm, 3, r[13:19])
+	if err != nil {
+		return rtimpl.CallErr(14, "vm.builtin.make_shape", err)
+	}
+	// call vm.builtin.alloc_tensor [%8, i0, %9, c[0]] -> %10
+	r[11], err = rtimpl.AllocTensor(lib[6], r[13:17], 0, runtime.Float32, r[9], imms[2], r[10], c[0])
+	if err != nil {
+		return rtimpl.CallErr(15, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %8
+	r[9] = nil
+	// call kernels.nn.softmax [%6, i-1, %10] -> %void
+	_, err = rtimpl.Call(lib[8], r[13:16], r[7], imms[5], r[11])
+	if err != nil {
+		return rtimpl.CallErr(17, "kernels.nn.softmax", err)
+	}
+	// call vm.builtin.null_value [] -> %6
+	r[7] = nil
+	// call vm.builtin.copy [%10] -> %11
+	r[12] = r[11]
+	// call vm.builtin.null_value [] -> %10
+	r[11] = nil
+	// ret %11
+	r[1] = r[12]
+	return nil
+}
+
+// compiledFuncs are the compiled Relax functions with their register file sizes.
+var compiledFuncs = map[string]rtimpl.CompiledFunc{"main": {
+	Func:             vmtir_main,
+	RegisterFileSize: 21,
+}}
+
+// pkg loads the package's model: the embedded executable, its compiled
+// functions and the library functions they call.
+var pkg = &rtimpl.Package[Model]{
+	Spec:     rtimpl.ModelSpec{Name: "model", Executable: executableBytes, Compiled: compiledFuncs},
+	Lib:      &lib,
+	LibNames: libNames,
+	Direct:   &libDirect,
+	Wrap: func(m *runtime.Model) *Model {
+		return &Model{m}
+	},
+}
+
+// libNames are the runtime builtins and kernels the compiled functions call;
+// lib holds them, resolved from the registry when the model loads.
+var libNames = []string{
+	"vm.builtin.alloc_shape_heap",
+	"vm.builtin.check_tensor_info",
+	"vm.builtin.match_shape",
+	"vm.builtin.relaxgo.shape_compute",
+	"vm.builtin.make_shape",
+	"vm.builtin.alloc_storage",
+	"vm.builtin.alloc_tensor",
+	"kernels.relaxgo.matmul_bias",
+	"kernels.nn.softmax",
+}
+var lib []runtime.PackedFunc
+
+// libDirect tells, per entry of lib, whether its kernel's typed function may be
+// called directly (its registration was not overridden).
+var libDirect []bool
+
+// imms are the integer immediates of the compiled functions, boxed once.
+var imms = []runtime.Value{int64(2), int64(1), int64(0), int64(16), int64(8), int64(-1)}

@@ -6,6 +6,7 @@ package demo
 import (
 	"fmt"
 	"log"
+	"testing"
 
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -22,6 +23,17 @@ func Must[T any](v T, err error) T {
 		log.Fatal(err)
 	}
 	return v
+}
+
+// Load returns the model load gives (a generated package's New or Default),
+// failing t when it cannot be loaded.
+func Load[M any](t testing.TB, load func() (M, error)) M {
+	t.Helper()
+	m, err := load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // Input makes a deterministic float32 tensor: element i is (i%7-3)/4.

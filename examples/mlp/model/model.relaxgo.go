@@ -35,7 +35,7 @@ const (
 )
 
 // executableBytes is the model's bytecode executable with its weights
-// (model.vmexec); pkg, in compiled.relaxgo.go, loads it.
+// (model.vmexec); pkg, below the compiled functions, loads it.
 //
 //go:embed model.vmexec
 var executableBytes []byte
@@ -107,3 +107,128 @@ func MainContext(ctx context.Context, x *runtime.Tensor) (*runtime.Tensor, error
 	}
 	return m.MainContext(ctx, x)
 }
+
+// vmtir_main is the compiled form of Relax function main (1 parameter, 20 registers).
+func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
+	c := rtimpl.ConstPool(vm)
+	var err error
+	// call vm.builtin.check_tensor_info [%0, i2, c[0], c[1]] -> %void
+	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 2 || t.DType() != runtime.Float32 {
+		_, err = rtimpl.Call(lib[0], r[12:16], r[0], imms[0], c[0], c[1])
+		if err != nil {
+			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
+		}
+	}
+	// call vm.builtin.match_shape [%0, %void, i2, i0, i4, i0, i64, c[1]] -> %void
+	{
+		s, ok := rtimpl.ValueShape(r[0])
+		if !ok || len(s) != 2 || s[0] != 4 || s[1] != 64 {
+			_, err = rtimpl.Call(lib[1], r[12:20], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], c[1])
+			if err != nil {
+				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
+			}
+		}
+	}
+	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %1
+	r[2], err = rtimpl.AllocStorage(vm, 512)
+	if err != nil {
+		return rtimpl.CallErr(2, "vm.builtin.alloc_storage", err)
+	}
+	// call vm.builtin.copy [c[5]] -> %2
+	r[3] = c[5]
+	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %3
+	r[4], err = rtimpl.AllocTensor(lib[3], r[12:16], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(4, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %1
+	r[2] = nil
+	// call kernels.relaxgo.matmul_bias [%0, %2, c[7], c[8], i1, %3] -> %void
+	_, err = rtimpl.Call(lib[4], r[12:18], r[0], r[3], c[7], c[8], imms[4], r[4])
+	if err != nil {
+		return rtimpl.CallErr(6, "kernels.relaxgo.matmul_bias", err)
+	}
+	// call vm.builtin.null_value [] -> %2
+	r[3] = nil
+	// call vm.builtin.copy [%3] -> %4
+	r[5] = r[4]
+	// call vm.builtin.null_value [] -> %3
+	r[4] = nil
+	// call vm.builtin.copy [c[9]] -> %5
+	r[6] = c[9]
+	// call vm.builtin.alloc_storage [%vm, c[10], i0, c[4], c[3]] -> %6
+	r[7], err = rtimpl.AllocStorage(vm, 160)
+	if err != nil {
+		return rtimpl.CallErr(11, "vm.builtin.alloc_storage", err)
+	}
+	// call vm.builtin.alloc_tensor [%6, i0, c[11], c[0]] -> %7
+	r[8], err = rtimpl.AllocTensor(lib[3], r[12:16], 0, runtime.Float32, r[7], imms[1], c[11], c[0])
+	if err != nil {
+		return rtimpl.CallErr(12, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %6
+	r[7] = nil
+	// call kernels.relaxgo.matmul_bias [%4, %5, c[7], c[12], i0, %7] -> %void
+	_, err = rtimpl.Call(lib[4], r[12:18], r[5], r[6], c[7], c[12], imms[1], r[8])
+	if err != nil {
+		return rtimpl.CallErr(14, "kernels.relaxgo.matmul_bias", err)
+	}
+	// call vm.builtin.null_value [] -> %4
+	r[5] = nil
+	// call vm.builtin.null_value [] -> %5
+	r[6] = nil
+	// call vm.builtin.copy [%7] -> %8
+	r[9] = r[8]
+	// call vm.builtin.null_value [] -> %7
+	r[8] = nil
+	// call vm.builtin.make_tuple [%8] -> %9
+	r[12] = r[9]
+	r[10], err = rtimpl.MakeTuple(vm, r[12:13])
+	if err != nil {
+		return rtimpl.CallErr(19, "vm.builtin.make_tuple", err)
+	}
+	// call vm.builtin.copy [%9] -> %10
+	r[11] = r[10]
+	// call vm.builtin.null_value [] -> %8
+	r[9] = nil
+	// ret %10
+	r[1] = r[11]
+	return nil
+}
+
+// compiledFuncs are the compiled Relax functions with their register file sizes.
+var compiledFuncs = map[string]rtimpl.CompiledFunc{"main": {
+	Func:             vmtir_main,
+	RegisterFileSize: 20,
+}}
+
+// pkg loads the package's model: the embedded executable, its compiled
+// functions and the library functions they call.
+var pkg = &rtimpl.Package[Model]{
+	Spec:     rtimpl.ModelSpec{Name: "model", Executable: executableBytes, Compiled: compiledFuncs},
+	Lib:      &lib,
+	LibNames: libNames,
+	Direct:   &libDirect,
+	Wrap: func(m *runtime.Model) *Model {
+		return &Model{m}
+	},
+}
+
+// libNames are the runtime builtins and kernels the compiled functions call;
+// lib holds them, resolved from the registry when the model loads.
+var libNames = []string{
+	"vm.builtin.check_tensor_info",
+	"vm.builtin.match_shape",
+	"vm.builtin.alloc_storage",
+	"vm.builtin.alloc_tensor",
+	"kernels.relaxgo.matmul_bias",
+	"vm.builtin.make_tuple",
+}
+var lib []runtime.PackedFunc
+
+// libDirect tells, per entry of lib, whether its kernel's typed function may be
+// called directly (its registration was not overridden).
+var libDirect []bool
+
+// imms are the integer immediates of the compiled functions, boxed once.
+var imms = []runtime.Value{int64(2), int64(0), int64(4), int64(64), int64(1)}

@@ -25,6 +25,7 @@ import (
 	"fmt"
 	runtime "github.com/relaxgo/relaxgo/runtime"
 	rtimpl "github.com/relaxgo/relaxgo/runtime/rtimpl"
+	"math"
 )
 
 const (
@@ -35,7 +36,7 @@ const (
 )
 
 // executableBytes is the model's bytecode executable with its weights
-// (model.vmexec); pkg, in compiled.relaxgo.go, loads it.
+// (model.vmexec); pkg, below the compiled functions, loads it.
 //
 //go:embed model.vmexec
 var executableBytes []byte
@@ -110,4 +111,326 @@ func MainContext(ctx context.Context, x *runtime.Tensor, b *runtime.Tensor) (*ru
 		return nil, nil, err
 	}
 	return m.MainContext(ctx, x, b)
+}
+
+// vmtir_main is the compiled form of Relax function main (2 parameters, 24 registers).
+func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
+	c := rtimpl.ConstPool(vm)
+	var err error
+	// call vm.builtin.alloc_shape_heap [%vm, i3] -> %2
+	r[3], err = rtimpl.Call(lib[0], r[16:18], vm, imms[0])
+	if err != nil {
+		return rtimpl.CallErr(0, "vm.builtin.alloc_shape_heap", err)
+	}
+	// call vm.builtin.check_tensor_info [%0, i2, c[0], c[1]] -> %void
+	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 2 || t.DType() != runtime.Float32 {
+		_, err = rtimpl.Call(lib[1], r[16:20], r[0], imms[1], c[0], c[1])
+		if err != nil {
+			return rtimpl.CallErr(1, "vm.builtin.check_tensor_info", err)
+		}
+	}
+	// call vm.builtin.match_shape [%0, %2, i2, i1, i0, i0, i8, c[1]] -> %void
+	{
+		s, ok := rtimpl.ValueShape(r[0])
+		h, hok := rtimpl.ShapeHeap(r[3])
+		if !hok || len(h) <= 0 || !ok || len(s) != 2 || s[1] != 8 {
+			_, err = rtimpl.Call(lib[2], r[16:24], r[0], r[3], imms[1], imms[2], imms[3], imms[3], imms[4], c[1])
+			if err != nil {
+				return rtimpl.CallErr(2, "vm.builtin.match_shape", err)
+			}
+		} else {
+			h[0] = s[0]
+		}
+	}
+	// call vm.builtin.check_tensor_info [%1, i1, c[0], c[2]] -> %void
+	if t, ok := r[1].(*runtime.Tensor); !ok || t == nil || t.NDim() != 1 || t.DType() != runtime.Float32 {
+		_, err = rtimpl.Call(lib[1], r[16:20], r[1], imms[2], c[0], c[2])
+		if err != nil {
+			return rtimpl.CallErr(3, "vm.builtin.check_tensor_info", err)
+		}
+	}
+	// call vm.builtin.match_shape [%1, %2, i1, i0, i8, c[2]] -> %void
+	{
+		s, ok := rtimpl.ValueShape(r[1])
+		if !ok || len(s) != 1 || s[0] != 8 {
+			_, err = rtimpl.Call(lib[2], r[16:22], r[1], r[3], imms[2], imms[3], imms[4], c[2])
+			if err != nil {
+				return rtimpl.CallErr(4, "vm.builtin.match_shape", err)
+			}
+		}
+	}
+	// call vm.builtin.relaxgo.shape_compute [%2, i1, c[3]] -> %void
+	_, err = rtimpl.Call(lib[3], r[16:19], r[3], imms[2], c[3])
+	if err != nil {
+		return rtimpl.CallErr(5, "vm.builtin.relaxgo.shape_compute", err)
+	}
+	// call vm.builtin.make_shape [%2, i1, i1, i1] -> %3
+	r[16] = r[3]
+	r[17] = imms[2]
+	r[18] = imms[2]
+	r[19] = imms[2]
+	r[4], err = rtimpl.MakeShapeAt(vm, 0, r[16:20])
+	if err != nil {
+		return rtimpl.CallErr(6, "vm.builtin.make_shape", err)
+	}
+	// call vm.builtin.alloc_storage [%vm, %3, i0, c[5], c[4]] -> %4
+	r[5], err = rtimpl.Call(lib[5], r[16:21], vm, r[4], imms[3], c[5], c[4])
+	if err != nil {
+		return rtimpl.CallErr(7, "vm.builtin.alloc_storage", err)
+	}
+	// call vm.builtin.make_shape [%2, i2, i1, i0, i0, i8] -> %5
+	r[16] = r[3]
+	r[17] = imms[1]
+	r[18] = imms[2]
+	r[19] = imms[3]
+	r[20] = imms[3]
+	r[21] = imms[4]
+	r[6], err = rtimpl.MakeShapeAt(vm, 1, r[16:22])
+	if err != nil {
+		return rtimpl.CallErr(8, "vm.builtin.make_shape", err)
+	}
+	// call vm.builtin.alloc_tensor [%4, i0, %5, c[0]] -> %6
+	r[7], err = rtimpl.AllocTensor(lib[6], r[16:20], 0, runtime.Float32, r[5], imms[3], r[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(9, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %4
+	r[5] = nil
+	// call bias_gelu [%0, %1, %6] -> %void
+	_, err = rtimpl.Call(tir_bias_gelu, r[16:19], r[0], r[1], r[7])
+	if err != nil {
+		return rtimpl.CallErr(11, "bias_gelu", err)
+	}
+	// call vm.builtin.copy [%6] -> %7
+	r[8] = r[7]
+	// call vm.builtin.null_value [] -> %6
+	r[7] = nil
+	// call vm.builtin.relaxgo.shape_compute [%2, i2, c[6]] -> %void
+	_, err = rtimpl.Call(lib[3], r[16:19], r[3], imms[1], c[6])
+	if err != nil {
+		return rtimpl.CallErr(14, "vm.builtin.relaxgo.shape_compute", err)
+	}
+	// call vm.builtin.make_shape [%2, i1, i1, i2] -> %8
+	r[16] = r[3]
+	r[17] = imms[2]
+	r[18] = imms[2]
+	r[19] = imms[1]
+	r[9], err = rtimpl.MakeShapeAt(vm, 2, r[16:20])
+	if err != nil {
+		return rtimpl.CallErr(15, "vm.builtin.make_shape", err)
+	}
+	// call vm.builtin.alloc_storage [%vm, %8, i0, c[5], c[4]] -> %9
+	r[10], err = rtimpl.Call(lib[5], r[16:21], vm, r[9], imms[3], c[5], c[4])
+	if err != nil {
+		return rtimpl.CallErr(16, "vm.builtin.alloc_storage", err)
+	}
+	// call vm.builtin.make_shape [%2, i1, i1, i0] -> %10
+	r[16] = r[3]
+	r[17] = imms[2]
+	r[18] = imms[2]
+	r[19] = imms[3]
+	r[11], err = rtimpl.MakeShapeAt(vm, 3, r[16:20])
+	if err != nil {
+		return rtimpl.CallErr(17, "vm.builtin.make_shape", err)
+	}
+	// call vm.builtin.alloc_tensor [%9, i0, %10, c[0]] -> %11
+	r[12], err = rtimpl.AllocTensor(lib[6], r[16:20], 0, runtime.Float32, r[10], imms[3], r[11], c[0])
+	if err != nil {
+		return rtimpl.CallErr(18, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %9
+	r[10] = nil
+	// call row_mean [%7, %11] -> %void
+	_, err = rtimpl.Call(tir_row_mean, r[16:18], r[8], r[12])
+	if err != nil {
+		return rtimpl.CallErr(20, "row_mean", err)
+	}
+	// call vm.builtin.copy [%11] -> %12
+	r[13] = r[12]
+	// call vm.builtin.null_value [] -> %11
+	r[12] = nil
+	// call vm.builtin.make_tuple [%7, %12] -> %13
+	r[16] = r[8]
+	r[17] = r[13]
+	r[14], err = rtimpl.MakeTuple(vm, r[16:18])
+	if err != nil {
+		return rtimpl.CallErr(23, "vm.builtin.make_tuple", err)
+	}
+	// call vm.builtin.copy [%13] -> %14
+	r[15] = r[14]
+	// call vm.builtin.null_value [] -> %7
+	r[8] = nil
+	// call vm.builtin.null_value [] -> %12
+	r[13] = nil
+	// ret %14
+	r[2] = r[15]
+	return nil
+}
+
+// compiledFuncs are the compiled Relax functions with their register file sizes.
+var compiledFuncs = map[string]rtimpl.CompiledFunc{"main": {
+	Func:             vmtir_main,
+	RegisterFileSize: 24,
+}}
+
+// pkg loads the package's model: the embedded executable, its compiled
+// functions and the library functions they call.
+var pkg = &rtimpl.Package[Model]{
+	Spec:     rtimpl.ModelSpec{Name: "model", Executable: executableBytes, Compiled: compiledFuncs, PrimFuncs: primFuncs},
+	Lib:      &lib,
+	LibNames: libNames,
+	Direct:   &libDirect,
+	Wrap: func(m *runtime.Model) *Model {
+		return &Model{m}
+	},
+}
+
+// libNames are the runtime builtins and kernels the compiled functions call;
+// lib holds them, resolved from the registry when the model loads.
+var libNames = []string{
+	"vm.builtin.alloc_shape_heap",
+	"vm.builtin.check_tensor_info",
+	"vm.builtin.match_shape",
+	"vm.builtin.relaxgo.shape_compute",
+	"vm.builtin.make_shape",
+	"vm.builtin.alloc_storage",
+	"vm.builtin.alloc_tensor",
+	"vm.builtin.make_tuple",
+}
+var lib []runtime.PackedFunc
+
+// libDirect tells, per entry of lib, whether its kernel's typed function may be
+// called directly (its registration was not overridden).
+var libDirect []bool
+
+// imms are the integer immediates of the compiled functions, boxed once.
+var imms = []runtime.Value{int64(3), int64(2), int64(1), int64(0), int64(8)}
+
+// tir_bias_gelu implements the TIR function bias_gelu.
+func tir_bias_gelu(args []runtime.Value) (_ runtime.Value, err error) {
+	if len(args) != 3 {
+		return nil, fmt.Errorf("bias_gelu: expected 3 arguments, got %d", len(args))
+	}
+	x_t, _ := args[0].(*runtime.Tensor)
+	if x_t == nil {
+		return nil, fmt.Errorf("bias_gelu: parameter 0 (x): expected a tensor, got %T", args[0])
+	}
+	if x_t.DType() != runtime.Float32 {
+		return nil, fmt.Errorf("bias_gelu: parameter 0 (x): expected dtype float32, got %s", x_t.DType())
+	}
+	x_sh := x_t.Shape()
+	if len(x_sh) != 2 {
+		return nil, fmt.Errorf("bias_gelu: parameter 0 (x): expected rank 2, got %d", len(x_sh))
+	}
+	b_t, _ := args[1].(*runtime.Tensor)
+	if b_t == nil {
+		return nil, fmt.Errorf("bias_gelu: parameter 1 (b): expected a tensor, got %T", args[1])
+	}
+	if b_t.DType() != runtime.Float32 {
+		return nil, fmt.Errorf("bias_gelu: parameter 1 (b): expected dtype float32, got %s", b_t.DType())
+	}
+	b_sh := b_t.Shape()
+	if len(b_sh) != 1 {
+		return nil, fmt.Errorf("bias_gelu: parameter 1 (b): expected rank 1, got %d", len(b_sh))
+	}
+	y_t, _ := args[2].(*runtime.Tensor)
+	if y_t == nil {
+		return nil, fmt.Errorf("bias_gelu: parameter 2 (y): expected a tensor, got %T", args[2])
+	}
+	if y_t.DType() != runtime.Float32 {
+		return nil, fmt.Errorf("bias_gelu: parameter 2 (y): expected dtype float32, got %s", y_t.DType())
+	}
+	y_sh := y_t.Shape()
+	if len(y_sh) != 2 {
+		return nil, fmt.Errorf("bias_gelu: parameter 2 (y): expected rank 2, got %d", len(y_sh))
+	}
+	n := int(x_sh[0])
+	if x_sh[1] != int64(8) {
+		return nil, fmt.Errorf("bias_gelu: parameter 0 (x) dimension 1: expected %d, got %d", int64(8), x_sh[1])
+	}
+	if b_sh[0] != int64(8) {
+		return nil, fmt.Errorf("bias_gelu: parameter 1 (b) dimension 0: expected %d, got %d", int64(8), b_sh[0])
+	}
+	if y_sh[0] != int64(n) {
+		return nil, fmt.Errorf("bias_gelu: parameter 2 (y) dimension 0: expected %d (n), got %d", int64(n), y_sh[0])
+	}
+	if y_sh[1] != int64(8) {
+		return nil, fmt.Errorf("bias_gelu: parameter 2 (y) dimension 1: expected %d, got %d", int64(8), y_sh[1])
+	}
+	x := x_t.Float32s()
+	b := b_t.Float32s()
+	y := y_t.Float32s()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("bias_gelu: %v", r)
+		}
+	}()
+	for i := 0; i < n; i++ {
+		y_o1 := i * 8
+		for j := 0; j < 8; j++ {
+			// block bias_gelu
+			y[y_o1+j] = float32(float32((x[y_o1+j]+b[j])*float32(0.5)) * (float32(1) + float32(math.Erf(float64(float32((x[y_o1+j]+b[j])*float32(0.70710677)))))))
+		}
+	}
+	return nil, nil
+}
+
+// tir_row_mean implements the TIR function row_mean.
+func tir_row_mean(args []runtime.Value) (_ runtime.Value, err error) {
+	if len(args) != 2 {
+		return nil, fmt.Errorf("row_mean: expected 2 arguments, got %d", len(args))
+	}
+	a_t, _ := args[0].(*runtime.Tensor)
+	if a_t == nil {
+		return nil, fmt.Errorf("row_mean: parameter 0 (a): expected a tensor, got %T", args[0])
+	}
+	if a_t.DType() != runtime.Float32 {
+		return nil, fmt.Errorf("row_mean: parameter 0 (a): expected dtype float32, got %s", a_t.DType())
+	}
+	a_sh := a_t.Shape()
+	if len(a_sh) != 2 {
+		return nil, fmt.Errorf("row_mean: parameter 0 (a): expected rank 2, got %d", len(a_sh))
+	}
+	m_t, _ := args[1].(*runtime.Tensor)
+	if m_t == nil {
+		return nil, fmt.Errorf("row_mean: parameter 1 (m): expected a tensor, got %T", args[1])
+	}
+	if m_t.DType() != runtime.Float32 {
+		return nil, fmt.Errorf("row_mean: parameter 1 (m): expected dtype float32, got %s", m_t.DType())
+	}
+	m_sh := m_t.Shape()
+	if len(m_sh) != 1 {
+		return nil, fmt.Errorf("row_mean: parameter 1 (m): expected rank 1, got %d", len(m_sh))
+	}
+	n := int(a_sh[0])
+	if a_sh[1] != int64(8) {
+		return nil, fmt.Errorf("row_mean: parameter 0 (a) dimension 1: expected %d, got %d", int64(8), a_sh[1])
+	}
+	if m_sh[0] != int64(n) {
+		return nil, fmt.Errorf("row_mean: parameter 1 (m) dimension 0: expected %d (n), got %d", int64(n), m_sh[0])
+	}
+	a := a_t.Float32s()
+	m := m_t.Float32s()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("row_mean: %v", r)
+		}
+	}()
+	for i := 0; i < n; i++ {
+		a_o1 := i * 8
+		// block row_mean (reduction in a register)
+		m_off := i
+		m_acc := float32(0)
+		for k := 0; k < 8; k++ {
+			m_acc = m_acc + float32(a[a_o1+k]*float32(0.125))
+		}
+		m[m_off] = m_acc
+	}
+	return nil, nil
+}
+
+// primFuncs are the model's TIR functions, by the names the executable calls them.
+var primFuncs = map[string]runtime.PackedFunc{
+	"bias_gelu": tir_bias_gelu,
+	"row_mean":  tir_row_mean,
 }

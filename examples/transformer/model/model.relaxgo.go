@@ -23,6 +23,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	kernels "github.com/relaxgo/relaxgo/kernels"
 	runtime "github.com/relaxgo/relaxgo/runtime"
 	rtimpl "github.com/relaxgo/relaxgo/runtime/rtimpl"
 )
@@ -35,7 +36,7 @@ const (
 )
 
 // executableBytes is the model's bytecode executable with its weights
-// (model.vmexec); pkg, in compiled.relaxgo.go, loads it.
+// (model.vmexec); pkg, below the compiled functions, loads it.
 //
 //go:embed model.vmexec
 var executableBytes []byte
@@ -107,3 +108,465 @@ func MainContext(ctx context.Context, x *runtime.Tensor) (*runtime.Tensor, error
 	}
 	return m.MainContext(ctx, x)
 }
+
+// vmtir_main is the compiled form of Relax function main (1 parameter, 65 registers).
+func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
+	c := rtimpl.ConstPool(vm)
+	var err error
+	// call vm.builtin.check_tensor_info [%0, i3, c[0], c[1]] -> %void
+	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 3 || t.DType() != runtime.Float32 {
+		_, err = rtimpl.Call(lib[0], r[55:59], r[0], imms[0], c[0], c[1])
+		if err != nil {
+			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
+		}
+	}
+	// call vm.builtin.match_shape [%0, %void, i3, i0, i1, i0, i8, i0, i32, c[1]] -> %void
+	{
+		s, ok := rtimpl.ValueShape(r[0])
+		if !ok || len(s) != 3 || s[0] != 1 || s[1] != 8 || s[2] != 32 {
+			_, err = rtimpl.Call(lib[1], r[55:65], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], c[1])
+			if err != nil {
+				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
+			}
+		}
+	}
+	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %1
+	r[2], err = rtimpl.AllocStorage(vm, 1024)
+	if err != nil {
+		return rtimpl.CallErr(2, "vm.builtin.alloc_storage", err)
+	}
+	// call vm.builtin.alloc_storage [%vm, c[5], i0, c[4], c[3]] -> %2
+	r[3], err = rtimpl.AllocStorage(vm, 2048)
+	if err != nil {
+		return rtimpl.CallErr(3, "vm.builtin.alloc_storage", err)
+	}
+	// call vm.builtin.alloc_storage [%vm, c[5], i0, c[4], c[3]] -> %3
+	r[4], err = rtimpl.AllocStorage(vm, 2048)
+	if err != nil {
+		return rtimpl.CallErr(4, "vm.builtin.alloc_storage", err)
+	}
+	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %4
+	r[5], err = rtimpl.AllocStorage(vm, 1024)
+	if err != nil {
+		return rtimpl.CallErr(5, "vm.builtin.alloc_storage", err)
+	}
+	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %5
+	r[6], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(6, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.nn.layer_norm [%0, c[7], c[8], c[9], c[10], i1, i1, %5] -> %void
+	_, err = rtimpl.Call(lib[4], r[55:63], r[0], c[7], c[8], c[9], c[10], imms[2], imms[2], r[6])
+	if err != nil {
+		return rtimpl.CallErr(7, "kernels.nn.layer_norm", err)
+	}
+	// call vm.builtin.copy [%5] -> %6
+	r[7] = r[6]
+	// call vm.builtin.null_value [] -> %5
+	r[6] = nil
+	// call vm.builtin.copy [c[11]] -> %7
+	r[8] = c[11]
+	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %8
+	r[9], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(11, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.relaxgo.matmul_bias [%6, %7, c[12], c[13], i0, %8] -> %void
+	_, err = rtimpl.Call(lib[5], r[55:61], r[7], r[8], c[12], c[13], imms[1], r[9])
+	if err != nil {
+		return rtimpl.CallErr(12, "kernels.relaxgo.matmul_bias", err)
+	}
+	// call vm.builtin.null_value [] -> %7
+	r[8] = nil
+	// call vm.builtin.copy [%8] -> %9
+	r[10] = r[9]
+	// call vm.builtin.null_value [] -> %8
+	r[9] = nil
+	// call vm.builtin.alloc_tensor [%3, i0, c[14], c[0]] -> %10
+	r[11], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[4], imms[1], c[14], c[0])
+	if err != nil {
+		return rtimpl.CallErr(16, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.reshape [%9, c[14], %10] -> %void
+	_, err = rtimpl.Call(lib[6], r[55:58], r[10], c[14], r[11])
+	if err != nil {
+		return rtimpl.CallErr(17, "kernels.reshape", err)
+	}
+	// call vm.builtin.null_value [] -> %9
+	r[10] = nil
+	// call vm.builtin.copy [%10] -> %11
+	r[12] = r[11]
+	// call vm.builtin.null_value [] -> %10
+	r[11] = nil
+	// call vm.builtin.alloc_tensor [%2, i0, c[15], c[0]] -> %12
+	r[13], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[3], imms[1], c[15], c[0])
+	if err != nil {
+		return rtimpl.CallErr(21, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.permute_dims [%11, c[16], %12] -> %void
+	_, err = rtimpl.Call(lib[7], r[55:58], r[12], c[16], r[13])
+	if err != nil {
+		return rtimpl.CallErr(22, "kernels.permute_dims", err)
+	}
+	// call vm.builtin.null_value [] -> %11
+	r[12] = nil
+	// call vm.builtin.copy [%12] -> %13
+	r[14] = r[13]
+	// call vm.builtin.null_value [] -> %12
+	r[13] = nil
+	// call vm.builtin.copy [c[17]] -> %14
+	r[15] = c[17]
+	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %15
+	r[16], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(27, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.relaxgo.matmul_bias [%6, %14, c[12], c[18], i0, %15] -> %void
+	_, err = rtimpl.Call(lib[5], r[55:61], r[7], r[15], c[12], c[18], imms[1], r[16])
+	if err != nil {
+		return rtimpl.CallErr(28, "kernels.relaxgo.matmul_bias", err)
+	}
+	// call vm.builtin.null_value [] -> %14
+	r[15] = nil
+	// call vm.builtin.copy [%15] -> %16
+	r[17] = r[16]
+	// call vm.builtin.null_value [] -> %15
+	r[16] = nil
+	// call vm.builtin.alloc_tensor [%4, i0, c[14], c[0]] -> %17
+	r[18], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[5], imms[1], c[14], c[0])
+	if err != nil {
+		return rtimpl.CallErr(32, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.reshape [%16, c[14], %17] -> %void
+	_, err = rtimpl.Call(lib[6], r[55:58], r[17], c[14], r[18])
+	if err != nil {
+		return rtimpl.CallErr(33, "kernels.reshape", err)
+	}
+	// call vm.builtin.null_value [] -> %16
+	r[17] = nil
+	// call vm.builtin.copy [%17] -> %18
+	r[19] = r[18]
+	// call vm.builtin.null_value [] -> %17
+	r[18] = nil
+	// call vm.builtin.alloc_tensor [%3, i0, c[15], c[0]] -> %19
+	r[20], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[4], imms[1], c[15], c[0])
+	if err != nil {
+		return rtimpl.CallErr(37, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.permute_dims [%18, c[19], %19] -> %void
+	_, err = rtimpl.Call(lib[7], r[55:58], r[19], c[19], r[20])
+	if err != nil {
+		return rtimpl.CallErr(38, "kernels.permute_dims", err)
+	}
+	// call vm.builtin.null_value [] -> %18
+	r[19] = nil
+	// call vm.builtin.copy [%19] -> %20
+	r[21] = r[20]
+	// call vm.builtin.null_value [] -> %19
+	r[20] = nil
+	// call vm.builtin.copy [c[20]] -> %21
+	r[22] = c[20]
+	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %22
+	r[23], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[5], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(43, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.relaxgo.matmul_bias [%6, %21, c[12], c[21], i0, %22] -> %void
+	_, err = rtimpl.Call(lib[5], r[55:61], r[7], r[22], c[12], c[21], imms[1], r[23])
+	if err != nil {
+		return rtimpl.CallErr(44, "kernels.relaxgo.matmul_bias", err)
+	}
+	// call vm.builtin.null_value [] -> %6
+	r[7] = nil
+	// call vm.builtin.null_value [] -> %21
+	r[22] = nil
+	// call vm.builtin.copy [%22] -> %23
+	r[24] = r[23]
+	// call vm.builtin.null_value [] -> %22
+	r[23] = nil
+	// call vm.builtin.alloc_tensor [%1, i0, c[14], c[0]] -> %24
+	r[25], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[2], imms[1], c[14], c[0])
+	if err != nil {
+		return rtimpl.CallErr(49, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.reshape [%23, c[14], %24] -> %void
+	_, err = rtimpl.Call(lib[6], r[55:58], r[24], c[14], r[25])
+	if err != nil {
+		return rtimpl.CallErr(50, "kernels.reshape", err)
+	}
+	// call vm.builtin.null_value [] -> %23
+	r[24] = nil
+	// call vm.builtin.copy [%24] -> %25
+	r[26] = r[25]
+	// call vm.builtin.null_value [] -> %24
+	r[25] = nil
+	// call vm.builtin.alloc_tensor [%4, i0, c[15], c[0]] -> %26
+	r[27], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[5], imms[1], c[15], c[0])
+	if err != nil {
+		return rtimpl.CallErr(54, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.permute_dims [%25, c[16], %26] -> %void
+	_, err = rtimpl.Call(lib[7], r[55:58], r[26], c[16], r[27])
+	if err != nil {
+		return rtimpl.CallErr(55, "kernels.permute_dims", err)
+	}
+	// call vm.builtin.null_value [] -> %25
+	r[26] = nil
+	// call vm.builtin.copy [%26] -> %27
+	r[28] = r[27]
+	// call vm.builtin.null_value [] -> %26
+	r[27] = nil
+	// call vm.builtin.alloc_tensor [%1, i0, c[15], c[0]] -> %28
+	r[29], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[2], imms[1], c[15], c[0])
+	if err != nil {
+		return rtimpl.CallErr(59, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.relaxgo.softmax_attention [%13, %20, %27, c[22], i1, i0, i0, i0, %28] -> %void
+	_, err = rtimpl.Call(lib[8], r[55:64], r[14], r[21], r[28], c[22], imms[2], imms[1], imms[1], imms[1], r[29])
+	if err != nil {
+		return rtimpl.CallErr(60, "kernels.relaxgo.softmax_attention", err)
+	}
+	// call vm.builtin.null_value [] -> %20
+	r[21] = nil
+	// call vm.builtin.null_value [] -> %27
+	r[28] = nil
+	// call vm.builtin.null_value [] -> %13
+	r[14] = nil
+	// call vm.builtin.copy [%28] -> %29
+	r[30] = r[29]
+	// call vm.builtin.null_value [] -> %28
+	r[29] = nil
+	// call vm.builtin.alloc_tensor [%2, i0, c[14], c[0]] -> %30
+	r[31], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[3], imms[1], c[14], c[0])
+	if err != nil {
+		return rtimpl.CallErr(66, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.permute_dims [%29, c[16], %30] -> %void
+	_, err = rtimpl.Call(lib[7], r[55:58], r[30], c[16], r[31])
+	if err != nil {
+		return rtimpl.CallErr(67, "kernels.permute_dims", err)
+	}
+	// call vm.builtin.null_value [] -> %29
+	r[30] = nil
+	// call vm.builtin.copy [%30] -> %31
+	r[32] = r[31]
+	// call vm.builtin.null_value [] -> %30
+	r[31] = nil
+	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %32
+	r[33], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(71, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.reshape [%31, c[6], %32] -> %void
+	_, err = rtimpl.Call(lib[6], r[55:58], r[32], c[6], r[33])
+	if err != nil {
+		return rtimpl.CallErr(72, "kernels.reshape", err)
+	}
+	// call vm.builtin.null_value [] -> %31
+	r[32] = nil
+	// call vm.builtin.copy [%32] -> %33
+	r[34] = r[33]
+	// call vm.builtin.null_value [] -> %32
+	r[33] = nil
+	// call vm.builtin.copy [c[23]] -> %34
+	r[35] = c[23]
+	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %35
+	r[36], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(77, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.relaxgo.matmul_bias [%33, %34, c[12], c[24], i0, %35] -> %void
+	_, err = rtimpl.Call(lib[5], r[55:61], r[34], r[35], c[12], c[24], imms[1], r[36])
+	if err != nil {
+		return rtimpl.CallErr(78, "kernels.relaxgo.matmul_bias", err)
+	}
+	// call vm.builtin.null_value [] -> %33
+	r[34] = nil
+	// call vm.builtin.null_value [] -> %34
+	r[35] = nil
+	// call vm.builtin.copy [%35] -> %36
+	r[37] = r[36]
+	// call vm.builtin.null_value [] -> %35
+	r[36] = nil
+	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %37
+	r[38], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(83, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %1
+	r[2] = nil
+	// call kernels.add [%0, %36, %37] -> %void
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[9], r[0], r[37], r[38]); !ok || kernels.Add(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[9], r[55:58], r[0], r[37], r[38])
+		if err != nil {
+			return rtimpl.CallErr(85, "kernels.add", err)
+		}
+	}
+	// call vm.builtin.null_value [] -> %36
+	r[37] = nil
+	// call vm.builtin.copy [%37] -> %38
+	r[39] = r[38]
+	// call vm.builtin.null_value [] -> %37
+	r[38] = nil
+	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %39
+	r[40], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(89, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.nn.layer_norm [%38, c[25], c[26], c[9], c[10], i1, i1, %39] -> %void
+	_, err = rtimpl.Call(lib[4], r[55:63], r[39], c[25], c[26], c[9], c[10], imms[2], imms[2], r[40])
+	if err != nil {
+		return rtimpl.CallErr(90, "kernels.nn.layer_norm", err)
+	}
+	// call vm.builtin.copy [%39] -> %40
+	r[41] = r[40]
+	// call vm.builtin.null_value [] -> %39
+	r[40] = nil
+	// call vm.builtin.copy [c[27]] -> %41
+	r[42] = c[27]
+	// call vm.builtin.alloc_tensor [%3, i0, c[28], c[0]] -> %42
+	r[43], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[4], imms[1], c[28], c[0])
+	if err != nil {
+		return rtimpl.CallErr(94, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %3
+	r[4] = nil
+	// call kernels.relaxgo.matmul_bias [%40, %41, c[12], c[29], i0, %42] -> %void
+	_, err = rtimpl.Call(lib[5], r[55:61], r[41], r[42], c[12], c[29], imms[1], r[43])
+	if err != nil {
+		return rtimpl.CallErr(96, "kernels.relaxgo.matmul_bias", err)
+	}
+	// call vm.builtin.null_value [] -> %40
+	r[41] = nil
+	// call vm.builtin.null_value [] -> %41
+	r[42] = nil
+	// call vm.builtin.copy [%42] -> %43
+	r[44] = r[43]
+	// call vm.builtin.null_value [] -> %42
+	r[43] = nil
+	// call vm.builtin.alloc_tensor [%2, i0, c[28], c[0]] -> %44
+	r[45], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[3], imms[1], c[28], c[0])
+	if err != nil {
+		return rtimpl.CallErr(101, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %2
+	r[3] = nil
+	// call kernels.nn.gelu [%43, %44] -> %void
+	if x, o, ok := rtimpl.Tensors2(libDirect[10], r[44], r[45]); !ok || kernels.Gelu(o, x) != nil {
+		_, err = rtimpl.Call(lib[10], r[55:57], r[44], r[45])
+		if err != nil {
+			return rtimpl.CallErr(103, "kernels.nn.gelu", err)
+		}
+	}
+	// call vm.builtin.null_value [] -> %43
+	r[44] = nil
+	// call vm.builtin.copy [%44] -> %45
+	r[46] = r[45]
+	// call vm.builtin.null_value [] -> %44
+	r[45] = nil
+	// call vm.builtin.copy [c[30]] -> %46
+	r[47] = c[30]
+	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %47
+	r[48], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[5], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(108, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %4
+	r[5] = nil
+	// call kernels.relaxgo.matmul_bias [%45, %46, c[12], c[31], i0, %47] -> %void
+	_, err = rtimpl.Call(lib[5], r[55:61], r[46], r[47], c[12], c[31], imms[1], r[48])
+	if err != nil {
+		return rtimpl.CallErr(110, "kernels.relaxgo.matmul_bias", err)
+	}
+	// call vm.builtin.null_value [] -> %45
+	r[46] = nil
+	// call vm.builtin.null_value [] -> %46
+	r[47] = nil
+	// call vm.builtin.copy [%47] -> %48
+	r[49] = r[48]
+	// call vm.builtin.null_value [] -> %47
+	r[48] = nil
+	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %49
+	r[50], err = rtimpl.AllocStorage(vm, 1024)
+	if err != nil {
+		return rtimpl.CallErr(115, "vm.builtin.alloc_storage", err)
+	}
+	// call vm.builtin.alloc_tensor [%49, i0, c[6], c[0]] -> %50
+	r[51], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[50], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(116, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %49
+	r[50] = nil
+	// call kernels.add [%38, %48, %50] -> %void
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[9], r[39], r[49], r[51]); !ok || kernels.Add(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[9], r[55:58], r[39], r[49], r[51])
+		if err != nil {
+			return rtimpl.CallErr(118, "kernels.add", err)
+		}
+	}
+	// call vm.builtin.null_value [] -> %38
+	r[39] = nil
+	// call vm.builtin.null_value [] -> %48
+	r[49] = nil
+	// call vm.builtin.copy [%50] -> %51
+	r[52] = r[51]
+	// call vm.builtin.null_value [] -> %50
+	r[51] = nil
+	// call vm.builtin.make_tuple [%51] -> %52
+	r[55] = r[52]
+	r[53], err = rtimpl.MakeTuple(vm, r[55:56])
+	if err != nil {
+		return rtimpl.CallErr(123, "vm.builtin.make_tuple", err)
+	}
+	// call vm.builtin.copy [%52] -> %53
+	r[54] = r[53]
+	// call vm.builtin.null_value [] -> %51
+	r[52] = nil
+	// ret %53
+	r[1] = r[54]
+	return nil
+}
+
+// compiledFuncs are the compiled Relax functions with their register file sizes.
+var compiledFuncs = map[string]rtimpl.CompiledFunc{"main": {
+	Func:             vmtir_main,
+	RegisterFileSize: 65,
+}}
+
+// pkg loads the package's model: the embedded executable, its compiled
+// functions and the library functions they call.
+var pkg = &rtimpl.Package[Model]{
+	Spec:     rtimpl.ModelSpec{Name: "model", Executable: executableBytes, Compiled: compiledFuncs},
+	Lib:      &lib,
+	LibNames: libNames,
+	Direct:   &libDirect,
+	Wrap: func(m *runtime.Model) *Model {
+		return &Model{m}
+	},
+}
+
+// libNames are the runtime builtins and kernels the compiled functions call;
+// lib holds them, resolved from the registry when the model loads.
+var libNames = []string{
+	"vm.builtin.check_tensor_info",
+	"vm.builtin.match_shape",
+	"vm.builtin.alloc_storage",
+	"vm.builtin.alloc_tensor",
+	"kernels.nn.layer_norm",
+	"kernels.relaxgo.matmul_bias",
+	"kernels.reshape",
+	"kernels.permute_dims",
+	"kernels.relaxgo.softmax_attention",
+	"kernels.add",
+	"kernels.nn.gelu",
+	"vm.builtin.make_tuple",
+}
+var lib []runtime.PackedFunc
+
+// libDirect tells, per entry of lib, whether its kernel's typed function may be
+// called directly (its registration was not overridden).
+var libDirect []bool
+
+// imms are the integer immediates of the compiled functions, boxed once.
+var imms = []runtime.Value{int64(3), int64(0), int64(1), int64(8), int64(32)}
