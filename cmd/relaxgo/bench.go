@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,10 +11,6 @@ import (
 	"strconv"
 	"time"
 )
-
-func init() {
-	register(&command{name: "bench", summary: "time a function in bytecode and/or compiled mode", run: runBench})
-}
 
 // benchResult is one mode's timing, as the runner prints it.
 type benchResult struct {
@@ -28,8 +23,9 @@ type benchResult struct {
 
 // runBench is `relaxgo bench --mode=bytecode|compiled|both [--threads N] [--params P] [--func main] --inputs IN.npz MODULE.py`.
 func runBench(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("bench", stderr,
+		"usage: relaxgo bench --mode=bytecode|compiled|both [--threads N] [--params P] [--func main] --inputs IN.npz MODULE.py",
+	)
 	var cf compileFlags
 	cf.register(fs)
 	mode := fs.String("mode", "both", "bytecode, compiled or both")
@@ -41,9 +37,6 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	number := fs.Int("n", 0, "timed calls per mode (0: as many as fit in about a second, at least 10)")
 	var extra multiFlag
 	fs.Var(&extra, "go", "a Go file compiled into the runner, e.g. registering packed functions (repeatable)")
-	setUsage(fs,
-		"usage: relaxgo bench --mode=bytecode|compiled|both [--threads N] [--params P] [--func main] --inputs IN.npz MODULE.py",
-	)
 	file, code := parseOne(fs, args, stdout, stderr, "MODULE.py")
 	if code >= 0 {
 		return code

@@ -47,20 +47,14 @@ func (c *compileFlags) compile(path string, stderr io.Writer) (*compiler.Result,
 	return compiler.CompileFile(path, opt)
 }
 
-func init() {
-	register(&command{name: "build", summary: "compile a module to a bytecode executable (.vmexec)", run: runBuild})
-}
-
 // runBuild is `relaxgo build [--params P] -o OUT.vmexec MODULE.py`.
 func runBuild(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("build", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("build", stderr,
+		"usage: relaxgo build [--params P] [--dump-after PASSES] -o OUT.vmexec MODULE.py",
+	)
 	var cf compileFlags
 	cf.register(fs)
 	out := fs.String("o", "", "output executable file (TVM \"0.14\" format)")
-	setUsage(fs,
-		"usage: relaxgo build [--params P] [--dump-after PASSES] -o OUT.vmexec MODULE.py",
-	)
 	file, code := parseOne(fs, args, stdout, stderr, "MODULE.py")
 	if code >= 0 {
 		return code

@@ -71,6 +71,15 @@ func usageError(fs *flag.FlagSet, stderr io.Writer, format string, args ...any) 
 }
 
 // setUsage makes fs's usage print lines, then the flags.
+// newFlags makes command name's flag set, writing to stderr, with usage
+// (see setUsage).
+func newFlags(name string, stderr io.Writer, usage ...string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	setUsage(fs, usage...)
+	return fs
+}
+
 func setUsage(fs *flag.FlagSet, lines ...string) {
 	fs.Usage = func() {
 		for _, l := range lines {

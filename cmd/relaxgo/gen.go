@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"go/parser"
 	"go/token"
@@ -15,24 +14,18 @@ import (
 	"github.com/relaxgo/relaxgo/gen"
 )
 
-func init() {
-	register(&command{name: "gen", summary: "generate a Go package for a model (for go:generate)", run: runGen})
-}
-
 // runGen is `relaxgo gen [--params P] [--pkg NAME] [-o DIR] MODULE.py`.
 func runGen(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var cf compileFlags
-	cf.register(fs)
-	pkg := fs.String("pkg", "", "Go package name (default: the output directory's name)")
-	out := fs.String("o", ".", "output directory")
-	setUsage(fs,
+	fs := newFlags("gen", stderr,
 		"usage: relaxgo gen [--params P] [--pkg NAME] [-o DIR] MODULE.py",
 		"\nWrites the model's Go package into DIR (MODULE.py is TVMScript; MODEL.onnx works too).",
 		"In a go:generate line, after `go get -tool github.com/relaxgo/relaxgo/cmd/relaxgo`:",
 		"\t//go:generate go tool relaxgo gen --params weights.safetensors -o model --pkg model model.py",
 	)
+	var cf compileFlags
+	cf.register(fs)
+	pkg := fs.String("pkg", "", "Go package name (default: the output directory's name)")
+	out := fs.String("o", ".", "output directory")
 	file, code := parseOne(fs, args, stdout, stderr, "MODULE.py")
 	if code >= 0 {
 		return code

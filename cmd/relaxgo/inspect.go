@@ -1,27 +1,20 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
-func init() {
-	register(&command{name: "inspect", summary: "print an executable as text, as Python, or its statistics", run: runInspect})
-}
-
 // runInspect is `relaxgo inspect [--text|--python|--stats] FILE.vmexec`.
 func runInspect(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("inspect", stderr,
+		"usage: relaxgo inspect [--text|--python|--stats] FILE.vmexec",
+	)
 	text := fs.Bool("text", false, "print the bytecode as text (default)")
 	python := fs.Bool("python", false, "print the bytecode as Python ExecBuilder calls")
 	stats := fs.Bool("stats", false, "print the executable's statistics")
-	setUsage(fs,
-		"usage: relaxgo inspect [--text|--python|--stats] FILE.vmexec",
-	)
 	file, code := parseOne(fs, args, stdout, stderr, "FILE.vmexec")
 	if code >= 0 {
 		return code

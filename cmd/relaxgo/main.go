@@ -29,6 +29,25 @@ var stdin io.Reader = os.Stdin
 
 var commands = map[string]*command{}
 
+// builtinCommands are relaxgo's commands; each runX is in its x.go.
+var builtinCommands = []*command{
+	{name: "bench", summary: "time a function in bytecode and/or compiled mode", run: runBench},
+	{name: "build", summary: "compile a module to a bytecode executable (.vmexec)", run: runBuild},
+	{name: "gen", summary: "generate a Go package for a model (for go:generate)", run: runGen},
+	{name: "import", summary: "convert an ONNX model to TVMScript (model.py) and weights (params.safetensors)", run: runImport},
+	{name: "inspect", summary: "print an executable as text, as Python, or its statistics", run: runInspect},
+	{name: "print", summary: "parse a TVMScript module, check it, and print it normalized", run: runPrint},
+	{name: "profile", summary: "time each operator of a function (bytecode mode)", run: runProfile},
+	{name: "run", summary: "compile and run a function on inputs from an .npz file", run: runRun},
+	{name: "version", summary: "print relaxgo's version, the Go version and the SIMD level in use", run: runVersion},
+}
+
+func init() {
+	for _, c := range builtinCommands {
+		register(c)
+	}
+}
+
 // register adds a subcommand; call it from an init function.
 func register(c *command) {
 	if _, dup := commands[c.name]; dup {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,10 +18,6 @@ import (
 // ONNX models: `relaxgo import` converts one to TVMScript plus weights, and
 // gen/build/run/bench accept a .onnx file wherever they take MODULE.py.
 
-func init() {
-	register(&command{name: "import", summary: "convert an ONNX model to TVMScript (model.py) and weights (params.safetensors)", run: runImport})
-}
-
 // isONNX reports whether path names an ONNX model.
 func isONNX(path string) bool { return strings.EqualFold(filepath.Ext(path), ".onnx") }
 
@@ -32,15 +27,13 @@ var onnxInputNames = map[string]string{}
 
 // runImport is `relaxgo import [-o DIR] [--const-params] model.onnx`.
 func runImport(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("import", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	out := fs.String("o", ".", "output directory for model.py and params.safetensors")
-	constParams := fs.Bool("const-params", false, "embed the initializers as constants instead of parameters")
-	setUsage(fs,
+	fs := newFlags("import", stderr,
 		"usage: relaxgo import [-o DIR] [--const-params] MODEL.onnx",
 		"\nWrites DIR/model.py (TVMScript) and DIR/params.safetensors (the initializers, bound",
 		"to the parameters after num_input; give it to gen/run with --params).",
 	)
+	out := fs.String("o", ".", "output directory for model.py and params.safetensors")
+	constParams := fs.Bool("const-params", false, "embed the initializers as constants instead of parameters")
 	file, code := parseOne(fs, args, stdout, stderr, "MODEL.onnx")
 	if code >= 0 {
 		return code

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,22 +10,12 @@ import (
 	"github.com/relaxgo/relaxgo/ir/tvmscript"
 )
 
-func init() {
-	register(&command{
-		name:    "print",
-		summary: "parse a TVMScript module, check it, and print it normalized",
-		run:     runPrint,
-	})
-}
-
 // runPrint implements `relaxgo print [--dialect=current|v0.23] FILE` ("-" reads stdin).
 func runPrint(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("print", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dialect := fs.String("dialect", "current", "TVMScript dialect to print: current or v0.23")
-	setUsage(fs,
+	fs := newFlags("print", stderr,
 		"usage: relaxgo print [--dialect=current|v0.23] FILE   (FILE - reads stdin)",
 	)
+	dialect := fs.String("dialect", "current", "TVMScript dialect to print: current or v0.23")
 	file, code := parseOne(fs, args, stdout, stderr, "FILE")
 	if code >= 0 {
 		return code

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"sort"
@@ -14,10 +13,6 @@ import (
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
-func init() {
-	register(&command{name: "profile", summary: "time each operator of a function (bytecode mode)", run: runProfile})
-}
-
 // opStat is the time one called function (a kernel, a builtin, a Relax
 // function) took over the profiled calls.
 type opStat struct {
@@ -28,8 +23,14 @@ type opStat struct {
 
 // runProfile is `relaxgo profile [--threads N] [--params P] [--func main] [-n N] --inputs IN.npz MODULE.py`.
 func runProfile(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("profile", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("profile", stderr,
+		"usage: relaxgo profile [--threads N] [--params P] [--func main] [-n N] [--top K] [--by op|shape] --inputs IN.npz MODULE.py",
+		"",
+		"Runs the function in bytecode mode and times every Call instruction (kernels, builtins,",
+		"Relax functions; a Relax function's time includes the calls it makes), like TVM's VM profiler.",
+		"Storage is recycled between calls as in an unprofiled run, so the allocation costs shown are",
+		"the steady state's (-n timed calls after 3 warm-up ones).",
+	)
 	var cf compileFlags
 	cf.register(fs)
 	threads := fs.Int("threads", 0, "kernel threads (0: GOMAXPROCS)")
@@ -38,14 +39,6 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 	number := fs.Int("n", 20, "profiled calls (after 3 warm-up calls)")
 	top := fs.Int("top", 30, "rows to print (0: all)")
 	by := fs.String("by", "op", "group rows by \"op\" (the called function) or \"shape\" (the function and its tensor arguments' shapes, one row per distinct call, e.g. per layer)")
-	setUsage(fs,
-		"usage: relaxgo profile [--threads N] [--params P] [--func main] [-n N] [--top K] [--by op|shape] --inputs IN.npz MODULE.py",
-		"",
-		"Runs the function in bytecode mode and times every Call instruction (kernels, builtins,",
-		"Relax functions; a Relax function's time includes the calls it makes), like TVM's VM profiler.",
-		"Storage is recycled between calls as in an unprofiled run, so the allocation costs shown are",
-		"the steady state's (-n timed calls after 3 warm-up ones).",
-	)
 	file, code := parseOne(fs, args, stdout, stderr, "MODULE.py")
 	if code >= 0 {
 		return code

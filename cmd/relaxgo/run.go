@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,14 +13,11 @@ import (
 	"github.com/relaxgo/relaxgo/tensorio"
 )
 
-func init() {
-	register(&command{name: "run", summary: "compile and run a function on inputs from an .npz file", run: runRun})
-}
-
 // runRun is `relaxgo run --mode=bytecode [--params P] [--func main] --inputs IN.npz [--output OUT.npz] MODULE.py`.
 func runRun(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("run", stderr,
+		"usage: relaxgo run --mode=bytecode|compiled [--params P] [--go FILE.go] [--func main] --inputs IN.npz [--output OUT.npz] MODULE.py",
+	)
 	var cf compileFlags
 	cf.register(fs)
 	mode := fs.String("mode", "bytecode", "execution mode: bytecode (the VM, in process) or compiled (generated Go, built and run)")
@@ -30,9 +26,6 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	fn := fs.String("func", "main", "function to call")
 	inputs := fs.String("inputs", "", "arguments (.npz): matched to parameters by name, else by position")
 	output := fs.String("output", "", "write the flattened results here (.npz, entries out_0..out_k)")
-	setUsage(fs,
-		"usage: relaxgo run --mode=bytecode|compiled [--params P] [--go FILE.go] [--func main] --inputs IN.npz [--output OUT.npz] MODULE.py",
-	)
 	file, code := parseOne(fs, args, stdout, stderr, "MODULE.py")
 	if code >= 0 {
 		return code

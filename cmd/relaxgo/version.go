@@ -10,10 +10,6 @@ import (
 	"github.com/relaxgo/relaxgo/asm"
 )
 
-func init() {
-	register(&command{name: "version", summary: "print relaxgo's version, the Go version and the SIMD level in use", run: runVersion})
-}
-
 // runVersion is `relaxgo version`.
 func runVersion(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
