@@ -138,6 +138,16 @@ func (f *formula) k(x float64, like *Value) *Value {
 	return v
 }
 
+// reshape emits relax.reshape of v to s.
+func (f *formula) reshape(v *Value, s *ir.ShapeExpr) *Value {
+	if f.err != nil {
+		return nil
+	}
+	r, err := f.c.Emit("relax.reshape", []ir.Expr{v.Expr, s})
+	f.err = err
+	return r
+}
+
 func (f *formula) where(cond, a, b *Value) *Value {
 	if f.err != nil {
 		return nil

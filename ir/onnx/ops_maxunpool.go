@@ -76,21 +76,9 @@ func convMaxUnpool(c *Ctx, n *Node) ([]*Value, error) {
 		return nil, n.unsupported("output too large for the one-hot scatter (%d x %d x %d)", NC, E, HW)
 	}
 	sh := func(d ...int64) *ir.ShapeExpr {
-		p := make([]ir.PrimExpr, len(d))
-		for i, v := range d {
-			p[i] = ir.Int64(v)
-		}
-		return shapeExpr(p)
+		return staticShape(d)
 	}
 	f := &formula{c: c}
-	reshape := func(v *Value, s *ir.ShapeExpr) *Value {
-		if f.err != nil {
-			return nil
-		}
-		r, err := c.Emit("relax.reshape", []ir.Expr{v.Expr, s})
-		f.err = err
-		return r
-	}
 	// The indices address the inferred output shape; an explicit
 	// output_shape keeps each element's coordinates (ONNX's reference).
 	off := make([]int64, NC)
@@ -116,14 +104,14 @@ func convMaxUnpool(c *Ctx, n *Node) ([]*Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	local := f.bin("relax.subtract", reshape(ii, sh(NC, E, 1)), reshape(c.ConstInts(off), sh(NC, 1, 1)))
-	hit := f.bin("relax.equal", local, reshape(c.ConstInts(pos), sh(1, 1, HW)))
-	xv := reshape(x, sh(NC, E, 1))
+	local := f.bin("relax.subtract", f.reshape(ii, sh(NC, E, 1)), f.reshape(c.ConstInts(off), sh(NC, 1, 1)))
+	hit := f.bin("relax.equal", local, f.reshape(c.ConstInts(pos), sh(1, 1, HW)))
+	xv := f.reshape(x, sh(NC, E, 1))
 	sel := f.where(hit, xv, f.k(0, x))
 	y := f.un("relax.sum", sel, Attr("axis", []any{int64(1)}), Attr("keepdims", false))
 	outDims := make([]ir.PrimExpr, len(out))
 	for i, d := range out {
 		outDims[i] = ir.Int64(d)
 	}
-	return one(reshape(y, shapeExpr(outDims)), f.err)
+	return one(f.reshape(y, shapeExpr(outDims)), f.err)
 }

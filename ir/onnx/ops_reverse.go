@@ -36,33 +36,21 @@ func convReverseSequence(c *Ctx, n *Node) ([]*Value, error) {
 		tv[i] = int64(i)
 	}
 	f := &formula{c: c}
-	reshape := func(v *Value, s *ir.ShapeExpr) *Value {
-		if f.err != nil {
-			return nil
-		}
-		r, err := c.Emit("relax.reshape", []ir.Expr{v.Expr, s})
-		f.err = err
-		return r
-	}
-	t := reshape(c.ConstInts(tv), shapeAlong(tAxis, T))
+	t := f.reshape(c.ConstInts(tv), shapeAlong(tAxis, T))
 	L, err := c.Cast(lens, runtime.Int64)
 	if err != nil {
 		return nil, err
 	}
 	// lengths outside [0, T] are clamped so that every gathered index is in range
 	L = f.bin("relax.maximum", f.bin("relax.minimum", L, c.ConstInts([]int64{T})), c.ConstInts([]int64{0}))
-	L = reshape(L, shapeAlong(bAxis, xd[bAxis]))
+	L = f.reshape(L, shapeAlong(bAxis, xd[bAxis]))
 	one64 := c.ConstInts([]int64{1})
 	rev := f.bin("relax.subtract", f.bin("relax.subtract", L, one64), t)
 	idx := f.where(f.bin("relax.less", t, L), rev, t)
 	if f.err != nil {
 		return nil, f.err
 	}
-	full := make([]ir.PrimExpr, len(xd))
-	for i, d := range xd {
-		full[i] = ir.Int64(d)
-	}
-	idx, err = c.Emit("relax.broadcast_to", []ir.Expr{idx.Expr, shapeExpr(full)})
+	idx, err = c.Emit("relax.broadcast_to", []ir.Expr{idx.Expr, staticShape(xd)})
 	if err != nil {
 		return nil, err
 	}

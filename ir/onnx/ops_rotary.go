@@ -16,19 +16,7 @@ func convRotary(c *Ctx, n *Node) ([]*Value, error) {
 	}
 	f := &formula{c: c}
 	shape := func(v ...int64) *ir.ShapeExpr {
-		d := make([]ir.PrimExpr, len(v))
-		for i, e := range v {
-			d[i] = ir.Int64(e)
-		}
-		return shapeExpr(d)
-	}
-	reshape := func(v *Value, s *ir.ShapeExpr) *Value {
-		if f.err != nil {
-			return nil
-		}
-		r, err := c.Emit("relax.reshape", []ir.Expr{v.Expr, s})
-		f.err = err
-		return r
+		return staticShape(v)
 	}
 	slice := func(v *Value, axis, b, e, st int64) *Value {
 		if f.err != nil {
@@ -51,7 +39,7 @@ func convRotary(c *Ctx, n *Node) ([]*Value, error) {
 			return nil, n.unsupported("3-D input needs num_heads")
 		}
 		B, S, D = xd[0], xd[1], xd[2]/H
-		y = reshape(x, shape(B, S, H, D))
+		y = f.reshape(x, shape(B, S, H, D))
 	default:
 		return nil, n.unsupported("input of rank %d", len(xd))
 	}
@@ -73,8 +61,8 @@ func convRotary(c *Ctx, n *Node) ([]*Value, error) {
 		}
 	}
 	half := rd / 2
-	cos = reshape(slice(cos, 2, 0, half, 1), shape(B, S, 1, half))
-	sin = reshape(slice(sin, 2, 0, half, 1), shape(B, S, 1, half))
+	cos = f.reshape(slice(cos, 2, 0, half, 1), shape(B, S, 1, half))
+	sin = f.reshape(slice(sin, 2, 0, half, 1), shape(B, S, 1, half))
 	rot := y
 	if rd < D {
 		rot = slice(y, 3, 0, rd, 1)
@@ -96,7 +84,7 @@ func convRotary(c *Ctx, n *Node) ([]*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = reshape(st, shape(B, S, H, rd))
+		out = f.reshape(st, shape(B, S, H, rd))
 	} else {
 		out = f.concat(3, real, imag)
 	}
@@ -109,5 +97,5 @@ func convRotary(c *Ctx, n *Node) ([]*Value, error) {
 	if len(xd) == 4 {
 		return one(c.Un("relax.permute_dims", out, Attr("axes", []any{int64(0), int64(2), int64(1), int64(3)})))
 	}
-	return one(reshape(out, shape(B, S, H*D)), f.err)
+	return one(f.reshape(out, shape(B, S, H*D)), f.err)
 }

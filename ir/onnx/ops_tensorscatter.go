@@ -47,26 +47,18 @@ func convTensorScatter(c *Ctx, n *Node) ([]*Value, error) {
 		return shapeExpr(d)
 	}
 	f := &formula{c: c}
-	reshape := func(v *Value, s *ir.ShapeExpr) *Value {
-		if f.err != nil {
-			return nil
-		}
-		r, err := c.Emit("relax.reshape", []ir.Expr{v.Expr, s})
-		f.err = err
-		return r
-	}
 	sv := make([]int64, S)
 	for i := range sv {
 		sv[i] = int64(i)
 	}
-	s := reshape(c.ConstInts(sv), along(a, S))
+	s := f.reshape(c.ConstInts(sv), along(a, S))
 	src := s
 	if w := n.Input(2); w != nil {
 		wi, err := c.Cast(w, runtime.Int64)
 		if err != nil {
 			return nil, err
 		}
-		src = f.bin("relax.subtract", s, reshape(wi, along(0, pd[0])))
+		src = f.bin("relax.subtract", s, f.reshape(wi, along(0, pd[0])))
 	}
 	kS := c.ConstInts([]int64{S})
 	if mode == "circular" {
@@ -79,11 +71,7 @@ func convTensorScatter(c *Ctx, n *Node) ([]*Value, error) {
 	if f.err != nil {
 		return nil, f.err
 	}
-	full := make([]ir.PrimExpr, len(pd))
-	for i, d := range pd {
-		full[i] = ir.Int64(d)
-	}
-	idx, err = c.Emit("relax.broadcast_to", []ir.Expr{idx.Expr, shapeExpr(full)})
+	idx, err = c.Emit("relax.broadcast_to", []ir.Expr{idx.Expr, staticShape(pd)})
 	if err != nil {
 		return nil, err
 	}
