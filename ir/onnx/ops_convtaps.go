@@ -47,17 +47,9 @@ func convTransposeTaps(c *Ctx, n *Node, x, w *Value, strides, pads, outPad, dil 
 	tv := taps.Int64s()
 	oc, kc := make([]int64, sp), make([]int64, sp)
 	for p := int64(0); p < P; p++ {
-		rem := p
-		for i := sp - 1; i >= 0; i-- {
-			oc[i] = rem % out[i]
-			rem /= out[i]
-		}
+		unravel(p, out, oc)
 		for k := int64(0); k < K; k++ {
-			rem := k
-			for i := sp - 1; i >= 0; i-- {
-				kc[i] = rem % ker[i]
-				rem /= ker[i]
-			}
+			unravel(k, ker, kc)
 			flat, ok := int64(0), true
 			for i := 0; i < sp && ok; i++ {
 				num := oc[i] + pads[i] - kc[i]*dil[i]
@@ -75,14 +67,6 @@ func convTransposeTaps(c *Ctx, n *Node, x, w *Value, strides, pads, outPad, dil 
 		}
 	}
 	f := &formula{c: c}
-	reshape := func(v *Value, d ...int64) *Value {
-		if f.err != nil {
-			return nil
-		}
-		r, err := c.Emit("relax.reshape", []ir.Expr{v.Expr, staticShape(d)})
-		f.err = err
-		return r
-	}
 	zero, err := c.Scalar(0, x.DType())
 	if err != nil {
 		return nil, err
@@ -91,7 +75,7 @@ func convTransposeTaps(c *Ctx, n *Node, x, w *Value, strides, pads, outPad, dil 
 	if err != nil {
 		return nil, err
 	}
-	xf := reshape(x, N, Cin, S)
+	xf := f.reshapeTo(x, N, Cin, S)
 	if f.err != nil {
 		return nil, f.err
 	}
@@ -105,11 +89,11 @@ func convTransposeTaps(c *Ctx, n *Node, x, w *Value, strides, pads, outPad, dil 
 	}
 	G, Cg, Og := groups, Cin/groups, wd[1]
 	// (N, G, Cg, P, K) -> (N, G, P, Cg*K) @ (G, Cg*K, Og) -> (N, G, P, Og)
-	cv := f.un("relax.permute_dims", reshape(cols, N, G, Cg, P, K), Attr("axes", []any{int64(0), int64(1), int64(3), int64(2), int64(4)}))
-	cv = reshape(cv, N, G, P, Cg*K)
-	wv := f.un("relax.permute_dims", reshape(w, G, Cg, Og, K), Attr("axes", []any{int64(0), int64(1), int64(3), int64(2)}))
-	wv = reshape(wv, G, Cg*K, Og)
+	cv := f.un("relax.permute_dims", f.reshapeTo(cols, N, G, Cg, P, K), Attr("axes", []any{int64(0), int64(1), int64(3), int64(2), int64(4)}))
+	cv = f.reshapeTo(cv, N, G, P, Cg*K)
+	wv := f.un("relax.permute_dims", f.reshapeTo(w, G, Cg, Og, K), Attr("axes", []any{int64(0), int64(1), int64(3), int64(2)}))
+	wv = f.reshapeTo(wv, G, Cg*K, Og)
 	y := f.bin("relax.matmul", cv, wv)
 	y = f.un("relax.permute_dims", y, Attr("axes", []any{int64(0), int64(1), int64(3), int64(2)})) // (N, G, Og, P)
-	return reshape(y, append([]int64{N, Cout}, out...)...), f.err
+	return f.reshapeTo(y, append([]int64{N, Cout}, out...)...), f.err
 }

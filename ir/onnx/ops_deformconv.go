@@ -81,14 +81,6 @@ func convDeformConv(c *Ctx, n *Node) ([]*Value, error) {
 		}
 	}
 	f := &formula{c: c}
-	reshape := func(v *Value, d ...int64) *Value {
-		if f.err != nil {
-			return nil
-		}
-		r, err := c.Emit("relax.reshape", []ir.Expr{v.Expr, staticShape(d)})
-		f.err = err
-		return r
-	}
 	sl := func(v *Value, axis, i int64) *Value {
 		if f.err != nil {
 			return nil
@@ -97,14 +89,14 @@ func convDeformConv(c *Ctx, n *Node) ([]*Value, error) {
 		f.err = err
 		return r
 	}
-	off := reshape(offset, N, OG, K, 2, P)
+	off := f.reshapeTo(offset, N, OG, K, 2, P)
 	hy := f.bin("relax.add", sl(off, 3, 0), c.Const(by)) // (N, OG, K, P)
 	wx := f.bin("relax.add", sl(off, 3, 1), c.Const(bx))
 	y0, x0 := f.un("relax.floor", hy), f.un("relax.floor", wx)
 	ly, lx := f.bin("relax.subtract", hy, y0), f.bin("relax.subtract", wx, x0)
 	one := func(v *Value) *Value { return f.bin("relax.subtract", f.k(1, v), v) }
 	Cog := C / OG
-	xr := reshape(x, N, OG, Cog, H*W)
+	xr := f.reshapeTo(x, N, OG, Cog, H*W)
 	tap := func(yy, xx, wt *Value) *Value {
 		in := f.bin("relax.logical_and",
 			f.bin("relax.logical_and", f.bin("relax.greater_equal", yy, f.k(0, yy)), f.bin("relax.less_equal", yy, f.k(float64(H-1), yy))),
@@ -112,7 +104,7 @@ func convDeformConv(c *Ctx, n *Node) ([]*Value, error) {
 		cy := f.bin("relax.minimum", f.bin("relax.maximum", yy, f.k(0, yy)), f.k(float64(H-1), yy))
 		cx := f.bin("relax.minimum", f.bin("relax.maximum", xx, f.k(0, xx)), f.k(float64(W-1), xx))
 		idx := f.un("relax.astype", f.bin("relax.add", f.bin("relax.multiply", cy, f.k(float64(W), cy)), cx), Attr("dtype", runtime.Int64))
-		idx = reshape(idx, N, OG, 1, K*P)
+		idx = f.reshapeTo(idx, N, OG, 1, K*P)
 		if f.err != nil {
 			return nil
 		}
@@ -127,20 +119,20 @@ func convDeformConv(c *Ctx, n *Node) ([]*Value, error) {
 			return nil
 		}
 		wm := f.bin("relax.multiply", wt, f.un("relax.astype", in, Attr("dtype", dt)))
-		return f.bin("relax.multiply", v, reshape(wm, N, OG, 1, K*P))
+		return f.bin("relax.multiply", v, f.reshapeTo(wm, N, OG, 1, K*P))
 	}
 	y1, x1 := f.bin("relax.add", y0, f.k(1, y0)), f.bin("relax.add", x0, f.k(1, x0))
 	s := f.bin("relax.add",
 		f.bin("relax.add", tap(y0, x0, f.bin("relax.multiply", one(ly), one(lx))), tap(y0, x1, f.bin("relax.multiply", one(ly), lx))),
 		f.bin("relax.add", tap(y1, x0, f.bin("relax.multiply", ly, one(lx))), tap(y1, x1, f.bin("relax.multiply", ly, lx))))
 	if mask != nil {
-		s = f.bin("relax.multiply", s, reshape(mask, N, OG, 1, K*P))
+		s = f.bin("relax.multiply", s, f.reshapeTo(mask, N, OG, 1, K*P))
 	}
-	cols := reshape(s, N, G, Cg*K, P)
-	wm := reshape(w, G, Cout/G, Cg*K)
-	y := reshape(f.bin("relax.matmul", wm, cols), N, Cout, oH, oW)
+	cols := f.reshapeTo(s, N, G, Cg*K, P)
+	wm := f.reshapeTo(w, G, Cout/G, Cg*K)
+	y := f.reshapeTo(f.bin("relax.matmul", wm, cols), N, Cout, oH, oW)
 	if bias != nil {
-		y = f.bin("relax.add", y, reshape(bias, 1, Cout, 1, 1))
+		y = f.bin("relax.add", y, f.reshapeTo(bias, 1, Cout, 1, 1))
 	}
 	return []*Value{y}, f.err
 }

@@ -148,6 +148,11 @@ func (f *formula) reshape(v *Value, s *ir.ShapeExpr) *Value {
 	return r
 }
 
+// reshapeTo is reshape to the static dims d.
+func (f *formula) reshapeTo(v *Value, d ...int64) *Value {
+	return f.reshape(v, staticShape(d))
+}
+
 func (f *formula) where(cond, a, b *Value) *Value {
 	if f.err != nil {
 		return nil

@@ -282,11 +282,7 @@ func convAffineGrid(c *Ctx, n *Node) ([]*Value, error) {
 	}
 	idx := make([]int64, nd)
 	for p := int64(0); p < total; p++ {
-		rem := p
-		for a := nd - 1; a >= 0; a-- {
-			idx[a] = rem % sp[a]
-			rem /= sp[a]
-		}
+		unravel(p, sp, idx)
 		// coordinates in (x, y, z) order: x follows the last axis
 		for a := int64(0); a < nd; a++ {
 			ax := nd - 1 - a

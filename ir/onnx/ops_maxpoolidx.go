@@ -79,23 +79,7 @@ func maxPoolWithIndices(c *Ctx, n *Node, x *Value, g *geometry) ([]*Value, error
 		off.Int64s()[i] = int64(i) * H * W
 	}
 	f := &formula{c: c}
-	xf, err := c.Emit("relax.reshape", []ir.Expr{x.Expr, staticShape([]int64{N, C, H * W})})
-	if err != nil {
-		return nil, err
-	}
-	k, err := c.Scalar(math.Inf(-1), x.DType())
-	if err != nil {
-		return nil, err
-	}
-	padv, err := c.Emit("relax.full", []ir.Expr{staticShape([]int64{N, C, 1}), k.Expr}, Attr("dtype", x.DType()))
-	if err != nil {
-		return nil, err
-	}
-	xp, err := c.Emit("relax.concat", []ir.Expr{&ir.Tuple{Fields: []ir.Expr{xf.Expr, padv.Expr}}}, Attr("axis", int64(2)))
-	if err != nil {
-		return nil, err
-	}
-	win, err := c.Emit("relax.take", []ir.Expr{xp.Expr, c.Const(taps).Expr}, Attr("axis", int64(2))) // (N, C, P, K)
+	win, err := tapWindows(c, x, N, C, H*W, math.Inf(-1), taps) // (N, C, P, K)
 	if err != nil {
 		return nil, err
 	}

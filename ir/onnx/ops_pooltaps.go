@@ -51,17 +51,9 @@ func poolTaps(c *Ctx, n *Node, x *Value, g *geometry, kind string, ceil, include
 	oc := make([]int64, sp)
 	kc := make([]int64, sp)
 	for p := int64(0); p < P; p++ {
-		rem := p
-		for i := sp - 1; i >= 0; i-- {
-			oc[i] = rem % out[i]
-			rem /= out[i]
-		}
+		unravel(p, out, oc)
 		for k := int64(0); k < K; k++ {
-			rem := k
-			for i := sp - 1; i >= 0; i-- {
-				kc[i] = rem % g.kernel[i]
-				rem /= g.kernel[i]
-			}
+			unravel(k, g.kernel, kc)
 			flat, valid, padded := int64(0), true, true
 			for i := 0; i < sp; i++ {
 				co := oc[i]*g.strides[i] - g.pads[i] + kc[i]*g.dilations[i]
@@ -84,23 +76,7 @@ func poolTaps(c *Ctx, n *Node, x *Value, g *geometry, kind string, ceil, include
 		fill = math.Inf(-1)
 	}
 	f := &formula{c: c}
-	xf, err := c.Emit("relax.reshape", []ir.Expr{x.Expr, staticShape([]int64{N, C, S})})
-	if err != nil {
-		return nil, err
-	}
-	k, err := c.Scalar(fill, x.DType())
-	if err != nil {
-		return nil, err
-	}
-	padv, err := c.Emit("relax.full", []ir.Expr{staticShape([]int64{N, C, 1}), k.Expr}, Attr("dtype", x.DType()))
-	if err != nil {
-		return nil, err
-	}
-	xp, err := c.Emit("relax.concat", []ir.Expr{&ir.Tuple{Fields: []ir.Expr{xf.Expr, padv.Expr}}}, Attr("axis", int64(2)))
-	if err != nil {
-		return nil, err
-	}
-	win, err := c.Emit("relax.take", []ir.Expr{xp.Expr, c.Const(taps).Expr}, Attr("axis", int64(2))) // (N, C, P, K)
+	win, err := tapWindows(c, x, N, C, S, fill, taps) // (N, C, P, K)
 	if err != nil {
 		return nil, err
 	}
@@ -126,4 +102,36 @@ func poolTaps(c *Ctx, n *Node, x *Value, g *geometry, kind string, ceil, include
 		return nil, f.err
 	}
 	return c.Emit("relax.reshape", []ir.Expr{y.Expr, staticShape(append([]int64{N, C}, out...))})
+}
+
+// tapWindows gathers pooling windows: x (N, C, spatial...) is flattened to
+// (N, C, S), one column of fill appended, and taps (P, K), whose entries are
+// flat positions or S for a tap outside the input, taken along that axis:
+// (N, C, P, K).
+func tapWindows(c *Ctx, x *Value, N, C, S int64, fill float64, taps *runtime.Tensor) (*Value, error) {
+	xf, err := c.Emit("relax.reshape", []ir.Expr{x.Expr, staticShape([]int64{N, C, S})})
+	if err != nil {
+		return nil, err
+	}
+	k, err := c.Scalar(fill, x.DType())
+	if err != nil {
+		return nil, err
+	}
+	padv, err := c.Emit("relax.full", []ir.Expr{staticShape([]int64{N, C, 1}), k.Expr}, Attr("dtype", x.DType()))
+	if err != nil {
+		return nil, err
+	}
+	xp, err := c.Emit("relax.concat", []ir.Expr{&ir.Tuple{Fields: []ir.Expr{xf.Expr, padv.Expr}}}, Attr("axis", int64(2)))
+	if err != nil {
+		return nil, err
+	}
+	return c.Emit("relax.take", []ir.Expr{xp.Expr, c.Const(taps).Expr}, Attr("axis", int64(2)))
+}
+
+// unravel writes the row-major coordinates of flat index i in dims to c.
+func unravel(i int64, dims, c []int64) {
+	for a := len(dims) - 1; a >= 0; a-- {
+		c[a] = i % dims[a]
+		i /= dims[a]
+	}
 }

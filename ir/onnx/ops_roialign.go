@@ -94,15 +94,7 @@ func convRoiAlign(c *Ctx, n *Node) ([]*Value, error) {
 	ys := f.bin("relax.add", y1, f.bin("relax.multiply", frac(oh), f.bin("relax.divide", rh, f.k(float64(oh), rh)))) // (R, oh*sr)
 	xs := f.bin("relax.add", x1, f.bin("relax.multiply", frac(ow), f.bin("relax.divide", rw, f.k(float64(ow), rw)))) // (R, ow*sr)
 	Hs, Ws := oh*sr, ow*sr
-	reshape := func(v *Value, d ...int64) *Value {
-		if f.err != nil {
-			return nil
-		}
-		r, err := c.Emit("relax.reshape", []ir.Expr{v.Expr, staticShape(d)})
-		f.err = err
-		return r
-	}
-	ys, xs = reshape(ys, R, Hs, 1), reshape(xs, R, 1, Ws)
+	ys, xs = f.reshapeTo(ys, R, Hs, 1), f.reshapeTo(xs, R, 1, Ws)
 	// Per axis: validity, low/high taps and the fractional weight.
 	axis := func(v *Value, size int64) (valid, lo, hi, l *Value) {
 		valid = f.bin("relax.logical_and", f.bin("relax.greater_equal", v, f.k(-1, v)), f.bin("relax.less_equal", v, f.k(float64(size), v)))
@@ -127,9 +119,9 @@ func convRoiAlign(c *Ctx, n *Node) ([]*Value, error) {
 		return nil, err
 	}
 	bi = f.bin("relax.minimum", f.bin("relax.maximum", bi, c.ConstInts([]int64{0})), c.ConstInts([]int64{N - 1})) // keep the gather in range
-	base := f.bin("relax.multiply", reshape(bi, R, 1, 1), c.ConstInts([]int64{H * W}))
-	xc := f.un("relax.permute_dims", reshape(x, N, C, H*W), Attr("axes", []any{int64(1), int64(0), int64(2)}))
-	xc = reshape(xc, C, N*H*W)
+	base := f.bin("relax.multiply", f.reshapeTo(bi, R, 1, 1), c.ConstInts([]int64{H * W}))
+	xc := f.un("relax.permute_dims", f.reshapeTo(x, N, C, H*W), Attr("axes", []any{int64(1), int64(0), int64(2)}))
+	xc = f.reshapeTo(xc, C, N*H*W)
 	tap := func(yy, xx, w *Value) *Value {
 		idx := f.bin("relax.add", base, f.un("relax.astype",
 			f.bin("relax.add", f.bin("relax.multiply", yy, f.k(float64(W), yy)), xx), Attr("dtype", runtime.Int64)))
@@ -151,11 +143,11 @@ func convRoiAlign(c *Ctx, n *Node) ([]*Value, error) {
 	red := []any{int64(3), int64(5)}
 	if mode == "avg" {
 		s = f.bin("relax.add", f.bin("relax.add", t1, t2), f.bin("relax.add", t3, t4))
-		s = f.un("relax.sum", reshape(s, C, R, oh, sr, ow, sr), Attr("axis", red), Attr("keepdims", false))
+		s = f.un("relax.sum", f.reshapeTo(s, C, R, oh, sr, ow, sr), Attr("axis", red), Attr("keepdims", false))
 		s = f.bin("relax.divide", s, f.k(float64(sr*sr), s))
 	} else {
 		s = f.bin("relax.maximum", f.bin("relax.maximum", t1, t2), f.bin("relax.maximum", t3, t4))
-		s = f.un("relax.max", reshape(s, C, R, oh, sr, ow, sr), Attr("axis", red), Attr("keepdims", false))
+		s = f.un("relax.max", f.reshapeTo(s, C, R, oh, sr, ow, sr), Attr("axis", red), Attr("keepdims", false))
 	}
 	y := f.un("relax.permute_dims", s, Attr("axes", []any{int64(1), int64(0), int64(2), int64(3)}))
 	return one(y, f.err)
