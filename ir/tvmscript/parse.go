@@ -360,19 +360,30 @@ func (p *parser) attrDict(e expr, tir bool) (ir.Attrs, error) {
 	return out, nil
 }
 
-// attrValue converts a literal attribute value to a plain Go value.
-func (p *parser) attrValue(e expr, tir bool) (any, error) {
+// literalValue is the Go value of a literal (int64, float64, bool, string,
+// or nil for None); ok is false for any other expression.
+func literalValue(e expr) (v any, ok bool) {
 	switch x := e.(type) {
 	case *intLit:
-		return x.v, nil
+		return x.v, true
 	case *floatLit:
-		return x.v, nil
+		return x.v, true
 	case *boolLit:
-		return x.v, nil
+		return x.v, true
 	case *strLit:
-		return x.v, nil
+		return x.v, true
 	case *noneLit:
-		return nil, nil
+		return nil, true
+	}
+	return nil, false
+}
+
+// attrValue converts a literal attribute value to a plain Go value.
+func (p *parser) attrValue(e expr, tir bool) (any, error) {
+	if v, ok := literalValue(e); ok {
+		return v, nil
+	}
+	switch x := e.(type) {
 	case *listExpr:
 		return p.attrList(x.elts, tir)
 	case *tupleExpr:

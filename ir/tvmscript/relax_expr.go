@@ -182,17 +182,10 @@ func (p *parser) tupleOf(elts []expr, pos ir.Span, env *rfn, scope *rscope) (ir.
 // kwValue converts a keyword argument of an op call to a plain Go value
 // (int64, float64, bool, string, nil, []any) or an ir.Expr.
 func (p *parser) kwValue(e expr, env *rfn, scope *rscope) (any, error) {
+	if v, ok := literalValue(e); ok {
+		return v, nil
+	}
 	switch x := e.(type) {
-	case *intLit:
-		return x.v, nil
-	case *floatLit:
-		return x.v, nil
-	case *boolLit:
-		return x.v, nil
-	case *strLit:
-		return x.v, nil
-	case *noneLit:
-		return nil, nil
 	case *listExpr:
 		return p.kwList(x.elts, env, scope)
 	case *tupleExpr:
