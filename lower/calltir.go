@@ -16,21 +16,11 @@ import (
 func CallTIRRewrite(m *ir.Module) (*ir.Module, error) {
 	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
 		nm := newNamer(fn)
-		return rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
-			vb, ok := b.(*ir.VarBinding)
-			if !ok {
-				emit(b)
-				return nil
-			}
-			c, ok := vb.Value.(*ir.Call)
-			if !ok {
-				emit(b)
-				return nil
-			}
+		return rewriteCalls(fn, func(vb *ir.VarBinding, c *ir.Call, emit func(ir.Binding)) error {
 			switch c.OpName() {
 			case "relax.call_tir", "relax.call_dps_packed", "relax.call_tir_inplace":
 			default:
-				emit(b)
+				emit(vb)
 				return nil
 			}
 			// call_tir_inplace: output i with in-place index k >= 0 is argument k,

@@ -52,15 +52,9 @@ func KernelName(op string) string { return KernelPrefix + strings.TrimPrefix(op,
 // no registered kernel is refused with its name and source location.
 func Legalize(m *ir.Module) (*ir.Module, error) {
 	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
-		return rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
-			vb, ok := b.(*ir.VarBinding)
-			if !ok {
-				emit(b)
-				return nil
-			}
-			c, ok := vb.Value.(*ir.Call)
-			if !ok || c.OpName() == "" || structural[c.OpName()] {
-				emit(b)
+		return rewriteCalls(fn, func(vb *ir.VarBinding, c *ir.Call, emit func(ir.Binding)) error {
+			if c.OpName() == "" || structural[c.OpName()] {
+				emit(vb)
 				return nil
 			}
 			if fn, ok := packedOps[c.OpName()]; ok {

@@ -23,6 +23,20 @@ func rewriteFunction(fn *ir.Function, f bindingRewriter) (*ir.Function, error) {
 	return &nf, nil
 }
 
+// rewriteCalls is rewriteFunction for rewrites of calls: f sees each binding
+// of a variable to a call; every other binding is kept as it is.
+func rewriteCalls(fn *ir.Function, f func(vb *ir.VarBinding, c *ir.Call, emit func(ir.Binding)) error) (*ir.Function, error) {
+	return rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
+		if vb, ok := b.(*ir.VarBinding); ok {
+			if c, ok := vb.Value.(*ir.Call); ok {
+				return f(vb, c, emit)
+			}
+		}
+		emit(b)
+		return nil
+	})
+}
+
 func rewriteSeq(seq *ir.SeqExpr, f bindingRewriter) (*ir.SeqExpr, error) {
 	ns := &ir.SeqExpr{ExprBase: seq.ExprBase, Body: seq.Body}
 	for _, blk := range seq.Blocks {

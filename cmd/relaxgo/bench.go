@@ -94,15 +94,11 @@ func bench(cf *compileFlags, module, fn, mode, inputs string, threads, number in
 		return nil, err
 	}
 	defer cleanup()
-	dir, err := os.MkdirTemp("", "relaxgo-bench-*")
+	dir, inPath, err := writeArgsTemp("relaxgo-bench-*", args)
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	inPath, err := writeArgs(dir, args)
-	if err != nil {
-		return nil, err
-	}
 	runner := func(n int, profiles benchProfiles) ([]benchResult, error) {
 		cmd := exec.Command(bin, "-fn", fn, "-mode", mode, "-in", inPath, "-bench", strconv.Itoa(n), "-threads", strconv.Itoa(threads),
 			"-cpuprofile", profiles.cpu, "-memprofile", profiles.mem)

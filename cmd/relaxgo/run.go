@@ -158,6 +158,21 @@ func (m *multiFlag) String() string { return strings.Join(*m, ",") }
 // Set implements flag.Value: each use of the flag adds a value.
 func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 
+// writeArgsTemp makes a temporary directory (pattern as os.MkdirTemp's) and
+// writes args there (see writeArgs); the caller removes dir.
+func writeArgsTemp(pattern string, args []runtime.Value) (dir, inPath string, err error) {
+	dir, err = os.MkdirTemp("", pattern)
+	if err != nil {
+		return "", "", err
+	}
+	inPath, err = writeArgs(dir, args)
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", "", err
+	}
+	return dir, inPath, nil
+}
+
 // writeArgs writes a function's arguments to dir/in.npz, the generated
 // runner's input, and returns the file's path.
 func writeArgs(dir string, args []runtime.Value) (string, error) {
@@ -175,15 +190,11 @@ func runGenerated(res *compiler.Result, module, fn, mode, inputs string, extra [
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "relaxgo-io-*")
+	dir, inPath, err := writeArgsTemp("relaxgo-io-*", args)
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	inPath, err := writeArgs(dir, args)
-	if err != nil {
-		return nil, err
-	}
 	outPath := filepath.Join(dir, "out.npz")
 	if err := runCompiled(res, module, fn, mode, inPath, outPath, extra); err != nil {
 		return nil, err
