@@ -6,6 +6,7 @@ import (
 	"github.com/relaxgo/relaxgo/compiler"
 	"github.com/relaxgo/relaxgo/internal/conformance"
 	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/tensorio"
 )
 
 // caseVM compiles a corpus case (with its params) and returns a bytecode VM
@@ -60,5 +61,26 @@ func checkFloat32Outputs(t *testing.T, out runtime.Value, want [][]float32) {
 				t.Fatalf("output %d = %v, want %v", k, got, w)
 			}
 		}
+	}
+}
+
+// forEachCall runs f on each corpus call that should succeed, in a subtest
+// per case, with the case's VM (made with opts), the call's index and its
+// arguments and expected outputs.
+func forEachCall(t *testing.T, f func(t *testing.T, c *conformance.Case, vm *runtime.VM, i int, call conformance.Call, args []runtime.Value, io *tensorio.Archive), opts ...runtime.VMOption) {
+	for _, c := range conformance.Cases(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			vm := caseVM(t, c, opts...)
+			for i, call := range c.Calls {
+				if call.Error != "" {
+					continue
+				}
+				args, io, err := c.Inputs(call)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f(t, c, vm, i, call, args, io)
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/internal/conformance"
 	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/tensorio"
 )
 
 // TestSIMDLevelsBitIdentical runs every corpus call at each SIMD level
@@ -27,36 +28,24 @@ func TestSIMDLevelsBitIdentical(t *testing.T) {
 			t.Fatal(err)
 		}
 	}(asm.CurrentLevel())
-	for _, c := range conformance.Cases(t) {
-		t.Run(c.Name, func(t *testing.T) {
-			vm := caseVM(t, c)
-			for i, call := range c.Calls {
-				if call.Error != "" {
-					continue
-				}
-				args, _, err := c.Inputs(call)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var first runtime.Value
-				for _, l := range levels {
-					if err := asm.SetLevel(l); err != nil {
-						t.Fatal(err)
-					}
-					v, err := vm.Invoke(call.Func, args...)
-					if err != nil {
-						t.Fatalf("call %d at %s: %v", i, l, err)
-					}
-					v = clone(v)
-					if first == nil {
-						first = v
-					} else if !runtime.ValuesEqual(first, v) {
-						t.Errorf("call %d: %s and %s differ", i, levels[0], l)
-					}
-				}
+	forEachCall(t, func(t *testing.T, c *conformance.Case, vm *runtime.VM, i int, call conformance.Call, args []runtime.Value, _ *tensorio.Archive) {
+		var first runtime.Value
+		for _, l := range levels {
+			if err := asm.SetLevel(l); err != nil {
+				t.Fatal(err)
 			}
-		})
-	}
+			v, err := vm.Invoke(call.Func, args...)
+			if err != nil {
+				t.Fatalf("call %d at %s: %v", i, l, err)
+			}
+			v = clone(v)
+			if first == nil {
+				first = v
+			} else if !runtime.ValuesEqual(first, v) {
+				t.Errorf("call %d: %s and %s differ", i, levels[0], l)
+			}
+		}
+	})
 }
 
 // clone copies tensors out of a result (the VM may reuse their storage).

@@ -9,6 +9,7 @@ import (
 
 	"github.com/relaxgo/relaxgo/internal/conformance"
 	"github.com/relaxgo/relaxgo/runtime"
+	"github.com/relaxgo/relaxgo/tensorio"
 )
 
 // outputAllocs is the number of allocations a call spends on returning v,
@@ -65,51 +66,40 @@ func TestSteadyStateAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("sync.Pool drops items at random under -race")
 	}
-	for _, c := range conformance.Cases(t) {
-		t.Run(c.Name, func(t *testing.T) {
-			vm := caseVM(t, c)
-			for i, call := range c.Calls {
-				if call.Error != "" {
-					continue
-				}
-				args, io, err := c.Inputs(call)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var v runtime.Value
-				for range 3 {
-					if v, err = vm.Invoke(call.Func, args...); err != nil {
-						t.Fatal(err)
-					}
-				}
-				bound := outputAllocs(v)
-				if b, ok := steadyStateBounds[c.Name]; ok {
-					if b.bound != bound+b.extra {
-						t.Errorf("call %d: the table's bound %d is not the outputs' cost %d plus the stated extra %d", i, b.bound, bound, b.extra)
-					}
-					bound = b.bound
-				} else {
-					t.Logf("not in steadyStateBounds: using the outputs' cost, %d", bound)
-				}
-				n := testing.AllocsPerRun(100, func() {
-					if _, err := vm.Invoke(call.Func, args...); err != nil {
-						t.Fatal(err)
-					}
-				})
-				t.Logf("call %d: %v allocations per call (bound %d)", i, n, bound)
-				if n > float64(bound) {
-					t.Errorf("call %d: %v allocations per call, want at most %d", i, n, bound)
-				}
-				// Results stay right with the VM's caches warm.
-				if v, err = vm.Invoke(call.Func, args...); err != nil {
-					t.Fatal(err)
-				}
-				if err := c.Check(call, io, v); err != nil {
-					t.Fatalf("call %d after the allocation runs: %v", i, err)
-				}
+	forEachCall(t, func(t *testing.T, c *conformance.Case, vm *runtime.VM, i int, call conformance.Call, args []runtime.Value, io *tensorio.Archive) {
+		var v runtime.Value
+		var err error
+		for range 3 {
+			if v, err = vm.Invoke(call.Func, args...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		bound := outputAllocs(v)
+		if b, ok := steadyStateBounds[c.Name]; ok {
+			if b.bound != bound+b.extra {
+				t.Errorf("call %d: the table's bound %d is not the outputs' cost %d plus the stated extra %d", i, b.bound, bound, b.extra)
+			}
+			bound = b.bound
+		} else {
+			t.Logf("not in steadyStateBounds: using the outputs' cost, %d", bound)
+		}
+		n := testing.AllocsPerRun(100, func() {
+			if _, err := vm.Invoke(call.Func, args...); err != nil {
+				t.Fatal(err)
 			}
 		})
-	}
+		t.Logf("call %d: %v allocations per call (bound %d)", i, n, bound)
+		if n > float64(bound) {
+			t.Errorf("call %d: %v allocations per call, want at most %d", i, n, bound)
+		}
+		// Results stay right with the VM's caches warm.
+		if v, err = vm.Invoke(call.Func, args...); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Check(call, io, v); err != nil {
+			t.Fatalf("call %d after the allocation runs: %v", i, err)
+		}
+	})
 }
 
 // TestRecycledOutputsCorpus runs every corpus call twice in a row on a VM
@@ -119,41 +109,29 @@ func TestSteadyStateAllocs(t *testing.T) {
 // tuple), and that a warm call of the cases in recycledZero allocates
 // nothing.
 func TestRecycledOutputsCorpus(t *testing.T) {
-	for _, c := range conformance.Cases(t) {
-		t.Run(c.Name, func(t *testing.T) {
-			vm := caseVM(t, c, runtime.WithRecycledOutputs())
-			for i, call := range c.Calls {
-				if call.Error != "" {
-					continue
-				}
-				args, io, err := c.Inputs(call)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for range 3 {
-					v, err := vm.Invoke(call.Func, args...)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := c.Check(call, io, v); err != nil {
-						t.Fatalf("call %d with recycled outputs: %v", i, err)
-					}
-				}
-				if raceEnabled {
-					continue
-				}
-				n := testing.AllocsPerRun(50, func() {
-					if _, err := vm.Invoke(call.Func, args...); err != nil {
-						t.Fatal(err)
-					}
-				})
-				t.Logf("call %d: %v allocations per call with recycled outputs", i, n)
-				if recycledZero[c.Name] && n != 0 {
-					t.Errorf("call %d: %v allocations per call with recycled outputs, want 0", i, n)
-				}
+	forEachCall(t, func(t *testing.T, c *conformance.Case, vm *runtime.VM, i int, call conformance.Call, args []runtime.Value, io *tensorio.Archive) {
+		for range 3 {
+			v, err := vm.Invoke(call.Func, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Check(call, io, v); err != nil {
+				t.Fatalf("call %d with recycled outputs: %v", i, err)
+			}
+		}
+		if raceEnabled {
+			return
+		}
+		n := testing.AllocsPerRun(50, func() {
+			if _, err := vm.Invoke(call.Func, args...); err != nil {
+				t.Fatal(err)
 			}
 		})
-	}
+		t.Logf("call %d: %v allocations per call with recycled outputs", i, n)
+		if recycledZero[c.Name] && n != 0 {
+			t.Errorf("call %d: %v allocations per call with recycled outputs, want 0", i, n)
+		}
+	}, runtime.WithRecycledOutputs())
 }
 
 // recycledZero are the corpus cases whose warm calls allocate nothing with
