@@ -23,11 +23,9 @@ type benchResult struct {
 
 // runBench is `relaxgo bench --mode=bytecode|compiled|both [--threads N] [--params P] [--func main] --inputs IN.npz MODULE.py`.
 func runBench(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("bench", stderr,
+	fs, cf := newCompileFlags("bench", stderr,
 		"usage: relaxgo bench --mode=bytecode|compiled|both [--threads N] [--params P] [--func main] --inputs IN.npz MODULE.py",
 	)
-	var cf compileFlags
-	cf.register(fs)
 	mode := fs.String("mode", "both", "bytecode, compiled or both")
 	threads := fs.Int("threads", 0, "kernel threads (0: GOMAXPROCS)")
 	fn := fs.String("func", "main", "function to time")
@@ -54,7 +52,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			*path = p
 		}
 	}
-	results, err := bench(&cf, file, *fn, *mode, *inputs, *threads, *number, benchProfiles{*cpuprofile, *memprofile}, extra, stderr)
+	results, err := bench(cf, file, *fn, *mode, *inputs, *threads, *number, benchProfiles{*cpuprofile, *memprofile}, extra, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "relaxgo bench:", err)
 		return 1

@@ -21,6 +21,15 @@ type compileFlags struct {
 	inputs string
 }
 
+// newCompileFlags is newFlags for the commands that compile a model: the
+// flag set carries the compile flags, parsed into the returned compileFlags.
+func newCompileFlags(name string, stderr io.Writer, usage ...string) (*flag.FlagSet, *compileFlags) {
+	fs := newFlags(name, stderr, usage...)
+	cf := &compileFlags{}
+	cf.register(fs)
+	return fs, cf
+}
+
 func (c *compileFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.params, "params", "", "weights (.safetensors or .npz) bound to parameters after num_input, by name")
 	fs.BoolVar(&c.allowMissing, "allow-missing-params", false, "keep weight parameters missing from --params as run-time arguments instead of failing")
@@ -49,11 +58,9 @@ func (c *compileFlags) compile(path string, stderr io.Writer) (*compiler.Result,
 
 // runBuild is `relaxgo build [--params P] -o OUT.vmexec MODULE.py`.
 func runBuild(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("build", stderr,
+	fs, cf := newCompileFlags("build", stderr,
 		"usage: relaxgo build [--params P] [--dump-after PASSES] -o OUT.vmexec MODULE.py",
 	)
-	var cf compileFlags
-	cf.register(fs)
 	out := fs.String("o", "", "output executable file (TVM \"0.14\" format)")
 	file, code := parseOne(fs, args, stdout, stderr, "MODULE.py")
 	if code >= 0 {

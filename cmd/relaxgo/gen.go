@@ -16,21 +16,19 @@ import (
 
 // runGen is `relaxgo gen [--params P] [--pkg NAME] [-o DIR] MODULE.py`.
 func runGen(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("gen", stderr,
+	fs, cf := newCompileFlags("gen", stderr,
 		"usage: relaxgo gen [--params P] [--pkg NAME] [-o DIR] MODULE.py",
 		"\nWrites the model's Go package into DIR (MODULE.py is TVMScript; MODEL.onnx works too).",
 		"In a go:generate line, after `go get -tool github.com/relaxgo/relaxgo/cmd/relaxgo`:",
 		"\t//go:generate go tool relaxgo gen --params weights.safetensors -o model --pkg model model.py",
 	)
-	var cf compileFlags
-	cf.register(fs)
 	pkg := fs.String("pkg", "", "Go package name (default: the output directory's name)")
 	out := fs.String("o", ".", "output directory")
 	file, code := parseOne(fs, args, stdout, stderr, "MODULE.py")
 	if code >= 0 {
 		return code
 	}
-	if err := generate(&cf, file, *out, *pkg, stderr); err != nil {
+	if err := generate(cf, file, *out, *pkg, stderr); err != nil {
 		fmt.Fprintln(stderr, "relaxgo gen:", err)
 		return 1
 	}

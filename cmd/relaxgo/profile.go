@@ -23,7 +23,7 @@ type opStat struct {
 
 // runProfile is `relaxgo profile [--threads N] [--params P] [--func main] [-n N] --inputs IN.npz MODULE.py`.
 func runProfile(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("profile", stderr,
+	fs, cf := newCompileFlags("profile", stderr,
 		"usage: relaxgo profile [--threads N] [--params P] [--func main] [-n N] [--top K] [--by op|shape] --inputs IN.npz MODULE.py",
 		"",
 		"Runs the function in bytecode mode and times every Call instruction (kernels, builtins,",
@@ -31,8 +31,6 @@ func runProfile(args []string, stdout, stderr io.Writer) int {
 		"Storage is recycled between calls as in an unprofiled run, so the allocation costs shown are",
 		"the steady state's (-n timed calls after 3 warm-up ones).",
 	)
-	var cf compileFlags
-	cf.register(fs)
 	threads := fs.Int("threads", 0, "kernel threads (0: GOMAXPROCS)")
 	fn := fs.String("func", "main", "function to profile")
 	inputs := fs.String("inputs", "", "arguments (.npz): by parameter name, else by position")

@@ -15,11 +15,9 @@ import (
 
 // runRun is `relaxgo run --mode=bytecode [--params P] [--func main] --inputs IN.npz [--output OUT.npz] MODULE.py`.
 func runRun(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("run", stderr,
+	fs, cf := newCompileFlags("run", stderr,
 		"usage: relaxgo run --mode=bytecode|compiled [--params P] [--go FILE.go] [--func main] --inputs IN.npz [--output OUT.npz] MODULE.py",
 	)
-	var cf compileFlags
-	cf.register(fs)
 	mode := fs.String("mode", "bytecode", "execution mode: bytecode (the VM, in process) or compiled (generated Go, built and run)")
 	var extra multiFlag
 	fs.Var(&extra, "go", "a Go file compiled into the runner (both modes), e.g. registering packed functions the model calls (repeatable)")
