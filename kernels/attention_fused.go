@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/relaxgo/relaxgo/asm"
@@ -128,7 +129,7 @@ func SoftmaxAttention(out, a, b, v *runtime.Tensor, scale float32, scaleOp int, 
 		return fmt.Errorf("%s: a %v, b %v and v %v must have one rank >= 2", name, as, bs, vs)
 	}
 	m, k, n, d := int(as[r-2]), int(as[r-1]), int(bs[r-1]), int(vs[r-1])
-	if int(bs[r-2]) != k || int(vs[r-2]) != n || !shapeEq(as[:r-2], bs[:r-2]) || !shapeEq(as[:r-2], vs[:r-2]) {
+	if int(bs[r-2]) != k || int(vs[r-2]) != n || !slices.Equal(as[:r-2], bs[:r-2]) || !slices.Equal(as[:r-2], vs[:r-2]) {
 		return fmt.Errorf("%s: a %v, b %v and v %v do not chain", name, as, bs, vs)
 	}
 	var obuf [maxRank]int64

@@ -3,6 +3,7 @@ package kernels
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
@@ -151,7 +152,7 @@ func binary(op bop, out, a, b *runtime.Tensor) error {
 	// thread: one row, the row function the plan would reach (the same
 	// bits), without broadcasting shapes or building the plan (add_self
 	// compiled 139 → 120 ns).
-	if dt == runtime.Float32 && op <= bDiv && out.DType() == dt && shapeEq(a.Shape(), b.Shape()) && shapeEq(a.Shape(), out.Shape()) {
+	if dt == runtime.Float32 && op <= bDiv && out.DType() == dt && slices.Equal(a.Shape(), b.Shape()) && slices.Equal(a.Shape(), out.Shape()) {
 		if n := out.NumElements(); n < parThreshold {
 			f32Row(op, elems[float32](out), elems[float32](a), elems[float32](b))
 			return nil

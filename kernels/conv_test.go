@@ -2,11 +2,11 @@ package kernels
 
 import (
 	"fmt"
-	"github.com/relaxgo/relaxgo/asm"
 	"math"
 	"math/rand"
 	"testing"
 
+	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/relaxgo/relaxgo/runtime"
 	"github.com/relaxgo/relaxgo/runtime/half"
@@ -40,7 +41,7 @@ func NLLLoss(out, pred, targets, weights *runtime.Tensor, reduction string, igno
 	} else {
 		want = append([]int64{ps[0]}, ps[2:]...)
 	}
-	if !shapeEq(ts, want) {
+	if !slices.Equal(ts, want) {
 		return fmt.Errorf("%s: targets shape %s does not match predictions %s", name, shapeStr(ts), shapeStr(ps))
 	}
 	nc := ps[classAxis]
@@ -102,7 +103,7 @@ func CrossEntropyWithLogits(out, x, y *runtime.Tensor) error {
 	if err := checkRank(name, x, y); err != nil {
 		return err
 	}
-	if !shapeEq(x.Shape(), y.Shape()) || x.DType() != y.DType() || !x.DType().IsFloat() {
+	if !slices.Equal(x.Shape(), y.Shape()) || x.DType() != y.DType() || !x.DType().IsFloat() {
 		return fmt.Errorf("%s: predictions %s and labels %s must be float tensors of one shape and dtype", name, x, y)
 	}
 	dt := x.DType()

@@ -2,8 +2,9 @@ package kernels
 
 import (
 	"fmt"
-	"github.com/relaxgo/relaxgo/asm"
+	"slices"
 
+	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -581,7 +582,7 @@ func Stack(out *runtime.Tensor, xs []*runtime.Tensor, axis int64) error {
 		return err
 	}
 	for i, t := range xs {
-		if t.DType() != dt || !shapeEq(t.Shape(), first) {
+		if t.DType() != dt || !slices.Equal(t.Shape(), first) {
 			return fmt.Errorf("%s: input %d is %s, want %s", name, i, t, xs[0])
 		}
 	}

@@ -3,6 +3,7 @@ package kernels
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/relaxgo/relaxgo/runtime"
@@ -16,7 +17,7 @@ func EwiseFMA(out, a, b, c *runtime.Tensor) error {
 	if err := checkRank(name, a, b, c); err != nil {
 		return err
 	}
-	if !shapeEq(a.Shape(), b.Shape()) || !shapeEq(a.Shape(), c.Shape()) || a.DType() != b.DType() || a.DType() != c.DType() {
+	if !slices.Equal(a.Shape(), b.Shape()) || !slices.Equal(a.Shape(), c.Shape()) || a.DType() != b.DType() || a.DType() != c.DType() {
 		return fmt.Errorf("%s: arguments %s, %s, %s must have one shape and dtype", name, a, b, c)
 	}
 	if err := checkOut(name, out, a.Shape(), a.DType()); err != nil {
@@ -208,7 +209,7 @@ func MultinomialFromUniform(out, prob, sample, indices *runtime.Tensor) error {
 		return err
 	}
 	if prob.NDim() != 2 || sample.NDim() != 2 || indices.NDim() != 2 || sample.Shape()[1] != 1 ||
-		!shapeEq(sample.Shape(), indices.Shape()) || indices.DType().IsFloat() {
+		!slices.Equal(sample.Shape(), indices.Shape()) || indices.DType().IsFloat() {
 		return fmt.Errorf("%s: want prob (batch, vocab), uniform_sample and sample_indices (n, 1), got %s, %s, %s", name, prob, sample, indices)
 	}
 	if out == nil || out.DType().IsFloat() {

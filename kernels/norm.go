@@ -3,6 +3,7 @@ package kernels
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
@@ -211,7 +212,7 @@ func normalize(name string, out, data, gamma, beta *runtime.Tensor, axes []int64
 		if p.DType() != dt {
 			return fmt.Errorf("%s: parameter dtype %s differs from data dtype %s", name, p.DType(), dt)
 		}
-		if !shapeEq(p.Shape(), pshape) {
+		if !slices.Equal(p.Shape(), pshape) {
 			return fmt.Errorf("%s: parameter shape %s, want %s", name, shapeStr(p.Shape()), shapeStr(pshape))
 		}
 	}
@@ -694,7 +695,7 @@ func groupNorm(name string, out, data, gamma, beta *runtime.Tensor, a GroupNormA
 	}
 	cs := []int64{c}
 	for _, p := range []*runtime.Tensor{gamma, beta} {
-		if p.DType() != dt || !shapeEq(p.Shape(), cs) {
+		if p.DType() != dt || !slices.Equal(p.Shape(), cs) {
 			return fmt.Errorf("%s: parameter %s, want (%d,) %s", name, p, c, dt)
 		}
 	}

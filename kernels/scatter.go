@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/relaxgo/relaxgo/runtime"
 	"github.com/relaxgo/relaxgo/runtime/half"
@@ -133,7 +134,7 @@ func ScatterElements(out, data, indices, updates *runtime.Tensor, axis int64, re
 		return err
 	}
 	ds, is := data.Shape(), indices.Shape()
-	if len(is) != len(ds) || !shapeEq(is, updates.Shape()) || indices.DType().IsFloat() {
+	if len(is) != len(ds) || !slices.Equal(is, updates.Shape()) || indices.DType().IsFloat() {
 		return fmt.Errorf("%s: indices %s and updates %s must have data's rank (%s) and one shape", name, indices, updates, shapeStr(ds))
 	}
 	ax, err := normAxis(name, axis, len(ds))
@@ -211,7 +212,7 @@ func ScatterND(out, data, indices, updates *runtime.Tensor, reduction string) er
 		return fmt.Errorf("%s: indices have %d coordinates, more than data's rank %d", name, m, len(ds))
 	}
 	want := append(append([]int64{}, is[:len(is)-1]...), ds[m:]...)
-	if !shapeEq(updates.Shape(), want) {
+	if !slices.Equal(updates.Shape(), want) {
 		return fmt.Errorf("%s: updates shape is %s, want %s", name, shapeStr(updates.Shape()), shapeStr(want))
 	}
 	apply, err := scatterReducer(out, updates, reduction)
@@ -340,7 +341,7 @@ func SliceScatter(out, data, src *runtime.Tensor, start, end, step, axis int64) 
 	}
 	want := append([]int64{}, ds...)
 	want[ax] = (end - start + step - 1) / step
-	if !shapeEq(ss, want) || src.DType() != data.DType() {
+	if !slices.Equal(ss, want) || src.DType() != data.DType() {
 		return fmt.Errorf("%s: src is %s, want shape %s and dtype %s", name, src, shapeStr(want), data.DType())
 	}
 	eb := int64(data.DType().ElemBytes())

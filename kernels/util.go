@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"github.com/relaxgo/relaxgo/runtime"
@@ -47,19 +48,6 @@ func sameData(a, b *runtime.Tensor) bool {
 	return &x[0] == &y[0]
 }
 
-// shapeEq reports whether two shapes are identical.
-func shapeEq(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // prod is the product of dims (1 for an empty list).
 func prod(dims []int64) int64 {
 	n := int64(1)
@@ -78,7 +66,7 @@ func checkOut(op string, out *runtime.Tensor, shape []int64, dt runtime.DataType
 	if out.DType() != dt {
 		return fmt.Errorf("%s: output dtype is %s, want %s", op, out.DType(), dt)
 	}
-	if !shapeEq(out.Shape(), shape) {
+	if !slices.Equal(out.Shape(), shape) {
 		return fmt.Errorf("%s: output shape is %s, want %s", op, shapeStr(out.Shape()), shapeStr(shape))
 	}
 	return nil

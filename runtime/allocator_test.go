@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/relaxgo/relaxgo/internal/builtin"
@@ -119,7 +120,7 @@ func TestPooledReuseAndEscape(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		must[Value](t)(vm.Invoke("main", vec(10, 20, 30)))
 	}
-	if got := floats(t, keep); !equalFloats(got, out1) || out1[2] != 9 {
+	if got := floats(t, keep); !slices.Equal(got, out1) || out1[2] != 9 {
 		t.Errorf("returned tensor changed by later calls: %v (first %v)", got, out1)
 	}
 	if got := pool.cached(); got != 2 {

@@ -115,15 +115,3 @@ func floats(t testing.TB, v Value) []float64 {
 	}
 	return must[[]float64](t)(ToSlice[float64](x))
 }
-
-func equalFloats(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}

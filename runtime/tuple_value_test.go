@@ -2,9 +2,11 @@ package runtime
 
 import (
 	"fmt"
-	"github.com/relaxgo/relaxgo/internal/bytecode"
 	"reflect"
+	"slices"
 	"testing"
+
+	"github.com/relaxgo/relaxgo/internal/bytecode"
 )
 
 // TestTupleValue checks the one-allocation tuples (newTupleValue and a
@@ -77,7 +79,7 @@ func TestReturnedTupleSurvivesCalls(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		must[Value](t)(vm.Invoke("main", vec(10, 20, 30)))
 	}
-	if got := floats(t, first[0]); !equalFloats(got, want) || want[2] != 6 {
+	if got := floats(t, first[0]); !slices.Equal(got, want) || want[2] != 6 {
 		t.Errorf("first result's tensor %v, want %v", got, want)
 	}
 	if s := first[0].(*Tensor).Storage(); !s.tupleUsed || &s.tuple.elems[0] != &first[0] {

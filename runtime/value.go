@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unsafe"
 )
@@ -36,15 +37,7 @@ func (s Shape) String() string {
 
 // Equal reports whether two shapes are identical.
 func (s Shape) Equal(o Shape) bool {
-	if len(s) != len(o) {
-		return false
-	}
-	for i := range s {
-		if s[i] != o[i] {
-			return false
-		}
-	}
-	return true
+	return slices.Equal(s, o)
 }
 
 // Tuple is a runtime tuple (TVM's Array<Any>).

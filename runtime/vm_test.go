@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -34,7 +35,7 @@ func TestVMExecuteAddMul(t *testing.T) {
 	}
 	for _, tc := range tests {
 		got := floats(t, must[Value](t)(vm.Invoke(tc.fn, a, b)))
-		if !equalFloats(got, tc.want) {
+		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s = %v, want %v", tc.fn, got, tc.want)
 		}
 	}
@@ -188,7 +189,7 @@ func TestGoto(t *testing.T) {
 		})
 	})
 	got := floats(t, must[Value](t)(newVM(t, e).Invoke("main", vec(1, 2), vec(3, 4))))
-	if !equalFloats(got, []float64{4, 6}) {
+	if !slices.Equal(got, []float64{4, 6}) {
 		t.Errorf("got %v", got)
 	}
 }
@@ -220,7 +221,7 @@ func TestIf(t *testing.T) {
 	}
 	for _, tc := range tests {
 		got := floats(t, must[Value](t)(vm.Invoke("main", tc.cond, a, b)))
-		if !equalFloats(got, tc.want) {
+		if !slices.Equal(got, tc.want) {
 			t.Errorf("cond %v: got %v, want %v", tc.cond, got, tc.want)
 		}
 	}
@@ -342,7 +343,7 @@ func TestStackRestoredAfterFailure(t *testing.T) {
 		t.Fatalf("%d frames left after panic", len(vm.frames))
 	}
 	got := floats(t, must[Value](t)(vm.Invoke("main", vec(1, 2))))
-	if !equalFloats(got, []float64{2, 4}) {
+	if !slices.Equal(got, []float64{2, 4}) {
 		t.Errorf("after failure got %v", got)
 	}
 	// A failing packed function is reported with its location.
@@ -501,10 +502,10 @@ func TestSaveFunction(t *testing.T) {
 	noErr(t, vm.SaveFunction("func0", "saved_all", true, a, b))
 	noErr(t, vm.SaveFunction("func1", "saved_last", true, b))
 	noErr(t, vm.SaveFunction("func0", "saved_noret", false, a, b))
-	if got := floats(t, must[Value](t)(vm.Invoke("saved_all"))); !equalFloats(got, []float64{4, 6}) {
+	if got := floats(t, must[Value](t)(vm.Invoke("saved_all"))); !slices.Equal(got, []float64{4, 6}) {
 		t.Errorf("saved_all = %v", got)
 	}
-	if got := floats(t, must[Value](t)(vm.Invoke("saved_last", a))); !equalFloats(got, []float64{3, 8}) {
+	if got := floats(t, must[Value](t)(vm.Invoke("saved_last", a))); !slices.Equal(got, []float64{3, 8}) {
 		t.Errorf("saved_last = %v", got)
 	}
 	if got := must[Value](t)(vm.Invoke("saved_noret")); got != nil {
@@ -513,7 +514,7 @@ func TestSaveFunction(t *testing.T) {
 	// Saving under the name of the function it binds (which SaveFunction
 	// itself just looked up) replaces what GetClosure remembered.
 	noErr(t, vm.SaveFunction("func1", "func1", true, b))
-	if got := floats(t, must[Value](t)(vm.Invoke("func1", a))); !equalFloats(got, []float64{3, 8}) {
+	if got := floats(t, must[Value](t)(vm.Invoke("func1", a))); !slices.Equal(got, []float64{3, 8}) {
 		t.Errorf("func1 saved over itself = %v", got)
 	}
 	if err := vm.SaveFunction("nope", "x", true); err == nil {
