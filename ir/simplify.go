@@ -361,6 +361,18 @@ func binPrec(op BinOp) int {
 	}
 }
 
+// writePrimList writes start, the expressions separated by commas, and end.
+func writePrimList(b *strings.Builder, start string, es []PrimExpr, end string) {
+	b.WriteString(start)
+	for i, a := range es {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writePrim(b, a, 0)
+	}
+	b.WriteString(end)
+}
+
 func writePrim(b *strings.Builder, e PrimExpr, prec int) {
 	switch x := e.(type) {
 	case nil:
@@ -438,23 +450,9 @@ func writePrim(b *strings.Builder, e PrimExpr, prec int) {
 		writePrim(b, x.False, 0)
 		b.WriteString(")")
 	case *PrimCall:
-		b.WriteString("T." + x.Op + "(")
-		for i, a := range x.Args {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writePrim(b, a, 0)
-		}
-		b.WriteString(")")
+		writePrimList(b, "T."+x.Op+"(", x.Args, ")")
 	case *BufferLoad:
-		b.WriteString(x.Buffer.Name + "[")
-		for i, a := range x.Indices {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writePrim(b, a, 0)
-		}
-		b.WriteString("]")
+		writePrimList(b, x.Buffer.Name+"[", x.Indices, "]")
 	case *Let:
 		b.WriteString("T.let(" + x.Var.Name + ", ")
 		writePrim(b, x.Value, 0)

@@ -37,8 +37,15 @@ func TestDispatchDoesNotAllocate(t *testing.T) {
 
 // BenchmarkDispatch reports the cost of one executed instruction (a Call of a
 // no-op packed function with three arguments).
-func BenchmarkDispatch(b *testing.B) {
-	const calls = 1000
+func BenchmarkDispatch(b *testing.B) { benchNoops(b, 1000) }
+
+// BenchmarkNoopCalls100 runs a 100-instruction program (99 no-op packed
+// calls and a ret) per operation.
+func BenchmarkNoopCalls100(b *testing.B) { benchNoops(b, 99) }
+
+// benchNoops runs a program of calls no-op packed calls and a ret per
+// operation, reporting the time per instruction too.
+func benchNoops(b *testing.B, calls int) {
 	vm := newVM(b, noopProgram(b, calls))
 	args := []Value{vec(1), vec(2)}
 	b.ReportAllocs()
@@ -49,20 +56,6 @@ func BenchmarkDispatch(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(calls+1), "ns/instr")
-}
-
-// BenchmarkNoopCalls100 runs a 100-instruction program (99 no-op packed
-// calls and a ret) per operation.
-func BenchmarkNoopCalls100(b *testing.B) {
-	vm := newVM(b, noopProgram(b, 99))
-	args := []Value{vec(1), vec(2)}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := vm.Invoke("main", args...); err != nil {
-			b.Fatal(err)
-		}
-	}
 }
 
 // BenchmarkNoopCalls100Instrumented is the same program with an instrument

@@ -317,6 +317,14 @@ func seqOf(ss []ir.Stmt) ir.Stmt {
 	return &ir.SeqStmt{Stmts: ss}
 }
 
+// scopedStmts is stmts in a new scope: names the statements define are
+// gone after them.
+func (t *tenv) scopedStmts(list []stmt, blk *ir.Block) (ir.Stmt, error) {
+	t.push()
+	defer t.pop()
+	return t.stmts(list, blk)
+}
+
 // stmts converts a statement list. blk is the enclosing block when the list
 // is a block body (its header statements fill blk).
 func (t *tenv) stmts(list []stmt, blk *ir.Block) (ir.Stmt, error) {
@@ -429,16 +437,12 @@ func (t *tenv) stmts(list []stmt, blk *ir.Block) (ir.Stmt, error) {
 				return nil, err
 			}
 			ite := &ir.IfThenElse{Cond: cond, Loc: x.p}
-			t.push()
-			ite.Then, err = t.stmts(x.body, nil)
-			t.pop()
+			ite.Then, err = t.scopedStmts(x.body, nil)
 			if err != nil {
 				return nil, err
 			}
 			if x.els != nil {
-				t.push()
-				ite.Else, err = t.stmts(x.els, nil)
-				t.pop()
+				ite.Else, err = t.scopedStmts(x.els, nil)
 				if err != nil {
 					return nil, err
 				}
@@ -1026,9 +1030,7 @@ func (t *tenv) with(x *withStmt, blk *ir.Block) (ir.Stmt, error) {
 			}
 			b.Name = s.v
 		}
-		t.push()
-		body, err := t.stmts(x.body, b)
-		t.pop()
+		body, err := t.scopedStmts(x.body, b)
 		if err != nil {
 			return nil, err
 		}
@@ -1044,9 +1046,7 @@ func (t *tenv) with(x *withStmt, blk *ir.Block) (ir.Stmt, error) {
 		if blk.Init != nil {
 			return nil, p.errorf(x.p, "duplicate T.init in block %q", blk.Name)
 		}
-		t.push()
-		init, err := t.stmts(x.body, nil)
-		t.pop()
+		init, err := t.scopedStmts(x.body, nil)
 		if err != nil {
 			return nil, err
 		}
