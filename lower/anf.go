@@ -71,20 +71,9 @@ func anfValue(e ir.Expr, nm *namer, emit func(ir.Binding)) ir.Expr {
 		return &c
 	case *ir.Tuple:
 		fields, changed := anfList(x.Fields, nm, emit)
-		if !changed {
-			return x
-		}
-		t := &ir.Tuple{Fields: fields}
-		t.ExprBase = x.ExprBase
-		return t
+		return withFields(x, fields, changed)
 	case *ir.TupleGetItem:
-		t := anfLeaf(x.Tuple, nm, emit)
-		if t == x.Tuple {
-			return x
-		}
-		n := *x
-		n.Tuple = t
-		return &n
+		return withTuple(x, anfLeaf(x.Tuple, nm, emit))
 	case *ir.If:
 		c := anfLeaf(x.Cond, nm, emit)
 		if c == x.Cond {

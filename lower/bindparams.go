@@ -128,20 +128,9 @@ func substExpr(e ir.Expr, sub map[*ir.Var]ir.Expr) ir.Expr {
 		return x
 	case *ir.Tuple:
 		fields, changed := substList(x.Fields, sub)
-		if !changed {
-			return x
-		}
-		t := &ir.Tuple{Fields: fields}
-		t.ExprBase = x.ExprBase
-		return t
+		return withFields(x, fields, changed)
 	case *ir.TupleGetItem:
-		t := substExpr(x.Tuple, sub)
-		if t == x.Tuple {
-			return x
-		}
-		n := *x
-		n.Tuple = t
-		return &n
+		return withTuple(x, substExpr(x.Tuple, sub))
 	case *ir.Call:
 		callee := substExpr(x.Callee, sub)
 		args, changed := substList(x.Args, sub)

@@ -188,3 +188,23 @@ func tupleExpr(fields []ir.Expr) *ir.Tuple {
 	t.Info = &ir.TupleSInfo{Fields: fs}
 	return t
 }
+
+// withFields is x with fields, or x itself when nothing changed.
+func withFields(x *ir.Tuple, fields []ir.Expr, changed bool) ir.Expr {
+	if !changed {
+		return x
+	}
+	t := &ir.Tuple{Fields: fields}
+	t.ExprBase = x.ExprBase
+	return t
+}
+
+// withTuple is x reading from t, or x itself when t is its tuple.
+func withTuple(x *ir.TupleGetItem, t ir.Expr) ir.Expr {
+	if t == x.Tuple {
+		return x
+	}
+	n := *x
+	n.Tuple = t
+	return &n
+}

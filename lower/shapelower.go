@@ -409,12 +409,7 @@ func (sl *shapeLowerer) lowerExpr(e ir.Expr, emit func(ir.Binding)) (ir.Expr, er
 			fields[i] = nf
 			changed = changed || nf != f
 		}
-		if !changed {
-			return x, nil
-		}
-		t := &ir.Tuple{Fields: fields}
-		t.Info, t.Loc = x.Info, x.Loc
-		return t, nil
+		return withFields(x, fields, changed), nil
 	case *ir.Call:
 		changed := false
 		args := make([]ir.Expr, len(x.Args))

@@ -273,11 +273,7 @@ func substConsts(e ir.Expr, consts map[*ir.Var]*ir.Constant) ir.Expr {
 				fields[i] = g
 			}
 		}
-		if fields != nil {
-			t := &ir.Tuple{Fields: fields}
-			t.Info, t.Loc = x.Info, x.Loc
-			return t
-		}
+		return withFields(x, fields, fields != nil)
 	}
 	return e
 }
