@@ -162,45 +162,25 @@ func symVars(f *ir.Function) []*ir.PrimVar {
 
 // usesGlobalVar reports whether s refers to a module function (needs `cls = Module`).
 func usesGlobalVar(s *ir.SeqExpr) bool {
+	if s == nil {
+		return false
+	}
 	found := false
-	var expr func(e ir.Expr)
-	expr = func(e ir.Expr) {
+	var visit func(e ir.Expr) bool
+	visit = func(e ir.Expr) bool {
 		switch x := e.(type) {
 		case *ir.GlobalVar:
 			found = true
-		case *ir.Tuple:
-			for _, y := range x.Fields {
-				expr(y)
-			}
-		case *ir.TupleGetItem:
-			expr(x.Tuple)
 		case *ir.Call:
-			expr(x.Callee)
-			for _, y := range x.Args {
-				expr(y)
-			}
 			for _, a := range x.Attrs {
 				if y, ok := a.Value.(ir.Expr); ok {
-					expr(y)
+					ir.VisitExpr(y, visit)
 				}
 			}
-		case *ir.If:
-			expr(x.Cond)
-			expr(x.Then)
-			expr(x.Else)
-		case *ir.SeqExpr:
-			if x == nil {
-				return
-			}
-			for _, b := range x.Blocks {
-				for _, bd := range b.Bindings {
-					expr(bd.BoundValue())
-				}
-			}
-			expr(x.Body)
 		}
+		return !found
 	}
-	expr(s)
+	ir.VisitExpr(s, visit)
 	return found
 }
 
