@@ -5,47 +5,48 @@ import "github.com/relaxgo/relaxgo/runtime"
 // Struct-info utilities: symbolic variables, equality, base checks, join
 // (least upper bound) and substitution.
 
+// VisitSInfoPrims calls f on each expression s holds: tensor and shape
+// dimensions and prim values, in nested tuples and function signatures too.
+func VisitSInfoPrims(s StructInfo, f func(PrimExpr)) {
+	switch x := s.(type) {
+	case *PrimSInfo:
+		if x.Value != nil {
+			f(x.Value)
+		}
+	case *ShapeSInfo:
+		for _, d := range x.Values {
+			f(d)
+		}
+	case *TensorSInfo:
+		for _, d := range x.Shape {
+			f(d)
+		}
+	case *TupleSInfo:
+		for _, y := range x.Fields {
+			VisitSInfoPrims(y, f)
+		}
+	case *FuncSInfo:
+		for _, p := range x.Params {
+			VisitSInfoPrims(p, f)
+		}
+		VisitSInfoPrims(x.Ret, f)
+	}
+}
+
 // CollectSymVars lists the symbolic variables s mentions (tensor and shape
 // dimensions, prim values, nested tuples and function signatures), in
 // first-appearance order.
 func CollectSymVars(s StructInfo) []*PrimVar {
 	var out []*PrimVar
 	seen := map[*PrimVar]bool{}
-	add := func(e PrimExpr) {
+	VisitSInfoPrims(s, func(e PrimExpr) {
 		for _, v := range FreeVars(e) {
 			if !seen[v] {
 				seen[v] = true
 				out = append(out, v)
 			}
 		}
-	}
-	var walk func(StructInfo)
-	walk = func(s StructInfo) {
-		switch x := s.(type) {
-		case *PrimSInfo:
-			if x.Value != nil {
-				add(x.Value)
-			}
-		case *ShapeSInfo:
-			for _, d := range x.Values {
-				add(d)
-			}
-		case *TensorSInfo:
-			for _, d := range x.Shape {
-				add(d)
-			}
-		case *TupleSInfo:
-			for _, f := range x.Fields {
-				walk(f)
-			}
-		case *FuncSInfo:
-			for _, p := range x.Params {
-				walk(p)
-			}
-			walk(x.Ret)
-		}
-	}
-	walk(s)
+	})
 	return out
 }
 

@@ -63,30 +63,7 @@ func symVars(f *ir.Function) []*ir.PrimVar {
 			}
 		}
 	}
-	var sinfo func(s ir.StructInfo)
-	sinfo = func(s ir.StructInfo) {
-		switch x := s.(type) {
-		case *ir.PrimSInfo:
-			prim(x.Value)
-		case *ir.ShapeSInfo:
-			for _, d := range x.Values {
-				prim(d)
-			}
-		case *ir.TensorSInfo:
-			for _, d := range x.Shape {
-				prim(d)
-			}
-		case *ir.TupleSInfo:
-			for _, y := range x.Fields {
-				sinfo(y)
-			}
-		case *ir.FuncSInfo:
-			for _, y := range x.Params {
-				sinfo(y)
-			}
-			sinfo(x.Ret)
-		}
-	}
+	sinfo := func(s ir.StructInfo) { ir.VisitSInfoPrims(s, prim) }
 	var attr func(v any)
 	var expr func(e ir.Expr)
 	attr = func(v any) {
