@@ -20,17 +20,20 @@ import (
 // output checks protoimpl's:
 //
 //	const (
-//		_ = rtimpl.EnforceVersion(rtimpl.GenVersion - 2)
-//		_ = rtimpl.EnforceVersion(2 - rtimpl.MinGenVersion)
+//		_ = rtimpl.EnforceVersion(rtimpl.GenVersion - 3)
+//		_ = rtimpl.EnforceVersion(3 - rtimpl.MinGenVersion)
 //	)
 //
-// where 2 is the generator's version: code generated for a newer or an older
+// where 3 is the generator's version: code generated for a newer or an older
 // runtime than this one supports fails to build (a negative constant does not
 // convert to the unsigned EnforceVersion).
-const GenVersion = 2
+//
+// Version 3: one generated file a model, and generated tests state their
+// arguments as rtimpltest.Tensor specs.
+const GenVersion = 3
 
 // MinGenVersion is the oldest generated-code version this package supports.
-const MinGenVersion = 2
+const MinGenVersion = 3
 
 // EnforceVersion is the unsigned type generated code converts version
 // differences to, making a mismatch a compile-time error.

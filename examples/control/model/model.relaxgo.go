@@ -32,9 +32,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up-to-date.
-	_ = rtimpl.EnforceVersion(2 - rtimpl.MinGenVersion)
+	_ = rtimpl.EnforceVersion(3 - rtimpl.MinGenVersion)
 	// Verify that runtime/rtimpl is sufficiently up-to-date.
-	_ = rtimpl.EnforceVersion(rtimpl.GenVersion - 2)
+	_ = rtimpl.EnforceVersion(rtimpl.GenVersion - 3)
 )
 
 // executableBytes is the model's bytecode executable with its weights
