@@ -19,7 +19,13 @@ import (
 // the channels as columns in panels of 32 at AVX-512, 16 at AVX2 (Wᵀ
 // packed once, a constant's). At AVX2 a pointwise convolution packs Xᵀ
 // into the main tile's panels of 6 positions instead (posMain) and runs
-// asm.SgemmKernel, a last partial panel asm.SgemmKernelRows.
+// asm.SgemmKernel, a last partial panel asm.SgemmKernelRows. A window (3x3,
+// strided) gathers its patches from the padded planes: at AVX-512 in the
+// kernel (asm.SgemmKernelGather, 7 positions of an output row), at AVX2
+// packed a depth block at a time into the main tile's panels for all the
+// channel panels (packPatches; the 7x16 gather tile reads its second B
+// vector from memory at every row), the last two panels 4 and 3 or 4
+// positions where the last would hold 1 or 2.
 // The chain then runs on T with an operand per column (asm.ChainColsF32),
 // and T is transposed into out. The sums are the direct product's, step by
 // step in the same depth order and depth blocks (an FMA's two factors
@@ -134,16 +140,23 @@ type convPosJob struct {
 	t0       int // the chunk's first tile; T holds the chunk's rows
 	// A convolution with a window: the patch's offsets in the padded
 	// planes, the padded row, output width and strides.
-	gather               bool // a window: A gathered through offs
-	main                 bool // x is Xᵀ packed in the main tile's panels (posMain)
+	gather bool // a window: A gathered through offs
+	main   bool // x is Xᵀ packed in the main tile's panels (posMain)
+	// A window at AVX2 (posMain): a holds the chunk's patches at depth
+	// block pc in the main tile's panels (packPatches), tile by tile.
+	packed               bool
+	a                    []float32
+	pc                   int
+	cut                  bool // the last two tiles hold 4 and 3 or 4 positions (tileRows)
 	offs                 []int
 	wp, ow, sh, sw, rowT int // rowT: 7-position tiles per output row
-	fn                   func(lo, hi int)
+	fn, blockFn          func(lo, hi int)
 }
 
 var convPosPool = sync.Pool{New: func() any {
 	j := new(convPosJob)
 	j.fn = j.items
+	j.blockFn = j.blockItems
 	return j
 }}
 
@@ -198,11 +211,12 @@ func (j *convPosJob) tile(it, pc int) {
 
 // convPosF32 is the convolution g (convPosUse) with Wᵀ packed in pb: per
 // image, T = Xᵀ · Wᵀ (for a window, X the patches of the padded planes,
-// gathered by asm.SgemmKernelGather in 7-position tiles of an output row),
+// gathered by asm.SgemmKernelGather in 7-position tiles of an output row,
+// or at AVX2 packed by packPatches),
 // the chain on T's columns, T into out.
 func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 	mr, nr, _ := asm.SgemmTileStrided()
-	main := g.pointwise() && posMain()
+	main := posMain()
 	if main {
 		mr, _ = asm.SgemmTile()
 	}
@@ -210,8 +224,8 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 	ntiles := (hw + mr - 1) / mr
 	// T by chunks of whole tiles of about posChunkBytes, each chained and
 	// transposed out while still in L2.
-	chunk := max(1, posChunkBytes/(4*mr*g.o)) // tiles
-	tb := getScratch(min(hw, chunk*mr) * g.o)
+	chunk := max(1, posChunkBytes/(4*mr*g.o))     // tiles
+	tb := getScratch(min(hw, (chunk+1)*mr) * g.o) // a chunk may take one more tile (cut)
 	defer putScratch(tb)
 	var codes []uint8
 	var sc []float32
@@ -225,6 +239,7 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 	kk := g.c * g.kh * g.kw
 	j.t, j.pb, j.c, j.o, j.hw, j.mr, j.nr = *tb, pb, kk, g.o, hw, mr, nr
 	j.offs, j.gather, j.main = j.offs[:0], !g.pointwise(), main
+	j.packed = j.gather && main
 	var xs *[]float32
 	hp, wp := g.h+g.pt+g.pb, g.w+g.pl+g.pr
 	if j.gather {
@@ -246,9 +261,17 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 		}
 	}
 	var xp *[]float32
-	if main {
+	if main && !j.gather {
 		xp = getScratch(ntiles * mr * kk)
 		defer putScratch(xp)
+	}
+	// A last packed tile of 1 or 2 positions cannot cover the FMA latency:
+	// the last two run 4 and 3 or 4 (as the GEMM's last row tiles).
+	j.cut = j.packed && ntiles >= 2 && (hw%mr == 1 || hw%mr == 2) && asm.SgemmKernelRowsOK(4)
+	if j.packed {
+		ab := getScratch(min(chunk+1, ntiles) * mr * min(gemmKC, kk))
+		defer putScratch(ab)
+		j.a = *ab
 	}
 	for n := 0; n < g.n; n++ {
 		j.x = x[n*g.c*g.h*g.w : (n+1)*g.c*g.h*g.w]
@@ -264,9 +287,22 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 			}
 			j.x = p
 		}
-		for t0 := 0; t0 < ntiles; t0 += chunk {
+		for t0 := 0; t0 < ntiles; t0 += j.tiles {
 			j.t0, j.tiles = t0, min(chunk, ntiles-t0)
-			ParallelFor(j.tiles*(g.o/nr), 1, j.fn) // an item is a position tile by a channel panel, the whole depth
+			if j.cut && t0+j.tiles == ntiles-1 {
+				j.tiles++ // the last two tiles' positions go in one chunk
+			}
+			if j.packed {
+				// Depth block by depth block: the chunk's patches packed
+				// once for all channel panels.
+				for pc := 0; pc < kk; pc += gemmKC {
+					j.pc = pc
+					j.packPatches(pc, min(gemmKC, kk-pc))
+					ParallelFor(j.tiles*(g.o/nr), 1, j.blockFn)
+				}
+			} else {
+				ParallelFor(j.tiles*(g.o/nr), 1, j.fn) // an item is a position tile by a channel panel, the whole depth
+			}
 			rows := min(j.tiles*mr, hw-t0*mr)
 			if codes != nil {
 				asm.ChainColsF32(j.t, g.o, rows, g.o, codes, sc)
@@ -274,8 +310,85 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 			asm.TransposeF32(out[n*g.o*hw+t0*mr:(n+1)*g.o*hw], hw, j.t, g.o, rows, g.o)
 		}
 	}
-	j.x, j.t, j.pb = nil, nil, nil
+	j.x, j.t, j.pb, j.a = nil, nil, nil, nil
 	convPosPool.Put(j)
+}
+
+// blockItems computes work items [lo, hi) of depth block j.pc from the
+// packed patches: item i is position tile i%tiles against channel panel
+// i/tiles, so a run of items reads its panel's block from L1.
+func (j *convPosJob) blockItems(lo, hi int) {
+	mr, nr, pc := j.mr, j.nr, j.pc
+	kc := min(gemmKC, j.c-pc)
+	var beta float32
+	if pc > 0 {
+		beta = 1
+	}
+	for it := lo; it < hi; it++ {
+		jp, ti := it/j.tiles, it%j.tiles
+		p0, rows := j.tileRows(j.t0 + ti)
+		cp := unsafe.Pointer(&j.t[(p0-j.t0*mr)*j.o+jp*nr])
+		bp := unsafe.Pointer(&j.pb.data[pc*j.pb.npanels*nr+jp*kc*nr])
+		ap := unsafe.Pointer(&j.a[ti*kc*mr])
+		if rows < mr {
+			asm.SgemmKernelRowsUnchecked(rows, kc, ap, bp, cp, j.o, 1, beta)
+		} else {
+			asm.SgemmKernelUnchecked(kc, ap, bp, cp, j.o, 1, beta)
+		}
+	}
+}
+
+// tileRows is the first position and the number of positions of packed
+// tile t: mr each, the last one fewer, or with cut the last two 4 and the
+// rest.
+func (j *convPosJob) tileRows(t int) (p0, rows int) {
+	ntiles := (j.hw + j.mr - 1) / j.mr
+	switch {
+	case j.cut && t == ntiles-2:
+		return t * j.mr, 4
+	case j.cut && t == ntiles-1:
+		p0 = (t-1)*j.mr + 4
+		return p0, j.hw - p0
+	}
+	p0 = t * j.mr
+	return p0, min(j.mr, j.hw-p0)
+}
+
+// packPatches writes the chunk's patches at depth [pc, pc+kc) into j.a in
+// the main tile's panels (SgemmTile's 6 positions a step), tile by tile:
+// a[(ti*kc+k)*6+r] is position (t0+ti)*6+r's value at depth pc+k in the
+// padded planes, 0 past the last position. The positions of a panel may
+// lie on two output rows.
+func (j *convPosJob) packPatches(pc, kc int) {
+	const mr = 6 // the AVX2 tile, the level posMain holds at
+	x, offs := j.x, j.offs[pc:pc+kc]
+	for ti := 0; ti < j.tiles; ti++ {
+		p0, rows := j.tileRows(j.t0 + ti)
+		var b [mr]int
+		for r := 0; r < rows; r++ {
+			p := p0 + r
+			b[r] = p/j.ow*j.sh*j.wp + p%j.ow*j.sw
+		}
+		d := j.a[ti*kc*mr : (ti+1)*kc*mr]
+		if rows == mr {
+			for k, o := range offs {
+				dk := d[k*mr : k*mr+mr : k*mr+mr]
+				dk[0], dk[1], dk[2] = x[o+b[0]], x[o+b[1]], x[o+b[2]]
+				dk[3], dk[4], dk[5] = x[o+b[3]], x[o+b[4]], x[o+b[5]]
+			}
+			continue
+		}
+		for k, o := range offs {
+			dk := d[k*mr : k*mr+mr : k*mr+mr]
+			for r := range dk {
+				if r < rows {
+					dk[r] = x[o+b[r]]
+				} else {
+					dk[r] = 0
+				}
+			}
+		}
+	}
 }
 
 // packPosTiles writes X (c x hw) as Xᵀ in panels of mr positions, panel by
