@@ -207,65 +207,58 @@ func toPoly(e PrimExpr) (poly, bool) {
 		return toPoly(x.Value)
 	case *Binary:
 		switch x.Op {
-		case OpAdd, OpSub, OpMul:
-			a, ok := toPoly(x.A)
-			if !ok {
-				return nil, false
-			}
-			b, ok := toPoly(x.B)
-			if !ok {
-				return nil, false
-			}
-			switch x.Op {
-			case OpAdd:
-				return a.add(b), true
-			case OpSub:
-				return a.sub(b), true
-			default:
-				return a.mul(b), true
-			}
-		case OpFloorDiv, OpFloorMod, OpDiv, OpMod, OpMin, OpMax:
-			a, ok := toPoly(x.A)
-			if !ok {
-				return nil, false
-			}
-			b, ok := toPoly(x.B)
-			if !ok {
-				return nil, false
-			}
-			ca, aconst := a.constant()
-			cb, bconst := b.constant()
-			if aconst && bconst {
-				v, err := evalIntBinary(x.Op, ca, cb)
-				if err != nil {
-					return nil, false
-				}
-				return constPoly(v), true
-			}
-			if bconst && cb != 0 {
-				switch x.Op {
-				case OpFloorDiv, OpDiv:
-					if cb == 1 {
-						return a, true
-					}
-					if a.divisibleBy(cb) && (x.Op == OpFloorDiv || cb > 0) {
-						return a.scale(1).divExact(cb), true
-					}
-				case OpFloorMod, OpMod:
-					if cb == 1 || cb == -1 {
-						return poly{}, true
-					}
-					if x.Op == OpFloorMod && a.divisibleBy(cb) {
-						return poly{}, true
-					}
-				}
-			}
-			if (x.Op == OpMin || x.Op == OpMax) && a.sub(b).isZero() {
-				return a, true
-			}
-			t := x.DType()
-			return atomPoly(&Binary{x.Op, a.expr(t), b.expr(t)}), true
+		case OpAdd, OpSub, OpMul, OpFloorDiv, OpFloorMod, OpDiv, OpMod, OpMin, OpMax:
+		default:
+			return nil, false
 		}
+		a, ok := toPoly(x.A)
+		if !ok {
+			return nil, false
+		}
+		b, ok := toPoly(x.B)
+		if !ok {
+			return nil, false
+		}
+		switch x.Op {
+		case OpAdd:
+			return a.add(b), true
+		case OpSub:
+			return a.sub(b), true
+		case OpMul:
+			return a.mul(b), true
+		}
+		ca, aconst := a.constant()
+		cb, bconst := b.constant()
+		if aconst && bconst {
+			v, err := evalIntBinary(x.Op, ca, cb)
+			if err != nil {
+				return nil, false
+			}
+			return constPoly(v), true
+		}
+		if bconst && cb != 0 {
+			switch x.Op {
+			case OpFloorDiv, OpDiv:
+				if cb == 1 {
+					return a, true
+				}
+				if a.divisibleBy(cb) && (x.Op == OpFloorDiv || cb > 0) {
+					return a.scale(1).divExact(cb), true
+				}
+			case OpFloorMod, OpMod:
+				if cb == 1 || cb == -1 {
+					return poly{}, true
+				}
+				if x.Op == OpFloorMod && a.divisibleBy(cb) {
+					return poly{}, true
+				}
+			}
+		}
+		if (x.Op == OpMin || x.Op == OpMax) && a.sub(b).isZero() {
+			return a, true
+		}
+		t := x.DType()
+		return atomPoly(&Binary{x.Op, a.expr(t), b.expr(t)}), true
 	}
 	return nil, false
 }

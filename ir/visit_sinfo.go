@@ -8,19 +8,16 @@ import "github.com/relaxgo/relaxgo/runtime"
 // VisitSInfoPrims calls f on each expression s holds: tensor and shape
 // dimensions and prim values, in nested tuples and function signatures too.
 func VisitSInfoPrims(s StructInfo, f func(PrimExpr)) {
+	var dims []PrimExpr
 	switch x := s.(type) {
 	case *PrimSInfo:
 		if x.Value != nil {
 			f(x.Value)
 		}
 	case *ShapeSInfo:
-		for _, d := range x.Values {
-			f(d)
-		}
+		dims = x.Values
 	case *TensorSInfo:
-		for _, d := range x.Shape {
-			f(d)
-		}
+		dims = x.Shape
 	case *TupleSInfo:
 		for _, y := range x.Fields {
 			VisitSInfoPrims(y, f)
@@ -30,6 +27,9 @@ func VisitSInfoPrims(s StructInfo, f func(PrimExpr)) {
 			VisitSInfoPrims(p, f)
 		}
 		VisitSInfoPrims(x.Ret, f)
+	}
+	for _, d := range dims {
+		f(d)
 	}
 }
 

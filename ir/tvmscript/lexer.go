@@ -405,26 +405,25 @@ func (lx *lexer) str(p ir.Span, raw bool) (string, error) {
 			case '\n':
 				lx.line++
 				lx.lineOff = lx.i
-			case 'x':
-				if lx.i+2 > len(t) {
-					return "", lx.src.errorf(p, "invalid \\x escape")
+			case 'x', 'u':
+				// \xHH is a byte, \uHHHH a code point.
+				n := 2
+				if e == 'u' {
+					n = 4
 				}
-				v, err := strconv.ParseUint(t[lx.i:lx.i+2], 16, 8)
+				if lx.i+n > len(t) {
+					return "", lx.src.errorf(p, "invalid \\%c escape", e)
+				}
+				v, err := strconv.ParseUint(t[lx.i:lx.i+n], 16, 4*n)
 				if err != nil {
-					return "", lx.src.errorf(p, "invalid \\x escape")
+					return "", lx.src.errorf(p, "invalid \\%c escape", e)
 				}
-				b.WriteByte(byte(v))
-				lx.i += 2
-			case 'u':
-				if lx.i+4 > len(t) {
-					return "", lx.src.errorf(p, "invalid \\u escape")
+				if e == 'x' {
+					b.WriteByte(byte(v))
+				} else {
+					b.WriteRune(rune(v))
 				}
-				v, err := strconv.ParseUint(t[lx.i:lx.i+4], 16, 32)
-				if err != nil {
-					return "", lx.src.errorf(p, "invalid \\u escape")
-				}
-				b.WriteRune(rune(v))
-				lx.i += 4
+				lx.i += n
 			default:
 				b.WriteByte('\\')
 				b.WriteByte(e)

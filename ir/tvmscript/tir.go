@@ -597,20 +597,9 @@ func (t *tenv) axis(blk *ir.Block, target expr, c *callExpr, kind string) error 
 		default:
 			return p.errorf(c.args[1].pos(), "T.axis.remap needs a list of loop variables")
 		}
-		var names []*nameExpr
-		switch tg := target.(type) {
-		case *nameExpr:
-			names = []*nameExpr{tg}
-		case *tupleExpr:
-			for _, e := range tg.elts {
-				n, ok := e.(*nameExpr)
-				if !ok {
-					return p.errorf(e.pos(), "expected a variable name")
-				}
-				names = append(names, n)
-			}
-		default:
-			return p.errorf(target.pos(), "expected variable names")
+		names, err := targetNames(p, target, "expected a variable name", "expected variable names")
+		if err != nil {
+			return err
 		}
 		if len(ks.v) != len(binds) || len(names) != len(binds) {
 			return p.errorf(c.p, "T.axis.remap: %d kinds, %d variables and %d bindings do not match", len(ks.v), len(names), len(binds))
@@ -834,22 +823,32 @@ type gridAlias struct {
 	names []*nameExpr
 }
 
-func (t *tenv) forLoop(x *forStmt) (ir.Stmt, error) {
-	p := t.p
-	var names []*nameExpr
-	switch tg := x.target.(type) {
+// targetNames is an assignment or loop target's names: one name or a tuple
+// of names; elemMsg reports a tuple element that is not a name, msg any
+// other target.
+func targetNames(p *parser, target expr, elemMsg, msg string) ([]*nameExpr, error) {
+	switch tg := target.(type) {
 	case *nameExpr:
-		names = []*nameExpr{tg}
+		return []*nameExpr{tg}, nil
 	case *tupleExpr:
+		names := make([]*nameExpr, 0, len(tg.elts))
 		for _, e := range tg.elts {
 			n, ok := e.(*nameExpr)
 			if !ok {
-				return nil, p.errorf(e.pos(), "loop targets must be names")
+				return nil, p.errorf(e.pos(), "%s", elemMsg)
 			}
 			names = append(names, n)
 		}
-	default:
-		return nil, p.errorf(x.target.pos(), "loop targets must be names")
+		return names, nil
+	}
+	return nil, p.errorf(target.pos(), "%s", msg)
+}
+
+func (t *tenv) forLoop(x *forStmt) (ir.Stmt, error) {
+	p := t.p
+	names, err := targetNames(p, x.target, "loop targets must be names", "loop targets must be names")
+	if err != nil {
+		return nil, err
 	}
 	c, ok := x.iter.(*callExpr)
 	if !ok {
