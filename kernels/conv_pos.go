@@ -147,7 +147,7 @@ type convPosJob struct {
 	packed               bool
 	a                    []float32
 	pc                   int
-	cut                  bool // the last two tiles hold 4 and 3 or 4 positions (tileRows)
+	cut                  int // rowTile's cut of the packed tiles
 	offs                 []int
 	wp, ow, sh, sw, rowT int // rowT: 7-position tiles per output row
 	fn, blockFn          func(lo, hi int)
@@ -224,8 +224,20 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 	ntiles := (hw + mr - 1) / mr
 	// T by chunks of whole tiles of about posChunkBytes, each chained and
 	// transposed out while still in L2.
-	chunk := max(1, posChunkBytes/(4*mr*g.o))     // tiles
-	tb := getScratch(min(hw, (chunk+1)*mr) * g.o) // a chunk may take one more tile (cut)
+	chunk := max(1, posChunkBytes/(4*mr*g.o)) // tiles
+	packed := !g.pointwise() && main
+	// A last packed tile of 1 or 2 positions cannot cover the FMA latency:
+	// the last two run 4 and 3 or 4, as the GEMM's last row tiles, in one
+	// chunk (one tile more than the others at most).
+	cut := 0
+	if packed {
+		cut = lastTilesCut(hw, mr)
+	}
+	ctiles := chunk
+	if cut != 0 {
+		ctiles++
+	}
+	tb := getScratch(min(hw, ctiles*mr) * g.o)
 	defer putScratch(tb)
 	var codes []uint8
 	var sc []float32
@@ -239,7 +251,7 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 	kk := g.c * g.kh * g.kw
 	j.t, j.pb, j.c, j.o, j.hw, j.mr, j.nr = *tb, pb, kk, g.o, hw, mr, nr
 	j.offs, j.gather, j.main = j.offs[:0], !g.pointwise(), main
-	j.packed = j.gather && main
+	j.packed, j.cut = packed, cut
 	var xs *[]float32
 	hp, wp := g.h+g.pt+g.pb, g.w+g.pl+g.pr
 	if j.gather {
@@ -252,7 +264,10 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 				}
 			}
 		}
-		j.wp, j.ow, j.sh, j.sw, j.rowT = wp, g.ow, g.sh, g.sw, g.ow/mr
+		j.wp, j.ow, j.sh, j.sw = wp, g.ow, g.sh, g.sw
+		if !packed {
+			j.rowT = g.ow / mr
+		}
 		if g.pt != 0 || g.pl != 0 || g.pb != 0 || g.pr != 0 {
 			// Without padding the input is its own padded planes: no copy
 			// (ResNet-18's 1x1/2 shortcuts copied up to 800 KB a call).
@@ -265,11 +280,8 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 		xp = getScratch(ntiles * mr * kk)
 		defer putScratch(xp)
 	}
-	// A last packed tile of 1 or 2 positions cannot cover the FMA latency:
-	// the last two run 4 and 3 or 4 (as the GEMM's last row tiles).
-	j.cut = j.packed && ntiles >= 2 && (hw%mr == 1 || hw%mr == 2) && asm.SgemmKernelRowsOK(4)
-	if j.packed {
-		ab := getScratch(min(chunk+1, ntiles) * mr * min(gemmKC, kk))
+	if packed {
+		ab := getScratch(min(ctiles, ntiles) * mr * min(gemmKC, kk))
 		defer putScratch(ab)
 		j.a = *ab
 	}
@@ -289,7 +301,7 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 		}
 		for t0 := 0; t0 < ntiles; t0 += j.tiles {
 			j.t0, j.tiles = t0, min(chunk, ntiles-t0)
-			if j.cut && t0+j.tiles == ntiles-1 {
+			if cut != 0 && t0+j.tiles == ntiles-1 {
 				j.tiles++ // the last two tiles' positions go in one chunk
 			}
 			if j.packed {
@@ -339,40 +351,28 @@ func (j *convPosJob) blockItems(lo, hi int) {
 }
 
 // tileRows is the first position and the number of positions of packed
-// tile t: mr each, the last one fewer, or with cut the last two 4 and the
-// rest.
-func (j *convPosJob) tileRows(t int) (p0, rows int) {
-	ntiles := (j.hw + j.mr - 1) / j.mr
-	switch {
-	case j.cut && t == ntiles-2:
-		return t * j.mr, 4
-	case j.cut && t == ntiles-1:
-		p0 = (t-1)*j.mr + 4
-		return p0, j.hw - p0
-	}
-	p0 = t * j.mr
-	return p0, min(j.mr, j.hw-p0)
-}
+// tile t (rowTile over the plane's positions).
+func (j *convPosJob) tileRows(t int) (p0, rows int) { return rowTile(t, j.hw, j.mr, j.cut) }
 
 // packPatches writes the chunk's patches at depth [pc, pc+kc) into j.a in
-// the main tile's panels (SgemmTile's 6 positions a step), tile by tile:
-// a[(ti*kc+k)*6+r] is position (t0+ti)*6+r's value at depth pc+k in the
-// padded planes, 0 past the last position. The positions of a panel may
-// lie on two output rows.
+// the main tile's panels (mr positions a step), tile by tile:
+// a[(ti*kc+k)*mr+r] is the value at depth pc+k of the tile's position r in
+// the padded planes, 0 past its positions. The positions of a panel may lie
+// on two output rows.
 func (j *convPosJob) packPatches(pc, kc int) {
-	const mr = 6 // the AVX2 tile, the level posMain holds at
+	mr := j.mr
 	x, offs := j.x, j.offs[pc:pc+kc]
+	var b [8]int // a position's base in the padded planes; mr <= 8
 	for ti := 0; ti < j.tiles; ti++ {
 		p0, rows := j.tileRows(j.t0 + ti)
-		var b [mr]int
 		for r := 0; r < rows; r++ {
 			p := p0 + r
 			b[r] = p/j.ow*j.sh*j.wp + p%j.ow*j.sw
 		}
 		d := j.a[ti*kc*mr : (ti+1)*kc*mr]
-		if rows == mr {
+		if rows == 6 && mr == 6 { // the AVX2 tile, posMain's level
 			for k, o := range offs {
-				dk := d[k*mr : k*mr+mr : k*mr+mr]
+				dk := d[k*6 : k*6+6 : k*6+6]
 				dk[0], dk[1], dk[2] = x[o+b[0]], x[o+b[1]], x[o+b[2]]
 				dk[3], dk[4], dk[5] = x[o+b[3]], x[o+b[4]], x[o+b[5]]
 			}

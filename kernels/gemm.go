@@ -442,8 +442,16 @@ func (j *gemmJob) rowsKernel(nrows, kn int) bool {
 // quarter or half of the tile's rate. The bits do not change: every
 // element is the same sum whichever tile computes it.
 func (j *gemmJob) lastCut(mcur int, prepacked bool) int {
-	rem := mcur % j.mr
-	if (rem != 1 && rem != 2) || mcur < j.mr || prepacked || j.kchain || !j.rowsKernel(4, j.nr) {
+	if prepacked || j.kchain || !j.rowsKernel(4, j.nr) {
+		return 0
+	}
+	return lastTilesCut(mcur, j.mr)
+}
+
+// lastTilesCut is rowTile's cut for n rows in tiles of mr run by the row
+// kernels: 4 where the last tile would hold 1 or 2 rows, else 0.
+func lastTilesCut(n, mr int) int {
+	if rem := n % mr; (rem != 1 && rem != 2) || n < mr || !asm.SgemmKernelRowsOK(4) {
 		return 0
 	}
 	return 4

@@ -70,23 +70,18 @@ func usageError(fs *flag.FlagSet, stderr io.Writer, format string, args ...any) 
 	return exitUsage
 }
 
-// setUsage makes fs's usage print lines, then the flags.
-// newFlags makes command name's flag set, writing to stderr, with usage
-// (see setUsage).
+// newFlags makes command name's flag set, writing to stderr, whose usage
+// prints the usage lines, then the flags.
 func newFlags(name string, stderr io.Writer, usage ...string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	setUsage(fs, usage...)
-	return fs
-}
-
-func setUsage(fs *flag.FlagSet, lines ...string) {
 	fs.Usage = func() {
-		for _, l := range lines {
+		for _, l := range usage {
 			fmt.Fprintln(fs.Output(), l)
 		}
 		fs.PrintDefaults()
 	}
+	return fs
 }
 
 // parseOne is parseFlags for commands that take exactly one file, named

@@ -156,30 +156,24 @@ func (m *multiFlag) String() string { return strings.Join(*m, ",") }
 // Set implements flag.Value: each use of the flag adds a value.
 func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 
-// writeArgsTemp makes a temporary directory (pattern as os.MkdirTemp's) and
-// writes args there (see writeArgs); the caller removes dir.
+// writeArgsTemp makes a temporary directory (pattern as os.MkdirTemp's)
+// and writes a function's arguments there as in.npz, the generated runner's
+// input; the caller removes dir.
 func writeArgsTemp(pattern string, args []runtime.Value) (dir, inPath string, err error) {
+	in, err := tensorio.FromValues(args)
+	if err != nil {
+		return "", "", err
+	}
 	dir, err = os.MkdirTemp("", pattern)
 	if err != nil {
 		return "", "", err
 	}
-	inPath, err = writeArgs(dir, args)
-	if err != nil {
+	inPath = filepath.Join(dir, "in.npz")
+	if err := tensorio.WriteNPZFile(inPath, in); err != nil {
 		os.RemoveAll(dir)
 		return "", "", err
 	}
 	return dir, inPath, nil
-}
-
-// writeArgs writes a function's arguments to dir/in.npz, the generated
-// runner's input, and returns the file's path.
-func writeArgs(dir string, args []runtime.Value) (string, error) {
-	in, err := tensorio.FromValues(args)
-	if err != nil {
-		return "", err
-	}
-	path := filepath.Join(dir, "in.npz")
-	return path, tensorio.WriteNPZFile(path, in)
 }
 
 // runGenerated runs fn through the generated Go package, in mode.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	goruntime "runtime"
@@ -12,12 +11,11 @@ import (
 
 // runVersion is `relaxgo version`.
 func runVersion(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("version", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: relaxgo version")
-		fmt.Fprintln(fs.Output(), "\nPrints the relaxgo module version, the Go version it was built with, and the")
-		fmt.Fprintln(fs.Output(), "SIMD level its kernels use on this machine (RELAXGO_ISA can lower it).")
-	}
+	fs := newFlags("version", stderr,
+		"usage: relaxgo version",
+		"\nPrints the relaxgo module version, the Go version it was built with, and the",
+		"SIMD level its kernels use on this machine (RELAXGO_ISA can lower it).",
+	)
 	args, code := parseFlags(fs, args, stdout, stderr)
 	if code >= 0 {
 		return code

@@ -125,16 +125,6 @@ func DType(elem int32) (runtime.DataType, error) {
 	return runtime.Void, fmt.Errorf("unsupported ONNX element type %s", elemName(elem))
 }
 
-// elemCode is the inverse of DType.
-func elemCode(dt runtime.DataType) (int32, bool) {
-	for _, c := range []int32{tFloat, tUint8, tInt8, tUint16, tInt16, tInt32, tInt64, tBool, tFloat16, tDouble, tUint32, tUint64, tBFloat16} {
-		if d, _ := DType(c); d == dt {
-			return c, true
-		}
-	}
-	return 0, false
-}
-
 // TensorFromProto converts a TensorProto. External data is read relative to
 // baseDir (the model's directory) and must stay inside it.
 func TensorFromProto(tp *onnxpb.TensorProto, baseDir string) (*runtime.Tensor, error) {

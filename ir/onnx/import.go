@@ -554,8 +554,9 @@ func init() {
 }
 
 // Register adds the converter of default-domain op opType for opset versions
-// since and later (until a later registration of the same op takes over).
-// Call it from an init function in an ops_*.go file.
+// since and later (until a later registration of the same op takes over),
+// beside the built-in ones (builtinConverters); call it before importing,
+// e.g. from an init function.
 func Register(opType string, since int, fn ConvFunc) {
 	register(convEntry{op: opType, since: since, fn: fn})
 }

@@ -55,10 +55,6 @@ func aInts(name string, v ...int64) *onnxpb.AttributeProto {
 	return &onnxpb.AttributeProto{Name: proto.String(name), Type: onnxpb.AttributeProto_INTS.Enum(), Ints: v}
 }
 
-func aFloat(name string, v float32) *onnxpb.AttributeProto {
-	return &onnxpb.AttributeProto{Name: proto.String(name), Type: onnxpb.AttributeProto_FLOAT.Enum(), F: proto.Float32(v)}
-}
-
 // run converts the body and returns the named values.
 func (b *body) run(outs ...string) ([]*Value, error) {
 	if err := b.c.convertNodes(b.nodes, b.vals, nil, b.pre); err != nil {

@@ -162,13 +162,6 @@ func (f *formula) where(cond, a, b *Value) *Value {
 	return v
 }
 
-func floatOnly(n *Node, v *Value) error {
-	if !v.DType().IsFloat() {
-		return n.unsupported("input dtype %s (needs a float type)", v.DType())
-	}
-	return nil
-}
-
 func init() {
 	for onnxOp, relaxOp := range map[string]string{
 		"Relu": "relax.nn.relu", "Sigmoid": "relax.sigmoid", "Tanh": "relax.tanh", "Erf": "relax.erf",

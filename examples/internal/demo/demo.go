@@ -6,7 +6,6 @@ package demo
 import (
 	"fmt"
 	"log"
-	"testing"
 
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -25,9 +24,16 @@ func Must[T any](v T, err error) T {
 	return v
 }
 
+// Fataler is the part of testing.TB Load uses (the example commands link
+// this package too, and need no testing package).
+type Fataler interface {
+	Helper()
+	Fatal(args ...any)
+}
+
 // Load returns the model load gives (a generated package's New or Default),
 // failing t when it cannot be loaded.
-func Load[M any](t testing.TB, load func() (M, error)) M {
+func Load[M any](t Fataler, load func() (M, error)) M {
 	t.Helper()
 	m, err := load()
 	if err != nil {
