@@ -2,8 +2,9 @@ package kernels
 
 import (
 	"fmt"
-	"sync"
 	"unsafe"
+
+	"github.com/relaxgo/relaxgo/internal/freelist"
 
 	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/internal/extent"
@@ -197,15 +198,15 @@ func gemmApplyEpilogue(ep *GemmEpilogue, row []float32, i, j0 int) {
 // fixed-size buffers; B blocks from a pool whose buffers only grow (a buffer
 // too small for a request is dropped and replaced by one of the requested
 // size), so neither kind is ever reallocated once the pools are warm.
-var gemmAPool = sync.Pool{New: func() any {
+var gemmAPool = freelist.List[*[]float32]{New: func() *[]float32 {
 	s := make([]float32, gemmMC*gemmKC, gemmMC*gemmKC+16)
 	return &s
 }}
 
-var gemmBPool sync.Pool
+var gemmBPool freelist.List[*[]float32]
 
 func gemmGetABuf(n int) *[]float32 {
-	p := gemmAPool.Get().(*[]float32)
+	p := gemmAPool.Get()
 	*p = (*p)[:n]
 	return p
 }
@@ -213,7 +214,7 @@ func gemmGetABuf(n int) *[]float32 {
 func gemmPutABuf(p *[]float32) { gemmAPool.Put(p) }
 
 func gemmGetBBuf(n int) *[]float32 {
-	if p, ok := gemmBPool.Get().(*[]float32); ok && cap(*p) >= n {
+	if p := gemmBPool.Get(); p != nil && cap(*p) >= n {
 		*p = (*p)[:n]
 		return p
 	}
@@ -278,13 +279,13 @@ type gemmJob struct {
 	packFn, computeFn, scaleFn, directFn func(lo, hi int)
 }
 
-var gemmJobPool = sync.Pool{New: func() any {
+var gemmJobPool = freelist.List[*gemmJob]{New: func() *gemmJob {
 	j := new(gemmJob)
 	j.packFn, j.computeFn, j.scaleFn, j.directFn = j.packPanels, j.computeTiles, j.scaleRows, j.directTiles
 	return j
 }}
 
-func getGemmJob() *gemmJob { return gemmJobPool.Get().(*gemmJob) }
+func getGemmJob() *gemmJob { return gemmJobPool.Get() }
 
 // putGemmJob drops the job's references to caller memory and pools it.
 func putGemmJob(j *gemmJob) {
