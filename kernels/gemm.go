@@ -48,12 +48,6 @@ func SgemmEx(transA, transB bool, m, n, k int, alpha float32, a []float32, lda i
 
 // sgemmEx is SgemmEx, with B taken from pb instead when pb is not nil.
 func sgemmEx(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, ep *GemmEpilogue, pb *PackedB) error {
-	// With one or two rows and B at hand row-major, the small-M kernels that
-	// stream B in place beat the packed panels and give the same bits, so a
-	// constant's packing is left aside (see gemmInPlaceRows).
-	if pb != nil && b != nil && !transB && m <= gemmInPlaceRows() && gemmDirectAvailable() {
-		pb = nil
-	}
 	if pb != nil {
 		if err := checkGemm(transA, false, m, n, 0, len(a), lda, 0, ldb, len(c), ldc); err != nil {
 			return err
@@ -389,19 +383,6 @@ func sgemmOn(serial, transA bool, m, n, k int, alpha float32, a []float32, lda i
 
 // gemmSmallRows is the largest m run with asm.SgemmTileSmall's tile.
 const gemmSmallRows = 8
-
-// gemmInPlaceRows is the largest m for which a matmul against a registered
-// constant reads B in place (the small-M kernels) rather than its packing:
-// at AVX2, m=1 and 2 stream B row-major faster (BenchmarkMatmulConstant:
-// m=1 against 768x768 22 vs 14.5 GFLOP/s, m=2 35 vs 28.5; from m=3 the
-// packed panels are as fast or faster); at AVX-512 the packed panels win at
-// every m (an AVX-512 AMD EPYC, m=1: 47 vs 26-40 GFLOP/s), so none.
-func gemmInPlaceRows() int {
-	if asm.CurrentLevel() == asm.LevelAVX512 {
-		return 0
-	}
-	return 2
-}
 
 // kernel runs the micro-kernel of the job's tile with static calls (the
 // pointers stay non-escaping, so edge tiles live on the stack).
