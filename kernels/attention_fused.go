@@ -3,7 +3,8 @@ package kernels
 import (
 	"fmt"
 	"slices"
-	"sync"
+
+	"github.com/relaxgo/relaxgo/internal/freelist"
 
 	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
@@ -144,7 +145,7 @@ func SoftmaxAttention(out, a, b, v *runtime.Tensor, scale float32, scaleOp int, 
 	if nb == 0 || m == 0 || d == 0 {
 		return nil
 	}
-	j := attentionJobPool.Get().(*attentionJob)
+	j := attentionJobPool.Get()
 	defer j.release()
 	if err := j.setMask(mask, as[:r-2], int64(m), int64(n)); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
@@ -190,7 +191,7 @@ type attentionJob struct {
 	err     firstErr
 }
 
-var attentionJobPool = sync.Pool{New: func() any {
+var attentionJobPool = freelist.List[*attentionJob]{New: func() *attentionJob {
 	j := new(attentionJob)
 	j.fn = j.run
 	return j

@@ -303,7 +303,7 @@ func runBin[T, O any](op bop, p *bplan, o []O, a, b []T, row func(bop, []O, []T,
 		return
 	}
 	pool := poolFor[binJob[T, O]]()
-	j := pool.Get().(*binJob[T, O])
+	j := pool.Get()
 	j.op, j.p, j.o, j.a, j.b, j.row, j.span = op, *p, o, a, b, row, p.rows == 1
 	if j.span {
 		parFor(total, parGrain, j.fn)

@@ -3,7 +3,8 @@ package kernels
 import (
 	"fmt"
 	"math"
-	"sync"
+
+	"github.com/relaxgo/relaxgo/internal/freelist"
 
 	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/internal/extent"
@@ -348,7 +349,7 @@ type chainJob struct {
 	fn        func(lo, hi int)
 }
 
-var chainJobPool = sync.Pool{New: func() any {
+var chainJobPool = freelist.List[*chainJob]{New: func() *chainJob {
 	j := new(chainJob)
 	j.fn = j.planes
 	return j
@@ -369,7 +370,7 @@ const chainParallelMin = 1 << 14
 // chainPlanes runs chain on the n planes of pix values at out (chain rows
 // row0...), over the workers when there are several and enough work.
 func chainPlanes(chain *rowChain, out []float32, pix, n, row0 int) {
-	j := chainJobPool.Get().(*chainJob)
+	j := chainJobPool.Get()
 	j.chain, j.out, j.pix, j.row0 = chain, out, pix, row0
 	if NumThreads() > 1 && n > 1 && n*pix >= chainParallelMin {
 		ParallelFor(n, max(1, chainParallelMin/(4*pix)), j.fn)
@@ -456,7 +457,7 @@ func convPackB(g *conv2dGeom, xg []float32, p0, kc, j0, cols, nr int, dst []floa
 // non-finite weight would turn padding into NaN (0*Inf), so such weights take
 // the row loops, which skip the padding.
 func conv2dDepthwiseF32(g *conv2dGeom, out, x, w []float32, chain *rowChain, wnc []float32) {
-	j := convDWPool.Get().(*convDWJob)
+	j := convDWPool.Get()
 	j.g, j.out, j.x, j.w, j.chain = *g, out, x, w, chain
 	work := g.oh * g.ow * g.kh * g.kw
 	fn, count, grain := j.fn, g.n*g.o, max(1, 4096/max(1, work))
@@ -520,40 +521,11 @@ type dwScratch struct {
 
 // dwScratches keeps the depthwise convolution's and the max pooling's
 // worker scratch (dwScratch) across calls and garbage collections: a
-// sync.Pool drops its objects at GC, and a channel block's padded plane of a
-// 112x112 layer is a quarter megabyte to make and clear again (MobileNetV2
-// allocated 11.8 KB a call on average with them pooled, 5.0 KB kept here;
-// relaxgo bench, B/op). At most dwScratchKeep are kept; each keeps the
-// largest planes it has held.
-var dwScratches struct {
-	sync.Mutex
-	free []*dwScratch
-}
-
-// dwScratchKeep bounds dwScratches: a few per worker of the machines the
-// project runs on.
-const dwScratchKeep = 8
-
-// getDWScratch returns a kept scratch, or a new one.
-func getDWScratch() *dwScratch {
-	dwScratches.Lock()
-	defer dwScratches.Unlock()
-	if n := len(dwScratches.free); n > 0 {
-		sc := dwScratches.free[n-1]
-		dwScratches.free = dwScratches.free[:n-1]
-		return sc
-	}
-	return new(dwScratch)
-}
-
-// putDWScratch keeps sc for the next call, unless dwScratchKeep are kept.
-func putDWScratch(sc *dwScratch) {
-	dwScratches.Lock()
-	defer dwScratches.Unlock()
-	if len(dwScratches.free) < dwScratchKeep {
-		dwScratches.free = append(dwScratches.free, sc)
-	}
-}
+// channel block's padded plane of a 112x112 layer is a quarter megabyte to
+// make and clear again (MobileNetV2 allocated 11.8 KB a call on average
+// with them in a sync.Pool, 5.0 KB kept; relaxgo bench, B/op). Each keeps
+// the largest planes it has held.
+var dwScratches = freelist.List[*dwScratch]{New: func() *dwScratch { return new(dwScratch) }, Max: 8}
 
 // plan computes the scratch geometry of j.g.
 func (j *convDWJob) plan() {
@@ -567,7 +539,7 @@ func (j *convDWJob) plan() {
 // the sums' pass (asm.TapSumChainF32), only copied out.
 func (j *convDWJob) tapPlanes(lo, hi int) {
 	g, out, x, w := &j.g, j.out, j.x, j.w
-	sc := getDWScratch()
+	sc := dwScratches.Get()
 	if cap(sc.p) < j.ph.plen {
 		sc.p = make([]float32, j.ph.plen)
 		sc.geom = phaseGeom{} // a new plane: no padding yet
@@ -602,7 +574,7 @@ func (j *convDWJob) tapPlanes(lo, hi int) {
 		asm.TapSumChainF32(f, p, j.ph.offs, wo, codes, scalars)
 		copyRows(dst, g.ow, f, j.ph.wq, g.oh, g.ow)
 	}
-	putDWScratch(sc)
+	dwScratches.Put(sc)
 }
 
 // phasePlane is the geometry of a zero- (or otherwise) padded input plane
@@ -711,7 +683,7 @@ func (q *phasePlane) loadData(p, xc []float32) {
 	}
 }
 
-var convDWPool = sync.Pool{New: func() any {
+var convDWPool = freelist.List[*convDWJob]{New: func() *convDWJob {
 	j := new(convDWJob)
 	j.fn = j.planes
 	j.tapFn = j.tapPlanes

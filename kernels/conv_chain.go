@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/relaxgo/relaxgo/internal/freelist"
+
 	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -63,7 +65,7 @@ type rowChain struct {
 	resRev bool
 }
 
-var rowChainPool = sync.Pool{New: func() any { return new(rowChain) }}
+var rowChainPool = freelist.List[*rowChain]{New: func() *rowChain { return new(rowChain) }}
 
 // release returns c to the pool.
 func (c *rowChain) release() {
@@ -82,7 +84,7 @@ func newRowChain(name string, codes []int64, ops []*runtime.Tensor, out []int64)
 	if len(out) < 2 {
 		return nil, fmt.Errorf("%s: output of rank %d has no channel axis", name, len(out))
 	}
-	c := rowChainPool.Get().(*rowChain)
+	c := rowChainPool.Get()
 	c.steps, c.codes, c.res = c.stepsBuf[:0], c.codesBuf[:0], nil
 	if err := c.fill(name, codes, ops, out); err != nil {
 		c.release()

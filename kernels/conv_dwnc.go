@@ -144,7 +144,7 @@ func (j *convDWJob) ncBlocks(lo, hi int) {
 	hw, ohw, k := g.h*g.w, g.oh*g.ow, g.kh*g.kw
 	eh := (g.kh-1)*g.dh + 1
 	hb := (nc.band-1)*g.sh + eh // padded rows a band reads
-	sc := getDWScratch()
+	sc := dwScratches.Get()
 	sc.q = growF32(sc.q, nc.band*g.ow*L)
 	key := dwNCKey{g.w, g.pl, nc.wp, hb, L}
 	if n := hb * nc.wp * L; cap(sc.np) < n || sc.ncKey != key {
@@ -182,7 +182,7 @@ func (j *convDWJob) ncBlocks(lo, hi int) {
 			rows, g.ow, g.sw, codes, nc.sc[b*ns*L:(b+1)*ns*L])
 		asm.TransposeF32(j.out[(n*g.o+c0)*ohw+oy0*g.ow:], ohw, sc.q, L, rows*g.ow, cn)
 	}
-	putDWScratch(sc)
+	dwScratches.Put(sc)
 }
 
 // dwNCKey is what decides the zero border of a blocked padded plane.

@@ -2,8 +2,9 @@ package kernels
 
 import (
 	"slices"
-	"sync"
 	"unsafe"
+
+	"github.com/relaxgo/relaxgo/internal/freelist"
 
 	"github.com/relaxgo/relaxgo/asm"
 )
@@ -171,7 +172,7 @@ type convIndirectJob struct {
 	copyFn       func(lo, hi int)
 }
 
-var convIndirectPool = sync.Pool{New: func() any {
+var convIndirectPool = freelist.List[*convIndirectJob]{New: func() *convIndirectJob {
 	j := new(convIndirectJob)
 	j.fn = j.items
 	j.copyFn = j.phaseCopy
@@ -188,7 +189,7 @@ func (j *convIndirectJob) phaseCopy(lo, hi int) {
 // the copy.
 const convPhaseParallelMin = 1 << 15
 
-var convOffsPool = sync.Pool{New: func() any { s := make([]int, 0, 1024); return &s }}
+var convOffsPool = freelist.List[*[]int]{New: func() *[]int { s := make([]int, 0, 1024); return &s }}
 
 // convIndirectF32 computes one image group: out (og x oh*ow) from xg (cg x h
 // x w) and the weights wg (og x kk), packed in pa when pa is not nil.
@@ -204,7 +205,7 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	plane := hs * ws
 	chan_ := g.sh * g.sw * plane
 
-	j := convIndirectPool.Get().(*convIndirectJob)
+	j := convIndirectPool.Get()
 	j.g, j.m, j.k, j.mr, j.nr, j.ws, j.out, j.wide = *g, og, kk, mr, nr, ws, out, wide
 	j.chain, j.chOff = chain, chOff
 	j.ntot = g.oh * ws
@@ -212,7 +213,7 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 
 	// The offsets table, in the weights' depth order (c, i, j): channel 0's
 	// taps, then each channel's are those plus c*chan_.
-	op := convOffsPool.Get().(*[]int)
+	op := convOffsPool.Get()
 	offs := (*op)[:0]
 	for i := 0; i < g.kh; i++ {
 		di := i * g.dh

@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/relaxgo/relaxgo/internal/freelist"
+
 	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -153,7 +155,7 @@ type convPosJob struct {
 	fn, blockFn          func(lo, hi int)
 }
 
-var convPosPool = sync.Pool{New: func() any {
+var convPosPool = freelist.List[*convPosJob]{New: func() *convPosJob {
 	j := new(convPosJob)
 	j.fn = j.items
 	j.blockFn = j.blockItems
@@ -247,7 +249,7 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 		codes = chain.codes
 		sc = chain.laneTable(sb, asm.BlockLanes())
 	}
-	j := convPosPool.Get().(*convPosJob)
+	j := convPosPool.Get()
 	kk := g.c * g.kh * g.kw
 	j.t, j.pb, j.c, j.o, j.hw, j.mr, j.nr = *tb, pb, kk, g.o, hw, mr, nr
 	j.offs, j.gather, j.main = j.offs[:0], !g.pointwise(), main

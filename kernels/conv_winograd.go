@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/relaxgo/relaxgo/internal/freelist"
+
 	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -229,7 +231,7 @@ type winoBlock struct {
 	v, m, y        []float32
 }
 
-var winoPool = sync.Pool{New: func() any {
+var winoPool = freelist.List[*winoJob]{New: func() *winoJob {
 	j := new(winoJob)
 	j.splitFn, j.inFn, j.mulFn, j.outFn, j.blockFn = j.split, j.in, j.mul, j.out, j.blocks
 	return j
@@ -438,7 +440,7 @@ const winoBlockCols = 96
 // convWinograd computes the convolution g (winoOK) of x into out with the
 // transformed weights e, then the chain on each output plane.
 func convWinograd(g *conv2dGeom, out, x []float32, e *winoEntry, chain *rowChain) {
-	j := winoPool.Get().(*winoJob)
+	j := winoPool.Get()
 	j.g, j.e, j.chain = *g, e, chain
 	_, j.nr = asm.SgemmTile()
 	T := e.t

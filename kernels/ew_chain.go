@@ -2,7 +2,8 @@ package kernels
 
 import (
 	"fmt"
-	"sync"
+
+	"github.com/relaxgo/relaxgo/internal/freelist"
 
 	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
@@ -81,7 +82,7 @@ type ewJob struct {
 	fn     func(lo, hi int)
 }
 
-var ewJobPool = sync.Pool{New: func() any {
+var ewJobPool = freelist.List[*ewJob]{New: func() *ewJob {
 	j := new(ewJob)
 	j.fn = j.rows
 	return j
@@ -109,7 +110,7 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 	if nd == 0 || nd > maxRank {
 		return fmt.Errorf("%s: rank %d outside 1..%d", name, nd, maxRank)
 	}
-	j := ewJobPool.Get().(*ewJob)
+	j := ewJobPool.Get()
 	defer func() {
 		clear(j.buf[:])
 		j.steps, j.xs, j.os, j.shape = nil, nil, nil, nil

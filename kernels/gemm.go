@@ -2,8 +2,9 @@ package kernels
 
 import (
 	"fmt"
-	"sync"
 	"unsafe"
+
+	"github.com/relaxgo/relaxgo/internal/freelist"
 
 	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/internal/extent"
@@ -47,12 +48,6 @@ func SgemmEx(transA, transB bool, m, n, k int, alpha float32, a []float32, lda i
 
 // sgemmEx is SgemmEx, with B taken from pb instead when pb is not nil.
 func sgemmEx(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, ep *GemmEpilogue, pb *PackedB) error {
-	// With one or two rows and B at hand row-major, the small-M kernels that
-	// stream B in place beat the packed panels and give the same bits, so a
-	// constant's packing is left aside (see gemmInPlaceRows).
-	if pb != nil && b != nil && !transB && m <= gemmInPlaceRows() && gemmDirectAvailable() {
-		pb = nil
-	}
 	if pb != nil {
 		if err := checkGemm(transA, false, m, n, 0, len(a), lda, 0, ldb, len(c), ldc); err != nil {
 			return err
@@ -197,15 +192,15 @@ func gemmApplyEpilogue(ep *GemmEpilogue, row []float32, i, j0 int) {
 // fixed-size buffers; B blocks from a pool whose buffers only grow (a buffer
 // too small for a request is dropped and replaced by one of the requested
 // size), so neither kind is ever reallocated once the pools are warm.
-var gemmAPool = sync.Pool{New: func() any {
+var gemmAPool = freelist.List[*[]float32]{New: func() *[]float32 {
 	s := make([]float32, gemmMC*gemmKC, gemmMC*gemmKC+16)
 	return &s
 }}
 
-var gemmBPool sync.Pool
+var gemmBPool freelist.List[*[]float32]
 
 func gemmGetABuf(n int) *[]float32 {
-	p := gemmAPool.Get().(*[]float32)
+	p := gemmAPool.Get()
 	*p = (*p)[:n]
 	return p
 }
@@ -213,7 +208,7 @@ func gemmGetABuf(n int) *[]float32 {
 func gemmPutABuf(p *[]float32) { gemmAPool.Put(p) }
 
 func gemmGetBBuf(n int) *[]float32 {
-	if p, ok := gemmBPool.Get().(*[]float32); ok && cap(*p) >= n {
+	if p := gemmBPool.Get(); p != nil && cap(*p) >= n {
 		*p = (*p)[:n]
 		return p
 	}
@@ -278,13 +273,13 @@ type gemmJob struct {
 	packFn, computeFn, scaleFn, directFn func(lo, hi int)
 }
 
-var gemmJobPool = sync.Pool{New: func() any {
+var gemmJobPool = freelist.List[*gemmJob]{New: func() *gemmJob {
 	j := new(gemmJob)
 	j.packFn, j.computeFn, j.scaleFn, j.directFn = j.packPanels, j.computeTiles, j.scaleRows, j.directTiles
 	return j
 }}
 
-func getGemmJob() *gemmJob { return gemmJobPool.Get().(*gemmJob) }
+func getGemmJob() *gemmJob { return gemmJobPool.Get() }
 
 // putGemmJob drops the job's references to caller memory and pools it.
 func putGemmJob(j *gemmJob) {
@@ -388,19 +383,6 @@ func sgemmOn(serial, transA bool, m, n, k int, alpha float32, a []float32, lda i
 
 // gemmSmallRows is the largest m run with asm.SgemmTileSmall's tile.
 const gemmSmallRows = 8
-
-// gemmInPlaceRows is the largest m for which a matmul against a registered
-// constant reads B in place (the small-M kernels) rather than its packing:
-// at AVX2, m=1 and 2 stream B row-major faster (BenchmarkMatmulConstant:
-// m=1 against 768x768 22 vs 14.5 GFLOP/s, m=2 35 vs 28.5; from m=3 the
-// packed panels are as fast or faster); at AVX-512 the packed panels win at
-// every m (an AVX-512 AMD EPYC, m=1: 47 vs 26-40 GFLOP/s), so none.
-func gemmInPlaceRows() int {
-	if asm.CurrentLevel() == asm.LevelAVX512 {
-		return 0
-	}
-	return 2
-}
 
 // kernel runs the micro-kernel of the job's tile with static calls (the
 // pointers stay non-escaping, so edge tiles live on the stack).

@@ -1,8 +1,9 @@
 package kernels
 
 import (
-	"sync"
 	"unsafe"
+
+	"github.com/relaxgo/relaxgo/internal/freelist"
 
 	"github.com/relaxgo/relaxgo/asm"
 )
@@ -77,10 +78,10 @@ func (j *gemmJob) runDirect(threads int) {
 // gemmDirectPool holds the small-M path's packed-A buffers (only growing,
 // like gemmBPool, but separate so that the two size populations do not
 // evict each other's buffers).
-var gemmDirectPool sync.Pool
+var gemmDirectPool freelist.List[*[]float32]
 
 func gemmGetDirectBuf(n int) *[]float32 {
-	if p, ok := gemmDirectPool.Get().(*[]float32); ok && cap(*p) >= n {
+	if p := gemmDirectPool.Get(); p != nil && cap(*p) >= n {
 		*p = (*p)[:n]
 		return p
 	}

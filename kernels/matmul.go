@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/relaxgo/relaxgo/internal/freelist"
+
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -205,7 +207,7 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 	if len(bs) < 2 {
 		transB = false
 	}
-	j := matmulJobPool.Get().(*matmulJob)
+	j := matmulJobPool.Get()
 	defer j.release()
 	// The epilogue lives in the pooled job, so passing it on allocates nothing.
 	var ep *GemmEpilogue
@@ -316,7 +318,7 @@ type matmulJob struct {
 	err            firstErr // the first error of a batch item (run's chunks may run concurrently)
 }
 
-var matmulJobPool = sync.Pool{New: func() any {
+var matmulJobPool = freelist.List[*matmulJob]{New: func() *matmulJob {
 	j := new(matmulJob)
 	j.fn = j.run
 	return j

@@ -76,7 +76,7 @@ func runRows[T any](blocks, blockLen int, flag bool, o, x []T, n, inner int, f f
 		return
 	}
 	pool := poolFor[rowsJob[T]]()
-	j := pool.Get().(*rowsJob[T])
+	j := pool.Get()
 	j.flag, j.o, j.x, j.n, j.inner, j.f = flag, o, x, n, inner, f
 	parFor(blocks, rowGrain(blockLen), j.fn)
 	j.o, j.x, j.f = nil, nil, nil
@@ -263,7 +263,7 @@ func runNorm[T floating](rows, m int, eps float64, rms bool, o, x, g, b []T) {
 		return
 	}
 	pool := poolFor[normJob[T]]()
-	j := pool.Get().(*normJob[T])
+	j := pool.Get()
 	j.rows, j.m, j.eps, j.rms, j.o, j.x, j.g, j.b = rows, m, eps, rms, o, x, g, b
 	parFor(rows, rowGrain(m), j.fn)
 	j.o, j.x, j.g, j.b = nil, nil, nil, nil

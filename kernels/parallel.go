@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/relaxgo/relaxgo/internal/freelist"
 )
 
 // The worker pool. Workers are started lazily and live for the life of the
@@ -66,7 +68,7 @@ type pjob struct {
 	panicV     any
 }
 
-var pjobPool = sync.Pool{New: func() any { return &pjob{fin: make(chan struct{}, 1)} }}
+var pjobPool = freelist.List[*pjob]{New: func() *pjob { return &pjob{fin: make(chan struct{}, 1)} }}
 
 // release drops one reference and pools the job after the last one.
 func (j *pjob) release() {
@@ -219,7 +221,7 @@ func ParallelFor(n, grain int, fn func(lo, hi int)) {
 		fn(0, n)
 		return
 	}
-	j := pjobPool.Get().(*pjob)
+	j := pjobPool.Get()
 	j.fn, j.n, j.chunk, j.nchunks = fn, n, chunk, int64(nch)
 	j.next.Store(0)
 	j.done.Store(0)

@@ -3,6 +3,8 @@ package kernels
 import (
 	"reflect"
 	"sync"
+
+	"github.com/relaxgo/relaxgo/internal/freelist"
 )
 
 // Pooled parallel jobs for generic kernels. A closure handed to ParallelFor
@@ -16,22 +18,22 @@ type parJob[J any] interface {
 	init()
 }
 
-// parJobPools maps a job type (reflect.Type) to its *sync.Pool.
+// parJobPools maps a job type (reflect.Type) to its *freelist.List[*J].
 var parJobPools sync.Map
 
 // poolFor returns J's pool, made on first use; the lookup allocates
 // nothing.
-func poolFor[J any, PJ parJob[J]]() *sync.Pool {
+func poolFor[J any, PJ parJob[J]]() *freelist.List[PJ] {
 	t := reflect.TypeFor[J]()
 	if p, ok := parJobPools.Load(t); ok {
-		return p.(*sync.Pool)
+		return p.(*freelist.List[PJ])
 	}
-	p, _ := parJobPools.LoadOrStore(t, &sync.Pool{New: func() any {
+	p, _ := parJobPools.LoadOrStore(t, &freelist.List[PJ]{New: func() PJ {
 		j := PJ(new(J))
 		j.init()
 		return j
 	}})
-	return p.(*sync.Pool)
+	return p.(*freelist.List[PJ])
 }
 
 // binJob is runBin's parallel job.

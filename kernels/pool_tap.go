@@ -2,7 +2,8 @@ package kernels
 
 import (
 	"math"
-	"sync"
+
+	"github.com/relaxgo/relaxgo/internal/freelist"
 
 	"github.com/relaxgo/relaxgo/asm"
 )
@@ -43,7 +44,7 @@ func pool3x3S2(g *pool2dGeom) (ok, inPlace bool) {
 	return ok, ok && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 && 2*g.oh+1 <= g.h && 2*g.ow+1 <= g.w
 }
 
-var maxPoolTapPool = sync.Pool{New: func() any {
+var maxPoolTapPool = freelist.List[*maxPoolTapJob]{New: func() *maxPoolTapJob {
 	j := new(maxPoolTapJob)
 	j.fn = j.planes
 	return j
@@ -51,7 +52,7 @@ var maxPoolTapPool = sync.Pool{New: func() any {
 
 // maxPoolTap pools planes [0, n*c) of g from x into o (NCHW, contiguous).
 func maxPoolTap(g *pool2dGeom, o, x []float32, lowest float32) {
-	j := maxPoolTapPool.Get().(*maxPoolTapJob)
+	j := maxPoolTapPool.Get()
 	j.g, j.o, j.x, j.lo = *g, o, x, lowest
 	j.pairs = pool2x2Pairs(g)
 	j.threes, j.inPlace = pool3x3S2(g)
@@ -94,7 +95,7 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 		return
 	}
 	g, ph := &j.g, &j.ph
-	sc := getDWScratch()
+	sc := dwScratches.Get()
 	if cap(sc.p) < ph.plen {
 		sc.p = make([]float32, ph.plen)
 		sc.geom = phaseGeom{} // a new plane: no padding yet
@@ -122,7 +123,7 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 			copy(j.o[ob+y*g.osH:ob+y*g.osH+g.ow], f[y*ph.wq:y*ph.wq+g.ow])
 		}
 	}
-	putDWScratch(sc)
+	dwScratches.Put(sc)
 }
 
 // planesPairs pools planes [lo, hi) of a pool2x2Pairs geometry with

@@ -298,7 +298,7 @@ func runReduce[T any](op rop, o, x []T, rows, r int, f func(rop, []T, []T, int, 
 		return
 	}
 	pool := poolFor[reduceJob[T]]()
-	j := pool.Get().(*reduceJob[T])
+	j := pool.Get()
 	j.op, j.o, j.x, j.r, j.f = op, o, x, r, f
 	parFor(rows, rowGrain(r), j.fn)
 	j.o, j.x, j.f = nil, nil, nil

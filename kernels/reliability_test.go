@@ -19,7 +19,7 @@ func TestMatmulJobPropagatesErrors(t *testing.T) {
 	for _, th := range []int{1, 2, 4} {
 		SetNumThreads(th)
 		const nb, m, n, k = 16, 2, 2, 2
-		j := matmulJobPool.Get().(*matmulJob)
+		j := matmulJobPool.Get()
 		j.m, j.n, j.k, j.lda, j.ldb = m, n, k, k, n
 		j.aoff, j.boff = j.aoff[:0], j.boff[:0]
 		for i := 0; i < nb; i++ {

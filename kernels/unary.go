@@ -283,7 +283,7 @@ func runUnary[T any](op uop, o, x []T, pa, pb float64, f func(uop, []T, []T, flo
 		return
 	}
 	pool := poolFor[unaryJob[T]]()
-	j := pool.Get().(*unaryJob[T])
+	j := pool.Get()
 	j.op, j.o, j.x, j.pa, j.pb, j.f = op, o, x, pa, pb, f
 	parFor(n, parGrain, j.fn)
 	j.o, j.x, j.f = nil, nil, nil

@@ -3,7 +3,9 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"sync"
+	goruntime "runtime"
+
+	"github.com/relaxgo/relaxgo/internal/freelist"
 
 	"github.com/relaxgo/relaxgo/internal/rtlink"
 )
@@ -11,7 +13,9 @@ import (
 // Model is a loaded model: its bytecode executable, the compiled-mode
 // executable derived from it (same constants), the module of its Go
 // functions, and a pool of VMs. It is safe for concurrent use: each Invoke
-// runs on a VM of its own.
+// runs on a VM of its own. The pool keeps up to GOMAXPROCS idle VMs, with
+// their intermediate storage, for the Model's lifetime (as an inference
+// session keeps its arena): garbage collections do not empty it.
 type Model struct {
 	name     string
 	exec     *Executable
@@ -19,7 +23,7 @@ type Model struct {
 	tirMod   *Module
 	vmtirMod *Module
 	mode     Mode
-	pool     sync.Pool
+	pool     *freelist.List[*VM]
 	// origin is the Model loaded first, which WithMode copies keep
 	// reachable with their VMs: cleanups attached to it (rtimpl forgets the
 	// weights' packed forms) must not run while a copy or a VM is in use.
@@ -59,7 +63,7 @@ func (m *Model) WithMode(mode Mode) *Model {
 	if origin == nil {
 		origin = m
 	}
-	return &Model{name: m.name, exec: m.exec, compiled: m.compiled, tirMod: m.tirMod, vmtirMod: m.vmtirMod, mode: mode, origin: origin}
+	return &Model{name: m.name, exec: m.exec, compiled: m.compiled, tirMod: m.tirMod, vmtirMod: m.vmtirMod, mode: mode, pool: newVMPool(), origin: origin}
 }
 
 // Mode reports how Invoke runs functions.
@@ -91,7 +95,12 @@ func loadModel(spec rtlink.ModelSpec) (*Model, error) {
 		return nil, fmt.Errorf("%s: %w", spec.Name, err)
 	}
 	vmtirMod.Import(tirMod)
-	return &Model{name: spec.Name, exec: exec, compiled: compiled, tirMod: tirMod, vmtirMod: vmtirMod}, nil
+	return &Model{name: spec.Name, exec: exec, compiled: compiled, tirMod: tirMod, vmtirMod: vmtirMod, pool: newVMPool()}, nil
+}
+
+// newVMPool is a Model's pool of idle VMs: one per processor at most.
+func newVMPool() *freelist.List[*VM] {
+	return &freelist.List[*VM]{Max: goruntime.GOMAXPROCS(0)}
 }
 
 // Executable is the bytecode executable (TVM's "0.14" format).
@@ -139,7 +148,7 @@ func (m *Model) InvokeContext(ctx context.Context, name string, args ...Value) (
 
 // getVM takes a VM of the Model's mode from the pool, or makes one.
 func (m *Model) getVM() (*VM, error) {
-	if vm, _ := m.pool.Get().(*VM); vm != nil {
+	if vm := m.pool.Get(); vm != nil {
 		return vm, nil
 	}
 	if m.mode == Bytecode {

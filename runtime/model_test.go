@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"errors"
+	goruntime "runtime"
 	"sync"
 	"testing"
 
@@ -132,5 +133,58 @@ func TestCompareModesAndSampleTensor(t *testing.T) {
 	}
 	if _, _, berr, _ := missing.CompareModes("main", x); !errors.Is(berr, ErrMissingFunction) {
 		t.Errorf("missing function: %v", berr)
+	}
+}
+
+// TestModelKeepsVMsAcrossGC checks that a Model's idle VMs (and with them
+// their storage pools) survive garbage collections: a program that
+// allocates results collects every few dozen calls, and a sync.Pool would
+// make a new VM, and all its storage, after each.
+func TestModelKeepsVMsAcrossGC(t *testing.T) {
+	for _, mode := range []Mode{Compiled, Bytecode} {
+		t.Run(mode.String(), func(t *testing.T) {
+			base, err := loadModel(modelSpec(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := base.WithMode(mode)
+			x, _ := FromSlice([]float64{1, 2, 3}, 3)
+			if _, err := m.Invoke("main", x); err != nil {
+				t.Fatal(err)
+			}
+			vm := m.pool.Get()
+			if vm == nil {
+				t.Fatal("no idle VM after a call")
+			}
+			m.pool.Put(vm)
+			goruntime.GC()
+			goruntime.GC()
+			if got := m.pool.Get(); got != vm {
+				t.Fatalf("after two collections the pool gave %p, want the idle VM %p", got, vm)
+			}
+		})
+	}
+}
+
+// TestModelVMPoolBound checks that at most GOMAXPROCS idle VMs are kept.
+func TestModelVMPoolBound(t *testing.T) {
+	m, err := loadModel(modelSpec(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	procs := goruntime.GOMAXPROCS(0)
+	var vms []*VM
+	for range procs + 3 {
+		vm, err := m.getVM()
+		if err != nil {
+			t.Fatal(err)
+		}
+		vms = append(vms, vm)
+	}
+	for _, vm := range vms {
+		m.pool.Put(vm)
+	}
+	if n := m.pool.Len(); n != procs {
+		t.Fatalf("%d idle VMs kept, want GOMAXPROCS = %d", n, procs)
 	}
 }
