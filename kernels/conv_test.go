@@ -428,3 +428,44 @@ func testDepthwiseTapMatchesRows(t *testing.T, l asm.Level) {
 		}
 	}
 }
+
+// TestSubsample checks the strided 1x1 convolution's copy of the positions
+// it reads against the element-by-element definition: column strides 1 to 3
+// (2 takes the deinterleaving kernel), row strides 1 to 3, odd and even
+// widths (an odd width's last column after the kernel), one and several
+// planes, with a guard band after dst.
+func TestSubsample(t *testing.T) {
+	for _, c := range []struct{ n, c, h, w, sh, sw int }{
+		{1, 3, 56, 56, 2, 2}, {1, 2, 7, 7, 2, 2}, {2, 3, 9, 13, 3, 2}, {1, 1, 1, 1, 2, 2}, {1, 4, 5, 2, 1, 2},
+		{1, 2, 6, 9, 2, 1}, {1, 2, 11, 10, 1, 3}, {3, 1, 4, 3, 2, 2},
+	} {
+		g := conv2dGeom{n: c.n, c: c.c, h: c.h, w: c.w, sh: c.sh, sw: c.sw}
+		g.oh, g.ow = (c.h-1)/c.sh+1, (c.w-1)/c.sw+1
+		x := make([]float32, c.n*c.c*c.h*c.w)
+		for i := range x {
+			x[i] = float32(i)
+		}
+		const guard = 9
+		n := c.n * c.c * g.oh * g.ow
+		dst := make([]float32, n+guard)
+		for i := range dst {
+			dst[i] = -1
+		}
+		subsample(dst[:n], x, &g)
+		for p := 0; p < c.n*c.c; p++ {
+			for oy := 0; oy < g.oh; oy++ {
+				for ox := 0; ox < g.ow; ox++ {
+					want := x[p*c.h*c.w+oy*c.sh*c.w+ox*c.sw]
+					if got := dst[p*g.oh*g.ow+oy*g.ow+ox]; got != want {
+						t.Fatalf("%+v: plane %d (%d, %d): %v, want %v", c, p, oy, ox, got, want)
+					}
+				}
+			}
+		}
+		for i := n; i < len(dst); i++ {
+			if dst[i] != -1 {
+				t.Fatalf("%+v: wrote past dst at %d", c, i)
+			}
+		}
+	}
+}
