@@ -2,6 +2,5 @@
 
 package compiler_test
 
-// raceEnabled reports a -race build, where sync.Pool drops items at random
-// and allocation counts are meaningless.
+// raceEnabled reports a -race build, where allocation counts are meaningless.
 const raceEnabled = true

@@ -2,6 +2,5 @@
 
 package kernels
 
-// raceEnabled reports a -race build, where sync.Pool drops items at random
-// and allocation counts are meaningless.
+// raceEnabled reports a -race build, where allocation counts are meaningless.
 const raceEnabled = true

@@ -49,6 +49,7 @@ func DefaultPasses() []Pass {
 		{"fuse-elementwise-chains", FuseElementwiseChains},
 		{"fuse-conv-chain", FuseConvChain},
 		{"fold-conv-affine", FoldConvAffine},
+		{"rewrite-dataflow-reshape", RewriteDataflowReshape},
 		{"to-non-dataflow", ToNonDataflow},
 		{"call-tir-rewrite", CallTIRRewrite},
 		{"static-plan-block-memory", StaticPlanBlockMemory},

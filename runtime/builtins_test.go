@@ -318,3 +318,59 @@ func TestDescribeErrCtx(t *testing.T) {
 		}
 	}
 }
+
+// TestReshapeViewOfPooledStorage checks vm.builtin.reshape on a tensor of
+// pooled storage (RewriteDataflowReshape's views): the view shares the data,
+// keeps its own copy of the shape, is the same header in the storage's next
+// lease (no allocation in steady state), and a size mismatch is an error.
+func TestReshapeViewOfPooledStorage(t *testing.T) {
+	a, err := NewAllocator(PooledAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs := Shape{3, 4}
+	lease := func() (*Storage, *Tensor) {
+		s, err := a.Alloc(48, CPU)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := s.viewTensor(0, xs, Float32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, x
+	}
+	s, x := lease()
+	shape := Shape{2, 6}
+	v, err := builtinReshape([]Value{x, shape})
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := v.(*Tensor)
+	shape[0] = 99
+	if !Shape(view.Shape()).Equal(Shape{2, 6}) || &view.Bytes()[0] != &x.Bytes()[0] {
+		t.Fatalf("view %v over %p, want shape (2, 6) over x's data %p", view.Shape(), &view.Bytes()[0], &x.Bytes()[0])
+	}
+	a.Free(s)
+	s2, x2 := lease()
+	if s2 != s {
+		t.Fatal("the pool did not hand the storage back")
+	}
+	if v2, err := builtinReshape([]Value{x2, Shape{2, 6}}); err != nil || v2 != Value(view) {
+		t.Fatalf("next lease: %v (%v), want the same header", v2, err)
+	}
+	args := []Value{x2, Shape{2, 6}}
+	if n := testing.AllocsPerRun(20, func() {
+		a.Free(s2)
+		_, x3 := lease()
+		args[0] = x3
+		if _, err := builtinReshape(args); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("%v allocations per lease and reshape, want 0", n)
+	}
+	if _, err := builtinReshape([]Value{x2, Shape{5}}); err == nil {
+		t.Error("a view of another size accepted")
+	}
+}

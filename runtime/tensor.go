@@ -75,6 +75,12 @@ const maxCachedViews = 256
 // value reaching it survives the call that allocated it (see
 // VM.releaseStorages), so its old views are dead.
 func (s *Storage) viewTensor(offset int64, shape Shape, dt DataType) (*Tensor, error) {
+	return s.cachedView(offset, shape, dt, false)
+}
+
+// cachedView is viewTensor; with own, a header it makes has a copy of shape
+// (the caller's slice may change after the call).
+func (s *Storage) cachedView(offset int64, shape Shape, dt DataType, own bool) (*Tensor, error) {
 	if s.owner != nil {
 		for _, v := range s.views {
 			if v.lease != s.lease && v.offset == offset && v.dtype == dt && Shape(v.shape).Equal(shape) {
@@ -82,6 +88,9 @@ func (s *Storage) viewTensor(offset int64, shape Shape, dt DataType) (*Tensor, e
 				return v, nil
 			}
 		}
+	}
+	if own {
+		shape = cloneShape(shape)
 	}
 	t, err := s.newView(offset, shape, dt)
 	if err != nil || s.owner == nil {

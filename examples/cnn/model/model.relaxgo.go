@@ -108,13 +108,13 @@ func MainContext(ctx context.Context, x *runtime.Tensor) (*runtime.Tensor, error
 	return m.MainContext(ctx, x)
 }
 
-// vmtir_main is the compiled form of Relax function main (1 parameter, 35 registers).
+// vmtir_main is the compiled form of Relax function main (1 parameter, 34 registers).
 func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	c := rtimpl.ConstPool(vm)
 	var err error
 	// call vm.builtin.check_tensor_info [%0, i4, c[0], c[1]] -> %void
 	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 4 || t.DType() != runtime.Float32 {
-		_, err = rtimpl.Call(lib[0], r[22:26], r[0], imms[0], c[0], c[1])
+		_, err = rtimpl.Call(lib[0], r[21:25], r[0], imms[0], c[0], c[1])
 		if err != nil {
 			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
 		}
@@ -123,7 +123,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := rtimpl.ValueShape(r[0])
 		if !ok || len(s) != 4 || s[0] != 1 || s[1] != 3 || s[2] != 16 || s[3] != 16 {
-			_, err = rtimpl.Call(lib[1], r[22:34], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], imms[1], imms[4], c[1])
+			_, err = rtimpl.Call(lib[1], r[21:33], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], imms[1], imms[4], c[1])
 			if err != nil {
 				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
 			}
@@ -142,12 +142,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[6]] -> %3
 	r[4] = c[6]
 	// call vm.builtin.alloc_tensor [%1, i0, c[7], c[0]] -> %4
-	r[5], err = rtimpl.AllocTensor(lib[3], r[22:26], 0, runtime.Float32, r[2], imms[1], c[7], c[0])
+	r[5], err = rtimpl.AllocTensor(lib[3], r[21:25], 0, runtime.Float32, r[2], imms[1], c[7], c[0])
 	if err != nil {
 		return rtimpl.CallErr(5, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.conv2d_chain [%0, c[8], c[9], c[10], c[9], i1, c[11], c[12], c[11], c[13], c[14], %3, %4] -> %void
-	_, err = rtimpl.Call(lib[4], r[22:35], r[0], c[8], c[9], c[10], c[9], imms[2], c[11], c[12], c[11], c[13], c[14], r[4], r[5])
+	_, err = rtimpl.Call(lib[4], r[21:34], r[0], c[8], c[9], c[10], c[9], imms[2], c[11], c[12], c[11], c[13], c[14], r[4], r[5])
 	if err != nil {
 		return rtimpl.CallErr(6, "kernels.relaxgo.conv2d_chain", err)
 	}
@@ -158,12 +158,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %4
 	r[5] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[15], c[0]] -> %6
-	r[7], err = rtimpl.AllocTensor(lib[3], r[22:26], 0, runtime.Float32, r[3], imms[1], c[15], c[0])
+	r[7], err = rtimpl.AllocTensor(lib[3], r[21:25], 0, runtime.Float32, r[3], imms[1], c[15], c[0])
 	if err != nil {
 		return rtimpl.CallErr(10, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.nn.max_pool2d [%5, c[16], c[16], c[17], c[9], i0, i0, c[11], c[11], %6] -> %void
-	_, err = rtimpl.Call(lib[5], r[22:32], r[6], c[16], c[16], c[17], c[9], imms[1], imms[1], c[11], c[11], r[7])
+	_, err = rtimpl.Call(lib[5], r[21:31], r[6], c[16], c[16], c[17], c[9], imms[1], imms[1], c[11], c[11], r[7])
 	if err != nil {
 		return rtimpl.CallErr(11, "kernels.nn.max_pool2d", err)
 	}
@@ -176,14 +176,16 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[18]] -> %8
 	r[9] = c[18]
 	// call vm.builtin.alloc_tensor [%1, i0, c[19], c[0]] -> %9
-	r[10], err = rtimpl.AllocTensor(lib[3], r[22:26], 0, runtime.Float32, r[2], imms[1], c[19], c[0])
+	r[10], err = rtimpl.AllocTensor(lib[3], r[21:25], 0, runtime.Float32, r[2], imms[1], c[19], c[0])
 	if err != nil {
 		return rtimpl.CallErr(16, "vm.builtin.alloc_tensor", err)
 	}
+	// call vm.builtin.null_value [] -> %1
+	r[2] = nil
 	// call kernels.relaxgo.conv2d_chain [%7, c[20], c[16], c[10], c[9], i1, c[11], c[12], c[11], c[13], c[14], %8, %9] -> %void
-	_, err = rtimpl.Call(lib[4], r[22:35], r[8], c[20], c[16], c[10], c[9], imms[2], c[11], c[12], c[11], c[13], c[14], r[9], r[10])
+	_, err = rtimpl.Call(lib[4], r[21:34], r[8], c[20], c[16], c[10], c[9], imms[2], c[11], c[12], c[11], c[13], c[14], r[9], r[10])
 	if err != nil {
-		return rtimpl.CallErr(17, "kernels.relaxgo.conv2d_chain", err)
+		return rtimpl.CallErr(18, "kernels.relaxgo.conv2d_chain", err)
 	}
 	// call vm.builtin.null_value [] -> %7
 	r[8] = nil
@@ -194,16 +196,16 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %9
 	r[10] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[21], c[0]] -> %11
-	r[12], err = rtimpl.AllocTensor(lib[3], r[22:26], 0, runtime.Float32, r[3], imms[1], c[21], c[0])
+	r[12], err = rtimpl.AllocTensor(lib[3], r[21:25], 0, runtime.Float32, r[3], imms[1], c[21], c[0])
 	if err != nil {
-		return rtimpl.CallErr(22, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(23, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
 	// call kernels.nn.adaptive_avg_pool2d [%10, c[9], c[11], c[11], %11] -> %void
-	_, err = rtimpl.Call(lib[6], r[22:27], r[11], c[9], c[11], c[11], r[12])
+	_, err = rtimpl.Call(lib[6], r[21:26], r[11], c[9], c[11], c[11], r[12])
 	if err != nil {
-		return rtimpl.CallErr(24, "kernels.nn.adaptive_avg_pool2d", err)
+		return rtimpl.CallErr(25, "kernels.nn.adaptive_avg_pool2d", err)
 	}
 	// call vm.builtin.null_value [] -> %10
 	r[11] = nil
@@ -211,70 +213,59 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[13] = r[12]
 	// call vm.builtin.null_value [] -> %11
 	r[12] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[22], c[0]] -> %13
-	r[14], err = rtimpl.AllocTensor(lib[3], r[22:26], 0, runtime.Float32, r[2], imms[1], c[22], c[0])
+	// call vm.builtin.reshape [%12, c[22]] -> %13
+	r[14], err = rtimpl.Call(lib[7], r[21:23], r[13], c[22])
 	if err != nil {
-		return rtimpl.CallErr(28, "vm.builtin.alloc_tensor", err)
-	}
-	// call vm.builtin.null_value [] -> %1
-	r[2] = nil
-	// call kernels.reshape [%12, c[22], %13] -> %void
-	_, err = rtimpl.Call(lib[7], r[22:25], r[13], c[22], r[14])
-	if err != nil {
-		return rtimpl.CallErr(30, "kernels.reshape", err)
+		return rtimpl.CallErr(29, "vm.builtin.reshape", err)
 	}
 	// call vm.builtin.null_value [] -> %12
 	r[13] = nil
-	// call vm.builtin.copy [%13] -> %14
-	r[15] = r[14]
-	// call vm.builtin.null_value [] -> %13
-	r[14] = nil
-	// call vm.builtin.copy [c[23]] -> %15
-	r[16] = c[23]
-	// call vm.builtin.alloc_storage [%vm, c[24], i0, c[4], c[3]] -> %16
-	r[17], err = rtimpl.AllocStorage(vm, 40)
+	// call vm.builtin.copy [c[23]] -> %14
+	r[15] = c[23]
+	// call vm.builtin.alloc_storage [%vm, c[24], i0, c[4], c[3]] -> %15
+	r[16], err = rtimpl.AllocStorage(vm, 40)
 	if err != nil {
-		return rtimpl.CallErr(35, "vm.builtin.alloc_storage", err)
+		return rtimpl.CallErr(32, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.alloc_tensor [%16, i0, c[25], c[0]] -> %17
-	r[18], err = rtimpl.AllocTensor(lib[3], r[22:26], 0, runtime.Float32, r[17], imms[1], c[25], c[0])
+	// call vm.builtin.alloc_tensor [%15, i0, c[25], c[0]] -> %16
+	r[17], err = rtimpl.AllocTensor(lib[3], r[21:25], 0, runtime.Float32, r[16], imms[1], c[25], c[0])
 	if err != nil {
-		return rtimpl.CallErr(36, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(33, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %16
-	r[17] = nil
-	// call kernels.relaxgo.matmul_bias [%14, %15, c[13], c[26], i0, %17] -> %void
-	_, err = rtimpl.Call(lib[8], r[22:28], r[15], r[16], c[13], c[26], imms[1], r[18])
-	if err != nil {
-		return rtimpl.CallErr(38, "kernels.relaxgo.matmul_bias", err)
-	}
-	// call vm.builtin.null_value [] -> %14
-	r[15] = nil
 	// call vm.builtin.null_value [] -> %15
 	r[16] = nil
-	// call vm.builtin.copy [%17] -> %18
-	r[19] = r[18]
+	// call kernels.relaxgo.matmul_bias [%13, %14, c[13], c[26], i0, %16] -> %void
+	_, err = rtimpl.Call(lib[8], r[21:27], r[14], r[15], c[13], c[26], imms[1], r[17])
+	if err != nil {
+		return rtimpl.CallErr(35, "kernels.relaxgo.matmul_bias", err)
+	}
+	// call vm.builtin.null_value [] -> %13
+	r[14] = nil
+	// call vm.builtin.null_value [] -> %14
+	r[15] = nil
+	// call vm.builtin.copy [%16] -> %17
+	r[18] = r[17]
+	// call vm.builtin.null_value [] -> %16
+	r[17] = nil
+	// call vm.builtin.make_tuple [%17] -> %18
+	r[21] = r[18]
+	r[19], err = rtimpl.MakeTuple(vm, r[21:22])
+	if err != nil {
+		return rtimpl.CallErr(40, "vm.builtin.make_tuple", err)
+	}
+	// call vm.builtin.copy [%18] -> %19
+	r[20] = r[19]
 	// call vm.builtin.null_value [] -> %17
 	r[18] = nil
-	// call vm.builtin.make_tuple [%18] -> %19
-	r[22] = r[19]
-	r[20], err = rtimpl.MakeTuple(vm, r[22:23])
-	if err != nil {
-		return rtimpl.CallErr(43, "vm.builtin.make_tuple", err)
-	}
-	// call vm.builtin.copy [%19] -> %20
-	r[21] = r[20]
-	// call vm.builtin.null_value [] -> %18
-	r[19] = nil
-	// ret %20
-	r[1] = r[21]
+	// ret %19
+	r[1] = r[20]
 	return nil
 }
 
 // compiledFuncs are the compiled Relax functions with their register file sizes.
 var compiledFuncs = map[string]rtimpl.CompiledFunc{"main": {
 	Func:             vmtir_main,
-	RegisterFileSize: 35,
+	RegisterFileSize: 34,
 }}
 
 // pkg loads the package's model: the embedded executable, its compiled
@@ -299,7 +290,7 @@ var libNames = []string{
 	"kernels.relaxgo.conv2d_chain",
 	"kernels.nn.max_pool2d",
 	"kernels.nn.adaptive_avg_pool2d",
-	"kernels.reshape",
+	"vm.builtin.reshape",
 	"kernels.relaxgo.matmul_bias",
 	"vm.builtin.make_tuple",
 }

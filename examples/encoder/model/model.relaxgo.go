@@ -105,13 +105,13 @@ func MainContext(ctx context.Context, input *runtime.Tensor) (*runtime.Tensor, e
 	return m.MainContext(ctx, input)
 }
 
-// vmtir_main is the compiled form of Relax function main (1 parameter, 129 registers).
+// vmtir_main is the compiled form of Relax function main (1 parameter, 119 registers).
 func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	c := rtimpl.ConstPool(vm)
 	var err error
 	// call vm.builtin.check_tensor_info [%0, i3, c[0], c[1]] -> %void
 	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 3 || t.DType() != runtime.Float32 {
-		_, err = rtimpl.Call(lib[0], r[119:123], r[0], imms[0], c[0], c[1])
+		_, err = rtimpl.Call(lib[0], r[109:113], r[0], imms[0], c[0], c[1])
 		if err != nil {
 			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
 		}
@@ -120,7 +120,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := rtimpl.ValueShape(r[0])
 		if !ok || len(s) != 3 || s[0] != 1 || s[1] != 32 || s[2] != 128 {
-			_, err = rtimpl.Call(lib[1], r[119:129], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], c[1])
+			_, err = rtimpl.Call(lib[1], r[109:119], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], c[1])
 			if err != nil {
 				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
 			}
@@ -152,12 +152,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(6, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %6
-	r[7], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	r[7], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(7, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%0, c[7], %6] -> %void
-	_, err = rtimpl.Call(lib[4], r[119:122], r[0], c[7], r[7])
+	_, err = rtimpl.Call(lib[4], r[109:112], r[0], c[7], r[7])
 	if err != nil {
 		return rtimpl.CallErr(8, "kernels.permute_dims", err)
 	}
@@ -166,12 +166,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[8], c[0]] -> %8
-	r[9], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[3], imms[1], c[8], c[0])
+	r[9], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[3], imms[1], c[8], c[0])
 	if err != nil {
 		return rtimpl.CallErr(11, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.matmul_bias [%7, c[9], c[10], c[11], i0, %8] -> %void
-	_, err = rtimpl.Call(lib[5], r[119:125], r[8], c[9], c[10], c[11], imms[1], r[9])
+	_, err = rtimpl.Call(lib[5], r[109:115], r[8], c[9], c[10], c[11], imms[1], r[9])
 	if err != nil {
 		return rtimpl.CallErr(12, "kernels.relaxgo.matmul_bias", err)
 	}
@@ -182,12 +182,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %8
 	r[9] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %10
-	r[11], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	r[11], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(16, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.strided_slice [%9, c[12], c[13], c[14], c[15], i0, %10] -> %void
-	_, err = rtimpl.Call(lib[6], r[119:126], r[10], c[12], c[13], c[14], c[15], imms[1], r[11])
+	_, err = rtimpl.Call(lib[6], r[109:116], r[10], c[12], c[13], c[14], c[15], imms[1], r[11])
 	if err != nil {
 		return rtimpl.CallErr(17, "kernels.strided_slice", err)
 	}
@@ -196,12 +196,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %10
 	r[11] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %12
-	r[13], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
+	r[13], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(20, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.strided_slice [%9, c[12], c[14], c[16], c[15], i0, %12] -> %void
-	_, err = rtimpl.Call(lib[6], r[119:126], r[10], c[12], c[14], c[16], c[15], imms[1], r[13])
+	_, err = rtimpl.Call(lib[6], r[109:116], r[10], c[12], c[14], c[16], c[15], imms[1], r[13])
 	if err != nil {
 		return rtimpl.CallErr(21, "kernels.strided_slice", err)
 	}
@@ -210,12 +210,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %12
 	r[13] = nil
 	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %14
-	r[15], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[5], imms[1], c[6], c[0])
+	r[15], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[5], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.strided_slice [%9, c[12], c[16], c[17], c[15], i0, %14] -> %void
-	_, err = rtimpl.Call(lib[6], r[119:126], r[10], c[12], c[16], c[17], c[15], imms[1], r[15])
+	_, err = rtimpl.Call(lib[6], r[109:116], r[10], c[12], c[16], c[17], c[15], imms[1], r[15])
 	if err != nil {
 		return rtimpl.CallErr(25, "kernels.strided_slice", err)
 	}
@@ -225,521 +225,519 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[16] = r[15]
 	// call vm.builtin.null_value [] -> %14
 	r[15] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[18], c[0]] -> %16
-	r[17], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[3], imms[1], c[18], c[0])
+	// call vm.builtin.reshape [%11, c[18]] -> %16
+	r[17], err = rtimpl.Call(lib[7], r[109:111], r[12], c[18])
 	if err != nil {
-		return rtimpl.CallErr(29, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.reshape [%11, c[18], %16] -> %void
-	_, err = rtimpl.Call(lib[7], r[119:122], r[12], c[18], r[17])
-	if err != nil {
-		return rtimpl.CallErr(30, "kernels.reshape", err)
+		return rtimpl.CallErr(29, "vm.builtin.reshape", err)
 	}
 	// call vm.builtin.null_value [] -> %11
 	r[12] = nil
-	// call vm.builtin.copy [%16] -> %17
-	r[18] = r[17]
+	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %17
+	r[18], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(31, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.permute_dims [%16, c[7], %17] -> %void
+	_, err = rtimpl.Call(lib[4], r[109:112], r[17], c[7], r[18])
+	if err != nil {
+		return rtimpl.CallErr(32, "kernels.permute_dims", err)
+	}
 	// call vm.builtin.null_value [] -> %16
 	r[17] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[19], c[0]] -> %18
-	r[19], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[2], imms[1], c[19], c[0])
-	if err != nil {
-		return rtimpl.CallErr(34, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.permute_dims [%17, c[7], %18] -> %void
-	_, err = rtimpl.Call(lib[4], r[119:122], r[18], c[7], r[19])
-	if err != nil {
-		return rtimpl.CallErr(35, "kernels.permute_dims", err)
-	}
+	// call vm.builtin.copy [%17] -> %18
+	r[19] = r[18]
 	// call vm.builtin.null_value [] -> %17
 	r[18] = nil
-	// call vm.builtin.copy [%18] -> %19
-	r[20] = r[19]
-	// call vm.builtin.null_value [] -> %18
-	r[19] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[18], c[0]] -> %20
-	r[21], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[3], imms[1], c[18], c[0])
+	// call vm.builtin.reshape [%13, c[18]] -> %19
+	r[20], err = rtimpl.Call(lib[7], r[109:111], r[14], c[18])
 	if err != nil {
-		return rtimpl.CallErr(39, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.reshape [%13, c[18], %20] -> %void
-	_, err = rtimpl.Call(lib[7], r[119:122], r[14], c[18], r[21])
-	if err != nil {
-		return rtimpl.CallErr(40, "kernels.reshape", err)
+		return rtimpl.CallErr(36, "vm.builtin.reshape", err)
 	}
 	// call vm.builtin.null_value [] -> %13
 	r[14] = nil
-	// call vm.builtin.copy [%20] -> %21
-	r[22] = r[21]
-	// call vm.builtin.null_value [] -> %20
-	r[21] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[18], c[0]] -> %22
-	r[23], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[4], imms[1], c[18], c[0])
+	// call vm.builtin.reshape [%15, c[18]] -> %20
+	r[21], err = rtimpl.Call(lib[7], r[109:111], r[16], c[18])
 	if err != nil {
-		return rtimpl.CallErr(44, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.reshape [%15, c[18], %22] -> %void
-	_, err = rtimpl.Call(lib[7], r[119:122], r[16], c[18], r[23])
-	if err != nil {
-		return rtimpl.CallErr(45, "kernels.reshape", err)
+		return rtimpl.CallErr(38, "vm.builtin.reshape", err)
 	}
 	// call vm.builtin.null_value [] -> %15
 	r[16] = nil
-	// call vm.builtin.copy [%22] -> %23
-	r[24] = r[23]
-	// call vm.builtin.null_value [] -> %22
-	r[23] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[19], c[0]] -> %24
-	r[25], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[5], imms[1], c[19], c[0])
+	// call vm.builtin.alloc_tensor [%1, i0, c[19], c[0]] -> %21
+	r[22], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[2], imms[1], c[19], c[0])
 	if err != nil {
-		return rtimpl.CallErr(49, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(40, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.permute_dims [%23, c[7], %24] -> %void
-	_, err = rtimpl.Call(lib[4], r[119:122], r[24], c[7], r[25])
+	// call kernels.permute_dims [%20, c[7], %21] -> %void
+	_, err = rtimpl.Call(lib[4], r[109:112], r[21], c[7], r[22])
 	if err != nil {
-		return rtimpl.CallErr(50, "kernels.permute_dims", err)
+		return rtimpl.CallErr(41, "kernels.permute_dims", err)
 	}
+	// call vm.builtin.null_value [] -> %20
+	r[21] = nil
+	// call vm.builtin.copy [%21] -> %22
+	r[23] = r[22]
+	// call vm.builtin.null_value [] -> %21
+	r[22] = nil
+	// call vm.builtin.alloc_tensor [%4, i0, c[19], c[0]] -> %23
+	r[24], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[5], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(45, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.divide [%18, c[20], %23] -> %void
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[8], r[19], c[20], r[24]); !ok || kernels.Divide(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[8], r[109:112], r[19], c[20], r[24])
+		if err != nil {
+			return rtimpl.CallErr(46, "kernels.divide", err)
+		}
+	}
+	// call vm.builtin.null_value [] -> %18
+	r[19] = nil
+	// call vm.builtin.copy [%23] -> %24
+	r[25] = r[24]
 	// call vm.builtin.null_value [] -> %23
 	r[24] = nil
-	// call vm.builtin.copy [%24] -> %25
-	r[26] = r[25]
-	// call vm.builtin.null_value [] -> %24
-	r[25] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[19], c[0]] -> %26
-	r[27], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[4], imms[1], c[19], c[0])
+	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %25
+	r[26], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
 	if err != nil {
-		return rtimpl.CallErr(54, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(50, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.divide [%19, c[20], %26] -> %void
-	if a, b, o, ok := rtimpl.Tensors3(libDirect[8], r[20], c[20], r[27]); !ok || kernels.Divide(o, a, b) != nil {
-		_, err = rtimpl.Call(lib[8], r[119:122], r[20], c[20], r[27])
-		if err != nil {
-			return rtimpl.CallErr(55, "kernels.divide", err)
-		}
+	// call kernels.permute_dims [%19, c[21], %25] -> %void
+	_, err = rtimpl.Call(lib[4], r[109:112], r[20], c[21], r[26])
+	if err != nil {
+		return rtimpl.CallErr(51, "kernels.permute_dims", err)
 	}
 	// call vm.builtin.null_value [] -> %19
 	r[20] = nil
-	// call vm.builtin.copy [%26] -> %27
-	r[28] = r[27]
-	// call vm.builtin.null_value [] -> %26
-	r[27] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[19], c[0]] -> %28
-	r[29], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[2], imms[1], c[19], c[0])
-	if err != nil {
-		return rtimpl.CallErr(59, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.permute_dims [%21, c[21], %28] -> %void
-	_, err = rtimpl.Call(lib[4], r[119:122], r[22], c[21], r[29])
-	if err != nil {
-		return rtimpl.CallErr(60, "kernels.permute_dims", err)
-	}
-	// call vm.builtin.null_value [] -> %21
-	r[22] = nil
-	// call vm.builtin.copy [%28] -> %29
-	r[30] = r[29]
-	// call vm.builtin.null_value [] -> %28
-	r[29] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %30
-	r[31], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
-	if err != nil {
-		return rtimpl.CallErr(64, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.relaxgo.softmax_attention [%27, %29, %25, i0, i0, i0, i0, i0, %30] -> %void
-	_, err = rtimpl.Call(lib[9], r[119:128], r[28], r[30], r[26], imms[1], imms[1], imms[1], imms[1], imms[1], r[31])
-	if err != nil {
-		return rtimpl.CallErr(65, "kernels.relaxgo.softmax_attention", err)
-	}
-	// call vm.builtin.null_value [] -> %27
-	r[28] = nil
+	// call vm.builtin.copy [%25] -> %26
+	r[27] = r[26]
 	// call vm.builtin.null_value [] -> %25
 	r[26] = nil
+	// call vm.builtin.alloc_tensor [%3, i0, c[19], c[0]] -> %27
+	r[28], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[4], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(55, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.relaxgo.softmax_attention [%24, %26, %22, i0, i0, i0, i0, i0, %27] -> %void
+	_, err = rtimpl.Call(lib[9], r[109:118], r[25], r[27], r[23], imms[1], imms[1], imms[1], imms[1], imms[1], r[28])
+	if err != nil {
+		return rtimpl.CallErr(56, "kernels.relaxgo.softmax_attention", err)
+	}
+	// call vm.builtin.null_value [] -> %24
+	r[25] = nil
+	// call vm.builtin.null_value [] -> %22
+	r[23] = nil
+	// call vm.builtin.null_value [] -> %26
+	r[27] = nil
+	// call vm.builtin.copy [%27] -> %28
+	r[29] = r[28]
+	// call vm.builtin.null_value [] -> %27
+	r[28] = nil
+	// call vm.builtin.alloc_tensor [%1, i0, c[18], c[0]] -> %29
+	r[30], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[2], imms[1], c[18], c[0])
+	if err != nil {
+		return rtimpl.CallErr(62, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.permute_dims [%28, c[7], %29] -> %void
+	_, err = rtimpl.Call(lib[4], r[109:112], r[29], c[7], r[30])
+	if err != nil {
+		return rtimpl.CallErr(63, "kernels.permute_dims", err)
+	}
+	// call vm.builtin.null_value [] -> %28
+	r[29] = nil
+	// call vm.builtin.copy [%29] -> %30
+	r[31] = r[30]
 	// call vm.builtin.null_value [] -> %29
 	r[30] = nil
-	// call vm.builtin.copy [%30] -> %31
-	r[32] = r[31]
+	// call vm.builtin.reshape [%30, c[22]] -> %31
+	r[32], err = rtimpl.Call(lib[7], r[109:111], r[31], c[22])
+	if err != nil {
+		return rtimpl.CallErr(67, "vm.builtin.reshape", err)
+	}
 	// call vm.builtin.null_value [] -> %30
 	r[31] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[18], c[0]] -> %32
-	r[33], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[2], imms[1], c[18], c[0])
+	// call vm.builtin.copy [c[23]] -> %32
+	r[33] = c[23]
+	// call vm.builtin.alloc_tensor [%3, i0, c[22], c[0]] -> %33
+	r[34], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[4], imms[1], c[22], c[0])
 	if err != nil {
-		return rtimpl.CallErr(71, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(70, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.permute_dims [%31, c[7], %32] -> %void
-	_, err = rtimpl.Call(lib[4], r[119:122], r[32], c[7], r[33])
+	// call kernels.relaxgo.matmul_bias [%31, %32, c[10], c[24], i0, %33] -> %void
+	_, err = rtimpl.Call(lib[5], r[109:115], r[32], r[33], c[10], c[24], imms[1], r[34])
 	if err != nil {
-		return rtimpl.CallErr(72, "kernels.permute_dims", err)
+		return rtimpl.CallErr(71, "kernels.relaxgo.matmul_bias", err)
 	}
-	// call vm.builtin.null_value [] -> %31
-	r[32] = nil
-	// call vm.builtin.copy [%32] -> %33
-	r[34] = r[33]
 	// call vm.builtin.null_value [] -> %32
 	r[33] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[22], c[0]] -> %34
-	r[35], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[4], imms[1], c[22], c[0])
-	if err != nil {
-		return rtimpl.CallErr(76, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.reshape [%33, c[22], %34] -> %void
-	_, err = rtimpl.Call(lib[7], r[119:122], r[34], c[22], r[35])
-	if err != nil {
-		return rtimpl.CallErr(77, "kernels.reshape", err)
-	}
+	// call vm.builtin.null_value [] -> %31
+	r[32] = nil
+	// call vm.builtin.copy [%33] -> %34
+	r[35] = r[34]
 	// call vm.builtin.null_value [] -> %33
 	r[34] = nil
-	// call vm.builtin.copy [%34] -> %35
-	r[36] = r[35]
+	// call vm.builtin.reshape [%34, c[6]] -> %35
+	r[36], err = rtimpl.Call(lib[7], r[109:111], r[35], c[6])
+	if err != nil {
+		return rtimpl.CallErr(76, "vm.builtin.reshape", err)
+	}
 	// call vm.builtin.null_value [] -> %34
 	r[35] = nil
-	// call vm.builtin.copy [c[23]] -> %36
-	r[37] = c[23]
-	// call vm.builtin.alloc_tensor [%1, i0, c[22], c[0]] -> %37
-	r[38], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[2], imms[1], c[22], c[0])
+	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %36
+	r[37], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
 	if err != nil {
-		return rtimpl.CallErr(82, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(78, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.relaxgo.matmul_bias [%35, %36, c[10], c[24], i0, %37] -> %void
-	_, err = rtimpl.Call(lib[5], r[119:125], r[36], r[37], c[10], c[24], imms[1], r[38])
+	// call kernels.permute_dims [%35, c[7], %36] -> %void
+	_, err = rtimpl.Call(lib[4], r[109:112], r[36], c[7], r[37])
 	if err != nil {
-		return rtimpl.CallErr(83, "kernels.relaxgo.matmul_bias", err)
+		return rtimpl.CallErr(79, "kernels.permute_dims", err)
 	}
-	// call vm.builtin.null_value [] -> %36
-	r[37] = nil
 	// call vm.builtin.null_value [] -> %35
 	r[36] = nil
-	// call vm.builtin.copy [%37] -> %38
-	r[39] = r[38]
+	// call vm.builtin.copy [%36] -> %37
+	r[38] = r[37]
+	// call vm.builtin.null_value [] -> %36
+	r[37] = nil
+	// call vm.builtin.alloc_tensor [%3, i0, c[25], c[0]] -> %38
+	r[39], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[4], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(83, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.add [%0, %37, %38] -> %void
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[10], r[0], r[38], r[39]); !ok || kernels.Add(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[10], r[109:112], r[0], r[38], r[39])
+		if err != nil {
+			return rtimpl.CallErr(84, "kernels.add", err)
+		}
+	}
 	// call vm.builtin.null_value [] -> %37
 	r[38] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %39
-	r[40], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
+	// call vm.builtin.copy [%38] -> %39
+	r[40] = r[39]
+	// call vm.builtin.null_value [] -> %38
+	r[39] = nil
+	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %40
+	r[41], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
 	if err != nil {
 		return rtimpl.CallErr(88, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.reshape [%38, c[6], %39] -> %void
-	_, err = rtimpl.Call(lib[7], r[119:122], r[39], c[6], r[40])
+	// call kernels.nn.layer_norm [%39, c[26], c[27], c[12], c[28], i1, i1, %40] -> %void
+	_, err = rtimpl.Call(lib[11], r[109:117], r[40], c[26], c[27], c[12], c[28], imms[2], imms[2], r[41])
 	if err != nil {
-		return rtimpl.CallErr(89, "kernels.reshape", err)
+		return rtimpl.CallErr(89, "kernels.nn.layer_norm", err)
 	}
-	// call vm.builtin.null_value [] -> %38
-	r[39] = nil
-	// call vm.builtin.copy [%39] -> %40
-	r[41] = r[40]
 	// call vm.builtin.null_value [] -> %39
 	r[40] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %41
-	r[42], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
+	// call vm.builtin.copy [%40] -> %41
+	r[42] = r[41]
+	// call vm.builtin.null_value [] -> %40
+	r[41] = nil
+	// call vm.builtin.alloc_tensor [%2, i0, c[29], c[0]] -> %42
+	r[43], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[3], imms[1], c[29], c[0])
 	if err != nil {
 		return rtimpl.CallErr(93, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.permute_dims [%40, c[7], %41] -> %void
-	_, err = rtimpl.Call(lib[4], r[119:122], r[41], c[7], r[42])
+	// call kernels.relaxgo.matmul_bias [%41, c[30], c[10], c[31], i0, %42] -> %void
+	_, err = rtimpl.Call(lib[5], r[109:115], r[42], c[30], c[10], c[31], imms[1], r[43])
 	if err != nil {
-		return rtimpl.CallErr(94, "kernels.permute_dims", err)
+		return rtimpl.CallErr(94, "kernels.relaxgo.matmul_bias", err)
 	}
-	// call vm.builtin.null_value [] -> %40
-	r[41] = nil
-	// call vm.builtin.copy [%41] -> %42
-	r[43] = r[42]
-	// call vm.builtin.null_value [] -> %41
-	r[42] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[25], c[0]] -> %43
-	r[44], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[4], imms[1], c[25], c[0])
-	if err != nil {
-		return rtimpl.CallErr(98, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.add [%0, %42, %43] -> %void
-	if a, b, o, ok := rtimpl.Tensors3(libDirect[10], r[0], r[43], r[44]); !ok || kernels.Add(o, a, b) != nil {
-		_, err = rtimpl.Call(lib[10], r[119:122], r[0], r[43], r[44])
-		if err != nil {
-			return rtimpl.CallErr(99, "kernels.add", err)
-		}
-	}
+	// call vm.builtin.copy [%42] -> %43
+	r[44] = r[43]
 	// call vm.builtin.null_value [] -> %42
 	r[43] = nil
-	// call vm.builtin.copy [%43] -> %44
-	r[45] = r[44]
-	// call vm.builtin.null_value [] -> %43
-	r[44] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %45
-	r[46], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
+	// call vm.builtin.alloc_tensor [%3, i0, c[29], c[0]] -> %44
+	r[45], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[4], imms[1], c[29], c[0])
 	if err != nil {
-		return rtimpl.CallErr(103, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(97, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.nn.layer_norm [%44, c[26], c[27], c[12], c[28], i1, i1, %45] -> %void
-	_, err = rtimpl.Call(lib[11], r[119:127], r[45], c[26], c[27], c[12], c[28], imms[2], imms[2], r[46])
-	if err != nil {
-		return rtimpl.CallErr(104, "kernels.nn.layer_norm", err)
+	// call kernels.divide [%43, c[32], %44] -> %void
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[8], r[44], c[32], r[45]); !ok || kernels.Divide(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[8], r[109:112], r[44], c[32], r[45])
+		if err != nil {
+			return rtimpl.CallErr(98, "kernels.divide", err)
+		}
 	}
+	// call vm.builtin.copy [%44] -> %45
+	r[46] = r[45]
 	// call vm.builtin.null_value [] -> %44
 	r[45] = nil
-	// call vm.builtin.copy [%45] -> %46
-	r[47] = r[46]
+	// call vm.builtin.alloc_tensor [%4, i0, c[29], c[0]] -> %46
+	r[47], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[5], imms[1], c[29], c[0])
+	if err != nil {
+		return rtimpl.CallErr(101, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.erf [%45, %46] -> %void
+	_, err = rtimpl.Call(lib[12], r[109:111], r[46], r[47])
+	if err != nil {
+		return rtimpl.CallErr(102, "kernels.erf", err)
+	}
 	// call vm.builtin.null_value [] -> %45
 	r[46] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[29], c[0]] -> %47
-	r[48], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[3], imms[1], c[29], c[0])
+	// call vm.builtin.copy [%46] -> %47
+	r[48] = r[47]
+	// call vm.builtin.null_value [] -> %46
+	r[47] = nil
+	// call vm.builtin.alloc_tensor [%3, i0, c[29], c[0]] -> %48
+	r[49], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[4], imms[1], c[29], c[0])
 	if err != nil {
-		return rtimpl.CallErr(108, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(106, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.relaxgo.matmul_bias [%46, c[30], c[10], c[31], i0, %47] -> %void
-	_, err = rtimpl.Call(lib[5], r[119:125], r[47], c[30], c[10], c[31], imms[1], r[48])
+	// call kernels.relaxgo.ew_chain [%47, c[33], c[34], %43, c[35], %48] -> %void
+	_, err = rtimpl.Call(lib[13], r[109:115], r[48], c[33], c[34], r[44], c[35], r[49])
 	if err != nil {
-		return rtimpl.CallErr(109, "kernels.relaxgo.matmul_bias", err)
+		return rtimpl.CallErr(107, "kernels.relaxgo.ew_chain", err)
 	}
-	// call vm.builtin.copy [%47] -> %48
-	r[49] = r[48]
+	// call vm.builtin.null_value [] -> %43
+	r[44] = nil
 	// call vm.builtin.null_value [] -> %47
 	r[48] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[29], c[0]] -> %49
-	r[50], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[4], imms[1], c[29], c[0])
+	// call vm.builtin.copy [%48] -> %49
+	r[50] = r[49]
+	// call vm.builtin.null_value [] -> %48
+	r[49] = nil
+	// call vm.builtin.alloc_tensor [%2, i0, c[25], c[0]] -> %50
+	r[51], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[3], imms[1], c[25], c[0])
 	if err != nil {
 		return rtimpl.CallErr(112, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.divide [%48, c[32], %49] -> %void
-	if a, b, o, ok := rtimpl.Tensors3(libDirect[8], r[49], c[32], r[50]); !ok || kernels.Divide(o, a, b) != nil {
-		_, err = rtimpl.Call(lib[8], r[119:122], r[49], c[32], r[50])
-		if err != nil {
-			return rtimpl.CallErr(113, "kernels.divide", err)
-		}
+	// call kernels.relaxgo.matmul_bias [%49, c[36], c[10], c[37], i0, %50] -> %void
+	_, err = rtimpl.Call(lib[5], r[109:115], r[50], c[36], c[10], c[37], imms[1], r[51])
+	if err != nil {
+		return rtimpl.CallErr(113, "kernels.relaxgo.matmul_bias", err)
 	}
-	// call vm.builtin.copy [%49] -> %50
-	r[51] = r[50]
 	// call vm.builtin.null_value [] -> %49
 	r[50] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[29], c[0]] -> %51
-	r[52], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[5], imms[1], c[29], c[0])
-	if err != nil {
-		return rtimpl.CallErr(116, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.erf [%50, %51] -> %void
-	_, err = rtimpl.Call(lib[12], r[119:121], r[51], r[52])
-	if err != nil {
-		return rtimpl.CallErr(117, "kernels.erf", err)
-	}
+	// call vm.builtin.copy [%50] -> %51
+	r[52] = r[51]
 	// call vm.builtin.null_value [] -> %50
 	r[51] = nil
-	// call vm.builtin.copy [%51] -> %52
-	r[53] = r[52]
+	// call vm.builtin.alloc_tensor [%3, i0, c[25], c[0]] -> %52
+	r[53], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[4], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(117, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.add [%41, %51, %52] -> %void
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[10], r[42], r[52], r[53]); !ok || kernels.Add(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[10], r[109:112], r[42], r[52], r[53])
+		if err != nil {
+			return rtimpl.CallErr(118, "kernels.add", err)
+		}
+	}
 	// call vm.builtin.null_value [] -> %51
 	r[52] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[29], c[0]] -> %53
-	r[54], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[4], imms[1], c[29], c[0])
-	if err != nil {
-		return rtimpl.CallErr(121, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.relaxgo.ew_chain [%52, c[33], c[34], %48, c[35], %53] -> %void
-	_, err = rtimpl.Call(lib[13], r[119:125], r[53], c[33], c[34], r[49], c[35], r[54])
-	if err != nil {
-		return rtimpl.CallErr(122, "kernels.relaxgo.ew_chain", err)
-	}
-	// call vm.builtin.null_value [] -> %48
-	r[49] = nil
+	// call vm.builtin.null_value [] -> %41
+	r[42] = nil
+	// call vm.builtin.copy [%52] -> %53
+	r[54] = r[53]
 	// call vm.builtin.null_value [] -> %52
 	r[53] = nil
-	// call vm.builtin.copy [%53] -> %54
-	r[55] = r[54]
+	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %54
+	r[55], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(123, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.nn.layer_norm [%53, c[38], c[39], c[12], c[28], i1, i1, %54] -> %void
+	_, err = rtimpl.Call(lib[11], r[109:117], r[54], c[38], c[39], c[12], c[28], imms[2], imms[2], r[55])
+	if err != nil {
+		return rtimpl.CallErr(124, "kernels.nn.layer_norm", err)
+	}
 	// call vm.builtin.null_value [] -> %53
 	r[54] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[25], c[0]] -> %55
-	r[56], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[3], imms[1], c[25], c[0])
-	if err != nil {
-		return rtimpl.CallErr(127, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.relaxgo.matmul_bias [%54, c[36], c[10], c[37], i0, %55] -> %void
-	_, err = rtimpl.Call(lib[5], r[119:125], r[55], c[36], c[10], c[37], imms[1], r[56])
-	if err != nil {
-		return rtimpl.CallErr(128, "kernels.relaxgo.matmul_bias", err)
-	}
+	// call vm.builtin.copy [%54] -> %55
+	r[56] = r[55]
 	// call vm.builtin.null_value [] -> %54
 	r[55] = nil
-	// call vm.builtin.copy [%55] -> %56
-	r[57] = r[56]
-	// call vm.builtin.null_value [] -> %55
-	r[56] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[25], c[0]] -> %57
-	r[58], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[4], imms[1], c[25], c[0])
+	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %56
+	r[57], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(128, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.permute_dims [%55, c[7], %56] -> %void
+	_, err = rtimpl.Call(lib[4], r[109:112], r[56], c[7], r[57])
+	if err != nil {
+		return rtimpl.CallErr(129, "kernels.permute_dims", err)
+	}
+	// call vm.builtin.copy [%56] -> %57
+	r[58] = r[57]
+	// call vm.builtin.null_value [] -> %56
+	r[57] = nil
+	// call vm.builtin.alloc_tensor [%3, i0, c[8], c[0]] -> %58
+	r[59], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[4], imms[1], c[8], c[0])
 	if err != nil {
 		return rtimpl.CallErr(132, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.add [%46, %56, %57] -> %void
-	if a, b, o, ok := rtimpl.Tensors3(libDirect[10], r[47], r[57], r[58]); !ok || kernels.Add(o, a, b) != nil {
-		_, err = rtimpl.Call(lib[10], r[119:122], r[47], r[57], r[58])
-		if err != nil {
-			return rtimpl.CallErr(133, "kernels.add", err)
-		}
+	// call kernels.relaxgo.matmul_bias [%57, c[40], c[10], c[41], i0, %58] -> %void
+	_, err = rtimpl.Call(lib[5], r[109:115], r[58], c[40], c[10], c[41], imms[1], r[59])
+	if err != nil {
+		return rtimpl.CallErr(133, "kernels.relaxgo.matmul_bias", err)
 	}
-	// call vm.builtin.null_value [] -> %56
-	r[57] = nil
-	// call vm.builtin.null_value [] -> %46
-	r[47] = nil
-	// call vm.builtin.copy [%57] -> %58
-	r[59] = r[58]
 	// call vm.builtin.null_value [] -> %57
 	r[58] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %59
-	r[60], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
-	if err != nil {
-		return rtimpl.CallErr(138, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.nn.layer_norm [%58, c[38], c[39], c[12], c[28], i1, i1, %59] -> %void
-	_, err = rtimpl.Call(lib[11], r[119:127], r[59], c[38], c[39], c[12], c[28], imms[2], imms[2], r[60])
-	if err != nil {
-		return rtimpl.CallErr(139, "kernels.nn.layer_norm", err)
-	}
+	// call vm.builtin.copy [%58] -> %59
+	r[60] = r[59]
 	// call vm.builtin.null_value [] -> %58
 	r[59] = nil
-	// call vm.builtin.copy [%59] -> %60
-	r[61] = r[60]
-	// call vm.builtin.null_value [] -> %59
-	r[60] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %61
-	r[62], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %60
+	r[61], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
 	if err != nil {
-		return rtimpl.CallErr(143, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(137, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.permute_dims [%60, c[7], %61] -> %void
-	_, err = rtimpl.Call(lib[4], r[119:122], r[61], c[7], r[62])
+	// call kernels.strided_slice [%59, c[12], c[13], c[14], c[15], i0, %60] -> %void
+	_, err = rtimpl.Call(lib[6], r[109:116], r[60], c[12], c[13], c[14], c[15], imms[1], r[61])
 	if err != nil {
-		return rtimpl.CallErr(144, "kernels.permute_dims", err)
+		return rtimpl.CallErr(138, "kernels.strided_slice", err)
 	}
-	// call vm.builtin.copy [%61] -> %62
-	r[63] = r[62]
-	// call vm.builtin.null_value [] -> %61
-	r[62] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[8], c[0]] -> %63
-	r[64], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[4], imms[1], c[8], c[0])
+	// call vm.builtin.copy [%60] -> %61
+	r[62] = r[61]
+	// call vm.builtin.null_value [] -> %60
+	r[61] = nil
+	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %62
+	r[63], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[5], imms[1], c[6], c[0])
 	if err != nil {
-		return rtimpl.CallErr(147, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(141, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.relaxgo.matmul_bias [%62, c[40], c[10], c[41], i0, %63] -> %void
-	_, err = rtimpl.Call(lib[5], r[119:125], r[63], c[40], c[10], c[41], imms[1], r[64])
+	// call kernels.strided_slice [%59, c[12], c[14], c[16], c[15], i0, %62] -> %void
+	_, err = rtimpl.Call(lib[6], r[109:116], r[60], c[12], c[14], c[16], c[15], imms[1], r[63])
 	if err != nil {
-		return rtimpl.CallErr(148, "kernels.relaxgo.matmul_bias", err)
+		return rtimpl.CallErr(142, "kernels.strided_slice", err)
 	}
+	// call vm.builtin.copy [%62] -> %63
+	r[64] = r[63]
 	// call vm.builtin.null_value [] -> %62
 	r[63] = nil
-	// call vm.builtin.copy [%63] -> %64
-	r[65] = r[64]
-	// call vm.builtin.null_value [] -> %63
-	r[64] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %65
-	r[66], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	// call vm.builtin.alloc_tensor [%5, i0, c[6], c[0]] -> %64
+	r[65], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[6], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(145, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.strided_slice [%59, c[12], c[16], c[17], c[15], i0, %64] -> %void
+	_, err = rtimpl.Call(lib[6], r[109:116], r[60], c[12], c[16], c[17], c[15], imms[1], r[65])
+	if err != nil {
+		return rtimpl.CallErr(146, "kernels.strided_slice", err)
+	}
+	// call vm.builtin.null_value [] -> %59
+	r[60] = nil
+	// call vm.builtin.copy [%64] -> %65
+	r[66] = r[65]
+	// call vm.builtin.null_value [] -> %64
+	r[65] = nil
+	// call vm.builtin.reshape [%61, c[18]] -> %66
+	r[67], err = rtimpl.Call(lib[7], r[109:111], r[62], c[18])
+	if err != nil {
+		return rtimpl.CallErr(150, "vm.builtin.reshape", err)
+	}
+	// call vm.builtin.null_value [] -> %61
+	r[62] = nil
+	// call vm.builtin.alloc_tensor [%3, i0, c[19], c[0]] -> %67
+	r[68], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[4], imms[1], c[19], c[0])
 	if err != nil {
 		return rtimpl.CallErr(152, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.strided_slice [%64, c[12], c[13], c[14], c[15], i0, %65] -> %void
-	_, err = rtimpl.Call(lib[6], r[119:126], r[65], c[12], c[13], c[14], c[15], imms[1], r[66])
+	// call kernels.permute_dims [%66, c[7], %67] -> %void
+	_, err = rtimpl.Call(lib[4], r[109:112], r[67], c[7], r[68])
 	if err != nil {
-		return rtimpl.CallErr(153, "kernels.strided_slice", err)
+		return rtimpl.CallErr(153, "kernels.permute_dims", err)
 	}
-	// call vm.builtin.copy [%65] -> %66
-	r[67] = r[66]
-	// call vm.builtin.null_value [] -> %65
-	r[66] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %67
-	r[68], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[5], imms[1], c[6], c[0])
-	if err != nil {
-		return rtimpl.CallErr(156, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.strided_slice [%64, c[12], c[14], c[16], c[15], i0, %67] -> %void
-	_, err = rtimpl.Call(lib[6], r[119:126], r[65], c[12], c[14], c[16], c[15], imms[1], r[68])
-	if err != nil {
-		return rtimpl.CallErr(157, "kernels.strided_slice", err)
-	}
+	// call vm.builtin.null_value [] -> %66
+	r[67] = nil
 	// call vm.builtin.copy [%67] -> %68
 	r[69] = r[68]
 	// call vm.builtin.null_value [] -> %67
 	r[68] = nil
-	// call vm.builtin.alloc_tensor [%5, i0, c[6], c[0]] -> %69
-	r[70], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[6], imms[1], c[6], c[0])
+	// call vm.builtin.reshape [%63, c[18]] -> %69
+	r[70], err = rtimpl.Call(lib[7], r[109:111], r[64], c[18])
 	if err != nil {
-		return rtimpl.CallErr(160, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(157, "vm.builtin.reshape", err)
 	}
-	// call kernels.strided_slice [%64, c[12], c[16], c[17], c[15], i0, %69] -> %void
-	_, err = rtimpl.Call(lib[6], r[119:126], r[65], c[12], c[16], c[17], c[15], imms[1], r[70])
+	// call vm.builtin.null_value [] -> %63
+	r[64] = nil
+	// call vm.builtin.reshape [%65, c[18]] -> %70
+	r[71], err = rtimpl.Call(lib[7], r[109:111], r[66], c[18])
 	if err != nil {
-		return rtimpl.CallErr(161, "kernels.strided_slice", err)
+		return rtimpl.CallErr(159, "vm.builtin.reshape", err)
 	}
-	// call vm.builtin.null_value [] -> %64
-	r[65] = nil
-	// call vm.builtin.copy [%69] -> %70
-	r[71] = r[70]
-	// call vm.builtin.null_value [] -> %69
-	r[70] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[18], c[0]] -> %71
-	r[72], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[4], imms[1], c[18], c[0])
+	// call vm.builtin.null_value [] -> %65
+	r[66] = nil
+	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %71
+	r[72], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
 	if err != nil {
-		return rtimpl.CallErr(165, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(161, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.reshape [%66, c[18], %71] -> %void
-	_, err = rtimpl.Call(lib[7], r[119:122], r[67], c[18], r[72])
+	// call kernels.permute_dims [%70, c[7], %71] -> %void
+	_, err = rtimpl.Call(lib[4], r[109:112], r[71], c[7], r[72])
 	if err != nil {
-		return rtimpl.CallErr(166, "kernels.reshape", err)
+		return rtimpl.CallErr(162, "kernels.permute_dims", err)
 	}
-	// call vm.builtin.null_value [] -> %66
-	r[67] = nil
+	// call vm.builtin.null_value [] -> %70
+	r[71] = nil
 	// call vm.builtin.copy [%71] -> %72
 	r[73] = r[72]
 	// call vm.builtin.null_value [] -> %71
 	r[72] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %73
-	r[74], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
+	// call vm.builtin.alloc_tensor [%5, i0, c[19], c[0]] -> %73
+	r[74], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[6], imms[1], c[19], c[0])
 	if err != nil {
-		return rtimpl.CallErr(170, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(166, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.permute_dims [%72, c[7], %73] -> %void
-	_, err = rtimpl.Call(lib[4], r[119:122], r[73], c[7], r[74])
-	if err != nil {
-		return rtimpl.CallErr(171, "kernels.permute_dims", err)
+	// call kernels.divide [%68, c[42], %73] -> %void
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[8], r[69], c[20], r[74]); !ok || kernels.Divide(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[8], r[109:112], r[69], c[20], r[74])
+		if err != nil {
+			return rtimpl.CallErr(167, "kernels.divide", err)
+		}
 	}
-	// call vm.builtin.null_value [] -> %72
-	r[73] = nil
+	// call vm.builtin.null_value [] -> %68
+	r[69] = nil
 	// call vm.builtin.copy [%73] -> %74
 	r[75] = r[74]
 	// call vm.builtin.null_value [] -> %73
 	r[74] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[18], c[0]] -> %75
-	r[76], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[4], imms[1], c[18], c[0])
+	// call vm.builtin.alloc_tensor [%3, i0, c[19], c[0]] -> %75
+	r[76], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[4], imms[1], c[19], c[0])
 	if err != nil {
-		return rtimpl.CallErr(175, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(171, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.reshape [%68, c[18], %75] -> %void
-	_, err = rtimpl.Call(lib[7], r[119:122], r[69], c[18], r[76])
+	// call kernels.permute_dims [%69, c[21], %75] -> %void
+	_, err = rtimpl.Call(lib[4], r[109:112], r[70], c[21], r[76])
 	if err != nil {
-		return rtimpl.CallErr(176, "kernels.reshape", err)
+		return rtimpl.CallErr(172, "kernels.permute_dims", err)
 	}
-	// call vm.builtin.null_value [] -> %68
-	r[69] = nil
+	// call vm.builtin.null_value [] -> %69
+	r[70] = nil
 	// call vm.builtin.copy [%75] -> %76
 	r[77] = r[76]
 	// call vm.builtin.null_value [] -> %75
 	r[76] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[18], c[0]] -> %77
-	r[78], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[5], imms[1], c[18], c[0])
+	// call vm.builtin.alloc_tensor [%4, i0, c[19], c[0]] -> %77
+	r[78], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[5], imms[1], c[19], c[0])
 	if err != nil {
-		return rtimpl.CallErr(180, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(176, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.reshape [%70, c[18], %77] -> %void
-	_, err = rtimpl.Call(lib[7], r[119:122], r[71], c[18], r[78])
+	// call kernels.relaxgo.softmax_attention [%74, %76, %72, i0, i0, i0, i0, i0, %77] -> %void
+	_, err = rtimpl.Call(lib[9], r[109:118], r[75], r[77], r[73], imms[1], imms[1], imms[1], imms[1], imms[1], r[78])
 	if err != nil {
-		return rtimpl.CallErr(181, "kernels.reshape", err)
+		return rtimpl.CallErr(177, "kernels.relaxgo.softmax_attention", err)
 	}
-	// call vm.builtin.null_value [] -> %70
-	r[71] = nil
+	// call vm.builtin.null_value [] -> %74
+	r[75] = nil
+	// call vm.builtin.null_value [] -> %76
+	r[77] = nil
+	// call vm.builtin.null_value [] -> %72
+	r[73] = nil
 	// call vm.builtin.copy [%77] -> %78
 	r[79] = r[78]
 	// call vm.builtin.null_value [] -> %77
 	r[78] = nil
-	// call vm.builtin.alloc_tensor [%5, i0, c[19], c[0]] -> %79
-	r[80], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[6], imms[1], c[19], c[0])
+	// call vm.builtin.alloc_tensor [%5, i0, c[18], c[0]] -> %79
+	r[80], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[6], imms[1], c[18], c[0])
 	if err != nil {
-		return rtimpl.CallErr(185, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(183, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%78, c[7], %79] -> %void
-	_, err = rtimpl.Call(lib[4], r[119:122], r[79], c[7], r[80])
+	_, err = rtimpl.Call(lib[4], r[109:112], r[79], c[7], r[80])
 	if err != nil {
-		return rtimpl.CallErr(186, "kernels.permute_dims", err)
+		return rtimpl.CallErr(184, "kernels.permute_dims", err)
 	}
 	// call vm.builtin.null_value [] -> %78
 	r[79] = nil
@@ -747,137 +745,135 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[81] = r[80]
 	// call vm.builtin.null_value [] -> %79
 	r[80] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[19], c[0]] -> %81
-	r[82], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[5], imms[1], c[19], c[0])
+	// call vm.builtin.reshape [%80, c[22]] -> %81
+	r[82], err = rtimpl.Call(lib[7], r[109:111], r[81], c[22])
 	if err != nil {
-		return rtimpl.CallErr(190, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(188, "vm.builtin.reshape", err)
 	}
-	// call kernels.divide [%74, c[42], %81] -> %void
-	if a, b, o, ok := rtimpl.Tensors3(libDirect[8], r[75], c[20], r[82]); !ok || kernels.Divide(o, a, b) != nil {
-		_, err = rtimpl.Call(lib[8], r[119:122], r[75], c[20], r[82])
-		if err != nil {
-			return rtimpl.CallErr(191, "kernels.divide", err)
-		}
+	// call vm.builtin.null_value [] -> %80
+	r[81] = nil
+	// call vm.builtin.copy [c[43]] -> %82
+	r[83] = c[42]
+	// call vm.builtin.alloc_tensor [%2, i0, c[22], c[0]] -> %83
+	r[84], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[3], imms[1], c[22], c[0])
+	if err != nil {
+		return rtimpl.CallErr(191, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %74
-	r[75] = nil
-	// call vm.builtin.copy [%81] -> %82
-	r[83] = r[82]
+	// call kernels.relaxgo.matmul_bias [%81, %82, c[10], c[44], i0, %83] -> %void
+	_, err = rtimpl.Call(lib[5], r[109:115], r[82], r[83], c[10], c[43], imms[1], r[84])
+	if err != nil {
+		return rtimpl.CallErr(192, "kernels.relaxgo.matmul_bias", err)
+	}
+	// call vm.builtin.null_value [] -> %82
+	r[83] = nil
 	// call vm.builtin.null_value [] -> %81
 	r[82] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %83
-	r[84], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
-	if err != nil {
-		return rtimpl.CallErr(195, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.permute_dims [%76, c[21], %83] -> %void
-	_, err = rtimpl.Call(lib[4], r[119:122], r[77], c[21], r[84])
-	if err != nil {
-		return rtimpl.CallErr(196, "kernels.permute_dims", err)
-	}
-	// call vm.builtin.null_value [] -> %76
-	r[77] = nil
 	// call vm.builtin.copy [%83] -> %84
 	r[85] = r[84]
 	// call vm.builtin.null_value [] -> %83
 	r[84] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[19], c[0]] -> %85
-	r[86], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[4], imms[1], c[19], c[0])
+	// call vm.builtin.reshape [%84, c[6]] -> %85
+	r[86], err = rtimpl.Call(lib[7], r[109:111], r[85], c[6])
 	if err != nil {
-		return rtimpl.CallErr(200, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(197, "vm.builtin.reshape", err)
 	}
-	// call kernels.relaxgo.softmax_attention [%82, %84, %80, i0, i0, i0, i0, i0, %85] -> %void
-	_, err = rtimpl.Call(lib[9], r[119:128], r[83], r[85], r[81], imms[1], imms[1], imms[1], imms[1], imms[1], r[86])
-	if err != nil {
-		return rtimpl.CallErr(201, "kernels.relaxgo.softmax_attention", err)
-	}
-	// call vm.builtin.null_value [] -> %82
-	r[83] = nil
 	// call vm.builtin.null_value [] -> %84
 	r[85] = nil
-	// call vm.builtin.null_value [] -> %80
-	r[81] = nil
-	// call vm.builtin.copy [%85] -> %86
-	r[87] = r[86]
+	// call vm.builtin.alloc_tensor [%5, i0, c[25], c[0]] -> %86
+	r[87], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[6], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(199, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.permute_dims [%85, c[7], %86] -> %void
+	_, err = rtimpl.Call(lib[4], r[109:112], r[86], c[7], r[87])
+	if err != nil {
+		return rtimpl.CallErr(200, "kernels.permute_dims", err)
+	}
 	// call vm.builtin.null_value [] -> %85
 	r[86] = nil
-	// call vm.builtin.alloc_tensor [%5, i0, c[18], c[0]] -> %87
-	r[88], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[6], imms[1], c[18], c[0])
-	if err != nil {
-		return rtimpl.CallErr(207, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.permute_dims [%86, c[7], %87] -> %void
-	_, err = rtimpl.Call(lib[4], r[119:122], r[87], c[7], r[88])
-	if err != nil {
-		return rtimpl.CallErr(208, "kernels.permute_dims", err)
-	}
+	// call vm.builtin.copy [%86] -> %87
+	r[88] = r[87]
 	// call vm.builtin.null_value [] -> %86
 	r[87] = nil
-	// call vm.builtin.copy [%87] -> %88
-	r[89] = r[88]
+	// call vm.builtin.alloc_tensor [%2, i0, c[25], c[0]] -> %88
+	r[89], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[3], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(204, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.add [%55, %87, %88] -> %void
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[10], r[56], r[88], r[89]); !ok || kernels.Add(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[10], r[109:112], r[56], r[88], r[89])
+		if err != nil {
+			return rtimpl.CallErr(205, "kernels.add", err)
+		}
+	}
+	// call vm.builtin.null_value [] -> %55
+	r[56] = nil
 	// call vm.builtin.null_value [] -> %87
 	r[88] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[22], c[0]] -> %89
-	r[90], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[3], imms[1], c[22], c[0])
-	if err != nil {
-		return rtimpl.CallErr(212, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.reshape [%88, c[22], %89] -> %void
-	_, err = rtimpl.Call(lib[7], r[119:122], r[89], c[22], r[90])
-	if err != nil {
-		return rtimpl.CallErr(213, "kernels.reshape", err)
-	}
+	// call vm.builtin.copy [%88] -> %89
+	r[90] = r[89]
 	// call vm.builtin.null_value [] -> %88
 	r[89] = nil
-	// call vm.builtin.copy [%89] -> %90
-	r[91] = r[90]
+	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %90
+	r[91], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(210, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %1
+	r[2] = nil
+	// call kernels.nn.layer_norm [%89, c[45], c[46], c[12], c[28], i1, i1, %90] -> %void
+	_, err = rtimpl.Call(lib[11], r[109:117], r[90], c[44], c[45], c[12], c[28], imms[2], imms[2], r[91])
+	if err != nil {
+		return rtimpl.CallErr(212, "kernels.nn.layer_norm", err)
+	}
 	// call vm.builtin.null_value [] -> %89
 	r[90] = nil
-	// call vm.builtin.copy [c[43]] -> %91
-	r[92] = c[42]
-	// call vm.builtin.alloc_tensor [%5, i0, c[22], c[0]] -> %92
-	r[93], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[6], imms[1], c[22], c[0])
-	if err != nil {
-		return rtimpl.CallErr(218, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.relaxgo.matmul_bias [%90, %91, c[10], c[44], i0, %92] -> %void
-	_, err = rtimpl.Call(lib[5], r[119:125], r[91], r[92], c[10], c[43], imms[1], r[93])
-	if err != nil {
-		return rtimpl.CallErr(219, "kernels.relaxgo.matmul_bias", err)
-	}
-	// call vm.builtin.null_value [] -> %91
-	r[92] = nil
+	// call vm.builtin.copy [%90] -> %91
+	r[92] = r[91]
 	// call vm.builtin.null_value [] -> %90
 	r[91] = nil
+	// call vm.builtin.alloc_tensor [%2, i0, c[29], c[0]] -> %92
+	r[93], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[3], imms[1], c[29], c[0])
+	if err != nil {
+		return rtimpl.CallErr(216, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.relaxgo.matmul_bias [%91, c[47], c[10], c[48], i0, %92] -> %void
+	_, err = rtimpl.Call(lib[5], r[109:115], r[92], c[46], c[10], c[47], imms[1], r[93])
+	if err != nil {
+		return rtimpl.CallErr(217, "kernels.relaxgo.matmul_bias", err)
+	}
 	// call vm.builtin.copy [%92] -> %93
 	r[94] = r[93]
 	// call vm.builtin.null_value [] -> %92
 	r[93] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %94
-	r[95], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	// call vm.builtin.alloc_tensor [%3, i0, c[29], c[0]] -> %94
+	r[95], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[4], imms[1], c[29], c[0])
 	if err != nil {
-		return rtimpl.CallErr(224, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(220, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.reshape [%93, c[6], %94] -> %void
-	_, err = rtimpl.Call(lib[7], r[119:122], r[94], c[6], r[95])
-	if err != nil {
-		return rtimpl.CallErr(225, "kernels.reshape", err)
+	// call kernels.divide [%93, c[49], %94] -> %void
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[8], r[94], c[32], r[95]); !ok || kernels.Divide(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[8], r[109:112], r[94], c[32], r[95])
+		if err != nil {
+			return rtimpl.CallErr(221, "kernels.divide", err)
+		}
 	}
-	// call vm.builtin.null_value [] -> %93
-	r[94] = nil
 	// call vm.builtin.copy [%94] -> %95
 	r[96] = r[95]
 	// call vm.builtin.null_value [] -> %94
 	r[95] = nil
-	// call vm.builtin.alloc_tensor [%5, i0, c[25], c[0]] -> %96
-	r[97], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[6], imms[1], c[25], c[0])
+	// call vm.builtin.alloc_tensor [%4, i0, c[29], c[0]] -> %96
+	r[97], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[5], imms[1], c[29], c[0])
 	if err != nil {
-		return rtimpl.CallErr(229, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(224, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.permute_dims [%95, c[7], %96] -> %void
-	_, err = rtimpl.Call(lib[4], r[119:122], r[96], c[7], r[97])
+	// call vm.builtin.null_value [] -> %4
+	r[5] = nil
+	// call kernels.erf [%95, %96] -> %void
+	_, err = rtimpl.Call(lib[12], r[109:111], r[96], r[97])
 	if err != nil {
-		return rtimpl.CallErr(230, "kernels.permute_dims", err)
+		return rtimpl.CallErr(226, "kernels.erf", err)
 	}
 	// call vm.builtin.null_value [] -> %95
 	r[96] = nil
@@ -885,37 +881,37 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[98] = r[97]
 	// call vm.builtin.null_value [] -> %96
 	r[97] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[25], c[0]] -> %98
-	r[99], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[3], imms[1], c[25], c[0])
+	// call vm.builtin.alloc_tensor [%3, i0, c[29], c[0]] -> %98
+	r[99], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[4], imms[1], c[29], c[0])
 	if err != nil {
-		return rtimpl.CallErr(234, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(230, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.add [%60, %97, %98] -> %void
-	if a, b, o, ok := rtimpl.Tensors3(libDirect[10], r[61], r[98], r[99]); !ok || kernels.Add(o, a, b) != nil {
-		_, err = rtimpl.Call(lib[10], r[119:122], r[61], r[98], r[99])
-		if err != nil {
-			return rtimpl.CallErr(235, "kernels.add", err)
-		}
+	// call vm.builtin.null_value [] -> %3
+	r[4] = nil
+	// call kernels.relaxgo.ew_chain [%97, c[33], c[50], %93, c[51], %98] -> %void
+	_, err = rtimpl.Call(lib[13], r[109:115], r[98], c[33], c[34], r[94], c[35], r[99])
+	if err != nil {
+		return rtimpl.CallErr(232, "kernels.relaxgo.ew_chain", err)
 	}
-	// call vm.builtin.null_value [] -> %60
-	r[61] = nil
+	// call vm.builtin.null_value [] -> %93
+	r[94] = nil
 	// call vm.builtin.null_value [] -> %97
 	r[98] = nil
 	// call vm.builtin.copy [%98] -> %99
 	r[100] = r[99]
 	// call vm.builtin.null_value [] -> %98
 	r[99] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %100
-	r[101], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
+	// call vm.builtin.alloc_tensor [%5, i0, c[25], c[0]] -> %100
+	r[101], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[6], imms[1], c[25], c[0])
 	if err != nil {
-		return rtimpl.CallErr(240, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(237, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %1
-	r[2] = nil
-	// call kernels.nn.layer_norm [%99, c[45], c[46], c[12], c[28], i1, i1, %100] -> %void
-	_, err = rtimpl.Call(lib[11], r[119:127], r[100], c[44], c[45], c[12], c[28], imms[2], imms[2], r[101])
+	// call vm.builtin.null_value [] -> %5
+	r[6] = nil
+	// call kernels.relaxgo.matmul_bias [%99, c[52], c[10], c[53], i0, %100] -> %void
+	_, err = rtimpl.Call(lib[5], r[109:115], r[100], c[48], c[10], c[49], imms[1], r[101])
 	if err != nil {
-		return rtimpl.CallErr(242, "kernels.nn.layer_norm", err)
+		return rtimpl.CallErr(239, "kernels.relaxgo.matmul_bias", err)
 	}
 	// call vm.builtin.null_value [] -> %99
 	r[100] = nil
@@ -923,150 +919,64 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[102] = r[101]
 	// call vm.builtin.null_value [] -> %100
 	r[101] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[29], c[0]] -> %102
-	r[103], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[3], imms[1], c[29], c[0])
+	// call vm.builtin.alloc_tensor [%2, i0, c[25], c[0]] -> %102
+	r[103], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[3], imms[1], c[25], c[0])
 	if err != nil {
-		return rtimpl.CallErr(246, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(243, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.relaxgo.matmul_bias [%101, c[47], c[10], c[48], i0, %102] -> %void
-	_, err = rtimpl.Call(lib[5], r[119:125], r[102], c[46], c[10], c[47], imms[1], r[103])
-	if err != nil {
-		return rtimpl.CallErr(247, "kernels.relaxgo.matmul_bias", err)
+	// call vm.builtin.null_value [] -> %2
+	r[3] = nil
+	// call kernels.add [%91, %101, %102] -> %void
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[10], r[92], r[102], r[103]); !ok || kernels.Add(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[10], r[109:112], r[92], r[102], r[103])
+		if err != nil {
+			return rtimpl.CallErr(245, "kernels.add", err)
+		}
 	}
+	// call vm.builtin.null_value [] -> %101
+	r[102] = nil
+	// call vm.builtin.null_value [] -> %91
+	r[92] = nil
 	// call vm.builtin.copy [%102] -> %103
 	r[104] = r[103]
 	// call vm.builtin.null_value [] -> %102
 	r[103] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[29], c[0]] -> %104
-	r[105], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[4], imms[1], c[29], c[0])
+	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %104
+	r[105], err = rtimpl.AllocStorage(vm, 16384)
 	if err != nil {
-		return rtimpl.CallErr(250, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(250, "vm.builtin.alloc_storage", err)
 	}
-	// call kernels.divide [%103, c[49], %104] -> %void
-	if a, b, o, ok := rtimpl.Tensors3(libDirect[8], r[104], c[32], r[105]); !ok || kernels.Divide(o, a, b) != nil {
-		_, err = rtimpl.Call(lib[8], r[119:122], r[104], c[32], r[105])
-		if err != nil {
-			return rtimpl.CallErr(251, "kernels.divide", err)
-		}
+	// call vm.builtin.alloc_tensor [%104, i0, c[25], c[0]] -> %105
+	r[106], err = rtimpl.AllocTensor(lib[3], r[109:113], 0, runtime.Float32, r[105], imms[1], c[25], c[0])
+	if err != nil {
+		return rtimpl.CallErr(251, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.copy [%104] -> %105
-	r[106] = r[105]
 	// call vm.builtin.null_value [] -> %104
 	r[105] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[29], c[0]] -> %106
-	r[107], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[5], imms[1], c[29], c[0])
+	// call kernels.nn.layer_norm [%103, c[54], c[55], c[12], c[28], i1, i1, %105] -> %void
+	_, err = rtimpl.Call(lib[11], r[109:117], r[104], c[50], c[51], c[12], c[28], imms[2], imms[2], r[106])
 	if err != nil {
-		return rtimpl.CallErr(254, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(253, "kernels.nn.layer_norm", err)
 	}
-	// call vm.builtin.null_value [] -> %4
-	r[5] = nil
-	// call kernels.erf [%105, %106] -> %void
-	_, err = rtimpl.Call(lib[12], r[119:121], r[106], r[107])
-	if err != nil {
-		return rtimpl.CallErr(256, "kernels.erf", err)
-	}
+	// call vm.builtin.null_value [] -> %103
+	r[104] = nil
+	// call vm.builtin.copy [%105] -> %106
+	r[107] = r[106]
 	// call vm.builtin.null_value [] -> %105
 	r[106] = nil
 	// call vm.builtin.copy [%106] -> %107
 	r[108] = r[107]
 	// call vm.builtin.null_value [] -> %106
 	r[107] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[29], c[0]] -> %108
-	r[109], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[4], imms[1], c[29], c[0])
-	if err != nil {
-		return rtimpl.CallErr(260, "vm.builtin.alloc_tensor", err)
-	}
-	// call vm.builtin.null_value [] -> %3
-	r[4] = nil
-	// call kernels.relaxgo.ew_chain [%107, c[33], c[50], %103, c[51], %108] -> %void
-	_, err = rtimpl.Call(lib[13], r[119:125], r[108], c[33], c[34], r[104], c[35], r[109])
-	if err != nil {
-		return rtimpl.CallErr(262, "kernels.relaxgo.ew_chain", err)
-	}
-	// call vm.builtin.null_value [] -> %103
-	r[104] = nil
-	// call vm.builtin.null_value [] -> %107
-	r[108] = nil
-	// call vm.builtin.copy [%108] -> %109
-	r[110] = r[109]
-	// call vm.builtin.null_value [] -> %108
-	r[109] = nil
-	// call vm.builtin.alloc_tensor [%5, i0, c[25], c[0]] -> %110
-	r[111], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[6], imms[1], c[25], c[0])
-	if err != nil {
-		return rtimpl.CallErr(267, "vm.builtin.alloc_tensor", err)
-	}
-	// call vm.builtin.null_value [] -> %5
-	r[6] = nil
-	// call kernels.relaxgo.matmul_bias [%109, c[52], c[10], c[53], i0, %110] -> %void
-	_, err = rtimpl.Call(lib[5], r[119:125], r[110], c[48], c[10], c[49], imms[1], r[111])
-	if err != nil {
-		return rtimpl.CallErr(269, "kernels.relaxgo.matmul_bias", err)
-	}
-	// call vm.builtin.null_value [] -> %109
-	r[110] = nil
-	// call vm.builtin.copy [%110] -> %111
-	r[112] = r[111]
-	// call vm.builtin.null_value [] -> %110
-	r[111] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[25], c[0]] -> %112
-	r[113], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[3], imms[1], c[25], c[0])
-	if err != nil {
-		return rtimpl.CallErr(273, "vm.builtin.alloc_tensor", err)
-	}
-	// call vm.builtin.null_value [] -> %2
-	r[3] = nil
-	// call kernels.add [%101, %111, %112] -> %void
-	if a, b, o, ok := rtimpl.Tensors3(libDirect[10], r[102], r[112], r[113]); !ok || kernels.Add(o, a, b) != nil {
-		_, err = rtimpl.Call(lib[10], r[119:122], r[102], r[112], r[113])
-		if err != nil {
-			return rtimpl.CallErr(275, "kernels.add", err)
-		}
-	}
-	// call vm.builtin.null_value [] -> %111
-	r[112] = nil
-	// call vm.builtin.null_value [] -> %101
-	r[102] = nil
-	// call vm.builtin.copy [%112] -> %113
-	r[114] = r[113]
-	// call vm.builtin.null_value [] -> %112
-	r[113] = nil
-	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %114
-	r[115], err = rtimpl.AllocStorage(vm, 16384)
-	if err != nil {
-		return rtimpl.CallErr(280, "vm.builtin.alloc_storage", err)
-	}
-	// call vm.builtin.alloc_tensor [%114, i0, c[25], c[0]] -> %115
-	r[116], err = rtimpl.AllocTensor(lib[3], r[119:123], 0, runtime.Float32, r[115], imms[1], c[25], c[0])
-	if err != nil {
-		return rtimpl.CallErr(281, "vm.builtin.alloc_tensor", err)
-	}
-	// call vm.builtin.null_value [] -> %114
-	r[115] = nil
-	// call kernels.nn.layer_norm [%113, c[54], c[55], c[12], c[28], i1, i1, %115] -> %void
-	_, err = rtimpl.Call(lib[11], r[119:127], r[114], c[50], c[51], c[12], c[28], imms[2], imms[2], r[116])
-	if err != nil {
-		return rtimpl.CallErr(283, "kernels.nn.layer_norm", err)
-	}
-	// call vm.builtin.null_value [] -> %113
-	r[114] = nil
-	// call vm.builtin.copy [%115] -> %116
-	r[117] = r[116]
-	// call vm.builtin.null_value [] -> %115
-	r[116] = nil
-	// call vm.builtin.copy [%116] -> %117
-	r[118] = r[117]
-	// call vm.builtin.null_value [] -> %116
-	r[117] = nil
-	// ret %117
-	r[1] = r[118]
+	// ret %107
+	r[1] = r[108]
 	return nil
 }
 
 // compiledFuncs are the compiled Relax functions with their register file sizes.
 var compiledFuncs = map[string]rtimpl.CompiledFunc{"main": {
 	Func:             vmtir_main,
-	RegisterFileSize: 129,
+	RegisterFileSize: 119,
 }}
 
 // pkg loads the package's model: the embedded executable, its compiled
@@ -1091,7 +1001,7 @@ var libNames = []string{
 	"kernels.permute_dims",
 	"kernels.relaxgo.matmul_bias",
 	"kernels.strided_slice",
-	"kernels.reshape",
+	"vm.builtin.reshape",
 	"kernels.divide",
 	"kernels.relaxgo.softmax_attention",
 	"kernels.add",

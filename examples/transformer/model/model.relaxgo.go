@@ -109,13 +109,13 @@ func MainContext(ctx context.Context, x *runtime.Tensor) (*runtime.Tensor, error
 	return m.MainContext(ctx, x)
 }
 
-// vmtir_main is the compiled form of Relax function main (1 parameter, 65 registers).
+// vmtir_main is the compiled form of Relax function main (1 parameter, 61 registers).
 func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	c := rtimpl.ConstPool(vm)
 	var err error
 	// call vm.builtin.check_tensor_info [%0, i3, c[0], c[1]] -> %void
 	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 3 || t.DType() != runtime.Float32 {
-		_, err = rtimpl.Call(lib[0], r[55:59], r[0], imms[0], c[0], c[1])
+		_, err = rtimpl.Call(lib[0], r[51:55], r[0], imms[0], c[0], c[1])
 		if err != nil {
 			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
 		}
@@ -124,7 +124,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := rtimpl.ValueShape(r[0])
 		if !ok || len(s) != 3 || s[0] != 1 || s[1] != 8 || s[2] != 32 {
-			_, err = rtimpl.Call(lib[1], r[55:65], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], c[1])
+			_, err = rtimpl.Call(lib[1], r[51:61], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], c[1])
 			if err != nil {
 				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
 			}
@@ -151,12 +151,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(5, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %5
-	r[6], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	r[6], err = rtimpl.AllocTensor(lib[3], r[51:55], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(6, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.nn.layer_norm [%0, c[7], c[8], c[9], c[10], i1, i1, %5] -> %void
-	_, err = rtimpl.Call(lib[4], r[55:63], r[0], c[7], c[8], c[9], c[10], imms[2], imms[2], r[6])
+	_, err = rtimpl.Call(lib[4], r[51:59], r[0], c[7], c[8], c[9], c[10], imms[2], imms[2], r[6])
 	if err != nil {
 		return rtimpl.CallErr(7, "kernels.nn.layer_norm", err)
 	}
@@ -167,12 +167,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[11]] -> %7
 	r[8] = c[11]
 	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %8
-	r[9], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	r[9], err = rtimpl.AllocTensor(lib[3], r[51:55], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(11, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.matmul_bias [%6, %7, c[12], c[13], i0, %8] -> %void
-	_, err = rtimpl.Call(lib[5], r[55:61], r[7], r[8], c[12], c[13], imms[1], r[9])
+	_, err = rtimpl.Call(lib[5], r[51:57], r[7], r[8], c[12], c[13], imms[1], r[9])
 	if err != nil {
 		return rtimpl.CallErr(12, "kernels.relaxgo.matmul_bias", err)
 	}
@@ -182,65 +182,63 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[10] = r[9]
 	// call vm.builtin.null_value [] -> %8
 	r[9] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[14], c[0]] -> %10
-	r[11], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[4], imms[1], c[14], c[0])
+	// call vm.builtin.reshape [%9, c[14]] -> %10
+	r[11], err = rtimpl.Call(lib[6], r[51:53], r[10], c[14])
 	if err != nil {
-		return rtimpl.CallErr(16, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.reshape [%9, c[14], %10] -> %void
-	_, err = rtimpl.Call(lib[6], r[55:58], r[10], c[14], r[11])
-	if err != nil {
-		return rtimpl.CallErr(17, "kernels.reshape", err)
+		return rtimpl.CallErr(16, "vm.builtin.reshape", err)
 	}
 	// call vm.builtin.null_value [] -> %9
 	r[10] = nil
-	// call vm.builtin.copy [%10] -> %11
-	r[12] = r[11]
+	// call vm.builtin.alloc_tensor [%3, i0, c[15], c[0]] -> %11
+	r[12], err = rtimpl.AllocTensor(lib[3], r[51:55], 0, runtime.Float32, r[4], imms[1], c[15], c[0])
+	if err != nil {
+		return rtimpl.CallErr(18, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.permute_dims [%10, c[16], %11] -> %void
+	_, err = rtimpl.Call(lib[7], r[51:54], r[11], c[16], r[12])
+	if err != nil {
+		return rtimpl.CallErr(19, "kernels.permute_dims", err)
+	}
 	// call vm.builtin.null_value [] -> %10
 	r[11] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[15], c[0]] -> %12
-	r[13], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[3], imms[1], c[15], c[0])
-	if err != nil {
-		return rtimpl.CallErr(21, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.permute_dims [%11, c[16], %12] -> %void
-	_, err = rtimpl.Call(lib[7], r[55:58], r[12], c[16], r[13])
-	if err != nil {
-		return rtimpl.CallErr(22, "kernels.permute_dims", err)
-	}
+	// call vm.builtin.copy [%11] -> %12
+	r[13] = r[12]
 	// call vm.builtin.null_value [] -> %11
 	r[12] = nil
-	// call vm.builtin.copy [%12] -> %13
-	r[14] = r[13]
-	// call vm.builtin.null_value [] -> %12
-	r[13] = nil
-	// call vm.builtin.copy [c[17]] -> %14
-	r[15] = c[17]
-	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %15
-	r[16], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
+	// call vm.builtin.copy [c[17]] -> %13
+	r[14] = c[17]
+	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %14
+	r[15], err = rtimpl.AllocTensor(lib[3], r[51:55], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
 	if err != nil {
-		return rtimpl.CallErr(27, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.relaxgo.matmul_bias [%6, %14, c[12], c[18], i0, %15] -> %void
-	_, err = rtimpl.Call(lib[5], r[55:61], r[7], r[15], c[12], c[18], imms[1], r[16])
+	// call kernels.relaxgo.matmul_bias [%6, %13, c[12], c[18], i0, %14] -> %void
+	_, err = rtimpl.Call(lib[5], r[51:57], r[7], r[14], c[12], c[18], imms[1], r[15])
 	if err != nil {
-		return rtimpl.CallErr(28, "kernels.relaxgo.matmul_bias", err)
+		return rtimpl.CallErr(25, "kernels.relaxgo.matmul_bias", err)
 	}
+	// call vm.builtin.null_value [] -> %13
+	r[14] = nil
+	// call vm.builtin.copy [%14] -> %15
+	r[16] = r[15]
 	// call vm.builtin.null_value [] -> %14
 	r[15] = nil
-	// call vm.builtin.copy [%15] -> %16
-	r[17] = r[16]
+	// call vm.builtin.reshape [%15, c[14]] -> %16
+	r[17], err = rtimpl.Call(lib[6], r[51:53], r[16], c[14])
+	if err != nil {
+		return rtimpl.CallErr(29, "vm.builtin.reshape", err)
+	}
 	// call vm.builtin.null_value [] -> %15
 	r[16] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[14], c[0]] -> %17
-	r[18], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[5], imms[1], c[14], c[0])
+	// call vm.builtin.alloc_tensor [%4, i0, c[15], c[0]] -> %17
+	r[18], err = rtimpl.AllocTensor(lib[3], r[51:55], 0, runtime.Float32, r[5], imms[1], c[15], c[0])
 	if err != nil {
-		return rtimpl.CallErr(32, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(31, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.reshape [%16, c[14], %17] -> %void
-	_, err = rtimpl.Call(lib[6], r[55:58], r[17], c[14], r[18])
+	// call kernels.permute_dims [%16, c[19], %17] -> %void
+	_, err = rtimpl.Call(lib[7], r[51:54], r[17], c[19], r[18])
 	if err != nil {
-		return rtimpl.CallErr(33, "kernels.reshape", err)
+		return rtimpl.CallErr(32, "kernels.permute_dims", err)
 	}
 	// call vm.builtin.null_value [] -> %16
 	r[17] = nil
@@ -248,290 +246,256 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[19] = r[18]
 	// call vm.builtin.null_value [] -> %17
 	r[18] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[15], c[0]] -> %19
-	r[20], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[4], imms[1], c[15], c[0])
+	// call vm.builtin.copy [c[20]] -> %19
+	r[20] = c[20]
+	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %20
+	r[21], err = rtimpl.AllocTensor(lib[3], r[51:55], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(37, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.permute_dims [%18, c[19], %19] -> %void
-	_, err = rtimpl.Call(lib[7], r[55:58], r[19], c[19], r[20])
+	// call kernels.relaxgo.matmul_bias [%6, %19, c[12], c[21], i0, %20] -> %void
+	_, err = rtimpl.Call(lib[5], r[51:57], r[7], r[20], c[12], c[21], imms[1], r[21])
 	if err != nil {
-		return rtimpl.CallErr(38, "kernels.permute_dims", err)
-	}
-	// call vm.builtin.null_value [] -> %18
-	r[19] = nil
-	// call vm.builtin.copy [%19] -> %20
-	r[21] = r[20]
-	// call vm.builtin.null_value [] -> %19
-	r[20] = nil
-	// call vm.builtin.copy [c[20]] -> %21
-	r[22] = c[20]
-	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %22
-	r[23], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[5], imms[1], c[6], c[0])
-	if err != nil {
-		return rtimpl.CallErr(43, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.relaxgo.matmul_bias [%6, %21, c[12], c[21], i0, %22] -> %void
-	_, err = rtimpl.Call(lib[5], r[55:61], r[7], r[22], c[12], c[21], imms[1], r[23])
-	if err != nil {
-		return rtimpl.CallErr(44, "kernels.relaxgo.matmul_bias", err)
+		return rtimpl.CallErr(38, "kernels.relaxgo.matmul_bias", err)
 	}
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
-	// call vm.builtin.null_value [] -> %21
-	r[22] = nil
-	// call vm.builtin.copy [%22] -> %23
-	r[24] = r[23]
-	// call vm.builtin.null_value [] -> %22
-	r[23] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[14], c[0]] -> %24
-	r[25], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[2], imms[1], c[14], c[0])
-	if err != nil {
-		return rtimpl.CallErr(49, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.reshape [%23, c[14], %24] -> %void
-	_, err = rtimpl.Call(lib[6], r[55:58], r[24], c[14], r[25])
-	if err != nil {
-		return rtimpl.CallErr(50, "kernels.reshape", err)
-	}
-	// call vm.builtin.null_value [] -> %23
-	r[24] = nil
-	// call vm.builtin.copy [%24] -> %25
-	r[26] = r[25]
-	// call vm.builtin.null_value [] -> %24
-	r[25] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[15], c[0]] -> %26
-	r[27], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[5], imms[1], c[15], c[0])
-	if err != nil {
-		return rtimpl.CallErr(54, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.permute_dims [%25, c[16], %26] -> %void
-	_, err = rtimpl.Call(lib[7], r[55:58], r[26], c[16], r[27])
-	if err != nil {
-		return rtimpl.CallErr(55, "kernels.permute_dims", err)
-	}
-	// call vm.builtin.null_value [] -> %25
-	r[26] = nil
-	// call vm.builtin.copy [%26] -> %27
-	r[28] = r[27]
-	// call vm.builtin.null_value [] -> %26
-	r[27] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[15], c[0]] -> %28
-	r[29], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[2], imms[1], c[15], c[0])
-	if err != nil {
-		return rtimpl.CallErr(59, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.relaxgo.softmax_attention [%13, %20, %27, c[22], i1, i0, i0, i0, %28] -> %void
-	_, err = rtimpl.Call(lib[8], r[55:64], r[14], r[21], r[28], c[22], imms[2], imms[1], imms[1], imms[1], r[29])
-	if err != nil {
-		return rtimpl.CallErr(60, "kernels.relaxgo.softmax_attention", err)
-	}
+	// call vm.builtin.null_value [] -> %19
+	r[20] = nil
+	// call vm.builtin.copy [%20] -> %21
+	r[22] = r[21]
 	// call vm.builtin.null_value [] -> %20
 	r[21] = nil
+	// call vm.builtin.reshape [%21, c[14]] -> %22
+	r[23], err = rtimpl.Call(lib[6], r[51:53], r[22], c[14])
+	if err != nil {
+		return rtimpl.CallErr(43, "vm.builtin.reshape", err)
+	}
+	// call vm.builtin.null_value [] -> %21
+	r[22] = nil
+	// call vm.builtin.alloc_tensor [%1, i0, c[15], c[0]] -> %23
+	r[24], err = rtimpl.AllocTensor(lib[3], r[51:55], 0, runtime.Float32, r[2], imms[1], c[15], c[0])
+	if err != nil {
+		return rtimpl.CallErr(45, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.permute_dims [%22, c[16], %23] -> %void
+	_, err = rtimpl.Call(lib[7], r[51:54], r[23], c[16], r[24])
+	if err != nil {
+		return rtimpl.CallErr(46, "kernels.permute_dims", err)
+	}
+	// call vm.builtin.null_value [] -> %22
+	r[23] = nil
+	// call vm.builtin.copy [%23] -> %24
+	r[25] = r[24]
+	// call vm.builtin.null_value [] -> %23
+	r[24] = nil
+	// call vm.builtin.alloc_tensor [%2, i0, c[15], c[0]] -> %25
+	r[26], err = rtimpl.AllocTensor(lib[3], r[51:55], 0, runtime.Float32, r[3], imms[1], c[15], c[0])
+	if err != nil {
+		return rtimpl.CallErr(50, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.relaxgo.softmax_attention [%12, %18, %24, c[22], i1, i0, i0, i0, %25] -> %void
+	_, err = rtimpl.Call(lib[8], r[51:60], r[13], r[19], r[25], c[22], imms[2], imms[1], imms[1], imms[1], r[26])
+	if err != nil {
+		return rtimpl.CallErr(51, "kernels.relaxgo.softmax_attention", err)
+	}
+	// call vm.builtin.null_value [] -> %18
+	r[19] = nil
+	// call vm.builtin.null_value [] -> %24
+	r[25] = nil
+	// call vm.builtin.null_value [] -> %12
+	r[13] = nil
+	// call vm.builtin.copy [%25] -> %26
+	r[27] = r[26]
+	// call vm.builtin.null_value [] -> %25
+	r[26] = nil
+	// call vm.builtin.alloc_tensor [%1, i0, c[14], c[0]] -> %27
+	r[28], err = rtimpl.AllocTensor(lib[3], r[51:55], 0, runtime.Float32, r[2], imms[1], c[14], c[0])
+	if err != nil {
+		return rtimpl.CallErr(57, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.permute_dims [%26, c[16], %27] -> %void
+	_, err = rtimpl.Call(lib[7], r[51:54], r[27], c[16], r[28])
+	if err != nil {
+		return rtimpl.CallErr(58, "kernels.permute_dims", err)
+	}
+	// call vm.builtin.null_value [] -> %26
+	r[27] = nil
+	// call vm.builtin.copy [%27] -> %28
+	r[29] = r[28]
 	// call vm.builtin.null_value [] -> %27
 	r[28] = nil
-	// call vm.builtin.null_value [] -> %13
-	r[14] = nil
-	// call vm.builtin.copy [%28] -> %29
-	r[30] = r[29]
+	// call vm.builtin.reshape [%28, c[6]] -> %29
+	r[30], err = rtimpl.Call(lib[6], r[51:53], r[29], c[6])
+	if err != nil {
+		return rtimpl.CallErr(62, "vm.builtin.reshape", err)
+	}
 	// call vm.builtin.null_value [] -> %28
 	r[29] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[14], c[0]] -> %30
-	r[31], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[3], imms[1], c[14], c[0])
+	// call vm.builtin.copy [c[23]] -> %30
+	r[31] = c[23]
+	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %31
+	r[32], err = rtimpl.AllocTensor(lib[3], r[51:55], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
 	if err != nil {
-		return rtimpl.CallErr(66, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(65, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.permute_dims [%29, c[16], %30] -> %void
-	_, err = rtimpl.Call(lib[7], r[55:58], r[30], c[16], r[31])
+	// call kernels.relaxgo.matmul_bias [%29, %30, c[12], c[24], i0, %31] -> %void
+	_, err = rtimpl.Call(lib[5], r[51:57], r[30], r[31], c[12], c[24], imms[1], r[32])
 	if err != nil {
-		return rtimpl.CallErr(67, "kernels.permute_dims", err)
+		return rtimpl.CallErr(66, "kernels.relaxgo.matmul_bias", err)
 	}
 	// call vm.builtin.null_value [] -> %29
 	r[30] = nil
-	// call vm.builtin.copy [%30] -> %31
-	r[32] = r[31]
 	// call vm.builtin.null_value [] -> %30
 	r[31] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %32
-	r[33], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	// call vm.builtin.copy [%31] -> %32
+	r[33] = r[32]
+	// call vm.builtin.null_value [] -> %31
+	r[32] = nil
+	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %33
+	r[34], err = rtimpl.AllocTensor(lib[3], r[51:55], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(71, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.reshape [%31, c[6], %32] -> %void
-	_, err = rtimpl.Call(lib[6], r[55:58], r[32], c[6], r[33])
-	if err != nil {
-		return rtimpl.CallErr(72, "kernels.reshape", err)
+	// call vm.builtin.null_value [] -> %1
+	r[2] = nil
+	// call kernels.add [%0, %32, %33] -> %void
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[9], r[0], r[33], r[34]); !ok || kernels.Add(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[9], r[51:54], r[0], r[33], r[34])
+		if err != nil {
+			return rtimpl.CallErr(73, "kernels.add", err)
+		}
 	}
-	// call vm.builtin.null_value [] -> %31
-	r[32] = nil
-	// call vm.builtin.copy [%32] -> %33
-	r[34] = r[33]
 	// call vm.builtin.null_value [] -> %32
 	r[33] = nil
-	// call vm.builtin.copy [c[23]] -> %34
-	r[35] = c[23]
+	// call vm.builtin.copy [%33] -> %34
+	r[35] = r[34]
+	// call vm.builtin.null_value [] -> %33
+	r[34] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %35
-	r[36], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	r[36], err = rtimpl.AllocTensor(lib[3], r[51:55], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(77, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.relaxgo.matmul_bias [%33, %34, c[12], c[24], i0, %35] -> %void
-	_, err = rtimpl.Call(lib[5], r[55:61], r[34], r[35], c[12], c[24], imms[1], r[36])
+	// call kernels.nn.layer_norm [%34, c[25], c[26], c[9], c[10], i1, i1, %35] -> %void
+	_, err = rtimpl.Call(lib[4], r[51:59], r[35], c[25], c[26], c[9], c[10], imms[2], imms[2], r[36])
 	if err != nil {
-		return rtimpl.CallErr(78, "kernels.relaxgo.matmul_bias", err)
+		return rtimpl.CallErr(78, "kernels.nn.layer_norm", err)
 	}
-	// call vm.builtin.null_value [] -> %33
-	r[34] = nil
-	// call vm.builtin.null_value [] -> %34
-	r[35] = nil
 	// call vm.builtin.copy [%35] -> %36
 	r[37] = r[36]
 	// call vm.builtin.null_value [] -> %35
 	r[36] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %37
-	r[38], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	// call vm.builtin.copy [c[27]] -> %37
+	r[38] = c[27]
+	// call vm.builtin.alloc_tensor [%3, i0, c[28], c[0]] -> %38
+	r[39], err = rtimpl.AllocTensor(lib[3], r[51:55], 0, runtime.Float32, r[4], imms[1], c[28], c[0])
 	if err != nil {
-		return rtimpl.CallErr(83, "vm.builtin.alloc_tensor", err)
-	}
-	// call vm.builtin.null_value [] -> %1
-	r[2] = nil
-	// call kernels.add [%0, %36, %37] -> %void
-	if a, b, o, ok := rtimpl.Tensors3(libDirect[9], r[0], r[37], r[38]); !ok || kernels.Add(o, a, b) != nil {
-		_, err = rtimpl.Call(lib[9], r[55:58], r[0], r[37], r[38])
-		if err != nil {
-			return rtimpl.CallErr(85, "kernels.add", err)
-		}
-	}
-	// call vm.builtin.null_value [] -> %36
-	r[37] = nil
-	// call vm.builtin.copy [%37] -> %38
-	r[39] = r[38]
-	// call vm.builtin.null_value [] -> %37
-	r[38] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %39
-	r[40], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
-	if err != nil {
-		return rtimpl.CallErr(89, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.nn.layer_norm [%38, c[25], c[26], c[9], c[10], i1, i1, %39] -> %void
-	_, err = rtimpl.Call(lib[4], r[55:63], r[39], c[25], c[26], c[9], c[10], imms[2], imms[2], r[40])
-	if err != nil {
-		return rtimpl.CallErr(90, "kernels.nn.layer_norm", err)
-	}
-	// call vm.builtin.copy [%39] -> %40
-	r[41] = r[40]
-	// call vm.builtin.null_value [] -> %39
-	r[40] = nil
-	// call vm.builtin.copy [c[27]] -> %41
-	r[42] = c[27]
-	// call vm.builtin.alloc_tensor [%3, i0, c[28], c[0]] -> %42
-	r[43], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[4], imms[1], c[28], c[0])
-	if err != nil {
-		return rtimpl.CallErr(94, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(82, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %3
 	r[4] = nil
-	// call kernels.relaxgo.matmul_bias [%40, %41, c[12], c[29], i0, %42] -> %void
-	_, err = rtimpl.Call(lib[5], r[55:61], r[41], r[42], c[12], c[29], imms[1], r[43])
+	// call kernels.relaxgo.matmul_bias [%36, %37, c[12], c[29], i0, %38] -> %void
+	_, err = rtimpl.Call(lib[5], r[51:57], r[37], r[38], c[12], c[29], imms[1], r[39])
 	if err != nil {
-		return rtimpl.CallErr(96, "kernels.relaxgo.matmul_bias", err)
+		return rtimpl.CallErr(84, "kernels.relaxgo.matmul_bias", err)
 	}
-	// call vm.builtin.null_value [] -> %40
-	r[41] = nil
-	// call vm.builtin.null_value [] -> %41
-	r[42] = nil
-	// call vm.builtin.copy [%42] -> %43
-	r[44] = r[43]
-	// call vm.builtin.null_value [] -> %42
-	r[43] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[28], c[0]] -> %44
-	r[45], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[3], imms[1], c[28], c[0])
+	// call vm.builtin.null_value [] -> %36
+	r[37] = nil
+	// call vm.builtin.null_value [] -> %37
+	r[38] = nil
+	// call vm.builtin.copy [%38] -> %39
+	r[40] = r[39]
+	// call vm.builtin.null_value [] -> %38
+	r[39] = nil
+	// call vm.builtin.alloc_tensor [%2, i0, c[28], c[0]] -> %40
+	r[41], err = rtimpl.AllocTensor(lib[3], r[51:55], 0, runtime.Float32, r[3], imms[1], c[28], c[0])
 	if err != nil {
-		return rtimpl.CallErr(101, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(89, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
-	// call kernels.nn.gelu [%43, %44] -> %void
-	if x, o, ok := rtimpl.Tensors2(libDirect[10], r[44], r[45]); !ok || kernels.Gelu(o, x) != nil {
-		_, err = rtimpl.Call(lib[10], r[55:57], r[44], r[45])
+	// call kernels.nn.gelu [%39, %40] -> %void
+	if x, o, ok := rtimpl.Tensors2(libDirect[10], r[40], r[41]); !ok || kernels.Gelu(o, x) != nil {
+		_, err = rtimpl.Call(lib[10], r[51:53], r[40], r[41])
 		if err != nil {
-			return rtimpl.CallErr(103, "kernels.nn.gelu", err)
+			return rtimpl.CallErr(91, "kernels.nn.gelu", err)
 		}
 	}
-	// call vm.builtin.null_value [] -> %43
-	r[44] = nil
-	// call vm.builtin.copy [%44] -> %45
-	r[46] = r[45]
-	// call vm.builtin.null_value [] -> %44
-	r[45] = nil
-	// call vm.builtin.copy [c[30]] -> %46
-	r[47] = c[30]
-	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %47
-	r[48], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[5], imms[1], c[6], c[0])
+	// call vm.builtin.null_value [] -> %39
+	r[40] = nil
+	// call vm.builtin.copy [%40] -> %41
+	r[42] = r[41]
+	// call vm.builtin.null_value [] -> %40
+	r[41] = nil
+	// call vm.builtin.copy [c[30]] -> %42
+	r[43] = c[30]
+	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %43
+	r[44], err = rtimpl.AllocTensor(lib[3], r[51:55], 0, runtime.Float32, r[5], imms[1], c[6], c[0])
 	if err != nil {
-		return rtimpl.CallErr(108, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(96, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %4
 	r[5] = nil
-	// call kernels.relaxgo.matmul_bias [%45, %46, c[12], c[31], i0, %47] -> %void
-	_, err = rtimpl.Call(lib[5], r[55:61], r[46], r[47], c[12], c[31], imms[1], r[48])
+	// call kernels.relaxgo.matmul_bias [%41, %42, c[12], c[31], i0, %43] -> %void
+	_, err = rtimpl.Call(lib[5], r[51:57], r[42], r[43], c[12], c[31], imms[1], r[44])
 	if err != nil {
-		return rtimpl.CallErr(110, "kernels.relaxgo.matmul_bias", err)
+		return rtimpl.CallErr(98, "kernels.relaxgo.matmul_bias", err)
+	}
+	// call vm.builtin.null_value [] -> %41
+	r[42] = nil
+	// call vm.builtin.null_value [] -> %42
+	r[43] = nil
+	// call vm.builtin.copy [%43] -> %44
+	r[45] = r[44]
+	// call vm.builtin.null_value [] -> %43
+	r[44] = nil
+	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %45
+	r[46], err = rtimpl.AllocStorage(vm, 1024)
+	if err != nil {
+		return rtimpl.CallErr(103, "vm.builtin.alloc_storage", err)
+	}
+	// call vm.builtin.alloc_tensor [%45, i0, c[6], c[0]] -> %46
+	r[47], err = rtimpl.AllocTensor(lib[3], r[51:55], 0, runtime.Float32, r[46], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(104, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %45
 	r[46] = nil
-	// call vm.builtin.null_value [] -> %46
-	r[47] = nil
-	// call vm.builtin.copy [%47] -> %48
-	r[49] = r[48]
-	// call vm.builtin.null_value [] -> %47
-	r[48] = nil
-	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %49
-	r[50], err = rtimpl.AllocStorage(vm, 1024)
-	if err != nil {
-		return rtimpl.CallErr(115, "vm.builtin.alloc_storage", err)
-	}
-	// call vm.builtin.alloc_tensor [%49, i0, c[6], c[0]] -> %50
-	r[51], err = rtimpl.AllocTensor(lib[3], r[55:59], 0, runtime.Float32, r[50], imms[1], c[6], c[0])
-	if err != nil {
-		return rtimpl.CallErr(116, "vm.builtin.alloc_tensor", err)
-	}
-	// call vm.builtin.null_value [] -> %49
-	r[50] = nil
-	// call kernels.add [%38, %48, %50] -> %void
-	if a, b, o, ok := rtimpl.Tensors3(libDirect[9], r[39], r[49], r[51]); !ok || kernels.Add(o, a, b) != nil {
-		_, err = rtimpl.Call(lib[9], r[55:58], r[39], r[49], r[51])
+	// call kernels.add [%34, %44, %46] -> %void
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[9], r[35], r[45], r[47]); !ok || kernels.Add(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[9], r[51:54], r[35], r[45], r[47])
 		if err != nil {
-			return rtimpl.CallErr(118, "kernels.add", err)
+			return rtimpl.CallErr(106, "kernels.add", err)
 		}
 	}
-	// call vm.builtin.null_value [] -> %38
-	r[39] = nil
-	// call vm.builtin.null_value [] -> %48
-	r[49] = nil
-	// call vm.builtin.copy [%50] -> %51
-	r[52] = r[51]
-	// call vm.builtin.null_value [] -> %50
-	r[51] = nil
-	// call vm.builtin.make_tuple [%51] -> %52
-	r[55] = r[52]
-	r[53], err = rtimpl.MakeTuple(vm, r[55:56])
+	// call vm.builtin.null_value [] -> %34
+	r[35] = nil
+	// call vm.builtin.null_value [] -> %44
+	r[45] = nil
+	// call vm.builtin.copy [%46] -> %47
+	r[48] = r[47]
+	// call vm.builtin.null_value [] -> %46
+	r[47] = nil
+	// call vm.builtin.make_tuple [%47] -> %48
+	r[51] = r[48]
+	r[49], err = rtimpl.MakeTuple(vm, r[51:52])
 	if err != nil {
-		return rtimpl.CallErr(123, "vm.builtin.make_tuple", err)
+		return rtimpl.CallErr(111, "vm.builtin.make_tuple", err)
 	}
-	// call vm.builtin.copy [%52] -> %53
-	r[54] = r[53]
-	// call vm.builtin.null_value [] -> %51
-	r[52] = nil
-	// ret %53
-	r[1] = r[54]
+	// call vm.builtin.copy [%48] -> %49
+	r[50] = r[49]
+	// call vm.builtin.null_value [] -> %47
+	r[48] = nil
+	// ret %49
+	r[1] = r[50]
 	return nil
 }
 
 // compiledFuncs are the compiled Relax functions with their register file sizes.
 var compiledFuncs = map[string]rtimpl.CompiledFunc{"main": {
 	Func:             vmtir_main,
-	RegisterFileSize: 65,
+	RegisterFileSize: 61,
 }}
 
 // pkg loads the package's model: the embedded executable, its compiled
@@ -555,7 +519,7 @@ var libNames = []string{
 	"vm.builtin.alloc_tensor",
 	"kernels.nn.layer_norm",
 	"kernels.relaxgo.matmul_bias",
-	"kernels.reshape",
+	"vm.builtin.reshape",
 	"kernels.permute_dims",
 	"kernels.relaxgo.softmax_attention",
 	"kernels.add",

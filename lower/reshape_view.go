@@ -1,0 +1,87 @@
+package lower
+
+import (
+	"github.com/relaxgo/relaxgo/internal/builtin"
+	"github.com/relaxgo/relaxgo/ir"
+)
+
+// reshapeKernels are the legalized ops that only reshape their input (their
+// output has its elements in the same order): TVM's RewriteDataflowReshape
+// recognizes them as PrimFuncs with a reshape pattern.
+var reshapeKernels = map[string]bool{
+	KernelName("relax.reshape"):     true,
+	KernelName("relax.expand_dims"): true,
+	KernelName("relax.squeeze"):     true,
+	KernelName("relax.flatten"):     true,
+}
+
+// RewriteDataflowReshape turns the reshapes of a dataflow block into views,
+// as TVM's pass of the same name does: `lv = R.call_dps_packed("kernels.reshape",
+// (x, shape), out_sinfo=T)` becomes `lv = R.call_pure_packed("vm.builtin.reshape",
+// x, T's shape, sinfo_args=T)`, a header over x's data instead of a copy into
+// a new allocation. Like TVM it leaves a dataflow block's outputs (variables
+// that are not DataflowVars) alone, so no result of the function is a view.
+// Unlike TVM it also leaves reshapes of anything but the output of a
+// destination-passing call of the same function (a parameter, a packed
+// function's result, a tuple's field): those live in storage the VM's pool
+// does not own, where a view would cost a header allocation on every call.
+// StaticPlanBlockMemory then keeps x's storage for as long as the view is
+// used (an opaque call's result may alias its arguments).
+func RewriteDataflowReshape(m *ir.Module) (*ir.Module, error) {
+	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
+		owned := map[*ir.Var]bool{}
+		return rewriteTop(fn, func(b ir.Binding, emit func(ir.Binding)) error {
+			vb, ok := b.(*ir.VarBinding)
+			if !ok {
+				emit(b)
+				return nil
+			}
+			c, ok := vb.Value.(*ir.Call)
+			if !ok {
+				emit(b)
+				return nil
+			}
+			if x, out, ok := reshapeOf(c); ok && vb.Var.Dataflow && owned[x] {
+				owned[vb.Var] = true
+				ext := &ir.ExternFunc{Symbol: builtin.Reshape}
+				ext.Info = &ir.FuncSInfo{Opaque: true}
+				nc := &ir.Call{Callee: &ir.Op{Name: "relax.call_pure_packed"}, Args: []ir.Expr{ext, x, shapeExpr(out.Shape)}, SInfoArgs: []ir.StructInfo{out}}
+				nc.Info, nc.Loc = out, c.Loc
+				emit(&ir.VarBinding{Var: vb.Var, Value: nc, Loc: vb.Loc})
+				return nil
+			}
+			switch c.OpName() {
+			case "relax.call_dps_packed", "relax.call_tir":
+				owned[vb.Var] = true
+			}
+			emit(b)
+			return nil
+		})
+	})
+}
+
+// reshapeOf reports whether c is a destination-passing call of a reshape
+// kernel on a tensor variable x to a result of known shape and x's dtype.
+func reshapeOf(c *ir.Call) (x *ir.Var, out *ir.TensorSInfo, ok bool) {
+	if c.OpName() != "relax.call_dps_packed" || len(c.Args) != 2 || len(c.SInfoArgs) != 1 {
+		return nil, nil, false
+	}
+	ext, ok := c.Args[0].(*ir.ExternFunc)
+	if !ok || !reshapeKernels[ext.Symbol] {
+		return nil, nil, false
+	}
+	args, ok := c.Args[1].(*ir.Tuple)
+	if !ok || len(args.Fields) == 0 {
+		return nil, nil, false
+	}
+	x, ok = args.Fields[0].(*ir.Var)
+	if !ok {
+		return nil, nil, false
+	}
+	xs, ok := x.Info.(*ir.TensorSInfo)
+	out, ok2 := c.SInfoArgs[0].(*ir.TensorSInfo)
+	if !ok || !ok2 || out.Shape == nil || xs.DType != out.DType {
+		return nil, nil, false
+	}
+	return x, out, true
+}

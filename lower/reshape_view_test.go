@@ -1,0 +1,59 @@
+package lower_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRewriteDataflowReshape checks which reshapes become views
+// (vm.builtin.reshape): those of a destination-passing call's output bound
+// to a DataflowVar, chains of them, and the reshape-like ops (expand_dims,
+// squeeze, flatten); not those of a parameter, nor a dataflow block's
+// output.
+func TestRewriteDataflowReshape(t *testing.T) {
+	const src = `# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2, 6), dtype="float32"), y: R.Tensor((2, 6), dtype="float32")) -> R.Tuple(R.Tensor((3, 4), dtype="float32"), R.Tensor((12,), dtype="float32"), R.Tensor((2, 6), dtype="float32"), R.Tensor((1, 2, 6), dtype="float32")):
+        with R.dataflow():
+            from_param = R.reshape(x, R.shape([3, 4]))
+            a = R.add(x, y)
+            view = R.reshape(a, R.shape([4, 3]))
+            chained = R.reshape(view, R.shape([2, 2, 3]))
+            e = R.expand_dims(a, axis=[0])
+            s = R.squeeze(e, axis=[0])
+            f = R.flatten(s)
+            b = R.multiply(chained, R.const(2.0, "float32"))
+            out_view = R.reshape(b, R.shape([12]))
+            g = R.add(f, f)
+            e2 = R.expand_dims(a, axis=[0])
+            gv = (from_param, out_view, R.reshape(g, R.shape([2, 6])), e2)
+            R.output(gv, out_view)
+        return gv
+`
+	_, text := lowerThrough(t, "reshape.py", src, "rewrite-dataflow-reshape")
+	views := map[string]bool{"view": true, "chained": true, "e": true, "s": true, "f": true, "e2": true}
+	copies := map[string]bool{"from_param": true, "out_view": true}
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		name, _, ok := strings.Cut(line, " = ")
+		if !ok {
+			continue
+		}
+		isView := strings.Contains(line, `R.call_pure_packed("vm.builtin.reshape"`)
+		if views[name] && !isView {
+			t.Errorf("%s is not a view: %s", name, line)
+		}
+		if copies[name] && isView {
+			t.Errorf("%s became a view: %s", name, line)
+		}
+		delete(views, name)
+		delete(copies, name)
+	}
+	if len(views)+len(copies) > 0 {
+		t.Errorf("bindings not found: %v %v\n%s", views, copies, text)
+	}
+}
