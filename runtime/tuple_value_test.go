@@ -90,3 +90,42 @@ func TestReturnedTupleSurvivesCalls(t *testing.T) {
 		t.Errorf("%v allocations per call, want 1 (the result's storage; the tuple in it)", n)
 	}
 }
+
+// TestIntoResults checks the order and checks of InvokeInto's copy: a
+// nested tuple's tensors depth first, and a result that is not made of
+// tensors, or destinations of another count, shape or dtype, refused
+// before any is written.
+func TestIntoResults(t *testing.T) {
+	r := func(v ...float32) *Tensor { return must[*Tensor](t)(FromSlice(v, int64(len(v)))) }
+	res := Tuple{r(1), Tuple{r(2, 3), r(4)}}
+	dst := []*Tensor{MustNewTensor([]int64{1}, Float32), MustNewTensor([]int64{2}, Float32), MustNewTensor([]int64{1}, Float32)}
+	if n, err := intoResults(dst, res, 0, false); n != 3 || err != nil {
+		t.Fatalf("check: %d, %v", n, err)
+	}
+	if _, err := intoResults(dst, res, 0, true); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range [][]float32{{1}, {2, 3}, {4}} {
+		if got := dst[i].Float32s(); !slices.Equal(got, want) {
+			t.Errorf("dst[%d] = %v, want %v", i, got, want)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		res  Value
+		dst  []*Tensor
+	}{
+		{"not a tensor", Tuple{r(1), int64(3)}, dst[:2]},
+		{"shape", res, []*Tensor{dst[0], dst[0], dst[2]}},
+		{"dtype", Tuple{r(1)}, []*Tensor{MustNewTensor([]int64{1}, Float64)}},
+		{"nil destination", Tuple{r(1)}, []*Tensor{nil}},
+		{"nil result", Tuple{(*Tensor)(nil)}, dst[:1]},
+	} {
+		if _, err := intoResults(c.dst, c.res, 0, false); err == nil {
+			t.Errorf("%s: accepted", c.name)
+		}
+	}
+	if n, err := intoResults(dst[:1], res, 0, false); err != nil || n != 3 {
+		t.Errorf("too few destinations: counted %d (%v), want 3", n, err)
+	}
+}

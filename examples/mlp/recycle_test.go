@@ -72,3 +72,78 @@ func TestRecycledOutputs(t *testing.T) {
 		})
 	}
 }
+
+// TestInvokeInto checks VM.InvokeInto in both modes on a VM without
+// recycled outputs: the results land in the caller's tensors, equal to an
+// ordinary call's; they stay the caller's across later calls; a warm call
+// allocates nothing; and a destination of another shape or dtype, or too
+// many or too few destinations, is an error that leaves them as they were.
+func TestInvokeInto(t *testing.T) {
+	m := demo.Load(t, model.New)
+	x1, x2 := demo.Input(4, 64), demo.Input(4, 64)
+	for i, v := range x2.Float32s() {
+		x2.Float32s()[i] = v * 2
+	}
+	want := func(x *runtime.Tensor) *runtime.Tensor {
+		r, err := m.Main(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	want1, want2 := want(x1), want(x2)
+	for _, mode := range []string{"bytecode", "compiled"} {
+		t.Run(mode, func(t *testing.T) {
+			newVM := m.NewVM
+			if mode == "compiled" {
+				newVM = m.NewCompiledVM
+			}
+			vm, err := newVM()
+			if err != nil {
+				t.Fatal(err)
+			}
+			d1, d2 := runtime.MustNewTensor(want1.Shape(), runtime.Float32), runtime.MustNewTensor(want1.Shape(), runtime.Float32)
+			if err := vm.InvokeInto([]*runtime.Tensor{d1}, "main", x1); err != nil {
+				t.Fatal(err)
+			}
+			if err := vm.InvokeInto([]*runtime.Tensor{d2}, "main", x2); err != nil {
+				t.Fatal(err)
+			}
+			if !runtime.ValuesEqual(d1, want1) || !runtime.ValuesEqual(d2, want2) {
+				t.Fatal("InvokeInto's results differ from ordinary calls' (or the second overwrote the first)")
+			}
+			bad := []struct {
+				name string
+				dst  []*runtime.Tensor
+			}{
+				{"shape", []*runtime.Tensor{runtime.MustNewTensor([]int64{4, 9}, runtime.Float32)}},
+				{"dtype", []*runtime.Tensor{runtime.MustNewTensor(want1.Shape(), runtime.Float64)}},
+				{"too many", []*runtime.Tensor{d1, d2}},
+				{"too few", nil},
+				{"nil", []*runtime.Tensor{nil}},
+			}
+			for _, b := range bad {
+				before := d1.Clone()
+				if err := vm.InvokeInto(b.dst, "main", x2); err == nil {
+					t.Errorf("%s: accepted", b.name)
+				} else {
+					t.Logf("%s: %v", b.name, err)
+				}
+				if !runtime.ValuesEqual(d1, before) {
+					t.Errorf("%s: the failed call wrote a destination", b.name)
+				}
+			}
+			if raceEnabled {
+				return
+			}
+			dst := []*runtime.Tensor{d1}
+			if n := testing.AllocsPerRun(50, func() {
+				if err := vm.InvokeInto(dst, "main", x1); err != nil {
+					t.Fatal(err)
+				}
+			}); n != 0 {
+				t.Errorf("%v allocations per warm InvokeInto, want 0", n)
+			}
+		})
+	}
+}
