@@ -129,6 +129,19 @@ func (m *Model) Invoke(name string, args ...Value) (Value, error) {
 	return v, err
 }
 
+// InvokeInto is VM.InvokeInto on a pooled VM, in the Model's mode: the
+// results are copied into the caller's tensors dst and a warm call of a
+// static-shape function allocates nothing.
+func (m *Model) InvokeInto(dst []*Tensor, name string, args ...Value) error {
+	vm, err := m.getVM()
+	if err != nil {
+		return err
+	}
+	err = vm.InvokeInto(dst, name, args...)
+	m.pool.Put(vm)
+	return err
+}
+
 // InvokeContext is Invoke that stops when ctx is done: bytecode functions
 // look at ctx every 1024 instructions and compiled functions when they
 // start (kernels already running finish first); the error wraps ctx.Err().

@@ -144,6 +144,21 @@ func TestInvokeInto(t *testing.T) {
 			}); n != 0 {
 				t.Errorf("%v allocations per warm InvokeInto, want 0", n)
 			}
+			// The same through the Model's pool of VMs, in this mode.
+			mm := m.Model
+			if mode == "bytecode" {
+				mm = m.WithMode(runtime.Bytecode).Model
+			}
+			if err := mm.InvokeInto(dst, "main", x2); err != nil || !runtime.ValuesEqual(d1, want2) {
+				t.Fatalf("Model.InvokeInto: %v, or its result differs", err)
+			}
+			if n := testing.AllocsPerRun(50, func() {
+				if err := mm.InvokeInto(dst, "main", x1); err != nil {
+					t.Fatal(err)
+				}
+			}); n != 0 {
+				t.Errorf("%v allocations per warm Model.InvokeInto, want 0", n)
+			}
 		})
 	}
 }
