@@ -41,22 +41,24 @@ type Storage struct {
 	data   []byte
 	device Device
 	owner  Allocator // the pooled allocator the storage returns to, if any
-	pooled bool      // handed out by owner and not yet freed
 	// lease counts the times a pooled allocator handed the storage out;
 	// views caches tensor headers made on it, reusable in later leases.
-	lease   uint32
-	views   []*Tensor
-	viewBuf [2]*Tensor // views' first backing array, saving allocations
+	lease  uint32
+	pooled bool // handed out by owner and not yet freed
+	// firstUsed is set once first is taken; tupleUsed while a tuple may
+	// occupy tuple. (The flags sit together: a small result's storage is
+	// 384 bytes, not 416; see newStorage.)
+	firstUsed, tupleUsed bool
+	views                []*Tensor
+	viewBuf              [2]*Tensor // views' first backing array, saving allocations
 	// first is the header of the storage's first tensor view, allocated
 	// with the storage (one allocation fewer per tensor).
-	first     Tensor
-	firstUsed bool
+	first Tensor
 	// tuple is room for a small tuple whose first element is a tensor on
 	// the storage, made during the activation that allocated it
 	// (VM.makeTuple): a call's result tuple then costs no allocation of
-	// its own. tupleUsed is set while a tuple may occupy it.
-	tuple     tupleBox[[storageTupleLen]Value]
-	tupleUsed bool
+	// its own.
+	tuple tupleBox[[storageTupleLen]Value]
 }
 
 // storageTupleLen is the most elements a tuple kept in a Storage has.
@@ -169,6 +171,9 @@ func newStorage(n int64) *Storage {
 	case n > pageSize:
 		return largeStorage(n)
 	case n <= 64:
+		if s := inlineStorageFit[[smallInlineBytes]byte](n); s != nil {
+			return s
+		}
 		return inlineStorage[[64 + alignment]byte](n)
 	case n <= 128:
 		return inlineStorage[[128 + alignment]byte](n)
@@ -183,6 +188,28 @@ func newStorage(n int64) *Storage {
 	default:
 		return inlineStorage[[pageSize + alignment]byte](n)
 	}
+}
+
+// smallInlineBytes is the byte array that makes a Storage and its bytes
+// one 384-byte object (the 416-byte class otherwise): the allocator places
+// objects of that class 64-byte aligned, so 64 bytes fit after the header's
+// alignment slack (inlineStorageFit checks; TestNewStorageInline counts
+// one allocation).
+const smallInlineBytes = 384 - int(unsafe.Sizeof(Storage{}))
+
+// inlineStorageFit is inlineStorage when the n bytes fit B at 64-byte
+// alignment wherever the object landed, else nil.
+func inlineStorageFit[B any](n int64) *Storage {
+	o := new(struct {
+		s Storage
+		b B
+	})
+	p := alignedAt(unsafe.Pointer(&o.b))
+	if uintptr(p)+uintptr(n) > uintptr(unsafe.Pointer(&o.b))+unsafe.Sizeof(o.b) {
+		return nil
+	}
+	o.s.data = unsafe.Slice((*byte)(p), n)
+	return &o.s
 }
 
 // inlineStorage allocates a Storage and, in the same object, an array B
