@@ -437,8 +437,39 @@ func apiDecls(f *jen.File, in Input) ([]signature, error) {
 			)
 			f.Line()
 		}
+		intoDecls(f, fn.Name, exportedName(goName+"Into", taken), res, params, args, names)
 	}
 	return sigs, nil
+}
+
+// intoDecls adds, for a function whose results are all tensors, the Model
+// method and package-level function that write them into caller-provided
+// tensors (runtime.Model.InvokeInto): the results' destinations first, then
+// the function's parameters.
+func intoDecls(f *jen.File, fn, name string, res []ir.StructInfo, params, args []jen.Code, names map[string]bool) {
+	var outParams, outs []jen.Code
+	for i, r := range res {
+		if _, ok := r.(*ir.TensorSInfo); !ok {
+			return
+		}
+		o := goParamName(fmt.Sprintf("out%d", i), i, names)
+		outParams = append(outParams, jen.Id(o).Op("*").Qual(runtimePkg, "Tensor"))
+		outs = append(outs, jen.Id(o))
+	}
+	all := append(outParams, params...)
+	callArgs := append([]jen.Code{jen.Index().Op("*").Qual(runtimePkg, "Tensor").Values(outs...), jen.Lit(fn)}, args...)
+	f.Comment(fmt.Sprintf("// %s calls %s in the Model's mode and writes its results into the\n// caller's tensors, each of its result's shape and dtype (runtime.VM.InvokeInto):\n// a warm call allocates nothing.", name, fn))
+	f.Func().Params(jen.Id("m").Op("*").Id("Model")).Id(name).Params(all...).Error().Block(
+		jen.Return(jen.Id("m").Dot("InvokeInto").Call(callArgs...)))
+	f.Line()
+	outArgs := append(append([]jen.Code{}, outs...), args...)
+	f.Comment(fmt.Sprintf("%s calls %s on the Default model in compiled mode, writing its results into the caller's tensors.", name, fn))
+	f.Func().Id(name).Params(all...).Error().Block(
+		jen.List(jen.Id("m"), jen.Id("err")).Op(":=").Id("Default").Call(),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("err"))),
+		jen.Return(jen.Id("m").Dot(name).Call(outArgs...)),
+	)
+	f.Line()
 }
 
 // withDoc replaces the package clause jennifer rendered in src by the

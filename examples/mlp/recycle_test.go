@@ -148,6 +148,24 @@ func TestInvokeInto(t *testing.T) {
 		}); n != 0 {
 			t.Errorf("%v allocations per warm Model.InvokeInto, want 0", n)
 		}
+		// And through the generated typed method.
+		tm := m
+		if mode == "bytecode" {
+			tm = m.WithMode(runtime.Bytecode)
+		}
+		if err := tm.MainInto(d2, x1); err != nil || !runtime.ValuesEqual(d2, want1) {
+			t.Fatalf("MainInto: %v, or its result differs", err)
+		}
+		if n := testing.AllocsPerRun(50, func() {
+			if err := tm.MainInto(d2, x1); err != nil {
+				t.Fatal(err)
+			}
+		}); n != 0 {
+			t.Errorf("%v allocations per warm MainInto, want 0", n)
+		}
+		if err := tm.MainInto(runtime.MustNewTensor([]int64{1}, runtime.Float32), x1); err == nil {
+			t.Error("MainInto accepted a destination of another shape")
+		}
 	})
 }
 

@@ -107,6 +107,22 @@ func PowerContext(ctx context.Context, x *runtime.Tensor, n *runtime.Tensor) (*r
 	return m.PowerContext(ctx, x, n)
 }
 
+// PowerInto calls power in the Model's mode and writes its results into the
+// caller's tensors, each of its result's shape and dtype (runtime.VM.InvokeInto):
+// a warm call allocates nothing.
+func (m *Model) PowerInto(out0 *runtime.Tensor, x *runtime.Tensor, n *runtime.Tensor) error {
+	return m.InvokeInto([]*runtime.Tensor{out0}, "power", x, n)
+}
+
+// PowerInto calls power on the Default model in compiled mode, writing its results into the caller's tensors.
+func PowerInto(out0 *runtime.Tensor, x *runtime.Tensor, n *runtime.Tensor) error {
+	m, err := Default()
+	if err != nil {
+		return err
+	}
+	return m.PowerInto(out0, x, n)
+}
+
 // Main calls main in the Model's mode (compiled, unless the Model comes from
 // WithMode).
 //
@@ -145,6 +161,22 @@ func MainContext(ctx context.Context, x *runtime.Tensor, n *runtime.Tensor) (*ru
 		return nil, err
 	}
 	return m.MainContext(ctx, x, n)
+}
+
+// MainInto calls main in the Model's mode and writes its results into the
+// caller's tensors, each of its result's shape and dtype (runtime.VM.InvokeInto):
+// a warm call allocates nothing.
+func (m *Model) MainInto(out0 *runtime.Tensor, x *runtime.Tensor, n *runtime.Tensor) error {
+	return m.InvokeInto([]*runtime.Tensor{out0}, "main", x, n)
+}
+
+// MainInto calls main on the Default model in compiled mode, writing its results into the caller's tensors.
+func MainInto(out0 *runtime.Tensor, x *runtime.Tensor, n *runtime.Tensor) error {
+	m, err := Default()
+	if err != nil {
+		return err
+	}
+	return m.MainInto(out0, x, n)
 }
 
 // vmtir_power is the compiled form of Relax function power (2 parameters, 22 registers).

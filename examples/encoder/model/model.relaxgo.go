@@ -105,6 +105,22 @@ func MainContext(ctx context.Context, input *runtime.Tensor) (*runtime.Tensor, e
 	return m.MainContext(ctx, input)
 }
 
+// MainInto calls main in the Model's mode and writes its results into the
+// caller's tensors, each of its result's shape and dtype (runtime.VM.InvokeInto):
+// a warm call allocates nothing.
+func (m *Model) MainInto(out0 *runtime.Tensor, input *runtime.Tensor) error {
+	return m.InvokeInto([]*runtime.Tensor{out0}, "main", input)
+}
+
+// MainInto calls main on the Default model in compiled mode, writing its results into the caller's tensors.
+func MainInto(out0 *runtime.Tensor, input *runtime.Tensor) error {
+	m, err := Default()
+	if err != nil {
+		return err
+	}
+	return m.MainInto(out0, input)
+}
+
 // vmtir_main is the compiled form of Relax function main (1 parameter, 119 registers).
 func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	c := rtimpl.ConstPool(vm)

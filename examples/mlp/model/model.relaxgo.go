@@ -108,6 +108,22 @@ func MainContext(ctx context.Context, x *runtime.Tensor) (*runtime.Tensor, error
 	return m.MainContext(ctx, x)
 }
 
+// MainInto calls main in the Model's mode and writes its results into the
+// caller's tensors, each of its result's shape and dtype (runtime.VM.InvokeInto):
+// a warm call allocates nothing.
+func (m *Model) MainInto(out0 *runtime.Tensor, x *runtime.Tensor) error {
+	return m.InvokeInto([]*runtime.Tensor{out0}, "main", x)
+}
+
+// MainInto calls main on the Default model in compiled mode, writing its results into the caller's tensors.
+func MainInto(out0 *runtime.Tensor, x *runtime.Tensor) error {
+	m, err := Default()
+	if err != nil {
+		return err
+	}
+	return m.MainInto(out0, x)
+}
+
 // vmtir_main is the compiled form of Relax function main (1 parameter, 20 registers).
 func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	c := rtimpl.ConstPool(vm)

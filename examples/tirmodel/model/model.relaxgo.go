@@ -113,6 +113,22 @@ func MainContext(ctx context.Context, x *runtime.Tensor, b *runtime.Tensor) (*ru
 	return m.MainContext(ctx, x, b)
 }
 
+// MainInto calls main in the Model's mode and writes its results into the
+// caller's tensors, each of its result's shape and dtype (runtime.VM.InvokeInto):
+// a warm call allocates nothing.
+func (m *Model) MainInto(out0 *runtime.Tensor, out1 *runtime.Tensor, x *runtime.Tensor, b *runtime.Tensor) error {
+	return m.InvokeInto([]*runtime.Tensor{out0, out1}, "main", x, b)
+}
+
+// MainInto calls main on the Default model in compiled mode, writing its results into the caller's tensors.
+func MainInto(out0 *runtime.Tensor, out1 *runtime.Tensor, x *runtime.Tensor, b *runtime.Tensor) error {
+	m, err := Default()
+	if err != nil {
+		return err
+	}
+	return m.MainInto(out0, out1, x, b)
+}
+
 // vmtir_main is the compiled form of Relax function main (2 parameters, 24 registers).
 func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	c := rtimpl.ConstPool(vm)
