@@ -462,13 +462,8 @@ func intoDecls(f *jen.File, fn, name string, res []ir.StructInfo, params, args [
 	f.Func().Params(jen.Id("m").Op("*").Id("Model")).Id(name).Params(all...).Error().Block(
 		jen.Return(jen.Id("m").Dot("InvokeInto").Call(callArgs...)))
 	f.Line()
-	outArgs := append(append([]jen.Code{}, outs...), args...)
 	f.Comment(fmt.Sprintf("%s calls %s on the Default model in compiled mode, writing its results into the caller's tensors.", name, fn))
-	f.Func().Id(name).Params(all...).Error().Block(
-		jen.List(jen.Id("m"), jen.Id("err")).Op(":=").Id("Default").Call(),
-		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("err"))),
-		jen.Return(jen.Id("m").Dot(name).Call(outArgs...)),
-	)
+	f.Func().Id(name).Params(all...).Error().Block(jen.Return(jen.Id("pkg").Dot("InvokeInto").Call(callArgs...)))
 	f.Line()
 }
 

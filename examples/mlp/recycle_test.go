@@ -166,6 +166,17 @@ func TestInvokeInto(t *testing.T) {
 		if err := tm.MainInto(runtime.MustNewTensor([]int64{1}, runtime.Float32), x1); err == nil {
 			t.Error("MainInto accepted a destination of another shape")
 		}
+		// The package-level function, on the Default model.
+		if err := model.MainInto(d2, x2); err != nil || !runtime.ValuesEqual(d2, want2) {
+			t.Fatalf("model.MainInto: %v, or its result differs", err)
+		}
+		if n := testing.AllocsPerRun(50, func() {
+			if err := model.MainInto(d2, x1); err != nil {
+				t.Fatal(err)
+			}
+		}); n != 0 {
+			t.Errorf("%v allocations per warm model.MainInto, want 0", n)
+		}
 	})
 }
 

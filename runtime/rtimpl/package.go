@@ -30,6 +30,7 @@ type Package[M any] struct {
 
 	defOnce sync.Once
 	def     *M
+	defRT   *runtime.Model // def's runtime Model
 	defErr  error
 }
 
@@ -73,6 +74,20 @@ func (p *Package[M]) New() (*M, error) {
 // Default is the generated package's Default: the Model New loads on the
 // first call, shared by every later one (with its error, if loading failed).
 func (p *Package[M]) Default() (*M, error) {
-	p.defOnce.Do(func() { p.def, p.defErr = p.New() })
+	p.defOnce.Do(func() {
+		p.defRT, p.defErr = p.Load()
+		if p.defErr == nil {
+			p.def = p.Wrap(p.defRT)
+		}
+	})
 	return p.def, p.defErr
+}
+
+// InvokeInto is runtime.Model.InvokeInto on the Default model, in compiled
+// mode: the generated package-level ...Into functions.
+func (p *Package[M]) InvokeInto(dst []*runtime.Tensor, name string, args ...runtime.Value) error {
+	if _, err := p.Default(); err != nil {
+		return err
+	}
+	return p.defRT.InvokeInto(dst, name, args...)
 }

@@ -20,17 +20,18 @@ import (
 // output checks protoimpl's:
 //
 //	const (
-//		_ = rtimpl.EnforceVersion(rtimpl.GenVersion - 3)
-//		_ = rtimpl.EnforceVersion(3 - rtimpl.MinGenVersion)
+//		_ = rtimpl.EnforceVersion(rtimpl.GenVersion - 4)
+//		_ = rtimpl.EnforceVersion(4 - rtimpl.MinGenVersion)
 //	)
 //
-// where 3 is the generator's version: code generated for a newer or an older
+// where 4 is the generator's version: code generated for a newer or an older
 // runtime than this one supports fails to build (a negative constant does not
 // convert to the unsigned EnforceVersion).
 //
 // Version 3: one generated file a model, and generated tests state their
-// arguments as rtimpltest.Tensor specs.
-const GenVersion = 3
+// arguments as rtimpltest.Tensor specs. Version 4: the package-level ...Into
+// functions call Package.InvokeInto (version 3 packages still build).
+const GenVersion = 4
 
 // MinGenVersion is the oldest generated-code version this package supports.
 const MinGenVersion = 3

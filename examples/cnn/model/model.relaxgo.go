@@ -29,9 +29,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up-to-date.
-	_ = rtimpl.EnforceVersion(3 - rtimpl.MinGenVersion)
+	_ = rtimpl.EnforceVersion(4 - rtimpl.MinGenVersion)
 	// Verify that runtime/rtimpl is sufficiently up-to-date.
-	_ = rtimpl.EnforceVersion(rtimpl.GenVersion - 3)
+	_ = rtimpl.EnforceVersion(rtimpl.GenVersion - 4)
 )
 
 // executableBytes is the model's bytecode executable with its weights
@@ -117,11 +117,7 @@ func (m *Model) MainInto(out0 *runtime.Tensor, x *runtime.Tensor) error {
 
 // MainInto calls main on the Default model in compiled mode, writing its results into the caller's tensors.
 func MainInto(out0 *runtime.Tensor, x *runtime.Tensor) error {
-	m, err := Default()
-	if err != nil {
-		return err
-	}
-	return m.MainInto(out0, x)
+	return pkg.InvokeInto([]*runtime.Tensor{out0}, "main", x)
 }
 
 // vmtir_main is the compiled form of Relax function main (1 parameter, 34 registers).

@@ -32,9 +32,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up-to-date.
-	_ = rtimpl.EnforceVersion(3 - rtimpl.MinGenVersion)
+	_ = rtimpl.EnforceVersion(4 - rtimpl.MinGenVersion)
 	// Verify that runtime/rtimpl is sufficiently up-to-date.
-	_ = rtimpl.EnforceVersion(rtimpl.GenVersion - 3)
+	_ = rtimpl.EnforceVersion(rtimpl.GenVersion - 4)
 )
 
 // executableBytes is the model's bytecode executable with its weights
@@ -116,11 +116,7 @@ func (m *Model) PowerInto(out0 *runtime.Tensor, x *runtime.Tensor, n *runtime.Te
 
 // PowerInto calls power on the Default model in compiled mode, writing its results into the caller's tensors.
 func PowerInto(out0 *runtime.Tensor, x *runtime.Tensor, n *runtime.Tensor) error {
-	m, err := Default()
-	if err != nil {
-		return err
-	}
-	return m.PowerInto(out0, x, n)
+	return pkg.InvokeInto([]*runtime.Tensor{out0}, "power", x, n)
 }
 
 // Main calls main in the Model's mode (compiled, unless the Model comes from
@@ -172,11 +168,7 @@ func (m *Model) MainInto(out0 *runtime.Tensor, x *runtime.Tensor, n *runtime.Ten
 
 // MainInto calls main on the Default model in compiled mode, writing its results into the caller's tensors.
 func MainInto(out0 *runtime.Tensor, x *runtime.Tensor, n *runtime.Tensor) error {
-	m, err := Default()
-	if err != nil {
-		return err
-	}
-	return m.MainInto(out0, x, n)
+	return pkg.InvokeInto([]*runtime.Tensor{out0}, "main", x, n)
 }
 
 // vmtir_power is the compiled form of Relax function power (2 parameters, 22 registers).
