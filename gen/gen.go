@@ -463,7 +463,7 @@ func intoDecls(f *jen.File, fn, name string, res []ir.StructInfo, params, args [
 		jen.Return(jen.Id("m").Dot("InvokeInto").Call(callArgs...)))
 	f.Line()
 	f.Comment(fmt.Sprintf("%s calls %s on the Default model in compiled mode, writing its results into the caller's tensors.", name, fn))
-	f.Func().Id(name).Params(all...).Error().Block(jen.Return(jen.Id("pkg").Dot("InvokeInto").Call(callArgs...)))
+	f.Func().Id(name).Params(all...).Error().Block(jen.Return(jen.Id("pkg").Dot("Runtime").Call().Dot("InvokeInto").Call(callArgs...)))
 	f.Line()
 }
 

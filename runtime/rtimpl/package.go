@@ -83,11 +83,27 @@ func (p *Package[M]) Default() (*M, error) {
 	return p.def, p.defErr
 }
 
-// InvokeInto is runtime.Model.InvokeInto on the Default model, in compiled
-// mode: the generated package-level ...Into functions.
-func (p *Package[M]) InvokeInto(dst []*runtime.Tensor, name string, args ...runtime.Value) error {
-	if _, err := p.Default(); err != nil {
-		return err
+// Runtime is the Default model's runtime Model, or its loading error, for
+// the generated package-level ...Into functions:
+// pkg.Runtime().InvokeInto(dst, name, args...).
+func (p *Package[M]) Runtime() DefaultModel {
+	_, err := p.Default()
+	return DefaultModel{p.defRT, err}
+}
+
+// DefaultModel is a generated package's Default runtime Model, or the error
+// that loading it gave. (Its methods are not generic: a generic method's
+// arguments escape to the heap, and a warm InvokeInto must not allocate.)
+type DefaultModel struct {
+	m   *runtime.Model
+	err error
+}
+
+// InvokeInto is runtime.Model.InvokeInto on the model, in compiled mode, or
+// the loading error.
+func (d DefaultModel) InvokeInto(dst []*runtime.Tensor, name string, args ...runtime.Value) error {
+	if d.err != nil {
+		return d.err
 	}
-	return p.defRT.InvokeInto(dst, name, args...)
+	return d.m.InvokeInto(dst, name, args...)
 }

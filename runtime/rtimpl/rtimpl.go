@@ -30,7 +30,7 @@ import (
 //
 // Version 3: one generated file a model, and generated tests state their
 // arguments as rtimpltest.Tensor specs. Version 4: the package-level ...Into
-// functions call Package.InvokeInto (version 3 packages still build).
+// functions call Package.Runtime().InvokeInto (version 3 packages still build).
 const GenVersion = 4
 
 // MinGenVersion is the oldest generated-code version this package supports.

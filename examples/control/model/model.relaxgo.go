@@ -116,7 +116,7 @@ func (m *Model) PowerInto(out0 *runtime.Tensor, x *runtime.Tensor, n *runtime.Te
 
 // PowerInto calls power on the Default model in compiled mode, writing its results into the caller's tensors.
 func PowerInto(out0 *runtime.Tensor, x *runtime.Tensor, n *runtime.Tensor) error {
-	return pkg.InvokeInto([]*runtime.Tensor{out0}, "power", x, n)
+	return pkg.Runtime().InvokeInto([]*runtime.Tensor{out0}, "power", x, n)
 }
 
 // Main calls main in the Model's mode (compiled, unless the Model comes from
@@ -168,7 +168,7 @@ func (m *Model) MainInto(out0 *runtime.Tensor, x *runtime.Tensor, n *runtime.Ten
 
 // MainInto calls main on the Default model in compiled mode, writing its results into the caller's tensors.
 func MainInto(out0 *runtime.Tensor, x *runtime.Tensor, n *runtime.Tensor) error {
-	return pkg.InvokeInto([]*runtime.Tensor{out0}, "main", x, n)
+	return pkg.Runtime().InvokeInto([]*runtime.Tensor{out0}, "main", x, n)
 }
 
 // vmtir_power is the compiled form of Relax function power (2 parameters, 22 registers).

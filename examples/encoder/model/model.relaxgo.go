@@ -114,7 +114,7 @@ func (m *Model) MainInto(out0 *runtime.Tensor, input *runtime.Tensor) error {
 
 // MainInto calls main on the Default model in compiled mode, writing its results into the caller's tensors.
 func MainInto(out0 *runtime.Tensor, input *runtime.Tensor) error {
-	return pkg.InvokeInto([]*runtime.Tensor{out0}, "main", input)
+	return pkg.Runtime().InvokeInto([]*runtime.Tensor{out0}, "main", input)
 }
 
 // vmtir_main is the compiled form of Relax function main (1 parameter, 119 registers).

@@ -117,7 +117,7 @@ func (m *Model) MainInto(out0 *runtime.Tensor, x *runtime.Tensor) error {
 
 // MainInto calls main on the Default model in compiled mode, writing its results into the caller's tensors.
 func MainInto(out0 *runtime.Tensor, x *runtime.Tensor) error {
-	return pkg.InvokeInto([]*runtime.Tensor{out0}, "main", x)
+	return pkg.Runtime().InvokeInto([]*runtime.Tensor{out0}, "main", x)
 }
 
 // vmtir_main is the compiled form of Relax function main (1 parameter, 20 registers).

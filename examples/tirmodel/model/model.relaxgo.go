@@ -122,7 +122,7 @@ func (m *Model) MainInto(out0 *runtime.Tensor, out1 *runtime.Tensor, x *runtime.
 
 // MainInto calls main on the Default model in compiled mode, writing its results into the caller's tensors.
 func MainInto(out0 *runtime.Tensor, out1 *runtime.Tensor, x *runtime.Tensor, b *runtime.Tensor) error {
-	return pkg.InvokeInto([]*runtime.Tensor{out0, out1}, "main", x, b)
+	return pkg.Runtime().InvokeInto([]*runtime.Tensor{out0, out1}, "main", x, b)
 }
 
 // vmtir_main is the compiled form of Relax function main (2 parameters, 24 registers).
