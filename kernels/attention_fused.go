@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/relaxgo/relaxgo/internal/freelist"
-
 	"github.com/relaxgo/relaxgo/asm"
+	"github.com/relaxgo/relaxgo/internal/freelist"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 

@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/relaxgo/relaxgo/internal/freelist"
-
 	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/internal/extent"
+	"github.com/relaxgo/relaxgo/internal/freelist"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 

@@ -7,9 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/relaxgo/relaxgo/internal/freelist"
-
 	"github.com/relaxgo/relaxgo/asm"
+	"github.com/relaxgo/relaxgo/internal/freelist"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 

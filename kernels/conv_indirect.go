@@ -4,9 +4,8 @@ import (
 	"slices"
 	"unsafe"
 
-	"github.com/relaxgo/relaxgo/internal/freelist"
-
 	"github.com/relaxgo/relaxgo/asm"
+	"github.com/relaxgo/relaxgo/internal/freelist"
 )
 
 // The indirect convolution: the implicit GEMM of a float32 convolution group

@@ -5,9 +5,8 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/relaxgo/relaxgo/internal/freelist"
-
 	"github.com/relaxgo/relaxgo/asm"
+	"github.com/relaxgo/relaxgo/internal/freelist"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 

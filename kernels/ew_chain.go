@@ -3,9 +3,8 @@ package kernels
 import (
 	"fmt"
 
-	"github.com/relaxgo/relaxgo/internal/freelist"
-
 	"github.com/relaxgo/relaxgo/asm"
+	"github.com/relaxgo/relaxgo/internal/freelist"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 

@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"unsafe"
 
-	"github.com/relaxgo/relaxgo/internal/freelist"
-
 	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/internal/extent"
+	"github.com/relaxgo/relaxgo/internal/freelist"
 )
 
 // Cache blocking of the SGEMM driver (Goto/BLIS loop order jc, pc, ic, jr, ir).
@@ -207,8 +206,12 @@ func gemmGetABuf(n int) *[]float32 {
 
 func gemmPutABuf(p *[]float32) { gemmAPool.Put(p) }
 
-func gemmGetBBuf(n int) *[]float32 {
-	if p := gemmBPool.Get(); p != nil && cap(*p) >= n {
+func gemmGetBBuf(n int) *[]float32 { return growBuf(&gemmBPool, n) }
+
+// growBuf takes a buffer of n floats from a pool of buffers that only grow:
+// one too small is dropped and replaced by one of n (plus a vector's slack).
+func growBuf(pool *freelist.List[*[]float32], n int) *[]float32 {
+	if p := pool.Get(); p != nil && cap(*p) >= n {
 		*p = (*p)[:n]
 		return p
 	}

@@ -3,9 +3,8 @@ package kernels
 import (
 	"unsafe"
 
-	"github.com/relaxgo/relaxgo/internal/freelist"
-
 	"github.com/relaxgo/relaxgo/asm"
+	"github.com/relaxgo/relaxgo/internal/freelist"
 )
 
 // Small-M path. With few rows each B element takes part in few products, so
@@ -80,14 +79,7 @@ func (j *gemmJob) runDirect(threads int) {
 // evict each other's buffers).
 var gemmDirectPool freelist.List[*[]float32]
 
-func gemmGetDirectBuf(n int) *[]float32 {
-	if p := gemmDirectPool.Get(); p != nil && cap(*p) >= n {
-		*p = (*p)[:n]
-		return p
-	}
-	s := make([]float32, n, n+16)
-	return &s
-}
+func gemmGetDirectBuf(n int) *[]float32 { return growBuf(&gemmDirectPool, n) }
 
 // directTiles runs small-M work items [lo, hi): item t is column strip t
 // (gemmDirectStrip wide) of every row group, over the whole depth.

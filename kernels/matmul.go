@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/relaxgo/relaxgo/internal/freelist"
-
 	"github.com/relaxgo/relaxgo/runtime"
 )
 

@@ -3,9 +3,8 @@ package kernels
 import (
 	"math"
 
-	"github.com/relaxgo/relaxgo/internal/freelist"
-
 	"github.com/relaxgo/relaxgo/asm"
+	"github.com/relaxgo/relaxgo/internal/freelist"
 )
 
 // maxPoolTapJob is a float32 NCHW max pooling as one asm.TapMaxF32 call per

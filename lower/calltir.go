@@ -95,9 +95,7 @@ func CallTIRRewrite(m *ir.Module) (*ir.Module, error) {
 					}
 				} else {
 					args = append([]ir.Expr{callee}, append(args, c.Args[2])...)
-					ext := &ir.ExternFunc{Symbol: builtin.CallTIRDyn}
-					ext.Info = &ir.FuncSInfo{Opaque: true}
-					callee = ext
+					callee = externFunc(builtin.CallTIRDyn)
 				}
 			}
 			call := &ir.Call{Callee: callee, Args: args}

@@ -125,9 +125,7 @@ var flatTupleKernels = map[string]bool{"relax.concat": true, "relax.stack": true
 // dpsCall is R.call_dps_packed(symbol, args) writing a result of struct
 // info out, at loc.
 func dpsCall(symbol string, args *ir.Tuple, out ir.StructInfo, loc ir.Span) *ir.Call {
-	ext := &ir.ExternFunc{Symbol: symbol}
-	ext.Info = &ir.FuncSInfo{Opaque: true}
-	c := &ir.Call{Callee: &ir.Op{Name: "relax.call_dps_packed"}, Args: []ir.Expr{ext, args}, SInfoArgs: []ir.StructInfo{out}}
+	c := &ir.Call{Callee: &ir.Op{Name: "relax.call_dps_packed"}, Args: []ir.Expr{externFunc(symbol), args}, SInfoArgs: []ir.StructInfo{out}}
 	c.Info, c.Loc = out, loc
 	return c
 }

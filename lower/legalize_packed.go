@@ -19,10 +19,12 @@ func legalizePacked(c *ir.Call, v *ir.Var, fn string) *ir.Call {
 	if out == nil {
 		out = v.Info
 	}
-	ext := &ir.ExternFunc{Symbol: fn}
-	ext.Info = &ir.FuncSInfo{Opaque: true}
-	nc := &ir.Call{Callee: &ir.Op{Name: "relax.call_pure_packed"}, Args: append([]ir.Expr{ext}, c.Args...), SInfoArgs: []ir.StructInfo{out}}
-	nc.Info = out
-	nc.Loc = c.Loc
+	return purePackedCall(fn, c.Args, out, c.Loc)
+}
+
+// purePackedCall is R.call_pure_packed(symbol, args..., sinfo_args=out).
+func purePackedCall(symbol string, args []ir.Expr, out ir.StructInfo, loc ir.Span) *ir.Call {
+	nc := &ir.Call{Callee: &ir.Op{Name: "relax.call_pure_packed"}, Args: append([]ir.Expr{externFunc(symbol)}, args...), SInfoArgs: []ir.StructInfo{out}}
+	nc.Info, nc.Loc = out, loc
 	return nc
 }

@@ -30,23 +30,10 @@ var reshapeKernels = map[string]bool{
 func RewriteDataflowReshape(m *ir.Module) (*ir.Module, error) {
 	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
 		owned := map[*ir.Var]bool{}
-		return rewriteTop(fn, func(b ir.Binding, emit func(ir.Binding)) error {
-			vb, ok := b.(*ir.VarBinding)
-			if !ok {
-				emit(b)
-				return nil
-			}
-			c, ok := vb.Value.(*ir.Call)
-			if !ok {
-				emit(b)
-				return nil
-			}
+		return rewriteCalls(fn, func(vb *ir.VarBinding, c *ir.Call, emit func(ir.Binding)) error {
 			if x, out, ok := reshapeOf(c); ok && vb.Var.Dataflow && owned[x] {
 				owned[vb.Var] = true
-				ext := &ir.ExternFunc{Symbol: builtin.Reshape}
-				ext.Info = &ir.FuncSInfo{Opaque: true}
-				nc := &ir.Call{Callee: &ir.Op{Name: "relax.call_pure_packed"}, Args: []ir.Expr{ext, x, shapeExpr(out.Shape)}, SInfoArgs: []ir.StructInfo{out}}
-				nc.Info, nc.Loc = out, c.Loc
+				nc := purePackedCall(builtin.Reshape, []ir.Expr{x, shapeExpr(out.Shape)}, out, c.Loc)
 				emit(&ir.VarBinding{Var: vb.Var, Value: nc, Loc: vb.Loc})
 				return nil
 			}
@@ -54,7 +41,7 @@ func RewriteDataflowReshape(m *ir.Module) (*ir.Module, error) {
 			case "relax.call_dps_packed", "relax.call_tir":
 				owned[vb.Var] = true
 			}
-			emit(b)
+			emit(vb)
 			return nil
 		})
 	})

@@ -147,6 +147,14 @@ func opCall(name string, s ir.StructInfo, loc ir.Span, args ...ir.Expr) *ir.Call
 	return c
 }
 
+// externFunc is the opaque extern function symbol (a packed function the
+// runtime resolves by name).
+func externFunc(symbol string) *ir.ExternFunc {
+	ext := &ir.ExternFunc{Symbol: symbol}
+	ext.Info = &ir.FuncSInfo{Opaque: true}
+	return ext
+}
+
 // externCall builds a call of a packed function by name.
 func externCall(name string, s ir.StructInfo, loc ir.Span, args ...ir.Expr) *ir.Call {
 	c := &ir.Call{Callee: &ir.ExternFunc{Symbol: name}, Args: args}

@@ -720,16 +720,17 @@ func builtinReshape(args []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	var v *Tensor
 	if st := t.storage; st != nil && st.owner != nil {
 		// A tensor of the VM's pooled storage (RewriteDataflowReshape's
 		// views): a header the storage keeps for its later leases, so that
 		// steady-state calls make none.
-		if n, err := NumBytes(s, t.dtype); err != nil || n != int64(len(t.data)) {
-			return nil, fmt.Errorf("runtime: %s: cannot view %s as %s", fn, t, s)
+		if err = t.viewable(s, t.dtype); err == nil {
+			v, err = st.cachedView(t.offset, s, t.dtype, true)
 		}
-		return st.cachedView(t.offset, s, t.dtype, true)
+	} else {
+		v, err = t.View(s, t.dtype)
 	}
-	v, err := t.Reshape(s)
 	if err != nil {
 		return nil, fmt.Errorf("runtime: %s: %w", fn, err)
 	}

@@ -6,7 +6,6 @@ import (
 	goruntime "runtime"
 
 	"github.com/relaxgo/relaxgo/internal/freelist"
-
 	"github.com/relaxgo/relaxgo/internal/rtlink"
 )
 

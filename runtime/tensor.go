@@ -410,14 +410,22 @@ func (t *Tensor) String() string {
 
 // View returns a zero-copy view of t with a new shape and the same number of bytes.
 func (t *Tensor) View(shape []int64, dt DataType) (*Tensor, error) {
-	n, err := NumBytes(shape, dt)
-	if err != nil {
+	if err := t.viewable(shape, dt); err != nil {
 		return nil, err
 	}
-	if n != int64(len(t.data)) {
-		return nil, fmt.Errorf("runtime: cannot view %s as %s %s: byte sizes %d and %d differ", t, Shape(shape), dt, len(t.data), n)
-	}
 	return &Tensor{dtype: dt, shape: cloneShape(shape), data: t.data, storage: t.storage, offset: t.offset, device: t.device}, nil
+}
+
+// viewable checks that t's bytes are a tensor of shape and dt.
+func (t *Tensor) viewable(shape []int64, dt DataType) error {
+	n, err := NumBytes(shape, dt)
+	if err != nil {
+		return err
+	}
+	if n != int64(len(t.data)) {
+		return fmt.Errorf("runtime: cannot view %s as %s %s: byte sizes %d and %d differ", t, Shape(shape), dt, len(t.data), n)
+	}
+	return nil
 }
 
 // Reshape returns a zero-copy view of t with a new shape of the same element count.

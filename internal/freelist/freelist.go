@@ -8,7 +8,7 @@ import "sync"
 // worker of a two- to eight-core machine, nested calls included.
 const DefaultMax = 16
 
-// List is a free list of *T-like objects that are costly to make again:
+// List is a free list of objects (pointers) that are costly to make again:
 // kernel jobs, scratch buffers, VMs with their storage pools. A sync.Pool
 // drops its objects at every garbage collection, and a program that
 // allocates a model's results collects every few dozen calls (a 128 KB

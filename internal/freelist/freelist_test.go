@@ -65,3 +65,31 @@ func TestListConcurrent(t *testing.T) {
 		t.Fatalf("Len %d > %d", l.Len(), DefaultMax)
 	}
 }
+
+// BenchmarkGetPut times a Get and a Put against sync.Pool's, from one
+// goroutine and from GOMAXPROCS at once (the kernels take a few of each
+// per operator).
+func BenchmarkGetPut(b *testing.B) {
+	l := List[*int]{New: func() *int { return new(int) }}
+	p := sync.Pool{New: func() any { return new(int) }}
+	for _, c := range []struct {
+		name string
+		fn   func()
+	}{
+		{"List", func() { l.Put(l.Get()) }},
+		{"sync.Pool", func() { p.Put(p.Get()) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				c.fn()
+			}
+		})
+		b.Run(c.name+"/parallel", func(b *testing.B) {
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					c.fn()
+				}
+			})
+		})
+	}
+}

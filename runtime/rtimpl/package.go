@@ -64,22 +64,23 @@ func (p *Package[M]) Load() (*runtime.Model, error) {
 
 // New is the generated package's New: Load, wrapped in the package's Model.
 func (p *Package[M]) New() (*M, error) {
-	m, err := p.Load()
+	_, m, err := p.load()
+	return m, err
+}
+
+// load is Load and the package's Model wrapping the loaded one.
+func (p *Package[M]) load() (*runtime.Model, *M, error) {
+	rt, err := p.Load()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return p.Wrap(m), nil
+	return rt, p.Wrap(rt), nil
 }
 
 // Default is the generated package's Default: the Model New loads on the
 // first call, shared by every later one (with its error, if loading failed).
 func (p *Package[M]) Default() (*M, error) {
-	p.defOnce.Do(func() {
-		p.defRT, p.defErr = p.Load()
-		if p.defErr == nil {
-			p.def = p.Wrap(p.defRT)
-		}
-	})
+	p.defOnce.Do(func() { p.defRT, p.def, p.defErr = p.load() })
 	return p.def, p.defErr
 }
 
