@@ -448,6 +448,32 @@ func BenchmarkAddF32(b *testing.B) {
 	b.ReportMetric(float64(3*4*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 }
 
+// BenchmarkTranscendentalL1 is the transcendental kernels on 16K floats
+// (64 KB, in L2 with their output; a softmax's scores, a GELU's rows) at
+// the active level: elements per nanosecond. SoftmaxRows is rows of 128.
+func BenchmarkTranscendentalL1(b *testing.B) {
+	const n = 1 << 14
+	x, d := make([]float32, n), make([]float32, n)
+	r := rand.New(rand.NewSource(1))
+	for i := range x {
+		x[i] = (r.Float32()*2 - 1) * 3
+	}
+	for _, k := range []struct {
+		name string
+		f    func(dst, x []float32)
+	}{
+		{"Exp", ExpF32}, {"Erf", ErfF32}, {"Gelu", GeluF32}, {"Sigmoid", SigmoidF32}, {"Tanh", TanhF32},
+		{"SoftmaxRows", func(dst, x []float32) { SoftmaxRowsF32(dst, x, 128) }},
+	} {
+		b.Run(k.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				k.f(d, x)
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gelem/s")
+		})
+	}
+}
+
 func BenchmarkExpF32(b *testing.B) {
 	const n = 1 << 20
 	x, d := make([]float32, n), make([]float32, n)

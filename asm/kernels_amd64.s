@@ -5205,21 +5205,21 @@ reluF32AVX512_big:
 	CMPQ    DX, $0x00000040
 	JL      reluF32AVX512_one
 	VMOVUPS (CX), Z0
-	VXORPS  Z1, Z1, Z1
-	VMAXPS  Z0, Z1, Z0
+	VMOVUPS 64(CX), Z1
+	VMOVUPS 128(CX), Z2
+	VMOVUPS 192(CX), Z3
+	VXORPS  Z4, Z4, Z4
+	VMAXPS  Z0, Z4, Z0
+	VXORPS  Z4, Z4, Z4
+	VMAXPS  Z1, Z4, Z1
+	VXORPS  Z4, Z4, Z4
+	VMAXPS  Z2, Z4, Z2
+	VXORPS  Z4, Z4, Z4
+	VMAXPS  Z3, Z4, Z3
 	VMOVUPS Z0, (AX)
-	VMOVUPS 64(CX), Z0
-	VXORPS  Z1, Z1, Z1
-	VMAXPS  Z0, Z1, Z0
-	VMOVUPS Z0, 64(AX)
-	VMOVUPS 128(CX), Z0
-	VXORPS  Z1, Z1, Z1
-	VMAXPS  Z0, Z1, Z0
-	VMOVUPS Z0, 128(AX)
-	VMOVUPS 192(CX), Z0
-	VXORPS  Z1, Z1, Z1
-	VMAXPS  Z0, Z1, Z0
-	VMOVUPS Z0, 192(AX)
+	VMOVUPS Z1, 64(AX)
+	VMOVUPS Z2, 128(AX)
+	VMOVUPS Z3, 192(AX)
 	ADDQ    $0x00000100, AX
 	ADDQ    $0x00000100, CX
 	SUBQ    $0x00000040, DX
@@ -5249,81 +5249,116 @@ TEXT ·expF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ n+16(FP), DX
 
 expF32AVX512_big:
-	CMPQ         DX, $0x00000020
+	CMPQ         DX, $0x00000030
 	JL           expF32AVX512_one
 	VMOVUPS      (CX), Z0
-	VBROADCASTSS c4_c2d20000<>+0(SB), Z1
-	VMAXPS       Z0, Z1, Z0
-	VBROADCASTSS c4_42b20000<>+0(SB), Z1
-	VMINPS       Z0, Z1, Z0
-	VMULPS.BCST  c4_3fb8aa3b<>+0(SB), Z0, Z1
-	VCVTPS2DQ    Z1, Z2
-	VCVTDQ2PS    Z2, Z3
-	VMULPS.BCST  c4_3f318000<>+0(SB), Z3, Z1
-	VSUBPS       Z1, Z0, Z0
-	VMULPS.BCST  c4_395e8083<>+0(SB), Z3, Z1
-	VADDPS       Z1, Z0, Z0
-	VMULPS       Z0, Z0, Z3
-	VMULPS.BCST  c4_39506967<>+0(SB), Z0, Z1
-	VADDPS.BCST  c4_3ab743ce<>+0(SB), Z1, Z1
-	VMULPS       Z0, Z1, Z1
-	VADDPS.BCST  c4_3c088908<>+0(SB), Z1, Z1
-	VMULPS       Z0, Z1, Z1
-	VADDPS.BCST  c4_3d2aa9c1<>+0(SB), Z1, Z1
-	VMULPS       Z0, Z1, Z1
-	VADDPS.BCST  c4_3e2aaaaa<>+0(SB), Z1, Z1
-	VMULPS       Z0, Z1, Z1
-	VADDPS.BCST  c4_3f000000<>+0(SB), Z1, Z1
-	VMULPS       Z3, Z1, Z1
-	VADDPS       Z0, Z1, Z1
-	VADDPS.BCST  c4_3f800000<>+0(SB), Z1, Z1
-	VPSRAD       $0x01, Z2, Z0
-	VPSUBD       Z0, Z2, Z2
+	VMOVUPS      64(CX), Z1
+	VMOVUPS      128(CX), Z2
+	VBROADCASTSS c4_c2d20000<>+0(SB), Z3
+	VBROADCASTSS c4_c2d20000<>+0(SB), Z4
+	VBROADCASTSS c4_c2d20000<>+0(SB), Z5
+	VMAXPS       Z0, Z3, Z0
+	VMAXPS       Z1, Z4, Z1
+	VMAXPS       Z2, Z5, Z2
+	VBROADCASTSS c4_42b20000<>+0(SB), Z3
+	VBROADCASTSS c4_42b20000<>+0(SB), Z4
+	VBROADCASTSS c4_42b20000<>+0(SB), Z5
+	VMINPS       Z0, Z3, Z0
+	VMINPS       Z1, Z4, Z1
+	VMINPS       Z2, Z5, Z2
+	VMULPS.BCST  c4_3fb8aa3b<>+0(SB), Z0, Z3
+	VMULPS.BCST  c4_3fb8aa3b<>+0(SB), Z1, Z4
+	VMULPS.BCST  c4_3fb8aa3b<>+0(SB), Z2, Z5
+	VCVTPS2DQ    Z3, Z6
+	VCVTPS2DQ    Z4, Z7
+	VCVTPS2DQ    Z5, Z8
+	VCVTDQ2PS    Z6, Z9
+	VCVTDQ2PS    Z7, Z10
+	VCVTDQ2PS    Z8, Z11
+	VMULPS.BCST  c4_3f318000<>+0(SB), Z9, Z3
+	VMULPS.BCST  c4_3f318000<>+0(SB), Z10, Z4
+	VMULPS.BCST  c4_3f318000<>+0(SB), Z11, Z5
+	VSUBPS       Z3, Z0, Z0
+	VSUBPS       Z4, Z1, Z1
+	VSUBPS       Z5, Z2, Z2
+	VMULPS.BCST  c4_395e8083<>+0(SB), Z9, Z3
+	VMULPS.BCST  c4_395e8083<>+0(SB), Z10, Z4
+	VMULPS.BCST  c4_395e8083<>+0(SB), Z11, Z5
+	VADDPS       Z3, Z0, Z0
+	VADDPS       Z4, Z1, Z1
+	VADDPS       Z5, Z2, Z2
+	VMULPS       Z0, Z0, Z9
+	VMULPS       Z1, Z1, Z10
+	VMULPS       Z2, Z2, Z11
+	VMULPS.BCST  c4_39506967<>+0(SB), Z0, Z3
+	VMULPS.BCST  c4_39506967<>+0(SB), Z1, Z4
+	VMULPS.BCST  c4_39506967<>+0(SB), Z2, Z5
+	VADDPS.BCST  c4_3ab743ce<>+0(SB), Z3, Z3
+	VADDPS.BCST  c4_3ab743ce<>+0(SB), Z4, Z4
+	VADDPS.BCST  c4_3ab743ce<>+0(SB), Z5, Z5
+	VMULPS       Z0, Z3, Z3
+	VMULPS       Z1, Z4, Z4
+	VMULPS       Z2, Z5, Z5
+	VADDPS.BCST  c4_3c088908<>+0(SB), Z3, Z3
+	VADDPS.BCST  c4_3c088908<>+0(SB), Z4, Z4
+	VADDPS.BCST  c4_3c088908<>+0(SB), Z5, Z5
+	VMULPS       Z0, Z3, Z3
+	VMULPS       Z1, Z4, Z4
+	VMULPS       Z2, Z5, Z5
+	VADDPS.BCST  c4_3d2aa9c1<>+0(SB), Z3, Z3
+	VADDPS.BCST  c4_3d2aa9c1<>+0(SB), Z4, Z4
+	VADDPS.BCST  c4_3d2aa9c1<>+0(SB), Z5, Z5
+	VMULPS       Z0, Z3, Z3
+	VMULPS       Z1, Z4, Z4
+	VMULPS       Z2, Z5, Z5
+	VADDPS.BCST  c4_3e2aaaaa<>+0(SB), Z3, Z3
+	VADDPS.BCST  c4_3e2aaaaa<>+0(SB), Z4, Z4
+	VADDPS.BCST  c4_3e2aaaaa<>+0(SB), Z5, Z5
+	VMULPS       Z0, Z3, Z3
+	VMULPS       Z1, Z4, Z4
+	VMULPS       Z2, Z5, Z5
+	VADDPS.BCST  c4_3f000000<>+0(SB), Z3, Z3
+	VADDPS.BCST  c4_3f000000<>+0(SB), Z4, Z4
+	VADDPS.BCST  c4_3f000000<>+0(SB), Z5, Z5
+	VMULPS       Z9, Z3, Z3
+	VMULPS       Z10, Z4, Z4
+	VMULPS       Z11, Z5, Z5
+	VADDPS       Z0, Z3, Z3
+	VADDPS       Z1, Z4, Z4
+	VADDPS       Z2, Z5, Z5
+	VADDPS.BCST  c4_3f800000<>+0(SB), Z3, Z3
+	VADDPS.BCST  c4_3f800000<>+0(SB), Z4, Z4
+	VADDPS.BCST  c4_3f800000<>+0(SB), Z5, Z5
+	VPSRAD       $0x01, Z6, Z0
+	VPSRAD       $0x01, Z7, Z1
+	VPSRAD       $0x01, Z8, Z2
+	VPSUBD       Z0, Z6, Z6
+	VPSUBD       Z1, Z7, Z7
+	VPSUBD       Z2, Z8, Z8
 	VPADDD.BCST  c4_0000007f<>+0(SB), Z0, Z0
-	VPSLLD       $0x17, Z0, Z0
+	VPADDD.BCST  c4_0000007f<>+0(SB), Z1, Z1
 	VPADDD.BCST  c4_0000007f<>+0(SB), Z2, Z2
+	VPSLLD       $0x17, Z0, Z0
+	VPSLLD       $0x17, Z1, Z1
 	VPSLLD       $0x17, Z2, Z2
-	VMULPS       Z0, Z1, Z1
-	VMULPS       Z2, Z1, Z0
+	VPADDD.BCST  c4_0000007f<>+0(SB), Z6, Z6
+	VPADDD.BCST  c4_0000007f<>+0(SB), Z7, Z7
+	VPADDD.BCST  c4_0000007f<>+0(SB), Z8, Z8
+	VPSLLD       $0x17, Z6, Z6
+	VPSLLD       $0x17, Z7, Z7
+	VPSLLD       $0x17, Z8, Z8
+	VMULPS       Z0, Z3, Z3
+	VMULPS       Z1, Z4, Z4
+	VMULPS       Z2, Z5, Z5
+	VMULPS       Z6, Z3, Z0
+	VMULPS       Z7, Z4, Z1
+	VMULPS       Z8, Z5, Z2
 	VMOVUPS      Z0, (AX)
-	VMOVUPS      64(CX), Z0
-	VBROADCASTSS c4_c2d20000<>+0(SB), Z1
-	VMAXPS       Z0, Z1, Z0
-	VBROADCASTSS c4_42b20000<>+0(SB), Z1
-	VMINPS       Z0, Z1, Z0
-	VMULPS.BCST  c4_3fb8aa3b<>+0(SB), Z0, Z1
-	VCVTPS2DQ    Z1, Z2
-	VCVTDQ2PS    Z2, Z3
-	VMULPS.BCST  c4_3f318000<>+0(SB), Z3, Z1
-	VSUBPS       Z1, Z0, Z0
-	VMULPS.BCST  c4_395e8083<>+0(SB), Z3, Z1
-	VADDPS       Z1, Z0, Z0
-	VMULPS       Z0, Z0, Z3
-	VMULPS.BCST  c4_39506967<>+0(SB), Z0, Z1
-	VADDPS.BCST  c4_3ab743ce<>+0(SB), Z1, Z1
-	VMULPS       Z0, Z1, Z1
-	VADDPS.BCST  c4_3c088908<>+0(SB), Z1, Z1
-	VMULPS       Z0, Z1, Z1
-	VADDPS.BCST  c4_3d2aa9c1<>+0(SB), Z1, Z1
-	VMULPS       Z0, Z1, Z1
-	VADDPS.BCST  c4_3e2aaaaa<>+0(SB), Z1, Z1
-	VMULPS       Z0, Z1, Z1
-	VADDPS.BCST  c4_3f000000<>+0(SB), Z1, Z1
-	VMULPS       Z3, Z1, Z1
-	VADDPS       Z0, Z1, Z1
-	VADDPS.BCST  c4_3f800000<>+0(SB), Z1, Z1
-	VPSRAD       $0x01, Z2, Z0
-	VPSUBD       Z0, Z2, Z2
-	VPADDD.BCST  c4_0000007f<>+0(SB), Z0, Z0
-	VPSLLD       $0x17, Z0, Z0
-	VPADDD.BCST  c4_0000007f<>+0(SB), Z2, Z2
-	VPSLLD       $0x17, Z2, Z2
-	VMULPS       Z0, Z1, Z1
-	VMULPS       Z2, Z1, Z0
-	VMOVUPS      Z0, 64(AX)
-	ADDQ         $0x00000080, AX
-	ADDQ         $0x00000080, CX
-	SUBQ         $0x00000020, DX
+	VMOVUPS      Z1, 64(AX)
+	VMOVUPS      Z2, 128(AX)
+	ADDQ         $0x000000c0, AX
+	ADDQ         $0x000000c0, CX
+	SUBQ         $0x00000030, DX
 	JMP          expF32AVX512_big
 
 expF32AVX512_one:
@@ -5769,63 +5804,63 @@ erfF32AVX512_big:
 	CMPQ         DX, $0x00000020
 	JL           erfF32AVX512_one
 	VMOVUPS      (CX), Z0
-	VBROADCASTSS c4_c0800000<>+0(SB), Z1
-	VMAXPS       Z0, Z1, Z0
-	VBROADCASTSS c4_40800000<>+0(SB), Z1
-	VMINPS       Z0, Z1, Z0
-	VMULPS       Z0, Z0, Z2
-	VMULPS.BCST  c4_af95df0b<>+0(SB), Z2, Z3
-	VADDPS.BCST  c4_32edffee<>+0(SB), Z3, Z3
-	VMULPS       Z2, Z3, Z3
-	VADDPS.BCST  c4_b60cff51<>+0(SB), Z3, Z3
-	VMULPS       Z2, Z3, Z3
-	VADDPS.BCST  c4_b86ec2d2<>+0(SB), Z3, Z3
-	VMULPS       Z2, Z3, Z3
-	VADDPS.BCST  c4_ba40ac63<>+0(SB), Z3, Z3
-	VMULPS       Z2, Z3, Z3
-	VADDPS.BCST  c4_bb41a1f6<>+0(SB), Z3, Z3
-	VMULPS       Z2, Z3, Z3
-	VADDPS.BCST  c4_bc83dbd4<>+0(SB), Z3, Z3
-	VMULPS.BCST  c4_b77460cd<>+0(SB), Z2, Z1
-	VADDPS.BCST  c4_b95fbd29<>+0(SB), Z1, Z1
-	VMULPS       Z2, Z1, Z1
-	VADDPS.BCST  c4_badc924e<>+0(SB), Z1, Z1
-	VMULPS       Z2, Z1, Z1
-	VADDPS.BCST  c4_bbf19bf8<>+0(SB), Z1, Z1
-	VMULPS       Z2, Z1, Z1
-	VADDPS.BCST  c4_bc69b6a7<>+0(SB), Z1, Z1
-	VMULPS       Z0, Z3, Z3
-	VDIVPS       Z1, Z3, Z0
+	VMOVUPS      64(CX), Z1
+	VBROADCASTSS c4_c0800000<>+0(SB), Z2
+	VBROADCASTSS c4_c0800000<>+0(SB), Z3
+	VMAXPS       Z0, Z2, Z0
+	VMAXPS       Z1, Z3, Z1
+	VBROADCASTSS c4_40800000<>+0(SB), Z2
+	VBROADCASTSS c4_40800000<>+0(SB), Z3
+	VMINPS       Z0, Z2, Z0
+	VMINPS       Z1, Z3, Z1
+	VMULPS       Z0, Z0, Z4
+	VMULPS       Z1, Z1, Z5
+	VMULPS.BCST  c4_af95df0b<>+0(SB), Z4, Z6
+	VMULPS.BCST  c4_af95df0b<>+0(SB), Z5, Z7
+	VADDPS.BCST  c4_32edffee<>+0(SB), Z6, Z6
+	VADDPS.BCST  c4_32edffee<>+0(SB), Z7, Z7
+	VMULPS.BCST  c4_b77460cd<>+0(SB), Z4, Z2
+	VMULPS.BCST  c4_b77460cd<>+0(SB), Z5, Z3
+	VADDPS.BCST  c4_b95fbd29<>+0(SB), Z2, Z2
+	VADDPS.BCST  c4_b95fbd29<>+0(SB), Z3, Z3
+	VMULPS       Z4, Z6, Z6
+	VMULPS       Z5, Z7, Z7
+	VADDPS.BCST  c4_b60cff51<>+0(SB), Z6, Z6
+	VADDPS.BCST  c4_b60cff51<>+0(SB), Z7, Z7
+	VMULPS       Z4, Z2, Z2
+	VMULPS       Z5, Z3, Z3
+	VADDPS.BCST  c4_badc924e<>+0(SB), Z2, Z2
+	VADDPS.BCST  c4_badc924e<>+0(SB), Z3, Z3
+	VMULPS       Z4, Z6, Z6
+	VMULPS       Z5, Z7, Z7
+	VADDPS.BCST  c4_b86ec2d2<>+0(SB), Z6, Z6
+	VADDPS.BCST  c4_b86ec2d2<>+0(SB), Z7, Z7
+	VMULPS       Z4, Z2, Z2
+	VMULPS       Z5, Z3, Z3
+	VADDPS.BCST  c4_bbf19bf8<>+0(SB), Z2, Z2
+	VADDPS.BCST  c4_bbf19bf8<>+0(SB), Z3, Z3
+	VMULPS       Z4, Z6, Z6
+	VMULPS       Z5, Z7, Z7
+	VADDPS.BCST  c4_ba40ac63<>+0(SB), Z6, Z6
+	VADDPS.BCST  c4_ba40ac63<>+0(SB), Z7, Z7
+	VMULPS       Z4, Z2, Z2
+	VMULPS       Z5, Z3, Z3
+	VADDPS.BCST  c4_bc69b6a7<>+0(SB), Z2, Z2
+	VADDPS.BCST  c4_bc69b6a7<>+0(SB), Z3, Z3
+	VMULPS       Z4, Z6, Z6
+	VMULPS       Z5, Z7, Z7
+	VADDPS.BCST  c4_bb41a1f6<>+0(SB), Z6, Z6
+	VADDPS.BCST  c4_bb41a1f6<>+0(SB), Z7, Z7
+	VMULPS       Z4, Z6, Z6
+	VMULPS       Z5, Z7, Z7
+	VADDPS.BCST  c4_bc83dbd4<>+0(SB), Z6, Z6
+	VADDPS.BCST  c4_bc83dbd4<>+0(SB), Z7, Z7
+	VMULPS       Z0, Z6, Z6
+	VMULPS       Z1, Z7, Z7
+	VDIVPS       Z2, Z6, Z0
+	VDIVPS       Z3, Z7, Z1
 	VMOVUPS      Z0, (AX)
-	VMOVUPS      64(CX), Z0
-	VBROADCASTSS c4_c0800000<>+0(SB), Z1
-	VMAXPS       Z0, Z1, Z0
-	VBROADCASTSS c4_40800000<>+0(SB), Z1
-	VMINPS       Z0, Z1, Z0
-	VMULPS       Z0, Z0, Z2
-	VMULPS.BCST  c4_af95df0b<>+0(SB), Z2, Z3
-	VADDPS.BCST  c4_32edffee<>+0(SB), Z3, Z3
-	VMULPS       Z2, Z3, Z3
-	VADDPS.BCST  c4_b60cff51<>+0(SB), Z3, Z3
-	VMULPS       Z2, Z3, Z3
-	VADDPS.BCST  c4_b86ec2d2<>+0(SB), Z3, Z3
-	VMULPS       Z2, Z3, Z3
-	VADDPS.BCST  c4_ba40ac63<>+0(SB), Z3, Z3
-	VMULPS       Z2, Z3, Z3
-	VADDPS.BCST  c4_bb41a1f6<>+0(SB), Z3, Z3
-	VMULPS       Z2, Z3, Z3
-	VADDPS.BCST  c4_bc83dbd4<>+0(SB), Z3, Z3
-	VMULPS.BCST  c4_b77460cd<>+0(SB), Z2, Z1
-	VADDPS.BCST  c4_b95fbd29<>+0(SB), Z1, Z1
-	VMULPS       Z2, Z1, Z1
-	VADDPS.BCST  c4_badc924e<>+0(SB), Z1, Z1
-	VMULPS       Z2, Z1, Z1
-	VADDPS.BCST  c4_bbf19bf8<>+0(SB), Z1, Z1
-	VMULPS       Z2, Z1, Z1
-	VADDPS.BCST  c4_bc69b6a7<>+0(SB), Z1, Z1
-	VMULPS       Z0, Z3, Z3
-	VDIVPS       Z1, Z3, Z0
-	VMOVUPS      Z0, 64(AX)
+	VMOVUPS      Z1, 64(AX)
 	ADDQ         $0x00000080, AX
 	ADDQ         $0x00000080, CX
 	SUBQ         $0x00000020, DX
@@ -5842,24 +5877,24 @@ erfF32AVX512_one:
 	VMULPS       Z0, Z0, Z2
 	VMULPS.BCST  c4_af95df0b<>+0(SB), Z2, Z3
 	VADDPS.BCST  c4_32edffee<>+0(SB), Z3, Z3
+	VMULPS.BCST  c4_b77460cd<>+0(SB), Z2, Z1
+	VADDPS.BCST  c4_b95fbd29<>+0(SB), Z1, Z1
 	VMULPS       Z2, Z3, Z3
 	VADDPS.BCST  c4_b60cff51<>+0(SB), Z3, Z3
+	VMULPS       Z2, Z1, Z1
+	VADDPS.BCST  c4_badc924e<>+0(SB), Z1, Z1
 	VMULPS       Z2, Z3, Z3
 	VADDPS.BCST  c4_b86ec2d2<>+0(SB), Z3, Z3
+	VMULPS       Z2, Z1, Z1
+	VADDPS.BCST  c4_bbf19bf8<>+0(SB), Z1, Z1
 	VMULPS       Z2, Z3, Z3
 	VADDPS.BCST  c4_ba40ac63<>+0(SB), Z3, Z3
+	VMULPS       Z2, Z1, Z1
+	VADDPS.BCST  c4_bc69b6a7<>+0(SB), Z1, Z1
 	VMULPS       Z2, Z3, Z3
 	VADDPS.BCST  c4_bb41a1f6<>+0(SB), Z3, Z3
 	VMULPS       Z2, Z3, Z3
 	VADDPS.BCST  c4_bc83dbd4<>+0(SB), Z3, Z3
-	VMULPS.BCST  c4_b77460cd<>+0(SB), Z2, Z1
-	VADDPS.BCST  c4_b95fbd29<>+0(SB), Z1, Z1
-	VMULPS       Z2, Z1, Z1
-	VADDPS.BCST  c4_badc924e<>+0(SB), Z1, Z1
-	VMULPS       Z2, Z1, Z1
-	VADDPS.BCST  c4_bbf19bf8<>+0(SB), Z1, Z1
-	VMULPS       Z2, Z1, Z1
-	VADDPS.BCST  c4_bc69b6a7<>+0(SB), Z1, Z1
 	VMULPS       Z0, Z3, Z3
 	VDIVPS       Z1, Z3, Z0
 	VMOVUPS      Z0, (AX)
@@ -5901,6 +5936,32 @@ GLOBL c32_32edffee<>(SB), RODATA|NOPTR, $32
 DATA c4_32edffee<>+0(SB)/4, $0x32edffee
 GLOBL c4_32edffee<>(SB), RODATA|NOPTR, $4
 
+DATA c32_b77460cd<>+0(SB)/4, $0xb77460cd
+DATA c32_b77460cd<>+4(SB)/4, $0xb77460cd
+DATA c32_b77460cd<>+8(SB)/4, $0xb77460cd
+DATA c32_b77460cd<>+12(SB)/4, $0xb77460cd
+DATA c32_b77460cd<>+16(SB)/4, $0xb77460cd
+DATA c32_b77460cd<>+20(SB)/4, $0xb77460cd
+DATA c32_b77460cd<>+24(SB)/4, $0xb77460cd
+DATA c32_b77460cd<>+28(SB)/4, $0xb77460cd
+GLOBL c32_b77460cd<>(SB), RODATA|NOPTR, $32
+
+DATA c4_b77460cd<>+0(SB)/4, $0xb77460cd
+GLOBL c4_b77460cd<>(SB), RODATA|NOPTR, $4
+
+DATA c32_b95fbd29<>+0(SB)/4, $0xb95fbd29
+DATA c32_b95fbd29<>+4(SB)/4, $0xb95fbd29
+DATA c32_b95fbd29<>+8(SB)/4, $0xb95fbd29
+DATA c32_b95fbd29<>+12(SB)/4, $0xb95fbd29
+DATA c32_b95fbd29<>+16(SB)/4, $0xb95fbd29
+DATA c32_b95fbd29<>+20(SB)/4, $0xb95fbd29
+DATA c32_b95fbd29<>+24(SB)/4, $0xb95fbd29
+DATA c32_b95fbd29<>+28(SB)/4, $0xb95fbd29
+GLOBL c32_b95fbd29<>(SB), RODATA|NOPTR, $32
+
+DATA c4_b95fbd29<>+0(SB)/4, $0xb95fbd29
+GLOBL c4_b95fbd29<>(SB), RODATA|NOPTR, $4
+
 DATA c32_b60cff51<>+0(SB)/4, $0xb60cff51
 DATA c32_b60cff51<>+4(SB)/4, $0xb60cff51
 DATA c32_b60cff51<>+8(SB)/4, $0xb60cff51
@@ -5913,6 +5974,19 @@ GLOBL c32_b60cff51<>(SB), RODATA|NOPTR, $32
 
 DATA c4_b60cff51<>+0(SB)/4, $0xb60cff51
 GLOBL c4_b60cff51<>(SB), RODATA|NOPTR, $4
+
+DATA c32_badc924e<>+0(SB)/4, $0xbadc924e
+DATA c32_badc924e<>+4(SB)/4, $0xbadc924e
+DATA c32_badc924e<>+8(SB)/4, $0xbadc924e
+DATA c32_badc924e<>+12(SB)/4, $0xbadc924e
+DATA c32_badc924e<>+16(SB)/4, $0xbadc924e
+DATA c32_badc924e<>+20(SB)/4, $0xbadc924e
+DATA c32_badc924e<>+24(SB)/4, $0xbadc924e
+DATA c32_badc924e<>+28(SB)/4, $0xbadc924e
+GLOBL c32_badc924e<>(SB), RODATA|NOPTR, $32
+
+DATA c4_badc924e<>+0(SB)/4, $0xbadc924e
+GLOBL c4_badc924e<>(SB), RODATA|NOPTR, $4
 
 DATA c32_b86ec2d2<>+0(SB)/4, $0xb86ec2d2
 DATA c32_b86ec2d2<>+4(SB)/4, $0xb86ec2d2
@@ -5927,6 +6001,19 @@ GLOBL c32_b86ec2d2<>(SB), RODATA|NOPTR, $32
 DATA c4_b86ec2d2<>+0(SB)/4, $0xb86ec2d2
 GLOBL c4_b86ec2d2<>(SB), RODATA|NOPTR, $4
 
+DATA c32_bbf19bf8<>+0(SB)/4, $0xbbf19bf8
+DATA c32_bbf19bf8<>+4(SB)/4, $0xbbf19bf8
+DATA c32_bbf19bf8<>+8(SB)/4, $0xbbf19bf8
+DATA c32_bbf19bf8<>+12(SB)/4, $0xbbf19bf8
+DATA c32_bbf19bf8<>+16(SB)/4, $0xbbf19bf8
+DATA c32_bbf19bf8<>+20(SB)/4, $0xbbf19bf8
+DATA c32_bbf19bf8<>+24(SB)/4, $0xbbf19bf8
+DATA c32_bbf19bf8<>+28(SB)/4, $0xbbf19bf8
+GLOBL c32_bbf19bf8<>(SB), RODATA|NOPTR, $32
+
+DATA c4_bbf19bf8<>+0(SB)/4, $0xbbf19bf8
+GLOBL c4_bbf19bf8<>(SB), RODATA|NOPTR, $4
+
 DATA c32_ba40ac63<>+0(SB)/4, $0xba40ac63
 DATA c32_ba40ac63<>+4(SB)/4, $0xba40ac63
 DATA c32_ba40ac63<>+8(SB)/4, $0xba40ac63
@@ -5939,6 +6026,19 @@ GLOBL c32_ba40ac63<>(SB), RODATA|NOPTR, $32
 
 DATA c4_ba40ac63<>+0(SB)/4, $0xba40ac63
 GLOBL c4_ba40ac63<>(SB), RODATA|NOPTR, $4
+
+DATA c32_bc69b6a7<>+0(SB)/4, $0xbc69b6a7
+DATA c32_bc69b6a7<>+4(SB)/4, $0xbc69b6a7
+DATA c32_bc69b6a7<>+8(SB)/4, $0xbc69b6a7
+DATA c32_bc69b6a7<>+12(SB)/4, $0xbc69b6a7
+DATA c32_bc69b6a7<>+16(SB)/4, $0xbc69b6a7
+DATA c32_bc69b6a7<>+20(SB)/4, $0xbc69b6a7
+DATA c32_bc69b6a7<>+24(SB)/4, $0xbc69b6a7
+DATA c32_bc69b6a7<>+28(SB)/4, $0xbc69b6a7
+GLOBL c32_bc69b6a7<>(SB), RODATA|NOPTR, $32
+
+DATA c4_bc69b6a7<>+0(SB)/4, $0xbc69b6a7
+GLOBL c4_bc69b6a7<>(SB), RODATA|NOPTR, $4
 
 DATA c32_bb41a1f6<>+0(SB)/4, $0xbb41a1f6
 DATA c32_bb41a1f6<>+4(SB)/4, $0xbb41a1f6
@@ -5966,71 +6066,6 @@ GLOBL c32_bc83dbd4<>(SB), RODATA|NOPTR, $32
 DATA c4_bc83dbd4<>+0(SB)/4, $0xbc83dbd4
 GLOBL c4_bc83dbd4<>(SB), RODATA|NOPTR, $4
 
-DATA c32_b77460cd<>+0(SB)/4, $0xb77460cd
-DATA c32_b77460cd<>+4(SB)/4, $0xb77460cd
-DATA c32_b77460cd<>+8(SB)/4, $0xb77460cd
-DATA c32_b77460cd<>+12(SB)/4, $0xb77460cd
-DATA c32_b77460cd<>+16(SB)/4, $0xb77460cd
-DATA c32_b77460cd<>+20(SB)/4, $0xb77460cd
-DATA c32_b77460cd<>+24(SB)/4, $0xb77460cd
-DATA c32_b77460cd<>+28(SB)/4, $0xb77460cd
-GLOBL c32_b77460cd<>(SB), RODATA|NOPTR, $32
-
-DATA c4_b77460cd<>+0(SB)/4, $0xb77460cd
-GLOBL c4_b77460cd<>(SB), RODATA|NOPTR, $4
-
-DATA c32_b95fbd29<>+0(SB)/4, $0xb95fbd29
-DATA c32_b95fbd29<>+4(SB)/4, $0xb95fbd29
-DATA c32_b95fbd29<>+8(SB)/4, $0xb95fbd29
-DATA c32_b95fbd29<>+12(SB)/4, $0xb95fbd29
-DATA c32_b95fbd29<>+16(SB)/4, $0xb95fbd29
-DATA c32_b95fbd29<>+20(SB)/4, $0xb95fbd29
-DATA c32_b95fbd29<>+24(SB)/4, $0xb95fbd29
-DATA c32_b95fbd29<>+28(SB)/4, $0xb95fbd29
-GLOBL c32_b95fbd29<>(SB), RODATA|NOPTR, $32
-
-DATA c4_b95fbd29<>+0(SB)/4, $0xb95fbd29
-GLOBL c4_b95fbd29<>(SB), RODATA|NOPTR, $4
-
-DATA c32_badc924e<>+0(SB)/4, $0xbadc924e
-DATA c32_badc924e<>+4(SB)/4, $0xbadc924e
-DATA c32_badc924e<>+8(SB)/4, $0xbadc924e
-DATA c32_badc924e<>+12(SB)/4, $0xbadc924e
-DATA c32_badc924e<>+16(SB)/4, $0xbadc924e
-DATA c32_badc924e<>+20(SB)/4, $0xbadc924e
-DATA c32_badc924e<>+24(SB)/4, $0xbadc924e
-DATA c32_badc924e<>+28(SB)/4, $0xbadc924e
-GLOBL c32_badc924e<>(SB), RODATA|NOPTR, $32
-
-DATA c4_badc924e<>+0(SB)/4, $0xbadc924e
-GLOBL c4_badc924e<>(SB), RODATA|NOPTR, $4
-
-DATA c32_bbf19bf8<>+0(SB)/4, $0xbbf19bf8
-DATA c32_bbf19bf8<>+4(SB)/4, $0xbbf19bf8
-DATA c32_bbf19bf8<>+8(SB)/4, $0xbbf19bf8
-DATA c32_bbf19bf8<>+12(SB)/4, $0xbbf19bf8
-DATA c32_bbf19bf8<>+16(SB)/4, $0xbbf19bf8
-DATA c32_bbf19bf8<>+20(SB)/4, $0xbbf19bf8
-DATA c32_bbf19bf8<>+24(SB)/4, $0xbbf19bf8
-DATA c32_bbf19bf8<>+28(SB)/4, $0xbbf19bf8
-GLOBL c32_bbf19bf8<>(SB), RODATA|NOPTR, $32
-
-DATA c4_bbf19bf8<>+0(SB)/4, $0xbbf19bf8
-GLOBL c4_bbf19bf8<>(SB), RODATA|NOPTR, $4
-
-DATA c32_bc69b6a7<>+0(SB)/4, $0xbc69b6a7
-DATA c32_bc69b6a7<>+4(SB)/4, $0xbc69b6a7
-DATA c32_bc69b6a7<>+8(SB)/4, $0xbc69b6a7
-DATA c32_bc69b6a7<>+12(SB)/4, $0xbc69b6a7
-DATA c32_bc69b6a7<>+16(SB)/4, $0xbc69b6a7
-DATA c32_bc69b6a7<>+20(SB)/4, $0xbc69b6a7
-DATA c32_bc69b6a7<>+24(SB)/4, $0xbc69b6a7
-DATA c32_bc69b6a7<>+28(SB)/4, $0xbc69b6a7
-GLOBL c32_bc69b6a7<>(SB), RODATA|NOPTR, $32
-
-DATA c4_bc69b6a7<>+0(SB)/4, $0xbc69b6a7
-GLOBL c4_bc69b6a7<>(SB), RODATA|NOPTR, $4
-
 // func sigmoidF32AVX512(dst *float32, x *float32, n int)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·sigmoidF32AVX512(SB), NOSPLIT, $0-24
@@ -6042,83 +6077,83 @@ sigmoidF32AVX512_big:
 	CMPQ         DX, $0x00000020
 	JL           sigmoidF32AVX512_one
 	VMOVUPS      (CX), Z0
+	VMOVUPS      64(CX), Z1
 	VXORPS.BCST  c4_80000000<>+0(SB), Z0, Z0
-	VBROADCASTSS c4_c2d20000<>+0(SB), Z2
-	VMAXPS       Z0, Z2, Z1
-	VBROADCASTSS c4_42b20000<>+0(SB), Z2
-	VMINPS       Z1, Z2, Z1
-	VMULPS.BCST  c4_3fb8aa3b<>+0(SB), Z1, Z2
-	VCVTPS2DQ    Z2, Z0
-	VCVTDQ2PS    Z0, Z3
-	VMULPS.BCST  c4_3f318000<>+0(SB), Z3, Z2
-	VSUBPS       Z2, Z1, Z1
-	VMULPS.BCST  c4_395e8083<>+0(SB), Z3, Z2
-	VADDPS       Z2, Z1, Z1
-	VMULPS       Z1, Z1, Z3
-	VMULPS.BCST  c4_39506967<>+0(SB), Z1, Z2
-	VADDPS.BCST  c4_3ab743ce<>+0(SB), Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VADDPS.BCST  c4_3c088908<>+0(SB), Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VADDPS.BCST  c4_3d2aa9c1<>+0(SB), Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VADDPS.BCST  c4_3e2aaaaa<>+0(SB), Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VADDPS.BCST  c4_3f000000<>+0(SB), Z2, Z2
-	VMULPS       Z3, Z2, Z2
-	VADDPS       Z1, Z2, Z2
-	VADDPS.BCST  c4_3f800000<>+0(SB), Z2, Z2
-	VPSRAD       $0x01, Z0, Z1
-	VPSUBD       Z1, Z0, Z0
-	VPADDD.BCST  c4_0000007f<>+0(SB), Z1, Z1
-	VPSLLD       $0x17, Z1, Z1
+	VXORPS.BCST  c4_80000000<>+0(SB), Z1, Z1
+	VBROADCASTSS c4_c2d20000<>+0(SB), Z4
+	VBROADCASTSS c4_c2d20000<>+0(SB), Z5
+	VMAXPS       Z0, Z4, Z2
+	VMAXPS       Z1, Z5, Z3
+	VBROADCASTSS c4_42b20000<>+0(SB), Z4
+	VBROADCASTSS c4_42b20000<>+0(SB), Z5
+	VMINPS       Z2, Z4, Z2
+	VMINPS       Z3, Z5, Z3
+	VMULPS.BCST  c4_3fb8aa3b<>+0(SB), Z2, Z4
+	VMULPS.BCST  c4_3fb8aa3b<>+0(SB), Z3, Z5
+	VCVTPS2DQ    Z4, Z0
+	VCVTPS2DQ    Z5, Z1
+	VCVTDQ2PS    Z0, Z6
+	VCVTDQ2PS    Z1, Z7
+	VMULPS.BCST  c4_3f318000<>+0(SB), Z6, Z4
+	VMULPS.BCST  c4_3f318000<>+0(SB), Z7, Z5
+	VSUBPS       Z4, Z2, Z2
+	VSUBPS       Z5, Z3, Z3
+	VMULPS.BCST  c4_395e8083<>+0(SB), Z6, Z4
+	VMULPS.BCST  c4_395e8083<>+0(SB), Z7, Z5
+	VADDPS       Z4, Z2, Z2
+	VADDPS       Z5, Z3, Z3
+	VMULPS       Z2, Z2, Z6
+	VMULPS       Z3, Z3, Z7
+	VMULPS.BCST  c4_39506967<>+0(SB), Z2, Z4
+	VMULPS.BCST  c4_39506967<>+0(SB), Z3, Z5
+	VADDPS.BCST  c4_3ab743ce<>+0(SB), Z4, Z4
+	VADDPS.BCST  c4_3ab743ce<>+0(SB), Z5, Z5
+	VMULPS       Z2, Z4, Z4
+	VMULPS       Z3, Z5, Z5
+	VADDPS.BCST  c4_3c088908<>+0(SB), Z4, Z4
+	VADDPS.BCST  c4_3c088908<>+0(SB), Z5, Z5
+	VMULPS       Z2, Z4, Z4
+	VMULPS       Z3, Z5, Z5
+	VADDPS.BCST  c4_3d2aa9c1<>+0(SB), Z4, Z4
+	VADDPS.BCST  c4_3d2aa9c1<>+0(SB), Z5, Z5
+	VMULPS       Z2, Z4, Z4
+	VMULPS       Z3, Z5, Z5
+	VADDPS.BCST  c4_3e2aaaaa<>+0(SB), Z4, Z4
+	VADDPS.BCST  c4_3e2aaaaa<>+0(SB), Z5, Z5
+	VMULPS       Z2, Z4, Z4
+	VMULPS       Z3, Z5, Z5
+	VADDPS.BCST  c4_3f000000<>+0(SB), Z4, Z4
+	VADDPS.BCST  c4_3f000000<>+0(SB), Z5, Z5
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z7, Z5, Z5
+	VADDPS       Z2, Z4, Z4
+	VADDPS       Z3, Z5, Z5
+	VADDPS.BCST  c4_3f800000<>+0(SB), Z4, Z4
+	VADDPS.BCST  c4_3f800000<>+0(SB), Z5, Z5
+	VPSRAD       $0x01, Z0, Z2
+	VPSRAD       $0x01, Z1, Z3
+	VPSUBD       Z2, Z0, Z0
+	VPSUBD       Z3, Z1, Z1
+	VPADDD.BCST  c4_0000007f<>+0(SB), Z2, Z2
+	VPADDD.BCST  c4_0000007f<>+0(SB), Z3, Z3
+	VPSLLD       $0x17, Z2, Z2
+	VPSLLD       $0x17, Z3, Z3
 	VPADDD.BCST  c4_0000007f<>+0(SB), Z0, Z0
+	VPADDD.BCST  c4_0000007f<>+0(SB), Z1, Z1
 	VPSLLD       $0x17, Z0, Z0
-	VMULPS       Z1, Z2, Z2
-	VMULPS       Z0, Z2, Z1
-	VADDPS.BCST  c4_3f800000<>+0(SB), Z1, Z1
+	VPSLLD       $0x17, Z1, Z1
+	VMULPS       Z2, Z4, Z4
+	VMULPS       Z3, Z5, Z5
+	VMULPS       Z0, Z4, Z2
+	VMULPS       Z1, Z5, Z3
+	VADDPS.BCST  c4_3f800000<>+0(SB), Z2, Z2
+	VADDPS.BCST  c4_3f800000<>+0(SB), Z3, Z3
 	VBROADCASTSS c4_3f800000<>+0(SB), Z0
-	VDIVPS       Z1, Z0, Z0
+	VBROADCASTSS c4_3f800000<>+0(SB), Z1
+	VDIVPS       Z2, Z0, Z0
+	VDIVPS       Z3, Z1, Z1
 	VMOVUPS      Z0, (AX)
-	VMOVUPS      64(CX), Z0
-	VXORPS.BCST  c4_80000000<>+0(SB), Z0, Z0
-	VBROADCASTSS c4_c2d20000<>+0(SB), Z2
-	VMAXPS       Z0, Z2, Z1
-	VBROADCASTSS c4_42b20000<>+0(SB), Z2
-	VMINPS       Z1, Z2, Z1
-	VMULPS.BCST  c4_3fb8aa3b<>+0(SB), Z1, Z2
-	VCVTPS2DQ    Z2, Z0
-	VCVTDQ2PS    Z0, Z3
-	VMULPS.BCST  c4_3f318000<>+0(SB), Z3, Z2
-	VSUBPS       Z2, Z1, Z1
-	VMULPS.BCST  c4_395e8083<>+0(SB), Z3, Z2
-	VADDPS       Z2, Z1, Z1
-	VMULPS       Z1, Z1, Z3
-	VMULPS.BCST  c4_39506967<>+0(SB), Z1, Z2
-	VADDPS.BCST  c4_3ab743ce<>+0(SB), Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VADDPS.BCST  c4_3c088908<>+0(SB), Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VADDPS.BCST  c4_3d2aa9c1<>+0(SB), Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VADDPS.BCST  c4_3e2aaaaa<>+0(SB), Z2, Z2
-	VMULPS       Z1, Z2, Z2
-	VADDPS.BCST  c4_3f000000<>+0(SB), Z2, Z2
-	VMULPS       Z3, Z2, Z2
-	VADDPS       Z1, Z2, Z2
-	VADDPS.BCST  c4_3f800000<>+0(SB), Z2, Z2
-	VPSRAD       $0x01, Z0, Z1
-	VPSUBD       Z1, Z0, Z0
-	VPADDD.BCST  c4_0000007f<>+0(SB), Z1, Z1
-	VPSLLD       $0x17, Z1, Z1
-	VPADDD.BCST  c4_0000007f<>+0(SB), Z0, Z0
-	VPSLLD       $0x17, Z0, Z0
-	VMULPS       Z1, Z2, Z2
-	VMULPS       Z0, Z2, Z1
-	VADDPS.BCST  c4_3f800000<>+0(SB), Z1, Z1
-	VBROADCASTSS c4_3f800000<>+0(SB), Z0
-	VDIVPS       Z1, Z0, Z0
-	VMOVUPS      Z0, 64(AX)
+	VMOVUPS      Z1, 64(AX)
 	ADDQ         $0x00000080, AX
 	ADDQ         $0x00000080, CX
 	SUBQ         $0x00000020, DX
@@ -6186,71 +6221,71 @@ geluF32AVX512_big:
 	CMPQ         DX, $0x00000020
 	JL           geluF32AVX512_one
 	VMOVUPS      (CX), Z0
-	VMULPS.BCST  c4_3f3504f3<>+0(SB), Z0, Z1
-	VBROADCASTSS c4_c0800000<>+0(SB), Z2
-	VMAXPS       Z1, Z2, Z1
-	VBROADCASTSS c4_40800000<>+0(SB), Z2
-	VMINPS       Z1, Z2, Z1
-	VMULPS       Z1, Z1, Z3
-	VMULPS.BCST  c4_af95df0b<>+0(SB), Z3, Z4
-	VADDPS.BCST  c4_32edffee<>+0(SB), Z4, Z4
-	VMULPS       Z3, Z4, Z4
-	VADDPS.BCST  c4_b60cff51<>+0(SB), Z4, Z4
-	VMULPS       Z3, Z4, Z4
-	VADDPS.BCST  c4_b86ec2d2<>+0(SB), Z4, Z4
-	VMULPS       Z3, Z4, Z4
-	VADDPS.BCST  c4_ba40ac63<>+0(SB), Z4, Z4
-	VMULPS       Z3, Z4, Z4
-	VADDPS.BCST  c4_bb41a1f6<>+0(SB), Z4, Z4
-	VMULPS       Z3, Z4, Z4
-	VADDPS.BCST  c4_bc83dbd4<>+0(SB), Z4, Z4
-	VMULPS.BCST  c4_b77460cd<>+0(SB), Z3, Z2
-	VADDPS.BCST  c4_b95fbd29<>+0(SB), Z2, Z2
-	VMULPS       Z3, Z2, Z2
-	VADDPS.BCST  c4_badc924e<>+0(SB), Z2, Z2
-	VMULPS       Z3, Z2, Z2
-	VADDPS.BCST  c4_bbf19bf8<>+0(SB), Z2, Z2
-	VMULPS       Z3, Z2, Z2
-	VADDPS.BCST  c4_bc69b6a7<>+0(SB), Z2, Z2
-	VMULPS       Z1, Z4, Z4
-	VDIVPS       Z2, Z4, Z1
-	VMULPS.BCST  c4_3f000000<>+0(SB), Z1, Z1
-	VADDPS.BCST  c4_3f000000<>+0(SB), Z1, Z1
-	VMULPS       Z0, Z1, Z0
+	VMOVUPS      64(CX), Z1
+	VMULPS.BCST  c4_3f3504f3<>+0(SB), Z0, Z2
+	VMULPS.BCST  c4_3f3504f3<>+0(SB), Z1, Z3
+	VBROADCASTSS c4_c0800000<>+0(SB), Z4
+	VBROADCASTSS c4_c0800000<>+0(SB), Z5
+	VMAXPS       Z2, Z4, Z2
+	VMAXPS       Z3, Z5, Z3
+	VBROADCASTSS c4_40800000<>+0(SB), Z4
+	VBROADCASTSS c4_40800000<>+0(SB), Z5
+	VMINPS       Z2, Z4, Z2
+	VMINPS       Z3, Z5, Z3
+	VMULPS       Z2, Z2, Z6
+	VMULPS       Z3, Z3, Z7
+	VMULPS.BCST  c4_af95df0b<>+0(SB), Z6, Z8
+	VMULPS.BCST  c4_af95df0b<>+0(SB), Z7, Z9
+	VADDPS.BCST  c4_32edffee<>+0(SB), Z8, Z8
+	VADDPS.BCST  c4_32edffee<>+0(SB), Z9, Z9
+	VMULPS.BCST  c4_b77460cd<>+0(SB), Z6, Z4
+	VMULPS.BCST  c4_b77460cd<>+0(SB), Z7, Z5
+	VADDPS.BCST  c4_b95fbd29<>+0(SB), Z4, Z4
+	VADDPS.BCST  c4_b95fbd29<>+0(SB), Z5, Z5
+	VMULPS       Z6, Z8, Z8
+	VMULPS       Z7, Z9, Z9
+	VADDPS.BCST  c4_b60cff51<>+0(SB), Z8, Z8
+	VADDPS.BCST  c4_b60cff51<>+0(SB), Z9, Z9
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z7, Z5, Z5
+	VADDPS.BCST  c4_badc924e<>+0(SB), Z4, Z4
+	VADDPS.BCST  c4_badc924e<>+0(SB), Z5, Z5
+	VMULPS       Z6, Z8, Z8
+	VMULPS       Z7, Z9, Z9
+	VADDPS.BCST  c4_b86ec2d2<>+0(SB), Z8, Z8
+	VADDPS.BCST  c4_b86ec2d2<>+0(SB), Z9, Z9
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z7, Z5, Z5
+	VADDPS.BCST  c4_bbf19bf8<>+0(SB), Z4, Z4
+	VADDPS.BCST  c4_bbf19bf8<>+0(SB), Z5, Z5
+	VMULPS       Z6, Z8, Z8
+	VMULPS       Z7, Z9, Z9
+	VADDPS.BCST  c4_ba40ac63<>+0(SB), Z8, Z8
+	VADDPS.BCST  c4_ba40ac63<>+0(SB), Z9, Z9
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z7, Z5, Z5
+	VADDPS.BCST  c4_bc69b6a7<>+0(SB), Z4, Z4
+	VADDPS.BCST  c4_bc69b6a7<>+0(SB), Z5, Z5
+	VMULPS       Z6, Z8, Z8
+	VMULPS       Z7, Z9, Z9
+	VADDPS.BCST  c4_bb41a1f6<>+0(SB), Z8, Z8
+	VADDPS.BCST  c4_bb41a1f6<>+0(SB), Z9, Z9
+	VMULPS       Z6, Z8, Z8
+	VMULPS       Z7, Z9, Z9
+	VADDPS.BCST  c4_bc83dbd4<>+0(SB), Z8, Z8
+	VADDPS.BCST  c4_bc83dbd4<>+0(SB), Z9, Z9
+	VMULPS       Z2, Z8, Z8
+	VMULPS       Z3, Z9, Z9
+	VDIVPS       Z4, Z8, Z2
+	VDIVPS       Z5, Z9, Z3
+	VMULPS.BCST  c4_3f000000<>+0(SB), Z2, Z2
+	VMULPS.BCST  c4_3f000000<>+0(SB), Z3, Z3
+	VADDPS.BCST  c4_3f000000<>+0(SB), Z2, Z2
+	VADDPS.BCST  c4_3f000000<>+0(SB), Z3, Z3
+	VMULPS       Z0, Z2, Z0
+	VMULPS       Z1, Z3, Z1
 	VMOVUPS      Z0, (AX)
-	VMOVUPS      64(CX), Z0
-	VMULPS.BCST  c4_3f3504f3<>+0(SB), Z0, Z1
-	VBROADCASTSS c4_c0800000<>+0(SB), Z2
-	VMAXPS       Z1, Z2, Z1
-	VBROADCASTSS c4_40800000<>+0(SB), Z2
-	VMINPS       Z1, Z2, Z1
-	VMULPS       Z1, Z1, Z3
-	VMULPS.BCST  c4_af95df0b<>+0(SB), Z3, Z4
-	VADDPS.BCST  c4_32edffee<>+0(SB), Z4, Z4
-	VMULPS       Z3, Z4, Z4
-	VADDPS.BCST  c4_b60cff51<>+0(SB), Z4, Z4
-	VMULPS       Z3, Z4, Z4
-	VADDPS.BCST  c4_b86ec2d2<>+0(SB), Z4, Z4
-	VMULPS       Z3, Z4, Z4
-	VADDPS.BCST  c4_ba40ac63<>+0(SB), Z4, Z4
-	VMULPS       Z3, Z4, Z4
-	VADDPS.BCST  c4_bb41a1f6<>+0(SB), Z4, Z4
-	VMULPS       Z3, Z4, Z4
-	VADDPS.BCST  c4_bc83dbd4<>+0(SB), Z4, Z4
-	VMULPS.BCST  c4_b77460cd<>+0(SB), Z3, Z2
-	VADDPS.BCST  c4_b95fbd29<>+0(SB), Z2, Z2
-	VMULPS       Z3, Z2, Z2
-	VADDPS.BCST  c4_badc924e<>+0(SB), Z2, Z2
-	VMULPS       Z3, Z2, Z2
-	VADDPS.BCST  c4_bbf19bf8<>+0(SB), Z2, Z2
-	VMULPS       Z3, Z2, Z2
-	VADDPS.BCST  c4_bc69b6a7<>+0(SB), Z2, Z2
-	VMULPS       Z1, Z4, Z4
-	VDIVPS       Z2, Z4, Z1
-	VMULPS.BCST  c4_3f000000<>+0(SB), Z1, Z1
-	VADDPS.BCST  c4_3f000000<>+0(SB), Z1, Z1
-	VMULPS       Z0, Z1, Z0
-	VMOVUPS      Z0, 64(AX)
+	VMOVUPS      Z1, 64(AX)
 	ADDQ         $0x00000080, AX
 	ADDQ         $0x00000080, CX
 	SUBQ         $0x00000020, DX
@@ -6268,24 +6303,24 @@ geluF32AVX512_one:
 	VMULPS       Z1, Z1, Z3
 	VMULPS.BCST  c4_af95df0b<>+0(SB), Z3, Z4
 	VADDPS.BCST  c4_32edffee<>+0(SB), Z4, Z4
+	VMULPS.BCST  c4_b77460cd<>+0(SB), Z3, Z2
+	VADDPS.BCST  c4_b95fbd29<>+0(SB), Z2, Z2
 	VMULPS       Z3, Z4, Z4
 	VADDPS.BCST  c4_b60cff51<>+0(SB), Z4, Z4
+	VMULPS       Z3, Z2, Z2
+	VADDPS.BCST  c4_badc924e<>+0(SB), Z2, Z2
 	VMULPS       Z3, Z4, Z4
 	VADDPS.BCST  c4_b86ec2d2<>+0(SB), Z4, Z4
+	VMULPS       Z3, Z2, Z2
+	VADDPS.BCST  c4_bbf19bf8<>+0(SB), Z2, Z2
 	VMULPS       Z3, Z4, Z4
 	VADDPS.BCST  c4_ba40ac63<>+0(SB), Z4, Z4
+	VMULPS       Z3, Z2, Z2
+	VADDPS.BCST  c4_bc69b6a7<>+0(SB), Z2, Z2
 	VMULPS       Z3, Z4, Z4
 	VADDPS.BCST  c4_bb41a1f6<>+0(SB), Z4, Z4
 	VMULPS       Z3, Z4, Z4
 	VADDPS.BCST  c4_bc83dbd4<>+0(SB), Z4, Z4
-	VMULPS.BCST  c4_b77460cd<>+0(SB), Z3, Z2
-	VADDPS.BCST  c4_b95fbd29<>+0(SB), Z2, Z2
-	VMULPS       Z3, Z2, Z2
-	VADDPS.BCST  c4_badc924e<>+0(SB), Z2, Z2
-	VMULPS       Z3, Z2, Z2
-	VADDPS.BCST  c4_bbf19bf8<>+0(SB), Z2, Z2
-	VMULPS       Z3, Z2, Z2
-	VADDPS.BCST  c4_bc69b6a7<>+0(SB), Z2, Z2
 	VMULPS       Z1, Z4, Z4
 	VDIVPS       Z2, Z4, Z1
 	VMULPS.BCST  c4_3f000000<>+0(SB), Z1, Z1
@@ -16165,21 +16200,21 @@ reluF32AVX2_big:
 	CMPQ    DX, $0x00000020
 	JL      reluF32AVX2_one
 	VMOVUPS (CX), Y0
-	VXORPS  Y1, Y1, Y1
-	VMAXPS  Y0, Y1, Y0
+	VMOVUPS 32(CX), Y1
+	VMOVUPS 64(CX), Y2
+	VMOVUPS 96(CX), Y3
+	VXORPS  Y4, Y4, Y4
+	VMAXPS  Y0, Y4, Y0
+	VXORPS  Y4, Y4, Y4
+	VMAXPS  Y1, Y4, Y1
+	VXORPS  Y4, Y4, Y4
+	VMAXPS  Y2, Y4, Y2
+	VXORPS  Y4, Y4, Y4
+	VMAXPS  Y3, Y4, Y3
 	VMOVUPS Y0, (AX)
-	VMOVUPS 32(CX), Y0
-	VXORPS  Y1, Y1, Y1
-	VMAXPS  Y0, Y1, Y0
-	VMOVUPS Y0, 32(AX)
-	VMOVUPS 64(CX), Y0
-	VXORPS  Y1, Y1, Y1
-	VMAXPS  Y0, Y1, Y0
-	VMOVUPS Y0, 64(AX)
-	VMOVUPS 96(CX), Y0
-	VXORPS  Y1, Y1, Y1
-	VMAXPS  Y0, Y1, Y0
-	VMOVUPS Y0, 96(AX)
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS Y2, 64(AX)
+	VMOVUPS Y3, 96(AX)
 	ADDQ    $0x00000080, AX
 	ADDQ    $0x00000080, CX
 	SUBQ    $0x00000020, DX
@@ -16209,81 +16244,116 @@ TEXT ·expF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ n+16(FP), DX
 
 expF32AVX2_big:
-	CMPQ         DX, $0x00000010
+	CMPQ         DX, $0x00000018
 	JL           expF32AVX2_one
 	VMOVUPS      (CX), Y0
-	VBROADCASTSS c4_c2d20000<>+0(SB), Y1
-	VMAXPS       Y0, Y1, Y0
-	VBROADCASTSS c4_42b20000<>+0(SB), Y1
-	VMINPS       Y0, Y1, Y0
-	VMULPS       c32_3fb8aa3b<>+0(SB), Y0, Y1
-	VCVTPS2DQ    Y1, Y2
-	VCVTDQ2PS    Y2, Y3
-	VMULPS       c32_3f318000<>+0(SB), Y3, Y1
-	VSUBPS       Y1, Y0, Y0
-	VMULPS       c32_395e8083<>+0(SB), Y3, Y1
-	VADDPS       Y1, Y0, Y0
-	VMULPS       Y0, Y0, Y3
-	VMULPS       c32_39506967<>+0(SB), Y0, Y1
-	VADDPS       c32_3ab743ce<>+0(SB), Y1, Y1
-	VMULPS       Y0, Y1, Y1
-	VADDPS       c32_3c088908<>+0(SB), Y1, Y1
-	VMULPS       Y0, Y1, Y1
-	VADDPS       c32_3d2aa9c1<>+0(SB), Y1, Y1
-	VMULPS       Y0, Y1, Y1
-	VADDPS       c32_3e2aaaaa<>+0(SB), Y1, Y1
-	VMULPS       Y0, Y1, Y1
-	VADDPS       c32_3f000000<>+0(SB), Y1, Y1
-	VMULPS       Y3, Y1, Y1
-	VADDPS       Y0, Y1, Y1
-	VADDPS       c32_3f800000<>+0(SB), Y1, Y1
-	VPSRAD       $0x01, Y2, Y0
-	VPSUBD       Y0, Y2, Y2
+	VMOVUPS      32(CX), Y1
+	VMOVUPS      64(CX), Y2
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y3
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y4
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y5
+	VMAXPS       Y0, Y3, Y0
+	VMAXPS       Y1, Y4, Y1
+	VMAXPS       Y2, Y5, Y2
+	VBROADCASTSS c4_42b20000<>+0(SB), Y3
+	VBROADCASTSS c4_42b20000<>+0(SB), Y4
+	VBROADCASTSS c4_42b20000<>+0(SB), Y5
+	VMINPS       Y0, Y3, Y0
+	VMINPS       Y1, Y4, Y1
+	VMINPS       Y2, Y5, Y2
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y0, Y3
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y1, Y4
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y2, Y5
+	VCVTPS2DQ    Y3, Y6
+	VCVTPS2DQ    Y4, Y7
+	VCVTPS2DQ    Y5, Y8
+	VCVTDQ2PS    Y6, Y9
+	VCVTDQ2PS    Y7, Y10
+	VCVTDQ2PS    Y8, Y11
+	VMULPS       c32_3f318000<>+0(SB), Y9, Y3
+	VMULPS       c32_3f318000<>+0(SB), Y10, Y4
+	VMULPS       c32_3f318000<>+0(SB), Y11, Y5
+	VSUBPS       Y3, Y0, Y0
+	VSUBPS       Y4, Y1, Y1
+	VSUBPS       Y5, Y2, Y2
+	VMULPS       c32_395e8083<>+0(SB), Y9, Y3
+	VMULPS       c32_395e8083<>+0(SB), Y10, Y4
+	VMULPS       c32_395e8083<>+0(SB), Y11, Y5
+	VADDPS       Y3, Y0, Y0
+	VADDPS       Y4, Y1, Y1
+	VADDPS       Y5, Y2, Y2
+	VMULPS       Y0, Y0, Y9
+	VMULPS       Y1, Y1, Y10
+	VMULPS       Y2, Y2, Y11
+	VMULPS       c32_39506967<>+0(SB), Y0, Y3
+	VMULPS       c32_39506967<>+0(SB), Y1, Y4
+	VMULPS       c32_39506967<>+0(SB), Y2, Y5
+	VADDPS       c32_3ab743ce<>+0(SB), Y3, Y3
+	VADDPS       c32_3ab743ce<>+0(SB), Y4, Y4
+	VADDPS       c32_3ab743ce<>+0(SB), Y5, Y5
+	VMULPS       Y0, Y3, Y3
+	VMULPS       Y1, Y4, Y4
+	VMULPS       Y2, Y5, Y5
+	VADDPS       c32_3c088908<>+0(SB), Y3, Y3
+	VADDPS       c32_3c088908<>+0(SB), Y4, Y4
+	VADDPS       c32_3c088908<>+0(SB), Y5, Y5
+	VMULPS       Y0, Y3, Y3
+	VMULPS       Y1, Y4, Y4
+	VMULPS       Y2, Y5, Y5
+	VADDPS       c32_3d2aa9c1<>+0(SB), Y3, Y3
+	VADDPS       c32_3d2aa9c1<>+0(SB), Y4, Y4
+	VADDPS       c32_3d2aa9c1<>+0(SB), Y5, Y5
+	VMULPS       Y0, Y3, Y3
+	VMULPS       Y1, Y4, Y4
+	VMULPS       Y2, Y5, Y5
+	VADDPS       c32_3e2aaaaa<>+0(SB), Y3, Y3
+	VADDPS       c32_3e2aaaaa<>+0(SB), Y4, Y4
+	VADDPS       c32_3e2aaaaa<>+0(SB), Y5, Y5
+	VMULPS       Y0, Y3, Y3
+	VMULPS       Y1, Y4, Y4
+	VMULPS       Y2, Y5, Y5
+	VADDPS       c32_3f000000<>+0(SB), Y3, Y3
+	VADDPS       c32_3f000000<>+0(SB), Y4, Y4
+	VADDPS       c32_3f000000<>+0(SB), Y5, Y5
+	VMULPS       Y9, Y3, Y3
+	VMULPS       Y10, Y4, Y4
+	VMULPS       Y11, Y5, Y5
+	VADDPS       Y0, Y3, Y3
+	VADDPS       Y1, Y4, Y4
+	VADDPS       Y2, Y5, Y5
+	VADDPS       c32_3f800000<>+0(SB), Y3, Y3
+	VADDPS       c32_3f800000<>+0(SB), Y4, Y4
+	VADDPS       c32_3f800000<>+0(SB), Y5, Y5
+	VPSRAD       $0x01, Y6, Y0
+	VPSRAD       $0x01, Y7, Y1
+	VPSRAD       $0x01, Y8, Y2
+	VPSUBD       Y0, Y6, Y6
+	VPSUBD       Y1, Y7, Y7
+	VPSUBD       Y2, Y8, Y8
 	VPADDD       c32_0000007f<>+0(SB), Y0, Y0
-	VPSLLD       $0x17, Y0, Y0
+	VPADDD       c32_0000007f<>+0(SB), Y1, Y1
 	VPADDD       c32_0000007f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y0, Y0
+	VPSLLD       $0x17, Y1, Y1
 	VPSLLD       $0x17, Y2, Y2
-	VMULPS       Y0, Y1, Y1
-	VMULPS       Y2, Y1, Y0
+	VPADDD       c32_0000007f<>+0(SB), Y6, Y6
+	VPADDD       c32_0000007f<>+0(SB), Y7, Y7
+	VPADDD       c32_0000007f<>+0(SB), Y8, Y8
+	VPSLLD       $0x17, Y6, Y6
+	VPSLLD       $0x17, Y7, Y7
+	VPSLLD       $0x17, Y8, Y8
+	VMULPS       Y0, Y3, Y3
+	VMULPS       Y1, Y4, Y4
+	VMULPS       Y2, Y5, Y5
+	VMULPS       Y6, Y3, Y0
+	VMULPS       Y7, Y4, Y1
+	VMULPS       Y8, Y5, Y2
 	VMOVUPS      Y0, (AX)
-	VMOVUPS      32(CX), Y0
-	VBROADCASTSS c4_c2d20000<>+0(SB), Y1
-	VMAXPS       Y0, Y1, Y0
-	VBROADCASTSS c4_42b20000<>+0(SB), Y1
-	VMINPS       Y0, Y1, Y0
-	VMULPS       c32_3fb8aa3b<>+0(SB), Y0, Y1
-	VCVTPS2DQ    Y1, Y2
-	VCVTDQ2PS    Y2, Y3
-	VMULPS       c32_3f318000<>+0(SB), Y3, Y1
-	VSUBPS       Y1, Y0, Y0
-	VMULPS       c32_395e8083<>+0(SB), Y3, Y1
-	VADDPS       Y1, Y0, Y0
-	VMULPS       Y0, Y0, Y3
-	VMULPS       c32_39506967<>+0(SB), Y0, Y1
-	VADDPS       c32_3ab743ce<>+0(SB), Y1, Y1
-	VMULPS       Y0, Y1, Y1
-	VADDPS       c32_3c088908<>+0(SB), Y1, Y1
-	VMULPS       Y0, Y1, Y1
-	VADDPS       c32_3d2aa9c1<>+0(SB), Y1, Y1
-	VMULPS       Y0, Y1, Y1
-	VADDPS       c32_3e2aaaaa<>+0(SB), Y1, Y1
-	VMULPS       Y0, Y1, Y1
-	VADDPS       c32_3f000000<>+0(SB), Y1, Y1
-	VMULPS       Y3, Y1, Y1
-	VADDPS       Y0, Y1, Y1
-	VADDPS       c32_3f800000<>+0(SB), Y1, Y1
-	VPSRAD       $0x01, Y2, Y0
-	VPSUBD       Y0, Y2, Y2
-	VPADDD       c32_0000007f<>+0(SB), Y0, Y0
-	VPSLLD       $0x17, Y0, Y0
-	VPADDD       c32_0000007f<>+0(SB), Y2, Y2
-	VPSLLD       $0x17, Y2, Y2
-	VMULPS       Y0, Y1, Y1
-	VMULPS       Y2, Y1, Y0
-	VMOVUPS      Y0, 32(AX)
-	ADDQ         $0x00000040, AX
-	ADDQ         $0x00000040, CX
-	SUBQ         $0x00000010, DX
+	VMOVUPS      Y1, 32(AX)
+	VMOVUPS      Y2, 64(AX)
+	ADDQ         $0x00000060, AX
+	ADDQ         $0x00000060, CX
+	SUBQ         $0x00000018, DX
 	JMP          expF32AVX2_big
 
 expF32AVX2_one:
@@ -16487,63 +16557,63 @@ erfF32AVX2_big:
 	CMPQ         DX, $0x00000010
 	JL           erfF32AVX2_one
 	VMOVUPS      (CX), Y0
-	VBROADCASTSS c4_c0800000<>+0(SB), Y1
-	VMAXPS       Y0, Y1, Y0
-	VBROADCASTSS c4_40800000<>+0(SB), Y1
-	VMINPS       Y0, Y1, Y0
-	VMULPS       Y0, Y0, Y2
-	VMULPS       c32_af95df0b<>+0(SB), Y2, Y3
-	VADDPS       c32_32edffee<>+0(SB), Y3, Y3
-	VMULPS       Y2, Y3, Y3
-	VADDPS       c32_b60cff51<>+0(SB), Y3, Y3
-	VMULPS       Y2, Y3, Y3
-	VADDPS       c32_b86ec2d2<>+0(SB), Y3, Y3
-	VMULPS       Y2, Y3, Y3
-	VADDPS       c32_ba40ac63<>+0(SB), Y3, Y3
-	VMULPS       Y2, Y3, Y3
-	VADDPS       c32_bb41a1f6<>+0(SB), Y3, Y3
-	VMULPS       Y2, Y3, Y3
-	VADDPS       c32_bc83dbd4<>+0(SB), Y3, Y3
-	VMULPS       c32_b77460cd<>+0(SB), Y2, Y1
-	VADDPS       c32_b95fbd29<>+0(SB), Y1, Y1
-	VMULPS       Y2, Y1, Y1
-	VADDPS       c32_badc924e<>+0(SB), Y1, Y1
-	VMULPS       Y2, Y1, Y1
-	VADDPS       c32_bbf19bf8<>+0(SB), Y1, Y1
-	VMULPS       Y2, Y1, Y1
-	VADDPS       c32_bc69b6a7<>+0(SB), Y1, Y1
-	VMULPS       Y0, Y3, Y3
-	VDIVPS       Y1, Y3, Y0
+	VMOVUPS      32(CX), Y1
+	VBROADCASTSS c4_c0800000<>+0(SB), Y2
+	VBROADCASTSS c4_c0800000<>+0(SB), Y3
+	VMAXPS       Y0, Y2, Y0
+	VMAXPS       Y1, Y3, Y1
+	VBROADCASTSS c4_40800000<>+0(SB), Y2
+	VBROADCASTSS c4_40800000<>+0(SB), Y3
+	VMINPS       Y0, Y2, Y0
+	VMINPS       Y1, Y3, Y1
+	VMULPS       Y0, Y0, Y4
+	VMULPS       Y1, Y1, Y5
+	VMULPS       c32_af95df0b<>+0(SB), Y4, Y6
+	VMULPS       c32_af95df0b<>+0(SB), Y5, Y7
+	VADDPS       c32_32edffee<>+0(SB), Y6, Y6
+	VADDPS       c32_32edffee<>+0(SB), Y7, Y7
+	VMULPS       c32_b77460cd<>+0(SB), Y4, Y2
+	VMULPS       c32_b77460cd<>+0(SB), Y5, Y3
+	VADDPS       c32_b95fbd29<>+0(SB), Y2, Y2
+	VADDPS       c32_b95fbd29<>+0(SB), Y3, Y3
+	VMULPS       Y4, Y6, Y6
+	VMULPS       Y5, Y7, Y7
+	VADDPS       c32_b60cff51<>+0(SB), Y6, Y6
+	VADDPS       c32_b60cff51<>+0(SB), Y7, Y7
+	VMULPS       Y4, Y2, Y2
+	VMULPS       Y5, Y3, Y3
+	VADDPS       c32_badc924e<>+0(SB), Y2, Y2
+	VADDPS       c32_badc924e<>+0(SB), Y3, Y3
+	VMULPS       Y4, Y6, Y6
+	VMULPS       Y5, Y7, Y7
+	VADDPS       c32_b86ec2d2<>+0(SB), Y6, Y6
+	VADDPS       c32_b86ec2d2<>+0(SB), Y7, Y7
+	VMULPS       Y4, Y2, Y2
+	VMULPS       Y5, Y3, Y3
+	VADDPS       c32_bbf19bf8<>+0(SB), Y2, Y2
+	VADDPS       c32_bbf19bf8<>+0(SB), Y3, Y3
+	VMULPS       Y4, Y6, Y6
+	VMULPS       Y5, Y7, Y7
+	VADDPS       c32_ba40ac63<>+0(SB), Y6, Y6
+	VADDPS       c32_ba40ac63<>+0(SB), Y7, Y7
+	VMULPS       Y4, Y2, Y2
+	VMULPS       Y5, Y3, Y3
+	VADDPS       c32_bc69b6a7<>+0(SB), Y2, Y2
+	VADDPS       c32_bc69b6a7<>+0(SB), Y3, Y3
+	VMULPS       Y4, Y6, Y6
+	VMULPS       Y5, Y7, Y7
+	VADDPS       c32_bb41a1f6<>+0(SB), Y6, Y6
+	VADDPS       c32_bb41a1f6<>+0(SB), Y7, Y7
+	VMULPS       Y4, Y6, Y6
+	VMULPS       Y5, Y7, Y7
+	VADDPS       c32_bc83dbd4<>+0(SB), Y6, Y6
+	VADDPS       c32_bc83dbd4<>+0(SB), Y7, Y7
+	VMULPS       Y0, Y6, Y6
+	VMULPS       Y1, Y7, Y7
+	VDIVPS       Y2, Y6, Y0
+	VDIVPS       Y3, Y7, Y1
 	VMOVUPS      Y0, (AX)
-	VMOVUPS      32(CX), Y0
-	VBROADCASTSS c4_c0800000<>+0(SB), Y1
-	VMAXPS       Y0, Y1, Y0
-	VBROADCASTSS c4_40800000<>+0(SB), Y1
-	VMINPS       Y0, Y1, Y0
-	VMULPS       Y0, Y0, Y2
-	VMULPS       c32_af95df0b<>+0(SB), Y2, Y3
-	VADDPS       c32_32edffee<>+0(SB), Y3, Y3
-	VMULPS       Y2, Y3, Y3
-	VADDPS       c32_b60cff51<>+0(SB), Y3, Y3
-	VMULPS       Y2, Y3, Y3
-	VADDPS       c32_b86ec2d2<>+0(SB), Y3, Y3
-	VMULPS       Y2, Y3, Y3
-	VADDPS       c32_ba40ac63<>+0(SB), Y3, Y3
-	VMULPS       Y2, Y3, Y3
-	VADDPS       c32_bb41a1f6<>+0(SB), Y3, Y3
-	VMULPS       Y2, Y3, Y3
-	VADDPS       c32_bc83dbd4<>+0(SB), Y3, Y3
-	VMULPS       c32_b77460cd<>+0(SB), Y2, Y1
-	VADDPS       c32_b95fbd29<>+0(SB), Y1, Y1
-	VMULPS       Y2, Y1, Y1
-	VADDPS       c32_badc924e<>+0(SB), Y1, Y1
-	VMULPS       Y2, Y1, Y1
-	VADDPS       c32_bbf19bf8<>+0(SB), Y1, Y1
-	VMULPS       Y2, Y1, Y1
-	VADDPS       c32_bc69b6a7<>+0(SB), Y1, Y1
-	VMULPS       Y0, Y3, Y3
-	VDIVPS       Y1, Y3, Y0
-	VMOVUPS      Y0, 32(AX)
+	VMOVUPS      Y1, 32(AX)
 	ADDQ         $0x00000040, AX
 	ADDQ         $0x00000040, CX
 	SUBQ         $0x00000010, DX
@@ -16560,24 +16630,24 @@ erfF32AVX2_one:
 	VMULPS       Y0, Y0, Y2
 	VMULPS       c32_af95df0b<>+0(SB), Y2, Y3
 	VADDPS       c32_32edffee<>+0(SB), Y3, Y3
+	VMULPS       c32_b77460cd<>+0(SB), Y2, Y1
+	VADDPS       c32_b95fbd29<>+0(SB), Y1, Y1
 	VMULPS       Y2, Y3, Y3
 	VADDPS       c32_b60cff51<>+0(SB), Y3, Y3
+	VMULPS       Y2, Y1, Y1
+	VADDPS       c32_badc924e<>+0(SB), Y1, Y1
 	VMULPS       Y2, Y3, Y3
 	VADDPS       c32_b86ec2d2<>+0(SB), Y3, Y3
+	VMULPS       Y2, Y1, Y1
+	VADDPS       c32_bbf19bf8<>+0(SB), Y1, Y1
 	VMULPS       Y2, Y3, Y3
 	VADDPS       c32_ba40ac63<>+0(SB), Y3, Y3
+	VMULPS       Y2, Y1, Y1
+	VADDPS       c32_bc69b6a7<>+0(SB), Y1, Y1
 	VMULPS       Y2, Y3, Y3
 	VADDPS       c32_bb41a1f6<>+0(SB), Y3, Y3
 	VMULPS       Y2, Y3, Y3
 	VADDPS       c32_bc83dbd4<>+0(SB), Y3, Y3
-	VMULPS       c32_b77460cd<>+0(SB), Y2, Y1
-	VADDPS       c32_b95fbd29<>+0(SB), Y1, Y1
-	VMULPS       Y2, Y1, Y1
-	VADDPS       c32_badc924e<>+0(SB), Y1, Y1
-	VMULPS       Y2, Y1, Y1
-	VADDPS       c32_bbf19bf8<>+0(SB), Y1, Y1
-	VMULPS       Y2, Y1, Y1
-	VADDPS       c32_bc69b6a7<>+0(SB), Y1, Y1
 	VMULPS       Y0, Y3, Y3
 	VDIVPS       Y1, Y3, Y0
 	VMOVUPS      Y0, (AX)
@@ -16601,83 +16671,83 @@ sigmoidF32AVX2_big:
 	CMPQ         DX, $0x00000010
 	JL           sigmoidF32AVX2_one
 	VMOVUPS      (CX), Y0
+	VMOVUPS      32(CX), Y1
 	VXORPS       c32_80000000<>+0(SB), Y0, Y0
-	VBROADCASTSS c4_c2d20000<>+0(SB), Y2
-	VMAXPS       Y0, Y2, Y1
-	VBROADCASTSS c4_42b20000<>+0(SB), Y2
-	VMINPS       Y1, Y2, Y1
-	VMULPS       c32_3fb8aa3b<>+0(SB), Y1, Y2
-	VCVTPS2DQ    Y2, Y0
-	VCVTDQ2PS    Y0, Y3
-	VMULPS       c32_3f318000<>+0(SB), Y3, Y2
-	VSUBPS       Y2, Y1, Y1
-	VMULPS       c32_395e8083<>+0(SB), Y3, Y2
-	VADDPS       Y2, Y1, Y1
-	VMULPS       Y1, Y1, Y3
-	VMULPS       c32_39506967<>+0(SB), Y1, Y2
-	VADDPS       c32_3ab743ce<>+0(SB), Y2, Y2
-	VMULPS       Y1, Y2, Y2
-	VADDPS       c32_3c088908<>+0(SB), Y2, Y2
-	VMULPS       Y1, Y2, Y2
-	VADDPS       c32_3d2aa9c1<>+0(SB), Y2, Y2
-	VMULPS       Y1, Y2, Y2
-	VADDPS       c32_3e2aaaaa<>+0(SB), Y2, Y2
-	VMULPS       Y1, Y2, Y2
-	VADDPS       c32_3f000000<>+0(SB), Y2, Y2
-	VMULPS       Y3, Y2, Y2
-	VADDPS       Y1, Y2, Y2
-	VADDPS       c32_3f800000<>+0(SB), Y2, Y2
-	VPSRAD       $0x01, Y0, Y1
-	VPSUBD       Y1, Y0, Y0
-	VPADDD       c32_0000007f<>+0(SB), Y1, Y1
-	VPSLLD       $0x17, Y1, Y1
+	VXORPS       c32_80000000<>+0(SB), Y1, Y1
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y4
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y5
+	VMAXPS       Y0, Y4, Y2
+	VMAXPS       Y1, Y5, Y3
+	VBROADCASTSS c4_42b20000<>+0(SB), Y4
+	VBROADCASTSS c4_42b20000<>+0(SB), Y5
+	VMINPS       Y2, Y4, Y2
+	VMINPS       Y3, Y5, Y3
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y2, Y4
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y3, Y5
+	VCVTPS2DQ    Y4, Y0
+	VCVTPS2DQ    Y5, Y1
+	VCVTDQ2PS    Y0, Y6
+	VCVTDQ2PS    Y1, Y7
+	VMULPS       c32_3f318000<>+0(SB), Y6, Y4
+	VMULPS       c32_3f318000<>+0(SB), Y7, Y5
+	VSUBPS       Y4, Y2, Y2
+	VSUBPS       Y5, Y3, Y3
+	VMULPS       c32_395e8083<>+0(SB), Y6, Y4
+	VMULPS       c32_395e8083<>+0(SB), Y7, Y5
+	VADDPS       Y4, Y2, Y2
+	VADDPS       Y5, Y3, Y3
+	VMULPS       Y2, Y2, Y6
+	VMULPS       Y3, Y3, Y7
+	VMULPS       c32_39506967<>+0(SB), Y2, Y4
+	VMULPS       c32_39506967<>+0(SB), Y3, Y5
+	VADDPS       c32_3ab743ce<>+0(SB), Y4, Y4
+	VADDPS       c32_3ab743ce<>+0(SB), Y5, Y5
+	VMULPS       Y2, Y4, Y4
+	VMULPS       Y3, Y5, Y5
+	VADDPS       c32_3c088908<>+0(SB), Y4, Y4
+	VADDPS       c32_3c088908<>+0(SB), Y5, Y5
+	VMULPS       Y2, Y4, Y4
+	VMULPS       Y3, Y5, Y5
+	VADDPS       c32_3d2aa9c1<>+0(SB), Y4, Y4
+	VADDPS       c32_3d2aa9c1<>+0(SB), Y5, Y5
+	VMULPS       Y2, Y4, Y4
+	VMULPS       Y3, Y5, Y5
+	VADDPS       c32_3e2aaaaa<>+0(SB), Y4, Y4
+	VADDPS       c32_3e2aaaaa<>+0(SB), Y5, Y5
+	VMULPS       Y2, Y4, Y4
+	VMULPS       Y3, Y5, Y5
+	VADDPS       c32_3f000000<>+0(SB), Y4, Y4
+	VADDPS       c32_3f000000<>+0(SB), Y5, Y5
+	VMULPS       Y6, Y4, Y4
+	VMULPS       Y7, Y5, Y5
+	VADDPS       Y2, Y4, Y4
+	VADDPS       Y3, Y5, Y5
+	VADDPS       c32_3f800000<>+0(SB), Y4, Y4
+	VADDPS       c32_3f800000<>+0(SB), Y5, Y5
+	VPSRAD       $0x01, Y0, Y2
+	VPSRAD       $0x01, Y1, Y3
+	VPSUBD       Y2, Y0, Y0
+	VPSUBD       Y3, Y1, Y1
+	VPADDD       c32_0000007f<>+0(SB), Y2, Y2
+	VPADDD       c32_0000007f<>+0(SB), Y3, Y3
+	VPSLLD       $0x17, Y2, Y2
+	VPSLLD       $0x17, Y3, Y3
 	VPADDD       c32_0000007f<>+0(SB), Y0, Y0
+	VPADDD       c32_0000007f<>+0(SB), Y1, Y1
 	VPSLLD       $0x17, Y0, Y0
-	VMULPS       Y1, Y2, Y2
-	VMULPS       Y0, Y2, Y1
-	VADDPS       c32_3f800000<>+0(SB), Y1, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y2, Y4, Y4
+	VMULPS       Y3, Y5, Y5
+	VMULPS       Y0, Y4, Y2
+	VMULPS       Y1, Y5, Y3
+	VADDPS       c32_3f800000<>+0(SB), Y2, Y2
+	VADDPS       c32_3f800000<>+0(SB), Y3, Y3
 	VBROADCASTSS c4_3f800000<>+0(SB), Y0
-	VDIVPS       Y1, Y0, Y0
+	VBROADCASTSS c4_3f800000<>+0(SB), Y1
+	VDIVPS       Y2, Y0, Y0
+	VDIVPS       Y3, Y1, Y1
 	VMOVUPS      Y0, (AX)
-	VMOVUPS      32(CX), Y0
-	VXORPS       c32_80000000<>+0(SB), Y0, Y0
-	VBROADCASTSS c4_c2d20000<>+0(SB), Y2
-	VMAXPS       Y0, Y2, Y1
-	VBROADCASTSS c4_42b20000<>+0(SB), Y2
-	VMINPS       Y1, Y2, Y1
-	VMULPS       c32_3fb8aa3b<>+0(SB), Y1, Y2
-	VCVTPS2DQ    Y2, Y0
-	VCVTDQ2PS    Y0, Y3
-	VMULPS       c32_3f318000<>+0(SB), Y3, Y2
-	VSUBPS       Y2, Y1, Y1
-	VMULPS       c32_395e8083<>+0(SB), Y3, Y2
-	VADDPS       Y2, Y1, Y1
-	VMULPS       Y1, Y1, Y3
-	VMULPS       c32_39506967<>+0(SB), Y1, Y2
-	VADDPS       c32_3ab743ce<>+0(SB), Y2, Y2
-	VMULPS       Y1, Y2, Y2
-	VADDPS       c32_3c088908<>+0(SB), Y2, Y2
-	VMULPS       Y1, Y2, Y2
-	VADDPS       c32_3d2aa9c1<>+0(SB), Y2, Y2
-	VMULPS       Y1, Y2, Y2
-	VADDPS       c32_3e2aaaaa<>+0(SB), Y2, Y2
-	VMULPS       Y1, Y2, Y2
-	VADDPS       c32_3f000000<>+0(SB), Y2, Y2
-	VMULPS       Y3, Y2, Y2
-	VADDPS       Y1, Y2, Y2
-	VADDPS       c32_3f800000<>+0(SB), Y2, Y2
-	VPSRAD       $0x01, Y0, Y1
-	VPSUBD       Y1, Y0, Y0
-	VPADDD       c32_0000007f<>+0(SB), Y1, Y1
-	VPSLLD       $0x17, Y1, Y1
-	VPADDD       c32_0000007f<>+0(SB), Y0, Y0
-	VPSLLD       $0x17, Y0, Y0
-	VMULPS       Y1, Y2, Y2
-	VMULPS       Y0, Y2, Y1
-	VADDPS       c32_3f800000<>+0(SB), Y1, Y1
-	VBROADCASTSS c4_3f800000<>+0(SB), Y0
-	VDIVPS       Y1, Y0, Y0
-	VMOVUPS      Y0, 32(AX)
+	VMOVUPS      Y1, 32(AX)
 	ADDQ         $0x00000040, AX
 	ADDQ         $0x00000040, CX
 	SUBQ         $0x00000010, DX
@@ -16745,71 +16815,71 @@ geluF32AVX2_big:
 	CMPQ         DX, $0x00000010
 	JL           geluF32AVX2_one
 	VMOVUPS      (CX), Y0
-	VMULPS       c32_3f3504f3<>+0(SB), Y0, Y1
-	VBROADCASTSS c4_c0800000<>+0(SB), Y2
-	VMAXPS       Y1, Y2, Y1
-	VBROADCASTSS c4_40800000<>+0(SB), Y2
-	VMINPS       Y1, Y2, Y1
-	VMULPS       Y1, Y1, Y3
-	VMULPS       c32_af95df0b<>+0(SB), Y3, Y4
-	VADDPS       c32_32edffee<>+0(SB), Y4, Y4
-	VMULPS       Y3, Y4, Y4
-	VADDPS       c32_b60cff51<>+0(SB), Y4, Y4
-	VMULPS       Y3, Y4, Y4
-	VADDPS       c32_b86ec2d2<>+0(SB), Y4, Y4
-	VMULPS       Y3, Y4, Y4
-	VADDPS       c32_ba40ac63<>+0(SB), Y4, Y4
-	VMULPS       Y3, Y4, Y4
-	VADDPS       c32_bb41a1f6<>+0(SB), Y4, Y4
-	VMULPS       Y3, Y4, Y4
-	VADDPS       c32_bc83dbd4<>+0(SB), Y4, Y4
-	VMULPS       c32_b77460cd<>+0(SB), Y3, Y2
-	VADDPS       c32_b95fbd29<>+0(SB), Y2, Y2
-	VMULPS       Y3, Y2, Y2
-	VADDPS       c32_badc924e<>+0(SB), Y2, Y2
-	VMULPS       Y3, Y2, Y2
-	VADDPS       c32_bbf19bf8<>+0(SB), Y2, Y2
-	VMULPS       Y3, Y2, Y2
-	VADDPS       c32_bc69b6a7<>+0(SB), Y2, Y2
-	VMULPS       Y1, Y4, Y4
-	VDIVPS       Y2, Y4, Y1
-	VMULPS       c32_3f000000<>+0(SB), Y1, Y1
-	VADDPS       c32_3f000000<>+0(SB), Y1, Y1
-	VMULPS       Y0, Y1, Y0
+	VMOVUPS      32(CX), Y1
+	VMULPS       c32_3f3504f3<>+0(SB), Y0, Y2
+	VMULPS       c32_3f3504f3<>+0(SB), Y1, Y3
+	VBROADCASTSS c4_c0800000<>+0(SB), Y4
+	VBROADCASTSS c4_c0800000<>+0(SB), Y5
+	VMAXPS       Y2, Y4, Y2
+	VMAXPS       Y3, Y5, Y3
+	VBROADCASTSS c4_40800000<>+0(SB), Y4
+	VBROADCASTSS c4_40800000<>+0(SB), Y5
+	VMINPS       Y2, Y4, Y2
+	VMINPS       Y3, Y5, Y3
+	VMULPS       Y2, Y2, Y6
+	VMULPS       Y3, Y3, Y7
+	VMULPS       c32_af95df0b<>+0(SB), Y6, Y8
+	VMULPS       c32_af95df0b<>+0(SB), Y7, Y9
+	VADDPS       c32_32edffee<>+0(SB), Y8, Y8
+	VADDPS       c32_32edffee<>+0(SB), Y9, Y9
+	VMULPS       c32_b77460cd<>+0(SB), Y6, Y4
+	VMULPS       c32_b77460cd<>+0(SB), Y7, Y5
+	VADDPS       c32_b95fbd29<>+0(SB), Y4, Y4
+	VADDPS       c32_b95fbd29<>+0(SB), Y5, Y5
+	VMULPS       Y6, Y8, Y8
+	VMULPS       Y7, Y9, Y9
+	VADDPS       c32_b60cff51<>+0(SB), Y8, Y8
+	VADDPS       c32_b60cff51<>+0(SB), Y9, Y9
+	VMULPS       Y6, Y4, Y4
+	VMULPS       Y7, Y5, Y5
+	VADDPS       c32_badc924e<>+0(SB), Y4, Y4
+	VADDPS       c32_badc924e<>+0(SB), Y5, Y5
+	VMULPS       Y6, Y8, Y8
+	VMULPS       Y7, Y9, Y9
+	VADDPS       c32_b86ec2d2<>+0(SB), Y8, Y8
+	VADDPS       c32_b86ec2d2<>+0(SB), Y9, Y9
+	VMULPS       Y6, Y4, Y4
+	VMULPS       Y7, Y5, Y5
+	VADDPS       c32_bbf19bf8<>+0(SB), Y4, Y4
+	VADDPS       c32_bbf19bf8<>+0(SB), Y5, Y5
+	VMULPS       Y6, Y8, Y8
+	VMULPS       Y7, Y9, Y9
+	VADDPS       c32_ba40ac63<>+0(SB), Y8, Y8
+	VADDPS       c32_ba40ac63<>+0(SB), Y9, Y9
+	VMULPS       Y6, Y4, Y4
+	VMULPS       Y7, Y5, Y5
+	VADDPS       c32_bc69b6a7<>+0(SB), Y4, Y4
+	VADDPS       c32_bc69b6a7<>+0(SB), Y5, Y5
+	VMULPS       Y6, Y8, Y8
+	VMULPS       Y7, Y9, Y9
+	VADDPS       c32_bb41a1f6<>+0(SB), Y8, Y8
+	VADDPS       c32_bb41a1f6<>+0(SB), Y9, Y9
+	VMULPS       Y6, Y8, Y8
+	VMULPS       Y7, Y9, Y9
+	VADDPS       c32_bc83dbd4<>+0(SB), Y8, Y8
+	VADDPS       c32_bc83dbd4<>+0(SB), Y9, Y9
+	VMULPS       Y2, Y8, Y8
+	VMULPS       Y3, Y9, Y9
+	VDIVPS       Y4, Y8, Y2
+	VDIVPS       Y5, Y9, Y3
+	VMULPS       c32_3f000000<>+0(SB), Y2, Y2
+	VMULPS       c32_3f000000<>+0(SB), Y3, Y3
+	VADDPS       c32_3f000000<>+0(SB), Y2, Y2
+	VADDPS       c32_3f000000<>+0(SB), Y3, Y3
+	VMULPS       Y0, Y2, Y0
+	VMULPS       Y1, Y3, Y1
 	VMOVUPS      Y0, (AX)
-	VMOVUPS      32(CX), Y0
-	VMULPS       c32_3f3504f3<>+0(SB), Y0, Y1
-	VBROADCASTSS c4_c0800000<>+0(SB), Y2
-	VMAXPS       Y1, Y2, Y1
-	VBROADCASTSS c4_40800000<>+0(SB), Y2
-	VMINPS       Y1, Y2, Y1
-	VMULPS       Y1, Y1, Y3
-	VMULPS       c32_af95df0b<>+0(SB), Y3, Y4
-	VADDPS       c32_32edffee<>+0(SB), Y4, Y4
-	VMULPS       Y3, Y4, Y4
-	VADDPS       c32_b60cff51<>+0(SB), Y4, Y4
-	VMULPS       Y3, Y4, Y4
-	VADDPS       c32_b86ec2d2<>+0(SB), Y4, Y4
-	VMULPS       Y3, Y4, Y4
-	VADDPS       c32_ba40ac63<>+0(SB), Y4, Y4
-	VMULPS       Y3, Y4, Y4
-	VADDPS       c32_bb41a1f6<>+0(SB), Y4, Y4
-	VMULPS       Y3, Y4, Y4
-	VADDPS       c32_bc83dbd4<>+0(SB), Y4, Y4
-	VMULPS       c32_b77460cd<>+0(SB), Y3, Y2
-	VADDPS       c32_b95fbd29<>+0(SB), Y2, Y2
-	VMULPS       Y3, Y2, Y2
-	VADDPS       c32_badc924e<>+0(SB), Y2, Y2
-	VMULPS       Y3, Y2, Y2
-	VADDPS       c32_bbf19bf8<>+0(SB), Y2, Y2
-	VMULPS       Y3, Y2, Y2
-	VADDPS       c32_bc69b6a7<>+0(SB), Y2, Y2
-	VMULPS       Y1, Y4, Y4
-	VDIVPS       Y2, Y4, Y1
-	VMULPS       c32_3f000000<>+0(SB), Y1, Y1
-	VADDPS       c32_3f000000<>+0(SB), Y1, Y1
-	VMULPS       Y0, Y1, Y0
-	VMOVUPS      Y0, 32(AX)
+	VMOVUPS      Y1, 32(AX)
 	ADDQ         $0x00000040, AX
 	ADDQ         $0x00000040, CX
 	SUBQ         $0x00000010, DX
@@ -16827,24 +16897,24 @@ geluF32AVX2_one:
 	VMULPS       Y1, Y1, Y3
 	VMULPS       c32_af95df0b<>+0(SB), Y3, Y4
 	VADDPS       c32_32edffee<>+0(SB), Y4, Y4
+	VMULPS       c32_b77460cd<>+0(SB), Y3, Y2
+	VADDPS       c32_b95fbd29<>+0(SB), Y2, Y2
 	VMULPS       Y3, Y4, Y4
 	VADDPS       c32_b60cff51<>+0(SB), Y4, Y4
+	VMULPS       Y3, Y2, Y2
+	VADDPS       c32_badc924e<>+0(SB), Y2, Y2
 	VMULPS       Y3, Y4, Y4
 	VADDPS       c32_b86ec2d2<>+0(SB), Y4, Y4
+	VMULPS       Y3, Y2, Y2
+	VADDPS       c32_bbf19bf8<>+0(SB), Y2, Y2
 	VMULPS       Y3, Y4, Y4
 	VADDPS       c32_ba40ac63<>+0(SB), Y4, Y4
+	VMULPS       Y3, Y2, Y2
+	VADDPS       c32_bc69b6a7<>+0(SB), Y2, Y2
 	VMULPS       Y3, Y4, Y4
 	VADDPS       c32_bb41a1f6<>+0(SB), Y4, Y4
 	VMULPS       Y3, Y4, Y4
 	VADDPS       c32_bc83dbd4<>+0(SB), Y4, Y4
-	VMULPS       c32_b77460cd<>+0(SB), Y3, Y2
-	VADDPS       c32_b95fbd29<>+0(SB), Y2, Y2
-	VMULPS       Y3, Y2, Y2
-	VADDPS       c32_badc924e<>+0(SB), Y2, Y2
-	VMULPS       Y3, Y2, Y2
-	VADDPS       c32_bbf19bf8<>+0(SB), Y2, Y2
-	VMULPS       Y3, Y2, Y2
-	VADDPS       c32_bc69b6a7<>+0(SB), Y2, Y2
 	VMULPS       Y1, Y4, Y4
 	VDIVPS       Y2, Y4, Y1
 	VMULPS       c32_3f000000<>+0(SB), Y1, Y1
@@ -24515,10 +24585,231 @@ softmaxRowsF32AVX2_max:
 	XORQ         DI, DI
 	TESTL        R8, R8
 	JNZ          softmaxRowsF32AVX2_expLow
+	MOVQ         DX, R8
+	SUBQ         $0x00000020, R8
 
-softmaxRowsF32AVX2_exp:
+softmaxRowsF32AVX2_exp2:
+	CMPQ         DI, R8
+	JGE          softmaxRowsF32AVX2_exp1
 	VMOVUPS      (CX)(DI*1), Y2
 	VSUBPS       Y0, Y2, Y2
+	VMOVUPS      32(CX)(DI*1), Y3
+	VSUBPS       Y0, Y3, Y3
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y4
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y5
+	VMAXPS       Y2, Y4, Y2
+	VMAXPS       Y3, Y5, Y3
+	VBROADCASTSS c4_42b20000<>+0(SB), Y4
+	VBROADCASTSS c4_42b20000<>+0(SB), Y5
+	VMINPS       Y2, Y4, Y2
+	VMINPS       Y3, Y5, Y3
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y2, Y4
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y3, Y5
+	VCVTPS2DQ    Y4, Y6
+	VCVTPS2DQ    Y5, Y7
+	VCVTDQ2PS    Y6, Y8
+	VCVTDQ2PS    Y7, Y9
+	VMULPS       c32_3f318000<>+0(SB), Y8, Y4
+	VMULPS       c32_3f318000<>+0(SB), Y9, Y5
+	VSUBPS       Y4, Y2, Y2
+	VSUBPS       Y5, Y3, Y3
+	VMULPS       c32_395e8083<>+0(SB), Y8, Y4
+	VMULPS       c32_395e8083<>+0(SB), Y9, Y5
+	VADDPS       Y4, Y2, Y2
+	VADDPS       Y5, Y3, Y3
+	VMULPS       Y2, Y2, Y8
+	VMULPS       Y3, Y3, Y9
+	VMULPS       c32_39506967<>+0(SB), Y2, Y4
+	VMULPS       c32_39506967<>+0(SB), Y3, Y5
+	VADDPS       c32_3ab743ce<>+0(SB), Y4, Y4
+	VADDPS       c32_3ab743ce<>+0(SB), Y5, Y5
+	VMULPS       Y2, Y4, Y4
+	VMULPS       Y3, Y5, Y5
+	VADDPS       c32_3c088908<>+0(SB), Y4, Y4
+	VADDPS       c32_3c088908<>+0(SB), Y5, Y5
+	VMULPS       Y2, Y4, Y4
+	VMULPS       Y3, Y5, Y5
+	VADDPS       c32_3d2aa9c1<>+0(SB), Y4, Y4
+	VADDPS       c32_3d2aa9c1<>+0(SB), Y5, Y5
+	VMULPS       Y2, Y4, Y4
+	VMULPS       Y3, Y5, Y5
+	VADDPS       c32_3e2aaaaa<>+0(SB), Y4, Y4
+	VADDPS       c32_3e2aaaaa<>+0(SB), Y5, Y5
+	VMULPS       Y2, Y4, Y4
+	VMULPS       Y3, Y5, Y5
+	VADDPS       c32_3f000000<>+0(SB), Y4, Y4
+	VADDPS       c32_3f000000<>+0(SB), Y5, Y5
+	VMULPS       Y8, Y4, Y4
+	VMULPS       Y9, Y5, Y5
+	VADDPS       Y2, Y4, Y4
+	VADDPS       Y3, Y5, Y5
+	VADDPS       c32_3f800000<>+0(SB), Y4, Y4
+	VADDPS       c32_3f800000<>+0(SB), Y5, Y5
+	VPSRAD       $0x01, Y6, Y2
+	VPSRAD       $0x01, Y7, Y3
+	VPSUBD       Y2, Y6, Y6
+	VPSUBD       Y3, Y7, Y7
+	VPADDD       c32_0000007f<>+0(SB), Y2, Y2
+	VPADDD       c32_0000007f<>+0(SB), Y3, Y3
+	VPSLLD       $0x17, Y2, Y2
+	VPSLLD       $0x17, Y3, Y3
+	VPADDD       c32_0000007f<>+0(SB), Y6, Y6
+	VPADDD       c32_0000007f<>+0(SB), Y7, Y7
+	VPSLLD       $0x17, Y6, Y6
+	VPSLLD       $0x17, Y7, Y7
+	VMULPS       Y2, Y4, Y4
+	VMULPS       Y3, Y5, Y5
+	VMULPS       Y6, Y4, Y2
+	VMULPS       Y7, Y5, Y3
+	VMOVUPS      Y2, (AX)(DI*1)
+	VADDPS       Y2, Y1, Y1
+	VMOVUPS      Y3, 32(AX)(DI*1)
+	VADDPS       Y3, Y1, Y1
+	ADDQ         $0x00000040, DI
+	JMP          softmaxRowsF32AVX2_exp2
+
+softmaxRowsF32AVX2_exp1:
+	CMPQ         DI, DX
+	JGE          softmaxRowsF32AVX2_expend
+	VMOVUPS      (CX)(DI*1), Y2
+	VSUBPS       Y0, Y2, Y2
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y0
+	VMAXPS       Y2, Y0, Y2
+	VBROADCASTSS c4_42b20000<>+0(SB), Y0
+	VMINPS       Y2, Y0, Y2
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y2, Y0
+	VCVTPS2DQ    Y0, Y3
+	VCVTDQ2PS    Y3, Y4
+	VMULPS       c32_3f318000<>+0(SB), Y4, Y0
+	VSUBPS       Y0, Y2, Y2
+	VMULPS       c32_395e8083<>+0(SB), Y4, Y0
+	VADDPS       Y0, Y2, Y2
+	VMULPS       Y2, Y2, Y4
+	VMULPS       c32_39506967<>+0(SB), Y2, Y0
+	VADDPS       c32_3ab743ce<>+0(SB), Y0, Y0
+	VMULPS       Y2, Y0, Y0
+	VADDPS       c32_3c088908<>+0(SB), Y0, Y0
+	VMULPS       Y2, Y0, Y0
+	VADDPS       c32_3d2aa9c1<>+0(SB), Y0, Y0
+	VMULPS       Y2, Y0, Y0
+	VADDPS       c32_3e2aaaaa<>+0(SB), Y0, Y0
+	VMULPS       Y2, Y0, Y0
+	VADDPS       c32_3f000000<>+0(SB), Y0, Y0
+	VMULPS       Y4, Y0, Y0
+	VADDPS       Y2, Y0, Y0
+	VADDPS       c32_3f800000<>+0(SB), Y0, Y0
+	VPSRAD       $0x01, Y3, Y2
+	VPSUBD       Y2, Y3, Y3
+	VPADDD       c32_0000007f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VPADDD       c32_0000007f<>+0(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y2, Y0, Y0
+	VMULPS       Y3, Y0, Y2
+	VMOVUPS      Y2, (AX)(DI*1)
+	VADDPS       Y2, Y1, Y1
+	ADDQ         $0x00000020, DI
+
+softmaxRowsF32AVX2_expend:
+	JMP softmaxRowsF32AVX2_sum
+
+softmaxRowsF32AVX2_expLow:
+	MOVQ DX, R8
+	SUBQ $0x00000020, R8
+
+softmaxRowsF32AVX2_expLow2:
+	CMPQ         DI, R8
+	JGE          softmaxRowsF32AVX2_expLow1
+	VMOVUPS      (CX)(DI*1), Y2
+	VSUBPS       Y0, Y2, Y2
+	VCMPPS       $0x01, Y3, Y2, Y4
+	VANDNPS      Y2, Y4, Y2
+	VMOVUPS      32(CX)(DI*1), Y5
+	VSUBPS       Y0, Y5, Y5
+	VCMPPS       $0x01, Y3, Y5, Y6
+	VANDNPS      Y5, Y6, Y5
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y7
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y8
+	VMAXPS       Y2, Y7, Y2
+	VMAXPS       Y5, Y8, Y5
+	VBROADCASTSS c4_42b20000<>+0(SB), Y7
+	VBROADCASTSS c4_42b20000<>+0(SB), Y8
+	VMINPS       Y2, Y7, Y2
+	VMINPS       Y5, Y8, Y5
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y2, Y7
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y5, Y8
+	VCVTPS2DQ    Y7, Y9
+	VCVTPS2DQ    Y8, Y10
+	VCVTDQ2PS    Y9, Y11
+	VCVTDQ2PS    Y10, Y12
+	VMULPS       c32_3f318000<>+0(SB), Y11, Y7
+	VMULPS       c32_3f318000<>+0(SB), Y12, Y8
+	VSUBPS       Y7, Y2, Y2
+	VSUBPS       Y8, Y5, Y5
+	VMULPS       c32_395e8083<>+0(SB), Y11, Y7
+	VMULPS       c32_395e8083<>+0(SB), Y12, Y8
+	VADDPS       Y7, Y2, Y2
+	VADDPS       Y8, Y5, Y5
+	VMULPS       Y2, Y2, Y11
+	VMULPS       Y5, Y5, Y12
+	VMULPS       c32_39506967<>+0(SB), Y2, Y7
+	VMULPS       c32_39506967<>+0(SB), Y5, Y8
+	VADDPS       c32_3ab743ce<>+0(SB), Y7, Y7
+	VADDPS       c32_3ab743ce<>+0(SB), Y8, Y8
+	VMULPS       Y2, Y7, Y7
+	VMULPS       Y5, Y8, Y8
+	VADDPS       c32_3c088908<>+0(SB), Y7, Y7
+	VADDPS       c32_3c088908<>+0(SB), Y8, Y8
+	VMULPS       Y2, Y7, Y7
+	VMULPS       Y5, Y8, Y8
+	VADDPS       c32_3d2aa9c1<>+0(SB), Y7, Y7
+	VADDPS       c32_3d2aa9c1<>+0(SB), Y8, Y8
+	VMULPS       Y2, Y7, Y7
+	VMULPS       Y5, Y8, Y8
+	VADDPS       c32_3e2aaaaa<>+0(SB), Y7, Y7
+	VADDPS       c32_3e2aaaaa<>+0(SB), Y8, Y8
+	VMULPS       Y2, Y7, Y7
+	VMULPS       Y5, Y8, Y8
+	VADDPS       c32_3f000000<>+0(SB), Y7, Y7
+	VADDPS       c32_3f000000<>+0(SB), Y8, Y8
+	VMULPS       Y11, Y7, Y7
+	VMULPS       Y12, Y8, Y8
+	VADDPS       Y2, Y7, Y7
+	VADDPS       Y5, Y8, Y8
+	VADDPS       c32_3f800000<>+0(SB), Y7, Y7
+	VADDPS       c32_3f800000<>+0(SB), Y8, Y8
+	VPSRAD       $0x01, Y9, Y2
+	VPSRAD       $0x01, Y10, Y5
+	VPSUBD       Y2, Y9, Y9
+	VPSUBD       Y5, Y10, Y10
+	VPADDD       c32_0000007f<>+0(SB), Y2, Y2
+	VPADDD       c32_0000007f<>+0(SB), Y5, Y5
+	VPSLLD       $0x17, Y2, Y2
+	VPSLLD       $0x17, Y5, Y5
+	VPADDD       c32_0000007f<>+0(SB), Y9, Y9
+	VPADDD       c32_0000007f<>+0(SB), Y10, Y10
+	VPSLLD       $0x17, Y9, Y9
+	VPSLLD       $0x17, Y10, Y10
+	VMULPS       Y2, Y7, Y7
+	VMULPS       Y5, Y8, Y8
+	VMULPS       Y9, Y7, Y2
+	VMULPS       Y10, Y8, Y5
+	VANDNPS      Y2, Y4, Y2
+	VMOVUPS      Y2, (AX)(DI*1)
+	VADDPS       Y2, Y1, Y1
+	VANDNPS      Y5, Y6, Y5
+	VMOVUPS      Y5, 32(AX)(DI*1)
+	VADDPS       Y5, Y1, Y1
+	ADDQ         $0x00000040, DI
+	JMP          softmaxRowsF32AVX2_expLow2
+
+softmaxRowsF32AVX2_expLow1:
+	CMPQ         DI, DX
+	JGE          softmaxRowsF32AVX2_expLowend
+	VMOVUPS      (CX)(DI*1), Y2
+	VSUBPS       Y0, Y2, Y2
+	VCMPPS       $0x01, Y3, Y2, Y0
+	VANDNPS      Y2, Y0, Y2
 	VBROADCASTSS c4_c2d20000<>+0(SB), Y3
 	VMAXPS       Y2, Y3, Y2
 	VBROADCASTSS c4_42b20000<>+0(SB), Y3
@@ -24552,58 +24843,12 @@ softmaxRowsF32AVX2_exp:
 	VPSLLD       $0x17, Y4, Y4
 	VMULPS       Y2, Y3, Y3
 	VMULPS       Y4, Y3, Y2
+	VANDNPS      Y2, Y0, Y2
 	VMOVUPS      Y2, (AX)(DI*1)
 	VADDPS       Y2, Y1, Y1
 	ADDQ         $0x00000020, DI
-	CMPQ         DI, DX
-	JL           softmaxRowsF32AVX2_exp
-	JMP          softmaxRowsF32AVX2_sum
 
-softmaxRowsF32AVX2_expLow:
-	VMOVUPS      (CX)(DI*1), Y2
-	VSUBPS       Y0, Y2, Y2
-	VCMPPS       $0x01, Y3, Y2, Y4
-	VANDNPS      Y2, Y4, Y2
-	VBROADCASTSS c4_c2d20000<>+0(SB), Y5
-	VMAXPS       Y2, Y5, Y2
-	VBROADCASTSS c4_42b20000<>+0(SB), Y5
-	VMINPS       Y2, Y5, Y2
-	VMULPS       c32_3fb8aa3b<>+0(SB), Y2, Y5
-	VCVTPS2DQ    Y5, Y6
-	VCVTDQ2PS    Y6, Y7
-	VMULPS       c32_3f318000<>+0(SB), Y7, Y5
-	VSUBPS       Y5, Y2, Y2
-	VMULPS       c32_395e8083<>+0(SB), Y7, Y5
-	VADDPS       Y5, Y2, Y2
-	VMULPS       Y2, Y2, Y7
-	VMULPS       c32_39506967<>+0(SB), Y2, Y5
-	VADDPS       c32_3ab743ce<>+0(SB), Y5, Y5
-	VMULPS       Y2, Y5, Y5
-	VADDPS       c32_3c088908<>+0(SB), Y5, Y5
-	VMULPS       Y2, Y5, Y5
-	VADDPS       c32_3d2aa9c1<>+0(SB), Y5, Y5
-	VMULPS       Y2, Y5, Y5
-	VADDPS       c32_3e2aaaaa<>+0(SB), Y5, Y5
-	VMULPS       Y2, Y5, Y5
-	VADDPS       c32_3f000000<>+0(SB), Y5, Y5
-	VMULPS       Y7, Y5, Y5
-	VADDPS       Y2, Y5, Y5
-	VADDPS       c32_3f800000<>+0(SB), Y5, Y5
-	VPSRAD       $0x01, Y6, Y2
-	VPSUBD       Y2, Y6, Y6
-	VPADDD       c32_0000007f<>+0(SB), Y2, Y2
-	VPSLLD       $0x17, Y2, Y2
-	VPADDD       c32_0000007f<>+0(SB), Y6, Y6
-	VPSLLD       $0x17, Y6, Y6
-	VMULPS       Y2, Y5, Y5
-	VMULPS       Y6, Y5, Y2
-	VANDNPS      Y2, Y4, Y2
-	VMOVUPS      Y2, (AX)(DI*1)
-	VADDPS       Y2, Y1, Y1
-	ADDQ         $0x00000020, DI
-	CMPQ         DI, DX
-	JL           softmaxRowsF32AVX2_expLow
-
+softmaxRowsF32AVX2_expLowend:
 softmaxRowsF32AVX2_sum:
 	VPERMILPS    $0xb1, Y1, Y0
 	VADDPS       Y0, Y1, Y1

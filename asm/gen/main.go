@@ -205,6 +205,37 @@ func loop(s isa, name string, n reg.GPVirtual, ptrs []reg.GPVirtual, unroll int,
 	RET()
 }
 
+// loopN is loop with a body that emits all of an iteration's unrolled
+// vectors at once (offsets us), so that it can interleave them.
+func loopN(s isa, name string, n reg.GPVirtual, ptrs []reg.GPVirtual, unroll int, body func(us []int)) {
+	big := unroll * s.lanes
+	Label(name + "_big")
+	CMPQ(n, U32(big))
+	JL(LabelRef(name + "_one"))
+	us := make([]int, unroll)
+	for u := range us {
+		us[u] = u
+	}
+	body(us)
+	for _, p := range ptrs {
+		ADDQ(U32(unroll*s.bytes), p)
+	}
+	SUBQ(U32(big), n)
+	JMP(LabelRef(name + "_big"))
+	Label(name + "_one")
+	CMPQ(n, U32(0))
+	JE(LabelRef(name + "_done"))
+	body([]int{0})
+	for _, p := range ptrs {
+		ADDQ(U32(s.bytes), p)
+	}
+	SUBQ(U32(s.lanes), n)
+	JMP(LabelRef(name + "_one"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
 func mem(p reg.GPVirtual, off int) Mem { return Mem{Base: p, Disp: off} }
 
 var binOps = []struct {
@@ -2363,44 +2394,51 @@ func scalarKernels(s isa) {
 
 // emitExp sets out = expOne(x) lane-wise (see asm/twins.go); x is preserved.
 func emitExp(s isa, x, out reg.VecVirtual) {
-	t := s.vec()
-	loadK(-105, t)
-	VMAXPS(x, t, out) // out = lo > x ? lo : x
-	loadK(89, t)
-	VMINPS(out, t, out) // out = hi < out ? hi : out
-	xc := out
-	k := s.vec()
-	kMULPS.kf(s, 1.44269504088896341, xc, t)
-	VCVTPS2DQ(t, k) // round to nearest even
-	n := s.vec()
-	VCVTDQ2PS(k, n)
-	r := s.vec()
-	kMULPS.kf(s, 0.693359375, n, t)
-	VSUBPS(t, xc, r) // r = x - n*C1
-	kMULPS.kf(s, 2.12194440e-4, n, t)
-	VADDPS(t, r, r) // r = r + n*C2
-	z := n
-	VMULPS(r, r, z)
+	emitExpN(s, []reg.VecVirtual{x}, []reg.VecVirtual{out})
+}
+
+// emitExpN is emitExp on several vectors at once, their instructions
+// interleaved step by step: one vector's exp is a chain of ~30 dependent
+// instructions, and emitted one after another the chains filled the
+// out-of-order window with instructions waiting on their predecessors.
+// Each lane's operations are emitExp's, so the bits are the same.
+func emitExpN(s isa, xs, outs []reg.VecVirtual) {
+	each, vecs := lanesOf(s, len(xs))
+	t, k, nn, r := vecs(), vecs(), vecs(), vecs()
+	each(func(i int) { loadK(-105, t[i]) })
+	each(func(i int) { VMAXPS(xs[i], t[i], outs[i]) }) // out = lo > x ? lo : x
+	each(func(i int) { loadK(89, t[i]) })
+	each(func(i int) { VMINPS(outs[i], t[i], outs[i]) }) // out = hi < out ? hi : out
+	xc := outs
+	each(func(i int) { kMULPS.kf(s, 1.44269504088896341, xc[i], t[i]) })
+	each(func(i int) { VCVTPS2DQ(t[i], k[i]) }) // round to nearest even
+	each(func(i int) { VCVTDQ2PS(k[i], nn[i]) })
+	each(func(i int) { kMULPS.kf(s, 0.693359375, nn[i], t[i]) })
+	each(func(i int) { VSUBPS(t[i], xc[i], r[i]) }) // r = x - n*C1
+	each(func(i int) { kMULPS.kf(s, 2.12194440e-4, nn[i], t[i]) })
+	each(func(i int) { VADDPS(t[i], r[i], r[i]) }) // r = r + n*C2
+	z := nn
+	each(func(i int) { VMULPS(r[i], r[i], z[i]) })
 	y := t
-	kMULPS.kf(s, 1.9875691500e-4, r, y)
-	kADDPS.kf(s, 1.3981999507e-3, y, y)
+	each(func(i int) { kMULPS.kf(s, 1.9875691500e-4, r[i], y[i]) })
+	each(func(i int) { kADDPS.kf(s, 1.3981999507e-3, y[i], y[i]) })
 	for _, c := range []float32{8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1} {
-		VMULPS(r, y, y)
-		kADDPS.kf(s, c, y, y)
+		each(func(i int) { VMULPS(r[i], y[i], y[i]) })
+		each(func(i int) { kADDPS.kf(s, c, y[i], y[i]) })
 	}
-	VMULPS(z, y, y)
-	VADDPS(r, y, y)
-	kADDPS.kf(s, 1, y, y)
+	each(func(i int) { VMULPS(z[i], y[i], y[i]) })
+	each(func(i int) { VADDPS(r[i], y[i], y[i]) })
+	each(func(i int) { kADDPS.kf(s, 1, y[i], y[i]) })
 	// k1 = k >> 1, k2 = k - k1; y = (y * 2^k1) * 2^k2
 	k1 := r
-	VPSRAD(U8(1), k, k1)
-	VPSUBD(k1, k, k)
-	kPADDD.k(s, 127, k1, k1)
-	VPSLLD(U8(23), k1, k1)
-	kPADDD.k(s, 127, k, k)
-	VPSLLD(U8(23), k, k)
-	VMULPS(k1, y, y)
-	VMULPS(k, y, out)
+	each(func(i int) { VPSRAD(U8(1), k[i], k1[i]) })
+	each(func(i int) { VPSUBD(k1[i], k[i], k[i]) })
+	each(func(i int) { kPADDD.k(s, 127, k1[i], k1[i]) })
+	each(func(i int) { VPSLLD(U8(23), k1[i], k1[i]) })
+	each(func(i int) { kPADDD.k(s, 127, k[i], k[i]) })
+	each(func(i int) { VPSLLD(U8(23), k[i], k[i]) })
+	each(func(i int) { VMULPS(k1[i], y[i], y[i]) })
+	each(func(i int) { VMULPS(k[i], y[i], outs[i]) })
 }
 
 // emitTanh sets out = tanhOne(x) lane-wise.
@@ -2448,67 +2486,108 @@ func emitTanh(s isa, x, out reg.VecVirtual) {
 
 // emitErf sets out = erfOne(x) lane-wise.
 func emitErf(s isa, x, out reg.VecVirtual) {
-	t := s.vec()
-	xc := s.vec()
-	loadK(-4, t)
-	VMAXPS(x, t, xc)
-	loadK(4, t)
-	VMINPS(xc, t, xc)
-	z := s.vec()
-	VMULPS(xc, xc, z)
-	p := s.vec()
-	kMULPS.kf(s, -2.72614225801306e-10, z, p)
-	kADDPS.kf(s, 2.77068142495902e-08, p, p)
-	for _, c := range []float32{-2.10102402082508e-06, -5.69250639462346e-05, -7.34990630326855e-04, -2.95459980854025e-03, -1.60960333262415e-02} {
-		VMULPS(z, p, p)
-		kADDPS.kf(s, c, p, p)
-	}
+	emitErfN(s, []reg.VecVirtual{x}, []reg.VecVirtual{out})
+}
+
+// emitErfN is emitErf on several vectors, interleaved as emitExpN's.
+func emitErfN(s isa, xs, outs []reg.VecVirtual) {
+	each, vecs := lanesOf(s, len(xs))
+	t, xc, z, p := vecs(), vecs(), vecs(), vecs()
+	each(func(i int) { loadK(-4, t[i]) })
+	each(func(i int) { VMAXPS(xs[i], t[i], xc[i]) })
+	each(func(i int) { loadK(4, t[i]) })
+	each(func(i int) { VMINPS(xc[i], t[i], xc[i]) })
+	each(func(i int) { VMULPS(xc[i], xc[i], z[i]) })
+	each(func(i int) { kMULPS.kf(s, -2.72614225801306e-10, z[i], p[i]) })
+	each(func(i int) { kADDPS.kf(s, 2.77068142495902e-08, p[i], p[i]) })
 	q := t
-	kMULPS.kf(s, -1.45660718464996e-05, z, q)
-	kADDPS.kf(s, -2.13374055278905e-04, q, q)
-	for _, c := range []float32{-1.68282697438203e-03, -7.37332916720468e-03, -1.42647390514189e-02} {
-		VMULPS(z, q, q)
-		kADDPS.kf(s, c, q, q)
+	each(func(i int) { kMULPS.kf(s, -1.45660718464996e-05, z[i], q[i]) })
+	each(func(i int) { kADDPS.kf(s, -2.13374055278905e-04, q[i], q[i]) })
+	// The two polynomials' steps alternate (independent chains).
+	pc := []float32{-2.10102402082508e-06, -5.69250639462346e-05, -7.34990630326855e-04, -2.95459980854025e-03, -1.60960333262415e-02}
+	qc := []float32{-1.68282697438203e-03, -7.37332916720468e-03, -1.42647390514189e-02}
+	for j := 0; j < len(pc); j++ {
+		each(func(i int) { VMULPS(z[i], p[i], p[i]) })
+		each(func(i int) { kADDPS.kf(s, pc[j], p[i], p[i]) })
+		if j < len(qc) {
+			each(func(i int) { VMULPS(z[i], q[i], q[i]) })
+			each(func(i int) { kADDPS.kf(s, qc[j], q[i], q[i]) })
+		}
 	}
-	VMULPS(xc, p, p)
-	VDIVPS(q, p, out)
+	each(func(i int) { VMULPS(xc[i], p[i], p[i]) })
+	each(func(i int) { VDIVPS(q[i], p[i], outs[i]) })
+}
+
+// lanesOf returns, for n vectors emitted together, a function running a
+// step on each in turn and one allocating a register for each.
+func lanesOf(s isa, n int) (each func(func(int)), vecs func() []reg.VecVirtual) {
+	each = func(f func(int)) {
+		for i := 0; i < n; i++ {
+			f(i)
+		}
+	}
+	vecs = func() []reg.VecVirtual {
+		v := make([]reg.VecVirtual, n)
+		for i := range v {
+			v[i] = s.vec()
+		}
+		return v
+	}
+	return each, vecs
 }
 
 // emitSigmoid sets out = 1 / (1 + expOne(-x)) lane-wise.
 func emitSigmoid(s isa, x, out reg.VecVirtual) {
-	nx := s.vec()
-	kXORPS.k(s, 0x80000000, x, nx)
-	e := s.vec()
-	emitExp(s, nx, e)
-	kADDPS.kf(s, 1, e, e)
-	loadK(1, nx)
-	VDIVPS(e, nx, out)
+	emitSigmoidN(s, []reg.VecVirtual{x}, []reg.VecVirtual{out})
+}
+
+// emitSigmoidN is emitSigmoid on several vectors, interleaved.
+func emitSigmoidN(s isa, xs, outs []reg.VecVirtual) {
+	each, vecs := lanesOf(s, len(xs))
+	nx, e := vecs(), vecs()
+	each(func(i int) { kXORPS.k(s, 0x80000000, xs[i], nx[i]) })
+	emitExpN(s, nx, e)
+	each(func(i int) { kADDPS.kf(s, 1, e[i], e[i]) })
+	each(func(i int) { loadK(1, nx[i]) })
+	each(func(i int) { VDIVPS(e[i], nx[i], outs[i]) })
 }
 
 func unaryKernels(s isa) {
+	// one makes a one-vector emitter an emitter of several, one after
+	// another.
+	one := func(f func(x, out reg.VecVirtual)) func(xs, outs []reg.VecVirtual) {
+		return func(xs, outs []reg.VecVirtual) {
+			for i := range xs {
+				f(xs[i], outs[i])
+			}
+		}
+	}
+	// The transcendental ones interleave their unrolled vectors (see
+	// emitExpN): as many as AVX2's 16 registers hold.
 	ops := []struct {
 		name, doc string
 		unroll    int
-		emit      func(x, out reg.VecVirtual)
+		emit      func(xs, outs []reg.VecVirtual)
 	}{
-		{"relu", "reluGo", 4, func(x, out reg.VecVirtual) {
+		{"relu", "reluGo", 4, one(func(x, out reg.VecVirtual) {
 			z := s.vec()
 			VXORPS(z, z, z)
 			VMAXPS(x, z, out) // 0 > x ? 0 : x
-		}},
-		{"exp", "expOne", 2, func(x, out reg.VecVirtual) { emitExp(s, x, out) }},
-		{"tanh", "tanhOne", 1, func(x, out reg.VecVirtual) { emitTanh(s, x, out) }},
-		{"erf", "erfOne", 2, func(x, out reg.VecVirtual) { emitErf(s, x, out) }},
-		{"sigmoid", "sigmoidOne", 2, func(x, out reg.VecVirtual) { emitSigmoid(s, x, out) }},
-		{"gelu", "geluOne", 2, func(x, out reg.VecVirtual) {
+		})},
+		{"exp", "expOne", 3, func(xs, outs []reg.VecVirtual) { emitExpN(s, xs, outs) }},
+		{"tanh", "tanhOne", 1, one(func(x, out reg.VecVirtual) { emitTanh(s, x, out) })},
+		{"erf", "erfOne", 2, func(xs, outs []reg.VecVirtual) { emitErfN(s, xs, outs) }},
+		{"sigmoid", "sigmoidOne", 2, func(xs, outs []reg.VecVirtual) { emitSigmoidN(s, xs, outs) }},
+		{"gelu", "geluOne", 2, func(xs, outs []reg.VecVirtual) {
 			// kernels' erf GELU, x*(0.5+0.5*erf(x*sqrt(1/2))), as the
 			// scalar, erf and binary kernels compute it one pass each.
-			t, e := s.vec(), s.vec()
-			kMULPS.kf(s, float32(math.Sqrt2/2), x, t)
-			emitErf(s, t, e)
-			kMULPS.kf(s, 0.5, e, e)
-			kADDPS.kf(s, 0.5, e, e)
-			VMULPS(x, e, out) // e*x
+			each, vecs := lanesOf(s, len(xs))
+			t, e := vecs(), vecs()
+			each(func(i int) { kMULPS.kf(s, float32(math.Sqrt2/2), xs[i], t[i]) })
+			emitErfN(s, t, e)
+			each(func(i int) { kMULPS.kf(s, 0.5, e[i], e[i]) })
+			each(func(i int) { kADDPS.kf(s, 0.5, e[i], e[i]) })
+			each(func(i int) { VMULPS(xs[i], e[i], outs[i]) }) // e*x
 		}},
 	}
 	for _, o := range ops {
@@ -2518,12 +2597,16 @@ func unaryKernels(s isa) {
 		dst := Load(Param("dst"), GP64()).(reg.GPVirtual)
 		x := Load(Param("x"), GP64()).(reg.GPVirtual)
 		n := Load(Param("n"), GP64()).(reg.GPVirtual)
-		loop(s, name, n, []reg.GPVirtual{dst, x}, o.unroll, func(u int) {
-			v := s.vec()
-			VMOVUPS(mem(x, u*s.bytes), v)
-			r := s.vec()
-			o.emit(v, r)
-			VMOVUPS(r, mem(dst, u*s.bytes))
+		loopN(s, name, n, []reg.GPVirtual{dst, x}, o.unroll, func(us []int) {
+			vs, rs := make([]reg.VecVirtual, len(us)), make([]reg.VecVirtual, len(us))
+			for i, u := range us {
+				vs[i], rs[i] = s.vec(), s.vec()
+				VMOVUPS(mem(x, u*s.bytes), vs[i])
+			}
+			o.emit(vs, rs)
+			for i, u := range us {
+				VMOVUPS(rs[i], mem(dst, u*s.bytes))
+			}
 		})
 	}
 }
@@ -4202,25 +4285,44 @@ func softmaxRowsAVX2() {
 	// One exp loop a kind of row: with low set, its lanes below -104
 	// are taken on 0 and cleared.
 	expLoop := func(label string, low bool) {
+		// Two vectors a step while two remain (their exps interleaved,
+		// summed in element order), then one.
+		step := func(nv int) {
+			ds, es, masks := make([]reg.VecVirtual, nv), make([]reg.VecVirtual, nv), make([]reg.VecVirtual, nv)
+			for u := range ds {
+				ds[u], es[u] = s.vec(), s.vec()
+				VMOVUPS(Mem{Base: x, Index: i, Scale: 1, Disp: 32 * u}, ds[u])
+				VSUBPS(m, ds[u], ds[u])
+				if low {
+					masks[u] = s.vec()
+					VCMPPS(U8(1), lim, ds[u], masks[u]) // d < -104
+					VANDNPS(ds[u], masks[u], ds[u])
+				}
+			}
+			emitExpN(s, ds, es)
+			for u := range es {
+				if low {
+					VANDNPS(es[u], masks[u], es[u])
+				}
+				VMOVUPS(es[u], Mem{Base: o, Index: i, Scale: 1, Disp: 32 * u})
+				VADDPS(es[u], acc, acc)
+			}
+			ADDQ(U32(32*nv), i)
+		}
 		Label(label)
-		d, e := s.vec(), s.vec()
-		VMOVUPS(Mem{Base: x, Index: i, Scale: 1}, d)
-		VSUBPS(m, d, d)
-		var mask reg.VecVirtual
-		if low {
-			mask = s.vec()
-			VCMPPS(U8(1), lim, d, mask) // d < -104
-			VANDNPS(d, mask, d)
-		}
-		emitExp(s, d, e)
-		if low {
-			VANDNPS(e, mask, e)
-		}
-		VMOVUPS(e, Mem{Base: o, Index: i, Scale: 1})
-		VADDPS(e, acc, acc)
-		ADDQ(U32(32), i)
+		end2 := GP64()
+		MOVQ(stride, end2)
+		SUBQ(U32(32), end2)
+		Label(label + "2")
+		CMPQ(i, end2)
+		JGE(LabelRef(label + "1"))
+		step(2)
+		JMP(LabelRef(label + "2"))
+		Label(label + "1")
 		CMPQ(i, stride)
-		JL(LabelRef(label))
+		JGE(LabelRef(label + "end"))
+		step(1)
+		Label(label + "end")
 	}
 	expLoop(name+"_exp", false)
 	JMP(LabelRef(name + "_sum"))
