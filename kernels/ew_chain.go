@@ -79,8 +79,8 @@ type ewStep struct {
 	// f32Unary runs on the chain value.
 	unary bool
 	un    uop
-	data []float32
-	st   [maxRank]int
+	data  []float32
+	st    [maxRank]int
 	// contig: the operand runs along the row (else one value per row).
 	contig bool
 	// chain, when chainOK, is the step's asm.ScalarChainF32 code (a relu or
