@@ -99,6 +99,9 @@ func (c *rowChain) fill(name string, codes []int64, ops []*runtime.Tensor, out [
 			c.steps = append(c.steps, chainStepSpec{code: asm.ChainRelu, relu: true})
 			return nil
 		}
+		if s.unary {
+			return fmt.Errorf("%s: a convolution's chain has no %s step", name, uopNames[s.un])
+		}
 		os := o.Shape()
 		if c.res == nil && s.op <= bDiv && slices.Equal(os, out) {
 			// The residual: added (or the like) element by element.

@@ -285,6 +285,7 @@ func TestConv2DChainErrors(t *testing.T) {
 		call(runtime.Shape{0, 2}, per),                                       // too few operands
 		call(runtime.Shape{0}, per, per),                                     // too many
 		call(runtime.Shape{77}, per),                                         // unknown code
+		call(runtime.Shape{0, EwChainErf}, per),                              // a unary step (only EwChainKernel has them)
 		call(runtime.Shape{0}, randT(t, 4, []int64{1, 3, 3, 1}, f32, -1, 1)), // neither per channel nor the output's shape
 		call(runtime.Shape{8}, randT(t, 4, []int64{1, 3, 3, 3}, f32, -1, 1)), // the output's shape, but a maximum
 		call(runtime.Shape{0, 0}, randT(t, 4, []int64{1, 3, 3, 3}, f32, -1, 1), randT(t, 6, []int64{1, 3, 3, 3}, f32, -1, 1)), // two residuals

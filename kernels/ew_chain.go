@@ -17,12 +17,29 @@ const EwChainKernel = Prefix + "relaxgo.ew_chain"
 // Chain operation codes (the Shape argument of EwChainKernel): the binary
 // operation's code (0 add, 1 subtract, 2 multiply, 3 divide, 4 maximum,
 // 5 minimum) times 2, plus 1 when the chain value is the right operand
-// (c op v); EwChainRelu is relu (no operand).
+// (c op v); EwChainRelu is relu (no operand), EwChainExp... the float32
+// transcendental operations (no operand; not in a convolution's chain).
 const (
 	ewAdd, ewSub, ewMul, ewDiv, ewMax, ewMin = 0, 1, 2, 3, 4, 5
 	// EwChainRelu is the code of relu in an EwChainKernel chain.
 	EwChainRelu = 100
+	// Codes of unary steps of an EwChainKernel chain: exp, tanh, erf,
+	// sigmoid, nn.gelu, nn.gelu_tanh and nn.silu, each as its unfused
+	// float32 kernel computes it.
+	EwChainExp      = 101
+	EwChainTanh     = 102
+	EwChainErf      = 103
+	EwChainSigmoid  = 104
+	EwChainGelu     = 105
+	EwChainGeluTanh = 106
+	EwChainSilu     = 107
 )
+
+// ewUnary maps the unary step codes to their operations.
+var ewUnary = map[int64]uop{
+	EwChainExp: uExp, EwChainTanh: uTanh, EwChainErf: uErf, EwChainSigmoid: uSigmoid,
+	EwChainGelu: uGelu, EwChainGeluTanh: uGeluTanh, EwChainSilu: uSilu,
+}
 
 // ewChunk is how many elements of a row go through all the steps at once.
 const ewChunk = 2048
@@ -58,8 +75,12 @@ type ewStep struct {
 	op   bop
 	relu bool
 	rev  bool
-	data []float32
-	st   [maxRank]int
+	// unary, set for a unary step other than relu: its operation, which
+	// f32Unary runs on the chain value.
+	unary bool
+	un    uop
+	data  []float32
+	st    [maxRank]int
 	// contig: the operand runs along the row (else one value per row).
 	contig bool
 	// chain, when chainOK, is the step's asm.ScalarChainF32 code (a relu or
@@ -117,7 +138,7 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 	}()
 	steps := j.buf[:0]
 	err := forEachChainStep(name, codes, ops, func(s ewStep, o *runtime.Tensor, k int) error {
-		if s.relu {
+		if s.relu || s.unary {
 			steps = append(steps, s)
 			return nil
 		}
@@ -158,7 +179,7 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 		}
 		for i := range steps {
 			st := &steps[i]
-			if st.relu {
+			if st.relu || st.unary {
 				continue
 			}
 			zero := st.st[d] == 0 && st.st[cut] == 0
@@ -186,7 +207,7 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 	}
 	j.shape, j.steps, j.inner = shape[:cut], steps, inner
 	for i := range steps {
-		if !steps[i].relu {
+		if !steps[i].relu && !steps[i].unary {
 			steps[i].contig = steps[i].st[nd-1] != 0
 		}
 		steps[i].chain, steps[i].chainOK = ewChainCode(&steps[i])
@@ -205,13 +226,20 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 
 // forEachChainStep decodes EwChainKernel codes against their operands,
 // checking the codes, the operand count and the operands' dtype (float32),
-// and calls f with each step's operation (relu, or a binary operation and
-// the chain value's side) and, for a binary one, its operand and index.
+// and calls f with each step's operation (relu, a unary operation, or a
+// binary operation and the chain value's side) and, for a binary one, its
+// operand and index.
 func forEachChainStep(name string, codes []int64, ops []*runtime.Tensor, f func(s ewStep, o *runtime.Tensor, k int) error) error {
 	k := 0
 	for _, c := range codes {
 		if c == EwChainRelu {
 			if err := f(ewStep{relu: true}, nil, -1); err != nil {
+				return err
+			}
+			continue
+		}
+		if u, ok := ewUnary[c]; ok {
+			if err := f(ewStep{unary: true, un: u}, nil, -1); err != nil {
 				return err
 			}
 			continue
@@ -262,7 +290,7 @@ func ewChainCode(s *ewStep) (uint8, bool) {
 	switch {
 	case s.relu:
 		return asm.ChainRelu, true
-	case s.contig || int(s.op) >= len(ewChainCodes) || !ewChainCodes[s.op].ok:
+	case s.unary || s.contig || int(s.op) >= len(ewChainCodes) || !ewChainCodes[s.op].ok:
 		return 0, false
 	case s.rev:
 		return ewChainCodes[s.op].r, true
@@ -468,7 +496,7 @@ func (j *ewJob) run(lo, hi int) {
 				off := 0 // the operand's offset for this row
 				if i < len(offs) {
 					off = offs[i]
-				} else if !s.relu {
+				} else if !s.relu && !s.unary {
 					for d := 0; d < no; d++ {
 						off += idx[d] * s.st[d]
 					}
@@ -485,8 +513,12 @@ func (j *ewJob) run(lo, hi int) {
 					continue
 				}
 				flush()
-				if s.relu {
-					f32Unary(uRelu, row, src)
+				if s.relu || s.unary {
+					op := uRelu
+					if s.unary {
+						op = s.un
+					}
+					f32Unary(op, row, src)
 					src = row
 					continue
 				}

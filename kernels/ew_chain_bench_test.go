@@ -65,3 +65,41 @@ func BenchmarkEwChainResidual(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEwChainErfGelu is the GELU PyTorch exports to ONNX, x/sqrt2,
+// erf, +1, x*, *0.5, on a small encoder's and BERT-base's FFN activations,
+// 1 thread: as FuseElementwiseChains now fuses it (one chain call with an
+// erf step) and as it ran before (divide, erf, then a chain of the rest).
+func BenchmarkEwChainErfGelu(b *testing.B) {
+	defer SetNumThreads(0)
+	for _, shape := range [][]int64{{32, 512}, {128, 3072}} {
+		x := randT(b, 1, shape, f32, -3, 3)
+		c, one, half := randT(b, 2, []int64{}, f32, 1.4142135, 1.4142135), randT(b, 3, []int64{}, f32, 1, 1), randT(b, 4, []int64{}, f32, 0.5, 0.5)
+		t1, t2, out := mustT(b, shape, f32), mustT(b, shape, f32), mustT(b, shape, f32)
+		chain, _ := runtime.Lookup(EwChainKernel)
+		div, _ := runtime.Lookup(Prefix + "divide")
+		erf, _ := runtime.Lookup(Prefix + "erf")
+		for _, fused := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%dx%d/fused=%v", shape[0], shape[1], fused), func(b *testing.B) {
+				SetNumThreads(1)
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					var err error
+					if fused {
+						_, err = chain([]runtime.Value{x, runtime.Shape{2 * ewDiv, EwChainErf, 2 * ewAdd, 2*ewMul + 1, 2 * ewMul}, c, one, x, half, out})
+					} else {
+						if _, err = div([]runtime.Value{x, c, t1}); err == nil {
+							if _, err = erf([]runtime.Value{t1, t2}); err == nil {
+								_, err = chain([]runtime.Value{t2, runtime.Shape{2 * ewAdd, 2*ewMul + 1, 2 * ewMul}, one, x, half, out})
+							}
+						}
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(x.NumElements())*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gelem/s")
+			})
+		}
+	}
+}

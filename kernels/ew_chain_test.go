@@ -10,13 +10,18 @@ import (
 
 // TestEwChainMatchesUnfused runs random chains of float32 elementwise
 // operations (operands broadcast from scalars, per-channel vectors, rows,
-// full tensors; either side; relu) through EwChainKernel and through the
+// full tensors; either side; relu; the unary steps) through EwChainKernel and through the
 // unfused kernels one by one, on data with NaNs and infinities, at 1 and 2
 // threads: the bits must be equal.
 func TestEwChainMatchesUnfused(t *testing.T) {
 	defer SetNumThreads(0)
 	r := rand.New(rand.NewSource(9))
 	names := []string{"add", "subtract", "multiply", "divide", "maximum", "minimum"}
+	unaries := []struct {
+		name string
+		code int64
+	}{{"exp", EwChainExp}, {"tanh", EwChainTanh}, {"erf", EwChainErf}, {"sigmoid", EwChainSigmoid},
+		{"nn.gelu", EwChainGelu}, {"nn.gelu_tanh", EwChainGeluTanh}, {"nn.silu", EwChainSilu}}
 	for it := 0; it < 200; it++ {
 		nd := 1 + r.Intn(4)
 		shape := make([]int64, nd)
@@ -57,6 +62,16 @@ func TestEwChainMatchesUnfused(t *testing.T) {
 			if r.Intn(6) == 0 {
 				codes = append(codes, EwChainRelu)
 				unfused = append(unfused, func(out, in *runtime.Tensor) error { return Relu(out, in) })
+				continue
+			}
+			if r.Intn(5) == 0 {
+				u := unaries[r.Intn(len(unaries))]
+				codes = append(codes, u.code)
+				unfused = append(unfused, func(out, in *runtime.Tensor) error {
+					f, _ := runtime.Lookup(Prefix + u.name)
+					_, err := f([]runtime.Value{in, out})
+					return err
+				})
 				continue
 			}
 			op := r.Intn(len(names))

@@ -19,6 +19,18 @@ var ewChainCodes = map[string]int64{
 // ewChainRelu is the code of relu in a chain.
 const ewChainRelu = 100
 
+// ewChainUnary are the other unary operations a chain may hold (no
+// operand), with their codes (kernels.EwChainExp...). A convolution's chain
+// has none of them (FuseConvChain).
+var ewChainUnary = map[string]int64{
+	KernelName("relax.exp"): 101, KernelName("relax.tanh"): 102, KernelName("relax.erf"): 103,
+	KernelName("relax.sigmoid"): 104, KernelName("relax.nn.gelu"): 105, KernelName("relax.nn.gelu_tanh"): 106,
+	KernelName("relax.nn.silu"): 107,
+}
+
+// unaryChainCode reports whether code is one of ewChainUnary's.
+func unaryChainCode(code int64) bool { return code > ewChainRelu && code <= 107 }
+
 // ewChain is a chain being built: x, then codes[i] with operands.
 type ewChain struct {
 	x        ir.Expr
@@ -66,6 +78,8 @@ func FuseElementwiseChains(m *ir.Module) (*ir.Module, error) {
 				var operand ir.Expr
 				if name == KernelName("relax.nn.relu") && len(args.Fields) == 1 {
 					in, code = args.Fields[0], ewChainRelu
+				} else if c, isUnary := ewChainUnary[name]; isUnary && len(args.Fields) == 1 {
+					in, code = args.Fields[0], c
 				} else if c, isBin := ewChainCodes[name]; isBin && len(args.Fields) == 2 {
 					for side := 0; side < 2; side++ {
 						cand, other := args.Fields[side], args.Fields[1-side]

@@ -1,6 +1,8 @@
 package lower
 
 import (
+	"slices"
+
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -166,6 +168,9 @@ func convChainStep(name string, args *ir.Tuple, out ir.StructInfo, convs map[*ir
 			break
 		}
 		vals, literal := shapeInts(codes)
+		if !literal || slices.ContainsFunc(vals, unaryChainCode) {
+			break // the convolution's chain has no unary steps but relu
+		}
 		if conv, ok := isConv(args.Fields[0]); ok {
 			if perChannel(ops) || literal && residual(conv, vals, ops) {
 				return conv, codes, ops, true
