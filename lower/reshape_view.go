@@ -7,7 +7,8 @@ import (
 
 // reshapeKernels are the legalized ops that only reshape their input (their
 // output has its elements in the same order): TVM's RewriteDataflowReshape
-// recognizes them as PrimFuncs with a reshape pattern.
+// recognizes them as PrimFuncs with a reshape pattern. A permute_dims that
+// only moves axes of extent 1 is one too (keepsOrder).
 var reshapeKernels = map[string]bool{
 	KernelName("relax.reshape"):     true,
 	KernelName("relax.expand_dims"): true,
@@ -54,7 +55,8 @@ func reshapeOf(c *ir.Call) (x *ir.Var, out *ir.TensorSInfo, ok bool) {
 		return nil, nil, false
 	}
 	ext, ok := c.Args[0].(*ir.ExternFunc)
-	if !ok || !reshapeKernels[ext.Symbol] {
+	permute := ok && ext.Symbol == KernelName("relax.permute_dims")
+	if !ok || !reshapeKernels[ext.Symbol] && !permute {
 		return nil, nil, false
 	}
 	args, ok := c.Args[1].(*ir.Tuple)
@@ -70,5 +72,41 @@ func reshapeOf(c *ir.Call) (x *ir.Var, out *ir.TensorSInfo, ok bool) {
 	if !ok || !ok2 || out.Shape == nil || xs.DType != out.DType {
 		return nil, nil, false
 	}
+	if permute && (len(args.Fields) != 2 || !keepsOrder(xs, args.Fields[1])) {
+		return nil, nil, false
+	}
 	return x, out, true
+}
+
+// keepsOrder reports whether permuting a tensor of x's shape by axes (a
+// literal permutation) keeps its elements in their order: the axes of
+// extent other than 1 stay in their relative order, as when a transpose
+// swaps a batch of one with the sequence ((1, S, D) -> (S, 1, D), which
+// PyTorch's attention exports around every layer). Such a permute_dims is a
+// reshape. An extent not known to be 1 counts as another.
+func keepsOrder(x *ir.TensorSInfo, axes ir.Expr) bool {
+	se, ok := axes.(*ir.ShapeExpr)
+	if !ok || x.Shape == nil || len(se.Values) != len(x.Shape) {
+		return false
+	}
+	perm, ok := shapeInts(se)
+	if !ok {
+		return false
+	}
+	last := int64(-1)
+	seen := make([]bool, len(perm))
+	for _, a := range perm {
+		if a < 0 || a >= int64(len(perm)) || seen[a] {
+			return false
+		}
+		seen[a] = true
+		if n, known := ir.AsInt(x.Shape[a]); known && n == 1 {
+			continue
+		}
+		if a < last {
+			return false
+		}
+		last = a
+	}
+	return true
 }
