@@ -2443,44 +2443,52 @@ func emitExpN(s isa, xs, outs []reg.VecVirtual) {
 
 // emitTanh sets out = tanhOne(x) lane-wise.
 func emitTanh(s isa, x, out reg.VecVirtual) {
-	a := s.vec()
-	kANDPS.k(s, 0x7fffffff, x, a)
+	emitTanhN(s, []reg.VecVirtual{x}, []reg.VecVirtual{out})
+}
+
+// emitTanhN is emitTanh on several vectors, interleaved as emitExpN's.
+func emitTanhN(s isa, xs, outs []reg.VecVirtual) {
+	each, vecs := lanesOf(s, len(xs))
+	a, z, p := vecs(), vecs(), vecs()
+	each(func(i int) { kANDPS.k(s, 0x7fffffff, xs[i], a[i]) })
 	// small branch: ((p*z)*x) + x
-	z := s.vec()
-	VMULPS(x, x, z)
-	p := s.vec()
-	kMULPS.kf(s, -5.70498872745e-3, z, p)
-	kADDPS.kf(s, 2.06390887954e-2, p, p)
+	each(func(i int) { VMULPS(xs[i], xs[i], z[i]) })
+	each(func(i int) { kMULPS.kf(s, -5.70498872745e-3, z[i], p[i]) })
+	each(func(i int) { kADDPS.kf(s, 2.06390887954e-2, p[i], p[i]) })
 	for _, c := range []float32{-5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1} {
-		VMULPS(z, p, p)
-		kADDPS.kf(s, c, p, p)
+		each(func(i int) { VMULPS(z[i], p[i], p[i]) })
+		each(func(i int) { kADDPS.kf(s, c, p[i], p[i]) })
 	}
-	VMULPS(z, p, p)
-	VMULPS(x, p, p)
-	VADDPS(x, p, p)
+	each(func(i int) { VMULPS(z[i], p[i], p[i]) })
+	each(func(i int) { VMULPS(xs[i], p[i], p[i]) })
+	each(func(i int) { VADDPS(xs[i], p[i], p[i]) })
 	// large branch: 1 - 2/(exp(2a)+1) with x's sign
-	a2 := s.vec()
-	VADDPS(a, a, a2)
-	e := s.vec()
-	emitExp(s, a2, e)
-	kADDPS.kf(s, 1, e, e)
-	loadK(2, a2)
-	VDIVPS(e, a2, e) // 2/(s+1)
-	loadK(1, a2)
-	VSUBPS(e, a2, e) // 1 - ...
+	a2 := z
+	each(func(i int) { VADDPS(a[i], a[i], a2[i]) })
+	e := vecs()
+	emitExpN(s, a2, e)
+	each(func(i int) { kADDPS.kf(s, 1, e[i], e[i]) })
+	each(func(i int) { loadK(2, a2[i]) })
+	each(func(i int) { VDIVPS(e[i], a2[i], e[i]) }) // 2/(s+1)
+	each(func(i int) { loadK(1, a2[i]) })
+	each(func(i int) { VSUBPS(e[i], a2[i], e[i]) }) // 1 - ...
 	sign := a2
-	kANDPS.k(s, 0x80000000, x, sign)
-	VORPS(sign, e, e)
+	each(func(i int) { kANDPS.k(s, 0x80000000, xs[i], sign[i]) })
+	each(func(i int) { VORPS(sign[i], e[i], e[i]) })
 	// select: a > 0.625 ? large : small
 	if s.avx512 {
-		m := K()
-		kCMPPS.kf(s, 0.625, U8(0x1e), a, m) // a > 0.625 (ordered)
-		VMOVAPS(e, m, p)
-		VMOVAPS(p, out)
+		each(func(i int) {
+			m := K()
+			kCMPPS.kf(s, 0.625, U8(0x1e), a[i], m) // a > 0.625 (ordered)
+			VMOVAPS(e[i], m, p[i])
+			VMOVAPS(p[i], outs[i])
+		})
 	} else {
-		m := z
-		kCMPPS.kf(s, 0.625, U8(0x1e), a, m)
-		VBLENDVPS(m, e, p, out) // out = m ? e : p
+		each(func(i int) {
+			m := a2[i]
+			kCMPPS.kf(s, 0.625, U8(0x1e), a[i], m)
+			VBLENDVPS(m, e[i], p[i], outs[i]) // out = m ? e : p
+		})
 	}
 }
 
@@ -2575,7 +2583,7 @@ func unaryKernels(s isa) {
 			VMAXPS(x, z, out) // 0 > x ? 0 : x
 		})},
 		{"exp", "expOne", 3, func(xs, outs []reg.VecVirtual) { emitExpN(s, xs, outs) }},
-		{"tanh", "tanhOne", 1, one(func(x, out reg.VecVirtual) { emitTanh(s, x, out) })},
+		{"tanh", "tanhOne", 2, func(xs, outs []reg.VecVirtual) { emitTanhN(s, xs, outs) }},
 		{"erf", "erfOne", 2, func(xs, outs []reg.VecVirtual) { emitErfN(s, xs, outs) }},
 		{"sigmoid", "sigmoidOne", 2, func(xs, outs []reg.VecVirtual) { emitSigmoidN(s, xs, outs) }},
 		{"gelu", "geluOne", 2, func(xs, outs []reg.VecVirtual) {
