@@ -207,3 +207,37 @@ func BenchmarkMatmulColdWeights(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMatmulBiasResidual is a transformer block's output projection
+// and FFN down projection with their residual connection (a constant
+// weight, 1 thread): the fused epilogue against matmul_bias and then the
+// add it replaces.
+func BenchmarkMatmulBiasResidual(b *testing.B) {
+	defer SetNumThreads(0)
+	r := rand.New(rand.NewSource(3))
+	for _, s := range [][3]int64{{128, 256, 256}, {128, 1024, 256}, {128, 768, 768}} {
+		m, k, n := s[0], s[1], s[2]
+		x, w := randF32(r, 1, m, k), randF32(r, k, n)
+		bias, res := randF32(r, n), randF32(r, 1, m, n)
+		out := runtime.MustNewTensor([]int64{1, m, n}, runtime.Float32)
+		RegisterConstant(w)
+		for _, fused := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%dx%dx%d/fused=%v", m, k, n, fused), func(b *testing.B) {
+				SetNumThreads(1)
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					var err error
+					if fused {
+						err = MatmulBiasResidual(out, x, w, bias, res, true, false, runtime.Void)
+					} else if err = MatmulBias(out, x, w, bias, false, runtime.Void); err == nil {
+						err = Add(out, res, out)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		UnregisterConstant(w)
+	}
+}
