@@ -20,12 +20,16 @@ const (
 
 // GemmEpilogue is an optional operation fused into Sgemm's write-back: after
 // the final k block of a tile, c[i][j] += RowBias[i] + ColBias[j] (either
-// slice may be nil; each has m resp. n elements) and then, if Relu, c[i][j] =
-// max(c[i][j], 0). It costs nothing extra in memory traffic because the tile
-// is still in L1.
+// slice may be nil; each has m resp. n elements), then c[i][j] += Res[i*ResLd+j]
+// (Res + c with ResLeft; a residual connection laid out as C), and then, if
+// Relu, c[i][j] = max(c[i][j], 0). It costs nothing extra in memory traffic
+// because the tile is still in L1.
 type GemmEpilogue struct {
 	RowBias []float32
 	ColBias []float32
+	Res     []float32
+	ResLd   int
+	ResLeft bool
 	Relu    bool
 }
 
@@ -68,7 +72,10 @@ func sgemmEx(transA, transB bool, m, n, k int, alpha float32, a []float32, lda i
 		if ep.ColBias != nil && len(ep.ColBias) < n {
 			return fmt.Errorf("kernels: sgemm: column bias has %d elements, need %d", len(ep.ColBias), n)
 		}
-		if ep.RowBias == nil && ep.ColBias == nil && !ep.Relu {
+		if ep.Res != nil && (ep.ResLd < n || !extent.OK(m, n, ep.ResLd, len(ep.Res))) {
+			return fmt.Errorf("kernels: sgemm: residual of %d elements with stride %d does not cover %dx%d", len(ep.Res), ep.ResLd, m, n)
+		}
+		if ep.RowBias == nil && ep.ColBias == nil && ep.Res == nil && !ep.Relu {
 			ep = nil
 		}
 	}
@@ -167,6 +174,9 @@ func gemmApplyEpilogue(ep *GemmEpilogue, row []float32, i, j0 int) {
 				row[j] += cb[j]
 			}
 		}
+		if ep.Res != nil {
+			gemmAddResidual(ep, row, i, j0)
+		}
 		if ep.Relu {
 			for j, v := range row {
 				if v < 0 {
@@ -182,8 +192,23 @@ func gemmApplyEpilogue(ep *GemmEpilogue, row []float32, i, j0 int) {
 	if ep.ColBias != nil {
 		asm.AddF32(row, row, ep.ColBias[j0:j0+len(row)])
 	}
+	if ep.Res != nil {
+		gemmAddResidual(ep, row, i, j0)
+	}
 	if ep.Relu {
 		asm.ReluF32(row, row)
+	}
+}
+
+// gemmAddResidual adds the residual's part of row i, columns j0... to row, in
+// the operand order of the add it replaces (the binary kernel's AddF32 on
+// the same elements, so the same bits).
+func gemmAddResidual(ep *GemmEpilogue, row []float32, i, j0 int) {
+	r := ep.Res[i*ep.ResLd+j0 : i*ep.ResLd+j0+len(row)]
+	if ep.ResLeft {
+		asm.AddF32(row, r, row)
+	} else {
+		asm.AddF32(row, row, r)
 	}
 }
 

@@ -2,8 +2,10 @@ package kernels
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
+	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/internal/freelist"
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -14,13 +16,16 @@ func init() {
 }
 
 // packedMatmulBias is "kernels.relaxgo.matmul_bias", the compiler's fusion of
-// matmul, a bias add over the last axis and optionally relu. Arguments:
-// (x1, x2 Tensor, out_dtype DataType|string|None, bias Tensor, relu int64|bool,
+// matmul, a bias add over the last axis, optionally a residual add and
+// optionally relu. Arguments: (x1, x2 Tensor, out_dtype DataType|string|None,
+// bias Tensor, relu int64|bool[, residual Tensor, residual_left int64|bool],
 // out Tensor); returns (nil, nil).
 func packedMatmulBias(args []runtime.Value) (runtime.Value, error) {
 	const op = "kernels.relaxgo.matmul_bias"
-	if err := laCount(op, args, 6); err != nil {
-		return nil, err
+	if len(args) != 8 {
+		if err := laCount(op, args, 6); err != nil {
+			return nil, err
+		}
 	}
 	a, b, dt, err := matmulOperands(op, args)
 	if err != nil {
@@ -39,9 +44,27 @@ func packedMatmulBias(args []runtime.Value) (runtime.Value, error) {
 	default:
 		return nil, fmt.Errorf("%s: argument 4 (relu) must be a bool or int, got %s", op, runtime.TypeName(args[4]))
 	}
-	out, err := laTensor(op, args, 5)
+	var res *runtime.Tensor
+	left := false
+	if len(args) == 8 {
+		if res, err = laTensor(op, args, 5); err != nil {
+			return nil, err
+		}
+		switch v := args[6].(type) {
+		case bool:
+			left = v
+		case int64:
+			left = v != 0
+		default:
+			return nil, fmt.Errorf("%s: argument 6 (residual_left) must be a bool or int, got %s", op, runtime.TypeName(args[6]))
+		}
+	}
+	out, err := laTensor(op, args, len(args)-1)
 	if err != nil {
 		return nil, err
+	}
+	if res != nil {
+		return nil, MatmulBiasResidual(out, a, b, bias, res, left, relu, dt)
 	}
 	return nil, MatmulBias(out, a, b, bias, relu, dt)
 }
@@ -75,6 +98,34 @@ func MatmulBias(out, a, b, bias *runtime.Tensor, relu bool, outDType runtime.Dat
 		return fmt.Errorf("matmul_bias: bias of shape %v does not match the output's last axis %v", bias.Shape(), os)
 	}
 	return matmul(out, a, b, false, false, outDType, GemmEpilogue{ColBias: bias.Float32s(), Relu: relu})
+}
+
+// MatmulBiasResidual computes out = matmul(a, b) + bias, then res added (res
+// + that with left, that + res otherwise), then relu when asked: Relax's
+// matmul, add, add (a residual connection, res of the output's shape) and
+// nn.relu one after the other, with the bias, the residual and relu applied
+// by the GEMM's epilogue while each output tile is in cache; the additions
+// are the separate ops' (the binary kernel's on the same elements), so
+// results are identical.
+func MatmulBiasResidual(out, a, b, bias, res *runtime.Tensor, left, relu bool, outDType runtime.DataType) error {
+	if bias == nil || out == nil || res == nil {
+		return fmt.Errorf("matmul_bias: nil tensor")
+	}
+	if bias.DType() != runtime.Float32 || out.DType() != runtime.Float32 || res.DType() != runtime.Float32 {
+		return fmt.Errorf("matmul_bias: bias, residual and output must be float32, got %s, %s and %s", bias.DType(), res.DType(), out.DType())
+	}
+	os := out.Shape()
+	if bias.NDim() != 1 || len(os) == 0 || bias.Shape()[0] != os[len(os)-1] {
+		return fmt.Errorf("matmul_bias: bias of shape %v does not match the output's last axis %v", bias.Shape(), os)
+	}
+	if !slices.Equal(res.Shape(), os) {
+		return fmt.Errorf("matmul_bias: residual of shape %v, want the output's %v", res.Shape(), os)
+	}
+	rs := res.Float32s()
+	if asm.OverlapF32(rs, out.Float32s()) {
+		return fmt.Errorf("matmul_bias: the residual shares memory with the output")
+	}
+	return matmul(out, a, b, false, false, outDType, GemmEpilogue{ColBias: bias.Float32s(), Res: rs, ResLeft: left, Relu: relu})
 }
 
 // packedMatmul is "kernels.matmul". Arguments: (x1, x2 Tensor, out_dtype
@@ -210,7 +261,7 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 	defer j.release()
 	// The epilogue lives in the pooled job, so passing it on allocates nothing.
 	var ep *GemmEpilogue
-	if epv.ColBias != nil || epv.RowBias != nil || epv.Relu {
+	if epv.ColBias != nil || epv.RowBias != nil || epv.Res != nil || epv.Relu {
 		j.epv = epv
 		ep = &j.epv
 	}
@@ -273,23 +324,33 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 		if len(bs) == 2 && !gemmNarrowOK(transA, transB, rows, n, k, 1, bf) {
 			pb = constPackedB(b, transB, gemmUseWide(rows, n))
 		}
+		if ep != nil && ep.Res != nil {
+			// The residual is laid out as the output: one product covers
+			// it (one item, or a tall batch) with the output's stride;
+			// batch items one by one add it after, then relu.
+			ep.ResLd = n
+			if !tall && nbatch > 1 {
+				post := *ep
+				ep.Res, ep.Relu = nil, false
+				if err := matmulItems(j, transA, transB, m, n, k, lda, ldb, af, bf, cf, ep, pb, nbatch); err != nil {
+					return err
+				}
+				out := cf[:nbatch*m*n]
+				if post.ResLeft {
+					asm.AddF32(out, post.Res[:len(out)], out)
+				} else {
+					asm.AddF32(out, out, post.Res[:len(out)])
+				}
+				if post.Relu {
+					asm.ReluF32(out, out)
+				}
+				return nil
+			}
+		}
 		if tall {
 			return sgemmEx(false, transB, nbatch*m, n, k, 1, af, lda, bf, ldb, 0, cf, n, ep, pb)
 		}
-		j.pb = pb
-		flops := m * n * k
-		j.transA, j.transB, j.m, j.n, j.k, j.lda, j.ldb = transA, transB, m, n, k, lda, ldb
-		j.af, j.bf, j.cf, j.ep = af, bf, cf, ep
-		j.err.reset()
-		if nbatch > 1 && flops < 1<<21 {
-			ParallelFor(nbatch, max(1, (1<<20)/max(1, flops)), j.fn)
-		} else {
-			j.run(0, nbatch)
-		}
-		if err := j.err.get(); err != nil {
-			return fmt.Errorf("matmul: %w", err)
-		}
-		return nil
+		return matmulItems(j, transA, transB, m, n, k, lda, ldb, af, bf, cf, ep, pb, nbatch)
 	}
 	if ep != nil {
 		return fmt.Errorf("matmul: a fused epilogue needs float32 operands, got %s", a.DType())
@@ -298,6 +359,25 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 		return matmulPlain[float64](out, a, b, transA, transB, m, n, k, aoff, boff)
 	}
 	return matmulPlain[int64](out, a, b, transA, transB, m, n, k, aoff, boff)
+}
+
+// matmulItems runs the float32 product of nbatch batch items (j's offsets)
+// through j.run, in parallel when they are many small ones.
+func matmulItems(j *matmulJob, transA, transB bool, m, n, k, lda, ldb int, af, bf, cf []float32, ep *GemmEpilogue, pb *PackedB, nbatch int) error {
+	j.pb = pb
+	flops := m * n * k
+	j.transA, j.transB, j.m, j.n, j.k, j.lda, j.ldb = transA, transB, m, n, k, lda, ldb
+	j.af, j.bf, j.cf, j.ep = af, bf, cf, ep
+	j.err.reset()
+	if nbatch > 1 && flops < 1<<21 {
+		ParallelFor(nbatch, max(1, (1<<20)/max(1, flops)), j.fn)
+	} else {
+		j.run(0, nbatch)
+	}
+	if err := j.err.get(); err != nil {
+		return fmt.Errorf("matmul: %w", err)
+	}
+	return nil
 }
 
 // matmulJob holds one matmul call's scratch (output shape, batch offsets)

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"math"
 	"math/rand"
 	"testing"
 
@@ -66,6 +67,98 @@ func TestMatmulBiasMatchesSeparateOps(t *testing.T) {
 	}
 }
 
+// TestMatmulBiasResidualMatchesSeparateOps checks the fused residual
+// epilogue against matmul, the bias add, the residual add (either operand
+// order) and relu run one after the other, bit for bit, on every path of
+// the product: few rows (the direct kernels), narrow and packed products, a
+// registered constant weight, a tall batch and per-item batches (the
+// residual added after), with infinities in the residual; and that a warm
+// call allocates nothing.
+func TestMatmulBiasResidualMatchesSeparateOps(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	for _, tc := range []struct {
+		a, b  []int64
+		konst bool
+	}{
+		{[]int64{1, 7}, []int64{7, 5}, false},
+		{[]int64{3, 64}, []int64{64, 300}, false},
+		{[]int64{3, 64}, []int64{64, 300}, true},
+		{[]int64{4, 64}, []int64{64, 32}, false},
+		{[]int64{17, 33}, []int64{33, 257}, false},
+		{[]int64{130, 256}, []int64{256, 96}, true},
+		{[]int64{2, 8, 32}, []int64{32, 32}, false},
+		{[]int64{1, 128, 64}, []int64{64, 40}, true},
+		{[]int64{3, 4, 8, 16}, []int64{3, 1, 16, 9}, false},
+		{[]int64{5}, []int64{5, 6}, false},
+	} {
+		for _, left := range []bool{false, true} {
+			for _, relu := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%v x %v const=%v left=%v relu=%v", tc.a, tc.b, tc.konst, left, relu), func(t *testing.T) {
+					a, b := randF32(r, tc.a...), randF32(r, tc.b...)
+					if tc.konst {
+						RegisterConstant(b)
+						defer UnregisterConstant(b)
+					}
+					shape, err := MatmulShape(tc.a, tc.b)
+					if err != nil {
+						t.Fatal(err)
+					}
+					bias, res := randF32(r, shape[len(shape)-1]), randF32(r, shape...)
+					rs := res.Float32s()
+					for i := 0; i < len(rs); i += 7 {
+						rs[i] = float32(math.Inf(1 - 2*(i%2)))
+					}
+					want := runtime.MustNewTensor(shape, runtime.Float32)
+					if err := Matmul(want, a, b); err != nil {
+						t.Fatal(err)
+					}
+					if err := Add(want, want, bias); err != nil {
+						t.Fatal(err)
+					}
+					if left {
+						err = Add(want, res, want)
+					} else {
+						err = Add(want, want, res)
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if relu {
+						if err := Relu(want, want); err != nil {
+							t.Fatal(err)
+						}
+					}
+					got := runtime.MustNewTensor(shape, runtime.Float32)
+					if _, err := packedMatmulBias([]runtime.Value{a, b, nil, bias, relu, res, left, got}); err != nil {
+						t.Fatal(err)
+					}
+					if !runtime.ValuesEqual(got, want) {
+						t.Fatalf("fused result differs from matmul + add + residual add (+ relu)")
+					}
+					if raceEnabled {
+						return
+					}
+					if n := allocsSettled(20, func() { _ = MatmulBiasResidual(got, a, b, bias, res, left, relu, runtime.Void) }); n != 0 {
+						t.Errorf("%v allocations per call", n)
+					}
+				})
+			}
+		}
+	}
+	// Errors: a residual of another shape, or in the output's memory.
+	a, b := randF32(r, 2, 3), randF32(r, 3, 4)
+	out := runtime.MustNewTensor([]int64{2, 4}, runtime.Float32)
+	for name, args := range map[string][]runtime.Value{
+		"residual shape":  {a, b, nil, randF32(r, 4), int64(0), randF32(r, 1, 4), int64(1), out},
+		"residual is out": {a, b, nil, randF32(r, 4), int64(0), out, int64(1), out},
+		"residual flag":   {a, b, nil, randF32(r, 4), int64(0), randF32(r, 2, 4), "left", out},
+	} {
+		if _, err := packedMatmulBias(args); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
 func TestMatmulBiasErrors(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	a, b := randF32(r, 2, 3), randF32(r, 3, 4)
@@ -112,5 +205,39 @@ func BenchmarkMatmulColdWeights(b *testing.B) {
 			}
 			b.ReportMetric(float64(c.k*c.n*4)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 		})
+	}
+}
+
+// BenchmarkMatmulBiasResidual is a transformer block's output projection
+// and FFN down projection with their residual connection (a constant
+// weight, 1 thread): the fused epilogue against matmul_bias and then the
+// add it replaces.
+func BenchmarkMatmulBiasResidual(b *testing.B) {
+	defer SetNumThreads(0)
+	r := rand.New(rand.NewSource(3))
+	for _, s := range [][3]int64{{128, 256, 256}, {128, 1024, 256}, {128, 768, 768}} {
+		m, k, n := s[0], s[1], s[2]
+		x, w := randF32(r, 1, m, k), randF32(r, k, n)
+		bias, res := randF32(r, n), randF32(r, 1, m, n)
+		out := runtime.MustNewTensor([]int64{1, m, n}, runtime.Float32)
+		RegisterConstant(w)
+		for _, fused := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%dx%dx%d/fused=%v", m, k, n, fused), func(b *testing.B) {
+				SetNumThreads(1)
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					var err error
+					if fused {
+						err = MatmulBiasResidual(out, x, w, bias, res, true, false, runtime.Void)
+					} else if err = MatmulBias(out, x, w, bias, false, runtime.Void); err == nil {
+						err = Add(out, res, out)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		UnregisterConstant(w)
 	}
 }

@@ -24,10 +24,12 @@ func kernelCall(e ir.Expr) (string, *ir.Tuple, bool) {
 }
 
 // FuseMatmulEpilogue merges a float32 matmul with the bias add that follows
-// it (a vector over the last axis), and a relu after that, into one call of
-// the fused GEMM kernel, which applies bias and relu while each output tile
+// it (a vector over the last axis), then an add of a tensor of the output's
+// shape (a residual connection, either operand order) and a relu, into one
+// call of the fused GEMM kernel, which applies them while each output tile
 // is in cache. The intermediates must have no other uses and sit in the same
-// binding block. The fused kernel performs the same float32 operations, so
+// binding block; a residual add after a relu is not taken (the kernel adds
+// it first). The fused kernel performs the same float32 operations, so
 // results do not change. Runs after Legalize.
 func FuseMatmulEpilogue(m *ir.Module) (*ir.Module, error) {
 	if _, ok := runtime.Lookup(MatmulBiasKernel); !ok {
@@ -36,7 +38,10 @@ func FuseMatmulEpilogue(m *ir.Module) (*ir.Module, error) {
 	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
 		uses := useCounts(fn)
 		def, block := bindingIndex(fn)
-		fused := map[*ir.Var][]ir.Expr{} // var -> fused kernel arguments (a, b, out_dtype, bias, relu)
+		// var -> fused kernel arguments (a, b, out_dtype, bias, relu[,
+		// residual, residual_left]); relu set once a relu is fused.
+		fused := map[*ir.Var][]ir.Expr{}
+		relu := map[*ir.Var]bool{}
 		drop := map[*ir.Var]bool{}
 		for _, blk := range allBlocks(fn.Body) {
 			for _, b := range blk.Bindings {
@@ -48,6 +53,11 @@ func FuseMatmulEpilogue(m *ir.Module) (*ir.Module, error) {
 				switch name {
 				case KernelName("relax.add"):
 					if len(args.Fields) != 2 || !isF32Tensor(v.Info) {
+						continue
+					}
+					// A residual on a fused product (no relu yet, no
+					// residual yet), the other operand of its shape.
+					if fusedResidual(v, args, fused, relu, uses, block, blk, drop) {
 						continue
 					}
 					for i := 0; i < 2; i++ {
@@ -75,8 +85,9 @@ func FuseMatmulEpilogue(m *ir.Module) (*ir.Module, error) {
 					if !ok || fused[av] == nil || uses[av] != 1 || block[av] != blk {
 						continue
 					}
-					f := fused[av]
-					fused[v] = append(append([]ir.Expr{}, f[:4]...), primInt(1))
+					f := append([]ir.Expr{}, fused[av]...)
+					f[4] = primInt(1)
+					fused[v], relu[v] = f, true
 					delete(fused, av)
 					drop[av] = true
 				}
@@ -138,6 +149,31 @@ func isF32Tensor(s ir.StructInfo) bool {
 }
 
 // isBiasFor reports whether bias is a float32 vector as long as out's last axis.
+// fusedResidual fuses add(p, r) or add(r, p), binding v, into the fused
+// product p's arguments when p has no relu or residual yet, no other use, sits
+// in blk, and r has v's type; it reports whether it did.
+func fusedResidual(v *ir.Var, args *ir.Tuple, fused map[*ir.Var][]ir.Expr, relu map[*ir.Var]bool, uses map[*ir.Var]int, block map[*ir.Var]*ir.BindingBlock, blk *ir.BindingBlock, drop map[*ir.Var]bool) bool {
+	for i := 0; i < 2; i++ {
+		pv, ok := args.Fields[i].(*ir.Var)
+		if !ok || len(fused[pv]) != 5 || relu[pv] || uses[pv] != 1 || block[pv] != blk {
+			continue
+		}
+		res := args.Fields[1-i]
+		if !ir.SInfoEqual(res.SInfo(), v.Info) || !ir.SInfoEqual(pv.Info, v.Info) {
+			continue
+		}
+		left := int64(0)
+		if i == 1 {
+			left = 1 // add(r, p): the residual is the left operand
+		}
+		fused[v] = append(append([]ir.Expr{}, fused[pv]...), res, primInt(left))
+		delete(fused, pv)
+		drop[pv] = true
+		return true
+	}
+	return false
+}
+
 func isBiasFor(bias, out ir.StructInfo) bool {
 	b, ok := bias.(*ir.TensorSInfo)
 	o, ok2 := out.(*ir.TensorSInfo)
