@@ -8,22 +8,28 @@
 # with the lowest and highest ratio: on a shared machine one round's ratio
 # moved by 30% between runs.
 #
-#   scripts/onnx_bench.sh [-t THREADS] [-n RUNS] [-r ROUNDS] [model ...]
+#   scripts/onnx_bench.sh [-t THREADS] [-n RUNS] [-r ROUNDS] [-d DIR] [model ...]
+#
+# -d times the model folders of another directory laid out the same way
+# (model.onnx, inputs.npz, expected.npz with the graph's output names).
 #
 # Needs node and onnxruntime-node (check_ort.js says where it looks).
 set -eu
 threads=1 runs=20 rounds=1
-while getopts t:n:r: opt; do
+dir=
+while getopts t:n:r:d: opt; do
 	case $opt in
 	t) threads=$OPTARG ;;
 	n) runs=$OPTARG ;;
 	r) rounds=$OPTARG ;;
-	*) echo "usage: $0 [-t THREADS] [-n RUNS] [-r ROUNDS] [model ...]" >&2; exit 2 ;;
+	d) dir=$OPTARG ;;
+	*) echo "usage: $0 [-t THREADS] [-n RUNS] [-r ROUNDS] [-d DIR] [model ...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
+case $dir in /* | "") ;; *) dir=$PWD/$dir ;; esac
 cd "$(dirname "$0")/.."
-dir=testdata/onnxmodels
+dir=${dir:-testdata/onnxmodels}
 models=("$@")
 if [ ${#models[@]} -eq 0 ]; then
 	for m in "$dir"/*/model.onnx; do models+=("$(basename "$(dirname "$m")")"); done
@@ -37,7 +43,7 @@ for m in "${models[@]}"; do
 	rows=""
 	for _ in $(seq "$rounds"); do
 		r=$("$bin" bench --mode=compiled --threads "$threads" -n "$runs" --inputs "$dir/$m/inputs.npz" "$dir/$m/model.onnx" | awk '$1 == "compiled" {print $2}')
-		o=$(node "$dir/check_ort.js" --time "$runs" --threads "$threads" "$dir/$m" | sed -n 's/.*median_us=\([0-9.]*\).*/\1/p')
+		o=$(node testdata/onnxmodels/check_ort.js --time "$runs" --threads "$threads" "$dir/$m" | sed -n 's/.*median_us=\([0-9.]*\).*/\1/p')
 		# relaxgo prints a Go duration (e.g. 12.3ms, 950µs); convert to µs.
 		us=$(echo "$r" | awk '{v=$1; if (v ~ /ms$/) {sub(/ms$/,"",v); v*=1000} else if (v ~ /µs$/) {sub(/µs$/,"",v)} else if (v ~ /ns$/) {sub(/ns$/,"",v); v/=1000} else if (v ~ /s$/) {sub(/s$/,"",v); v*=1e6}; printf "%.1f", v}')
 		rows="$rows$us $o"$'\n'
