@@ -74,7 +74,7 @@ func TestReshapeFamily(t *testing.T) {
 func TestPermuteDims(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	shapes := [][]int64{{7}, {1, 1}, {33, 17}, {257, 33}, {2, 3, 4}, {1, 8, 4, 8}, {2, 3, 1, 5, 2}, {2, 3, 4, 5, 6}, {0, 3}, {}, {64, 1024},
-		{1, 2, 2, 2, 9, 13}, {2, 3, 5, 7}}
+		{1, 2, 2, 2, 9, 13}, {1, 2, 3, 3, 4, 5}, {2, 3, 5, 7}}
 	for _, s := range shapes {
 		for _, dt := range manipDTypes {
 			x := randT(t, 2, s, dt, -3, 3)
