@@ -600,14 +600,23 @@ func Pad(out, x *runtime.Tensor, attrs PadAttrs) error {
 			src += si * int(xst[d])
 		}
 		if !inside {
-			for i := 0; i < inner; i++ {
-				copy(dst[i*eb:(i+1)*eb], pv[:eb])
-			}
+			fillElems(dst, pv[:eb])
 			continue
 		}
 		before := int(attrs.PadWidth[2*(nd-1)])
 		n := int(xs[nd-1])
+		// The row's part inside the input, [lo, hi), is one copy; the
+		// padding on either side goes element by element.
+		lo := max(0, min(inner, before))
+		hi := max(lo, min(inner, before+n))
+		copy(dst[lo*eb:hi*eb], xb[(src+lo-before)*eb:(src+hi-before)*eb])
 		for i := 0; i < inner; i++ {
+			if i == lo {
+				i = hi
+				if i >= inner {
+					break
+				}
+			}
 			si, ok := padMap(i-before, n, mode)
 			if !ok {
 				copy(dst[i*eb:(i+1)*eb], pv[:eb])
@@ -617,6 +626,18 @@ func Pad(out, x *runtime.Tensor, attrs PadAttrs) error {
 		}
 	}
 	return nil
+}
+
+// fillElems fills dst with copies of the element v (its bytes), doubling
+// the filled part with each copy.
+func fillElems(dst, v []byte) {
+	if len(dst) == 0 {
+		return
+	}
+	n := copy(dst, v)
+	for n < len(dst) {
+		n += copy(dst[n:], dst[:n])
+	}
 }
 
 // padMap maps a (possibly out-of-range) source index i of an axis of size n
