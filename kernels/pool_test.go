@@ -3,6 +3,7 @@ package kernels
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/relaxgo/relaxgo/runtime"
@@ -148,6 +149,7 @@ func TestPool2D(t *testing.T) {
 						want[i] = roundTo(dt, want[i])
 					}
 					rtol, atol := tolFor(dt)
+					var nchwOut []float64 // NCHW's result (its row paths), to hold NHWC's (the general loop) to, bit for bit
 					for _, layout := range []string{"NCHW", "NHWC"} {
 						var os []int64
 						xin := x
@@ -165,6 +167,11 @@ func TestPool2D(t *testing.T) {
 							shp(int64(c.pad[0]), int64(c.pad[1]), int64(c.pad[2]), int64(c.pad[3])), shp(int64(c.d[0]), int64(c.d[1])),
 							c.ceil, incl, layout, layout, out)
 						expectClose(t, name(op, " ", dt, " ", layout, " ", c, " incl=", incl), out, w, rtol, atol)
+						if layout == "NCHW" {
+							nchwOut = vals(out)
+						} else if got := nchwToNHWC(nchwOut, c.n, c.c, oh, ow); !slices.Equal(got, vals(out)) {
+							t.Errorf("%s %s %v incl=%v: NCHW and NHWC results differ", op, dt, c, incl)
+						}
 					}
 				}
 			}
