@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -224,11 +225,12 @@ func poolPlanes[T number](g *pool2dGeom, o, x []T, isMax bool, lowest T, lo, hi 
 
 // avgPlanesNCHW is average pooling of planes [lo, hi) with contiguous rows
 // (NCHW), as maxPlanesNCHW does max pooling: the outputs whose window lies
-// inside the row take one pass per tap over all of them, each output's
-// float64 sum getting its taps in the general loop's order (rows, then
-// columns), so the results are poolPlanesGeneral's; the outputs at the
-// row's ends take the general loop's arithmetic one by one. (Inception's
-// 3x3/1 average pools spent 40 ns an output in the general loop.)
+// inside the row take one pass per tap over all of them (float32: an
+// asm.AddF32 a tap, then one asm.DivScalarF32), each output's sum getting
+// its taps in the general loop's order (rows, then columns), so the results
+// are poolPlanesGeneral's; the outputs at the row's ends take the general
+// loop's arithmetic one by one. (Inception's 3x3/1 average pools spent 40
+// ns an output in the general loop.)
 func avgPlanesNCHW[T number](g *pool2dGeom, o, x []T, lo, hi int) {
 	kw, dw, w := g.kw, g.dw, g.w
 	oxLo := min(g.ow, (g.pl+g.sw-1)/g.sw)
@@ -237,6 +239,7 @@ func avgPlanesNCHW[T number](g *pool2dGeom, o, x []T, lo, hi int) {
 		oxHi++
 	}
 	var acc [256]float64
+	var acc32 [512]float32
 	for pl := lo; pl < hi; pl++ {
 		n, c := pl/g.c, pl%g.c
 		xb := n*g.xsN + c*g.xsC
@@ -260,6 +263,7 @@ func avgPlanesNCHW[T number](g *pool2dGeom, o, x []T, lo, hi int) {
 			edge := func(ox int) {
 				x0 := ox*g.sw - g.pl
 				var s float64
+				var s32 float32
 				cnt, cntPad := 0, 0
 				for ky := 0; ky < g.kh; ky++ {
 					yy := y0 + ky*g.dh
@@ -271,17 +275,44 @@ func avgPlanesNCHW[T number](g *pool2dGeom, o, x []T, lo, hi int) {
 							cntPad++
 						}
 						if validY && xx >= 0 && xx < w {
-							s += float64(x[xb+yy*g.xsH+xx])
+							v := x[xb+yy*g.xsH+xx]
+							s += float64(v)
+							s32 += float32(v)
 							cnt++
 						}
 					}
 				}
-				orow[ox] = avgOf[T](s, poolDivisor(g, cnt, cntPad))
+				orow[ox] = avgResult[T](s, s32, poolDivisor(g, cnt, cntPad))
 			}
 			for ox := 0; ox < oxLo; ox++ {
 				edge(ox)
 			}
 			div := poolDivisor(g, (kyHi-kyLo)*kw, rowsPad*kw)
+			if o32, ok := any(orow).([]float32); ok {
+				x32 := any(x).([]float32)
+				for c0 := oxLo; c0 < oxHi; c0 += len(acc32) {
+					run := acc32[:min(len(acc32), oxHi-c0)]
+					clear(run)
+					for ky := kyLo; ky < kyHi; ky++ {
+						row := x32[xb+(y0+ky*g.dh)*g.xsH : xb+(y0+ky*g.dh)*g.xsH+w]
+						for kx := 0; kx < kw; kx++ {
+							start := c0*g.sw - g.pl + kx*dw
+							if g.sw == 1 {
+								asm.AddF32(run, run, row[start:start+len(run)])
+								continue
+							}
+							for i := range run {
+								run[i] += row[start+i*g.sw]
+							}
+						}
+					}
+					asm.DivScalarF32(o32[c0:c0+len(run)], run, float32(div))
+				}
+				for ox := max(oxHi, oxLo); ox < g.ow; ox++ {
+					edge(ox)
+				}
+				continue
+			}
 			for c0 := oxLo; c0 < oxHi; c0 += len(acc) {
 				run := acc[:min(len(acc), oxHi-c0)]
 				clear(run)
@@ -311,6 +342,17 @@ func avgPlanesNCHW[T number](g *pool2dGeom, o, x []T, lo, hi int) {
 			}
 		}
 	}
+}
+
+// avgResult is an average of div taps: for float32, their float32 sum s32
+// divided in float32 (topi's arithmetic: the sum in the input's type);
+// otherwise avgOf of their float64 sum s.
+func avgResult[T number](s float64, s32 float32, div int) T {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return T(s32 / float32(div))
+	}
+	return avgOf[T](s, div)
 }
 
 // poolDivisor is an average's divisor: the taps inside the input, or with
@@ -356,6 +398,7 @@ func poolPlanesGeneral[T number](g *pool2dGeom, o, x []T, isMax bool, lowest T, 
 					continue
 				}
 				var s float64
+				var s32 float32
 				cnt, cntPad := 0, 0
 				for ky := 0; ky < g.kh; ky++ {
 					yy := y0 + ky*g.dh
@@ -367,19 +410,14 @@ func poolPlanesGeneral[T number](g *pool2dGeom, o, x []T, isMax bool, lowest T, 
 							cntPad++
 						}
 						if validY && xx >= 0 && xx < g.w {
-							s += float64(x[xb+yy*g.xsH+xx*g.xsW])
+							v := x[xb+yy*g.xsH+xx*g.xsW]
+							s += float64(v)
+							s32 += float32(v)
 							cnt++
 						}
 					}
 				}
-				div := cnt
-				if g.countIncludePad {
-					div = cntPad
-				}
-				if div < 1 {
-					div = 1
-				}
-				o[oi] = avgOf[T](s, div)
+				o[oi] = avgResult[T](s, s32, poolDivisor(g, cnt, cntPad))
 			}
 		}
 	}
