@@ -89,6 +89,10 @@ func MinScalarF32(dst, x []float32, s float32) { scalar(opMin, dst, x, s) }
 // bits on every platform.
 func MulAddScalarF32(dst, x []float32, s float32) { scalar(opMAdd, dst, x, s) }
 
+// LeakyReluF32 computes dst[i] = x[i] if x[i] > 0, else x[i] * alpha (a NaN
+// goes through the multiply), as a Go loop with that branch does.
+func LeakyReluF32(dst, x []float32, alpha float32) { scalar(opLeakyRelu, dst, x, alpha) }
+
 // TapSumF32 sets dst[i] = float32(base[offs[0]+i]*w[0]) + ... +
 // float32(base[offs[k]+i]*w[k]) for i < len(dst): the taps summed in order,
 // starting from +0, each product rounded before its addition (no fused

@@ -133,7 +133,7 @@ func TestElementwiseMatchesTwin(t *testing.T) {
 		o    op
 	}{{"addScalar", AddScalarF32, opAdd}, {"subScalar", SubScalarF32, opSub}, {"rsubScalar", RSubScalarF32, opRSub},
 		{"mulScalar", MulScalarF32, opMul}, {"divScalar", DivScalarF32, opDiv}, {"rdivScalar", RDivScalarF32, opRDiv},
-		{"maxScalar", MaxScalarF32, opMax}, {"minScalar", MinScalarF32, opMin}} {
+		{"maxScalar", MaxScalarF32, opMax}, {"minScalar", MinScalarF32, opMin}, {"leakyRelu", LeakyReluF32, opLeakyRelu}} {
 		o := o
 		cases = append(cases, tc{o.name,
 			func(dst, x, y []float32) { o.f(dst, x, 1.75) },

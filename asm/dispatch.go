@@ -24,10 +24,11 @@ const (
 	opMin
 	opMAdd
 	opGelu
+	opLeakyRelu
 	numOps
 )
 
-var opNames = [numOps]string{"Add", "Sub", "Mul", "Div", "RSub", "RDiv", "Relu", "Exp", "Tanh", "Erf", "Sigmoid", "Max", "Min", "MulAdd", "Gelu"}
+var opNames = [numOps]string{"Add", "Sub", "Mul", "Div", "RSub", "RDiv", "Relu", "Exp", "Tanh", "Erf", "Sigmoid", "Max", "Min", "MulAdd", "Gelu", "LeakyRelu"}
 
 // String names the operation as in the exported wrappers (AddF32: "Add").
 func (o op) String() string {
@@ -103,6 +104,8 @@ func scalarOpGo(o op, dst, x []float32, s float32) {
 		minScalarGo(dst, x, s)
 	case opMAdd:
 		maddScalarGo(dst, x, s)
+	case opLeakyRelu:
+		leakyReluGo(dst, x, s)
 	default:
 		panic("asm: bad scalar op")
 	}

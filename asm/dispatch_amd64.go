@@ -123,6 +123,8 @@ func asmScalar(o op, dst, x *float32, s float32, n int) {
 			minScalarF32AVX512(dst, x, s, m)
 		case opMAdd:
 			maddScalarF32AVX512(dst, x, s, m)
+		case opLeakyRelu:
+			leakyReluF32AVX512(dst, x, s, m)
 		default:
 			panic("asm: no kernel for op")
 		}
@@ -148,6 +150,8 @@ func asmScalar(o op, dst, x *float32, s float32, n int) {
 			minScalarF32AVX2(dst, x, s, n)
 		case opMAdd:
 			maddScalarF32AVX2(dst, x, s, n)
+		case opLeakyRelu:
+			leakyReluF32AVX2(dst, x, s, n)
 		default:
 			panic("asm: no kernel for op")
 		}

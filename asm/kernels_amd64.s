@@ -665,6 +665,69 @@ minScalarF32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func leakyReluF32AVX512(dst *float32, x *float32, s float32, n int)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·leakyReluF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+24(FP), DX
+	VBROADCASTSS s+16(FP), Z0
+
+leakyReluF32AVX512_big:
+	CMPQ    DX, $0x00000040
+	JL      leakyReluF32AVX512_one
+	VMOVUPS (CX), Z1
+	VMULPS  Z0, Z1, Z2
+	VXORPS  Z3, Z3, Z3
+	VCMPPS  $0x1e, Z3, Z1, K1
+	VMOVAPS Z1, K1, Z2
+	VMOVAPS Z2, Z1
+	VMOVUPS Z1, (AX)
+	VMOVUPS 64(CX), Z1
+	VMULPS  Z0, Z1, Z2
+	VXORPS  Z3, Z3, Z3
+	VCMPPS  $0x1e, Z3, Z1, K1
+	VMOVAPS Z1, K1, Z2
+	VMOVAPS Z2, Z1
+	VMOVUPS Z1, 64(AX)
+	VMOVUPS 128(CX), Z1
+	VMULPS  Z0, Z1, Z2
+	VXORPS  Z3, Z3, Z3
+	VCMPPS  $0x1e, Z3, Z1, K1
+	VMOVAPS Z1, K1, Z2
+	VMOVAPS Z2, Z1
+	VMOVUPS Z1, 128(AX)
+	VMOVUPS 192(CX), Z1
+	VMULPS  Z0, Z1, Z2
+	VXORPS  Z3, Z3, Z3
+	VCMPPS  $0x1e, Z3, Z1, K1
+	VMOVAPS Z1, K1, Z2
+	VMOVAPS Z2, Z1
+	VMOVUPS Z1, 192(AX)
+	ADDQ    $0x00000100, AX
+	ADDQ    $0x00000100, CX
+	SUBQ    $0x00000040, DX
+	JMP     leakyReluF32AVX512_big
+
+leakyReluF32AVX512_one:
+	CMPQ    DX, $0x00000000
+	JE      leakyReluF32AVX512_done
+	VMOVUPS (CX), Z1
+	VMULPS  Z0, Z1, Z2
+	VXORPS  Z3, Z3, Z3
+	VCMPPS  $0x1e, Z3, Z1, K1
+	VMOVAPS Z1, K1, Z2
+	VMOVAPS Z2, Z1
+	VMOVUPS Z1, (AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000010, DX
+	JMP     leakyReluF32AVX512_one
+
+leakyReluF32AVX512_done:
+	VZEROUPPER
+	RET
+
 // func maddScalarF32AVX512(dst *float32, x *float32, s float32, n int)
 // Requires: AVX, AVX512F
 TEXT ·maddScalarF32AVX512(SB), NOSPLIT, $0-32
@@ -12294,6 +12357,64 @@ minScalarF32AVX2_one:
 	JMP     minScalarF32AVX2_one
 
 minScalarF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func leakyReluF32AVX2(dst *float32, x *float32, s float32, n int)
+// Requires: AVX
+TEXT ·leakyReluF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+24(FP), DX
+	VBROADCASTSS s+16(FP), Y0
+
+leakyReluF32AVX2_big:
+	CMPQ      DX, $0x00000020
+	JL        leakyReluF32AVX2_one
+	VMOVUPS   (CX), Y1
+	VMULPS    Y0, Y1, Y2
+	VXORPS    Y3, Y3, Y3
+	VCMPPS    $0x1e, Y3, Y1, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVUPS   Y1, (AX)
+	VMOVUPS   32(CX), Y1
+	VMULPS    Y0, Y1, Y2
+	VXORPS    Y3, Y3, Y3
+	VCMPPS    $0x1e, Y3, Y1, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVUPS   Y1, 32(AX)
+	VMOVUPS   64(CX), Y1
+	VMULPS    Y0, Y1, Y2
+	VXORPS    Y3, Y3, Y3
+	VCMPPS    $0x1e, Y3, Y1, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVUPS   Y1, 64(AX)
+	VMOVUPS   96(CX), Y1
+	VMULPS    Y0, Y1, Y2
+	VXORPS    Y3, Y3, Y3
+	VCMPPS    $0x1e, Y3, Y1, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVUPS   Y1, 96(AX)
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000020, DX
+	JMP       leakyReluF32AVX2_big
+
+leakyReluF32AVX2_one:
+	CMPQ      DX, $0x00000000
+	JE        leakyReluF32AVX2_done
+	VMOVUPS   (CX), Y1
+	VMULPS    Y0, Y1, Y2
+	VXORPS    Y3, Y3, Y3
+	VCMPPS    $0x1e, Y3, Y1, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVUPS   Y1, (AX)
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000020, CX
+	SUBQ      $0x00000008, DX
+	JMP       leakyReluF32AVX2_one
+
+leakyReluF32AVX2_done:
 	VZEROUPPER
 	RET
 

@@ -74,6 +74,11 @@ func maxScalarF32AVX512(dst *float32, x *float32, s float32, n int)
 //go:noescape
 func minScalarF32AVX512(dst *float32, x *float32, s float32, n int)
 
+// leakyReluF32AVX512 computes dst[i] = x[i] if x[i] > 0, else x[i] * s (NaN: x[i] * s) for i < n; n is a multiple of 16.
+//
+//go:noescape
+func leakyReluF32AVX512(dst *float32, x *float32, s float32, n int)
+
 // maddScalarF32AVX512 computes dst[i] += float32(x[i] * s) for i < n; n is a multiple of 16.
 //
 //go:noescape
@@ -299,6 +304,11 @@ func maxScalarF32AVX2(dst *float32, x *float32, s float32, n int)
 //
 //go:noescape
 func minScalarF32AVX2(dst *float32, x *float32, s float32, n int)
+
+// leakyReluF32AVX2 computes dst[i] = x[i] if x[i] > 0, else x[i] * s (NaN: x[i] * s) for i < n; n is a multiple of 8.
+//
+//go:noescape
+func leakyReluF32AVX2(dst *float32, x *float32, s float32, n int)
 
 // maddScalarF32AVX2 computes dst[i] += float32(x[i] * s) for i < n; n is a multiple of 8.
 //

@@ -66,6 +66,18 @@ func maxScalarGo(dst, x []float32, s float32) {
 	}
 }
 
+// leakyReluGo is LeakyReluF32's twin.
+func leakyReluGo(dst, x []float32, s float32) {
+	x = x[:len(dst)]
+	for i, v := range x {
+		if v > 0 {
+			dst[i] = v
+		} else {
+			dst[i] = v * s
+		}
+	}
+}
+
 // maddScalarGo rounds the product before adding (the explicit conversion
 // keeps compilers that fuse x*y+z, e.g. on arm64, from fusing it).
 func maddScalarGo(dst, x []float32, s float32) {

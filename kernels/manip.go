@@ -205,7 +205,47 @@ func PermuteDims(out, x *runtime.Tensor, axes []int64) error {
 		}
 		return nil
 	}
+	if p.nd >= 2 && p.st[0][p.nd-2] == 1 && p.dims[p.nd-1] <= 16 && x.DType().ElemBytes() == 4 && !asm.OverlapF32(elems[float32](out), elems[float32](x)) {
+		interleaveRows32(elems[float32](out), elems[float32](x), &p)
+		return nil
+	}
 	return gatherStrided(out, x, &p, 0)
+}
+
+// interleaveRows32 runs a permutation whose coalesced output ends in (r, c)
+// with c small, reading r contiguous elements from each of c rows lds
+// apart and interleaving them: a pixel shuffle's (depth to space) last
+// axes, NCHW to NHWC of a few channels. The general gather took 5-8 ns an
+// element there. Two rows go through asm.Interleave2F32. It only moves
+// bits, so any 4-byte type comes out unchanged.
+func interleaveRows32(o, x []float32, p *bplan) {
+	nd := p.nd
+	r, c, lds := p.dims[nd-2], p.dims[nd-1], p.st[0][nd-1]
+	var idx [maxRank]int
+	blk := r * c
+	for off := 0; off < len(o); off += blk {
+		src := 0
+		for d := 0; d < nd-2; d++ {
+			src += idx[d] * p.st[0][d]
+		}
+		dst := o[off : off+blk]
+		if c == 2 {
+			asm.Interleave2F32(dst, x[src:src+r], x[src+lds:src+lds+r])
+		} else {
+			for cc := 0; cc < c; cc++ {
+				row := x[src+cc*lds : src+cc*lds+r]
+				for rr, v := range row {
+					dst[rr*c+cc] = v
+				}
+			}
+		}
+		for d := nd - 3; d >= 0; d-- {
+			if idx[d]++; idx[d] < p.dims[d] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
 }
 
 // transposeBatch transposes b matrices of shape (rows, cols).

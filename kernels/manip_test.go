@@ -73,7 +73,8 @@ func TestReshapeFamily(t *testing.T) {
 
 func TestPermuteDims(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
-	shapes := [][]int64{{7}, {1, 1}, {33, 17}, {257, 33}, {2, 3, 4}, {1, 8, 4, 8}, {2, 3, 1, 5, 2}, {2, 3, 4, 5, 6}, {0, 3}, {}, {64, 1024}}
+	shapes := [][]int64{{7}, {1, 1}, {33, 17}, {257, 33}, {2, 3, 4}, {1, 8, 4, 8}, {2, 3, 1, 5, 2}, {2, 3, 4, 5, 6}, {0, 3}, {}, {64, 1024},
+		{1, 2, 2, 2, 9, 13}, {1, 2, 3, 3, 4, 5}, {2, 3, 5, 7}}
 	for _, s := range shapes {
 		for _, dt := range manipDTypes {
 			x := randT(t, 2, s, dt, -3, 3)
@@ -95,6 +96,11 @@ func TestPermuteDims(t *testing.T) {
 				perms = append(perms, []int64{0, 2, 1, 3}) // a head split: rows of the last dim
 			case 5:
 				perms = append(perms, []int64{3, 1, 0, 2, 4}) // three outer dims around contiguous rows
+			case 6:
+				perms = append(perms, []int64{0, 1, 4, 2, 5, 3}) // a pixel shuffle: rows interleaved in twos
+			}
+			if len(s) == 4 {
+				perms = append(perms, []int64{0, 2, 3, 1}) // NCHW to NHWC: three rows interleaved
 			}
 			for _, p := range perms {
 				norm := make([]int, len(s))

@@ -1,7 +1,9 @@
 package kernels
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/relaxgo/relaxgo/runtime"
@@ -224,6 +226,78 @@ func TestBatchNormDropout(t *testing.T) {
 }
 
 func om2(t *testing.T) *runtime.Tensor { return mustT(t, []int64{3}, f64) }
+
+// TestGroupNormShapes holds group_norm and instance_norm to a float64
+// reference on the layouts the block path takes (channels on axis 1, every
+// later axis reduced: NCHW, an ONNX GroupNorm's (N, G, L) reshape, 5-D,
+// blocks of one element, odd block lengths, large blocks at 1 and 2
+// threads) and on one it does not (channels last, NHWC).
+func TestGroupNormShapes(t *testing.T) {
+	defer SetNumThreads(0)
+	for i, c := range []struct {
+		shape  []int64
+		groups int64
+		ca     int64
+		axes   []int64
+	}{
+		{[]int64{1, 4, 4096}, 4, 1, []int64{2}},
+		{[]int64{2, 32, 5, 7}, 8, 1, []int64{2, 3}},
+		{[]int64{1, 6, 3, 3, 3}, 3, 1, []int64{2, 3, 4}},
+		{[]int64{3, 8, 1}, 2, 1, []int64{2}},
+		{[]int64{1, 64, 33, 31}, 32, 1, []int64{2, 3}},
+		{[]int64{2, 5, 7, 6}, 3, 3, []int64{1, 2}},
+	} {
+		for _, th := range []int{1, 2} {
+			SetNumThreads(th)
+			nch := c.shape[c.ca]
+			x := randT(t, int64(10+i), c.shape, f32, -3, 5)
+			g := randT(t, int64(20+i), []int64{nch}, f32, 0.5, 1.5)
+			b := randT(t, int64(30+i), []int64{nch}, f32, -1, 1)
+			xv, gv, bv := vals(x), vals(g), vals(b)
+			// Reference: group key per element from its index.
+			n := len(xv)
+			key, ch := make([]int, n), make([]int, n)
+			idx := make([]int64, len(c.shape))
+			for e := 0; e < n; e++ {
+				k := 0
+				for d := range c.shape {
+					reduced := slices.Contains(c.axes, int64(d))
+					switch {
+					case int64(d) == c.ca:
+						k = k*int(c.groups) + int(idx[d]/(nch/c.groups))
+						ch[e] = int(idx[d])
+					case !reduced:
+						k = k*int(c.shape[d]) + int(idx[d])
+					}
+				}
+				key[e] = k
+				for d := len(c.shape) - 1; d >= 0; d-- {
+					if idx[d]++; idx[d] < c.shape[d] {
+						break
+					}
+					idx[d] = 0
+				}
+			}
+			sum, cnt, sq := map[int]float64{}, map[int]float64{}, map[int]float64{}
+			for e, v := range xv {
+				sum[key[e]] += v
+				cnt[key[e]]++
+			}
+			for e, v := range xv {
+				d := v - sum[key[e]]/cnt[key[e]]
+				sq[key[e]] += d * d
+			}
+			want := make([]float64, n)
+			for e, v := range xv {
+				k := key[e]
+				want[e] = (v-sum[k]/cnt[k])/math.Sqrt(sq[k]/cnt[k]+1e-5)*gv[ch[e]] + bv[ch[e]]
+			}
+			o := mustT(t, c.shape, f32)
+			mustCall(t, "nn.group_norm", x, g, b, c.groups, c.ca, runtime.Shape(c.axes), 1e-5, true, true, o)
+			expectClose(t, fmt.Sprintf("group_norm %v/%d threads=%d", c.shape, c.groups, th), o, want, 2e-5, 2e-5)
+		}
+	}
+}
 
 func TestGroupInstanceNorm(t *testing.T) {
 	shape := []int64{2, 6, 3, 4}

@@ -1,7 +1,9 @@
 package kernels
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/relaxgo/relaxgo/runtime"
@@ -147,6 +149,7 @@ func TestPool2D(t *testing.T) {
 						want[i] = roundTo(dt, want[i])
 					}
 					rtol, atol := tolFor(dt)
+					var nchwOut []float64 // NCHW's result (its row paths), to hold NHWC's (the general loop) to, bit for bit
 					for _, layout := range []string{"NCHW", "NHWC"} {
 						var os []int64
 						xin := x
@@ -164,6 +167,11 @@ func TestPool2D(t *testing.T) {
 							shp(int64(c.pad[0]), int64(c.pad[1]), int64(c.pad[2]), int64(c.pad[3])), shp(int64(c.d[0]), int64(c.d[1])),
 							c.ceil, incl, layout, layout, out)
 						expectClose(t, name(op, " ", dt, " ", layout, " ", c, " incl=", incl), out, w, rtol, atol)
+						if layout == "NCHW" {
+							nchwOut = vals(out)
+						} else if got := nchwToNHWC(nchwOut, c.n, c.c, oh, ow); !slices.Equal(got, vals(out)) {
+							t.Errorf("%s %s %v incl=%v: NCHW and NHWC results differ", op, dt, c, incl)
+						}
 					}
 				}
 			}
@@ -271,6 +279,31 @@ func TestPad(t *testing.T) {
 	xi := randT(t, 3, []int64{2, 2, 2}, i64, 0, 0)
 	oi := mustT(t, []int64{2, 4, 2}, i64)
 	mustCall(t, "nn.pad", xi, shp(0, 0, 1, 1, 0, 0), int64(7), "constant", oi)
+	// 3-D, last-axis crops (negative widths) and pads wider than the row,
+	// every mode that allows them, against the index maps.
+	x3 := randT(t, 4, []int64{2, 3, 5}, f32, -3, 3)
+	x3v := vals(x3)
+	for _, c := range []struct {
+		mode string
+		pw   []int64
+	}{
+		{"constant", []int64{0, 1, -1, 1, 2, -2}}, {"constant", []int64{1, 0, 0, 2, -3, 9}},
+		{"constant", []int64{0, 0, 0, 0, -5, 2}}, {"edge", []int64{1, 0, 0, 2, 7, 1}},
+		{"reflect", []int64{1, 1, 2, 0, 4, 3}}, {"circular", []int64{0, 1, 1, 1, 6, 2}},
+	} {
+		os3 := []int64{2 + c.pw[0] + c.pw[1], 3 + c.pw[2] + c.pw[3], 5 + c.pw[4] + c.pw[5]}
+		out3 := mustT(t, os3, f32)
+		mustCall(t, "nn.pad", x3, runtime.Shape(c.pw), 1.5, c.mode, out3)
+		f := modes[c.mode]
+		want := refGather(x3v, os3, func(idx []int) int {
+			a, b, d := f(idx[0]-int(c.pw[0]), 2), f(idx[1]-int(c.pw[2]), 3), f(idx[2]-int(c.pw[4]), 5)
+			if a < 0 || b < 0 || d < 0 {
+				return -1
+			}
+			return (a*3+b)*5 + d
+		}, 1.5)
+		expectClose(t, fmt.Sprintf("pad %s %v", c.mode, c.pw), out3, want, 0, 0)
+	}
 }
 
 func TestCreation(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/relaxgo/relaxgo/internal/freelist"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -182,56 +183,148 @@ func Resize2D(out, x *runtime.Tensor, a Resize2DAttrs) error {
 		sn, sc, sh, sw = h*w*c, 1, w*c, c
 		dn, dc, dh, dw = oh*ow*c, 1, ow*c, c
 	}
-	alpha, extrap := float32(a.CubicAlpha), float32(a.ExtrapolationValue)
-	crop := a.CoordinateTransformationMode == "tf_crop_and_resize"
-	ParallelFor(n*c, max(1, 4096/max(1, oh*ow)), func(lo, hi int) {
-		for nc := lo; nc < hi; nc++ {
-			bi, ci := nc/c, nc%c
-			in := src[bi*sn+ci*sc:]
-			o := dst[bi*dn+ci*dc:]
-			px := func(y, x int) float32 { return in[clampIdx(y, h)*sh+clampIdx(x, w)*sw] }
-			for y := 0; y < oh; y++ {
-				for x := 0; x < ow; x++ {
+	j := resizeJobPool.Get()
+	defer func() {
+		j.src, j.dst = nil, nil
+		resizeJobPool.Put(j)
+	}()
+	j.src, j.dst, j.c, j.h, j.w, j.oh, j.ow = src, dst, c, h, w, oh, ow
+	j.sn, j.sc, j.sh, j.sw, j.dn, j.dc, j.dh, j.dw = sn, sc, sh, sw, dn, dc, dh, dw
+	j.method, j.crop, j.extrap = a.Method, a.CoordinateTransformationMode == "tf_crop_and_resize", float32(a.ExtrapolationValue)
+	j.ty.fill(&ay, h, a.Method, rounding, float32(a.CubicAlpha), a.CubicExclude)
+	j.tx.fill(&ax, w, a.Method, rounding, float32(a.CubicAlpha), a.CubicExclude)
+	ParallelFor(n*c, max(1, 4096/max(1, oh*ow)), j.fn)
+	return nil
+}
+
+// resizeTable is one axis's part of every output coordinate, computed once
+// a call instead of once an element: the input indices each output index
+// reads (clamped; taps per output: 1 nearest, 2 linear, 4 cubic), their
+// weights, and whether the coordinate falls outside the input
+// (tf_crop_and_resize's extrapolation).
+type resizeTable struct {
+	taps    int
+	idx     []int
+	wt      []float32
+	outside []bool
+}
+
+// fill computes the table of axis a (input extent n) for method: the
+// per-element arithmetic of topi's resize, done once per output index.
+func (t *resizeTable) fill(a *resizeAxis, n int, method, rounding string, alpha float32, exclude bool) {
+	t.taps = map[string]int{"nearest_neighbor": 1, "linear": 2, "cubic": 4}[method]
+	t.idx = growInts(t.idx, a.out*t.taps)
+	t.wt = growF32(t.wt, a.out*t.taps)
+	if cap(t.outside) < a.out {
+		t.outside = make([]bool, a.out)
+	}
+	t.outside = t.outside[:a.out]
+	for o := 0; o < a.out; o++ {
+		i := a.coord(o)
+		t.outside[o] = i < 0 || i > float32(n-1)
+		switch method {
+		case "nearest_neighbor":
+			t.idx[o] = clampIdx(a.nearest(o, rounding), n)
+		case "linear":
+			i0 := int(int32(float32(math.Floor(float64(i)))))
+			l := i - float32(i0)
+			t.idx[2*o], t.idx[2*o+1] = clampIdx(i0, n), clampIdx(i0+1, n)
+			t.wt[2*o], t.wt[2*o+1] = 1-l, l
+		default: // cubic
+			f := float32(math.Floor(float64(i)))
+			i0 := int(int32(f))
+			wts := cubicWeights(i-f, alpha)
+			if exclude {
+				excludeOutside(&wts, i0, n)
+			}
+			for k := 0; k < 4; k++ {
+				t.idx[4*o+k], t.wt[4*o+k] = clampIdx(i0+k-1, n), wts[k]
+			}
+		}
+	}
+}
+
+// growInts returns s resized to n, reallocated when too small.
+func growInts(s []int, n int) []int {
+	if cap(s) < n {
+		return make([]int, n)
+	}
+	return s[:n]
+}
+
+// resizeJob is one Resize2D call: its geometry and axis tables. Pooled (the
+// tables' memory stays with it), fn bound once.
+type resizeJob struct {
+	src, dst        []float32
+	c, h, w, oh, ow int
+	sn, sc, sh, sw  int
+	dn, dc, dh, dw  int
+	method          string
+	crop            bool
+	extrap          float32
+	ty, tx          resizeTable
+	fn              func(lo, hi int)
+}
+
+var resizeJobPool = freelist.List[*resizeJob]{New: func() *resizeJob {
+	j := new(resizeJob)
+	j.fn = j.planes
+	return j
+}}
+
+// planes resizes the (image, channel) planes [lo, hi) with the tables, each
+// element by the float32 operations of topi's resize in its order.
+func (j *resizeJob) planes(lo, hi int) {
+	ty, tx := &j.ty, &j.tx
+	for nc := lo; nc < hi; nc++ {
+		bi, ci := nc/j.c, nc%j.c
+		in := j.src[bi*j.sn+ci*j.sc:]
+		o := j.dst[bi*j.dn+ci*j.dc:]
+		for y := 0; y < j.oh; y++ {
+			orow := o[y*j.dh:]
+			switch j.method {
+			case "nearest_neighbor":
+				if y > 0 && ty.idx[y] == ty.idx[y-1] && j.dw == 1 && !j.crop {
+					copy(orow[:j.ow], o[(y-1)*j.dh:(y-1)*j.dh+j.ow]) // the same input row again
+					continue
+				}
+				r := in[ty.idx[y]*j.sh:]
+				for x := 0; x < j.ow; x++ {
+					orow[x*j.dw] = r[tx.idx[x]*j.sw]
+				}
+			case "linear":
+				r0, r1 := in[ty.idx[2*y]*j.sh:], in[ty.idx[2*y+1]*j.sh:]
+				wy0, wy1 := ty.wt[2*y], ty.wt[2*y+1]
+				for x := 0; x < j.ow; x++ {
+					x0, x1 := tx.idx[2*x]*j.sw, tx.idx[2*x+1]*j.sw
+					wx0, wx1 := tx.wt[2*x], tx.wt[2*x+1]
+					top := r0[x0]*wx0 + r0[x1]*wx1
+					bottom := r1[x0]*wx0 + r1[x1]*wx1
+					orow[x*j.dw] = top*wy0 + bottom*wy1
+				}
+			default: // cubic
+				for x := 0; x < j.ow; x++ {
 					var v float32
-					switch a.Method {
-					case "nearest_neighbor":
-						v = px(ay.nearest(y, rounding), ax.nearest(x, rounding))
-					case "linear":
-						iy, ix := ay.coord(y), ax.coord(x)
-						y0, x0 := int(int32(float32(math.Floor(float64(iy))))), int(int32(float32(math.Floor(float64(ix)))))
-						yl, xl := iy-float32(y0), ix-float32(x0)
-						top := px(y0, x0)*(1-xl) + px(y0, x0+1)*xl
-						bottom := px(y0+1, x0)*(1-xl) + px(y0+1, x0+1)*xl
-						v = top*(1-yl) + bottom*yl
-					default: // cubic
-						iy, ix := ay.coord(y), ax.coord(x)
-						fy, fx := float32(math.Floor(float64(iy))), float32(math.Floor(float64(ix)))
-						y0, x0 := int(int32(fy)), int(int32(fx))
-						wy, wx := cubicWeights(iy-fy, alpha), cubicWeights(ix-fx, alpha)
-						if a.CubicExclude {
-							excludeOutside(&wx, x0, w)
-							excludeOutside(&wy, y0, h)
+					for k := 0; k < 4; k++ {
+						r := in[ty.idx[4*y+k]*j.sh:]
+						var row float32
+						for i := 0; i < 4; i++ {
+							row += r[tx.idx[4*x+i]*j.sw] * tx.wt[4*x+i]
 						}
-						for j := 0; j < 4; j++ {
-							var row float32
-							for i := 0; i < 4; i++ {
-								row += px(y0+j-1, x0+i-1) * wx[i]
-							}
-							v += row * wy[j]
-						}
+						v += row * ty.wt[4*y+k]
 					}
-					if crop {
-						iy, ix := ay.coord(y), ax.coord(x)
-						if iy < 0 || iy > float32(h-1) || ix < 0 || ix > float32(w-1) {
-							v = extrap
-						}
+					orow[x*j.dw] = v
+				}
+			}
+			if j.crop {
+				for x := 0; x < j.ow; x++ {
+					if ty.outside[y] || tx.outside[x] {
+						orow[x*j.dw] = j.extrap
 					}
-					o[y*dh+x*dw] = v
 				}
 			}
 		}
-	})
-	return nil
+	}
 }
 
 // excludeOutside zeroes cubic weights of taps outside the image and renormalizes.

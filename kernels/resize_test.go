@@ -1,7 +1,9 @@
 package kernels
 
 import (
+	"fmt"
 	"math"
+	"math/rand"
 	"testing"
 
 	"github.com/relaxgo/relaxgo/runtime"
@@ -158,6 +160,126 @@ func TestResizeROIArgs(t *testing.T) {
 		for name, roi := range map[string]runtime.Value{"string in tuple": runtime.Tuple{0.0, "x"}, "string": "roi"} {
 			if err := call(c.op, x, size, roi, layout, "nearest_neighbor", "asymmetric", "floor", -0.5, int64(0), 0.0, nil, out); err == nil {
 				t.Errorf("%s roi %s: accepted", c.op, name)
+			}
+		}
+	}
+}
+
+// resizeElementwise is Resize2D's arithmetic element by element, each output
+// coordinate mapped on its own (as the kernel computed it before its axis
+// tables): the reference TestResize2DTablesMatchElementwise holds the
+// tables to, bit for bit. NCHW, one image.
+func resizeElementwise(src []float32, c, h, w, oh, ow int, a Resize2DAttrs, rounding string) []float32 {
+	ay := newResizeAxis(h, oh, a.CoordinateTransformationMode, a.Method, a.ROI[0], a.ROI[2])
+	ax := newResizeAxis(w, ow, a.CoordinateTransformationMode, a.Method, a.ROI[1], a.ROI[3])
+	dst := make([]float32, c*oh*ow)
+	for ci := 0; ci < c; ci++ {
+		in, o := src[ci*h*w:], dst[ci*oh*ow:]
+		px := func(y, x int) float32 { return in[clampIdx(y, h)*w+clampIdx(x, w)] }
+		for y := 0; y < oh; y++ {
+			for x := 0; x < ow; x++ {
+				var v float32
+				switch a.Method {
+				case "nearest_neighbor":
+					v = px(ay.nearest(y, rounding), ax.nearest(x, rounding))
+				case "linear":
+					iy, ix := ay.coord(y), ax.coord(x)
+					y0, x0 := int(int32(float32(math.Floor(float64(iy))))), int(int32(float32(math.Floor(float64(ix)))))
+					yl, xl := iy-float32(y0), ix-float32(x0)
+					top := px(y0, x0)*(1-xl) + px(y0, x0+1)*xl
+					bottom := px(y0+1, x0)*(1-xl) + px(y0+1, x0+1)*xl
+					v = top*(1-yl) + bottom*yl
+				default:
+					iy, ix := ay.coord(y), ax.coord(x)
+					fy, fx := float32(math.Floor(float64(iy))), float32(math.Floor(float64(ix)))
+					y0, x0 := int(int32(fy)), int(int32(fx))
+					wy, wx := cubicWeights(iy-fy, float32(a.CubicAlpha)), cubicWeights(ix-fx, float32(a.CubicAlpha))
+					if a.CubicExclude {
+						excludeOutside(&wx, x0, w)
+						excludeOutside(&wy, y0, h)
+					}
+					for j := 0; j < 4; j++ {
+						var row float32
+						for i := 0; i < 4; i++ {
+							row += px(y0+j-1, x0+i-1) * wx[i]
+						}
+						v += row * wy[j]
+					}
+				}
+				if a.CoordinateTransformationMode == "tf_crop_and_resize" {
+					iy, ix := ay.coord(y), ax.coord(x)
+					if iy < 0 || iy > float32(h-1) || ix < 0 || ix > float32(w-1) {
+						v = float32(a.ExtrapolationValue)
+					}
+				}
+				o[y*ow+x] = v
+			}
+		}
+	}
+	return dst
+}
+
+// TestResize2DTablesMatchElementwise runs every method, coordinate mode
+// and rounding on up- and downscales (integer factors, odd sizes, one
+// pixel), cubic with and without excluding outside taps, and crops with
+// extrapolation, against resizeElementwise: every bit must match; NHWC must
+// give NCHW's values transposed.
+func TestResize2DTablesMatchElementwise(t *testing.T) {
+	defer SetNumThreads(0)
+	r := rand.New(rand.NewSource(4))
+	sizes := [][4]int{{8, 8, 32, 32}, {5, 7, 11, 3}, {9, 6, 4, 4}, {1, 1, 3, 5}, {6, 4, 6, 4}, {7, 7, 1, 1}}
+	for _, method := range []string{"nearest_neighbor", "linear", "cubic"} {
+		for _, mode := range []string{"half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel", "tf_half_pixel_for_nn", "tf_crop_and_resize"} {
+			for _, rounding := range []string{"round", "round_prefer_floor", "round_prefer_ceil", "floor", "ceil"} {
+				if method != "nearest_neighbor" && rounding != "round" {
+					continue
+				}
+				for si, sz := range sizes {
+					h, w, oh, ow := sz[0], sz[1], sz[2], sz[3]
+					const c = 3
+					x := make([]float32, c*h*w)
+					for i := range x {
+						x[i] = r.Float32()*4 - 2
+					}
+					a := Resize2DAttrs{Layout: "NCHW", Method: method, CoordinateTransformationMode: mode, RoundingMethod: rounding,
+						CubicAlpha: -0.5 - 0.25*float64(si%2), CubicExclude: si%2 == 1, ExtrapolationValue: -7,
+						ROI: []float64{0.1, 0.2, 0.9, 0.7}}
+					want := resizeElementwise(x, c, h, w, oh, ow, a, rounding)
+					in, _ := runtime.FromSlice(x, 1, c, int64(h), int64(w))
+					out := runtime.MustNewTensor([]int64{1, c, int64(oh), int64(ow)}, runtime.Float32)
+					SetNumThreads(1 + si%2)
+					if err := Resize2D(out, in, a); err != nil {
+						t.Fatal(err)
+					}
+					what := fmt.Sprintf("%s/%s/%s %dx%d->%dx%d", method, mode, rounding, h, w, oh, ow)
+					got := out.Float32s()
+					for i := range want {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("%s: [%d] %v, elementwise %v", what, i, got[i], want[i])
+						}
+					}
+					// NHWC: the same values, channels last.
+					xt := make([]float32, len(x))
+					for ci := 0; ci < c; ci++ {
+						for p := 0; p < h*w; p++ {
+							xt[p*c+ci] = x[ci*h*w+p]
+						}
+					}
+					inT, _ := runtime.FromSlice(xt, 1, int64(h), int64(w), c)
+					outT := runtime.MustNewTensor([]int64{1, int64(oh), int64(ow), c}, runtime.Float32)
+					a.Layout = "NHWC"
+					if err := Resize2D(outT, inT, a); err != nil {
+						t.Fatal(err)
+					}
+					gt := outT.Float32s()
+					for ci := 0; ci < c; ci++ {
+						for p := 0; p < oh*ow; p++ {
+							if math.Float32bits(gt[p*c+ci]) != math.Float32bits(want[ci*oh*ow+p]) {
+								t.Fatalf("%s NHWC: channel %d position %d: %v, want %v", what, ci, p, gt[p*c+ci], want[ci*oh*ow+p])
+							}
+						}
+					}
+				}
 			}
 		}
 	}

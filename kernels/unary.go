@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -374,6 +375,12 @@ func floatUnary[T floating](op uop, o, x []T, pa, pb float64) {
 		}
 	case uLeakyRelu:
 		a := T(pa)
+		if isF32[T]() {
+			// The same branch and multiply, without the branch's
+			// misprediction on mixed signs (7 ns an element).
+			asm.LeakyReluF32(as32(o), as32(x), float32(a))
+			return
+		}
 		for i, v := range x {
 			if v > 0 {
 				o[i] = v

@@ -364,6 +364,21 @@ var scalarOps = []struct {
 	{"rdivScalar", "s / x[i]", func(_ isa, sv, xv reg.VecVirtual) { VDIVPS(xv, sv, xv) }},
 	{"maxScalar", "max(x[i], s) (Go's max)", func(s isa, sv, xv reg.VecVirtual) { emitGoMax(s, xv, sv, xv) }},
 	{"minScalar", "min(x[i], s) (Go's min)", func(s isa, sv, xv reg.VecVirtual) { emitGoMin(s, xv, sv, xv) }},
+	{"leakyRelu", "x[i] if x[i] > 0, else x[i] * s (NaN: x[i] * s)", func(s isa, sv, xv reg.VecVirtual) {
+		t, z := s.vec(), s.vec()
+		VMULPS(sv, xv, t)
+		VXORPS(z, z, z)
+		if s.avx512 {
+			k := K()
+			VCMPPS(U8(0x1e), z, xv, k) // x > 0 (ordered)
+			VMOVAPS(xv, k, t)
+			VMOVAPS(t, xv)
+			return
+		}
+		m := s.vec()
+		VCMPPS(U8(0x1e), z, xv, m) // x > 0 (ordered)
+		VBLENDVPS(m, xv, t, xv)    // x = m ? x : x*s
+	}},
 }
 
 // chainOps are the steps of scalarChainF32, in the order of asm's Chain*
