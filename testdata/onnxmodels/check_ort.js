@@ -47,7 +47,7 @@ function parseNpy(d, name) {
   if (/'fortran_order':\s*True/.test(header)) throw new Error(name + ': fortran order');
   const raw = d.subarray(hstart + hlen);
   const buf = raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.length);
-  const types = { '<f4': ['float32', Float32Array], '<i8': ['int64', BigInt64Array], '<i4': ['int32', Int32Array], '<f8': ['float64', Float64Array] };
+  const types = { '<f4': ['float32', Float32Array], '<i8': ['int64', BigInt64Array], '<i4': ['int32', Int32Array], '<f8': ['float64', Float64Array], '|b1': ['bool', Uint8Array] };
   if (!types[descr]) throw new Error(`${name}: dtype ${descr}`);
   const [type, Arr] = types[descr];
   return { type, shape, data: new Arr(buf) };
