@@ -238,6 +238,11 @@ func avgPlanesNCHW[T number](g *pool2dGeom, o, x []T, lo, hi int) {
 	for oxHi < g.ow && oxHi*g.sw-g.pl+(kw-1)*dw < w {
 		oxHi++
 	}
+	if _, ok := any(o).([]float32); ok && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 &&
+		g.oh-1+(g.kh-1)*g.dh < g.h && g.ow-1+(g.kw-1)*g.dw < g.w && g.kh*g.kw <= 64 {
+		avgPlanesFlat(g, any(o).([]float32), any(x).([]float32), lo, hi)
+		return
+	}
 	var acc [256]float64
 	var acc32 [512]float32
 	for pl := lo; pl < hi; pl++ {
@@ -340,6 +345,39 @@ func avgPlanesNCHW[T number](g *pool2dGeom, o, x []T, lo, hi int) {
 			for ox := max(oxHi, oxLo); ox < g.ow; ox++ {
 				edge(ox)
 			}
+		}
+	}
+}
+
+// avgPlanesFlat is avgPlanesNCHW for float32 at stride 1 without padding
+// (an explicit pad before the pool, as exported count_include_pad pools
+// are): each plane's outputs are computed over the input's width, one
+// asm.TapSumChainF32 call a plane (the taps summed in order from +0, then
+// divided: the row path's bits), and the ow of every w are kept. Inception's
+// 17x17 pools made a dozen calls a 17-element row on the row path.
+func avgPlanesFlat(g *pool2dGeom, o, x []float32, lo, hi int) {
+	var offs [64]int
+	var ones [64]float32
+	k := 0
+	for ky := 0; ky < g.kh; ky++ {
+		for kx := 0; kx < g.kw; kx++ {
+			offs[k], ones[k] = ky*g.dh*g.xsH+kx*g.dw, 1
+			k++
+		}
+	}
+	n := (g.oh-1)*g.xsH + g.ow
+	tb := getScratch(n)
+	defer putScratch(tb)
+	tmp := (*tb)[:n]
+	codes := [1]uint8{asm.ChainDiv}
+	div := [1]float32{float32(g.kh * g.kw)}
+	for pl := lo; pl < hi; pl++ {
+		nn, c := pl/g.c, pl%g.c
+		xb := nn*g.xsN + c*g.xsC
+		ob := nn*g.osN + c*g.osC
+		asm.TapSumChainF32(tmp, x[xb:xb+g.h*g.xsH], offs[:k], ones[:k], codes[:], div[:])
+		for oy := 0; oy < g.oh; oy++ {
+			copy(o[ob+oy*g.osH:ob+oy*g.osH+g.ow], tmp[oy*g.xsH:oy*g.xsH+g.ow])
 		}
 	}
 }

@@ -129,6 +129,10 @@ func TestPool2D(t *testing.T) {
 		{1, 2, 5, 5, [2]int{2, 2}, [2]int{3, 3}, [2]int{1, 1}, [4]int{0, 0, 0, 0}, true},
 		{1, 2, 6, 6, [2]int{3, 3}, [2]int{1, 1}, [2]int{1, 1}, [4]int{2, 2, 2, 2}, false},
 		{1, 64, 40, 40, [2]int{3, 3}, [2]int{1, 1}, [2]int{1, 1}, [4]int{1, 1, 1, 1}, false}, // parallel
+		// stride 1 without padding (an exported pool after its pad): whole planes at once
+		{1, 3, 9, 11, [2]int{3, 3}, [2]int{1, 1}, [2]int{1, 1}, [4]int{}, false},
+		{2, 2, 10, 9, [2]int{2, 3}, [2]int{1, 1}, [2]int{2, 1}, [4]int{}, false},
+		{1, 2, 7, 8, [2]int{3, 2}, [2]int{1, 1}, [2]int{1, 2}, [4]int{}, true},
 	}
 	for _, c := range cases {
 		for _, dt := range []runtime.DataType{f32, f64, f16} {
