@@ -113,6 +113,11 @@ for name, (mk, inp) in models.items():
     d = os.path.join(out, name); os.makedirs(d, exist_ok=True)
     try:
         m = mk().eval(); x = inp()
+        # Zero-initialized layers (ViT's head) would make the output all
+        # zeros and the check vacuous: give them small random weights.
+        for mod in m.modules():
+            if isinstance(mod, nn.Linear) and not mod.weight.detach().any():
+                nn.init.normal_(mod.weight, std=0.02)
         with torch.no_grad():
             y = m(*x)
             if isinstance(y, dict): y = y['out']
