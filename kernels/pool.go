@@ -233,11 +233,7 @@ func poolPlanes[T number](g *pool2dGeom, o, x []T, isMax bool, lowest T, lo, hi 
 // ns an output in the general loop.)
 func avgPlanesNCHW[T number](g *pool2dGeom, o, x []T, lo, hi int) {
 	kw, dw, w := g.kw, g.dw, g.w
-	oxLo := min(g.ow, (g.pl+g.sw-1)/g.sw)
-	oxHi := oxLo
-	for oxHi < g.ow && oxHi*g.sw-g.pl+(kw-1)*dw < w {
-		oxHi++
-	}
+	oxLo, oxHi := poolInterior(g)
 	if _, ok := any(o).([]float32); ok && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 &&
 		g.oh-1+(g.kh-1)*g.dh < g.h && g.ow-1+(g.kw-1)*g.dw < g.w && g.kh*g.kw <= 64 {
 		avgPlanesFlat(g, any(o).([]float32), any(x).([]float32), lo, hi)
@@ -251,13 +247,7 @@ func avgPlanesNCHW[T number](g *pool2dGeom, o, x []T, lo, hi int) {
 		ob := n*g.osN + c*g.osC
 		for oy := 0; oy < g.oh; oy++ {
 			y0 := oy*g.sh - g.pt
-			kyLo, kyHi := 0, g.kh
-			for kyLo < kyHi && y0+kyLo*g.dh < 0 {
-				kyLo++
-			}
-			for kyHi > kyLo && y0+(kyHi-1)*g.dh >= g.h {
-				kyHi--
-			}
+			kyLo, kyHi := poolRows(g, y0)
 			rowsPad := 0 // kernel rows inside the padded input
 			for ky := 0; ky < g.kh; ky++ {
 				if y0+ky*g.dh < g.h+g.pb {
@@ -267,27 +257,7 @@ func avgPlanesNCHW[T number](g *pool2dGeom, o, x []T, lo, hi int) {
 			orow := o[ob+oy*g.osH : ob+oy*g.osH+g.ow]
 			edge := func(ox int) {
 				x0 := ox*g.sw - g.pl
-				var s float64
-				var s32 float32
-				cnt, cntPad := 0, 0
-				for ky := 0; ky < g.kh; ky++ {
-					yy := y0 + ky*g.dh
-					inPadY := yy < g.h+g.pb
-					validY := yy >= 0 && yy < g.h
-					for kx := 0; kx < kw; kx++ {
-						xx := x0 + kx*dw
-						if inPadY && xx < w+g.pr {
-							cntPad++
-						}
-						if validY && xx >= 0 && xx < w {
-							v := x[xb+yy*g.xsH+xx]
-							s += float64(v)
-							s32 += float32(v)
-							cnt++
-						}
-					}
-				}
-				orow[ox] = avgResult[T](s, s32, poolDivisor(g, cnt, cntPad))
+				orow[ox] = avgWindow(g, x, xb, y0, x0)
 			}
 			for ox := 0; ox < oxLo; ox++ {
 				edge(ox)
@@ -382,6 +352,58 @@ func avgPlanesFlat(g *pool2dGeom, o, x []float32, lo, hi int) {
 	}
 }
 
+// poolInterior returns the outputs [oxLo, oxHi) of a row whose every
+// horizontal tap lies inside the input row.
+func poolInterior(g *pool2dGeom) (oxLo, oxHi int) {
+	oxLo = min(g.ow, (g.pl+g.sw-1)/g.sw)
+	oxHi = oxLo
+	for oxHi < g.ow && oxHi*g.sw-g.pl+(g.kw-1)*g.dw < g.w {
+		oxHi++
+	}
+	return oxLo, oxHi
+}
+
+// poolRows returns the kernel rows [kyLo, kyHi) inside the input for the
+// output row whose window starts at input row y0.
+func poolRows(g *pool2dGeom, y0 int) (kyLo, kyHi int) {
+	kyLo, kyHi = 0, g.kh
+	for kyLo < kyHi && y0+kyLo*g.dh < 0 {
+		kyLo++
+	}
+	for kyHi > kyLo && y0+(kyHi-1)*g.dh >= g.h {
+		kyHi--
+	}
+	return kyLo, kyHi
+}
+
+// avgWindow is the average of the window at (y0, x0) of the plane at xb,
+// one tap at a time: its taps inside the input summed in order (rows, then
+// columns), divided by their count or, with count_include_pad, by the taps
+// inside the padded input.
+func avgWindow[T number](g *pool2dGeom, x []T, xb, y0, x0 int) T {
+	var s float64
+	var s32 float32
+	cnt, cntPad := 0, 0
+	for ky := 0; ky < g.kh; ky++ {
+		yy := y0 + ky*g.dh
+		inPadY := yy < g.h+g.pb
+		validY := yy >= 0 && yy < g.h
+		for kx := 0; kx < g.kw; kx++ {
+			xx := x0 + kx*g.dw
+			if inPadY && xx < g.w+g.pr {
+				cntPad++
+			}
+			if validY && xx >= 0 && xx < g.w {
+				v := x[xb+yy*g.xsH+xx*g.xsW]
+				s += float64(v)
+				s32 += float32(v)
+				cnt++
+			}
+		}
+	}
+	return avgResult[T](s, s32, poolDivisor(g, cnt, cntPad))
+}
+
 // avgResult is an average of div taps: for float32, their float32 sum s32
 // divided in float32 (topi's arithmetic: the sum in the input's type);
 // otherwise avgOf of their float64 sum s.
@@ -435,27 +457,7 @@ func poolPlanesGeneral[T number](g *pool2dGeom, o, x []T, isMax bool, lowest T, 
 					o[oi] = m
 					continue
 				}
-				var s float64
-				var s32 float32
-				cnt, cntPad := 0, 0
-				for ky := 0; ky < g.kh; ky++ {
-					yy := y0 + ky*g.dh
-					inPadY := yy < g.h+g.pb
-					validY := yy >= 0 && yy < g.h
-					for kx := 0; kx < g.kw; kx++ {
-						xx := x0 + kx*g.dw
-						if inPadY && xx < g.w+g.pr {
-							cntPad++
-						}
-						if validY && xx >= 0 && xx < g.w {
-							v := x[xb+yy*g.xsH+xx*g.xsW]
-							s += float64(v)
-							s32 += float32(v)
-							cnt++
-						}
-					}
-				}
-				o[oi] = avgResult[T](s, s32, poolDivisor(g, cnt, cntPad))
+				o[oi] = avgWindow(g, x, xb, y0, x0)
 			}
 		}
 	}
@@ -471,25 +473,14 @@ func poolPlanesGeneral[T number](g *pool2dGeom, o, x []T, isMax bool, lowest T, 
 // output NaN.
 func maxPlanesNCHW[T number](g *pool2dGeom, o, x []T, lowest T, lo, hi int) {
 	kw, dw, w := g.kw, g.dw, g.w
-	// Outputs [oxLo, oxHi) have every horizontal tap inside the row.
-	oxLo := min(g.ow, (g.pl+g.sw-1)/g.sw)
-	oxHi := oxLo
-	for oxHi < g.ow && oxHi*g.sw-g.pl+(kw-1)*dw < w {
-		oxHi++
-	}
+	oxLo, oxHi := poolInterior(g)
 	for pl := lo; pl < hi; pl++ {
 		n, c := pl/g.c, pl%g.c
 		xb := n*g.xsN + c*g.xsC
 		ob := n*g.osN + c*g.osC
 		for oy := 0; oy < g.oh; oy++ {
 			y0 := oy*g.sh - g.pt
-			kyLo, kyHi := 0, g.kh
-			for kyLo < kyHi && y0+kyLo*g.dh < 0 {
-				kyLo++
-			}
-			for kyHi > kyLo && y0+(kyHi-1)*g.dh >= g.h {
-				kyHi--
-			}
+			kyLo, kyHi := poolRows(g, y0)
 			orow := o[ob+oy*g.osH : ob+oy*g.osH+g.ow]
 			edge := func(ox int) {
 				x0 := ox*g.sw - g.pl

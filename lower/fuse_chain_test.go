@@ -49,17 +49,7 @@ class Module:
         return gv
 `
 			out, text := lowerThrough(t, "chain.py", src, "fuse-elementwise-chains")
-			var chains []*ir.Call
-			for _, f := range out.RelaxFuncs() {
-				ir.VisitExpr(f.Body, func(e ir.Expr) bool {
-					if c, ok := e.(*ir.Call); ok && len(c.Args) == 2 {
-						if ext, ok := c.Args[0].(*ir.ExternFunc); ok && ext.Symbol == lower.EwChainKernel {
-							chains = append(chains, c)
-						}
-					}
-					return true
-				})
-			}
+			chains := externCalls(out, lower.EwChainKernel)
 			if tc.want == nil {
 				if len(chains) != 0 {
 					t.Fatalf("a chain call:\n%s", text)

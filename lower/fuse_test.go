@@ -44,20 +44,11 @@ class Module:
         return gv
 `
 			out, text := lowerThrough(t, "residual.py", src, "fuse-matmul-epilogue")
-			var fused *ir.Call
-			for _, f := range out.RelaxFuncs() {
-				ir.VisitExpr(f.Body, func(e ir.Expr) bool {
-					if c, ok := e.(*ir.Call); ok && len(c.Args) == 2 {
-						if ext, ok := c.Args[0].(*ir.ExternFunc); ok && ext.Symbol == lower.MatmulBiasKernel {
-							fused = c
-						}
-					}
-					return true
-				})
-			}
-			if fused == nil {
+			calls := externCalls(out, lower.MatmulBiasKernel)
+			if len(calls) == 0 {
 				t.Fatalf("no fused call:\n%s", text)
 			}
+			fused := calls[len(calls)-1]
 			args := fused.Args[1].(*ir.Tuple).Fields
 			if len(args) != tc.nargs {
 				t.Fatalf("fused call has %d arguments, want %d:\n%s", len(args), tc.nargs, text)

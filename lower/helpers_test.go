@@ -46,3 +46,20 @@ func funcText(t *testing.T, all, name string) string {
 	}
 	return text
 }
+
+// externCalls returns the calls of the extern function symbol in m's Relax
+// functions (a fused kernel's call_dps_packed), in visiting order.
+func externCalls(m *ir.Module, symbol string) []*ir.Call {
+	var calls []*ir.Call
+	for _, f := range m.RelaxFuncs() {
+		ir.VisitExpr(f.Body, func(e ir.Expr) bool {
+			if c, ok := e.(*ir.Call); ok && len(c.Args) == 2 {
+				if ext, ok := c.Args[0].(*ir.ExternFunc); ok && ext.Symbol == symbol {
+					calls = append(calls, c)
+				}
+			}
+			return true
+		})
+	}
+	return calls
+}

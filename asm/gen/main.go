@@ -179,30 +179,11 @@ func main() {
 // with unroll vectors at byte offsets off*bytes from the current pointers,
 // first unroll-wide, then one vector at a time. ptrs are advanced.
 func loop(s isa, name string, n reg.GPVirtual, ptrs []reg.GPVirtual, unroll int, body func(off int)) {
-	big := unroll * s.lanes
-	Label(name + "_big")
-	CMPQ(n, U32(big))
-	JL(LabelRef(name + "_one"))
-	for u := 0; u < unroll; u++ {
-		body(u)
-	}
-	for _, p := range ptrs {
-		ADDQ(U32(unroll*s.bytes), p)
-	}
-	SUBQ(U32(big), n)
-	JMP(LabelRef(name + "_big"))
-	Label(name + "_one")
-	CMPQ(n, U32(0))
-	JE(LabelRef(name + "_done"))
-	body(0)
-	for _, p := range ptrs {
-		ADDQ(U32(s.bytes), p)
-	}
-	SUBQ(U32(s.lanes), n)
-	JMP(LabelRef(name + "_one"))
-	Label(name + "_done")
-	VZEROUPPER()
-	RET()
+	loopN(s, name, n, ptrs, unroll, func(us []int) {
+		for _, u := range us {
+			body(u)
+		}
+	})
 }
 
 // loopN is loop with a body that emits all of an iteration's unrolled

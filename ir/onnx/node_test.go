@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/relaxgo/relaxgo/internal/corpus"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/relaxgo/relaxgo/compiler"
+	"github.com/relaxgo/relaxgo/internal/corpus"
 	"github.com/relaxgo/relaxgo/ir/onnx"
 	"github.com/relaxgo/relaxgo/ir/onnx/onnxpb"
 	"github.com/relaxgo/relaxgo/ir/tvmscript"
