@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/internal/freelist"
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -244,6 +245,62 @@ func (t *resizeTable) fill(a *resizeAxis, n int, method, rounding string, alpha 
 	}
 }
 
+// linearRows is planes for linear resizing with contiguous output rows
+// (NCHW): each input row's horizontal interpolation, r[x0]*wx0 + r[x1]*wx1,
+// is computed once per plane and kept while output rows use it (an
+// upscale reads each input row for several), and an output row is then
+// h0*wy0 + h1*wy1 in vector passes: the same float32 operations as the
+// element loop, so the same bits.
+func (j *resizeJob) linearRows(lo, hi int) {
+	ty, tx := &j.ty, &j.tx
+	ow := j.ow
+	sb := getScratch(4 * ow)
+	defer putScratch(sb)
+	buf := *sb
+	rows := [2][]float32{buf[:ow], buf[ow : 2*ow]}
+	t0, t1 := buf[2*ow:3*ow], buf[3*ow:4*ow]
+	for nc := lo; nc < hi; nc++ {
+		bi, ci := nc/j.c, nc%j.c
+		in := j.src[bi*j.sn+ci*j.sc:]
+		o := j.dst[bi*j.dn+ci*j.dc:]
+		key := [2]int{-1, -1} // the input row each of rows holds
+		row := func(iy, keep int) []float32 {
+			for k := range key {
+				if key[k] == iy {
+					return rows[k]
+				}
+			}
+			k := 0
+			if key[0] == keep {
+				k = 1 // the other row is still needed
+			}
+			key[k] = iy
+			r, h := in[iy*j.sh:], rows[k]
+			for x := range h {
+				x0, x1 := tx.idx[2*x]*j.sw, tx.idx[2*x+1]*j.sw
+				h[x] = r[x0]*tx.wt[2*x] + r[x1]*tx.wt[2*x+1]
+			}
+			return h
+		}
+		for y := 0; y < j.oh; y++ {
+			iy0, iy1 := ty.idx[2*y], ty.idx[2*y+1]
+			h0 := row(iy0, iy1)
+			h1 := row(iy1, iy0)
+			orow := o[y*j.dh : y*j.dh+ow]
+			asm.MulScalarF32(t0, h0, ty.wt[2*y])
+			asm.MulScalarF32(t1, h1, ty.wt[2*y+1])
+			asm.AddF32(orow, t0, t1)
+			if j.crop {
+				for x := range orow {
+					if ty.outside[y] || tx.outside[x] {
+						orow[x] = j.extrap
+					}
+				}
+			}
+		}
+	}
+}
+
 // growInts returns s resized to n, reallocated when too small.
 func growInts(s []int, n int) []int {
 	if cap(s) < n {
@@ -275,6 +332,10 @@ var resizeJobPool = freelist.List[*resizeJob]{New: func() *resizeJob {
 // planes resizes the (image, channel) planes [lo, hi) with the tables, each
 // element by the float32 operations of topi's resize in its order.
 func (j *resizeJob) planes(lo, hi int) {
+	if j.method == "linear" && j.dw == 1 {
+		j.linearRows(lo, hi)
+		return
+	}
 	ty, tx := &j.ty, &j.tx
 	for nc := lo; nc < hi; nc++ {
 		bi, ci := nc/j.c, nc%j.c
