@@ -75,8 +75,8 @@ type ewStep struct {
 	op   bop
 	relu bool
 	rev  bool
-	// unary, set for a unary step other than relu: its operation, which
-	// f32Unary runs on the chain value.
+	// unary, set for a step without an operand (relu too): its
+	// operation, which f32Unary runs on the chain value.
 	unary bool
 	un    uop
 	data  []float32
@@ -138,7 +138,7 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 	}()
 	steps := j.buf[:0]
 	err := forEachChainStep(name, codes, ops, func(s ewStep, o *runtime.Tensor, k int) error {
-		if s.relu || s.unary {
+		if s.unary {
 			steps = append(steps, s)
 			return nil
 		}
@@ -179,7 +179,7 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 		}
 		for i := range steps {
 			st := &steps[i]
-			if st.relu || st.unary {
+			if st.unary {
 				continue
 			}
 			zero := st.st[d] == 0 && st.st[cut] == 0
@@ -207,7 +207,7 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 	}
 	j.shape, j.steps, j.inner = shape[:cut], steps, inner
 	for i := range steps {
-		if !steps[i].relu && !steps[i].unary {
+		if !steps[i].unary {
 			steps[i].contig = steps[i].st[nd-1] != 0
 		}
 		steps[i].chain, steps[i].chainOK = ewChainCode(&steps[i])
@@ -233,7 +233,7 @@ func forEachChainStep(name string, codes []int64, ops []*runtime.Tensor, f func(
 	k := 0
 	for _, c := range codes {
 		if c == EwChainRelu {
-			if err := f(ewStep{relu: true}, nil, -1); err != nil {
+			if err := f(ewStep{relu: true, unary: true, un: uRelu}, nil, -1); err != nil {
 				return err
 			}
 			continue
@@ -496,7 +496,7 @@ func (j *ewJob) run(lo, hi int) {
 				off := 0 // the operand's offset for this row
 				if i < len(offs) {
 					off = offs[i]
-				} else if !s.relu && !s.unary {
+				} else if !s.unary {
 					for d := 0; d < no; d++ {
 						off += idx[d] * s.st[d]
 					}
@@ -513,12 +513,8 @@ func (j *ewJob) run(lo, hi int) {
 					continue
 				}
 				flush()
-				if s.relu || s.unary {
-					op := uRelu
-					if s.unary {
-						op = s.un
-					}
-					f32Unary(op, row, src)
+				if s.unary {
+					f32Unary(s.un, row, src)
 					src = row
 					continue
 				}

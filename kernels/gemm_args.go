@@ -20,6 +20,18 @@ func laCount(op string, args []runtime.Value, n int) error {
 // laArg returns argument i when it is a T. The helpers below take their
 // common spelling this way first: runtime.Args' bookkeeping cost more than
 // a small convolution's packing (cnn_small's); anything else, errors
+// laFlag reads argument i, a bool or an int (nonzero: true); what names it
+// in the error.
+func laFlag(op string, args []runtime.Value, i int, what string) (bool, error) {
+	switch v := args[i].(type) {
+	case bool:
+		return v, nil
+	case int64:
+		return v != 0, nil
+	}
+	return false, fmt.Errorf("%s: argument %d (%s) must be a bool or int, got %s", op, i, what, runtime.TypeName(args[i]))
+}
+
 // included, goes through runtime.Args.
 func laArg[T any](args []runtime.Value, i int) (T, bool) {
 	if i >= 0 && i < len(args) {

@@ -35,14 +35,9 @@ func packedMatmulBias(args []runtime.Value) (runtime.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	var relu bool
-	switch v := args[4].(type) {
-	case bool:
-		relu = v
-	case int64:
-		relu = v != 0
-	default:
-		return nil, fmt.Errorf("%s: argument 4 (relu) must be a bool or int, got %s", op, runtime.TypeName(args[4]))
+	relu, err := laFlag(op, args, 4, "relu")
+	if err != nil {
+		return nil, err
 	}
 	var res *runtime.Tensor
 	left := false
@@ -50,23 +45,15 @@ func packedMatmulBias(args []runtime.Value) (runtime.Value, error) {
 		if res, err = laTensor(op, args, 5); err != nil {
 			return nil, err
 		}
-		switch v := args[6].(type) {
-		case bool:
-			left = v
-		case int64:
-			left = v != 0
-		default:
-			return nil, fmt.Errorf("%s: argument 6 (residual_left) must be a bool or int, got %s", op, runtime.TypeName(args[6]))
+		if left, err = laFlag(op, args, 6, "residual_left"); err != nil {
+			return nil, err
 		}
 	}
 	out, err := laTensor(op, args, len(args)-1)
 	if err != nil {
 		return nil, err
 	}
-	if res != nil {
-		return nil, MatmulBiasResidual(out, a, b, bias, res, left, relu, dt)
-	}
-	return nil, MatmulBias(out, a, b, bias, relu, dt)
+	return nil, matmulBias(out, a, b, bias, res, left, relu, dt)
 }
 
 // matmulOperands reads the (x1, x2, out_dtype) arguments both matmul kernels start with.
@@ -87,17 +74,7 @@ func matmulOperands(op string, args []runtime.Value) (a, b *runtime.Tensor, dt r
 // epilogue while each output tile is in cache. The float32 additions are the
 // same as the separate ops', so results are identical.
 func MatmulBias(out, a, b, bias *runtime.Tensor, relu bool, outDType runtime.DataType) error {
-	if bias == nil || out == nil {
-		return fmt.Errorf("matmul_bias: nil tensor")
-	}
-	if bias.DType() != runtime.Float32 || out.DType() != runtime.Float32 {
-		return fmt.Errorf("matmul_bias: bias and output must be float32, got %s and %s", bias.DType(), out.DType())
-	}
-	os := out.Shape()
-	if bias.NDim() != 1 || len(os) == 0 || bias.Shape()[0] != os[len(os)-1] {
-		return fmt.Errorf("matmul_bias: bias of shape %v does not match the output's last axis %v", bias.Shape(), os)
-	}
-	return matmul(out, a, b, false, false, outDType, GemmEpilogue{ColBias: bias.Float32s(), Relu: relu})
+	return matmulBias(out, a, b, bias, nil, false, relu, outDType)
 }
 
 // MatmulBiasResidual computes out = matmul(a, b) + bias, then res added (res
@@ -108,24 +85,34 @@ func MatmulBias(out, a, b, bias *runtime.Tensor, relu bool, outDType runtime.Dat
 // are the separate ops' (the binary kernel's on the same elements), so
 // results are identical.
 func MatmulBiasResidual(out, a, b, bias, res *runtime.Tensor, left, relu bool, outDType runtime.DataType) error {
-	if bias == nil || out == nil || res == nil {
+	if res == nil {
 		return fmt.Errorf("matmul_bias: nil tensor")
 	}
-	if bias.DType() != runtime.Float32 || out.DType() != runtime.Float32 || res.DType() != runtime.Float32 {
-		return fmt.Errorf("matmul_bias: bias, residual and output must be float32, got %s, %s and %s", bias.DType(), res.DType(), out.DType())
+	return matmulBias(out, a, b, bias, res, left, relu, outDType)
+}
+
+// matmulBias is MatmulBias with an optional residual res (nil for none).
+func matmulBias(out, a, b, bias, res *runtime.Tensor, left, relu bool, outDType runtime.DataType) error {
+	if bias == nil || out == nil {
+		return fmt.Errorf("matmul_bias: nil tensor")
+	}
+	if bias.DType() != runtime.Float32 || out.DType() != runtime.Float32 {
+		return fmt.Errorf("matmul_bias: bias and output must be float32, got %s and %s", bias.DType(), out.DType())
 	}
 	os := out.Shape()
 	if bias.NDim() != 1 || len(os) == 0 || bias.Shape()[0] != os[len(os)-1] {
 		return fmt.Errorf("matmul_bias: bias of shape %v does not match the output's last axis %v", bias.Shape(), os)
 	}
-	if !slices.Equal(res.Shape(), os) {
-		return fmt.Errorf("matmul_bias: residual of shape %v, want the output's %v", res.Shape(), os)
+	ep := GemmEpilogue{ColBias: bias.Float32s(), ResLeft: left, Relu: relu}
+	if res != nil {
+		if res.DType() != runtime.Float32 || !slices.Equal(res.Shape(), os) {
+			return fmt.Errorf("matmul_bias: residual %s, want float32 of the output's shape %v", res, os)
+		}
+		if ep.Res = res.Float32s(); asm.OverlapF32(ep.Res, out.Float32s()) {
+			return fmt.Errorf("matmul_bias: the residual shares memory with the output")
+		}
 	}
-	rs := res.Float32s()
-	if asm.OverlapF32(rs, out.Float32s()) {
-		return fmt.Errorf("matmul_bias: the residual shares memory with the output")
-	}
-	return matmul(out, a, b, false, false, outDType, GemmEpilogue{ColBias: bias.Float32s(), Res: rs, ResLeft: left, Relu: relu})
+	return matmul(out, a, b, false, false, outDType, ep)
 }
 
 // packedMatmul is "kernels.matmul". Arguments: (x1, x2 Tensor, out_dtype
@@ -336,11 +323,7 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 					return err
 				}
 				out := cf[:nbatch*m*n]
-				if post.ResLeft {
-					asm.AddF32(out, post.Res[:len(out)], out)
-				} else {
-					asm.AddF32(out, out, post.Res[:len(out)])
-				}
+				gemmAddResidual(&post, out, 0, 0)
 				if post.Relu {
 					asm.ReluF32(out, out)
 				}

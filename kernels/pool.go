@@ -232,13 +232,14 @@ func poolPlanes[T number](g *pool2dGeom, o, x []T, isMax bool, lowest T, lo, hi 
 // loop's arithmetic one by one. (Inception's 3x3/1 average pools spent 40
 // ns an output in the general loop.)
 func avgPlanesNCHW[T number](g *pool2dGeom, o, x []T, lo, hi int) {
-	kw, dw, w := g.kw, g.dw, g.w
-	oxLo, oxHi := poolInterior(g)
-	if _, ok := any(o).([]float32); ok && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 &&
+	o32, f32 := any(o).([]float32)
+	x32, _ := any(x).([]float32)
+	if f32 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 &&
 		g.oh-1+(g.kh-1)*g.dh < g.h && g.ow-1+(g.kw-1)*g.dw < g.w && g.kh*g.kw <= 64 {
-		avgPlanesFlat(g, any(o).([]float32), any(x).([]float32), lo, hi)
+		avgPlanesFlat(g, o32, x32, lo, hi)
 		return
 	}
+	oxLo, oxHi := poolInterior(g)
 	var acc [256]float64
 	var acc32 [512]float32
 	for pl := lo; pl < hi; pl++ {
@@ -254,67 +255,55 @@ func avgPlanesNCHW[T number](g *pool2dGeom, o, x []T, lo, hi int) {
 					rowsPad++
 				}
 			}
-			orow := o[ob+oy*g.osH : ob+oy*g.osH+g.ow]
-			edge := func(ox int) {
-				x0 := ox*g.sw - g.pl
-				orow[ox] = avgWindow(g, x, xb, y0, x0)
-			}
+			orow := ob + oy*g.osH
 			for ox := 0; ox < oxLo; ox++ {
-				edge(ox)
+				o[orow+ox] = avgWindow(g, x, xb, y0, ox*g.sw-g.pl)
 			}
-			div := poolDivisor(g, (kyHi-kyLo)*kw, rowsPad*kw)
-			if o32, ok := any(orow).([]float32); ok {
-				x32 := any(x).([]float32)
-				for c0 := oxLo; c0 < oxHi; c0 += len(acc32) {
-					run := acc32[:min(len(acc32), oxHi-c0)]
-					clear(run)
-					for ky := kyLo; ky < kyHi; ky++ {
-						row := x32[xb+(y0+ky*g.dh)*g.xsH : xb+(y0+ky*g.dh)*g.xsH+w]
-						for kx := 0; kx < kw; kx++ {
-							start := c0*g.sw - g.pl + kx*dw
-							if g.sw == 1 {
-								asm.AddF32(run, run, row[start:start+len(run)])
-								continue
-							}
-							for i := range run {
-								run[i] += row[start+i*g.sw]
-							}
-						}
-					}
-					asm.DivScalarF32(o32[c0:c0+len(run)], run, float32(div))
-				}
-				for ox := max(oxHi, oxLo); ox < g.ow; ox++ {
-					edge(ox)
-				}
-				continue
-			}
-			for c0 := oxLo; c0 < oxHi; c0 += len(acc) {
-				run := acc[:min(len(acc), oxHi-c0)]
-				clear(run)
-				for ky := kyLo; ky < kyHi; ky++ {
-					row := x[xb+(y0+ky*g.dh)*g.xsH : xb+(y0+ky*g.dh)*g.xsH+w]
-					for kx := 0; kx < kw; kx++ {
-						start := c0*g.sw - g.pl + kx*dw
-						src := row[start : start+(len(run)-1)*g.sw+1]
-						if g.sw == 1 {
-							src = src[:len(run)]
-							for i, v := range src {
-								run[i] += float64(v)
-							}
-							continue
-						}
-						for i := range run {
-							run[i] += float64(src[i*g.sw])
-						}
-					}
-				}
-				for i, s := range run {
-					orow[c0+i] = avgOf[T](s, div)
-				}
+			div := poolDivisor(g, (kyHi-kyLo)*g.kw, rowsPad*g.kw)
+			if f32 {
+				avgRun(g, acc32[:], o[orow:], x, xb, y0, kyLo, kyHi, oxLo, oxHi, div)
+			} else {
+				avgRun(g, acc[:], o[orow:], x, xb, y0, kyLo, kyHi, oxLo, oxHi, div)
 			}
 			for ox := max(oxHi, oxLo); ox < g.ow; ox++ {
-				edge(ox)
+				o[orow+ox] = avgWindow(g, x, xb, y0, ox*g.sw-g.pl)
 			}
+		}
+	}
+}
+
+// avgRun computes the interior outputs [oxLo, oxHi) of the row orow whose
+// windows start at input row y0, in chunks of len(acc): each tap's inputs
+// added to the chunk's sums in a pass (avgWindow's order: rows, then
+// columns), then the sums divided into the row. Float32 sums in float32
+// (acc float32: topi's arithmetic), with asm.AddF32 at stride 1 and
+// asm.DivScalarF32; others in float64, as avgWindow.
+func avgRun[T number, A float32 | float64](g *pool2dGeom, acc []A, orow, x []T, xb, y0, kyLo, kyHi, oxLo, oxHi, div int) {
+	acc32, f32 := any(acc).([]float32)
+	x32, _ := any(x).([]float32)
+	o32, _ := any(orow).([]float32)
+	for c0 := oxLo; c0 < oxHi; c0 += len(acc) {
+		run := acc[:min(len(acc), oxHi-c0)]
+		clear(run)
+		for ky := kyLo; ky < kyHi; ky++ {
+			rowAt := xb + (y0+ky*g.dh)*g.xsH
+			for kx := 0; kx < g.kw; kx++ {
+				start := rowAt + c0*g.sw - g.pl + kx*g.dw
+				if f32 && g.sw == 1 {
+					asm.AddF32(acc32[:len(run)], acc32[:len(run)], x32[start:start+len(run)])
+					continue
+				}
+				for i := range run {
+					run[i] += A(x[start+i*g.sw])
+				}
+			}
+		}
+		if f32 {
+			asm.DivScalarF32(o32[c0:c0+len(run)], acc32[:len(run)], float32(div))
+			continue
+		}
+		for i, s := range run {
+			orow[c0+i] = avgOf[T](float64(s), div)
 		}
 	}
 }
@@ -381,7 +370,8 @@ func poolRows(g *pool2dGeom, y0 int) (kyLo, kyHi int) {
 // columns), divided by their count or, with count_include_pad, by the taps
 // inside the padded input.
 func avgWindow[T number](g *pool2dGeom, x []T, xb, y0, x0 int) T {
-	var s float64
+	f32 := isF32[T]()
+	var s float64 // float32 sums in float32 (topi's arithmetic: the input's type)
 	var s32 float32
 	cnt, cntPad := 0, 0
 	for ky := 0; ky < g.kh; ky++ {
@@ -394,22 +384,17 @@ func avgWindow[T number](g *pool2dGeom, x []T, xb, y0, x0 int) T {
 				cntPad++
 			}
 			if validY && xx >= 0 && xx < g.w {
-				v := x[xb+yy*g.xsH+xx*g.xsW]
-				s += float64(v)
-				s32 += float32(v)
+				if v := x[xb+yy*g.xsH+xx*g.xsW]; f32 {
+					s32 += float32(v)
+				} else {
+					s += float64(v)
+				}
 				cnt++
 			}
 		}
 	}
-	return avgResult[T](s, s32, poolDivisor(g, cnt, cntPad))
-}
-
-// avgResult is an average of div taps: for float32, their float32 sum s32
-// divided in float32 (topi's arithmetic: the sum in the input's type);
-// otherwise avgOf of their float64 sum s.
-func avgResult[T number](s float64, s32 float32, div int) T {
-	var z T
-	if _, ok := any(z).(float32); ok {
+	div := poolDivisor(g, cnt, cntPad)
+	if f32 {
 		return T(s32 / float32(div))
 	}
 	return avgOf[T](s, div)
@@ -782,19 +767,18 @@ func Pad(out, x *runtime.Tensor, attrs PadAttrs) error {
 		lo := max(0, min(inner, before))
 		hi := max(lo, min(inner, before+n))
 		copy(dst[lo*eb:hi*eb], xb[(src+lo-before)*eb:(src+hi-before)*eb])
-		for i := 0; i < inner; i++ {
-			if i == lo {
-				i = hi
-				if i >= inner {
-					break
-				}
-			}
-			si, ok := padMap(i-before, n, mode)
-			if !ok {
+		pad := func(i int) {
+			if si, ok := padMap(i-before, n, mode); ok {
+				copy(dst[i*eb:(i+1)*eb], xb[(src+si)*eb:(src+si+1)*eb])
+			} else {
 				copy(dst[i*eb:(i+1)*eb], pv[:eb])
-				continue
 			}
-			copy(dst[i*eb:(i+1)*eb], xb[(src+si)*eb:(src+si+1)*eb])
+		}
+		for i := 0; i < lo; i++ {
+			pad(i)
+		}
+		for i := hi; i < inner; i++ {
+			pad(i)
 		}
 	}
 	return nil

@@ -204,7 +204,6 @@ func Resize2D(out, x *runtime.Tensor, a Resize2DAttrs) error {
 // weights, and whether the coordinate falls outside the input
 // (tf_crop_and_resize's extrapolation).
 type resizeTable struct {
-	taps    int
 	idx     []int
 	wt      []float32
 	outside []bool
@@ -213,9 +212,15 @@ type resizeTable struct {
 // fill computes the table of axis a (input extent n) for method: the
 // per-element arithmetic of topi's resize, done once per output index.
 func (t *resizeTable) fill(a *resizeAxis, n int, method, rounding string, alpha float32, exclude bool) {
-	t.taps = map[string]int{"nearest_neighbor": 1, "linear": 2, "cubic": 4}[method]
-	t.idx = growInts(t.idx, a.out*t.taps)
-	t.wt = growF32(t.wt, a.out*t.taps)
+	taps := 4 // cubic
+	switch method {
+	case "nearest_neighbor":
+		taps = 1
+	case "linear":
+		taps = 2
+	}
+	t.idx = growInts(t.idx, a.out*taps)
+	t.wt = growF32(t.wt, a.out*taps)
 	if cap(t.outside) < a.out {
 		t.outside = make([]bool, a.out)
 	}
@@ -290,13 +295,21 @@ func (j *resizeJob) linearRows(lo, hi int) {
 			asm.MulScalarF32(t0, h0, ty.wt[2*y])
 			asm.MulScalarF32(t1, h1, ty.wt[2*y+1])
 			asm.AddF32(orow, t0, t1)
-			if j.crop {
-				for x := range orow {
-					if ty.outside[y] || tx.outside[x] {
-						orow[x] = j.extrap
-					}
-				}
-			}
+			j.extrapolate(orow, y)
+		}
+	}
+}
+
+// extrapolate sets output row y's elements (dw apart in orow) whose
+// coordinate falls outside the input to the extrapolation value
+// (tf_crop_and_resize; no-op otherwise).
+func (j *resizeJob) extrapolate(orow []float32, y int) {
+	if !j.crop {
+		return
+	}
+	for x := 0; x < j.ow; x++ {
+		if j.ty.outside[y] || j.tx.outside[x] {
+			orow[x*j.dw] = j.extrap
 		}
 	}
 }
@@ -377,13 +390,7 @@ func (j *resizeJob) planes(lo, hi int) {
 					orow[x*j.dw] = v
 				}
 			}
-			if j.crop {
-				for x := 0; x < j.ow; x++ {
-					if ty.outside[y] || tx.outside[x] {
-						orow[x*j.dw] = j.extrap
-					}
-				}
-			}
+			j.extrapolate(orow, y)
 		}
 	}
 }

@@ -39,9 +39,8 @@ func FuseMatmulEpilogue(m *ir.Module) (*ir.Module, error) {
 		uses := useCounts(fn)
 		def, block := bindingIndex(fn)
 		// var -> fused kernel arguments (a, b, out_dtype, bias, relu[,
-		// residual, residual_left]); relu set once a relu is fused.
+		// residual, residual_left])
 		fused := map[*ir.Var][]ir.Expr{}
-		relu := map[*ir.Var]bool{}
 		drop := map[*ir.Var]bool{}
 		for _, blk := range allBlocks(fn.Body) {
 			for _, b := range blk.Bindings {
@@ -57,7 +56,7 @@ func FuseMatmulEpilogue(m *ir.Module) (*ir.Module, error) {
 					}
 					// A residual on a fused product (no relu yet, no
 					// residual yet), the other operand of its shape.
-					if fusedResidual(v, args, fused, relu, uses, block, blk, drop) {
+					if fusedResidual(v, args, fused, uses, block, blk, drop) {
 						continue
 					}
 					for i := 0; i < 2; i++ {
@@ -87,7 +86,7 @@ func FuseMatmulEpilogue(m *ir.Module) (*ir.Module, error) {
 					}
 					f := append([]ir.Expr{}, fused[av]...)
 					f[4] = primInt(1)
-					fused[v], relu[v] = f, true
+					fused[v] = f
 					delete(fused, av)
 					drop[av] = true
 				}
@@ -151,11 +150,22 @@ func isF32Tensor(s ir.StructInfo) bool {
 // isBiasFor reports whether bias is a float32 vector as long as out's last axis.
 // fusedResidual fuses add(p, r) or add(r, p), binding v, into the fused
 // product p's arguments when p has no relu or residual yet, no other use, sits
+// fusedRelu reports whether fused kernel arguments f apply relu (their
+// relu argument, f[4], is 1).
+func fusedRelu(f []ir.Expr) bool {
+	p, ok := f[4].(*ir.PrimValue)
+	if !ok {
+		return false
+	}
+	n, ok := ir.AsInt(p.Value)
+	return ok && n == 1
+}
+
 // in blk, and r has v's type; it reports whether it did.
-func fusedResidual(v *ir.Var, args *ir.Tuple, fused map[*ir.Var][]ir.Expr, relu map[*ir.Var]bool, uses map[*ir.Var]int, block map[*ir.Var]*ir.BindingBlock, blk *ir.BindingBlock, drop map[*ir.Var]bool) bool {
+func fusedResidual(v *ir.Var, args *ir.Tuple, fused map[*ir.Var][]ir.Expr, uses map[*ir.Var]int, block map[*ir.Var]*ir.BindingBlock, blk *ir.BindingBlock, drop map[*ir.Var]bool) bool {
 	for i := 0; i < 2; i++ {
 		pv, ok := args.Fields[i].(*ir.Var)
-		if !ok || len(fused[pv]) != 5 || relu[pv] || uses[pv] != 1 || block[pv] != blk {
+		if !ok || len(fused[pv]) != 5 || fusedRelu(fused[pv]) || uses[pv] != 1 || block[pv] != blk {
 			continue
 		}
 		res := args.Fields[1-i]

@@ -19,17 +19,28 @@ var ewChainCodes = map[string]int64{
 // ewChainRelu is the code of relu in a chain.
 const ewChainRelu = 100
 
-// ewChainUnary are the other unary operations a chain may hold (no
-// operand), with their codes (kernels.EwChainExp...). A convolution's chain
-// has none of them (FuseConvChain).
+// Codes of the other unary operations a chain may hold (no operand), as
+// kernels.EwChainExp... number them. A convolution's chain has none of them
+// (FuseConvChain).
+const (
+	ewChainExp = 101 + iota
+	ewChainTanh
+	ewChainErf
+	ewChainSigmoid
+	ewChainGelu
+	ewChainGeluTanh
+	ewChainSilu
+)
+
+// ewChainUnary maps the kernels of those operations to their codes.
 var ewChainUnary = map[string]int64{
-	KernelName("relax.exp"): 101, KernelName("relax.tanh"): 102, KernelName("relax.erf"): 103,
-	KernelName("relax.sigmoid"): 104, KernelName("relax.nn.gelu"): 105, KernelName("relax.nn.gelu_tanh"): 106,
-	KernelName("relax.nn.silu"): 107,
+	KernelName("relax.exp"): ewChainExp, KernelName("relax.tanh"): ewChainTanh, KernelName("relax.erf"): ewChainErf,
+	KernelName("relax.sigmoid"): ewChainSigmoid, KernelName("relax.nn.gelu"): ewChainGelu,
+	KernelName("relax.nn.gelu_tanh"): ewChainGeluTanh, KernelName("relax.nn.silu"): ewChainSilu,
 }
 
 // unaryChainCode reports whether code is one of ewChainUnary's.
-func unaryChainCode(code int64) bool { return code > ewChainRelu && code <= 107 }
+func unaryChainCode(code int64) bool { return code >= ewChainExp && code <= ewChainSilu }
 
 // ewChain is a chain being built: x, then codes[i] with operands.
 type ewChain struct {

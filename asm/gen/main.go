@@ -2437,12 +2437,8 @@ func emitExpN(s isa, xs, outs []reg.VecVirtual) {
 	each(func(i int) { VMULPS(k[i], y[i], outs[i]) })
 }
 
-// emitTanh sets out = tanhOne(x) lane-wise.
-func emitTanh(s isa, x, out reg.VecVirtual) {
-	emitTanhN(s, []reg.VecVirtual{x}, []reg.VecVirtual{out})
-}
-
-// emitTanhN is emitTanh on several vectors, interleaved as emitExpN's.
+// emitTanhN sets outs[i] = tanhOne(xs[i]) lane-wise, the vectors' steps
+// interleaved as emitExpN's.
 func emitTanhN(s isa, xs, outs []reg.VecVirtual) {
 	each, vecs := lanesOf(s, len(xs))
 	a, z, p := vecs(), vecs(), vecs()
@@ -2488,12 +2484,8 @@ func emitTanhN(s isa, xs, outs []reg.VecVirtual) {
 	}
 }
 
-// emitErf sets out = erfOne(x) lane-wise.
-func emitErf(s isa, x, out reg.VecVirtual) {
-	emitErfN(s, []reg.VecVirtual{x}, []reg.VecVirtual{out})
-}
-
-// emitErfN is emitErf on several vectors, interleaved as emitExpN's.
+// emitErfN sets outs[i] = erfOne(xs[i]) lane-wise, the vectors' steps
+// interleaved as emitExpN's.
 func emitErfN(s isa, xs, outs []reg.VecVirtual) {
 	each, vecs := lanesOf(s, len(xs))
 	t, xc, z, p := vecs(), vecs(), vecs(), vecs()
@@ -2540,12 +2532,8 @@ func lanesOf(s isa, n int) (each func(func(int)), vecs func() []reg.VecVirtual) 
 	return each, vecs
 }
 
-// emitSigmoid sets out = 1 / (1 + expOne(-x)) lane-wise.
-func emitSigmoid(s isa, x, out reg.VecVirtual) {
-	emitSigmoidN(s, []reg.VecVirtual{x}, []reg.VecVirtual{out})
-}
-
-// emitSigmoidN is emitSigmoid on several vectors, interleaved.
+// emitSigmoidN sets outs[i] = 1 / (1 + expOne(-xs[i])) lane-wise, the
+// vectors' steps interleaved.
 func emitSigmoidN(s isa, xs, outs []reg.VecVirtual) {
 	each, vecs := lanesOf(s, len(xs))
 	nx, e := vecs(), vecs()
