@@ -28,6 +28,14 @@ func TestSteadyStateAllocs(t *testing.T) {
 	argsSm := []runtime.Value{x, int64(-1), out}
 	argsLn := []runtime.Value{x, g, y, axes, 1e-5, true, true, out}
 	argsRs := []runtime.Value{x, shape, flat}
+	stack, _ := runtime.Lookup("kernels.stack")
+	concat, _ := runtime.Lookup("kernels.concat")
+	stacked := mustT(t, []int64{8, 1, 64}, f32)
+	joined := mustT(t, []int64{16, 64}, f32)
+	argsStack1 := []runtime.Value{x, int64(1), stacked}                   // a one-tensor list, flattened
+	argsStackT := []runtime.Value{runtime.Tuple{x}, int64(1), stacked}    // the same as a tuple
+	argsConcat := []runtime.Value{x, x, int64(0), joined}                 // flattened
+	argsConcatT := []runtime.Value{runtime.Tuple{x, x}, int64(0), joined} // a tuple
 	cases := []struct {
 		name string
 		fn   func()
@@ -48,6 +56,10 @@ func TestSteadyStateAllocs(t *testing.T) {
 		{"packed softmax", func() { _, _ = sm(argsSm) }},
 		{"packed layer_norm", func() { _, _ = ln(argsLn) }},
 		{"packed reshape", func() { _, _ = rs(argsRs) }},
+		{"packed stack of one tensor", func() { _, _ = stack(argsStack1) }},
+		{"packed stack of a tuple", func() { _, _ = stack(argsStackT) }},
+		{"packed concat", func() { _, _ = concat(argsConcat) }},
+		{"packed concat of a tuple", func() { _, _ = concat(argsConcatT) }},
 	}
 	mustSum = mustT(t, []int64{8}, f32)
 	outT = mustT(t, []int64{64, 8}, f32)

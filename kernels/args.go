@@ -169,12 +169,31 @@ func (p *pargs) tensors(i int) []*runtime.Tensor { t := p.a.Tensors(i); p.sync()
 // tensorList reads the leading tensor list of a call (tensors..., attr,
 // out): one Tuple (or tensor) when the call has three arguments, else the
 // tensors themselves, flattened by the compiler so that no tuple is built
-// per call; they are appended to buf.
+// per call; they are appended to buf, so that reading them allocates
+// nothing (a one-tensor list, which the compiler passes flattened too, is
+// the three-argument form).
 func (p *pargs) tensorList(buf []*runtime.Tensor) []*runtime.Tensor {
 	if !p.atLeast(3) {
 		return nil
 	}
 	if len(p.a.Values) == 3 {
+		switch x := p.a.Values[0].(type) {
+		case runtime.Tuple:
+			for k, e := range x {
+				t, ok := e.(*runtime.Tensor)
+				if !ok || t == nil {
+					p.fail("argument 0: element %d must be a Tensor, got %s", k, runtime.TypeName(e))
+					return nil
+				}
+				buf = append(buf, t)
+			}
+			return buf
+		case *runtime.Tensor:
+			if t := p.tensor(0); t != nil {
+				return append(buf, t)
+			}
+			return nil
+		}
 		return p.tensors(0)
 	}
 	for i := 0; i < len(p.a.Values)-2; i++ {

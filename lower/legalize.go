@@ -111,7 +111,7 @@ func legalizeCall(c *ir.Call, v *ir.Var) (*ir.Call, error) {
 	if flatTupleKernels[c.OpName()] {
 		// The tensors of a literal tuple are passed themselves, so that no
 		// tuple is built on every call (the kernels take both forms).
-		if t, ok := args[0].(*ir.Tuple); ok && len(t.Fields) > 1 {
+		if t, ok := args[0].(*ir.Tuple); ok && len(t.Fields) > 0 {
 			args = append(append([]ir.Expr{}, t.Fields...), args[1:]...)
 		}
 	}

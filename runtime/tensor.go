@@ -49,8 +49,14 @@ type Storage struct {
 	// occupy tuple. (The flags sit together: a small result's storage is
 	// 384 bytes, not 416; see newStorage.)
 	firstUsed, tupleUsed bool
-	views                []*Tensor
-	viewBuf              [2]*Tensor // views' first backing array, saving allocations
+	// next is where cachedView starts looking: just past its last hit. A
+	// program allocates its tensors on a storage in the same order every
+	// call, so the header it wants is usually there, and the lookup is not
+	// a scan of every header (an unrolled LSTM puts 65 on one
+	// storage). It fits the padding after the flags (maxCachedViews is 256).
+	next    uint8
+	views   []*Tensor
+	viewBuf [2]*Tensor // views' first backing array, saving allocations
 	// first is the header of the storage's first tensor view, allocated
 	// with the storage (one allocation fewer per tensor).
 	first Tensor
@@ -70,6 +76,9 @@ const storageTupleLen = 4
 // each call allocated ~19 headers.
 const maxCachedViews = 256
 
+// Storage.next indexes views in a uint8.
+var _ [256 - maxCachedViews]struct{}
+
 // viewTensor is AllocTensor for the VM's alloc_tensor builtin: shape is an
 // immutable Shape value (a constant or make_shape's result) and is not
 // copied, and on pooled storage a tensor header made during an earlier lease
@@ -84,9 +93,14 @@ func (s *Storage) viewTensor(offset int64, shape Shape, dt DataType) (*Tensor, e
 // (the caller's slice may change after the call).
 func (s *Storage) cachedView(offset int64, shape Shape, dt DataType, own bool) (*Tensor, error) {
 	if s.owner != nil {
-		for _, v := range s.views {
-			if v.lease != s.lease && v.offset == offset && v.dtype == dt && Shape(v.shape).Equal(shape) {
+		n := len(s.views)
+		for i, k := int(s.next), 0; k < n; i, k = i+1, k+1 {
+			if i >= n {
+				i = 0
+			}
+			if v := s.views[i]; v.lease != s.lease && v.offset == offset && v.dtype == dt && Shape(v.shape).Equal(shape) {
 				v.lease = s.lease
+				s.next = uint8(i + 1) // wraps to 0 past the last of 256
 				return v, nil
 			}
 		}

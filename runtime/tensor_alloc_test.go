@@ -113,3 +113,54 @@ func TestPooledViewsReused(t *testing.T) {
 		t.Errorf("a later lease allocated %v times, want 0", got)
 	}
 }
+
+// TestPooledViewsAnyOrder checks the header cache whatever order a lease
+// asks in (the lookup starts past its last hit, Storage.next): each lease
+// gets distinct headers with the offsets and shapes it asked for, and no
+// lease after the first allocates, in the order of the first lease, in
+// reverse, rotated, and with 256 headers (the cursor wraps).
+func TestPooledViewsAnyOrder(t *testing.T) {
+	shapes := []Shape{{2, 2}, {4}, {1, 4}}
+	for _, c := range []struct {
+		name  string
+		n     int
+		order func(i, n int) int
+	}{
+		{"same", 120, func(i, n int) int { return i }},
+		{"reversed", 120, func(i, n int) int { return n - 1 - i }},
+		{"rotated", 120, func(i, n int) int { return (i + 37) % n }},
+		{"full", maxCachedViews, func(i, n int) int { return (i + 200) % n }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a, err := NewAllocator(PooledAllocator)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[*Tensor]bool{}
+			lease := func(order func(i, n int) int) {
+				s, err := a.Alloc(8192, CPU)
+				if err != nil {
+					t.Fatal(err)
+				}
+				clear(seen)
+				for i := 0; i < c.n; i++ {
+					k := order(i, c.n)
+					off, sh := int64(k%20)*16, shapes[k%3]
+					v, err := s.viewTensor(off, sh, Float32)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if v.offset != off || !Shape(v.shape).Equal(sh) || seen[v] {
+						t.Fatalf("view %d: offset %d shape %v (reused %v), want offset %d shape %v", k, v.offset, v.shape, seen[v], off, sh)
+					}
+					seen[v] = true
+				}
+				a.Free(s)
+			}
+			lease(func(i, n int) int { return i })
+			if got := testing.AllocsPerRun(10, func() { lease(c.order) }); got != 0 {
+				t.Errorf("a later lease allocated %v times, want 0", got)
+			}
+		})
+	}
+}
