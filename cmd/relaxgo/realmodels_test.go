@@ -72,9 +72,21 @@ func withinTolerance(got, want *runtime.Tensor, atol, rtol float64) (float64, er
 		bound := atol + rtol*math.Abs(w[i])
 		d := math.Abs(g[i] - w[i])
 		if !(d <= bound) {
-			return 0, fmt.Errorf("element %d: got %v, want %v (bound %.3g)", i, g[i], w[i], bound)
+			return 0, fmt.Errorf("element %d %v: got %v, want %v (bound %.3g)", i, unravel(i, want.Shape()), g[i], w[i], bound)
 		}
 		worst = max(worst, d/bound)
 	}
 	return worst, nil
+}
+
+// unravel is the index per axis of element i of a row-major tensor of shape dims.
+func unravel(i int, dims []int64) []int64 {
+	idx := make([]int64, len(dims))
+	for k := len(dims) - 1; k >= 0; k-- {
+		if dims[k] > 0 {
+			idx[k] = int64(i) % dims[k]
+			i /= int(dims[k])
+		}
+	}
+	return idx
 }

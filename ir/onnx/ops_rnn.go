@@ -4,11 +4,27 @@ import (
 	"fmt"
 
 	"github.com/relaxgo/relaxgo/ir"
+	"github.com/relaxgo/relaxgo/runtime"
 )
 
 // RNN, GRU and LSTM unrolled over a static sequence length, with the default
 // activations (sigmoid/tanh), forward, reverse or bidirectional, layout 0 or 1.
 // sequence_lens must be absent or all equal to the sequence length.
+//
+// The input projection is hoisted out of the recurrence: per direction, one
+// matmul of all S*B rows of X, flattened to (S*B, I), with Wᵀ, plus the
+// combined bias Wb + Rb (a constant after folding when B is an initializer)
+// gives every step's input part; step t takes its B rows with one slice (rows
+// t*B.. for layout 0, every S-th row from t for layout 1, where X is
+// (B, S, I)). A step adds one recurrent product h·Rᵀ to its input part and
+// slices the gates out of the sum; one sigmoid covers the sigmoid gates
+// before slicing (LSTM without peepholes: all four, c's result unused; GRU: z
+// and r). GRU's z and r take R's first 2H rows, its h gate the last H rows
+// (transposed once, outside the loop): tanh(x_h + (r⊙h)·Rhᵀ) with Rbh in the
+// combined bias by default, tanh(x_h + r⊙(h·Rhᵀ + Rbh)) with
+// linear_before_reset=1, where Rbh stays with the recurrent term and the
+// combined bias has zeros in its place. With one direction the outputs get
+// their direction axis by expand_dims instead of a one-element stack.
 
 func init() {
 	Register("RNN", 7, convRecurrent("RNN", 1))
@@ -38,18 +54,15 @@ func convRecurrent(kind string, gates int64) ConvFunc {
 		x, w, r := n.In[0], n.In[1], n.In[2]
 		layout := n.Int("layout", 0)
 		f := &formula{c: c}
-		if layout != 0 {
-			x = f.un("relax.permute_dims", x, Attr("axes", []any{int64(1), int64(0), int64(2)}))
-		}
-		if f.err != nil {
-			return nil, f.err
-		}
 		xd, ok := x.StaticDims()
 		wd, ok2 := w.StaticDims()
 		if !ok || !ok2 || len(xd) != 3 || len(wd) != 3 {
 			return nil, n.unsupported("inputs must have static shapes")
 		}
-		S, B := xd[0], xd[1]
+		S, B, I := xd[0], xd[1], xd[2]
+		if layout != 0 {
+			S, B = xd[1], xd[0]
+		}
 		H := n.Int("hidden_size", wd[1]/gates)
 		dirs := wd[0]
 		direction := n.Str("direction", "forward")
@@ -70,6 +83,22 @@ func convRecurrent(kind string, gates int64) ConvFunc {
 				}
 			}
 		}
+		lbr := kind == "GRU" && n.Int("linear_before_reset", 0) != 0
+		ints := func(v ...int64) *ir.Tuple {
+			t := &ir.Tuple{}
+			for _, i := range v {
+				t.Fields = append(t.Fields, primInt(i))
+			}
+			return t
+		}
+		slice := func(v *Value, axes, begin, end, strides []int64) *Value {
+			if f.err != nil || v == nil {
+				return nil
+			}
+			s, err := c.Emit("relax.strided_slice", []ir.Expr{v.Expr, ints(axes...), ints(begin...), ints(end...), ints(strides...)})
+			f.err = err
+			return s
+		}
 		at := func(v *Value, axis int, i int64) *Value {
 			if f.err != nil || v == nil {
 				return nil
@@ -78,29 +107,35 @@ func convRecurrent(kind string, gates int64) ConvFunc {
 			f.err = err
 			return s
 		}
-		cols := func(v *Value, k int64) *Value { // gate k of a (B, gates*H) value
+		span := func(v *Value, axis, lo, hi int64) *Value { // [lo, hi) of axis
+			return slice(v, []int64{axis}, []int64{lo}, []int64{hi}, []int64{1})
+		}
+		cols := func(v *Value, k int64) *Value { return span(v, 1, k*H, (k+1)*H) } // gate k of a (B, gates*H) value
+		vec := func(v *Value, k int64) *Value { return span(v, 0, k*H, (k+1)*H) }  // elements [k*H, (k+1)*H) of a 1-D value
+		transpose := func(v *Value) *Value { return f.un("relax.permute_dims", v, Attr("axes", []any{int64(1), int64(0)})) }
+		zeros := func(dims ...int64) *Value {
 			if f.err != nil {
 				return nil
 			}
-			s, err := c.Emit("relax.strided_slice", []ir.Expr{v.Expr, &ir.Tuple{Fields: []ir.Expr{primInt(1)}},
-				&ir.Tuple{Fields: []ir.Expr{primInt(k * H)}}, &ir.Tuple{Fields: []ir.Expr{primInt((k + 1) * H)}}, &ir.Tuple{Fields: []ir.Expr{primInt(1)}}})
-			f.err = err
-			return s
-		}
-		vec := func(v *Value, k int64) *Value { // elements [k*H, (k+1)*H) of a 1-D value
-			if f.err != nil || v == nil {
-				return nil
+			z, err := c.Scalar(0, x.DType())
+			if err == nil {
+				z, err = c.Emit("relax.broadcast_to", []ir.Expr{z.Expr, staticShape(dims)})
 			}
-			s, err := c.Emit("relax.strided_slice", []ir.Expr{v.Expr, &ir.Tuple{Fields: []ir.Expr{primInt(0)}},
-				&ir.Tuple{Fields: []ir.Expr{primInt(k * H)}}, &ir.Tuple{Fields: []ir.Expr{primInt((k + 1) * H)}}, &ir.Tuple{Fields: []ir.Expr{primInt(1)}}})
 			f.err = err
-			return s
+			return z
 		}
-		add := func(a, b *Value) *Value {
-			if b == nil {
-				return a
+		// xpart is columns [lo, hi) of step t's B rows of a (S*B, gates*H)
+		// input projection: one slice.
+		xrows := f.reshapeTo(x, S*B, I)
+		xpart := func(xp *Value, t, lo, hi int64) *Value {
+			b0, b1, stride := t*B, (t+1)*B, int64(1)
+			if layout != 0 {
+				b0, b1, stride = t, t+(B-1)*S+1, S
 			}
-			return f.bin("relax.add", a, b)
+			if lo == 0 && hi == gates*H {
+				return slice(xp, []int64{0}, []int64{b0}, []int64{b1}, []int64{stride})
+			}
+			return slice(xp, []int64{0, 1}, []int64{b0, lo}, []int64{b1, hi}, []int64{stride, 1})
 		}
 		initH, initC := n.Input(5), n.Input(6)
 		if layout != 0 {
@@ -113,48 +148,54 @@ func convRecurrent(kind string, gates int64) ConvFunc {
 		}
 		var ys, hs, cs []*Value
 		for d := int64(0); d < dirs; d++ {
-			wT := f.un("relax.permute_dims", at(w, 0, d), Attr("axes", []any{int64(1), int64(0)}))
-			rT := f.un("relax.permute_dims", at(r, 0, d), Attr("axes", []any{int64(1), int64(0)}))
-			var bw [2]*Value // input and recurrence biases, each (gates*H)
+			// Input part of every step: X·Wᵀ + Wb + Rb, (S*B, gates*H).
+			xp := f.bin("relax.matmul", xrows, transpose(at(w, 0, d)))
+			var rbh *Value // GRU's Rbh under linear_before_reset=1
 			if b := n.Input(3); b != nil {
 				bd := at(b, 0, d)
-				for k := int64(0); k < 2 && f.err == nil; k++ {
-					s, err := c.Emit("relax.strided_slice", []ir.Expr{bd.Expr, &ir.Tuple{Fields: []ir.Expr{primInt(0)}},
-						&ir.Tuple{Fields: []ir.Expr{primInt(k * gates * H)}}, &ir.Tuple{Fields: []ir.Expr{primInt((k + 1) * gates * H)}},
-						&ir.Tuple{Fields: []ir.Expr{primInt(1)}}})
-					f.err = err
-					bw[k] = s
+				wb, rb := span(bd, 0, 0, gates*H), span(bd, 0, gates*H, 2*gates*H)
+				if lbr { // Rbh stays with h·Rhᵀ: zeros in its place (a where, which folds; a concat would not)
+					rbh = vec(rb, 2)
+					mask := make([]bool, 3*H)
+					for i := range 2 * H {
+						mask[i] = true
+					}
+					m, err := runtime.FromSlice(mask, 3*H)
+					if err != nil {
+						return nil, err
+					}
+					rb = f.where(c.Const(m), rb, f.k(0, rb))
 				}
+				xp = f.bin("relax.add", xp, f.bin("relax.add", wb, rb))
 			}
-			var p *Value
-			if kind == "LSTM" {
-				p = n.Input(7)
-				if p != nil {
-					p = at(p, 0, d)
-				}
+			// Recurrent weights, transposed: all gates, or GRU's z and r
+			// gates (rT) and its h gate (rTh).
+			rd := at(r, 0, d)
+			var rT, rTh *Value
+			if kind == "GRU" {
+				rT, rTh = transpose(span(rd, 0, 0, 2*H)), transpose(span(rd, 0, 2*H, 3*H))
+			} else {
+				rT = transpose(rd)
+			}
+			var pi, po, pf *Value // LSTM's peepholes
+			if p := n.Input(7); kind == "LSTM" && p != nil {
+				pd := at(p, 0, d)
+				pi, po, pf = vec(pd, 0), vec(pd, 1), vec(pd, 2)
 			}
 			var h, cell *Value
 			if initH != nil {
 				h = at(initH, 0, d)
 			} else {
-				z, err := c.Scalar(0, x.DType())
-				if err != nil {
-					return nil, err
-				}
-				h, err = c.Emit("relax.broadcast_to", []ir.Expr{z.Expr, staticShape([]int64{B, H})})
-				if err != nil {
-					return nil, err
-				}
+				h = zeros(B, H)
 			}
 			cell = h
 			if kind == "LSTM" && initC != nil {
 				cell = at(initC, 0, d)
 			} else if kind == "LSTM" {
-				z, _ := c.Scalar(0, x.DType())
-				var err error
-				if cell, err = c.Emit("relax.broadcast_to", []ir.Expr{z.Expr, staticShape([]int64{B, H})}); err != nil {
-					return nil, err
-				}
+				cell = zeros(B, H)
+			}
+			if f.err != nil {
+				return nil, f.err
 			}
 			reverse := direction == "reverse" || d == 1
 			steps := make([]*Value, S)
@@ -163,45 +204,39 @@ func convRecurrent(kind string, gates int64) ConvFunc {
 				if reverse {
 					t = S - 1 - i
 				}
-				xt := at(x, 0, t)
-				xw := f.bin("relax.matmul", xt, wT)
-				hr := f.bin("relax.matmul", h, rT)
-				if f.err != nil {
-					return nil, f.err
-				}
-				gx := func(k int64) *Value { return add(cols(xw, k), vec(bw[0], k)) }
-				gh := func(k int64) *Value { return add(cols(hr, k), vec(bw[1], k)) }
 				switch kind {
 				case "RNN":
-					h = f.un("relax.tanh", f.bin("relax.add", gx(0), gh(0)))
+					h = f.un("relax.tanh", f.bin("relax.add", xpart(xp, t, 0, H), f.bin("relax.matmul", h, rT)))
 				case "GRU":
-					z := f.un("relax.sigmoid", f.bin("relax.add", gx(0), gh(0)))
-					rg := f.un("relax.sigmoid", f.bin("relax.add", gx(1), gh(1)))
-					var hh *Value
-					if n.Int("linear_before_reset", 0) != 0 {
-						hh = f.un("relax.tanh", f.bin("relax.add", gx(2), f.bin("relax.multiply", rg, gh(2))))
-					} else {
-						rh := f.bin("relax.multiply", rg, h)
-						if f.err != nil {
-							return nil, f.err
+					zr := f.un("relax.sigmoid", f.bin("relax.add", xpart(xp, t, 0, 2*H), f.bin("relax.matmul", h, rT)))
+					z, rg := cols(zr, 0), cols(zr, 1)
+					var hr *Value
+					if lbr {
+						hr = f.bin("relax.matmul", h, rTh)
+						if rbh != nil {
+							hr = f.bin("relax.add", hr, rbh)
 						}
-						rr := f.bin("relax.matmul", rh, rT)
-						hh = f.un("relax.tanh", f.bin("relax.add", gx(2), add(cols(rr, 2), vec(bw[1], 2))))
+						hr = f.bin("relax.multiply", rg, hr)
+					} else {
+						hr = f.bin("relax.matmul", f.bin("relax.multiply", rg, h), rTh)
 					}
+					hh := f.un("relax.tanh", f.bin("relax.add", xpart(xp, t, 2*H, 3*H), hr))
 					h = f.bin("relax.add", f.bin("relax.multiply", f.bin("relax.subtract", f.k(1, z), z), hh), f.bin("relax.multiply", z, h))
 				case "LSTM":
-					pre := func(k int64) *Value { return f.bin("relax.add", gx(k), gh(k)) }
-					ig, og, fg, cg := pre(0), pre(1), pre(2), pre(3)
-					if p != nil {
-						ig = f.bin("relax.add", ig, f.bin("relax.multiply", vec(p, 0), cell))
-						fg = f.bin("relax.add", fg, f.bin("relax.multiply", vec(p, 2), cell))
+					pre := f.bin("relax.add", xpart(xp, t, 0, 4*H), f.bin("relax.matmul", h, rT))
+					var ig, og, fg *Value
+					if pi == nil { // one sigmoid over all gates (c's result unused)
+						s := f.un("relax.sigmoid", pre)
+						ig, og, fg = cols(s, 0), cols(s, 1), cols(s, 2)
+					} else {
+						ig = f.un("relax.sigmoid", f.bin("relax.add", cols(pre, 0), f.bin("relax.multiply", pi, cell)))
+						fg = f.un("relax.sigmoid", f.bin("relax.add", cols(pre, 2), f.bin("relax.multiply", pf, cell)))
 					}
-					ig, fg = f.un("relax.sigmoid", ig), f.un("relax.sigmoid", fg)
-					cell = f.bin("relax.add", f.bin("relax.multiply", fg, cell), f.bin("relax.multiply", ig, f.un("relax.tanh", cg)))
-					if p != nil {
-						og = f.bin("relax.add", og, f.bin("relax.multiply", vec(p, 1), cell))
+					cell = f.bin("relax.add", f.bin("relax.multiply", fg, cell), f.bin("relax.multiply", ig, f.un("relax.tanh", cols(pre, 3))))
+					if pi != nil {
+						og = f.un("relax.sigmoid", f.bin("relax.add", cols(pre, 1), f.bin("relax.multiply", po, cell)))
 					}
-					h = f.bin("relax.multiply", f.un("relax.sigmoid", og), f.un("relax.tanh", cell))
+					h = f.bin("relax.multiply", og, f.un("relax.tanh", cell))
 				}
 				if f.err != nil {
 					return nil, f.err
@@ -214,21 +249,20 @@ func convRecurrent(kind string, gates int64) ConvFunc {
 			}
 			ys, hs, cs = append(ys, y), append(hs, h), append(cs, cell)
 		}
-		Y, err := c.stackAt(ys, 1) // (S, dirs, B, H)
-		if err != nil {
-			return nil, err
-		}
-		Yh, err := c.stackAt(hs, 0) // (dirs, B, H)
-		if err != nil {
-			return nil, err
-		}
-		outs := []*Value{Y, Yh}
-		if kind == "LSTM" {
-			Yc, err := c.stackAt(cs, 0)
-			if err != nil {
-				return nil, err
+		stack := func(vs []*Value, axis int64) *Value { // one direction: a new axis, no copy
+			if len(vs) == 1 {
+				return f.un("relax.expand_dims", vs[0], Attr("axis", []any{axis}))
 			}
-			outs = append(outs, Yc)
+			if f.err != nil {
+				return nil
+			}
+			v, err := c.stackAt(vs, axis)
+			f.err = err
+			return v
+		}
+		outs := []*Value{stack(ys, 1), stack(hs, 0)} // Y (S, dirs, B, H), Y_h (dirs, B, H)
+		if kind == "LSTM" {
+			outs = append(outs, stack(cs, 0)) // Y_c
 		}
 		if layout != 0 {
 			outs[0] = f.un("relax.permute_dims", outs[0], Attr("axes", []any{int64(2), int64(0), int64(1), int64(3)}))
