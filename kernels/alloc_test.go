@@ -36,6 +36,11 @@ func TestSteadyStateAllocs(t *testing.T) {
 	argsStackT := []runtime.Value{runtime.Tuple{x}, int64(1), stacked}    // the same as a tuple
 	argsConcat := []runtime.Value{x, x, int64(0), joined}                 // flattened
 	argsConcatT := []runtime.Value{runtime.Tuple{x, x}, int64(0), joined} // a tuple
+	split, _ := runtime.Lookup("kernels.split")
+	halves := [2]*runtime.Tensor{mustT(t, []int64{8, 32}, f32), mustT(t, []int64{8, 32}, f32)}
+	argsSplit := []runtime.Value{x, int64(2), int64(1), halves[0], halves[1]}                                                   // outputs flattened
+	argsSplitT := []runtime.Value{x, int64(2), int64(1), runtime.Tuple{halves[0], halves[1]}}                                   // a tuple of outputs
+	argsSplitI := []runtime.Value{x, runtime.Shape{16}, int64(1), mustT(t, []int64{8, 16}, f32), mustT(t, []int64{8, 48}, f32)} // by indices
 	cases := []struct {
 		name string
 		fn   func()
@@ -60,6 +65,9 @@ func TestSteadyStateAllocs(t *testing.T) {
 		{"packed stack of a tuple", func() { _, _ = stack(argsStackT) }},
 		{"packed concat", func() { _, _ = concat(argsConcat) }},
 		{"packed concat of a tuple", func() { _, _ = concat(argsConcatT) }},
+		{"packed split", func() { _, _ = split(argsSplit) }},
+		{"packed split into a tuple", func() { _, _ = split(argsSplitT) }},
+		{"packed split at indices", func() { _, _ = split(argsSplitI) }},
 	}
 	mustSum = mustT(t, []int64{8}, f32)
 	outT = mustT(t, []int64{64, 8}, f32)

@@ -660,13 +660,13 @@ func Split(outs []*runtime.Tensor, x *runtime.Tensor, sections int64, indices []
 	}
 	xs := x.Shape()
 	n := xs[ax]
-	var bounds []int64
+	var bb [17]int64 // bounds of up to 16 pieces without allocating
+	bounds := bb[:0]
 	if sections > 0 {
 		if sections != int64(len(outs)) {
 			return fmt.Errorf("%s: %d outputs for %d sections", name, len(outs), sections)
 		}
 		size := (n + sections - 1) / sections
-		bounds = make([]int64, 0, sections+1)
 		for i := int64(0); i < sections; i++ {
 			bounds = append(bounds, min(i*size, n))
 		}
@@ -675,7 +675,6 @@ func Split(outs []*runtime.Tensor, x *runtime.Tensor, sections int64, indices []
 		if sections < 0 {
 			return fmt.Errorf("%s: invalid sections %d", name, sections)
 		}
-		bounds = make([]int64, 0, len(indices)+2)
 		bounds = append(bounds, 0)
 		for _, i := range indices {
 			bounds = append(bounds, max(canonIndex(i, n, 1), bounds[len(bounds)-1]))
@@ -688,13 +687,14 @@ func Split(outs []*runtime.Tensor, x *runtime.Tensor, sections int64, indices []
 	outer, _, inner := splitAxis(xs, ax)
 	eb := int64(x.DType().ElemBytes())
 	xb := x.Bytes()
-	shape := make([]int64, len(xs))
+	var sb [maxRank]int64
+	shape := sb[:len(xs)]
 	copy(shape, xs)
 	for k, o := range outs {
 		lo, hi := bounds[k], bounds[k+1]
 		shape[ax] = hi - lo
-		if err := checkOut(fmt.Sprintf("%s (output %d)", name, k), o, shape, x.DType()); err != nil {
-			return err
+		if err := checkOut(name, o, shape, x.DType()); err != nil {
+			return fmt.Errorf("%w (output %d)", err, k)
 		}
 		ob := o.Bytes()
 		chunk := (hi - lo) * int64(inner) * eb
@@ -871,13 +871,26 @@ func init() {
 				}
 			}
 			axis := p.int(2)
+			var ob [16]*runtime.Tensor
 			var outs []*runtime.Tensor
 			if len(args) == 4 {
-				outs = p.tensors(3)
+				if tup, ok := args[3].(runtime.Tuple); ok && len(tup) <= len(ob) {
+					// One Tuple of outputs, read into ob (not a new slice).
+					for k, e := range tup {
+						t, ok := e.(*runtime.Tensor)
+						if !ok || t == nil {
+							p.fail("argument 3: element %d must be a Tensor, got %s", k, runtime.TypeName(e))
+							return nil, p.err
+						}
+						outs = append(ob[:k], t)
+					}
+				} else {
+					outs = p.tensors(3)
+				}
 			} else {
-				outs = make([]*runtime.Tensor, len(args)-3)
-				for i := range outs {
-					outs[i] = p.tensor(3 + i)
+				outs = ob[:0]
+				for i := 3; i < len(args); i++ {
+					outs = append(outs, p.tensor(i))
 				}
 			}
 			if p.err != nil {

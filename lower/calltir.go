@@ -13,9 +13,79 @@ import (
 // with R.builtin.alloc_tensor, calls f(a, b, out...) for its effect, and binds
 // y to the output (or to a tuple of the outputs). With tir_vars the shape's
 // values are passed as trailing scalar arguments.
+//
+// A call with several outputs binds y to a tuple of them; an item y[i] of
+// such a tuple is then bound to output i itself (foldTupleItems), and the
+// tuple, when nothing else uses it, is not built: a split's pieces cost no
+// tuple on every call.
 func CallTIRRewrite(m *ir.Module) (*ir.Module, error) {
 	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
-		nm := newNamer(fn)
+		fn, err := callTIRRewrite(fn)
+		if err != nil {
+			return nil, err
+		}
+		return foldTupleItems(fn)
+	})
+}
+
+// foldTupleItems binds each item t[i] of a tuple t bound to a literal of
+// variables to field i itself, and drops the bindings of such tuples that
+// are then unused.
+func foldTupleItems(fn *ir.Function) (*ir.Function, error) {
+	tuples := map[*ir.Var]*ir.Tuple{}
+	for _, blk := range allBlocks(fn.Body) {
+		for _, b := range blk.Bindings {
+			vb, ok := b.(*ir.VarBinding)
+			if !ok {
+				continue
+			}
+			if t, ok := vb.Value.(*ir.Tuple); ok && allVars(t.Fields) {
+				tuples[vb.Var] = t
+			}
+		}
+	}
+	if len(tuples) == 0 {
+		return fn, nil
+	}
+	fn, err := rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
+		if vb, ok := b.(*ir.VarBinding); ok {
+			if g, ok := vb.Value.(*ir.TupleGetItem); ok {
+				if tv, ok := g.Tuple.(*ir.Var); ok && tuples[tv] != nil && g.Index >= 0 && g.Index < len(tuples[tv].Fields) {
+					emit(&ir.VarBinding{Var: vb.Var, Value: tuples[tv].Fields[g.Index], Loc: vb.Loc})
+					return nil
+				}
+			}
+		}
+		emit(b)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	uses := useCounts(fn)
+	return rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
+		if vb, ok := b.(*ir.VarBinding); ok && tuples[vb.Var] != nil && uses[vb.Var] == 0 {
+			return nil
+		}
+		emit(b)
+		return nil
+	})
+}
+
+// allVars reports whether every expression of es is a variable.
+func allVars(es []ir.Expr) bool {
+	for _, e := range es {
+		if _, ok := e.(*ir.Var); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// callTIRRewrite is CallTIRRewrite's rewrite of the calls of one function.
+func callTIRRewrite(fn *ir.Function) (*ir.Function, error) {
+	nm := newNamer(fn)
+	{
 		return rewriteCalls(fn, func(vb *ir.VarBinding, c *ir.Call, emit func(ir.Binding)) error {
 			switch c.OpName() {
 			case "relax.call_tir", "relax.call_dps_packed", "relax.call_tir_inplace":
@@ -111,7 +181,7 @@ func CallTIRRewrite(m *ir.Module) (*ir.Module, error) {
 			emit(&ir.VarBinding{Var: vb.Var, Value: tupleExpr(outs), Loc: vb.Loc})
 			return nil
 		})
-	})
+	}
 }
 
 // allocTensor is R.builtin.alloc_tensor(R.shape(dims), R.dtype(dt), R.prim_value(0)).

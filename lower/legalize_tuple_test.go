@@ -46,3 +46,43 @@ class Module:
 		t.Errorf("bindings not found: %v\n%s", want, text)
 	}
 }
+
+// TestCallTIRRewriteFoldsTupleItems checks that the items of a split's
+// outputs (a call with several outputs binds a tuple of them) are the
+// outputs themselves and that the tuple is not built when nothing else uses
+// it; a tuple the function returns is kept, its items folded all the same.
+func TestCallTIRRewriteFoldsTupleItems(t *testing.T) {
+	const src = `# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2, 6), dtype="float32")) -> R.Tuple(R.Tensor((2, 3), dtype="float32"), R.Tuple(R.Tensor((2, 3), dtype="float32"), R.Tensor((2, 3), dtype="float32"))):
+        with R.dataflow():
+            parts = R.split(x, indices_or_sections=2, axis=1)
+            a = parts[0]
+            b = parts[1]
+            s = R.add(a, b)
+            kept = R.split(x, indices_or_sections=2, axis=1)
+            c = kept[1]
+            d = R.multiply(s, c)
+            gv = (d, kept)
+            R.output(gv)
+        return gv
+`
+	_, text := lowerThrough(t, "items.py", src, "call-tir-rewrite")
+	for _, c := range []struct{ line, want string }{
+		{"a", "alloc_parts_out0"}, {"b", "alloc_parts_out1"}, {"c", "alloc_kept_out1"},
+	} {
+		if !strings.Contains(text, c.line+": R.Tensor((2, 3), dtype=\"float32\") = "+c.want+"\n") {
+			t.Errorf("%s is not bound to %s:\n%s", c.line, c.want, text)
+		}
+	}
+	if strings.Contains(text, "parts: ") || strings.Contains(text, "parts[") {
+		t.Errorf("the unused tuple parts is still built:\n%s", text)
+	}
+	if !strings.Contains(text, "kept: R.Tuple(") {
+		t.Errorf("the returned tuple kept is gone:\n%s", text)
+	}
+}

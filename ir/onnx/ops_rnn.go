@@ -111,7 +111,24 @@ func convRecurrent(kind string, gates int64) ConvFunc {
 			return slice(v, []int64{axis}, []int64{lo}, []int64{hi}, []int64{1})
 		}
 		cols := func(v *Value, k int64) *Value { return span(v, 1, k*H, (k+1)*H) } // gate k of a (B, gates*H) value
-		vec := func(v *Value, k int64) *Value { return span(v, 0, k*H, (k+1)*H) }  // elements [k*H, (k+1)*H) of a 1-D value
+		// split is every gate of a (B, k*H) value: one split call where
+		// slicing several gates out took one call each.
+		split := func(v *Value, k int) []*Value {
+			if f.err != nil || v == nil {
+				return make([]*Value, k)
+			}
+			t, err := c.Un("relax.split", v, Attr("indices_or_sections", int64(k)), Attr("axis", int64(1)))
+			if err != nil {
+				f.err = err
+				return make([]*Value, k)
+			}
+			out := make([]*Value, k)
+			for i := range out {
+				out[i] = c.Item(t, i)
+			}
+			return out
+		}
+		vec := func(v *Value, k int64) *Value { return span(v, 0, k*H, (k+1)*H) } // elements [k*H, (k+1)*H) of a 1-D value
 		transpose := func(v *Value) *Value { return f.un("relax.permute_dims", v, Attr("axes", []any{int64(1), int64(0)})) }
 		zeros := func(dims ...int64) *Value {
 			if f.err != nil {
@@ -209,7 +226,8 @@ func convRecurrent(kind string, gates int64) ConvFunc {
 					h = f.un("relax.tanh", f.bin("relax.add", xpart(xp, t, 0, H), f.bin("relax.matmul", h, rT)))
 				case "GRU":
 					zr := f.un("relax.sigmoid", f.bin("relax.add", xpart(xp, t, 0, 2*H), f.bin("relax.matmul", h, rT)))
-					z, rg := cols(zr, 0), cols(zr, 1)
+					zrs := split(zr, 2)
+					z, rg := zrs[0], zrs[1]
 					var hr *Value
 					if lbr {
 						hr = f.bin("relax.matmul", h, rTh)
@@ -226,8 +244,8 @@ func convRecurrent(kind string, gates int64) ConvFunc {
 					pre := f.bin("relax.add", xpart(xp, t, 0, 4*H), f.bin("relax.matmul", h, rT))
 					var ig, og, fg *Value
 					if pi == nil { // one sigmoid over all gates (c's result unused)
-						s := f.un("relax.sigmoid", pre)
-						ig, og, fg = cols(s, 0), cols(s, 1), cols(s, 2)
+						g := split(f.un("relax.sigmoid", pre), 4)
+						ig, og, fg = g[0], g[1], g[2]
 					} else {
 						ig = f.un("relax.sigmoid", f.bin("relax.add", cols(pre, 0), f.bin("relax.multiply", pi, cell)))
 						fg = f.un("relax.sigmoid", f.bin("relax.add", cols(pre, 2), f.bin("relax.multiply", pf, cell)))
