@@ -399,7 +399,9 @@ func (vm *VM) vmtirClosure(fidx int, fn vmtirFunc) *Closure {
 		if err != nil {
 			return nil, err
 		}
-		copy(fr.regs, args)
+		for i, a := range args {
+			fr.regs[i] = a
+		}
 		if err := fn(v, fr.regs); err != nil {
 			v.popFrame(fr, nil)
 			return nil, compiledError(f.Name, err)
@@ -470,12 +472,28 @@ func (vm *VM) popFrame(fr *frame, ret Value) {
 	if len(fr.storages) > 0 {
 		vm.releaseStorages(fr, ret)
 	}
-	clear(fr.regs)
-	clear(fr.args)
+	clearValues(fr.regs)
+	clearValues(fr.args)
 	n := len(vm.frames)
 	vm.frames[n-1] = nil
 	vm.frames = vm.frames[:n-1]
 	vm.free = append(vm.free, fr)
+}
+
+// clearValues sets every non-nil element of vs to nil. Most registers are
+// already nil when a function returns (kill_object, compiled code's own
+// nils), and storing nil over nil needs no write barrier, where clear's
+// bulk barrier visits every slot whenever the collector is marking, which
+// in a loop of small calls that each allocate a result is most of the time
+// (add_self: a cycle every ~7 ms, marking for 4-6 ms of it). With the
+// arguments stored one by one too (not copy's typed bulk move): add_self
+// compiled 510-546 -> 483-526 ns a call (five alternated runs).
+func clearValues(vs []Value) {
+	for i := range vs {
+		if vs[i] != nil {
+			vs[i] = nil
+		}
+	}
 }
 
 func (vm *VM) releaseStorages(fr *frame, ret Value) {
