@@ -2,6 +2,7 @@ package kernels
 
 import (
 	goruntime "runtime"
+	"strings"
 	"testing"
 
 	"github.com/relaxgo/relaxgo/asm"
@@ -232,6 +233,31 @@ func TestSteadyStateAllocsParallel(t *testing.T) {
 		}
 		if n := allocsSettled(20, func() { _ = c.fn() }); n != 0 {
 			t.Errorf("%s at 2 threads: %v allocations per call, want 0", c.name, n)
+		}
+	}
+}
+
+// TestTensorListErrors checks that a tensor list read without allocating
+// (a tuple or one tensor: concat's and stack's inputs, split's outputs)
+// still refuses what is not a tensor, naming the argument and element.
+func TestTensorListErrors(t *testing.T) {
+	x := mustT(t, []int64{2, 4}, f32)
+	o := mustT(t, []int64{2, 4}, f32)
+	h := mustT(t, []int64{2, 2}, f32)
+	cases := []struct {
+		op   string
+		args []runtime.Value
+		want string
+	}{
+		{"concat", []runtime.Value{runtime.Tuple{x, int64(1)}, int64(0), o}, "argument 0: element 1 must be a Tensor"},
+		{"stack", []runtime.Value{runtime.Tuple{nil}, int64(0), o}, "argument 0: element 0 must be a Tensor"},
+		{"concat", []runtime.Value{"x", int64(0), o}, "argument 0"},
+		{"split", []runtime.Value{x, int64(2), int64(1), runtime.Tuple{h, "y"}}, "argument 3: element 1 must be a Tensor"},
+	}
+	for _, c := range cases {
+		err := call(c.op, c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s%v: got %v, want an error containing %q", c.op, c.args, err, c.want)
 		}
 	}
 }

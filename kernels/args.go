@@ -166,6 +166,30 @@ func (p *pargs) dtype(i int) runtime.DataType { d := p.a.DType(i); p.sync(); ret
 // tensors decodes argument i as a Tuple (or []*Tensor) of tensors.
 func (p *pargs) tensors(i int) []*runtime.Tensor { t := p.a.Tensors(i); p.sync(); return t }
 
+// tensorsInto decodes argument i as tensors (a Tuple of them, or one
+// tensor) appended to buf, so that reading them allocates nothing while buf
+// has room; other forms go through tensors.
+func (p *pargs) tensorsInto(i int, buf []*runtime.Tensor) []*runtime.Tensor {
+	switch x := p.a.Values[i].(type) {
+	case runtime.Tuple:
+		for k, e := range x {
+			t, ok := e.(*runtime.Tensor)
+			if !ok || t == nil {
+				p.fail("argument %d: element %d must be a Tensor, got %s", i, k, runtime.TypeName(e))
+				return nil
+			}
+			buf = append(buf, t)
+		}
+		return buf
+	case *runtime.Tensor:
+		if t := p.tensor(i); t != nil {
+			return append(buf, t)
+		}
+		return nil
+	}
+	return p.tensors(i)
+}
+
 // tensorList reads the leading tensor list of a call (tensors..., attr,
 // out): one Tuple (or tensor) when the call has three arguments, else the
 // tensors themselves, flattened by the compiler so that no tuple is built
@@ -177,24 +201,7 @@ func (p *pargs) tensorList(buf []*runtime.Tensor) []*runtime.Tensor {
 		return nil
 	}
 	if len(p.a.Values) == 3 {
-		switch x := p.a.Values[0].(type) {
-		case runtime.Tuple:
-			for k, e := range x {
-				t, ok := e.(*runtime.Tensor)
-				if !ok || t == nil {
-					p.fail("argument 0: element %d must be a Tensor, got %s", k, runtime.TypeName(e))
-					return nil
-				}
-				buf = append(buf, t)
-			}
-			return buf
-		case *runtime.Tensor:
-			if t := p.tensor(0); t != nil {
-				return append(buf, t)
-			}
-			return nil
-		}
-		return p.tensors(0)
+		return p.tensorsInto(0, buf)
 	}
 	for i := 0; i < len(p.a.Values)-2; i++ {
 		buf = append(buf, p.tensor(i))

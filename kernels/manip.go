@@ -874,19 +874,7 @@ func init() {
 			var ob [16]*runtime.Tensor
 			var outs []*runtime.Tensor
 			if len(args) == 4 {
-				if tup, ok := args[3].(runtime.Tuple); ok && len(tup) <= len(ob) {
-					// One Tuple of outputs, read into ob (not a new slice).
-					for k, e := range tup {
-						t, ok := e.(*runtime.Tensor)
-						if !ok || t == nil {
-							p.fail("argument 3: element %d must be a Tensor, got %s", k, runtime.TypeName(e))
-							return nil, p.err
-						}
-						outs = append(ob[:k], t)
-					}
-				} else {
-					outs = p.tensors(3)
-				}
+				outs = p.tensorsInto(3, ob[:0])
 			} else {
 				outs = ob[:0]
 				for i := 3; i < len(args); i++ {
