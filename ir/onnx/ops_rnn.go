@@ -17,9 +17,9 @@ import (
 // gives every step's input part; step t takes its B rows with one slice (rows
 // t*B.. for layout 0, every S-th row from t for layout 1, where X is
 // (B, S, I)). A step adds one recurrent product h·Rᵀ to its input part and
-// slices the gates out of the sum; one sigmoid covers the sigmoid gates
-// before slicing (LSTM without peepholes: all four, c's result unused; GRU: z
-// and r). GRU's z and r take R's first 2H rows, its h gate the last H rows
+// takes the gates out of the sum (one split where it needs several of them);
+// one sigmoid covers the sigmoid gates first (LSTM without peepholes: all
+// four, c's result unused; GRU: z and r). GRU's z and r take R's first 2H rows, its h gate the last H rows
 // (transposed once, outside the loop): tanh(x_h + (r⊙h)·Rhᵀ) with Rbh in the
 // combined bias by default, tanh(x_h + r⊙(h·Rhᵀ + Rbh)) with
 // linear_before_reset=1, where Rbh stays with the recurrent term and the
