@@ -18,8 +18,9 @@ func init() {
 // packedMatmulBias is "kernels.relaxgo.matmul_bias", the compiler's fusion of
 // matmul, a bias add over the last axis, optionally a residual add and
 // optionally relu. Arguments: (x1, x2 Tensor, out_dtype DataType|string|None,
-// bias Tensor, relu int64|bool[, residual Tensor, residual_left int64|bool],
-// out Tensor); returns (nil, nil).
+// bias Tensor, or int64 0 for none (a product and its residual add only),
+// relu int64|bool[, residual Tensor, residual_left int64|bool], out Tensor);
+// returns (nil, nil).
 func packedMatmulBias(args []runtime.Value) (runtime.Value, error) {
 	const op = "kernels.relaxgo.matmul_bias"
 	if len(args) != 8 {
@@ -31,9 +32,13 @@ func packedMatmulBias(args []runtime.Value) (runtime.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	bias, err := laTensor(op, args, 3)
-	if err != nil {
-		return nil, err
+	var bias *runtime.Tensor
+	if none, ok := args[3].(int64); !ok || none != 0 {
+		if bias, err = laTensor(op, args, 3); err != nil {
+			return nil, err
+		}
+	} else if len(args) != 8 {
+		return nil, fmt.Errorf("%s: no bias (0) needs a residual", op)
 	}
 	relu, err := laFlag(op, args, 4, "relu")
 	if err != nil {
@@ -83,7 +88,8 @@ func MatmulBias(out, a, b, bias *runtime.Tensor, relu bool, outDType runtime.Dat
 // nn.relu one after the other, with the bias, the residual and relu applied
 // by the GEMM's epilogue while each output tile is in cache; the additions
 // are the separate ops' (the binary kernel's on the same elements), so
-// results are identical.
+// results are identical. A nil bias is none: the product and the residual
+// add only (a linear layer without bias, then its residual connection).
 func MatmulBiasResidual(out, a, b, bias, res *runtime.Tensor, left, relu bool, outDType runtime.DataType) error {
 	if res == nil {
 		return fmt.Errorf("matmul_bias: nil tensor")
@@ -91,19 +97,26 @@ func MatmulBiasResidual(out, a, b, bias, res *runtime.Tensor, left, relu bool, o
 	return matmulBias(out, a, b, bias, res, left, relu, outDType)
 }
 
-// matmulBias is MatmulBias with an optional residual res (nil for none).
+// matmulBias is MatmulBias with an optional residual res (nil for none);
+// with a residual, bias may be nil (none).
 func matmulBias(out, a, b, bias, res *runtime.Tensor, left, relu bool, outDType runtime.DataType) error {
-	if bias == nil || out == nil {
+	if bias == nil && res == nil || out == nil {
 		return fmt.Errorf("matmul_bias: nil tensor")
 	}
-	if bias.DType() != runtime.Float32 || out.DType() != runtime.Float32 {
-		return fmt.Errorf("matmul_bias: bias and output must be float32, got %s and %s", bias.DType(), out.DType())
+	if out.DType() != runtime.Float32 {
+		return fmt.Errorf("matmul_bias: the output must be float32, got %s", out.DType())
 	}
 	os := out.Shape()
-	if bias.NDim() != 1 || len(os) == 0 || bias.Shape()[0] != os[len(os)-1] {
-		return fmt.Errorf("matmul_bias: bias of shape %v does not match the output's last axis %v", bias.Shape(), os)
+	ep := GemmEpilogue{ResLeft: left, Relu: relu}
+	if bias != nil {
+		if bias.DType() != runtime.Float32 {
+			return fmt.Errorf("matmul_bias: the bias must be float32, got %s", bias.DType())
+		}
+		if bias.NDim() != 1 || len(os) == 0 || bias.Shape()[0] != os[len(os)-1] {
+			return fmt.Errorf("matmul_bias: bias of shape %v does not match the output's last axis %v", bias.Shape(), os)
+		}
+		ep.ColBias = bias.Float32s()
 	}
-	ep := GemmEpilogue{ColBias: bias.Float32s(), ResLeft: left, Relu: relu}
 	if res != nil {
 		if res.DType() != runtime.Float32 || !slices.Equal(res.Shape(), os) {
 			return fmt.Errorf("matmul_bias: residual %s, want float32 of the output's shape %v", res, os)

@@ -92,8 +92,9 @@ func TestMatmulBiasResidualMatchesSeparateOps(t *testing.T) {
 		{[]int64{5}, []int64{5, 6}, false},
 	} {
 		for _, left := range []bool{false, true} {
-			for _, relu := range []bool{false, true} {
-				t.Run(fmt.Sprintf("%v x %v const=%v left=%v relu=%v", tc.a, tc.b, tc.konst, left, relu), func(t *testing.T) {
+			for _, c := range []struct{ relu, noBias bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+				relu, noBias := c.relu, c.noBias
+				t.Run(fmt.Sprintf("%v x %v const=%v left=%v relu=%v nobias=%v", tc.a, tc.b, tc.konst, left, relu, noBias), func(t *testing.T) {
 					a, b := randF32(r, tc.a...), randF32(r, tc.b...)
 					if tc.konst {
 						RegisterConstant(b)
@@ -112,7 +113,10 @@ func TestMatmulBiasResidualMatchesSeparateOps(t *testing.T) {
 					if err := Matmul(want, a, b); err != nil {
 						t.Fatal(err)
 					}
-					if err := Add(want, want, bias); err != nil {
+					var biasArg runtime.Value = bias
+					if noBias { // a linear layer without bias: 0 in its place
+						bias, biasArg = nil, int64(0)
+					} else if err := Add(want, want, bias); err != nil {
 						t.Fatal(err)
 					}
 					if left {
@@ -129,7 +133,7 @@ func TestMatmulBiasResidualMatchesSeparateOps(t *testing.T) {
 						}
 					}
 					got := runtime.MustNewTensor(shape, runtime.Float32)
-					if _, err := packedMatmulBias([]runtime.Value{a, b, nil, bias, relu, res, left, got}); err != nil {
+					if _, err := packedMatmulBias([]runtime.Value{a, b, nil, biasArg, relu, res, left, got}); err != nil {
 						t.Fatal(err)
 					}
 					if !runtime.ValuesEqual(got, want) {
@@ -152,6 +156,8 @@ func TestMatmulBiasResidualMatchesSeparateOps(t *testing.T) {
 		"residual shape":  {a, b, nil, randF32(r, 4), int64(0), randF32(r, 1, 4), int64(1), out},
 		"residual is out": {a, b, nil, randF32(r, 4), int64(0), out, int64(1), out},
 		"residual flag":   {a, b, nil, randF32(r, 4), int64(0), randF32(r, 2, 4), "left", out},
+		"no bias alone":   {a, b, nil, int64(0), int64(0), out},
+		"bias 1":          {a, b, nil, int64(1), int64(0), randF32(r, 2, 4), int64(0), out},
 	} {
 		if _, err := packedMatmulBias(args); err == nil {
 			t.Errorf("%s: accepted", name)

@@ -76,6 +76,9 @@ func FuseMatmulEpilogue(m *ir.Module) (*ir.Module, error) {
 						drop[mv] = true
 						break
 					}
+					if fused[v] == nil {
+						fusedResidualNoBias(v, args, def, fused, uses, block, blk, drop)
+					}
 				case KernelName("relax.nn.relu"):
 					if len(args.Fields) != 1 {
 						continue
@@ -179,6 +182,36 @@ func fusedResidual(v *ir.Var, args *ir.Tuple, fused map[*ir.Var][]ir.Expr, uses 
 		fused[v] = append(append([]ir.Expr{}, fused[pv]...), res, primInt(left))
 		delete(fused, pv)
 		drop[pv] = true
+		return true
+	}
+	return false
+}
+
+// fusedResidualNoBias fuses add(p, r) or add(r, p), binding v, where p is
+// a float32 matmul with no other use in the same block and r a tensor of
+// v's shape (a linear layer without bias, then its residual connection),
+// into the fused kernel's arguments with no bias (0 in its place), as
+// fusedResidual does after a bias. It reports whether it did.
+func fusedResidualNoBias(v *ir.Var, args *ir.Tuple, def map[*ir.Var]ir.Expr, fused map[*ir.Var][]ir.Expr, uses map[*ir.Var]int, block map[*ir.Var]*ir.BindingBlock, blk *ir.BindingBlock, drop map[*ir.Var]bool) bool {
+	for i := 0; i < 2; i++ {
+		mv, ok := args.Fields[i].(*ir.Var)
+		if !ok || uses[mv] != 1 || block[mv] != blk {
+			continue
+		}
+		mname, margs, ok := kernelCall(def[mv])
+		if !ok || mname != KernelName("relax.matmul") || len(margs.Fields) != 3 || !isF32Tensor(mv.Info) {
+			continue
+		}
+		res := args.Fields[1-i]
+		if !ir.SInfoEqual(res.SInfo(), v.Info) || !ir.SInfoEqual(mv.Info, v.Info) {
+			continue
+		}
+		left := int64(0)
+		if i == 1 {
+			left = 1 // add(r, p): the residual is the left operand
+		}
+		fused[v] = append(append([]ir.Expr{}, margs.Fields...), primInt(0), primInt(0), res, primInt(left))
+		drop[mv] = true
 		return true
 	}
 	return false

@@ -28,6 +28,9 @@ func TestFuseMatmulEpilogueResidual(t *testing.T) {
 		{"two residuals", "m = R.matmul(x, w)\n            b = R.add(m, bias)\n            c = R.add(b, r)\n            gv = R.add(c, r)", 7, "r, 0", false},
 		{"broadcast residual", "m = R.matmul(x, w)\n            b = R.add(m, bias)\n            gv = R.add(b, row)", 5, "", false},
 		{"product used twice", "m = R.matmul(x, w)\n            b = R.add(m, bias)\n            c = R.add(b, r)\n            gv = R.add(c, b)", 5, "", false},
+		// A product without bias takes its residual with 0 for the bias.
+		{"no bias, residual right", "m = R.matmul(x, w)\n            gv = R.add(m, r)", 7, "0, 0, r, 0", false},
+		{"no bias, residual left, relu", "m = R.matmul(x, w)\n            c = R.add(r, m)\n            gv = R.nn.relu(c)", 7, "0, 1, r, 1", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -62,7 +65,7 @@ class Module:
 			if tc.last != "" && !strings.Contains(line, ", "+tc.last+")") {
 				t.Errorf("fused call does not end with %s: %s", tc.last, line)
 			}
-			if relu := strings.Contains(line, "bias, 1"); relu != tc.relu {
+			if relu := strings.Contains(line, "bias, 1") || strings.Contains(line, "0, 1, r"); relu != tc.relu {
 				t.Errorf("relu fused %v, want %v: %s", relu, tc.relu, line)
 			}
 		})
