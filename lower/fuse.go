@@ -25,8 +25,9 @@ func kernelCall(e ir.Expr) (string, *ir.Tuple, bool) {
 
 // FuseMatmulEpilogue merges a float32 matmul with the bias add that follows
 // it (a vector over the last axis), then an add of a tensor of the output's
-// shape (a residual connection, either operand order) and a relu, into one
-// call of the fused GEMM kernel, which applies them while each output tile
+// shape (a residual connection, either operand order; also straight after a
+// product without bias, with 0 for the bias) and a relu, into one call of
+// the fused GEMM kernel, which applies them while each output tile
 // is in cache. The intermediates must have no other uses and sit in the same
 // binding block; a residual add after a relu is not taken (the kernel adds
 // it first). The fused kernel performs the same float32 operations, so
@@ -59,25 +60,29 @@ func FuseMatmulEpilogue(m *ir.Module) (*ir.Module, error) {
 					if fusedResidual(v, args, fused, uses, block, blk, drop) {
 						continue
 					}
-					for i := 0; i < 2; i++ {
-						mv, ok := args.Fields[i].(*ir.Var)
-						if !ok || uses[mv] != 1 || block[mv] != blk {
+					// A product's bias (a vector over the last axis), else
+					// with no bias its residual (a tensor of its shape, 0
+					// in the bias's place; a linear layer without bias,
+					// then its residual connection).
+					for i := 0; i < 2 && fused[v] == nil; i++ {
+						mv, margs := soleProduct(args.Fields[i], def, uses, block, blk)
+						if mv == nil || !ir.SInfoEqual(mv.Info, v.Info) {
 							continue
 						}
-						mname, margs, ok := kernelCall(def[mv])
-						if !ok || mname != KernelName("relax.matmul") || len(margs.Fields) != 3 || !isF32Tensor(mv.Info) {
+						other := args.Fields[1-i]
+						switch {
+						case isBiasFor(other.SInfo(), mv.Info):
+							fused[v] = append(append([]ir.Expr{}, margs.Fields...), other, primInt(0))
+						case ir.SInfoEqual(other.SInfo(), v.Info):
+							left := int64(0)
+							if i == 1 {
+								left = 1 // add(r, p): the residual is the left operand
+							}
+							fused[v] = append(append([]ir.Expr{}, margs.Fields...), primInt(0), primInt(0), other, primInt(left))
+						default:
 							continue
 						}
-						bias := args.Fields[1-i]
-						if !isBiasFor(bias.SInfo(), mv.Info) || !ir.SInfoEqual(mv.Info, v.Info) {
-							continue
-						}
-						fused[v] = append(append([]ir.Expr{}, margs.Fields...), bias, primInt(0))
 						drop[mv] = true
-						break
-					}
-					if fused[v] == nil {
-						fusedResidualNoBias(v, args, def, fused, uses, block, blk, drop)
 					}
 				case KernelName("relax.nn.relu"):
 					if len(args.Fields) != 1 {
@@ -187,34 +192,18 @@ func fusedResidual(v *ir.Var, args *ir.Tuple, fused map[*ir.Var][]ir.Expr, uses 
 	return false
 }
 
-// fusedResidualNoBias fuses add(p, r) or add(r, p), binding v, where p is
-// a float32 matmul with no other use in the same block and r a tensor of
-// v's shape (a linear layer without bias, then its residual connection),
-// into the fused kernel's arguments with no bias (0 in its place), as
-// fusedResidual does after a bias. It reports whether it did.
-func fusedResidualNoBias(v *ir.Var, args *ir.Tuple, def map[*ir.Var]ir.Expr, fused map[*ir.Var][]ir.Expr, uses map[*ir.Var]int, block map[*ir.Var]*ir.BindingBlock, blk *ir.BindingBlock, drop map[*ir.Var]bool) bool {
-	for i := 0; i < 2; i++ {
-		mv, ok := args.Fields[i].(*ir.Var)
-		if !ok || uses[mv] != 1 || block[mv] != blk {
-			continue
-		}
-		mname, margs, ok := kernelCall(def[mv])
-		if !ok || mname != KernelName("relax.matmul") || len(margs.Fields) != 3 || !isF32Tensor(mv.Info) {
-			continue
-		}
-		res := args.Fields[1-i]
-		if !ir.SInfoEqual(res.SInfo(), v.Info) || !ir.SInfoEqual(mv.Info, v.Info) {
-			continue
-		}
-		left := int64(0)
-		if i == 1 {
-			left = 1 // add(r, p): the residual is the left operand
-		}
-		fused[v] = append(append([]ir.Expr{}, margs.Fields...), primInt(0), primInt(0), res, primInt(left))
-		drop[mv] = true
-		return true
+// soleProduct returns the float32 matmul bound to e (and its arguments)
+// when e is a variable used only there, in block blk; else nil.
+func soleProduct(e ir.Expr, def map[*ir.Var]ir.Expr, uses map[*ir.Var]int, block map[*ir.Var]*ir.BindingBlock, blk *ir.BindingBlock) (*ir.Var, *ir.Tuple) {
+	mv, ok := e.(*ir.Var)
+	if !ok || uses[mv] != 1 || block[mv] != blk {
+		return nil, nil
 	}
-	return false
+	name, margs, ok := kernelCall(def[mv])
+	if !ok || name != KernelName("relax.matmul") || len(margs.Fields) != 3 || !isF32Tensor(mv.Info) {
+		return nil, nil
+	}
+	return mv, margs
 }
 
 func isBiasFor(bias, out ir.StructInfo) bool {
