@@ -166,28 +166,12 @@ func (p *pargs) dtype(i int) runtime.DataType { d := p.a.DType(i); p.sync(); ret
 // tensors decodes argument i as a Tuple (or []*Tensor) of tensors.
 func (p *pargs) tensors(i int) []*runtime.Tensor { t := p.a.Tensors(i); p.sync(); return t }
 
-// tensorsInto decodes argument i as tensors (a Tuple of them, or one
-// tensor) appended to buf, so that reading them allocates nothing while buf
-// has room; other forms go through tensors.
+// tensorsInto decodes argument i as tensors appended to buf (see
+// runtime.Args.TensorsInto): no allocation while buf has room.
 func (p *pargs) tensorsInto(i int, buf []*runtime.Tensor) []*runtime.Tensor {
-	switch x := p.a.Values[i].(type) {
-	case runtime.Tuple:
-		for k, e := range x {
-			t, ok := e.(*runtime.Tensor)
-			if !ok || t == nil {
-				p.fail("argument %d: element %d must be a Tensor, got %s", i, k, runtime.TypeName(e))
-				return nil
-			}
-			buf = append(buf, t)
-		}
-		return buf
-	case *runtime.Tensor:
-		if t := p.tensor(i); t != nil {
-			return append(buf, t)
-		}
-		return nil
-	}
-	return p.tensors(i)
+	t := p.a.TensorsInto(i, buf)
+	p.sync()
+	return t
 }
 
 // tensorList reads the leading tensor list of a call (tensors..., attr,

@@ -795,20 +795,9 @@ func (j *groupNormJob) run(lo, hi int) {
 	size := gsize * j.hw
 	for b := lo; b < hi; b++ {
 		xb := j.x[b*size : (b+1)*size]
-		var s0, s1, s2, s3 float64
-		i := 0
-		for ; i+4 <= len(xb); i += 4 {
-			s0 += float64(xb[i])
-			s1 += float64(xb[i+1])
-			s2 += float64(xb[i+2])
-			s3 += float64(xb[i+3])
-		}
-		for ; i < len(xb); i++ {
-			s0 += float64(xb[i])
-		}
-		mean := ((s0 + s1) + (s2 + s3)) / float64(size)
+		mean := sumF32(xb) / float64(size)
 		var v0, v1, v2, v3 float64
-		i = 0
+		i := 0
 		for ; i+4 <= len(xb); i += 4 {
 			d0, d1, d2, d3 := float64(xb[i])-mean, float64(xb[i+1])-mean, float64(xb[i+2])-mean, float64(xb[i+3])-mean
 			v0 += d0 * d0

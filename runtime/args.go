@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Args decodes the arguments of a packed call: runtime's builtins, the
@@ -261,30 +262,44 @@ func (a *Args) DType(i int) DataType {
 	return Void
 }
 
-// Tensors decodes argument i as tensors: a Tuple of tensors, []*Tensor, or
-// one tensor.
+// Tensors decodes argument i as tensors: a Tuple of tensors, []*Tensor
+// (returned itself), or one tensor.
 func (a *Args) Tensors(i int) []*Tensor {
+	v, ok := a.Value(i)
+	if !ok {
+		return nil
+	}
+	if x, isS := v.([]*Tensor); isS {
+		return x
+	}
+	return a.TensorsInto(i, nil)
+}
+
+// TensorsInto is Tensors with the tensors appended to buf (a []*Tensor's
+// too), so that decoding them allocates nothing while buf has room: a
+// kernel reads a tensor list into an array on its stack.
+func (a *Args) TensorsInto(i int, buf []*Tensor) []*Tensor {
 	v, ok := a.Value(i)
 	if !ok {
 		return nil
 	}
 	switch x := v.(type) {
 	case []*Tensor:
-		return x
+		return append(buf, x...)
 	case Tuple:
-		out := make([]*Tensor, len(x))
+		buf = slices.Grow(buf, len(x))
 		for k, e := range x {
 			t, isT := e.(*Tensor)
 			if !isT || t == nil {
 				a.bad("argument %d: element %d must be a Tensor, got %s", i, k, TypeName(e))
 				return nil
 			}
-			out[k] = t
+			buf = append(buf, t)
 		}
-		return out
+		return buf
 	case *Tensor:
 		if x != nil {
-			return []*Tensor{x}
+			return append(buf, x)
 		}
 	}
 	a.want(i, "a Tuple of Tensors", v)
