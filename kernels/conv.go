@@ -201,6 +201,9 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 	}
 	if x.DType() == runtime.Float32 && outDT == runtime.Float32 {
 		xs := x.Float32s()
+		if vecConvUse(&g) {
+			return convVecF32(&g, out.Float32s(), xs, w, chain)
+		}
 		if g.kh == 1 && g.kw == 1 && (g.sh > 1 || g.sw > 1) && g.g == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 {
 			// A strided 1x1 convolution (ResNet's shortcuts) is a pointwise
 			// one on the positions it reads: those are copied out once and

@@ -425,7 +425,8 @@ func benchConvLayers(b *testing.B, layers []convLayer, cold bool) {
 // through the fused call, 1 thread: cnn_64x64's, SqueezeNet's and
 // ResNet-18's first convolutions, ResNet-18's strided ones (its 1x1/2
 // shortcuts too) and its 3x3 layers on 56x56 and 7x7, SqueezeNet's 3x3 expansion on 55x55 and its
-// classifier, MobileNetV2's first and pointwise layers.
+// classifier, MobileNetV2's first and pointwise layers, and squeeze-and-excitation
+// convolutions on one position (MobileNetV3's, EfficientNet's).
 func BenchmarkConv2DChainLayers(b *testing.B) {
 	benchConvLayers(b, []convLayer{{3, 32, 64, 3, 1, 1}, {3, 64, 224, 3, 2, 0}, {3, 64, 224, 7, 2, 3}, {64, 128, 56, 3, 2, 1},
 		{16, 64, 55, 3, 1, 1}, {32, 128, 27, 3, 1, 1}, {64, 256, 13, 3, 1, 1}, {512, 1000, 13, 1, 1, 0}, {16, 64, 55, 1, 1, 0},
@@ -433,7 +434,8 @@ func BenchmarkConv2DChainLayers(b *testing.B) {
 		{32, 192, 28, 1, 1, 0}, {512, 512, 7, 3, 1, 1}, {256, 512, 14, 3, 2, 1}, {64, 64, 56, 3, 1, 1}, {512, 1000, 14, 1, 1, 0}, {960, 320, 7, 1, 1, 0}, {960, 160, 7, 1, 1, 0},
 		{64, 256, 13, 1, 1, 0}, {32, 128, 27, 1, 1, 0}, {48, 192, 13, 1, 1, 0}, {32, 64, 32, 3, 2, 1}, {576, 96, 14, 1, 1, 0}, {384, 64, 14, 1, 1, 0},
 		{192, 32, 28, 1, 1, 0}, {512, 64, 13, 1, 1, 0}, {384, 48, 13, 1, 1, 0}, {32, 16, 112, 1, 1, 0},
-		{64, 128, 56, 1, 2, 0}, {128, 256, 28, 1, 2, 0}, {256, 512, 14, 1, 2, 0}}, false)
+		{64, 128, 56, 1, 2, 0}, {128, 256, 28, 1, 2, 0}, {256, 512, 14, 1, 2, 0},
+		{240, 960, 1, 1, 1, 0}, {960, 240, 1, 1, 1, 0}, {120, 480, 1, 1, 1, 0}, {16, 72, 1, 1, 1, 0}}, false)
 }
 
 // BenchmarkConvColdOutput is BenchmarkConv2DChainLayers on layers with

@@ -133,6 +133,7 @@ func UnregisterConstant(t *runtime.Tensor) {
 	constWino4.Delete(t)
 	constDWNC.Delete(t)
 	constPos.Delete(t)
+	constVec.Delete(t)
 	forgetChains(t)
 }
 
