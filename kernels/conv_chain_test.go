@@ -18,7 +18,8 @@ import (
 // chains of per-channel and scalar operands on either side and relus (all
 // scalar operands too), on inputs with NaN payloads, infinities and signed
 // zeros, planes of one element and of a multiple of the chain kernel's
-// chunk plus one, non-finite depthwise weights, at 1 and 2 threads.
+// chunk plus one, non-finite depthwise weights, residual chains on the
+// packed path over one and two depth blocks, at 1 and 2 threads.
 func TestConv2DChainMatchesUnfused(t *testing.T) {
 	defer SetNumThreads(0)
 	r := rand.New(rand.NewSource(21))
@@ -35,6 +36,13 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 		}
 		if it%20 == 18 || it%20 == 17 {
 			groups, cg, og = 1, 3, 20 // indirect, below: a plane of one element, or a one-element last chunk
+		}
+		packedRes := it%20 == 19
+		if packedRes {
+			groups, cg, og = 1, 2+r.Intn(40), 65+r.Intn(80) // the packed path with a residual (its chain in a pass after the product)
+			if r.Intn(2) == 0 {
+				cg = 257 + r.Intn(100) // two depth blocks
+			}
 		}
 		scatter := it%20 == 11 || it%20 == 13
 		if scatter {
@@ -56,11 +64,18 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 		if scatter {
 			h, w = 2+r.Intn(20), 14+r.Intn(60) // flat rows of at least 16
 		}
+		if packedRes {
+			h, w, k, pad, stride = 4+r.Intn(60), 16*(1+r.Intn(3)), 1, 0, 1 // whole panels (not the positions path); rows within a chunk or across
+		}
 		if h+2*int(pad) < k || w+2*int(pad) < k {
 			continue
 		}
 		x := randT(t, int64(it), []int64{int64(n), int64(groups * cg), int64(h), int64(w)}, f32, -3, 3)
-		for i, xs := 0, x.Float32s(); i < len(xs); i += 1 + r.Intn(13) {
+		step := 13
+		if packedRes {
+			step = 5000 // deep products: a special in most inputs' windows would make every output NaN
+		}
+		for i, xs := 0, x.Float32s(); i < len(xs); i += 1 + r.Intn(step) {
 			switch r.Intn(3) {
 			case 0:
 				xs[i] = math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22)) | uint32(r.Intn(2))<<31)
@@ -117,7 +132,7 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 			}
 			ops = append(ops, c)
 		}
-		if it%3 == 1 {
+		if it%3 == 1 || packedRes {
 			// A residual (an operand of the output's shape) at a random
 			// place in the chain: add, subtract, multiply or divide,
 			// either side, with NaNs, infinities and signed zeros.
@@ -135,7 +150,7 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 			ops = append(ops[:k:k], append([]runtime.Value{res}, ops[k:]...)...)
 		}
 		attrs := []runtime.Value{runtime.Shape{stride, stride}, runtime.Shape{pad, pad, pad, pad}, runtime.Shape{1, 1}, int64(groups), "NCHW", "OIHW", "NCHW", runtime.Float32}
-		constant := it%4 == 0 // a model's weights: the chain's table is made once and shared
+		constant := it%4 == 0 || packedRes // a model's weights: the chain's table is made once and shared
 		if constant {
 			RegisterConstant(wt)
 			for _, o := range ops {

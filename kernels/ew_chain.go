@@ -93,6 +93,7 @@ type ewStep struct {
 // nothing.
 type ewJob struct {
 	shape  []int64
+	sq     [maxRank]int64 // the shape without its dims of size 1
 	steps  []ewStep
 	buf    [8]ewStep
 	xs, os []float32
@@ -166,6 +167,37 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 	if err != nil {
 		return err
 	}
+	// When every operand has the output's elements (nothing broadcasts),
+	// dims of size 1 index nothing: they are dropped from the shape and
+	// from the operands' strides (where they counted as broadcast), so the
+	// operands stay one run with the output. A (1, C, 1, 1) chain — a
+	// squeeze-and-excitation block's, with the channels' bias — was C rows
+	// of one element, each step's kernel called on each (EfficientNet-B0:
+	// 115 µs a call on 1152 channels). Every binary step still sees two
+	// vectors, as on one-element rows, so the bits are the same; with an
+	// operand that broadcasts they could differ (a NaN's payload follows
+	// the vector-scalar kernels' operand order), and the rows stay.
+	full := true
+	for i := range steps {
+		if !steps[i].unary && len(steps[i].data) != len(elems[float32](x)) {
+			full = false
+		}
+	}
+	k := 0
+	for d := 0; d < nd; d++ {
+		if shape[d] == 1 && full {
+			continue
+		}
+		j.sq[k] = shape[d]
+		for i := range steps {
+			steps[i].st[k] = steps[i].st[d]
+		}
+		k++
+	}
+	if k == 0 {
+		j.sq[0], k = 1, 1 // one element (every stride is 0 already)
+	}
+	shape, nd = j.sq[:k], k
 	// Rows: the longest run of trailing dims over which every operand is
 	// either constant (broadcast) or contiguous, so that per-channel
 	// operands of an NCHW tensor give rows of H*W.

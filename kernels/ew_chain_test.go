@@ -36,7 +36,13 @@ func TestEwChainMatchesUnfused(t *testing.T) {
 			shape[nd-1] = 5000 // rows longer than a chunk
 		case 3, 7:
 			shape[nd-1] = int64(9 + r.Intn(60)) // vector blocks and a tail
+		case 9:
+			// A squeeze-and-excitation block's (1, C, 1, 1) with operands
+			// of its shape: one run of C across the dims of size 1.
+			nd = 4
+			shape = []int64{1, int64(2 + r.Intn(1500)), 1, 1}
 		}
+		full := it%10 == 9
 		x := randT(t, int64(it), shape, f32, -3, 3)
 		xs := x.Float32s()
 		for i := range xs {
@@ -86,6 +92,9 @@ func TestEwChainMatchesUnfused(t *testing.T) {
 				} else {
 					os[i] = 1
 				}
+			}
+			if full && r.Intn(5) > 0 {
+				os = append(os[:0], shape...)
 			}
 			c := randT(t, int64(1000*it+s), os, f32, -2, 2)
 			code := int64(op * 2)
