@@ -177,10 +177,11 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 	// vectors, as on one-element rows, so the bits are the same; with an
 	// operand that broadcasts they could differ (a NaN's payload follows
 	// the vector-scalar kernels' operand order), and the rows stay.
-	full := true
+	full, total := true, len(elems[float32](x))
 	for i := range steps {
-		if !steps[i].unary && len(steps[i].data) != len(elems[float32](x)) {
+		if !steps[i].unary && len(steps[i].data) != total {
 			full = false
+			break
 		}
 	}
 	k := 0
