@@ -342,25 +342,32 @@ func (c *rowChain) applyAt(seg []float32, i, pos, rowLen int) {
 			}
 			continue
 		}
-		for t := range c.steps {
-			if c.res != nil && t == c.resAt {
-				c.resStep(part, rpart)
-			}
-			s := &c.steps[t]
-			if s.relu {
-				f32Unary(uRelu, part, part)
-				continue
-			}
-			opnd := sc[t : t+1]
-			if s.rev {
-				floatRow(s.op, part, opnd, part)
-			} else {
-				floatRow(s.op, part, part, opnd)
-			}
+		c.stepwise(part, rpart, func(t int) []float32 { return sc[t : t+1] })
+	}
+}
+
+// stepwise runs the chain on v one step at a time, each step's kernel over
+// all of v: step t's operand is opnd(t) (one value, or one per element of
+// v), the residual's step takes r (v's elements' own) at its place.
+func (c *rowChain) stepwise(v, r []float32, opnd func(t int) []float32) {
+	for t := range c.steps {
+		if c.res != nil && t == c.resAt {
+			c.resStep(v, r)
 		}
-		if c.res != nil && c.resAt == len(c.steps) {
-			c.resStep(part, rpart)
+		s := &c.steps[t]
+		if s.relu {
+			f32Unary(uRelu, v, v)
+			continue
 		}
+		o := opnd(t)
+		if s.rev {
+			floatRow(s.op, v, o, v)
+		} else {
+			floatRow(s.op, v, v, o)
+		}
+	}
+	if c.res != nil && c.resAt == len(c.steps) {
+		c.resStep(v, r)
 	}
 }
 

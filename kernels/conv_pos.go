@@ -90,8 +90,8 @@ func posMain() bool {
 	return ok && nr == snr && asm.SgemmKernelRowsOK(mr-1)
 }
 
-// posEntry is a constant pointwise weight's transpose packed for the
-// strided tile, made on first use at the level that has it.
+// posEntry is a constant weight's transpose packed for a tile width
+// (constTransposed), made on first use at the level that has it.
 type posEntry struct {
 	once  sync.Once
 	done  atomic.Bool
@@ -107,11 +107,18 @@ var constPos sync.Map
 // channels times the window's taps) as Wᵀ packed in panels of the strided
 // tile's width, or nil (not a constant, or packed at another level).
 func constPosWeights(w *runtime.Tensor, o, c int) *PackedB {
+	_, nr, _ := asm.SgemmTileStrided()
+	return constTransposed(&constPos, w, o, c, nr)
+}
+
+// constTransposed returns the registered constant w (o x c) as Wᵀ packed in
+// panels of nr columns, cached in m, or nil (not a constant, or packed with
+// another shape or at another level).
+func constTransposed(m *sync.Map, w *runtime.Tensor, o, c, nr int) *PackedB {
 	if _, ok := constPacked.Load(w); !ok {
 		return nil
 	}
-	_, nr, _ := asm.SgemmTileStrided()
-	e := cacheEntry[posEntry](&constPos, w)
+	e := cacheEntry[posEntry](m, w)
 	if !e.done.Load() {
 		e.once.Do(func() {
 			e.o, e.c, e.level = o, c, asm.CurrentLevel()

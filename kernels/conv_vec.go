@@ -39,22 +39,11 @@ var constVec sync.Map
 // SgemmPacked at the current level, or nil (not a constant, or packed at
 // another level).
 func constVecWeights(w *runtime.Tensor, o, c int) *PackedB {
-	if _, ok := constPacked.Load(w); !ok {
-		return nil
-	}
 	_, nr := asm.SgemmTile()
-	e := cacheEntry[posEntry](&constVec, w)
-	if !e.done.Load() {
-		e.once.Do(func() {
-			e.o, e.c, e.level = o, c, asm.CurrentLevel()
-			e.pb = packBFor(true, c, o, w.Float32s(), c, nr)
-			e.done.Store(true)
-		})
+	if pb := constTransposed(&constVec, w, o, c, nr); pb.usable() {
+		return pb
 	}
-	if e.o != o || e.c != c || e.level != asm.CurrentLevel() || !e.pb.usable() {
-		return nil
-	}
-	return e.pb
+	return nil
 }
 
 // convVecF32 is the one-position path: out (g.n x g.o) = x (g.n x g.c) · Wᵀ,
@@ -92,25 +81,10 @@ func (c *rowChain) applyCols(v, tmp []float32) {
 	if c.res != nil {
 		res = c.res[:rows]
 	}
-	for t := range c.steps {
-		if c.res != nil && t == c.resAt {
-			c.resStep(v, res)
-		}
-		s := &c.steps[t]
-		if s.relu {
-			f32Unary(uRelu, v, v)
-			continue
-		}
+	c.stepwise(v, res, func(t int) []float32 {
 		for i := range col {
 			col[i] = c.table[i*ns+t]
 		}
-		if s.rev {
-			floatRow(s.op, v, col, v)
-		} else {
-			floatRow(s.op, v, v, col)
-		}
-	}
-	if c.res != nil && c.resAt == len(c.steps) {
-		c.resStep(v, res)
-	}
+		return col
+	})
 }
