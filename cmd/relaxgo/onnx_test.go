@@ -35,6 +35,8 @@ func runONNX(t *testing.T, model, in, mode string, extra ...string) *tensorio.Ar
 	return a
 }
 
+// sameArchives checks that bytecode's outputs a and compiled mode's b are
+// the same, bit for bit, naming the first element that differs.
 func sameArchives(t *testing.T, a, b *tensorio.Archive) {
 	t.Helper()
 	if fmt.Sprint(a.Names()) != fmt.Sprint(b.Names()) {
@@ -43,10 +45,28 @@ func sameArchives(t *testing.T, a, b *tensorio.Archive) {
 	for _, n := range a.Names() {
 		x, _ := a.Get(n)
 		y, _ := b.Get(n)
-		if !runtime.ValuesEqual(x, y) {
-			t.Fatalf("%s: bytecode and compiled modes differ", n)
+		if err := bitEqual(x, y); err != nil {
+			t.Fatalf("%s: bytecode and compiled modes differ: %v", n, err)
 		}
 	}
+}
+
+// bitEqual reports the first element where two float32 tensors differ in
+// their bits, with its index per axis.
+func bitEqual(a, b *runtime.Tensor) error {
+	if runtime.ValuesEqual(a, b) {
+		return nil
+	}
+	if a.DType() != runtime.Float32 || b.DType() != runtime.Float32 || fmt.Sprint(a.Shape()) != fmt.Sprint(b.Shape()) {
+		return fmt.Errorf("%s vs %s", a, b)
+	}
+	x, y := a.Float32s(), b.Float32s()
+	for i := range x {
+		if math.Float32bits(x[i]) != math.Float32bits(y[i]) {
+			return fmt.Errorf("element %d %v: %v vs %v", i, unravel(i, a.Shape()), x[i], y[i])
+		}
+	}
+	return fmt.Errorf("%s vs %s", a, b)
 }
 
 // TestONNXBothModes runs a deterministic subset of the ONNX node tests that

@@ -161,8 +161,7 @@ func clearDataflow(bs []ir.Binding) {
 
 // sliceAt takes index i of axis (dropping it) from a static-shaped value.
 func (c *Ctx) sliceAt(v *Value, axis int, i int64) (*Value, error) {
-	s, err := c.Emit("relax.strided_slice", []ir.Expr{v.Expr, &ir.Tuple{Fields: []ir.Expr{primInt(int64(axis))}},
-		&ir.Tuple{Fields: []ir.Expr{primInt(i)}}, &ir.Tuple{Fields: []ir.Expr{primInt(i + 1)}}, &ir.Tuple{Fields: []ir.Expr{primInt(1)}}})
+	s, err := c.Emit("relax.strided_slice", []ir.Expr{v.Expr, primInts(int64(axis)), primInts(i), primInts(i + 1), primInts(1)})
 	if err != nil {
 		return nil, err
 	}

@@ -290,14 +290,7 @@ func convPad(c *Ctx, n *Node) ([]*Value, error) {
 				e = append(e, dims[i]+min(width[2*i+1], 0))
 			}
 		}
-		tup := func(v []int64) *ir.Tuple {
-			t := &ir.Tuple{}
-			for _, x := range v {
-				t.Fields = append(t.Fields, primInt(x))
-			}
-			return t
-		}
-		return one(c.Emit("relax.strided_slice", []ir.Expr{y.Expr, tup(ax), tup(b), tup(e), tup(onesLike(ax))}))
+		return one(c.Emit("relax.strided_slice", []ir.Expr{y.Expr, primInts(ax...), primInts(b...), primInts(e...), primInts(onesLike(ax)...)}))
 	}
 	if y == x {
 		return identity(c, n)
@@ -516,14 +509,7 @@ func convCenterCropPad(c *Ctx, n *Node) ([]*Value, error) {
 	y := x
 	var err error
 	if len(sa) > 0 {
-		tup := func(v []int64) *ir.Tuple {
-			t := &ir.Tuple{}
-			for _, x := range v {
-				t.Fields = append(t.Fields, primInt(x))
-			}
-			return t
-		}
-		if y, err = c.Emit("relax.strided_slice", []ir.Expr{y.Expr, tup(sa), tup(sb), tup(se), tup(onesLike(sa))}); err != nil {
+		if y, err = c.Emit("relax.strided_slice", []ir.Expr{y.Expr, primInts(sa...), primInts(sb...), primInts(se...), primInts(onesLike(sa)...)}); err != nil {
 			return nil, err
 		}
 	}

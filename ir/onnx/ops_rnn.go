@@ -84,18 +84,11 @@ func convRecurrent(kind string, gates int64) ConvFunc {
 			}
 		}
 		lbr := kind == "GRU" && n.Int("linear_before_reset", 0) != 0
-		ints := func(v ...int64) *ir.Tuple {
-			t := &ir.Tuple{}
-			for _, i := range v {
-				t.Fields = append(t.Fields, primInt(i))
-			}
-			return t
-		}
 		slice := func(v *Value, axes, begin, end, strides []int64) *Value {
 			if f.err != nil || v == nil {
 				return nil
 			}
-			s, err := c.Emit("relax.strided_slice", []ir.Expr{v.Expr, ints(axes...), ints(begin...), ints(end...), ints(strides...)})
+			s, err := c.Emit("relax.strided_slice", []ir.Expr{v.Expr, primInts(axes...), primInts(begin...), primInts(end...), primInts(strides...)})
 			f.err = err
 			return s
 		}

@@ -131,6 +131,16 @@ func primInt(v int64) *ir.PrimValue {
 	return p
 }
 
+// primInts is a tuple of int64 PrimValues, as strided_slice takes its axes,
+// begins, ends and strides.
+func primInts(v ...int64) *ir.Tuple {
+	t := &ir.Tuple{}
+	for _, x := range v {
+		t.Fields = append(t.Fields, primInt(x))
+	}
+	return t
+}
+
 func intsAny(v []int64) []any {
 	out := make([]any, len(v))
 	for i, x := range v {
