@@ -183,11 +183,12 @@ func binary(op bop, out, a, b *runtime.Tensor) error {
 	}
 	if dt == runtime.Float32 && op <= bDiv && binRowsOn {
 		if x, c, rev, ok := perRowOperand(oshape, a, b); ok {
-			code := 2 * int64(op)
+			code := 2 * int(op)
 			if rev {
 				code++
 			}
-			return ewChain(out, x, []int64{code}, []*runtime.Tensor{c})
+			ops := [1]*runtime.Tensor{c}
+			return ewChain(out, x, ewOneStep[code:code+1], ops[:])
 		}
 	}
 	if op.isLogic() {
@@ -844,6 +845,11 @@ func init() {
 // elementwise chain's blocks of rows (perRowOperand); tests turn it off to
 // compare with the broadcast plan.
 var binRowsOn = true
+
+// ewOneStep holds the chain codes of add, subtract, multiply and divide
+// with the chain value left and right: a one-step chain's codes are a
+// slice of it (a slice literal would be allocated each call).
+var ewOneStep = []int64{0, 1, 2, 3, 4, 5, 6, 7}
 
 // perRowOperand reports whether out = a op b (out of shape oshape) has one
 // operand laid out as the output (x) and the other (c) one value per row of
