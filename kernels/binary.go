@@ -181,6 +181,16 @@ func binary(op bop, out, a, b *runtime.Tensor) error {
 		f32Row(op, elems[float32](out), elems[float32](a), elems[float32](b))
 		return nil
 	}
+	if dt == runtime.Float32 && op <= bDiv && binRowsOn {
+		if x, c, rev, ok := perRowOperand(oshape, a, b); ok {
+			code := 2 * int(op)
+			if rev {
+				code++
+			}
+			ops := [1]*runtime.Tensor{c}
+			return ewChain(out, x, ewOneStep[code:code+1], ops[:])
+		}
+	}
 	if op.isLogic() {
 		if dt != runtime.Bool {
 			return fmt.Errorf("%s: operands must be bool, got %s", name, dt)
@@ -829,4 +839,54 @@ func init() {
 		}
 		return nil, nil
 	})
+}
+
+// binRowsOn lets float32 arithmetic with one value per short row take the
+// elementwise chain's blocks of rows (perRowOperand); tests turn it off to
+// compare with the broadcast plan.
+var binRowsOn = true
+
+// ewOneStep holds the chain codes of add, subtract, multiply and divide
+// with the chain value left and right: a one-step chain's codes are a
+// slice of it (a slice literal would be allocated each call).
+var ewOneStep = []int64{0, 1, 2, 3, 4, 5, 6, 7}
+
+// perRowOperand reports whether out = a op b (out of shape oshape) has one
+// operand laid out as the output (x) and the other (c) one value per row of
+// short rows: c broadcasts along trailing dims of ewBlockMinRow to ewShortRow
+// elements and runs with the output over the dims before them, or is
+// broadcast there. A squeeze-and-excitation block's scale, (1, C, 1, 1)
+// against (1, C, H, W), or a batch norm left unfused on 7x7 or 14x14 planes:
+// the broadcast plan calls a row kernel a row, where the chain's blocks of
+// rows (runShort) make one call of a kernel taking each row's scalar
+// (BenchmarkBinaryPerRow). rev is true when x is the right operand. The
+// chain's step computes each element as the row kernel does (the chain tests
+// compare the two), so the bits are the plan's.
+func perRowOperand(oshape []int64, a, b *runtime.Tensor) (x, c *runtime.Tensor, rev, ok bool) {
+	switch {
+	case slices.Equal(a.Shape(), oshape):
+		x, c = a, b
+	case slices.Equal(b.Shape(), oshape):
+		x, c, rev = b, a, true
+	default:
+		return nil, nil, false, false
+	}
+	cs, nd := c.Shape(), len(oshape)
+	inner, d := 1, nd-1
+	for ; d >= 0; d-- {
+		if od := d - (nd - len(cs)); od >= 0 && cs[od] != 1 {
+			break
+		}
+		inner *= int(oshape[d])
+	}
+	if d < 0 || inner < ewBlockMinRow || inner > ewShortRow {
+		return nil, nil, false, false // one value for all, or rows too short or long
+	}
+	// Over the outer dims c runs with the output or is broadcast (size 1).
+	for ; d >= 0; d-- {
+		if od := d - (nd - len(cs)); od >= 0 && cs[od] != 1 && cs[od] != oshape[d] {
+			return nil, nil, false, false
+		}
+	}
+	return x, c, rev, true
 }

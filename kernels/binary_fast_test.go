@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"testing"
@@ -44,6 +45,99 @@ func TestBinarySameShapeFastPath(t *testing.T) {
 					t.Fatalf("%s %v %v: [%d] fast %08x, plan %08x", bopNames[op], shapes[0], shapes[1], i, math.Float32bits(g), math.Float32bits(w))
 				}
 			}
+		}
+	}
+}
+
+// TestBinaryPerRowMatchesPlan checks that float32 arithmetic with one value
+// per short row (perRowOperand: the elementwise chain's blocks of rows)
+// gives the bits of the broadcasting plan's rows on both operand sides, NaN
+// payloads, infinities and signed zeros included, at 1 and 2 threads: row
+// lengths at and around the bounds (8, ewShortRow) and between, operands of
+// fewer dims, broadcast over leading dims, and one the route leaves alone.
+func TestBinaryPerRowMatchesPlan(t *testing.T) {
+	defer SetNumThreads(0)
+	r := rand.New(rand.NewSource(23))
+	cases := []struct {
+		full, row []int64
+		routed    bool
+	}{
+		{[]int64{1, 1152, 7, 7}, []int64{1, 1152, 1, 1}, true}, // EfficientNet-B0's scale
+		{[]int64{1, 96, 14, 14}, []int64{96, 1, 1}, true},
+		{[]int64{3, 40, 8}, []int64{3, 40, 1}, true},       // rows of 8
+		{[]int64{2, 5, 32, 32}, []int64{1, 5, 1, 1}, true}, // rows of ewShortRow, images broadcast
+		{[]int64{4, 6, 5, 5}, []int64{4, 1, 1, 1}, true},   // rows of 150 over the channels
+		{[]int64{6, 1025}, []int64{6, 1}, false},           // rows longer than ewShortRow
+		{[]int64{40, 7}, []int64{40, 1}, false},            // rows of 7
+		{[]int64{5, 9, 9}, []int64{1, 9, 9}, false},        // broadcast over the outer dims only
+	}
+	for _, c := range cases {
+		for _, op := range []bop{bAdd, bSub, bMul, bDiv} {
+			for _, rev := range []bool{false, true} {
+				full := randT(t, r.Int63(), c.full, f32, -3, 3)
+				row := randT(t, r.Int63(), c.row, f32, -3, 3)
+				for _, x := range [][]float32{full.Float32s(), row.Float32s()} {
+					for i := range x {
+						switch r.Intn(10) {
+						case 0:
+							x[i] = math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22)) | uint32(r.Intn(2))<<31)
+						case 1:
+							x[i] = float32(math.Inf(1 - 2*r.Intn(2)))
+						case 2:
+							x[i] = float32(math.Copysign(0, float64(r.Intn(2)*2-1)))
+						}
+					}
+				}
+				a, b := full, row
+				if rev {
+					a, b = row, full
+				}
+				if _, _, _, ok := perRowOperand(c.full, a, b); ok != c.routed {
+					t.Fatalf("%v against %v: routed %v, want %v", c.full, c.row, ok, c.routed)
+				}
+				p := makePlan(c.full, a.Shape(), b.Shape())
+				want := mustT(t, c.full, f32)
+				runBin(op, &p, want.Float32s(), a.Float32s(), b.Float32s(), floatRow[float32])
+				for _, th := range []int{1, 2} {
+					SetNumThreads(th)
+					got := mustT(t, c.full, f32)
+					if err := binary(op, got, a, b); err != nil {
+						t.Fatal(err)
+					}
+					for i, w := range want.Float32s() {
+						if g := got.Float32s()[i]; math.Float32bits(g) != math.Float32bits(w) {
+							t.Fatalf("%s %v %v rev=%v threads %d: [%d] %08x, plan %08x", bopNames[op], c.full, c.row, rev, th, i, math.Float32bits(g), math.Float32bits(w))
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkBinaryPerRow is a squeeze-and-excitation block's scale, x * s
+// with s of shape (1, C, 1, 1), on EfficientNet-B0's planes, 1 thread,
+// through the elementwise chain's blocks of rows (rows=chain) and through
+// the broadcast plan (rows=plan).
+func BenchmarkBinaryPerRow(b *testing.B) {
+	defer func() { SetNumThreads(0); binRowsOn = true }()
+	for _, sh := range [][2]int64{{1152, 7}, {672, 14}, {480, 14}, {240, 28}} {
+		x := randT(b, 1, []int64{1, sh[0], sh[1], sh[1]}, f32, -3, 3)
+		s := randT(b, 2, []int64{1, sh[0], 1, 1}, f32, -3, 3)
+		out := mustT(b, x.Shape(), f32)
+		for _, on := range []bool{true, false} {
+			name := map[bool]string{true: "chain", false: "plan"}[on]
+			b.Run(fmt.Sprintf("%dx%dx%d/rows=%s", sh[0], sh[1], sh[1], name), func(b *testing.B) {
+				SetNumThreads(1)
+				binRowsOn = on
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					if err := Multiply(out, x, s); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(x.NumElements())*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gelem/s")
+			})
 		}
 	}
 }

@@ -352,6 +352,9 @@ const ewRowsKernelMax = 256
 // ewShortRow is the longest row runShort takes.
 const ewShortRow = 1024
 
+// ewBlockMinRow is the shortest row runShort takes.
+const ewBlockMinRow = 8
+
 // ewBlockElems bounds a block's elements (its input, output and operand
 // blocks stay in L1).
 const ewBlockElems = 4096
@@ -361,7 +364,7 @@ const ewBlockElems = 4096
 // the chain kernel has, or an operand with the output's layout over the
 // outer dims (so a block of rows is one contiguous run of it).
 func ewBlocksOK(outer []int64, steps []ewStep, inner int) bool {
-	if inner < 8 || inner > ewShortRow || len(steps) == 0 || len(steps) > ewMaxRun {
+	if inner < ewBlockMinRow || inner > ewShortRow || len(steps) == 0 || len(steps) > ewMaxRun {
 		return false
 	}
 	for i := range steps {

@@ -2555,7 +2555,16 @@ func unaryKernels(s isa) {
 		}
 	}
 	// The transcendental ones interleave their unrolled vectors (see
-	// emitExpN): as many as AVX2's 16 registers hold.
+	// emitExpN): as many as AVX2's 16 registers hold without one of
+	// Y16-Y31 (which only an EVEX encoding reaches; the assembler refuses
+	// VBLENDVPS on them, and TestKernelsRequireTheirLevel any other). Each
+	// vector's exp is a chain of ~30 dependent steps, so the more chains
+	// in flight the better: exp, sigmoid and erf 4 (from 3, 2 and 2),
+	// GELU 3 (from 2); tanh, with both its branches live, stays at 2.
+	// BenchmarkTranscendentalL1, AVX2 AMD EPYC (Zen 3), medians of six
+	// alternated runs, Gelem/s: sigmoid 1.09 -> 1.33, erf 1.58 -> 1.86,
+	// exp 1.45 -> 1.62, GELU 1.35 -> 1.47. The bits are the same (each
+	// lane's operations are unchanged).
 	ops := []struct {
 		name, doc string
 		unroll    int
@@ -2566,11 +2575,11 @@ func unaryKernels(s isa) {
 			VXORPS(z, z, z)
 			VMAXPS(x, z, out) // 0 > x ? 0 : x
 		})},
-		{"exp", "expOne", 3, func(xs, outs []reg.VecVirtual) { emitExpN(s, xs, outs) }},
+		{"exp", "expOne", 4, func(xs, outs []reg.VecVirtual) { emitExpN(s, xs, outs) }},
 		{"tanh", "tanhOne", 2, func(xs, outs []reg.VecVirtual) { emitTanhN(s, xs, outs) }},
-		{"erf", "erfOne", 2, func(xs, outs []reg.VecVirtual) { emitErfN(s, xs, outs) }},
-		{"sigmoid", "sigmoidOne", 2, func(xs, outs []reg.VecVirtual) { emitSigmoidN(s, xs, outs) }},
-		{"gelu", "geluOne", 2, func(xs, outs []reg.VecVirtual) {
+		{"erf", "erfOne", 4, func(xs, outs []reg.VecVirtual) { emitErfN(s, xs, outs) }},
+		{"sigmoid", "sigmoidOne", 4, func(xs, outs []reg.VecVirtual) { emitSigmoidN(s, xs, outs) }},
+		{"gelu", "geluOne", 3, func(xs, outs []reg.VecVirtual) {
 			// kernels' erf GELU, x*(0.5+0.5*erf(x*sqrt(1/2))), as the
 			// scalar, erf and binary kernels compute it one pass each.
 			each, vecs := lanesOf(s, len(xs))
@@ -2863,9 +2872,9 @@ var gemmKernels = []gemmKernel{
 	{name: "sgemmIndirectAVX512WideChainScatterPrefetch", doc: "is sgemmIndirectAVX512WideChainScatter prefetching each row's next panels after its stores (see asm.SgemmKernelIndirectChainScatter).",
 		mr: 8, nr: 48, avx512: true, indirect: true, chain: true, scatter: true, pfOut: scatterPrefetch, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
 	{name: "sgemmIndirectAVX2", doc: "is the 6x16 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).",
-		mr: 6, nr: 16, prefetch: true, indirect: true, b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+		mr: 6, nr: 16, prefetch: true, indirect: true, pfB: indirectPrefetchB, b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
 	{name: "sgemmIndirectAVX2Chain", doc: "is sgemmIndirectAVX2 with a chain on the tile's rows before the store (see asm.SgemmKernelIndirectChain).",
-		mr: 6, nr: 16, prefetch: true, indirect: true, chain: true, b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+		mr: 6, nr: 16, prefetch: true, indirect: true, chain: true, pfB: indirectPrefetchB, b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
 	{name: "sgemmStridedAVX512", doc: "is the 7x32 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided).",
 		mr: 7, nr: 32, avx512: true, strided: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmGatherS1AVX512", doc: "is the 7x32 SGEMM micro-kernel with A[i][p] = a[offs[p]+i] (see asm.SgemmKernelGather).",
@@ -2904,6 +2913,10 @@ func avx2RowKernels() []gemmKernel {
 		{"sgemmIndirectAVX2", "sgemmIndirectAVX2", "SgemmKernelIndirectRows", true, false},
 		{"sgemmIndirectAVX2Chain", "sgemmIndirectAVX2Chain", "SgemmKernelIndirectRows", true, true},
 	} {
+		pfB := 0
+		if base.indirect {
+			pfB = indirectPrefetchB
+		}
 		for r := 1; r <= 5; r++ {
 			rows := "row"
 			if r > 1 {
@@ -2912,7 +2925,7 @@ func avx2RowKernels() []gemmKernel {
 			ks = append(ks, gemmKernel{
 				name: fmt.Sprintf("%sR%d", base.name, r),
 				doc:  fmt.Sprintf("is %s on the first %s of its A panel (see asm.%s).", base.of, rows, base.api),
-				mr:   r, nr: 16, aStride: 6, prefetch: true, indirect: base.indirect, chain: base.chain,
+				mr:   r, nr: 16, aStride: 6, prefetch: true, indirect: base.indirect, chain: base.chain, pfB: pfB,
 				b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15,
 			})
 		}
@@ -2997,6 +3010,22 @@ const gemmPrefetchA = 8192
 // 1x1280x1000 with the caches flushed 30 -> 35-42 GB/s
 // (BenchmarkMatmulColdWeights; 16 KiB measured the same).
 const gemmPrefetchB = 8192
+
+// indirectPrefetchB is the B prefetch distance of the AVX2 indirect tiles
+// (a convolution's): each step prefetches its B row 256 bytes on, where
+// the tile four panels later reads it. A pointwise layer's B rows are its
+// input planes, a 3x3 layer's its phase planes' rows: as many read
+// streams as input channels (taps), more than the hardware prefetchers
+// follow when the input is not in cache, as in a network (BenchmarkConvColdOutput,
+// AVX2 AMD EPYC (Zen 3), 1 thread, medians of six alternated runs:
+// MobileNetV2's 32->16 1x1 on 112² 1227 -> 792 µs, 3->32 3x3/2 on 224²
+// 1515 -> 1355, 16->96 1x1 on 112² 2119 -> 2034; 1024 bytes on:
+// 855, 1323, 2007). Warm (BenchmarkConv2DChainLayers) the prefetch costs
+// nothing measurable: one load-port µop in a step of twelve FMAs (64->64
+// 3x3 on 56² 2121 -> 2209, 32->16 1x1 on 112² 398 -> 343, cnn_64x64's
+// two 184 -> 176 and 189 -> 204, medians of six on a noisy machine). The
+// AVX-512 tiles have none (not measured: no AVX-512 machine).
+const indirectPrefetchB = 256
 
 // sgemmBodyMemB makes sgemmBody keep only B's first vector in a register
 // (bv has one) and feed the FMAs of the others from memory, with one
@@ -3385,6 +3414,9 @@ func kstepIndirect(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b, offs
 	MOVQ(Mem{Base: offs, Disp: u * 8}, o)
 	for v := 0; v < nv; v++ {
 		VMOVUPS(Mem{Base: b, Index: o, Scale: 4, Disp: v * vbytes}, bv[v])
+	}
+	if sgemmBodyPrefetchB > 0 {
+		PREFETCHT0(Mem{Base: b, Index: o, Scale: 4, Disp: sgemmBodyPrefetchB})
 	}
 	av := []reg.VecPhysical{a0, a1}
 	for i := 0; i < mr; i++ {
