@@ -89,25 +89,30 @@ func BenchmarkOpSoftmax(b *testing.B) {
 	}
 }
 
-// BenchmarkOpLayerNorm is layer_norm over the last axis: 768 wide rows, and
-// the short rows of a small transformer (8x32, asm.LayerNormShortF32).
+// BenchmarkOpLayerNorm is layer_norm over the last axis: 768 wide rows, the
+// short rows of a small transformer (8x32, asm.LayerNormShortF32) and
+// compare.sh's transformer's 128x256, at 1 and 2 threads.
 func BenchmarkOpLayerNorm(b *testing.B) {
-	for _, s := range [][2]int64{{8, 768}, {1024, 768}, {8, 32}} {
+	defer SetNumThreads(0)
+	for _, s := range [][2]int64{{8, 768}, {1024, 768}, {8, 32}, {128, 256}} {
 		rows, w := s[0], s[1]
 		x := randT(b, 1, []int64{rows, w}, f32, -5, 5)
 		g := randT(b, 2, []int64{w}, f32, 0.5, 1.5)
 		be := randT(b, 3, []int64{w}, f32, -1, 1)
 		out := mustT(b, []int64{rows, w}, f32)
 		attrs := LayerNormAttrs{Axes: []int64{-1}, Epsilon: 1e-5, Center: true, Scale: true}
-		b.Run(fmt.Sprintf("%dx%d", rows, w), func(b *testing.B) {
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				if err := LayerNorm(out, x, g, be, attrs); err != nil {
-					b.Fatal(err)
+		for _, th := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%dx%d/threads=%d", rows, w, th), func(b *testing.B) {
+				SetNumThreads(th)
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					if err := LayerNorm(out, x, g, be, attrs); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-			b.ReportMetric(float64(rows*w)*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gelem/s")
-		})
+				b.ReportMetric(float64(rows*w)*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gelem/s")
+			})
+		}
 	}
 }
 
