@@ -18,18 +18,7 @@ func TestBinarySameShapeFastPath(t *testing.T) {
 		for _, op := range []bop{bAdd, bSub, bMul, bDiv} {
 			a := randT(t, r.Int63(), shapes[0], f32, -3, 3)
 			b := randT(t, r.Int63(), shapes[1], f32, -3, 3)
-			for _, x := range [][]float32{a.Float32s(), b.Float32s()} {
-				for i := range x {
-					switch r.Intn(8) {
-					case 0:
-						x[i] = math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22)) | uint32(r.Intn(2))<<31)
-					case 1:
-						x[i] = float32(math.Inf(1 - 2*r.Intn(2)))
-					case 2:
-						x[i] = float32(math.Copysign(0, float64(r.Intn(2)*2-1)))
-					}
-				}
-			}
+			sprinkleSpecials(r, 8, a.Float32s(), b.Float32s())
 			oshape := shapes[0]
 			if len(shapes[1]) > len(oshape) {
 				oshape = shapes[1]
@@ -76,18 +65,7 @@ func TestBinaryPerRowMatchesPlan(t *testing.T) {
 			for _, rev := range []bool{false, true} {
 				full := randT(t, r.Int63(), c.full, f32, -3, 3)
 				row := randT(t, r.Int63(), c.row, f32, -3, 3)
-				for _, x := range [][]float32{full.Float32s(), row.Float32s()} {
-					for i := range x {
-						switch r.Intn(10) {
-						case 0:
-							x[i] = math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22)) | uint32(r.Intn(2))<<31)
-						case 1:
-							x[i] = float32(math.Inf(1 - 2*r.Intn(2)))
-						case 2:
-							x[i] = float32(math.Copysign(0, float64(r.Intn(2)*2-1)))
-						}
-					}
-				}
+				sprinkleSpecials(r, 10, full.Float32s(), row.Float32s())
 				a, b := full, row
 				if rev {
 					a, b = row, full
@@ -138,6 +116,24 @@ func BenchmarkBinaryPerRow(b *testing.B) {
 				}
 				b.ReportMetric(float64(x.NumElements())*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gelem/s")
 			})
+		}
+	}
+}
+
+// sprinkleSpecials replaces about one in every `every` values of each slice
+// with a quiet NaN of random payload and sign, an infinity or a signed zero
+// (three in every).
+func sprinkleSpecials(r *rand.Rand, every int, xs ...[]float32) {
+	for _, x := range xs {
+		for i := range x {
+			switch r.Intn(every) {
+			case 0:
+				x[i] = math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22)) | uint32(r.Intn(2))<<31)
+			case 1:
+				x[i] = float32(math.Inf(1 - 2*r.Intn(2)))
+			case 2:
+				x[i] = float32(math.Copysign(0, float64(r.Intn(2)*2-1)))
+			}
 		}
 	}
 }
