@@ -43,7 +43,8 @@ func TestBinarySameShapeFastPath(t *testing.T) {
 // gives the bits of the broadcasting plan's rows on both operand sides, NaN
 // payloads, infinities and signed zeros included, at 1 and 2 threads: row
 // lengths at and around the bounds (8, ewShortRow) and between, operands of
-// fewer dims, broadcast over leading dims, and one the route leaves alone.
+// fewer dims, broadcast over leading dims, and one the route leaves alone;
+// and in place, the output in the full operand's memory.
 func TestBinaryPerRowMatchesPlan(t *testing.T) {
 	defer SetNumThreads(0)
 	r := rand.New(rand.NewSource(23))
@@ -86,6 +87,22 @@ func TestBinaryPerRowMatchesPlan(t *testing.T) {
 						if g := got.Float32s()[i]; math.Float32bits(g) != math.Float32bits(w) {
 							t.Fatalf("%s %v %v rev=%v threads %d: [%d] %08x, plan %08x", bopNames[op], c.full, c.row, rev, th, i, math.Float32bits(g), math.Float32bits(w))
 						}
+					}
+				}
+				// In place, the output the full operand's memory (as a
+				// memory plan may give an elementwise result).
+				inPlace := mustT(t, c.full, f32)
+				copy(inPlace.Float32s(), full.Float32s())
+				ia, ib := inPlace, row
+				if rev {
+					ia, ib = row, inPlace
+				}
+				if err := binary(op, inPlace, ia, ib); err != nil {
+					t.Fatal(err)
+				}
+				for i, w := range want.Float32s() {
+					if g := inPlace.Float32s()[i]; math.Float32bits(g) != math.Float32bits(w) {
+						t.Fatalf("%s %v %v rev=%v in place: [%d] %08x, plan %08x", bopNames[op], c.full, c.row, rev, i, math.Float32bits(g), math.Float32bits(w))
 					}
 				}
 			}
