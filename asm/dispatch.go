@@ -592,8 +592,10 @@ func SgemmIndirectTile(wide bool) (mr, nr int, ok bool) {
 // implicit-GEMM convolution, whose patch rows are runs of the (padded)
 // input at computable offsets, so they need no packing. The arithmetic, and
 // so every bit of c, is SgemmKernel's on the panel those rows would pack
-// into. It returns an error when the level has no such tile, a slice is too
-// short or an offset is out of range.
+// into. At AVX2 each step also prefetches its B row 256 bytes on, where the
+// tile four panels later reads it (a prefetch changes no value and, past the
+// end of b, reads nothing). It returns an error when the level has no such
+// tile, a slice is too short or an offset is out of range.
 func SgemmKernelIndirect(wide bool, kc int, a, b []float32, offs []int, c []float32, ldc int, alpha, beta float32) error {
 	mr, nr, ok := SgemmIndirectTile(wide)
 	if !tileOK(ok, mr, nr, kc, ldc, len(c)) || len(offs) < kc || !productOK(kc, mr, len(a)) {
