@@ -116,6 +116,11 @@ func StaticPlanBlockMemory(m *ir.Module) (*ir.Module, error) {
 				in[a] = place{p.out, p.offs[k]}
 				allocAt[p.out] = min(allocAt[p.out], allocAt[a])
 			}
+			for k, o := range p.prefixes {
+				in[o] = place{p.out, 0}
+				allocAt[p.out] = min(allocAt[p.out], allocAt[o])
+				drop[p.prefixCalls[k]] = true
+			}
 			drop[p.call] = true
 		}
 		if len(plans) > 0 {
@@ -203,7 +208,11 @@ func StaticPlanBlockMemory(m *ir.Module) (*ir.Module, error) {
 		nf.Body = &nb
 		inPlace := ""
 		if len(plans) > 0 {
-			inPlace = fmt.Sprintf("; %d concatenations in place", len(plans))
+			n := len(plans)
+			for _, p := range plans {
+				n += len(p.prefixes)
+			}
+			inPlace = fmt.Sprintf("; %d concatenations in place", n)
 		}
 		nf.Attrs = nf.Attrs.Set(PlanAttr, fmt.Sprintf("%d tensors (%d bytes) in %d storages (%d bytes)%s; %d allocations left unplanned",
 			len(planned), tensorBytes, len(storages), plannedBytes, inPlace, countAllocs(nf)))

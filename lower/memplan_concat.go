@@ -23,6 +23,13 @@ type concatPlan struct {
 	parts []*ir.Var // the parts' allocations, in order
 	offs  []int64   // their byte offsets in the output
 	call  ir.Binding
+	// prefixes are earlier concatenations whose parts are a leading run
+	// of this one's (a dense block's: each layer's input is the one
+	// before's plus one more feature map): their outputs become views of
+	// this output's storage at offset 0, where those parts already lie,
+	// and their calls are dropped too.
+	prefixes    []*ir.Var
+	prefixCalls []ir.Binding
 }
 
 // planConcats finds the concatenations among the top-level bindings bs that
@@ -51,7 +58,68 @@ func planConcats(bs []ir.Binding, al *aliasInfo, allocAt, lastUse map[*ir.Var]in
 		}
 		return nil
 	}
+	cands := concatCandidates(bs)
+	prev := prefixChains(cands)
 	var plans []concatPlan
+	for ci, cd := range cands {
+		if cd.next >= 0 {
+			continue // planned, if at all, as a prefix of a later one
+		}
+		i := cd.at
+		out := single(cd.out)
+		if out == nil || len(cd.ins) == 0 {
+			continue
+		}
+		p, ok := concatLayout(out, cd.ins, cd.axis, single)
+		if !ok {
+			continue
+		}
+		for _, a := range p.parts {
+			if lastUse[a] != i || allocAt[a] >= i {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		p.call = bs[i]
+		used[out] = true
+		for _, a := range p.parts {
+			used[a] = true
+		}
+		// The concatenations before whose parts lead this one's, latest
+		// first, while each output is a planner's allocation made before
+		// its call, read for the last time before this concatenation (the
+		// storage lives to this output's last use) and shaped as the
+		// leading parts it holds.
+		for k := prev[ci]; k >= 0; k = prev[k] {
+			pk := cands[k]
+			o := single(pk.out)
+			if o == nil || allocAt[o] >= pk.at || lastUse[o] >= i || !prefixShape(o, out, pk.axis, p.parts[:len(pk.ins)]) {
+				break
+			}
+			used[o] = true
+			p.prefixes = append(p.prefixes, o)
+			p.prefixCalls = append(p.prefixCalls, bs[pk.at])
+		}
+		plans = append(plans, p)
+	}
+	return plans
+}
+
+// concatCand is a kernels.concat call at binding at: its parts, axis and
+// output argument.
+type concatCand struct {
+	at   int
+	ins  []ir.Expr
+	axis int64
+	out  ir.Expr
+	next int // the candidate whose parts extend this one's, or -1
+}
+
+// concatCandidates returns the concatenations among bs with a literal axis.
+func concatCandidates(bs []ir.Binding) []concatCand {
+	var cands []concatCand
 	for i, b := range bs {
 		c, ok := b.BoundValue().(*ir.Call)
 		if !ok {
@@ -65,31 +133,82 @@ func planConcats(bs []ir.Binding, al *aliasInfo, allocAt, lastUse map[*ir.Var]in
 		if t, ok := ins[0].(*ir.Tuple); ok && len(ins) == 1 {
 			ins = t.Fields
 		}
-		out := single(c.Args[n-1])
 		axis, ok := intArg(c.Args[n-2])
-		if out == nil || !ok || len(ins) == 0 {
-			continue
-		}
-		p, ok := concatLayout(out, ins, axis, single)
 		if !ok {
 			continue
 		}
-		for _, a := range p.parts {
-			if lastUse[a] != i || allocAt[a] >= i {
-				ok = false
+		cands = append(cands, concatCand{at: i, ins: ins, axis: axis, out: c.Args[n-1], next: -1})
+	}
+	return cands
+}
+
+// prefixChains links each candidate to the first later one whose parts
+// begin with all of its parts (the same variables in the same order, one
+// more at least) along the same axis, each candidate to at most one on
+// either side, and returns the links backwards: prev[j] is the candidate j
+// extends, or -1.
+func prefixChains(cands []concatCand) []int {
+	prev := make([]int, len(cands))
+	for j := range prev {
+		prev[j] = -1
+	}
+	for k := range cands {
+		for j := k + 1; j < len(cands); j++ {
+			if prev[j] < 0 && cands[j].axis == cands[k].axis && leadingVars(cands[k].ins, cands[j].ins) {
+				cands[k].next, prev[j] = j, k
+				break
 			}
 		}
-		if !ok {
-			continue
-		}
-		p.call = b
-		used[out] = true
-		for _, a := range p.parts {
-			used[a] = true
-		}
-		plans = append(plans, p)
 	}
-	return plans
+	return prev
+}
+
+// leadingVars reports whether long begins with every expression of short,
+// the same variables, and has more.
+func leadingVars(short, long []ir.Expr) bool {
+	if len(short) == 0 || len(long) <= len(short) {
+		return false
+	}
+	for i, e := range short {
+		v, ok := e.(*ir.Var)
+		if !ok || long[i] != ir.Expr(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// prefixShape reports whether o, an earlier concatenation's output, is
+// exactly the leading parts of out: out's dtype and rank, its dims but
+// along axis, and along axis the parts' sum (so o's bytes are the first
+// ones of out's storage, where concatLayout put those parts).
+func prefixShape(o, out *ir.Var, axis int64, parts []*ir.Var) bool {
+	ots := out.Info.(*ir.TensorSInfo)
+	oshape, _ := ots.StaticShape()
+	ts := o.Info.(*ir.TensorSInfo)
+	shape, _ := ts.StaticShape()
+	r := int64(len(oshape))
+	if axis < 0 {
+		axis += r
+	}
+	if ts.DType != ots.DType || int64(len(shape)) != r || axis < 0 || axis >= r {
+		return false
+	}
+	var along int64
+	for _, a := range parts {
+		s, _ := a.Info.(*ir.TensorSInfo).StaticShape()
+		along += s[axis]
+	}
+	for k, d := range shape {
+		if int64(k) == axis {
+			if d != along {
+				return false
+			}
+		} else if d != oshape[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // concatLayout checks that the parts ins (each resolved by part to an

@@ -81,3 +81,56 @@ func TestConcatInPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestConcatPrefixChainsInPlace checks a dense block's concatenations, each
+// the one before's parts plus one more: all of them in place, the earlier
+// outputs views at offset 0 of the last one's storage and no kernels.concat
+// call left; and, when an earlier output is read after the last
+// concatenation, that one left as a copy while the later ones stay in place.
+func TestConcatPrefixChainsInPlace(t *testing.T) {
+	const body = `    @R.function
+    def NAME(x: R.Tensor((1, 4, 4, 4), dtype="float32")) -> R.Tensor((1, 16, 4, 4), dtype="float32"):
+        with R.dataflow():
+            a: R.Tensor((1, 4, 4, 4), dtype="float32") = R.nn.relu(x)
+            b: R.Tensor((1, 4, 4, 4), dtype="float32") = R.exp(x)
+            c1: R.Tensor((1, 8, 4, 4), dtype="float32") = R.concat((a, b), axis=1)
+            d1: R.Tensor((1, 8, 4, 4), dtype="float32") = R.nn.relu(c1)
+            e: R.Tensor((1, 4, 4, 4), dtype="float32") = R.add(a, R.sum(d1))
+            c2: R.Tensor((1, 12, 4, 4), dtype="float32") = R.concat((a, b, e), axis=1)
+            d2: R.Tensor((1, 12, 4, 4), dtype="float32") = R.nn.relu(c2)
+            f: R.Tensor((1, 4, 4, 4), dtype="float32") = R.add(b, R.sum(d2))
+            c3: R.Tensor((1, 16, 4, 4), dtype="float32") = R.concat((a, b, e, f), axis=1)
+            LAST
+            R.output(gv)
+        return gv
+`
+	src := "# from tvm.script import ir as I\n# from tvm.script import relax as R\n\n@I.ir_module\nclass Module:\n" +
+		strings.NewReplacer("NAME", "chain", "LAST", `gv: R.Tensor((1, 16, 4, 4), dtype="float32") = R.nn.relu(c3)`).Replace(body) +
+		strings.NewReplacer("NAME", "early_read_late", "LAST", `g: R.Tensor((1, 16, 4, 4), dtype="float32") = R.nn.relu(c3)
+            gv: R.Tensor((1, 16, 4, 4), dtype="float32") = R.add(g, R.sum(c1))`).Replace(body)
+	_, all := lowerThrough(t, "concat_chain.py", src, "static-plan-block-memory")
+	view := func(text, name string) string {
+		m := regexp.MustCompile(`alloc_` + name + `: R.Tensor\([^)]*\), dtype="float32"\) = R.memory.alloc_tensor\((storage\d+), (\d+),`).FindStringSubmatch(text)
+		if m == nil {
+			return ""
+		}
+		return m[1] + "@" + m[2]
+	}
+	text := funcText(t, all, "chain")
+	if !strings.Contains(text, "3 concatenations in place") || strings.Contains(text, lower.ConcatKernel) {
+		t.Errorf("chain: want the three concatenations in place and no concat call:\n%s", text)
+	}
+	st := strings.Split(view(text, "c3"), "@")[0]
+	for name, off := range map[string]string{"c3": "0", "c1": "0", "c2": "0", "a": "0", "b": "256", "e": "512", "f": "768"} {
+		if got := view(text, name); got != st+"@"+off {
+			t.Errorf("chain: %s is %q, want a view at %s@%s:\n%s", name, got, st, off, text)
+		}
+	}
+	text = funcText(t, all, "early_read_late")
+	if !strings.Contains(text, "2 concatenations in place") || strings.Count(text, lower.ConcatKernel) != 1 {
+		t.Errorf("early_read_late: want two concatenations in place and c1's copy left:\n%s", text)
+	}
+	if got := view(text, "c2"); got == "" || !strings.HasSuffix(got, "@0") || strings.Split(got, "@")[0] != strings.Split(view(text, "c3"), "@")[0] {
+		t.Errorf("early_read_late: c2 is %q, want a view at offset 0 of c3's storage:\n%s", got, text)
+	}
+}
