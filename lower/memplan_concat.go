@@ -46,22 +46,30 @@ func planConcats(bs []ir.Binding, al *aliasInfo, allocAt, lastUse map[*ir.Var]in
 		own[t] = true
 	}
 	used := map[*ir.Var]bool{}
-	single := func(v ir.Expr) *ir.Var {
+	// alloc resolves an argument to the one planned allocation it is;
+	// single to one not yet in a plan.
+	alloc := func(v ir.Expr) *ir.Var {
 		x, ok := v.(*ir.Var)
 		if !ok || len(al.of[x]) != 1 {
 			return nil
 		}
 		for t := range al.of[x] {
-			if own[t] && !used[t] {
+			if own[t] {
 				return t
 			}
 		}
 		return nil
 	}
+	single := func(v ir.Expr) *ir.Var {
+		if t := alloc(v); t != nil && !used[t] {
+			return t
+		}
+		return nil
+	}
 	cands := concatCandidates(bs)
-	prev := prefixChains(cands)
+	prefixChains(cands)
 	var plans []concatPlan
-	for ci, cd := range cands {
+	for _, cd := range cands {
 		if cd.next >= 0 {
 			continue // planned, if at all, as a prefix of a later one
 		}
@@ -90,12 +98,16 @@ func planConcats(bs []ir.Binding, al *aliasInfo, allocAt, lastUse map[*ir.Var]in
 		// The concatenations before whose parts lead this one's, latest
 		// first, while each output is a planner's allocation made before
 		// its call, read for the last time before this concatenation (the
-		// storage lives to this output's last use) and shaped as the
-		// leading parts it holds.
-		for k := prev[ci]; k >= 0; k = prev[k] {
+		// storage lives to this output's last use) and tiled by its parts
+		// as this output's first bytes are (concatLayout: the same parts
+		// in the same order from offset 0).
+		for k := cd.prev; k >= 0; k = cands[k].prev {
 			pk := cands[k]
 			o := single(pk.out)
-			if o == nil || allocAt[o] >= pk.at || lastUse[o] >= i || !prefixShape(o, out, pk.axis, p.parts[:len(pk.ins)]) {
+			if o == nil || allocAt[o] >= pk.at || lastUse[o] >= i {
+				break
+			}
+			if _, ok := concatLayout(o, pk.ins, pk.axis, alloc); !ok {
 				break
 			}
 			used[o] = true
@@ -114,7 +126,9 @@ type concatCand struct {
 	ins  []ir.Expr
 	axis int64
 	out  ir.Expr
-	next int // the candidate whose parts extend this one's, or -1
+	// next and prev link the candidate to the one whose parts extend its
+	// own and to the one whose parts its own extend (-1: none).
+	next, prev int
 }
 
 // concatCandidates returns the concatenations among bs with a literal axis.
@@ -137,7 +151,7 @@ func concatCandidates(bs []ir.Binding) []concatCand {
 		if !ok {
 			continue
 		}
-		cands = append(cands, concatCand{at: i, ins: ins, axis: axis, out: c.Args[n-1], next: -1})
+		cands = append(cands, concatCand{at: i, ins: ins, axis: axis, out: c.Args[n-1], next: -1, prev: -1})
 	}
 	return cands
 }
@@ -145,22 +159,16 @@ func concatCandidates(bs []ir.Binding) []concatCand {
 // prefixChains links each candidate to the first later one whose parts
 // begin with all of its parts (the same variables in the same order, one
 // more at least) along the same axis, each candidate to at most one on
-// either side, and returns the links backwards: prev[j] is the candidate j
-// extends, or -1.
-func prefixChains(cands []concatCand) []int {
-	prev := make([]int, len(cands))
-	for j := range prev {
-		prev[j] = -1
-	}
+// either side (concatCand's next and prev).
+func prefixChains(cands []concatCand) {
 	for k := range cands {
 		for j := k + 1; j < len(cands); j++ {
-			if prev[j] < 0 && cands[j].axis == cands[k].axis && leadingVars(cands[k].ins, cands[j].ins) {
-				cands[k].next, prev[j] = j, k
+			if cands[j].prev < 0 && cands[j].axis == cands[k].axis && leadingVars(cands[k].ins, cands[j].ins) {
+				cands[k].next, cands[j].prev = j, k
 				break
 			}
 		}
 	}
-	return prev
 }
 
 // leadingVars reports whether long begins with every expression of short,
@@ -172,39 +180,6 @@ func leadingVars(short, long []ir.Expr) bool {
 	for i, e := range short {
 		v, ok := e.(*ir.Var)
 		if !ok || long[i] != ir.Expr(v) {
-			return false
-		}
-	}
-	return true
-}
-
-// prefixShape reports whether o, an earlier concatenation's output, is
-// exactly the leading parts of out: out's dtype and rank, its dims but
-// along axis, and along axis the parts' sum (so o's bytes are the first
-// ones of out's storage, where concatLayout put those parts).
-func prefixShape(o, out *ir.Var, axis int64, parts []*ir.Var) bool {
-	ots := out.Info.(*ir.TensorSInfo)
-	oshape, _ := ots.StaticShape()
-	ts := o.Info.(*ir.TensorSInfo)
-	shape, _ := ts.StaticShape()
-	r := int64(len(oshape))
-	if axis < 0 {
-		axis += r
-	}
-	if ts.DType != ots.DType || int64(len(shape)) != r || axis < 0 || axis >= r {
-		return false
-	}
-	var along int64
-	for _, a := range parts {
-		s, _ := a.Info.(*ir.TensorSInfo).StaticShape()
-		along += s[axis]
-	}
-	for k, d := range shape {
-		if int64(k) == axis {
-			if d != along {
-				return false
-			}
-		} else if d != oshape[k] {
 			return false
 		}
 	}

@@ -2826,7 +2826,7 @@ type gemmKernel struct {
 	chain              bool // sgemmBodyChain: a chain on the tile's rows before the store
 	scatter            bool // sgemmBodyScatter: stores through a table of offsets and masks
 	pfOut              int  // sgemmBodyScatterPrefetch: with scatter, the rows' prefetch distance in bytes (0: none)
-	pfB                int  // sgemmBodyPrefetchB: B prefetch distance in bytes (0: none)
+	pfB                int  // sgemmBodyPrefetchB: B prefetch distance in bytes (0: none; an indirect tile's each step's row, kstepIndirect)
 	pfA                int  // sgemmBodyPrefetchA: A prefetch distance in bytes (0: none)
 	memB               bool // sgemmBodyMemB: the last B vector from memory, one broadcast register
 	aStride            int  // sgemmBodyAStride: floats of packed A a step (0: mr)
@@ -2908,15 +2908,12 @@ func avx2RowKernels() []gemmKernel {
 	for _, base := range []struct {
 		name, of, api   string
 		indirect, chain bool
+		pfB             int
 	}{
-		{"sgemmKernelAVX2", "sgemmKernelAVX2", "SgemmKernelRows", false, false},
-		{"sgemmIndirectAVX2", "sgemmIndirectAVX2", "SgemmKernelIndirectRows", true, false},
-		{"sgemmIndirectAVX2Chain", "sgemmIndirectAVX2Chain", "SgemmKernelIndirectRows", true, true},
+		{"sgemmKernelAVX2", "sgemmKernelAVX2", "SgemmKernelRows", false, false, 0},
+		{"sgemmIndirectAVX2", "sgemmIndirectAVX2", "SgemmKernelIndirectRows", true, false, indirectPrefetchB},
+		{"sgemmIndirectAVX2Chain", "sgemmIndirectAVX2Chain", "SgemmKernelIndirectRows", true, true, indirectPrefetchB},
 	} {
-		pfB := 0
-		if base.indirect {
-			pfB = indirectPrefetchB
-		}
 		for r := 1; r <= 5; r++ {
 			rows := "row"
 			if r > 1 {
@@ -2925,7 +2922,7 @@ func avx2RowKernels() []gemmKernel {
 			ks = append(ks, gemmKernel{
 				name: fmt.Sprintf("%sR%d", base.name, r),
 				doc:  fmt.Sprintf("is %s on the first %s of its A panel (see asm.%s).", base.of, rows, base.api),
-				mr:   r, nr: 16, aStride: 6, prefetch: true, indirect: base.indirect, chain: base.chain, pfB: pfB,
+				mr:   r, nr: 16, aStride: 6, prefetch: true, indirect: base.indirect, chain: base.chain, pfB: base.pfB,
 				b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15,
 			})
 		}
