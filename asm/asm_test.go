@@ -333,6 +333,7 @@ func TestSgemmKernelMatchesTwin(t *testing.T) {
 		kernel func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error
 	}{
 		{"SgemmKernel", SgemmTile, SgemmKernel},
+		{"SgemmKernelNext", SgemmTile, SgemmKernelNext},
 		{"SgemmKernelSmall", SgemmTileSmall, SgemmKernelSmall},
 		{"SgemmKernelWide", func() (int, int) { mr, nr, _ := SgemmTileWide(); return mr, nr }, SgemmKernelWide},
 		{"SgemmKernelMid", func() (int, int) { mr, nr, _ := SgemmTileMid(); return mr, nr }, SgemmKernelMid},
@@ -682,6 +683,9 @@ func TestSgemmChainKernels(t *testing.T) {
 		{"SgemmKernelIndirectChain", func() (int, int, bool) { mr, nr, _, ok := SgemmIndirectChainTile(); return mr, nr, ok }, true, SgemmKernelIndirectChain},
 		{"SgemmKernelChain", SgemmTileChain, false, func(kc int, a, b []float32, _ []int, c []float32, ldc int, alpha, beta float32, codes []uint8, sc []float32) error {
 			return SgemmKernelChain(kc, a, b, c, ldc, alpha, beta, codes, sc)
+		}},
+		{"SgemmKernelChainNext", SgemmTileChain, false, func(kc int, a, b []float32, _ []int, c []float32, ldc int, alpha, beta float32, codes []uint8, sc []float32) error {
+			return SgemmKernelChainNext(kc, a, b, c, ldc, alpha, beta, codes, sc)
 		}},
 	}
 	r := rand.New(rand.NewSource(24))

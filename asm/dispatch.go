@@ -314,13 +314,33 @@ func SgemmKernelSmallUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, b
 // when kc or ldc is so large that the extent kc*mr or (mr-1)*ldc+nr
 // overflows int (the checks never wrap around).
 func SgemmKernel(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
-	mr, nr := gemmMR, gemmNR
-	if kc < 0 || ldc < nr || !productOK(kc, mr, len(a)) || !productOK(kc, nr, len(b)) || !extentOK(mr, nr, ldc, len(c)) {
-		return fmt.Errorf("asm: SgemmKernel: kc=%d ldc=%d tile %dx%d: buffers too short (a %d, b %d, c %d)",
-			kc, ldc, mr, nr, len(a), len(b), len(c))
+	if err := sgemmKernelCheck("SgemmKernel", kc, a, b, c, ldc); err != nil {
+		return err
 	}
 	SgemmKernelUnchecked(kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)),
 		unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
+	return nil
+}
+
+// SgemmKernelNext is SgemmKernel that also prefetches the packed B panel
+// after b's (SgemmKernelNextUnchecked); that panel need not exist
+// (prefetches do not fault).
+func SgemmKernelNext(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+	if err := sgemmKernelCheck("SgemmKernelNext", kc, a, b, c, ldc); err != nil {
+		return err
+	}
+	SgemmKernelNextUnchecked(kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)),
+		unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
+	return nil
+}
+
+// sgemmKernelCheck is SgemmKernel's bounds check, for the kernel name.
+func sgemmKernelCheck(name string, kc int, a, b, c []float32, ldc int) error {
+	mr, nr := gemmMR, gemmNR
+	if kc < 0 || ldc < nr || !productOK(kc, mr, len(a)) || !productOK(kc, nr, len(b)) || !extentOK(mr, nr, ldc, len(c)) {
+		return fmt.Errorf("asm: %s: kc=%d ldc=%d tile %dx%d: buffers too short (a %d, b %d, c %d)",
+			name, kc, ldc, mr, nr, len(a), len(b), len(c))
+	}
 	return nil
 }
 
@@ -335,6 +355,20 @@ func SgemmKernelUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta f
 	mr, nr := gemmMR, gemmNR
 	sgemmKernelGo(mr, nr, kc, unsafe.Slice((*float32)(a), kc*mr), unsafe.Slice((*float32)(b), kc*nr),
 		unsafe.Slice((*float32)(c), (mr-1)*ldc+nr), ldc, alpha, beta)
+}
+
+// SgemmKernelNextUnchecked is SgemmKernelUnchecked that, at AVX2, also
+// prefetches the packed B panel after b's (kc*16 floats on), a cache line a
+// depth step; the product's driver runs it on each panel's first row tile,
+// so that the next panel of a weight not in cache arrives while this one's
+// other row tiles compute. The arithmetic, and so every bit, is
+// SgemmKernelUnchecked's; at other levels it is that kernel.
+func SgemmKernelNextUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
+	if level == LevelAVX2 {
+		asmSgemmKernelNext(kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta)
+		return
+	}
+	SgemmKernelUnchecked(kc, a, b, c, ldc, alpha, beta)
 }
 
 // SgemmHalfWidth reports the width of the half-width tile for mr rows:
@@ -628,12 +662,7 @@ func SgemmTileChain() (mr, nr int, ok bool) {
 // ScalarChainF32 would give it on the stored tile. It returns an error when
 // the level has no such tile, a slice is too short or a code is unknown.
 func SgemmKernelChain(kc int, a, b, c []float32, ldc int, alpha, beta float32, codes []uint8, sc []float32) error {
-	mr, nr, ok := SgemmTileChain()
-	if !tileOK(ok, mr, nr, kc, ldc, len(c)) || !productOK(kc, mr, len(a)) || !productOK(kc, nr, len(b)) || !productOK(len(codes), mr, len(sc)) {
-		return fmt.Errorf("asm: SgemmKernelChain: kc=%d ldc=%d, %d steps at level %s: no such tile or buffers too short (a %d, b %d, c %d, sc %d)",
-			kc, ldc, len(codes), level, len(a), len(b), len(c), len(sc))
-	}
-	if err := codesIn("SgemmKernelChain", codes); err != nil {
+	if err := sgemmChainCheck("SgemmKernelChain", kc, a, b, c, ldc, codes, sc); err != nil {
 		return err
 	}
 	cp, sp := chainPtrs(codes, sc)
@@ -642,10 +671,38 @@ func SgemmKernelChain(kc int, a, b, c []float32, ldc int, alpha, beta float32, c
 	return nil
 }
 
+// SgemmKernelChainNext is SgemmKernelChain that also prefetches the packed
+// B panel after b's, as SgemmKernelNext does.
+func SgemmKernelChainNext(kc int, a, b, c []float32, ldc int, alpha, beta float32, codes []uint8, sc []float32) error {
+	if err := sgemmChainCheck("SgemmKernelChainNext", kc, a, b, c, ldc, codes, sc); err != nil {
+		return err
+	}
+	cp, sp := chainPtrs(codes, sc)
+	SgemmKernelChainNextUnchecked(kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)),
+		unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta, cp, sp, len(codes))
+	return nil
+}
+
+// sgemmChainCheck is SgemmKernelChain's checks, for the kernel name.
+func sgemmChainCheck(name string, kc int, a, b, c []float32, ldc int, codes []uint8, sc []float32) error {
+	mr, nr, ok := SgemmTileChain()
+	if !tileOK(ok, mr, nr, kc, ldc, len(c)) || !productOK(kc, mr, len(a)) || !productOK(kc, nr, len(b)) || !productOK(len(codes), mr, len(sc)) {
+		return fmt.Errorf("asm: %s: kc=%d ldc=%d, %d steps at level %s: no such tile or buffers too short (a %d, b %d, c %d, sc %d)",
+			name, kc, ldc, len(codes), level, len(a), len(b), len(c), len(sc))
+	}
+	return codesIn(name, codes)
+}
+
 // SgemmKernelChainUnchecked is SgemmKernelChain without the checks: the
 // level must have the tile (codes and sc may be nil when nsteps is 0).
 func SgemmKernelChainUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
 	asmSgemmChain(kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta, codes, sc, nsteps)
+}
+
+// SgemmKernelChainNextUnchecked is SgemmKernelChainUnchecked prefetching
+// the next B panel as SgemmKernelNextUnchecked does.
+func SgemmKernelChainNextUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
+	asmSgemmChainNext(kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta, codes, sc, nsteps)
 }
 
 // SgemmIndirectChainTile reports the tile of SgemmKernelIndirectChain and

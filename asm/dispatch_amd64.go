@@ -589,6 +589,14 @@ func asmSgemmChain(kc int, a, b, c *float32, ldc int, alpha, beta float32, codes
 	sgemmKernelAVX2Chain(kc, a, b, c, ldc, alpha, beta, codes, sc, nsteps)
 }
 
+func asmSgemmChainNext(kc int, a, b, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
+	sgemmKernelAVX2ChainNext(kc, a, b, c, ldc, alpha, beta, codes, sc, nsteps)
+}
+
+func asmSgemmKernelNext(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
+	sgemmKernelAVX2Next(kc, a, b, c, ldc, alpha, beta)
+}
+
 func asmSgemmKernelRows(rows, kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	switch rows {
 	case 1:

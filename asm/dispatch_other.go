@@ -143,6 +143,14 @@ func asmSgemmChain(kc int, a, b, c *float32, ldc int, alpha, beta float32, codes
 	panic("asm: no assembly in this build")
 }
 
+func asmSgemmChainNext(kc int, a, b, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
+	panic("asm: no assembly in this build")
+}
+
+func asmSgemmKernelNext(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
+	panic("asm: no assembly in this build")
+}
+
 func asmSgemmKernelRows(rows, kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	panic("asm: no assembly in this build")
 }

@@ -641,6 +641,16 @@ func sgemmGatherS2AVX512(kc int, a *float32, offs *int, b *float32, c *float32, 
 //go:noescape
 func sgemmKernelAVX2Chain(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
 
+// sgemmKernelAVX2Next is sgemmKernelAVX2 prefetching the next B panel (see asm.SgemmKernelNext).
+//
+//go:noescape
+func sgemmKernelAVX2Next(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmKernelAVX2ChainNext is sgemmKernelAVX2Chain prefetching the next B panel (see asm.SgemmKernelNext).
+//
+//go:noescape
+func sgemmKernelAVX2ChainNext(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
+
 // sgemmStridedAVX2 is the 7x16 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided).
 //
 //go:noescape

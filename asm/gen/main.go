@@ -2828,6 +2828,7 @@ type gemmKernel struct {
 	pfOut              int  // sgemmBodyScatterPrefetch: with scatter, the rows' prefetch distance in bytes (0: none)
 	pfB                int  // sgemmBodyPrefetchB: B prefetch distance in bytes (0: none; an indirect tile's each step's row, kstepIndirect)
 	pfA                int  // sgemmBodyPrefetchA: A prefetch distance in bytes (0: none)
+	pfNext             bool // sgemmBodyPrefetchNext: prefetch the next B panel (kc steps ahead)
 	memB               bool // sgemmBodyMemB: the last B vector from memory, one broadcast register
 	aStride            int  // sgemmBodyAStride: floats of packed A a step (0: mr)
 	b                  []reg.VecPhysical
@@ -2885,6 +2886,10 @@ var gemmKernels = []gemmKernel{
 	// convolution's bias and clip while the tile is in registers, not in
 	// a pass over the output after the product.
 	{name: "sgemmKernelAVX2Chain", doc: "is sgemmKernelAVX2 with a chain on the tile's rows before the store (see asm.SgemmKernelChain).", mr: 6, nr: 16, prefetch: true, chain: true,
+		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+	{name: "sgemmKernelAVX2Next", doc: "is sgemmKernelAVX2 prefetching the next B panel (see asm.SgemmKernelNext).", mr: 6, nr: 16, prefetch: true, pfNext: true,
+		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
+	{name: "sgemmKernelAVX2ChainNext", doc: "is sgemmKernelAVX2Chain prefetching the next B panel (see asm.SgemmKernelNext).", mr: 6, nr: 16, prefetch: true, chain: true, pfNext: true,
 		b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
 	// The AVX2 forms of the three: 7x16, 14 accumulators (Y0-Y13), one B
 	// vector in Y14, the other read by its FMAs from memory, one
@@ -2964,7 +2969,9 @@ func (k gemmKernel) emit() {
 	sgemmBodyPrefetchB, sgemmBodyPrefetchA, sgemmBodyScatterPrefetch = k.pfB, k.pfA, k.pfOut
 	sgemmBodyMemB = k.memB
 	sgemmBodyAStride = k.aStride
+	sgemmBodyPrefetchNext = k.pfNext
 	sgemmBody(k.mr, k.nr, lanes, vbytes, acc, k.b, k.a0, k.a1)
+	sgemmBodyPrefetchNext = false
 	sgemmBodyMemB = false
 	sgemmBodyAStride = 0
 	sgemmBodyScatterPrefetch = 0
@@ -2987,6 +2994,13 @@ var sgemmBodyPrefetch bool
 // (BenchmarkConvColdWeights). Past the panel's end the prefetch runs into
 // the next panel's rows of the same depth block, which the next panel reads.
 var sgemmBodyPrefetchB int
+
+// sgemmBodyPrefetchNext makes sgemmBody's AVX2 loop prefetch, a cache line
+// a step, the packed B panel after its own (kc steps of nr floats on): run
+// on a panel's first row tile, it fetches the next panel from memory while
+// the panel's other row tiles compute. A product of few rows against a
+// weight that is not in cache otherwise waits on each panel in turn.
+var sgemmBodyPrefetchNext bool
 
 // sgemmBodyPrefetchA, when not 0, makes sgemmBody's unrolled loop prefetch
 // the packed A panel this many bytes ahead, every cache line: the next
@@ -3150,6 +3164,12 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		VXORPS(acc(i), acc(i), acc(i))
 	}
 	const unroll = 4
+	var pnext reg.GPVirtual
+	if sgemmBodyPrefetchNext {
+		pnext = GP64()
+		IMUL3Q(U32(bstep), kc, pnext)
+		ADDQ(b, pnext)
+	}
 	if sgemmBodyPrefetch {
 		// Touch the C tile's rows now so that the write-back does not miss,
 		// and run the unrolled loop with one branch per iteration, fetching
@@ -3173,6 +3193,12 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		}
 		if astep > 0 {
 			ADDQ(U32(unroll*astep), a)
+		}
+		if sgemmBodyPrefetchNext {
+			for l := 0; l < unroll*bstep; l += 64 {
+				PREFETCHT0(Mem{Base: pnext, Disp: l})
+			}
+			ADDQ(U32(unroll*bstep), pnext)
 		}
 		ADDQ(U32(unroll*bstep), bptr)
 		SUBQ(U32(unroll), kc)
