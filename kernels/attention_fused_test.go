@@ -218,3 +218,86 @@ func BenchmarkSoftmaxAttention(b *testing.B) {
 		}
 	}
 }
+
+// TestSoftmaxAttentionLayouts requires every token-major combination to give
+// the bits of the head-major call on operands permuted by PermuteDims (and
+// its output permuted back): short and long rows, several row blocks, a
+// mask, one and two threads, NaNs among the inputs; and refuses operands
+// whose layout does not fit.
+func TestSoftmaxAttentionLayouts(t *testing.T) {
+	defer SetNumThreads(0)
+	r := rand.New(rand.NewSource(41))
+	toHeads := []int64{0, 2, 1, 3} // (B, T, H, F) <-> (B, H, T, F)
+	for _, c := range []struct{ bs, h, m, n, k, d int64 }{
+		{1, 1, 1, 1, 1, 1}, {2, 3, 5, 7, 3, 2}, {1, 4, 17, 33, 9, 5}, {2, 2, 40, 600, 16, 12}, {1, 4, 128, 128, 64, 64},
+	} {
+		q := randT(t, r.Int63(), []int64{c.bs, c.m, c.h, c.k}, f32, -3, 3)
+		kt := randT(t, r.Int63(), []int64{c.bs, c.n, c.h, c.k}, f32, -3, 3)
+		vt := randT(t, r.Int63(), []int64{c.bs, c.n, c.h, c.d}, f32, -2, 2)
+		if xs := q.Float32s(); len(xs) > 4 {
+			xs[r.Intn(len(xs))] = float32(math.NaN())
+		}
+		// The head-major operands, as the permutes make them.
+		a := mustT(t, []int64{c.bs, c.h, c.m, c.k}, f32)
+		b := mustT(t, []int64{c.bs, c.h, c.k, c.n}, f32)
+		v := mustT(t, []int64{c.bs, c.h, c.n, c.d}, f32)
+		for _, p := range []struct {
+			out, x *runtime.Tensor
+			axes   []int64
+		}{{a, q, toHeads}, {b, kt, []int64{0, 2, 3, 1}}, {v, vt, toHeads}} {
+			if err := PermuteDims(p.out, p.x, p.axes); err != nil {
+				t.Fatal(err)
+			}
+		}
+		mask := randT(t, r.Int63(), []int64{1, 1, c.m, c.n}, f32, -1, 1)
+		for _, threads := range []int{1, 2} {
+			SetNumThreads(threads)
+			m := AttentionMask{Op: AttentionAddMask, Mask: mask}
+			headMajor := mustT(t, []int64{c.bs, c.h, c.m, c.d}, f32)
+			if err := SoftmaxAttention(headMajor, a, b, v, 0.125, AttentionMultiply, m); err != nil {
+				t.Fatal(err)
+			}
+			tokenMajor := mustT(t, []int64{c.bs, c.m, c.h, c.d}, f32)
+			if err := PermuteDims(tokenMajor, headMajor, toHeads); err != nil {
+				t.Fatal(err)
+			}
+			for layout := 1; layout < 16; layout++ {
+				pick := func(bit int, tm, hm *runtime.Tensor) *runtime.Tensor {
+					if layout&bit != 0 {
+						return tm
+					}
+					return hm
+				}
+				want := pick(AttentionTokenMajorOut, tokenMajor, headMajor)
+				got := mustT(t, want.Shape(), f32)
+				err := SoftmaxAttentionLayout(got, pick(AttentionTokenMajorA, q, a), pick(AttentionTokenMajorB, kt, b),
+					pick(AttentionTokenMajorV, vt, v), 0.125, AttentionMultiply, m, layout)
+				if err != nil {
+					t.Fatalf("%+v layout %d: %v", c, layout, err)
+				}
+				wf, gf := want.Float32s(), got.Float32s()
+				for i := range wf {
+					if math.Float32bits(wf[i]) != math.Float32bits(gf[i]) {
+						t.Fatalf("%+v layout %d threads %d: [%d] = %v, want %v", c, layout, threads, i, gf[i], wf[i])
+					}
+				}
+			}
+		}
+	}
+	// Token-major operands need rank 4, and their head counts must agree.
+	q3 := mustT(t, []int64{4, 2, 8}, f32)
+	k3 := mustT(t, []int64{4, 8, 2}, f32)
+	if err := SoftmaxAttentionLayout(mustT(t, []int64{4, 2, 8}, f32), q3, k3, mustT(t, []int64{4, 2, 8}, f32), 1, AttentionNoScale, AttentionMask{}, AttentionTokenMajorA); err == nil {
+		t.Error("a rank-3 token-major operand accepted")
+	}
+	q4 := mustT(t, []int64{1, 5, 2, 8}, f32) // 2 heads
+	k4 := mustT(t, []int64{1, 3, 5, 8}, f32) // (B, N=3, H=5, K=8): 5 heads
+	v4 := mustT(t, []int64{1, 2, 5, 8}, f32) // head-major, 2 heads
+	o4 := mustT(t, []int64{1, 2, 5, 8}, f32)
+	if err := SoftmaxAttentionLayout(o4, q4, k4, v4, 1, AttentionNoScale, AttentionMask{}, AttentionTokenMajorA|AttentionTokenMajorB); err == nil {
+		t.Error("token-major operands with different head counts accepted")
+	}
+	if err := SoftmaxAttentionLayout(o4, q4, k4, v4, 1, AttentionNoScale, AttentionMask{}, 16); err == nil {
+		t.Error("layout 16 accepted")
+	}
+}

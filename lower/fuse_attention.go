@@ -1,6 +1,8 @@
 package lower
 
 import (
+	"slices"
+
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -36,6 +38,10 @@ const (
 // scores out whole. Every tensor is float32 with the same rank and batch
 // dimensions (no broadcasting), the matmuls keep their input dtype, and
 // the intermediates have no other uses and sit in the same binding block.
+// A head split around it, as frontends print one (rank 4: q and v permuted
+// (B, T, H, F) -> (B, H, T, F), k -> (B, H, F, T), the result permuted back
+// to (B, T, H, F)), is read and written in place by the kernel (its layout
+// argument) where a permute has no other use, and those permute_dims go.
 // Runs after Legalize.
 func FuseAttention(m *ir.Module) (*ir.Module, error) {
 	if _, ok := runtime.Lookup(SoftmaxAttentionKernel); !ok {
@@ -56,6 +62,18 @@ func FuseAttention(m *ir.Module) (*ir.Module, error) {
 		}
 		fused := map[*ir.Var]*ir.Tuple{}
 		drop := map[*ir.Var]bool{}
+		// permuteUses maps a variable to the variable bound to its
+		// permute_dims back to token-major, (B, H, T, F) -> (B, T, H, F).
+		permuteUses := map[*ir.Var]*ir.Var{}
+		for _, blk := range allBlocks(fn.Body) {
+			for _, b := range blk.Bindings {
+				if name, args, ok := kernelCall(b.BoundValue()); ok && name == KernelName("relax.permute_dims") && len(args.Fields) == 2 {
+					if x, ok := args.Fields[0].(*ir.Var); ok && permuteAxes(args.Fields[1], headAxes) && isRank4F32(x.Info) {
+						permuteUses[x] = b.BoundVar()
+					}
+				}
+			}
+		}
 		for _, blk := range allBlocks(fn.Body) {
 			for _, b := range blk.Bindings {
 				o := b.BoundVar()
@@ -128,10 +146,32 @@ func FuseAttention(m *ir.Module) (*ir.Module, error) {
 				if !sameBatch(a.SInfo(), bm.SInfo(), v.SInfo(), o.Info) {
 					continue
 				}
-				fused[o] = tupleExpr([]ir.Expr{a, bm, v, scale, primInt(op), mask, fill, primInt(mop)})
 				for _, x := range append(inter, sv) {
 					drop[x] = true
 				}
+				// Head splits the kernel reads in place: an operand made
+				// head-major by a permute_dims used only here is read
+				// token-major instead, and a permute of the output back to
+				// token-major is the kernel's own output.
+				layout := int64(0)
+				for _, operand := range []struct {
+					x    *ir.Expr
+					axes []int64
+					bit  int64
+				}{{&a, headAxes, attentionTokenMajorA}, {&bm, keyAxes, attentionTokenMajorB}, {&v, headAxes, attentionTokenMajorV}} {
+					if pv, x, ok := headPermute(*operand.x, operand.axes, single, blk); ok {
+						*operand.x, layout = x, layout|operand.bit
+						drop[pv] = true
+					}
+				}
+				call := []ir.Expr{a, bm, v, scale, primInt(op), mask, fill, primInt(mop), primInt(layout)}
+				if pv, ok := permuteUses[o]; ok && uses[o] == 1 && block[pv] == blk {
+					call[8] = primInt(layout | attentionTokenMajorOut)
+					fused[pv] = tupleExpr(call)
+					drop[o] = true
+					continue
+				}
+				fused[o] = tupleExpr(call)
 			}
 		}
 		if len(fused) == 0 {
@@ -139,6 +179,50 @@ func FuseAttention(m *ir.Module) (*ir.Module, error) {
 		}
 		return rewriteFused(fn, SoftmaxAttentionKernel, drop, fused)
 	})
+}
+
+// The permutations of a head split: (B, T, H, F) <-> (B, H, T, F), and
+// keys (B, T, H, F) -> (B, H, F, T).
+var (
+	headAxes = []int64{0, 2, 1, 3}
+	keyAxes  = []int64{0, 2, 3, 1}
+)
+
+// Operand layout bits of the fused attention kernel's layout argument
+// (the kernels package's AttentionTokenMajor... constants).
+const (
+	attentionTokenMajorA   = 1
+	attentionTokenMajorB   = 2
+	attentionTokenMajorV   = 4
+	attentionTokenMajorOut = 8
+)
+
+// headPermute reports whether x is a variable used only once (single),
+// bound in blk to a permute_dims by axes of a rank-4 float32 tensor,
+// returning that variable and the tensor permuted.
+func headPermute(x ir.Expr, axes []int64, single func(ir.Expr, *ir.BindingBlock) (*ir.Var, string, *ir.Tuple, bool), blk *ir.BindingBlock) (*ir.Var, ir.Expr, bool) {
+	pv, name, args, ok := single(x, blk)
+	if !ok || name != KernelName("relax.permute_dims") || len(args.Fields) != 2 || !permuteAxes(args.Fields[1], axes) ||
+		!isRank4F32(args.Fields[0].SInfo()) {
+		return nil, nil, false
+	}
+	return pv, args.Fields[0], true
+}
+
+// permuteAxes reports whether e, a permute_dims' axes, is the literal axes.
+func permuteAxes(e ir.Expr, axes []int64) bool {
+	se, ok := e.(*ir.ShapeExpr)
+	if !ok {
+		return false
+	}
+	got, ok := shapeInts(se)
+	return ok && slices.Equal(got, axes)
+}
+
+// isRank4F32 reports whether s is a float32 tensor of rank 4.
+func isRank4F32(s ir.StructInfo) bool {
+	t, ok := s.(*ir.TensorSInfo)
+	return ok && isF32Tensor(t) && len(t.Shape) == 4
 }
 
 // attentionMatmul reports whether a legalized matmul's arguments are two

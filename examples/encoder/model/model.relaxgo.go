@@ -329,8 +329,8 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	if err != nil {
 		return rtimpl.CallErr(55, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.relaxgo.softmax_attention [%24, %26, %22, i0, i0, i0, i0, i0, %27] -> %void
-	_, err = rtimpl.Call(lib[9], r[94:103], r[25], r[27], r[23], imms[1], imms[1], imms[1], imms[1], imms[1], r[28])
+	// call kernels.relaxgo.softmax_attention [%24, %26, %22, i0, i0, i0, i0, i0, i0, %27] -> %void
+	_, err = rtimpl.Call(lib[9], r[94:104], r[25], r[27], r[23], imms[1], imms[1], imms[1], imms[1], imms[1], imms[1], r[28])
 	if err != nil {
 		return rtimpl.CallErr(56, "kernels.relaxgo.softmax_attention", err)
 	}
@@ -656,8 +656,8 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	if err != nil {
 		return rtimpl.CallErr(155, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.relaxgo.softmax_attention [%66, %68, %64, i0, i0, i0, i0, i0, %69] -> %void
-	_, err = rtimpl.Call(lib[9], r[94:103], r[67], r[69], r[65], imms[1], imms[1], imms[1], imms[1], imms[1], r[70])
+	// call kernels.relaxgo.softmax_attention [%66, %68, %64, i0, i0, i0, i0, i0, i0, %69] -> %void
+	_, err = rtimpl.Call(lib[9], r[94:104], r[67], r[69], r[65], imms[1], imms[1], imms[1], imms[1], imms[1], imms[1], r[70])
 	if err != nil {
 		return rtimpl.CallErr(156, "kernels.relaxgo.softmax_attention", err)
 	}
