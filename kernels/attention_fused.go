@@ -31,10 +31,11 @@ const (
 )
 
 // Operand layouts of SoftmaxAttentionLayout, bits of its layout argument:
-// with a bit set, that operand is token-major, (B, tokens, H, features)
-// for rank-4 operands (B, H, ...), the head split as a reshape leaves it
-// before the permute_dims that frontends follow it with, which the kernel
-// then reads (or writes) through row strides instead.
+// with a bit set, that operand is token-major, (B, tokens, H, features) for
+// rank-4 operands (B, H, ...) and (tokens, G, features) for rank-3 ones (G,
+// ...), the head split as a reshape leaves it before the permute_dims that
+// frontends follow it with, which the kernel then reads (or writes) through
+// row strides instead.
 const (
 	AttentionTokenMajorA   = 1 // a as (B, M, H, K), not (B, H, M, K)
 	AttentionTokenMajorB   = 2 // b as (B, N, H, K), the transpose of (B, H, K, N)
@@ -165,28 +166,27 @@ func SoftmaxAttentionLayout(out, a, b, v *runtime.Tensor, scale float32, scaleOp
 	as := append(abuf[:0], a.Shape()...)
 	bs := append(bbuf[:0], b.Shape()...)
 	vs := append(vbuf[:0], v.Shape()...)
+	// A token-major operand of rank 4 is (B, T, H, F), of rank 3 (T, G, F)
+	// (G heads of one image, as PyTorch's multi-head attention batches
+	// them): its axes t (T) and t+1 (H or G) swap to make it head-major,
+	// and b's (B, N, H, K) becomes (B, H, K, N).
 	heads := 1
-	if layout&AttentionTokenMajorOut != 0 {
-		if os := out.Shape(); len(os) == 4 {
-			heads = int(os[2])
-		}
-	}
-	for bit, sh := range [...][]int64{AttentionTokenMajorA: as, AttentionTokenMajorB: bs, AttentionTokenMajorV: vs} {
+	for bit, sh := range [...][]int64{AttentionTokenMajorA: as, AttentionTokenMajorB: bs, AttentionTokenMajorV: vs, AttentionTokenMajorOut: out.Shape()} {
 		if sh == nil || layout&bit == 0 {
 			continue
 		}
-		if len(sh) != 4 {
-			return fmt.Errorf("%s: a token-major operand must have rank 4, got rank %d", name, len(sh))
+		if len(sh) != 3 && len(sh) != 4 {
+			return fmt.Errorf("%s: a token-major operand must have rank 3 or 4, got rank %d", name, len(sh))
 		}
-		heads = int(sh[2])
-		if bit == AttentionTokenMajorB {
-			sh[1], sh[2], sh[3] = sh[2], sh[3], sh[1] // (B, N, H, K) -> (B, H, K, N)
-		} else {
-			sh[1], sh[2] = sh[2], sh[1]
+		t := len(sh) - 3
+		heads = int(sh[t+1])
+		switch bit {
+		case AttentionTokenMajorOut: // checked against the result below
+		case AttentionTokenMajorB:
+			sh[t], sh[t+1], sh[t+2] = sh[t+1], sh[t+2], sh[t] // (.., N, H, K) -> (.., H, K, N)
+		default:
+			sh[t], sh[t+1] = sh[t+1], sh[t]
 		}
-	}
-	if layout&AttentionTokenMajorOut != 0 && len(out.Shape()) != 4 {
-		return fmt.Errorf("%s: a token-major out must have rank 4, got %v", name, out.Shape())
 	}
 	r := len(as)
 	if r < 2 || len(bs) != r || len(vs) != r || r > maxRank {
@@ -196,14 +196,14 @@ func SoftmaxAttentionLayout(out, a, b, v *runtime.Tensor, scale float32, scaleOp
 	if int(bs[r-2]) != k || int(vs[r-2]) != n || !slices.Equal(as[:r-2], bs[:r-2]) || !slices.Equal(as[:r-2], vs[:r-2]) {
 		return fmt.Errorf("%s: a %v, b %v and v %v do not chain", name, a.Shape(), b.Shape(), v.Shape())
 	}
-	if layout != 0 && (r != 4 || int(as[1]) != heads) {
-		return fmt.Errorf("%s: token-major operands need rank 4 and one head count, got a %v, b %v, v %v, out %v",
+	if layout != 0 && (r != 3 && r != 4 || int(as[r-3]) != heads) {
+		return fmt.Errorf("%s: token-major operands need rank 3 or 4 and one head count, got a %v, b %v, v %v, out %v",
 			name, a.Shape(), b.Shape(), v.Shape(), out.Shape())
 	}
 	var obuf [maxRank]int64
 	oshape := append(append(obuf[:0], as[:r-1]...), int64(d))
 	if layout&AttentionTokenMajorOut != 0 {
-		oshape[1], oshape[2] = oshape[2], oshape[1]
+		oshape[r-3], oshape[r-2] = oshape[r-2], oshape[r-3]
 	}
 	if err := checkOut(name, out, oshape, runtime.Float32); err != nil {
 		return err

@@ -221,44 +221,56 @@ func BenchmarkSoftmaxAttention(b *testing.B) {
 
 // TestSoftmaxAttentionLayouts requires every token-major combination to give
 // the bits of the head-major call on operands permuted by PermuteDims (and
-// its output permuted back): short and long rows, several row blocks, a
-// mask, one and two threads, NaNs among the inputs; and refuses operands
-// whose layout does not fit.
+// its output permuted back): ranks 4 (B, T, H, F) and 3 (T, G, F), short
+// and long rows, several row blocks, a mask, one and two threads, NaNs
+// among the inputs; and refuses operands whose layout does not fit.
 func TestSoftmaxAttentionLayouts(t *testing.T) {
 	defer SetNumThreads(0)
 	r := rand.New(rand.NewSource(41))
-	toHeads := []int64{0, 2, 1, 3} // (B, T, H, F) <-> (B, H, T, F)
-	for _, c := range []struct{ bs, h, m, n, k, d int64 }{
+	for _, c := range []struct{ bs, h, m, n, k, d int64 }{ // bs 0: rank 3
 		{1, 1, 1, 1, 1, 1}, {2, 3, 5, 7, 3, 2}, {1, 4, 17, 33, 9, 5}, {2, 2, 40, 600, 16, 12}, {1, 4, 128, 128, 64, 64},
+		{0, 1, 1, 1, 1, 1}, {0, 8, 12, 12, 16, 16}, {0, 3, 40, 600, 16, 12},
 	} {
-		q := randT(t, r.Int63(), []int64{c.bs, c.m, c.h, c.k}, f32, -3, 3)
-		kt := randT(t, r.Int63(), []int64{c.bs, c.n, c.h, c.k}, f32, -3, 3)
-		vt := randT(t, r.Int63(), []int64{c.bs, c.n, c.h, c.d}, f32, -2, 2)
+		// The shapes of a (tokens, features) operand token-major and
+		// head-major, and the permutations between them.
+		tm := func(tok, f int64) []int64 { return []int64{c.bs, tok, c.h, f} }
+		hm := func(x, y int64) []int64 { return []int64{c.bs, c.h, x, y} }
+		toHeads, keys := []int64{0, 2, 1, 3}, []int64{0, 2, 3, 1}
+		maskShape := []int64{1, 1, c.m, c.n}
+		if c.bs == 0 {
+			tm = func(tok, f int64) []int64 { return []int64{tok, c.h, f} }
+			hm = func(x, y int64) []int64 { return []int64{c.h, x, y} }
+			toHeads, keys = []int64{1, 0, 2}, []int64{1, 2, 0}
+			maskShape = []int64{1, c.m, c.n}
+		}
+		q := randT(t, r.Int63(), tm(c.m, c.k), f32, -3, 3)
+		kt := randT(t, r.Int63(), tm(c.n, c.k), f32, -3, 3)
+		vt := randT(t, r.Int63(), tm(c.n, c.d), f32, -2, 2)
 		if xs := q.Float32s(); len(xs) > 4 {
 			xs[r.Intn(len(xs))] = float32(math.NaN())
 		}
 		// The head-major operands, as the permutes make them.
-		a := mustT(t, []int64{c.bs, c.h, c.m, c.k}, f32)
-		b := mustT(t, []int64{c.bs, c.h, c.k, c.n}, f32)
-		v := mustT(t, []int64{c.bs, c.h, c.n, c.d}, f32)
+		a := mustT(t, hm(c.m, c.k), f32)
+		b := mustT(t, hm(c.k, c.n), f32)
+		v := mustT(t, hm(c.n, c.d), f32)
 		for _, p := range []struct {
 			out, x *runtime.Tensor
 			axes   []int64
-		}{{a, q, toHeads}, {b, kt, []int64{0, 2, 3, 1}}, {v, vt, toHeads}} {
+		}{{a, q, toHeads}, {b, kt, keys}, {v, vt, toHeads}} {
 			if err := PermuteDims(p.out, p.x, p.axes); err != nil {
 				t.Fatal(err)
 			}
 		}
-		mask := randT(t, r.Int63(), []int64{1, 1, c.m, c.n}, f32, -1, 1)
+		mask := randT(t, r.Int63(), maskShape, f32, -1, 1)
 		for _, threads := range []int{1, 2} {
 			SetNumThreads(threads)
 			m := AttentionMask{Op: AttentionAddMask, Mask: mask}
-			headMajor := mustT(t, []int64{c.bs, c.h, c.m, c.d}, f32)
+			headMajor := mustT(t, hm(c.m, c.d), f32)
 			if err := SoftmaxAttention(headMajor, a, b, v, 0.125, AttentionMultiply, m); err != nil {
 				t.Fatal(err)
 			}
-			tokenMajor := mustT(t, []int64{c.bs, c.m, c.h, c.d}, f32)
-			if err := PermuteDims(tokenMajor, headMajor, toHeads); err != nil {
+			tokenMajor := mustT(t, tm(c.m, c.d), f32)
+			if err := PermuteDims(tokenMajor, headMajor, toHeads); err != nil { // its own inverse
 				t.Fatal(err)
 			}
 			for layout := 1; layout < 16; layout++ {
@@ -284,11 +296,11 @@ func TestSoftmaxAttentionLayouts(t *testing.T) {
 			}
 		}
 	}
-	// Token-major operands need rank 4, and their head counts must agree.
-	q3 := mustT(t, []int64{4, 2, 8}, f32)
-	k3 := mustT(t, []int64{4, 8, 2}, f32)
-	if err := SoftmaxAttentionLayout(mustT(t, []int64{4, 2, 8}, f32), q3, k3, mustT(t, []int64{4, 2, 8}, f32), 1, AttentionNoScale, AttentionMask{}, AttentionTokenMajorA); err == nil {
-		t.Error("a rank-3 token-major operand accepted")
+	// Token-major operands need rank 3 or 4, and their head counts must agree.
+	q2 := mustT(t, []int64{2, 8}, f32)
+	k2 := mustT(t, []int64{2, 8}, f32)
+	if err := SoftmaxAttentionLayout(mustT(t, []int64{2, 8}, f32), q2, k2, mustT(t, []int64{2, 8}, f32), 1, AttentionNoScale, AttentionMask{}, AttentionTokenMajorA); err == nil {
+		t.Error("a rank-2 token-major operand accepted")
 	}
 	q4 := mustT(t, []int64{1, 5, 2, 8}, f32) // 2 heads
 	k4 := mustT(t, []int64{1, 3, 5, 8}, f32) // (B, N=3, H=5, K=8): 5 heads

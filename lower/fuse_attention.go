@@ -40,8 +40,10 @@ const (
 // the intermediates have no other uses and sit in the same binding block.
 // A head split around it, as frontends print one (rank 4: q and v permuted
 // (B, T, H, F) -> (B, H, T, F), k -> (B, H, F, T), the result permuted back
-// to (B, T, H, F)), is read and written in place by the kernel (its layout
-// argument) where a permute has no other use, and those permute_dims go.
+// to (B, T, H, F); rank 3, PyTorch's multi-head attention: (T, G, F) ->
+// (G, T, F), k -> (G, F, T), and back), is read and written in place by the
+// kernel (its layout argument) where a permute has no other use, and those
+// permute_dims go.
 // Runs after Legalize.
 func FuseAttention(m *ir.Module) (*ir.Module, error) {
 	if _, ok := runtime.Lookup(SoftmaxAttentionKernel); !ok {
@@ -68,7 +70,7 @@ func FuseAttention(m *ir.Module) (*ir.Module, error) {
 		for _, blk := range allBlocks(fn.Body) {
 			for _, b := range blk.Bindings {
 				if name, args, ok := kernelCall(b.BoundValue()); ok && name == KernelName("relax.permute_dims") && len(args.Fields) == 2 {
-					if x, ok := args.Fields[0].(*ir.Var); ok && permuteAxes(args.Fields[1], headAxes) && isRank4F32(x.Info) {
+					if x, ok := args.Fields[0].(*ir.Var); ok && headSplitAxes(args.Fields[1], x.Info, false) {
 						permuteUses[x] = b.BoundVar()
 					}
 				}
@@ -155,11 +157,11 @@ func FuseAttention(m *ir.Module) (*ir.Module, error) {
 				// token-major is the kernel's own output.
 				layout := int64(0)
 				for _, operand := range []struct {
-					x    *ir.Expr
-					axes []int64
-					bit  int64
-				}{{&a, headAxes, attentionTokenMajorA}, {&bm, keyAxes, attentionTokenMajorB}, {&v, headAxes, attentionTokenMajorV}} {
-					if pv, x, ok := headPermute(*operand.x, operand.axes, single, blk); ok {
+					x   *ir.Expr
+					key bool
+					bit int64
+				}{{&a, false, attentionTokenMajorA}, {&bm, true, attentionTokenMajorB}, {&v, false, attentionTokenMajorV}} {
+					if pv, x, ok := headPermute(*operand.x, operand.key, single, blk); ok {
 						*operand.x, layout = x, layout|operand.bit
 						drop[pv] = true
 					}
@@ -181,13 +183,6 @@ func FuseAttention(m *ir.Module) (*ir.Module, error) {
 	})
 }
 
-// The permutations of a head split: (B, T, H, F) <-> (B, H, T, F), and
-// keys (B, T, H, F) -> (B, H, F, T).
-var (
-	headAxes = []int64{0, 2, 1, 3}
-	keyAxes  = []int64{0, 2, 3, 1}
-)
-
 // Operand layout bits of the fused attention kernel's layout argument
 // (the kernels package's AttentionTokenMajor... constants).
 const (
@@ -198,31 +193,42 @@ const (
 )
 
 // headPermute reports whether x is a variable used only once (single),
-// bound in blk to a permute_dims by axes of a rank-4 float32 tensor,
-// returning that variable and the tensor permuted.
-func headPermute(x ir.Expr, axes []int64, single func(ir.Expr, *ir.BindingBlock) (*ir.Var, string, *ir.Tuple, bool), blk *ir.BindingBlock) (*ir.Var, ir.Expr, bool) {
+// bound in blk to a head split's permute_dims (headSplitAxes; key: the
+// keys'), returning that variable and the tensor permuted.
+func headPermute(x ir.Expr, key bool, single func(ir.Expr, *ir.BindingBlock) (*ir.Var, string, *ir.Tuple, bool), blk *ir.BindingBlock) (*ir.Var, ir.Expr, bool) {
 	pv, name, args, ok := single(x, blk)
-	if !ok || name != KernelName("relax.permute_dims") || len(args.Fields) != 2 || !permuteAxes(args.Fields[1], axes) ||
-		!isRank4F32(args.Fields[0].SInfo()) {
+	if !ok || name != KernelName("relax.permute_dims") || len(args.Fields) != 2 || !headSplitAxes(args.Fields[1], args.Fields[0].SInfo(), key) {
 		return nil, nil, false
 	}
 	return pv, args.Fields[0], true
 }
 
-// permuteAxes reports whether e, a permute_dims' axes, is the literal axes.
-func permuteAxes(e ir.Expr, axes []int64) bool {
-	se, ok := e.(*ir.ShapeExpr)
-	if !ok {
+// headSplitAxes reports whether axes, a permute_dims' of a float32 tensor
+// x, are a head split's: for rank 4, (B, T, H, F) -> (B, H, T, F), or with
+// key (B, H, F, T); for rank 3, (T, G, F) -> (G, T, F), or (G, F, T). The
+// first is its own inverse: the output's permute back.
+func headSplitAxes(axes ir.Expr, x ir.StructInfo, key bool) bool {
+	t, ok := x.(*ir.TensorSInfo)
+	se, ok2 := axes.(*ir.ShapeExpr)
+	if !ok || !ok2 || !isF32Tensor(t) {
 		return false
 	}
 	got, ok := shapeInts(se)
-	return ok && slices.Equal(got, axes)
-}
-
-// isRank4F32 reports whether s is a float32 tensor of rank 4.
-func isRank4F32(s ir.StructInfo) bool {
-	t, ok := s.(*ir.TensorSInfo)
-	return ok && isF32Tensor(t) && len(t.Shape) == 4
+	if !ok {
+		return false
+	}
+	var want []int64
+	switch {
+	case len(t.Shape) == 4 && key:
+		want = []int64{0, 2, 3, 1}
+	case len(t.Shape) == 4:
+		want = []int64{0, 2, 1, 3}
+	case len(t.Shape) == 3 && key:
+		want = []int64{1, 2, 0}
+	case len(t.Shape) == 3:
+		want = []int64{1, 0, 2}
+	}
+	return want != nil && slices.Equal(got, want)
 }
 
 // attentionMatmul reports whether a legalized matmul's arguments are two

@@ -128,8 +128,8 @@ func attentionCodes(t *testing.T, m *ir.Module, name string) (scaleOp, maskOp, l
 
 // TestFuseAttentionHeadSplit checks that the fused attention reads its
 // operands through the head split's permutes (q and v (B, T, H, F) ->
-// (B, H, T, F), k -> (B, H, F, T)) and writes the permute back, each
-// permute_dims gone; that a permute with another use stays (its operand
+// (B, H, T, F), k -> (B, H, F, T); at rank 3 (T, G, F) -> (G, T, F) and
+// (G, F, T)) and writes the permute back, each permute_dims gone; that a permute with another use stays (its operand
 // head-major); and other permutations are left to permute_dims.
 func TestFuseAttentionHeadSplit(t *testing.T) {
 	const src = `# from tvm.script import ir as I
@@ -148,6 +148,19 @@ class Module:
             p: R.Tensor((1, 2, 4, 6), dtype="float32") = R.nn.softmax(s2, axis=-1)
             o: R.Tensor((1, 2, 4, 5), dtype="float32") = R.matmul(p, c, out_dtype="void")
             gv: R.Tensor((1, 4, 2, 5), dtype="float32") = R.permute_dims(o, axes=[0, 2, 1, 3])
+            R.output(gv)
+        return gv
+
+    @R.function
+    def mha3(q: R.Tensor((4, 2, 8), dtype="float32"), k: R.Tensor((6, 2, 8), dtype="float32"), v: R.Tensor((6, 2, 5), dtype="float32")) -> R.Tensor((4, 2, 5), dtype="float32"):
+        with R.dataflow():
+            a: R.Tensor((2, 4, 8), dtype="float32") = R.permute_dims(q, axes=[1, 0, 2])
+            b: R.Tensor((2, 8, 6), dtype="float32") = R.permute_dims(k, axes=[1, 2, 0])
+            c: R.Tensor((2, 6, 5), dtype="float32") = R.permute_dims(v, axes=[1, 0, 2])
+            s: R.Tensor((2, 4, 6), dtype="float32") = R.matmul(a, b, out_dtype="void")
+            p: R.Tensor((2, 4, 6), dtype="float32") = R.nn.softmax(s, axis=-1)
+            o: R.Tensor((2, 4, 5), dtype="float32") = R.matmul(p, c, out_dtype="void")
+            gv: R.Tensor((4, 2, 5), dtype="float32") = R.permute_dims(o, axes=[1, 0, 2])
             R.output(gv)
         return gv
 
@@ -177,11 +190,16 @@ class Module:
         return gv
 `
 	out, all := lowerThrough(t, "headsplit.py", src, "fuse-attention")
-	if _, _, l := attentionCodes(t, out, "all"); l != kernels.AttentionTokenMajorA|kernels.AttentionTokenMajorB|kernels.AttentionTokenMajorV|kernels.AttentionTokenMajorOut {
-		t.Errorf("all: layout %d, want 15:\n%s", l, funcText(t, all, "all"))
+	if kernels.AttentionTokenMajorA|kernels.AttentionTokenMajorB|kernels.AttentionTokenMajorV|kernels.AttentionTokenMajorOut != 15 {
+		t.Fatal("the kernel's layout bits changed")
 	}
-	if text := funcText(t, all, "all"); strings.Contains(text, "permute_dims") {
-		t.Errorf("all: a permute_dims is left:\n%s", text)
+	for _, name := range []string{"all", "mha3"} { // rank 4, rank 3 (PyTorch's multi-head attention)
+		if _, _, l := attentionCodes(t, out, name); l != 15 {
+			t.Errorf("%s: layout %d, want 15:\n%s", name, l, funcText(t, all, name))
+		}
+		if text := funcText(t, all, name); strings.Contains(text, "permute_dims") {
+			t.Errorf("%s: a permute_dims is left:\n%s", name, text)
+		}
 	}
 	// q's permute has another use (the sum), v's permutation is not the
 	// head split's (its values would be another matrix): both stay, and
