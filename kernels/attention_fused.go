@@ -35,12 +35,14 @@ const (
 // rank-4 operands (B, H, ...) and (tokens, G, features) for rank-3 ones (G,
 // ...), the head split as a reshape leaves it before the permute_dims that
 // frontends follow it with, which the kernel then reads (or writes) through
-// row strides instead.
+// row strides instead. (b, the keys transposed, has no such layout: packing
+// the product's B from the keys' rows, a transposition, cost the fused
+// call more than the permute's 8x8 transposes: compare.sh's transformer's
+// attention 357-387 -> 416-427 µs against a permute of 10-13.)
 const (
 	AttentionTokenMajorA   = 1 // a as (B, M, H, K), not (B, H, M, K)
-	AttentionTokenMajorB   = 2 // b as (B, N, H, K), the transpose of (B, H, K, N)
-	AttentionTokenMajorV   = 4 // v as (B, N, H, D), not (B, H, N, D)
-	AttentionTokenMajorOut = 8 // out as (B, M, H, D), not (B, H, M, D)
+	AttentionTokenMajorV   = 2 // v as (B, N, H, D), not (B, H, N, D)
+	AttentionTokenMajorOut = 4 // out as (B, M, H, D), not (B, H, M, D)
 )
 
 // AttentionMask is SoftmaxAttention's optional mask step: Op one of the
@@ -138,12 +140,12 @@ func SoftmaxAttention(out, a, b, v *runtime.Tensor, scale float32, scaleOp int, 
 	return SoftmaxAttentionLayout(out, a, b, v, scale, scaleOp, mask, 0)
 }
 
-// SoftmaxAttentionLayout is SoftmaxAttention with some rank-4 operands
-// token-major (layout: AttentionTokenMajor... bits): each such operand is
-// read, or out written, in place of the permute_dims that would make it
-// head-major, which it then needs no more. The products read the same
-// values (A and B packed from their strided rows) and write the same sums,
-// so the bits are those of the permutes followed by SoftmaxAttention.
+// SoftmaxAttentionLayout is SoftmaxAttention with a, v or out token-major
+// (layout: AttentionTokenMajor... bits): each such operand is read, or out
+// written, through row strides in place of the permute_dims that would make
+// it head-major, which it then needs no more. The products read the same
+// values (their operands packed from the strided rows) and write the same
+// sums, so the bits are those of the permutes followed by SoftmaxAttention.
 func SoftmaxAttentionLayout(out, a, b, v *runtime.Tensor, scale float32, scaleOp int, mask AttentionMask, layout int) error {
 	const name = "softmax_attention"
 	for _, t := range []*runtime.Tensor{out, a, b, v} {
@@ -157,7 +159,7 @@ func SoftmaxAttentionLayout(out, a, b, v *runtime.Tensor, scale float32, scaleOp
 	if scaleOp < AttentionNoScale || scaleOp > AttentionDivide {
 		return fmt.Errorf("%s: unknown scale op %d", name, scaleOp)
 	}
-	if layout < 0 || layout > 15 {
+	if layout < 0 || layout > 7 {
 		return fmt.Errorf("%s: unknown layout %d", name, layout)
 	}
 	// The operands' head-major shapes: token-major ones (rank 4) with
@@ -168,10 +170,9 @@ func SoftmaxAttentionLayout(out, a, b, v *runtime.Tensor, scale float32, scaleOp
 	vs := append(vbuf[:0], v.Shape()...)
 	// A token-major operand of rank 4 is (B, T, H, F), of rank 3 (T, G, F)
 	// (G heads of one image, as PyTorch's multi-head attention batches
-	// them): its axes t (T) and t+1 (H or G) swap to make it head-major,
-	// and b's (B, N, H, K) becomes (B, H, K, N).
+	// them): its axes T and H (or G) swap to make it head-major.
 	heads := 1
-	for bit, sh := range [...][]int64{AttentionTokenMajorA: as, AttentionTokenMajorB: bs, AttentionTokenMajorV: vs, AttentionTokenMajorOut: out.Shape()} {
+	for bit, sh := range [...][]int64{AttentionTokenMajorA: as, AttentionTokenMajorV: vs, AttentionTokenMajorOut: out.Shape()} {
 		if sh == nil || layout&bit == 0 {
 			continue
 		}
@@ -180,11 +181,7 @@ func SoftmaxAttentionLayout(out, a, b, v *runtime.Tensor, scale float32, scaleOp
 		}
 		t := len(sh) - 3
 		heads = int(sh[t+1])
-		switch bit {
-		case AttentionTokenMajorOut: // checked against the result below
-		case AttentionTokenMajorB:
-			sh[t], sh[t+1], sh[t+2] = sh[t+1], sh[t+2], sh[t] // (.., N, H, K) -> (.., H, K, N)
-		default:
+		if bit != AttentionTokenMajorOut { // (out is checked against the result below)
 			sh[t], sh[t+1] = sh[t+1], sh[t]
 		}
 	}
@@ -248,7 +245,7 @@ type attentionJob struct {
 	scale        float32
 	scaleOp      int
 	rows, blocks int
-	// layout: AttentionTokenMajor... bits; heads: H of a rank-4 call
+	// layout: AttentionTokenMajor... bits; heads: H (or G) of a call
 	// with any of them (batch item bi is (bi/heads, bi%heads)).
 	layout, heads int
 	// The mask step: op, the mask's elements (float32 bits or bools), the
@@ -382,10 +379,6 @@ func (j *attentionJob) run(lo, hi int) {
 		if j.layout&AttentionTokenMajorA != 0 {
 			aOff, lda = ((bb*m+r0)*hs+h)*k, hs*k
 		}
-		bOff, ldb, transB := bi*k*n, n, false
-		if j.layout&AttentionTokenMajorB != 0 {
-			bOff, ldb, transB = (bb*n*hs+h)*k, hs*k, true
-		}
 		vOff, ldv := bi*n*d, d
 		if j.layout&AttentionTokenMajorV != 0 {
 			vOff, ldv = (bb*n*hs+h)*d, hs*d
@@ -395,7 +388,7 @@ func (j *attentionJob) run(lo, hi int) {
 			oOff, ldo = ((bb*m+r0)*hs+h)*d, hs*d
 		}
 		// The scores of rows [r0, r0+rr): what Matmul computes for them.
-		err := sgemmEx(false, transB, rr, n, k, 1, j.a[aOff:], lda, j.b[bOff:], ldb, 0, s, n, nil, nil)
+		err := sgemmEx(false, false, rr, n, k, 1, j.a[aOff:], lda, j.b[bi*k*n:], n, 0, s, n, nil, nil)
 		if err == nil {
 			switch j.scaleOp {
 			case AttentionMultiply:

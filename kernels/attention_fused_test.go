@@ -219,9 +219,9 @@ func BenchmarkSoftmaxAttention(b *testing.B) {
 	}
 }
 
-// TestSoftmaxAttentionLayouts requires every token-major combination to give
-// the bits of the head-major call on operands permuted by PermuteDims (and
-// its output permuted back): ranks 4 (B, T, H, F) and 3 (T, G, F), short
+// TestSoftmaxAttentionLayouts requires every token-major combination (a, v,
+// out) to give the bits of the head-major call on operands permuted by
+// PermuteDims (and its output permuted back): ranks 4 (B, T, H, F) and 3 (T, G, F), short
 // and long rows, several row blocks, a mask, one and two threads, NaNs
 // among the inputs; and refuses operands whose layout does not fit.
 func TestSoftmaxAttentionLayouts(t *testing.T) {
@@ -273,7 +273,7 @@ func TestSoftmaxAttentionLayouts(t *testing.T) {
 			if err := PermuteDims(tokenMajor, headMajor, toHeads); err != nil { // its own inverse
 				t.Fatal(err)
 			}
-			for layout := 1; layout < 16; layout++ {
+			for layout := 1; layout < 8; layout++ {
 				pick := func(bit int, tm, hm *runtime.Tensor) *runtime.Tensor {
 					if layout&bit != 0 {
 						return tm
@@ -282,8 +282,8 @@ func TestSoftmaxAttentionLayouts(t *testing.T) {
 				}
 				want := pick(AttentionTokenMajorOut, tokenMajor, headMajor)
 				got := mustT(t, want.Shape(), f32)
-				err := SoftmaxAttentionLayout(got, pick(AttentionTokenMajorA, q, a), pick(AttentionTokenMajorB, kt, b),
-					pick(AttentionTokenMajorV, vt, v), 0.125, AttentionMultiply, m, layout)
+				err := SoftmaxAttentionLayout(got, pick(AttentionTokenMajorA, q, a), b, pick(AttentionTokenMajorV, vt, v),
+					0.125, AttentionMultiply, m, layout)
 				if err != nil {
 					t.Fatalf("%+v layout %d: %v", c, layout, err)
 				}
@@ -302,14 +302,14 @@ func TestSoftmaxAttentionLayouts(t *testing.T) {
 	if err := SoftmaxAttentionLayout(mustT(t, []int64{2, 8}, f32), q2, k2, mustT(t, []int64{2, 8}, f32), 1, AttentionNoScale, AttentionMask{}, AttentionTokenMajorA); err == nil {
 		t.Error("a rank-2 token-major operand accepted")
 	}
-	q4 := mustT(t, []int64{1, 5, 2, 8}, f32) // 2 heads
-	k4 := mustT(t, []int64{1, 3, 5, 8}, f32) // (B, N=3, H=5, K=8): 5 heads
-	v4 := mustT(t, []int64{1, 2, 5, 8}, f32) // head-major, 2 heads
+	q4 := mustT(t, []int64{1, 5, 2, 8}, f32) // (B, M=5, H=2, K=8)
+	k4 := mustT(t, []int64{1, 2, 8, 3}, f32)
+	v4 := mustT(t, []int64{1, 3, 5, 8}, f32) // (B, N=3, H=5, D=8): 5 heads
 	o4 := mustT(t, []int64{1, 2, 5, 8}, f32)
-	if err := SoftmaxAttentionLayout(o4, q4, k4, v4, 1, AttentionNoScale, AttentionMask{}, AttentionTokenMajorA|AttentionTokenMajorB); err == nil {
+	if err := SoftmaxAttentionLayout(o4, q4, k4, v4, 1, AttentionNoScale, AttentionMask{}, AttentionTokenMajorA|AttentionTokenMajorV); err == nil {
 		t.Error("token-major operands with different head counts accepted")
 	}
-	if err := SoftmaxAttentionLayout(o4, q4, k4, v4, 1, AttentionNoScale, AttentionMask{}, 16); err == nil {
-		t.Error("layout 16 accepted")
+	if err := SoftmaxAttentionLayout(o4, q4, k4, v4, 1, AttentionNoScale, AttentionMask{}, 8); err == nil {
+		t.Error("layout 8 accepted")
 	}
 }

@@ -39,11 +39,11 @@ const (
 // dimensions (no broadcasting), the matmuls keep their input dtype, and
 // the intermediates have no other uses and sit in the same binding block.
 // A head split around it, as frontends print one (rank 4: q and v permuted
-// (B, T, H, F) -> (B, H, T, F), k -> (B, H, F, T), the result permuted back
-// to (B, T, H, F); rank 3, PyTorch's multi-head attention: (T, G, F) ->
-// (G, T, F), k -> (G, F, T), and back), is read and written in place by the
-// kernel (its layout argument) where a permute has no other use, and those
-// permute_dims go.
+// (B, T, H, F) -> (B, H, T, F), the result permuted back to (B, T, H, F);
+// rank 3, PyTorch's multi-head attention: (T, G, F) -> (G, T, F) and back),
+// is read and written in place by the kernel (its layout argument) where a
+// permute has no other use, and those permute_dims go. (The keys' permute,
+// a transposition, stays: see kernels.AttentionTokenMajorA.)
 // Runs after Legalize.
 func FuseAttention(m *ir.Module) (*ir.Module, error) {
 	if _, ok := runtime.Lookup(SoftmaxAttentionKernel); !ok {
@@ -70,7 +70,7 @@ func FuseAttention(m *ir.Module) (*ir.Module, error) {
 		for _, blk := range allBlocks(fn.Body) {
 			for _, b := range blk.Bindings {
 				if name, args, ok := kernelCall(b.BoundValue()); ok && name == KernelName("relax.permute_dims") && len(args.Fields) == 2 {
-					if x, ok := args.Fields[0].(*ir.Var); ok && headSplitAxes(args.Fields[1], x.Info, false) {
+					if x, ok := args.Fields[0].(*ir.Var); ok && headSplitAxes(args.Fields[1], x.Info) {
 						permuteUses[x] = b.BoundVar()
 					}
 				}
@@ -156,15 +156,13 @@ func FuseAttention(m *ir.Module) (*ir.Module, error) {
 				// token-major instead, and a permute of the output back to
 				// token-major is the kernel's own output.
 				layout := int64(0)
-				for _, operand := range []struct {
-					x   *ir.Expr
-					key bool
-					bit int64
-				}{{&a, false, attentionTokenMajorA}, {&bm, true, attentionTokenMajorB}, {&v, false, attentionTokenMajorV}} {
-					if pv, x, ok := headPermute(*operand.x, operand.key, single, blk); ok {
-						*operand.x, layout = x, layout|operand.bit
-						drop[pv] = true
-					}
+				if pv, x, ok := headPermute(a, single, blk); ok {
+					a, layout = x, layout|attentionTokenMajorA
+					drop[pv] = true
+				}
+				if pv, x, ok := headPermute(v, single, blk); ok {
+					v, layout = x, layout|attentionTokenMajorV
+					drop[pv] = true
 				}
 				call := []ir.Expr{a, bm, v, scale, primInt(op), mask, fill, primInt(mop), primInt(layout)}
 				if pv, ok := permuteUses[o]; ok && uses[o] == 1 && block[pv] == blk {
@@ -187,27 +185,26 @@ func FuseAttention(m *ir.Module) (*ir.Module, error) {
 // (the kernels package's AttentionTokenMajor... constants).
 const (
 	attentionTokenMajorA   = 1
-	attentionTokenMajorB   = 2
-	attentionTokenMajorV   = 4
-	attentionTokenMajorOut = 8
+	attentionTokenMajorV   = 2
+	attentionTokenMajorOut = 4
 )
 
 // headPermute reports whether x is a variable used only once (single),
-// bound in blk to a head split's permute_dims (headSplitAxes; key: the
-// keys'), returning that variable and the tensor permuted.
-func headPermute(x ir.Expr, key bool, single func(ir.Expr, *ir.BindingBlock) (*ir.Var, string, *ir.Tuple, bool), blk *ir.BindingBlock) (*ir.Var, ir.Expr, bool) {
+// bound in blk to a head split's permute_dims (headSplitAxes), returning
+// that variable and the tensor permuted.
+func headPermute(x ir.Expr, single func(ir.Expr, *ir.BindingBlock) (*ir.Var, string, *ir.Tuple, bool), blk *ir.BindingBlock) (*ir.Var, ir.Expr, bool) {
 	pv, name, args, ok := single(x, blk)
-	if !ok || name != KernelName("relax.permute_dims") || len(args.Fields) != 2 || !headSplitAxes(args.Fields[1], args.Fields[0].SInfo(), key) {
+	if !ok || name != KernelName("relax.permute_dims") || len(args.Fields) != 2 || !headSplitAxes(args.Fields[1], args.Fields[0].SInfo()) {
 		return nil, nil, false
 	}
 	return pv, args.Fields[0], true
 }
 
 // headSplitAxes reports whether axes, a permute_dims' of a float32 tensor
-// x, are a head split's: for rank 4, (B, T, H, F) -> (B, H, T, F), or with
-// key (B, H, F, T); for rank 3, (T, G, F) -> (G, T, F), or (G, F, T). The
-// first is its own inverse: the output's permute back.
-func headSplitAxes(axes ir.Expr, x ir.StructInfo, key bool) bool {
+// x, are a head split's: (B, T, H, F) -> (B, H, T, F) for rank 4, (T, G,
+// F) -> (G, T, F) for rank 3; each is its own inverse (the output's
+// permute back).
+func headSplitAxes(axes ir.Expr, x ir.StructInfo) bool {
 	t, ok := x.(*ir.TensorSInfo)
 	se, ok2 := axes.(*ir.ShapeExpr)
 	if !ok || !ok2 || !isF32Tensor(t) {
@@ -217,18 +214,13 @@ func headSplitAxes(axes ir.Expr, x ir.StructInfo, key bool) bool {
 	if !ok {
 		return false
 	}
-	var want []int64
-	switch {
-	case len(t.Shape) == 4 && key:
-		want = []int64{0, 2, 3, 1}
-	case len(t.Shape) == 4:
-		want = []int64{0, 2, 1, 3}
-	case len(t.Shape) == 3 && key:
-		want = []int64{1, 2, 0}
-	case len(t.Shape) == 3:
-		want = []int64{1, 0, 2}
+	switch len(t.Shape) {
+	case 4:
+		return slices.Equal(got, []int64{0, 2, 1, 3})
+	case 3:
+		return slices.Equal(got, []int64{1, 0, 2})
 	}
-	return want != nil && slices.Equal(got, want)
+	return false
 }
 
 // attentionMatmul reports whether a legalized matmul's arguments are two

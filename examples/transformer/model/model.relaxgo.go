@@ -121,13 +121,13 @@ func MainInto(out0 *runtime.Tensor, x *runtime.Tensor) error {
 	return pkg.Runtime().InvokeInto([]*runtime.Tensor{out0}, "main", x)
 }
 
-// vmtir_main is the compiled form of Relax function main (1 parameter, 49 registers).
+// vmtir_main is the compiled form of Relax function main (1 parameter, 51 registers).
 func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	c := rtimpl.ConstPool(vm)
 	var err error
 	// call vm.builtin.check_tensor_info [%0, i3, c[0], c[1]] -> %void
 	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 3 || t.DType() != runtime.Float32 {
-		_, err = rtimpl.Call(lib[0], r[39:43], r[0], imms[0], c[0], c[1])
+		_, err = rtimpl.Call(lib[0], r[41:45], r[0], imms[0], c[0], c[1])
 		if err != nil {
 			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
 		}
@@ -136,7 +136,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := rtimpl.ValueShape(r[0])
 		if !ok || len(s) != 3 || s[0] != 1 || s[1] != 8 || s[2] != 32 {
-			_, err = rtimpl.Call(lib[1], r[39:49], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], c[1])
+			_, err = rtimpl.Call(lib[1], r[41:51], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], c[1])
 			if err != nil {
 				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
 			}
@@ -163,12 +163,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(5, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %5
-	r[6], err = rtimpl.AllocTensor(lib[3], r[39:43], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	r[6], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(6, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.nn.layer_norm [%0, c[7], c[8], c[9], c[10], i1, i1, %5] -> %void
-	_, err = rtimpl.Call(lib[4], r[39:47], r[0], c[7], c[8], c[9], c[10], imms[2], imms[2], r[6])
+	_, err = rtimpl.Call(lib[4], r[41:49], r[0], c[7], c[8], c[9], c[10], imms[2], imms[2], r[6])
 	if err != nil {
 		return rtimpl.CallErr(7, "kernels.nn.layer_norm", err)
 	}
@@ -179,12 +179,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[11]] -> %7
 	r[8] = c[11]
 	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %8
-	r[9], err = rtimpl.AllocTensor(lib[3], r[39:43], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	r[9], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(11, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.matmul_bias [%6, %7, c[12], c[13], i0, %8] -> %void
-	_, err = rtimpl.Call(lib[5], r[39:45], r[7], r[8], c[12], c[13], imms[1], r[9])
+	_, err = rtimpl.Call(lib[5], r[41:47], r[7], r[8], c[12], c[13], imms[1], r[9])
 	if err != nil {
 		return rtimpl.CallErr(12, "kernels.relaxgo.matmul_bias", err)
 	}
@@ -195,7 +195,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %8
 	r[9] = nil
 	// call vm.builtin.reshape [%9, c[14]] -> %10
-	r[11], err = rtimpl.Call(lib[6], r[39:41], r[10], c[14])
+	r[11], err = rtimpl.Call(lib[6], r[41:43], r[10], c[14])
 	if err != nil {
 		return rtimpl.CallErr(16, "vm.builtin.reshape", err)
 	}
@@ -204,12 +204,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[15]] -> %11
 	r[12] = c[15]
 	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %12
-	r[13], err = rtimpl.AllocTensor(lib[3], r[39:43], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
+	r[13], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(19, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.matmul_bias [%6, %11, c[12], c[16], i0, %12] -> %void
-	_, err = rtimpl.Call(lib[5], r[39:45], r[7], r[12], c[12], c[16], imms[1], r[13])
+	_, err = rtimpl.Call(lib[5], r[41:47], r[7], r[12], c[12], c[16], imms[1], r[13])
 	if err != nil {
 		return rtimpl.CallErr(20, "kernels.relaxgo.matmul_bias", err)
 	}
@@ -220,194 +220,210 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %12
 	r[13] = nil
 	// call vm.builtin.reshape [%13, c[14]] -> %14
-	r[15], err = rtimpl.Call(lib[6], r[39:41], r[14], c[14])
+	r[15], err = rtimpl.Call(lib[6], r[41:43], r[14], c[14])
 	if err != nil {
 		return rtimpl.CallErr(24, "vm.builtin.reshape", err)
 	}
 	// call vm.builtin.null_value [] -> %13
 	r[14] = nil
-	// call vm.builtin.copy [c[17]] -> %15
-	r[16] = c[17]
-	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %16
-	r[17], err = rtimpl.AllocTensor(lib[3], r[39:43], 0, runtime.Float32, r[5], imms[1], c[6], c[0])
+	// call vm.builtin.alloc_tensor [%4, i0, c[17], c[0]] -> %15
+	r[16], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[5], imms[1], c[17], c[0])
 	if err != nil {
-		return rtimpl.CallErr(27, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(26, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %4
 	r[5] = nil
-	// call kernels.relaxgo.matmul_bias [%6, %15, c[12], c[18], i0, %16] -> %void
-	_, err = rtimpl.Call(lib[5], r[39:45], r[7], r[16], c[12], c[18], imms[1], r[17])
+	// call kernels.permute_dims [%14, c[18], %15] -> %void
+	_, err = rtimpl.Call(lib[7], r[41:44], r[15], c[18], r[16])
 	if err != nil {
-		return rtimpl.CallErr(29, "kernels.relaxgo.matmul_bias", err)
+		return rtimpl.CallErr(28, "kernels.permute_dims", err)
+	}
+	// call vm.builtin.null_value [] -> %14
+	r[15] = nil
+	// call vm.builtin.copy [%15] -> %16
+	r[17] = r[16]
+	// call vm.builtin.null_value [] -> %15
+	r[16] = nil
+	// call vm.builtin.copy [c[19]] -> %17
+	r[18] = c[19]
+	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %18
+	r[19], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(33, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.relaxgo.matmul_bias [%6, %17, c[12], c[20], i0, %18] -> %void
+	_, err = rtimpl.Call(lib[5], r[41:47], r[7], r[18], c[12], c[20], imms[1], r[19])
+	if err != nil {
+		return rtimpl.CallErr(34, "kernels.relaxgo.matmul_bias", err)
 	}
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
-	// call vm.builtin.null_value [] -> %15
-	r[16] = nil
-	// call vm.builtin.copy [%16] -> %17
-	r[18] = r[17]
-	// call vm.builtin.null_value [] -> %16
-	r[17] = nil
-	// call vm.builtin.reshape [%17, c[14]] -> %18
-	r[19], err = rtimpl.Call(lib[6], r[39:41], r[18], c[14])
-	if err != nil {
-		return rtimpl.CallErr(34, "vm.builtin.reshape", err)
-	}
 	// call vm.builtin.null_value [] -> %17
 	r[18] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[14], c[0]] -> %19
-	r[20], err = rtimpl.AllocTensor(lib[3], r[39:43], 0, runtime.Float32, r[2], imms[1], c[14], c[0])
-	if err != nil {
-		return rtimpl.CallErr(36, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.relaxgo.softmax_attention [%10, %14, %18, c[19], i1, i0, i0, i0, i15, %19] -> %void
-	_, err = rtimpl.Call(lib[7], r[39:49], r[11], r[15], r[19], c[19], imms[2], imms[1], imms[1], imms[1], imms[5], r[20])
-	if err != nil {
-		return rtimpl.CallErr(37, "kernels.relaxgo.softmax_attention", err)
-	}
+	// call vm.builtin.copy [%18] -> %19
+	r[20] = r[19]
 	// call vm.builtin.null_value [] -> %18
 	r[19] = nil
-	// call vm.builtin.null_value [] -> %10
-	r[11] = nil
-	// call vm.builtin.null_value [] -> %14
-	r[15] = nil
-	// call vm.builtin.copy [%19] -> %20
-	r[21] = r[20]
+	// call vm.builtin.reshape [%19, c[14]] -> %20
+	r[21], err = rtimpl.Call(lib[6], r[41:43], r[20], c[14])
+	if err != nil {
+		return rtimpl.CallErr(39, "vm.builtin.reshape", err)
+	}
 	// call vm.builtin.null_value [] -> %19
 	r[20] = nil
-	// call vm.builtin.reshape [%20, c[6]] -> %21
-	r[22], err = rtimpl.Call(lib[6], r[39:41], r[21], c[6])
+	// call vm.builtin.alloc_tensor [%1, i0, c[14], c[0]] -> %21
+	r[22], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[2], imms[1], c[14], c[0])
 	if err != nil {
-		return rtimpl.CallErr(43, "vm.builtin.reshape", err)
+		return rtimpl.CallErr(41, "vm.builtin.alloc_tensor", err)
 	}
+	// call kernels.relaxgo.softmax_attention [%10, %16, %20, c[21], i1, i0, i0, i0, i7, %21] -> %void
+	_, err = rtimpl.Call(lib[8], r[41:51], r[11], r[17], r[21], c[21], imms[2], imms[1], imms[1], imms[1], imms[5], r[22])
+	if err != nil {
+		return rtimpl.CallErr(42, "kernels.relaxgo.softmax_attention", err)
+	}
+	// call vm.builtin.null_value [] -> %16
+	r[17] = nil
 	// call vm.builtin.null_value [] -> %20
 	r[21] = nil
-	// call vm.builtin.copy [c[20]] -> %22
-	r[23] = c[20]
-	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %23
-	r[24], err = rtimpl.AllocTensor(lib[3], r[39:43], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	// call vm.builtin.null_value [] -> %10
+	r[11] = nil
+	// call vm.builtin.copy [%21] -> %22
+	r[23] = r[22]
+	// call vm.builtin.null_value [] -> %21
+	r[22] = nil
+	// call vm.builtin.reshape [%22, c[6]] -> %23
+	r[24], err = rtimpl.Call(lib[6], r[41:43], r[23], c[6])
 	if err != nil {
-		return rtimpl.CallErr(46, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(48, "vm.builtin.reshape", err)
+	}
+	// call vm.builtin.null_value [] -> %22
+	r[23] = nil
+	// call vm.builtin.copy [c[22]] -> %24
+	r[25] = c[22]
+	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %25
+	r[26], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(51, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %2
 	r[3] = nil
-	// call kernels.relaxgo.matmul_bias [%21, %22, c[12], c[21], i0, %0, i1, %23] -> %void
-	_, err = rtimpl.Call(lib[5], r[39:47], r[22], r[23], c[12], c[21], imms[1], r[0], imms[2], r[24])
+	// call kernels.relaxgo.matmul_bias [%23, %24, c[12], c[23], i0, %0, i1, %25] -> %void
+	_, err = rtimpl.Call(lib[5], r[41:49], r[24], r[25], c[12], c[23], imms[1], r[0], imms[2], r[26])
 	if err != nil {
-		return rtimpl.CallErr(48, "kernels.relaxgo.matmul_bias", err)
+		return rtimpl.CallErr(53, "kernels.relaxgo.matmul_bias", err)
 	}
-	// call vm.builtin.null_value [] -> %21
-	r[22] = nil
-	// call vm.builtin.null_value [] -> %22
-	r[23] = nil
-	// call vm.builtin.copy [%23] -> %24
-	r[25] = r[24]
 	// call vm.builtin.null_value [] -> %23
 	r[24] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %25
-	r[26], err = rtimpl.AllocTensor(lib[3], r[39:43], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
-	if err != nil {
-		return rtimpl.CallErr(53, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.nn.layer_norm [%24, c[22], c[23], c[9], c[10], i1, i1, %25] -> %void
-	_, err = rtimpl.Call(lib[4], r[39:47], r[25], c[22], c[23], c[9], c[10], imms[2], imms[2], r[26])
-	if err != nil {
-		return rtimpl.CallErr(54, "kernels.nn.layer_norm", err)
-	}
+	// call vm.builtin.null_value [] -> %24
+	r[25] = nil
 	// call vm.builtin.copy [%25] -> %26
 	r[27] = r[26]
 	// call vm.builtin.null_value [] -> %25
 	r[26] = nil
-	// call vm.builtin.copy [c[24]] -> %27
-	r[28] = c[24]
-	// call vm.builtin.alloc_tensor [%3, i0, c[25], c[0]] -> %28
-	r[29], err = rtimpl.AllocTensor(lib[3], r[39:43], 0, runtime.Float32, r[4], imms[1], c[25], c[0])
+	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %27
+	r[28], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(58, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %3
-	r[4] = nil
-	// call kernels.relaxgo.matmul_bias [%26, %27, c[12], c[26], i0, %28] -> %void
-	_, err = rtimpl.Call(lib[5], r[39:45], r[27], r[28], c[12], c[26], imms[1], r[29])
+	// call kernels.nn.layer_norm [%26, c[24], c[25], c[9], c[10], i1, i1, %27] -> %void
+	_, err = rtimpl.Call(lib[4], r[41:49], r[27], c[24], c[25], c[9], c[10], imms[2], imms[2], r[28])
 	if err != nil {
-		return rtimpl.CallErr(60, "kernels.relaxgo.matmul_bias", err)
+		return rtimpl.CallErr(59, "kernels.nn.layer_norm", err)
 	}
-	// call vm.builtin.null_value [] -> %26
-	r[27] = nil
+	// call vm.builtin.copy [%27] -> %28
+	r[29] = r[28]
 	// call vm.builtin.null_value [] -> %27
 	r[28] = nil
-	// call vm.builtin.copy [%28] -> %29
-	r[30] = r[29]
+	// call vm.builtin.copy [c[26]] -> %29
+	r[30] = c[26]
+	// call vm.builtin.alloc_tensor [%3, i0, c[27], c[0]] -> %30
+	r[31], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[4], imms[1], c[27], c[0])
+	if err != nil {
+		return rtimpl.CallErr(63, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %3
+	r[4] = nil
+	// call kernels.relaxgo.matmul_bias [%28, %29, c[12], c[28], i0, %30] -> %void
+	_, err = rtimpl.Call(lib[5], r[41:47], r[29], r[30], c[12], c[28], imms[1], r[31])
+	if err != nil {
+		return rtimpl.CallErr(65, "kernels.relaxgo.matmul_bias", err)
+	}
 	// call vm.builtin.null_value [] -> %28
 	r[29] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %30
-	r[31], err = rtimpl.AllocTensor(lib[3], r[39:43], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
-	if err != nil {
-		return rtimpl.CallErr(65, "vm.builtin.alloc_tensor", err)
-	}
-	// call vm.builtin.null_value [] -> %1
-	r[2] = nil
-	// call kernels.nn.gelu [%29, %30] -> %void
-	if x, o, ok := rtimpl.Tensors2(libDirect[8], r[30], r[31]); !ok || kernels.Gelu(o, x) != nil {
-		_, err = rtimpl.Call(lib[8], r[39:41], r[30], r[31])
-		if err != nil {
-			return rtimpl.CallErr(67, "kernels.nn.gelu", err)
-		}
-	}
 	// call vm.builtin.null_value [] -> %29
 	r[30] = nil
 	// call vm.builtin.copy [%30] -> %31
 	r[32] = r[31]
 	// call vm.builtin.null_value [] -> %30
 	r[31] = nil
-	// call vm.builtin.copy [c[27]] -> %32
-	r[33] = c[27]
-	// call vm.builtin.alloc_storage [%vm, c[5], i0, c[4], c[3]] -> %33
-	r[34], err = rtimpl.AllocStorage(vm, 1024)
+	// call vm.builtin.alloc_tensor [%1, i0, c[27], c[0]] -> %32
+	r[33], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[2], imms[1], c[27], c[0])
 	if err != nil {
-		return rtimpl.CallErr(72, "vm.builtin.alloc_storage", err)
+		return rtimpl.CallErr(70, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.alloc_tensor [%33, i0, c[6], c[0]] -> %34
-	r[35], err = rtimpl.AllocTensor(lib[3], r[39:43], 0, runtime.Float32, r[34], imms[1], c[6], c[0])
-	if err != nil {
-		return rtimpl.CallErr(73, "vm.builtin.alloc_tensor", err)
+	// call vm.builtin.null_value [] -> %1
+	r[2] = nil
+	// call kernels.nn.gelu [%31, %32] -> %void
+	if x, o, ok := rtimpl.Tensors2(libDirect[9], r[32], r[33]); !ok || kernels.Gelu(o, x) != nil {
+		_, err = rtimpl.Call(lib[9], r[41:43], r[32], r[33])
+		if err != nil {
+			return rtimpl.CallErr(72, "kernels.nn.gelu", err)
+		}
 	}
-	// call vm.builtin.null_value [] -> %33
-	r[34] = nil
-	// call kernels.relaxgo.matmul_bias [%31, %32, c[12], c[28], i0, %24, i1, %34] -> %void
-	_, err = rtimpl.Call(lib[5], r[39:47], r[32], r[33], c[12], c[28], imms[1], r[25], imms[2], r[35])
-	if err != nil {
-		return rtimpl.CallErr(75, "kernels.relaxgo.matmul_bias", err)
-	}
-	// call vm.builtin.null_value [] -> %24
-	r[25] = nil
 	// call vm.builtin.null_value [] -> %31
 	r[32] = nil
+	// call vm.builtin.copy [%32] -> %33
+	r[34] = r[33]
 	// call vm.builtin.null_value [] -> %32
 	r[33] = nil
-	// call vm.builtin.copy [%34] -> %35
-	r[36] = r[35]
-	// call vm.builtin.null_value [] -> %34
-	r[35] = nil
-	// call vm.builtin.make_tuple [%35] -> %36
-	r[39] = r[36]
-	r[37], err = rtimpl.MakeTuple(vm, r[39:40])
+	// call vm.builtin.copy [c[29]] -> %34
+	r[35] = c[29]
+	// call vm.builtin.alloc_storage [%vm, c[5], i0, c[4], c[3]] -> %35
+	r[36], err = rtimpl.AllocStorage(vm, 1024)
 	if err != nil {
-		return rtimpl.CallErr(81, "vm.builtin.make_tuple", err)
+		return rtimpl.CallErr(77, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.copy [%36] -> %37
-	r[38] = r[37]
+	// call vm.builtin.alloc_tensor [%35, i0, c[6], c[0]] -> %36
+	r[37], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[36], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(78, "vm.builtin.alloc_tensor", err)
+	}
 	// call vm.builtin.null_value [] -> %35
 	r[36] = nil
-	// ret %37
-	r[1] = r[38]
+	// call kernels.relaxgo.matmul_bias [%33, %34, c[12], c[30], i0, %26, i1, %36] -> %void
+	_, err = rtimpl.Call(lib[5], r[41:49], r[34], r[35], c[12], c[30], imms[1], r[27], imms[2], r[37])
+	if err != nil {
+		return rtimpl.CallErr(80, "kernels.relaxgo.matmul_bias", err)
+	}
+	// call vm.builtin.null_value [] -> %26
+	r[27] = nil
+	// call vm.builtin.null_value [] -> %33
+	r[34] = nil
+	// call vm.builtin.null_value [] -> %34
+	r[35] = nil
+	// call vm.builtin.copy [%36] -> %37
+	r[38] = r[37]
+	// call vm.builtin.null_value [] -> %36
+	r[37] = nil
+	// call vm.builtin.make_tuple [%37] -> %38
+	r[41] = r[38]
+	r[39], err = rtimpl.MakeTuple(vm, r[41:42])
+	if err != nil {
+		return rtimpl.CallErr(86, "vm.builtin.make_tuple", err)
+	}
+	// call vm.builtin.copy [%38] -> %39
+	r[40] = r[39]
+	// call vm.builtin.null_value [] -> %37
+	r[38] = nil
+	// ret %39
+	r[1] = r[40]
 	return nil
 }
 
 // compiledFuncs are the compiled Relax functions with their register file sizes.
 var compiledFuncs = map[string]rtimpl.CompiledFunc{"main": {
 	Func:             vmtir_main,
-	RegisterFileSize: 49,
+	RegisterFileSize: 51,
 }}
 
 // pkg loads the package's model: the embedded executable, its compiled
@@ -432,6 +448,7 @@ var libNames = []string{
 	"kernels.nn.layer_norm",
 	"kernels.relaxgo.matmul_bias",
 	"vm.builtin.reshape",
+	"kernels.permute_dims",
 	"kernels.relaxgo.softmax_attention",
 	"kernels.nn.gelu",
 	"vm.builtin.make_tuple",
@@ -443,4 +460,4 @@ var lib []runtime.PackedFunc
 var libDirect []bool
 
 // imms are the integer immediates of the compiled functions, boxed once.
-var imms = []runtime.Value{int64(3), int64(0), int64(1), int64(8), int64(32), int64(15)}
+var imms = []runtime.Value{int64(3), int64(0), int64(1), int64(8), int64(32), int64(7)}
