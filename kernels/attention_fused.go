@@ -30,6 +30,21 @@ const (
 	AttentionWhereKeep = 4 // where(mask, scores, fill)
 )
 
+// Operand layouts of SoftmaxAttentionLayout, bits of its layout argument:
+// with a bit set, that operand is token-major, (B, tokens, H, features) for
+// rank-4 operands (B, H, ...) and (tokens, G, features) for rank-3 ones (G,
+// ...), the head split as a reshape leaves it before the permute_dims that
+// frontends follow it with, which the kernel then reads (or writes) through
+// row strides instead. (b, the keys transposed, has no such layout: packing
+// the product's B from the keys' rows, a transposition, cost the fused
+// call more than the permute's 8x8 transposes: compare.sh's transformer's
+// attention 357-387 -> 416-427 µs against a permute of 10-13.)
+const (
+	AttentionTokenMajorA   = 1 // a as (B, M, H, K), not (B, H, M, K)
+	AttentionTokenMajorV   = 2 // v as (B, N, H, D), not (B, H, N, D)
+	AttentionTokenMajorOut = 4 // out as (B, M, H, D), not (B, H, M, D)
+)
+
 // AttentionMask is SoftmaxAttention's optional mask step: Op one of the
 // AttentionNoMask... constants, Mask a tensor that broadcasts to the scores
 // (float32 for the adds, bool for the wheres), Fill the one float32 value
@@ -46,11 +61,22 @@ func init() {
 
 // packedSoftmaxAttention is "kernels.relaxgo.softmax_attention". Arguments:
 // (a, b, v Tensor, scale Tensor|unused, scale_op int64, mask Tensor|unused,
-// fill Tensor|unused, mask_op int64, out Tensor); returns (nil, nil).
+// fill Tensor|unused, mask_op int64, [layout int64,] out Tensor); returns
+// (nil, nil). Without layout (nine arguments) every operand is head-major.
 func packedSoftmaxAttention(args []runtime.Value) (runtime.Value, error) {
 	const op = SoftmaxAttentionKernel
-	if err := laCount(op, args, 9); err != nil {
-		return nil, err
+	ca := runtime.Args{Func: op, Values: args}
+	if ca.Count(9, 10); ca.Err() != nil {
+		return nil, ca.Err()
+	}
+	var layout int64
+	outAt := 8
+	if len(args) == 10 {
+		l, err := laInt(op, args, 8)
+		if err != nil {
+			return nil, err
+		}
+		layout, outAt = l, 9
 	}
 	var ts [3]*runtime.Tensor
 	for i := range ts {
@@ -95,11 +121,11 @@ func packedSoftmaxAttention(args []runtime.Value) (runtime.Value, error) {
 			return nil, err
 		}
 	}
-	out, err := laTensor(op, args, 8)
+	out, err := laTensor(op, args, outAt)
 	if err != nil {
 		return nil, err
 	}
-	return nil, SoftmaxAttention(out, ts[0], ts[1], ts[2], scale, int(sop), mask)
+	return nil, SoftmaxAttentionLayout(out, ts[0], ts[1], ts[2], scale, int(sop), mask, int(layout))
 }
 
 // SoftmaxAttention computes matmul(softmax(s), v) with s = matmul(a, b)
@@ -111,6 +137,16 @@ func packedSoftmaxAttention(args []runtime.Value) (runtime.Value, error) {
 // Divide by a one-element tensor, Add or Where, Softmax, Matmul) one after
 // another, so the bits are theirs; the scores never exist as a whole tensor.
 func SoftmaxAttention(out, a, b, v *runtime.Tensor, scale float32, scaleOp int, mask AttentionMask) error {
+	return SoftmaxAttentionLayout(out, a, b, v, scale, scaleOp, mask, 0)
+}
+
+// SoftmaxAttentionLayout is SoftmaxAttention with a, v or out token-major
+// (layout: AttentionTokenMajor... bits): each such operand is read, or out
+// written, through row strides in place of the permute_dims that would make
+// it head-major, which it then needs no more. The products read the same
+// values (their operands packed from the strided rows) and write the same
+// sums, so the bits are those of the permutes followed by SoftmaxAttention.
+func SoftmaxAttentionLayout(out, a, b, v *runtime.Tensor, scale float32, scaleOp int, mask AttentionMask, layout int) error {
 	const name = "softmax_attention"
 	for _, t := range []*runtime.Tensor{out, a, b, v} {
 		if t == nil {
@@ -123,17 +159,49 @@ func SoftmaxAttention(out, a, b, v *runtime.Tensor, scale float32, scaleOp int, 
 	if scaleOp < AttentionNoScale || scaleOp > AttentionDivide {
 		return fmt.Errorf("%s: unknown scale op %d", name, scaleOp)
 	}
-	as, bs, vs := a.Shape(), b.Shape(), v.Shape()
+	if layout < 0 || layout > 7 {
+		return fmt.Errorf("%s: unknown layout %d", name, layout)
+	}
+	// The operands' head-major shapes: token-major ones (rank 4) with
+	// their middle axes swapped (b's to (B, H, K, N)).
+	var abuf, bbuf, vbuf [maxRank]int64
+	as := append(abuf[:0], a.Shape()...)
+	bs := append(bbuf[:0], b.Shape()...)
+	vs := append(vbuf[:0], v.Shape()...)
+	// A token-major operand of rank 4 is (B, T, H, F), of rank 3 (T, G, F)
+	// (G heads of one image, as PyTorch's multi-head attention batches
+	// them): its axes T and H (or G) swap to make it head-major.
+	heads := 1
+	for bit, sh := range [...][]int64{AttentionTokenMajorA: as, AttentionTokenMajorV: vs, AttentionTokenMajorOut: out.Shape()} {
+		if sh == nil || layout&bit == 0 {
+			continue
+		}
+		if len(sh) != 3 && len(sh) != 4 {
+			return fmt.Errorf("%s: a token-major operand must have rank 3 or 4, got rank %d", name, len(sh))
+		}
+		t := len(sh) - 3
+		heads = int(sh[t+1])
+		if bit != AttentionTokenMajorOut { // (out is checked against the result below)
+			sh[t], sh[t+1] = sh[t+1], sh[t]
+		}
+	}
 	r := len(as)
 	if r < 2 || len(bs) != r || len(vs) != r || r > maxRank {
-		return fmt.Errorf("%s: a %v, b %v and v %v must have one rank >= 2", name, as, bs, vs)
+		return fmt.Errorf("%s: a %v, b %v and v %v must have one rank >= 2", name, a.Shape(), b.Shape(), v.Shape())
 	}
 	m, k, n, d := int(as[r-2]), int(as[r-1]), int(bs[r-1]), int(vs[r-1])
 	if int(bs[r-2]) != k || int(vs[r-2]) != n || !slices.Equal(as[:r-2], bs[:r-2]) || !slices.Equal(as[:r-2], vs[:r-2]) {
-		return fmt.Errorf("%s: a %v, b %v and v %v do not chain", name, as, bs, vs)
+		return fmt.Errorf("%s: a %v, b %v and v %v do not chain", name, a.Shape(), b.Shape(), v.Shape())
+	}
+	if layout != 0 && (r != 3 && r != 4 || int(as[r-3]) != heads) {
+		return fmt.Errorf("%s: token-major operands need rank 3 or 4 and one head count, got a %v, b %v, v %v, out %v",
+			name, a.Shape(), b.Shape(), v.Shape(), out.Shape())
 	}
 	var obuf [maxRank]int64
 	oshape := append(append(obuf[:0], as[:r-1]...), int64(d))
+	if layout&AttentionTokenMajorOut != 0 {
+		oshape[r-3], oshape[r-2] = oshape[r-2], oshape[r-3]
+	}
 	if err := checkOut(name, out, oshape, runtime.Float32); err != nil {
 		return err
 	}
@@ -151,6 +219,7 @@ func SoftmaxAttention(out, a, b, v *runtime.Tensor, scale float32, scaleOp int, 
 	}
 	j.a, j.b, j.v, j.out = a.Float32s(), b.Float32s(), v.Float32s(), out.Float32s()
 	j.m, j.k, j.n, j.d, j.scale, j.scaleOp = m, k, n, d, scale, scaleOp
+	j.layout, j.heads = layout, heads
 	// Row blocks of about 16K scores (64 KB, twice: the scores and their
 	// softmax), so that both stay in L2 between the two products.
 	j.rows = max(1, min(m, (1<<14)/max(1, n)))
@@ -176,6 +245,9 @@ type attentionJob struct {
 	scale        float32
 	scaleOp      int
 	rows, blocks int
+	// layout: AttentionTokenMajor... bits; heads: H (or G) of a call
+	// with any of them (batch item bi is (bi/heads, bi%heads)).
+	layout, heads int
 	// The mask step: op, the mask's elements (float32 bits or bools), the
 	// element offset of each batch item's mask and its row and column
 	// strides (0 where the mask broadcasts), the where's fill.
@@ -297,8 +369,26 @@ func (j *attentionJob) run(lo, hi int) {
 		bi, r0 := t/j.blocks, (t%j.blocks)*j.rows
 		rr := min(j.rows, m-r0)
 		s, p := (*sb)[:rr*n], (*sb)[rr*n:2*rr*n]
+		// The operands' offsets and row strides for batch item bi (head h
+		// of image bb where token-major).
+		bb, h, hs := bi, 0, 1
+		if j.layout != 0 {
+			bb, h, hs = bi/j.heads, bi%j.heads, j.heads
+		}
+		aOff, lda := (bi*m+r0)*k, k
+		if j.layout&AttentionTokenMajorA != 0 {
+			aOff, lda = ((bb*m+r0)*hs+h)*k, hs*k
+		}
+		vOff, ldv := bi*n*d, d
+		if j.layout&AttentionTokenMajorV != 0 {
+			vOff, ldv = (bb*n*hs+h)*d, hs*d
+		}
+		oOff, ldo := (bi*m+r0)*d, d
+		if j.layout&AttentionTokenMajorOut != 0 {
+			oOff, ldo = ((bb*m+r0)*hs+h)*d, hs*d
+		}
 		// The scores of rows [r0, r0+rr): what Matmul computes for them.
-		err := sgemmEx(false, false, rr, n, k, 1, j.a[(bi*m+r0)*k:], k, j.b[bi*k*n:], n, 0, s, n, nil, nil)
+		err := sgemmEx(false, false, rr, n, k, 1, j.a[aOff:], lda, j.b[bi*k*n:], n, 0, s, n, nil, nil)
 		if err == nil {
 			switch j.scaleOp {
 			case AttentionMultiply:
@@ -310,7 +400,7 @@ func (j *attentionJob) run(lo, hi int) {
 				j.applyMask(s, bi, r0)
 			}
 			softmaxBlock(false, p, s, n, 1, 0, rr)
-			err = sgemmEx(false, false, rr, d, n, 1, p, n, j.v[bi*n*d:], d, 0, j.out[(bi*m+r0)*d:], d, nil, nil)
+			err = sgemmEx(false, false, rr, d, n, 1, p, n, j.v[vOff:], ldv, 0, j.out[oOff:], ldo, nil, nil)
 		}
 		if err != nil {
 			j.err.set(err)

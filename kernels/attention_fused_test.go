@@ -218,3 +218,98 @@ func BenchmarkSoftmaxAttention(b *testing.B) {
 		}
 	}
 }
+
+// TestSoftmaxAttentionLayouts requires every token-major combination (a, v,
+// out) to give the bits of the head-major call on operands permuted by
+// PermuteDims (and its output permuted back): ranks 4 (B, T, H, F) and 3 (T, G, F), short
+// and long rows, several row blocks, a mask, one and two threads, NaNs
+// among the inputs; and refuses operands whose layout does not fit.
+func TestSoftmaxAttentionLayouts(t *testing.T) {
+	defer SetNumThreads(0)
+	r := rand.New(rand.NewSource(41))
+	for _, c := range []struct{ bs, h, m, n, k, d int64 }{ // bs 0: rank 3
+		{1, 1, 1, 1, 1, 1}, {2, 3, 5, 7, 3, 2}, {1, 4, 17, 33, 9, 5}, {2, 2, 40, 600, 16, 12}, {1, 4, 128, 128, 64, 64},
+		{0, 1, 1, 1, 1, 1}, {0, 8, 12, 12, 16, 16}, {0, 3, 40, 600, 16, 12},
+	} {
+		// The shapes of a (tokens, features) operand token-major and
+		// head-major, and the permutations between them.
+		tm := func(tok, f int64) []int64 { return []int64{c.bs, tok, c.h, f} }
+		hm := func(x, y int64) []int64 { return []int64{c.bs, c.h, x, y} }
+		toHeads, keys := []int64{0, 2, 1, 3}, []int64{0, 2, 3, 1}
+		maskShape := []int64{1, 1, c.m, c.n}
+		if c.bs == 0 {
+			tm = func(tok, f int64) []int64 { return []int64{tok, c.h, f} }
+			hm = func(x, y int64) []int64 { return []int64{c.h, x, y} }
+			toHeads, keys = []int64{1, 0, 2}, []int64{1, 2, 0}
+			maskShape = []int64{1, c.m, c.n}
+		}
+		q := randT(t, r.Int63(), tm(c.m, c.k), f32, -3, 3)
+		kt := randT(t, r.Int63(), tm(c.n, c.k), f32, -3, 3)
+		vt := randT(t, r.Int63(), tm(c.n, c.d), f32, -2, 2)
+		if xs := q.Float32s(); len(xs) > 4 {
+			xs[r.Intn(len(xs))] = float32(math.NaN())
+		}
+		// The head-major operands, as the permutes make them.
+		a := mustT(t, hm(c.m, c.k), f32)
+		b := mustT(t, hm(c.k, c.n), f32)
+		v := mustT(t, hm(c.n, c.d), f32)
+		for _, p := range []struct {
+			out, x *runtime.Tensor
+			axes   []int64
+		}{{a, q, toHeads}, {b, kt, keys}, {v, vt, toHeads}} {
+			if err := PermuteDims(p.out, p.x, p.axes); err != nil {
+				t.Fatal(err)
+			}
+		}
+		mask := randT(t, r.Int63(), maskShape, f32, -1, 1)
+		for _, threads := range []int{1, 2} {
+			SetNumThreads(threads)
+			m := AttentionMask{Op: AttentionAddMask, Mask: mask}
+			headMajor := mustT(t, hm(c.m, c.d), f32)
+			if err := SoftmaxAttention(headMajor, a, b, v, 0.125, AttentionMultiply, m); err != nil {
+				t.Fatal(err)
+			}
+			tokenMajor := mustT(t, tm(c.m, c.d), f32)
+			if err := PermuteDims(tokenMajor, headMajor, toHeads); err != nil { // its own inverse
+				t.Fatal(err)
+			}
+			for layout := 1; layout < 8; layout++ {
+				pick := func(bit int, tm, hm *runtime.Tensor) *runtime.Tensor {
+					if layout&bit != 0 {
+						return tm
+					}
+					return hm
+				}
+				want := pick(AttentionTokenMajorOut, tokenMajor, headMajor)
+				got := mustT(t, want.Shape(), f32)
+				err := SoftmaxAttentionLayout(got, pick(AttentionTokenMajorA, q, a), b, pick(AttentionTokenMajorV, vt, v),
+					0.125, AttentionMultiply, m, layout)
+				if err != nil {
+					t.Fatalf("%+v layout %d: %v", c, layout, err)
+				}
+				wf, gf := want.Float32s(), got.Float32s()
+				for i := range wf {
+					if math.Float32bits(wf[i]) != math.Float32bits(gf[i]) {
+						t.Fatalf("%+v layout %d threads %d: [%d] = %v, want %v", c, layout, threads, i, gf[i], wf[i])
+					}
+				}
+			}
+		}
+	}
+	// Token-major operands need rank 3 or 4, and their head counts must agree.
+	q2 := mustT(t, []int64{2, 8}, f32)
+	k2 := mustT(t, []int64{2, 8}, f32)
+	if err := SoftmaxAttentionLayout(mustT(t, []int64{2, 8}, f32), q2, k2, mustT(t, []int64{2, 8}, f32), 1, AttentionNoScale, AttentionMask{}, AttentionTokenMajorA); err == nil {
+		t.Error("a rank-2 token-major operand accepted")
+	}
+	q4 := mustT(t, []int64{1, 5, 2, 8}, f32) // (B, M=5, H=2, K=8)
+	k4 := mustT(t, []int64{1, 2, 8, 3}, f32)
+	v4 := mustT(t, []int64{1, 3, 5, 8}, f32) // (B, N=3, H=5, D=8): 5 heads
+	o4 := mustT(t, []int64{1, 2, 5, 8}, f32)
+	if err := SoftmaxAttentionLayout(o4, q4, k4, v4, 1, AttentionNoScale, AttentionMask{}, AttentionTokenMajorA|AttentionTokenMajorV); err == nil {
+		t.Error("token-major operands with different head counts accepted")
+	}
+	if err := SoftmaxAttentionLayout(o4, q4, k4, v4, 1, AttentionNoScale, AttentionMask{}, 8); err == nil {
+		t.Error("layout 8 accepted")
+	}
+}

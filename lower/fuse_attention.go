@@ -1,6 +1,8 @@
 package lower
 
 import (
+	"slices"
+
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -36,6 +38,12 @@ const (
 // scores out whole. Every tensor is float32 with the same rank and batch
 // dimensions (no broadcasting), the matmuls keep their input dtype, and
 // the intermediates have no other uses and sit in the same binding block.
+// A head split around it, as frontends print one (rank 4: q and v permuted
+// (B, T, H, F) -> (B, H, T, F), the result permuted back to (B, T, H, F);
+// rank 3, PyTorch's multi-head attention: (T, G, F) -> (G, T, F) and back),
+// is read and written in place by the kernel (its layout argument) where a
+// permute has no other use, and those permute_dims go. (The keys' permute,
+// a transposition, stays: see kernels.AttentionTokenMajorA.)
 // Runs after Legalize.
 func FuseAttention(m *ir.Module) (*ir.Module, error) {
 	if _, ok := runtime.Lookup(SoftmaxAttentionKernel); !ok {
@@ -56,6 +64,18 @@ func FuseAttention(m *ir.Module) (*ir.Module, error) {
 		}
 		fused := map[*ir.Var]*ir.Tuple{}
 		drop := map[*ir.Var]bool{}
+		// permuteUses maps a variable to the variable bound to its
+		// permute_dims back to token-major, (B, H, T, F) -> (B, T, H, F).
+		permuteUses := map[*ir.Var]*ir.Var{}
+		for _, blk := range allBlocks(fn.Body) {
+			for _, b := range blk.Bindings {
+				if name, args, ok := kernelCall(b.BoundValue()); ok && name == KernelName("relax.permute_dims") && len(args.Fields) == 2 {
+					if x, ok := args.Fields[0].(*ir.Var); ok && headSplitAxes(args.Fields[1], x.Info) {
+						permuteUses[x] = b.BoundVar()
+					}
+				}
+			}
+		}
 		for _, blk := range allBlocks(fn.Body) {
 			for _, b := range blk.Bindings {
 				o := b.BoundVar()
@@ -128,10 +148,30 @@ func FuseAttention(m *ir.Module) (*ir.Module, error) {
 				if !sameBatch(a.SInfo(), bm.SInfo(), v.SInfo(), o.Info) {
 					continue
 				}
-				fused[o] = tupleExpr([]ir.Expr{a, bm, v, scale, primInt(op), mask, fill, primInt(mop)})
 				for _, x := range append(inter, sv) {
 					drop[x] = true
 				}
+				// Head splits the kernel reads in place: an operand made
+				// head-major by a permute_dims used only here is read
+				// token-major instead, and a permute of the output back to
+				// token-major is the kernel's own output.
+				layout := int64(0)
+				if pv, x, ok := headPermute(a, single, blk); ok {
+					a, layout = x, layout|attentionTokenMajorA
+					drop[pv] = true
+				}
+				if pv, x, ok := headPermute(v, single, blk); ok {
+					v, layout = x, layout|attentionTokenMajorV
+					drop[pv] = true
+				}
+				call := []ir.Expr{a, bm, v, scale, primInt(op), mask, fill, primInt(mop), primInt(layout)}
+				if pv, ok := permuteUses[o]; ok && uses[o] == 1 && block[pv] == blk {
+					call[8] = primInt(layout | attentionTokenMajorOut)
+					fused[pv] = tupleExpr(call)
+					drop[o] = true
+					continue
+				}
+				fused[o] = tupleExpr(call)
 			}
 		}
 		if len(fused) == 0 {
@@ -139,6 +179,48 @@ func FuseAttention(m *ir.Module) (*ir.Module, error) {
 		}
 		return rewriteFused(fn, SoftmaxAttentionKernel, drop, fused)
 	})
+}
+
+// Operand layout bits of the fused attention kernel's layout argument
+// (the kernels package's AttentionTokenMajor... constants).
+const (
+	attentionTokenMajorA   = 1
+	attentionTokenMajorV   = 2
+	attentionTokenMajorOut = 4
+)
+
+// headPermute reports whether x is a variable used only once (single),
+// bound in blk to a head split's permute_dims (headSplitAxes), returning
+// that variable and the tensor permuted.
+func headPermute(x ir.Expr, single func(ir.Expr, *ir.BindingBlock) (*ir.Var, string, *ir.Tuple, bool), blk *ir.BindingBlock) (*ir.Var, ir.Expr, bool) {
+	pv, name, args, ok := single(x, blk)
+	if !ok || name != KernelName("relax.permute_dims") || len(args.Fields) != 2 || !headSplitAxes(args.Fields[1], args.Fields[0].SInfo()) {
+		return nil, nil, false
+	}
+	return pv, args.Fields[0], true
+}
+
+// headSplitAxes reports whether axes, a permute_dims' of a float32 tensor
+// x, are a head split's: (B, T, H, F) -> (B, H, T, F) for rank 4, (T, G,
+// F) -> (G, T, F) for rank 3; each is its own inverse (the output's
+// permute back).
+func headSplitAxes(axes ir.Expr, x ir.StructInfo) bool {
+	t, ok := x.(*ir.TensorSInfo)
+	se, ok2 := axes.(*ir.ShapeExpr)
+	if !ok || !ok2 || !isF32Tensor(t) {
+		return false
+	}
+	got, ok := shapeInts(se)
+	if !ok {
+		return false
+	}
+	switch len(t.Shape) {
+	case 4:
+		return slices.Equal(got, []int64{0, 2, 1, 3})
+	case 3:
+		return slices.Equal(got, []int64{1, 0, 2})
+	}
+	return false
 }
 
 // attentionMatmul reports whether a legalized matmul's arguments are two

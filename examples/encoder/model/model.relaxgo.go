@@ -117,13 +117,13 @@ func MainInto(out0 *runtime.Tensor, input *runtime.Tensor) error {
 	return pkg.Runtime().InvokeInto([]*runtime.Tensor{out0}, "main", input)
 }
 
-// vmtir_main is the compiled form of Relax function main (1 parameter, 104 registers).
+// vmtir_main is the compiled form of Relax function main (1 parameter, 96 registers).
 func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	c := rtimpl.ConstPool(vm)
 	var err error
 	// call vm.builtin.check_tensor_info [%0, i3, c[0], c[1]] -> %void
 	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 3 || t.DType() != runtime.Float32 {
-		_, err = rtimpl.Call(lib[0], r[94:98], r[0], imms[0], c[0], c[1])
+		_, err = rtimpl.Call(lib[0], r[86:90], r[0], imms[0], c[0], c[1])
 		if err != nil {
 			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
 		}
@@ -132,44 +132,44 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := rtimpl.ValueShape(r[0])
 		if !ok || len(s) != 3 || s[0] != 1 || s[1] != 32 || s[2] != 128 {
-			_, err = rtimpl.Call(lib[1], r[94:104], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], c[1])
+			_, err = rtimpl.Call(lib[1], r[86:96], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], c[1])
 			if err != nil {
 				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
 			}
 		}
 	}
 	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %1
-	r[2], err = rtimpl.AllocStorage(vm, 65536)
+	r[2], err = rtimpl.AllocStorage(vm, 16384)
 	if err != nil {
 		return rtimpl.CallErr(2, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %2
+	// call vm.builtin.alloc_storage [%vm, c[5], i0, c[4], c[3]] -> %2
 	r[3], err = rtimpl.AllocStorage(vm, 65536)
 	if err != nil {
 		return rtimpl.CallErr(3, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_storage [%vm, c[5], i0, c[4], c[3]] -> %3
-	r[4], err = rtimpl.AllocStorage(vm, 16384)
+	r[4], err = rtimpl.AllocStorage(vm, 65536)
 	if err != nil {
 		return rtimpl.CallErr(4, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.alloc_storage [%vm, c[5], i0, c[4], c[3]] -> %4
+	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %4
 	r[5], err = rtimpl.AllocStorage(vm, 16384)
 	if err != nil {
 		return rtimpl.CallErr(5, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.alloc_storage [%vm, c[5], i0, c[4], c[3]] -> %5
+	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %5
 	r[6], err = rtimpl.AllocStorage(vm, 16384)
 	if err != nil {
 		return rtimpl.CallErr(6, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %6
-	r[7], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	r[7], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(7, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%0, c[7], %6] -> %void
-	_, err = rtimpl.Call(lib[4], r[94:97], r[0], c[7], r[7])
+	_, err = rtimpl.Call(lib[4], r[86:89], r[0], c[7], r[7])
 	if err != nil {
 		return rtimpl.CallErr(8, "kernels.permute_dims", err)
 	}
@@ -178,12 +178,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[8], c[0]] -> %8
-	r[9], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[3], imms[1], c[8], c[0])
+	r[9], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[3], imms[1], c[8], c[0])
 	if err != nil {
 		return rtimpl.CallErr(11, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.matmul_bias [%7, c[9], c[10], c[11], i0, %8] -> %void
-	_, err = rtimpl.Call(lib[5], r[94:100], r[8], c[9], c[10], c[11], imms[1], r[9])
+	_, err = rtimpl.Call(lib[5], r[86:92], r[8], c[9], c[10], c[11], imms[1], r[9])
 	if err != nil {
 		return rtimpl.CallErr(12, "kernels.relaxgo.matmul_bias", err)
 	}
@@ -194,12 +194,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %8
 	r[9] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %10
-	r[11], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	r[11], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(16, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.strided_slice [%9, c[12], c[13], c[14], c[15], i0, %10] -> %void
-	_, err = rtimpl.Call(lib[6], r[94:101], r[10], c[12], c[13], c[14], c[15], imms[1], r[11])
+	_, err = rtimpl.Call(lib[6], r[86:93], r[10], c[12], c[13], c[14], c[15], imms[1], r[11])
 	if err != nil {
 		return rtimpl.CallErr(17, "kernels.strided_slice", err)
 	}
@@ -208,12 +208,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %10
 	r[11] = nil
 	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %12
-	r[13], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
+	r[13], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(20, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.strided_slice [%9, c[12], c[14], c[16], c[15], i0, %12] -> %void
-	_, err = rtimpl.Call(lib[6], r[94:101], r[10], c[12], c[14], c[16], c[15], imms[1], r[13])
+	_, err = rtimpl.Call(lib[6], r[86:93], r[10], c[12], c[14], c[16], c[15], imms[1], r[13])
 	if err != nil {
 		return rtimpl.CallErr(21, "kernels.strided_slice", err)
 	}
@@ -222,12 +222,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %12
 	r[13] = nil
 	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %14
-	r[15], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[5], imms[1], c[6], c[0])
+	r[15], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[5], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.strided_slice [%9, c[12], c[16], c[17], c[15], i0, %14] -> %void
-	_, err = rtimpl.Call(lib[6], r[94:101], r[10], c[12], c[16], c[17], c[15], imms[1], r[15])
+	_, err = rtimpl.Call(lib[6], r[86:93], r[10], c[12], c[16], c[17], c[15], imms[1], r[15])
 	if err != nil {
 		return rtimpl.CallErr(25, "kernels.strided_slice", err)
 	}
@@ -238,19 +238,19 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %14
 	r[15] = nil
 	// call vm.builtin.reshape [%11, c[18]] -> %16
-	r[17], err = rtimpl.Call(lib[7], r[94:96], r[12], c[18])
+	r[17], err = rtimpl.Call(lib[7], r[86:88], r[12], c[18])
 	if err != nil {
 		return rtimpl.CallErr(29, "vm.builtin.reshape", err)
 	}
 	// call vm.builtin.null_value [] -> %11
 	r[12] = nil
 	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %17
-	r[18], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
+	r[18], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
 	if err != nil {
 		return rtimpl.CallErr(31, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.permute_dims [%16, c[7], %17] -> %void
-	_, err = rtimpl.Call(lib[4], r[94:97], r[17], c[7], r[18])
+	_, err = rtimpl.Call(lib[4], r[86:89], r[17], c[7], r[18])
 	if err != nil {
 		return rtimpl.CallErr(32, "kernels.permute_dims", err)
 	}
@@ -261,173 +261,171 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %17
 	r[18] = nil
 	// call vm.builtin.reshape [%13, c[18]] -> %19
-	r[20], err = rtimpl.Call(lib[7], r[94:96], r[14], c[18])
+	r[20], err = rtimpl.Call(lib[7], r[86:88], r[14], c[18])
 	if err != nil {
 		return rtimpl.CallErr(36, "vm.builtin.reshape", err)
 	}
 	// call vm.builtin.null_value [] -> %13
 	r[14] = nil
 	// call vm.builtin.reshape [%15, c[18]] -> %20
-	r[21], err = rtimpl.Call(lib[7], r[94:96], r[16], c[18])
+	r[21], err = rtimpl.Call(lib[7], r[86:88], r[16], c[18])
 	if err != nil {
 		return rtimpl.CallErr(38, "vm.builtin.reshape", err)
 	}
 	// call vm.builtin.null_value [] -> %15
 	r[16] = nil
 	// call vm.builtin.alloc_tensor [%1, i0, c[19], c[0]] -> %21
-	r[22], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[2], imms[1], c[19], c[0])
+	r[22], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[2], imms[1], c[19], c[0])
 	if err != nil {
 		return rtimpl.CallErr(40, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.permute_dims [%20, c[7], %21] -> %void
-	_, err = rtimpl.Call(lib[4], r[94:97], r[21], c[7], r[22])
-	if err != nil {
-		return rtimpl.CallErr(41, "kernels.permute_dims", err)
-	}
-	// call vm.builtin.null_value [] -> %20
-	r[21] = nil
-	// call vm.builtin.copy [%21] -> %22
-	r[23] = r[22]
-	// call vm.builtin.null_value [] -> %21
-	r[22] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[19], c[0]] -> %23
-	r[24], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[5], imms[1], c[19], c[0])
-	if err != nil {
-		return rtimpl.CallErr(45, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.divide [%18, c[20], %23] -> %void
-	if a, b, o, ok := rtimpl.Tensors3(libDirect[8], r[19], c[20], r[24]); !ok || kernels.Divide(o, a, b) != nil {
-		_, err = rtimpl.Call(lib[8], r[94:97], r[19], c[20], r[24])
+	// call kernels.divide [%18, c[20], %21] -> %void
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[8], r[19], c[20], r[22]); !ok || kernels.Divide(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[8], r[86:89], r[19], c[20], r[22])
 		if err != nil {
-			return rtimpl.CallErr(46, "kernels.divide", err)
+			return rtimpl.CallErr(41, "kernels.divide", err)
 		}
 	}
 	// call vm.builtin.null_value [] -> %18
 	r[19] = nil
+	// call vm.builtin.copy [%21] -> %22
+	r[23] = r[22]
+	// call vm.builtin.null_value [] -> %21
+	r[22] = nil
+	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %23
+	r[24], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
+	if err != nil {
+		return rtimpl.CallErr(45, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.permute_dims [%19, c[21], %23] -> %void
+	_, err = rtimpl.Call(lib[4], r[86:89], r[20], c[21], r[24])
+	if err != nil {
+		return rtimpl.CallErr(46, "kernels.permute_dims", err)
+	}
+	// call vm.builtin.null_value [] -> %19
+	r[20] = nil
 	// call vm.builtin.copy [%23] -> %24
 	r[25] = r[24]
 	// call vm.builtin.null_value [] -> %23
 	r[24] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %25
-	r[26], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
+	// call vm.builtin.alloc_tensor [%3, i0, c[18], c[0]] -> %25
+	r[26], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[4], imms[1], c[18], c[0])
 	if err != nil {
 		return rtimpl.CallErr(50, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.permute_dims [%19, c[21], %25] -> %void
-	_, err = rtimpl.Call(lib[4], r[94:97], r[20], c[21], r[26])
+	// call kernels.relaxgo.softmax_attention [%22, %24, %20, i0, i0, i0, i0, i0, i6, %25] -> %void
+	_, err = rtimpl.Call(lib[9], r[86:96], r[23], r[25], r[21], imms[1], imms[1], imms[1], imms[1], imms[1], imms[5], r[26])
 	if err != nil {
-		return rtimpl.CallErr(51, "kernels.permute_dims", err)
+		return rtimpl.CallErr(51, "kernels.relaxgo.softmax_attention", err)
 	}
-	// call vm.builtin.null_value [] -> %19
-	r[20] = nil
+	// call vm.builtin.null_value [] -> %22
+	r[23] = nil
+	// call vm.builtin.null_value [] -> %24
+	r[25] = nil
+	// call vm.builtin.null_value [] -> %20
+	r[21] = nil
 	// call vm.builtin.copy [%25] -> %26
 	r[27] = r[26]
 	// call vm.builtin.null_value [] -> %25
 	r[26] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[19], c[0]] -> %27
-	r[28], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[4], imms[1], c[19], c[0])
+	// call vm.builtin.reshape [%26, c[22]] -> %27
+	r[28], err = rtimpl.Call(lib[7], r[86:88], r[27], c[22])
 	if err != nil {
-		return rtimpl.CallErr(55, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(57, "vm.builtin.reshape", err)
 	}
-	// call kernels.relaxgo.softmax_attention [%24, %26, %22, i0, i0, i0, i0, i0, %27] -> %void
-	_, err = rtimpl.Call(lib[9], r[94:103], r[25], r[27], r[23], imms[1], imms[1], imms[1], imms[1], imms[1], r[28])
-	if err != nil {
-		return rtimpl.CallErr(56, "kernels.relaxgo.softmax_attention", err)
-	}
-	// call vm.builtin.null_value [] -> %24
-	r[25] = nil
-	// call vm.builtin.null_value [] -> %22
-	r[23] = nil
 	// call vm.builtin.null_value [] -> %26
 	r[27] = nil
-	// call vm.builtin.copy [%27] -> %28
-	r[29] = r[28]
-	// call vm.builtin.null_value [] -> %27
-	r[28] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[18], c[0]] -> %29
-	r[30], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[2], imms[1], c[18], c[0])
+	// call vm.builtin.copy [c[23]] -> %28
+	r[29] = c[23]
+	// call vm.builtin.alloc_tensor [%1, i0, c[22], c[0]] -> %29
+	r[30], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[2], imms[1], c[22], c[0])
 	if err != nil {
-		return rtimpl.CallErr(62, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(60, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.permute_dims [%28, c[7], %29] -> %void
-	_, err = rtimpl.Call(lib[4], r[94:97], r[29], c[7], r[30])
+	// call kernels.relaxgo.matmul_bias [%27, %28, c[10], c[24], i0, %29] -> %void
+	_, err = rtimpl.Call(lib[5], r[86:92], r[28], r[29], c[10], c[24], imms[1], r[30])
 	if err != nil {
-		return rtimpl.CallErr(63, "kernels.permute_dims", err)
+		return rtimpl.CallErr(61, "kernels.relaxgo.matmul_bias", err)
 	}
 	// call vm.builtin.null_value [] -> %28
 	r[29] = nil
+	// call vm.builtin.null_value [] -> %27
+	r[28] = nil
 	// call vm.builtin.copy [%29] -> %30
 	r[31] = r[30]
 	// call vm.builtin.null_value [] -> %29
 	r[30] = nil
-	// call vm.builtin.reshape [%30, c[22]] -> %31
-	r[32], err = rtimpl.Call(lib[7], r[94:96], r[31], c[22])
+	// call vm.builtin.reshape [%30, c[6]] -> %31
+	r[32], err = rtimpl.Call(lib[7], r[86:88], r[31], c[6])
 	if err != nil {
-		return rtimpl.CallErr(67, "vm.builtin.reshape", err)
+		return rtimpl.CallErr(66, "vm.builtin.reshape", err)
 	}
 	// call vm.builtin.null_value [] -> %30
 	r[31] = nil
-	// call vm.builtin.copy [c[23]] -> %32
-	r[33] = c[23]
-	// call vm.builtin.alloc_tensor [%3, i0, c[22], c[0]] -> %33
-	r[34], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[4], imms[1], c[22], c[0])
+	// call vm.builtin.reshape [%31, c[25]] -> %32
+	r[33], err = rtimpl.Call(lib[7], r[86:88], r[32], c[25])
+	if err != nil {
+		return rtimpl.CallErr(68, "vm.builtin.reshape", err)
+	}
+	// call vm.builtin.null_value [] -> %31
+	r[32] = nil
+	// call vm.builtin.alloc_tensor [%3, i0, c[25], c[0]] -> %33
+	r[34], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[4], imms[1], c[25], c[0])
 	if err != nil {
 		return rtimpl.CallErr(70, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.relaxgo.matmul_bias [%31, %32, c[10], c[24], i0, %33] -> %void
-	_, err = rtimpl.Call(lib[5], r[94:100], r[32], r[33], c[10], c[24], imms[1], r[34])
-	if err != nil {
-		return rtimpl.CallErr(71, "kernels.relaxgo.matmul_bias", err)
+	// call kernels.add [%0, %32, %33] -> %void
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[10], r[0], r[33], r[34]); !ok || kernels.Add(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[10], r[86:89], r[0], r[33], r[34])
+		if err != nil {
+			return rtimpl.CallErr(71, "kernels.add", err)
+		}
 	}
 	// call vm.builtin.null_value [] -> %32
 	r[33] = nil
-	// call vm.builtin.null_value [] -> %31
-	r[32] = nil
 	// call vm.builtin.copy [%33] -> %34
 	r[35] = r[34]
 	// call vm.builtin.null_value [] -> %33
 	r[34] = nil
-	// call vm.builtin.reshape [%34, c[6]] -> %35
-	r[36], err = rtimpl.Call(lib[7], r[94:96], r[35], c[6])
+	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %35
+	r[36], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
 	if err != nil {
-		return rtimpl.CallErr(76, "vm.builtin.reshape", err)
+		return rtimpl.CallErr(75, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.nn.layer_norm [%34, c[26], c[27], c[12], c[28], i1, i1, %35] -> %void
+	_, err = rtimpl.Call(lib[11], r[86:94], r[35], c[26], c[27], c[12], c[28], imms[2], imms[2], r[36])
+	if err != nil {
+		return rtimpl.CallErr(76, "kernels.nn.layer_norm", err)
 	}
 	// call vm.builtin.null_value [] -> %34
 	r[35] = nil
-	// call vm.builtin.reshape [%35, c[25]] -> %36
-	r[37], err = rtimpl.Call(lib[7], r[94:96], r[36], c[25])
-	if err != nil {
-		return rtimpl.CallErr(78, "vm.builtin.reshape", err)
-	}
+	// call vm.builtin.copy [%35] -> %36
+	r[37] = r[36]
 	// call vm.builtin.null_value [] -> %35
 	r[36] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %37
-	r[38], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
+	// call vm.builtin.alloc_tensor [%2, i0, c[29], c[0]] -> %37
+	r[38], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[3], imms[1], c[29], c[0])
 	if err != nil {
 		return rtimpl.CallErr(80, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.add [%0, %36, %37] -> %void
-	if a, b, o, ok := rtimpl.Tensors3(libDirect[10], r[0], r[37], r[38]); !ok || kernels.Add(o, a, b) != nil {
-		_, err = rtimpl.Call(lib[10], r[94:97], r[0], r[37], r[38])
-		if err != nil {
-			return rtimpl.CallErr(81, "kernels.add", err)
-		}
+	// call kernels.relaxgo.matmul_bias [%36, c[30], c[10], c[31], i0, %37] -> %void
+	_, err = rtimpl.Call(lib[5], r[86:92], r[37], c[30], c[10], c[31], imms[1], r[38])
+	if err != nil {
+		return rtimpl.CallErr(81, "kernels.relaxgo.matmul_bias", err)
 	}
-	// call vm.builtin.null_value [] -> %36
-	r[37] = nil
 	// call vm.builtin.copy [%37] -> %38
 	r[39] = r[38]
 	// call vm.builtin.null_value [] -> %37
 	r[38] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[25], c[0]] -> %39
-	r[40], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[4], imms[1], c[25], c[0])
+	// call vm.builtin.alloc_tensor [%3, i0, c[29], c[0]] -> %39
+	r[40], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[4], imms[1], c[29], c[0])
 	if err != nil {
-		return rtimpl.CallErr(85, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(84, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.nn.layer_norm [%38, c[26], c[27], c[12], c[28], i1, i1, %39] -> %void
-	_, err = rtimpl.Call(lib[11], r[94:102], r[39], c[26], c[27], c[12], c[28], imms[2], imms[2], r[40])
+	// call kernels.relaxgo.ew_chain [%38, c[32], c[33], c[34], %38, c[35], %39] -> %void
+	_, err = rtimpl.Call(lib[12], r[86:93], r[39], c[32], c[33], c[34], r[39], c[35], r[40])
 	if err != nil {
-		return rtimpl.CallErr(86, "kernels.nn.layer_norm", err)
+		return rtimpl.CallErr(85, "kernels.relaxgo.ew_chain", err)
 	}
 	// call vm.builtin.null_value [] -> %38
 	r[39] = nil
@@ -435,29 +433,33 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[41] = r[40]
 	// call vm.builtin.null_value [] -> %39
 	r[40] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[29], c[0]] -> %41
-	r[42], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[3], imms[1], c[29], c[0])
+	// call vm.builtin.alloc_tensor [%4, i0, c[25], c[0]] -> %41
+	r[42], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[5], imms[1], c[25], c[0])
 	if err != nil {
-		return rtimpl.CallErr(90, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(89, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.relaxgo.matmul_bias [%40, c[30], c[10], c[31], i0, %41] -> %void
-	_, err = rtimpl.Call(lib[5], r[94:100], r[41], c[30], c[10], c[31], imms[1], r[42])
+	// call kernels.relaxgo.matmul_bias [%40, c[36], c[10], c[37], i0, %36, i1, %41] -> %void
+	_, err = rtimpl.Call(lib[5], r[86:94], r[41], c[36], c[10], c[37], imms[1], r[37], imms[2], r[42])
 	if err != nil {
-		return rtimpl.CallErr(91, "kernels.relaxgo.matmul_bias", err)
+		return rtimpl.CallErr(90, "kernels.relaxgo.matmul_bias", err)
 	}
+	// call vm.builtin.null_value [] -> %36
+	r[37] = nil
+	// call vm.builtin.null_value [] -> %40
+	r[41] = nil
 	// call vm.builtin.copy [%41] -> %42
 	r[43] = r[42]
 	// call vm.builtin.null_value [] -> %41
 	r[42] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[29], c[0]] -> %43
-	r[44], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[2], imms[1], c[29], c[0])
+	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %43
+	r[44], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
 	if err != nil {
-		return rtimpl.CallErr(94, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(95, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.relaxgo.ew_chain [%42, c[32], c[33], c[34], %42, c[35], %43] -> %void
-	_, err = rtimpl.Call(lib[12], r[94:101], r[43], c[32], c[33], c[34], r[43], c[35], r[44])
+	// call kernels.nn.layer_norm [%42, c[38], c[39], c[12], c[28], i1, i1, %43] -> %void
+	_, err = rtimpl.Call(lib[11], r[86:94], r[43], c[38], c[39], c[12], c[28], imms[2], imms[2], r[44])
 	if err != nil {
-		return rtimpl.CallErr(95, "kernels.relaxgo.ew_chain", err)
+		return rtimpl.CallErr(96, "kernels.nn.layer_norm", err)
 	}
 	// call vm.builtin.null_value [] -> %42
 	r[43] = nil
@@ -465,399 +467,333 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	r[45] = r[44]
 	// call vm.builtin.null_value [] -> %43
 	r[44] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[25], c[0]] -> %45
-	r[46], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[5], imms[1], c[25], c[0])
+	// call vm.builtin.reshape [%44, c[6]] -> %45
+	r[46], err = rtimpl.Call(lib[7], r[86:88], r[45], c[6])
 	if err != nil {
-		return rtimpl.CallErr(99, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(100, "vm.builtin.reshape", err)
 	}
-	// call kernels.relaxgo.matmul_bias [%44, c[36], c[10], c[37], i0, %40, i1, %45] -> %void
-	_, err = rtimpl.Call(lib[5], r[94:102], r[45], c[36], c[10], c[37], imms[1], r[41], imms[2], r[46])
+	// call vm.builtin.alloc_tensor [%2, i0, c[8], c[0]] -> %46
+	r[47], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[3], imms[1], c[8], c[0])
 	if err != nil {
-		return rtimpl.CallErr(100, "kernels.relaxgo.matmul_bias", err)
+		return rtimpl.CallErr(101, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %40
-	r[41] = nil
-	// call vm.builtin.null_value [] -> %44
-	r[45] = nil
-	// call vm.builtin.copy [%45] -> %46
-	r[47] = r[46]
+	// call kernels.relaxgo.matmul_bias [%45, c[40], c[10], c[41], i0, %46] -> %void
+	_, err = rtimpl.Call(lib[5], r[86:92], r[46], c[40], c[10], c[41], imms[1], r[47])
+	if err != nil {
+		return rtimpl.CallErr(102, "kernels.relaxgo.matmul_bias", err)
+	}
 	// call vm.builtin.null_value [] -> %45
 	r[46] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[25], c[0]] -> %47
-	r[48], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[4], imms[1], c[25], c[0])
-	if err != nil {
-		return rtimpl.CallErr(105, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.nn.layer_norm [%46, c[38], c[39], c[12], c[28], i1, i1, %47] -> %void
-	_, err = rtimpl.Call(lib[11], r[94:102], r[47], c[38], c[39], c[12], c[28], imms[2], imms[2], r[48])
-	if err != nil {
-		return rtimpl.CallErr(106, "kernels.nn.layer_norm", err)
-	}
+	// call vm.builtin.copy [%46] -> %47
+	r[48] = r[47]
 	// call vm.builtin.null_value [] -> %46
 	r[47] = nil
-	// call vm.builtin.copy [%47] -> %48
-	r[49] = r[48]
-	// call vm.builtin.null_value [] -> %47
-	r[48] = nil
-	// call vm.builtin.reshape [%48, c[6]] -> %49
-	r[50], err = rtimpl.Call(lib[7], r[94:96], r[49], c[6])
+	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %48
+	r[49], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[5], imms[1], c[6], c[0])
 	if err != nil {
-		return rtimpl.CallErr(110, "vm.builtin.reshape", err)
+		return rtimpl.CallErr(106, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.alloc_tensor [%1, i0, c[8], c[0]] -> %50
-	r[51], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[2], imms[1], c[8], c[0])
+	// call kernels.strided_slice [%47, c[12], c[13], c[14], c[15], i0, %48] -> %void
+	_, err = rtimpl.Call(lib[6], r[86:93], r[48], c[12], c[13], c[14], c[15], imms[1], r[49])
 	if err != nil {
-		return rtimpl.CallErr(111, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(107, "kernels.strided_slice", err)
 	}
-	// call kernels.relaxgo.matmul_bias [%49, c[40], c[10], c[41], i0, %50] -> %void
-	_, err = rtimpl.Call(lib[5], r[94:100], r[50], c[40], c[10], c[41], imms[1], r[51])
+	// call vm.builtin.copy [%48] -> %49
+	r[50] = r[49]
+	// call vm.builtin.null_value [] -> %48
+	r[49] = nil
+	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %50
+	r[51], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
 	if err != nil {
-		return rtimpl.CallErr(112, "kernels.relaxgo.matmul_bias", err)
+		return rtimpl.CallErr(110, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %49
-	r[50] = nil
+	// call kernels.strided_slice [%47, c[12], c[14], c[16], c[15], i0, %50] -> %void
+	_, err = rtimpl.Call(lib[6], r[86:93], r[48], c[12], c[14], c[16], c[15], imms[1], r[51])
+	if err != nil {
+		return rtimpl.CallErr(111, "kernels.strided_slice", err)
+	}
 	// call vm.builtin.copy [%50] -> %51
 	r[52] = r[51]
 	// call vm.builtin.null_value [] -> %50
 	r[51] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[6], c[0]] -> %52
-	r[53], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[5], imms[1], c[6], c[0])
+	// call vm.builtin.alloc_tensor [%5, i0, c[6], c[0]] -> %52
+	r[53], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[6], imms[1], c[6], c[0])
 	if err != nil {
-		return rtimpl.CallErr(116, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(114, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.strided_slice [%51, c[12], c[13], c[14], c[15], i0, %52] -> %void
-	_, err = rtimpl.Call(lib[6], r[94:101], r[52], c[12], c[13], c[14], c[15], imms[1], r[53])
+	// call kernels.strided_slice [%47, c[12], c[16], c[17], c[15], i0, %52] -> %void
+	_, err = rtimpl.Call(lib[6], r[86:93], r[48], c[12], c[16], c[17], c[15], imms[1], r[53])
 	if err != nil {
-		return rtimpl.CallErr(117, "kernels.strided_slice", err)
+		return rtimpl.CallErr(115, "kernels.strided_slice", err)
 	}
+	// call vm.builtin.null_value [] -> %47
+	r[48] = nil
 	// call vm.builtin.copy [%52] -> %53
 	r[54] = r[53]
 	// call vm.builtin.null_value [] -> %52
 	r[53] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %54
-	r[55], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	// call vm.builtin.reshape [%49, c[18]] -> %54
+	r[55], err = rtimpl.Call(lib[7], r[86:88], r[50], c[18])
 	if err != nil {
-		return rtimpl.CallErr(120, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(119, "vm.builtin.reshape", err)
 	}
-	// call kernels.strided_slice [%51, c[12], c[14], c[16], c[15], i0, %54] -> %void
-	_, err = rtimpl.Call(lib[6], r[94:101], r[52], c[12], c[14], c[16], c[15], imms[1], r[55])
+	// call vm.builtin.null_value [] -> %49
+	r[50] = nil
+	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %55
+	r[56], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
 	if err != nil {
-		return rtimpl.CallErr(121, "kernels.strided_slice", err)
+		return rtimpl.CallErr(121, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.copy [%54] -> %55
-	r[56] = r[55]
+	// call kernels.permute_dims [%54, c[7], %55] -> %void
+	_, err = rtimpl.Call(lib[4], r[86:89], r[55], c[7], r[56])
+	if err != nil {
+		return rtimpl.CallErr(122, "kernels.permute_dims", err)
+	}
 	// call vm.builtin.null_value [] -> %54
 	r[55] = nil
-	// call vm.builtin.alloc_tensor [%5, i0, c[6], c[0]] -> %56
-	r[57], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[6], imms[1], c[6], c[0])
+	// call vm.builtin.copy [%55] -> %56
+	r[57] = r[56]
+	// call vm.builtin.null_value [] -> %55
+	r[56] = nil
+	// call vm.builtin.reshape [%51, c[18]] -> %57
+	r[58], err = rtimpl.Call(lib[7], r[86:88], r[52], c[18])
 	if err != nil {
-		return rtimpl.CallErr(124, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.strided_slice [%51, c[12], c[16], c[17], c[15], i0, %56] -> %void
-	_, err = rtimpl.Call(lib[6], r[94:101], r[52], c[12], c[16], c[17], c[15], imms[1], r[57])
-	if err != nil {
-		return rtimpl.CallErr(125, "kernels.strided_slice", err)
+		return rtimpl.CallErr(126, "vm.builtin.reshape", err)
 	}
 	// call vm.builtin.null_value [] -> %51
 	r[52] = nil
-	// call vm.builtin.copy [%56] -> %57
-	r[58] = r[57]
-	// call vm.builtin.null_value [] -> %56
-	r[57] = nil
 	// call vm.builtin.reshape [%53, c[18]] -> %58
-	r[59], err = rtimpl.Call(lib[7], r[94:96], r[54], c[18])
+	r[59], err = rtimpl.Call(lib[7], r[86:88], r[54], c[18])
 	if err != nil {
-		return rtimpl.CallErr(129, "vm.builtin.reshape", err)
+		return rtimpl.CallErr(128, "vm.builtin.reshape", err)
 	}
 	// call vm.builtin.null_value [] -> %53
 	r[54] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[19], c[0]] -> %59
-	r[60], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[2], imms[1], c[19], c[0])
+	// call vm.builtin.alloc_tensor [%4, i0, c[19], c[0]] -> %59
+	r[60], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[5], imms[1], c[19], c[0])
 	if err != nil {
-		return rtimpl.CallErr(131, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(130, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.permute_dims [%58, c[7], %59] -> %void
-	_, err = rtimpl.Call(lib[4], r[94:97], r[59], c[7], r[60])
-	if err != nil {
-		return rtimpl.CallErr(132, "kernels.permute_dims", err)
+	// call kernels.divide [%56, c[42], %59] -> %void
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[8], r[57], c[20], r[60]); !ok || kernels.Divide(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[8], r[86:89], r[57], c[20], r[60])
+		if err != nil {
+			return rtimpl.CallErr(131, "kernels.divide", err)
+		}
 	}
-	// call vm.builtin.null_value [] -> %58
-	r[59] = nil
+	// call vm.builtin.null_value [] -> %56
+	r[57] = nil
 	// call vm.builtin.copy [%59] -> %60
 	r[61] = r[60]
 	// call vm.builtin.null_value [] -> %59
 	r[60] = nil
-	// call vm.builtin.reshape [%55, c[18]] -> %61
-	r[62], err = rtimpl.Call(lib[7], r[94:96], r[56], c[18])
+	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %61
+	r[62], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
 	if err != nil {
-		return rtimpl.CallErr(136, "vm.builtin.reshape", err)
+		return rtimpl.CallErr(135, "vm.builtin.alloc_tensor", err)
 	}
-	// call vm.builtin.null_value [] -> %55
-	r[56] = nil
-	// call vm.builtin.reshape [%57, c[18]] -> %62
-	r[63], err = rtimpl.Call(lib[7], r[94:96], r[58], c[18])
+	// call kernels.permute_dims [%57, c[21], %61] -> %void
+	_, err = rtimpl.Call(lib[4], r[86:89], r[58], c[21], r[62])
 	if err != nil {
-		return rtimpl.CallErr(138, "vm.builtin.reshape", err)
+		return rtimpl.CallErr(136, "kernels.permute_dims", err)
 	}
 	// call vm.builtin.null_value [] -> %57
 	r[58] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[19], c[0]] -> %63
-	r[64], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[5], imms[1], c[19], c[0])
+	// call vm.builtin.copy [%61] -> %62
+	r[63] = r[62]
+	// call vm.builtin.null_value [] -> %61
+	r[62] = nil
+	// call vm.builtin.alloc_tensor [%3, i0, c[18], c[0]] -> %63
+	r[64], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[4], imms[1], c[18], c[0])
 	if err != nil {
 		return rtimpl.CallErr(140, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.permute_dims [%62, c[7], %63] -> %void
-	_, err = rtimpl.Call(lib[4], r[94:97], r[63], c[7], r[64])
+	// call kernels.relaxgo.softmax_attention [%60, %62, %58, i0, i0, i0, i0, i0, i6, %63] -> %void
+	_, err = rtimpl.Call(lib[9], r[86:96], r[61], r[63], r[59], imms[1], imms[1], imms[1], imms[1], imms[1], imms[5], r[64])
 	if err != nil {
-		return rtimpl.CallErr(141, "kernels.permute_dims", err)
+		return rtimpl.CallErr(141, "kernels.relaxgo.softmax_attention", err)
 	}
+	// call vm.builtin.null_value [] -> %60
+	r[61] = nil
 	// call vm.builtin.null_value [] -> %62
 	r[63] = nil
+	// call vm.builtin.null_value [] -> %58
+	r[59] = nil
 	// call vm.builtin.copy [%63] -> %64
 	r[65] = r[64]
 	// call vm.builtin.null_value [] -> %63
 	r[64] = nil
-	// call vm.builtin.alloc_tensor [%5, i0, c[19], c[0]] -> %65
-	r[66], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[6], imms[1], c[19], c[0])
+	// call vm.builtin.reshape [%64, c[22]] -> %65
+	r[66], err = rtimpl.Call(lib[7], r[86:88], r[65], c[22])
 	if err != nil {
-		return rtimpl.CallErr(145, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(147, "vm.builtin.reshape", err)
 	}
-	// call kernels.divide [%60, c[42], %65] -> %void
-	if a, b, o, ok := rtimpl.Tensors3(libDirect[8], r[61], c[20], r[66]); !ok || kernels.Divide(o, a, b) != nil {
-		_, err = rtimpl.Call(lib[8], r[94:97], r[61], c[20], r[66])
-		if err != nil {
-			return rtimpl.CallErr(146, "kernels.divide", err)
-		}
-	}
-	// call vm.builtin.null_value [] -> %60
-	r[61] = nil
-	// call vm.builtin.copy [%65] -> %66
-	r[67] = r[66]
-	// call vm.builtin.null_value [] -> %65
-	r[66] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[19], c[0]] -> %67
-	r[68], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[2], imms[1], c[19], c[0])
+	// call vm.builtin.null_value [] -> %64
+	r[65] = nil
+	// call vm.builtin.copy [c[43]] -> %66
+	r[67] = c[42]
+	// call vm.builtin.alloc_tensor [%4, i0, c[22], c[0]] -> %67
+	r[68], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[5], imms[1], c[22], c[0])
 	if err != nil {
 		return rtimpl.CallErr(150, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.permute_dims [%61, c[21], %67] -> %void
-	_, err = rtimpl.Call(lib[4], r[94:97], r[62], c[21], r[68])
+	// call kernels.relaxgo.matmul_bias [%65, %66, c[10], c[44], i0, %67] -> %void
+	_, err = rtimpl.Call(lib[5], r[86:92], r[66], r[67], c[10], c[43], imms[1], r[68])
 	if err != nil {
-		return rtimpl.CallErr(151, "kernels.permute_dims", err)
+		return rtimpl.CallErr(151, "kernels.relaxgo.matmul_bias", err)
 	}
-	// call vm.builtin.null_value [] -> %61
-	r[62] = nil
+	// call vm.builtin.null_value [] -> %66
+	r[67] = nil
+	// call vm.builtin.null_value [] -> %65
+	r[66] = nil
 	// call vm.builtin.copy [%67] -> %68
 	r[69] = r[68]
 	// call vm.builtin.null_value [] -> %67
 	r[68] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[19], c[0]] -> %69
-	r[70], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[3], imms[1], c[19], c[0])
+	// call vm.builtin.reshape [%68, c[6]] -> %69
+	r[70], err = rtimpl.Call(lib[7], r[86:88], r[69], c[6])
 	if err != nil {
-		return rtimpl.CallErr(155, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(156, "vm.builtin.reshape", err)
 	}
-	// call kernels.relaxgo.softmax_attention [%66, %68, %64, i0, i0, i0, i0, i0, %69] -> %void
-	_, err = rtimpl.Call(lib[9], r[94:103], r[67], r[69], r[65], imms[1], imms[1], imms[1], imms[1], imms[1], r[70])
-	if err != nil {
-		return rtimpl.CallErr(156, "kernels.relaxgo.softmax_attention", err)
-	}
-	// call vm.builtin.null_value [] -> %66
-	r[67] = nil
 	// call vm.builtin.null_value [] -> %68
 	r[69] = nil
-	// call vm.builtin.null_value [] -> %64
-	r[65] = nil
-	// call vm.builtin.copy [%69] -> %70
-	r[71] = r[70]
+	// call vm.builtin.reshape [%69, c[25]] -> %70
+	r[71], err = rtimpl.Call(lib[7], r[86:88], r[70], c[25])
+	if err != nil {
+		return rtimpl.CallErr(158, "vm.builtin.reshape", err)
+	}
 	// call vm.builtin.null_value [] -> %69
 	r[70] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[18], c[0]] -> %71
-	r[72], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[5], imms[1], c[18], c[0])
+	// call vm.builtin.alloc_tensor [%5, i0, c[25], c[0]] -> %71
+	r[72], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[6], imms[1], c[25], c[0])
 	if err != nil {
-		return rtimpl.CallErr(162, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(160, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.permute_dims [%70, c[7], %71] -> %void
-	_, err = rtimpl.Call(lib[4], r[94:97], r[71], c[7], r[72])
-	if err != nil {
-		return rtimpl.CallErr(163, "kernels.permute_dims", err)
+	// call vm.builtin.null_value [] -> %5
+	r[6] = nil
+	// call kernels.add [%44, %70, %71] -> %void
+	if a, b, o, ok := rtimpl.Tensors3(libDirect[10], r[45], r[71], r[72]); !ok || kernels.Add(o, a, b) != nil {
+		_, err = rtimpl.Call(lib[10], r[86:89], r[45], r[71], r[72])
+		if err != nil {
+			return rtimpl.CallErr(162, "kernels.add", err)
+		}
 	}
+	// call vm.builtin.null_value [] -> %44
+	r[45] = nil
 	// call vm.builtin.null_value [] -> %70
 	r[71] = nil
 	// call vm.builtin.copy [%71] -> %72
 	r[73] = r[72]
 	// call vm.builtin.null_value [] -> %71
 	r[72] = nil
-	// call vm.builtin.reshape [%72, c[22]] -> %73
-	r[74], err = rtimpl.Call(lib[7], r[94:96], r[73], c[22])
+	// call vm.builtin.alloc_tensor [%1, i0, c[25], c[0]] -> %73
+	r[74], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[2], imms[1], c[25], c[0])
 	if err != nil {
-		return rtimpl.CallErr(167, "vm.builtin.reshape", err)
+		return rtimpl.CallErr(167, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %1
+	r[2] = nil
+	// call kernels.nn.layer_norm [%72, c[45], c[46], c[12], c[28], i1, i1, %73] -> %void
+	_, err = rtimpl.Call(lib[11], r[86:94], r[73], c[44], c[45], c[12], c[28], imms[2], imms[2], r[74])
+	if err != nil {
+		return rtimpl.CallErr(169, "kernels.nn.layer_norm", err)
 	}
 	// call vm.builtin.null_value [] -> %72
 	r[73] = nil
-	// call vm.builtin.copy [c[43]] -> %74
-	r[75] = c[42]
-	// call vm.builtin.alloc_tensor [%5, i0, c[22], c[0]] -> %75
-	r[76], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[6], imms[1], c[22], c[0])
-	if err != nil {
-		return rtimpl.CallErr(170, "vm.builtin.alloc_tensor", err)
-	}
-	// call vm.builtin.null_value [] -> %5
-	r[6] = nil
-	// call kernels.relaxgo.matmul_bias [%73, %74, c[10], c[44], i0, %75] -> %void
-	_, err = rtimpl.Call(lib[5], r[94:100], r[74], r[75], c[10], c[43], imms[1], r[76])
-	if err != nil {
-		return rtimpl.CallErr(172, "kernels.relaxgo.matmul_bias", err)
-	}
-	// call vm.builtin.null_value [] -> %74
-	r[75] = nil
+	// call vm.builtin.copy [%73] -> %74
+	r[75] = r[74]
 	// call vm.builtin.null_value [] -> %73
 	r[74] = nil
+	// call vm.builtin.alloc_tensor [%2, i0, c[29], c[0]] -> %75
+	r[76], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[3], imms[1], c[29], c[0])
+	if err != nil {
+		return rtimpl.CallErr(173, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %2
+	r[3] = nil
+	// call kernels.relaxgo.matmul_bias [%74, c[47], c[10], c[48], i0, %75] -> %void
+	_, err = rtimpl.Call(lib[5], r[86:92], r[75], c[46], c[10], c[47], imms[1], r[76])
+	if err != nil {
+		return rtimpl.CallErr(175, "kernels.relaxgo.matmul_bias", err)
+	}
 	// call vm.builtin.copy [%75] -> %76
 	r[77] = r[76]
 	// call vm.builtin.null_value [] -> %75
 	r[76] = nil
-	// call vm.builtin.reshape [%76, c[6]] -> %77
-	r[78], err = rtimpl.Call(lib[7], r[94:96], r[77], c[6])
+	// call vm.builtin.alloc_tensor [%3, i0, c[29], c[0]] -> %77
+	r[78], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[4], imms[1], c[29], c[0])
 	if err != nil {
-		return rtimpl.CallErr(177, "vm.builtin.reshape", err)
+		return rtimpl.CallErr(178, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %3
+	r[4] = nil
+	// call kernels.relaxgo.ew_chain [%76, c[32], c[49], c[50], %76, c[51], %77] -> %void
+	_, err = rtimpl.Call(lib[12], r[86:93], r[77], c[32], c[33], c[34], r[77], c[35], r[78])
+	if err != nil {
+		return rtimpl.CallErr(180, "kernels.relaxgo.ew_chain", err)
 	}
 	// call vm.builtin.null_value [] -> %76
 	r[77] = nil
-	// call vm.builtin.reshape [%77, c[25]] -> %78
-	r[79], err = rtimpl.Call(lib[7], r[94:96], r[78], c[25])
-	if err != nil {
-		return rtimpl.CallErr(179, "vm.builtin.reshape", err)
-	}
+	// call vm.builtin.copy [%77] -> %78
+	r[79] = r[78]
 	// call vm.builtin.null_value [] -> %77
 	r[78] = nil
 	// call vm.builtin.alloc_tensor [%4, i0, c[25], c[0]] -> %79
-	r[80], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[5], imms[1], c[25], c[0])
+	r[80], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[5], imms[1], c[25], c[0])
 	if err != nil {
-		return rtimpl.CallErr(181, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(184, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.add [%48, %78, %79] -> %void
-	if a, b, o, ok := rtimpl.Tensors3(libDirect[10], r[49], r[79], r[80]); !ok || kernels.Add(o, a, b) != nil {
-		_, err = rtimpl.Call(lib[10], r[94:97], r[49], r[79], r[80])
-		if err != nil {
-			return rtimpl.CallErr(182, "kernels.add", err)
-		}
+	// call vm.builtin.null_value [] -> %4
+	r[5] = nil
+	// call kernels.relaxgo.matmul_bias [%78, c[52], c[10], c[53], i0, %74, i1, %79] -> %void
+	_, err = rtimpl.Call(lib[5], r[86:94], r[79], c[48], c[10], c[49], imms[1], r[75], imms[2], r[80])
+	if err != nil {
+		return rtimpl.CallErr(186, "kernels.relaxgo.matmul_bias", err)
 	}
-	// call vm.builtin.null_value [] -> %48
-	r[49] = nil
+	// call vm.builtin.null_value [] -> %74
+	r[75] = nil
 	// call vm.builtin.null_value [] -> %78
 	r[79] = nil
 	// call vm.builtin.copy [%79] -> %80
 	r[81] = r[80]
 	// call vm.builtin.null_value [] -> %79
 	r[80] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[25], c[0]] -> %81
-	r[82], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[4], imms[1], c[25], c[0])
+	// call vm.builtin.alloc_storage [%vm, c[2], i0, c[4], c[3]] -> %81
+	r[82], err = rtimpl.AllocStorage(vm, 16384)
 	if err != nil {
-		return rtimpl.CallErr(187, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(191, "vm.builtin.alloc_storage", err)
 	}
-	// call vm.builtin.null_value [] -> %3
-	r[4] = nil
-	// call kernels.nn.layer_norm [%80, c[45], c[46], c[12], c[28], i1, i1, %81] -> %void
-	_, err = rtimpl.Call(lib[11], r[94:102], r[81], c[44], c[45], c[12], c[28], imms[2], imms[2], r[82])
+	// call vm.builtin.alloc_tensor [%81, i0, c[25], c[0]] -> %82
+	r[83], err = rtimpl.AllocTensor(lib[3], r[86:90], 0, runtime.Float32, r[82], imms[1], c[25], c[0])
 	if err != nil {
-		return rtimpl.CallErr(189, "kernels.nn.layer_norm", err)
+		return rtimpl.CallErr(192, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %81
+	r[82] = nil
+	// call kernels.nn.layer_norm [%80, c[54], c[55], c[12], c[28], i1, i1, %82] -> %void
+	_, err = rtimpl.Call(lib[11], r[86:94], r[81], c[50], c[51], c[12], c[28], imms[2], imms[2], r[83])
+	if err != nil {
+		return rtimpl.CallErr(194, "kernels.nn.layer_norm", err)
 	}
 	// call vm.builtin.null_value [] -> %80
 	r[81] = nil
-	// call vm.builtin.copy [%81] -> %82
-	r[83] = r[82]
-	// call vm.builtin.null_value [] -> %81
-	r[82] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[29], c[0]] -> %83
-	r[84], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[2], imms[1], c[29], c[0])
-	if err != nil {
-		return rtimpl.CallErr(193, "vm.builtin.alloc_tensor", err)
-	}
-	// call vm.builtin.null_value [] -> %1
-	r[2] = nil
-	// call kernels.relaxgo.matmul_bias [%82, c[47], c[10], c[48], i0, %83] -> %void
-	_, err = rtimpl.Call(lib[5], r[94:100], r[83], c[46], c[10], c[47], imms[1], r[84])
-	if err != nil {
-		return rtimpl.CallErr(195, "kernels.relaxgo.matmul_bias", err)
-	}
+	// call vm.builtin.copy [%82] -> %83
+	r[84] = r[83]
+	// call vm.builtin.null_value [] -> %82
+	r[83] = nil
 	// call vm.builtin.copy [%83] -> %84
 	r[85] = r[84]
 	// call vm.builtin.null_value [] -> %83
 	r[84] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[29], c[0]] -> %85
-	r[86], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[3], imms[1], c[29], c[0])
-	if err != nil {
-		return rtimpl.CallErr(198, "vm.builtin.alloc_tensor", err)
-	}
-	// call vm.builtin.null_value [] -> %2
-	r[3] = nil
-	// call kernels.relaxgo.ew_chain [%84, c[32], c[49], c[50], %84, c[51], %85] -> %void
-	_, err = rtimpl.Call(lib[12], r[94:101], r[85], c[32], c[33], c[34], r[85], c[35], r[86])
-	if err != nil {
-		return rtimpl.CallErr(200, "kernels.relaxgo.ew_chain", err)
-	}
-	// call vm.builtin.null_value [] -> %84
-	r[85] = nil
-	// call vm.builtin.copy [%85] -> %86
-	r[87] = r[86]
-	// call vm.builtin.null_value [] -> %85
-	r[86] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[25], c[0]] -> %87
-	r[88], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[5], imms[1], c[25], c[0])
-	if err != nil {
-		return rtimpl.CallErr(204, "vm.builtin.alloc_tensor", err)
-	}
-	// call vm.builtin.null_value [] -> %4
-	r[5] = nil
-	// call kernels.relaxgo.matmul_bias [%86, c[52], c[10], c[53], i0, %82, i1, %87] -> %void
-	_, err = rtimpl.Call(lib[5], r[94:102], r[87], c[48], c[10], c[49], imms[1], r[83], imms[2], r[88])
-	if err != nil {
-		return rtimpl.CallErr(206, "kernels.relaxgo.matmul_bias", err)
-	}
-	// call vm.builtin.null_value [] -> %82
-	r[83] = nil
-	// call vm.builtin.null_value [] -> %86
-	r[87] = nil
-	// call vm.builtin.copy [%87] -> %88
-	r[89] = r[88]
-	// call vm.builtin.null_value [] -> %87
-	r[88] = nil
-	// call vm.builtin.alloc_storage [%vm, c[5], i0, c[4], c[3]] -> %89
-	r[90], err = rtimpl.AllocStorage(vm, 16384)
-	if err != nil {
-		return rtimpl.CallErr(211, "vm.builtin.alloc_storage", err)
-	}
-	// call vm.builtin.alloc_tensor [%89, i0, c[25], c[0]] -> %90
-	r[91], err = rtimpl.AllocTensor(lib[3], r[94:98], 0, runtime.Float32, r[90], imms[1], c[25], c[0])
-	if err != nil {
-		return rtimpl.CallErr(212, "vm.builtin.alloc_tensor", err)
-	}
-	// call vm.builtin.null_value [] -> %89
-	r[90] = nil
-	// call kernels.nn.layer_norm [%88, c[54], c[55], c[12], c[28], i1, i1, %90] -> %void
-	_, err = rtimpl.Call(lib[11], r[94:102], r[89], c[50], c[51], c[12], c[28], imms[2], imms[2], r[91])
-	if err != nil {
-		return rtimpl.CallErr(214, "kernels.nn.layer_norm", err)
-	}
-	// call vm.builtin.null_value [] -> %88
-	r[89] = nil
-	// call vm.builtin.copy [%90] -> %91
-	r[92] = r[91]
-	// call vm.builtin.null_value [] -> %90
-	r[91] = nil
-	// call vm.builtin.copy [%91] -> %92
-	r[93] = r[92]
-	// call vm.builtin.null_value [] -> %91
-	r[92] = nil
-	// ret %92
-	r[1] = r[93]
+	// ret %84
+	r[1] = r[85]
 	return nil
 }
 
 // compiledFuncs are the compiled Relax functions with their register file sizes.
 var compiledFuncs = map[string]rtimpl.CompiledFunc{"main": {
 	Func:             vmtir_main,
-	RegisterFileSize: 104,
+	RegisterFileSize: 96,
 }}
 
 // pkg loads the package's model: the embedded executable, its compiled
@@ -896,4 +832,4 @@ var lib []runtime.PackedFunc
 var libDirect []bool
 
 // imms are the integer immediates of the compiled functions, boxed once.
-var imms = []runtime.Value{int64(3), int64(0), int64(1), int64(32), int64(128)}
+var imms = []runtime.Value{int64(3), int64(0), int64(1), int64(32), int64(128), int64(6)}

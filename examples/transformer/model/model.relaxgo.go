@@ -121,13 +121,13 @@ func MainInto(out0 *runtime.Tensor, x *runtime.Tensor) error {
 	return pkg.Runtime().InvokeInto([]*runtime.Tensor{out0}, "main", x)
 }
 
-// vmtir_main is the compiled form of Relax function main (1 parameter, 57 registers).
+// vmtir_main is the compiled form of Relax function main (1 parameter, 51 registers).
 func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	c := rtimpl.ConstPool(vm)
 	var err error
 	// call vm.builtin.check_tensor_info [%0, i3, c[0], c[1]] -> %void
 	if t, ok := r[0].(*runtime.Tensor); !ok || t == nil || t.NDim() != 3 || t.DType() != runtime.Float32 {
-		_, err = rtimpl.Call(lib[0], r[47:51], r[0], imms[0], c[0], c[1])
+		_, err = rtimpl.Call(lib[0], r[41:45], r[0], imms[0], c[0], c[1])
 		if err != nil {
 			return rtimpl.CallErr(0, "vm.builtin.check_tensor_info", err)
 		}
@@ -136,7 +136,7 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	{
 		s, ok := rtimpl.ValueShape(r[0])
 		if !ok || len(s) != 3 || s[0] != 1 || s[1] != 8 || s[2] != 32 {
-			_, err = rtimpl.Call(lib[1], r[47:57], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], c[1])
+			_, err = rtimpl.Call(lib[1], r[41:51], r[0], nil, imms[0], imms[1], imms[2], imms[1], imms[3], imms[1], imms[4], c[1])
 			if err != nil {
 				return rtimpl.CallErr(1, "vm.builtin.match_shape", err)
 			}
@@ -163,12 +163,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 		return rtimpl.CallErr(5, "vm.builtin.alloc_storage", err)
 	}
 	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %5
-	r[6], err = rtimpl.AllocTensor(lib[3], r[47:51], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
+	r[6], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(6, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.nn.layer_norm [%0, c[7], c[8], c[9], c[10], i1, i1, %5] -> %void
-	_, err = rtimpl.Call(lib[4], r[47:55], r[0], c[7], c[8], c[9], c[10], imms[2], imms[2], r[6])
+	_, err = rtimpl.Call(lib[4], r[41:49], r[0], c[7], c[8], c[9], c[10], imms[2], imms[2], r[6])
 	if err != nil {
 		return rtimpl.CallErr(7, "kernels.nn.layer_norm", err)
 	}
@@ -179,12 +179,12 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.copy [c[11]] -> %7
 	r[8] = c[11]
 	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %8
-	r[9], err = rtimpl.AllocTensor(lib[3], r[47:51], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	r[9], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(11, "vm.builtin.alloc_tensor", err)
 	}
 	// call kernels.relaxgo.matmul_bias [%6, %7, c[12], c[13], i0, %8] -> %void
-	_, err = rtimpl.Call(lib[5], r[47:53], r[7], r[8], c[12], c[13], imms[1], r[9])
+	_, err = rtimpl.Call(lib[5], r[41:47], r[7], r[8], c[12], c[13], imms[1], r[9])
 	if err != nil {
 		return rtimpl.CallErr(12, "kernels.relaxgo.matmul_bias", err)
 	}
@@ -195,283 +195,235 @@ func vmtir_main(vm *runtime.VM, r []runtime.Value) error {
 	// call vm.builtin.null_value [] -> %8
 	r[9] = nil
 	// call vm.builtin.reshape [%9, c[14]] -> %10
-	r[11], err = rtimpl.Call(lib[6], r[47:49], r[10], c[14])
+	r[11], err = rtimpl.Call(lib[6], r[41:43], r[10], c[14])
 	if err != nil {
 		return rtimpl.CallErr(16, "vm.builtin.reshape", err)
 	}
 	// call vm.builtin.null_value [] -> %9
 	r[10] = nil
-	// call vm.builtin.alloc_tensor [%3, i0, c[15], c[0]] -> %11
-	r[12], err = rtimpl.AllocTensor(lib[3], r[47:51], 0, runtime.Float32, r[4], imms[1], c[15], c[0])
+	// call vm.builtin.copy [c[15]] -> %11
+	r[12] = c[15]
+	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %12
+	r[13], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
 	if err != nil {
-		return rtimpl.CallErr(18, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(19, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.permute_dims [%10, c[16], %11] -> %void
-	_, err = rtimpl.Call(lib[7], r[47:50], r[11], c[16], r[12])
+	// call kernels.relaxgo.matmul_bias [%6, %11, c[12], c[16], i0, %12] -> %void
+	_, err = rtimpl.Call(lib[5], r[41:47], r[7], r[12], c[12], c[16], imms[1], r[13])
 	if err != nil {
-		return rtimpl.CallErr(19, "kernels.permute_dims", err)
+		return rtimpl.CallErr(20, "kernels.relaxgo.matmul_bias", err)
 	}
-	// call vm.builtin.null_value [] -> %10
-	r[11] = nil
-	// call vm.builtin.copy [%11] -> %12
-	r[13] = r[12]
 	// call vm.builtin.null_value [] -> %11
 	r[12] = nil
-	// call vm.builtin.copy [c[17]] -> %13
-	r[14] = c[17]
-	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %14
-	r[15], err = rtimpl.AllocTensor(lib[3], r[47:51], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	// call vm.builtin.copy [%12] -> %13
+	r[14] = r[13]
+	// call vm.builtin.null_value [] -> %12
+	r[13] = nil
+	// call vm.builtin.reshape [%13, c[14]] -> %14
+	r[15], err = rtimpl.Call(lib[6], r[41:43], r[14], c[14])
 	if err != nil {
-		return rtimpl.CallErr(24, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.relaxgo.matmul_bias [%6, %13, c[12], c[18], i0, %14] -> %void
-	_, err = rtimpl.Call(lib[5], r[47:53], r[7], r[14], c[12], c[18], imms[1], r[15])
-	if err != nil {
-		return rtimpl.CallErr(25, "kernels.relaxgo.matmul_bias", err)
+		return rtimpl.CallErr(24, "vm.builtin.reshape", err)
 	}
 	// call vm.builtin.null_value [] -> %13
 	r[14] = nil
-	// call vm.builtin.copy [%14] -> %15
-	r[16] = r[15]
-	// call vm.builtin.null_value [] -> %14
-	r[15] = nil
-	// call vm.builtin.reshape [%15, c[14]] -> %16
-	r[17], err = rtimpl.Call(lib[6], r[47:49], r[16], c[14])
+	// call vm.builtin.alloc_tensor [%4, i0, c[17], c[0]] -> %15
+	r[16], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[5], imms[1], c[17], c[0])
 	if err != nil {
-		return rtimpl.CallErr(29, "vm.builtin.reshape", err)
-	}
-	// call vm.builtin.null_value [] -> %15
-	r[16] = nil
-	// call vm.builtin.alloc_tensor [%4, i0, c[15], c[0]] -> %17
-	r[18], err = rtimpl.AllocTensor(lib[3], r[47:51], 0, runtime.Float32, r[5], imms[1], c[15], c[0])
-	if err != nil {
-		return rtimpl.CallErr(31, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(26, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %4
 	r[5] = nil
-	// call kernels.permute_dims [%16, c[19], %17] -> %void
-	_, err = rtimpl.Call(lib[7], r[47:50], r[17], c[19], r[18])
+	// call kernels.permute_dims [%14, c[18], %15] -> %void
+	_, err = rtimpl.Call(lib[7], r[41:44], r[15], c[18], r[16])
 	if err != nil {
-		return rtimpl.CallErr(33, "kernels.permute_dims", err)
+		return rtimpl.CallErr(28, "kernels.permute_dims", err)
 	}
-	// call vm.builtin.null_value [] -> %16
-	r[17] = nil
-	// call vm.builtin.copy [%17] -> %18
-	r[19] = r[18]
-	// call vm.builtin.null_value [] -> %17
-	r[18] = nil
-	// call vm.builtin.copy [c[20]] -> %19
-	r[20] = c[20]
-	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %20
-	r[21], err = rtimpl.AllocTensor(lib[3], r[47:51], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
+	// call vm.builtin.null_value [] -> %14
+	r[15] = nil
+	// call vm.builtin.copy [%15] -> %16
+	r[17] = r[16]
+	// call vm.builtin.null_value [] -> %15
+	r[16] = nil
+	// call vm.builtin.copy [c[19]] -> %17
+	r[18] = c[19]
+	// call vm.builtin.alloc_tensor [%3, i0, c[6], c[0]] -> %18
+	r[19], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[4], imms[1], c[6], c[0])
 	if err != nil {
-		return rtimpl.CallErr(38, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(33, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.relaxgo.matmul_bias [%6, %19, c[12], c[21], i0, %20] -> %void
-	_, err = rtimpl.Call(lib[5], r[47:53], r[7], r[20], c[12], c[21], imms[1], r[21])
+	// call kernels.relaxgo.matmul_bias [%6, %17, c[12], c[20], i0, %18] -> %void
+	_, err = rtimpl.Call(lib[5], r[41:47], r[7], r[18], c[12], c[20], imms[1], r[19])
 	if err != nil {
-		return rtimpl.CallErr(39, "kernels.relaxgo.matmul_bias", err)
+		return rtimpl.CallErr(34, "kernels.relaxgo.matmul_bias", err)
 	}
 	// call vm.builtin.null_value [] -> %6
 	r[7] = nil
+	// call vm.builtin.null_value [] -> %17
+	r[18] = nil
+	// call vm.builtin.copy [%18] -> %19
+	r[20] = r[19]
+	// call vm.builtin.null_value [] -> %18
+	r[19] = nil
+	// call vm.builtin.reshape [%19, c[14]] -> %20
+	r[21], err = rtimpl.Call(lib[6], r[41:43], r[20], c[14])
+	if err != nil {
+		return rtimpl.CallErr(39, "vm.builtin.reshape", err)
+	}
 	// call vm.builtin.null_value [] -> %19
 	r[20] = nil
-	// call vm.builtin.copy [%20] -> %21
-	r[22] = r[21]
+	// call vm.builtin.alloc_tensor [%1, i0, c[14], c[0]] -> %21
+	r[22], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[2], imms[1], c[14], c[0])
+	if err != nil {
+		return rtimpl.CallErr(41, "vm.builtin.alloc_tensor", err)
+	}
+	// call kernels.relaxgo.softmax_attention [%10, %16, %20, c[21], i1, i0, i0, i0, i7, %21] -> %void
+	_, err = rtimpl.Call(lib[8], r[41:51], r[11], r[17], r[21], c[21], imms[2], imms[1], imms[1], imms[1], imms[5], r[22])
+	if err != nil {
+		return rtimpl.CallErr(42, "kernels.relaxgo.softmax_attention", err)
+	}
+	// call vm.builtin.null_value [] -> %16
+	r[17] = nil
 	// call vm.builtin.null_value [] -> %20
 	r[21] = nil
-	// call vm.builtin.reshape [%21, c[14]] -> %22
-	r[23], err = rtimpl.Call(lib[6], r[47:49], r[22], c[14])
-	if err != nil {
-		return rtimpl.CallErr(44, "vm.builtin.reshape", err)
-	}
+	// call vm.builtin.null_value [] -> %10
+	r[11] = nil
+	// call vm.builtin.copy [%21] -> %22
+	r[23] = r[22]
 	// call vm.builtin.null_value [] -> %21
 	r[22] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[15], c[0]] -> %23
-	r[24], err = rtimpl.AllocTensor(lib[3], r[47:51], 0, runtime.Float32, r[2], imms[1], c[15], c[0])
+	// call vm.builtin.reshape [%22, c[6]] -> %23
+	r[24], err = rtimpl.Call(lib[6], r[41:43], r[23], c[6])
 	if err != nil {
-		return rtimpl.CallErr(46, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.permute_dims [%22, c[16], %23] -> %void
-	_, err = rtimpl.Call(lib[7], r[47:50], r[23], c[16], r[24])
-	if err != nil {
-		return rtimpl.CallErr(47, "kernels.permute_dims", err)
+		return rtimpl.CallErr(48, "vm.builtin.reshape", err)
 	}
 	// call vm.builtin.null_value [] -> %22
 	r[23] = nil
-	// call vm.builtin.copy [%23] -> %24
-	r[25] = r[24]
-	// call vm.builtin.null_value [] -> %23
-	r[24] = nil
-	// call vm.builtin.alloc_tensor [%2, i0, c[15], c[0]] -> %25
-	r[26], err = rtimpl.AllocTensor(lib[3], r[47:51], 0, runtime.Float32, r[3], imms[1], c[15], c[0])
+	// call vm.builtin.copy [c[22]] -> %24
+	r[25] = c[22]
+	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %25
+	r[26], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(51, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.relaxgo.softmax_attention [%12, %18, %24, c[22], i1, i0, i0, i0, %25] -> %void
-	_, err = rtimpl.Call(lib[8], r[47:56], r[13], r[19], r[25], c[22], imms[2], imms[1], imms[1], imms[1], r[26])
+	// call vm.builtin.null_value [] -> %2
+	r[3] = nil
+	// call kernels.relaxgo.matmul_bias [%23, %24, c[12], c[23], i0, %0, i1, %25] -> %void
+	_, err = rtimpl.Call(lib[5], r[41:49], r[24], r[25], c[12], c[23], imms[1], r[0], imms[2], r[26])
 	if err != nil {
-		return rtimpl.CallErr(52, "kernels.relaxgo.softmax_attention", err)
+		return rtimpl.CallErr(53, "kernels.relaxgo.matmul_bias", err)
 	}
-	// call vm.builtin.null_value [] -> %18
-	r[19] = nil
+	// call vm.builtin.null_value [] -> %23
+	r[24] = nil
 	// call vm.builtin.null_value [] -> %24
 	r[25] = nil
-	// call vm.builtin.null_value [] -> %12
-	r[13] = nil
 	// call vm.builtin.copy [%25] -> %26
 	r[27] = r[26]
 	// call vm.builtin.null_value [] -> %25
 	r[26] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[14], c[0]] -> %27
-	r[28], err = rtimpl.AllocTensor(lib[3], r[47:51], 0, runtime.Float32, r[2], imms[1], c[14], c[0])
+	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %27
+	r[28], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
 	if err != nil {
 		return rtimpl.CallErr(58, "vm.builtin.alloc_tensor", err)
 	}
-	// call kernels.permute_dims [%26, c[16], %27] -> %void
-	_, err = rtimpl.Call(lib[7], r[47:50], r[27], c[16], r[28])
+	// call kernels.nn.layer_norm [%26, c[24], c[25], c[9], c[10], i1, i1, %27] -> %void
+	_, err = rtimpl.Call(lib[4], r[41:49], r[27], c[24], c[25], c[9], c[10], imms[2], imms[2], r[28])
 	if err != nil {
-		return rtimpl.CallErr(59, "kernels.permute_dims", err)
+		return rtimpl.CallErr(59, "kernels.nn.layer_norm", err)
 	}
-	// call vm.builtin.null_value [] -> %26
-	r[27] = nil
 	// call vm.builtin.copy [%27] -> %28
 	r[29] = r[28]
 	// call vm.builtin.null_value [] -> %27
 	r[28] = nil
-	// call vm.builtin.reshape [%28, c[6]] -> %29
-	r[30], err = rtimpl.Call(lib[6], r[47:49], r[29], c[6])
+	// call vm.builtin.copy [c[26]] -> %29
+	r[30] = c[26]
+	// call vm.builtin.alloc_tensor [%3, i0, c[27], c[0]] -> %30
+	r[31], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[4], imms[1], c[27], c[0])
 	if err != nil {
-		return rtimpl.CallErr(63, "vm.builtin.reshape", err)
-	}
-	// call vm.builtin.null_value [] -> %28
-	r[29] = nil
-	// call vm.builtin.copy [c[23]] -> %30
-	r[31] = c[23]
-	// call vm.builtin.alloc_tensor [%2, i0, c[6], c[0]] -> %31
-	r[32], err = rtimpl.AllocTensor(lib[3], r[47:51], 0, runtime.Float32, r[3], imms[1], c[6], c[0])
-	if err != nil {
-		return rtimpl.CallErr(66, "vm.builtin.alloc_tensor", err)
-	}
-	// call vm.builtin.null_value [] -> %2
-	r[3] = nil
-	// call kernels.relaxgo.matmul_bias [%29, %30, c[12], c[24], i0, %0, i1, %31] -> %void
-	_, err = rtimpl.Call(lib[5], r[47:55], r[30], r[31], c[12], c[24], imms[1], r[0], imms[2], r[32])
-	if err != nil {
-		return rtimpl.CallErr(68, "kernels.relaxgo.matmul_bias", err)
-	}
-	// call vm.builtin.null_value [] -> %29
-	r[30] = nil
-	// call vm.builtin.null_value [] -> %30
-	r[31] = nil
-	// call vm.builtin.copy [%31] -> %32
-	r[33] = r[32]
-	// call vm.builtin.null_value [] -> %31
-	r[32] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[6], c[0]] -> %33
-	r[34], err = rtimpl.AllocTensor(lib[3], r[47:51], 0, runtime.Float32, r[2], imms[1], c[6], c[0])
-	if err != nil {
-		return rtimpl.CallErr(73, "vm.builtin.alloc_tensor", err)
-	}
-	// call kernels.nn.layer_norm [%32, c[25], c[26], c[9], c[10], i1, i1, %33] -> %void
-	_, err = rtimpl.Call(lib[4], r[47:55], r[33], c[25], c[26], c[9], c[10], imms[2], imms[2], r[34])
-	if err != nil {
-		return rtimpl.CallErr(74, "kernels.nn.layer_norm", err)
-	}
-	// call vm.builtin.copy [%33] -> %34
-	r[35] = r[34]
-	// call vm.builtin.null_value [] -> %33
-	r[34] = nil
-	// call vm.builtin.copy [c[27]] -> %35
-	r[36] = c[27]
-	// call vm.builtin.alloc_tensor [%3, i0, c[28], c[0]] -> %36
-	r[37], err = rtimpl.AllocTensor(lib[3], r[47:51], 0, runtime.Float32, r[4], imms[1], c[28], c[0])
-	if err != nil {
-		return rtimpl.CallErr(78, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(63, "vm.builtin.alloc_tensor", err)
 	}
 	// call vm.builtin.null_value [] -> %3
 	r[4] = nil
-	// call kernels.relaxgo.matmul_bias [%34, %35, c[12], c[29], i0, %36] -> %void
-	_, err = rtimpl.Call(lib[5], r[47:53], r[35], r[36], c[12], c[29], imms[1], r[37])
+	// call kernels.relaxgo.matmul_bias [%28, %29, c[12], c[28], i0, %30] -> %void
+	_, err = rtimpl.Call(lib[5], r[41:47], r[29], r[30], c[12], c[28], imms[1], r[31])
+	if err != nil {
+		return rtimpl.CallErr(65, "kernels.relaxgo.matmul_bias", err)
+	}
+	// call vm.builtin.null_value [] -> %28
+	r[29] = nil
+	// call vm.builtin.null_value [] -> %29
+	r[30] = nil
+	// call vm.builtin.copy [%30] -> %31
+	r[32] = r[31]
+	// call vm.builtin.null_value [] -> %30
+	r[31] = nil
+	// call vm.builtin.alloc_tensor [%1, i0, c[27], c[0]] -> %32
+	r[33], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[2], imms[1], c[27], c[0])
+	if err != nil {
+		return rtimpl.CallErr(70, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %1
+	r[2] = nil
+	// call kernels.nn.gelu [%31, %32] -> %void
+	if x, o, ok := rtimpl.Tensors2(libDirect[9], r[32], r[33]); !ok || kernels.Gelu(o, x) != nil {
+		_, err = rtimpl.Call(lib[9], r[41:43], r[32], r[33])
+		if err != nil {
+			return rtimpl.CallErr(72, "kernels.nn.gelu", err)
+		}
+	}
+	// call vm.builtin.null_value [] -> %31
+	r[32] = nil
+	// call vm.builtin.copy [%32] -> %33
+	r[34] = r[33]
+	// call vm.builtin.null_value [] -> %32
+	r[33] = nil
+	// call vm.builtin.copy [c[29]] -> %34
+	r[35] = c[29]
+	// call vm.builtin.alloc_storage [%vm, c[5], i0, c[4], c[3]] -> %35
+	r[36], err = rtimpl.AllocStorage(vm, 1024)
+	if err != nil {
+		return rtimpl.CallErr(77, "vm.builtin.alloc_storage", err)
+	}
+	// call vm.builtin.alloc_tensor [%35, i0, c[6], c[0]] -> %36
+	r[37], err = rtimpl.AllocTensor(lib[3], r[41:45], 0, runtime.Float32, r[36], imms[1], c[6], c[0])
+	if err != nil {
+		return rtimpl.CallErr(78, "vm.builtin.alloc_tensor", err)
+	}
+	// call vm.builtin.null_value [] -> %35
+	r[36] = nil
+	// call kernels.relaxgo.matmul_bias [%33, %34, c[12], c[30], i0, %26, i1, %36] -> %void
+	_, err = rtimpl.Call(lib[5], r[41:49], r[34], r[35], c[12], c[30], imms[1], r[27], imms[2], r[37])
 	if err != nil {
 		return rtimpl.CallErr(80, "kernels.relaxgo.matmul_bias", err)
 	}
+	// call vm.builtin.null_value [] -> %26
+	r[27] = nil
+	// call vm.builtin.null_value [] -> %33
+	r[34] = nil
 	// call vm.builtin.null_value [] -> %34
 	r[35] = nil
-	// call vm.builtin.null_value [] -> %35
-	r[36] = nil
 	// call vm.builtin.copy [%36] -> %37
 	r[38] = r[37]
 	// call vm.builtin.null_value [] -> %36
 	r[37] = nil
-	// call vm.builtin.alloc_tensor [%1, i0, c[28], c[0]] -> %38
-	r[39], err = rtimpl.AllocTensor(lib[3], r[47:51], 0, runtime.Float32, r[2], imms[1], c[28], c[0])
+	// call vm.builtin.make_tuple [%37] -> %38
+	r[41] = r[38]
+	r[39], err = rtimpl.MakeTuple(vm, r[41:42])
 	if err != nil {
-		return rtimpl.CallErr(85, "vm.builtin.alloc_tensor", err)
+		return rtimpl.CallErr(86, "vm.builtin.make_tuple", err)
 	}
-	// call vm.builtin.null_value [] -> %1
-	r[2] = nil
-	// call kernels.nn.gelu [%37, %38] -> %void
-	if x, o, ok := rtimpl.Tensors2(libDirect[9], r[38], r[39]); !ok || kernels.Gelu(o, x) != nil {
-		_, err = rtimpl.Call(lib[9], r[47:49], r[38], r[39])
-		if err != nil {
-			return rtimpl.CallErr(87, "kernels.nn.gelu", err)
-		}
-	}
-	// call vm.builtin.null_value [] -> %37
-	r[38] = nil
 	// call vm.builtin.copy [%38] -> %39
 	r[40] = r[39]
-	// call vm.builtin.null_value [] -> %38
-	r[39] = nil
-	// call vm.builtin.copy [c[30]] -> %40
-	r[41] = c[30]
-	// call vm.builtin.alloc_storage [%vm, c[5], i0, c[4], c[3]] -> %41
-	r[42], err = rtimpl.AllocStorage(vm, 1024)
-	if err != nil {
-		return rtimpl.CallErr(92, "vm.builtin.alloc_storage", err)
-	}
-	// call vm.builtin.alloc_tensor [%41, i0, c[6], c[0]] -> %42
-	r[43], err = rtimpl.AllocTensor(lib[3], r[47:51], 0, runtime.Float32, r[42], imms[1], c[6], c[0])
-	if err != nil {
-		return rtimpl.CallErr(93, "vm.builtin.alloc_tensor", err)
-	}
-	// call vm.builtin.null_value [] -> %41
-	r[42] = nil
-	// call kernels.relaxgo.matmul_bias [%39, %40, c[12], c[31], i0, %32, i1, %42] -> %void
-	_, err = rtimpl.Call(lib[5], r[47:55], r[40], r[41], c[12], c[31], imms[1], r[33], imms[2], r[43])
-	if err != nil {
-		return rtimpl.CallErr(95, "kernels.relaxgo.matmul_bias", err)
-	}
-	// call vm.builtin.null_value [] -> %32
-	r[33] = nil
-	// call vm.builtin.null_value [] -> %39
-	r[40] = nil
-	// call vm.builtin.null_value [] -> %40
-	r[41] = nil
-	// call vm.builtin.copy [%42] -> %43
-	r[44] = r[43]
-	// call vm.builtin.null_value [] -> %42
-	r[43] = nil
-	// call vm.builtin.make_tuple [%43] -> %44
-	r[47] = r[44]
-	r[45], err = rtimpl.MakeTuple(vm, r[47:48])
-	if err != nil {
-		return rtimpl.CallErr(101, "vm.builtin.make_tuple", err)
-	}
-	// call vm.builtin.copy [%44] -> %45
-	r[46] = r[45]
-	// call vm.builtin.null_value [] -> %43
-	r[44] = nil
-	// ret %45
-	r[1] = r[46]
+	// call vm.builtin.null_value [] -> %37
+	r[38] = nil
+	// ret %39
+	r[1] = r[40]
 	return nil
 }
 
 // compiledFuncs are the compiled Relax functions with their register file sizes.
 var compiledFuncs = map[string]rtimpl.CompiledFunc{"main": {
 	Func:             vmtir_main,
-	RegisterFileSize: 57,
+	RegisterFileSize: 51,
 }}
 
 // pkg loads the package's model: the embedded executable, its compiled
@@ -508,4 +460,4 @@ var lib []runtime.PackedFunc
 var libDirect []bool
 
 // imms are the integer immediates of the compiled functions, boxed once.
-var imms = []runtime.Value{int64(3), int64(0), int64(1), int64(8), int64(32)}
+var imms = []runtime.Value{int64(3), int64(0), int64(1), int64(8), int64(32), int64(7)}
