@@ -949,7 +949,20 @@ func gemmPackB(trans bool, b []float32, ldb, p0, kc, j0, cols, nr int, dst []flo
 		}
 		return
 	}
-	for j := 0; j < cols; j++ {
+	// B stored transposed: its columns are rows of the storage, each a
+	// panel column. Groups of eight and four go through asm.PackAF32's 8x8
+	// transposes (it packs A's rows into panels the same way), the rest a
+	// value at a time.
+	j := 0
+	if kc > 0 {
+		for ; j+8 <= cols; j += 8 {
+			asm.PackAF32(8, dst[j:], nr, b[(j0+j)*ldb+p0:], ldb, kc)
+		}
+		for ; j+4 <= cols; j += 4 {
+			asm.PackAF32(4, dst[j:], nr, b[(j0+j)*ldb+p0:], ldb, kc)
+		}
+	}
+	for ; j < cols; j++ {
 		src := b[(j0+j)*ldb+p0 : (j0+j)*ldb+p0+kc]
 		for p, v := range src {
 			dst[p*nr+j] = v

@@ -348,3 +348,31 @@ func BenchmarkPackA(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSgemmTransB times products whose B is stored transposed (n x k,
+// a key matrix in attention scores, ONNX Gemm with transB on an
+// activation) against the same product with B stored k x n, 1 thread: the
+// difference is packing B through transposes.
+func BenchmarkSgemmTransB(b *testing.B) {
+	defer SetNumThreads(0)
+	for _, s := range [][3]int{{128, 128, 64}, {64, 768, 768}, {197, 197, 64}} {
+		m, n, k := s[0], s[1], s[2]
+		r := rand.New(rand.NewSource(1))
+		x, y, z := gemmRandF32(r, m*k), gemmRandF32(r, k*n), make([]float32, m*n)
+		for _, tb := range []bool{false, true} {
+			b.Run(fmt.Sprintf("m=%d/n=%d/k=%d/transB=%v", m, n, k, tb), func(b *testing.B) {
+				SetNumThreads(1)
+				ldb := n
+				if tb {
+					ldb = k
+				}
+				for i := 0; i < b.N; i++ {
+					if err := Sgemm(false, tb, m, n, k, 1, x, k, y, ldb, 0, z, n); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
