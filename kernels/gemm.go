@@ -610,8 +610,9 @@ func (j *gemmJob) run() {
 	}
 	// A pre-packed B (a constant weight) is not in L2 when a model's layer
 	// runs: each panel's first row tile prefetches the next panel, which
-	// then arrives while the panel's other row tiles compute (AVX2 only;
-	// the AVX-512 kernels prefetch B themselves). In the model, 1 thread,
+	// then arrives while the panel's other row tiles compute (AVX2 only:
+	// the AVX-512 kernels keep their own prefetches, A's for the 14x32
+	// tile, unmeasured here without AVX-512). In the model, 1 thread,
 	// AVX2 AMD EPYC (Zen 3), median of six alternated rounds of `relaxgo
 	// bench --mode=bytecode`: compare.sh's mlp 4.09 -> 3.75 ms, its
 	// transformer 3.96 -> 3.39 ms. Alone, with the weight in L3
