@@ -162,18 +162,21 @@ func SoftmaxAttentionLayout(out, a, b, v *runtime.Tensor, scale float32, scaleOp
 	if layout < 0 || layout > 7 {
 		return fmt.Errorf("%s: unknown layout %d", name, layout)
 	}
-	// The operands' head-major shapes: token-major ones (rank 4) with
-	// their middle axes swapped (b's to (B, H, K, N)).
-	var abuf, bbuf, vbuf [maxRank]int64
+	// The operands' head-major shapes. A token-major operand of rank 4 is
+	// (B, T, H, F), of rank 3 (T, G, F) (G heads of one image, as PyTorch's
+	// multi-head attention batches them): its axes T and H (or G) swap to
+	// make it head-major. (out is checked against the result below.)
+	var abuf, vbuf [maxRank]int64
 	as := append(abuf[:0], a.Shape()...)
-	bs := append(bbuf[:0], b.Shape()...)
+	bs := b.Shape()
 	vs := append(vbuf[:0], v.Shape()...)
-	// A token-major operand of rank 4 is (B, T, H, F), of rank 3 (T, G, F)
-	// (G heads of one image, as PyTorch's multi-head attention batches
-	// them): its axes T and H (or G) swap to make it head-major.
 	heads := 1
-	for bit, sh := range [...][]int64{AttentionTokenMajorA: as, AttentionTokenMajorV: vs, AttentionTokenMajorOut: out.Shape()} {
-		if sh == nil || layout&bit == 0 {
+	for _, o := range [...]struct {
+		bit   int
+		shape []int64
+	}{{AttentionTokenMajorA, as}, {AttentionTokenMajorV, vs}, {AttentionTokenMajorOut, out.Shape()}} {
+		sh := o.shape
+		if layout&o.bit == 0 {
 			continue
 		}
 		if len(sh) != 3 && len(sh) != 4 {
@@ -181,7 +184,7 @@ func SoftmaxAttentionLayout(out, a, b, v *runtime.Tensor, scale float32, scaleOp
 		}
 		t := len(sh) - 3
 		heads = int(sh[t+1])
-		if bit != AttentionTokenMajorOut { // (out is checked against the result below)
+		if o.bit != AttentionTokenMajorOut {
 			sh[t], sh[t+1] = sh[t+1], sh[t]
 		}
 	}

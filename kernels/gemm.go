@@ -258,7 +258,7 @@ type gemmJob struct {
 	// asm.SgemmTileWide one, mid the asm.SgemmTileMid one.
 	small, wide, mid bool
 	// pfNext: each panel's first row tile prefetches the next panel
-	// (asm.SgemmKernelNextUnchecked).
+	// (asm.SgemmKernelNextUnchecked), set once in run.
 	pfNext bool
 
 	alpha  float32
@@ -511,7 +511,7 @@ func (j *gemmJob) tileKernel(r0, kn, kc int, a, b, c unsafe.Pointer, ldc int, al
 		asm.SgemmKernelHalfUnchecked(j.mr, kc, a, b, c, ldc, alpha, beta)
 		return
 	}
-	if next && !j.wide && !j.small && !j.mid {
+	if next {
 		asm.SgemmKernelNextUnchecked(kc, a, b, c, ldc, alpha, beta)
 		return
 	}
@@ -616,8 +616,10 @@ func (j *gemmJob) run() {
 	// AVX2 AMD EPYC (Zen 3), median of six alternated rounds of `relaxgo
 	// bench --mode=bytecode`: compare.sh's mlp 4.09 -> 3.75 ms, its
 	// transformer 3.96 -> 3.39 ms. Alone, with the weight in L3
-	// (BenchmarkSgemmPacked), no change beyond the noise.
-	j.pfNext = j.pb != nil
+	// (BenchmarkSgemmPacked), no change beyond the noise. The main tile's
+	// kernel has the prefetching form (the chain kernel, AVX2's, too); the
+	// small, wide and middle tiles run as they are.
+	j.pfNext = j.pb != nil && !j.small && !j.wide && !j.mid
 	// Small products run on the calling goroutine. (Blocking, and so the
 	// result, is the same.)
 	threads := gemmThreads(m, n, k)

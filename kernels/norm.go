@@ -258,10 +258,10 @@ func bits32(m uint32) int {
 }
 
 // normParMin is the fewest elements a normalization splits over the
-// threads, a quarter of parThreshold: its rows take two passes with float64
-// sums, ~1.7 ns an element at AVX2, so a transformer's 128x256 layer norm
-// (32K elements, ~55 µs) repays a worker's wake-up many times
-// (BenchmarkOpLayerNorm/128x256).
+// threads, a quarter of parThreshold: a float32 row takes four passes, each
+// a call (normRowF32), ~1.7 ns an element in a model at AVX2, so a
+// transformer's 128x256 layer norm (32K elements, ~55 µs) repays a worker's
+// wake-up many times (BenchmarkOpLayerNorm/128x256).
 const normParMin = parThreshold / 4
 
 // runNorm normalizes rows of length m, in parallel when large.

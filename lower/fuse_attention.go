@@ -62,6 +62,16 @@ func FuseAttention(m *ir.Module) (*ir.Module, error) {
 			name, args, ok := kernelCall(def[v])
 			return v, name, args, ok
 		}
+		// headPermute returns, for x bound in blk to a head split's
+		// permute_dims (headSplitAxes) used only once, its variable and
+		// the tensor permuted.
+		headPermute := func(x ir.Expr, blk *ir.BindingBlock) (*ir.Var, ir.Expr, bool) {
+			pv, name, args, ok := single(x, blk)
+			if !ok || name != KernelName("relax.permute_dims") || len(args.Fields) != 2 || !headSplitAxes(args.Fields[1], args.Fields[0].SInfo()) {
+				return nil, nil, false
+			}
+			return pv, args.Fields[0], true
+		}
 		fused := map[*ir.Var]*ir.Tuple{}
 		drop := map[*ir.Var]bool{}
 		// permuteUses maps a variable to the variable bound to its
@@ -156,11 +166,11 @@ func FuseAttention(m *ir.Module) (*ir.Module, error) {
 				// token-major instead, and a permute of the output back to
 				// token-major is the kernel's own output.
 				layout := int64(0)
-				if pv, x, ok := headPermute(a, single, blk); ok {
+				if pv, x, ok := headPermute(a, blk); ok {
 					a, layout = x, layout|attentionTokenMajorA
 					drop[pv] = true
 				}
-				if pv, x, ok := headPermute(v, single, blk); ok {
+				if pv, x, ok := headPermute(v, blk); ok {
 					v, layout = x, layout|attentionTokenMajorV
 					drop[pv] = true
 				}
@@ -188,17 +198,6 @@ const (
 	attentionTokenMajorV   = 2
 	attentionTokenMajorOut = 4
 )
-
-// headPermute reports whether x is a variable used only once (single),
-// bound in blk to a head split's permute_dims (headSplitAxes), returning
-// that variable and the tensor permuted.
-func headPermute(x ir.Expr, single func(ir.Expr, *ir.BindingBlock) (*ir.Var, string, *ir.Tuple, bool), blk *ir.BindingBlock) (*ir.Var, ir.Expr, bool) {
-	pv, name, args, ok := single(x, blk)
-	if !ok || name != KernelName("relax.permute_dims") || len(args.Fields) != 2 || !headSplitAxes(args.Fields[1], args.Fields[0].SInfo()) {
-		return nil, nil, false
-	}
-	return pv, args.Fields[0], true
-}
 
 // headSplitAxes reports whether axes, a permute_dims' of a float32 tensor
 // x, are a head split's: (B, T, H, F) -> (B, H, T, F) for rank 4, (T, G,

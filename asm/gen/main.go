@@ -2937,6 +2937,11 @@ func avx2RowKernels() []gemmKernel {
 
 // emit generates the kernel.
 func (k gemmKernel) emit() {
+	if k.pfNext && (!k.prefetch || k.indirect || k.strided || k.gatherSW > 0) {
+		// Only the AVX2 loop shape prefetches the next panel, and only a
+		// packed B panel (kc steps of nr floats) has one.
+		panic(k.name + ": pfNext needs the AVX2 loop (prefetch) on a packed B panel")
+	}
 	sig := "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)"
 	if k.indirect {
 		sig = "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32)"
