@@ -26,7 +26,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	fs, cf := newCompileFlags("bench", stderr,
 		"usage: relaxgo bench --mode=bytecode|compiled|both [--threads N] [--params P] [--func main] --inputs IN.npz MODULE.py",
 	)
-	mode := fs.String("mode", "both", "bytecode, compiled or both")
+	mode := fs.String("mode", "both", "bytecode, compiled or both (both: the modes take turns, five rounds each, unless profiled)")
 	threads := fs.Int("threads", 0, "kernel threads (0: GOMAXPROCS)")
 	fn := fs.String("func", "main", "function to time")
 	inputs := fs.String("inputs", "", "arguments (.npz): by parameter name, else by position")

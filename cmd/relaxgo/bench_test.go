@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/relaxgo/relaxgo/runtime"
 	"github.com/relaxgo/relaxgo/tensorio"
@@ -51,5 +52,48 @@ func TestBenchCPUProfile(t *testing.T) {
 				t.Errorf("%s %s profile is not gzip-compressed pprof data (%d bytes)", mode, kind, len(b))
 			}
 		}
+	}
+}
+
+// TestBenchBothModesAlternate times a module in both modes without
+// profiles, where the runner alternates the modes in rounds, and checks that
+// each mode reports a positive median and minimum.
+func TestBenchBothModesAlternate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a generated runner")
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.npz")
+	x, err := runtime.FromSlice([]float32{1, 2, 3, 4}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &tensorio.Archive{}
+	if err := a.Add("x", x); err != nil {
+		t.Fatal(err)
+	}
+	if err := tensorio.WriteNPZFile(in, a); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := runBench([]string{"--mode=both", "-n", "50", "--inputs", in, "testdata/inplace.py"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	seen := map[string]bool{}
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 5 || f[0] != "bytecode" && f[0] != "compiled" {
+			continue
+		}
+		for _, d := range f[1:3] {
+			v, err := time.ParseDuration(d)
+			if err != nil || v <= 0 {
+				t.Errorf("%s: median/min %q is not a positive duration", f[0], d)
+			}
+		}
+		seen[f[0]] = true
+	}
+	if !seen["bytecode"] || !seen["compiled"] || !strings.Contains(stdout.String(), "compiled/bytecode median ratio") {
+		t.Errorf("want a row per mode and the ratio line in:\n%s", stdout.String())
 	}
 }
