@@ -10,33 +10,19 @@ import (
 
 // fillValue sets every element of t to v (converted to t's dtype).
 func fillValue(t *runtime.Tensor, v float64) error {
-	switch t.DType() {
-	case runtime.Float32:
-		fillSlice(elems[float32](t), float32(v))
-	case runtime.Float64:
-		fillSlice(elems[float64](t), v)
-	case runtime.Float16:
-		fillSlice(elems[uint16](t), half.Float64ToFloat16(v))
-	case runtime.Int8:
-		fillSlice(elems[int8](t), int8(v))
-	case runtime.Int16:
-		fillSlice(elems[int16](t), int16(v))
-	case runtime.Int32:
-		fillSlice(elems[int32](t), int32(v))
-	case runtime.Int64:
-		fillSlice(elems[int64](t), int64(v))
-	case runtime.UInt8:
-		fillSlice(elems[uint8](t), uint8(v))
-	case runtime.UInt16:
-		fillSlice(elems[uint16](t), uint16(v))
-	case runtime.UInt32:
-		fillSlice(elems[uint32](t), uint32(v))
-	case runtime.UInt64:
-		fillSlice(elems[uint64](t), uint64(v))
-	case runtime.Bool:
-		fillSlice(elems[bool](t), v != 0)
+	var w uint64
+	if err := scalarBits(t.DType(), v, &w); err != nil {
+		return err
+	}
+	switch t.DType().ElemBytes() {
+	case 1:
+		fillSlice(elems[uint8](t), uint8(w))
+	case 2:
+		fillSlice(elems[uint16](t), uint16(w))
+	case 4:
+		fillSlice(elems[uint32](t), uint32(w))
 	default:
-		return fmt.Errorf("unsupported dtype %s", t.DType())
+		fillSlice(elems[uint64](t), w)
 	}
 	return nil
 }

@@ -308,6 +308,37 @@ func TestPad(t *testing.T) {
 		}, 1.5)
 		expectClose(t, fmt.Sprintf("pad %s %v", c.mode, c.pw), out3, want, 0, 0)
 	}
+	// Every element size (the rows move as 1-, 2-, 4- and 8-byte words), a
+	// rank-4 pad of the outer axes as well as the plane's, and the pad value
+	// converted to the dtype.
+	for _, dt := range []runtime.DataType{f64, f16, i32, i64, bl, runtime.Int8, runtime.UInt8, runtime.UInt16} {
+		x4 := randT(t, 5, []int64{2, 1, 3, 2}, dt, -3, 3)
+		x4v := vals(x4)
+		pw4 := []int64{1, 0, 0, 1, 2, 1, 1, 1}
+		os4 := []int64{3, 2, 6, 4}
+		fill := 2.0
+		if dt.IsBool() {
+			fill = 1
+		}
+		for _, mode := range []string{"constant", "edge", "reflect"} {
+			if mode == "reflect" {
+				pw4 = []int64{0, 0, 0, 0, 2, 1, 1, 1} // reflect needs axes longer than their padding
+				os4 = []int64{2, 1, 6, 4}
+			}
+			out4 := mustT(t, os4, dt)
+			mustCall(t, "nn.pad", x4, runtime.Shape(pw4), fill, mode, out4)
+			f := modes[mode]
+			want := refGather(x4v, os4, func(idx []int) int {
+				a, b := f(idx[0]-int(pw4[0]), 2), f(idx[1]-int(pw4[2]), 1)
+				c, d := f(idx[2]-int(pw4[4]), 3), f(idx[3]-int(pw4[6]), 2)
+				if a < 0 || b < 0 || c < 0 || d < 0 {
+					return -1
+				}
+				return ((a*1+b)*3+c)*2 + d
+			}, fill)
+			expectClose(t, fmt.Sprintf("pad %s %s", dt, mode), out4, want, 0, 0)
+		}
+	}
 }
 
 func TestCreation(t *testing.T) {
