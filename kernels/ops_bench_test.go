@@ -220,3 +220,39 @@ func BenchmarkOpPad(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkOpAvgPool2D is DenseNet-121's transitions (2x2, stride 2) and
+// Inception-v3's 3x3/1 pools (over an explicitly padded input, as ONNX
+// exports count_include_pad pools, and with the padding in the pool), 1
+// thread.
+func BenchmarkOpAvgPool2D(b *testing.B) {
+	defer SetNumThreads(0)
+	for _, c := range []struct {
+		name  string
+		shape []int64
+		attrs Pool2DAttrs
+	}{
+		{"densenet_2x2s2_128x56x56", []int64{1, 128, 56, 56}, Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}}},
+		{"densenet_2x2s2_256x28x28", []int64{1, 256, 28, 28}, Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}}},
+		{"inception_3x3_768x19x19", []int64{1, 768, 19, 19}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}}},
+		{"inception_3x3p1_768x17x17", []int64{1, 768, 17, 17}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1}, CountIncludePad: true}},
+	} {
+		x := randT(b, 1, c.shape, f32, -5, 5)
+		a := c.attrs
+		g, err := resolvePool2D("bench", x, &a)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out := mustT(b, g.outShape[:], f32)
+		b.Run(c.name, func(b *testing.B) {
+			SetNumThreads(1)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if err := AvgPool2D(out, x, c.attrs); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(out.NumElements()*c.attrs.PoolSize[0]*c.attrs.PoolSize[1])*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gtaps/s")
+		})
+	}
+}

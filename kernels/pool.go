@@ -236,8 +236,7 @@ func poolPlanes[T number](g *pool2dGeom, o, x []T, isMax bool, lowest T, lo, hi 
 func avgPlanesNCHW[T number](g *pool2dGeom, o, x []T, lo, hi int) {
 	o32, f32 := any(o).([]float32)
 	x32, _ := any(x).([]float32)
-	if f32 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 &&
-		g.oh-1+(g.kh-1)*g.dh < g.h && g.ow-1+(g.kw-1)*g.dw < g.w && g.kh*g.kw <= 64 {
+	if f32 && avgFlatOK(g) {
 		avgPlanesFlat(g, o32, x32, lo, hi)
 		return
 	}
@@ -310,23 +309,51 @@ func avgRun[T number, A float32 | float64](g *pool2dGeom, acc []A, orow, x []T, 
 	}
 }
 
-// avgPlanesFlat is avgPlanesNCHW for float32 at stride 1 without padding
-// (an explicit pad before the pool, as exported count_include_pad pools
-// are): each plane's outputs are computed over the input's width, one
-// asm.TapSumChainF32 call a plane (the taps summed in order from +0, then
-// divided: the row path's bits), and the ow of every w are kept. Inception's
-// 17x17 pools made a dozen calls a 17-element row on the row path.
+// avgFlatOK reports whether avgPlanesFlat computes g: strides of at most
+// 2, at most 64 taps, every window inside the input or, with
+// count_include_pad (its divisor then always the window's size), inside the
+// padded input. (Past stride 2 it would compute more than 4x the sums it
+// keeps.)
+func avgFlatOK(g *pool2dGeom) bool {
+	padded := g.pt != 0 || g.pl != 0 || g.pb != 0 || g.pr != 0
+	if padded && !g.countIncludePad || g.sh > 2 || g.sw > 2 || g.kh*g.kw > 64 {
+		return false
+	}
+	return (g.oh-1)*g.sh+(g.kh-1)*g.dh < g.h+g.pt+g.pb && (g.ow-1)*g.sw+(g.kw-1)*g.dw < g.w+g.pl+g.pr
+}
+
+// avgPlanesFlat is avgPlanesNCHW for float32 where avgFlatOK: each plane's
+// window sums are computed at every position of the (padded) plane up to the
+// last window's, one asm.TapSumChainF32 call a plane (the taps summed in
+// order from +0, then divided: the row path's bits), and the windows at the
+// strides are kept. A count_include_pad pool's plane is first copied into
+// zeros (a padded tap adds +0, which changes no sum but a -0 one's sign,
+// as TVM's explicit pad does). Inception's 17x17 pools made a dozen calls
+// a 17-element row on the row path, and with their padding in the pool
+// took 5.6 ms against 0.3 over the explicitly padded input; DenseNet's
+// 2x2/2 transitions summed a tap a scalar add at 2.7 ns
+// (BenchmarkOpAvgPool2D).
 func avgPlanesFlat(g *pool2dGeom, o, x []float32, lo, hi int) {
+	padded := g.pt != 0 || g.pl != 0 || g.pb != 0 || g.pr != 0
+	hp, wp := g.h+g.pt+g.pb, g.w+g.pl+g.pr
+	ld := g.xsH // the row stride of the plane the taps read
+	var pb *[]float32
+	if padded {
+		ld = wp
+		pb = getScratch(hp * wp)
+		defer putScratch(pb)
+		clear(*pb)
+	}
 	var offs [64]int
 	var ones [64]float32
 	k := 0
 	for ky := 0; ky < g.kh; ky++ {
 		for kx := 0; kx < g.kw; kx++ {
-			offs[k], ones[k] = ky*g.dh*g.xsH+kx*g.dw, 1
+			offs[k], ones[k] = ky*g.dh*ld+kx*g.dw, 1
 			k++
 		}
 	}
-	n := (g.oh-1)*g.xsH + g.ow
+	n := (g.oh-1)*g.sh*ld + (g.ow-1)*g.sw + 1
 	tb := getScratch(n)
 	defer putScratch(tb)
 	tmp := (*tb)[:n]
@@ -336,9 +363,21 @@ func avgPlanesFlat(g *pool2dGeom, o, x []float32, lo, hi int) {
 		nn, c := pl/g.c, pl%g.c
 		xb := nn*g.xsN + c*g.xsC
 		ob := nn*g.osN + c*g.osC
-		asm.TapSumChainF32(tmp, x[xb:xb+g.h*g.xsH], offs[:k], ones[:k], codes[:], div[:])
+		plane := x[xb : xb+(g.h-1)*g.xsH+g.w]
+		if padded {
+			copyRows((*pb)[g.pt*wp+g.pl:], wp, plane, g.xsH, g.h, g.w)
+			plane = *pb
+		}
+		asm.TapSumChainF32(tmp, plane, offs[:k], ones[:k], codes[:], div[:])
 		for oy := 0; oy < g.oh; oy++ {
-			copy(o[ob+oy*g.osH:ob+oy*g.osH+g.ow], tmp[oy*g.xsH:oy*g.xsH+g.ow])
+			orow, trow := o[ob+oy*g.osH:ob+oy*g.osH+g.ow], tmp[oy*g.sh*ld:]
+			if g.sw == 1 {
+				copy(orow, trow)
+				continue
+			}
+			for ox := range orow {
+				orow[ox] = trow[ox*g.sw]
+			}
 		}
 	}
 }

@@ -159,3 +159,73 @@ func randPool2DAttrs(r *rand.Rand) Pool2DAttrs {
 		CeilMode: r.Intn(2) == 0,
 	}
 }
+
+// TestAvgPoolNCHWFastPath compares float32 average pooling's NCHW paths
+// (the row path, and the flat path where avgFlatOK: strides up to 2, and
+// count_include_pad padding copied into zeros) with the general
+// one-output-at-a-time loop, bit for bit (NaN-ness for NaNs), over random
+// geometries with signed zeros, infinities and NaNs in the data; every
+// fourth is DenseNet's 2x2 window at stride 2 and every fourth Inception's
+// 3x3/1 with padding 1 and count_include_pad, both on the flat path.
+func TestAvgPoolNCHWFastPath(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	flat := 0
+	for it := 0; it < 400; it++ {
+		h, w := 1+r.Intn(13), 1+r.Intn(40)
+		a := randPool2DAttrs(r)
+		a.CountIncludePad = r.Intn(2) == 0
+		switch it % 4 {
+		case 0:
+			a = Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}}
+		case 1:
+			a = Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1, 1, 1}, CountIncludePad: true}
+		}
+		x := randT(t, int64(it), []int64{2, 3, int64(h), int64(w)}, f32, -4, 4)
+		xs := x.Float32s()
+		for i := range xs {
+			switch r.Intn(24) {
+			case 0:
+				xs[i] = float32(math.NaN())
+			case 1:
+				xs[i] = float32(math.Inf(-1))
+			case 2, 3:
+				xs[i] = float32(math.Copysign(0, -1))
+			case 4:
+				xs[i] = 0
+			}
+		}
+		g, err := resolvePool2D("test", x, &a)
+		if err != nil || g.oh <= 0 || g.ow <= 0 {
+			continue
+		}
+		if avgFlatOK(&g) {
+			flat++
+		} else if it%4 < 2 && g.oh > 0 && h >= 2 && w >= 2 {
+			t.Fatalf("%dx%d %+v: not on the flat path", h, w, a)
+		}
+		n := g.n * g.c * g.oh * g.ow
+		const guard = 16
+		fast := make([]float32, n+2*guard)
+		for i := range fast {
+			fast[i] = 12345
+		}
+		want := make([]float32, n)
+		avgPlanesNCHW(&g, fast[guard:guard+n], xs, 0, g.n*g.c)
+		poolPlanesGeneral(&g, want, xs, false, 0, 0, g.n*g.c)
+		what := fmt.Sprintf("%dx%d %+v", h, w, a)
+		for i := range want {
+			got := fast[guard+i]
+			if (got != got) != (want[i] != want[i]) || want[i] == want[i] && math.Float32bits(got) != math.Float32bits(want[i]) {
+				t.Fatalf("%s: [%d] fast %v, general %v", what, i, got, want[i])
+			}
+		}
+		for i := 0; i < guard; i++ {
+			if fast[i] != 12345 || fast[len(fast)-1-i] != 12345 {
+				t.Fatalf("%s: wrote outside the output", what)
+			}
+		}
+	}
+	if flat < 150 {
+		t.Errorf("only %d geometries on the flat path", flat)
+	}
+}
