@@ -153,7 +153,9 @@ func BenchmarkOpMisc(b *testing.B) {
 }
 
 // BenchmarkOpMaxPool2D is squeezenet's first pooling (3x3, stride 2, ceil
-// mode) and resnet's (3x3, stride 2, padding 1), 1 thread.
+// mode), resnet's (3x3, stride 2, padding 1), 2x2 windows at stride 2 and
+// GoogLeNet's 3x3 pools (stride 1 with padding 1 on small planes, stride
+// 2 in ceil mode).
 func BenchmarkOpMaxPool2D(b *testing.B) {
 	defer SetNumThreads(0)
 	for _, c := range []struct {
@@ -165,6 +167,9 @@ func BenchmarkOpMaxPool2D(b *testing.B) {
 		{"resnet_64x112x112", []int64{1, 64, 112, 112}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, Padding: []int64{1, 1}}},
 		{"cnn_2x2_32x64x64", []int64{1, 32, 64, 64}, Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}}},
 		{"cnn_small_2x2_8x16x16", []int64{1, 8, 16, 16}, Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}}},
+		{"googlenet_3x3s1p1_512x14x14", []int64{1, 512, 14, 14}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1}, CeilMode: true}},
+		{"googlenet_3x3s1p1_192x28x28", []int64{1, 192, 28, 28}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1}, CeilMode: true}},
+		{"googlenet_3x3s2_64x112x112", []int64{1, 64, 112, 112}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, CeilMode: true}},
 	} {
 		x := randT(b, 1, c.shape, f32, -5, 5)
 		a := c.attrs

@@ -369,12 +369,12 @@ func avgPlanesFlat(g *pool2dGeom, o, x []float32, lo, hi int) {
 			plane = *pb
 		}
 		asm.TapSumChainF32(tmp, plane, offs[:k], ones[:k], codes[:], div[:])
+		if g.sw == 1 {
+			copyRows(o[ob:], g.osH, tmp, g.sh*ld, g.oh, g.ow) // one asm call, not a memmove a row
+			continue
+		}
 		for oy := 0; oy < g.oh; oy++ {
 			orow, trow := o[ob+oy*g.osH:ob+oy*g.osH+g.ow], tmp[oy*g.sh*ld:]
-			if g.sw == 1 {
-				copy(orow, trow)
-				continue
-			}
 			for ox := range orow {
 				orow[ox] = trow[ox*g.sw]
 			}

@@ -118,9 +118,7 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 			continue
 		}
 		asm.TapMaxF32(f, p, ph.offs, j.lo)
-		for y := 0; y < g.oh; y++ {
-			copy(j.o[ob+y*g.osH:ob+y*g.osH+g.ow], f[y*ph.wq:y*ph.wq+g.ow])
-		}
+		copyRows(j.o[ob:], g.osH, f, ph.wq, g.oh, g.ow) // one asm call, not a memmove a row
 	}
 	dwScratches.Put(sc)
 }
