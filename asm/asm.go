@@ -767,10 +767,9 @@ func SoftmaxSmallF32(o, x []float32, n int) int {
 }
 
 // SoftmaxRowsOK reports whether SoftmaxRowsF32 takes rows of n elements:
-// a multiple of 8 from 16 to 504 (an attention's score rows for that many
-// tokens; from 512 on, kernels sums a row in 64 partials, not 8), at every
-// level.
-func SoftmaxRowsOK(n int) bool { return n%8 == 0 && n >= 16 && n <= 504 }
+// 16 to 511 (an attention's score rows for that many tokens; from 512 on,
+// kernels sums a row in 64 partials, not 8), at every level.
+func SoftmaxRowsOK(n int) bool { return n >= 16 && n <= 511 }
 
 // SoftmaxRowsF32 is SoftmaxSmallF32 for rows of n elements with
 // SoftmaxRowsOK(n), a row at a time: it stops before the first row holding
@@ -783,7 +782,7 @@ func SoftmaxRowsOK(n int) bool { return n%8 == 0 && n >= 16 && n <= 504 }
 // x is shorter than o.
 func SoftmaxRowsF32(o, x []float32, n int) int {
 	if !SoftmaxRowsOK(n) || len(o)%n != 0 || len(x) < len(o) {
-		panic(fmt.Sprintf("asm: SoftmaxRowsF32: n=%d (a multiple of 8, 16 to 504), len(o)=%d, len(x)=%d", n, len(o), len(x)))
+		panic(fmt.Sprintf("asm: SoftmaxRowsF32: n=%d (16 to 511), len(o)=%d, len(x)=%d", n, len(o), len(x)))
 	}
 	rows := len(o) / n
 	if rows == 0 {

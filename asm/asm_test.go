@@ -1471,7 +1471,7 @@ func TestSoftmaxRows(t *testing.T) {
 	r := rand.New(rand.NewSource(41))
 	for _, l := range levels() {
 		withLevel(t, l, func() {
-			for _, n := range []int{16, 24, 32, 40, 48, 56, 64, 128, 136, 384, 504} {
+			for _, n := range []int{16, 17, 23, 24, 32, 40, 48, 49, 56, 63, 64, 65, 128, 136, 197, 384, 504, 505, 511} {
 				for it := 0; it < 8; it++ {
 					rows := 1 + r.Intn(9)
 					x := make([]float32, rows*n)
@@ -1514,7 +1514,7 @@ func TestSoftmaxRows(t *testing.T) {
 			}
 		})
 	}
-	for _, n := range []int{8, 12, 17, 500, 512} {
+	for _, n := range []int{8, 12, 15, 512, 600} {
 		func() {
 			defer func() {
 				if recover() == nil {

@@ -25188,7 +25188,10 @@ TEXT ·softmaxRowsF32AVX2(SB), NOSPLIT, $0-40
 	MOVQ n+16(FP), DX
 	MOVQ rows+24(FP), BX
 	XORQ SI, SI
-	SHLQ $0x02, DX
+	MOVQ DX, DI
+	SHLQ $0x02, DI
+	MOVQ DI, R8
+	ANDQ $0x7fffffe0, R8
 
 softmaxRowsF32AVX2_row:
 	CMPQ    SI, BX
@@ -25198,19 +25201,28 @@ softmaxRowsF32AVX2_row:
 	VCMPPS  $0x03, Y1, Y1, Y2
 	VORPS   Y2, Y0, Y0
 	VMOVAPS Y1, Y2
-	MOVQ    $0x00000020, DI
+	MOVQ    $0x00000020, R9
 
 softmaxRowsF32AVX2_max:
-	VMOVUPS      (CX)(DI*1), Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VORPS        Y4, Y0, Y0
-	VMAXPS       Y3, Y1, Y1
-	VMINPS       Y3, Y2, Y2
-	ADDQ         $0x00000020, DI
-	CMPQ         DI, DX
-	JL           softmaxRowsF32AVX2_max
-	VMOVMSKPS    Y0, DI
-	TESTL        DI, DI
+	VMOVUPS (CX)(R9*1), Y3
+	VCMPPS  $0x03, Y3, Y3, Y4
+	VORPS   Y4, Y0, Y0
+	VMAXPS  Y3, Y1, Y1
+	VMINPS  Y3, Y2, Y2
+	ADDQ    $0x00000020, R9
+	CMPQ    R9, R8
+	JL      softmaxRowsF32AVX2_max
+	CMPQ    R8, DI
+	JE      softmaxRowsF32AVX2_maxed
+	VMOVUPS -32(CX)(DI*1), Y3
+	VCMPPS  $0x03, Y3, Y3, Y4
+	VORPS   Y4, Y0, Y0
+	VMAXPS  Y3, Y1, Y1
+	VMINPS  Y3, Y2, Y2
+
+softmaxRowsF32AVX2_maxed:
+	VMOVMSKPS    Y0, R9
+	TESTL        R9, R9
 	JNZ          softmaxRowsF32AVX2_done
 	VEXTRACTF128 $0x01, Y1, X0
 	VMAXPS       X0, X1, X1
@@ -25218,28 +25230,28 @@ softmaxRowsF32AVX2_max:
 	VMAXPS       X0, X1, X1
 	VMOVSHDUP    X1, X0
 	VMAXSS       X0, X1, X1
-	VMOVD        X1, DI
-	ANDL         $0x7fffffff, DI
-	CMPL         DI, $0x7f800000
+	VMOVD        X1, R9
+	ANDL         $0x7fffffff, R9
+	CMPL         R9, $0x7f800000
 	JE           softmaxRowsF32AVX2_done
 	VBROADCASTSS X1, Y0
 	VXORPS       Y1, Y1, Y1
 	VBROADCASTSS c4_c2d00000<>+0(SB), Y3
 	VSUBPS       Y0, Y2, Y2
 	VCMPPS       $0x01, Y3, Y2, Y2
-	VMOVMSKPS    Y2, R8
-	XORQ         DI, DI
-	TESTL        R8, R8
+	VMOVMSKPS    Y2, R10
+	XORQ         R9, R9
+	TESTL        R10, R10
 	JNZ          softmaxRowsF32AVX2_expLow
-	MOVQ         DX, R8
-	SUBQ         $0x00000020, R8
+	MOVQ         R8, R10
+	SUBQ         $0x00000020, R10
 
 softmaxRowsF32AVX2_exp2:
-	CMPQ         DI, R8
+	CMPQ         R9, R10
 	JGE          softmaxRowsF32AVX2_exp1
-	VMOVUPS      (CX)(DI*1), Y2
+	VMOVUPS      (CX)(R9*1), Y2
 	VSUBPS       Y0, Y2, Y2
-	VMOVUPS      32(CX)(DI*1), Y3
+	VMOVUPS      32(CX)(R9*1), Y3
 	VSUBPS       Y0, Y3, Y3
 	VBROADCASTSS c4_c2d20000<>+0(SB), Y4
 	VBROADCASTSS c4_c2d20000<>+0(SB), Y5
@@ -25307,70 +25319,117 @@ softmaxRowsF32AVX2_exp2:
 	VMULPS       Y3, Y5, Y5
 	VMULPS       Y6, Y4, Y2
 	VMULPS       Y7, Y5, Y3
-	VMOVUPS      Y2, (AX)(DI*1)
+	VMOVUPS      Y2, (AX)(R9*1)
 	VADDPS       Y2, Y1, Y1
-	VMOVUPS      Y3, 32(AX)(DI*1)
+	VMOVUPS      Y3, 32(AX)(R9*1)
 	VADDPS       Y3, Y1, Y1
-	ADDQ         $0x00000040, DI
+	ADDQ         $0x00000040, R9
 	JMP          softmaxRowsF32AVX2_exp2
 
 softmaxRowsF32AVX2_exp1:
-	CMPQ         DI, DX
+	CMPQ         R9, R8
 	JGE          softmaxRowsF32AVX2_expend
-	VMOVUPS      (CX)(DI*1), Y2
+	VMOVUPS      (CX)(R9*1), Y2
 	VSUBPS       Y0, Y2, Y2
-	VBROADCASTSS c4_c2d20000<>+0(SB), Y0
-	VMAXPS       Y2, Y0, Y2
-	VBROADCASTSS c4_42b20000<>+0(SB), Y0
-	VMINPS       Y2, Y0, Y2
-	VMULPS       c32_3fb8aa3b<>+0(SB), Y2, Y0
-	VCVTPS2DQ    Y0, Y3
-	VCVTDQ2PS    Y3, Y4
-	VMULPS       c32_3f318000<>+0(SB), Y4, Y0
-	VSUBPS       Y0, Y2, Y2
-	VMULPS       c32_395e8083<>+0(SB), Y4, Y0
-	VADDPS       Y0, Y2, Y2
-	VMULPS       Y2, Y2, Y4
-	VMULPS       c32_39506967<>+0(SB), Y2, Y0
-	VADDPS       c32_3ab743ce<>+0(SB), Y0, Y0
-	VMULPS       Y2, Y0, Y0
-	VADDPS       c32_3c088908<>+0(SB), Y0, Y0
-	VMULPS       Y2, Y0, Y0
-	VADDPS       c32_3d2aa9c1<>+0(SB), Y0, Y0
-	VMULPS       Y2, Y0, Y0
-	VADDPS       c32_3e2aaaaa<>+0(SB), Y0, Y0
-	VMULPS       Y2, Y0, Y0
-	VADDPS       c32_3f000000<>+0(SB), Y0, Y0
-	VMULPS       Y4, Y0, Y0
-	VADDPS       Y2, Y0, Y0
-	VADDPS       c32_3f800000<>+0(SB), Y0, Y0
-	VPSRAD       $0x01, Y3, Y2
-	VPSUBD       Y2, Y3, Y3
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y3
+	VMAXPS       Y2, Y3, Y2
+	VBROADCASTSS c4_42b20000<>+0(SB), Y3
+	VMINPS       Y2, Y3, Y2
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y2, Y3
+	VCVTPS2DQ    Y3, Y4
+	VCVTDQ2PS    Y4, Y5
+	VMULPS       c32_3f318000<>+0(SB), Y5, Y3
+	VSUBPS       Y3, Y2, Y2
+	VMULPS       c32_395e8083<>+0(SB), Y5, Y3
+	VADDPS       Y3, Y2, Y2
+	VMULPS       Y2, Y2, Y5
+	VMULPS       c32_39506967<>+0(SB), Y2, Y3
+	VADDPS       c32_3ab743ce<>+0(SB), Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VADDPS       c32_3c088908<>+0(SB), Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VADDPS       c32_3d2aa9c1<>+0(SB), Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VADDPS       c32_3e2aaaaa<>+0(SB), Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VADDPS       c32_3f000000<>+0(SB), Y3, Y3
+	VMULPS       Y5, Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VADDPS       c32_3f800000<>+0(SB), Y3, Y3
+	VPSRAD       $0x01, Y4, Y2
+	VPSUBD       Y2, Y4, Y4
 	VPADDD       c32_0000007f<>+0(SB), Y2, Y2
 	VPSLLD       $0x17, Y2, Y2
-	VPADDD       c32_0000007f<>+0(SB), Y3, Y3
-	VPSLLD       $0x17, Y3, Y3
-	VMULPS       Y2, Y0, Y0
-	VMULPS       Y3, Y0, Y2
-	VMOVUPS      Y2, (AX)(DI*1)
+	VPADDD       c32_0000007f<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y2, Y3, Y3
+	VMULPS       Y4, Y3, Y2
+	VMOVUPS      Y2, (AX)(R9*1)
 	VADDPS       Y2, Y1, Y1
-	ADDQ         $0x00000020, DI
+	ADDQ         $0x00000020, R9
 
 softmaxRowsF32AVX2_expend:
+	CMPQ         R8, DI
+	JE           softmaxRowsF32AVX2_exptailed
+	MOVQ         DX, R10
+	ANDQ         $0x00000007, R10
+	VMOVQ        R10, X2
+	VPBROADCASTD X2, Y2
+	VPCMPGTD     iota32<>+0(SB), Y2, Y2
+	VMASKMOVPS   (CX)(R9*1), Y2, Y3
+	VSUBPS       Y0, Y3, Y3
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y0
+	VMAXPS       Y3, Y0, Y3
+	VBROADCASTSS c4_42b20000<>+0(SB), Y0
+	VMINPS       Y3, Y0, Y3
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y3, Y0
+	VCVTPS2DQ    Y0, Y4
+	VCVTDQ2PS    Y4, Y5
+	VMULPS       c32_3f318000<>+0(SB), Y5, Y0
+	VSUBPS       Y0, Y3, Y3
+	VMULPS       c32_395e8083<>+0(SB), Y5, Y0
+	VADDPS       Y0, Y3, Y3
+	VMULPS       Y3, Y3, Y5
+	VMULPS       c32_39506967<>+0(SB), Y3, Y0
+	VADDPS       c32_3ab743ce<>+0(SB), Y0, Y0
+	VMULPS       Y3, Y0, Y0
+	VADDPS       c32_3c088908<>+0(SB), Y0, Y0
+	VMULPS       Y3, Y0, Y0
+	VADDPS       c32_3d2aa9c1<>+0(SB), Y0, Y0
+	VMULPS       Y3, Y0, Y0
+	VADDPS       c32_3e2aaaaa<>+0(SB), Y0, Y0
+	VMULPS       Y3, Y0, Y0
+	VADDPS       c32_3f000000<>+0(SB), Y0, Y0
+	VMULPS       Y5, Y0, Y0
+	VADDPS       Y3, Y0, Y0
+	VADDPS       c32_3f800000<>+0(SB), Y0, Y0
+	VPSRAD       $0x01, Y4, Y3
+	VPSUBD       Y3, Y4, Y4
+	VPADDD       c32_0000007f<>+0(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VPADDD       c32_0000007f<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y3, Y0, Y0
+	VMULPS       Y4, Y0, Y3
+	VANDPS       Y2, Y3, Y3
+	VMASKMOVPS   Y3, Y2, (AX)(R9*1)
+	VADDPS       Y3, Y1, Y1
+
+softmaxRowsF32AVX2_exptailed:
 	JMP softmaxRowsF32AVX2_sum
 
 softmaxRowsF32AVX2_expLow:
-	MOVQ DX, R8
-	SUBQ $0x00000020, R8
+	MOVQ R8, R10
+	SUBQ $0x00000020, R10
 
 softmaxRowsF32AVX2_expLow2:
-	CMPQ         DI, R8
+	CMPQ         R9, R10
 	JGE          softmaxRowsF32AVX2_expLow1
-	VMOVUPS      (CX)(DI*1), Y2
+	VMOVUPS      (CX)(R9*1), Y2
 	VSUBPS       Y0, Y2, Y2
 	VCMPPS       $0x01, Y3, Y2, Y4
 	VANDNPS      Y2, Y4, Y2
-	VMOVUPS      32(CX)(DI*1), Y5
+	VMOVUPS      32(CX)(R9*1), Y5
 	VSUBPS       Y0, Y5, Y5
 	VCMPPS       $0x01, Y3, Y5, Y6
 	VANDNPS      Y5, Y6, Y5
@@ -25441,60 +25500,110 @@ softmaxRowsF32AVX2_expLow2:
 	VMULPS       Y9, Y7, Y2
 	VMULPS       Y10, Y8, Y5
 	VANDNPS      Y2, Y4, Y2
-	VMOVUPS      Y2, (AX)(DI*1)
+	VMOVUPS      Y2, (AX)(R9*1)
 	VADDPS       Y2, Y1, Y1
 	VANDNPS      Y5, Y6, Y5
-	VMOVUPS      Y5, 32(AX)(DI*1)
+	VMOVUPS      Y5, 32(AX)(R9*1)
 	VADDPS       Y5, Y1, Y1
-	ADDQ         $0x00000040, DI
+	ADDQ         $0x00000040, R9
 	JMP          softmaxRowsF32AVX2_expLow2
 
 softmaxRowsF32AVX2_expLow1:
-	CMPQ         DI, DX
+	CMPQ         R9, R8
 	JGE          softmaxRowsF32AVX2_expLowend
-	VMOVUPS      (CX)(DI*1), Y2
+	VMOVUPS      (CX)(R9*1), Y2
 	VSUBPS       Y0, Y2, Y2
-	VCMPPS       $0x01, Y3, Y2, Y0
-	VANDNPS      Y2, Y0, Y2
-	VBROADCASTSS c4_c2d20000<>+0(SB), Y3
-	VMAXPS       Y2, Y3, Y2
-	VBROADCASTSS c4_42b20000<>+0(SB), Y3
-	VMINPS       Y2, Y3, Y2
-	VMULPS       c32_3fb8aa3b<>+0(SB), Y2, Y3
-	VCVTPS2DQ    Y3, Y4
-	VCVTDQ2PS    Y4, Y5
-	VMULPS       c32_3f318000<>+0(SB), Y5, Y3
-	VSUBPS       Y3, Y2, Y2
-	VMULPS       c32_395e8083<>+0(SB), Y5, Y3
-	VADDPS       Y3, Y2, Y2
-	VMULPS       Y2, Y2, Y5
-	VMULPS       c32_39506967<>+0(SB), Y2, Y3
-	VADDPS       c32_3ab743ce<>+0(SB), Y3, Y3
-	VMULPS       Y2, Y3, Y3
-	VADDPS       c32_3c088908<>+0(SB), Y3, Y3
-	VMULPS       Y2, Y3, Y3
-	VADDPS       c32_3d2aa9c1<>+0(SB), Y3, Y3
-	VMULPS       Y2, Y3, Y3
-	VADDPS       c32_3e2aaaaa<>+0(SB), Y3, Y3
-	VMULPS       Y2, Y3, Y3
-	VADDPS       c32_3f000000<>+0(SB), Y3, Y3
-	VMULPS       Y5, Y3, Y3
-	VADDPS       Y2, Y3, Y3
-	VADDPS       c32_3f800000<>+0(SB), Y3, Y3
-	VPSRAD       $0x01, Y4, Y2
-	VPSUBD       Y2, Y4, Y4
+	VCMPPS       $0x01, Y3, Y2, Y4
+	VANDNPS      Y2, Y4, Y2
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y5
+	VMAXPS       Y2, Y5, Y2
+	VBROADCASTSS c4_42b20000<>+0(SB), Y5
+	VMINPS       Y2, Y5, Y2
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y2, Y5
+	VCVTPS2DQ    Y5, Y6
+	VCVTDQ2PS    Y6, Y7
+	VMULPS       c32_3f318000<>+0(SB), Y7, Y5
+	VSUBPS       Y5, Y2, Y2
+	VMULPS       c32_395e8083<>+0(SB), Y7, Y5
+	VADDPS       Y5, Y2, Y2
+	VMULPS       Y2, Y2, Y7
+	VMULPS       c32_39506967<>+0(SB), Y2, Y5
+	VADDPS       c32_3ab743ce<>+0(SB), Y5, Y5
+	VMULPS       Y2, Y5, Y5
+	VADDPS       c32_3c088908<>+0(SB), Y5, Y5
+	VMULPS       Y2, Y5, Y5
+	VADDPS       c32_3d2aa9c1<>+0(SB), Y5, Y5
+	VMULPS       Y2, Y5, Y5
+	VADDPS       c32_3e2aaaaa<>+0(SB), Y5, Y5
+	VMULPS       Y2, Y5, Y5
+	VADDPS       c32_3f000000<>+0(SB), Y5, Y5
+	VMULPS       Y7, Y5, Y5
+	VADDPS       Y2, Y5, Y5
+	VADDPS       c32_3f800000<>+0(SB), Y5, Y5
+	VPSRAD       $0x01, Y6, Y2
+	VPSUBD       Y2, Y6, Y6
 	VPADDD       c32_0000007f<>+0(SB), Y2, Y2
 	VPSLLD       $0x17, Y2, Y2
-	VPADDD       c32_0000007f<>+0(SB), Y4, Y4
-	VPSLLD       $0x17, Y4, Y4
-	VMULPS       Y2, Y3, Y3
-	VMULPS       Y4, Y3, Y2
-	VANDNPS      Y2, Y0, Y2
-	VMOVUPS      Y2, (AX)(DI*1)
+	VPADDD       c32_0000007f<>+0(SB), Y6, Y6
+	VPSLLD       $0x17, Y6, Y6
+	VMULPS       Y2, Y5, Y5
+	VMULPS       Y6, Y5, Y2
+	VANDNPS      Y2, Y4, Y2
+	VMOVUPS      Y2, (AX)(R9*1)
 	VADDPS       Y2, Y1, Y1
-	ADDQ         $0x00000020, DI
+	ADDQ         $0x00000020, R9
 
 softmaxRowsF32AVX2_expLowend:
+	CMPQ         R8, DI
+	JE           softmaxRowsF32AVX2_expLowtailed
+	MOVQ         DX, R10
+	ANDQ         $0x00000007, R10
+	VMOVQ        R10, X2
+	VPBROADCASTD X2, Y2
+	VPCMPGTD     iota32<>+0(SB), Y2, Y2
+	VMASKMOVPS   (CX)(R9*1), Y2, Y4
+	VSUBPS       Y0, Y4, Y4
+	VCMPPS       $0x01, Y3, Y4, Y0
+	VANDNPS      Y4, Y0, Y4
+	VBROADCASTSS c4_c2d20000<>+0(SB), Y3
+	VMAXPS       Y4, Y3, Y4
+	VBROADCASTSS c4_42b20000<>+0(SB), Y3
+	VMINPS       Y4, Y3, Y4
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y4, Y3
+	VCVTPS2DQ    Y3, Y5
+	VCVTDQ2PS    Y5, Y6
+	VMULPS       c32_3f318000<>+0(SB), Y6, Y3
+	VSUBPS       Y3, Y4, Y4
+	VMULPS       c32_395e8083<>+0(SB), Y6, Y3
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y4, Y4, Y6
+	VMULPS       c32_39506967<>+0(SB), Y4, Y3
+	VADDPS       c32_3ab743ce<>+0(SB), Y3, Y3
+	VMULPS       Y4, Y3, Y3
+	VADDPS       c32_3c088908<>+0(SB), Y3, Y3
+	VMULPS       Y4, Y3, Y3
+	VADDPS       c32_3d2aa9c1<>+0(SB), Y3, Y3
+	VMULPS       Y4, Y3, Y3
+	VADDPS       c32_3e2aaaaa<>+0(SB), Y3, Y3
+	VMULPS       Y4, Y3, Y3
+	VADDPS       c32_3f000000<>+0(SB), Y3, Y3
+	VMULPS       Y6, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       c32_3f800000<>+0(SB), Y3, Y3
+	VPSRAD       $0x01, Y5, Y4
+	VPSUBD       Y4, Y5, Y5
+	VPADDD       c32_0000007f<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPADDD       c32_0000007f<>+0(SB), Y5, Y5
+	VPSLLD       $0x17, Y5, Y5
+	VMULPS       Y4, Y3, Y3
+	VMULPS       Y5, Y3, Y4
+	VANDNPS      Y4, Y0, Y4
+	VANDPS       Y2, Y4, Y4
+	VMASKMOVPS   Y4, Y2, (AX)(R9*1)
+	VADDPS       Y4, Y1, Y1
+
+softmaxRowsF32AVX2_expLowtailed:
 softmaxRowsF32AVX2_sum:
 	VPERMILPS    $0xb1, Y1, Y0
 	VADDPS       Y0, Y1, Y1
@@ -25505,19 +25614,31 @@ softmaxRowsF32AVX2_sum:
 	VMOVSS       c4_3f800000<>+0(SB), X1
 	VDIVSS       X0, X1, X1
 	VBROADCASTSS X1, Y0
-	XORQ         DI, DI
+	XORQ         R9, R9
 
 softmaxRowsF32AVX2_scale:
-	VMOVUPS (AX)(DI*1), Y1
-	VMULPS  Y0, Y1, Y1
-	VMOVUPS Y1, (AX)(DI*1)
-	ADDQ    $0x00000020, DI
-	CMPQ    DI, DX
-	JL      softmaxRowsF32AVX2_scale
-	ADDQ    DX, AX
-	ADDQ    DX, CX
-	INCQ    SI
-	JMP     softmaxRowsF32AVX2_row
+	VMOVUPS      (AX)(R9*1), Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, (AX)(R9*1)
+	ADDQ         $0x00000020, R9
+	CMPQ         R9, R8
+	JL           softmaxRowsF32AVX2_scale
+	CMPQ         R8, DI
+	JE           softmaxRowsF32AVX2_scaled
+	MOVQ         DX, R10
+	ANDQ         $0x00000007, R10
+	VMOVQ        R10, X1
+	VPBROADCASTD X1, Y1
+	VPCMPGTD     iota32<>+0(SB), Y1, Y1
+	VMASKMOVPS   (AX)(R9*1), Y1, Y2
+	VMULPS       Y0, Y2, Y2
+	VMASKMOVPS   Y2, Y1, (AX)(R9*1)
+
+softmaxRowsF32AVX2_scaled:
+	ADDQ DI, AX
+	ADDQ DI, CX
+	INCQ SI
+	JMP  softmaxRowsF32AVX2_row
 
 softmaxRowsF32AVX2_done:
 	MOVQ SI, ret+32(FP)

@@ -181,3 +181,25 @@ func BenchmarkSoftmaxShortRows(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSoftmaxScoreRows times nn.softmax over the last axis of
+// attention scores whose rows are not a multiple of 8 long: Swin-T's
+// 7x7 windows (64 windows x 3 heads of 49 rows of 49) and ViT-B/16's 197
+// tokens (12 heads), 1 thread.
+func BenchmarkSoftmaxScoreRows(b *testing.B) {
+	defer SetNumThreads(0)
+	for _, shape := range [][]int64{{64, 3, 49, 49}, {12, 197, 197}} {
+		x := randT(b, 1, shape, f32, -6, 6)
+		out := mustT(b, shape, f32)
+		b.Run(fmt.Sprint(shape), func(b *testing.B) {
+			SetNumThreads(1)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if err := Softmax(out, x, -1); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(x.NumElements())*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gelem/s")
+		})
+	}
+}

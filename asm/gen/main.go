@@ -4267,20 +4267,23 @@ func stridedStores(out, base, stride reg.GPVirtual, first, count, step int, val 
 	}
 }
 
-// softmaxRowsAVX2 emits the softmax of rows of 16 to 504 floats, a
-// multiple of 8 (an attention's score rows for 16 to 504 tokens), a row at
-// a time in three passes over it while it is in L1: its maximum (stopping, as
+// softmaxRowsAVX2 emits the softmax of rows of 16 to 511 floats (an
+// attention's score rows for that many tokens), a row at a time in three
+// passes over it while it is in L1: its maximum (stopping, as
 // softmaxSmallKernels do, before a row with a NaN or an infinite maximum),
 // e = exp(x-m) stored and summed lane-wise in eight accumulators (element
 // i into lane i%8, as kernels' sum32), the lanes folded in sum32's order
 // (sum8), and e * (1/s). Kernels' row-by-row path makes the same float32
 // operations in Go loops and one ExpF32 call, four calls and three loops a
-// row.
+// row. A row's last n%8 elements: the maximum reads the row's last whole
+// vector again (the maximum and minimum are idempotent), the exp and the
+// scaling load and store them under a lane mask, their other lanes' exps
+// cleared before the sum (adding +0 to a partial of exps changes no bit).
 func softmaxRowsAVX2() {
 	s := avx2
 	name := "softmaxRowsF32AVX2"
 	text(name, "func(o, x *float32, n, rows int) int")
-	Doc(name + " sets the rows*n floats at o to the softmax of the rows of n (a multiple of 8, 16 to 504) floats at x, as kernels.softmaxRowsF32 does, stopping before the first row holding a NaN or with an infinite maximum; it returns the number of rows done.")
+	Doc(name + " sets the rows*n floats at o to the softmax of the rows of n (16 to 511) floats at x, as kernels.softmaxRowsF32 does, stopping before the first row holding a NaN or with an infinite maximum; it returns the number of rows done.")
 	p := loadParams("o", "x", "n", "rows")
 	o, x, n, rows := p[0], p[1], p[2], p[3]
 	done := GP64()
@@ -4288,6 +4291,9 @@ func softmaxRowsAVX2() {
 	stride := GP64()
 	MOVQ(n, stride)
 	SHLQ(U8(2), stride)
+	full := GP64() // the bytes of the row's whole vectors
+	MOVQ(stride, full)
+	ANDQ(U32(0x7fffffe0), full)
 	i := GP64()
 	Label(name + "_row")
 	CMPQ(done, rows)
@@ -4306,8 +4312,16 @@ func softmaxRowsAVX2() {
 	VMAXPS(v, mv, mv)
 	VMINPS(v, mn, mn)
 	ADDQ(U32(32), i)
-	CMPQ(i, stride)
+	CMPQ(i, full)
 	JL(LabelRef(name + "_max"))
+	CMPQ(full, stride)
+	JE(LabelRef(name + "_maxed"))
+	tv := s.vec()
+	VMOVUPS(Mem{Base: x, Index: stride, Scale: 1, Disp: -32}, tv) // the last 8 again, with the rest
+	nan.note(tv)
+	VMAXPS(tv, mv, mv)
+	VMINPS(tv, mn, mn)
+	Label(name + "_maxed")
 	nan.jumpIfSet(name + "_done")
 	mx := hmax(s, mv)
 	mb := GP32()
@@ -4363,7 +4377,7 @@ func softmaxRowsAVX2() {
 		}
 		Label(label)
 		end2 := GP64()
-		MOVQ(stride, end2)
+		MOVQ(full, end2)
 		SUBQ(U32(32), end2)
 		Label(label + "2")
 		CMPQ(i, end2)
@@ -4371,10 +4385,31 @@ func softmaxRowsAVX2() {
 		step(2)
 		JMP(LabelRef(label + "2"))
 		Label(label + "1")
-		CMPQ(i, stride)
+		CMPQ(i, full)
 		JGE(LabelRef(label + "end"))
 		step(1)
 		Label(label + "end")
+		// The last n%8 elements under a mask (i is at them).
+		CMPQ(full, stride)
+		JE(LabelRef(label + "tailed"))
+		tm := lanesBelow(n)
+		d, e := s.vec(), s.vec()
+		VMASKMOVPS(Mem{Base: x, Index: i, Scale: 1}, tm, d)
+		VSUBPS(m, d, d)
+		var lowMask reg.VecVirtual
+		if low {
+			lowMask = s.vec()
+			VCMPPS(U8(1), lim, d, lowMask) // d < -104
+			VANDNPS(d, lowMask, d)
+		}
+		emitExpN(s, []reg.VecVirtual{d}, []reg.VecVirtual{e})
+		if low {
+			VANDNPS(e, lowMask, e)
+		}
+		VANDPS(tm, e, e) // +0 past the row
+		VMASKMOVPS(e, tm, Mem{Base: o, Index: i, Scale: 1})
+		VADDPS(e, acc, acc)
+		Label(label + "tailed")
 	}
 	expLoop(name+"_exp", false)
 	JMP(LabelRef(name + "_sum"))
@@ -4393,8 +4428,16 @@ func softmaxRowsAVX2() {
 	VMULPS(iv, w, w)
 	VMOVUPS(w, Mem{Base: o, Index: i, Scale: 1})
 	ADDQ(U32(32), i)
-	CMPQ(i, stride)
+	CMPQ(i, full)
 	JL(LabelRef(name + "_scale"))
+	CMPQ(full, stride)
+	JE(LabelRef(name + "_scaled"))
+	stm := lanesBelow(n)
+	sw := s.vec()
+	VMASKMOVPS(Mem{Base: o, Index: i, Scale: 1}, stm, sw)
+	VMULPS(iv, sw, sw)
+	VMASKMOVPS(sw, stm, Mem{Base: o, Index: i, Scale: 1})
+	Label(name + "_scaled")
 	ADDQ(stride, o)
 	ADDQ(stride, x)
 	INCQ(done)
