@@ -211,6 +211,13 @@ func TestSteadyStateAllocsParallel(t *testing.T) {
 	out := mustT(t, []int64{256, 512}, f32)
 	longOut := mustT(t, []int64{1 << 17}, f32)
 	rowSums := mustT(t, []int64{256}, f32)
+	planes := randT(t, 6, []int64{1, 128, 56, 56}, f32, -2, 2)
+	pooled := mustT(t, []int64{1, 128, 28, 28}, f32)
+	padded := mustT(t, []int64{1, 128, 58, 58}, f32)
+	avg := Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}}
+	pad := PadAttrs{PadWidth: []int64{0, 0, 0, 0, 1, 1, 1, 1}}
+	mask := randT(t, 7, []int64{256, 512}, runtime.Bool, 0, 1)
+	perm := mustT(t, []int64{1, 56, 128, 56}, f32)
 	cases := []struct {
 		name string
 		fn   func() error
@@ -226,6 +233,10 @@ func TestSteadyStateAllocsParallel(t *testing.T) {
 			return LayerNorm(out, x, y, y, LayerNormAttrs{Axes: []int64{-1}, Epsilon: 1e-5})
 		}},
 		{"Sum", func() error { return Sum(rowSums, x, []int64{-1}, false) }},
+		{"AvgPool2D", func() error { return AvgPool2D(pooled, planes, avg) }},
+		{"Pad", func() error { return Pad(padded, planes, pad) }},
+		{"Where", func() error { return Where(out, mask, x, y) }},
+		{"PermuteDims", func() error { return PermuteDims(perm, planes, []int64{0, 2, 1, 3}) }},
 	}
 	for _, c := range cases {
 		if err := c.fn(); err != nil {

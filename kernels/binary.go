@@ -789,8 +789,12 @@ func whereRun[T any](p *bplan, c []bool, o, x, y []T) {
 		whereRows(p, c, o, x, y, 0, p.rows)
 		return
 	}
-	pc := *p
-	parFor(pc.rows, rowGrain(pc.inner), func(lo, hi int) { whereRows(&pc, c, o, x, y, lo, hi) })
+	pool := poolFor[whereJob[T]]()
+	j := pool.Get()
+	j.p, j.c, j.o, j.x, j.y = *p, c, o, x, y
+	parFor(j.p.rows, rowGrain(j.p.inner), j.fn)
+	j.c, j.o, j.x, j.y = nil, nil, nil, nil
+	pool.Put(j)
 }
 
 func whereRows[T any](p *bplan, c []bool, o, x, y []T, lo, hi int) {

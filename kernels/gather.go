@@ -70,8 +70,12 @@ func runGather[T any](p *bplan, base int, o, x []T) {
 		gatherRows(p, base, o, x, 0, p.rows)
 		return
 	}
-	pc := *p
-	parFor(pc.rows, rowGrain(pc.inner), func(lo, hi int) { gatherRows(&pc, base, o, x, lo, hi) })
+	pool := poolFor[gatherJob[T]]()
+	j := pool.Get()
+	j.p, j.base, j.o, j.x = *p, base, o, x
+	parFor(j.p.rows, rowGrain(j.p.inner), j.fn)
+	j.o, j.x = nil, nil
+	pool.Put(j)
 }
 
 // gatherBlocksOK reports whether gatherBlocks32 can run plan p: rows

@@ -214,15 +214,18 @@ func BenchmarkOpPad(b *testing.B) {
 			os[i] = c.shape[i] + c.attrs.PadWidth[2*i] + c.attrs.PadWidth[2*i+1]
 		}
 		out := mustT(b, os, f32)
-		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				if err := Pad(out, x, c.attrs); err != nil {
-					b.Fatal(err)
+		for _, th := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/threads=%d", c.name, th), func(b *testing.B) {
+				SetNumThreads(th)
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					if err := Pad(out, x, c.attrs); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-			b.ReportMetric(float64(out.NumElements())*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gelem/s")
-		})
+				b.ReportMetric(float64(out.NumElements())*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gelem/s")
+			})
+		}
 	}
 }
 

@@ -110,3 +110,52 @@ type reduceJob[T any] struct {
 func (j *reduceJob[T]) init() { j.fn = j.run }
 
 func (j *reduceJob[T]) run(lo, hi int) { j.f(j.op, j.o, j.x, j.r, lo, hi) }
+
+// padJob is padRun's parallel job.
+type padJob[T uint8 | uint16 | uint32 | uint64] struct {
+	g    padGeom
+	o, x []T
+	pv   T
+	fn   func(lo, hi int)
+}
+
+func (j *padJob[T]) init() { j.fn = j.run }
+
+func (j *padJob[T]) run(lo, hi int) { padRows(&j.g, j.o, j.x, j.pv, lo, hi) }
+
+// poolJob is poolRun's parallel job.
+type poolJob[T number] struct {
+	g      pool2dGeom
+	o, x   []T
+	isMax  bool
+	lowest T
+	fn     func(lo, hi int)
+}
+
+func (j *poolJob[T]) init() { j.fn = j.run }
+
+func (j *poolJob[T]) run(lo, hi int) { poolPlanes(&j.g, j.o, j.x, j.isMax, j.lowest, lo, hi) }
+
+// whereJob is whereRun's parallel job.
+type whereJob[T any] struct {
+	p       bplan
+	c       []bool
+	o, x, y []T
+	fn      func(lo, hi int)
+}
+
+func (j *whereJob[T]) init() { j.fn = j.run }
+
+func (j *whereJob[T]) run(lo, hi int) { whereRows(&j.p, j.c, j.o, j.x, j.y, lo, hi) }
+
+// gatherJob is runGather's parallel job.
+type gatherJob[T any] struct {
+	p    bplan
+	base int
+	o, x []T
+	fn   func(lo, hi int)
+}
+
+func (j *gatherJob[T]) init() { j.fn = j.run }
+
+func (j *gatherJob[T]) run(lo, hi int) { gatherRows(&j.p, j.base, j.o, j.x, lo, hi) }

@@ -206,10 +206,12 @@ func poolRun[T number](g *pool2dGeom, o, x []T, isMax bool, lowest T) {
 		poolPlanes(g, o, x, isMax, lowest, 0, planes)
 		return
 	}
-	gc := *g
-	parFor(planes, max(1, parGrain/(g.oh*g.ow*g.kh*g.kw+1)), func(lo, hi int) {
-		poolPlanes(&gc, o, x, isMax, lowest, lo, hi)
-	})
+	pool := poolFor[poolJob[T]]()
+	j := pool.Get()
+	j.g, j.o, j.x, j.isMax, j.lowest = *g, o, x, isMax, lowest
+	parFor(planes, max(1, parGrain/(g.oh*g.ow*g.kh*g.kw+1)), j.fn)
+	j.o, j.x = nil, nil
+	pool.Put(j)
 }
 
 // poolPlanes pools planes [lo, hi) (plane = n*C + c).
@@ -773,17 +775,34 @@ func Pad(out, x *runtime.Tensor, attrs PadAttrs) error {
 	}
 	switch x.DType().ElemBytes() {
 	case 1:
-		padRows(&g, elems[uint8](out), elems[uint8](x), uint8(pv))
+		padRun(&g, elems[uint8](out), elems[uint8](x), uint8(pv))
 	case 2:
-		padRows(&g, elems[uint16](out), elems[uint16](x), uint16(pv))
+		padRun(&g, elems[uint16](out), elems[uint16](x), uint16(pv))
 	case 4:
-		padRows(&g, elems[uint32](out), elems[uint32](x), uint32(pv))
+		padRun(&g, elems[uint32](out), elems[uint32](x), uint32(pv))
 	case 8:
-		padRows(&g, elems[uint64](out), elems[uint64](x), pv)
+		padRun(&g, elems[uint64](out), elems[uint64](x), pv)
 	default:
 		return fmt.Errorf("%s: unsupported dtype %s", name, x.DType())
 	}
 	return nil
+}
+
+// padRun runs padRows over the output's rows, split over the threads when
+// the output is large (each row is written by one of them).
+func padRun[T uint8 | uint16 | uint32 | uint64](g *padGeom, out, x []T, pv T) {
+	inner := max(g.os[g.nd-1], 1)
+	rows := len(out) / inner
+	if len(out) < parThreshold || rows == 1 || NumThreads() <= 1 {
+		padRows(g, out, x, pv, 0, rows)
+		return
+	}
+	pool := poolFor[padJob[T]]()
+	j := pool.Get()
+	j.g, j.o, j.x, j.pv = *g, out, x, pv
+	parFor(rows, rowGrain(inner), j.fn)
+	j.o, j.x = nil, nil
+	pool.Put(j)
 }
 
 // padGeom is a pad's geometry: rank, input and output shapes, the padding
@@ -795,14 +814,14 @@ type padGeom struct {
 	mode           string
 }
 
-// padRows writes out (g.os) from x (g.xs) row by row along the last axis,
+// padRows writes rows [r0, r1) of out (g.os) from x (g.xs) along the last axis,
 // the element types' bits moved as words: a row outside the input along an
 // outer axis is the pad value (constant mode), else its part inside the
 // input is one copy and its padding goes element by element. The outer
 // index advances as an odometer. Inception-v3's zero pads before its
 // average pools took ~70 ns a row element by element with a division per
 // axis (BenchmarkOpPad).
-func padRows[T uint8 | uint16 | uint32 | uint64](g *padGeom, out, x []T, pv T) {
+func padRows[T uint8 | uint16 | uint32 | uint64](g *padGeom, out, x []T, pv T, r0, r1 int) {
 	nd := g.nd
 	inner, n, before := g.os[nd-1], g.xs[nd-1], g.before[nd-1]
 	// The row's part inside the input, [lo, hi).
@@ -814,10 +833,13 @@ func padRows[T uint8 | uint16 | uint32 | uint64](g *padGeom, out, x []T, pv T) {
 		xst[d] = xst[d+1] * g.xs[d+1]
 	}
 	var idx [maxRank]int
-	rows := len(out) / max(inner, 1)
+	for d, r := nd-2, r0; d >= 0; d-- {
+		idx[d] = r % g.os[d]
+		r /= g.os[d]
+	}
 	constant := g.mode == "constant"
-	for r := 0; r < rows; r++ {
-		if r > 0 {
+	for r := r0; r < r1; r++ {
+		if r > r0 {
 			for d := nd - 2; d >= 0; d-- {
 				if idx[d]++; idx[d] < g.os[d] {
 					break

@@ -339,6 +339,27 @@ func TestPad(t *testing.T) {
 			expectClose(t, fmt.Sprintf("pad %s %s", dt, mode), out4, want, 0, 0)
 		}
 	}
+	// An output large enough to split over two threads, rows starting
+	// mid-index of the outer axes in each chunk.
+	defer SetNumThreads(0)
+	SetNumThreads(2)
+	xb := randT(t, 6, []int64{3, 97, 201}, f32, -3, 3)
+	xbv := vals(xb)
+	pwb := []int64{1, 2, 2, 1, 3, 1}
+	osb := []int64{6, 100, 205}
+	for _, mode := range []string{"constant", "edge"} {
+		outb := mustT(t, osb, f32)
+		mustCall(t, "nn.pad", xb, runtime.Shape(pwb), 1.5, mode, outb)
+		f := modes[mode]
+		want := refGather(xbv, osb, func(idx []int) int {
+			a, b, c := f(idx[0]-1, 3), f(idx[1]-2, 97), f(idx[2]-3, 201)
+			if a < 0 || b < 0 || c < 0 {
+				return -1
+			}
+			return (a*97+b)*201 + c
+		}, 1.5)
+		expectClose(t, "pad 2 threads "+mode, outb, want, 0, 0)
+	}
 }
 
 func TestCreation(t *testing.T) {
