@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/relaxgo/relaxgo/asm"
@@ -208,8 +209,18 @@ func SoftmaxAttentionLayout(out, a, b, v *runtime.Tensor, scale float32, scaleOp
 	if err := checkOut(name, out, oshape, runtime.Float32); err != nil {
 		return err
 	}
+	return softmaxAttentionRun(out.Float32s(), a.Float32s(), b.Float32s(), v.Float32s(), as[:r-2], m, k, n, d, scale, scaleOp, mask, layout, heads, -1)
+}
+
+// softmaxAttentionRun is SoftmaxAttentionLayout on checked operands: the
+// head-major batch axes, the products' sizes (a m x k, b k x n, v n x d
+// per batch item), and heads, the H of token-major operands. With causal
+// >= 0 the scores of row i's columns past i+causal are -Inf after the mask
+// step (their exponentials 0: nn.attention's causal mask).
+func softmaxAttentionRun(out, a, b, v []float32, batch []int64, m, k, n, d int, scale float32, scaleOp int, mask AttentionMask, layout, heads, causal int) error {
+	const name = "softmax_attention"
 	nb := 1
-	for _, x := range as[:r-2] {
+	for _, x := range batch {
 		nb *= int(x)
 	}
 	if nb == 0 || m == 0 || d == 0 {
@@ -217,11 +228,11 @@ func SoftmaxAttentionLayout(out, a, b, v *runtime.Tensor, scale float32, scaleOp
 	}
 	j := attentionJobPool.Get()
 	defer j.release()
-	if err := j.setMask(mask, as[:r-2], int64(m), int64(n)); err != nil {
+	if err := j.setMask(mask, batch, int64(m), int64(n)); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	j.a, j.b, j.v, j.out = a.Float32s(), b.Float32s(), v.Float32s(), out.Float32s()
-	j.m, j.k, j.n, j.d, j.scale, j.scaleOp = m, k, n, d, scale, scaleOp
+	j.a, j.b, j.v, j.out = a, b, v, out
+	j.m, j.k, j.n, j.d, j.scale, j.scaleOp, j.causal = m, k, n, d, scale, scaleOp, causal
 	j.layout, j.heads = layout, heads
 	// Row blocks of about 16K scores (64 KB, twice: the scores and their
 	// softmax), so that both stay in L2 between the two products.
@@ -258,6 +269,7 @@ type attentionJob struct {
 	maskF   []float32
 	maskB   []bool
 	maskOff []int
+	causal  int // -1, or the offset of a causal mask (softmaxAttentionRun)
 	maskRow int
 	maskCol int
 	fill    float32
@@ -401,6 +413,14 @@ func (j *attentionJob) run(lo, hi int) {
 			}
 			if j.maskOp != AttentionNoMask {
 				j.applyMask(s, bi, r0)
+			}
+			if j.causal >= 0 {
+				inf := float32(math.Inf(-1))
+				for i := 0; i < rr; i++ {
+					for c := r0 + i + j.causal + 1; c < n; c++ {
+						s[i*n+c] = inf
+					}
+				}
 			}
 			softmaxBlock(false, p, s, n, 1, 0, rr)
 			err = sgemmEx(false, false, rr, d, n, 1, p, n, j.v[vOff:], ldv, 0, j.out[oOff:], ldo, nil, nil)
