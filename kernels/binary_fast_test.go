@@ -154,3 +154,43 @@ func sprinkleSpecials(r *rand.Rand, every int, xs ...[]float32) {
 		}
 	}
 }
+
+// TestPowSquare holds a float32 power by a one-element 2 (computed as x*x)
+// to the general loop's math.Pow, bit for bit but for NaN payloads: signed
+// zeros, subnormals and squares that underflow, overflow to Inf, infinities
+// and NaN, with the exponent as a scalar and as a [1, 1] tensor.
+func TestPowSquare(t *testing.T) {
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 3.5, -7.25, 1e-20, -1e-23, 1e-40, 3e-39, 1e19, -2e19, 3.4e38,
+		float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), math.Nextafter32(1, 2), 1.9999999}
+	r := rand.New(rand.NewSource(3))
+	for i := 0; i < 200; i++ {
+		vals = append(vals, float32(r.NormFloat64()*math.Pow(10, float64(r.Intn(60)-30))))
+	}
+	x := mustT(t, []int64{int64(len(vals))}, f32)
+	copy(x.Float32s(), vals)
+	twos := mustT(t, []int64{int64(len(vals))}, f32)
+	for i := range twos.Float32s() {
+		twos.Float32s()[i] = 2
+	}
+	want := mustT(t, []int64{int64(len(vals))}, f32)
+	if err := Power(want, x, twos); err != nil { // same shapes: the general loop
+		t.Fatal(err)
+	}
+	for _, shape := range [][]int64{{}, {1}} {
+		two := mustT(t, shape, f32)
+		two.Float32s()[0] = 2
+		got := mustT(t, []int64{int64(len(vals))}, f32)
+		if err := Power(got, x, two); err != nil {
+			t.Fatal(err)
+		}
+		for i, g := range got.Float32s() {
+			w := want.Float32s()[i]
+			if g != g && w != w {
+				continue
+			}
+			if math.Float32bits(g) != math.Float32bits(w) {
+				t.Fatalf("exponent shape %v: pow(%v, 2) = %v, math.Pow gives %v", shape, vals[i], g, w)
+			}
+		}
+	}
+}

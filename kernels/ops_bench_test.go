@@ -128,6 +128,7 @@ func BenchmarkOpMisc(b *testing.B) {
 	split := mustT(b, []int64{1, 4, 8, 8}, f32)
 	scale := randT(b, 3, []int64{}, f32, 0, 1)
 	scaled := mustT(b, []int64{1, 8, 4, 8}, f32)
+	two := randT(b, 4, []int64{}, f32, 2, 2)
 	cases := []struct {
 		name string
 		fn   func() error
@@ -139,6 +140,7 @@ func BenchmarkOpMisc(b *testing.B) {
 		{"reshape", func() error { return Reshape(flat, x, runtime.Shape{-1}) }},
 		{"permute_head", func() error { return PermuteDims(split, heads, []int64{0, 2, 1, 3}) }},
 		{"mul_scalar_1x4x8x8", func() error { return Multiply(scaled, heads, scale) }},
+		{"pow2", func() error { return Power(out, x, two) }},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
