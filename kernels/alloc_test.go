@@ -217,6 +217,11 @@ func TestSteadyStateAllocsParallel(t *testing.T) {
 	avg := Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}}
 	pad := PadAttrs{PadWidth: []int64{0, 0, 0, 0, 1, 1, 1, 1}}
 	mask := randT(t, 7, []int64{256, 512}, runtime.Bool, 0, 1)
+	upIn := randT(t, 8, []int64{1, 32, 28, 28}, f32, -1, 1)
+	upW := randT(t, 9, []int64{32, 16, 2, 2}, f32, -1, 1)
+	upOut := mustT(t, []int64{1, 16, 56, 56}, f32)
+	up := Conv2DTransposeAttrs{Strides: []int64{2, 2}, Padding: []int64{0, 0, 0, 0}, Dilation: []int64{1, 1}, Groups: 1,
+		DataLayout: "NCHW", KernelLayout: "IOHW", OutLayout: "NCHW"}
 	perm := mustT(t, []int64{1, 56, 128, 56}, f32)
 	cases := []struct {
 		name string
@@ -236,6 +241,7 @@ func TestSteadyStateAllocsParallel(t *testing.T) {
 		{"AvgPool2D", func() error { return AvgPool2D(pooled, planes, avg) }},
 		{"Pad", func() error { return Pad(padded, planes, pad) }},
 		{"Where", func() error { return Where(out, mask, x, y) }},
+		{"Conv2DTranspose", func() error { return Conv2DTranspose(upOut, upIn, upW, up) }},
 		{"PermuteDims", func() error { return PermuteDims(perm, planes, []int64{0, 2, 1, 3}) }},
 	}
 	for _, c := range cases {

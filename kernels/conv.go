@@ -927,10 +927,13 @@ func Conv2DTranspose(out, x, w *runtime.Tensor, attrs Conv2DTransposeAttrs) erro
 	if x.DType() == runtime.Float32 && outDT == runtime.Float32 {
 		return conv2dTransposeF32(&g, out.Float32s(), x.Float32s(), w.Float32s())
 	}
+	// The plain loops capture their geometry; a copy keeps g on the stack
+	// for the float32 path.
+	gp := g
 	if outDT.IsFloat() {
-		return conv2dTransposePlain[float64](&g, out, x, w)
+		return conv2dTransposePlain[float64](&gp, out, x, w)
 	}
-	return conv2dTransposePlain[int64](&g, out, x, w)
+	return conv2dTransposePlain[int64](&gp, out, x, w)
 }
 
 func conv2dTransposeF32(g *conv2dGeom, out, x, w []float32) error {
@@ -945,6 +948,9 @@ func conv2dTransposeF32(g *conv2dGeom, out, x, w []float32) error {
 	buf := gemmGetBBuf(rows * pin)
 	defer gemmPutBBuf(buf)
 	col := *buf
+	j := col2imPool.Get()
+	j.g = *g
+	defer j.release()
 	for n := 0; n < g.n; n++ {
 		for gi := 0; gi < g.g; gi++ {
 			xg := x[(n*g.c+gi*cg)*pin : (n*g.c+(gi+1)*cg)*pin]
@@ -953,35 +959,63 @@ func conv2dTransposeF32(g *conv2dGeom, out, x, w []float32) error {
 			if err := Sgemm(true, false, rows, pin, cg, 1, wg, rows, xg, pin, 0, col, pin); err != nil {
 				return fmt.Errorf("conv2d_transpose: %w", err)
 			}
-			dst := out[(n*g.o+gi*og)*opix : (n*g.o+(gi+1)*og)*opix]
-			ParallelFor(og, 1, func(lo, hi int) {
-				for o := lo; o < hi; o++ {
-					plane := dst[o*opix : (o+1)*opix]
-					for i := 0; i < g.kh; i++ {
-						for j := 0; j < g.kw; j++ {
-							src := col[((o*g.kh+i)*g.kw+j)*pin : ((o*g.kh+i)*g.kw+j+1)*pin]
-							for ih := 0; ih < g.h; ih++ {
-								y := ih*g.sh - g.pt + i*g.dh
-								if y < 0 || y >= g.oh {
-									continue
-								}
-								srow := src[ih*g.w : (ih+1)*g.w]
-								orow := plane[y*g.ow : (y+1)*g.ow]
-								xo := -g.pl + j*g.dw
-								for _, v := range srow {
-									if xo >= 0 && xo < g.ow {
-										orow[xo] += v
-									}
-									xo += g.sw
-								}
-							}
-						}
-					}
-				}
-			})
+			j.dst, j.col = out[(n*g.o+gi*og)*opix:(n*g.o+(gi+1)*og)*opix], col
+			ParallelFor(og, 1, j.fn)
 		}
 	}
 	return nil
+}
+
+// col2imJob adds a transposed convolution's column rows into its output
+// planes: item o is output channel o of the group. Pooled, fn bound once
+// (a closure handed to ParallelFor allocated at every call).
+type col2imJob struct {
+	g        conv2dGeom
+	dst, col []float32
+	fn       func(lo, hi int)
+}
+
+var col2imPool = freelist.List[*col2imJob]{New: func() *col2imJob {
+	j := new(col2imJob)
+	j.fn = j.planes
+	return j
+}}
+
+// release drops the job's slices and pools it.
+func (j *col2imJob) release() {
+	j.dst, j.col = nil, nil
+	col2imPool.Put(j)
+}
+
+// planes adds the columns of output channels [lo, hi): col's row
+// (o, i, j) holds the products for tap (i, j), scattered to the output
+// positions the tap reaches.
+func (j *col2imJob) planes(lo, hi int) {
+	g, dst, col := &j.g, j.dst, j.col
+	pin, opix := g.h*g.w, g.oh*g.ow
+	for o := lo; o < hi; o++ {
+		plane := dst[o*opix : (o+1)*opix]
+		for i := 0; i < g.kh; i++ {
+			for jj := 0; jj < g.kw; jj++ {
+				src := col[((o*g.kh+i)*g.kw+jj)*pin : ((o*g.kh+i)*g.kw+jj+1)*pin]
+				for ih := 0; ih < g.h; ih++ {
+					y := ih*g.sh - g.pt + i*g.dh
+					if y < 0 || y >= g.oh {
+						continue
+					}
+					srow := src[ih*g.w : (ih+1)*g.w]
+					orow := plane[y*g.ow : (y+1)*g.ow]
+					xo := -g.pl + jj*g.dw
+					for _, v := range srow {
+						if xo >= 0 && xo < g.ow {
+							orow[xo] += v
+						}
+						xo += g.sw
+					}
+				}
+			}
+		}
+	}
 }
 
 // conv2dTransposePlain is the reference transposed convolution:
