@@ -42,6 +42,10 @@ func TestSteadyStateAllocs(t *testing.T) {
 	argsSplit := []runtime.Value{x, int64(2), int64(1), halves[0], halves[1]}                                                   // outputs flattened
 	argsSplitT := []runtime.Value{x, int64(2), int64(1), runtime.Tuple{halves[0], halves[1]}}                                   // a tuple of outputs
 	argsSplitI := []runtime.Value{x, runtime.Shape{16}, int64(1), mustT(t, []int64{8, 16}, f32), mustT(t, []int64{8, 48}, f32)} // by indices
+	rz, _ := runtime.Lookup("kernels.image.resize2d")
+	planes := randT(t, 4, []int64{1, 2, 8, 8}, f32, -2, 2)
+	argsRz := []runtime.Value{planes, runtime.Shape{16, 16}, runtime.Tuple{0.0, 0.0, 0.0, 0.0}, "NCHW", "linear", "half_pixel", "", -0.75,
+		int64(0), 0.0, nil, mustT(t, []int64{1, 2, 16, 16}, f32)}
 	cases := []struct {
 		name string
 		fn   func()
@@ -69,6 +73,7 @@ func TestSteadyStateAllocs(t *testing.T) {
 		{"packed split", func() { _, _ = split(argsSplit) }},
 		{"packed split into a tuple", func() { _, _ = split(argsSplitT) }},
 		{"packed split at indices", func() { _, _ = split(argsSplitI) }},
+		{"packed resize2d with a roi", func() { _, _ = rz(argsRz) }},
 	}
 	mustSum = mustT(t, []int64{8}, f32)
 	outT = mustT(t, []int64{64, 8}, f32)

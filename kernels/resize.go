@@ -112,7 +112,12 @@ func cubicWeights(t, alpha float32) [4]float32 {
 
 // Resize2D resizes x (NCHW or NHWC, float32) to out's spatial size with
 // Relax image.resize2d's semantics (TVM topi's resize2d).
-func Resize2D(out, x *runtime.Tensor, a Resize2DAttrs) error {
+func Resize2D(out, x *runtime.Tensor, a Resize2DAttrs) error { return resize2D(out, x, a, a.ROI) }
+
+// resize2D is Resize2D with the roi apart from a, whose strings leak to the
+// pooled job: the packed function's roi, in its own array, then stays on
+// its stack (it was three allocations a call).
+func resize2D(out, x *runtime.Tensor, a Resize2DAttrs, roiIn []float64) error {
 	const name = "image.resize2d"
 	if out == nil || x == nil {
 		return fmt.Errorf("%s: nil tensor", name)
@@ -162,10 +167,10 @@ func Resize2D(out, x *runtime.Tensor, a Resize2DAttrs) error {
 		return fmt.Errorf("%s: unknown method %q", name, a.Method)
 	}
 	roi := [4]float64{}
-	if len(a.ROI) != 0 && len(a.ROI) != 4 {
-		return fmt.Errorf("%s: roi must have 4 values, got %v", name, a.ROI)
+	if len(roiIn) != 0 && len(roiIn) != 4 {
+		return fmt.Errorf("%s: roi must have 4 values, got %d", name, len(roiIn))
 	}
-	copy(roi[:], a.ROI)
+	copy(roi[:], roiIn)
 	if n*c*oh*ow == 0 {
 		return nil
 	}
@@ -415,7 +420,8 @@ func init() {
 			p := newArgs(Prefix+"image.resize2d", args)
 			p.count(12)
 			x := p.tensor(0)
-			a := resizeAttrs(&p, args)
+			var rbuf [4]float64
+			a, roi := resizeAttrs(&p, args, rbuf[:0])
 			size := p.ints(1)
 			out := p.tensor(11)
 			if p.err != nil {
@@ -432,17 +438,18 @@ func init() {
 			if len(os) != 4 || os[hAxis] != size[0] || os[hAxis+1] != size[1] {
 				return nil, fmt.Errorf("kernels.image.resize2d: output shape %v does not have size %v", os, size)
 			}
-			return nil, wrapErr(Resize2D(out, x, a))
+			return nil, wrapErr(resize2D(out, x, a, roi))
 		})
 }
 
 // resizeAttrs reads the attributes resize2d and resize3d share, arguments 2
-// (roi) to 9, failing p on a bad roi.
-func resizeAttrs(p *pargs, args []runtime.Value) Resize2DAttrs {
+// (roi) to 9, failing p on a bad roi: the roi appended to roi (the
+// caller's array), apart from the attributes.
+func resizeAttrs(p *pargs, args []runtime.Value, roi []float64) (Resize2DAttrs, []float64) {
 	a := Resize2DAttrs{Layout: p.string(3), Method: p.string(4), CoordinateTransformationMode: p.string(5),
 		RoundingMethod: p.string(6), CubicAlpha: p.float(7), CubicExclude: p.int(8) != 0, ExtrapolationValue: p.float(9)}
 	if p.err != nil || args[2] == nil {
-		return a
+		return a, nil
 	}
 	switch r := args[2].(type) {
 	case runtime.Tuple:
@@ -452,16 +459,16 @@ func resizeAttrs(p *pargs, args []runtime.Value) Resize2DAttrs {
 				p.fail("argument 2 (roi) must hold numbers, got %s", runtime.TypeName(v))
 				break
 			}
-			a.ROI = append(a.ROI, f)
+			roi = append(roi, f)
 		}
 	case runtime.Shape:
 		for _, v := range r {
-			a.ROI = append(a.ROI, float64(v))
+			roi = append(roi, float64(v))
 		}
 	default:
 		p.fail("argument 2 (roi) must be a tuple of floats, got %s", runtime.TypeName(args[2]))
 	}
-	return a
+	return a, roi
 }
 
 func tupleFloat(v runtime.Value) (float64, bool) {

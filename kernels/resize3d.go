@@ -119,7 +119,8 @@ func init() {
 			p := newArgs(Prefix+"image.resize3d", args)
 			p.count(12)
 			x := p.tensor(0)
-			a := resizeAttrs(&p, args)
+			a, roi := resizeAttrs(&p, args, nil)
+			a.ROI = roi
 			out := p.tensor(11)
 			if p.err != nil {
 				return nil, p.err
