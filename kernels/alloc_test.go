@@ -42,6 +42,8 @@ func TestSteadyStateAllocs(t *testing.T) {
 	argsSplit := []runtime.Value{x, int64(2), int64(1), halves[0], halves[1]}                                                   // outputs flattened
 	argsSplitT := []runtime.Value{x, int64(2), int64(1), runtime.Tuple{halves[0], halves[1]}}                                   // a tuple of outputs
 	argsSplitI := []runtime.Value{x, runtime.Shape{16}, int64(1), mustT(t, []int64{8, 16}, f32), mustT(t, []int64{8, 48}, f32)} // by indices
+	ew, _ := runtime.Lookup(EwChainKernel)
+	argsEw := []runtime.Value{x, runtime.Shape{0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, EwChainRelu}, g, y, g, y, g, y, g, y, g, y, g, out}
 	rz, _ := runtime.Lookup("kernels.image.resize2d")
 	planes := randT(t, 4, []int64{1, 2, 8, 8}, f32, -2, 2)
 	argsRz := []runtime.Value{planes, runtime.Shape{16, 16}, runtime.Tuple{0.0, 0.0, 0.0, 0.0}, "NCHW", "linear", "half_pixel", "", -0.75,
@@ -74,6 +76,7 @@ func TestSteadyStateAllocs(t *testing.T) {
 		{"packed split into a tuple", func() { _, _ = split(argsSplitT) }},
 		{"packed split at indices", func() { _, _ = split(argsSplitI) }},
 		{"packed resize2d with a roi", func() { _, _ = rz(argsRz) }},
+		{"packed chain of 12 steps", func() { _, _ = ew(argsEw) }},
 	}
 	mustSum = mustT(t, []int64{8}, f32)
 	outT = mustT(t, []int64{64, 8}, f32)

@@ -58,7 +58,7 @@ func packedEwChain(args []runtime.Value) (runtime.Value, error) {
 	p := newArgs(EwChainKernel, args)
 	p.atLeast(3)
 	x, codes, out := p.tensor(0), p.ints(1), p.tensor(len(args)-1)
-	var buf [8]*runtime.Tensor
+	var buf [ewMaxRun]*runtime.Tensor // a chain's operands, up to ewMaxRun without allocating
 	ops := buf[:0]
 	for i := 2; i < len(args)-1; i++ {
 		ops = append(ops, p.tensor(i))
@@ -95,7 +95,7 @@ type ewJob struct {
 	shape  []int64
 	sq     [maxRank]int64 // the shape without its dims of size 1
 	steps  []ewStep
-	buf    [8]ewStep
+	buf    [ewMaxRun]ewStep // the steps of chains up to ewMaxRun long, without allocating
 	xs, os []float32
 	inner  int
 	// blocks: rows this short go in blocks of ewBlockRows (runShort).
