@@ -20,18 +20,7 @@ func TestBenchCPUProfile(t *testing.T) {
 		t.Skip("builds a generated runner")
 	}
 	dir := t.TempDir()
-	in := filepath.Join(dir, "in.npz")
-	x, err := runtime.FromSlice([]float32{1, 2, 3, 4}, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := &tensorio.Archive{}
-	if err := a.Add("x", x); err != nil {
-		t.Fatal(err)
-	}
-	if err := tensorio.WriteNPZFile(in, a); err != nil {
-		t.Fatal(err)
-	}
+	in := benchInput(t, dir)
 	prof := filepath.Join(dir, "cpu.pprof")
 	mem := filepath.Join(dir, "mem.pprof")
 	var stdout, stderr bytes.Buffer
@@ -63,18 +52,7 @@ func TestBenchBothModesAlternate(t *testing.T) {
 		t.Skip("builds a generated runner")
 	}
 	dir := t.TempDir()
-	in := filepath.Join(dir, "in.npz")
-	x, err := runtime.FromSlice([]float32{1, 2, 3, 4}, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := &tensorio.Archive{}
-	if err := a.Add("x", x); err != nil {
-		t.Fatal(err)
-	}
-	if err := tensorio.WriteNPZFile(in, a); err != nil {
-		t.Fatal(err)
-	}
+	in := benchInput(t, dir)
 	var stdout, stderr bytes.Buffer
 	if code := runBench([]string{"--mode=both", "-n", "50", "--inputs", in, "testdata/inplace.py"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
@@ -96,4 +74,23 @@ func TestBenchBothModesAlternate(t *testing.T) {
 	if !seen["bytecode"] || !seen["compiled"] || !strings.Contains(stdout.String(), "compiled/bytecode median ratio") {
 		t.Errorf("want a row per mode and the ratio line in:\n%s", stdout.String())
 	}
+}
+
+// benchInput writes testdata/inplace.py's argument, x = [1, 2, 3, 4], to
+// dir/in.npz and returns its path.
+func benchInput(t *testing.T, dir string) string {
+	t.Helper()
+	in := filepath.Join(dir, "in.npz")
+	x, err := runtime.FromSlice([]float32{1, 2, 3, 4}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &tensorio.Archive{}
+	if err := a.Add("x", x); err != nil {
+		t.Fatal(err)
+	}
+	if err := tensorio.WriteNPZFile(in, a); err != nil {
+		t.Fatal(err)
+	}
+	return in
 }
