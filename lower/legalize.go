@@ -83,13 +83,46 @@ func kernelArgs(c *ir.Call) ([]ir.Expr, error) {
 		args[i] = intTupleAsShape(a)
 	}
 	for _, a := range c.Attrs {
-		e, err := attrExpr(a.Value)
+		v := a.Value
+		if a.Key == "roi" && zeroRoiOps[c.OpName()] && allZero(v) {
+			// The kernels read no roi as zeros: a null value, where a
+			// tuple of the zeros would be built on every call.
+			v = nil
+		}
+		e, err := attrExpr(v)
 		if err != nil {
 			return nil, posErr(c.Pos(), "%s: attribute %s: %v", c.OpName(), a.Key, err)
 		}
 		args = append(args, e)
 	}
 	return args, nil
+}
+
+// zeroRoiOps are the operators whose kernels take a null roi for one of
+// zeros (the attribute's default, which ONNX imports and TVM print).
+var zeroRoiOps = map[string]bool{"relax.image.resize2d": true, "relax.image.resize3d": true}
+
+// allZero reports whether v is a list of numbers that are all zero.
+func allZero(v any) bool {
+	list, ok := v.([]any)
+	if !ok {
+		return false
+	}
+	for _, e := range list {
+		switch x := e.(type) {
+		case float64:
+			if x != 0 {
+				return false
+			}
+		case int64:
+			if x != 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func legalizeCall(c *ir.Call, v *ir.Var) (*ir.Call, error) {

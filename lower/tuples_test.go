@@ -86,3 +86,41 @@ class Module:
 		t.Errorf("the returned tuple kept is gone:\n%s", text)
 	}
 }
+
+// TestLegalizeZeroRoi checks that resize2d's roi of zeros (the attribute's
+// default, which ONNX imports print) is passed as a null value, which the
+// kernel reads as zeros, so that no tuple is built on every call; a roi
+// that is not all zeros stays a tuple.
+func TestLegalizeZeroRoi(t *testing.T) {
+	const src = `# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 2, 4, 4), dtype="float32")) -> R.Tuple(R.Tensor((1, 2, 8, 8), dtype="float32"), R.Tensor((1, 2, 8, 8), dtype="float32")):
+        with R.dataflow():
+            zero = R.image.resize2d(x, R.shape([8, 8]), roi=[0.0, 0.0, 0.0, 0.0], layout="NCHW", method="linear", coordinate_transformation_mode="half_pixel", rounding_method="", cubic_alpha=-0.75, cubic_exclude=0, extrapolation_value=0.0, out_dtype="void")
+            crop = R.image.resize2d(x, R.shape([8, 8]), roi=[0.0, 0.25, 1.0, 0.75], layout="NCHW", method="linear", coordinate_transformation_mode="tf_crop_and_resize", rounding_method="", cubic_alpha=-0.75, cubic_exclude=0, extrapolation_value=0.0, out_dtype="void")
+            gv = (zero, crop)
+            R.output(gv)
+        return gv
+`
+	_, text := lowerThrough(t, "roi.py", src, "legalize")
+	want := map[string]string{
+		"zero": `R.shape([8, 8]), R.null_value(), R.str("NCHW")`,
+		"crop": `R.shape([8, 8]), (0.0, 0.25, 1.0, 0.75), R.str("NCHW")`,
+	}
+	for _, line := range strings.Split(text, "\n") {
+		name, rhs, ok := strings.Cut(strings.TrimSpace(line), " = ")
+		if w, found := want[name]; ok && found {
+			if !strings.Contains(rhs, w) {
+				t.Errorf("%s = %s, want the call to contain %s", name, rhs, w)
+			}
+			delete(want, name)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("bindings not found: %v\n%s", want, text)
+	}
+}
