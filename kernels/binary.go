@@ -178,7 +178,7 @@ func binary(op bop, out, a, b *runtime.Tensor) error {
 	// decomposed layer norm or an RMS norm) is x*x: math.Pow(x, 2) squares
 	// x exactly in float64 (a float32's square fits), so rounding it to
 	// float32 gives the float32 product's bits, NaN payloads aside; the
-	// general loop's math.Pow took ~20 ns an element (BenchmarkOpMisc/pow2).
+	// general loop's math.Pow took ~25 ns an element (BenchmarkOpMisc/pow2).
 	if op == bPow && dt == runtime.Float32 && b.NumElements() == 1 && a.NumElements() == n && elems[float32](b)[0] == 2 {
 		x := elems[float32](a)
 		asm.MulF32(elems[float32](out), x, x)

@@ -309,45 +309,44 @@ func einsumGEMM(out, a, b *runtime.Tensor, la, lb, lo []rune, size map[rune]int6
 	if m*n*k < einsumGEMMMin {
 		return false
 	}
-	// Each operand's (and the output's) strides for a label order.
-	stridesFor := func(t *runtime.Tensor, pos map[rune]int, order [][]rune) []int {
-		var st [maxRank]int64
-		stridesOf(t.Shape(), st[:t.NDim()])
-		var out []int
-		for _, ls := range order {
-			for _, r := range ls {
-				out = append(out, int(st[pos[r]]))
-			}
+	// The element stride of each label in a, b and the product C (batch,
+	// m, n rows-major), and a gather plan reading one of them in a label
+	// order (stridedPlan: the order's sizes, the label's strides there).
+	// Where a plan coalesces to one unit-stride run, the operand is already
+	// in that order and is used in place.
+	labelStrides := func(labels []rune) map[rune]int64 {
+		st, s := map[rune]int64{}, int64(1)
+		for i := len(labels) - 1; i >= 0; i-- {
+			st[labels[i]] = s
+			s *= size[labels[i]]
 		}
-		return out
+		return st
 	}
-	dimsOf := func(order [][]rune) []int {
-		var d []int
-		for _, ls := range order {
-			for _, r := range ls {
-				d = append(d, int(size[r]))
-			}
+	planOf := func(order []rune, st map[rune]int64) bplan {
+		var dims, strides [2 * maxRank]int64
+		for i, r := range order {
+			dims[i], strides[i] = size[r], st[r]
 		}
-		return d
+		return stridedPlan(dims[:len(order)], strides[:len(order)])
 	}
-	aOrder, bOrder, cOrder := [][]rune{batch, ml, kl}, [][]rune{batch, kl, nl}, [][]rune{batch, ml, nl}
-	ad, bd, od := a.Float32s(), b.Float32s(), out.Float32s()
-	ap, bp := ad, bd
-	if dims, st := dimsOf(aOrder), stridesFor(a, inA, aOrder); !stridesContiguous(dims, st) {
+	inPlace := func(p *bplan) bool { return p.nd == 1 && (p.dims[0] == 1 || p.st[0][0] == 1) }
+	cat := func(ls ...[]rune) []rune { return append(append(append([]rune(nil), ls[0]...), ls[1]...), ls[2]...) }
+	ap, bp, cp, od := a.Float32s(), b.Float32s(), out.Float32s(), out.Float32s()
+	if p := planOf(cat(batch, ml, kl), labelStrides(la)); !inPlace(&p) {
 		buf := getScratch(nb * m * k)
 		defer putScratch(buf)
+		gather32(&p, 0, *buf, ap)
 		ap = *buf
-		copyStridedF32(ap, contiguousStrides(dims), ad, st, dims)
 	}
-	if dims, st := dimsOf(bOrder), stridesFor(b, inB, bOrder); !stridesContiguous(dims, st) {
+	if p := planOf(cat(batch, kl, nl), labelStrides(lb)); !inPlace(&p) {
 		buf := getScratch(nb * k * n)
 		defer putScratch(buf)
+		gather32(&p, 0, *buf, bp)
 		bp = *buf
-		copyStridedF32(bp, contiguousStrides(dims), bd, st, dims)
 	}
-	cdims, cst := dimsOf(cOrder), stridesFor(out, inO, cOrder)
-	cp := od
-	direct := stridesContiguous(cdims, cst)
+	// The output read from C in its own label order.
+	po := planOf(lo, labelStrides(cat(batch, ml, nl)))
+	direct := inPlace(&po)
 	if !direct {
 		buf := getScratch(nb * m * n)
 		defer putScratch(buf)
@@ -359,69 +358,7 @@ func einsumGEMM(out, a, b *runtime.Tensor, la, lb, lo []rune, size map[rune]int6
 		}
 	}
 	if !direct {
-		copyStridedF32(od, cst, cp, contiguousStrides(cdims), cdims)
+		gather32(&po, 0, od, cp)
 	}
 	return true
-}
-
-// contiguousStrides are the row-major strides of dims.
-func contiguousStrides(dims []int) []int {
-	st := make([]int, len(dims))
-	s := 1
-	for i := len(dims) - 1; i >= 0; i-- {
-		st[i] = s
-		s *= dims[i]
-	}
-	return st
-}
-
-// stridesContiguous reports whether st are dims' row-major strides (size-1
-// dimensions' strides do not matter).
-func stridesContiguous(dims, st []int) bool {
-	s := 1
-	for i := len(dims) - 1; i >= 0; i-- {
-		if dims[i] != 1 && st[i] != s {
-			return false
-		}
-		s *= dims[i]
-	}
-	return true
-}
-
-// copyStridedF32 sets dst[sum idx[i]*dst[i]] = src[sum idx[i]*ss[i]] for
-// every index of dims: the last dimension a run, the others an odometer.
-func copyStridedF32(dst []float32, ds []int, src []float32, ss []int, dims []int) {
-	nd := len(dims)
-	if nd == 0 {
-		dst[0] = src[0]
-		return
-	}
-	total := 1
-	for _, d := range dims {
-		total *= d
-	}
-	inner := dims[nd-1]
-	di, si := ds[nd-1], ss[nd-1]
-	var idx [2 * maxRank]int
-	do, so := 0, 0
-	for done := 0; done < total; done += inner {
-		if di == 1 && si == 1 {
-			copy(dst[do:do+inner], src[so:so+inner])
-		} else {
-			for i := 0; i < inner; i++ {
-				dst[do+i*di] = src[so+i*si]
-			}
-		}
-		for d := nd - 2; d >= 0; d-- {
-			idx[d]++
-			do += ds[d]
-			so += ss[d]
-			if idx[d] < dims[d] {
-				break
-			}
-			do -= ds[d] * dims[d]
-			so -= ss[d] * dims[d]
-			idx[d] = 0
-		}
-	}
 }

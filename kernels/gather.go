@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/runtime"
@@ -51,17 +52,29 @@ func gatherStrided(out, x *runtime.Tensor, p *bplan, base int) error {
 	case 2:
 		runGather(p, base, elems[uint16](out), elems[uint16](x))
 	case 4:
-		if o, xs := elems[float32](out), elems[float32](x); gatherBlocksOK(p, base) && !asm.OverlapF32(o, xs) {
-			gatherBlocks32(p, base, o, xs)
-			return nil
-		}
-		runGather(p, base, elems[uint32](out), elems[uint32](x))
+		gather32(p, base, elems[float32](out), elems[float32](x))
 	case 8:
 		runGather(p, base, elems[uint64](out), elems[uint64](x))
 	default:
 		return fmt.Errorf("unsupported element size %d", x.DType().ElemBytes())
 	}
 	return nil
+}
+
+// gather32 is gatherStrided for 4-byte elements, on slices: rows copied a
+// block at a time (gatherBlocks32) where the plan allows, else row by row.
+// It only moves bits.
+func gather32(p *bplan, base int, o, x []float32) {
+	if gatherBlocksOK(p, base) && !asm.OverlapF32(o, x) {
+		gatherBlocks32(p, base, o, x)
+		return
+	}
+	runGather(p, base, asUint32s(o), asUint32s(x))
+}
+
+// asUint32s is x's elements as their bits.
+func asUint32s(x []float32) []uint32 {
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(x))), len(x))
 }
 
 func runGather[T any](p *bplan, base int, o, x []T) {

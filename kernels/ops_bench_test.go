@@ -159,12 +159,7 @@ func BenchmarkOpMisc(b *testing.B) {
 // GoogLeNet's 3x3 pools (stride 1 with padding 1 on small planes, stride
 // 2 in ceil mode).
 func BenchmarkOpMaxPool2D(b *testing.B) {
-	defer SetNumThreads(0)
-	for _, c := range []struct {
-		name  string
-		shape []int64
-		attrs Pool2DAttrs
-	}{
+	benchPool2D(b, MaxPool2D, []int{1, 2}, []poolBench{
 		{"squeezenet_64x111x111", []int64{1, 64, 111, 111}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, CeilMode: true}},
 		{"resnet_64x112x112", []int64{1, 64, 112, 112}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, Padding: []int64{1, 1}}},
 		{"cnn_2x2_32x64x64", []int64{1, 32, 64, 64}, Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}}},
@@ -172,7 +167,21 @@ func BenchmarkOpMaxPool2D(b *testing.B) {
 		{"googlenet_3x3s1p1_512x14x14", []int64{1, 512, 14, 14}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1}, CeilMode: true}},
 		{"googlenet_3x3s1p1_192x28x28", []int64{1, 192, 28, 28}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1}, CeilMode: true}},
 		{"googlenet_3x3s2_64x112x112", []int64{1, 64, 112, 112}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, CeilMode: true}},
-	} {
+	})
+}
+
+// poolBench is one pooling benchmark's layer: its input shape and attributes.
+type poolBench struct {
+	name  string
+	shape []int64
+	attrs Pool2DAttrs
+}
+
+// benchPool2D times run (MaxPool2D or AvgPool2D) on each case at each
+// thread count: ns per call and window taps per ns.
+func benchPool2D(b *testing.B, run func(out, x *runtime.Tensor, a Pool2DAttrs) error, threads []int, cases []poolBench) {
+	defer SetNumThreads(0)
+	for _, c := range cases {
 		x := randT(b, 1, c.shape, f32, -5, 5)
 		a := c.attrs
 		g, err := resolvePool2D("bench", x, &a)
@@ -180,12 +189,12 @@ func BenchmarkOpMaxPool2D(b *testing.B) {
 			b.Fatal(err)
 		}
 		out := mustT(b, g.outShape[:], f32)
-		for _, th := range []int{1, 2} {
+		for _, th := range threads {
 			b.Run(fmt.Sprintf("%s/threads=%d", c.name, th), func(b *testing.B) {
 				SetNumThreads(th)
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {
-					if err := MaxPool2D(out, x, c.attrs); err != nil {
+					if err := run(out, x, c.attrs); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -197,9 +206,10 @@ func BenchmarkOpMaxPool2D(b *testing.B) {
 
 // BenchmarkOpPad is Inception-v3's zero padding before its average pools
 // (ONNX AveragePool with count_include_pad imports as pad + avg_pool2d),
-// its 3x3 convolutions' explicit pads, and an edge pad: ns per call and
-// output elements per ns.
+// its 3x3 convolutions' explicit pads, and an edge pad, at 1 and 2
+// threads: ns per call and output elements per ns.
 func BenchmarkOpPad(b *testing.B) {
+	defer SetNumThreads(0)
 	for _, c := range []struct {
 		name  string
 		shape []int64
@@ -236,33 +246,10 @@ func BenchmarkOpPad(b *testing.B) {
 // exports count_include_pad pools, and with the padding in the pool), 1
 // thread.
 func BenchmarkOpAvgPool2D(b *testing.B) {
-	defer SetNumThreads(0)
-	for _, c := range []struct {
-		name  string
-		shape []int64
-		attrs Pool2DAttrs
-	}{
+	benchPool2D(b, AvgPool2D, []int{1}, []poolBench{
 		{"densenet_2x2s2_128x56x56", []int64{1, 128, 56, 56}, Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}}},
 		{"densenet_2x2s2_256x28x28", []int64{1, 256, 28, 28}, Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}}},
 		{"inception_3x3_768x19x19", []int64{1, 768, 19, 19}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}}},
 		{"inception_3x3p1_768x17x17", []int64{1, 768, 17, 17}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1}, CountIncludePad: true}},
-	} {
-		x := randT(b, 1, c.shape, f32, -5, 5)
-		a := c.attrs
-		g, err := resolvePool2D("bench", x, &a)
-		if err != nil {
-			b.Fatal(err)
-		}
-		out := mustT(b, g.outShape[:], f32)
-		b.Run(c.name, func(b *testing.B) {
-			SetNumThreads(1)
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				if err := AvgPool2D(out, x, c.attrs); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(out.NumElements()*c.attrs.PoolSize[0]*c.attrs.PoolSize[1])*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gtaps/s")
-		})
-	}
+	})
 }

@@ -311,14 +311,16 @@ func avgRun[T number, A float32 | float64](g *pool2dGeom, acc []A, orow, x []T, 
 	}
 }
 
+// padded reports whether g has any padding.
+func (g *pool2dGeom) padded() bool { return g.pt != 0 || g.pl != 0 || g.pb != 0 || g.pr != 0 }
+
 // avgFlatOK reports whether avgPlanesFlat computes g: strides of at most
 // 2, at most 64 taps, every window inside the input or, with
 // count_include_pad (its divisor then always the window's size), inside the
 // padded input. (Past stride 2 it would compute more than 4x the sums it
 // keeps.)
 func avgFlatOK(g *pool2dGeom) bool {
-	padded := g.pt != 0 || g.pl != 0 || g.pb != 0 || g.pr != 0
-	if padded && !g.countIncludePad || g.sh > 2 || g.sw > 2 || g.kh*g.kw > 64 {
+	if g.padded() && !g.countIncludePad || g.sh > 2 || g.sw > 2 || g.kh*g.kw > 64 {
 		return false
 	}
 	return (g.oh-1)*g.sh+(g.kh-1)*g.dh < g.h+g.pt+g.pb && (g.ow-1)*g.sw+(g.kw-1)*g.dw < g.w+g.pl+g.pr
@@ -336,7 +338,7 @@ func avgFlatOK(g *pool2dGeom) bool {
 // 2x2/2 transitions summed a tap a scalar add at 2.7 ns
 // (BenchmarkOpAvgPool2D).
 func avgPlanesFlat(g *pool2dGeom, o, x []float32, lo, hi int) {
-	padded := g.pt != 0 || g.pl != 0 || g.pb != 0 || g.pr != 0
+	padded := g.padded()
 	hp, wp := g.h+g.pt+g.pb, g.w+g.pl+g.pr
 	ld := g.xsH // the row stride of the plane the taps read
 	var pb *[]float32
@@ -869,24 +871,15 @@ func padRows[T uint8 | uint16 | uint32 | uint64](g *padGeom, out, x []T, pv T, r
 			continue
 		}
 		copy(dst[lo:hi], x[src+lo-before:src+hi-before])
-		if constant {
-			for i := range dst[:lo] {
-				dst[i] = pv
-			}
-			for i := hi; i < inner; i++ {
-				dst[i] = pv
-			}
-			continue
-		}
-		for i := 0; i < inner; i++ {
-			if i == lo {
-				i = hi
-				if i >= inner {
-					break
+		for _, span := range [2][2]int{{0, lo}, {hi, inner}} {
+			for i := span[0]; i < span[1]; i++ {
+				if constant {
+					dst[i] = pv
+					continue
 				}
+				si, _ := padMap(i-before, n, g.mode) // inside for every mode but constant
+				dst[i] = x[src+si]
 			}
-			si, _ := padMap(i-before, n, g.mode) // inside for every mode but constant
-			dst[i] = x[src+si]
 		}
 	}
 }

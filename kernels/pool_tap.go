@@ -31,7 +31,7 @@ type maxPoolTapJob struct {
 // row or column is never read), which asm.MaxPool2x2F32 pools in place.
 func pool2x2Pairs(g *pool2dGeom) bool {
 	return g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2 && g.dh == 1 && g.dw == 1 &&
-		g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 && g.ow == g.w/2 && g.oh == g.h/2
+		!g.padded() && g.ow == g.w/2 && g.oh == g.h/2
 }
 
 // pool3x3S2 reports whether g is a 3x3 window at stride 2 without
@@ -40,7 +40,7 @@ func pool2x2Pairs(g *pool2dGeom) bool {
 // window inside the plane (ceil mode's last windows may not be).
 func pool3x3S2(g *pool2dGeom) (ok, inPlace bool) {
 	ok = g.kh == 3 && g.kw == 3 && g.sh == 2 && g.sw == 2 && g.dh == 1 && g.dw == 1
-	return ok, ok && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0 && 2*g.oh+1 <= g.h && 2*g.ow+1 <= g.w
+	return ok, ok && !g.padded() && 2*g.oh+1 <= g.h && 2*g.ow+1 <= g.w
 }
 
 var maxPoolTapPool = freelist.List[*maxPoolTapJob]{New: func() *maxPoolTapJob {

@@ -132,13 +132,12 @@ func run() error {
 			rounds = 1
 		}
 		for _, t := range timers {
-			t.samples = make([]float64, 0, max(*bench/t.batch, 1))
+			t.samples = make([]float64, 0, t.nsamples)
 		}
 		for r := range rounds {
 			for _, t := range timers {
-				n := max(*bench/t.batch, 1)
-				n = n*(r+1)/rounds - n*r/rounds
-				if rounds == 1 && *cpuprofile != "" {
+				n := t.nsamples*(r+1)/rounds - t.nsamples*r/rounds
+				if *cpuprofile != "" { // rounds is 1
 					f, err := os.Create(profilePath(*cpuprofile, t.mode, *mode))
 					if err != nil {
 						return err
@@ -152,7 +151,7 @@ func run() error {
 				if err := t.time(*fn, args, n); err != nil {
 					return err
 				}
-				if rounds == 1 && *memprofile != "" {
+				if *memprofile != "" {
 					goruntime.GC() // the profile reflects allocations as of the last GC
 					f, err := os.Create(profilePath(*memprofile, t.mode, *mode))
 					if err != nil {
@@ -166,7 +165,7 @@ func run() error {
 						return err
 					}
 				}
-				if rounds == 1 && *cpuprofile != "" {
+				if *cpuprofile != "" {
 					pprof.StopCPUProfile()
 				}
 			}
@@ -213,14 +212,15 @@ func splitModes(s string) []string {
 	return []string{s}
 }
 
-// modeTimer times one mode's calls: batches of calls lasting about 20µs
-// (one call if a call is longer), the allocations counted across them.
+// modeTimer times one mode's calls: nsamples batches of calls lasting
+// about 20µs (one call if a call is longer), the allocations counted across
+// them.
 type modeTimer struct {
-	mode           string
-	invoke         func(string, ...runtime.Value) (runtime.Value, error)
-	batch          int
-	samples        []float64
-	mallocs, bytes uint64
+	mode            string
+	invoke          func(string, ...runtime.Value) (runtime.Value, error)
+	batch, nsamples int
+	samples         []float64
+	mallocs, bytes  uint64
 }
 
 // warmTimer makes invoke's timer after warm-up calls (at least 3, a tenth
@@ -235,7 +235,8 @@ func warmTimer(mode string, invoke func(string, ...runtime.Value) (runtime.Value
 		}
 	}
 	batch := int(20000 / max(1, float64(time.Since(warm).Nanoseconds())/float64(nwarm)))
-	return &modeTimer{mode: mode, invoke: invoke, batch: min(max(batch, 1), max(bench/10, 1))}, nil
+	batch = min(max(batch, 1), max(bench/10, 1))
+	return &modeTimer{mode: mode, invoke: invoke, batch: batch, nsamples: max(bench/batch, 1)}, nil
 }
 
 // time adds n samples of t.batch calls each.
