@@ -1,12 +1,14 @@
 package kernels
 
+import "github.com/relaxgo/relaxgo/asm"
+
 // convPackPanels packs depth rows [p0, p0+kc) of the implicit-GEMM B of one
 // image group xg (see convPackB) for the ncols columns (output pixels)
 // starting at j0, into consecutive nr-wide panels dst[jp*kc*nr + p*nr + j]
 // (columns past ncols are zero). It works a depth row at a time across all
 // the panels: the row's values are gathered into rowbuf with one contiguous
 // copy per output row (stride 1) and then moved into the panels with
-// fixed-size moves, instead of re-deriving the patch geometry per panel and
+// one asm.CopyRowsF32 call, instead of re-deriving the patch geometry per panel and
 // per row. rowbuf needs ncols rounded up to nr floats. The values are those
 // of convPackB.
 func convPackPanels(g *conv2dGeom, xg []float32, p0, kc, j0, ncols, nr int, dst, rowbuf []float32) {
@@ -53,14 +55,6 @@ func convPackPanels(g *conv2dGeom, xg []float32, p0, kc, j0, ncols, nr int, dst,
 			q += l
 			oy, ox = oy+1, 0
 		}
-		if nr == 16 {
-			for jp := 0; jp < np; jp++ {
-				gemmCopy16(dst[(jp*kc+p)*16:], rowbuf[jp*16:])
-			}
-			continue
-		}
-		for jp := 0; jp < np; jp++ {
-			copy(dst[(jp*kc+p)*nr:(jp*kc+p)*nr+nr], rowbuf[jp*nr:jp*nr+nr])
-		}
+		asm.CopyRowsF32(dst[p*nr:], kc*nr, rowbuf, nr, np, nr)
 	}
 }

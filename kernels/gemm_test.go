@@ -349,6 +349,30 @@ func BenchmarkPackA(b *testing.B) {
 	}
 }
 
+// BenchmarkPackB times packing a whole B (K x N, row-major, larger than
+// the L2) into the panels of each tile width, a depth block at a time as
+// the blocked driver does when B is not a pre-packed constant (an
+// activation, bench/openblas's unpacked shapes): GB/s of B.
+func BenchmarkPackB(b *testing.B) {
+	for _, nk := range [][2]int{{1024, 1024}, {3072, 768}} {
+		n, k := nk[0], nk[1]
+		y := gemmRandF32(rand.New(rand.NewSource(1)), k*n)
+		for _, nr := range []int{16, 32, 48} {
+			b.Run(fmt.Sprintf("n=%d/k=%d/nr=%d", n, k, nr), func(b *testing.B) {
+				j := &gemmJob{n: n, b: gemmB{b: y, ldb: n}, nr: nr, ncur: n, npanels: (n + nr - 1) / nr}
+				j.bpack = make([]float32, gemmKC*j.npanels*nr)
+				for i := 0; i < b.N; i++ {
+					for pc := 0; pc < k; pc += gemmKC {
+						j.pc, j.kc = pc, min(gemmKC, k-pc)
+						j.packPanels(0, j.npanels)
+					}
+				}
+				b.ReportMetric(float64(k*n*4)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+			})
+		}
+	}
+}
+
 // BenchmarkSgemmTransB times products whose B is stored transposed (n x k,
 // a key matrix in attention scores, ONNX Gemm with transB on an
 // activation) against the same product with B stored k x n, 1 thread: the
