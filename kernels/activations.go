@@ -63,19 +63,21 @@ func AdaptiveAvgPool1D(out, x *runtime.Tensor, outputSize []int64, layout, outLa
 	if len(xs) != 3 || len(os) != 3 {
 		return fmt.Errorf("%s: want 3-D tensors, got %v and %v", name, xs, os)
 	}
-	var osz []int64
-	switch len(outputSize) {
-	case 0:
-	case 1:
-		osz = []int64{1, outputSize[0]}
-	default:
+	if len(outputSize) > 1 {
 		return fmt.Errorf("%s: output_size must have 1 value, got %v", name, outputSize)
 	}
-	x4, err := x.Reshape([]int64{xs[0], xs[1], 1, xs[2]})
+	u := unitViews.Get()
+	defer u.release()
+	var osz []int64
+	if len(outputSize) == 1 {
+		u.size = [2]int64{1, outputSize[0]}
+		osz = u.size[:]
+	}
+	x4, err := view4(&u.x, x, &u.xs, xs[0], xs[1], 1, xs[2])
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	o4, err := out.Reshape([]int64{os[0], os[1], 1, os[2]})
+	o4, err := view4(&u.out, out, &u.os, os[0], os[1], 1, os[2])
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}

@@ -286,3 +286,65 @@ func TestTensorListErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSteadyStateAllocs1D checks that the 1-D operators that run as their
+// 2-D forms over height-1 views (conv1d, conv1d_transpose, the 1-D
+// poolings) allocate nothing per call, with a registered constant weight
+// and without, and that a constant's view is itself a registered constant,
+// made once (so its packed forms are cached) and forgotten with it.
+func TestSteadyStateAllocs1D(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under -race")
+	}
+	x := randT(t, 1, []int64{2, 8, 50}, f32, -1, 1)
+	w := randT(t, 2, []int64{16, 8, 5}, f32, -1, 1)
+	wc := randT(t, 3, []int64{16, 8, 5}, f32, -1, 1)
+	RegisterConstant(wc)
+	defer UnregisterConstant(wc)
+	wt := randT(t, 4, []int64{8, 4, 3}, f32, -1, 1)
+	y := mustT(t, []int64{2, 16, 24}, f32)
+	yt := mustT(t, []int64{2, 4, 99}, f32)
+	p := mustT(t, []int64{2, 8, 25}, f32)
+	ap := mustT(t, []int64{2, 8, 7}, f32)
+	conv := Conv1DAttrs{Strides: []int64{2}, Padding: []int64{1, 0}}
+	tr := Conv2DTransposeAttrs{Strides: []int64{2}, Padding: []int64{1}}
+	pool := Pool1DAttrs{PoolSize: []int64{3}, Strides: []int64{2}, Padding: []int64{1}}
+	seven := []int64{7}
+	cases := []struct {
+		name string
+		fn   func() error
+	}{
+		{"Conv1D", func() error { return Conv1D(y, x, w, conv) }},
+		{"Conv1D constant weight", func() error { return Conv1D(y, x, wc, conv) }},
+		{"Conv1DTranspose", func() error { return Conv1DTranspose(yt, x, wt, tr) }},
+		{"MaxPool1D", func() error { return MaxPool1D(p, x, pool) }},
+		{"AvgPool1D", func() error { return AvgPool1D(p, x, pool) }},
+		{"AdaptiveAvgPool1D", func() error { return AdaptiveAvgPool1D(ap, x, seven, "NCW", "") }},
+	}
+	for _, c := range cases {
+		if err := c.fn(); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if n := testing.AllocsPerRun(20, func() { _ = c.fn() }); n != 0 {
+			t.Errorf("%s: %v allocations per call, want 0", c.name, n)
+		}
+	}
+	var u unitView
+	v1, err := weightView(&u.w, wc, &u.ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v2, _ := weightView(&u.w, wc, &u.ws); v2 != v1 || v1 == &u.w || !IsConstant(v1) {
+		t.Errorf("a constant's view: made again (%v) or not registered (%v)", v2 != v1, !IsConstant(v1))
+	}
+	if got := runtime.Shape(v1.Shape()); !got.Equal(runtime.Shape{16, 8, 1, 5}) {
+		t.Errorf("view shape %v, want (16, 8, 1, 5)", got)
+	}
+	UnregisterConstant(wc)
+	if IsConstant(v1) {
+		t.Error("the view is still registered after its constant was unregistered")
+	}
+	if v, _ := weightView(&u.w, w, &u.ws); v != &u.w {
+		t.Error("a weight that is not a constant got a cached view")
+	}
+}

@@ -847,24 +847,27 @@ func conv1dAs2D(op, kernelLayout string, out, x, w *runtime.Tensor, attrs Conv2D
 		}
 		return fmt.Errorf("%s: strides/dilation need 1 value and padding 1 or 2 (got %v, %v, %v)", op, attrs.Strides, attrs.Dilation, attrs.Padding)
 	}
-	unitHeight := func(v []int64, dflt int64) []int64 {
-		out := []int64{dflt, dflt}
+	u := unitViews.Get()
+	defer u.release()
+	unitHeight := func(buf *[2]int64, v []int64, dflt int64) []int64 {
+		*buf = [2]int64{dflt, dflt}
 		if len(v) == 1 {
-			out[1] = v[0]
+			buf[1] = v[0]
 		}
-		return out
+		return buf[:]
 	}
-	a2 := Conv2DTransposeAttrs{Strides: unitHeight(attrs.Strides, 1), Dilation: unitHeight(attrs.Dilation, 1), Padding: []int64{0, 0, 0, 0},
-		OutputPadding: unitHeight(attrs.OutputPadding, 0), Groups: attrs.Groups, OutDType: attrs.OutDType}
+	a2 := Conv2DTransposeAttrs{Strides: unitHeight(&u.strides, attrs.Strides, 1), Dilation: unitHeight(&u.dilation, attrs.Dilation, 1),
+		Padding: u.pad[:], OutputPadding: unitHeight(&u.outPad, attrs.OutputPadding, 0), Groups: attrs.Groups, OutDType: attrs.OutDType}
+	u.pad = [4]int64{}
 	switch len(attrs.Padding) {
 	case 1:
-		a2.Padding[1], a2.Padding[3] = attrs.Padding[0], attrs.Padding[0]
+		u.pad[1], u.pad[3] = attrs.Padding[0], attrs.Padding[0]
 	case 2:
-		a2.Padding[1], a2.Padding[3] = attrs.Padding[0], attrs.Padding[1]
+		u.pad[1], u.pad[3] = attrs.Padding[0], attrs.Padding[1]
 	}
-	x4, err1 := x.View([]int64{xs[0], xs[1], 1, xs[2]}, x.DType())
-	w4, err2 := w.View([]int64{ws[0], ws[1], 1, ws[2]}, w.DType())
-	o4, err3 := out.View([]int64{os[0], os[1], 1, os[2]}, out.DType())
+	x4, err1 := view4(&u.x, x, &u.xs, xs[0], xs[1], 1, xs[2])
+	w4, err2 := weightView(&u.w, w, &u.ws)
+	o4, err3 := view4(&u.out, out, &u.os, os[0], os[1], 1, os[2])
 	for _, err := range []error{err1, err2, err3} {
 		if err != nil {
 			return fmt.Errorf("%s: %w", op, err)

@@ -126,6 +126,9 @@ func IsConstant(t *runtime.Tensor) bool {
 
 // UnregisterConstant forgets t's packed forms.
 func UnregisterConstant(t *runtime.Tensor) {
+	if v, ok := constViews.LoadAndDelete(t); ok {
+		UnregisterConstant(v.(*runtime.Tensor))
+	}
 	constPacked.Delete(t)
 	constConvA.Delete(t)
 	constConvAWide.Delete(t)

@@ -1046,44 +1046,46 @@ func pool1dAs2d(name string, out, x *runtime.Tensor, a Pool1DAttrs, isMax bool) 
 	if a.OutLayout != "" && a.OutLayout != a.Layout && !(a.Layout == "" && a.OutLayout == "NCW") {
 		return fmt.Errorf("%s: out_layout %q differs from layout %q", name, a.OutLayout, a.Layout)
 	}
-	one := func(v []int64, def int64) []int64 {
-		if len(v) == 0 {
-			return []int64{1, def}
-		}
-		return []int64{1, v[0]}
-	}
-	var pad []int64
-	switch len(a.Padding) {
-	case 0:
-		pad = []int64{0, 0, 0, 0}
-	case 1:
-		pad = []int64{0, a.Padding[0], 0, a.Padding[0]}
-	case 2:
-		pad = []int64{0, a.Padding[0], 0, a.Padding[1]}
-	default:
+	if len(a.Padding) > 2 {
 		return fmt.Errorf("%s: padding must have 1 or 2 values", name)
 	}
 	if len(a.PoolSize) > 1 || len(a.Strides) > 1 || len(a.Dilation) > 1 {
 		return fmt.Errorf("%s: pool_size, strides and dilation must have 1 value", name)
 	}
-	view := func(t *runtime.Tensor) (*runtime.Tensor, error) {
+	u := unitViews.Get()
+	defer u.release()
+	one := func(buf *[2]int64, v []int64, def int64) []int64 {
+		*buf = [2]int64{1, def}
+		if len(v) > 0 {
+			buf[1] = v[0]
+		}
+		return buf[:]
+	}
+	u.pad = [4]int64{}
+	switch len(a.Padding) {
+	case 1:
+		u.pad[1], u.pad[3] = a.Padding[0], a.Padding[0]
+	case 2:
+		u.pad[1], u.pad[3] = a.Padding[0], a.Padding[1]
+	}
+	view := func(dst *runtime.Tensor, buf *[4]int64, t *runtime.Tensor) (*runtime.Tensor, error) {
 		s := t.Shape()
 		if layout == "NCHW" {
-			return t.Reshape([]int64{s[0], s[1], 1, s[2]})
+			return view4(dst, t, buf, s[0], s[1], 1, s[2])
 		}
-		return t.Reshape([]int64{s[0], 1, s[1], s[2]})
+		return view4(dst, t, buf, s[0], 1, s[1], s[2])
 	}
-	x4, err := view(x)
+	x4, err := view(&u.x, &u.xs, x)
 	if err != nil {
 		return err
 	}
-	o4, err := view(out)
+	o4, err := view(&u.out, &u.os, out)
 	if err != nil {
 		return err
 	}
-	a2 := Pool2DAttrs{PoolSize: one(a.PoolSize, 1), Strides: one(a.Strides, 1), Dilation: one(a.Dilation, 1),
-		Padding: pad, CeilMode: a.CeilMode, CountIncludePad: a.CountIncludePad, Layout: layout, OutLayout: layout}
-	return pool2d(name, o4, x4, &a2, isMax)
+	u.pool = Pool2DAttrs{PoolSize: one(&u.size, a.PoolSize, 1), Strides: one(&u.strides, a.Strides, 1), Dilation: one(&u.dilation, a.Dilation, 1),
+		Padding: u.pad[:], CeilMode: a.CeilMode, CountIncludePad: a.CountIncludePad, Layout: layout, OutLayout: layout}
+	return pool2d(name, o4, x4, &u.pool, isMax)
 }
 
 // MaxPool1D computes 1-D max pooling.

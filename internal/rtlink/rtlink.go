@@ -47,6 +47,12 @@ var (
 	IfCond func(v any) (bool, error)
 	// LoadModel returns a *runtime.Model.
 	LoadModel func(spec ModelSpec) (any, error)
+	// ViewInto makes *dst (a *runtime.Tensor the caller owns) a view of
+	// src (a *runtime.Tensor) with shape (not copied; the caller keeps it
+	// unchanged while dst is used) and src's dtype, as Tensor.View does
+	// but without allocating a header: the kernels' 1-D operators run as
+	// 2-D ones over views made every call.
+	ViewInto func(dst, src any, shape []int64) error
 )
 
 // ExecBuilder is package runtime's executable builder, which vmtir.ExecBuilder
