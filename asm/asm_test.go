@@ -337,6 +337,12 @@ func TestSgemmKernelMatchesTwin(t *testing.T) {
 		{"SgemmKernelSmall", SgemmTileSmall, SgemmKernelSmall},
 		{"SgemmKernelWide", func() (int, int) { mr, nr, _ := SgemmTileWide(); return mr, nr }, SgemmKernelWide},
 		{"SgemmKernelMid", func() (int, int) { mr, nr, _ := SgemmTileMid(); return mr, nr }, SgemmKernelMid},
+		{"SgemmKernelWideNext", func() (int, int) { mr, nr, _ := SgemmTileWide(); return mr, nr }, func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+			return tileCall("SgemmKernelWideNext", "wide", SgemmTileWide, SgemmKernelWideNextUnchecked, kc, a, b, c, ldc, alpha, beta)
+		}},
+		{"SgemmKernelMidNext", func() (int, int) { mr, nr, _ := SgemmTileMid(); return mr, nr }, func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+			return tileCall("SgemmKernelMidNext", "middle", SgemmTileMid, SgemmKernelMidNextUnchecked, kc, a, b, c, ldc, alpha, beta)
+		}},
 		{"SgemmKernelHalf/main", halfTile(func() int { mr, _ := SgemmTile(); return mr }), halfKernel(func() int { mr, _ := SgemmTile(); return mr })},
 		{"SgemmKernelHalf/mid", halfTile(func() int { mr, _, _ := SgemmTileMid(); return mr }), halfKernel(func() int { mr, _, _ := SgemmTileMid(); return mr })},
 		{"SgemmKernelHalf/small", halfTile(func() int { mr, _ := SgemmTileSmall(); return mr }), halfKernel(func() int { mr, _ := SgemmTileSmall(); return mr })},

@@ -357,18 +357,30 @@ func SgemmKernelUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta f
 		unsafe.Slice((*float32)(c), (mr-1)*ldc+nr), ldc, alpha, beta)
 }
 
-// SgemmKernelNextUnchecked is SgemmKernelUnchecked that, at AVX2, also
-// prefetches the packed B panel after b's (kc*16 floats on), a cache line a
-// depth step; the product's driver runs it on each panel's first row tile,
-// so that the next panel of a weight not in cache arrives while this one's
-// other row tiles compute. The arithmetic, and so every bit, is
-// SgemmKernelUnchecked's; at other levels it is that kernel.
+// SgemmKernelNextUnchecked is SgemmKernelUnchecked that, at AVX2 and
+// AVX-512, also prefetches the packed B panel after b's (kc*nr floats on),
+// the B bytes of a depth step a step; the product's driver runs it on each
+// panel's first row tile, so that the next panel of a weight not in cache
+// arrives while this one's other row tiles compute. The arithmetic, and so
+// every bit, is SgemmKernelUnchecked's; at the Go level it is that kernel.
 func SgemmKernelNextUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
-	if level == LevelAVX2 {
+	if level == LevelAVX2 || level == LevelAVX512 {
 		asmSgemmKernelNext(kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta)
 		return
 	}
 	SgemmKernelUnchecked(kc, a, b, c, ldc, alpha, beta)
+}
+
+// SgemmKernelMidNextUnchecked is SgemmKernelMidUnchecked prefetching the
+// next B panel as SgemmKernelNextUnchecked does (the same bits).
+func SgemmKernelMidNextUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
+	asmSgemmKernelMidNext(kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta)
+}
+
+// SgemmKernelWideNextUnchecked is SgemmKernelWideUnchecked prefetching the
+// next B panel as SgemmKernelNextUnchecked does (the same bits).
+func SgemmKernelWideNextUnchecked(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
+	asmSgemmKernelWideNext(kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta)
 }
 
 // SgemmHalfWidth reports the width of the half-width tile for mr rows:

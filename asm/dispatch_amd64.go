@@ -594,7 +594,19 @@ func asmSgemmChainNext(kc int, a, b, c *float32, ldc int, alpha, beta float32, c
 }
 
 func asmSgemmKernelNext(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
+	if level == LevelAVX512 {
+		sgemmKernelAVX512Next(kc, a, b, c, ldc, alpha, beta)
+		return
+	}
 	sgemmKernelAVX2Next(kc, a, b, c, ldc, alpha, beta)
+}
+
+func asmSgemmKernelMidNext(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
+	sgemmKernelAVX512MidNext(kc, a, b, c, ldc, alpha, beta)
+}
+
+func asmSgemmKernelWideNext(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
+	sgemmKernelAVX512WideNext(kc, a, b, c, ldc, alpha, beta)
 }
 
 func asmSgemmKernelRows(rows, kc int, a, b, c *float32, ldc int, alpha, beta float32) {

@@ -151,6 +151,14 @@ func asmSgemmKernelNext(kc int, a, b, c *float32, ldc int, alpha, beta float32) 
 	panic("asm: no assembly in this build")
 }
 
+func asmSgemmKernelMidNext(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
+	panic("asm: no assembly in this build")
+}
+
+func asmSgemmKernelWideNext(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
+	panic("asm: no assembly in this build")
+}
+
 func asmSgemmKernelRows(rows, kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	panic("asm: no assembly in this build")
 }

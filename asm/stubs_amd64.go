@@ -576,6 +576,21 @@ func sgemmKernelAVX512Wide(kc int, a *float32, b *float32, c *float32, ldc int, 
 //go:noescape
 func sgemmKernelAVX512Mid(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmKernelAVX512Next is sgemmKernelAVX512 prefetching the next B panel (see asm.SgemmKernelNext).
+//
+//go:noescape
+func sgemmKernelAVX512Next(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmKernelAVX512MidNext is sgemmKernelAVX512Mid prefetching the next B panel (see asm.SgemmKernelNext).
+//
+//go:noescape
+func sgemmKernelAVX512MidNext(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmKernelAVX512WideNext is sgemmKernelAVX512Wide prefetching the next B panel (see asm.SgemmKernelNext).
+//
+//go:noescape
+func sgemmKernelAVX512WideNext(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemmHalfAVX512 is the 14x16 SGEMM micro-kernel (see asm.SgemmKernelHalf).
 //
 //go:noescape

@@ -512,7 +512,14 @@ func (j *gemmJob) tileKernel(r0, kn, kc int, a, b, c unsafe.Pointer, ldc int, al
 		return
 	}
 	if next {
-		asm.SgemmKernelNextUnchecked(kc, a, b, c, ldc, alpha, beta)
+		switch {
+		case j.wide:
+			asm.SgemmKernelWideNextUnchecked(kc, a, b, c, ldc, alpha, beta)
+		case j.mid:
+			asm.SgemmKernelMidNextUnchecked(kc, a, b, c, ldc, alpha, beta)
+		default:
+			asm.SgemmKernelNextUnchecked(kc, a, b, c, ldc, alpha, beta)
+		}
 		return
 	}
 	j.kernel(kc, a, b, c, ldc, alpha, beta)
@@ -610,16 +617,17 @@ func (j *gemmJob) run() {
 	}
 	// A pre-packed B (a constant weight) is not in L2 when a model's layer
 	// runs: each panel's first row tile prefetches the next panel, which
-	// then arrives while the panel's other row tiles compute (AVX2 only:
-	// the AVX-512 kernels keep their own prefetches, A's for the 14x32
-	// tile, unmeasured here without AVX-512). In the model, 1 thread,
-	// AVX2 AMD EPYC (Zen 3), median of six alternated rounds of `relaxgo
-	// bench --mode=bytecode`: compare.sh's mlp 4.09 -> 3.75 ms, its
-	// transformer 3.96 -> 3.39 ms. Alone, with the weight in L3
-	// (BenchmarkSgemmPacked), no change beyond the noise. The main tile's
-	// kernel has the prefetching form (the chain kernel, AVX2's, too); the
-	// small, wide and middle tiles run as they are.
-	j.pfNext = j.pb != nil && !j.small && !j.wide && !j.mid
+	// then arrives while the panel's other row tiles compute. In the model,
+	// 1 thread, AVX2 AMD EPYC (Zen 3), median of six alternated rounds of
+	// `relaxgo bench --mode=bytecode`: compare.sh's mlp 4.09 -> 3.75 ms,
+	// its transformer 3.96 -> 3.39 ms. At AVX-512 (the main, middle and
+	// wide tiles; an Intel Xeon whose memory copies run at 3-4 GB/s past
+	// the L2) the fastest of 300 calls, five alternated pairs: mlp
+	// 2.87-3.13 -> 2.78-2.89 ms, transformer 2.64-2.98 -> 2.59-2.94 (the
+	// medians within that machine's noise). Alone, with the weight in L3
+	// (BenchmarkSgemmPacked), no change beyond the noise. The small tile
+	// runs as it is.
+	j.pfNext = j.pb != nil && !j.small
 	// Small products run on the calling goroutine. (Blocking, and so the
 	// result, is the same.)
 	threads := gemmThreads(m, n, k)

@@ -2854,6 +2854,14 @@ var gemmKernels = []gemmKernel{
 		b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
 	{name: "sgemmKernelAVX512Mid", doc: "is the 8x32 SGEMM micro-kernel (see asm.SgemmKernelMid).", mr: 8, nr: 32, avx512: true, pfA: gemmPrefetchA,
 		b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	// The AVX-512 tiles prefetching the next B panel, for a panel's first
+	// row tile on a pre-packed weight (see asm.SgemmKernelNext).
+	{name: "sgemmKernelAVX512Next", doc: "is sgemmKernelAVX512 prefetching the next B panel (see asm.SgemmKernelNext).", mr: 14, nr: 32, avx512: true, pfA: gemmPrefetchA, pfNext: true,
+		b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmKernelAVX512MidNext", doc: "is sgemmKernelAVX512Mid prefetching the next B panel (see asm.SgemmKernelNext).", mr: 8, nr: 32, avx512: true, pfA: gemmPrefetchA, pfNext: true,
+		b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmKernelAVX512WideNext", doc: "is sgemmKernelAVX512Wide prefetching the next B panel (see asm.SgemmKernelNext).", mr: 8, nr: 48, avx512: true, pfA: gemmPrefetchA, pfNext: true,
+		b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
 	// The half-width tiles: one vector of columns, for a product's last
 	// column panel when it holds at most a vector (see asm.SgemmHalfWidth).
 	// (A 4x16 and an AVX2 6x8 one measured no faster than their full-width
@@ -2937,10 +2945,9 @@ func avx2RowKernels() []gemmKernel {
 
 // emit generates the kernel.
 func (k gemmKernel) emit() {
-	if k.pfNext && (!k.prefetch || k.indirect || k.strided || k.gatherSW > 0) {
-		// Only the AVX2 loop shape prefetches the next panel, and only a
-		// packed B panel (kc steps of nr floats) has one.
-		panic(k.name + ": pfNext needs the AVX2 loop (prefetch) on a packed B panel")
+	if k.pfNext && (k.indirect || k.strided || k.gatherSW > 0) {
+		// Only a packed B panel (kc steps of nr floats) has a next one.
+		panic(k.name + ": pfNext needs a packed B panel")
 	}
 	sig := "func(kc int, a, b, c *float32, ldc int, alpha, beta float32)"
 	if k.indirect {
@@ -3232,6 +3239,12 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 			for l := 0; l < unroll*bstep; l += 64 {
 				PREFETCHT0(Mem{Base: b, Disp: sgemmBodyPrefetchB + l})
 			}
+		}
+		if sgemmBodyPrefetchNext {
+			for l := 0; l < unroll*bstep; l += 64 {
+				PREFETCHT0(Mem{Base: pnext, Disp: l})
+			}
+			ADDQ(U32(unroll*bstep), pnext)
 		}
 		ADDQ(U32(unroll*bstep), bptr)
 		SUBQ(U32(unroll), kc)
