@@ -36,32 +36,25 @@ import (
 // same bits (the transforms are fixed float32 operations with Go twins, the
 // GEMMs bit-identical across levels).
 
-// winoMinIn and winoMinIn4 are the fewest input channels taking F(2x2,
-// 3x3) and F(4x4, 3x3), winoMinOut the fewest output channels: with fewer
-// the transforms cost more than the products they save (ConvPaths,
-// AVX-512, direct on its best tile against F(2x2) and F(4x4): 3x3 32->128
-// on 27² 245, 182 and 161 µs at 1 thread, 176, 170 and 163 at 2; 16->64 on
-// 55² 245, 261 and 189, at 2 threads 140, 145 and 110; 3->32 on 64² 41, 88
-// and 82).
+// winoMinIn is the fewest input channels taking F(2x2, 3x3) or F(4x4,
+// 3x3), winoMinOut the fewest output channels: with fewer the transforms
+// cost more than the products they save (ConvPaths, AVX-512 AMD EPYC,
+// direct on its best tile against F(2x2) and F(4x4): 3x3 32->128 on 27²
+// 245, 182 and 161 µs at 1 thread, 176, 170 and 163 at 2; 3->32 on 64² 41,
+// 88 and 82). Between 16 and 31 input channels F(4x4) ran faster than the
+// direct path warm and alone on that machine (16->64 on 55²: 245 against
+// 189 µs) but not in a model on two others: SqueezeNet's 16->64 3x3 on 55²
+// took the indirect path faster in the model on an AVX2-only AMD EPYC
+// (relaxgo profile, its two calls, alternated: 3.05/2.21/2.33/1.88 ms on
+// F(4x4), 2.18/2.12/2.03/1.82 indirect) and on an AVX-512 Intel Xeon
+// (three alternated pairs, a call: 2.19/1.91/2.05 ms on F(4x4),
+// 1.51/1.11/1.27 indirect; `relaxgo profile --by shape --threads 1`), whose
+// memory past the L2 is slow: F(4x4)'s 36 planes of products for 64
+// channels (1.8 MB) do not stay in cache.
 const (
 	winoMinIn  = 32
-	winoMinIn4 = 16
 	winoMinOut = 32
 )
-
-// winoMinIn4At is winoMinIn4 at the current level: at AVX2, where F(2x2)
-// starts at the same count, from 32. SqueezeNet's 16->64 3x3 on 55² took the
-// indirect path faster in the model on an AVX2-only AMD EPYC (relaxgo
-// profile, its two calls, alternated: 3.05/2.21/2.33/1.88 ms on F(4x4),
-// 2.18/2.12/2.03/1.82 indirect; with the caches flushed, -bench
-// ConvColdOutput, 1720 -> 1370 µs), though not warm and alone (-bench
-// Conv2DChainLayers 614 -> 755 µs).
-func winoMinIn4At() int {
-	if asm.CurrentLevel() == asm.LevelAVX2 {
-		return winoMinIn
-	}
-	return winoMinIn4
-}
 
 // winoMinTiles is the fewest 2x2 output tiles per channel taking it: with
 // fewer the GEMMs' columns are too few for the micro-kernel's panels
@@ -77,9 +70,9 @@ const winoMinTiles4 = 49
 
 // winoTile returns the output tile size of g's Winograd convolution
 // (winoOK): 4 when the plane has winoMinTiles4 tiles of 4x4 (and g
-// winoMinIn4 input channels), else 2.
+// winoMinIn input channels), else 2.
 func winoTile(g *conv2dGeom) int {
-	if g.c >= winoMinIn4At() && ((g.oh+3)/4)*((g.ow+3)/4) >= winoMinTiles4 {
+	if g.c >= winoMinIn && ((g.oh+3)/4)*((g.ow+3)/4) >= winoMinTiles4 {
 		return 4
 	}
 	return 2

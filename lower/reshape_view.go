@@ -21,8 +21,9 @@ var reshapeKernels = map[string]bool{
 // (x, shape), out_sinfo=T)` becomes `lv = R.call_pure_packed("vm.builtin.reshape",
 // x, T's shape, sinfo_args=T)`, a header over x's data instead of a copy into
 // a new allocation. Like TVM it leaves a dataflow block's outputs (variables
-// that are not DataflowVars) alone, so no result of the function is a view.
-// Unlike TVM it also leaves reshapes of anything but the output of a
+// that are not DataflowVars) alone, and unlike TVM also the DataflowVars an
+// output is bound to directly (`gv = lv`, aliasedOutputs), so that a
+// function's result is not a view of its last reshape. It also leaves reshapes of anything but the output of a
 // destination-passing call of the same function (a parameter, a packed
 // function's result, a tuple's field): those live in storage the VM's pool
 // does not own, where a view would cost a header allocation on every call.
@@ -31,8 +32,9 @@ var reshapeKernels = map[string]bool{
 func RewriteDataflowReshape(m *ir.Module) (*ir.Module, error) {
 	return mapRelaxFuncs(m, func(fn *ir.Function) (*ir.Function, error) {
 		owned := map[*ir.Var]bool{}
+		outputs := aliasedOutputs(fn.Body)
 		return rewriteCalls(fn, func(vb *ir.VarBinding, c *ir.Call, emit func(ir.Binding)) error {
-			if x, out, ok := reshapeOf(c); ok && vb.Var.Dataflow && owned[x] {
+			if x, out, ok := reshapeOf(c); ok && vb.Var.Dataflow && !outputs[vb.Var] && owned[x] {
 				owned[vb.Var] = true
 				nc := purePackedCall(builtin.Reshape, []ir.Expr{x, shapeExpr(out.Shape)}, out, c.Loc)
 				emit(&ir.VarBinding{Var: vb.Var, Value: nc, Loc: vb.Loc})
@@ -46,6 +48,32 @@ func RewriteDataflowReshape(m *ir.Module) (*ir.Module, error) {
 			return nil
 		})
 	})
+}
+
+// aliasedOutputs returns the DataflowVars of seq's dataflow blocks that a
+// block output (a variable that is not a DataflowVar) is bound to directly
+// (`gv = lv`, as an importer ends a block): a view there would be the
+// function's result, a header made on every call on storage made on every
+// call (SqueezeNet's final flatten: three allocations a call where a copy
+// into the result makes one).
+func aliasedOutputs(seq *ir.SeqExpr) map[*ir.Var]bool {
+	out := map[*ir.Var]bool{}
+	if seq == nil {
+		return out
+	}
+	for bi := len(seq.Blocks) - 1; bi >= 0; bi-- {
+		bs := seq.Blocks[bi].Bindings
+		for i := len(bs) - 1; i >= 0; i-- {
+			vb, ok := bs[i].(*ir.VarBinding)
+			if !ok {
+				continue
+			}
+			if v, ok := vb.Value.(*ir.Var); ok && (!vb.Var.Dataflow || out[vb.Var]) {
+				out[v] = true
+			}
+		}
+	}
+	return out
 }
 
 // reshapeOf reports whether c is a destination-passing call of a reshape
