@@ -849,22 +849,8 @@ func conv1dAs2D(op, kernelLayout string, out, x, w *runtime.Tensor, attrs Conv2D
 	}
 	u := unitViews.Get()
 	defer u.release()
-	unitHeight := func(buf *[2]int64, v []int64, dflt int64) []int64 {
-		*buf = [2]int64{dflt, dflt}
-		if len(v) == 1 {
-			buf[1] = v[0]
-		}
-		return buf[:]
-	}
-	a2 := Conv2DTransposeAttrs{Strides: unitHeight(&u.strides, attrs.Strides, 1), Dilation: unitHeight(&u.dilation, attrs.Dilation, 1),
-		Padding: u.pad[:], OutputPadding: unitHeight(&u.outPad, attrs.OutputPadding, 0), Groups: attrs.Groups, OutDType: attrs.OutDType}
-	u.pad = [4]int64{}
-	switch len(attrs.Padding) {
-	case 1:
-		u.pad[1], u.pad[3] = attrs.Padding[0], attrs.Padding[0]
-	case 2:
-		u.pad[1], u.pad[3] = attrs.Padding[0], attrs.Padding[1]
-	}
+	a2 := Conv2DTransposeAttrs{Strides: unitPair(&u.strides, 1, attrs.Strides, 1), Dilation: unitPair(&u.dilation, 1, attrs.Dilation, 1),
+		Padding: u.padding(attrs.Padding), OutputPadding: unitPair(&u.outPad, 0, attrs.OutputPadding, 0), Groups: attrs.Groups, OutDType: attrs.OutDType}
 	x4, err1 := view4(&u.x, x, &u.xs, xs[0], xs[1], 1, xs[2])
 	w4, err2 := weightView(&u.w, w, &u.ws)
 	o4, err3 := view4(&u.out, out, &u.os, os[0], os[1], 1, os[2])

@@ -7,10 +7,10 @@ import "github.com/relaxgo/relaxgo/asm"
 // starting at j0, into consecutive nr-wide panels dst[jp*kc*nr + p*nr + j]
 // (columns past ncols are zero). It works a depth row at a time across all
 // the panels: the row's values are gathered into rowbuf with one contiguous
-// copy per output row (stride 1) and then moved into the panels with
-// one asm.CopyRowsF32 call, instead of re-deriving the patch geometry per panel and
-// per row. rowbuf needs ncols rounded up to nr floats. The values are those
-// of convPackB.
+// copy per output row (stride 1) and then moved into the panels with one
+// asm.CopyRowsF32 call, instead of re-deriving the patch geometry per panel
+// and per row. rowbuf needs ncols rounded up to nr floats. The values are
+// those of convPackB.
 func convPackPanels(g *conv2dGeom, xg []float32, p0, kc, j0, ncols, nr int, dst, rowbuf []float32) {
 	np := (ncols + nr - 1) / nr
 	clear(rowbuf[ncols : np*nr])

@@ -1054,20 +1054,6 @@ func pool1dAs2d(name string, out, x *runtime.Tensor, a Pool1DAttrs, isMax bool) 
 	}
 	u := unitViews.Get()
 	defer u.release()
-	one := func(buf *[2]int64, v []int64, def int64) []int64 {
-		*buf = [2]int64{1, def}
-		if len(v) > 0 {
-			buf[1] = v[0]
-		}
-		return buf[:]
-	}
-	u.pad = [4]int64{}
-	switch len(a.Padding) {
-	case 1:
-		u.pad[1], u.pad[3] = a.Padding[0], a.Padding[0]
-	case 2:
-		u.pad[1], u.pad[3] = a.Padding[0], a.Padding[1]
-	}
 	view := func(dst *runtime.Tensor, buf *[4]int64, t *runtime.Tensor) (*runtime.Tensor, error) {
 		s := t.Shape()
 		if layout == "NCHW" {
@@ -1083,8 +1069,8 @@ func pool1dAs2d(name string, out, x *runtime.Tensor, a Pool1DAttrs, isMax bool) 
 	if err != nil {
 		return err
 	}
-	u.pool = Pool2DAttrs{PoolSize: one(&u.size, a.PoolSize, 1), Strides: one(&u.strides, a.Strides, 1), Dilation: one(&u.dilation, a.Dilation, 1),
-		Padding: u.pad[:], CeilMode: a.CeilMode, CountIncludePad: a.CountIncludePad, Layout: layout, OutLayout: layout}
+	u.pool = Pool2DAttrs{PoolSize: unitPair(&u.size, 1, a.PoolSize, 1), Strides: unitPair(&u.strides, 1, a.Strides, 1), Dilation: unitPair(&u.dilation, 1, a.Dilation, 1),
+		Padding: u.padding(a.Padding), CeilMode: a.CeilMode, CountIncludePad: a.CountIncludePad, Layout: layout, OutLayout: layout}
 	return pool2d(name, o4, x4, &u.pool, isMax)
 }
 

@@ -31,6 +31,29 @@ func (u *unitView) release() {
 	unitViews.Put(u)
 }
 
+// unitPair returns buf set to a 2-D attribute of a height-1 view: first for the
+// height, v's one value (def when v is empty) for the width.
+func unitPair(buf *[2]int64, first int64, v []int64, def int64) []int64 {
+	*buf = [2]int64{first, def}
+	if len(v) > 0 {
+		buf[1] = v[0]
+	}
+	return buf[:]
+}
+
+// padding returns u.pad set to the 2-D padding (top, left, bottom, right)
+// of a 1-D one, p: none, left for both sides, or left and right.
+func (u *unitView) padding(p []int64) []int64 {
+	u.pad = [4]int64{}
+	switch len(p) {
+	case 1:
+		u.pad[1], u.pad[3] = p[0], p[0]
+	case 2:
+		u.pad[1], u.pad[3] = p[0], p[1]
+	}
+	return u.pad[:]
+}
+
 // view4 makes *dst a view of src with shape (d0, d1, d2, d3), held in buf.
 func view4(dst, src *runtime.Tensor, buf *[4]int64, d0, d1, d2, d3 int64) (*runtime.Tensor, error) {
 	*buf = [4]int64{d0, d1, d2, d3}
