@@ -417,21 +417,26 @@ func sgemmOn(serial, transA bool, m, n, k int, alpha float32, a []float32, lda i
 const gemmSmallRows = 8
 
 // kernel runs the micro-kernel of the job's tile with static calls (the
-// pointers stay non-escaping, so edge tiles live on the stack).
-func (j *gemmJob) kernel(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
-	if j.wide {
+// pointers stay non-escaping, so edge tiles live on the stack); with next
+// (a pre-packed panel's first row tile, pfNext) the tile's form that also
+// prefetches the next B panel.
+func (j *gemmJob) kernel(next bool, kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32) {
+	switch {
+	case j.wide && next:
+		asm.SgemmKernelWideNextUnchecked(kc, a, b, c, ldc, alpha, beta)
+	case j.wide:
 		asm.SgemmKernelWideUnchecked(kc, a, b, c, ldc, alpha, beta)
-		return
-	}
-	if j.small {
+	case j.small:
 		asm.SgemmKernelSmallUnchecked(kc, a, b, c, ldc, alpha, beta)
-		return
-	}
-	if j.mid {
+	case j.mid && next:
+		asm.SgemmKernelMidNextUnchecked(kc, a, b, c, ldc, alpha, beta)
+	case j.mid:
 		asm.SgemmKernelMidUnchecked(kc, a, b, c, ldc, alpha, beta)
-		return
+	case next:
+		asm.SgemmKernelNextUnchecked(kc, a, b, c, ldc, alpha, beta)
+	default:
+		asm.SgemmKernelUnchecked(kc, a, b, c, ldc, alpha, beta)
 	}
-	asm.SgemmKernelUnchecked(kc, a, b, c, ldc, alpha, beta)
 }
 
 // rowsKernel reports whether a tile of nrows rows (fewer than the tile's)
@@ -511,18 +516,7 @@ func (j *gemmJob) tileKernel(r0, kn, kc int, a, b, c unsafe.Pointer, ldc int, al
 		asm.SgemmKernelHalfUnchecked(j.mr, kc, a, b, c, ldc, alpha, beta)
 		return
 	}
-	if next {
-		switch {
-		case j.wide:
-			asm.SgemmKernelWideNextUnchecked(kc, a, b, c, ldc, alpha, beta)
-		case j.mid:
-			asm.SgemmKernelMidNextUnchecked(kc, a, b, c, ldc, alpha, beta)
-		default:
-			asm.SgemmKernelNextUnchecked(kc, a, b, c, ldc, alpha, beta)
-		}
-		return
-	}
-	j.kernel(kc, a, b, c, ldc, alpha, beta)
+	j.kernel(next, kc, a, b, c, ldc, alpha, beta)
 }
 
 // gemmUseWide reports whether an m x n product (without pre-packed A) runs

@@ -50,24 +50,29 @@ class Module:
 // vm.builtin.reshape view and each of copies is not, and that all are there.
 func checkViews(t *testing.T, text string, views, copies map[string]bool) {
 	t.Helper()
-	for _, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		name, _, ok := strings.Cut(line, " = ")
-		if !ok {
-			continue
+	got := bindingsOf(text)
+	missing := map[string]bool{}
+	for _, want := range []struct {
+		names map[string]bool
+		view  bool
+	}{{views, true}, {copies, false}} {
+		for name := range want.names {
+			rhs, ok := got[name]
+			if !ok {
+				missing[name] = true
+				continue
+			}
+			isView := strings.Contains(rhs, `R.call_pure_packed("vm.builtin.reshape"`)
+			if want.view && !isView {
+				t.Errorf("%s is not a view: %s = %s", name, name, rhs)
+			}
+			if !want.view && isView {
+				t.Errorf("%s became a view: %s = %s", name, name, rhs)
+			}
 		}
-		isView := strings.Contains(line, `R.call_pure_packed("vm.builtin.reshape"`)
-		if views[name] && !isView {
-			t.Errorf("%s is not a view: %s", name, line)
-		}
-		if copies[name] && isView {
-			t.Errorf("%s became a view: %s", name, line)
-		}
-		delete(views, name)
-		delete(copies, name)
 	}
-	if len(views)+len(copies) > 0 {
-		t.Errorf("bindings not found: %v %v\n%s", views, copies, text)
+	if len(missing) > 0 {
+		t.Errorf("bindings not found: %v\n%s", missing, text)
 	}
 }
 

@@ -107,16 +107,31 @@ class Module:
 // containing want's text, and that each is found in text.
 func checkBindings(t *testing.T, text string, want map[string]string) {
 	t.Helper()
-	for _, line := range strings.Split(text, "\n") {
-		name, rhs, ok := strings.Cut(strings.TrimSpace(line), " = ")
-		if w, found := want[name]; ok && found {
-			if !strings.Contains(rhs, w) {
-				t.Errorf("%s = %s, want the call to contain %s", name, rhs, w)
-			}
-			delete(want, name)
+	got := bindingsOf(text)
+	missing := map[string]string{}
+	for name, w := range want {
+		rhs, ok := got[name]
+		switch {
+		case !ok:
+			missing[name] = w
+		case !strings.Contains(rhs, w):
+			t.Errorf("%s = %s, want the call to contain %s", name, rhs, w)
 		}
 	}
-	if len(want) > 0 {
-		t.Errorf("bindings not found: %v\n%s", want, text)
+	if len(missing) > 0 {
+		t.Errorf("bindings not found: %v\n%s", missing, text)
 	}
+}
+
+// bindingsOf maps each variable bound in a printed module to the
+// right-hand side of its first binding.
+func bindingsOf(text string) map[string]string {
+	got := map[string]string{}
+	for _, line := range strings.Split(text, "\n") {
+		name, rhs, ok := strings.Cut(strings.TrimSpace(line), " = ")
+		if _, seen := got[name]; ok && !seen {
+			got[name] = rhs
+		}
+	}
+	return got
 }

@@ -22,12 +22,8 @@ func init() {
 	rtlink.NewExecBuilder = func() rtlink.ExecBuilder { return linkedBuilder{newExecBuilder()} }
 	rtlink.LoadModel = func(spec rtlink.ModelSpec) (any, error) { return loadModel(spec) }
 	rtlink.ViewInto = func(dst, src any, shape []int64) error {
-		d, s := dst.(*Tensor), src.(*Tensor)
-		if err := s.viewable(shape, s.dtype); err != nil {
-			return err
-		}
-		*d = Tensor{dtype: s.dtype, shape: shape, data: s.data, storage: s.storage, offset: s.offset, device: s.device}
-		return nil
+		s := src.(*Tensor)
+		return s.viewInto(dst.(*Tensor), shape, s.dtype)
 	}
 }
 

@@ -424,10 +424,21 @@ func (t *Tensor) String() string {
 
 // View returns a zero-copy view of t with a new shape and the same number of bytes.
 func (t *Tensor) View(shape []int64, dt DataType) (*Tensor, error) {
-	if err := t.viewable(shape, dt); err != nil {
+	v := new(Tensor)
+	if err := t.viewInto(v, cloneShape(shape), dt); err != nil {
 		return nil, err
 	}
-	return &Tensor{dtype: dt, shape: cloneShape(shape), data: t.data, storage: t.storage, offset: t.offset, device: t.device}, nil
+	return v, nil
+}
+
+// viewInto makes *v a view of t with shape (not copied) and dt, checking
+// that the bytes match (View, and rtlink.ViewInto's header the caller owns).
+func (t *Tensor) viewInto(v *Tensor, shape []int64, dt DataType) error {
+	if err := t.viewable(shape, dt); err != nil {
+		return err
+	}
+	*v = Tensor{dtype: dt, shape: shape, data: t.data, storage: t.storage, offset: t.offset, device: t.device}
+	return nil
 }
 
 // viewable checks that t's bytes are a tensor of shape and dt.
