@@ -404,8 +404,8 @@ func BenchmarkSgemmTransB(b *testing.B) {
 // BenchmarkMachineCopy times copy() by working set (source and
 // destination of size bytes each, 256 KiB to 8 MiB): where the machine's
 // caches end, to read the memory-bound figures against (an Intel Xeon of
-// the twenty-third stop fell from 31 GB/s at 256 KiB to 3-4 GB/s from 1
-// MiB on, its L3 no faster than memory).
+// the twenty-third stop fell from 29-32 GB/s at 256 KiB to 2.6-5.0 GB/s
+// from 1 MiB on, its L3 no faster than memory).
 func BenchmarkMachineCopy(b *testing.B) {
 	for _, size := range []int{256 << 10, 512 << 10, 1 << 20, 2 << 20, 8 << 20} {
 		b.Run(fmt.Sprintf("KiB=%d", size>>10), func(b *testing.B) {
