@@ -100,11 +100,12 @@ type ewJob struct {
 	inner  int
 	// blocks: rows this short go in blocks of ewBlockRows (runShort).
 	blocks bool
-	// flat: one row, split over the threads by its chunks of ewChunk
-	// (rows and run take chunk indices): a chain whose operands are all
-	// whole runs or single values has no outer dims to split.
-	flat bool
-	fn   func(lo, hi int)
+	// cpr, when not 0: the work splits over the threads by chunks of
+	// ewChunk, cpr to a row (rows and run take chunk indices): fewer rows
+	// than can feed the threads (one, for a chain whose operands are all
+	// whole runs or single values) split by their chunks.
+	cpr int
+	fn  func(lo, hi int)
 }
 
 var ewJobPool = freelist.List[*ewJob]{New: func() *ewJob {
@@ -138,7 +139,7 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 	j := ewJobPool.Get()
 	defer func() {
 		clear(j.buf[:])
-		j.steps, j.xs, j.os, j.shape, j.flat = nil, nil, nil, nil, false
+		j.steps, j.xs, j.os, j.shape, j.cpr = nil, nil, nil, nil, 0
 		ewJobPool.Put(j)
 	}()
 	steps := j.buf[:0]
@@ -262,10 +263,10 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 		j.rows(0, rows)
 		return nil
 	}
-	if rows == 1 && !j.blocks {
-		// The row's chunks are the serial loop's, so the bits are too.
-		j.flat = true
-		parFor((inner+ewChunk-1)/ewChunk, max(1, grain/ewChunk), j.fn)
+	if threads := NumThreads(); rows < 2*threads && inner > ewChunk && !j.blocks {
+		// The rows' chunks are the serial loop's, so the bits are too.
+		j.cpr = (inner + ewChunk - 1) / ewChunk
+		parFor(rows*j.cpr, max(1, grain/ewChunk), j.fn)
 		return nil
 	}
 	parFor(rows, max(1, grain/inner), j.fn)
@@ -509,12 +510,17 @@ func (j *ewJob) runShort(lo, hi int) {
 	}
 }
 
-// run computes rows [lo, hi) of the chain, or with flat the chunks
-// [lo, hi) of its one row.
+// run computes rows [lo, hi) of the chain, or with cpr its chunks [lo,
+// hi).
 func (j *ewJob) run(lo, hi int) {
-	if j.flat {
-		var idx [maxRank]int
-		j.runRow(0, &idx, lo*ewChunk, min(hi*ewChunk, j.inner))
+	if j.cpr > 0 {
+		for t := lo; t < hi; {
+			r, c := t/j.cpr, t%j.cpr
+			n := min(hi-t, j.cpr-c) // this row's chunks in [t, hi)
+			idx := rowIndex(j.shape, r)
+			j.runRow(r, &idx, c*ewChunk, min((c+n)*ewChunk, j.inner))
+			t += n
+		}
 		return
 	}
 	idx := rowIndex(j.shape, lo)
