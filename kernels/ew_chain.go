@@ -100,7 +100,12 @@ type ewJob struct {
 	inner  int
 	// blocks: rows this short go in blocks of ewBlockRows (runShort).
 	blocks bool
-	fn     func(lo, hi int)
+	// cpr, when not 0: the work splits over the threads by chunks of
+	// ewChunk, cpr to a row (rows and run take chunk indices): fewer rows
+	// than can feed the threads (one, for a chain whose operands are all
+	// whole runs or single values) split by their chunks.
+	cpr int
+	fn  func(lo, hi int)
 }
 
 var ewJobPool = freelist.List[*ewJob]{New: func() *ewJob {
@@ -134,7 +139,7 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 	j := ewJobPool.Get()
 	defer func() {
 		clear(j.buf[:])
-		j.steps, j.xs, j.os, j.shape = nil, nil, nil, nil
+		j.steps, j.xs, j.os, j.shape, j.cpr = nil, nil, nil, nil, 0
 		ewJobPool.Put(j)
 	}()
 	steps := j.buf[:0]
@@ -249,11 +254,22 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 	// (An output over its own input stays on run: the rows kernel reads
 	// a row's source again for its last vector.)
 	j.blocks = ewBlocksOn && !asm.OverlapF32(j.xs, j.os) && ewBlocksOK(j.shape, steps, inner)
-	if rows*inner < parThreshold || NumThreads() <= 1 {
+	heavy := false
+	for i := range steps {
+		heavy = heavy || steps[i].unary && steps[i].un.floatOnly()
+	}
+	threshold, grain := parLimits(heavy)
+	if rows*inner < threshold || NumThreads() <= 1 {
 		j.rows(0, rows)
 		return nil
 	}
-	parFor(rows, rowGrain(inner), j.fn)
+	if threads := NumThreads(); rows < 2*threads && inner > ewChunk && !j.blocks {
+		// The rows' chunks are the serial loop's, so the bits are too.
+		j.cpr = (inner + ewChunk - 1) / ewChunk
+		parFor(rows*j.cpr, max(1, grain/ewChunk), j.fn)
+		return nil
+	}
+	parFor(rows, max(1, grain/inner), j.fn)
 	return nil
 }
 
@@ -494,81 +510,98 @@ func (j *ewJob) runShort(lo, hi int) {
 	}
 }
 
-// run computes rows [lo, hi) of the chain.
+// run computes rows [lo, hi) of the chain, or with cpr its chunks [lo,
+// hi).
 func (j *ewJob) run(lo, hi int) {
+	if j.cpr > 0 {
+		for t := lo; t < hi; {
+			r, c := t/j.cpr, t%j.cpr
+			n := min(hi-t, j.cpr-c) // this row's chunks in [t, hi)
+			idx := rowIndex(j.shape, r)
+			j.runRow(r, &idx, c*ewChunk, min((c+n)*ewChunk, j.inner))
+			t += n
+		}
+		return
+	}
+	idx := rowIndex(j.shape, lo)
+	for r := lo; r < hi; r++ {
+		j.runRow(r, &idx, 0, j.inner)
+		nextRow(&idx, j.shape)
+	}
+}
+
+// runRow computes elements [from, to) of row r (at index idx over the
+// outer dims), in chunks of ewChunk from from.
+func (j *ewJob) runRow(r int, idx *[maxRank]int, from, to int) {
 	outer, steps, inner := j.shape, j.steps, j.inner
 	no := len(outer)
-	idx := rowIndex(outer, lo)
-	for r := lo; r < hi; r++ {
-		var offs [8]int
-		for i := range steps {
-			if i < len(offs) {
-				for d := 0; d < no; d++ {
-					offs[i] += idx[d] * steps[i].st[d]
-				}
+	var offs [8]int
+	for i := range steps {
+		if i < len(offs) {
+			for d := 0; d < no; d++ {
+				offs[i] += idx[d] * steps[i].st[d]
 			}
 		}
-		// Chunks of a row small enough to stay in L1 through every step.
-		for c0 := 0; c0 < inner; c0 += ewChunk {
-			c1 := min(c0+ewChunk, inner)
-			row := j.os[r*inner+c0 : r*inner+c1]
-			src := j.xs[r*inner+c0 : r*inner+c1]
-			// Runs of steps with one value per row (or relu) go through
-			// asm.ScalarChainF32 in one pass: the bits of the step kernels
-			// one after another. (A one-element row keeps the step kernels:
-			// there the binary kernels see both operands as vectors.)
-			var codes [ewMaxRun]uint8
-			var scal [ewMaxRun]float32
-			nrun := 0
-			flush := func() {
-				if nrun > 0 {
-					asm.ScalarChainF32(row, src, codes[:nrun], scal[:nrun])
-					src = row
-					nrun = 0
+	}
+	// Chunks of a row small enough to stay in L1 through every step.
+	for c0 := from; c0 < to; c0 += ewChunk {
+		c1 := min(c0+ewChunk, to)
+		row := j.os[r*inner+c0 : r*inner+c1]
+		src := j.xs[r*inner+c0 : r*inner+c1]
+		// Runs of steps with one value per row (or relu) go through
+		// asm.ScalarChainF32 in one pass: the bits of the step kernels
+		// one after another. (A one-element row keeps the step kernels:
+		// there the binary kernels see both operands as vectors.)
+		var codes [ewMaxRun]uint8
+		var scal [ewMaxRun]float32
+		nrun := 0
+		flush := func() {
+			if nrun > 0 {
+				asm.ScalarChainF32(row, src, codes[:nrun], scal[:nrun])
+				src = row
+				nrun = 0
+			}
+		}
+		for i := range steps {
+			s := &steps[i]
+			off := 0 // the operand's offset for this row
+			if i < len(offs) {
+				off = offs[i]
+			} else if !s.unary {
+				for d := 0; d < no; d++ {
+					off += idx[d] * s.st[d]
 				}
 			}
-			for i := range steps {
-				s := &steps[i]
-				off := 0 // the operand's offset for this row
-				if i < len(offs) {
-					off = offs[i]
-				} else if !s.unary {
-					for d := 0; d < no; d++ {
-						off += idx[d] * s.st[d]
-					}
+			if s.chainOK && len(row) > 1 {
+				if nrun == len(codes) {
+					flush()
 				}
-				if s.chainOK && len(row) > 1 {
-					if nrun == len(codes) {
-						flush()
-					}
-					if !s.relu {
-						scal[nrun] = s.data[off]
-					}
-					codes[nrun] = s.chain
-					nrun++
-					continue
+				if !s.relu {
+					scal[nrun] = s.data[off]
 				}
-				flush()
-				if s.unary {
-					f32Unary(s.un, row, src)
-					src = row
-					continue
-				}
-				var opnd []float32
-				if s.contig {
-					opnd = s.data[off+c0 : off+c1]
-				} else {
-					opnd = s.data[off : off+1]
-				}
-				if s.rev {
-					floatRow(s.op, row, opnd, src)
-				} else {
-					floatRow(s.op, row, src, opnd)
-				}
-				src = row
+				codes[nrun] = s.chain
+				nrun++
+				continue
 			}
 			flush()
+			if s.unary {
+				f32Unary(s.un, row, src)
+				src = row
+				continue
+			}
+			var opnd []float32
+			if s.contig {
+				opnd = s.data[off+c0 : off+c1]
+			} else {
+				opnd = s.data[off : off+1]
+			}
+			if s.rev {
+				floatRow(s.op, row, opnd, src)
+			} else {
+				floatRow(s.op, row, src, opnd)
+			}
+			src = row
 		}
-		nextRow(&idx, outer)
+		flush()
 	}
 }

@@ -103,3 +103,38 @@ func BenchmarkEwChainErfGelu(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEwHeavyThreads is elementwise work with a transcendental step on
+// 1 and 2 threads, by size: nn.gelu (one unary kernel) and the erf GELU
+// chain of BenchmarkEwChainErfGelu (an encoder's FFN activation is 16K
+// elements). Below heavyParThreshold elements both stay on one thread.
+func BenchmarkEwHeavyThreads(b *testing.B) {
+	defer SetNumThreads(0)
+	gelu, _ := runtime.Lookup(Prefix + "nn.gelu")
+	chain, _ := runtime.Lookup(EwChainKernel)
+	c, one, half := randT(b, 2, []int64{}, f32, 1.4142135, 1.4142135), randT(b, 3, []int64{}, f32, 1, 1), randT(b, 4, []int64{}, f32, 0.5, 0.5)
+	for _, n := range []int64{4096, 8192, 16384, 32768, 131072} {
+		x := randT(b, 1, []int64{n / 512, 512}, f32, -3, 3)
+		out := mustT(b, []int64{n / 512, 512}, f32)
+		for _, op := range []string{"gelu", "erfchain"} {
+			for _, th := range []int{1, 2} {
+				b.Run(fmt.Sprintf("%s/n=%d/threads=%d", op, n, th), func(b *testing.B) {
+					SetNumThreads(th)
+					b.ReportAllocs()
+					for i := 0; i < b.N; i++ {
+						var err error
+						if op == "gelu" {
+							_, err = gelu([]runtime.Value{x, out})
+						} else {
+							_, err = chain([]runtime.Value{x, runtime.Shape{2 * ewDiv, EwChainErf, 2 * ewAdd, 2*ewMul + 1, 2 * ewMul}, c, one, x, half, out})
+						}
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.ReportMetric(float64(n)*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gelem/s")
+				})
+			}
+		}
+	}
+}

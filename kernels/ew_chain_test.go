@@ -40,13 +40,20 @@ func TestEwChainMatchesUnfused(t *testing.T) {
 			shape[nd-1] = 5000 // rows longer than a chunk
 		case 3, 7:
 			shape[nd-1] = int64(9 + r.Intn(60)) // vector blocks and a tail
+		case 1:
+			// Past the transcendental threshold in fewer rows than
+			// threads can share: split by the rows' chunks. One row
+			// where every operand is a whole run or a value (it%20 ==
+			// 1), else three (a per-row operand) or one.
+			nd = 2
+			shape = []int64{3, 7001}
 		case 9:
 			// A squeeze-and-excitation block's (1, C, 1, 1) with operands
 			// of its shape: one run of C across the dims of size 1.
 			nd = 4
 			shape = []int64{1, int64(2 + r.Intn(1500)), 1, 1}
 		}
-		full := it%10 == 9
+		full := it%10 == 9 || it%20 == 1
 		x := randT(t, int64(it), shape, f32, -3, 3)
 		xs := x.Float32s()
 		for i := range xs {
@@ -74,7 +81,7 @@ func TestEwChainMatchesUnfused(t *testing.T) {
 				unfused = append(unfused, func(out, in *runtime.Tensor) error { return Relu(out, in) })
 				continue
 			}
-			if r.Intn(5) == 0 {
+			if r.Intn(5) == 0 || it%10 == 1 && s == 0 {
 				u := unaries[r.Intn(len(unaries))]
 				codes = append(codes, u.code)
 				unfused = append(unfused, func(out, in *runtime.Tensor) error {

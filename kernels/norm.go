@@ -69,17 +69,19 @@ func softmax(name string, out, x *runtime.Tensor, axis int64, log bool) error {
 }
 
 // runRows calls f(flag, o, x, n, inner, lo, hi) over blocks [lo, hi) of
-// `blocks` blocks of blockLen elements each, in parallel when large. f must be
-// a top-level function so that serial calls do not allocate.
+// `blocks` blocks of blockLen elements each, in parallel when large (the
+// softmax's: an exp an element, so from heavyParThreshold). f must be a
+// top-level function so that serial calls do not allocate.
 func runRows[T any](blocks, blockLen int, flag bool, o, x []T, n, inner int, f func(bool, []T, []T, int, int, int, int)) {
-	if blocks*blockLen < parThreshold || blocks == 1 || NumThreads() <= 1 {
+	threshold, grain := parLimits(true)
+	if blocks*blockLen < threshold || blocks == 1 || NumThreads() <= 1 {
 		f(flag, o, x, n, inner, 0, blocks)
 		return
 	}
 	pool := poolFor[rowsJob[T]]()
 	j := pool.Get()
 	j.flag, j.o, j.x, j.n, j.inner, j.f = flag, o, x, n, inner, f
-	parFor(blocks, rowGrain(blockLen), j.fn)
+	parFor(blocks, max(1, grain/blockLen), j.fn)
 	j.o, j.x, j.f = nil, nil, nil
 	pool.Put(j)
 }

@@ -69,22 +69,27 @@ func BenchmarkOpExp(b *testing.B) {
 }
 
 // BenchmarkOpSoftmax is row softmax over the last axis, short rows (a
-// classifier's, dynamic_batch's 64x8) in place too.
+// classifier's, dynamic_batch's 64x8) in place too, and attention-sized
+// ones, at 1 and 2 threads.
 func BenchmarkOpSoftmax(b *testing.B) {
-	for _, s := range [][3]int64{{64, 8, 0}, {64, 8, 1}, {64, 13, 0}, {64, 16, 0}, {64, 128, 0}, {512, 128, 0}, {1024, 1024, 0}} {
+	for _, s := range [][3]int64{{64, 8, 0}, {64, 8, 1}, {64, 13, 0}, {64, 16, 0}, {64, 128, 0}, {128, 128, 0}, {512, 128, 0}, {1024, 1024, 0}} {
 		x := randT(b, 1, s[:2], f32, -5, 5)
 		out, name := mustT(b, s[:2], f32), fmt.Sprintf("%dx%d", s[0], s[1])
 		if s[2] == 1 {
 			out, name = x, name+"/in-place"
 		}
 		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				if err := Softmax(out, x, -1); err != nil {
-					b.Fatal(err)
-				}
+			for _, th := range []int{1, 2} {
+				benchThreads(b, th, func(b *testing.B) {
+					b.ReportAllocs()
+					for i := 0; i < b.N; i++ {
+						if err := Softmax(out, x, -1); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.ReportMetric(float64(s[0]*s[1])*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gelem/s")
+				})
 			}
-			b.ReportMetric(float64(s[0]*s[1])*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gelem/s")
 		})
 	}
 }

@@ -279,14 +279,15 @@ func unary(op uop, out, x *runtime.Tensor, pa, pb float64) error {
 // f must be a top-level function so that serial calls do not allocate.
 func runUnary[T any](op uop, o, x []T, pa, pb float64, f func(uop, []T, []T, float64, float64)) {
 	n := len(o)
-	if n < parThreshold || NumThreads() <= 1 {
+	threshold, grain := parLimits(op.floatOnly())
+	if n < threshold || NumThreads() <= 1 {
 		f(op, o, x, pa, pb)
 		return
 	}
 	pool := poolFor[unaryJob[T]]()
 	j := pool.Get()
 	j.op, j.o, j.x, j.pa, j.pb, j.f = op, o, x, pa, pb, f
-	parFor(n, parGrain, j.fn)
+	parFor(n, grain, j.fn)
 	j.o, j.x, j.f = nil, nil, nil
 	pool.Put(j)
 }

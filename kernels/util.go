@@ -133,6 +133,26 @@ const parThreshold = 1 << 16
 // parGrain is the chunk size for splitting elementwise work.
 const parGrain = 1 << 14
 
+// heavyParThreshold and heavyParGrain are parThreshold and parGrain for
+// elementwise work with a transcendental step (exp, tanh, erf, sigmoid,
+// the GELUs, SiLU, log, sqrt, the trigonometric functions): those cost
+// 0.5-1.5 ns an element in the SIMD kernels, against a few hundredths for
+// an add, so a second thread pays from fewer elements (BenchmarkEwHeavyThreads).
+const (
+	heavyParThreshold = 1 << 13
+	heavyParGrain     = 1 << 12
+)
+
+// parLimits returns the element count from which elementwise work is split
+// over the threads, and its chunk size: heavy for work with a
+// transcendental step.
+func parLimits(heavy bool) (threshold, grain int) {
+	if heavy {
+		return heavyParThreshold, heavyParGrain
+	}
+	return parThreshold, parGrain
+}
+
 // parFor runs fn over [0, n) in chunks of at least grain elements, on the
 // shared worker pool when there is enough work. Each index lands in exactly one
 // chunk, so results do not depend on the thread count as long as fn does not
