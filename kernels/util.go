@@ -135,9 +135,13 @@ const parGrain = 1 << 14
 
 // heavyParThreshold and heavyParGrain are parThreshold and parGrain for
 // elementwise work with a transcendental step (exp, tanh, erf, sigmoid,
-// the GELUs, SiLU, log, sqrt, the trigonometric functions): those cost
-// 0.5-1.5 ns an element in the SIMD kernels, against a few hundredths for
-// an add, so a second thread pays from fewer elements (BenchmarkEwHeavyThreads).
+// the GELUs, SiLU, log, sqrt, the trigonometric functions) and for the
+// softmax: those cost 0.5-1.5 ns an element in the SIMD kernels, against
+// a few hundredths for an add, so a second thread pays from fewer
+// elements. BenchmarkEwHeavyThreads, 2 threads, AVX-512 Intel Xeon,
+// medians of four alternated runs, µs before → after: the erf GELU chain
+// on 16K elements 25.1 → 13.3, on 8K 11.4 → 10.2; nn.gelu on 16K 15.8 →
+// 8.9 (4K stays on one thread, 5.4 and 5.7).
 const (
 	heavyParThreshold = 1 << 13
 	heavyParGrain     = 1 << 12
