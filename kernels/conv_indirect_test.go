@@ -66,6 +66,10 @@ var convIndirectCases = []struct {
 	{"rows16_s2", 9, 13, 32, 32, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},
 	{"rows32_k306", 34, 7, 3, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
 	{"rows_partial", 5, 11, 4, 45, 3, 3, 1, 1, 1, 1, 2, 2, 2, 2},
+	// At 2 threads, panels that split unequally (5 or 7): the rows split
+	// instead, pointwise and over two depth blocks.
+	{"1x1_rows_split", 96, 80, 14, 14, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0},
+	{"3x3_rows_split", 40, 64, 13, 13, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
 }
 
 // TestConvIndirectMatchesPacked requires the indirect convolution to give
@@ -162,6 +166,8 @@ func BenchmarkConvPaths(b *testing.B) {
 		{"1x1_64x384_14x14", 64, 384, 14, 1, 1, 0},
 		{"1x1_192x32_28x28", 192, 32, 28, 1, 1, 0},
 		{"1x1_384x64_14x14", 384, 64, 14, 1, 1, 0},
+		{"1x1_480x80_14x14", 480, 80, 14, 1, 1, 0},    // EfficientNet-B0's projections
+		{"1x1_672x112_14x14", 672, 112, 14, 1, 1, 0},
 		{"1x1_512x64_13x13", 512, 64, 13, 1, 1, 0}, // SqueezeNet's last squeeze
 		{"1x1_384x48_13x13", 384, 48, 13, 1, 1, 0},
 		{"1x1_960x160_7x7", 960, 160, 7, 1, 1, 0},
