@@ -337,7 +337,7 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 		// costs more than a few tiles: 192->32 on 28², 17 panels of 4
 		// tiles, 34 tiles a thread against 36 ran 14% slower.)
 		// ConvPaths, 2 threads, medians of six alternated runs: 480->80
-		// on 14² 206 -> 180 µs, 672->112 391 -> 349, 384->64 135 -> 121.
+		// on 14² 207 -> 180 µs, 672->112 338 -> 317, 384->64 133 -> 125.
 		if rt := (og + mr - 1) / mr; j.mblocks == 1 && nch == threads && rt >= threads &&
 			10*((rt+threads-1)/threads*j.npanels) <= 9*((j.npanels+nch-1)/nch*rt) {
 			j.mblocks, nch = threads, 1
