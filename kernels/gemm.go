@@ -578,6 +578,17 @@ func gemmThreads(m, n, k int) int {
 // 128³ was still slower on two threads, and the threshold was 4M).
 const gemmParallelMinMNK = 1 << 18
 
+// gemmPackParallelMinMNK is gemmParallelMinMNK for the blocked driver
+// packing B (an activation, not a pre-packed weight): its threads meet
+// twice a depth block, after packing and after computing, and below it two
+// threads were slower than one (BenchmarkSgemmThreads, AVX-512 Intel Xeon,
+// medians of eight runs, µs at 1 and 2 threads: 64x64x64 9.8 and 11.2,
+// 32x128x128 22.0 and 25.4; from 96³ two were faster, 29.5 and 25.9). The
+// small-M direct path and pre-packed weights (one meeting) keep the lower
+// threshold: a one-row product of 768x768 takes 96-120 µs on one thread,
+// 42-64 on two.
+const gemmPackParallelMinMNK = 3 << 18
+
 // gemmParallelMinMN is the output size (m*n) from which Sgemm splits even a
 // shallow product: with a small depth (a first convolution layer: 27) the
 // time goes to packing and storing the output, which the threads share
@@ -631,6 +642,9 @@ func (j *gemmJob) run() {
 	if j.directOK() && !j.kchain {
 		j.runDirect(threads)
 		return
+	}
+	if j.pb == nil && int64(m)*int64(n)*int64(k) < gemmPackParallelMinMNK && int64(m)*int64(n) < gemmParallelMinMN {
+		threads = 1
 	}
 	mc := gemmMC / mr * mr
 	mblocks := (m + mc - 1) / mc

@@ -259,7 +259,7 @@ func BenchmarkSgemmShapes(b *testing.B) {
 // products (which should stay on the calling goroutine) to large ones.
 func BenchmarkSgemmThreads(b *testing.B) {
 	defer SetNumThreads(0)
-	for _, s := range [][3]int{{32, 128, 128}, {32, 512, 128}, {64, 64, 64}, {96, 96, 96}, {128, 128, 128}, {1, 768, 768}, {8, 768, 768}, {64, 768, 768}, {512, 512, 512}, {1024, 1024, 1024}} {
+	for _, s := range [][3]int{{32, 128, 128}, {32, 256, 128}, {64, 128, 128}, {32, 512, 128}, {64, 64, 64}, {96, 96, 96}, {128, 128, 128}, {1, 768, 768}, {8, 768, 768}, {64, 768, 768}, {512, 512, 512}, {1024, 1024, 1024}} {
 		m, n, k := s[0], s[1], s[2]
 		r := rand.New(rand.NewSource(1))
 		x, y, z := gemmRandF32(r, m*k), gemmRandF32(r, k*n), make([]float32, m*n)
