@@ -579,14 +579,14 @@ func gemmThreads(m, n, k int) int {
 const gemmParallelMinMNK = 1 << 18
 
 // gemmPackParallelMinMNK is gemmParallelMinMNK for the blocked driver
-// packing B (an activation, not a pre-packed weight): its threads meet
-// twice a depth block, after packing and after computing, and below it two
-// threads were slower than one (BenchmarkSgemmThreads, AVX-512 Intel Xeon,
-// medians of eight runs, µs at 1 and 2 threads: 64x64x64 9.8 and 11.2,
-// 32x128x128 22.0 and 25.4; from 96³ two were faster, 29.5 and 25.9). The
-// small-M direct path and pre-packed weights (one meeting) keep the lower
-// threshold: a one-row product of 768x768 takes 96-120 µs on one thread,
-// 42-64 on two.
+// packing B (an activation, not a pre-packed weight) apart from the products
+// (not fusePack): its threads meet twice a depth block, after packing and
+// after computing, and below it two threads were slower than one
+// (BenchmarkSgemmThreads, AVX-512 Intel Xeon, medians of eight runs, µs at 1
+// and 2 threads: 64x64x64 9.8 and 11.2, 32x128x128 22.0 and 25.4; from 96³
+// two were faster, 29.5 and 25.9). The small-M direct path, pre-packed
+// weights and fusePack (one meeting) keep the lower threshold: a one-row
+// product of 768x768 takes 96-120 µs on one thread, 42-64 on two.
 const gemmPackParallelMinMNK = 3 << 18
 
 // gemmParallelMinMN is the output size (m*n) from which Sgemm splits even a
@@ -643,11 +643,12 @@ func (j *gemmJob) run() {
 		j.runDirect(threads)
 		return
 	}
-	if j.pb == nil && int64(m)*int64(n)*int64(k) < gemmPackParallelMinMNK && int64(m)*int64(n) < gemmParallelMinMN {
-		threads = 1
-	}
 	mc := gemmMC / mr * mr
 	mblocks := (m + mc - 1) / mc
+	if j.pb == nil && !(mblocks == 1 && (n+nr-1)/nr >= 4*threads) &&
+		int64(m)*int64(n)*int64(k) < gemmPackParallelMinMNK && int64(m)*int64(n) < gemmParallelMinMN {
+		threads = 1 // the packing and the products would split separately (not fusePack)
+	}
 	// One row block and enough column panels: the threads split the columns
 	// (exactly balanced, A packed by each) and each packs its own B panels
 	// in the compute pass, saving a barrier per depth block.
