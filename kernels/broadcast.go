@@ -230,13 +230,13 @@ func rowSlice[T any](p *bplan, c *bcur, j int, x []T) []T {
 
 // rowGrain is the number of rows per parallel chunk so that each chunk holds
 // about parGrain elements.
-func rowGrain(inner int) int {
+func rowGrain(inner int) int { return grainRows(parGrain, inner) }
+
+// grainRows is the number of rows of inner elements per parallel chunk so
+// that each chunk holds about grain elements (at least one row).
+func grainRows(grain, inner int) int {
 	if inner <= 0 {
 		return 1
 	}
-	g := parGrain / inner
-	if g < 1 {
-		g = 1
-	}
-	return g
+	return max(1, grain/inner)
 }

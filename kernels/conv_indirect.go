@@ -317,10 +317,8 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	j.anp = anp
 
 	threads := gemmThreads(og, j.ntot, kk)
-	mc := gemmMC / mr * mr
-	j.mblocks = (og + mc - 1) / mc
-	mc = ((og+j.mblocks-1)/j.mblocks + mr - 1) / mr * mr
-	j.mc = mc
+	maxmc := gemmMC / mr * mr // the most rows of a block
+	j.mblocks = (og + maxmc - 1) / maxmc
 	// Chunks of at most 512 columns, a multiple of the thread count when
 	// there are enough panels to share.
 	maxp := max(1, 512/nr)
@@ -338,12 +336,15 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 		// tiles, 34 tiles a thread against 36 ran 14% slower.)
 		// ConvPaths, 2 threads, medians of six alternated runs: 480->80
 		// on 14² 207 -> 180 µs, 672->112 338 -> 317, 384->64 133 -> 125.
-		if rt := (og + mr - 1) / mr; j.mblocks == 1 && nch == threads && rt >= threads &&
-			10*((rt+threads-1)/threads*j.npanels) <= 9*((j.npanels+nch-1)/nch*rt) {
+		rt := (og + mr - 1) / mr                           // row tiles
+		byCols := (j.npanels + nch - 1) / nch * rt         // the busiest thread's tiles, columns split
+		byRows := (rt + threads - 1) / threads * j.npanels // rows split
+		if j.mblocks == 1 && nch == threads && rt >= threads && 10*byRows <= 9*byCols {
 			j.mblocks, nch = threads, 1
-			j.mc = ((og+threads-1)/threads + mr - 1) / mr * mr
 		}
 	}
+	// Row blocks of whole tiles, as even as the tiles allow.
+	j.mc = ((og+j.mblocks-1)/j.mblocks + mr - 1) / mr * mr
 	j.chunkPanels = (j.npanels + nch - 1) / nch
 	j.nchunks = (j.npanels + j.chunkPanels - 1) / j.chunkPanels
 	if threads == 1 {

@@ -266,10 +266,10 @@ func ewChain(out, x *runtime.Tensor, codes []int64, ops []*runtime.Tensor) error
 	if threads := NumThreads(); rows < 2*threads && inner > ewChunk && !j.blocks {
 		// The rows' chunks are the serial loop's, so the bits are too.
 		j.cpr = (inner + ewChunk - 1) / ewChunk
-		parFor(rows*j.cpr, max(1, grain/ewChunk), j.fn)
+		parFor(rows*j.cpr, grainRows(grain, ewChunk), j.fn)
 		return nil
 	}
-	parFor(rows, max(1, grain/inner), j.fn)
+	parFor(rows, grainRows(grain, inner), j.fn)
 	return nil
 }
 

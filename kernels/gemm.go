@@ -645,14 +645,14 @@ func (j *gemmJob) run() {
 	}
 	mc := gemmMC / mr * mr
 	mblocks := (m + mc - 1) / mc
-	if j.pb == nil && !(mblocks == 1 && (n+nr-1)/nr >= 4*threads) &&
-		int64(m)*int64(n)*int64(k) < gemmPackParallelMinMNK && int64(m)*int64(n) < gemmParallelMinMN {
-		threads = 1 // the packing and the products would split separately (not fusePack)
-	}
 	// One row block and enough column panels: the threads split the columns
 	// (exactly balanced, A packed by each) and each packs its own B panels
 	// in the compute pass, saving a barrier per depth block.
-	j.fusePack = threads > 1 && mblocks == 1 && j.pb == nil && (n+nr-1)/nr >= 4*threads
+	fuse := mblocks == 1 && j.pb == nil && (n+nr-1)/nr >= 4*threads
+	if j.pb == nil && !fuse && int64(m)*int64(n)*int64(k) < gemmPackParallelMinMNK && int64(m)*int64(n) < gemmParallelMinMN {
+		threads = 1 // the packing and the products would split separately
+	}
+	j.fusePack = threads > 1 && fuse
 	// Else split m finer when there are too few row blocks to keep every thread busy.
 	if !j.fusePack && mblocks < threads && m > mr {
 		mblocks = min(threads, (m+mr-1)/mr)

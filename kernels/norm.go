@@ -81,7 +81,7 @@ func runRows[T any](blocks, blockLen int, flag bool, o, x []T, n, inner int, f f
 	pool := poolFor[rowsJob[T]]()
 	j := pool.Get()
 	j.flag, j.o, j.x, j.n, j.inner, j.f = flag, o, x, n, inner, f
-	parFor(blocks, max(1, grain/blockLen), j.fn)
+	parFor(blocks, grainRows(grain, blockLen), j.fn)
 	j.o, j.x, j.f = nil, nil, nil
 	pool.Put(j)
 }
