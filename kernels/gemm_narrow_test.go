@@ -5,24 +5,33 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+
+	"github.com/relaxgo/relaxgo/asm"
 )
 
-// withNarrowMax runs f with the narrow path's size limit set to max.
+// withNarrowMax runs f with the narrow path's size limit set to max; 0
+// turns the path off (one-strip products too).
 func withNarrowMax(max int, f func()) {
-	prev := gemmNarrowMaxMNK
-	gemmNarrowMaxMNK = max
-	defer func() { gemmNarrowMaxMNK = prev }()
+	prev, prevOff := gemmNarrowMaxMNK, gemmNarrowOff
+	gemmNarrowMaxMNK, gemmNarrowOff = max, max == 0
+	defer func() { gemmNarrowMaxMNK, gemmNarrowOff = prev, prevOff }()
 	f()
 }
 
 // TestGemmNarrowMatchesBlocked runs small products on the narrow path and on
 // the blocked driver (its limit set to 0) and requires the same bits: odd
 // sizes and strides, depth past one gemmKC block, both betas, alpha 1 and
-// not, with and without an epilogue, the columns past n left alone.
+// not, with and without an epilogue, the columns past n left alone; and
+// products past gemmNarrowMaxMNK one strip wide (at 1 and 2 threads, which
+// split their rows).
 func TestGemmNarrowMatchesBlocked(t *testing.T) {
+	defer SetNumThreads(0)
 	r := rand.New(rand.NewSource(31))
-	for _, s := range [][3]int{{1, 1, 1}, {1, 7, 3}, {3, 5, 2}, {8, 8, 8}, {8, 32, 32}, {9, 17, 13}, {17, 33, 5}, {2, 3, 600}, {64, 16, 30}} {
+	w := asm.SgemmNarrowWidth()
+	for _, s := range [][4]int{{1, 1, 1, 1}, {1, 7, 3, 1}, {3, 5, 2, 1}, {8, 8, 8, 1}, {8, 32, 32, 1}, {9, 17, 13, 1}, {17, 33, 5, 1}, {2, 3, 600, 1}, {64, 16, 30, 1},
+		{64, 10, 1024, 1}, {64, 10, 1024, 2}, {203, 3, 700, 2}, {131, w, 300, 2}, {37, 1, 4000, 2}, {67, w - 1, 2000, 1}} {
 		m, n, k := s[0], s[1], s[2]
+		SetNumThreads(s[3])
 		for _, beta := range []float32{0, 0.5} {
 			for _, alpha := range []float32{1, -1.25} {
 				for _, withEp := range []bool{false, true} {
