@@ -893,6 +893,32 @@ func Dot8F32(x, y []float32, acc *[8]float32) {
 	asmDot8(&x[0], &y[0], len(x), acc)
 }
 
+// Sum8RowsF32 sets acc[8r+l], for r < rows and l < 8, to the sum of
+// x[r*stride+8i+l] over i < n/8 in index order, from +0: the eight
+// interleaved partial sums of many short rows (n a multiple of 8, rows
+// stride elements apart), four rows at a time in asm. A NaN sum is the
+// partial sum's NaN, else x's (quieted), at every level. It panics when n
+// is not a multiple of 8 or a slice is too short.
+func Sum8RowsF32(x []float32, stride, rows, n int, acc []float32) {
+	if n%8 != 0 || n < 0 || rows < 0 || stride < n {
+		panic(fmt.Sprintf("asm: Sum8RowsF32: n=%d (a multiple of 8 up to stride %d), rows=%d", n, stride, rows))
+	}
+	if rows == 0 {
+		return
+	}
+	if need := (rows-1)*stride + n; len(x) < need {
+		shortInput("Sum8Rows", "x", len(x), need)
+	}
+	if len(acc) < 8*rows {
+		shortInput("Sum8Rows", "acc", len(acc), 8*rows)
+	}
+	if level == LevelGo || n == 0 {
+		sum8RowsGo(x, stride, rows, n, acc)
+		return
+	}
+	asmSum8Rows(&x[0], stride, rows, n, &acc[0])
+}
+
 // DotF32 returns sum over i < len(x) of x[i]*y[i] (products rounded to
 // float32 before they are added, same order as ReduceSumF32). y must have
 // at least len(x) elements.

@@ -1069,6 +1069,46 @@ func TestDot8(t *testing.T) {
 		func() { Dot8F32(make([]float32, 8), make([]float32, 7), &acc) })
 }
 
+// TestSum8Rows checks Sum8RowsF32 against its twin bit for bit at every
+// level (NaN payloads, infinities and signed zeros among the values), row
+// counts around the kernel's groups of four, strides past n, and a guard
+// band past the last row's n values and the rows' partial sums.
+func TestSum8Rows(t *testing.T) {
+	r := rand.New(rand.NewSource(16))
+	sp := []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.Copysign(0, -1)),
+		math.Float32frombits(0x7fc00001), math.Float32frombits(0xffc00123), math.Float32frombits(0x7fa00000)}
+	for _, l := range levels() {
+		for it := 0; it < 300; it++ {
+			n, rows := 8*r.Intn(40), r.Intn(11)
+			stride := n + r.Intn(3)*8 + r.Intn(2)
+			x := make([]float32, max(0, (rows-1)*stride+n)+5)
+			for i := range x {
+				x[i] = float32(r.NormFloat64())
+				if r.Intn(6) == 0 {
+					x[i] = sp[r.Intn(len(sp))]
+				}
+			}
+			want, got := make([]float32, 8*rows+3), make([]float32, 8*rows+3)
+			for i := range got {
+				got[i], want[i] = 7, 7
+			}
+			sum8RowsGo(x, stride, rows, n, want)
+			withLevel(t, l, func() { Sum8RowsF32(x, stride, rows, n, got) })
+			for i := range want {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("%s n=%d rows=%d stride=%d acc[%d]: %08x want %08x", l, n, rows, stride, i, math.Float32bits(got[i]), math.Float32bits(want[i]))
+				}
+			}
+		}
+	}
+	acc := make([]float32, 16)
+	mustPanic(t, "Sum8RowsF32",
+		func() { Sum8RowsF32(make([]float32, 9), 9, 1, 9, acc) },
+		func() { Sum8RowsF32(make([]float32, 15), 8, 2, 8, acc) },
+		func() { Sum8RowsF32(make([]float32, 16), 8, 2, 8, acc[:15]) },
+		func() { Sum8RowsF32(make([]float32, 16), 4, 2, 8, acc) })
+}
+
 // TestScaleMulAdd checks ScaleMulAddF32 against MulScalarF32, MulF32 and
 // AddF32 run in turn at every level, bit for bit (NaN payloads included),
 // in place and not, with guard bands.

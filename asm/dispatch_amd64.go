@@ -435,6 +435,10 @@ func asmDotBlocks(x, y *float32, nblk int, acc *[64]float32) {
 
 func asmDot8(x, y *float32, n int, acc *[8]float32) { dot8F32AVX2(x, y, n, acc) }
 
+func asmSum8Rows(x *float32, stride, rows, n int, acc *float32) {
+	sum8RowsF32AVX2(x, stride, rows, n, acc)
+}
+
 func asmCopyRows(dst *float32, dstStride int, src *float32, srcStride, rows, n int) {
 	if level == LevelAVX512 {
 		copyRowsF32AVX512(dst, dstStride, src, srcStride, rows, n)

@@ -70,6 +70,9 @@ func asmScaleMulAdd(dst, x *float32, s float32, g, b *float32, n int) {
 func asmDot8(x, y *float32, n int, acc *[8]float32) {
 	panic("asm: no assembly in this build")
 }
+func asmSum8Rows(x *float32, stride, rows, n int, acc *float32) {
+	panic("asm: no assembly in this build")
+}
 func asmMaxRow(x *float32, n int, m *float32) int {
 	panic("asm: no assembly in this build")
 }

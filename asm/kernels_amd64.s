@@ -25673,6 +25673,73 @@ dot8F32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func sum8RowsF32AVX2(x *float32, stride int, rows int, n int, acc *float32)
+// Requires: AVX
+TEXT ·sum8RowsF32AVX2(SB), NOSPLIT, $0-40
+	MOVQ x+0(FP), AX
+	MOVQ stride+8(FP), CX
+	MOVQ rows+16(FP), DX
+	MOVQ n+24(FP), BX
+	MOVQ acc+32(FP), SI
+	SHLQ $0x02, CX
+	SHLQ $0x02, BX
+
+sum8RowsF32AVX2_four:
+	CMPQ   DX, $0x00000004
+	JL     sum8RowsF32AVX2_one
+	LEAQ   (AX)(CX*2), DI
+	LEAQ   (AX)(CX*1), R8
+	LEAQ   (DI)(CX*1), R9
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ   R10, R10
+
+sum8RowsF32AVX2_four_loop:
+	CMPQ   R10, BX
+	JGE    sum8RowsF32AVX2_four_done
+	VADDPS (AX)(R10*1), Y0, Y0
+	VADDPS (R8)(R10*1), Y1, Y1
+	VADDPS (DI)(R10*1), Y2, Y2
+	VADDPS (R9)(R10*1), Y3, Y3
+	ADDQ   $0x00000020, R10
+	JMP    sum8RowsF32AVX2_four_loop
+
+sum8RowsF32AVX2_four_done:
+	VMOVUPS Y0, (SI)
+	VMOVUPS Y1, 32(SI)
+	VMOVUPS Y2, 64(SI)
+	VMOVUPS Y3, 96(SI)
+	ADDQ    $0x00000080, SI
+	LEAQ    (DI)(CX*2), AX
+	SUBQ    $0x00000004, DX
+	JMP     sum8RowsF32AVX2_four
+
+sum8RowsF32AVX2_one:
+	CMPQ   DX, $0x00000000
+	JE     sum8RowsF32AVX2_done
+	VXORPS Y0, Y0, Y0
+	XORQ   R10, R10
+
+sum8RowsF32AVX2_one_loop:
+	CMPQ   R10, BX
+	JGE    sum8RowsF32AVX2_one_done
+	VADDPS (AX)(R10*1), Y0, Y0
+	ADDQ   $0x00000020, R10
+	JMP    sum8RowsF32AVX2_one_loop
+
+sum8RowsF32AVX2_one_done:
+	VMOVUPS Y0, (SI)
+	ADDQ    $0x00000020, SI
+	ADDQ    CX, AX
+	DECQ    DX
+	JMP     sum8RowsF32AVX2_one
+
+sum8RowsF32AVX2_done:
+	VZEROUPPER
+	RET
+
 // func deinterleave2RowsAVX2(even *float32, odd *float32, src *float32, n int, rows int, dstStride int, srcStride int)
 // Requires: AVX, AVX2
 TEXT ·deinterleave2RowsAVX2(SB), NOSPLIT, $0-56

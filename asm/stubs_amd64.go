@@ -516,6 +516,11 @@ func softmaxRowsF32AVX2(o *float32, x *float32, n int, rows int) int
 //go:noescape
 func dot8F32AVX2(x *float32, y *float32, n int, acc *[8]float32)
 
+// sum8RowsF32AVX2 sets acc[8r+l] to the sum of x[r*stride+8i+l] over i < n/8 in index order, for r < rows; n is a multiple of 8.
+//
+//go:noescape
+func sum8RowsF32AVX2(x *float32, stride int, rows int, n int, acc *float32)
+
 // deinterleave2RowsAVX2 sets even[r*dstStride+k] = src[r*srcStride+2k] and odd[r*dstStride+k] = src[r*srcStride+2k+1] for r < rows, k < n.
 //
 //go:noescape

@@ -483,6 +483,24 @@ func dot8Go(x, y []float32, acc *[8]float32) {
 	}
 }
 
+// sum8RowsGo computes: for each row r, acc[8r+i%8] = sum of x[r*stride+i]
+// over i < n from +0 in index order, a NaN sum being the partial sum's NaN,
+// then x's (the kernel's operand order).
+func sum8RowsGo(x []float32, stride, rows, n int, acc []float32) {
+	for r := 0; r < rows; r++ {
+		a := acc[8*r : 8*r+8 : 8*r+8]
+		clear(a)
+		for i, v := range x[r*stride : r*stride+n] {
+			p := a[i%8]
+			s := p + v
+			if s != s {
+				s = firstNaN(p, v, s)
+			}
+			a[i%8] = s
+		}
+	}
+}
+
 // maxRowGo computes: m := -Inf; for _, v := range x { if v != v { nan =
 // true }; if v > m { m = v } }.
 func maxRowGo(x []float32) (m float32, nan bool) {

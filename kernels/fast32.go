@@ -61,7 +61,12 @@ func sum32(x []float32) float32 {
 		a6 += v[6]
 		a7 += v[7]
 	}
-	t := x[i:]
+	return sum8Finish(a0, a1, a2, a3, a4, a5, a6, a7, x[i:])
+}
+
+// sum8Finish is sum32's end: the tail t (fewer than 8 values) added to the
+// first partial sums, then the eight combined pairwise.
+func sum8Finish(a0, a1, a2, a3, a4, a5, a6, a7 float32, t []float32) float32 {
 	if len(t) > 0 {
 		a0 += t[0]
 	}
@@ -84,6 +89,36 @@ func sum32(x []float32) float32 {
 		a6 += t[6]
 	}
 	return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
+}
+
+// sum32RowsChunk is how many rows sum32Rows sums a call of
+// asm.Sum8RowsF32 (their partial sums on the stack).
+const sum32RowsChunk = 32
+
+// sum32Rows sets dst[r] to sum32(x[r*stride : r*stride+n]) for each r, bit
+// for bit: below asmSumMin, the rows' eight partial sums come from
+// asm.Sum8RowsF32 (four rows' chains at once, where sum32's Go loop runs
+// one row's eight at the adder's latency), then sum32's tail and pairwise
+// combination. A global average pool of 64 planes of 16x16 (cnn_64x64's):
+// BenchmarkSum32Rows.
+func sum32Rows(dst, x []float32, stride, n int) {
+	if n >= asmSumMin || n < 8 {
+		for r := range dst {
+			dst[r] = sum32(x[r*stride : r*stride+n])
+		}
+		return
+	}
+	n8 := n &^ 7
+	var acc [8 * sum32RowsChunk]float32
+	for r0 := 0; r0 < len(dst); r0 += sum32RowsChunk {
+		k := min(sum32RowsChunk, len(dst)-r0)
+		asm.Sum8RowsF32(x[r0*stride:], stride, k, n8, acc[:8*k])
+		for i := 0; i < k; i++ {
+			a := acc[8*i : 8*i+8 : 8*i+8]
+			row := x[(r0+i)*stride : (r0+i)*stride+n]
+			dst[r0+i] = sum8Finish(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], row[n8:])
+		}
+	}
 }
 
 // dot32 returns sum x[i]*y[i] in sum32's order for short rows, and from

@@ -203,3 +203,75 @@ func BenchmarkSoftmaxScoreRows(b *testing.B) {
 		})
 	}
 }
+
+// TestSum32RowsMatchesSum32 requires sum32Rows to give sum32's bits row by
+// row at every SIMD level: rows of NaN payloads, infinities and signed
+// zeros, lengths with and without a tail (and past asmSumMin), strides
+// past the rows, row counts around asm.Sum8RowsF32's groups of four and
+// sum32Rows' chunks, and destination elements past the rows left alone.
+func TestSum32RowsMatchesSum32(t *testing.T) {
+	defer func(l asm.Level) { _ = asm.SetLevel(l) }(asm.CurrentLevel())
+	r := rand.New(rand.NewSource(33))
+	sp := []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.Copysign(0, -1)),
+		math.Float32frombits(0x7fc00001), math.Float32frombits(0xffc00123), math.Float32frombits(0x7fa00000)}
+	for l := asm.LevelGo; l <= asm.MaxLevel(); l++ {
+		if err := asm.SetLevel(l); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{1, 7, 8, 9, 49, 64, 169, 196, 256, 511, 512, 700} {
+			for _, rows := range []int{1, 3, 4, 5, 31, 32, 33, 70} {
+				for _, special := range []bool{false, true} {
+					stride := n + r.Intn(3)
+					x := make([]float32, (rows-1)*stride+n)
+					for i := range x {
+						x[i] = float32(r.NormFloat64())
+						if special && r.Intn(40) == 0 {
+							x[i] = sp[r.Intn(len(sp))]
+						}
+					}
+					got := make([]float32, rows+1)
+					got[rows] = 3
+					sum32Rows(got[:rows], x, stride, n)
+					for i := 0; i < rows; i++ {
+						want := sum32(x[i*stride : i*stride+n])
+						if math.Float32bits(got[i]) != math.Float32bits(want) {
+							t.Fatalf("%s n=%d rows=%d stride=%d row %d: %08x, sum32 %08x", l, n, rows, stride, i, math.Float32bits(got[i]), math.Float32bits(want))
+						}
+					}
+					if got[rows] != 3 {
+						t.Fatalf("%s n=%d rows=%d: wrote past the rows", l, n, rows)
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkSum32Rows times the sums of many short contiguous rows (a global
+// average pool's planes, a mean over the last axes): sum32 a row at a time
+// against sum32Rows, same bits.
+func BenchmarkSum32Rows(b *testing.B) {
+	r := rand.New(rand.NewSource(1))
+	for _, s := range [][2]int{{64, 256}, {512, 49}, {1280, 49}, {1000, 169}, {576, 196}} {
+		rows, n := s[0], s[1]
+		x, dst := make([]float32, rows*n), make([]float32, rows)
+		for i := range x {
+			x[i] = r.Float32() - 0.5
+		}
+		for _, path := range []string{"rowwise", "rows"} {
+			b.Run(fmt.Sprintf("%dx%d/%s", rows, n, path), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if path == "rows" {
+						sum32Rows(dst, x, n, n)
+						continue
+					}
+					for i := range dst {
+						dst[i] = sum32(x[i*n : (i+1)*n])
+					}
+				}
+				b.ReportMetric(float64(rows*n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gelem/s")
+			})
+		}
+	}
+}

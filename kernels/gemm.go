@@ -302,12 +302,15 @@ type gemmJob struct {
 	groups  [gemmSmallRows]directGroup
 	ngroups int
 
-	packFn, computeFn, scaleFn, directFn func(lo, hi int)
+	// The narrow path's product when it runs on the threads.
+	narrow narrowGemm
+
+	packFn, computeFn, scaleFn, directFn, narrowFn func(lo, hi int)
 }
 
 var gemmJobPool = freelist.List[*gemmJob]{New: func() *gemmJob {
 	j := new(gemmJob)
-	j.packFn, j.computeFn, j.scaleFn, j.directFn = j.packPanels, j.computeTiles, j.scaleRows, j.directTiles
+	j.packFn, j.computeFn, j.scaleFn, j.directFn, j.narrowFn = j.packPanels, j.computeTiles, j.scaleRows, j.directTiles, j.narrowRows
 	return j
 }}
 
@@ -315,8 +318,8 @@ func getGemmJob() *gemmJob { return gemmJobPool.Get() }
 
 // putGemmJob drops the job's references to caller memory and pools it.
 func putGemmJob(j *gemmJob) {
-	packFn, computeFn, scaleFn, directFn := j.packFn, j.computeFn, j.scaleFn, j.directFn
-	*j = gemmJob{packFn: packFn, computeFn: computeFn, scaleFn: scaleFn, directFn: directFn}
+	packFn, computeFn, scaleFn, directFn, narrowFn := j.packFn, j.computeFn, j.scaleFn, j.directFn, j.narrowFn
+	*j = gemmJob{packFn: packFn, computeFn: computeFn, scaleFn: scaleFn, directFn: directFn, narrowFn: narrowFn}
 	gemmJobPool.Put(j)
 }
 

@@ -144,43 +144,87 @@ func (j *gemmJob) directTile(gr *directGroup, pc, kc, j0, cols int, bet float32,
 	}
 }
 
-// gemmNarrowMaxMNK is the largest product (m*n*k) the narrow path takes.
+// gemmNarrowMaxMNK is the largest product (m*n*k) the narrow path takes
+// at any width.
 // Up to it, the blocked driver's work around the arithmetic (packing A and
 // B, pooled jobs and buffers, edge tiles) costs more than the narrow
 // kernels' weaker register reuse: BenchmarkSgemmNarrow, ns narrow vs
 // blocked on an AVX-512 AMD EPYC, 8x8x8 32 vs 192, 8x32x32 98 vs 487,
 // 32x32x32 321 vs 577, 64x64x32 1275 vs 1534 (AVX2 kernels: 2547 vs 3045).
-// Past it the two meet (128³ 18.8 vs 18.5 µs) and products start to run on
-// two threads (gemmParallelMinMNK), which the narrow path does not.
+// Past it the two meet (128³ 18.8 vs 18.5 µs).
 var gemmNarrowMaxMNK = 1 << 17
 
-// gemmNarrowOK reports whether a product takes the narrow path: small,
-// untransposed, B in place, and some arithmetic to do.
+// gemmNarrowOff turns the narrow path off (tests compare it with the
+// blocked driver).
+var gemmNarrowOff bool
+
+// gemmNarrowOK reports whether a product takes the narrow path: untransposed,
+// B in place, some arithmetic to do, and small (gemmNarrowMaxMNK) or one
+// strip wide (n <= asm.SgemmNarrowWidth(), any m and k). A product that
+// narrow, a classifier's 10 or 2 outputs, fills a fraction of the blocked
+// driver's tiles (10 of 32 or 48 columns) and packs B for it; the narrow
+// kernel computes one 16-column (AVX-512) or 8-column (AVX2) strip with A
+// read in place. BenchmarkSgemmNarrowColumns, 1 thread, µs narrow vs
+// blocked with the weight pre-packed (RegisterConstant), AVX-512 Intel
+// Xeon: 64x10x1024 42-44 vs 91-110, 128x2x768 60-71 vs 128-146,
+// 64x16x1024 31-42 vs 74-91, 256x10x512 67-88 vs 161-181; at 24 or 32
+// columns (two strips) no faster. AVX2 kernels on the same machine:
+// 128x2x768 34-44 vs 87-103; at 10 or 16 columns (two strips) mixed.
 func gemmNarrowOK(transA, transB bool, m, n, k int, alpha float32, b []float32) bool {
-	return !transA && !transB && b != nil && k > 0 && alpha != 0 && m*n*k <= gemmNarrowMaxMNK
+	if transA || transB || b == nil || k <= 0 || alpha == 0 || gemmNarrowOff {
+		return false
+	}
+	return m*n*k <= gemmNarrowMaxMNK || n <= asm.SgemmNarrowWidth()
 }
 
 // gemmNarrow is the narrow path: column strips of a vector, each over the
 // same gemmKC depth blocks as the blocked driver (beta on the first, 1
 // after), with every operand read in place by asm.SgemmNarrow; so the bits
-// are the blocked driver's. Then the epilogue, row by row.
+// are the blocked driver's. Then the epilogue, row by row. Products past
+// gemmParallelMinMNK split their rows over the threads (the same bits:
+// each row is computed alone).
 func gemmNarrow(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, ep *GemmEpilogue) {
+	g := narrowGemm{n: n, k: k, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, beta: beta, c: c, ldc: ldc, ep: ep}
+	if gemmThreads(m, n, k) == 1 {
+		g.rows(0, m)
+		return
+	}
+	j := getGemmJob()
+	j.narrow = g
+	ParallelFor(m, grainRows(1<<16, n*k), j.narrowFn)
+	putGemmJob(j)
+}
+
+// narrowGemm is one product on the narrow path (gemmNarrow's arguments).
+type narrowGemm struct {
+	n, k, lda, ldb, ldc int
+	alpha, beta         float32
+	a, b, c             []float32
+	ep                  *GemmEpilogue
+}
+
+// rows runs the narrow path on rows [lo, hi) of the product.
+func (g *narrowGemm) rows(lo, hi int) {
+	n, k, lda, ldb, ldc := g.n, g.k, g.lda, g.ldb, g.ldc
 	w := asm.SgemmNarrowWidth()
 	for j0 := 0; j0 < n; j0 += w {
 		cols := min(w, n-j0)
 		for pc := 0; pc < k; pc += gemmKC {
 			kc := min(gemmKC, k-pc)
-			bet := beta
+			bet := g.beta
 			if pc > 0 {
 				bet = 1
 			}
-			asm.SgemmNarrowUnchecked(m, cols, kc, unsafe.Pointer(&a[pc]), lda, unsafe.Pointer(&b[pc*ldb+j0]), ldb,
-				unsafe.Pointer(&c[j0]), ldc, alpha, bet)
+			asm.SgemmNarrowUnchecked(hi-lo, cols, kc, unsafe.Pointer(&g.a[lo*lda+pc]), lda, unsafe.Pointer(&g.b[pc*ldb+j0]), ldb,
+				unsafe.Pointer(&g.c[lo*ldc+j0]), ldc, g.alpha, bet)
 		}
 	}
-	if ep != nil {
-		for i := 0; i < m; i++ {
-			gemmApplyEpilogue(ep, c[i*ldc:i*ldc+n], i, 0)
+	if g.ep != nil {
+		for i := lo; i < hi; i++ {
+			gemmApplyEpilogue(g.ep, g.c[i*ldc:i*ldc+n], i, 0)
 		}
 	}
 }
+
+// narrowRows is the job's narrow product's rows [lo, hi) (narrowFn).
+func (j *gemmJob) narrowRows(lo, hi int) { j.narrow.rows(lo, hi) }

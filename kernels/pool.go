@@ -653,6 +653,14 @@ func adaptivePool[T floating](g *pool2dGeom, o, x []T) {
 		// sum32's fixed order (SIMD partial sums), divided in float64.
 		o32 := any(o).([]float32)
 		cnt := float64(max(g.h*g.w, 1))
+		if planes, hw := g.n*g.c, g.h*g.w; g.xsC == hw && g.xsN == g.c*hw && g.osC == 1 && g.osN == g.c {
+			// Planes and means both contiguous: all the sums at once.
+			sum32Rows(o32[:planes], x32, hw, hw)
+			for i, s := range o32[:planes] {
+				o32[i] = float32(float64(s) / cnt)
+			}
+			return
+		}
 		for pl := 0; pl < g.n*g.c; pl++ {
 			n, c := pl/g.c, pl%g.c
 			xb := n*g.xsN + c*g.xsC

@@ -307,18 +307,20 @@ func runReduce[T any](op rop, o, x []T, rows, r int, f func(rop, []T, []T, int, 
 
 // floatRows reduces rows [lo, hi) of length r; sums accumulate in float64.
 func floatRows[T floating](op rop, o, x []T, r, lo, hi int) {
-	if isF32[T]() && (op == rSum || op == rMean || op == rMax) {
+	if isF32[T]() && (op == rSum || op == rMean) {
+		of := as32(o)[lo:hi]
+		sum32Rows(of, as32(x)[lo*r:], r, r)
+		if op == rMean {
+			for i, s := range of {
+				of[i] = s / float32(r)
+			}
+		}
+		return
+	}
+	if isF32[T]() && op == rMax {
 		of, xf := as32(o), as32(x)
 		for i := lo; i < hi; i++ {
-			row := xf[i*r : (i+1)*r]
-			switch op {
-			case rSum:
-				of[i] = sum32(row)
-			case rMean:
-				of[i] = sum32(row) / float32(r)
-			case rMax:
-				of[i] = max32(row)
-			}
+			of[i] = max32(xf[i*r : (i+1)*r])
 		}
 		return
 	}

@@ -159,6 +159,7 @@ func main() {
 	interleave2AVX2()
 	softmaxRowsAVX2()
 	dot8AVX2()
+	sum8RowsAVX2()
 	deinterleave2RowsAVX2()
 	deinterleave2RowsAVX512()
 	layerNormShortAVX2()
@@ -1768,6 +1769,76 @@ func dot8AVX2() {
 	JMP(LabelRef(name + "_loop"))
 	Label(name + "_done")
 	VMOVUPS(a, Mem{Base: accp})
+	VZEROUPPER()
+	RET()
+}
+
+// sum8RowsAVX2 emits sum8RowsF32AVX2: for each of rows rows (stride floats
+// apart) acc[8r+l] = the sum of x[r*stride+8i+l] over i < n/8, in index
+// order from +0: the eight interleaved partial sums of kernels.sum32 for a
+// short row, one 8-lane accumulator a row. Rows go four at a time, so four
+// independent chains of adds cover the add latency that keeps one row's
+// chain (or sum32's Go loop) at a quarter of the adder's rate: a global
+// average pool's or a mean's many short planes. The sum is acc + x (the
+// Go loop's operand order, so its NaN). AVX-512 uses it too.
+func sum8RowsAVX2() {
+	name := "sum8RowsF32AVX2"
+	text(name, "func(x *float32, stride, rows, n int, acc *float32)")
+	Doc(name + " sets acc[8r+l] to the sum of x[r*stride+8i+l] over i < n/8 in index order, for r < rows; n is a multiple of 8.")
+	p := loadParams("x", "stride", "rows", "n", "acc")
+	x, stride, rows, n, acc := p[0], p[1], p[2], p[3], p[4]
+	SHLQ(U8(2), stride) // bytes
+	nb := GP64()
+	MOVQ(n, nb)
+	SHLQ(U8(2), nb)                          // a row's bytes
+	r2, row1, row3 := GP64(), GP64(), GP64() // rows 2, 1 and 3 of the four
+	i := GP64()
+	a := []reg.VecVirtual{YMM(), YMM(), YMM(), YMM()}
+	Label(name + "_four")
+	CMPQ(rows, U32(4))
+	JL(LabelRef(name + "_one"))
+	LEAQ(Mem{Base: x, Index: stride, Scale: 2}, r2)
+	LEAQ(Mem{Base: x, Index: stride, Scale: 1}, row1)
+	LEAQ(Mem{Base: r2, Index: stride, Scale: 1}, row3)
+	for _, v := range a {
+		VXORPS(v, v, v)
+	}
+	XORQ(i, i)
+	Label(name + "_four_loop")
+	CMPQ(i, nb)
+	JGE(LabelRef(name + "_four_done"))
+	VADDPS(Mem{Base: x, Index: i, Scale: 1}, a[0], a[0])
+	VADDPS(Mem{Base: row1, Index: i, Scale: 1}, a[1], a[1])
+	VADDPS(Mem{Base: r2, Index: i, Scale: 1}, a[2], a[2])
+	VADDPS(Mem{Base: row3, Index: i, Scale: 1}, a[3], a[3])
+	ADDQ(U32(32), i)
+	JMP(LabelRef(name + "_four_loop"))
+	Label(name + "_four_done")
+	for k, v := range a {
+		VMOVUPS(v, Mem{Base: acc, Disp: 32 * k})
+	}
+	ADDQ(U32(128), acc)
+	LEAQ(Mem{Base: r2, Index: stride, Scale: 2}, x)
+	SUBQ(U32(4), rows)
+	JMP(LabelRef(name + "_four"))
+	Label(name + "_one")
+	CMPQ(rows, U32(0))
+	JE(LabelRef(name + "_done"))
+	VXORPS(a[0], a[0], a[0])
+	XORQ(i, i)
+	Label(name + "_one_loop")
+	CMPQ(i, nb)
+	JGE(LabelRef(name + "_one_done"))
+	VADDPS(Mem{Base: x, Index: i, Scale: 1}, a[0], a[0])
+	ADDQ(U32(32), i)
+	JMP(LabelRef(name + "_one_loop"))
+	Label(name + "_one_done")
+	VMOVUPS(a[0], Mem{Base: acc})
+	ADDQ(U32(32), acc)
+	ADDQ(stride, x)
+	DECQ(rows)
+	JMP(LabelRef(name + "_one"))
+	Label(name + "_done")
 	VZEROUPPER()
 	RET()
 }
