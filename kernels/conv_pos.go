@@ -158,44 +158,83 @@ type convPosJob struct {
 	cut                  int // rowTile's cut of the packed tiles
 	offs                 []int
 	wp, ow, sh, sw, rowT int // rowT: 7-position tiles per output row
-	fn, blockFn          func(lo, hi int)
+	// The image's output planes, the chain's codes and lane table (nil
+	// without a chain), and the tiles of a chunk run by chunks.
+	out                  []float32
+	codes                []uint8
+	sc                   []float32
+	csize                int
+	fn, blockFn, chunkFn func(lo, hi int)
 }
 
 var convPosPool = freelist.List[*convPosJob]{New: func() *convPosJob {
 	j := new(convPosJob)
 	j.fn = j.items
 	j.blockFn = j.blockItems
+	j.chunkFn = j.chunks
 	return j
 }}
 
-// items computes work items [lo, hi): item i is position tile i%tiles
-// against channel panel i/tiles, over the whole depth in gemmKC blocks. A
-// run of items on one panel goes depth block by depth block, each block
-// over the run's tiles: the block's 16 KB of the panel stays in L1 across
-// them (item by item, a 3x3 convolution of 512 channels read its 295 KB
-// panel again for every tile, from an L2 it shared with the input).
-func (j *convPosJob) items(lo, hi int) {
+// items computes work items [lo, hi) of the current chunk into j.t: item
+// i is position tile i%tiles against channel panel i/tiles, over the whole
+// depth in gemmKC blocks (itemsInto).
+func (j *convPosJob) items(lo, hi int) { j.itemsInto(j.t, j.t0, j.tiles, lo, hi) }
+
+// itemsInto computes items [lo, hi) of the chunk of tiles tiles from tile
+// t0 into its T, t. A run of items on one panel goes depth block by depth
+// block, each block over the run's tiles: the block's 16 KB of the panel
+// stays in L1 across them (item by item, a 3x3 convolution of 512 channels
+// read its 295 KB panel again for every tile, from an L2 it shared with
+// the input).
+func (j *convPosJob) itemsInto(t []float32, t0, tiles, lo, hi int) {
 	for it := lo; it < hi; {
-		end := min(hi, (it/j.tiles+1)*j.tiles)
+		end := min(hi, (it/tiles+1)*tiles)
 		for pc := 0; pc < j.c; pc += gemmKC {
 			for i := it; i < end; i++ {
-				j.tile(i, pc)
+				j.tile(t, t0, i/tiles, t0+i%tiles, pc)
 			}
 		}
 		it = end
 	}
 }
 
-// tile computes item it's depth block at pc into T.
-func (j *convPosJob) tile(it, pc int) {
+// chunks computes chunks [lo, hi) of j.csize tiles each (the last the
+// rest) on its own T: the products of every channel panel, the chain on
+// T's columns and T transposed into j.out, while T is in cache. One
+// thread's chunks share a scratch T.
+func (j *convPosJob) chunks(lo, hi int) {
+	ntiles := (j.hw + j.mr - 1) / j.mr
+	tb := getScratch(min(j.csize, ntiles) * j.mr * j.o)
+	defer putScratch(tb)
+	t := *tb
+	for c := lo; c < hi; c++ {
+		t0 := c * j.csize
+		tiles := min(j.csize, ntiles-t0)
+		j.itemsInto(t, t0, tiles, 0, tiles*(j.o/j.nr))
+		j.chainOut(t, t0, tiles)
+	}
+}
+
+// chainOut runs the chain on the rows of T (t) that the chunk of tiles
+// tiles from t0 computed, and transposes them into j.out.
+func (j *convPosJob) chainOut(t []float32, t0, tiles int) {
+	rows := min(tiles*j.mr, j.hw-t0*j.mr)
+	if j.codes != nil {
+		asm.ChainColsF32(t, j.o, rows, j.o, j.codes, j.sc)
+	}
+	asm.TransposeF32(j.out[t0*j.mr:], j.hw, t, j.o, rows, j.o)
+}
+
+// tile computes depth block pc of position tile tt against channel panel
+// jp into t, the T of the chunk starting at tile t0.
+func (j *convPosJob) tile(t []float32, t0, jp, tt, pc int) {
 	mr, nr := j.mr, j.nr
-	jp, t := it/j.tiles, j.t0+it%j.tiles
-	p0, base := t*mr, 0
+	p0, base := tt*mr, 0
 	if j.gather {
-		oy, ox := t/j.rowT, t%j.rowT*mr
+		oy, ox := tt/j.rowT, tt%j.rowT*mr
 		p0, base = oy*j.ow+ox, oy*j.sh*j.wp+ox*j.sw
 	}
-	cp := unsafe.Pointer(&j.t[(p0-j.t0*mr)*j.o+jp*nr])
+	cp := unsafe.Pointer(&t[(p0-t0*mr)*j.o+jp*nr])
 	kc := min(gemmKC, j.c-pc)
 	var beta float32
 	if pc > 0 {
@@ -206,7 +245,7 @@ func (j *convPosJob) tile(it, pc int) {
 	case j.gather:
 		asm.SgemmKernelGatherUnchecked(j.sw, kc, unsafe.Pointer(&j.x[base]), &j.offs[pc], bp, cp, j.o, 1, beta)
 	case j.main:
-		ap := unsafe.Pointer(&j.x[(t*j.c+pc)*mr])
+		ap := unsafe.Pointer(&j.x[(tt*j.c+pc)*mr])
 		if rows := min(mr, j.hw-p0); rows < mr {
 			asm.SgemmKernelRowsUnchecked(rows, kc, ap, bp, cp, j.o, 1, beta)
 		} else {
@@ -245,19 +284,21 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 	if cut != 0 {
 		ctiles++
 	}
-	tb := getScratch(min(hw, ctiles*mr) * g.o)
-	defer putScratch(tb)
-	var codes []uint8
-	var sc []float32
+	j := convPosPool.Get()
+	if packed {
+		// The chunks' T (the others' chunks take their own, chunks).
+		tb := getScratch(min(hw, ctiles*mr) * g.o)
+		defer putScratch(tb)
+		j.t = *tb
+	}
 	if chain != nil && len(chain.codes) > 0 {
 		sb := getScratch(len(chain.codes) * g.o)
 		defer putScratch(sb)
-		codes = chain.codes
-		sc = chain.laneTable(sb, asm.BlockLanes())
+		j.codes = chain.codes
+		j.sc = chain.laneTable(sb, asm.BlockLanes())
 	}
-	j := convPosPool.Get()
 	kk := g.c * g.kh * g.kw
-	j.t, j.pb, j.c, j.o, j.hw, j.mr, j.nr = *tb, pb, kk, g.o, hw, mr, nr
+	j.pb, j.c, j.o, j.hw, j.mr, j.nr = pb, kk, g.o, hw, mr, nr
 	j.offs, j.gather, j.main = j.offs[:0], !g.pointwise(), main
 	j.packed, j.cut = packed, cut
 	var xs *[]float32
@@ -307,30 +348,43 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 			}
 			j.x = p
 		}
+		j.out = out[n*g.o*hw : (n+1)*g.o*hw]
+		if !j.packed {
+			// Chunks of tiles over the threads, each computed, chained
+			// and transposed out by one, instead of each chunk's
+			// products over the threads and then its chain and
+			// transpose on the calling thread alone. At least two
+			// chunks a thread where there are tiles enough; the chunk
+			// boundaries do not change a value. MobileNetV2 at 2
+			// threads on an AVX-512 Intel Xeon (`relaxgo profile --by
+			// shape --threads 2`, five alternated pairs), ms a call of
+			// the model: its three 96->576 on 14² 1.00-1.66 -> 0.79-1.09,
+			// its four 64->384 0.72-1.15 -> 0.51-0.71; alone in a loop
+			// (BenchmarkConvPosThreads), with T and the output warm,
+			// within that machine's noise.
+			j.csize = chunk
+			if th := NumThreads(); th > 1 {
+				j.csize = min(chunk, max(1, (ntiles+2*th-1)/(2*th)))
+			}
+			ParallelFor((ntiles+j.csize-1)/j.csize, 1, j.chunkFn)
+			continue
+		}
 		for t0 := 0; t0 < ntiles; t0 += j.tiles {
 			j.t0, j.tiles = t0, min(chunk, ntiles-t0)
 			if cut != 0 && t0+j.tiles == ntiles-1 {
 				j.tiles++ // the last two tiles' positions go in one chunk
 			}
-			if j.packed {
-				// Depth block by depth block: the chunk's patches packed
-				// once for all channel panels.
-				for pc := 0; pc < kk; pc += gemmKC {
-					j.pc = pc
-					j.packPatches(pc, min(gemmKC, kk-pc))
-					ParallelFor(j.tiles*(g.o/nr), 1, j.blockFn)
-				}
-			} else {
-				ParallelFor(j.tiles*(g.o/nr), 1, j.fn) // an item is a position tile by a channel panel, the whole depth
+			// Depth block by depth block: the chunk's patches packed once
+			// for all channel panels.
+			for pc := 0; pc < kk; pc += gemmKC {
+				j.pc = pc
+				j.packPatches(pc, min(gemmKC, kk-pc))
+				ParallelFor(j.tiles*(g.o/nr), 1, j.blockFn)
 			}
-			rows := min(j.tiles*mr, hw-t0*mr)
-			if codes != nil {
-				asm.ChainColsF32(j.t, g.o, rows, g.o, codes, sc)
-			}
-			asm.TransposeF32(out[n*g.o*hw+t0*mr:(n+1)*g.o*hw], hw, j.t, g.o, rows, g.o)
+			j.chainOut(j.t, t0, j.tiles)
 		}
 	}
-	j.x, j.t, j.pb, j.a = nil, nil, nil, nil
+	j.x, j.t, j.pb, j.a, j.out, j.codes, j.sc = nil, nil, nil, nil, nil, nil, nil
 	convPosPool.Put(j)
 }
 

@@ -135,3 +135,47 @@ func TestPackPosTiles(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkConvPosThreads times layers of the positions-as-rows path with
+// their bias and ReLU6 through the fused call at 1 and 2 threads:
+// MobileNetV2's pointwise layers on 14x14 and 7x7, ResNet-18's 3x3 layers
+// on 14x14 and 7x7.
+func BenchmarkConvPosThreads(b *testing.B) {
+	defer SetNumThreads(0)
+	fused, _ := runtime.Lookup(Conv2DChainKernel)
+	for _, c := range []convLayer{{64, 384, 14, 1, 1, 0}, {96, 576, 14, 1, 1, 0}, {384, 64, 14, 1, 1, 0}, {160, 960, 7, 1, 1, 0}, {960, 320, 7, 1, 1, 0},
+		{256, 256, 14, 3, 1, 1}, {512, 512, 7, 3, 1, 1}} {
+		x := randT(b, 1, []int64{1, c.in, c.hw, c.hw}, f32, -1, 1)
+		w := randT(b, 2, []int64{c.o, c.in, c.k, c.k}, f32, -1, 1)
+		oh := (c.hw+2*c.p-c.k)/c.s + 1
+		out := mustT(b, []int64{1, c.o, oh, oh}, f32)
+		bias := randT(b, 3, []int64{1, c.o, 1, 1}, f32, -1, 1)
+		lo, hi := randT(b, 4, []int64{}, f32, 0, 0), randT(b, 5, []int64{}, f32, 6, 6)
+		for _, o := range []*runtime.Tensor{w, bias, lo, hi} {
+			RegisterConstant(o)
+			defer UnregisterConstant(o)
+		}
+		g := convGeomFor(int(c.in), int(c.o), int(c.hw), int(c.hw), int(c.k), int(c.k), int(c.s), int(c.s), 1, 1, int(c.p), int(c.p), int(c.p), int(c.p))
+		if !convPosUse(&g, nil) {
+			continue // not this path at this level
+		}
+		args := []runtime.Value{x, w, runtime.Shape{c.s, c.s}, runtime.Shape{c.p, c.p, c.p, c.p}, runtime.Shape{1, 1}, int64(1),
+			"NCHW", "OIHW", "NCHW", nil, runtime.Shape{0, 8, 10}, bias, lo, hi, out}
+		for _, th := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%dx%d_%dx%d_%dx%d/threads=%d", c.in, c.o, c.hw, c.hw, c.k, c.k, th), func(b *testing.B) {
+				SetNumThreads(th)
+				b.ReportAllocs()
+				if _, err := fused(args); err != nil {
+					b.Fatal(err)
+				}
+				for i := 0; i < b.N; i++ {
+					if _, err := fused(args); err != nil {
+						b.Fatal(err)
+					}
+				}
+				flops := 2 * float64(c.o) * float64(oh*oh) * float64(c.in*c.k*c.k)
+				b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
