@@ -1,6 +1,9 @@
 package runtime
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 type celsius float64
 type id int32
@@ -46,5 +49,39 @@ func TestWrap(t *testing.T) {
 	}
 	if e, err := Wrap([]bool{}, 0); err != nil || e.NumElements() != 0 {
 		t.Errorf("empty: %v %v", e, err)
+	}
+}
+
+// TestNumElementsOverflow checks NumElements' products and its overflow
+// and negative-axis errors at the int64 boundary, where the check is by a
+// 128-bit product: exact fits pass, one past fails, zero axes never
+// overflow.
+func TestNumElementsOverflow(t *testing.T) {
+	const max = math.MaxInt64
+	for _, c := range []struct {
+		shape []int64
+		want  int64
+		err   bool
+	}{
+		{nil, 1, false},
+		{[]int64{3, 4}, 12, false},
+		{[]int64{0, max}, 0, false},
+		{[]int64{max, 0, max}, 0, false},
+		{[]int64{max}, max, false},
+		{[]int64{max, 1}, max, false},
+		{[]int64{max, 2}, 0, true},
+		{[]int64{1 << 31, 1 << 31, 1}, 1 << 62, false},
+		{[]int64{1 << 31, 1 << 31, 2}, 0, true},
+		{[]int64{1 << 31, 1 << 32}, 0, true},
+		{[]int64{3037000499, 3037000499}, 3037000499 * 3037000499, false}, // ⌊√max⌋²
+		{[]int64{3037000500, 3037000500}, 0, true},
+		{[]int64{max / 3, 3}, max / 3 * 3, false},
+		{[]int64{max/3 + 1, 3}, 0, true},
+		{[]int64{2, -1}, 0, true},
+	} {
+		got, err := NumElements(c.shape)
+		if (err != nil) != c.err || (!c.err && got != c.want) {
+			t.Errorf("NumElements(%v) = %d, %v; want %d, error %v", c.shape, got, err, c.want, c.err)
+		}
 	}
 }
