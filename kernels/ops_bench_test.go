@@ -161,8 +161,8 @@ func BenchmarkOpMisc(b *testing.B) {
 
 // BenchmarkOpMaxPool2D is squeezenet's first pooling (3x3, stride 2, ceil
 // mode), resnet's (3x3, stride 2, padding 1), 2x2 windows at stride 2 and
-// GoogLeNet's 3x3 pools (stride 1 with padding 1 on small planes, stride
-// 2 in ceil mode).
+// GoogLeNet's pools (3x3 at stride 1 with padding 1 on small planes, 3x3
+// at stride 2 and 2x2 in ceil mode, rows of 7 and 14).
 func BenchmarkOpMaxPool2D(b *testing.B) {
 	benchPool2D(b, MaxPool2D, []int{1, 2}, []poolBench{
 		{"squeezenet_64x111x111", []int64{1, 64, 111, 111}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, CeilMode: true}},
@@ -172,6 +172,9 @@ func BenchmarkOpMaxPool2D(b *testing.B) {
 		{"googlenet_3x3s1p1_512x14x14", []int64{1, 512, 14, 14}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1}, CeilMode: true}},
 		{"googlenet_3x3s1p1_192x28x28", []int64{1, 192, 28, 28}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1}, CeilMode: true}},
 		{"googlenet_3x3s2_64x112x112", []int64{1, 64, 112, 112}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, CeilMode: true}},
+		{"googlenet_3x3s1p1_832x7x7", []int64{1, 832, 7, 7}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1}, CeilMode: true}},
+		{"googlenet_2x2s2_832x14x14", []int64{1, 832, 14, 14}, Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}, CeilMode: true}},
+		{"googlenet_3x3s2_480x28x28", []int64{1, 480, 28, 28}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, CeilMode: true}},
 	})
 }
 

@@ -148,6 +148,66 @@ func TestMaxPoolTapMatchesScalar(t *testing.T) {
 	}
 }
 
+// TestMaxPoolBlocksMatchesScalar runs planesBlocks over enough small planes
+// for several blocks (the later ones reuse the first's padding) and
+// compares it with the scalar loops bit for bit at 1 and 2 threads:
+// GoogLeNet's 3x3/1 padded pools on 7x7 and 14x14 (batches of images
+// too), its 2x2/2 on 14x14 and 3x3/2 on 13x13 in ceil mode (rows shorter
+// than the row kernels'), and a 3x3 at strides 3x2 (row phases) on 9x11.
+func TestMaxPoolBlocksMatchesScalar(t *testing.T) {
+	defer SetNumThreads(0)
+	defer func() { poolMaxVector = true }()
+	r := rand.New(rand.NewSource(7))
+	for i, c := range []struct {
+		shape []int64
+		a     Pool2DAttrs
+	}{
+		{[]int64{1, 700, 7, 7}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1, 1, 1}, CeilMode: true}},
+		{[]int64{2, 130, 14, 14}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1, 1, 1}, CeilMode: true}},
+		{[]int64{1, 300, 14, 14}, Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}, CeilMode: true}},
+		{[]int64{1, 260, 13, 13}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, CeilMode: true}},
+		{[]int64{2, 150, 9, 11}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{3, 2}, Padding: []int64{1, 0, 2, 1}}},
+	} {
+		x := randT(t, int64(40+i), c.shape, f32, -4, 4)
+		xs := x.Float32s()
+		for k := range xs {
+			switch r.Intn(16) {
+			case 0:
+				xs[k] = math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22)) | uint32(r.Intn(2))<<31)
+			case 1:
+				xs[k] = float32(math.Inf(-1))
+			case 2:
+				xs[k] = float32(math.Copysign(0, -1))
+			}
+		}
+		a := c.a
+		g, err := resolvePool2D("test", x, &a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !maxPoolBlocksOK(&g) {
+			t.Fatalf("%v %+v: not planesBlocks' geometry", c.shape, c.a)
+		}
+		for _, th := range []int{1, 2} {
+			SetNumThreads(th)
+			want, got := mustT(t, g.outShape[:], f32), mustT(t, g.outShape[:], f32)
+			poolMaxVector = false
+			if err := MaxPool2D(want, x, c.a); err != nil {
+				t.Fatal(err)
+			}
+			poolMaxVector = true
+			if err := MaxPool2D(got, x, c.a); err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range want.Float32s() {
+				if gv := got.Float32s()[k]; math.Float32bits(gv) != math.Float32bits(v) {
+					t.Fatalf("%v %+v threads=%d: [%d] %08x, scalar %08x", c.shape, c.a, th, k, math.Float32bits(gv), math.Float32bits(v))
+				}
+			}
+		}
+	}
+}
+
 // randPool2DAttrs draws a pooling geometry: window 1-4, strides 1-3,
 // dilations 1-2, asymmetric padding 0-2, ceil mode or not.
 func randPool2DAttrs(r *rand.Rand) Pool2DAttrs {
