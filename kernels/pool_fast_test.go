@@ -108,19 +108,7 @@ func TestMaxPoolTapMatchesScalar(t *testing.T) {
 			h, w = 3+r.Intn(20), 3+r.Intn(40)
 		}
 		x := randT(t, int64(it), []int64{int64(1 + r.Intn(2)), int64(1 + r.Intn(5)), int64(h), int64(w)}, f32, -4, 4)
-		xs := x.Float32s()
-		for i := range xs {
-			switch r.Intn(16) {
-			case 0:
-				xs[i] = math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22)) | uint32(r.Intn(2))<<31)
-			case 1:
-				xs[i] = float32(math.Inf(-1))
-			case 2:
-				xs[i] = float32(math.Copysign(0, -1))
-			case 3:
-				xs[i] = 0
-			}
-		}
+		sprinkleSpecials(r, 16, x.Float32s())
 		g, err := resolvePool2D("test", x, &a)
 		if err != nil || g.oh <= 0 || g.ow <= 0 {
 			continue
@@ -169,17 +157,7 @@ func TestMaxPoolBlocksMatchesScalar(t *testing.T) {
 		{[]int64{2, 150, 9, 11}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{3, 2}, Padding: []int64{1, 0, 2, 1}}},
 	} {
 		x := randT(t, int64(40+i), c.shape, f32, -4, 4)
-		xs := x.Float32s()
-		for k := range xs {
-			switch r.Intn(16) {
-			case 0:
-				xs[k] = math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22)) | uint32(r.Intn(2))<<31)
-			case 1:
-				xs[k] = float32(math.Inf(-1))
-			case 2:
-				xs[k] = float32(math.Copysign(0, -1))
-			}
-		}
+		sprinkleSpecials(r, 16, x.Float32s())
 		a := c.a
 		g, err := resolvePool2D("test", x, &a)
 		if err != nil {
