@@ -642,14 +642,22 @@ func (q *phasePlane) plan(h, w, pt, pl, hp, wp, sh, sw, kh, kw, dh, dw, oh int) 
 func (q *phasePlane) load(p, xc []float32, fill float32) {
 	if fill == 0 {
 		clear(p)
-	} else if len(p) > 0 {
-		// Doubling copies: a few memmoves instead of a store per element.
-		p[0] = fill
-		for k := 1; k < len(p); k *= 2 {
-			copy(p[k:], p[:k])
-		}
+	} else {
+		fillF32(p, fill)
 	}
 	q.loadData(p, xc)
+}
+
+// fillF32 sets every element of p to v, by doubling copies (a few memmoves
+// rather than a store per element).
+func fillF32(p []float32, v float32) {
+	if len(p) == 0 {
+		return
+	}
+	p[0] = v
+	for k := 1; k < len(p); k *= 2 {
+		copy(p[k:], p[:k])
+	}
 }
 
 // loadReuse is load into sc's plane p: the padding is written only when p

@@ -138,7 +138,8 @@ func constTransposed(m *sync.Map, w *runtime.Tensor, o, c, nr int) *PackedB {
 // passes.
 var posChunkBytes = 256 << 10
 
-// convPosJob is one image's transposed product; pooled, with fn bound once.
+// convPosJob is one image's transposed product; pooled, with its work
+// functions bound once.
 type convPosJob struct {
 	x, t     []float32 // the input (padded planes when offs is set) and T
 	pb       *PackedB
@@ -160,32 +161,27 @@ type convPosJob struct {
 	wp, ow, sh, sw, rowT int // rowT: 7-position tiles per output row
 	// The image's output planes, the chain's codes and lane table (nil
 	// without a chain), and the tiles of a chunk run by chunks.
-	out                  []float32
-	codes                []uint8
-	sc                   []float32
-	csize                int
-	fn, blockFn, chunkFn func(lo, hi int)
+	out              []float32
+	codes            []uint8
+	sc               []float32
+	csize            int
+	blockFn, chunkFn func(lo, hi int)
 }
 
 var convPosPool = freelist.List[*convPosJob]{New: func() *convPosJob {
 	j := new(convPosJob)
-	j.fn = j.items
 	j.blockFn = j.blockItems
 	j.chunkFn = j.chunks
 	return j
 }}
 
-// items computes work items [lo, hi) of the current chunk into j.t: item
-// i is position tile i%tiles against channel panel i/tiles, over the whole
-// depth in gemmKC blocks (itemsInto).
-func (j *convPosJob) items(lo, hi int) { j.itemsInto(j.t, j.t0, j.tiles, lo, hi) }
-
-// itemsInto computes items [lo, hi) of the chunk of tiles tiles from tile
-// t0 into its T, t. A run of items on one panel goes depth block by depth
-// block, each block over the run's tiles: the block's 16 KB of the panel
-// stays in L1 across them (item by item, a 3x3 convolution of 512 channels
-// read its 295 KB panel again for every tile, from an L2 it shared with
-// the input).
+// itemsInto computes work items [lo, hi) of the chunk of tiles tiles from
+// tile t0 into its T, t: item i is position tile i%tiles against channel
+// panel i/tiles, over the whole depth in gemmKC blocks. A run of items on
+// one panel goes depth block by depth block, each block over the run's
+// tiles: the block's 16 KB of the panel stays in L1 across them (item by
+// item, a 3x3 convolution of 512 channels read its 295 KB panel again for
+// every tile, from an L2 it shared with the input).
 func (j *convPosJob) itemsInto(t []float32, t0, tiles, lo, hi int) {
 	for it := lo; it < hi; {
 		end := min(hi, (it/tiles+1)*tiles)

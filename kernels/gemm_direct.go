@@ -164,12 +164,14 @@ var gemmNarrowOff bool
 // narrow, a classifier's 10 or 2 outputs, fills a fraction of the blocked
 // driver's tiles (10 of 32 or 48 columns) and packs B for it; the narrow
 // kernel computes one 16-column (AVX-512) or 8-column (AVX2) strip with A
-// read in place. BenchmarkSgemmNarrowColumns, 1 thread, µs narrow vs
-// blocked with the weight pre-packed (RegisterConstant), AVX-512 Intel
-// Xeon: 64x10x1024 42-44 vs 91-110, 128x2x768 60-71 vs 128-146,
-// 64x16x1024 31-42 vs 74-91, 256x10x512 67-88 vs 161-181; at 24 or 32
-// columns (two strips) no faster. AVX2 kernels on the same machine:
-// 128x2x768 34-44 vs 87-103; at 10 or 16 columns (two strips) mixed.
+// read in place. Before this rule, 1 thread, µs narrow vs the blocked
+// driver with the weight pre-packed (RegisterConstant), AVX-512 Intel
+// Xeon, two runs of a throwaway benchmark of the three paths: 64x10x1024
+// 42-44 vs 91-110, 128x2x768 60-71 vs 128-146, 64x16x1024 31-42 vs 74-91,
+// 256x10x512 67-88 vs 161-181; at 24 or 32 columns (two strips) no
+// faster. AVX2 kernels on the same machine: 128x2x768 34-44 vs 87-103; at
+// 10 or 16 columns (two strips) mixed. BenchmarkSgemmNarrowColumns times
+// the narrow path against the blocked driver packing B per call.
 func gemmNarrowOK(transA, transB bool, m, n, k int, alpha float32, b []float32) bool {
 	if transA || transB || b == nil || k <= 0 || alpha == 0 || gemmNarrowOff {
 		return false

@@ -159,6 +159,25 @@ func BenchmarkOpMisc(b *testing.B) {
 	}
 }
 
+// BenchmarkOpGlobalAvgPool is a global average pool (adaptive to 1x1) of
+// many small planes: cnn_64x64's 64 of 16x16, ResNet-18's 512 of 7x7,
+// MobileNetV2's 1280 of 7x7 (all sums at once, sum32Rows).
+func BenchmarkOpGlobalAvgPool(b *testing.B) {
+	for _, s := range [][]int64{{1, 64, 16, 16}, {1, 512, 7, 7}, {1, 1280, 7, 7}} {
+		x := randT(b, 1, s, f32, -1, 1)
+		out := mustT(b, []int64{s[0], s[1], 1, 1}, f32)
+		size := []int64{1, 1}
+		b.Run(fmt.Sprintf("%dx%dx%d", s[1], s[2], s[3]), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := AdaptiveAvgPool2D(out, x, size, "NCHW", "NCHW"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkOpMaxPool2D is squeezenet's first pooling (3x3, stride 2, ceil
 // mode), resnet's (3x3, stride 2, padding 1), 2x2 windows at stride 2 and
 // GoogLeNet's pools (3x3 at stride 1 with padding 1 on small planes, 3x3

@@ -24,6 +24,7 @@ type maxPoolTapJob struct {
 	pairs   bool // a 2x2, stride-2 window without padding (pool2x2Pairs)
 	threes  bool // a 3x3, stride-2 undilated window (pool3x3S2)
 	inPlace bool // threes, read in place: no padding, every window inside
+	blocks  bool // the general path on blocks of small planes (planesBlocks)
 }
 
 // pool2x2Pairs reports whether g is a 2x2 window at stride 2 without
@@ -55,7 +56,8 @@ func maxPoolTap(g *pool2dGeom, o, x []float32, lowest float32) {
 	j.g, j.o, j.x, j.lo = *g, o, x, lowest
 	j.pairs = pool2x2Pairs(g)
 	j.threes, j.inPlace = pool3x3S2(g)
-	if g.ow < maxPoolRowMin && maxPoolBlocksOK(g) {
+	blocksOK := maxPoolBlocksOK(g)
+	if g.ow < maxPoolRowMin && blocksOK {
 		// Rows shorter than the row kernels' vectors would run their Go
 		// twins: the general path on blocks of planes (planesBlocks).
 		j.pairs, j.threes, j.inPlace = false, false, false
@@ -72,6 +74,7 @@ func maxPoolTap(g *pool2dGeom, o, x []float32, lowest float32) {
 			j.ph.plan(g.h, g.w, g.pt, g.pl, hp, wp, g.sh, g.sw, g.kh, g.kw, g.dh, g.dw, g.oh)
 		}
 	}
+	j.blocks = blocksOK && !j.pairs && !j.inPlace && !j.threes && 2*j.ph.plen <= maxPoolBlockFloats
 	planes := g.n * g.c
 	if NumThreads() <= 1 || planes*g.oh*g.ow*g.kh*g.kw < parThreshold {
 		j.planes(0, planes)
@@ -99,7 +102,7 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 		return
 	}
 	g, ph := &j.g, &j.ph
-	if !j.threes && hi-lo > 1 && 2*ph.plen <= maxPoolBlockFloats && maxPoolBlocksOK(g) {
+	if j.blocks && hi-lo > 1 {
 		j.planesBlocks(lo, hi)
 		return
 	}
@@ -201,18 +204,6 @@ func (j *maxPoolTapJob) planesBlocks(lo, hi int) {
 		asm.CopyBlocksF32(j.o[p0*ohw:(p0+b)*ohw], ohw, g.ow, f, ph.plen, ph.wq, b, g.oh, g.ow)
 	}
 	dwScratches.Put(sc)
-}
-
-// fillF32 sets every element of p to v, by doubling copies (a few memmoves
-// rather than a store per element).
-func fillF32(p []float32, v float32) {
-	if len(p) == 0 {
-		return
-	}
-	p[0] = v
-	for k := 1; k < len(p); k *= 2 {
-		copy(p[k:], p[:k])
-	}
 }
 
 // planesPairs pools planes [lo, hi) of a pool2x2Pairs geometry with
