@@ -656,8 +656,17 @@ func (j *gemmJob) run() {
 		threads = 1 // the packing and the products would split separately
 	}
 	j.fusePack = threads > 1 && fuse
+	// A pre-packed B (a weight) that one row block covers: the threads
+	// split its panels, each reading its half of B, where split rows
+	// would each stream all of it past the L2. compare.sh's mlp (64 rows,
+	// 3.2 and 4 MB of weights) at 2 threads, AVX-512 Intel Xeon, four
+	// alternated pairs of `relaxgo bench --mode=compiled -n 200`: medians
+	// 1.53-2.24 -> 1.36-2.35 ms (three of four pairs faster), fastest
+	// calls 1.30-1.32 -> 1.20-1.33; the transformer's 128-row products
+	// unchanged (`relaxgo profile --by shape`).
+	colSplit := j.pb != nil && mblocks == 1 && (n+nr-1)/nr >= 4*threads
 	// Else split m finer when there are too few row blocks to keep every thread busy.
-	if !j.fusePack && mblocks < threads && m > mr {
+	if !j.fusePack && !colSplit && mblocks < threads && m > mr {
 		mblocks = min(threads, (m+mr-1)/mr)
 	}
 	// Balance the row blocks over the threads: a multiple of the thread

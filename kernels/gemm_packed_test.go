@@ -17,7 +17,7 @@ func TestSgemmPackedBitIdentical(t *testing.T) {
 	defer SetNumThreads(0)
 	forEachLevel(t, func(l asm.Level) {
 		r := rand.New(rand.NewSource(7))
-		for _, s := range [][3]int{{1, 1, 1}, {1, 77, 300}, {3, 200, 40}, {4, 23, 9}, {5, 17, 33}, {7, 65, 260}, {8, 100, 513}, {13, 4100, 7}, {64, 130, 257}, {150, 33, 600}} {
+		for _, s := range [][3]int{{1, 1, 1}, {1, 77, 300}, {3, 200, 40}, {4, 23, 9}, {5, 17, 33}, {7, 65, 260}, {8, 100, 513}, {13, 4100, 7}, {64, 130, 257}, {40, 300, 300}, {150, 33, 600}} {
 			m, n, k := s[0], s[1], s[2]
 			for _, transB := range []bool{false, true} {
 				for _, beta := range []float32{0, 0.5} {
@@ -131,7 +131,7 @@ func TestMatmulRegisteredConstant(t *testing.T) {
 }
 
 // BenchmarkSgemmPacked compares Sgemm with SgemmPacked (B packed once) on
-// mlp-like shapes, 1 thread.
+// mlp-like shapes, 1 thread, and SgemmPacked at 2 threads.
 func BenchmarkSgemmPacked(b *testing.B) {
 	defer SetNumThreads(0)
 	for _, s := range [][3]int{{64, 1024, 784}, {1, 768, 768}, {8, 3072, 768}, {128, 768, 3072}, {197, 3072, 768}} {
@@ -142,9 +142,13 @@ func BenchmarkSgemmPacked(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, packed := range []bool{false, true} {
-			b.Run(fmt.Sprintf("m=%d/n=%d/k=%d/packed=%v", m, n, k, packed), func(b *testing.B) {
-				SetNumThreads(1)
+		for _, tp := range []struct {
+			threads int
+			packed  bool
+		}{{1, false}, {1, true}, {2, true}} {
+			packed := tp.packed
+			b.Run(fmt.Sprintf("m=%d/n=%d/k=%d/packed=%v/threads=%d", m, n, k, packed, tp.threads), func(b *testing.B) {
+				SetNumThreads(tp.threads)
 				for i := 0; i < b.N; i++ {
 					var err error
 					if packed {
