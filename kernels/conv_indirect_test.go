@@ -180,6 +180,9 @@ func BenchmarkConvPaths(b *testing.B) {
 		{"1x1s2_128x256_28x28", 128, 256, 28, 1, 2, 0},
 		{"1x1s2_256x512_14x14", 256, 512, 14, 1, 2, 0},
 		{"3x32_224x224_3x3s2", 3, 32, 224, 3, 2, 1}, // MobileNetV2's first
+		{"128x32_56x56_3x3", 128, 32, 56, 3, 1, 1},  // DenseNet-121's growth layers
+		{"128x32_28x28_3x3", 128, 32, 28, 3, 1, 1},
+		{"128x32_14x14_3x3", 128, 32, 14, 3, 1, 1},
 	} {
 		g := convGeomFor(c.c, c.o, c.hw, c.hw, c.k, c.k, c.s, c.s, 1, 1, c.p, c.p, c.p, c.p)
 		kk := c.c * c.k * c.k

@@ -51,9 +51,19 @@ import (
 // 1.51/1.11/1.27 indirect; `relaxgo profile --by shape --threads 1`), whose
 // memory past the L2 is slow: F(4x4)'s 36 planes of products for 64
 // channels (1.8 MB) do not stay in cache.
+//
+// With few output channels the input transform, whose cost does not depend
+// on them, outweighs the products it saves: DenseNet-121's 128->32 growth
+// layers took F(4x4) on 56² and 28² and F(2x2) on 14², and ran faster on
+// the direct paths (ConvPaths, 1 thread, AVX-512 Intel Xeon: 56² 4.9-5.6
+// ms F(4x4), 3.6-3.8 positions; 14² 0.36-0.38 F(2x2), 0.23-0.32 indirect;
+// in the model, three alternated runs of `relaxgo profile --by shape
+// --threads 1`, a call: 56² 2.75-2.90 -> 2.36-2.61 ms, 28² 0.66-0.90 ->
+// 0.69-0.80, 14² 207-243 -> 176-203 µs; at 2 threads the same or faster).
+// So from 64 output channels.
 const (
 	winoMinIn  = 32
-	winoMinOut = 32
+	winoMinOut = 64
 )
 
 // winoMinTiles is the fewest 2x2 output tiles per channel taking it: with

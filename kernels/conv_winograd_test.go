@@ -23,7 +23,8 @@ func TestConvWinogradMatchesDirect(t *testing.T) {
 	start := asm.CurrentLevel()
 	defer func() { _ = asm.SetLevel(start) }()
 	// Fewer than winoMinIn input channels take the direct path at every
-	// level (in a model it ran faster than F(4x4) from 16).
+	// level (in a model it ran faster than F(4x4) from 16), as do fewer
+	// than winoMinOut output channels.
 	g16 := convGeomFor(16, 64, 55, 55, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1)
 	for l := asm.LevelGo; l <= asm.MaxLevel(); l++ {
 		if err := asm.SetLevel(l); err != nil {
@@ -32,12 +33,16 @@ func TestConvWinogradMatchesDirect(t *testing.T) {
 		if winoOK(&g16) {
 			t.Errorf("level %v: 16 -> 64 3x3 on 55² takes the Winograd path", l)
 		}
+		// Nor fewer than winoMinOut output channels (DenseNet's growth layers).
+		if g32 := convGeomFor(128, 32, 56, 56, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1); winoOK(&g32) {
+			t.Errorf("level %v: 128 -> 32 3x3 on 56² takes the Winograd path", l)
+		}
 	}
 	r := rand.New(rand.NewSource(3))
 	for _, c := range []struct{ n, c, o, h, w int }{
-		{1, 48, 32, 14, 14}, {2, 49, 40, 15, 13}, {1, 48, 32, 13, 30}, // F(2x2, 3x3)
-		{1, 64, 48, 28, 28}, {1, 48, 32, 56, 57}, {2, 48, 40, 29, 30}, {1, 48, 32, 31, 33}, {1, 50, 33, 27, 34}, // F(4x4, 3x3): every cut of the last tiles
-		{1, 48, 32, 112, 113}, // blocks of tile rows
+		{1, 48, 64, 14, 14}, {2, 49, 72, 15, 13}, {1, 48, 64, 13, 30}, // F(2x2, 3x3)
+		{1, 64, 80, 28, 28}, {1, 48, 64, 56, 57}, {2, 48, 72, 29, 30}, {1, 48, 64, 31, 33}, {1, 50, 65, 27, 34}, // F(4x4, 3x3): every cut of the last tiles
+		{1, 48, 64, 112, 113}, // blocks of tile rows
 	} {
 		g := convGeomFor(c.c, c.o, c.h, c.w, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1)
 		// The path and tile as the Go level chooses them (the thresholds

@@ -267,3 +267,59 @@ func TestAvgPoolNCHWFastPath(t *testing.T) {
 		t.Errorf("only %d geometries on the flat path", flat)
 	}
 }
+
+// TestAvgPoolFlatBlocks runs the flat average pool's blocks of planes
+// (several blocks a call, padded with count_include_pad and unpadded, the
+// planes split into ranges as the threads split them) against the general
+// loop, bit for bit, with signed zeros, infinities and NaNs in the data.
+func TestAvgPoolFlatBlocks(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	for _, c := range []struct {
+		c, h, w int64
+		a       Pool2DAttrs
+	}{
+		{100, 17, 17, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1, 1, 1}, CountIncludePad: true}},
+		{70, 35, 35, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1, 1, 1}, CountIncludePad: true}},
+		{90, 19, 21, Pool2DAttrs{PoolSize: []int64{3, 2}, Strides: []int64{2, 1}, Padding: []int64{0, 2, 1, 0}, CountIncludePad: true}},
+		{120, 19, 19, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}}},
+		{100, 9, 40, Pool2DAttrs{PoolSize: []int64{2, 3}, Strides: []int64{1, 1}, Dilation: []int64{2, 1}}},
+	} {
+		x := randT(t, c.c, []int64{1, c.c, c.h, c.w}, f32, -4, 4)
+		xs := x.Float32s()
+		sprinkleSpecials(r, 24, xs)
+		g, err := resolvePool2D("test", x, &c.a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !avgFlatOK(&g) {
+			t.Fatalf("%+v: not on the flat path", c)
+		}
+		if (g.h+g.pt+g.pb)*(g.w+g.pl+g.pr)*g.c < 2*avgPoolBlockFloats {
+			t.Fatalf("%+v: fewer than two blocks", c)
+		}
+		n := g.c * g.oh * g.ow
+		const guard = 16
+		fast := make([]float32, n+2*guard)
+		for i := range fast {
+			fast[i] = 12345
+		}
+		want := make([]float32, n)
+		poolPlanesGeneral(&g, want, xs, false, 0, 0, g.c)
+		for lo := 0; lo < g.c; {
+			hi := min(g.c, lo+1+r.Intn(g.c/2))
+			avgPlanesNCHW(&g, fast[guard:guard+n], xs, lo, hi)
+			lo = hi
+		}
+		for i := range want {
+			got := fast[guard+i]
+			if (got != got) != (want[i] != want[i]) || want[i] == want[i] && math.Float32bits(got) != math.Float32bits(want[i]) {
+				t.Fatalf("%+v: [%d] blocks %v, general %v", c, i, got, want[i])
+			}
+		}
+		for i := 0; i < guard; i++ {
+			if fast[i] != 12345 || fast[len(fast)-1-i] != 12345 {
+				t.Fatalf("%+v: wrote outside the output", c)
+			}
+		}
+	}
+}

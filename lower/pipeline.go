@@ -44,6 +44,7 @@ func DefaultPasses() []Pass {
 		{"fold-constant", FoldConstant},
 		{"dead-code-elimination", DeadCodeElimination},
 		{"legalize", Legalize},
+		{"fold-pad", FoldPad},
 		{"fuse-matmul-epilogue", FuseMatmulEpilogue},
 		{"fuse-attention", FuseAttention},
 		{"fuse-elementwise-chains", FuseElementwiseChains},
