@@ -470,3 +470,45 @@ func BenchmarkConvColdOutput(b *testing.B) {
 func BenchmarkConvColdWeights(b *testing.B) {
 	benchConvLayers(b, []convLayer{{512, 512, 7, 3, 1, 1}, {256, 512, 14, 3, 2, 1}, {256, 256, 14, 3, 1, 1}, {320, 1280, 7, 1, 1, 0}, {960, 320, 7, 1, 1, 0}, {960, 160, 7, 1, 1, 0}, {16, 96, 112, 1, 1, 0}, {512, 1000, 13, 1, 1, 0}, {512, 64, 13, 1, 1, 0}}, true)
 }
+
+// BenchmarkConv2DChainResidual is pointwise layers whose chain adds a
+// residual, through the fused call, 1 thread: ResNet-50's expansions ending
+// its bottlenecks (bias, residual, relu) and MobileNetV2's projections
+// (bias, residual).
+func BenchmarkConv2DChainResidual(b *testing.B) {
+	defer SetNumThreads(0)
+	fused, _ := runtime.Lookup(Conv2DChainKernel)
+	for _, c := range []struct {
+		in, o, hw int64
+		relu      bool
+	}{{64, 256, 56, true}, {128, 512, 28, true}, {256, 1024, 14, true}, {512, 2048, 7, true},
+		{144, 24, 56, false}, {192, 32, 28, false}, {384, 64, 14, false}, {576, 96, 14, false}, {960, 160, 7, false}} {
+		x := randT(b, 1, []int64{1, c.in, c.hw, c.hw}, f32, -1, 1)
+		w := randT(b, 2, []int64{c.o, c.in, 1, 1}, f32, -1, 1)
+		RegisterConstant(w)
+		defer UnregisterConstant(w)
+		bias := randT(b, 3, []int64{1, c.o, 1, 1}, f32, -1, 1)
+		RegisterConstant(bias)
+		defer UnregisterConstant(bias)
+		res := randT(b, 4, []int64{1, c.o, c.hw, c.hw}, f32, -1, 1)
+		out := mustT(b, []int64{1, c.o, c.hw, c.hw}, f32)
+		codes := runtime.Shape{0, 0}
+		if c.relu {
+			codes = append(codes, EwChainRelu)
+		}
+		args := []runtime.Value{x, w, runtime.Shape{1, 1}, runtime.Shape{0, 0, 0, 0}, runtime.Shape{1, 1}, int64(1),
+			"NCHW", "OIHW", "NCHW", nil, codes, bias, res, out}
+		b.Run(fmt.Sprintf("%dx%d_%dx%d", c.in, c.o, c.hw, c.hw), func(b *testing.B) {
+			SetNumThreads(1)
+			b.ReportAllocs()
+			if _, err := fused(args); err != nil { // packs the weight
+				b.Fatal(err)
+			}
+			for i := 0; i < b.N; i++ {
+				if _, err := fused(args); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
