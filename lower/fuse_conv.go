@@ -1,8 +1,6 @@
 package lower
 
 import (
-	"slices"
-
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -136,7 +134,7 @@ func convChainStep(name string, args *ir.Tuple, out ir.StructInfo, convs map[*ir
 		}
 		full, k := 0, 0
 		for _, c := range codes {
-			if c == ewChainRelu {
+			if c == ewChainRelu || unaryChainCode(c) {
 				continue
 			}
 			if k >= len(ops) {
@@ -168,8 +166,8 @@ func convChainStep(name string, args *ir.Tuple, out ir.StructInfo, convs map[*ir
 			break
 		}
 		vals, literal := shapeInts(codes)
-		if !literal || slices.ContainsFunc(vals, unaryChainCode) {
-			break // the convolution's chain has no unary steps but relu
+		if !literal {
+			break
 		}
 		if conv, ok := isConv(args.Fields[0]); ok {
 			if perChannel(ops) || literal && residual(conv, vals, ops) {
