@@ -23,7 +23,9 @@ const convChainMaxSteps = 16
 // call of the fused kernel, which runs the chain on output planes just
 // computed, still in cache, instead of in a pass of its own (MobileNet's
 // batch norm and ReLU6 after each convolution), and drops the
-// convolution's intermediate tensor. The convolution's result must have no
+// convolution's intermediate tensor. The chain may hold unary steps
+// (sigmoid, silu, gelu, ...), which the kernel runs after the product as it
+// runs a residual's. The convolution's result must have no
 // other use and sit in the same binding block. The chain computes the same
 // float32 operations in the same order, so results do not change. Runs
 // after FuseElementwiseChains.
