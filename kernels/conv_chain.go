@@ -33,10 +33,16 @@ func init() {
 
 // chainStepSpec is one step of a rowChain.
 type chainStepSpec struct {
-	code uint8 // asm.ScalarChainF32 code
+	code uint8 // asm.ScalarChainF32 code (none for a unary step)
 	op   bop
 	rev  bool
 	relu bool
+	// unary: a unary operation other than relu (sigmoid, silu, gelu, ...),
+	// run by f32Unary as the unfused kernel runs it: no kernel's chain
+	// codes hold it, so a chain with one goes after the product
+	// (inKernelPass).
+	unary bool
+	un    uop
 }
 
 // rowChain is an elementwise chain with one operand value per row (per
@@ -62,13 +68,15 @@ type rowChain struct {
 	resAt  int
 	resOp  bop
 	resRev bool
+	// unary is set when a step is a unary operation other than relu.
+	unary bool
 }
 
 var rowChainPool = freelist.List[*rowChain]{New: func() *rowChain { return new(rowChain) }}
 
 // release returns c to the pool.
 func (c *rowChain) release() {
-	c.steps, c.codes, c.res, c.table, c.shared = nil, nil, nil, nil, nil
+	c.steps, c.codes, c.res, c.table, c.shared, c.unary = nil, nil, nil, nil, nil, false
 	rowChainPool.Put(c)
 }
 
@@ -84,7 +92,7 @@ func newRowChain(name string, codes []int64, ops []*runtime.Tensor, out []int64)
 		return nil, fmt.Errorf("%s: output of rank %d has no channel axis", name, len(out))
 	}
 	c := rowChainPool.Get()
-	c.steps, c.codes, c.res = c.stepsBuf[:0], c.codesBuf[:0], nil
+	c.steps, c.codes, c.res, c.unary = c.stepsBuf[:0], c.codesBuf[:0], nil, false
 	if err := c.fill(name, codes, ops, out); err != nil {
 		c.release()
 		return nil, err
@@ -100,7 +108,11 @@ func (c *rowChain) fill(name string, codes []int64, ops []*runtime.Tensor, out [
 			return nil
 		}
 		if s.unary {
-			return fmt.Errorf("%s: a convolution's chain has no %s step", name, uopNames[s.un])
+			// The chain codes' unary operations, which f32Unary runs (as
+			// relaxgo.ew_chain runs them).
+			c.steps = append(c.steps, chainStepSpec{unary: true, un: s.un})
+			c.unary = true
+			return nil
 		}
 		os := o.Shape()
 		if c.res == nil && s.op <= bDiv && slices.Equal(os, out) {
@@ -327,22 +339,43 @@ func (c *rowChain) applyAt(seg []float32, i, pos, rowLen int) {
 			rpart, res = res[:len(part)], res[len(part):]
 		}
 		if c1-c0 > 1 {
-			if c.res == nil {
+			if c.res == nil && !c.unary {
 				asm.ScalarChainF32(part, part, c.codes, sc)
 				continue
 			}
-			// The chain kernel's runs: the steps before the residual,
-			// its row function, the steps after (relaxgo.ew_chain's).
-			if c.resAt > 0 {
-				asm.ScalarChainF32(part, part, c.codes[:c.resAt], sc[:c.resAt])
-			}
-			c.resStep(part, rpart)
-			if c.resAt < ns {
-				asm.ScalarChainF32(part, part, c.codes[c.resAt:], sc[c.resAt:])
-			}
+			c.runs(part, rpart, sc)
 			continue
 		}
 		c.stepwise(part, rpart, func(t int) []float32 { return sc[t : t+1] })
+	}
+}
+
+// runs runs the chain on part (a chunk of more than one element, rpart
+// its residual elements) as relaxgo.ew_chain does: each run of steps
+// with one value per row (or relu) through asm.ScalarChainF32, the
+// residual's step by its row function, a unary step by f32Unary.
+func (c *rowChain) runs(part, rpart, sc []float32) {
+	start := 0 // the first step of the current run
+	flush := func(end int) {
+		if end > start {
+			asm.ScalarChainF32(part, part, c.codes[start:end], sc[start:end])
+		}
+		start = end
+	}
+	for t := range c.steps {
+		if c.res != nil && t == c.resAt {
+			flush(t)
+			c.resStep(part, rpart)
+		}
+		if s := &c.steps[t]; s.unary {
+			flush(t)
+			f32Unary(s.un, part, part)
+			start = t + 1
+		}
+	}
+	flush(len(c.steps))
+	if c.res != nil && c.resAt == len(c.steps) {
+		c.resStep(part, rpart)
 	}
 }
 
@@ -357,6 +390,10 @@ func (c *rowChain) stepwise(v, r []float32, opnd func(t int) []float32) {
 		s := &c.steps[t]
 		if s.relu {
 			f32Unary(uRelu, v, v)
+			continue
+		}
+		if s.unary {
+			f32Unary(s.un, v, v)
 			continue
 		}
 		o := opnd(t)
@@ -421,9 +458,10 @@ func (c *rowChain) chainRows(n, rowLen int) bool {
 // inKernelPass reports whether a kernel may run the chain (nil: none) in
 // its own pass over an output row (plane) of rowLen elements and give
 // apply's bits: not when the row ends in a one-element chunk (rowLen %
-// ewChunk == 1), which apply runs step by step through the scalar kernels.
+// ewChunk == 1), which apply runs step by step through the scalar kernels,
+// nor with a residual or a unary step (no kernel's chain codes hold them).
 func (c *rowChain) inKernelPass(rowLen int) bool {
-	return c == nil || c.res == nil && rowLen%ewChunk != 1
+	return c == nil || c.res == nil && !c.unary && rowLen%ewChunk != 1
 }
 
 // copyRows copies rows rows of n elements from src (srcStride apart) to dst

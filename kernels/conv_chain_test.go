@@ -19,7 +19,8 @@ import (
 // scalar operands too), on inputs with NaN payloads, infinities and signed
 // zeros, planes of one element and of a multiple of the chain kernel's
 // chunk plus one, non-finite depthwise weights, residual chains on the
-// packed path over one and two depth blocks, at 1 and 2 threads.
+// packed path over one and two depth blocks, unary steps (exp, tanh, erf,
+// sigmoid, the gelus, silu), at 1 and 2 threads.
 func TestConv2DChainMatchesUnfused(t *testing.T) {
 	defer SetNumThreads(0)
 	r := rand.New(rand.NewSource(21))
@@ -108,6 +109,11 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 				codes = append(codes, EwChainRelu)
 				continue
 			}
+			if it%4 == 3 && r.Intn(3) == 0 {
+				// A unary step (EfficientNet's silu after its batch norm).
+				codes = append(codes, []int64{EwChainExp, EwChainTanh, EwChainErf, EwChainSigmoid, EwChainGelu, EwChainGeluTanh, EwChainSilu}[r.Intn(7)])
+				continue
+			}
 			codes = append(codes, int64(r.Intn(12)))
 			var os []int64
 			switch r.Intn(4) {
@@ -142,7 +148,7 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 			}
 			at, k := r.Intn(len(codes)+1), 0 // step index, and the operands before it
 			for _, c := range codes[:at] {
-				if c != EwChainRelu {
+				if c != EwChainRelu && (c < EwChainExp || c > EwChainSilu) {
 					k++
 				}
 			}
@@ -300,7 +306,6 @@ func TestConv2DChainErrors(t *testing.T) {
 		call(runtime.Shape{0, 2}, per),                                       // too few operands
 		call(runtime.Shape{0}, per, per),                                     // too many
 		call(runtime.Shape{77}, per),                                         // unknown code
-		call(runtime.Shape{0, EwChainErf}, per),                              // a unary step (only EwChainKernel has them)
 		call(runtime.Shape{0}, randT(t, 4, []int64{1, 3, 3, 1}, f32, -1, 1)), // neither per channel nor the output's shape
 		call(runtime.Shape{8}, randT(t, 4, []int64{1, 3, 3, 3}, f32, -1, 1)), // the output's shape, but a maximum
 		call(runtime.Shape{0, 0}, randT(t, 4, []int64{1, 3, 3, 3}, f32, -1, 1), randT(t, 6, []int64{1, 3, 3, 3}, f32, -1, 1)), // two residuals

@@ -1,8 +1,6 @@
 package lower
 
 import (
-	"slices"
-
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -25,7 +23,9 @@ const convChainMaxSteps = 16
 // call of the fused kernel, which runs the chain on output planes just
 // computed, still in cache, instead of in a pass of its own (MobileNet's
 // batch norm and ReLU6 after each convolution), and drops the
-// convolution's intermediate tensor. The convolution's result must have no
+// convolution's intermediate tensor. The chain may hold unary steps
+// (sigmoid, silu, gelu, ...), which the kernel runs after the product as it
+// runs a residual's. The convolution's result must have no
 // other use and sit in the same binding block. The chain computes the same
 // float32 operations in the same order, so results do not change. Runs
 // after FuseElementwiseChains.
@@ -136,7 +136,7 @@ func convChainStep(name string, args *ir.Tuple, out ir.StructInfo, convs map[*ir
 		}
 		full, k := 0, 0
 		for _, c := range codes {
-			if c == ewChainRelu {
+			if c == ewChainRelu || unaryChainCode(c) {
 				continue
 			}
 			if k >= len(ops) {
@@ -168,8 +168,8 @@ func convChainStep(name string, args *ir.Tuple, out ir.StructInfo, convs map[*ir
 			break
 		}
 		vals, literal := shapeInts(codes)
-		if !literal || slices.ContainsFunc(vals, unaryChainCode) {
-			break // the convolution's chain has no unary steps but relu
+		if !literal {
+			break
 		}
 		if conv, ok := isConv(args.Fields[0]); ok {
 			if perChannel(ops) || literal && residual(conv, vals, ops) {
