@@ -1,0 +1,88 @@
+package compiler_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/relaxgo/relaxgo/compiler"
+	"github.com/relaxgo/relaxgo/ir/tvmscript"
+	"github.com/relaxgo/relaxgo/lower"
+	"github.com/relaxgo/relaxgo/runtime"
+)
+
+// TestUnaryChainFusedBits compiles squeeze-and-excitation convolutions (a
+// 1x1 convolution of one position) followed by a bias and a unary
+// operation (sigmoid, silu, gelu, tanh), with the default passes and
+// without FuseConvChain, and requires the chain in the convolution's call
+// and the same bits from both; on a plane of positions the unary chain is
+// left to the chain kernel.
+func TestUnaryChainFusedBits(t *testing.T) {
+	var unfused []lower.Pass
+	for _, p := range lower.DefaultPasses() {
+		if p.Name != "fuse-conv-chain" {
+			unfused = append(unfused, p)
+		}
+	}
+	r := rand.New(rand.NewSource(43))
+	arg := func(shape ...int64) *runtime.Tensor {
+		x := runtime.MustNewTensor(shape, runtime.Float32)
+		xs := x.Float32s()
+		for i := range xs {
+			xs[i] = float32(r.NormFloat64())
+			if r.Intn(9) == 0 {
+				xs[i] = []float32{math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22))), float32(math.Inf(-1)), float32(math.Copysign(0, -1))}[r.Intn(3)]
+			}
+		}
+		return x
+	}
+	for _, hw := range []int{1, 3} {
+		for _, op := range []string{"R.sigmoid(d)", "R.nn.silu(d)", "R.nn.gelu(d)", "R.tanh(d)"} {
+			src := fmt.Sprintf(`# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2, 24, %[1]d, %[1]d), dtype="float32"), w: R.Tensor((40, 24, 1, 1), dtype="float32"), b: R.Tensor((1, 40, 1, 1), dtype="float32")) -> R.Tensor((2, 40, %[1]d, %[1]d), dtype="float32"):
+        with R.dataflow():
+            c = R.nn.conv2d(x, w)
+            d = R.add(c, b)
+            gv = %[2]s
+            R.output(gv)
+        return gv
+`, hw, op)
+			args := []runtime.Value{arg(2, 24, int64(hw), int64(hw)), arg(40, 24, 1, 1), arg(1, 40, 1, 1)}
+			var want []float32
+			for _, passes := range [][]lower.Pass{unfused, nil} {
+				res, err := compiler.Compile("se.py", []byte(src), compiler.Options{Passes: passes})
+				if err != nil {
+					t.Fatalf("%s: %v", op, err)
+				}
+				if text := tvmscript.Print(res.Lowered, tvmscript.Current); passes == nil && strings.Contains(text, lower.EwChainKernel) != (hw > 1) {
+					t.Fatalf("%dx%d %s: chain kernel left %v:\n%s", hw, hw, op, hw > 1, text)
+				}
+				vm, err := runtime.NewVM(res.Exec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v, err := vm.Invoke("main", args...)
+				if err != nil {
+					t.Fatalf("%s: %v", op, err)
+				}
+				got := v.(*runtime.Tensor).Float32s()
+				if want == nil {
+					want = append([]float32(nil), got...)
+					continue
+				}
+				for k := range want {
+					if math.Float32bits(got[k]) != math.Float32bits(want[k]) {
+						t.Fatalf("%dx%d %s: fused [%d] %08x, unfused %08x", hw, hw, op, k, math.Float32bits(got[k]), math.Float32bits(want[k]))
+					}
+				}
+			}
+		}
+	}
+}
