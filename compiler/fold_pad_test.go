@@ -7,9 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/relaxgo/relaxgo/compiler"
-	"github.com/relaxgo/relaxgo/ir/tvmscript"
-	"github.com/relaxgo/relaxgo/lower"
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
@@ -20,12 +17,7 @@ import (
 // convolutions (whose paths may sum the same products in another order),
 // on data with signed zeros and infinities.
 func TestFoldPadResults(t *testing.T) {
-	var unfolded []lower.Pass
-	for _, p := range lower.DefaultPasses() {
-		if p.Name != "fold-pad" {
-			unfolded = append(unfolded, p)
-		}
-	}
+	unfolded := passesWithout("fold-pad")
 	cases := []struct {
 		name, body string
 		out        string // the result's shape
@@ -99,37 +91,18 @@ class Module:
 					}
 				}
 			}
-			var want []float32
-			for _, passes := range [][]lower.Pass{unfolded, nil} {
-				res, err := compiler.Compile("pad.py", []byte(src), compiler.Options{Passes: passes})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if passes == nil {
-					text := tvmscript.Print(res.Lowered, tvmscript.Current)
-					if got := !strings.Contains(text, "kernels.nn.pad"); got != tc.folded {
-						t.Fatalf("pad folded %v, want %v:\n%s", got, tc.folded, text)
-					}
-				}
-				vm, err := runtime.NewVM(res.Exec)
-				if err != nil {
-					t.Fatal(err)
-				}
-				v, err := vm.Invoke("main", x, w)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got := v.(*runtime.Tensor).Float32s()
-				if want == nil {
-					want = append([]float32(nil), got...)
-					continue
-				}
-				for k := range want {
-					g, e := got[k], want[k]
-					if tc.exact && math.Float32bits(g) != math.Float32bits(e) && !(g == 0 && e == 0) ||
-						!tc.exact && math.Abs(float64(g-e)) > 1e-5*(1+math.Abs(float64(e))) {
-						t.Fatalf("[%d] folded %v, unfolded %v", k, g, e)
-					}
+			_, want := compileRun(t, "pad.py", src, unfolded, []runtime.Value{x, w})
+			text, got := compileRun(t, "pad.py", src, nil, []runtime.Value{x, w})
+			if folded := !strings.Contains(text, "kernels.nn.pad"); folded != tc.folded {
+				t.Fatalf("pad folded %v, want %v:\n%s", folded, tc.folded, text)
+			}
+			if tc.exact {
+				sameBits(t, "folded", got, want) // the sums start from +0: no -0 among them
+				return
+			}
+			for k := range want {
+				if g, e := got[k], want[k]; math.Abs(float64(g-e)) > 1e-5*(1+math.Abs(float64(e))) {
+					t.Fatalf("[%d] folded %v, unfolded %v", k, g, e)
 				}
 			}
 		})

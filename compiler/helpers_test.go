@@ -1,10 +1,13 @@
 package compiler_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/relaxgo/relaxgo/compiler"
 	"github.com/relaxgo/relaxgo/internal/conformance"
+	"github.com/relaxgo/relaxgo/ir/tvmscript"
+	"github.com/relaxgo/relaxgo/lower"
 	"github.com/relaxgo/relaxgo/runtime"
 	"github.com/relaxgo/relaxgo/tensorio"
 )
@@ -82,5 +85,48 @@ func forEachCall(t *testing.T, f func(t *testing.T, c *conformance.Case, vm *run
 				f(t, c, vm, i, call, args, io)
 			}
 		})
+	}
+}
+
+// passesWithout is the default pass list without the pass named name: the
+// unfused program a fusion's test compares with.
+func passesWithout(name string) []lower.Pass {
+	var out []lower.Pass
+	for _, p := range lower.DefaultPasses() {
+		if p.Name != name {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// compileRun compiles the TVMScript src (named file) with passes (nil for
+// the default ones), calls main with args on a bytecode VM, and returns
+// the lowered module's text and main's float32 result.
+func compileRun(t *testing.T, file, src string, passes []lower.Pass, args []runtime.Value) (string, []float32) {
+	t.Helper()
+	res, err := compiler.Compile(file, []byte(src), compiler.Options{Passes: passes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm, err := runtime.NewVM(res.Exec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := vm.Invoke("main", args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tvmscript.Print(res.Lowered, tvmscript.Current), v.(*runtime.Tensor).Float32s()
+}
+
+// sameBits fails t at the first element of got whose bits differ from
+// want's.
+func sameBits(t *testing.T, what string, got, want []float32) {
+	t.Helper()
+	for k := range want {
+		if math.Float32bits(got[k]) != math.Float32bits(want[k]) {
+			t.Fatalf("%s: [%d] %08x, want %08x", what, k, math.Float32bits(got[k]), math.Float32bits(want[k]))
+		}
 	}
 }

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/relaxgo/relaxgo/compiler"
-	"github.com/relaxgo/relaxgo/ir/tvmscript"
 	"github.com/relaxgo/relaxgo/lower"
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -21,12 +19,7 @@ import (
 // kernels, and TestONNXRealModels runs ResNet-18's and MobileNetV2's fused
 // residuals in both.)
 func TestResidualChainFusedBits(t *testing.T) {
-	var unfused []lower.Pass
-	for _, p := range lower.DefaultPasses() {
-		if p.Name != "fuse-conv-chain" {
-			unfused = append(unfused, p)
-		}
-	}
+	unfused := passesWithout("fuse-conv-chain")
 	bodies := []string{
 		"d = R.add(c, b)\n            e = R.add(d, r)\n            gv = R.nn.relu(e)",
 		"e = R.add(r, c)\n            d = R.add(e, b)\n            gv = R.nn.relu(d)",
@@ -63,33 +56,11 @@ class Module:
 		// The specials in the chain's operands (in x or w they would make
 		// every output NaN, which hides an operand order).
 		args := []runtime.Value{arg(false, 1, 16, 9, 9), arg(false, 16, 16, 3, 3), arg(true, 1, 16, 1, 1), arg(true, 1, 16, 9, 9)}
-		var want []float32
-		for _, passes := range [][]lower.Pass{unfused, nil} {
-			res, err := compiler.Compile("residual.py", []byte(src), compiler.Options{Passes: passes})
-			if err != nil {
-				t.Fatalf("body %d: %v", i, err)
-			}
-			if text := tvmscript.Print(res.Lowered, tvmscript.Current); passes == nil && (!strings.Contains(text, lower.Conv2DChainKernel) || strings.Contains(text, lower.EwChainKernel)) {
-				t.Fatalf("body %d: the residual chain is not in the convolution:\n%s", i, text)
-			}
-			vm, err := runtime.NewVM(res.Exec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			v, err := vm.Invoke("main", args...)
-			if err != nil {
-				t.Fatalf("body %d: %v", i, err)
-			}
-			got := v.(*runtime.Tensor).Float32s()
-			if want == nil {
-				want = append([]float32(nil), got...)
-				continue
-			}
-			for k := range want {
-				if math.Float32bits(got[k]) != math.Float32bits(want[k]) {
-					t.Fatalf("body %d: fused [%d] %08x, unfused %08x", i, k, math.Float32bits(got[k]), math.Float32bits(want[k]))
-				}
-			}
+		_, want := compileRun(t, "residual.py", src, unfused, args)
+		text, got := compileRun(t, "residual.py", src, nil, args)
+		if !strings.Contains(text, lower.Conv2DChainKernel) || strings.Contains(text, lower.EwChainKernel) {
+			t.Fatalf("body %d: the residual chain is not in the convolution:\n%s", i, text)
 		}
+		sameBits(t, fmt.Sprintf("body %d fused", i), got, want)
 	}
 }

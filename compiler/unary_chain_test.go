@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/relaxgo/relaxgo/compiler"
-	"github.com/relaxgo/relaxgo/ir/tvmscript"
 	"github.com/relaxgo/relaxgo/lower"
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -20,12 +18,7 @@ import (
 // and the same bits from both; on a plane of positions the unary chain is
 // left to the chain kernel.
 func TestUnaryChainFusedBits(t *testing.T) {
-	var unfused []lower.Pass
-	for _, p := range lower.DefaultPasses() {
-		if p.Name != "fuse-conv-chain" {
-			unfused = append(unfused, p)
-		}
-	}
+	unfused := passesWithout("fuse-conv-chain")
 	r := rand.New(rand.NewSource(43))
 	arg := func(shape ...int64) *runtime.Tensor {
 		x := runtime.MustNewTensor(shape, runtime.Float32)
@@ -55,34 +48,12 @@ class Module:
         return gv
 `, hw, op)
 			args := []runtime.Value{arg(2, 24, int64(hw), int64(hw)), arg(40, 24, 1, 1), arg(1, 40, 1, 1)}
-			var want []float32
-			for _, passes := range [][]lower.Pass{unfused, nil} {
-				res, err := compiler.Compile("se.py", []byte(src), compiler.Options{Passes: passes})
-				if err != nil {
-					t.Fatalf("%s: %v", op, err)
-				}
-				if text := tvmscript.Print(res.Lowered, tvmscript.Current); passes == nil && strings.Contains(text, lower.EwChainKernel) != (hw > 1) {
-					t.Fatalf("%dx%d %s: chain kernel left %v:\n%s", hw, hw, op, hw > 1, text)
-				}
-				vm, err := runtime.NewVM(res.Exec)
-				if err != nil {
-					t.Fatal(err)
-				}
-				v, err := vm.Invoke("main", args...)
-				if err != nil {
-					t.Fatalf("%s: %v", op, err)
-				}
-				got := v.(*runtime.Tensor).Float32s()
-				if want == nil {
-					want = append([]float32(nil), got...)
-					continue
-				}
-				for k := range want {
-					if math.Float32bits(got[k]) != math.Float32bits(want[k]) {
-						t.Fatalf("%dx%d %s: fused [%d] %08x, unfused %08x", hw, hw, op, k, math.Float32bits(got[k]), math.Float32bits(want[k]))
-					}
-				}
+			_, want := compileRun(t, "se.py", src, unfused, args)
+			text, got := compileRun(t, "se.py", src, nil, args)
+			if strings.Contains(text, lower.EwChainKernel) != (hw > 1) {
+				t.Fatalf("%dx%d %s: chain kernel left %v:\n%s", hw, hw, op, hw > 1, text)
 			}
+			sameBits(t, fmt.Sprintf("%dx%d %s fused", hw, hw, op), got, want)
 		}
 	}
 }
