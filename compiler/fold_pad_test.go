@@ -54,15 +54,9 @@ func TestFoldPadResults(t *testing.T) {
 	}
 	r := rand.New(rand.NewSource(5))
 	arg := func(shape ...int64) *runtime.Tensor {
-		x := runtime.MustNewTensor(shape, runtime.Float32)
-		xs := x.Float32s()
-		for i := range xs {
-			xs[i] = float32(r.NormFloat64())
-			if r.Intn(11) == 0 {
-				xs[i] = []float32{float32(math.Inf(1)), float32(math.Copysign(0, -1)), 0}[r.Intn(3)]
-			}
-		}
-		return x
+		return randArg(r, 11, func(r *rand.Rand) float32 {
+			return []float32{float32(math.Inf(1)), float32(math.Copysign(0, -1)), 0}[r.Intn(3)]
+		}, shape...)
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package compiler_test
 
 import (
 	"math"
+	"math/rand"
 	"testing"
 
 	"github.com/relaxgo/relaxgo/compiler"
@@ -129,4 +130,18 @@ func sameBits(t *testing.T, what string, got, want []float32) {
 			t.Fatalf("%s: [%d] %08x, want %08x", what, k, math.Float32bits(got[k]), math.Float32bits(want[k]))
 		}
 	}
+}
+
+// randArg is a float32 tensor of normal values, about one element in every
+// replaced by special(r) when special is not nil (r.Intn(every) decides).
+func randArg(r *rand.Rand, every int, special func(r *rand.Rand) float32, shape ...int64) *runtime.Tensor {
+	x := runtime.MustNewTensor(shape, runtime.Float32)
+	xs := x.Float32s()
+	for i := range xs {
+		xs[i] = float32(r.NormFloat64())
+		if special != nil && r.Intn(every) == 0 {
+			xs[i] = special(r)
+		}
+	}
+	return x
 }

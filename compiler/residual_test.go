@@ -28,16 +28,14 @@ func TestResidualChainFusedBits(t *testing.T) {
 		"e = R.divide(r, c)\n            gv = R.nn.relu(e)",
 	}
 	r := rand.New(rand.NewSource(31))
+	specials := func(r *rand.Rand) float32 {
+		return []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Copysign(0, -1)), 0}[r.Intn(4)]
+	}
 	arg := func(special bool, shape ...int64) *runtime.Tensor {
-		x := runtime.MustNewTensor(shape, runtime.Float32)
-		xs := x.Float32s()
-		for i := range xs {
-			xs[i] = float32(r.NormFloat64())
-			if special && r.Intn(9) == 0 {
-				xs[i] = []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Copysign(0, -1)), 0}[r.Intn(4)]
-			}
+		if !special {
+			return randArg(r, 9, nil, shape...)
 		}
-		return x
+		return randArg(r, 9, specials, shape...)
 	}
 	for i, body := range bodies {
 		src := fmt.Sprintf(`# from tvm.script import ir as I

@@ -21,15 +21,9 @@ func TestUnaryChainFusedBits(t *testing.T) {
 	unfused := passesWithout("fuse-conv-chain")
 	r := rand.New(rand.NewSource(43))
 	arg := func(shape ...int64) *runtime.Tensor {
-		x := runtime.MustNewTensor(shape, runtime.Float32)
-		xs := x.Float32s()
-		for i := range xs {
-			xs[i] = float32(r.NormFloat64())
-			if r.Intn(9) == 0 {
-				xs[i] = []float32{math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22))), float32(math.Inf(-1)), float32(math.Copysign(0, -1))}[r.Intn(3)]
-			}
-		}
-		return x
+		return randArg(r, 9, func(r *rand.Rand) float32 {
+			return []float32{math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22))), float32(math.Inf(-1)), float32(math.Copysign(0, -1))}[r.Intn(3)]
+		}, shape...)
 	}
 	for _, hw := range []int{1, 3} {
 		for _, op := range []string{"R.sigmoid(d)", "R.nn.silu(d)", "R.nn.gelu(d)", "R.tanh(d)"} {

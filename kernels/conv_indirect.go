@@ -699,11 +699,7 @@ func (j *convIndirectJob) items(lo, hi int) {
 				j.copyOut(i0+r, mcur-r, scratch[r*ldc:], ldc, f0, f0, f1)
 			}
 			if j.chain != nil && !j.kchain {
-				// Pointwise: the flat columns are the pixels.
-				for i := 0; i < mcur; i++ {
-					o := (i0 + i) * pix
-					j.chain.applyAt(j.out[o+f0:o+f1], j.chOff+i0+i, f0, pix)
-				}
+				j.chainPixels(i0, mcur, f0, f1) // pointwise: the flat columns are the pixels
 			}
 			continue
 		}
@@ -724,13 +720,18 @@ func (j *convIndirectJob) items(lo, hi int) {
 		}
 		if j.chain != nil && !fused && !j.kchain {
 			// The valid pixels before flat column f: (f/ws)*ow + min(f%ws, ow).
-			p0 := f0/ws*ow + min(f0%ws, ow)
-			p1 := f1/ws*ow + min(f1%ws, ow)
-			for i := 0; i < mcur; i++ {
-				o := (i0 + i) * pix
-				j.chain.applyAt(j.out[o+p0:o+p1], j.chOff+i0+i, p0, pix)
-			}
+			j.chainPixels(i0, mcur, f0/ws*ow+min(f0%ws, ow), f1/ws*ow+min(f1%ws, ow))
 		}
+	}
+}
+
+// chainPixels runs the chain (outside the kernel) on pixels [p0, p1) of
+// output channels [i0, i0+rows) of the group, in out.
+func (j *convIndirectJob) chainPixels(i0, rows, p0, p1 int) {
+	pix := j.g.oh * j.g.ow
+	for i := 0; i < rows; i++ {
+		o := (i0 + i) * pix
+		j.chain.applyAt(j.out[o+p0:o+p1], j.chOff+i0+i, p0, pix)
 	}
 }
 

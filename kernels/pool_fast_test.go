@@ -241,27 +241,9 @@ func TestAvgPoolNCHWFastPath(t *testing.T) {
 		} else if it%4 < 2 && g.oh > 0 && h >= 2 && w >= 2 {
 			t.Fatalf("%dx%d %+v: not on the flat path", h, w, a)
 		}
-		n := g.n * g.c * g.oh * g.ow
-		const guard = 16
-		fast := make([]float32, n+2*guard)
-		for i := range fast {
-			fast[i] = 12345
-		}
-		want := make([]float32, n)
-		avgPlanesNCHW(&g, fast[guard:guard+n], xs, 0, g.n*g.c)
-		poolPlanesGeneral(&g, want, xs, false, 0, 0, g.n*g.c)
-		what := fmt.Sprintf("%dx%d %+v", h, w, a)
-		for i := range want {
-			got := fast[guard+i]
-			if (got != got) != (want[i] != want[i]) || want[i] == want[i] && math.Float32bits(got) != math.Float32bits(want[i]) {
-				t.Fatalf("%s: [%d] fast %v, general %v", what, i, got, want[i])
-			}
-		}
-		for i := 0; i < guard; i++ {
-			if fast[i] != 12345 || fast[len(fast)-1-i] != 12345 {
-				t.Fatalf("%s: wrote outside the output", what)
-			}
-		}
+		checkAvgPlanes(t, fmt.Sprintf("%dx%d %+v", h, w, a), &g, xs, func(o []float32) {
+			avgPlanesNCHW(&g, o, xs, 0, g.n*g.c)
+		})
 	}
 	if flat < 150 {
 		t.Errorf("only %d geometries on the flat path", flat)
@@ -297,29 +279,39 @@ func TestAvgPoolFlatBlocks(t *testing.T) {
 		if (g.h+g.pt+g.pb)*(g.w+g.pl+g.pr)*g.c < 2*avgPoolBlockFloats {
 			t.Fatalf("%+v: fewer than two blocks", c)
 		}
-		n := g.c * g.oh * g.ow
-		const guard = 16
-		fast := make([]float32, n+2*guard)
-		for i := range fast {
-			fast[i] = 12345
-		}
-		want := make([]float32, n)
-		poolPlanesGeneral(&g, want, xs, false, 0, 0, g.c)
-		for lo := 0; lo < g.c; {
-			hi := min(g.c, lo+1+r.Intn(g.c/2))
-			avgPlanesNCHW(&g, fast[guard:guard+n], xs, lo, hi)
-			lo = hi
-		}
-		for i := range want {
-			got := fast[guard+i]
-			if (got != got) != (want[i] != want[i]) || want[i] == want[i] && math.Float32bits(got) != math.Float32bits(want[i]) {
-				t.Fatalf("%+v: [%d] blocks %v, general %v", c, i, got, want[i])
+		checkAvgPlanes(t, fmt.Sprintf("%+v", c), &g, xs, func(o []float32) {
+			for lo := 0; lo < g.c; {
+				hi := min(g.c, lo+1+r.Intn(g.c/2))
+				avgPlanesNCHW(&g, o, xs, lo, hi)
+				lo = hi
 			}
+		})
+	}
+}
+
+// checkAvgPlanes requires run, writing g's average pool of xs into its
+// argument (guard bands of 16 floats either side), to give the general
+// loop's bits (NaN-ness for NaNs) and to write nothing outside it.
+func checkAvgPlanes(t *testing.T, what string, g *pool2dGeom, xs []float32, run func(o []float32)) {
+	t.Helper()
+	n := g.n * g.c * g.oh * g.ow
+	const guard = 16
+	fast := make([]float32, n+2*guard)
+	for i := range fast {
+		fast[i] = 12345
+	}
+	want := make([]float32, n)
+	poolPlanesGeneral(g, want, xs, false, 0, 0, g.n*g.c)
+	run(fast[guard : guard+n])
+	for i := range want {
+		got := fast[guard+i]
+		if (got != got) != (want[i] != want[i]) || want[i] == want[i] && math.Float32bits(got) != math.Float32bits(want[i]) {
+			t.Fatalf("%s: [%d] fast %v, general %v", what, i, got, want[i])
 		}
-		for i := 0; i < guard; i++ {
-			if fast[i] != 12345 || fast[len(fast)-1-i] != 12345 {
-				t.Fatalf("%+v: wrote outside the output", c)
-			}
+	}
+	for i := 0; i < guard; i++ {
+		if fast[i] != 12345 || fast[len(fast)-1-i] != 12345 {
+			t.Fatalf("%s: wrote outside the output", what)
 		}
 	}
 }

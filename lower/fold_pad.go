@@ -69,18 +69,7 @@ func FoldPad(m *ir.Module) (*ir.Module, error) {
 		if len(folded) == 0 {
 			return fn, nil
 		}
-		return rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
-			v := b.BoundVar()
-			if drop[v] {
-				return nil
-			}
-			if args, ok := folded[v]; ok {
-				emit(&ir.VarBinding{Var: v, Value: dpsCall(symbol[v], args, v.Info, b.Pos()), Loc: b.Pos()})
-				return nil
-			}
-			emit(b)
-			return nil
-		})
+		return rewriteFusedBy(fn, func(v *ir.Var) string { return symbol[v] }, drop, folded)
 	})
 }
 
@@ -153,7 +142,7 @@ func foldPadPool(args *ir.Tuple, pads [4]int64) ([]ir.Expr, bool) {
 	if cip == 0 && own != [4]int64{} {
 		return nil, false
 	}
-	f[3] = shapeOf(addPads(own, pads))
+	f[3] = intsShape(addPads(own, pads))
 	f[6] = primInt(1)
 	return f, true
 }
@@ -171,7 +160,7 @@ func foldPadConv(args *ir.Tuple, pads [4]int64) ([]ir.Expr, bool) {
 	if !ok {
 		return nil, false
 	}
-	f[3] = shapeOf(addPads(own, pads))
+	f[3] = intsShape(addPads(own, pads))
 	return f, true
 }
 
@@ -225,17 +214,10 @@ func padding4(e ir.Expr) ([4]int64, bool) {
 	return [4]int64{}, false
 }
 
-func addPads(a, b [4]int64) [4]int64 {
+// addPads returns the paddings a and b summed, as a list.
+func addPads(a, b [4]int64) []int64 {
 	for i := range a {
 		a[i] += b[i]
 	}
-	return a
-}
-
-func shapeOf(p [4]int64) *ir.ShapeExpr {
-	dims := make([]ir.PrimExpr, len(p))
-	for i, v := range p {
-		dims[i] = ir.Int64(v)
-	}
-	return shapeExpr(dims)
+	return a[:]
 }

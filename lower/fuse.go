@@ -115,13 +115,19 @@ func FuseMatmulEpilogue(m *ir.Module) (*ir.Module, error) {
 // variables in drop disappear, and each variable in fused is bound to
 // R.call_dps_packed(symbol, fused[v]) instead, at its binding's position.
 func rewriteFused(fn *ir.Function, symbol string, drop map[*ir.Var]bool, fused map[*ir.Var]*ir.Tuple) (*ir.Function, error) {
+	return rewriteFusedBy(fn, func(*ir.Var) string { return symbol }, drop, fused)
+}
+
+// rewriteFusedBy is rewriteFused with each variable's kernel given by
+// symbolOf.
+func rewriteFusedBy(fn *ir.Function, symbolOf func(*ir.Var) string, drop map[*ir.Var]bool, fused map[*ir.Var]*ir.Tuple) (*ir.Function, error) {
 	return rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
 		v := b.BoundVar()
 		if drop[v] {
 			return nil
 		}
 		if args, ok := fused[v]; ok {
-			emit(&ir.VarBinding{Var: v, Value: dpsCall(symbol, args, v.Info, b.Pos()), Loc: b.Pos()})
+			emit(&ir.VarBinding{Var: v, Value: dpsCall(symbolOf(v), args, v.Info, b.Pos()), Loc: b.Pos()})
 			return nil
 		}
 		emit(b)

@@ -129,7 +129,7 @@ func FuseElementwiseChains(m *ir.Module) (*ir.Module, error) {
 			if len(c.codes) < 2 {
 				continue
 			}
-			fused[v] = tupleExpr(append([]ir.Expr{c.x, chainCodes(c.codes)}, c.operands...))
+			fused[v] = tupleExpr(append([]ir.Expr{c.x, intsShape(c.codes)}, c.operands...))
 		}
 		if len(fused) == 0 {
 			return fn, nil
@@ -138,8 +138,9 @@ func FuseElementwiseChains(m *ir.Module) (*ir.Module, error) {
 	})
 }
 
-// chainCodes is a chain's codes as the kernel's Shape argument.
-func chainCodes(codes []int64) *ir.ShapeExpr {
+// intsShape is a list of integers as a kernel's Shape argument (a chain's
+// codes, a padding).
+func intsShape(codes []int64) *ir.ShapeExpr {
 	pe := make([]ir.PrimExpr, len(codes))
 	for i, k := range codes {
 		pe[i] = ir.Int64(k)

@@ -194,7 +194,7 @@ func convChainStep(name string, args *ir.Tuple, out ir.StructInfo, convs map[*ir
 			vals[0] ^= 1
 			swapped := append([]ir.Expr{args.Fields[0]}, ops[1:]...)
 			if residual(conv, vals, swapped) {
-				return conv, chainCodes(vals), swapped, true
+				return conv, intsShape(vals), swapped, true
 			}
 		}
 	case isBin && len(args.Fields) == 2:
