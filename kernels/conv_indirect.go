@@ -118,14 +118,23 @@ func planConvIndirect(g *conv2dGeom, og int) convPlan {
 
 // scatterPrefetchMinBytes is the output size (a group's) from which the
 // scattering tile prefetches its rows ahead of its stores
-// (asm.SgemmKernelIndirectChainScatterUnchecked): about an L2, past which
-// the output is not in cache when the layer runs. Below it the prefetches
-// cost a layer of little depth a few percent (cnn_64x64's 3->32 on 64²,
-// 512 KB: 36.0-36.4 -> 37.0-37.8 µs, BenchmarkConv2DChainLayers); above
-// it, with the caches flushed, SqueezeNet's 3->64 3x3/2 on 224² (3.2 MB)
-// 441-494 -> 325-370 µs, MobileNetV2's 16->96 on 112² (4.8 MB) 530-537 ->
-// 395-442 (BenchmarkConvColdOutput).
-const scatterPrefetchMinBytes = 1 << 20
+// (asm.SgemmKernelIndirectChainScatterUnchecked): a quarter of an L2. A
+// layer's output is rarely in cache when it runs, its storage last written
+// layers before, and the tiles of an output of many channels are as many
+// store streams, more than the hardware prefetchers follow. From 1 MiB
+// (where it was first set, an L2 on the AMD EPYC it was measured on), with
+// the caches flushed, SqueezeNet's 3->64 3x3/2 on 224² (3.2 MB) 441-494 ->
+// 325-370 µs, MobileNetV2's 16->96 on 112² (4.8 MB) 530-537 -> 395-442
+// (BenchmarkConvColdOutput). From 256 KiB (an AVX-512 Intel Xeon, 1 MiB of
+// L2 a core): with the caches flushed, SqueezeNet's 16->64 3x3 on 55² (774
+// KB) 1234-1580 -> 776-1175 µs, MobileNetV2's 32->16 on 112² (800 KB)
+// 868-951 -> 748-918; in the model (`relaxgo profile --by shape --threads
+// 1`, six alternated runs each) SqueezeNet's two 16->64 3x3 layers 2.17-2.49
+// -> 1.53-2.15 ms a call, its two 16->64 1x1 475-535 -> 346-424 µs, the
+// whole model 14.3-17.4 -> 13.5-16.6 ms; cnn_64x64's 3->32 on 64² (512 KB,
+// its working set within the L2) 168-217 -> 180-211 µs, no change past the
+// noise. 64 KiB changed nothing further in SqueezeNet.
+const scatterPrefetchMinBytes = 256 << 10
 
 type convIndirectJob struct {
 	wide                 bool
