@@ -808,6 +808,25 @@ func SgemmKernelIndirectChainUnchecked(kc int, a, b unsafe.Pointer, offs *int, c
 	}
 }
 
+// ScatterPrefetch is the prefetching of SgemmKernelIndirectChainScatterUnchecked.
+type ScatterPrefetch uint8
+
+// The scatter kernel's prefetches.
+const (
+	// ScatterPrefetchNone prefetches nothing.
+	ScatterPrefetchNone ScatterPrefetch = iota
+	// ScatterPrefetchOut prefetches each row's next panels (768 bytes on)
+	// after its stores: for an output too large to stay in cache, where
+	// its many planes are more store streams than the hardware prefetchers
+	// follow.
+	ScatterPrefetchOut
+	// ScatterPrefetchOutIn is ScatterPrefetchOut and, each depth step,
+	// every line of the step's B row four panels (768 bytes) on: for a
+	// pointwise convolution's input too large to stay in cache, its
+	// planes as many read streams.
+	ScatterPrefetchOutIn
+)
+
 // SgemmKernelIndirectChainScatterUnchecked is
 // SgemmKernelIndirectChainUnchecked with beta 0 and the tile stored through
 // the table st instead of as rows of 48 at c: for each of a row's three
@@ -816,12 +835,10 @@ func SgemmKernelIndirectChainUnchecked(kc int, a, b unsafe.Pointer, offs *int, c
 // st[3v+1] bytes under the mask in the next 16 bits; lanes in neither mask
 // are not stored. An indirect convolution's tile of flat columns (each
 // output row followed by its padding columns) so lands in the output
-// directly. Every address a mask selects must lie in c's buffer. With
-// prefetch, the kernel then prefetches each row's next panels (768 bytes
-// on), for an output too large to stay in cache, where its many planes
-// are more store streams than the hardware prefetchers follow; the result
-// is the same. AVX-512 only (SgemmIndirectTile(true) must exist).
-func SgemmKernelIndirectChainScatterUnchecked(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64, prefetch bool) {
+// directly. Every address a mask selects must lie in c's buffer. prefetch
+// picks the prefetches (ScatterPrefetch); the result is the same. AVX-512
+// only (SgemmIndirectTile(true) must exist).
+func SgemmKernelIndirectChainScatterUnchecked(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64, prefetch ScatterPrefetch) {
 	if level == LevelAVX512 {
 		asmSgemmIndirectChainScatter(kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, codes, sc, nsteps, &st[0], prefetch)
 		return

@@ -540,9 +540,13 @@ func asmSgemmIndirect(wide bool, kc int, a, b *float32, offs *int, c *float32, l
 	sgemmIndirectAVX2(kc, a, b, offs, c, ldc, alpha, beta)
 }
 
-func asmSgemmIndirectChainScatter(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *int64, prefetch bool) {
-	if prefetch {
+func asmSgemmIndirectChainScatter(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *int64, prefetch ScatterPrefetch) {
+	switch prefetch {
+	case ScatterPrefetchOut:
 		sgemmIndirectAVX512WideChainScatterPrefetch(kc, a, b, offs, c, ldc, alpha, 0, codes, sc, nsteps, st)
+		return
+	case ScatterPrefetchOutIn:
+		sgemmIndirectAVX512WideChainScatterPrefetchIn(kc, a, b, offs, c, ldc, alpha, 0, codes, sc, nsteps, st)
 		return
 	}
 	sgemmIndirectAVX512WideChainScatter(kc, a, b, offs, c, ldc, alpha, 0, codes, sc, nsteps, st)

@@ -201,7 +201,7 @@ func TestSgemmIndirectChainScatter(t *testing.T) {
 			wbuf, want := guarded(n, 3)
 			alpha := alphaFor(it)
 			cp, sp := chainPtrs(codes, sc[:len(codes)*mr])
-			prefetch := it%2 == 1 // the prefetching kernel stores the same
+			prefetch := ScatterPrefetch(it % 3) // the prefetching kernels store the same
 			SgemmKernelIndirectChainScatterUnchecked(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&c[0]), ldc, alpha, cp, sp, len(codes), &st, prefetch)
 			withLevel(t, LevelGo, func() {
 				SgemmKernelIndirectChainScatterUnchecked(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&want[0]), ldc, alpha, cp, sp, len(codes), &st, prefetch)

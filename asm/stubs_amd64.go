@@ -631,6 +631,11 @@ func sgemmIndirectAVX512WideChainScatter(kc int, a *float32, b *float32, offs *i
 //go:noescape
 func sgemmIndirectAVX512WideChainScatterPrefetch(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64)
 
+// sgemmIndirectAVX512WideChainScatterPrefetchIn is sgemmIndirectAVX512WideChainScatterPrefetch also prefetching, each depth step, every line of its B row four panels on (see asm.SgemmKernelIndirectChainScatter).
+//
+//go:noescape
+func sgemmIndirectAVX512WideChainScatterPrefetchIn(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64)
+
 // sgemmIndirectAVX2 is the 6x16 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).
 //
 //go:noescape

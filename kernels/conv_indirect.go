@@ -170,9 +170,10 @@ type convIndirectJob struct {
 	// of lane masks and offsets (asm.SgemmKernelIndirectChainScatterUnchecked,
 	// see scatterTable), dropping the padding columns; no scratch, no copy.
 	scatter bool
-	// prefetch: with scatter, the kernel prefetches each row's next panels
-	// (the output is larger than scatterPrefetchMinBytes).
-	prefetch bool
+	// prefetch: with scatter, the kernel's prefetches: each row's next
+	// panels where the output is larger than scatterPrefetchMinBytes, and
+	// B's rows too where a pointwise layer's input is.
+	prefetch asm.ScatterPrefetch
 
 	// The phase copy's input and geometry (copyFn runs it on channels [lo, hi)).
 	xg           []float32
@@ -300,7 +301,26 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	// Rows of at least a vector (so a vector spans two flat rows at most),
 	// one depth block (the tile is not read back) and whole row tiles.
 	j.scatter = j.kchain && wide && ws >= 16 && kk <= gemmKC && og%mr == 0
-	j.prefetch = j.scatter && 4*og*g.oh*g.ow > scatterPrefetchMinBytes
+	// A pointwise layer's input rows are its planes, as many read streams
+	// as channels: past scatterPrefetchMinBytes the kernel prefetches them
+	// too (asm.ScatterPrefetchOutIn). In the model (`relaxgo profile --by
+	// shape --threads 1`, six alternated runs, AVX-512 Intel Xeon, µs a
+	// call): SqueezeNet's 128->16 on 55² 445-583 -> 279-581 (medians 545
+	// -> 345), 64->16 on 55² 250-354 -> 160-243, 256->32 on 27² 298-383 ->
+	// 234-324; MobileNetV2's 32->16 on 112² 351-589 -> 268-379, 96->24 on
+	// 56² 279-399 -> 253-329, its expansions (16->96 on 112², 24->144 on
+	// 56²) unchanged. Warm (BenchmarkConv2DChainLayers, six alternated)
+	// 32->16 on 112² 375-435 -> 237-331, 24->144 on 56² 315-492 -> 323-524.
+	// A window's B rows are its phase planes' rows, taps of a channel
+	// sharing lines: not prefetched.
+	if j.scatter {
+		switch {
+		case g.pointwise() && 4*cg*g.h*g.w > scatterPrefetchMinBytes:
+			j.prefetch = asm.ScatterPrefetchOutIn
+		case 4*og*g.oh*g.ow > scatterPrefetchMinBytes:
+			j.prefetch = asm.ScatterPrefetchOut
+		}
+	}
 	// Panels by output row where a row's whole panels fit in its flat row
 	// (ppr*nr <= ws: no more columns computed than the flat panels, and no
 	// read past them): every panel then starts a row's run of pixels, all

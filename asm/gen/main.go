@@ -2951,6 +2951,8 @@ var gemmKernels = []gemmKernel{
 		mr: 8, nr: 48, avx512: true, indirect: true, chain: true, scatter: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
 	{name: "sgemmIndirectAVX512WideChainScatterPrefetch", doc: "is sgemmIndirectAVX512WideChainScatter prefetching each row's next panels after its stores (see asm.SgemmKernelIndirectChainScatter).",
 		mr: 8, nr: 48, avx512: true, indirect: true, chain: true, scatter: true, pfOut: scatterPrefetch, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
+	{name: "sgemmIndirectAVX512WideChainScatterPrefetchIn", doc: "is sgemmIndirectAVX512WideChainScatterPrefetch also prefetching, each depth step, every line of its B row four panels on (see asm.SgemmKernelIndirectChainScatter).",
+		mr: 8, nr: 48, avx512: true, indirect: true, chain: true, scatter: true, pfOut: scatterPrefetch, pfB: scatterPrefetchIn, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
 	{name: "sgemmIndirectAVX2", doc: "is the 6x16 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).",
 		mr: 6, nr: 16, prefetch: true, indirect: true, pfB: indirectPrefetchB, b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
 	{name: "sgemmIndirectAVX2Chain", doc: "is sgemmIndirectAVX2 with a chain on the tile's rows before the store (see asm.SgemmKernelIndirectChain).",
@@ -3192,6 +3194,16 @@ var sgemmBodyScatterPrefetch int
 // 37.0-37.8 µs), so the kernels use the prefetching tile for outputs
 // larger than the L2 only (kernels.scatterPrefetchMinBytes).
 const scatterPrefetch = 768
+
+// scatterPrefetchIn is how far past a step's B row, in bytes, the
+// input-prefetching scatter kernel prefetches every line of that row: four
+// 48-column panels on, where the tile four panels later reads it. A
+// pointwise layer's B rows are its input planes: as many read streams as
+// input channels (SqueezeNet's squeeze layers: 64 to 512), more than the
+// hardware prefetchers follow, so that every panel waited for its lines
+// (kernels.convIndirectF32 takes the kernel for inputs larger than
+// kernels.scatterPrefetchMinBytes).
+const scatterPrefetchIn = 4 * 192
 
 func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []reg.VecPhysical, a0, a1 reg.VecPhysical) {
 	nv := nr / lanes // vectors per row (2)
@@ -3528,7 +3540,10 @@ func kstepIndirect(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b, offs
 		VMOVUPS(Mem{Base: b, Index: o, Scale: 4, Disp: v * vbytes}, bv[v])
 	}
 	if sgemmBodyPrefetchB > 0 {
-		PREFETCHT0(Mem{Base: b, Index: o, Scale: 4, Disp: sgemmBodyPrefetchB})
+		// Every line of the row (the wide tile's 192 bytes are three).
+		for l := 0; l < nv*vbytes; l += 64 {
+			PREFETCHT0(Mem{Base: b, Index: o, Scale: 4, Disp: sgemmBodyPrefetchB + l})
+		}
 	}
 	av := []reg.VecPhysical{a0, a1}
 	for i := 0; i < mr; i++ {
