@@ -88,9 +88,29 @@ func winoTile(g *conv2dGeom) int {
 	return 2
 }
 
+// winoFewIn and winoFewTiles4: a convolution of fewer than winoFewIn input
+// channels takes the Winograd path on planes of at least winoFewTiles4 4x4
+// output tiles (a 56x56 plane) only. Its products are shallow, so the
+// transforms weigh more, and in a model its 36 planes of products come
+// from beyond the L2. In the model (`relaxgo profile --by shape --threads
+// 1`, AVX-512 Intel Xeon, alternated, a layer's calls): SqueezeNet's two
+// 32->128 on 27² (49 tiles) 1.56-1.84 ms F(4x4), 1.09-1.35 direct (one run
+// 1.73); GoogLeNet's 32->128 on 14² 231-377 µs F(2x2), 197-297 direct,
+// 32->64 on 14² 120-208 and 102-168, 32->96 on 28² 678-954 and 633-926
+// (six runs each); but Inception-v3's 32->64 on 147² (1369 tiles) 9.9-11.6
+// ms F(4x4), 10.6-14.8 direct (four runs). Between 49 and 1369 tiles the
+// cut is not measured.
+const (
+	winoFewIn     = 48
+	winoFewTiles4 = 196
+)
+
 // winoOK reports whether g takes the Winograd path.
 func winoOK(g *conv2dGeom) bool {
 	if !winoShape(g) || g.o < winoMinOut {
+		return false
+	}
+	if g.c < winoFewIn && ((g.oh+3)/4)*((g.ow+3)/4) < winoFewTiles4 {
 		return false
 	}
 	if winoTile(g) == 4 {

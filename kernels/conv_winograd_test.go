@@ -37,6 +37,15 @@ func TestConvWinogradMatchesDirect(t *testing.T) {
 		if g32 := convGeomFor(128, 32, 56, 56, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1); winoOK(&g32) {
 			t.Errorf("level %v: 128 -> 32 3x3 on 56² takes the Winograd path", l)
 		}
+		// Fewer than winoFewIn input channels on planes of fewer than
+		// winoFewTiles4 tiles (SqueezeNet's 32->128 on 27²) neither; on a
+		// large plane (Inception-v3's 32->64 on 147²) they do.
+		if few := convGeomFor(32, 128, 27, 27, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1); winoOK(&few) {
+			t.Errorf("level %v: 32 -> 128 3x3 on 27² takes the Winograd path", l)
+		}
+		if big := convGeomFor(32, 64, 147, 147, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1); !winoOK(&big) {
+			t.Errorf("level %v: 32 -> 64 3x3 on 147² does not take the Winograd path", l)
+		}
 	}
 	r := rand.New(rand.NewSource(3))
 	for _, c := range []struct{ n, c, o, h, w int }{
