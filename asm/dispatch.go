@@ -816,9 +816,10 @@ const (
 	// ScatterPrefetchNone prefetches nothing.
 	ScatterPrefetchNone ScatterPrefetch = iota
 	// ScatterPrefetchOut prefetches each row's next panels (768 bytes on)
-	// after its stores: for an output too large to stay in cache, where
-	// its many planes are more store streams than the hardware prefetchers
-	// follow.
+	// after its stores, and the residual's rows at the same offsets when
+	// there is one (ScatterResidual): for an output too large to stay in
+	// cache, where its many planes are more store streams than the
+	// hardware prefetchers follow.
 	ScatterPrefetchOut
 	// ScatterPrefetchOutIn is ScatterPrefetchOut and, each depth step,
 	// every line of the step's B row four panels (768 bytes) on: for a
@@ -826,6 +827,20 @@ const (
 	// planes as many read streams.
 	ScatterPrefetchOutIn
 )
+
+// ScatterResidual is the residual step of
+// SgemmKernelIndirectChainScatterUnchecked: with P not nil, after the
+// chain's first At steps (At <= nsteps) every lane the kernel stores gets
+// the float32 at the same byte offset from P as its store's from c added
+// (a residual connection laid out as the output), the chain value the
+// first operand of the add, the residual's when Rev (the operand order
+// of the elementwise add, which decides a NaN's bits); then the chain's
+// remaining steps run. The zero value is no residual.
+type ScatterResidual struct {
+	P   unsafe.Pointer
+	At  int
+	Rev bool
+}
 
 // SgemmKernelIndirectChainScatterUnchecked is
 // SgemmKernelIndirectChainUnchecked with beta 0 and the tile stored through
@@ -836,14 +851,22 @@ const (
 // are not stored. An indirect convolution's tile of flat columns (each
 // output row followed by its padding columns) so lands in the output
 // directly. Every address a mask selects must lie in c's buffer. prefetch
-// picks the prefetches (ScatterPrefetch); the result is the same. AVX-512
-// only (SgemmIndirectTile(true) must exist).
-func SgemmKernelIndirectChainScatterUnchecked(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64, prefetch ScatterPrefetch) {
+// picks the prefetches (ScatterPrefetch); the result is the same. res is
+// the residual step (ScatterResidual); every address its lanes read must
+// lie in its buffer. AVX-512 only (SgemmIndirectTile(true) must exist).
+func SgemmKernelIndirectChainScatterUnchecked(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64, prefetch ScatterPrefetch, res ScatterResidual) {
 	if level == LevelAVX512 {
-		asmSgemmIndirectChainScatter(kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, codes, sc, nsteps, &st[0], prefetch)
+		rat, rrev := -1, 0
+		if res.P != nil {
+			rat = res.At
+			if res.Rev {
+				rrev = 1
+			}
+		}
+		asmSgemmIndirectChainScatter(kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, codes, sc, nsteps, &st[0], prefetch, (*float32)(res.P), rat, rrev)
 		return
 	}
-	sgemmScatterGo(kc, a, b, offs, c, ldc, alpha, codes, sc, nsteps, st)
+	sgemmScatterGo(kc, a, b, offs, c, ldc, alpha, codes, sc, nsteps, st, res)
 }
 
 // SgemmKernelIndirectUnchecked is SgemmKernelIndirect without checks: the

@@ -162,7 +162,10 @@ func TestLayerNormShortTwin(t *testing.T) {
 // stored lane by lane) with random tables: offsets anywhere in the rows,
 // negative ones included (the masks then select only lanes inside), random
 // masks, every chain code, both alphas, with and without the rows'
-// prefetch; and checks every element of the output buffer, guards included.
+// prefetch, with and without a residual step (anywhere in the chain, either
+// operand order; the operand order shows in a NaN's payload only, which
+// TestConv2DChainMatchesUnfused checks); and checks every element of the
+// output buffer, guards included.
 func TestSgemmIndirectChainScatter(t *testing.T) {
 	if CurrentLevel() != LevelAVX512 {
 		t.Skip("the scattering kernel is AVX-512 only")
@@ -202,13 +205,20 @@ func TestSgemmIndirectChainScatter(t *testing.T) {
 			alpha := alphaFor(it)
 			cp, sp := chainPtrs(codes, sc[:len(codes)*mr])
 			prefetch := ScatterPrefetch(it % 3) // the prefetching kernels store the same
-			SgemmKernelIndirectChainScatterUnchecked(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&c[0]), ldc, alpha, cp, sp, len(codes), &st, prefetch)
+			// A residual on half the iterations, at any step, either
+			// operand order.
+			var rs ScatterResidual
+			if it%2 == 1 {
+				rv := randIn(r, n, -2, 2)
+				rs = ScatterResidual{P: unsafe.Pointer(&rv[0]), At: r.Intn(len(codes) + 1), Rev: r.Intn(2) == 0}
+			}
+			SgemmKernelIndirectChainScatterUnchecked(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&c[0]), ldc, alpha, cp, sp, len(codes), &st, prefetch, rs)
 			withLevel(t, LevelGo, func() {
-				SgemmKernelIndirectChainScatterUnchecked(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&want[0]), ldc, alpha, cp, sp, len(codes), &st, prefetch)
+				SgemmKernelIndirectChainScatterUnchecked(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&want[0]), ldc, alpha, cp, sp, len(codes), &st, prefetch, rs)
 			})
 			for i := range buf {
 				if !sameBits(buf[i], wbuf[i]) {
-					t.Fatalf("kc=%d it=%d codes=%v: buffer[%d] = %v, twin %v", kc, it, codes, i, buf[i], wbuf[i])
+					t.Fatalf("kc=%d it=%d codes=%v residual=%+v: buffer[%d] = %v, twin %v", kc, it, codes, rs, i, buf[i], wbuf[i])
 				}
 			}
 		}

@@ -651,13 +651,49 @@ func fold8(a *[8]float32) float32 {
 
 // sgemmScatterGo is the twin of the scattering indirect chain kernel: the
 // tile computed as SgemmKernelIndirectChainUnchecked computes it (beta 0),
-// then each vector stored under its masks at its offsets.
-func sgemmScatterGo(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64) {
+// with a residual (res.P not nil) the chain's first res.At steps, the
+// residual added to each vector's lanes under its masks in turn (a lane
+// in both gets both), the remaining steps; then each vector stored under
+// its masks at its offsets.
+func sgemmScatterGo(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64, res ScatterResidual) {
 	const mr, nr, lanes = 8, 48, 16
 	var tile [mr * nr]float32
 	sgemmIndirectGo(mr, nr, kc, unsafe.Slice((*float32)(a), kc*mr), (*float32)(b), unsafe.Slice(offs, kc), tile[:], nr, alpha, 0)
+	var cs []uint8
+	var ss []float32
 	if nsteps > 0 {
-		chainTileGo(mr, nr, tile[:], nr, unsafe.Slice(codes, nsteps), unsafe.Slice(sc, nsteps*mr))
+		cs, ss = unsafe.Slice(codes, nsteps), unsafe.Slice(sc, nsteps*mr)
+	}
+	at := nsteps
+	if res.P != nil {
+		at = res.At
+	}
+	if at > 0 {
+		chainTileGo(mr, nr, tile[:], nr, cs[:at], ss[:at*mr])
+	}
+	if res.P != nil {
+		for v := 0; v < nr/lanes; v++ {
+			for h := 0; h < 2; h++ {
+				mask := uint16(st[3*v+2] >> (16 * h))
+				for i := 0; i < mr; i++ {
+					row := unsafe.Add(res.P, i*ldc*4+int(st[3*v+h]))
+					for l := 0; l < lanes; l++ {
+						if mask&(1<<l) == 0 {
+							continue
+						}
+						x, r := &tile[i*nr+v*lanes+l], *(*float32)(unsafe.Add(row, 4*l))
+						if res.Rev {
+							*x = r + *x
+						} else {
+							*x += r
+						}
+					}
+				}
+			}
+		}
+		if at < nsteps {
+			chainTileGo(mr, nr, tile[:], nr, cs[at:], ss[at*mr:])
+		}
 	}
 	for i := 0; i < mr; i++ {
 		row := unsafe.Add(c, i*ldc*4)

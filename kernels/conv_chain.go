@@ -464,6 +464,14 @@ func (c *rowChain) inKernelPass(rowLen int) bool {
 	return c == nil || c.res == nil && !c.unary && rowLen%ewChunk != 1
 }
 
+// residualInKernel reports whether the scattering indirect kernel may run
+// the chain (not nil) with its residual step (asm.ScatterResidual) on
+// output rows of rowLen elements and give apply's bits: the residual
+// added, no unary step, and no one-element chunk (as inKernelPass).
+func (c *rowChain) residualInKernel(rowLen int) bool {
+	return c != nil && c.res != nil && c.resOp == bAdd && !c.unary && rowLen%ewChunk != 1
+}
+
 // copyRows copies rows rows of n elements from src (srcStride apart) to dst
 // (dstStride apart): one asm.CopyRowsF32 call from a vector's width on, a
 // copy per row below it (where the asm wrapper's checks would cost more).

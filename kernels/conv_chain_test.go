@@ -152,7 +152,11 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 					k++
 				}
 			}
-			codes = append(codes[:at:at], append(runtime.Shape{int64(r.Intn(8))}, codes[at:]...)...)
+			code := int64(r.Intn(8))
+			if scatter && r.Intn(3) > 0 {
+				code = int64(r.Intn(2)) // an add, either side: the scattering kernel runs it
+			}
+			codes = append(codes[:at:at], append(runtime.Shape{code}, codes[at:]...)...)
 			ops = append(ops[:k:k], append([]runtime.Value{res}, ops[k:]...)...)
 		}
 		attrs := []runtime.Value{runtime.Shape{stride, stride}, runtime.Shape{pad, pad, pad, pad}, runtime.Shape{1, 1}, int64(groups), "NCHW", "OIHW", "NCHW", runtime.Float32}

@@ -283,9 +283,14 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	// step-major per row tile (rows past og zero). BenchmarkConv2DChainLayers,
 	// AVX-512: cnn_64x64's first layer 50.4 -> 47.6 us, SqueezeNet's 307 ->
 	// 291, ResNet-18's 1092 -> 1077.
+	//
+	// A residual step (an add) runs in the scattering kernel too
+	// (asm.ScatterResidual), which reads the residual at its stores'
+	// offsets; elsewhere the items run the chain as they copy out.
 	var kb *[]float32
+	scatterOK := wide && ws >= 16 && kk <= gemmKC && og%mr == 0
 	if cmr, cnr, cwide, ok := asm.SgemmIndirectChainTile(); ok && cwide == wide && cmr == mr && cnr == nr &&
-		chain != nil && chain.inKernelPass(g.oh*g.ow) {
+		chain != nil && (chain.inKernelPass(g.oh*g.ow) || scatterOK && chain.residualInKernel(g.oh*g.ow)) {
 		ns := len(chain.codes)
 		kb = getScratch(anp * ns * mr)
 		j.kchain, j.kns = true, ns
@@ -300,7 +305,7 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	}
 	// Rows of at least a vector (so a vector spans two flat rows at most),
 	// one depth block (the tile is not read back) and whole row tiles.
-	j.scatter = j.kchain && wide && ws >= 16 && kk <= gemmKC && og%mr == 0
+	j.scatter = j.kchain && scatterOK
 	// A pointwise layer's input rows are its planes, as many read streams
 	// as channels: past scatterPrefetchMinBytes the kernel prefetches them
 	// too (asm.ScatterPrefetchOutIn). In the model (`relaxgo profile --by
@@ -568,6 +573,10 @@ func (j *convIndirectJob) scatterItems(lo, hi int) {
 	mr, nr, k := j.mr, j.nr, j.k
 	pix := j.g.oh * j.g.ow
 	var st [9]int64
+	var rs asm.ScatterResidual
+	if j.chain.res != nil {
+		rs.At, rs.Rev = j.chain.resAt, j.chain.resRev
+	}
 	for t := lo; t < hi; t++ {
 		i0, _, tiles, jp0, jp1 := j.item(t)
 		ablk := j.a[(i0/mr)*k*mr:]
@@ -575,8 +584,13 @@ func (j *convIndirectJob) scatterItems(lo, hi int) {
 			bp, op := j.panel(jp, 0)
 			j.scatterTable(&st, jp*nr)
 			for ip := 0; ip < tiles; ip++ {
+				if j.chain.res != nil {
+					// The residual's planes of the tile's rows (chain rows
+					// chOff+i), read at the stores' offsets.
+					rs.P = unsafe.Pointer(&j.chain.res[(j.chOff+i0+ip*mr)*pix])
+				}
 				asm.SgemmKernelIndirectChainScatterUnchecked(k, unsafe.Pointer(&ablk[ip*k*mr]), bp, op,
-					unsafe.Pointer(&j.out[(i0+ip*mr)*pix]), pix, 1, j.kcodes, j.chainScalars(i0/mr+ip), j.kns, &st, j.prefetch)
+					unsafe.Pointer(&j.out[(i0+ip*mr)*pix]), pix, 1, j.kcodes, j.chainScalars(i0/mr+ip), j.kns, &st, j.prefetch, rs)
 			}
 		}
 	}

@@ -3029,7 +3029,7 @@ func (k gemmKernel) emit() {
 			sig = "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int)"
 		}
 		if k.scatter {
-			sig = "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int, st *int64)"
+			sig = "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat, rrev int)"
 		}
 	}
 	if k.strided {
@@ -3366,20 +3366,27 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		VBROADCASTSS(NewParamAddr("beta", 44+poff), beta)
 		scaleTile(mr, nv, vbytes, acc, c, ldc, alpha, beta, tmp, poff)
 	}
+	var st, l3 reg.GPVirtual
+	if sgemmBodyScatter {
+		st = Load(Param("st"), GP64()).(reg.GPVirtual)
+		l3 = GP64()
+		LEAQ(Mem{Base: ldc, Index: ldc, Scale: 2}, l3)
+	}
 	if sgemmBodyChain {
 		s := avx2
 		if lanes == 16 {
 			s = avx512
 		}
-		chainTile(s, mr, nv, acc)
+		if sgemmBodyScatter {
+			chainTileResidual(mr, nv, acc, c.(reg.GPVirtual), ldc.(reg.GPVirtual), st, l3, tmp)
+		} else {
+			chainTile(s, mr, nv, acc)
+		}
 	}
 	if sgemmBodyScatter {
 		// Vector by vector, all rows of one store offset at a time, so
 		// that a vector inside one flat row (most of them: its second mask
 		// is empty) makes one store a row, not two.
-		st := Load(Param("st"), GP64())
-		l3 := GP64()
-		LEAQ(Mem{Base: ldc, Index: ldc, Scale: 2}, l3)
 		for v := 0; v < nv; v++ {
 			for h := 0; h < 2; h++ {
 				skip := fmt.Sprintf("scatter_skip_%d_%d", v, h)
@@ -3406,21 +3413,30 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 			// many planes is many store streams at once, more than the
 			// hardware prefetchers follow, and each store to a line not in
 			// cache would wait for the line.
-			p, p4 := GP64(), GP64()
-			MOVQ(c, p)
-			ADDQ(Mem{Base: st}, p)
-			LEAQ(Mem{Base: p, Index: ldc, Scale: 4}, p4)
-			for i := 0; i < mr; i++ {
-				base := p
-				if i >= 4 {
-					base = p4
-				}
-				m := rowAt(base, ldc, l3, i%4)
-				for l := 0; l < nr*4; l += 64 {
-					m.Disp = sgemmBodyScatterPrefetch + l
-					PREFETCHT0(m)
+			rows := func(from reg.Register) {
+				p, p4 := GP64(), GP64()
+				MOVQ(from, p)
+				ADDQ(Mem{Base: st}, p)
+				LEAQ(Mem{Base: p, Index: ldc, Scale: 4}, p4)
+				for i := 0; i < mr; i++ {
+					base := p
+					if i >= 4 {
+						base = p4
+					}
+					m := rowAt(base, ldc, l3, i%4)
+					for l := 0; l < nr*4; l += 64 {
+						m.Disp = sgemmBodyScatterPrefetch + l
+						PREFETCHT0(m)
+					}
 				}
 			}
+			rows(c)
+			// And the residual's, read at the same offsets.
+			rat := Load(Param("rat"), GP64())
+			CMPQ(rat, U32(0))
+			JL(LabelRef("res_prefetched"))
+			rows(Load(Param("res"), GP64()))
+			Label("res_prefetched")
 		}
 		VZEROUPPER()
 		RET()
@@ -3506,6 +3522,83 @@ func chainTile(s isa, mr, nv int, acc func(int) reg.VecPhysical) {
 	}, func() {
 		ADDQ(U32(aStride(mr)*4), sc) // the next step's row of the table (a panel's rows)
 	})
+}
+
+// chainTileResidual is chainTile for the scattering kernels, with a
+// residual step: when rat is not negative, after the chain's first rat
+// steps each lane the tile stores (the scatter table st's masks and
+// offsets) gets the residual's element at the same offset from res
+// (row i: plus i*ldc) added, the chain value the first operand (the
+// residual the first when rrev is not 0, as the elementwise add's
+// operand order gives its NaN's bits), then the remaining steps run.
+// Lanes no mask selects are left as they are (never stored). c, ldc (in
+// bytes), st and l3 (3*ldc) are the scatter's registers; tmp a free
+// vector.
+func chainTileResidual(mr, nv int, acc func(int) reg.VecPhysical, c, ldc, st, l3 reg.GPVirtual, tmp reg.VecPhysical) {
+	codes := Load(Param("codes"), GP64()).(reg.GPVirtual)
+	sc := Load(Param("sc"), GP64()).(reg.GPVirtual)
+	nt := Load(Param("nsteps"), GP64()).(reg.GPVirtual)
+	rat := Load(Param("rat"), GP64()).(reg.GPVirtual)
+	n1 := GP64()
+	MOVQ(nt, n1)
+	CMPQ(rat, U32(0))
+	JL(LabelRef("chain_all"))
+	MOVQ(rat, n1)
+	Label("chain_all")
+	steps := func(lbl string, n reg.GPVirtual) {
+		chainLoop(lbl, codes, n, nil, func(emit chainOp) {
+			for i := 0; i < mr; i++ {
+				sv := avx512.vec()
+				VBROADCASTSS(Mem{Base: sc, Disp: i * 4}, sv)
+				for v := 0; v < nv; v++ {
+					emit(avx512, sv, acc(i*nv+v))
+				}
+			}
+		}, func() {
+			ADDQ(U32(aStride(mr)*4), sc)
+		})
+	}
+	steps("chain", n1)
+	CMPQ(rat, U32(0))
+	JL(LabelRef("chain_done"))
+	res := Load(Param("res"), GP64()).(reg.GPVirtual)
+	rrev := Load(Param("rrev"), GP64()).(reg.GPVirtual)
+	for v := 0; v < nv; v++ {
+		for h := 0; h < 2; h++ {
+			tag := fmt.Sprintf("%d_%d", v, h)
+			k := K()
+			KMOVW(Mem{Base: st, Disp: (3*v+2)*8 + 2*h}, k)
+			KORTESTW(k, k)
+			JZ(LabelRef("res_skip_" + tag))
+			p, p4 := GP64(), GP64()
+			MOVQ(res, p)
+			ADDQ(Mem{Base: st, Disp: (3*v + h) * 8}, p)
+			LEAQ(Mem{Base: p, Index: ldc, Scale: 4}, p4)
+			at := func(i int) Mem {
+				base := p
+				if i >= 4 {
+					base = p4
+				}
+				return rowAt(base, ldc, l3, i%4)
+			}
+			CMPQ(rrev, U32(0))
+			JNE(LabelRef("res_rev_" + tag))
+			for i := 0; i < mr; i++ {
+				VADDPS(at(i), acc(i*nv+v), k, acc(i*nv+v))
+			}
+			JMP(LabelRef("res_skip_" + tag))
+			Label("res_rev_" + tag)
+			for i := 0; i < mr; i++ {
+				VMOVUPS(at(i), k, tmp)
+				VADDPS(acc(i*nv+v), tmp, k, acc(i*nv+v))
+			}
+			Label("res_skip_" + tag)
+		}
+	}
+	ADDQ(rat, codes)
+	SUBQ(rat, nt)
+	steps("chainpost", nt)
+	Label("chain_done")
 }
 
 // kstep emits one k step: load the B row (nv vectors), then for each of the
