@@ -3378,7 +3378,7 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 			s = avx512
 		}
 		if sgemmBodyScatter {
-			chainTileResidual(mr, nv, acc, c.(reg.GPVirtual), ldc.(reg.GPVirtual), st, l3, tmp)
+			chainTileResidual(mr, nv, acc, ldc.(reg.GPVirtual), st, l3, tmp)
 		} else {
 			chainTile(s, mr, nv, acc)
 		}
@@ -3511,7 +3511,14 @@ func chainTile(s isa, mr, nv int, acc func(int) reg.VecPhysical) {
 	codes := Load(Param("codes"), GP64()).(reg.GPVirtual)
 	sc := Load(Param("sc"), GP64()).(reg.GPVirtual)
 	nt := Load(Param("nsteps"), GP64())
-	chainLoop("chain", codes, nt, nil, func(emit chainOp) {
+	tileSteps(s, "chain", mr, nv, acc, codes, sc, nt)
+}
+
+// tileSteps emits the chain loop (labels lbl_*) of n steps from codes on
+// the tile's accumulators, row i's scalar of a step at sc + 4i, sc moved
+// to the next step's row after each.
+func tileSteps(s isa, lbl string, mr, nv int, acc func(int) reg.VecPhysical, codes, sc reg.GPVirtual, n Op) {
+	chainLoop(lbl, codes, n, nil, func(emit chainOp) {
 		for i := 0; i < mr; i++ {
 			sv := s.vec()
 			VBROADCASTSS(Mem{Base: sc, Disp: i * 4}, sv)
@@ -3531,10 +3538,10 @@ func chainTile(s isa, mr, nv int, acc func(int) reg.VecPhysical) {
 // (row i: plus i*ldc) added, the chain value the first operand (the
 // residual the first when rrev is not 0, as the elementwise add's
 // operand order gives its NaN's bits), then the remaining steps run.
-// Lanes no mask selects are left as they are (never stored). c, ldc (in
+// Lanes no mask selects are left as they are (never stored). ldc (in
 // bytes), st and l3 (3*ldc) are the scatter's registers; tmp a free
 // vector.
-func chainTileResidual(mr, nv int, acc func(int) reg.VecPhysical, c, ldc, st, l3 reg.GPVirtual, tmp reg.VecPhysical) {
+func chainTileResidual(mr, nv int, acc func(int) reg.VecPhysical, ldc, st, l3 reg.GPVirtual, tmp reg.VecPhysical) {
 	codes := Load(Param("codes"), GP64()).(reg.GPVirtual)
 	sc := Load(Param("sc"), GP64()).(reg.GPVirtual)
 	nt := Load(Param("nsteps"), GP64()).(reg.GPVirtual)
@@ -3545,20 +3552,7 @@ func chainTileResidual(mr, nv int, acc func(int) reg.VecPhysical, c, ldc, st, l3
 	JL(LabelRef("chain_all"))
 	MOVQ(rat, n1)
 	Label("chain_all")
-	steps := func(lbl string, n reg.GPVirtual) {
-		chainLoop(lbl, codes, n, nil, func(emit chainOp) {
-			for i := 0; i < mr; i++ {
-				sv := avx512.vec()
-				VBROADCASTSS(Mem{Base: sc, Disp: i * 4}, sv)
-				for v := 0; v < nv; v++ {
-					emit(avx512, sv, acc(i*nv+v))
-				}
-			}
-		}, func() {
-			ADDQ(U32(aStride(mr)*4), sc)
-		})
-	}
-	steps("chain", n1)
+	tileSteps(avx512, "chain", mr, nv, acc, codes, sc, n1)
 	CMPQ(rat, U32(0))
 	JL(LabelRef("chain_done"))
 	res := Load(Param("res"), GP64()).(reg.GPVirtual)
@@ -3597,7 +3591,7 @@ func chainTileResidual(mr, nv int, acc func(int) reg.VecPhysical, c, ldc, st, l3
 	}
 	ADDQ(rat, codes)
 	SUBQ(rat, nt)
-	steps("chainpost", nt)
+	tileSteps(avx512, "chainpost", mr, nv, acc, codes, sc, nt)
 	Label("chain_done")
 }
 
