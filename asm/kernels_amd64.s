@@ -32987,7 +32987,7 @@ chain_store:
 	ADDQ     (DX), R12
 	LEAQ     (R12)(CX*4), R13
 	CMPQ     R11, $0x00000000
-	JNE      res_rev_0_0
+	JNE      res_rev_0
 	VADDPS   (R12), Z0, K1, Z0
 	VADDPS   (R12)(CX*1), Z3, K1, Z3
 	VADDPS   (R12)(CX*2), Z6, K1, Z6
@@ -32996,9 +32996,9 @@ chain_store:
 	VADDPS   (R13)(CX*1), Z15, K1, Z15
 	VADDPS   (R13)(CX*2), Z18, K1, Z18
 	VADDPS   (R13)(BX*1), Z21, K1, Z21
-	JMP      res_skip_0_0
+	JMP      res_added_0
 
-res_rev_0_0:
+res_rev_0:
 	VMOVUPS (R12), K1, Z27
 	VADDPS  Z0, Z27, K1, Z0
 	VMOVUPS (R12)(CX*1), K1, Z27
@@ -33016,6 +33016,7 @@ res_rev_0_0:
 	VMOVUPS (R13)(BX*1), K1, Z27
 	VADDPS  Z21, Z27, K1, Z21
 
+res_added_0:
 res_skip_0_0:
 	KMOVW    18(DX), K1
 	KORTESTW K1, K1
@@ -33024,7 +33025,7 @@ res_skip_0_0:
 	ADDQ     8(DX), R12
 	LEAQ     (R12)(CX*4), R13
 	CMPQ     R11, $0x00000000
-	JNE      res_rev_0_1
+	JNE      res_rev_1
 	VADDPS   (R12), Z0, K1, Z0
 	VADDPS   (R12)(CX*1), Z3, K1, Z3
 	VADDPS   (R12)(CX*2), Z6, K1, Z6
@@ -33033,9 +33034,9 @@ res_skip_0_0:
 	VADDPS   (R13)(CX*1), Z15, K1, Z15
 	VADDPS   (R13)(CX*2), Z18, K1, Z18
 	VADDPS   (R13)(BX*1), Z21, K1, Z21
-	JMP      res_skip_0_1
+	JMP      res_added_1
 
-res_rev_0_1:
+res_rev_1:
 	VMOVUPS (R12), K1, Z27
 	VADDPS  Z0, Z27, K1, Z0
 	VMOVUPS (R12)(CX*1), K1, Z27
@@ -33053,6 +33054,7 @@ res_rev_0_1:
 	VMOVUPS (R13)(BX*1), K1, Z27
 	VADDPS  Z21, Z27, K1, Z21
 
+res_added_1:
 res_skip_0_1:
 	KMOVW    40(DX), K1
 	KORTESTW K1, K1
@@ -33061,7 +33063,7 @@ res_skip_0_1:
 	ADDQ     24(DX), R12
 	LEAQ     (R12)(CX*4), R13
 	CMPQ     R11, $0x00000000
-	JNE      res_rev_1_0
+	JNE      res_rev_2
 	VADDPS   (R12), Z1, K1, Z1
 	VADDPS   (R12)(CX*1), Z4, K1, Z4
 	VADDPS   (R12)(CX*2), Z7, K1, Z7
@@ -33070,9 +33072,9 @@ res_skip_0_1:
 	VADDPS   (R13)(CX*1), Z16, K1, Z16
 	VADDPS   (R13)(CX*2), Z19, K1, Z19
 	VADDPS   (R13)(BX*1), Z22, K1, Z22
-	JMP      res_skip_1_0
+	JMP      res_added_2
 
-res_rev_1_0:
+res_rev_2:
 	VMOVUPS (R12), K1, Z27
 	VADDPS  Z1, Z27, K1, Z1
 	VMOVUPS (R12)(CX*1), K1, Z27
@@ -33090,6 +33092,7 @@ res_rev_1_0:
 	VMOVUPS (R13)(BX*1), K1, Z27
 	VADDPS  Z22, Z27, K1, Z22
 
+res_added_2:
 res_skip_1_0:
 	KMOVW    42(DX), K1
 	KORTESTW K1, K1
@@ -33098,7 +33101,7 @@ res_skip_1_0:
 	ADDQ     32(DX), R12
 	LEAQ     (R12)(CX*4), R13
 	CMPQ     R11, $0x00000000
-	JNE      res_rev_1_1
+	JNE      res_rev_3
 	VADDPS   (R12), Z1, K1, Z1
 	VADDPS   (R12)(CX*1), Z4, K1, Z4
 	VADDPS   (R12)(CX*2), Z7, K1, Z7
@@ -33107,9 +33110,9 @@ res_skip_1_0:
 	VADDPS   (R13)(CX*1), Z16, K1, Z16
 	VADDPS   (R13)(CX*2), Z19, K1, Z19
 	VADDPS   (R13)(BX*1), Z22, K1, Z22
-	JMP      res_skip_1_1
+	JMP      res_added_3
 
-res_rev_1_1:
+res_rev_3:
 	VMOVUPS (R12), K1, Z27
 	VADDPS  Z1, Z27, K1, Z1
 	VMOVUPS (R12)(CX*1), K1, Z27
@@ -33127,6 +33130,7 @@ res_rev_1_1:
 	VMOVUPS (R13)(BX*1), K1, Z27
 	VADDPS  Z22, Z27, K1, Z22
 
+res_added_3:
 res_skip_1_1:
 	KMOVW    64(DX), K1
 	KORTESTW K1, K1
@@ -33135,7 +33139,7 @@ res_skip_1_1:
 	ADDQ     48(DX), R12
 	LEAQ     (R12)(CX*4), R13
 	CMPQ     R11, $0x00000000
-	JNE      res_rev_2_0
+	JNE      res_rev_4
 	VADDPS   (R12), Z2, K1, Z2
 	VADDPS   (R12)(CX*1), Z5, K1, Z5
 	VADDPS   (R12)(CX*2), Z8, K1, Z8
@@ -33144,9 +33148,9 @@ res_skip_1_1:
 	VADDPS   (R13)(CX*1), Z17, K1, Z17
 	VADDPS   (R13)(CX*2), Z20, K1, Z20
 	VADDPS   (R13)(BX*1), Z23, K1, Z23
-	JMP      res_skip_2_0
+	JMP      res_added_4
 
-res_rev_2_0:
+res_rev_4:
 	VMOVUPS (R12), K1, Z27
 	VADDPS  Z2, Z27, K1, Z2
 	VMOVUPS (R12)(CX*1), K1, Z27
@@ -33164,6 +33168,7 @@ res_rev_2_0:
 	VMOVUPS (R13)(BX*1), K1, Z27
 	VADDPS  Z23, Z27, K1, Z23
 
+res_added_4:
 res_skip_2_0:
 	KMOVW    66(DX), K1
 	KORTESTW K1, K1
@@ -33171,7 +33176,7 @@ res_skip_2_0:
 	ADDQ     56(DX), R10
 	LEAQ     (R10)(CX*4), R12
 	CMPQ     R11, $0x00000000
-	JNE      res_rev_2_1
+	JNE      res_rev_5
 	VADDPS   (R10), Z2, K1, Z2
 	VADDPS   (R10)(CX*1), Z5, K1, Z5
 	VADDPS   (R10)(CX*2), Z8, K1, Z8
@@ -33180,9 +33185,9 @@ res_skip_2_0:
 	VADDPS   (R12)(CX*1), Z17, K1, Z17
 	VADDPS   (R12)(CX*2), Z20, K1, Z20
 	VADDPS   (R12)(BX*1), Z23, K1, Z23
-	JMP      res_skip_2_1
+	JMP      res_added_5
 
-res_rev_2_1:
+res_rev_5:
 	VMOVUPS (R10), K1, Z27
 	VADDPS  Z2, Z27, K1, Z2
 	VMOVUPS (R10)(CX*1), K1, Z27
@@ -33200,6 +33205,7 @@ res_rev_2_1:
 	VMOVUPS (R12)(BX*1), K1, Z27
 	VADDPS  Z23, Z27, K1, Z23
 
+res_added_5:
 res_skip_2_1:
 	ADDQ R9, SI
 	SUBQ R9, R8
@@ -34567,7 +34573,7 @@ chain_store:
 	ADDQ     (DX), R12
 	LEAQ     (R12)(CX*4), R13
 	CMPQ     R11, $0x00000000
-	JNE      res_rev_0_0
+	JNE      res_rev_0
 	VADDPS   (R12), Z0, K1, Z0
 	VADDPS   (R12)(CX*1), Z3, K1, Z3
 	VADDPS   (R12)(CX*2), Z6, K1, Z6
@@ -34576,9 +34582,9 @@ chain_store:
 	VADDPS   (R13)(CX*1), Z15, K1, Z15
 	VADDPS   (R13)(CX*2), Z18, K1, Z18
 	VADDPS   (R13)(BX*1), Z21, K1, Z21
-	JMP      res_skip_0_0
+	JMP      res_added_0
 
-res_rev_0_0:
+res_rev_0:
 	VMOVUPS (R12), K1, Z27
 	VADDPS  Z0, Z27, K1, Z0
 	VMOVUPS (R12)(CX*1), K1, Z27
@@ -34596,6 +34602,7 @@ res_rev_0_0:
 	VMOVUPS (R13)(BX*1), K1, Z27
 	VADDPS  Z21, Z27, K1, Z21
 
+res_added_0:
 res_skip_0_0:
 	KMOVW    18(DX), K1
 	KORTESTW K1, K1
@@ -34604,7 +34611,7 @@ res_skip_0_0:
 	ADDQ     8(DX), R12
 	LEAQ     (R12)(CX*4), R13
 	CMPQ     R11, $0x00000000
-	JNE      res_rev_0_1
+	JNE      res_rev_1
 	VADDPS   (R12), Z0, K1, Z0
 	VADDPS   (R12)(CX*1), Z3, K1, Z3
 	VADDPS   (R12)(CX*2), Z6, K1, Z6
@@ -34613,9 +34620,9 @@ res_skip_0_0:
 	VADDPS   (R13)(CX*1), Z15, K1, Z15
 	VADDPS   (R13)(CX*2), Z18, K1, Z18
 	VADDPS   (R13)(BX*1), Z21, K1, Z21
-	JMP      res_skip_0_1
+	JMP      res_added_1
 
-res_rev_0_1:
+res_rev_1:
 	VMOVUPS (R12), K1, Z27
 	VADDPS  Z0, Z27, K1, Z0
 	VMOVUPS (R12)(CX*1), K1, Z27
@@ -34633,6 +34640,7 @@ res_rev_0_1:
 	VMOVUPS (R13)(BX*1), K1, Z27
 	VADDPS  Z21, Z27, K1, Z21
 
+res_added_1:
 res_skip_0_1:
 	KMOVW    40(DX), K1
 	KORTESTW K1, K1
@@ -34641,7 +34649,7 @@ res_skip_0_1:
 	ADDQ     24(DX), R12
 	LEAQ     (R12)(CX*4), R13
 	CMPQ     R11, $0x00000000
-	JNE      res_rev_1_0
+	JNE      res_rev_2
 	VADDPS   (R12), Z1, K1, Z1
 	VADDPS   (R12)(CX*1), Z4, K1, Z4
 	VADDPS   (R12)(CX*2), Z7, K1, Z7
@@ -34650,9 +34658,9 @@ res_skip_0_1:
 	VADDPS   (R13)(CX*1), Z16, K1, Z16
 	VADDPS   (R13)(CX*2), Z19, K1, Z19
 	VADDPS   (R13)(BX*1), Z22, K1, Z22
-	JMP      res_skip_1_0
+	JMP      res_added_2
 
-res_rev_1_0:
+res_rev_2:
 	VMOVUPS (R12), K1, Z27
 	VADDPS  Z1, Z27, K1, Z1
 	VMOVUPS (R12)(CX*1), K1, Z27
@@ -34670,6 +34678,7 @@ res_rev_1_0:
 	VMOVUPS (R13)(BX*1), K1, Z27
 	VADDPS  Z22, Z27, K1, Z22
 
+res_added_2:
 res_skip_1_0:
 	KMOVW    42(DX), K1
 	KORTESTW K1, K1
@@ -34678,7 +34687,7 @@ res_skip_1_0:
 	ADDQ     32(DX), R12
 	LEAQ     (R12)(CX*4), R13
 	CMPQ     R11, $0x00000000
-	JNE      res_rev_1_1
+	JNE      res_rev_3
 	VADDPS   (R12), Z1, K1, Z1
 	VADDPS   (R12)(CX*1), Z4, K1, Z4
 	VADDPS   (R12)(CX*2), Z7, K1, Z7
@@ -34687,9 +34696,9 @@ res_skip_1_0:
 	VADDPS   (R13)(CX*1), Z16, K1, Z16
 	VADDPS   (R13)(CX*2), Z19, K1, Z19
 	VADDPS   (R13)(BX*1), Z22, K1, Z22
-	JMP      res_skip_1_1
+	JMP      res_added_3
 
-res_rev_1_1:
+res_rev_3:
 	VMOVUPS (R12), K1, Z27
 	VADDPS  Z1, Z27, K1, Z1
 	VMOVUPS (R12)(CX*1), K1, Z27
@@ -34707,6 +34716,7 @@ res_rev_1_1:
 	VMOVUPS (R13)(BX*1), K1, Z27
 	VADDPS  Z22, Z27, K1, Z22
 
+res_added_3:
 res_skip_1_1:
 	KMOVW    64(DX), K1
 	KORTESTW K1, K1
@@ -34715,7 +34725,7 @@ res_skip_1_1:
 	ADDQ     48(DX), R12
 	LEAQ     (R12)(CX*4), R13
 	CMPQ     R11, $0x00000000
-	JNE      res_rev_2_0
+	JNE      res_rev_4
 	VADDPS   (R12), Z2, K1, Z2
 	VADDPS   (R12)(CX*1), Z5, K1, Z5
 	VADDPS   (R12)(CX*2), Z8, K1, Z8
@@ -34724,9 +34734,9 @@ res_skip_1_1:
 	VADDPS   (R13)(CX*1), Z17, K1, Z17
 	VADDPS   (R13)(CX*2), Z20, K1, Z20
 	VADDPS   (R13)(BX*1), Z23, K1, Z23
-	JMP      res_skip_2_0
+	JMP      res_added_4
 
-res_rev_2_0:
+res_rev_4:
 	VMOVUPS (R12), K1, Z27
 	VADDPS  Z2, Z27, K1, Z2
 	VMOVUPS (R12)(CX*1), K1, Z27
@@ -34744,6 +34754,7 @@ res_rev_2_0:
 	VMOVUPS (R13)(BX*1), K1, Z27
 	VADDPS  Z23, Z27, K1, Z23
 
+res_added_4:
 res_skip_2_0:
 	KMOVW    66(DX), K1
 	KORTESTW K1, K1
@@ -34751,7 +34762,7 @@ res_skip_2_0:
 	ADDQ     56(DX), R10
 	LEAQ     (R10)(CX*4), R12
 	CMPQ     R11, $0x00000000
-	JNE      res_rev_2_1
+	JNE      res_rev_5
 	VADDPS   (R10), Z2, K1, Z2
 	VADDPS   (R10)(CX*1), Z5, K1, Z5
 	VADDPS   (R10)(CX*2), Z8, K1, Z8
@@ -34760,9 +34771,9 @@ res_skip_2_0:
 	VADDPS   (R12)(CX*1), Z17, K1, Z17
 	VADDPS   (R12)(CX*2), Z20, K1, Z20
 	VADDPS   (R12)(BX*1), Z23, K1, Z23
-	JMP      res_skip_2_1
+	JMP      res_added_5
 
-res_rev_2_1:
+res_rev_5:
 	VMOVUPS (R10), K1, Z27
 	VADDPS  Z2, Z27, K1, Z2
 	VMOVUPS (R10)(CX*1), K1, Z27
@@ -34780,6 +34791,7 @@ res_rev_2_1:
 	VMOVUPS (R12)(BX*1), K1, Z27
 	VADDPS  Z23, Z27, K1, Z23
 
+res_added_5:
 res_skip_2_1:
 	ADDQ R9, SI
 	SUBQ R9, R8
@@ -36221,7 +36233,7 @@ chain_store:
 	ADDQ     (DX), R12
 	LEAQ     (R12)(CX*4), R13
 	CMPQ     R11, $0x00000000
-	JNE      res_rev_0_0
+	JNE      res_rev_0
 	VADDPS   (R12), Z0, K1, Z0
 	VADDPS   (R12)(CX*1), Z3, K1, Z3
 	VADDPS   (R12)(CX*2), Z6, K1, Z6
@@ -36230,9 +36242,9 @@ chain_store:
 	VADDPS   (R13)(CX*1), Z15, K1, Z15
 	VADDPS   (R13)(CX*2), Z18, K1, Z18
 	VADDPS   (R13)(BX*1), Z21, K1, Z21
-	JMP      res_skip_0_0
+	JMP      res_added_0
 
-res_rev_0_0:
+res_rev_0:
 	VMOVUPS (R12), K1, Z27
 	VADDPS  Z0, Z27, K1, Z0
 	VMOVUPS (R12)(CX*1), K1, Z27
@@ -36250,6 +36262,7 @@ res_rev_0_0:
 	VMOVUPS (R13)(BX*1), K1, Z27
 	VADDPS  Z21, Z27, K1, Z21
 
+res_added_0:
 res_skip_0_0:
 	KMOVW    18(DX), K1
 	KORTESTW K1, K1
@@ -36258,7 +36271,7 @@ res_skip_0_0:
 	ADDQ     8(DX), R12
 	LEAQ     (R12)(CX*4), R13
 	CMPQ     R11, $0x00000000
-	JNE      res_rev_0_1
+	JNE      res_rev_1
 	VADDPS   (R12), Z0, K1, Z0
 	VADDPS   (R12)(CX*1), Z3, K1, Z3
 	VADDPS   (R12)(CX*2), Z6, K1, Z6
@@ -36267,9 +36280,9 @@ res_skip_0_0:
 	VADDPS   (R13)(CX*1), Z15, K1, Z15
 	VADDPS   (R13)(CX*2), Z18, K1, Z18
 	VADDPS   (R13)(BX*1), Z21, K1, Z21
-	JMP      res_skip_0_1
+	JMP      res_added_1
 
-res_rev_0_1:
+res_rev_1:
 	VMOVUPS (R12), K1, Z27
 	VADDPS  Z0, Z27, K1, Z0
 	VMOVUPS (R12)(CX*1), K1, Z27
@@ -36287,6 +36300,7 @@ res_rev_0_1:
 	VMOVUPS (R13)(BX*1), K1, Z27
 	VADDPS  Z21, Z27, K1, Z21
 
+res_added_1:
 res_skip_0_1:
 	KMOVW    40(DX), K1
 	KORTESTW K1, K1
@@ -36295,7 +36309,7 @@ res_skip_0_1:
 	ADDQ     24(DX), R12
 	LEAQ     (R12)(CX*4), R13
 	CMPQ     R11, $0x00000000
-	JNE      res_rev_1_0
+	JNE      res_rev_2
 	VADDPS   (R12), Z1, K1, Z1
 	VADDPS   (R12)(CX*1), Z4, K1, Z4
 	VADDPS   (R12)(CX*2), Z7, K1, Z7
@@ -36304,9 +36318,9 @@ res_skip_0_1:
 	VADDPS   (R13)(CX*1), Z16, K1, Z16
 	VADDPS   (R13)(CX*2), Z19, K1, Z19
 	VADDPS   (R13)(BX*1), Z22, K1, Z22
-	JMP      res_skip_1_0
+	JMP      res_added_2
 
-res_rev_1_0:
+res_rev_2:
 	VMOVUPS (R12), K1, Z27
 	VADDPS  Z1, Z27, K1, Z1
 	VMOVUPS (R12)(CX*1), K1, Z27
@@ -36324,6 +36338,7 @@ res_rev_1_0:
 	VMOVUPS (R13)(BX*1), K1, Z27
 	VADDPS  Z22, Z27, K1, Z22
 
+res_added_2:
 res_skip_1_0:
 	KMOVW    42(DX), K1
 	KORTESTW K1, K1
@@ -36332,7 +36347,7 @@ res_skip_1_0:
 	ADDQ     32(DX), R12
 	LEAQ     (R12)(CX*4), R13
 	CMPQ     R11, $0x00000000
-	JNE      res_rev_1_1
+	JNE      res_rev_3
 	VADDPS   (R12), Z1, K1, Z1
 	VADDPS   (R12)(CX*1), Z4, K1, Z4
 	VADDPS   (R12)(CX*2), Z7, K1, Z7
@@ -36341,9 +36356,9 @@ res_skip_1_0:
 	VADDPS   (R13)(CX*1), Z16, K1, Z16
 	VADDPS   (R13)(CX*2), Z19, K1, Z19
 	VADDPS   (R13)(BX*1), Z22, K1, Z22
-	JMP      res_skip_1_1
+	JMP      res_added_3
 
-res_rev_1_1:
+res_rev_3:
 	VMOVUPS (R12), K1, Z27
 	VADDPS  Z1, Z27, K1, Z1
 	VMOVUPS (R12)(CX*1), K1, Z27
@@ -36361,6 +36376,7 @@ res_rev_1_1:
 	VMOVUPS (R13)(BX*1), K1, Z27
 	VADDPS  Z22, Z27, K1, Z22
 
+res_added_3:
 res_skip_1_1:
 	KMOVW    64(DX), K1
 	KORTESTW K1, K1
@@ -36369,7 +36385,7 @@ res_skip_1_1:
 	ADDQ     48(DX), R12
 	LEAQ     (R12)(CX*4), R13
 	CMPQ     R11, $0x00000000
-	JNE      res_rev_2_0
+	JNE      res_rev_4
 	VADDPS   (R12), Z2, K1, Z2
 	VADDPS   (R12)(CX*1), Z5, K1, Z5
 	VADDPS   (R12)(CX*2), Z8, K1, Z8
@@ -36378,9 +36394,9 @@ res_skip_1_1:
 	VADDPS   (R13)(CX*1), Z17, K1, Z17
 	VADDPS   (R13)(CX*2), Z20, K1, Z20
 	VADDPS   (R13)(BX*1), Z23, K1, Z23
-	JMP      res_skip_2_0
+	JMP      res_added_4
 
-res_rev_2_0:
+res_rev_4:
 	VMOVUPS (R12), K1, Z27
 	VADDPS  Z2, Z27, K1, Z2
 	VMOVUPS (R12)(CX*1), K1, Z27
@@ -36398,6 +36414,7 @@ res_rev_2_0:
 	VMOVUPS (R13)(BX*1), K1, Z27
 	VADDPS  Z23, Z27, K1, Z23
 
+res_added_4:
 res_skip_2_0:
 	KMOVW    66(DX), K1
 	KORTESTW K1, K1
@@ -36405,7 +36422,7 @@ res_skip_2_0:
 	ADDQ     56(DX), R10
 	LEAQ     (R10)(CX*4), R12
 	CMPQ     R11, $0x00000000
-	JNE      res_rev_2_1
+	JNE      res_rev_5
 	VADDPS   (R10), Z2, K1, Z2
 	VADDPS   (R10)(CX*1), Z5, K1, Z5
 	VADDPS   (R10)(CX*2), Z8, K1, Z8
@@ -36414,9 +36431,9 @@ res_skip_2_0:
 	VADDPS   (R12)(CX*1), Z17, K1, Z17
 	VADDPS   (R12)(CX*2), Z20, K1, Z20
 	VADDPS   (R12)(BX*1), Z23, K1, Z23
-	JMP      res_skip_2_1
+	JMP      res_added_5
 
-res_rev_2_1:
+res_rev_5:
 	VMOVUPS (R10), K1, Z27
 	VADDPS  Z2, Z27, K1, Z2
 	VMOVUPS (R10)(CX*1), K1, Z27
@@ -36434,6 +36451,7 @@ res_rev_2_1:
 	VMOVUPS (R12)(BX*1), K1, Z27
 	VADDPS  Z23, Z27, K1, Z23
 
+res_added_5:
 res_skip_2_1:
 	ADDQ R9, SI
 	SUBQ R9, R8

@@ -3387,27 +3387,11 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		// Vector by vector, all rows of one store offset at a time, so
 		// that a vector inside one flat row (most of them: its second mask
 		// is empty) makes one store a row, not two.
-		for v := 0; v < nv; v++ {
-			for h := 0; h < 2; h++ {
-				skip := fmt.Sprintf("scatter_skip_%d_%d", v, h)
-				k := K()
-				KMOVW(Mem{Base: st, Disp: (3*v+2)*8 + 2*h}, k)
-				KORTESTW(k, k)
-				JZ(LabelRef(skip))
-				p, p4 := GP64(), GP64()
-				MOVQ(c, p)
-				ADDQ(Mem{Base: st, Disp: (3*v + h) * 8}, p)
-				LEAQ(Mem{Base: p, Index: ldc, Scale: 4}, p4)
-				for i := 0; i < mr; i++ {
-					base := p
-					if i >= 4 {
-						base = p4
-					}
-					VMOVUPS(acc(i*nv+v), k, rowAt(base, ldc, l3, i%4))
-				}
-				Label(skip)
+		scatterVectors(nv, mr, "scatter_skip", c, st, ldc, l3, func(v int, k reg.OpmaskVirtual, at func(i int) Mem) {
+			for i := 0; i < mr; i++ {
+				VMOVUPS(acc(i*nv+v), k, at(i))
 			}
-		}
+		})
 		if sgemmBodyScatterPrefetch > 0 {
 			// The rows' next panels, ahead of their stores: an output of
 			// many planes is many store streams at once, more than the
@@ -3557,42 +3541,56 @@ func chainTileResidual(mr, nv int, acc func(int) reg.VecPhysical, ldc, st, l3 re
 	JL(LabelRef("chain_done"))
 	res := Load(Param("res"), GP64()).(reg.GPVirtual)
 	rrev := Load(Param("rrev"), GP64()).(reg.GPVirtual)
+	n := 0
+	scatterVectors(nv, mr, "res_skip", res, st, ldc, l3, func(v int, k reg.OpmaskVirtual, at func(i int) Mem) {
+		rev, done := fmt.Sprintf("res_rev_%d", n), fmt.Sprintf("res_added_%d", n)
+		n++
+		CMPQ(rrev, U32(0))
+		JNE(LabelRef(rev))
+		for i := 0; i < mr; i++ {
+			VADDPS(at(i), acc(i*nv+v), k, acc(i*nv+v))
+		}
+		JMP(LabelRef(done))
+		Label(rev)
+		for i := 0; i < mr; i++ {
+			VMOVUPS(at(i), k, tmp)
+			VADDPS(acc(i*nv+v), tmp, k, acc(i*nv+v))
+		}
+		Label(done)
+	})
+	ADDQ(rat, codes)
+	SUBQ(rat, nt)
+	tileSteps(avx512, "chainpost", mr, nv, acc, codes, sc, nt)
+	Label("chain_done")
+}
+
+// scatterVectors emits, for each of the tile's nv vectors and each of its
+// two halves in the scatter table st (mask at st[3v+2] bits 16h..,
+// offset st[3v+h] bytes), a skip when the mask is empty, else body with
+// the mask and row i's address from (from plus the offset, rows ldc
+// bytes apart; l3 is 3*ldc); labels skip_v_h.
+func scatterVectors(nv, mr int, skip string, from, st, ldc, l3 reg.Register, body func(v int, k reg.OpmaskVirtual, at func(i int) Mem)) {
 	for v := 0; v < nv; v++ {
 		for h := 0; h < 2; h++ {
-			tag := fmt.Sprintf("%d_%d", v, h)
+			lbl := fmt.Sprintf("%s_%d_%d", skip, v, h)
 			k := K()
 			KMOVW(Mem{Base: st, Disp: (3*v+2)*8 + 2*h}, k)
 			KORTESTW(k, k)
-			JZ(LabelRef("res_skip_" + tag))
+			JZ(LabelRef(lbl))
 			p, p4 := GP64(), GP64()
-			MOVQ(res, p)
+			MOVQ(from, p)
 			ADDQ(Mem{Base: st, Disp: (3*v + h) * 8}, p)
 			LEAQ(Mem{Base: p, Index: ldc, Scale: 4}, p4)
-			at := func(i int) Mem {
+			body(v, k, func(i int) Mem {
 				base := p
 				if i >= 4 {
 					base = p4
 				}
 				return rowAt(base, ldc, l3, i%4)
-			}
-			CMPQ(rrev, U32(0))
-			JNE(LabelRef("res_rev_" + tag))
-			for i := 0; i < mr; i++ {
-				VADDPS(at(i), acc(i*nv+v), k, acc(i*nv+v))
-			}
-			JMP(LabelRef("res_skip_" + tag))
-			Label("res_rev_" + tag)
-			for i := 0; i < mr; i++ {
-				VMOVUPS(at(i), k, tmp)
-				VADDPS(acc(i*nv+v), tmp, k, acc(i*nv+v))
-			}
-			Label("res_skip_" + tag)
+			})
+			Label(lbl)
 		}
 	}
-	ADDQ(rat, codes)
-	SUBQ(rat, nt)
-	tileSteps(avx512, "chainpost", mr, nv, acc, codes, sc, nt)
-	Label("chain_done")
 }
 
 // kstep emits one k step: load the B row (nv vectors), then for each of the
