@@ -221,13 +221,13 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 				return nil
 			}
 		}
-		// The position path runs the chain in its kernel, which a
-		// residual's operand cannot go through: it runs without one, the
-		// chain after it over the planes, as the unfused kernels would
-		// (the path is that much faster than the others where it is
-		// taken: ResNet-18's 256 and 512 channels on 14² and 7²).
+		// The position path runs the chain on T, a residual's step on
+		// the residual transposed alike where that pays (posResidual);
+		// otherwise it runs without the chain, and the chain runs after
+		// it over the planes, as the unfused kernels would (the path is that much faster than the others where it
+		// is taken: ResNet-18's 256 and 512 channels on 14² and 7²).
 		posChain := chain
-		if chain != nil && chain.res != nil {
+		if chain != nil && chain.res != nil && !posResidual(&g, chain) {
 			posChain = nil
 		}
 		if convPosUse(&g, posChain) {

@@ -464,12 +464,22 @@ func (c *rowChain) inKernelPass(rowLen int) bool {
 	return c == nil || c.res == nil && !c.unary && rowLen%ewChunk != 1
 }
 
+// colsResidual reports whether the chain (not nil) with its residual step
+// may run on a product laid out with the channels as columns (the position
+// path's T: asm.ChainColsF32 for the steps before and after the
+// residual's, which runs on the residual transposed alike) on output rows
+// of rowLen elements and give apply's bits: no unary step, and no
+// one-element chunk (as inKernelPass).
+func (c *rowChain) colsResidual(rowLen int) bool {
+	return c != nil && c.res != nil && !c.unary && rowLen%ewChunk != 1
+}
+
 // residualInKernel reports whether the scattering indirect kernel may run
 // the chain (not nil) with its residual step (asm.ScatterResidual) on
 // output rows of rowLen elements and give apply's bits: the residual
 // added, no unary step, and no one-element chunk (as inKernelPass).
 func (c *rowChain) residualInKernel(rowLen int) bool {
-	return c != nil && c.res != nil && c.resOp == bAdd && !c.unary && rowLen%ewChunk != 1
+	return c.colsResidual(rowLen) && c.resOp == bAdd
 }
 
 // copyRows copies rows rows of n elements from src (srcStride apart) to dst

@@ -56,6 +56,21 @@ func convPosUse(g *conv2dGeom, chain *rowChain) bool {
 	return 10*computed >= 11*hw
 }
 
+// posResidual reports whether the position path runs chain's residual
+// step on T (rowChain.colsResidual) for g: only where one chunk of T
+// (posChunkBytes) holds the whole plane, so that the residual is read
+// plane after plane, in order. With several chunks it is read a chunk's
+// positions of every plane at a time, as many streams as channels, and
+// that ran slower than the pass after the product: ResNet-50's 256->1024
+// on 14² (800 KB of T, four chunks) 2.32-2.62 -> 2.96-3.09 ms a call in
+// the model, where MobileNetV2's 576->96 on 14² (75 KB, one chunk) went
+// 348-442 -> 330-370 µs and 960->160 on 7² 258-302 -> 246-255 (`relaxgo
+// profile --by shape --threads 1`, three alternated pairs, AVX-512 Intel
+// Xeon).
+func posResidual(g *conv2dGeom, chain *rowChain) bool {
+	return chain.colsResidual(g.oh*g.ow) && 4*g.oh*g.ow*g.o <= posChunkBytes
+}
+
 // posForced makes convPosUse take every convolution the path fits (tests
 // run shapes the padding rule gives to other paths at some level).
 var posForced bool
@@ -68,7 +83,7 @@ var posForced bool
 func convPosFits(g *conv2dGeom, chain *rowChain) bool {
 	mr, nr, ok := asm.SgemmTileStrided()
 	hw := g.oh * g.ow
-	if !ok || g.g != 1 || g.o%nr != 0 || !chain.inKernelPass(hw) {
+	if !ok || g.g != 1 || g.o%nr != 0 || !chain.inKernelPass(hw) && !chain.colsResidual(hw) {
 		return false
 	}
 	if g.pointwise() {
@@ -161,9 +176,18 @@ type convPosJob struct {
 	wp, ow, sh, sw, rowT int // rowT: 7-position tiles per output row
 	// The image's output planes, the chain's codes and lane table (nil
 	// without a chain), and the tiles of a chunk run by chunks.
-	out              []float32
-	codes            []uint8
-	sc               []float32
+	out   []float32
+	codes []uint8
+	sc    []float32
+	// With a residual (res not nil, the image's planes), codes and sc
+	// are the steps before its step (floatRow(resOp) on T and the
+	// residual transposed, the residual first when resRev), codes2 and
+	// sc2 the steps after it.
+	res              []float32
+	resOp            bop
+	resRev           bool
+	codes2           []uint8
+	sc2              []float32
 	csize            int
 	blockFn, chunkFn func(lo, hi int)
 }
@@ -215,8 +239,24 @@ func (j *convPosJob) chunks(lo, hi int) {
 // tiles from t0 computed, and transposes them into j.out.
 func (j *convPosJob) chainOut(t []float32, t0, tiles int) {
 	rows := min(tiles*j.mr, j.hw-t0*j.mr)
-	if j.codes != nil {
+	if len(j.codes) > 0 {
 		asm.ChainColsF32(t, j.o, rows, j.o, j.codes, j.sc)
+	}
+	if j.res != nil {
+		// The residual's positions of the chunk transposed as T, its
+		// step on T, then the steps after it.
+		rb := getScratch(rows * j.o)
+		r, tc := (*rb)[:rows*j.o], t[:rows*j.o]
+		asm.TransposeF32(r, j.o, j.res[t0*j.mr:], j.hw, j.o, rows)
+		if j.resRev {
+			floatRow(j.resOp, tc, r, tc)
+		} else {
+			floatRow(j.resOp, tc, tc, r)
+		}
+		putScratch(rb)
+		if len(j.codes2) > 0 {
+			asm.ChainColsF32(t, j.o, rows, j.o, j.codes2, j.sc2)
+		}
 	}
 	asm.TransposeF32(j.out[t0*j.mr:], j.hw, t, j.o, rows, j.o)
 }
@@ -287,7 +327,26 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 		defer putScratch(tb)
 		j.t = *tb
 	}
-	if chain != nil && len(chain.codes) > 0 {
+	switch {
+	case chain != nil && chain.res != nil:
+		// The steps' tables before and after the residual's, each in
+		// lane blocks: the columns of the chain's row-major table split.
+		ns, at := len(chain.codes), chain.resAt
+		cb, sb, sb2 := getScratch(ns*g.o), getScratch(at*g.o), getScratch((ns-at)*g.o)
+		defer putScratch(cb)
+		defer putScratch(sb)
+		defer putScratch(sb2)
+		before, after := (*cb)[:at*g.o], (*cb)[at*g.o:ns*g.o]
+		for i := 0; i < g.o; i++ {
+			row := chain.table[i*ns : (i+1)*ns]
+			copy(before[i*at:(i+1)*at], row[:at])
+			copy(after[i*(ns-at):(i+1)*(ns-at)], row[at:])
+		}
+		lanes := asm.BlockLanes()
+		j.codes, j.sc = chain.codes[:at], laneBlocks(*sb, before, g.o, at, lanes)
+		j.codes2, j.sc2 = chain.codes[at:], laneBlocks(*sb2, after, g.o, ns-at, lanes)
+		j.res, j.resOp, j.resRev = chain.res, chain.resOp, chain.resRev
+	case chain != nil && len(chain.codes) > 0:
 		sb := getScratch(len(chain.codes) * g.o)
 		defer putScratch(sb)
 		j.codes = chain.codes
@@ -381,6 +440,7 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 		}
 	}
 	j.x, j.t, j.pb, j.a, j.out, j.codes, j.sc = nil, nil, nil, nil, nil, nil, nil
+	j.res, j.codes2, j.sc2 = nil, nil, nil
 	convPosPool.Put(j)
 }
 

@@ -96,6 +96,39 @@ func TestConvPosMatchesDirect(t *testing.T) {
 					}
 				}
 			}
+			// A residual step (each case its own operation and side, at
+			// its own place in the chain, NaNs in it): the path runs it on
+			// T, for one image; the fused call against the unfused kernels.
+			at, op := i%(len(codes)+1), int64(i%8)
+			resCodes := append(append(runtime.Shape{}, codes[:at]...), append(runtime.Shape{op}, codes[at:]...)...)
+			res := randT(t, int64(300+i), shape, f32, -2, 2)
+			for k, rs := 0, res.Float32s(); k < len(rs); k += 1 + k%13 {
+				rs[k] = math.Float32frombits(0xffc00000 | uint32(k))
+			}
+			nops := 0 // the operands before the residual's
+			for _, code := range codes[:at] {
+				if code != EwChainRelu {
+					nops++
+				}
+			}
+			resOps := append(append([]runtime.Value{}, ops[:nops]...), append([]runtime.Value{res}, ops[nops:]...)...)
+			if c.n == 1 {
+				tops := make([]*runtime.Tensor, len(resOps))
+				for k, o := range resOps {
+					tops[k] = o.(*runtime.Tensor)
+				}
+				ch, err := newRowChain("test", resCodes, tops, shape)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !convPosUse(&g, ch) {
+					t.Fatalf("%+v: the chain with a residual does not take the path", c)
+				}
+				ch.release()
+			}
+			RegisterConstant(w)
+			checkFusedConvChain(t, fmt.Sprintf("%+v threads=%d residual %v chunk %d B", c, th, resCodes, pc.chunk), x, w, attrs, resCodes, resOps, shape)
+			UnregisterConstant(w)
 		}
 	}
 }
