@@ -853,8 +853,13 @@ type ScatterResidual struct {
 // directly. Every address a mask selects must lie in c's buffer. prefetch
 // picks the prefetches (ScatterPrefetch); the result is the same. res is
 // the residual step (ScatterResidual); every address its lanes read must
-// lie in its buffer. AVX-512 only (SgemmIndirectTile(true) must exist).
-func SgemmKernelIndirectChainScatterUnchecked(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64, prefetch ScatterPrefetch, res ScatterResidual) {
+// lie in its buffer. It runs tiles (at least 1) row tiles with the same B
+// rows and table, one after another: tile t's A panel at a + t*kc*mr
+// floats, its rows at c (and res.P) + t*mr*ldc floats, its chain scalars
+// at sc + t*nsteps*mr (a convolution's row tiles against one panel of
+// flat columns, in one call). AVX-512 only (SgemmIndirectTile(true) must
+// exist).
+func SgemmKernelIndirectChainScatterUnchecked(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64, prefetch ScatterPrefetch, res ScatterResidual, tiles int) {
 	if level == LevelAVX512 {
 		rat, rrev := -1, 0
 		if res.P != nil {
@@ -863,10 +868,21 @@ func SgemmKernelIndirectChainScatterUnchecked(kc int, a, b unsafe.Pointer, offs 
 				rrev = 1
 			}
 		}
-		asmSgemmIndirectChainScatter(kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, codes, sc, nsteps, &st[0], prefetch, (*float32)(res.P), rat, rrev)
+		asmSgemmIndirectChainScatter(kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, codes, sc, nsteps, &st[0], prefetch, (*float32)(res.P), rat, rrev, tiles)
 		return
 	}
-	sgemmScatterGo(kc, a, b, offs, c, ldc, alpha, codes, sc, nsteps, st, res)
+	const mr = 8
+	for t := 0; t < tiles; t++ {
+		tr := res
+		if tr.P != nil {
+			tr.P = unsafe.Add(res.P, t*mr*ldc*4)
+		}
+		var ts *float32
+		if nsteps > 0 {
+			ts = (*float32)(unsafe.Add(unsafe.Pointer(sc), t*nsteps*mr*4))
+		}
+		sgemmScatterGo(kc, unsafe.Add(a, t*kc*mr*4), b, offs, unsafe.Add(c, t*mr*ldc*4), ldc, alpha, codes, ts, nsteps, st, tr)
+	}
 }
 
 // SgemmKernelIndirectUnchecked is SgemmKernelIndirect without checks: the

@@ -540,16 +540,16 @@ func asmSgemmIndirect(wide bool, kc int, a, b *float32, offs *int, c *float32, l
 	sgemmIndirectAVX2(kc, a, b, offs, c, ldc, alpha, beta)
 }
 
-func asmSgemmIndirectChainScatter(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *int64, prefetch ScatterPrefetch, res *float32, rat, rrev int) {
+func asmSgemmIndirectChainScatter(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *int64, prefetch ScatterPrefetch, res *float32, rat, rrev, tiles int) {
 	switch prefetch {
 	case ScatterPrefetchOut:
-		sgemmIndirectAVX512WideChainScatterPrefetch(kc, a, b, offs, c, ldc, alpha, 0, codes, sc, nsteps, st, res, rat, rrev)
+		sgemmIndirectAVX512WideChainScatterPrefetch(kc, a, b, offs, c, ldc, alpha, 0, codes, sc, nsteps, st, res, rat, rrev, tiles)
 		return
 	case ScatterPrefetchOutIn:
-		sgemmIndirectAVX512WideChainScatterPrefetchIn(kc, a, b, offs, c, ldc, alpha, 0, codes, sc, nsteps, st, res, rat, rrev)
+		sgemmIndirectAVX512WideChainScatterPrefetchIn(kc, a, b, offs, c, ldc, alpha, 0, codes, sc, nsteps, st, res, rat, rrev, tiles)
 		return
 	}
-	sgemmIndirectAVX512WideChainScatter(kc, a, b, offs, c, ldc, alpha, 0, codes, sc, nsteps, st, res, rat, rrev)
+	sgemmIndirectAVX512WideChainScatter(kc, a, b, offs, c, ldc, alpha, 0, codes, sc, nsteps, st, res, rat, rrev, tiles)
 }
 
 func asmSgemmIndirectChain(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {

@@ -132,7 +132,7 @@ func asmLayerNormShort(o, x, g, b *float32, rows, n int, eps float64) {
 	panic("asm: no assembly in this build")
 }
 
-func asmSgemmIndirectChainScatter(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *int64, prefetch ScatterPrefetch, res *float32, rat, rrev int) {
+func asmSgemmIndirectChainScatter(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *int64, prefetch ScatterPrefetch, res *float32, rat, rrev, tiles int) {
 	panic("asm: no assembly in this build")
 }
 func asmSgemmKernelHalf(mr, kc int, a, b, c *float32, ldc int, alpha, beta float32) {

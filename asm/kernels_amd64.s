@@ -32212,9 +32212,10 @@ chain_store:
 	VZEROUPPER
 	RET
 
-// func sgemmIndirectAVX512WideChainScatter(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat int, rrev int)
+// func sgemmIndirectAVX512WideChainScatter(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat int, rrev int, tiles int)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·sgemmIndirectAVX512WideChainScatter(SB), NOSPLIT, $0-112
+TEXT ·sgemmIndirectAVX512WideChainScatter(SB), NOSPLIT, $0-120
+tile:
 	MOVQ   kc+0(FP), AX
 	MOVQ   a+8(FP), CX
 	MOVQ   b+16(FP), DX
@@ -33795,12 +33796,43 @@ scatter_skip_2_0:
 	VMOVUPS  Z23, K1, (DX)(BX*1)
 
 scatter_skip_2_1:
+	MOVQ   tiles+112(FP), AX
+	DECQ   AX
+	JLE    tiles_done
+	MOVQ   AX, tiles+112(FP)
+	MOVQ   kc+0(FP), AX
+	IMUL3Q $0x00000020, AX, AX
+	MOVQ   a+8(FP), CX
+	ADDQ   AX, CX
+	MOVQ   CX, a+8(FP)
+	MOVQ   ldc+40(FP), AX
+	IMUL3Q $0x00000020, AX, AX
+	MOVQ   c+32(FP), CX
+	ADDQ   AX, CX
+	MOVQ   CX, c+32(FP)
+	MOVQ   rat+96(FP), CX
+	CMPQ   CX, $0x00000000
+	JL     res_advanced
+	MOVQ   res+88(FP), CX
+	ADDQ   AX, CX
+	MOVQ   CX, res+88(FP)
+
+res_advanced:
+	MOVQ   nsteps+72(FP), AX
+	IMUL3Q $0x00000020, AX, AX
+	MOVQ   sc+64(FP), CX
+	ADDQ   AX, CX
+	MOVQ   CX, sc+64(FP)
+	JMP    tile
+
+tiles_done:
 	VZEROUPPER
 	RET
 
-// func sgemmIndirectAVX512WideChainScatterPrefetch(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat int, rrev int)
+// func sgemmIndirectAVX512WideChainScatterPrefetch(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat int, rrev int, tiles int)
 // Requires: AVX, AVX512DQ, AVX512F, MMX+
-TEXT ·sgemmIndirectAVX512WideChainScatterPrefetch(SB), NOSPLIT, $0-112
+TEXT ·sgemmIndirectAVX512WideChainScatterPrefetch(SB), NOSPLIT, $0-120
+tile:
 	MOVQ   kc+0(FP), AX
 	MOVQ   a+8(FP), CX
 	MOVQ   b+16(FP), DX
@@ -35440,12 +35472,43 @@ scatter_skip_2_1:
 	PREFETCHT0 896(DX)(BX*1)
 
 res_prefetched:
+	MOVQ   tiles+112(FP), AX
+	DECQ   AX
+	JLE    tiles_done
+	MOVQ   AX, tiles+112(FP)
+	MOVQ   kc+0(FP), AX
+	IMUL3Q $0x00000020, AX, AX
+	MOVQ   a+8(FP), CX
+	ADDQ   AX, CX
+	MOVQ   CX, a+8(FP)
+	MOVQ   ldc+40(FP), AX
+	IMUL3Q $0x00000020, AX, AX
+	MOVQ   c+32(FP), CX
+	ADDQ   AX, CX
+	MOVQ   CX, c+32(FP)
+	MOVQ   rat+96(FP), CX
+	CMPQ   CX, $0x00000000
+	JL     res_advanced
+	MOVQ   res+88(FP), CX
+	ADDQ   AX, CX
+	MOVQ   CX, res+88(FP)
+
+res_advanced:
+	MOVQ   nsteps+72(FP), AX
+	IMUL3Q $0x00000020, AX, AX
+	MOVQ   sc+64(FP), CX
+	ADDQ   AX, CX
+	MOVQ   CX, sc+64(FP)
+	JMP    tile
+
+tiles_done:
 	VZEROUPPER
 	RET
 
-// func sgemmIndirectAVX512WideChainScatterPrefetchIn(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat int, rrev int)
+// func sgemmIndirectAVX512WideChainScatterPrefetchIn(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat int, rrev int, tiles int)
 // Requires: AVX, AVX512DQ, AVX512F, MMX+
-TEXT ·sgemmIndirectAVX512WideChainScatterPrefetchIn(SB), NOSPLIT, $0-112
+TEXT ·sgemmIndirectAVX512WideChainScatterPrefetchIn(SB), NOSPLIT, $0-120
+tile:
 	MOVQ   kc+0(FP), AX
 	MOVQ   a+8(FP), CX
 	MOVQ   b+16(FP), DX
@@ -37100,6 +37163,36 @@ scatter_skip_2_1:
 	PREFETCHT0 896(DX)(BX*1)
 
 res_prefetched:
+	MOVQ   tiles+112(FP), AX
+	DECQ   AX
+	JLE    tiles_done
+	MOVQ   AX, tiles+112(FP)
+	MOVQ   kc+0(FP), AX
+	IMUL3Q $0x00000020, AX, AX
+	MOVQ   a+8(FP), CX
+	ADDQ   AX, CX
+	MOVQ   CX, a+8(FP)
+	MOVQ   ldc+40(FP), AX
+	IMUL3Q $0x00000020, AX, AX
+	MOVQ   c+32(FP), CX
+	ADDQ   AX, CX
+	MOVQ   CX, c+32(FP)
+	MOVQ   rat+96(FP), CX
+	CMPQ   CX, $0x00000000
+	JL     res_advanced
+	MOVQ   res+88(FP), CX
+	ADDQ   AX, CX
+	MOVQ   CX, res+88(FP)
+
+res_advanced:
+	MOVQ   nsteps+72(FP), AX
+	IMUL3Q $0x00000020, AX, AX
+	MOVQ   sc+64(FP), CX
+	ADDQ   AX, CX
+	MOVQ   CX, sc+64(FP)
+	JMP    tile
+
+tiles_done:
 	VZEROUPPER
 	RET
 

@@ -164,8 +164,8 @@ func TestLayerNormShortTwin(t *testing.T) {
 // masks, every chain code, both alphas, with and without the rows'
 // prefetch, with and without a residual step (anywhere in the chain, either
 // operand order; the operand order shows in a NaN's payload only, which
-// TestConv2DChainMatchesUnfused checks); and checks every element of the
-// output buffer, guards included.
+// TestConv2DChainMatchesUnfused checks), one to three row tiles a call; and
+// checks every element of the output buffer, guards included.
 func TestSgemmIndirectChainScatter(t *testing.T) {
 	if CurrentLevel() != LevelAVX512 {
 		t.Skip("the scattering kernel is AVX-512 only")
@@ -174,7 +174,8 @@ func TestSgemmIndirectChainScatter(t *testing.T) {
 	const mr, nr, ldc = 8, 48, 90
 	for _, kc := range []int{0, 1, 5, 27, 256} {
 		for it := 0; it < 8; it++ {
-			a := randIn(r, max(kc, 1)*mr, -1, 1)
+			tiles := 1 + it%3 // row tiles in one call
+			a := randIn(r, max(kc, 1)*mr*tiles, -1, 1)
 			b := randIn(r, 3*nr+11, -1, 1)
 			offs := make([]int, max(kc, 1))
 			for p := range offs {
@@ -184,7 +185,7 @@ func TestSgemmIndirectChainScatter(t *testing.T) {
 			for i := range codes {
 				codes[i] = uint8(r.Intn(int(numChainOps)))
 			}
-			sc := randIn(r, len(codes)*mr+1, -2, 2)
+			sc := randIn(r, len(codes)*mr*tiles+1, -2, 2)
 			var st [9]int64
 			for v := 0; v < 3; v++ {
 				var masks int64
@@ -199,11 +200,11 @@ func TestSgemmIndirectChainScatter(t *testing.T) {
 				}
 				st[3*v+2] = masks
 			}
-			n := (mr-1)*ldc + ldc
+			n := tiles * mr * ldc
 			buf, c := guarded(n, 3)
 			wbuf, want := guarded(n, 3)
 			alpha := alphaFor(it)
-			cp, sp := chainPtrs(codes, sc[:len(codes)*mr])
+			cp, sp := chainPtrs(codes, sc[:len(codes)*mr*tiles])
 			prefetch := ScatterPrefetch(it % 3) // the prefetching kernels store the same
 			// A residual on half the iterations, at any step, either
 			// operand order.
@@ -212,9 +213,9 @@ func TestSgemmIndirectChainScatter(t *testing.T) {
 				rv := randIn(r, n, -2, 2)
 				rs = ScatterResidual{P: unsafe.Pointer(&rv[0]), At: r.Intn(len(codes) + 1), Rev: r.Intn(2) == 0}
 			}
-			SgemmKernelIndirectChainScatterUnchecked(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&c[0]), ldc, alpha, cp, sp, len(codes), &st, prefetch, rs)
+			SgemmKernelIndirectChainScatterUnchecked(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&c[0]), ldc, alpha, cp, sp, len(codes), &st, prefetch, rs, tiles)
 			withLevel(t, LevelGo, func() {
-				SgemmKernelIndirectChainScatterUnchecked(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&want[0]), ldc, alpha, cp, sp, len(codes), &st, prefetch, rs)
+				SgemmKernelIndirectChainScatterUnchecked(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&want[0]), ldc, alpha, cp, sp, len(codes), &st, prefetch, rs, tiles)
 			})
 			for i := range buf {
 				if !sameBits(buf[i], wbuf[i]) {

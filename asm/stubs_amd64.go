@@ -624,17 +624,17 @@ func sgemmIndirectAVX512WideChain(kc int, a *float32, b *float32, offs *int, c *
 // sgemmIndirectAVX512WideChainScatter is sgemmIndirectAVX512WideChain storing each vector of the tile's rows under two masks at two offsets from a table (see asm.SgemmKernelIndirectChainScatter).
 //
 //go:noescape
-func sgemmIndirectAVX512WideChainScatter(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat int, rrev int)
+func sgemmIndirectAVX512WideChainScatter(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat int, rrev int, tiles int)
 
 // sgemmIndirectAVX512WideChainScatterPrefetch is sgemmIndirectAVX512WideChainScatter prefetching each row's next panels after its stores (see asm.SgemmKernelIndirectChainScatter).
 //
 //go:noescape
-func sgemmIndirectAVX512WideChainScatterPrefetch(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat int, rrev int)
+func sgemmIndirectAVX512WideChainScatterPrefetch(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat int, rrev int, tiles int)
 
 // sgemmIndirectAVX512WideChainScatterPrefetchIn is sgemmIndirectAVX512WideChainScatterPrefetch also prefetching, each depth step, every line of its B row four panels on (see asm.SgemmKernelIndirectChainScatter).
 //
 //go:noescape
-func sgemmIndirectAVX512WideChainScatterPrefetchIn(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat int, rrev int)
+func sgemmIndirectAVX512WideChainScatterPrefetchIn(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat int, rrev int, tiles int)
 
 // sgemmIndirectAVX2 is the 6x16 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).
 //

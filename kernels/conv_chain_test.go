@@ -409,6 +409,12 @@ func (f cacheFlusher) flush(b *testing.B) {
 // before each call, so the weight comes from memory, as in a model whose
 // weights outgrow the L3.
 func benchConvLayers(b *testing.B, layers []convLayer, cold bool) {
+	benchConvLayersThreads(b, layers, cold, nil)
+}
+
+// benchConvLayersThreads is benchConvLayers at each of threads (nil: 1,
+// and no threads= level in the names).
+func benchConvLayersThreads(b *testing.B, layers []convLayer, cold bool, threads []int) {
 	defer SetNumThreads(0)
 	fused, _ := runtime.Lookup(Conv2DChainKernel)
 	var flush cacheFlusher
@@ -427,22 +433,40 @@ func benchConvLayers(b *testing.B, layers []convLayer, cold bool) {
 		defer UnregisterConstant(bias)
 		args := []runtime.Value{x, w, runtime.Shape{c.s, c.s}, runtime.Shape{c.p, c.p, c.p, c.p}, runtime.Shape{1, 1}, int64(1),
 			"NCHW", "OIHW", "NCHW", nil, runtime.Shape{0, EwChainRelu}, bias, out}
-		b.Run(fmt.Sprintf("%dx%d_%dx%d_%dx%ds%d", c.in, c.o, c.hw, c.hw, c.k, c.k, c.s), func(b *testing.B) {
-			SetNumThreads(1)
-			b.ReportAllocs()
-			if _, err := fused(args); err != nil { // packs the weight
-				b.Fatal(err)
-			}
-			for i := 0; i < b.N; i++ {
-				if cold {
-					flush.flush(b)
-				}
-				if _, err := fused(args); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		name := fmt.Sprintf("%dx%d_%dx%d_%dx%ds%d", c.in, c.o, c.hw, c.hw, c.k, c.k, c.s)
+		for _, th := range append([]int{}, threads...) {
+			b.Run(fmt.Sprintf("%s/threads=%d", name, th), func(b *testing.B) { runConvLayer(b, fused, args, th, cold, flush) })
+		}
+		if threads == nil {
+			b.Run(name, func(b *testing.B) { runConvLayer(b, fused, args, 1, cold, flush) })
+		}
 	}
+}
+
+// runConvLayer times the fused call args on threads threads, the caches
+// flushed before each call when cold.
+func runConvLayer(b *testing.B, fused runtime.PackedFunc, args []runtime.Value, threads int, cold bool, flush cacheFlusher) {
+	SetNumThreads(threads)
+	b.ReportAllocs()
+	if _, err := fused(args); err != nil { // packs the weight
+		b.Fatal(err)
+	}
+	for i := 0; i < b.N; i++ {
+		if cold {
+			flush.flush(b)
+		}
+		if _, err := fused(args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkConv2DChainThreads is layers through the fused call at 1 and 2
+// threads: cnn_64x64's two convolutions, SqueezeNet's and MobileNetV2's
+// first, ResNet-18's 3x3 on 56x56 and its first strided one.
+func BenchmarkConv2DChainThreads(b *testing.B) {
+	benchConvLayersThreads(b, []convLayer{{3, 32, 64, 3, 1, 1}, {32, 64, 32, 3, 2, 1}, {3, 64, 224, 3, 2, 0}, {3, 32, 224, 3, 2, 1},
+		{64, 64, 56, 3, 1, 1}, {64, 128, 56, 3, 2, 1}}, false, []int{1, 2})
 }
 
 // BenchmarkConv2DChainLayers is whole layers with their bias and ReLU

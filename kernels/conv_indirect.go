@@ -583,15 +583,15 @@ func (j *convIndirectJob) scatterItems(lo, hi int) {
 		for jp := jp0; jp < jp1; jp++ {
 			bp, op := j.panel(jp, 0)
 			j.scatterTable(&st, jp*nr)
-			for ip := 0; ip < tiles; ip++ {
-				if j.chain.res != nil {
-					// The residual's planes of the tile's rows (chain rows
-					// chOff+i), read at the stores' offsets.
-					rs.P = unsafe.Pointer(&j.chain.res[(j.chOff+i0+ip*mr)*pix])
-				}
-				asm.SgemmKernelIndirectChainScatterUnchecked(k, unsafe.Pointer(&ablk[ip*k*mr]), bp, op,
-					unsafe.Pointer(&j.out[(i0+ip*mr)*pix]), pix, 1, j.kcodes, j.chainScalars(i0/mr+ip), j.kns, &st, j.prefetch, rs)
+			if j.chain.res != nil {
+				// The residual's planes of the item's rows (chain rows
+				// chOff+i), read at the stores' offsets.
+				rs.P = unsafe.Pointer(&j.chain.res[(j.chOff+i0)*pix])
 			}
+			// The item's row tiles in one call (the call and the table
+			// once, not a tile's few depth steps each).
+			asm.SgemmKernelIndirectChainScatterUnchecked(k, unsafe.Pointer(&ablk[0]), bp, op,
+				unsafe.Pointer(&j.out[i0*pix]), pix, 1, j.kcodes, j.chainScalars(i0/mr), j.kns, &st, j.prefetch, rs, tiles)
 		}
 	}
 }

@@ -3029,7 +3029,7 @@ func (k gemmKernel) emit() {
 			sig = "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int)"
 		}
 		if k.scatter {
-			sig = "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat, rrev int)"
+			sig = "func(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat, rrev, tiles int)"
 		}
 	}
 	if k.strided {
@@ -3207,6 +3207,11 @@ const scatterPrefetchIn = 4 * 192
 
 func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []reg.VecPhysical, a0, a1 reg.VecPhysical) {
 	nv := nr / lanes // vectors per row (2)
+	if sgemmBodyScatter {
+		// The scattering kernels run tiles row tiles, one after another
+		// (see the end).
+		Label("tile")
+	}
 	kc := Load(Param("kc"), GP64())
 	a := Load(Param("a"), GP64())
 	b := Load(Param("b"), GP64())
@@ -3422,6 +3427,34 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 			rows(Load(Param("res"), GP64()))
 			Label("res_prefetched")
 		}
+		// The next row tile: its A panel kc*mr floats on, its rows (and
+		// the residual's) mr rows down, its chain scalars nsteps*mr on;
+		// the arguments are advanced in place and reloaded at the top.
+		t := Load(Param("tiles"), GP64())
+		DECQ(t)
+		JLE(LabelRef("tiles_done"))
+		Store(t, Param("tiles"))
+		advance := func(name string, by reg.Register) {
+			p := Load(Param(name), GP64())
+			ADDQ(by, p)
+			Store(p, Param(name))
+		}
+		d := Load(Param("kc"), GP64())
+		IMUL3Q(U32(aStride(mr)*4), d, d)
+		advance("a", d)
+		rd := Load(Param("ldc"), GP64())
+		IMUL3Q(U32(mr*4), rd, rd)
+		advance("c", rd)
+		ra := Load(Param("rat"), GP64())
+		CMPQ(ra, U32(0))
+		JL(LabelRef("res_advanced"))
+		advance("res", rd)
+		Label("res_advanced")
+		sd := Load(Param("nsteps"), GP64())
+		IMUL3Q(U32(aStride(mr)*4), sd, sd)
+		advance("sc", sd)
+		JMP(LabelRef("tile"))
+		Label("tiles_done")
 		VZEROUPPER()
 		RET()
 		return
