@@ -224,8 +224,9 @@ func conv2dChain(out, x, w *runtime.Tensor, attrs Conv2DAttrs, chain *rowChain) 
 		// The position path runs the chain on T, a residual's step on
 		// the residual transposed alike where that pays (posResidual);
 		// otherwise it runs without the chain, and the chain runs after
-		// it over the planes, as the unfused kernels would (the path is that much faster than the others where it
-		// is taken: ResNet-18's 256 and 512 channels on 14² and 7²).
+		// it over the planes, as the unfused kernels would (the path is
+		// that much faster than the others where it is taken: ResNet-18's
+		// 256 and 512 channels on 14² and 7²).
 		posChain := chain
 		if chain != nil && chain.res != nil && !posResidual(&g, chain) {
 			posChain = nil

@@ -179,7 +179,8 @@ type convPosJob struct {
 	out   []float32
 	codes []uint8
 	sc    []float32
-	// With a residual (res not nil, the image's planes), codes and sc
+	// With a residual (res not nil: the planes of the one image, as
+	// conv2dChain sends a residual's several images elsewhere), codes and sc
 	// are the steps before its step (floatRow(resOp) on T and the
 	// residual transposed, the residual first when resRev), codes2 and
 	// sc2 the steps after it.
