@@ -57,19 +57,26 @@ func convPosUse(g *conv2dGeom, chain *rowChain) bool {
 }
 
 // posResidual reports whether the position path runs chain's residual
-// step on T (rowChain.colsResidual) for g: only where one chunk of T
-// (posChunkBytes) holds the whole plane, so that the residual is read
-// plane after plane, in order. With several chunks it is read a chunk's
-// positions of every plane at a time, as many streams as channels, and
-// that ran slower than the pass after the product: ResNet-50's 256->1024
-// on 14² (800 KB of T, four chunks) 2.32-2.62 -> 2.96-3.09 ms a call in
-// the model, where MobileNetV2's 576->96 on 14² (75 KB, one chunk) went
-// 348-442 -> 330-370 µs and 960->160 on 7² 258-302 -> 246-255 (`relaxgo
-// profile --by shape --threads 1`, three alternated pairs, AVX-512 Intel
-// Xeon).
+// step on T (rowChain.colsResidual) for g: where T of the whole plane is
+// at most posResidualBytes, and then as one chunk at one thread, so that
+// the residual is read plane after plane, in order. In chunks of
+// positions it is read a chunk's positions of every plane at a time, as
+// many streams as channels, which ran slower than the pass after the
+// product: ResNet-50's 256->1024 on 14² (800 KB of T, four chunks)
+// 2.32-2.62 -> 2.96-3.09 ms a call in the model. Whole, its 512->2048 on
+// 7² (400 KB) went 2.91-3.06 -> 2.23-2.51 ms at 1 thread and 1.63-1.66 ->
+// 1.36-1.44 at 2 (where the threads' chunks split T again), 256->1024 on
+// 14² whole 2.79-2.85 -> 2.70-3.04 (no gain: it keeps the pass after);
+// MobileNetV2's 576->96 on 14² (75 KB) 348-442 -> 330-370 µs, 960->160 on
+// 7² 258-302 -> 246-255 (`relaxgo profile --by shape`, three alternated
+// pairs each, AVX-512 Intel Xeon).
 func posResidual(g *conv2dGeom, chain *rowChain) bool {
-	return chain.colsResidual(g.oh*g.ow) && 4*g.oh*g.ow*g.o <= posChunkBytes
+	return chain.colsResidual(g.oh*g.ow) && 4*g.oh*g.ow*g.o <= posResidualBytes
 }
+
+// posResidualBytes is the largest T (bytes) of a plane whose residual
+// step runs on T (posResidual): half of a 1 MiB L2.
+const posResidualBytes = 512 << 10
 
 // posForced makes convPosUse take every convolution the path fits (tests
 // run shapes the padding rule gives to other paths at some level).
@@ -309,6 +316,10 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 	// T by chunks of whole tiles of about posChunkBytes, each chained and
 	// transposed out while still in L2.
 	chunk := max(1, posChunkBytes/(4*mr*g.o)) // tiles
+	if chain != nil && chain.res != nil {
+		// T whole (posResidual): the residual read plane after plane.
+		chunk = max(chunk, ntiles)
+	}
 	packed := !g.pointwise() && main
 	// A last packed tile of 1 or 2 positions cannot cover the FMA latency:
 	// the last two run 4 and 3 or 4, as the GEMM's last row tiles, in one
