@@ -871,18 +871,7 @@ func SgemmKernelIndirectChainScatterUnchecked(kc int, a, b unsafe.Pointer, offs 
 		asmSgemmIndirectChainScatter(kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, codes, sc, nsteps, &st[0], prefetch, (*float32)(res.P), rat, rrev, tiles)
 		return
 	}
-	const mr = 8
-	for t := 0; t < tiles; t++ {
-		tr := res
-		if tr.P != nil {
-			tr.P = unsafe.Add(res.P, t*mr*ldc*4)
-		}
-		var ts *float32
-		if nsteps > 0 {
-			ts = (*float32)(unsafe.Add(unsafe.Pointer(sc), t*nsteps*mr*4))
-		}
-		sgemmScatterGo(kc, unsafe.Add(a, t*kc*mr*4), b, offs, unsafe.Add(c, t*mr*ldc*4), ldc, alpha, codes, ts, nsteps, st, tr)
-	}
+	sgemmScatterGo(kc, a, b, offs, c, ldc, alpha, codes, sc, nsteps, st, res, tiles)
 }
 
 // SgemmKernelIndirectUnchecked is SgemmKernelIndirect without checks: the

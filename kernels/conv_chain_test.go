@@ -434,7 +434,7 @@ func benchConvLayersThreads(b *testing.B, layers []convLayer, cold bool, threads
 		args := []runtime.Value{x, w, runtime.Shape{c.s, c.s}, runtime.Shape{c.p, c.p, c.p, c.p}, runtime.Shape{1, 1}, int64(1),
 			"NCHW", "OIHW", "NCHW", nil, runtime.Shape{0, EwChainRelu}, bias, out}
 		name := fmt.Sprintf("%dx%d_%dx%d_%dx%ds%d", c.in, c.o, c.hw, c.hw, c.k, c.k, c.s)
-		for _, th := range append([]int{}, threads...) {
+		for _, th := range threads {
 			b.Run(fmt.Sprintf("%s/threads=%d", name, th), func(b *testing.B) { runConvLayer(b, fused, args, th, cold, flush) })
 		}
 		if threads == nil {

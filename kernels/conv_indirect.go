@@ -580,14 +580,14 @@ func (j *convIndirectJob) scatterItems(lo, hi int) {
 	for t := lo; t < hi; t++ {
 		i0, _, tiles, jp0, jp1 := j.item(t)
 		ablk := j.a[(i0/mr)*k*mr:]
+		if j.chain.res != nil {
+			// The residual's planes of the item's rows (chain rows
+			// chOff+i), read at the stores' offsets.
+			rs.P = unsafe.Pointer(&j.chain.res[(j.chOff+i0)*pix])
+		}
 		for jp := jp0; jp < jp1; jp++ {
 			bp, op := j.panel(jp, 0)
 			j.scatterTable(&st, jp*nr)
-			if j.chain.res != nil {
-				// The residual's planes of the item's rows (chain rows
-				// chOff+i), read at the stores' offsets.
-				rs.P = unsafe.Pointer(&j.chain.res[(j.chOff+i0)*pix])
-			}
 			// The item's row tiles in one call (the call and the table
 			// once, not a tile's few depth steps each).
 			asm.SgemmKernelIndirectChainScatterUnchecked(k, unsafe.Pointer(&ablk[0]), bp, op,

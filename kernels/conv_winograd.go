@@ -82,7 +82,7 @@ const winoMinTiles4 = 49
 // (winoOK): 4 when the plane has winoMinTiles4 tiles of 4x4 (and g
 // winoMinIn input channels), else 2.
 func winoTile(g *conv2dGeom) int {
-	if g.c >= winoMinIn && ((g.oh+3)/4)*((g.ow+3)/4) >= winoMinTiles4 {
+	if g.c >= winoMinIn && winoTiles(g, 4) >= winoMinTiles4 {
 		return 4
 	}
 	return 2
@@ -110,13 +110,18 @@ func winoOK(g *conv2dGeom) bool {
 	if !winoShape(g) || g.o < winoMinOut {
 		return false
 	}
-	if g.c < winoFewIn && ((g.oh+3)/4)*((g.ow+3)/4) < winoFewTiles4 {
+	if g.c < winoFewIn && winoTiles(g, 4) < winoFewTiles4 {
 		return false
 	}
 	if winoTile(g) == 4 {
 		return true
 	}
-	return g.c >= winoMinIn && ((g.oh+1)/2)*((g.ow+1)/2) >= winoMinTiles
+	return g.c >= winoMinIn && winoTiles(g, 2) >= winoMinTiles
+}
+
+// winoTiles is the number of t x t output tiles of g's plane.
+func winoTiles(g *conv2dGeom, t int) int {
+	return ((g.oh + t - 1) / t) * ((g.ow + t - 1) / t)
 }
 
 // winoShape reports whether g is a convolution the Winograd path computes:

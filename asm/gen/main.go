@@ -3408,11 +3408,7 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 				ADDQ(Mem{Base: st}, p)
 				LEAQ(Mem{Base: p, Index: ldc, Scale: 4}, p4)
 				for i := 0; i < mr; i++ {
-					base := p
-					if i >= 4 {
-						base = p4
-					}
-					m := rowAt(base, ldc, l3, i%4)
+					m := tileRowAt(p, p4, ldc, l3, i)
 					for l := 0; l < nr*4; l += 64 {
 						m.Disp = sgemmBodyScatterPrefetch + l
 						PREFETCHT0(m)
@@ -3614,16 +3610,19 @@ func scatterVectors(nv, mr int, skip string, from, st, ldc, l3 reg.Register, bod
 			MOVQ(from, p)
 			ADDQ(Mem{Base: st, Disp: (3*v + h) * 8}, p)
 			LEAQ(Mem{Base: p, Index: ldc, Scale: 4}, p4)
-			body(v, k, func(i int) Mem {
-				base := p
-				if i >= 4 {
-					base = p4
-				}
-				return rowAt(base, ldc, l3, i%4)
-			})
+			body(v, k, func(i int) Mem { return tileRowAt(p, p4, ldc, l3, i) })
 			Label(lbl)
 		}
 	}
+}
+
+// tileRowAt is row i (< 8) of an 8-row tile whose row 0 is at p and row 4
+// at p4, rows ldc bytes apart (l3 = 3*ldc).
+func tileRowAt(p, p4, ldc, l3 reg.Register, i int) Mem {
+	if i >= 4 {
+		return rowAt(p4, ldc, l3, i-4)
+	}
+	return rowAt(p, ldc, l3, i)
 }
 
 // kstep emits one k step: load the B row (nv vectors), then for each of the
