@@ -3214,7 +3214,13 @@ const scatterPrefetch = 768
 // input channels (SqueezeNet's squeeze layers: 64 to 512), more than the
 // hardware prefetchers follow, so that every panel waited for its lines
 // (kernels.convIndirectF32 takes the kernel for inputs larger than
-// kernels.scatterPrefetchMinBytes).
+// kernels.scatterPrefetchMinBytes). The prefetches go to L2 (PREFETCHT1):
+// four panels of a deep layer's rows are more than L1 holds (144->24 on
+// 56²: 27 KB a panel), and into L1 they evicted the rows the current
+// panel's next row tiles read (BenchmarkConv2DChainLayers, 1 thread,
+// medians of six alternated runs, AVX-512 Intel Xeon: 24->144 on 56² 320
+// -> 302 µs, 384->48 on 13² 93 -> 83, 16->96 on 112² 779 -> 665; with the
+// caches flushed 32->16 on 112² 524 -> 511).
 const scatterPrefetchIn = 4 * 192
 
 func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []reg.VecPhysical, a0, a1 reg.VecPhysical) {
@@ -3669,8 +3675,13 @@ func kstepIndirect(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b, offs
 		VMOVUPS(Mem{Base: b, Index: o, Scale: 4, Disp: v * vbytes}, bv[v])
 	}
 	if sgemmBodyPrefetchB > 0 {
-		// Every line of the row (the wide tile's 192 bytes are three).
+		// Every line of the row (the wide tile's 192 bytes are three):
+		// at AVX-512 (scatterPrefetchIn) into L2 only.
 		for l := 0; l < nv*vbytes; l += 64 {
+			if vbytes == 64 {
+				PREFETCHT1(Mem{Base: b, Index: o, Scale: 4, Disp: sgemmBodyPrefetchB + l})
+				continue
+			}
 			PREFETCHT0(Mem{Base: b, Index: o, Scale: 4, Disp: sgemmBodyPrefetchB + l})
 		}
 	}
