@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+	"unsafe"
 )
 
 // levels lists every level this CPU and build can run.
@@ -326,6 +327,82 @@ func halfKernel(rows func() int) func(kc int, a, b, c []float32, ldc int, alpha,
 	}
 }
 
+// stridedTile is SgemmTileStrided's tile (0, 0 where the level has none).
+func stridedTile() (int, int) { mr, nr, _ := SgemmTileStrided(); return mr, nr }
+
+// stridedEntry runs call, SgemmKernelStrided or its warm form, as a packed
+// kernel: the packed panel laid out with row stride 10, three floats of
+// padding after each step's 7 values.
+func stridedEntry(call func(kc int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32) error) func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+	return func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+		const lda = 10
+		mr, _, ok := SgemmTileStrided()
+		if !ok || len(a) < kc*mr {
+			return call(kc, a, lda, b, c, ldc, alpha, beta)
+		}
+		as := make([]float32, max(kc*lda, 1))
+		for i := range as {
+			as[i] = float32(math.NaN()) // padding the kernel must not read
+		}
+		for p := 0; p < kc; p++ {
+			copy(as[p*lda:p*lda+mr], a[p*mr:(p+1)*mr])
+		}
+		return call(kc, as[:max(0, (kc-1)*lda+mr)], lda, b, c, ldc, alpha, beta)
+	}
+}
+
+// gatherEntry runs call, SgemmKernelGather or its warm form, as a packed
+// kernel: step p's values at a shuffled offset, 2 apart.
+func gatherEntry(call func(sw, kc int, a []float32, offs []int, b, c []float32, ldc int, alpha, beta float32) error) func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+	return func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+		const sw = 2
+		mr, _, ok := SgemmTileStrided()
+		if !ok || len(a) < kc*mr {
+			return call(sw, kc, a, make([]int, kc), b, c, ldc, alpha, beta)
+		}
+		span := (mr-1)*sw + 1
+		ag := make([]float32, kc*(span+2))
+		for i := range ag {
+			ag[i] = float32(math.NaN()) // between the values: not to be read
+		}
+		offs := make([]int, kc)
+		for p, q := range rand.New(rand.NewSource(int64(kc))).Perm(kc) {
+			offs[p] = q*(span+2) + 2*(q%2) // shuffled, some shifted by 2
+		}
+		for p := 0; p < kc; p++ {
+			for i := 0; i < mr; i++ {
+				ag[offs[p]+i*sw] = a[p*mr+i]
+			}
+		}
+		return call(sw, kc, ag, offs, b, c, ldc, alpha, beta)
+	}
+}
+
+// stridedWarm is SgemmKernelStrided without the B prefetches: the checked
+// call's checks, then the unchecked kernel with prefetch false.
+func stridedWarm(kc int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32) error {
+	mr, nr, ok := SgemmTileStrided()
+	if !tileOK(ok, mr, nr, kc, ldc, len(c)) || !extentOK(kc, mr, lda, len(a)) || !productOK(kc, nr, len(b)) {
+		return SgemmKernelStrided(kc, a, lda, b, c, ldc, alpha, beta)
+	}
+	SgemmKernelStridedUnchecked(kc, unsafe.Pointer(unsafe.SliceData(a)), lda, unsafe.Pointer(unsafe.SliceData(b)), unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta, false)
+	return nil
+}
+
+// gatherWarm is SgemmKernelGather without the B prefetches.
+func gatherWarm(sw, kc int, a []float32, offs []int, b, c []float32, ldc int, alpha, beta float32) error {
+	mr, nr, ok := SgemmTileStrided()
+	if !tileOK(ok, mr, nr, kc, ldc, len(c)) || (sw != 1 && sw != 2) || len(offs) < kc || !productOK(kc, nr, len(b)) {
+		return SgemmKernelGather(sw, kc, a, offs, b, c, ldc, alpha, beta)
+	}
+	op, err := offsetsIn("gatherWarm", offs[:kc], len(a)-((mr-1)*sw+1))
+	if err != nil {
+		return err
+	}
+	SgemmKernelGatherUnchecked(sw, kc, unsafe.Pointer(unsafe.SliceData(a)), op, unsafe.Pointer(unsafe.SliceData(b)), unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta, false)
+	return nil
+}
+
 func TestSgemmKernelMatchesTwin(t *testing.T) {
 	kernels := []struct {
 		name   string
@@ -346,46 +423,12 @@ func TestSgemmKernelMatchesTwin(t *testing.T) {
 		{"SgemmKernelHalf/main", halfTile(func() int { mr, _ := SgemmTile(); return mr }), halfKernel(func() int { mr, _ := SgemmTile(); return mr })},
 		{"SgemmKernelHalf/mid", halfTile(func() int { mr, _, _ := SgemmTileMid(); return mr }), halfKernel(func() int { mr, _, _ := SgemmTileMid(); return mr })},
 		{"SgemmKernelHalf/small", halfTile(func() int { mr, _ := SgemmTileSmall(); return mr }), halfKernel(func() int { mr, _ := SgemmTileSmall(); return mr })},
-		// A read in place: the packed panel laid out with row stride 10,
-		// three floats of padding after each step's 7 values.
-		{"SgemmKernelStrided", func() (int, int) { mr, nr, _ := SgemmTileStrided(); return mr, nr }, func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
-			const lda = 10
-			mr, _, ok := SgemmTileStrided()
-			if !ok || len(a) < kc*mr {
-				return SgemmKernelStrided(kc, a, lda, b, c, ldc, alpha, beta)
-			}
-			as := make([]float32, max(kc*lda, 1))
-			for i := range as {
-				as[i] = float32(math.NaN()) // padding the kernel must not read
-			}
-			for p := 0; p < kc; p++ {
-				copy(as[p*lda:p*lda+mr], a[p*mr:(p+1)*mr])
-			}
-			return SgemmKernelStrided(kc, as[:max(0, (kc-1)*lda+mr)], lda, b, c, ldc, alpha, beta)
-		}},
-		// A gathered: step p's values at a shuffled offset, 2 apart.
-		{"SgemmKernelGather", func() (int, int) { mr, nr, _ := SgemmTileStrided(); return mr, nr }, func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
-			const sw = 2
-			mr, _, ok := SgemmTileStrided()
-			if !ok || len(a) < kc*mr {
-				return SgemmKernelGather(sw, kc, a, make([]int, kc), b, c, ldc, alpha, beta)
-			}
-			span := (mr-1)*sw + 1
-			ag := make([]float32, kc*(span+2))
-			for i := range ag {
-				ag[i] = float32(math.NaN()) // between the values: not to be read
-			}
-			offs := make([]int, kc)
-			for p, q := range rand.New(rand.NewSource(int64(kc))).Perm(kc) {
-				offs[p] = q*(span+2) + 2*(q%2) // shuffled, some shifted by 2
-			}
-			for p := 0; p < kc; p++ {
-				for i := 0; i < mr; i++ {
-					ag[offs[p]+i*sw] = a[p*mr+i]
-				}
-			}
-			return SgemmKernelGather(sw, kc, ag, offs, b, c, ldc, alpha, beta)
-		}},
+		// A read in place (stridedEntry), with and without the B prefetches.
+		{"SgemmKernelStrided", stridedTile, stridedEntry(SgemmKernelStrided)},
+		{"SgemmKernelStrided/warm", stridedTile, stridedEntry(stridedWarm)},
+		// A gathered (gatherEntry), with and without the B prefetches.
+		{"SgemmKernelGather", stridedTile, gatherEntry(SgemmKernelGather)},
+		{"SgemmKernelGather/warm", stridedTile, gatherEntry(gatherWarm)},
 	}
 	r := rand.New(rand.NewSource(3))
 	for _, l := range levels() {

@@ -490,12 +490,17 @@ func asmSgemmKernel(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	sgemmKernelAVX2(kc, a, b, c, ldc, alpha, beta)
 }
 
-func asmSgemmKernelStrided(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32) {
-	if level == LevelAVX512 {
+func asmSgemmKernelStrided(prefetch bool, kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32) {
+	switch {
+	case level == LevelAVX512 && prefetch:
 		sgemmStridedAVX512(kc, a, lda, b, c, ldc, alpha, beta)
-		return
+	case level == LevelAVX512:
+		sgemmStridedAVX512Warm(kc, a, lda, b, c, ldc, alpha, beta)
+	case prefetch:
+		sgemmStridedAVX2(kc, a, lda, b, c, ldc, alpha, beta)
+	default:
+		sgemmStridedAVX2Warm(kc, a, lda, b, c, ldc, alpha, beta)
 	}
-	sgemmStridedAVX2(kc, a, lda, b, c, ldc, alpha, beta)
 }
 
 // asmChainCols runs the current level's kernel; ld is in elements.
@@ -507,16 +512,25 @@ func asmChainCols(x *float32, ld, rows, blocks int, codes *uint8, sc *float32, n
 	chainColsF32AVX2(x, 4*ld, rows, blocks, codes, sc, nsteps)
 }
 
-func asmSgemmKernelGather(sw, kc int, a *float32, offs *int, b, c *float32, ldc int, alpha, beta float32) {
+func asmSgemmKernelGather(prefetch bool, sw, kc int, a *float32, offs *int, b, c *float32, ldc int, alpha, beta float32) {
+	avx512 := level == LevelAVX512
 	switch {
-	case level == LevelAVX512 && sw == 2:
+	case avx512 && sw == 2 && prefetch:
 		sgemmGatherS2AVX512(kc, a, offs, b, c, ldc, alpha, beta)
-	case level == LevelAVX512:
+	case avx512 && sw == 2:
+		sgemmGatherS2AVX512Warm(kc, a, offs, b, c, ldc, alpha, beta)
+	case avx512 && prefetch:
 		sgemmGatherS1AVX512(kc, a, offs, b, c, ldc, alpha, beta)
-	case sw == 2:
+	case avx512:
+		sgemmGatherS1AVX512Warm(kc, a, offs, b, c, ldc, alpha, beta)
+	case sw == 2 && prefetch:
 		sgemmGatherS2AVX2(kc, a, offs, b, c, ldc, alpha, beta)
-	default:
+	case sw == 2:
+		sgemmGatherS2AVX2Warm(kc, a, offs, b, c, ldc, alpha, beta)
+	case prefetch:
 		sgemmGatherS1AVX2(kc, a, offs, b, c, ldc, alpha, beta)
+	default:
+		sgemmGatherS1AVX2Warm(kc, a, offs, b, c, ldc, alpha, beta)
 	}
 }
 

@@ -94,13 +94,13 @@ func asmSgemmNarrow(r, kc int, a *float32, lda int, b *float32, ldb int, c *floa
 func asmSgemmIndirect(wide bool, kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32) {
 	panic("asm: no assembly in this build")
 }
-func asmSgemmKernelStrided(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32) {
+func asmSgemmKernelStrided(prefetch bool, kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32) {
 	panic("asm: no assembly in this build")
 }
 func asmChainCols(x *float32, ld, rows, blocks int, codes *uint8, sc *float32, nsteps int) {
 	panic("asm: no assembly in this build")
 }
-func asmSgemmKernelGather(sw, kc int, a *float32, offs *int, b, c *float32, ldc int, alpha, beta float32) {
+func asmSgemmKernelGather(prefetch bool, sw, kc int, a *float32, offs *int, b, c *float32, ldc int, alpha, beta float32) {
 	panic("asm: no assembly in this build")
 }
 func asmSgemmKernelMid(kc int, a, b, c *float32, ldc int, alpha, beta float32) {

@@ -651,15 +651,30 @@ func sgemmIndirectAVX2Chain(kc int, a *float32, b *float32, offs *int, c *float3
 //go:noescape
 func sgemmStridedAVX512(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmStridedAVX512Warm is sgemmStridedAVX512 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelStridedUnchecked).
+//
+//go:noescape
+func sgemmStridedAVX512Warm(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemmGatherS1AVX512 is the 7x32 SGEMM micro-kernel with A[i][p] = a[offs[p]+i] (see asm.SgemmKernelGather).
 //
 //go:noescape
 func sgemmGatherS1AVX512(kc int, a *float32, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmGatherS1AVX512Warm is sgemmGatherS1AVX512 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelGatherUnchecked).
+//
+//go:noescape
+func sgemmGatherS1AVX512Warm(kc int, a *float32, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemmGatherS2AVX512 is the 7x32 SGEMM micro-kernel with A[i][p] = a[offs[p]+2i] (see asm.SgemmKernelGather).
 //
 //go:noescape
 func sgemmGatherS2AVX512(kc int, a *float32, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmGatherS2AVX512Warm is sgemmGatherS2AVX512 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelGatherUnchecked).
+//
+//go:noescape
+func sgemmGatherS2AVX512Warm(kc int, a *float32, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
 // sgemmKernelAVX2Chain is sgemmKernelAVX2 with a chain on the tile's rows before the store (see asm.SgemmKernelChain).
 //
@@ -681,15 +696,30 @@ func sgemmKernelAVX2ChainNext(kc int, a *float32, b *float32, c *float32, ldc in
 //go:noescape
 func sgemmStridedAVX2(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmStridedAVX2Warm is sgemmStridedAVX2 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelStridedUnchecked).
+//
+//go:noescape
+func sgemmStridedAVX2Warm(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemmGatherS1AVX2 is the 7x16 SGEMM micro-kernel with A[i][p] = a[offs[p]+i] (see asm.SgemmKernelGather).
 //
 //go:noescape
 func sgemmGatherS1AVX2(kc int, a *float32, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmGatherS1AVX2Warm is sgemmGatherS1AVX2 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelGatherUnchecked).
+//
+//go:noescape
+func sgemmGatherS1AVX2Warm(kc int, a *float32, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemmGatherS2AVX2 is the 7x16 SGEMM micro-kernel with A[i][p] = a[offs[p]+2i] (see asm.SgemmKernelGather).
 //
 //go:noescape
 func sgemmGatherS2AVX2(kc int, a *float32, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmGatherS2AVX2Warm is sgemmGatherS2AVX2 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelGatherUnchecked).
+//
+//go:noescape
+func sgemmGatherS2AVX2Warm(kc int, a *float32, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
 // sgemmKernelAVX2R1 is sgemmKernelAVX2 on the first row of its A panel (see asm.SgemmKernelRows).
 //

@@ -1,6 +1,8 @@
 package kernels
 
 import (
+	"fmt"
+	"slices"
 	"sync/atomic"
 	"testing"
 )
@@ -18,7 +20,7 @@ func TestParallelForCoversRange(t *testing.T) {
 					if lo >= hi {
 						t.Errorf("empty chunk [%d,%d)", lo, hi)
 					}
-					if grain > 0 && hi-lo < grain && hi != n {
+					if grain > 0 && hi-lo < grain && (lo != 0 || hi != n) {
 						t.Errorf("chunk [%d,%d) shorter than grain %d", lo, hi, grain)
 					}
 					for i := lo; i < hi; i++ {
@@ -29,6 +31,46 @@ func TestParallelForCoversRange(t *testing.T) {
 					if h != 1 {
 						t.Fatalf("threads=%d n=%d grain=%d: index %d hit %d times", th, n, grain, i, h)
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestParallelForChunksEven checks ParallelFor's split: chunks of at least
+// grain, as even as can be and the longer first, as many as a multiple of
+// the threads where there are enough, so that threads taking the next chunk
+// as they finish, each starting with one, end with shares one index apart
+// at most (10 items on 2 threads: 5 and 5, not 6 and 4).
+func TestParallelForChunksEven(t *testing.T) {
+	for th := 1; th <= 8; th++ {
+		for n := 1; n <= 120; n++ {
+			for grain := 1; grain <= 7; grain++ {
+				nch := parallelChunks(n, grain, th)
+				if nch <= 1 {
+					continue
+				}
+				if nch > 4*th || nch*grain > n || nch >= th && nch%th != 0 {
+					t.Fatalf("threads=%d n=%d grain=%d: %d chunks", th, n, grain, nch)
+				}
+				shares := make([]int, th)
+				prev, next := n, 0
+				for c := 0; c < nch; c++ {
+					lo, hi := chunkBounds(n, nch, c)
+					if lo != next || hi-lo < grain || hi-lo > prev || hi-lo < prev-1 && c > 0 {
+						t.Fatalf("threads=%d n=%d grain=%d: chunk %d of %d is [%d,%d)", th, n, grain, c, nch, lo, hi)
+					}
+					prev, next = hi-lo, hi
+					least := 0 // the thread that finishes first takes the chunk
+					for i := range shares {
+						if shares[i] < shares[least] {
+							least = i
+						}
+					}
+					shares[least] += hi - lo
+				}
+				if next != n || slices.Max(shares)-slices.Min(shares[:min(th, nch)]) > 1 {
+					t.Fatalf("threads=%d n=%d grain=%d: %d chunks end at %d, shares %v", th, n, grain, nch, next, shares)
 				}
 			}
 		}
@@ -72,6 +114,32 @@ func BenchmarkParallelForSmall(b *testing.B) {
 		ParallelFor(len(buf), 512, func(lo, hi int) {
 			for k := lo; k < hi; k++ {
 				buf[k] += 1
+			}
+		})
+	}
+}
+
+// parallelSink keeps BenchmarkParallelForItems' work from being optimized away.
+var parallelSink atomic.Uint64
+
+// BenchmarkParallelForItems is ParallelFor over 10 equal items of about 5 µs
+// each (a dependent multiply-add chain) at 1 and 2 threads: a convolution's
+// column chunks (cnn_64x64's 3->32 on 64² makes 10). The 2-thread time is
+// the busiest thread's share plus the wake-up and hand-off.
+func BenchmarkParallelForItems(b *testing.B) {
+	defer SetNumThreads(0)
+	item := func(lo, hi int) {
+		x := 1.0
+		for i := 0; i < (hi-lo)*4000; i++ {
+			x = x*1.0000001 + 1e-9
+		}
+		parallelSink.Add(uint64(x))
+	}
+	for _, th := range []int{1, 2} {
+		b.Run(fmt.Sprintf("items=10/threads=%d", th), func(b *testing.B) {
+			SetNumThreads(th)
+			for i := 0; i < b.N; i++ {
+				ParallelFor(10, 1, item)
 			}
 		})
 	}

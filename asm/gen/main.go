@@ -2959,10 +2959,16 @@ var gemmKernels = []gemmKernel{
 		mr: 6, nr: 16, prefetch: true, indirect: true, chain: true, pfB: indirectPrefetchB, b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
 	{name: "sgemmStridedAVX512", doc: "is the 7x32 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided).",
 		mr: 7, nr: 32, avx512: true, strided: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmStridedAVX512Warm", doc: "is sgemmStridedAVX512 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelStridedUnchecked).",
+		mr: 7, nr: 32, avx512: true, strided: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmGatherS1AVX512", doc: "is the 7x32 SGEMM micro-kernel with A[i][p] = a[offs[p]+i] (see asm.SgemmKernelGather).",
 		mr: 7, nr: 32, avx512: true, gatherSW: 1, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmGatherS1AVX512Warm", doc: "is sgemmGatherS1AVX512 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelGatherUnchecked).",
+		mr: 7, nr: 32, avx512: true, gatherSW: 1, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmGatherS2AVX512", doc: "is the 7x32 SGEMM micro-kernel with A[i][p] = a[offs[p]+2i] (see asm.SgemmKernelGather).",
 		mr: 7, nr: 32, avx512: true, gatherSW: 2, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmGatherS2AVX512Warm", doc: "is sgemmGatherS2AVX512 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelGatherUnchecked).",
+		mr: 7, nr: 32, avx512: true, gatherSW: 2, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	// The 6x16 AVX2 tile with a chain on its rows before the store: a
 	// convolution's bias and clip while the tile is in registers, not in
 	// a pass over the output after the product.
@@ -2977,10 +2983,16 @@ var gemmKernels = []gemmKernel{
 	// broadcast register (sgemmBodyMemB).
 	{name: "sgemmStridedAVX2", doc: "is the 7x16 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided).",
 		mr: 7, nr: 16, strided: true, memB: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Y14}, a0: reg.Y15, a1: reg.Y15},
+	{name: "sgemmStridedAVX2Warm", doc: "is sgemmStridedAVX2 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelStridedUnchecked).",
+		mr: 7, nr: 16, strided: true, memB: true, b: []reg.VecPhysical{reg.Y14}, a0: reg.Y15, a1: reg.Y15},
 	{name: "sgemmGatherS1AVX2", doc: "is the 7x16 SGEMM micro-kernel with A[i][p] = a[offs[p]+i] (see asm.SgemmKernelGather).",
 		mr: 7, nr: 16, gatherSW: 1, memB: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Y14}, a0: reg.Y15, a1: reg.Y15},
+	{name: "sgemmGatherS1AVX2Warm", doc: "is sgemmGatherS1AVX2 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelGatherUnchecked).",
+		mr: 7, nr: 16, gatherSW: 1, memB: true, b: []reg.VecPhysical{reg.Y14}, a0: reg.Y15, a1: reg.Y15},
 	{name: "sgemmGatherS2AVX2", doc: "is the 7x16 SGEMM micro-kernel with A[i][p] = a[offs[p]+2i] (see asm.SgemmKernelGather).",
 		mr: 7, nr: 16, gatherSW: 2, memB: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Y14}, a0: reg.Y15, a1: reg.Y15},
+	{name: "sgemmGatherS2AVX2Warm", doc: "is sgemmGatherS2AVX2 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelGatherUnchecked).",
+		mr: 7, nr: 16, gatherSW: 2, memB: true, b: []reg.VecPhysical{reg.Y14}, a0: reg.Y15, a1: reg.Y15},
 }
 
 // avx2RowKernels are the AVX2 6x16 tiles' first 1 to 5 rows on their
@@ -3202,7 +3214,13 @@ const scatterPrefetch = 768
 // input channels (SqueezeNet's squeeze layers: 64 to 512), more than the
 // hardware prefetchers follow, so that every panel waited for its lines
 // (kernels.convIndirectF32 takes the kernel for inputs larger than
-// kernels.scatterPrefetchMinBytes).
+// kernels.scatterPrefetchMinBytes). The prefetches go to L2 (PREFETCHT1):
+// four panels of a deep layer's rows are more than L1 holds (144->24 on
+// 56²: 27 KB a panel), and into L1 they evicted the rows the current
+// panel's next row tiles read (BenchmarkConv2DChainLayers, 1 thread,
+// medians of six alternated runs, AVX-512 Intel Xeon: 24->144 on 56² 320
+// -> 302 µs, 384->48 on 13² 93 -> 83, 16->96 on 112² 779 -> 665; with the
+// caches flushed 32->16 on 112² 524 -> 511).
 const scatterPrefetchIn = 4 * 192
 
 func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []reg.VecPhysical, a0, a1 reg.VecPhysical) {
@@ -3657,8 +3675,13 @@ func kstepIndirect(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b, offs
 		VMOVUPS(Mem{Base: b, Index: o, Scale: 4, Disp: v * vbytes}, bv[v])
 	}
 	if sgemmBodyPrefetchB > 0 {
-		// Every line of the row (the wide tile's 192 bytes are three).
+		// Every line of the row (the wide tile's 192 bytes are three):
+		// at AVX-512 (scatterPrefetchIn) into L2 only.
 		for l := 0; l < nv*vbytes; l += 64 {
+			if vbytes == 64 {
+				PREFETCHT1(Mem{Base: b, Index: o, Scale: 4, Disp: sgemmBodyPrefetchB + l})
+				continue
+			}
 			PREFETCHT0(Mem{Base: b, Index: o, Scale: 4, Disp: sgemmBodyPrefetchB + l})
 		}
 	}
