@@ -3131,8 +3131,15 @@ const gemmPrefetchB = 8192
 // 855, 1323, 2007). Warm (BenchmarkConv2DChainLayers) the prefetch costs
 // nothing measurable: one load-port µop in a step of twelve FMAs (64->64
 // 3x3 on 56² 2121 -> 2209, 32->16 1x1 on 112² 398 -> 343, cnn_64x64's
-// two 184 -> 176 and 189 -> 204, medians of six on a noisy machine). The
-// AVX-512 tiles have none (not measured: no AVX-512 machine).
+// two 184 -> 176 and 189 -> 204, medians of six on a noisy machine). It
+// goes to L2 (PREFETCHT1), as the AVX-512 scattering kernel's does
+// (scatterPrefetchIn): the row tiles of a panel all read its rows, and a
+// deep layer's four panels ahead, fetched into L1, evicted them
+// (RELAXGO_ISA=avx2 on an AVX-512 Intel Xeon, BenchmarkConv2DChainLayers,
+// medians of ten alternated runs: cnn_64x64's 32->64 3x3/2 on 32² 199 ->
+// 172 µs, 192->32 on 28² 190 -> 180, 16->96 on 112² 1293 -> 1221; 3->32
+// 3x3 on 64² and 3->64 3x3/2 on 224², whose 27 rows fit L1, 174 -> 176
+// and 1245 -> 1242).
 const indirectPrefetchB = 256
 
 // sgemmBodyMemB makes sgemmBody keep only B's first vector in a register
@@ -3675,14 +3682,10 @@ func kstepIndirect(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b, offs
 		VMOVUPS(Mem{Base: b, Index: o, Scale: 4, Disp: v * vbytes}, bv[v])
 	}
 	if sgemmBodyPrefetchB > 0 {
-		// Every line of the row (the wide tile's 192 bytes are three):
-		// at AVX-512 (scatterPrefetchIn) into L2 only.
+		// Every line of the row (the wide tile's 192 bytes are three),
+		// into L2 (scatterPrefetchIn, indirectPrefetchB).
 		for l := 0; l < nv*vbytes; l += 64 {
-			if vbytes == 64 {
-				PREFETCHT1(Mem{Base: b, Index: o, Scale: 4, Disp: sgemmBodyPrefetchB + l})
-				continue
-			}
-			PREFETCHT0(Mem{Base: b, Index: o, Scale: 4, Disp: sgemmBodyPrefetchB + l})
+			PREFETCHT1(Mem{Base: b, Index: o, Scale: 4, Disp: sgemmBodyPrefetchB + l})
 		}
 	}
 	av := []reg.VecPhysical{a0, a1}
