@@ -403,6 +403,84 @@ func gatherWarm(sw, kc int, a []float32, offs []int, b, c []float32, ldc int, al
 	return nil
 }
 
+// strided14Tile is SgemmTileStrided14's tile (0, 0 where the level has none).
+func strided14Tile() (int, int) { mr, nr, _ := SgemmTileStrided14(); return mr, nr }
+
+// strided14Entry runs call, SgemmKernelStrided14 or its warm form, as a
+// packed kernel: the panel laid out with row stride 17, NaN between.
+func strided14Entry(call func(kc int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32) error) func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+	return func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+		const lda = 17
+		mr, _, ok := SgemmTileStrided14()
+		if !ok || len(a) < kc*mr {
+			return call(kc, a, lda, b, c, ldc, alpha, beta)
+		}
+		as := make([]float32, max(kc*lda, 1))
+		for i := range as {
+			as[i] = float32(math.NaN()) // padding the kernel must not read
+		}
+		for p := 0; p < kc; p++ {
+			copy(as[p*lda:p*lda+mr], a[p*mr:(p+1)*mr])
+		}
+		return call(kc, as[:max(0, (kc-1)*lda+mr)], lda, b, c, ldc, alpha, beta)
+	}
+}
+
+// gather14Entry runs call, SgemmKernelGather14 or its warm form, as a
+// packed kernel: step p's first seven values at a shuffled offset, 2
+// apart, its last seven as far again past delta, NaN between.
+func gather14Entry(call func(sw, kc int, a []float32, delta int, offs []int, b, c []float32, ldc int, alpha, beta float32) error) func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+	return func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+		const sw = 2
+		mr, _, ok := SgemmTileStrided14()
+		if !ok || len(a) < kc*mr {
+			return call(sw, kc, a, 0, make([]int, kc), b, c, ldc, alpha, beta)
+		}
+		span := 6*sw + 1
+		half := kc * (span + 2)
+		delta := half + 3 // the second base past the first's values
+		ag := make([]float32, delta+half)
+		for i := range ag {
+			ag[i] = float32(math.NaN()) // between the values: not to be read
+		}
+		offs := make([]int, kc)
+		for p, q := range rand.New(rand.NewSource(int64(kc))).Perm(kc) {
+			offs[p] = q*(span+2) + 2*(q%2) // shuffled, some shifted by 2
+		}
+		for p := 0; p < kc; p++ {
+			for i := 0; i < 7; i++ {
+				ag[offs[p]+i*sw] = a[p*mr+i]
+				ag[delta+offs[p]+i*sw] = a[p*mr+7+i]
+			}
+		}
+		return call(sw, kc, ag, delta, offs, b, c, ldc, alpha, beta)
+	}
+}
+
+// strided14Warm is SgemmKernelStrided14 without the B prefetches.
+func strided14Warm(kc int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32) error {
+	mr, nr, ok := SgemmTileStrided14()
+	if !tileOK(ok, mr, nr, kc, ldc, len(c)) || !extentOK(kc, mr, lda, len(a)) || !productOK(kc, nr, len(b)) {
+		return SgemmKernelStrided14(kc, a, lda, b, c, ldc, alpha, beta)
+	}
+	SgemmKernelStrided14Unchecked(kc, unsafe.Pointer(unsafe.SliceData(a)), lda, unsafe.Pointer(unsafe.SliceData(b)), unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta, false)
+	return nil
+}
+
+// gather14Warm is SgemmKernelGather14 without the B prefetches.
+func gather14Warm(sw, kc int, a []float32, delta int, offs []int, b, c []float32, ldc int, alpha, beta float32) error {
+	mr, nr, ok := SgemmTileStrided14()
+	if !tileOK(ok, mr, nr, kc, ldc, len(c)) || (sw != 1 && sw != 2) || delta < 0 || len(offs) < kc || !productOK(kc, nr, len(b)) {
+		return SgemmKernelGather14(sw, kc, a, delta, offs, b, c, ldc, alpha, beta)
+	}
+	op, err := offsetsIn("gather14Warm", offs[:kc], len(a)-delta-(6*sw+1))
+	if err != nil {
+		return err
+	}
+	SgemmKernelGather14Unchecked(sw, kc, unsafe.Pointer(unsafe.SliceData(a)), delta, op, unsafe.Pointer(unsafe.SliceData(b)), unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta, false)
+	return nil
+}
+
 func TestSgemmKernelMatchesTwin(t *testing.T) {
 	kernels := []struct {
 		name   string
@@ -429,6 +507,12 @@ func TestSgemmKernelMatchesTwin(t *testing.T) {
 		// A gathered (gatherEntry), with and without the B prefetches.
 		{"SgemmKernelGather", stridedTile, gatherEntry(SgemmKernelGather)},
 		{"SgemmKernelGather/warm", stridedTile, gatherEntry(gatherWarm)},
+		// The 14-row forms: A read in place 14 rows a step, and gathered
+		// at two bases (stride14Entry, gather14Entry).
+		{"SgemmKernelStrided14", strided14Tile, strided14Entry(SgemmKernelStrided14)},
+		{"SgemmKernelStrided14/warm", strided14Tile, strided14Entry(strided14Warm)},
+		{"SgemmKernelGather14", strided14Tile, gather14Entry(SgemmKernelGather14)},
+		{"SgemmKernelGather14/warm", strided14Tile, gather14Entry(gather14Warm)},
 	}
 	r := rand.New(rand.NewSource(3))
 	for _, l := range levels() {

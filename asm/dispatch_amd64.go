@@ -684,3 +684,24 @@ func asmSgemmIndirectRows(rows, kc int, a, b *float32, offs *int, c *float32, ld
 // asmSoftmaxRows runs the AVX2 kernel at both levels (an AVX-512 CPU runs
 // it; the bits are the same).
 func asmSoftmaxRows(o, x *float32, n, rows int) int { return softmaxRowsF32AVX2(o, x, n, rows) }
+
+func asmSgemmKernelStrided14(prefetch bool, kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32) {
+	if prefetch {
+		sgemmStrided14AVX512(kc, a, lda, b, c, ldc, alpha, beta)
+		return
+	}
+	sgemmStrided14AVX512Warm(kc, a, lda, b, c, ldc, alpha, beta)
+}
+
+func asmSgemmKernelGather14(prefetch bool, sw, kc int, a *float32, delta int, offs *int, b, c *float32, ldc int, alpha, beta float32) {
+	switch {
+	case sw == 2 && prefetch:
+		sgemmGather14S2AVX512(kc, a, delta, offs, b, c, ldc, alpha, beta)
+	case sw == 2:
+		sgemmGather14S2AVX512Warm(kc, a, delta, offs, b, c, ldc, alpha, beta)
+	case prefetch:
+		sgemmGather14S1AVX512(kc, a, delta, offs, b, c, ldc, alpha, beta)
+	default:
+		sgemmGather14S1AVX512Warm(kc, a, delta, offs, b, c, ldc, alpha, beta)
+	}
+}

@@ -173,3 +173,9 @@ func asmSgemmIndirectRows(rows, kc int, a, b *float32, offs *int, c *float32, ld
 func asmSoftmaxRows(o, x *float32, n, rows int) int {
 	panic("asm: no assembly in this build")
 }
+func asmSgemmKernelStrided14(prefetch bool, kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32) {
+	panic("asm: no assembly in this build")
+}
+func asmSgemmKernelGather14(prefetch bool, sw, kc int, a *float32, delta int, offs *int, b, c *float32, ldc int, alpha, beta float32) {
+	panic("asm: no assembly in this build")
+}

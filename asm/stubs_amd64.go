@@ -676,6 +676,36 @@ func sgemmGatherS2AVX512(kc int, a *float32, offs *int, b *float32, c *float32, 
 //go:noescape
 func sgemmGatherS2AVX512Warm(kc int, a *float32, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmStrided14AVX512 is the 14x32 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided14).
+//
+//go:noescape
+func sgemmStrided14AVX512(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmStrided14AVX512Warm is sgemmStrided14AVX512 without its B prefetches (see asm.SgemmKernelStrided14).
+//
+//go:noescape
+func sgemmStrided14AVX512Warm(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmGather14S1AVX512 is the 14x32 SGEMM micro-kernel with A[i][p] = a[offs[p]+i] for i < 7 and a[delta+offs[p]+i-7] after (see asm.SgemmKernelGather14).
+//
+//go:noescape
+func sgemmGather14S1AVX512(kc int, a *float32, delta int, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmGather14S1AVX512Warm is sgemmGather14S1AVX512 without its B prefetches (see asm.SgemmKernelGather14).
+//
+//go:noescape
+func sgemmGather14S1AVX512Warm(kc int, a *float32, delta int, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmGather14S2AVX512 is the 14x32 SGEMM micro-kernel with A[i][p] = a[offs[p]+2i] for i < 7 and a[delta+offs[p]+2(i-7)] after (see asm.SgemmKernelGather14).
+//
+//go:noescape
+func sgemmGather14S2AVX512(kc int, a *float32, delta int, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmGather14S2AVX512Warm is sgemmGather14S2AVX512 without its B prefetches (see asm.SgemmKernelGather14).
+//
+//go:noescape
+func sgemmGather14S2AVX512Warm(kc int, a *float32, delta int, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemmKernelAVX2Chain is sgemmKernelAVX2 with a chain on the tile's rows before the store (see asm.SgemmKernelChain).
 //
 //go:noescape

@@ -2894,6 +2894,7 @@ type gemmKernel struct {
 	prefetch, indirect bool // sgemmBodyPrefetch, sgemmBodyIndirect
 	strided            bool // sgemmBodyStridedA
 	gatherSW           int  // sgemmBodyGatherA: A rows at offsets, positions this far apart (1 or 2)
+	gatherSplit        int  // sgemmBodyGatherSplit: with gatherSW, the rows from this one on at the second base (0: one base)
 	chain              bool // sgemmBodyChain: a chain on the tile's rows before the store
 	scatter            bool // sgemmBodyScatter: stores through a table of offsets and masks
 	pfOut              int  // sgemmBodyScatterPrefetch: with scatter, the rows' prefetch distance in bytes (0: none)
@@ -2969,6 +2970,24 @@ var gemmKernels = []gemmKernel{
 		mr: 7, nr: 32, avx512: true, gatherSW: 2, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmGatherS2AVX512Warm", doc: "is sgemmGatherS2AVX512 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelGatherUnchecked).",
 		mr: 7, nr: 32, avx512: true, gatherSW: 2, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	// The 14-row forms: two 7-position tiles at once, 28 accumulators, so
+	// that each B vector loaded serves 14 rows instead of 7 (a deep
+	// layer's 32 KB panel block does not stay in L1; its B streams from
+	// L2 once a tile pair instead of once a tile). The gathering ones read
+	// rows 7 to 13 at a second base, delta floats from the first (the next
+	// tile's positions, which may start another output row).
+	{name: "sgemmStrided14AVX512", doc: "is the 14x32 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided14).",
+		mr: 14, nr: 32, avx512: true, strided: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmStrided14AVX512Warm", doc: "is sgemmStrided14AVX512 without its B prefetches (see asm.SgemmKernelStrided14).",
+		mr: 14, nr: 32, avx512: true, strided: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmGather14S1AVX512", doc: "is the 14x32 SGEMM micro-kernel with A[i][p] = a[offs[p]+i] for i < 7 and a[delta+offs[p]+i-7] after (see asm.SgemmKernelGather14).",
+		mr: 14, nr: 32, avx512: true, gatherSW: 1, gatherSplit: 7, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmGather14S1AVX512Warm", doc: "is sgemmGather14S1AVX512 without its B prefetches (see asm.SgemmKernelGather14).",
+		mr: 14, nr: 32, avx512: true, gatherSW: 1, gatherSplit: 7, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmGather14S2AVX512", doc: "is the 14x32 SGEMM micro-kernel with A[i][p] = a[offs[p]+2i] for i < 7 and a[delta+offs[p]+2(i-7)] after (see asm.SgemmKernelGather14).",
+		mr: 14, nr: 32, avx512: true, gatherSW: 2, gatherSplit: 7, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmGather14S2AVX512Warm", doc: "is sgemmGather14S2AVX512 without its B prefetches (see asm.SgemmKernelGather14).",
+		mr: 14, nr: 32, avx512: true, gatherSW: 2, gatherSplit: 7, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	// The 6x16 AVX2 tile with a chain on its rows before the store: a
 	// convolution's bias and clip while the tile is in registers, not in
 	// a pass over the output after the product.
@@ -3052,6 +3071,9 @@ func (k gemmKernel) emit() {
 	}
 	if k.gatherSW > 0 {
 		sig = "func(kc int, a *float32, offs *int, b, c *float32, ldc int, alpha, beta float32)"
+		if k.gatherSplit > 0 {
+			sig = "func(kc int, a *float32, delta int, offs *int, b, c *float32, ldc int, alpha, beta float32)"
+		}
 	}
 	text(k.name, sig)
 	Doc(k.name + " " + k.doc)
@@ -3065,11 +3087,13 @@ func (k gemmKernel) emit() {
 	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA, sgemmBodyGatherA, sgemmBodyChain, sgemmBodyScatter = k.prefetch, k.indirect, k.strided, k.gatherSW, k.chain, k.scatter
 	sgemmBodyPrefetchB, sgemmBodyPrefetchA, sgemmBodyScatterPrefetch = k.pfB, k.pfA, k.pfOut
 	sgemmBodyMemB = k.memB
+	sgemmBodyGatherSplit = k.gatherSplit
 	sgemmBodyAStride = k.aStride
 	sgemmBodyPrefetchNext = k.pfNext
 	sgemmBody(k.mr, k.nr, lanes, vbytes, acc, k.b, k.a0, k.a1)
 	sgemmBodyPrefetchNext = false
 	sgemmBodyMemB = false
+	sgemmBodyGatherSplit = 0
 	sgemmBodyAStride = 0
 	sgemmBodyScatterPrefetch = 0
 	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA, sgemmBodyGatherA, sgemmBodyChain, sgemmBodyScatter = false, false, false, 0, false, false
@@ -3177,6 +3201,12 @@ var sgemmBodyStridedA bool
 // columns apart in the padded input) and the patch offsets as the depth.
 var sgemmBodyGatherA int
 
+// sgemmBodyGatherSplit, when not 0 (with sgemmBodyGatherA), makes rows from
+// this one on read at a second base: row i at a + 4*delta + 4*offs[p] +
+// 4*(i-split)*sgemmBodyGatherA (parameter delta, elements, after a), two
+// tiles of a row's positions at once.
+var sgemmBodyGatherSplit int
+
 // sgemmBodyChain makes sgemmBody run a chain on the tile before storing it
 // (parameters codes, sc, nsteps): step t is chainOps[codes[t]] with row i's
 // scalar sc[t*mr+i] (a step-major table), after alpha and beta, on every
@@ -3255,10 +3285,15 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		SHLQ(U8(2), lda)
 		poff, astep = 8, 0
 	}
-	var aoffs reg.Register
+	var aoffs, delta reg.Register
 	if sgemmBodyGatherA > 0 {
 		aoffs = Load(Param("offs"), GP64())
 		poff, astep = 8, 0
+		if sgemmBodyGatherSplit > 0 {
+			delta = Load(Param("delta"), GP64())
+			SHLQ(U8(2), delta)
+			poff = 16
+		}
 	}
 	step := func(u int) {
 		if sgemmBodyGatherA > 0 {
@@ -3266,6 +3301,10 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 			o, pa := GP64(), GP64()
 			MOVQ(Mem{Base: aoffs, Disp: u * 8}, o)
 			LEAQ(Mem{Base: a, Index: o, Scale: 4}, pa)
+			if sgemmBodyGatherSplit > 0 {
+				kstepSplit(mr, nv, vbytes, acc, pa, delta, b, bv, a0, a1, u, sgemmBodyGatherA, sgemmBodyGatherSplit)
+				return
+			}
 			kstep(mr, nv, vbytes, acc, pa, b, bv, a0, a1, u, 0, sgemmBodyGatherA)
 			return
 		}
@@ -3669,6 +3708,28 @@ func kstep(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, b reg.Register,
 				// sgemmBodyMemB: the B vector from memory.
 				VFMADD231PS(Mem{Base: b, Disp: (u*nr)*4 + v*vbytes}, r, acc(i*nv+v))
 			}
+		}
+	}
+}
+
+// kstepSplit is kstep (aoff 0) with rows from split on at a + delta
+// (bytes, a register): row i < split at a + 4*i*asw, row i >= split at a +
+// delta + 4*(i-split)*asw.
+func kstepSplit(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, delta, b reg.Register, bv []reg.VecPhysical, a0, a1 reg.VecPhysical, u, asw, split int) {
+	nr := nv * vbytes / 4
+	for v := 0; v < nv; v++ {
+		VMOVUPS(Mem{Base: b, Disp: (u*nr)*4 + v*vbytes}, bv[v])
+	}
+	av := []reg.VecPhysical{a0, a1}
+	for i := 0; i < mr; i++ {
+		r := av[i%2]
+		m := Mem{Base: a, Disp: i * asw * 4}
+		if i >= split {
+			m = Mem{Base: a, Index: delta, Scale: 1, Disp: (i - split) * asw * 4}
+		}
+		VBROADCASTSS(m, r)
+		for v := 0; v < nv; v++ {
+			VFMADD231PS(bv[v], r, acc(i*nv+v))
 		}
 	}
 }
