@@ -39,7 +39,8 @@ import (
 // wide as the panels) would compute at least 10% padding, or another of
 // column stride 1 or 2 whose output rows are whole 7-position tiles and
 // whose flat rows (the indirect path's) would compute at least 10% more
-// columns than it has outputs.
+// columns than it has outputs, or (where the 14-row kernels are) of column
+// stride 2 and deeper than a depth block.
 func convPosUse(g *conv2dGeom, chain *rowChain) bool {
 	if !convPosFits(g, chain) {
 		return false
@@ -51,6 +52,15 @@ func convPosUse(g *conv2dGeom, chain *rowChain) bool {
 	hw := g.oh * g.ow
 	computed := (hw + nr - 1) / nr * nr
 	if !g.pointwise() {
+		if _, _, ok := asm.SgemmTileStrided14(); ok && g.sw == 2 && g.c*g.kh*g.kw > gemmKC {
+			// A column stride 2 window deeper than a depth block: two
+			// tiles a call beat the indirect path's phase planes
+			// (BenchmarkConv2DChainLayers, 1 thread, six alternated runs:
+			// ResNet-18's 64->128 3x3/2 on 56² 1623 -> 1522 µs, in a
+			// slower phase 2653 -> 2294; its first 7x7/2, 147 deep, 1.27x
+			// slower here, keeps the indirect path).
+			return true
+		}
 		computed = (g.oh*g.flatWidth() + nr - 1) / nr * nr
 	}
 	return 10*computed >= 11*hw
