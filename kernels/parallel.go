@@ -13,7 +13,8 @@ import (
 // The worker pool. Workers are started lazily and live for the life of the
 // process, asleep on poolWake when idle. A ParallelFor call publishes its job
 // on the active list, sends up to NumThreads()-1 wake-up tokens (never
-// blocking) and then claims chunks itself, so a call always completes even
+// blocking) and then claims chunks itself (from the front; helpers claim
+// from the back, pjob.runFrom), so a call always completes even
 // when every worker is busy, including calls nested inside another
 // ParallelFor. A worker that wakes joins an active job that still has
 // unclaimed chunks and room for another helper, and keeps joining jobs until
@@ -57,10 +58,11 @@ func NumThreads() int { return int(poolThreads.Load()) }
 type pjob struct {
 	fn         func(lo, hi int)
 	n          int
+	threads    int // the threads the chunks were made for (chunkBounds)
 	nchunks    int64
 	maxHelpers int          // workers allowed to join (guarded by activeMu)
 	helpers    int          // workers joined so far (guarded by activeMu)
-	next       atomic.Int64 // next chunk to claim
+	next       atomic.Int64 // chunks claimed: from the front (low 32 bits), from the back (high 32)
 	done       atomic.Int64 // chunks finished
 	refs       atomic.Int32
 	fin        chan struct{} // receives one value when the last chunk is done
@@ -78,14 +80,39 @@ func (j *pjob) release() {
 	}
 }
 
-// run claims and executes chunks until none is left.
-func (j *pjob) run() {
+// run is runFrom(false): the caller's claiming.
+func (j *pjob) run() { j.runFrom(false) }
+
+// runFrom claims and executes chunks until none is left: from the front
+// (the caller) or, with back, from the end (a helper). next holds the
+// chunks claimed from the front in its low 32 bits and from the back in
+// its high ones. Each thread so runs a contiguous run of the range, the
+// same one call after call while the threads stay on their processors,
+// whose output lines are then in that core's cache (claiming in turn gave
+// cnn_64x64's 3->32 on 64² columns to either core at random: 2 threads,
+// BenchmarkConv2DChainThreads, eight alternated runs, 121.5 -> 106.7 µs).
+func (j *pjob) runFrom(back bool) {
 	for {
-		c := j.next.Add(1) - 1
-		if c >= j.nchunks {
-			return
+		var c int64
+		for {
+			s := j.next.Load()
+			f, b := s&0xffffffff, s>>32
+			if f+b >= j.nchunks {
+				return
+			}
+			if back {
+				if j.next.CompareAndSwap(s, s+1<<32) {
+					c = j.nchunks - 1 - b
+					break
+				}
+				continue
+			}
+			if j.next.CompareAndSwap(s, s+1) {
+				c = f
+				break
+			}
 		}
-		lo, hi := chunkBounds(j.n, int(j.nchunks), int(c))
+		lo, hi := chunkBounds(j.n, int(j.nchunks), j.threads, int(c))
 		j.runChunk(lo, hi)
 		if j.done.Add(1) == j.nchunks {
 			j.fin <- struct{}{}
@@ -118,7 +145,7 @@ func ensureWorkers(n int) {
 			for range poolWake {
 				for {
 					for j := joinJob(); j != nil; j = joinJob() {
-						j.run()
+						j.runFrom(true)
 						j.release()
 					}
 					if !spinUntil(func() bool { return activeJobs.Load() > 0 }, workerSpin) {
@@ -170,7 +197,7 @@ func joinJob() *pjob {
 	defer activeMu.Unlock()
 	for i := len(active) - 1; i >= 0; i-- {
 		j := active[i]
-		if j.helpers < j.maxHelpers && j.next.Load() < j.nchunks {
+		if s := j.next.Load(); j.helpers < j.maxHelpers && s&0xffffffff+s>>32 < j.nchunks {
 			j.helpers++
 			j.refs.Add(1)
 			return j
@@ -179,14 +206,18 @@ func joinJob() *pjob {
 	return nil
 }
 
-// chunkBounds is chunk c of [0, n) split into nch chunks whose sizes differ
-// by one at most, the longer ones first: the threads claim them in turn, so
-// the shares even out at the end (the longest job scheduled first).
-func chunkBounds(n, nch, c int) (lo, hi int) {
+// chunkBounds is chunk c of [0, n) split into nch chunks for threads
+// threads: sizes that differ by one at most, the longer ones at both ends
+// (a thread's share of them at the front, where the caller claims, the
+// rest at the back, where the helpers claim), so that threads taking the
+// next chunk as they finish end with shares one index apart at most.
+func chunkBounds(n, nch, threads, c int) (lo, hi int) {
 	q, r := n/nch, n%nch
-	lo = c*q + min(c, r)
+	rf := (r + threads - 1) / threads // the long chunks at the front
+	backFrom := nch - (r - rf)        // the first long chunk at the back
+	lo = c*q + min(c, rf) + max(0, c-backFrom)
 	hi = lo + q
-	if c < r {
+	if c < rf || c >= backFrom {
 		hi++
 	}
 	return lo, hi
@@ -223,7 +254,7 @@ func ParallelFor(n, grain int, fn func(lo, hi int)) {
 		return
 	}
 	j := pjobPool.Get()
-	j.fn, j.n, j.nchunks = fn, n, int64(nch)
+	j.fn, j.n, j.threads, j.nchunks = fn, n, threads, int64(nch)
 	j.next.Store(0)
 	j.done.Store(0)
 	j.refs.Store(1)

@@ -38,10 +38,11 @@ func TestParallelForCoversRange(t *testing.T) {
 }
 
 // TestParallelForChunksEven checks ParallelFor's split: chunks of at least
-// grain, as even as can be and the longer first, as many as a multiple of
+// grain, as even as can be, as many as a multiple of
 // the threads where there are enough, so that threads taking the next chunk
-// as they finish, each starting with one, end with shares one index apart
-// at most (10 items on 2 threads: 5 and 5, not 6 and 4).
+// as they finish (the caller from the front, the helpers from the back)
+// end with shares one index apart at most (10 items on 2 threads: 5 and 5,
+// not 6 and 4).
 func TestParallelForChunksEven(t *testing.T) {
 	for th := 1; th <= 8; th++ {
 		for n := 1; n <= 120; n++ {
@@ -53,26 +54,59 @@ func TestParallelForChunksEven(t *testing.T) {
 				if nch > 4*th || nch*grain > n || nch >= th && nch%th != 0 {
 					t.Fatalf("threads=%d n=%d grain=%d: %d chunks", th, n, grain, nch)
 				}
-				shares := make([]int, th)
-				prev, next := n, 0
+				short, long, next := n, 0, 0
 				for c := 0; c < nch; c++ {
-					lo, hi := chunkBounds(n, nch, c)
-					if lo != next || hi-lo < grain || hi-lo > prev || hi-lo < prev-1 && c > 0 {
+					lo, hi := chunkBounds(n, nch, th, c)
+					short, long = min(short, hi-lo), max(long, hi-lo)
+					if lo != next || hi-lo < grain || long-short > 1 {
 						t.Fatalf("threads=%d n=%d grain=%d: chunk %d of %d is [%d,%d)", th, n, grain, c, nch, lo, hi)
 					}
-					prev, next = hi-lo, hi
-					least := 0 // the thread that finishes first takes the chunk
+					next = hi
+				}
+				// The caller (thread 0) claims from the front, the
+				// helpers from the back; the thread that finishes first
+				// claims next.
+				shares := make([]int, th)
+				front, back := 0, nch-1
+				for front <= back {
+					least := 0
 					for i := range shares {
 						if shares[i] < shares[least] {
 							least = i
 						}
 					}
+					c := back
+					if least == 0 {
+						c, front = front, front+1
+					} else {
+						back--
+					}
+					lo, hi := chunkBounds(n, nch, th, c)
 					shares[least] += hi - lo
 				}
 				if next != n || slices.Max(shares)-slices.Min(shares[:min(th, nch)]) > 1 {
 					t.Fatalf("threads=%d n=%d grain=%d: %d chunks end at %d, shares %v", th, n, grain, nch, next, shares)
 				}
 			}
+		}
+	}
+}
+
+// TestParallelForClaimEnds checks the claiming order: the caller takes
+// chunks from the front, a helper from the back (so that each thread's
+// chunks are a contiguous run of the range, the same run call after call:
+// its output lines stay in that core's cache).
+func TestParallelForClaimEnds(t *testing.T) {
+	for _, back := range []bool{false, true} {
+		var los []int
+		j := &pjob{fn: func(lo, hi int) { los = append(los, lo) }, n: 10, threads: 2, nchunks: 4, fin: make(chan struct{}, 1)}
+		j.runFrom(back)
+		want := []int{0, 3, 5, 7} // chunks [0,3) [3,5) [5,7) [7,10)
+		if back {
+			slices.Reverse(want)
+		}
+		if !slices.Equal(los, want) {
+			t.Errorf("back=%v: chunks claimed at %v, want %v", back, los, want)
 		}
 	}
 }
