@@ -334,9 +334,15 @@ func stridedTile() (int, int) { mr, nr, _ := SgemmTileStrided(); return mr, nr }
 // kernel: the packed panel laid out with row stride 10, three floats of
 // padding after each step's 7 values.
 func stridedEntry(call func(kc int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32) error) func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
+	return stridedEntryOn(SgemmTileStrided, 10, call)
+}
+
+// stridedEntryOn runs call, a kernel reading A in place on the tile tile
+// reports, as a packed kernel: the panel laid out with row stride lda,
+// NaN (which the kernel must not read) after each step's values.
+func stridedEntryOn(tile func() (int, int, bool), lda int, call func(kc int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32) error) func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
 	return func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
-		const lda = 10
-		mr, _, ok := SgemmTileStrided()
+		mr, _, ok := tile()
 		if !ok || len(a) < kc*mr {
 			return call(kc, a, lda, b, c, ldc, alpha, beta)
 		}
@@ -352,7 +358,7 @@ func stridedEntry(call func(kc int, a []float32, lda int, b, c []float32, ldc in
 }
 
 // gatherEntry runs call, SgemmKernelGather or its warm form, as a packed
-// kernel: step p's values at a shuffled offset, 2 apart.
+// kernel (gatherPanel).
 func gatherEntry(call func(sw, kc int, a []float32, offs []int, b, c []float32, ldc int, alpha, beta float32) error) func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
 	return func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
 		const sw = 2
@@ -360,22 +366,32 @@ func gatherEntry(call func(sw, kc int, a []float32, offs []int, b, c []float32, 
 		if !ok || len(a) < kc*mr {
 			return call(sw, kc, a, make([]int, kc), b, c, ldc, alpha, beta)
 		}
-		span := (mr-1)*sw + 1
-		ag := make([]float32, kc*(span+2))
-		for i := range ag {
-			ag[i] = float32(math.NaN()) // between the values: not to be read
-		}
-		offs := make([]int, kc)
-		for p, q := range rand.New(rand.NewSource(int64(kc))).Perm(kc) {
-			offs[p] = q*(span+2) + 2*(q%2) // shuffled, some shifted by 2
-		}
-		for p := 0; p < kc; p++ {
-			for i := 0; i < mr; i++ {
-				ag[offs[p]+i*sw] = a[p*mr+i]
-			}
-		}
+		ag, offs, _ := gatherPanel(kc, mr, sw, a)
 		return call(sw, kc, ag, offs, b, c, ldc, alpha, beta)
 	}
+}
+
+// gatherPanel lays the packed panel a (kc steps of mr values, mr a multiple
+// of 7) out for a gathering kernel of column stride sw: step p's values in
+// groups of seven, sw apart, group g at delta*g + offs[p], the offsets
+// shuffled and some shifted by 2, NaN (not to be read) between.
+func gatherPanel(kc, mr, sw int, a []float32) (ag []float32, offs []int, delta int) {
+	span := 6*sw + 1
+	delta = kc*(span+2) + 3
+	ag = make([]float32, delta*(mr/7))
+	for i := range ag {
+		ag[i] = float32(math.NaN())
+	}
+	offs = make([]int, kc)
+	for p, q := range rand.New(rand.NewSource(int64(kc))).Perm(kc) {
+		offs[p] = q*(span+2) + 2*(q%2)
+	}
+	for p := 0; p < kc; p++ {
+		for i := 0; i < mr; i++ {
+			ag[delta*(i/7)+offs[p]+(i%7)*sw] = a[p*mr+i]
+		}
+	}
+	return ag, offs, delta
 }
 
 // stridedWarm is SgemmKernelStrided without the B prefetches: the checked
@@ -407,28 +423,13 @@ func gatherWarm(sw, kc int, a []float32, offs []int, b, c []float32, ldc int, al
 func strided14Tile() (int, int) { mr, nr, _ := SgemmTileStrided14(); return mr, nr }
 
 // strided14Entry runs call, SgemmKernelStrided14 or its warm form, as a
-// packed kernel: the panel laid out with row stride 17, NaN between.
+// packed kernel (stridedEntryOn, row stride 17).
 func strided14Entry(call func(kc int, a []float32, lda int, b, c []float32, ldc int, alpha, beta float32) error) func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
-	return func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
-		const lda = 17
-		mr, _, ok := SgemmTileStrided14()
-		if !ok || len(a) < kc*mr {
-			return call(kc, a, lda, b, c, ldc, alpha, beta)
-		}
-		as := make([]float32, max(kc*lda, 1))
-		for i := range as {
-			as[i] = float32(math.NaN()) // padding the kernel must not read
-		}
-		for p := 0; p < kc; p++ {
-			copy(as[p*lda:p*lda+mr], a[p*mr:(p+1)*mr])
-		}
-		return call(kc, as[:max(0, (kc-1)*lda+mr)], lda, b, c, ldc, alpha, beta)
-	}
+	return stridedEntryOn(SgemmTileStrided14, 17, call)
 }
 
 // gather14Entry runs call, SgemmKernelGather14 or its warm form, as a
-// packed kernel: step p's first seven values at a shuffled offset, 2
-// apart, its last seven as far again past delta, NaN between.
+// packed kernel (gatherPanel: its two groups of seven at two bases).
 func gather14Entry(call func(sw, kc int, a []float32, delta int, offs []int, b, c []float32, ldc int, alpha, beta float32) error) func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
 	return func(kc int, a, b, c []float32, ldc int, alpha, beta float32) error {
 		const sw = 2
@@ -436,23 +437,7 @@ func gather14Entry(call func(sw, kc int, a []float32, delta int, offs []int, b, 
 		if !ok || len(a) < kc*mr {
 			return call(sw, kc, a, 0, make([]int, kc), b, c, ldc, alpha, beta)
 		}
-		span := 6*sw + 1
-		half := kc * (span + 2)
-		delta := half + 3 // the second base past the first's values
-		ag := make([]float32, delta+half)
-		for i := range ag {
-			ag[i] = float32(math.NaN()) // between the values: not to be read
-		}
-		offs := make([]int, kc)
-		for p, q := range rand.New(rand.NewSource(int64(kc))).Perm(kc) {
-			offs[p] = q*(span+2) + 2*(q%2) // shuffled, some shifted by 2
-		}
-		for p := 0; p < kc; p++ {
-			for i := 0; i < 7; i++ {
-				ag[offs[p]+i*sw] = a[p*mr+i]
-				ag[delta+offs[p]+i*sw] = a[p*mr+7+i]
-			}
-		}
+		ag, offs, delta := gatherPanel(kc, mr, sw, a)
 		return call(sw, kc, ag, delta, offs, b, c, ldc, alpha, beta)
 	}
 }

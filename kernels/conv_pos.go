@@ -309,20 +309,27 @@ func (j *convPosJob) tileBase(tt int) (p0, base int) {
 	return oy*j.ow + ox, oy*j.sh*j.wp + ox*j.sw
 }
 
+// tileArgs is the operands of depth block pc of position tile tt against
+// channel panel jp: its first position p0 and input base (tileBase), its
+// rows of T (the chunk's from tile t0), the panel's block, the block's depth
+// and beta (1 past the first block).
+func (j *convPosJob) tileArgs(t []float32, t0, jp, tt, pc int) (p0, base int, cp, bp unsafe.Pointer, kc int, beta float32) {
+	p0, base = j.tileBase(tt)
+	cp = unsafe.Pointer(&t[(p0-t0*j.mr)*j.o+jp*j.nr])
+	kc = min(gemmKC, j.c-pc)
+	if pc > 0 {
+		beta = 1
+	}
+	bp = unsafe.Pointer(&j.pb.data[pc*j.pb.npanels*j.nr+jp*kc*j.nr])
+	return p0, base, cp, bp, kc, beta
+}
+
 // tile2 is tile on position tiles tt and tt+1 in one call, whose 14
 // positions are consecutive rows of T: the strided kernel's 14 rows, or
 // the gathering one's two bases (the second tile may start another output
 // row).
 func (j *convPosJob) tile2(t []float32, t0, jp, tt, pc int, prefetch bool) {
-	mr, nr := j.mr, j.nr
-	p0, base := j.tileBase(tt)
-	cp := unsafe.Pointer(&t[(p0-t0*mr)*j.o+jp*nr])
-	kc := min(gemmKC, j.c-pc)
-	var beta float32
-	if pc > 0 {
-		beta = 1
-	}
-	bp := unsafe.Pointer(&j.pb.data[pc*j.pb.npanels*nr+jp*kc*nr])
+	p0, base, cp, bp, kc, beta := j.tileArgs(t, t0, jp, tt, pc)
 	if j.gather {
 		_, base2 := j.tileBase(tt + 1)
 		asm.SgemmKernelGather14Unchecked(j.sw, kc, unsafe.Pointer(&j.x[base]), base2-base, &j.offs[pc], bp, cp, j.o, 1, beta, prefetch)
@@ -335,15 +342,8 @@ func (j *convPosJob) tile2(t []float32, t0, jp, tt, pc int, prefetch bool) {
 // jp into t, the T of the chunk starting at tile t0; prefetch selects the
 // strided and gathering kernels' form that prefetches the panel.
 func (j *convPosJob) tile(t []float32, t0, jp, tt, pc int, prefetch bool) {
-	mr, nr := j.mr, j.nr
-	p0, base := j.tileBase(tt)
-	cp := unsafe.Pointer(&t[(p0-t0*mr)*j.o+jp*nr])
-	kc := min(gemmKC, j.c-pc)
-	var beta float32
-	if pc > 0 {
-		beta = 1
-	}
-	bp := unsafe.Pointer(&j.pb.data[pc*j.pb.npanels*nr+jp*kc*nr])
+	mr := j.mr
+	p0, base, cp, bp, kc, beta := j.tileArgs(t, t0, jp, tt, pc)
 	switch {
 	case j.gather:
 		asm.SgemmKernelGatherUnchecked(j.sw, kc, unsafe.Pointer(&j.x[base]), &j.offs[pc], bp, cp, j.o, 1, beta, prefetch)
