@@ -90,7 +90,8 @@ func (j *pjob) run() { j.runFrom(false) }
 // same one call after call while the threads stay on their processors,
 // whose output lines are then in that core's cache (claiming in turn gave
 // cnn_64x64's 3->32 on 64² columns to either core at random: 2 threads,
-// BenchmarkConv2DChainThreads, eight alternated runs, 121.5 -> 106.7 µs).
+// BenchmarkConv2DChainThreads, medians of ten alternated runs, 117 -> 91
+// µs).
 func (j *pjob) runFrom(back bool) {
 	for {
 		var c int64
