@@ -681,7 +681,7 @@ func sgemmGatherS2AVX512Warm(kc int, a *float32, offs *int, b *float32, c *float
 //go:noescape
 func sgemmStrided14AVX512(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
-// sgemmStrided14AVX512Warm is sgemmStrided14AVX512 without its B prefetches (see asm.SgemmKernelStrided14).
+// sgemmStrided14AVX512Warm is sgemmStrided14AVX512 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelStrided14Unchecked).
 //
 //go:noescape
 func sgemmStrided14AVX512Warm(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32)
@@ -691,7 +691,7 @@ func sgemmStrided14AVX512Warm(kc int, a *float32, lda int, b *float32, c *float3
 //go:noescape
 func sgemmGather14S1AVX512(kc int, a *float32, delta int, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
-// sgemmGather14S1AVX512Warm is sgemmGather14S1AVX512 without its B prefetches (see asm.SgemmKernelGather14).
+// sgemmGather14S1AVX512Warm is sgemmGather14S1AVX512 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelGather14Unchecked).
 //
 //go:noescape
 func sgemmGather14S1AVX512Warm(kc int, a *float32, delta int, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
@@ -701,7 +701,7 @@ func sgemmGather14S1AVX512Warm(kc int, a *float32, delta int, offs *int, b *floa
 //go:noescape
 func sgemmGather14S2AVX512(kc int, a *float32, delta int, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
-// sgemmGather14S2AVX512Warm is sgemmGather14S2AVX512 without its B prefetches (see asm.SgemmKernelGather14).
+// sgemmGather14S2AVX512Warm is sgemmGather14S2AVX512 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelGather14Unchecked).
 //
 //go:noescape
 func sgemmGather14S2AVX512Warm(kc int, a *float32, delta int, offs *int, b *float32, c *float32, ldc int, alpha float32, beta float32)

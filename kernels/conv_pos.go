@@ -225,19 +225,22 @@ var convPosPool = freelist.List[*convPosJob]{New: func() *convPosJob {
 // panel i/tiles, over the whole depth in gemmKC blocks. A run of items on
 // one panel goes depth block by depth block, each block over the run's
 // tiles (item by item, a 3x3 convolution of 512 channels read its 295 KB
-// panel again for every tile, from an L2 it shared with the input). A
-// shallow block stays in L1 across the tiles; a 256-deep one is 32 KB, all
-// of L1, and streams from L2, so where the level has the 14-row kernels
-// the run's tiles go two at a time (tile2), each B vector loaded serving
-// 14 rows: BenchmarkConv2DChainLayers, 1 thread, medians of eight
+// panel again for every tile, from an L2 it shared with the input).
+//
+// A shallow block stays in L1 across the tiles; a 256-deep one is 32 KB,
+// all of L1, and streams from L2, so where the level has the 14-row
+// kernels the run's tiles go two at a time (tile2), each B vector loaded
+// serving 14 rows: BenchmarkConv2DChainLayers, 1 thread, medians of eight
 // alternated runs, ResNet-18's 512->512 3x3 on 7² 2847 -> 2462 µs and
 // 256->512 3x3/2 on 14² 1337 -> 1116, MobileNetV2's 960->320 on 7² 323 ->
-// 267 and 384->64 on 14² 112 -> 94 (96->576, 96 deep, unchanged). The run's first tile
-// on a block prefetches the panel ahead of its reads, for a weight coming
-// from memory; the others find it in L1 and go without (prefetching at
-// every tile brought the next panel into L1 again and again, evicting the
-// input's lines: BenchmarkConv2DChainLayers, 1 thread, medians of eight
-// alternated runs, MobileNetV2's 96->576 on 14² 499 -> 358 µs).
+// 267 and 384->64 on 14² 112 -> 94 (96->576, 96 deep, unchanged).
+//
+// The run's first tile on a block prefetches the panel ahead of its reads,
+// for a weight coming from memory; the others find it in L1 and go without
+// (prefetching at every tile brought the next panel into L1 again and
+// again, evicting the input's lines: BenchmarkConv2DChainLayers, 1 thread,
+// medians of eight alternated runs, MobileNetV2's 96->576 on 14² 499 ->
+// 358 µs).
 func (j *convPosJob) itemsInto(t []float32, t0, tiles, lo, hi int) {
 	for it := lo; it < hi; {
 		end := min(hi, (it/tiles+1)*tiles)

@@ -167,7 +167,7 @@ func main() {
 	packAAVX2(4)
 	transposeAVX2()
 	transposeAVX512()
-	for _, k := range append(gemmKernels, avx2RowKernels()...) {
+	for _, k := range append(withWarm(gemmKernels), avx2RowKernels()...) {
 		k.emit()
 	}
 	for _, t := range directTiles {
@@ -2901,10 +2901,14 @@ type gemmKernel struct {
 	pfB                int  // sgemmBodyPrefetchB: B prefetch distance in bytes (0: none; an indirect tile's each step's row, kstepIndirect)
 	pfA                int  // sgemmBodyPrefetchA: A prefetch distance in bytes (0: none)
 	pfNext             bool // sgemmBodyPrefetchNext: prefetch the next B panel (kc steps ahead)
-	memB               bool // sgemmBodyMemB: the last B vector from memory, one broadcast register
-	aStride            int  // sgemmBodyAStride: floats of packed A a step (0: mr)
-	b                  []reg.VecPhysical
-	a0, a1             reg.VecPhysical
+	// warm, when not "", is the asm function whose prefetch argument picks
+	// this kernel or its form without B prefetches (withWarm), emitted
+	// after it as name+"Warm".
+	warm    string
+	memB    bool // sgemmBodyMemB: the last B vector from memory, one broadcast register
+	aStride int  // sgemmBodyAStride: floats of packed A a step (0: mr)
+	b       []reg.VecPhysical
+	a0, a1  reg.VecPhysical
 }
 
 // gemmKernels are the SGEMM micro-kernels, in the order they are emitted:
@@ -2959,17 +2963,11 @@ var gemmKernels = []gemmKernel{
 	{name: "sgemmIndirectAVX2Chain", doc: "is sgemmIndirectAVX2 with a chain on the tile's rows before the store (see asm.SgemmKernelIndirectChain).",
 		mr: 6, nr: 16, prefetch: true, indirect: true, chain: true, pfB: indirectPrefetchB, b: []reg.VecPhysical{reg.Y12, reg.Y13}, a0: reg.Y14, a1: reg.Y15},
 	{name: "sgemmStridedAVX512", doc: "is the 7x32 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided).",
-		mr: 7, nr: 32, avx512: true, strided: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
-	{name: "sgemmStridedAVX512Warm", doc: "is sgemmStridedAVX512 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelStridedUnchecked).",
-		mr: 7, nr: 32, avx512: true, strided: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+		warm: "SgemmKernelStridedUnchecked", mr: 7, nr: 32, avx512: true, strided: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmGatherS1AVX512", doc: "is the 7x32 SGEMM micro-kernel with A[i][p] = a[offs[p]+i] (see asm.SgemmKernelGather).",
-		mr: 7, nr: 32, avx512: true, gatherSW: 1, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
-	{name: "sgemmGatherS1AVX512Warm", doc: "is sgemmGatherS1AVX512 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelGatherUnchecked).",
-		mr: 7, nr: 32, avx512: true, gatherSW: 1, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+		warm: "SgemmKernelGatherUnchecked", mr: 7, nr: 32, avx512: true, gatherSW: 1, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmGatherS2AVX512", doc: "is the 7x32 SGEMM micro-kernel with A[i][p] = a[offs[p]+2i] (see asm.SgemmKernelGather).",
-		mr: 7, nr: 32, avx512: true, gatherSW: 2, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
-	{name: "sgemmGatherS2AVX512Warm", doc: "is sgemmGatherS2AVX512 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelGatherUnchecked).",
-		mr: 7, nr: 32, avx512: true, gatherSW: 2, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+		warm: "SgemmKernelGatherUnchecked", mr: 7, nr: 32, avx512: true, gatherSW: 2, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	// The 14-row forms: two 7-position tiles at once, 28 accumulators, so
 	// that each B vector loaded serves 14 rows instead of 7 (a deep
 	// layer's 32 KB panel block does not stay in L1; its B streams from
@@ -2977,17 +2975,11 @@ var gemmKernels = []gemmKernel{
 	// rows 7 to 13 at a second base, delta floats from the first (the next
 	// tile's positions, which may start another output row).
 	{name: "sgemmStrided14AVX512", doc: "is the 14x32 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided14).",
-		mr: 14, nr: 32, avx512: true, strided: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
-	{name: "sgemmStrided14AVX512Warm", doc: "is sgemmStrided14AVX512 without its B prefetches (see asm.SgemmKernelStrided14).",
-		mr: 14, nr: 32, avx512: true, strided: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+		warm: "SgemmKernelStrided14Unchecked", mr: 14, nr: 32, avx512: true, strided: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmGather14S1AVX512", doc: "is the 14x32 SGEMM micro-kernel with A[i][p] = a[offs[p]+i] for i < 7 and a[delta+offs[p]+i-7] after (see asm.SgemmKernelGather14).",
-		mr: 14, nr: 32, avx512: true, gatherSW: 1, gatherSplit: 7, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
-	{name: "sgemmGather14S1AVX512Warm", doc: "is sgemmGather14S1AVX512 without its B prefetches (see asm.SgemmKernelGather14).",
-		mr: 14, nr: 32, avx512: true, gatherSW: 1, gatherSplit: 7, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+		warm: "SgemmKernelGather14Unchecked", mr: 14, nr: 32, avx512: true, gatherSW: 1, gatherSplit: 7, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmGather14S2AVX512", doc: "is the 14x32 SGEMM micro-kernel with A[i][p] = a[offs[p]+2i] for i < 7 and a[delta+offs[p]+2(i-7)] after (see asm.SgemmKernelGather14).",
-		mr: 14, nr: 32, avx512: true, gatherSW: 2, gatherSplit: 7, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
-	{name: "sgemmGather14S2AVX512Warm", doc: "is sgemmGather14S2AVX512 without its B prefetches (see asm.SgemmKernelGather14).",
-		mr: 14, nr: 32, avx512: true, gatherSW: 2, gatherSplit: 7, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+		warm: "SgemmKernelGather14Unchecked", mr: 14, nr: 32, avx512: true, gatherSW: 2, gatherSplit: 7, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	// The 6x16 AVX2 tile with a chain on its rows before the store: a
 	// convolution's bias and clip while the tile is in registers, not in
 	// a pass over the output after the product.
@@ -3001,17 +2993,29 @@ var gemmKernels = []gemmKernel{
 	// vector in Y14, the other read by its FMAs from memory, one
 	// broadcast register (sgemmBodyMemB).
 	{name: "sgemmStridedAVX2", doc: "is the 7x16 SGEMM micro-kernel with A read in place, A[i][p] = a[p*lda+i] (see asm.SgemmKernelStrided).",
-		mr: 7, nr: 16, strided: true, memB: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Y14}, a0: reg.Y15, a1: reg.Y15},
-	{name: "sgemmStridedAVX2Warm", doc: "is sgemmStridedAVX2 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelStridedUnchecked).",
-		mr: 7, nr: 16, strided: true, memB: true, b: []reg.VecPhysical{reg.Y14}, a0: reg.Y15, a1: reg.Y15},
+		warm: "SgemmKernelStridedUnchecked", mr: 7, nr: 16, strided: true, memB: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Y14}, a0: reg.Y15, a1: reg.Y15},
 	{name: "sgemmGatherS1AVX2", doc: "is the 7x16 SGEMM micro-kernel with A[i][p] = a[offs[p]+i] (see asm.SgemmKernelGather).",
-		mr: 7, nr: 16, gatherSW: 1, memB: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Y14}, a0: reg.Y15, a1: reg.Y15},
-	{name: "sgemmGatherS1AVX2Warm", doc: "is sgemmGatherS1AVX2 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelGatherUnchecked).",
-		mr: 7, nr: 16, gatherSW: 1, memB: true, b: []reg.VecPhysical{reg.Y14}, a0: reg.Y15, a1: reg.Y15},
+		warm: "SgemmKernelGatherUnchecked", mr: 7, nr: 16, gatherSW: 1, memB: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Y14}, a0: reg.Y15, a1: reg.Y15},
 	{name: "sgemmGatherS2AVX2", doc: "is the 7x16 SGEMM micro-kernel with A[i][p] = a[offs[p]+2i] (see asm.SgemmKernelGather).",
-		mr: 7, nr: 16, gatherSW: 2, memB: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Y14}, a0: reg.Y15, a1: reg.Y15},
-	{name: "sgemmGatherS2AVX2Warm", doc: "is sgemmGatherS2AVX2 without its B prefetches, for the tiles after a panel's first (see asm.SgemmKernelGatherUnchecked).",
-		mr: 7, nr: 16, gatherSW: 2, memB: true, b: []reg.VecPhysical{reg.Y14}, a0: reg.Y15, a1: reg.Y15},
+		warm: "SgemmKernelGatherUnchecked", mr: 7, nr: 16, gatherSW: 2, memB: true, pfB: gemmPrefetchB, b: []reg.VecPhysical{reg.Y14}, a0: reg.Y15, a1: reg.Y15},
+}
+
+// withWarm is ks with, after each kernel that names a warm function, its
+// form without B prefetches (pfB 0), named name+"Warm": the position path's
+// strided and gathering kernels prefetch their panel on a run's first tile
+// only, where the weight may come from memory (see asm.SgemmKernelStridedUnchecked).
+func withWarm(ks []gemmKernel) []gemmKernel {
+	var all []gemmKernel
+	for _, k := range ks {
+		all = append(all, k)
+		if k.warm != "" {
+			w := k
+			w.name, w.pfB, w.warm = k.name+"Warm", 0, ""
+			w.doc = fmt.Sprintf("is %s without its B prefetches, for the tiles after a panel's first (see asm.%s).", k.name, k.warm)
+			all = append(all, w)
+		}
+	}
+	return all
 }
 
 // avx2RowKernels are the AVX2 6x16 tiles' first 1 to 5 rows on their
