@@ -631,6 +631,17 @@ func TestSgemmDirectMatchesTwin(t *testing.T) {
 						what := fmt.Sprintf("SgemmDirect %s %dx%d kc=%d beta=%v", l, rows, nr, kc, beta)
 						checkTile(t, what, c, want, rows, nr, ldc)
 						checkGuards(t, what, buf, n, 2)
+						// The prefetching form (past the end of b too:
+						// prefetches do not fault), from the same C.
+						buf, c, want, n = seededC(rows, nr, ldc, 2, beta)
+						if kc > 0 {
+							SgemmDirectUnchecked(rows, kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), ldb, unsafe.Pointer(&c[0]), ldc, 1.5, beta, true)
+						} else {
+							SgemmDirectUnchecked(rows, kc, nil, nil, ldb, unsafe.Pointer(&c[0]), ldc, 1.5, beta, true)
+						}
+						sgemmDirectGo(rows, nr, kc, a, b, ldb, want, ldc, 1.5, beta)
+						checkTile(t, what+" prefetching", c, want, rows, nr, ldc)
+						checkGuards(t, what+" prefetching", buf, n, 2)
 					}
 				}
 			}

@@ -985,15 +985,19 @@ func SgemmDirect(r, kc int, a, b []float32, ldb int, c []float32, ldc int, alpha
 			r, kc, ldb, ldc, level, len(a), len(b), len(c))
 	}
 	SgemmDirectUnchecked(r, kc, unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)), ldb,
-		unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta)
+		unsafe.Pointer(unsafe.SliceData(c)), ldc, alpha, beta, false)
 	return nil
 }
 
 // SgemmDirectUnchecked is SgemmDirect without checks: r must have a direct
-// tile at the active level and the buffers must be long enough.
-func SgemmDirectUnchecked(r, kc int, a, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc int, alpha, beta float32) {
+// tile at the active level and the buffers must be long enough. With
+// prefetch, a kernel of more than one row also prefetches into L2, each
+// depth step, the B row's part for the next tile to its right (its nr
+// columns after this tile's), for a B from beyond the L2 read a strip of
+// tiles at a time; the results are the same.
+func SgemmDirectUnchecked(r, kc int, a, b unsafe.Pointer, ldb int, c unsafe.Pointer, ldc int, alpha, beta float32, prefetch bool) {
 	if level != LevelGo {
-		asmSgemmDirect(r, kc, (*float32)(a), (*float32)(b), ldb, (*float32)(c), ldc, alpha, beta)
+		asmSgemmDirect(r, kc, (*float32)(a), (*float32)(b), ldb, (*float32)(c), ldc, alpha, beta, prefetch)
 		return
 	}
 	nr, _ := SgemmDirectTile(r)

@@ -574,13 +574,17 @@ func asmSgemmIndirectChain(kc int, a, b *float32, offs *int, c *float32, ldc int
 	sgemmIndirectAVX2Chain(kc, a, b, offs, c, ldc, alpha, beta, codes, sc, nsteps)
 }
 
-func asmSgemmDirect(r, kc int, a, b *float32, ldb int, c *float32, ldc int, alpha, beta float32) {
-	switch r {
-	case 1:
+func asmSgemmDirect(r, kc int, a, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, prefetch bool) {
+	switch {
+	case r == 1:
 		sgemmDirect1x64AVX2(kc, a, b, ldb, c, ldc, alpha, beta)
-	case 2:
+	case r == 2 && prefetch:
+		sgemmDirect2x32PrefetchAVX2(kc, a, b, ldb, c, ldc, alpha, beta)
+	case r == 2:
 		sgemmDirect2x32AVX2(kc, a, b, ldb, c, ldc, alpha, beta)
-	case 4:
+	case r == 4 && prefetch:
+		sgemmDirect4x24PrefetchAVX2(kc, a, b, ldb, c, ldc, alpha, beta)
+	case r == 4:
 		sgemmDirect4x24AVX2(kc, a, b, ldb, c, ldc, alpha, beta)
 	default:
 		panic("asm: no direct kernel for this row count")

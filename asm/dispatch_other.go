@@ -85,7 +85,7 @@ func asmSgemmKernelSmall(kc int, a, b, c *float32, ldc int, alpha, beta float32)
 func asmSgemmKernel(kc int, a, b, c *float32, ldc int, alpha, beta float32) {
 	panic("asm: no assembly in this build")
 }
-func asmSgemmDirect(r, kc int, a, b *float32, ldb int, c *float32, ldc int, alpha, beta float32) {
+func asmSgemmDirect(r, kc int, a, b *float32, ldb int, c *float32, ldc int, alpha, beta float32, prefetch bool) {
 	panic("asm: no assembly in this build")
 }
 func asmSgemmNarrow(r, kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc, cols int, alpha, beta float32) {

@@ -836,7 +836,17 @@ func sgemmDirect1x64AVX2(kc int, a *float32, b *float32, ldb int, c *float32, ld
 //go:noescape
 func sgemmDirect2x32AVX2(kc int, a *float32, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmDirect2x32PrefetchAVX2 is sgemmDirect2x32AVX2 prefetching into L2 the next tile's part of each B row (see asm.SgemmDirectUnchecked).
+//
+//go:noescape
+func sgemmDirect2x32PrefetchAVX2(kc int, a *float32, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemmDirect4x24AVX2 is the 4x24 small-M SGEMM micro-kernel reading B in place (see asm.SgemmDirect).
 //
 //go:noescape
 func sgemmDirect4x24AVX2(kc int, a *float32, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmDirect4x24PrefetchAVX2 is sgemmDirect4x24AVX2 prefetching into L2 the next tile's part of each B row (see asm.SgemmDirectUnchecked).
+//
+//go:noescape
+func sgemmDirect4x24PrefetchAVX2(kc int, a *float32, b *float32, ldb int, c *float32, ldc int, alpha float32, beta float32)

@@ -298,9 +298,11 @@ type gemmJob struct {
 	bet                       float32
 	last                      bool
 
-	// The small-M path's row groups (gemm_direct.go).
-	groups  [gemmSmallRows]directGroup
-	ngroups int
+	// The small-M path's row groups (gemm_direct.go), and whether its
+	// kernels prefetch B (directPrefetchFloats).
+	groups     [gemmSmallRows]directGroup
+	ngroups    int
+	directPref bool
 
 	// The narrow path's product when it runs on the threads.
 	narrow narrowGemm

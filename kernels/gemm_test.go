@@ -135,7 +135,8 @@ func TestSgemmTilesBitIdentical(t *testing.T) {
 	defer func() { _ = asm.SetLevel(start) }()
 	r := rand.New(rand.NewSource(8))
 	for _, sz := range [][3]int{{64, 1024, 300}, {128, 768, 40}, {16, 45, 70}, {120, 97, 513}, {9, 200, 31}, {40, 48, 256},
-		{96, 4200, 40}} { // more columns than one B block (gemmNC)
+		{96, 4200, 40},                                 // more columns than one B block (gemmNC)
+		{8, 500, 300}, {6, 1037, 257}, {3, 700, 200}} { // the small-M path with B over directPrefetchFloats
 		m, n, k := sz[0], sz[1], sz[2]
 		a, b := gemmRandF32(r, m*k), gemmRandF32(r, k*n)
 		bias := gemmRandF32(r, n)
@@ -243,6 +244,33 @@ func BenchmarkSgemmShapes(b *testing.B) {
 				SetNumThreads(1)
 				r := rand.New(rand.NewSource(1))
 				x, y, z := gemmRandF32(r, m*k), gemmRandF32(r, k*n), make([]float32, m*n)
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if err := Sgemm(false, false, m, n, k, 1, x, k, y, n, 0, z, n); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
+
+// BenchmarkSgemmSmallM measures the small-M path (B read in place, not
+// packed) at 1 thread: row counts that take each direct tile (4, 2, 1
+// rows and their mixes) against a weight in L2 (256 x 256) and against
+// ones the size of a transformer's feed-forward weights (768 x 3072 and
+// 3072 x 768), whose rows are one page or more apart.
+func BenchmarkSgemmSmallM(b *testing.B) {
+	defer SetNumThreads(0)
+	for _, m := range []int{2, 4, 6, 8} {
+		for _, nk := range [][2]int{{256, 256}, {3072, 768}, {768, 3072}} {
+			n, k := nk[0], nk[1]
+			b.Run(fmt.Sprintf("m=%d/n=%d/k=%d", m, n, k), func(b *testing.B) {
+				SetNumThreads(1)
+				r := rand.New(rand.NewSource(1))
+				x, y, z := gemmRandF32(r, m*k), gemmRandF32(r, k*n), make([]float32, m*n)
+				b.ReportAllocs()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					if err := Sgemm(false, false, m, n, k, 1, x, k, y, n, 0, z, n); err != nil {

@@ -171,7 +171,10 @@ func main() {
 		k.emit()
 	}
 	for _, t := range directTiles {
-		sgemmDirectAVX2(t[0], t[1])
+		sgemmDirectAVX2(t[0], t[1], false)
+		if t[0] > 1 {
+			sgemmDirectAVX2(t[0], t[1], true)
+		}
 	}
 	Generate()
 }
@@ -3800,11 +3803,20 @@ var directTiles = [][2]int{{1, 8}, {2, 4}, {4, 3}}
 // the B row is loaded into v registers and reused by the r rows. The
 // arithmetic per element (FMA accumulation in p order, then the alpha/beta
 // write-back) is that of sgemmKernelAVX2, so results are bit-identical.
-func sgemmDirectAVX2(r, v int) {
+// With prefetch (more than one row) each depth step also prefetches into L2
+// the lines of the B row's next tile (directPrefetchDisps), for a B that
+// comes from beyond the L2: the strip's next tile then reads it from there.
+func sgemmDirectAVX2(r, v int, prefetch bool) {
 	nr := 8 * v
 	name := fmt.Sprintf("sgemmDirect%dx%dAVX2", r, nr)
+	doc := fmt.Sprintf("%s is the %dx%d small-M SGEMM micro-kernel reading B in place (see asm.SgemmDirect).", name, r, nr)
+	if prefetch {
+		base := name
+		name = fmt.Sprintf("sgemmDirect%dx%dPrefetchAVX2", r, nr)
+		doc = fmt.Sprintf("%s is %s prefetching into L2 the next tile's part of each B row (see asm.SgemmDirectUnchecked).", name, base)
+	}
 	text(name, "func(kc int, a, b *float32, ldb int, c *float32, ldc int, alpha, beta float32)")
-	Doc(fmt.Sprintf("%s is the %dx%d small-M SGEMM micro-kernel reading B in place (see asm.SgemmDirect).", name, r, nr))
+	Doc(doc)
 	all := []reg.VecPhysical{reg.Y0, reg.Y1, reg.Y2, reg.Y3, reg.Y4, reg.Y5, reg.Y6, reg.Y7,
 		reg.Y8, reg.Y9, reg.Y10, reg.Y11, reg.Y12, reg.Y13, reg.Y14, reg.Y15}
 	acc := all[:r*v]
@@ -3836,6 +3848,11 @@ func sgemmDirectAVX2(r, v int) {
 				} else {
 					VFMADD231PS(Mem{Base: b, Disp: u * 32}, av, acc[i*v+u])
 				}
+			}
+		}
+		if prefetch {
+			for _, d := range directPrefetchDisps(nr) {
+				PREFETCHT1(Mem{Base: b, Disp: d})
 			}
 		}
 		ADDQ(U32(r*4), a)
@@ -3895,6 +3912,17 @@ func sgemmDirectAVX2(r, v int) {
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// directPrefetchDisps are the byte offsets from a B row's tile start whose
+// lines cover the next nr-float tile of the row: every 64 bytes from nr*4,
+// and its last byte.
+func directPrefetchDisps(nr int) []int {
+	var ds []int
+	for d := nr * 4; d < 2*nr*4; d += 64 {
+		ds = append(ds, d)
+	}
+	return append(ds, 2*nr*4-4)
 }
 
 // narrowRows are the row counts of the narrow SGEMM kernel's bodies.
