@@ -202,7 +202,7 @@ func TestDepthwiseNC(t *testing.T) {
 		withLevel(t, l, func() {
 			lanes := BlockLanes()
 			for _, sw := range []int{1, 2} {
-				for _, n := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 19} {
+				for _, n := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 14, 15, 16, 19, 21, 28} {
 					for _, ntaps := range []int{1, 3, 9} {
 						for _, steps := range []int{0, 1, 4} {
 							rows := 1 + r.Intn(3)
