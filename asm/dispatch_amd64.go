@@ -291,8 +291,13 @@ func asmDepthwiseNC3x3(dst *float32, dstStride int, src *float32, srcStride, r i
 		dwNC3S1F32AVX512(dst, ds, src, ss, rs, w, rows, n, codes, sc, nsteps)
 	case level == LevelAVX512:
 		dwNC3S2F32AVX512(dst, ds, src, ss, rs, w, rows, n, codes, sc, nsteps)
+	case sw == 1 && (n == 7 || n == 14):
+		// Rows of 7 or 14 in blocks of 7 (dwNCSevens in asm/gen).
+		dwNC3S1SevensF32AVX2(dst, ds, src, ss, rs, w, rows, n, codes, sc, nsteps)
 	case sw == 1:
 		dwNC3S1F32AVX2(dst, ds, src, ss, rs, w, rows, n, codes, sc, nsteps)
+	case n == 7 || n == 14:
+		dwNC3S2SevensF32AVX2(dst, ds, src, ss, rs, w, rows, n, codes, sc, nsteps)
 	default:
 		dwNC3S2F32AVX2(dst, ds, src, ss, rs, w, rows, n, codes, sc, nsteps)
 	}

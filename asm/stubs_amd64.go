@@ -456,10 +456,20 @@ func dwNCS2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, off
 //go:noescape
 func dwNC3S1F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows int, n int, codes *uint8, sc *float32, nsteps int)
 
+// dwNC3S1SevensF32AVX2 is dwNC3S1F32AVX2 for n a multiple of 7, in blocks of 7 positions.
+//
+//go:noescape
+func dwNC3S1SevensF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows int, n int, codes *uint8, sc *float32, nsteps int)
+
 // dwNC3S2F32AVX2 is dwNCS2F32AVX2 for the nine taps (i, k) of a 3x3 window at src+r*srcStride+i*rstride+k*32 bytes (offsets in bytes), weights the vectors at w+(3i+k)*32 bytes.
 //
 //go:noescape
 func dwNC3S2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows int, n int, codes *uint8, sc *float32, nsteps int)
+
+// dwNC3S2SevensF32AVX2 is dwNC3S2F32AVX2 for n a multiple of 7, in blocks of 7 positions.
+//
+//go:noescape
+func dwNC3S2SevensF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows int, n int, codes *uint8, sc *float32, nsteps int)
 
 // chainColsF32AVX2 applies, for r < rows and column blocks b < blocks, the per-lane chain of steps codes[t] (operands the vectors at sc+(b*nsteps+t)*32 bytes) to the 8 lanes at x+r*ld+b*32 bytes, in place; every code is below 9.
 //

@@ -1106,10 +1106,30 @@ func tapSumChainKernels(s isa) {
 // (32 of them) and read from memory at AVX2 (16).
 func dwNC3x3Kernels(s isa) {
 	for _, sw := range []int{1, 2} {
+		dwNC3x3Kernel(s, sw, false)
+		if !s.avx512 {
+			dwNC3x3Kernel(s, sw, true)
+		}
+	}
+}
+
+// dwNC3x3Kernel emits dwNC3S<sw>F32 (see dwNC3x3Kernels); with sevens, the
+// AVX2 form for rows of a multiple of 7 positions, in blocks of 7
+// (dwNCSevens).
+func dwNC3x3Kernel(s isa, sw int, sevens bool) {
+	{
 		name := fmt.Sprintf("dwNC3S%dF32%s", sw, s.suffix)
+		doc := fmt.Sprintf("%s is dwNCS%dF32%s for the nine taps (i, k) of a 3x3 window at src+r*srcStride+i*rstride+k*%d bytes (offsets in bytes), weights the vectors at w+(3i+k)*%d bytes.",
+			name, sw, s.suffix, s.bytes, s.bytes)
+		blocks := dwNCBlocks(s)
+		if sevens {
+			base := name
+			name = fmt.Sprintf("dwNC3S%dSevensF32%s", sw, s.suffix)
+			doc = fmt.Sprintf("%s is %s for n a multiple of 7, in blocks of 7 positions.", name, base)
+			blocks = dwNCSevens
+		}
 		text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows, n int, codes *uint8, sc *float32, nsteps int)")
-		Doc(fmt.Sprintf("%s is dwNCS%dF32%s for the nine taps (i, k) of a 3x3 window at src+r*srcStride+i*rstride+k*%d bytes (offsets in bytes), weights the vectors at w+(3i+k)*%d bytes.",
-			name, sw, s.suffix, s.bytes, s.bytes))
+		Doc(doc)
 		p := loadParams("dst", "src", "rstride", "w", "rows")
 		dst, src, rs, w, rows := p[0], p[1], p[2], p[3], p[4]
 		var wr [9]reg.VecVirtual
@@ -1119,7 +1139,7 @@ func dwNC3x3Kernels(s isa) {
 				VMOVUPS(mem(w, t*s.bytes), wr[t])
 			}
 		}
-		dwNCLoop(s, name, sw, dst, src, rows, func(lbl string, b reg.GPVirtual, accs []reg.VecVirtual) {
+		dwNCLoop(s, name, sw, dst, src, rows, blocks, func(lbl string, b reg.GPVirtual, accs []reg.VecVirtual) {
 			for t := 0; t < 9; t++ {
 				ti, tk := t/3, t%3
 				wv := wr[t]
@@ -1398,7 +1418,7 @@ func dwNCKernels(s isa) {
 			name, s.lanes, s.bytes, s.bytes, sw*s.bytes, s.bytes, len(chainOps)))
 		p := loadParams("dst", "src", "offs", "rows")
 		dst, src, offs, rows := p[0], p[1], p[2], p[3]
-		dwNCLoop(s, name, sw, dst, src, rows, func(lbl string, b reg.GPVirtual, accs []reg.VecVirtual) {
+		dwNCLoop(s, name, sw, dst, src, rows, dwNCBlocks(s), func(lbl string, b reg.GPVirtual, accs []reg.VecVirtual) {
 			t, wp := GP64(), GP64()
 			XORQ(t, t)
 			MOVQ(paramAddr("w"), wp)
@@ -1510,14 +1530,27 @@ func dwNCBlocks(s isa) []int {
 	return []int{8, 4, 2, 1}
 }
 
+// dwNCSevens are the blocks of the AVX2 3x3 kernels' Sevens forms, for
+// rows of a multiple of 7 positions (MobileNet's 7², 14², 28² and 56²
+// planes): 14 accumulators do not fit AVX2's 16 registers, but blocks of 7
+// make a 14-wide row two blocks instead of three (8, 4 and 2), whose 2-block
+// sums wait on one another. BenchmarkConv2DChain at RELAXGO_ISA=avx2, 1
+// thread, ten alternated runs with blocks of 7 for every width, medians
+// µs: dw384x14x14 254 -> 234, dw576x14x14 400 -> 368, dw960x7x7 291 -> 212;
+// but dw192x28x28 394 -> 417 (four blocks of 7 against three of 8 and one
+// of 4), hence for 7² and 14² only (asmDepthwiseNC3x3); with that rule,
+// ten more runs: dw384x14x14 224 -> 199, dw576x14x14 333 -> 296,
+// dw960x7x7 233 -> 181, dw192x28x28 334 -> 334.
+var dwNCSevens = []int{7, 1}
+
 // dwNCLoop emits the loop the blocked depthwise kernels share: rows rows
 // (dst and src advanced by the dstStride and srcStride parameters), each
-// of the n parameter's positions in blocks of dwNCBlocks' sizes. For a
+// of the n parameter's positions in blocks of the sizes blocks. For a
 // block, the accumulators start at +0, taps adds the window's products
 // (b is the block's first input position, lbl prefixes its labels), then
 // the chain (codes, sc, nsteps parameters; one operand vector per lane)
 // runs and the block is stored.
-func dwNCLoop(s isa, name string, sw int, dst, src, rows reg.GPVirtual, taps func(lbl string, b reg.GPVirtual, accs []reg.VecVirtual)) {
+func dwNCLoop(s isa, name string, sw int, dst, src, rows reg.GPVirtual, blocks []int, taps func(lbl string, b reg.GPVirtual, accs []reg.VecVirtual)) {
 	Label(name + "_row")
 	CMPQ(rows, Imm(0))
 	JLE(LabelRef(name + "_done"))
@@ -1525,7 +1558,7 @@ func dwNCLoop(s isa, name string, sw int, dst, src, rows reg.GPVirtual, taps fun
 	MOVQ(dst, d)
 	MOVQ(src, b)
 	MOVQ(paramAddr("n"), k)
-	countBlocksOf(name, dwNCBlocks(s), k, name+"_next", func(u int, lbl string) {
+	countBlocksOf(name, blocks, k, name+"_next", func(u int, lbl string) {
 		accs := make([]reg.VecVirtual, u)
 		for i := range accs {
 			accs[i] = s.vec()
