@@ -286,17 +286,17 @@ func asmTapSumChain(dst, base *float32, offs *int, w *float32, ntaps, n int, cod
 // column stride sw; strides (r the window's row) are in elements.
 func asmDepthwiseNC3x3(dst *float32, dstStride int, src *float32, srcStride, r int, w *float32, rows, n, sw int, codes *uint8, sc *float32, nsteps int) {
 	ds, ss, rs := 4*dstStride, 4*srcStride, 4*r
+	sevens := n == 7 || n == 14 // AVX2 rows of 7 or 14 in blocks of 7 (dwNCSevens in asm/gen)
 	switch {
 	case level == LevelAVX512 && sw == 1:
 		dwNC3S1F32AVX512(dst, ds, src, ss, rs, w, rows, n, codes, sc, nsteps)
 	case level == LevelAVX512:
 		dwNC3S2F32AVX512(dst, ds, src, ss, rs, w, rows, n, codes, sc, nsteps)
-	case sw == 1 && (n == 7 || n == 14):
-		// Rows of 7 or 14 in blocks of 7 (dwNCSevens in asm/gen).
+	case sw == 1 && sevens:
 		dwNC3S1SevensF32AVX2(dst, ds, src, ss, rs, w, rows, n, codes, sc, nsteps)
 	case sw == 1:
 		dwNC3S1F32AVX2(dst, ds, src, ss, rs, w, rows, n, codes, sc, nsteps)
-	case n == 7 || n == 14:
+	case sevens:
 		dwNC3S2SevensF32AVX2(dst, ds, src, ss, rs, w, rows, n, codes, sc, nsteps)
 	default:
 		dwNC3S2F32AVX2(dst, ds, src, ss, rs, w, rows, n, codes, sc, nsteps)

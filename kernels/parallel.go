@@ -80,6 +80,10 @@ func (j *pjob) release() {
 	}
 }
 
+// claimed is the number of chunks claimed in a pjob.next value s: from the
+// front (its low 32 bits) and from the back (its high ones).
+func claimed(s int64) int64 { return s&0xffffffff + s>>32 }
+
 // run is runFrom(false): the caller's claiming.
 func (j *pjob) run() { j.runFrom(false) }
 
@@ -93,23 +97,22 @@ func (j *pjob) run() { j.runFrom(false) }
 // BenchmarkConv2DChainThreads, medians of ten alternated runs, 117 -> 91
 // µs).
 func (j *pjob) runFrom(back bool) {
+	inc := int64(1)
+	if back {
+		inc = 1 << 32
+	}
 	for {
 		var c int64
 		for {
 			s := j.next.Load()
-			f, b := s&0xffffffff, s>>32
-			if f+b >= j.nchunks {
+			if claimed(s) >= j.nchunks {
 				return
 			}
-			if back {
-				if j.next.CompareAndSwap(s, s+1<<32) {
-					c = j.nchunks - 1 - b
-					break
+			if j.next.CompareAndSwap(s, s+inc) {
+				c = s & 0xffffffff // the front's next chunk
+				if back {
+					c = j.nchunks - 1 - s>>32
 				}
-				continue
-			}
-			if j.next.CompareAndSwap(s, s+1) {
-				c = f
 				break
 			}
 		}
@@ -198,7 +201,7 @@ func joinJob() *pjob {
 	defer activeMu.Unlock()
 	for i := len(active) - 1; i >= 0; i-- {
 		j := active[i]
-		if s := j.next.Load(); j.helpers < j.maxHelpers && s&0xffffffff+s>>32 < j.nchunks {
+		if j.helpers < j.maxHelpers && claimed(j.next.Load()) < j.nchunks {
 			j.helpers++
 			j.refs.Add(1)
 			return j

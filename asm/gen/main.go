@@ -1117,48 +1117,46 @@ func dwNC3x3Kernels(s isa) {
 // AVX2 form for rows of a multiple of 7 positions, in blocks of 7
 // (dwNCSevens).
 func dwNC3x3Kernel(s isa, sw int, sevens bool) {
-	{
-		name := fmt.Sprintf("dwNC3S%dF32%s", sw, s.suffix)
-		doc := fmt.Sprintf("%s is dwNCS%dF32%s for the nine taps (i, k) of a 3x3 window at src+r*srcStride+i*rstride+k*%d bytes (offsets in bytes), weights the vectors at w+(3i+k)*%d bytes.",
-			name, sw, s.suffix, s.bytes, s.bytes)
-		blocks := dwNCBlocks(s)
-		if sevens {
-			base := name
-			name = fmt.Sprintf("dwNC3S%dSevensF32%s", sw, s.suffix)
-			doc = fmt.Sprintf("%s is %s for n a multiple of 7, in blocks of 7 positions.", name, base)
-			blocks = dwNCSevens
-		}
-		text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows, n int, codes *uint8, sc *float32, nsteps int)")
-		Doc(doc)
-		p := loadParams("dst", "src", "rstride", "w", "rows")
-		dst, src, rs, w, rows := p[0], p[1], p[2], p[3], p[4]
-		var wr [9]reg.VecVirtual
-		if s.avx512 {
-			for t := range wr {
-				wr[t] = s.vec()
-				VMOVUPS(mem(w, t*s.bytes), wr[t])
-			}
-		}
-		dwNCLoop(s, name, sw, dst, src, rows, blocks, func(lbl string, b reg.GPVirtual, accs []reg.VecVirtual) {
-			for t := 0; t < 9; t++ {
-				ti, tk := t/3, t%3
-				wv := wr[t]
-				if !s.avx512 {
-					wv = s.vec()
-					VMOVUPS(mem(w, t*s.bytes), wv)
-				}
-				for i := range accs {
-					x := Mem{Base: b, Disp: tk*s.bytes + i*sw*s.bytes}
-					if ti > 0 {
-						x.Index, x.Scale = rs, uint8(ti)
-					}
-					v := s.vec()
-					VMULPS(x, wv, v)
-					VADDPS(v, accs[i], accs[i])
-				}
-			}
-		})
+	name := fmt.Sprintf("dwNC3S%dF32%s", sw, s.suffix)
+	doc := fmt.Sprintf("%s is dwNCS%dF32%s for the nine taps (i, k) of a 3x3 window at src+r*srcStride+i*rstride+k*%d bytes (offsets in bytes), weights the vectors at w+(3i+k)*%d bytes.",
+		name, sw, s.suffix, s.bytes, s.bytes)
+	blocks := dwNCBlocks(s)
+	if sevens {
+		base := name
+		name = fmt.Sprintf("dwNC3S%dSevensF32%s", sw, s.suffix)
+		doc = fmt.Sprintf("%s is %s for n a multiple of 7, in blocks of 7 positions.", name, base)
+		blocks = dwNCSevens
 	}
+	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows, n int, codes *uint8, sc *float32, nsteps int)")
+	Doc(doc)
+	p := loadParams("dst", "src", "rstride", "w", "rows")
+	dst, src, rs, w, rows := p[0], p[1], p[2], p[3], p[4]
+	var wr [9]reg.VecVirtual
+	if s.avx512 {
+		for t := range wr {
+			wr[t] = s.vec()
+			VMOVUPS(mem(w, t*s.bytes), wr[t])
+		}
+	}
+	dwNCLoop(s, name, sw, dst, src, rows, blocks, func(lbl string, b reg.GPVirtual, accs []reg.VecVirtual) {
+		for t := 0; t < 9; t++ {
+			ti, tk := t/3, t%3
+			wv := wr[t]
+			if !s.avx512 {
+				wv = s.vec()
+				VMOVUPS(mem(w, t*s.bytes), wv)
+			}
+			for i := range accs {
+				x := Mem{Base: b, Disp: tk*s.bytes + i*sw*s.bytes}
+				if ti > 0 {
+					x.Index, x.Scale = rs, uint8(ti)
+				}
+				v := s.vec()
+				VMULPS(x, wv, v)
+				VADDPS(v, accs[i], accs[i])
+			}
+		}
+	})
 }
 
 // dwPlanarKernels emits the depthwise 3x3 convolution of one channel's
