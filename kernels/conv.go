@@ -82,10 +82,34 @@ func (g *conv2dGeom) pointwise() bool {
 	return g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.pb == 0 && g.pr == 0
 }
 
-// flatWidth is the padded width over the column stride, rounded up: the
-// width of a stride phase's rows, at which the indirect convolution
-// computes its output rows (conv_indirect.go).
-func (g *conv2dGeom) flatWidth() int { return (g.w + g.pl + g.pr + g.sw - 1) / g.sw }
+// flatWidth is the width of a stride phase's rows, at which the indirect
+// convolution computes its output rows (conv_indirect.go): the padded
+// width over the column stride, rounded up. At column stride 1 a row's
+// right padding and the next row's left padding are the same zeros, so
+// the rows are w + max(pl, pr) wide (sharedPad), where that does not take
+// them below a vector of 16 (the scattering kernel's least).
+func (g *conv2dGeom) flatWidth() int {
+	if g.sharedPad() {
+		return g.w + max(g.pl, g.pr)
+	}
+	return (g.w + g.pl + g.pr + g.sw - 1) / g.sw
+}
+
+// sharedPad reports whether the flat rows share their padding columns
+// (flatWidth): column stride 1, and w + max(pl, pr) at least 16 or the
+// padded width below 16 too. The last row's right padding then ends
+// min(pl, pr) values past its plane, in the next plane's first row's left
+// padding (or, after the last plane, in the zeros past the planes).
+//
+// Inception-v3's 1x7 convolutions on 17² (padding 3 each side) compute 20
+// columns a row instead of 23; SqueezeNet's 3x3 ones on 13² 14 instead of
+// 15.
+func (g *conv2dGeom) sharedPad() bool {
+	if g.sw != 1 || g.pl == 0 || g.pr == 0 {
+		return false
+	}
+	return g.w+max(g.pl, g.pr) >= 16 || g.w+g.pl+g.pr < 16
+}
 
 func convPair(op, name string, v []int64, def int64) (int, int, error) {
 	switch len(v) {
