@@ -102,8 +102,8 @@ func (g *conv2dGeom) flatWidth() int {
 // padding (or, after the last plane, in the zeros past the planes).
 //
 // Inception-v3's 1x7 convolutions on 17² (padding 3 each side) compute 20
-// columns a row instead of 23; SqueezeNet's 3x3 ones on 13² 14 instead of
-// 15.
+// columns a row instead of 23; SqueezeNet's 3x3 ones on 27² 28 instead of
+// 29.
 func (g *conv2dGeom) sharedPad() bool {
 	if g.sw != 1 || g.pl == 0 || g.pr == 0 {
 		return false

@@ -808,17 +808,20 @@ func (vm *VM) GetClosure(name string) (*Closure, error) {
 	return vm.pool[i].clo, nil
 }
 
-// lockThread wires the calling goroutine to its OS thread for the length of
-// a top-level call (the caller unlocks it). Unwired, a goroutine that runs
-// a model for longer than the scheduler's time slice is preempted and may
-// resume on another thread, on another CPU, whose caches do not hold the
-// model's working set, again and again through the call: on a 2-vCPU Intel
-// Xeon, Inception-v3 at 1 thread ran at a median of 200-223 ms a call
-// unwired and 144-151 wired (30 calls, three alternated runs), and much of
-// the "slow phases" earlier measurements saw in every model (the same code
-// ~1.5x slower for thousands of calls) was this. A caller that wired its
-// goroutine itself stays wired (the locks nest).
-func lockThread() { goruntime.LockOSThread() }
+// wireThread wires the calling goroutine to its OS thread for the length of
+// a top-level call and returns the function that unwires it. Unwired, a
+// goroutine that runs a model for longer than the scheduler's time slice
+// is preempted and may resume on another thread, on another CPU, whose
+// caches do not hold the model's working set, again and again through the
+// call: on a 2-vCPU Intel Xeon, Inception-v3 at 1 thread (30 calls, three
+// alternated runs) ran at medians of 200-223 ms a call unwired and 144-151
+// wired, in another set 147-187 and 141-145 (RATIONALE, "A call wires its
+// goroutine to its thread"). A caller that wired its goroutine itself stays
+// wired (the locks nest).
+func wireThread() (unwire func()) {
+	goruntime.LockOSThread()
+	return goruntime.UnlockOSThread
+}
 
 // Invoke calls the function name with args and returns its result.
 func (vm *VM) Invoke(name string, args ...Value) (ret Value, err error) {
@@ -828,8 +831,7 @@ func (vm *VM) Invoke(name string, args ...Value) (ret Value, err error) {
 	}
 	top := len(vm.frames) == 0
 	if top {
-		lockThread()
-		defer goruntime.UnlockOSThread()
+		defer wireThread()()
 		vm.steps = 0
 		vm.callBytes = 0
 		vm.recycleOutputs()
@@ -933,8 +935,7 @@ func (vm *VM) InvokeContext(ctx context.Context, name string, args ...Value) (Va
 // vm.invoke_closure), e.g. a closure returned by a Relax function.
 func (vm *VM) InvokeClosure(fn Value, args ...Value) (ret Value, err error) {
 	if len(vm.frames) == 0 {
-		lockThread()
-		defer goruntime.UnlockOSThread()
+		defer wireThread()()
 	}
 	defer vm.guard("invoke_closure", len(vm.frames), &err)
 	return vm.callValue(fn, args)

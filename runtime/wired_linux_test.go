@@ -26,7 +26,7 @@ func threadHops([]Value) (Value, error) {
 }
 
 // TestInvokeWiresThread checks that a top-level call runs on one OS thread
-// from start to end (lockThread), however often its goroutine is
+// from start to end (wireThread), however often its goroutine is
 // descheduled, while other goroutines keep the other processors busy (an
 // unwired goroutine then resumes on whichever thread finds it first).
 func TestInvokeWiresThread(t *testing.T) {
