@@ -87,7 +87,7 @@ func (g *conv2dGeom) pointwise() bool {
 // width over the column stride, rounded up. At column stride 1 a row's
 // right padding and the next row's left padding are the same zeros, so
 // the rows are w + max(pl, pr) wide (sharedPad), where that does not take
-// them below a vector of 16 (the scattering kernel's least).
+// them below scatterMinWidth.
 func (g *conv2dGeom) flatWidth() int {
 	if g.sharedPad() {
 		return g.w + max(g.pl, g.pr)
@@ -96,8 +96,8 @@ func (g *conv2dGeom) flatWidth() int {
 }
 
 // sharedPad reports whether the flat rows share their padding columns
-// (flatWidth): column stride 1, and w + max(pl, pr) at least 16 or the
-// padded width below 16 too. The last row's right padding then ends
+// (flatWidth): column stride 1, and w + max(pl, pr) at least
+// scatterMinWidth or the padded width below it too. The last row's right padding then ends
 // min(pl, pr) values past its plane, in the next plane's first row's left
 // padding (or, after the last plane, in the zeros past the planes).
 //
@@ -108,7 +108,7 @@ func (g *conv2dGeom) sharedPad() bool {
 	if g.sw != 1 || g.pl == 0 || g.pr == 0 {
 		return false
 	}
-	return g.w+max(g.pl, g.pr) >= 16 || g.w+g.pl+g.pr < 16
+	return g.w+max(g.pl, g.pr) >= scatterMinWidth || g.w+g.pl+g.pr < scatterMinWidth
 }
 
 func convPair(op, name string, v []int64, def int64) (int, int, error) {

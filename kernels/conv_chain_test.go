@@ -461,6 +461,36 @@ func runConvLayer(b *testing.B, fused runtime.PackedFunc, args []runtime.Value, 
 	}
 }
 
+// BenchmarkConv2DChainRect times convolutions with rectangular windows and
+// odd planes through the fused call (bias and ReLU), 1 thread:
+// Inception-v3's 1x7, 7x1 and 1x3 layers and SqueezeNet's 3x3 ones on 27²
+// (the indirect path, whose flat rows share their padding columns where
+// padded: sharedPad) and on 13² (Winograd).
+func BenchmarkConv2DChainRect(b *testing.B) {
+	defer SetNumThreads(0)
+	fused, _ := runtime.Lookup(Conv2DChainKernel)
+	for _, c := range []struct{ in, o, hw, kh, kw int64 }{
+		{192, 192, 17, 1, 7}, {192, 192, 17, 7, 1}, {160, 160, 17, 1, 7}, {128, 128, 17, 1, 7}, {384, 384, 8, 1, 3},
+		{64, 256, 13, 3, 3}, {48, 192, 13, 3, 3}, {32, 128, 27, 3, 3},
+	} {
+		ph, pw := (c.kh-1)/2, (c.kw-1)/2
+		x := randT(b, 1, []int64{1, c.in, c.hw, c.hw}, f32, -1, 1)
+		w := randT(b, 2, []int64{c.o, c.in, c.kh, c.kw}, f32, -1, 1)
+		RegisterConstant(w)
+		defer UnregisterConstant(w)
+		out := mustT(b, []int64{1, c.o, c.hw, c.hw}, f32)
+		bias := randT(b, 3, []int64{1, c.o, 1, 1}, f32, -1, 1)
+		RegisterConstant(bias)
+		defer UnregisterConstant(bias)
+		args := []runtime.Value{x, w, runtime.Shape{1, 1}, runtime.Shape{ph, pw, ph, pw}, runtime.Shape{1, 1}, int64(1),
+			"NCHW", "OIHW", "NCHW", nil, runtime.Shape{0, EwChainRelu}, bias, out}
+		b.Run(fmt.Sprintf("%dx%d_%dx%d_%dx%d", c.in, c.o, c.hw, c.hw, c.kh, c.kw), func(b *testing.B) {
+			runConvLayer(b, fused, args, 1, false, nil)
+			b.ReportMetric(2*float64(c.in*c.o*c.kh*c.kw*c.hw*c.hw)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}
+
 // BenchmarkConv2DChainThreads is layers through the fused call at 1 and 2
 // threads: cnn_64x64's two convolutions, SqueezeNet's and MobileNetV2's
 // first, ResNet-18's 3x3 on 56x56 and its first strided one.

@@ -136,6 +136,10 @@ func planConvIndirect(g *conv2dGeom, og int) convPlan {
 // noise. 64 KiB changed nothing further in SqueezeNet.
 const scatterPrefetchMinBytes = 256 << 10
 
+// scatterMinWidth is the narrowest flat row the scattering kernel takes:
+// a vector of 16 lanes then spans two flat rows at most.
+const scatterMinWidth = 16
+
 type convIndirectJob struct {
 	wide                 bool
 	chain                *rowChain // run on the output, or nil
@@ -288,7 +292,7 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	// (asm.ScatterResidual), which reads the residual at its stores'
 	// offsets; elsewhere the items run the chain as they copy out.
 	var kb *[]float32
-	scatterOK := wide && ws >= 16 && kk <= gemmKC && og%mr == 0
+	scatterOK := wide && ws >= scatterMinWidth && kk <= gemmKC && og%mr == 0
 	if cmr, cnr, cwide, ok := asm.SgemmIndirectChainTile(); ok && cwide == wide && cmr == mr && cnr == nr &&
 		chain != nil && (chain.inKernelPass(g.oh*g.ow) || scatterOK && chain.residualInKernel(g.oh*g.ow)) {
 		ns := len(chain.codes)

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/relaxgo/relaxgo/asm"
-	"github.com/relaxgo/relaxgo/runtime"
 )
 
 // convGeomFor builds the geometry of a one-image, one-group convolution.
@@ -254,44 +253,5 @@ func BenchmarkConvPaths(b *testing.B) {
 				})
 			}
 		}
-	}
-}
-
-// BenchmarkConv2DChainRect times convolutions with rectangular windows and
-// odd planes through the fused call (bias and ReLU), 1 thread:
-// Inception-v3's 1x7, 7x1 and 1x3 layers and SqueezeNet's 3x3 ones on 13²
-// and 27², whose flat rows share their padding columns (sharedPad).
-func BenchmarkConv2DChainRect(b *testing.B) {
-	fused, _ := runtime.Lookup(Conv2DChainKernel)
-	SetNumThreads(1)
-	defer SetNumThreads(0)
-	for _, c := range []struct{ in, o, hw, kh, kw int64 }{
-		{192, 192, 17, 1, 7}, {192, 192, 17, 7, 1}, {160, 160, 17, 1, 7}, {128, 128, 17, 1, 7}, {384, 384, 8, 1, 3},
-		{64, 256, 13, 3, 3}, {48, 192, 13, 3, 3}, {32, 128, 27, 3, 3},
-	} {
-		ph, pw := (c.kh-1)/2, (c.kw-1)/2
-		x := randT(b, 1, []int64{1, c.in, c.hw, c.hw}, f32, -1, 1)
-		w := randT(b, 2, []int64{c.o, c.in, c.kh, c.kw}, f32, -1, 1)
-		RegisterConstant(w)
-		defer UnregisterConstant(w)
-		out := mustT(b, []int64{1, c.o, c.hw, c.hw}, f32)
-		bias := randT(b, 3, []int64{1, c.o, 1, 1}, f32, -1, 1)
-		RegisterConstant(bias)
-		defer UnregisterConstant(bias)
-		args := []runtime.Value{x, w, runtime.Shape{1, 1}, runtime.Shape{ph, pw, ph, pw}, runtime.Shape{1, 1}, int64(1),
-			"NCHW", "OIHW", "NCHW", nil, runtime.Shape{0, EwChainRelu}, bias, out}
-		b.Run(fmt.Sprintf("%dx%d_%dx%d_%dx%d", c.in, c.o, c.hw, c.hw, c.kh, c.kw), func(b *testing.B) {
-			b.ReportAllocs()
-			if _, err := fused(args); err != nil { // packs the weight
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if _, err := fused(args); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(2*float64(c.in*c.o*c.kh*c.kw*c.hw*c.hw)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-		})
 	}
 }

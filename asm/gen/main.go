@@ -1486,11 +1486,14 @@ func chainColsKernels(s isa) {
 	RET()
 }
 
+// halvingBlocks are blocks of 8, 4, 2 and 1 units, countBlocks' sizes.
+var halvingBlocks = []int{8, 4, 2, 1}
+
 // countBlocks emits blocks of 8, 4, 2 and 1 units over the count k: while
 // k holds at least u units, body(u, lbl) runs (lbl prefixes its labels)
 // and k drops by u; then the code goes on at the label end.
 func countBlocks(name string, k reg.GPVirtual, end string, body func(u int, lbl string)) {
-	countBlocksOf(name, []int{8, 4, 2, 1}, k, end, body)
+	countBlocksOf(name, halvingBlocks, k, end, body)
 }
 
 // countBlocksOf is countBlocks with the block sizes sizes, largest first,
@@ -1525,7 +1528,7 @@ func dwNCBlocks(s isa) []int {
 	if s.avx512 {
 		return []int{14, 8, 7, 4, 2, 1}
 	}
-	return []int{8, 4, 2, 1}
+	return halvingBlocks
 }
 
 // dwNCSevens are the blocks of the AVX2 3x3 kernels' Sevens forms, for
@@ -3980,7 +3983,7 @@ func directPrefetchDisps(nr int) []int {
 }
 
 // narrowRows are the row counts of the narrow SGEMM kernel's bodies.
-var narrowRows = []int{8, 4, 2, 1}
+var narrowRows = halvingBlocks
 
 // sgemmNarrowKernels emits sgemmNarrow{suffix}: r rows of C (r = 8, 4, 2
 // or 1, a body each), at most one vector of columns (cols <= lanes), with A
