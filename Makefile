@@ -27,6 +27,7 @@ examples:
 # short fuzz runs.
 test: lint
 	RELAXGO_SHARED=$(SHARED) $(GO) test -count=1 ./...
+	cd asm/gen && $(GO) test -count=1 .
 	RELAXGO_SHARED=$(SHARED) $(GO) test -count=1 -short -tags noasm ./...
 	$(GO) test -count=1 -race ./runtime/ ./examples/transformer/
 	$(MAKE) fuzz

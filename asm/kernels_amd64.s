@@ -12,6 +12,7 @@ TEXT ·maxF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ n+24(FP), BX
 
+	PCALIGN $64
 maxF32AVX512_big:
 	CMPQ            BX, $0x00000020
 	JL              maxF32AVX512_one
@@ -35,6 +36,7 @@ maxF32AVX512_big:
 	SUBQ            $0x00000020, BX
 	JMP             maxF32AVX512_big
 
+	PCALIGN $64
 maxF32AVX512_one:
 	CMPQ            BX, $0x00000000
 	JE              maxF32AVX512_done
@@ -76,6 +78,7 @@ TEXT ·minF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ n+24(FP), BX
 
+	PCALIGN $64
 minF32AVX512_big:
 	CMPQ    BX, $0x00000020
 	JL      minF32AVX512_one
@@ -97,6 +100,7 @@ minF32AVX512_big:
 	SUBQ    $0x00000020, BX
 	JMP     minF32AVX512_big
 
+	PCALIGN $64
 minF32AVX512_one:
 	CMPQ    BX, $0x00000000
 	JE      minF32AVX512_done
@@ -124,6 +128,7 @@ TEXT ·addF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ n+24(FP), BX
 
+	PCALIGN $64
 addF32AVX512_big:
 	CMPQ    BX, $0x00000040
 	JL      addF32AVX512_one
@@ -145,6 +150,7 @@ addF32AVX512_big:
 	SUBQ    $0x00000040, BX
 	JMP     addF32AVX512_big
 
+	PCALIGN $64
 addF32AVX512_one:
 	CMPQ    BX, $0x00000000
 	JE      addF32AVX512_done
@@ -169,6 +175,7 @@ TEXT ·subF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ n+24(FP), BX
 
+	PCALIGN $64
 subF32AVX512_big:
 	CMPQ    BX, $0x00000040
 	JL      subF32AVX512_one
@@ -190,6 +197,7 @@ subF32AVX512_big:
 	SUBQ    $0x00000040, BX
 	JMP     subF32AVX512_big
 
+	PCALIGN $64
 subF32AVX512_one:
 	CMPQ    BX, $0x00000000
 	JE      subF32AVX512_done
@@ -214,6 +222,7 @@ TEXT ·mulF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ n+24(FP), BX
 
+	PCALIGN $64
 mulF32AVX512_big:
 	CMPQ    BX, $0x00000040
 	JL      mulF32AVX512_one
@@ -235,6 +244,7 @@ mulF32AVX512_big:
 	SUBQ    $0x00000040, BX
 	JMP     mulF32AVX512_big
 
+	PCALIGN $64
 mulF32AVX512_one:
 	CMPQ    BX, $0x00000000
 	JE      mulF32AVX512_done
@@ -259,6 +269,7 @@ TEXT ·divF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ n+24(FP), BX
 
+	PCALIGN $64
 divF32AVX512_big:
 	CMPQ    BX, $0x00000040
 	JL      divF32AVX512_one
@@ -280,6 +291,7 @@ divF32AVX512_big:
 	SUBQ    $0x00000040, BX
 	JMP     divF32AVX512_big
 
+	PCALIGN $64
 divF32AVX512_one:
 	CMPQ    BX, $0x00000000
 	JE      divF32AVX512_done
@@ -304,6 +316,7 @@ TEXT ·addScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ         n+24(FP), DX
 	VBROADCASTSS s+16(FP), Z0
 
+	PCALIGN $64
 addScalarF32AVX512_big:
 	CMPQ    DX, $0x00000040
 	JL      addScalarF32AVX512_one
@@ -324,6 +337,7 @@ addScalarF32AVX512_big:
 	SUBQ    $0x00000040, DX
 	JMP     addScalarF32AVX512_big
 
+	PCALIGN $64
 addScalarF32AVX512_one:
 	CMPQ    DX, $0x00000000
 	JE      addScalarF32AVX512_done
@@ -347,6 +361,7 @@ TEXT ·subScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ         n+24(FP), DX
 	VBROADCASTSS s+16(FP), Z0
 
+	PCALIGN $64
 subScalarF32AVX512_big:
 	CMPQ    DX, $0x00000040
 	JL      subScalarF32AVX512_one
@@ -367,6 +382,7 @@ subScalarF32AVX512_big:
 	SUBQ    $0x00000040, DX
 	JMP     subScalarF32AVX512_big
 
+	PCALIGN $64
 subScalarF32AVX512_one:
 	CMPQ    DX, $0x00000000
 	JE      subScalarF32AVX512_done
@@ -390,6 +406,7 @@ TEXT ·rsubScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ         n+24(FP), DX
 	VBROADCASTSS s+16(FP), Z0
 
+	PCALIGN $64
 rsubScalarF32AVX512_big:
 	CMPQ    DX, $0x00000040
 	JL      rsubScalarF32AVX512_one
@@ -410,6 +427,7 @@ rsubScalarF32AVX512_big:
 	SUBQ    $0x00000040, DX
 	JMP     rsubScalarF32AVX512_big
 
+	PCALIGN $64
 rsubScalarF32AVX512_one:
 	CMPQ    DX, $0x00000000
 	JE      rsubScalarF32AVX512_done
@@ -433,6 +451,7 @@ TEXT ·mulScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ         n+24(FP), DX
 	VBROADCASTSS s+16(FP), Z0
 
+	PCALIGN $64
 mulScalarF32AVX512_big:
 	CMPQ    DX, $0x00000040
 	JL      mulScalarF32AVX512_one
@@ -453,6 +472,7 @@ mulScalarF32AVX512_big:
 	SUBQ    $0x00000040, DX
 	JMP     mulScalarF32AVX512_big
 
+	PCALIGN $64
 mulScalarF32AVX512_one:
 	CMPQ    DX, $0x00000000
 	JE      mulScalarF32AVX512_done
@@ -476,6 +496,7 @@ TEXT ·divScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ         n+24(FP), DX
 	VBROADCASTSS s+16(FP), Z0
 
+	PCALIGN $64
 divScalarF32AVX512_big:
 	CMPQ    DX, $0x00000040
 	JL      divScalarF32AVX512_one
@@ -496,6 +517,7 @@ divScalarF32AVX512_big:
 	SUBQ    $0x00000040, DX
 	JMP     divScalarF32AVX512_big
 
+	PCALIGN $64
 divScalarF32AVX512_one:
 	CMPQ    DX, $0x00000000
 	JE      divScalarF32AVX512_done
@@ -519,6 +541,7 @@ TEXT ·rdivScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ         n+24(FP), DX
 	VBROADCASTSS s+16(FP), Z0
 
+	PCALIGN $64
 rdivScalarF32AVX512_big:
 	CMPQ    DX, $0x00000040
 	JL      rdivScalarF32AVX512_one
@@ -539,6 +562,7 @@ rdivScalarF32AVX512_big:
 	SUBQ    $0x00000040, DX
 	JMP     rdivScalarF32AVX512_big
 
+	PCALIGN $64
 rdivScalarF32AVX512_one:
 	CMPQ    DX, $0x00000000
 	JE      rdivScalarF32AVX512_done
@@ -562,6 +586,7 @@ TEXT ·maxScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ         n+24(FP), DX
 	VBROADCASTSS s+16(FP), Z0
 
+	PCALIGN $64
 maxScalarF32AVX512_big:
 	CMPQ            DX, $0x00000040
 	JL              maxScalarF32AVX512_one
@@ -594,6 +619,7 @@ maxScalarF32AVX512_big:
 	SUBQ            $0x00000040, DX
 	JMP             maxScalarF32AVX512_big
 
+	PCALIGN $64
 maxScalarF32AVX512_one:
 	CMPQ            DX, $0x00000000
 	JE              maxScalarF32AVX512_done
@@ -620,6 +646,7 @@ TEXT ·minScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ         n+24(FP), DX
 	VBROADCASTSS s+16(FP), Z0
 
+	PCALIGN $64
 minScalarF32AVX512_big:
 	CMPQ    DX, $0x00000040
 	JL      minScalarF32AVX512_one
@@ -648,6 +675,7 @@ minScalarF32AVX512_big:
 	SUBQ    $0x00000040, DX
 	JMP     minScalarF32AVX512_big
 
+	PCALIGN $64
 minScalarF32AVX512_one:
 	CMPQ    DX, $0x00000000
 	JE      minScalarF32AVX512_done
@@ -673,6 +701,7 @@ TEXT ·leakyReluF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ         n+24(FP), DX
 	VBROADCASTSS s+16(FP), Z0
 
+	PCALIGN $64
 leakyReluF32AVX512_big:
 	CMPQ    DX, $0x00000040
 	JL      leakyReluF32AVX512_one
@@ -709,6 +738,7 @@ leakyReluF32AVX512_big:
 	SUBQ    $0x00000040, DX
 	JMP     leakyReluF32AVX512_big
 
+	PCALIGN $64
 leakyReluF32AVX512_one:
 	CMPQ    DX, $0x00000000
 	JE      leakyReluF32AVX512_done
@@ -736,6 +766,7 @@ TEXT ·maddScalarF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ         n+24(FP), DX
 	VBROADCASTSS s+16(FP), Z0
 
+	PCALIGN $64
 maddScalarF32AVX512_big:
 	CMPQ    DX, $0x00000040
 	JL      maddScalarF32AVX512_one
@@ -760,6 +791,7 @@ maddScalarF32AVX512_big:
 	SUBQ    $0x00000040, DX
 	JMP     maddScalarF32AVX512_big
 
+	PCALIGN $64
 maddScalarF32AVX512_one:
 	CMPQ    DX, $0x00000000
 	JE      maddScalarF32AVX512_done
@@ -786,6 +818,7 @@ TEXT ·tapSumF32AVX512(SB), NOSPLIT, $0-48
 	MOVQ ntaps+32(FP), SI
 	MOVQ n+40(FP), DI
 
+	PCALIGN $64
 tapSumF32AVX512_u8:
 	CMPQ   DI, $0x00000080
 	JL     tapSumF32AVX512_u4
@@ -799,6 +832,7 @@ tapSumF32AVX512_u8:
 	VXORPS Z7, Z7, Z7
 	XORQ   R8, R8
 
+	PCALIGN $64
 tapSumF32AVX512_u8_tap:
 	MOVQ         (DX)(R8*8), R9
 	VBROADCASTSS (BX)(R8*4), Z8
@@ -835,6 +869,7 @@ tapSumF32AVX512_u8_tap:
 	SUBQ         $0x00000080, DI
 	JMP          tapSumF32AVX512_u8
 
+	PCALIGN $64
 tapSumF32AVX512_u4:
 	CMPQ   DI, $0x00000040
 	JL     tapSumF32AVX512_u2
@@ -844,6 +879,7 @@ tapSumF32AVX512_u4:
 	VXORPS Z3, Z3, Z3
 	XORQ   R8, R8
 
+	PCALIGN $64
 tapSumF32AVX512_u4_tap:
 	MOVQ         (DX)(R8*8), R9
 	VBROADCASTSS (BX)(R8*4), Z4
@@ -868,6 +904,7 @@ tapSumF32AVX512_u4_tap:
 	SUBQ         $0x00000040, DI
 	JMP          tapSumF32AVX512_u4
 
+	PCALIGN $64
 tapSumF32AVX512_u2:
 	CMPQ   DI, $0x00000020
 	JL     tapSumF32AVX512_u1
@@ -875,6 +912,7 @@ tapSumF32AVX512_u2:
 	VXORPS Z1, Z1, Z1
 	XORQ   R8, R8
 
+	PCALIGN $64
 tapSumF32AVX512_u2_tap:
 	MOVQ         (DX)(R8*8), R9
 	VBROADCASTSS (BX)(R8*4), Z2
@@ -893,12 +931,14 @@ tapSumF32AVX512_u2_tap:
 	SUBQ         $0x00000020, DI
 	JMP          tapSumF32AVX512_u2
 
+	PCALIGN $64
 tapSumF32AVX512_u1:
 	CMPQ   DI, $0x00000010
 	JL     tapSumF32AVX512_done
 	VXORPS Z0, Z0, Z0
 	XORQ   R8, R8
 
+	PCALIGN $64
 tapSumF32AVX512_u1_tap:
 	MOVQ         (DX)(R8*8), R9
 	VBROADCASTSS (BX)(R8*4), Z1
@@ -927,6 +967,7 @@ TEXT ·tapMaxF32AVX512(SB), NOSPLIT, $0-48
 	MOVQ ntaps+32(FP), BX
 	MOVQ n+40(FP), SI
 
+	PCALIGN $64
 tapMaxF32AVX512_u4:
 	CMPQ         SI, $0x00000040
 	JL           tapMaxF32AVX512_u2
@@ -936,6 +977,7 @@ tapMaxF32AVX512_u4:
 	VBROADCASTSS lo+24(FP), Z3
 	XORQ         DI, DI
 
+	PCALIGN $64
 tapMaxF32AVX512_u4_tap:
 	MOVQ            (DX)(DI*8), R8
 	LEAQ            (CX)(R8*4), R8
@@ -983,6 +1025,7 @@ tapMaxF32AVX512_u4_tap:
 	SUBQ            $0x00000040, SI
 	JMP             tapMaxF32AVX512_u4
 
+	PCALIGN $64
 tapMaxF32AVX512_u2:
 	CMPQ         SI, $0x00000020
 	JL           tapMaxF32AVX512_u1
@@ -990,6 +1033,7 @@ tapMaxF32AVX512_u2:
 	VBROADCASTSS lo+24(FP), Z1
 	XORQ         DI, DI
 
+	PCALIGN $64
 tapMaxF32AVX512_u2_tap:
 	MOVQ            (DX)(DI*8), R8
 	LEAQ            (CX)(R8*4), R8
@@ -1019,12 +1063,14 @@ tapMaxF32AVX512_u2_tap:
 	SUBQ            $0x00000020, SI
 	JMP             tapMaxF32AVX512_u2
 
+	PCALIGN $64
 tapMaxF32AVX512_u1:
 	CMPQ         SI, $0x00000010
 	JL           tapMaxF32AVX512_done
 	VBROADCASTSS lo+24(FP), Z0
 	XORQ         DI, DI
 
+	PCALIGN $64
 tapMaxF32AVX512_u1_tap:
 	MOVQ            (DX)(DI*8), R8
 	LEAQ            (CX)(R8*4), R8
@@ -1059,6 +1105,7 @@ TEXT ·scalarChainF32AVX512(SB), NOSPLIT, $0-48
 	MOVQ nsteps+32(FP), SI
 	MOVQ n+40(FP), DI
 
+	PCALIGN $64
 scalarChainF32AVX512_u16:
 	CMPQ    DI, $0x00000100
 	JL      scalarChainF32AVX512_u8
@@ -1080,6 +1127,7 @@ scalarChainF32AVX512_u16:
 	VMOVUPS 960(CX), Z15
 	XORQ    R8, R8
 
+	PCALIGN $64
 scalarChainF32AVX512_u16_step:
 	CMPQ         R8, SI
 	JGE          scalarChainF32AVX512_u16_store
@@ -1397,6 +1445,7 @@ scalarChainF32AVX512_u16_store:
 	SUBQ    $0x00000100, DI
 	JMP     scalarChainF32AVX512_u16
 
+	PCALIGN $64
 scalarChainF32AVX512_u8:
 	CMPQ    DI, $0x00000080
 	JL      scalarChainF32AVX512_u4
@@ -1410,6 +1459,7 @@ scalarChainF32AVX512_u8:
 	VMOVUPS 448(CX), Z7
 	XORQ    R8, R8
 
+	PCALIGN $64
 scalarChainF32AVX512_u8_step:
 	CMPQ         R8, SI
 	JGE          scalarChainF32AVX512_u8_store
@@ -1599,6 +1649,7 @@ scalarChainF32AVX512_u8_store:
 	SUBQ    $0x00000080, DI
 	JMP     scalarChainF32AVX512_u8
 
+	PCALIGN $64
 scalarChainF32AVX512_u4:
 	CMPQ    DI, $0x00000040
 	JL      scalarChainF32AVX512_u2
@@ -1608,6 +1659,7 @@ scalarChainF32AVX512_u4:
 	VMOVUPS 192(CX), Z3
 	XORQ    R8, R8
 
+	PCALIGN $64
 scalarChainF32AVX512_u4_step:
 	CMPQ         R8, SI
 	JGE          scalarChainF32AVX512_u4_store
@@ -1733,6 +1785,7 @@ scalarChainF32AVX512_u4_store:
 	SUBQ    $0x00000040, DI
 	JMP     scalarChainF32AVX512_u4
 
+	PCALIGN $64
 scalarChainF32AVX512_u2:
 	CMPQ    DI, $0x00000020
 	JL      scalarChainF32AVX512_u1
@@ -1740,6 +1793,7 @@ scalarChainF32AVX512_u2:
 	VMOVUPS 64(CX), Z1
 	XORQ    R8, R8
 
+	PCALIGN $64
 scalarChainF32AVX512_u2_step:
 	CMPQ         R8, SI
 	JGE          scalarChainF32AVX512_u2_store
@@ -1833,12 +1887,14 @@ scalarChainF32AVX512_u2_store:
 	SUBQ    $0x00000020, DI
 	JMP     scalarChainF32AVX512_u2
 
+	PCALIGN $64
 scalarChainF32AVX512_u1:
 	CMPQ    DI, $0x00000010
 	JL      scalarChainF32AVX512_done
 	VMOVUPS (CX), Z0
 	XORQ    R8, R8
 
+	PCALIGN $64
 scalarChainF32AVX512_u1_step:
 	CMPQ         R8, SI
 	JGE          scalarChainF32AVX512_u1_store
@@ -1930,6 +1986,7 @@ TEXT ·scalarChainRowsF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ codes+48(FP), SI
 	MOVQ sc+56(FP), DI
 
+	PCALIGN $64
 scalarChainRowsF32AVX512_row:
 	CMPQ DX, $0x00
 	JLE  scalarChainRowsF32AVX512_done
@@ -1937,6 +1994,7 @@ scalarChainRowsF32AVX512_row:
 	MOVQ CX, R9
 	MOVQ BX, R10
 
+	PCALIGN $64
 scalarChainRowsF32AVX512_u4:
 	CMPQ    R10, $0x00000040
 	JL      scalarChainRowsF32AVX512_u2
@@ -1946,6 +2004,7 @@ scalarChainRowsF32AVX512_u4:
 	VMOVUPS 192(R9), Z3
 	XORQ    R11, R11
 
+	PCALIGN $64
 scalarChainRowsF32AVX512_u4_step:
 	CMPQ         R11, nsteps+64(FP)
 	JGE          scalarChainRowsF32AVX512_u4_store
@@ -2071,6 +2130,7 @@ scalarChainRowsF32AVX512_u4_store:
 	SUBQ    $0x00000040, R10
 	JMP     scalarChainRowsF32AVX512_u4
 
+	PCALIGN $64
 scalarChainRowsF32AVX512_u2:
 	CMPQ    R10, $0x00000020
 	JL      scalarChainRowsF32AVX512_u1
@@ -2078,6 +2138,7 @@ scalarChainRowsF32AVX512_u2:
 	VMOVUPS 64(R9), Z1
 	XORQ    R11, R11
 
+	PCALIGN $64
 scalarChainRowsF32AVX512_u2_step:
 	CMPQ         R11, nsteps+64(FP)
 	JGE          scalarChainRowsF32AVX512_u2_store
@@ -2171,12 +2232,14 @@ scalarChainRowsF32AVX512_u2_store:
 	SUBQ    $0x00000020, R10
 	JMP     scalarChainRowsF32AVX512_u2
 
+	PCALIGN $64
 scalarChainRowsF32AVX512_u1:
 	CMPQ    R10, $0x00000010
 	JL      scalarChainRowsF32AVX512_tail
 	VMOVUPS (R9), Z0
 	XORQ    R11, R11
 
+	PCALIGN $64
 scalarChainRowsF32AVX512_u1_step:
 	CMPQ         R11, nsteps+64(FP)
 	JGE          scalarChainRowsF32AVX512_u1_store
@@ -2265,6 +2328,7 @@ scalarChainRowsF32AVX512_tail:
 	VMOVUPS (R9), Z0
 	XORQ    R9, R9
 
+	PCALIGN $64
 scalarChainRowsF32AVX512_t_step:
 	CMPQ         R9, nsteps+64(FP)
 	JGE          scalarChainRowsF32AVX512_t_store
@@ -2366,6 +2430,7 @@ TEXT ·dwPlanar3S1F32AVX512(SB), NOSPLIT, $0-80
 	MOVQ         dst+0(FP), SI
 	XORQ         R8, R8
 
+	PCALIGN $64
 dwPlanar3S1F32AVX512_row:
 	CMPQ  R8, rows+56(FP)
 	JGE   dwPlanar3S1F32AVX512_done
@@ -2413,6 +2478,7 @@ dwPlanar3S1F32AVX512_at2:
 	ADDQ  col+72(FP), R9
 	MOVQ  nv+64(FP), DI
 
+	PCALIGN $64
 dwPlanar3S1F32AVX512_pf:
 	PREFETCHT0 (R9)
 	ADDQ       $0x40, R9
@@ -2464,6 +2530,7 @@ dwPlanar3S1F32AVX512_nopf:
 	SUBQ      $0x02, R9
 	JL        dwPlanar3S1F32AVX512_next
 
+	PCALIGN $64
 dwPlanar3S1F32AVX512_mid4:
 	CMPQ    R9, $0x04
 	JL      dwPlanar3S1F32AVX512_end4
@@ -2766,6 +2833,7 @@ TEXT ·dwPlanar3S2F32AVX512(SB), NOSPLIT, $0-80
 	MOVQ         dst+0(FP), SI
 	XORQ         R8, R8
 
+	PCALIGN $64
 dwPlanar3S2F32AVX512_row:
 	CMPQ  R8, rows+56(FP)
 	JGE   dwPlanar3S2F32AVX512_done
@@ -2814,6 +2882,7 @@ dwPlanar3S2F32AVX512_at2:
 	MOVQ  nv+64(FP), DI
 	SHLQ  $0x01, DI
 
+	PCALIGN $64
 dwPlanar3S2F32AVX512_pf:
 	PREFETCHT0 (R9)
 	ADDQ       $0x40, R9
@@ -2879,6 +2948,7 @@ dwPlanar3S2F32AVX512_nopf:
 	SUBQ      $0x02, R9
 	JL        dwPlanar3S2F32AVX512_next
 
+	PCALIGN $64
 dwPlanar3S2F32AVX512_mid4:
 	CMPQ    R9, $0x04
 	JL      dwPlanar3S2F32AVX512_end4
@@ -3281,6 +3351,7 @@ TEXT ·scaleMulAddF32AVX512(SB), NOSPLIT, $0-48
 	MOVQ         n+40(FP), SI
 	VBROADCASTSS s+16(FP), Z0
 
+	PCALIGN $64
 scaleMulAddF32AVX512_big:
 	CMPQ    SI, $0x00000040
 	JL      scaleMulAddF32AVX512_one
@@ -3311,6 +3382,7 @@ scaleMulAddF32AVX512_big:
 	SUBQ    $0x00000040, SI
 	JMP     scaleMulAddF32AVX512_big
 
+	PCALIGN $64
 scaleMulAddF32AVX512_one:
 	CMPQ    SI, $0x00000000
 	JE      scaleMulAddF32AVX512_done
@@ -3349,6 +3421,7 @@ TEXT ·winoInF32AVX512(SB), NOSPLIT, $0-48
 	MOVQ R9, R10
 	ADDQ BX, R10
 
+	PCALIGN $64
 winoInF32AVX512_loop:
 	CMPQ    DI, $0x00000000
 	JLE     winoInF32AVX512_done
@@ -3513,6 +3586,7 @@ TEXT ·winoOutF32AVX512(SB), NOSPLIT, $0-40
 	SHLQ $0x02, CX
 	SHLQ $0x02, BX
 
+	PCALIGN $64
 winoOutF32AVX512_loop:
 	CMPQ    SI, $0x00000000
 	JLE     winoOutF32AVX512_done
@@ -3610,6 +3684,7 @@ TEXT ·wino6InF32AVX512(SB), NOSPLIT, $0-48
 	VBROADCASTSS c4_40800000<>+0(SB), Z1
 	VBROADCASTSS c4_40a00000<>+0(SB), Z2
 
+	PCALIGN $64
 wino6InF32AVX512_loop:
 	CMPQ    DI, $0x00000000
 	JLE     wino6InF32AVX512_done
@@ -4392,6 +4467,7 @@ TEXT ·wino6OutF32AVX512(SB), NOSPLIT, $0-40
 	VBROADCASTSS c4_40800000<>+0(SB), Z1
 	VBROADCASTSS c4_41000000<>+0(SB), Z2
 
+	PCALIGN $64
 wino6OutF32AVX512_loop:
 	CMPQ    SI, $0x00000000
 	JLE     wino6OutF32AVX512_done
@@ -5264,6 +5340,7 @@ TEXT ·reluF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ n+16(FP), DX
 
+	PCALIGN $64
 reluF32AVX512_big:
 	CMPQ    DX, $0x00000040
 	JL      reluF32AVX512_one
@@ -5288,6 +5365,7 @@ reluF32AVX512_big:
 	SUBQ    $0x00000040, DX
 	JMP     reluF32AVX512_big
 
+	PCALIGN $64
 reluF32AVX512_one:
 	CMPQ    DX, $0x00000000
 	JE      reluF32AVX512_done
@@ -5311,6 +5389,7 @@ TEXT ·expF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ n+16(FP), DX
 
+	PCALIGN $64
 expF32AVX512_big:
 	CMPQ         DX, $0x00000040
 	JL           expF32AVX512_one
@@ -5459,6 +5538,7 @@ expF32AVX512_big:
 	SUBQ         $0x00000040, DX
 	JMP          expF32AVX512_big
 
+	PCALIGN $64
 expF32AVX512_one:
 	CMPQ         DX, $0x00000000
 	JE           expF32AVX512_done
@@ -5662,6 +5742,7 @@ TEXT ·tanhF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ n+16(FP), DX
 
+	PCALIGN $64
 tanhF32AVX512_big:
 	CMPQ         DX, $0x00000020
 	JL           tanhF32AVX512_one
@@ -5788,6 +5869,7 @@ tanhF32AVX512_big:
 	SUBQ         $0x00000020, DX
 	JMP          tanhF32AVX512_big
 
+	PCALIGN $64
 tanhF32AVX512_one:
 	CMPQ         DX, $0x00000000
 	JE           tanhF32AVX512_done
@@ -5957,6 +6039,7 @@ TEXT ·erfF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ n+16(FP), DX
 
+	PCALIGN $64
 erfF32AVX512_big:
 	CMPQ         DX, $0x00000040
 	JL           erfF32AVX512_one
@@ -6081,6 +6164,7 @@ erfF32AVX512_big:
 	SUBQ         $0x00000040, DX
 	JMP          erfF32AVX512_big
 
+	PCALIGN $64
 erfF32AVX512_one:
 	CMPQ         DX, $0x00000000
 	JE           erfF32AVX512_done
@@ -6288,6 +6372,7 @@ TEXT ·sigmoidF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ n+16(FP), DX
 
+	PCALIGN $64
 sigmoidF32AVX512_big:
 	CMPQ         DX, $0x00000040
 	JL           sigmoidF32AVX512_one
@@ -6452,6 +6537,7 @@ sigmoidF32AVX512_big:
 	SUBQ         $0x00000040, DX
 	JMP          sigmoidF32AVX512_big
 
+	PCALIGN $64
 sigmoidF32AVX512_one:
 	CMPQ         DX, $0x00000000
 	JE           sigmoidF32AVX512_done
@@ -6510,6 +6596,7 @@ TEXT ·geluF32AVX512(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ n+16(FP), DX
 
+	PCALIGN $64
 geluF32AVX512_big:
 	CMPQ         DX, $0x00000030
 	JL           geluF32AVX512_one
@@ -6617,6 +6704,7 @@ geluF32AVX512_big:
 	SUBQ         $0x00000030, DX
 	JMP          geluF32AVX512_big
 
+	PCALIGN $64
 geluF32AVX512_one:
 	CMPQ         DX, $0x00000000
 	JE           geluF32AVX512_done
@@ -6686,6 +6774,7 @@ TEXT ·sumBlocksAVX512(SB), NOSPLIT, $0-24
 	VMOVUPS 128(DX), Z2
 	VMOVUPS 192(DX), Z3
 
+	PCALIGN $64
 sumBlocksAVX512_loop:
 	CMPQ   CX, $0x00000000
 	JE     sumBlocksAVX512_done
@@ -6717,6 +6806,7 @@ TEXT ·dotBlocksAVX512(SB), NOSPLIT, $0-32
 	VMOVUPS 128(BX), Z2
 	VMOVUPS 192(BX), Z3
 
+	PCALIGN $64
 dotBlocksAVX512_loop:
 	CMPQ    DX, $0x00000000
 	JE      dotBlocksAVX512_done
@@ -6757,6 +6847,7 @@ TEXT ·maxBlocksAVX512(SB), NOSPLIT, $0-32
 	VMOVUPS 192(DX), Z3
 	KXORW   K1, K1, K1
 
+	PCALIGN $64
 maxBlocksAVX512_loop:
 	CMPQ    CX, $0x00000000
 	JE      maxBlocksAVX512_done
@@ -6801,6 +6892,7 @@ TEXT ·maxRowF32AVX512(SB), NOSPLIT, $0-32
 	VBROADCASTSS c4_ff800000<>+0(SB), Z3
 	KXORW        K1, K1, K1
 
+	PCALIGN $64
 maxRowF32AVX512_four:
 	CMPQ    CX, $0x00000040
 	JL      maxRowF32AVX512_one
@@ -6824,6 +6916,7 @@ maxRowF32AVX512_four:
 	SUBQ    $0x00000040, CX
 	JMP     maxRowF32AVX512_four
 
+	PCALIGN $64
 maxRowF32AVX512_one:
 	CMPQ    CX, $0x00000000
 	JE      maxRowF32AVX512_fold
@@ -6868,6 +6961,7 @@ TEXT ·maxPool2F32AVX512(SB), NOSPLIT, $0-52
 	VBROADCASTSS lo+48(FP), Z0
 	VPMOVZXBQ    pairOrder<>+0(SB), Z1
 
+	PCALIGN $64
 maxPool2F32AVX512_row:
 	CMPQ BX, $0x00
 	JLE  maxPool2F32AVX512_done
@@ -6875,6 +6969,7 @@ maxPool2F32AVX512_row:
 	MOVQ CX, R8
 	MOVQ SI, R9
 
+	PCALIGN $64
 maxPool2F32AVX512_u2:
 	CMPQ            R9, $0x00000020
 	JL              maxPool2F32AVX512_u1
@@ -6959,6 +7054,7 @@ maxPool2F32AVX512_u2:
 	SUBQ            $0x00000020, R9
 	JMP             maxPool2F32AVX512_u2
 
+	PCALIGN $64
 maxPool2F32AVX512_u1:
 	CMPQ            R9, $0x00000010
 	JL              maxPool2F32AVX512_tail
@@ -7077,6 +7173,7 @@ TEXT ·maxPool3F32AVX512(SB), NOSPLIT, $0-52
 	KMOVW        DI, K1
 	VPMOVZXBQ    pairOrder<>+0(SB), Z1
 
+	PCALIGN $64
 maxPool3F32AVX512_row:
 	CMPQ BX, $0x00
 	JLE  maxPool3F32AVX512_done
@@ -7084,6 +7181,7 @@ maxPool3F32AVX512_row:
 	MOVQ CX, R8
 	MOVQ SI, R9
 
+	PCALIGN $64
 maxPool3F32AVX512_u2:
 	CMPQ            R9, $0x00000020
 	JL              maxPool3F32AVX512_u1
@@ -7266,6 +7364,7 @@ maxPool3F32AVX512_u2:
 	SUBQ            $0x00000020, R9
 	JMP             maxPool3F32AVX512_u2
 
+	PCALIGN $64
 maxPool3F32AVX512_u1:
 	CMPQ            R9, $0x00000010
 	JL              maxPool3F32AVX512_tail
@@ -7483,6 +7582,7 @@ TEXT ·maxPool3RangeF32AVX512(SB), NOSPLIT, $0-64
 	XORL         DI, DI
 	MOVQ         $0x00000001, R8
 
+	PCALIGN $64
 maxPool3RangeF32AVX512_row:
 	CMPQ R8, $0x00
 	JLE  maxPool3RangeF32AVX512_done
@@ -7490,6 +7590,7 @@ maxPool3RangeF32AVX512_row:
 	MOVQ CX, R10
 	MOVQ SI, R11
 
+	PCALIGN $64
 maxPool3RangeF32AVX512_u2:
 	CMPQ         R11, $0x00000020
 	JL           maxPool3RangeF32AVX512_u1
@@ -7522,6 +7623,7 @@ maxPool3RangeF32AVX512_u2:
 	VRANGEPS     $0x05, Z6, Z4, Z4
 	VRANGEPS     $0x05, Z5, Z4, Z4
 
+	PCALIGN $64
 maxPool3RangeF32AVX512_u2_rows:
 	ADDQ         DX, R13
 	VMOVUPS      (R13), Z7
@@ -7593,6 +7695,7 @@ maxPool3RangeF32AVX512_u2_rows:
 	SUBQ         $0x00000020, R11
 	JMP          maxPool3RangeF32AVX512_u2
 
+	PCALIGN $64
 maxPool3RangeF32AVX512_u1:
 	CMPQ         R11, $0x00000010
 	JL           maxPool3RangeF32AVX512_tail
@@ -7613,6 +7716,7 @@ maxPool3RangeF32AVX512_u1:
 	VRANGEPS     $0x05, Z5, Z3, Z3
 	VRANGEPS     $0x05, Z4, Z3, Z3
 
+	PCALIGN $64
 maxPool3RangeF32AVX512_u1_rows:
 	ADDQ         DX, R13
 	VMOVUPS      (R13), Z6
@@ -7680,6 +7784,7 @@ maxPool3RangeF32AVX512_tail:
 	VRANGEPS     $0x05, Z5, Z3, Z3
 	VRANGEPS     $0x05, Z4, Z3, Z3
 
+	PCALIGN $64
 maxPool3RangeF32AVX512_t_rows:
 	ADDQ         DX, R10
 	VMOVUPS      (R10), Z6
@@ -7775,6 +7880,7 @@ TEXT ·tapSumChainF32AVX512(SB), NOSPLIT, $0-72
 	MOVQ ntaps+32(FP), SI
 	MOVQ n+40(FP), DI
 
+	PCALIGN $64
 tapSumChainF32AVX512_u8:
 	CMPQ   DI, $0x00000080
 	JL     tapSumChainF32AVX512_u4
@@ -7788,6 +7894,7 @@ tapSumChainF32AVX512_u8:
 	VXORPS Z7, Z7, Z7
 	XORQ   R8, R8
 
+	PCALIGN $64
 tapSumChainF32AVX512_u8_tap:
 	MOVQ         (DX)(R8*8), R9
 	VBROADCASTSS (BX)(R8*4), Z8
@@ -7815,6 +7922,7 @@ tapSumChainF32AVX512_u8_tap:
 	MOVQ         sc+56(FP), R9
 	XORQ         R10, R10
 
+	PCALIGN $64
 tapSumChainF32AVX512_u8_c_step:
 	CMPQ         R10, nsteps+64(FP)
 	JGE          tapSumChainF32AVX512_u8_c_store
@@ -8004,6 +8112,7 @@ tapSumChainF32AVX512_u8_c_store:
 	SUBQ    $0x00000080, DI
 	JMP     tapSumChainF32AVX512_u8
 
+	PCALIGN $64
 tapSumChainF32AVX512_u4:
 	CMPQ   DI, $0x00000040
 	JL     tapSumChainF32AVX512_u2
@@ -8013,6 +8122,7 @@ tapSumChainF32AVX512_u4:
 	VXORPS Z3, Z3, Z3
 	XORQ   R8, R8
 
+	PCALIGN $64
 tapSumChainF32AVX512_u4_tap:
 	MOVQ         (DX)(R8*8), R9
 	VBROADCASTSS (BX)(R8*4), Z4
@@ -8032,6 +8142,7 @@ tapSumChainF32AVX512_u4_tap:
 	MOVQ         sc+56(FP), R9
 	XORQ         R10, R10
 
+	PCALIGN $64
 tapSumChainF32AVX512_u4_c_step:
 	CMPQ         R10, nsteps+64(FP)
 	JGE          tapSumChainF32AVX512_u4_c_store
@@ -8157,6 +8268,7 @@ tapSumChainF32AVX512_u4_c_store:
 	SUBQ    $0x00000040, DI
 	JMP     tapSumChainF32AVX512_u4
 
+	PCALIGN $64
 tapSumChainF32AVX512_u2:
 	CMPQ   DI, $0x00000020
 	JL     tapSumChainF32AVX512_u1
@@ -8164,6 +8276,7 @@ tapSumChainF32AVX512_u2:
 	VXORPS Z1, Z1, Z1
 	XORQ   R8, R8
 
+	PCALIGN $64
 tapSumChainF32AVX512_u2_tap:
 	MOVQ         (DX)(R8*8), R9
 	VBROADCASTSS (BX)(R8*4), Z2
@@ -8179,6 +8292,7 @@ tapSumChainF32AVX512_u2_tap:
 	MOVQ         sc+56(FP), R9
 	XORQ         R10, R10
 
+	PCALIGN $64
 tapSumChainF32AVX512_u2_c_step:
 	CMPQ         R10, nsteps+64(FP)
 	JGE          tapSumChainF32AVX512_u2_c_store
@@ -8272,12 +8386,14 @@ tapSumChainF32AVX512_u2_c_store:
 	SUBQ    $0x00000020, DI
 	JMP     tapSumChainF32AVX512_u2
 
+	PCALIGN $64
 tapSumChainF32AVX512_u1:
 	CMPQ   DI, $0x00000010
 	JL     tapSumChainF32AVX512_done
 	VXORPS Z0, Z0, Z0
 	XORQ   R8, R8
 
+	PCALIGN $64
 tapSumChainF32AVX512_u1_tap:
 	MOVQ         (DX)(R8*8), R9
 	VBROADCASTSS (BX)(R8*4), Z1
@@ -8291,6 +8407,7 @@ tapSumChainF32AVX512_u1_tap:
 	MOVQ         sc+56(FP), R9
 	XORQ         R10, R10
 
+	PCALIGN $64
 tapSumChainF32AVX512_u1_c_step:
 	CMPQ         R10, nsteps+64(FP)
 	JGE          tapSumChainF32AVX512_u1_c_store
@@ -8380,6 +8497,7 @@ TEXT ·dwNCS1F32AVX512(SB), NOSPLIT, $0-96
 	MOVQ offs+32(FP), DX
 	MOVQ rows+56(FP), BX
 
+	PCALIGN $64
 dwNCS1F32AVX512_row:
 	CMPQ BX, $0x00
 	JLE  dwNCS1F32AVX512_done
@@ -8387,6 +8505,7 @@ dwNCS1F32AVX512_row:
 	MOVQ CX, DI
 	MOVQ n+64(FP), R8
 
+	PCALIGN $64
 dwNCS1F32AVX512_u14:
 	CMPQ   R8, $0x0000000e
 	JL     dwNCS1F32AVX512_u8
@@ -8407,6 +8526,7 @@ dwNCS1F32AVX512_u14:
 	XORQ   R9, R9
 	MOVQ   w+40(FP), R10
 
+	PCALIGN $64
 dwNCS1F32AVX512_u14_tap:
 	MOVQ    (DX)(R9*8), R11
 	LEAQ    (DI)(R11*4), R11
@@ -8447,6 +8567,7 @@ dwNCS1F32AVX512_u14_tap:
 	MOVQ    sc+80(FP), R10
 	XORQ    R11, R11
 
+	PCALIGN $64
 dwNCS1F32AVX512_u14_c_step:
 	CMPQ    R11, nsteps+88(FP)
 	JGE     dwNCS1F32AVX512_u14_c_store
@@ -8734,6 +8855,7 @@ dwNCS1F32AVX512_u14_c_store:
 	SUBQ    $0x0000000e, R8
 	JMP     dwNCS1F32AVX512_u14
 
+	PCALIGN $64
 dwNCS1F32AVX512_u8:
 	CMPQ   R8, $0x00000008
 	JL     dwNCS1F32AVX512_u7
@@ -8748,6 +8870,7 @@ dwNCS1F32AVX512_u8:
 	XORQ   R9, R9
 	MOVQ   w+40(FP), R10
 
+	PCALIGN $64
 dwNCS1F32AVX512_u8_tap:
 	MOVQ    (DX)(R9*8), R11
 	LEAQ    (DI)(R11*4), R11
@@ -8776,6 +8899,7 @@ dwNCS1F32AVX512_u8_tap:
 	MOVQ    sc+80(FP), R10
 	XORQ    R11, R11
 
+	PCALIGN $64
 dwNCS1F32AVX512_u8_c_step:
 	CMPQ    R11, nsteps+88(FP)
 	JGE     dwNCS1F32AVX512_u8_c_store
@@ -8967,6 +9091,7 @@ dwNCS1F32AVX512_u8_c_store:
 	SUBQ    $0x00000008, R8
 	JMP     dwNCS1F32AVX512_u8
 
+	PCALIGN $64
 dwNCS1F32AVX512_u7:
 	CMPQ   R8, $0x00000007
 	JL     dwNCS1F32AVX512_u4
@@ -8980,6 +9105,7 @@ dwNCS1F32AVX512_u7:
 	XORQ   R9, R9
 	MOVQ   w+40(FP), R10
 
+	PCALIGN $64
 dwNCS1F32AVX512_u7_tap:
 	MOVQ    (DX)(R9*8), R11
 	LEAQ    (DI)(R11*4), R11
@@ -9006,6 +9132,7 @@ dwNCS1F32AVX512_u7_tap:
 	MOVQ    sc+80(FP), R10
 	XORQ    R11, R11
 
+	PCALIGN $64
 dwNCS1F32AVX512_u7_c_step:
 	CMPQ    R11, nsteps+88(FP)
 	JGE     dwNCS1F32AVX512_u7_c_store
@@ -9181,6 +9308,7 @@ dwNCS1F32AVX512_u7_c_store:
 	SUBQ    $0x00000007, R8
 	JMP     dwNCS1F32AVX512_u7
 
+	PCALIGN $64
 dwNCS1F32AVX512_u4:
 	CMPQ   R8, $0x00000004
 	JL     dwNCS1F32AVX512_u2
@@ -9191,6 +9319,7 @@ dwNCS1F32AVX512_u4:
 	XORQ   R9, R9
 	MOVQ   w+40(FP), R10
 
+	PCALIGN $64
 dwNCS1F32AVX512_u4_tap:
 	MOVQ    (DX)(R9*8), R11
 	LEAQ    (DI)(R11*4), R11
@@ -9211,6 +9340,7 @@ dwNCS1F32AVX512_u4_tap:
 	MOVQ    sc+80(FP), R10
 	XORQ    R11, R11
 
+	PCALIGN $64
 dwNCS1F32AVX512_u4_c_step:
 	CMPQ    R11, nsteps+88(FP)
 	JGE     dwNCS1F32AVX512_u4_c_store
@@ -9338,6 +9468,7 @@ dwNCS1F32AVX512_u4_c_store:
 	SUBQ    $0x00000004, R8
 	JMP     dwNCS1F32AVX512_u4
 
+	PCALIGN $64
 dwNCS1F32AVX512_u2:
 	CMPQ   R8, $0x00000002
 	JL     dwNCS1F32AVX512_u1
@@ -9346,6 +9477,7 @@ dwNCS1F32AVX512_u2:
 	XORQ   R9, R9
 	MOVQ   w+40(FP), R10
 
+	PCALIGN $64
 dwNCS1F32AVX512_u2_tap:
 	MOVQ    (DX)(R9*8), R11
 	LEAQ    (DI)(R11*4), R11
@@ -9362,6 +9494,7 @@ dwNCS1F32AVX512_u2_tap:
 	MOVQ    sc+80(FP), R10
 	XORQ    R11, R11
 
+	PCALIGN $64
 dwNCS1F32AVX512_u2_c_step:
 	CMPQ    R11, nsteps+88(FP)
 	JGE     dwNCS1F32AVX512_u2_c_store
@@ -9457,6 +9590,7 @@ dwNCS1F32AVX512_u2_c_store:
 	SUBQ    $0x00000002, R8
 	JMP     dwNCS1F32AVX512_u2
 
+	PCALIGN $64
 dwNCS1F32AVX512_u1:
 	CMPQ   R8, $0x00000001
 	JL     dwNCS1F32AVX512_next
@@ -9464,6 +9598,7 @@ dwNCS1F32AVX512_u1:
 	XORQ   R9, R9
 	MOVQ   w+40(FP), R10
 
+	PCALIGN $64
 dwNCS1F32AVX512_u1_tap:
 	MOVQ    (DX)(R9*8), R11
 	LEAQ    (DI)(R11*4), R11
@@ -9478,6 +9613,7 @@ dwNCS1F32AVX512_u1_tap:
 	MOVQ    sc+80(FP), R10
 	XORQ    R11, R11
 
+	PCALIGN $64
 dwNCS1F32AVX512_u1_c_step:
 	CMPQ    R11, nsteps+88(FP)
 	JGE     dwNCS1F32AVX512_u1_c_store
@@ -9575,6 +9711,7 @@ TEXT ·dwNCS2F32AVX512(SB), NOSPLIT, $0-96
 	MOVQ offs+32(FP), DX
 	MOVQ rows+56(FP), BX
 
+	PCALIGN $64
 dwNCS2F32AVX512_row:
 	CMPQ BX, $0x00
 	JLE  dwNCS2F32AVX512_done
@@ -9582,6 +9719,7 @@ dwNCS2F32AVX512_row:
 	MOVQ CX, DI
 	MOVQ n+64(FP), R8
 
+	PCALIGN $64
 dwNCS2F32AVX512_u14:
 	CMPQ   R8, $0x0000000e
 	JL     dwNCS2F32AVX512_u8
@@ -9602,6 +9740,7 @@ dwNCS2F32AVX512_u14:
 	XORQ   R9, R9
 	MOVQ   w+40(FP), R10
 
+	PCALIGN $64
 dwNCS2F32AVX512_u14_tap:
 	MOVQ    (DX)(R9*8), R11
 	LEAQ    (DI)(R11*4), R11
@@ -9642,6 +9781,7 @@ dwNCS2F32AVX512_u14_tap:
 	MOVQ    sc+80(FP), R10
 	XORQ    R11, R11
 
+	PCALIGN $64
 dwNCS2F32AVX512_u14_c_step:
 	CMPQ    R11, nsteps+88(FP)
 	JGE     dwNCS2F32AVX512_u14_c_store
@@ -9929,6 +10069,7 @@ dwNCS2F32AVX512_u14_c_store:
 	SUBQ    $0x0000000e, R8
 	JMP     dwNCS2F32AVX512_u14
 
+	PCALIGN $64
 dwNCS2F32AVX512_u8:
 	CMPQ   R8, $0x00000008
 	JL     dwNCS2F32AVX512_u7
@@ -9943,6 +10084,7 @@ dwNCS2F32AVX512_u8:
 	XORQ   R9, R9
 	MOVQ   w+40(FP), R10
 
+	PCALIGN $64
 dwNCS2F32AVX512_u8_tap:
 	MOVQ    (DX)(R9*8), R11
 	LEAQ    (DI)(R11*4), R11
@@ -9971,6 +10113,7 @@ dwNCS2F32AVX512_u8_tap:
 	MOVQ    sc+80(FP), R10
 	XORQ    R11, R11
 
+	PCALIGN $64
 dwNCS2F32AVX512_u8_c_step:
 	CMPQ    R11, nsteps+88(FP)
 	JGE     dwNCS2F32AVX512_u8_c_store
@@ -10162,6 +10305,7 @@ dwNCS2F32AVX512_u8_c_store:
 	SUBQ    $0x00000008, R8
 	JMP     dwNCS2F32AVX512_u8
 
+	PCALIGN $64
 dwNCS2F32AVX512_u7:
 	CMPQ   R8, $0x00000007
 	JL     dwNCS2F32AVX512_u4
@@ -10175,6 +10319,7 @@ dwNCS2F32AVX512_u7:
 	XORQ   R9, R9
 	MOVQ   w+40(FP), R10
 
+	PCALIGN $64
 dwNCS2F32AVX512_u7_tap:
 	MOVQ    (DX)(R9*8), R11
 	LEAQ    (DI)(R11*4), R11
@@ -10201,6 +10346,7 @@ dwNCS2F32AVX512_u7_tap:
 	MOVQ    sc+80(FP), R10
 	XORQ    R11, R11
 
+	PCALIGN $64
 dwNCS2F32AVX512_u7_c_step:
 	CMPQ    R11, nsteps+88(FP)
 	JGE     dwNCS2F32AVX512_u7_c_store
@@ -10376,6 +10522,7 @@ dwNCS2F32AVX512_u7_c_store:
 	SUBQ    $0x00000007, R8
 	JMP     dwNCS2F32AVX512_u7
 
+	PCALIGN $64
 dwNCS2F32AVX512_u4:
 	CMPQ   R8, $0x00000004
 	JL     dwNCS2F32AVX512_u2
@@ -10386,6 +10533,7 @@ dwNCS2F32AVX512_u4:
 	XORQ   R9, R9
 	MOVQ   w+40(FP), R10
 
+	PCALIGN $64
 dwNCS2F32AVX512_u4_tap:
 	MOVQ    (DX)(R9*8), R11
 	LEAQ    (DI)(R11*4), R11
@@ -10406,6 +10554,7 @@ dwNCS2F32AVX512_u4_tap:
 	MOVQ    sc+80(FP), R10
 	XORQ    R11, R11
 
+	PCALIGN $64
 dwNCS2F32AVX512_u4_c_step:
 	CMPQ    R11, nsteps+88(FP)
 	JGE     dwNCS2F32AVX512_u4_c_store
@@ -10533,6 +10682,7 @@ dwNCS2F32AVX512_u4_c_store:
 	SUBQ    $0x00000004, R8
 	JMP     dwNCS2F32AVX512_u4
 
+	PCALIGN $64
 dwNCS2F32AVX512_u2:
 	CMPQ   R8, $0x00000002
 	JL     dwNCS2F32AVX512_u1
@@ -10541,6 +10691,7 @@ dwNCS2F32AVX512_u2:
 	XORQ   R9, R9
 	MOVQ   w+40(FP), R10
 
+	PCALIGN $64
 dwNCS2F32AVX512_u2_tap:
 	MOVQ    (DX)(R9*8), R11
 	LEAQ    (DI)(R11*4), R11
@@ -10557,6 +10708,7 @@ dwNCS2F32AVX512_u2_tap:
 	MOVQ    sc+80(FP), R10
 	XORQ    R11, R11
 
+	PCALIGN $64
 dwNCS2F32AVX512_u2_c_step:
 	CMPQ    R11, nsteps+88(FP)
 	JGE     dwNCS2F32AVX512_u2_c_store
@@ -10652,6 +10804,7 @@ dwNCS2F32AVX512_u2_c_store:
 	SUBQ    $0x00000002, R8
 	JMP     dwNCS2F32AVX512_u2
 
+	PCALIGN $64
 dwNCS2F32AVX512_u1:
 	CMPQ   R8, $0x00000001
 	JL     dwNCS2F32AVX512_next
@@ -10659,6 +10812,7 @@ dwNCS2F32AVX512_u1:
 	XORQ   R9, R9
 	MOVQ   w+40(FP), R10
 
+	PCALIGN $64
 dwNCS2F32AVX512_u1_tap:
 	MOVQ    (DX)(R9*8), R11
 	LEAQ    (DI)(R11*4), R11
@@ -10673,6 +10827,7 @@ dwNCS2F32AVX512_u1_tap:
 	MOVQ    sc+80(FP), R10
 	XORQ    R11, R11
 
+	PCALIGN $64
 dwNCS2F32AVX512_u1_c_step:
 	CMPQ    R11, nsteps+88(FP)
 	JGE     dwNCS2F32AVX512_u1_c_store
@@ -10780,6 +10935,7 @@ TEXT ·dwNC3S1F32AVX512(SB), NOSPLIT, $0-88
 	VMOVUPS 448(BX), Z7
 	VMOVUPS 512(BX), Z8
 
+	PCALIGN $64
 dwNC3S1F32AVX512_row:
 	CMPQ SI, $0x00
 	JLE  dwNC3S1F32AVX512_done
@@ -10787,6 +10943,7 @@ dwNC3S1F32AVX512_row:
 	MOVQ CX, DI
 	MOVQ n+56(FP), R8
 
+	PCALIGN $64
 dwNC3S1F32AVX512_u14:
 	CMPQ   R8, $0x0000000e
 	JL     dwNC3S1F32AVX512_u8
@@ -11060,6 +11217,7 @@ dwNC3S1F32AVX512_u14:
 	MOVQ   sc+72(FP), R10
 	XORQ   R11, R11
 
+	PCALIGN $64
 dwNC3S1F32AVX512_u14_c_step:
 	CMPQ    R11, nsteps+80(FP)
 	JGE     dwNC3S1F32AVX512_u14_c_store
@@ -11347,6 +11505,7 @@ dwNC3S1F32AVX512_u14_c_store:
 	SUBQ    $0x0000000e, R8
 	JMP     dwNC3S1F32AVX512_u14
 
+	PCALIGN $64
 dwNC3S1F32AVX512_u8:
 	CMPQ   R8, $0x00000008
 	JL     dwNC3S1F32AVX512_u7
@@ -11506,6 +11665,7 @@ dwNC3S1F32AVX512_u8:
 	MOVQ   sc+72(FP), R10
 	XORQ   R11, R11
 
+	PCALIGN $64
 dwNC3S1F32AVX512_u8_c_step:
 	CMPQ    R11, nsteps+80(FP)
 	JGE     dwNC3S1F32AVX512_u8_c_store
@@ -11697,6 +11857,7 @@ dwNC3S1F32AVX512_u8_c_store:
 	SUBQ    $0x00000008, R8
 	JMP     dwNC3S1F32AVX512_u8
 
+	PCALIGN $64
 dwNC3S1F32AVX512_u7:
 	CMPQ   R8, $0x00000007
 	JL     dwNC3S1F32AVX512_u4
@@ -11837,6 +11998,7 @@ dwNC3S1F32AVX512_u7:
 	MOVQ   sc+72(FP), R10
 	XORQ   R11, R11
 
+	PCALIGN $64
 dwNC3S1F32AVX512_u7_c_step:
 	CMPQ    R11, nsteps+80(FP)
 	JGE     dwNC3S1F32AVX512_u7_c_store
@@ -12012,6 +12174,7 @@ dwNC3S1F32AVX512_u7_c_store:
 	SUBQ    $0x00000007, R8
 	JMP     dwNC3S1F32AVX512_u7
 
+	PCALIGN $64
 dwNC3S1F32AVX512_u4:
 	CMPQ   R8, $0x00000004
 	JL     dwNC3S1F32AVX512_u2
@@ -12095,6 +12258,7 @@ dwNC3S1F32AVX512_u4:
 	MOVQ   sc+72(FP), R10
 	XORQ   R11, R11
 
+	PCALIGN $64
 dwNC3S1F32AVX512_u4_c_step:
 	CMPQ    R11, nsteps+80(FP)
 	JGE     dwNC3S1F32AVX512_u4_c_store
@@ -12222,6 +12386,7 @@ dwNC3S1F32AVX512_u4_c_store:
 	SUBQ    $0x00000004, R8
 	JMP     dwNC3S1F32AVX512_u4
 
+	PCALIGN $64
 dwNC3S1F32AVX512_u2:
 	CMPQ   R8, $0x00000002
 	JL     dwNC3S1F32AVX512_u1
@@ -12267,6 +12432,7 @@ dwNC3S1F32AVX512_u2:
 	MOVQ   sc+72(FP), R10
 	XORQ   R11, R11
 
+	PCALIGN $64
 dwNC3S1F32AVX512_u2_c_step:
 	CMPQ    R11, nsteps+80(FP)
 	JGE     dwNC3S1F32AVX512_u2_c_store
@@ -12362,6 +12528,7 @@ dwNC3S1F32AVX512_u2_c_store:
 	SUBQ    $0x00000002, R8
 	JMP     dwNC3S1F32AVX512_u2
 
+	PCALIGN $64
 dwNC3S1F32AVX512_u1:
 	CMPQ   R8, $0x00000001
 	JL     dwNC3S1F32AVX512_next
@@ -12388,6 +12555,7 @@ dwNC3S1F32AVX512_u1:
 	MOVQ   sc+72(FP), R10
 	XORQ   R11, R11
 
+	PCALIGN $64
 dwNC3S1F32AVX512_u1_c_step:
 	CMPQ    R11, nsteps+80(FP)
 	JGE     dwNC3S1F32AVX512_u1_c_store
@@ -12495,6 +12663,7 @@ TEXT ·dwNC3S2F32AVX512(SB), NOSPLIT, $0-88
 	VMOVUPS 448(BX), Z7
 	VMOVUPS 512(BX), Z8
 
+	PCALIGN $64
 dwNC3S2F32AVX512_row:
 	CMPQ SI, $0x00
 	JLE  dwNC3S2F32AVX512_done
@@ -12502,6 +12671,7 @@ dwNC3S2F32AVX512_row:
 	MOVQ CX, DI
 	MOVQ n+56(FP), R8
 
+	PCALIGN $64
 dwNC3S2F32AVX512_u14:
 	CMPQ   R8, $0x0000000e
 	JL     dwNC3S2F32AVX512_u8
@@ -12775,6 +12945,7 @@ dwNC3S2F32AVX512_u14:
 	MOVQ   sc+72(FP), R10
 	XORQ   R11, R11
 
+	PCALIGN $64
 dwNC3S2F32AVX512_u14_c_step:
 	CMPQ    R11, nsteps+80(FP)
 	JGE     dwNC3S2F32AVX512_u14_c_store
@@ -13062,6 +13233,7 @@ dwNC3S2F32AVX512_u14_c_store:
 	SUBQ    $0x0000000e, R8
 	JMP     dwNC3S2F32AVX512_u14
 
+	PCALIGN $64
 dwNC3S2F32AVX512_u8:
 	CMPQ   R8, $0x00000008
 	JL     dwNC3S2F32AVX512_u7
@@ -13221,6 +13393,7 @@ dwNC3S2F32AVX512_u8:
 	MOVQ   sc+72(FP), R10
 	XORQ   R11, R11
 
+	PCALIGN $64
 dwNC3S2F32AVX512_u8_c_step:
 	CMPQ    R11, nsteps+80(FP)
 	JGE     dwNC3S2F32AVX512_u8_c_store
@@ -13412,6 +13585,7 @@ dwNC3S2F32AVX512_u8_c_store:
 	SUBQ    $0x00000008, R8
 	JMP     dwNC3S2F32AVX512_u8
 
+	PCALIGN $64
 dwNC3S2F32AVX512_u7:
 	CMPQ   R8, $0x00000007
 	JL     dwNC3S2F32AVX512_u4
@@ -13552,6 +13726,7 @@ dwNC3S2F32AVX512_u7:
 	MOVQ   sc+72(FP), R10
 	XORQ   R11, R11
 
+	PCALIGN $64
 dwNC3S2F32AVX512_u7_c_step:
 	CMPQ    R11, nsteps+80(FP)
 	JGE     dwNC3S2F32AVX512_u7_c_store
@@ -13727,6 +13902,7 @@ dwNC3S2F32AVX512_u7_c_store:
 	SUBQ    $0x00000007, R8
 	JMP     dwNC3S2F32AVX512_u7
 
+	PCALIGN $64
 dwNC3S2F32AVX512_u4:
 	CMPQ   R8, $0x00000004
 	JL     dwNC3S2F32AVX512_u2
@@ -13810,6 +13986,7 @@ dwNC3S2F32AVX512_u4:
 	MOVQ   sc+72(FP), R10
 	XORQ   R11, R11
 
+	PCALIGN $64
 dwNC3S2F32AVX512_u4_c_step:
 	CMPQ    R11, nsteps+80(FP)
 	JGE     dwNC3S2F32AVX512_u4_c_store
@@ -13937,6 +14114,7 @@ dwNC3S2F32AVX512_u4_c_store:
 	SUBQ    $0x00000004, R8
 	JMP     dwNC3S2F32AVX512_u4
 
+	PCALIGN $64
 dwNC3S2F32AVX512_u2:
 	CMPQ   R8, $0x00000002
 	JL     dwNC3S2F32AVX512_u1
@@ -13982,6 +14160,7 @@ dwNC3S2F32AVX512_u2:
 	MOVQ   sc+72(FP), R10
 	XORQ   R11, R11
 
+	PCALIGN $64
 dwNC3S2F32AVX512_u2_c_step:
 	CMPQ    R11, nsteps+80(FP)
 	JGE     dwNC3S2F32AVX512_u2_c_store
@@ -14077,6 +14256,7 @@ dwNC3S2F32AVX512_u2_c_store:
 	SUBQ    $0x00000002, R8
 	JMP     dwNC3S2F32AVX512_u2
 
+	PCALIGN $64
 dwNC3S2F32AVX512_u1:
 	CMPQ   R8, $0x00000001
 	JL     dwNC3S2F32AVX512_next
@@ -14103,6 +14283,7 @@ dwNC3S2F32AVX512_u1:
 	MOVQ   sc+72(FP), R10
 	XORQ   R11, R11
 
+	PCALIGN $64
 dwNC3S2F32AVX512_u1_c_step:
 	CMPQ    R11, nsteps+80(FP)
 	JGE     dwNC3S2F32AVX512_u1_c_store
@@ -14203,12 +14384,14 @@ TEXT ·chainColsF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ nsteps+48(FP), DI
 	SHLQ $0x06, DI
 
+	PCALIGN $64
 chainColsF32AVX512_block:
 	CMPQ DX, $0x00
 	JLE  chainColsF32AVX512_done
 	MOVQ AX, R8
 	MOVQ rows+16(FP), R9
 
+	PCALIGN $64
 chainColsF32AVX512_u8:
 	CMPQ    R9, $0x00000008
 	JL      chainColsF32AVX512_u4
@@ -14231,6 +14414,7 @@ chainColsF32AVX512_u8:
 	ADDQ    CX, R10
 	XORQ    R10, R10
 
+	PCALIGN $64
 chainColsF32AVX512_u8_c_step:
 	CMPQ    R10, nsteps+48(FP)
 	JGE     chainColsF32AVX512_u8_c_store
@@ -14428,6 +14612,7 @@ chainColsF32AVX512_u8_c_store:
 	SUBQ    $0x00000008, R9
 	JMP     chainColsF32AVX512_u8
 
+	PCALIGN $64
 chainColsF32AVX512_u4:
 	CMPQ    R9, $0x00000004
 	JL      chainColsF32AVX512_u2
@@ -14442,6 +14627,7 @@ chainColsF32AVX512_u4:
 	ADDQ    CX, R10
 	XORQ    R10, R10
 
+	PCALIGN $64
 chainColsF32AVX512_u4_c_step:
 	CMPQ    R10, nsteps+48(FP)
 	JGE     chainColsF32AVX512_u4_c_store
@@ -14571,6 +14757,7 @@ chainColsF32AVX512_u4_c_store:
 	SUBQ    $0x00000004, R9
 	JMP     chainColsF32AVX512_u4
 
+	PCALIGN $64
 chainColsF32AVX512_u2:
 	CMPQ    R9, $0x00000002
 	JL      chainColsF32AVX512_u1
@@ -14581,6 +14768,7 @@ chainColsF32AVX512_u2:
 	ADDQ    CX, R10
 	XORQ    R10, R10
 
+	PCALIGN $64
 chainColsF32AVX512_u2_c_step:
 	CMPQ    R10, nsteps+48(FP)
 	JGE     chainColsF32AVX512_u2_c_store
@@ -14676,6 +14864,7 @@ chainColsF32AVX512_u2_c_store:
 	SUBQ    $0x00000002, R9
 	JMP     chainColsF32AVX512_u2
 
+	PCALIGN $64
 chainColsF32AVX512_u1:
 	CMPQ    R9, $0x00000001
 	JL      chainColsF32AVX512_next
@@ -14684,6 +14873,7 @@ chainColsF32AVX512_u1:
 	ADDQ    CX, R10
 	XORQ    R10, R10
 
+	PCALIGN $64
 chainColsF32AVX512_u1_c_step:
 	CMPQ    R10, nsteps+48(FP)
 	JGE     chainColsF32AVX512_u1_c_store
@@ -14780,6 +14970,7 @@ TEXT ·maxF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ n+24(FP), BX
 
+	PCALIGN $64
 maxF32AVX2_big:
 	CMPQ    BX, $0x00000010
 	JL      maxF32AVX2_one
@@ -14807,6 +14998,7 @@ maxF32AVX2_big:
 	SUBQ    $0x00000010, BX
 	JMP     maxF32AVX2_big
 
+	PCALIGN $64
 maxF32AVX2_one:
 	CMPQ    BX, $0x00000000
 	JE      maxF32AVX2_done
@@ -14837,6 +15029,7 @@ TEXT ·minF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ n+24(FP), BX
 
+	PCALIGN $64
 minF32AVX2_big:
 	CMPQ    BX, $0x00000010
 	JL      minF32AVX2_one
@@ -14858,6 +15051,7 @@ minF32AVX2_big:
 	SUBQ    $0x00000010, BX
 	JMP     minF32AVX2_big
 
+	PCALIGN $64
 minF32AVX2_one:
 	CMPQ    BX, $0x00000000
 	JE      minF32AVX2_done
@@ -14885,6 +15079,7 @@ TEXT ·addF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ n+24(FP), BX
 
+	PCALIGN $64
 addF32AVX2_big:
 	CMPQ    BX, $0x00000020
 	JL      addF32AVX2_one
@@ -14906,6 +15101,7 @@ addF32AVX2_big:
 	SUBQ    $0x00000020, BX
 	JMP     addF32AVX2_big
 
+	PCALIGN $64
 addF32AVX2_one:
 	CMPQ    BX, $0x00000000
 	JE      addF32AVX2_done
@@ -14930,6 +15126,7 @@ TEXT ·subF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ n+24(FP), BX
 
+	PCALIGN $64
 subF32AVX2_big:
 	CMPQ    BX, $0x00000020
 	JL      subF32AVX2_one
@@ -14951,6 +15148,7 @@ subF32AVX2_big:
 	SUBQ    $0x00000020, BX
 	JMP     subF32AVX2_big
 
+	PCALIGN $64
 subF32AVX2_one:
 	CMPQ    BX, $0x00000000
 	JE      subF32AVX2_done
@@ -14975,6 +15173,7 @@ TEXT ·mulF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ n+24(FP), BX
 
+	PCALIGN $64
 mulF32AVX2_big:
 	CMPQ    BX, $0x00000020
 	JL      mulF32AVX2_one
@@ -14996,6 +15195,7 @@ mulF32AVX2_big:
 	SUBQ    $0x00000020, BX
 	JMP     mulF32AVX2_big
 
+	PCALIGN $64
 mulF32AVX2_one:
 	CMPQ    BX, $0x00000000
 	JE      mulF32AVX2_done
@@ -15020,6 +15220,7 @@ TEXT ·divF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ y+16(FP), DX
 	MOVQ n+24(FP), BX
 
+	PCALIGN $64
 divF32AVX2_big:
 	CMPQ    BX, $0x00000020
 	JL      divF32AVX2_one
@@ -15041,6 +15242,7 @@ divF32AVX2_big:
 	SUBQ    $0x00000020, BX
 	JMP     divF32AVX2_big
 
+	PCALIGN $64
 divF32AVX2_one:
 	CMPQ    BX, $0x00000000
 	JE      divF32AVX2_done
@@ -15065,6 +15267,7 @@ TEXT ·addScalarF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ         n+24(FP), DX
 	VBROADCASTSS s+16(FP), Y0
 
+	PCALIGN $64
 addScalarF32AVX2_big:
 	CMPQ    DX, $0x00000020
 	JL      addScalarF32AVX2_one
@@ -15085,6 +15288,7 @@ addScalarF32AVX2_big:
 	SUBQ    $0x00000020, DX
 	JMP     addScalarF32AVX2_big
 
+	PCALIGN $64
 addScalarF32AVX2_one:
 	CMPQ    DX, $0x00000000
 	JE      addScalarF32AVX2_done
@@ -15108,6 +15312,7 @@ TEXT ·subScalarF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ         n+24(FP), DX
 	VBROADCASTSS s+16(FP), Y0
 
+	PCALIGN $64
 subScalarF32AVX2_big:
 	CMPQ    DX, $0x00000020
 	JL      subScalarF32AVX2_one
@@ -15128,6 +15333,7 @@ subScalarF32AVX2_big:
 	SUBQ    $0x00000020, DX
 	JMP     subScalarF32AVX2_big
 
+	PCALIGN $64
 subScalarF32AVX2_one:
 	CMPQ    DX, $0x00000000
 	JE      subScalarF32AVX2_done
@@ -15151,6 +15357,7 @@ TEXT ·rsubScalarF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ         n+24(FP), DX
 	VBROADCASTSS s+16(FP), Y0
 
+	PCALIGN $64
 rsubScalarF32AVX2_big:
 	CMPQ    DX, $0x00000020
 	JL      rsubScalarF32AVX2_one
@@ -15171,6 +15378,7 @@ rsubScalarF32AVX2_big:
 	SUBQ    $0x00000020, DX
 	JMP     rsubScalarF32AVX2_big
 
+	PCALIGN $64
 rsubScalarF32AVX2_one:
 	CMPQ    DX, $0x00000000
 	JE      rsubScalarF32AVX2_done
@@ -15194,6 +15402,7 @@ TEXT ·mulScalarF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ         n+24(FP), DX
 	VBROADCASTSS s+16(FP), Y0
 
+	PCALIGN $64
 mulScalarF32AVX2_big:
 	CMPQ    DX, $0x00000020
 	JL      mulScalarF32AVX2_one
@@ -15214,6 +15423,7 @@ mulScalarF32AVX2_big:
 	SUBQ    $0x00000020, DX
 	JMP     mulScalarF32AVX2_big
 
+	PCALIGN $64
 mulScalarF32AVX2_one:
 	CMPQ    DX, $0x00000000
 	JE      mulScalarF32AVX2_done
@@ -15237,6 +15447,7 @@ TEXT ·divScalarF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ         n+24(FP), DX
 	VBROADCASTSS s+16(FP), Y0
 
+	PCALIGN $64
 divScalarF32AVX2_big:
 	CMPQ    DX, $0x00000020
 	JL      divScalarF32AVX2_one
@@ -15257,6 +15468,7 @@ divScalarF32AVX2_big:
 	SUBQ    $0x00000020, DX
 	JMP     divScalarF32AVX2_big
 
+	PCALIGN $64
 divScalarF32AVX2_one:
 	CMPQ    DX, $0x00000000
 	JE      divScalarF32AVX2_done
@@ -15280,6 +15492,7 @@ TEXT ·rdivScalarF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ         n+24(FP), DX
 	VBROADCASTSS s+16(FP), Y0
 
+	PCALIGN $64
 rdivScalarF32AVX2_big:
 	CMPQ    DX, $0x00000020
 	JL      rdivScalarF32AVX2_one
@@ -15300,6 +15513,7 @@ rdivScalarF32AVX2_big:
 	SUBQ    $0x00000020, DX
 	JMP     rdivScalarF32AVX2_big
 
+	PCALIGN $64
 rdivScalarF32AVX2_one:
 	CMPQ    DX, $0x00000000
 	JE      rdivScalarF32AVX2_done
@@ -15323,6 +15537,7 @@ TEXT ·maxScalarF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ         n+24(FP), DX
 	VBROADCASTSS s+16(FP), Y0
 
+	PCALIGN $64
 maxScalarF32AVX2_big:
 	CMPQ    DX, $0x00000020
 	JL      maxScalarF32AVX2_one
@@ -15363,6 +15578,7 @@ maxScalarF32AVX2_big:
 	SUBQ    $0x00000020, DX
 	JMP     maxScalarF32AVX2_big
 
+	PCALIGN $64
 maxScalarF32AVX2_one:
 	CMPQ    DX, $0x00000000
 	JE      maxScalarF32AVX2_done
@@ -15391,6 +15607,7 @@ TEXT ·minScalarF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ         n+24(FP), DX
 	VBROADCASTSS s+16(FP), Y0
 
+	PCALIGN $64
 minScalarF32AVX2_big:
 	CMPQ    DX, $0x00000020
 	JL      minScalarF32AVX2_one
@@ -15419,6 +15636,7 @@ minScalarF32AVX2_big:
 	SUBQ    $0x00000020, DX
 	JMP     minScalarF32AVX2_big
 
+	PCALIGN $64
 minScalarF32AVX2_one:
 	CMPQ    DX, $0x00000000
 	JE      minScalarF32AVX2_done
@@ -15444,6 +15662,7 @@ TEXT ·leakyReluF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ         n+24(FP), DX
 	VBROADCASTSS s+16(FP), Y0
 
+	PCALIGN $64
 leakyReluF32AVX2_big:
 	CMPQ      DX, $0x00000020
 	JL        leakyReluF32AVX2_one
@@ -15476,6 +15695,7 @@ leakyReluF32AVX2_big:
 	SUBQ      $0x00000020, DX
 	JMP       leakyReluF32AVX2_big
 
+	PCALIGN $64
 leakyReluF32AVX2_one:
 	CMPQ      DX, $0x00000000
 	JE        leakyReluF32AVX2_done
@@ -15502,6 +15722,7 @@ TEXT ·maddScalarF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ         n+24(FP), DX
 	VBROADCASTSS s+16(FP), Y0
 
+	PCALIGN $64
 maddScalarF32AVX2_big:
 	CMPQ    DX, $0x00000020
 	JL      maddScalarF32AVX2_one
@@ -15526,6 +15747,7 @@ maddScalarF32AVX2_big:
 	SUBQ    $0x00000020, DX
 	JMP     maddScalarF32AVX2_big
 
+	PCALIGN $64
 maddScalarF32AVX2_one:
 	CMPQ    DX, $0x00000000
 	JE      maddScalarF32AVX2_done
@@ -15552,6 +15774,7 @@ TEXT ·tapSumF32AVX2(SB), NOSPLIT, $0-48
 	MOVQ ntaps+32(FP), SI
 	MOVQ n+40(FP), DI
 
+	PCALIGN $64
 tapSumF32AVX2_u8:
 	CMPQ   DI, $0x00000040
 	JL     tapSumF32AVX2_u4
@@ -15565,6 +15788,7 @@ tapSumF32AVX2_u8:
 	VXORPS Y7, Y7, Y7
 	XORQ   R8, R8
 
+	PCALIGN $64
 tapSumF32AVX2_u8_tap:
 	MOVQ         (DX)(R8*8), R9
 	VBROADCASTSS (BX)(R8*4), Y8
@@ -15601,6 +15825,7 @@ tapSumF32AVX2_u8_tap:
 	SUBQ         $0x00000040, DI
 	JMP          tapSumF32AVX2_u8
 
+	PCALIGN $64
 tapSumF32AVX2_u4:
 	CMPQ   DI, $0x00000020
 	JL     tapSumF32AVX2_u2
@@ -15610,6 +15835,7 @@ tapSumF32AVX2_u4:
 	VXORPS Y3, Y3, Y3
 	XORQ   R8, R8
 
+	PCALIGN $64
 tapSumF32AVX2_u4_tap:
 	MOVQ         (DX)(R8*8), R9
 	VBROADCASTSS (BX)(R8*4), Y4
@@ -15634,6 +15860,7 @@ tapSumF32AVX2_u4_tap:
 	SUBQ         $0x00000020, DI
 	JMP          tapSumF32AVX2_u4
 
+	PCALIGN $64
 tapSumF32AVX2_u2:
 	CMPQ   DI, $0x00000010
 	JL     tapSumF32AVX2_u1
@@ -15641,6 +15868,7 @@ tapSumF32AVX2_u2:
 	VXORPS Y1, Y1, Y1
 	XORQ   R8, R8
 
+	PCALIGN $64
 tapSumF32AVX2_u2_tap:
 	MOVQ         (DX)(R8*8), R9
 	VBROADCASTSS (BX)(R8*4), Y2
@@ -15659,12 +15887,14 @@ tapSumF32AVX2_u2_tap:
 	SUBQ         $0x00000010, DI
 	JMP          tapSumF32AVX2_u2
 
+	PCALIGN $64
 tapSumF32AVX2_u1:
 	CMPQ   DI, $0x00000008
 	JL     tapSumF32AVX2_done
 	VXORPS Y0, Y0, Y0
 	XORQ   R8, R8
 
+	PCALIGN $64
 tapSumF32AVX2_u1_tap:
 	MOVQ         (DX)(R8*8), R9
 	VBROADCASTSS (BX)(R8*4), Y1
@@ -15693,6 +15923,7 @@ TEXT ·tapMaxF32AVX2(SB), NOSPLIT, $0-48
 	MOVQ ntaps+32(FP), BX
 	MOVQ n+40(FP), SI
 
+	PCALIGN $64
 tapMaxF32AVX2_u4:
 	CMPQ         SI, $0x00000020
 	JL           tapMaxF32AVX2_u2
@@ -15702,6 +15933,7 @@ tapMaxF32AVX2_u4:
 	VBROADCASTSS lo+24(FP), Y3
 	XORQ         DI, DI
 
+	PCALIGN $64
 tapMaxF32AVX2_u4_tap:
 	MOVQ      (DX)(DI*8), R8
 	LEAQ      (CX)(R8*4), R8
@@ -15753,6 +15985,7 @@ tapMaxF32AVX2_u4_tap:
 	SUBQ      $0x00000020, SI
 	JMP       tapMaxF32AVX2_u4
 
+	PCALIGN $64
 tapMaxF32AVX2_u2:
 	CMPQ         SI, $0x00000010
 	JL           tapMaxF32AVX2_u1
@@ -15760,6 +15993,7 @@ tapMaxF32AVX2_u2:
 	VBROADCASTSS lo+24(FP), Y1
 	XORQ         DI, DI
 
+	PCALIGN $64
 tapMaxF32AVX2_u2_tap:
 	MOVQ      (DX)(DI*8), R8
 	LEAQ      (CX)(R8*4), R8
@@ -15791,12 +16025,14 @@ tapMaxF32AVX2_u2_tap:
 	SUBQ      $0x00000010, SI
 	JMP       tapMaxF32AVX2_u2
 
+	PCALIGN $64
 tapMaxF32AVX2_u1:
 	CMPQ         SI, $0x00000008
 	JL           tapMaxF32AVX2_done
 	VBROADCASTSS lo+24(FP), Y0
 	XORQ         DI, DI
 
+	PCALIGN $64
 tapMaxF32AVX2_u1_tap:
 	MOVQ      (DX)(DI*8), R8
 	LEAQ      (CX)(R8*4), R8
@@ -15832,6 +16068,7 @@ TEXT ·scalarChainF32AVX2(SB), NOSPLIT, $0-48
 	MOVQ nsteps+32(FP), SI
 	MOVQ n+40(FP), DI
 
+	PCALIGN $64
 scalarChainF32AVX2_u8:
 	CMPQ    DI, $0x00000040
 	JL      scalarChainF32AVX2_u4
@@ -15845,6 +16082,7 @@ scalarChainF32AVX2_u8:
 	VMOVUPS 224(CX), Y7
 	XORQ    R8, R8
 
+	PCALIGN $64
 scalarChainF32AVX2_u8_step:
 	CMPQ         R8, SI
 	JGE          scalarChainF32AVX2_u8_store
@@ -16050,6 +16288,7 @@ scalarChainF32AVX2_u8_store:
 	SUBQ    $0x00000040, DI
 	JMP     scalarChainF32AVX2_u8
 
+	PCALIGN $64
 scalarChainF32AVX2_u4:
 	CMPQ    DI, $0x00000020
 	JL      scalarChainF32AVX2_u2
@@ -16059,6 +16298,7 @@ scalarChainF32AVX2_u4:
 	VMOVUPS 96(CX), Y3
 	XORQ    R8, R8
 
+	PCALIGN $64
 scalarChainF32AVX2_u4_step:
 	CMPQ         R8, SI
 	JGE          scalarChainF32AVX2_u4_store
@@ -16192,6 +16432,7 @@ scalarChainF32AVX2_u4_store:
 	SUBQ    $0x00000020, DI
 	JMP     scalarChainF32AVX2_u4
 
+	PCALIGN $64
 scalarChainF32AVX2_u2:
 	CMPQ    DI, $0x00000010
 	JL      scalarChainF32AVX2_u1
@@ -16199,6 +16440,7 @@ scalarChainF32AVX2_u2:
 	VMOVUPS 32(CX), Y1
 	XORQ    R8, R8
 
+	PCALIGN $64
 scalarChainF32AVX2_u2_step:
 	CMPQ         R8, SI
 	JGE          scalarChainF32AVX2_u2_store
@@ -16296,12 +16538,14 @@ scalarChainF32AVX2_u2_store:
 	SUBQ    $0x00000010, DI
 	JMP     scalarChainF32AVX2_u2
 
+	PCALIGN $64
 scalarChainF32AVX2_u1:
 	CMPQ    DI, $0x00000008
 	JL      scalarChainF32AVX2_done
 	VMOVUPS (CX), Y0
 	XORQ    R8, R8
 
+	PCALIGN $64
 scalarChainF32AVX2_u1_step:
 	CMPQ         R8, SI
 	JGE          scalarChainF32AVX2_u1_store
@@ -16395,6 +16639,7 @@ TEXT ·scalarChainRowsF32AVX2(SB), NOSPLIT, $0-80
 	MOVQ codes+48(FP), SI
 	MOVQ sc+56(FP), DI
 
+	PCALIGN $64
 scalarChainRowsF32AVX2_row:
 	CMPQ DX, $0x00
 	JLE  scalarChainRowsF32AVX2_done
@@ -16402,6 +16647,7 @@ scalarChainRowsF32AVX2_row:
 	MOVQ CX, R9
 	MOVQ BX, R10
 
+	PCALIGN $64
 scalarChainRowsF32AVX2_u4:
 	CMPQ    R10, $0x00000020
 	JL      scalarChainRowsF32AVX2_u2
@@ -16411,6 +16657,7 @@ scalarChainRowsF32AVX2_u4:
 	VMOVUPS 96(R9), Y3
 	XORQ    R11, R11
 
+	PCALIGN $64
 scalarChainRowsF32AVX2_u4_step:
 	CMPQ         R11, nsteps+64(FP)
 	JGE          scalarChainRowsF32AVX2_u4_store
@@ -16544,6 +16791,7 @@ scalarChainRowsF32AVX2_u4_store:
 	SUBQ    $0x00000020, R10
 	JMP     scalarChainRowsF32AVX2_u4
 
+	PCALIGN $64
 scalarChainRowsF32AVX2_u2:
 	CMPQ    R10, $0x00000010
 	JL      scalarChainRowsF32AVX2_u1
@@ -16551,6 +16799,7 @@ scalarChainRowsF32AVX2_u2:
 	VMOVUPS 32(R9), Y1
 	XORQ    R11, R11
 
+	PCALIGN $64
 scalarChainRowsF32AVX2_u2_step:
 	CMPQ         R11, nsteps+64(FP)
 	JGE          scalarChainRowsF32AVX2_u2_store
@@ -16648,12 +16897,14 @@ scalarChainRowsF32AVX2_u2_store:
 	SUBQ    $0x00000010, R10
 	JMP     scalarChainRowsF32AVX2_u2
 
+	PCALIGN $64
 scalarChainRowsF32AVX2_u1:
 	CMPQ    R10, $0x00000008
 	JL      scalarChainRowsF32AVX2_tail
 	VMOVUPS (R9), Y0
 	XORQ    R11, R11
 
+	PCALIGN $64
 scalarChainRowsF32AVX2_u1_step:
 	CMPQ         R11, nsteps+64(FP)
 	JGE          scalarChainRowsF32AVX2_u1_store
@@ -16744,6 +16995,7 @@ scalarChainRowsF32AVX2_tail:
 	VMOVUPS (R9), Y0
 	XORQ    R9, R9
 
+	PCALIGN $64
 scalarChainRowsF32AVX2_t_step:
 	CMPQ         R9, nsteps+64(FP)
 	JGE          scalarChainRowsF32AVX2_t_store
@@ -16847,6 +17099,7 @@ TEXT ·dwPlanar3S1F32AVX2(SB), NOSPLIT, $0-80
 	MOVQ         dst+0(FP), SI
 	XORQ         R8, R8
 
+	PCALIGN $64
 dwPlanar3S1F32AVX2_row:
 	CMPQ  R8, rows+56(FP)
 	JGE   dwPlanar3S1F32AVX2_done
@@ -16896,6 +17149,7 @@ dwPlanar3S1F32AVX2_at2:
 	INCQ  DI
 	SHRQ  $0x01, DI
 
+	PCALIGN $64
 dwPlanar3S1F32AVX2_pf:
 	PREFETCHT0 (R9)
 	ADDQ       $0x40, R9
@@ -16953,6 +17207,7 @@ dwPlanar3S1F32AVX2_nopf:
 	SUBQ       $0x02, R9
 	JL         dwPlanar3S1F32AVX2_next
 
+	PCALIGN $64
 dwPlanar3S1F32AVX2_mid2:
 	CMPQ    R9, $0x02
 	JL      dwPlanar3S1F32AVX2_end2
@@ -17133,6 +17388,7 @@ TEXT ·dwPlanar3S2F32AVX2(SB), NOSPLIT, $0-80
 	MOVQ         dst+0(FP), SI
 	XORQ         R8, R8
 
+	PCALIGN $64
 dwPlanar3S2F32AVX2_row:
 	CMPQ  R8, rows+56(FP)
 	JGE   dwPlanar3S2F32AVX2_done
@@ -17180,6 +17436,7 @@ dwPlanar3S2F32AVX2_at2:
 	ADDQ  col+72(FP), R9
 	MOVQ  nv+64(FP), DI
 
+	PCALIGN $64
 dwPlanar3S2F32AVX2_pf:
 	PREFETCHT0 (R9)
 	ADDQ       $0x40, R9
@@ -17253,6 +17510,7 @@ dwPlanar3S2F32AVX2_nopf:
 	SUBQ       $0x02, R9
 	JL         dwPlanar3S2F32AVX2_next
 
+	PCALIGN $64
 dwPlanar3S2F32AVX2_mid2:
 	CMPQ    R9, $0x02
 	JL      dwPlanar3S2F32AVX2_end2
@@ -17481,6 +17739,7 @@ TEXT ·scaleMulAddF32AVX2(SB), NOSPLIT, $0-48
 	MOVQ         n+40(FP), SI
 	VBROADCASTSS s+16(FP), Y0
 
+	PCALIGN $64
 scaleMulAddF32AVX2_big:
 	CMPQ    SI, $0x00000020
 	JL      scaleMulAddF32AVX2_one
@@ -17511,6 +17770,7 @@ scaleMulAddF32AVX2_big:
 	SUBQ    $0x00000020, SI
 	JMP     scaleMulAddF32AVX2_big
 
+	PCALIGN $64
 scaleMulAddF32AVX2_one:
 	CMPQ    SI, $0x00000000
 	JE      scaleMulAddF32AVX2_done
@@ -17549,6 +17809,7 @@ TEXT ·winoInF32AVX2(SB), NOSPLIT, $0-48
 	MOVQ R9, R10
 	ADDQ BX, R10
 
+	PCALIGN $64
 winoInF32AVX2_loop:
 	CMPQ    DI, $0x00000000
 	JLE     winoInF32AVX2_done
@@ -17713,6 +17974,7 @@ TEXT ·winoOutF32AVX2(SB), NOSPLIT, $0-40
 	SHLQ $0x02, CX
 	SHLQ $0x02, BX
 
+	PCALIGN $64
 winoOutF32AVX2_loop:
 	CMPQ    SI, $0x00000000
 	JLE     winoOutF32AVX2_done
@@ -17810,6 +18072,7 @@ TEXT ·wino6InF32AVX2(SB), NOSPLIT, $0-48
 	VBROADCASTSS c4_40800000<>+0(SB), Y1
 	VBROADCASTSS c4_40a00000<>+0(SB), Y2
 
+	PCALIGN $64
 wino6InF32AVX2_loop:
 	CMPQ    DI, $0x00000000
 	JLE     wino6InF32AVX2_done
@@ -18583,6 +18846,7 @@ TEXT ·wino6OutF32AVX2(SB), NOSPLIT, $0-40
 	VBROADCASTSS c4_40800000<>+0(SB), Y1
 	VBROADCASTSS c4_41000000<>+0(SB), Y2
 
+	PCALIGN $64
 wino6OutF32AVX2_loop:
 	CMPQ    SI, $0x00000000
 	JLE     wino6OutF32AVX2_done
@@ -19452,6 +19716,7 @@ TEXT ·reluF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ n+16(FP), DX
 
+	PCALIGN $64
 reluF32AVX2_big:
 	CMPQ    DX, $0x00000020
 	JL      reluF32AVX2_one
@@ -19476,6 +19741,7 @@ reluF32AVX2_big:
 	SUBQ    $0x00000020, DX
 	JMP     reluF32AVX2_big
 
+	PCALIGN $64
 reluF32AVX2_one:
 	CMPQ    DX, $0x00000000
 	JE      reluF32AVX2_done
@@ -19499,6 +19765,7 @@ TEXT ·expF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ n+16(FP), DX
 
+	PCALIGN $64
 expF32AVX2_big:
 	CMPQ         DX, $0x00000020
 	JL           expF32AVX2_one
@@ -19647,6 +19914,7 @@ expF32AVX2_big:
 	SUBQ         $0x00000020, DX
 	JMP          expF32AVX2_big
 
+	PCALIGN $64
 expF32AVX2_one:
 	CMPQ         DX, $0x00000000
 	JE           expF32AVX2_done
@@ -19701,6 +19969,7 @@ TEXT ·tanhF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ n+16(FP), DX
 
+	PCALIGN $64
 tanhF32AVX2_big:
 	CMPQ         DX, $0x00000010
 	JL           tanhF32AVX2_one
@@ -19825,6 +20094,7 @@ tanhF32AVX2_big:
 	SUBQ         $0x00000010, DX
 	JMP          tanhF32AVX2_big
 
+	PCALIGN $64
 tanhF32AVX2_one:
 	CMPQ         DX, $0x00000000
 	JE           tanhF32AVX2_done
@@ -19902,6 +20172,7 @@ TEXT ·erfF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ n+16(FP), DX
 
+	PCALIGN $64
 erfF32AVX2_big:
 	CMPQ         DX, $0x00000020
 	JL           erfF32AVX2_one
@@ -20026,6 +20297,7 @@ erfF32AVX2_big:
 	SUBQ         $0x00000020, DX
 	JMP          erfF32AVX2_big
 
+	PCALIGN $64
 erfF32AVX2_one:
 	CMPQ         DX, $0x00000000
 	JE           erfF32AVX2_done
@@ -20074,6 +20346,7 @@ TEXT ·sigmoidF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ n+16(FP), DX
 
+	PCALIGN $64
 sigmoidF32AVX2_big:
 	CMPQ         DX, $0x00000020
 	JL           sigmoidF32AVX2_one
@@ -20238,6 +20511,7 @@ sigmoidF32AVX2_big:
 	SUBQ         $0x00000020, DX
 	JMP          sigmoidF32AVX2_big
 
+	PCALIGN $64
 sigmoidF32AVX2_one:
 	CMPQ         DX, $0x00000000
 	JE           sigmoidF32AVX2_done
@@ -20296,6 +20570,7 @@ TEXT ·geluF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ x+8(FP), CX
 	MOVQ n+16(FP), DX
 
+	PCALIGN $64
 geluF32AVX2_big:
 	CMPQ         DX, $0x00000018
 	JL           geluF32AVX2_one
@@ -20403,6 +20678,7 @@ geluF32AVX2_big:
 	SUBQ         $0x00000018, DX
 	JMP          geluF32AVX2_big
 
+	PCALIGN $64
 geluF32AVX2_one:
 	CMPQ         DX, $0x00000000
 	JE           geluF32AVX2_done
@@ -20463,6 +20739,7 @@ TEXT ·sumBlocksAVX2(SB), NOSPLIT, $0-24
 	VMOVUPS 192(DX), Y6
 	VMOVUPS 224(DX), Y7
 
+	PCALIGN $64
 sumBlocksAVX2_loop:
 	CMPQ   CX, $0x00000000
 	JE     sumBlocksAVX2_done
@@ -20506,6 +20783,7 @@ TEXT ·dotBlocksAVX2(SB), NOSPLIT, $0-32
 	VMOVUPS 192(BX), Y6
 	VMOVUPS 224(BX), Y7
 
+	PCALIGN $64
 dotBlocksAVX2_loop:
 	CMPQ    DX, $0x00000000
 	JE      dotBlocksAVX2_done
@@ -20566,6 +20844,7 @@ TEXT ·maxBlocksAVX2(SB), NOSPLIT, $0-32
 	VMOVUPS 224(DX), Y7
 	VXORPS  Y8, Y8, Y8
 
+	PCALIGN $64
 maxBlocksAVX2_loop:
 	CMPQ    CX, $0x00000000
 	JE      maxBlocksAVX2_done
@@ -20630,6 +20909,7 @@ TEXT ·maxRowF32AVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSS c4_ff800000<>+0(SB), Y3
 	VXORPS       Y4, Y4, Y4
 
+	PCALIGN $64
 maxRowF32AVX2_four:
 	CMPQ    CX, $0x00000020
 	JL      maxRowF32AVX2_one
@@ -20653,6 +20933,7 @@ maxRowF32AVX2_four:
 	SUBQ    $0x00000020, CX
 	JMP     maxRowF32AVX2_four
 
+	PCALIGN $64
 maxRowF32AVX2_one:
 	CMPQ    CX, $0x00000000
 	JE      maxRowF32AVX2_fold
@@ -20691,6 +20972,7 @@ TEXT ·maxPool2F32AVX2(SB), NOSPLIT, $0-52
 	MOVQ         n+40(FP), SI
 	VBROADCASTSS lo+48(FP), Y0
 
+	PCALIGN $64
 maxPool2F32AVX2_row:
 	CMPQ BX, $0x00
 	JLE  maxPool2F32AVX2_done
@@ -20698,6 +20980,7 @@ maxPool2F32AVX2_row:
 	MOVQ CX, R8
 	MOVQ SI, R9
 
+	PCALIGN $64
 maxPool2F32AVX2_u2:
 	CMPQ      R9, $0x00000010
 	JL        maxPool2F32AVX2_u1
@@ -20790,6 +21073,7 @@ maxPool2F32AVX2_u2:
 	SUBQ      $0x00000010, R9
 	JMP       maxPool2F32AVX2_u2
 
+	PCALIGN $64
 maxPool2F32AVX2_u1:
 	CMPQ      R9, $0x00000008
 	JL        maxPool2F32AVX2_tail
@@ -20918,6 +21202,7 @@ TEXT ·maxPool3F32AVX2(SB), NOSPLIT, $0-52
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     iota32<>+0(SB), Y1, Y1
 
+	PCALIGN $64
 maxPool3F32AVX2_row:
 	CMPQ BX, $0x00
 	JLE  maxPool3F32AVX2_done
@@ -20925,6 +21210,7 @@ maxPool3F32AVX2_row:
 	MOVQ CX, R8
 	MOVQ SI, R9
 
+	PCALIGN $64
 maxPool3F32AVX2_u2:
 	CMPQ       R9, $0x00000010
 	JL         maxPool3F32AVX2_u1
@@ -21125,6 +21411,7 @@ maxPool3F32AVX2_u2:
 	SUBQ       $0x00000010, R9
 	JMP        maxPool3F32AVX2_u2
 
+	PCALIGN $64
 maxPool3F32AVX2_u1:
 	CMPQ       R9, $0x00000008
 	JL         maxPool3F32AVX2_tail
@@ -21379,6 +21666,7 @@ TEXT ·maxPool3CheckedF32AVX2(SB), NOSPLIT, $0-64
 	SHLQ         $0x04, DI
 	MOVQ         $0x00000001, R8
 
+	PCALIGN $64
 maxPool3CheckedF32AVX2_row:
 	CMPQ R8, $0x00
 	JLE  maxPool3CheckedF32AVX2_done
@@ -21386,6 +21674,7 @@ maxPool3CheckedF32AVX2_row:
 	MOVQ CX, R10
 	MOVQ SI, R11
 
+	PCALIGN $64
 maxPool3CheckedF32AVX2_u2:
 	CMPQ       R11, $0x00000010
 	JL         maxPool3CheckedF32AVX2_u1
@@ -21423,6 +21712,7 @@ maxPool3CheckedF32AVX2_u2:
 	VMAXPS     Y10, Y9, Y6
 	VMAXPS     Y7, Y6, Y6
 
+	PCALIGN $64
 maxPool3CheckedF32AVX2_u2_rows:
 	ADDQ       DX, R13
 	PREFETCHT0 (R13)(DI*1)
@@ -21512,6 +21802,7 @@ maxPool3CheckedF32AVX2_u2_rows:
 	SUBQ       $0x00000010, R11
 	JMP        maxPool3CheckedF32AVX2_u2
 
+	PCALIGN $64
 maxPool3CheckedF32AVX2_u1:
 	CMPQ       R11, $0x00000008
 	JL         maxPool3CheckedF32AVX2_tail
@@ -21534,6 +21825,7 @@ maxPool3CheckedF32AVX2_u1:
 	VMAXPS     Y9, Y8, Y5
 	VMAXPS     Y6, Y5, Y5
 
+	PCALIGN $64
 maxPool3CheckedF32AVX2_u1_rows:
 	ADDQ       DX, R13
 	PREFETCHT0 (R13)(DI*1)
@@ -21612,6 +21904,7 @@ maxPool3CheckedF32AVX2_tail:
 	VMAXPS     Y9, Y8, Y5
 	VMAXPS     Y6, Y5, Y5
 
+	PCALIGN $64
 maxPool3CheckedF32AVX2_t_rows:
 	ADDQ       DX, R10
 	PREFETCHT0 (R10)(DI*1)
@@ -21686,6 +21979,7 @@ TEXT ·tapSumChainF32AVX2(SB), NOSPLIT, $0-72
 	MOVQ ntaps+32(FP), SI
 	MOVQ n+40(FP), DI
 
+	PCALIGN $64
 tapSumChainF32AVX2_u8:
 	CMPQ   DI, $0x00000040
 	JL     tapSumChainF32AVX2_u4
@@ -21699,6 +21993,7 @@ tapSumChainF32AVX2_u8:
 	VXORPS Y7, Y7, Y7
 	XORQ   R8, R8
 
+	PCALIGN $64
 tapSumChainF32AVX2_u8_tap:
 	MOVQ         (DX)(R8*8), R9
 	VBROADCASTSS (BX)(R8*4), Y8
@@ -21726,6 +22021,7 @@ tapSumChainF32AVX2_u8_tap:
 	MOVQ         sc+56(FP), R9
 	XORQ         R10, R10
 
+	PCALIGN $64
 tapSumChainF32AVX2_u8_c_step:
 	CMPQ         R10, nsteps+64(FP)
 	JGE          tapSumChainF32AVX2_u8_c_store
@@ -21931,6 +22227,7 @@ tapSumChainF32AVX2_u8_c_store:
 	SUBQ    $0x00000040, DI
 	JMP     tapSumChainF32AVX2_u8
 
+	PCALIGN $64
 tapSumChainF32AVX2_u4:
 	CMPQ   DI, $0x00000020
 	JL     tapSumChainF32AVX2_u2
@@ -21940,6 +22237,7 @@ tapSumChainF32AVX2_u4:
 	VXORPS Y3, Y3, Y3
 	XORQ   R8, R8
 
+	PCALIGN $64
 tapSumChainF32AVX2_u4_tap:
 	MOVQ         (DX)(R8*8), R9
 	VBROADCASTSS (BX)(R8*4), Y4
@@ -21959,6 +22257,7 @@ tapSumChainF32AVX2_u4_tap:
 	MOVQ         sc+56(FP), R9
 	XORQ         R10, R10
 
+	PCALIGN $64
 tapSumChainF32AVX2_u4_c_step:
 	CMPQ         R10, nsteps+64(FP)
 	JGE          tapSumChainF32AVX2_u4_c_store
@@ -22092,6 +22391,7 @@ tapSumChainF32AVX2_u4_c_store:
 	SUBQ    $0x00000020, DI
 	JMP     tapSumChainF32AVX2_u4
 
+	PCALIGN $64
 tapSumChainF32AVX2_u2:
 	CMPQ   DI, $0x00000010
 	JL     tapSumChainF32AVX2_u1
@@ -22099,6 +22399,7 @@ tapSumChainF32AVX2_u2:
 	VXORPS Y1, Y1, Y1
 	XORQ   R8, R8
 
+	PCALIGN $64
 tapSumChainF32AVX2_u2_tap:
 	MOVQ         (DX)(R8*8), R9
 	VBROADCASTSS (BX)(R8*4), Y2
@@ -22114,6 +22415,7 @@ tapSumChainF32AVX2_u2_tap:
 	MOVQ         sc+56(FP), R9
 	XORQ         R10, R10
 
+	PCALIGN $64
 tapSumChainF32AVX2_u2_c_step:
 	CMPQ         R10, nsteps+64(FP)
 	JGE          tapSumChainF32AVX2_u2_c_store
@@ -22211,12 +22513,14 @@ tapSumChainF32AVX2_u2_c_store:
 	SUBQ    $0x00000010, DI
 	JMP     tapSumChainF32AVX2_u2
 
+	PCALIGN $64
 tapSumChainF32AVX2_u1:
 	CMPQ   DI, $0x00000008
 	JL     tapSumChainF32AVX2_done
 	VXORPS Y0, Y0, Y0
 	XORQ   R8, R8
 
+	PCALIGN $64
 tapSumChainF32AVX2_u1_tap:
 	MOVQ         (DX)(R8*8), R9
 	VBROADCASTSS (BX)(R8*4), Y1
@@ -22230,6 +22534,7 @@ tapSumChainF32AVX2_u1_tap:
 	MOVQ         sc+56(FP), R9
 	XORQ         R10, R10
 
+	PCALIGN $64
 tapSumChainF32AVX2_u1_c_step:
 	CMPQ         R10, nsteps+64(FP)
 	JGE          tapSumChainF32AVX2_u1_c_store
@@ -22321,6 +22626,7 @@ TEXT ·dwNCS1F32AVX2(SB), NOSPLIT, $0-96
 	MOVQ offs+32(FP), DX
 	MOVQ rows+56(FP), BX
 
+	PCALIGN $64
 dwNCS1F32AVX2_row:
 	CMPQ BX, $0x00
 	JLE  dwNCS1F32AVX2_done
@@ -22328,6 +22634,7 @@ dwNCS1F32AVX2_row:
 	MOVQ CX, DI
 	MOVQ n+64(FP), R8
 
+	PCALIGN $64
 dwNCS1F32AVX2_u8:
 	CMPQ   R8, $0x00000008
 	JL     dwNCS1F32AVX2_u4
@@ -22342,6 +22649,7 @@ dwNCS1F32AVX2_u8:
 	XORQ   R9, R9
 	MOVQ   w+40(FP), R10
 
+	PCALIGN $64
 dwNCS1F32AVX2_u8_tap:
 	MOVQ    (DX)(R9*8), R11
 	LEAQ    (DI)(R11*4), R11
@@ -22370,6 +22678,7 @@ dwNCS1F32AVX2_u8_tap:
 	MOVQ    sc+80(FP), R10
 	XORQ    R11, R11
 
+	PCALIGN $64
 dwNCS1F32AVX2_u8_c_step:
 	CMPQ    R11, nsteps+88(FP)
 	JGE     dwNCS1F32AVX2_u8_c_store
@@ -22577,6 +22886,7 @@ dwNCS1F32AVX2_u8_c_store:
 	SUBQ    $0x00000008, R8
 	JMP     dwNCS1F32AVX2_u8
 
+	PCALIGN $64
 dwNCS1F32AVX2_u4:
 	CMPQ   R8, $0x00000004
 	JL     dwNCS1F32AVX2_u2
@@ -22587,6 +22897,7 @@ dwNCS1F32AVX2_u4:
 	XORQ   R9, R9
 	MOVQ   w+40(FP), R10
 
+	PCALIGN $64
 dwNCS1F32AVX2_u4_tap:
 	MOVQ    (DX)(R9*8), R11
 	LEAQ    (DI)(R11*4), R11
@@ -22607,6 +22918,7 @@ dwNCS1F32AVX2_u4_tap:
 	MOVQ    sc+80(FP), R10
 	XORQ    R11, R11
 
+	PCALIGN $64
 dwNCS1F32AVX2_u4_c_step:
 	CMPQ    R11, nsteps+88(FP)
 	JGE     dwNCS1F32AVX2_u4_c_store
@@ -22742,6 +23054,7 @@ dwNCS1F32AVX2_u4_c_store:
 	SUBQ    $0x00000004, R8
 	JMP     dwNCS1F32AVX2_u4
 
+	PCALIGN $64
 dwNCS1F32AVX2_u2:
 	CMPQ   R8, $0x00000002
 	JL     dwNCS1F32AVX2_u1
@@ -22750,6 +23063,7 @@ dwNCS1F32AVX2_u2:
 	XORQ   R9, R9
 	MOVQ   w+40(FP), R10
 
+	PCALIGN $64
 dwNCS1F32AVX2_u2_tap:
 	MOVQ    (DX)(R9*8), R11
 	LEAQ    (DI)(R11*4), R11
@@ -22766,6 +23080,7 @@ dwNCS1F32AVX2_u2_tap:
 	MOVQ    sc+80(FP), R10
 	XORQ    R11, R11
 
+	PCALIGN $64
 dwNCS1F32AVX2_u2_c_step:
 	CMPQ    R11, nsteps+88(FP)
 	JGE     dwNCS1F32AVX2_u2_c_store
@@ -22865,6 +23180,7 @@ dwNCS1F32AVX2_u2_c_store:
 	SUBQ    $0x00000002, R8
 	JMP     dwNCS1F32AVX2_u2
 
+	PCALIGN $64
 dwNCS1F32AVX2_u1:
 	CMPQ   R8, $0x00000001
 	JL     dwNCS1F32AVX2_next
@@ -22872,6 +23188,7 @@ dwNCS1F32AVX2_u1:
 	XORQ   R9, R9
 	MOVQ   w+40(FP), R10
 
+	PCALIGN $64
 dwNCS1F32AVX2_u1_tap:
 	MOVQ    (DX)(R9*8), R11
 	LEAQ    (DI)(R11*4), R11
@@ -22886,6 +23203,7 @@ dwNCS1F32AVX2_u1_tap:
 	MOVQ    sc+80(FP), R10
 	XORQ    R11, R11
 
+	PCALIGN $64
 dwNCS1F32AVX2_u1_c_step:
 	CMPQ    R11, nsteps+88(FP)
 	JGE     dwNCS1F32AVX2_u1_c_store
@@ -22985,6 +23303,7 @@ TEXT ·dwNCS2F32AVX2(SB), NOSPLIT, $0-96
 	MOVQ offs+32(FP), DX
 	MOVQ rows+56(FP), BX
 
+	PCALIGN $64
 dwNCS2F32AVX2_row:
 	CMPQ BX, $0x00
 	JLE  dwNCS2F32AVX2_done
@@ -22992,6 +23311,7 @@ dwNCS2F32AVX2_row:
 	MOVQ CX, DI
 	MOVQ n+64(FP), R8
 
+	PCALIGN $64
 dwNCS2F32AVX2_u8:
 	CMPQ   R8, $0x00000008
 	JL     dwNCS2F32AVX2_u4
@@ -23006,6 +23326,7 @@ dwNCS2F32AVX2_u8:
 	XORQ   R9, R9
 	MOVQ   w+40(FP), R10
 
+	PCALIGN $64
 dwNCS2F32AVX2_u8_tap:
 	MOVQ    (DX)(R9*8), R11
 	LEAQ    (DI)(R11*4), R11
@@ -23034,6 +23355,7 @@ dwNCS2F32AVX2_u8_tap:
 	MOVQ    sc+80(FP), R10
 	XORQ    R11, R11
 
+	PCALIGN $64
 dwNCS2F32AVX2_u8_c_step:
 	CMPQ    R11, nsteps+88(FP)
 	JGE     dwNCS2F32AVX2_u8_c_store
@@ -23241,6 +23563,7 @@ dwNCS2F32AVX2_u8_c_store:
 	SUBQ    $0x00000008, R8
 	JMP     dwNCS2F32AVX2_u8
 
+	PCALIGN $64
 dwNCS2F32AVX2_u4:
 	CMPQ   R8, $0x00000004
 	JL     dwNCS2F32AVX2_u2
@@ -23251,6 +23574,7 @@ dwNCS2F32AVX2_u4:
 	XORQ   R9, R9
 	MOVQ   w+40(FP), R10
 
+	PCALIGN $64
 dwNCS2F32AVX2_u4_tap:
 	MOVQ    (DX)(R9*8), R11
 	LEAQ    (DI)(R11*4), R11
@@ -23271,6 +23595,7 @@ dwNCS2F32AVX2_u4_tap:
 	MOVQ    sc+80(FP), R10
 	XORQ    R11, R11
 
+	PCALIGN $64
 dwNCS2F32AVX2_u4_c_step:
 	CMPQ    R11, nsteps+88(FP)
 	JGE     dwNCS2F32AVX2_u4_c_store
@@ -23406,6 +23731,7 @@ dwNCS2F32AVX2_u4_c_store:
 	SUBQ    $0x00000004, R8
 	JMP     dwNCS2F32AVX2_u4
 
+	PCALIGN $64
 dwNCS2F32AVX2_u2:
 	CMPQ   R8, $0x00000002
 	JL     dwNCS2F32AVX2_u1
@@ -23414,6 +23740,7 @@ dwNCS2F32AVX2_u2:
 	XORQ   R9, R9
 	MOVQ   w+40(FP), R10
 
+	PCALIGN $64
 dwNCS2F32AVX2_u2_tap:
 	MOVQ    (DX)(R9*8), R11
 	LEAQ    (DI)(R11*4), R11
@@ -23430,6 +23757,7 @@ dwNCS2F32AVX2_u2_tap:
 	MOVQ    sc+80(FP), R10
 	XORQ    R11, R11
 
+	PCALIGN $64
 dwNCS2F32AVX2_u2_c_step:
 	CMPQ    R11, nsteps+88(FP)
 	JGE     dwNCS2F32AVX2_u2_c_store
@@ -23529,6 +23857,7 @@ dwNCS2F32AVX2_u2_c_store:
 	SUBQ    $0x00000002, R8
 	JMP     dwNCS2F32AVX2_u2
 
+	PCALIGN $64
 dwNCS2F32AVX2_u1:
 	CMPQ   R8, $0x00000001
 	JL     dwNCS2F32AVX2_next
@@ -23536,6 +23865,7 @@ dwNCS2F32AVX2_u1:
 	XORQ   R9, R9
 	MOVQ   w+40(FP), R10
 
+	PCALIGN $64
 dwNCS2F32AVX2_u1_tap:
 	MOVQ    (DX)(R9*8), R11
 	LEAQ    (DI)(R11*4), R11
@@ -23550,6 +23880,7 @@ dwNCS2F32AVX2_u1_tap:
 	MOVQ    sc+80(FP), R10
 	XORQ    R11, R11
 
+	PCALIGN $64
 dwNCS2F32AVX2_u1_c_step:
 	CMPQ    R11, nsteps+88(FP)
 	JGE     dwNCS2F32AVX2_u1_c_store
@@ -23650,6 +23981,7 @@ TEXT ·dwNC3S1F32AVX2(SB), NOSPLIT, $0-88
 	MOVQ w+40(FP), BX
 	MOVQ rows+48(FP), SI
 
+	PCALIGN $64
 dwNC3S1F32AVX2_row:
 	CMPQ SI, $0x00
 	JLE  dwNC3S1F32AVX2_done
@@ -23657,6 +23989,7 @@ dwNC3S1F32AVX2_row:
 	MOVQ CX, R8
 	MOVQ n+56(FP), R9
 
+	PCALIGN $64
 dwNC3S1F32AVX2_u8:
 	CMPQ    R9, $0x00000008
 	JL      dwNC3S1F32AVX2_u4
@@ -23825,6 +24158,7 @@ dwNC3S1F32AVX2_u8:
 	MOVQ    sc+72(FP), R11
 	XORQ    R12, R12
 
+	PCALIGN $64
 dwNC3S1F32AVX2_u8_c_step:
 	CMPQ    R12, nsteps+80(FP)
 	JGE     dwNC3S1F32AVX2_u8_c_store
@@ -24032,6 +24366,7 @@ dwNC3S1F32AVX2_u8_c_store:
 	SUBQ    $0x00000008, R9
 	JMP     dwNC3S1F32AVX2_u8
 
+	PCALIGN $64
 dwNC3S1F32AVX2_u4:
 	CMPQ    R9, $0x00000004
 	JL      dwNC3S1F32AVX2_u2
@@ -24124,6 +24459,7 @@ dwNC3S1F32AVX2_u4:
 	MOVQ    sc+72(FP), R11
 	XORQ    R12, R12
 
+	PCALIGN $64
 dwNC3S1F32AVX2_u4_c_step:
 	CMPQ    R12, nsteps+80(FP)
 	JGE     dwNC3S1F32AVX2_u4_c_store
@@ -24259,6 +24595,7 @@ dwNC3S1F32AVX2_u4_c_store:
 	SUBQ    $0x00000004, R9
 	JMP     dwNC3S1F32AVX2_u4
 
+	PCALIGN $64
 dwNC3S1F32AVX2_u2:
 	CMPQ    R9, $0x00000002
 	JL      dwNC3S1F32AVX2_u1
@@ -24313,6 +24650,7 @@ dwNC3S1F32AVX2_u2:
 	MOVQ    sc+72(FP), R11
 	XORQ    R12, R12
 
+	PCALIGN $64
 dwNC3S1F32AVX2_u2_c_step:
 	CMPQ    R12, nsteps+80(FP)
 	JGE     dwNC3S1F32AVX2_u2_c_store
@@ -24412,6 +24750,7 @@ dwNC3S1F32AVX2_u2_c_store:
 	SUBQ    $0x00000002, R9
 	JMP     dwNC3S1F32AVX2_u2
 
+	PCALIGN $64
 dwNC3S1F32AVX2_u1:
 	CMPQ    R9, $0x00000001
 	JL      dwNC3S1F32AVX2_next
@@ -24447,6 +24786,7 @@ dwNC3S1F32AVX2_u1:
 	MOVQ    sc+72(FP), R11
 	XORQ    R12, R12
 
+	PCALIGN $64
 dwNC3S1F32AVX2_u1_c_step:
 	CMPQ    R12, nsteps+80(FP)
 	JGE     dwNC3S1F32AVX2_u1_c_store
@@ -24547,6 +24887,7 @@ TEXT ·dwNC3S1SevensF32AVX2(SB), NOSPLIT, $0-88
 	MOVQ w+40(FP), BX
 	MOVQ rows+48(FP), SI
 
+	PCALIGN $64
 dwNC3S1SevensF32AVX2_row:
 	CMPQ SI, $0x00
 	JLE  dwNC3S1SevensF32AVX2_done
@@ -24554,6 +24895,7 @@ dwNC3S1SevensF32AVX2_row:
 	MOVQ CX, R8
 	MOVQ n+56(FP), R9
 
+	PCALIGN $64
 dwNC3S1SevensF32AVX2_u7:
 	CMPQ    R9, $0x00000007
 	JL      dwNC3S1SevensF32AVX2_u1
@@ -24703,6 +25045,7 @@ dwNC3S1SevensF32AVX2_u7:
 	MOVQ    sc+72(FP), R11
 	XORQ    R12, R12
 
+	PCALIGN $64
 dwNC3S1SevensF32AVX2_u7_c_step:
 	CMPQ    R12, nsteps+80(FP)
 	JGE     dwNC3S1SevensF32AVX2_u7_c_store
@@ -24892,6 +25235,7 @@ dwNC3S1SevensF32AVX2_u7_c_store:
 	SUBQ    $0x00000007, R9
 	JMP     dwNC3S1SevensF32AVX2_u7
 
+	PCALIGN $64
 dwNC3S1SevensF32AVX2_u1:
 	CMPQ    R9, $0x00000001
 	JL      dwNC3S1SevensF32AVX2_next
@@ -24927,6 +25271,7 @@ dwNC3S1SevensF32AVX2_u1:
 	MOVQ    sc+72(FP), R11
 	XORQ    R12, R12
 
+	PCALIGN $64
 dwNC3S1SevensF32AVX2_u1_c_step:
 	CMPQ    R12, nsteps+80(FP)
 	JGE     dwNC3S1SevensF32AVX2_u1_c_store
@@ -25027,6 +25372,7 @@ TEXT ·dwNC3S2F32AVX2(SB), NOSPLIT, $0-88
 	MOVQ w+40(FP), BX
 	MOVQ rows+48(FP), SI
 
+	PCALIGN $64
 dwNC3S2F32AVX2_row:
 	CMPQ SI, $0x00
 	JLE  dwNC3S2F32AVX2_done
@@ -25034,6 +25380,7 @@ dwNC3S2F32AVX2_row:
 	MOVQ CX, R8
 	MOVQ n+56(FP), R9
 
+	PCALIGN $64
 dwNC3S2F32AVX2_u8:
 	CMPQ    R9, $0x00000008
 	JL      dwNC3S2F32AVX2_u4
@@ -25202,6 +25549,7 @@ dwNC3S2F32AVX2_u8:
 	MOVQ    sc+72(FP), R11
 	XORQ    R12, R12
 
+	PCALIGN $64
 dwNC3S2F32AVX2_u8_c_step:
 	CMPQ    R12, nsteps+80(FP)
 	JGE     dwNC3S2F32AVX2_u8_c_store
@@ -25409,6 +25757,7 @@ dwNC3S2F32AVX2_u8_c_store:
 	SUBQ    $0x00000008, R9
 	JMP     dwNC3S2F32AVX2_u8
 
+	PCALIGN $64
 dwNC3S2F32AVX2_u4:
 	CMPQ    R9, $0x00000004
 	JL      dwNC3S2F32AVX2_u2
@@ -25501,6 +25850,7 @@ dwNC3S2F32AVX2_u4:
 	MOVQ    sc+72(FP), R11
 	XORQ    R12, R12
 
+	PCALIGN $64
 dwNC3S2F32AVX2_u4_c_step:
 	CMPQ    R12, nsteps+80(FP)
 	JGE     dwNC3S2F32AVX2_u4_c_store
@@ -25636,6 +25986,7 @@ dwNC3S2F32AVX2_u4_c_store:
 	SUBQ    $0x00000004, R9
 	JMP     dwNC3S2F32AVX2_u4
 
+	PCALIGN $64
 dwNC3S2F32AVX2_u2:
 	CMPQ    R9, $0x00000002
 	JL      dwNC3S2F32AVX2_u1
@@ -25690,6 +26041,7 @@ dwNC3S2F32AVX2_u2:
 	MOVQ    sc+72(FP), R11
 	XORQ    R12, R12
 
+	PCALIGN $64
 dwNC3S2F32AVX2_u2_c_step:
 	CMPQ    R12, nsteps+80(FP)
 	JGE     dwNC3S2F32AVX2_u2_c_store
@@ -25789,6 +26141,7 @@ dwNC3S2F32AVX2_u2_c_store:
 	SUBQ    $0x00000002, R9
 	JMP     dwNC3S2F32AVX2_u2
 
+	PCALIGN $64
 dwNC3S2F32AVX2_u1:
 	CMPQ    R9, $0x00000001
 	JL      dwNC3S2F32AVX2_next
@@ -25824,6 +26177,7 @@ dwNC3S2F32AVX2_u1:
 	MOVQ    sc+72(FP), R11
 	XORQ    R12, R12
 
+	PCALIGN $64
 dwNC3S2F32AVX2_u1_c_step:
 	CMPQ    R12, nsteps+80(FP)
 	JGE     dwNC3S2F32AVX2_u1_c_store
@@ -25924,6 +26278,7 @@ TEXT ·dwNC3S2SevensF32AVX2(SB), NOSPLIT, $0-88
 	MOVQ w+40(FP), BX
 	MOVQ rows+48(FP), SI
 
+	PCALIGN $64
 dwNC3S2SevensF32AVX2_row:
 	CMPQ SI, $0x00
 	JLE  dwNC3S2SevensF32AVX2_done
@@ -25931,6 +26286,7 @@ dwNC3S2SevensF32AVX2_row:
 	MOVQ CX, R8
 	MOVQ n+56(FP), R9
 
+	PCALIGN $64
 dwNC3S2SevensF32AVX2_u7:
 	CMPQ    R9, $0x00000007
 	JL      dwNC3S2SevensF32AVX2_u1
@@ -26080,6 +26436,7 @@ dwNC3S2SevensF32AVX2_u7:
 	MOVQ    sc+72(FP), R11
 	XORQ    R12, R12
 
+	PCALIGN $64
 dwNC3S2SevensF32AVX2_u7_c_step:
 	CMPQ    R12, nsteps+80(FP)
 	JGE     dwNC3S2SevensF32AVX2_u7_c_store
@@ -26269,6 +26626,7 @@ dwNC3S2SevensF32AVX2_u7_c_store:
 	SUBQ    $0x00000007, R9
 	JMP     dwNC3S2SevensF32AVX2_u7
 
+	PCALIGN $64
 dwNC3S2SevensF32AVX2_u1:
 	CMPQ    R9, $0x00000001
 	JL      dwNC3S2SevensF32AVX2_next
@@ -26304,6 +26662,7 @@ dwNC3S2SevensF32AVX2_u1:
 	MOVQ    sc+72(FP), R11
 	XORQ    R12, R12
 
+	PCALIGN $64
 dwNC3S2SevensF32AVX2_u1_c_step:
 	CMPQ    R12, nsteps+80(FP)
 	JGE     dwNC3S2SevensF32AVX2_u1_c_store
@@ -26406,12 +26765,14 @@ TEXT ·chainColsF32AVX2(SB), NOSPLIT, $0-56
 	MOVQ nsteps+48(FP), DI
 	SHLQ $0x05, DI
 
+	PCALIGN $64
 chainColsF32AVX2_block:
 	CMPQ DX, $0x00
 	JLE  chainColsF32AVX2_done
 	MOVQ AX, R8
 	MOVQ rows+16(FP), R9
 
+	PCALIGN $64
 chainColsF32AVX2_u8:
 	CMPQ    R9, $0x00000008
 	JL      chainColsF32AVX2_u4
@@ -26434,6 +26795,7 @@ chainColsF32AVX2_u8:
 	ADDQ    CX, R10
 	XORQ    R10, R10
 
+	PCALIGN $64
 chainColsF32AVX2_u8_c_step:
 	CMPQ    R10, nsteps+48(FP)
 	JGE     chainColsF32AVX2_u8_c_store
@@ -26647,6 +27009,7 @@ chainColsF32AVX2_u8_c_store:
 	SUBQ    $0x00000008, R9
 	JMP     chainColsF32AVX2_u8
 
+	PCALIGN $64
 chainColsF32AVX2_u4:
 	CMPQ    R9, $0x00000004
 	JL      chainColsF32AVX2_u2
@@ -26661,6 +27024,7 @@ chainColsF32AVX2_u4:
 	ADDQ    CX, R10
 	XORQ    R10, R10
 
+	PCALIGN $64
 chainColsF32AVX2_u4_c_step:
 	CMPQ    R10, nsteps+48(FP)
 	JGE     chainColsF32AVX2_u4_c_store
@@ -26798,6 +27162,7 @@ chainColsF32AVX2_u4_c_store:
 	SUBQ    $0x00000004, R9
 	JMP     chainColsF32AVX2_u4
 
+	PCALIGN $64
 chainColsF32AVX2_u2:
 	CMPQ    R9, $0x00000002
 	JL      chainColsF32AVX2_u1
@@ -26808,6 +27173,7 @@ chainColsF32AVX2_u2:
 	ADDQ    CX, R10
 	XORQ    R10, R10
 
+	PCALIGN $64
 chainColsF32AVX2_u2_c_step:
 	CMPQ    R10, nsteps+48(FP)
 	JGE     chainColsF32AVX2_u2_c_store
@@ -26907,6 +27273,7 @@ chainColsF32AVX2_u2_c_store:
 	SUBQ    $0x00000002, R9
 	JMP     chainColsF32AVX2_u2
 
+	PCALIGN $64
 chainColsF32AVX2_u1:
 	CMPQ    R9, $0x00000001
 	JL      chainColsF32AVX2_next
@@ -26915,6 +27282,7 @@ chainColsF32AVX2_u1:
 	ADDQ    CX, R10
 	XORQ    R10, R10
 
+	PCALIGN $64
 chainColsF32AVX2_u1_c_step:
 	CMPQ    R10, nsteps+48(FP)
 	JGE     chainColsF32AVX2_u1_c_store
@@ -27021,6 +27389,7 @@ TEXT ·softmaxSmallF32AVX512(SB), NOSPLIT, $0-40
 	BZHIL        DX, R9, DX
 	KMOVW        DX, K1
 
+	PCALIGN $64
 softmaxSmallF32AVX512_group:
 	MOVQ          BX, DX
 	SUBQ          SI, DX
@@ -27393,6 +27762,7 @@ TEXT ·softmaxSmallF32AVX512Y(SB), NOSPLIT, $0-40
 	BZHIL        DX, R9, DX
 	KMOVW        DX, K1
 
+	PCALIGN $64
 softmaxSmallF32AVX512Y_group:
 	MOVQ         BX, DX
 	SUBQ         SI, DX
@@ -27750,6 +28120,7 @@ TEXT ·softmaxSmallF32AVX2(SB), NOSPLIT, $0-40
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     iota32<>+0(SB), Y1, Y1
 
+	PCALIGN $64
 softmaxSmallF32AVX2_group:
 	MOVQ         BX, DX
 	SUBQ         SI, DX
@@ -27985,6 +28356,7 @@ TEXT ·copyRowsF32AVX512(SB), NOSPLIT, $0-48
 	KMOVW R8, K1
 	SHRQ  $0x04, DI
 
+	PCALIGN $64
 copyRowsF32AVX512_row:
 	CMPQ SI, $0x00000000
 	JLE  copyRowsF32AVX512_done
@@ -27992,6 +28364,7 @@ copyRowsF32AVX512_row:
 	MOVQ AX, R9
 	MOVQ DI, R10
 
+	PCALIGN $64
 copyRowsF32AVX512_vec:
 	TESTQ   R10, R10
 	JZ      copyRowsF32AVX512_tail
@@ -28049,6 +28422,7 @@ sgemmNarrowAVX512_r8:
 	VXORPS Z6, Z6, Z6
 	VXORPS Z7, Z7, Z7
 
+	PCALIGN $64
 sgemmNarrowAVX512_r8_two:
 	CMPQ         AX, $0x00000002
 	JL           sgemmNarrowAVX512_r8_one
@@ -28228,6 +28602,7 @@ sgemmNarrowAVX512_r4:
 	VXORPS Z2, Z2, Z2
 	VXORPS Z3, Z3, Z3
 
+	PCALIGN $64
 sgemmNarrowAVX512_r4_two:
 	CMPQ         AX, $0x00000002
 	JL           sgemmNarrowAVX512_r4_one
@@ -28341,6 +28716,7 @@ sgemmNarrowAVX512_r2:
 	VXORPS Z0, Z0, Z0
 	VXORPS Z1, Z1, Z1
 
+	PCALIGN $64
 sgemmNarrowAVX512_r2_two:
 	CMPQ         AX, $0x00000002
 	JL           sgemmNarrowAVX512_r2_one
@@ -28423,6 +28799,7 @@ sgemmNarrowAVX512_r1:
 	KMOVW  SI, K1
 	VXORPS Z0, Z0, Z0
 
+	PCALIGN $64
 sgemmNarrowAVX512_r1_two:
 	CMPQ         AX, $0x00000002
 	JL           sgemmNarrowAVX512_r1_one
@@ -28492,6 +28869,7 @@ TEXT ·copyRowsF32AVX2(SB), NOSPLIT, $0-48
 	VPCMPGTD     iota32<>+0(SB), Y0, Y0
 	SHRQ         $0x03, DI
 
+	PCALIGN $64
 copyRowsF32AVX2_row:
 	CMPQ SI, $0x00000000
 	JLE  copyRowsF32AVX2_done
@@ -28499,6 +28877,7 @@ copyRowsF32AVX2_row:
 	MOVQ AX, R9
 	MOVQ DI, R10
 
+	PCALIGN $64
 copyRowsF32AVX2_vec:
 	TESTQ   R10, R10
 	JZ      copyRowsF32AVX2_tail
@@ -28556,6 +28935,7 @@ sgemmNarrowAVX2_r8:
 	VXORPS       Y7, Y7, Y7
 	VXORPS       Y8, Y8, Y8
 
+	PCALIGN $64
 sgemmNarrowAVX2_r8_two:
 	CMPQ         AX, $0x00000002
 	JL           sgemmNarrowAVX2_r8_one
@@ -28735,6 +29115,7 @@ sgemmNarrowAVX2_r4:
 	VXORPS       Y3, Y3, Y3
 	VXORPS       Y4, Y4, Y4
 
+	PCALIGN $64
 sgemmNarrowAVX2_r4_two:
 	CMPQ         AX, $0x00000002
 	JL           sgemmNarrowAVX2_r4_one
@@ -28848,6 +29229,7 @@ sgemmNarrowAVX2_r2:
 	VXORPS       Y1, Y1, Y1
 	VXORPS       Y2, Y2, Y2
 
+	PCALIGN $64
 sgemmNarrowAVX2_r2_two:
 	CMPQ         AX, $0x00000002
 	JL           sgemmNarrowAVX2_r2_one
@@ -28930,6 +29312,7 @@ sgemmNarrowAVX2_r1:
 	VPCMPGTD     iota32<>+0(SB), Y0, Y0
 	VXORPS       Y1, Y1, Y1
 
+	PCALIGN $64
 sgemmNarrowAVX2_r1_two:
 	CMPQ         AX, $0x00000002
 	JL           sgemmNarrowAVX2_r1_one
@@ -28991,6 +29374,7 @@ TEXT ·interleave2F32AVX2(SB), NOSPLIT, $0-32
 	MOVQ odd+16(FP), DX
 	MOVQ n+24(FP), BX
 
+	PCALIGN $64
 interleave2F32AVX2_loop:
 	CMPQ       BX, $0x00000008
 	JL         interleave2F32AVX2_done
@@ -29025,6 +29409,7 @@ TEXT ·softmaxRowsF32AVX2(SB), NOSPLIT, $0-40
 	MOVQ DI, R8
 	ANDQ $0x7fffffe0, R8
 
+	PCALIGN $64
 softmaxRowsF32AVX2_row:
 	CMPQ    SI, BX
 	JGE     softmaxRowsF32AVX2_done
@@ -29035,6 +29420,7 @@ softmaxRowsF32AVX2_row:
 	VMOVAPS Y1, Y2
 	MOVQ    $0x00000020, R9
 
+	PCALIGN $64
 softmaxRowsF32AVX2_max:
 	VMOVUPS (CX)(R9*1), Y3
 	VCMPPS  $0x03, Y3, Y3, Y4
@@ -29078,6 +29464,7 @@ softmaxRowsF32AVX2_maxed:
 	MOVQ         R8, R10
 	SUBQ         $0x00000020, R10
 
+	PCALIGN $64
 softmaxRowsF32AVX2_exp2:
 	CMPQ         R9, R10
 	JGE          softmaxRowsF32AVX2_exp1
@@ -29254,6 +29641,7 @@ softmaxRowsF32AVX2_expLow:
 	MOVQ R8, R10
 	SUBQ $0x00000020, R10
 
+	PCALIGN $64
 softmaxRowsF32AVX2_expLow2:
 	CMPQ         R9, R10
 	JGE          softmaxRowsF32AVX2_expLow1
@@ -29448,6 +29836,7 @@ softmaxRowsF32AVX2_sum:
 	VBROADCASTSS X1, Y0
 	XORQ         R9, R9
 
+	PCALIGN $64
 softmaxRowsF32AVX2_scale:
 	VMOVUPS      (AX)(R9*1), Y1
 	VMULPS       Y0, Y1, Y1
@@ -29489,6 +29878,7 @@ TEXT ·dot8F32AVX2(SB), NOSPLIT, $0-32
 	MOVQ    acc+24(FP), BX
 	VMOVUPS (BX), Y0
 
+	PCALIGN $64
 dot8F32AVX2_loop:
 	CMPQ    DX, $0x00000008
 	JL      dot8F32AVX2_done
@@ -29516,6 +29906,7 @@ TEXT ·sum8RowsF32AVX2(SB), NOSPLIT, $0-40
 	SHLQ $0x02, CX
 	SHLQ $0x02, BX
 
+	PCALIGN $64
 sum8RowsF32AVX2_four:
 	CMPQ   DX, $0x00000004
 	JL     sum8RowsF32AVX2_one
@@ -29528,6 +29919,7 @@ sum8RowsF32AVX2_four:
 	VXORPS Y3, Y3, Y3
 	XORQ   R10, R10
 
+	PCALIGN $64
 sum8RowsF32AVX2_four_loop:
 	CMPQ   R10, BX
 	JGE    sum8RowsF32AVX2_four_done
@@ -29548,12 +29940,14 @@ sum8RowsF32AVX2_four_done:
 	SUBQ    $0x00000004, DX
 	JMP     sum8RowsF32AVX2_four
 
+	PCALIGN $64
 sum8RowsF32AVX2_one:
 	CMPQ   DX, $0x00000000
 	JE     sum8RowsF32AVX2_done
 	VXORPS Y0, Y0, Y0
 	XORQ   R10, R10
 
+	PCALIGN $64
 sum8RowsF32AVX2_one_loop:
 	CMPQ   R10, BX
 	JGE    sum8RowsF32AVX2_one_done
@@ -29584,6 +29978,7 @@ TEXT ·deinterleave2RowsAVX2(SB), NOSPLIT, $0-56
 	SHLQ $0x02, SI
 	SHLQ $0x02, DI
 
+	PCALIGN $64
 deinterleave2RowsAVX2_row:
 	CMPQ BX, $0x00000000
 	JE   deinterleave2RowsAVX2_done
@@ -29592,6 +29987,7 @@ deinterleave2RowsAVX2_row:
 	MOVQ DX, R10
 	MOVQ n+24(FP), R11
 
+	PCALIGN $64
 deinterleave2RowsAVX2_vec:
 	CMPQ    R11, $0x00000008
 	JL      deinterleave2RowsAVX2_four
@@ -29624,6 +30020,7 @@ deinterleave2RowsAVX2_four:
 	ADDQ    $0x00000010, R9
 	SUBQ    $0x00000004, R11
 
+	PCALIGN $64
 deinterleave2RowsAVX2_tail:
 	CMPQ R11, $0x00000000
 	JE   deinterleave2RowsAVX2_next
@@ -29659,6 +30056,7 @@ TEXT ·deinterleave2RowsAVX512(SB), NOSPLIT, $0-56
 	VPMOVZXBQ pairOrder<>+0(SB), Z0
 	SUBQ      AX, CX
 
+	PCALIGN $64
 deinterleave2RowsAVX512_row:
 	CMPQ SI, $0x00
 	JLE  deinterleave2RowsAVX512_done
@@ -29666,6 +30064,7 @@ deinterleave2RowsAVX512_row:
 	MOVQ DX, R8
 	MOVQ BX, R9
 
+	PCALIGN $64
 deinterleave2RowsAVX512_u1:
 	CMPQ    R9, $0x00000010
 	JL      deinterleave2RowsAVX512_tail
@@ -29730,6 +30129,7 @@ TEXT ·layerNormShortF32AVX2(SB), NOSPLIT, $0-56
 	MOVQ         $0x3ff0000000000000, R10
 	VMOVQ        R10, X4
 
+	PCALIGN $64
 layerNormShortF32AVX2_row:
 	TESTQ  SI, SI
 	JZ     layerNormShortF32AVX2_done
@@ -29737,6 +30137,7 @@ layerNormShortF32AVX2_row:
 	XORQ   R10, R10
 	MOVQ   R8, R11
 
+	PCALIGN $64
 layerNormShortF32AVX2_sum:
 	TESTQ  R11, R11
 	JZ     layerNormShortF32AVX2_sum_tail
@@ -29764,6 +30165,7 @@ layerNormShortF32AVX2_sum_done:
 	XORQ         R10, R10
 	MOVQ         R8, R11
 
+	PCALIGN $64
 layerNormShortF32AVX2_var:
 	TESTQ   R11, R11
 	JZ      layerNormShortF32AVX2_var_tail
@@ -29801,6 +30203,7 @@ layerNormShortF32AVX2_var_done:
 	XORQ         R10, R10
 	MOVQ         R8, R11
 
+	PCALIGN $64
 layerNormShortF32AVX2_out:
 	TESTQ   R11, R11
 	JZ      layerNormShortF32AVX2_out_tail
@@ -29852,6 +30255,7 @@ TEXT ·packA8AVX2(SB), NOSPLIT, $0-40
 	MOVQ DX, R9
 	SHLQ $0x03, R9
 
+	PCALIGN $64
 packA8AVX2_loop:
 	CMPQ       SI, $0x00000008
 	JL         packA8AVX2_done
@@ -29928,6 +30332,7 @@ TEXT ·packA4AVX2(SB), NOSPLIT, $0-40
 	MOVQ DX, R8
 	SHLQ $0x03, R8
 
+	PCALIGN $64
 packA4AVX2_loop:
 	CMPQ         SI, $0x00000008
 	JL           packA4AVX2_done
@@ -29977,6 +30382,7 @@ TEXT ·transposeAVX2(SB), NOSPLIT, $0-72
 	SHLQ $0x02, AX
 	SHLQ $0x02, CX
 
+	PCALIGN $64
 transposeAVX2_batch:
 	CMPQ         batch+48(FP), $0x00
 	JLE          transposeAVX2_done
@@ -29994,6 +30400,7 @@ transposeAVX2_batch:
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     iota32<>+0(SB), Y1, Y1
 
+	PCALIGN $64
 transposeAVX2_rows:
 	CMPQ SI, $0x00000008
 	JL   transposeAVX2_rtail
@@ -30001,6 +30408,7 @@ transposeAVX2_rows:
 	MOVQ DX, R8
 	MOVQ cols+40(FP), R9
 
+	PCALIGN $64
 transposeAVX2_f_cols:
 	CMPQ       R9, $0x00000008
 	JL         transposeAVX2_f_ctail
@@ -30167,6 +30575,7 @@ transposeAVX2_rtail:
 	MOVQ  DX, DX
 	MOVQ  cols+40(FP), DI
 
+	PCALIGN $64
 transposeAVX2_p_cols:
 	CMPQ    DI, $0x00000008
 	JL      transposeAVX2_p_ctail
@@ -30376,6 +30785,7 @@ TEXT ·transposeAVX512(SB), NOSPLIT, $0-76
 	KMOVW rmask+72(FP), K1
 	KMOVW cmask+74(FP), K2
 
+	PCALIGN $64
 transposeAVX512_batch:
 	CMPQ batch+48(FP), $0x00
 	JLE  transposeAVX512_done
@@ -30383,6 +30793,7 @@ transposeAVX512_batch:
 	MOVQ dst+0(FP), DX
 	MOVQ src+16(FP), BX
 
+	PCALIGN $64
 transposeAVX512_rows:
 	CMPQ SI, $0x00000010
 	JL   transposeAVX512_rtail
@@ -30390,6 +30801,7 @@ transposeAVX512_rows:
 	MOVQ DX, R8
 	MOVQ cols+40(FP), R9
 
+	PCALIGN $64
 transposeAVX512_f_cols:
 	CMPQ       R9, $0x00000010
 	JL         transposeAVX512_f_ctail
@@ -30700,6 +31112,7 @@ transposeAVX512_rtail:
 	MOVQ  DX, DX
 	MOVQ  cols+40(FP), DI
 
+	PCALIGN $64
 transposeAVX512_p_cols:
 	CMPQ    DI, $0x00000010
 	JL      transposeAVX512_p_ctail
@@ -31142,6 +31555,7 @@ TEXT ·sgemmKernelAVX512(SB), NOSPLIT, $0-48
 	VXORPS Z26, Z26, Z26
 	VXORPS Z27, Z27, Z27
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -31330,6 +31744,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -31584,6 +31999,7 @@ TEXT ·sgemmKernelAVX512Small(SB), NOSPLIT, $0-48
 	VXORPS Z6, Z6, Z6
 	VXORPS Z7, Z7, Z7
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -31657,6 +32073,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -31787,6 +32204,7 @@ TEXT ·sgemmKernelAVX2(SB), NOSPLIT, $0-48
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	VMOVUPS      (DX), Y12
@@ -31877,6 +32295,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -32027,6 +32446,7 @@ TEXT ·sgemmKernelAVX512Wide(SB), NOSPLIT, $0-48
 	VXORPS Z22, Z22, Z22
 	VXORPS Z23, Z23, Z23
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -32177,6 +32597,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -32398,6 +32819,7 @@ TEXT ·sgemmKernelAVX512Mid(SB), NOSPLIT, $0-48
 	VXORPS Z14, Z14, Z14
 	VXORPS Z15, Z15, Z15
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -32512,6 +32934,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -32698,6 +33121,7 @@ TEXT ·sgemmKernelAVX512Next(SB), NOSPLIT, $0-48
 	IMUL3Q $0x00000080, AX, BX
 	ADDQ   DX, BX
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -32895,6 +33319,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -33159,6 +33584,7 @@ TEXT ·sgemmKernelAVX512MidNext(SB), NOSPLIT, $0-48
 	IMUL3Q $0x00000080, AX, BX
 	ADDQ   DX, BX
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -33282,6 +33708,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -33464,6 +33891,7 @@ TEXT ·sgemmKernelAVX512WideNext(SB), NOSPLIT, $0-48
 	IMUL3Q $0x000000c0, AX, BX
 	ADDQ   DX, BX
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -33627,6 +34055,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -33846,6 +34275,7 @@ TEXT ·sgemmHalfAVX512(SB), NOSPLIT, $0-48
 	VXORPS Z12, Z12, Z12
 	VXORPS Z13, Z13, Z13
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -33974,6 +34404,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -34143,6 +34574,7 @@ TEXT ·sgemmHalfAVX512Mid(SB), NOSPLIT, $0-48
 	VXORPS Z6, Z6, Z6
 	VXORPS Z7, Z7, Z7
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -34221,6 +34653,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -34357,6 +34790,7 @@ TEXT ·sgemmIndirectAVX512(SB), NOSPLIT, $0-56
 	VXORPS Z26, Z26, Z26
 	VXORPS Z27, Z27, Z27
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -34545,6 +34979,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -34817,6 +35252,7 @@ TEXT ·sgemmIndirectAVX512Wide(SB), NOSPLIT, $0-56
 	VXORPS Z22, Z22, Z22
 	VXORPS Z23, Z23, Z23
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -34969,6 +35405,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -35200,6 +35637,7 @@ TEXT ·sgemmIndirectAVX512WideChain(SB), NOSPLIT, $0-80
 	VXORPS Z22, Z22, Z22
 	VXORPS Z23, Z23, Z23
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -35352,6 +35790,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -35522,6 +35961,7 @@ scaled:
 	MOVQ nsteps+72(FP), SI
 	XORQ DI, DI
 
+	PCALIGN $64
 chain_step:
 	CMPQ    DI, SI
 	JGE     chain_store
@@ -36047,6 +36487,7 @@ chain_store:
 // func sgemmIndirectAVX512WideChainScatter(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat int, rrev int, tiles int)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·sgemmIndirectAVX512WideChainScatter(SB), NOSPLIT, $0-120
+	PCALIGN $64
 tile:
 	MOVQ   kc+0(FP), AX
 	MOVQ   a+8(FP), CX
@@ -36077,6 +36518,7 @@ tile:
 	VXORPS Z22, Z22, Z22
 	VXORPS Z23, Z23, Z23
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -36229,6 +36671,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -36321,6 +36764,7 @@ scaled:
 chain_all:
 	XORQ R11, R11
 
+	PCALIGN $64
 chain_step:
 	CMPQ    R11, R10
 	JGE     chain_store
@@ -37044,6 +37488,7 @@ res_skip_2_1:
 	SUBQ R9, R8
 	XORQ R9, R9
 
+	PCALIGN $64
 chainpost_step:
 	CMPQ    R9, R8
 	JGE     chainpost_store
@@ -37664,6 +38109,7 @@ tiles_done:
 // func sgemmIndirectAVX512WideChainScatterPrefetch(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat int, rrev int, tiles int)
 // Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·sgemmIndirectAVX512WideChainScatterPrefetch(SB), NOSPLIT, $0-120
+	PCALIGN $64
 tile:
 	MOVQ   kc+0(FP), AX
 	MOVQ   a+8(FP), CX
@@ -37694,6 +38140,7 @@ tile:
 	VXORPS Z22, Z22, Z22
 	VXORPS Z23, Z23, Z23
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -37846,6 +38293,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -37938,6 +38386,7 @@ scaled:
 chain_all:
 	XORQ R11, R11
 
+	PCALIGN $64
 chain_step:
 	CMPQ    R11, R10
 	JGE     chain_store
@@ -38661,6 +39110,7 @@ res_skip_2_1:
 	SUBQ R9, R8
 	XORQ R9, R9
 
+	PCALIGN $64
 chainpost_step:
 	CMPQ    R9, R8
 	JGE     chainpost_store
@@ -39340,6 +39790,7 @@ tiles_done:
 // func sgemmIndirectAVX512WideChainScatterPrefetchIn(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat int, rrev int, tiles int)
 // Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·sgemmIndirectAVX512WideChainScatterPrefetchIn(SB), NOSPLIT, $0-120
+	PCALIGN $64
 tile:
 	MOVQ   kc+0(FP), AX
 	MOVQ   a+8(FP), CX
@@ -39370,6 +39821,7 @@ tile:
 	VXORPS Z22, Z22, Z22
 	VXORPS Z23, Z23, Z23
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -39534,6 +39986,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -39629,6 +40082,7 @@ scaled:
 chain_all:
 	XORQ R11, R11
 
+	PCALIGN $64
 chain_step:
 	CMPQ    R11, R10
 	JGE     chain_store
@@ -40352,6 +40806,7 @@ res_skip_2_1:
 	SUBQ R9, R8
 	XORQ R9, R9
 
+	PCALIGN $64
 chainpost_step:
 	CMPQ    R9, R8
 	JGE     chainpost_store
@@ -41070,6 +41525,7 @@ TEXT ·sgemmIndirectAVX2(SB), NOSPLIT, $0-56
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	MOVQ         (BX), SI
@@ -41168,6 +41624,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -41331,6 +41788,7 @@ TEXT ·sgemmIndirectAVX2Chain(SB), NOSPLIT, $0-80
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	MOVQ         (BX), SI
@@ -41429,6 +41887,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -41535,6 +41994,7 @@ scaled:
 	MOVQ nsteps+72(FP), SI
 	XORQ DI, DI
 
+	PCALIGN $64
 chain_step:
 	CMPQ    DI, SI
 	JGE     chain_store
@@ -41892,6 +42352,7 @@ TEXT ·sgemmStridedAVX512(SB), NOSPLIT, $0-56
 	VXORPS Z12, Z12, Z12
 	VXORPS Z13, Z13, Z13
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -42003,6 +42464,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -42160,6 +42622,7 @@ TEXT ·sgemmStridedAVX512Warm(SB), NOSPLIT, $0-56
 	VXORPS Z12, Z12, Z12
 	VXORPS Z13, Z13, Z13
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -42263,6 +42726,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -42419,6 +42883,7 @@ TEXT ·sgemmGatherS1AVX512(SB), NOSPLIT, $0-56
 	VXORPS Z12, Z12, Z12
 	VXORPS Z13, Z13, Z13
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -42535,6 +43000,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -42693,6 +43159,7 @@ TEXT ·sgemmGatherS1AVX512Warm(SB), NOSPLIT, $0-56
 	VXORPS Z12, Z12, Z12
 	VXORPS Z13, Z13, Z13
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -42801,6 +43268,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -42959,6 +43427,7 @@ TEXT ·sgemmGatherS2AVX512(SB), NOSPLIT, $0-56
 	VXORPS Z12, Z12, Z12
 	VXORPS Z13, Z13, Z13
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -43075,6 +43544,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -43233,6 +43703,7 @@ TEXT ·sgemmGatherS2AVX512Warm(SB), NOSPLIT, $0-56
 	VXORPS Z12, Z12, Z12
 	VXORPS Z13, Z13, Z13
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -43341,6 +43812,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -43514,6 +43986,7 @@ TEXT ·sgemmStrided14AVX512(SB), NOSPLIT, $0-56
 	VXORPS Z26, Z26, Z26
 	VXORPS Z27, Z27, Z27
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -43709,6 +44182,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -43985,6 +44459,7 @@ TEXT ·sgemmStrided14AVX512Warm(SB), NOSPLIT, $0-56
 	VXORPS Z26, Z26, Z26
 	VXORPS Z27, Z27, Z27
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -44172,6 +44647,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -44449,6 +44925,7 @@ TEXT ·sgemmGather14S1AVX512(SB), NOSPLIT, $0-64
 	VXORPS Z26, Z26, Z26
 	VXORPS Z27, Z27, Z27
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -44649,6 +45126,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -44928,6 +45406,7 @@ TEXT ·sgemmGather14S1AVX512Warm(SB), NOSPLIT, $0-64
 	VXORPS Z26, Z26, Z26
 	VXORPS Z27, Z27, Z27
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -45120,6 +45599,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -45399,6 +45879,7 @@ TEXT ·sgemmGather14S2AVX512(SB), NOSPLIT, $0-64
 	VXORPS Z26, Z26, Z26
 	VXORPS Z27, Z27, Z27
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -45599,6 +46080,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -45878,6 +46360,7 @@ TEXT ·sgemmGather14S2AVX512Warm(SB), NOSPLIT, $0-64
 	VXORPS Z26, Z26, Z26
 	VXORPS Z27, Z27, Z27
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -46070,6 +46553,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -46352,6 +46836,7 @@ TEXT ·sgemmKernelAVX2Chain(SB), NOSPLIT, $0-72
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	VMOVUPS      (DX), Y12
@@ -46442,6 +46927,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -46546,6 +47032,7 @@ scaled:
 	MOVQ nsteps+64(FP), SI
 	XORQ DI, DI
 
+	PCALIGN $64
 chain_step:
 	CMPQ    DI, SI
 	JGE     chain_store
@@ -46923,6 +47410,7 @@ TEXT ·sgemmKernelAVX2Next(SB), NOSPLIT, $0-48
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	VMOVUPS      (DX), Y12
@@ -47018,6 +47506,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -47180,6 +47669,7 @@ TEXT ·sgemmKernelAVX2ChainNext(SB), NOSPLIT, $0-72
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	VMOVUPS      (DX), Y12
@@ -47275,6 +47765,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -47379,6 +47870,7 @@ scaled:
 	MOVQ nsteps+64(FP), SI
 	XORQ DI, DI
 
+	PCALIGN $64
 chain_step:
 	CMPQ    DI, SI
 	JGE     chain_store
@@ -47736,6 +48228,7 @@ TEXT ·sgemmStridedAVX2(SB), NOSPLIT, $0-56
 	VXORPS Y12, Y12, Y12
 	VXORPS Y13, Y13, Y13
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -47839,6 +48332,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -47995,6 +48489,7 @@ TEXT ·sgemmStridedAVX2Warm(SB), NOSPLIT, $0-56
 	VXORPS Y12, Y12, Y12
 	VXORPS Y13, Y13, Y13
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -48094,6 +48589,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -48249,6 +48745,7 @@ TEXT ·sgemmGatherS1AVX2(SB), NOSPLIT, $0-56
 	VXORPS Y12, Y12, Y12
 	VXORPS Y13, Y13, Y13
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -48357,6 +48854,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -48514,6 +49012,7 @@ TEXT ·sgemmGatherS1AVX2Warm(SB), NOSPLIT, $0-56
 	VXORPS Y12, Y12, Y12
 	VXORPS Y13, Y13, Y13
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -48618,6 +49117,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -48775,6 +49275,7 @@ TEXT ·sgemmGatherS2AVX2(SB), NOSPLIT, $0-56
 	VXORPS Y12, Y12, Y12
 	VXORPS Y13, Y13, Y13
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -48883,6 +49384,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -49040,6 +49542,7 @@ TEXT ·sgemmGatherS2AVX2Warm(SB), NOSPLIT, $0-56
 	VXORPS Y12, Y12, Y12
 	VXORPS Y13, Y13, Y13
 
+	PCALIGN $64
 k4:
 	CMPQ         AX, $0x00000004
 	JL           k1
@@ -49144,6 +49647,7 @@ k4:
 	SUBQ         $0x00000004, AX
 	JMP          k4
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -49295,6 +49799,7 @@ TEXT ·sgemmKernelAVX2R1(SB), NOSPLIT, $0-48
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	VMOVUPS      (DX), Y12
@@ -49325,6 +49830,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -49390,6 +49896,7 @@ TEXT ·sgemmKernelAVX2R2(SB), NOSPLIT, $0-48
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	VMOVUPS      (DX), Y12
@@ -49432,6 +49939,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -49517,6 +50025,7 @@ TEXT ·sgemmKernelAVX2R3(SB), NOSPLIT, $0-48
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	VMOVUPS      (DX), Y12
@@ -49571,6 +50080,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -49676,6 +50186,7 @@ TEXT ·sgemmKernelAVX2R4(SB), NOSPLIT, $0-48
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	VMOVUPS      (DX), Y12
@@ -49742,6 +50253,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -49867,6 +50379,7 @@ TEXT ·sgemmKernelAVX2R5(SB), NOSPLIT, $0-48
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	VMOVUPS      (DX), Y12
@@ -49945,6 +50458,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -50066,6 +50580,7 @@ TEXT ·sgemmIndirectAVX2R1(SB), NOSPLIT, $0-56
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	MOVQ         (BX), SI
@@ -50104,6 +50619,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -50172,6 +50688,7 @@ TEXT ·sgemmIndirectAVX2R2(SB), NOSPLIT, $0-56
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	MOVQ         (BX), SI
@@ -50222,6 +50739,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -50310,6 +50828,7 @@ TEXT ·sgemmIndirectAVX2R3(SB), NOSPLIT, $0-56
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	MOVQ         (BX), SI
@@ -50372,6 +50891,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -50480,6 +51000,7 @@ TEXT ·sgemmIndirectAVX2R4(SB), NOSPLIT, $0-56
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	MOVQ         (BX), SI
@@ -50554,6 +51075,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -50682,6 +51204,7 @@ TEXT ·sgemmIndirectAVX2R5(SB), NOSPLIT, $0-56
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	MOVQ         (BX), SI
@@ -50768,6 +51291,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -50891,6 +51415,7 @@ TEXT ·sgemmIndirectAVX2ChainR1(SB), NOSPLIT, $0-80
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	MOVQ         (BX), SI
@@ -50929,6 +51454,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -50975,6 +51501,7 @@ scaled:
 	MOVQ nsteps+72(FP), BX
 	XORQ SI, SI
 
+	PCALIGN $64
 chain_step:
 	CMPQ    SI, BX
 	JGE     chain_store
@@ -51101,6 +51628,7 @@ TEXT ·sgemmIndirectAVX2ChainR2(SB), NOSPLIT, $0-80
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	MOVQ         (BX), SI
@@ -51151,6 +51679,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -51209,6 +51738,7 @@ scaled:
 	MOVQ nsteps+72(FP), SI
 	XORQ DI, DI
 
+	PCALIGN $64
 chain_step:
 	CMPQ    DI, SI
 	JGE     chain_store
@@ -51386,6 +51916,7 @@ TEXT ·sgemmIndirectAVX2ChainR3(SB), NOSPLIT, $0-80
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	MOVQ         (BX), SI
@@ -51448,6 +51979,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -51518,6 +52050,7 @@ scaled:
 	MOVQ nsteps+72(FP), SI
 	XORQ DI, DI
 
+	PCALIGN $64
 chain_step:
 	CMPQ    DI, SI
 	JGE     chain_store
@@ -51746,6 +52279,7 @@ TEXT ·sgemmIndirectAVX2ChainR4(SB), NOSPLIT, $0-80
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	MOVQ         (BX), SI
@@ -51820,6 +52354,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -51902,6 +52437,7 @@ scaled:
 	MOVQ nsteps+72(FP), SI
 	XORQ DI, DI
 
+	PCALIGN $64
 chain_step:
 	CMPQ    DI, SI
 	JGE     chain_store
@@ -52181,6 +52717,7 @@ TEXT ·sgemmIndirectAVX2ChainR5(SB), NOSPLIT, $0-80
 	SUBQ       $0x00000004, AX
 	JL         k4done
 
+	PCALIGN $64
 k4:
 	PREFETCHT0   192(CX)
 	MOVQ         (BX), SI
@@ -52267,6 +52804,7 @@ k4:
 k4done:
 	ADDQ $0x00000004, AX
 
+	PCALIGN $64
 k1:
 	CMPQ         AX, $0x00000000
 	JE           epilogue
@@ -52361,6 +52899,7 @@ scaled:
 	MOVQ nsteps+72(FP), SI
 	XORQ DI, DI
 
+	PCALIGN $64
 chain_step:
 	CMPQ    DI, SI
 	JGE     chain_store
@@ -52666,6 +53205,7 @@ TEXT ·sgemmDirect1x64AVX2(SB), NOSPLIT, $0-56
 	VXORPS Y6, Y6, Y6
 	VXORPS Y7, Y7, Y7
 
+	PCALIGN $64
 d2:
 	CMPQ         AX, $0x00000002
 	JL           d1
@@ -52790,6 +53330,7 @@ TEXT ·sgemmDirect2x32AVX2(SB), NOSPLIT, $0-56
 	VXORPS Y6, Y6, Y6
 	VXORPS Y7, Y7, Y7
 
+	PCALIGN $64
 d2:
 	CMPQ         AX, $0x00000002
 	JL           d1
@@ -52931,6 +53472,7 @@ TEXT ·sgemmDirect2x32PrefetchAVX2(SB), NOSPLIT, $0-56
 	VXORPS Y6, Y6, Y6
 	VXORPS Y7, Y7, Y7
 
+	PCALIGN $64
 d2:
 	CMPQ         AX, $0x00000002
 	JL           d1
@@ -53085,6 +53627,7 @@ TEXT ·sgemmDirect4x24AVX2(SB), NOSPLIT, $0-56
 	VXORPS Y10, Y10, Y10
 	VXORPS Y11, Y11, Y11
 
+	PCALIGN $64
 d2:
 	CMPQ         AX, $0x00000002
 	JL           d1
@@ -53273,6 +53816,7 @@ TEXT ·sgemmDirect4x24PrefetchAVX2(SB), NOSPLIT, $0-56
 	VXORPS Y10, Y10, Y10
 	VXORPS Y11, Y11, Y11
 
+	PCALIGN $64
 d2:
 	CMPQ         AX, $0x00000002
 	JL           d1

@@ -274,6 +274,9 @@ type gemmJob struct {
 	ep     GemmEpilogue
 	hasEp  bool
 	serial bool // one thread whatever the size (sgemmOn)
+	// paSlices is A packed by run itself for C's column slices
+	// (gemmSliceCols; pa then points at it).
+	paSlices packedA
 	// kchain: the last depth block's tiles run asm.SgemmKernelChain with
 	// the chain's codes (kcodes, kns steps) and its scalars in blocks of
 	// mr rows (kchainT, laneBlocks' layout), so a convolution's bias and
@@ -690,6 +693,17 @@ func (j *gemmJob) run() {
 	// A whole number of panels (gemmNC is not a multiple of the wide
 	// tile's 48 columns).
 	nc := min(gemmNC/nr*nr, (n+nr-1)/nr*nr)
+	var apack *[]float32
+	if sliceNC := gemmSliceCols(m, n, k, nr); sliceNC > 0 && threads == 1 && j.pb != nil && j.pa == nil && !j.transA {
+		// C in column slices whose rows stay in L2 over the depth blocks
+		// (gemmSliceBytes), A packed once for all of them.
+		np := (m + mr - 1) / mr
+		apack = getScratch(k * np * mr)
+		packAInto(*apack, m, k, j.a, j.lda, mr)
+		j.paSlices = packedA{m: m, k: k, mr: mr, npanels: np, level: asm.CurrentLevel(), data: *apack}
+		j.pa = &j.paSlices
+		nc = sliceNC
+	}
 	var bbuf *[]float32
 	if j.pb == nil {
 		bbuf = gemmGetBBuf(min(k, gemmKC) * nc)
@@ -739,6 +753,24 @@ func (j *gemmJob) run() {
 	if bbuf != nil {
 		gemmPutBBuf(bbuf)
 	}
+	if apack != nil {
+		j.pa, j.paSlices = nil, packedA{}
+		putScratch(apack)
+	}
+}
+
+// gemmSliceBytes is the size of a column slice of C (m rows) that the
+// driver keeps in L2 over every depth block of a product against a
+// pre-packed B whose C is larger than twice that.
+const gemmSliceBytes = 256 << 10
+
+// gemmSliceCols returns the columns of C's slices for an m x n x k product
+// on panels of nr (0: one slice, gemmNC columns).
+func gemmSliceCols(m, n, k, nr int) int {
+	if k <= gemmKC || 4*int64(m)*int64(n) <= 2*gemmSliceBytes {
+		return 0
+	}
+	return max(nr, gemmSliceBytes/(4*m)/nr*nr)
 }
 
 // halfPanel reports whether panel jp of the current block is the

@@ -17,7 +17,9 @@ func TestSgemmPackedBitIdentical(t *testing.T) {
 	defer SetNumThreads(0)
 	forEachLevel(t, func(l asm.Level) {
 		r := rand.New(rand.NewSource(7))
-		for _, s := range [][3]int{{1, 1, 1}, {1, 77, 300}, {3, 200, 40}, {4, 23, 9}, {5, 17, 33}, {7, 65, 260}, {8, 100, 513}, {13, 4100, 7}, {64, 130, 257}, {40, 300, 300}, {150, 33, 600}} {
+		for _, s := range [][3]int{{1, 1, 1}, {1, 77, 300}, {3, 200, 40}, {4, 23, 9}, {5, 17, 33}, {7, 65, 260}, {8, 100, 513}, {13, 4100, 7}, {64, 130, 257}, {40, 300, 300}, {150, 33, 600},
+			// C past 2*gemmSliceBytes: column slices, A packed once.
+			{67, 2000, 260}, {131, 1003, 270}} {
 			m, n, k := s[0], s[1], s[2]
 			for _, transB := range []bool{false, true} {
 				for _, beta := range []float32{0, 0.5} {
@@ -34,6 +36,9 @@ func TestSgemmPackedBitIdentical(t *testing.T) {
 						t.Fatal(err)
 					}
 					for _, th := range []int{1, 2} {
+						if th > 1 && 4*m*n > 2*gemmSliceBytes {
+							continue // sliced at 1 thread only
+						}
 						SetNumThreads(th)
 						want := append([]float32(nil), c0...)
 						if err := SgemmEx(false, transB, m, n, k, 1.5, a, k, b, ldb, beta, want, n, ep); err != nil {

@@ -177,6 +177,7 @@ func main() {
 		}
 	}
 	Generate()
+	alignOutput()
 }
 
 // loop emits a loop over n elements (n a multiple of s.lanes), calling body
