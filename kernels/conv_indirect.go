@@ -29,7 +29,7 @@ import (
 // Work items are (row block, chunk of column panels); each accumulates its
 // tiles over every depth block in a scratch buffer, as the packed driver
 // accumulates in C, and then copies the valid pixels out while they are in
-// cache. The depth blocks (gemmKC), the packed weights, the kernel's
+// cache. The depth blocks (gemmDepth), the packed weights, the kernel's
 // arithmetic and the order of accumulation are those of the packed driver,
 // so every output has the same bits as there.
 
@@ -292,7 +292,7 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	// (asm.ScatterResidual), which reads the residual at its stores'
 	// offsets; elsewhere the items run the chain as they copy out.
 	var kb *[]float32
-	scatterOK := wide && ws >= scatterMinWidth && kk <= gemmKC && og%mr == 0
+	scatterOK := wide && ws >= scatterMinWidth && kk <= gemmKCMax && og%mr == 0
 	if cmr, cnr, cwide, ok := asm.SgemmIndirectChainTile(); ok && cwide == wide && cmr == mr && cnr == nr &&
 		chain != nil && (chain.inKernelPass(g.oh*g.ow) || scatterOK && chain.residualInKernel(g.oh*g.ow)) {
 		ns := len(chain.codes)
@@ -684,8 +684,8 @@ func (j *convIndirectJob) items(lo, hi int) {
 				stored = mcur
 			}
 		}
-		for pc := 0; pc < k; pc += gemmKC {
-			kc := min(gemmKC, k-pc)
+		for pc, kc := 0, 0; pc < k; pc += kc {
+			kc = gemmDepth(pc, k)
 			var bet float32
 			if pc > 0 {
 				bet = 1

@@ -52,7 +52,7 @@ func convPosUse(g *conv2dGeom, chain *rowChain) bool {
 	hw := g.oh * g.ow
 	computed := (hw + nr - 1) / nr * nr
 	if !g.pointwise() {
-		if _, _, ok := asm.SgemmTileStrided14(); ok && g.sw == 2 && g.c*g.kh*g.kw > gemmKC {
+		if _, _, ok := asm.SgemmTileStrided14(); ok && g.sw == 2 && g.c*g.kh*g.kw > gemmKCMax {
 			// A column stride 2 window deeper than a depth block: two
 			// tiles a call beat the indirect path's phase planes
 			// (BenchmarkConv2DChainLayers, 1 thread, six alternated runs:
@@ -222,7 +222,7 @@ var convPosPool = freelist.List[*convPosJob]{New: func() *convPosJob {
 
 // itemsInto computes work items [lo, hi) of the chunk of tiles tiles from
 // tile t0 into its T, t: item i is position tile i%tiles against channel
-// panel i/tiles, over the whole depth in gemmKC blocks. A run of items on
+// panel i/tiles, over the whole depth in gemmDepth blocks. A run of items on
 // one panel goes depth block by depth block, each block over the run's
 // tiles (item by item, a 3x3 convolution of 512 channels read its 295 KB
 // panel again for every tile, from an L2 it shared with the input).
@@ -244,7 +244,7 @@ var convPosPool = freelist.List[*convPosJob]{New: func() *convPosJob {
 func (j *convPosJob) itemsInto(t []float32, t0, tiles, lo, hi int) {
 	for it := lo; it < hi; {
 		end := min(hi, (it/tiles+1)*tiles)
-		for pc := 0; pc < j.c; pc += gemmKC {
+		for pc := 0; pc < j.c; pc += gemmDepth(pc, j.c) {
 			for i := it; i < end; i++ {
 				if j.pairs && i+1 < end {
 					// Two tiles in one call (asm.SgemmTileStrided14).
@@ -319,7 +319,7 @@ func (j *convPosJob) tileBase(tt int) (p0, base int) {
 func (j *convPosJob) tileArgs(t []float32, t0, jp, tt, pc int) (p0, base int, cp, bp unsafe.Pointer, kc int, beta float32) {
 	p0, base = j.tileBase(tt)
 	cp = unsafe.Pointer(&t[(p0-t0*j.mr)*j.o+jp*j.nr])
-	kc = min(gemmKC, j.c-pc)
+	kc = gemmDepth(pc, j.c)
 	if pc > 0 {
 		beta = 1
 	}
@@ -461,7 +461,7 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 		defer putScratch(xp)
 	}
 	if packed {
-		ab := getScratch(min(ctiles, ntiles) * mr * min(gemmKC, kk))
+		ab := getScratch(min(ctiles, ntiles) * mr * min(gemmKCMax, kk))
 		defer putScratch(ab)
 		j.a = *ab
 	}
@@ -507,9 +507,9 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 			}
 			// Depth block by depth block: the chunk's patches packed once
 			// for all channel panels.
-			for pc := 0; pc < kk; pc += gemmKC {
+			for pc := 0; pc < kk; pc += gemmDepth(pc, kk) {
 				j.pc = pc
-				j.packPatches(pc, min(gemmKC, kk-pc))
+				j.packPatches(pc, gemmDepth(pc, kk))
 				ParallelFor(j.tiles*(g.o/nr), 1, j.blockFn)
 			}
 			j.chainOut(j.t, t0, j.tiles)
@@ -525,7 +525,7 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 // i/tiles, so a run of items reads its panel's block from L1.
 func (j *convPosJob) blockItems(lo, hi int) {
 	mr, nr, pc := j.mr, j.nr, j.pc
-	kc := min(gemmKC, j.c-pc)
+	kc := gemmDepth(pc, j.c)
 	var beta float32
 	if pc > 0 {
 		beta = 1

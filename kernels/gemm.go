@@ -13,7 +13,7 @@ import (
 // A kc x nr packed B micro-panel stays in L1 while the micro-kernel streams
 // mc x kc packed A panels from L2; the kc x nc packed B block lives in L3.
 const (
-	gemmKC = 256  // depth of one packed block
+	gemmKC = 256  // depth of one packed block (gemmDepth)
 	gemmMC = 168  // rows of one packed A block (multiple of 14 and 6)
 	gemmNC = 4096 // columns of one packed B block
 )
@@ -212,12 +212,36 @@ func gemmAddResidual(ep *GemmEpilogue, row []float32, i, j0 int) {
 	}
 }
 
-// Packing buffers. A panels (at most gemmMC x gemmKC) come from a pool of
+// gemmKCTail is how much deeper than gemmKC a product's last depth block
+// may be: a rest of at most gemmKC+gemmKCTail is one block, not a gemmKC one
+// and a shallow one. Each block is a pass over C's tiles (loaded, added to,
+// stored) and, in the indirect convolution, a pass through the scratch
+// before the copy out; a last block a few steps deep cost a whole pass for
+// little work: a 3x3 layer of 32 input channels (288 deep) ran 256 + 32,
+// one of 64 (576) 256 + 256 + 64, the mlp's 784-deep product 256 x 3 + 16.
+const gemmKCTail = 64
+
+// gemmKCMax is the deepest depth block.
+const gemmKCMax = gemmKC + gemmKCTail
+
+// gemmDepth is the depth of the block that starts at pc of a product k
+// deep: gemmKC, or the whole rest where that is at most gemmKCMax. Every
+// path blocks its depth by it (the packed driver, the direct and narrow
+// paths, packed weights, the indirect and position convolutions), so that
+// a product has the same bits on each.
+func gemmDepth(pc, k int) int {
+	if r := k - pc; r <= gemmKCMax {
+		return r
+	}
+	return gemmKC
+}
+
+// Packing buffers. A panels (at most gemmMC x gemmKCMax) come from a pool of
 // fixed-size buffers; B blocks from a pool whose buffers only grow (a buffer
 // too small for a request is dropped and replaced by one of the requested
 // size), so neither kind is ever reallocated once the pools are warm.
 var gemmAPool = freelist.List[*[]float32]{New: func() *[]float32 {
-	s := make([]float32, gemmMC*gemmKC, gemmMC*gemmKC+16)
+	s := make([]float32, gemmMC*gemmKCMax, gemmMC*gemmKCMax+16)
 	return &s
 }}
 
@@ -706,7 +730,7 @@ func (j *gemmJob) run() {
 	}
 	var bbuf *[]float32
 	if j.pb == nil {
-		bbuf = gemmGetBBuf(min(k, gemmKC) * nc)
+		bbuf = gemmGetBBuf(min(k, gemmKCMax) * nc)
 		j.bpack = *bbuf
 	}
 
@@ -722,8 +746,8 @@ func (j *gemmJob) run() {
 			nsplit = min(npanels, threads)
 		}
 		j.jc, j.ncur, j.npanels, j.nsplit = jc, ncur, npanels, nsplit
-		for pc := 0; pc < k; pc += gemmKC {
-			kc := min(gemmKC, k-pc)
+		for pc, kc := 0, 0; pc < k; pc += kc {
+			kc = gemmDepth(pc, k)
 			j.pc, j.kc = pc, kc
 			if j.pb != nil {
 				// Pre-packed: the block's panels start at panel jc/nr.
@@ -767,7 +791,7 @@ const gemmSliceBytes = 256 << 10
 // gemmSliceCols returns the columns of C's slices for an m x n x k product
 // on panels of nr (0: one slice, gemmNC columns).
 func gemmSliceCols(m, n, k, nr int) int {
-	if k <= gemmKC || 4*int64(m)*int64(n) <= 2*gemmSliceBytes {
+	if k <= gemmKCMax || 4*int64(m)*int64(n) <= 2*gemmSliceBytes {
 		return 0
 	}
 	return max(nr, gemmSliceBytes/(4*m)/nr*nr)

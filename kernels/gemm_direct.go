@@ -11,7 +11,7 @@ import (
 // packing B (read, write, read again) costs more than the arithmetic; the
 // direct kernels (asm.SgemmDirect) read B in place, streaming it once per
 // row group. They compute each element with the packed kernels' arithmetic
-// over the same gemmKC depth blocks, so results are bit-identical to the
+// over the same depth blocks (gemmDepth), so results are bit-identical to the
 // packed path.
 
 // directGroup is one row group of the small-M path: rows [i0, i0+r) run
@@ -103,8 +103,8 @@ func (j *gemmJob) directTiles(lo, hi int) {
 	for t := lo; t < hi; t++ {
 		s0 := t * gemmDirectStrip
 		s1 := min(n, s0+gemmDirectStrip)
-		for pc := 0; pc < k; pc += gemmKC {
-			kc := min(gemmKC, k-pc)
+		for pc, kc := 0, 0; pc < k; pc += kc {
+			kc = gemmDepth(pc, k)
 			bet := j.beta
 			if pc > 0 {
 				bet = 1
@@ -141,7 +141,7 @@ func (j *gemmJob) directTile(gr *directGroup, pc, kc, j0, cols int, bet float32,
 	// Edge tile: B's last columns packed zero-padded, C through a
 	// scratch tile.
 	if *tbuf == nil {
-		*tbuf = gemmGetABuf(gemmKC * 64)
+		*tbuf = gemmGetABuf(gemmKCMax * 64)
 	}
 	bt := **tbuf
 	gemmPackB(false, b, ldb, pc, kc, j0, cols, w, bt)
@@ -192,7 +192,7 @@ func gemmNarrowOK(transA, transB bool, m, n, k int, alpha float32, b []float32) 
 }
 
 // gemmNarrow is the narrow path: column strips of a vector, each over the
-// same gemmKC depth blocks as the blocked driver (beta on the first, 1
+// same depth blocks (gemmDepth) as the blocked driver (beta on the first, 1
 // after), with every operand read in place by asm.SgemmNarrow; so the bits
 // are the blocked driver's. Then the epilogue, row by row. Products past
 // gemmParallelMinMNK split their rows over the threads (the same bits:
@@ -223,8 +223,8 @@ func (g *narrowGemm) rows(lo, hi int) {
 	w := asm.SgemmNarrowWidth()
 	for j0 := 0; j0 < n; j0 += w {
 		cols := min(w, n-j0)
-		for pc := 0; pc < k; pc += gemmKC {
-			kc := min(gemmKC, k-pc)
+		for pc, kc := 0, 0; pc < k; pc += kc {
+			kc = gemmDepth(pc, k)
 			bet := g.beta
 			if pc > 0 {
 				bet = 1

@@ -21,7 +21,8 @@ func withNarrowMax(max int, f func()) {
 
 // TestGemmNarrowMatchesBlocked runs small products on the narrow path and on
 // the blocked driver (its limit set to 0) and requires the same bits: odd
-// sizes and strides, depth past one gemmKC block, both betas, alpha 1 and
+// sizes and strides, depth past one depth block (gemmDepth; 560 is 256 and a
+// merged 304), both betas, alpha 1 and
 // not, with and without an epilogue, the columns past n left alone; and
 // products past gemmNarrowMaxMNK one strip wide (at 1 and 2 threads, which
 // split their rows).
@@ -29,7 +30,7 @@ func TestGemmNarrowMatchesBlocked(t *testing.T) {
 	defer SetNumThreads(0)
 	r := rand.New(rand.NewSource(31))
 	w := asm.SgemmNarrowWidth()
-	for _, s := range [][4]int{{1, 1, 1, 1}, {1, 7, 3, 1}, {3, 5, 2, 1}, {8, 8, 8, 1}, {8, 32, 32, 1}, {9, 17, 13, 1}, {17, 33, 5, 1}, {2, 3, 600, 1}, {64, 16, 30, 1},
+	for _, s := range [][4]int{{1, 1, 1, 1}, {1, 7, 3, 1}, {3, 5, 2, 1}, {8, 8, 8, 1}, {8, 32, 32, 1}, {9, 17, 13, 1}, {17, 33, 5, 1}, {2, 3, 600, 1}, {5, 9, 560, 1}, {64, 16, 30, 1},
 		{64, w - 6, 1024, 1}, {64, w - 6, 1024, 2}, {203, 3, 700, 2}, {131, w, 300, 2}, {37, 1, 4000, 2}, {67, w - 1, 2000, 1}} {
 		m, n, k := s[0], s[1], s[2]
 		SetNumThreads(s[3])

@@ -11,8 +11,8 @@ import (
 
 // PackedB is a GEMM B operand (k x n) packed once into the blocked driver's
 // micro-panel layout, for constant weights: SgemmPacked then skips packing B
-// on every call. For each depth block pc (gemmKC deep; kc = min(gemmKC,
-// k-pc)) and each nr-wide column panel jp, the panel holds kc rows of nr
+// on every call. For each depth block pc (kc = gemmDepth(pc, k) deep)
+// and each nr-wide column panel jp, the panel holds kc rows of nr
 // values, dst[p*nr+j] = op(B)[pc+p][jp*nr+j], zero beyond column n. The
 // blocking and the micro-kernel are those of Sgemm, so results are
 // bit-identical to Sgemm on the unpacked matrix.
@@ -62,8 +62,8 @@ func PackB(transB bool, k, n int, b []float32, ldb int) (*PackedB, error) {
 func packBFor(transB bool, k, n int, b []float32, ldb, nr int) *PackedB {
 	np := (n + nr - 1) / nr
 	p := &PackedB{k: k, n: n, nr: nr, npanels: np, data: make([]float32, k*np*nr), level: asm.CurrentLevel()}
-	for pc := 0; pc < k; pc += gemmKC {
-		kc := min(gemmKC, k-pc)
+	for pc, kc := 0, 0; pc < k; pc += kc {
+		kc = gemmDepth(pc, k)
 		blk := p.data[pc*np*nr:]
 		for jp := 0; jp < np; jp++ {
 			gemmPackB(transB, b, ldb, pc, kc, jp*nr, min(nr, n-jp*nr), nr, blk[jp*kc*nr:(jp+1)*kc*nr])
@@ -229,7 +229,7 @@ func UnregisterConstants(exec *runtime.Executable) {
 
 // packedA is a GEMM A operand (m x k, row-major) packed once into the
 // micro-kernel's mr-row panels for every depth block: block pc (kc =
-// min(gemmKC, k-pc)) starts at pc*npanels*mr, its panel ip holds rows
+// gemmDepth(pc, k)) starts at pc*npanels*mr, its panel ip holds rows
 // [ip*mr, ip*mr+mr) as dst[p*mr+i] (zero past m), as gemmPackA writes them.
 // Any row block of the blocked driver (a multiple of mr rows, starting at
 // one) is then a run of consecutive panels, whatever the thread count.
@@ -249,11 +249,11 @@ func packA(m, k int, a []float32, lda, mr int) *packedA {
 }
 
 // packAInto packs a (m x k, row stride lda) for tiles of mr rows into dst in
-// packedA's layout (depth blocks of gemmKC, then panels).
+// packedA's layout (depth blocks of gemmDepth, then panels).
 func packAInto(dst []float32, m, k int, a []float32, lda, mr int) {
 	np := (m + mr - 1) / mr
-	for pc := 0; pc < k; pc += gemmKC {
-		kc := min(gemmKC, k-pc)
+	for pc, kc := 0, 0; pc < k; pc += kc {
+		kc = gemmDepth(pc, k)
 		blk := dst[pc*np*mr:]
 		for ip := 0; ip < np; ip++ {
 			gemmPackA(false, a, lda, ip*mr, min(mr, m-ip*mr), pc, kc, mr, blk[ip*kc*mr:(ip+1)*kc*mr])

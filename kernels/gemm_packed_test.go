@@ -216,3 +216,23 @@ func benchMatmulConstant(b *testing.B, shapes [][3]int, cold bool) {
 		UnregisterConstant(w)
 	}
 }
+
+// TestGemmDepthBlocks checks the depth blocks every path shares: gemmKC
+// each, the rest one block where it is at most gemmKCMax.
+func TestGemmDepthBlocks(t *testing.T) {
+	for _, c := range []struct {
+		k    int
+		want []int
+	}{
+		{1, []int{1}}, {256, []int{256}}, {288, []int{288}}, {320, []int{320}}, {321, []int{256, 65}},
+		{576, []int{256, 320}}, {577, []int{256, 256, 65}}, {784, []int{256, 256, 272}}, {1152, []int{256, 256, 256, 256, 128}},
+	} {
+		var got []int
+		for pc := 0; pc < c.k; pc += gemmDepth(pc, c.k) {
+			got = append(got, gemmDepth(pc, c.k))
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("k=%d: blocks %v, want %v", c.k, got, c.want)
+		}
+	}
+}

@@ -381,10 +381,10 @@ func BenchmarkPackB(b *testing.B) {
 		for _, nr := range []int{16, 32, 48} {
 			b.Run(fmt.Sprintf("n=%d/k=%d/nr=%d", n, k, nr), func(b *testing.B) {
 				j := &gemmJob{n: n, b: gemmB{b: y, ldb: n}, nr: nr, ncur: n, npanels: (n + nr - 1) / nr}
-				j.bpack = make([]float32, gemmKC*j.npanels*nr)
+				j.bpack = make([]float32, gemmKCMax*j.npanels*nr)
 				for i := 0; i < b.N; i++ {
-					for pc := 0; pc < k; pc += gemmKC {
-						j.pc, j.kc = pc, min(gemmKC, k-pc)
+					for pc := 0; pc < k; pc += j.kc {
+						j.pc, j.kc = pc, gemmDepth(pc, k)
 						j.packPanels(0, j.npanels)
 					}
 				}
