@@ -108,6 +108,12 @@ func (g *conv2dGeom) sharedPad() bool {
 	if g.sw != 1 || g.pl == 0 || g.pr == 0 {
 		return false
 	}
+	if min(g.pl, g.pr) > g.dw*(g.kw-1) {
+		// A window narrower than the padding (a 1x1 kernel padded by 1):
+		// its output rows are wider than w + max(pl, pr), and shared rows
+		// would put a row's last pixels on the next row's first.
+		return false
+	}
 	return g.w+max(g.pl, g.pr) >= scatterMinWidth || g.w+g.pl+g.pr < scatterMinWidth
 }
 
