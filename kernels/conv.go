@@ -115,12 +115,14 @@ const alignRowsMaxDepth = 96
 // shared rows compute. The scattering kernel's stores then each write one
 // whole line instead of parts of two. BenchmarkConv2DChainLayers-style
 // layers, 1 thread, AVX-512 Intel Xeon, four alternated runs (µs): 3->32 on
-// 64² 129-145 -> 117-132 (another six-run set 122-126 -> 105-111), 3->64 on
-// 224² 3004-3085 -> 2577-3060, 8->16 on 256² 2225-2258 -> 1985-2074; deeper
-// windows were slower, the extra columns costing more than the stores
-// saved: 16->16 on 128² (144 deep) 877-984 -> 987-1024, 32->32 on 64² (288)
-// 758-913 -> 971-1066, and 32->64 on 32² (45% more columns) 346-389 ->
-// 480-562.
+// 64² 129-145 -> 117-132 and one run at 171 (another six-run set 122-126
+// -> 105-111), 3->64 on 224² 3004-3085 -> 2577-3060, 8->16 on 256²
+// 2225-2258 -> 1985-2074; deeper windows were slower, the extra columns
+// costing more than the stores saved: 16->16 on 128² (144 deep) 877-984 ->
+// 987-1024, 32->32 on 64² (288) 758-913 -> 971-1066, and 32->64 on 32² (45%
+// more columns) 346-389 -> 480-562. In the model, cnn_64x64 compiled
+// (`relaxgo bench -n 2000`, alternated) 281-285 -> 248-266 µs at 1 thread,
+// 193 -> 174-177 at 2.
 func (g *conv2dGeom) alignedRows() bool {
 	if g.sw != 1 || g.w%16 != 0 || g.pl+g.pr == 0 || g.pl+g.pr > alignRowsPad {
 		return false
