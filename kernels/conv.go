@@ -89,10 +89,45 @@ func (g *conv2dGeom) pointwise() bool {
 // the rows are w + max(pl, pr) wide (sharedPad), where that does not take
 // them below scatterMinWidth.
 func (g *conv2dGeom) flatWidth() int {
+	if g.alignedRows() {
+		return g.w + alignRowsPad
+	}
 	if g.sharedPad() {
 		return g.w + max(g.pl, g.pr)
 	}
 	return (g.w + g.pl + g.pr + g.sw - 1) / g.sw
+}
+
+// alignRowsPad is the columns alignedRows adds to a row: a 64-byte line.
+const alignRowsPad = 16
+
+// alignRowsMaxDepth is the deepest window (c/groups x kh x kw) that
+// alignedRows takes: a layer of few input channels, whose time goes to
+// storing its output rather than to its products.
+const alignRowsMaxDepth = 96
+
+// alignedRows reports whether the indirect convolution's flat rows are
+// w + alignRowsPad wide (flatWidth), a multiple of 16 like w, so that each
+// 16-lane vector of a panel is 16 pixels of one output row starting on a
+// 64-byte line (output planes of whole lines): column stride 1, w a multiple
+// of 16, padding of at most alignRowsPad columns (and some), a window at
+// most alignRowsMaxDepth deep, and at most a quarter more columns than the
+// shared rows compute. The scattering kernel's stores then each write one
+// whole line instead of parts of two. BenchmarkConv2DChainLayers-style
+// layers, 1 thread, AVX-512 Intel Xeon, four alternated runs (µs): 3->32 on
+// 64² 129-145 -> 117-132 and one run at 171 (another six-run set 122-126
+// -> 105-111), 3->64 on 224² 3004-3085 -> 2577-3060, 8->16 on 256²
+// 2225-2258 -> 1985-2074; deeper windows were slower, the extra columns
+// costing more than the stores saved: 16->16 on 128² (144 deep) 877-984 ->
+// 987-1024, 32->32 on 64² (288) 758-913 -> 971-1066, and 32->64 on 32² (45%
+// more columns) 346-389 -> 480-562. In the model, cnn_64x64 compiled
+// (`relaxgo bench -n 2000`, alternated) 281-285 -> 248-266 µs at 1 thread,
+// 193 -> 174-177 at 2.
+func (g *conv2dGeom) alignedRows() bool {
+	if g.sw != 1 || g.w%16 != 0 || g.pl+g.pr == 0 || g.pl+g.pr > alignRowsPad {
+		return false
+	}
+	return g.c/max(g.g, 1)*g.kh*g.kw <= alignRowsMaxDepth && 4*(g.w+alignRowsPad) <= 5*(g.w+max(g.pl, g.pr))
 }
 
 // sharedPad reports whether the flat rows share their padding columns
@@ -106,6 +141,12 @@ func (g *conv2dGeom) flatWidth() int {
 // 29.
 func (g *conv2dGeom) sharedPad() bool {
 	if g.sw != 1 || g.pl == 0 || g.pr == 0 {
+		return false
+	}
+	if min(g.pl, g.pr) > g.dw*(g.kw-1) {
+		// A window narrower than the padding (a 1x1 kernel padded by 1):
+		// its output rows are wider than w + max(pl, pr), and shared rows
+		// would put a row's last pixels on the next row's first.
 		return false
 	}
 	return g.w+max(g.pl, g.pr) >= scatterMinWidth || g.w+g.pl+g.pr < scatterMinWidth

@@ -64,6 +64,9 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 		}
 		if scatter {
 			h, w = 2+r.Intn(20), 14+r.Intn(60) // flat rows of at least 16
+			if it%40 == 13 {
+				w, pad, stride = 64*(1+r.Intn(2)), 1, 1 // rows padded to whole lines (alignedRows)
+			}
 		}
 		if packedRes {
 			h, w, k, pad, stride = 4+r.Intn(60), 16*(1+r.Intn(3)), 1, 0, 1 // whole panels (not the positions path); rows within a chunk or across

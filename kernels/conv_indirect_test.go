@@ -59,6 +59,13 @@ var convIndirectCases = []struct {
 	{"flat32_s2", 3, 13, 9, 64, 3, 3, 2, 2, 1, 1, 0, 0, 0, 0},
 	{"flat32_s1", 20, 14, 5, 30, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
 	{"flat16_k306", 34, 7, 4, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+	// A window narrower than its padding: rows not shared (sharedPad).
+	{"1x1_pad1", 4, 16, 8, 70, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+	{"1x2_pad2", 3, 8, 5, 30, 1, 2, 1, 1, 1, 1, 0, 2, 0, 2},
+	// Rows padded to whole lines (alignedRows): 64 and 80 wide, padding on
+	// both sides and on one.
+	{"aligned64", 3, 16, 9, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+	{"aligned80_l2", 8, 24, 7, 80, 3, 3, 1, 1, 1, 1, 1, 2, 1, 0},
 	// Panels by output row (whole panels per row fit in the flat row):
 	// rows of 64 and, at stride 2, of 16; over two depth blocks; a row's
 	// last panel partial.
