@@ -507,9 +507,10 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 			}
 			// Depth block by depth block: the chunk's patches packed once
 			// for all channel panels.
-			for pc := 0; pc < kk; pc += gemmDepth(pc, kk) {
+			for pc, kc := 0, 0; pc < kk; pc += kc {
+				kc = gemmDepth(pc, kk)
 				j.pc = pc
-				j.packPatches(pc, gemmDepth(pc, kk))
+				j.packPatches(pc, kc)
 				ParallelFor(j.tiles*(g.o/nr), 1, j.blockFn)
 			}
 			j.chainOut(j.t, t0, j.tiles)

@@ -10,8 +10,12 @@ import (
 )
 
 // Cache blocking of the SGEMM driver (Goto/BLIS loop order jc, pc, ic, jr, ir).
-// A kc x nr packed B micro-panel stays in L1 while the micro-kernel streams
-// mc x kc packed A panels from L2; the kc x nc packed B block lives in L3.
+// Each kc x nr packed B micro-panel is read by every row tile of an mc x kc
+// packed A block (in L2); the kc x nc packed B block lives in L3. At 256 or
+// 320 deep a micro-panel of 32 or 48 columns (32-60 KB) is more than an L1,
+// so it too comes from L2 for each tile (RATIONALE, "Loop heads aligned to
+// 64 bytes"). Against a pre-packed B with a large C, jc runs over slices of
+// C that stay in L2 (gemmSliceCols).
 const (
 	gemmKC = 256  // depth of one packed block (gemmDepth)
 	gemmMC = 168  // rows of one packed A block (multiple of 14 and 6)

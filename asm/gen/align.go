@@ -34,21 +34,18 @@ var (
 // a label just before a PCALIGN were once assembled wrong, go.dev/issue/74648).
 func alignLoops(src string) string {
 	lines := strings.SplitAfter(src, "\n")
-	isLabel := func(i int) string {
-		if m := labelRE.FindStringSubmatch(strings.TrimRight(lines[i], "\n")); m != nil {
-			return m[1]
-		}
-		return ""
-	}
-	heads := map[int]bool{} // line indexes of loop-head labels
+	labels := make([]string, len(lines)) // the label a line defines, or ""
+	heads := map[int]bool{}              // line indexes of loop-head labels
 	defined := map[string]int{}
 	for i, l := range lines {
+		l = strings.TrimRight(l, "\n")
 		if strings.HasPrefix(l, "TEXT ") {
 			defined = map[string]int{} // labels are the function's own
 		}
-		if name := isLabel(i); name != "" {
-			defined[name] = i
-		} else if m := jumpRE.FindStringSubmatch(strings.TrimRight(l, "\n")); m != nil {
+		if m := labelRE.FindStringSubmatch(l); m != nil {
+			labels[i] = m[1]
+			defined[m[1]] = i
+		} else if m := jumpRE.FindStringSubmatch(l); m != nil {
 			if at, ok := defined[m[1]]; ok {
 				heads[at] = true
 			}
@@ -56,7 +53,7 @@ func alignLoops(src string) string {
 	}
 	var b strings.Builder
 	for i, l := range lines {
-		if heads[i] && (i == 0 || isLabel(i-1) == "") {
+		if heads[i] && (i == 0 || labels[i-1] == "") {
 			fmt.Fprintf(&b, "\tPCALIGN $%d\n", loopAlign)
 		}
 		b.WriteString(l)
