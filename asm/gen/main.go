@@ -4660,4 +4660,3 @@ func stridedStores(out, base, stride reg.GPVirtual, first, count, step int, val 
 		}
 	}
 }
-
