@@ -690,9 +690,13 @@ func asmSgemmIndirectRows(rows, kc int, a, b *float32, offs *int, c *float32, ld
 	}
 }
 
-// asmSoftmaxRows runs the AVX2 kernel at both levels (an AVX-512 CPU runs
-// it; the bits are the same).
-func asmSoftmaxRows(o, x *float32, n, rows int) int { return softmaxRowsF32AVX2(o, x, n, rows) }
+// asmSoftmaxRows runs the level's kernel (the bits are the same at both).
+func asmSoftmaxRows(o, x *float32, n, rows int) int {
+	if level == LevelAVX512 {
+		return softmaxRowsF32AVX512(o, x, n, rows)
+	}
+	return softmaxRowsF32AVX2(o, x, n, rows)
+}
 
 func asmSgemmKernelStrided14(prefetch bool, kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32) {
 	if prefetch {

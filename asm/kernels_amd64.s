@@ -29396,6 +29396,490 @@ interleave2F32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func softmaxRowsF32AVX512(o *float32, x *float32, n int, rows int) int
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·softmaxRowsF32AVX512(SB), NOSPLIT, $0-40
+	MOVQ  o+0(FP), AX
+	MOVQ  x+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  rows+24(FP), BX
+	XORQ  SI, SI
+	MOVQ  DX, DI
+	SHLQ  $0x02, DI
+	MOVQ  DI, R8
+	ANDQ  $0x7fffffc0, R8
+	ANDL  $0x0000000f, DX
+	MOVL  $0x0000ffff, R9
+	BZHIL DX, R9, DX
+	KMOVW DX, K1
+
+	PCALIGN $64
+softmaxRowsF32AVX512_row:
+	CMPQ    SI, BX
+	JGE     softmaxRowsF32AVX512_done
+	KXORW   K2, K2, K2
+	VMOVUPS (CX), Z0
+	VCMPPS  $0x03, Z0, Z0, K3
+	KORW    K3, K2, K2
+	VMOVAPS Z0, Z1
+	MOVQ    $0x00000040, DX
+
+	PCALIGN $64
+softmaxRowsF32AVX512_max:
+	CMPQ    DX, R8
+	JGE     softmaxRowsF32AVX512_maxTail
+	VMOVUPS (CX)(DX*1), Z2
+	VCMPPS  $0x03, Z2, Z2, K3
+	KORW    K3, K2, K2
+	VMAXPS  Z2, Z0, Z0
+	VMINPS  Z2, Z1, Z1
+	ADDQ    $0x00000040, DX
+	JMP     softmaxRowsF32AVX512_max
+
+softmaxRowsF32AVX512_maxTail:
+	CMPQ    R8, DI
+	JE      softmaxRowsF32AVX512_maxed
+	VMOVUPS -64(CX)(DI*1), Z2
+	VCMPPS  $0x03, Z2, Z2, K3
+	KORW    K3, K2, K2
+	VMAXPS  Z2, Z0, Z0
+	VMINPS  Z2, Z1, Z1
+
+softmaxRowsF32AVX512_maxed:
+	KORTESTW      K2, K2
+	JNZ           softmaxRowsF32AVX512_done
+	VEXTRACTF32X8 $0x01, Z0, Y2
+	VMAXPS        Y2, Y0, Y2
+	VEXTRACTF128  $0x01, Y2, X0
+	VMAXPS        X0, X2, X2
+	VMOVHLPS      X2, X0, X0
+	VMAXPS        X0, X2, X2
+	VMOVSHDUP     X2, X0
+	VMAXSS        X0, X2, X2
+	VMOVD         X2, DX
+	ANDL          $0x7fffffff, DX
+	CMPL          DX, $0x7f800000
+	JE            softmaxRowsF32AVX512_done
+	VBROADCASTSS  X2, Z0
+	VXORPS        Y2, Y2, Y2
+	VBROADCASTSS  c4_c2d00000<>+0(SB), Z3
+	VSUBPS        Z0, Z1, Z1
+	XORQ          DX, DX
+	VCMPPS        $0x01, Z3, Z1, K3
+	KORTESTW      K3, K3
+	JNZ           softmaxRowsF32AVX512_expLow
+	MOVQ          R8, R9
+	SUBQ          $0x00000040, R9
+
+	PCALIGN $64
+softmaxRowsF32AVX512_exp2:
+	CMPQ          DX, R9
+	JGE           softmaxRowsF32AVX512_exp1
+	VMOVUPS       (CX)(DX*1), Z1
+	VSUBPS        Z0, Z1, Z1
+	VMOVUPS       64(CX)(DX*1), Z3
+	VSUBPS        Z0, Z3, Z3
+	VBROADCASTSS  c4_c2d20000<>+0(SB), Z4
+	VBROADCASTSS  c4_c2d20000<>+0(SB), Z5
+	VMAXPS        Z1, Z4, Z1
+	VMAXPS        Z3, Z5, Z3
+	VBROADCASTSS  c4_42b20000<>+0(SB), Z4
+	VBROADCASTSS  c4_42b20000<>+0(SB), Z5
+	VMINPS        Z1, Z4, Z1
+	VMINPS        Z3, Z5, Z3
+	VMULPS.BCST   c4_3fb8aa3b<>+0(SB), Z1, Z4
+	VMULPS.BCST   c4_3fb8aa3b<>+0(SB), Z3, Z5
+	VCVTPS2DQ     Z4, Z6
+	VCVTPS2DQ     Z5, Z7
+	VCVTDQ2PS     Z6, Z8
+	VCVTDQ2PS     Z7, Z9
+	VMULPS.BCST   c4_3f318000<>+0(SB), Z8, Z4
+	VMULPS.BCST   c4_3f318000<>+0(SB), Z9, Z5
+	VSUBPS        Z4, Z1, Z1
+	VSUBPS        Z5, Z3, Z3
+	VMULPS.BCST   c4_395e8083<>+0(SB), Z8, Z4
+	VMULPS.BCST   c4_395e8083<>+0(SB), Z9, Z5
+	VADDPS        Z4, Z1, Z1
+	VADDPS        Z5, Z3, Z3
+	VMULPS        Z1, Z1, Z8
+	VMULPS        Z3, Z3, Z9
+	VMULPS.BCST   c4_39506967<>+0(SB), Z1, Z4
+	VMULPS.BCST   c4_39506967<>+0(SB), Z3, Z5
+	VADDPS.BCST   c4_3ab743ce<>+0(SB), Z4, Z4
+	VADDPS.BCST   c4_3ab743ce<>+0(SB), Z5, Z5
+	VMULPS        Z1, Z4, Z4
+	VMULPS        Z3, Z5, Z5
+	VADDPS.BCST   c4_3c088908<>+0(SB), Z4, Z4
+	VADDPS.BCST   c4_3c088908<>+0(SB), Z5, Z5
+	VMULPS        Z1, Z4, Z4
+	VMULPS        Z3, Z5, Z5
+	VADDPS.BCST   c4_3d2aa9c1<>+0(SB), Z4, Z4
+	VADDPS.BCST   c4_3d2aa9c1<>+0(SB), Z5, Z5
+	VMULPS        Z1, Z4, Z4
+	VMULPS        Z3, Z5, Z5
+	VADDPS.BCST   c4_3e2aaaaa<>+0(SB), Z4, Z4
+	VADDPS.BCST   c4_3e2aaaaa<>+0(SB), Z5, Z5
+	VMULPS        Z1, Z4, Z4
+	VMULPS        Z3, Z5, Z5
+	VADDPS.BCST   c4_3f000000<>+0(SB), Z4, Z4
+	VADDPS.BCST   c4_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z8, Z4, Z4
+	VMULPS        Z9, Z5, Z5
+	VADDPS        Z1, Z4, Z4
+	VADDPS        Z3, Z5, Z5
+	VADDPS.BCST   c4_3f800000<>+0(SB), Z4, Z4
+	VADDPS.BCST   c4_3f800000<>+0(SB), Z5, Z5
+	VPSRAD        $0x01, Z6, Z1
+	VPSRAD        $0x01, Z7, Z3
+	VPSUBD        Z1, Z6, Z6
+	VPSUBD        Z3, Z7, Z7
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z1, Z1
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z3, Z3
+	VPSLLD        $0x17, Z1, Z1
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z6, Z6
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z7, Z7
+	VPSLLD        $0x17, Z6, Z6
+	VPSLLD        $0x17, Z7, Z7
+	VMULPS        Z1, Z4, Z4
+	VMULPS        Z3, Z5, Z5
+	VMULPS        Z6, Z4, Z1
+	VMULPS        Z7, Z5, Z3
+	VMOVUPS       Z1, (AX)(DX*1)
+	VADDPS        Y1, Y2, Y2
+	VEXTRACTF32X8 $0x01, Z1, Y1
+	VADDPS        Y1, Y2, Y2
+	VMOVUPS       Z3, 64(AX)(DX*1)
+	VADDPS        Y3, Y2, Y2
+	VEXTRACTF32X8 $0x01, Z3, Y1
+	VADDPS        Y1, Y2, Y2
+	ADDQ          $0x00000080, DX
+	JMP           softmaxRowsF32AVX512_exp2
+
+softmaxRowsF32AVX512_exp1:
+	CMPQ          DX, R8
+	JGE           softmaxRowsF32AVX512_expend
+	VMOVUPS       (CX)(DX*1), Z1
+	VSUBPS        Z0, Z1, Z1
+	VBROADCASTSS  c4_c2d20000<>+0(SB), Z3
+	VMAXPS        Z1, Z3, Z1
+	VBROADCASTSS  c4_42b20000<>+0(SB), Z3
+	VMINPS        Z1, Z3, Z1
+	VMULPS.BCST   c4_3fb8aa3b<>+0(SB), Z1, Z3
+	VCVTPS2DQ     Z3, Z4
+	VCVTDQ2PS     Z4, Z5
+	VMULPS.BCST   c4_3f318000<>+0(SB), Z5, Z3
+	VSUBPS        Z3, Z1, Z1
+	VMULPS.BCST   c4_395e8083<>+0(SB), Z5, Z3
+	VADDPS        Z3, Z1, Z1
+	VMULPS        Z1, Z1, Z5
+	VMULPS.BCST   c4_39506967<>+0(SB), Z1, Z3
+	VADDPS.BCST   c4_3ab743ce<>+0(SB), Z3, Z3
+	VMULPS        Z1, Z3, Z3
+	VADDPS.BCST   c4_3c088908<>+0(SB), Z3, Z3
+	VMULPS        Z1, Z3, Z3
+	VADDPS.BCST   c4_3d2aa9c1<>+0(SB), Z3, Z3
+	VMULPS        Z1, Z3, Z3
+	VADDPS.BCST   c4_3e2aaaaa<>+0(SB), Z3, Z3
+	VMULPS        Z1, Z3, Z3
+	VADDPS.BCST   c4_3f000000<>+0(SB), Z3, Z3
+	VMULPS        Z5, Z3, Z3
+	VADDPS        Z1, Z3, Z3
+	VADDPS.BCST   c4_3f800000<>+0(SB), Z3, Z3
+	VPSRAD        $0x01, Z4, Z1
+	VPSUBD        Z1, Z4, Z4
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z1, Z1
+	VPSLLD        $0x17, Z1, Z1
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z4, Z4
+	VPSLLD        $0x17, Z4, Z4
+	VMULPS        Z1, Z3, Z3
+	VMULPS        Z4, Z3, Z1
+	VMOVUPS       Z1, (AX)(DX*1)
+	VADDPS        Y1, Y2, Y2
+	VEXTRACTF32X8 $0x01, Z1, Y1
+	VADDPS        Y1, Y2, Y2
+	ADDQ          $0x00000040, DX
+
+softmaxRowsF32AVX512_expend:
+	CMPQ          R8, DI
+	JE            softmaxRowsF32AVX512_exptailed
+	VMOVUPS.Z     (CX)(DX*1), K1, Z1
+	VSUBPS        Z0, Z1, Z1
+	VBROADCASTSS  c4_c2d20000<>+0(SB), Z0
+	VMAXPS        Z1, Z0, Z1
+	VBROADCASTSS  c4_42b20000<>+0(SB), Z0
+	VMINPS        Z1, Z0, Z1
+	VMULPS.BCST   c4_3fb8aa3b<>+0(SB), Z1, Z0
+	VCVTPS2DQ     Z0, Z3
+	VCVTDQ2PS     Z3, Z4
+	VMULPS.BCST   c4_3f318000<>+0(SB), Z4, Z0
+	VSUBPS        Z0, Z1, Z1
+	VMULPS.BCST   c4_395e8083<>+0(SB), Z4, Z0
+	VADDPS        Z0, Z1, Z1
+	VMULPS        Z1, Z1, Z4
+	VMULPS.BCST   c4_39506967<>+0(SB), Z1, Z0
+	VADDPS.BCST   c4_3ab743ce<>+0(SB), Z0, Z0
+	VMULPS        Z1, Z0, Z0
+	VADDPS.BCST   c4_3c088908<>+0(SB), Z0, Z0
+	VMULPS        Z1, Z0, Z0
+	VADDPS.BCST   c4_3d2aa9c1<>+0(SB), Z0, Z0
+	VMULPS        Z1, Z0, Z0
+	VADDPS.BCST   c4_3e2aaaaa<>+0(SB), Z0, Z0
+	VMULPS        Z1, Z0, Z0
+	VADDPS.BCST   c4_3f000000<>+0(SB), Z0, Z0
+	VMULPS        Z4, Z0, Z0
+	VADDPS        Z1, Z0, Z0
+	VADDPS.BCST   c4_3f800000<>+0(SB), Z0, Z0
+	VPSRAD        $0x01, Z3, Z1
+	VPSUBD        Z1, Z3, Z3
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z1, Z1
+	VPSLLD        $0x17, Z1, Z1
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z3, Z3
+	VPSLLD        $0x17, Z3, Z3
+	VMULPS        Z1, Z0, Z0
+	VMULPS        Z3, Z0, Z1
+	VMOVAPS.Z     Z1, K1, Z1
+	VMOVUPS       Z1, K1, (AX)(DX*1)
+	VADDPS        Y1, Y2, Y2
+	VEXTRACTF32X8 $0x01, Z1, Y0
+	VADDPS        Y0, Y2, Y2
+
+softmaxRowsF32AVX512_exptailed:
+	JMP softmaxRowsF32AVX512_sum
+
+softmaxRowsF32AVX512_expLow:
+	MOVQ R8, R9
+	SUBQ $0x00000040, R9
+
+	PCALIGN $64
+softmaxRowsF32AVX512_expLow2:
+	CMPQ          DX, R9
+	JGE           softmaxRowsF32AVX512_expLow1
+	VMOVUPS       (CX)(DX*1), Z1
+	VSUBPS        Z0, Z1, Z1
+	VCMPPS        $0x0d, Z3, Z1, K3
+	VMOVAPS.Z     Z1, K3, Z1
+	VMOVUPS       64(CX)(DX*1), Z4
+	VSUBPS        Z0, Z4, Z4
+	VCMPPS        $0x0d, Z3, Z4, K4
+	VMOVAPS.Z     Z4, K4, Z4
+	VBROADCASTSS  c4_c2d20000<>+0(SB), Z5
+	VBROADCASTSS  c4_c2d20000<>+0(SB), Z6
+	VMAXPS        Z1, Z5, Z1
+	VMAXPS        Z4, Z6, Z4
+	VBROADCASTSS  c4_42b20000<>+0(SB), Z5
+	VBROADCASTSS  c4_42b20000<>+0(SB), Z6
+	VMINPS        Z1, Z5, Z1
+	VMINPS        Z4, Z6, Z4
+	VMULPS.BCST   c4_3fb8aa3b<>+0(SB), Z1, Z5
+	VMULPS.BCST   c4_3fb8aa3b<>+0(SB), Z4, Z6
+	VCVTPS2DQ     Z5, Z7
+	VCVTPS2DQ     Z6, Z8
+	VCVTDQ2PS     Z7, Z9
+	VCVTDQ2PS     Z8, Z10
+	VMULPS.BCST   c4_3f318000<>+0(SB), Z9, Z5
+	VMULPS.BCST   c4_3f318000<>+0(SB), Z10, Z6
+	VSUBPS        Z5, Z1, Z1
+	VSUBPS        Z6, Z4, Z4
+	VMULPS.BCST   c4_395e8083<>+0(SB), Z9, Z5
+	VMULPS.BCST   c4_395e8083<>+0(SB), Z10, Z6
+	VADDPS        Z5, Z1, Z1
+	VADDPS        Z6, Z4, Z4
+	VMULPS        Z1, Z1, Z9
+	VMULPS        Z4, Z4, Z10
+	VMULPS.BCST   c4_39506967<>+0(SB), Z1, Z5
+	VMULPS.BCST   c4_39506967<>+0(SB), Z4, Z6
+	VADDPS.BCST   c4_3ab743ce<>+0(SB), Z5, Z5
+	VADDPS.BCST   c4_3ab743ce<>+0(SB), Z6, Z6
+	VMULPS        Z1, Z5, Z5
+	VMULPS        Z4, Z6, Z6
+	VADDPS.BCST   c4_3c088908<>+0(SB), Z5, Z5
+	VADDPS.BCST   c4_3c088908<>+0(SB), Z6, Z6
+	VMULPS        Z1, Z5, Z5
+	VMULPS        Z4, Z6, Z6
+	VADDPS.BCST   c4_3d2aa9c1<>+0(SB), Z5, Z5
+	VADDPS.BCST   c4_3d2aa9c1<>+0(SB), Z6, Z6
+	VMULPS        Z1, Z5, Z5
+	VMULPS        Z4, Z6, Z6
+	VADDPS.BCST   c4_3e2aaaaa<>+0(SB), Z5, Z5
+	VADDPS.BCST   c4_3e2aaaaa<>+0(SB), Z6, Z6
+	VMULPS        Z1, Z5, Z5
+	VMULPS        Z4, Z6, Z6
+	VADDPS.BCST   c4_3f000000<>+0(SB), Z5, Z5
+	VADDPS.BCST   c4_3f000000<>+0(SB), Z6, Z6
+	VMULPS        Z9, Z5, Z5
+	VMULPS        Z10, Z6, Z6
+	VADDPS        Z1, Z5, Z5
+	VADDPS        Z4, Z6, Z6
+	VADDPS.BCST   c4_3f800000<>+0(SB), Z5, Z5
+	VADDPS.BCST   c4_3f800000<>+0(SB), Z6, Z6
+	VPSRAD        $0x01, Z7, Z1
+	VPSRAD        $0x01, Z8, Z4
+	VPSUBD        Z1, Z7, Z7
+	VPSUBD        Z4, Z8, Z8
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z1, Z1
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z4, Z4
+	VPSLLD        $0x17, Z1, Z1
+	VPSLLD        $0x17, Z4, Z4
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z7, Z7
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z8, Z8
+	VPSLLD        $0x17, Z7, Z7
+	VPSLLD        $0x17, Z8, Z8
+	VMULPS        Z1, Z5, Z5
+	VMULPS        Z4, Z6, Z6
+	VMULPS        Z7, Z5, Z1
+	VMULPS        Z8, Z6, Z4
+	VMOVAPS.Z     Z1, K3, Z1
+	VMOVUPS       Z1, (AX)(DX*1)
+	VADDPS        Y1, Y2, Y2
+	VEXTRACTF32X8 $0x01, Z1, Y1
+	VADDPS        Y1, Y2, Y2
+	VMOVAPS.Z     Z4, K4, Z4
+	VMOVUPS       Z4, 64(AX)(DX*1)
+	VADDPS        Y4, Y2, Y2
+	VEXTRACTF32X8 $0x01, Z4, Y1
+	VADDPS        Y1, Y2, Y2
+	ADDQ          $0x00000080, DX
+	JMP           softmaxRowsF32AVX512_expLow2
+
+softmaxRowsF32AVX512_expLow1:
+	CMPQ          DX, R8
+	JGE           softmaxRowsF32AVX512_expLowend
+	VMOVUPS       (CX)(DX*1), Z1
+	VSUBPS        Z0, Z1, Z1
+	VCMPPS        $0x0d, Z3, Z1, K3
+	VMOVAPS.Z     Z1, K3, Z1
+	VBROADCASTSS  c4_c2d20000<>+0(SB), Z4
+	VMAXPS        Z1, Z4, Z1
+	VBROADCASTSS  c4_42b20000<>+0(SB), Z4
+	VMINPS        Z1, Z4, Z1
+	VMULPS.BCST   c4_3fb8aa3b<>+0(SB), Z1, Z4
+	VCVTPS2DQ     Z4, Z5
+	VCVTDQ2PS     Z5, Z6
+	VMULPS.BCST   c4_3f318000<>+0(SB), Z6, Z4
+	VSUBPS        Z4, Z1, Z1
+	VMULPS.BCST   c4_395e8083<>+0(SB), Z6, Z4
+	VADDPS        Z4, Z1, Z1
+	VMULPS        Z1, Z1, Z6
+	VMULPS.BCST   c4_39506967<>+0(SB), Z1, Z4
+	VADDPS.BCST   c4_3ab743ce<>+0(SB), Z4, Z4
+	VMULPS        Z1, Z4, Z4
+	VADDPS.BCST   c4_3c088908<>+0(SB), Z4, Z4
+	VMULPS        Z1, Z4, Z4
+	VADDPS.BCST   c4_3d2aa9c1<>+0(SB), Z4, Z4
+	VMULPS        Z1, Z4, Z4
+	VADDPS.BCST   c4_3e2aaaaa<>+0(SB), Z4, Z4
+	VMULPS        Z1, Z4, Z4
+	VADDPS.BCST   c4_3f000000<>+0(SB), Z4, Z4
+	VMULPS        Z6, Z4, Z4
+	VADDPS        Z1, Z4, Z4
+	VADDPS.BCST   c4_3f800000<>+0(SB), Z4, Z4
+	VPSRAD        $0x01, Z5, Z1
+	VPSUBD        Z1, Z5, Z5
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z1, Z1
+	VPSLLD        $0x17, Z1, Z1
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z5, Z5
+	VPSLLD        $0x17, Z5, Z5
+	VMULPS        Z1, Z4, Z4
+	VMULPS        Z5, Z4, Z1
+	VMOVAPS.Z     Z1, K3, Z1
+	VMOVUPS       Z1, (AX)(DX*1)
+	VADDPS        Y1, Y2, Y2
+	VEXTRACTF32X8 $0x01, Z1, Y1
+	VADDPS        Y1, Y2, Y2
+	ADDQ          $0x00000040, DX
+
+softmaxRowsF32AVX512_expLowend:
+	CMPQ          R8, DI
+	JE            softmaxRowsF32AVX512_expLowtailed
+	VMOVUPS.Z     (CX)(DX*1), K1, Z1
+	VSUBPS        Z0, Z1, Z1
+	VCMPPS        $0x0d, Z3, Z1, K3
+	VMOVAPS.Z     Z1, K3, Z1
+	VBROADCASTSS  c4_c2d20000<>+0(SB), Z0
+	VMAXPS        Z1, Z0, Z1
+	VBROADCASTSS  c4_42b20000<>+0(SB), Z0
+	VMINPS        Z1, Z0, Z1
+	VMULPS.BCST   c4_3fb8aa3b<>+0(SB), Z1, Z0
+	VCVTPS2DQ     Z0, Z3
+	VCVTDQ2PS     Z3, Z4
+	VMULPS.BCST   c4_3f318000<>+0(SB), Z4, Z0
+	VSUBPS        Z0, Z1, Z1
+	VMULPS.BCST   c4_395e8083<>+0(SB), Z4, Z0
+	VADDPS        Z0, Z1, Z1
+	VMULPS        Z1, Z1, Z4
+	VMULPS.BCST   c4_39506967<>+0(SB), Z1, Z0
+	VADDPS.BCST   c4_3ab743ce<>+0(SB), Z0, Z0
+	VMULPS        Z1, Z0, Z0
+	VADDPS.BCST   c4_3c088908<>+0(SB), Z0, Z0
+	VMULPS        Z1, Z0, Z0
+	VADDPS.BCST   c4_3d2aa9c1<>+0(SB), Z0, Z0
+	VMULPS        Z1, Z0, Z0
+	VADDPS.BCST   c4_3e2aaaaa<>+0(SB), Z0, Z0
+	VMULPS        Z1, Z0, Z0
+	VADDPS.BCST   c4_3f000000<>+0(SB), Z0, Z0
+	VMULPS        Z4, Z0, Z0
+	VADDPS        Z1, Z0, Z0
+	VADDPS.BCST   c4_3f800000<>+0(SB), Z0, Z0
+	VPSRAD        $0x01, Z3, Z1
+	VPSUBD        Z1, Z3, Z3
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z1, Z1
+	VPSLLD        $0x17, Z1, Z1
+	VPADDD.BCST   c4_0000007f<>+0(SB), Z3, Z3
+	VPSLLD        $0x17, Z3, Z3
+	VMULPS        Z1, Z0, Z0
+	VMULPS        Z3, Z0, Z1
+	VMOVAPS.Z     Z1, K3, Z1
+	VMOVAPS.Z     Z1, K1, Z1
+	VMOVUPS       Z1, K1, (AX)(DX*1)
+	VADDPS        Y1, Y2, Y2
+	VEXTRACTF32X8 $0x01, Z1, Y0
+	VADDPS        Y0, Y2, Y2
+
+softmaxRowsF32AVX512_expLowtailed:
+softmaxRowsF32AVX512_sum:
+	VPERMILPS    $0xb1, Y2, Y0
+	VADDPS       Y0, Y2, Y2
+	VPERMILPS    $0x4e, Y2, Y0
+	VADDPS       Y0, Y2, Y2
+	VEXTRACTF128 $0x01, Y2, X0
+	VADDSS       X0, X2, X0
+	VMOVSS       c4_3f800000<>+0(SB), X1
+	VDIVSS       X0, X1, X1
+	VBROADCASTSS X1, Z0
+	XORQ         DX, DX
+
+	PCALIGN $64
+softmaxRowsF32AVX512_scale:
+	CMPQ    DX, R8
+	JGE     softmaxRowsF32AVX512_scaleTail
+	VMOVUPS (AX)(DX*1), Z1
+	VMULPS  Z0, Z1, Z1
+	VMOVUPS Z1, (AX)(DX*1)
+	ADDQ    $0x00000040, DX
+	JMP     softmaxRowsF32AVX512_scale
+
+softmaxRowsF32AVX512_scaleTail:
+	CMPQ      R8, DI
+	JE        softmaxRowsF32AVX512_scaled
+	VMOVUPS.Z (AX)(DX*1), K1, Z1
+	VMULPS    Z0, Z1, Z1
+	VMOVUPS   Z1, K1, (AX)(DX*1)
+
+softmaxRowsF32AVX512_scaled:
+	ADDQ DI, AX
+	ADDQ DI, CX
+	INCQ SI
+	JMP  softmaxRowsF32AVX512_row
+
+softmaxRowsF32AVX512_done:
+	MOVQ SI, ret+32(FP)
+	VZEROUPPER
+	RET
+
+DATA c4_c2d00000<>+0(SB)/4, $0xc2d00000
+GLOBL c4_c2d00000<>(SB), RODATA|NOPTR, $4
+
 // func softmaxRowsF32AVX2(o *float32, x *float32, n int, rows int) int
 // Requires: AVX, AVX2
 TEXT ·softmaxRowsF32AVX2(SB), NOSPLIT, $0-40
@@ -29422,14 +29906,17 @@ softmaxRowsF32AVX2_row:
 
 	PCALIGN $64
 softmaxRowsF32AVX2_max:
+	CMPQ    R9, R8
+	JGE     softmaxRowsF32AVX2_maxTail
 	VMOVUPS (CX)(R9*1), Y3
 	VCMPPS  $0x03, Y3, Y3, Y4
 	VORPS   Y4, Y0, Y0
 	VMAXPS  Y3, Y1, Y1
 	VMINPS  Y3, Y2, Y2
 	ADDQ    $0x00000020, R9
-	CMPQ    R9, R8
-	JL      softmaxRowsF32AVX2_max
+	JMP     softmaxRowsF32AVX2_max
+
+softmaxRowsF32AVX2_maxTail:
 	CMPQ    R8, DI
 	JE      softmaxRowsF32AVX2_maxed
 	VMOVUPS -32(CX)(DI*1), Y3
@@ -29456,9 +29943,9 @@ softmaxRowsF32AVX2_maxed:
 	VXORPS       Y1, Y1, Y1
 	VBROADCASTSS c4_c2d00000<>+0(SB), Y3
 	VSUBPS       Y0, Y2, Y2
+	XORQ         R9, R9
 	VCMPPS       $0x01, Y3, Y2, Y2
 	VMOVMSKPS    Y2, R10
-	XORQ         R9, R9
 	TESTL        R10, R10
 	JNZ          softmaxRowsF32AVX2_expLow
 	MOVQ         R8, R10
@@ -29593,46 +30080,46 @@ softmaxRowsF32AVX2_expend:
 	MOVQ         DX, R10
 	ANDQ         $0x00000007, R10
 	VMOVQ        R10, X2
-	VPBROADCASTD X2, Y2
-	VPCMPGTD     iota32<>+0(SB), Y2, Y2
-	VMASKMOVPS   (CX)(R9*1), Y2, Y3
-	VSUBPS       Y0, Y3, Y3
+	VPBROADCASTD X2, Y3
+	VPCMPGTD     iota32<>+0(SB), Y3, Y3
+	VMASKMOVPS   (CX)(R9*1), Y3, Y2
+	VSUBPS       Y0, Y2, Y2
 	VBROADCASTSS c4_c2d20000<>+0(SB), Y0
-	VMAXPS       Y3, Y0, Y3
+	VMAXPS       Y2, Y0, Y2
 	VBROADCASTSS c4_42b20000<>+0(SB), Y0
-	VMINPS       Y3, Y0, Y3
-	VMULPS       c32_3fb8aa3b<>+0(SB), Y3, Y0
+	VMINPS       Y2, Y0, Y2
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y2, Y0
 	VCVTPS2DQ    Y0, Y4
 	VCVTDQ2PS    Y4, Y5
 	VMULPS       c32_3f318000<>+0(SB), Y5, Y0
-	VSUBPS       Y0, Y3, Y3
+	VSUBPS       Y0, Y2, Y2
 	VMULPS       c32_395e8083<>+0(SB), Y5, Y0
-	VADDPS       Y0, Y3, Y3
-	VMULPS       Y3, Y3, Y5
-	VMULPS       c32_39506967<>+0(SB), Y3, Y0
+	VADDPS       Y0, Y2, Y2
+	VMULPS       Y2, Y2, Y5
+	VMULPS       c32_39506967<>+0(SB), Y2, Y0
 	VADDPS       c32_3ab743ce<>+0(SB), Y0, Y0
-	VMULPS       Y3, Y0, Y0
+	VMULPS       Y2, Y0, Y0
 	VADDPS       c32_3c088908<>+0(SB), Y0, Y0
-	VMULPS       Y3, Y0, Y0
+	VMULPS       Y2, Y0, Y0
 	VADDPS       c32_3d2aa9c1<>+0(SB), Y0, Y0
-	VMULPS       Y3, Y0, Y0
+	VMULPS       Y2, Y0, Y0
 	VADDPS       c32_3e2aaaaa<>+0(SB), Y0, Y0
-	VMULPS       Y3, Y0, Y0
+	VMULPS       Y2, Y0, Y0
 	VADDPS       c32_3f000000<>+0(SB), Y0, Y0
 	VMULPS       Y5, Y0, Y0
-	VADDPS       Y3, Y0, Y0
+	VADDPS       Y2, Y0, Y0
 	VADDPS       c32_3f800000<>+0(SB), Y0, Y0
-	VPSRAD       $0x01, Y4, Y3
-	VPSUBD       Y3, Y4, Y4
-	VPADDD       c32_0000007f<>+0(SB), Y3, Y3
-	VPSLLD       $0x17, Y3, Y3
+	VPSRAD       $0x01, Y4, Y2
+	VPSUBD       Y2, Y4, Y4
+	VPADDD       c32_0000007f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
 	VPADDD       c32_0000007f<>+0(SB), Y4, Y4
 	VPSLLD       $0x17, Y4, Y4
-	VMULPS       Y3, Y0, Y0
-	VMULPS       Y4, Y0, Y3
-	VANDPS       Y2, Y3, Y3
-	VMASKMOVPS   Y3, Y2, (AX)(R9*1)
-	VADDPS       Y3, Y1, Y1
+	VMULPS       Y2, Y0, Y0
+	VMULPS       Y4, Y0, Y2
+	VANDPS       Y3, Y2, Y2
+	VMASKMOVPS   Y2, Y3, (AX)(R9*1)
+	VADDPS       Y2, Y1, Y1
 
 softmaxRowsF32AVX2_exptailed:
 	JMP softmaxRowsF32AVX2_sum
@@ -29779,49 +30266,49 @@ softmaxRowsF32AVX2_expLowend:
 	MOVQ         DX, R10
 	ANDQ         $0x00000007, R10
 	VMOVQ        R10, X2
-	VPBROADCASTD X2, Y2
-	VPCMPGTD     iota32<>+0(SB), Y2, Y2
-	VMASKMOVPS   (CX)(R9*1), Y2, Y4
-	VSUBPS       Y0, Y4, Y4
-	VCMPPS       $0x01, Y3, Y4, Y0
-	VANDNPS      Y4, Y0, Y4
+	VPBROADCASTD X2, Y4
+	VPCMPGTD     iota32<>+0(SB), Y4, Y4
+	VMASKMOVPS   (CX)(R9*1), Y4, Y2
+	VSUBPS       Y0, Y2, Y2
+	VCMPPS       $0x01, Y3, Y2, Y0
+	VANDNPS      Y2, Y0, Y2
 	VBROADCASTSS c4_c2d20000<>+0(SB), Y3
-	VMAXPS       Y4, Y3, Y4
+	VMAXPS       Y2, Y3, Y2
 	VBROADCASTSS c4_42b20000<>+0(SB), Y3
-	VMINPS       Y4, Y3, Y4
-	VMULPS       c32_3fb8aa3b<>+0(SB), Y4, Y3
+	VMINPS       Y2, Y3, Y2
+	VMULPS       c32_3fb8aa3b<>+0(SB), Y2, Y3
 	VCVTPS2DQ    Y3, Y5
 	VCVTDQ2PS    Y5, Y6
 	VMULPS       c32_3f318000<>+0(SB), Y6, Y3
-	VSUBPS       Y3, Y4, Y4
+	VSUBPS       Y3, Y2, Y2
 	VMULPS       c32_395e8083<>+0(SB), Y6, Y3
-	VADDPS       Y3, Y4, Y4
-	VMULPS       Y4, Y4, Y6
-	VMULPS       c32_39506967<>+0(SB), Y4, Y3
+	VADDPS       Y3, Y2, Y2
+	VMULPS       Y2, Y2, Y6
+	VMULPS       c32_39506967<>+0(SB), Y2, Y3
 	VADDPS       c32_3ab743ce<>+0(SB), Y3, Y3
-	VMULPS       Y4, Y3, Y3
+	VMULPS       Y2, Y3, Y3
 	VADDPS       c32_3c088908<>+0(SB), Y3, Y3
-	VMULPS       Y4, Y3, Y3
+	VMULPS       Y2, Y3, Y3
 	VADDPS       c32_3d2aa9c1<>+0(SB), Y3, Y3
-	VMULPS       Y4, Y3, Y3
+	VMULPS       Y2, Y3, Y3
 	VADDPS       c32_3e2aaaaa<>+0(SB), Y3, Y3
-	VMULPS       Y4, Y3, Y3
+	VMULPS       Y2, Y3, Y3
 	VADDPS       c32_3f000000<>+0(SB), Y3, Y3
 	VMULPS       Y6, Y3, Y3
-	VADDPS       Y4, Y3, Y3
+	VADDPS       Y2, Y3, Y3
 	VADDPS       c32_3f800000<>+0(SB), Y3, Y3
-	VPSRAD       $0x01, Y5, Y4
-	VPSUBD       Y4, Y5, Y5
-	VPADDD       c32_0000007f<>+0(SB), Y4, Y4
-	VPSLLD       $0x17, Y4, Y4
+	VPSRAD       $0x01, Y5, Y2
+	VPSUBD       Y2, Y5, Y5
+	VPADDD       c32_0000007f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
 	VPADDD       c32_0000007f<>+0(SB), Y5, Y5
 	VPSLLD       $0x17, Y5, Y5
-	VMULPS       Y4, Y3, Y3
-	VMULPS       Y5, Y3, Y4
-	VANDNPS      Y4, Y0, Y4
-	VANDPS       Y2, Y4, Y4
-	VMASKMOVPS   Y4, Y2, (AX)(R9*1)
-	VADDPS       Y4, Y1, Y1
+	VMULPS       Y2, Y3, Y3
+	VMULPS       Y5, Y3, Y2
+	VANDNPS      Y2, Y0, Y2
+	VANDPS       Y4, Y2, Y2
+	VMASKMOVPS   Y2, Y4, (AX)(R9*1)
+	VADDPS       Y2, Y1, Y1
 
 softmaxRowsF32AVX2_expLowtailed:
 softmaxRowsF32AVX2_sum:
@@ -29838,22 +30325,25 @@ softmaxRowsF32AVX2_sum:
 
 	PCALIGN $64
 softmaxRowsF32AVX2_scale:
-	VMOVUPS      (AX)(R9*1), Y1
-	VMULPS       Y0, Y1, Y1
-	VMOVUPS      Y1, (AX)(R9*1)
-	ADDQ         $0x00000020, R9
-	CMPQ         R9, R8
-	JL           softmaxRowsF32AVX2_scale
+	CMPQ    R9, R8
+	JGE     softmaxRowsF32AVX2_scaleTail
+	VMOVUPS (AX)(R9*1), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS Y1, (AX)(R9*1)
+	ADDQ    $0x00000020, R9
+	JMP     softmaxRowsF32AVX2_scale
+
+softmaxRowsF32AVX2_scaleTail:
 	CMPQ         R8, DI
 	JE           softmaxRowsF32AVX2_scaled
 	MOVQ         DX, R10
 	ANDQ         $0x00000007, R10
 	VMOVQ        R10, X1
-	VPBROADCASTD X1, Y1
-	VPCMPGTD     iota32<>+0(SB), Y1, Y1
-	VMASKMOVPS   (AX)(R9*1), Y1, Y2
-	VMULPS       Y0, Y2, Y2
-	VMASKMOVPS   Y2, Y1, (AX)(R9*1)
+	VPBROADCASTD X1, Y2
+	VPCMPGTD     iota32<>+0(SB), Y2, Y2
+	VMASKMOVPS   (AX)(R9*1), Y2, Y1
+	VMULPS       Y0, Y1, Y1
+	VMASKMOVPS   Y1, Y2, (AX)(R9*1)
 
 softmaxRowsF32AVX2_scaled:
 	ADDQ DI, AX
@@ -29865,9 +30355,6 @@ softmaxRowsF32AVX2_done:
 	MOVQ SI, ret+32(FP)
 	VZEROUPPER
 	RET
-
-DATA c4_c2d00000<>+0(SB)/4, $0xc2d00000
-GLOBL c4_c2d00000<>(SB), RODATA|NOPTR, $4
 
 // func dot8F32AVX2(x *float32, y *float32, n int, acc *[8]float32)
 // Requires: AVX

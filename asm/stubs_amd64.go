@@ -516,6 +516,11 @@ func sgemmNarrowAVX2(r int, kc int, a *float32, lda int, b *float32, ldb int, c 
 //go:noescape
 func interleave2F32AVX2(dst *float32, even *float32, odd *float32, n int)
 
+// softmaxRowsF32AVX512 sets the rows*n floats at o to the softmax of the rows of n (16 to 511) floats at x, as kernels.softmaxRowsF32 does, stopping before the first row holding a NaN or with an infinite maximum; it returns the number of rows done.
+//
+//go:noescape
+func softmaxRowsF32AVX512(o *float32, x *float32, n int, rows int) int
+
 // softmaxRowsF32AVX2 sets the rows*n floats at o to the softmax of the rows of n (16 to 511) floats at x, as kernels.softmaxRowsF32 does, stopping before the first row holding a NaN or with an infinite maximum; it returns the number of rows done.
 //
 //go:noescape
