@@ -697,7 +697,14 @@ func (j *gemmJob) run() {
 	// 1.53-2.24 -> 1.36-2.35 ms (three of four pairs faster), fastest
 	// calls 1.30-1.32 -> 1.20-1.33; the transformer's 128-row products
 	// unchanged (`relaxgo profile --by shape`).
-	colSplit := j.pb != nil && mblocks == 1 && (n+nr-1)/nr >= 4*threads
+	//
+	// Only where B is large against A and C (gemmColSplitB): split
+	// columns make the next operator, which reads whole rows of C (a
+	// layer norm, an elementwise op, the next product's A), take half of
+	// them from the other core's cache, and the threads' halves of A
+	// likewise; split rows keep a thread's rows (tokens) on its core from
+	// product to product, at the price of every thread reading all of B.
+	colSplit := j.pb != nil && mblocks == 1 && (n+nr-1)/nr >= 4*threads && gemmColSplitB(m, n, k)
 	// Else split m finer when there are too few row blocks to keep every thread busy.
 	if !j.fusePack && !colSplit && mblocks < threads && m > mr {
 		mblocks = min(threads, (m+mr-1)/mr)
@@ -785,6 +792,21 @@ func (j *gemmJob) run() {
 		j.pa, j.paSlices = nil, packedA{}
 		putScratch(apack)
 	}
+}
+
+// gemmColSplitB reports whether an m x n x k product's B is large enough
+// (more than twice A and C together) that its threads split B's columns
+// rather than A's rows: reading B from the shared L3 (or memory) once per
+// thread then costs more than moving half of A and C between cores. Where
+// moving lines between cores is dear (an AMD EPYC Zen 5 VM: a round trip
+// of 470-530 ns, 13-30 GB/s for a 512 KB buffer written on the other
+// core, against 5 µs read back on its own), compare.sh's transformer at 2
+// threads (128-row products, 256 KB and 1 MB weights), `relaxgo bench
+// --mode=compiled --threads 2`, two alternated pairs: medians 1.05-1.17
+// -> 0.84-0.86 ms; its mlp (64 rows, 3.2 and 4 MB) keeps split columns
+// (split rows: 748-840 -> 790-863 µs).
+func gemmColSplitB(m, n, k int) bool {
+	return int64(k)*int64(n) > 2*int64(m)*(int64(k)+int64(n))
 }
 
 // gemmSliceBytes is the size of a column slice of C (m rows) that the

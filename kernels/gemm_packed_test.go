@@ -13,13 +13,34 @@ import (
 // TestSgemmPackedBitIdentical checks that SgemmPacked gives exactly Sgemm's
 // bits, on every SIMD level, for odd sizes, both B layouts, beta, epilogues
 // and thread counts, without writing outside C.
+// TestGemmColSplitB pins which products split a pre-packed B's columns
+// over the threads: the mlp's (64 rows, 784x1024 and 1024x1024 weights)
+// do, the transformer's (128 rows, 256x256, 256x1024, 1024x256) and a
+// one-row block of the same size as B do not.
+func TestGemmColSplitB(t *testing.T) {
+	for _, c := range []struct {
+		m, n, k int
+		want    bool
+	}{
+		{64, 1024, 784, true}, {64, 1024, 1024, true}, {8, 3072, 768, true}, {24, 520, 400, true},
+		{128, 256, 256, false}, {128, 1024, 256, false}, {128, 256, 1024, false}, {197, 768, 768, false}, {128, 400, 200, false},
+	} {
+		if got := gemmColSplitB(c.m, c.n, c.k); got != c.want {
+			t.Errorf("gemmColSplitB(%d, %d, %d) = %v, want %v", c.m, c.n, c.k, got, c.want)
+		}
+	}
+}
+
 func TestSgemmPackedBitIdentical(t *testing.T) {
 	defer SetNumThreads(0)
 	forEachLevel(t, func(l asm.Level) {
 		r := rand.New(rand.NewSource(7))
 		for _, s := range [][3]int{{1, 1, 1}, {1, 77, 300}, {3, 200, 40}, {4, 23, 9}, {5, 17, 33}, {7, 65, 260}, {8, 100, 513}, {13, 4100, 7}, {64, 130, 257}, {40, 300, 300}, {150, 33, 600},
 			// C past 2*gemmSliceBytes: column slices, A packed once.
-			{67, 2000, 260}, {131, 1003, 270}} {
+			{67, 2000, 260}, {131, 1003, 270},
+			// One row block and enough panels: 2 threads split B's columns
+			// (a large B) or A's rows (gemmColSplitB).
+			{24, 520, 400}, {128, 400, 200}} {
 			m, n, k := s[0], s[1], s[2]
 			for _, transB := range []bool{false, true} {
 				for _, beta := range []float32{0, 0.5} {
