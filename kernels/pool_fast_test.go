@@ -136,6 +136,49 @@ func TestMaxPoolTapMatchesScalar(t *testing.T) {
 	}
 }
 
+// TestMaxPoolRowsMatchesScalar holds layers large enough to split over 2
+// threads to the scalar loops bit for bit: one image's 2x2/2 and in-place
+// 3x3/2 pools by output rows (maxPoolTapJob.rows), a padded 3x3/2 and a
+// batch of two images by planes.
+func TestMaxPoolRowsMatchesScalar(t *testing.T) {
+	defer SetNumThreads(0)
+	defer func() { poolMaxVector = true }()
+	two := Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}, Dilation: []int64{1, 1}, Padding: []int64{0, 0, 0, 0}}
+	three := Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, Dilation: []int64{1, 1}, Padding: []int64{0, 0, 0, 0}}
+	threePad := Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, Dilation: []int64{1, 1}, Padding: []int64{1, 1, 1, 1}}
+	r := rand.New(rand.NewSource(8))
+	for i, c := range []struct {
+		shape []int64
+		a     Pool2DAttrs
+	}{
+		{[]int64{1, 32, 64, 64}, two}, {[]int64{1, 17, 90, 67}, two}, {[]int64{1, 64, 111, 111}, three}, {[]int64{1, 20, 75, 60}, three},
+		{[]int64{1, 24, 56, 56}, threePad}, {[]int64{2, 32, 64, 64}, two},
+	} {
+		x := randT(t, int64(i), c.shape, f32, -4, 4)
+		sprinkleSpecials(r, 64, x.Float32s())
+		g, err := resolvePool2D("test", x, &c.a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, got := mustT(t, g.outShape[:], f32), mustT(t, g.outShape[:], f32)
+		poolMaxVector = false
+		if err := MaxPool2D(want, x, c.a); err != nil {
+			t.Fatal(err)
+		}
+		poolMaxVector = true
+		SetNumThreads(2)
+		if err := MaxPool2D(got, x, c.a); err != nil {
+			t.Fatal(err)
+		}
+		SetNumThreads(0)
+		for k, v := range want.Float32s() {
+			if g := got.Float32s()[k]; math.Float32bits(g) != math.Float32bits(v) {
+				t.Fatalf("%v %+v: [%d] %08x, scalar %08x", c.shape, c.a, k, math.Float32bits(g), math.Float32bits(v))
+			}
+		}
+	}
+}
+
 // TestMaxPoolBlocksMatchesScalar runs planesBlocks over enough small planes
 // for several blocks (the later ones reuse the first's padding) and
 // compares it with the scalar loops bit for bit at 1 and 2 threads:
