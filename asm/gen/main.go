@@ -2458,6 +2458,15 @@ func rowAt(base, stride, stride3 reg.Register, r int) Mem {
 	return Mem{Base: base, Index: stride, Scale: uint8(r)}
 }
 
+// opmaskTail returns the opmask of a row's last n%s.lanes lanes (n a
+// register, s an AVX-512 level).
+func opmaskTail(s isa, n reg.GPVirtual) reg.OpmaskVirtual {
+	t := GP32()
+	MOVL(n.As32(), t)
+	ANDL(U32(s.lanes-1), t)
+	return opmaskBelow(t)
+}
+
 // opmaskBelow returns the opmask of the lanes i < n (n <= 16, a 32-bit
 // register).
 func opmaskBelow(n reg.Register) reg.OpmaskVirtual {
@@ -4138,6 +4147,19 @@ func sum8(y reg.VecVirtual) reg.VecVirtual {
 	return sx
 }
 
+// invSum8 returns a vector of s's width holding 1/sum in every lane, sum
+// being sum8's fold of the eight lanes of y (clobbered), the division
+// rounded once as kernels' float32 1/s.
+func invSum8(s isa, y reg.VecVirtual) reg.VecVirtual {
+	sx := sum8(y)
+	inv := XMM()
+	VMOVSS(c4(math.Float32bits(1)), inv)
+	VDIVSS(sx, inv, inv)
+	iv := s.vec()
+	VBROADCASTSS(inv, iv)
+	return iv
+}
+
 // layerNormShortAVX2 emits layerNormShortF32AVX2: the layer norm of rows of
 // n < 64 floats (the AVX-512 level uses it too), one call for all rows
 // instead of four row kernels a row. Each step is kernels.normRowF32's with
@@ -4337,12 +4359,7 @@ func softmaxSmallKernels(s isa) {
 				VMOVAPS(ey, t)
 				ey = t
 			}
-			sx := sum8(ey)
-			inv := XMM()
-			VMOVSS(c4(math.Float32bits(1)), inv)
-			VDIVSS(sx, inv, inv)
-			iv := s.vec()
-			VBROADCASTSS(inv, iv)
+			iv := invSum8(s, ey)
 			VMULPS(iv, e[r], e[r])
 			if s.avx512 {
 				VMOVUPS(e[r], k, at(o, r))
@@ -4401,10 +4418,7 @@ func copyRowsKernels(s isa) {
 	var k reg.OpmaskVirtual
 	var tailMask reg.VecVirtual
 	if s.avx512 {
-		t := GP32()
-		MOVL(n.As32(), t)
-		ANDL(U32(s.lanes-1), t)
-		k = opmaskBelow(t)
+		k = opmaskTail(s, n)
 	} else {
 		tailMask = lanesBelow(n)
 	}

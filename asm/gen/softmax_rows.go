@@ -1,8 +1,6 @@
 package main
 
 import (
-	"math"
-
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -42,10 +40,7 @@ func softmaxRowsKernels(s isa) {
 	// The tail's lanes, n%lanes of them (AVX-512: an opmask made once).
 	var tk reg.OpmaskVirtual
 	if s.avx512 {
-		t := GP32()
-		MOVL(n.As32(), t)
-		ANDL(U32(s.lanes-1), t)
-		tk = opmaskBelow(t)
+		tk = opmaskTail(s, n)
 	}
 	// tailLoad loads the tail at x+i (other lanes 0), tailStore stores v's
 	// tail lanes at o+i, tailClear clears v's other lanes.
@@ -235,29 +230,33 @@ func softmaxRowsKernels(s isa) {
 	JMP(LabelRef(name + "_sum"))
 	expLoop(name+"_expLow", true)
 	Label(name + "_sum")
-	sx := sum8(acc)
-	inv := XMM()
-	VMOVSS(c4(math.Float32bits(1)), inv)
-	VDIVSS(sx, inv, inv)
-	iv := s.vec()
-	VBROADCASTSS(inv, iv)
+	iv := invSum8(s, acc)
+	// scale multiplies the vector at o+i by 1/s: a whole one or the tail.
+	scale := func(whole bool) {
+		at, w := Mem{Base: o, Index: i, Scale: 1}, s.vec()
+		if whole {
+			VMOVUPS(at, w)
+		} else {
+			tailLoad(at, w)
+		}
+		VMULPS(iv, w, w)
+		if whole {
+			VMOVUPS(w, at)
+		} else {
+			tailStore(w, at)
+		}
+	}
 	XORQ(i, i)
 	Label(name + "_scale")
 	CMPQ(i, full)
 	JGE(LabelRef(name + "_scaleTail"))
-	w := s.vec()
-	VMOVUPS(Mem{Base: o, Index: i, Scale: 1}, w)
-	VMULPS(iv, w, w)
-	VMOVUPS(w, Mem{Base: o, Index: i, Scale: 1})
+	scale(true)
 	ADDQ(U32(vb), i)
 	JMP(LabelRef(name + "_scale"))
 	Label(name + "_scaleTail")
 	CMPQ(full, stride)
 	JE(LabelRef(name + "_scaled"))
-	sw := s.vec()
-	tailLoad(Mem{Base: o, Index: i, Scale: 1}, sw)
-	VMULPS(iv, sw, sw)
-	tailStore(sw, Mem{Base: o, Index: i, Scale: 1})
+	scale(false)
 	Label(name + "_scaled")
 	ADDQ(stride, o)
 	ADDQ(stride, x)
