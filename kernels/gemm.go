@@ -802,9 +802,9 @@ func (j *gemmJob) run() {
 // of 470-530 ns, 13-30 GB/s for a 512 KB buffer written on the other
 // core, against 5 µs read back on its own), compare.sh's transformer at 2
 // threads (128-row products, 256 KB and 1 MB weights), `relaxgo bench
-// --mode=compiled --threads 2`, two alternated pairs: medians 1.05-1.17
-// -> 0.84-0.86 ms; its mlp (64 rows, 3.2 and 4 MB) keeps split columns
-// (split rows: 748-840 -> 790-863 µs).
+// --mode=compiled --threads 2`, four alternated pairs in two stretches of
+// the machine: medians 1.05-1.29 -> 0.84-1.10 ms; its mlp (64 rows, 3.2
+// and 4 MB) keeps split columns (split rows: 748-840 -> 790-863 µs).
 func gemmColSplitB(m, n, k int) bool {
 	return int64(k)*int64(n) > 2*int64(m)*(int64(k)+int64(n))
 }

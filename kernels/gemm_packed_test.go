@@ -10,13 +10,11 @@ import (
 	"github.com/relaxgo/relaxgo/runtime"
 )
 
-// TestSgemmPackedBitIdentical checks that SgemmPacked gives exactly Sgemm's
-// bits, on every SIMD level, for odd sizes, both B layouts, beta, epilogues
-// and thread counts, without writing outside C.
 // TestGemmColSplitB pins which products split a pre-packed B's columns
 // over the threads: the mlp's (64 rows, 784x1024 and 1024x1024 weights)
-// do, the transformer's (128 rows, 256x256, 256x1024, 1024x256) and a
-// one-row block of the same size as B do not.
+// do, the transformer's (128 rows, 256x256, 256x1024, 1024x256) do not;
+// TestSgemmPackedBitIdentical's 24x520x400 and 128x400x200 take one
+// split each.
 func TestGemmColSplitB(t *testing.T) {
 	for _, c := range []struct {
 		m, n, k int
@@ -31,6 +29,9 @@ func TestGemmColSplitB(t *testing.T) {
 	}
 }
 
+// TestSgemmPackedBitIdentical checks that SgemmPacked gives exactly Sgemm's
+// bits, on every SIMD level, for odd sizes, both B layouts, beta, epilogues
+// and thread counts, without writing outside C.
 func TestSgemmPackedBitIdentical(t *testing.T) {
 	defer SetNumThreads(0)
 	forEachLevel(t, func(l asm.Level) {
