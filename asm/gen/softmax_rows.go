@@ -42,8 +42,10 @@ func softmaxRowsKernels(s isa) {
 	if s.avx512 {
 		tk = opmaskTail(s, n)
 	}
-	// tailLoad loads the tail at x+i (other lanes 0), tailStore stores v's
-	// tail lanes at o+i, tailClear clears v's other lanes.
+	// tailLoad loads a row's tail from at, its other lanes 0 (at AVX2 it
+	// makes the lane mask that the tailClear and tailStore after it use);
+	// tailClear clears v's lanes past the tail; tailStore stores v's tail
+	// lanes at at.
 	var tailVec reg.VecVirtual
 	tailLoad := func(at Mem, d reg.VecVirtual) {
 		if s.avx512 {
