@@ -30,18 +30,26 @@ type maxPoolTapJob struct {
 
 // rows pools output rows [lo, hi) of every plane of one image (g.n == 1)
 // with the row kernels that read the window's rows in place (pairs,
-// inPlace): the same calls as planes' on those rows, so the same bits.
+// inPlace), as planes does whole planes, so the bits are the same.
 func (j *maxPoolTapJob) rows(lo, hi int) {
 	g := &j.g
 	for c := 0; c < g.c; c++ {
-		xb, ob := c*g.xsC+2*lo*g.w, c*g.osC+lo*g.ow
-		o := j.o[ob : ob+(hi-lo)*g.ow]
-		if j.pairs {
-			asm.MaxPool2x2F32(o, g.ow, j.x[xb:xb+2*(hi-lo)*g.w], g.w, hi-lo, g.ow, j.lo)
-			continue
-		}
-		asm.MaxPool3x3S2F32(o, g.ow, j.x[xb:xb+2*(hi-lo)*g.w+2*g.ow+1], g.w, hi-lo, g.ow, j.lo)
+		j.planeRows(c*g.xsC, c*g.osC, lo, hi)
 	}
+}
+
+// planeRows pools output rows [lo, hi) of the plane whose input starts at
+// x[xb] and output at o[ob], with asm.MaxPool2x2F32 (pairs) or
+// asm.MaxPool3x3S2F32 (inPlace), which read each window's rows in place.
+func (j *maxPoolTapJob) planeRows(xb, ob, lo, hi int) {
+	g := &j.g
+	xb, ob = xb+2*lo*g.w, ob+lo*g.ow
+	o := j.o[ob : ob+(hi-lo)*g.ow]
+	if j.pairs {
+		asm.MaxPool2x2F32(o, g.ow, j.x[xb:xb+2*(hi-lo)*g.w], g.w, hi-lo, g.ow, j.lo)
+		return
+	}
+	asm.MaxPool3x3S2F32(o, g.ow, j.x[xb:xb+2*(hi-lo)*g.w+2*g.ow+1], g.w, hi-lo, g.ow, j.lo)
 }
 
 // pool2x2Pairs reports whether g is a 2x2 window at stride 2 without
@@ -125,12 +133,7 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 	}
 	if j.inPlace {
 		// The window's rows read in place, as planesPairs does.
-		g, sub := &j.g, j.g.oh*j.g.ow
-		for pl := lo; pl < hi; pl++ {
-			n, c := pl/g.c, pl%g.c
-			xb, ob := n*g.xsN+c*g.xsC, n*g.osN+c*g.osC
-			asm.MaxPool3x3S2F32(j.o[ob:ob+sub], g.ow, j.x[xb:xb+2*g.oh*g.w+2*g.ow+1], g.w, g.oh, g.ow, j.lo)
-		}
+		j.planesInPlace(lo, hi)
 		return
 	}
 	g, ph := &j.g, &j.ph
@@ -250,9 +253,14 @@ func (j *maxPoolTapJob) planesPairs(lo, hi int) {
 		asm.MaxPool2x2F32(j.o[lo*sub:hi*sub], g.ow, j.x[lo*g.xsC:hi*g.xsC], g.w, (hi-lo)*g.oh, g.ow, j.lo)
 		return
 	}
+	j.planesInPlace(lo, hi)
+}
+
+// planesInPlace pools planes [lo, hi) whole, one planeRows call each.
+func (j *maxPoolTapJob) planesInPlace(lo, hi int) {
+	g := &j.g
 	for pl := lo; pl < hi; pl++ {
 		n, c := pl/g.c, pl%g.c
-		xb, ob := n*g.xsN+c*g.xsC, n*g.osN+c*g.osC
-		asm.MaxPool2x2F32(j.o[ob:ob+sub], g.ow, j.x[xb:xb+2*g.oh*g.w], g.w, g.oh, g.ow, j.lo)
+		j.planeRows(n*g.xsN+c*g.xsC, n*g.osN+c*g.osC, 0, g.oh)
 	}
 }
