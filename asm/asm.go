@@ -504,6 +504,11 @@ func TransposeBatchF32(dst []float32, ldd, dstep int, src []float32, lds, sstep,
 // Step codes of ScalarChainF32: each is the scalar kernel of the same name
 // (ChainAdd is AddScalarF32, ChainRSub RSubScalarF32, ChainMax
 // MaxScalarF32, ...), ChainRelu is ReluF32.
+//
+// ChainMaxZero is Go's max(x, +0) (s ignored) in two instructions where
+// ChainMax takes four: 0 > x ? 0 : x with the sign bit cleared, the same
+// bits for every x, NaN payloads and signed zeros included. A chain's max
+// whose scalars are all +0 (a clip's lower bound, ReLU6's) runs as it.
 const (
 	ChainAdd uint8 = iota
 	ChainSub
@@ -514,6 +519,7 @@ const (
 	ChainMax
 	ChainMin
 	ChainRelu
+	ChainMaxZero
 	numChainOps
 )
 

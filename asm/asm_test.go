@@ -678,6 +678,8 @@ func TestScalarChain(t *testing.T) {
 			MinScalarF32(dst, x, s)
 		case ChainRelu:
 			ReluF32(dst, x)
+		case ChainMaxZero:
+			MaxScalarF32(dst, x, 0)
 		}
 	}
 	sp := specials()
@@ -714,6 +716,24 @@ func TestScalarChain(t *testing.T) {
 		func() {
 			ScalarChainF32(make([]float32, 4), make([]float32, 4), []uint8{ChainAdd, ChainMul}, []float32{1})
 		})
+}
+
+// TestChainMaxZero checks ChainMaxZero against Go's max(x, +0) at every
+// level on every special value, NaNs of either sign (quiet and signaling,
+// with payloads) and subnormals, in vectors and in the tail.
+func TestChainMaxZero(t *testing.T) {
+	x := append(specials(), math.Float32frombits(0x7f812345), math.Float32frombits(0xff812345),
+		math.Float32frombits(0xffc00000), math.Float32frombits(0x7fc01234), math.Float32frombits(0x80000001))
+	x = append(x, x...)
+	for _, l := range levels() {
+		got := make([]float32, len(x))
+		withLevel(t, l, func() { ScalarChainF32(got, x, []uint8{ChainMaxZero}, []float32{7}) })
+		for i, v := range x {
+			if want := max(v, 0); math.Float32bits(got[i]) != math.Float32bits(want) {
+				t.Errorf("%s: max(%08x, +0) = %08x, want %08x", l, math.Float32bits(v), math.Float32bits(got[i]), math.Float32bits(want))
+			}
+		}
+	}
 }
 
 // randChain draws n chain steps and their scalars, some of them special

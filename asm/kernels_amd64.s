@@ -20,15 +20,13 @@ maxF32AVX512_big:
 	VMOVUPS         (DX), Z1
 	VMAXPS          Z1, Z0, Z1
 	VMAXPS          Z0, Z1, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z1
-	VMOVAPS         Z1, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z0
 	VMOVUPS         Z0, (AX)
 	VMOVUPS         64(CX), Z0
 	VMOVUPS         64(DX), Z1
 	VMAXPS          Z1, Z0, Z1
 	VMAXPS          Z0, Z1, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z1
-	VMOVAPS         Z1, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z0
 	VMOVUPS         Z0, 64(AX)
 	ADDQ            $0x00000080, AX
 	ADDQ            $0x00000080, CX
@@ -44,8 +42,7 @@ maxF32AVX512_one:
 	VMOVUPS         (DX), Z1
 	VMAXPS          Z1, Z0, Z1
 	VMAXPS          Z0, Z1, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z1
-	VMOVAPS         Z1, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z0
 	VMOVUPS         Z0, (AX)
 	ADDQ            $0x00000040, AX
 	ADDQ            $0x00000040, CX
@@ -593,26 +590,22 @@ maxScalarF32AVX512_big:
 	VMOVUPS         (CX), Z1
 	VMAXPS          Z0, Z1, Z2
 	VMAXPS          Z1, Z2, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z2
-	VMOVAPS         Z2, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z1
 	VMOVUPS         Z1, (AX)
 	VMOVUPS         64(CX), Z1
 	VMAXPS          Z0, Z1, Z2
 	VMAXPS          Z1, Z2, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z2
-	VMOVAPS         Z2, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z1
 	VMOVUPS         Z1, 64(AX)
 	VMOVUPS         128(CX), Z1
 	VMAXPS          Z0, Z1, Z2
 	VMAXPS          Z1, Z2, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z2
-	VMOVAPS         Z2, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z1
 	VMOVUPS         Z1, 128(AX)
 	VMOVUPS         192(CX), Z1
 	VMAXPS          Z0, Z1, Z2
 	VMAXPS          Z1, Z2, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z2
-	VMOVAPS         Z2, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z1
 	VMOVUPS         Z1, 192(AX)
 	ADDQ            $0x00000100, AX
 	ADDQ            $0x00000100, CX
@@ -626,8 +619,7 @@ maxScalarF32AVX512_one:
 	VMOVUPS         (CX), Z1
 	VMAXPS          Z0, Z1, Z2
 	VMAXPS          Z1, Z2, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z2
-	VMOVAPS         Z2, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z1
 	VMOVUPS         Z1, (AX)
 	ADDQ            $0x00000040, AX
 	ADDQ            $0x00000040, CX
@@ -984,32 +976,28 @@ tapMaxF32AVX512_u4_tap:
 	VMOVUPS         (R8), Z4
 	VMAXPS          Z4, Z0, Z5
 	VMAXPS          Z0, Z5, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z5
-	VMOVAPS         Z5, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z0
 	VCMPPS          $0x03, Z4, Z4, K1
 	VMOVAPS         Z4, K1, Z0
 	VMOVAPS         Z0, Z0
 	VMOVUPS         64(R8), Z4
 	VMAXPS          Z4, Z1, Z5
 	VMAXPS          Z1, Z5, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z5
-	VMOVAPS         Z5, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z1
 	VCMPPS          $0x03, Z4, Z4, K1
 	VMOVAPS         Z4, K1, Z1
 	VMOVAPS         Z1, Z1
 	VMOVUPS         128(R8), Z4
 	VMAXPS          Z4, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z4, Z4, K1
 	VMOVAPS         Z4, K1, Z2
 	VMOVAPS         Z2, Z2
 	VMOVUPS         192(R8), Z4
 	VMAXPS          Z4, Z3, Z5
 	VMAXPS          Z3, Z5, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z5
-	VMOVAPS         Z5, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z3
 	VCMPPS          $0x03, Z4, Z4, K1
 	VMOVAPS         Z4, K1, Z3
 	VMOVAPS         Z3, Z3
@@ -1040,16 +1028,14 @@ tapMaxF32AVX512_u2_tap:
 	VMOVUPS         (R8), Z2
 	VMAXPS          Z2, Z0, Z3
 	VMAXPS          Z0, Z3, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z3
-	VMOVAPS         Z3, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z0
 	VCMPPS          $0x03, Z2, Z2, K1
 	VMOVAPS         Z2, K1, Z0
 	VMOVAPS         Z0, Z0
 	VMOVUPS         64(R8), Z2
 	VMAXPS          Z2, Z1, Z3
 	VMAXPS          Z1, Z3, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z3
-	VMOVAPS         Z3, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z1
 	VCMPPS          $0x03, Z2, Z2, K1
 	VMOVAPS         Z2, K1, Z1
 	VMOVAPS         Z1, Z1
@@ -1077,8 +1063,7 @@ tapMaxF32AVX512_u1_tap:
 	VMOVUPS         (R8), Z1
 	VMAXPS          Z1, Z0, Z2
 	VMAXPS          Z0, Z2, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z2
-	VMOVAPS         Z2, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z0
 	VCMPPS          $0x03, Z1, Z1, K1
 	VMOVAPS         Z1, K1, Z0
 	VMOVAPS         Z0, Z0
@@ -1151,6 +1136,8 @@ scalarChainF32AVX512_u16_step:
 	JE           scalarChainF32AVX512_u16_op7
 	CMPQ         R9, $0x00000008
 	JE           scalarChainF32AVX512_u16_op8
+	CMPQ         R9, $0x00000009
+	JE           scalarChainF32AVX512_u16_op9
 	JMP          scalarChainF32AVX512_u16_next
 
 scalarChainF32AVX512_u16_op0:
@@ -1270,68 +1257,52 @@ scalarChainF32AVX512_u16_op5:
 scalarChainF32AVX512_u16_op6:
 	VMAXPS          Z16, Z0, Z17
 	VMAXPS          Z0, Z17, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z17
-	VMOVAPS         Z17, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z0
 	VMAXPS          Z16, Z1, Z17
 	VMAXPS          Z1, Z17, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z17
-	VMOVAPS         Z17, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z1
 	VMAXPS          Z16, Z2, Z17
 	VMAXPS          Z2, Z17, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z17
-	VMOVAPS         Z17, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z2
 	VMAXPS          Z16, Z3, Z17
 	VMAXPS          Z3, Z17, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z17
-	VMOVAPS         Z17, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z3
 	VMAXPS          Z16, Z4, Z17
 	VMAXPS          Z4, Z17, Z4
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z17
-	VMOVAPS         Z17, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z4
 	VMAXPS          Z16, Z5, Z17
 	VMAXPS          Z5, Z17, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z17
-	VMOVAPS         Z17, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z5
 	VMAXPS          Z16, Z6, Z17
 	VMAXPS          Z6, Z17, Z6
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z17
-	VMOVAPS         Z17, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z6
 	VMAXPS          Z16, Z7, Z17
 	VMAXPS          Z7, Z17, Z7
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z17
-	VMOVAPS         Z17, Z7
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z7
 	VMAXPS          Z16, Z8, Z17
 	VMAXPS          Z8, Z17, Z8
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z17
-	VMOVAPS         Z17, Z8
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z8
 	VMAXPS          Z16, Z9, Z17
 	VMAXPS          Z9, Z17, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z17
-	VMOVAPS         Z17, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z9
 	VMAXPS          Z16, Z10, Z17
 	VMAXPS          Z10, Z17, Z10
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z17
-	VMOVAPS         Z17, Z10
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z10
 	VMAXPS          Z16, Z11, Z17
 	VMAXPS          Z11, Z17, Z11
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z11, Z17
-	VMOVAPS         Z17, Z11
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z11
 	VMAXPS          Z16, Z12, Z17
 	VMAXPS          Z12, Z17, Z12
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z12, Z17
-	VMOVAPS         Z17, Z12
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z12
 	VMAXPS          Z16, Z13, Z17
 	VMAXPS          Z13, Z17, Z13
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z13, Z17
-	VMOVAPS         Z17, Z13
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z13
 	VMAXPS          Z16, Z14, Z17
 	VMAXPS          Z14, Z17, Z14
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z17
-	VMOVAPS         Z17, Z14
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z14
 	VMAXPS          Z16, Z15, Z16
 	VMAXPS          Z15, Z16, Z15
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z16
-	VMOVAPS         Z16, Z15
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z16, Z15
 	JMP             scalarChainF32AVX512_u16_next
 
 scalarChainF32AVX512_u16_op7:
@@ -1418,6 +1389,57 @@ scalarChainF32AVX512_u16_op8:
 	VMAXPS Z14, Z16, Z14
 	VXORPS Z16, Z16, Z16
 	VMAXPS Z15, Z16, Z15
+	JMP    scalarChainF32AVX512_u16_next
+
+scalarChainF32AVX512_u16_op9:
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z0, Z16, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z1, Z16, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z2, Z16, Z2
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z2, Z2
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z3, Z16, Z3
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z3, Z3
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z4, Z16, Z4
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z4, Z4
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z5, Z16, Z5
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z5, Z5
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z6, Z16, Z6
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z6, Z6
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z7, Z16, Z7
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z7, Z7
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z8, Z16, Z8
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z8, Z8
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z9, Z16, Z9
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z9, Z9
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z10, Z16, Z10
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z10, Z10
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z11, Z16, Z11
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z11, Z11
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z12, Z16, Z12
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z12, Z12
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z13, Z16, Z13
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z13, Z13
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z14, Z16, Z14
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z14, Z14
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z15, Z16, Z15
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z15, Z15
 
 scalarChainF32AVX512_u16_next:
 	INCQ R8
@@ -1483,6 +1505,8 @@ scalarChainF32AVX512_u8_step:
 	JE           scalarChainF32AVX512_u8_op7
 	CMPQ         R9, $0x00000008
 	JE           scalarChainF32AVX512_u8_op8
+	CMPQ         R9, $0x00000009
+	JE           scalarChainF32AVX512_u8_op9
 	JMP          scalarChainF32AVX512_u8_next
 
 scalarChainF32AVX512_u8_op0:
@@ -1554,36 +1578,28 @@ scalarChainF32AVX512_u8_op5:
 scalarChainF32AVX512_u8_op6:
 	VMAXPS          Z8, Z0, Z9
 	VMAXPS          Z0, Z9, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z9
-	VMOVAPS         Z9, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z0
 	VMAXPS          Z8, Z1, Z9
 	VMAXPS          Z1, Z9, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z9
-	VMOVAPS         Z9, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z1
 	VMAXPS          Z8, Z2, Z9
 	VMAXPS          Z2, Z9, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z9
-	VMOVAPS         Z9, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z2
 	VMAXPS          Z8, Z3, Z9
 	VMAXPS          Z3, Z9, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z9
-	VMOVAPS         Z9, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z3
 	VMAXPS          Z8, Z4, Z9
 	VMAXPS          Z4, Z9, Z4
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z9
-	VMOVAPS         Z9, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z4
 	VMAXPS          Z8, Z5, Z9
 	VMAXPS          Z5, Z9, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z9
-	VMOVAPS         Z9, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z5
 	VMAXPS          Z8, Z6, Z9
 	VMAXPS          Z6, Z9, Z6
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z9
-	VMOVAPS         Z9, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z6
 	VMAXPS          Z8, Z7, Z8
 	VMAXPS          Z7, Z8, Z7
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z8
-	VMOVAPS         Z8, Z7
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z7
 	JMP             scalarChainF32AVX512_u8_next
 
 scalarChainF32AVX512_u8_op7:
@@ -1630,6 +1646,33 @@ scalarChainF32AVX512_u8_op8:
 	VMAXPS Z6, Z8, Z6
 	VXORPS Z8, Z8, Z8
 	VMAXPS Z7, Z8, Z7
+	JMP    scalarChainF32AVX512_u8_next
+
+scalarChainF32AVX512_u8_op9:
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z0, Z8, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z1, Z8, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z2, Z8, Z2
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z2, Z2
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z3, Z8, Z3
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z3, Z3
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z4, Z8, Z4
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z4, Z4
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z5, Z8, Z5
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z5, Z5
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z6, Z8, Z6
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z6, Z6
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z7, Z8, Z7
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z7, Z7
 
 scalarChainF32AVX512_u8_next:
 	INCQ R8
@@ -1683,6 +1726,8 @@ scalarChainF32AVX512_u4_step:
 	JE           scalarChainF32AVX512_u4_op7
 	CMPQ         R9, $0x00000008
 	JE           scalarChainF32AVX512_u4_op8
+	CMPQ         R9, $0x00000009
+	JE           scalarChainF32AVX512_u4_op9
 	JMP          scalarChainF32AVX512_u4_next
 
 scalarChainF32AVX512_u4_op0:
@@ -1730,20 +1775,16 @@ scalarChainF32AVX512_u4_op5:
 scalarChainF32AVX512_u4_op6:
 	VMAXPS          Z4, Z0, Z5
 	VMAXPS          Z0, Z5, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z5
-	VMOVAPS         Z5, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z0
 	VMAXPS          Z4, Z1, Z5
 	VMAXPS          Z1, Z5, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z5
-	VMOVAPS         Z5, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z1
 	VMAXPS          Z4, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VMAXPS          Z4, Z3, Z4
 	VMAXPS          Z3, Z4, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z4
-	VMOVAPS         Z4, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z3
 	JMP             scalarChainF32AVX512_u4_next
 
 scalarChainF32AVX512_u4_op7:
@@ -1770,6 +1811,21 @@ scalarChainF32AVX512_u4_op8:
 	VMAXPS Z2, Z4, Z2
 	VXORPS Z4, Z4, Z4
 	VMAXPS Z3, Z4, Z3
+	JMP    scalarChainF32AVX512_u4_next
+
+scalarChainF32AVX512_u4_op9:
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z0, Z4, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z1, Z4, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z2, Z4, Z2
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z2, Z2
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z3, Z4, Z3
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z3, Z3
 
 scalarChainF32AVX512_u4_next:
 	INCQ R8
@@ -1817,6 +1873,8 @@ scalarChainF32AVX512_u2_step:
 	JE           scalarChainF32AVX512_u2_op7
 	CMPQ         R9, $0x00000008
 	JE           scalarChainF32AVX512_u2_op8
+	CMPQ         R9, $0x00000009
+	JE           scalarChainF32AVX512_u2_op9
 	JMP          scalarChainF32AVX512_u2_next
 
 scalarChainF32AVX512_u2_op0:
@@ -1852,12 +1910,10 @@ scalarChainF32AVX512_u2_op5:
 scalarChainF32AVX512_u2_op6:
 	VMAXPS          Z2, Z0, Z3
 	VMAXPS          Z0, Z3, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z3
-	VMOVAPS         Z3, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z0
 	VMAXPS          Z2, Z1, Z2
 	VMAXPS          Z1, Z2, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z2
-	VMOVAPS         Z2, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z1
 	JMP             scalarChainF32AVX512_u2_next
 
 scalarChainF32AVX512_u2_op7:
@@ -1874,6 +1930,15 @@ scalarChainF32AVX512_u2_op8:
 	VMAXPS Z0, Z2, Z0
 	VXORPS Z2, Z2, Z2
 	VMAXPS Z1, Z2, Z1
+	JMP    scalarChainF32AVX512_u2_next
+
+scalarChainF32AVX512_u2_op9:
+	VXORPS      Z2, Z2, Z2
+	VMAXPS      Z0, Z2, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z2, Z2, Z2
+	VMAXPS      Z1, Z2, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
 
 scalarChainF32AVX512_u2_next:
 	INCQ R8
@@ -1918,6 +1983,8 @@ scalarChainF32AVX512_u1_step:
 	JE           scalarChainF32AVX512_u1_op7
 	CMPQ         R9, $0x00000008
 	JE           scalarChainF32AVX512_u1_op8
+	CMPQ         R9, $0x00000009
+	JE           scalarChainF32AVX512_u1_op9
 	JMP          scalarChainF32AVX512_u1_next
 
 scalarChainF32AVX512_u1_op0:
@@ -1947,8 +2014,7 @@ scalarChainF32AVX512_u1_op5:
 scalarChainF32AVX512_u1_op6:
 	VMAXPS          Z1, Z0, Z1
 	VMAXPS          Z0, Z1, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z1
-	VMOVAPS         Z1, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z0
 	JMP             scalarChainF32AVX512_u1_next
 
 scalarChainF32AVX512_u1_op7:
@@ -1960,6 +2026,12 @@ scalarChainF32AVX512_u1_op7:
 scalarChainF32AVX512_u1_op8:
 	VXORPS Z1, Z1, Z1
 	VMAXPS Z0, Z1, Z0
+	JMP    scalarChainF32AVX512_u1_next
+
+scalarChainF32AVX512_u1_op9:
+	VXORPS      Z1, Z1, Z1
+	VMAXPS      Z0, Z1, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
 
 scalarChainF32AVX512_u1_next:
 	INCQ R8
@@ -1975,6 +2047,19 @@ scalarChainF32AVX512_u1_store:
 scalarChainF32AVX512_done:
 	VZEROUPPER
 	RET
+
+DATA c32_7fffffff<>+0(SB)/4, $0x7fffffff
+DATA c32_7fffffff<>+4(SB)/4, $0x7fffffff
+DATA c32_7fffffff<>+8(SB)/4, $0x7fffffff
+DATA c32_7fffffff<>+12(SB)/4, $0x7fffffff
+DATA c32_7fffffff<>+16(SB)/4, $0x7fffffff
+DATA c32_7fffffff<>+20(SB)/4, $0x7fffffff
+DATA c32_7fffffff<>+24(SB)/4, $0x7fffffff
+DATA c32_7fffffff<>+28(SB)/4, $0x7fffffff
+GLOBL c32_7fffffff<>(SB), RODATA|NOPTR, $32
+
+DATA c4_7fffffff<>+0(SB)/4, $0x7fffffff
+GLOBL c4_7fffffff<>(SB), RODATA|NOPTR, $4
 
 // func scalarChainRowsF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int, scStride int)
 // Requires: AVX, AVX512DQ, AVX512F
@@ -2028,6 +2113,8 @@ scalarChainRowsF32AVX512_u4_step:
 	JE           scalarChainRowsF32AVX512_u4_op7
 	CMPQ         R12, $0x00000008
 	JE           scalarChainRowsF32AVX512_u4_op8
+	CMPQ         R12, $0x00000009
+	JE           scalarChainRowsF32AVX512_u4_op9
 	JMP          scalarChainRowsF32AVX512_u4_next
 
 scalarChainRowsF32AVX512_u4_op0:
@@ -2075,20 +2162,16 @@ scalarChainRowsF32AVX512_u4_op5:
 scalarChainRowsF32AVX512_u4_op6:
 	VMAXPS          Z4, Z0, Z5
 	VMAXPS          Z0, Z5, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z5
-	VMOVAPS         Z5, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z0
 	VMAXPS          Z4, Z1, Z5
 	VMAXPS          Z1, Z5, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z5
-	VMOVAPS         Z5, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z1
 	VMAXPS          Z4, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VMAXPS          Z4, Z3, Z4
 	VMAXPS          Z3, Z4, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z4
-	VMOVAPS         Z4, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z3
 	JMP             scalarChainRowsF32AVX512_u4_next
 
 scalarChainRowsF32AVX512_u4_op7:
@@ -2115,6 +2198,21 @@ scalarChainRowsF32AVX512_u4_op8:
 	VMAXPS Z2, Z4, Z2
 	VXORPS Z4, Z4, Z4
 	VMAXPS Z3, Z4, Z3
+	JMP    scalarChainRowsF32AVX512_u4_next
+
+scalarChainRowsF32AVX512_u4_op9:
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z0, Z4, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z1, Z4, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z2, Z4, Z2
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z2, Z2
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z3, Z4, Z3
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z3, Z3
 
 scalarChainRowsF32AVX512_u4_next:
 	INCQ R11
@@ -2162,6 +2260,8 @@ scalarChainRowsF32AVX512_u2_step:
 	JE           scalarChainRowsF32AVX512_u2_op7
 	CMPQ         R12, $0x00000008
 	JE           scalarChainRowsF32AVX512_u2_op8
+	CMPQ         R12, $0x00000009
+	JE           scalarChainRowsF32AVX512_u2_op9
 	JMP          scalarChainRowsF32AVX512_u2_next
 
 scalarChainRowsF32AVX512_u2_op0:
@@ -2197,12 +2297,10 @@ scalarChainRowsF32AVX512_u2_op5:
 scalarChainRowsF32AVX512_u2_op6:
 	VMAXPS          Z2, Z0, Z3
 	VMAXPS          Z0, Z3, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z3
-	VMOVAPS         Z3, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z0
 	VMAXPS          Z2, Z1, Z2
 	VMAXPS          Z1, Z2, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z2
-	VMOVAPS         Z2, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z1
 	JMP             scalarChainRowsF32AVX512_u2_next
 
 scalarChainRowsF32AVX512_u2_op7:
@@ -2219,6 +2317,15 @@ scalarChainRowsF32AVX512_u2_op8:
 	VMAXPS Z0, Z2, Z0
 	VXORPS Z2, Z2, Z2
 	VMAXPS Z1, Z2, Z1
+	JMP    scalarChainRowsF32AVX512_u2_next
+
+scalarChainRowsF32AVX512_u2_op9:
+	VXORPS      Z2, Z2, Z2
+	VMAXPS      Z0, Z2, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z2, Z2, Z2
+	VMAXPS      Z1, Z2, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
 
 scalarChainRowsF32AVX512_u2_next:
 	INCQ R11
@@ -2263,6 +2370,8 @@ scalarChainRowsF32AVX512_u1_step:
 	JE           scalarChainRowsF32AVX512_u1_op7
 	CMPQ         R12, $0x00000008
 	JE           scalarChainRowsF32AVX512_u1_op8
+	CMPQ         R12, $0x00000009
+	JE           scalarChainRowsF32AVX512_u1_op9
 	JMP          scalarChainRowsF32AVX512_u1_next
 
 scalarChainRowsF32AVX512_u1_op0:
@@ -2292,8 +2401,7 @@ scalarChainRowsF32AVX512_u1_op5:
 scalarChainRowsF32AVX512_u1_op6:
 	VMAXPS          Z1, Z0, Z1
 	VMAXPS          Z0, Z1, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z1
-	VMOVAPS         Z1, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z0
 	JMP             scalarChainRowsF32AVX512_u1_next
 
 scalarChainRowsF32AVX512_u1_op7:
@@ -2305,6 +2413,12 @@ scalarChainRowsF32AVX512_u1_op7:
 scalarChainRowsF32AVX512_u1_op8:
 	VXORPS Z1, Z1, Z1
 	VMAXPS Z0, Z1, Z0
+	JMP    scalarChainRowsF32AVX512_u1_next
+
+scalarChainRowsF32AVX512_u1_op9:
+	VXORPS      Z1, Z1, Z1
+	VMAXPS      Z0, Z1, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
 
 scalarChainRowsF32AVX512_u1_next:
 	INCQ R11
@@ -2352,6 +2466,8 @@ scalarChainRowsF32AVX512_t_step:
 	JE           scalarChainRowsF32AVX512_t_op7
 	CMPQ         R10, $0x00000008
 	JE           scalarChainRowsF32AVX512_t_op8
+	CMPQ         R10, $0x00000009
+	JE           scalarChainRowsF32AVX512_t_op9
 	JMP          scalarChainRowsF32AVX512_t_next
 
 scalarChainRowsF32AVX512_t_op0:
@@ -2381,8 +2497,7 @@ scalarChainRowsF32AVX512_t_op5:
 scalarChainRowsF32AVX512_t_op6:
 	VMAXPS          Z1, Z0, Z1
 	VMAXPS          Z0, Z1, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z1
-	VMOVAPS         Z1, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z0
 	JMP             scalarChainRowsF32AVX512_t_next
 
 scalarChainRowsF32AVX512_t_op7:
@@ -2394,6 +2509,12 @@ scalarChainRowsF32AVX512_t_op7:
 scalarChainRowsF32AVX512_t_op8:
 	VXORPS Z1, Z1, Z1
 	VMAXPS Z0, Z1, Z0
+	JMP    scalarChainRowsF32AVX512_t_next
+
+scalarChainRowsF32AVX512_t_op9:
+	VXORPS      Z1, Z1, Z1
+	VMAXPS      Z0, Z1, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
 
 scalarChainRowsF32AVX512_t_next:
 	INCQ R9
@@ -5941,19 +6062,6 @@ tanhF32AVX512_done:
 	VZEROUPPER
 	RET
 
-DATA c32_7fffffff<>+0(SB)/4, $0x7fffffff
-DATA c32_7fffffff<>+4(SB)/4, $0x7fffffff
-DATA c32_7fffffff<>+8(SB)/4, $0x7fffffff
-DATA c32_7fffffff<>+12(SB)/4, $0x7fffffff
-DATA c32_7fffffff<>+16(SB)/4, $0x7fffffff
-DATA c32_7fffffff<>+20(SB)/4, $0x7fffffff
-DATA c32_7fffffff<>+24(SB)/4, $0x7fffffff
-DATA c32_7fffffff<>+28(SB)/4, $0x7fffffff
-GLOBL c32_7fffffff<>(SB), RODATA|NOPTR, $32
-
-DATA c4_7fffffff<>+0(SB)/4, $0x7fffffff
-GLOBL c4_7fffffff<>(SB), RODATA|NOPTR, $4
-
 DATA c32_bbbaf0ea<>+0(SB)/4, $0xbbbaf0ea
 DATA c32_bbbaf0ea<>+4(SB)/4, $0xbbbaf0ea
 DATA c32_bbbaf0ea<>+8(SB)/4, $0xbbbaf0ea
@@ -6981,34 +7089,30 @@ maxPool2F32AVX512_u2:
 	VSHUFPS         $0xdd, Z3, Z2, Z2
 	VSHUFPS         $0x88, Z5, Z4, Z3
 	VSHUFPS         $0xdd, Z5, Z4, Z4
-	VMAXPS          Z6, Z0, Z5
-	VMAXPS          Z0, Z5, Z7
+	VMAXPS          Z6, Z0, Z7
+	VMAXPS          Z0, Z7, Z5
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z5
-	VMOVAPS         Z5, Z5
 	VCMPPS          $0x03, Z6, Z6, K1
 	VMOVAPS         Z6, K1, Z5
 	VMOVAPS         Z5, Z5
 	VMAXPS          Z2, Z5, Z6
 	VMAXPS          Z5, Z6, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z6
-	VMOVAPS         Z6, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z5
 	VCMPPS          $0x03, Z2, Z2, K1
 	VMOVAPS         Z2, K1, Z5
 	VMOVAPS         Z5, Z5
 	VMAXPS          Z3, Z5, Z2
 	VMAXPS          Z5, Z2, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
-	VMOVAPS         Z2, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
 	VCMPPS          $0x03, Z3, Z3, K1
-	VMOVAPS         Z3, K1, Z2
-	VMOVAPS         Z2, Z5
+	VMOVAPS         Z3, K1, Z5
+	VMOVAPS         Z5, Z5
 	VMAXPS          Z4, Z5, Z2
 	VMAXPS          Z5, Z2, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z2
-	VMOVAPS         Z2, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
 	VCMPPS          $0x03, Z4, Z4, K1
-	VMOVAPS         Z4, K1, Z2
-	VMOVAPS         Z2, Z5
+	VMOVAPS         Z4, K1, Z3
+	VMOVAPS         Z3, Z5
 	VPERMPD         Z5, Z1, Z5
 	VMOVUPS         Z5, (DI)
 	VMOVUPS         128(R8), Z2
@@ -7019,34 +7123,30 @@ maxPool2F32AVX512_u2:
 	VSHUFPS         $0xdd, Z3, Z2, Z2
 	VSHUFPS         $0x88, Z5, Z4, Z3
 	VSHUFPS         $0xdd, Z5, Z4, Z4
-	VMAXPS          Z6, Z0, Z5
-	VMAXPS          Z0, Z5, Z7
+	VMAXPS          Z6, Z0, Z7
+	VMAXPS          Z0, Z7, Z5
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z5
-	VMOVAPS         Z5, Z5
 	VCMPPS          $0x03, Z6, Z6, K1
 	VMOVAPS         Z6, K1, Z5
 	VMOVAPS         Z5, Z5
 	VMAXPS          Z2, Z5, Z6
 	VMAXPS          Z5, Z6, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z6
-	VMOVAPS         Z6, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z5
 	VCMPPS          $0x03, Z2, Z2, K1
 	VMOVAPS         Z2, K1, Z5
 	VMOVAPS         Z5, Z5
 	VMAXPS          Z3, Z5, Z2
 	VMAXPS          Z5, Z2, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
-	VMOVAPS         Z2, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
 	VCMPPS          $0x03, Z3, Z3, K1
-	VMOVAPS         Z3, K1, Z2
-	VMOVAPS         Z2, Z5
+	VMOVAPS         Z3, K1, Z5
+	VMOVAPS         Z5, Z5
 	VMAXPS          Z4, Z5, Z2
 	VMAXPS          Z5, Z2, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z2
-	VMOVAPS         Z2, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
 	VCMPPS          $0x03, Z4, Z4, K1
-	VMOVAPS         Z4, K1, Z2
-	VMOVAPS         Z2, Z5
+	VMOVAPS         Z4, K1, Z3
+	VMOVAPS         Z3, Z5
 	VPERMPD         Z5, Z1, Z5
 	VMOVUPS         Z5, 64(DI)
 	ADDQ            $0x00000080, DI
@@ -7066,34 +7166,30 @@ maxPool2F32AVX512_u1:
 	VSHUFPS         $0xdd, Z3, Z2, Z2
 	VSHUFPS         $0x88, Z5, Z4, Z3
 	VSHUFPS         $0xdd, Z5, Z4, Z4
-	VMAXPS          Z6, Z0, Z5
-	VMAXPS          Z0, Z5, Z7
+	VMAXPS          Z6, Z0, Z7
+	VMAXPS          Z0, Z7, Z5
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z5
-	VMOVAPS         Z5, Z5
 	VCMPPS          $0x03, Z6, Z6, K1
 	VMOVAPS         Z6, K1, Z5
 	VMOVAPS         Z5, Z5
 	VMAXPS          Z2, Z5, Z6
 	VMAXPS          Z5, Z6, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z6
-	VMOVAPS         Z6, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z5
 	VCMPPS          $0x03, Z2, Z2, K1
 	VMOVAPS         Z2, K1, Z5
 	VMOVAPS         Z5, Z5
 	VMAXPS          Z3, Z5, Z2
 	VMAXPS          Z5, Z2, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
-	VMOVAPS         Z2, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
 	VCMPPS          $0x03, Z3, Z3, K1
-	VMOVAPS         Z3, K1, Z2
-	VMOVAPS         Z2, Z5
+	VMOVAPS         Z3, K1, Z5
+	VMOVAPS         Z5, Z5
 	VMAXPS          Z4, Z5, Z2
 	VMAXPS          Z5, Z2, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z2
-	VMOVAPS         Z2, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
 	VCMPPS          $0x03, Z4, Z4, K1
-	VMOVAPS         Z4, K1, Z2
-	VMOVAPS         Z2, Z5
+	VMOVAPS         Z4, K1, Z3
+	VMOVAPS         Z3, Z5
 	VPERMPD         Z5, Z1, Z5
 	VMOVUPS         Z5, (DI)
 	ADDQ            $0x00000040, DI
@@ -7118,34 +7214,30 @@ maxPool2F32AVX512_tail:
 	VSHUFPS         $0xdd, Z3, Z2, Z2
 	VSHUFPS         $0x88, Z5, Z4, Z3
 	VSHUFPS         $0xdd, Z5, Z4, Z4
-	VMAXPS          Z6, Z0, Z5
-	VMAXPS          Z0, Z5, Z7
+	VMAXPS          Z6, Z0, Z7
+	VMAXPS          Z0, Z7, Z5
 	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z5
-	VMOVAPS         Z5, Z5
 	VCMPPS          $0x03, Z6, Z6, K1
 	VMOVAPS         Z6, K1, Z5
 	VMOVAPS         Z5, Z5
 	VMAXPS          Z2, Z5, Z6
 	VMAXPS          Z5, Z6, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z6
-	VMOVAPS         Z6, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z5
 	VCMPPS          $0x03, Z2, Z2, K1
 	VMOVAPS         Z2, K1, Z5
 	VMOVAPS         Z5, Z5
 	VMAXPS          Z3, Z5, Z2
 	VMAXPS          Z5, Z2, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
-	VMOVAPS         Z2, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
 	VCMPPS          $0x03, Z3, Z3, K1
-	VMOVAPS         Z3, K1, Z2
-	VMOVAPS         Z2, Z5
+	VMOVAPS         Z3, K1, Z5
+	VMOVAPS         Z5, Z5
 	VMAXPS          Z4, Z5, Z2
 	VMAXPS          Z5, Z2, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z2
-	VMOVAPS         Z2, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
 	VCMPPS          $0x03, Z4, Z4, K1
-	VMOVAPS         Z4, K1, Z2
-	VMOVAPS         Z2, Z5
+	VMOVAPS         Z4, K1, Z3
+	VMOVAPS         Z3, Z5
 	VPERMPD         Z5, Z1, Z5
 	VMOVUPS         Z5, (DI)
 
@@ -7195,22 +7287,19 @@ maxPool3F32AVX512_u2:
 	VSHUFPS         $0x88, Z6, Z5, Z4
 	VMAXPS          Z7, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z7, Z7, K2
 	VMOVAPS         Z7, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z3, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z3, Z3, K2
 	VMOVAPS         Z3, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z4, Z2, Z3
 	VMAXPS          Z2, Z3, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
-	VMOVAPS         Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z2
 	VCMPPS          $0x03, Z4, Z4, K2
 	VMOVAPS         Z4, K2, Z2
 	VMOVAPS         Z2, Z2
@@ -7223,22 +7312,19 @@ maxPool3F32AVX512_u2:
 	VSHUFPS         $0x88, Z6, Z5, Z4
 	VMAXPS          Z7, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z7, Z7, K2
 	VMOVAPS         Z7, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z3, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z3, Z3, K2
 	VMOVAPS         Z3, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z4, Z2, Z3
 	VMAXPS          Z2, Z3, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
-	VMOVAPS         Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z2
 	VCMPPS          $0x03, Z4, Z4, K2
 	VMOVAPS         Z4, K2, Z2
 	VMOVAPS         Z2, Z2
@@ -7251,22 +7337,19 @@ maxPool3F32AVX512_u2:
 	VSHUFPS         $0x88, Z6, Z5, Z4
 	VMAXPS          Z7, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z7, Z7, K2
 	VMOVAPS         Z7, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z3, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z3, Z3, K2
 	VMOVAPS         Z3, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z4, Z2, Z3
 	VMAXPS          Z2, Z3, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
-	VMOVAPS         Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z2
 	VCMPPS          $0x03, Z4, Z4, K2
 	VMOVAPS         Z4, K2, Z2
 	VMOVAPS         Z2, Z2
@@ -7282,22 +7365,19 @@ maxPool3F32AVX512_u2:
 	VSHUFPS         $0x88, Z6, Z5, Z4
 	VMAXPS          Z7, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z7, Z7, K2
 	VMOVAPS         Z7, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z3, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z3, Z3, K2
 	VMOVAPS         Z3, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z4, Z2, Z3
 	VMAXPS          Z2, Z3, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
-	VMOVAPS         Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z2
 	VCMPPS          $0x03, Z4, Z4, K2
 	VMOVAPS         Z4, K2, Z2
 	VMOVAPS         Z2, Z2
@@ -7310,22 +7390,19 @@ maxPool3F32AVX512_u2:
 	VSHUFPS         $0x88, Z6, Z5, Z4
 	VMAXPS          Z7, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z7, Z7, K2
 	VMOVAPS         Z7, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z3, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z3, Z3, K2
 	VMOVAPS         Z3, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z4, Z2, Z3
 	VMAXPS          Z2, Z3, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
-	VMOVAPS         Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z2
 	VCMPPS          $0x03, Z4, Z4, K2
 	VMOVAPS         Z4, K2, Z2
 	VMOVAPS         Z2, Z2
@@ -7338,22 +7415,19 @@ maxPool3F32AVX512_u2:
 	VSHUFPS         $0x88, Z6, Z5, Z4
 	VMAXPS          Z7, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z7, Z7, K2
 	VMOVAPS         Z7, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z3, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z3, Z3, K2
 	VMOVAPS         Z3, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z4, Z2, Z3
 	VMAXPS          Z2, Z3, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
-	VMOVAPS         Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z2
 	VCMPPS          $0x03, Z4, Z4, K2
 	VMOVAPS         Z4, K2, Z2
 	VMOVAPS         Z2, Z2
@@ -7378,22 +7452,19 @@ maxPool3F32AVX512_u1:
 	VSHUFPS         $0x88, Z6, Z5, Z4
 	VMAXPS          Z7, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z7, Z7, K2
 	VMOVAPS         Z7, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z3, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z3, Z3, K2
 	VMOVAPS         Z3, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z4, Z2, Z3
 	VMAXPS          Z2, Z3, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
-	VMOVAPS         Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z2
 	VCMPPS          $0x03, Z4, Z4, K2
 	VMOVAPS         Z4, K2, Z2
 	VMOVAPS         Z2, Z2
@@ -7406,22 +7477,19 @@ maxPool3F32AVX512_u1:
 	VSHUFPS         $0x88, Z6, Z5, Z4
 	VMAXPS          Z7, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z7, Z7, K2
 	VMOVAPS         Z7, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z3, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z3, Z3, K2
 	VMOVAPS         Z3, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z4, Z2, Z3
 	VMAXPS          Z2, Z3, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
-	VMOVAPS         Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z2
 	VCMPPS          $0x03, Z4, Z4, K2
 	VMOVAPS         Z4, K2, Z2
 	VMOVAPS         Z2, Z2
@@ -7434,22 +7502,19 @@ maxPool3F32AVX512_u1:
 	VSHUFPS         $0x88, Z6, Z5, Z4
 	VMAXPS          Z7, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z7, Z7, K2
 	VMOVAPS         Z7, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z3, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z3, Z3, K2
 	VMOVAPS         Z3, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z4, Z2, Z3
 	VMAXPS          Z2, Z3, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
-	VMOVAPS         Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z2
 	VCMPPS          $0x03, Z4, Z4, K2
 	VMOVAPS         Z4, K2, Z2
 	VMOVAPS         Z2, Z2
@@ -7479,22 +7544,19 @@ maxPool3F32AVX512_tail:
 	VSHUFPS         $0x88, Z6, Z5, Z4
 	VMAXPS          Z7, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z7, Z7, K2
 	VMOVAPS         Z7, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z3, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z3, Z3, K2
 	VMOVAPS         Z3, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z4, Z2, Z3
 	VMAXPS          Z2, Z3, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
-	VMOVAPS         Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z2
 	VCMPPS          $0x03, Z4, Z4, K2
 	VMOVAPS         Z4, K2, Z2
 	VMOVAPS         Z2, Z2
@@ -7507,22 +7569,19 @@ maxPool3F32AVX512_tail:
 	VSHUFPS         $0x88, Z6, Z5, Z4
 	VMAXPS          Z7, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z7, Z7, K2
 	VMOVAPS         Z7, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z3, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z3, Z3, K2
 	VMOVAPS         Z3, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z4, Z2, Z3
 	VMAXPS          Z2, Z3, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
-	VMOVAPS         Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z2
 	VCMPPS          $0x03, Z4, Z4, K2
 	VMOVAPS         Z4, K2, Z2
 	VMOVAPS         Z2, Z2
@@ -7535,22 +7594,19 @@ maxPool3F32AVX512_tail:
 	VSHUFPS         $0x88, Z6, Z5, Z4
 	VMAXPS          Z7, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z7, Z7, K2
 	VMOVAPS         Z7, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z3, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VCMPPS          $0x03, Z3, Z3, K2
 	VMOVAPS         Z3, K2, Z2
 	VMOVAPS         Z2, Z2
 	VMAXPS          Z4, Z2, Z3
 	VMAXPS          Z2, Z3, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z3
-	VMOVAPS         Z3, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z2
 	VCMPPS          $0x03, Z4, Z4, K2
 	VMOVAPS         Z4, K2, Z2
 	VMOVAPS         Z2, Z2
@@ -7946,6 +8002,8 @@ tapSumChainF32AVX512_u8_c_step:
 	JE           tapSumChainF32AVX512_u8_c_op7
 	CMPQ         R11, $0x00000008
 	JE           tapSumChainF32AVX512_u8_c_op8
+	CMPQ         R11, $0x00000009
+	JE           tapSumChainF32AVX512_u8_c_op9
 	JMP          tapSumChainF32AVX512_u8_c_next
 
 tapSumChainF32AVX512_u8_c_op0:
@@ -8017,36 +8075,28 @@ tapSumChainF32AVX512_u8_c_op5:
 tapSumChainF32AVX512_u8_c_op6:
 	VMAXPS          Z8, Z0, Z9
 	VMAXPS          Z0, Z9, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z9
-	VMOVAPS         Z9, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z0
 	VMAXPS          Z8, Z1, Z9
 	VMAXPS          Z1, Z9, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z9
-	VMOVAPS         Z9, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z1
 	VMAXPS          Z8, Z2, Z9
 	VMAXPS          Z2, Z9, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z9
-	VMOVAPS         Z9, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z2
 	VMAXPS          Z8, Z3, Z9
 	VMAXPS          Z3, Z9, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z9
-	VMOVAPS         Z9, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z3
 	VMAXPS          Z8, Z4, Z9
 	VMAXPS          Z4, Z9, Z4
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z9
-	VMOVAPS         Z9, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z4
 	VMAXPS          Z8, Z5, Z9
 	VMAXPS          Z5, Z9, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z9
-	VMOVAPS         Z9, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z5
 	VMAXPS          Z8, Z6, Z9
 	VMAXPS          Z6, Z9, Z6
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z9
-	VMOVAPS         Z9, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z6
 	VMAXPS          Z8, Z7, Z8
 	VMAXPS          Z7, Z8, Z7
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z8
-	VMOVAPS         Z8, Z7
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z7
 	JMP             tapSumChainF32AVX512_u8_c_next
 
 tapSumChainF32AVX512_u8_c_op7:
@@ -8093,6 +8143,33 @@ tapSumChainF32AVX512_u8_c_op8:
 	VMAXPS Z6, Z8, Z6
 	VXORPS Z8, Z8, Z8
 	VMAXPS Z7, Z8, Z7
+	JMP    tapSumChainF32AVX512_u8_c_next
+
+tapSumChainF32AVX512_u8_c_op9:
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z0, Z8, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z1, Z8, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z2, Z8, Z2
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z2, Z2
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z3, Z8, Z3
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z3, Z3
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z4, Z8, Z4
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z4, Z4
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z5, Z8, Z5
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z5, Z5
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z6, Z8, Z6
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z6, Z6
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z7, Z8, Z7
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z7, Z7
 
 tapSumChainF32AVX512_u8_c_next:
 	INCQ R10
@@ -8166,6 +8243,8 @@ tapSumChainF32AVX512_u4_c_step:
 	JE           tapSumChainF32AVX512_u4_c_op7
 	CMPQ         R11, $0x00000008
 	JE           tapSumChainF32AVX512_u4_c_op8
+	CMPQ         R11, $0x00000009
+	JE           tapSumChainF32AVX512_u4_c_op9
 	JMP          tapSumChainF32AVX512_u4_c_next
 
 tapSumChainF32AVX512_u4_c_op0:
@@ -8213,20 +8292,16 @@ tapSumChainF32AVX512_u4_c_op5:
 tapSumChainF32AVX512_u4_c_op6:
 	VMAXPS          Z4, Z0, Z5
 	VMAXPS          Z0, Z5, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z5
-	VMOVAPS         Z5, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z0
 	VMAXPS          Z4, Z1, Z5
 	VMAXPS          Z1, Z5, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z5
-	VMOVAPS         Z5, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z1
 	VMAXPS          Z4, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VMAXPS          Z4, Z3, Z4
 	VMAXPS          Z3, Z4, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z4
-	VMOVAPS         Z4, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z3
 	JMP             tapSumChainF32AVX512_u4_c_next
 
 tapSumChainF32AVX512_u4_c_op7:
@@ -8253,6 +8328,21 @@ tapSumChainF32AVX512_u4_c_op8:
 	VMAXPS Z2, Z4, Z2
 	VXORPS Z4, Z4, Z4
 	VMAXPS Z3, Z4, Z3
+	JMP    tapSumChainF32AVX512_u4_c_next
+
+tapSumChainF32AVX512_u4_c_op9:
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z0, Z4, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z1, Z4, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z2, Z4, Z2
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z2, Z2
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z3, Z4, Z3
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z3, Z3
 
 tapSumChainF32AVX512_u4_c_next:
 	INCQ R10
@@ -8316,6 +8406,8 @@ tapSumChainF32AVX512_u2_c_step:
 	JE           tapSumChainF32AVX512_u2_c_op7
 	CMPQ         R11, $0x00000008
 	JE           tapSumChainF32AVX512_u2_c_op8
+	CMPQ         R11, $0x00000009
+	JE           tapSumChainF32AVX512_u2_c_op9
 	JMP          tapSumChainF32AVX512_u2_c_next
 
 tapSumChainF32AVX512_u2_c_op0:
@@ -8351,12 +8443,10 @@ tapSumChainF32AVX512_u2_c_op5:
 tapSumChainF32AVX512_u2_c_op6:
 	VMAXPS          Z2, Z0, Z3
 	VMAXPS          Z0, Z3, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z3
-	VMOVAPS         Z3, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z0
 	VMAXPS          Z2, Z1, Z2
 	VMAXPS          Z1, Z2, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z2
-	VMOVAPS         Z2, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z1
 	JMP             tapSumChainF32AVX512_u2_c_next
 
 tapSumChainF32AVX512_u2_c_op7:
@@ -8373,6 +8463,15 @@ tapSumChainF32AVX512_u2_c_op8:
 	VMAXPS Z0, Z2, Z0
 	VXORPS Z2, Z2, Z2
 	VMAXPS Z1, Z2, Z1
+	JMP    tapSumChainF32AVX512_u2_c_next
+
+tapSumChainF32AVX512_u2_c_op9:
+	VXORPS      Z2, Z2, Z2
+	VMAXPS      Z0, Z2, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z2, Z2, Z2
+	VMAXPS      Z1, Z2, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
 
 tapSumChainF32AVX512_u2_c_next:
 	INCQ R10
@@ -8431,6 +8530,8 @@ tapSumChainF32AVX512_u1_c_step:
 	JE           tapSumChainF32AVX512_u1_c_op7
 	CMPQ         R11, $0x00000008
 	JE           tapSumChainF32AVX512_u1_c_op8
+	CMPQ         R11, $0x00000009
+	JE           tapSumChainF32AVX512_u1_c_op9
 	JMP          tapSumChainF32AVX512_u1_c_next
 
 tapSumChainF32AVX512_u1_c_op0:
@@ -8460,8 +8561,7 @@ tapSumChainF32AVX512_u1_c_op5:
 tapSumChainF32AVX512_u1_c_op6:
 	VMAXPS          Z1, Z0, Z1
 	VMAXPS          Z0, Z1, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z1
-	VMOVAPS         Z1, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z0
 	JMP             tapSumChainF32AVX512_u1_c_next
 
 tapSumChainF32AVX512_u1_c_op7:
@@ -8473,6 +8573,12 @@ tapSumChainF32AVX512_u1_c_op7:
 tapSumChainF32AVX512_u1_c_op8:
 	VXORPS Z1, Z1, Z1
 	VMAXPS Z0, Z1, Z0
+	JMP    tapSumChainF32AVX512_u1_c_next
+
+tapSumChainF32AVX512_u1_c_op9:
+	VXORPS      Z1, Z1, Z1
+	VMAXPS      Z0, Z1, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
 
 tapSumChainF32AVX512_u1_c_next:
 	INCQ R10
@@ -8593,6 +8699,8 @@ dwNCS1F32AVX512_u14_c_step:
 	JE      dwNCS1F32AVX512_u14_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNCS1F32AVX512_u14_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNCS1F32AVX512_u14_c_op9
 	JMP     dwNCS1F32AVX512_u14_c_next
 
 dwNCS1F32AVX512_u14_c_op0:
@@ -8700,60 +8808,46 @@ dwNCS1F32AVX512_u14_c_op5:
 dwNCS1F32AVX512_u14_c_op6:
 	VMAXPS          Z14, Z0, Z15
 	VMAXPS          Z0, Z15, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z15
-	VMOVAPS         Z15, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z0
 	VMAXPS          Z14, Z1, Z15
 	VMAXPS          Z1, Z15, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z15
-	VMOVAPS         Z15, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z1
 	VMAXPS          Z14, Z2, Z15
 	VMAXPS          Z2, Z15, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z15
-	VMOVAPS         Z15, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z2
 	VMAXPS          Z14, Z3, Z15
 	VMAXPS          Z3, Z15, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z15
-	VMOVAPS         Z15, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z3
 	VMAXPS          Z14, Z4, Z15
 	VMAXPS          Z4, Z15, Z4
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z15
-	VMOVAPS         Z15, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z4
 	VMAXPS          Z14, Z5, Z15
 	VMAXPS          Z5, Z15, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z15
-	VMOVAPS         Z15, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z5
 	VMAXPS          Z14, Z6, Z15
 	VMAXPS          Z6, Z15, Z6
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z15
-	VMOVAPS         Z15, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z6
 	VMAXPS          Z14, Z7, Z15
 	VMAXPS          Z7, Z15, Z7
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z15
-	VMOVAPS         Z15, Z7
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z7
 	VMAXPS          Z14, Z8, Z15
 	VMAXPS          Z8, Z15, Z8
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z15
-	VMOVAPS         Z15, Z8
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z8
 	VMAXPS          Z14, Z9, Z15
 	VMAXPS          Z9, Z15, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z15
-	VMOVAPS         Z15, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z9
 	VMAXPS          Z14, Z10, Z15
 	VMAXPS          Z10, Z15, Z10
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z15
-	VMOVAPS         Z15, Z10
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z10
 	VMAXPS          Z14, Z11, Z15
 	VMAXPS          Z11, Z15, Z11
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z11, Z15
-	VMOVAPS         Z15, Z11
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z11
 	VMAXPS          Z14, Z12, Z15
 	VMAXPS          Z12, Z15, Z12
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z12, Z15
-	VMOVAPS         Z15, Z12
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z12
 	VMAXPS          Z14, Z13, Z14
 	VMAXPS          Z13, Z14, Z13
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z13, Z14
-	VMOVAPS         Z14, Z13
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z13
 	JMP             dwNCS1F32AVX512_u14_c_next
 
 dwNCS1F32AVX512_u14_c_op7:
@@ -8830,6 +8924,51 @@ dwNCS1F32AVX512_u14_c_op8:
 	VMAXPS Z12, Z14, Z12
 	VXORPS Z14, Z14, Z14
 	VMAXPS Z13, Z14, Z13
+	JMP    dwNCS1F32AVX512_u14_c_next
+
+dwNCS1F32AVX512_u14_c_op9:
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z0, Z14, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z1, Z14, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z2, Z14, Z2
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z2, Z2
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z3, Z14, Z3
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z3, Z3
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z4, Z14, Z4
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z4, Z4
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z5, Z14, Z5
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z5, Z5
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z6, Z14, Z6
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z6, Z6
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z7, Z14, Z7
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z7, Z7
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z8, Z14, Z8
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z8, Z8
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z9, Z14, Z9
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z9, Z9
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z10, Z14, Z10
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z10, Z10
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z11, Z14, Z11
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z11, Z11
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z12, Z14, Z12
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z12, Z12
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z13, Z14, Z13
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z13, Z13
 
 dwNCS1F32AVX512_u14_c_next:
 	INCQ R11
@@ -8925,6 +9064,8 @@ dwNCS1F32AVX512_u8_c_step:
 	JE      dwNCS1F32AVX512_u8_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNCS1F32AVX512_u8_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNCS1F32AVX512_u8_c_op9
 	JMP     dwNCS1F32AVX512_u8_c_next
 
 dwNCS1F32AVX512_u8_c_op0:
@@ -8996,36 +9137,28 @@ dwNCS1F32AVX512_u8_c_op5:
 dwNCS1F32AVX512_u8_c_op6:
 	VMAXPS          Z8, Z0, Z9
 	VMAXPS          Z0, Z9, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z9
-	VMOVAPS         Z9, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z0
 	VMAXPS          Z8, Z1, Z9
 	VMAXPS          Z1, Z9, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z9
-	VMOVAPS         Z9, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z1
 	VMAXPS          Z8, Z2, Z9
 	VMAXPS          Z2, Z9, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z9
-	VMOVAPS         Z9, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z2
 	VMAXPS          Z8, Z3, Z9
 	VMAXPS          Z3, Z9, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z9
-	VMOVAPS         Z9, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z3
 	VMAXPS          Z8, Z4, Z9
 	VMAXPS          Z4, Z9, Z4
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z9
-	VMOVAPS         Z9, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z4
 	VMAXPS          Z8, Z5, Z9
 	VMAXPS          Z5, Z9, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z9
-	VMOVAPS         Z9, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z5
 	VMAXPS          Z8, Z6, Z9
 	VMAXPS          Z6, Z9, Z6
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z9
-	VMOVAPS         Z9, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z6
 	VMAXPS          Z8, Z7, Z8
 	VMAXPS          Z7, Z8, Z7
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z8
-	VMOVAPS         Z8, Z7
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z7
 	JMP             dwNCS1F32AVX512_u8_c_next
 
 dwNCS1F32AVX512_u8_c_op7:
@@ -9072,6 +9205,33 @@ dwNCS1F32AVX512_u8_c_op8:
 	VMAXPS Z6, Z8, Z6
 	VXORPS Z8, Z8, Z8
 	VMAXPS Z7, Z8, Z7
+	JMP    dwNCS1F32AVX512_u8_c_next
+
+dwNCS1F32AVX512_u8_c_op9:
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z0, Z8, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z1, Z8, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z2, Z8, Z2
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z2, Z2
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z3, Z8, Z3
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z3, Z3
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z4, Z8, Z4
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z4, Z4
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z5, Z8, Z5
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z5, Z5
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z6, Z8, Z6
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z6, Z6
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z7, Z8, Z7
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z7, Z7
 
 dwNCS1F32AVX512_u8_c_next:
 	INCQ R11
@@ -9158,6 +9318,8 @@ dwNCS1F32AVX512_u7_c_step:
 	JE      dwNCS1F32AVX512_u7_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNCS1F32AVX512_u7_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNCS1F32AVX512_u7_c_op9
 	JMP     dwNCS1F32AVX512_u7_c_next
 
 dwNCS1F32AVX512_u7_c_op0:
@@ -9223,32 +9385,25 @@ dwNCS1F32AVX512_u7_c_op5:
 dwNCS1F32AVX512_u7_c_op6:
 	VMAXPS          Z7, Z0, Z8
 	VMAXPS          Z0, Z8, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z8
-	VMOVAPS         Z8, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z0
 	VMAXPS          Z7, Z1, Z8
 	VMAXPS          Z1, Z8, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z8
-	VMOVAPS         Z8, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z1
 	VMAXPS          Z7, Z2, Z8
 	VMAXPS          Z2, Z8, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z8
-	VMOVAPS         Z8, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z2
 	VMAXPS          Z7, Z3, Z8
 	VMAXPS          Z3, Z8, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z8
-	VMOVAPS         Z8, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z3
 	VMAXPS          Z7, Z4, Z8
 	VMAXPS          Z4, Z8, Z4
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z8
-	VMOVAPS         Z8, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z4
 	VMAXPS          Z7, Z5, Z8
 	VMAXPS          Z5, Z8, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z8
-	VMOVAPS         Z8, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z5
 	VMAXPS          Z7, Z6, Z7
 	VMAXPS          Z6, Z7, Z6
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z7
-	VMOVAPS         Z7, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z6
 	JMP             dwNCS1F32AVX512_u7_c_next
 
 dwNCS1F32AVX512_u7_c_op7:
@@ -9290,6 +9445,30 @@ dwNCS1F32AVX512_u7_c_op8:
 	VMAXPS Z5, Z7, Z5
 	VXORPS Z7, Z7, Z7
 	VMAXPS Z6, Z7, Z6
+	JMP    dwNCS1F32AVX512_u7_c_next
+
+dwNCS1F32AVX512_u7_c_op9:
+	VXORPS      Z7, Z7, Z7
+	VMAXPS      Z0, Z7, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z7, Z7, Z7
+	VMAXPS      Z1, Z7, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS      Z7, Z7, Z7
+	VMAXPS      Z2, Z7, Z2
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z2, Z2
+	VXORPS      Z7, Z7, Z7
+	VMAXPS      Z3, Z7, Z3
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z3, Z3
+	VXORPS      Z7, Z7, Z7
+	VMAXPS      Z4, Z7, Z4
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z4, Z4
+	VXORPS      Z7, Z7, Z7
+	VMAXPS      Z5, Z7, Z5
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z5, Z5
+	VXORPS      Z7, Z7, Z7
+	VMAXPS      Z6, Z7, Z6
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z6, Z6
 
 dwNCS1F32AVX512_u7_c_next:
 	INCQ R11
@@ -9366,6 +9545,8 @@ dwNCS1F32AVX512_u4_c_step:
 	JE      dwNCS1F32AVX512_u4_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNCS1F32AVX512_u4_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNCS1F32AVX512_u4_c_op9
 	JMP     dwNCS1F32AVX512_u4_c_next
 
 dwNCS1F32AVX512_u4_c_op0:
@@ -9413,20 +9594,16 @@ dwNCS1F32AVX512_u4_c_op5:
 dwNCS1F32AVX512_u4_c_op6:
 	VMAXPS          Z4, Z0, Z5
 	VMAXPS          Z0, Z5, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z5
-	VMOVAPS         Z5, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z0
 	VMAXPS          Z4, Z1, Z5
 	VMAXPS          Z1, Z5, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z5
-	VMOVAPS         Z5, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z1
 	VMAXPS          Z4, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VMAXPS          Z4, Z3, Z4
 	VMAXPS          Z3, Z4, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z4
-	VMOVAPS         Z4, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z3
 	JMP             dwNCS1F32AVX512_u4_c_next
 
 dwNCS1F32AVX512_u4_c_op7:
@@ -9453,6 +9630,21 @@ dwNCS1F32AVX512_u4_c_op8:
 	VMAXPS Z2, Z4, Z2
 	VXORPS Z4, Z4, Z4
 	VMAXPS Z3, Z4, Z3
+	JMP    dwNCS1F32AVX512_u4_c_next
+
+dwNCS1F32AVX512_u4_c_op9:
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z0, Z4, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z1, Z4, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z2, Z4, Z2
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z2, Z2
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z3, Z4, Z3
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z3, Z3
 
 dwNCS1F32AVX512_u4_c_next:
 	INCQ R11
@@ -9520,6 +9712,8 @@ dwNCS1F32AVX512_u2_c_step:
 	JE      dwNCS1F32AVX512_u2_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNCS1F32AVX512_u2_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNCS1F32AVX512_u2_c_op9
 	JMP     dwNCS1F32AVX512_u2_c_next
 
 dwNCS1F32AVX512_u2_c_op0:
@@ -9555,12 +9749,10 @@ dwNCS1F32AVX512_u2_c_op5:
 dwNCS1F32AVX512_u2_c_op6:
 	VMAXPS          Z2, Z0, Z3
 	VMAXPS          Z0, Z3, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z3
-	VMOVAPS         Z3, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z0
 	VMAXPS          Z2, Z1, Z2
 	VMAXPS          Z1, Z2, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z2
-	VMOVAPS         Z2, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z1
 	JMP             dwNCS1F32AVX512_u2_c_next
 
 dwNCS1F32AVX512_u2_c_op7:
@@ -9577,6 +9769,15 @@ dwNCS1F32AVX512_u2_c_op8:
 	VMAXPS Z0, Z2, Z0
 	VXORPS Z2, Z2, Z2
 	VMAXPS Z1, Z2, Z1
+	JMP    dwNCS1F32AVX512_u2_c_next
+
+dwNCS1F32AVX512_u2_c_op9:
+	VXORPS      Z2, Z2, Z2
+	VMAXPS      Z0, Z2, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z2, Z2, Z2
+	VMAXPS      Z1, Z2, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
 
 dwNCS1F32AVX512_u2_c_next:
 	INCQ R11
@@ -9639,6 +9840,8 @@ dwNCS1F32AVX512_u1_c_step:
 	JE      dwNCS1F32AVX512_u1_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNCS1F32AVX512_u1_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNCS1F32AVX512_u1_c_op9
 	JMP     dwNCS1F32AVX512_u1_c_next
 
 dwNCS1F32AVX512_u1_c_op0:
@@ -9668,8 +9871,7 @@ dwNCS1F32AVX512_u1_c_op5:
 dwNCS1F32AVX512_u1_c_op6:
 	VMAXPS          Z1, Z0, Z1
 	VMAXPS          Z0, Z1, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z1
-	VMOVAPS         Z1, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z0
 	JMP             dwNCS1F32AVX512_u1_c_next
 
 dwNCS1F32AVX512_u1_c_op7:
@@ -9681,6 +9883,12 @@ dwNCS1F32AVX512_u1_c_op7:
 dwNCS1F32AVX512_u1_c_op8:
 	VXORPS Z1, Z1, Z1
 	VMAXPS Z0, Z1, Z0
+	JMP    dwNCS1F32AVX512_u1_c_next
+
+dwNCS1F32AVX512_u1_c_op9:
+	VXORPS      Z1, Z1, Z1
+	VMAXPS      Z0, Z1, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
 
 dwNCS1F32AVX512_u1_c_next:
 	INCQ R11
@@ -9807,6 +10015,8 @@ dwNCS2F32AVX512_u14_c_step:
 	JE      dwNCS2F32AVX512_u14_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNCS2F32AVX512_u14_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNCS2F32AVX512_u14_c_op9
 	JMP     dwNCS2F32AVX512_u14_c_next
 
 dwNCS2F32AVX512_u14_c_op0:
@@ -9914,60 +10124,46 @@ dwNCS2F32AVX512_u14_c_op5:
 dwNCS2F32AVX512_u14_c_op6:
 	VMAXPS          Z14, Z0, Z15
 	VMAXPS          Z0, Z15, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z15
-	VMOVAPS         Z15, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z0
 	VMAXPS          Z14, Z1, Z15
 	VMAXPS          Z1, Z15, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z15
-	VMOVAPS         Z15, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z1
 	VMAXPS          Z14, Z2, Z15
 	VMAXPS          Z2, Z15, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z15
-	VMOVAPS         Z15, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z2
 	VMAXPS          Z14, Z3, Z15
 	VMAXPS          Z3, Z15, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z15
-	VMOVAPS         Z15, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z3
 	VMAXPS          Z14, Z4, Z15
 	VMAXPS          Z4, Z15, Z4
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z15
-	VMOVAPS         Z15, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z4
 	VMAXPS          Z14, Z5, Z15
 	VMAXPS          Z5, Z15, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z15
-	VMOVAPS         Z15, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z5
 	VMAXPS          Z14, Z6, Z15
 	VMAXPS          Z6, Z15, Z6
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z15
-	VMOVAPS         Z15, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z6
 	VMAXPS          Z14, Z7, Z15
 	VMAXPS          Z7, Z15, Z7
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z15
-	VMOVAPS         Z15, Z7
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z7
 	VMAXPS          Z14, Z8, Z15
 	VMAXPS          Z8, Z15, Z8
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z15
-	VMOVAPS         Z15, Z8
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z8
 	VMAXPS          Z14, Z9, Z15
 	VMAXPS          Z9, Z15, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z15
-	VMOVAPS         Z15, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z9
 	VMAXPS          Z14, Z10, Z15
 	VMAXPS          Z10, Z15, Z10
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z15
-	VMOVAPS         Z15, Z10
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z10
 	VMAXPS          Z14, Z11, Z15
 	VMAXPS          Z11, Z15, Z11
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z11, Z15
-	VMOVAPS         Z15, Z11
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z11
 	VMAXPS          Z14, Z12, Z15
 	VMAXPS          Z12, Z15, Z12
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z12, Z15
-	VMOVAPS         Z15, Z12
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z12
 	VMAXPS          Z14, Z13, Z14
 	VMAXPS          Z13, Z14, Z13
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z13, Z14
-	VMOVAPS         Z14, Z13
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z13
 	JMP             dwNCS2F32AVX512_u14_c_next
 
 dwNCS2F32AVX512_u14_c_op7:
@@ -10044,6 +10240,51 @@ dwNCS2F32AVX512_u14_c_op8:
 	VMAXPS Z12, Z14, Z12
 	VXORPS Z14, Z14, Z14
 	VMAXPS Z13, Z14, Z13
+	JMP    dwNCS2F32AVX512_u14_c_next
+
+dwNCS2F32AVX512_u14_c_op9:
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z0, Z14, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z1, Z14, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z2, Z14, Z2
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z2, Z2
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z3, Z14, Z3
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z3, Z3
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z4, Z14, Z4
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z4, Z4
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z5, Z14, Z5
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z5, Z5
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z6, Z14, Z6
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z6, Z6
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z7, Z14, Z7
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z7, Z7
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z8, Z14, Z8
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z8, Z8
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z9, Z14, Z9
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z9, Z9
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z10, Z14, Z10
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z10, Z10
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z11, Z14, Z11
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z11, Z11
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z12, Z14, Z12
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z12, Z12
+	VXORPS      Z14, Z14, Z14
+	VMAXPS      Z13, Z14, Z13
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z13, Z13
 
 dwNCS2F32AVX512_u14_c_next:
 	INCQ R11
@@ -10139,6 +10380,8 @@ dwNCS2F32AVX512_u8_c_step:
 	JE      dwNCS2F32AVX512_u8_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNCS2F32AVX512_u8_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNCS2F32AVX512_u8_c_op9
 	JMP     dwNCS2F32AVX512_u8_c_next
 
 dwNCS2F32AVX512_u8_c_op0:
@@ -10210,36 +10453,28 @@ dwNCS2F32AVX512_u8_c_op5:
 dwNCS2F32AVX512_u8_c_op6:
 	VMAXPS          Z8, Z0, Z9
 	VMAXPS          Z0, Z9, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z9
-	VMOVAPS         Z9, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z0
 	VMAXPS          Z8, Z1, Z9
 	VMAXPS          Z1, Z9, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z9
-	VMOVAPS         Z9, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z1
 	VMAXPS          Z8, Z2, Z9
 	VMAXPS          Z2, Z9, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z9
-	VMOVAPS         Z9, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z2
 	VMAXPS          Z8, Z3, Z9
 	VMAXPS          Z3, Z9, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z9
-	VMOVAPS         Z9, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z3
 	VMAXPS          Z8, Z4, Z9
 	VMAXPS          Z4, Z9, Z4
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z9
-	VMOVAPS         Z9, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z4
 	VMAXPS          Z8, Z5, Z9
 	VMAXPS          Z5, Z9, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z9
-	VMOVAPS         Z9, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z5
 	VMAXPS          Z8, Z6, Z9
 	VMAXPS          Z6, Z9, Z6
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z9
-	VMOVAPS         Z9, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z6
 	VMAXPS          Z8, Z7, Z8
 	VMAXPS          Z7, Z8, Z7
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z8
-	VMOVAPS         Z8, Z7
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z7
 	JMP             dwNCS2F32AVX512_u8_c_next
 
 dwNCS2F32AVX512_u8_c_op7:
@@ -10286,6 +10521,33 @@ dwNCS2F32AVX512_u8_c_op8:
 	VMAXPS Z6, Z8, Z6
 	VXORPS Z8, Z8, Z8
 	VMAXPS Z7, Z8, Z7
+	JMP    dwNCS2F32AVX512_u8_c_next
+
+dwNCS2F32AVX512_u8_c_op9:
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z0, Z8, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z1, Z8, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z2, Z8, Z2
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z2, Z2
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z3, Z8, Z3
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z3, Z3
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z4, Z8, Z4
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z4, Z4
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z5, Z8, Z5
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z5, Z5
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z6, Z8, Z6
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z6, Z6
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z7, Z8, Z7
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z7, Z7
 
 dwNCS2F32AVX512_u8_c_next:
 	INCQ R11
@@ -10372,6 +10634,8 @@ dwNCS2F32AVX512_u7_c_step:
 	JE      dwNCS2F32AVX512_u7_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNCS2F32AVX512_u7_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNCS2F32AVX512_u7_c_op9
 	JMP     dwNCS2F32AVX512_u7_c_next
 
 dwNCS2F32AVX512_u7_c_op0:
@@ -10437,32 +10701,25 @@ dwNCS2F32AVX512_u7_c_op5:
 dwNCS2F32AVX512_u7_c_op6:
 	VMAXPS          Z7, Z0, Z8
 	VMAXPS          Z0, Z8, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z8
-	VMOVAPS         Z8, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z0
 	VMAXPS          Z7, Z1, Z8
 	VMAXPS          Z1, Z8, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z8
-	VMOVAPS         Z8, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z1
 	VMAXPS          Z7, Z2, Z8
 	VMAXPS          Z2, Z8, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z8
-	VMOVAPS         Z8, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z2
 	VMAXPS          Z7, Z3, Z8
 	VMAXPS          Z3, Z8, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z8
-	VMOVAPS         Z8, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z3
 	VMAXPS          Z7, Z4, Z8
 	VMAXPS          Z4, Z8, Z4
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z8
-	VMOVAPS         Z8, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z4
 	VMAXPS          Z7, Z5, Z8
 	VMAXPS          Z5, Z8, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z8
-	VMOVAPS         Z8, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z5
 	VMAXPS          Z7, Z6, Z7
 	VMAXPS          Z6, Z7, Z6
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z7
-	VMOVAPS         Z7, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z6
 	JMP             dwNCS2F32AVX512_u7_c_next
 
 dwNCS2F32AVX512_u7_c_op7:
@@ -10504,6 +10761,30 @@ dwNCS2F32AVX512_u7_c_op8:
 	VMAXPS Z5, Z7, Z5
 	VXORPS Z7, Z7, Z7
 	VMAXPS Z6, Z7, Z6
+	JMP    dwNCS2F32AVX512_u7_c_next
+
+dwNCS2F32AVX512_u7_c_op9:
+	VXORPS      Z7, Z7, Z7
+	VMAXPS      Z0, Z7, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z7, Z7, Z7
+	VMAXPS      Z1, Z7, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS      Z7, Z7, Z7
+	VMAXPS      Z2, Z7, Z2
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z2, Z2
+	VXORPS      Z7, Z7, Z7
+	VMAXPS      Z3, Z7, Z3
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z3, Z3
+	VXORPS      Z7, Z7, Z7
+	VMAXPS      Z4, Z7, Z4
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z4, Z4
+	VXORPS      Z7, Z7, Z7
+	VMAXPS      Z5, Z7, Z5
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z5, Z5
+	VXORPS      Z7, Z7, Z7
+	VMAXPS      Z6, Z7, Z6
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z6, Z6
 
 dwNCS2F32AVX512_u7_c_next:
 	INCQ R11
@@ -10580,6 +10861,8 @@ dwNCS2F32AVX512_u4_c_step:
 	JE      dwNCS2F32AVX512_u4_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNCS2F32AVX512_u4_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNCS2F32AVX512_u4_c_op9
 	JMP     dwNCS2F32AVX512_u4_c_next
 
 dwNCS2F32AVX512_u4_c_op0:
@@ -10627,20 +10910,16 @@ dwNCS2F32AVX512_u4_c_op5:
 dwNCS2F32AVX512_u4_c_op6:
 	VMAXPS          Z4, Z0, Z5
 	VMAXPS          Z0, Z5, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z5
-	VMOVAPS         Z5, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z0
 	VMAXPS          Z4, Z1, Z5
 	VMAXPS          Z1, Z5, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z5
-	VMOVAPS         Z5, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z1
 	VMAXPS          Z4, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VMAXPS          Z4, Z3, Z4
 	VMAXPS          Z3, Z4, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z4
-	VMOVAPS         Z4, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z3
 	JMP             dwNCS2F32AVX512_u4_c_next
 
 dwNCS2F32AVX512_u4_c_op7:
@@ -10667,6 +10946,21 @@ dwNCS2F32AVX512_u4_c_op8:
 	VMAXPS Z2, Z4, Z2
 	VXORPS Z4, Z4, Z4
 	VMAXPS Z3, Z4, Z3
+	JMP    dwNCS2F32AVX512_u4_c_next
+
+dwNCS2F32AVX512_u4_c_op9:
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z0, Z4, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z1, Z4, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z2, Z4, Z2
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z2, Z2
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z3, Z4, Z3
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z3, Z3
 
 dwNCS2F32AVX512_u4_c_next:
 	INCQ R11
@@ -10734,6 +11028,8 @@ dwNCS2F32AVX512_u2_c_step:
 	JE      dwNCS2F32AVX512_u2_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNCS2F32AVX512_u2_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNCS2F32AVX512_u2_c_op9
 	JMP     dwNCS2F32AVX512_u2_c_next
 
 dwNCS2F32AVX512_u2_c_op0:
@@ -10769,12 +11065,10 @@ dwNCS2F32AVX512_u2_c_op5:
 dwNCS2F32AVX512_u2_c_op6:
 	VMAXPS          Z2, Z0, Z3
 	VMAXPS          Z0, Z3, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z3
-	VMOVAPS         Z3, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z0
 	VMAXPS          Z2, Z1, Z2
 	VMAXPS          Z1, Z2, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z2
-	VMOVAPS         Z2, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z1
 	JMP             dwNCS2F32AVX512_u2_c_next
 
 dwNCS2F32AVX512_u2_c_op7:
@@ -10791,6 +11085,15 @@ dwNCS2F32AVX512_u2_c_op8:
 	VMAXPS Z0, Z2, Z0
 	VXORPS Z2, Z2, Z2
 	VMAXPS Z1, Z2, Z1
+	JMP    dwNCS2F32AVX512_u2_c_next
+
+dwNCS2F32AVX512_u2_c_op9:
+	VXORPS      Z2, Z2, Z2
+	VMAXPS      Z0, Z2, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z2, Z2, Z2
+	VMAXPS      Z1, Z2, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
 
 dwNCS2F32AVX512_u2_c_next:
 	INCQ R11
@@ -10853,6 +11156,8 @@ dwNCS2F32AVX512_u1_c_step:
 	JE      dwNCS2F32AVX512_u1_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNCS2F32AVX512_u1_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNCS2F32AVX512_u1_c_op9
 	JMP     dwNCS2F32AVX512_u1_c_next
 
 dwNCS2F32AVX512_u1_c_op0:
@@ -10882,8 +11187,7 @@ dwNCS2F32AVX512_u1_c_op5:
 dwNCS2F32AVX512_u1_c_op6:
 	VMAXPS          Z1, Z0, Z1
 	VMAXPS          Z0, Z1, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z1
-	VMOVAPS         Z1, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z0
 	JMP             dwNCS2F32AVX512_u1_c_next
 
 dwNCS2F32AVX512_u1_c_op7:
@@ -10895,6 +11199,12 @@ dwNCS2F32AVX512_u1_c_op7:
 dwNCS2F32AVX512_u1_c_op8:
 	VXORPS Z1, Z1, Z1
 	VMAXPS Z0, Z1, Z0
+	JMP    dwNCS2F32AVX512_u1_c_next
+
+dwNCS2F32AVX512_u1_c_op9:
+	VXORPS      Z1, Z1, Z1
+	VMAXPS      Z0, Z1, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
 
 dwNCS2F32AVX512_u1_c_next:
 	INCQ R11
@@ -11243,6 +11553,8 @@ dwNC3S1F32AVX512_u14_c_step:
 	JE      dwNC3S1F32AVX512_u14_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNC3S1F32AVX512_u14_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNC3S1F32AVX512_u14_c_op9
 	JMP     dwNC3S1F32AVX512_u14_c_next
 
 dwNC3S1F32AVX512_u14_c_op0:
@@ -11350,60 +11662,46 @@ dwNC3S1F32AVX512_u14_c_op5:
 dwNC3S1F32AVX512_u14_c_op6:
 	VMAXPS          Z23, Z9, Z24
 	VMAXPS          Z9, Z24, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z24
-	VMOVAPS         Z24, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z9
 	VMAXPS          Z23, Z10, Z24
 	VMAXPS          Z10, Z24, Z10
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z24
-	VMOVAPS         Z24, Z10
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z10
 	VMAXPS          Z23, Z11, Z24
 	VMAXPS          Z11, Z24, Z11
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z11, Z24
-	VMOVAPS         Z24, Z11
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z11
 	VMAXPS          Z23, Z12, Z24
 	VMAXPS          Z12, Z24, Z12
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z12, Z24
-	VMOVAPS         Z24, Z12
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z12
 	VMAXPS          Z23, Z13, Z24
 	VMAXPS          Z13, Z24, Z13
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z13, Z24
-	VMOVAPS         Z24, Z13
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z13
 	VMAXPS          Z23, Z14, Z24
 	VMAXPS          Z14, Z24, Z14
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z24
-	VMOVAPS         Z24, Z14
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z14
 	VMAXPS          Z23, Z15, Z24
 	VMAXPS          Z15, Z24, Z15
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z24
-	VMOVAPS         Z24, Z15
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z15
 	VMAXPS          Z23, Z16, Z24
 	VMAXPS          Z16, Z24, Z16
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z16, Z24
-	VMOVAPS         Z24, Z16
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z16
 	VMAXPS          Z23, Z17, Z24
 	VMAXPS          Z17, Z24, Z17
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z24
-	VMOVAPS         Z24, Z17
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z17
 	VMAXPS          Z23, Z18, Z24
 	VMAXPS          Z18, Z24, Z18
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z24
-	VMOVAPS         Z24, Z18
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z18
 	VMAXPS          Z23, Z19, Z24
 	VMAXPS          Z19, Z24, Z19
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z19, Z24
-	VMOVAPS         Z24, Z19
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z19
 	VMAXPS          Z23, Z20, Z24
 	VMAXPS          Z20, Z24, Z20
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z20, Z24
-	VMOVAPS         Z24, Z20
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z20
 	VMAXPS          Z23, Z21, Z24
 	VMAXPS          Z21, Z24, Z21
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z21, Z24
-	VMOVAPS         Z24, Z21
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z21
 	VMAXPS          Z23, Z22, Z23
 	VMAXPS          Z22, Z23, Z22
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z22, Z23
-	VMOVAPS         Z23, Z22
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z23, Z22
 	JMP             dwNC3S1F32AVX512_u14_c_next
 
 dwNC3S1F32AVX512_u14_c_op7:
@@ -11480,6 +11778,51 @@ dwNC3S1F32AVX512_u14_c_op8:
 	VMAXPS Z21, Z23, Z21
 	VXORPS Z23, Z23, Z23
 	VMAXPS Z22, Z23, Z22
+	JMP    dwNC3S1F32AVX512_u14_c_next
+
+dwNC3S1F32AVX512_u14_c_op9:
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z9, Z23, Z9
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z9, Z9
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z10, Z23, Z10
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z10, Z10
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z11, Z23, Z11
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z11, Z11
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z12, Z23, Z12
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z12, Z12
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z13, Z23, Z13
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z13, Z13
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z14, Z23, Z14
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z14, Z14
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z15, Z23, Z15
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z15, Z15
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z16, Z23, Z16
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z16, Z16
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z17, Z23, Z17
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z17, Z17
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z18, Z23, Z18
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z18, Z18
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z19, Z23, Z19
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z19, Z19
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z20, Z23, Z20
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z20, Z20
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z21, Z23, Z21
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z21, Z21
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z22, Z23, Z22
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z22, Z22
 
 dwNC3S1F32AVX512_u14_c_next:
 	INCQ R11
@@ -11691,6 +12034,8 @@ dwNC3S1F32AVX512_u8_c_step:
 	JE      dwNC3S1F32AVX512_u8_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNC3S1F32AVX512_u8_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNC3S1F32AVX512_u8_c_op9
 	JMP     dwNC3S1F32AVX512_u8_c_next
 
 dwNC3S1F32AVX512_u8_c_op0:
@@ -11762,36 +12107,28 @@ dwNC3S1F32AVX512_u8_c_op5:
 dwNC3S1F32AVX512_u8_c_op6:
 	VMAXPS          Z17, Z9, Z18
 	VMAXPS          Z9, Z18, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z18
-	VMOVAPS         Z18, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z9
 	VMAXPS          Z17, Z10, Z18
 	VMAXPS          Z10, Z18, Z10
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z18
-	VMOVAPS         Z18, Z10
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z10
 	VMAXPS          Z17, Z11, Z18
 	VMAXPS          Z11, Z18, Z11
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z11, Z18
-	VMOVAPS         Z18, Z11
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z11
 	VMAXPS          Z17, Z12, Z18
 	VMAXPS          Z12, Z18, Z12
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z12, Z18
-	VMOVAPS         Z18, Z12
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z12
 	VMAXPS          Z17, Z13, Z18
 	VMAXPS          Z13, Z18, Z13
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z13, Z18
-	VMOVAPS         Z18, Z13
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z13
 	VMAXPS          Z17, Z14, Z18
 	VMAXPS          Z14, Z18, Z14
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z18
-	VMOVAPS         Z18, Z14
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z14
 	VMAXPS          Z17, Z15, Z18
 	VMAXPS          Z15, Z18, Z15
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z18
-	VMOVAPS         Z18, Z15
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z15
 	VMAXPS          Z17, Z16, Z17
 	VMAXPS          Z16, Z17, Z16
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z16, Z17
-	VMOVAPS         Z17, Z16
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z16
 	JMP             dwNC3S1F32AVX512_u8_c_next
 
 dwNC3S1F32AVX512_u8_c_op7:
@@ -11838,6 +12175,33 @@ dwNC3S1F32AVX512_u8_c_op8:
 	VMAXPS Z15, Z17, Z15
 	VXORPS Z17, Z17, Z17
 	VMAXPS Z16, Z17, Z16
+	JMP    dwNC3S1F32AVX512_u8_c_next
+
+dwNC3S1F32AVX512_u8_c_op9:
+	VXORPS      Z17, Z17, Z17
+	VMAXPS      Z9, Z17, Z9
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z9, Z9
+	VXORPS      Z17, Z17, Z17
+	VMAXPS      Z10, Z17, Z10
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z10, Z10
+	VXORPS      Z17, Z17, Z17
+	VMAXPS      Z11, Z17, Z11
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z11, Z11
+	VXORPS      Z17, Z17, Z17
+	VMAXPS      Z12, Z17, Z12
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z12, Z12
+	VXORPS      Z17, Z17, Z17
+	VMAXPS      Z13, Z17, Z13
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z13, Z13
+	VXORPS      Z17, Z17, Z17
+	VMAXPS      Z14, Z17, Z14
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z14, Z14
+	VXORPS      Z17, Z17, Z17
+	VMAXPS      Z15, Z17, Z15
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z15, Z15
+	VXORPS      Z17, Z17, Z17
+	VMAXPS      Z16, Z17, Z16
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z16, Z16
 
 dwNC3S1F32AVX512_u8_c_next:
 	INCQ R11
@@ -12024,6 +12388,8 @@ dwNC3S1F32AVX512_u7_c_step:
 	JE      dwNC3S1F32AVX512_u7_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNC3S1F32AVX512_u7_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNC3S1F32AVX512_u7_c_op9
 	JMP     dwNC3S1F32AVX512_u7_c_next
 
 dwNC3S1F32AVX512_u7_c_op0:
@@ -12089,32 +12455,25 @@ dwNC3S1F32AVX512_u7_c_op5:
 dwNC3S1F32AVX512_u7_c_op6:
 	VMAXPS          Z16, Z9, Z17
 	VMAXPS          Z9, Z17, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z17
-	VMOVAPS         Z17, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z9
 	VMAXPS          Z16, Z10, Z17
 	VMAXPS          Z10, Z17, Z10
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z17
-	VMOVAPS         Z17, Z10
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z10
 	VMAXPS          Z16, Z11, Z17
 	VMAXPS          Z11, Z17, Z11
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z11, Z17
-	VMOVAPS         Z17, Z11
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z11
 	VMAXPS          Z16, Z12, Z17
 	VMAXPS          Z12, Z17, Z12
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z12, Z17
-	VMOVAPS         Z17, Z12
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z12
 	VMAXPS          Z16, Z13, Z17
 	VMAXPS          Z13, Z17, Z13
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z13, Z17
-	VMOVAPS         Z17, Z13
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z13
 	VMAXPS          Z16, Z14, Z17
 	VMAXPS          Z14, Z17, Z14
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z17
-	VMOVAPS         Z17, Z14
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z14
 	VMAXPS          Z16, Z15, Z16
 	VMAXPS          Z15, Z16, Z15
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z16
-	VMOVAPS         Z16, Z15
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z16, Z15
 	JMP             dwNC3S1F32AVX512_u7_c_next
 
 dwNC3S1F32AVX512_u7_c_op7:
@@ -12156,6 +12515,30 @@ dwNC3S1F32AVX512_u7_c_op8:
 	VMAXPS Z14, Z16, Z14
 	VXORPS Z16, Z16, Z16
 	VMAXPS Z15, Z16, Z15
+	JMP    dwNC3S1F32AVX512_u7_c_next
+
+dwNC3S1F32AVX512_u7_c_op9:
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z9, Z16, Z9
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z9, Z9
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z10, Z16, Z10
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z10, Z10
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z11, Z16, Z11
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z11, Z11
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z12, Z16, Z12
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z12, Z12
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z13, Z16, Z13
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z13, Z13
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z14, Z16, Z14
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z14, Z14
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z15, Z16, Z15
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z15, Z15
 
 dwNC3S1F32AVX512_u7_c_next:
 	INCQ R11
@@ -12284,6 +12667,8 @@ dwNC3S1F32AVX512_u4_c_step:
 	JE      dwNC3S1F32AVX512_u4_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNC3S1F32AVX512_u4_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNC3S1F32AVX512_u4_c_op9
 	JMP     dwNC3S1F32AVX512_u4_c_next
 
 dwNC3S1F32AVX512_u4_c_op0:
@@ -12331,20 +12716,16 @@ dwNC3S1F32AVX512_u4_c_op5:
 dwNC3S1F32AVX512_u4_c_op6:
 	VMAXPS          Z13, Z9, Z14
 	VMAXPS          Z9, Z14, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z14
-	VMOVAPS         Z14, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z9
 	VMAXPS          Z13, Z10, Z14
 	VMAXPS          Z10, Z14, Z10
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z14
-	VMOVAPS         Z14, Z10
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z10
 	VMAXPS          Z13, Z11, Z14
 	VMAXPS          Z11, Z14, Z11
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z11, Z14
-	VMOVAPS         Z14, Z11
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z11
 	VMAXPS          Z13, Z12, Z13
 	VMAXPS          Z12, Z13, Z12
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z12, Z13
-	VMOVAPS         Z13, Z12
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z13, Z12
 	JMP             dwNC3S1F32AVX512_u4_c_next
 
 dwNC3S1F32AVX512_u4_c_op7:
@@ -12371,6 +12752,21 @@ dwNC3S1F32AVX512_u4_c_op8:
 	VMAXPS Z11, Z13, Z11
 	VXORPS Z13, Z13, Z13
 	VMAXPS Z12, Z13, Z12
+	JMP    dwNC3S1F32AVX512_u4_c_next
+
+dwNC3S1F32AVX512_u4_c_op9:
+	VXORPS      Z13, Z13, Z13
+	VMAXPS      Z9, Z13, Z9
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z9, Z9
+	VXORPS      Z13, Z13, Z13
+	VMAXPS      Z10, Z13, Z10
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z10, Z10
+	VXORPS      Z13, Z13, Z13
+	VMAXPS      Z11, Z13, Z11
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z11, Z11
+	VXORPS      Z13, Z13, Z13
+	VMAXPS      Z12, Z13, Z12
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z12, Z12
 
 dwNC3S1F32AVX512_u4_c_next:
 	INCQ R11
@@ -12458,6 +12854,8 @@ dwNC3S1F32AVX512_u2_c_step:
 	JE      dwNC3S1F32AVX512_u2_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNC3S1F32AVX512_u2_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNC3S1F32AVX512_u2_c_op9
 	JMP     dwNC3S1F32AVX512_u2_c_next
 
 dwNC3S1F32AVX512_u2_c_op0:
@@ -12493,12 +12891,10 @@ dwNC3S1F32AVX512_u2_c_op5:
 dwNC3S1F32AVX512_u2_c_op6:
 	VMAXPS          Z11, Z9, Z12
 	VMAXPS          Z9, Z12, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z12
-	VMOVAPS         Z12, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z12, Z9
 	VMAXPS          Z11, Z10, Z11
 	VMAXPS          Z10, Z11, Z10
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z11
-	VMOVAPS         Z11, Z10
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z11, Z10
 	JMP             dwNC3S1F32AVX512_u2_c_next
 
 dwNC3S1F32AVX512_u2_c_op7:
@@ -12515,6 +12911,15 @@ dwNC3S1F32AVX512_u2_c_op8:
 	VMAXPS Z9, Z11, Z9
 	VXORPS Z11, Z11, Z11
 	VMAXPS Z10, Z11, Z10
+	JMP    dwNC3S1F32AVX512_u2_c_next
+
+dwNC3S1F32AVX512_u2_c_op9:
+	VXORPS      Z11, Z11, Z11
+	VMAXPS      Z9, Z11, Z9
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z9, Z9
+	VXORPS      Z11, Z11, Z11
+	VMAXPS      Z10, Z11, Z10
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z10, Z10
 
 dwNC3S1F32AVX512_u2_c_next:
 	INCQ R11
@@ -12581,6 +12986,8 @@ dwNC3S1F32AVX512_u1_c_step:
 	JE      dwNC3S1F32AVX512_u1_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNC3S1F32AVX512_u1_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNC3S1F32AVX512_u1_c_op9
 	JMP     dwNC3S1F32AVX512_u1_c_next
 
 dwNC3S1F32AVX512_u1_c_op0:
@@ -12610,8 +13017,7 @@ dwNC3S1F32AVX512_u1_c_op5:
 dwNC3S1F32AVX512_u1_c_op6:
 	VMAXPS          Z10, Z9, Z10
 	VMAXPS          Z9, Z10, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z10
-	VMOVAPS         Z10, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z9
 	JMP             dwNC3S1F32AVX512_u1_c_next
 
 dwNC3S1F32AVX512_u1_c_op7:
@@ -12623,6 +13029,12 @@ dwNC3S1F32AVX512_u1_c_op7:
 dwNC3S1F32AVX512_u1_c_op8:
 	VXORPS Z10, Z10, Z10
 	VMAXPS Z9, Z10, Z9
+	JMP    dwNC3S1F32AVX512_u1_c_next
+
+dwNC3S1F32AVX512_u1_c_op9:
+	VXORPS      Z10, Z10, Z10
+	VMAXPS      Z9, Z10, Z9
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z9, Z9
 
 dwNC3S1F32AVX512_u1_c_next:
 	INCQ R11
@@ -12971,6 +13383,8 @@ dwNC3S2F32AVX512_u14_c_step:
 	JE      dwNC3S2F32AVX512_u14_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNC3S2F32AVX512_u14_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNC3S2F32AVX512_u14_c_op9
 	JMP     dwNC3S2F32AVX512_u14_c_next
 
 dwNC3S2F32AVX512_u14_c_op0:
@@ -13078,60 +13492,46 @@ dwNC3S2F32AVX512_u14_c_op5:
 dwNC3S2F32AVX512_u14_c_op6:
 	VMAXPS          Z23, Z9, Z24
 	VMAXPS          Z9, Z24, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z24
-	VMOVAPS         Z24, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z9
 	VMAXPS          Z23, Z10, Z24
 	VMAXPS          Z10, Z24, Z10
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z24
-	VMOVAPS         Z24, Z10
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z10
 	VMAXPS          Z23, Z11, Z24
 	VMAXPS          Z11, Z24, Z11
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z11, Z24
-	VMOVAPS         Z24, Z11
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z11
 	VMAXPS          Z23, Z12, Z24
 	VMAXPS          Z12, Z24, Z12
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z12, Z24
-	VMOVAPS         Z24, Z12
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z12
 	VMAXPS          Z23, Z13, Z24
 	VMAXPS          Z13, Z24, Z13
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z13, Z24
-	VMOVAPS         Z24, Z13
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z13
 	VMAXPS          Z23, Z14, Z24
 	VMAXPS          Z14, Z24, Z14
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z24
-	VMOVAPS         Z24, Z14
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z14
 	VMAXPS          Z23, Z15, Z24
 	VMAXPS          Z15, Z24, Z15
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z24
-	VMOVAPS         Z24, Z15
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z15
 	VMAXPS          Z23, Z16, Z24
 	VMAXPS          Z16, Z24, Z16
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z16, Z24
-	VMOVAPS         Z24, Z16
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z16
 	VMAXPS          Z23, Z17, Z24
 	VMAXPS          Z17, Z24, Z17
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z24
-	VMOVAPS         Z24, Z17
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z17
 	VMAXPS          Z23, Z18, Z24
 	VMAXPS          Z18, Z24, Z18
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z24
-	VMOVAPS         Z24, Z18
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z18
 	VMAXPS          Z23, Z19, Z24
 	VMAXPS          Z19, Z24, Z19
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z19, Z24
-	VMOVAPS         Z24, Z19
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z19
 	VMAXPS          Z23, Z20, Z24
 	VMAXPS          Z20, Z24, Z20
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z20, Z24
-	VMOVAPS         Z24, Z20
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z20
 	VMAXPS          Z23, Z21, Z24
 	VMAXPS          Z21, Z24, Z21
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z21, Z24
-	VMOVAPS         Z24, Z21
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z21
 	VMAXPS          Z23, Z22, Z23
 	VMAXPS          Z22, Z23, Z22
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z22, Z23
-	VMOVAPS         Z23, Z22
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z23, Z22
 	JMP             dwNC3S2F32AVX512_u14_c_next
 
 dwNC3S2F32AVX512_u14_c_op7:
@@ -13208,6 +13608,51 @@ dwNC3S2F32AVX512_u14_c_op8:
 	VMAXPS Z21, Z23, Z21
 	VXORPS Z23, Z23, Z23
 	VMAXPS Z22, Z23, Z22
+	JMP    dwNC3S2F32AVX512_u14_c_next
+
+dwNC3S2F32AVX512_u14_c_op9:
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z9, Z23, Z9
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z9, Z9
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z10, Z23, Z10
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z10, Z10
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z11, Z23, Z11
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z11, Z11
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z12, Z23, Z12
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z12, Z12
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z13, Z23, Z13
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z13, Z13
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z14, Z23, Z14
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z14, Z14
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z15, Z23, Z15
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z15, Z15
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z16, Z23, Z16
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z16, Z16
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z17, Z23, Z17
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z17, Z17
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z18, Z23, Z18
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z18, Z18
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z19, Z23, Z19
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z19, Z19
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z20, Z23, Z20
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z20, Z20
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z21, Z23, Z21
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z21, Z21
+	VXORPS      Z23, Z23, Z23
+	VMAXPS      Z22, Z23, Z22
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z22, Z22
 
 dwNC3S2F32AVX512_u14_c_next:
 	INCQ R11
@@ -13419,6 +13864,8 @@ dwNC3S2F32AVX512_u8_c_step:
 	JE      dwNC3S2F32AVX512_u8_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNC3S2F32AVX512_u8_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNC3S2F32AVX512_u8_c_op9
 	JMP     dwNC3S2F32AVX512_u8_c_next
 
 dwNC3S2F32AVX512_u8_c_op0:
@@ -13490,36 +13937,28 @@ dwNC3S2F32AVX512_u8_c_op5:
 dwNC3S2F32AVX512_u8_c_op6:
 	VMAXPS          Z17, Z9, Z18
 	VMAXPS          Z9, Z18, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z18
-	VMOVAPS         Z18, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z9
 	VMAXPS          Z17, Z10, Z18
 	VMAXPS          Z10, Z18, Z10
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z18
-	VMOVAPS         Z18, Z10
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z10
 	VMAXPS          Z17, Z11, Z18
 	VMAXPS          Z11, Z18, Z11
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z11, Z18
-	VMOVAPS         Z18, Z11
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z11
 	VMAXPS          Z17, Z12, Z18
 	VMAXPS          Z12, Z18, Z12
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z12, Z18
-	VMOVAPS         Z18, Z12
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z12
 	VMAXPS          Z17, Z13, Z18
 	VMAXPS          Z13, Z18, Z13
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z13, Z18
-	VMOVAPS         Z18, Z13
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z13
 	VMAXPS          Z17, Z14, Z18
 	VMAXPS          Z14, Z18, Z14
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z18
-	VMOVAPS         Z18, Z14
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z14
 	VMAXPS          Z17, Z15, Z18
 	VMAXPS          Z15, Z18, Z15
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z18
-	VMOVAPS         Z18, Z15
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z15
 	VMAXPS          Z17, Z16, Z17
 	VMAXPS          Z16, Z17, Z16
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z16, Z17
-	VMOVAPS         Z17, Z16
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z16
 	JMP             dwNC3S2F32AVX512_u8_c_next
 
 dwNC3S2F32AVX512_u8_c_op7:
@@ -13566,6 +14005,33 @@ dwNC3S2F32AVX512_u8_c_op8:
 	VMAXPS Z15, Z17, Z15
 	VXORPS Z17, Z17, Z17
 	VMAXPS Z16, Z17, Z16
+	JMP    dwNC3S2F32AVX512_u8_c_next
+
+dwNC3S2F32AVX512_u8_c_op9:
+	VXORPS      Z17, Z17, Z17
+	VMAXPS      Z9, Z17, Z9
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z9, Z9
+	VXORPS      Z17, Z17, Z17
+	VMAXPS      Z10, Z17, Z10
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z10, Z10
+	VXORPS      Z17, Z17, Z17
+	VMAXPS      Z11, Z17, Z11
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z11, Z11
+	VXORPS      Z17, Z17, Z17
+	VMAXPS      Z12, Z17, Z12
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z12, Z12
+	VXORPS      Z17, Z17, Z17
+	VMAXPS      Z13, Z17, Z13
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z13, Z13
+	VXORPS      Z17, Z17, Z17
+	VMAXPS      Z14, Z17, Z14
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z14, Z14
+	VXORPS      Z17, Z17, Z17
+	VMAXPS      Z15, Z17, Z15
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z15, Z15
+	VXORPS      Z17, Z17, Z17
+	VMAXPS      Z16, Z17, Z16
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z16, Z16
 
 dwNC3S2F32AVX512_u8_c_next:
 	INCQ R11
@@ -13752,6 +14218,8 @@ dwNC3S2F32AVX512_u7_c_step:
 	JE      dwNC3S2F32AVX512_u7_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNC3S2F32AVX512_u7_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNC3S2F32AVX512_u7_c_op9
 	JMP     dwNC3S2F32AVX512_u7_c_next
 
 dwNC3S2F32AVX512_u7_c_op0:
@@ -13817,32 +14285,25 @@ dwNC3S2F32AVX512_u7_c_op5:
 dwNC3S2F32AVX512_u7_c_op6:
 	VMAXPS          Z16, Z9, Z17
 	VMAXPS          Z9, Z17, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z17
-	VMOVAPS         Z17, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z9
 	VMAXPS          Z16, Z10, Z17
 	VMAXPS          Z10, Z17, Z10
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z17
-	VMOVAPS         Z17, Z10
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z10
 	VMAXPS          Z16, Z11, Z17
 	VMAXPS          Z11, Z17, Z11
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z11, Z17
-	VMOVAPS         Z17, Z11
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z11
 	VMAXPS          Z16, Z12, Z17
 	VMAXPS          Z12, Z17, Z12
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z12, Z17
-	VMOVAPS         Z17, Z12
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z12
 	VMAXPS          Z16, Z13, Z17
 	VMAXPS          Z13, Z17, Z13
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z13, Z17
-	VMOVAPS         Z17, Z13
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z13
 	VMAXPS          Z16, Z14, Z17
 	VMAXPS          Z14, Z17, Z14
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z17
-	VMOVAPS         Z17, Z14
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z14
 	VMAXPS          Z16, Z15, Z16
 	VMAXPS          Z15, Z16, Z15
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z16
-	VMOVAPS         Z16, Z15
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z16, Z15
 	JMP             dwNC3S2F32AVX512_u7_c_next
 
 dwNC3S2F32AVX512_u7_c_op7:
@@ -13884,6 +14345,30 @@ dwNC3S2F32AVX512_u7_c_op8:
 	VMAXPS Z14, Z16, Z14
 	VXORPS Z16, Z16, Z16
 	VMAXPS Z15, Z16, Z15
+	JMP    dwNC3S2F32AVX512_u7_c_next
+
+dwNC3S2F32AVX512_u7_c_op9:
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z9, Z16, Z9
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z9, Z9
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z10, Z16, Z10
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z10, Z10
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z11, Z16, Z11
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z11, Z11
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z12, Z16, Z12
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z12, Z12
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z13, Z16, Z13
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z13, Z13
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z14, Z16, Z14
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z14, Z14
+	VXORPS      Z16, Z16, Z16
+	VMAXPS      Z15, Z16, Z15
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z15, Z15
 
 dwNC3S2F32AVX512_u7_c_next:
 	INCQ R11
@@ -14012,6 +14497,8 @@ dwNC3S2F32AVX512_u4_c_step:
 	JE      dwNC3S2F32AVX512_u4_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNC3S2F32AVX512_u4_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNC3S2F32AVX512_u4_c_op9
 	JMP     dwNC3S2F32AVX512_u4_c_next
 
 dwNC3S2F32AVX512_u4_c_op0:
@@ -14059,20 +14546,16 @@ dwNC3S2F32AVX512_u4_c_op5:
 dwNC3S2F32AVX512_u4_c_op6:
 	VMAXPS          Z13, Z9, Z14
 	VMAXPS          Z9, Z14, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z14
-	VMOVAPS         Z14, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z9
 	VMAXPS          Z13, Z10, Z14
 	VMAXPS          Z10, Z14, Z10
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z14
-	VMOVAPS         Z14, Z10
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z10
 	VMAXPS          Z13, Z11, Z14
 	VMAXPS          Z11, Z14, Z11
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z11, Z14
-	VMOVAPS         Z14, Z11
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z11
 	VMAXPS          Z13, Z12, Z13
 	VMAXPS          Z12, Z13, Z12
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z12, Z13
-	VMOVAPS         Z13, Z12
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z13, Z12
 	JMP             dwNC3S2F32AVX512_u4_c_next
 
 dwNC3S2F32AVX512_u4_c_op7:
@@ -14099,6 +14582,21 @@ dwNC3S2F32AVX512_u4_c_op8:
 	VMAXPS Z11, Z13, Z11
 	VXORPS Z13, Z13, Z13
 	VMAXPS Z12, Z13, Z12
+	JMP    dwNC3S2F32AVX512_u4_c_next
+
+dwNC3S2F32AVX512_u4_c_op9:
+	VXORPS      Z13, Z13, Z13
+	VMAXPS      Z9, Z13, Z9
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z9, Z9
+	VXORPS      Z13, Z13, Z13
+	VMAXPS      Z10, Z13, Z10
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z10, Z10
+	VXORPS      Z13, Z13, Z13
+	VMAXPS      Z11, Z13, Z11
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z11, Z11
+	VXORPS      Z13, Z13, Z13
+	VMAXPS      Z12, Z13, Z12
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z12, Z12
 
 dwNC3S2F32AVX512_u4_c_next:
 	INCQ R11
@@ -14186,6 +14684,8 @@ dwNC3S2F32AVX512_u2_c_step:
 	JE      dwNC3S2F32AVX512_u2_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNC3S2F32AVX512_u2_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNC3S2F32AVX512_u2_c_op9
 	JMP     dwNC3S2F32AVX512_u2_c_next
 
 dwNC3S2F32AVX512_u2_c_op0:
@@ -14221,12 +14721,10 @@ dwNC3S2F32AVX512_u2_c_op5:
 dwNC3S2F32AVX512_u2_c_op6:
 	VMAXPS          Z11, Z9, Z12
 	VMAXPS          Z9, Z12, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z12
-	VMOVAPS         Z12, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z12, Z9
 	VMAXPS          Z11, Z10, Z11
 	VMAXPS          Z10, Z11, Z10
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z11
-	VMOVAPS         Z11, Z10
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z11, Z10
 	JMP             dwNC3S2F32AVX512_u2_c_next
 
 dwNC3S2F32AVX512_u2_c_op7:
@@ -14243,6 +14741,15 @@ dwNC3S2F32AVX512_u2_c_op8:
 	VMAXPS Z9, Z11, Z9
 	VXORPS Z11, Z11, Z11
 	VMAXPS Z10, Z11, Z10
+	JMP    dwNC3S2F32AVX512_u2_c_next
+
+dwNC3S2F32AVX512_u2_c_op9:
+	VXORPS      Z11, Z11, Z11
+	VMAXPS      Z9, Z11, Z9
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z9, Z9
+	VXORPS      Z11, Z11, Z11
+	VMAXPS      Z10, Z11, Z10
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z10, Z10
 
 dwNC3S2F32AVX512_u2_c_next:
 	INCQ R11
@@ -14309,6 +14816,8 @@ dwNC3S2F32AVX512_u1_c_step:
 	JE      dwNC3S2F32AVX512_u1_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNC3S2F32AVX512_u1_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNC3S2F32AVX512_u1_c_op9
 	JMP     dwNC3S2F32AVX512_u1_c_next
 
 dwNC3S2F32AVX512_u1_c_op0:
@@ -14338,8 +14847,7 @@ dwNC3S2F32AVX512_u1_c_op5:
 dwNC3S2F32AVX512_u1_c_op6:
 	VMAXPS          Z10, Z9, Z10
 	VMAXPS          Z9, Z10, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z10
-	VMOVAPS         Z10, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z9
 	JMP             dwNC3S2F32AVX512_u1_c_next
 
 dwNC3S2F32AVX512_u1_c_op7:
@@ -14351,6 +14859,12 @@ dwNC3S2F32AVX512_u1_c_op7:
 dwNC3S2F32AVX512_u1_c_op8:
 	VXORPS Z10, Z10, Z10
 	VMAXPS Z9, Z10, Z9
+	JMP    dwNC3S2F32AVX512_u1_c_next
+
+dwNC3S2F32AVX512_u1_c_op9:
+	VXORPS      Z10, Z10, Z10
+	VMAXPS      Z9, Z10, Z9
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z9, Z9
 
 dwNC3S2F32AVX512_u1_c_next:
 	INCQ R11
@@ -14440,6 +14954,8 @@ chainColsF32AVX512_u8_c_step:
 	JE      chainColsF32AVX512_u8_c_op7
 	CMPQ    R11, $0x00000008
 	JE      chainColsF32AVX512_u8_c_op8
+	CMPQ    R11, $0x00000009
+	JE      chainColsF32AVX512_u8_c_op9
 	JMP     chainColsF32AVX512_u8_c_next
 
 chainColsF32AVX512_u8_c_op0:
@@ -14511,36 +15027,28 @@ chainColsF32AVX512_u8_c_op5:
 chainColsF32AVX512_u8_c_op6:
 	VMAXPS          Z8, Z0, Z9
 	VMAXPS          Z0, Z9, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z9
-	VMOVAPS         Z9, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z0
 	VMAXPS          Z8, Z1, Z9
 	VMAXPS          Z1, Z9, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z9
-	VMOVAPS         Z9, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z1
 	VMAXPS          Z8, Z2, Z9
 	VMAXPS          Z2, Z9, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z9
-	VMOVAPS         Z9, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z2
 	VMAXPS          Z8, Z3, Z9
 	VMAXPS          Z3, Z9, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z9
-	VMOVAPS         Z9, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z3
 	VMAXPS          Z8, Z4, Z9
 	VMAXPS          Z4, Z9, Z4
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z9
-	VMOVAPS         Z9, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z4
 	VMAXPS          Z8, Z5, Z9
 	VMAXPS          Z5, Z9, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z9
-	VMOVAPS         Z9, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z5
 	VMAXPS          Z8, Z6, Z9
 	VMAXPS          Z6, Z9, Z6
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z9
-	VMOVAPS         Z9, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z6
 	VMAXPS          Z8, Z7, Z8
 	VMAXPS          Z7, Z8, Z7
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z8
-	VMOVAPS         Z8, Z7
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z7
 	JMP             chainColsF32AVX512_u8_c_next
 
 chainColsF32AVX512_u8_c_op7:
@@ -14587,6 +15095,33 @@ chainColsF32AVX512_u8_c_op8:
 	VMAXPS Z6, Z8, Z6
 	VXORPS Z8, Z8, Z8
 	VMAXPS Z7, Z8, Z7
+	JMP    chainColsF32AVX512_u8_c_next
+
+chainColsF32AVX512_u8_c_op9:
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z0, Z8, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z1, Z8, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z2, Z8, Z2
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z2, Z2
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z3, Z8, Z3
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z3, Z3
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z4, Z8, Z4
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z4, Z4
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z5, Z8, Z5
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z5, Z5
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z6, Z8, Z6
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z6, Z6
+	VXORPS      Z8, Z8, Z8
+	VMAXPS      Z7, Z8, Z7
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z7, Z7
 
 chainColsF32AVX512_u8_c_next:
 	INCQ R10
@@ -14653,6 +15188,8 @@ chainColsF32AVX512_u4_c_step:
 	JE      chainColsF32AVX512_u4_c_op7
 	CMPQ    R11, $0x00000008
 	JE      chainColsF32AVX512_u4_c_op8
+	CMPQ    R11, $0x00000009
+	JE      chainColsF32AVX512_u4_c_op9
 	JMP     chainColsF32AVX512_u4_c_next
 
 chainColsF32AVX512_u4_c_op0:
@@ -14700,20 +15237,16 @@ chainColsF32AVX512_u4_c_op5:
 chainColsF32AVX512_u4_c_op6:
 	VMAXPS          Z4, Z0, Z5
 	VMAXPS          Z0, Z5, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z5
-	VMOVAPS         Z5, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z0
 	VMAXPS          Z4, Z1, Z5
 	VMAXPS          Z1, Z5, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z5
-	VMOVAPS         Z5, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z1
 	VMAXPS          Z4, Z2, Z5
 	VMAXPS          Z2, Z5, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z5
-	VMOVAPS         Z5, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z2
 	VMAXPS          Z4, Z3, Z4
 	VMAXPS          Z3, Z4, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z4
-	VMOVAPS         Z4, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z3
 	JMP             chainColsF32AVX512_u4_c_next
 
 chainColsF32AVX512_u4_c_op7:
@@ -14740,6 +15273,21 @@ chainColsF32AVX512_u4_c_op8:
 	VMAXPS Z2, Z4, Z2
 	VXORPS Z4, Z4, Z4
 	VMAXPS Z3, Z4, Z3
+	JMP    chainColsF32AVX512_u4_c_next
+
+chainColsF32AVX512_u4_c_op9:
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z0, Z4, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z1, Z4, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z2, Z4, Z2
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z2, Z2
+	VXORPS      Z4, Z4, Z4
+	VMAXPS      Z3, Z4, Z3
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z3, Z3
 
 chainColsF32AVX512_u4_c_next:
 	INCQ R10
@@ -14794,6 +15342,8 @@ chainColsF32AVX512_u2_c_step:
 	JE      chainColsF32AVX512_u2_c_op7
 	CMPQ    R11, $0x00000008
 	JE      chainColsF32AVX512_u2_c_op8
+	CMPQ    R11, $0x00000009
+	JE      chainColsF32AVX512_u2_c_op9
 	JMP     chainColsF32AVX512_u2_c_next
 
 chainColsF32AVX512_u2_c_op0:
@@ -14829,12 +15379,10 @@ chainColsF32AVX512_u2_c_op5:
 chainColsF32AVX512_u2_c_op6:
 	VMAXPS          Z2, Z0, Z3
 	VMAXPS          Z0, Z3, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z3
-	VMOVAPS         Z3, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z0
 	VMAXPS          Z2, Z1, Z2
 	VMAXPS          Z1, Z2, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z2
-	VMOVAPS         Z2, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z1
 	JMP             chainColsF32AVX512_u2_c_next
 
 chainColsF32AVX512_u2_c_op7:
@@ -14851,6 +15399,15 @@ chainColsF32AVX512_u2_c_op8:
 	VMAXPS Z0, Z2, Z0
 	VXORPS Z2, Z2, Z2
 	VMAXPS Z1, Z2, Z1
+	JMP    chainColsF32AVX512_u2_c_next
+
+chainColsF32AVX512_u2_c_op9:
+	VXORPS      Z2, Z2, Z2
+	VMAXPS      Z0, Z2, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS      Z2, Z2, Z2
+	VMAXPS      Z1, Z2, Z1
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z1, Z1
 
 chainColsF32AVX512_u2_c_next:
 	INCQ R10
@@ -14899,6 +15456,8 @@ chainColsF32AVX512_u1_c_step:
 	JE      chainColsF32AVX512_u1_c_op7
 	CMPQ    R11, $0x00000008
 	JE      chainColsF32AVX512_u1_c_op8
+	CMPQ    R11, $0x00000009
+	JE      chainColsF32AVX512_u1_c_op9
 	JMP     chainColsF32AVX512_u1_c_next
 
 chainColsF32AVX512_u1_c_op0:
@@ -14928,8 +15487,7 @@ chainColsF32AVX512_u1_c_op5:
 chainColsF32AVX512_u1_c_op6:
 	VMAXPS          Z1, Z0, Z1
 	VMAXPS          Z0, Z1, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z1
-	VMOVAPS         Z1, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z0
 	JMP             chainColsF32AVX512_u1_c_next
 
 chainColsF32AVX512_u1_c_op7:
@@ -14941,6 +15499,12 @@ chainColsF32AVX512_u1_c_op7:
 chainColsF32AVX512_u1_c_op8:
 	VXORPS Z1, Z1, Z1
 	VMAXPS Z0, Z1, Z0
+	JMP    chainColsF32AVX512_u1_c_next
+
+chainColsF32AVX512_u1_c_op9:
+	VXORPS      Z1, Z1, Z1
+	VMAXPS      Z0, Z1, Z0
+	VANDPS.BCST c4_7fffffff<>+0(SB), Z0, Z0
 
 chainColsF32AVX512_u1_c_next:
 	INCQ R10
@@ -16106,6 +16670,8 @@ scalarChainF32AVX2_u8_step:
 	JE           scalarChainF32AVX2_u8_op7
 	CMPQ         R9, $0x00000008
 	JE           scalarChainF32AVX2_u8_op8
+	CMPQ         R9, $0x00000009
+	JE           scalarChainF32AVX2_u8_op9
 	JMP          scalarChainF32AVX2_u8_next
 
 scalarChainF32AVX2_u8_op0:
@@ -16269,6 +16835,33 @@ scalarChainF32AVX2_u8_op8:
 	VMAXPS Y6, Y8, Y6
 	VXORPS Y8, Y8, Y8
 	VMAXPS Y7, Y8, Y7
+	JMP    scalarChainF32AVX2_u8_next
+
+scalarChainF32AVX2_u8_op9:
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y0, Y8, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y1, Y8, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y2, Y8, Y2
+	VANDPS c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y3, Y8, Y3
+	VANDPS c32_7fffffff<>+0(SB), Y3, Y3
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y4, Y8, Y4
+	VANDPS c32_7fffffff<>+0(SB), Y4, Y4
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y5, Y8, Y5
+	VANDPS c32_7fffffff<>+0(SB), Y5, Y5
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y6, Y8, Y6
+	VANDPS c32_7fffffff<>+0(SB), Y6, Y6
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y7, Y8, Y7
+	VANDPS c32_7fffffff<>+0(SB), Y7, Y7
 
 scalarChainF32AVX2_u8_next:
 	INCQ R8
@@ -16322,6 +16915,8 @@ scalarChainF32AVX2_u4_step:
 	JE           scalarChainF32AVX2_u4_op7
 	CMPQ         R9, $0x00000008
 	JE           scalarChainF32AVX2_u4_op8
+	CMPQ         R9, $0x00000009
+	JE           scalarChainF32AVX2_u4_op9
 	JMP          scalarChainF32AVX2_u4_next
 
 scalarChainF32AVX2_u4_op0:
@@ -16417,6 +17012,21 @@ scalarChainF32AVX2_u4_op8:
 	VMAXPS Y2, Y4, Y2
 	VXORPS Y4, Y4, Y4
 	VMAXPS Y3, Y4, Y3
+	JMP    scalarChainF32AVX2_u4_next
+
+scalarChainF32AVX2_u4_op9:
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y0, Y4, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y1, Y4, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y2, Y4, Y2
+	VANDPS c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y3, Y4, Y3
+	VANDPS c32_7fffffff<>+0(SB), Y3, Y3
 
 scalarChainF32AVX2_u4_next:
 	INCQ R8
@@ -16464,6 +17074,8 @@ scalarChainF32AVX2_u2_step:
 	JE           scalarChainF32AVX2_u2_op7
 	CMPQ         R9, $0x00000008
 	JE           scalarChainF32AVX2_u2_op8
+	CMPQ         R9, $0x00000009
+	JE           scalarChainF32AVX2_u2_op9
 	JMP          scalarChainF32AVX2_u2_next
 
 scalarChainF32AVX2_u2_op0:
@@ -16525,6 +17137,15 @@ scalarChainF32AVX2_u2_op8:
 	VMAXPS Y0, Y2, Y0
 	VXORPS Y2, Y2, Y2
 	VMAXPS Y1, Y2, Y1
+	JMP    scalarChainF32AVX2_u2_next
+
+scalarChainF32AVX2_u2_op9:
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y0, Y2, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y1, Y2, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
 
 scalarChainF32AVX2_u2_next:
 	INCQ R8
@@ -16569,6 +17190,8 @@ scalarChainF32AVX2_u1_step:
 	JE           scalarChainF32AVX2_u1_op7
 	CMPQ         R9, $0x00000008
 	JE           scalarChainF32AVX2_u1_op8
+	CMPQ         R9, $0x00000009
+	JE           scalarChainF32AVX2_u1_op9
 	JMP          scalarChainF32AVX2_u1_next
 
 scalarChainF32AVX2_u1_op0:
@@ -16613,6 +17236,12 @@ scalarChainF32AVX2_u1_op7:
 scalarChainF32AVX2_u1_op8:
 	VXORPS Y1, Y1, Y1
 	VMAXPS Y0, Y1, Y0
+	JMP    scalarChainF32AVX2_u1_next
+
+scalarChainF32AVX2_u1_op9:
+	VXORPS Y1, Y1, Y1
+	VMAXPS Y0, Y1, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
 
 scalarChainF32AVX2_u1_next:
 	INCQ R8
@@ -16681,6 +17310,8 @@ scalarChainRowsF32AVX2_u4_step:
 	JE           scalarChainRowsF32AVX2_u4_op7
 	CMPQ         R12, $0x00000008
 	JE           scalarChainRowsF32AVX2_u4_op8
+	CMPQ         R12, $0x00000009
+	JE           scalarChainRowsF32AVX2_u4_op9
 	JMP          scalarChainRowsF32AVX2_u4_next
 
 scalarChainRowsF32AVX2_u4_op0:
@@ -16776,6 +17407,21 @@ scalarChainRowsF32AVX2_u4_op8:
 	VMAXPS Y2, Y4, Y2
 	VXORPS Y4, Y4, Y4
 	VMAXPS Y3, Y4, Y3
+	JMP    scalarChainRowsF32AVX2_u4_next
+
+scalarChainRowsF32AVX2_u4_op9:
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y0, Y4, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y1, Y4, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y2, Y4, Y2
+	VANDPS c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y3, Y4, Y3
+	VANDPS c32_7fffffff<>+0(SB), Y3, Y3
 
 scalarChainRowsF32AVX2_u4_next:
 	INCQ R11
@@ -16823,6 +17469,8 @@ scalarChainRowsF32AVX2_u2_step:
 	JE           scalarChainRowsF32AVX2_u2_op7
 	CMPQ         R12, $0x00000008
 	JE           scalarChainRowsF32AVX2_u2_op8
+	CMPQ         R12, $0x00000009
+	JE           scalarChainRowsF32AVX2_u2_op9
 	JMP          scalarChainRowsF32AVX2_u2_next
 
 scalarChainRowsF32AVX2_u2_op0:
@@ -16884,6 +17532,15 @@ scalarChainRowsF32AVX2_u2_op8:
 	VMAXPS Y0, Y2, Y0
 	VXORPS Y2, Y2, Y2
 	VMAXPS Y1, Y2, Y1
+	JMP    scalarChainRowsF32AVX2_u2_next
+
+scalarChainRowsF32AVX2_u2_op9:
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y0, Y2, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y1, Y2, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
 
 scalarChainRowsF32AVX2_u2_next:
 	INCQ R11
@@ -16928,6 +17585,8 @@ scalarChainRowsF32AVX2_u1_step:
 	JE           scalarChainRowsF32AVX2_u1_op7
 	CMPQ         R12, $0x00000008
 	JE           scalarChainRowsF32AVX2_u1_op8
+	CMPQ         R12, $0x00000009
+	JE           scalarChainRowsF32AVX2_u1_op9
 	JMP          scalarChainRowsF32AVX2_u1_next
 
 scalarChainRowsF32AVX2_u1_op0:
@@ -16972,6 +17631,12 @@ scalarChainRowsF32AVX2_u1_op7:
 scalarChainRowsF32AVX2_u1_op8:
 	VXORPS Y1, Y1, Y1
 	VMAXPS Y0, Y1, Y0
+	JMP    scalarChainRowsF32AVX2_u1_next
+
+scalarChainRowsF32AVX2_u1_op9:
+	VXORPS Y1, Y1, Y1
+	VMAXPS Y0, Y1, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
 
 scalarChainRowsF32AVX2_u1_next:
 	INCQ R11
@@ -17019,6 +17684,8 @@ scalarChainRowsF32AVX2_t_step:
 	JE           scalarChainRowsF32AVX2_t_op7
 	CMPQ         R10, $0x00000008
 	JE           scalarChainRowsF32AVX2_t_op8
+	CMPQ         R10, $0x00000009
+	JE           scalarChainRowsF32AVX2_t_op9
 	JMP          scalarChainRowsF32AVX2_t_next
 
 scalarChainRowsF32AVX2_t_op0:
@@ -17063,6 +17730,12 @@ scalarChainRowsF32AVX2_t_op7:
 scalarChainRowsF32AVX2_t_op8:
 	VXORPS Y1, Y1, Y1
 	VMAXPS Y0, Y1, Y0
+	JMP    scalarChainRowsF32AVX2_t_next
+
+scalarChainRowsF32AVX2_t_op9:
+	VXORPS Y1, Y1, Y1
+	VMAXPS Y0, Y1, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
 
 scalarChainRowsF32AVX2_t_next:
 	INCQ R9
@@ -22045,6 +22718,8 @@ tapSumChainF32AVX2_u8_c_step:
 	JE           tapSumChainF32AVX2_u8_c_op7
 	CMPQ         R11, $0x00000008
 	JE           tapSumChainF32AVX2_u8_c_op8
+	CMPQ         R11, $0x00000009
+	JE           tapSumChainF32AVX2_u8_c_op9
 	JMP          tapSumChainF32AVX2_u8_c_next
 
 tapSumChainF32AVX2_u8_c_op0:
@@ -22208,6 +22883,33 @@ tapSumChainF32AVX2_u8_c_op8:
 	VMAXPS Y6, Y8, Y6
 	VXORPS Y8, Y8, Y8
 	VMAXPS Y7, Y8, Y7
+	JMP    tapSumChainF32AVX2_u8_c_next
+
+tapSumChainF32AVX2_u8_c_op9:
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y0, Y8, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y1, Y8, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y2, Y8, Y2
+	VANDPS c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y3, Y8, Y3
+	VANDPS c32_7fffffff<>+0(SB), Y3, Y3
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y4, Y8, Y4
+	VANDPS c32_7fffffff<>+0(SB), Y4, Y4
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y5, Y8, Y5
+	VANDPS c32_7fffffff<>+0(SB), Y5, Y5
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y6, Y8, Y6
+	VANDPS c32_7fffffff<>+0(SB), Y6, Y6
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y7, Y8, Y7
+	VANDPS c32_7fffffff<>+0(SB), Y7, Y7
 
 tapSumChainF32AVX2_u8_c_next:
 	INCQ R10
@@ -22281,6 +22983,8 @@ tapSumChainF32AVX2_u4_c_step:
 	JE           tapSumChainF32AVX2_u4_c_op7
 	CMPQ         R11, $0x00000008
 	JE           tapSumChainF32AVX2_u4_c_op8
+	CMPQ         R11, $0x00000009
+	JE           tapSumChainF32AVX2_u4_c_op9
 	JMP          tapSumChainF32AVX2_u4_c_next
 
 tapSumChainF32AVX2_u4_c_op0:
@@ -22376,6 +23080,21 @@ tapSumChainF32AVX2_u4_c_op8:
 	VMAXPS Y2, Y4, Y2
 	VXORPS Y4, Y4, Y4
 	VMAXPS Y3, Y4, Y3
+	JMP    tapSumChainF32AVX2_u4_c_next
+
+tapSumChainF32AVX2_u4_c_op9:
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y0, Y4, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y1, Y4, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y2, Y4, Y2
+	VANDPS c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y3, Y4, Y3
+	VANDPS c32_7fffffff<>+0(SB), Y3, Y3
 
 tapSumChainF32AVX2_u4_c_next:
 	INCQ R10
@@ -22439,6 +23158,8 @@ tapSumChainF32AVX2_u2_c_step:
 	JE           tapSumChainF32AVX2_u2_c_op7
 	CMPQ         R11, $0x00000008
 	JE           tapSumChainF32AVX2_u2_c_op8
+	CMPQ         R11, $0x00000009
+	JE           tapSumChainF32AVX2_u2_c_op9
 	JMP          tapSumChainF32AVX2_u2_c_next
 
 tapSumChainF32AVX2_u2_c_op0:
@@ -22500,6 +23221,15 @@ tapSumChainF32AVX2_u2_c_op8:
 	VMAXPS Y0, Y2, Y0
 	VXORPS Y2, Y2, Y2
 	VMAXPS Y1, Y2, Y1
+	JMP    tapSumChainF32AVX2_u2_c_next
+
+tapSumChainF32AVX2_u2_c_op9:
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y0, Y2, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y1, Y2, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
 
 tapSumChainF32AVX2_u2_c_next:
 	INCQ R10
@@ -22558,6 +23288,8 @@ tapSumChainF32AVX2_u1_c_step:
 	JE           tapSumChainF32AVX2_u1_c_op7
 	CMPQ         R11, $0x00000008
 	JE           tapSumChainF32AVX2_u1_c_op8
+	CMPQ         R11, $0x00000009
+	JE           tapSumChainF32AVX2_u1_c_op9
 	JMP          tapSumChainF32AVX2_u1_c_next
 
 tapSumChainF32AVX2_u1_c_op0:
@@ -22602,6 +23334,12 @@ tapSumChainF32AVX2_u1_c_op7:
 tapSumChainF32AVX2_u1_c_op8:
 	VXORPS Y1, Y1, Y1
 	VMAXPS Y0, Y1, Y0
+	JMP    tapSumChainF32AVX2_u1_c_next
+
+tapSumChainF32AVX2_u1_c_op9:
+	VXORPS Y1, Y1, Y1
+	VMAXPS Y0, Y1, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
 
 tapSumChainF32AVX2_u1_c_next:
 	INCQ R10
@@ -22704,6 +23442,8 @@ dwNCS1F32AVX2_u8_c_step:
 	JE      dwNCS1F32AVX2_u8_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNCS1F32AVX2_u8_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNCS1F32AVX2_u8_c_op9
 	JMP     dwNCS1F32AVX2_u8_c_next
 
 dwNCS1F32AVX2_u8_c_op0:
@@ -22867,6 +23607,33 @@ dwNCS1F32AVX2_u8_c_op8:
 	VMAXPS Y6, Y8, Y6
 	VXORPS Y8, Y8, Y8
 	VMAXPS Y7, Y8, Y7
+	JMP    dwNCS1F32AVX2_u8_c_next
+
+dwNCS1F32AVX2_u8_c_op9:
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y0, Y8, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y1, Y8, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y2, Y8, Y2
+	VANDPS c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y3, Y8, Y3
+	VANDPS c32_7fffffff<>+0(SB), Y3, Y3
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y4, Y8, Y4
+	VANDPS c32_7fffffff<>+0(SB), Y4, Y4
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y5, Y8, Y5
+	VANDPS c32_7fffffff<>+0(SB), Y5, Y5
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y6, Y8, Y6
+	VANDPS c32_7fffffff<>+0(SB), Y6, Y6
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y7, Y8, Y7
+	VANDPS c32_7fffffff<>+0(SB), Y7, Y7
 
 dwNCS1F32AVX2_u8_c_next:
 	INCQ R11
@@ -22944,6 +23711,8 @@ dwNCS1F32AVX2_u4_c_step:
 	JE      dwNCS1F32AVX2_u4_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNCS1F32AVX2_u4_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNCS1F32AVX2_u4_c_op9
 	JMP     dwNCS1F32AVX2_u4_c_next
 
 dwNCS1F32AVX2_u4_c_op0:
@@ -23039,6 +23808,21 @@ dwNCS1F32AVX2_u4_c_op8:
 	VMAXPS Y2, Y4, Y2
 	VXORPS Y4, Y4, Y4
 	VMAXPS Y3, Y4, Y3
+	JMP    dwNCS1F32AVX2_u4_c_next
+
+dwNCS1F32AVX2_u4_c_op9:
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y0, Y4, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y1, Y4, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y2, Y4, Y2
+	VANDPS c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y3, Y4, Y3
+	VANDPS c32_7fffffff<>+0(SB), Y3, Y3
 
 dwNCS1F32AVX2_u4_c_next:
 	INCQ R11
@@ -23106,6 +23890,8 @@ dwNCS1F32AVX2_u2_c_step:
 	JE      dwNCS1F32AVX2_u2_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNCS1F32AVX2_u2_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNCS1F32AVX2_u2_c_op9
 	JMP     dwNCS1F32AVX2_u2_c_next
 
 dwNCS1F32AVX2_u2_c_op0:
@@ -23167,6 +23953,15 @@ dwNCS1F32AVX2_u2_c_op8:
 	VMAXPS Y0, Y2, Y0
 	VXORPS Y2, Y2, Y2
 	VMAXPS Y1, Y2, Y1
+	JMP    dwNCS1F32AVX2_u2_c_next
+
+dwNCS1F32AVX2_u2_c_op9:
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y0, Y2, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y1, Y2, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
 
 dwNCS1F32AVX2_u2_c_next:
 	INCQ R11
@@ -23229,6 +24024,8 @@ dwNCS1F32AVX2_u1_c_step:
 	JE      dwNCS1F32AVX2_u1_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNCS1F32AVX2_u1_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNCS1F32AVX2_u1_c_op9
 	JMP     dwNCS1F32AVX2_u1_c_next
 
 dwNCS1F32AVX2_u1_c_op0:
@@ -23273,6 +24070,12 @@ dwNCS1F32AVX2_u1_c_op7:
 dwNCS1F32AVX2_u1_c_op8:
 	VXORPS Y1, Y1, Y1
 	VMAXPS Y0, Y1, Y0
+	JMP    dwNCS1F32AVX2_u1_c_next
+
+dwNCS1F32AVX2_u1_c_op9:
+	VXORPS Y1, Y1, Y1
+	VMAXPS Y0, Y1, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
 
 dwNCS1F32AVX2_u1_c_next:
 	INCQ R11
@@ -23381,6 +24184,8 @@ dwNCS2F32AVX2_u8_c_step:
 	JE      dwNCS2F32AVX2_u8_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNCS2F32AVX2_u8_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNCS2F32AVX2_u8_c_op9
 	JMP     dwNCS2F32AVX2_u8_c_next
 
 dwNCS2F32AVX2_u8_c_op0:
@@ -23544,6 +24349,33 @@ dwNCS2F32AVX2_u8_c_op8:
 	VMAXPS Y6, Y8, Y6
 	VXORPS Y8, Y8, Y8
 	VMAXPS Y7, Y8, Y7
+	JMP    dwNCS2F32AVX2_u8_c_next
+
+dwNCS2F32AVX2_u8_c_op9:
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y0, Y8, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y1, Y8, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y2, Y8, Y2
+	VANDPS c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y3, Y8, Y3
+	VANDPS c32_7fffffff<>+0(SB), Y3, Y3
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y4, Y8, Y4
+	VANDPS c32_7fffffff<>+0(SB), Y4, Y4
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y5, Y8, Y5
+	VANDPS c32_7fffffff<>+0(SB), Y5, Y5
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y6, Y8, Y6
+	VANDPS c32_7fffffff<>+0(SB), Y6, Y6
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y7, Y8, Y7
+	VANDPS c32_7fffffff<>+0(SB), Y7, Y7
 
 dwNCS2F32AVX2_u8_c_next:
 	INCQ R11
@@ -23621,6 +24453,8 @@ dwNCS2F32AVX2_u4_c_step:
 	JE      dwNCS2F32AVX2_u4_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNCS2F32AVX2_u4_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNCS2F32AVX2_u4_c_op9
 	JMP     dwNCS2F32AVX2_u4_c_next
 
 dwNCS2F32AVX2_u4_c_op0:
@@ -23716,6 +24550,21 @@ dwNCS2F32AVX2_u4_c_op8:
 	VMAXPS Y2, Y4, Y2
 	VXORPS Y4, Y4, Y4
 	VMAXPS Y3, Y4, Y3
+	JMP    dwNCS2F32AVX2_u4_c_next
+
+dwNCS2F32AVX2_u4_c_op9:
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y0, Y4, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y1, Y4, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y2, Y4, Y2
+	VANDPS c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y3, Y4, Y3
+	VANDPS c32_7fffffff<>+0(SB), Y3, Y3
 
 dwNCS2F32AVX2_u4_c_next:
 	INCQ R11
@@ -23783,6 +24632,8 @@ dwNCS2F32AVX2_u2_c_step:
 	JE      dwNCS2F32AVX2_u2_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNCS2F32AVX2_u2_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNCS2F32AVX2_u2_c_op9
 	JMP     dwNCS2F32AVX2_u2_c_next
 
 dwNCS2F32AVX2_u2_c_op0:
@@ -23844,6 +24695,15 @@ dwNCS2F32AVX2_u2_c_op8:
 	VMAXPS Y0, Y2, Y0
 	VXORPS Y2, Y2, Y2
 	VMAXPS Y1, Y2, Y1
+	JMP    dwNCS2F32AVX2_u2_c_next
+
+dwNCS2F32AVX2_u2_c_op9:
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y0, Y2, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y1, Y2, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
 
 dwNCS2F32AVX2_u2_c_next:
 	INCQ R11
@@ -23906,6 +24766,8 @@ dwNCS2F32AVX2_u1_c_step:
 	JE      dwNCS2F32AVX2_u1_c_op7
 	CMPQ    R12, $0x00000008
 	JE      dwNCS2F32AVX2_u1_c_op8
+	CMPQ    R12, $0x00000009
+	JE      dwNCS2F32AVX2_u1_c_op9
 	JMP     dwNCS2F32AVX2_u1_c_next
 
 dwNCS2F32AVX2_u1_c_op0:
@@ -23950,6 +24812,12 @@ dwNCS2F32AVX2_u1_c_op7:
 dwNCS2F32AVX2_u1_c_op8:
 	VXORPS Y1, Y1, Y1
 	VMAXPS Y0, Y1, Y0
+	JMP    dwNCS2F32AVX2_u1_c_next
+
+dwNCS2F32AVX2_u1_c_op9:
+	VXORPS Y1, Y1, Y1
+	VMAXPS Y0, Y1, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
 
 dwNCS2F32AVX2_u1_c_next:
 	INCQ R11
@@ -24184,6 +25052,8 @@ dwNC3S1F32AVX2_u8_c_step:
 	JE      dwNC3S1F32AVX2_u8_c_op7
 	CMPQ    R13, $0x00000008
 	JE      dwNC3S1F32AVX2_u8_c_op8
+	CMPQ    R13, $0x00000009
+	JE      dwNC3S1F32AVX2_u8_c_op9
 	JMP     dwNC3S1F32AVX2_u8_c_next
 
 dwNC3S1F32AVX2_u8_c_op0:
@@ -24347,6 +25217,33 @@ dwNC3S1F32AVX2_u8_c_op8:
 	VMAXPS Y6, Y8, Y6
 	VXORPS Y8, Y8, Y8
 	VMAXPS Y7, Y8, Y7
+	JMP    dwNC3S1F32AVX2_u8_c_next
+
+dwNC3S1F32AVX2_u8_c_op9:
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y0, Y8, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y1, Y8, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y2, Y8, Y2
+	VANDPS c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y3, Y8, Y3
+	VANDPS c32_7fffffff<>+0(SB), Y3, Y3
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y4, Y8, Y4
+	VANDPS c32_7fffffff<>+0(SB), Y4, Y4
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y5, Y8, Y5
+	VANDPS c32_7fffffff<>+0(SB), Y5, Y5
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y6, Y8, Y6
+	VANDPS c32_7fffffff<>+0(SB), Y6, Y6
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y7, Y8, Y7
+	VANDPS c32_7fffffff<>+0(SB), Y7, Y7
 
 dwNC3S1F32AVX2_u8_c_next:
 	INCQ R12
@@ -24485,6 +25382,8 @@ dwNC3S1F32AVX2_u4_c_step:
 	JE      dwNC3S1F32AVX2_u4_c_op7
 	CMPQ    R13, $0x00000008
 	JE      dwNC3S1F32AVX2_u4_c_op8
+	CMPQ    R13, $0x00000009
+	JE      dwNC3S1F32AVX2_u4_c_op9
 	JMP     dwNC3S1F32AVX2_u4_c_next
 
 dwNC3S1F32AVX2_u4_c_op0:
@@ -24580,6 +25479,21 @@ dwNC3S1F32AVX2_u4_c_op8:
 	VMAXPS Y2, Y4, Y2
 	VXORPS Y4, Y4, Y4
 	VMAXPS Y3, Y4, Y3
+	JMP    dwNC3S1F32AVX2_u4_c_next
+
+dwNC3S1F32AVX2_u4_c_op9:
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y0, Y4, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y1, Y4, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y2, Y4, Y2
+	VANDPS c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y3, Y4, Y3
+	VANDPS c32_7fffffff<>+0(SB), Y3, Y3
 
 dwNC3S1F32AVX2_u4_c_next:
 	INCQ R12
@@ -24676,6 +25590,8 @@ dwNC3S1F32AVX2_u2_c_step:
 	JE      dwNC3S1F32AVX2_u2_c_op7
 	CMPQ    R13, $0x00000008
 	JE      dwNC3S1F32AVX2_u2_c_op8
+	CMPQ    R13, $0x00000009
+	JE      dwNC3S1F32AVX2_u2_c_op9
 	JMP     dwNC3S1F32AVX2_u2_c_next
 
 dwNC3S1F32AVX2_u2_c_op0:
@@ -24737,6 +25653,15 @@ dwNC3S1F32AVX2_u2_c_op8:
 	VMAXPS Y0, Y2, Y0
 	VXORPS Y2, Y2, Y2
 	VMAXPS Y1, Y2, Y1
+	JMP    dwNC3S1F32AVX2_u2_c_next
+
+dwNC3S1F32AVX2_u2_c_op9:
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y0, Y2, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y1, Y2, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
 
 dwNC3S1F32AVX2_u2_c_next:
 	INCQ R12
@@ -24812,6 +25737,8 @@ dwNC3S1F32AVX2_u1_c_step:
 	JE      dwNC3S1F32AVX2_u1_c_op7
 	CMPQ    R13, $0x00000008
 	JE      dwNC3S1F32AVX2_u1_c_op8
+	CMPQ    R13, $0x00000009
+	JE      dwNC3S1F32AVX2_u1_c_op9
 	JMP     dwNC3S1F32AVX2_u1_c_next
 
 dwNC3S1F32AVX2_u1_c_op0:
@@ -24856,6 +25783,12 @@ dwNC3S1F32AVX2_u1_c_op7:
 dwNC3S1F32AVX2_u1_c_op8:
 	VXORPS Y1, Y1, Y1
 	VMAXPS Y0, Y1, Y0
+	JMP    dwNC3S1F32AVX2_u1_c_next
+
+dwNC3S1F32AVX2_u1_c_op9:
+	VXORPS Y1, Y1, Y1
+	VMAXPS Y0, Y1, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
 
 dwNC3S1F32AVX2_u1_c_next:
 	INCQ R12
@@ -25071,6 +26004,8 @@ dwNC3S1SevensF32AVX2_u7_c_step:
 	JE      dwNC3S1SevensF32AVX2_u7_c_op7
 	CMPQ    R13, $0x00000008
 	JE      dwNC3S1SevensF32AVX2_u7_c_op8
+	CMPQ    R13, $0x00000009
+	JE      dwNC3S1SevensF32AVX2_u7_c_op9
 	JMP     dwNC3S1SevensF32AVX2_u7_c_next
 
 dwNC3S1SevensF32AVX2_u7_c_op0:
@@ -25217,6 +26152,30 @@ dwNC3S1SevensF32AVX2_u7_c_op8:
 	VMAXPS Y5, Y7, Y5
 	VXORPS Y7, Y7, Y7
 	VMAXPS Y6, Y7, Y6
+	JMP    dwNC3S1SevensF32AVX2_u7_c_next
+
+dwNC3S1SevensF32AVX2_u7_c_op9:
+	VXORPS Y7, Y7, Y7
+	VMAXPS Y0, Y7, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y7, Y7, Y7
+	VMAXPS Y1, Y7, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
+	VXORPS Y7, Y7, Y7
+	VMAXPS Y2, Y7, Y2
+	VANDPS c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS Y7, Y7, Y7
+	VMAXPS Y3, Y7, Y3
+	VANDPS c32_7fffffff<>+0(SB), Y3, Y3
+	VXORPS Y7, Y7, Y7
+	VMAXPS Y4, Y7, Y4
+	VANDPS c32_7fffffff<>+0(SB), Y4, Y4
+	VXORPS Y7, Y7, Y7
+	VMAXPS Y5, Y7, Y5
+	VANDPS c32_7fffffff<>+0(SB), Y5, Y5
+	VXORPS Y7, Y7, Y7
+	VMAXPS Y6, Y7, Y6
+	VANDPS c32_7fffffff<>+0(SB), Y6, Y6
 
 dwNC3S1SevensF32AVX2_u7_c_next:
 	INCQ R12
@@ -25297,6 +26256,8 @@ dwNC3S1SevensF32AVX2_u1_c_step:
 	JE      dwNC3S1SevensF32AVX2_u1_c_op7
 	CMPQ    R13, $0x00000008
 	JE      dwNC3S1SevensF32AVX2_u1_c_op8
+	CMPQ    R13, $0x00000009
+	JE      dwNC3S1SevensF32AVX2_u1_c_op9
 	JMP     dwNC3S1SevensF32AVX2_u1_c_next
 
 dwNC3S1SevensF32AVX2_u1_c_op0:
@@ -25341,6 +26302,12 @@ dwNC3S1SevensF32AVX2_u1_c_op7:
 dwNC3S1SevensF32AVX2_u1_c_op8:
 	VXORPS Y1, Y1, Y1
 	VMAXPS Y0, Y1, Y0
+	JMP    dwNC3S1SevensF32AVX2_u1_c_next
+
+dwNC3S1SevensF32AVX2_u1_c_op9:
+	VXORPS Y1, Y1, Y1
+	VMAXPS Y0, Y1, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
 
 dwNC3S1SevensF32AVX2_u1_c_next:
 	INCQ R12
@@ -25575,6 +26542,8 @@ dwNC3S2F32AVX2_u8_c_step:
 	JE      dwNC3S2F32AVX2_u8_c_op7
 	CMPQ    R13, $0x00000008
 	JE      dwNC3S2F32AVX2_u8_c_op8
+	CMPQ    R13, $0x00000009
+	JE      dwNC3S2F32AVX2_u8_c_op9
 	JMP     dwNC3S2F32AVX2_u8_c_next
 
 dwNC3S2F32AVX2_u8_c_op0:
@@ -25738,6 +26707,33 @@ dwNC3S2F32AVX2_u8_c_op8:
 	VMAXPS Y6, Y8, Y6
 	VXORPS Y8, Y8, Y8
 	VMAXPS Y7, Y8, Y7
+	JMP    dwNC3S2F32AVX2_u8_c_next
+
+dwNC3S2F32AVX2_u8_c_op9:
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y0, Y8, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y1, Y8, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y2, Y8, Y2
+	VANDPS c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y3, Y8, Y3
+	VANDPS c32_7fffffff<>+0(SB), Y3, Y3
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y4, Y8, Y4
+	VANDPS c32_7fffffff<>+0(SB), Y4, Y4
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y5, Y8, Y5
+	VANDPS c32_7fffffff<>+0(SB), Y5, Y5
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y6, Y8, Y6
+	VANDPS c32_7fffffff<>+0(SB), Y6, Y6
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y7, Y8, Y7
+	VANDPS c32_7fffffff<>+0(SB), Y7, Y7
 
 dwNC3S2F32AVX2_u8_c_next:
 	INCQ R12
@@ -25876,6 +26872,8 @@ dwNC3S2F32AVX2_u4_c_step:
 	JE      dwNC3S2F32AVX2_u4_c_op7
 	CMPQ    R13, $0x00000008
 	JE      dwNC3S2F32AVX2_u4_c_op8
+	CMPQ    R13, $0x00000009
+	JE      dwNC3S2F32AVX2_u4_c_op9
 	JMP     dwNC3S2F32AVX2_u4_c_next
 
 dwNC3S2F32AVX2_u4_c_op0:
@@ -25971,6 +26969,21 @@ dwNC3S2F32AVX2_u4_c_op8:
 	VMAXPS Y2, Y4, Y2
 	VXORPS Y4, Y4, Y4
 	VMAXPS Y3, Y4, Y3
+	JMP    dwNC3S2F32AVX2_u4_c_next
+
+dwNC3S2F32AVX2_u4_c_op9:
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y0, Y4, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y1, Y4, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y2, Y4, Y2
+	VANDPS c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y3, Y4, Y3
+	VANDPS c32_7fffffff<>+0(SB), Y3, Y3
 
 dwNC3S2F32AVX2_u4_c_next:
 	INCQ R12
@@ -26067,6 +27080,8 @@ dwNC3S2F32AVX2_u2_c_step:
 	JE      dwNC3S2F32AVX2_u2_c_op7
 	CMPQ    R13, $0x00000008
 	JE      dwNC3S2F32AVX2_u2_c_op8
+	CMPQ    R13, $0x00000009
+	JE      dwNC3S2F32AVX2_u2_c_op9
 	JMP     dwNC3S2F32AVX2_u2_c_next
 
 dwNC3S2F32AVX2_u2_c_op0:
@@ -26128,6 +27143,15 @@ dwNC3S2F32AVX2_u2_c_op8:
 	VMAXPS Y0, Y2, Y0
 	VXORPS Y2, Y2, Y2
 	VMAXPS Y1, Y2, Y1
+	JMP    dwNC3S2F32AVX2_u2_c_next
+
+dwNC3S2F32AVX2_u2_c_op9:
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y0, Y2, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y1, Y2, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
 
 dwNC3S2F32AVX2_u2_c_next:
 	INCQ R12
@@ -26203,6 +27227,8 @@ dwNC3S2F32AVX2_u1_c_step:
 	JE      dwNC3S2F32AVX2_u1_c_op7
 	CMPQ    R13, $0x00000008
 	JE      dwNC3S2F32AVX2_u1_c_op8
+	CMPQ    R13, $0x00000009
+	JE      dwNC3S2F32AVX2_u1_c_op9
 	JMP     dwNC3S2F32AVX2_u1_c_next
 
 dwNC3S2F32AVX2_u1_c_op0:
@@ -26247,6 +27273,12 @@ dwNC3S2F32AVX2_u1_c_op7:
 dwNC3S2F32AVX2_u1_c_op8:
 	VXORPS Y1, Y1, Y1
 	VMAXPS Y0, Y1, Y0
+	JMP    dwNC3S2F32AVX2_u1_c_next
+
+dwNC3S2F32AVX2_u1_c_op9:
+	VXORPS Y1, Y1, Y1
+	VMAXPS Y0, Y1, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
 
 dwNC3S2F32AVX2_u1_c_next:
 	INCQ R12
@@ -26462,6 +27494,8 @@ dwNC3S2SevensF32AVX2_u7_c_step:
 	JE      dwNC3S2SevensF32AVX2_u7_c_op7
 	CMPQ    R13, $0x00000008
 	JE      dwNC3S2SevensF32AVX2_u7_c_op8
+	CMPQ    R13, $0x00000009
+	JE      dwNC3S2SevensF32AVX2_u7_c_op9
 	JMP     dwNC3S2SevensF32AVX2_u7_c_next
 
 dwNC3S2SevensF32AVX2_u7_c_op0:
@@ -26608,6 +27642,30 @@ dwNC3S2SevensF32AVX2_u7_c_op8:
 	VMAXPS Y5, Y7, Y5
 	VXORPS Y7, Y7, Y7
 	VMAXPS Y6, Y7, Y6
+	JMP    dwNC3S2SevensF32AVX2_u7_c_next
+
+dwNC3S2SevensF32AVX2_u7_c_op9:
+	VXORPS Y7, Y7, Y7
+	VMAXPS Y0, Y7, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y7, Y7, Y7
+	VMAXPS Y1, Y7, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
+	VXORPS Y7, Y7, Y7
+	VMAXPS Y2, Y7, Y2
+	VANDPS c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS Y7, Y7, Y7
+	VMAXPS Y3, Y7, Y3
+	VANDPS c32_7fffffff<>+0(SB), Y3, Y3
+	VXORPS Y7, Y7, Y7
+	VMAXPS Y4, Y7, Y4
+	VANDPS c32_7fffffff<>+0(SB), Y4, Y4
+	VXORPS Y7, Y7, Y7
+	VMAXPS Y5, Y7, Y5
+	VANDPS c32_7fffffff<>+0(SB), Y5, Y5
+	VXORPS Y7, Y7, Y7
+	VMAXPS Y6, Y7, Y6
+	VANDPS c32_7fffffff<>+0(SB), Y6, Y6
 
 dwNC3S2SevensF32AVX2_u7_c_next:
 	INCQ R12
@@ -26688,6 +27746,8 @@ dwNC3S2SevensF32AVX2_u1_c_step:
 	JE      dwNC3S2SevensF32AVX2_u1_c_op7
 	CMPQ    R13, $0x00000008
 	JE      dwNC3S2SevensF32AVX2_u1_c_op8
+	CMPQ    R13, $0x00000009
+	JE      dwNC3S2SevensF32AVX2_u1_c_op9
 	JMP     dwNC3S2SevensF32AVX2_u1_c_next
 
 dwNC3S2SevensF32AVX2_u1_c_op0:
@@ -26732,6 +27792,12 @@ dwNC3S2SevensF32AVX2_u1_c_op7:
 dwNC3S2SevensF32AVX2_u1_c_op8:
 	VXORPS Y1, Y1, Y1
 	VMAXPS Y0, Y1, Y0
+	JMP    dwNC3S2SevensF32AVX2_u1_c_next
+
+dwNC3S2SevensF32AVX2_u1_c_op9:
+	VXORPS Y1, Y1, Y1
+	VMAXPS Y0, Y1, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
 
 dwNC3S2SevensF32AVX2_u1_c_next:
 	INCQ R12
@@ -26821,6 +27887,8 @@ chainColsF32AVX2_u8_c_step:
 	JE      chainColsF32AVX2_u8_c_op7
 	CMPQ    R11, $0x00000008
 	JE      chainColsF32AVX2_u8_c_op8
+	CMPQ    R11, $0x00000009
+	JE      chainColsF32AVX2_u8_c_op9
 	JMP     chainColsF32AVX2_u8_c_next
 
 chainColsF32AVX2_u8_c_op0:
@@ -26984,6 +28052,33 @@ chainColsF32AVX2_u8_c_op8:
 	VMAXPS Y6, Y8, Y6
 	VXORPS Y8, Y8, Y8
 	VMAXPS Y7, Y8, Y7
+	JMP    chainColsF32AVX2_u8_c_next
+
+chainColsF32AVX2_u8_c_op9:
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y0, Y8, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y1, Y8, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y2, Y8, Y2
+	VANDPS c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y3, Y8, Y3
+	VANDPS c32_7fffffff<>+0(SB), Y3, Y3
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y4, Y8, Y4
+	VANDPS c32_7fffffff<>+0(SB), Y4, Y4
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y5, Y8, Y5
+	VANDPS c32_7fffffff<>+0(SB), Y5, Y5
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y6, Y8, Y6
+	VANDPS c32_7fffffff<>+0(SB), Y6, Y6
+	VXORPS Y8, Y8, Y8
+	VMAXPS Y7, Y8, Y7
+	VANDPS c32_7fffffff<>+0(SB), Y7, Y7
 
 chainColsF32AVX2_u8_c_next:
 	INCQ R10
@@ -27050,6 +28145,8 @@ chainColsF32AVX2_u4_c_step:
 	JE      chainColsF32AVX2_u4_c_op7
 	CMPQ    R11, $0x00000008
 	JE      chainColsF32AVX2_u4_c_op8
+	CMPQ    R11, $0x00000009
+	JE      chainColsF32AVX2_u4_c_op9
 	JMP     chainColsF32AVX2_u4_c_next
 
 chainColsF32AVX2_u4_c_op0:
@@ -27145,6 +28242,21 @@ chainColsF32AVX2_u4_c_op8:
 	VMAXPS Y2, Y4, Y2
 	VXORPS Y4, Y4, Y4
 	VMAXPS Y3, Y4, Y3
+	JMP    chainColsF32AVX2_u4_c_next
+
+chainColsF32AVX2_u4_c_op9:
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y0, Y4, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y1, Y4, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y2, Y4, Y2
+	VANDPS c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS Y4, Y4, Y4
+	VMAXPS Y3, Y4, Y3
+	VANDPS c32_7fffffff<>+0(SB), Y3, Y3
 
 chainColsF32AVX2_u4_c_next:
 	INCQ R10
@@ -27199,6 +28311,8 @@ chainColsF32AVX2_u2_c_step:
 	JE      chainColsF32AVX2_u2_c_op7
 	CMPQ    R11, $0x00000008
 	JE      chainColsF32AVX2_u2_c_op8
+	CMPQ    R11, $0x00000009
+	JE      chainColsF32AVX2_u2_c_op9
 	JMP     chainColsF32AVX2_u2_c_next
 
 chainColsF32AVX2_u2_c_op0:
@@ -27260,6 +28374,15 @@ chainColsF32AVX2_u2_c_op8:
 	VMAXPS Y0, Y2, Y0
 	VXORPS Y2, Y2, Y2
 	VMAXPS Y1, Y2, Y1
+	JMP    chainColsF32AVX2_u2_c_next
+
+chainColsF32AVX2_u2_c_op9:
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y0, Y2, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS Y2, Y2, Y2
+	VMAXPS Y1, Y2, Y1
+	VANDPS c32_7fffffff<>+0(SB), Y1, Y1
 
 chainColsF32AVX2_u2_c_next:
 	INCQ R10
@@ -27308,6 +28431,8 @@ chainColsF32AVX2_u1_c_step:
 	JE      chainColsF32AVX2_u1_c_op7
 	CMPQ    R11, $0x00000008
 	JE      chainColsF32AVX2_u1_c_op8
+	CMPQ    R11, $0x00000009
+	JE      chainColsF32AVX2_u1_c_op9
 	JMP     chainColsF32AVX2_u1_c_next
 
 chainColsF32AVX2_u1_c_op0:
@@ -27352,6 +28477,12 @@ chainColsF32AVX2_u1_c_op7:
 chainColsF32AVX2_u1_c_op8:
 	VXORPS Y1, Y1, Y1
 	VMAXPS Y0, Y1, Y0
+	JMP    chainColsF32AVX2_u1_c_next
+
+chainColsF32AVX2_u1_c_op9:
+	VXORPS Y1, Y1, Y1
+	VMAXPS Y0, Y1, Y0
+	VANDPS c32_7fffffff<>+0(SB), Y0, Y0
 
 chainColsF32AVX2_u1_c_next:
 	INCQ R10
@@ -36471,6 +37602,8 @@ chain_step:
 	JE      chain_op7
 	CMPQ    R8, $0x00000008
 	JE      chain_op8
+	CMPQ    R8, $0x00000009
+	JE      chain_op9
 	JMP     chain_next
 
 chain_op0:
@@ -36687,107 +37820,83 @@ chain_op6:
 	VBROADCASTSS    (BX), Z24
 	VMAXPS          Z24, Z0, Z25
 	VMAXPS          Z0, Z25, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z25
-	VMOVAPS         Z25, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z0
 	VMAXPS          Z24, Z1, Z25
 	VMAXPS          Z1, Z25, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z25
-	VMOVAPS         Z25, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z1
 	VMAXPS          Z24, Z2, Z24
 	VMAXPS          Z2, Z24, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z24
-	VMOVAPS         Z24, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z2
 	VBROADCASTSS    4(BX), Z24
 	VMAXPS          Z24, Z3, Z25
 	VMAXPS          Z3, Z25, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z25
-	VMOVAPS         Z25, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z3
 	VMAXPS          Z24, Z4, Z25
 	VMAXPS          Z4, Z25, Z4
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z25
-	VMOVAPS         Z25, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z4
 	VMAXPS          Z24, Z5, Z24
 	VMAXPS          Z5, Z24, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z24
-	VMOVAPS         Z24, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z5
 	VBROADCASTSS    8(BX), Z24
 	VMAXPS          Z24, Z6, Z25
 	VMAXPS          Z6, Z25, Z6
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z25
-	VMOVAPS         Z25, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z6
 	VMAXPS          Z24, Z7, Z25
 	VMAXPS          Z7, Z25, Z7
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z25
-	VMOVAPS         Z25, Z7
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z7
 	VMAXPS          Z24, Z8, Z24
 	VMAXPS          Z8, Z24, Z8
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z24
-	VMOVAPS         Z24, Z8
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z8
 	VBROADCASTSS    12(BX), Z24
 	VMAXPS          Z24, Z9, Z25
 	VMAXPS          Z9, Z25, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z25
-	VMOVAPS         Z25, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z9
 	VMAXPS          Z24, Z10, Z25
 	VMAXPS          Z10, Z25, Z10
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z25
-	VMOVAPS         Z25, Z10
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z10
 	VMAXPS          Z24, Z11, Z24
 	VMAXPS          Z11, Z24, Z11
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z11, Z24
-	VMOVAPS         Z24, Z11
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z11
 	VBROADCASTSS    16(BX), Z24
 	VMAXPS          Z24, Z12, Z25
 	VMAXPS          Z12, Z25, Z12
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z12, Z25
-	VMOVAPS         Z25, Z12
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z12
 	VMAXPS          Z24, Z13, Z25
 	VMAXPS          Z13, Z25, Z13
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z13, Z25
-	VMOVAPS         Z25, Z13
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z13
 	VMAXPS          Z24, Z14, Z24
 	VMAXPS          Z14, Z24, Z14
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z24
-	VMOVAPS         Z24, Z14
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z14
 	VBROADCASTSS    20(BX), Z24
 	VMAXPS          Z24, Z15, Z25
 	VMAXPS          Z15, Z25, Z15
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z25
-	VMOVAPS         Z25, Z15
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z15
 	VMAXPS          Z24, Z16, Z25
 	VMAXPS          Z16, Z25, Z16
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z16, Z25
-	VMOVAPS         Z25, Z16
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z16
 	VMAXPS          Z24, Z17, Z24
 	VMAXPS          Z17, Z24, Z17
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z24
-	VMOVAPS         Z24, Z17
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z17
 	VBROADCASTSS    24(BX), Z24
 	VMAXPS          Z24, Z18, Z25
 	VMAXPS          Z18, Z25, Z18
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z25
-	VMOVAPS         Z25, Z18
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z18
 	VMAXPS          Z24, Z19, Z25
 	VMAXPS          Z19, Z25, Z19
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z19, Z25
-	VMOVAPS         Z25, Z19
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z19
 	VMAXPS          Z24, Z20, Z24
 	VMAXPS          Z20, Z24, Z20
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z20, Z24
-	VMOVAPS         Z24, Z20
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z20
 	VBROADCASTSS    28(BX), Z24
 	VMAXPS          Z24, Z21, Z25
 	VMAXPS          Z21, Z25, Z21
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z21, Z25
-	VMOVAPS         Z25, Z21
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z21
 	VMAXPS          Z24, Z22, Z25
 	VMAXPS          Z22, Z25, Z22
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z22, Z25
-	VMOVAPS         Z25, Z22
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z22
 	VMAXPS          Z24, Z23, Z24
 	VMAXPS          Z23, Z24, Z23
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z23, Z24
-	VMOVAPS         Z24, Z23
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z23
 	JMP             chain_next
 
 chain_op7:
@@ -36930,6 +38039,89 @@ chain_op8:
 	VMAXPS       Z22, Z24, Z22
 	VXORPS       Z24, Z24, Z24
 	VMAXPS       Z23, Z24, Z23
+	JMP          chain_next
+
+chain_op9:
+	VBROADCASTSS (BX), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z0, Z24, Z0
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z1, Z24, Z1
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z2, Z24, Z2
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z2, Z2
+	VBROADCASTSS 4(BX), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z3, Z24, Z3
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z3, Z3
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z4, Z24, Z4
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z4, Z4
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z5, Z24, Z5
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z5, Z5
+	VBROADCASTSS 8(BX), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z6, Z24, Z6
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z6, Z6
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z7, Z24, Z7
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z7, Z7
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z8, Z24, Z8
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z8, Z8
+	VBROADCASTSS 12(BX), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z9, Z24, Z9
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z9, Z9
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z10, Z24, Z10
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z10, Z10
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z11, Z24, Z11
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z11, Z11
+	VBROADCASTSS 16(BX), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z12, Z24, Z12
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z12, Z12
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z13, Z24, Z13
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z13, Z13
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z14, Z24, Z14
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z14, Z14
+	VBROADCASTSS 20(BX), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z15, Z24, Z15
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z15, Z15
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z16, Z24, Z16
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z16, Z16
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z17, Z24, Z17
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z17, Z17
+	VBROADCASTSS 24(BX), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z18, Z24, Z18
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z18, Z18
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z19, Z24, Z19
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z19, Z19
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z20, Z24, Z20
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z20, Z20
+	VBROADCASTSS 28(BX), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z21, Z24, Z21
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z21, Z21
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z22, Z24, Z22
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z22, Z22
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z23, Z24, Z23
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z23, Z23
 
 chain_next:
 	ADDQ $0x00000020, BX
@@ -37274,6 +38466,8 @@ chain_step:
 	JE      chain_op7
 	CMPQ    R12, $0x00000008
 	JE      chain_op8
+	CMPQ    R12, $0x00000009
+	JE      chain_op9
 	JMP     chain_next
 
 chain_op0:
@@ -37490,107 +38684,83 @@ chain_op6:
 	VBROADCASTSS    (DI), Z24
 	VMAXPS          Z24, Z0, Z25
 	VMAXPS          Z0, Z25, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z25
-	VMOVAPS         Z25, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z0
 	VMAXPS          Z24, Z1, Z25
 	VMAXPS          Z1, Z25, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z25
-	VMOVAPS         Z25, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z1
 	VMAXPS          Z24, Z2, Z24
 	VMAXPS          Z2, Z24, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z24
-	VMOVAPS         Z24, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z2
 	VBROADCASTSS    4(DI), Z24
 	VMAXPS          Z24, Z3, Z25
 	VMAXPS          Z3, Z25, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z25
-	VMOVAPS         Z25, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z3
 	VMAXPS          Z24, Z4, Z25
 	VMAXPS          Z4, Z25, Z4
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z25
-	VMOVAPS         Z25, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z4
 	VMAXPS          Z24, Z5, Z24
 	VMAXPS          Z5, Z24, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z24
-	VMOVAPS         Z24, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z5
 	VBROADCASTSS    8(DI), Z24
 	VMAXPS          Z24, Z6, Z25
 	VMAXPS          Z6, Z25, Z6
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z25
-	VMOVAPS         Z25, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z6
 	VMAXPS          Z24, Z7, Z25
 	VMAXPS          Z7, Z25, Z7
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z25
-	VMOVAPS         Z25, Z7
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z7
 	VMAXPS          Z24, Z8, Z24
 	VMAXPS          Z8, Z24, Z8
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z24
-	VMOVAPS         Z24, Z8
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z8
 	VBROADCASTSS    12(DI), Z24
 	VMAXPS          Z24, Z9, Z25
 	VMAXPS          Z9, Z25, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z25
-	VMOVAPS         Z25, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z9
 	VMAXPS          Z24, Z10, Z25
 	VMAXPS          Z10, Z25, Z10
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z25
-	VMOVAPS         Z25, Z10
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z10
 	VMAXPS          Z24, Z11, Z24
 	VMAXPS          Z11, Z24, Z11
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z11, Z24
-	VMOVAPS         Z24, Z11
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z11
 	VBROADCASTSS    16(DI), Z24
 	VMAXPS          Z24, Z12, Z25
 	VMAXPS          Z12, Z25, Z12
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z12, Z25
-	VMOVAPS         Z25, Z12
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z12
 	VMAXPS          Z24, Z13, Z25
 	VMAXPS          Z13, Z25, Z13
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z13, Z25
-	VMOVAPS         Z25, Z13
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z13
 	VMAXPS          Z24, Z14, Z24
 	VMAXPS          Z14, Z24, Z14
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z24
-	VMOVAPS         Z24, Z14
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z14
 	VBROADCASTSS    20(DI), Z24
 	VMAXPS          Z24, Z15, Z25
 	VMAXPS          Z15, Z25, Z15
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z25
-	VMOVAPS         Z25, Z15
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z15
 	VMAXPS          Z24, Z16, Z25
 	VMAXPS          Z16, Z25, Z16
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z16, Z25
-	VMOVAPS         Z25, Z16
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z16
 	VMAXPS          Z24, Z17, Z24
 	VMAXPS          Z17, Z24, Z17
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z24
-	VMOVAPS         Z24, Z17
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z17
 	VBROADCASTSS    24(DI), Z24
 	VMAXPS          Z24, Z18, Z25
 	VMAXPS          Z18, Z25, Z18
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z25
-	VMOVAPS         Z25, Z18
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z18
 	VMAXPS          Z24, Z19, Z25
 	VMAXPS          Z19, Z25, Z19
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z19, Z25
-	VMOVAPS         Z25, Z19
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z19
 	VMAXPS          Z24, Z20, Z24
 	VMAXPS          Z20, Z24, Z20
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z20, Z24
-	VMOVAPS         Z24, Z20
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z20
 	VBROADCASTSS    28(DI), Z24
 	VMAXPS          Z24, Z21, Z25
 	VMAXPS          Z21, Z25, Z21
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z21, Z25
-	VMOVAPS         Z25, Z21
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z21
 	VMAXPS          Z24, Z22, Z25
 	VMAXPS          Z22, Z25, Z22
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z22, Z25
-	VMOVAPS         Z25, Z22
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z22
 	VMAXPS          Z24, Z23, Z24
 	VMAXPS          Z23, Z24, Z23
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z23, Z24
-	VMOVAPS         Z24, Z23
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z23
 	JMP             chain_next
 
 chain_op7:
@@ -37733,6 +38903,89 @@ chain_op8:
 	VMAXPS       Z22, Z24, Z22
 	VXORPS       Z24, Z24, Z24
 	VMAXPS       Z23, Z24, Z23
+	JMP          chain_next
+
+chain_op9:
+	VBROADCASTSS (DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z0, Z24, Z0
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z1, Z24, Z1
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z2, Z24, Z2
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z2, Z2
+	VBROADCASTSS 4(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z3, Z24, Z3
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z3, Z3
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z4, Z24, Z4
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z4, Z4
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z5, Z24, Z5
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z5, Z5
+	VBROADCASTSS 8(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z6, Z24, Z6
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z6, Z6
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z7, Z24, Z7
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z7, Z7
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z8, Z24, Z8
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z8, Z8
+	VBROADCASTSS 12(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z9, Z24, Z9
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z9, Z9
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z10, Z24, Z10
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z10, Z10
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z11, Z24, Z11
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z11, Z11
+	VBROADCASTSS 16(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z12, Z24, Z12
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z12, Z12
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z13, Z24, Z13
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z13, Z13
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z14, Z24, Z14
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z14, Z14
+	VBROADCASTSS 20(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z15, Z24, Z15
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z15, Z15
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z16, Z24, Z16
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z16, Z16
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z17, Z24, Z17
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z17, Z17
+	VBROADCASTSS 24(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z18, Z24, Z18
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z18, Z18
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z19, Z24, Z19
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z19, Z19
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z20, Z24, Z20
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z20, Z20
+	VBROADCASTSS 28(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z21, Z24, Z21
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z21, Z21
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z22, Z24, Z22
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z22, Z22
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z23, Z24, Z23
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z23, Z23
 
 chain_next:
 	ADDQ $0x00000020, DI
@@ -37998,6 +39251,8 @@ chainpost_step:
 	JE      chainpost_op7
 	CMPQ    R10, $0x00000008
 	JE      chainpost_op8
+	CMPQ    R10, $0x00000009
+	JE      chainpost_op9
 	JMP     chainpost_next
 
 chainpost_op0:
@@ -38214,107 +39469,83 @@ chainpost_op6:
 	VBROADCASTSS    (DI), Z24
 	VMAXPS          Z24, Z0, Z25
 	VMAXPS          Z0, Z25, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z25
-	VMOVAPS         Z25, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z0
 	VMAXPS          Z24, Z1, Z25
 	VMAXPS          Z1, Z25, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z25
-	VMOVAPS         Z25, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z1
 	VMAXPS          Z24, Z2, Z24
 	VMAXPS          Z2, Z24, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z24
-	VMOVAPS         Z24, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z2
 	VBROADCASTSS    4(DI), Z24
 	VMAXPS          Z24, Z3, Z25
 	VMAXPS          Z3, Z25, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z25
-	VMOVAPS         Z25, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z3
 	VMAXPS          Z24, Z4, Z25
 	VMAXPS          Z4, Z25, Z4
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z25
-	VMOVAPS         Z25, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z4
 	VMAXPS          Z24, Z5, Z24
 	VMAXPS          Z5, Z24, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z24
-	VMOVAPS         Z24, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z5
 	VBROADCASTSS    8(DI), Z24
 	VMAXPS          Z24, Z6, Z25
 	VMAXPS          Z6, Z25, Z6
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z25
-	VMOVAPS         Z25, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z6
 	VMAXPS          Z24, Z7, Z25
 	VMAXPS          Z7, Z25, Z7
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z25
-	VMOVAPS         Z25, Z7
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z7
 	VMAXPS          Z24, Z8, Z24
 	VMAXPS          Z8, Z24, Z8
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z24
-	VMOVAPS         Z24, Z8
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z8
 	VBROADCASTSS    12(DI), Z24
 	VMAXPS          Z24, Z9, Z25
 	VMAXPS          Z9, Z25, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z25
-	VMOVAPS         Z25, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z9
 	VMAXPS          Z24, Z10, Z25
 	VMAXPS          Z10, Z25, Z10
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z25
-	VMOVAPS         Z25, Z10
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z10
 	VMAXPS          Z24, Z11, Z24
 	VMAXPS          Z11, Z24, Z11
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z11, Z24
-	VMOVAPS         Z24, Z11
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z11
 	VBROADCASTSS    16(DI), Z24
 	VMAXPS          Z24, Z12, Z25
 	VMAXPS          Z12, Z25, Z12
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z12, Z25
-	VMOVAPS         Z25, Z12
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z12
 	VMAXPS          Z24, Z13, Z25
 	VMAXPS          Z13, Z25, Z13
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z13, Z25
-	VMOVAPS         Z25, Z13
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z13
 	VMAXPS          Z24, Z14, Z24
 	VMAXPS          Z14, Z24, Z14
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z24
-	VMOVAPS         Z24, Z14
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z14
 	VBROADCASTSS    20(DI), Z24
 	VMAXPS          Z24, Z15, Z25
 	VMAXPS          Z15, Z25, Z15
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z25
-	VMOVAPS         Z25, Z15
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z15
 	VMAXPS          Z24, Z16, Z25
 	VMAXPS          Z16, Z25, Z16
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z16, Z25
-	VMOVAPS         Z25, Z16
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z16
 	VMAXPS          Z24, Z17, Z24
 	VMAXPS          Z17, Z24, Z17
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z24
-	VMOVAPS         Z24, Z17
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z17
 	VBROADCASTSS    24(DI), Z24
 	VMAXPS          Z24, Z18, Z25
 	VMAXPS          Z18, Z25, Z18
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z25
-	VMOVAPS         Z25, Z18
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z18
 	VMAXPS          Z24, Z19, Z25
 	VMAXPS          Z19, Z25, Z19
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z19, Z25
-	VMOVAPS         Z25, Z19
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z19
 	VMAXPS          Z24, Z20, Z24
 	VMAXPS          Z20, Z24, Z20
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z20, Z24
-	VMOVAPS         Z24, Z20
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z20
 	VBROADCASTSS    28(DI), Z24
 	VMAXPS          Z24, Z21, Z25
 	VMAXPS          Z21, Z25, Z21
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z21, Z25
-	VMOVAPS         Z25, Z21
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z21
 	VMAXPS          Z24, Z22, Z25
 	VMAXPS          Z22, Z25, Z22
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z22, Z25
-	VMOVAPS         Z25, Z22
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z22
 	VMAXPS          Z24, Z23, Z24
 	VMAXPS          Z23, Z24, Z23
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z23, Z24
-	VMOVAPS         Z24, Z23
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z23
 	JMP             chainpost_next
 
 chainpost_op7:
@@ -38457,6 +39688,89 @@ chainpost_op8:
 	VMAXPS       Z22, Z24, Z22
 	VXORPS       Z24, Z24, Z24
 	VMAXPS       Z23, Z24, Z23
+	JMP          chainpost_next
+
+chainpost_op9:
+	VBROADCASTSS (DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z0, Z24, Z0
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z1, Z24, Z1
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z2, Z24, Z2
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z2, Z2
+	VBROADCASTSS 4(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z3, Z24, Z3
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z3, Z3
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z4, Z24, Z4
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z4, Z4
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z5, Z24, Z5
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z5, Z5
+	VBROADCASTSS 8(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z6, Z24, Z6
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z6, Z6
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z7, Z24, Z7
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z7, Z7
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z8, Z24, Z8
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z8, Z8
+	VBROADCASTSS 12(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z9, Z24, Z9
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z9, Z9
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z10, Z24, Z10
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z10, Z10
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z11, Z24, Z11
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z11, Z11
+	VBROADCASTSS 16(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z12, Z24, Z12
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z12, Z12
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z13, Z24, Z13
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z13, Z13
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z14, Z24, Z14
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z14, Z14
+	VBROADCASTSS 20(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z15, Z24, Z15
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z15, Z15
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z16, Z24, Z16
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z16, Z16
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z17, Z24, Z17
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z17, Z17
+	VBROADCASTSS 24(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z18, Z24, Z18
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z18, Z18
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z19, Z24, Z19
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z19, Z19
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z20, Z24, Z20
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z20, Z20
+	VBROADCASTSS 28(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z21, Z24, Z21
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z21, Z21
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z22, Z24, Z22
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z22, Z22
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z23, Z24, Z23
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z23, Z23
 
 chainpost_next:
 	ADDQ $0x00000020, DI
@@ -38896,6 +40210,8 @@ chain_step:
 	JE      chain_op7
 	CMPQ    R12, $0x00000008
 	JE      chain_op8
+	CMPQ    R12, $0x00000009
+	JE      chain_op9
 	JMP     chain_next
 
 chain_op0:
@@ -39112,107 +40428,83 @@ chain_op6:
 	VBROADCASTSS    (DI), Z24
 	VMAXPS          Z24, Z0, Z25
 	VMAXPS          Z0, Z25, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z25
-	VMOVAPS         Z25, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z0
 	VMAXPS          Z24, Z1, Z25
 	VMAXPS          Z1, Z25, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z25
-	VMOVAPS         Z25, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z1
 	VMAXPS          Z24, Z2, Z24
 	VMAXPS          Z2, Z24, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z24
-	VMOVAPS         Z24, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z2
 	VBROADCASTSS    4(DI), Z24
 	VMAXPS          Z24, Z3, Z25
 	VMAXPS          Z3, Z25, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z25
-	VMOVAPS         Z25, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z3
 	VMAXPS          Z24, Z4, Z25
 	VMAXPS          Z4, Z25, Z4
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z25
-	VMOVAPS         Z25, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z4
 	VMAXPS          Z24, Z5, Z24
 	VMAXPS          Z5, Z24, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z24
-	VMOVAPS         Z24, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z5
 	VBROADCASTSS    8(DI), Z24
 	VMAXPS          Z24, Z6, Z25
 	VMAXPS          Z6, Z25, Z6
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z25
-	VMOVAPS         Z25, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z6
 	VMAXPS          Z24, Z7, Z25
 	VMAXPS          Z7, Z25, Z7
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z25
-	VMOVAPS         Z25, Z7
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z7
 	VMAXPS          Z24, Z8, Z24
 	VMAXPS          Z8, Z24, Z8
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z24
-	VMOVAPS         Z24, Z8
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z8
 	VBROADCASTSS    12(DI), Z24
 	VMAXPS          Z24, Z9, Z25
 	VMAXPS          Z9, Z25, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z25
-	VMOVAPS         Z25, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z9
 	VMAXPS          Z24, Z10, Z25
 	VMAXPS          Z10, Z25, Z10
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z25
-	VMOVAPS         Z25, Z10
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z10
 	VMAXPS          Z24, Z11, Z24
 	VMAXPS          Z11, Z24, Z11
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z11, Z24
-	VMOVAPS         Z24, Z11
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z11
 	VBROADCASTSS    16(DI), Z24
 	VMAXPS          Z24, Z12, Z25
 	VMAXPS          Z12, Z25, Z12
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z12, Z25
-	VMOVAPS         Z25, Z12
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z12
 	VMAXPS          Z24, Z13, Z25
 	VMAXPS          Z13, Z25, Z13
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z13, Z25
-	VMOVAPS         Z25, Z13
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z13
 	VMAXPS          Z24, Z14, Z24
 	VMAXPS          Z14, Z24, Z14
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z24
-	VMOVAPS         Z24, Z14
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z14
 	VBROADCASTSS    20(DI), Z24
 	VMAXPS          Z24, Z15, Z25
 	VMAXPS          Z15, Z25, Z15
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z25
-	VMOVAPS         Z25, Z15
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z15
 	VMAXPS          Z24, Z16, Z25
 	VMAXPS          Z16, Z25, Z16
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z16, Z25
-	VMOVAPS         Z25, Z16
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z16
 	VMAXPS          Z24, Z17, Z24
 	VMAXPS          Z17, Z24, Z17
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z24
-	VMOVAPS         Z24, Z17
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z17
 	VBROADCASTSS    24(DI), Z24
 	VMAXPS          Z24, Z18, Z25
 	VMAXPS          Z18, Z25, Z18
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z25
-	VMOVAPS         Z25, Z18
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z18
 	VMAXPS          Z24, Z19, Z25
 	VMAXPS          Z19, Z25, Z19
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z19, Z25
-	VMOVAPS         Z25, Z19
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z19
 	VMAXPS          Z24, Z20, Z24
 	VMAXPS          Z20, Z24, Z20
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z20, Z24
-	VMOVAPS         Z24, Z20
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z20
 	VBROADCASTSS    28(DI), Z24
 	VMAXPS          Z24, Z21, Z25
 	VMAXPS          Z21, Z25, Z21
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z21, Z25
-	VMOVAPS         Z25, Z21
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z21
 	VMAXPS          Z24, Z22, Z25
 	VMAXPS          Z22, Z25, Z22
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z22, Z25
-	VMOVAPS         Z25, Z22
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z22
 	VMAXPS          Z24, Z23, Z24
 	VMAXPS          Z23, Z24, Z23
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z23, Z24
-	VMOVAPS         Z24, Z23
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z23
 	JMP             chain_next
 
 chain_op7:
@@ -39355,6 +40647,89 @@ chain_op8:
 	VMAXPS       Z22, Z24, Z22
 	VXORPS       Z24, Z24, Z24
 	VMAXPS       Z23, Z24, Z23
+	JMP          chain_next
+
+chain_op9:
+	VBROADCASTSS (DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z0, Z24, Z0
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z1, Z24, Z1
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z2, Z24, Z2
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z2, Z2
+	VBROADCASTSS 4(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z3, Z24, Z3
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z3, Z3
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z4, Z24, Z4
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z4, Z4
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z5, Z24, Z5
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z5, Z5
+	VBROADCASTSS 8(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z6, Z24, Z6
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z6, Z6
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z7, Z24, Z7
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z7, Z7
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z8, Z24, Z8
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z8, Z8
+	VBROADCASTSS 12(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z9, Z24, Z9
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z9, Z9
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z10, Z24, Z10
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z10, Z10
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z11, Z24, Z11
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z11, Z11
+	VBROADCASTSS 16(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z12, Z24, Z12
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z12, Z12
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z13, Z24, Z13
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z13, Z13
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z14, Z24, Z14
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z14, Z14
+	VBROADCASTSS 20(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z15, Z24, Z15
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z15, Z15
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z16, Z24, Z16
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z16, Z16
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z17, Z24, Z17
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z17, Z17
+	VBROADCASTSS 24(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z18, Z24, Z18
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z18, Z18
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z19, Z24, Z19
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z19, Z19
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z20, Z24, Z20
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z20, Z20
+	VBROADCASTSS 28(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z21, Z24, Z21
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z21, Z21
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z22, Z24, Z22
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z22, Z22
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z23, Z24, Z23
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z23, Z23
 
 chain_next:
 	ADDQ $0x00000020, DI
@@ -39620,6 +40995,8 @@ chainpost_step:
 	JE      chainpost_op7
 	CMPQ    R10, $0x00000008
 	JE      chainpost_op8
+	CMPQ    R10, $0x00000009
+	JE      chainpost_op9
 	JMP     chainpost_next
 
 chainpost_op0:
@@ -39836,107 +41213,83 @@ chainpost_op6:
 	VBROADCASTSS    (DI), Z24
 	VMAXPS          Z24, Z0, Z25
 	VMAXPS          Z0, Z25, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z25
-	VMOVAPS         Z25, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z0
 	VMAXPS          Z24, Z1, Z25
 	VMAXPS          Z1, Z25, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z25
-	VMOVAPS         Z25, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z1
 	VMAXPS          Z24, Z2, Z24
 	VMAXPS          Z2, Z24, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z24
-	VMOVAPS         Z24, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z2
 	VBROADCASTSS    4(DI), Z24
 	VMAXPS          Z24, Z3, Z25
 	VMAXPS          Z3, Z25, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z25
-	VMOVAPS         Z25, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z3
 	VMAXPS          Z24, Z4, Z25
 	VMAXPS          Z4, Z25, Z4
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z25
-	VMOVAPS         Z25, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z4
 	VMAXPS          Z24, Z5, Z24
 	VMAXPS          Z5, Z24, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z24
-	VMOVAPS         Z24, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z5
 	VBROADCASTSS    8(DI), Z24
 	VMAXPS          Z24, Z6, Z25
 	VMAXPS          Z6, Z25, Z6
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z25
-	VMOVAPS         Z25, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z6
 	VMAXPS          Z24, Z7, Z25
 	VMAXPS          Z7, Z25, Z7
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z25
-	VMOVAPS         Z25, Z7
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z7
 	VMAXPS          Z24, Z8, Z24
 	VMAXPS          Z8, Z24, Z8
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z24
-	VMOVAPS         Z24, Z8
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z8
 	VBROADCASTSS    12(DI), Z24
 	VMAXPS          Z24, Z9, Z25
 	VMAXPS          Z9, Z25, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z25
-	VMOVAPS         Z25, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z9
 	VMAXPS          Z24, Z10, Z25
 	VMAXPS          Z10, Z25, Z10
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z25
-	VMOVAPS         Z25, Z10
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z10
 	VMAXPS          Z24, Z11, Z24
 	VMAXPS          Z11, Z24, Z11
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z11, Z24
-	VMOVAPS         Z24, Z11
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z11
 	VBROADCASTSS    16(DI), Z24
 	VMAXPS          Z24, Z12, Z25
 	VMAXPS          Z12, Z25, Z12
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z12, Z25
-	VMOVAPS         Z25, Z12
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z12
 	VMAXPS          Z24, Z13, Z25
 	VMAXPS          Z13, Z25, Z13
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z13, Z25
-	VMOVAPS         Z25, Z13
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z13
 	VMAXPS          Z24, Z14, Z24
 	VMAXPS          Z14, Z24, Z14
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z24
-	VMOVAPS         Z24, Z14
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z14
 	VBROADCASTSS    20(DI), Z24
 	VMAXPS          Z24, Z15, Z25
 	VMAXPS          Z15, Z25, Z15
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z25
-	VMOVAPS         Z25, Z15
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z15
 	VMAXPS          Z24, Z16, Z25
 	VMAXPS          Z16, Z25, Z16
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z16, Z25
-	VMOVAPS         Z25, Z16
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z16
 	VMAXPS          Z24, Z17, Z24
 	VMAXPS          Z17, Z24, Z17
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z24
-	VMOVAPS         Z24, Z17
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z17
 	VBROADCASTSS    24(DI), Z24
 	VMAXPS          Z24, Z18, Z25
 	VMAXPS          Z18, Z25, Z18
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z25
-	VMOVAPS         Z25, Z18
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z18
 	VMAXPS          Z24, Z19, Z25
 	VMAXPS          Z19, Z25, Z19
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z19, Z25
-	VMOVAPS         Z25, Z19
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z19
 	VMAXPS          Z24, Z20, Z24
 	VMAXPS          Z20, Z24, Z20
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z20, Z24
-	VMOVAPS         Z24, Z20
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z20
 	VBROADCASTSS    28(DI), Z24
 	VMAXPS          Z24, Z21, Z25
 	VMAXPS          Z21, Z25, Z21
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z21, Z25
-	VMOVAPS         Z25, Z21
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z21
 	VMAXPS          Z24, Z22, Z25
 	VMAXPS          Z22, Z25, Z22
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z22, Z25
-	VMOVAPS         Z25, Z22
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z22
 	VMAXPS          Z24, Z23, Z24
 	VMAXPS          Z23, Z24, Z23
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z23, Z24
-	VMOVAPS         Z24, Z23
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z23
 	JMP             chainpost_next
 
 chainpost_op7:
@@ -40079,6 +41432,89 @@ chainpost_op8:
 	VMAXPS       Z22, Z24, Z22
 	VXORPS       Z24, Z24, Z24
 	VMAXPS       Z23, Z24, Z23
+	JMP          chainpost_next
+
+chainpost_op9:
+	VBROADCASTSS (DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z0, Z24, Z0
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z1, Z24, Z1
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z2, Z24, Z2
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z2, Z2
+	VBROADCASTSS 4(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z3, Z24, Z3
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z3, Z3
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z4, Z24, Z4
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z4, Z4
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z5, Z24, Z5
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z5, Z5
+	VBROADCASTSS 8(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z6, Z24, Z6
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z6, Z6
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z7, Z24, Z7
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z7, Z7
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z8, Z24, Z8
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z8, Z8
+	VBROADCASTSS 12(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z9, Z24, Z9
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z9, Z9
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z10, Z24, Z10
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z10, Z10
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z11, Z24, Z11
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z11, Z11
+	VBROADCASTSS 16(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z12, Z24, Z12
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z12, Z12
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z13, Z24, Z13
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z13, Z13
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z14, Z24, Z14
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z14, Z14
+	VBROADCASTSS 20(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z15, Z24, Z15
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z15, Z15
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z16, Z24, Z16
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z16, Z16
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z17, Z24, Z17
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z17, Z17
+	VBROADCASTSS 24(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z18, Z24, Z18
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z18, Z18
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z19, Z24, Z19
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z19, Z19
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z20, Z24, Z20
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z20, Z20
+	VBROADCASTSS 28(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z21, Z24, Z21
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z21, Z21
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z22, Z24, Z22
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z22, Z22
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z23, Z24, Z23
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z23, Z23
 
 chainpost_next:
 	ADDQ $0x00000020, DI
@@ -40592,6 +42028,8 @@ chain_step:
 	JE      chain_op7
 	CMPQ    R12, $0x00000008
 	JE      chain_op8
+	CMPQ    R12, $0x00000009
+	JE      chain_op9
 	JMP     chain_next
 
 chain_op0:
@@ -40808,107 +42246,83 @@ chain_op6:
 	VBROADCASTSS    (DI), Z24
 	VMAXPS          Z24, Z0, Z25
 	VMAXPS          Z0, Z25, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z25
-	VMOVAPS         Z25, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z0
 	VMAXPS          Z24, Z1, Z25
 	VMAXPS          Z1, Z25, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z25
-	VMOVAPS         Z25, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z1
 	VMAXPS          Z24, Z2, Z24
 	VMAXPS          Z2, Z24, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z24
-	VMOVAPS         Z24, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z2
 	VBROADCASTSS    4(DI), Z24
 	VMAXPS          Z24, Z3, Z25
 	VMAXPS          Z3, Z25, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z25
-	VMOVAPS         Z25, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z3
 	VMAXPS          Z24, Z4, Z25
 	VMAXPS          Z4, Z25, Z4
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z25
-	VMOVAPS         Z25, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z4
 	VMAXPS          Z24, Z5, Z24
 	VMAXPS          Z5, Z24, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z24
-	VMOVAPS         Z24, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z5
 	VBROADCASTSS    8(DI), Z24
 	VMAXPS          Z24, Z6, Z25
 	VMAXPS          Z6, Z25, Z6
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z25
-	VMOVAPS         Z25, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z6
 	VMAXPS          Z24, Z7, Z25
 	VMAXPS          Z7, Z25, Z7
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z25
-	VMOVAPS         Z25, Z7
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z7
 	VMAXPS          Z24, Z8, Z24
 	VMAXPS          Z8, Z24, Z8
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z24
-	VMOVAPS         Z24, Z8
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z8
 	VBROADCASTSS    12(DI), Z24
 	VMAXPS          Z24, Z9, Z25
 	VMAXPS          Z9, Z25, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z25
-	VMOVAPS         Z25, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z9
 	VMAXPS          Z24, Z10, Z25
 	VMAXPS          Z10, Z25, Z10
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z25
-	VMOVAPS         Z25, Z10
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z10
 	VMAXPS          Z24, Z11, Z24
 	VMAXPS          Z11, Z24, Z11
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z11, Z24
-	VMOVAPS         Z24, Z11
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z11
 	VBROADCASTSS    16(DI), Z24
 	VMAXPS          Z24, Z12, Z25
 	VMAXPS          Z12, Z25, Z12
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z12, Z25
-	VMOVAPS         Z25, Z12
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z12
 	VMAXPS          Z24, Z13, Z25
 	VMAXPS          Z13, Z25, Z13
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z13, Z25
-	VMOVAPS         Z25, Z13
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z13
 	VMAXPS          Z24, Z14, Z24
 	VMAXPS          Z14, Z24, Z14
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z24
-	VMOVAPS         Z24, Z14
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z14
 	VBROADCASTSS    20(DI), Z24
 	VMAXPS          Z24, Z15, Z25
 	VMAXPS          Z15, Z25, Z15
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z25
-	VMOVAPS         Z25, Z15
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z15
 	VMAXPS          Z24, Z16, Z25
 	VMAXPS          Z16, Z25, Z16
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z16, Z25
-	VMOVAPS         Z25, Z16
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z16
 	VMAXPS          Z24, Z17, Z24
 	VMAXPS          Z17, Z24, Z17
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z24
-	VMOVAPS         Z24, Z17
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z17
 	VBROADCASTSS    24(DI), Z24
 	VMAXPS          Z24, Z18, Z25
 	VMAXPS          Z18, Z25, Z18
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z25
-	VMOVAPS         Z25, Z18
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z18
 	VMAXPS          Z24, Z19, Z25
 	VMAXPS          Z19, Z25, Z19
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z19, Z25
-	VMOVAPS         Z25, Z19
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z19
 	VMAXPS          Z24, Z20, Z24
 	VMAXPS          Z20, Z24, Z20
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z20, Z24
-	VMOVAPS         Z24, Z20
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z20
 	VBROADCASTSS    28(DI), Z24
 	VMAXPS          Z24, Z21, Z25
 	VMAXPS          Z21, Z25, Z21
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z21, Z25
-	VMOVAPS         Z25, Z21
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z21
 	VMAXPS          Z24, Z22, Z25
 	VMAXPS          Z22, Z25, Z22
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z22, Z25
-	VMOVAPS         Z25, Z22
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z22
 	VMAXPS          Z24, Z23, Z24
 	VMAXPS          Z23, Z24, Z23
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z23, Z24
-	VMOVAPS         Z24, Z23
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z23
 	JMP             chain_next
 
 chain_op7:
@@ -41051,6 +42465,89 @@ chain_op8:
 	VMAXPS       Z22, Z24, Z22
 	VXORPS       Z24, Z24, Z24
 	VMAXPS       Z23, Z24, Z23
+	JMP          chain_next
+
+chain_op9:
+	VBROADCASTSS (DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z0, Z24, Z0
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z1, Z24, Z1
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z2, Z24, Z2
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z2, Z2
+	VBROADCASTSS 4(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z3, Z24, Z3
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z3, Z3
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z4, Z24, Z4
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z4, Z4
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z5, Z24, Z5
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z5, Z5
+	VBROADCASTSS 8(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z6, Z24, Z6
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z6, Z6
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z7, Z24, Z7
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z7, Z7
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z8, Z24, Z8
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z8, Z8
+	VBROADCASTSS 12(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z9, Z24, Z9
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z9, Z9
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z10, Z24, Z10
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z10, Z10
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z11, Z24, Z11
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z11, Z11
+	VBROADCASTSS 16(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z12, Z24, Z12
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z12, Z12
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z13, Z24, Z13
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z13, Z13
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z14, Z24, Z14
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z14, Z14
+	VBROADCASTSS 20(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z15, Z24, Z15
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z15, Z15
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z16, Z24, Z16
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z16, Z16
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z17, Z24, Z17
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z17, Z17
+	VBROADCASTSS 24(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z18, Z24, Z18
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z18, Z18
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z19, Z24, Z19
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z19, Z19
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z20, Z24, Z20
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z20, Z20
+	VBROADCASTSS 28(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z21, Z24, Z21
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z21, Z21
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z22, Z24, Z22
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z22, Z22
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z23, Z24, Z23
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z23, Z23
 
 chain_next:
 	ADDQ $0x00000020, DI
@@ -41316,6 +42813,8 @@ chainpost_step:
 	JE      chainpost_op7
 	CMPQ    R10, $0x00000008
 	JE      chainpost_op8
+	CMPQ    R10, $0x00000009
+	JE      chainpost_op9
 	JMP     chainpost_next
 
 chainpost_op0:
@@ -41532,107 +43031,83 @@ chainpost_op6:
 	VBROADCASTSS    (DI), Z24
 	VMAXPS          Z24, Z0, Z25
 	VMAXPS          Z0, Z25, Z0
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z0, Z25
-	VMOVAPS         Z25, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z0
 	VMAXPS          Z24, Z1, Z25
 	VMAXPS          Z1, Z25, Z1
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z1, Z25
-	VMOVAPS         Z25, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z1
 	VMAXPS          Z24, Z2, Z24
 	VMAXPS          Z2, Z24, Z2
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z2, Z24
-	VMOVAPS         Z24, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z2
 	VBROADCASTSS    4(DI), Z24
 	VMAXPS          Z24, Z3, Z25
 	VMAXPS          Z3, Z25, Z3
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z3, Z25
-	VMOVAPS         Z25, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z3
 	VMAXPS          Z24, Z4, Z25
 	VMAXPS          Z4, Z25, Z4
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z4, Z25
-	VMOVAPS         Z25, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z4
 	VMAXPS          Z24, Z5, Z24
 	VMAXPS          Z5, Z24, Z5
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z5, Z24
-	VMOVAPS         Z24, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z5
 	VBROADCASTSS    8(DI), Z24
 	VMAXPS          Z24, Z6, Z25
 	VMAXPS          Z6, Z25, Z6
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z6, Z25
-	VMOVAPS         Z25, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z6
 	VMAXPS          Z24, Z7, Z25
 	VMAXPS          Z7, Z25, Z7
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z7, Z25
-	VMOVAPS         Z25, Z7
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z7
 	VMAXPS          Z24, Z8, Z24
 	VMAXPS          Z8, Z24, Z8
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z8, Z24
-	VMOVAPS         Z24, Z8
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z8
 	VBROADCASTSS    12(DI), Z24
 	VMAXPS          Z24, Z9, Z25
 	VMAXPS          Z9, Z25, Z9
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z25
-	VMOVAPS         Z25, Z9
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z9
 	VMAXPS          Z24, Z10, Z25
 	VMAXPS          Z10, Z25, Z10
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z10, Z25
-	VMOVAPS         Z25, Z10
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z10
 	VMAXPS          Z24, Z11, Z24
 	VMAXPS          Z11, Z24, Z11
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z11, Z24
-	VMOVAPS         Z24, Z11
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z11
 	VBROADCASTSS    16(DI), Z24
 	VMAXPS          Z24, Z12, Z25
 	VMAXPS          Z12, Z25, Z12
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z12, Z25
-	VMOVAPS         Z25, Z12
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z12
 	VMAXPS          Z24, Z13, Z25
 	VMAXPS          Z13, Z25, Z13
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z13, Z25
-	VMOVAPS         Z25, Z13
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z13
 	VMAXPS          Z24, Z14, Z24
 	VMAXPS          Z14, Z24, Z14
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z14, Z24
-	VMOVAPS         Z24, Z14
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z14
 	VBROADCASTSS    20(DI), Z24
 	VMAXPS          Z24, Z15, Z25
 	VMAXPS          Z15, Z25, Z15
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z15, Z25
-	VMOVAPS         Z25, Z15
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z15
 	VMAXPS          Z24, Z16, Z25
 	VMAXPS          Z16, Z25, Z16
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z16, Z25
-	VMOVAPS         Z25, Z16
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z16
 	VMAXPS          Z24, Z17, Z24
 	VMAXPS          Z17, Z24, Z17
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z17, Z24
-	VMOVAPS         Z24, Z17
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z17
 	VBROADCASTSS    24(DI), Z24
 	VMAXPS          Z24, Z18, Z25
 	VMAXPS          Z18, Z25, Z18
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z18, Z25
-	VMOVAPS         Z25, Z18
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z18
 	VMAXPS          Z24, Z19, Z25
 	VMAXPS          Z19, Z25, Z19
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z19, Z25
-	VMOVAPS         Z25, Z19
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z19
 	VMAXPS          Z24, Z20, Z24
 	VMAXPS          Z20, Z24, Z20
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z20, Z24
-	VMOVAPS         Z24, Z20
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z20
 	VBROADCASTSS    28(DI), Z24
 	VMAXPS          Z24, Z21, Z25
 	VMAXPS          Z21, Z25, Z21
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z21, Z25
-	VMOVAPS         Z25, Z21
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z21
 	VMAXPS          Z24, Z22, Z25
 	VMAXPS          Z22, Z25, Z22
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z22, Z25
-	VMOVAPS         Z25, Z22
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z25, Z22
 	VMAXPS          Z24, Z23, Z24
 	VMAXPS          Z23, Z24, Z23
-	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z23, Z24
-	VMOVAPS         Z24, Z23
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z24, Z23
 	JMP             chainpost_next
 
 chainpost_op7:
@@ -41775,6 +43250,89 @@ chainpost_op8:
 	VMAXPS       Z22, Z24, Z22
 	VXORPS       Z24, Z24, Z24
 	VMAXPS       Z23, Z24, Z23
+	JMP          chainpost_next
+
+chainpost_op9:
+	VBROADCASTSS (DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z0, Z24, Z0
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z0, Z0
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z1, Z24, Z1
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z1, Z1
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z2, Z24, Z2
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z2, Z2
+	VBROADCASTSS 4(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z3, Z24, Z3
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z3, Z3
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z4, Z24, Z4
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z4, Z4
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z5, Z24, Z5
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z5, Z5
+	VBROADCASTSS 8(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z6, Z24, Z6
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z6, Z6
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z7, Z24, Z7
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z7, Z7
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z8, Z24, Z8
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z8, Z8
+	VBROADCASTSS 12(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z9, Z24, Z9
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z9, Z9
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z10, Z24, Z10
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z10, Z10
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z11, Z24, Z11
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z11, Z11
+	VBROADCASTSS 16(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z12, Z24, Z12
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z12, Z12
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z13, Z24, Z13
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z13, Z13
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z14, Z24, Z14
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z14, Z14
+	VBROADCASTSS 20(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z15, Z24, Z15
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z15, Z15
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z16, Z24, Z16
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z16, Z16
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z17, Z24, Z17
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z17, Z17
+	VBROADCASTSS 24(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z18, Z24, Z18
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z18, Z18
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z19, Z24, Z19
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z19, Z19
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z20, Z24, Z20
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z20, Z20
+	VBROADCASTSS 28(DI), Z24
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z21, Z24, Z21
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z21, Z21
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z22, Z24, Z22
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z22, Z22
+	VXORPS       Z24, Z24, Z24
+	VMAXPS       Z23, Z24, Z23
+	VANDPS.BCST  c4_7fffffff<>+0(SB), Z23, Z23
 
 chainpost_next:
 	ADDQ $0x00000020, DI
@@ -42504,6 +44062,8 @@ chain_step:
 	JE      chain_op7
 	CMPQ    R8, $0x00000008
 	JE      chain_op8
+	CMPQ    R8, $0x00000009
+	JE      chain_op9
 	JMP     chain_next
 
 chain_op0:
@@ -42789,6 +44349,51 @@ chain_op8:
 	VMAXPS       Y10, Y12, Y10
 	VXORPS       Y12, Y12, Y12
 	VMAXPS       Y11, Y12, Y11
+	JMP          chain_next
+
+chain_op9:
+	VBROADCASTSS (BX), Y12
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y0, Y12, Y0
+	VANDPS       c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y1, Y12, Y1
+	VANDPS       c32_7fffffff<>+0(SB), Y1, Y1
+	VBROADCASTSS 4(BX), Y12
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y2, Y12, Y2
+	VANDPS       c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y3, Y12, Y3
+	VANDPS       c32_7fffffff<>+0(SB), Y3, Y3
+	VBROADCASTSS 8(BX), Y12
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y4, Y12, Y4
+	VANDPS       c32_7fffffff<>+0(SB), Y4, Y4
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y5, Y12, Y5
+	VANDPS       c32_7fffffff<>+0(SB), Y5, Y5
+	VBROADCASTSS 12(BX), Y12
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y6, Y12, Y6
+	VANDPS       c32_7fffffff<>+0(SB), Y6, Y6
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y7, Y12, Y7
+	VANDPS       c32_7fffffff<>+0(SB), Y7, Y7
+	VBROADCASTSS 16(BX), Y12
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y8, Y12, Y8
+	VANDPS       c32_7fffffff<>+0(SB), Y8, Y8
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y9, Y12, Y9
+	VANDPS       c32_7fffffff<>+0(SB), Y9, Y9
+	VBROADCASTSS 20(BX), Y12
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y10, Y12, Y10
+	VANDPS       c32_7fffffff<>+0(SB), Y10, Y10
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y11, Y12, Y11
+	VANDPS       c32_7fffffff<>+0(SB), Y11, Y11
 
 chain_next:
 	ADDQ $0x00000018, BX
@@ -47542,6 +49147,8 @@ chain_step:
 	JE      chain_op7
 	CMPQ    R8, $0x00000008
 	JE      chain_op8
+	CMPQ    R8, $0x00000009
+	JE      chain_op9
 	JMP     chain_next
 
 chain_op0:
@@ -47827,6 +49434,51 @@ chain_op8:
 	VMAXPS       Y10, Y12, Y10
 	VXORPS       Y12, Y12, Y12
 	VMAXPS       Y11, Y12, Y11
+	JMP          chain_next
+
+chain_op9:
+	VBROADCASTSS (BX), Y12
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y0, Y12, Y0
+	VANDPS       c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y1, Y12, Y1
+	VANDPS       c32_7fffffff<>+0(SB), Y1, Y1
+	VBROADCASTSS 4(BX), Y12
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y2, Y12, Y2
+	VANDPS       c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y3, Y12, Y3
+	VANDPS       c32_7fffffff<>+0(SB), Y3, Y3
+	VBROADCASTSS 8(BX), Y12
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y4, Y12, Y4
+	VANDPS       c32_7fffffff<>+0(SB), Y4, Y4
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y5, Y12, Y5
+	VANDPS       c32_7fffffff<>+0(SB), Y5, Y5
+	VBROADCASTSS 12(BX), Y12
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y6, Y12, Y6
+	VANDPS       c32_7fffffff<>+0(SB), Y6, Y6
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y7, Y12, Y7
+	VANDPS       c32_7fffffff<>+0(SB), Y7, Y7
+	VBROADCASTSS 16(BX), Y12
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y8, Y12, Y8
+	VANDPS       c32_7fffffff<>+0(SB), Y8, Y8
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y9, Y12, Y9
+	VANDPS       c32_7fffffff<>+0(SB), Y9, Y9
+	VBROADCASTSS 20(BX), Y12
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y10, Y12, Y10
+	VANDPS       c32_7fffffff<>+0(SB), Y10, Y10
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y11, Y12, Y11
+	VANDPS       c32_7fffffff<>+0(SB), Y11, Y11
 
 chain_next:
 	ADDQ $0x00000018, BX
@@ -48380,6 +50032,8 @@ chain_step:
 	JE      chain_op7
 	CMPQ    R8, $0x00000008
 	JE      chain_op8
+	CMPQ    R8, $0x00000009
+	JE      chain_op9
 	JMP     chain_next
 
 chain_op0:
@@ -48665,6 +50319,51 @@ chain_op8:
 	VMAXPS       Y10, Y12, Y10
 	VXORPS       Y12, Y12, Y12
 	VMAXPS       Y11, Y12, Y11
+	JMP          chain_next
+
+chain_op9:
+	VBROADCASTSS (BX), Y12
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y0, Y12, Y0
+	VANDPS       c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y1, Y12, Y1
+	VANDPS       c32_7fffffff<>+0(SB), Y1, Y1
+	VBROADCASTSS 4(BX), Y12
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y2, Y12, Y2
+	VANDPS       c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y3, Y12, Y3
+	VANDPS       c32_7fffffff<>+0(SB), Y3, Y3
+	VBROADCASTSS 8(BX), Y12
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y4, Y12, Y4
+	VANDPS       c32_7fffffff<>+0(SB), Y4, Y4
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y5, Y12, Y5
+	VANDPS       c32_7fffffff<>+0(SB), Y5, Y5
+	VBROADCASTSS 12(BX), Y12
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y6, Y12, Y6
+	VANDPS       c32_7fffffff<>+0(SB), Y6, Y6
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y7, Y12, Y7
+	VANDPS       c32_7fffffff<>+0(SB), Y7, Y7
+	VBROADCASTSS 16(BX), Y12
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y8, Y12, Y8
+	VANDPS       c32_7fffffff<>+0(SB), Y8, Y8
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y9, Y12, Y9
+	VANDPS       c32_7fffffff<>+0(SB), Y9, Y9
+	VBROADCASTSS 20(BX), Y12
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y10, Y12, Y10
+	VANDPS       c32_7fffffff<>+0(SB), Y10, Y10
+	VXORPS       Y12, Y12, Y12
+	VMAXPS       Y11, Y12, Y11
+	VANDPS       c32_7fffffff<>+0(SB), Y11, Y11
 
 chain_next:
 	ADDQ $0x00000018, BX
@@ -52011,6 +53710,8 @@ chain_step:
 	JE      chain_op7
 	CMPQ    DI, $0x00000008
 	JE      chain_op8
+	CMPQ    DI, $0x00000009
+	JE      chain_op9
 	JMP     chain_next
 
 chain_op0:
@@ -52081,6 +53782,16 @@ chain_op8:
 	VMAXPS       Y0, Y2, Y0
 	VXORPS       Y2, Y2, Y2
 	VMAXPS       Y1, Y2, Y1
+	JMP          chain_next
+
+chain_op9:
+	VBROADCASTSS (DX), Y2
+	VXORPS       Y2, Y2, Y2
+	VMAXPS       Y0, Y2, Y0
+	VANDPS       c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS       Y2, Y2, Y2
+	VMAXPS       Y1, Y2, Y1
+	VANDPS       c32_7fffffff<>+0(SB), Y1, Y1
 
 chain_next:
 	ADDQ $0x00000018, DX
@@ -52248,6 +53959,8 @@ chain_step:
 	JE      chain_op7
 	CMPQ    R8, $0x00000008
 	JE      chain_op8
+	CMPQ    R8, $0x00000009
+	JE      chain_op9
 	JMP     chain_next
 
 chain_op0:
@@ -52361,6 +54074,23 @@ chain_op8:
 	VMAXPS       Y2, Y4, Y2
 	VXORPS       Y4, Y4, Y4
 	VMAXPS       Y3, Y4, Y3
+	JMP          chain_next
+
+chain_op9:
+	VBROADCASTSS (BX), Y4
+	VXORPS       Y4, Y4, Y4
+	VMAXPS       Y0, Y4, Y0
+	VANDPS       c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS       Y4, Y4, Y4
+	VMAXPS       Y1, Y4, Y1
+	VANDPS       c32_7fffffff<>+0(SB), Y1, Y1
+	VBROADCASTSS 4(BX), Y4
+	VXORPS       Y4, Y4, Y4
+	VMAXPS       Y2, Y4, Y2
+	VANDPS       c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS       Y4, Y4, Y4
+	VMAXPS       Y3, Y4, Y3
+	VANDPS       c32_7fffffff<>+0(SB), Y3, Y3
 
 chain_next:
 	ADDQ $0x00000018, BX
@@ -52560,6 +54290,8 @@ chain_step:
 	JE      chain_op7
 	CMPQ    R8, $0x00000008
 	JE      chain_op8
+	CMPQ    R8, $0x00000009
+	JE      chain_op9
 	JMP     chain_next
 
 chain_op0:
@@ -52716,6 +54448,30 @@ chain_op8:
 	VMAXPS       Y4, Y6, Y4
 	VXORPS       Y6, Y6, Y6
 	VMAXPS       Y5, Y6, Y5
+	JMP          chain_next
+
+chain_op9:
+	VBROADCASTSS (BX), Y6
+	VXORPS       Y6, Y6, Y6
+	VMAXPS       Y0, Y6, Y0
+	VANDPS       c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS       Y6, Y6, Y6
+	VMAXPS       Y1, Y6, Y1
+	VANDPS       c32_7fffffff<>+0(SB), Y1, Y1
+	VBROADCASTSS 4(BX), Y6
+	VXORPS       Y6, Y6, Y6
+	VMAXPS       Y2, Y6, Y2
+	VANDPS       c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS       Y6, Y6, Y6
+	VMAXPS       Y3, Y6, Y3
+	VANDPS       c32_7fffffff<>+0(SB), Y3, Y3
+	VBROADCASTSS 8(BX), Y6
+	VXORPS       Y6, Y6, Y6
+	VMAXPS       Y4, Y6, Y4
+	VANDPS       c32_7fffffff<>+0(SB), Y4, Y4
+	VXORPS       Y6, Y6, Y6
+	VMAXPS       Y5, Y6, Y5
+	VANDPS       c32_7fffffff<>+0(SB), Y5, Y5
 
 chain_next:
 	ADDQ $0x00000018, BX
@@ -52947,6 +54703,8 @@ chain_step:
 	JE      chain_op7
 	CMPQ    R8, $0x00000008
 	JE      chain_op8
+	CMPQ    R8, $0x00000009
+	JE      chain_op9
 	JMP     chain_next
 
 chain_op0:
@@ -53146,6 +54904,37 @@ chain_op8:
 	VMAXPS       Y6, Y8, Y6
 	VXORPS       Y8, Y8, Y8
 	VMAXPS       Y7, Y8, Y7
+	JMP          chain_next
+
+chain_op9:
+	VBROADCASTSS (BX), Y8
+	VXORPS       Y8, Y8, Y8
+	VMAXPS       Y0, Y8, Y0
+	VANDPS       c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS       Y8, Y8, Y8
+	VMAXPS       Y1, Y8, Y1
+	VANDPS       c32_7fffffff<>+0(SB), Y1, Y1
+	VBROADCASTSS 4(BX), Y8
+	VXORPS       Y8, Y8, Y8
+	VMAXPS       Y2, Y8, Y2
+	VANDPS       c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS       Y8, Y8, Y8
+	VMAXPS       Y3, Y8, Y3
+	VANDPS       c32_7fffffff<>+0(SB), Y3, Y3
+	VBROADCASTSS 8(BX), Y8
+	VXORPS       Y8, Y8, Y8
+	VMAXPS       Y4, Y8, Y4
+	VANDPS       c32_7fffffff<>+0(SB), Y4, Y4
+	VXORPS       Y8, Y8, Y8
+	VMAXPS       Y5, Y8, Y5
+	VANDPS       c32_7fffffff<>+0(SB), Y5, Y5
+	VBROADCASTSS 12(BX), Y8
+	VXORPS       Y8, Y8, Y8
+	VMAXPS       Y6, Y8, Y6
+	VANDPS       c32_7fffffff<>+0(SB), Y6, Y6
+	VXORPS       Y8, Y8, Y8
+	VMAXPS       Y7, Y8, Y7
+	VANDPS       c32_7fffffff<>+0(SB), Y7, Y7
 
 chain_next:
 	ADDQ $0x00000018, BX
@@ -53409,6 +55198,8 @@ chain_step:
 	JE      chain_op7
 	CMPQ    R8, $0x00000008
 	JE      chain_op8
+	CMPQ    R8, $0x00000009
+	JE      chain_op9
 	JMP     chain_next
 
 chain_op0:
@@ -53651,6 +55442,44 @@ chain_op8:
 	VMAXPS       Y8, Y10, Y8
 	VXORPS       Y10, Y10, Y10
 	VMAXPS       Y9, Y10, Y9
+	JMP          chain_next
+
+chain_op9:
+	VBROADCASTSS (BX), Y10
+	VXORPS       Y10, Y10, Y10
+	VMAXPS       Y0, Y10, Y0
+	VANDPS       c32_7fffffff<>+0(SB), Y0, Y0
+	VXORPS       Y10, Y10, Y10
+	VMAXPS       Y1, Y10, Y1
+	VANDPS       c32_7fffffff<>+0(SB), Y1, Y1
+	VBROADCASTSS 4(BX), Y10
+	VXORPS       Y10, Y10, Y10
+	VMAXPS       Y2, Y10, Y2
+	VANDPS       c32_7fffffff<>+0(SB), Y2, Y2
+	VXORPS       Y10, Y10, Y10
+	VMAXPS       Y3, Y10, Y3
+	VANDPS       c32_7fffffff<>+0(SB), Y3, Y3
+	VBROADCASTSS 8(BX), Y10
+	VXORPS       Y10, Y10, Y10
+	VMAXPS       Y4, Y10, Y4
+	VANDPS       c32_7fffffff<>+0(SB), Y4, Y4
+	VXORPS       Y10, Y10, Y10
+	VMAXPS       Y5, Y10, Y5
+	VANDPS       c32_7fffffff<>+0(SB), Y5, Y5
+	VBROADCASTSS 12(BX), Y10
+	VXORPS       Y10, Y10, Y10
+	VMAXPS       Y6, Y10, Y6
+	VANDPS       c32_7fffffff<>+0(SB), Y6, Y6
+	VXORPS       Y10, Y10, Y10
+	VMAXPS       Y7, Y10, Y7
+	VANDPS       c32_7fffffff<>+0(SB), Y7, Y7
+	VBROADCASTSS 16(BX), Y10
+	VXORPS       Y10, Y10, Y10
+	VMAXPS       Y8, Y10, Y8
+	VANDPS       c32_7fffffff<>+0(SB), Y8, Y8
+	VXORPS       Y10, Y10, Y10
+	VMAXPS       Y9, Y10, Y9
+	VANDPS       c32_7fffffff<>+0(SB), Y9, Y9
 
 chain_next:
 	ADDQ $0x00000018, BX

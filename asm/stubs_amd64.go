@@ -94,12 +94,12 @@ func tapSumF32AVX512(dst *float32, base *float32, offs *int, w *float32, ntaps i
 //go:noescape
 func tapMaxF32AVX512(dst *float32, base *float32, offs *int, lo float32, ntaps int, n int)
 
-// scalarChainF32AVX512 computes dst[i] = the chain of steps codes[t] with scalars sc[t] applied to src[i], t < nsteps, for i < n; n is a multiple of 16 and every code is below 9.
+// scalarChainF32AVX512 computes dst[i] = the chain of steps codes[t] with scalars sc[t] applied to src[i], t < nsteps, for i < n; n is a multiple of 16 and every code is below 10.
 //
 //go:noescape
 func scalarChainF32AVX512(dst *float32, src *float32, codes *uint8, sc *float32, nsteps int, n int)
 
-// scalarChainRowsF32AVX512 computes, for r < rows, the chain of steps codes[t] with scalars sc[t] (t < nsteps; sc advancing scStride bytes a row) on the n elements at src+r*srcStride bytes into dst+r*dstStride bytes; n >= 16, every code is below 9, and dst and src do not overlap.
+// scalarChainRowsF32AVX512 computes, for r < rows, the chain of steps codes[t] with scalars sc[t] (t < nsteps; sc advancing scStride bytes a row) on the n elements at src+r*srcStride bytes into dst+r*dstStride bytes; n >= 16, every code is below 10, and dst and src do not overlap.
 //
 //go:noescape
 func scalarChainRowsF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int, scStride int)
@@ -205,17 +205,17 @@ func maxPool3F32AVX512(dst *float32, dstStride int, src *float32, srcStride int,
 //go:noescape
 func maxPool3RangeF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32, nan *uint32)
 
-// tapSumChainF32AVX512 computes dst[i] = the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of 16, ntaps >= 1 and every code is below 9.
+// tapSumChainF32AVX512 computes dst[i] = the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of 16, ntaps >= 1 and every code is below 10.
 //
 //go:noescape
 func tapSumChainF32AVX512(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int, codes *uint8, sc *float32, nsteps int)
 
-// dwNCS1F32AVX512 computes, for r < rows and i < n, the 16 lanes at dst+r*dstStride+i*64 bytes: the per-lane chain of steps codes[t] (operands the vectors at sc+t*64 bytes, t < nsteps) on the sum over t < ntaps of float32(x*w), x the vector at src+r*srcStride+4*offs[t]+i*64 bytes and w the one at w+t*64 bytes, summed in order from +0; rows, n, ntaps >= 1 and every code is below 9.
+// dwNCS1F32AVX512 computes, for r < rows and i < n, the 16 lanes at dst+r*dstStride+i*64 bytes: the per-lane chain of steps codes[t] (operands the vectors at sc+t*64 bytes, t < nsteps) on the sum over t < ntaps of float32(x*w), x the vector at src+r*srcStride+4*offs[t]+i*64 bytes and w the one at w+t*64 bytes, summed in order from +0; rows, n, ntaps >= 1 and every code is below 10.
 //
 //go:noescape
 func dwNCS1F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, offs *int, w *float32, ntaps int, rows int, n int, codes *uint8, sc *float32, nsteps int)
 
-// dwNCS2F32AVX512 computes, for r < rows and i < n, the 16 lanes at dst+r*dstStride+i*64 bytes: the per-lane chain of steps codes[t] (operands the vectors at sc+t*64 bytes, t < nsteps) on the sum over t < ntaps of float32(x*w), x the vector at src+r*srcStride+4*offs[t]+i*128 bytes and w the one at w+t*64 bytes, summed in order from +0; rows, n, ntaps >= 1 and every code is below 9.
+// dwNCS2F32AVX512 computes, for r < rows and i < n, the 16 lanes at dst+r*dstStride+i*64 bytes: the per-lane chain of steps codes[t] (operands the vectors at sc+t*64 bytes, t < nsteps) on the sum over t < ntaps of float32(x*w), x the vector at src+r*srcStride+4*offs[t]+i*128 bytes and w the one at w+t*64 bytes, summed in order from +0; rows, n, ntaps >= 1 and every code is below 10.
 //
 //go:noescape
 func dwNCS2F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, offs *int, w *float32, ntaps int, rows int, n int, codes *uint8, sc *float32, nsteps int)
@@ -230,7 +230,7 @@ func dwNC3S1F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, 
 //go:noescape
 func dwNC3S2F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows int, n int, codes *uint8, sc *float32, nsteps int)
 
-// chainColsF32AVX512 applies, for r < rows and column blocks b < blocks, the per-lane chain of steps codes[t] (operands the vectors at sc+(b*nsteps+t)*64 bytes) to the 16 lanes at x+r*ld+b*64 bytes, in place; every code is below 9.
+// chainColsF32AVX512 applies, for r < rows and column blocks b < blocks, the per-lane chain of steps codes[t] (operands the vectors at sc+(b*nsteps+t)*64 bytes) to the 16 lanes at x+r*ld+b*64 bytes, in place; every code is below 10.
 //
 //go:noescape
 func chainColsF32AVX512(x *float32, ld int, rows int, blocks int, codes *uint8, sc *float32, nsteps int)
@@ -325,12 +325,12 @@ func tapSumF32AVX2(dst *float32, base *float32, offs *int, w *float32, ntaps int
 //go:noescape
 func tapMaxF32AVX2(dst *float32, base *float32, offs *int, lo float32, ntaps int, n int)
 
-// scalarChainF32AVX2 computes dst[i] = the chain of steps codes[t] with scalars sc[t] applied to src[i], t < nsteps, for i < n; n is a multiple of 8 and every code is below 9.
+// scalarChainF32AVX2 computes dst[i] = the chain of steps codes[t] with scalars sc[t] applied to src[i], t < nsteps, for i < n; n is a multiple of 8 and every code is below 10.
 //
 //go:noescape
 func scalarChainF32AVX2(dst *float32, src *float32, codes *uint8, sc *float32, nsteps int, n int)
 
-// scalarChainRowsF32AVX2 computes, for r < rows, the chain of steps codes[t] with scalars sc[t] (t < nsteps; sc advancing scStride bytes a row) on the n elements at src+r*srcStride bytes into dst+r*dstStride bytes; n >= 8, every code is below 9, and dst and src do not overlap.
+// scalarChainRowsF32AVX2 computes, for r < rows, the chain of steps codes[t] with scalars sc[t] (t < nsteps; sc advancing scStride bytes a row) on the n elements at src+r*srcStride bytes into dst+r*dstStride bytes; n >= 8, every code is below 10, and dst and src do not overlap.
 //
 //go:noescape
 func scalarChainRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, codes *uint8, sc *float32, nsteps int, scStride int)
@@ -436,17 +436,17 @@ func maxPool3F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, r
 //go:noescape
 func maxPool3CheckedF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32, bad *uint32)
 
-// tapSumChainF32AVX2 computes dst[i] = the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of 8, ntaps >= 1 and every code is below 9.
+// tapSumChainF32AVX2 computes dst[i] = the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of 8, ntaps >= 1 and every code is below 10.
 //
 //go:noescape
 func tapSumChainF32AVX2(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int, codes *uint8, sc *float32, nsteps int)
 
-// dwNCS1F32AVX2 computes, for r < rows and i < n, the 8 lanes at dst+r*dstStride+i*32 bytes: the per-lane chain of steps codes[t] (operands the vectors at sc+t*32 bytes, t < nsteps) on the sum over t < ntaps of float32(x*w), x the vector at src+r*srcStride+4*offs[t]+i*32 bytes and w the one at w+t*32 bytes, summed in order from +0; rows, n, ntaps >= 1 and every code is below 9.
+// dwNCS1F32AVX2 computes, for r < rows and i < n, the 8 lanes at dst+r*dstStride+i*32 bytes: the per-lane chain of steps codes[t] (operands the vectors at sc+t*32 bytes, t < nsteps) on the sum over t < ntaps of float32(x*w), x the vector at src+r*srcStride+4*offs[t]+i*32 bytes and w the one at w+t*32 bytes, summed in order from +0; rows, n, ntaps >= 1 and every code is below 10.
 //
 //go:noescape
 func dwNCS1F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, offs *int, w *float32, ntaps int, rows int, n int, codes *uint8, sc *float32, nsteps int)
 
-// dwNCS2F32AVX2 computes, for r < rows and i < n, the 8 lanes at dst+r*dstStride+i*32 bytes: the per-lane chain of steps codes[t] (operands the vectors at sc+t*32 bytes, t < nsteps) on the sum over t < ntaps of float32(x*w), x the vector at src+r*srcStride+4*offs[t]+i*64 bytes and w the one at w+t*32 bytes, summed in order from +0; rows, n, ntaps >= 1 and every code is below 9.
+// dwNCS2F32AVX2 computes, for r < rows and i < n, the 8 lanes at dst+r*dstStride+i*32 bytes: the per-lane chain of steps codes[t] (operands the vectors at sc+t*32 bytes, t < nsteps) on the sum over t < ntaps of float32(x*w), x the vector at src+r*srcStride+4*offs[t]+i*64 bytes and w the one at w+t*32 bytes, summed in order from +0; rows, n, ntaps >= 1 and every code is below 10.
 //
 //go:noescape
 func dwNCS2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, offs *int, w *float32, ntaps int, rows int, n int, codes *uint8, sc *float32, nsteps int)
@@ -471,7 +471,7 @@ func dwNC3S2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rs
 //go:noescape
 func dwNC3S2SevensF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rstride int, w *float32, rows int, n int, codes *uint8, sc *float32, nsteps int)
 
-// chainColsF32AVX2 applies, for r < rows and column blocks b < blocks, the per-lane chain of steps codes[t] (operands the vectors at sc+(b*nsteps+t)*32 bytes) to the 8 lanes at x+r*ld+b*32 bytes, in place; every code is below 9.
+// chainColsF32AVX2 applies, for r < rows and column blocks b < blocks, the per-lane chain of steps codes[t] (operands the vectors at sc+(b*nsteps+t)*32 bytes) to the 8 lanes at x+r*ld+b*32 bytes, in place; every code is below 10.
 //
 //go:noescape
 func chainColsF32AVX2(x *float32, ld int, rows int, blocks int, codes *uint8, sc *float32, nsteps int)

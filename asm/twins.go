@@ -822,6 +822,8 @@ func chainStep(code uint8, v, s float32) float32 {
 		return max(v, s)
 	case ChainMin:
 		return min(v, s)
+	case ChainMaxZero:
+		return max(v, 0)
 	}
 	if 0 > v { // ChainRelu
 		v = 0

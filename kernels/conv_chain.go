@@ -3,6 +3,7 @@ package kernels
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -137,8 +138,8 @@ func (c *rowChain) fill(name string, codes []int64, ops []*runtime.Tensor, out [
 	if err != nil {
 		return err
 	}
-	for _, s := range c.steps {
-		c.codes = append(c.codes, s.code)
+	for t, s := range c.steps {
+		c.codes = append(c.codes, maxZeroCode(s.code, src[t]))
 	}
 	ns, rows := len(c.codes), int(out[1])
 	if ns == 0 {
@@ -163,6 +164,30 @@ func (c *rowChain) fill(name string, codes []int64, ops []*runtime.Tensor, out [
 	c.own = chainScalars(c.own, src[:ns], rows)
 	c.table = c.own
 	return nil
+}
+
+// maxZeroCode is code, or asm.ChainMaxZero for a max (asm.ChainMax) whose
+// operand o is +0 in every element (a clip's lower bound, ReLU6's): the
+// same bits in two instructions instead of four (three ops of the six a
+// ReLU6 after a bias costs each vector).
+func maxZeroCode(code uint8, o *runtime.Tensor) uint8 {
+	if code != asm.ChainMax || o == nil {
+		return code
+	}
+	for _, v := range elems[float32](o) {
+		if maxZeroScalar(code, v) == code {
+			return code
+		}
+	}
+	return asm.ChainMaxZero
+}
+
+// maxZeroScalar is maxZeroCode for a step of one scalar s.
+func maxZeroScalar(code uint8, s float32) uint8 {
+	if code == asm.ChainMax && math.Float32bits(s) == 0 {
+		return asm.ChainMaxZero
+	}
+	return code
 }
 
 // chainScalars returns (in dst when large enough) the scalar table of the

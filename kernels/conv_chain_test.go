@@ -131,6 +131,16 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 				os = []int64{1, 1}
 			}
 			c := randT(t, int64(1000*it+s), os, f32, -2, 2)
+			if it%6 == 5 && s%2 == 0 {
+				// Zeros: a max of +0 runs as asm.ChainMaxZero, of -0 not.
+				z := float32(0)
+				if it%12 == 11 {
+					z = float32(math.Copysign(0, -1))
+				}
+				for i, cs := 0, c.Float32s(); i < len(cs); i++ {
+					cs[i] = z
+				}
+			}
 			if cs := c.Float32s(); len(cs) > 1 && r.Intn(3) == 0 {
 				cs[r.Intn(len(cs))] = math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22)))
 			}
@@ -186,6 +196,38 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 		t.Errorf("a chain table of %p outlived its unregistered operands", k)
 		return true
 	})
+}
+
+// TestMaxZeroCode checks which chain steps run as asm.ChainMaxZero: a max
+// whose operand is +0 in every element, not -0, not a NaN, not a tensor
+// with one other value, and no other operation.
+func TestMaxZeroCode(t *testing.T) {
+	negZero := float32(math.Copysign(0, -1))
+	for _, c := range []struct {
+		code uint8
+		vals []float32
+		want uint8
+	}{
+		{asm.ChainMax, []float32{0}, asm.ChainMaxZero},
+		{asm.ChainMax, []float32{0, 0, 0}, asm.ChainMaxZero},
+		{asm.ChainMax, []float32{negZero}, asm.ChainMax},
+		{asm.ChainMax, []float32{0, negZero, 0}, asm.ChainMax},
+		{asm.ChainMax, []float32{0, 0, 1e-45}, asm.ChainMax},
+		{asm.ChainMax, []float32{float32(math.NaN())}, asm.ChainMax},
+		{asm.ChainMin, []float32{0}, asm.ChainMin},
+		{asm.ChainAdd, []float32{0}, asm.ChainAdd},
+	} {
+		o, err := runtime.FromSlice(c.vals, int64(len(c.vals)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := maxZeroCode(c.code, o); got != c.want {
+			t.Errorf("maxZeroCode(%d, %v) = %d, want %d", c.code, c.vals, got, c.want)
+		}
+	}
+	if got := maxZeroCode(asm.ChainRelu, nil); got != asm.ChainRelu {
+		t.Errorf("relu (no operand) became %d", got)
+	}
 }
 
 // TestConstChainTable checks the cache of constant chains' tables: a chain

@@ -475,6 +475,11 @@ func (j *ewJob) runShort(lo, hi int) {
 			}
 			switch {
 			case same:
+				for i := range codes[:n] {
+					if !steps[s0+i].relu {
+						codes[i] = maxZeroScalar(codes[i], tbl[i])
+					}
+				}
 				asm.ScalarChainF32(blk, src, codes[:n], tbl[:n])
 			case !written && inner <= ewRowsKernelMax:
 				asm.ScalarChainRowsEachF32(blk, inner, src, inner, nb, inner, codes[:n], tbl[:nb*n], n)
@@ -580,6 +585,9 @@ func (j *ewJob) runRow(r int, idx *[maxRank]int, from, to int) {
 					scal[nrun] = s.data[off]
 				}
 				codes[nrun] = s.chain
+				if !s.relu {
+					codes[nrun] = maxZeroScalar(s.chain, scal[nrun])
+				}
 				nrun++
 				continue
 			}

@@ -253,17 +253,17 @@ func emitGoMin(s isa, a, b, out reg.Register) {
 // beats -0). At AVX-512 the negations fold away: the two VMINPS on negated
 // operands are two VMAXPS (m1 = a > b ? a : b, b on a NaN; m2 = m1 > a ? m1
 // : a, a on a NaN), and the negated OR of the negations is one VPTERNLOGD
-// (sign bit: m1 AND m2; the other bits: m1 OR m2): three operations instead
-// of six, the same bits (the max kernels', chains' and tap-max tests compare
+// (sign bit: m1 AND m2; the other bits: m1 OR m2) into out: three operations
+// instead of six, the same bits (the max kernels', chains' and tap-max tests compare
 // NaN payloads and signed zeros with the twins).
 func emitGoMax(s isa, a, b, out reg.Register) {
 	if s.avx512 {
-		m1, m2 := s.vec(), s.vec()
+		m1 := s.vec()
 		VMAXPS(b, a, m1)
-		VMAXPS(a, m1, m2)
-		// m1 = sign bit ? m1&m2 : m1|m2 (truth table over (m1, m2, sign) = 0xD4)
-		kPTERNLOGD.k(s, 0x80000000, U8(0xD4), m2, m1)
-		VMOVAPS(m1, out)
+		VMAXPS(a, m1, out) // m2, in out (a is read first)
+		// out = sign bit ? m1&m2 : m1|m2 (truth table over (m2, m1, sign)
+		// = 0xD4, symmetric in m1 and m2)
+		kPTERNLOGD.k(s, 0x80000000, U8(0xD4), m1, out)
 		return
 	}
 	na, nb := s.vec(), s.vec()
@@ -370,7 +370,8 @@ var scalarOps = []struct {
 
 // chainOps are the steps of scalarChainF32, in the order of asm's Chain*
 // codes: each is the scalar kernel's (or relu's) own instruction sequence,
-// so a chain gives the bits of the separate kernels run one after another.
+// so a chain gives the bits of the separate kernels run one after another;
+// the last, ChainMaxZero, is Go's max(x, +0) in two instructions.
 var chainOps = []chainOp{
 	func(_ isa, sv, xv reg.Register) { VADDPS(sv, xv, xv) },
 	func(_ isa, sv, xv reg.Register) { VSUBPS(sv, xv, xv) },
@@ -384,6 +385,12 @@ var chainOps = []chainOp{
 		z := s.vec()
 		VXORPS(z, z, z)
 		VMAXPS(xv, z, xv) // 0 > x ? 0 : x
+	},
+	func(s isa, _, xv reg.Register) { // ChainMaxZero: |0 > x ? 0 : x|, Go's max(x, +0)
+		z := s.vec()
+		VXORPS(z, z, z)
+		VMAXPS(xv, z, xv)
+		kANDPS.k(s, 0x7fffffff, xv, xv)
 	},
 }
 
