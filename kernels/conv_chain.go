@@ -168,8 +168,8 @@ func (c *rowChain) fill(name string, codes []int64, ops []*runtime.Tensor, out [
 
 // maxZeroCode is code, or asm.ChainMaxZero for a max (asm.ChainMax) whose
 // operand o is +0 in every element (a clip's lower bound, ReLU6's): the
-// same bits in two instructions instead of four (three ops of the six a
-// ReLU6 after a bias costs each vector).
+// same bits in two instructions instead of four, so that a bias and a
+// ReLU6 cost a vector six operations instead of eight.
 func maxZeroCode(code uint8, o *runtime.Tensor) uint8 {
 	if code != asm.ChainMax || o == nil {
 		return code

@@ -132,14 +132,7 @@ func TestConv2DChainMatchesUnfused(t *testing.T) {
 			}
 			c := randT(t, int64(1000*it+s), os, f32, -2, 2)
 			if it%6 == 5 && s%2 == 0 {
-				// Zeros: a max of +0 runs as asm.ChainMaxZero, of -0 not.
-				z := float32(0)
-				if it%12 == 11 {
-					z = float32(math.Copysign(0, -1))
-				}
-				for i, cs := 0, c.Float32s(); i < len(cs); i++ {
-					cs[i] = z
-				}
+				zeroOperand(c, it%12 == 11)
 			}
 			if cs := c.Float32s(); len(cs) > 1 && r.Intn(3) == 0 {
 				cs[r.Intn(len(cs))] = math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22)))

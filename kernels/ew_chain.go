@@ -476,9 +476,7 @@ func (j *ewJob) runShort(lo, hi int) {
 			switch {
 			case same:
 				for i := range codes[:n] {
-					if !steps[s0+i].relu {
-						codes[i] = maxZeroScalar(codes[i], tbl[i])
-					}
+					codes[i] = maxZeroScalar(codes[i], tbl[i])
 				}
 				asm.ScalarChainF32(blk, src, codes[:n], tbl[:n])
 			case !written && inner <= ewRowsKernelMax:
@@ -584,10 +582,7 @@ func (j *ewJob) runRow(r int, idx *[maxRank]int, from, to int) {
 				if !s.relu {
 					scal[nrun] = s.data[off]
 				}
-				codes[nrun] = s.chain
-				if !s.relu {
-					codes[nrun] = maxZeroScalar(s.chain, scal[nrun])
-				}
+				codes[nrun] = maxZeroScalar(s.chain, scal[nrun]) // (relu's code is never a max)
 				nrun++
 				continue
 			}

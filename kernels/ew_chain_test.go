@@ -112,14 +112,7 @@ func TestEwChainMatchesUnfused(t *testing.T) {
 			}
 			c := randT(t, int64(1000*it+s), os, f32, -2, 2)
 			if it%6 == 5 && s%2 == 0 {
-				// Zeros: a max of +0 runs as asm.ChainMaxZero, of -0 not.
-				z := float32(0)
-				if it%12 == 11 {
-					z = float32(math.Copysign(0, -1))
-				}
-				for i, cs := 0, c.Float32s(); i < len(cs); i++ {
-					cs[i] = z
-				}
+				zeroOperand(c, it%12 == 11)
 			}
 			code := int64(op * 2)
 			if rev {

@@ -35,6 +35,19 @@ func mustT(t testing.TB, shape []int64, dt runtime.DataType) *runtime.Tensor {
 	return x
 }
 
+// zeroOperand sets every element of the float32 chain operand c to +0, or
+// to -0 when neg: a max against +0 runs as asm.ChainMaxZero, against -0
+// not (maxZeroCode), and the fused-against-unfused tests check both.
+func zeroOperand(c *runtime.Tensor, neg bool) {
+	z := float32(0)
+	if neg {
+		z = float32(math.Copysign(0, -1))
+	}
+	for i, cs := 0, c.Float32s(); i < len(cs); i++ {
+		cs[i] = z
+	}
+}
+
 // randT fills a new tensor with reproducible random values: floats in
 // [lo, hi), integers in [-9, 9] (or [0, 9] unsigned), random bools.
 func randT(t testing.TB, seed int64, shape []int64, dt runtime.DataType, lo, hi float64) *runtime.Tensor {

@@ -253,9 +253,9 @@ func emitGoMin(s isa, a, b, out reg.Register) {
 // beats -0). At AVX-512 the negations fold away: the two VMINPS on negated
 // operands are two VMAXPS (m1 = a > b ? a : b, b on a NaN; m2 = m1 > a ? m1
 // : a, a on a NaN), and the negated OR of the negations is one VPTERNLOGD
-// (sign bit: m1 AND m2; the other bits: m1 OR m2) into out: three operations
-// instead of six, the same bits (the max kernels', chains' and tap-max tests compare
-// NaN payloads and signed zeros with the twins).
+// (sign bit: m1 AND m2; the other bits: m1 OR m2) into out: three
+// operations instead of six, the same bits (the max kernels', chains' and
+// tap-max tests compare NaN payloads and signed zeros with the twins).
 func emitGoMax(s isa, a, b, out reg.Register) {
 	if s.avx512 {
 		m1 := s.vec()
