@@ -531,10 +531,11 @@ func BenchmarkConv2DChainRect(b *testing.B) {
 
 // BenchmarkConv2DChainThreads is layers through the fused call at 1 and 2
 // threads: cnn_64x64's two convolutions, SqueezeNet's and MobileNetV2's
-// first, ResNet-18's 3x3 on 56x56 and its first strided one.
+// first, ResNet-18's 3x3 on 56x56, its strided ones and its 512-channel
+// 3x3 on 7x7 (the last three split by channel panels, posColSplit).
 func BenchmarkConv2DChainThreads(b *testing.B) {
 	benchConvLayersThreads(b, []convLayer{{3, 32, 64, 3, 1, 1}, {32, 64, 32, 3, 2, 1}, {3, 64, 224, 3, 2, 0}, {3, 32, 224, 3, 2, 1},
-		{64, 64, 56, 3, 1, 1}, {64, 128, 56, 3, 2, 1}}, false, []int{1, 2})
+		{64, 64, 56, 3, 1, 1}, {64, 128, 56, 3, 2, 1}, {128, 256, 28, 3, 2, 1}, {256, 512, 14, 3, 2, 1}, {512, 512, 7, 3, 1, 1}}, false, []int{1, 2})
 }
 
 // BenchmarkConv2DChainLayers is whole layers with their bias and ReLU

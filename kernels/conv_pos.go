@@ -211,14 +211,75 @@ type convPosJob struct {
 	sc2              []float32
 	csize            int
 	blockFn, chunkFn func(lo, hi int)
+	// With the threads splitting channel panels (posColSplit): T whole,
+	// shared (each thread writes its panels' columns), of ntiles tiles.
+	tcols  []float32
+	ntiles int
+	colsFn func(lo, hi int)
 }
 
 var convPosPool = freelist.List[*convPosJob]{New: func() *convPosJob {
 	j := new(convPosJob)
 	j.blockFn = j.blockItems
 	j.chunkFn = j.chunks
+	j.colsFn = j.cols
 	return j
 }}
+
+// posColSplit reports whether the threads split a layer's channel panels
+// rather than its positions: where the weight (kk x o floats, read again
+// by every chunk of positions) outweighs twice the input (read by every
+// thread when they split the panels) and there are panels for every thread.
+// ResNet-18's 512->512 3x3 on 7² (9.4 MB of weight, 7 tiles) went in
+// chunks of 2 tiles over 2 threads, so its weight streamed 4 times a call.
+// BenchmarkConv2DChainThreads's layers at 2 threads, two alternated runs,
+// µs warm (and with the caches flushed before each call, in brackets):
+// 512->512 3x3 on 7² 755-836 -> 670-671 (981-1163 -> 921-940), 256->512 3x3/2 on 14² 423-436 -> 409-412 (631-723
+// -> 574-593), 128->256 3x3/2 on 28² 376-387 -> 373-374 (560-602 ->
+// 519-526). The models at 2 threads (relaxgo bench --threads 2, alternated
+// pairs, medians): ResNet-18 10.4-12.2 -> 9.7-11.6 ms (six pairs, each
+// faster), MobileNetV2 4.12-4.42 -> 4.01-4.05 in four pairs of five,
+// SqueezeNet within noise.
+func posColSplit(kk, o, nr, inBytes, threads int) bool {
+	return threads > 1 && o/nr >= threads && 4*kk*o > 2*inBytes
+}
+
+// cols computes channel panels [lo, hi) of the whole of T (j.tcols, all
+// j.ntiles tiles), then their columns' chain and their output planes
+// (chainOutCols): the channel-panel split of posColSplit.
+func (j *convPosJob) cols(lo, hi int) {
+	j.itemsInto(j.tcols, 0, j.ntiles, lo*j.ntiles, hi*j.ntiles)
+	j.chainOutCols(j.tcols, lo*j.nr, hi*j.nr)
+}
+
+// chainOutCols is chainOut on T's columns [c0, c1) over all positions:
+// their chain (the residual's step row by row on the columns' slice), and
+// their transpose into output planes c0..c1.
+func (j *convPosJob) chainOutCols(t []float32, c0, c1 int) {
+	rows, cols := j.hw, c1-c0
+	tc := t[c0:]
+	if ns := len(j.codes); ns > 0 {
+		asm.ChainColsF32(tc, j.o, rows, cols, j.codes, j.sc[c0*ns:])
+	}
+	if j.res != nil {
+		rb := getScratch(rows * cols)
+		r := (*rb)[:rows*cols]
+		asm.TransposeF32(r, cols, j.res[c0*j.hw:], j.hw, cols, rows)
+		for p := 0; p < rows; p++ {
+			seg, rr := t[p*j.o+c0:p*j.o+c1], r[p*cols:(p+1)*cols]
+			if j.resRev {
+				floatRow(j.resOp, seg, rr, seg)
+			} else {
+				floatRow(j.resOp, seg, seg, rr)
+			}
+		}
+		putScratch(rb)
+		if ns := len(j.codes2); ns > 0 {
+			asm.ChainColsF32(tc, j.o, rows, cols, j.codes2, j.sc2[c0*ns:])
+		}
+	}
+	asm.TransposeF32(j.out[c0*j.hw:], j.hw, tc, j.o, rows, cols)
+}
 
 // itemsInto computes work items [lo, hi) of the chunk of tiles tiles from
 // tile t0 into its T, t: item i is position tile i%tiles against channel
@@ -493,6 +554,14 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 			// its four 64->384 0.72-1.15 -> 0.51-0.71; alone in a loop
 			// (BenchmarkConvPosThreads), with T and the output warm,
 			// within that machine's noise.
+			if th := NumThreads(); posColSplit(kk, g.o, nr, 4*g.c*g.h*g.w, th) {
+				tb := getScratch(ntiles * mr * g.o)
+				j.tcols, j.ntiles = *tb, ntiles
+				ParallelFor(g.o/nr, 1, j.colsFn)
+				j.tcols = nil
+				putScratch(tb)
+				continue
+			}
 			j.csize = chunk
 			if th := NumThreads(); th > 1 {
 				j.csize = min(chunk, max(1, (ntiles+2*th-1)/(2*th)))
