@@ -246,39 +246,10 @@ func posColSplit(kk, o, nr, inBytes, threads int) bool {
 
 // cols computes channel panels [lo, hi) of the whole of T (j.tcols, all
 // j.ntiles tiles), then their columns' chain and their output planes
-// (chainOutCols): the channel-panel split of posColSplit.
+// (chainOutBlock): the channel-panel split of posColSplit.
 func (j *convPosJob) cols(lo, hi int) {
 	j.itemsInto(j.tcols, 0, j.ntiles, lo*j.ntiles, hi*j.ntiles)
-	j.chainOutCols(j.tcols, lo*j.nr, hi*j.nr)
-}
-
-// chainOutCols is chainOut on T's columns [c0, c1) over all positions:
-// their chain (the residual's step row by row on the columns' slice), and
-// their transpose into output planes c0..c1.
-func (j *convPosJob) chainOutCols(t []float32, c0, c1 int) {
-	rows, cols := j.hw, c1-c0
-	tc := t[c0:]
-	if ns := len(j.codes); ns > 0 {
-		asm.ChainColsF32(tc, j.o, rows, cols, j.codes, j.sc[c0*ns:])
-	}
-	if j.res != nil {
-		rb := getScratch(rows * cols)
-		r := (*rb)[:rows*cols]
-		asm.TransposeF32(r, cols, j.res[c0*j.hw:], j.hw, cols, rows)
-		for p := 0; p < rows; p++ {
-			seg, rr := t[p*j.o+c0:p*j.o+c1], r[p*cols:(p+1)*cols]
-			if j.resRev {
-				floatRow(j.resOp, seg, rr, seg)
-			} else {
-				floatRow(j.resOp, seg, seg, rr)
-			}
-		}
-		putScratch(rb)
-		if ns := len(j.codes2); ns > 0 {
-			asm.ChainColsF32(tc, j.o, rows, cols, j.codes2, j.sc2[c0*ns:])
-		}
-	}
-	asm.TransposeF32(j.out[c0*j.hw:], j.hw, tc, j.o, rows, cols)
+	j.chainOutBlock(j.tcols, 0, j.hw, lo*j.nr, hi*j.nr)
 }
 
 // itemsInto computes work items [lo, hi) of the chunk of tiles tiles from
@@ -340,27 +311,44 @@ func (j *convPosJob) chunks(lo, hi int) {
 // chainOut runs the chain on the rows of T (t) that the chunk of tiles
 // tiles from t0 computed, and transposes them into j.out.
 func (j *convPosJob) chainOut(t []float32, t0, tiles int) {
-	rows := min(tiles*j.mr, j.hw-t0*j.mr)
-	if len(j.codes) > 0 {
-		asm.ChainColsF32(t, j.o, rows, j.o, j.codes, j.sc)
+	j.chainOutBlock(t, t0*j.mr, min(tiles*j.mr, j.hw-t0*j.mr), 0, j.o)
+}
+
+// chainOutBlock runs the chain on the block of T (t) of its rows from
+// position p0 (t's first row) on and its columns [c0, c1) (channels), and
+// transposes the block into those channels' planes of j.out.
+func (j *convPosJob) chainOutBlock(t []float32, p0, rows, c0, c1 int) {
+	cols := c1 - c0
+	tc := t[c0:]
+	if ns := len(j.codes); ns > 0 {
+		asm.ChainColsF32(tc, j.o, rows, cols, j.codes, j.sc[c0*ns:])
 	}
 	if j.res != nil {
-		// The residual's positions of the chunk transposed as T, its
-		// step on T, then the steps after it.
-		rb := getScratch(rows * j.o)
-		r, tc := (*rb)[:rows*j.o], t[:rows*j.o]
-		asm.TransposeF32(r, j.o, j.res[t0*j.mr:], j.hw, j.o, rows)
-		if j.resRev {
-			floatRow(j.resOp, tc, r, tc)
-		} else {
-			floatRow(j.resOp, tc, tc, r)
+		// The residual's block transposed as T, its step on T, then the
+		// steps after it.
+		rb := getScratch(rows * cols)
+		r := (*rb)[:rows*cols]
+		asm.TransposeF32(r, cols, j.res[c0*j.hw+p0:], j.hw, cols, rows)
+		for p := 0; p < rows; {
+			// Whole rows at once (every column), else row by row.
+			n := 1
+			if cols == j.o {
+				n = rows
+			}
+			seg, rr := t[p*j.o+c0:(p+n-1)*j.o+c1], r[p*cols:(p+n)*cols]
+			if j.resRev {
+				floatRow(j.resOp, seg, rr, seg)
+			} else {
+				floatRow(j.resOp, seg, seg, rr)
+			}
+			p += n
 		}
 		putScratch(rb)
-		if len(j.codes2) > 0 {
-			asm.ChainColsF32(t, j.o, rows, j.o, j.codes2, j.sc2)
+		if ns := len(j.codes2); ns > 0 {
+			asm.ChainColsF32(tc, j.o, rows, cols, j.codes2, j.sc2[c0*ns:])
 		}
 	}
-	asm.TransposeF32(j.out[t0*j.mr:], j.hw, t, j.o, rows, j.o)
+	asm.TransposeF32(j.out[c0*j.hw+p0:], j.hw, tc, j.o, rows, cols)
 }
 
 // tileBase is position tile tt's first position p0 and, for a window, the
