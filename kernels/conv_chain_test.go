@@ -538,6 +538,14 @@ func BenchmarkConv2DChainThreads(b *testing.B) {
 		{64, 64, 56, 3, 1, 1}, {64, 128, 56, 3, 2, 1}, {128, 256, 28, 3, 2, 1}, {256, 512, 14, 3, 2, 1}, {512, 512, 7, 3, 1, 1}}, false, []int{1, 2})
 }
 
+// BenchmarkConvColdThreads is BenchmarkConv2DChainThreads's ResNet-18
+// layers whose weight outweighs the input (posColSplit: 1.2 to 9.4 MB)
+// with the caches flushed before each call, as the weights stream in the
+// model (46 MB of them).
+func BenchmarkConvColdThreads(b *testing.B) {
+	benchConvLayersThreads(b, []convLayer{{128, 256, 28, 3, 2, 1}, {256, 512, 14, 3, 2, 1}, {512, 512, 7, 3, 1, 1}}, true, []int{1, 2})
+}
+
 // BenchmarkConv2DChainLayers is whole layers with their bias and ReLU
 // through the fused call, 1 thread: cnn_64x64's, SqueezeNet's and
 // ResNet-18's first convolutions, ResNet-18's strided ones (its 1x1/2

@@ -199,22 +199,18 @@ type convPosJob struct {
 	out   []float32
 	codes []uint8
 	sc    []float32
-	// With a residual (res not nil: the planes of the one image, as
-	// conv2dChain sends a residual's several images elsewhere), codes and sc
-	// are the steps before its step (floatRow(resOp) on T and the
-	// residual transposed, the residual first when resRev), codes2 and
-	// sc2 the steps after it.
-	res              []float32
-	resOp            bop
-	resRev           bool
+	// With a residual (rc, the chain, not nil; its res the planes of the
+	// one image, as conv2dChain sends a residual's several images
+	// elsewhere), codes and sc are the steps before its step (rc.resStep
+	// on T and the residual transposed), codes2 and sc2 the steps after it.
+	rc               *rowChain
 	codes2           []uint8
 	sc2              []float32
 	csize            int
 	blockFn, chunkFn func(lo, hi int)
 	// With the threads splitting channel panels (posColSplit): T whole,
-	// shared (each thread writes its panels' columns), of ntiles tiles.
+	// shared (each thread writes its panels' columns).
 	tcols  []float32
-	ntiles int
 	colsFn func(lo, hi int)
 }
 
@@ -232,8 +228,9 @@ var convPosPool = freelist.List[*convPosJob]{New: func() *convPosJob {
 // thread when they split the panels) and there are panels for every thread.
 // ResNet-18's 512->512 3x3 on 7² (9.4 MB of weight, 7 tiles) went in
 // chunks of 2 tiles over 2 threads, so its weight streamed 4 times a call.
-// BenchmarkConv2DChainThreads's layers at 2 threads, two alternated runs,
-// µs warm (and with the caches flushed before each call, in brackets):
+// BenchmarkConv2DChainThreads (warm) and BenchmarkConvColdThreads (the
+// caches flushed before each call, in brackets), 2 threads, two
+// alternated runs, µs:
 // 512->512 3x3 on 7² 755-836 -> 670-671 (981-1163 -> 921-940), 256->512
 // 3x3/2 on 14² 423-436 -> 409-412 (631-723 -> 574-593), 128->256 3x3/2 on
 // 28² 376-387 -> 373-374 (560-602 -> 519-526). The models at 2 threads (relaxgo bench --threads 2, alternated
@@ -244,11 +241,12 @@ func posColSplit(kk, o, nr, inBytes, threads int) bool {
 	return threads > 1 && o/nr >= threads && 4*kk*o > 2*inBytes
 }
 
-// cols computes channel panels [lo, hi) of the whole of T (j.tcols, all
-// j.ntiles tiles), then their columns' chain and their output planes
+// cols computes channel panels [lo, hi) of the whole of T (j.tcols, every
+// tile), then their columns' chain and their output planes
 // (chainOutBlock): the channel-panel split of posColSplit.
 func (j *convPosJob) cols(lo, hi int) {
-	j.itemsInto(j.tcols, 0, j.ntiles, lo*j.ntiles, hi*j.ntiles)
+	ntiles := (j.hw + j.mr - 1) / j.mr
+	j.itemsInto(j.tcols, 0, ntiles, lo*ntiles, hi*ntiles)
 	j.chainOutBlock(j.tcols, 0, j.hw, lo*j.nr, hi*j.nr)
 }
 
@@ -323,25 +321,19 @@ func (j *convPosJob) chainOutBlock(t []float32, p0, rows, c0, c1 int) {
 	if ns := len(j.codes); ns > 0 {
 		asm.ChainColsF32(tc, j.o, rows, cols, j.codes, j.sc[c0*ns:])
 	}
-	if j.res != nil {
-		// The residual's block transposed as T, its step on T, then the
-		// steps after it.
+	if j.rc != nil {
+		// The residual's block transposed as T, its step on T (whole rows
+		// in one call, a block of columns row by row), then the steps
+		// after it.
 		rb := getScratch(rows * cols)
 		r := (*rb)[:rows*cols]
-		asm.TransposeF32(r, cols, j.res[c0*j.hw+p0:], j.hw, cols, rows)
-		for p := 0; p < rows; {
-			// Whole rows at once (every column), else row by row.
-			n := 1
-			if cols == j.o {
-				n = rows
+		asm.TransposeF32(r, cols, j.rc.res[c0*j.hw+p0:], j.hw, cols, rows)
+		if cols == j.o {
+			j.rc.resStep(t[:rows*j.o], r)
+		} else {
+			for p := range rows {
+				j.rc.resStep(t[p*j.o+c0:p*j.o+c1], r[p*cols:(p+1)*cols])
 			}
-			seg, rr := t[p*j.o+c0:(p+n-1)*j.o+c1], r[p*cols:(p+n)*cols]
-			if j.resRev {
-				floatRow(j.resOp, seg, rr, seg)
-			} else {
-				floatRow(j.resOp, seg, seg, rr)
-			}
-			p += n
 		}
 		putScratch(rb)
 		if ns := len(j.codes2); ns > 0 {
@@ -468,7 +460,7 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 		lanes := asm.BlockLanes()
 		j.codes, j.sc = chain.codes[:at], laneBlocks(*sb, before, g.o, at, lanes)
 		j.codes2, j.sc2 = chain.codes[at:], laneBlocks(*sb2, after, g.o, ns-at, lanes)
-		j.res, j.resOp, j.resRev = chain.res, chain.resOp, chain.resRev
+		j.rc = chain
 	case chain != nil && len(chain.codes) > 0:
 		sb := getScratch(len(chain.codes) * g.o)
 		defer putScratch(sb)
@@ -542,16 +534,17 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 			// its four 64->384 0.72-1.15 -> 0.51-0.71; alone in a loop
 			// (BenchmarkConvPosThreads), with T and the output warm,
 			// within that machine's noise.
-			if th := NumThreads(); posColSplit(kk, g.o, nr, 4*g.c*g.h*g.w, th) {
+			th := NumThreads()
+			if posColSplit(kk, g.o, nr, 4*g.c*g.h*g.w, th) {
 				tb := getScratch(ntiles * mr * g.o)
-				j.tcols, j.ntiles = *tb, ntiles
+				j.tcols = *tb
 				ParallelFor(g.o/nr, 1, j.colsFn)
 				j.tcols = nil
 				putScratch(tb)
 				continue
 			}
 			j.csize = chunk
-			if th := NumThreads(); th > 1 {
+			if th > 1 {
 				j.csize = min(chunk, max(1, (ntiles+2*th-1)/(2*th)))
 			}
 			ParallelFor((ntiles+j.csize-1)/j.csize, 1, j.chunkFn)
@@ -574,7 +567,7 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 		}
 	}
 	j.x, j.t, j.pb, j.a, j.out, j.codes, j.sc = nil, nil, nil, nil, nil, nil, nil
-	j.res, j.codes2, j.sc2 = nil, nil, nil
+	j.rc, j.codes2, j.sc2 = nil, nil, nil
 	convPosPool.Put(j)
 }
 
