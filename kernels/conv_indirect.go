@@ -179,16 +179,23 @@ type convIndirectJob struct {
 	// B's rows too where a pointwise layer's input is.
 	prefetch asm.ScatterPrefetch
 
-	// The phase copy's input and geometry (copyFn runs it on channels [lo, hi)).
+	// The phase copy's input and geometry.
 	xg           []float32
 	plane, chan_ int
-	copyFn       func(lo, hi int)
+	// own: on more than one thread, each items call copies the rows of the
+	// phase planes its panels read into a buffer of its own (ownCopy)
+	// instead of all threads reading one shared copy; xsLen is the copy's
+	// length, hs its planes' rows, and reach the furthest a panel's reads
+	// go past its first flat column within a plane (the deepest tap's
+	// offset plus the panel's width).
+	own       bool
+	xsLen, hs int
+	reach     int
 }
 
 var convIndirectPool = freelist.List[*convIndirectJob]{New: func() *convIndirectJob {
 	j := new(convIndirectJob)
 	j.fn = j.items
-	j.copyFn = j.phaseCopy
 	return j
 }}
 
@@ -196,11 +203,6 @@ var convIndirectPool = freelist.List[*convIndirectJob]{New: func() *convIndirect
 func (j *convIndirectJob) phaseCopy(lo, hi int) {
 	convPhaseCopy(&j.g, j.xg, j.xs, j.ws, j.plane, j.chan_, lo, hi)
 }
-
-// convPhaseParallelMin is the size (floats) from which the phase copy is
-// split over the workers: below it a second thread's start costs more than
-// the copy.
-const convPhaseParallelMin = 1 << 15
 
 var convOffsPool = freelist.List[*[]int]{New: func() *[]int { s := make([]int, 0, 1024); return &s }}
 
@@ -264,14 +266,17 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 			j.tail = tail
 		}
 	} else {
-		xb = getScratch(max(cg*chan_, maxOff+j.npanels*nr))
-		j.xs = *xb
-		// Past the channels' planes only zeros (the last panels' reach).
-		clear(j.xs[cg*chan_:])
-		j.xg, j.plane, j.chan_ = xg, plane, chan_
-		if cg > 1 && cg*chan_ >= convPhaseParallelMin && gemmThreads(og, j.ntot, kk) > 1 {
-			ParallelFor(cg, 1, j.copyFn)
+		j.xg, j.plane, j.chan_, j.hs = xg, plane, chan_, hs
+		j.xsLen = max(cg*chan_, maxOff+j.npanels*nr)
+		if gemmThreads(og, j.ntot, kk) > 1 {
+			// Each thread copies what its items read (ownCopy).
+			j.own = true
+			j.reach = slices.Max(offs[:taps]) + nr
 		} else {
+			xb = getScratch(j.xsLen)
+			j.xs = *xb
+			// Past the channels' planes only zeros (the last panels' reach).
+			clear(j.xs[cg*chan_:])
 			j.phaseCopy(0, cg)
 		}
 	}
@@ -405,9 +410,48 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	}
 	*op = offs[:0]
 	convOffsPool.Put(op)
-	fn, copyFn := j.fn, j.copyFn
-	*j = convIndirectJob{fn: fn, copyFn: copyFn}
+	fn := j.fn
+	*j = convIndirectJob{fn: fn}
 	convIndirectPool.Put(j)
+}
+
+// ownCopy returns the phase planes items [lo, hi) read: j.xs, or where
+// each thread copies its own (j.own) a scratch buffer (returned too, for
+// putScratch) holding the planes' rows that the items' panels read. The
+// items' reads are then all in their thread's cache: with one copy split
+// by channels over the threads, every thread read half of its panels' rows
+// from the other's cache, in the micro-kernel's scattered, latency-bound
+// loads (cnn_64x64's 32->64 3x3/2 on 32², 2 threads, AMD EPYC (Zen 5) VM:
+// a thread's half of the products took 40 µs against 28 once the rows were
+// in its cache).
+//
+// A panel's reads past a plane's last row (that row's right padding,
+// which is the next row's left, and the dropped columns) land in the next
+// plane's first rows, or past the last plane: those rows are cleared where
+// they are not the items' own, zeros as in the shared copy's padding.
+func (j *convIndirectJob) ownCopy(lo, hi int) ([]float32, *[]float32) {
+	if !j.own {
+		return j.xs, nil
+	}
+	// The items' panels: one chunk's, or every chunk's.
+	jp0, jp1 := 0, j.npanels
+	if c0, c1 := lo%j.nchunks, (hi-1)%j.nchunks; hi-lo < j.nchunks && c0 <= c1 {
+		jp0, jp1 = c0*j.chunkPanels, min((c1+1)*j.chunkPanels, j.npanels)
+	}
+	q0 := j.panelAt(jp0) / j.ws
+	qEnd := (j.panelAt(jp1-1) + j.reach + j.ws - 1) / j.ws // rows [q0, qEnd) of every plane, and past
+	b := getScratch(j.xsLen)
+	xs := *b
+	g, cg := &j.g, j.g.c/j.g.g
+	clear(xs[cg*j.chan_:]) // the last plane's reach
+	if spill := min(q0, qEnd-j.hs); spill > 0 {
+		// The spill of each plane's reach into the next one's first rows.
+		for p := 0; p < cg*g.sh*g.sw; p++ {
+			clear(xs[p*j.plane : p*j.plane+spill*j.ws])
+		}
+	}
+	convPhaseCopyRows(g, j.xg, xs, j.ws, j.plane, j.chan_, 0, cg, q0, min(qEnd, j.hs))
+	return xs, b
 }
 
 // convPhaseCopy writes channels [c0, c1) of the group's input xg into xs
@@ -415,23 +459,47 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 // phase: plane (c, ph, pw) of hs x ws values at c*chan_ + (ph*sw+pw)*plane
 // holds padded rows ≡ ph (mod sh) and columns ≡ pw (mod sw).
 func convPhaseCopy(g *conv2dGeom, xg, xs []float32, ws, plane, chan_, c0, c1 int) {
-	clear(xs[c0*chan_ : c1*chan_])
+	convPhaseCopyRows(g, xg, xs, ws, plane, chan_, c0, c1, 0, plane/ws)
+}
+
+// convPhaseCopyRows is convPhaseCopy on rows [q0, q1) of every phase plane
+// (padded rows q*sh+ph for q in [q0, q1)), which it clears first; the
+// planes' other rows it leaves alone.
+func convPhaseCopyRows(g *conv2dGeom, xg, xs []float32, ws, plane, chan_, c0, c1, q0, q1 int) {
+	if q1 <= q0 {
+		return
+	}
+	if hs := plane / ws; q0 == 0 && q1 == hs {
+		clear(xs[c0*chan_ : c1*chan_])
+	} else {
+		for p := c0 * g.sh * g.sw; p < c1*g.sh*g.sw; p++ {
+			clear(xs[p*plane+q0*ws : p*plane+q1*ws])
+		}
+	}
+	// The input rows in padded rows [r0, r1).
+	r0, r1 := q0*g.sh, q1*g.sh
+	ih0, ih1 := max(0, r0-g.pt), min(g.h, r1-g.pt)
+	if ih1 <= ih0 {
+		return // padding only
+	}
 	hw := g.h * g.w
 	if g.sw == 2 {
-		phaseSplit2(xs[c0*chan_:c1*chan_], chan_, plane, ws, xg[c0*hw:c1*hw], hw, c1-c0, g.h, g.w, g.pt, g.pl, g.sh)
+		// The window as an image of its own: rows ih0..ih1-1 padded by the
+		// window's rows above them, its phase planes' rows from q0.
+		phaseSplit2(xs[c0*chan_+q0*ws:c1*chan_], chan_, plane, ws, xg[c0*hw+ih0*g.w:c1*hw], hw, c1-c0, ih1-ih0, g.w, ih0+g.pt-r0, g.pl, g.sh)
 		return
 	}
 	if g.sh == 1 && g.sw == 1 {
 		// One plane: padded row ih+pt at (ih+pt)*ws, from column pl.
-		copyBlocks(xs[c0*chan_+g.pt*ws+g.pl:], chan_, ws, xg[c0*hw:c1*hw], hw, g.w, c1-c0, g.h, g.w)
+		copyBlocks(xs[c0*chan_+(ih0+g.pt)*ws+g.pl:], chan_, ws, xg[c0*hw+ih0*g.w:c1*hw], hw, g.w, c1-c0, ih1-ih0, g.w)
 		return
 	}
 	for c := c0; c < c1; c++ {
 		src := xg[c*hw : (c+1)*hw]
 		// Padded row r = ih + pt is row rq of row phase ph (r = rq*sh +
 		// ph), stepped without dividing.
-		ph, rq := g.pt%g.sh, g.pt/g.sh
-		for ih := 0; ih < g.h; ih, ph = ih+1, ph+1 {
+		ph, rq := (ih0+g.pt)%g.sh, (ih0+g.pt)/g.sh
+		for ih := ih0; ih < ih1; ih, ph = ih+1, ph+1 {
 			if ph == g.sh {
 				ph, rq = 0, rq+1
 			}
@@ -538,13 +606,13 @@ func (j *convIndirectJob) item(t int) (i0, mcur, tiles, jp0, jp1 int) {
 }
 
 // panel returns B and the offsets table of panel jp's depth block at pc:
-// the planes in place, or for a partial last pointwise panel its packed
+// the planes in xs (j.xs, or an items call's own copy), or for a partial last pointwise panel its packed
 // copy (the tail's offsets after the main table's k).
-func (j *convIndirectJob) panel(jp, pc int) (unsafe.Pointer, *int) {
+func (j *convIndirectJob) panel(xs []float32, jp, pc int) (unsafe.Pointer, *int) {
 	if j.tail != nil && jp == j.npanels-1 {
 		return unsafe.Pointer(&j.tail[0]), &j.offs[j.k+pc]
 	}
-	return unsafe.Pointer(&j.xs[j.panelAt(jp)]), &j.offs[pc]
+	return unsafe.Pointer(&xs[j.panelAt(jp)]), &j.offs[pc]
 }
 
 // panelAt is panel jp's first flat column.
@@ -581,6 +649,10 @@ func (j *convIndirectJob) scatterItems(lo, hi int) {
 	if j.chain.res != nil {
 		rs.At, rs.Rev = j.chain.resAt, j.chain.resRev
 	}
+	xs, ob := j.ownCopy(lo, hi)
+	if ob != nil {
+		defer putScratch(ob)
+	}
 	for t := lo; t < hi; t++ {
 		i0, _, tiles, jp0, jp1 := j.item(t)
 		ablk := j.a[(i0/mr)*k*mr:]
@@ -590,7 +662,7 @@ func (j *convIndirectJob) scatterItems(lo, hi int) {
 			rs.P = unsafe.Pointer(&j.chain.res[(j.chOff+i0)*pix])
 		}
 		for jp := jp0; jp < jp1; jp++ {
-			bp, op := j.panel(jp, 0)
+			bp, op := j.panel(xs, jp, 0)
 			j.scatterTable(&st, jp*nr)
 			// The item's row tiles in one call (the call and the table
 			// once, not a tile's few depth steps each).
@@ -668,6 +740,10 @@ func (j *convIndirectJob) items(lo, hi int) {
 	// share 44-46% -> 54%; the layer's time itself moved with the
 	// machine, fastest of twelve runs 2259 -> 2013 µs).
 	direct := (g.pointwise() || j.ppr > 0) && (j.chain == nil || j.kchain || j.chain.res != nil)
+	xs, ob := j.ownCopy(lo, hi)
+	if ob != nil {
+		defer putScratch(ob)
+	}
 	for t := lo; t < hi; t++ {
 		i0, mcur, tiles, jp0, jp1 := j.item(t)
 		// A last row tile of fewer rows runs asm.SgemmKernelIndirectRows
@@ -692,7 +768,7 @@ func (j *convIndirectJob) items(lo, hi int) {
 			}
 			ablk := j.a[pc*j.anp*mr+(i0/mr)*kc*mr:]
 			for jp := jp0; jp < jp1; jp++ {
-				bp, op := j.panel(jp, pc)
+				bp, op := j.panel(xs, jp, pc)
 				cp := scratch[(jp-jp0)*nr:]
 				d, inOut := j.panelDirect(jp)
 				for ip := 0; ip < tiles; ip++ {

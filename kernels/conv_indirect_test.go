@@ -3,6 +3,7 @@ package kernels
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand"
 	"testing"
 
@@ -59,6 +60,15 @@ var convIndirectCases = []struct {
 	{"flat32_s2", 3, 13, 9, 64, 3, 3, 2, 2, 1, 1, 0, 0, 0, 0},
 	{"flat32_s1", 20, 14, 5, 30, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
 	{"flat16_k306", 34, 7, 4, 14, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+	// Enough work for two threads (gemmThreads), each copying the phase
+	// planes' rows its panels read (ownCopy): strides 1, 2 and 3, the last
+	// over two depth blocks.
+	{"own_s1", 8, 40, 30, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
+	{"own_s2", 16, 24, 29, 31, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1},
+	{"own_s3_k300", 12, 20, 40, 37, 5, 5, 3, 3, 1, 1, 2, 1, 0, 2},
+	// Items calls of several column chunks (more chunks than ParallelFor
+	// makes).
+	{"own_chunks", 3, 16, 72, 72, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},
 	// A window narrower than its padding: rows not shared (sharedPad).
 	{"1x1_pad1", 4, 16, 8, 70, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
 	{"1x2_pad2", 3, 8, 5, 30, 1, 2, 1, 1, 1, 1, 0, 2, 0, 2},
@@ -129,6 +139,9 @@ func TestConvIndirectMatchesPacked(t *testing.T) {
 						buf[i] = -7
 					}
 					got := buf[guard : guard+pix*c.o]
+					if th > 1 {
+						poisonPhaseScratch(&g)
+					}
 					convIndirectF32(&g, x, w, got, c.o, pa, wide, nil, 0)
 					what := fmt.Sprintf("%s %s threads=%d wide=%v packed=%v", l, c.name, th, wide, packed)
 					for i := range want {
@@ -259,6 +272,32 @@ func BenchmarkConvPaths(b *testing.B) {
 					b.ReportMetric(flop*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 				})
 			}
+		}
+	}
+}
+
+// poisonPhaseScratch fills the pooled scratch buffers an indirect
+// convolution of g takes for its phase planes with NaNs (as many as two
+// threads take), so that a row an items call reads without copying it
+// shows in the output.
+func poisonPhaseScratch(g *conv2dGeom) {
+	hs := (g.h + g.pt + g.pb + g.sh - 1) / g.sh
+	n := g.c / g.g * g.sh * g.sw * hs * g.flatWidth()
+	for c := bits.Len(uint(n - 1)); c <= bits.Len(uint(2*n-1)); c++ {
+		var held []*[]float32
+		for p := scratchPools[c].Get(); p != nil; p = scratchPools[c].Get() {
+			held = append(held, p)
+		}
+		for len(held) < 4 {
+			s := make([]float32, 1<<c)
+			held = append(held, &s)
+		}
+		for _, p := range held {
+			s := (*p)[:cap(*p)]
+			for i := range s {
+				s[i] = float32(math.NaN())
+			}
+			scratchPools[c].Put(p)
 		}
 	}
 }
