@@ -187,7 +187,7 @@ type convIndirectJob struct {
 	// instead of all threads reading one shared copy; xsLen is the copy's
 	// length, hs its planes' rows, and reach the furthest a panel's reads
 	// go past its first flat column within a plane (the deepest tap's
-	// offset plus the panel's width).
+	// offset within its phase plane plus the panel's width).
 	own       bool
 	xsLen, hs int
 	reach     int
@@ -271,7 +271,7 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 		if gemmThreads(og, j.ntot, kk) > 1 {
 			// Each thread copies what its items read (ownCopy).
 			j.own = true
-			j.reach = slices.Max(offs[:taps]) + nr
+			j.reach = ownReach(offs[:taps], plane, nr)
 		} else {
 			xb = getScratch(j.xsLen)
 			j.xs = *xb
@@ -428,7 +428,9 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 // A panel's reads past a plane's last row (that row's right padding,
 // which is the next row's left, and the dropped columns) land in the next
 // plane's first rows, or past the last plane: those rows are cleared where
-// they are not the items' own, zeros as in the shared copy's padding.
+// they are not the items' own, zeros as in the shared copy's padding. (The
+// last panel's columns past the flat output, whose results are dropped,
+// may read further on, rows the buffer holds from earlier uses.)
 func (j *convIndirectJob) ownCopy(lo, hi int) ([]float32, *[]float32) {
 	if !j.own {
 		return j.xs, nil
@@ -438,20 +440,42 @@ func (j *convIndirectJob) ownCopy(lo, hi int) ([]float32, *[]float32) {
 	if c0, c1 := lo%j.nchunks, (hi-1)%j.nchunks; hi-lo < j.nchunks && c0 <= c1 {
 		jp0, jp1 = c0*j.chunkPanels, min((c1+1)*j.chunkPanels, j.npanels)
 	}
-	q0 := j.panelAt(jp0) / j.ws
-	qEnd := (j.panelAt(jp1-1) + j.reach + j.ws - 1) / j.ws // rows [q0, qEnd) of every plane, and past
+	q0, q1, spill := ownRows(j.panelAt(jp0), j.panelAt(jp1-1), j.reach, j.ws, j.hs)
 	b := getScratch(j.xsLen)
 	xs := *b
 	g, cg := &j.g, j.g.c/j.g.g
 	clear(xs[cg*j.chan_:]) // the last plane's reach
-	if spill := min(q0, qEnd-j.hs); spill > 0 {
+	if spill > 0 {
 		// The spill of each plane's reach into the next one's first rows.
 		for p := 0; p < cg*g.sh*g.sw; p++ {
 			clear(xs[p*j.plane : p*j.plane+spill*j.ws])
 		}
 	}
-	convPhaseCopyRows(g, j.xg, xs, j.ws, j.plane, j.chan_, 0, cg, q0, min(qEnd, j.hs))
+	convPhaseCopyRows(g, j.xg, xs, j.ws, j.plane, j.chan_, 0, cg, q0, q1)
 	return xs, b
+}
+
+// ownReach is how far past its first flat column a panel of nr columns
+// reads within a phase plane of plane values, for taps at offs (channel
+// 0's; each a tap's offset within its phase plane plus, for strides over
+// 1, the plane's own offset).
+func ownReach(offs []int, plane, nr int) int {
+	m := 0
+	for _, o := range offs {
+		m = max(m, o%plane)
+	}
+	return m + nr
+}
+
+// ownRows is what ownCopy writes of each phase plane (hs rows of ws) for
+// panels whose first flat columns run from f0 to fLast, reading up to
+// reach past each: the rows [q0, q1) it copies, and the first spill rows
+// it clears, where the reach of a plane's last rows runs into the next
+// plane and those rows are not among the copied ones.
+func ownRows(f0, fLast, reach, ws, hs int) (q0, q1, spill int) {
+	q0 = f0 / ws
+	qEnd := (fLast + reach + ws - 1) / ws // rows [q0, qEnd) are read, counting on past hs
+	return q0, min(qEnd, hs), max(0, min(q0, qEnd-hs))
 }
 
 // convPhaseCopy writes channels [c0, c1) of the group's input xg into xs

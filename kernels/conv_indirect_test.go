@@ -301,3 +301,53 @@ func poisonPhaseScratch(g *conv2dGeom) {
 		}
 	}
 }
+
+// TestOwnRows checks ownRows against the reads themselves: for random
+// geometries (oh output rows of ws flat columns in planes of hs >= oh rows,
+// the deepest tap at most hs-oh rows and ws-1 columns on), panel widths,
+// both panel layouts and ranges of panels, every index a panel reads for a
+// column inside the flat output (a tap's offset within its plane plus the
+// column; the last panel's columns past the output are dropped) lies in a
+// row ownCopy copies, or past the plane in a row it copies or clears of the
+// next one, or, where it copies every row of every plane, anywhere; and
+// that it copies no row before the first read or after the last. The taps'
+// offsets carry a phase plane's offset (ownReach drops it).
+func TestOwnRows(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	for it := 0; it < 50000; it++ {
+		ws, oh := 1+r.Intn(40), 1+r.Intn(30)
+		rowOff := r.Intn(4)
+		hs := oh + rowOff + r.Intn(3)
+		nr := 1 + r.Intn(64)
+		ntot := oh * ws
+		maxIn := rowOff*ws + r.Intn(ws) // the deepest tap's offset within its plane
+		// Panels every nr flat columns, or by output row (ppr a row)
+		// where a row's panels fit its flat row (convIndirectF32).
+		npanels, at := (ntot+nr-1)/nr, func(jp int) int { return jp * nr }
+		if ppr := (ws + nr - 1) / nr; r.Intn(2) == 0 && ppr*nr <= ws {
+			npanels, at = oh*ppr, func(jp int) int { return jp/ppr*ws + jp%ppr*nr }
+		}
+		jp0 := r.Intn(npanels)
+		jp1 := jp0 + 1 + r.Intn(npanels-jp0)
+		f0, fLast := at(jp0), at(jp1-1)
+		phase := r.Intn(4) * ws * hs // a stride's phase plane, which ownReach drops
+		q0, q1, spill := ownRows(f0, fLast, ownReach([]int{phase, phase + maxIn}, ws*hs, nr), ws, hs)
+		all := q0 == 0 && q1 == hs
+		if last := (fLast + nr - 1 + maxIn) / ws; q0 != f0/ws || q1 != min(hs, last+1) {
+			t.Fatalf("ws=%d oh=%d hs=%d nr=%d f0=%d fLast=%d: rows [%d,%d), the panels read rows %d to %d", ws, oh, hs, nr, f0, fLast, q0, q1, f0/ws, last)
+		}
+		for _, o := range []int{0, maxIn} {
+			for f := f0; f <= min(fLast+nr, ntot)-1; f++ {
+				row := (o + f) / ws
+				ok := row >= q0 && row < q1
+				if next := row - hs; next >= 0 {
+					ok = next < spill || next >= q0 && next < q1 || all
+				}
+				if !ok {
+					t.Fatalf("ws=%d oh=%d hs=%d nr=%d reach=%d f0=%d fLast=%d: index %d (row %d) outside rows [%d,%d) and spill %d",
+						ws, oh, hs, nr, maxIn+nr, f0, fLast, o+f, row, q0, q1, spill)
+				}
+			}
+		}
+	}
+}
