@@ -630,8 +630,9 @@ func (j *convIndirectJob) item(t int) (i0, mcur, tiles, jp0, jp1 int) {
 }
 
 // panel returns B and the offsets table of panel jp's depth block at pc:
-// the planes in xs (j.xs, or an items call's own copy), or for a partial last pointwise panel its packed
-// copy (the tail's offsets after the main table's k).
+// the planes in xs (j.xs, or an items call's own copy), or for a partial
+// last pointwise panel its packed copy (the tail's offsets after the main
+// table's k).
 func (j *convIndirectJob) panel(xs []float32, jp, pc int) (unsafe.Pointer, *int) {
 	if j.tail != nil && jp == j.npanels-1 {
 		return unsafe.Pointer(&j.tail[0]), &j.offs[j.k+pc]
