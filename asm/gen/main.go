@@ -3030,8 +3030,9 @@ var gemmKernels = []gemmKernel{
 	// BenchmarkConvColdWeights (1 thread, caches flushed before each call),
 	// three alternated runs, µs: SqueezeNet's 512->64 1x1 on 13² 115-124 ->
 	// 103-113, 384->64 on 13² 89-108 -> 81-88, unchanged warm (67-74, 49-56);
-	// the model (`relaxgo bench --threads 1 -n 40`, four alternated pairs)
-	// fastest calls 4.03-4.11 -> 4.00-4.03 ms. The scattering tiles (one
+	// a second set, noisier, 110-119 -> 101-126 for the first. The model
+	// (`relaxgo bench --threads 1 -n 40`, four alternated pairs): fastest
+	// calls 4.03-4.11 -> 4.00-4.03 ms, medians within noise. The scattering tiles (one
 	// depth block, its layers' weights small) gained nothing (256->32 on 27²
 	// 112-125 -> 118-127) and keep none.
 	{name: "sgemmIndirectAVX512", doc: "is the 14x32 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).",
