@@ -36373,7 +36373,7 @@ scaled:
 	RET
 
 // func sgemmIndirectAVX512(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·sgemmIndirectAVX512(SB), NOSPLIT, $0-56
 	MOVQ   kc+0(FP), AX
 	MOVQ   a+8(FP), CX
@@ -36593,6 +36593,10 @@ k4:
 	VFMADD231PS  Z28, Z31, Z26
 	VFMADD231PS  Z29, Z31, Z27
 	ADDQ         $0x000000e0, CX
+	PREFETCHT0   7968(CX)
+	PREFETCHT0   8032(CX)
+	PREFETCHT0   8096(CX)
+	PREFETCHT0   8160(CX)
 	ADDQ         $0x00000020, BX
 	SUBQ         $0x00000004, AX
 	JMP          k4
@@ -36839,7 +36843,7 @@ scaled:
 	RET
 
 // func sgemmIndirectAVX512Wide(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·sgemmIndirectAVX512Wide(SB), NOSPLIT, $0-56
 	MOVQ   kc+0(FP), AX
 	MOVQ   a+8(FP), CX
@@ -37019,6 +37023,8 @@ k4:
 	VFMADD231PS  Z25, Z28, Z22
 	VFMADD231PS  Z26, Z28, Z23
 	ADDQ         $0x00000080, CX
+	PREFETCHT0   8064(CX)
+	PREFETCHT0   8128(CX)
 	ADDQ         $0x00000020, BX
 	SUBQ         $0x00000004, AX
 	JMP          k4
@@ -37224,7 +37230,7 @@ scaled:
 	RET
 
 // func sgemmIndirectAVX512WideChain(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512DQ, AVX512F, MMX+
 TEXT ·sgemmIndirectAVX512WideChain(SB), NOSPLIT, $0-80
 	MOVQ   kc+0(FP), AX
 	MOVQ   a+8(FP), CX
@@ -37404,6 +37410,8 @@ k4:
 	VFMADD231PS  Z25, Z28, Z22
 	VFMADD231PS  Z26, Z28, Z23
 	ADDQ         $0x00000080, CX
+	PREFETCHT0   8064(CX)
+	PREFETCHT0   8128(CX)
 	ADDQ         $0x00000020, BX
 	SUBQ         $0x00000004, AX
 	JMP          k4

@@ -575,10 +575,11 @@ func BenchmarkConvColdOutput(b *testing.B) {
 
 // BenchmarkConvColdWeights is BenchmarkConv2DChainLayers on layers with
 // large weights (ResNet-18's 3x3 on 7x7 and 14x14, MobileNetV2's last
-// pointwise one) with the caches flushed before each call: the weight
-// streams from memory, as it does in ResNet-18 (46 MB of weights).
+// pointwise one, SqueezeNet's classifier and deep squeezes) with the caches
+// flushed before each call: the weight streams from memory, as it does in
+// ResNet-18 (46 MB of weights).
 func BenchmarkConvColdWeights(b *testing.B) {
-	benchConvLayers(b, []convLayer{{512, 512, 7, 3, 1, 1}, {256, 512, 14, 3, 2, 1}, {256, 256, 14, 3, 1, 1}, {320, 1280, 7, 1, 1, 0}, {960, 320, 7, 1, 1, 0}, {960, 160, 7, 1, 1, 0}, {16, 96, 112, 1, 1, 0}, {512, 1000, 13, 1, 1, 0}, {512, 64, 13, 1, 1, 0}}, true)
+	benchConvLayers(b, []convLayer{{512, 512, 7, 3, 1, 1}, {256, 512, 14, 3, 2, 1}, {256, 256, 14, 3, 1, 1}, {320, 1280, 7, 1, 1, 0}, {960, 320, 7, 1, 1, 0}, {960, 160, 7, 1, 1, 0}, {16, 96, 112, 1, 1, 0}, {512, 1000, 13, 1, 1, 0}, {512, 64, 13, 1, 1, 0}, {384, 64, 13, 1, 1, 0}}, true)
 }
 
 // BenchmarkConv2DChainResidual is pointwise layers whose chain adds a

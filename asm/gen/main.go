@@ -3024,12 +3024,23 @@ var gemmKernels = []gemmKernel{
 		b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmHalfAVX512Mid", doc: "is the 8x16 SGEMM micro-kernel (see asm.SgemmKernelHalf).", mr: 8, nr: 16, avx512: true, pfA: gemmPrefetchA,
 		b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	// The indirect tiles prefetch A (a convolution's weight) as the packed
+	// kernels do: a deep layer's weight is read from memory when the model
+	// has evicted it, and its row tiles' panels are consecutive.
+	// BenchmarkConvColdWeights (1 thread, caches flushed before each call),
+	// three alternated runs, µs: SqueezeNet's 512->64 1x1 on 13² 115-124 ->
+	// 103-113, 384->64 on 13² 89-108 -> 81-88, unchanged warm (67-74, 49-56);
+	// a second set, noisier, 110-119 -> 101-126 for the first. The model
+	// (`relaxgo bench --threads 1 -n 40`, four alternated pairs): fastest
+	// calls 4.03-4.11 -> 4.00-4.03 ms, medians within noise. The scattering tiles (one
+	// depth block, its layers' weights small) gained nothing (256->32 on 27²
+	// 112-125 -> 118-127) and keep none.
 	{name: "sgemmIndirectAVX512", doc: "is the 14x32 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).",
-		mr: 14, nr: 32, avx512: true, indirect: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+		mr: 14, nr: 32, avx512: true, pfA: gemmPrefetchA, indirect: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmIndirectAVX512Wide", doc: "is the 8x48 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).",
-		mr: 8, nr: 48, avx512: true, indirect: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
+		mr: 8, nr: 48, avx512: true, pfA: gemmPrefetchA, indirect: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
 	{name: "sgemmIndirectAVX512WideChain", doc: "is sgemmIndirectAVX512Wide with a chain on the tile's rows before the store (see asm.SgemmKernelIndirectChain).",
-		mr: 8, nr: 48, avx512: true, indirect: true, chain: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
+		mr: 8, nr: 48, avx512: true, pfA: gemmPrefetchA, indirect: true, chain: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
 	{name: "sgemmIndirectAVX512WideChainScatter", doc: "is sgemmIndirectAVX512WideChain storing each vector of the tile's rows under two masks at two offsets from a table (see asm.SgemmKernelIndirectChainScatter).",
 		mr: 8, nr: 48, avx512: true, indirect: true, chain: true, scatter: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
 	{name: "sgemmIndirectAVX512WideChainScatterPrefetch", doc: "is sgemmIndirectAVX512WideChainScatter prefetching each row's next panels after its stores (see asm.SgemmKernelIndirectChainScatter).",
