@@ -98,6 +98,10 @@ func (g *conv2dGeom) flatWidth() int {
 	return (g.w + g.pl + g.pr + g.sw - 1) / g.sw
 }
 
+// phaseRows is the rows of each of the indirect convolution's stride-phase
+// planes: the padded rows, sh to a plane row.
+func (g *conv2dGeom) phaseRows() int { return (g.h + g.pt + g.pb + g.sh - 1) / g.sh }
+
 // alignRowsPad is the columns alignedRows adds to a row: a 64-byte line.
 const alignRowsPad = 16
 

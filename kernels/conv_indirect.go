@@ -179,18 +179,18 @@ type convIndirectJob struct {
 	// B's rows too where a pointwise layer's input is.
 	prefetch asm.ScatterPrefetch
 
-	// The phase copy's input and geometry.
-	xg           []float32
-	plane, chan_ int
-	// own: on more than one thread, each items call copies the rows of the
-	// phase planes its panels read into a buffer of its own (ownCopy)
-	// instead of all threads reading one shared copy; xsLen is the copy's
+	// The phase copy's input and geometry. own: the input is copied into
+	// stride-phase planes (every convolution but a pointwise one, which
+	// reads its input in place, xs), each items call copying the rows its
+	// panels read into a buffer of its own (ownCopy); xsLen is the copy's
 	// length, hs its planes' rows, and reach the furthest a panel's reads
 	// go past its first flat column within a plane (the deepest tap's
 	// offset within its phase plane plus the panel's width).
-	own       bool
-	xsLen, hs int
-	reach     int
+	xg           []float32
+	plane, chan_ int
+	own          bool
+	xsLen, hs    int
+	reach        int
 }
 
 var convIndirectPool = freelist.List[*convIndirectJob]{New: func() *convIndirectJob {
@@ -198,11 +198,6 @@ var convIndirectPool = freelist.List[*convIndirectJob]{New: func() *convIndirect
 	j.fn = j.items
 	return j
 }}
-
-// phaseCopy is convPhaseCopy on channels [lo, hi).
-func (j *convIndirectJob) phaseCopy(lo, hi int) {
-	convPhaseCopy(&j.g, j.xg, j.xs, j.ws, j.plane, j.chan_, lo, hi)
-}
 
 var convOffsPool = freelist.List[*[]int]{New: func() *[]int { s := make([]int, 0, 1024); return &s }}
 
@@ -216,7 +211,7 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	cg := g.c / g.g
 	kk := cg * g.kh * g.kw
 	mr, nr, _ := asm.SgemmIndirectTile(wide)
-	hs, ws := (g.h+g.pt+g.pb+g.sh-1)/g.sh, g.flatWidth()
+	hs, ws := g.phaseRows(), g.flatWidth()
 	plane := hs * ws
 	chan_ := g.sh * g.sw * plane
 
@@ -249,7 +244,7 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 		}
 	}
 
-	var xb, tb *[]float32
+	var tb *[]float32
 	if g.pointwise() {
 		// Pointwise: B is the input itself (row p = channel p). Only a
 		// partial last panel would read past its end; it reads a packed
@@ -266,19 +261,12 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 			j.tail = tail
 		}
 	} else {
+		// The phase planes: each items call copies what it reads
+		// (ownCopy), one call at one thread.
+		j.own = true
 		j.xg, j.plane, j.chan_, j.hs = xg, plane, chan_, hs
 		j.xsLen = max(cg*chan_, maxOff+j.npanels*nr)
-		if gemmThreads(og, j.ntot, kk) > 1 {
-			// Each thread copies what its items read (ownCopy).
-			j.own = true
-			j.reach = ownReach(offs[:taps], plane, nr)
-		} else {
-			xb = getScratch(j.xsLen)
-			j.xs = *xb
-			// Past the channels' planes only zeros (the last panels' reach).
-			clear(j.xs[cg*chan_:])
-			j.phaseCopy(0, cg)
-		}
+		j.reach = ownReach(offs[:taps], plane, nr)
 	}
 	j.offs = offs
 
@@ -402,9 +390,6 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	if kb != nil {
 		putScratch(kb)
 	}
-	if xb != nil {
-		putScratch(xb)
-	}
 	if tb != nil {
 		putScratch(tb)
 	}
@@ -415,10 +400,10 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	convIndirectPool.Put(j)
 }
 
-// ownCopy returns the phase planes items [lo, hi) read: j.xs, or where
-// each thread copies its own (j.own) a scratch buffer (returned too, for
-// putScratch) holding the planes' rows that the items' panels read. The
-// items' reads are then all in their thread's cache: with one copy split
+// ownCopy returns what items [lo, hi) read: a pointwise layer's input
+// (j.xs), or a scratch buffer (returned too, for putScratch) holding the
+// phase planes' rows that the items' panels read. At more than one thread
+// each thread's reads are then all in its own cache: with one copy split
 // by channels over the threads, every thread read half of its panels' rows
 // from the other's cache, in the micro-kernel's scattered, latency-bound
 // loads (cnn_64x64's 32->64 3x3/2 on 32², 2 threads, AMD EPYC (Zen 5) VM:
@@ -478,17 +463,12 @@ func ownRows(f0, fLast, reach, ws, hs int) (q0, q1, spill int) {
 	return q0, min(qEnd, hs), max(0, min(q0, qEnd-hs))
 }
 
-// convPhaseCopy writes channels [c0, c1) of the group's input xg into xs
-// (their chan_ values each cleared first) zero-padded and split by stride
-// phase: plane (c, ph, pw) of hs x ws values at c*chan_ + (ph*sw+pw)*plane
-// holds padded rows ≡ ph (mod sh) and columns ≡ pw (mod sw).
-func convPhaseCopy(g *conv2dGeom, xg, xs []float32, ws, plane, chan_, c0, c1 int) {
-	convPhaseCopyRows(g, xg, xs, ws, plane, chan_, c0, c1, 0, plane/ws)
-}
-
-// convPhaseCopyRows is convPhaseCopy on rows [q0, q1) of every phase plane
-// (padded rows q*sh+ph for q in [q0, q1)), which it clears first; the
-// planes' other rows it leaves alone.
+// convPhaseCopyRows writes rows [q0, q1) of the phase planes of channels
+// [c0, c1) of the group's input xg into xs (those rows cleared first; the
+// planes' other rows left alone), zero-padded and split by stride phase:
+// plane (c, ph, pw) of hs x ws values at c*chan_ + (ph*sw+pw)*plane holds
+// padded rows ≡ ph (mod sh) and columns ≡ pw (mod sw), its row q padded
+// row q*sh+ph.
 func convPhaseCopyRows(g *conv2dGeom, xg, xs []float32, ws, plane, chan_, c0, c1, q0, q1 int) {
 	if q1 <= q0 {
 		return

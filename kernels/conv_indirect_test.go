@@ -139,9 +139,7 @@ func TestConvIndirectMatchesPacked(t *testing.T) {
 						buf[i] = -7
 					}
 					got := buf[guard : guard+pix*c.o]
-					if th > 1 {
-						poisonPhaseScratch(&g)
-					}
+					poisonPhaseScratch(&g)
 					convIndirectF32(&g, x, w, got, c.o, pa, wide, nil, 0)
 					what := fmt.Sprintf("%s %s threads=%d wide=%v packed=%v", l, c.name, th, wide, packed)
 					for i := range want {
@@ -279,10 +277,9 @@ func BenchmarkConvPaths(b *testing.B) {
 // poisonPhaseScratch fills the pooled scratch buffers an indirect
 // convolution of g takes for its phase planes with NaNs (as many as two
 // threads take), so that a row an items call reads without copying it
-// shows in the output.
+// shows in the output, at one thread as at two.
 func poisonPhaseScratch(g *conv2dGeom) {
-	hs := (g.h + g.pt + g.pb + g.sh - 1) / g.sh
-	n := g.c / g.g * g.sh * g.sw * hs * g.flatWidth()
+	n := g.c / g.g * g.sh * g.sw * g.phaseRows() * g.flatWidth()
 	for c := bits.Len(uint(n - 1)); c <= bits.Len(uint(2*n-1)); c++ {
 		var held []*[]float32
 		for p := scratchPools[c].Get(); p != nil; p = scratchPools[c].Get() {

@@ -233,10 +233,10 @@ var convPosPool = freelist.List[*convPosJob]{New: func() *convPosJob {
 // alternated runs, µs:
 // 512->512 3x3 on 7² 755-836 -> 670-671 (981-1163 -> 921-940), 256->512
 // 3x3/2 on 14² 423-436 -> 409-412 (631-723 -> 574-593), 128->256 3x3/2 on
-// 28² 376-387 -> 373-374 (560-602 -> 519-526). The models at 2 threads (relaxgo bench --threads 2, alternated
-// pairs, medians): ResNet-18 10.4-12.2 -> 9.7-11.6 ms (six pairs, each
-// faster), MobileNetV2 4.12-4.42 -> 4.01-4.05 in four pairs of five,
-// SqueezeNet within noise.
+// 28² 376-387 -> 373-374 (560-602 -> 519-526). The models at 2 threads
+// (relaxgo bench --threads 2, alternated pairs, medians): ResNet-18
+// 10.4-12.2 -> 9.7-11.6 ms (six pairs, each faster), MobileNetV2 4.12-4.42
+// -> 4.01-4.05 in four pairs of five, SqueezeNet within noise.
 func posColSplit(kk, o, nr, inBytes, threads int) bool {
 	return threads > 1 && o/nr >= threads && 4*kk*o > 2*inBytes
 }

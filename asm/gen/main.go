@@ -3032,9 +3032,9 @@ var gemmKernels = []gemmKernel{
 	// 103-113, 384->64 on 13² 89-108 -> 81-88, unchanged warm (67-74, 49-56);
 	// a second set, noisier, 110-119 -> 101-126 for the first. The model
 	// (`relaxgo bench --threads 1 -n 40`, four alternated pairs): fastest
-	// calls 4.03-4.11 -> 4.00-4.03 ms, medians within noise. The scattering tiles (one
-	// depth block, its layers' weights small) gained nothing (256->32 on 27²
-	// 112-125 -> 118-127) and keep none.
+	// calls 4.03-4.11 -> 4.00-4.03 ms, medians within noise. The scattering
+	// tiles (one depth block, its layers' weights small) gained nothing
+	// (256->32 on 27² 112-125 -> 118-127) and keep none.
 	{name: "sgemmIndirectAVX512", doc: "is the 14x32 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).",
 		mr: 14, nr: 32, avx512: true, pfA: gemmPrefetchA, indirect: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmIndirectAVX512Wide", doc: "is the 8x48 SGEMM micro-kernel with B rows at b[offs[p]] (see asm.SgemmKernelIndirect).",
