@@ -13,8 +13,9 @@ const AffineSlots = 8
 // with the thread, and in its core's cache, call after call; from one
 // shared list a buffer went to whichever thread asked next, and its lines
 // crossed between the cores each time (softmax attention's 128 KB of
-// scores at 2 threads: 91-101 µs a call through one list, 66 with a
-// buffer per thread). Like List, it keeps its objects across garbage
+// scores, 4 heads of 128 tokens at 2 threads: 91-101 µs a call through
+// one List, 71-74 through an Affine, in the same hour). Like List, it
+// keeps its objects across garbage
 // collections (at most Max a processor) and is safe for concurrent use;
 // the zero Affine is empty and ready.
 type Affine[T any] struct {
