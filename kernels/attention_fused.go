@@ -241,6 +241,9 @@ func softmaxAttentionRun(out, a, b, v []float32, batch []int64, m, k, n, d int, 
 	j.err.reset()
 	items := nb * j.blocks
 	if flops := nb * m * n * (k + d); items > 1 && flops >= 1<<20 {
+		// Items enough for every thread: each item's products run on
+		// its own thread (sgemmExOn).
+		j.serial = items >= NumThreads()
 		ParallelFor(items, 1, j.fn)
 	} else {
 		j.run(0, items)
@@ -262,6 +265,7 @@ type attentionJob struct {
 	// layout: AttentionTokenMajor... bits; heads: H (or G) of a call
 	// with any of them (batch item bi is (bi/heads, bi%heads)).
 	layout, heads int
+	serial        bool // the items' products on their own threads alone
 	// The mask step: op, the mask's elements (float32 bits or bools), the
 	// element offset of each batch item's mask and its row and column
 	// strides (0 where the mask broadcasts), the where's fill.
@@ -285,6 +289,7 @@ var attentionJobPool = freelist.List[*attentionJob]{New: func() *attentionJob {
 
 func (j *attentionJob) release() {
 	j.a, j.b, j.v, j.out, j.maskF, j.maskB = nil, nil, nil, nil, nil, nil
+	j.serial = false
 	j.err.reset()
 	attentionJobPool.Put(j)
 }
@@ -403,7 +408,7 @@ func (j *attentionJob) run(lo, hi int) {
 			oOff, ldo = ((bb*m+r0)*hs+h)*d, hs*d
 		}
 		// The scores of rows [r0, r0+rr): what Matmul computes for them.
-		err := sgemmEx(false, false, rr, n, k, 1, j.a[aOff:], lda, j.b[bi*k*n:], n, 0, s, n, nil, nil)
+		err := sgemmExOn(j.serial, false, false, rr, n, k, 1, j.a[aOff:], lda, j.b[bi*k*n:], n, 0, s, n, nil, nil)
 		if err == nil {
 			switch j.scaleOp {
 			case AttentionMultiply:
@@ -423,7 +428,7 @@ func (j *attentionJob) run(lo, hi int) {
 				}
 			}
 			softmaxBlock(false, p, s, n, 1, 0, rr)
-			err = sgemmEx(false, false, rr, d, n, 1, p, n, j.v[vOff:], ldv, 0, j.out[oOff:], ldo, nil, nil)
+			err = sgemmExOn(j.serial, false, false, rr, d, n, 1, p, n, j.v[vOff:], ldv, 0, j.out[oOff:], ldo, nil, nil)
 		}
 		if err != nil {
 			j.err.set(err)

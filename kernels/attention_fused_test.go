@@ -205,16 +205,18 @@ func BenchmarkSoftmaxAttention(b *testing.B) {
 				}
 				mask = AttentionMask{Op: AttentionAddMask, Mask: m}
 			}
-			b.Run(fmt.Sprintf("h=%d/n=%d/d=%d/causal=%v", h, n, d, causal), func(b *testing.B) {
-				SetNumThreads(1)
-				b.ReportAllocs()
-				for i := 0; i < b.N; i++ {
-					if err := SoftmaxAttention(out, q, k, v, 8, AttentionDivide, mask); err != nil {
-						b.Fatal(err)
+			for _, threads := range []int{1, 2} {
+				b.Run(fmt.Sprintf("h=%d/n=%d/d=%d/causal=%v/threads=%d", h, n, d, causal, threads), func(b *testing.B) {
+					SetNumThreads(threads)
+					b.ReportAllocs()
+					for i := 0; i < b.N; i++ {
+						if err := SoftmaxAttention(out, q, k, v, 8, AttentionDivide, mask); err != nil {
+							b.Fatal(err)
+						}
 					}
-				}
-				b.ReportMetric(4*float64(h*n*n*d)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-			})
+					b.ReportMetric(4*float64(h*n*n*d)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+				})
+			}
 		}
 	}
 }

@@ -89,7 +89,7 @@ func (j *gemmJob) runDirect(threads int) {
 // gemmDirectPool holds the small-M path's packed-A buffers (only growing,
 // like gemmBPool, but separate so that the two size populations do not
 // evict each other's buffers).
-var gemmDirectPool freelist.List[*[]float32]
+var gemmDirectPool freelist.Affine[*[]float32]
 
 func gemmGetDirectBuf(n int) *[]float32 { return growBuf(&gemmDirectPool, n) }
 
@@ -197,9 +197,9 @@ func gemmNarrowOK(transA, transB bool, m, n, k int, alpha float32, b []float32) 
 // are the blocked driver's. Then the epilogue, row by row. Products past
 // gemmParallelMinMNK split their rows over the threads (the same bits:
 // each row is computed alone).
-func gemmNarrow(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, ep *GemmEpilogue) {
+func gemmNarrow(serial bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, ep *GemmEpilogue) {
 	g := narrowGemm{n: n, k: k, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, beta: beta, c: c, ldc: ldc, ep: ep}
-	if gemmThreads(m, n, k) == 1 {
+	if serial || gemmThreads(m, n, k) == 1 {
 		g.rows(0, m)
 		return
 	}

@@ -366,8 +366,13 @@ func matmulItems(j *matmulJob, transA, transB bool, m, n, k, lda, ldb int, af, b
 	j.af, j.bf, j.cf, j.ep = af, bf, cf, ep
 	j.err.reset()
 	if nbatch > 1 && flops < 1<<21 {
-		ParallelFor(nbatch, max(1, (1<<20)/max(1, flops)), j.fn)
+		grain := max(1, (1<<20)/max(1, flops))
+		// Chunks enough for every thread: each item's product on its
+		// own thread (sgemmExOn).
+		j.serial = parallelChunks(nbatch, grain, NumThreads()) >= NumThreads()
+		ParallelFor(nbatch, grain, j.fn)
 	} else {
+		j.serial = false
 		j.run(0, nbatch)
 	}
 	if err := j.err.get(); err != nil {
@@ -389,6 +394,7 @@ type matmulJob struct {
 	ep             *GemmEpilogue
 	epv            GemmEpilogue
 	pb             *PackedB // B's cached packing (a registered constant), or nil
+	serial         bool     // the items' products on their own threads alone
 	fn             func(lo, hi int)
 	err            firstErr // the first error of a batch item (run's chunks may run concurrently)
 }
@@ -410,7 +416,7 @@ func (j *matmulJob) run(lo, hi int) {
 		if ao > len(j.af) || bo > len(j.bf) || co > len(j.cf) {
 			err = fmt.Errorf("batch item %d: operand data shorter than its shape", i)
 		} else {
-			err = sgemmEx(j.transA, j.transB, m, n, k, 1, j.af[ao:], j.lda, j.bf[bo:], j.ldb, 0, j.cf[co:], n, j.ep, j.pb)
+			err = sgemmExOn(j.serial, j.transA, j.transB, m, n, k, 1, j.af[ao:], j.lda, j.bf[bo:], j.ldb, 0, j.cf[co:], n, j.ep, j.pb)
 		}
 		if err != nil {
 			j.err.set(err)
@@ -421,7 +427,7 @@ func (j *matmulJob) run(lo, hi int) {
 
 // release drops the references to operands and pools the job.
 func (j *matmulJob) release() {
-	j.af, j.bf, j.cf, j.ep, j.epv, j.pb = nil, nil, nil, nil, GemmEpilogue{}, nil
+	j.af, j.bf, j.cf, j.ep, j.epv, j.pb, j.serial = nil, nil, nil, nil, GemmEpilogue{}, nil, false
 	j.err.reset()
 	matmulJobPool.Put(j)
 }

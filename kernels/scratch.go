@@ -10,7 +10,7 @@ import (
 // that kernels whose buffer sizes change from call to call (one network's
 // layers) find one of the right class instead of replacing a pooled buffer
 // that is too small.
-var scratchPools [bits.UintSize]freelist.List[*[]float32]
+var scratchPools [bits.UintSize]freelist.Affine[*[]float32]
 
 // getScratch returns a pooled buffer of n floats (contents undefined).
 func getScratch(n int) *[]float32 {

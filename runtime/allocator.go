@@ -163,7 +163,7 @@ func (a *pooledAllocator) Free(s *Storage) {
 	}
 	s.pooled = false // guards against double free
 	// A tuple kept in the storage died with the activation that freed it.
-	clear(s.tuple.elems[:])
+	clearValues(s.tuple.elems[:])
 	s.tuple.hdr, s.tupleUsed = nil, false
 	a.mu.Lock()
 	a.pool[s.Size()] = append(a.pool[s.Size()], s)

@@ -143,7 +143,14 @@ func (s *Storage) newView(offset int64, shape []int64, dt DataType) (*Tensor, er
 	} else {
 		t = new(Tensor)
 	}
-	*t = Tensor{dtype: dt, shape: shape, data: s.data[offset : offset+n : offset+n], storage: s, offset: offset, device: s.device}
+	// Field by field: t is zeroed memory, and a struct store would go
+	// through the collector's bulk barrier while it marks (a small call
+	// allocates enough that it marks much of the time).
+	t.lease = 0
+	t.dtype, t.offset, t.device = dt, offset, s.device
+	t.shape = shape
+	t.data = s.data[offset : offset+n : offset+n]
+	t.storage = s
 	return t, nil
 }
 

@@ -497,6 +497,13 @@ func clearValues(vs []Value) {
 	}
 }
 
+// clearPtrs is clear(ps) element by element, as clearValues.
+func clearPtrs(ps []*Storage) {
+	for i := range ps {
+		ps[i] = nil
+	}
+}
+
 func (vm *VM) releaseStorages(fr *frame, ret Value) {
 	escaped := vm.escaped[:0]
 	collectStorages(ret, &escaped, 0)
@@ -515,9 +522,9 @@ func (vm *VM) releaseStorages(fr *frame, ret Value) {
 			vm.recycled = append(vm.recycled, s)
 		}
 	}
-	clear(fr.storages)
+	clearPtrs(fr.storages)
 	fr.storages = fr.storages[:0]
-	clear(escaped)
+	clearPtrs(escaped)
 	vm.escaped = escaped[:0]
 }
 
@@ -907,13 +914,19 @@ func (vm *VM) takeArgs(args []Value) (a []Value, own bool) {
 		return append([]Value(nil), args...), false
 	}
 	vm.argsBusy = true
-	vm.argBuf = append(vm.argBuf[:0], args...)
+	if cap(vm.argBuf) < len(args) {
+		vm.argBuf = make([]Value, len(args))
+	}
+	vm.argBuf = vm.argBuf[:len(args)]
+	for i, v := range args { // element by element: see clearValues
+		vm.argBuf[i] = v
+	}
 	return vm.argBuf, true
 }
 
 // releaseArgs frees the argument buffer, dropping its references.
 func (vm *VM) releaseArgs() {
-	clear(vm.argBuf)
+	clearValues(vm.argBuf)
 	vm.argsBusy = false
 }
 

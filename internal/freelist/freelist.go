@@ -1,5 +1,7 @@
 // Package freelist holds List, a bounded free list of reusable objects that,
-// unlike sync.Pool, keeps them across garbage collections.
+// unlike sync.Pool, keeps them across garbage collections, and Affine, a
+// List per processor for buffers that should stay with the thread (and
+// core) that used them last.
 package freelist
 
 import "sync"

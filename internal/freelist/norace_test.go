@@ -1,0 +1,5 @@
+//go:build !race
+
+package freelist
+
+const raceEnabled = false
