@@ -1,6 +1,9 @@
 package freelist
 
-import "sync"
+import (
+	"sync"
+	_ "unsafe" // go:linkname
+)
 
 // AffineSlots is how many lists an Affine keeps: one per processor (P) of a
 // machine of up to that many threads; more processors share them.
@@ -88,30 +91,20 @@ func (sl *affineSlot[T]) take() (T, bool) {
 	return x, true
 }
 
-// slotToken names a slot. tokens hands each processor the token it last
-// put back (a sync.Pool's per-processor private object), so slot() tells
-// the processors apart without a linkname into the runtime: a processor
-// keeps its token while it calls slot() again and again, and one that
-// finds none makes the next. A token dropped by the collector (two
-// collections unused) only costs a new one, a later slot.
-type slotToken struct{ i int }
-
-var (
-	tokensMu   sync.Mutex
-	tokensMade int
-	tokens     = sync.Pool{New: func() any {
-		tokensMu.Lock()
-		defer tokensMu.Unlock()
-		t := &slotToken{i: tokensMade % AffineSlots}
-		tokensMade++
-		return t
-	}}
-)
-
-// slot is the calling processor's slot.
+// slot is the calling processor's slot: its P's index (runtime.procPin,
+// which sync.Pool uses for the same purpose; the runtime keeps it for
+// packages that link to it, go.dev/issue/67401). A sync.Pool of slot
+// tokens gave the same affinity, but a sync.Pool allocates its
+// per-processor array again after every collection: an allocation a cycle
+// in a loop of model calls that allocate only their results.
 func slot() int {
-	t := tokens.Get().(*slotToken)
-	i := t.i
-	tokens.Put(t)
-	return i
+	p := procPin()
+	procUnpin()
+	return p % AffineSlots
 }
+
+//go:linkname procPin runtime.procPin
+func procPin() int
+
+//go:linkname procUnpin runtime.procUnpin
+func procUnpin()

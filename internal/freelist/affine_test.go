@@ -21,9 +21,6 @@ func TestAffineKeepsAcrossGC(t *testing.T) {
 
 // TestAffineBounds runs on one processor, so every Put goes to one list.
 func TestAffineBounds(t *testing.T) {
-	if raceEnabled {
-		t.Skip("under the race detector a processor does not keep its slot")
-	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	for _, tc := range []struct{ max, put, want int }{
 		{0, DefaultMax + 5, DefaultMax},
@@ -45,9 +42,6 @@ func TestAffineBounds(t *testing.T) {
 
 // TestAffineSlotStable: one processor keeps its slot from call to call.
 func TestAffineSlotStable(t *testing.T) {
-	if raceEnabled {
-		t.Skip("under the race detector a processor does not keep its slot")
-	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	s := slot()
 	for range 1000 {

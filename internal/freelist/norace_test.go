@@ -1,5 +1,0 @@
-//go:build !race
-
-package freelist
-
-const raceEnabled = false
