@@ -161,7 +161,7 @@ func TestMatmulRegisteredConstant(t *testing.T) {
 // mlp-like shapes, 1 thread, and SgemmPacked at 2 threads.
 func BenchmarkSgemmPacked(b *testing.B) {
 	defer SetNumThreads(0)
-	for _, s := range [][3]int{{64, 1024, 784}, {1, 768, 768}, {8, 3072, 768}, {128, 768, 3072}, {197, 3072, 768}} {
+	for _, s := range [][3]int{{64, 1024, 784}, {1, 768, 768}, {8, 3072, 768}, {128, 768, 3072}, {197, 3072, 768}, {128, 256, 1024}, {128, 1024, 256}} {
 		m, n, k := s[0], s[1], s[2]
 		r := rand.New(rand.NewSource(1))
 		x, y, z := gemmRandF32(r, m*k), gemmRandF32(r, k*n), make([]float32, m*n)
