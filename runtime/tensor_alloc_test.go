@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -162,5 +163,34 @@ func TestPooledViewsAnyOrder(t *testing.T) {
 				t.Errorf("a later lease allocated %v times, want 0", got)
 			}
 		})
+	}
+}
+
+// TestNewViewSetsEveryField: newView sets a header's fields one by one
+// (not a struct store, which takes the collector's bulk barrier), so a
+// field added to Tensor must be set there too; and a view on a storage
+// whose first header was used before is still the tensor it asks for.
+func TestNewViewSetsEveryField(t *testing.T) {
+	if n := reflect.TypeOf(Tensor{}).NumField(); n != 7 {
+		t.Fatalf("Tensor has %d fields; newView sets 7 one by one: set the new ones there and update this count", n)
+	}
+	s, err := NewStorage(256, CPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []struct {
+		off   int64
+		shape []int64
+		dt    DataType
+	}{{0, []int64{2, 3}, Float32}, {64, []int64{5}, Int64}} {
+		v, err := s.newView(c.off, c.shape, c.dt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := NumBytes(c.shape, c.dt)
+		want := Tensor{dtype: c.dt, shape: c.shape, data: s.data[c.off : c.off+n : c.off+n], storage: s, offset: c.off, device: s.device}
+		if !reflect.DeepEqual(*v, want) {
+			t.Errorf("view %d: %+v, want %+v", i, *v, want)
+		}
 	}
 }
