@@ -1,9 +1,6 @@
 package freelist
 
-import (
-	"sync"
-	_ "unsafe" // go:linkname
-)
+import _ "unsafe" // go:linkname
 
 // AffineSlots is how many lists an Affine keeps: one per processor (P) of a
 // machine of up to that many threads; more processors share them.
@@ -28,10 +25,11 @@ type Affine[T any] struct {
 	slots [AffineSlots]affineSlot[T]
 }
 
+// affineSlot is one processor's List (its New and Max unused: Affine's
+// apply), its lock on lines of its own.
 type affineSlot[T any] struct {
-	mu   sync.Mutex
-	free []T
-	_    [64]byte // each slot's lock on lines of its own
+	l List[T]
+	_ [64]byte
 }
 
 // Get takes an object, from the calling processor's list if it has one,
@@ -39,56 +37,24 @@ type affineSlot[T any] struct {
 func (a *Affine[T]) Get() T {
 	s := slot()
 	for i := 0; i < AffineSlots; i++ {
-		if x, ok := a.slots[(s+i)%AffineSlots].take(); ok {
+		if x, ok := a.slots[(s+i)%AffineSlots].l.take(); ok {
 			return x
 		}
 	}
-	if a.New == nil {
-		var zero T
-		return zero
-	}
-	return a.New()
+	return make0(a.New)
 }
 
 // Put returns x to the calling processor's list, or drops it if that list
 // holds Max objects already.
-func (a *Affine[T]) Put(x T) {
-	max := a.Max
-	if max <= 0 {
-		max = DefaultMax
-	}
-	sl := &a.slots[slot()]
-	sl.mu.Lock()
-	if len(sl.free) < max {
-		sl.free = append(sl.free, x)
-	}
-	sl.mu.Unlock()
-}
+func (a *Affine[T]) Put(x T) { a.slots[slot()].l.put(x, a.Max) }
 
 // Len reports how many objects the lists hold.
 func (a *Affine[T]) Len() int {
 	n := 0
 	for i := range a.slots {
-		sl := &a.slots[i]
-		sl.mu.Lock()
-		n += len(sl.free)
-		sl.mu.Unlock()
+		n += a.slots[i].l.Len()
 	}
 	return n
-}
-
-func (sl *affineSlot[T]) take() (T, bool) {
-	sl.mu.Lock()
-	defer sl.mu.Unlock()
-	var zero T
-	n := len(sl.free)
-	if n == 0 {
-		return zero, false
-	}
-	x := sl.free[n-1]
-	sl.free[n-1] = zero
-	sl.free = sl.free[:n-1]
-	return x, true
 }
 
 // slot is the calling processor's slot: its P's index (runtime.procPin,

@@ -57,7 +57,7 @@ func TestAffineTakesFromOtherSlots(t *testing.T) {
 	for i := range AffineSlots {
 		a := Affine[*int]{New: func() *int { t.Fatal("New called with an object on a list"); return nil }}
 		p := new(int)
-		a.slots[i].free = append(a.slots[i].free, p)
+		a.slots[i].l.Put(p)
 		if got := a.Get(); got != p {
 			t.Fatalf("object on slot %d: Get %p, want %p", i, got, p)
 		}

@@ -29,26 +29,41 @@ type List[T any] struct {
 
 // Get takes an object from the list, or makes one.
 func (l *List[T]) Get() T {
-	l.mu.Lock()
-	if n := len(l.free); n > 0 {
-		x := l.free[n-1]
-		var zero T
-		l.free[n-1] = zero
-		l.free = l.free[:n-1]
-		l.mu.Unlock()
+	if x, ok := l.take(); ok {
 		return x
 	}
-	l.mu.Unlock()
-	if l.New == nil {
+	return make0(l.New)
+}
+
+// take takes the object put last, if any.
+func (l *List[T]) take() (T, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var zero T
+	n := len(l.free)
+	if n == 0 {
+		return zero, false
+	}
+	x := l.free[n-1]
+	l.free[n-1] = zero
+	l.free = l.free[:n-1]
+	return x, true
+}
+
+// make0 is newFn's object, or the zero T if newFn is nil.
+func make0[T any](newFn func() T) T {
+	if newFn == nil {
 		var zero T
 		return zero
 	}
-	return l.New()
+	return newFn()
 }
 
 // Put returns x to the list, unless it already holds its maximum.
-func (l *List[T]) Put(x T) {
-	max := l.Max
+func (l *List[T]) Put(x T) { l.put(x, l.Max) }
+
+// put is Put with the maximum max (DefaultMax if max <= 0).
+func (l *List[T]) put(x T, max int) {
 	if max <= 0 {
 		max = DefaultMax
 	}
