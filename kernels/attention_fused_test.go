@@ -182,7 +182,7 @@ func TestSoftmaxAttentionAllocs(t *testing.T) {
 	}
 }
 
-// BenchmarkSoftmaxAttention times the fused attention at 1 thread on the
+// BenchmarkSoftmaxAttention times the fused attention at 1 and 2 threads on the
 // transformer_s128_d256 block's shape (4 heads, 128 tokens, 64 per head)
 // and on one with 384 tokens, without a mask and with a causal one.
 func BenchmarkSoftmaxAttention(b *testing.B) {

@@ -114,9 +114,10 @@ func maxPoolTap(g *pool2dGeom, o, x []float32, lowest float32) {
 		// cnn_64x64 at 2 threads on an AMD EPYC (Zen 5) VM, where a line
 		// moved between the vCPUs costs a ~500 ns round trip (`relaxgo
 		// bench --mode=compiled --threads 2`, four alternated pairs):
-		// medians 119-132 -> 109-127 µs. (The next convolution's phase
-		// copy by rows as well, rather than by channels, was slower:
-		// 125-139 µs, its clears and calls a range of rows each.)
+		// medians 119-132 -> 109-127 µs. (The next convolution's shared
+		// phase copy split by rows as well, rather than by channels, was
+		// slower then: 125-139 µs, its clears and calls a range of rows
+		// each. Its threads now copy their own rows, ownCopy.)
 		// One band of rows a thread: a chunk makes a call a plane, and
 		// chunks of 16K taps (8 for cnn_64x64's pool, each 32 calls of 4
 		// rows) cost more in calls than they balanced (BenchmarkOpMaxPool2D

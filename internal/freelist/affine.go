@@ -15,9 +15,8 @@ const AffineSlots = 8
 // crossed between the cores each time (softmax attention's 128 KB of
 // scores, 4 heads of 128 tokens at 2 threads: 91-101 µs a call through
 // one List, 71-74 through an Affine, in the same hour). Like List, it
-// keeps its objects across garbage
-// collections (at most Max a processor) and is safe for concurrent use;
-// the zero Affine is empty and ready.
+// keeps its objects across garbage collections (at most Max a processor)
+// and is safe for concurrent use; the zero Affine is empty and ready.
 type Affine[T any] struct {
 	New func() T
 	Max int

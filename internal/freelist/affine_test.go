@@ -7,39 +7,6 @@ import (
 	"testing"
 )
 
-func TestAffineKeepsAcrossGC(t *testing.T) {
-	made := 0
-	a := Affine[*[]byte]{New: func() *[]byte { made++; b := make([]byte, 64); return &b }}
-	x := a.Get()
-	a.Put(x)
-	runtime.GC()
-	runtime.GC()
-	if y := a.Get(); y != x || made != 1 {
-		t.Fatalf("after two collections Get returned %p (made %d), want the object put, %p (made 1)", y, made, x)
-	}
-}
-
-// TestAffineBounds runs on one processor, so every Put goes to one list.
-func TestAffineBounds(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	for _, tc := range []struct{ max, put, want int }{
-		{0, DefaultMax + 5, DefaultMax},
-		{3, 10, 3},
-		{3, 2, 2},
-	} {
-		a := Affine[int]{Max: tc.max}
-		for i := range tc.put {
-			a.Put(i)
-		}
-		if got := a.Len(); got != tc.want {
-			t.Errorf("Max %d, %d put: Len %d, want %d", tc.max, tc.put, got, tc.want)
-		}
-		if got := a.Get(); got != tc.want-1 {
-			t.Errorf("Max %d: Get %d, want %d (last in, first out)", tc.max, got, tc.want-1)
-		}
-	}
-}
-
 // TestAffineSlotStable: one processor keeps its slot from call to call.
 func TestAffineSlotStable(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
@@ -61,10 +28,6 @@ func TestAffineTakesFromOtherSlots(t *testing.T) {
 		if got := a.Get(); got != p {
 			t.Fatalf("object on slot %d: Get %p, want %p", i, got, p)
 		}
-	}
-	var a Affine[*int]
-	if p := a.Get(); p != nil {
-		t.Fatalf("empty Affine without New: Get %v, want nil", p)
 	}
 }
 
@@ -94,21 +57,4 @@ func TestAffineConcurrent(t *testing.T) {
 	if n := a.Len(); n > AffineSlots*DefaultMax {
 		t.Fatalf("Len %d > %d", n, AffineSlots*DefaultMax)
 	}
-}
-
-// BenchmarkAffineGetPut is BenchmarkGetPut's List case on an Affine.
-func BenchmarkAffineGetPut(b *testing.B) {
-	a := Affine[*int]{New: func() *int { return new(int) }}
-	b.Run("Affine", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			a.Put(a.Get())
-		}
-	})
-	b.Run("Affine/parallel", func(b *testing.B) {
-		b.RunParallel(func(pb *testing.PB) {
-			for pb.Next() {
-				a.Put(a.Get())
-			}
-		})
-	})
 }
