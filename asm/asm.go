@@ -948,3 +948,55 @@ func SetLevel(l Level) error {
 
 // MaxLevel reports the highest level this CPU and build support.
 func MaxLevel() Level { return detect() }
+
+// Steps of EpilogueRowsF32, set in its flags.
+const (
+	EpiRowBias = 1 << iota // add the row's bias (rowBias[r])
+	EpiColBias             // add the column's bias (colBias[j])
+	EpiRes                 // add the residual (res[r*ldr+j])
+	EpiResLeft             // with EpiRes: res + c rather than c + res
+	EpiRelu                // then relu: 0 > c ? 0 : c
+)
+
+// EpilogueRowsF32 runs a product's epilogue in place on rows rows of n
+// elements of c (row r at c[r*ldc:]), the steps flags selects, in this
+// order: c += rowBias[r]; c += colBias[j]; the residual res[r*ldr+j] added
+// (res + c with EpiResLeft, else c + res); relu. Each step is the operation
+// of the separate kernel (AddScalarF32, AddF32, ReluF32), so the bits are
+// those of the separate passes; one call replaces a call per row and step
+// (a product's epilogue on the blocks of C its tiles just wrote). rowBias,
+// colBias and res may be nil where flags does not use them. It panics on
+// short slices.
+func EpilogueRowsF32(c []float32, ldc, rows, n int, rowBias, colBias, res []float32, ldr, flags int) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	const fn = "EpilogueRows"
+	if ldc < n || !extentOK(rows, n, ldc, len(c)) {
+		shortInput(fn, "c", len(c), rows*ldc)
+	}
+	var rp, bp, sp *float32
+	if flags&EpiRowBias != 0 {
+		if len(rowBias) < rows {
+			shortInput(fn, "rowBias", len(rowBias), rows)
+		}
+		rp = &rowBias[0]
+	}
+	if flags&EpiColBias != 0 {
+		if len(colBias) < n {
+			shortInput(fn, "colBias", len(colBias), n)
+		}
+		bp = &colBias[0]
+	}
+	if flags&EpiRes != 0 {
+		if ldr < n || !extentOK(rows, n, ldr, len(res)) {
+			shortInput(fn, "res", len(res), rows*ldr)
+		}
+		sp = &res[0]
+	}
+	if level == LevelGo {
+		epilogueRowsGo(c, ldc, rows, n, rowBias, colBias, res, ldr, flags)
+		return
+	}
+	asmEpilogueRows(&c[0], ldc, rows, n, rp, bp, sp, ldr, flags)
+}

@@ -718,3 +718,11 @@ func asmSgemmKernelGather14(prefetch bool, sw, kc int, a *float32, delta int, of
 		sgemmGather14S1AVX512Warm(kc, a, delta, offs, b, c, ldc, alpha, beta)
 	}
 }
+
+func asmEpilogueRows(c *float32, ldc, rows, n int, rowBias, colBias, res *float32, ldr, flags int) {
+	if level == LevelAVX512 {
+		epilogueRowsF32AVX512(c, ldc, rows, n, rowBias, colBias, res, ldr, flags)
+		return
+	}
+	epilogueRowsF32AVX2(c, ldc, rows, n, rowBias, colBias, res, ldr, flags)
+}

@@ -179,3 +179,7 @@ func asmSgemmKernelStrided14(prefetch bool, kc int, a *float32, lda int, b, c *f
 func asmSgemmKernelGather14(prefetch bool, sw, kc int, a *float32, delta int, offs *int, b, c *float32, ldc int, alpha, beta float32) {
 	panic("asm: no assembly in this build")
 }
+
+func asmEpilogueRows(c *float32, ldc, rows, n int, rowBias, colBias, res *float32, ldr, flags int) {
+	panic("asm: no assembly in this build")
+}

@@ -29984,6 +29984,177 @@ sgemmNarrowAVX512_r1_beta:
 	VZEROUPPER
 	RET
 
+// func epilogueRowsF32AVX512(c *float32, ldc int, rows int, n int, rowBias *float32, colBias *float32, res *float32, ldr int, flags int)
+// Requires: AVX, AVX512DQ, AVX512F, BMI2
+TEXT ·epilogueRowsF32AVX512(SB), NOSPLIT, $0-72
+	MOVQ   c+0(FP), AX
+	MOVQ   ldc+8(FP), CX
+	MOVQ   rows+16(FP), DX
+	MOVQ   rowBias+32(FP), BX
+	MOVQ   colBias+40(FP), SI
+	MOVQ   res+48(FP), DI
+	MOVQ   ldr+56(FP), R8
+	MOVQ   flags+64(FP), R9
+	SHLQ   $0x02, CX
+	SHLQ   $0x02, R8
+	MOVQ   n+24(FP), R10
+	ANDL   $0x0000000f, R10
+	MOVL   $0x0000ffff, R11
+	BZHIL  R10, R11, R10
+	KMOVW  R10, K1
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	MOVQ   R9, R13
+	ANDQ   $0x00000008, R13
+
+	PCALIGN $64
+epilogueRowsF32AVX512_row:
+	CMPQ         DX, $0x00000000
+	JLE          epilogueRowsF32AVX512_done
+	TESTQ        $0x00000001, R9
+	JZ           epilogueRowsF32AVX512_norb
+	VBROADCASTSS (BX), Z1
+	ADDQ         $0x00000004, BX
+
+epilogueRowsF32AVX512_norb:
+	MOVQ AX, R10
+	MOVQ SI, R11
+	MOVQ DI, R12
+	MOVQ n+24(FP), R14
+
+	PCALIGN $64
+epilogueRowsF32AVX512_u2:
+	CMPQ    R14, $0x00000020
+	JL      epilogueRowsF32AVX512_e2
+	VMOVUPS (R10), Z2
+	VMOVUPS 64(R10), Z3
+	TESTQ   $0x00000001, R9
+	JZ      epilogueRowsF32AVX512_u2_rb
+	VADDPS  Z1, Z2, Z2
+	VADDPS  Z1, Z3, Z3
+
+epilogueRowsF32AVX512_u2_rb:
+	TESTQ   $0x00000002, R9
+	JZ      epilogueRowsF32AVX512_u2_cb
+	VMOVUPS (R11), Z4
+	VADDPS  Z4, Z2, Z2
+	VMOVUPS 64(R11), Z4
+	VADDPS  Z4, Z3, Z3
+
+epilogueRowsF32AVX512_u2_cb:
+	TESTQ   $0x00000004, R9
+	JZ      epilogueRowsF32AVX512_u2_res
+	VMOVUPS (R12), Z4
+	VMOVUPS 64(R12), Z5
+	TESTQ   R13, R13
+	JNZ     epilogueRowsF32AVX512_u2_left
+	VADDPS  Z4, Z2, Z2
+	VADDPS  Z5, Z3, Z3
+	JMP     epilogueRowsF32AVX512_u2_res
+
+epilogueRowsF32AVX512_u2_left:
+	VADDPS Z2, Z4, Z2
+	VADDPS Z3, Z5, Z3
+
+epilogueRowsF32AVX512_u2_res:
+	TESTQ  $0x00000010, R9
+	JZ     epilogueRowsF32AVX512_u2_relu
+	VMAXPS Z2, Z0, Z2
+	VMAXPS Z3, Z0, Z3
+
+epilogueRowsF32AVX512_u2_relu:
+	VMOVUPS Z2, (R10)
+	VMOVUPS Z3, 64(R10)
+	ADDQ    $0x00000080, R10
+	ADDQ    $0x00000080, R11
+	ADDQ    $0x00000080, R12
+	SUBQ    $0x00000020, R14
+	JMP     epilogueRowsF32AVX512_u2
+
+epilogueRowsF32AVX512_e2:
+epilogueRowsF32AVX512_u1:
+	CMPQ    R14, $0x00000010
+	JL      epilogueRowsF32AVX512_e1
+	VMOVUPS (R10), Z2
+	TESTQ   $0x00000001, R9
+	JZ      epilogueRowsF32AVX512_u1_rb
+	VADDPS  Z1, Z2, Z2
+
+epilogueRowsF32AVX512_u1_rb:
+	TESTQ   $0x00000002, R9
+	JZ      epilogueRowsF32AVX512_u1_cb
+	VMOVUPS (R11), Z3
+	VADDPS  Z3, Z2, Z2
+
+epilogueRowsF32AVX512_u1_cb:
+	TESTQ   $0x00000004, R9
+	JZ      epilogueRowsF32AVX512_u1_res
+	VMOVUPS (R12), Z3
+	TESTQ   R13, R13
+	JNZ     epilogueRowsF32AVX512_u1_left
+	VADDPS  Z3, Z2, Z2
+	JMP     epilogueRowsF32AVX512_u1_res
+
+epilogueRowsF32AVX512_u1_left:
+	VADDPS Z2, Z3, Z2
+
+epilogueRowsF32AVX512_u1_res:
+	TESTQ  $0x00000010, R9
+	JZ     epilogueRowsF32AVX512_u1_relu
+	VMAXPS Z2, Z0, Z2
+
+epilogueRowsF32AVX512_u1_relu:
+	VMOVUPS Z2, (R10)
+	ADDQ    $0x00000040, R10
+	ADDQ    $0x00000040, R11
+	ADDQ    $0x00000040, R12
+	SUBQ    $0x00000010, R14
+	JMP     epilogueRowsF32AVX512_u1
+
+epilogueRowsF32AVX512_e1:
+	TESTQ     R14, R14
+	JZ        epilogueRowsF32AVX512_next
+	VMOVUPS.Z (R10), K1, Z2
+	TESTQ     $0x00000001, R9
+	JZ        epilogueRowsF32AVX512_t_rb
+	VADDPS    Z1, Z2, Z2
+
+epilogueRowsF32AVX512_t_rb:
+	TESTQ     $0x00000002, R9
+	JZ        epilogueRowsF32AVX512_t_cb
+	VMOVUPS.Z (R11), K1, Z3
+	VADDPS    Z3, Z2, Z2
+
+epilogueRowsF32AVX512_t_cb:
+	TESTQ     $0x00000004, R9
+	JZ        epilogueRowsF32AVX512_t_res
+	VMOVUPS.Z (R12), K1, Z3
+	TESTQ     R13, R13
+	JNZ       epilogueRowsF32AVX512_t_left
+	VADDPS    Z3, Z2, Z2
+	JMP       epilogueRowsF32AVX512_t_res
+
+epilogueRowsF32AVX512_t_left:
+	VADDPS Z2, Z3, Z2
+
+epilogueRowsF32AVX512_t_res:
+	TESTQ  $0x00000010, R9
+	JZ     epilogueRowsF32AVX512_t_relu
+	VMAXPS Z2, Z0, Z2
+
+epilogueRowsF32AVX512_t_relu:
+	VMOVUPS Z2, K1, (R10)
+
+epilogueRowsF32AVX512_next:
+	ADDQ CX, AX
+	ADDQ R8, DI
+	DECQ DX
+	JMP  epilogueRowsF32AVX512_row
+
+epilogueRowsF32AVX512_done:
+	VZEROUPPER
+	RET
+
 // func copyRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int)
 // Requires: AVX, AVX2
 TEXT ·copyRowsF32AVX2(SB), NOSPLIT, $0-48
@@ -30494,6 +30665,177 @@ sgemmNarrowAVX2_r1_beta:
 	VMULPS       Y4, Y3, Y4
 	VADDPS       Y4, Y1, Y1
 	VMASKMOVPS   Y1, Y0, (AX)
+	VZEROUPPER
+	RET
+
+// func epilogueRowsF32AVX2(c *float32, ldc int, rows int, n int, rowBias *float32, colBias *float32, res *float32, ldr int, flags int)
+// Requires: AVX, AVX2
+TEXT ·epilogueRowsF32AVX2(SB), NOSPLIT, $0-72
+	MOVQ         c+0(FP), AX
+	MOVQ         ldc+8(FP), CX
+	MOVQ         rows+16(FP), DX
+	MOVQ         rowBias+32(FP), BX
+	MOVQ         colBias+40(FP), SI
+	MOVQ         res+48(FP), DI
+	MOVQ         ldr+56(FP), R8
+	MOVQ         flags+64(FP), R9
+	SHLQ         $0x02, CX
+	SHLQ         $0x02, R8
+	MOVQ         n+24(FP), R10
+	ANDQ         $0x00000007, R10
+	VMOVQ        R10, X0
+	VPBROADCASTD X0, Y0
+	VPCMPGTD     iota32<>+0(SB), Y0, Y0
+	VXORPS       Y1, Y1, Y1
+	VXORPS       Y2, Y2, Y2
+	MOVQ         R9, R13
+	ANDQ         $0x00000008, R13
+
+	PCALIGN $64
+epilogueRowsF32AVX2_row:
+	CMPQ         DX, $0x00000000
+	JLE          epilogueRowsF32AVX2_done
+	TESTQ        $0x00000001, R9
+	JZ           epilogueRowsF32AVX2_norb
+	VBROADCASTSS (BX), Y2
+	ADDQ         $0x00000004, BX
+
+epilogueRowsF32AVX2_norb:
+	MOVQ AX, R10
+	MOVQ SI, R11
+	MOVQ DI, R12
+	MOVQ n+24(FP), R14
+
+	PCALIGN $64
+epilogueRowsF32AVX2_u2:
+	CMPQ    R14, $0x00000010
+	JL      epilogueRowsF32AVX2_e2
+	VMOVUPS (R10), Y3
+	VMOVUPS 32(R10), Y4
+	TESTQ   $0x00000001, R9
+	JZ      epilogueRowsF32AVX2_u2_rb
+	VADDPS  Y2, Y3, Y3
+	VADDPS  Y2, Y4, Y4
+
+epilogueRowsF32AVX2_u2_rb:
+	TESTQ   $0x00000002, R9
+	JZ      epilogueRowsF32AVX2_u2_cb
+	VMOVUPS (R11), Y5
+	VADDPS  Y5, Y3, Y3
+	VMOVUPS 32(R11), Y5
+	VADDPS  Y5, Y4, Y4
+
+epilogueRowsF32AVX2_u2_cb:
+	TESTQ   $0x00000004, R9
+	JZ      epilogueRowsF32AVX2_u2_res
+	VMOVUPS (R12), Y5
+	VMOVUPS 32(R12), Y6
+	TESTQ   R13, R13
+	JNZ     epilogueRowsF32AVX2_u2_left
+	VADDPS  Y5, Y3, Y3
+	VADDPS  Y6, Y4, Y4
+	JMP     epilogueRowsF32AVX2_u2_res
+
+epilogueRowsF32AVX2_u2_left:
+	VADDPS Y3, Y5, Y3
+	VADDPS Y4, Y6, Y4
+
+epilogueRowsF32AVX2_u2_res:
+	TESTQ  $0x00000010, R9
+	JZ     epilogueRowsF32AVX2_u2_relu
+	VMAXPS Y3, Y1, Y3
+	VMAXPS Y4, Y1, Y4
+
+epilogueRowsF32AVX2_u2_relu:
+	VMOVUPS Y3, (R10)
+	VMOVUPS Y4, 32(R10)
+	ADDQ    $0x00000040, R10
+	ADDQ    $0x00000040, R11
+	ADDQ    $0x00000040, R12
+	SUBQ    $0x00000010, R14
+	JMP     epilogueRowsF32AVX2_u2
+
+epilogueRowsF32AVX2_e2:
+epilogueRowsF32AVX2_u1:
+	CMPQ    R14, $0x00000008
+	JL      epilogueRowsF32AVX2_e1
+	VMOVUPS (R10), Y3
+	TESTQ   $0x00000001, R9
+	JZ      epilogueRowsF32AVX2_u1_rb
+	VADDPS  Y2, Y3, Y3
+
+epilogueRowsF32AVX2_u1_rb:
+	TESTQ   $0x00000002, R9
+	JZ      epilogueRowsF32AVX2_u1_cb
+	VMOVUPS (R11), Y4
+	VADDPS  Y4, Y3, Y3
+
+epilogueRowsF32AVX2_u1_cb:
+	TESTQ   $0x00000004, R9
+	JZ      epilogueRowsF32AVX2_u1_res
+	VMOVUPS (R12), Y4
+	TESTQ   R13, R13
+	JNZ     epilogueRowsF32AVX2_u1_left
+	VADDPS  Y4, Y3, Y3
+	JMP     epilogueRowsF32AVX2_u1_res
+
+epilogueRowsF32AVX2_u1_left:
+	VADDPS Y3, Y4, Y3
+
+epilogueRowsF32AVX2_u1_res:
+	TESTQ  $0x00000010, R9
+	JZ     epilogueRowsF32AVX2_u1_relu
+	VMAXPS Y3, Y1, Y3
+
+epilogueRowsF32AVX2_u1_relu:
+	VMOVUPS Y3, (R10)
+	ADDQ    $0x00000020, R10
+	ADDQ    $0x00000020, R11
+	ADDQ    $0x00000020, R12
+	SUBQ    $0x00000008, R14
+	JMP     epilogueRowsF32AVX2_u1
+
+epilogueRowsF32AVX2_e1:
+	TESTQ      R14, R14
+	JZ         epilogueRowsF32AVX2_next
+	VMASKMOVPS (R10), Y0, Y3
+	TESTQ      $0x00000001, R9
+	JZ         epilogueRowsF32AVX2_t_rb
+	VADDPS     Y2, Y3, Y3
+
+epilogueRowsF32AVX2_t_rb:
+	TESTQ      $0x00000002, R9
+	JZ         epilogueRowsF32AVX2_t_cb
+	VMASKMOVPS (R11), Y0, Y4
+	VADDPS     Y4, Y3, Y3
+
+epilogueRowsF32AVX2_t_cb:
+	TESTQ      $0x00000004, R9
+	JZ         epilogueRowsF32AVX2_t_res
+	VMASKMOVPS (R12), Y0, Y4
+	TESTQ      R13, R13
+	JNZ        epilogueRowsF32AVX2_t_left
+	VADDPS     Y4, Y3, Y3
+	JMP        epilogueRowsF32AVX2_t_res
+
+epilogueRowsF32AVX2_t_left:
+	VADDPS Y3, Y4, Y3
+
+epilogueRowsF32AVX2_t_res:
+	TESTQ  $0x00000010, R9
+	JZ     epilogueRowsF32AVX2_t_relu
+	VMAXPS Y3, Y1, Y3
+
+epilogueRowsF32AVX2_t_relu:
+	VMASKMOVPS Y3, Y0, (R10)
+
+epilogueRowsF32AVX2_next:
+	ADDQ CX, AX
+	ADDQ R8, DI
+	DECQ DX
+	JMP  epilogueRowsF32AVX2_row
+
+epilogueRowsF32AVX2_done:
 	VZEROUPPER
 	RET
 

@@ -501,6 +501,11 @@ func copyRowsF32AVX512(dst *float32, dstStride int, src *float32, srcStride int,
 //go:noescape
 func sgemmNarrowAVX512(r int, kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
 
+// epilogueRowsF32AVX512 runs, for r < rows and j < n, c[r*ldc+j] += rowBias[r] (flags&1), += colBias[j] (flags&2), the residual res[r*ldr+j] added (flags&4; on the left with flags&8), then relu (flags&16), in place; ldc and ldr in elements.
+//
+//go:noescape
+func epilogueRowsF32AVX512(c *float32, ldc int, rows int, n int, rowBias *float32, colBias *float32, res *float32, ldr int, flags int)
+
 // copyRowsF32AVX2 copies, for r < rows, the n floats at src+r*srcStride bytes to dst+r*dstStride bytes; dst and src do not overlap.
 //
 //go:noescape
@@ -510,6 +515,11 @@ func copyRowsF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, r
 //
 //go:noescape
 func sgemmNarrowAVX2(r int, kc int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, cols int, alpha float32, beta float32)
+
+// epilogueRowsF32AVX2 runs, for r < rows and j < n, c[r*ldc+j] += rowBias[r] (flags&1), += colBias[j] (flags&2), the residual res[r*ldr+j] added (flags&4; on the left with flags&8), then relu (flags&16), in place; ldc and ldr in elements.
+//
+//go:noescape
+func epilogueRowsF32AVX2(c *float32, ldc int, rows int, n int, rowBias *float32, colBias *float32, res *float32, ldr int, flags int)
 
 // interleave2F32AVX2 sets dst[2k] = even[k] and dst[2k+1] = odd[k] for k < n; n is a multiple of 8.
 //

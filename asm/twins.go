@@ -968,3 +968,30 @@ func softmaxRowMax(x []float32) (float32, bool) {
 	}
 	return m, !math.IsInf(float64(m), 0)
 }
+
+// epilogueRowsGo is EpilogueRowsF32's twin: the separate twins (addScalarGo,
+// addGo, reluGo) on each row in turn, whose expressions fix the operand order
+// (and so which NaN's payload a sum keeps; a fused loop's v = r + v may be
+// compiled with its operands swapped).
+func epilogueRowsGo(c []float32, ldc, rows, n int, rowBias, colBias, res []float32, ldr, flags int) {
+	for r := 0; r < rows; r++ {
+		row := c[r*ldc : r*ldc+n]
+		if flags&EpiRowBias != 0 {
+			addScalarGo(row, row, rowBias[r])
+		}
+		if flags&EpiColBias != 0 {
+			addGo(row, row, colBias[:n])
+		}
+		if flags&EpiRes != 0 {
+			rr := res[r*ldr : r*ldr+n]
+			if flags&EpiResLeft != 0 {
+				addGo(row, rr, row)
+			} else {
+				addGo(row, row, rr)
+			}
+		}
+		if flags&EpiRelu != 0 {
+			reluGo(row, row)
+		}
+	}
+}

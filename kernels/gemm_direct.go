@@ -117,9 +117,7 @@ func (j *gemmJob) directTiles(lo, hi int) {
 			}
 		}
 		if j.hasEp {
-			for i := 0; i < j.m; i++ {
-				gemmApplyEpilogue(&j.ep, c[i*ldc+s0:i*ldc+s1], i, s0)
-			}
+			gemmEpilogueRows(&j.ep, c[s0:], ldc, 0, j.m, s0, s1)
 		}
 	}
 	if tbuf != nil {
@@ -233,10 +231,8 @@ func (g *narrowGemm) rows(lo, hi int) {
 				unsafe.Pointer(&g.c[lo*ldc+j0]), ldc, g.alpha, bet)
 		}
 	}
-	if g.ep != nil {
-		for i := lo; i < hi; i++ {
-			gemmApplyEpilogue(g.ep, g.c[i*ldc:i*ldc+n], i, 0)
-		}
+	if g.ep != nil && hi > lo {
+		gemmEpilogueRows(g.ep, g.c[lo*ldc:], ldc, lo, hi-lo, 0, n)
 	}
 }
 

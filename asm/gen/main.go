@@ -155,6 +155,7 @@ func main() {
 	for _, s := range []isa{avx512, avx2} {
 		copyRowsKernels(s)
 		sgemmNarrowKernels(s)
+		epilogueRowsKernels(s)
 	}
 	interleave2AVX2()
 	softmaxRowsKernels(avx512)
@@ -4691,4 +4692,149 @@ func stridedStores(out, base, stride reg.GPVirtual, first, count, step int, val 
 			}
 		}
 	}
+}
+
+// Flags of epilogueRowsF32 (asm.Epi*): which of its steps run.
+const (
+	epiRowBias = 1 << iota
+	epiColBias
+	epiRes
+	epiResLeft
+	epiRelu
+)
+
+// epilogueRowsKernels emits a product's epilogue on rows rows of n outputs
+// (n >= 1), in place: each output plus its row's bias, plus its column's
+// bias, plus the residual (on either side), then relu, the steps that flags
+// select. Each step is the instruction of the separate kernel it stands for
+// (AddScalarF32, AddF32, ReluF32), so the bits are theirs run one after
+// another. A row goes two vectors at a time, then one, then its last n%lanes
+// outputs under a mask; the flags are tested a block at a time (the same
+// branch all call long).
+func epilogueRowsKernels(s isa) {
+	name := "epilogueRowsF32" + s.suffix
+	text(name, "func(c *float32, ldc, rows, n int, rowBias, colBias, res *float32, ldr, flags int)")
+	Doc(fmt.Sprintf("%s runs, for r < rows and j < n, c[r*ldc+j] += rowBias[r] (flags&%d), += colBias[j] (flags&%d), the residual res[r*ldr+j] added (flags&%d; on the left with flags&%d), then relu (flags&%d), in place; ldc and ldr in elements.", name, epiRowBias, epiColBias, epiRes, epiResLeft, epiRelu))
+	p := loadParams("c", "ldc", "rows", "rowBias", "colBias", "res", "ldr", "flags")
+	c, ldc, rows, rb, cb, res, ldr, flags := p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]
+	SHLQ(U8(2), ldc)
+	SHLQ(U8(2), ldr)
+	var k reg.OpmaskVirtual
+	var tm reg.VecVirtual
+	if s.avx512 {
+		k = opmaskTail(s, Load(Param("n"), GP64()).(reg.GPVirtual))
+	} else {
+		tm = lanesBelow(paramAddr("n"))
+	}
+	z, sv := s.vec(), s.vec()
+	VXORPS(z, z, z)
+	VXORPS(sv, sv, sv)
+	// ops emits the steps on vs, which load and store through ld and st
+	// (plain or under the tail's mask) at cp, bp and rp's offsets.
+	cp, bp, rp, left := GP64(), GP64(), GP64(), GP64()
+	ops := func(lbl string, u int, ld func(m Mem, v reg.VecVirtual), st func(v reg.VecVirtual, m Mem)) {
+		vs := make([]reg.VecVirtual, u)
+		for i := range vs {
+			vs[i] = s.vec()
+			ld(mem(cp, i*s.bytes), vs[i])
+		}
+		step := func(flag int, tag string, emit func()) {
+			TESTQ(U32(flag), flags)
+			JZ(LabelRef(lbl + tag))
+			emit()
+			Label(lbl + tag)
+		}
+		step(epiRowBias, "_rb", func() {
+			for _, v := range vs {
+				VADDPS(sv, v, v) // AddScalarF32: x + s
+			}
+		})
+		step(epiColBias, "_cb", func() {
+			for i, v := range vs {
+				t := s.vec()
+				ld(mem(bp, i*s.bytes), t)
+				VADDPS(t, v, v) // AddF32(row, row, bias): row + bias
+			}
+		})
+		step(epiRes, "_res", func() {
+			ts := make([]reg.VecVirtual, u)
+			for i := range ts {
+				ts[i] = s.vec()
+				ld(mem(rp, i*s.bytes), ts[i])
+			}
+			TESTQ(left, left)
+			JNZ(LabelRef(lbl + "_left"))
+			for i, v := range vs {
+				VADDPS(ts[i], v, v) // row + res
+			}
+			JMP(LabelRef(lbl + "_res"))
+			Label(lbl + "_left")
+			for i, v := range vs {
+				VADDPS(v, ts[i], v) // res + row
+			}
+		})
+		step(epiRelu, "_relu", func() {
+			for _, v := range vs {
+				VMAXPS(v, z, v) // ReluF32: 0 > x ? 0 : x
+			}
+		})
+		for i, v := range vs {
+			st(v, mem(cp, i*s.bytes))
+		}
+	}
+	plainLd := func(m Mem, v reg.VecVirtual) { VMOVUPS(m, v) }
+	plainSt := func(v reg.VecVirtual, m Mem) { VMOVUPS(v, m) }
+	maskLd := func(m Mem, v reg.VecVirtual) {
+		if s.avx512 {
+			VMOVUPS_Z(m, k, v)
+		} else {
+			VMASKMOVPS(m, tm, v)
+		}
+	}
+	maskSt := func(v reg.VecVirtual, m Mem) {
+		if s.avx512 {
+			VMOVUPS(v, k, m)
+		} else {
+			VMASKMOVPS(v, tm, m)
+		}
+	}
+	MOVQ(flags, left)
+	ANDQ(U32(epiResLeft), left)
+	Label(name + "_row")
+	CMPQ(rows, U32(0))
+	JLE(LabelRef(name + "_done"))
+	TESTQ(U32(epiRowBias), flags)
+	JZ(LabelRef(name + "_norb"))
+	VBROADCASTSS(Mem{Base: rb}, sv)
+	ADDQ(U32(4), rb)
+	Label(name + "_norb")
+	MOVQ(c, cp)
+	MOVQ(cb, bp)
+	MOVQ(res, rp)
+	i := GP64()
+	Load(Param("n"), i)
+	for _, u := range []int{2, 1} {
+		lbl := fmt.Sprintf("%s_u%d", name, u)
+		Label(lbl)
+		CMPQ(i, U32(u*s.lanes))
+		JL(LabelRef(fmt.Sprintf("%s_e%d", name, u)))
+		ops(lbl, u, plainLd, plainSt)
+		for _, q := range []reg.GPVirtual{cp, bp, rp} {
+			ADDQ(U32(u*s.bytes), q)
+		}
+		SUBQ(U32(u*s.lanes), i)
+		JMP(LabelRef(lbl))
+		Label(fmt.Sprintf("%s_e%d", name, u))
+	}
+	TESTQ(i, i)
+	JZ(LabelRef(name + "_next"))
+	ops(name+"_t", 1, maskLd, maskSt)
+	Label(name + "_next")
+	ADDQ(ldc, c)
+	ADDQ(ldr, res)
+	DECQ(rows)
+	JMP(LabelRef(name + "_row"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
 }
