@@ -343,12 +343,13 @@ type gemmJob struct {
 	// The narrow path's product when it runs on the threads.
 	narrow narrowGemm
 
-	packFn, computeFn, scaleFn, directFn, narrowFn func(lo, hi int)
+	packFn, computeFn, scaleFn, directFn, narrowFn, depthFn func(lo, hi int)
 }
 
 var gemmJobPool = freelist.List[*gemmJob]{New: func() *gemmJob {
 	j := new(gemmJob)
 	j.packFn, j.computeFn, j.scaleFn, j.directFn, j.narrowFn = j.packPanels, j.computeTiles, j.scaleRows, j.directTiles, j.narrowRows
+	j.depthFn = j.depthItems
 	return j
 }}
 
@@ -356,8 +357,8 @@ func getGemmJob() *gemmJob { return gemmJobPool.Get() }
 
 // putGemmJob drops the job's references to caller memory and pools it.
 func putGemmJob(j *gemmJob) {
-	packFn, computeFn, scaleFn, directFn, narrowFn := j.packFn, j.computeFn, j.scaleFn, j.directFn, j.narrowFn
-	*j = gemmJob{packFn: packFn, computeFn: computeFn, scaleFn: scaleFn, directFn: directFn, narrowFn: narrowFn}
+	packFn, computeFn, scaleFn, directFn, narrowFn, depthFn := j.packFn, j.computeFn, j.scaleFn, j.directFn, j.narrowFn, j.depthFn
+	*j = gemmJob{packFn: packFn, computeFn: computeFn, scaleFn: scaleFn, directFn: directFn, narrowFn: narrowFn, depthFn: depthFn}
 	gemmJobPool.Put(j)
 }
 
@@ -488,9 +489,9 @@ func (j *gemmJob) kernel(next bool, kc int, a, b, c unsafe.Pointer, ldc int, alp
 // alternated runs, µs: m=8 n=3072 k=768 660 -> 512, m=1 n=768 k=768 86 ->
 // 49, m=64 n=1024 k=784 1166 -> 1131; the decoder and encoder fixtures
 // (32 tokens: 2 rows left over) 5% faster in the model.
-func (j *gemmJob) rowsKernel(nrows, kn int) bool {
+func (j *gemmJob) rowsKernel(nrows, kn int, last bool) bool {
 	tmr, tnr := asm.SgemmTile()
-	return !j.wide && !j.mid && j.mr == tmr && j.nr == tnr && kn == j.nr && !(j.kchain && j.last) && asm.SgemmKernelRowsOK(nrows)
+	return !j.wide && !j.mid && j.mr == tmr && j.nr == tnr && kn == j.nr && !(j.kchain && last) && asm.SgemmKernelRowsOK(nrows)
 }
 
 // lastCut returns, for a row block of mcur rows whose A the driver packs
@@ -502,7 +503,7 @@ func (j *gemmJob) rowsKernel(nrows, kn int) bool {
 // quarter or half of the tile's rate. The bits do not change: every
 // element is the same sum whichever tile computes it.
 func (j *gemmJob) lastCut(mcur int, prepacked bool) int {
-	if prepacked || j.kchain || !j.rowsKernel(4, j.nr) {
+	if prepacked || j.kchain || !j.rowsKernel(4, j.nr, false) {
 		return 0
 	}
 	return lastTilesCut(mcur, j.mr)
@@ -539,9 +540,9 @@ func rowTile(ip, mcur, mr, cut int) (off, rows int) {
 // r0...: the tile's own width, or the half width (asm.SgemmKernelHalf) on
 // the last panel; with kchain, the last depth block on the chain kernel,
 // with the scalars of the tile's rows.
-func (j *gemmJob) tileKernel(r0, kn, kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32, first bool) {
+func (j *gemmJob) tileKernel(r0, kn, kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32, first, last bool) {
 	next := first && j.pfNext
-	if j.kchain && j.last {
+	if j.kchain && last {
 		var sc *float32
 		if j.kns > 0 {
 			sc = &j.kchainT[r0/j.mr*j.kns*j.mr]
@@ -744,6 +745,25 @@ func (j *gemmJob) run() {
 		j.pa = &j.paSlices
 		nc = sliceNC
 	}
+	if threads > 1 && j.pb != nil && !j.fusePack && n <= nc {
+		// A pre-packed B in one column block on more than one thread:
+		// each item (a row block against a column slice) runs every
+		// depth block itself. Items share nothing from one depth block
+		// to the next (each packs its own A and writes its own part of
+		// C; B is read only), so they need not meet after each: one
+		// ParallelFor a product, not one a depth block, and no thread
+		// waits at each block for the other's slower panels. Each
+		// element's depth blocks run in the same order on the same
+		// kernels: the same bits.
+		npanels := (n + nr - 1) / nr
+		nsplit := 1
+		if mblocks < threads {
+			nsplit = min(npanels, (threads+mblocks-1)/mblocks)
+		}
+		j.jc, j.ncur, j.npanels, j.nsplit = 0, n, npanels, nsplit
+		ParallelFor(mblocks*nsplit, 1, j.depthFn)
+		return
+	}
 	var bbuf *[]float32
 	if j.pb == nil {
 		bbuf = gemmGetBBuf(min(k, gemmKCMax)*nc + (nc/nr+1)*gemmPanelPad)
@@ -846,14 +866,14 @@ func gemmSliceCols(m, n, k, nr int) int {
 
 // halfPanel reports whether panel jp of the current block is the
 // product's last and is packed and computed at the half width.
-func (j *gemmJob) halfPanel(jp int) bool {
-	return j.half > 0 && jp == j.npanels-1 && j.jc+j.ncur == j.n
+func (j *gemmJob) halfPanel(b *gemmBlock, jp int) bool {
+	return j.half > 0 && jp == b.npanels-1 && b.jc+b.ncur == j.n
 }
 
 // packPanels packs B micro-panels [lo, hi) of the current block.
 func (j *gemmJob) packPanels(lo, hi int) {
 	nr, kc := j.nr, j.kc
-	if hi > lo && j.halfPanel(hi-1) {
+	if b := j.block(); hi > lo && j.halfPanel(&b, hi-1) {
 		// The last panel at the half width, in its full-width slot.
 		hi--
 		j0 := j.jc + hi*nr
@@ -885,15 +905,56 @@ func (j *gemmJob) packPanels(lo, hi int) {
 	}
 }
 
+// gemmBlock is one (jc, pc) block of the blocked driver: its columns
+// [jc, jc+ncur) in npanels panels, split nsplit ways, its depth [pc, pc+kc),
+// its packed B panels (ps floats apart), the beta its tiles scale C by, and
+// whether it is the last depth block (the epilogue's).
+type gemmBlock struct {
+	jc, ncur, npanels, nsplit int
+	pc, kc, ps                int
+	bpack                     []float32
+	bet                       float32
+	last                      bool
+}
+
+// block is the job's current block (run's fields).
+func (j *gemmJob) block() gemmBlock {
+	return gemmBlock{jc: j.jc, ncur: j.ncur, npanels: j.npanels, nsplit: j.nsplit,
+		pc: j.pc, kc: j.kc, ps: j.ps, bpack: j.bpack, bet: j.bet, last: j.last}
+}
+
+// depthItems runs work items [lo, hi) of a product against a pre-packed B
+// in one column block (run), each over every depth block in turn.
+func (j *gemmJob) depthItems(lo, hi int) {
+	nr, k := j.nr, j.k
+	for t := lo; t < hi; t++ {
+		for pc, kc := 0, 0; pc < k; pc += kc {
+			kc = gemmDepth(pc, k)
+			b := gemmBlock{ncur: j.ncur, npanels: j.npanels, nsplit: j.nsplit, pc: pc, kc: kc, ps: kc * nr,
+				bpack: j.pb.data[pc*j.pb.npanels*nr:], bet: j.beta, last: pc+kc >= k}
+			if pc > 0 {
+				b.bet = 1
+			}
+			j.tiles(&b, t, t+1)
+		}
+	}
+}
+
 // computeTiles runs work items [lo, hi) of the current block: item t is row
 // block t/nsplit against column slice t%nsplit of the packed B block.
 func (j *gemmJob) computeTiles(lo, hi int) {
-	m, n, mr, nr, mc, kc := j.m, j.n, j.mr, j.nr, j.mc, j.kc
-	nsplit, npanels, jc, pc := j.nsplit, j.npanels, j.jc, j.pc
-	c, ldc, alpha, bet := j.c, j.ldc, j.alpha, j.bet
-	bpack := j.bpack
+	b := j.block()
+	j.tiles(&b, lo, hi)
+}
+
+// tiles runs work items [lo, hi) of block b (computeTiles').
+func (j *gemmJob) tiles(b *gemmBlock, lo, hi int) {
+	m, n, mr, nr, mc, kc := j.m, j.n, j.mr, j.nr, j.mc, b.kc
+	nsplit, npanels, jc, pc := b.nsplit, b.npanels, b.jc, b.pc
+	c, ldc, alpha, bet := j.c, j.ldc, j.alpha, b.bet
+	bpack := b.bpack
 	var ep *GemmEpilogue
-	if j.last && j.hasEp {
+	if b.last && j.hasEp {
 		ep = &j.ep
 	}
 	abuf := gemmGetABuf(mc * kc)
@@ -933,9 +994,9 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 			for jp := jg; jp < jgHi; jp++ {
 				j0 := jc + jp*nr
 				ncols := min(nr, n-j0)
-				bp := unsafe.Pointer(&bpack[jp*j.ps])
+				bp := unsafe.Pointer(&bpack[jp*b.ps])
 				kn := nr // the tile's width
-				if j.halfPanel(jp) {
+				if j.halfPanel(b, jp) {
 					kn = j.half
 				}
 				for ip := 0; ip*mr < mcur; ip++ {
@@ -943,10 +1004,10 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 					r0 := i0 + off
 					ap := unsafe.Pointer(&apack[ip*kc*mr])
 					if nrows == mr && ncols == kn {
-						j.tileKernel(r0, kn, kc, ap, bp, unsafe.Pointer(&c[r0*ldc+j0]), ldc, alpha, bet, ip == 0)
+						j.tileKernel(r0, kn, kc, ap, bp, unsafe.Pointer(&c[r0*ldc+j0]), ldc, alpha, bet, ip == 0, b.last)
 						continue
 					}
-					rows := j.rowsKernel(nrows, kn)
+					rows := j.rowsKernel(nrows, kn, b.last)
 					if rows && ncols == kn {
 						// Only the product's rows, straight into C.
 						asm.SgemmKernelRowsUnchecked(nrows, kc, ap, bp, unsafe.Pointer(&c[r0*ldc+j0]), ldc, alpha, bet)
@@ -964,7 +1025,7 @@ func (j *gemmJob) computeTiles(lo, hi int) {
 					if rows {
 						asm.SgemmKernelRowsUnchecked(nrows, kc, ap, bp, unsafe.Pointer(&tile[0]), kn, alpha, bet)
 					} else {
-						j.tileKernel(r0, kn, kc, ap, bp, unsafe.Pointer(&tile[0]), kn, alpha, bet, false)
+						j.tileKernel(r0, kn, kc, ap, bp, unsafe.Pointer(&tile[0]), kn, alpha, bet, false, b.last)
 					}
 					for i := 0; i < nrows; i++ {
 						copy(c[(r0+i)*ldc+j0:(r0+i)*ldc+j0+ncols], tile[i*kn:i*kn+ncols])
