@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/klauspost/cpuid/v2"
+
 	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/internal/extent"
 	"github.com/relaxgo/relaxgo/internal/freelist"
@@ -127,12 +129,38 @@ const alignRowsMaxDepth = 96
 // more columns) 346-389 -> 480-562. In the model, cnn_64x64 compiled
 // (`relaxgo bench -n 2000`, alternated) 281-285 -> 248-266 µs at 1 thread,
 // 193 -> 174-177 at 2.
+//
+// On an AMD EPYC (Zen 5) at AVX-512 the extra columns cost more than the
+// whole-line stores save unless the window is shallow and the extra columns
+// few (alignRowsLean): BenchmarkConv2DChainLayers-style layers, 1 thread,
+// three alternated runs (µs, aligned -> shared rows): 3->32 on 64² (27 deep,
+// 23% more columns) 50.7-54.3 -> 44.2-55.2, 4->32 on 112² 210-250 -> 177-198,
+// 4->32 on 96² 156-174 -> 127-161, 4->32 on 128² 265-269 -> 225-249, 3->16 on
+// 128² 103-112 -> 101-102, 8->16 on 256² and 4->32 on 240² within noise;
+// 3->64 on 224² (27 deep, 7% more columns) 1256-1365 -> 1356-1451, so it
+// stays aligned. At AVX2 on the same machine (no scattering kernel) 3->32
+// on 64² ran faster aligned (80-93 against 96-126), as on the Xeon: the
+// rule there is unchanged.
 func (g *conv2dGeom) alignedRows() bool {
 	if g.sw != 1 || g.w%16 != 0 || g.pl+g.pr == 0 || g.pl+g.pr > alignRowsPad {
 		return false
 	}
-	return g.c/max(g.g, 1)*g.kh*g.kw <= alignRowsMaxDepth && 4*(g.w+alignRowsPad) <= 5*(g.w+max(g.pl, g.pr))
+	depth, shared := g.c/max(g.g, 1)*g.kh*g.kw, g.w+max(g.pl, g.pr)
+	if depth > alignRowsMaxDepth || 4*(g.w+alignRowsPad) > 5*shared {
+		return false
+	}
+	if alignRowsLean && asm.CurrentLevel() == asm.LevelAVX512 {
+		// The extra columns' work (depth x columns) within twice a
+		// shared row's columns.
+		return depth*(g.w+alignRowsPad-shared) <= 2*shared
+	}
+	return true
 }
+
+// alignRowsLean makes alignedRows take only shallow windows with few extra
+// columns at AVX-512: on AMD processors, where that was measured faster
+// (alignedRows).
+var alignRowsLean = cpuid.CPU.VendorID == cpuid.AMD
 
 // sharedPad reports whether the flat rows share their padding columns
 // (flatWidth): column stride 1, and w + max(pl, pr) at least

@@ -104,6 +104,8 @@ var convIndirectCases = []struct {
 // and without pre-packed weights, at every level and at 1 and 2 threads,
 // and to write nothing outside the output.
 func TestConvIndirectMatchesPacked(t *testing.T) {
+	defer func(lean bool) { alignRowsLean = lean }(alignRowsLean)
+	alignRowsLean = false // the aligned rows' cases on every processor
 	defer SetNumThreads(0)
 	r := rand.New(rand.NewSource(11))
 	forEachLevel(t, func(l asm.Level) {
@@ -343,6 +345,47 @@ func TestOwnRows(t *testing.T) {
 				if !ok {
 					t.Fatalf("ws=%d oh=%d hs=%d nr=%d reach=%d f0=%d fLast=%d: index %d (row %d) outside rows [%d,%d) and spill %d",
 						ws, oh, hs, nr, maxIn+nr, f0, fLast, o+f, row, q0, q1, spill)
+				}
+			}
+		}
+	}
+}
+
+// TestAlignedRowsLean checks alignedRows' choices: the rule of every level
+// and processor, and at AVX-512 with alignRowsLean (AMD) only shallow
+// windows with few extra columns.
+func TestAlignedRowsLean(t *testing.T) {
+	defer func(lean bool) { alignRowsLean = lean }(alignRowsLean)
+	start := asm.CurrentLevel()
+	defer func() { _ = asm.SetLevel(start) }()
+	for _, c := range []struct {
+		name             string
+		c, w             int
+		pl, pr           int
+		wantAll, wantAMD bool
+	}{
+		{"3x3_c3_w224", 3, 224, 1, 1, true, true},     // 27 deep, 15 extra of 225
+		{"3x3_c3_w64", 3, 64, 1, 1, true, false},      // 27 deep, 15 extra of 65
+		{"3x3_c8_w256", 8, 256, 1, 1, true, false},    // 72 deep
+		{"3x3_c1_w128", 1, 128, 1, 1, true, true},     // 9 deep: 135 <= 258
+		{"3x3_c2_w128", 2, 128, 1, 1, true, false},    // 18 deep: 270 > 258
+		{"3x3_c16_w224", 16, 224, 1, 1, false, false}, // 144 deep: past alignRowsMaxDepth
+		{"3x3_c3_w48", 3, 48, 1, 1, false, false},     // 64 columns against 49: past a quarter more
+		{"3x3_c3_w65", 3, 65, 1, 1, false, false},     // not a multiple of 16
+	} {
+		g := convGeomFor(c.c, 8, 8, c.w, 3, 3, 1, 1, 1, 1, 1, c.pl, 1, c.pr)
+		for _, lean := range []bool{false, true} {
+			alignRowsLean = lean
+			for l := asm.LevelGo; l <= asm.MaxLevel(); l++ {
+				if err := asm.SetLevel(l); err != nil {
+					t.Fatal(err)
+				}
+				want := c.wantAll
+				if lean && l == asm.LevelAVX512 {
+					want = c.wantAMD
+				}
+				if got := g.alignedRows(); got != want {
+					t.Errorf("%s lean=%v %s: alignedRows() = %v, want %v", c.name, lean, l, got, want)
 				}
 			}
 		}
