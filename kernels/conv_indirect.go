@@ -315,11 +315,19 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	// 32->16 on 112² 375-435 -> 237-331, 24->144 on 56² 315-492 -> 323-524.
 	// A window's B rows are its phase planes' rows, taps of a channel
 	// sharing lines: not prefetched.
+	//
+	// The output counts by each thread's share of it: at 2 threads
+	// cnn_64x64's 3->32 on 64² (512 KB) writes 256 KB a thread, which its
+	// L2 holds, and its prefetches ran ahead into lines the other core
+	// then wrote (BenchmarkConvPoolSequence at 2 threads, AMD EPYC (Zen 5)
+	// VM, three alternated runs, µs: the layer 33.1-36.2 -> 31.0-31.7, the
+	// pool and the next convolution after it 56-63 -> 50-51).
 	if j.scatter {
+		share := 4 * og * g.oh * g.ow / gemmThreads(og, j.ntot, kk)
 		switch {
 		case g.pointwise() && 4*cg*g.h*g.w > scatterPrefetchMinBytes:
 			j.prefetch = asm.ScatterPrefetchOutIn
-		case 4*og*g.oh*g.ow > scatterPrefetchMinBytes:
+		case share > scatterPrefetchMinBytes:
 			j.prefetch = asm.ScatterPrefetchOut
 		}
 	}
