@@ -1062,3 +1062,56 @@ func SgemmNarrowUnchecked(rows, cols, kc int, a unsafe.Pointer, lda int, b unsaf
 		c = unsafe.Add(c, r*ldc*4)
 	}
 }
+
+// SgemmTileKind names the packed micro-kernels' tiles for
+// SgemmKernelEpiUnchecked.
+type SgemmTileKind uint8
+
+// The packed tiles: SgemmTile's, SgemmTileMid's and SgemmTileWide's.
+const (
+	TileMain SgemmTileKind = iota
+	TileMid
+	TileWide
+)
+
+// SgemmEpiOK reports whether SgemmKernelEpiUnchecked runs the epilogue in
+// the kernel for tile at the current level (else it runs the kernel and
+// then EpilogueRowsF32 on the stored tile: the same bits, more passes).
+func SgemmEpiOK(tile SgemmTileKind) bool {
+	return level == LevelAVX512 || level == LevelAVX2 && tile == TileMain
+}
+
+// SgemmKernelEpiUnchecked is the packed micro-kernel of tile (with next,
+// its form that prefetches the next B panel, as SgemmKernelNextUnchecked)
+// followed by a product's epilogue on the tile before it is stored: per
+// flags (EpilogueRowsF32's, without EpiRowBias), the column bias cb[j]
+// (j < the tile's width), the residual res[i*ldr+j] on either side, relu.
+// Each step is EpilogueRowsF32's operation, so the bits are those of the
+// kernel and then EpilogueRowsF32 on the tile. Nothing is checked: a, b,
+// c, cb and res must cover the tile.
+func SgemmKernelEpiUnchecked(tile SgemmTileKind, next bool, kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32, cb, res unsafe.Pointer, ldr, flags int) {
+	if SgemmEpiOK(tile) {
+		asmSgemmKernelEpi(tile, next, kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta, (*float32)(cb), (*float32)(res), ldr, flags)
+		return
+	}
+	var mr, nr int
+	switch tile {
+	case TileMid:
+		mr, nr, _ = SgemmTileMid()
+		SgemmKernelMidUnchecked(kc, a, b, c, ldc, alpha, beta)
+	case TileWide:
+		mr, nr, _ = SgemmTileWide()
+		SgemmKernelWideUnchecked(kc, a, b, c, ldc, alpha, beta)
+	default:
+		mr, nr = SgemmTile()
+		SgemmKernelUnchecked(kc, a, b, c, ldc, alpha, beta)
+	}
+	var bias, rs []float32
+	if flags&EpiColBias != 0 {
+		bias = unsafe.Slice((*float32)(cb), nr)
+	}
+	if flags&EpiRes != 0 {
+		rs = unsafe.Slice((*float32)(res), (mr-1)*ldr+nr)
+	}
+	EpilogueRowsF32(unsafe.Slice((*float32)(c), (mr-1)*ldc+nr), ldc, mr, nr, nil, bias, rs, ldr, flags&^EpiRowBias)
+}

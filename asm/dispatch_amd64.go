@@ -726,3 +726,28 @@ func asmEpilogueRows(c *float32, ldc, rows, n int, rowBias, colBias, res *float3
 	}
 	epilogueRowsF32AVX2(c, ldc, rows, n, rowBias, colBias, res, ldr, flags)
 }
+
+func asmSgemmKernelEpi(tile SgemmTileKind, next bool, kc int, a, b, c *float32, ldc int, alpha, beta float32, cb, res *float32, ldr, flags int) {
+	if level == LevelAVX2 {
+		if next {
+			sgemmKernelAVX2NextEpi(kc, a, b, c, ldc, alpha, beta, cb, res, ldr, flags)
+			return
+		}
+		sgemmKernelAVX2Epi(kc, a, b, c, ldc, alpha, beta, cb, res, ldr, flags)
+		return
+	}
+	switch {
+	case tile == TileMid && next:
+		sgemmKernelAVX512MidNextEpi(kc, a, b, c, ldc, alpha, beta, cb, res, ldr, flags)
+	case tile == TileMid:
+		sgemmKernelAVX512MidEpi(kc, a, b, c, ldc, alpha, beta, cb, res, ldr, flags)
+	case tile == TileWide && next:
+		sgemmKernelAVX512WideNextEpi(kc, a, b, c, ldc, alpha, beta, cb, res, ldr, flags)
+	case tile == TileWide:
+		sgemmKernelAVX512WideEpi(kc, a, b, c, ldc, alpha, beta, cb, res, ldr, flags)
+	case next:
+		sgemmKernelAVX512NextEpi(kc, a, b, c, ldc, alpha, beta, cb, res, ldr, flags)
+	default:
+		sgemmKernelAVX512Epi(kc, a, b, c, ldc, alpha, beta, cb, res, ldr, flags)
+	}
+}

@@ -183,3 +183,7 @@ func asmSgemmKernelGather14(prefetch bool, sw, kc int, a *float32, delta int, of
 func asmEpilogueRows(c *float32, ldc, rows, n int, rowBias, colBias, res *float32, ldr, flags int) {
 	panic("asm: no assembly in this build")
 }
+
+func asmSgemmKernelEpi(tile SgemmTileKind, next bool, kc int, a, b, c *float32, ldc int, alpha, beta float32, cb, res *float32, ldr, flags int) {
+	panic("asm: no assembly in this build")
+}

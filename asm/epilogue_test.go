@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+	"unsafe"
 )
 
 // TestEpilogueRows checks EpilogueRowsF32 against the separate kernels it
@@ -114,4 +115,73 @@ func BenchmarkEpilogueRows(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestSgemmKernelEpi checks the packed kernels with the epilogue in
+// registers (SgemmKernelEpiUnchecked) against the kernel and then
+// EpilogueRowsF32 on the stored tile, bit for bit (NaN payloads included in
+// assembly), for every tile the level has, both next-panel forms, every
+// combination of steps, alpha 1 and not, beta 0 and not; C's rows padded,
+// with guard bands.
+func TestSgemmKernelEpi(t *testing.T) {
+	r := rand.New(rand.NewSource(43))
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			type tile struct {
+				kind   SgemmTileKind
+				mr, nr int
+				run    func(kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32)
+			}
+			mr, nr := SgemmTile()
+			tiles := []tile{{TileMain, mr, nr, SgemmKernelUnchecked}}
+			if mr, nr, ok := SgemmTileMid(); ok {
+				tiles = append(tiles, tile{TileMid, mr, nr, SgemmKernelMidUnchecked})
+			}
+			if mr, nr, ok := SgemmTileWide(); ok {
+				tiles = append(tiles, tile{TileWide, mr, nr, SgemmKernelWideUnchecked})
+			}
+			for _, tl := range tiles {
+				const kc = 37
+				ldc, ldr := tl.nr+5, tl.nr+3
+				a := randInput(r, kc*tl.mr, 1)
+				b := randInput(r, kc*tl.nr, 1)
+				c0 := randInput(r, (tl.mr-1)*ldc+tl.nr, 4)
+				cb := randInput(r, tl.nr, 4)
+				res := randInput(r, (tl.mr-1)*ldr+tl.nr, 4)
+				for i := range res {
+					if i%11 == 3 {
+						res[i] = math.Float32frombits(0x7fc00400 | uint32(i))
+					}
+				}
+				for flags := 0; flags < 1<<5; flags += 2 { // no EpiRowBias
+					if flags&EpiResLeft != 0 && flags&EpiRes == 0 {
+						continue
+					}
+					for _, ab := range [][2]float32{{1, 0}, {1.5, 0.5}} {
+						for _, next := range []bool{false, true} {
+							m := (tl.mr-1)*ldc + tl.nr
+							want := append([]float32(nil), c0...)
+							tl.run(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), unsafe.Pointer(&want[0]), ldc, ab[0], ab[1])
+							EpilogueRowsF32(want, ldc, tl.mr, tl.nr, nil, cb, res, ldr, flags)
+							buf, got := guarded(m, 0)
+							copy(got, c0)
+							SgemmKernelEpiUnchecked(tl.kind, next, kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), unsafe.Pointer(&got[0]), ldc, ab[0], ab[1],
+								unsafe.Pointer(&cb[0]), unsafe.Pointer(&res[0]), ldr, flags)
+							what := fmt.Sprintf("%s tile %dx%d flags=%05b alpha=%v beta=%v next=%v", l, tl.mr, tl.nr, flags, ab[0], ab[1], next)
+							for i := range got {
+								same := math.Float32bits(got[i]) == math.Float32bits(want[i])
+								if l == LevelGo {
+									same = sameBits(got[i], want[i])
+								}
+								if !same {
+									t.Fatalf("%s: c[%d] = %#x, want %#x", what, i, math.Float32bits(got[i]), math.Float32bits(want[i]))
+								}
+							}
+							checkGuards(t, what, buf, m, 0)
+						}
+					}
+				}
+			}
+		})
+	}
 }

@@ -586,6 +586,11 @@ func transposeAVX512(dst *float32, ldd int, src *float32, lds int, rows int, col
 //go:noescape
 func sgemmKernelAVX512(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmKernelAVX512Epi is sgemmKernelAVX512 running a product's epilogue on the tile before its store (see asm.SgemmKernelEpiUnchecked).
+//
+//go:noescape
+func sgemmKernelAVX512Epi(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, cb *float32, res *float32, ldr int, flags int)
+
 // sgemmKernelAVX512Small is the 4x32 SGEMM micro-kernel (see asm.SgemmKernelSmall).
 //
 //go:noescape
@@ -596,30 +601,60 @@ func sgemmKernelAVX512Small(kc int, a *float32, b *float32, c *float32, ldc int,
 //go:noescape
 func sgemmKernelAVX2(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmKernelAVX2Epi is sgemmKernelAVX2 running a product's epilogue on the tile before its store (see asm.SgemmKernelEpiUnchecked).
+//
+//go:noescape
+func sgemmKernelAVX2Epi(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, cb *float32, res *float32, ldr int, flags int)
+
 // sgemmKernelAVX512Wide is the 8x48 SGEMM micro-kernel (see asm.SgemmKernelWide).
 //
 //go:noescape
 func sgemmKernelAVX512Wide(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmKernelAVX512WideEpi is sgemmKernelAVX512Wide running a product's epilogue on the tile before its store (see asm.SgemmKernelEpiUnchecked).
+//
+//go:noescape
+func sgemmKernelAVX512WideEpi(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, cb *float32, res *float32, ldr int, flags int)
 
 // sgemmKernelAVX512Mid is the 8x32 SGEMM micro-kernel (see asm.SgemmKernelMid).
 //
 //go:noescape
 func sgemmKernelAVX512Mid(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmKernelAVX512MidEpi is sgemmKernelAVX512Mid running a product's epilogue on the tile before its store (see asm.SgemmKernelEpiUnchecked).
+//
+//go:noescape
+func sgemmKernelAVX512MidEpi(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, cb *float32, res *float32, ldr int, flags int)
+
 // sgemmKernelAVX512Next is sgemmKernelAVX512 prefetching the next B panel (see asm.SgemmKernelNext).
 //
 //go:noescape
 func sgemmKernelAVX512Next(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmKernelAVX512NextEpi is sgemmKernelAVX512Next running a product's epilogue on the tile before its store (see asm.SgemmKernelEpiUnchecked).
+//
+//go:noescape
+func sgemmKernelAVX512NextEpi(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, cb *float32, res *float32, ldr int, flags int)
 
 // sgemmKernelAVX512MidNext is sgemmKernelAVX512Mid prefetching the next B panel (see asm.SgemmKernelNext).
 //
 //go:noescape
 func sgemmKernelAVX512MidNext(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmKernelAVX512MidNextEpi is sgemmKernelAVX512MidNext running a product's epilogue on the tile before its store (see asm.SgemmKernelEpiUnchecked).
+//
+//go:noescape
+func sgemmKernelAVX512MidNextEpi(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, cb *float32, res *float32, ldr int, flags int)
+
 // sgemmKernelAVX512WideNext is sgemmKernelAVX512Wide prefetching the next B panel (see asm.SgemmKernelNext).
 //
 //go:noescape
 func sgemmKernelAVX512WideNext(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmKernelAVX512WideNextEpi is sgemmKernelAVX512WideNext running a product's epilogue on the tile before its store (see asm.SgemmKernelEpiUnchecked).
+//
+//go:noescape
+func sgemmKernelAVX512WideNextEpi(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, cb *float32, res *float32, ldr int, flags int)
 
 // sgemmHalfAVX512 is the 14x16 SGEMM micro-kernel (see asm.SgemmKernelHalf).
 //
@@ -740,6 +775,11 @@ func sgemmKernelAVX2Chain(kc int, a *float32, b *float32, c *float32, ldc int, a
 //
 //go:noescape
 func sgemmKernelAVX2Next(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmKernelAVX2NextEpi is sgemmKernelAVX2Next running a product's epilogue on the tile before its store (see asm.SgemmKernelEpiUnchecked).
+//
+//go:noescape
+func sgemmKernelAVX2NextEpi(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, cb *float32, res *float32, ldr int, flags int)
 
 // sgemmKernelAVX2ChainNext is sgemmKernelAVX2Chain prefetching the next B panel (see asm.SgemmKernelNext).
 //

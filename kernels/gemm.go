@@ -185,19 +185,30 @@ func gemmCheckMat(name string, rows, cols, length, ld int) error {
 // in those calls, mostly in their overhead (BenchmarkEpilogueRows, 8 rows
 // of 128 with a bias and a residual: 178 ns per row against 66 in one call).
 func gemmEpilogueRows(ep *GemmEpilogue, c []float32, ldc, i0, rows, c0, c1 int) {
-	flags := 0
 	var rb, cb, res []float32
 	if ep.RowBias != nil {
-		flags |= asm.EpiRowBias
 		rb = ep.RowBias[i0 : i0+rows]
 	}
 	if ep.ColBias != nil {
-		flags |= asm.EpiColBias
 		cb = ep.ColBias[c0:c1]
 	}
 	if ep.Res != nil {
-		flags |= asm.EpiRes
 		res = ep.Res[i0*ep.ResLd+c0:]
+	}
+	asm.EpilogueRowsF32(c, ldc, rows, c1-c0, rb, cb, res, ep.ResLd, gemmEpiFlags(ep))
+}
+
+// gemmEpiFlags is ep's steps as asm.EpilogueRowsF32's flags.
+func gemmEpiFlags(ep *GemmEpilogue) int {
+	flags := 0
+	if ep.RowBias != nil {
+		flags |= asm.EpiRowBias
+	}
+	if ep.ColBias != nil {
+		flags |= asm.EpiColBias
+	}
+	if ep.Res != nil {
+		flags |= asm.EpiRes
 		if ep.ResLeft {
 			flags |= asm.EpiResLeft
 		}
@@ -205,7 +216,20 @@ func gemmEpilogueRows(ep *GemmEpilogue, c []float32, ldc, i0, rows, c0, c1 int) 
 	if ep.Relu {
 		flags |= asm.EpiRelu
 	}
-	asm.EpilogueRowsF32(c, ldc, rows, c1-c0, rb, cb, res, ep.ResLd, flags)
+	return flags
+}
+
+// kernelEpi runs the job's micro-kernel with the epilogue in registers
+// (epK) on the whole tile of rows r0... and columns j0...
+func (j *gemmJob) kernelEpi(next bool, kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32, r0, j0 int) {
+	var cb, res unsafe.Pointer
+	if j.ep.ColBias != nil {
+		cb = unsafe.Pointer(&j.ep.ColBias[j0])
+	}
+	if j.ep.Res != nil {
+		res = unsafe.Pointer(&j.ep.Res[r0*j.ep.ResLd+j0])
+	}
+	asm.SgemmKernelEpiUnchecked(j.epTile, next, kc, a, b, c, ldc, alpha, beta, cb, res, j.ep.ResLd, j.epFlags)
 }
 
 // gemmAddResidual adds the residual's part of row i, columns j0... to row, in
@@ -333,6 +357,13 @@ type gemmJob struct {
 	pc, kc                    int
 	bet                       float32
 	last                      bool
+
+	// epK: the last depth block's tiles run the epilogue in the kernel
+	// (asm.SgemmKernelEpiUnchecked on tile epTile with epFlags), set in
+	// run where every tile is whole.
+	epK     bool
+	epTile  asm.SgemmTileKind
+	epFlags int
 
 	// The small-M path's row groups (gemm_direct.go), and whether its
 	// kernels prefetch B (directPrefetchFloats).
@@ -731,6 +762,23 @@ func (j *gemmJob) run() {
 		j.half = hn
 	}
 
+	// The epilogue in the kernel, on the tile in registers before its
+	// store, where every tile is whole (no edge tiles, whose epilogue
+	// would run in the group pass): a column bias, a residual, relu, each
+	// step EpilogueRowsF32's operation, so the same bits as that pass.
+	j.epK = false
+	if j.hasEp && j.ep.RowBias == nil && !j.kchain && !j.small && j.half == 0 && m%mr == 0 && n%nr == 0 {
+		j.epTile = asm.TileMain
+		if j.wide {
+			j.epTile = asm.TileWide
+		} else if j.mid {
+			j.epTile = asm.TileMid
+		}
+		if asm.SgemmEpiOK(j.epTile) {
+			j.epK, j.epFlags = true, gemmEpiFlags(&j.ep)
+		}
+	}
+
 	// A whole number of panels (gemmNC is not a multiple of the wide
 	// tile's 48 columns).
 	nc := min(gemmNC/nr*nr, (n+nr-1)/nr*nr)
@@ -1004,6 +1052,10 @@ func (j *gemmJob) tiles(b *gemmBlock, lo, hi int) {
 					r0 := i0 + off
 					ap := unsafe.Pointer(&apack[ip*kc*mr])
 					if nrows == mr && ncols == kn {
+						if ep != nil && j.epK {
+							j.kernelEpi(ip == 0 && j.pfNext, kc, ap, bp, unsafe.Pointer(&c[r0*ldc+j0]), ldc, alpha, bet, r0, j0)
+							continue
+						}
 						j.tileKernel(r0, kn, kc, ap, bp, unsafe.Pointer(&c[r0*ldc+j0]), ldc, alpha, bet, ip == 0, b.last)
 						continue
 					}
@@ -1032,7 +1084,7 @@ func (j *gemmJob) tiles(b *gemmBlock, lo, hi int) {
 					}
 				}
 			}
-			if ep != nil {
+			if ep != nil && !j.epK {
 				c0, c1 := jc+jg*nr, min(jc+jgHi*nr, n)
 				gemmEpilogueRows(ep, c[i0*ldc+c0:], ldc, i0, mcur, c0, c1)
 			}

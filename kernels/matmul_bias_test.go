@@ -90,6 +90,11 @@ func TestMatmulBiasResidualMatchesSeparateOps(t *testing.T) {
 		{[]int64{1, 128, 64}, []int64{64, 40}, true},
 		{[]int64{3, 4, 8, 16}, []int64{3, 1, 16, 9}, false},
 		{[]int64{5}, []int64{5, 6}, false},
+		// Whole tiles only: the epilogue in the kernel (gemmJob.epK) on
+		// the middle, wide and main tiles at AVX-512, the 6x16 at AVX2.
+		{[]int64{128, 256}, []int64{256, 64}, true},
+		{[]int64{64, 96}, []int64{96, 96}, false},
+		{[]int64{96, 128}, []int64{128, 64}, false},
 	} {
 		for _, left := range []bool{false, true} {
 			for _, c := range []struct{ relu, noBias bool }{{false, false}, {true, false}, {false, true}, {true, true}} {

@@ -169,7 +169,7 @@ func main() {
 	packAAVX2(4)
 	transposeAVX2()
 	transposeAVX512()
-	for _, k := range append(withWarm(gemmKernels), avx2RowKernels()...) {
+	for _, k := range append(withEpi(withWarm(gemmKernels)), avx2RowKernels()...) {
 		k.emit()
 	}
 	for _, t := range directTiles {
@@ -2980,6 +2980,7 @@ type gemmKernel struct {
 	pfB                int  // sgemmBodyPrefetchB: B prefetch distance in bytes (0: none; an indirect tile's each step's row, kstepIndirect)
 	pfA                int  // sgemmBodyPrefetchA: A prefetch distance in bytes (0: none)
 	pfNext             bool // sgemmBodyPrefetchNext: prefetch the next B panel (kc steps ahead)
+	colEpi             bool // sgemmBodyColEpi: a product's column bias, residual and relu before the store
 	// warm, when not "", is the asm function whose prefetch argument picks
 	// this kernel or its form without B prefetches (withWarm), emitted
 	// after it as name+"Warm".
@@ -3163,6 +3164,12 @@ func (k gemmKernel) emit() {
 	if k.chain && !k.indirect {
 		sig = "func(kc int, a, b, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int)"
 	}
+	if k.colEpi {
+		if k.chain || k.indirect || k.strided || k.gatherSW > 0 || k.memB {
+			panic(k.name + ": colEpi needs a plain packed kernel")
+		}
+		sig = "func(kc int, a, b, c *float32, ldc int, alpha, beta float32, cb, res *float32, ldr, flags int)"
+	}
 	if k.gatherSW > 0 {
 		sig = "func(kc int, a *float32, offs *int, b, c *float32, ldc int, alpha, beta float32)"
 		if k.gatherSplit > 0 {
@@ -3184,7 +3191,9 @@ func (k gemmKernel) emit() {
 	sgemmBodyGatherSplit = k.gatherSplit
 	sgemmBodyAStride = k.aStride
 	sgemmBodyPrefetchNext = k.pfNext
+	sgemmBodyColEpi = k.colEpi
 	sgemmBody(k.mr, k.nr, lanes, vbytes, acc, k.b, k.a0, k.a1)
+	sgemmBodyColEpi = false
 	sgemmBodyPrefetchNext = false
 	sgemmBodyMemB = false
 	sgemmBodyGatherSplit = 0
@@ -3193,6 +3202,11 @@ func (k gemmKernel) emit() {
 	sgemmBodyPrefetch, sgemmBodyIndirect, sgemmBodyStridedA, sgemmBodyGatherA, sgemmBodyChain, sgemmBodyScatter = false, false, false, 0, false, false
 	sgemmBodyPrefetchB, sgemmBodyPrefetchA = 0, 0
 }
+
+// sgemmBodyColEpi makes sgemmBody run a product's epilogue on the tile in
+// registers before its store (colEpiTile): the column bias, the residual,
+// relu, as flags (asm.Epi*) select.
+var sgemmBodyColEpi bool
 
 // sgemmBodyPrefetch selects sgemmBody's AVX2 loop shape (C prefetch, A
 // prefetch, one branch per unrolled iteration); the AVX-512 kernels keep
@@ -3535,6 +3549,9 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		l3 = GP64()
 		LEAQ(Mem{Base: ldc, Index: ldc, Scale: 2}, l3)
 	}
+	if sgemmBodyColEpi {
+		colEpiTile(mr, nv, vbytes, acc, alpha, beta)
+	}
 	if sgemmBodyChain {
 		s := avx2
 		if lanes == 16 {
@@ -3623,6 +3640,91 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// colEpiTile emits a product's epilogue on the tile's accumulators (after
+// alpha and beta), each step EpilogueRowsF32's instruction in its operand
+// order, so the bits are those of that kernel run on the stored tile: per
+// the parameter flags (epi*), the column bias cb's vectors added to every
+// row, then the residual's rows (res, ldr floats apart) added on the
+// right or, with epiResLeft, on the left, then relu. t and z are free
+// vectors.
+func colEpiTile(mr, nv, vbytes int, acc func(int) reg.VecPhysical, t, z reg.VecPhysical) {
+	flags := Load(Param("flags"), GP64())
+	TESTQ(U32(epiColBias), flags)
+	JZ(LabelRef("epi_cb"))
+	cb := Load(Param("cb"), GP64())
+	for v := 0; v < nv; v++ {
+		VMOVUPS(Mem{Base: cb, Disp: v * vbytes}, t)
+		for i := 0; i < mr; i++ {
+			VADDPS(t, acc(i*nv+v), acc(i*nv+v)) // row + bias
+		}
+	}
+	Label("epi_cb")
+	TESTQ(U32(epiRes), flags)
+	JZ(LabelRef("epi_res"))
+	TESTQ(U32(epiResLeft), flags)
+	JNZ(LabelRef("epi_left"))
+	rr := Load(Param("res"), GP64())
+	ldr := Load(Param("ldr"), GP64())
+	SHLQ(U8(2), ldr)
+	for i := 0; i < mr; i++ {
+		for v := 0; v < nv; v++ {
+			VADDPS(Mem{Base: rr, Disp: v * vbytes}, acc(i*nv+v), acc(i*nv+v)) // row + res
+		}
+		if i < mr-1 {
+			ADDQ(ldr, rr)
+		}
+	}
+	JMP(LabelRef("epi_res"))
+	Label("epi_left")
+	rl := Load(Param("res"), GP64())
+	ldl := Load(Param("ldr"), GP64())
+	SHLQ(U8(2), ldl)
+	for i := 0; i < mr; i++ {
+		for v := 0; v < nv; v++ {
+			VMOVUPS(Mem{Base: rl, Disp: v * vbytes}, t)
+			VADDPS(acc(i*nv+v), t, acc(i*nv+v)) // res + row
+		}
+		if i < mr-1 {
+			ADDQ(ldl, rl)
+		}
+	}
+	Label("epi_res")
+	TESTQ(U32(epiRelu), flags)
+	JZ(LabelRef("epi_relu"))
+	VXORPS(z, z, z)
+	for i := 0; i < mr*nv; i++ {
+		VMAXPS(acc(i), z, acc(i)) // 0 > x ? 0 : x
+	}
+	Label("epi_relu")
+}
+
+// withEpi is ks with, after each kernel named in epiKernels, its colEpi
+// form named name+"Epi".
+func withEpi(ks []gemmKernel) []gemmKernel {
+	var all []gemmKernel
+	for _, k := range ks {
+		all = append(all, k)
+		if epiKernels[k.name] {
+			e := k
+			e.name, e.colEpi = k.name+"Epi", true
+			e.doc = fmt.Sprintf("is %s running a product's epilogue on the tile before its store (see asm.SgemmKernelEpiUnchecked).", k.name)
+			all = append(all, e)
+		}
+	}
+	return all
+}
+
+// epiKernels are the packed kernels with a colEpi form: the tiles the
+// blocked driver runs on whole tiles (main, middle, wide, and their
+// next-panel forms at AVX-512; the 6x16 one and its next-panel form at
+// AVX2).
+var epiKernels = map[string]bool{
+	"sgemmKernelAVX512": true, "sgemmKernelAVX512Next": true,
+	"sgemmKernelAVX512Mid": true, "sgemmKernelAVX512MidNext": true,
+	"sgemmKernelAVX512Wide": true, "sgemmKernelAVX512WideNext": true,
+	"sgemmKernelAVX2": true, "sgemmKernelAVX2Next": true,
 }
 
 // alphaScale emits the multiplication of the n accumulators acc(i) by
