@@ -1087,8 +1087,9 @@ func SgemmEpiOK(tile SgemmTileKind) bool {
 // flags (EpilogueRowsF32's, without EpiRowBias), the column bias cb[j]
 // (j < the tile's width), the residual res[i*ldr+j] on either side, relu.
 // Each step is EpilogueRowsF32's operation, so the bits are those of the
-// kernel and then EpilogueRowsF32 on the tile. Nothing is checked: a, b,
-// c, cb and res must cover the tile.
+// kernel and then EpilogueRowsF32 on the tile. Nothing is checked: the
+// level must have the tile (TileMid and TileWide: AVX-512), and a, b, c, cb
+// and res must cover it.
 func SgemmKernelEpiUnchecked(tile SgemmTileKind, next bool, kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32, cb, res unsafe.Pointer, ldr, flags int) {
 	if SgemmEpiOK(tile) {
 		asmSgemmKernelEpi(tile, next, kc, (*float32)(a), (*float32)(b), (*float32)(c), ldc, alpha, beta, (*float32)(cb), (*float32)(res), ldr, flags)

@@ -180,10 +180,11 @@ func gemmCheckMat(name string, rows, cols, length, ld int) error {
 // c1) of C, whose row i0 starts at c[c0:] (row i at c[(i-i0)*ldc+c0:]), in
 // one asm.EpilogueRowsF32 call: the same additions and relu as the separate
 // kernels (AddScalarF32, AddF32, ReluF32) row by row, so the same bits. The
-// blocked driver's groups of 8 to 14 rows of 128 columns took a call per
-// row and step: compare.sh's transformer at 1 thread spent 5% of its time
-// in those calls, mostly in their overhead (BenchmarkEpilogueRows, 8 rows
-// of 128 with a bias and a residual: 178 ns per row against 66 in one call).
+// blocked driver ran it on a row block's groups of about 128 columns a call
+// per row and step: compare.sh's transformer at 1 thread spent 5% of its
+// time in those calls, mostly in their overhead (BenchmarkEpilogueRows, 8
+// rows of 128 with a bias and a residual: 178 ns as calls per row, 66 in
+// one call). Where every tile is whole the kernels run it instead (epK).
 func gemmEpilogueRows(ep *GemmEpilogue, c []float32, ldc, i0, rows, c0, c1 int) {
 	var rb, cb, res []float32
 	if ep.RowBias != nil {
