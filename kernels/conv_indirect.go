@@ -219,6 +219,7 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	j.g, j.m, j.k, j.mr, j.nr, j.ws, j.out, j.wide = *g, og, kk, mr, nr, ws, out, wide
 	j.chain, j.chOff = chain, chOff
 	j.ntot = g.oh * ws
+	threads := gemmThreads(og, j.ntot, kk)
 	j.npanels = (j.ntot + nr - 1) / nr
 
 	// The offsets table, in the weights' depth order (c, i, j): channel 0's
@@ -323,7 +324,7 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	// VM, three alternated runs, µs: the layer 33.1-36.2 -> 31.0-31.7, the
 	// pool and the next convolution after it 56-63 -> 50-51).
 	if j.scatter {
-		share := 4 * og * g.oh * g.ow / gemmThreads(og, j.ntot, kk)
+		share := 4 * og * g.oh * g.ow / threads
 		switch {
 		case g.pointwise() && 4*cg*g.h*g.w > scatterPrefetchMinBytes:
 			j.prefetch = asm.ScatterPrefetchOutIn
@@ -355,7 +356,6 @@ func convIndirectF32(g *conv2dGeom, xg, wg, out []float32, og int, pa *packedA, 
 	}
 	j.anp = anp
 
-	threads := gemmThreads(og, j.ntot, kk)
 	maxmc := gemmMC / mr * mr // the most rows of a block
 	j.mblocks = (og + maxmc - 1) / maxmc
 	// Chunks of at most 512 columns, a multiple of the thread count when

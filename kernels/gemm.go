@@ -233,18 +233,6 @@ func (j *gemmJob) kernelEpi(next bool, kc int, a, b, c unsafe.Pointer, ldc int, 
 	asm.SgemmKernelEpiUnchecked(j.epTile, next, kc, a, b, c, ldc, alpha, beta, cb, res, j.ep.ResLd, j.epFlags)
 }
 
-// gemmAddResidual adds the residual's part of row i, columns j0... to row, in
-// the operand order of the add it replaces (the binary kernel's AddF32 on
-// the same elements, so the same bits).
-func gemmAddResidual(ep *GemmEpilogue, row []float32, i, j0 int) {
-	r := ep.Res[i*ep.ResLd+j0 : i*ep.ResLd+j0+len(row)]
-	if ep.ResLeft {
-		asm.AddF32(row, r, row)
-	} else {
-		asm.AddF32(row, row, r)
-	}
-}
-
 // gemmKCTail is how much deeper than gemmKC a product's last depth block
 // may be: a rest of at most gemmKC+gemmKCTail is one block, not a gemmKC one
 // and a shallow one. Each block is a pass over C's tiles (loaded, added to,
@@ -349,15 +337,13 @@ type gemmJob struct {
 	// holds at most that many columns and is packed and computed at that
 	// width (halfPanel), else 0.
 	half     int
-	bpack    []float32
-	ps       int  // floats from one packed B panel to the next
 	fusePack bool // each compute item packs its own B panels
 
-	// The current (jc, pc) block, set before each ParallelFor.
-	jc, ncur, npanels, nsplit int
-	pc, kc                    int
-	bet                       float32
-	last                      bool
+	// cur is the current (jc, pc) block, set before each ParallelFor
+	// (depthItems' items each run their own).
+	cur gemmBlock
+	// bpack is the small-M direct path's packed A (gemm_direct.go).
+	bpack []float32
 
 	// epK: the last depth block's tiles run the epilogue in the kernel
 	// (asm.SgemmKernelEpiUnchecked on tile epTile with epFlags), set in
@@ -403,9 +389,9 @@ func (j *gemmJob) scaleRows(lo, hi int) {
 		} else if j.beta != 1 {
 			asm.MulScalarF32(row, row, j.beta)
 		}
-		if j.hasEp {
-			gemmEpilogueRows(&j.ep, row, j.n, i, 1, 0, j.n)
-		}
+	}
+	if j.hasEp && hi > lo {
+		gemmEpilogueRows(&j.ep, j.c[lo*j.ldc:], j.ldc, lo, hi-lo, 0, j.n)
 	}
 }
 
@@ -809,14 +795,14 @@ func (j *gemmJob) run() {
 		if mblocks < threads {
 			nsplit = min(npanels, (threads+mblocks-1)/mblocks)
 		}
-		j.jc, j.ncur, j.npanels, j.nsplit = 0, n, npanels, nsplit
+		j.cur.jc, j.cur.ncur, j.cur.npanels, j.cur.nsplit = 0, n, npanels, nsplit
 		ParallelFor(mblocks*nsplit, 1, j.depthFn)
 		return
 	}
 	var bbuf *[]float32
 	if j.pb == nil {
 		bbuf = gemmGetBBuf(min(k, gemmKCMax)*nc + (nc/nr+1)*gemmPanelPad)
-		j.bpack = *bbuf
+		j.cur.bpack = *bbuf
 	}
 
 	for jc := 0; jc < n; jc += nc {
@@ -830,17 +816,17 @@ func (j *gemmJob) run() {
 		if j.fusePack {
 			nsplit = min(npanels, threads)
 		}
-		j.jc, j.ncur, j.npanels, j.nsplit = jc, ncur, npanels, nsplit
+		j.cur.jc, j.cur.ncur, j.cur.npanels, j.cur.nsplit = jc, ncur, npanels, nsplit
 		for pc, kc := 0, 0; pc < k; pc += kc {
 			kc = gemmDepth(pc, k)
-			j.pc, j.kc = pc, kc
-			j.ps = kc * nr // a pre-packed weight's panels, and the convolution packer's
+			j.cur.pc, j.cur.kc = pc, kc
+			j.cur.ps = kc * nr // a pre-packed weight's panels, and the convolution packer's
 			if j.pb == nil && !j.b.conv {
-				j.ps += gemmPanelPad
+				j.cur.ps += gemmPanelPad
 			}
 			if j.pb != nil {
 				// Pre-packed: the block's panels start at panel jc/nr.
-				j.bpack = j.pb.data[pc*j.pb.npanels*nr+(jc/nr)*kc*nr:]
+				j.cur.bpack = j.pb.data[pc*j.pb.npanels*nr+(jc/nr)*kc*nr:]
 			} else if j.fusePack {
 				// Packed by computeTiles.
 			} else if threads == 1 {
@@ -850,11 +836,11 @@ func (j *gemmJob) run() {
 				// chunk's panels a depth row at a time.
 				ParallelFor(npanels, max(1, 4096/(kc*nr), npanels/(4*threads)), j.packFn)
 			}
-			j.bet = j.beta
+			j.cur.bet = j.beta
 			if pc > 0 {
-				j.bet = 1
+				j.cur.bet = 1
 			}
-			j.last = pc+kc >= k
+			j.cur.last = pc+kc >= k
 			if threads == 1 {
 				j.computeFn(0, mblocks*nsplit)
 			} else {
@@ -862,7 +848,7 @@ func (j *gemmJob) run() {
 			}
 		}
 	}
-	j.bpack = nil
+	j.cur.bpack = nil
 	if bbuf != nil {
 		gemmPutBBuf(bbuf)
 	}
@@ -921,18 +907,19 @@ func (j *gemmJob) halfPanel(b *gemmBlock, jp int) bool {
 
 // packPanels packs B micro-panels [lo, hi) of the current block.
 func (j *gemmJob) packPanels(lo, hi int) {
-	nr, kc := j.nr, j.kc
-	if b := j.block(); hi > lo && j.halfPanel(&b, hi-1) {
+	blk := &j.cur
+	nr, kc := j.nr, blk.kc
+	if hi > lo && j.halfPanel(blk, hi-1) {
 		// The last panel at the half width, in its full-width slot.
 		hi--
-		j0 := j.jc + hi*nr
-		j.b.pack(j.pc, kc, j0, j.n-j0, j.half, j.bpack[hi*j.ps:hi*j.ps+kc*j.half])
+		j0 := blk.jc + hi*nr
+		j.b.pack(blk.pc, kc, j0, j.n-j0, j.half, blk.bpack[hi*blk.ps:hi*blk.ps+kc*j.half])
 	}
 	if j.b.conv && hi > lo {
-		j0 := j.jc + lo*nr
-		ncols := min(hi*nr, j.ncur) - lo*nr
+		j0 := blk.jc + lo*nr
+		ncols := min(hi*nr, blk.ncur) - lo*nr
 		rb := gemmGetABuf((hi - lo) * nr)
-		convPackPanels(&j.b.geom, j.b.b, j.pc, kc, j0, ncols, nr, j.bpack[lo*kc*nr:hi*kc*nr], *rb)
+		convPackPanels(&j.b.geom, j.b.b, blk.pc, kc, j0, ncols, nr, blk.bpack[lo*kc*nr:hi*kc*nr], *rb)
 		gemmPutABuf(rb)
 		return
 	}
@@ -944,13 +931,13 @@ func (j *gemmJob) packPanels(lo, hi int) {
 		// (BenchmarkPackB, AVX-512 Intel Xeon, 1 thread, GB/s of B):
 		// 1024x1024 1.7-4.5 by panels or fixed-size Go moves, 7.8-10.2 in
 		// one call; 3072x768 1.1-1.6 and 4.6-6.1.
-		if full := min(hi, j.ncur/nr); full > lo {
-			asm.CopyBlocksF32(j.bpack[lo*j.ps:], nr, j.ps, j.b.b[j.pc*j.b.ldb+j.jc+lo*nr:], j.b.ldb, nr, kc, full-lo, nr)
+		if full := min(hi, blk.ncur/nr); full > lo {
+			asm.CopyBlocksF32(blk.bpack[lo*blk.ps:], nr, blk.ps, j.b.b[blk.pc*j.b.ldb+blk.jc+lo*nr:], j.b.ldb, nr, kc, full-lo, nr)
 			lo = full
 		}
 	}
 	for jp := lo; jp < hi; jp++ {
-		j.b.pack(j.pc, kc, j.jc+jp*nr, min(nr, j.ncur-jp*nr), nr, j.bpack[jp*j.ps:jp*j.ps+kc*nr])
+		j.b.pack(blk.pc, kc, blk.jc+jp*nr, min(nr, blk.ncur-jp*nr), nr, blk.bpack[jp*blk.ps:jp*blk.ps+kc*nr])
 	}
 }
 
@@ -966,12 +953,6 @@ type gemmBlock struct {
 	last                      bool
 }
 
-// block is the job's current block (run's fields).
-func (j *gemmJob) block() gemmBlock {
-	return gemmBlock{jc: j.jc, ncur: j.ncur, npanels: j.npanels, nsplit: j.nsplit,
-		pc: j.pc, kc: j.kc, ps: j.ps, bpack: j.bpack, bet: j.bet, last: j.last}
-}
-
 // depthItems runs work items [lo, hi) of a product against a pre-packed B
 // in one column block (run), each over every depth block in turn.
 func (j *gemmJob) depthItems(lo, hi int) {
@@ -979,7 +960,7 @@ func (j *gemmJob) depthItems(lo, hi int) {
 	for t := lo; t < hi; t++ {
 		for pc, kc := 0, 0; pc < k; pc += kc {
 			kc = gemmDepth(pc, k)
-			b := gemmBlock{ncur: j.ncur, npanels: j.npanels, nsplit: j.nsplit, pc: pc, kc: kc, ps: kc * nr,
+			b := gemmBlock{ncur: j.cur.ncur, npanels: j.cur.npanels, nsplit: j.cur.nsplit, pc: pc, kc: kc, ps: kc * nr,
 				bpack: j.pb.data[pc*j.pb.npanels*nr:], bet: j.beta, last: pc+kc >= k}
 			if pc > 0 {
 				b.bet = 1
@@ -991,10 +972,7 @@ func (j *gemmJob) depthItems(lo, hi int) {
 
 // computeTiles runs work items [lo, hi) of the current block: item t is row
 // block t/nsplit against column slice t%nsplit of the packed B block.
-func (j *gemmJob) computeTiles(lo, hi int) {
-	b := j.block()
-	j.tiles(&b, lo, hi)
-}
+func (j *gemmJob) computeTiles(lo, hi int) { j.tiles(&j.cur, lo, hi) }
 
 // tiles runs work items [lo, hi) of block b (computeTiles').
 func (j *gemmJob) tiles(b *gemmBlock, lo, hi int) {

@@ -380,12 +380,12 @@ func BenchmarkPackB(b *testing.B) {
 		y := gemmRandF32(rand.New(rand.NewSource(1)), k*n)
 		for _, nr := range []int{16, 32, 48} {
 			b.Run(fmt.Sprintf("n=%d/k=%d/nr=%d", n, k, nr), func(b *testing.B) {
-				j := &gemmJob{n: n, b: gemmB{b: y, ldb: n}, nr: nr, ncur: n, npanels: (n + nr - 1) / nr}
-				j.bpack = make([]float32, gemmKCMax*j.npanels*nr)
+				j := &gemmJob{n: n, b: gemmB{b: y, ldb: n}, nr: nr, cur: gemmBlock{ncur: n, npanels: (n + nr - 1) / nr}}
+				j.cur.bpack = make([]float32, gemmKCMax*j.cur.npanels*nr)
 				for i := 0; i < b.N; i++ {
-					for pc := 0; pc < k; pc += j.kc {
-						j.pc, j.kc = pc, gemmDepth(pc, k)
-						j.packPanels(0, j.npanels)
+					for pc := 0; pc < k; pc += j.cur.kc {
+						j.cur.pc, j.cur.kc = pc, gemmDepth(pc, k)
+						j.packPanels(0, j.cur.npanels)
 					}
 				}
 				b.ReportMetric(float64(k*n*4)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")

@@ -335,11 +335,9 @@ func matmul(out, a, b *runtime.Tensor, transA, transB bool, outDType runtime.Dat
 				if err := matmulItems(j, transA, transB, m, n, k, lda, ldb, af, bf, cf, ep, pb, nbatch); err != nil {
 					return err
 				}
-				out := cf[:nbatch*m*n]
-				gemmAddResidual(&post, out, 0, 0)
-				if post.Relu {
-					asm.ReluF32(out, out)
-				}
+				// The residual and relu on every item's rows at once.
+				post.ColBias, post.RowBias = nil, nil
+				gemmEpilogueRows(&post, cf, n, 0, nbatch*m, 0, n)
 				return nil
 			}
 		}
