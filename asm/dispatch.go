@@ -876,6 +876,45 @@ func SgemmKernelIndirectChainUnchecked(kc int, a, b unsafe.Pointer, offs *int, c
 	}
 }
 
+// SgemmIndirectNarrow reports the narrow form of SgemmIndirectTile(wide)'s
+// tile for a panel of which only the first cols columns are wanted: its
+// width nr (16 or 32, the least that holds cols) and ok, or ok false where
+// the level has none narrower than the tile that does (the AVX-512 tiles
+// have them; the AVX2 and Go levels none).
+func SgemmIndirectNarrow(wide bool, cols int) (nr int, ok bool) {
+	if level != LevelAVX512 || cols < 1 {
+		return 0, false
+	}
+	_, full, _ := SgemmIndirectTile(wide)
+	for _, w := range [...]int{16, 32} {
+		if cols <= w && w < full {
+			return w, true
+		}
+	}
+	return 0, false
+}
+
+// SgemmKernelIndirectNarrowUnchecked is SgemmKernelIndirectUnchecked, and
+// with chain SgemmKernelIndirectChainUnchecked's chain (wide only), on the
+// tile's first nr columns: nr must be SgemmIndirectNarrow(wide, cols)'s
+// width for some cols, a the tile's kc*mr floats of packed A, every
+// b+offs[p] nr floats, and c (mr-1)*ldc+nr. c's columns from nr on are
+// neither read nor written; each column computed gets the bits the whole
+// tile gives it. A convolution's panel of flat columns that holds no more
+// than nr runs it (a last one, or a row's last).
+func SgemmKernelIndirectNarrowUnchecked(wide bool, nr, kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha, beta float32, chain bool, codes *uint8, sc *float32, nsteps int) {
+	if level == LevelAVX512 {
+		asmSgemmIndirectNarrow(wide, nr, kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, beta, chain, codes, sc, nsteps)
+		return
+	}
+	mr, _, _ := SgemmIndirectTile(wide)
+	cs := unsafe.Slice((*float32)(c), (mr-1)*ldc+nr)
+	sgemmIndirectGo(mr, nr, kc, unsafe.Slice((*float32)(a), kc*mr), (*float32)(b), unsafe.Slice(offs, kc), cs, ldc, alpha, beta)
+	if chain && nsteps > 0 {
+		chainTileGo(mr, nr, cs, ldc, unsafe.Slice(codes, nsteps), unsafe.Slice(sc, nsteps*mr))
+	}
+}
+
 // ScatterPrefetch is the prefetching of SgemmKernelIndirectChainScatterUnchecked.
 type ScatterPrefetch uint8
 

@@ -559,6 +559,21 @@ func asmSgemmIndirect(wide bool, kc int, a, b *float32, offs *int, c *float32, l
 	sgemmIndirectAVX2(kc, a, b, offs, c, ldc, alpha, beta)
 }
 
+func asmSgemmIndirectNarrow(wide bool, nr, kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, chain bool, codes *uint8, sc *float32, nsteps int) {
+	switch {
+	case !wide:
+		sgemmIndirectAVX512Half(kc, a, b, offs, c, ldc, alpha, beta)
+	case nr == 32 && chain:
+		sgemmIndirectAVX512WideMidChain(kc, a, b, offs, c, ldc, alpha, beta, codes, sc, nsteps)
+	case nr == 32:
+		sgemmIndirectAVX512WideMid(kc, a, b, offs, c, ldc, alpha, beta)
+	case chain:
+		sgemmIndirectAVX512WideHalfChain(kc, a, b, offs, c, ldc, alpha, beta, codes, sc, nsteps)
+	default:
+		sgemmIndirectAVX512WideHalf(kc, a, b, offs, c, ldc, alpha, beta)
+	}
+}
+
 func asmSgemmIndirectChainScatter(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *int64, prefetch ScatterPrefetch, res *float32, rat, rrev, tiles int) {
 	switch prefetch {
 	case ScatterPrefetchOut:

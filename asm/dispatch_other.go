@@ -125,6 +125,10 @@ func asmCopyRows(dst *float32, dstStride int, src *float32, srcStride, rows, n i
 	panic("asm: no assembly in this build")
 }
 
+func asmSgemmIndirectNarrow(wide bool, nr, kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, chain bool, codes *uint8, sc *float32, nsteps int) {
+	panic("asm: no assembly in this build")
+}
+
 func asmSgemmIndirectChain(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
 	panic("asm: no assembly in this build")
 }

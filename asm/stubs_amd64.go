@@ -681,6 +681,31 @@ func sgemmIndirectAVX512Wide(kc int, a *float32, b *float32, offs *int, c *float
 //go:noescape
 func sgemmIndirectAVX512WideChain(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
 
+// sgemmIndirectAVX512Half is sgemmIndirectAVX512 on the tile's first 16 columns (see asm.SgemmKernelIndirectNarrowUnchecked).
+//
+//go:noescape
+func sgemmIndirectAVX512Half(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmIndirectAVX512WideMid is sgemmIndirectAVX512Wide on the tile's first 32 columns (see asm.SgemmKernelIndirectNarrowUnchecked).
+//
+//go:noescape
+func sgemmIndirectAVX512WideMid(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmIndirectAVX512WideMidChain is sgemmIndirectAVX512WideChain on the tile's first 32 columns (see asm.SgemmKernelIndirectNarrowUnchecked).
+//
+//go:noescape
+func sgemmIndirectAVX512WideMidChain(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
+
+// sgemmIndirectAVX512WideHalf is sgemmIndirectAVX512Wide on the tile's first 16 columns (see asm.SgemmKernelIndirectNarrowUnchecked).
+//
+//go:noescape
+func sgemmIndirectAVX512WideHalf(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmIndirectAVX512WideHalfChain is sgemmIndirectAVX512WideChain on the tile's first 16 columns (see asm.SgemmKernelIndirectNarrowUnchecked).
+//
+//go:noescape
+func sgemmIndirectAVX512WideHalfChain(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
+
 // sgemmIndirectAVX512WideChainScatter is sgemmIndirectAVX512WideChain storing each vector of the tile's rows under two masks at two offsets from a table (see asm.SgemmKernelIndirectChainScatter).
 //
 //go:noescape

@@ -3043,6 +3043,21 @@ var gemmKernels = []gemmKernel{
 		mr: 8, nr: 48, avx512: true, pfA: gemmPrefetchA, indirect: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
 	{name: "sgemmIndirectAVX512WideChain", doc: "is sgemmIndirectAVX512Wide with a chain on the tile's rows before the store (see asm.SgemmKernelIndirectChain).",
 		mr: 8, nr: 48, avx512: true, pfA: gemmPrefetchA, indirect: true, chain: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
+	// The narrow indirect tiles: a tile's first 16 or 32 columns, for a
+	// convolution's panel of flat columns or pixels that holds no more
+	// (a layer of 13² pixels on 32-column panels computed 192 columns for
+	// 169, with the 14x16 last panel 176; see
+	// asm.SgemmKernelIndirectNarrowUnchecked).
+	{name: "sgemmIndirectAVX512Half", doc: "is sgemmIndirectAVX512 on the tile's first 16 columns (see asm.SgemmKernelIndirectNarrowUnchecked).",
+		mr: 14, nr: 16, avx512: true, pfA: gemmPrefetchA, indirect: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmIndirectAVX512WideMid", doc: "is sgemmIndirectAVX512Wide on the tile's first 32 columns (see asm.SgemmKernelIndirectNarrowUnchecked).",
+		mr: 8, nr: 32, avx512: true, pfA: gemmPrefetchA, indirect: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmIndirectAVX512WideMidChain", doc: "is sgemmIndirectAVX512WideChain on the tile's first 32 columns (see asm.SgemmKernelIndirectNarrowUnchecked).",
+		mr: 8, nr: 32, avx512: true, pfA: gemmPrefetchA, indirect: true, chain: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmIndirectAVX512WideHalf", doc: "is sgemmIndirectAVX512Wide on the tile's first 16 columns (see asm.SgemmKernelIndirectNarrowUnchecked).",
+		mr: 8, nr: 16, avx512: true, pfA: gemmPrefetchA, indirect: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmIndirectAVX512WideHalfChain", doc: "is sgemmIndirectAVX512WideChain on the tile's first 16 columns (see asm.SgemmKernelIndirectNarrowUnchecked).",
+		mr: 8, nr: 16, avx512: true, pfA: gemmPrefetchA, indirect: true, chain: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmIndirectAVX512WideChainScatter", doc: "is sgemmIndirectAVX512WideChain storing each vector of the tile's rows under two masks at two offsets from a table (see asm.SgemmKernelIndirectChainScatter).",
 		mr: 8, nr: 48, avx512: true, indirect: true, chain: true, scatter: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
 	{name: "sgemmIndirectAVX512WideChainScatterPrefetch", doc: "is sgemmIndirectAVX512WideChainScatter prefetching each row's next panels after its stores (see asm.SgemmKernelIndirectChainScatter).",
