@@ -784,6 +784,7 @@ func (j *convIndirectJob) items(lo, hi int) {
 				bp, op := j.panel(xs, jp, pc)
 				cp := scratch[(jp-jp0)*nr:]
 				d, inOut := j.panelDirect(jp)
+				nw, narrow := j.narrowPanel(jp)
 				for ip := 0; ip < tiles; ip++ {
 					c, ld := unsafe.Pointer(&cp[ip*mr*ldc]), ldc
 					if inOut && ip*mr < stored {
@@ -792,6 +793,14 @@ func (j *convIndirectJob) items(lo, hi int) {
 					if rowsK && ip == tiles-1 {
 						chain := j.kchain && pc+kc >= k
 						asm.SgemmKernelIndirectRowsUnchecked(rest, kc, unsafe.Pointer(&ablk[ip*kc*mr]), bp, op,
+							c, ld, 1, bet, chain, j.kcodes, j.chainScalars(i0/mr+ip), j.kns)
+						continue
+					}
+					if narrow && !(rowsK && ip == tiles-1) {
+						// A panel of no more columns than the narrow tile's
+						// (never one stored into out: those are whole).
+						chain := j.kchain && pc+kc >= k
+						asm.SgemmKernelIndirectNarrowUnchecked(j.wide, nw, kc, unsafe.Pointer(&ablk[ip*kc*mr]), bp, op,
 							c, ld, 1, bet, chain, j.kcodes, j.chainScalars(i0/mr+ip), j.kns)
 						continue
 					}
@@ -869,6 +878,25 @@ func (j *convIndirectJob) chainPixels(i0, rows, p0, p1 int) {
 		o := (i0 + i) * pix
 		j.chain.applyAt(j.out[o+p0:o+p1], j.chOff+i0+i, p0, pix)
 	}
+}
+
+// narrowPanel reports the narrow tile's width for panel jp where its
+// columns that matter (flat columns up to the last, or with panels by
+// output row the row's pixels) fit one narrower than the tile
+// (asm.SgemmIndirectNarrow): the rest of the panel's columns would be
+// computed for nothing. cnn_64x64's 32->64 3x3/2 on 32² (271 flat
+// columns on panels of 48) and SqueezeNet's 169-pixel layers on panels
+// of 32 computed a last panel of 48 or 32 columns for 31 or 9.
+func (j *convIndirectJob) narrowPanel(jp int) (int, bool) {
+	cols := j.ntot - jp*j.nr
+	if j.ppr > 0 {
+		_, x := j.rowPanel(jp)
+		cols = j.g.ow - x
+	}
+	if cols >= j.nr || (j.kchain && !j.wide) {
+		return 0, false
+	}
+	return asm.SgemmIndirectNarrow(j.wide, cols)
 }
 
 // panelDirect reports whether panel jp's columns are all pixels, of one
