@@ -978,7 +978,29 @@ func SgemmKernelIndirectChainScatterUnchecked(kc int, a, b unsafe.Pointer, offs 
 		asmSgemmIndirectChainScatter(kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, codes, sc, nsteps, &st[0], prefetch, (*float32)(res.P), rat, rrev, tiles)
 		return
 	}
-	sgemmScatterGo(kc, a, b, offs, c, ldc, alpha, codes, sc, nsteps, st, res, tiles)
+	sgemmScatterGo(48, kc, a, b, offs, c, ldc, alpha, codes, sc, nsteps, st, res, tiles)
+}
+
+// SgemmKernelIndirectChainScatterNarrowUnchecked is
+// SgemmKernelIndirectChainScatterUnchecked without prefetches on the wide
+// tile's first nr columns, nr SgemmIndirectNarrow(true, cols)'s width:
+// st's first nr/16 vectors are read and stored, each lane with the bits
+// the whole tile gives it. A convolution's last panel of flat columns,
+// when it holds no more, runs it (a prefetch past it has nothing to
+// fetch). AVX-512 only, as the whole tile's kernel.
+func SgemmKernelIndirectChainScatterNarrowUnchecked(nr, kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64, res ScatterResidual, tiles int) {
+	if level == LevelAVX512 {
+		rat, rrev := -1, 0
+		if res.P != nil {
+			rat = res.At
+			if res.Rev {
+				rrev = 1
+			}
+		}
+		asmSgemmIndirectChainScatterNarrow(nr, kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, codes, sc, nsteps, &st[0], (*float32)(res.P), rat, rrev, tiles)
+		return
+	}
+	sgemmScatterGo(nr, kc, a, b, offs, c, ldc, alpha, codes, sc, nsteps, st, res, tiles)
 }
 
 // SgemmKernelIndirectUnchecked is SgemmKernelIndirect without checks: the

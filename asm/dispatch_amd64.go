@@ -574,6 +574,14 @@ func asmSgemmIndirectNarrow(wide bool, nr, kc int, a, b *float32, offs *int, c *
 	}
 }
 
+func asmSgemmIndirectChainScatterNarrow(nr, kc int, a, b *float32, offs *int, c *float32, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat, rrev, tiles int) {
+	if nr == 32 {
+		sgemmIndirectAVX512WideMidChainScatter(kc, a, b, offs, c, ldc, alpha, 0, codes, sc, nsteps, st, res, rat, rrev, tiles)
+		return
+	}
+	sgemmIndirectAVX512WideHalfChainScatter(kc, a, b, offs, c, ldc, alpha, 0, codes, sc, nsteps, st, res, rat, rrev, tiles)
+}
+
 func asmSgemmIndirectChainScatter(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *int64, prefetch ScatterPrefetch, res *float32, rat, rrev, tiles int) {
 	switch prefetch {
 	case ScatterPrefetchOut:

@@ -129,6 +129,10 @@ func asmSgemmIndirectNarrow(wide bool, nr, kc int, a, b *float32, offs *int, c *
 	panic("asm: no assembly in this build")
 }
 
+func asmSgemmIndirectChainScatterNarrow(nr, kc int, a, b *float32, offs *int, c *float32, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat, rrev, tiles int) {
+	panic("asm: no assembly in this build")
+}
+
 func asmSgemmIndirectChain(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
 	panic("asm: no assembly in this build")
 }

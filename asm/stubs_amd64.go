@@ -706,6 +706,16 @@ func sgemmIndirectAVX512WideHalf(kc int, a *float32, b *float32, offs *int, c *f
 //go:noescape
 func sgemmIndirectAVX512WideHalfChain(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
 
+// sgemmIndirectAVX512WideMidChainScatter is sgemmIndirectAVX512WideChainScatter on the tile's first 32 columns (see asm.SgemmKernelIndirectChainScatterNarrowUnchecked).
+//
+//go:noescape
+func sgemmIndirectAVX512WideMidChainScatter(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat int, rrev int, tiles int)
+
+// sgemmIndirectAVX512WideHalfChainScatter is sgemmIndirectAVX512WideChainScatter on the tile's first 16 columns (see asm.SgemmKernelIndirectChainScatterNarrowUnchecked).
+//
+//go:noescape
+func sgemmIndirectAVX512WideHalfChainScatter(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat int, rrev int, tiles int)
+
 // sgemmIndirectAVX512WideChainScatter is sgemmIndirectAVX512WideChain storing each vector of the tile's rows under two masks at two offsets from a table (see asm.SgemmKernelIndirectChainScatter).
 //
 //go:noescape

@@ -679,6 +679,11 @@ func (j *convIndirectJob) scatterItems(lo, hi int) {
 			j.scatterTable(&st, jp*nr)
 			// The item's row tiles in one call (the call and the table
 			// once, not a tile's few depth steps each).
+			if nw, ok := j.narrowPanel(jp); ok {
+				asm.SgemmKernelIndirectChainScatterNarrowUnchecked(nw, k, unsafe.Pointer(&ablk[0]), bp, op,
+					unsafe.Pointer(&j.out[i0*pix]), pix, 1, j.kcodes, j.chainScalars(i0/mr), j.kns, &st, rs, tiles)
+				continue
+			}
 			asm.SgemmKernelIndirectChainScatterUnchecked(k, unsafe.Pointer(&ablk[0]), bp, op,
 				unsafe.Pointer(&j.out[i0*pix]), pix, 1, j.kcodes, j.chainScalars(i0/mr), j.kns, &st, j.prefetch, rs, tiles)
 		}
