@@ -1117,9 +1117,12 @@ func SgemmNarrowUnchecked(rows, cols, kc int, a unsafe.Pointer, lda int, b unsaf
 		if rows -= r; rows == 0 {
 			return
 		}
-		// (Advanced only while rows remain: a pointer past the end is
-		// invalid to the race detector's pointer checks.)
-		a = unsafe.Add(a, r*lda*4)
+		// (Advanced only while rows remain, and A only where it is read
+		// (kc > 0; its last row holds kc values): a pointer past the end
+		// is invalid to the race detector's pointer checks.)
+		if kc > 0 {
+			a = unsafe.Add(a, r*lda*4)
+		}
 		c = unsafe.Add(c, r*ldc*4)
 	}
 }

@@ -694,12 +694,15 @@ func sgemmScatterTileGo(nr, kc int, a, b unsafe.Pointer, offs *int, c unsafe.Poi
 			for h := 0; h < 2; h++ {
 				mask := uint16(st[3*v+2] >> (16 * h))
 				for i := 0; i < mr; i++ {
-					row := unsafe.Add(res.P, i*ldc*4+int(st[3*v+h]))
+					// The lane's byte offset whole before the one pointer
+					// step: a table offset alone may point before the
+					// buffer, which the race detector's checks refuse.
+					row := i*ldc*4 + int(st[3*v+h])
 					for l := 0; l < lanes; l++ {
 						if mask&(1<<l) == 0 {
 							continue
 						}
-						x, r := &tile[i*nr+v*lanes+l], *(*float32)(unsafe.Add(row, 4*l))
+						x, r := &tile[i*nr+v*lanes+l], *(*float32)(unsafe.Add(res.P, row+4*l))
 						if res.Rev {
 							*x = r + *x
 						} else {
