@@ -949,6 +949,19 @@ type ScatterResidual struct {
 	Rev bool
 }
 
+// kernelArgs is the residual step as the scattering kernels take it: the
+// step it runs after (-1: none) and 1 where the residual is the add's
+// first operand.
+func (r ScatterResidual) kernelArgs() (at, rev int) {
+	if r.P == nil {
+		return -1, 0
+	}
+	if r.Rev {
+		return r.At, 1
+	}
+	return r.At, 0
+}
+
 // SgemmKernelIndirectChainScatterUnchecked is
 // SgemmKernelIndirectChainUnchecked with beta 0 and the tile stored through
 // the table st instead of as rows of 48 at c: for each of a row's three
@@ -968,13 +981,7 @@ type ScatterResidual struct {
 // exist).
 func SgemmKernelIndirectChainScatterUnchecked(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64, prefetch ScatterPrefetch, res ScatterResidual, tiles int) {
 	if level == LevelAVX512 {
-		rat, rrev := -1, 0
-		if res.P != nil {
-			rat = res.At
-			if res.Rev {
-				rrev = 1
-			}
-		}
+		rat, rrev := res.kernelArgs()
 		asmSgemmIndirectChainScatter(kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, codes, sc, nsteps, &st[0], prefetch, (*float32)(res.P), rat, rrev, tiles)
 		return
 	}
@@ -990,13 +997,7 @@ func SgemmKernelIndirectChainScatterUnchecked(kc int, a, b unsafe.Pointer, offs 
 // fetch). AVX-512 only, as the whole tile's kernel.
 func SgemmKernelIndirectChainScatterNarrowUnchecked(nr, kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64, res ScatterResidual, tiles int) {
 	if level == LevelAVX512 {
-		rat, rrev := -1, 0
-		if res.P != nil {
-			rat = res.At
-			if res.Rev {
-				rrev = 1
-			}
-		}
+		rat, rrev := res.kernelArgs()
 		asmSgemmIndirectChainScatterNarrow(nr, kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, codes, sc, nsteps, &st[0], (*float32)(res.P), rat, rrev, tiles)
 		return
 	}
