@@ -1146,6 +1146,40 @@ func SgemmEpiOK(tile SgemmTileKind) bool {
 	return level == LevelAVX512 || level == LevelAVX2 && tile == TileMain
 }
 
+// SgemmRowAOK reports whether the level has SgemmKernelRowAUnchecked's
+// kernels for tile: the 8x32 AVX-512 tile (TileMid) only.
+func SgemmRowAOK(tile SgemmTileKind) bool { return level == LevelAVX512 && tile == TileMid }
+
+// SgemmKernelRowAUnchecked is the TileMid micro-kernel (with next its
+// next-panel form, with epi SgemmKernelEpiUnchecked's epilogue per flags)
+// reading A in place, row-major: A[i][p] = a[i*lda+p] for i < 8, p < kc,
+// where the packed kernels read a packed panel (PackAF32's). The
+// arithmetic is the packed kernel's, so every element gets its bits; a
+// product against a pre-packed B so needs no pass packing A. Nothing is
+// checked: SgemmRowAOK(TileMid) must hold, A's 8 rows must hold kc values
+// each, and b, c, cb and res must cover the tile.
+func SgemmKernelRowAUnchecked(next bool, kc int, a unsafe.Pointer, lda int, b, c unsafe.Pointer, ldc int, alpha, beta float32, epi bool, cb, res unsafe.Pointer, ldr, flags int) {
+	if SgemmRowAOK(TileMid) {
+		asmSgemmKernelRowA(next, kc, (*float32)(a), lda, (*float32)(b), (*float32)(c), ldc, alpha, beta, epi, (*float32)(cb), (*float32)(res), ldr, flags)
+		return
+	}
+	mr, _, _ := SgemmTileMid()
+	pa := make([]float32, max(1, kc*mr))
+	if kc > 0 {
+		for i := 0; i < mr; i++ {
+			row := unsafe.Slice((*float32)(unsafe.Add(a, i*lda*4)), kc)
+			for p, v := range row {
+				pa[p*mr+i] = v
+			}
+		}
+	}
+	if epi {
+		SgemmKernelEpiUnchecked(TileMid, next, kc, unsafe.Pointer(&pa[0]), b, c, ldc, alpha, beta, cb, res, ldr, flags)
+		return
+	}
+	SgemmKernelMidUnchecked(kc, unsafe.Pointer(&pa[0]), b, c, ldc, alpha, beta)
+}
+
 // SgemmKernelEpiUnchecked is the packed micro-kernel of tile (with next,
 // its form that prefetches the next B panel, as SgemmKernelNextUnchecked)
 // followed by a product's epilogue on the tile before it is stored: per

@@ -750,6 +750,19 @@ func asmEpilogueRows(c *float32, ldc, rows, n int, rowBias, colBias, res *float3
 	epilogueRowsF32AVX2(c, ldc, rows, n, rowBias, colBias, res, ldr, flags)
 }
 
+func asmSgemmKernelRowA(next bool, kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, epi bool, cb, res *float32, ldr, flags int) {
+	switch {
+	case epi && next:
+		sgemmKernelAVX512MidNextEpiRowA(kc, a, lda, b, c, ldc, alpha, beta, cb, res, ldr, flags)
+	case epi:
+		sgemmKernelAVX512MidEpiRowA(kc, a, lda, b, c, ldc, alpha, beta, cb, res, ldr, flags)
+	case next:
+		sgemmKernelAVX512MidNextRowA(kc, a, lda, b, c, ldc, alpha, beta)
+	default:
+		sgemmKernelAVX512MidRowA(kc, a, lda, b, c, ldc, alpha, beta)
+	}
+}
+
 func asmSgemmKernelEpi(tile SgemmTileKind, next bool, kc int, a, b, c *float32, ldc int, alpha, beta float32, cb, res *float32, ldr, flags int) {
 	if level == LevelAVX2 {
 		if next {

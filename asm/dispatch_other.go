@@ -133,6 +133,10 @@ func asmSgemmIndirectChainScatterNarrow(nr, kc int, a, b *float32, offs *int, c 
 	panic("asm: no assembly in this build")
 }
 
+func asmSgemmKernelRowA(next bool, kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, epi bool, cb, res *float32, ldr, flags int) {
+	panic("asm: no assembly in this build")
+}
+
 func asmSgemmIndirectChain(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
 	panic("asm: no assembly in this build")
 }

@@ -621,10 +621,20 @@ func sgemmKernelAVX512WideEpi(kc int, a *float32, b *float32, c *float32, ldc in
 //go:noescape
 func sgemmKernelAVX512Mid(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmKernelAVX512MidRowA is sgemmKernelAVX512Mid reading A in place, row-major (see asm.SgemmKernelRowAUnchecked).
+//
+//go:noescape
+func sgemmKernelAVX512MidRowA(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemmKernelAVX512MidEpi is sgemmKernelAVX512Mid running a product's epilogue on the tile before its store (see asm.SgemmKernelEpiUnchecked).
 //
 //go:noescape
 func sgemmKernelAVX512MidEpi(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, cb *float32, res *float32, ldr int, flags int)
+
+// sgemmKernelAVX512MidEpiRowA is sgemmKernelAVX512MidEpi reading A in place, row-major (see asm.SgemmKernelRowAUnchecked).
+//
+//go:noescape
+func sgemmKernelAVX512MidEpiRowA(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, cb *float32, res *float32, ldr int, flags int)
 
 // sgemmKernelAVX512Next is sgemmKernelAVX512 prefetching the next B panel (see asm.SgemmKernelNext).
 //
@@ -641,10 +651,20 @@ func sgemmKernelAVX512NextEpi(kc int, a *float32, b *float32, c *float32, ldc in
 //go:noescape
 func sgemmKernelAVX512MidNext(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmKernelAVX512MidNextRowA is sgemmKernelAVX512MidNext reading A in place, row-major (see asm.SgemmKernelRowAUnchecked).
+//
+//go:noescape
+func sgemmKernelAVX512MidNextRowA(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemmKernelAVX512MidNextEpi is sgemmKernelAVX512MidNext running a product's epilogue on the tile before its store (see asm.SgemmKernelEpiUnchecked).
 //
 //go:noescape
 func sgemmKernelAVX512MidNextEpi(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, cb *float32, res *float32, ldr int, flags int)
+
+// sgemmKernelAVX512MidNextEpiRowA is sgemmKernelAVX512MidNextEpi reading A in place, row-major (see asm.SgemmKernelRowAUnchecked).
+//
+//go:noescape
+func sgemmKernelAVX512MidNextEpiRowA(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, cb *float32, res *float32, ldr int, flags int)
 
 // sgemmKernelAVX512WideNext is sgemmKernelAVX512Wide prefetching the next B panel (see asm.SgemmKernelNext).
 //
