@@ -876,6 +876,45 @@ func SgemmKernelIndirectChainUnchecked(kc int, a, b unsafe.Pointer, offs *int, c
 	}
 }
 
+// SgemmIndirectNarrow reports the narrow form of SgemmIndirectTile(wide)'s
+// tile for a panel of which only the first cols columns are wanted: its
+// width nr (16 or 32, the least that holds cols) and ok, or ok false where
+// the level has none narrower than the tile that does (the AVX-512 tiles
+// have them; the AVX2 and Go levels none).
+func SgemmIndirectNarrow(wide bool, cols int) (nr int, ok bool) {
+	if level != LevelAVX512 || cols < 1 {
+		return 0, false
+	}
+	_, full, _ := SgemmIndirectTile(wide)
+	for _, w := range [...]int{16, 32} {
+		if cols <= w && w < full {
+			return w, true
+		}
+	}
+	return 0, false
+}
+
+// SgemmKernelIndirectNarrowUnchecked is SgemmKernelIndirectUnchecked, and
+// with chain SgemmKernelIndirectChainUnchecked's chain (wide only), on the
+// tile's first nr columns: nr must be SgemmIndirectNarrow(wide, cols)'s
+// width for some cols, a the tile's kc*mr floats of packed A, every
+// b+offs[p] nr floats, and c (mr-1)*ldc+nr. c's columns from nr on are
+// neither read nor written; each column computed gets the bits the whole
+// tile gives it. A convolution's panel of flat columns that holds no more
+// than nr runs it (a last one, or a row's last).
+func SgemmKernelIndirectNarrowUnchecked(wide bool, nr, kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha, beta float32, chain bool, codes *uint8, sc *float32, nsteps int) {
+	if level == LevelAVX512 {
+		asmSgemmIndirectNarrow(wide, nr, kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, beta, chain, codes, sc, nsteps)
+		return
+	}
+	mr, _, _ := SgemmIndirectTile(wide)
+	cs := unsafe.Slice((*float32)(c), (mr-1)*ldc+nr)
+	sgemmIndirectGo(mr, nr, kc, unsafe.Slice((*float32)(a), kc*mr), (*float32)(b), unsafe.Slice(offs, kc), cs, ldc, alpha, beta)
+	if chain && nsteps > 0 {
+		chainTileGo(mr, nr, cs, ldc, unsafe.Slice(codes, nsteps), unsafe.Slice(sc, nsteps*mr))
+	}
+}
+
 // ScatterPrefetch is the prefetching of SgemmKernelIndirectChainScatterUnchecked.
 type ScatterPrefetch uint8
 
@@ -910,6 +949,19 @@ type ScatterResidual struct {
 	Rev bool
 }
 
+// kernelArgs is the residual step as the scattering kernels take it: the
+// step it runs after (-1: none) and 1 where the residual is the add's
+// first operand.
+func (r ScatterResidual) kernelArgs() (at, rev int) {
+	if r.P == nil {
+		return -1, 0
+	}
+	if r.Rev {
+		return r.At, 1
+	}
+	return r.At, 0
+}
+
 // SgemmKernelIndirectChainScatterUnchecked is
 // SgemmKernelIndirectChainUnchecked with beta 0 and the tile stored through
 // the table st instead of as rows of 48 at c: for each of a row's three
@@ -929,17 +981,27 @@ type ScatterResidual struct {
 // exist).
 func SgemmKernelIndirectChainScatterUnchecked(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64, prefetch ScatterPrefetch, res ScatterResidual, tiles int) {
 	if level == LevelAVX512 {
-		rat, rrev := -1, 0
-		if res.P != nil {
-			rat = res.At
-			if res.Rev {
-				rrev = 1
-			}
-		}
+		rat, rrev := res.kernelArgs()
 		asmSgemmIndirectChainScatter(kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, codes, sc, nsteps, &st[0], prefetch, (*float32)(res.P), rat, rrev, tiles)
 		return
 	}
-	sgemmScatterGo(kc, a, b, offs, c, ldc, alpha, codes, sc, nsteps, st, res, tiles)
+	sgemmScatterGo(48, kc, a, b, offs, c, ldc, alpha, codes, sc, nsteps, st, res, tiles)
+}
+
+// SgemmKernelIndirectChainScatterNarrowUnchecked is
+// SgemmKernelIndirectChainScatterUnchecked without prefetches on the wide
+// tile's first nr columns, nr SgemmIndirectNarrow(true, cols)'s width:
+// st's first nr/16 vectors are read and stored, each lane with the bits
+// the whole tile gives it. A convolution's last panel of flat columns,
+// when it holds no more, runs it (a prefetch past it has nothing to
+// fetch). AVX-512 only, as the whole tile's kernel.
+func SgemmKernelIndirectChainScatterNarrowUnchecked(nr, kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64, res ScatterResidual, tiles int) {
+	if level == LevelAVX512 {
+		rat, rrev := res.kernelArgs()
+		asmSgemmIndirectChainScatterNarrow(nr, kc, (*float32)(a), (*float32)(b), offs, (*float32)(c), ldc, alpha, codes, sc, nsteps, &st[0], (*float32)(res.P), rat, rrev, tiles)
+		return
+	}
+	sgemmScatterGo(nr, kc, a, b, offs, c, ldc, alpha, codes, sc, nsteps, st, res, tiles)
 }
 
 // SgemmKernelIndirectUnchecked is SgemmKernelIndirect without checks: the
@@ -1056,9 +1118,12 @@ func SgemmNarrowUnchecked(rows, cols, kc int, a unsafe.Pointer, lda int, b unsaf
 		if rows -= r; rows == 0 {
 			return
 		}
-		// (Advanced only while rows remain: a pointer past the end is
-		// invalid to the race detector's pointer checks.)
-		a = unsafe.Add(a, r*lda*4)
+		// (Advanced only while rows remain, and A only where it is read
+		// (kc > 0; its last row holds kc values): a pointer past the end
+		// is invalid to the race detector's pointer checks.)
+		if kc > 0 {
+			a = unsafe.Add(a, r*lda*4)
+		}
 		c = unsafe.Add(c, r*ldc*4)
 	}
 }
@@ -1079,6 +1144,40 @@ const (
 // then EpilogueRowsF32 on the stored tile: the same bits, more passes).
 func SgemmEpiOK(tile SgemmTileKind) bool {
 	return level == LevelAVX512 || level == LevelAVX2 && tile == TileMain
+}
+
+// SgemmRowAOK reports whether the level has SgemmKernelRowAUnchecked's
+// kernels for tile: the 8x32 AVX-512 tile (TileMid) only.
+func SgemmRowAOK(tile SgemmTileKind) bool { return level == LevelAVX512 && tile == TileMid }
+
+// SgemmKernelRowAUnchecked is the TileMid micro-kernel (with next its
+// next-panel form, with epi SgemmKernelEpiUnchecked's epilogue per flags)
+// reading A in place, row-major: A[i][p] = a[i*lda+p] for i < 8, p < kc,
+// where the packed kernels read a packed panel (PackAF32's). The
+// arithmetic is the packed kernel's, so every element gets its bits; a
+// product against a pre-packed B so needs no pass packing A. Nothing is
+// checked: SgemmRowAOK(TileMid) must hold, A's 8 rows must hold kc values
+// each, and b, c, cb and res must cover the tile.
+func SgemmKernelRowAUnchecked(next bool, kc int, a unsafe.Pointer, lda int, b, c unsafe.Pointer, ldc int, alpha, beta float32, epi bool, cb, res unsafe.Pointer, ldr, flags int) {
+	if SgemmRowAOK(TileMid) {
+		asmSgemmKernelRowA(next, kc, (*float32)(a), lda, (*float32)(b), (*float32)(c), ldc, alpha, beta, epi, (*float32)(cb), (*float32)(res), ldr, flags)
+		return
+	}
+	mr, _, _ := SgemmTileMid()
+	pa := make([]float32, max(1, kc*mr))
+	if kc > 0 {
+		for i := 0; i < mr; i++ {
+			row := unsafe.Slice((*float32)(unsafe.Add(a, i*lda*4)), kc)
+			for p, v := range row {
+				pa[p*mr+i] = v
+			}
+		}
+	}
+	if epi {
+		SgemmKernelEpiUnchecked(TileMid, next, kc, unsafe.Pointer(&pa[0]), b, c, ldc, alpha, beta, cb, res, ldr, flags)
+		return
+	}
+	SgemmKernelMidUnchecked(kc, unsafe.Pointer(&pa[0]), b, c, ldc, alpha, beta)
 }
 
 // SgemmKernelEpiUnchecked is the packed micro-kernel of tile (with next,

@@ -559,6 +559,29 @@ func asmSgemmIndirect(wide bool, kc int, a, b *float32, offs *int, c *float32, l
 	sgemmIndirectAVX2(kc, a, b, offs, c, ldc, alpha, beta)
 }
 
+func asmSgemmIndirectNarrow(wide bool, nr, kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, chain bool, codes *uint8, sc *float32, nsteps int) {
+	switch {
+	case !wide:
+		sgemmIndirectAVX512Half(kc, a, b, offs, c, ldc, alpha, beta)
+	case nr == 32 && chain:
+		sgemmIndirectAVX512WideMidChain(kc, a, b, offs, c, ldc, alpha, beta, codes, sc, nsteps)
+	case nr == 32:
+		sgemmIndirectAVX512WideMid(kc, a, b, offs, c, ldc, alpha, beta)
+	case chain:
+		sgemmIndirectAVX512WideHalfChain(kc, a, b, offs, c, ldc, alpha, beta, codes, sc, nsteps)
+	default:
+		sgemmIndirectAVX512WideHalf(kc, a, b, offs, c, ldc, alpha, beta)
+	}
+}
+
+func asmSgemmIndirectChainScatterNarrow(nr, kc int, a, b *float32, offs *int, c *float32, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat, rrev, tiles int) {
+	if nr == 32 {
+		sgemmIndirectAVX512WideMidChainScatter(kc, a, b, offs, c, ldc, alpha, 0, codes, sc, nsteps, st, res, rat, rrev, tiles)
+		return
+	}
+	sgemmIndirectAVX512WideHalfChainScatter(kc, a, b, offs, c, ldc, alpha, 0, codes, sc, nsteps, st, res, rat, rrev, tiles)
+}
+
 func asmSgemmIndirectChainScatter(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *int64, prefetch ScatterPrefetch, res *float32, rat, rrev, tiles int) {
 	switch prefetch {
 	case ScatterPrefetchOut:
@@ -725,6 +748,19 @@ func asmEpilogueRows(c *float32, ldc, rows, n int, rowBias, colBias, res *float3
 		return
 	}
 	epilogueRowsF32AVX2(c, ldc, rows, n, rowBias, colBias, res, ldr, flags)
+}
+
+func asmSgemmKernelRowA(next bool, kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, epi bool, cb, res *float32, ldr, flags int) {
+	switch {
+	case epi && next:
+		sgemmKernelAVX512MidNextEpiRowA(kc, a, lda, b, c, ldc, alpha, beta, cb, res, ldr, flags)
+	case epi:
+		sgemmKernelAVX512MidEpiRowA(kc, a, lda, b, c, ldc, alpha, beta, cb, res, ldr, flags)
+	case next:
+		sgemmKernelAVX512MidNextRowA(kc, a, lda, b, c, ldc, alpha, beta)
+	default:
+		sgemmKernelAVX512MidRowA(kc, a, lda, b, c, ldc, alpha, beta)
+	}
 }
 
 func asmSgemmKernelEpi(tile SgemmTileKind, next bool, kc int, a, b, c *float32, ldc int, alpha, beta float32, cb, res *float32, ldr, flags int) {

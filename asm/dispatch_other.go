@@ -125,6 +125,18 @@ func asmCopyRows(dst *float32, dstStride int, src *float32, srcStride, rows, n i
 	panic("asm: no assembly in this build")
 }
 
+func asmSgemmIndirectNarrow(wide bool, nr, kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, chain bool, codes *uint8, sc *float32, nsteps int) {
+	panic("asm: no assembly in this build")
+}
+
+func asmSgemmIndirectChainScatterNarrow(nr, kc int, a, b *float32, offs *int, c *float32, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat, rrev, tiles int) {
+	panic("asm: no assembly in this build")
+}
+
+func asmSgemmKernelRowA(next bool, kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, epi bool, cb, res *float32, ldr, flags int) {
+	panic("asm: no assembly in this build")
+}
+
 func asmSgemmIndirectChain(kc int, a, b *float32, offs *int, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
 	panic("asm: no assembly in this build")
 }

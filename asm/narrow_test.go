@@ -157,7 +157,8 @@ func TestLayerNormShortTwin(t *testing.T) {
 	}
 }
 
-// TestSgemmIndirectChainScatter runs the scattering indirect chain kernel
+// TestSgemmIndirectChainScatter runs the scattering indirect chain kernel,
+// and its narrow forms (SgemmKernelIndirectChainScatterNarrowUnchecked),
 // against its twin (the tile as the unscattered kernel computes it, then
 // stored lane by lane) with random tables: offsets anywhere in the rows,
 // negative ones included (the masks then select only lanes inside), random
@@ -201,8 +202,6 @@ func TestSgemmIndirectChainScatter(t *testing.T) {
 				st[3*v+2] = masks
 			}
 			n := tiles * mr * ldc
-			buf, c := guarded(n, 3)
-			wbuf, want := guarded(n, 3)
 			alpha := alphaFor(it)
 			cp, sp := chainPtrs(codes, sc[:len(codes)*mr*tiles])
 			prefetch := ScatterPrefetch(it % 3) // the prefetching kernels store the same
@@ -213,13 +212,27 @@ func TestSgemmIndirectChainScatter(t *testing.T) {
 				rv := randIn(r, n, -2, 2)
 				rs = ScatterResidual{P: unsafe.Pointer(&rv[0]), At: r.Intn(len(codes) + 1), Rev: r.Intn(2) == 0}
 			}
-			SgemmKernelIndirectChainScatterUnchecked(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&c[0]), ldc, alpha, cp, sp, len(codes), &st, prefetch, rs, tiles)
-			withLevel(t, LevelGo, func() {
-				SgemmKernelIndirectChainScatterUnchecked(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&want[0]), ldc, alpha, cp, sp, len(codes), &st, prefetch, rs, tiles)
-			})
-			for i := range buf {
-				if !sameBits(buf[i], wbuf[i]) {
-					t.Fatalf("kc=%d it=%d codes=%v residual=%+v: buffer[%d] = %v, twin %v", kc, it, codes, rs, i, buf[i], wbuf[i])
+			// The narrow forms (their first 32 or 16 columns) against the
+			// whole tile's twin with the other vectors' masks empty.
+			for _, w := range []int{nr, 32, 16} {
+				buf, c := guarded(n, 3)
+				wbuf, want := guarded(n, 3)
+				stw := st
+				for v := w / 16; v < 3; v++ {
+					stw[3*v+2] = 0
+				}
+				if w == nr {
+					SgemmKernelIndirectChainScatterUnchecked(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&c[0]), ldc, alpha, cp, sp, len(codes), &st, prefetch, rs, tiles)
+				} else {
+					SgemmKernelIndirectChainScatterNarrowUnchecked(w, kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&c[0]), ldc, alpha, cp, sp, len(codes), &st, rs, tiles)
+				}
+				withLevel(t, LevelGo, func() {
+					SgemmKernelIndirectChainScatterUnchecked(kc, unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), &offs[0], unsafe.Pointer(&want[0]), ldc, alpha, cp, sp, len(codes), &stw, prefetch, rs, tiles)
+				})
+				for i := range buf {
+					if !sameBits(buf[i], wbuf[i]) {
+						t.Fatalf("width %d kc=%d it=%d codes=%v residual=%+v: buffer[%d] = %v, twin %v", w, kc, it, codes, rs, i, buf[i], wbuf[i])
+					}
 				}
 			}
 		}

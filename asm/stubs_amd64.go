@@ -621,10 +621,20 @@ func sgemmKernelAVX512WideEpi(kc int, a *float32, b *float32, c *float32, ldc in
 //go:noescape
 func sgemmKernelAVX512Mid(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmKernelAVX512MidRowA is sgemmKernelAVX512Mid reading A in place, row-major (see asm.SgemmKernelRowAUnchecked).
+//
+//go:noescape
+func sgemmKernelAVX512MidRowA(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemmKernelAVX512MidEpi is sgemmKernelAVX512Mid running a product's epilogue on the tile before its store (see asm.SgemmKernelEpiUnchecked).
 //
 //go:noescape
 func sgemmKernelAVX512MidEpi(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, cb *float32, res *float32, ldr int, flags int)
+
+// sgemmKernelAVX512MidEpiRowA is sgemmKernelAVX512MidEpi reading A in place, row-major (see asm.SgemmKernelRowAUnchecked).
+//
+//go:noescape
+func sgemmKernelAVX512MidEpiRowA(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, cb *float32, res *float32, ldr int, flags int)
 
 // sgemmKernelAVX512Next is sgemmKernelAVX512 prefetching the next B panel (see asm.SgemmKernelNext).
 //
@@ -641,10 +651,20 @@ func sgemmKernelAVX512NextEpi(kc int, a *float32, b *float32, c *float32, ldc in
 //go:noescape
 func sgemmKernelAVX512MidNext(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
 
+// sgemmKernelAVX512MidNextRowA is sgemmKernelAVX512MidNext reading A in place, row-major (see asm.SgemmKernelRowAUnchecked).
+//
+//go:noescape
+func sgemmKernelAVX512MidNextRowA(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
 // sgemmKernelAVX512MidNextEpi is sgemmKernelAVX512MidNext running a product's epilogue on the tile before its store (see asm.SgemmKernelEpiUnchecked).
 //
 //go:noescape
 func sgemmKernelAVX512MidNextEpi(kc int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32, cb *float32, res *float32, ldr int, flags int)
+
+// sgemmKernelAVX512MidNextEpiRowA is sgemmKernelAVX512MidNextEpi reading A in place, row-major (see asm.SgemmKernelRowAUnchecked).
+//
+//go:noescape
+func sgemmKernelAVX512MidNextEpiRowA(kc int, a *float32, lda int, b *float32, c *float32, ldc int, alpha float32, beta float32, cb *float32, res *float32, ldr int, flags int)
 
 // sgemmKernelAVX512WideNext is sgemmKernelAVX512Wide prefetching the next B panel (see asm.SgemmKernelNext).
 //
@@ -680,6 +700,41 @@ func sgemmIndirectAVX512Wide(kc int, a *float32, b *float32, offs *int, c *float
 //
 //go:noescape
 func sgemmIndirectAVX512WideChain(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
+
+// sgemmIndirectAVX512Half is sgemmIndirectAVX512 on the tile's first 16 columns (see asm.SgemmKernelIndirectNarrowUnchecked).
+//
+//go:noescape
+func sgemmIndirectAVX512Half(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmIndirectAVX512WideMid is sgemmIndirectAVX512Wide on the tile's first 32 columns (see asm.SgemmKernelIndirectNarrowUnchecked).
+//
+//go:noescape
+func sgemmIndirectAVX512WideMid(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmIndirectAVX512WideMidChain is sgemmIndirectAVX512WideChain on the tile's first 32 columns (see asm.SgemmKernelIndirectNarrowUnchecked).
+//
+//go:noescape
+func sgemmIndirectAVX512WideMidChain(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
+
+// sgemmIndirectAVX512WideHalf is sgemmIndirectAVX512Wide on the tile's first 16 columns (see asm.SgemmKernelIndirectNarrowUnchecked).
+//
+//go:noescape
+func sgemmIndirectAVX512WideHalf(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32)
+
+// sgemmIndirectAVX512WideHalfChain is sgemmIndirectAVX512WideChain on the tile's first 16 columns (see asm.SgemmKernelIndirectNarrowUnchecked).
+//
+//go:noescape
+func sgemmIndirectAVX512WideHalfChain(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int)
+
+// sgemmIndirectAVX512WideMidChainScatter is sgemmIndirectAVX512WideChainScatter on the tile's first 32 columns (see asm.SgemmKernelIndirectChainScatterNarrowUnchecked).
+//
+//go:noescape
+func sgemmIndirectAVX512WideMidChainScatter(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat int, rrev int, tiles int)
+
+// sgemmIndirectAVX512WideHalfChainScatter is sgemmIndirectAVX512WideChainScatter on the tile's first 16 columns (see asm.SgemmKernelIndirectChainScatterNarrowUnchecked).
+//
+//go:noescape
+func sgemmIndirectAVX512WideHalfChainScatter(kc int, a *float32, b *float32, offs *int, c *float32, ldc int, alpha float32, beta float32, codes *uint8, sc *float32, nsteps int, st *int64, res *float32, rat int, rrev int, tiles int)
 
 // sgemmIndirectAVX512WideChainScatter is sgemmIndirectAVX512WideChain storing each vector of the tile's rows under two masks at two offsets from a table (see asm.SgemmKernelIndirectChainScatter).
 //

@@ -649,18 +649,19 @@ func fold8(a *[8]float32) float32 {
 	return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]))
 }
 
-// sgemmScatterGo is the twin of the scattering indirect chain kernel: tiles
+// sgemmScatterGo is the twin of the scattering indirect chain kernels (nr
+// columns: 48, or a narrow form's 32 or 16): tiles
 // row tiles one after another (tile t's A, rows, residual rows and chain
 // scalars advanced as SgemmKernelIndirectChainScatterUnchecked says), each
 // computed by sgemmScatterTileGo.
-func sgemmScatterGo(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64, res ScatterResidual, tiles int) {
+func sgemmScatterGo(nr, kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64, res ScatterResidual, tiles int) {
 	const mr = 8
 	for t := 0; t < tiles; t++ {
 		tr := res
 		if tr.P != nil {
 			tr.P = unsafe.Add(res.P, t*mr*ldc*4)
 		}
-		sgemmScatterTileGo(kc, unsafe.Add(a, t*kc*mr*4), b, offs, unsafe.Add(c, t*mr*ldc*4), ldc, alpha, codes,
+		sgemmScatterTileGo(nr, kc, unsafe.Add(a, t*kc*mr*4), b, offs, unsafe.Add(c, t*mr*ldc*4), ldc, alpha, codes,
 			(*float32)(unsafe.Add(unsafe.Pointer(sc), t*nsteps*mr*4)), nsteps, st, tr)
 	}
 }
@@ -671,9 +672,10 @@ func sgemmScatterGo(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ld
 // each vector's lanes under its masks in turn (a lane in both gets both),
 // the remaining steps; then each vector stored under its masks at its
 // offsets.
-func sgemmScatterTileGo(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64, res ScatterResidual) {
-	const mr, nr, lanes = 8, 48, 16
-	var tile [mr * nr]float32
+func sgemmScatterTileGo(nr, kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer, ldc int, alpha float32, codes *uint8, sc *float32, nsteps int, st *[9]int64, res ScatterResidual) {
+	const mr, lanes = 8, 16
+	var buf [mr * 48]float32
+	tile := buf[:mr*nr]
 	sgemmIndirectGo(mr, nr, kc, unsafe.Slice((*float32)(a), kc*mr), (*float32)(b), unsafe.Slice(offs, kc), tile[:], nr, alpha, 0)
 	var cs []uint8
 	var ss []float32
@@ -692,12 +694,15 @@ func sgemmScatterTileGo(kc int, a, b unsafe.Pointer, offs *int, c unsafe.Pointer
 			for h := 0; h < 2; h++ {
 				mask := uint16(st[3*v+2] >> (16 * h))
 				for i := 0; i < mr; i++ {
-					row := unsafe.Add(res.P, i*ldc*4+int(st[3*v+h]))
+					// The lane's byte offset whole before the one pointer
+					// step: a table offset alone may point before the
+					// buffer, which the race detector's checks refuse.
+					row := i*ldc*4 + int(st[3*v+h])
 					for l := 0; l < lanes; l++ {
 						if mask&(1<<l) == 0 {
 							continue
 						}
-						x, r := &tile[i*nr+v*lanes+l], *(*float32)(unsafe.Add(row, 4*l))
+						x, r := &tile[i*nr+v*lanes+l], *(*float32)(unsafe.Add(res.P, row+4*l))
 						if res.Rev {
 							*x = r + *x
 						} else {

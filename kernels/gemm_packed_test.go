@@ -41,7 +41,10 @@ func TestSgemmPackedBitIdentical(t *testing.T) {
 			{67, 2000, 260}, {131, 1003, 270},
 			// One row block and enough panels: 2 threads split B's columns
 			// (a large B) or A's rows (gemmColSplitB).
-			{24, 520, 400}, {128, 400, 200}} {
+			{24, 520, 400}, {128, 400, 200},
+			// Whole 8x32 tiles over several depth blocks: A read in place
+			// (rowA), each block at its own columns of A.
+			{128, 256, 1024}, {64, 96, 700}} {
 			m, n, k := s[0], s[1], s[2]
 			for _, transB := range []bool{false, true} {
 				for _, beta := range []float32{0, 0.5} {

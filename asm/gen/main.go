@@ -169,7 +169,7 @@ func main() {
 	packAAVX2(4)
 	transposeAVX2()
 	transposeAVX512()
-	for _, k := range append(withEpi(withWarm(gemmKernels)), avx2RowKernels()...) {
+	for _, k := range append(withRowA(withEpi(withWarm(gemmKernels))), avx2RowKernels()...) {
 		k.emit()
 	}
 	for _, t := range directTiles {
@@ -2972,6 +2972,7 @@ type gemmKernel struct {
 	avx512             bool
 	prefetch, indirect bool // sgemmBodyPrefetch, sgemmBodyIndirect
 	strided            bool // sgemmBodyStridedA
+	rowA               bool // sgemmBodyRowA: A read in place, row-major: A[i][p] = a[i*lda+p]
 	gatherSW           int  // sgemmBodyGatherA: A rows at offsets, positions this far apart (1 or 2)
 	gatherSplit        int  // sgemmBodyGatherSplit: with gatherSW, the rows from this one on at the second base (0: one base)
 	chain              bool // sgemmBodyChain: a chain on the tile's rows before the store
@@ -3043,6 +3044,25 @@ var gemmKernels = []gemmKernel{
 		mr: 8, nr: 48, avx512: true, pfA: gemmPrefetchA, indirect: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
 	{name: "sgemmIndirectAVX512WideChain", doc: "is sgemmIndirectAVX512Wide with a chain on the tile's rows before the store (see asm.SgemmKernelIndirectChain).",
 		mr: 8, nr: 48, avx512: true, pfA: gemmPrefetchA, indirect: true, chain: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
+	// The narrow indirect tiles: a tile's first 16 or 32 columns, for a
+	// convolution's panel of flat columns or pixels that holds no more
+	// (a layer of 13² pixels on 32-column panels computed 192 columns for
+	// 169, with the 14x16 last panel 176; see
+	// asm.SgemmKernelIndirectNarrowUnchecked).
+	{name: "sgemmIndirectAVX512Half", doc: "is sgemmIndirectAVX512 on the tile's first 16 columns (see asm.SgemmKernelIndirectNarrowUnchecked).",
+		mr: 14, nr: 16, avx512: true, pfA: gemmPrefetchA, indirect: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmIndirectAVX512WideMid", doc: "is sgemmIndirectAVX512Wide on the tile's first 32 columns (see asm.SgemmKernelIndirectNarrowUnchecked).",
+		mr: 8, nr: 32, avx512: true, pfA: gemmPrefetchA, indirect: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmIndirectAVX512WideMidChain", doc: "is sgemmIndirectAVX512WideChain on the tile's first 32 columns (see asm.SgemmKernelIndirectNarrowUnchecked).",
+		mr: 8, nr: 32, avx512: true, pfA: gemmPrefetchA, indirect: true, chain: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmIndirectAVX512WideHalf", doc: "is sgemmIndirectAVX512Wide on the tile's first 16 columns (see asm.SgemmKernelIndirectNarrowUnchecked).",
+		mr: 8, nr: 16, avx512: true, pfA: gemmPrefetchA, indirect: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmIndirectAVX512WideHalfChain", doc: "is sgemmIndirectAVX512WideChain on the tile's first 16 columns (see asm.SgemmKernelIndirectNarrowUnchecked).",
+		mr: 8, nr: 16, avx512: true, pfA: gemmPrefetchA, indirect: true, chain: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmIndirectAVX512WideMidChainScatter", doc: "is sgemmIndirectAVX512WideChainScatter on the tile's first 32 columns (see asm.SgemmKernelIndirectChainScatterNarrowUnchecked).",
+		mr: 8, nr: 32, avx512: true, indirect: true, chain: true, scatter: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
+	{name: "sgemmIndirectAVX512WideHalfChainScatter", doc: "is sgemmIndirectAVX512WideChainScatter on the tile's first 16 columns (see asm.SgemmKernelIndirectChainScatterNarrowUnchecked).",
+		mr: 8, nr: 16, avx512: true, indirect: true, chain: true, scatter: true, b: []reg.VecPhysical{reg.Z28, reg.Z29}, a0: reg.Z30, a1: reg.Z31},
 	{name: "sgemmIndirectAVX512WideChainScatter", doc: "is sgemmIndirectAVX512WideChain storing each vector of the tile's rows under two masks at two offsets from a table (see asm.SgemmKernelIndirectChainScatter).",
 		mr: 8, nr: 48, avx512: true, indirect: true, chain: true, scatter: true, b: []reg.VecPhysical{reg.Z24, reg.Z25, reg.Z26}, a0: reg.Z27, a1: reg.Z28},
 	{name: "sgemmIndirectAVX512WideChainScatterPrefetch", doc: "is sgemmIndirectAVX512WideChainScatter prefetching each row's next panels after its stores (see asm.SgemmKernelIndirectChainScatter).",
@@ -3170,6 +3190,15 @@ func (k gemmKernel) emit() {
 		}
 		sig = "func(kc int, a, b, c *float32, ldc int, alpha, beta float32, cb, res *float32, ldr, flags int)"
 	}
+	if k.rowA {
+		if k.chain || k.indirect || k.strided || k.gatherSW > 0 || k.memB || k.mr != 8 {
+			panic(k.name + ": rowA needs a plain packed 8-row kernel")
+		}
+		sig = "func(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32)"
+		if k.colEpi {
+			sig = "func(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, cb, res *float32, ldr, flags int)"
+		}
+	}
 	if k.gatherSW > 0 {
 		sig = "func(kc int, a *float32, offs *int, b, c *float32, ldc int, alpha, beta float32)"
 		if k.gatherSplit > 0 {
@@ -3192,7 +3221,9 @@ func (k gemmKernel) emit() {
 	sgemmBodyAStride = k.aStride
 	sgemmBodyPrefetchNext = k.pfNext
 	sgemmBodyColEpi = k.colEpi
+	sgemmBodyRowA = k.rowA
 	sgemmBody(k.mr, k.nr, lanes, vbytes, acc, k.b, k.a0, k.a1)
+	sgemmBodyRowA = false
 	sgemmBodyColEpi = false
 	sgemmBodyPrefetchNext = false
 	sgemmBodyMemB = false
@@ -3207,6 +3238,12 @@ func (k gemmKernel) emit() {
 // registers before its store (colEpiTile): the column bias, the residual,
 // relu, as flags (asm.Epi*) select.
 var sgemmBodyColEpi bool
+
+// sgemmBodyRowA makes sgemmBody read A in place, row-major (A[i][p] =
+// a[i*lda+p], parameter lda after a): step p broadcasts each row's p-th
+// value from its row (rows 0-3 from a, 4-7 from a+4*lda), so a product's
+// A needs no packing; the arithmetic is the packed kernel's.
+var sgemmBodyRowA bool
 
 // sgemmBodyPrefetch selects sgemmBody's AVX2 loop shape (C prefetch, A
 // prefetch, one branch per unrolled iteration); the AVX-512 kernels keep
@@ -3393,6 +3430,15 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		SHLQ(U8(2), lda)
 		poff, astep = 8, 0
 	}
+	var l3a, a4 reg.Register
+	if sgemmBodyRowA {
+		lda = Load(Param("lda"), GP64())
+		SHLQ(U8(2), lda)
+		l3a, a4 = GP64(), GP64()
+		LEAQ(Mem{Base: lda, Index: lda, Scale: 2}, l3a)
+		LEAQ(Mem{Base: a, Index: lda, Scale: 4}, a4)
+		poff, astep = 8, 0
+	}
 	var aoffs, delta reg.Register
 	if sgemmBodyGatherA > 0 {
 		aoffs = Load(Param("offs"), GP64())
@@ -3418,6 +3464,10 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		}
 		if sgemmBodyIndirect {
 			kstepIndirect(mr, nv, vbytes, acc, a, b, offs, bv, a0, a1, u)
+			return
+		}
+		if sgemmBodyRowA {
+			kstepRowA(mr, nv, vbytes, acc, a, a4, lda, l3a, b, bv, a0, a1, u)
 			return
 		}
 		if sgemmBodyStridedA {
@@ -3487,6 +3537,10 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		if astep > 0 {
 			ADDQ(U32(unroll*astep), a)
 		}
+		if sgemmBodyRowA {
+			ADDQ(U32(unroll*4), a)
+			ADDQ(U32(unroll*4), a4)
+		}
 		if sgemmBodyGatherA > 0 {
 			ADDQ(U32(unroll*8), aoffs)
 		}
@@ -3516,6 +3570,10 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 	step(0)
 	if astep > 0 {
 		ADDQ(U32(astep), a)
+	}
+	if sgemmBodyRowA {
+		ADDQ(U32(4), a)
+		ADDQ(U32(4), a4)
 	}
 	if sgemmBodyGatherA > 0 {
 		ADDQ(U32(8), aoffs)
@@ -3714,6 +3772,30 @@ func withEpi(ks []gemmKernel) []gemmKernel {
 		}
 	}
 	return all
+}
+
+// withRowA appends to ks, after each kernel of rowAKernels, its form
+// reading A in place, row-major (name + "RowA"; asm.SgemmKernelRowAUnchecked).
+func withRowA(ks []gemmKernel) []gemmKernel {
+	var all []gemmKernel
+	for _, k := range ks {
+		all = append(all, k)
+		if rowAKernels[k.name] {
+			e := k
+			e.name, e.rowA, e.pfA = k.name+"RowA", true, 0
+			e.doc = fmt.Sprintf("is %s reading A in place, row-major (see asm.SgemmKernelRowAUnchecked).", k.name)
+			all = append(all, e)
+		}
+	}
+	return all
+}
+
+// rowAKernels are the kernels with a RowA form: the 8x32 AVX-512 tile's,
+// plain, next-panel and epilogue forms (the pre-packed products of 64 and
+// 128 rows, whose A then needs no packing).
+var rowAKernels = map[string]bool{
+	"sgemmKernelAVX512Mid": true, "sgemmKernelAVX512MidNext": true,
+	"sgemmKernelAVX512MidEpi": true, "sgemmKernelAVX512MidNextEpi": true,
 }
 
 // epiKernels are the packed kernels with a colEpi form: the tiles the
@@ -3926,6 +4008,24 @@ func kstepSplit(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, delta, b r
 		VBROADCASTSS(m, r)
 		for v := 0; v < nv; v++ {
 			VFMADD231PS(bv[v], r, acc(i*nv+v))
+		}
+	}
+}
+
+// kstepRowA is kstep with A row-major in place (sgemmBodyRowA): row i's
+// step u at tileRowAt(a, a4, lda, l3, i) + 4u.
+func kstepRowA(mr, nv, vbytes int, acc func(int) reg.VecPhysical, a, a4, lda, l3 reg.Register, b reg.Register, bv []reg.VecPhysical, a0, a1 reg.VecPhysical, u int) {
+	nr := nv * vbytes / 4
+	for v := 0; v < nv; v++ {
+		VMOVUPS(Mem{Base: b, Disp: (u*nr)*4 + v*vbytes}, bv[v])
+	}
+	av := []reg.VecPhysical{a0, a1}
+	for i := 0; i < mr; i++ {
+		m := tileRowAt(a, a4, lda, l3, i)
+		m.Disp += u * 4
+		VBROADCASTSS(m, av[i%2])
+		for v := 0; v < nv; v++ {
+			VFMADD231PS(bv[v], av[i%2], acc(i*nv+v))
 		}
 	}
 }
