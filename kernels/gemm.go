@@ -223,14 +223,8 @@ func gemmEpiFlags(ep *GemmEpilogue) int {
 // kernelEpi runs the job's micro-kernel with the epilogue in registers
 // (epK) on the whole tile of rows r0... and columns j0...
 func (j *gemmJob) kernelEpi(next bool, kc int, a, b, c unsafe.Pointer, ldc int, alpha, beta float32, r0, j0 int) {
-	var cb, res unsafe.Pointer
-	if j.ep.ColBias != nil {
-		cb = unsafe.Pointer(&j.ep.ColBias[j0])
-	}
-	if j.ep.Res != nil {
-		res = unsafe.Pointer(&j.ep.Res[r0*j.ep.ResLd+j0])
-	}
-	asm.SgemmKernelEpiUnchecked(j.epTile, next, kc, a, b, c, ldc, alpha, beta, cb, res, j.ep.ResLd, j.epFlags)
+	cb, res := j.epiOperands(r0, j0)
+	asm.SgemmKernelEpiUnchecked(j.tile, next, kc, a, b, c, ldc, alpha, beta, cb, res, j.ep.ResLd, j.epFlags)
 }
 
 // kernelRowA runs the 8x32 tile reading A in place (rowA) at a, A's row
@@ -239,15 +233,22 @@ func (j *gemmJob) kernelRowA(next bool, kc int, a, b, c unsafe.Pointer, ldc int,
 	var cb, res unsafe.Pointer
 	flags := 0
 	if epi {
+		cb, res = j.epiOperands(r0, j0)
 		flags = j.epFlags
-		if j.ep.ColBias != nil {
-			cb = unsafe.Pointer(&j.ep.ColBias[j0])
-		}
-		if j.ep.Res != nil {
-			res = unsafe.Pointer(&j.ep.Res[r0*j.ep.ResLd+j0])
-		}
 	}
 	asm.SgemmKernelRowAUnchecked(next, kc, a, j.lda, b, c, ldc, alpha, beta, epi, cb, res, j.ep.ResLd, flags)
+}
+
+// epiOperands is the epilogue's column bias and residual at the tile of
+// rows r0... and columns j0... (nil where the epilogue has none).
+func (j *gemmJob) epiOperands(r0, j0 int) (cb, res unsafe.Pointer) {
+	if j.ep.ColBias != nil {
+		cb = unsafe.Pointer(&j.ep.ColBias[j0])
+	}
+	if j.ep.Res != nil {
+		res = unsafe.Pointer(&j.ep.Res[r0*j.ep.ResLd+j0])
+	}
+	return cb, res
 }
 
 // gemmKCTail is how much deeper than gemmKC a product's last depth block
@@ -362,15 +363,16 @@ type gemmJob struct {
 	// bpack is the small-M direct path's packed A (gemm_direct.go).
 	bpack []float32
 
-	// epK: the last depth block's tiles run the epilogue in the kernel
-	// (asm.SgemmKernelEpiUnchecked on tile epTile with epFlags), set in
-	// run where every tile is whole.
+	// tile is the job's micro-kernel tile (main, middle or wide), set in
+	// run. epK: the last depth block's tiles run the epilogue in the
+	// kernel (asm.SgemmKernelEpiUnchecked with epFlags); rowA: the tiles
+	// read A in place, row-major, instead of a packed panel
+	// (asm.SgemmKernelRowAUnchecked). Both set in run, where every tile
+	// is whole.
+	tile    asm.SgemmTileKind
 	epK     bool
-	epTile  asm.SgemmTileKind
 	epFlags int
-	// rowA: the tiles read A in place, row-major, instead of a packed
-	// panel (asm.SgemmKernelRowAUnchecked), set in run.
-	rowA bool
+	rowA    bool
 
 	// The small-M path's row groups (gemm_direct.go), and whether its
 	// kernels prefetch B (directPrefetchFloats).
@@ -773,17 +775,16 @@ func (j *gemmJob) run() {
 	// store, where every tile is whole (no edge tiles, whose epilogue
 	// would run in the group pass): a column bias, a residual, relu, each
 	// step EpilogueRowsF32's operation, so the same bits as that pass.
-	j.epK = false
-	if j.hasEp && j.ep.RowBias == nil && !j.kchain && !j.small && j.half == 0 && m%mr == 0 && n%nr == 0 {
-		j.epTile = asm.TileMain
-		if j.wide {
-			j.epTile = asm.TileWide
-		} else if j.mid {
-			j.epTile = asm.TileMid
-		}
-		if asm.SgemmEpiOK(j.epTile) {
-			j.epK, j.epFlags = true, gemmEpiFlags(&j.ep)
-		}
+	j.tile = asm.TileMain
+	if j.wide {
+		j.tile = asm.TileWide
+	} else if j.mid {
+		j.tile = asm.TileMid
+	}
+	whole := !j.kchain && !j.small && j.half == 0 && m%mr == 0 && n%nr == 0
+	j.epK = whole && j.hasEp && j.ep.RowBias == nil && asm.SgemmEpiOK(j.tile)
+	if j.epK {
+		j.epFlags = gemmEpiFlags(&j.ep)
 	}
 
 	// A pre-packed B's product whose tiles are all whole 8x32 ones reads
@@ -794,8 +795,7 @@ func (j *gemmJob) run() {
 	// -> 345-361 at 1 thread, 207-219 -> 197-205 at 2; 128x1024x256 348-357
 	// -> 340-343; 64x1024x784 (the mlp's first layer) 565-597 -> 549-559;
 	// 128x768x3072 3433-3543 -> 3422-3461.
-	j.rowA = asm.SgemmRowAOK(asm.TileMid) && j.mid && j.pb != nil && j.pa == nil && !j.transA && !j.kchain &&
-		j.half == 0 && m%mr == 0 && n%nr == 0 && j.lda >= k
+	j.rowA = whole && asm.SgemmRowAOK(j.tile) && j.pb != nil && j.pa == nil && !j.transA && j.lda >= k
 	// A whole number of panels (gemmNC is not a multiple of the wide
 	// tile's 48 columns).
 	nc := min(gemmNC/nr*nr, (n+nr-1)/nr*nr)
@@ -1014,11 +1014,16 @@ func (j *gemmJob) tiles(b *gemmBlock, lo, hi int) {
 	if b.last && j.hasEp {
 		ep = &j.ep
 	}
-	abuf := gemmGetABuf(mc * kc)
-	defer gemmPutABuf(abuf)
-	apack := *abuf
 	prevIB, cut := -1, 0
 	prepacked := j.pa != nil && j.pa.mr == mr
+	// The row block's A packed here, unless it is pre-packed or read where
+	// it lies (rowA).
+	var apack, abuf []float32
+	if !prepacked && !j.rowA {
+		p := gemmGetABuf(mc * kc)
+		defer gemmPutABuf(p)
+		abuf = *p
+	}
 	for t := lo; t < hi; t++ {
 		ib, js := t/nsplit, t%nsplit
 		i0 := ib * mc
@@ -1029,7 +1034,7 @@ func (j *gemmJob) tiles(b *gemmBlock, lo, hi int) {
 				// Packed once: the block's panels are consecutive.
 				apack = j.pa.data[pc*j.pa.npanels*mr+(i0/mr)*kc*mr:]
 			} else {
-				apack = *abuf
+				apack = abuf
 				for ip := 0; ip*mr < mcur; ip++ {
 					off, rows := rowTile(ip, mcur, mr, cut)
 					gemmPackA(j.transA, j.a, j.lda, i0+off, rows, pc, kc, mr, apack[ip*kc*mr:(ip+1)*kc*mr])

@@ -3761,29 +3761,28 @@ func colEpiTile(mr, nv, vbytes int, acc func(int) reg.VecPhysical, t, z reg.VecP
 // withEpi is ks with, after each kernel named in epiKernels, its colEpi
 // form named name+"Epi".
 func withEpi(ks []gemmKernel) []gemmKernel {
-	var all []gemmKernel
-	for _, k := range ks {
-		all = append(all, k)
-		if epiKernels[k.name] {
-			e := k
-			e.name, e.colEpi = k.name+"Epi", true
-			e.doc = fmt.Sprintf("is %s running a product's epilogue on the tile before its store (see asm.SgemmKernelEpiUnchecked).", k.name)
-			all = append(all, e)
-		}
-	}
-	return all
+	return withForm(ks, epiKernels, "Epi", "running a product's epilogue on the tile before its store (see asm.SgemmKernelEpiUnchecked)",
+		func(e *gemmKernel) { e.colEpi = true })
 }
 
-// withRowA appends to ks, after each kernel of rowAKernels, its form
-// reading A in place, row-major (name + "RowA"; asm.SgemmKernelRowAUnchecked).
+// withRowA is ks with, after each kernel named in rowAKernels, its form
+// reading A in place, row-major, named name+"RowA"
+// (asm.SgemmKernelRowAUnchecked).
 func withRowA(ks []gemmKernel) []gemmKernel {
+	return withForm(ks, rowAKernels, "RowA", "reading A in place, row-major (see asm.SgemmKernelRowAUnchecked)",
+		func(e *gemmKernel) { e.rowA, e.pfA = true, 0 })
+}
+
+// withForm is ks with, after each kernel named in set, a copy named
+// name+suffix, documented "is name what" and changed by set.
+func withForm(ks []gemmKernel, names map[string]bool, suffix, what string, set func(*gemmKernel)) []gemmKernel {
 	var all []gemmKernel
 	for _, k := range ks {
 		all = append(all, k)
-		if rowAKernels[k.name] {
+		if names[k.name] {
 			e := k
-			e.name, e.rowA, e.pfA = k.name+"RowA", true, 0
-			e.doc = fmt.Sprintf("is %s reading A in place, row-major (see asm.SgemmKernelRowAUnchecked).", k.name)
+			e.name, e.doc = k.name+suffix, fmt.Sprintf("is %s %s.", k.name, what)
+			set(&e)
 			all = append(all, e)
 		}
 	}
