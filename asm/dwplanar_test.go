@@ -103,7 +103,7 @@ func TestDepthwisePlanar(t *testing.T) {
 // against the input and the plan's tables (roffs, masks: placed by the
 // allocator, so it moves between runs): a masked load that follows a store
 // matching its address in the low bits waits for that store. On the AMD
-// EPYC Zen 5 it was written on, 14² ran 5.4-6.0 or 33-36 ns a row by
+// EPYC Zen 5 it was written on, 14² ran 5.4-6.7 or 33-35 ns a row by
 // placement; see RATIONALE, "The planar depthwise kernel's rate".
 func BenchmarkDepthwisePlanarL1(b *testing.B) {
 	if level == LevelGo {
