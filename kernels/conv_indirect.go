@@ -50,6 +50,26 @@ const (
 	convPointwiseIndirectWideMax = 256
 )
 
+// narrowPanelPays reports whether a pointwise convolution of n positions
+// with more output channels than convPointwiseIndirectWideMax, on the
+// wide tile, takes the indirect path anyway: where the wide tile's panels
+// of wnr columns, the last one narrow (asm.SgemmIndirectNarrow), compute
+// fewer columns than the packed driver's panels of nr. SqueezeNet's
+// 512->1000 classifier on 13² (169 positions: 192 columns packed, 176
+// indirect), BenchmarkConv2DChainLayers, 1 thread, alternated runs:
+// 992-1008 -> 961-967 µs (three runs), 948-966 -> 896-921 (six).
+func narrowPanelPays(n, nr, wnr int) bool {
+	if nr <= 0 || wnr <= 0 {
+		return false
+	}
+	packed := (n + nr - 1) / nr * nr
+	ind := (n + wnr - 1) / wnr * wnr
+	if w, ok := asm.SgemmIndirectNarrow(true, n%wnr); ok {
+		ind = n/wnr*wnr + w
+	}
+	return ind < packed
+}
+
 // convPlan is how conv2dF32 runs a group: on the indirect path or the
 // packed one, and on which tile.
 type convPlan struct {
@@ -99,7 +119,7 @@ func planConvIndirect(g *conv2dGeom, og int) convPlan {
 	ntot := g.oh * g.flatWidth()
 	wide := wideOK && (og < convIndirectMinRows || tilePadded(og, ntot, wmr, wnr) < tilePadded(og, ntot, mr, nr))
 	if g.pointwise() {
-		if og > convPointwiseIndirectMax && !(wide && og <= convPointwiseIndirectWideMax) {
+		if og > convPointwiseIndirectMax && !(wide && (og <= convPointwiseIndirectWideMax || narrowPanelPays(ntot, nr, wnr))) {
 			return convPlan{}
 		}
 	} else if flat, packed := (ntot+nr-1)/nr, (g.oh*g.ow+nr-1)/nr; flat > packed {

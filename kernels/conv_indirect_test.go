@@ -391,3 +391,35 @@ func TestAlignedRowsLean(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanPointwiseNarrowPanel checks the plan of pointwise convolutions
+// with more output channels than convPointwiseIndirectWideMax: the
+// indirect path where the wide tile suits the product and its narrow last
+// panel computes fewer columns than the packed driver's panels
+// (SqueezeNet's classifier on 13²), the packed driver elsewhere, and
+// never at a level without narrow tiles.
+func TestPlanPointwiseNarrowPanel(t *testing.T) {
+	forEachLevel(t, func(l asm.Level) {
+		_, _, wideOK := asm.SgemmIndirectTile(true)
+		_, narrowOK := asm.SgemmIndirectNarrow(true, 1)
+		for _, c := range []struct {
+			c, o, h, w int
+			want       bool // at a level with the wide tile and narrow panels
+		}{
+			{512, 1000, 13, 13, true},  // 169: 176 columns against 192
+			{512, 1000, 12, 12, true},  // 144: 144 against 160
+			{512, 1000, 8, 12, false},  // 96: 96 either way
+			{512, 1000, 14, 14, false}, // 196: the wide tile's 240 columns against 224
+			{512, 1000, 28, 28, false}, // 784: no padding either way
+			{512, 300, 9, 9, false},    // 81: 96 either way
+			{128, 512, 28, 28, false},
+		} {
+			g := convGeomFor(c.c, c.o, c.h, c.w, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0)
+			p := planConvIndirect(&g, c.o)
+			want := c.want && wideOK && narrowOK
+			if p.indirect != want || p.indirect && !p.wide {
+				t.Errorf("%s: %d->%d on %dx%d: plan %+v, want indirect=%v on the wide tile", l, c.c, c.o, c.h, c.w, p, want)
+			}
+		}
+	})
+}
