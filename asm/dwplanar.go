@@ -14,7 +14,21 @@ type DWPlanar struct {
 	m16            []uint16  // AVX-512: per edge vector, the load masks then the store mask
 	m32            []int32   // AVX2: the same as vectors of lanes
 	zrow           []float32 // a zero row for padding rows
+	// The blocked kernel (AVX-512, stride 1): rowsM vectors a row (0:
+	// none), rowsR output rows a block, the masks of the input rows' and
+	// output rows' last vectors; the rows past the last whole block take
+	// the per-row kernel.
+	rowsM, rowsR int
+	lmask, smask uint16
 }
+
+// dwPlanarRowsMaxVecs is the widest row, in vectors, of the blocked
+// kernels (asm/gen's dwPlanarRowsMaxVecs).
+const dwPlanarRowsMaxVecs = 8
+
+// dwPlanarRowsR is the blocked kernel's output rows a block for rows of m
+// vectors (asm/gen's dwPlanarRowsR).
+func dwPlanarRowsR(m int) int { return max(1, 8/m) }
 
 // NewDWPlanar plans a 3x3 depthwise convolution of h x w planes into oh x
 // ow ones at stride (sh, sw), sw 1 or 2, with pt rows and pl columns of zero
@@ -75,6 +89,13 @@ func NewDWPlanar(h, w, oh, ow, sh, sw, pt, pl int) (*DWPlanar, bool) {
 	}
 	// The zero row, with room for the edge vectors' masked reads around it.
 	p.zrow = make([]float32, w+8*lanes)
+	// The blocked kernel: stride 1, left padding 0 or 1, input and output
+	// rows of the same number of vectors, at most dwPlanarRowsMaxVecs.
+	if m := (w + lanes - 1) / lanes; level == LevelAVX512 && sh == 1 && sw == 1 && pl <= 1 && m == p.nv && m <= dwPlanarRowsMaxVecs {
+		p.rowsM, p.rowsR = m, dwPlanarRowsR(m)
+		p.lmask = uint16(1<<(w-lanes*(m-1)) - 1)
+		p.smask = uint16(1<<(ow-lanes*(m-1)) - 1)
+	}
 	return p, true
 }
 

@@ -23,6 +23,10 @@ func TestDepthwisePlanar(t *testing.T) {
 		{112, 112, 2, 2, 1, 1, 1, 1}, {56, 56, 2, 2, 1, 1, 1, 1}, {28, 28, 2, 2, 1, 1, 1, 1}, {14, 14, 2, 2, 1, 1, 1, 1},
 		{5, 40, 1, 1, 0, 0, 0, 0}, {9, 33, 1, 1, 1, 1, 1, 1}, {6, 17, 1, 2, 1, 0, 1, 0}, {11, 70, 2, 1, 1, 1, 1, 1},
 		{3, 3, 1, 1, 1, 1, 1, 1}, {4, 65, 2, 2, 0, 1, 0, 1}, {8, 100, 1, 2, 2, 2, 2, 0},
+		// The blocked kernel's row widths of five, six and eight vectors,
+		// a whole last vector, padding rows past one, a partial last block.
+		{6, 80, 1, 1, 0, 0, 0, 0}, {7, 96, 1, 1, 1, 1, 1, 1}, {5, 128, 1, 1, 1, 1, 1, 1}, {13, 16, 1, 1, 1, 1, 1, 1},
+		{4, 50, 1, 1, 2, 0, 1, 1}, {3, 120, 1, 1, 0, 2, 0, 0}, {11, 47, 1, 1, 1, 1, 1, 0},
 	}
 	for _, l := range levels() {
 		if l == LevelGo {
@@ -35,6 +39,13 @@ func TestDepthwisePlanar(t *testing.T) {
 				p, ok := NewDWPlanar(g.h, g.w, oh, ow, g.sh, g.sw, g.pt, g.pl)
 				if !ok {
 					continue
+				}
+				// The blocked kernel where it applies: AVX-512, stride 1,
+				// left padding 0 or 1, output rows as many vectors as input
+				// rows, at most eight.
+				m := (g.w + 15) / 16
+				if blocked := l == LevelAVX512 && g.sh == 1 && g.sw == 1 && g.pl <= 1 && m == (ow+15)/16 && m <= 8; blocked != (p.rowsM > 0) {
+					t.Errorf("%s %+v: blocked kernel %v, want %v", l, g, p.rowsM > 0, blocked)
 				}
 				for _, steps := range []int{0, 1, 4} {
 					what := fmt.Sprintf("%s %+v steps=%d", l, g, steps)

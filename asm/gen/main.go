@@ -136,6 +136,9 @@ func main() {
 		chainKernels(s)
 		chainRowsKernels(s)
 		dwPlanarKernels(s)
+		if s.avx512 {
+			dwPlanarRowsKernels(s)
+		}
 		scaleMulAddKernels(s)
 		winogradKernels(s)
 		winograd6Kernels(s)
@@ -1405,6 +1408,158 @@ func dwPlanarKernel(s isa, sw int) {
 	ADDQ(paramAddr("dstRow"), y)
 	INCQ(r)
 	JMP(LabelRef(name + "_row"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// dwPlanarRowsMaxVecs is the widest row, in vectors, the blocked planar
+// kernels (dwPlanarRowsKernels) are emitted for.
+const dwPlanarRowsMaxVecs = 8
+
+// dwPlanarRowsR is how many output rows a blocked planar kernel of m
+// vectors a row computes at a time: its accumulators fill eight vectors.
+func dwPlanarRowsR(m int) int { return max(1, 8/m) }
+
+// dwPlanarRowsKernels emits the 3x3 depthwise convolution of one plane at
+// stride 1 in blocks of output rows (AVX-512), one kernel per row width m
+// (in vectors, up to dwPlanarRowsMaxVecs) and left padding pl (0 or 1).
+// The per-row kernel (dwPlanarKernels) loaded each tap's vector from
+// memory, nine loads an output vector, most across a cache line, and its
+// edge vectors' masked loads waited behind the stores before them
+// (BenchmarkDepthwisePlanarL1). These load each input row once, as m
+// vectors from the row's first column (the last under the mask lmask of
+// the columns present), make the taps one column left and right of them
+// with VALIGND (zeros shifted in past the row's ends: the padding), and
+// add each input row's products to every output row of the block that
+// reads it, the block's input rows in order, so that each output's taps
+// still come in row-major order: the same sum from +0 of float32(x*w) as
+// the per-row kernel's, the same bits. Input row q reads the zero row where
+// q < 0 or q >= h (unsigned compare). The stores of each output row's
+// last vector go under smask.
+func dwPlanarRowsKernels(s isa) {
+	for pl := 0; pl <= 1; pl++ {
+		for m := 1; m <= dwPlanarRowsMaxVecs; m++ {
+			dwPlanarRowsKernel(s, m, pl)
+		}
+	}
+}
+
+func dwPlanarRowsKernel(s isa, m, pl int) {
+	r := dwPlanarRowsR(m)
+	name := fmt.Sprintf("dwPlanarRows%dP%dF32%s", m, pl, s.suffix)
+	text(name, "func(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h, q0, blocks int, lmask, smask uint16)")
+	Doc(fmt.Sprintf("%s computes blocks blocks of %d output rows (dstRow bytes apart, %d vectors each, the last under smask) of a 3x3 depthwise convolution at stride 1 with left padding %d of input rows srcRow bytes apart (each %d vectors, the last under lmask), block b's first output row reading input rows q0+%d*b .. q0+%d*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRowsKernels in asm/gen.", name, r, m, pl, m, r, r))
+	var wr [9]reg.VecVirtual
+	{
+		w := Load(Param("w"), GP64())
+		for t := range wr {
+			wr[t] = s.vec()
+			VBROADCASTSS(Mem{Base: w, Disp: 4 * t}, wr[t])
+		}
+	}
+	zero := s.vec()
+	VXORPS(zero, zero, zero)
+	lk, sk := K(), K()
+	KMOVW(paramAddr("lmask"), lk)
+	KMOVW(paramAddr("smask"), sk)
+	dst, q, n := GP64(), GP64(), GP64()
+	MOVQ(paramAddr("dst"), dst)
+	MOVQ(paramAddr("q0"), q)
+	MOVQ(paramAddr("blocks"), n)
+	Label(name + "_block")
+	TESTQ(n, n)
+	JLE(LabelRef(name + "_done"))
+	accs := make([][]reg.VecVirtual, r)
+	for rr := range accs {
+		accs[rr] = make([]reg.VecVirtual, m)
+		for j := range accs[rr] {
+			accs[rr][j] = s.vec()
+			VXORPS(accs[rr][j], accs[rr][j], accs[rr][j])
+		}
+	}
+	for qi := 0; qi < r+2; qi++ {
+		t, u, p := GP64(), GP64(), GP64()
+		MOVQ(q, t)
+		if qi > 0 {
+			ADDQ(U8(qi), t)
+		}
+		MOVQ(t, u)
+		IMULQ(paramAddr("srcRow"), u)
+		ADDQ(paramAddr("src"), u)
+		MOVQ(paramAddr("zrow"), p)
+		CMPQ(t, paramAddr("h"))
+		CMOVQCS(u, p) // 0 <= q+qi < h
+		v := make([]reg.VecVirtual, m)
+		for j := range v {
+			v[j] = s.vec()
+			at := Mem{Base: p, Disp: j * s.bytes}
+			if j == m-1 {
+				VMOVUPS_Z(at, lk, v[j])
+			} else {
+				VMOVUPS(at, v[j])
+			}
+		}
+		for j := 0; j < m; j++ {
+			// The output rows of the block this input row is tap row i of.
+			type use struct{ rr, i int }
+			var uses []use
+			for rr := 0; rr < r; rr++ {
+				if i := qi - rr; i >= 0 && i <= 2 {
+					uses = append(uses, use{rr, i})
+				}
+			}
+			if len(uses) == 0 {
+				continue
+			}
+			// taps[k]: input columns k-pl from output vector j's first.
+			var taps [3]reg.VecVirtual
+			for k := 0; k < 3; k++ {
+				switch d := k - pl; {
+				case d == 0:
+					taps[k] = v[j]
+				case d > 0:
+					hi := zero
+					if j+1 < m {
+						hi = v[j+1]
+					}
+					taps[k] = s.vec()
+					VALIGND(U8(d), v[j], hi, taps[k])
+				default:
+					lo := zero
+					if j > 0 {
+						lo = v[j-1]
+					}
+					taps[k] = s.vec()
+					VALIGND(U8(s.lanes+d), lo, v[j], taps[k])
+				}
+			}
+			for _, us := range uses {
+				for k := 0; k < 3; k++ {
+					x := s.vec()
+					VMULPS(taps[k], wr[3*us.i+k], x)
+					VADDPS(x, accs[us.rr][j], accs[us.rr][j])
+				}
+			}
+		}
+	}
+	y := GP64()
+	MOVQ(dst, y)
+	for rr := 0; rr < r; rr++ {
+		for j, acc := range accs[rr] {
+			at := Mem{Base: y, Disp: j * s.bytes}
+			if j == m-1 {
+				VMOVUPS(acc, sk, at)
+			} else {
+				VMOVUPS(acc, at)
+			}
+		}
+		ADDQ(paramAddr("dstRow"), y)
+	}
+	MOVQ(y, dst)
+	ADDQ(U8(r), q)
+	DECQ(n)
+	JMP(LabelRef(name + "_block"))
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
