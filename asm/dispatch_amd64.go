@@ -244,6 +244,15 @@ var dwPlanarRowsFns = [2][dwPlanarRowsMaxVecs]func(dst *float32, dstRow int, src
 		dwPlanarRows5P1F32AVX512, dwPlanarRows6P1F32AVX512, dwPlanarRows7P1F32AVX512, dwPlanarRows8P1F32AVX512},
 }
 
+// dwPlanarRows2Fns are the blocked planar kernels at stride 2 by left
+// padding and output row width in vectors (asm/gen's dwPlanarRows2Kernels).
+var dwPlanarRows2Fns = [2][dwPlanarRowsMaxVecs]func(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h, q0, blocks int, m1, m2, m3, smask uint16){
+	{dwPlanarRows1S2P0F32AVX512, dwPlanarRows2S2P0F32AVX512, dwPlanarRows3S2P0F32AVX512, dwPlanarRows4S2P0F32AVX512,
+		dwPlanarRows5S2P0F32AVX512, dwPlanarRows6S2P0F32AVX512, dwPlanarRows7S2P0F32AVX512, dwPlanarRows8S2P0F32AVX512},
+	{dwPlanarRows1S2P1F32AVX512, dwPlanarRows2S2P1F32AVX512, dwPlanarRows3S2P1F32AVX512, dwPlanarRows4S2P1F32AVX512,
+		dwPlanarRows5S2P1F32AVX512, dwPlanarRows6S2P1F32AVX512, dwPlanarRows7S2P1F32AVX512, dwPlanarRows8S2P1F32AVX512},
+}
+
 // asmDWPlanar runs the planar depthwise kernel of p's level and stride.
 func asmDWPlanar(p *DWPlanar, d, x, w *float32) {
 	r, z, col := &p.roffs[0], &p.zrow[4*p.lanes], 4*p.col
@@ -251,8 +260,12 @@ func asmDWPlanar(p *DWPlanar, d, x, w *float32) {
 	if p.rowsM > 0 {
 		// Whole blocks on the blocked kernel, the rest row by row.
 		blocks := p.oh / p.rowsR
-		if blocks > 0 {
-			dwPlanarRowsFns[p.pl][p.rowsM-1](d, 4*p.ow, x, 4*p.w, z, w, p.h, -p.pt, blocks, p.lmask, p.smask)
+		switch {
+		case blocks == 0:
+		case p.sw == 1:
+			dwPlanarRowsFns[p.pl][p.rowsM-1](d, 4*p.ow, x, 4*p.w, z, w, p.h, -p.pt, blocks, p.lm[2], p.smask)
+		default:
+			dwPlanarRows2Fns[p.pl][p.rowsM-1](d, 4*p.ow, x, 4*p.w, z, w, p.h, -p.pt, blocks, p.lm[0], p.lm[1], p.lm[2], p.smask)
 		}
 		done := blocks * p.rowsR
 		if done == p.oh {

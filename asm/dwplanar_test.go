@@ -27,6 +27,11 @@ func TestDepthwisePlanar(t *testing.T) {
 		// a whole last vector, padding rows past one, a partial last block.
 		{6, 80, 1, 1, 0, 0, 0, 0}, {7, 96, 1, 1, 1, 1, 1, 1}, {5, 128, 1, 1, 1, 1, 1, 1}, {13, 16, 1, 1, 1, 1, 1, 1},
 		{4, 50, 1, 1, 2, 0, 1, 1}, {3, 120, 1, 1, 0, 2, 0, 0}, {11, 47, 1, 1, 1, 1, 1, 0},
+		// At stride 2: no padding (odd and even widths), TensorFlow's
+		// padding after only, rows of up to eight output vectors, a last
+		// input vector whole or partial, padding rows past one.
+		{9, 33, 2, 2, 0, 0, 0, 0}, {8, 64, 2, 2, 0, 1, 0, 1}, {7, 255, 2, 2, 1, 1, 1, 1}, {10, 224, 2, 2, 0, 1, 0, 1},
+		{5, 31, 2, 2, 2, 2, 1, 1}, {6, 96, 2, 2, 1, 0, 1, 0}, {13, 17, 2, 2, 1, 1, 0, 0}, {3, 3, 2, 2, 1, 1, 1, 1},
 	}
 	for _, l := range levels() {
 		if l == LevelGo {
@@ -40,11 +45,19 @@ func TestDepthwisePlanar(t *testing.T) {
 				if !ok {
 					continue
 				}
-				// The blocked kernel where it applies: AVX-512, stride 1,
-				// left padding 0 or 1, output rows as many vectors as input
-				// rows, at most eight.
-				m := (g.w + 15) / 16
-				if blocked := l == LevelAVX512 && g.sh == 1 && g.sw == 1 && g.pl <= 1 && m == (ow+15)/16 && m <= 8; blocked != (p.rowsM > 0) {
+				// The blocked kernel where it applies: AVX-512, the same
+				// stride both ways, left padding 0 or 1, at most eight
+				// output vectors a row; at stride 1 input rows of as many
+				// vectors, at stride 2 all but the kernel's last three
+				// input slots whole.
+				m := (ow + 15) / 16
+				blocked := l == LevelAVX512 && g.sh == g.sw && g.pl <= 1 && m <= 8
+				if g.sw == 1 {
+					blocked = blocked && (g.w+15)/16 == m
+				} else {
+					blocked = blocked && g.w >= 16*(2*m+1-g.pl-3)
+				}
+				if blocked != (p.rowsM > 0) {
 					t.Errorf("%s %+v: blocked kernel %v, want %v", l, g, p.rowsM > 0, blocked)
 				}
 				for _, steps := range []int{0, 1, 4} {
