@@ -235,23 +235,60 @@ func asmMaxPool3(dst *float32, dstStride int, src *float32, srcStride, rows, n i
 	maxPool3F32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, lo)
 }
 
+// dwPlanarRowsFns are the blocked planar kernels by left padding and row
+// width in vectors (asm/gen's dwPlanarRowsKernels).
+var dwPlanarRowsFns = [2][dwPlanarRowsMaxVecs]func(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h, q0, blocks int, lmask, smask uint16){
+	{dwPlanarRows1P0F32AVX512, dwPlanarRows2P0F32AVX512, dwPlanarRows3P0F32AVX512, dwPlanarRows4P0F32AVX512,
+		dwPlanarRows5P0F32AVX512, dwPlanarRows6P0F32AVX512, dwPlanarRows7P0F32AVX512, dwPlanarRows8P0F32AVX512},
+	{dwPlanarRows1P1F32AVX512, dwPlanarRows2P1F32AVX512, dwPlanarRows3P1F32AVX512, dwPlanarRows4P1F32AVX512,
+		dwPlanarRows5P1F32AVX512, dwPlanarRows6P1F32AVX512, dwPlanarRows7P1F32AVX512, dwPlanarRows8P1F32AVX512},
+}
+
+// dwPlanarRows2Fns are the blocked planar kernels at stride 2 by left
+// padding and output row width in vectors (asm/gen's dwPlanarRows2Kernels).
+var dwPlanarRows2Fns = [2][dwPlanarRowsMaxVecs]func(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h, q0, blocks int, m1, m2, m3, smask uint16){
+	{dwPlanarRows1S2P0F32AVX512, dwPlanarRows2S2P0F32AVX512, dwPlanarRows3S2P0F32AVX512, dwPlanarRows4S2P0F32AVX512,
+		dwPlanarRows5S2P0F32AVX512, dwPlanarRows6S2P0F32AVX512, dwPlanarRows7S2P0F32AVX512, dwPlanarRows8S2P0F32AVX512},
+	{dwPlanarRows1S2P1F32AVX512, dwPlanarRows2S2P1F32AVX512, dwPlanarRows3S2P1F32AVX512, dwPlanarRows4S2P1F32AVX512,
+		dwPlanarRows5S2P1F32AVX512, dwPlanarRows6S2P1F32AVX512, dwPlanarRows7S2P1F32AVX512, dwPlanarRows8S2P1F32AVX512},
+}
+
 // asmDWPlanar runs the planar depthwise kernel of p's level and stride.
 func asmDWPlanar(p *DWPlanar, d, x, w *float32) {
 	r, z, col := &p.roffs[0], &p.zrow[4*p.lanes], 4*p.col
+	rows := p.oh
+	if p.rowsM > 0 {
+		// Whole blocks on the blocked kernel, the rest row by row.
+		blocks := p.oh / p.rowsR
+		switch {
+		case blocks == 0:
+		case p.sw == 1:
+			dwPlanarRowsFns[p.pl][p.rowsM-1](d, 4*p.ow, x, 4*p.w, z, w, p.h, -p.pt, blocks, p.lm[2], p.smask)
+		default:
+			dwPlanarRows2Fns[p.pl][p.rowsM-1](d, 4*p.ow, x, 4*p.w, z, w, p.h, -p.pt, blocks, p.lm[0], p.lm[1], p.lm[2], p.smask)
+		}
+		done := blocks * p.rowsR
+		if done == p.oh {
+			return
+		}
+		rows = p.oh - done
+		d = (*float32)(unsafe.Add(unsafe.Pointer(d), 4*done*p.ow))
+		r = &p.roffs[3*done]
+	}
 	if p.lanes == 16 {
 		m := &p.m16[0]
 		if p.sw == 1 {
-			dwPlanar3S1F32AVX512(d, 4*p.ow, x, r, z, w, m, p.oh, p.nv, col)
+			dwPlanar3S1F32AVX512(d, 4*p.ow, x, r, z, w, m, rows, p.nv, col)
 		} else {
-			dwPlanar3S2F32AVX512(d, 4*p.ow, x, r, z, w, m, p.oh, p.nv, col)
+			dwPlanar3S2F32AVX512(d, 4*p.ow, x, r, z, w, m, rows, p.nv, col)
 		}
 		return
 	}
 	m := &p.m32[0]
 	if p.sw == 1 {
-		dwPlanar3S1F32AVX2(d, 4*p.ow, x, r, z, w, m, p.oh, p.nv, col)
+		dwPlanar3S1F32AVX2(d, 4*p.ow, x, r, z, w, m, rows, p.nv, col)
 	} else {
-		dwPlanar3S2F32AVX2(d, 4*p.ow, x, r, z, w, m, p.oh, p.nv, col)
+		dwPlanar3S2F32AVX2(d, 4*p.ow, x, r, z, w, m, rows, p.nv, col)
 	}
 }
 

@@ -14,7 +14,23 @@ type DWPlanar struct {
 	m16            []uint16  // AVX-512: per edge vector, the load masks then the store mask
 	m32            []int32   // AVX2: the same as vectors of lanes
 	zrow           []float32 // a zero row for padding rows
+	// The blocked kernel (AVX-512, stride 1 or 2 both ways): rowsM output
+	// vectors a row (0: none), rowsR output rows a block, the masks of the
+	// input rows' last three vectors (at stride 1 only the last is
+	// partial: lm[2]) and of the output rows' last; the rows past the last
+	// whole block take the per-row kernel.
+	rowsM, rowsR int
+	lm           [3]uint16
+	smask        uint16
 }
+
+// dwPlanarRowsMaxVecs is the widest row, in vectors, of the blocked
+// kernels (asm/gen's dwPlanarRowsMaxVecs).
+const dwPlanarRowsMaxVecs = 8
+
+// dwPlanarRowsR is the blocked kernel's output rows a block for rows of m
+// vectors (asm/gen's dwPlanarRowsR).
+func dwPlanarRowsR(m int) int { return max(1, 8/m) }
 
 // NewDWPlanar plans a 3x3 depthwise convolution of h x w planes into oh x
 // ow ones at stride (sh, sw), sw 1 or 2, with pt rows and pl columns of zero
@@ -73,9 +89,55 @@ func NewDWPlanar(h, w, oh, ow, sh, sw, pt, pl int) (*DWPlanar, bool) {
 		}
 		p.addMask(st)
 	}
-	// The zero row, with room for the edge vectors' masked reads around it.
-	p.zrow = make([]float32, w+8*lanes)
+	// The zero row, with room for the edge vectors' masked reads around it
+	// and for the blocked kernel's whole input rows.
+	p.zrow = make([]float32, max(w+8*lanes, 4*lanes+lanes*(2*p.nv+1)))
+	p.planBlocked()
 	return p, true
+}
+
+// Blocked reports whether p runs on the blocked kernel (AVX-512, stride 1
+// or 2 both ways, left padding 0 or 1, rows of up to 128 outputs), which
+// loads each input row once for a block of output rows.
+func (p *DWPlanar) Blocked() bool { return p.rowsM > 0 }
+
+// planBlocked sets up the blocked kernel where it applies: AVX-512, stride
+// 1 or 2 in both directions, left padding 0 or 1, at most
+// dwPlanarRowsMaxVecs output vectors a row; at stride 1 input rows of as
+// many vectors as the output's, at stride 2 the input row in the kernel's
+// slots (2m+1-pl vectors, all but the last three whole).
+func (p *DWPlanar) planBlocked() {
+	m, lanes := p.nv, p.lanes
+	if level != LevelAVX512 || p.sh != p.sw || p.pl > 1 || m > dwPlanarRowsMaxVecs {
+		return
+	}
+	// lanesOf is the mask of input vector t's columns inside the row.
+	lanesOf := func(t int) uint16 {
+		n := min(max(p.w-lanes*t, 0), lanes)
+		if t < 0 {
+			n = 0
+		}
+		return uint16(1<<n - 1)
+	}
+	switch p.sw {
+	case 1:
+		if (p.w+lanes-1)/lanes != m {
+			return
+		}
+		p.lm[2] = lanesOf(m - 1)
+	case 2:
+		slots := 2*m + 1 - p.pl
+		if p.w < lanes*(slots-3) {
+			return
+		}
+		for i := range p.lm {
+			p.lm[i] = lanesOf(slots - 3 + i)
+		}
+	default:
+		return
+	}
+	p.rowsM, p.rowsR = m, dwPlanarRowsR(m)
+	p.smask = uint16(1<<(p.ow-lanes*(m-1)) - 1)
 }
 
 func (p *DWPlanar) addMask(m uint16) {

@@ -23,6 +23,15 @@ func TestDepthwisePlanar(t *testing.T) {
 		{112, 112, 2, 2, 1, 1, 1, 1}, {56, 56, 2, 2, 1, 1, 1, 1}, {28, 28, 2, 2, 1, 1, 1, 1}, {14, 14, 2, 2, 1, 1, 1, 1},
 		{5, 40, 1, 1, 0, 0, 0, 0}, {9, 33, 1, 1, 1, 1, 1, 1}, {6, 17, 1, 2, 1, 0, 1, 0}, {11, 70, 2, 1, 1, 1, 1, 1},
 		{3, 3, 1, 1, 1, 1, 1, 1}, {4, 65, 2, 2, 0, 1, 0, 1}, {8, 100, 1, 2, 2, 2, 2, 0},
+		// The blocked kernel's row widths of five, six and eight vectors,
+		// a whole last vector, padding rows past one, a partial last block.
+		{6, 80, 1, 1, 0, 0, 0, 0}, {7, 96, 1, 1, 1, 1, 1, 1}, {5, 128, 1, 1, 1, 1, 1, 1}, {13, 16, 1, 1, 1, 1, 1, 1},
+		{4, 50, 1, 1, 2, 0, 1, 1}, {3, 120, 1, 1, 0, 2, 0, 0}, {11, 47, 1, 1, 1, 1, 1, 0},
+		// At stride 2: no padding (odd and even widths), TensorFlow's
+		// padding after only, rows of up to eight output vectors, a last
+		// input vector whole or partial, padding rows past one.
+		{9, 33, 2, 2, 0, 0, 0, 0}, {8, 64, 2, 2, 0, 1, 0, 1}, {7, 255, 2, 2, 1, 1, 1, 1}, {10, 224, 2, 2, 0, 1, 0, 1},
+		{5, 31, 2, 2, 2, 2, 1, 1}, {6, 96, 2, 2, 1, 0, 1, 0}, {13, 17, 2, 2, 1, 1, 0, 0}, {3, 3, 2, 2, 1, 1, 1, 1},
 	}
 	for _, l := range levels() {
 		if l == LevelGo {
@@ -35,6 +44,21 @@ func TestDepthwisePlanar(t *testing.T) {
 				p, ok := NewDWPlanar(g.h, g.w, oh, ow, g.sh, g.sw, g.pt, g.pl)
 				if !ok {
 					continue
+				}
+				// The blocked kernel where it applies: AVX-512, the same
+				// stride both ways, left padding 0 or 1, at most eight
+				// output vectors a row; at stride 1 input rows of as many
+				// vectors, at stride 2 all but the kernel's last three
+				// input slots whole.
+				m := (ow + 15) / 16
+				blocked := l == LevelAVX512 && g.sh == g.sw && g.pl <= 1 && m <= 8
+				if g.sw == 1 {
+					blocked = blocked && (g.w+15)/16 == m
+				} else {
+					blocked = blocked && g.w >= 16*(2*m+1-g.pl-3)
+				}
+				if blocked != (p.rowsM > 0) {
+					t.Errorf("%s %+v: blocked kernel %v, want %v", l, g, p.rowsM > 0, blocked)
 				}
 				for _, steps := range []int{0, 1, 4} {
 					what := fmt.Sprintf("%s %+v steps=%d", l, g, steps)

@@ -3462,6 +3462,12488 @@ dwPlanar3S2F32AVX512_done:
 DATA pairOrder<>+0(SB)/8, $0x0705030106040200
 GLOBL pairOrder<>(SB), RODATA|NOPTR, $8
 
+// func dwPlanarRows1P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, lmask uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows1P0F32AVX512(SB), NOSPLIT, $0-76
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	KMOVW        lmask+72(FP), K1
+	KMOVW        smask+74(FP), K2
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows1P0F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows1P0F32AVX512_done
+	VXORPS     Z10, Z10, Z10
+	VXORPS     Z11, Z11, Z11
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z18
+	VALIGND    $0x01, Z18, Z9, Z19
+	VALIGND    $0x02, Z18, Z9, Z20
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z10, Z10
+	VMULPS     Z19, Z1, Z18
+	VADDPS     Z18, Z10, Z10
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z10, Z10
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z18
+	VALIGND    $0x01, Z18, Z9, Z19
+	VALIGND    $0x02, Z18, Z9, Z20
+	VMULPS     Z18, Z3, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z19, Z4, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z19, Z1, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z11, Z11
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z18
+	VALIGND    $0x01, Z18, Z9, Z19
+	VALIGND    $0x02, Z18, Z9, Z20
+	VMULPS     Z18, Z6, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z19, Z7, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z18, Z3, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z19, Z4, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z19, Z1, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z12, Z12
+	MOVQ       CX, BX
+	ADDQ       $0x03, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z18
+	VALIGND    $0x01, Z18, Z9, Z19
+	VALIGND    $0x02, Z18, Z9, Z20
+	VMULPS     Z18, Z6, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z19, Z7, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z18, Z3, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z19, Z4, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z19, Z1, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z13, Z13
+	MOVQ       CX, BX
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z18
+	VALIGND    $0x01, Z18, Z9, Z19
+	VALIGND    $0x02, Z18, Z9, Z20
+	VMULPS     Z18, Z6, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z19, Z7, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z18, Z3, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z19, Z4, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z19, Z1, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z14, Z14
+	MOVQ       CX, BX
+	ADDQ       $0x05, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z18
+	VALIGND    $0x01, Z18, Z9, Z19
+	VALIGND    $0x02, Z18, Z9, Z20
+	VMULPS     Z18, Z6, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z19, Z7, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z18, Z3, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z19, Z4, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z19, Z1, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x06, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z18
+	VALIGND    $0x01, Z18, Z9, Z19
+	VALIGND    $0x02, Z18, Z9, Z20
+	VMULPS     Z18, Z6, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z19, Z7, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z18, Z3, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z19, Z4, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z19, Z1, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z16, Z16
+	MOVQ       CX, BX
+	ADDQ       $0x07, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z18
+	VALIGND    $0x01, Z18, Z9, Z19
+	VALIGND    $0x02, Z18, Z9, Z20
+	VMULPS     Z18, Z6, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z19, Z7, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z18, Z3, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z19, Z4, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z1, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z18
+	VALIGND    $0x01, Z18, Z9, Z19
+	VALIGND    $0x02, Z18, Z9, Z20
+	VMULPS     Z18, Z6, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z19, Z7, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z4, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z20, Z5, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x09, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z18
+	VALIGND    $0x01, Z18, Z9, Z19
+	VALIGND    $0x02, Z18, Z9, Z20
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z7, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z20, Z8, Z18
+	VADDPS     Z18, Z17, Z17
+	VMOVUPS    Z10, K2, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z11, K2, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z12, K2, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z13, K2, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z14, K2, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z15, K2, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z16, K2, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z17, K2, (AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x08, CX
+	DECQ       DX
+	JMP        dwPlanarRows1P0F32AVX512_block
+
+dwPlanarRows1P0F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows2P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, lmask uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows2P0F32AVX512(SB), NOSPLIT, $0-76
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	KMOVW        lmask+72(FP), K1
+	KMOVW        smask+74(FP), K2
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows2P0F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows2P0F32AVX512_done
+	VXORPS     Z10, Z10, Z10
+	VXORPS     Z11, Z11, Z11
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS.Z  64(DI), K1, Z19
+	VALIGND    $0x01, Z18, Z19, Z20
+	VALIGND    $0x02, Z18, Z19, Z21
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z10, Z10
+	VMULPS     Z20, Z1, Z18
+	VADDPS     Z18, Z10, Z10
+	VMULPS     Z21, Z2, Z18
+	VADDPS     Z18, Z10, Z10
+	VALIGND    $0x01, Z19, Z9, Z18
+	VALIGND    $0x02, Z19, Z9, Z20
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z11, Z11
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z11, Z11
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS.Z  64(DI), K1, Z19
+	VALIGND    $0x01, Z18, Z19, Z20
+	VALIGND    $0x02, Z18, Z19, Z21
+	VMULPS     Z18, Z3, Z22
+	VADDPS     Z22, Z10, Z10
+	VMULPS     Z20, Z4, Z22
+	VADDPS     Z22, Z10, Z10
+	VMULPS     Z21, Z5, Z22
+	VADDPS     Z22, Z10, Z10
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z20, Z1, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z21, Z2, Z18
+	VADDPS     Z18, Z12, Z12
+	VALIGND    $0x01, Z19, Z9, Z18
+	VALIGND    $0x02, Z19, Z9, Z20
+	VMULPS     Z19, Z3, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z18, Z4, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z13, Z13
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS.Z  64(DI), K1, Z19
+	VALIGND    $0x01, Z18, Z19, Z20
+	VALIGND    $0x02, Z18, Z19, Z21
+	VMULPS     Z18, Z6, Z22
+	VADDPS     Z22, Z10, Z10
+	VMULPS     Z20, Z7, Z22
+	VADDPS     Z22, Z10, Z10
+	VMULPS     Z21, Z8, Z22
+	VADDPS     Z22, Z10, Z10
+	VMULPS     Z18, Z3, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z20, Z4, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z21, Z5, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z20, Z1, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z21, Z2, Z18
+	VADDPS     Z18, Z14, Z14
+	VALIGND    $0x01, Z19, Z9, Z18
+	VALIGND    $0x02, Z19, Z9, Z20
+	VMULPS     Z19, Z6, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z18, Z7, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z19, Z3, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z18, Z4, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x03, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS.Z  64(DI), K1, Z19
+	VALIGND    $0x01, Z18, Z19, Z20
+	VALIGND    $0x02, Z18, Z19, Z21
+	VMULPS     Z18, Z6, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z20, Z7, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z21, Z8, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z18, Z3, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z20, Z4, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z21, Z5, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z20, Z1, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z21, Z2, Z18
+	VADDPS     Z18, Z16, Z16
+	VALIGND    $0x01, Z19, Z9, Z18
+	VALIGND    $0x02, Z19, Z9, Z20
+	VMULPS     Z19, Z6, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z18, Z7, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z19, Z3, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z18, Z4, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS.Z  64(DI), K1, Z19
+	VALIGND    $0x01, Z18, Z19, Z20
+	VALIGND    $0x02, Z18, Z19, Z21
+	VMULPS     Z18, Z6, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z20, Z7, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z21, Z8, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z20, Z4, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z21, Z5, Z18
+	VADDPS     Z18, Z16, Z16
+	VALIGND    $0x01, Z19, Z9, Z18
+	VALIGND    $0x02, Z19, Z9, Z20
+	VMULPS     Z19, Z6, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z18, Z7, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z19, Z3, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z20, Z5, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x05, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS.Z  64(DI), K1, Z19
+	VALIGND    $0x01, Z18, Z19, Z20
+	VALIGND    $0x02, Z18, Z19, Z21
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z20, Z7, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z21, Z8, Z18
+	VADDPS     Z18, Z16, Z16
+	VALIGND    $0x01, Z19, Z9, Z18
+	VALIGND    $0x02, Z19, Z9, Z20
+	VMULPS     Z19, Z6, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z18, Z7, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z20, Z8, Z18
+	VADDPS     Z18, Z17, Z17
+	VMOVUPS    Z10, (AX)
+	VMOVUPS    Z11, K2, 64(AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z12, (AX)
+	VMOVUPS    Z13, K2, 64(AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z14, (AX)
+	VMOVUPS    Z15, K2, 64(AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z16, (AX)
+	VMOVUPS    Z17, K2, 64(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x04, CX
+	DECQ       DX
+	JMP        dwPlanarRows2P0F32AVX512_block
+
+dwPlanarRows2P0F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows3P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, lmask uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows3P0F32AVX512(SB), NOSPLIT, $0-76
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	KMOVW        lmask+72(FP), K1
+	KMOVW        smask+74(FP), K2
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows3P0F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows3P0F32AVX512_done
+	VXORPS     Z10, Z10, Z10
+	VXORPS     Z11, Z11, Z11
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z16
+	VMOVUPS    64(DI), Z17
+	VMOVUPS.Z  128(DI), K1, Z18
+	VALIGND    $0x01, Z16, Z17, Z19
+	VALIGND    $0x02, Z16, Z17, Z20
+	VMULPS     Z16, Z0, Z16
+	VADDPS     Z16, Z10, Z10
+	VMULPS     Z19, Z1, Z16
+	VADDPS     Z16, Z10, Z10
+	VMULPS     Z20, Z2, Z16
+	VADDPS     Z16, Z10, Z10
+	VALIGND    $0x01, Z17, Z18, Z16
+	VALIGND    $0x02, Z17, Z18, Z19
+	VMULPS     Z17, Z0, Z17
+	VADDPS     Z17, Z11, Z11
+	VMULPS     Z16, Z1, Z16
+	VADDPS     Z16, Z11, Z11
+	VMULPS     Z19, Z2, Z16
+	VADDPS     Z16, Z11, Z11
+	VALIGND    $0x01, Z18, Z9, Z16
+	VALIGND    $0x02, Z18, Z9, Z17
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z16, Z1, Z16
+	VADDPS     Z16, Z12, Z12
+	VMULPS     Z17, Z2, Z16
+	VADDPS     Z16, Z12, Z12
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z16
+	VMOVUPS    64(DI), Z17
+	VMOVUPS.Z  128(DI), K1, Z18
+	VALIGND    $0x01, Z16, Z17, Z19
+	VALIGND    $0x02, Z16, Z17, Z20
+	VMULPS     Z16, Z3, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z19, Z4, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z16, Z0, Z16
+	VADDPS     Z16, Z13, Z13
+	VMULPS     Z19, Z1, Z16
+	VADDPS     Z16, Z13, Z13
+	VMULPS     Z20, Z2, Z16
+	VADDPS     Z16, Z13, Z13
+	VALIGND    $0x01, Z17, Z18, Z16
+	VALIGND    $0x02, Z17, Z18, Z19
+	VMULPS     Z17, Z3, Z20
+	VADDPS     Z20, Z11, Z11
+	VMULPS     Z16, Z4, Z20
+	VADDPS     Z20, Z11, Z11
+	VMULPS     Z19, Z5, Z20
+	VADDPS     Z20, Z11, Z11
+	VMULPS     Z17, Z0, Z17
+	VADDPS     Z17, Z14, Z14
+	VMULPS     Z16, Z1, Z16
+	VADDPS     Z16, Z14, Z14
+	VMULPS     Z19, Z2, Z16
+	VADDPS     Z16, Z14, Z14
+	VALIGND    $0x01, Z18, Z9, Z16
+	VALIGND    $0x02, Z18, Z9, Z17
+	VMULPS     Z18, Z3, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z16, Z4, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z17, Z5, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z16, Z1, Z16
+	VADDPS     Z16, Z15, Z15
+	VMULPS     Z17, Z2, Z16
+	VADDPS     Z16, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z16
+	VMOVUPS    64(DI), Z17
+	VMOVUPS.Z  128(DI), K1, Z18
+	VALIGND    $0x01, Z16, Z17, Z19
+	VALIGND    $0x02, Z16, Z17, Z20
+	VMULPS     Z16, Z6, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z19, Z7, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z16, Z3, Z16
+	VADDPS     Z16, Z13, Z13
+	VMULPS     Z19, Z4, Z16
+	VADDPS     Z16, Z13, Z13
+	VMULPS     Z20, Z5, Z16
+	VADDPS     Z16, Z13, Z13
+	VALIGND    $0x01, Z17, Z18, Z16
+	VALIGND    $0x02, Z17, Z18, Z19
+	VMULPS     Z17, Z6, Z20
+	VADDPS     Z20, Z11, Z11
+	VMULPS     Z16, Z7, Z20
+	VADDPS     Z20, Z11, Z11
+	VMULPS     Z19, Z8, Z20
+	VADDPS     Z20, Z11, Z11
+	VMULPS     Z17, Z3, Z17
+	VADDPS     Z17, Z14, Z14
+	VMULPS     Z16, Z4, Z16
+	VADDPS     Z16, Z14, Z14
+	VMULPS     Z19, Z5, Z16
+	VADDPS     Z16, Z14, Z14
+	VALIGND    $0x01, Z18, Z9, Z16
+	VALIGND    $0x02, Z18, Z9, Z17
+	VMULPS     Z18, Z6, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z16, Z7, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z17, Z8, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z16, Z4, Z16
+	VADDPS     Z16, Z15, Z15
+	VMULPS     Z17, Z5, Z16
+	VADDPS     Z16, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x03, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z16
+	VMOVUPS    64(DI), Z17
+	VMOVUPS.Z  128(DI), K1, Z18
+	VALIGND    $0x01, Z16, Z17, Z19
+	VALIGND    $0x02, Z16, Z17, Z20
+	VMULPS     Z16, Z6, Z16
+	VADDPS     Z16, Z13, Z13
+	VMULPS     Z19, Z7, Z16
+	VADDPS     Z16, Z13, Z13
+	VMULPS     Z20, Z8, Z16
+	VADDPS     Z16, Z13, Z13
+	VALIGND    $0x01, Z17, Z18, Z16
+	VALIGND    $0x02, Z17, Z18, Z19
+	VMULPS     Z17, Z6, Z17
+	VADDPS     Z17, Z14, Z14
+	VMULPS     Z16, Z7, Z16
+	VADDPS     Z16, Z14, Z14
+	VMULPS     Z19, Z8, Z16
+	VADDPS     Z16, Z14, Z14
+	VALIGND    $0x01, Z18, Z9, Z16
+	VALIGND    $0x02, Z18, Z9, Z17
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z16, Z7, Z16
+	VADDPS     Z16, Z15, Z15
+	VMULPS     Z17, Z8, Z16
+	VADDPS     Z16, Z15, Z15
+	VMOVUPS    Z10, (AX)
+	VMOVUPS    Z11, 64(AX)
+	VMOVUPS    Z12, K2, 128(AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z13, (AX)
+	VMOVUPS    Z14, 64(AX)
+	VMOVUPS    Z15, K2, 128(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x02, CX
+	DECQ       DX
+	JMP        dwPlanarRows3P0F32AVX512_block
+
+dwPlanarRows3P0F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows4P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, lmask uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows4P0F32AVX512(SB), NOSPLIT, $0-76
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	KMOVW        lmask+72(FP), K1
+	KMOVW        smask+74(FP), K2
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows4P0F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows4P0F32AVX512_done
+	VXORPS     Z10, Z10, Z10
+	VXORPS     Z11, Z11, Z11
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVUPS    128(DI), Z20
+	VMOVUPS.Z  192(DI), K1, Z21
+	VALIGND    $0x01, Z18, Z19, Z22
+	VALIGND    $0x02, Z18, Z19, Z23
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z10, Z10
+	VMULPS     Z22, Z1, Z18
+	VADDPS     Z18, Z10, Z10
+	VMULPS     Z23, Z2, Z18
+	VADDPS     Z18, Z10, Z10
+	VALIGND    $0x01, Z19, Z20, Z18
+	VALIGND    $0x02, Z19, Z20, Z22
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z11, Z11
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z22, Z2, Z18
+	VADDPS     Z18, Z11, Z11
+	VALIGND    $0x01, Z20, Z21, Z18
+	VALIGND    $0x02, Z20, Z21, Z19
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z12, Z12
+	VALIGND    $0x01, Z21, Z9, Z18
+	VALIGND    $0x02, Z21, Z9, Z19
+	VMULPS     Z21, Z0, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z13, Z13
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVUPS    128(DI), Z20
+	VMOVUPS.Z  192(DI), K1, Z21
+	VALIGND    $0x01, Z18, Z19, Z22
+	VALIGND    $0x02, Z18, Z19, Z23
+	VMULPS     Z18, Z3, Z24
+	VADDPS     Z24, Z10, Z10
+	VMULPS     Z22, Z4, Z24
+	VADDPS     Z24, Z10, Z10
+	VMULPS     Z23, Z5, Z24
+	VADDPS     Z24, Z10, Z10
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z22, Z1, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z23, Z2, Z18
+	VADDPS     Z18, Z14, Z14
+	VALIGND    $0x01, Z19, Z20, Z18
+	VALIGND    $0x02, Z19, Z20, Z22
+	VMULPS     Z19, Z3, Z23
+	VADDPS     Z23, Z11, Z11
+	VMULPS     Z18, Z4, Z23
+	VADDPS     Z23, Z11, Z11
+	VMULPS     Z22, Z5, Z23
+	VADDPS     Z23, Z11, Z11
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z22, Z2, Z18
+	VADDPS     Z18, Z15, Z15
+	VALIGND    $0x01, Z20, Z21, Z18
+	VALIGND    $0x02, Z20, Z21, Z19
+	VMULPS     Z20, Z3, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z18, Z4, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z19, Z5, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z16, Z16
+	VALIGND    $0x01, Z21, Z9, Z18
+	VALIGND    $0x02, Z21, Z9, Z19
+	VMULPS     Z21, Z3, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z18, Z4, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z19, Z5, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z21, Z0, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVUPS    128(DI), Z20
+	VMOVUPS.Z  192(DI), K1, Z21
+	VALIGND    $0x01, Z18, Z19, Z22
+	VALIGND    $0x02, Z18, Z19, Z23
+	VMULPS     Z18, Z6, Z24
+	VADDPS     Z24, Z10, Z10
+	VMULPS     Z22, Z7, Z24
+	VADDPS     Z24, Z10, Z10
+	VMULPS     Z23, Z8, Z24
+	VADDPS     Z24, Z10, Z10
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z22, Z4, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z23, Z5, Z18
+	VADDPS     Z18, Z14, Z14
+	VALIGND    $0x01, Z19, Z20, Z18
+	VALIGND    $0x02, Z19, Z20, Z22
+	VMULPS     Z19, Z6, Z23
+	VADDPS     Z23, Z11, Z11
+	VMULPS     Z18, Z7, Z23
+	VADDPS     Z23, Z11, Z11
+	VMULPS     Z22, Z8, Z23
+	VADDPS     Z23, Z11, Z11
+	VMULPS     Z19, Z3, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z22, Z5, Z18
+	VADDPS     Z18, Z15, Z15
+	VALIGND    $0x01, Z20, Z21, Z18
+	VALIGND    $0x02, Z20, Z21, Z19
+	VMULPS     Z20, Z6, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z18, Z7, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z19, Z8, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z16, Z16
+	VALIGND    $0x01, Z21, Z9, Z18
+	VALIGND    $0x02, Z21, Z9, Z19
+	VMULPS     Z21, Z6, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z18, Z7, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z19, Z8, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z21, Z3, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x03, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVUPS    128(DI), Z20
+	VMOVUPS.Z  192(DI), K1, Z21
+	VALIGND    $0x01, Z18, Z19, Z22
+	VALIGND    $0x02, Z18, Z19, Z23
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z22, Z7, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z23, Z8, Z18
+	VADDPS     Z18, Z14, Z14
+	VALIGND    $0x01, Z19, Z20, Z18
+	VALIGND    $0x02, Z19, Z20, Z22
+	VMULPS     Z19, Z6, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z18, Z7, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z22, Z8, Z18
+	VADDPS     Z18, Z15, Z15
+	VALIGND    $0x01, Z20, Z21, Z18
+	VALIGND    $0x02, Z20, Z21, Z19
+	VMULPS     Z20, Z6, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z18, Z7, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z16, Z16
+	VALIGND    $0x01, Z21, Z9, Z18
+	VALIGND    $0x02, Z21, Z9, Z19
+	VMULPS     Z21, Z6, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z18, Z7, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z17, Z17
+	VMOVUPS    Z10, (AX)
+	VMOVUPS    Z11, 64(AX)
+	VMOVUPS    Z12, 128(AX)
+	VMOVUPS    Z13, K2, 192(AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z14, (AX)
+	VMOVUPS    Z15, 64(AX)
+	VMOVUPS    Z16, 128(AX)
+	VMOVUPS    Z17, K2, 192(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x02, CX
+	DECQ       DX
+	JMP        dwPlanarRows4P0F32AVX512_block
+
+dwPlanarRows4P0F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows5P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, lmask uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows5P0F32AVX512(SB), NOSPLIT, $0-76
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	KMOVW        lmask+72(FP), K1
+	KMOVW        smask+74(FP), K2
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows5P0F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows5P0F32AVX512_done
+	VXORPS     Z10, Z10, Z10
+	VXORPS     Z11, Z11, Z11
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z15
+	VMOVUPS    64(DI), Z16
+	VMOVUPS    128(DI), Z17
+	VMOVUPS    192(DI), Z18
+	VMOVUPS.Z  256(DI), K1, Z19
+	VALIGND    $0x01, Z15, Z16, Z20
+	VALIGND    $0x02, Z15, Z16, Z21
+	VMULPS     Z15, Z0, Z15
+	VADDPS     Z15, Z10, Z10
+	VMULPS     Z20, Z1, Z15
+	VADDPS     Z15, Z10, Z10
+	VMULPS     Z21, Z2, Z15
+	VADDPS     Z15, Z10, Z10
+	VALIGND    $0x01, Z16, Z17, Z15
+	VALIGND    $0x02, Z16, Z17, Z20
+	VMULPS     Z16, Z0, Z16
+	VADDPS     Z16, Z11, Z11
+	VMULPS     Z15, Z1, Z15
+	VADDPS     Z15, Z11, Z11
+	VMULPS     Z20, Z2, Z15
+	VADDPS     Z15, Z11, Z11
+	VALIGND    $0x01, Z17, Z18, Z15
+	VALIGND    $0x02, Z17, Z18, Z16
+	VMULPS     Z17, Z0, Z17
+	VADDPS     Z17, Z12, Z12
+	VMULPS     Z15, Z1, Z15
+	VADDPS     Z15, Z12, Z12
+	VMULPS     Z16, Z2, Z15
+	VADDPS     Z15, Z12, Z12
+	VALIGND    $0x01, Z18, Z19, Z15
+	VALIGND    $0x02, Z18, Z19, Z16
+	VMULPS     Z18, Z0, Z17
+	VADDPS     Z17, Z13, Z13
+	VMULPS     Z15, Z1, Z15
+	VADDPS     Z15, Z13, Z13
+	VMULPS     Z16, Z2, Z15
+	VADDPS     Z15, Z13, Z13
+	VALIGND    $0x01, Z19, Z9, Z15
+	VALIGND    $0x02, Z19, Z9, Z16
+	VMULPS     Z19, Z0, Z17
+	VADDPS     Z17, Z14, Z14
+	VMULPS     Z15, Z1, Z15
+	VADDPS     Z15, Z14, Z14
+	VMULPS     Z16, Z2, Z15
+	VADDPS     Z15, Z14, Z14
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z15
+	VMOVUPS    64(DI), Z16
+	VMOVUPS    128(DI), Z17
+	VMOVUPS    192(DI), Z18
+	VMOVUPS.Z  256(DI), K1, Z19
+	VALIGND    $0x01, Z15, Z16, Z20
+	VALIGND    $0x02, Z15, Z16, Z21
+	VMULPS     Z15, Z3, Z15
+	VADDPS     Z15, Z10, Z10
+	VMULPS     Z20, Z4, Z15
+	VADDPS     Z15, Z10, Z10
+	VMULPS     Z21, Z5, Z15
+	VADDPS     Z15, Z10, Z10
+	VALIGND    $0x01, Z16, Z17, Z15
+	VALIGND    $0x02, Z16, Z17, Z20
+	VMULPS     Z16, Z3, Z16
+	VADDPS     Z16, Z11, Z11
+	VMULPS     Z15, Z4, Z15
+	VADDPS     Z15, Z11, Z11
+	VMULPS     Z20, Z5, Z15
+	VADDPS     Z15, Z11, Z11
+	VALIGND    $0x01, Z17, Z18, Z15
+	VALIGND    $0x02, Z17, Z18, Z16
+	VMULPS     Z17, Z3, Z17
+	VADDPS     Z17, Z12, Z12
+	VMULPS     Z15, Z4, Z15
+	VADDPS     Z15, Z12, Z12
+	VMULPS     Z16, Z5, Z15
+	VADDPS     Z15, Z12, Z12
+	VALIGND    $0x01, Z18, Z19, Z15
+	VALIGND    $0x02, Z18, Z19, Z16
+	VMULPS     Z18, Z3, Z17
+	VADDPS     Z17, Z13, Z13
+	VMULPS     Z15, Z4, Z15
+	VADDPS     Z15, Z13, Z13
+	VMULPS     Z16, Z5, Z15
+	VADDPS     Z15, Z13, Z13
+	VALIGND    $0x01, Z19, Z9, Z15
+	VALIGND    $0x02, Z19, Z9, Z16
+	VMULPS     Z19, Z3, Z17
+	VADDPS     Z17, Z14, Z14
+	VMULPS     Z15, Z4, Z15
+	VADDPS     Z15, Z14, Z14
+	VMULPS     Z16, Z5, Z15
+	VADDPS     Z15, Z14, Z14
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z15
+	VMOVUPS    64(DI), Z16
+	VMOVUPS    128(DI), Z17
+	VMOVUPS    192(DI), Z18
+	VMOVUPS.Z  256(DI), K1, Z19
+	VALIGND    $0x01, Z15, Z16, Z20
+	VALIGND    $0x02, Z15, Z16, Z21
+	VMULPS     Z15, Z6, Z15
+	VADDPS     Z15, Z10, Z10
+	VMULPS     Z20, Z7, Z15
+	VADDPS     Z15, Z10, Z10
+	VMULPS     Z21, Z8, Z15
+	VADDPS     Z15, Z10, Z10
+	VALIGND    $0x01, Z16, Z17, Z15
+	VALIGND    $0x02, Z16, Z17, Z20
+	VMULPS     Z16, Z6, Z16
+	VADDPS     Z16, Z11, Z11
+	VMULPS     Z15, Z7, Z15
+	VADDPS     Z15, Z11, Z11
+	VMULPS     Z20, Z8, Z15
+	VADDPS     Z15, Z11, Z11
+	VALIGND    $0x01, Z17, Z18, Z15
+	VALIGND    $0x02, Z17, Z18, Z16
+	VMULPS     Z17, Z6, Z17
+	VADDPS     Z17, Z12, Z12
+	VMULPS     Z15, Z7, Z15
+	VADDPS     Z15, Z12, Z12
+	VMULPS     Z16, Z8, Z15
+	VADDPS     Z15, Z12, Z12
+	VALIGND    $0x01, Z18, Z19, Z15
+	VALIGND    $0x02, Z18, Z19, Z16
+	VMULPS     Z18, Z6, Z17
+	VADDPS     Z17, Z13, Z13
+	VMULPS     Z15, Z7, Z15
+	VADDPS     Z15, Z13, Z13
+	VMULPS     Z16, Z8, Z15
+	VADDPS     Z15, Z13, Z13
+	VALIGND    $0x01, Z19, Z9, Z15
+	VALIGND    $0x02, Z19, Z9, Z16
+	VMULPS     Z19, Z6, Z17
+	VADDPS     Z17, Z14, Z14
+	VMULPS     Z15, Z7, Z15
+	VADDPS     Z15, Z14, Z14
+	VMULPS     Z16, Z8, Z15
+	VADDPS     Z15, Z14, Z14
+	VMOVUPS    Z10, (AX)
+	VMOVUPS    Z11, 64(AX)
+	VMOVUPS    Z12, 128(AX)
+	VMOVUPS    Z13, 192(AX)
+	VMOVUPS    Z14, K2, 256(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x01, CX
+	DECQ       DX
+	JMP        dwPlanarRows5P0F32AVX512_block
+
+dwPlanarRows5P0F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows6P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, lmask uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows6P0F32AVX512(SB), NOSPLIT, $0-76
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	KMOVW        lmask+72(FP), K1
+	KMOVW        smask+74(FP), K2
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows6P0F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows6P0F32AVX512_done
+	VXORPS     Z10, Z10, Z10
+	VXORPS     Z11, Z11, Z11
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z16
+	VMOVUPS    64(DI), Z17
+	VMOVUPS    128(DI), Z18
+	VMOVUPS    192(DI), Z19
+	VMOVUPS    256(DI), Z20
+	VMOVUPS.Z  320(DI), K1, Z21
+	VALIGND    $0x01, Z16, Z17, Z22
+	VALIGND    $0x02, Z16, Z17, Z23
+	VMULPS     Z16, Z0, Z16
+	VADDPS     Z16, Z10, Z10
+	VMULPS     Z22, Z1, Z16
+	VADDPS     Z16, Z10, Z10
+	VMULPS     Z23, Z2, Z16
+	VADDPS     Z16, Z10, Z10
+	VALIGND    $0x01, Z17, Z18, Z16
+	VALIGND    $0x02, Z17, Z18, Z22
+	VMULPS     Z17, Z0, Z17
+	VADDPS     Z17, Z11, Z11
+	VMULPS     Z16, Z1, Z16
+	VADDPS     Z16, Z11, Z11
+	VMULPS     Z22, Z2, Z16
+	VADDPS     Z16, Z11, Z11
+	VALIGND    $0x01, Z18, Z19, Z16
+	VALIGND    $0x02, Z18, Z19, Z17
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z16, Z1, Z16
+	VADDPS     Z16, Z12, Z12
+	VMULPS     Z17, Z2, Z16
+	VADDPS     Z16, Z12, Z12
+	VALIGND    $0x01, Z19, Z20, Z16
+	VALIGND    $0x02, Z19, Z20, Z17
+	VMULPS     Z19, Z0, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z16, Z1, Z16
+	VADDPS     Z16, Z13, Z13
+	VMULPS     Z17, Z2, Z16
+	VADDPS     Z16, Z13, Z13
+	VALIGND    $0x01, Z20, Z21, Z16
+	VALIGND    $0x02, Z20, Z21, Z17
+	VMULPS     Z20, Z0, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z16, Z1, Z16
+	VADDPS     Z16, Z14, Z14
+	VMULPS     Z17, Z2, Z16
+	VADDPS     Z16, Z14, Z14
+	VALIGND    $0x01, Z21, Z9, Z16
+	VALIGND    $0x02, Z21, Z9, Z17
+	VMULPS     Z21, Z0, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z16, Z1, Z16
+	VADDPS     Z16, Z15, Z15
+	VMULPS     Z17, Z2, Z16
+	VADDPS     Z16, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z16
+	VMOVUPS    64(DI), Z17
+	VMOVUPS    128(DI), Z18
+	VMOVUPS    192(DI), Z19
+	VMOVUPS    256(DI), Z20
+	VMOVUPS.Z  320(DI), K1, Z21
+	VALIGND    $0x01, Z16, Z17, Z22
+	VALIGND    $0x02, Z16, Z17, Z23
+	VMULPS     Z16, Z3, Z16
+	VADDPS     Z16, Z10, Z10
+	VMULPS     Z22, Z4, Z16
+	VADDPS     Z16, Z10, Z10
+	VMULPS     Z23, Z5, Z16
+	VADDPS     Z16, Z10, Z10
+	VALIGND    $0x01, Z17, Z18, Z16
+	VALIGND    $0x02, Z17, Z18, Z22
+	VMULPS     Z17, Z3, Z17
+	VADDPS     Z17, Z11, Z11
+	VMULPS     Z16, Z4, Z16
+	VADDPS     Z16, Z11, Z11
+	VMULPS     Z22, Z5, Z16
+	VADDPS     Z16, Z11, Z11
+	VALIGND    $0x01, Z18, Z19, Z16
+	VALIGND    $0x02, Z18, Z19, Z17
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z16, Z4, Z16
+	VADDPS     Z16, Z12, Z12
+	VMULPS     Z17, Z5, Z16
+	VADDPS     Z16, Z12, Z12
+	VALIGND    $0x01, Z19, Z20, Z16
+	VALIGND    $0x02, Z19, Z20, Z17
+	VMULPS     Z19, Z3, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z16, Z4, Z16
+	VADDPS     Z16, Z13, Z13
+	VMULPS     Z17, Z5, Z16
+	VADDPS     Z16, Z13, Z13
+	VALIGND    $0x01, Z20, Z21, Z16
+	VALIGND    $0x02, Z20, Z21, Z17
+	VMULPS     Z20, Z3, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z16, Z4, Z16
+	VADDPS     Z16, Z14, Z14
+	VMULPS     Z17, Z5, Z16
+	VADDPS     Z16, Z14, Z14
+	VALIGND    $0x01, Z21, Z9, Z16
+	VALIGND    $0x02, Z21, Z9, Z17
+	VMULPS     Z21, Z3, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z16, Z4, Z16
+	VADDPS     Z16, Z15, Z15
+	VMULPS     Z17, Z5, Z16
+	VADDPS     Z16, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z16
+	VMOVUPS    64(DI), Z17
+	VMOVUPS    128(DI), Z18
+	VMOVUPS    192(DI), Z19
+	VMOVUPS    256(DI), Z20
+	VMOVUPS.Z  320(DI), K1, Z21
+	VALIGND    $0x01, Z16, Z17, Z22
+	VALIGND    $0x02, Z16, Z17, Z23
+	VMULPS     Z16, Z6, Z16
+	VADDPS     Z16, Z10, Z10
+	VMULPS     Z22, Z7, Z16
+	VADDPS     Z16, Z10, Z10
+	VMULPS     Z23, Z8, Z16
+	VADDPS     Z16, Z10, Z10
+	VALIGND    $0x01, Z17, Z18, Z16
+	VALIGND    $0x02, Z17, Z18, Z22
+	VMULPS     Z17, Z6, Z17
+	VADDPS     Z17, Z11, Z11
+	VMULPS     Z16, Z7, Z16
+	VADDPS     Z16, Z11, Z11
+	VMULPS     Z22, Z8, Z16
+	VADDPS     Z16, Z11, Z11
+	VALIGND    $0x01, Z18, Z19, Z16
+	VALIGND    $0x02, Z18, Z19, Z17
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z16, Z7, Z16
+	VADDPS     Z16, Z12, Z12
+	VMULPS     Z17, Z8, Z16
+	VADDPS     Z16, Z12, Z12
+	VALIGND    $0x01, Z19, Z20, Z16
+	VALIGND    $0x02, Z19, Z20, Z17
+	VMULPS     Z19, Z6, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z16, Z7, Z16
+	VADDPS     Z16, Z13, Z13
+	VMULPS     Z17, Z8, Z16
+	VADDPS     Z16, Z13, Z13
+	VALIGND    $0x01, Z20, Z21, Z16
+	VALIGND    $0x02, Z20, Z21, Z17
+	VMULPS     Z20, Z6, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z16, Z7, Z16
+	VADDPS     Z16, Z14, Z14
+	VMULPS     Z17, Z8, Z16
+	VADDPS     Z16, Z14, Z14
+	VALIGND    $0x01, Z21, Z9, Z16
+	VALIGND    $0x02, Z21, Z9, Z17
+	VMULPS     Z21, Z6, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z16, Z7, Z16
+	VADDPS     Z16, Z15, Z15
+	VMULPS     Z17, Z8, Z16
+	VADDPS     Z16, Z15, Z15
+	VMOVUPS    Z10, (AX)
+	VMOVUPS    Z11, 64(AX)
+	VMOVUPS    Z12, 128(AX)
+	VMOVUPS    Z13, 192(AX)
+	VMOVUPS    Z14, 256(AX)
+	VMOVUPS    Z15, K2, 320(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x01, CX
+	DECQ       DX
+	JMP        dwPlanarRows6P0F32AVX512_block
+
+dwPlanarRows6P0F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows7P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, lmask uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows7P0F32AVX512(SB), NOSPLIT, $0-76
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	KMOVW        lmask+72(FP), K1
+	KMOVW        smask+74(FP), K2
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows7P0F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows7P0F32AVX512_done
+	VXORPS     Z10, Z10, Z10
+	VXORPS     Z11, Z11, Z11
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z17
+	VMOVUPS    64(DI), Z18
+	VMOVUPS    128(DI), Z19
+	VMOVUPS    192(DI), Z20
+	VMOVUPS    256(DI), Z21
+	VMOVUPS    320(DI), Z22
+	VMOVUPS.Z  384(DI), K1, Z23
+	VALIGND    $0x01, Z17, Z18, Z24
+	VALIGND    $0x02, Z17, Z18, Z25
+	VMULPS     Z17, Z0, Z17
+	VADDPS     Z17, Z10, Z10
+	VMULPS     Z24, Z1, Z17
+	VADDPS     Z17, Z10, Z10
+	VMULPS     Z25, Z2, Z17
+	VADDPS     Z17, Z10, Z10
+	VALIGND    $0x01, Z18, Z19, Z17
+	VALIGND    $0x02, Z18, Z19, Z24
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z17, Z1, Z17
+	VADDPS     Z17, Z11, Z11
+	VMULPS     Z24, Z2, Z17
+	VADDPS     Z17, Z11, Z11
+	VALIGND    $0x01, Z19, Z20, Z17
+	VALIGND    $0x02, Z19, Z20, Z18
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z17, Z1, Z17
+	VADDPS     Z17, Z12, Z12
+	VMULPS     Z18, Z2, Z17
+	VADDPS     Z17, Z12, Z12
+	VALIGND    $0x01, Z20, Z21, Z17
+	VALIGND    $0x02, Z20, Z21, Z18
+	VMULPS     Z20, Z0, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z17, Z1, Z17
+	VADDPS     Z17, Z13, Z13
+	VMULPS     Z18, Z2, Z17
+	VADDPS     Z17, Z13, Z13
+	VALIGND    $0x01, Z21, Z22, Z17
+	VALIGND    $0x02, Z21, Z22, Z18
+	VMULPS     Z21, Z0, Z19
+	VADDPS     Z19, Z14, Z14
+	VMULPS     Z17, Z1, Z17
+	VADDPS     Z17, Z14, Z14
+	VMULPS     Z18, Z2, Z17
+	VADDPS     Z17, Z14, Z14
+	VALIGND    $0x01, Z22, Z23, Z17
+	VALIGND    $0x02, Z22, Z23, Z18
+	VMULPS     Z22, Z0, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z17, Z1, Z17
+	VADDPS     Z17, Z15, Z15
+	VMULPS     Z18, Z2, Z17
+	VADDPS     Z17, Z15, Z15
+	VALIGND    $0x01, Z23, Z9, Z17
+	VALIGND    $0x02, Z23, Z9, Z18
+	VMULPS     Z23, Z0, Z19
+	VADDPS     Z19, Z16, Z16
+	VMULPS     Z17, Z1, Z17
+	VADDPS     Z17, Z16, Z16
+	VMULPS     Z18, Z2, Z17
+	VADDPS     Z17, Z16, Z16
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z17
+	VMOVUPS    64(DI), Z18
+	VMOVUPS    128(DI), Z19
+	VMOVUPS    192(DI), Z20
+	VMOVUPS    256(DI), Z21
+	VMOVUPS    320(DI), Z22
+	VMOVUPS.Z  384(DI), K1, Z23
+	VALIGND    $0x01, Z17, Z18, Z24
+	VALIGND    $0x02, Z17, Z18, Z25
+	VMULPS     Z17, Z3, Z17
+	VADDPS     Z17, Z10, Z10
+	VMULPS     Z24, Z4, Z17
+	VADDPS     Z17, Z10, Z10
+	VMULPS     Z25, Z5, Z17
+	VADDPS     Z17, Z10, Z10
+	VALIGND    $0x01, Z18, Z19, Z17
+	VALIGND    $0x02, Z18, Z19, Z24
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z17, Z4, Z17
+	VADDPS     Z17, Z11, Z11
+	VMULPS     Z24, Z5, Z17
+	VADDPS     Z17, Z11, Z11
+	VALIGND    $0x01, Z19, Z20, Z17
+	VALIGND    $0x02, Z19, Z20, Z18
+	VMULPS     Z19, Z3, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z17, Z4, Z17
+	VADDPS     Z17, Z12, Z12
+	VMULPS     Z18, Z5, Z17
+	VADDPS     Z17, Z12, Z12
+	VALIGND    $0x01, Z20, Z21, Z17
+	VALIGND    $0x02, Z20, Z21, Z18
+	VMULPS     Z20, Z3, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z17, Z4, Z17
+	VADDPS     Z17, Z13, Z13
+	VMULPS     Z18, Z5, Z17
+	VADDPS     Z17, Z13, Z13
+	VALIGND    $0x01, Z21, Z22, Z17
+	VALIGND    $0x02, Z21, Z22, Z18
+	VMULPS     Z21, Z3, Z19
+	VADDPS     Z19, Z14, Z14
+	VMULPS     Z17, Z4, Z17
+	VADDPS     Z17, Z14, Z14
+	VMULPS     Z18, Z5, Z17
+	VADDPS     Z17, Z14, Z14
+	VALIGND    $0x01, Z22, Z23, Z17
+	VALIGND    $0x02, Z22, Z23, Z18
+	VMULPS     Z22, Z3, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z17, Z4, Z17
+	VADDPS     Z17, Z15, Z15
+	VMULPS     Z18, Z5, Z17
+	VADDPS     Z17, Z15, Z15
+	VALIGND    $0x01, Z23, Z9, Z17
+	VALIGND    $0x02, Z23, Z9, Z18
+	VMULPS     Z23, Z3, Z19
+	VADDPS     Z19, Z16, Z16
+	VMULPS     Z17, Z4, Z17
+	VADDPS     Z17, Z16, Z16
+	VMULPS     Z18, Z5, Z17
+	VADDPS     Z17, Z16, Z16
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z17
+	VMOVUPS    64(DI), Z18
+	VMOVUPS    128(DI), Z19
+	VMOVUPS    192(DI), Z20
+	VMOVUPS    256(DI), Z21
+	VMOVUPS    320(DI), Z22
+	VMOVUPS.Z  384(DI), K1, Z23
+	VALIGND    $0x01, Z17, Z18, Z24
+	VALIGND    $0x02, Z17, Z18, Z25
+	VMULPS     Z17, Z6, Z17
+	VADDPS     Z17, Z10, Z10
+	VMULPS     Z24, Z7, Z17
+	VADDPS     Z17, Z10, Z10
+	VMULPS     Z25, Z8, Z17
+	VADDPS     Z17, Z10, Z10
+	VALIGND    $0x01, Z18, Z19, Z17
+	VALIGND    $0x02, Z18, Z19, Z24
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z17, Z7, Z17
+	VADDPS     Z17, Z11, Z11
+	VMULPS     Z24, Z8, Z17
+	VADDPS     Z17, Z11, Z11
+	VALIGND    $0x01, Z19, Z20, Z17
+	VALIGND    $0x02, Z19, Z20, Z18
+	VMULPS     Z19, Z6, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z17, Z7, Z17
+	VADDPS     Z17, Z12, Z12
+	VMULPS     Z18, Z8, Z17
+	VADDPS     Z17, Z12, Z12
+	VALIGND    $0x01, Z20, Z21, Z17
+	VALIGND    $0x02, Z20, Z21, Z18
+	VMULPS     Z20, Z6, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z17, Z7, Z17
+	VADDPS     Z17, Z13, Z13
+	VMULPS     Z18, Z8, Z17
+	VADDPS     Z17, Z13, Z13
+	VALIGND    $0x01, Z21, Z22, Z17
+	VALIGND    $0x02, Z21, Z22, Z18
+	VMULPS     Z21, Z6, Z19
+	VADDPS     Z19, Z14, Z14
+	VMULPS     Z17, Z7, Z17
+	VADDPS     Z17, Z14, Z14
+	VMULPS     Z18, Z8, Z17
+	VADDPS     Z17, Z14, Z14
+	VALIGND    $0x01, Z22, Z23, Z17
+	VALIGND    $0x02, Z22, Z23, Z18
+	VMULPS     Z22, Z6, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z17, Z7, Z17
+	VADDPS     Z17, Z15, Z15
+	VMULPS     Z18, Z8, Z17
+	VADDPS     Z17, Z15, Z15
+	VALIGND    $0x01, Z23, Z9, Z17
+	VALIGND    $0x02, Z23, Z9, Z18
+	VMULPS     Z23, Z6, Z19
+	VADDPS     Z19, Z16, Z16
+	VMULPS     Z17, Z7, Z17
+	VADDPS     Z17, Z16, Z16
+	VMULPS     Z18, Z8, Z17
+	VADDPS     Z17, Z16, Z16
+	VMOVUPS    Z10, (AX)
+	VMOVUPS    Z11, 64(AX)
+	VMOVUPS    Z12, 128(AX)
+	VMOVUPS    Z13, 192(AX)
+	VMOVUPS    Z14, 256(AX)
+	VMOVUPS    Z15, 320(AX)
+	VMOVUPS    Z16, K2, 384(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x01, CX
+	DECQ       DX
+	JMP        dwPlanarRows7P0F32AVX512_block
+
+dwPlanarRows7P0F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows8P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, lmask uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows8P0F32AVX512(SB), NOSPLIT, $0-76
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	KMOVW        lmask+72(FP), K1
+	KMOVW        smask+74(FP), K2
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows8P0F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows8P0F32AVX512_done
+	VXORPS     Z10, Z10, Z10
+	VXORPS     Z11, Z11, Z11
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVUPS    128(DI), Z20
+	VMOVUPS    192(DI), Z21
+	VMOVUPS    256(DI), Z22
+	VMOVUPS    320(DI), Z23
+	VMOVUPS    384(DI), Z24
+	VMOVUPS.Z  448(DI), K1, Z25
+	VALIGND    $0x01, Z18, Z19, Z26
+	VALIGND    $0x02, Z18, Z19, Z27
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z10, Z10
+	VMULPS     Z26, Z1, Z18
+	VADDPS     Z18, Z10, Z10
+	VMULPS     Z27, Z2, Z18
+	VADDPS     Z18, Z10, Z10
+	VALIGND    $0x01, Z19, Z20, Z18
+	VALIGND    $0x02, Z19, Z20, Z26
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z11, Z11
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z26, Z2, Z18
+	VADDPS     Z18, Z11, Z11
+	VALIGND    $0x01, Z20, Z21, Z18
+	VALIGND    $0x02, Z20, Z21, Z19
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z12, Z12
+	VALIGND    $0x01, Z21, Z22, Z18
+	VALIGND    $0x02, Z21, Z22, Z19
+	VMULPS     Z21, Z0, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z13, Z13
+	VALIGND    $0x01, Z22, Z23, Z18
+	VALIGND    $0x02, Z22, Z23, Z19
+	VMULPS     Z22, Z0, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z14, Z14
+	VALIGND    $0x01, Z23, Z24, Z18
+	VALIGND    $0x02, Z23, Z24, Z19
+	VMULPS     Z23, Z0, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z15, Z15
+	VALIGND    $0x01, Z24, Z25, Z18
+	VALIGND    $0x02, Z24, Z25, Z19
+	VMULPS     Z24, Z0, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z16, Z16
+	VALIGND    $0x01, Z25, Z9, Z18
+	VALIGND    $0x02, Z25, Z9, Z19
+	VMULPS     Z25, Z0, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVUPS    128(DI), Z20
+	VMOVUPS    192(DI), Z21
+	VMOVUPS    256(DI), Z22
+	VMOVUPS    320(DI), Z23
+	VMOVUPS    384(DI), Z24
+	VMOVUPS.Z  448(DI), K1, Z25
+	VALIGND    $0x01, Z18, Z19, Z26
+	VALIGND    $0x02, Z18, Z19, Z27
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z10, Z10
+	VMULPS     Z26, Z4, Z18
+	VADDPS     Z18, Z10, Z10
+	VMULPS     Z27, Z5, Z18
+	VADDPS     Z18, Z10, Z10
+	VALIGND    $0x01, Z19, Z20, Z18
+	VALIGND    $0x02, Z19, Z20, Z26
+	VMULPS     Z19, Z3, Z19
+	VADDPS     Z19, Z11, Z11
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z26, Z5, Z18
+	VADDPS     Z18, Z11, Z11
+	VALIGND    $0x01, Z20, Z21, Z18
+	VALIGND    $0x02, Z20, Z21, Z19
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z12, Z12
+	VALIGND    $0x01, Z21, Z22, Z18
+	VALIGND    $0x02, Z21, Z22, Z19
+	VMULPS     Z21, Z3, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z13, Z13
+	VALIGND    $0x01, Z22, Z23, Z18
+	VALIGND    $0x02, Z22, Z23, Z19
+	VMULPS     Z22, Z3, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z14, Z14
+	VALIGND    $0x01, Z23, Z24, Z18
+	VALIGND    $0x02, Z23, Z24, Z19
+	VMULPS     Z23, Z3, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z15, Z15
+	VALIGND    $0x01, Z24, Z25, Z18
+	VALIGND    $0x02, Z24, Z25, Z19
+	VMULPS     Z24, Z3, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z16, Z16
+	VALIGND    $0x01, Z25, Z9, Z18
+	VALIGND    $0x02, Z25, Z9, Z19
+	VMULPS     Z25, Z3, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVUPS    128(DI), Z20
+	VMOVUPS    192(DI), Z21
+	VMOVUPS    256(DI), Z22
+	VMOVUPS    320(DI), Z23
+	VMOVUPS    384(DI), Z24
+	VMOVUPS.Z  448(DI), K1, Z25
+	VALIGND    $0x01, Z18, Z19, Z26
+	VALIGND    $0x02, Z18, Z19, Z27
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z10, Z10
+	VMULPS     Z26, Z7, Z18
+	VADDPS     Z18, Z10, Z10
+	VMULPS     Z27, Z8, Z18
+	VADDPS     Z18, Z10, Z10
+	VALIGND    $0x01, Z19, Z20, Z18
+	VALIGND    $0x02, Z19, Z20, Z26
+	VMULPS     Z19, Z6, Z19
+	VADDPS     Z19, Z11, Z11
+	VMULPS     Z18, Z7, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z26, Z8, Z18
+	VADDPS     Z18, Z11, Z11
+	VALIGND    $0x01, Z20, Z21, Z18
+	VALIGND    $0x02, Z20, Z21, Z19
+	VMULPS     Z20, Z6, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z18, Z7, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z12, Z12
+	VALIGND    $0x01, Z21, Z22, Z18
+	VALIGND    $0x02, Z21, Z22, Z19
+	VMULPS     Z21, Z6, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z18, Z7, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z13, Z13
+	VALIGND    $0x01, Z22, Z23, Z18
+	VALIGND    $0x02, Z22, Z23, Z19
+	VMULPS     Z22, Z6, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z18, Z7, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z14, Z14
+	VALIGND    $0x01, Z23, Z24, Z18
+	VALIGND    $0x02, Z23, Z24, Z19
+	VMULPS     Z23, Z6, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z18, Z7, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z15, Z15
+	VALIGND    $0x01, Z24, Z25, Z18
+	VALIGND    $0x02, Z24, Z25, Z19
+	VMULPS     Z24, Z6, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z18, Z7, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z16, Z16
+	VALIGND    $0x01, Z25, Z9, Z18
+	VALIGND    $0x02, Z25, Z9, Z19
+	VMULPS     Z25, Z6, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z18, Z7, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z17, Z17
+	VMOVUPS    Z10, (AX)
+	VMOVUPS    Z11, 64(AX)
+	VMOVUPS    Z12, 128(AX)
+	VMOVUPS    Z13, 192(AX)
+	VMOVUPS    Z14, 256(AX)
+	VMOVUPS    Z15, 320(AX)
+	VMOVUPS    Z16, 384(AX)
+	VMOVUPS    Z17, K2, 448(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x01, CX
+	DECQ       DX
+	JMP        dwPlanarRows8P0F32AVX512_block
+
+dwPlanarRows8P0F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows1P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, lmask uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows1P1F32AVX512(SB), NOSPLIT, $0-76
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	KMOVW        lmask+72(FP), K1
+	KMOVW        smask+74(FP), K2
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows1P1F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows1P1F32AVX512_done
+	VXORPS     Z10, Z10, Z10
+	VXORPS     Z11, Z11, Z11
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z18
+	VALIGND    $0x0f, Z9, Z18, Z19
+	VALIGND    $0x01, Z18, Z9, Z20
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z10, Z10
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z10, Z10
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z10, Z10
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z18
+	VALIGND    $0x0f, Z9, Z18, Z19
+	VALIGND    $0x01, Z18, Z9, Z20
+	VMULPS     Z19, Z3, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z18, Z4, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z11, Z11
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z11, Z11
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z18
+	VALIGND    $0x0f, Z9, Z18, Z19
+	VALIGND    $0x01, Z18, Z9, Z20
+	VMULPS     Z19, Z6, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z18, Z7, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z19, Z3, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z18, Z4, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z12, Z12
+	MOVQ       CX, BX
+	ADDQ       $0x03, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z18
+	VALIGND    $0x0f, Z9, Z18, Z19
+	VALIGND    $0x01, Z18, Z9, Z20
+	VMULPS     Z19, Z6, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z18, Z7, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z19, Z3, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z18, Z4, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z13, Z13
+	MOVQ       CX, BX
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z18
+	VALIGND    $0x0f, Z9, Z18, Z19
+	VALIGND    $0x01, Z18, Z9, Z20
+	VMULPS     Z19, Z6, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z18, Z7, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z19, Z3, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z18, Z4, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z14, Z14
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z14, Z14
+	MOVQ       CX, BX
+	ADDQ       $0x05, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z18
+	VALIGND    $0x0f, Z9, Z18, Z19
+	VALIGND    $0x01, Z18, Z9, Z20
+	VMULPS     Z19, Z6, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z18, Z7, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z19, Z3, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z18, Z4, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x06, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z18
+	VALIGND    $0x0f, Z9, Z18, Z19
+	VALIGND    $0x01, Z18, Z9, Z20
+	VMULPS     Z19, Z6, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z18, Z7, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z19, Z3, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z18, Z4, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z16, Z16
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z16, Z16
+	MOVQ       CX, BX
+	ADDQ       $0x07, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z18
+	VALIGND    $0x0f, Z9, Z18, Z19
+	VALIGND    $0x01, Z18, Z9, Z20
+	VMULPS     Z19, Z6, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z18, Z7, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z19, Z3, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z18, Z4, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z18
+	VALIGND    $0x0f, Z9, Z18, Z19
+	VALIGND    $0x01, Z18, Z9, Z20
+	VMULPS     Z19, Z6, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z18, Z7, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z19, Z3, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z20, Z5, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x09, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z18
+	VALIGND    $0x0f, Z9, Z18, Z19
+	VALIGND    $0x01, Z18, Z9, Z20
+	VMULPS     Z19, Z6, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z18, Z7, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z20, Z8, Z18
+	VADDPS     Z18, Z17, Z17
+	VMOVUPS    Z10, K2, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z11, K2, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z12, K2, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z13, K2, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z14, K2, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z15, K2, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z16, K2, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z17, K2, (AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x08, CX
+	DECQ       DX
+	JMP        dwPlanarRows1P1F32AVX512_block
+
+dwPlanarRows1P1F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows2P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, lmask uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows2P1F32AVX512(SB), NOSPLIT, $0-76
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	KMOVW        lmask+72(FP), K1
+	KMOVW        smask+74(FP), K2
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows2P1F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows2P1F32AVX512_done
+	VXORPS     Z10, Z10, Z10
+	VXORPS     Z11, Z11, Z11
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS.Z  64(DI), K1, Z19
+	VALIGND    $0x0f, Z9, Z18, Z20
+	VALIGND    $0x01, Z18, Z19, Z21
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z10, Z10
+	VMULPS     Z18, Z1, Z20
+	VADDPS     Z20, Z10, Z10
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z10, Z10
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VALIGND    $0x01, Z19, Z9, Z20
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z19, Z1, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z11, Z11
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS.Z  64(DI), K1, Z19
+	VALIGND    $0x0f, Z9, Z18, Z20
+	VALIGND    $0x01, Z18, Z19, Z21
+	VMULPS     Z20, Z3, Z22
+	VADDPS     Z22, Z10, Z10
+	VMULPS     Z18, Z4, Z22
+	VADDPS     Z22, Z10, Z10
+	VMULPS     Z21, Z5, Z22
+	VADDPS     Z22, Z10, Z10
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z18, Z1, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z12, Z12
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VALIGND    $0x01, Z19, Z9, Z20
+	VMULPS     Z18, Z3, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z19, Z4, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z19, Z1, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z13, Z13
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS.Z  64(DI), K1, Z19
+	VALIGND    $0x0f, Z9, Z18, Z20
+	VALIGND    $0x01, Z18, Z19, Z21
+	VMULPS     Z20, Z6, Z22
+	VADDPS     Z22, Z10, Z10
+	VMULPS     Z18, Z7, Z22
+	VADDPS     Z22, Z10, Z10
+	VMULPS     Z21, Z8, Z22
+	VADDPS     Z22, Z10, Z10
+	VMULPS     Z20, Z3, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z18, Z4, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z21, Z5, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z18, Z1, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z14, Z14
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VALIGND    $0x01, Z19, Z9, Z20
+	VMULPS     Z18, Z6, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z19, Z7, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z11, Z11
+	VMULPS     Z18, Z3, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z19, Z4, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z19, Z1, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x03, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS.Z  64(DI), K1, Z19
+	VALIGND    $0x0f, Z9, Z18, Z20
+	VALIGND    $0x01, Z18, Z19, Z21
+	VMULPS     Z20, Z6, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z18, Z7, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z21, Z8, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z20, Z3, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z18, Z4, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z21, Z5, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z18, Z1, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z16, Z16
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VALIGND    $0x01, Z19, Z9, Z20
+	VMULPS     Z18, Z6, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z19, Z7, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z18, Z3, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z19, Z4, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z1, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS.Z  64(DI), K1, Z19
+	VALIGND    $0x0f, Z9, Z18, Z20
+	VALIGND    $0x01, Z18, Z19, Z21
+	VMULPS     Z20, Z6, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z18, Z7, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z21, Z8, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z18, Z4, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z16, Z16
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VALIGND    $0x01, Z19, Z9, Z20
+	VMULPS     Z18, Z6, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z19, Z7, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z4, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z20, Z5, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x05, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS.Z  64(DI), K1, Z19
+	VALIGND    $0x0f, Z9, Z18, Z20
+	VALIGND    $0x01, Z18, Z19, Z21
+	VMULPS     Z20, Z6, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z18, Z7, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z21, Z8, Z20
+	VADDPS     Z20, Z16, Z16
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VALIGND    $0x01, Z19, Z9, Z20
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z7, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z20, Z8, Z18
+	VADDPS     Z18, Z17, Z17
+	VMOVUPS    Z10, (AX)
+	VMOVUPS    Z11, K2, 64(AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z12, (AX)
+	VMOVUPS    Z13, K2, 64(AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z14, (AX)
+	VMOVUPS    Z15, K2, 64(AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z16, (AX)
+	VMOVUPS    Z17, K2, 64(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x04, CX
+	DECQ       DX
+	JMP        dwPlanarRows2P1F32AVX512_block
+
+dwPlanarRows2P1F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows3P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, lmask uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows3P1F32AVX512(SB), NOSPLIT, $0-76
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	KMOVW        lmask+72(FP), K1
+	KMOVW        smask+74(FP), K2
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows3P1F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows3P1F32AVX512_done
+	VXORPS     Z10, Z10, Z10
+	VXORPS     Z11, Z11, Z11
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z16
+	VMOVUPS    64(DI), Z17
+	VMOVUPS.Z  128(DI), K1, Z18
+	VALIGND    $0x0f, Z9, Z16, Z19
+	VALIGND    $0x01, Z16, Z17, Z20
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z10, Z10
+	VMULPS     Z16, Z1, Z19
+	VADDPS     Z19, Z10, Z10
+	VMULPS     Z20, Z2, Z19
+	VADDPS     Z19, Z10, Z10
+	VALIGND    $0x0f, Z16, Z17, Z16
+	VALIGND    $0x01, Z17, Z18, Z19
+	VMULPS     Z16, Z0, Z16
+	VADDPS     Z16, Z11, Z11
+	VMULPS     Z17, Z1, Z16
+	VADDPS     Z16, Z11, Z11
+	VMULPS     Z19, Z2, Z16
+	VADDPS     Z16, Z11, Z11
+	VALIGND    $0x0f, Z17, Z18, Z16
+	VALIGND    $0x01, Z18, Z9, Z17
+	VMULPS     Z16, Z0, Z16
+	VADDPS     Z16, Z12, Z12
+	VMULPS     Z18, Z1, Z16
+	VADDPS     Z16, Z12, Z12
+	VMULPS     Z17, Z2, Z16
+	VADDPS     Z16, Z12, Z12
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z16
+	VMOVUPS    64(DI), Z17
+	VMOVUPS.Z  128(DI), K1, Z18
+	VALIGND    $0x0f, Z9, Z16, Z19
+	VALIGND    $0x01, Z16, Z17, Z20
+	VMULPS     Z19, Z3, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z16, Z4, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z16, Z1, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z20, Z2, Z19
+	VADDPS     Z19, Z13, Z13
+	VALIGND    $0x0f, Z16, Z17, Z16
+	VALIGND    $0x01, Z17, Z18, Z19
+	VMULPS     Z16, Z3, Z20
+	VADDPS     Z20, Z11, Z11
+	VMULPS     Z17, Z4, Z20
+	VADDPS     Z20, Z11, Z11
+	VMULPS     Z19, Z5, Z20
+	VADDPS     Z20, Z11, Z11
+	VMULPS     Z16, Z0, Z16
+	VADDPS     Z16, Z14, Z14
+	VMULPS     Z17, Z1, Z16
+	VADDPS     Z16, Z14, Z14
+	VMULPS     Z19, Z2, Z16
+	VADDPS     Z16, Z14, Z14
+	VALIGND    $0x0f, Z17, Z18, Z16
+	VALIGND    $0x01, Z18, Z9, Z17
+	VMULPS     Z16, Z3, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z18, Z4, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z17, Z5, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z16, Z0, Z16
+	VADDPS     Z16, Z15, Z15
+	VMULPS     Z18, Z1, Z16
+	VADDPS     Z16, Z15, Z15
+	VMULPS     Z17, Z2, Z16
+	VADDPS     Z16, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z16
+	VMOVUPS    64(DI), Z17
+	VMOVUPS.Z  128(DI), K1, Z18
+	VALIGND    $0x0f, Z9, Z16, Z19
+	VALIGND    $0x01, Z16, Z17, Z20
+	VMULPS     Z19, Z6, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z16, Z7, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z10, Z10
+	VMULPS     Z19, Z3, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z16, Z4, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z20, Z5, Z19
+	VADDPS     Z19, Z13, Z13
+	VALIGND    $0x0f, Z16, Z17, Z16
+	VALIGND    $0x01, Z17, Z18, Z19
+	VMULPS     Z16, Z6, Z20
+	VADDPS     Z20, Z11, Z11
+	VMULPS     Z17, Z7, Z20
+	VADDPS     Z20, Z11, Z11
+	VMULPS     Z19, Z8, Z20
+	VADDPS     Z20, Z11, Z11
+	VMULPS     Z16, Z3, Z16
+	VADDPS     Z16, Z14, Z14
+	VMULPS     Z17, Z4, Z16
+	VADDPS     Z16, Z14, Z14
+	VMULPS     Z19, Z5, Z16
+	VADDPS     Z16, Z14, Z14
+	VALIGND    $0x0f, Z17, Z18, Z16
+	VALIGND    $0x01, Z18, Z9, Z17
+	VMULPS     Z16, Z6, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z18, Z7, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z17, Z8, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z16, Z3, Z16
+	VADDPS     Z16, Z15, Z15
+	VMULPS     Z18, Z4, Z16
+	VADDPS     Z16, Z15, Z15
+	VMULPS     Z17, Z5, Z16
+	VADDPS     Z16, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x03, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z16
+	VMOVUPS    64(DI), Z17
+	VMOVUPS.Z  128(DI), K1, Z18
+	VALIGND    $0x0f, Z9, Z16, Z19
+	VALIGND    $0x01, Z16, Z17, Z20
+	VMULPS     Z19, Z6, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z16, Z7, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z20, Z8, Z19
+	VADDPS     Z19, Z13, Z13
+	VALIGND    $0x0f, Z16, Z17, Z16
+	VALIGND    $0x01, Z17, Z18, Z19
+	VMULPS     Z16, Z6, Z16
+	VADDPS     Z16, Z14, Z14
+	VMULPS     Z17, Z7, Z16
+	VADDPS     Z16, Z14, Z14
+	VMULPS     Z19, Z8, Z16
+	VADDPS     Z16, Z14, Z14
+	VALIGND    $0x0f, Z17, Z18, Z16
+	VALIGND    $0x01, Z18, Z9, Z17
+	VMULPS     Z16, Z6, Z16
+	VADDPS     Z16, Z15, Z15
+	VMULPS     Z18, Z7, Z16
+	VADDPS     Z16, Z15, Z15
+	VMULPS     Z17, Z8, Z16
+	VADDPS     Z16, Z15, Z15
+	VMOVUPS    Z10, (AX)
+	VMOVUPS    Z11, 64(AX)
+	VMOVUPS    Z12, K2, 128(AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z13, (AX)
+	VMOVUPS    Z14, 64(AX)
+	VMOVUPS    Z15, K2, 128(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x02, CX
+	DECQ       DX
+	JMP        dwPlanarRows3P1F32AVX512_block
+
+dwPlanarRows3P1F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows4P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, lmask uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows4P1F32AVX512(SB), NOSPLIT, $0-76
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	KMOVW        lmask+72(FP), K1
+	KMOVW        smask+74(FP), K2
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows4P1F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows4P1F32AVX512_done
+	VXORPS     Z10, Z10, Z10
+	VXORPS     Z11, Z11, Z11
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVUPS    128(DI), Z20
+	VMOVUPS.Z  192(DI), K1, Z21
+	VALIGND    $0x0f, Z9, Z18, Z22
+	VALIGND    $0x01, Z18, Z19, Z23
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z10, Z10
+	VMULPS     Z18, Z1, Z22
+	VADDPS     Z22, Z10, Z10
+	VMULPS     Z23, Z2, Z22
+	VADDPS     Z22, Z10, Z10
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VALIGND    $0x01, Z19, Z20, Z22
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z19, Z1, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z22, Z2, Z18
+	VADDPS     Z18, Z11, Z11
+	VALIGND    $0x0f, Z19, Z20, Z18
+	VALIGND    $0x01, Z20, Z21, Z19
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z20, Z1, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z12, Z12
+	VALIGND    $0x0f, Z20, Z21, Z18
+	VALIGND    $0x01, Z21, Z9, Z19
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z21, Z1, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z13, Z13
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVUPS    128(DI), Z20
+	VMOVUPS.Z  192(DI), K1, Z21
+	VALIGND    $0x0f, Z9, Z18, Z22
+	VALIGND    $0x01, Z18, Z19, Z23
+	VMULPS     Z22, Z3, Z24
+	VADDPS     Z24, Z10, Z10
+	VMULPS     Z18, Z4, Z24
+	VADDPS     Z24, Z10, Z10
+	VMULPS     Z23, Z5, Z24
+	VADDPS     Z24, Z10, Z10
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z18, Z1, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z23, Z2, Z22
+	VADDPS     Z22, Z14, Z14
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VALIGND    $0x01, Z19, Z20, Z22
+	VMULPS     Z18, Z3, Z23
+	VADDPS     Z23, Z11, Z11
+	VMULPS     Z19, Z4, Z23
+	VADDPS     Z23, Z11, Z11
+	VMULPS     Z22, Z5, Z23
+	VADDPS     Z23, Z11, Z11
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z19, Z1, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z22, Z2, Z18
+	VADDPS     Z18, Z15, Z15
+	VALIGND    $0x0f, Z19, Z20, Z18
+	VALIGND    $0x01, Z20, Z21, Z19
+	VMULPS     Z18, Z3, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z20, Z4, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z19, Z5, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z20, Z1, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z16, Z16
+	VALIGND    $0x0f, Z20, Z21, Z18
+	VALIGND    $0x01, Z21, Z9, Z19
+	VMULPS     Z18, Z3, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z21, Z4, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z19, Z5, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z21, Z1, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVUPS    128(DI), Z20
+	VMOVUPS.Z  192(DI), K1, Z21
+	VALIGND    $0x0f, Z9, Z18, Z22
+	VALIGND    $0x01, Z18, Z19, Z23
+	VMULPS     Z22, Z6, Z24
+	VADDPS     Z24, Z10, Z10
+	VMULPS     Z18, Z7, Z24
+	VADDPS     Z24, Z10, Z10
+	VMULPS     Z23, Z8, Z24
+	VADDPS     Z24, Z10, Z10
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z18, Z4, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z23, Z5, Z22
+	VADDPS     Z22, Z14, Z14
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VALIGND    $0x01, Z19, Z20, Z22
+	VMULPS     Z18, Z6, Z23
+	VADDPS     Z23, Z11, Z11
+	VMULPS     Z19, Z7, Z23
+	VADDPS     Z23, Z11, Z11
+	VMULPS     Z22, Z8, Z23
+	VADDPS     Z23, Z11, Z11
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z19, Z4, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z22, Z5, Z18
+	VADDPS     Z18, Z15, Z15
+	VALIGND    $0x0f, Z19, Z20, Z18
+	VALIGND    $0x01, Z20, Z21, Z19
+	VMULPS     Z18, Z6, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z20, Z7, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z19, Z8, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z20, Z4, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z16, Z16
+	VALIGND    $0x0f, Z20, Z21, Z18
+	VALIGND    $0x01, Z21, Z9, Z19
+	VMULPS     Z18, Z6, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z21, Z7, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z19, Z8, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z21, Z4, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x03, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVUPS    128(DI), Z20
+	VMOVUPS.Z  192(DI), K1, Z21
+	VALIGND    $0x0f, Z9, Z18, Z22
+	VALIGND    $0x01, Z18, Z19, Z23
+	VMULPS     Z22, Z6, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z18, Z7, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z23, Z8, Z22
+	VADDPS     Z22, Z14, Z14
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VALIGND    $0x01, Z19, Z20, Z22
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z19, Z7, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z22, Z8, Z18
+	VADDPS     Z18, Z15, Z15
+	VALIGND    $0x0f, Z19, Z20, Z18
+	VALIGND    $0x01, Z20, Z21, Z19
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z20, Z7, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z16, Z16
+	VALIGND    $0x0f, Z20, Z21, Z18
+	VALIGND    $0x01, Z21, Z9, Z19
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z21, Z7, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z17, Z17
+	VMOVUPS    Z10, (AX)
+	VMOVUPS    Z11, 64(AX)
+	VMOVUPS    Z12, 128(AX)
+	VMOVUPS    Z13, K2, 192(AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z14, (AX)
+	VMOVUPS    Z15, 64(AX)
+	VMOVUPS    Z16, 128(AX)
+	VMOVUPS    Z17, K2, 192(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x02, CX
+	DECQ       DX
+	JMP        dwPlanarRows4P1F32AVX512_block
+
+dwPlanarRows4P1F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows5P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, lmask uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows5P1F32AVX512(SB), NOSPLIT, $0-76
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	KMOVW        lmask+72(FP), K1
+	KMOVW        smask+74(FP), K2
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows5P1F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows5P1F32AVX512_done
+	VXORPS     Z10, Z10, Z10
+	VXORPS     Z11, Z11, Z11
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z15
+	VMOVUPS    64(DI), Z16
+	VMOVUPS    128(DI), Z17
+	VMOVUPS    192(DI), Z18
+	VMOVUPS.Z  256(DI), K1, Z19
+	VALIGND    $0x0f, Z9, Z15, Z20
+	VALIGND    $0x01, Z15, Z16, Z21
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z10, Z10
+	VMULPS     Z15, Z1, Z20
+	VADDPS     Z20, Z10, Z10
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z10, Z10
+	VALIGND    $0x0f, Z15, Z16, Z15
+	VALIGND    $0x01, Z16, Z17, Z20
+	VMULPS     Z15, Z0, Z15
+	VADDPS     Z15, Z11, Z11
+	VMULPS     Z16, Z1, Z15
+	VADDPS     Z15, Z11, Z11
+	VMULPS     Z20, Z2, Z15
+	VADDPS     Z15, Z11, Z11
+	VALIGND    $0x0f, Z16, Z17, Z15
+	VALIGND    $0x01, Z17, Z18, Z16
+	VMULPS     Z15, Z0, Z15
+	VADDPS     Z15, Z12, Z12
+	VMULPS     Z17, Z1, Z15
+	VADDPS     Z15, Z12, Z12
+	VMULPS     Z16, Z2, Z15
+	VADDPS     Z15, Z12, Z12
+	VALIGND    $0x0f, Z17, Z18, Z15
+	VALIGND    $0x01, Z18, Z19, Z16
+	VMULPS     Z15, Z0, Z15
+	VADDPS     Z15, Z13, Z13
+	VMULPS     Z18, Z1, Z15
+	VADDPS     Z15, Z13, Z13
+	VMULPS     Z16, Z2, Z15
+	VADDPS     Z15, Z13, Z13
+	VALIGND    $0x0f, Z18, Z19, Z15
+	VALIGND    $0x01, Z19, Z9, Z16
+	VMULPS     Z15, Z0, Z15
+	VADDPS     Z15, Z14, Z14
+	VMULPS     Z19, Z1, Z15
+	VADDPS     Z15, Z14, Z14
+	VMULPS     Z16, Z2, Z15
+	VADDPS     Z15, Z14, Z14
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z15
+	VMOVUPS    64(DI), Z16
+	VMOVUPS    128(DI), Z17
+	VMOVUPS    192(DI), Z18
+	VMOVUPS.Z  256(DI), K1, Z19
+	VALIGND    $0x0f, Z9, Z15, Z20
+	VALIGND    $0x01, Z15, Z16, Z21
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z10, Z10
+	VMULPS     Z15, Z4, Z20
+	VADDPS     Z20, Z10, Z10
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z10, Z10
+	VALIGND    $0x0f, Z15, Z16, Z15
+	VALIGND    $0x01, Z16, Z17, Z20
+	VMULPS     Z15, Z3, Z15
+	VADDPS     Z15, Z11, Z11
+	VMULPS     Z16, Z4, Z15
+	VADDPS     Z15, Z11, Z11
+	VMULPS     Z20, Z5, Z15
+	VADDPS     Z15, Z11, Z11
+	VALIGND    $0x0f, Z16, Z17, Z15
+	VALIGND    $0x01, Z17, Z18, Z16
+	VMULPS     Z15, Z3, Z15
+	VADDPS     Z15, Z12, Z12
+	VMULPS     Z17, Z4, Z15
+	VADDPS     Z15, Z12, Z12
+	VMULPS     Z16, Z5, Z15
+	VADDPS     Z15, Z12, Z12
+	VALIGND    $0x0f, Z17, Z18, Z15
+	VALIGND    $0x01, Z18, Z19, Z16
+	VMULPS     Z15, Z3, Z15
+	VADDPS     Z15, Z13, Z13
+	VMULPS     Z18, Z4, Z15
+	VADDPS     Z15, Z13, Z13
+	VMULPS     Z16, Z5, Z15
+	VADDPS     Z15, Z13, Z13
+	VALIGND    $0x0f, Z18, Z19, Z15
+	VALIGND    $0x01, Z19, Z9, Z16
+	VMULPS     Z15, Z3, Z15
+	VADDPS     Z15, Z14, Z14
+	VMULPS     Z19, Z4, Z15
+	VADDPS     Z15, Z14, Z14
+	VMULPS     Z16, Z5, Z15
+	VADDPS     Z15, Z14, Z14
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z15
+	VMOVUPS    64(DI), Z16
+	VMOVUPS    128(DI), Z17
+	VMOVUPS    192(DI), Z18
+	VMOVUPS.Z  256(DI), K1, Z19
+	VALIGND    $0x0f, Z9, Z15, Z20
+	VALIGND    $0x01, Z15, Z16, Z21
+	VMULPS     Z20, Z6, Z20
+	VADDPS     Z20, Z10, Z10
+	VMULPS     Z15, Z7, Z20
+	VADDPS     Z20, Z10, Z10
+	VMULPS     Z21, Z8, Z20
+	VADDPS     Z20, Z10, Z10
+	VALIGND    $0x0f, Z15, Z16, Z15
+	VALIGND    $0x01, Z16, Z17, Z20
+	VMULPS     Z15, Z6, Z15
+	VADDPS     Z15, Z11, Z11
+	VMULPS     Z16, Z7, Z15
+	VADDPS     Z15, Z11, Z11
+	VMULPS     Z20, Z8, Z15
+	VADDPS     Z15, Z11, Z11
+	VALIGND    $0x0f, Z16, Z17, Z15
+	VALIGND    $0x01, Z17, Z18, Z16
+	VMULPS     Z15, Z6, Z15
+	VADDPS     Z15, Z12, Z12
+	VMULPS     Z17, Z7, Z15
+	VADDPS     Z15, Z12, Z12
+	VMULPS     Z16, Z8, Z15
+	VADDPS     Z15, Z12, Z12
+	VALIGND    $0x0f, Z17, Z18, Z15
+	VALIGND    $0x01, Z18, Z19, Z16
+	VMULPS     Z15, Z6, Z15
+	VADDPS     Z15, Z13, Z13
+	VMULPS     Z18, Z7, Z15
+	VADDPS     Z15, Z13, Z13
+	VMULPS     Z16, Z8, Z15
+	VADDPS     Z15, Z13, Z13
+	VALIGND    $0x0f, Z18, Z19, Z15
+	VALIGND    $0x01, Z19, Z9, Z16
+	VMULPS     Z15, Z6, Z15
+	VADDPS     Z15, Z14, Z14
+	VMULPS     Z19, Z7, Z15
+	VADDPS     Z15, Z14, Z14
+	VMULPS     Z16, Z8, Z15
+	VADDPS     Z15, Z14, Z14
+	VMOVUPS    Z10, (AX)
+	VMOVUPS    Z11, 64(AX)
+	VMOVUPS    Z12, 128(AX)
+	VMOVUPS    Z13, 192(AX)
+	VMOVUPS    Z14, K2, 256(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x01, CX
+	DECQ       DX
+	JMP        dwPlanarRows5P1F32AVX512_block
+
+dwPlanarRows5P1F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows6P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, lmask uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows6P1F32AVX512(SB), NOSPLIT, $0-76
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	KMOVW        lmask+72(FP), K1
+	KMOVW        smask+74(FP), K2
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows6P1F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows6P1F32AVX512_done
+	VXORPS     Z10, Z10, Z10
+	VXORPS     Z11, Z11, Z11
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z16
+	VMOVUPS    64(DI), Z17
+	VMOVUPS    128(DI), Z18
+	VMOVUPS    192(DI), Z19
+	VMOVUPS    256(DI), Z20
+	VMOVUPS.Z  320(DI), K1, Z21
+	VALIGND    $0x0f, Z9, Z16, Z22
+	VALIGND    $0x01, Z16, Z17, Z23
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z10, Z10
+	VMULPS     Z16, Z1, Z22
+	VADDPS     Z22, Z10, Z10
+	VMULPS     Z23, Z2, Z22
+	VADDPS     Z22, Z10, Z10
+	VALIGND    $0x0f, Z16, Z17, Z16
+	VALIGND    $0x01, Z17, Z18, Z22
+	VMULPS     Z16, Z0, Z16
+	VADDPS     Z16, Z11, Z11
+	VMULPS     Z17, Z1, Z16
+	VADDPS     Z16, Z11, Z11
+	VMULPS     Z22, Z2, Z16
+	VADDPS     Z16, Z11, Z11
+	VALIGND    $0x0f, Z17, Z18, Z16
+	VALIGND    $0x01, Z18, Z19, Z17
+	VMULPS     Z16, Z0, Z16
+	VADDPS     Z16, Z12, Z12
+	VMULPS     Z18, Z1, Z16
+	VADDPS     Z16, Z12, Z12
+	VMULPS     Z17, Z2, Z16
+	VADDPS     Z16, Z12, Z12
+	VALIGND    $0x0f, Z18, Z19, Z16
+	VALIGND    $0x01, Z19, Z20, Z17
+	VMULPS     Z16, Z0, Z16
+	VADDPS     Z16, Z13, Z13
+	VMULPS     Z19, Z1, Z16
+	VADDPS     Z16, Z13, Z13
+	VMULPS     Z17, Z2, Z16
+	VADDPS     Z16, Z13, Z13
+	VALIGND    $0x0f, Z19, Z20, Z16
+	VALIGND    $0x01, Z20, Z21, Z17
+	VMULPS     Z16, Z0, Z16
+	VADDPS     Z16, Z14, Z14
+	VMULPS     Z20, Z1, Z16
+	VADDPS     Z16, Z14, Z14
+	VMULPS     Z17, Z2, Z16
+	VADDPS     Z16, Z14, Z14
+	VALIGND    $0x0f, Z20, Z21, Z16
+	VALIGND    $0x01, Z21, Z9, Z17
+	VMULPS     Z16, Z0, Z16
+	VADDPS     Z16, Z15, Z15
+	VMULPS     Z21, Z1, Z16
+	VADDPS     Z16, Z15, Z15
+	VMULPS     Z17, Z2, Z16
+	VADDPS     Z16, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z16
+	VMOVUPS    64(DI), Z17
+	VMOVUPS    128(DI), Z18
+	VMOVUPS    192(DI), Z19
+	VMOVUPS    256(DI), Z20
+	VMOVUPS.Z  320(DI), K1, Z21
+	VALIGND    $0x0f, Z9, Z16, Z22
+	VALIGND    $0x01, Z16, Z17, Z23
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z10, Z10
+	VMULPS     Z16, Z4, Z22
+	VADDPS     Z22, Z10, Z10
+	VMULPS     Z23, Z5, Z22
+	VADDPS     Z22, Z10, Z10
+	VALIGND    $0x0f, Z16, Z17, Z16
+	VALIGND    $0x01, Z17, Z18, Z22
+	VMULPS     Z16, Z3, Z16
+	VADDPS     Z16, Z11, Z11
+	VMULPS     Z17, Z4, Z16
+	VADDPS     Z16, Z11, Z11
+	VMULPS     Z22, Z5, Z16
+	VADDPS     Z16, Z11, Z11
+	VALIGND    $0x0f, Z17, Z18, Z16
+	VALIGND    $0x01, Z18, Z19, Z17
+	VMULPS     Z16, Z3, Z16
+	VADDPS     Z16, Z12, Z12
+	VMULPS     Z18, Z4, Z16
+	VADDPS     Z16, Z12, Z12
+	VMULPS     Z17, Z5, Z16
+	VADDPS     Z16, Z12, Z12
+	VALIGND    $0x0f, Z18, Z19, Z16
+	VALIGND    $0x01, Z19, Z20, Z17
+	VMULPS     Z16, Z3, Z16
+	VADDPS     Z16, Z13, Z13
+	VMULPS     Z19, Z4, Z16
+	VADDPS     Z16, Z13, Z13
+	VMULPS     Z17, Z5, Z16
+	VADDPS     Z16, Z13, Z13
+	VALIGND    $0x0f, Z19, Z20, Z16
+	VALIGND    $0x01, Z20, Z21, Z17
+	VMULPS     Z16, Z3, Z16
+	VADDPS     Z16, Z14, Z14
+	VMULPS     Z20, Z4, Z16
+	VADDPS     Z16, Z14, Z14
+	VMULPS     Z17, Z5, Z16
+	VADDPS     Z16, Z14, Z14
+	VALIGND    $0x0f, Z20, Z21, Z16
+	VALIGND    $0x01, Z21, Z9, Z17
+	VMULPS     Z16, Z3, Z16
+	VADDPS     Z16, Z15, Z15
+	VMULPS     Z21, Z4, Z16
+	VADDPS     Z16, Z15, Z15
+	VMULPS     Z17, Z5, Z16
+	VADDPS     Z16, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z16
+	VMOVUPS    64(DI), Z17
+	VMOVUPS    128(DI), Z18
+	VMOVUPS    192(DI), Z19
+	VMOVUPS    256(DI), Z20
+	VMOVUPS.Z  320(DI), K1, Z21
+	VALIGND    $0x0f, Z9, Z16, Z22
+	VALIGND    $0x01, Z16, Z17, Z23
+	VMULPS     Z22, Z6, Z22
+	VADDPS     Z22, Z10, Z10
+	VMULPS     Z16, Z7, Z22
+	VADDPS     Z22, Z10, Z10
+	VMULPS     Z23, Z8, Z22
+	VADDPS     Z22, Z10, Z10
+	VALIGND    $0x0f, Z16, Z17, Z16
+	VALIGND    $0x01, Z17, Z18, Z22
+	VMULPS     Z16, Z6, Z16
+	VADDPS     Z16, Z11, Z11
+	VMULPS     Z17, Z7, Z16
+	VADDPS     Z16, Z11, Z11
+	VMULPS     Z22, Z8, Z16
+	VADDPS     Z16, Z11, Z11
+	VALIGND    $0x0f, Z17, Z18, Z16
+	VALIGND    $0x01, Z18, Z19, Z17
+	VMULPS     Z16, Z6, Z16
+	VADDPS     Z16, Z12, Z12
+	VMULPS     Z18, Z7, Z16
+	VADDPS     Z16, Z12, Z12
+	VMULPS     Z17, Z8, Z16
+	VADDPS     Z16, Z12, Z12
+	VALIGND    $0x0f, Z18, Z19, Z16
+	VALIGND    $0x01, Z19, Z20, Z17
+	VMULPS     Z16, Z6, Z16
+	VADDPS     Z16, Z13, Z13
+	VMULPS     Z19, Z7, Z16
+	VADDPS     Z16, Z13, Z13
+	VMULPS     Z17, Z8, Z16
+	VADDPS     Z16, Z13, Z13
+	VALIGND    $0x0f, Z19, Z20, Z16
+	VALIGND    $0x01, Z20, Z21, Z17
+	VMULPS     Z16, Z6, Z16
+	VADDPS     Z16, Z14, Z14
+	VMULPS     Z20, Z7, Z16
+	VADDPS     Z16, Z14, Z14
+	VMULPS     Z17, Z8, Z16
+	VADDPS     Z16, Z14, Z14
+	VALIGND    $0x0f, Z20, Z21, Z16
+	VALIGND    $0x01, Z21, Z9, Z17
+	VMULPS     Z16, Z6, Z16
+	VADDPS     Z16, Z15, Z15
+	VMULPS     Z21, Z7, Z16
+	VADDPS     Z16, Z15, Z15
+	VMULPS     Z17, Z8, Z16
+	VADDPS     Z16, Z15, Z15
+	VMOVUPS    Z10, (AX)
+	VMOVUPS    Z11, 64(AX)
+	VMOVUPS    Z12, 128(AX)
+	VMOVUPS    Z13, 192(AX)
+	VMOVUPS    Z14, 256(AX)
+	VMOVUPS    Z15, K2, 320(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x01, CX
+	DECQ       DX
+	JMP        dwPlanarRows6P1F32AVX512_block
+
+dwPlanarRows6P1F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows7P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, lmask uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows7P1F32AVX512(SB), NOSPLIT, $0-76
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	KMOVW        lmask+72(FP), K1
+	KMOVW        smask+74(FP), K2
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows7P1F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows7P1F32AVX512_done
+	VXORPS     Z10, Z10, Z10
+	VXORPS     Z11, Z11, Z11
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z17
+	VMOVUPS    64(DI), Z18
+	VMOVUPS    128(DI), Z19
+	VMOVUPS    192(DI), Z20
+	VMOVUPS    256(DI), Z21
+	VMOVUPS    320(DI), Z22
+	VMOVUPS.Z  384(DI), K1, Z23
+	VALIGND    $0x0f, Z9, Z17, Z24
+	VALIGND    $0x01, Z17, Z18, Z25
+	VMULPS     Z24, Z0, Z24
+	VADDPS     Z24, Z10, Z10
+	VMULPS     Z17, Z1, Z24
+	VADDPS     Z24, Z10, Z10
+	VMULPS     Z25, Z2, Z24
+	VADDPS     Z24, Z10, Z10
+	VALIGND    $0x0f, Z17, Z18, Z17
+	VALIGND    $0x01, Z18, Z19, Z24
+	VMULPS     Z17, Z0, Z17
+	VADDPS     Z17, Z11, Z11
+	VMULPS     Z18, Z1, Z17
+	VADDPS     Z17, Z11, Z11
+	VMULPS     Z24, Z2, Z17
+	VADDPS     Z17, Z11, Z11
+	VALIGND    $0x0f, Z18, Z19, Z17
+	VALIGND    $0x01, Z19, Z20, Z18
+	VMULPS     Z17, Z0, Z17
+	VADDPS     Z17, Z12, Z12
+	VMULPS     Z19, Z1, Z17
+	VADDPS     Z17, Z12, Z12
+	VMULPS     Z18, Z2, Z17
+	VADDPS     Z17, Z12, Z12
+	VALIGND    $0x0f, Z19, Z20, Z17
+	VALIGND    $0x01, Z20, Z21, Z18
+	VMULPS     Z17, Z0, Z17
+	VADDPS     Z17, Z13, Z13
+	VMULPS     Z20, Z1, Z17
+	VADDPS     Z17, Z13, Z13
+	VMULPS     Z18, Z2, Z17
+	VADDPS     Z17, Z13, Z13
+	VALIGND    $0x0f, Z20, Z21, Z17
+	VALIGND    $0x01, Z21, Z22, Z18
+	VMULPS     Z17, Z0, Z17
+	VADDPS     Z17, Z14, Z14
+	VMULPS     Z21, Z1, Z17
+	VADDPS     Z17, Z14, Z14
+	VMULPS     Z18, Z2, Z17
+	VADDPS     Z17, Z14, Z14
+	VALIGND    $0x0f, Z21, Z22, Z17
+	VALIGND    $0x01, Z22, Z23, Z18
+	VMULPS     Z17, Z0, Z17
+	VADDPS     Z17, Z15, Z15
+	VMULPS     Z22, Z1, Z17
+	VADDPS     Z17, Z15, Z15
+	VMULPS     Z18, Z2, Z17
+	VADDPS     Z17, Z15, Z15
+	VALIGND    $0x0f, Z22, Z23, Z17
+	VALIGND    $0x01, Z23, Z9, Z18
+	VMULPS     Z17, Z0, Z17
+	VADDPS     Z17, Z16, Z16
+	VMULPS     Z23, Z1, Z17
+	VADDPS     Z17, Z16, Z16
+	VMULPS     Z18, Z2, Z17
+	VADDPS     Z17, Z16, Z16
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z17
+	VMOVUPS    64(DI), Z18
+	VMOVUPS    128(DI), Z19
+	VMOVUPS    192(DI), Z20
+	VMOVUPS    256(DI), Z21
+	VMOVUPS    320(DI), Z22
+	VMOVUPS.Z  384(DI), K1, Z23
+	VALIGND    $0x0f, Z9, Z17, Z24
+	VALIGND    $0x01, Z17, Z18, Z25
+	VMULPS     Z24, Z3, Z24
+	VADDPS     Z24, Z10, Z10
+	VMULPS     Z17, Z4, Z24
+	VADDPS     Z24, Z10, Z10
+	VMULPS     Z25, Z5, Z24
+	VADDPS     Z24, Z10, Z10
+	VALIGND    $0x0f, Z17, Z18, Z17
+	VALIGND    $0x01, Z18, Z19, Z24
+	VMULPS     Z17, Z3, Z17
+	VADDPS     Z17, Z11, Z11
+	VMULPS     Z18, Z4, Z17
+	VADDPS     Z17, Z11, Z11
+	VMULPS     Z24, Z5, Z17
+	VADDPS     Z17, Z11, Z11
+	VALIGND    $0x0f, Z18, Z19, Z17
+	VALIGND    $0x01, Z19, Z20, Z18
+	VMULPS     Z17, Z3, Z17
+	VADDPS     Z17, Z12, Z12
+	VMULPS     Z19, Z4, Z17
+	VADDPS     Z17, Z12, Z12
+	VMULPS     Z18, Z5, Z17
+	VADDPS     Z17, Z12, Z12
+	VALIGND    $0x0f, Z19, Z20, Z17
+	VALIGND    $0x01, Z20, Z21, Z18
+	VMULPS     Z17, Z3, Z17
+	VADDPS     Z17, Z13, Z13
+	VMULPS     Z20, Z4, Z17
+	VADDPS     Z17, Z13, Z13
+	VMULPS     Z18, Z5, Z17
+	VADDPS     Z17, Z13, Z13
+	VALIGND    $0x0f, Z20, Z21, Z17
+	VALIGND    $0x01, Z21, Z22, Z18
+	VMULPS     Z17, Z3, Z17
+	VADDPS     Z17, Z14, Z14
+	VMULPS     Z21, Z4, Z17
+	VADDPS     Z17, Z14, Z14
+	VMULPS     Z18, Z5, Z17
+	VADDPS     Z17, Z14, Z14
+	VALIGND    $0x0f, Z21, Z22, Z17
+	VALIGND    $0x01, Z22, Z23, Z18
+	VMULPS     Z17, Z3, Z17
+	VADDPS     Z17, Z15, Z15
+	VMULPS     Z22, Z4, Z17
+	VADDPS     Z17, Z15, Z15
+	VMULPS     Z18, Z5, Z17
+	VADDPS     Z17, Z15, Z15
+	VALIGND    $0x0f, Z22, Z23, Z17
+	VALIGND    $0x01, Z23, Z9, Z18
+	VMULPS     Z17, Z3, Z17
+	VADDPS     Z17, Z16, Z16
+	VMULPS     Z23, Z4, Z17
+	VADDPS     Z17, Z16, Z16
+	VMULPS     Z18, Z5, Z17
+	VADDPS     Z17, Z16, Z16
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z17
+	VMOVUPS    64(DI), Z18
+	VMOVUPS    128(DI), Z19
+	VMOVUPS    192(DI), Z20
+	VMOVUPS    256(DI), Z21
+	VMOVUPS    320(DI), Z22
+	VMOVUPS.Z  384(DI), K1, Z23
+	VALIGND    $0x0f, Z9, Z17, Z24
+	VALIGND    $0x01, Z17, Z18, Z25
+	VMULPS     Z24, Z6, Z24
+	VADDPS     Z24, Z10, Z10
+	VMULPS     Z17, Z7, Z24
+	VADDPS     Z24, Z10, Z10
+	VMULPS     Z25, Z8, Z24
+	VADDPS     Z24, Z10, Z10
+	VALIGND    $0x0f, Z17, Z18, Z17
+	VALIGND    $0x01, Z18, Z19, Z24
+	VMULPS     Z17, Z6, Z17
+	VADDPS     Z17, Z11, Z11
+	VMULPS     Z18, Z7, Z17
+	VADDPS     Z17, Z11, Z11
+	VMULPS     Z24, Z8, Z17
+	VADDPS     Z17, Z11, Z11
+	VALIGND    $0x0f, Z18, Z19, Z17
+	VALIGND    $0x01, Z19, Z20, Z18
+	VMULPS     Z17, Z6, Z17
+	VADDPS     Z17, Z12, Z12
+	VMULPS     Z19, Z7, Z17
+	VADDPS     Z17, Z12, Z12
+	VMULPS     Z18, Z8, Z17
+	VADDPS     Z17, Z12, Z12
+	VALIGND    $0x0f, Z19, Z20, Z17
+	VALIGND    $0x01, Z20, Z21, Z18
+	VMULPS     Z17, Z6, Z17
+	VADDPS     Z17, Z13, Z13
+	VMULPS     Z20, Z7, Z17
+	VADDPS     Z17, Z13, Z13
+	VMULPS     Z18, Z8, Z17
+	VADDPS     Z17, Z13, Z13
+	VALIGND    $0x0f, Z20, Z21, Z17
+	VALIGND    $0x01, Z21, Z22, Z18
+	VMULPS     Z17, Z6, Z17
+	VADDPS     Z17, Z14, Z14
+	VMULPS     Z21, Z7, Z17
+	VADDPS     Z17, Z14, Z14
+	VMULPS     Z18, Z8, Z17
+	VADDPS     Z17, Z14, Z14
+	VALIGND    $0x0f, Z21, Z22, Z17
+	VALIGND    $0x01, Z22, Z23, Z18
+	VMULPS     Z17, Z6, Z17
+	VADDPS     Z17, Z15, Z15
+	VMULPS     Z22, Z7, Z17
+	VADDPS     Z17, Z15, Z15
+	VMULPS     Z18, Z8, Z17
+	VADDPS     Z17, Z15, Z15
+	VALIGND    $0x0f, Z22, Z23, Z17
+	VALIGND    $0x01, Z23, Z9, Z18
+	VMULPS     Z17, Z6, Z17
+	VADDPS     Z17, Z16, Z16
+	VMULPS     Z23, Z7, Z17
+	VADDPS     Z17, Z16, Z16
+	VMULPS     Z18, Z8, Z17
+	VADDPS     Z17, Z16, Z16
+	VMOVUPS    Z10, (AX)
+	VMOVUPS    Z11, 64(AX)
+	VMOVUPS    Z12, 128(AX)
+	VMOVUPS    Z13, 192(AX)
+	VMOVUPS    Z14, 256(AX)
+	VMOVUPS    Z15, 320(AX)
+	VMOVUPS    Z16, K2, 384(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x01, CX
+	DECQ       DX
+	JMP        dwPlanarRows7P1F32AVX512_block
+
+dwPlanarRows7P1F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows8P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, lmask uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows8P1F32AVX512(SB), NOSPLIT, $0-76
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	KMOVW        lmask+72(FP), K1
+	KMOVW        smask+74(FP), K2
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows8P1F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows8P1F32AVX512_done
+	VXORPS     Z10, Z10, Z10
+	VXORPS     Z11, Z11, Z11
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVUPS    128(DI), Z20
+	VMOVUPS    192(DI), Z21
+	VMOVUPS    256(DI), Z22
+	VMOVUPS    320(DI), Z23
+	VMOVUPS    384(DI), Z24
+	VMOVUPS.Z  448(DI), K1, Z25
+	VALIGND    $0x0f, Z9, Z18, Z26
+	VALIGND    $0x01, Z18, Z19, Z27
+	VMULPS     Z26, Z0, Z26
+	VADDPS     Z26, Z10, Z10
+	VMULPS     Z18, Z1, Z26
+	VADDPS     Z26, Z10, Z10
+	VMULPS     Z27, Z2, Z26
+	VADDPS     Z26, Z10, Z10
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VALIGND    $0x01, Z19, Z20, Z26
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z19, Z1, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z26, Z2, Z18
+	VADDPS     Z18, Z11, Z11
+	VALIGND    $0x0f, Z19, Z20, Z18
+	VALIGND    $0x01, Z20, Z21, Z19
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z20, Z1, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z12, Z12
+	VALIGND    $0x0f, Z20, Z21, Z18
+	VALIGND    $0x01, Z21, Z22, Z19
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z21, Z1, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z13, Z13
+	VALIGND    $0x0f, Z21, Z22, Z18
+	VALIGND    $0x01, Z22, Z23, Z19
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z22, Z1, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z14, Z14
+	VALIGND    $0x0f, Z22, Z23, Z18
+	VALIGND    $0x01, Z23, Z24, Z19
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z23, Z1, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z15, Z15
+	VALIGND    $0x0f, Z23, Z24, Z18
+	VALIGND    $0x01, Z24, Z25, Z19
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z24, Z1, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z16, Z16
+	VALIGND    $0x0f, Z24, Z25, Z18
+	VALIGND    $0x01, Z25, Z9, Z19
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z25, Z1, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVUPS    128(DI), Z20
+	VMOVUPS    192(DI), Z21
+	VMOVUPS    256(DI), Z22
+	VMOVUPS    320(DI), Z23
+	VMOVUPS    384(DI), Z24
+	VMOVUPS.Z  448(DI), K1, Z25
+	VALIGND    $0x0f, Z9, Z18, Z26
+	VALIGND    $0x01, Z18, Z19, Z27
+	VMULPS     Z26, Z3, Z26
+	VADDPS     Z26, Z10, Z10
+	VMULPS     Z18, Z4, Z26
+	VADDPS     Z26, Z10, Z10
+	VMULPS     Z27, Z5, Z26
+	VADDPS     Z26, Z10, Z10
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VALIGND    $0x01, Z19, Z20, Z26
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z19, Z4, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z26, Z5, Z18
+	VADDPS     Z18, Z11, Z11
+	VALIGND    $0x0f, Z19, Z20, Z18
+	VALIGND    $0x01, Z20, Z21, Z19
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z20, Z4, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z12, Z12
+	VALIGND    $0x0f, Z20, Z21, Z18
+	VALIGND    $0x01, Z21, Z22, Z19
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z21, Z4, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z13, Z13
+	VALIGND    $0x0f, Z21, Z22, Z18
+	VALIGND    $0x01, Z22, Z23, Z19
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z22, Z4, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z14, Z14
+	VALIGND    $0x0f, Z22, Z23, Z18
+	VALIGND    $0x01, Z23, Z24, Z19
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z23, Z4, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z15, Z15
+	VALIGND    $0x0f, Z23, Z24, Z18
+	VALIGND    $0x01, Z24, Z25, Z19
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z24, Z4, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z16, Z16
+	VALIGND    $0x0f, Z24, Z25, Z18
+	VALIGND    $0x01, Z25, Z9, Z19
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z25, Z4, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVUPS    128(DI), Z20
+	VMOVUPS    192(DI), Z21
+	VMOVUPS    256(DI), Z22
+	VMOVUPS    320(DI), Z23
+	VMOVUPS    384(DI), Z24
+	VMOVUPS.Z  448(DI), K1, Z25
+	VALIGND    $0x0f, Z9, Z18, Z26
+	VALIGND    $0x01, Z18, Z19, Z27
+	VMULPS     Z26, Z6, Z26
+	VADDPS     Z26, Z10, Z10
+	VMULPS     Z18, Z7, Z26
+	VADDPS     Z26, Z10, Z10
+	VMULPS     Z27, Z8, Z26
+	VADDPS     Z26, Z10, Z10
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VALIGND    $0x01, Z19, Z20, Z26
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z19, Z7, Z18
+	VADDPS     Z18, Z11, Z11
+	VMULPS     Z26, Z8, Z18
+	VADDPS     Z18, Z11, Z11
+	VALIGND    $0x0f, Z19, Z20, Z18
+	VALIGND    $0x01, Z20, Z21, Z19
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z20, Z7, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z12, Z12
+	VALIGND    $0x0f, Z20, Z21, Z18
+	VALIGND    $0x01, Z21, Z22, Z19
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z21, Z7, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z13, Z13
+	VALIGND    $0x0f, Z21, Z22, Z18
+	VALIGND    $0x01, Z22, Z23, Z19
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z22, Z7, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z14, Z14
+	VALIGND    $0x0f, Z22, Z23, Z18
+	VALIGND    $0x01, Z23, Z24, Z19
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z23, Z7, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z15, Z15
+	VALIGND    $0x0f, Z23, Z24, Z18
+	VALIGND    $0x01, Z24, Z25, Z19
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z24, Z7, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z16, Z16
+	VALIGND    $0x0f, Z24, Z25, Z18
+	VALIGND    $0x01, Z25, Z9, Z19
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z25, Z7, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z17, Z17
+	VMOVUPS    Z10, (AX)
+	VMOVUPS    Z11, 64(AX)
+	VMOVUPS    Z12, 128(AX)
+	VMOVUPS    Z13, 192(AX)
+	VMOVUPS    Z14, 256(AX)
+	VMOVUPS    Z15, 320(AX)
+	VMOVUPS    Z16, 384(AX)
+	VMOVUPS    Z17, K2, 448(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x01, CX
+	DECQ       DX
+	JMP        dwPlanarRows8P1F32AVX512_block
+
+dwPlanarRows8P1F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows1S2P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows1S2P0F32AVX512(SB), NOSPLIT, $0-80
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	VPMOVZXBD    pool3Index<>+0(SB), Z10
+	VPMOVZXBD    pool3Index<>+16(SB), Z11
+	KMOVW        m1+72(FP), K1
+	KMOVW        m2+74(FP), K2
+	KMOVW        m3+76(FP), K3
+	KMOVW        smask+78(FP), K4
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows1S2P0F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows1S2P0F32AVX512_done
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	VXORPS     Z18, Z18, Z18
+	VXORPS     Z19, Z19, Z19
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K3, Z21
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z9, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z9, Z11, Z21
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z12, Z12
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K3, Z21
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z9, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z9, Z11, Z21
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z12, Z12
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K3, Z21
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z9, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z9, Z11, Z21
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z6, Z23
+	VADDPS     Z23, Z12, Z12
+	VMULPS     Z20, Z7, Z23
+	VADDPS     Z23, Z12, Z12
+	VMULPS     Z21, Z8, Z23
+	VADDPS     Z23, Z12, Z12
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z13, Z13
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z13, Z13
+	MOVQ       CX, BX
+	ADDQ       $0x03, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K3, Z21
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z9, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z9, Z11, Z21
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z13, Z13
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z13, Z13
+	MOVQ       CX, BX
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K3, Z21
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z9, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z9, Z11, Z21
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z6, Z23
+	VADDPS     Z23, Z13, Z13
+	VMULPS     Z20, Z7, Z23
+	VADDPS     Z23, Z13, Z13
+	VMULPS     Z21, Z8, Z23
+	VADDPS     Z23, Z13, Z13
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z14, Z14
+	MOVQ       CX, BX
+	ADDQ       $0x05, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K3, Z21
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z9, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z9, Z11, Z21
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z14, Z14
+	MOVQ       CX, BX
+	ADDQ       $0x06, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K3, Z21
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z9, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z9, Z11, Z21
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z6, Z23
+	VADDPS     Z23, Z14, Z14
+	VMULPS     Z20, Z7, Z23
+	VADDPS     Z23, Z14, Z14
+	VMULPS     Z21, Z8, Z23
+	VADDPS     Z23, Z14, Z14
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x07, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K3, Z21
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z9, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z9, Z11, Z21
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K3, Z21
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z9, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z9, Z11, Z21
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z6, Z23
+	VADDPS     Z23, Z15, Z15
+	VMULPS     Z20, Z7, Z23
+	VADDPS     Z23, Z15, Z15
+	VMULPS     Z21, Z8, Z23
+	VADDPS     Z23, Z15, Z15
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z16, Z16
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z16, Z16
+	MOVQ       CX, BX
+	ADDQ       $0x09, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K3, Z21
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z9, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z9, Z11, Z21
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z16, Z16
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z16, Z16
+	MOVQ       CX, BX
+	ADDQ       $0x0a, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K3, Z21
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z9, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z9, Z11, Z21
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z6, Z23
+	VADDPS     Z23, Z16, Z16
+	VMULPS     Z20, Z7, Z23
+	VADDPS     Z23, Z16, Z16
+	VMULPS     Z21, Z8, Z23
+	VADDPS     Z23, Z16, Z16
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z17, Z17
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x0b, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K3, Z21
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z9, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z9, Z11, Z21
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z17, Z17
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x0c, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K3, Z21
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z9, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z9, Z11, Z21
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z6, Z23
+	VADDPS     Z23, Z17, Z17
+	VMULPS     Z20, Z7, Z23
+	VADDPS     Z23, Z17, Z17
+	VMULPS     Z21, Z8, Z23
+	VADDPS     Z23, Z17, Z17
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z18, Z18
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z18, Z18
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z18, Z18
+	MOVQ       CX, BX
+	ADDQ       $0x0d, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K3, Z21
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z9, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z9, Z11, Z21
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z18, Z18
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z18, Z18
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z18, Z18
+	MOVQ       CX, BX
+	ADDQ       $0x0e, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K3, Z21
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z9, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z9, Z11, Z21
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z6, Z23
+	VADDPS     Z23, Z18, Z18
+	VMULPS     Z20, Z7, Z23
+	VADDPS     Z23, Z18, Z18
+	VMULPS     Z21, Z8, Z23
+	VADDPS     Z23, Z18, Z18
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z19, Z19
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z19, Z19
+	MOVQ       CX, BX
+	ADDQ       $0x0f, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K3, Z21
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z9, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z9, Z11, Z21
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z19, Z19
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z19, Z19
+	MOVQ       CX, BX
+	ADDQ       $0x10, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K3, Z21
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z9, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z9, Z11, Z21
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z6, Z22
+	VADDPS     Z22, Z19, Z19
+	VMULPS     Z20, Z7, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z21, Z8, Z20
+	VADDPS     Z20, Z19, Z19
+	VMOVUPS    Z12, K4, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z13, K4, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z14, K4, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z15, K4, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z16, K4, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z17, K4, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z18, K4, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z19, K4, (AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x10, CX
+	DECQ       DX
+	JMP        dwPlanarRows1S2P0F32AVX512_block
+
+dwPlanarRows1S2P0F32AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA pool3Index<>+0(SB)/1, $0x00
+DATA pool3Index<>+1(SB)/1, $0x02
+DATA pool3Index<>+2(SB)/1, $0x04
+DATA pool3Index<>+3(SB)/1, $0x06
+DATA pool3Index<>+4(SB)/1, $0x08
+DATA pool3Index<>+5(SB)/1, $0x0a
+DATA pool3Index<>+6(SB)/1, $0x0c
+DATA pool3Index<>+7(SB)/1, $0x0e
+DATA pool3Index<>+8(SB)/1, $0x10
+DATA pool3Index<>+9(SB)/1, $0x12
+DATA pool3Index<>+10(SB)/1, $0x14
+DATA pool3Index<>+11(SB)/1, $0x16
+DATA pool3Index<>+12(SB)/1, $0x18
+DATA pool3Index<>+13(SB)/1, $0x1a
+DATA pool3Index<>+14(SB)/1, $0x1c
+DATA pool3Index<>+15(SB)/1, $0x1e
+DATA pool3Index<>+16(SB)/1, $0x01
+DATA pool3Index<>+17(SB)/1, $0x03
+DATA pool3Index<>+18(SB)/1, $0x05
+DATA pool3Index<>+19(SB)/1, $0x07
+DATA pool3Index<>+20(SB)/1, $0x09
+DATA pool3Index<>+21(SB)/1, $0x0b
+DATA pool3Index<>+22(SB)/1, $0x0d
+DATA pool3Index<>+23(SB)/1, $0x0f
+DATA pool3Index<>+24(SB)/1, $0x11
+DATA pool3Index<>+25(SB)/1, $0x13
+DATA pool3Index<>+26(SB)/1, $0x15
+DATA pool3Index<>+27(SB)/1, $0x17
+DATA pool3Index<>+28(SB)/1, $0x19
+DATA pool3Index<>+29(SB)/1, $0x1b
+DATA pool3Index<>+30(SB)/1, $0x1d
+DATA pool3Index<>+31(SB)/1, $0x1f
+GLOBL pool3Index<>(SB), RODATA|NOPTR, $32
+
+// func dwPlanarRows2S2P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows2S2P0F32AVX512(SB), NOSPLIT, $0-80
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	VPMOVZXBD    pool3Index<>+0(SB), Z10
+	VPMOVZXBD    pool3Index<>+16(SB), Z11
+	KMOVW        m1+72(FP), K1
+	KMOVW        m2+74(FP), K2
+	KMOVW        m3+76(FP), K3
+	KMOVW        smask+78(FP), K4
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows2S2P0F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows2S2P0F32AVX512_done
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	VXORPS     Z18, Z18, Z18
+	VXORPS     Z19, Z19, Z19
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K1, Z21
+	VMOVUPS.Z  192(DI), K2, Z23
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z23, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z23, Z11, Z21
+	VALIGND    $0x01, Z22, Z24, Z23
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z23, Z2, Z20
+	VADDPS     Z20, Z12, Z12
+	VMOVUPS.Z  256(DI), K3, Z20
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z9, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z9, Z11, Z20
+	VALIGND    $0x01, Z24, Z22, Z20
+	VMULPS     Z24, Z0, Z22
+	VADDPS     Z22, Z13, Z13
+	VMULPS     Z21, Z1, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z20, Z2, Z20
+	VADDPS     Z20, Z13, Z13
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K1, Z21
+	VMOVUPS.Z  192(DI), K2, Z23
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z23, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z23, Z11, Z21
+	VALIGND    $0x01, Z22, Z24, Z23
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z23, Z5, Z20
+	VADDPS     Z20, Z12, Z12
+	VMOVUPS.Z  256(DI), K3, Z20
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z9, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z9, Z11, Z20
+	VALIGND    $0x01, Z24, Z22, Z20
+	VMULPS     Z24, Z3, Z22
+	VADDPS     Z22, Z13, Z13
+	VMULPS     Z21, Z4, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z20, Z5, Z20
+	VADDPS     Z20, Z13, Z13
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K1, Z21
+	VMOVUPS.Z  192(DI), K2, Z23
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z23, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z23, Z11, Z21
+	VALIGND    $0x01, Z22, Z24, Z23
+	VMULPS     Z22, Z6, Z25
+	VADDPS     Z25, Z12, Z12
+	VMULPS     Z20, Z7, Z25
+	VADDPS     Z25, Z12, Z12
+	VMULPS     Z23, Z8, Z25
+	VADDPS     Z25, Z12, Z12
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z23, Z2, Z20
+	VADDPS     Z20, Z14, Z14
+	VMOVUPS.Z  256(DI), K3, Z20
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z9, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z9, Z11, Z20
+	VALIGND    $0x01, Z24, Z22, Z20
+	VMULPS     Z24, Z6, Z22
+	VADDPS     Z22, Z13, Z13
+	VMULPS     Z21, Z7, Z22
+	VADDPS     Z22, Z13, Z13
+	VMULPS     Z20, Z8, Z22
+	VADDPS     Z22, Z13, Z13
+	VMULPS     Z24, Z0, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z21, Z1, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z20, Z2, Z20
+	VADDPS     Z20, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x03, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K1, Z21
+	VMOVUPS.Z  192(DI), K2, Z23
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z23, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z23, Z11, Z21
+	VALIGND    $0x01, Z22, Z24, Z23
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z23, Z5, Z20
+	VADDPS     Z20, Z14, Z14
+	VMOVUPS.Z  256(DI), K3, Z20
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z9, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z9, Z11, Z20
+	VALIGND    $0x01, Z24, Z22, Z20
+	VMULPS     Z24, Z3, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z21, Z4, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z20, Z5, Z20
+	VADDPS     Z20, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K1, Z21
+	VMOVUPS.Z  192(DI), K2, Z23
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z23, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z23, Z11, Z21
+	VALIGND    $0x01, Z22, Z24, Z23
+	VMULPS     Z22, Z6, Z25
+	VADDPS     Z25, Z14, Z14
+	VMULPS     Z20, Z7, Z25
+	VADDPS     Z25, Z14, Z14
+	VMULPS     Z23, Z8, Z25
+	VADDPS     Z25, Z14, Z14
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z16, Z16
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z23, Z2, Z20
+	VADDPS     Z20, Z16, Z16
+	VMOVUPS.Z  256(DI), K3, Z20
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z9, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z9, Z11, Z20
+	VALIGND    $0x01, Z24, Z22, Z20
+	VMULPS     Z24, Z6, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z21, Z7, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z20, Z8, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z24, Z0, Z22
+	VADDPS     Z22, Z17, Z17
+	VMULPS     Z21, Z1, Z21
+	VADDPS     Z21, Z17, Z17
+	VMULPS     Z20, Z2, Z20
+	VADDPS     Z20, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x05, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K1, Z21
+	VMOVUPS.Z  192(DI), K2, Z23
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z23, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z23, Z11, Z21
+	VALIGND    $0x01, Z22, Z24, Z23
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z16, Z16
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z23, Z5, Z20
+	VADDPS     Z20, Z16, Z16
+	VMOVUPS.Z  256(DI), K3, Z20
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z9, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z9, Z11, Z20
+	VALIGND    $0x01, Z24, Z22, Z20
+	VMULPS     Z24, Z3, Z22
+	VADDPS     Z22, Z17, Z17
+	VMULPS     Z21, Z4, Z21
+	VADDPS     Z21, Z17, Z17
+	VMULPS     Z20, Z5, Z20
+	VADDPS     Z20, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x06, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K1, Z21
+	VMOVUPS.Z  192(DI), K2, Z23
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z23, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z23, Z11, Z21
+	VALIGND    $0x01, Z22, Z24, Z23
+	VMULPS     Z22, Z6, Z25
+	VADDPS     Z25, Z16, Z16
+	VMULPS     Z20, Z7, Z25
+	VADDPS     Z25, Z16, Z16
+	VMULPS     Z23, Z8, Z25
+	VADDPS     Z25, Z16, Z16
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z18, Z18
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z18, Z18
+	VMULPS     Z23, Z2, Z20
+	VADDPS     Z20, Z18, Z18
+	VMOVUPS.Z  256(DI), K3, Z20
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z9, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z9, Z11, Z20
+	VALIGND    $0x01, Z24, Z22, Z20
+	VMULPS     Z24, Z6, Z22
+	VADDPS     Z22, Z17, Z17
+	VMULPS     Z21, Z7, Z22
+	VADDPS     Z22, Z17, Z17
+	VMULPS     Z20, Z8, Z22
+	VADDPS     Z22, Z17, Z17
+	VMULPS     Z24, Z0, Z22
+	VADDPS     Z22, Z19, Z19
+	VMULPS     Z21, Z1, Z21
+	VADDPS     Z21, Z19, Z19
+	VMULPS     Z20, Z2, Z20
+	VADDPS     Z20, Z19, Z19
+	MOVQ       CX, BX
+	ADDQ       $0x07, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K1, Z21
+	VMOVUPS.Z  192(DI), K2, Z23
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z23, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z23, Z11, Z21
+	VALIGND    $0x01, Z22, Z24, Z23
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z18, Z18
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z18, Z18
+	VMULPS     Z23, Z5, Z20
+	VADDPS     Z20, Z18, Z18
+	VMOVUPS.Z  256(DI), K3, Z20
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z9, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z9, Z11, Z20
+	VALIGND    $0x01, Z24, Z22, Z20
+	VMULPS     Z24, Z3, Z22
+	VADDPS     Z22, Z19, Z19
+	VMULPS     Z21, Z4, Z21
+	VADDPS     Z21, Z19, Z19
+	VMULPS     Z20, Z5, Z20
+	VADDPS     Z20, Z19, Z19
+	MOVQ       CX, BX
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS.Z  128(DI), K1, Z21
+	VMOVUPS.Z  192(DI), K2, Z23
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z23, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z23, Z11, Z21
+	VALIGND    $0x01, Z22, Z24, Z23
+	VMULPS     Z22, Z6, Z22
+	VADDPS     Z22, Z18, Z18
+	VMULPS     Z20, Z7, Z20
+	VADDPS     Z20, Z18, Z18
+	VMULPS     Z23, Z8, Z20
+	VADDPS     Z20, Z18, Z18
+	VMOVUPS.Z  256(DI), K3, Z20
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z9, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z9, Z11, Z20
+	VALIGND    $0x01, Z24, Z22, Z20
+	VMULPS     Z24, Z6, Z22
+	VADDPS     Z22, Z19, Z19
+	VMULPS     Z21, Z7, Z21
+	VADDPS     Z21, Z19, Z19
+	VMULPS     Z20, Z8, Z20
+	VADDPS     Z20, Z19, Z19
+	VMOVUPS    Z12, (AX)
+	VMOVUPS    Z13, K4, 64(AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z14, (AX)
+	VMOVUPS    Z15, K4, 64(AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z16, (AX)
+	VMOVUPS    Z17, K4, 64(AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z18, (AX)
+	VMOVUPS    Z19, K4, 64(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x08, CX
+	DECQ       DX
+	JMP        dwPlanarRows2S2P0F32AVX512_block
+
+dwPlanarRows2S2P0F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows3S2P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows3S2P0F32AVX512(SB), NOSPLIT, $0-80
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	VPMOVZXBD    pool3Index<>+0(SB), Z10
+	VPMOVZXBD    pool3Index<>+16(SB), Z11
+	KMOVW        m1+72(FP), K1
+	KMOVW        m2+74(FP), K2
+	KMOVW        m3+76(FP), K3
+	KMOVW        smask+78(FP), K4
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows3S2P0F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows3S2P0F32AVX512_done
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VMOVUPS    128(DI), Z19
+	VMOVUPS    192(DI), Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x01, Z20, Z22, Z21
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z21, Z2, Z18
+	VADDPS     Z18, Z12, Z12
+	VMOVUPS.Z  256(DI), K1, Z18
+	VMOVUPS.Z  320(DI), K2, Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x01, Z22, Z21, Z20
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z13, Z13
+	VMULPS     Z19, Z1, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z20, Z2, Z19
+	VADDPS     Z19, Z13, Z13
+	VMOVUPS.Z  384(DI), K3, Z19
+	VMOVAPS    Z19, Z20
+	VPERMT2PS  Z9, Z10, Z20
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z9, Z11, Z19
+	VALIGND    $0x01, Z21, Z20, Z19
+	VMULPS     Z21, Z0, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z14, Z14
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VMOVUPS    128(DI), Z19
+	VMOVUPS    192(DI), Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x01, Z20, Z22, Z21
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z21, Z5, Z18
+	VADDPS     Z18, Z12, Z12
+	VMOVUPS.Z  256(DI), K1, Z18
+	VMOVUPS.Z  320(DI), K2, Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x01, Z22, Z21, Z20
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z13, Z13
+	VMULPS     Z19, Z4, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z20, Z5, Z19
+	VADDPS     Z19, Z13, Z13
+	VMOVUPS.Z  384(DI), K3, Z19
+	VMOVAPS    Z19, Z20
+	VPERMT2PS  Z9, Z10, Z20
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z9, Z11, Z19
+	VALIGND    $0x01, Z21, Z20, Z19
+	VMULPS     Z21, Z3, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z14, Z14
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VMOVUPS    128(DI), Z19
+	VMOVUPS    192(DI), Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x01, Z20, Z22, Z21
+	VMULPS     Z20, Z6, Z23
+	VADDPS     Z23, Z12, Z12
+	VMULPS     Z18, Z7, Z23
+	VADDPS     Z23, Z12, Z12
+	VMULPS     Z21, Z8, Z23
+	VADDPS     Z23, Z12, Z12
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z21, Z2, Z18
+	VADDPS     Z18, Z15, Z15
+	VMOVUPS.Z  256(DI), K1, Z18
+	VMOVUPS.Z  320(DI), K2, Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x01, Z22, Z21, Z20
+	VMULPS     Z22, Z6, Z23
+	VADDPS     Z23, Z13, Z13
+	VMULPS     Z19, Z7, Z23
+	VADDPS     Z23, Z13, Z13
+	VMULPS     Z20, Z8, Z23
+	VADDPS     Z23, Z13, Z13
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z16, Z16
+	VMULPS     Z19, Z1, Z19
+	VADDPS     Z19, Z16, Z16
+	VMULPS     Z20, Z2, Z19
+	VADDPS     Z19, Z16, Z16
+	VMOVUPS.Z  384(DI), K3, Z19
+	VMOVAPS    Z19, Z20
+	VPERMT2PS  Z9, Z10, Z20
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z9, Z11, Z19
+	VALIGND    $0x01, Z21, Z20, Z19
+	VMULPS     Z21, Z6, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z18, Z7, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z19, Z8, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z21, Z0, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x03, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VMOVUPS    128(DI), Z19
+	VMOVUPS    192(DI), Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x01, Z20, Z22, Z21
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z21, Z5, Z18
+	VADDPS     Z18, Z15, Z15
+	VMOVUPS.Z  256(DI), K1, Z18
+	VMOVUPS.Z  320(DI), K2, Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x01, Z22, Z21, Z20
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z16, Z16
+	VMULPS     Z19, Z4, Z19
+	VADDPS     Z19, Z16, Z16
+	VMULPS     Z20, Z5, Z19
+	VADDPS     Z19, Z16, Z16
+	VMOVUPS.Z  384(DI), K3, Z19
+	VMOVAPS    Z19, Z20
+	VPERMT2PS  Z9, Z10, Z20
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z9, Z11, Z19
+	VALIGND    $0x01, Z21, Z20, Z19
+	VMULPS     Z21, Z3, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VMOVUPS    128(DI), Z19
+	VMOVUPS    192(DI), Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x01, Z20, Z22, Z21
+	VMULPS     Z20, Z6, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z18, Z7, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z21, Z8, Z18
+	VADDPS     Z18, Z15, Z15
+	VMOVUPS.Z  256(DI), K1, Z18
+	VMOVUPS.Z  320(DI), K2, Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x01, Z22, Z21, Z20
+	VMULPS     Z22, Z6, Z22
+	VADDPS     Z22, Z16, Z16
+	VMULPS     Z19, Z7, Z19
+	VADDPS     Z19, Z16, Z16
+	VMULPS     Z20, Z8, Z19
+	VADDPS     Z19, Z16, Z16
+	VMOVUPS.Z  384(DI), K3, Z19
+	VMOVAPS    Z19, Z20
+	VPERMT2PS  Z9, Z10, Z20
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z9, Z11, Z19
+	VALIGND    $0x01, Z21, Z20, Z19
+	VMULPS     Z21, Z6, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z18, Z7, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z17, Z17
+	VMOVUPS    Z12, (AX)
+	VMOVUPS    Z13, 64(AX)
+	VMOVUPS    Z14, K4, 128(AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z15, (AX)
+	VMOVUPS    Z16, 64(AX)
+	VMOVUPS    Z17, K4, 128(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x04, CX
+	DECQ       DX
+	JMP        dwPlanarRows3S2P0F32AVX512_block
+
+dwPlanarRows3S2P0F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows4S2P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows4S2P0F32AVX512(SB), NOSPLIT, $0-80
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	VPMOVZXBD    pool3Index<>+0(SB), Z10
+	VPMOVZXBD    pool3Index<>+16(SB), Z11
+	KMOVW        m1+72(FP), K1
+	KMOVW        m2+74(FP), K2
+	KMOVW        m3+76(FP), K3
+	KMOVW        smask+78(FP), K4
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows4S2P0F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows4S2P0F32AVX512_done
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	VXORPS     Z18, Z18, Z18
+	VXORPS     Z19, Z19, Z19
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS    128(DI), Z21
+	VMOVUPS    192(DI), Z23
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z23, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z23, Z11, Z21
+	VALIGND    $0x01, Z22, Z24, Z23
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z23, Z2, Z20
+	VADDPS     Z20, Z12, Z12
+	VMOVUPS    256(DI), Z20
+	VMOVUPS    320(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x01, Z24, Z23, Z22
+	VMULPS     Z24, Z0, Z24
+	VADDPS     Z24, Z13, Z13
+	VMULPS     Z21, Z1, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z22, Z2, Z21
+	VADDPS     Z21, Z13, Z13
+	VMOVUPS.Z  384(DI), K1, Z21
+	VMOVUPS.Z  448(DI), K2, Z22
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z22, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x01, Z23, Z24, Z22
+	VMULPS     Z23, Z0, Z23
+	VADDPS     Z23, Z14, Z14
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z22, Z2, Z20
+	VADDPS     Z20, Z14, Z14
+	VMOVUPS.Z  512(DI), K3, Z20
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z9, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z9, Z11, Z20
+	VALIGND    $0x01, Z24, Z22, Z20
+	VMULPS     Z24, Z0, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z21, Z1, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z20, Z2, Z20
+	VADDPS     Z20, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS    128(DI), Z21
+	VMOVUPS    192(DI), Z23
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z23, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z23, Z11, Z21
+	VALIGND    $0x01, Z22, Z24, Z23
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z23, Z5, Z20
+	VADDPS     Z20, Z12, Z12
+	VMOVUPS    256(DI), Z20
+	VMOVUPS    320(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x01, Z24, Z23, Z22
+	VMULPS     Z24, Z3, Z24
+	VADDPS     Z24, Z13, Z13
+	VMULPS     Z21, Z4, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z22, Z5, Z21
+	VADDPS     Z21, Z13, Z13
+	VMOVUPS.Z  384(DI), K1, Z21
+	VMOVUPS.Z  448(DI), K2, Z22
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z22, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x01, Z23, Z24, Z22
+	VMULPS     Z23, Z3, Z23
+	VADDPS     Z23, Z14, Z14
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z22, Z5, Z20
+	VADDPS     Z20, Z14, Z14
+	VMOVUPS.Z  512(DI), K3, Z20
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z9, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z9, Z11, Z20
+	VALIGND    $0x01, Z24, Z22, Z20
+	VMULPS     Z24, Z3, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z21, Z4, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z20, Z5, Z20
+	VADDPS     Z20, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS    128(DI), Z21
+	VMOVUPS    192(DI), Z23
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z23, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z23, Z11, Z21
+	VALIGND    $0x01, Z22, Z24, Z23
+	VMULPS     Z22, Z6, Z25
+	VADDPS     Z25, Z12, Z12
+	VMULPS     Z20, Z7, Z25
+	VADDPS     Z25, Z12, Z12
+	VMULPS     Z23, Z8, Z25
+	VADDPS     Z25, Z12, Z12
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z16, Z16
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z23, Z2, Z20
+	VADDPS     Z20, Z16, Z16
+	VMOVUPS    256(DI), Z20
+	VMOVUPS    320(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x01, Z24, Z23, Z22
+	VMULPS     Z24, Z6, Z25
+	VADDPS     Z25, Z13, Z13
+	VMULPS     Z21, Z7, Z25
+	VADDPS     Z25, Z13, Z13
+	VMULPS     Z22, Z8, Z25
+	VADDPS     Z25, Z13, Z13
+	VMULPS     Z24, Z0, Z24
+	VADDPS     Z24, Z17, Z17
+	VMULPS     Z21, Z1, Z21
+	VADDPS     Z21, Z17, Z17
+	VMULPS     Z22, Z2, Z21
+	VADDPS     Z21, Z17, Z17
+	VMOVUPS.Z  384(DI), K1, Z21
+	VMOVUPS.Z  448(DI), K2, Z22
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z22, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x01, Z23, Z24, Z22
+	VMULPS     Z23, Z6, Z25
+	VADDPS     Z25, Z14, Z14
+	VMULPS     Z20, Z7, Z25
+	VADDPS     Z25, Z14, Z14
+	VMULPS     Z22, Z8, Z25
+	VADDPS     Z25, Z14, Z14
+	VMULPS     Z23, Z0, Z23
+	VADDPS     Z23, Z18, Z18
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z18, Z18
+	VMULPS     Z22, Z2, Z20
+	VADDPS     Z20, Z18, Z18
+	VMOVUPS.Z  512(DI), K3, Z20
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z9, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z9, Z11, Z20
+	VALIGND    $0x01, Z24, Z22, Z20
+	VMULPS     Z24, Z6, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z21, Z7, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z20, Z8, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z24, Z0, Z22
+	VADDPS     Z22, Z19, Z19
+	VMULPS     Z21, Z1, Z21
+	VADDPS     Z21, Z19, Z19
+	VMULPS     Z20, Z2, Z20
+	VADDPS     Z20, Z19, Z19
+	MOVQ       CX, BX
+	ADDQ       $0x03, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS    128(DI), Z21
+	VMOVUPS    192(DI), Z23
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z23, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z23, Z11, Z21
+	VALIGND    $0x01, Z22, Z24, Z23
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z16, Z16
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z23, Z5, Z20
+	VADDPS     Z20, Z16, Z16
+	VMOVUPS    256(DI), Z20
+	VMOVUPS    320(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x01, Z24, Z23, Z22
+	VMULPS     Z24, Z3, Z24
+	VADDPS     Z24, Z17, Z17
+	VMULPS     Z21, Z4, Z21
+	VADDPS     Z21, Z17, Z17
+	VMULPS     Z22, Z5, Z21
+	VADDPS     Z21, Z17, Z17
+	VMOVUPS.Z  384(DI), K1, Z21
+	VMOVUPS.Z  448(DI), K2, Z22
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z22, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x01, Z23, Z24, Z22
+	VMULPS     Z23, Z3, Z23
+	VADDPS     Z23, Z18, Z18
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z18, Z18
+	VMULPS     Z22, Z5, Z20
+	VADDPS     Z20, Z18, Z18
+	VMOVUPS.Z  512(DI), K3, Z20
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z9, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z9, Z11, Z20
+	VALIGND    $0x01, Z24, Z22, Z20
+	VMULPS     Z24, Z3, Z22
+	VADDPS     Z22, Z19, Z19
+	VMULPS     Z21, Z4, Z21
+	VADDPS     Z21, Z19, Z19
+	VMULPS     Z20, Z5, Z20
+	VADDPS     Z20, Z19, Z19
+	MOVQ       CX, BX
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS    128(DI), Z21
+	VMOVUPS    192(DI), Z23
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z23, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z23, Z11, Z21
+	VALIGND    $0x01, Z22, Z24, Z23
+	VMULPS     Z22, Z6, Z22
+	VADDPS     Z22, Z16, Z16
+	VMULPS     Z20, Z7, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z23, Z8, Z20
+	VADDPS     Z20, Z16, Z16
+	VMOVUPS    256(DI), Z20
+	VMOVUPS    320(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x01, Z24, Z23, Z22
+	VMULPS     Z24, Z6, Z24
+	VADDPS     Z24, Z17, Z17
+	VMULPS     Z21, Z7, Z21
+	VADDPS     Z21, Z17, Z17
+	VMULPS     Z22, Z8, Z21
+	VADDPS     Z21, Z17, Z17
+	VMOVUPS.Z  384(DI), K1, Z21
+	VMOVUPS.Z  448(DI), K2, Z22
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z22, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x01, Z23, Z24, Z22
+	VMULPS     Z23, Z6, Z23
+	VADDPS     Z23, Z18, Z18
+	VMULPS     Z20, Z7, Z20
+	VADDPS     Z20, Z18, Z18
+	VMULPS     Z22, Z8, Z20
+	VADDPS     Z20, Z18, Z18
+	VMOVUPS.Z  512(DI), K3, Z20
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z9, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z9, Z11, Z20
+	VALIGND    $0x01, Z24, Z22, Z20
+	VMULPS     Z24, Z6, Z22
+	VADDPS     Z22, Z19, Z19
+	VMULPS     Z21, Z7, Z21
+	VADDPS     Z21, Z19, Z19
+	VMULPS     Z20, Z8, Z20
+	VADDPS     Z20, Z19, Z19
+	VMOVUPS    Z12, (AX)
+	VMOVUPS    Z13, 64(AX)
+	VMOVUPS    Z14, 128(AX)
+	VMOVUPS    Z15, K4, 192(AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z16, (AX)
+	VMOVUPS    Z17, 64(AX)
+	VMOVUPS    Z18, 128(AX)
+	VMOVUPS    Z19, K4, 192(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x04, CX
+	DECQ       DX
+	JMP        dwPlanarRows4S2P0F32AVX512_block
+
+dwPlanarRows4S2P0F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows5S2P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows5S2P0F32AVX512(SB), NOSPLIT, $0-80
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	VPMOVZXBD    pool3Index<>+0(SB), Z10
+	VPMOVZXBD    pool3Index<>+16(SB), Z11
+	KMOVW        m1+72(FP), K1
+	KMOVW        m2+74(FP), K2
+	KMOVW        m3+76(FP), K3
+	KMOVW        smask+78(FP), K4
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows5S2P0F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows5S2P0F32AVX512_done
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z17
+	VMOVUPS    64(DI), Z18
+	VMOVAPS    Z17, Z19
+	VPERMT2PS  Z18, Z10, Z19
+	VMOVAPS    Z17, Z17
+	VPERMT2PS  Z18, Z11, Z17
+	VMOVUPS    128(DI), Z18
+	VMOVUPS    192(DI), Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x01, Z19, Z21, Z20
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z17, Z1, Z17
+	VADDPS     Z17, Z12, Z12
+	VMULPS     Z20, Z2, Z17
+	VADDPS     Z17, Z12, Z12
+	VMOVUPS    256(DI), Z17
+	VMOVUPS    320(DI), Z19
+	VMOVAPS    Z17, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z17, Z17
+	VPERMT2PS  Z19, Z11, Z17
+	VALIGND    $0x01, Z21, Z20, Z19
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z13, Z13
+	VMOVUPS    384(DI), Z18
+	VMOVUPS    448(DI), Z19
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z19, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VALIGND    $0x01, Z20, Z21, Z19
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z17, Z1, Z17
+	VADDPS     Z17, Z14, Z14
+	VMULPS     Z19, Z2, Z17
+	VADDPS     Z17, Z14, Z14
+	VMOVUPS.Z  512(DI), K1, Z17
+	VMOVUPS.Z  576(DI), K2, Z19
+	VMOVAPS    Z17, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z17, Z17
+	VPERMT2PS  Z19, Z11, Z17
+	VALIGND    $0x01, Z21, Z20, Z19
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z15, Z15
+	VMOVUPS.Z  640(DI), K3, Z18
+	VMOVAPS    Z18, Z19
+	VPERMT2PS  Z9, Z10, Z19
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z9, Z11, Z18
+	VALIGND    $0x01, Z20, Z19, Z18
+	VMULPS     Z20, Z0, Z19
+	VADDPS     Z19, Z16, Z16
+	VMULPS     Z17, Z1, Z17
+	VADDPS     Z17, Z16, Z16
+	VMULPS     Z18, Z2, Z17
+	VADDPS     Z17, Z16, Z16
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z17
+	VMOVUPS    64(DI), Z18
+	VMOVAPS    Z17, Z19
+	VPERMT2PS  Z18, Z10, Z19
+	VMOVAPS    Z17, Z17
+	VPERMT2PS  Z18, Z11, Z17
+	VMOVUPS    128(DI), Z18
+	VMOVUPS    192(DI), Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x01, Z19, Z21, Z20
+	VMULPS     Z19, Z3, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z17, Z4, Z17
+	VADDPS     Z17, Z12, Z12
+	VMULPS     Z20, Z5, Z17
+	VADDPS     Z17, Z12, Z12
+	VMOVUPS    256(DI), Z17
+	VMOVUPS    320(DI), Z19
+	VMOVAPS    Z17, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z17, Z17
+	VPERMT2PS  Z19, Z11, Z17
+	VALIGND    $0x01, Z21, Z20, Z19
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z13, Z13
+	VMOVUPS    384(DI), Z18
+	VMOVUPS    448(DI), Z19
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z19, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VALIGND    $0x01, Z20, Z21, Z19
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z17, Z4, Z17
+	VADDPS     Z17, Z14, Z14
+	VMULPS     Z19, Z5, Z17
+	VADDPS     Z17, Z14, Z14
+	VMOVUPS.Z  512(DI), K1, Z17
+	VMOVUPS.Z  576(DI), K2, Z19
+	VMOVAPS    Z17, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z17, Z17
+	VPERMT2PS  Z19, Z11, Z17
+	VALIGND    $0x01, Z21, Z20, Z19
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z15, Z15
+	VMOVUPS.Z  640(DI), K3, Z18
+	VMOVAPS    Z18, Z19
+	VPERMT2PS  Z9, Z10, Z19
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z9, Z11, Z18
+	VALIGND    $0x01, Z20, Z19, Z18
+	VMULPS     Z20, Z3, Z19
+	VADDPS     Z19, Z16, Z16
+	VMULPS     Z17, Z4, Z17
+	VADDPS     Z17, Z16, Z16
+	VMULPS     Z18, Z5, Z17
+	VADDPS     Z17, Z16, Z16
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z17
+	VMOVUPS    64(DI), Z18
+	VMOVAPS    Z17, Z19
+	VPERMT2PS  Z18, Z10, Z19
+	VMOVAPS    Z17, Z17
+	VPERMT2PS  Z18, Z11, Z17
+	VMOVUPS    128(DI), Z18
+	VMOVUPS    192(DI), Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x01, Z19, Z21, Z20
+	VMULPS     Z19, Z6, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z17, Z7, Z17
+	VADDPS     Z17, Z12, Z12
+	VMULPS     Z20, Z8, Z17
+	VADDPS     Z17, Z12, Z12
+	VMOVUPS    256(DI), Z17
+	VMOVUPS    320(DI), Z19
+	VMOVAPS    Z17, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z17, Z17
+	VPERMT2PS  Z19, Z11, Z17
+	VALIGND    $0x01, Z21, Z20, Z19
+	VMULPS     Z21, Z6, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z18, Z7, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z13, Z13
+	VMOVUPS    384(DI), Z18
+	VMOVUPS    448(DI), Z19
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z19, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VALIGND    $0x01, Z20, Z21, Z19
+	VMULPS     Z20, Z6, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z17, Z7, Z17
+	VADDPS     Z17, Z14, Z14
+	VMULPS     Z19, Z8, Z17
+	VADDPS     Z17, Z14, Z14
+	VMOVUPS.Z  512(DI), K1, Z17
+	VMOVUPS.Z  576(DI), K2, Z19
+	VMOVAPS    Z17, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z17, Z17
+	VPERMT2PS  Z19, Z11, Z17
+	VALIGND    $0x01, Z21, Z20, Z19
+	VMULPS     Z21, Z6, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z18, Z7, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z15, Z15
+	VMOVUPS.Z  640(DI), K3, Z18
+	VMOVAPS    Z18, Z19
+	VPERMT2PS  Z9, Z10, Z19
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z9, Z11, Z18
+	VALIGND    $0x01, Z20, Z19, Z18
+	VMULPS     Z20, Z6, Z19
+	VADDPS     Z19, Z16, Z16
+	VMULPS     Z17, Z7, Z17
+	VADDPS     Z17, Z16, Z16
+	VMULPS     Z18, Z8, Z17
+	VADDPS     Z17, Z16, Z16
+	VMOVUPS    Z12, (AX)
+	VMOVUPS    Z13, 64(AX)
+	VMOVUPS    Z14, 128(AX)
+	VMOVUPS    Z15, 192(AX)
+	VMOVUPS    Z16, K4, 256(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x02, CX
+	DECQ       DX
+	JMP        dwPlanarRows5S2P0F32AVX512_block
+
+dwPlanarRows5S2P0F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows6S2P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows6S2P0F32AVX512(SB), NOSPLIT, $0-80
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	VPMOVZXBD    pool3Index<>+0(SB), Z10
+	VPMOVZXBD    pool3Index<>+16(SB), Z11
+	KMOVW        m1+72(FP), K1
+	KMOVW        m2+74(FP), K2
+	KMOVW        m3+76(FP), K3
+	KMOVW        smask+78(FP), K4
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows6S2P0F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows6S2P0F32AVX512_done
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	PREFETCHT0 704(R8)
+	PREFETCHT0 768(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VMOVUPS    128(DI), Z19
+	VMOVUPS    192(DI), Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x01, Z20, Z22, Z21
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z21, Z2, Z18
+	VADDPS     Z18, Z12, Z12
+	VMOVUPS    256(DI), Z18
+	VMOVUPS    320(DI), Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x01, Z22, Z21, Z20
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z13, Z13
+	VMULPS     Z19, Z1, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z20, Z2, Z19
+	VADDPS     Z19, Z13, Z13
+	VMOVUPS    384(DI), Z19
+	VMOVUPS    448(DI), Z20
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z20, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x01, Z21, Z22, Z20
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z14, Z14
+	VMOVUPS    512(DI), Z18
+	VMOVUPS    576(DI), Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x01, Z22, Z21, Z20
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z19, Z1, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z20, Z2, Z19
+	VADDPS     Z19, Z15, Z15
+	VMOVUPS.Z  640(DI), K1, Z19
+	VMOVUPS.Z  704(DI), K2, Z20
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z20, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x01, Z21, Z22, Z20
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z18, Z1, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z20, Z2, Z18
+	VADDPS     Z18, Z16, Z16
+	VMOVUPS.Z  768(DI), K3, Z18
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z9, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z9, Z11, Z18
+	VALIGND    $0x01, Z22, Z20, Z18
+	VMULPS     Z22, Z0, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z19, Z1, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z18, Z2, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	PREFETCHT0 704(R8)
+	PREFETCHT0 768(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VMOVUPS    128(DI), Z19
+	VMOVUPS    192(DI), Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x01, Z20, Z22, Z21
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z21, Z5, Z18
+	VADDPS     Z18, Z12, Z12
+	VMOVUPS    256(DI), Z18
+	VMOVUPS    320(DI), Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x01, Z22, Z21, Z20
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z13, Z13
+	VMULPS     Z19, Z4, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z20, Z5, Z19
+	VADDPS     Z19, Z13, Z13
+	VMOVUPS    384(DI), Z19
+	VMOVUPS    448(DI), Z20
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z20, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x01, Z21, Z22, Z20
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z20, Z5, Z18
+	VADDPS     Z18, Z14, Z14
+	VMOVUPS    512(DI), Z18
+	VMOVUPS    576(DI), Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x01, Z22, Z21, Z20
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z19, Z4, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z20, Z5, Z19
+	VADDPS     Z19, Z15, Z15
+	VMOVUPS.Z  640(DI), K1, Z19
+	VMOVUPS.Z  704(DI), K2, Z20
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z20, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x01, Z21, Z22, Z20
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z18, Z4, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z20, Z5, Z18
+	VADDPS     Z18, Z16, Z16
+	VMOVUPS.Z  768(DI), K3, Z18
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z9, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z9, Z11, Z18
+	VALIGND    $0x01, Z22, Z20, Z18
+	VMULPS     Z22, Z3, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z19, Z4, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z18, Z5, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	PREFETCHT0 704(R8)
+	PREFETCHT0 768(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VMOVUPS    128(DI), Z19
+	VMOVUPS    192(DI), Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x01, Z20, Z22, Z21
+	VMULPS     Z20, Z6, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z18, Z7, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z21, Z8, Z18
+	VADDPS     Z18, Z12, Z12
+	VMOVUPS    256(DI), Z18
+	VMOVUPS    320(DI), Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x01, Z22, Z21, Z20
+	VMULPS     Z22, Z6, Z22
+	VADDPS     Z22, Z13, Z13
+	VMULPS     Z19, Z7, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z20, Z8, Z19
+	VADDPS     Z19, Z13, Z13
+	VMOVUPS    384(DI), Z19
+	VMOVUPS    448(DI), Z20
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z20, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x01, Z21, Z22, Z20
+	VMULPS     Z21, Z6, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z18, Z7, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z20, Z8, Z18
+	VADDPS     Z18, Z14, Z14
+	VMOVUPS    512(DI), Z18
+	VMOVUPS    576(DI), Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x01, Z22, Z21, Z20
+	VMULPS     Z22, Z6, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z19, Z7, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z20, Z8, Z19
+	VADDPS     Z19, Z15, Z15
+	VMOVUPS.Z  640(DI), K1, Z19
+	VMOVUPS.Z  704(DI), K2, Z20
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z20, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x01, Z21, Z22, Z20
+	VMULPS     Z21, Z6, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z18, Z7, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z20, Z8, Z18
+	VADDPS     Z18, Z16, Z16
+	VMOVUPS.Z  768(DI), K3, Z18
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z9, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z9, Z11, Z18
+	VALIGND    $0x01, Z22, Z20, Z18
+	VMULPS     Z22, Z6, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z19, Z7, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z18, Z8, Z18
+	VADDPS     Z18, Z17, Z17
+	VMOVUPS    Z12, (AX)
+	VMOVUPS    Z13, 64(AX)
+	VMOVUPS    Z14, 128(AX)
+	VMOVUPS    Z15, 192(AX)
+	VMOVUPS    Z16, 256(AX)
+	VMOVUPS    Z17, K4, 320(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x02, CX
+	DECQ       DX
+	JMP        dwPlanarRows6S2P0F32AVX512_block
+
+dwPlanarRows6S2P0F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows7S2P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows7S2P0F32AVX512(SB), NOSPLIT, $0-80
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	VPMOVZXBD    pool3Index<>+0(SB), Z10
+	VPMOVZXBD    pool3Index<>+16(SB), Z11
+	KMOVW        m1+72(FP), K1
+	KMOVW        m2+74(FP), K2
+	KMOVW        m3+76(FP), K3
+	KMOVW        smask+78(FP), K4
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows7S2P0F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows7S2P0F32AVX512_done
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	VXORPS     Z18, Z18, Z18
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	PREFETCHT0 704(R8)
+	PREFETCHT0 768(R8)
+	PREFETCHT0 832(R8)
+	PREFETCHT0 896(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z19
+	VMOVUPS    64(DI), Z20
+	VMOVAPS    Z19, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VMOVUPS    128(DI), Z20
+	VMOVUPS    192(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x01, Z21, Z23, Z22
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z19, Z1, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z22, Z2, Z19
+	VADDPS     Z19, Z12, Z12
+	VMOVUPS    256(DI), Z19
+	VMOVUPS    320(DI), Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x01, Z23, Z22, Z21
+	VMULPS     Z23, Z0, Z23
+	VADDPS     Z23, Z13, Z13
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z13, Z13
+	VMOVUPS    384(DI), Z20
+	VMOVUPS    448(DI), Z21
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z21, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z19, Z1, Z19
+	VADDPS     Z19, Z14, Z14
+	VMULPS     Z21, Z2, Z19
+	VADDPS     Z19, Z14, Z14
+	VMOVUPS    512(DI), Z19
+	VMOVUPS    576(DI), Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x01, Z23, Z22, Z21
+	VMULPS     Z23, Z0, Z23
+	VADDPS     Z23, Z15, Z15
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z15, Z15
+	VMOVUPS    640(DI), Z20
+	VMOVUPS    704(DI), Z21
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z21, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z16, Z16
+	VMULPS     Z19, Z1, Z19
+	VADDPS     Z19, Z16, Z16
+	VMULPS     Z21, Z2, Z19
+	VADDPS     Z19, Z16, Z16
+	VMOVUPS.Z  768(DI), K1, Z19
+	VMOVUPS.Z  832(DI), K2, Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x01, Z23, Z22, Z21
+	VMULPS     Z23, Z0, Z23
+	VADDPS     Z23, Z17, Z17
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z17, Z17
+	VMOVUPS.Z  896(DI), K3, Z20
+	VMOVAPS    Z20, Z21
+	VPERMT2PS  Z9, Z10, Z21
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z9, Z11, Z20
+	VALIGND    $0x01, Z22, Z21, Z20
+	VMULPS     Z22, Z0, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z19, Z1, Z19
+	VADDPS     Z19, Z18, Z18
+	VMULPS     Z20, Z2, Z19
+	VADDPS     Z19, Z18, Z18
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	PREFETCHT0 704(R8)
+	PREFETCHT0 768(R8)
+	PREFETCHT0 832(R8)
+	PREFETCHT0 896(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z19
+	VMOVUPS    64(DI), Z20
+	VMOVAPS    Z19, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VMOVUPS    128(DI), Z20
+	VMOVUPS    192(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x01, Z21, Z23, Z22
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z19, Z4, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z22, Z5, Z19
+	VADDPS     Z19, Z12, Z12
+	VMOVUPS    256(DI), Z19
+	VMOVUPS    320(DI), Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x01, Z23, Z22, Z21
+	VMULPS     Z23, Z3, Z23
+	VADDPS     Z23, Z13, Z13
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z13, Z13
+	VMOVUPS    384(DI), Z20
+	VMOVUPS    448(DI), Z21
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z21, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z19, Z4, Z19
+	VADDPS     Z19, Z14, Z14
+	VMULPS     Z21, Z5, Z19
+	VADDPS     Z19, Z14, Z14
+	VMOVUPS    512(DI), Z19
+	VMOVUPS    576(DI), Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x01, Z23, Z22, Z21
+	VMULPS     Z23, Z3, Z23
+	VADDPS     Z23, Z15, Z15
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z15, Z15
+	VMOVUPS    640(DI), Z20
+	VMOVUPS    704(DI), Z21
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z21, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z16, Z16
+	VMULPS     Z19, Z4, Z19
+	VADDPS     Z19, Z16, Z16
+	VMULPS     Z21, Z5, Z19
+	VADDPS     Z19, Z16, Z16
+	VMOVUPS.Z  768(DI), K1, Z19
+	VMOVUPS.Z  832(DI), K2, Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x01, Z23, Z22, Z21
+	VMULPS     Z23, Z3, Z23
+	VADDPS     Z23, Z17, Z17
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z17, Z17
+	VMOVUPS.Z  896(DI), K3, Z20
+	VMOVAPS    Z20, Z21
+	VPERMT2PS  Z9, Z10, Z21
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z9, Z11, Z20
+	VALIGND    $0x01, Z22, Z21, Z20
+	VMULPS     Z22, Z3, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z19, Z4, Z19
+	VADDPS     Z19, Z18, Z18
+	VMULPS     Z20, Z5, Z19
+	VADDPS     Z19, Z18, Z18
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	PREFETCHT0 704(R8)
+	PREFETCHT0 768(R8)
+	PREFETCHT0 832(R8)
+	PREFETCHT0 896(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z19
+	VMOVUPS    64(DI), Z20
+	VMOVAPS    Z19, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VMOVUPS    128(DI), Z20
+	VMOVUPS    192(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x01, Z21, Z23, Z22
+	VMULPS     Z21, Z6, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z19, Z7, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z22, Z8, Z19
+	VADDPS     Z19, Z12, Z12
+	VMOVUPS    256(DI), Z19
+	VMOVUPS    320(DI), Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x01, Z23, Z22, Z21
+	VMULPS     Z23, Z6, Z23
+	VADDPS     Z23, Z13, Z13
+	VMULPS     Z20, Z7, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z21, Z8, Z20
+	VADDPS     Z20, Z13, Z13
+	VMOVUPS    384(DI), Z20
+	VMOVUPS    448(DI), Z21
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z21, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z6, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z19, Z7, Z19
+	VADDPS     Z19, Z14, Z14
+	VMULPS     Z21, Z8, Z19
+	VADDPS     Z19, Z14, Z14
+	VMOVUPS    512(DI), Z19
+	VMOVUPS    576(DI), Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x01, Z23, Z22, Z21
+	VMULPS     Z23, Z6, Z23
+	VADDPS     Z23, Z15, Z15
+	VMULPS     Z20, Z7, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z21, Z8, Z20
+	VADDPS     Z20, Z15, Z15
+	VMOVUPS    640(DI), Z20
+	VMOVUPS    704(DI), Z21
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z21, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x01, Z22, Z23, Z21
+	VMULPS     Z22, Z6, Z22
+	VADDPS     Z22, Z16, Z16
+	VMULPS     Z19, Z7, Z19
+	VADDPS     Z19, Z16, Z16
+	VMULPS     Z21, Z8, Z19
+	VADDPS     Z19, Z16, Z16
+	VMOVUPS.Z  768(DI), K1, Z19
+	VMOVUPS.Z  832(DI), K2, Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x01, Z23, Z22, Z21
+	VMULPS     Z23, Z6, Z23
+	VADDPS     Z23, Z17, Z17
+	VMULPS     Z20, Z7, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z21, Z8, Z20
+	VADDPS     Z20, Z17, Z17
+	VMOVUPS.Z  896(DI), K3, Z20
+	VMOVAPS    Z20, Z21
+	VPERMT2PS  Z9, Z10, Z21
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z9, Z11, Z20
+	VALIGND    $0x01, Z22, Z21, Z20
+	VMULPS     Z22, Z6, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z19, Z7, Z19
+	VADDPS     Z19, Z18, Z18
+	VMULPS     Z20, Z8, Z19
+	VADDPS     Z19, Z18, Z18
+	VMOVUPS    Z12, (AX)
+	VMOVUPS    Z13, 64(AX)
+	VMOVUPS    Z14, 128(AX)
+	VMOVUPS    Z15, 192(AX)
+	VMOVUPS    Z16, 256(AX)
+	VMOVUPS    Z17, 320(AX)
+	VMOVUPS    Z18, K4, 384(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x02, CX
+	DECQ       DX
+	JMP        dwPlanarRows7S2P0F32AVX512_block
+
+dwPlanarRows7S2P0F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows8S2P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows8S2P0F32AVX512(SB), NOSPLIT, $0-80
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	VPMOVZXBD    pool3Index<>+0(SB), Z10
+	VPMOVZXBD    pool3Index<>+16(SB), Z11
+	KMOVW        m1+72(FP), K1
+	KMOVW        m2+74(FP), K2
+	KMOVW        m3+76(FP), K3
+	KMOVW        smask+78(FP), K4
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows8S2P0F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows8S2P0F32AVX512_done
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	VXORPS     Z18, Z18, Z18
+	VXORPS     Z19, Z19, Z19
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	PREFETCHT0 704(R8)
+	PREFETCHT0 768(R8)
+	PREFETCHT0 832(R8)
+	PREFETCHT0 896(R8)
+	PREFETCHT0 960(R8)
+	PREFETCHT0 1024(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS    128(DI), Z21
+	VMOVUPS    192(DI), Z23
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z23, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z23, Z11, Z21
+	VALIGND    $0x01, Z22, Z24, Z23
+	VMULPS     Z22, Z0, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z23, Z2, Z20
+	VADDPS     Z20, Z12, Z12
+	VMOVUPS    256(DI), Z20
+	VMOVUPS    320(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x01, Z24, Z23, Z22
+	VMULPS     Z24, Z0, Z24
+	VADDPS     Z24, Z13, Z13
+	VMULPS     Z21, Z1, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z22, Z2, Z21
+	VADDPS     Z21, Z13, Z13
+	VMOVUPS    384(DI), Z21
+	VMOVUPS    448(DI), Z22
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z22, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x01, Z23, Z24, Z22
+	VMULPS     Z23, Z0, Z23
+	VADDPS     Z23, Z14, Z14
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z22, Z2, Z20
+	VADDPS     Z20, Z14, Z14
+	VMOVUPS    512(DI), Z20
+	VMOVUPS    576(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x01, Z24, Z23, Z22
+	VMULPS     Z24, Z0, Z24
+	VADDPS     Z24, Z15, Z15
+	VMULPS     Z21, Z1, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z22, Z2, Z21
+	VADDPS     Z21, Z15, Z15
+	VMOVUPS    640(DI), Z21
+	VMOVUPS    704(DI), Z22
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z22, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x01, Z23, Z24, Z22
+	VMULPS     Z23, Z0, Z23
+	VADDPS     Z23, Z16, Z16
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z22, Z2, Z20
+	VADDPS     Z20, Z16, Z16
+	VMOVUPS    768(DI), Z20
+	VMOVUPS    832(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x01, Z24, Z23, Z22
+	VMULPS     Z24, Z0, Z24
+	VADDPS     Z24, Z17, Z17
+	VMULPS     Z21, Z1, Z21
+	VADDPS     Z21, Z17, Z17
+	VMULPS     Z22, Z2, Z21
+	VADDPS     Z21, Z17, Z17
+	VMOVUPS.Z  896(DI), K1, Z21
+	VMOVUPS.Z  960(DI), K2, Z22
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z22, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x01, Z23, Z24, Z22
+	VMULPS     Z23, Z0, Z23
+	VADDPS     Z23, Z18, Z18
+	VMULPS     Z20, Z1, Z20
+	VADDPS     Z20, Z18, Z18
+	VMULPS     Z22, Z2, Z20
+	VADDPS     Z20, Z18, Z18
+	VMOVUPS.Z  1024(DI), K3, Z20
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z9, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z9, Z11, Z20
+	VALIGND    $0x01, Z24, Z22, Z20
+	VMULPS     Z24, Z0, Z22
+	VADDPS     Z22, Z19, Z19
+	VMULPS     Z21, Z1, Z21
+	VADDPS     Z21, Z19, Z19
+	VMULPS     Z20, Z2, Z20
+	VADDPS     Z20, Z19, Z19
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	PREFETCHT0 704(R8)
+	PREFETCHT0 768(R8)
+	PREFETCHT0 832(R8)
+	PREFETCHT0 896(R8)
+	PREFETCHT0 960(R8)
+	PREFETCHT0 1024(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS    128(DI), Z21
+	VMOVUPS    192(DI), Z23
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z23, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z23, Z11, Z21
+	VALIGND    $0x01, Z22, Z24, Z23
+	VMULPS     Z22, Z3, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z23, Z5, Z20
+	VADDPS     Z20, Z12, Z12
+	VMOVUPS    256(DI), Z20
+	VMOVUPS    320(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x01, Z24, Z23, Z22
+	VMULPS     Z24, Z3, Z24
+	VADDPS     Z24, Z13, Z13
+	VMULPS     Z21, Z4, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z22, Z5, Z21
+	VADDPS     Z21, Z13, Z13
+	VMOVUPS    384(DI), Z21
+	VMOVUPS    448(DI), Z22
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z22, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x01, Z23, Z24, Z22
+	VMULPS     Z23, Z3, Z23
+	VADDPS     Z23, Z14, Z14
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z22, Z5, Z20
+	VADDPS     Z20, Z14, Z14
+	VMOVUPS    512(DI), Z20
+	VMOVUPS    576(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x01, Z24, Z23, Z22
+	VMULPS     Z24, Z3, Z24
+	VADDPS     Z24, Z15, Z15
+	VMULPS     Z21, Z4, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z22, Z5, Z21
+	VADDPS     Z21, Z15, Z15
+	VMOVUPS    640(DI), Z21
+	VMOVUPS    704(DI), Z22
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z22, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x01, Z23, Z24, Z22
+	VMULPS     Z23, Z3, Z23
+	VADDPS     Z23, Z16, Z16
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z22, Z5, Z20
+	VADDPS     Z20, Z16, Z16
+	VMOVUPS    768(DI), Z20
+	VMOVUPS    832(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x01, Z24, Z23, Z22
+	VMULPS     Z24, Z3, Z24
+	VADDPS     Z24, Z17, Z17
+	VMULPS     Z21, Z4, Z21
+	VADDPS     Z21, Z17, Z17
+	VMULPS     Z22, Z5, Z21
+	VADDPS     Z21, Z17, Z17
+	VMOVUPS.Z  896(DI), K1, Z21
+	VMOVUPS.Z  960(DI), K2, Z22
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z22, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x01, Z23, Z24, Z22
+	VMULPS     Z23, Z3, Z23
+	VADDPS     Z23, Z18, Z18
+	VMULPS     Z20, Z4, Z20
+	VADDPS     Z20, Z18, Z18
+	VMULPS     Z22, Z5, Z20
+	VADDPS     Z20, Z18, Z18
+	VMOVUPS.Z  1024(DI), K3, Z20
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z9, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z9, Z11, Z20
+	VALIGND    $0x01, Z24, Z22, Z20
+	VMULPS     Z24, Z3, Z22
+	VADDPS     Z22, Z19, Z19
+	VMULPS     Z21, Z4, Z21
+	VADDPS     Z21, Z19, Z19
+	VMULPS     Z20, Z5, Z20
+	VADDPS     Z20, Z19, Z19
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	PREFETCHT0 704(R8)
+	PREFETCHT0 768(R8)
+	PREFETCHT0 832(R8)
+	PREFETCHT0 896(R8)
+	PREFETCHT0 960(R8)
+	PREFETCHT0 1024(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VMOVUPS    128(DI), Z21
+	VMOVUPS    192(DI), Z23
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z23, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z23, Z11, Z21
+	VALIGND    $0x01, Z22, Z24, Z23
+	VMULPS     Z22, Z6, Z22
+	VADDPS     Z22, Z12, Z12
+	VMULPS     Z20, Z7, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z23, Z8, Z20
+	VADDPS     Z20, Z12, Z12
+	VMOVUPS    256(DI), Z20
+	VMOVUPS    320(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x01, Z24, Z23, Z22
+	VMULPS     Z24, Z6, Z24
+	VADDPS     Z24, Z13, Z13
+	VMULPS     Z21, Z7, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z22, Z8, Z21
+	VADDPS     Z21, Z13, Z13
+	VMOVUPS    384(DI), Z21
+	VMOVUPS    448(DI), Z22
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z22, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x01, Z23, Z24, Z22
+	VMULPS     Z23, Z6, Z23
+	VADDPS     Z23, Z14, Z14
+	VMULPS     Z20, Z7, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z22, Z8, Z20
+	VADDPS     Z20, Z14, Z14
+	VMOVUPS    512(DI), Z20
+	VMOVUPS    576(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x01, Z24, Z23, Z22
+	VMULPS     Z24, Z6, Z24
+	VADDPS     Z24, Z15, Z15
+	VMULPS     Z21, Z7, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z22, Z8, Z21
+	VADDPS     Z21, Z15, Z15
+	VMOVUPS    640(DI), Z21
+	VMOVUPS    704(DI), Z22
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z22, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x01, Z23, Z24, Z22
+	VMULPS     Z23, Z6, Z23
+	VADDPS     Z23, Z16, Z16
+	VMULPS     Z20, Z7, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z22, Z8, Z20
+	VADDPS     Z20, Z16, Z16
+	VMOVUPS    768(DI), Z20
+	VMOVUPS    832(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x01, Z24, Z23, Z22
+	VMULPS     Z24, Z6, Z24
+	VADDPS     Z24, Z17, Z17
+	VMULPS     Z21, Z7, Z21
+	VADDPS     Z21, Z17, Z17
+	VMULPS     Z22, Z8, Z21
+	VADDPS     Z21, Z17, Z17
+	VMOVUPS.Z  896(DI), K1, Z21
+	VMOVUPS.Z  960(DI), K2, Z22
+	VMOVAPS    Z21, Z24
+	VPERMT2PS  Z22, Z10, Z24
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x01, Z23, Z24, Z22
+	VMULPS     Z23, Z6, Z23
+	VADDPS     Z23, Z18, Z18
+	VMULPS     Z20, Z7, Z20
+	VADDPS     Z20, Z18, Z18
+	VMULPS     Z22, Z8, Z20
+	VADDPS     Z20, Z18, Z18
+	VMOVUPS.Z  1024(DI), K3, Z20
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z9, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z9, Z11, Z20
+	VALIGND    $0x01, Z24, Z22, Z20
+	VMULPS     Z24, Z6, Z22
+	VADDPS     Z22, Z19, Z19
+	VMULPS     Z21, Z7, Z21
+	VADDPS     Z21, Z19, Z19
+	VMULPS     Z20, Z8, Z20
+	VADDPS     Z20, Z19, Z19
+	VMOVUPS    Z12, (AX)
+	VMOVUPS    Z13, 64(AX)
+	VMOVUPS    Z14, 128(AX)
+	VMOVUPS    Z15, 192(AX)
+	VMOVUPS    Z16, 256(AX)
+	VMOVUPS    Z17, 320(AX)
+	VMOVUPS    Z18, 384(AX)
+	VMOVUPS    Z19, K4, 448(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x02, CX
+	DECQ       DX
+	JMP        dwPlanarRows8S2P0F32AVX512_block
+
+dwPlanarRows8S2P0F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows1S2P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows1S2P1F32AVX512(SB), NOSPLIT, $0-80
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	VPMOVZXBD    pool3Index<>+0(SB), Z10
+	VPMOVZXBD    pool3Index<>+16(SB), Z11
+	KMOVW        m1+72(FP), K1
+	KMOVW        m2+74(FP), K1
+	KMOVW        m3+76(FP), K2
+	KMOVW        smask+78(FP), K3
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows1S2P1F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows1S2P1F32AVX512_done
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	VXORPS     Z18, Z18, Z18
+	VXORPS     Z19, Z19, Z19
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z22, Z1, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z20, Z2, Z20
+	VADDPS     Z20, Z12, Z12
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z22, Z4, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z20, Z5, Z20
+	VADDPS     Z20, Z12, Z12
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z6, Z23
+	VADDPS     Z23, Z12, Z12
+	VMULPS     Z22, Z7, Z23
+	VADDPS     Z23, Z12, Z12
+	VMULPS     Z20, Z8, Z23
+	VADDPS     Z23, Z12, Z12
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z22, Z1, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z20, Z2, Z20
+	VADDPS     Z20, Z13, Z13
+	MOVQ       CX, BX
+	ADDQ       $0x03, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z22, Z4, Z21
+	VADDPS     Z21, Z13, Z13
+	VMULPS     Z20, Z5, Z20
+	VADDPS     Z20, Z13, Z13
+	MOVQ       CX, BX
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z6, Z23
+	VADDPS     Z23, Z13, Z13
+	VMULPS     Z22, Z7, Z23
+	VADDPS     Z23, Z13, Z13
+	VMULPS     Z20, Z8, Z23
+	VADDPS     Z23, Z13, Z13
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z22, Z1, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z20, Z2, Z20
+	VADDPS     Z20, Z14, Z14
+	MOVQ       CX, BX
+	ADDQ       $0x05, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z22, Z4, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z20, Z5, Z20
+	VADDPS     Z20, Z14, Z14
+	MOVQ       CX, BX
+	ADDQ       $0x06, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z6, Z23
+	VADDPS     Z23, Z14, Z14
+	VMULPS     Z22, Z7, Z23
+	VADDPS     Z23, Z14, Z14
+	VMULPS     Z20, Z8, Z23
+	VADDPS     Z23, Z14, Z14
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z22, Z1, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z20, Z2, Z20
+	VADDPS     Z20, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x07, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z22, Z4, Z21
+	VADDPS     Z21, Z15, Z15
+	VMULPS     Z20, Z5, Z20
+	VADDPS     Z20, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z6, Z23
+	VADDPS     Z23, Z15, Z15
+	VMULPS     Z22, Z7, Z23
+	VADDPS     Z23, Z15, Z15
+	VMULPS     Z20, Z8, Z23
+	VADDPS     Z23, Z15, Z15
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z22, Z1, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z20, Z2, Z20
+	VADDPS     Z20, Z16, Z16
+	MOVQ       CX, BX
+	ADDQ       $0x09, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z22, Z4, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z20, Z5, Z20
+	VADDPS     Z20, Z16, Z16
+	MOVQ       CX, BX
+	ADDQ       $0x0a, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z6, Z23
+	VADDPS     Z23, Z16, Z16
+	VMULPS     Z22, Z7, Z23
+	VADDPS     Z23, Z16, Z16
+	VMULPS     Z20, Z8, Z23
+	VADDPS     Z23, Z16, Z16
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z17, Z17
+	VMULPS     Z22, Z1, Z21
+	VADDPS     Z21, Z17, Z17
+	VMULPS     Z20, Z2, Z20
+	VADDPS     Z20, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x0b, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z17, Z17
+	VMULPS     Z22, Z4, Z21
+	VADDPS     Z21, Z17, Z17
+	VMULPS     Z20, Z5, Z20
+	VADDPS     Z20, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x0c, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z6, Z23
+	VADDPS     Z23, Z17, Z17
+	VMULPS     Z22, Z7, Z23
+	VADDPS     Z23, Z17, Z17
+	VMULPS     Z20, Z8, Z23
+	VADDPS     Z23, Z17, Z17
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z22, Z1, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z20, Z2, Z20
+	VADDPS     Z20, Z18, Z18
+	MOVQ       CX, BX
+	ADDQ       $0x0d, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z22, Z4, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z20, Z5, Z20
+	VADDPS     Z20, Z18, Z18
+	MOVQ       CX, BX
+	ADDQ       $0x0e, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z6, Z23
+	VADDPS     Z23, Z18, Z18
+	VMULPS     Z22, Z7, Z23
+	VADDPS     Z23, Z18, Z18
+	VMULPS     Z20, Z8, Z23
+	VADDPS     Z23, Z18, Z18
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z19, Z19
+	VMULPS     Z22, Z1, Z21
+	VADDPS     Z21, Z19, Z19
+	VMULPS     Z20, Z2, Z20
+	VADDPS     Z20, Z19, Z19
+	MOVQ       CX, BX
+	ADDQ       $0x0f, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z19, Z19
+	VMULPS     Z22, Z4, Z21
+	VADDPS     Z21, Z19, Z19
+	VMULPS     Z20, Z5, Z20
+	VADDPS     Z20, Z19, Z19
+	MOVQ       CX, BX
+	ADDQ       $0x10, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS.Z  (DI), K1, Z20
+	VMOVUPS.Z  64(DI), K2, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z6, Z21
+	VADDPS     Z21, Z19, Z19
+	VMULPS     Z22, Z7, Z21
+	VADDPS     Z21, Z19, Z19
+	VMULPS     Z20, Z8, Z20
+	VADDPS     Z20, Z19, Z19
+	VMOVUPS    Z12, K3, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z13, K3, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z14, K3, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z15, K3, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z16, K3, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z17, K3, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z18, K3, (AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z19, K3, (AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x10, CX
+	DECQ       DX
+	JMP        dwPlanarRows1S2P1F32AVX512_block
+
+dwPlanarRows1S2P1F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows2S2P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows2S2P1F32AVX512(SB), NOSPLIT, $0-80
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	VPMOVZXBD    pool3Index<>+0(SB), Z10
+	VPMOVZXBD    pool3Index<>+16(SB), Z11
+	KMOVW        m1+72(FP), K1
+	KMOVW        m2+74(FP), K2
+	KMOVW        m3+76(FP), K3
+	KMOVW        smask+78(FP), K4
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows2S2P1F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows2S2P1F32AVX512_done
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	VXORPS     Z18, Z18, Z18
+	VXORPS     Z19, Z19, Z19
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS.Z  64(DI), K1, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z22, Z1, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z20, Z2, Z21
+	VADDPS     Z21, Z12, Z12
+	VMOVUPS.Z  128(DI), K2, Z21
+	VMOVUPS.Z  192(DI), K3, Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z23, Z1, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z13, Z13
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS.Z  64(DI), K1, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z22, Z4, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z12, Z12
+	VMOVUPS.Z  128(DI), K2, Z21
+	VMOVUPS.Z  192(DI), K3, Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z23, Z4, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z13, Z13
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS.Z  64(DI), K1, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z6, Z23
+	VADDPS     Z23, Z12, Z12
+	VMULPS     Z22, Z7, Z23
+	VADDPS     Z23, Z12, Z12
+	VMULPS     Z20, Z8, Z23
+	VADDPS     Z23, Z12, Z12
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z22, Z1, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z20, Z2, Z21
+	VADDPS     Z21, Z14, Z14
+	VMOVUPS.Z  128(DI), K2, Z21
+	VMOVUPS.Z  192(DI), K3, Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z6, Z22
+	VADDPS     Z22, Z13, Z13
+	VMULPS     Z23, Z7, Z22
+	VADDPS     Z22, Z13, Z13
+	VMULPS     Z21, Z8, Z22
+	VADDPS     Z22, Z13, Z13
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z23, Z1, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x03, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS.Z  64(DI), K1, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z22, Z4, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z14, Z14
+	VMOVUPS.Z  128(DI), K2, Z21
+	VMOVUPS.Z  192(DI), K3, Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z23, Z4, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS.Z  64(DI), K1, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z6, Z23
+	VADDPS     Z23, Z14, Z14
+	VMULPS     Z22, Z7, Z23
+	VADDPS     Z23, Z14, Z14
+	VMULPS     Z20, Z8, Z23
+	VADDPS     Z23, Z14, Z14
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z22, Z1, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z20, Z2, Z21
+	VADDPS     Z21, Z16, Z16
+	VMOVUPS.Z  128(DI), K2, Z21
+	VMOVUPS.Z  192(DI), K3, Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z6, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z23, Z7, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z21, Z8, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z23, Z1, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x05, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS.Z  64(DI), K1, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z22, Z4, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z16, Z16
+	VMOVUPS.Z  128(DI), K2, Z21
+	VMOVUPS.Z  192(DI), K3, Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z23, Z4, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x06, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS.Z  64(DI), K1, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z6, Z23
+	VADDPS     Z23, Z16, Z16
+	VMULPS     Z22, Z7, Z23
+	VADDPS     Z23, Z16, Z16
+	VMULPS     Z20, Z8, Z23
+	VADDPS     Z23, Z16, Z16
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z22, Z1, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z20, Z2, Z21
+	VADDPS     Z21, Z18, Z18
+	VMOVUPS.Z  128(DI), K2, Z21
+	VMOVUPS.Z  192(DI), K3, Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z6, Z22
+	VADDPS     Z22, Z17, Z17
+	VMULPS     Z23, Z7, Z22
+	VADDPS     Z22, Z17, Z17
+	VMULPS     Z21, Z8, Z22
+	VADDPS     Z22, Z17, Z17
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z23, Z1, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z19, Z19
+	MOVQ       CX, BX
+	ADDQ       $0x07, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS.Z  64(DI), K1, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z22, Z4, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z18, Z18
+	VMOVUPS.Z  128(DI), K2, Z21
+	VMOVUPS.Z  192(DI), K3, Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z23, Z4, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z19, Z19
+	MOVQ       CX, BX
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS.Z  64(DI), K1, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z6, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z22, Z7, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z18, Z18
+	VMOVUPS.Z  128(DI), K2, Z21
+	VMOVUPS.Z  192(DI), K3, Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z6, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z23, Z7, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z21, Z8, Z20
+	VADDPS     Z20, Z19, Z19
+	VMOVUPS    Z12, (AX)
+	VMOVUPS    Z13, K4, 64(AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z14, (AX)
+	VMOVUPS    Z15, K4, 64(AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z16, (AX)
+	VMOVUPS    Z17, K4, 64(AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z18, (AX)
+	VMOVUPS    Z19, K4, 64(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x08, CX
+	DECQ       DX
+	JMP        dwPlanarRows2S2P1F32AVX512_block
+
+dwPlanarRows2S2P1F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows3S2P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows3S2P1F32AVX512(SB), NOSPLIT, $0-80
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	VPMOVZXBD    pool3Index<>+0(SB), Z10
+	VPMOVZXBD    pool3Index<>+16(SB), Z11
+	KMOVW        m1+72(FP), K1
+	KMOVW        m2+74(FP), K2
+	KMOVW        m3+76(FP), K3
+	KMOVW        smask+78(FP), K4
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows3S2P1F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows3S2P1F32AVX512_done
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VALIGND    $0x0f, Z9, Z18, Z19
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z20, Z1, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z18, Z2, Z19
+	VADDPS     Z19, Z12, Z12
+	VMOVUPS    128(DI), Z19
+	VMOVUPS.Z  192(DI), K1, Z20
+	VMOVAPS    Z19, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z21, Z1, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z13, Z13
+	VMOVUPS.Z  256(DI), K2, Z18
+	VMOVUPS.Z  320(DI), K3, Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x0f, Z19, Z18, Z19
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z14, Z14
+	VMULPS     Z21, Z1, Z19
+	VADDPS     Z19, Z14, Z14
+	VMULPS     Z18, Z2, Z18
+	VADDPS     Z18, Z14, Z14
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VALIGND    $0x0f, Z9, Z18, Z19
+	VMULPS     Z19, Z3, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z20, Z4, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z18, Z5, Z19
+	VADDPS     Z19, Z12, Z12
+	VMOVUPS    128(DI), Z19
+	VMOVUPS.Z  192(DI), K1, Z20
+	VMOVAPS    Z19, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z21, Z4, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z13, Z13
+	VMOVUPS.Z  256(DI), K2, Z18
+	VMOVUPS.Z  320(DI), K3, Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x0f, Z19, Z18, Z19
+	VMULPS     Z19, Z3, Z19
+	VADDPS     Z19, Z14, Z14
+	VMULPS     Z21, Z4, Z19
+	VADDPS     Z19, Z14, Z14
+	VMULPS     Z18, Z5, Z18
+	VADDPS     Z18, Z14, Z14
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VALIGND    $0x0f, Z9, Z18, Z19
+	VMULPS     Z19, Z6, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z20, Z7, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z18, Z8, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z20, Z1, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z18, Z2, Z19
+	VADDPS     Z19, Z15, Z15
+	VMOVUPS    128(DI), Z19
+	VMOVUPS.Z  192(DI), K1, Z20
+	VMOVAPS    Z19, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VMULPS     Z18, Z6, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z21, Z7, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z19, Z8, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z21, Z1, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z16, Z16
+	VMOVUPS.Z  256(DI), K2, Z18
+	VMOVUPS.Z  320(DI), K3, Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x0f, Z19, Z18, Z19
+	VMULPS     Z19, Z6, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z21, Z7, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z18, Z8, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z21, Z1, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z18, Z2, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x03, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VALIGND    $0x0f, Z9, Z18, Z19
+	VMULPS     Z19, Z3, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z20, Z4, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z18, Z5, Z19
+	VADDPS     Z19, Z15, Z15
+	VMOVUPS    128(DI), Z19
+	VMOVUPS.Z  192(DI), K1, Z20
+	VMOVAPS    Z19, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z21, Z4, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z16, Z16
+	VMOVUPS.Z  256(DI), K2, Z18
+	VMOVUPS.Z  320(DI), K3, Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x0f, Z19, Z18, Z19
+	VMULPS     Z19, Z3, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z21, Z4, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z18, Z5, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VALIGND    $0x0f, Z9, Z18, Z19
+	VMULPS     Z19, Z6, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z20, Z7, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z18, Z8, Z19
+	VADDPS     Z19, Z15, Z15
+	VMOVUPS    128(DI), Z19
+	VMOVUPS.Z  192(DI), K1, Z20
+	VMOVAPS    Z19, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z21, Z7, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z16, Z16
+	VMOVUPS.Z  256(DI), K2, Z18
+	VMOVUPS.Z  320(DI), K3, Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x0f, Z19, Z18, Z19
+	VMULPS     Z19, Z6, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z21, Z7, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z18, Z8, Z18
+	VADDPS     Z18, Z17, Z17
+	VMOVUPS    Z12, (AX)
+	VMOVUPS    Z13, 64(AX)
+	VMOVUPS    Z14, K4, 128(AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z15, (AX)
+	VMOVUPS    Z16, 64(AX)
+	VMOVUPS    Z17, K4, 128(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x04, CX
+	DECQ       DX
+	JMP        dwPlanarRows3S2P1F32AVX512_block
+
+dwPlanarRows3S2P1F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows4S2P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows4S2P1F32AVX512(SB), NOSPLIT, $0-80
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	VPMOVZXBD    pool3Index<>+0(SB), Z10
+	VPMOVZXBD    pool3Index<>+16(SB), Z11
+	KMOVW        m1+72(FP), K1
+	KMOVW        m2+74(FP), K2
+	KMOVW        m3+76(FP), K3
+	KMOVW        smask+78(FP), K4
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows4S2P1F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows4S2P1F32AVX512_done
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	VXORPS     Z18, Z18, Z18
+	VXORPS     Z19, Z19, Z19
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z22, Z1, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z20, Z2, Z21
+	VADDPS     Z21, Z12, Z12
+	VMOVUPS    128(DI), Z21
+	VMOVUPS    192(DI), Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z23, Z1, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z13, Z13
+	VMOVUPS    256(DI), Z20
+	VMOVUPS.Z  320(DI), K1, Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x0f, Z21, Z20, Z21
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z23, Z1, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z20, Z2, Z21
+	VADDPS     Z21, Z14, Z14
+	VMOVUPS.Z  384(DI), K2, Z21
+	VMOVUPS.Z  448(DI), K3, Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z23, Z1, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z22, Z4, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z12, Z12
+	VMOVUPS    128(DI), Z21
+	VMOVUPS    192(DI), Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z23, Z4, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z13, Z13
+	VMOVUPS    256(DI), Z20
+	VMOVUPS.Z  320(DI), K1, Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x0f, Z21, Z20, Z21
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z23, Z4, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z14, Z14
+	VMOVUPS.Z  384(DI), K2, Z21
+	VMOVUPS.Z  448(DI), K3, Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z23, Z4, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z15, Z15
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z6, Z23
+	VADDPS     Z23, Z12, Z12
+	VMULPS     Z22, Z7, Z23
+	VADDPS     Z23, Z12, Z12
+	VMULPS     Z20, Z8, Z23
+	VADDPS     Z23, Z12, Z12
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z22, Z1, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z20, Z2, Z21
+	VADDPS     Z21, Z16, Z16
+	VMOVUPS    128(DI), Z21
+	VMOVUPS    192(DI), Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z6, Z22
+	VADDPS     Z22, Z13, Z13
+	VMULPS     Z23, Z7, Z22
+	VADDPS     Z22, Z13, Z13
+	VMULPS     Z21, Z8, Z22
+	VADDPS     Z22, Z13, Z13
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z23, Z1, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z17, Z17
+	VMOVUPS    256(DI), Z20
+	VMOVUPS.Z  320(DI), K1, Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x0f, Z21, Z20, Z21
+	VMULPS     Z21, Z6, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z23, Z7, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z20, Z8, Z22
+	VADDPS     Z22, Z14, Z14
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z23, Z1, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z20, Z2, Z21
+	VADDPS     Z21, Z18, Z18
+	VMOVUPS.Z  384(DI), K2, Z21
+	VMOVUPS.Z  448(DI), K3, Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z6, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z23, Z7, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z21, Z8, Z22
+	VADDPS     Z22, Z15, Z15
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z23, Z1, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z19, Z19
+	MOVQ       CX, BX
+	ADDQ       $0x03, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z22, Z4, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z16, Z16
+	VMOVUPS    128(DI), Z21
+	VMOVUPS    192(DI), Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z23, Z4, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z17, Z17
+	VMOVUPS    256(DI), Z20
+	VMOVUPS.Z  320(DI), K1, Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x0f, Z21, Z20, Z21
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z23, Z4, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z18, Z18
+	VMOVUPS.Z  384(DI), K2, Z21
+	VMOVUPS.Z  448(DI), K3, Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z23, Z4, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z19, Z19
+	MOVQ       CX, BX
+	ADDQ       $0x04, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z6, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z22, Z7, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z16, Z16
+	VMOVUPS    128(DI), Z21
+	VMOVUPS    192(DI), Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z6, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z23, Z7, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z21, Z8, Z20
+	VADDPS     Z20, Z17, Z17
+	VMOVUPS    256(DI), Z20
+	VMOVUPS.Z  320(DI), K1, Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x0f, Z21, Z20, Z21
+	VMULPS     Z21, Z6, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z23, Z7, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z18, Z18
+	VMOVUPS.Z  384(DI), K2, Z21
+	VMOVUPS.Z  448(DI), K3, Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z6, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z23, Z7, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z21, Z8, Z20
+	VADDPS     Z20, Z19, Z19
+	VMOVUPS    Z12, (AX)
+	VMOVUPS    Z13, 64(AX)
+	VMOVUPS    Z14, 128(AX)
+	VMOVUPS    Z15, K4, 192(AX)
+	ADDQ       dstRow+8(FP), AX
+	VMOVUPS    Z16, (AX)
+	VMOVUPS    Z17, 64(AX)
+	VMOVUPS    Z18, 128(AX)
+	VMOVUPS    Z19, K4, 192(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x04, CX
+	DECQ       DX
+	JMP        dwPlanarRows4S2P1F32AVX512_block
+
+dwPlanarRows4S2P1F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows5S2P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows5S2P1F32AVX512(SB), NOSPLIT, $0-80
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	VPMOVZXBD    pool3Index<>+0(SB), Z10
+	VPMOVZXBD    pool3Index<>+16(SB), Z11
+	KMOVW        m1+72(FP), K1
+	KMOVW        m2+74(FP), K2
+	KMOVW        m3+76(FP), K3
+	KMOVW        smask+78(FP), K4
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows5S2P1F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows5S2P1F32AVX512_done
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z17
+	VMOVUPS    64(DI), Z18
+	VMOVAPS    Z17, Z19
+	VPERMT2PS  Z18, Z10, Z19
+	VMOVAPS    Z17, Z17
+	VPERMT2PS  Z18, Z11, Z17
+	VALIGND    $0x0f, Z9, Z17, Z18
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z19, Z1, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z17, Z2, Z18
+	VADDPS     Z18, Z12, Z12
+	VMOVUPS    128(DI), Z18
+	VMOVUPS    192(DI), Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VALIGND    $0x0f, Z17, Z18, Z17
+	VMULPS     Z17, Z0, Z17
+	VADDPS     Z17, Z13, Z13
+	VMULPS     Z20, Z1, Z17
+	VADDPS     Z17, Z13, Z13
+	VMULPS     Z18, Z2, Z17
+	VADDPS     Z17, Z13, Z13
+	VMOVUPS    256(DI), Z17
+	VMOVUPS    320(DI), Z19
+	VMOVAPS    Z17, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z17, Z17
+	VPERMT2PS  Z19, Z11, Z17
+	VALIGND    $0x0f, Z18, Z17, Z18
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z20, Z1, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z17, Z2, Z18
+	VADDPS     Z18, Z14, Z14
+	VMOVUPS    384(DI), Z18
+	VMOVUPS.Z  448(DI), K1, Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VALIGND    $0x0f, Z17, Z18, Z17
+	VMULPS     Z17, Z0, Z17
+	VADDPS     Z17, Z15, Z15
+	VMULPS     Z20, Z1, Z17
+	VADDPS     Z17, Z15, Z15
+	VMULPS     Z18, Z2, Z17
+	VADDPS     Z17, Z15, Z15
+	VMOVUPS.Z  512(DI), K2, Z17
+	VMOVUPS.Z  576(DI), K3, Z19
+	VMOVAPS    Z17, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z17, Z17
+	VPERMT2PS  Z19, Z11, Z17
+	VALIGND    $0x0f, Z18, Z17, Z18
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z20, Z1, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z17, Z2, Z17
+	VADDPS     Z17, Z16, Z16
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z17
+	VMOVUPS    64(DI), Z18
+	VMOVAPS    Z17, Z19
+	VPERMT2PS  Z18, Z10, Z19
+	VMOVAPS    Z17, Z17
+	VPERMT2PS  Z18, Z11, Z17
+	VALIGND    $0x0f, Z9, Z17, Z18
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z19, Z4, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z17, Z5, Z18
+	VADDPS     Z18, Z12, Z12
+	VMOVUPS    128(DI), Z18
+	VMOVUPS    192(DI), Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VALIGND    $0x0f, Z17, Z18, Z17
+	VMULPS     Z17, Z3, Z17
+	VADDPS     Z17, Z13, Z13
+	VMULPS     Z20, Z4, Z17
+	VADDPS     Z17, Z13, Z13
+	VMULPS     Z18, Z5, Z17
+	VADDPS     Z17, Z13, Z13
+	VMOVUPS    256(DI), Z17
+	VMOVUPS    320(DI), Z19
+	VMOVAPS    Z17, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z17, Z17
+	VPERMT2PS  Z19, Z11, Z17
+	VALIGND    $0x0f, Z18, Z17, Z18
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z20, Z4, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z17, Z5, Z18
+	VADDPS     Z18, Z14, Z14
+	VMOVUPS    384(DI), Z18
+	VMOVUPS.Z  448(DI), K1, Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VALIGND    $0x0f, Z17, Z18, Z17
+	VMULPS     Z17, Z3, Z17
+	VADDPS     Z17, Z15, Z15
+	VMULPS     Z20, Z4, Z17
+	VADDPS     Z17, Z15, Z15
+	VMULPS     Z18, Z5, Z17
+	VADDPS     Z17, Z15, Z15
+	VMOVUPS.Z  512(DI), K2, Z17
+	VMOVUPS.Z  576(DI), K3, Z19
+	VMOVAPS    Z17, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z17, Z17
+	VPERMT2PS  Z19, Z11, Z17
+	VALIGND    $0x0f, Z18, Z17, Z18
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z20, Z4, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z17, Z5, Z17
+	VADDPS     Z17, Z16, Z16
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z17
+	VMOVUPS    64(DI), Z18
+	VMOVAPS    Z17, Z19
+	VPERMT2PS  Z18, Z10, Z19
+	VMOVAPS    Z17, Z17
+	VPERMT2PS  Z18, Z11, Z17
+	VALIGND    $0x0f, Z9, Z17, Z18
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z19, Z7, Z18
+	VADDPS     Z18, Z12, Z12
+	VMULPS     Z17, Z8, Z18
+	VADDPS     Z18, Z12, Z12
+	VMOVUPS    128(DI), Z18
+	VMOVUPS    192(DI), Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VALIGND    $0x0f, Z17, Z18, Z17
+	VMULPS     Z17, Z6, Z17
+	VADDPS     Z17, Z13, Z13
+	VMULPS     Z20, Z7, Z17
+	VADDPS     Z17, Z13, Z13
+	VMULPS     Z18, Z8, Z17
+	VADDPS     Z17, Z13, Z13
+	VMOVUPS    256(DI), Z17
+	VMOVUPS    320(DI), Z19
+	VMOVAPS    Z17, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z17, Z17
+	VPERMT2PS  Z19, Z11, Z17
+	VALIGND    $0x0f, Z18, Z17, Z18
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z20, Z7, Z18
+	VADDPS     Z18, Z14, Z14
+	VMULPS     Z17, Z8, Z18
+	VADDPS     Z18, Z14, Z14
+	VMOVUPS    384(DI), Z18
+	VMOVUPS.Z  448(DI), K1, Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VALIGND    $0x0f, Z17, Z18, Z17
+	VMULPS     Z17, Z6, Z17
+	VADDPS     Z17, Z15, Z15
+	VMULPS     Z20, Z7, Z17
+	VADDPS     Z17, Z15, Z15
+	VMULPS     Z18, Z8, Z17
+	VADDPS     Z17, Z15, Z15
+	VMOVUPS.Z  512(DI), K2, Z17
+	VMOVUPS.Z  576(DI), K3, Z19
+	VMOVAPS    Z17, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z17, Z17
+	VPERMT2PS  Z19, Z11, Z17
+	VALIGND    $0x0f, Z18, Z17, Z18
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z20, Z7, Z18
+	VADDPS     Z18, Z16, Z16
+	VMULPS     Z17, Z8, Z17
+	VADDPS     Z17, Z16, Z16
+	VMOVUPS    Z12, (AX)
+	VMOVUPS    Z13, 64(AX)
+	VMOVUPS    Z14, 128(AX)
+	VMOVUPS    Z15, 192(AX)
+	VMOVUPS    Z16, K4, 256(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x02, CX
+	DECQ       DX
+	JMP        dwPlanarRows5S2P1F32AVX512_block
+
+dwPlanarRows5S2P1F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows6S2P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows6S2P1F32AVX512(SB), NOSPLIT, $0-80
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	VPMOVZXBD    pool3Index<>+0(SB), Z10
+	VPMOVZXBD    pool3Index<>+16(SB), Z11
+	KMOVW        m1+72(FP), K1
+	KMOVW        m2+74(FP), K2
+	KMOVW        m3+76(FP), K3
+	KMOVW        smask+78(FP), K4
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows6S2P1F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows6S2P1F32AVX512_done
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	PREFETCHT0 704(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VALIGND    $0x0f, Z9, Z18, Z19
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z20, Z1, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z18, Z2, Z19
+	VADDPS     Z19, Z12, Z12
+	VMOVUPS    128(DI), Z19
+	VMOVUPS    192(DI), Z20
+	VMOVAPS    Z19, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z21, Z1, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z13, Z13
+	VMOVUPS    256(DI), Z18
+	VMOVUPS    320(DI), Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x0f, Z19, Z18, Z19
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z14, Z14
+	VMULPS     Z21, Z1, Z19
+	VADDPS     Z19, Z14, Z14
+	VMULPS     Z18, Z2, Z19
+	VADDPS     Z19, Z14, Z14
+	VMOVUPS    384(DI), Z19
+	VMOVUPS    448(DI), Z20
+	VMOVAPS    Z19, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z21, Z1, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z15, Z15
+	VMOVUPS    512(DI), Z18
+	VMOVUPS.Z  576(DI), K1, Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x0f, Z19, Z18, Z19
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z16, Z16
+	VMULPS     Z21, Z1, Z19
+	VADDPS     Z19, Z16, Z16
+	VMULPS     Z18, Z2, Z19
+	VADDPS     Z19, Z16, Z16
+	VMOVUPS.Z  640(DI), K2, Z19
+	VMOVUPS.Z  704(DI), K3, Z20
+	VMOVAPS    Z19, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VMULPS     Z18, Z0, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z21, Z1, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z2, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	PREFETCHT0 704(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VALIGND    $0x0f, Z9, Z18, Z19
+	VMULPS     Z19, Z3, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z20, Z4, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z18, Z5, Z19
+	VADDPS     Z19, Z12, Z12
+	VMOVUPS    128(DI), Z19
+	VMOVUPS    192(DI), Z20
+	VMOVAPS    Z19, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z21, Z4, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z13, Z13
+	VMOVUPS    256(DI), Z18
+	VMOVUPS    320(DI), Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x0f, Z19, Z18, Z19
+	VMULPS     Z19, Z3, Z19
+	VADDPS     Z19, Z14, Z14
+	VMULPS     Z21, Z4, Z19
+	VADDPS     Z19, Z14, Z14
+	VMULPS     Z18, Z5, Z19
+	VADDPS     Z19, Z14, Z14
+	VMOVUPS    384(DI), Z19
+	VMOVUPS    448(DI), Z20
+	VMOVAPS    Z19, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z21, Z4, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z15, Z15
+	VMOVUPS    512(DI), Z18
+	VMOVUPS.Z  576(DI), K1, Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x0f, Z19, Z18, Z19
+	VMULPS     Z19, Z3, Z19
+	VADDPS     Z19, Z16, Z16
+	VMULPS     Z21, Z4, Z19
+	VADDPS     Z19, Z16, Z16
+	VMULPS     Z18, Z5, Z19
+	VADDPS     Z19, Z16, Z16
+	VMOVUPS.Z  640(DI), K2, Z19
+	VMOVUPS.Z  704(DI), K3, Z20
+	VMOVAPS    Z19, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VMULPS     Z18, Z3, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z21, Z4, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z5, Z18
+	VADDPS     Z18, Z17, Z17
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	PREFETCHT0 704(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z18
+	VMOVUPS    64(DI), Z19
+	VMOVAPS    Z18, Z20
+	VPERMT2PS  Z19, Z10, Z20
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z19, Z11, Z18
+	VALIGND    $0x0f, Z9, Z18, Z19
+	VMULPS     Z19, Z6, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z20, Z7, Z19
+	VADDPS     Z19, Z12, Z12
+	VMULPS     Z18, Z8, Z19
+	VADDPS     Z19, Z12, Z12
+	VMOVUPS    128(DI), Z19
+	VMOVUPS    192(DI), Z20
+	VMOVAPS    Z19, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z21, Z7, Z18
+	VADDPS     Z18, Z13, Z13
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z13, Z13
+	VMOVUPS    256(DI), Z18
+	VMOVUPS    320(DI), Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x0f, Z19, Z18, Z19
+	VMULPS     Z19, Z6, Z19
+	VADDPS     Z19, Z14, Z14
+	VMULPS     Z21, Z7, Z19
+	VADDPS     Z19, Z14, Z14
+	VMULPS     Z18, Z8, Z19
+	VADDPS     Z19, Z14, Z14
+	VMOVUPS    384(DI), Z19
+	VMOVUPS    448(DI), Z20
+	VMOVAPS    Z19, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z21, Z7, Z18
+	VADDPS     Z18, Z15, Z15
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z15, Z15
+	VMOVUPS    512(DI), Z18
+	VMOVUPS.Z  576(DI), K1, Z20
+	VMOVAPS    Z18, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z18, Z18
+	VPERMT2PS  Z20, Z11, Z18
+	VALIGND    $0x0f, Z19, Z18, Z19
+	VMULPS     Z19, Z6, Z19
+	VADDPS     Z19, Z16, Z16
+	VMULPS     Z21, Z7, Z19
+	VADDPS     Z19, Z16, Z16
+	VMULPS     Z18, Z8, Z19
+	VADDPS     Z19, Z16, Z16
+	VMOVUPS.Z  640(DI), K2, Z19
+	VMOVUPS.Z  704(DI), K3, Z20
+	VMOVAPS    Z19, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x0f, Z18, Z19, Z18
+	VMULPS     Z18, Z6, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z21, Z7, Z18
+	VADDPS     Z18, Z17, Z17
+	VMULPS     Z19, Z8, Z18
+	VADDPS     Z18, Z17, Z17
+	VMOVUPS    Z12, (AX)
+	VMOVUPS    Z13, 64(AX)
+	VMOVUPS    Z14, 128(AX)
+	VMOVUPS    Z15, 192(AX)
+	VMOVUPS    Z16, 256(AX)
+	VMOVUPS    Z17, K4, 320(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x02, CX
+	DECQ       DX
+	JMP        dwPlanarRows6S2P1F32AVX512_block
+
+dwPlanarRows6S2P1F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows7S2P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows7S2P1F32AVX512(SB), NOSPLIT, $0-80
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	VPMOVZXBD    pool3Index<>+0(SB), Z10
+	VPMOVZXBD    pool3Index<>+16(SB), Z11
+	KMOVW        m1+72(FP), K1
+	KMOVW        m2+74(FP), K2
+	KMOVW        m3+76(FP), K3
+	KMOVW        smask+78(FP), K4
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows7S2P1F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows7S2P1F32AVX512_done
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	VXORPS     Z18, Z18, Z18
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	PREFETCHT0 704(R8)
+	PREFETCHT0 768(R8)
+	PREFETCHT0 832(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z19
+	VMOVUPS    64(DI), Z20
+	VMOVAPS    Z19, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x0f, Z9, Z19, Z20
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z21, Z1, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z19, Z2, Z20
+	VADDPS     Z20, Z12, Z12
+	VMOVUPS    128(DI), Z20
+	VMOVUPS    192(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z19, Z20, Z19
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z22, Z1, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z20, Z2, Z19
+	VADDPS     Z19, Z13, Z13
+	VMOVUPS    256(DI), Z19
+	VMOVUPS    320(DI), Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x0f, Z20, Z19, Z20
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z22, Z1, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z19, Z2, Z20
+	VADDPS     Z20, Z14, Z14
+	VMOVUPS    384(DI), Z20
+	VMOVUPS    448(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z19, Z20, Z19
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z22, Z1, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z20, Z2, Z19
+	VADDPS     Z19, Z15, Z15
+	VMOVUPS    512(DI), Z19
+	VMOVUPS    576(DI), Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x0f, Z20, Z19, Z20
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z22, Z1, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z19, Z2, Z20
+	VADDPS     Z20, Z16, Z16
+	VMOVUPS    640(DI), Z20
+	VMOVUPS.Z  704(DI), K1, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z19, Z20, Z19
+	VMULPS     Z19, Z0, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z22, Z1, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z20, Z2, Z19
+	VADDPS     Z19, Z17, Z17
+	VMOVUPS.Z  768(DI), K2, Z19
+	VMOVUPS.Z  832(DI), K3, Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x0f, Z20, Z19, Z20
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z18, Z18
+	VMULPS     Z22, Z1, Z20
+	VADDPS     Z20, Z18, Z18
+	VMULPS     Z19, Z2, Z19
+	VADDPS     Z19, Z18, Z18
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	PREFETCHT0 704(R8)
+	PREFETCHT0 768(R8)
+	PREFETCHT0 832(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z19
+	VMOVUPS    64(DI), Z20
+	VMOVAPS    Z19, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x0f, Z9, Z19, Z20
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z21, Z4, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z19, Z5, Z20
+	VADDPS     Z20, Z12, Z12
+	VMOVUPS    128(DI), Z20
+	VMOVUPS    192(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z19, Z20, Z19
+	VMULPS     Z19, Z3, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z22, Z4, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z20, Z5, Z19
+	VADDPS     Z19, Z13, Z13
+	VMOVUPS    256(DI), Z19
+	VMOVUPS    320(DI), Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x0f, Z20, Z19, Z20
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z22, Z4, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z19, Z5, Z20
+	VADDPS     Z20, Z14, Z14
+	VMOVUPS    384(DI), Z20
+	VMOVUPS    448(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z19, Z20, Z19
+	VMULPS     Z19, Z3, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z22, Z4, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z20, Z5, Z19
+	VADDPS     Z19, Z15, Z15
+	VMOVUPS    512(DI), Z19
+	VMOVUPS    576(DI), Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x0f, Z20, Z19, Z20
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z22, Z4, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z19, Z5, Z20
+	VADDPS     Z20, Z16, Z16
+	VMOVUPS    640(DI), Z20
+	VMOVUPS.Z  704(DI), K1, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z19, Z20, Z19
+	VMULPS     Z19, Z3, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z22, Z4, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z20, Z5, Z19
+	VADDPS     Z19, Z17, Z17
+	VMOVUPS.Z  768(DI), K2, Z19
+	VMOVUPS.Z  832(DI), K3, Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x0f, Z20, Z19, Z20
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z18, Z18
+	VMULPS     Z22, Z4, Z20
+	VADDPS     Z20, Z18, Z18
+	VMULPS     Z19, Z5, Z19
+	VADDPS     Z19, Z18, Z18
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	PREFETCHT0 704(R8)
+	PREFETCHT0 768(R8)
+	PREFETCHT0 832(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z19
+	VMOVUPS    64(DI), Z20
+	VMOVAPS    Z19, Z21
+	VPERMT2PS  Z20, Z10, Z21
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z20, Z11, Z19
+	VALIGND    $0x0f, Z9, Z19, Z20
+	VMULPS     Z20, Z6, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z21, Z7, Z20
+	VADDPS     Z20, Z12, Z12
+	VMULPS     Z19, Z8, Z20
+	VADDPS     Z20, Z12, Z12
+	VMOVUPS    128(DI), Z20
+	VMOVUPS    192(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z19, Z20, Z19
+	VMULPS     Z19, Z6, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z22, Z7, Z19
+	VADDPS     Z19, Z13, Z13
+	VMULPS     Z20, Z8, Z19
+	VADDPS     Z19, Z13, Z13
+	VMOVUPS    256(DI), Z19
+	VMOVUPS    320(DI), Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x0f, Z20, Z19, Z20
+	VMULPS     Z20, Z6, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z22, Z7, Z20
+	VADDPS     Z20, Z14, Z14
+	VMULPS     Z19, Z8, Z20
+	VADDPS     Z20, Z14, Z14
+	VMOVUPS    384(DI), Z20
+	VMOVUPS    448(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z19, Z20, Z19
+	VMULPS     Z19, Z6, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z22, Z7, Z19
+	VADDPS     Z19, Z15, Z15
+	VMULPS     Z20, Z8, Z19
+	VADDPS     Z19, Z15, Z15
+	VMOVUPS    512(DI), Z19
+	VMOVUPS    576(DI), Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x0f, Z20, Z19, Z20
+	VMULPS     Z20, Z6, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z22, Z7, Z20
+	VADDPS     Z20, Z16, Z16
+	VMULPS     Z19, Z8, Z20
+	VADDPS     Z20, Z16, Z16
+	VMOVUPS    640(DI), Z20
+	VMOVUPS.Z  704(DI), K1, Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z19, Z20, Z19
+	VMULPS     Z19, Z6, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z22, Z7, Z19
+	VADDPS     Z19, Z17, Z17
+	VMULPS     Z20, Z8, Z19
+	VADDPS     Z19, Z17, Z17
+	VMOVUPS.Z  768(DI), K2, Z19
+	VMOVUPS.Z  832(DI), K3, Z21
+	VMOVAPS    Z19, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z19, Z19
+	VPERMT2PS  Z21, Z11, Z19
+	VALIGND    $0x0f, Z20, Z19, Z20
+	VMULPS     Z20, Z6, Z20
+	VADDPS     Z20, Z18, Z18
+	VMULPS     Z22, Z7, Z20
+	VADDPS     Z20, Z18, Z18
+	VMULPS     Z19, Z8, Z19
+	VADDPS     Z19, Z18, Z18
+	VMOVUPS    Z12, (AX)
+	VMOVUPS    Z13, 64(AX)
+	VMOVUPS    Z14, 128(AX)
+	VMOVUPS    Z15, 192(AX)
+	VMOVUPS    Z16, 256(AX)
+	VMOVUPS    Z17, 320(AX)
+	VMOVUPS    Z18, K4, 384(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x02, CX
+	DECQ       DX
+	JMP        dwPlanarRows7S2P1F32AVX512_block
+
+dwPlanarRows7S2P1F32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dwPlanarRows8S2P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
+// Requires: AVX, AVX512DQ, AVX512F, CMOV, MMX+
+TEXT ·dwPlanarRows8S2P1F32AVX512(SB), NOSPLIT, $0-80
+	MOVQ         w+40(FP), AX
+	VBROADCASTSS (AX), Z0
+	VBROADCASTSS 4(AX), Z1
+	VBROADCASTSS 8(AX), Z2
+	VBROADCASTSS 12(AX), Z3
+	VBROADCASTSS 16(AX), Z4
+	VBROADCASTSS 20(AX), Z5
+	VBROADCASTSS 24(AX), Z6
+	VBROADCASTSS 28(AX), Z7
+	VBROADCASTSS 32(AX), Z8
+	VXORPS       Z9, Z9, Z9
+	VPMOVZXBD    pool3Index<>+0(SB), Z10
+	VPMOVZXBD    pool3Index<>+16(SB), Z11
+	KMOVW        m1+72(FP), K1
+	KMOVW        m2+74(FP), K2
+	KMOVW        m3+76(FP), K3
+	KMOVW        smask+78(FP), K4
+	MOVQ         dst+0(FP), AX
+	MOVQ         q0+56(FP), CX
+	MOVQ         blocks+64(FP), DX
+
+	PCALIGN $64
+dwPlanarRows8S2P1F32AVX512_block:
+	TESTQ      DX, DX
+	JLE        dwPlanarRows8S2P1F32AVX512_done
+	VXORPS     Z12, Z12, Z12
+	VXORPS     Z13, Z13, Z13
+	VXORPS     Z14, Z14, Z14
+	VXORPS     Z15, Z15, Z15
+	VXORPS     Z16, Z16, Z16
+	VXORPS     Z17, Z17, Z17
+	VXORPS     Z18, Z18, Z18
+	VXORPS     Z19, Z19, Z19
+	MOVQ       CX, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	PREFETCHT0 704(R8)
+	PREFETCHT0 768(R8)
+	PREFETCHT0 832(R8)
+	PREFETCHT0 896(R8)
+	PREFETCHT0 960(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z22, Z1, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z20, Z2, Z21
+	VADDPS     Z21, Z12, Z12
+	VMOVUPS    128(DI), Z21
+	VMOVUPS    192(DI), Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z23, Z1, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z13, Z13
+	VMOVUPS    256(DI), Z20
+	VMOVUPS    320(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x0f, Z21, Z20, Z21
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z23, Z1, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z20, Z2, Z21
+	VADDPS     Z21, Z14, Z14
+	VMOVUPS    384(DI), Z21
+	VMOVUPS    448(DI), Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z23, Z1, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z15, Z15
+	VMOVUPS    512(DI), Z20
+	VMOVUPS    576(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x0f, Z21, Z20, Z21
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z23, Z1, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z20, Z2, Z21
+	VADDPS     Z21, Z16, Z16
+	VMOVUPS    640(DI), Z21
+	VMOVUPS    704(DI), Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z23, Z1, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z17, Z17
+	VMOVUPS    768(DI), Z20
+	VMOVUPS.Z  832(DI), K1, Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x0f, Z21, Z20, Z21
+	VMULPS     Z21, Z0, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z23, Z1, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z20, Z2, Z21
+	VADDPS     Z21, Z18, Z18
+	VMOVUPS.Z  896(DI), K2, Z21
+	VMOVUPS.Z  960(DI), K3, Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z0, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z23, Z1, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z21, Z2, Z20
+	VADDPS     Z20, Z19, Z19
+	MOVQ       CX, BX
+	ADDQ       $0x01, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	PREFETCHT0 704(R8)
+	PREFETCHT0 768(R8)
+	PREFETCHT0 832(R8)
+	PREFETCHT0 896(R8)
+	PREFETCHT0 960(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z22, Z4, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z12, Z12
+	VMOVUPS    128(DI), Z21
+	VMOVUPS    192(DI), Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z23, Z4, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z13, Z13
+	VMOVUPS    256(DI), Z20
+	VMOVUPS    320(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x0f, Z21, Z20, Z21
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z23, Z4, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z14, Z14
+	VMOVUPS    384(DI), Z21
+	VMOVUPS    448(DI), Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z23, Z4, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z15, Z15
+	VMOVUPS    512(DI), Z20
+	VMOVUPS    576(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x0f, Z21, Z20, Z21
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z23, Z4, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z16, Z16
+	VMOVUPS    640(DI), Z21
+	VMOVUPS    704(DI), Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z23, Z4, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z17, Z17
+	VMOVUPS    768(DI), Z20
+	VMOVUPS.Z  832(DI), K1, Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x0f, Z21, Z20, Z21
+	VMULPS     Z21, Z3, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z23, Z4, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z20, Z5, Z21
+	VADDPS     Z21, Z18, Z18
+	VMOVUPS.Z  896(DI), K2, Z21
+	VMOVUPS.Z  960(DI), K3, Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z3, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z23, Z4, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z21, Z5, Z20
+	VADDPS     Z20, Z19, Z19
+	MOVQ       CX, BX
+	ADDQ       $0x02, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), DI
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, DI
+	ADDQ       $0x08, BX
+	MOVQ       BX, SI
+	IMULQ      srcRow+24(FP), SI
+	ADDQ       src+16(FP), SI
+	MOVQ       zrow+32(FP), R8
+	CMPQ       BX, h+48(FP)
+	CMOVQCS    SI, R8
+	PREFETCHT0 (R8)
+	PREFETCHT0 64(R8)
+	PREFETCHT0 128(R8)
+	PREFETCHT0 192(R8)
+	PREFETCHT0 256(R8)
+	PREFETCHT0 320(R8)
+	PREFETCHT0 384(R8)
+	PREFETCHT0 448(R8)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 576(R8)
+	PREFETCHT0 640(R8)
+	PREFETCHT0 704(R8)
+	PREFETCHT0 768(R8)
+	PREFETCHT0 832(R8)
+	PREFETCHT0 896(R8)
+	PREFETCHT0 960(R8)
+	MOVQ       srcRow+24(FP), SI
+	PREFETCHT0 -4(R8)(SI*1)
+	VMOVUPS    (DI), Z20
+	VMOVUPS    64(DI), Z21
+	VMOVAPS    Z20, Z22
+	VPERMT2PS  Z21, Z10, Z22
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z21, Z11, Z20
+	VALIGND    $0x0f, Z9, Z20, Z21
+	VMULPS     Z21, Z6, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z22, Z7, Z21
+	VADDPS     Z21, Z12, Z12
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z12, Z12
+	VMOVUPS    128(DI), Z21
+	VMOVUPS    192(DI), Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z6, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z23, Z7, Z20
+	VADDPS     Z20, Z13, Z13
+	VMULPS     Z21, Z8, Z20
+	VADDPS     Z20, Z13, Z13
+	VMOVUPS    256(DI), Z20
+	VMOVUPS    320(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x0f, Z21, Z20, Z21
+	VMULPS     Z21, Z6, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z23, Z7, Z21
+	VADDPS     Z21, Z14, Z14
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z14, Z14
+	VMOVUPS    384(DI), Z21
+	VMOVUPS    448(DI), Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z6, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z23, Z7, Z20
+	VADDPS     Z20, Z15, Z15
+	VMULPS     Z21, Z8, Z20
+	VADDPS     Z20, Z15, Z15
+	VMOVUPS    512(DI), Z20
+	VMOVUPS    576(DI), Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x0f, Z21, Z20, Z21
+	VMULPS     Z21, Z6, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z23, Z7, Z21
+	VADDPS     Z21, Z16, Z16
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z16, Z16
+	VMOVUPS    640(DI), Z21
+	VMOVUPS    704(DI), Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z6, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z23, Z7, Z20
+	VADDPS     Z20, Z17, Z17
+	VMULPS     Z21, Z8, Z20
+	VADDPS     Z20, Z17, Z17
+	VMOVUPS    768(DI), Z20
+	VMOVUPS.Z  832(DI), K1, Z22
+	VMOVAPS    Z20, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z20, Z20
+	VPERMT2PS  Z22, Z11, Z20
+	VALIGND    $0x0f, Z21, Z20, Z21
+	VMULPS     Z21, Z6, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z23, Z7, Z21
+	VADDPS     Z21, Z18, Z18
+	VMULPS     Z20, Z8, Z21
+	VADDPS     Z21, Z18, Z18
+	VMOVUPS.Z  896(DI), K2, Z21
+	VMOVUPS.Z  960(DI), K3, Z22
+	VMOVAPS    Z21, Z23
+	VPERMT2PS  Z22, Z10, Z23
+	VMOVAPS    Z21, Z21
+	VPERMT2PS  Z22, Z11, Z21
+	VALIGND    $0x0f, Z20, Z21, Z20
+	VMULPS     Z20, Z6, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z23, Z7, Z20
+	VADDPS     Z20, Z19, Z19
+	VMULPS     Z21, Z8, Z20
+	VADDPS     Z20, Z19, Z19
+	VMOVUPS    Z12, (AX)
+	VMOVUPS    Z13, 64(AX)
+	VMOVUPS    Z14, 128(AX)
+	VMOVUPS    Z15, 192(AX)
+	VMOVUPS    Z16, 256(AX)
+	VMOVUPS    Z17, 320(AX)
+	VMOVUPS    Z18, 384(AX)
+	VMOVUPS    Z19, K4, 448(AX)
+	ADDQ       dstRow+8(FP), AX
+	ADDQ       $0x02, CX
+	DECQ       DX
+	JMP        dwPlanarRows8S2P1F32AVX512_block
+
+dwPlanarRows8S2P1F32AVX512_done:
+	VZEROUPPER
+	RET
+
 // func scaleMulAddF32AVX512(dst *float32, x *float32, s float32, gain *float32, bias *float32, n int)
 // Requires: AVX, AVX512F
 TEXT ·scaleMulAddF32AVX512(SB), NOSPLIT, $0-48
@@ -7891,40 +20373,6 @@ maxPool3RangeF32AVX512_next:
 maxPool3RangeF32AVX512_done:
 	VZEROUPPER
 	RET
-
-DATA pool3Index<>+0(SB)/1, $0x00
-DATA pool3Index<>+1(SB)/1, $0x02
-DATA pool3Index<>+2(SB)/1, $0x04
-DATA pool3Index<>+3(SB)/1, $0x06
-DATA pool3Index<>+4(SB)/1, $0x08
-DATA pool3Index<>+5(SB)/1, $0x0a
-DATA pool3Index<>+6(SB)/1, $0x0c
-DATA pool3Index<>+7(SB)/1, $0x0e
-DATA pool3Index<>+8(SB)/1, $0x10
-DATA pool3Index<>+9(SB)/1, $0x12
-DATA pool3Index<>+10(SB)/1, $0x14
-DATA pool3Index<>+11(SB)/1, $0x16
-DATA pool3Index<>+12(SB)/1, $0x18
-DATA pool3Index<>+13(SB)/1, $0x1a
-DATA pool3Index<>+14(SB)/1, $0x1c
-DATA pool3Index<>+15(SB)/1, $0x1e
-DATA pool3Index<>+16(SB)/1, $0x01
-DATA pool3Index<>+17(SB)/1, $0x03
-DATA pool3Index<>+18(SB)/1, $0x05
-DATA pool3Index<>+19(SB)/1, $0x07
-DATA pool3Index<>+20(SB)/1, $0x09
-DATA pool3Index<>+21(SB)/1, $0x0b
-DATA pool3Index<>+22(SB)/1, $0x0d
-DATA pool3Index<>+23(SB)/1, $0x0f
-DATA pool3Index<>+24(SB)/1, $0x11
-DATA pool3Index<>+25(SB)/1, $0x13
-DATA pool3Index<>+26(SB)/1, $0x15
-DATA pool3Index<>+27(SB)/1, $0x17
-DATA pool3Index<>+28(SB)/1, $0x19
-DATA pool3Index<>+29(SB)/1, $0x1b
-DATA pool3Index<>+30(SB)/1, $0x1d
-DATA pool3Index<>+31(SB)/1, $0x1f
-GLOBL pool3Index<>(SB), RODATA|NOPTR, $32
 
 // func tapSumChainF32AVX512(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int, codes *uint8, sc *float32, nsteps int)
 // Requires: AVX, AVX512DQ, AVX512F

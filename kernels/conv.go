@@ -580,8 +580,8 @@ func conv2dDepthwiseF32(g *conv2dGeom, out, x, w []float32, chain *rowChain, wnc
 	fn, count, grain := j.fn, g.n*g.o, max(1, 4096/max(1, work))
 	nc := dwNCUse(g) && chain.inKernelPass(g.oh*g.ow)
 	var pl *asm.DWPlanar
-	if nc && dwPlanarUse(g) {
-		pl = dwPlanarPlan(g)
+	if nc {
+		pl = dwPlanarPick(g)
 	}
 	switch {
 	case pl != nil && (wnc != nil || allFinite(w)):

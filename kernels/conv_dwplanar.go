@@ -14,21 +14,45 @@ import (
 // transposes into and out of its layout; this one has none. Every output
 // is the same sum in the same order, so the bits do not change.
 
-// dwPlanarForced, when not 0, makes dwPlanarUse answer true (1) or false
-// (-1) whatever the shape: tests compare the paths.
+// dwPlanarForced, when not 0, makes dwPlanarPick take the planar path (1)
+// or not (-1) whatever the shape: tests compare the paths.
 var dwPlanarForced int
 
-// dwPlanarUse reports whether the depthwise convolution g (dwNCUse's) takes
-// the planar path: a 3x3 undilated window at column stride 1 or 2, on
-// planes whose rows fill most of a vector: below 14 outputs a row most of
-// a vector's lanes would be padding, and the channel-blocked path, whose
-// vectors are all channels, is faster (BenchmarkConv2DChain).
-func dwPlanarUse(g *conv2dGeom) bool {
-	if dwPlanarForced != 0 {
-		return dwPlanarForced > 0 && g.kh == 3 && g.kw == 3 && g.dh == 1 && g.dw == 1
+// dwPlanarPick returns the planar path's plan for the depthwise
+// convolution g (dwNCUse's), or nil where it does not take that path: a
+// 3x3 undilated window at column stride 1 or 2, on planes whose rows fill
+// most of a vector (below 14 outputs a row most of a vector's lanes would
+// be padding, and the channel-blocked path, whose vectors are all
+// channels, is faster), or where the blocked planar kernel (AVX-512) takes
+// the plane and its output rows are at least dwPlanarBlockedMinWidth wide.
+// BenchmarkConv2DChain, fused, 1 thread, three alternated runs,
+// channel-blocked -> planar with the blocked kernel: 144 channels on 56²
+// 149-161 -> 119-126 µs, at stride 2 77-83 -> 62-69, 192 on 28² 53-56 ->
+// 45-47; 384 on 14² 25-28 -> 52-70 and 960 on 7² 24-25 -> 90-99 (a
+// plane's few rows cost less than its calls) keep the channel-blocked path.
+func dwPlanarPick(g *conv2dGeom) *asm.DWPlanar {
+	if g.kh != 3 || g.kw != 3 || g.dh != 1 || g.dw != 1 {
+		return nil
 	}
-	return g.kh == 3 && g.kw == 3 && g.dh == 1 && g.dw == 1 && g.w >= 112
+	if dwPlanarForced != 0 {
+		if dwPlanarForced < 0 {
+			return nil
+		}
+		return dwPlanarPlan(g)
+	}
+	if g.w < 112 && g.ow < dwPlanarBlockedMinWidth {
+		return nil
+	}
+	p := dwPlanarPlan(g)
+	if p == nil || g.w < 112 && !p.Blocked() {
+		return nil
+	}
+	return p
 }
+
+// dwPlanarBlockedMinWidth is the narrowest output row the planar path
+// takes below 112-wide input rows (dwPlanarPick).
+const dwPlanarBlockedMinWidth = 28
 
 // dwPlanarKey is the geometry a planar plan depends on, with the level's
 // vector width.

@@ -335,7 +335,7 @@ func BenchmarkConv2DDepthwiseCold(b *testing.B) {
 	defer SetNumThreads(0)
 	SetNumThreads(1)
 	flush := newCacheFlusher()
-	for _, c := range []struct{ ch, hw, stride int }{{32, 112, 1}, {96, 112, 2}} {
+	for _, c := range []struct{ ch, hw, stride int }{{32, 112, 1}, {96, 112, 2}, {144, 56, 1}, {144, 56, 2}, {192, 28, 1}} {
 		b.Run(fmt.Sprintf("%dch_%dx%d_s%d", c.ch, c.hw, c.hw, c.stride), func(b *testing.B) {
 			x, w, out, attrs := depthwiseLayer(c.ch, c.hw, c.stride)
 			for i := 0; i < b.N; i++ {
@@ -468,4 +468,31 @@ func TestSubsample(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDWPlanarPick checks which depthwise convolutions take the planar
+// path: rows of 112 and more at every assembly level; below that, at
+// AVX-512 (the blocked kernel) output rows of at least
+// dwPlanarBlockedMinWidth; never a window other than 3x3 undilated.
+func TestDWPlanarPick(t *testing.T) {
+	forEachLevel(t, func(l asm.Level) {
+		for _, c := range []struct {
+			hw, s, k, d int
+			asmAny      bool // planar at every assembly level
+			avx512      bool // planar at AVX-512
+		}{
+			{112, 1, 3, 1, true, true}, {112, 2, 3, 1, true, true},
+			{56, 1, 3, 1, false, true}, {56, 2, 3, 1, false, true}, {28, 1, 3, 1, false, true},
+			{28, 2, 3, 1, false, false}, {14, 1, 3, 1, false, false}, {7, 1, 3, 1, false, false},
+			{56, 1, 5, 1, false, false}, {56, 1, 3, 2, false, false},
+		} {
+			p := (c.k - 1) / 2 * c.d
+			g := convGeomFor(1, 1, c.hw, c.hw, c.k, c.k, c.s, c.s, c.d, c.d, p, p, p, p)
+			g.c, g.o, g.g = 32, 32, 32
+			want := l != asm.LevelGo && (c.asmAny || c.avx512 && l == asm.LevelAVX512)
+			if got := dwPlanarPick(&g) != nil; got != want {
+				t.Errorf("%s: %dx%d stride %d window %d dilation %d: planar %v, want %v", l, c.hw, c.hw, c.s, c.k, c.d, got, want)
+			}
+		}
+	})
 }

@@ -136,6 +136,10 @@ func main() {
 		chainKernels(s)
 		chainRowsKernels(s)
 		dwPlanarKernels(s)
+		if s.avx512 {
+			dwPlanarRowsKernels(s)
+			dwPlanarRows2Kernels(s)
+		}
 		scaleMulAddKernels(s)
 		winogradKernels(s)
 		winograd6Kernels(s)
@@ -1405,6 +1409,352 @@ func dwPlanarKernel(s isa, sw int) {
 	ADDQ(paramAddr("dstRow"), y)
 	INCQ(r)
 	JMP(LabelRef(name + "_row"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// dwPlanarRowsMaxVecs is the widest row, in vectors, the blocked planar
+// kernels (dwPlanarRowsKernels) are emitted for.
+const dwPlanarRowsMaxVecs = 8
+
+// dwPlanarRowsR is how many output rows a blocked planar kernel of m
+// vectors a row computes at a time: its accumulators fill eight vectors.
+func dwPlanarRowsR(m int) int { return max(1, 8/m) }
+
+// dwPlanarRowsKernels emits the 3x3 depthwise convolution of one plane at
+// stride 1 in blocks of output rows (AVX-512), one kernel per row width m
+// (in vectors, up to dwPlanarRowsMaxVecs) and left padding pl (0 or 1).
+// The per-row kernel (dwPlanarKernels) loaded each tap's vector from
+// memory, nine loads an output vector, most across a cache line, and its
+// edge vectors' masked loads waited behind the stores before them
+// (BenchmarkDepthwisePlanarL1). These load each input row once, as m
+// vectors from the row's first column (the last under the mask lmask of
+// the columns present), make the taps one column left and right of them
+// with VALIGND (zeros shifted in past the row's ends: the padding), and
+// add each input row's products to every output row of the block that
+// reads it, the block's input rows in order, so that each output's taps
+// still come in row-major order: the same sum from +0 of float32(x*w) as
+// the per-row kernel's, the same bits. Input row q reads the zero row where
+// q < 0 or q >= h (unsigned compare). The stores of each output row's
+// last vector go under smask.
+func dwPlanarRowsKernels(s isa) {
+	for pl := 0; pl <= 1; pl++ {
+		for m := 1; m <= dwPlanarRowsMaxVecs; m++ {
+			dwPlanarRowsKernel(s, m, pl)
+		}
+	}
+}
+
+func dwPlanarRowsKernel(s isa, m, pl int) {
+	r := dwPlanarRowsR(m)
+	name := fmt.Sprintf("dwPlanarRows%dP%dF32%s", m, pl, s.suffix)
+	text(name, "func(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h, q0, blocks int, lmask, smask uint16)")
+	Doc(fmt.Sprintf("%s computes blocks blocks of %d output rows (dstRow bytes apart, %d vectors each, the last under smask) of a 3x3 depthwise convolution at stride 1 with left padding %d of input rows srcRow bytes apart (each %d vectors, the last under lmask), block b's first output row reading input rows q0+%d*b .. q0+%d*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRowsKernels in asm/gen.", name, r, m, pl, m, r, r))
+	var wr [9]reg.VecVirtual
+	{
+		w := Load(Param("w"), GP64())
+		for t := range wr {
+			wr[t] = s.vec()
+			VBROADCASTSS(Mem{Base: w, Disp: 4 * t}, wr[t])
+		}
+	}
+	zero := s.vec()
+	VXORPS(zero, zero, zero)
+	lk, sk := K(), K()
+	KMOVW(paramAddr("lmask"), lk)
+	KMOVW(paramAddr("smask"), sk)
+	dst, q, n := GP64(), GP64(), GP64()
+	MOVQ(paramAddr("dst"), dst)
+	MOVQ(paramAddr("q0"), q)
+	MOVQ(paramAddr("blocks"), n)
+	Label(name + "_block")
+	TESTQ(n, n)
+	JLE(LabelRef(name + "_done"))
+	accs := make([][]reg.VecVirtual, r)
+	for rr := range accs {
+		accs[rr] = make([]reg.VecVirtual, m)
+		for j := range accs[rr] {
+			accs[rr][j] = s.vec()
+			VXORPS(accs[rr][j], accs[rr][j], accs[rr][j])
+		}
+	}
+	for qi := 0; qi < r+2; qi++ {
+		t, u, p := GP64(), GP64(), GP64()
+		MOVQ(q, t)
+		if qi > 0 {
+			ADDQ(U8(qi), t)
+		}
+		MOVQ(t, u)
+		IMULQ(paramAddr("srcRow"), u)
+		ADDQ(paramAddr("src"), u)
+		MOVQ(paramAddr("zrow"), p)
+		CMPQ(t, paramAddr("h"))
+		CMOVQCS(u, p) // 0 <= q+qi < h
+		dwRowsPrefetch(t, dwRowsPrefetchRows, m)
+		v := make([]reg.VecVirtual, m)
+		for j := range v {
+			v[j] = s.vec()
+			at := Mem{Base: p, Disp: j * s.bytes}
+			if j == m-1 {
+				VMOVUPS_Z(at, lk, v[j])
+			} else {
+				VMOVUPS(at, v[j])
+			}
+		}
+		for j := 0; j < m; j++ {
+			// The output rows of the block this input row is tap row i of.
+			type use struct{ rr, i int }
+			var uses []use
+			for rr := 0; rr < r; rr++ {
+				if i := qi - rr; i >= 0 && i <= 2 {
+					uses = append(uses, use{rr, i})
+				}
+			}
+			if len(uses) == 0 {
+				continue
+			}
+			// taps[k]: input columns k-pl from output vector j's first.
+			var taps [3]reg.VecVirtual
+			for k := 0; k < 3; k++ {
+				switch d := k - pl; {
+				case d == 0:
+					taps[k] = v[j]
+				case d > 0:
+					hi := zero
+					if j+1 < m {
+						hi = v[j+1]
+					}
+					taps[k] = s.vec()
+					VALIGND(U8(d), v[j], hi, taps[k])
+				default:
+					lo := zero
+					if j > 0 {
+						lo = v[j-1]
+					}
+					taps[k] = s.vec()
+					VALIGND(U8(s.lanes+d), lo, v[j], taps[k])
+				}
+			}
+			for _, us := range uses {
+				for k := 0; k < 3; k++ {
+					x := s.vec()
+					VMULPS(taps[k], wr[3*us.i+k], x)
+					VADDPS(x, accs[us.rr][j], accs[us.rr][j])
+				}
+			}
+		}
+	}
+	y := GP64()
+	MOVQ(dst, y)
+	for rr := 0; rr < r; rr++ {
+		for j, acc := range accs[rr] {
+			at := Mem{Base: y, Disp: j * s.bytes}
+			if j == m-1 {
+				VMOVUPS(acc, sk, at)
+			} else {
+				VMOVUPS(acc, at)
+			}
+		}
+		ADDQ(paramAddr("dstRow"), y)
+	}
+	MOVQ(y, dst)
+	ADDQ(U8(r), q)
+	DECQ(n)
+	JMP(LabelRef(name + "_block"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// dwRowsPrefetchRows is how many output rows ahead the blocked planar
+// kernels prefetch their input rows (dwRowsPrefetch): a layer's input is
+// often out of cache, and without it MobileNetV2's 96-channel 3x3/2 on
+// 112² with the caches flushed ran slower on the blocked kernel than on
+// the per-row one, which prefetches (BenchmarkConv2DDepthwiseCold).
+const dwRowsPrefetchRows = 4
+
+// dwRowsPrefetch prefetches input row t+ahead (t a register; nothing past
+// the plane: the zero row then) of a blocked planar kernel, whose row
+// spans vecs vectors: every line from the row's first element to its last.
+func dwRowsPrefetch(t reg.GPVirtual, ahead, vecs int) {
+	t2, u2, p2 := GP64(), GP64(), GP64()
+	MOVQ(t, t2)
+	ADDQ(U8(ahead), t2)
+	MOVQ(t2, u2)
+	IMULQ(paramAddr("srcRow"), u2)
+	ADDQ(paramAddr("src"), u2)
+	MOVQ(paramAddr("zrow"), p2)
+	CMPQ(t2, paramAddr("h"))
+	CMOVQCS(u2, p2)
+	for k := 0; k < vecs; k++ {
+		PREFETCHT0(Mem{Base: p2, Disp: 64 * k})
+	}
+	// The row's last line where the row does not start on a line.
+	MOVQ(paramAddr("srcRow"), u2)
+	PREFETCHT0(Mem{Base: p2, Index: u2, Scale: 1, Disp: -4})
+}
+
+// dwPlanarRows2Kernels emits dwPlanarRowsKernels' blocked kernels at
+// stride 2 (in both directions), one per output row width m (vectors, up
+// to dwPlanarRowsMaxVecs) and left padding pl (0 or 1). An input row's
+// vectors come in pairs (columns 32j .. 32j+31 for output vector j), the
+// pair split into its even and odd columns (VPERMT2PS); the taps are the
+// odd columns shifted one on (pl 1: columns 2c-1, the previous pair's last
+// odd one shifted in), the even and the odd ones (pl 0: the even ones
+// shifted one back, the next pair's first even one shifted in). The input
+// row is loaded as 2m+1-pl vectors, the last three under the masks
+// m1, m2, m3 (a mask of no lanes: past the row, zero, nothing read). Block
+// b's output rows read input rows q0+2r*b .. q0+2r*b+2r; each input row's
+// products go to every output row of the block that reads it, in order,
+// so each output's sum is the per-row kernel's.
+func dwPlanarRows2Kernels(s isa) {
+	for pl := 0; pl <= 1; pl++ {
+		for m := 1; m <= dwPlanarRowsMaxVecs; m++ {
+			dwPlanarRows2Kernel(s, m, pl)
+		}
+	}
+}
+
+func dwPlanarRows2Kernel(s isa, m, pl int) {
+	r := dwPlanarRowsR(m)
+	name := fmt.Sprintf("dwPlanarRows%dS2P%dF32%s", m, pl, s.suffix)
+	text(name, "func(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h, q0, blocks int, m1, m2, m3, smask uint16)")
+	Doc(fmt.Sprintf("%s computes blocks blocks of %d output rows (dstRow bytes apart, %d vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding %d of input rows srcRow bytes apart (%d vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+%d*b .. q0+%d*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernels in asm/gen.", name, r, m, pl, 2*m+1-pl, 2*r, 2*r))
+	var wr [9]reg.VecVirtual
+	{
+		w := Load(Param("w"), GP64())
+		for t := range wr {
+			wr[t] = s.vec()
+			VBROADCASTSS(Mem{Base: w, Disp: 4 * t}, wr[t])
+		}
+	}
+	zero := s.vec()
+	VXORPS(zero, zero, zero)
+	idxE, idxO := pool3Index(s)
+	slots := 2*m + 1 - pl // input vectors a row
+	var mk [3]reg.OpmaskVirtual
+	for i, nm := range []string{"m1", "m2", "m3"} {
+		mk[i] = K()
+		KMOVW(paramAddr(nm), mk[i])
+	}
+	sk := K()
+	KMOVW(paramAddr("smask"), sk)
+	dst, q, n := GP64(), GP64(), GP64()
+	MOVQ(paramAddr("dst"), dst)
+	MOVQ(paramAddr("q0"), q)
+	MOVQ(paramAddr("blocks"), n)
+	Label(name + "_block")
+	TESTQ(n, n)
+	JLE(LabelRef(name + "_done"))
+	accs := make([][]reg.VecVirtual, r)
+	for rr := range accs {
+		accs[rr] = make([]reg.VecVirtual, m)
+		for j := range accs[rr] {
+			accs[rr][j] = s.vec()
+			VXORPS(accs[rr][j], accs[rr][j], accs[rr][j])
+		}
+	}
+	for qi := 0; qi <= 2*r; qi++ {
+		type use struct{ rr, i int }
+		var uses []use
+		for rr := 0; rr < r; rr++ {
+			if i := qi - 2*rr; i >= 0 && i <= 2 {
+				uses = append(uses, use{rr, i})
+			}
+		}
+		if len(uses) == 0 {
+			continue
+		}
+		t, u, p := GP64(), GP64(), GP64()
+		MOVQ(q, t)
+		if qi > 0 {
+			ADDQ(U8(qi), t)
+		}
+		MOVQ(t, u)
+		IMULQ(paramAddr("srcRow"), u)
+		ADDQ(paramAddr("src"), u)
+		MOVQ(paramAddr("zrow"), p)
+		CMPQ(t, paramAddr("h"))
+		CMOVQCS(u, p) // 0 <= q+qi < h
+		dwRowsPrefetch(t, 2*dwRowsPrefetchRows, 2*m+1-pl)
+		// load returns input vector slot k of the row (zero past the slots).
+		load := func(k int) reg.VecVirtual {
+			if k >= slots {
+				return zero
+			}
+			x := s.vec()
+			at := Mem{Base: p, Disp: k * s.bytes}
+			if i := k - (slots - 3); i >= 0 {
+				VMOVUPS_Z(at, mk[i], x)
+			} else {
+				VMOVUPS(at, x)
+			}
+			return x
+		}
+		// pair returns the even and odd columns of slots 2j and 2j+1.
+		pair := func(j int) (reg.VecVirtual, reg.VecVirtual) {
+			a, b := load(2*j), load(2*j+1)
+			e, o := s.vec(), s.vec()
+			VMOVAPS(a, e)
+			VPERMT2PS(b, idxE, e)
+			VMOVAPS(a, o)
+			VPERMT2PS(b, idxO, o)
+			return e, o
+		}
+		e, o := pair(0)
+		prevO := zero
+		for j := 0; j < m; j++ {
+			var taps [3]reg.VecVirtual
+			var ne, no reg.VecVirtual
+			if pl == 1 {
+				taps[0] = s.vec()
+				VALIGND(U8(s.lanes-1), prevO, o, taps[0])
+				taps[1], taps[2] = e, o
+			} else {
+				if j+1 < m || slots > 2*m {
+					ne, no = pair(j + 1)
+				} else {
+					ne = zero
+				}
+				taps[0], taps[1] = e, o
+				taps[2] = s.vec()
+				VALIGND(U8(1), e, ne, taps[2])
+			}
+			for _, us := range uses {
+				for k := 0; k < 3; k++ {
+					x := s.vec()
+					VMULPS(taps[k], wr[3*us.i+k], x)
+					VADDPS(x, accs[us.rr][j], accs[us.rr][j])
+				}
+			}
+			if j+1 < m {
+				if pl == 1 {
+					prevO = o
+					e, o = pair(j + 1)
+				} else {
+					e, o = ne, no
+				}
+			}
+		}
+	}
+	y := GP64()
+	MOVQ(dst, y)
+	for rr := 0; rr < r; rr++ {
+		for j, acc := range accs[rr] {
+			at := Mem{Base: y, Disp: j * s.bytes}
+			if j == m-1 {
+				VMOVUPS(acc, sk, at)
+			} else {
+				VMOVUPS(acc, at)
+			}
+		}
+		ADDQ(paramAddr("dstRow"), y)
+	}
+	MOVQ(y, dst)
+	ADDQ(U8(2*r), q)
+	DECQ(n)
+	JMP(LabelRef(name + "_block"))
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
