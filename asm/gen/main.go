@@ -1217,14 +1217,7 @@ func dwPlanarKernel(s isa, sw int) {
 	}
 	text(name, "func(dst *float32, dstRow int, src *float32, roffs *int, zrow *float32, w *float32, masks "+maskT+", rows, nv, col int)")
 	Doc(fmt.Sprintf("%s computes rows output rows (dstRow bytes apart) of nv vectors of a 3x3 depthwise convolution at column stride %d read in place: see dwPlanarKernels in asm/gen; rows, nv >= 1 and the nine weights at w are finite.", name, sw))
-	var wr [9]reg.VecVirtual
-	{
-		w := Load(Param("w"), GP64())
-		for t := range wr {
-			wr[t] = s.vec()
-			VBROADCASTSS(Mem{Base: w, Disp: 4 * t}, wr[t])
-		}
-	}
+	wr := dwWeights(s)
 	var idx reg.VecVirtual
 	if sw == 2 && s.avx512 {
 		idx = s.vec()
@@ -1451,46 +1444,20 @@ func dwPlanarRowsKernel(s isa, m, pl int) {
 	name := fmt.Sprintf("dwPlanarRows%dP%dF32%s", m, pl, s.suffix)
 	text(name, "func(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h, q0, blocks int, lmask, smask uint16)")
 	Doc(fmt.Sprintf("%s computes blocks blocks of %d output rows (dstRow bytes apart, %d vectors each, the last under smask) of a 3x3 depthwise convolution at stride 1 with left padding %d of input rows srcRow bytes apart (each %d vectors, the last under lmask), block b's first output row reading input rows q0+%d*b .. q0+%d*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRowsKernels in asm/gen.", name, r, m, pl, m, r, r))
-	var wr [9]reg.VecVirtual
-	{
-		w := Load(Param("w"), GP64())
-		for t := range wr {
-			wr[t] = s.vec()
-			VBROADCASTSS(Mem{Base: w, Disp: 4 * t}, wr[t])
-		}
-	}
+	wr := dwWeights(s)
 	zero := s.vec()
 	VXORPS(zero, zero, zero)
 	lk, sk := K(), K()
 	KMOVW(paramAddr("lmask"), lk)
 	KMOVW(paramAddr("smask"), sk)
-	dst, q, n := GP64(), GP64(), GP64()
-	MOVQ(paramAddr("dst"), dst)
-	MOVQ(paramAddr("q0"), q)
-	MOVQ(paramAddr("blocks"), n)
-	Label(name + "_block")
-	TESTQ(n, n)
-	JLE(LabelRef(name + "_done"))
-	accs := make([][]reg.VecVirtual, r)
-	for rr := range accs {
-		accs[rr] = make([]reg.VecVirtual, m)
-		for j := range accs[rr] {
-			accs[rr][j] = s.vec()
-			VXORPS(accs[rr][j], accs[rr][j], accs[rr][j])
-		}
-	}
+	dst, q, n, accs := dwRowsBlockStart(s, name, r, m)
 	for qi := 0; qi < r+2; qi++ {
-		t, u, p := GP64(), GP64(), GP64()
+		t := GP64()
 		MOVQ(q, t)
 		if qi > 0 {
 			ADDQ(U8(qi), t)
 		}
-		MOVQ(t, u)
-		IMULQ(paramAddr("srcRow"), u)
-		ADDQ(paramAddr("src"), u)
-		MOVQ(paramAddr("zrow"), p)
-		CMPQ(t, paramAddr("h"))
-		CMOVQCS(u, p) // 0 <= q+qi < h
+		p := dwRowPtr(t)
 		dwRowsPrefetch(t, dwRowsPrefetchRows, m)
 		v := make([]reg.VecVirtual, m)
 		for j := range v {
@@ -1545,26 +1512,7 @@ func dwPlanarRowsKernel(s isa, m, pl int) {
 			}
 		}
 	}
-	y := GP64()
-	MOVQ(dst, y)
-	for rr := 0; rr < r; rr++ {
-		for j, acc := range accs[rr] {
-			at := Mem{Base: y, Disp: j * s.bytes}
-			if j == m-1 {
-				VMOVUPS(acc, sk, at)
-			} else {
-				VMOVUPS(acc, at)
-			}
-		}
-		ADDQ(paramAddr("dstRow"), y)
-	}
-	MOVQ(y, dst)
-	ADDQ(U8(r), q)
-	DECQ(n)
-	JMP(LabelRef(name + "_block"))
-	Label(name + "_done")
-	VZEROUPPER()
-	RET()
+	dwRowsBlockEnd(s, name, accs, dst, q, n, sk, r)
 }
 
 // dwRowsPrefetchRows is how many output rows ahead the blocked planar
@@ -1578,21 +1526,92 @@ const dwRowsPrefetchRows = 4
 // the plane: the zero row then) of a blocked planar kernel, whose row
 // spans vecs vectors: every line from the row's first element to its last.
 func dwRowsPrefetch(t reg.GPVirtual, ahead, vecs int) {
-	t2, u2, p2 := GP64(), GP64(), GP64()
+	t2 := GP64()
 	MOVQ(t, t2)
 	ADDQ(U8(ahead), t2)
-	MOVQ(t2, u2)
-	IMULQ(paramAddr("srcRow"), u2)
-	ADDQ(paramAddr("src"), u2)
-	MOVQ(paramAddr("zrow"), p2)
-	CMPQ(t2, paramAddr("h"))
-	CMOVQCS(u2, p2)
+	p2 := dwRowPtr(t2)
 	for k := 0; k < vecs; k++ {
 		PREFETCHT0(Mem{Base: p2, Disp: 64 * k})
 	}
 	// The row's last line where the row does not start on a line.
+	u2 := GP64()
 	MOVQ(paramAddr("srcRow"), u2)
 	PREFETCHT0(Mem{Base: p2, Index: u2, Scale: 1, Disp: -4})
+}
+
+// dwWeights broadcasts the nine weights at the parameter w, one vector each.
+func dwWeights(s isa) [9]reg.VecVirtual {
+	var wr [9]reg.VecVirtual
+	w := Load(Param("w"), GP64())
+	for t := range wr {
+		wr[t] = s.vec()
+		VBROADCASTSS(Mem{Base: w, Disp: 4 * t}, wr[t])
+	}
+	return wr
+}
+
+// dwRowPtr returns input row t's first element for a blocked planar kernel
+// (t a register): src + t*srcRow where 0 <= t < h (one unsigned compare),
+// else the zero row.
+func dwRowPtr(t reg.GPVirtual) reg.GPVirtual {
+	u, p := GP64(), GP64()
+	MOVQ(t, u)
+	IMULQ(paramAddr("srcRow"), u)
+	ADDQ(paramAddr("src"), u)
+	MOVQ(paramAddr("zrow"), p)
+	CMPQ(t, paramAddr("h"))
+	CMOVQCS(u, p)
+	return p
+}
+
+// dwRowsBlockStart opens a blocked planar kernel's loop over its blocks
+// (the parameter blocks of them): the output, the block's first input row
+// (from q0) and the count in registers, and the block's r x m accumulators
+// cleared.
+func dwRowsBlockStart(s isa, name string, r, m int) (dst, q, n reg.GPVirtual, accs [][]reg.VecVirtual) {
+	dst, q, n = GP64(), GP64(), GP64()
+	MOVQ(paramAddr("dst"), dst)
+	MOVQ(paramAddr("q0"), q)
+	MOVQ(paramAddr("blocks"), n)
+	Label(name + "_block")
+	TESTQ(n, n)
+	JLE(LabelRef(name + "_done"))
+	accs = make([][]reg.VecVirtual, r)
+	for rr := range accs {
+		accs[rr] = make([]reg.VecVirtual, m)
+		for j := range accs[rr] {
+			accs[rr][j] = s.vec()
+			VXORPS(accs[rr][j], accs[rr][j], accs[rr][j])
+		}
+	}
+	return dst, q, n, accs
+}
+
+// dwRowsBlockEnd closes the loop dwRowsBlockStart opened: stores the
+// block's output rows (dstRow bytes apart, each row's last vector under
+// sk), moves the output on to the next block and the first input row on
+// by step rows, and returns.
+func dwRowsBlockEnd(s isa, name string, accs [][]reg.VecVirtual, dst, q, n reg.GPVirtual, sk reg.OpmaskVirtual, step int) {
+	y := GP64()
+	MOVQ(dst, y)
+	for _, row := range accs {
+		for j, acc := range row {
+			at := Mem{Base: y, Disp: j * s.bytes}
+			if j == len(row)-1 {
+				VMOVUPS(acc, sk, at)
+			} else {
+				VMOVUPS(acc, at)
+			}
+		}
+		ADDQ(paramAddr("dstRow"), y)
+	}
+	MOVQ(y, dst)
+	ADDQ(U8(step), q)
+	DECQ(n)
+	JMP(LabelRef(name + "_block"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
 }
 
 // dwPlanarRows2Kernels emits dwPlanarRowsKernels' blocked kernels at
@@ -1621,14 +1640,7 @@ func dwPlanarRows2Kernel(s isa, m, pl int) {
 	name := fmt.Sprintf("dwPlanarRows%dS2P%dF32%s", m, pl, s.suffix)
 	text(name, "func(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h, q0, blocks int, m1, m2, m3, smask uint16)")
 	Doc(fmt.Sprintf("%s computes blocks blocks of %d output rows (dstRow bytes apart, %d vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding %d of input rows srcRow bytes apart (%d vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+%d*b .. q0+%d*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernels in asm/gen.", name, r, m, pl, 2*m+1-pl, 2*r, 2*r))
-	var wr [9]reg.VecVirtual
-	{
-		w := Load(Param("w"), GP64())
-		for t := range wr {
-			wr[t] = s.vec()
-			VBROADCASTSS(Mem{Base: w, Disp: 4 * t}, wr[t])
-		}
-	}
+	wr := dwWeights(s)
 	zero := s.vec()
 	VXORPS(zero, zero, zero)
 	idxE, idxO := pool3Index(s)
@@ -1640,21 +1652,7 @@ func dwPlanarRows2Kernel(s isa, m, pl int) {
 	}
 	sk := K()
 	KMOVW(paramAddr("smask"), sk)
-	dst, q, n := GP64(), GP64(), GP64()
-	MOVQ(paramAddr("dst"), dst)
-	MOVQ(paramAddr("q0"), q)
-	MOVQ(paramAddr("blocks"), n)
-	Label(name + "_block")
-	TESTQ(n, n)
-	JLE(LabelRef(name + "_done"))
-	accs := make([][]reg.VecVirtual, r)
-	for rr := range accs {
-		accs[rr] = make([]reg.VecVirtual, m)
-		for j := range accs[rr] {
-			accs[rr][j] = s.vec()
-			VXORPS(accs[rr][j], accs[rr][j], accs[rr][j])
-		}
-	}
+	dst, q, n, accs := dwRowsBlockStart(s, name, r, m)
 	for qi := 0; qi <= 2*r; qi++ {
 		type use struct{ rr, i int }
 		var uses []use
@@ -1666,17 +1664,12 @@ func dwPlanarRows2Kernel(s isa, m, pl int) {
 		if len(uses) == 0 {
 			continue
 		}
-		t, u, p := GP64(), GP64(), GP64()
+		t := GP64()
 		MOVQ(q, t)
 		if qi > 0 {
 			ADDQ(U8(qi), t)
 		}
-		MOVQ(t, u)
-		IMULQ(paramAddr("srcRow"), u)
-		ADDQ(paramAddr("src"), u)
-		MOVQ(paramAddr("zrow"), p)
-		CMPQ(t, paramAddr("h"))
-		CMOVQCS(u, p) // 0 <= q+qi < h
+		p := dwRowPtr(t)
 		dwRowsPrefetch(t, 2*dwRowsPrefetchRows, 2*m+1-pl)
 		// load returns input vector slot k of the row (zero past the slots).
 		load := func(k int) reg.VecVirtual {
@@ -1738,26 +1731,7 @@ func dwPlanarRows2Kernel(s isa, m, pl int) {
 			}
 		}
 	}
-	y := GP64()
-	MOVQ(dst, y)
-	for rr := 0; rr < r; rr++ {
-		for j, acc := range accs[rr] {
-			at := Mem{Base: y, Disp: j * s.bytes}
-			if j == m-1 {
-				VMOVUPS(acc, sk, at)
-			} else {
-				VMOVUPS(acc, at)
-			}
-		}
-		ADDQ(paramAddr("dstRow"), y)
-	}
-	MOVQ(y, dst)
-	ADDQ(U8(2*r), q)
-	DECQ(n)
-	JMP(LabelRef(name + "_block"))
-	Label(name + "_done")
-	VZEROUPPER()
-	RET()
+	dwRowsBlockEnd(s, name, accs, dst, q, n, sk, 2*r)
 }
 
 // dwNCKernels emits the depthwise convolution of one block of s.lanes
