@@ -245,7 +245,7 @@ var dwPlanarRowsFns = [2][dwPlanarRowsMaxVecs]func(dst *float32, dstRow int, src
 }
 
 // dwPlanarRows2Fns are the blocked planar kernels at stride 2 by left
-// padding and output row width in vectors (asm/gen's dwPlanarRows2Kernels).
+// padding and output row width in vectors (asm/gen's dwPlanarRows2Kernel).
 var dwPlanarRows2Fns = [2][dwPlanarRowsMaxVecs]func(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h, q0, blocks int, m1, m2, m3, smask uint16){
 	{dwPlanarRows1S2P0F32AVX512, dwPlanarRows2S2P0F32AVX512, dwPlanarRows3S2P0F32AVX512, dwPlanarRows4S2P0F32AVX512,
 		dwPlanarRows5S2P0F32AVX512, dwPlanarRows6S2P0F32AVX512, dwPlanarRows7S2P0F32AVX512, dwPlanarRows8S2P0F32AVX512},

@@ -194,82 +194,82 @@ func dwPlanarRows7P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int
 //go:noescape
 func dwPlanarRows8P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, lmask uint16, smask uint16)
 
-// dwPlanarRows1S2P0F32AVX512 computes blocks blocks of 8 output rows (dstRow bytes apart, 1 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 0 of input rows srcRow bytes apart (3 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+16*b .. q0+16*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernels in asm/gen.
+// dwPlanarRows1S2P0F32AVX512 computes blocks blocks of 8 output rows (dstRow bytes apart, 1 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 0 of input rows srcRow bytes apart (3 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+16*b .. q0+16*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernel in asm/gen.
 //
 //go:noescape
 func dwPlanarRows1S2P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
 
-// dwPlanarRows2S2P0F32AVX512 computes blocks blocks of 4 output rows (dstRow bytes apart, 2 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 0 of input rows srcRow bytes apart (5 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+8*b .. q0+8*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernels in asm/gen.
+// dwPlanarRows2S2P0F32AVX512 computes blocks blocks of 4 output rows (dstRow bytes apart, 2 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 0 of input rows srcRow bytes apart (5 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+8*b .. q0+8*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernel in asm/gen.
 //
 //go:noescape
 func dwPlanarRows2S2P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
 
-// dwPlanarRows3S2P0F32AVX512 computes blocks blocks of 2 output rows (dstRow bytes apart, 3 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 0 of input rows srcRow bytes apart (7 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+4*b .. q0+4*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernels in asm/gen.
+// dwPlanarRows3S2P0F32AVX512 computes blocks blocks of 2 output rows (dstRow bytes apart, 3 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 0 of input rows srcRow bytes apart (7 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+4*b .. q0+4*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernel in asm/gen.
 //
 //go:noescape
 func dwPlanarRows3S2P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
 
-// dwPlanarRows4S2P0F32AVX512 computes blocks blocks of 2 output rows (dstRow bytes apart, 4 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 0 of input rows srcRow bytes apart (9 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+4*b .. q0+4*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernels in asm/gen.
+// dwPlanarRows4S2P0F32AVX512 computes blocks blocks of 2 output rows (dstRow bytes apart, 4 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 0 of input rows srcRow bytes apart (9 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+4*b .. q0+4*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernel in asm/gen.
 //
 //go:noescape
 func dwPlanarRows4S2P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
 
-// dwPlanarRows5S2P0F32AVX512 computes blocks blocks of 1 output rows (dstRow bytes apart, 5 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 0 of input rows srcRow bytes apart (11 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+2*b .. q0+2*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernels in asm/gen.
+// dwPlanarRows5S2P0F32AVX512 computes blocks blocks of 1 output rows (dstRow bytes apart, 5 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 0 of input rows srcRow bytes apart (11 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+2*b .. q0+2*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernel in asm/gen.
 //
 //go:noescape
 func dwPlanarRows5S2P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
 
-// dwPlanarRows6S2P0F32AVX512 computes blocks blocks of 1 output rows (dstRow bytes apart, 6 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 0 of input rows srcRow bytes apart (13 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+2*b .. q0+2*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernels in asm/gen.
+// dwPlanarRows6S2P0F32AVX512 computes blocks blocks of 1 output rows (dstRow bytes apart, 6 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 0 of input rows srcRow bytes apart (13 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+2*b .. q0+2*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernel in asm/gen.
 //
 //go:noescape
 func dwPlanarRows6S2P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
 
-// dwPlanarRows7S2P0F32AVX512 computes blocks blocks of 1 output rows (dstRow bytes apart, 7 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 0 of input rows srcRow bytes apart (15 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+2*b .. q0+2*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernels in asm/gen.
+// dwPlanarRows7S2P0F32AVX512 computes blocks blocks of 1 output rows (dstRow bytes apart, 7 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 0 of input rows srcRow bytes apart (15 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+2*b .. q0+2*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernel in asm/gen.
 //
 //go:noescape
 func dwPlanarRows7S2P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
 
-// dwPlanarRows8S2P0F32AVX512 computes blocks blocks of 1 output rows (dstRow bytes apart, 8 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 0 of input rows srcRow bytes apart (17 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+2*b .. q0+2*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernels in asm/gen.
+// dwPlanarRows8S2P0F32AVX512 computes blocks blocks of 1 output rows (dstRow bytes apart, 8 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 0 of input rows srcRow bytes apart (17 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+2*b .. q0+2*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernel in asm/gen.
 //
 //go:noescape
 func dwPlanarRows8S2P0F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
 
-// dwPlanarRows1S2P1F32AVX512 computes blocks blocks of 8 output rows (dstRow bytes apart, 1 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 1 of input rows srcRow bytes apart (2 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+16*b .. q0+16*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernels in asm/gen.
+// dwPlanarRows1S2P1F32AVX512 computes blocks blocks of 8 output rows (dstRow bytes apart, 1 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 1 of input rows srcRow bytes apart (2 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+16*b .. q0+16*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernel in asm/gen.
 //
 //go:noescape
 func dwPlanarRows1S2P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
 
-// dwPlanarRows2S2P1F32AVX512 computes blocks blocks of 4 output rows (dstRow bytes apart, 2 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 1 of input rows srcRow bytes apart (4 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+8*b .. q0+8*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernels in asm/gen.
+// dwPlanarRows2S2P1F32AVX512 computes blocks blocks of 4 output rows (dstRow bytes apart, 2 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 1 of input rows srcRow bytes apart (4 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+8*b .. q0+8*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernel in asm/gen.
 //
 //go:noescape
 func dwPlanarRows2S2P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
 
-// dwPlanarRows3S2P1F32AVX512 computes blocks blocks of 2 output rows (dstRow bytes apart, 3 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 1 of input rows srcRow bytes apart (6 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+4*b .. q0+4*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernels in asm/gen.
+// dwPlanarRows3S2P1F32AVX512 computes blocks blocks of 2 output rows (dstRow bytes apart, 3 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 1 of input rows srcRow bytes apart (6 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+4*b .. q0+4*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernel in asm/gen.
 //
 //go:noescape
 func dwPlanarRows3S2P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
 
-// dwPlanarRows4S2P1F32AVX512 computes blocks blocks of 2 output rows (dstRow bytes apart, 4 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 1 of input rows srcRow bytes apart (8 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+4*b .. q0+4*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernels in asm/gen.
+// dwPlanarRows4S2P1F32AVX512 computes blocks blocks of 2 output rows (dstRow bytes apart, 4 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 1 of input rows srcRow bytes apart (8 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+4*b .. q0+4*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernel in asm/gen.
 //
 //go:noescape
 func dwPlanarRows4S2P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
 
-// dwPlanarRows5S2P1F32AVX512 computes blocks blocks of 1 output rows (dstRow bytes apart, 5 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 1 of input rows srcRow bytes apart (10 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+2*b .. q0+2*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernels in asm/gen.
+// dwPlanarRows5S2P1F32AVX512 computes blocks blocks of 1 output rows (dstRow bytes apart, 5 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 1 of input rows srcRow bytes apart (10 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+2*b .. q0+2*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernel in asm/gen.
 //
 //go:noescape
 func dwPlanarRows5S2P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
 
-// dwPlanarRows6S2P1F32AVX512 computes blocks blocks of 1 output rows (dstRow bytes apart, 6 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 1 of input rows srcRow bytes apart (12 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+2*b .. q0+2*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernels in asm/gen.
+// dwPlanarRows6S2P1F32AVX512 computes blocks blocks of 1 output rows (dstRow bytes apart, 6 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 1 of input rows srcRow bytes apart (12 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+2*b .. q0+2*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernel in asm/gen.
 //
 //go:noescape
 func dwPlanarRows6S2P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
 
-// dwPlanarRows7S2P1F32AVX512 computes blocks blocks of 1 output rows (dstRow bytes apart, 7 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 1 of input rows srcRow bytes apart (14 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+2*b .. q0+2*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernels in asm/gen.
+// dwPlanarRows7S2P1F32AVX512 computes blocks blocks of 1 output rows (dstRow bytes apart, 7 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 1 of input rows srcRow bytes apart (14 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+2*b .. q0+2*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernel in asm/gen.
 //
 //go:noescape
 func dwPlanarRows7S2P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)
 
-// dwPlanarRows8S2P1F32AVX512 computes blocks blocks of 1 output rows (dstRow bytes apart, 8 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 1 of input rows srcRow bytes apart (16 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+2*b .. q0+2*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernels in asm/gen.
+// dwPlanarRows8S2P1F32AVX512 computes blocks blocks of 1 output rows (dstRow bytes apart, 8 vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding 1 of input rows srcRow bytes apart (16 vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+2*b .. q0+2*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernel in asm/gen.
 //
 //go:noescape
 func dwPlanarRows8S2P1F32AVX512(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, m1 uint16, m2 uint16, m3 uint16, smask uint16)

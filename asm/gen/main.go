@@ -138,7 +138,6 @@ func main() {
 		dwPlanarKernels(s)
 		if s.avx512 {
 			dwPlanarRowsKernels(s)
-			dwPlanarRows2Kernels(s)
 		}
 		scaleMulAddKernels(s)
 		winogradKernels(s)
@@ -1431,10 +1430,14 @@ func dwPlanarRowsR(m int) int { return max(1, 8/m) }
 // the per-row kernel's, the same bits. Input row q reads the zero row where
 // q < 0 or q >= h (unsigned compare). The stores of each output row's
 // last vector go under smask.
+//
+// The stride-2 kernels (dwPlanarRows2Kernel) follow the stride-1 ones.
 func dwPlanarRowsKernels(s isa) {
-	for pl := 0; pl <= 1; pl++ {
-		for m := 1; m <= dwPlanarRowsMaxVecs; m++ {
-			dwPlanarRowsKernel(s, m, pl)
+	for _, kernel := range []func(isa, int, int){dwPlanarRowsKernel, dwPlanarRows2Kernel} {
+		for pl := 0; pl <= 1; pl++ {
+			for m := 1; m <= dwPlanarRowsMaxVecs; m++ {
+				kernel(s, m, pl)
+			}
 		}
 	}
 }
@@ -1614,9 +1617,9 @@ func dwRowsBlockEnd(s isa, name string, accs [][]reg.VecVirtual, dst, q, n reg.G
 	RET()
 }
 
-// dwPlanarRows2Kernels emits dwPlanarRowsKernels' blocked kernels at
-// stride 2 (in both directions), one per output row width m (vectors, up
-// to dwPlanarRowsMaxVecs) and left padding pl (0 or 1). An input row's
+// dwPlanarRows2Kernel emits dwPlanarRowsKernels' blocked kernel at
+// stride 2 (in both directions) for output rows of m vectors (up to
+// dwPlanarRowsMaxVecs) and left padding pl (0 or 1). An input row's
 // vectors come in pairs (columns 32j .. 32j+31 for output vector j), the
 // pair split into its even and odd columns (VPERMT2PS); the taps are the
 // odd columns shifted one on (pl 1: columns 2c-1, the previous pair's last
@@ -1627,19 +1630,11 @@ func dwRowsBlockEnd(s isa, name string, accs [][]reg.VecVirtual, dst, q, n reg.G
 // b's output rows read input rows q0+2r*b .. q0+2r*b+2r; each input row's
 // products go to every output row of the block that reads it, in order,
 // so each output's sum is the per-row kernel's.
-func dwPlanarRows2Kernels(s isa) {
-	for pl := 0; pl <= 1; pl++ {
-		for m := 1; m <= dwPlanarRowsMaxVecs; m++ {
-			dwPlanarRows2Kernel(s, m, pl)
-		}
-	}
-}
-
 func dwPlanarRows2Kernel(s isa, m, pl int) {
 	r := dwPlanarRowsR(m)
 	name := fmt.Sprintf("dwPlanarRows%dS2P%dF32%s", m, pl, s.suffix)
 	text(name, "func(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h, q0, blocks int, m1, m2, m3, smask uint16)")
-	Doc(fmt.Sprintf("%s computes blocks blocks of %d output rows (dstRow bytes apart, %d vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding %d of input rows srcRow bytes apart (%d vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+%d*b .. q0+%d*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernels in asm/gen.", name, r, m, pl, 2*m+1-pl, 2*r, 2*r))
+	Doc(fmt.Sprintf("%s computes blocks blocks of %d output rows (dstRow bytes apart, %d vectors each, the last under smask) of a 3x3 depthwise convolution at stride 2 with left padding %d of input rows srcRow bytes apart (%d vectors each, the last three under m1, m2, m3), block b's first output row reading input rows q0+%d*b .. q0+%d*b+2 (the zero row zrow where outside [0, h)): see dwPlanarRows2Kernel in asm/gen.", name, r, m, pl, 2*m+1-pl, 2*r, 2*r))
 	wr := dwWeights(s)
 	zero := s.vec()
 	VXORPS(zero, zero, zero)
