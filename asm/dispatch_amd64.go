@@ -253,27 +253,32 @@ var dwPlanarRows2Fns = [2][dwPlanarRowsMaxVecs]func(dst *float32, dstRow int, sr
 		dwPlanarRows5S2P1F32AVX512, dwPlanarRows6S2P1F32AVX512, dwPlanarRows7S2P1F32AVX512, dwPlanarRows8S2P1F32AVX512},
 }
 
+// blockedRows runs p's blocked kernel on blocks blocks of output rows from
+// row r0.
+func (p *DWPlanar) blockedRows(d, x, z, w *float32, r0, blocks int) {
+	d = (*float32)(unsafe.Add(unsafe.Pointer(d), 4*r0*p.ow))
+	q0 := r0*p.sh - p.pt
+	if p.sw == 1 {
+		dwPlanarRowsFns[p.pl][p.rowsM-1](d, 4*p.ow, x, 4*p.w, z, w, p.h, q0, blocks, p.lm[2], p.smask)
+		return
+	}
+	dwPlanarRows2Fns[p.pl][p.rowsM-1](d, 4*p.ow, x, 4*p.w, z, w, p.h, q0, blocks, p.lm[0], p.lm[1], p.lm[2], p.smask)
+}
+
 // asmDWPlanar runs the planar depthwise kernel of p's level and stride.
 func asmDWPlanar(p *DWPlanar, d, x, w *float32) {
 	r, z, col := &p.roffs[0], &p.zrow[4*p.lanes], 4*p.col
 	rows := p.oh
-	if p.rowsM > 0 {
-		// Whole blocks on the blocked kernel, the rest row by row.
+	if p.rowsM > 0 && p.oh >= p.rowsR {
+		// Whole blocks on the blocked kernel; a last partial block as a
+		// whole one ending at the last row, its first rows computed again
+		// (the same values: the input is not the output).
 		blocks := p.oh / p.rowsR
-		switch {
-		case blocks == 0:
-		case p.sw == 1:
-			dwPlanarRowsFns[p.pl][p.rowsM-1](d, 4*p.ow, x, 4*p.w, z, w, p.h, -p.pt, blocks, p.lm[2], p.smask)
-		default:
-			dwPlanarRows2Fns[p.pl][p.rowsM-1](d, 4*p.ow, x, 4*p.w, z, w, p.h, -p.pt, blocks, p.lm[0], p.lm[1], p.lm[2], p.smask)
+		p.blockedRows(d, x, z, w, 0, blocks)
+		if done := blocks * p.rowsR; done < p.oh {
+			p.blockedRows(d, x, z, w, p.oh-p.rowsR, 1)
 		}
-		done := blocks * p.rowsR
-		if done == p.oh {
-			return
-		}
-		rows = p.oh - done
-		d = (*float32)(unsafe.Add(unsafe.Pointer(d), 4*done*p.ow))
-		r = &p.roffs[3*done]
+		return
 	}
 	if p.lanes == 16 {
 		m := &p.m16[0]
