@@ -268,7 +268,6 @@ func (p *DWPlanar) blockedRows(d, x, z, w *float32, r0, blocks int) {
 // asmDWPlanar runs the planar depthwise kernel of p's level and stride.
 func asmDWPlanar(p *DWPlanar, d, x, w *float32) {
 	r, z, col := &p.roffs[0], &p.zrow[4*p.lanes], 4*p.col
-	rows := p.oh
 	if p.rowsM > 0 && p.oh >= p.rowsR {
 		// Whole blocks on the blocked kernel; a last partial block as a
 		// whole one ending at the last row, its first rows computed again
@@ -283,17 +282,17 @@ func asmDWPlanar(p *DWPlanar, d, x, w *float32) {
 	if p.lanes == 16 {
 		m := &p.m16[0]
 		if p.sw == 1 {
-			dwPlanar3S1F32AVX512(d, 4*p.ow, x, r, z, w, m, rows, p.nv, col)
+			dwPlanar3S1F32AVX512(d, 4*p.ow, x, r, z, w, m, p.oh, p.nv, col)
 		} else {
-			dwPlanar3S2F32AVX512(d, 4*p.ow, x, r, z, w, m, rows, p.nv, col)
+			dwPlanar3S2F32AVX512(d, 4*p.ow, x, r, z, w, m, p.oh, p.nv, col)
 		}
 		return
 	}
 	m := &p.m32[0]
 	if p.sw == 1 {
-		dwPlanar3S1F32AVX2(d, 4*p.ow, x, r, z, w, m, rows, p.nv, col)
+		dwPlanar3S1F32AVX2(d, 4*p.ow, x, r, z, w, m, p.oh, p.nv, col)
 	} else {
-		dwPlanar3S2F32AVX2(d, 4*p.ow, x, r, z, w, m, rows, p.nv, col)
+		dwPlanar3S2F32AVX2(d, 4*p.ow, x, r, z, w, m, p.oh, p.nv, col)
 	}
 }
 

@@ -17,8 +17,9 @@ type DWPlanar struct {
 	// The blocked kernel (AVX-512, stride 1 or 2 both ways): rowsM output
 	// vectors a row (0: none), rowsR output rows a block, the masks of the
 	// input rows' last three vectors (at stride 1 only the last is
-	// partial: lm[2]) and of the output rows' last; the rows past the last
-	// whole block take the per-row kernel.
+	// partial: lm[2]) and of the output rows' last. A last partial block
+	// runs as a whole one ending at the last row; planes of fewer rows
+	// than a block take the per-row kernel.
 	rowsM, rowsR int
 	lm           [3]uint16
 	smask        uint16

@@ -25,11 +25,12 @@ var dwPlanarForced int
 // be padding, and the channel-blocked path, whose vectors are all
 // channels, is faster), or where the blocked planar kernel (AVX-512) takes
 // the plane and its output rows are at least dwPlanarBlockedMinWidth wide.
-// BenchmarkConv2DChain, fused, 1 thread, three alternated runs,
-// channel-blocked -> planar with the blocked kernel: 144 channels on 56²
-// 149-161 -> 119-126 µs, at stride 2 77-83 -> 62-69, 192 on 28² 53-56 ->
-// 45-47; 384 on 14² 25-28 -> 52-70 and 960 on 7² 24-25 -> 90-99 (a
-// plane's few rows cost less than its calls) keep the channel-blocked path.
+// BenchmarkConv2DChain, fused, 1 thread, three alternated runs (min /
+// median µs), channel-blocked -> planar with the blocked kernel: 144
+// channels on 56² 153 / 154 -> 117 / 122, at stride 2 76 / 77 -> 53 / 54,
+// 192 on 28² 54 / 56 -> 48 / 50; 384 on 14² (25-28 against 41-43 planar)
+// and 960 on 7² (24-25 against 90-99) keep the channel-blocked path: a
+// plane's few rows cost less than its call and chain pass.
 func dwPlanarPick(g *conv2dGeom) *asm.DWPlanar {
 	if g.kh != 3 || g.kw != 3 || g.dh != 1 || g.dw != 1 {
 		return nil
