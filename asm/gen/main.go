@@ -1472,18 +1472,8 @@ func dwPlanarRowsKernel(s isa, m, pl int) {
 				VMOVUPS(at, v[j])
 			}
 		}
+		uses := dwRowUses(qi, r, 1)
 		for j := 0; j < m; j++ {
-			// The output rows of the block this input row is tap row i of.
-			type use struct{ rr, i int }
-			var uses []use
-			for rr := 0; rr < r; rr++ {
-				if i := qi - rr; i >= 0 && i <= 2 {
-					uses = append(uses, use{rr, i})
-				}
-			}
-			if len(uses) == 0 {
-				continue
-			}
 			// taps[k]: input columns k-pl from output vector j's first.
 			var taps [3]reg.VecVirtual
 			for k := 0; k < 3; k++ {
@@ -1506,16 +1496,40 @@ func dwPlanarRowsKernel(s isa, m, pl int) {
 					VALIGND(U8(s.lanes+d), lo, v[j], taps[k])
 				}
 			}
-			for _, us := range uses {
-				for k := 0; k < 3; k++ {
-					x := s.vec()
-					VMULPS(taps[k], wr[3*us.i+k], x)
-					VADDPS(x, accs[us.rr][j], accs[us.rr][j])
-				}
-			}
+			dwRowsMadd(s, taps, wr, uses, accs, j)
 		}
 	}
 	dwRowsBlockEnd(s, name, accs, dst, q, n, sk, r)
+}
+
+// dwRowUse is an output row of a block (rr) that an input row feeds as
+// its tap row i.
+type dwRowUse struct{ rr, i int }
+
+// dwRowUses lists the output rows of a block of r that the block's input
+// row qi feeds at stride sh (output row rr reads input rows sh*rr ..
+// sh*rr+2), in output row order.
+func dwRowUses(qi, r, sh int) []dwRowUse {
+	var uses []dwRowUse
+	for rr := 0; rr < r; rr++ {
+		if i := qi - sh*rr; i >= 0 && i <= 2 {
+			uses = append(uses, dwRowUse{rr, i})
+		}
+	}
+	return uses
+}
+
+// dwRowsMadd adds output vector j's three taps of one input row times the
+// weights of tap row i (float32(x*w), then the add) to the accumulator of
+// each output row the input row feeds.
+func dwRowsMadd(s isa, taps [3]reg.VecVirtual, wr [9]reg.VecVirtual, uses []dwRowUse, accs [][]reg.VecVirtual, j int) {
+	for _, us := range uses {
+		for k := 0; k < 3; k++ {
+			x := s.vec()
+			VMULPS(taps[k], wr[3*us.i+k], x)
+			VADDPS(x, accs[us.rr][j], accs[us.rr][j])
+		}
+	}
 }
 
 // dwRowsPrefetchRows is how many output rows ahead the blocked planar
@@ -1649,13 +1663,7 @@ func dwPlanarRows2Kernel(s isa, m, pl int) {
 	KMOVW(paramAddr("smask"), sk)
 	dst, q, n, accs := dwRowsBlockStart(s, name, r, m)
 	for qi := 0; qi <= 2*r; qi++ {
-		type use struct{ rr, i int }
-		var uses []use
-		for rr := 0; rr < r; rr++ {
-			if i := qi - 2*rr; i >= 0 && i <= 2 {
-				uses = append(uses, use{rr, i})
-			}
-		}
+		uses := dwRowUses(qi, r, 2)
 		if len(uses) == 0 {
 			continue
 		}
@@ -1665,7 +1673,7 @@ func dwPlanarRows2Kernel(s isa, m, pl int) {
 			ADDQ(U8(qi), t)
 		}
 		p := dwRowPtr(t)
-		dwRowsPrefetch(t, 2*dwRowsPrefetchRows, 2*m+1-pl)
+		dwRowsPrefetch(t, 2*dwRowsPrefetchRows, slots)
 		// load returns input vector slot k of the row (zero past the slots).
 		load := func(k int) reg.VecVirtual {
 			if k >= slots {
@@ -1700,22 +1708,13 @@ func dwPlanarRows2Kernel(s isa, m, pl int) {
 				VALIGND(U8(s.lanes-1), prevO, o, taps[0])
 				taps[1], taps[2] = e, o
 			} else {
-				if j+1 < m || slots > 2*m {
-					ne, no = pair(j + 1)
-				} else {
-					ne = zero
-				}
+				// (Slots 2j+2 and 2j+3: past the last slot, 2m, a zero.)
+				ne, no = pair(j + 1)
 				taps[0], taps[1] = e, o
 				taps[2] = s.vec()
 				VALIGND(U8(1), e, ne, taps[2])
 			}
-			for _, us := range uses {
-				for k := 0; k < 3; k++ {
-					x := s.vec()
-					VMULPS(taps[k], wr[3*us.i+k], x)
-					VADDPS(x, accs[us.rr][j], accs[us.rr][j])
-				}
-			}
+			dwRowsMadd(s, taps, wr, uses, accs, j)
 			if j+1 < m {
 				if pl == 1 {
 					prevO = o
