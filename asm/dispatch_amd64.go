@@ -253,11 +253,27 @@ var dwPlanarRows2Fns = [2][dwPlanarRowsMaxVecs]func(dst *float32, dstRow int, sr
 		dwPlanarRows5S2P1F32AVX512, dwPlanarRows6S2P1F32AVX512, dwPlanarRows7S2P1F32AVX512, dwPlanarRows8S2P1F32AVX512},
 }
 
+// dwPlanarRowsAVX2Fns are the AVX2 blocked planar kernels at stride 1 by
+// left padding (asm/gen's dwPlanarRowsAVX2Kernels)
+// and whole last vectors.
+var dwPlanarRowsAVX2Fns = [2][2]func(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h, q0, blocks, nv int, masks *int32){
+	{dwPlanarRowsS1P0F32AVX2, dwPlanarRowsS1P0WholeF32AVX2},
+	{dwPlanarRowsS1P1F32AVX2, dwPlanarRowsS1P1WholeF32AVX2},
+}
+
 // blockedRows runs p's blocked kernel on blocks blocks of output rows from
 // row r0.
 func (p *DWPlanar) blockedRows(d, x, z, w *float32, r0, blocks int) {
 	d = (*float32)(unsafe.Add(unsafe.Pointer(d), 4*r0*p.ow))
 	q0 := r0*p.sh - p.pt
+	if p.lanes == 8 {
+		whole := 0
+		if p.rowsWhole {
+			whole = 1
+		}
+		dwPlanarRowsAVX2Fns[p.pl][whole](d, 4*p.ow, x, 4*p.w, z, w, p.h, q0, blocks, p.nv, &p.m32[0])
+		return
+	}
 	if p.sw == 1 {
 		dwPlanarRowsFns[p.pl][p.rowsM-1](d, 4*p.ow, x, 4*p.w, z, w, p.h, q0, blocks, p.lm[2], p.smask)
 		return

@@ -14,15 +14,16 @@ type DWPlanar struct {
 	m16            []uint16  // AVX-512: per edge vector, the load masks then the store mask
 	m32            []int32   // AVX2: the same as vectors of lanes
 	zrow           []float32 // a zero row for padding rows
-	// The blocked kernel (AVX-512, stride 1 or 2 both ways): rowsM output
-	// vectors a row (0: none), rowsR output rows a block, the masks of the
-	// input rows' last three vectors (at stride 1 only the last is
-	// partial: lm[2]) and of the output rows' last. A last partial block
-	// runs as a whole one ending at the last row; planes of fewer rows
-	// than a block take the per-row kernel.
+	// The blocked kernel (AVX-512, stride 1 or 2 both ways; AVX2, stride
+	// 1): rowsM output vectors a row (0: none), rowsR output rows a block,
+	// at AVX-512 the masks of the input rows' last three vectors (at stride
+	// 1 only the last is partial: lm[2]) and of the output rows' last (AVX2
+	// takes m32's). A last partial block runs as a whole one ending at the
+	// last row; planes of fewer rows than a block take the per-row kernel.
 	rowsM, rowsR int
 	lm           [3]uint16
 	smask        uint16
+	rowsWhole    bool // AVX2: the rows' last vectors whole (the kernel masks their right taps only)
 }
 
 // dwPlanarRowsMaxVecs is the widest row, in vectors, of the blocked
@@ -98,8 +99,9 @@ func NewDWPlanar(h, w, oh, ow, sh, sw, pt, pl int) (*DWPlanar, bool) {
 }
 
 // Blocked reports whether p runs on the blocked kernel (AVX-512, stride 1
-// or 2 both ways, left padding 0 or 1, rows of up to 128 outputs), which
-// loads each input row once for a block of output rows.
+// or 2 both ways, left padding 0 or 1, rows of up to 128 outputs; AVX2,
+// stride 1, left padding 0 or 1), which loads each input row once for a
+// block of output rows.
 func (p *DWPlanar) Blocked() bool { return p.rowsM > 0 }
 
 // planBlocked sets up the blocked kernel where it applies: AVX-512, stride
@@ -109,6 +111,10 @@ func (p *DWPlanar) Blocked() bool { return p.rowsM > 0 }
 // slots (2m+1-pl vectors, all but the last three whole).
 func (p *DWPlanar) planBlocked() {
 	m, lanes := p.nv, p.lanes
+	if level == LevelAVX2 {
+		p.planBlockedAVX2()
+		return
+	}
 	if level != LevelAVX512 || p.sh != p.sw || p.pl > 1 || m > dwPlanarRowsMaxVecs {
 		return
 	}
@@ -139,6 +145,36 @@ func (p *DWPlanar) planBlocked() {
 	}
 	p.rowsM, p.rowsR = m, dwPlanarRowsR(m)
 	p.smask = uint16(1<<(p.ow-lanes*(m-1)) - 1)
+}
+
+// dwPlanarRowsAVX2R is the AVX2 blocked kernel's output rows a block
+// (asm/gen's dwPlanarRowsAVX2R).
+const dwPlanarRowsAVX2R = 4
+
+// planBlockedAVX2 sets up the AVX2 blocked kernel (stride 1 both ways, left
+// padding 0 or 1), which goes down a column strip of one vector at a time
+// and loads unmasked every tap but the first vector's left one (left
+// padding 1) and the last vector's: those must read inside the row.
+func (p *DWPlanar) planBlockedAVX2() {
+	if p.sh != 1 || p.sw != 1 || p.pl > 1 {
+		return
+	}
+	for v := 0; v < p.nv-1; v++ {
+		for k := 0; k < 3; k++ {
+			c := v*p.lanes + k - p.pl
+			if v == 0 && k == 0 && p.pl == 1 {
+				continue // under the mask
+			}
+			if c < 0 || c+p.lanes > p.w {
+				return
+			}
+		}
+	}
+	p.rowsM, p.rowsR = p.nv, dwPlanarRowsAVX2R
+	// Whole last vectors: the outputs fill it, and its left and middle
+	// taps read inside the row.
+	last := (p.nv - 1) * p.lanes
+	p.rowsWhole = p.ow == p.nv*p.lanes && last+1-p.pl >= 0 && last+1-p.pl+p.lanes <= p.w && (p.nv > 1 || p.pl == 0)
 }
 
 func (p *DWPlanar) addMask(m uint16) {

@@ -32,6 +32,12 @@ func TestDepthwisePlanar(t *testing.T) {
 		// input vector whole or partial, padding rows past one.
 		{9, 33, 2, 2, 0, 0, 0, 0}, {8, 64, 2, 2, 0, 1, 0, 1}, {7, 255, 2, 2, 1, 1, 1, 1}, {10, 224, 2, 2, 0, 1, 0, 1},
 		{5, 31, 2, 2, 2, 2, 1, 1}, {6, 96, 2, 2, 1, 0, 1, 0}, {13, 17, 2, 2, 1, 1, 0, 0}, {3, 3, 2, 2, 1, 1, 1, 1},
+		// The AVX2 blocked kernel: rows of one vector (whole, partial;
+		// left padding 0 and 1), two and three vectors with the unmasked
+		// taps reaching the row's last column, one past it (padding 2
+		// after: not blocked), blocks of eight rows and a partial last one.
+		{10, 8, 1, 1, 0, 0, 0, 0}, {12, 10, 1, 1, 0, 0, 0, 0}, {9, 8, 1, 1, 1, 1, 1, 1}, {9, 9, 1, 1, 1, 1, 1, 1},
+		{17, 18, 1, 1, 1, 1, 1, 1}, {9, 26, 1, 1, 0, 0, 0, 0}, {9, 16, 1, 1, 1, 1, 1, 2}, {21, 57, 1, 1, 1, 1, 1, 1},
 	}
 	for _, l := range levels() {
 		if l == LevelGo {
@@ -49,13 +55,19 @@ func TestDepthwisePlanar(t *testing.T) {
 				// stride both ways, left padding 0 or 1, at most eight
 				// output vectors a row; at stride 1 input rows of as many
 				// vectors, at stride 2 all but the kernel's last three
-				// input slots whole.
+				// input slots whole. AVX2: stride 1, left padding 0 or 1,
+				// every vector but the last reading inside the row (one
+				// vector a row; or the last column any of them reads, of
+				// the last but one, 8(nv-1)+1-pl).
 				m := (ow + 15) / 16
 				blocked := l == LevelAVX512 && g.sh == g.sw && g.pl <= 1 && m <= 8
 				if g.sw == 1 {
 					blocked = blocked && (g.w+15)/16 == m
 				} else {
 					blocked = blocked && g.w >= 16*(2*m+1-g.pl-3)
+				}
+				if nv := (ow + 7) / 8; l == LevelAVX2 {
+					blocked = g.sh == 1 && g.sw == 1 && g.pl <= 1 && (nv == 1 || 8*(nv-1)+1-g.pl < g.w)
 				}
 				if blocked != (p.rowsM > 0) {
 					t.Errorf("%s %+v: blocked kernel %v, want %v", l, g, p.rowsM > 0, blocked)

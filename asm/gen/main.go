@@ -138,6 +138,8 @@ func main() {
 		dwPlanarKernels(s)
 		if s.avx512 {
 			dwPlanarRowsKernels(s)
+		} else {
+			dwPlanarRowsAVX2Kernels(s)
 		}
 		scaleMulAddKernels(s)
 		winogradKernels(s)
@@ -1500,6 +1502,152 @@ func dwPlanarRowsKernel(s isa, m, pl int) {
 		}
 	}
 	dwRowsBlockEnd(s, name, accs, dst, q, n, sk, r)
+}
+
+// dwPlanarRowsAVX2R is the output rows a block of the AVX2 blocked planar
+// kernels (dwPlanarRowsAVX2Kernels) computes.
+const dwPlanarRowsAVX2R = 4
+
+// dwPlanarRowsAVX2Kernels emits the AVX2 form of the blocked planar
+// kernels at stride 1 (dwPlanarRowsKernels), one for each left padding pl
+// (0 or 1). Sixteen ymm registers do not hold an input row of several
+// vectors with a block's accumulators, so these go down a column strip of
+// one vector at a time: for each output vector of the block's rows they
+// clear dwPlanarRowsAVX2R accumulators, load the three taps of each of the
+// block's input rows at that vector (unaligned, one column apart) and add
+// their products to every output row of the block that reads the row,
+// input rows in order: each output's taps in row-major order, float32(x*w)
+// then the add, the per-row kernel's sum and bits. Each input row is
+// loaded once a block of eight output rows instead of once an output row
+// (3.75 loads an output vector instead of nine). The weights are
+// broadcast once a call into the frame, the block's input row pointers
+// (the zero row outside [0, h)) computed once a block. A row's first
+// vector at left padding 1 loads its left tap under the masks table's
+// first entry (lane 0, column -1, off), its last vector all three taps
+// and its store under the second (the columns inside the row, the outputs
+// inside it): the table of dwPlanarKernels' AVX2 kernel, whose two entries
+// are a row's first and last vectors; a row of one vector is its last.
+//
+// The kernels with whole last vectors (whole: rows of a multiple of eight
+// outputs whose last vector's left and middle taps read inside the row)
+// mask only the last vector's right tap and store it whole: masked moves
+// are slow (VMASKMOVPS stores especially).
+func dwPlanarRowsAVX2Kernels(s isa) {
+	for _, whole := range []bool{false, true} {
+		for pl := 0; pl <= 1; pl++ {
+			dwPlanarRowsAVX2Kernel(s, pl, whole)
+		}
+	}
+}
+
+func dwPlanarRowsAVX2Kernel(s isa, pl int, whole bool) {
+	const r = dwPlanarRowsAVX2R
+	name := fmt.Sprintf("dwPlanarRowsS1P%dF32%s", pl, s.suffix)
+	if whole {
+		name = fmt.Sprintf("dwPlanarRowsS1P%dWholeF32%s", pl, s.suffix)
+	}
+	text(name, "func(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h, q0, blocks, nv int, masks *int32)")
+	Doc(fmt.Sprintf("%s computes blocks blocks of %d output rows (dstRow bytes apart, nv vectors each) of a 3x3 depthwise convolution at stride 1 with left padding %d of input rows srcRow bytes apart, block b's first output row reading input rows q0+%d*b .. q0+%d*b+2 (the zero row zrow where outside [0, h)), the edge vectors under masks: see dwPlanarRowsAVX2Kernels in asm/gen.", name, r, pl, r, r))
+	rl := AllocLocal(8 * (r + 2))
+	wr := dwWeights(s)
+	mt := Load(Param("masks"), GP64())
+	dst, q, n := GP64(), GP64(), GP64()
+	MOVQ(paramAddr("dst"), dst)
+	MOVQ(paramAddr("q0"), q)
+	MOVQ(paramAddr("blocks"), n)
+	Label(name + "_block")
+	TESTQ(n, n)
+	JLE(LabelRef(name + "_done"))
+	for qi := 0; qi < r+2; qi++ {
+		t := GP64()
+		MOVQ(q, t)
+		if qi > 0 {
+			ADDQ(U8(qi), t)
+		}
+		MOVQ(dwRowPtr(t), rl.Offset(8*qi))
+	}
+	col, left := GP64(), GP64() // the vector's byte offset in its row, the vectors left
+	XORQ(col, col)
+	MOVQ(paramAddr("nv"), left)
+	// body computes the block's output rows at the vector col: the loads
+	// under entry e's masks of the masks table where e is 1 (tap 0 only
+	// where e is 0), the stores under its store mask where e is 1.
+	const entry = 4 // masks an entry: three loads, then the store
+	body := func(e int) {
+		accs := make([]reg.VecVirtual, r)
+		for rr := range accs {
+			accs[rr] = s.vec()
+			VXORPS(accs[rr], accs[rr], accs[rr])
+		}
+		for qi := 0; qi < r+2; qi++ {
+			p := GP64()
+			MOVQ(rl.Offset(8*qi), p)
+			uses := dwRowUses(qi, r, 1)
+			for k := 0; k < 3; k++ {
+				// Tap k of the input row, then its product with the tap
+				// row's weight into each output row it feeds: each
+				// output's products still arrive tap row by tap row, and
+				// in a row k by k.
+				tp := s.vec()
+				at := Mem{Base: p, Index: col, Scale: 1, Disp: 4 * (k - pl)}
+				if (e == 1 && (!whole || k == 2)) || (e == 0 && k == 0) {
+					mk := s.vec()
+					VMOVDQU(Mem{Base: mt, Disp: (e*entry + k) * s.bytes}, mk)
+					VMASKMOVPS(at, mk, tp)
+				} else {
+					VMOVUPS(at, tp)
+				}
+				for _, us := range uses {
+					x := s.vec()
+					VMULPS(tp, wr[3*us.i+k], x)
+					VADDPS(x, accs[us.rr], accs[us.rr])
+				}
+			}
+		}
+		y := GP64()
+		MOVQ(dst, y)
+		ADDQ(col, y)
+		masked := e == 1 && !whole
+		var sm reg.VecVirtual
+		if masked {
+			sm = s.vec()
+			VMOVDQU(Mem{Base: mt, Disp: (e*entry + 3) * s.bytes}, sm)
+		}
+		for rr, acc := range accs {
+			if masked {
+				VMASKMOVPS(acc, sm, Mem{Base: y})
+			} else {
+				VMOVUPS(acc, Mem{Base: y})
+			}
+			if rr < r-1 {
+				ADDQ(paramAddr("dstRow"), y)
+			}
+		}
+		ADDQ(U8(s.bytes), col)
+		DECQ(left)
+	}
+	CMPQ(left, U8(1))
+	JE(LabelRef(name + "_last"))
+	if pl == 1 {
+		body(0)
+	}
+	Label(name + "_mid")
+	CMPQ(left, U8(1))
+	JE(LabelRef(name + "_last"))
+	body(-1)
+	JMP(LabelRef(name + "_mid"))
+	Label(name + "_last")
+	body(1)
+	t := GP64()
+	MOVQ(paramAddr("dstRow"), t)
+	SHLQ(U8(bits.TrailingZeros(uint(r))), t)
+	ADDQ(t, dst)
+	ADDQ(U8(r), q)
+	DECQ(n)
+	JMP(LabelRef(name + "_block"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
 }
 
 // dwRowUse is an output row of a block (rr) that an input row feeds as
