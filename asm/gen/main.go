@@ -1551,13 +1551,7 @@ func dwPlanarRowsAVX2Kernel(s isa, pl int, whole bool) {
 	rl := AllocLocal(8 * (r + 2))
 	wr := dwWeights(s)
 	mt := Load(Param("masks"), GP64())
-	dst, q, n := GP64(), GP64(), GP64()
-	MOVQ(paramAddr("dst"), dst)
-	MOVQ(paramAddr("q0"), q)
-	MOVQ(paramAddr("blocks"), n)
-	Label(name + "_block")
-	TESTQ(n, n)
-	JLE(LabelRef(name + "_done"))
+	dst, q, n := dwRowsLoopOpen(name)
 	for qi := 0; qi < r+2; qi++ {
 		t := GP64()
 		MOVQ(q, t)
@@ -1642,12 +1636,7 @@ func dwPlanarRowsAVX2Kernel(s isa, pl int, whole bool) {
 	MOVQ(paramAddr("dstRow"), t)
 	SHLQ(U8(bits.TrailingZeros(uint(r))), t)
 	ADDQ(t, dst)
-	ADDQ(U8(r), q)
-	DECQ(n)
-	JMP(LabelRef(name + "_block"))
-	Label(name + "_done")
-	VZEROUPPER()
-	RET()
+	dwRowsLoopClose(name, q, n, r)
 }
 
 // dwRowUse is an output row of a block (rr) that an input row feeds as
@@ -1734,13 +1723,7 @@ func dwRowPtr(t reg.GPVirtual) reg.GPVirtual {
 // (from q0) and the count in registers, and the block's r x m accumulators
 // cleared.
 func dwRowsBlockStart(s isa, name string, r, m int) (dst, q, n reg.GPVirtual, accs [][]reg.VecVirtual) {
-	dst, q, n = GP64(), GP64(), GP64()
-	MOVQ(paramAddr("dst"), dst)
-	MOVQ(paramAddr("q0"), q)
-	MOVQ(paramAddr("blocks"), n)
-	Label(name + "_block")
-	TESTQ(n, n)
-	JLE(LabelRef(name + "_done"))
+	dst, q, n = dwRowsLoopOpen(name)
 	accs = make([][]reg.VecVirtual, r)
 	for rr := range accs {
 		accs[rr] = make([]reg.VecVirtual, m)
@@ -1771,6 +1754,26 @@ func dwRowsBlockEnd(s isa, name string, accs [][]reg.VecVirtual, dst, q, n reg.G
 		ADDQ(paramAddr("dstRow"), y)
 	}
 	MOVQ(y, dst)
+	dwRowsLoopClose(name, q, n, step)
+}
+
+// dwRowsLoopOpen opens a blocked planar kernel's loop over its blocks (the
+// parameter blocks of them): the output, the block's first input row (from
+// q0) and the count in registers.
+func dwRowsLoopOpen(name string) (dst, q, n reg.GPVirtual) {
+	dst, q, n = GP64(), GP64(), GP64()
+	MOVQ(paramAddr("dst"), dst)
+	MOVQ(paramAddr("q0"), q)
+	MOVQ(paramAddr("blocks"), n)
+	Label(name + "_block")
+	TESTQ(n, n)
+	JLE(LabelRef(name + "_done"))
+	return dst, q, n
+}
+
+// dwRowsLoopClose closes the loop dwRowsLoopOpen opened: the first input
+// row on by step rows, the next block, and the return.
+func dwRowsLoopClose(name string, q, n reg.GPVirtual, step int) {
 	ADDQ(U8(step), q)
 	DECQ(n)
 	JMP(LabelRef(name + "_block"))
