@@ -261,6 +261,12 @@ var dwPlanarRowsAVX2Fns = [2][2]func(dst *float32, dstRow int, src *float32, src
 	{dwPlanarRowsS1P1F32AVX2, dwPlanarRowsS1P1WholeF32AVX2},
 }
 
+// dwPlanarRows2AVX2Fns are the AVX2 blocked planar kernels at stride 2 by
+// left padding (asm/gen's dwPlanarRows2AVX2Kernel).
+var dwPlanarRows2AVX2Fns = [2]func(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h, q0, blocks, nv int, masks *int32){
+	dwPlanarRowsS2P0F32AVX2, dwPlanarRowsS2P1F32AVX2,
+}
+
 // blockedRows runs p's blocked kernel on blocks blocks of output rows from
 // row r0.
 func (p *DWPlanar) blockedRows(d, x, z, w *float32, r0, blocks int) {
@@ -271,7 +277,11 @@ func (p *DWPlanar) blockedRows(d, x, z, w *float32, r0, blocks int) {
 		if p.rowsWhole {
 			whole = 1
 		}
-		dwPlanarRowsAVX2Fns[p.pl][whole](d, 4*p.ow, x, 4*p.w, z, w, p.h, q0, blocks, p.nv, &p.m32[0])
+		fn := dwPlanarRowsAVX2Fns[p.pl][whole]
+		if p.sw == 2 {
+			fn = dwPlanarRows2AVX2Fns[p.pl]
+		}
+		fn(d, 4*p.ow, x, 4*p.w, z, w, p.h, q0, blocks, p.nv, &p.m32[0])
 		return
 	}
 	if p.sw == 1 {

@@ -14,8 +14,7 @@ type DWPlanar struct {
 	m16            []uint16  // AVX-512: per edge vector, the load masks then the store mask
 	m32            []int32   // AVX2: the same as vectors of lanes
 	zrow           []float32 // a zero row for padding rows
-	// The blocked kernel (AVX-512, stride 1 or 2 both ways; AVX2, stride
-	// 1): rowsM output vectors a row (0: none), rowsR output rows a block,
+	// The blocked kernel (stride 1 or 2 both ways): rowsM output vectors a row (0: none), rowsR output rows a block,
 	// at AVX-512 the masks of the input rows' last three vectors (at stride
 	// 1 only the last is partial: lm[2]) and of the output rows' last (AVX2
 	// takes m32's). A last partial block runs as a whole one ending at the
@@ -100,8 +99,8 @@ func NewDWPlanar(h, w, oh, ow, sh, sw, pt, pl int) (*DWPlanar, bool) {
 
 // Blocked reports whether p runs on the blocked kernel (AVX-512, stride 1
 // or 2 both ways, left padding 0 or 1, rows of up to 128 outputs; AVX2,
-// stride 1, left padding 0 or 1), which loads each input row once for a
-// block of output rows.
+// the same at any width), which loads each input row once for a block of
+// output rows.
 func (p *DWPlanar) Blocked() bool { return p.rowsM > 0 }
 
 // planBlocked sets up the blocked kernel where it applies: AVX-512, stride
@@ -151,18 +150,23 @@ func (p *DWPlanar) planBlocked() {
 // (asm/gen's dwPlanarRowsAVX2R).
 const dwPlanarRowsAVX2R = 4
 
-// planBlockedAVX2 sets up the AVX2 blocked kernel (stride 1 both ways, left
-// padding 0 or 1), which goes down a column strip of one vector at a time
-// and loads unmasked every tap but the first vector's left one (left
-// padding 1) and the last vector's: those must read inside the row.
+// planBlockedAVX2 sets up the AVX2 blocked kernel (stride 1 or 2 both
+// ways, left padding 0 or 1), which goes down a column strip of one vector
+// at a time and loads unmasked every vector but the first vector's first
+// (left padding 1) and the last vector's: those must read inside the row.
 func (p *DWPlanar) planBlockedAVX2() {
-	if p.sh != 1 || p.sw != 1 || p.pl > 1 {
+	if p.sh != p.sw || p.pl > 1 {
 		return
 	}
+	// The loads' first columns relative to a vector's (NewDWPlanar's).
+	loads := []int{0, 1, 2}
+	if p.sw == 2 {
+		loads = []int{0, p.lanes, 2, p.lanes + 2}
+	}
 	for v := 0; v < p.nv-1; v++ {
-		for k := 0; k < 3; k++ {
-			c := v*p.lanes + k - p.pl
-			if v == 0 && k == 0 && p.pl == 1 {
+		for i, ld := range loads {
+			c := v*p.lanes*p.sw - p.pl + ld
+			if v == 0 && i == 0 && p.pl == 1 {
 				continue // under the mask
 			}
 			if c < 0 || c+p.lanes > p.w {
@@ -171,6 +175,9 @@ func (p *DWPlanar) planBlockedAVX2() {
 		}
 	}
 	p.rowsM, p.rowsR = p.nv, dwPlanarRowsAVX2R
+	if p.sw == 2 {
+		return
+	}
 	// Whole last vectors: the outputs fill it, and its left and middle
 	// taps read inside the row.
 	last := (p.nv - 1) * p.lanes

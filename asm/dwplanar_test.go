@@ -38,6 +38,11 @@ func TestDepthwisePlanar(t *testing.T) {
 		// after: not blocked), blocks of eight rows and a partial last one.
 		{10, 8, 1, 1, 0, 0, 0, 0}, {12, 10, 1, 1, 0, 0, 0, 0}, {9, 8, 1, 1, 1, 1, 1, 1}, {9, 9, 1, 1, 1, 1, 1, 1},
 		{17, 18, 1, 1, 1, 1, 1, 1}, {9, 26, 1, 1, 0, 0, 0, 0}, {9, 16, 1, 1, 1, 1, 1, 2}, {21, 57, 1, 1, 1, 1, 1, 1},
+		// And at stride 2: one output vector a row (both paddings), two
+		// whose first reads up to the row's last column (both paddings),
+		// one past it (padding 2 after: not blocked).
+		{17, 15, 2, 2, 1, 1, 1, 1}, {17, 18, 2, 2, 0, 0, 0, 0}, {19, 17, 2, 2, 1, 1, 1, 1}, {18, 18, 2, 2, 0, 1, 0, 1},
+		{17, 16, 2, 2, 1, 1, 1, 2},
 	}
 	for _, l := range levels() {
 		if l == LevelGo {
@@ -55,10 +60,11 @@ func TestDepthwisePlanar(t *testing.T) {
 				// stride both ways, left padding 0 or 1, at most eight
 				// output vectors a row; at stride 1 input rows of as many
 				// vectors, at stride 2 all but the kernel's last three
-				// input slots whole. AVX2: stride 1, left padding 0 or 1,
-				// every vector but the last reading inside the row (one
-				// vector a row; or the last column any of them reads, of
-				// the last but one, 8(nv-1)+1-pl).
+				// input slots whole. AVX2: the same stride both ways, left
+				// padding 0 or 1, every vector but the last reading inside
+				// the row (one vector a row; or the last column any of them
+				// reads, of the last but one, 8(nv-1)+1-pl at stride 1,
+				// 16(nv-2)+17-pl at stride 2).
 				m := (ow + 15) / 16
 				blocked := l == LevelAVX512 && g.sh == g.sw && g.pl <= 1 && m <= 8
 				if g.sw == 1 {
@@ -67,7 +73,11 @@ func TestDepthwisePlanar(t *testing.T) {
 					blocked = blocked && g.w >= 16*(2*m+1-g.pl-3)
 				}
 				if nv := (ow + 7) / 8; l == LevelAVX2 {
-					blocked = g.sh == 1 && g.sw == 1 && g.pl <= 1 && (nv == 1 || 8*(nv-1)+1-g.pl < g.w)
+					last := 8*(nv-1) + 1 - g.pl // stride 1
+					if g.sw == 2 {
+						last = 16*(nv-2) + 17 - g.pl
+					}
+					blocked = g.sh == g.sw && g.pl <= 1 && (nv == 1 || last < g.w)
 				}
 				if blocked != (p.rowsM > 0) {
 					t.Errorf("%s %+v: blocked kernel %v, want %v", l, g, p.rowsM > 0, blocked)

@@ -525,6 +525,16 @@ func dwPlanarRowsS1P0WholeF32AVX2(dst *float32, dstRow int, src *float32, srcRow
 //go:noescape
 func dwPlanarRowsS1P1WholeF32AVX2(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, nv int, masks *int32)
 
+// dwPlanarRowsS2P0F32AVX2 computes blocks blocks of 4 output rows (dstRow bytes apart, nv vectors each) of a 3x3 depthwise convolution at stride 2 with left padding 0 of input rows srcRow bytes apart, block b's first output row reading input rows q0+8*b .. q0+8*b+2 (the zero row zrow where outside [0, h)), the edge vectors under masks: see dwPlanarRows2AVX2Kernel in asm/gen.
+//
+//go:noescape
+func dwPlanarRowsS2P0F32AVX2(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, nv int, masks *int32)
+
+// dwPlanarRowsS2P1F32AVX2 computes blocks blocks of 4 output rows (dstRow bytes apart, nv vectors each) of a 3x3 depthwise convolution at stride 2 with left padding 1 of input rows srcRow bytes apart, block b's first output row reading input rows q0+8*b .. q0+8*b+2 (the zero row zrow where outside [0, h)), the edge vectors under masks: see dwPlanarRows2AVX2Kernel in asm/gen.
+//
+//go:noescape
+func dwPlanarRowsS2P1F32AVX2(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h int, q0 int, blocks int, nv int, masks *int32)
+
 // scaleMulAddF32AVX2 computes dst[i] = (x[i]*s)*gain[i] + bias[i], each operation rounded, for i < n; n is a multiple of 8.
 //
 //go:noescape

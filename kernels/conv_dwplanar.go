@@ -23,8 +23,8 @@ var dwPlanarForced int
 // 3x3 undilated window at column stride 1 or 2, on planes whose rows fill
 // most of a vector (below 14 outputs a row most of a vector's lanes would
 // be padding, and the channel-blocked path, whose vectors are all
-// channels, is faster), or where the blocked planar kernel (AVX-512; AVX2
-// at stride 1) takes the plane and its output rows are at least
+// channels, is faster), or where the blocked planar kernel (AVX-512 and
+// AVX2) takes the plane and its output rows are at least
 // dwPlanarBlockedMinWidth wide. BenchmarkConv2DChain, fused, 1 thread,
 // three alternated runs (min / median µs), channel-blocked -> planar with
 // the blocked kernel: 144 channels on 56² 153 / 154 -> 117 / 122, at stride
@@ -34,7 +34,8 @@ var dwPlanarForced int
 // chain pass. At AVX2 (`RELAXGO_ISA=avx2`, the same runs' form): 144 on 56²
 // 220 / 222 -> 167 / 168, 192 on 28² 76 / 76 -> 71 / 75, and on 112² the
 // blocked kernel against the per-row one, 32 channels 179 / 179 -> 142 /
-// 143.
+// 143; at stride 2 144 on 56² 109 / 124 -> 90 / 95 (channel-blocked ->
+// planar), 96 on 112² 209 / 213 -> 190 / 196 (per-row -> blocked).
 func dwPlanarPick(g *conv2dGeom) *asm.DWPlanar {
 	if g.kh != 3 || g.kw != 3 || g.dh != 1 || g.dw != 1 {
 		return nil

@@ -483,7 +483,7 @@ func TestDWPlanarPick(t *testing.T) {
 			avx2        bool // planar at AVX2
 		}{
 			{112, 1, 3, 1, true, true, true}, {112, 2, 3, 1, true, true, true},
-			{56, 1, 3, 1, false, true, true}, {56, 2, 3, 1, false, true, false}, {28, 1, 3, 1, false, true, true},
+			{56, 1, 3, 1, false, true, true}, {56, 2, 3, 1, false, true, true}, {28, 1, 3, 1, false, true, true},
 			{28, 2, 3, 1, false, false, false}, {14, 1, 3, 1, false, false, false}, {7, 1, 3, 1, false, false, false},
 			{56, 1, 5, 1, false, false, false}, {56, 1, 3, 2, false, false, false},
 		} {

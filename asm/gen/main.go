@@ -1538,6 +1538,131 @@ func dwPlanarRowsAVX2Kernels(s isa) {
 			dwPlanarRowsAVX2Kernel(s, pl, whole)
 		}
 	}
+	for pl := 0; pl <= 1; pl++ {
+		dwPlanarRows2AVX2Kernel(s, pl)
+	}
+}
+
+// dwPlanarRows2AVX2Kernel emits the AVX2 blocked planar kernel at stride 2
+// (both ways) for left padding pl (0 or 1): dwPlanarRowsAVX2Kernel's column
+// strips, an output vector's taps made as the per-row kernel makes them
+// (dwPlanarKernel): the vectors at columns 0 and 8 from its first input
+// column split into even (tap 0) and odd (tap 1) columns with VSHUFPS,
+// those at 2 and 10 into the even ones (tap 2), in the lane order of
+// VSHUFPS's 128-bit halves, which VPERMPD undoes on the accumulators
+// before the store. A block's four output rows read its nine input rows;
+// each input row's taps go to every output row that reads it, in order.
+// The first vector at left padding 1 loads its first vector under the
+// masks table's first entry, the last vector all four under the second
+// entry's and stores under its store mask (dwPlanarKernel's AVX2 table at
+// stride 2).
+func dwPlanarRows2AVX2Kernel(s isa, pl int) {
+	const r = dwPlanarRowsAVX2R
+	name := fmt.Sprintf("dwPlanarRowsS2P%dF32%s", pl, s.suffix)
+	text(name, "func(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h, q0, blocks, nv int, masks *int32)")
+	Doc(fmt.Sprintf("%s computes blocks blocks of %d output rows (dstRow bytes apart, nv vectors each) of a 3x3 depthwise convolution at stride 2 with left padding %d of input rows srcRow bytes apart, block b's first output row reading input rows q0+%d*b .. q0+%d*b+2 (the zero row zrow where outside [0, h)), the edge vectors under masks: see dwPlanarRows2AVX2Kernel in asm/gen.", name, r, pl, 2*r, 2*r))
+	rl := AllocLocal(8 * (4*r + 1))
+	wr := dwWeights(s)
+	mt := Load(Param("masks"), GP64())
+	dst, q, n := dwRowsLoopOpen(name)
+	// The block's input rows, then the next block's new ones (prefetched).
+	for qi := 0; qi < 4*r+1; qi++ {
+		t := GP64()
+		MOVQ(q, t)
+		if qi > 0 {
+			ADDQ(U8(qi), t)
+		}
+		MOVQ(dwRowPtr(t), rl.Offset(8*qi))
+	}
+	col, ocol, left := GP64(), GP64(), GP64() // the input and output byte offsets of the vector, the vectors left
+	XORQ(col, col)
+	XORQ(ocol, ocol)
+	MOVQ(paramAddr("nv"), left)
+	const entry = 5 // masks an entry: four loads, then the store
+	loads := [4]int{0, s.bytes, 8, s.bytes + 8}
+	body := func(e int) {
+		accs := make([]reg.VecVirtual, r)
+		for rr := range accs {
+			accs[rr] = s.vec()
+			VXORPS(accs[rr], accs[rr], accs[rr])
+		}
+		load := func(p reg.GPVirtual, ld int) reg.VecVirtual {
+			x := s.vec()
+			at := Mem{Base: p, Index: col, Scale: 1, Disp: loads[ld] - 4*pl}
+			if e == 1 || (e == 0 && ld == 0) {
+				mk := s.vec()
+				VMOVDQU(Mem{Base: mt, Disp: (e*entry + ld) * s.bytes}, mk)
+				VMASKMOVPS(at, mk, x)
+			} else {
+				VMOVUPS(at, x)
+			}
+			return x
+		}
+		dwRowsAVX2Prefetch(rl, 2*r+1, 2*r, col)
+		for qi := 0; qi < 2*r+1; qi++ {
+			p := GP64()
+			MOVQ(rl.Offset(8*qi), p)
+			uses := dwRowUses(qi, r, 2)
+			madd := func(tp reg.VecVirtual, k int) {
+				for _, us := range uses {
+					x := s.vec()
+					VMULPS(tp, wr[3*us.i+k], x)
+					VADDPS(x, accs[us.rr], accs[us.rr])
+				}
+			}
+			a := load(p, 0)
+			b := load(p, 1)
+			t0, t1 := s.vec(), s.vec()
+			VSHUFPS(U8(0x88), b, a, t0) // columns 2c
+			VSHUFPS(U8(0xDD), b, a, t1) // columns 2c+1
+			madd(t0, 0)
+			madd(t1, 1)
+			c := load(p, 2)
+			d := load(p, 3)
+			t2 := s.vec()
+			VSHUFPS(U8(0x88), d, c, t2) // columns 2c+2
+			madd(t2, 2)
+		}
+		y := GP64()
+		MOVQ(dst, y)
+		ADDQ(ocol, y)
+		var sm reg.VecVirtual
+		if e == 1 {
+			sm = s.vec()
+			VMOVDQU(Mem{Base: mt, Disp: (e*entry + 4) * s.bytes}, sm)
+		}
+		for rr, acc := range accs {
+			VPERMPD(U8(0xD8), acc, acc) // 64-bit pairs 0 2 1 3
+			if e == 1 {
+				VMASKMOVPS(acc, sm, Mem{Base: y})
+			} else {
+				VMOVUPS(acc, Mem{Base: y})
+			}
+			if rr < r-1 {
+				ADDQ(paramAddr("dstRow"), y)
+			}
+		}
+		ADDQ(U8(2*s.bytes), col)
+		ADDQ(U8(s.bytes), ocol)
+		DECQ(left)
+	}
+	CMPQ(left, U8(1))
+	JE(LabelRef(name + "_last"))
+	if pl == 1 {
+		body(0)
+	}
+	Label(name + "_mid")
+	CMPQ(left, U8(1))
+	JE(LabelRef(name + "_last"))
+	body(-1)
+	JMP(LabelRef(name + "_mid"))
+	Label(name + "_last")
+	body(1)
+	t := GP64()
+	MOVQ(paramAddr("dstRow"), t)
+	SHLQ(U8(bits.TrailingZeros(uint(r))), t)
+	ADDQ(t, dst)
+	dwRowsLoopClose(name, q, n, 2*r)
 }
 
 func dwPlanarRowsAVX2Kernel(s isa, pl int, whole bool) {
@@ -1637,6 +1762,24 @@ func dwPlanarRowsAVX2Kernel(s isa, pl int, whole bool) {
 	SHLQ(U8(bits.TrailingZeros(uint(r))), t)
 	ADDQ(t, dst)
 	dwRowsLoopClose(name, q, n, r)
+}
+
+// dwRowsAVX2Prefetch prefetches, at the column offset col, the rows whose
+// pointers sit at slots from .. from+rows-1 of the frame's row table rl:
+// the AVX2 stride-2 blocked kernel's next block's new input rows, a block
+// ahead of their use. The 96-channel 3x3/2 on 112² with the caches flushed
+// (BenchmarkConv2DDepthwiseCold, RELAXGO_ISA=avx2, five alternated runs,
+// min / median µs) ran 491 / 507 without, 364 / 398 with it (the per-row
+// kernel's 362 / 392). The stride-1 kernel has none: with it MobileNetV2's
+// 192-channel 28² and 144-channel 56² layers ran 5-15% slower in the model
+// (`relaxgo profile --by shape`, three alternated runs), though the
+// 32-channel 112² one ran 20% faster with the caches flushed.
+func dwRowsAVX2Prefetch(rl Mem, from, rows int, col reg.GPVirtual) {
+	for i := 0; i < rows; i++ {
+		p := GP64()
+		MOVQ(rl.Offset(8*(from+i)), p)
+		PREFETCHT0(Mem{Base: p, Index: col, Scale: 1})
+	}
 }
 
 // dwRowUse is an output row of a block (rr) that an input row feeds as
