@@ -1646,23 +1646,8 @@ func dwPlanarRows2AVX2Kernel(s isa, pl int) {
 		ADDQ(U8(s.bytes), ocol)
 		DECQ(left)
 	}
-	CMPQ(left, U8(1))
-	JE(LabelRef(name + "_last"))
-	if pl == 1 {
-		body(0)
-	}
-	Label(name + "_mid")
-	CMPQ(left, U8(1))
-	JE(LabelRef(name + "_last"))
-	body(-1)
-	JMP(LabelRef(name + "_mid"))
-	Label(name + "_last")
-	body(1)
-	t := GP64()
-	MOVQ(paramAddr("dstRow"), t)
-	SHLQ(U8(bits.TrailingZeros(uint(r))), t)
-	ADDQ(t, dst)
-	dwRowsLoopClose(name, q, n, 2*r)
+	dwRowsStrips(name, pl, left, body)
+	dwRowsAVX2BlockEnd(name, dst, q, n, r, 2*r)
 }
 
 func dwPlanarRowsAVX2Kernel(s isa, pl int, whole bool) {
@@ -1745,6 +1730,15 @@ func dwPlanarRowsAVX2Kernel(s isa, pl int, whole bool) {
 		ADDQ(U8(s.bytes), col)
 		DECQ(left)
 	}
+	dwRowsStrips(name, pl, left, body)
+	dwRowsAVX2BlockEnd(name, dst, q, n, r, r)
+}
+
+// dwRowsStrips emits an AVX2 blocked planar kernel's walk along a block's
+// rows, left vectors to go: body(0) for the first vector at left padding
+// 1 (its left tap masked), body(-1) for each vector up to the last, body(1)
+// for the last (masked).
+func dwRowsStrips(name string, pl int, left reg.GPVirtual, body func(e int)) {
 	CMPQ(left, U8(1))
 	JE(LabelRef(name + "_last"))
 	if pl == 1 {
@@ -1757,11 +1751,17 @@ func dwPlanarRowsAVX2Kernel(s isa, pl int, whole bool) {
 	JMP(LabelRef(name + "_mid"))
 	Label(name + "_last")
 	body(1)
+}
+
+// dwRowsAVX2BlockEnd moves an AVX2 blocked planar kernel's output on by
+// its block's r rows (a power of two), its first input row on by step, and
+// closes the loop over the blocks.
+func dwRowsAVX2BlockEnd(name string, dst, q, n reg.GPVirtual, r, step int) {
 	t := GP64()
 	MOVQ(paramAddr("dstRow"), t)
 	SHLQ(U8(bits.TrailingZeros(uint(r))), t)
 	ADDQ(t, dst)
-	dwRowsLoopClose(name, q, n, r)
+	dwRowsLoopClose(name, q, n, step)
 }
 
 // dwRowsAVX2Prefetch prefetches, at the column offset col, the rows whose
