@@ -151,6 +151,74 @@ func TestDepthwisePlanar(t *testing.T) {
 // matching its address in the low bits waits for that store. On the AMD
 // EPYC Zen 5 it was written on, 14² ran 5.4-6.7 or 33-35 ns a row by
 // placement; see RATIONALE, "The planar depthwise kernel's rate".
+// TestDepthwisePlanarSweep runs every plan NewDWPlanar accepts over a
+// sweep of small geometries (widths 1 to 70, heights that leave no, one
+// and several whole blocks and a partial one, strides 1 and 2, padding 0
+// to 2 before and after) at each assembly level, bit for bit against the
+// twin with guards around the output: the blocked kernels' edge vectors,
+// row pointers and block overlaps on every width the vector sizes meet.
+func TestDepthwisePlanarSweep(t *testing.T) {
+	r := rand.New(rand.NewSource(29))
+	widths := 70
+	if testing.Short() {
+		widths = 40
+	}
+	w9 := make([]float32, 9)
+	for i := range w9 {
+		w9[i] = float32(r.NormFloat64())
+	}
+	for _, l := range levels() {
+		if l == LevelGo {
+			continue
+		}
+		withLevel(t, l, func() {
+			blocked := 0
+			for w := 1; w <= widths; w++ {
+				for _, h := range []int{3, 4, 9, 17} {
+					for s := 1; s <= 2; s++ {
+						for pl := 0; pl <= 2; pl++ {
+							for _, pad := range [][2]int{{pl, pl}, {pl, 2 - pl}, {1, 0}} {
+								pt, pr := pad[0], pad[1]
+								pb := pr
+								if w+pl+pr < 3 || h+pt+pb < 3 {
+									continue
+								}
+								oh, ow := (h+pt+pb-3)/s+1, (w+pl+pr-3)/s+1
+								p, ok := NewDWPlanar(h, w, oh, ow, s, s, pt, pl)
+								if !ok {
+									continue
+								}
+								if p.Blocked() && oh >= p.rowsR {
+									blocked++
+								}
+								src := make([]float32, h*w)
+								for i := range src {
+									src[i] = float32(r.NormFloat64())
+								}
+								off := r.Intn(4)
+								buf, dst := guarded(oh*ow, off)
+								DepthwisePlanar3x3F32(p, dst, src, w9, nil, nil)
+								want := make([]float32, oh*ow)
+								dwPlanarGo(want, src, w9, h, w, oh, ow, s, s, pt, pl, nil, nil)
+								what := fmt.Sprintf("%s h=%d w=%d s=%d pt=%d pl=%d pr=%d", l, h, w, s, pt, pl, pr)
+								for i := range want {
+									if gb, wb := math.Float32bits(dst[i]), math.Float32bits(want[i]); gb != wb {
+										t.Fatalf("%s: [%d,%d] %#x, want %#x", what, i/ow, i%ow, gb, wb)
+									}
+								}
+								checkGuards(t, what, buf, oh*ow, off)
+							}
+						}
+					}
+				}
+			}
+			if blocked == 0 {
+				t.Errorf("%s: no geometry of the sweep ran a blocked kernel", l)
+			}
+		})
+	}
+}
+
 func BenchmarkDepthwisePlanarL1(b *testing.B) {
 	if level == LevelGo {
 		b.Skip("no assembly kernels")
