@@ -254,8 +254,7 @@ var dwPlanarRows2Fns = [2][dwPlanarRowsMaxVecs]func(dst *float32, dstRow int, sr
 }
 
 // dwPlanarRowsAVX2Fns are the AVX2 blocked planar kernels at stride 1 by
-// left padding (asm/gen's dwPlanarRowsAVX2Kernels)
-// and whole last vectors.
+// left padding and whole last vectors (asm/gen's dwPlanarRowsAVX2Kernels).
 var dwPlanarRowsAVX2Fns = [2][2]func(dst *float32, dstRow int, src *float32, srcRow int, zrow *float32, w *float32, h, q0, blocks, nv int, masks *int32){
 	{dwPlanarRowsS1P0F32AVX2, dwPlanarRowsS1P0WholeF32AVX2},
 	{dwPlanarRowsS1P1F32AVX2, dwPlanarRowsS1P1WholeF32AVX2},

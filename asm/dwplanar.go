@@ -14,11 +14,12 @@ type DWPlanar struct {
 	m16            []uint16  // AVX-512: per edge vector, the load masks then the store mask
 	m32            []int32   // AVX2: the same as vectors of lanes
 	zrow           []float32 // a zero row for padding rows
-	// The blocked kernel (stride 1 or 2 both ways): rowsM output vectors a row (0: none), rowsR output rows a block,
-	// at AVX-512 the masks of the input rows' last three vectors (at stride
-	// 1 only the last is partial: lm[2]) and of the output rows' last (AVX2
-	// takes m32's). A last partial block runs as a whole one ending at the
-	// last row; planes of fewer rows than a block take the per-row kernel.
+	// The blocked kernel (stride 1 or 2 both ways): rowsM output vectors a
+	// row (0: none), rowsR output rows a block, at AVX-512 the masks of the
+	// input rows' last three vectors (at stride 1 only the last is
+	// partial: lm[2]) and of the output rows' last (AVX2 takes m32's). A
+	// last partial block runs as a whole one ending at the last row;
+	// planes of fewer rows than a block take the per-row kernel.
 	rowsM, rowsR int
 	lm           [3]uint16
 	smask        uint16
@@ -103,11 +104,12 @@ func NewDWPlanar(h, w, oh, ow, sh, sw, pt, pl int) (*DWPlanar, bool) {
 // output rows.
 func (p *DWPlanar) Blocked() bool { return p.rowsM > 0 }
 
-// planBlocked sets up the blocked kernel where it applies: AVX-512, stride
-// 1 or 2 in both directions, left padding 0 or 1, at most
-// dwPlanarRowsMaxVecs output vectors a row; at stride 1 input rows of as
-// many vectors as the output's, at stride 2 the input row in the kernel's
-// slots (2m+1-pl vectors, all but the last three whole).
+// planBlocked sets up the blocked kernel where it applies (at AVX2,
+// planBlockedAVX2's): AVX-512, stride 1 or 2 in both directions, left
+// padding 0 or 1, at most dwPlanarRowsMaxVecs output vectors a row; at
+// stride 1 input rows of as many vectors as the output's, at stride 2 the
+// input row in the kernel's slots (2m+1-pl vectors, all but the last three
+// whole).
 func (p *DWPlanar) planBlocked() {
 	m, lanes := p.nv, p.lanes
 	if level == LevelAVX2 {
@@ -151,9 +153,10 @@ func (p *DWPlanar) planBlocked() {
 const dwPlanarRowsAVX2R = 4
 
 // planBlockedAVX2 sets up the AVX2 blocked kernel (stride 1 or 2 both
-// ways, left padding 0 or 1), which goes down a column strip of one vector
-// at a time and loads unmasked every vector but the first vector's first
-// (left padding 1) and the last vector's: those must read inside the row.
+// ways, left padding 0 or 1, any width), which goes down a column strip of
+// one vector at a time and loads unmasked all but the first vector's first
+// load (at left padding 1) and the last vector's loads: those must read
+// inside the row.
 func (p *DWPlanar) planBlockedAVX2() {
 	if p.sh != p.sw || p.pl > 1 {
 		return
@@ -181,7 +184,7 @@ func (p *DWPlanar) planBlockedAVX2() {
 	// Whole last vectors: the outputs fill it, and its left and middle
 	// taps read inside the row.
 	last := (p.nv - 1) * p.lanes
-	p.rowsWhole = p.ow == p.nv*p.lanes && last+1-p.pl >= 0 && last+1-p.pl+p.lanes <= p.w && (p.nv > 1 || p.pl == 0)
+	p.rowsWhole = p.ow == p.nv*p.lanes && last+1-p.pl+p.lanes <= p.w && (p.nv > 1 || p.pl == 0)
 }
 
 func (p *DWPlanar) addMask(m uint16) {

@@ -1509,19 +1509,25 @@ func dwPlanarRowsKernel(s isa, m, pl int) {
 const dwPlanarRowsAVX2R = 4
 
 // dwPlanarRowsAVX2Kernels emits the AVX2 form of the blocked planar
-// kernels at stride 1 (dwPlanarRowsKernels), one for each left padding pl
-// (0 or 1). Sixteen ymm registers do not hold an input row of several
-// vectors with a block's accumulators, so these go down a column strip of
-// one vector at a time: for each output vector of the block's rows they
-// clear dwPlanarRowsAVX2R accumulators, load the three taps of each of the
-// block's input rows at that vector (unaligned, one column apart) and add
-// their products to every output row of the block that reads the row,
-// input rows in order: each output's taps in row-major order, float32(x*w)
+// kernels (dwPlanarRowsKernels): at stride 1 one for each left padding pl
+// (0 or 1) and whole or partial last vectors, at stride 2 one for each pl
+// (dwPlanarRows2AVX2Kernel). Sixteen ymm registers do not hold an input
+// row of several vectors with a block's accumulators, so these go down a
+// column strip of one vector at a time: for each output vector of the
+// block's rows they clear dwPlanarRowsAVX2R accumulators, load the three
+// taps of each of the block's input rows at that vector (unaligned, one
+// column apart), one at a time, and add each tap's products to every
+// output row of the block that reads the row, input rows in order and a
+// row's taps in order: each output's taps in row-major order, float32(x*w)
 // then the add, the per-row kernel's sum and bits. Each input row is
-// loaded once a block of eight output rows instead of once an output row
-// (3.75 loads an output vector instead of nine). The weights are
-// broadcast once a call into the frame, the block's input row pointers
-// (the zero row outside [0, h)) computed once a block. A row's first
+// loaded once a block of four output rows instead of once an output row
+// (4.5 loads an output vector instead of nine). The nine weights stay in
+// registers, which caps the block at four rows (nine weights, four
+// accumulators, a tap, a product, a mask); with eight rows and the
+// weights read from the frame as memory operands the kernel ran slower
+// than the per-row one (14 loads an output vector). The block's input row
+// pointers (the zero row outside [0, h)) are computed once a block into
+// the frame. A row's first
 // vector at left padding 1 loads its left tap under the masks table's
 // first entry (lane 0, column -1, off), its last vector all three taps
 // and its store under the second (the columns inside the row, the outputs
@@ -1530,8 +1536,10 @@ const dwPlanarRowsAVX2R = 4
 //
 // The kernels with whole last vectors (whole: rows of a multiple of eight
 // outputs whose last vector's left and middle taps read inside the row)
-// mask only the last vector's right tap and store it whole: masked moves
-// are slow (VMASKMOVPS stores especially).
+// mask only the last vector's right tap and store it whole: fewer masked
+// moves (BenchmarkConv2DChain, fused, RELAXGO_ISA=avx2, five alternated
+// runs, min / median µs: 144 channels on 56² 177 / 177 -> 170 / 170, 32 on
+// 112² 149 / 150 -> 147 / 149).
 func dwPlanarRowsAVX2Kernels(s isa) {
 	for _, whole := range []bool{false, true} {
 		for pl := 0; pl <= 1; pl++ {
