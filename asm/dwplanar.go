@@ -45,11 +45,7 @@ func NewDWPlanar(h, w, oh, ow, sh, sw, pt, pl int) (*DWPlanar, bool) {
 	}
 	lanes := BlockLanes()
 	p := &DWPlanar{h: h, w: w, oh: oh, ow: ow, sh: sh, sw: sw, pt: pt, pl: pl, lanes: lanes, nv: (ow + lanes - 1) / lanes, col: -pl}
-	// The columns vector v reads: from v*lanes*sw - pl, span reads on.
-	span := lanes + 2 // stride 1: three taps of lanes columns
-	if sw == 2 {
-		span = 2*lanes + 2 // stride 2: the pairs at 0 and 2, 2*lanes each
-	}
+	span := p.span()
 	for v := 1; v < p.nv-1; v++ {
 		if c := v*lanes*sw - pl; c < 0 || c+span > w {
 			return nil, false
@@ -96,6 +92,16 @@ func NewDWPlanar(h, w, oh, ow, sh, sw, pt, pl int) (*DWPlanar, bool) {
 	p.zrow = make([]float32, max(w+8*lanes, 4*lanes+lanes*(2*p.nv+1)))
 	p.planBlocked()
 	return p, true
+}
+
+// span is the columns an output vector reads, from its first input
+// column (v*lanes*sw - pl for vector v): at stride 1 three taps of lanes
+// columns, at stride 2 the pairs of vectors at 0 and 2.
+func (p *DWPlanar) span() int {
+	if p.sw == 2 {
+		return 2*p.lanes + 2
+	}
+	return p.lanes + 2
 }
 
 // Blocked reports whether p runs on the blocked kernel (AVX-512, stride 1
@@ -161,21 +167,12 @@ func (p *DWPlanar) planBlockedAVX2() {
 	if p.sh != p.sw || p.pl > 1 {
 		return
 	}
-	// The loads' first columns relative to a vector's (NewDWPlanar's).
-	loads := []int{0, 1, 2}
-	if p.sw == 2 {
-		loads = []int{0, p.lanes, 2, p.lanes + 2}
-	}
-	for v := 0; v < p.nv-1; v++ {
-		for i, ld := range loads {
-			c := v*p.lanes*p.sw - p.pl + ld
-			if v == 0 && i == 0 && p.pl == 1 {
-				continue // under the mask
-			}
-			if c < 0 || c+p.lanes > p.w {
-				return
-			}
-		}
+	// NewDWPlanar has the vectors between the first and the last read
+	// inside the row. The first one's loads (but for its first at left
+	// padding 1, under the mask) start at column 0 or later and end at
+	// column span-1-pl.
+	if p.nv > 1 && p.span()-p.pl > p.w {
+		return
 	}
 	p.rowsM, p.rowsR = p.nv, dwPlanarRowsAVX2R
 	if p.sw == 2 {

@@ -35,7 +35,7 @@ func TestDepthwisePlanar(t *testing.T) {
 		// The AVX2 blocked kernel: rows of one vector (whole, partial;
 		// left padding 0 and 1), two and three vectors with the unmasked
 		// taps reaching the row's last column, one past it (padding 2
-		// after: not blocked), blocks of eight rows and a partial last one.
+		// after: not blocked), blocks of four rows and a partial last one.
 		{10, 8, 1, 1, 0, 0, 0, 0}, {12, 10, 1, 1, 0, 0, 0, 0}, {9, 8, 1, 1, 1, 1, 1, 1}, {9, 9, 1, 1, 1, 1, 1, 1},
 		{17, 18, 1, 1, 1, 1, 1, 1}, {9, 26, 1, 1, 0, 0, 0, 0}, {9, 16, 1, 1, 1, 1, 1, 2}, {21, 57, 1, 1, 1, 1, 1, 1},
 		// And at stride 2: one output vector a row (both paddings), two
@@ -142,15 +142,6 @@ func TestDepthwisePlanar(t *testing.T) {
 	}
 }
 
-// BenchmarkDepthwisePlanarL1 times DepthwisePlanar3x3F32 on one plane in
-// L1 (MobileNetV2's widths, stride 1, padding 1), the output placed at
-// each 512-byte step of a 4 KB page from the input's page offset, and
-// reports ns an output row. The rate depends on where the output lies
-// against the input and the plan's tables (roffs, masks: placed by the
-// allocator, so it moves between runs): a masked load that follows a store
-// matching its address in the low bits waits for that store. On the AMD
-// EPYC Zen 5 it was written on, 14² ran 5.4-6.7 or 33-35 ns a row by
-// placement; see RATIONALE, "The planar depthwise kernel's rate".
 // TestDepthwisePlanarSweep runs every plan NewDWPlanar accepts over a
 // sweep of small geometries (widths 1 to 70, heights that leave no, one
 // and several whole blocks and a partial one, strides 1 and 2, padding 0
@@ -219,6 +210,15 @@ func TestDepthwisePlanarSweep(t *testing.T) {
 	}
 }
 
+// BenchmarkDepthwisePlanarL1 times DepthwisePlanar3x3F32 on one plane in
+// L1 (MobileNetV2's widths, stride 1, padding 1), the output placed at
+// each 512-byte step of a 4 KB page from the input's page offset, and
+// reports ns an output row. The rate depends on where the output lies
+// against the input and the plan's tables (roffs, masks: placed by the
+// allocator, so it moves between runs): a masked load that follows a store
+// matching its address in the low bits waits for that store. On the AMD
+// EPYC Zen 5 it was written on, 14² ran 5.4-6.7 or 33-35 ns a row by
+// placement; see RATIONALE, "The planar depthwise kernel's rate".
 func BenchmarkDepthwisePlanarL1(b *testing.B) {
 	if level == LevelGo {
 		b.Skip("no assembly kernels")

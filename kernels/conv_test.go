@@ -471,26 +471,26 @@ func TestSubsample(t *testing.T) {
 }
 
 // TestDWPlanarPick checks which depthwise convolutions take the planar
-// path: rows of 112 and more at every assembly level; below that, at
-// AVX-512 (the blocked kernel) output rows of at least
-// dwPlanarBlockedMinWidth; never a window other than 3x3 undilated.
+// path: rows of 112 and more at every assembly level; below that, where
+// the blocked kernel takes the plane (AVX-512 and AVX2), output rows of at
+// least dwPlanarBlockedMinWidth; never at the Go level, never a window
+// other than 3x3 undilated.
 func TestDWPlanarPick(t *testing.T) {
 	forEachLevel(t, func(l asm.Level) {
 		for _, c := range []struct {
 			hw, s, k, d int
-			asmAny      bool // planar at every assembly level
 			avx512      bool // planar at AVX-512
 			avx2        bool // planar at AVX2
 		}{
-			{112, 1, 3, 1, true, true, true}, {112, 2, 3, 1, true, true, true},
-			{56, 1, 3, 1, false, true, true}, {56, 2, 3, 1, false, true, true}, {28, 1, 3, 1, false, true, true},
-			{28, 2, 3, 1, false, false, false}, {14, 1, 3, 1, false, false, false}, {7, 1, 3, 1, false, false, false},
-			{56, 1, 5, 1, false, false, false}, {56, 1, 3, 2, false, false, false},
+			{112, 1, 3, 1, true, true}, {112, 2, 3, 1, true, true},
+			{56, 1, 3, 1, true, true}, {56, 2, 3, 1, true, true}, {28, 1, 3, 1, true, true},
+			{28, 2, 3, 1, false, false}, {14, 1, 3, 1, false, false}, {7, 1, 3, 1, false, false},
+			{56, 1, 5, 1, false, false}, {56, 1, 3, 2, false, false},
 		} {
 			p := (c.k - 1) / 2 * c.d
 			g := convGeomFor(1, 1, c.hw, c.hw, c.k, c.k, c.s, c.s, c.d, c.d, p, p, p, p)
 			g.c, g.o, g.g = 32, 32, 32
-			want := l != asm.LevelGo && (c.asmAny || c.avx512 && l == asm.LevelAVX512 || c.avx2 && l == asm.LevelAVX2)
+			want := c.avx512 && l == asm.LevelAVX512 || c.avx2 && l == asm.LevelAVX2
 			if got := dwPlanarPick(&g) != nil; got != want {
 				t.Errorf("%s: %dx%d stride %d window %d dilation %d: planar %v, want %v", l, c.hw, c.hw, c.s, c.k, c.d, got, want)
 			}

@@ -1574,14 +1574,7 @@ func dwPlanarRows2AVX2Kernel(s isa, pl int) {
 	mt := Load(Param("masks"), GP64())
 	dst, q, n := dwRowsLoopOpen(name)
 	// The block's input rows, then the next block's new ones (prefetched).
-	for qi := 0; qi < 4*r+1; qi++ {
-		t := GP64()
-		MOVQ(q, t)
-		if qi > 0 {
-			ADDQ(U8(qi), t)
-		}
-		MOVQ(dwRowPtr(t), rl.Offset(8*qi))
-	}
+	dwRowsTable(rl, q, 4*r+1)
 	col, ocol, left := GP64(), GP64(), GP64() // the input and output byte offsets of the vector, the vectors left
 	XORQ(col, col)
 	XORQ(ocol, ocol)
@@ -1589,67 +1582,30 @@ func dwPlanarRows2AVX2Kernel(s isa, pl int) {
 	const entry = 5 // masks an entry: four loads, then the store
 	loads := [4]int{0, s.bytes, 8, s.bytes + 8}
 	body := func(e int) {
-		accs := make([]reg.VecVirtual, r)
-		for rr := range accs {
-			accs[rr] = s.vec()
-			VXORPS(accs[rr], accs[rr], accs[rr])
-		}
+		accs := dwZeroVecs(s, r)
 		load := func(p reg.GPVirtual, ld int) reg.VecVirtual {
-			x := s.vec()
 			at := Mem{Base: p, Index: col, Scale: 1, Disp: loads[ld] - 4*pl}
-			if e == 1 || (e == 0 && ld == 0) {
-				mk := s.vec()
-				VMOVDQU(Mem{Base: mt, Disp: (e*entry + ld) * s.bytes}, mk)
-				VMASKMOVPS(at, mk, x)
-			} else {
-				VMOVUPS(at, x)
-			}
-			return x
+			return dwMaskLoad(s, at, mt, (e*entry+ld)*s.bytes, e == 1 || (e == 0 && ld == 0))
 		}
 		dwRowsAVX2Prefetch(rl, 2*r+1, 2*r, col)
 		for qi := 0; qi < 2*r+1; qi++ {
 			p := GP64()
 			MOVQ(rl.Offset(8*qi), p)
 			uses := dwRowUses(qi, r, 2)
-			madd := func(tp reg.VecVirtual, k int) {
-				for _, us := range uses {
-					x := s.vec()
-					VMULPS(tp, wr[3*us.i+k], x)
-					VADDPS(x, accs[us.rr], accs[us.rr])
-				}
-			}
 			a := load(p, 0)
 			b := load(p, 1)
 			t0, t1 := s.vec(), s.vec()
 			VSHUFPS(U8(0x88), b, a, t0) // columns 2c
 			VSHUFPS(U8(0xDD), b, a, t1) // columns 2c+1
-			madd(t0, 0)
-			madd(t1, 1)
+			dwTapMadd(s, t0, wr, 0, uses, accs)
+			dwTapMadd(s, t1, wr, 1, uses, accs)
 			c := load(p, 2)
 			d := load(p, 3)
 			t2 := s.vec()
 			VSHUFPS(U8(0x88), d, c, t2) // columns 2c+2
-			madd(t2, 2)
+			dwTapMadd(s, t2, wr, 2, uses, accs)
 		}
-		y := GP64()
-		MOVQ(dst, y)
-		ADDQ(ocol, y)
-		var sm reg.VecVirtual
-		if e == 1 {
-			sm = s.vec()
-			VMOVDQU(Mem{Base: mt, Disp: (e*entry + 4) * s.bytes}, sm)
-		}
-		for rr, acc := range accs {
-			VPERMPD(U8(0xD8), acc, acc) // 64-bit pairs 0 2 1 3
-			if e == 1 {
-				VMASKMOVPS(acc, sm, Mem{Base: y})
-			} else {
-				VMOVUPS(acc, Mem{Base: y})
-			}
-			if rr < r-1 {
-				ADDQ(paramAddr("dstRow"), y)
-			}
-		}
+		dwRowsAVX2Store(s, accs, dst, ocol, mt, (e*entry+4)*s.bytes, e == 1, true)
 		ADDQ(U8(2*s.bytes), col)
 		ADDQ(U8(s.bytes), ocol)
 		DECQ(left)
@@ -1670,14 +1626,7 @@ func dwPlanarRowsAVX2Kernel(s isa, pl int, whole bool) {
 	wr := dwWeights(s)
 	mt := Load(Param("masks"), GP64())
 	dst, q, n := dwRowsLoopOpen(name)
-	for qi := 0; qi < r+2; qi++ {
-		t := GP64()
-		MOVQ(q, t)
-		if qi > 0 {
-			ADDQ(U8(qi), t)
-		}
-		MOVQ(dwRowPtr(t), rl.Offset(8*qi))
-	}
+	dwRowsTable(rl, q, r+2)
 	col, left := GP64(), GP64() // the vector's byte offset in its row, the vectors left
 	XORQ(col, col)
 	MOVQ(paramAddr("nv"), left)
@@ -1686,11 +1635,7 @@ func dwPlanarRowsAVX2Kernel(s isa, pl int, whole bool) {
 	// where e is 0), the stores under its store mask where e is 1.
 	const entry = 4 // masks an entry: three loads, then the store
 	body := func(e int) {
-		accs := make([]reg.VecVirtual, r)
-		for rr := range accs {
-			accs[rr] = s.vec()
-			VXORPS(accs[rr], accs[rr], accs[rr])
-		}
+		accs := dwZeroVecs(s, r)
 		for qi := 0; qi < r+2; qi++ {
 			p := GP64()
 			MOVQ(rl.Offset(8*qi), p)
@@ -1700,46 +1645,96 @@ func dwPlanarRowsAVX2Kernel(s isa, pl int, whole bool) {
 				// row's weight into each output row it feeds: each
 				// output's products still arrive tap row by tap row, and
 				// in a row k by k.
-				tp := s.vec()
 				at := Mem{Base: p, Index: col, Scale: 1, Disp: 4 * (k - pl)}
-				if (e == 1 && (!whole || k == 2)) || (e == 0 && k == 0) {
-					mk := s.vec()
-					VMOVDQU(Mem{Base: mt, Disp: (e*entry + k) * s.bytes}, mk)
-					VMASKMOVPS(at, mk, tp)
-				} else {
-					VMOVUPS(at, tp)
-				}
-				for _, us := range uses {
-					x := s.vec()
-					VMULPS(tp, wr[3*us.i+k], x)
-					VADDPS(x, accs[us.rr], accs[us.rr])
-				}
+				masked := (e == 1 && (!whole || k == 2)) || (e == 0 && k == 0)
+				tp := dwMaskLoad(s, at, mt, (e*entry+k)*s.bytes, masked)
+				dwTapMadd(s, tp, wr, k, uses, accs)
 			}
 		}
-		y := GP64()
-		MOVQ(dst, y)
-		ADDQ(col, y)
-		masked := e == 1 && !whole
-		var sm reg.VecVirtual
-		if masked {
-			sm = s.vec()
-			VMOVDQU(Mem{Base: mt, Disp: (e*entry + 3) * s.bytes}, sm)
-		}
-		for rr, acc := range accs {
-			if masked {
-				VMASKMOVPS(acc, sm, Mem{Base: y})
-			} else {
-				VMOVUPS(acc, Mem{Base: y})
-			}
-			if rr < r-1 {
-				ADDQ(paramAddr("dstRow"), y)
-			}
-		}
+		dwRowsAVX2Store(s, accs, dst, col, mt, (e*entry+3)*s.bytes, e == 1 && !whole, false)
 		ADDQ(U8(s.bytes), col)
 		DECQ(left)
 	}
 	dwRowsStrips(name, pl, left, body)
 	dwRowsAVX2BlockEnd(name, dst, q, n, r, r)
+}
+
+// dwRowsTable writes into the frame's row table rl the pointers of input
+// rows q .. q+rows-1 (dwRowPtr: the zero row outside the plane).
+func dwRowsTable(rl Mem, q reg.GPVirtual, rows int) {
+	for qi := 0; qi < rows; qi++ {
+		t := GP64()
+		MOVQ(q, t)
+		if qi > 0 {
+			ADDQ(U8(qi), t)
+		}
+		MOVQ(dwRowPtr(t), rl.Offset(8*qi))
+	}
+}
+
+// dwZeroVecs returns n vectors set to zero.
+func dwZeroVecs(s isa, n int) []reg.VecVirtual {
+	v := make([]reg.VecVirtual, n)
+	for i := range v {
+		v[i] = s.vec()
+		VXORPS(v[i], v[i], v[i])
+	}
+	return v
+}
+
+// dwMaskLoad loads a vector from at: under the AVX2 mask at disp bytes into
+// the masks table mt where masked (masked-off lanes zero, not read), else
+// whole.
+func dwMaskLoad(s isa, at Mem, mt reg.Register, disp int, masked bool) reg.VecVirtual {
+	x := s.vec()
+	if masked {
+		mk := s.vec()
+		VMOVDQU(Mem{Base: mt, Disp: disp}, mk)
+		VMASKMOVPS(at, mk, x)
+	} else {
+		VMOVUPS(at, x)
+	}
+	return x
+}
+
+// dwTapMadd adds tap k of an input row (tp) times the weight of each use's
+// tap row (float32(x*w), then the add) to the accumulator of each output
+// row the input row feeds: an AVX2 blocked kernel's one-vector strip.
+func dwTapMadd(s isa, tp reg.VecVirtual, wr [9]reg.VecVirtual, k int, uses []dwRowUse, accs []reg.VecVirtual) {
+	for _, us := range uses {
+		x := s.vec()
+		VMULPS(tp, wr[3*us.i+k], x)
+		VADDPS(x, accs[us.rr], accs[us.rr])
+	}
+}
+
+// dwRowsAVX2Store stores an AVX2 blocked kernel's block of output rows
+// (accs, dstRow bytes apart) at the byte offset off from dst: whole, or
+// under the store mask at disp bytes into the masks table mt where masked;
+// with permute, each accumulator's 64-bit pairs put back in order first
+// (the stride-2 kernel's VSHUFPS lane order).
+func dwRowsAVX2Store(s isa, accs []reg.VecVirtual, dst, off reg.GPVirtual, mt reg.Register, disp int, masked, permute bool) {
+	y := GP64()
+	MOVQ(dst, y)
+	ADDQ(off, y)
+	var sm reg.VecVirtual
+	if masked {
+		sm = s.vec()
+		VMOVDQU(Mem{Base: mt, Disp: disp}, sm)
+	}
+	for rr, acc := range accs {
+		if permute {
+			VPERMPD(U8(0xD8), acc, acc) // 64-bit pairs 0 2 1 3
+		}
+		if masked {
+			VMASKMOVPS(acc, sm, Mem{Base: y})
+		} else {
+			VMOVUPS(acc, Mem{Base: y})
+		}
+		if rr < len(accs)-1 {
+			ADDQ(paramAddr("dstRow"), y)
+		}
+	}
 }
 
 // dwRowsStrips emits an AVX2 blocked planar kernel's walk along a block's
