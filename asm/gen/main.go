@@ -3835,10 +3835,12 @@ func (k gemmKernel) emit() {
 	sgemmBodyGatherSplit = k.gatherSplit
 	sgemmBodyAStride = k.aStride
 	sgemmBodyPrefetchNext = k.pfNext
+	sgemmBodyPrefetchC = k.avx512 && !k.indirect && !k.strided && k.gatherSW == 0
 	sgemmBodyColEpi = k.colEpi
 	sgemmBodyRowA = k.rowA
 	sgemmBody(k.mr, k.nr, lanes, vbytes, acc, k.b, k.a0, k.a1)
 	sgemmBodyRowA = false
+	sgemmBodyPrefetchC = false
 	sgemmBodyColEpi = false
 	sgemmBodyPrefetchNext = false
 	sgemmBodyMemB = false
@@ -3864,6 +3866,16 @@ var sgemmBodyRowA bool
 // prefetch, one branch per unrolled iteration); the AVX-512 kernels keep
 // theirs.
 var sgemmBodyPrefetch bool
+
+// sgemmBodyPrefetchC makes sgemmBody's AVX-512 loop prefetch the C tile's
+// rows (every cache line of each) before the products, as the AVX2 loop
+// shape does: the tile's read-back and store after its depth block then
+// find them in L1. A product whose C outgrows the L2 reads its tiles back
+// from L3 or memory once a depth block; 1024³, B packed per call, 1 thread,
+// AMD EPYC (Zen 5) VM, five alternated runs: medians 11.78 -> 11.02 ms.
+// The packed kernels on A and B panels have it (not the indirect, strided
+// or gathering ones, whose outputs are scratch tiles or scattered).
+var sgemmBodyPrefetchC bool
 
 // sgemmBodyPrefetchB, when not 0, makes sgemmBody's unrolled loop prefetch
 // the packed B panel this many bytes ahead of the rows it reads, every cache
@@ -4143,6 +4155,19 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		Label("k4done")
 		ADDQ(U32(unroll), kc)
 	} else {
+		if sgemmBodyPrefetchC {
+			pc := Load(Param("c"), GP64())
+			pld := Load(Param("ldc"), GP64())
+			SHLQ(U8(2), pld)
+			for i := 0; i < mr; i++ {
+				for l := 0; l < nr*4; l += 64 {
+					PREFETCHT0(Mem{Base: pc, Disp: l})
+				}
+				if i < mr-1 {
+					ADDQ(pld, pc)
+				}
+			}
+		}
 		Label("k4")
 		CMPQ(kc, U32(unroll))
 		JL(LabelRef("k1"))
