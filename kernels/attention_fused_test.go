@@ -187,7 +187,7 @@ func TestSoftmaxAttentionAllocs(t *testing.T) {
 // and on one with 384 tokens, without a mask and with a causal one.
 func BenchmarkSoftmaxAttention(b *testing.B) {
 	defer SetNumThreads(0)
-	for _, s := range []struct{ heads, tokens, d int }{{4, 128, 64}, {4, 384, 64}} {
+	for _, s := range []struct{ heads, tokens, d int }{{4, 128, 64}, {4, 384, 64}, {12, 197, 64}} {
 		for _, causal := range []bool{false, true} {
 			h, n, d := int64(s.heads), int64(s.tokens), int64(s.d)
 			q := randT(b, 1, []int64{1, h, n, d}, f32, -1, 1)
