@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/klauspost/cpuid/v2"
 	"github.com/relaxgo/relaxgo/asm"
 	"github.com/relaxgo/relaxgo/internal/freelist"
 	"github.com/relaxgo/relaxgo/runtime"
@@ -212,6 +213,24 @@ func SoftmaxAttentionLayout(out, a, b, v *runtime.Tensor, scale float32, scaleOp
 	return softmaxAttentionRun(out.Float32s(), a.Float32s(), b.Float32s(), v.Float32s(), as[:r-2], m, k, n, d, scale, scaleOp, mask, layout, heads, -1)
 }
 
+// attentionScores is the most scores a row block of softmaxAttentionRun
+// holds: the scores and their softmax (8 bytes a score) in half the L2
+// (cpuid's size; 256 KiB where it is not known, the 16K scores of the
+// block size before). Each block is two products whose B operands (the
+// keys, the values) the driver packs anew, and rows of few scores' blocks
+// are short products: on a 1 MiB L2 (AMD EPYC (Zen 5) VM), 64K instead of
+// 16K scores took BenchmarkSoftmaxAttention's ViT-B/16 shape (12 heads of
+// 197 tokens, one block a head instead of three) from 1.20-1.22 to
+// 1.03-1.07 ms and 4 heads of 384 tokens from 1.44-1.47 to 1.30-1.33 (1
+// thread, two runs each); 4 heads of 128 (one block either way) the same.
+var attentionScores = func() int {
+	l2 := cpuid.CPU.Cache.L2
+	if l2 <= 0 {
+		l2 = 256 << 10
+	}
+	return max(1<<14, l2/16)
+}()
+
 // softmaxAttentionRun is SoftmaxAttentionLayout on checked operands: the
 // head-major batch axes, the products' sizes (a m x k, b k x n, v n x d
 // per batch item), and heads, the H of token-major operands. With causal
@@ -234,9 +253,9 @@ func softmaxAttentionRun(out, a, b, v []float32, batch []int64, m, k, n, d int, 
 	j.a, j.b, j.v, j.out = a, b, v, out
 	j.m, j.k, j.n, j.d, j.scale, j.scaleOp, j.causal = m, k, n, d, scale, scaleOp, causal
 	j.layout, j.heads = layout, heads
-	// Row blocks of about 16K scores (64 KB, twice: the scores and their
+	// Row blocks of attentionScores scores (twice: the scores and their
 	// softmax), so that both stay in L2 between the two products.
-	j.rows = max(1, min(m, (1<<14)/max(1, n)))
+	j.rows = max(1, min(m, attentionScores/max(1, n)))
 	j.blocks = (m + j.rows - 1) / j.rows
 	j.err.reset()
 	items := nb * j.blocks

@@ -27,7 +27,7 @@ func TestSoftmaxAttentionMatchesUnfused(t *testing.T) {
 		{[]int64{1, 4}, 8, 8, 8, 8},
 		{[]int64{2, 3}, 17, 9, 33, 5},
 		{[]int64{1, 4}, 128, 64, 128, 64},
-		{[]int64{2}, 40, 16, 600, 12}, // row blocks of 27 rows
+		{[]int64{2}, 250, 16, 600, 12}, // row blocks of attentionScores/600 rows (109 on a 1 MiB L2), the last short
 		{[]int64{1, 2}, 3, 300, 5, 4}, // depth past one GEMM block
 	} {
 		for op := AttentionNoScale; op <= AttentionDivide; op++ {
@@ -187,7 +187,7 @@ func TestSoftmaxAttentionAllocs(t *testing.T) {
 // and on one with 384 tokens, without a mask and with a causal one.
 func BenchmarkSoftmaxAttention(b *testing.B) {
 	defer SetNumThreads(0)
-	for _, s := range []struct{ heads, tokens, d int }{{4, 128, 64}, {4, 384, 64}} {
+	for _, s := range []struct{ heads, tokens, d int }{{4, 128, 64}, {4, 384, 64}, {12, 197, 64}} {
 		for _, causal := range []bool{false, true} {
 			h, n, d := int64(s.heads), int64(s.tokens), int64(s.d)
 			q := randT(b, 1, []int64{1, h, n, d}, f32, -1, 1)
@@ -230,8 +230,8 @@ func TestSoftmaxAttentionLayouts(t *testing.T) {
 	defer SetNumThreads(0)
 	r := rand.New(rand.NewSource(41))
 	for _, c := range []struct{ bs, h, m, n, k, d int64 }{ // bs 0: rank 3
-		{1, 1, 1, 1, 1, 1}, {2, 3, 5, 7, 3, 2}, {1, 4, 17, 33, 9, 5}, {2, 2, 40, 600, 16, 12}, {1, 4, 128, 128, 64, 64},
-		{0, 1, 1, 1, 1, 1}, {0, 8, 12, 12, 16, 16}, {0, 3, 40, 600, 16, 12},
+		{1, 1, 1, 1, 1, 1}, {2, 3, 5, 7, 3, 2}, {1, 4, 17, 33, 9, 5}, {2, 2, 250, 600, 16, 12}, {1, 4, 128, 128, 64, 64},
+		{0, 1, 1, 1, 1, 1}, {0, 8, 12, 12, 16, 16}, {0, 3, 250, 600, 16, 12},
 	} {
 		// The shapes of a (tokens, features) operand token-major and
 		// head-major, and the permutations between them.
