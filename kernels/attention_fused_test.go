@@ -28,7 +28,7 @@ func TestSoftmaxAttentionMatchesUnfused(t *testing.T) {
 		{[]int64{2, 3}, 17, 9, 33, 5},
 		{[]int64{1, 4}, 128, 64, 128, 64},
 		{[]int64{2}, 250, 16, 600, 12}, // row blocks of attentionScores/600 rows (109 on a 1 MiB L2), the last short
-		{[]int64{1, 2}, 3, 300, 5, 4}, // depth past one GEMM block
+		{[]int64{1, 2}, 3, 300, 5, 4},  // depth past one GEMM block
 	} {
 		for op := AttentionNoScale; op <= AttentionDivide; op++ {
 			for mop := AttentionNoMask; mop <= AttentionWhereKeep; mop++ {

@@ -48,19 +48,27 @@ func TestConvWinogradMatchesDirect(t *testing.T) {
 		}
 	}
 	r := rand.New(rand.NewSource(3))
-	for _, c := range []struct{ n, c, o, h, w int }{
-		{1, 48, 64, 14, 14}, {2, 49, 72, 15, 13}, {1, 48, 64, 13, 30}, // F(2x2, 3x3)
-		{1, 64, 80, 28, 28}, {1, 48, 64, 56, 57}, {2, 48, 72, 29, 30}, {1, 48, 64, 31, 33}, {1, 50, 65, 27, 34}, // F(4x4, 3x3): every cut of the last tiles
-		{1, 48, 64, 112, 113}, // blocks of tile rows
+	for _, c := range []struct {
+		n, c, o, h, w  int
+		pt, pl, pb, pr int
+	}{
+		{1, 48, 64, 14, 14, 1, 1, 1, 1}, {2, 49, 72, 15, 13, 1, 1, 1, 1}, {1, 48, 64, 13, 30, 1, 1, 1, 1}, // F(2x2, 3x3)
+		{1, 64, 80, 28, 28, 1, 1, 1, 1}, {1, 48, 64, 56, 57, 1, 1, 1, 1}, {2, 48, 72, 29, 30, 1, 1, 1, 1}, {1, 48, 64, 31, 33, 1, 1, 1, 1}, {1, 50, 65, 27, 34, 1, 1, 1, 1}, // F(4x4, 3x3): every cut of the last tiles
+		{1, 48, 64, 112, 113, 1, 1, 1, 1}, // blocks of tile rows
+		// Other paddings: none (a valid convolution, Inception-v3's), on
+		// one side only, two, for both tile sizes and cut last tiles.
+		{1, 48, 64, 16, 17, 0, 0, 0, 0}, {2, 48, 64, 15, 14, 0, 1, 1, 0}, {1, 48, 64, 13, 14, 2, 2, 2, 2},
+		{1, 48, 64, 73, 73, 0, 0, 0, 0}, {1, 48, 64, 30, 31, 1, 0, 0, 1}, {1, 48, 64, 29, 28, 2, 0, 1, 2}, {1, 48, 64, 58, 59, 0, 0, 0, 0},
 	} {
-		g := convGeomFor(c.c, c.o, c.h, c.w, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1)
+		g := convGeomFor(c.c, c.o, c.h, c.w, 3, 3, 1, 1, 1, 1, c.pt, c.pl, c.pb, c.pr)
+		oh, ow := g.oh, g.ow
 		// The path and tile as the Go level chooses them (the thresholds
 		// are the same at every level; a level choosing another path for
 		// the shape would be skipped below).
 		if err := asm.SetLevel(asm.LevelGo); err != nil {
 			t.Fatal(err)
 		}
-		t.Run(fmt.Sprintf("%dx%d_%dx%dx%d_F%d", c.c, c.o, c.n, c.h, c.w, winoTile(&g)), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%dx%d_%dx%dx%d_pad%d%d%d%d_F%d", c.c, c.o, c.n, c.h, c.w, c.pt, c.pl, c.pb, c.pr, winoTile(&g)), func(t *testing.T) {
 			x := randT(t, r.Int63(), []int64{int64(c.n), int64(c.c), int64(c.h), int64(c.w)}, f32, -1, 1)
 			w := randT(t, r.Int63(), []int64{int64(c.o), int64(c.c), 3, 3}, f32, -1, 1)
 			bias := randT(t, r.Int63(), []int64{1, int64(c.o), 1, 1}, f32, -0.5, 0.5)
@@ -69,10 +77,10 @@ func TestConvWinogradMatchesDirect(t *testing.T) {
 				t.Fatal("geometry does not take the Winograd path")
 			}
 			fused, _ := runtime.Lookup(Conv2DChainKernel)
-			shape := []int64{int64(c.n), int64(c.o), int64(c.h), int64(c.w)}
+			shape := []int64{int64(c.n), int64(c.o), int64(oh), int64(ow)}
 			run := func() *runtime.Tensor {
 				out := mustT(t, shape, f32)
-				args := []runtime.Value{x, w, runtime.Shape{1, 1}, runtime.Shape{1, 1, 1, 1}, runtime.Shape{1, 1}, int64(1),
+				args := []runtime.Value{x, w, runtime.Shape{1, 1}, runtime.Shape{int64(c.pt), int64(c.pl), int64(c.pb), int64(c.pr)}, runtime.Shape{1, 1}, int64(1),
 					"NCHW", "OIHW", "NCHW", runtime.Float32, runtime.Shape{0, EwChainRelu}, bias, out}
 				if _, err := fused(args); err != nil {
 					t.Fatal(err)
@@ -107,15 +115,15 @@ func TestConvWinogradMatchesDirect(t *testing.T) {
 			xs, ws, bs := x.Float32s(), w.Float32s(), bias.Float32s()
 			differs := false
 			for i := range want {
-				ow := i % c.w
-				oh := (i / c.w) % c.h
-				o := (i / (c.w * c.h)) % c.o
-				n := i / (c.w * c.h * c.o)
+				ox := i % ow
+				oy := (i / ow) % oh
+				o := (i / (ow * oh)) % c.o
+				n := i / (ow * oh * c.o)
 				var ref, mag float64
 				for ci := 0; ci < c.c; ci++ {
 					for a := 0; a < 3; a++ {
 						for b := 0; b < 3; b++ {
-							ih, iw := oh+a-1, ow+b-1
+							ih, iw := oy+a-c.pt, ox+b-c.pl
 							if ih < 0 || ih >= c.h || iw < 0 || iw >= c.w {
 								continue
 							}
@@ -127,7 +135,7 @@ func TestConvWinogradMatchesDirect(t *testing.T) {
 				}
 				ref = math.Max(ref+float64(bs[o]), 0)
 				if d := math.Abs(float64(want[i]) - ref); d > 1e-5*(mag+1) {
-					t.Fatalf("[%d] (n %d, o %d, %d, %d): %v, float64 reference %v (|diff| %g, sum |x*w| %g)", i, n, o, oh, ow, want[i], ref, d, mag)
+					t.Fatalf("[%d] (n %d, o %d, %d, %d): %v, float64 reference %v (|diff| %g, sum |x*w| %g)", i, n, o, oy, ox, want[i], ref, d, mag)
 				}
 				differs = differs || want[i] != direct[i]
 			}
@@ -141,7 +149,7 @@ func TestConvWinogradMatchesDirect(t *testing.T) {
 					t.Fatal(err)
 				}
 				out := mustT(t, shape, f32)
-				args := []runtime.Value{x, w, runtime.Shape{1, 1}, runtime.Shape{1, 1, 1, 1}, runtime.Shape{1, 1}, int64(1),
+				args := []runtime.Value{x, w, runtime.Shape{1, 1}, runtime.Shape{int64(c.pt), int64(c.pl), int64(c.pb), int64(c.pr)}, runtime.Shape{1, 1}, int64(1),
 					"NCHW", "OIHW", "NCHW", runtime.Float32, runtime.Shape{0, EwChainRelu}, bias, out}
 				// One thread: worker scratch pools may refill at two.
 				SetNumThreads(1)
