@@ -3835,7 +3835,7 @@ func (k gemmKernel) emit() {
 	sgemmBodyGatherSplit = k.gatherSplit
 	sgemmBodyAStride = k.aStride
 	sgemmBodyPrefetchNext = k.pfNext
-	sgemmBodyPrefetchC = k.avx512 && !k.indirect && !k.strided && k.gatherSW == 0
+	sgemmBodyPrefetchC = k.avx512 && (!k.indirect || !k.scatter) && !k.strided && k.gatherSW == 0
 	sgemmBodyColEpi = k.colEpi
 	sgemmBodyRowA = k.rowA
 	sgemmBody(k.mr, k.nr, lanes, vbytes, acc, k.b, k.a0, k.a1)
@@ -3873,8 +3873,12 @@ var sgemmBodyPrefetch bool
 // find them in L1. A product whose C outgrows the L2 reads its tiles back
 // from L3 or memory once a depth block; 1024³, B packed per call, 1 thread,
 // AMD EPYC (Zen 5) VM, five alternated runs: medians 11.78 -> 11.02 ms.
-// The packed kernels on A and B panels have it (not the indirect, strided
-// or gathering ones, whose outputs are scratch tiles or scattered).
+// The packed kernels on A and B panels have it, and the indirect ones
+// whose tiles a deep convolution reads back from its scratch after each
+// depth block (Inception-v3's 768->192 1x1 on 17², three blocks deep:
+// BenchmarkConvPaths indirect-wide 537 -> 505 µs, 64->256 3x3 on 13² 297
+// -> 288, medians of three alternated runs); not the scattering, strided
+// or gathering kernels, whose tiles are stored once, to scattered rows.
 var sgemmBodyPrefetchC bool
 
 // sgemmBodyPrefetchB, when not 0, makes sgemmBody's unrolled loop prefetch
