@@ -94,9 +94,14 @@ var posForced bool
 
 // convPosFits reports whether the path can run g at all: one group, whole
 // channel panels of the strided tile (at a level that has it), whole
-// 7-position tiles (of the plane when pointwise, of each output row
-// otherwise, column stride 1 or 2), and no plane whose chain bits depend on
-// a one-element chunk.
+// 7-position tiles of each output row for a window (column stride 1 or 2;
+// a pointwise plane's last tile may be partial: convPosJob.tail), and no
+// plane whose chain bits depend on a one-element chunk. Planes of a
+// partial last tile (13², 17²: SqueezeNet's and Inception-v3's pointwise
+// layers) had taken the indirect path (BenchmarkConvPaths, 1 thread, two
+// runs, µs, indirect-wide against positions: 768->192 on 17² 527-532 and
+// 487-507, 512->64 on 13² 76-77 and 67-70; at 2 threads 334-347 and 277-295,
+// 74-76 and 60).
 func convPosFits(g *conv2dGeom, chain *rowChain) bool {
 	mr, nr, ok := asm.SgemmTileStrided()
 	hw := g.oh * g.ow
@@ -104,7 +109,7 @@ func convPosFits(g *conv2dGeom, chain *rowChain) bool {
 		return false
 	}
 	if g.pointwise() {
-		return hw%mr == 0 || posMain()
+		return true // a partial last tile from a copy (convPosJob.tail)
 	}
 	return g.ow%mr == 0 && g.sw <= 2
 }
@@ -194,6 +199,12 @@ type convPosJob struct {
 	// pairs: the strided and gathering tiles run two at a time where a run
 	// has two (asm.SgemmTileStrided14: 14 rows against the same panel).
 	pairs bool
+	// tail: a pointwise plane's last, partial position tile (tile
+	// tailTile) copied out of X, mr positions a depth step (zeros past
+	// the plane), which the strided kernel reads instead of X: in place it
+	// would read past the last channel's plane.
+	tail     []float32
+	tailTile int
 	// The image's output planes, the chain's codes and lane table (nil
 	// without a chain), and the tiles of a chunk run by chunks.
 	out   []float32
@@ -276,7 +287,7 @@ func (j *convPosJob) itemsInto(t []float32, t0, tiles, lo, hi int) {
 		end := min(hi, (it/tiles+1)*tiles)
 		for pc := 0; pc < j.c; pc += gemmDepth(pc, j.c) {
 			for i := it; i < end; i++ {
-				if j.pairs && i+1 < end {
+				if j.pairs && i+1 < end && (j.tail == nil || t0+(i+1)%tiles != j.tailTile) {
 					// Two tiles in one call (asm.SgemmTileStrided14).
 					j.tile2(t, t0, i/tiles, t0+i%tiles, pc, i == it)
 					i++
@@ -398,6 +409,8 @@ func (j *convPosJob) tile(t []float32, t0, jp, tt, pc int, prefetch bool) {
 		} else {
 			asm.SgemmKernelUnchecked(kc, ap, bp, cp, j.o, 1, beta)
 		}
+	case j.tail != nil && tt == j.tailTile:
+		asm.SgemmKernelStridedUnchecked(kc, unsafe.Pointer(&j.tail[pc*mr]), mr, bp, cp, j.o, 1, beta, prefetch)
 	default:
 		asm.SgemmKernelStridedUnchecked(kc, unsafe.Pointer(&j.x[pc*j.hw+p0]), j.hw, bp, cp, j.o, 1, beta, prefetch)
 	}
@@ -501,6 +514,12 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 		xp = getScratch(ntiles * mr * kk)
 		defer putScratch(xp)
 	}
+	rem := hw % mr
+	if !main && !j.gather && rem != 0 {
+		tb := getScratch(kk * mr)
+		defer putScratch(tb)
+		j.tail, j.tailTile = *tb, ntiles-1
+	}
 	if packed {
 		ab := getScratch(min(ctiles, ntiles) * mr * min(gemmKCMax, kk))
 		defer putScratch(ab)
@@ -511,6 +530,14 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 		if xp != nil {
 			packPosTiles(*xp, j.x, kk, hw, mr)
 			j.x = *xp
+		}
+		if j.tail != nil {
+			p0 := hw - rem
+			for p := 0; p < kk; p++ {
+				d := j.tail[p*mr : (p+1)*mr]
+				copy(d, j.x[p*hw+p0:(p+1)*hw])
+				clear(d[rem:])
+			}
 		}
 		if xs != nil {
 			p := *xs
@@ -566,7 +593,7 @@ func convPosF32(g *conv2dGeom, out, x []float32, pb *PackedB, chain *rowChain) {
 			j.chainOut(j.t, t0, j.tiles)
 		}
 	}
-	j.x, j.t, j.pb, j.a, j.out, j.codes, j.sc = nil, nil, nil, nil, nil, nil, nil
+	j.x, j.t, j.pb, j.a, j.out, j.codes, j.sc, j.tail = nil, nil, nil, nil, nil, nil, nil, nil
 	j.rc, j.codes2, j.sc2 = nil, nil, nil
 	convPosPool.Put(j)
 }
