@@ -129,9 +129,10 @@ func winoTiles(g *conv2dGeom, t int) int {
 // Padded row (column) r of the input is output row r's first tap at any
 // padding: the split places the input pt rows and pl columns into its
 // cleared phase planes, and the tiles past the output read zeros there.
-// Padding 0 (Inception-v3's 32->32 on 149² and 80->192 on 73², a valid
-// convolution) computed 163-177 GFLOP/s on the direct path, where ONNX
-// Runtime's ran at 212; more than 2 would make tiles of padding only.
+// Padding 0 (Inception-v3's 80->192 on 73², a valid convolution) ran on the
+// direct path at 177 GFLOP/s, where ONNX Runtime's ran at 211 (its 32->32
+// on 149² stays direct, below winoMinOut); more than 2 would make tiles of
+// padding only.
 func winoShape(g *conv2dGeom) bool {
 	return g.g == 1 && g.kh == 3 && g.kw == 3 && g.sh == 1 && g.sw == 1 && g.dh == 1 && g.dw == 1 &&
 		g.pt <= 2 && g.pb <= 2 && g.pl <= 2 && g.pr <= 2
