@@ -3835,7 +3835,7 @@ func (k gemmKernel) emit() {
 	sgemmBodyGatherSplit = k.gatherSplit
 	sgemmBodyAStride = k.aStride
 	sgemmBodyPrefetchNext = k.pfNext
-	sgemmBodyPrefetchC = k.avx512 && (!k.indirect || !k.scatter) && !k.strided && k.gatherSW == 0
+	sgemmBodyPrefetchC = k.avx512 && !k.scatter && !k.strided && k.gatherSW == 0
 	sgemmBodyColEpi = k.colEpi
 	sgemmBodyRowA = k.rowA
 	sgemmBody(k.mr, k.nr, lanes, vbytes, acc, k.b, k.a0, k.a1)
@@ -3880,6 +3880,22 @@ var sgemmBodyPrefetch bool
 // -> 288, medians of three alternated runs); not the scattering, strided
 // or gathering kernels, whose tiles are stored once, to scattered rows.
 var sgemmBodyPrefetchC bool
+
+// prefetchTileRows prefetches the bytes at disps in each of the mr rows of
+// the kernel's C tile (parameters c and ldc, in floats).
+func prefetchTileRows(mr int, disps []int) {
+	pc := Load(Param("c"), GP64())
+	pld := Load(Param("ldc"), GP64())
+	SHLQ(U8(2), pld)
+	for i := 0; i < mr; i++ {
+		for _, d := range disps {
+			PREFETCHT0(Mem{Base: pc, Disp: d})
+		}
+		if i < mr-1 {
+			ADDQ(pld, pc)
+		}
+	}
+}
 
 // sgemmBodyPrefetchB, when not 0, makes sgemmBody's unrolled loop prefetch
 // the packed B panel this many bytes ahead of the rows it reads, every cache
@@ -4127,16 +4143,7 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		// Touch the C tile's rows now so that the write-back does not miss,
 		// and run the unrolled loop with one branch per iteration, fetching
 		// the A panel a few steps ahead.
-		pc := Load(Param("c"), GP64())
-		pld := Load(Param("ldc"), GP64())
-		SHLQ(U8(2), pld)
-		for i := 0; i < mr; i++ {
-			PREFETCHT0(Mem{Base: pc})
-			PREFETCHT0(Mem{Base: pc, Disp: nr*4 - 4})
-			if i < mr-1 {
-				ADDQ(pld, pc)
-			}
-		}
+		prefetchTileRows(mr, []int{0, nr*4 - 4})
 		SUBQ(U32(unroll), kc)
 		JL(LabelRef("k4done"))
 		Label("k4")
@@ -4160,17 +4167,11 @@ func sgemmBody(mr, nr, lanes, vbytes int, acc func(int) reg.VecPhysical, bv []re
 		ADDQ(U32(unroll), kc)
 	} else {
 		if sgemmBodyPrefetchC {
-			pc := Load(Param("c"), GP64())
-			pld := Load(Param("ldc"), GP64())
-			SHLQ(U8(2), pld)
-			for i := 0; i < mr; i++ {
-				for l := 0; l < nr*4; l += 64 {
-					PREFETCHT0(Mem{Base: pc, Disp: l})
-				}
-				if i < mr-1 {
-					ADDQ(pld, pc)
-				}
+			var lines []int // every cache line of a row
+			for l := 0; l < nr*4; l += 64 {
+				lines = append(lines, l)
 			}
+			prefetchTileRows(mr, lines)
 		}
 		Label("k4")
 		CMPQ(kc, U32(unroll))
