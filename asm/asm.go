@@ -723,6 +723,17 @@ func ErfF32(dst, x []float32) { unary(opErf, dst, x) }
 // exp(-x) overflows and the result is 0. NaN -> NaN.
 func SigmoidF32(dst, x []float32) { unary(opSigmoid, dst, x) }
 
+// SiluF32 sets dst[i] = sigmoid(x[i]) * x[i] in one pass: the bits of
+// SigmoidF32 into a scratch t and then MulF32(dst, t, x), NaN payloads
+// included.
+func SiluF32(dst, x []float32) { unary(opSilu, dst, x) }
+
+// XSigmoidF32 sets dst[i] = x[i] * sigmoid(x[i]) in one pass: the bits of
+// SigmoidF32 into a scratch t and then MulF32(dst, x, t) (x the first
+// operand, whose NaN the product keeps where SiluF32 keeps the sigmoid's:
+// a NaN's sigmoid has its sign flipped).
+func XSigmoidF32(dst, x []float32) { unary(opXSigmoid, dst, x) }
+
 // GeluF32 sets dst[i] = x[i]*(0.5 + 0.5*erf(x[i]*sqrt(1/2))) with ErfF32's
 // erf, in one pass: the bits of MulScalarF32, ErfF32, MulScalarF32,
 // AddScalarF32 and MulF32 run one after another (kernels' GELU). NaN ->

@@ -25,10 +25,12 @@ const (
 	opMAdd
 	opGelu
 	opLeakyRelu
+	opSilu
+	opXSigmoid
 	numOps
 )
 
-var opNames = [numOps]string{"Add", "Sub", "Mul", "Div", "RSub", "RDiv", "Relu", "Exp", "Tanh", "Erf", "Sigmoid", "Max", "Min", "MulAdd", "Gelu", "LeakyRelu"}
+var opNames = [numOps]string{"Add", "Sub", "Mul", "Div", "RSub", "RDiv", "Relu", "Exp", "Tanh", "Erf", "Sigmoid", "Max", "Min", "MulAdd", "Gelu", "LeakyRelu", "Silu", "XSigmoid"}
 
 // String names the operation as in the exported wrappers (AddF32: "Add").
 func (o op) String() string {
@@ -125,6 +127,10 @@ func unaryOpGo(o op, dst, x []float32) {
 		sigmoidGo(dst, x)
 	case opGelu:
 		geluGo(dst, x)
+	case opSilu:
+		siluGo(dst, x)
+	case opXSigmoid:
+		xSigmoidGo(dst, x)
 	default:
 		panic("asm: bad unary op")
 	}

@@ -430,6 +430,30 @@ func sigmoidOne(x float32) float32 {
 	return 1 / (1 + expOne(-x))
 }
 
+// siluOne is sigmoidOne(x) * x, the sigmoid the product's first operand
+// (as MulF32(dst, sigmoid, x)).
+func siluOne(x float32) float32 { return sigmoidOne(x) * x }
+
+// xSigmoidOne is x * sigmoidOne(x), x the product's first operand (as
+// MulF32(dst, x, sigmoid)).
+func xSigmoidOne(x float32) float32 { return x * sigmoidOne(x) }
+
+// siluGo computes: for i := range dst { dst[i] = siluOne(x[i]) }.
+func siluGo(dst, x []float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = siluOne(x[i])
+	}
+}
+
+// xSigmoidGo computes: for i := range dst { dst[i] = xSigmoidOne(x[i]) }.
+func xSigmoidGo(dst, x []float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = xSigmoidOne(x[i])
+	}
+}
+
 // sigmoidGo computes: for i := range dst { dst[i] = 1 / (1 + expOne(-x[i])) }.
 func sigmoidGo(dst, x []float32) {
 	x = x[:len(dst)]
