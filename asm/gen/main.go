@@ -3180,10 +3180,13 @@ func emitExpN(s isa, xs, outs []reg.VecVirtual) {
 	each(func(i int) { VCVTPS2DQ(t[i], k[i]) }) // round to nearest even
 	each(func(i int) { VCVTDQ2PS(k[i], nn[i]) })
 	// The reduction and the polynomial in fused multiply-adds (each one
-	// rounding): 9 instructions fewer a vector than a multiply and an add
-	// each.
+	// rounding): 8 instructions a vector where there were 16 multiplies
+	// and adds. BenchmarkTranscendentalL1, AMD EPYC (Zen 5) VM, three
+	// alternated runs, Gelem/s: exp 4.36-4.66 -> 5.83-6.07, sigmoid
+	// 3.80-4.01 -> 4.73-5.14, softmax rows 2.32-2.39 -> 2.95-3.01; at AVX2
+	// exp 2.32-2.39 -> 2.89-3.19.
 	each(func(i int) { VMOVAPS(xc[i], r[i]) })
-	each(func(i int) { kFNMADD231.kf(s, 0.693359375, nn[i], r[i]) }) // r = x - n*C1
+	each(func(i int) { kFNMADD231.kf(s, 0.693359375, nn[i], r[i]) })  // r = x - n*C1
 	each(func(i int) { kFMADD231.kf(s, 2.12194440e-4, nn[i], r[i]) }) // r = r + n*C2
 	z := nn
 	each(func(i int) { VMULPS(r[i], r[i], z[i]) })
