@@ -144,7 +144,8 @@ func TestElementwiseMatchesTwin(t *testing.T) {
 		name string
 		f    func(dst, x []float32)
 		o    op
-	}{{"relu", ReluF32, opRelu}, {"exp", ExpF32, opExp}, {"tanh", TanhF32, opTanh}, {"erf", ErfF32, opErf}, {"sigmoid", SigmoidF32, opSigmoid}, {"gelu", GeluF32, opGelu}} {
+	}{{"relu", ReluF32, opRelu}, {"exp", ExpF32, opExp}, {"tanh", TanhF32, opTanh}, {"erf", ErfF32, opErf}, {"sigmoid", SigmoidF32, opSigmoid}, {"gelu", GeluF32, opGelu},
+		{"silu", SiluF32, opSilu}, {"xSigmoid", XSigmoidF32, opXSigmoid}} {
 		o := o
 		cases = append(cases, tc{o.name,
 			func(dst, x, y []float32) { o.f(dst, x) },
@@ -581,7 +582,7 @@ func BenchmarkTranscendentalL1(b *testing.B) {
 		name string
 		f    func(dst, x []float32)
 	}{
-		{"Exp", ExpF32}, {"Erf", ErfF32}, {"Gelu", GeluF32}, {"Sigmoid", SigmoidF32}, {"Tanh", TanhF32},
+		{"Exp", ExpF32}, {"Erf", ErfF32}, {"Gelu", GeluF32}, {"Sigmoid", SigmoidF32}, {"Silu", SiluF32}, {"Tanh", TanhF32},
 		{"SoftmaxRows", func(dst, x []float32) { SoftmaxRowsF32(dst, x, 128) }},
 	} {
 		b.Run(k.name, func(b *testing.B) {

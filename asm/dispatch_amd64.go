@@ -463,6 +463,10 @@ func asmUnary(o op, dst, x *float32, n int) {
 			sigmoidF32AVX512(dst, x, m)
 		case opGelu:
 			geluF32AVX512(dst, x, m)
+		case opSilu:
+			siluF32AVX512(dst, x, m)
+		case opXSigmoid:
+			xSigmoidF32AVX512(dst, x, m)
 		default:
 			panic("asm: no kernel for op")
 		}
@@ -482,6 +486,10 @@ func asmUnary(o op, dst, x *float32, n int) {
 			sigmoidF32AVX2(dst, x, n)
 		case opGelu:
 			geluF32AVX2(dst, x, n)
+		case opSilu:
+			siluF32AVX2(dst, x, n)
+		case opXSigmoid:
+			xSigmoidF32AVX2(dst, x, n)
 		default:
 			panic("asm: no kernel for op")
 		}

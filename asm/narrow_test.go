@@ -267,3 +267,40 @@ func TestGeluMatchesComposed(t *testing.T) {
 		})
 	}
 }
+
+// TestSiluMatchesComposed requires SiluF32 and XSigmoidF32 to give the bits
+// of SigmoidF32 and MulF32 run one after another, in their operand orders,
+// at every level, on inputs with NaNs, infinities and signed zeros, in
+// place too, every bit of a NaN included.
+func TestSiluMatchesComposed(t *testing.T) {
+	r := rand.New(rand.NewSource(27))
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			for _, n := range testSizes {
+				x := randInput(r, n, 30)
+				tmp, silu, xs := make([]float32, n), make([]float32, n), make([]float32, n)
+				SigmoidF32(tmp, x)
+				MulF32(silu, tmp, x)
+				MulF32(xs, x, tmp)
+				for _, c := range []struct {
+					name string
+					f    func(dst, x []float32)
+					want []float32
+				}{{"silu", SiluF32, silu}, {"xSigmoid", XSigmoidF32, xs}} {
+					got := make([]float32, n)
+					c.f(got, x)
+					inPlace := append([]float32(nil), x...)
+					c.f(inPlace, inPlace)
+					for i, w := range c.want {
+						// Every bit, a NaN's sign and payload too.
+						wb := math.Float32bits(w)
+						if math.Float32bits(got[i]) != wb || math.Float32bits(inPlace[i]) != wb {
+							t.Fatalf("%s %s n=%d: (%#x) = %#x (in place %#x), composed %#x", l, c.name, n,
+								math.Float32bits(x[i]), math.Float32bits(got[i]), math.Float32bits(inPlace[i]), wb)
+						}
+					}
+				}
+			}
+		})
+	}
+}

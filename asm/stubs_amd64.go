@@ -324,6 +324,16 @@ func erfF32AVX512(dst *float32, x *float32, n int)
 //go:noescape
 func sigmoidF32AVX512(dst *float32, x *float32, n int)
 
+// siluF32AVX512 computes dst[i] = siluOne(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 16.
+//
+//go:noescape
+func siluF32AVX512(dst *float32, x *float32, n int)
+
+// xSigmoidF32AVX512 computes dst[i] = xSigmoidOne(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 16.
+//
+//go:noescape
+func xSigmoidF32AVX512(dst *float32, x *float32, n int)
+
 // geluF32AVX512 computes dst[i] = geluOne(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 16.
 //
 //go:noescape
@@ -584,6 +594,16 @@ func erfF32AVX2(dst *float32, x *float32, n int)
 //
 //go:noescape
 func sigmoidF32AVX2(dst *float32, x *float32, n int)
+
+// siluF32AVX2 computes dst[i] = siluOne(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 8.
+//
+//go:noescape
+func siluF32AVX2(dst *float32, x *float32, n int)
+
+// xSigmoidF32AVX2 computes dst[i] = xSigmoidOne(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 8.
+//
+//go:noescape
+func xSigmoidF32AVX2(dst *float32, x *float32, n int)
 
 // geluF32AVX2 computes dst[i] = geluOne(x[i]) for i < n (the twin's exact float32 operations); n is a multiple of 8.
 //

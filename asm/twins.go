@@ -284,11 +284,12 @@ const (
 func pow2(k int32) float32 { return math.Float32frombits(uint32(k+127) << 23) }
 
 // expOne is exp on one float32; expGo applies it to a slice. Each line is a
-// single rounded float32 operation, in the order the assembly performs them:
+// single rounded float32 operation, in the order the assembly performs them,
+// a*b + c a fused multiply-add (FMA32, one rounding):
 //
 //	if lo > x { x = lo }; if hi < x { x = hi }
 //	n := roundToEven(x * log2e)
-//	r := (x - n*C1) + n*C2
+//	r := (-n*C1 + x); r = n*C2 + r
 //	y := (((((P0*r + P1)*r + P2)*r + P3)*r + P4)*r + P5)
 //	y = (y*(r*r) + r) + 1
 //	k := int32(n); k1 := k >> 1; k2 := k - k1
@@ -302,15 +303,15 @@ func expOne(x float32) float32 {
 	}
 	t := x * expLog2e
 	n := float32(math.RoundToEven(float64(t)))
-	r := x - float32(n*expC1)
-	r = r + float32(n*expC2)
+	r := FMA32(-n, expC1, x)
+	r = FMA32(n, expC2, r)
 	z := float32(r * r)
-	y := float32(expP0*r) + expP1
-	y = float32(y*r) + expP2
-	y = float32(y*r) + expP3
-	y = float32(y*r) + expP4
-	y = float32(y*r) + expP5
-	y = float32(y*z) + r
+	y := FMA32(expP0, r, expP1)
+	y = FMA32(y, r, expP2)
+	y = FMA32(y, r, expP3)
+	y = FMA32(y, r, expP4)
+	y = FMA32(y, r, expP5)
+	y = FMA32(y, z, r)
 	y = y + 1
 	k := int32(n)
 	if n != n {
@@ -340,13 +341,14 @@ const (
 	tanhT4    = float32(-3.33332819422e-1)
 )
 
-// tanhOne is tanh on one float32; tanhGo applies it to a slice:
+// tanhOne is tanh on one float32; tanhGo applies it to a slice (a*b + c
+// below the exp a fused multiply-add, FMA32: one rounding):
 //
 //	a := |x|
 //	if a > 0.625 { s := expOne(a + a); t := 1 - 2/(s+1); return t with x's sign }
 //	z := x*x
 //	p := ((((T0*z + T1)*z + T2)*z + T3)*z + T4)
-//	return ((p*z)*x) + x
+//	return (p*z)*x + x
 func tanhOne(x float32) float32 {
 	bits := math.Float32bits(x)
 	a := math.Float32frombits(bits &^ (1 << 31))
@@ -356,13 +358,12 @@ func tanhOne(x float32) float32 {
 		return math.Float32frombits(math.Float32bits(t) | bits&(1<<31))
 	}
 	z := x * x
-	p := float32(tanhT0*z) + tanhT1
-	p = float32(p*z) + tanhT2
-	p = float32(p*z) + tanhT3
-	p = float32(p*z) + tanhT4
+	p := FMA32(tanhT0, z, tanhT1)
+	p = FMA32(p, z, tanhT2)
+	p = FMA32(p, z, tanhT3)
+	p = FMA32(p, z, tanhT4)
 	p = float32(p * z)
-	p = float32(p * x)
-	return p + x
+	return FMA32(p, x, x)
 }
 
 // tanhGo computes: for i := range dst { dst[i] = tanhOne(x[i]) }.
@@ -389,7 +390,8 @@ const (
 	erfB0  = float32(-1.42647390514189e-02)
 )
 
-// erfOne is erf on one float32; erfGo applies it to a slice:
+// erfOne is erf on one float32; erfGo applies it to a slice (a*b + c in
+// the polynomials a fused multiply-add, FMA32: one rounding):
 //
 //	if -4 > x { x = -4 }; if 4 < x { x = 4 }
 //	z := x*x
@@ -404,16 +406,16 @@ func erfOne(x float32) float32 {
 		x = 4
 	}
 	z := x * x
-	p := float32(erfA13*z) + erfA11
-	p = float32(p*z) + erfA9
-	p = float32(p*z) + erfA7
-	p = float32(p*z) + erfA5
-	p = float32(p*z) + erfA3
-	p = float32(p*z) + erfA1
-	q := float32(erfB8*z) + erfB6
-	q = float32(q*z) + erfB4
-	q = float32(q*z) + erfB2
-	q = float32(q*z) + erfB0
+	p := FMA32(erfA13, z, erfA11)
+	p = FMA32(p, z, erfA9)
+	p = FMA32(p, z, erfA7)
+	p = FMA32(p, z, erfA5)
+	p = FMA32(p, z, erfA3)
+	p = FMA32(p, z, erfA1)
+	q := FMA32(erfB8, z, erfB6)
+	q = FMA32(q, z, erfB4)
+	q = FMA32(q, z, erfB2)
+	q = FMA32(q, z, erfB0)
 	return float32(x*p) / q
 }
 
@@ -428,6 +430,30 @@ func erfGo(dst, x []float32) {
 // sigmoidOne is 1 / (1 + expOne(-x)).
 func sigmoidOne(x float32) float32 {
 	return 1 / (1 + expOne(-x))
+}
+
+// siluOne is sigmoidOne(x) * x, the sigmoid the product's first operand
+// (as MulF32(dst, sigmoid, x)).
+func siluOne(x float32) float32 { return sigmoidOne(x) * x }
+
+// xSigmoidOne is x * sigmoidOne(x), x the product's first operand (as
+// MulF32(dst, x, sigmoid)).
+func xSigmoidOne(x float32) float32 { return x * sigmoidOne(x) }
+
+// siluGo computes: for i := range dst { dst[i] = siluOne(x[i]) }.
+func siluGo(dst, x []float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = siluOne(x[i])
+	}
+}
+
+// xSigmoidGo computes: for i := range dst { dst[i] = xSigmoidOne(x[i]) }.
+func xSigmoidGo(dst, x []float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		dst[i] = xSigmoidOne(x[i])
+	}
 }
 
 // sigmoidGo computes: for i := range dst { dst[i] = 1 / (1 + expOne(-x[i])) }.

@@ -3,6 +3,7 @@ package compiler_test
 import (
 	"math"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/relaxgo/relaxgo/compiler"
@@ -91,10 +92,10 @@ func forEachCall(t *testing.T, f func(t *testing.T, c *conformance.Case, vm *run
 
 // passesWithout is the default pass list without the pass named name: the
 // unfused program a fusion's test compares with.
-func passesWithout(name string) []lower.Pass {
+func passesWithout(names ...string) []lower.Pass {
 	var out []lower.Pass
 	for _, p := range lower.DefaultPasses() {
-		if p.Name != name {
+		if !slices.Contains(names, p.Name) {
 			out = append(out, p)
 		}
 	}

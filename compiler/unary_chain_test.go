@@ -51,3 +51,50 @@ class Module:
 		}
 	}
 }
+
+// TestSiluPairFusedBits compiles a convolution with a bias and SiLU as ONNX
+// exports it (a sigmoid and a product with its input, in either order),
+// with the default passes and without the chain fusions, on one position,
+// 3x3 and 14x14 planes (rows ending in a part vector), and requires the
+// same bits, NaN payloads included: the pair is one chain step, and on
+// planes the bias goes into the convolution's call and the SiLU into a
+// chain of its own.
+func TestSiluPairFusedBits(t *testing.T) {
+	unfused := passesWithout("fuse-elementwise-chains", "fuse-conv-chain")
+	r := rand.New(rand.NewSource(44))
+	arg := func(shape ...int64) *runtime.Tensor {
+		return randArg(r, 9, func(r *rand.Rand) float32 {
+			return []float32{math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22))), float32(math.Inf(-1)), float32(math.Copysign(0, -1))}[r.Intn(3)]
+		}, shape...)
+	}
+	for _, hw := range []int{1, 3, 14} {
+		for _, prod := range []string{"R.multiply(d, s)", "R.multiply(s, d)"} {
+			src := fmt.Sprintf(`# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 24, %[1]d, %[1]d), dtype="float32"), w: R.Tensor((40, 24, 1, 1), dtype="float32"), b: R.Tensor((1, 40, 1, 1), dtype="float32")) -> R.Tensor((1, 40, %[1]d, %[1]d), dtype="float32"):
+        with R.dataflow():
+            c = R.nn.conv2d(x, w)
+            d = R.add(c, b)
+            s = R.sigmoid(d)
+            gv = %[2]s
+            R.output(gv)
+        return gv
+`, hw, prod)
+			args := []runtime.Value{arg(1, 24, int64(hw), int64(hw)), arg(40, 24, 1, 1), arg(1, 40, 1, 1)}
+			_, want := compileRun(t, "silu.py", src, unfused, args)
+			text, got := compileRun(t, "silu.py", src, nil, args)
+			what := fmt.Sprintf("%dx%d %s", hw, hw, prod)
+			if strings.Contains(text, "kernels.sigmoid") || strings.Contains(text, "kernels.multiply") || !strings.Contains(text, lower.Conv2DChainKernel) {
+				t.Fatalf("%s: not fused:\n%s", what, text)
+			}
+			if strings.Contains(text, lower.EwChainKernel) != (hw > 1) {
+				t.Fatalf("%s: chain kernel left %v:\n%s", what, hw > 1, text)
+			}
+			sameBits(t, what, got, want)
+		}
+	}
+}

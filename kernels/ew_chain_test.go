@@ -25,7 +25,8 @@ func TestEwChainMatchesUnfused(t *testing.T) {
 		name string
 		code int64
 	}{{"exp", EwChainExp}, {"tanh", EwChainTanh}, {"erf", EwChainErf}, {"sigmoid", EwChainSigmoid},
-		{"nn.gelu", EwChainGelu}, {"nn.gelu_tanh", EwChainGeluTanh}, {"nn.silu", EwChainSilu}}
+		{"nn.gelu", EwChainGelu}, {"nn.gelu_tanh", EwChainGeluTanh}, {"nn.silu", EwChainSilu},
+		{"", EwChainXSigmoid}} // x * sigmoid(x): sigmoid, then multiply with x on the left
 	for it := 0; it < 200; it++ {
 		nd := 1 + r.Intn(4)
 		shape := make([]int64, nd)
@@ -84,6 +85,18 @@ func TestEwChainMatchesUnfused(t *testing.T) {
 			if r.Intn(5) == 0 || it%10 == 1 && s == 0 {
 				u := unaries[r.Intn(len(unaries))]
 				codes = append(codes, u.code)
+				if u.name == "" {
+					unfused = append(unfused, func(out, in *runtime.Tensor) error {
+						sg := mustT(t, in.Shape(), f32)
+						if err := Sigmoid(sg, in); err != nil {
+							return err
+						}
+						f, _ := runtime.Lookup(Prefix + "multiply")
+						_, err := f([]runtime.Value{in, sg, out})
+						return err
+					})
+					continue
+				}
 				unfused = append(unfused, func(out, in *runtime.Tensor) error {
 					f, _ := runtime.Lookup(Prefix + u.name)
 					_, err := f([]runtime.Value{in, out})
@@ -188,7 +201,8 @@ func TestEwChainErrors(t *testing.T) {
 // relu on 7x7, 14x14 and 28x28 planes, a clip (the same values on every row), a
 // residual first (the block read from x), the operand on the right, one
 // value per row in place after a residual, a batch of two, rows that do
-// not fill the last block; with NaN payloads, infinities and -0 in x.
+// not fill the last block, unary steps; with NaN payloads, infinities and -0
+// in x.
 func TestEwChainShortRows(t *testing.T) {
 	defer func() { ewBlocksOn = true }()
 	r := rand.New(rand.NewSource(41))
@@ -208,6 +222,12 @@ func TestEwChainShortRows(t *testing.T) {
 			func(s []int64) [][]int64 { return [][]int64{{70, 1}, s, {70, 1}} }},
 		{[]int64{1, 40, 28, 28}, []int64{2 * ewSub, 2 * ewMul, 2 * ewAdd, EwChainRelu}, // rows past the rows kernel's
 			func(s []int64) [][]int64 { return [][]int64{pc(s), pc(s), s} }},
+		// Unary steps, run over the whole block: a bias and SiLU on rows
+		// ending in a part vector, several unary steps between others.
+		{[]int64{1, 672, 14, 14}, []int64{2 * ewAdd, EwChainXSigmoid},
+			func(s []int64) [][]int64 { return [][]int64{pc(s)} }},
+		{[]int64{2, 30, 7, 7}, []int64{2 * ewMul, EwChainSigmoid, 2*ewAdd + 1, EwChainGelu, EwChainRelu, EwChainExp},
+			func(s []int64) [][]int64 { return [][]int64{pc(s), s} }},
 	}
 	for k, c := range cases {
 		x := randT(t, int64(k), c.shape, f32, -3, 3)

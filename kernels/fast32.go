@@ -277,24 +277,24 @@ func f32Unary(op uop, o, x []float32) bool {
 		asm.SigmoidF32(o, x)
 	case uGelu: // x * (0.5 + 0.5 erf(x / sqrt 2)), one pass
 		asm.GeluF32(o, x)
-	case uGeluTanh, uSilu:
+	case uSilu: // sigmoid(x) * x
+		asm.SiluF32(o, x)
+	case uXSigmoid: // x * sigmoid(x)
+		asm.XSigmoidF32(o, x)
+	case uGeluTanh:
 		var buf [chunk32]float32
 		for lo := 0; lo < len(o); lo += chunk32 {
 			hi := min(lo+chunk32, len(o))
 			t, xs := buf[:hi-lo], x[lo:hi]
-			switch op {
-			case uGeluTanh: // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-				asm.MulF32(t, xs, xs)
-				asm.MulScalarF32(t, t, 0.044715)
-				asm.AddScalarF32(t, t, 1)
-				asm.MulF32(t, t, xs)
-				asm.MulScalarF32(t, t, sqrt2pi)
-				asm.TanhF32(t, t)
-				asm.MulScalarF32(t, t, 0.5)
-				asm.AddScalarF32(t, t, 0.5)
-			case uSilu: // x * sigmoid(x)
-				asm.SigmoidF32(t, xs)
-			}
+			// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+			asm.MulF32(t, xs, xs)
+			asm.MulScalarF32(t, t, 0.044715)
+			asm.AddScalarF32(t, t, 1)
+			asm.MulF32(t, t, xs)
+			asm.MulScalarF32(t, t, sqrt2pi)
+			asm.TanhF32(t, t)
+			asm.MulScalarF32(t, t, 0.5)
+			asm.AddScalarF32(t, t, 0.5)
 			asm.MulF32(o[lo:hi], t, xs)
 		}
 	default:

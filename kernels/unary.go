@@ -46,6 +46,10 @@ const (
 	uGelu
 	uGeluTanh
 	uSilu
+	// uXSigmoid is x * sigmoid(x) with x the product's first operand (an
+	// exported SiLU's Mul(x, Sigmoid(x)); uSilu's product has the
+	// sigmoid first): only a chain step (EwChainXSigmoid).
+	uXSigmoid
 	uSoftplus // params: beta, threshold
 	// bool output
 	uIsNaN
@@ -64,7 +68,7 @@ var uopNames = [numUops]string{
 	uSin: "sin", uCos: "cos", uTan: "tan", uSinh: "sinh", uCosh: "cosh",
 	uAsin: "asin", uAcos: "acos", uAtan: "atan", uAsinh: "asinh", uAcosh: "acosh", uAtanh: "atanh",
 	uTanh: "tanh", uSigmoid: "sigmoid", uErf: "erf",
-	uGelu: "nn.gelu", uGeluTanh: "nn.gelu_tanh", uSilu: "nn.silu", uSoftplus: "nn.softplus",
+	uGelu: "nn.gelu", uGeluTanh: "nn.gelu_tanh", uSilu: "nn.silu", uXSigmoid: "x*sigmoid(x)", uSoftplus: "nn.softplus",
 	uIsNaN: "isnan", uIsInf: "isinf", uIsFinite: "isfinite", uNot: "logical_not",
 }
 
@@ -446,7 +450,7 @@ func floatUnary[T floating](op uop, o, x []T, pa, pb float64) {
 			f := float64(v)
 			o[i] = T(0.5 * f * (1 + math.Tanh(c*(f+0.044715*f*f*f))))
 		}
-	case uSilu:
+	case uSilu, uXSigmoid:
 		for i, v := range x {
 			f := float64(v)
 			o[i] = T(f / (1 + math.Exp(-f)))
@@ -538,6 +542,9 @@ func intUnary[T integer](op uop, o, x []T, pa, pb float64) {
 
 func init() {
 	for op := uop(0); op < numUops; op++ {
+		if op == uXSigmoid {
+			continue // a chain step, not a Relax operator
+		}
 		op := op
 		name := uopNames[op]
 		full := Prefix + name

@@ -30,6 +30,10 @@ const (
 	ewChainGelu
 	ewChainGeluTanh
 	ewChainSilu
+	// ewChainXSigmoid is x * sigmoid(x) with x the product's left
+	// operand: a sigmoid and the product of its input with it, as one
+	// step (siluPairs).
+	ewChainXSigmoid
 )
 
 // ewChainUnary maps the kernels of those operations to their codes.
@@ -40,13 +44,15 @@ var ewChainUnary = map[string]int64{
 }
 
 // unaryChainCode reports whether code is one of ewChainUnary's.
-func unaryChainCode(code int64) bool { return code >= ewChainExp && code <= ewChainSilu }
+func unaryChainCode(code int64) bool { return code >= ewChainExp && code <= ewChainXSigmoid }
 
 // ewChain is a chain being built: x, then codes[i] with operands.
 type ewChain struct {
 	x        ir.Expr
 	codes    []int64
 	operands []ir.Expr
+	// pairs counts the codes that stand for two operations (siluPairs).
+	pairs int
 }
 
 // FuseElementwiseChains merges runs of float32 elementwise operations, each
@@ -72,9 +78,14 @@ func FuseElementwiseChains(m *ir.Module) (*ir.Module, error) {
 		}
 		chains := map[*ir.Var]*ewChain{}
 		drop := map[*ir.Var]bool{}
+		pairs := siluPairs(fn, uses, block)
 		for _, blk := range allBlocks(fn.Body) {
 			for _, b := range blk.Bindings {
 				v := b.BoundVar()
+				if p, ok := pairs[v]; ok && p.sigmoid {
+					drop[v] = true // computed by its product's step
+					continue
+				}
 				name, args, ok := kernelCall(b.BoundValue())
 				if !ok || !isF32Tensor(v.Info) {
 					continue
@@ -87,7 +98,10 @@ func FuseElementwiseChains(m *ir.Module) (*ir.Module, error) {
 				var in ir.Expr
 				var code int64
 				var operand ir.Expr
-				if name == KernelName("relax.nn.relu") && len(args.Fields) == 1 {
+				pair := 0
+				if p, ok := pairs[v]; ok {
+					in, code, pair = p.x, p.code, 1
+				} else if name == KernelName("relax.nn.relu") && len(args.Fields) == 1 {
 					in, code = args.Fields[0], ewChainRelu
 				} else if c, isUnary := ewChainUnary[name]; isUnary && len(args.Fields) == 1 {
 					in, code = args.Fields[0], c
@@ -111,13 +125,14 @@ func FuseElementwiseChains(m *ir.Module) (*ir.Module, error) {
 					delete(chains, u)
 					drop[u] = true
 					c.codes = append(c.codes, code)
+					c.pairs += pair
 					if operand != nil {
 						c.operands = append(c.operands, operand)
 					}
 					chains[v] = c
 					continue
 				}
-				c := &ewChain{x: in, codes: []int64{code}}
+				c := &ewChain{x: in, codes: []int64{code}, pairs: pair}
 				if operand != nil {
 					c.operands = []ir.Expr{operand}
 				}
@@ -126,7 +141,7 @@ func FuseElementwiseChains(m *ir.Module) (*ir.Module, error) {
 		}
 		fused := map[*ir.Var]*ir.Tuple{}
 		for v, c := range chains {
-			if len(c.codes) < 2 {
+			if len(c.codes)+c.pairs < 2 {
 				continue
 			}
 			fused[v] = tupleExpr(append([]ir.Expr{c.x, intsShape(c.codes)}, c.operands...))
@@ -136,6 +151,63 @@ func FuseElementwiseChains(m *ir.Module) (*ir.Module, error) {
 		}
 		return rewriteFused(fn, EwChainKernel, drop, fused)
 	})
+}
+
+// siluPair is a sigmoid and the product of its input with it, in a
+// binding block: both bound vars map to one.
+type siluPair struct {
+	x       *ir.Var // the sigmoid's input
+	code    int64   // ewChainSilu (sigmoid * x) or ewChainXSigmoid (x * sigmoid)
+	sigmoid bool    // the entry of the sigmoid's var
+}
+
+// siluPairs finds SiLU written as two operations, s = sigmoid(x) and
+// multiply(x, s) or multiply(s, x), float32 of one static shape, in one
+// block, s used only there: one chain step each, which reads x once and
+// keeps no sigmoid tensor (ewChainXSigmoid, or ewChainSilu with the
+// sigmoid on the left, as nn.silu's kernel multiplies), and x counted as
+// used once for the pair. ONNX has no SiLU operator: exports write it so
+// (EfficientNet, YOLO).
+func siluPairs(fn *ir.Function, uses map[*ir.Var]int, block map[*ir.Var]*ir.BindingBlock) map[*ir.Var]siluPair {
+	sigmoidOf := map[*ir.Var]*ir.Var{}
+	var pairs map[*ir.Var]siluPair
+	for _, blk := range allBlocks(fn.Body) {
+		for _, b := range blk.Bindings {
+			v := b.BoundVar()
+			name, args, ok := kernelCall(b.BoundValue())
+			if !ok || len(args.Fields) != 1 && len(args.Fields) != 2 || !isF32Tensor(v.Info) {
+				continue
+			}
+			shape, ok := v.Info.(*ir.TensorSInfo).StaticShape()
+			if !ok {
+				continue
+			}
+			if name == KernelName("relax.sigmoid") && len(args.Fields) == 1 {
+				if x, ok := args.Fields[0].(*ir.Var); ok && sameStaticShape(x.Info, shape) {
+					sigmoidOf[v] = x
+				}
+				continue
+			}
+			if name != KernelName("relax.multiply") || len(args.Fields) != 2 {
+				continue
+			}
+			for side, code := range []int64{ewChainSilu, ewChainXSigmoid} {
+				s, ok := args.Fields[side].(*ir.Var)
+				x := sigmoidOf[s]
+				if !ok || x == nil || args.Fields[1-side] != ir.Expr(x) || uses[s] != 1 || block[s] != blk || pairs[s].x != nil {
+					continue
+				}
+				if pairs == nil {
+					pairs = map[*ir.Var]siluPair{}
+				}
+				pairs[v] = siluPair{x: x, code: code}
+				pairs[s] = siluPair{x: x, code: code, sigmoid: true}
+				uses[x]--
+				break
+			}
+		}
+	}
+	return pairs
 }
 
 // intsShape is a list of integers as a kernel's Shape argument (a chain's

@@ -14,7 +14,9 @@ import (
 // transcendental steps into a chain: PyTorch's erf GELU as ONNX exports it
 // (x/sqrt2, erf, +1, x*, *0.5: the chain's input an operand of a later
 // step) becomes one chain call whose codes are the five steps in order,
-// and a lone unary operation is left as it is. The codes are the kernel's
+// and a lone unary operation is left as it is; a sigmoid and the product
+// of its input with it become one SiLU step (kernels.EwChainXSigmoid or
+// EwChainSilu by the product's order). The codes are the kernel's
 // (kernels.EwChainErf...), which the lowering mirrors.
 func TestFuseElementwiseChainsUnary(t *testing.T) {
 	cases := []struct {
@@ -35,6 +37,18 @@ func TestFuseElementwiseChainsUnary(t *testing.T) {
             d = R.nn.gelu(c)
             gv = R.nn.gelu_tanh(d)`, []int64{kernels.EwChainExp, kernels.EwChainTanh, kernels.EwChainSigmoid, kernels.EwChainGelu, kernels.EwChainGeluTanh}, 0},
 		{"lone erf", `gv = R.erf(x)`, nil, 0},
+		// SiLU as ONNX exports it, a sigmoid and a product with its input:
+		// one step in either order, alone too.
+		{"x * sigmoid(x)", `s = R.sigmoid(x)
+            gv = R.multiply(x, s)`, []int64{kernels.EwChainXSigmoid}, 0},
+		{"sigmoid(x) * x after a bias", `b = R.add(x, y)
+            s = R.sigmoid(b)
+            gv = R.multiply(s, b)`, []int64{0, kernels.EwChainSilu}, 1},
+		// A sigmoid used again is no pair: it stays, an operand of the
+		// chain from x.
+		{"sigmoid used twice", `s = R.sigmoid(x)
+            m = R.multiply(x, s)
+            gv = R.add(m, s)`, []int64{4, 0}, 2},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,8 +1,6 @@
 package lower
 
 import (
-	"slices"
-
 	"github.com/relaxgo/relaxgo/ir"
 	"github.com/relaxgo/relaxgo/runtime"
 )
@@ -41,6 +39,8 @@ func FuseConvChain(m *ir.Module) (*ir.Module, error) {
 		block := map[*ir.Var]*ir.BindingBlock{}
 		fused := map[*ir.Var]*ir.Tuple{} // chain var -> fused call's arguments
 		drop := map[*ir.Var]bool{}
+		rest := map[*ir.Var]*ir.Tuple{} // chain var -> its unfused steps' chain (the fused call's result first)
+		var nm *namer
 		for _, blk := range allBlocks(fn.Body) {
 			for _, b := range blk.Bindings {
 				v := b.BoundVar()
@@ -59,6 +59,23 @@ func FuseConvChain(m *ir.Module) (*ir.Module, error) {
 				if !ok || block[conv] != blk || len(codes.Values) > convChainMaxSteps {
 					continue
 				}
+				if cut := unaryCut(codes); cut < len(codes.Values) && onPlanes(v.Info) {
+					// The steps from the first unary one on stay a chain
+					// on the fused call's result.
+					nops := 0
+					for _, c := range codes.Values[:cut] {
+						if n := c.(*ir.IntImm).Value; n != ewChainRelu && !unaryChainCode(n) {
+							nops++
+						}
+					}
+					if nm == nil {
+						nm = newNamer(fn)
+					}
+					t := newVar(nm.fresh(v.Name+"_conv"), v.Info, b.Pos())
+					t.Dataflow = blk.Dataflow
+					rest[v] = tupleExpr(append([]ir.Expr{t, shapeExpr(codes.Values[cut:])}, ops[nops:]...))
+					codes, ops = shapeExpr(codes.Values[:cut]), ops[:nops]
+				}
 				fields := append([]ir.Expr{}, convs[conv].Fields...)
 				fields = append(append(fields, codes), ops...)
 				fused[v] = tupleExpr(fields)
@@ -69,8 +86,49 @@ func FuseConvChain(m *ir.Module) (*ir.Module, error) {
 		if len(fused) == 0 {
 			return fn, nil
 		}
-		return rewriteFused(fn, Conv2DChainKernel, drop, fused)
+		if len(rest) == 0 {
+			return rewriteFused(fn, Conv2DChainKernel, drop, fused)
+		}
+		return rewriteFunction(fn, func(b ir.Binding, emit func(ir.Binding)) error {
+			v := b.BoundVar()
+			switch {
+			case drop[v]:
+			case rest[v] != nil:
+				t := rest[v].Fields[0].(*ir.Var)
+				emit(&ir.VarBinding{Var: t, Value: dpsCall(Conv2DChainKernel, fused[v], t.Info, b.Pos()), Loc: b.Pos()})
+				emit(&ir.VarBinding{Var: v, Value: dpsCall(EwChainKernel, rest[v], v.Info, b.Pos()), Loc: b.Pos()})
+			case fused[v] != nil:
+				emit(&ir.VarBinding{Var: v, Value: dpsCall(Conv2DChainKernel, fused[v], v.Info, b.Pos()), Loc: b.Pos()})
+			default:
+				emit(b)
+			}
+			return nil
+		})
 	})
+}
+
+// onPlanes reports whether a convolution's NCHW output has more than one
+// position a plane.
+func onPlanes(out ir.StructInfo) bool {
+	shape, ok := staticF32Shape(out)
+	return ok && len(shape) == 4 && shape[2]*shape[3] > 1
+}
+
+// unaryCut is the index of a chain's first unary step other than relu (its
+// length when there is none): on output planes the fused kernel takes the
+// steps before it, and the rest stay a chain of their own on its result
+// (a convolution's bias, then SiLU): unary steps in the kernel's call ran
+// after the product a few calls a row of output, which cost more than
+// their own pass (EfficientNet-B0's 16->96 1x1 on 112² and its SiLU: 1.39
+// + 1.47 ms apart, 3.73 fused), while the steps before them cost the
+// fused kernel next to nothing.
+func unaryCut(codes *ir.ShapeExpr) int {
+	for i, c := range codes.Values {
+		if n, ok := c.(*ir.IntImm); ok && unaryChainCode(n.Value) {
+			return i
+		}
+	}
+	return len(codes.Values)
 }
 
 // fusableConv reports whether a kernels.nn.conv2d call with args is a
@@ -170,16 +228,30 @@ func convChainStep(name string, args *ir.Tuple, out ir.StructInfo, convs map[*ir
 			break
 		}
 		vals, literal := shapeInts(codes)
-		if !literal || shape[2]*shape[3] > 1 && slices.ContainsFunc(vals, unaryChainCode) {
-			// Unary steps only on one-position outputs (a squeeze and
-			// excitation's sigmoid): the kernel runs them after the
-			// product, a few calls a row of output, which on planes cost
-			// more than the separate pass (EfficientNet-B0's 16->96 1x1 on
-			// 112² and its silu: 1.39 + 1.47 ms apart, 3.73 fused).
+		if !literal {
 			break
 		}
 		if conv, ok := isConv(args.Fields[0]); ok {
-			if perChannel(ops) || literal && residual(conv, vals, ops) {
+			// Unary steps on one-position outputs (a squeeze and
+			// excitation's sigmoid) go into the kernel; on planes the
+			// steps before the first one do (unaryCut), which must then
+			// be some.
+			pre, preOps := vals, ops
+			if onPlanes(out) {
+				cut := unaryCut(codes)
+				if cut == 0 {
+					break
+				}
+				pre = vals[:cut]
+				n := 0
+				for _, c := range pre {
+					if c != ewChainRelu && !unaryChainCode(c) {
+						n++
+					}
+				}
+				preOps = ops[:n]
+			}
+			if len(preOps) > 0 && perChannel(preOps) || residual(conv, pre, preOps) {
 				return conv, codes, ops, true
 			}
 			break
@@ -187,7 +259,7 @@ func convChainStep(name string, args *ir.Tuple, out ir.StructInfo, convs map[*ir
 		// A chain that starts from the residual, r op conv: the same
 		// chain on the convolution with its first step's sides swapped
 		// (the same operands of the same operation).
-		if !literal || len(vals) == 0 || vals[0] == ewChainRelu || !sameStaticShape(args.Fields[0].SInfo(), shape) {
+		if !literal || len(vals) == 0 || vals[0] == ewChainRelu || unaryChainCode(vals[0]) || !sameStaticShape(args.Fields[0].SInfo(), shape) {
 			break
 		}
 		if conv, ok := isConv(ops[0]); ok {

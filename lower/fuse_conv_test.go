@@ -14,8 +14,8 @@ import (
 // kernel left), also when the chain starts from the residual, and leaves
 // the chain to its own kernel where the fused one would not take it: two
 // images, a grouped convolution, a maximum with the residual, two
-// residuals, a chain whose first step is on the residual alone, or one with
-// an erf step.
+// residuals, a chain whose first step is on the residual alone; and takes
+// the steps before an erf, leaving the rest to the chain kernel.
 func TestFuseConvChainResidual(t *testing.T) {
 	cases := []struct {
 		name                    string
@@ -36,8 +36,9 @@ func TestFuseConvChainResidual(t *testing.T) {
 		{"grouped", 1, 2, "d = R.add(c, b)\n            e = R.add(d, r)\n            gv = R.nn.relu(e)", false, true, 0, 0},
 		{"maximum", 1, 1, "d = R.add(c, b)\n            gv = R.maximum(d, r)", false, true, 0, 0},
 		{"two residuals", 1, 1, "d = R.add(c, r)\n            gv = R.multiply(d, r2)", false, true, 0, 0},
-		// A unary step: fused only on one-position outputs.
-		{"erf in the chain", 1, 1, "d = R.add(c, b)\n            e = R.erf(d)\n            gv = R.add(e, r)", false, true, 0, 0},
+		// A unary step on planes: the steps before it fused, the rest
+		// left a chain on the fused call's result.
+		{"erf in the chain", 1, 1, "d = R.add(c, r)\n            e = R.erf(d)\n            gv = R.add(e, b)", true, true, 1, 1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
