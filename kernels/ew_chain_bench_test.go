@@ -138,3 +138,38 @@ func BenchmarkEwHeavyThreads(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEwChainSilu is EfficientNet-B0's SiLU after a convolution, on
+// planes of its sizes, 1 thread: as the export writes it (a sigmoid step,
+// then the product with the chain's input), as one step
+// (EwChainXSigmoid), and with the bias before it in the same chain (rows
+// of a plane, in blocks when short).
+func BenchmarkEwChainSilu(b *testing.B) {
+	defer SetNumThreads(0)
+	for _, c := range []struct{ ch, hw int64 }{{96, 112}, {144, 56}, {672, 14}, {1152, 7}} {
+		shape := []int64{1, c.ch, c.hw, c.hw}
+		x := randT(b, 1, shape, f32, -4, 4)
+		bias := randT(b, 2, []int64{c.ch, 1, 1}, f32, -1, 1)
+		out := mustT(b, shape, f32)
+		f, _ := runtime.Lookup(EwChainKernel)
+		for _, v := range []struct {
+			name string
+			args []runtime.Value
+		}{
+			{"sigmoid,multiply", []runtime.Value{x, runtime.Shape{EwChainSigmoid, 2*ewMul + 1}, x, out}},
+			{"xsigmoid", []runtime.Value{x, runtime.Shape{EwChainXSigmoid}, out}},
+			{"bias,xsigmoid", []runtime.Value{x, runtime.Shape{2 * ewAdd, EwChainXSigmoid}, bias, out}},
+		} {
+			b.Run(fmt.Sprintf("%dx%dx%d/%s", c.ch, c.hw, c.hw, v.name), func(b *testing.B) {
+				SetNumThreads(1)
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					if _, err := f(v.args); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(x.NumElements())*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "Gelem/s")
+			})
+		}
+	}
+}
