@@ -960,6 +960,96 @@ TEXT ·tapMaxF32AVX512(SB), NOSPLIT, $0-48
 	MOVQ n+40(FP), SI
 
 	PCALIGN $64
+tapMaxF32AVX512_u8:
+	CMPQ         SI, $0x00000080
+	JL           tapMaxF32AVX512_u4
+	VBROADCASTSS lo+24(FP), Z0
+	VBROADCASTSS lo+24(FP), Z1
+	VBROADCASTSS lo+24(FP), Z2
+	VBROADCASTSS lo+24(FP), Z3
+	VBROADCASTSS lo+24(FP), Z4
+	VBROADCASTSS lo+24(FP), Z5
+	VBROADCASTSS lo+24(FP), Z6
+	VBROADCASTSS lo+24(FP), Z7
+	XORQ         DI, DI
+
+	PCALIGN $64
+tapMaxF32AVX512_u8_tap:
+	MOVQ            (DX)(DI*8), R8
+	LEAQ            (CX)(R8*4), R8
+	VMOVUPS         (R8), Z8
+	VMAXPS          Z8, Z0, Z9
+	VMAXPS          Z0, Z9, Z0
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z0
+	VCMPPS          $0x03, Z8, Z8, K1
+	VMOVAPS         Z8, K1, Z0
+	VMOVAPS         Z0, Z0
+	VMOVUPS         64(R8), Z8
+	VMAXPS          Z8, Z1, Z9
+	VMAXPS          Z1, Z9, Z1
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z1
+	VCMPPS          $0x03, Z8, Z8, K1
+	VMOVAPS         Z8, K1, Z1
+	VMOVAPS         Z1, Z1
+	VMOVUPS         128(R8), Z8
+	VMAXPS          Z8, Z2, Z9
+	VMAXPS          Z2, Z9, Z2
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z2
+	VCMPPS          $0x03, Z8, Z8, K1
+	VMOVAPS         Z8, K1, Z2
+	VMOVAPS         Z2, Z2
+	VMOVUPS         192(R8), Z8
+	VMAXPS          Z8, Z3, Z9
+	VMAXPS          Z3, Z9, Z3
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z3
+	VCMPPS          $0x03, Z8, Z8, K1
+	VMOVAPS         Z8, K1, Z3
+	VMOVAPS         Z3, Z3
+	VMOVUPS         256(R8), Z8
+	VMAXPS          Z8, Z4, Z9
+	VMAXPS          Z4, Z9, Z4
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z4
+	VCMPPS          $0x03, Z8, Z8, K1
+	VMOVAPS         Z8, K1, Z4
+	VMOVAPS         Z4, Z4
+	VMOVUPS         320(R8), Z8
+	VMAXPS          Z8, Z5, Z9
+	VMAXPS          Z5, Z9, Z5
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z5
+	VCMPPS          $0x03, Z8, Z8, K1
+	VMOVAPS         Z8, K1, Z5
+	VMOVAPS         Z5, Z5
+	VMOVUPS         384(R8), Z8
+	VMAXPS          Z8, Z6, Z9
+	VMAXPS          Z6, Z9, Z6
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z6
+	VCMPPS          $0x03, Z8, Z8, K1
+	VMOVAPS         Z8, K1, Z6
+	VMOVAPS         Z6, Z6
+	VMOVUPS         448(R8), Z8
+	VMAXPS          Z8, Z7, Z9
+	VMAXPS          Z7, Z9, Z7
+	VPTERNLOGD.BCST $0xd4, c4_80000000<>+0(SB), Z9, Z7
+	VCMPPS          $0x03, Z8, Z8, K1
+	VMOVAPS         Z8, K1, Z7
+	VMOVAPS         Z7, Z7
+	INCQ            DI
+	CMPQ            DI, BX
+	JL              tapMaxF32AVX512_u8_tap
+	VMOVUPS         Z0, (AX)
+	VMOVUPS         Z1, 64(AX)
+	VMOVUPS         Z2, 128(AX)
+	VMOVUPS         Z3, 192(AX)
+	VMOVUPS         Z4, 256(AX)
+	VMOVUPS         Z5, 320(AX)
+	VMOVUPS         Z6, 384(AX)
+	VMOVUPS         Z7, 448(AX)
+	ADDQ            $0x00000200, AX
+	ADDQ            $0x00000200, CX
+	SUBQ            $0x00000080, SI
+	JMP             tapMaxF32AVX512_u8
+
+	PCALIGN $64
 tapMaxF32AVX512_u4:
 	CMPQ         SI, $0x00000040
 	JL           tapMaxF32AVX512_u2
