@@ -1715,3 +1715,35 @@ func TestSoftmaxRows(t *testing.T) {
 		}()
 	}
 }
+
+// TestCombine64MatchesTwin requires the reductions' combine kernel to give
+// sumCombine64's bits, a NaN's payload included (an add of two NaNs keeps
+// the lower partial's), on partial sums with NaNs, infinities, signed zeros
+// and values that round differently in another order.
+func TestCombine64MatchesTwin(t *testing.T) {
+	if level == LevelGo {
+		t.Skip("no assembly in this build")
+	}
+	r := rand.New(rand.NewSource(45))
+	for it := 0; it < 2000; it++ {
+		var acc [64]float32
+		for i := range acc {
+			switch r.Intn(12) {
+			case 0:
+				acc[i] = math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22)) | uint32(r.Intn(2))<<31)
+			case 1:
+				acc[i] = float32(math.Inf(2*r.Intn(2) - 1))
+			case 2:
+				acc[i] = float32(math.Copysign(0, float64(2*r.Intn(2)-1)))
+			default:
+				acc[i] = (r.Float32()*2 - 1) * float32(math.Pow(2, float64(r.Intn(40)-20)))
+			}
+		}
+		want := acc
+		w := sumCombine64(&want)
+		got := acc
+		if g := asmCombine64(&got); math.Float32bits(g) != math.Float32bits(w) {
+			t.Fatalf("partials %v: %#x, twin %#x", acc, math.Float32bits(g), math.Float32bits(w))
+		}
+	}
+}

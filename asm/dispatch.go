@@ -214,6 +214,15 @@ func sumCombine64(acc *[64]float32) float32 {
 	return acc[0]
 }
 
+// combine64 is sumCombine64, in registers where there is assembly
+// (asmCombine64: the same pairs in the same order).
+func combine64(acc *[64]float32) float32 {
+	if level != LevelGo {
+		return asmCombine64(acc)
+	}
+	return sumCombine64(acc)
+}
+
 // maxCombine64 folds the 64 partial maxima in sumCombine64's order with
 // acc[i] = acc[i+w] if acc[i+w] > acc[i].
 func maxCombine64(acc *[64]float32) float32 {
@@ -241,7 +250,7 @@ func reduceSum(x []float32) float32 {
 	for i := nblk * 64; i < len(x); i++ {
 		acc[i%64] += x[i]
 	}
-	return sumCombine64(&acc)
+	return combine64(&acc)
 }
 
 func dot(x, y []float32) float32 {
@@ -257,7 +266,7 @@ func dot(x, y []float32) float32 {
 	for i := nblk * 64; i < len(x); i++ {
 		acc[i%64] += float32(x[i] * y[i])
 	}
-	return sumCombine64(&acc)
+	return combine64(&acc)
 }
 
 func reduceMax(x []float32) float32 {

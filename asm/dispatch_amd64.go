@@ -496,6 +496,10 @@ func asmUnary(o op, dst, x *float32, n int) {
 	}
 }
 
+// asmCombine64 runs the one combine kernel at both levels (a few vector
+// adds: AVX-512 would gain nothing).
+func asmCombine64(acc *[64]float32) float32 { return combine64F32AVX2(acc) }
+
 func asmSumBlocks(x *float32, nblk int, acc *[64]float32) {
 	if level == LevelAVX512 {
 		sumBlocksAVX512(x, nblk, acc)

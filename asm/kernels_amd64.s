@@ -47665,6 +47665,35 @@ sum8RowsF32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func combine64F32AVX2(acc *[64]float32) float32
+// Requires: AVX
+TEXT ·combine64F32AVX2(SB), NOSPLIT, $0-12
+	MOVQ         acc+0(FP), AX
+	VMOVUPS      (AX), Y0
+	VMOVUPS      32(AX), Y1
+	VMOVUPS      64(AX), Y2
+	VMOVUPS      96(AX), Y3
+	VMOVUPS      128(AX), Y4
+	VMOVUPS      160(AX), Y5
+	VMOVUPS      192(AX), Y6
+	VMOVUPS      224(AX), Y7
+	VADDPS       Y4, Y0, Y0
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y2, Y0, Y0
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSS       X0, ret+8(FP)
+	VZEROUPPER
+	RET
+
 // func deinterleave2RowsAVX2(even *float32, odd *float32, src *float32, n int, rows int, dstStride int, srcStride int)
 // Requires: AVX, AVX2
 TEXT ·deinterleave2RowsAVX2(SB), NOSPLIT, $0-56

@@ -756,6 +756,11 @@ func dot8F32AVX2(x *float32, y *float32, n int, acc *[8]float32)
 //go:noescape
 func sum8RowsF32AVX2(x *float32, stride int, rows int, n int, acc *float32)
 
+// combine64F32AVX2 returns the sum of acc's 64 partial sums folded pairwise (sumCombine64's order).
+//
+//go:noescape
+func combine64F32AVX2(acc *[64]float32) float32
+
 // deinterleave2RowsAVX2 sets even[r*dstStride+k] = src[r*srcStride+2k] and odd[r*dstStride+k] = src[r*srcStride+2k+1] for r < rows, k < n.
 //
 //go:noescape

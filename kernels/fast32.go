@@ -22,11 +22,13 @@ const logSoftmaxChunk = 256
 
 // Row reductions switch to the asm package's (64 partial results, see
 // asm.ReduceSumF32) from these lengths on, where they are faster (measured
-// by BenchmarkReduceRow32: the asm versions cost a fixed ~50 ns to combine
-// their 64 partials). The order of operations depends only on len(x), so
-// results are still independent of threads and CPU.
+// by BenchmarkReduceRow32: the asm versions cost a fixed ~25 ns, ~50 before
+// their 64 partials were combined in registers; the sum's switch moved
+// from 512 to 256 then, where the asm sum took 29 ns against 43). The
+// order of operations depends only on len(x), so results are still
+// independent of threads and CPU.
 const (
-	asmSumMin = 512
+	asmSumMin = 256
 	asmDotMin = 256
 	asmMaxMin = 256
 )
