@@ -243,26 +243,33 @@ func TestSgemmIndirectChainScatter(t *testing.T) {
 // the five kernels it replaces run one after another, at every level, on
 // inputs with NaNs, infinities and signed zeros, in place too.
 func TestGeluMatchesComposed(t *testing.T) {
-	r := rand.New(rand.NewSource(26))
+	eachLevelInput(t, 26, 8, func(l Level, n int, x []float32) {
+		want, tmp := make([]float32, n), make([]float32, n)
+		MulScalarF32(tmp, x, math.Sqrt2/2)
+		ErfF32(tmp, tmp)
+		MulScalarF32(tmp, tmp, 0.5)
+		AddScalarF32(tmp, tmp, 0.5)
+		MulF32(want, tmp, x)
+		got := make([]float32, n)
+		GeluF32(got, x)
+		inPlace := append([]float32(nil), x...)
+		GeluF32(inPlace, inPlace)
+		for i := range want {
+			if !sameBits(got[i], want[i]) || !sameBits(inPlace[i], want[i]) {
+				t.Fatalf("%s n=%d: gelu(%v) = %v (in place %v), composed %v", l, n, x[i], got[i], inPlace[i], want[i])
+			}
+		}
+	})
+}
+
+// eachLevelInput calls f at every level with an input of each test size
+// (randInput at scale, a generator seeded with seed).
+func eachLevelInput(t *testing.T, seed int64, scale float32, f func(l Level, n int, x []float32)) {
+	r := rand.New(rand.NewSource(seed))
 	for _, l := range levels() {
 		withLevel(t, l, func() {
 			for _, n := range testSizes {
-				x := randInput(r, n, 8)
-				want, tmp := make([]float32, n), make([]float32, n)
-				MulScalarF32(tmp, x, math.Sqrt2/2)
-				ErfF32(tmp, tmp)
-				MulScalarF32(tmp, tmp, 0.5)
-				AddScalarF32(tmp, tmp, 0.5)
-				MulF32(want, tmp, x)
-				got := make([]float32, n)
-				GeluF32(got, x)
-				inPlace := append([]float32(nil), x...)
-				GeluF32(inPlace, inPlace)
-				for i := range want {
-					if !sameBits(got[i], want[i]) || !sameBits(inPlace[i], want[i]) {
-						t.Fatalf("%s n=%d: gelu(%v) = %v (in place %v), composed %v", l, n, x[i], got[i], inPlace[i], want[i])
-					}
-				}
+				f(l, n, randInput(r, n, scale))
 			}
 		})
 	}
@@ -273,34 +280,28 @@ func TestGeluMatchesComposed(t *testing.T) {
 // at every level, on inputs with NaNs, infinities and signed zeros, in
 // place too, every bit of a NaN included.
 func TestSiluMatchesComposed(t *testing.T) {
-	r := rand.New(rand.NewSource(27))
-	for _, l := range levels() {
-		withLevel(t, l, func() {
-			for _, n := range testSizes {
-				x := randInput(r, n, 30)
-				tmp, silu, xs := make([]float32, n), make([]float32, n), make([]float32, n)
-				SigmoidF32(tmp, x)
-				MulF32(silu, tmp, x)
-				MulF32(xs, x, tmp)
-				for _, c := range []struct {
-					name string
-					f    func(dst, x []float32)
-					want []float32
-				}{{"silu", SiluF32, silu}, {"xSigmoid", XSigmoidF32, xs}} {
-					got := make([]float32, n)
-					c.f(got, x)
-					inPlace := append([]float32(nil), x...)
-					c.f(inPlace, inPlace)
-					for i, w := range c.want {
-						// Every bit, a NaN's sign and payload too.
-						wb := math.Float32bits(w)
-						if math.Float32bits(got[i]) != wb || math.Float32bits(inPlace[i]) != wb {
-							t.Fatalf("%s %s n=%d: (%#x) = %#x (in place %#x), composed %#x", l, c.name, n,
-								math.Float32bits(x[i]), math.Float32bits(got[i]), math.Float32bits(inPlace[i]), wb)
-						}
-					}
+	eachLevelInput(t, 27, 30, func(l Level, n int, x []float32) {
+		tmp, silu, xs := make([]float32, n), make([]float32, n), make([]float32, n)
+		SigmoidF32(tmp, x)
+		MulF32(silu, tmp, x)
+		MulF32(xs, x, tmp)
+		for _, c := range []struct {
+			name string
+			f    func(dst, x []float32)
+			want []float32
+		}{{"silu", SiluF32, silu}, {"xSigmoid", XSigmoidF32, xs}} {
+			got := make([]float32, n)
+			c.f(got, x)
+			inPlace := append([]float32(nil), x...)
+			c.f(inPlace, inPlace)
+			for i, w := range c.want {
+				// Every bit, a NaN's sign and payload too.
+				wb := math.Float32bits(w)
+				if math.Float32bits(got[i]) != wb || math.Float32bits(inPlace[i]) != wb {
+					t.Fatalf("%s %s n=%d: (%#x) = %#x (in place %#x), composed %#x", l, c.name, n,
+						math.Float32bits(x[i]), math.Float32bits(got[i]), math.Float32bits(inPlace[i]), wb)
 				}
 			}
-		})
-	}
+		}
+	})
 }

@@ -306,11 +306,7 @@ func expOne(x float32) float32 {
 	r := FMA32(-n, expC1, x)
 	r = FMA32(n, expC2, r)
 	z := float32(r * r)
-	y := FMA32(expP0, r, expP1)
-	y = FMA32(y, r, expP2)
-	y = FMA32(y, r, expP3)
-	y = FMA32(y, r, expP4)
-	y = FMA32(y, r, expP5)
+	y := hornerFMA(r, expP0, expP1, expP2, expP3, expP4, expP5)
 	y = FMA32(y, z, r)
 	y = y + 1
 	k := int32(n)
@@ -321,6 +317,17 @@ func expOne(x float32) float32 {
 	k2 := k - k1
 	y = float32(y * pow2(k1))
 	return y * pow2(k2)
+}
+
+// hornerFMA is the polynomial c[0]*x^k + ... + c[k] by Horner's rule, each
+// step p = p*x + c[i] one fused multiply-add (FMA32), as the kernels'
+// polynomials run.
+func hornerFMA(x float32, c ...float32) float32 {
+	p := c[0]
+	for _, ci := range c[1:] {
+		p = FMA32(p, x, ci)
+	}
+	return p
 }
 
 // expGo computes: for i := range dst { dst[i] = expOne(x[i]) }.
@@ -358,10 +365,7 @@ func tanhOne(x float32) float32 {
 		return math.Float32frombits(math.Float32bits(t) | bits&(1<<31))
 	}
 	z := x * x
-	p := FMA32(tanhT0, z, tanhT1)
-	p = FMA32(p, z, tanhT2)
-	p = FMA32(p, z, tanhT3)
-	p = FMA32(p, z, tanhT4)
+	p := hornerFMA(z, tanhT0, tanhT1, tanhT2, tanhT3, tanhT4)
 	p = float32(p * z)
 	return FMA32(p, x, x)
 }
@@ -406,16 +410,8 @@ func erfOne(x float32) float32 {
 		x = 4
 	}
 	z := x * x
-	p := FMA32(erfA13, z, erfA11)
-	p = FMA32(p, z, erfA9)
-	p = FMA32(p, z, erfA7)
-	p = FMA32(p, z, erfA5)
-	p = FMA32(p, z, erfA3)
-	p = FMA32(p, z, erfA1)
-	q := FMA32(erfB8, z, erfB6)
-	q = FMA32(q, z, erfB4)
-	q = FMA32(q, z, erfB2)
-	q = FMA32(q, z, erfB0)
+	p := hornerFMA(z, erfA13, erfA11, erfA9, erfA7, erfA5, erfA3, erfA1)
+	q := hornerFMA(z, erfB8, erfB6, erfB4, erfB2, erfB0)
 	return float32(x*p) / q
 }
 

@@ -20,27 +20,10 @@ import (
 func TestUnaryChainFusedBits(t *testing.T) {
 	unfused := passesWithout("fuse-conv-chain")
 	r := rand.New(rand.NewSource(43))
-	arg := func(shape ...int64) *runtime.Tensor {
-		return randArg(r, 9, func(r *rand.Rand) float32 {
-			return []float32{math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22))), float32(math.Inf(-1)), float32(math.Copysign(0, -1))}[r.Intn(3)]
-		}, shape...)
-	}
+	arg := specialsArg(r)
 	for _, hw := range []int{1, 3} {
 		for _, op := range []string{"R.sigmoid(d)", "R.nn.silu(d)", "R.nn.gelu(d)", "R.tanh(d)"} {
-			src := fmt.Sprintf(`# from tvm.script import ir as I
-# from tvm.script import relax as R
-
-@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((2, 24, %[1]d, %[1]d), dtype="float32"), w: R.Tensor((40, 24, 1, 1), dtype="float32"), b: R.Tensor((1, 40, 1, 1), dtype="float32")) -> R.Tensor((2, 40, %[1]d, %[1]d), dtype="float32"):
-        with R.dataflow():
-            c = R.nn.conv2d(x, w)
-            d = R.add(c, b)
-            gv = %[2]s
-            R.output(gv)
-        return gv
-`, hw, op)
+			src := convBiasSrc(2, hw, "gv = "+op)
 			args := []runtime.Value{arg(2, 24, int64(hw), int64(hw)), arg(40, 24, 1, 1), arg(1, 40, 1, 1)}
 			_, want := compileRun(t, "se.py", src, unfused, args)
 			text, got := compileRun(t, "se.py", src, nil, args)
@@ -62,28 +45,10 @@ class Module:
 func TestSiluPairFusedBits(t *testing.T) {
 	unfused := passesWithout("fuse-elementwise-chains", "fuse-conv-chain")
 	r := rand.New(rand.NewSource(44))
-	arg := func(shape ...int64) *runtime.Tensor {
-		return randArg(r, 9, func(r *rand.Rand) float32 {
-			return []float32{math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22))), float32(math.Inf(-1)), float32(math.Copysign(0, -1))}[r.Intn(3)]
-		}, shape...)
-	}
+	arg := specialsArg(r)
 	for _, hw := range []int{1, 3, 14} {
 		for _, prod := range []string{"R.multiply(d, s)", "R.multiply(s, d)"} {
-			src := fmt.Sprintf(`# from tvm.script import ir as I
-# from tvm.script import relax as R
-
-@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((1, 24, %[1]d, %[1]d), dtype="float32"), w: R.Tensor((40, 24, 1, 1), dtype="float32"), b: R.Tensor((1, 40, 1, 1), dtype="float32")) -> R.Tensor((1, 40, %[1]d, %[1]d), dtype="float32"):
-        with R.dataflow():
-            c = R.nn.conv2d(x, w)
-            d = R.add(c, b)
-            s = R.sigmoid(d)
-            gv = %[2]s
-            R.output(gv)
-        return gv
-`, hw, prod)
+			src := convBiasSrc(1, hw, "s = R.sigmoid(d)\n            gv = "+prod)
 			args := []runtime.Value{arg(1, 24, int64(hw), int64(hw)), arg(40, 24, 1, 1), arg(1, 40, 1, 1)}
 			_, want := compileRun(t, "silu.py", src, unfused, args)
 			text, got := compileRun(t, "silu.py", src, nil, args)
@@ -97,4 +62,34 @@ class Module:
 			sameBits(t, what, got, want)
 		}
 	}
+}
+
+// specialsArg returns a maker of random float32 arguments in which about one
+// element in nine is a NaN (a random payload), -Inf or -0.
+func specialsArg(r *rand.Rand) func(shape ...int64) *runtime.Tensor {
+	return func(shape ...int64) *runtime.Tensor {
+		return randArg(r, 9, func(r *rand.Rand) float32 {
+			return []float32{math.Float32frombits(0x7fc00000 | uint32(r.Intn(1<<22))), float32(math.Inf(-1)), float32(math.Copysign(0, -1))}[r.Intn(3)]
+		}, shape...)
+	}
+}
+
+// convBiasSrc is a module whose main takes n images x of 24 channels on
+// hw x hw, a 1x1 convolution to 40 channels c, its bias d, then body
+// (TVMScript lines at the block's indentation, binding gv).
+func convBiasSrc(n, hw int, body string) string {
+	return fmt.Sprintf(`# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((%[1]d, 24, %[2]d, %[2]d), dtype="float32"), w: R.Tensor((40, 24, 1, 1), dtype="float32"), b: R.Tensor((1, 40, 1, 1), dtype="float32")) -> R.Tensor((%[1]d, 40, %[2]d, %[2]d), dtype="float32"):
+        with R.dataflow():
+            c = R.nn.conv2d(x, w)
+            d = R.add(c, b)
+            %[3]s
+            R.output(gv)
+        return gv
+`, n, hw, body)
 }
