@@ -62,12 +62,8 @@ func FuseConvChain(m *ir.Module) (*ir.Module, error) {
 				if cut := unaryCut(codes); cut < len(codes.Values) && onPlanes(v.Info) {
 					// The steps from the first unary one on stay a chain
 					// on the fused call's result.
-					nops := 0
-					for _, c := range codes.Values[:cut] {
-						if n := c.(*ir.IntImm).Value; n != ewChainRelu && !unaryChainCode(n) {
-							nops++
-						}
-					}
+					vals, _ := shapeInts(codes) // literal: convChainStep checked
+					nops := chainOperands(vals[:cut])
 					if nm == nil {
 						nm = newNamer(fn)
 					}
@@ -105,6 +101,18 @@ func FuseConvChain(m *ir.Module) (*ir.Module, error) {
 			return nil
 		})
 	})
+}
+
+// chainOperands is how many operands a chain's codes take: one per
+// binary step (relu and the unary steps take none).
+func chainOperands(codes []int64) int {
+	n := 0
+	for _, c := range codes {
+		if c != ewChainRelu && !unaryChainCode(c) {
+			n++
+		}
+	}
+	return n
 }
 
 // onPlanes reports whether a convolution's NCHW output has more than one
@@ -243,13 +251,7 @@ func convChainStep(name string, args *ir.Tuple, out ir.StructInfo, convs map[*ir
 					break
 				}
 				pre = vals[:cut]
-				n := 0
-				for _, c := range pre {
-					if c != ewChainRelu && !unaryChainCode(c) {
-						n++
-					}
-				}
-				preOps = ops[:n]
+				preOps = ops[:chainOperands(pre)]
 			}
 			if len(preOps) > 0 && perChannel(preOps) || residual(conv, pre, preOps) {
 				return conv, codes, ops, true
