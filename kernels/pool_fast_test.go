@@ -183,8 +183,11 @@ func TestMaxPoolRowsMatchesScalar(t *testing.T) {
 // for several blocks (the later ones reuse the first's padding) and
 // compares it with the scalar loops bit for bit at 1 and 2 threads:
 // GoogLeNet's 3x3/1 padded pools on 7x7 and 14x14 (batches of images
-// too), its 2x2/2 on 14x14 and 3x3/2 on 13x13 in ceil mode (rows shorter
-// than the row kernels'), and a 3x3 at strides 3x2 (row phases) on 9x11.
+// too), its 3x3/2 on 13x13 in ceil mode (rows shorter than the row
+// kernels'), and a 3x3 at strides 3x2 (row phases) on 9x11; and the 2x2/2
+// pools of whole windows on rows that short, whose rows are split by
+// parity instead (planesSplitRows): GoogLeNet's on 14x14, and two images
+// of 97 planes of 10x6 (blocks that end inside an image).
 func TestMaxPoolBlocksMatchesScalar(t *testing.T) {
 	defer SetNumThreads(0)
 	defer func() { poolMaxVector = true }()
@@ -196,6 +199,7 @@ func TestMaxPoolBlocksMatchesScalar(t *testing.T) {
 		{[]int64{1, 700, 7, 7}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1, 1, 1}, CeilMode: true}},
 		{[]int64{2, 130, 14, 14}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1, 1, 1}, CeilMode: true}},
 		{[]int64{1, 300, 14, 14}, Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}, CeilMode: true}},
+		{[]int64{2, 97, 10, 6}, Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}}},
 		{[]int64{1, 260, 13, 13}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, CeilMode: true}},
 		{[]int64{2, 150, 9, 11}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{3, 2}, Padding: []int64{1, 0, 2, 1}}},
 	} {

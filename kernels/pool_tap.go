@@ -25,6 +25,7 @@ type maxPoolTapJob struct {
 	threes  bool // a 3x3, stride-2 undilated window (pool3x3S2)
 	inPlace bool // threes, read in place: no padding, every window inside
 	blocks  bool // the general path on blocks of small planes (planesBlocks)
+	split   bool // pairs on short rows, their rows split by parity first (planesSplitRows)
 	rowsFn  func(lo, hi int)
 }
 
@@ -83,7 +84,12 @@ func maxPoolTap(g *pool2dGeom, o, x []float32, lowest float32) {
 	j.pairs = pool2x2Pairs(g)
 	j.threes, j.inPlace = pool3x3S2(g)
 	blocksOK := maxPoolBlocksOK(g)
-	if g.ow < maxPoolRowMin && blocksOK {
+	j.split = false
+	if g.ow < maxPoolRowMin && j.pairs && blocksOK && g.h == 2*g.oh && g.w == 2*g.ow {
+		// Short rows of whole windows: the planes' rows split by parity,
+		// then one row kernel call a block (planesSplitRows).
+		j.split = true
+	} else if g.ow < maxPoolRowMin && blocksOK {
 		// Rows shorter than the row kernels' vectors would run their Go
 		// twins: the general path on blocks of planes (planesBlocks).
 		j.pairs, j.threes, j.inPlace = false, false, false
@@ -105,7 +111,7 @@ func maxPoolTap(g *pool2dGeom, o, x []float32, lowest float32) {
 	switch {
 	case NumThreads() <= 1 || planes*g.oh*g.ow*g.kh*g.kw < parThreshold:
 		j.planes(0, planes)
-	case g.n == 1 && (j.pairs || j.inPlace) && g.oh > 1:
+	case g.n == 1 && (j.pairs && !j.split || j.inPlace) && g.oh > 1:
 		// One image's planes by output rows, as the convolutions around
 		// a pool split theirs (column chunks: output rows of every
 		// channel): each thread pools the rows it wrote and writes the
@@ -134,6 +140,10 @@ func maxPoolTap(g *pool2dGeom, o, x []float32, lowest float32) {
 
 // planes pools planes [lo, hi).
 func (j *maxPoolTapJob) planes(lo, hi int) {
+	if j.split {
+		j.planesSplitRows(lo, hi)
+		return
+	}
 	if j.pairs {
 		j.planesPairs(lo, hi)
 		return
@@ -261,6 +271,39 @@ func (j *maxPoolTapJob) planesPairs(lo, hi int) {
 		return
 	}
 	j.planesInPlace(lo, hi)
+}
+
+// planesSplitRows pools planes [lo, hi) of a pool2x2Pairs geometry of whole
+// windows (h = 2*oh, w = 2*ow) on output rows shorter than maxPoolRowMin,
+// whose rows would run asm.MaxPool2x2F32's Go twin. Stacked, the planes are
+// rows of w values whose pairs (2r, 2r+1) are the windows' rows, and the
+// column pairs of a row never straddle two rows (w is even); so with a
+// block's even rows copied one after another into top and its odd rows
+// into bottom, output k of the block is the window top[2k], top[2k+1],
+// bottom[2k], bottom[2k+1], and one MaxPool2x2F32 call of a single row
+// (down = top + the block's half) pools the block with its vectors whole.
+// The taps and their order are those of the row kernels, so are the bits.
+// GoogLeNet's 2x2/2 pool on 832 planes of 14x14 went by the padded planes
+// of planesBlocks (phase split, TapMaxF32, copy out).
+func (j *maxPoolTapJob) planesSplitRows(lo, hi int) {
+	g := &j.g
+	hw, ohw := g.h*g.w, g.oh*g.ow
+	bmax := max(1, maxPoolBlockFloats/hw)
+	sc := dwScratches.Get()
+	if need := min(bmax, hi-lo) * hw; cap(sc.p) < need {
+		sc.p = make([]float32, need)
+	}
+	sc.geom = phaseGeom{} // the one-plane path's padding is gone
+	for p0 := lo; p0 < hi; p0 += bmax {
+		b := min(bmax, hi-p0)
+		rows, half := b*g.oh, b*hw/2
+		buf := sc.p[:2*half]
+		src := j.x[p0*hw : (p0+b)*hw]
+		asm.CopyRowsF32(buf[:half], g.w, src, 2*g.w, rows, g.w)
+		asm.CopyRowsF32(buf[half:], g.w, src[g.w:], 2*g.w, rows, g.w)
+		asm.MaxPool2x2F32(j.o[p0*ohw:(p0+b)*ohw], b*ohw, buf, half, 1, b*ohw, j.lo)
+	}
+	dwScratches.Put(sc)
 }
 
 // planesInPlace pools planes [lo, hi) whole, one planeRows call each.
