@@ -138,14 +138,16 @@ func TestMaxPoolTapMatchesScalar(t *testing.T) {
 
 // TestMaxPoolRowsMatchesScalar holds layers large enough to split over 2
 // threads to the scalar loops bit for bit: one image's 2x2/2 and in-place
-// 3x3/2 pools by output rows (maxPoolTapJob.rows), a padded 3x3/2 and a
-// batch of two images by planes.
+// 3x3/2 pools by output rows (maxPoolTapJob.rows), padded 3x3/2 pools
+// (from whole padded planes and by bands of large ones) and a batch of two
+// images by planes.
 func TestMaxPoolRowsMatchesScalar(t *testing.T) {
 	defer SetNumThreads(0)
 	defer func() { poolMaxVector = true }()
 	two := Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}, Dilation: []int64{1, 1}, Padding: []int64{0, 0, 0, 0}}
 	three := Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, Dilation: []int64{1, 1}, Padding: []int64{0, 0, 0, 0}}
 	threePad := Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, Dilation: []int64{1, 1}, Padding: []int64{1, 1, 1, 1}}
+	threeCeil := Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, Dilation: []int64{1, 1}, Padding: []int64{0, 0, 0, 0}, CeilMode: true}
 	r := rand.New(rand.NewSource(8))
 	for i, c := range []struct {
 		shape []int64
@@ -153,6 +155,11 @@ func TestMaxPoolRowsMatchesScalar(t *testing.T) {
 	}{
 		{[]int64{1, 32, 64, 64}, two}, {[]int64{1, 17, 90, 67}, two}, {[]int64{1, 64, 111, 111}, three}, {[]int64{1, 20, 75, 60}, three},
 		{[]int64{1, 24, 56, 56}, threePad}, {[]int64{2, 32, 64, 64}, two},
+		// Padded planes past maxPoolBandMinFloats, pooled by bands
+		// (planesThreeBands): ResNet's, ceil mode's last row and column
+		// past the plane, asymmetric padding.
+		{[]int64{1, 5, 112, 112}, threePad}, {[]int64{2, 3, 130, 96}, threeCeil},
+		{[]int64{1, 4, 117, 101}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, Dilation: []int64{1, 1}, Padding: []int64{1, 0, 0, 1}}},
 	} {
 		x := randT(t, int64(i), c.shape, f32, -4, 4)
 		sprinkleSpecials(r, 64, x.Float32s())

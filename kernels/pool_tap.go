@@ -159,6 +159,11 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 		return
 	}
 	sc := dwScratches.Get()
+	if j.threes && ph.plen > maxPoolBandMinFloats {
+		j.planesThreeBands(sc, lo, hi)
+		dwScratches.Put(sc)
+		return
+	}
 	if cap(sc.p) < ph.plen {
 		sc.p = make([]float32, ph.plen)
 		sc.geom = phaseGeom{} // a new plane: no padding yet
@@ -185,6 +190,68 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 		copyRows(j.o[ob:], g.osH, f, ph.wq, g.oh, g.ow) // one asm call, not a memmove a row
 	}
 	dwScratches.Put(sc)
+}
+
+// maxPoolBandMinFloats is the smallest padded plane (floats) that
+// planesThreeBands pools by bands: a smaller one (32 KB) stays in the L1
+// whole, and is loaded with one call.
+const maxPoolBandMinFloats = 8 << 10
+
+// maxPoolBandRows is the output rows planesThreeBands pools from one band
+// of the padded plane (2*maxPoolBandRows+1 rows of it).
+const maxPoolBandRows = 8
+
+// planesThreeBands pools planes [lo, hi) of a 3x3, stride-2 geometry that
+// the row kernel cannot read in place (padding, or ceil mode's last
+// windows past the plane): each plane's padded rows (ph's geometry: one
+// phase, -Inf around the data) are made a band at a time in sc.p, the
+// 2*maxPoolBandRows+1 rows that maxPoolBandRows output rows read, and
+// asm.MaxPool3x3S2F32 pools the band. A whole padded plane of 112x112 is
+// 52 KB, past the L1 it was written to, and read back from the L2; a band
+// stays in the L1. The padding columns are written once (the band's
+// geometry kept in sc.geom, as loadReuse keeps a plane's); rows above or
+// below the plane are written -Inf where the band holds them. Every output
+// reads the same padded values as from the whole plane, so the bits are
+// the same. ResNet-18's pool (64x112², padding 1) in the model, 1 thread
+// (`relaxgo profile --by shape`, three alternated runs, AMD EPYC Zen 5
+// VM): 231-242 -> 158-172 µs; alone (BenchmarkOpMaxPool2D, two alternated)
+// 148-157 -> 131-143, GoogLeNet's first (ceil mode) 142-175 -> 125-132.
+// Planes of 28² lost by bands (480 of them, 87-100 -> 86-125 µs): below
+// maxPoolBandMinFloats the whole plane is loaded.
+func (j *maxPoolTapJob) planesThreeBands(sc *dwScratch, lo, hi int) {
+	g, ph := &j.g, &j.ph
+	wq, hp := ph.wq, ph.sub/ph.wq
+	brows := 2*maxPoolBandRows + 1
+	if cap(sc.p) < brows*wq {
+		sc.p = make([]float32, brows*wq)
+		sc.geom = phaseGeom{}
+	}
+	band := sc.p[:brows*wq]
+	inf := float32(math.Inf(-1))
+	if bg := (phaseGeom{w: g.w, pl: g.pl, wq: wq, plen: -brows}); sc.geom != bg || sc.fill != math.Float32bits(inf) {
+		fillF32(band, inf)
+		sc.geom, sc.fill = bg, math.Float32bits(inf)
+	}
+	for pl := lo; pl < hi; pl++ {
+		n, c := pl/g.c, pl%g.c
+		xc := j.x[n*g.xsN+c*g.xsC : n*g.xsN+c*g.xsC+g.h*g.w]
+		ob := n*g.osN + c*g.osC
+		for r0 := 0; r0 < g.oh; r0 += maxPoolBandRows {
+			r1 := min(g.oh, r0+maxPoolBandRows)
+			// Padded rows [2*r0, 2*r1+1), input rows [y0, y1) of them.
+			p0, p1 := 2*r0, min(2*r1+1, hp)
+			y0, y1 := max(p0-g.pt, 0), min(p1-g.pt, g.h)
+			for pr := p0; pr < p1; pr++ {
+				if y := pr - g.pt; y < 0 || y >= g.h {
+					fillF32(band[(pr-p0)*wq+g.pl:(pr-p0)*wq+g.pl+g.w], inf)
+				}
+			}
+			if y1 > y0 {
+				copyRows(band[(y0+g.pt-p0)*wq+g.pl:], wq, xc[y0*g.w:], g.w, y1-y0, g.w)
+			}
+			asm.MaxPool3x3S2F32(j.o[ob+r0*g.ow:ob+r1*g.ow], g.ow, band[:(p1-p0)*wq], wq, r1-r0, g.ow, j.lo)
+		}
+	}
 }
 
 // maxPoolRowMin is the shortest output row the row kernels
