@@ -367,6 +367,36 @@ func MaxPool3x3S2F32(dst []float32, dstStride int, src []float32, srcStride, row
 	}
 }
 
+// MaxPool3x3S1P1F32 pools planes planes of h x w (contiguous, dst and src
+// alike) with a 3x3 window at stride 1 and one row and column of padding
+// on every side, read in place: dst's element (y, x) of a plane is the
+// maximum of lo and the window's taps inside the plane. It reports whether
+// it did: only at AVX-512, where VRANGEPS's maximum is Go's on every pair
+// without a NaN, so that without NaNs the taps' order does not change a
+// bit, and only when lo and the source hold no NaN; otherwise (dst then
+// unspecified) the caller pools with an exact path (TapMaxF32's order). It
+// panics on short slices or overlapping dst and src.
+func MaxPool3x3S1P1F32(dst, src []float32, planes, h, w int, lo float32) bool {
+	n := planes * h * w
+	if planes <= 0 || h <= 0 || w <= 0 {
+		return true
+	}
+	if len(dst) < n || len(src) < n {
+		panic(fmt.Sprintf("asm: MaxPool3x3S1P1F32: dst %d, src %d elements for %d planes of %dx%d", len(dst), len(src), planes, h, w))
+	}
+	if overlap(dst[:n], src[:n]) {
+		panic("asm: MaxPool3x3S1P1F32: dst overlaps src")
+	}
+	if level != LevelAVX512 || lo != lo || w > maxPoolS1MaxWidth {
+		return false
+	}
+	return asmMaxPool3S1(&dst[0], &src[0], planes, h, w, lo)
+}
+
+// maxPoolS1MaxWidth is the widest row MaxPool3x3S1P1F32 takes (its mask
+// table on the stack).
+const maxPoolS1MaxWidth = 16 * 64
+
 // OverlapF32 reports whether non-empty a and b share memory: the row copy
 // kernels refuse that, so callers that may pass an output on its own input
 // can take another path.

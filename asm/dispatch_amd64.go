@@ -321,6 +321,34 @@ func asmDWPlanar(p *DWPlanar, d, x, w *float32) {
 	}
 }
 
+// asmMaxPool3S1 runs maxPool3S1RangeF32AVX512 with its mask table (per
+// column block of 16: the loads of columns x-1, x and x+1, the middle one
+// also the store's) and reports whether the source held no NaN.
+func asmMaxPool3S1(dst, src *float32, planes, h, w int, lo float32) bool {
+	var masks [3 * maxPoolS1MaxWidth / 16]uint16
+	nv := (w + 15) / 16
+	for v := range nv {
+		x0 := 16 * v
+		masks[3*v] = lanesIn(x0-1, w) // column x0-1+lane inside the row
+		masks[3*v+1] = lanesIn(x0, w)
+		masks[3*v+2] = lanesIn(x0+1, w)
+	}
+	var f uint32
+	maxPool3S1RangeF32AVX512(dst, src, planes, h, w, nv, &masks[0], lo, &f)
+	return f == 0
+}
+
+// lanesIn is the mask of the 16 lanes l with 0 <= c0+l < w.
+func lanesIn(c0, w int) uint16 {
+	var m uint16
+	for l := 0; l < 16; l++ {
+		if c := c0 + l; c >= 0 && c < w {
+			m |= 1 << l
+		}
+	}
+	return m
+}
+
 // asmMaxPool3Checked is asmMaxPool3 on a kernel that checks its own
 // source (n >= 8): VRANGEPS at AVX-512 (n >= 16), whose maximum is Go's
 // unless a NaN meets a number, else the AVX2 one, one VMAXPS a tap, exact

@@ -154,6 +154,9 @@ func asmSgemmKernelHalf(mr, kc int, a, b, c *float32, ldc int, alpha, beta float
 func asmMaxPool3Checked(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) (bad bool) {
 	panic("asm: no assembly in this build")
 }
+func asmMaxPool3S1(dst, src *float32, planes, h, w int, lo float32) bool {
+	panic("asm: no assembly in this build")
+}
 
 func asmSgemmChain(kc int, a, b, c *float32, ldc int, alpha, beta float32, codes *uint8, sc *float32, nsteps int) {
 	panic("asm: no assembly in this build")

@@ -248,3 +248,82 @@ func BenchmarkDepthwisePlanarL1(b *testing.B) {
 		}
 	}
 }
+
+// TestMaxPool3x3S1P1 checks MaxPool3x3S1P1F32 against maxPool3S1Ref bit for bit on planes of one to
+// many column blocks, several planes a call, data with signed zeros and
+// infinities but no NaN, from -Inf and from the lowest finite value, with
+// guard bands around the output; that a NaN anywhere in the source (or in
+// lo) makes it report false; and that it does at levels without the
+// kernel.
+func TestMaxPool3x3S1P1(t *testing.T) {
+	r := rand.New(rand.NewSource(31))
+	zeroInf := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1))}
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			for _, g := range [][3]int{{1, 7, 7}, {3, 14, 14}, {2, 28, 28}, {1, 1, 1}, {2, 1, 5}, {1, 5, 1}, {2, 2, 16}, {1, 3, 17}, {3, 9, 33}, {1, 4, 47}, {2, 6, 64}, {1, 2, 130}} {
+				planes, h, w := g[0], g[1], g[2]
+				for _, lo := range []float32{float32(math.Inf(-1)), -math.MaxFloat32} {
+					what := fmt.Sprintf("%s %dx%dx%d lo=%v", l, planes, h, w, lo)
+					src := make([]float32, planes*h*w)
+					for i := range src {
+						src[i] = float32(r.NormFloat64())
+						if r.Intn(6) == 0 {
+							src[i] = zeroInf[r.Intn(len(zeroInf))]
+						}
+					}
+					off := r.Intn(4)
+					buf, dst := guarded(planes*h*w, off)
+					ok := MaxPool3x3S1P1F32(dst, src, planes, h, w, lo)
+					if ok != (l == LevelAVX512) {
+						t.Fatalf("%s: reported %v", what, ok)
+					}
+					if !ok {
+						continue
+					}
+					want := make([]float32, h*w)
+					for p := 0; p < planes; p++ {
+						maxPool3S1Ref(want, src[p*h*w:], h, w, lo)
+						for i := range want {
+							if gb, wb := math.Float32bits(dst[p*h*w+i]), math.Float32bits(want[i]); gb != wb {
+								t.Fatalf("%s: plane %d [%d,%d] %#x, want %#x", what, p, i/w, i%w, gb, wb)
+							}
+						}
+					}
+					checkGuards(t, what, buf, planes*h*w, off)
+					// A NaN anywhere (a plane's first and last element, a
+					// row's last, any), or as lo: reported.
+					for _, k := range []int{0, w - 1, h*w - 1, len(src) - 1, r.Intn(len(src))} {
+						v := src[k]
+						src[k] = float32(math.NaN())
+						if MaxPool3x3S1P1F32(dst, src, planes, h, w, lo) {
+							t.Fatalf("%s: a NaN at %d not reported", what, k)
+						}
+						src[k] = v
+					}
+					if MaxPool3x3S1P1F32(dst, src, planes, h, w, float32(math.NaN())) {
+						t.Fatalf("%s: a NaN lo not reported", what)
+					}
+				}
+			}
+		})
+	}
+}
+
+// maxPool3S1Ref is the 3x3, stride-1 max pooling with padding 1 of one h x
+// w plane: each output the running maximum from lo (maxNaN, TapMaxF32's
+// step) over the window's taps inside the plane in row-major order.
+func maxPool3S1Ref(dst, src []float32, h, w int, lo float32) {
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			m := lo
+			for iy := y - 1; iy <= y+1; iy++ {
+				for ix := x - 1; ix <= x+1; ix++ {
+					if iy >= 0 && iy < h && ix >= 0 && ix < w {
+						m = maxNaN(m, src[iy*w+ix])
+					}
+				}
+			}
+			dst[y*w+x] = m
+		}
+	}
+}

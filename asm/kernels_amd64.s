@@ -20660,6 +20660,98 @@ maxPool3RangeF32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func maxPool3S1RangeF32AVX512(dst *float32, src *float32, planes int, h int, w int, nv int, masks *uint16, lo float32, nan *uint32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·maxPool3S1RangeF32AVX512(SB), NOSPLIT, $0-72
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         planes+16(FP), DX
+	MOVQ         masks+48(FP), BX
+	VBROADCASTSS lo+56(FP), Z0
+	MOVL         $0xff800000, SI
+	VPBROADCASTD SI, Z1
+	MOVQ         w+32(FP), SI
+	SHLQ         $0x02, SI
+	KXORW        K1, K1, K1
+
+	PCALIGN $64
+maxPool3S1RangeF32AVX512_plane:
+	XORQ DI, DI
+	MOVQ BX, R8
+	XORQ R9, R9
+
+	PCALIGN $64
+maxPool3S1RangeF32AVX512_block:
+	KMOVW    (R8), K2
+	KMOVW    2(R8), K3
+	KMOVW    4(R8), K4
+	MOVQ     CX, R10
+	ADDQ     R9, R10
+	MOVQ     AX, R11
+	ADDQ     R9, R11
+	VMOVAPS  Z1, Z2
+	VMOVAPS  Z1, Z3
+	VMOVUPS  -4(R10), K2, Z3
+	VMOVAPS  Z1, Z5
+	VMOVUPS  (R10), K3, Z5
+	VMOVAPS  Z1, Z4
+	VMOVUPS  4(R10), K4, Z4
+	VCMPPS   $0x03, Z5, Z5, K5
+	KORW     K5, K1, K1
+	VRANGEPS $0x05, Z3, Z5, Z3
+	VRANGEPS $0x05, Z4, Z3, Z3
+	MOVQ     h+24(FP), R12
+
+	PCALIGN $64
+maxPool3S1RangeF32AVX512_row:
+	DECQ     R12
+	JZ       maxPool3S1RangeF32AVX512_last
+	ADDQ     SI, R10
+	VMOVAPS  Z1, Z4
+	VMOVUPS  -4(R10), K2, Z4
+	VMOVAPS  Z1, Z6
+	VMOVUPS  (R10), K3, Z6
+	VMOVAPS  Z1, Z5
+	VMOVUPS  4(R10), K4, Z5
+	VCMPPS   $0x03, Z6, Z6, K5
+	KORW     K5, K1, K1
+	VRANGEPS $0x05, Z4, Z6, Z4
+	VRANGEPS $0x05, Z5, Z4, Z4
+	JMP      maxPool3S1RangeF32AVX512_out
+
+maxPool3S1RangeF32AVX512_last:
+	VMOVAPS Z1, Z4
+
+maxPool3S1RangeF32AVX512_out:
+	VRANGEPS $0x05, Z2, Z3, Z2
+	VRANGEPS $0x05, Z4, Z2, Z2
+	VRANGEPS $0x05, Z0, Z2, Z2
+	VMOVUPS  Z2, K3, (R11)
+	ADDQ     SI, R11
+	VMOVAPS  Z3, Z2
+	VMOVAPS  Z4, Z3
+	TESTQ    R12, R12
+	JNZ      maxPool3S1RangeF32AVX512_row
+	ADDQ     $0x06, R8
+	ADDQ     $0x40, R9
+	INCQ     DI
+	CMPQ     DI, nv+40(FP)
+	JL       maxPool3S1RangeF32AVX512_block
+	MOVQ     h+24(FP), DI
+	IMULQ    SI, DI
+	ADDQ     DI, CX
+	ADDQ     DI, AX
+	DECQ     DX
+	JNZ      maxPool3S1RangeF32AVX512_plane
+	KMOVW    K1, AX
+	MOVQ     nan+64(FP), CX
+	XORL     DX, DX
+	TESTL    AX, AX
+	SETNE    DL
+	MOVL     DX, (CX)
+	VZEROUPPER
+	RET
+
 // func tapSumChainF32AVX512(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int, codes *uint8, sc *float32, nsteps int)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·tapSumChainF32AVX512(SB), NOSPLIT, $0-72

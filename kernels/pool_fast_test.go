@@ -369,3 +369,51 @@ func checkAvgPlanes(t *testing.T, what string, g *pool2dGeom, xs []float32, run 
 		}
 	}
 }
+
+// TestMaxPoolS1MatchesScalar holds the 3x3, stride-1 pools with padding 1
+// (GoogLeNet's and Inception's branch pools) to the scalar loops bit for
+// bit at 1 and 2 threads: without NaNs (signed zeros and infinities) on
+// asm.MaxPool3x3S1P1F32 where the level has it, and with one NaN, whose
+// planes go by the exact paths (the taps' order then decides the bits).
+func TestMaxPoolS1MatchesScalar(t *testing.T) {
+	defer SetNumThreads(0)
+	defer func() { poolMaxVector = true }()
+	r := rand.New(rand.NewSource(9))
+	a := Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1, 1, 1}, CeilMode: true}
+	zeroInf := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1))}
+	for i, shape := range [][]int64{{1, 700, 7, 7}, {2, 130, 14, 14}, {1, 40, 28, 28}, {1, 3, 1, 37}, {2, 5, 9, 70}} {
+		for _, nan := range []bool{false, true} {
+			x := randT(t, int64(60+i), shape, f32, -4, 4)
+			xs := x.Float32s()
+			for k := range xs {
+				if r.Intn(8) == 0 {
+					xs[k] = zeroInf[r.Intn(len(zeroInf))]
+				}
+			}
+			if nan {
+				xs[r.Intn(len(xs))] = math.Float32frombits(0x7fc01234)
+			}
+			for _, th := range []int{1, 2} {
+				SetNumThreads(th)
+				g, err := resolvePool2D("test", x, &a)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, got := mustT(t, g.outShape[:], f32), mustT(t, g.outShape[:], f32)
+				poolMaxVector = false
+				if err := MaxPool2D(want, x, a); err != nil {
+					t.Fatal(err)
+				}
+				poolMaxVector = true
+				if err := MaxPool2D(got, x, a); err != nil {
+					t.Fatal(err)
+				}
+				for k, v := range want.Float32s() {
+					if gv := got.Float32s()[k]; math.Float32bits(gv) != math.Float32bits(v) {
+						t.Fatalf("%v nan=%v threads=%d: [%d] %08x, scalar %08x", shape, nan, th, k, math.Float32bits(gv), math.Float32bits(v))
+					}
+				}
+			}
+		}
+	}
+}

@@ -26,6 +26,7 @@ type maxPoolTapJob struct {
 	inPlace bool // threes, read in place: no padding, every window inside
 	blocks  bool // the general path on blocks of small planes (planesBlocks)
 	split   bool // pairs on short rows, their rows split by parity first (planesSplitRows)
+	s1      bool // a padded 3x3 window at stride 1, tried on asm.MaxPool3x3S1P1F32 first
 	rowsFn  func(lo, hi int)
 }
 
@@ -84,6 +85,8 @@ func maxPoolTap(g *pool2dGeom, o, x []float32, lowest float32) {
 	j.pairs = pool2x2Pairs(g)
 	j.threes, j.inPlace = pool3x3S2(g)
 	blocksOK := maxPoolBlocksOK(g)
+	j.s1 = blocksOK && g.kh == 3 && g.kw == 3 && g.sh == 1 && g.sw == 1 && g.dh == 1 && g.dw == 1 &&
+		g.pt == 1 && g.pl == 1 && g.pb == 1 && g.pr == 1 && g.oh == g.h && g.ow == g.w
 	j.split = false
 	if g.ow < maxPoolRowMin && j.pairs && blocksOK && g.h == 2*g.oh && g.w == 2*g.ow {
 		// Short rows of whole windows: the planes' rows split by parity,
@@ -154,6 +157,15 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 		return
 	}
 	g, ph := &j.g, &j.ph
+	if j.s1 {
+		// GoogLeNet's and Inception's branch pools read in place by
+		// VRANGEPS (AVX-512), unless a NaN makes the taps' order matter:
+		// then these planes go by the paths below, in TapMaxF32's order.
+		hw := g.h * g.w
+		if asm.MaxPool3x3S1P1F32(j.o[lo*hw:hi*hw], j.x[lo*hw:hi*hw], hi-lo, g.h, g.w, j.lo) {
+			return
+		}
+	}
 	if j.blocks && hi-lo > 1 {
 		j.planesBlocks(lo, hi)
 		return

@@ -154,6 +154,9 @@ func main() {
 		maxRowKernels(s)
 		maxPool2Kernels(s)
 		maxPool3Kernels(s)
+		if s.avx512 {
+			maxPool3S1RangeKernel(s)
+		}
 		tapSumChainKernels(s)
 		dwNCKernels(s)
 		dwNC3x3Kernels(s)
@@ -887,6 +890,111 @@ func maxPool3RangeKernel(s isa) {
 			ORL(t, flag)
 		}}
 	walk.run(name, n, dst, src, func() { storeFlag("nan", flag) })
+}
+
+// maxPool3S1RangeKernel emits the AVX-512 3x3 max pooling at stride 1
+// with one row and column of -Inf padding on every side (GoogLeNet's and
+// Inception's branch pools), planes planes of h x w read in place, by
+// VRANGEPS (maxPool3RangeKernel's maximum: Go's on every pair without a
+// NaN, so without NaNs the taps' order does not matter). Each column block
+// of a plane (16 output columns, masks from the table at masks: for block
+// v, the loads of columns x-1, x and x+1, the middle one also the store's)
+// walks down the rows: a row's three taps are folded once (h) and each
+// output row takes the fold of the row above, its own and the one below
+// (-Inf past the plane), then lo. The middle loads are compared with
+// themselves, which finds every NaN of the plane (each element is a middle
+// tap once); *nan is set to 1 when there was one, and the caller pools
+// those planes again with an exact kernel.
+func maxPool3S1RangeKernel(s isa) {
+	name := "maxPool3S1RangeF32" + s.suffix
+	text(name, "func(dst, src *float32, planes, h, w, nv int, masks *uint16, lo float32, nan *uint32)")
+	Doc(name + " pools planes planes of h x w at dst from src (3x3 window, stride 1, padding 1, by VRANGEPS) with nv column blocks of masks at masks: see maxPool3S1RangeKernel in asm/gen; it sets *nan to 1 when the source holds a NaN. h, w, nv, planes >= 1; dst and src do not overlap.")
+	const rangeMax = 0x05
+	p := loadParams("dst", "src", "planes", "masks")
+	dst, src, planes, masks := p[0], p[1], p[2], p[3]
+	lov, ninf := s.vec(), s.vec()
+	VBROADCASTSS(paramAddr("lo"), lov)
+	inf := GP32()
+	MOVL(U32(0xff800000), inf)
+	VPBROADCASTD(inf, ninf)
+	rowB := GP64() // a row's bytes
+	MOVQ(paramAddr("w"), rowB)
+	SHLQ(U8(2), rowB)
+	kn := K()
+	KXORW(kn, kn, kn)
+	kl, kc, kr := K(), K(), K()
+	// hrow folds the row at x (the block's first column): columns x-1, x,
+	// x+1 under the block's masks, -Inf outside them.
+	hrow := func(x reg.GPVirtual, h reg.VecVirtual) {
+		a, b, c := s.vec(), s.vec(), s.vec()
+		kt := K()
+		VMOVAPS(ninf, a)
+		VMOVUPS(Mem{Base: x, Disp: -4}, kl, a)
+		VMOVAPS(ninf, b)
+		VMOVUPS(Mem{Base: x}, kc, b)
+		VMOVAPS(ninf, c)
+		VMOVUPS(Mem{Base: x, Disp: 4}, kr, c)
+		VCMPPS(U8(3), b, b, kt) // unordered: a NaN
+		KORW(kt, kn, kn)
+		VRANGEPS(U8(rangeMax), a, b, h)
+		VRANGEPS(U8(rangeMax), c, h, h)
+	}
+	Label(name + "_plane")
+	v, mt, col := GP64(), GP64(), GP64() // block, its mask entry, its first column's byte offset
+	XORQ(v, v)
+	MOVQ(masks, mt)
+	XORQ(col, col)
+	Label(name + "_block")
+	KMOVW(Mem{Base: mt}, kl)
+	KMOVW(Mem{Base: mt, Disp: 2}, kc)
+	KMOVW(Mem{Base: mt, Disp: 4}, kr)
+	x, y, r := GP64(), GP64(), GP64()
+	MOVQ(src, x)
+	ADDQ(col, x)
+	MOVQ(dst, y)
+	ADDQ(col, y)
+	prev, cur := s.vec(), s.vec()
+	VMOVAPS(ninf, prev)
+	hrow(x, cur)
+	MOVQ(paramAddr("h"), r)
+	Label(name + "_row")
+	next := s.vec()
+	DECQ(r)
+	JZ(LabelRef(name + "_last"))
+	ADDQ(rowB, x)
+	hrow(x, next)
+	JMP(LabelRef(name + "_out"))
+	Label(name + "_last")
+	VMOVAPS(ninf, next)
+	Label(name + "_out")
+	acc := s.vec()
+	VRANGEPS(U8(rangeMax), prev, cur, acc)
+	VRANGEPS(U8(rangeMax), next, acc, acc)
+	VRANGEPS(U8(rangeMax), lov, acc, acc)
+	VMOVUPS(acc, kc, Mem{Base: y})
+	ADDQ(rowB, y)
+	VMOVAPS(cur, prev)
+	VMOVAPS(next, cur)
+	TESTQ(r, r)
+	JNZ(LabelRef(name + "_row"))
+	ADDQ(U8(6), mt)
+	ADDQ(U8(64), col)
+	INCQ(v)
+	CMPQ(v, paramAddr("nv"))
+	JL(LabelRef(name + "_block"))
+	// The next plane: h rows on.
+	t := GP64()
+	MOVQ(paramAddr("h"), t)
+	IMULQ(rowB, t)
+	ADDQ(t, src)
+	ADDQ(t, dst)
+	DECQ(planes)
+	JNZ(LabelRef(name + "_plane"))
+	f := GP32()
+	KMOVW(kn, f)
+	storeFlag("nan", f)
+	VZEROUPPER()
+	RET()
 }
 
 // pool3Taps returns a 3x3/2 pooling kernel's window taps of one source row:
