@@ -371,11 +371,12 @@ func MaxPool3x3S2F32(dst []float32, dstStride int, src []float32, srcStride, row
 // alike) with a 3x3 window at stride 1 and one row and column of padding
 // on every side, read in place: dst's element (y, x) of a plane is the
 // maximum of lo and the window's taps inside the plane. It reports whether
-// it did: only at AVX-512, where VRANGEPS's maximum is Go's on every pair
-// without a NaN, so that without NaNs the taps' order does not change a
-// bit, and only when lo and the source hold no NaN; otherwise (dst then
-// unspecified) the caller pools with an exact path (TapMaxF32's order). It
-// panics on short slices or overlapping dst and src.
+// it did: with one instruction a tap whose maximum is Go's on the values
+// it meets (VRANGEPS at AVX-512 where the source holds no NaN; VMAXPS at
+// AVX2 where it holds no NaN and no negative zero), so that the taps'
+// order changes no bit; not at the Go level, nor for a NaN lo. Otherwise
+// (dst then unspecified) the caller pools with an exact path (TapMaxF32's
+// order). It panics on short slices or overlapping dst and src.
 func MaxPool3x3S1P1F32(dst, src []float32, planes, h, w int, lo float32) bool {
 	n := planes * h * w
 	if planes <= 0 || h <= 0 || w <= 0 {
@@ -387,7 +388,7 @@ func MaxPool3x3S1P1F32(dst, src []float32, planes, h, w int, lo float32) bool {
 	if overlap(dst[:n], src[:n]) {
 		panic("asm: MaxPool3x3S1P1F32: dst overlaps src")
 	}
-	if level != LevelAVX512 || lo != lo || w > maxPoolS1MaxWidth {
+	if level == LevelGo || lo != lo || w > maxPoolS1MaxWidth {
 		return false
 	}
 	return asmMaxPool3S1(&dst[0], &src[0], planes, h, w, lo)

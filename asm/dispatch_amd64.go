@@ -321,27 +321,41 @@ func asmDWPlanar(p *DWPlanar, d, x, w *float32) {
 	}
 }
 
-// asmMaxPool3S1 runs maxPool3S1RangeF32AVX512 with its mask table (per
-// column block of 16: the loads of columns x-1, x and x+1, the middle one
-// also the store's) and reports whether the source held no NaN.
+// asmMaxPool3S1 runs maxPool3S1F32 at the current level with its mask
+// table (per column block of a vector: the loads of columns x-1, x and
+// x+1, the middle one also the store's) and reports whether the source
+// held none of the values that make the taps' order matter.
 func asmMaxPool3S1(dst, src *float32, planes, h, w int, lo float32) bool {
-	var masks [3 * maxPoolS1MaxWidth / 16]uint16
-	nv := (w + 15) / 16
-	for v := range nv {
-		x0 := 16 * v
-		masks[3*v] = lanesIn(x0-1, w) // column x0-1+lane inside the row
-		masks[3*v+1] = lanesIn(x0, w)
-		masks[3*v+2] = lanesIn(x0+1, w)
-	}
 	var f uint32
-	maxPool3S1RangeF32AVX512(dst, src, planes, h, w, nv, &masks[0], lo, &f)
+	if level == LevelAVX512 {
+		var masks [3 * maxPoolS1MaxWidth / 16]uint16
+		nv := (w + 15) / 16
+		for v := range nv {
+			for k := range 3 {
+				masks[3*v+k] = lanesIn(16*v-1+k, w, 16)
+			}
+		}
+		maxPool3S1F32AVX512(dst, src, planes, h, w, nv, &masks[0], lo, &f)
+		return f == 0
+	}
+	var masks [3 * maxPoolS1MaxWidth]int32 // 8 lanes of 3 masks a block of 8
+	nv := (w + 7) / 8
+	for v := range nv {
+		for k := range 3 {
+			m := lanesIn(8*v-1+k, w, 8)
+			for l := range 8 {
+				masks[24*v+8*k+l] = -int32(m >> l & 1)
+			}
+		}
+	}
+	maxPool3S1F32AVX2(dst, src, planes, h, w, nv, &masks[0], lo, &f)
 	return f == 0
 }
 
-// lanesIn is the mask of the 16 lanes l with 0 <= c0+l < w.
-func lanesIn(c0, w int) uint16 {
+// lanesIn is the mask of the lanes l < lanes with 0 <= c0+l < w.
+func lanesIn(c0, w, lanes int) uint16 {
 	var m uint16
-	for l := 0; l < 16; l++ {
+	for l := 0; l < lanes; l++ {
 		if c := c0 + l; c >= 0 && c < w {
 			m |= 1 << l
 		}

@@ -20660,9 +20660,9 @@ maxPool3RangeF32AVX512_done:
 	VZEROUPPER
 	RET
 
-// func maxPool3S1RangeF32AVX512(dst *float32, src *float32, planes int, h int, w int, nv int, masks *uint16, lo float32, nan *uint32)
+// func maxPool3S1F32AVX512(dst *float32, src *float32, planes int, h int, w int, nv int, masks *uint16, lo float32, bad *uint32)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·maxPool3S1RangeF32AVX512(SB), NOSPLIT, $0-72
+TEXT ·maxPool3S1F32AVX512(SB), NOSPLIT, $0-72
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         planes+16(FP), DX
@@ -20675,13 +20675,16 @@ TEXT ·maxPool3S1RangeF32AVX512(SB), NOSPLIT, $0-72
 	KXORW        K1, K1, K1
 
 	PCALIGN $64
-maxPool3S1RangeF32AVX512_plane:
-	XORQ DI, DI
-	MOVQ BX, R8
-	XORQ R9, R9
+maxPool3S1F32AVX512_plane:
+	MOVQ   nv+40(FP), DI
+	DECQ   DI
+	IMUL3Q $0x00000006, DI, R8
+	ADDQ   BX, R8
+	MOVQ   DI, R9
+	SHLQ   $0x06, R9
 
 	PCALIGN $64
-maxPool3S1RangeF32AVX512_block:
+maxPool3S1F32AVX512_block:
 	KMOVW    (R8), K2
 	KMOVW    2(R8), K3
 	KMOVW    4(R8), K4
@@ -20703,9 +20706,9 @@ maxPool3S1RangeF32AVX512_block:
 	MOVQ     h+24(FP), R12
 
 	PCALIGN $64
-maxPool3S1RangeF32AVX512_row:
+maxPool3S1F32AVX512_row:
 	DECQ     R12
-	JZ       maxPool3S1RangeF32AVX512_last
+	JZ       maxPool3S1F32AVX512_last
 	ADDQ     SI, R10
 	VMOVAPS  Z1, Z4
 	VMOVUPS  -4(R10), K2, Z4
@@ -20717,12 +20720,12 @@ maxPool3S1RangeF32AVX512_row:
 	KORW     K5, K1, K1
 	VRANGEPS $0x05, Z4, Z6, Z4
 	VRANGEPS $0x05, Z5, Z4, Z4
-	JMP      maxPool3S1RangeF32AVX512_out
+	JMP      maxPool3S1F32AVX512_out
 
-maxPool3S1RangeF32AVX512_last:
+maxPool3S1F32AVX512_last:
 	VMOVAPS Z1, Z4
 
-maxPool3S1RangeF32AVX512_out:
+maxPool3S1F32AVX512_out:
 	VRANGEPS $0x05, Z2, Z3, Z2
 	VRANGEPS $0x05, Z4, Z2, Z2
 	VRANGEPS $0x05, Z0, Z2, Z2
@@ -20731,20 +20734,19 @@ maxPool3S1RangeF32AVX512_out:
 	VMOVAPS  Z3, Z2
 	VMOVAPS  Z4, Z3
 	TESTQ    R12, R12
-	JNZ      maxPool3S1RangeF32AVX512_row
-	ADDQ     $0x06, R8
-	ADDQ     $0x40, R9
-	INCQ     DI
-	CMPQ     DI, nv+40(FP)
-	JL       maxPool3S1RangeF32AVX512_block
+	JNZ      maxPool3S1F32AVX512_row
+	SUBQ     $0x06, R8
+	SUBQ     $0x40, R9
+	DECQ     DI
+	JGE      maxPool3S1F32AVX512_block
 	MOVQ     h+24(FP), DI
 	IMULQ    SI, DI
 	ADDQ     DI, CX
 	ADDQ     DI, AX
 	DECQ     DX
-	JNZ      maxPool3S1RangeF32AVX512_plane
+	JNZ      maxPool3S1F32AVX512_plane
 	KMOVW    K1, AX
-	MOVQ     nan+64(FP), CX
+	MOVQ     bad+64(FP), CX
 	XORL     DX, DX
 	TESTL    AX, AX
 	SETNE    DL
@@ -38644,6 +38646,121 @@ maxPool3CheckedF32AVX2_next:
 	JMP       maxPool3CheckedF32AVX2_row
 
 maxPool3CheckedF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func maxPool3S1F32AVX2(dst *float32, src *float32, planes int, h int, w int, nv int, masks *int32, lo float32, bad *uint32)
+// Requires: AVX, AVX2
+TEXT ·maxPool3S1F32AVX2(SB), NOSPLIT, $0-72
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         planes+16(FP), DX
+	MOVQ         masks+48(FP), BX
+	VBROADCASTSS lo+56(FP), Y0
+	MOVL         $0xff800000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVQ         w+32(FP), SI
+	SHLQ         $0x02, SI
+	VXORPS       Y2, Y2, Y2
+	MOVL         $0x80000000, DI
+	VMOVD        DI, X3
+	VPBROADCASTD X3, Y3
+
+	PCALIGN $64
+maxPool3S1F32AVX2_plane:
+	MOVQ   nv+40(FP), DI
+	DECQ   DI
+	IMUL3Q $0x00000060, DI, R8
+	ADDQ   BX, R8
+	MOVQ   DI, R9
+	SHLQ   $0x05, R9
+
+	PCALIGN $64
+maxPool3S1F32AVX2_block:
+	VMOVDQU    (R8), Y4
+	VMOVDQU    32(R8), Y5
+	VMOVDQU    64(R8), Y6
+	MOVQ       CX, R10
+	ADDQ       R9, R10
+	MOVQ       AX, R11
+	ADDQ       R9, R11
+	MOVQ       h+24(FP), R13
+	IMULQ      SI, R13
+	ADDQ       AX, R13
+	VMOVAPS    Y1, Y7
+	VMASKMOVPS -4(R10), Y4, Y8
+	VBLENDVPS  Y4, Y8, Y1, Y8
+	VMASKMOVPS (R10), Y5, Y10
+	VBLENDVPS  Y5, Y10, Y1, Y10
+	VMASKMOVPS 4(R10), Y6, Y9
+	VBLENDVPS  Y6, Y9, Y1, Y9
+	VCMPPS     $0x03, Y10, Y10, Y11
+	VPCMPEQD   Y3, Y10, Y12
+	VORPS      Y11, Y2, Y2
+	VORPS      Y12, Y2, Y2
+	VMAXPS     Y8, Y10, Y8
+	VMAXPS     Y9, Y8, Y8
+	MOVQ       h+24(FP), R12
+
+	PCALIGN $64
+maxPool3S1F32AVX2_row:
+	DECQ       R12
+	JZ         maxPool3S1F32AVX2_last
+	ADDQ       SI, R10
+	VMASKMOVPS -4(R10), Y4, Y9
+	VBLENDVPS  Y4, Y9, Y1, Y9
+	VMASKMOVPS (R10), Y5, Y11
+	VBLENDVPS  Y5, Y11, Y1, Y11
+	VMASKMOVPS 4(R10), Y6, Y10
+	VBLENDVPS  Y6, Y10, Y1, Y10
+	VCMPPS     $0x03, Y11, Y11, Y12
+	VPCMPEQD   Y3, Y11, Y13
+	VORPS      Y12, Y2, Y2
+	VORPS      Y13, Y2, Y2
+	VMAXPS     Y9, Y11, Y9
+	VMAXPS     Y10, Y9, Y9
+	JMP        maxPool3S1F32AVX2_out
+
+maxPool3S1F32AVX2_last:
+	VMOVAPS Y1, Y9
+
+maxPool3S1F32AVX2_out:
+	VMAXPS  Y7, Y8, Y7
+	VMAXPS  Y9, Y7, Y7
+	VMAXPS  Y0, Y7, Y7
+	MOVQ    R11, R14
+	ADDQ    $0x20, R14
+	CMPQ    R14, R13
+	JA      maxPool3S1F32AVX2_mstore
+	VMOVUPS Y7, (R11)
+	JMP     maxPool3S1F32AVX2_stored
+
+maxPool3S1F32AVX2_mstore:
+	VMASKMOVPS Y7, Y5, (R11)
+
+maxPool3S1F32AVX2_stored:
+	ADDQ      SI, R11
+	VMOVAPS   Y8, Y7
+	VMOVAPS   Y9, Y8
+	TESTQ     R12, R12
+	JNZ       maxPool3S1F32AVX2_row
+	SUBQ      $0x60, R8
+	SUBQ      $0x20, R9
+	DECQ      DI
+	JGE       maxPool3S1F32AVX2_block
+	MOVQ      h+24(FP), DI
+	IMULQ     SI, DI
+	ADDQ      DI, CX
+	ADDQ      DI, AX
+	DECQ      DX
+	JNZ       maxPool3S1F32AVX2_plane
+	VMOVMSKPS Y2, AX
+	MOVQ      bad+64(FP), CX
+	XORL      DX, DX
+	TESTL     AX, AX
+	SETNE     DL
+	MOVL      DX, (CX)
 	VZEROUPPER
 	RET
 

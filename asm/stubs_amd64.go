@@ -375,10 +375,10 @@ func maxPool3F32AVX512(dst *float32, dstStride int, src *float32, srcStride int,
 //go:noescape
 func maxPool3RangeF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32, nan *uint32)
 
-// maxPool3S1RangeF32AVX512 pools planes planes of h x w at dst from src (3x3 window, stride 1, padding 1, by VRANGEPS) with nv column blocks of masks at masks: see maxPool3S1RangeKernel in asm/gen; it sets *nan to 1 when the source holds a NaN. h, w, nv, planes >= 1; dst and src do not overlap.
+// maxPool3S1F32AVX512 pools planes planes of h x w at dst from src (3x3 window, stride 1, padding 1, by VRANGEPS; it sets *bad to 1 when the source holds a NaN) with nv column blocks of masks at masks: see maxPool3S1Kernel in asm/gen. h, w, nv, planes >= 1; dst and src do not overlap.
 //
 //go:noescape
-func maxPool3S1RangeF32AVX512(dst *float32, src *float32, planes int, h int, w int, nv int, masks *uint16, lo float32, nan *uint32)
+func maxPool3S1F32AVX512(dst *float32, src *float32, planes int, h int, w int, nv int, masks *uint16, lo float32, bad *uint32)
 
 // tapSumChainF32AVX512 computes dst[i] = the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of 16, ntaps >= 1 and every code is below 10.
 //
@@ -650,6 +650,11 @@ func maxPool3F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, r
 //
 //go:noescape
 func maxPool3CheckedF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32, bad *uint32)
+
+// maxPool3S1F32AVX2 pools planes planes of h x w at dst from src (3x3 window, stride 1, padding 1, by VMAXPS; it sets *bad to 1 when the source holds a NaN or a negative zero) with nv column blocks of masks at masks: see maxPool3S1Kernel in asm/gen. h, w, nv, planes >= 1; dst and src do not overlap.
+//
+//go:noescape
+func maxPool3S1F32AVX2(dst *float32, src *float32, planes int, h int, w int, nv int, masks *int32, lo float32, bad *uint32)
 
 // tapSumChainF32AVX2 computes dst[i] = the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of 8, ntaps >= 1 and every code is below 10.
 //

@@ -372,9 +372,10 @@ func checkAvgPlanes(t *testing.T, what string, g *pool2dGeom, xs []float32, run 
 
 // TestMaxPoolS1MatchesScalar holds the 3x3, stride-1 pools with padding 1
 // (GoogLeNet's and Inception's branch pools) to the scalar loops bit for
-// bit at 1 and 2 threads: without NaNs (signed zeros and infinities) on
-// asm.MaxPool3x3S1P1F32 where the level has it, and with one NaN, whose
-// planes go by the exact paths (the taps' order then decides the bits).
+// bit at 1 and 2 threads: with zeros and infinities on
+// asm.MaxPool3x3S1P1F32 where the level has it, with negative zeros too
+// (AVX2's kernel hands those planes back), and with one NaN, whose planes
+// go by the exact paths (the taps' order then decides the bits).
 func TestMaxPoolS1MatchesScalar(t *testing.T) {
 	defer SetNumThreads(0)
 	defer func() { poolMaxVector = true }()
@@ -382,12 +383,16 @@ func TestMaxPoolS1MatchesScalar(t *testing.T) {
 	a := Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1, 1, 1}, CeilMode: true}
 	zeroInf := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1))}
 	for i, shape := range [][]int64{{1, 700, 7, 7}, {2, 130, 14, 14}, {1, 40, 28, 28}, {1, 3, 1, 37}, {2, 5, 9, 70}} {
-		for _, nan := range []bool{false, true} {
+		for c, nan := range []bool{false, false, true} {
+			specials := zeroInf
+			if c == 0 {
+				specials = []float32{0, float32(math.Inf(1)), float32(math.Inf(-1))}
+			}
 			x := randT(t, int64(60+i), shape, f32, -4, 4)
 			xs := x.Float32s()
 			for k := range xs {
 				if r.Intn(8) == 0 {
-					xs[k] = zeroInf[r.Intn(len(zeroInf))]
+					xs[k] = specials[r.Intn(len(specials))]
 				}
 			}
 			if nan {

@@ -154,9 +154,7 @@ func main() {
 		maxRowKernels(s)
 		maxPool2Kernels(s)
 		maxPool3Kernels(s)
-		if s.avx512 {
-			maxPool3S1RangeKernel(s)
-		}
+		maxPool3S1Kernel(s)
 		tapSumChainKernels(s)
 		dwNCKernels(s)
 		dwNC3x3Kernels(s)
@@ -892,23 +890,29 @@ func maxPool3RangeKernel(s isa) {
 	walk.run(name, n, dst, src, func() { storeFlag("nan", flag) })
 }
 
-// maxPool3S1RangeKernel emits the AVX-512 3x3 max pooling at stride 1
-// with one row and column of -Inf padding on every side (GoogLeNet's and
-// Inception's branch pools), planes planes of h x w read in place, by
-// VRANGEPS (maxPool3RangeKernel's maximum: Go's on every pair without a
-// NaN, so without NaNs the taps' order does not matter). Each column block
-// of a plane (16 output columns, masks from the table at masks: for block
-// v, the loads of columns x-1, x and x+1, the middle one also the store's)
-// walks down the rows: a row's three taps are folded once (h) and each
-// output row takes the fold of the row above, its own and the one below
-// (-Inf past the plane), then lo. The middle loads are compared with
-// themselves, which finds every NaN of the plane (each element is a middle
-// tap once); *nan is set to 1 when there was one, and the caller pools
-// those planes again with an exact kernel.
-func maxPool3S1RangeKernel(s isa) {
-	name := "maxPool3S1RangeF32" + s.suffix
-	text(name, "func(dst, src *float32, planes, h, w, nv int, masks *uint16, lo float32, nan *uint32)")
-	Doc(name + " pools planes planes of h x w at dst from src (3x3 window, stride 1, padding 1, by VRANGEPS) with nv column blocks of masks at masks: see maxPool3S1RangeKernel in asm/gen; it sets *nan to 1 when the source holds a NaN. h, w, nv, planes >= 1; dst and src do not overlap.")
+// maxPool3S1Kernel emits the 3x3 max pooling at stride 1 with one row and
+// column of -Inf padding on every side (GoogLeNet's and Inception's branch
+// pools), planes planes of h x w read in place, one instruction a tap
+// whose maximum is Go's where the taps hold no NaN (VRANGEPS at AVX-512,
+// as maxPool3RangeKernel) and, at AVX2, no negative zero either (VMAXPS,
+// as maxPool3CheckedKernel): then the taps' order does not change a bit.
+// Each column block of a plane (a vector of output columns, masks from the
+// table at masks: for block v, the loads of columns x-1, x and x+1, the
+// middle one also the store's; at AVX-512 a uint16 each, at AVX2 a vector
+// of int32 lanes) walks down the rows: a row's three taps are folded once
+// and each output row takes the fold of the row above, its own and the one
+// below (-Inf past the plane), then lo. The middle loads, which hold every
+// element of the plane once, are checked for the values that would make
+// the order matter; *bad is set to 1 when there was one, and the caller
+// pools those planes again with an exact kernel.
+func maxPool3S1Kernel(s isa) {
+	name := "maxPool3S1F32" + s.suffix
+	how, maskT := "VRANGEPS; it sets *bad to 1 when the source holds a NaN", "*uint16"
+	if !s.avx512 {
+		how, maskT = "VMAXPS; it sets *bad to 1 when the source holds a NaN or a negative zero", "*int32"
+	}
+	text(name, "func(dst, src *float32, planes, h, w, nv int, masks "+maskT+", lo float32, bad *uint32)")
+	Doc(fmt.Sprintf("%s pools planes planes of h x w at dst from src (3x3 window, stride 1, padding 1, by %s) with nv column blocks of masks at masks: see maxPool3S1Kernel in asm/gen. h, w, nv, planes >= 1; dst and src do not overlap.", name, how))
 	const rangeMax = 0x05
 	p := loadParams("dst", "src", "planes", "masks")
 	dst, src, planes, masks := p[0], p[1], p[2], p[3]
@@ -916,43 +920,109 @@ func maxPool3S1RangeKernel(s isa) {
 	VBROADCASTSS(paramAddr("lo"), lov)
 	inf := GP32()
 	MOVL(U32(0xff800000), inf)
-	VPBROADCASTD(inf, ninf)
+	bc := func(g reg.GPVirtual, v reg.VecVirtual) {
+		if s.avx512 {
+			VPBROADCASTD(g, v)
+			return
+		}
+		t := XMM()
+		VMOVD(g, t)
+		VPBROADCASTD(t, v)
+	}
+	bc(inf, ninf)
 	rowB := GP64() // a row's bytes
 	MOVQ(paramAddr("w"), rowB)
 	SHLQ(U8(2), rowB)
-	kn := K()
-	KXORW(kn, kn, kn)
-	kl, kc, kr := K(), K(), K()
+	var kn, kl, kc, kr reg.OpmaskVirtual
+	var badv, nzero, ml, mc, mr reg.VecVirtual
+	entry := 6 // bytes of a block's masks
+	if s.avx512 {
+		kn = K()
+		KXORW(kn, kn, kn)
+		kl, kc, kr = K(), K(), K()
+	} else {
+		entry = 3 * s.bytes
+		badv, nzero = s.vec(), s.vec()
+		VXORPS(badv, badv, badv)
+		z := GP32()
+		MOVL(U32(0x80000000), z)
+		bc(z, nzero)
+		ml, mc, mr = s.vec(), s.vec(), s.vec()
+	}
+	vmax := func(a, b, out reg.VecVirtual) {
+		if s.avx512 {
+			VRANGEPS(U8(rangeMax), a, b, out)
+		} else {
+			VMAXPS(a, b, out)
+		}
+	}
+	// load loads x's columns at disp under the block's mask k (AVX-512) or
+	// m (AVX2), -Inf outside it.
+	load := func(x reg.GPVirtual, disp int, k reg.OpmaskVirtual, m, out reg.VecVirtual) {
+		at := Mem{Base: x, Disp: disp}
+		if s.avx512 {
+			VMOVAPS(ninf, out)
+			VMOVUPS(at, k, out)
+			return
+		}
+		VMASKMOVPS(at, m, out)
+		VBLENDVPS(m, out, ninf, out) // out = m ? out : -Inf
+	}
 	// hrow folds the row at x (the block's first column): columns x-1, x,
-	// x+1 under the block's masks, -Inf outside them.
+	// x+1, and checks the middle ones.
 	hrow := func(x reg.GPVirtual, h reg.VecVirtual) {
 		a, b, c := s.vec(), s.vec(), s.vec()
-		kt := K()
-		VMOVAPS(ninf, a)
-		VMOVUPS(Mem{Base: x, Disp: -4}, kl, a)
-		VMOVAPS(ninf, b)
-		VMOVUPS(Mem{Base: x}, kc, b)
-		VMOVAPS(ninf, c)
-		VMOVUPS(Mem{Base: x, Disp: 4}, kr, c)
-		VCMPPS(U8(3), b, b, kt) // unordered: a NaN
-		KORW(kt, kn, kn)
-		VRANGEPS(U8(rangeMax), a, b, h)
-		VRANGEPS(U8(rangeMax), c, h, h)
+		load(x, -4, kl, ml, a)
+		load(x, 0, kc, mc, b)
+		load(x, 4, kr, mr, c)
+		if s.avx512 {
+			kt := K()
+			VCMPPS(U8(3), b, b, kt) // unordered: a NaN
+			KORW(kt, kn, kn)
+		} else {
+			t, z := s.vec(), s.vec()
+			VCMPPS(U8(3), b, b, t) // unordered: a NaN
+			VPCMPEQD(nzero, b, z)  // a negative zero
+			VORPS(t, badv, badv)
+			VORPS(z, badv, badv)
+		}
+		vmax(a, b, h)
+		vmax(c, h, h)
 	}
 	Label(name + "_plane")
+	// The blocks from the last: at AVX2 a row's store of the last, partial
+	// block writes whole vectors into the next rows' first columns, which
+	// the blocks after it write again (or, where it is the only block, the
+	// walk down).
 	v, mt, col := GP64(), GP64(), GP64() // block, its mask entry, its first column's byte offset
-	XORQ(v, v)
-	MOVQ(masks, mt)
-	XORQ(col, col)
+	MOVQ(paramAddr("nv"), v)
+	DECQ(v)
+	IMUL3Q(U32(entry), v, mt)
+	ADDQ(masks, mt)
+	MOVQ(v, col)
+	SHLQ(U8(bits.TrailingZeros(uint(s.bytes))), col)
 	Label(name + "_block")
-	KMOVW(Mem{Base: mt}, kl)
-	KMOVW(Mem{Base: mt, Disp: 2}, kc)
-	KMOVW(Mem{Base: mt, Disp: 4}, kr)
+	if s.avx512 {
+		KMOVW(Mem{Base: mt}, kl)
+		KMOVW(Mem{Base: mt, Disp: 2}, kc)
+		KMOVW(Mem{Base: mt, Disp: 4}, kr)
+	} else {
+		VMOVDQU(Mem{Base: mt}, ml)
+		VMOVDQU(Mem{Base: mt, Disp: s.bytes}, mc)
+		VMOVDQU(Mem{Base: mt, Disp: 2 * s.bytes}, mr)
+	}
 	x, y, r := GP64(), GP64(), GP64()
 	MOVQ(src, x)
 	ADDQ(col, x)
 	MOVQ(dst, y)
 	ADDQ(col, y)
+	var end reg.GPVirtual // AVX2: the plane's end in dst
+	if !s.avx512 {
+		end = GP64()
+		MOVQ(paramAddr("h"), end)
+		IMULQ(rowB, end)
+		ADDQ(dst, end)
+	}
 	prev, cur := s.vec(), s.vec()
 	VMOVAPS(ninf, prev)
 	hrow(x, cur)
@@ -968,20 +1038,36 @@ func maxPool3S1RangeKernel(s isa) {
 	VMOVAPS(ninf, next)
 	Label(name + "_out")
 	acc := s.vec()
-	VRANGEPS(U8(rangeMax), prev, cur, acc)
-	VRANGEPS(U8(rangeMax), next, acc, acc)
-	VRANGEPS(U8(rangeMax), lov, acc, acc)
-	VMOVUPS(acc, kc, Mem{Base: y})
+	vmax(prev, cur, acc)
+	vmax(next, acc, acc)
+	vmax(lov, acc, acc)
+	if s.avx512 {
+		VMOVUPS(acc, kc, Mem{Base: y})
+	} else {
+		// A plain store of the whole vector where it ends inside the
+		// plane (VMASKMOVPS's store is slow on AMD's cores): lanes past a
+		// partial block's row land in later rows, which the walk down and
+		// the blocks after this one write again.
+		t := GP64()
+		MOVQ(y, t)
+		ADDQ(U8(s.bytes), t)
+		CMPQ(t, end)
+		JA(LabelRef(name + "_mstore"))
+		VMOVUPS(acc, Mem{Base: y})
+		JMP(LabelRef(name + "_stored"))
+		Label(name + "_mstore")
+		VMASKMOVPS(acc, mc, Mem{Base: y})
+		Label(name + "_stored")
+	}
 	ADDQ(rowB, y)
 	VMOVAPS(cur, prev)
 	VMOVAPS(next, cur)
 	TESTQ(r, r)
 	JNZ(LabelRef(name + "_row"))
-	ADDQ(U8(6), mt)
-	ADDQ(U8(64), col)
-	INCQ(v)
-	CMPQ(v, paramAddr("nv"))
-	JL(LabelRef(name + "_block"))
+	SUBQ(U8(entry), mt)
+	SUBQ(U8(s.bytes), col)
+	DECQ(v)
+	JGE(LabelRef(name + "_block"))
 	// The next plane: h rows on.
 	t := GP64()
 	MOVQ(paramAddr("h"), t)
@@ -991,8 +1077,12 @@ func maxPool3S1RangeKernel(s isa) {
 	DECQ(planes)
 	JNZ(LabelRef(name + "_plane"))
 	f := GP32()
-	KMOVW(kn, f)
-	storeFlag("nan", f)
+	if s.avx512 {
+		KMOVW(kn, f)
+	} else {
+		VMOVMSKPS(badv, f)
+	}
+	storeFlag("bad", f)
 	VZEROUPPER()
 	RET()
 }
