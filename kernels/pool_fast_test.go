@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+
+	"github.com/relaxgo/relaxgo/runtime"
 )
 
 // TestMaxPoolNCHWFastPath compares the NCHW max-pooling path with the
@@ -85,8 +87,6 @@ func TestMaxPoolNCHWFastPath(t *testing.T) {
 // every fourth is the common 2x2 window at stride 2 (planesPairs), and
 // another fourth the 3x3 window at stride 2 (pool3x3S2), padded or not.
 func TestMaxPoolTapMatchesScalar(t *testing.T) {
-	defer SetNumThreads(0)
-	defer func() { poolMaxVector = true }()
 	r := rand.New(rand.NewSource(6))
 	tried := 0
 	for it := 0; it < 300; it++ {
@@ -114,22 +114,7 @@ func TestMaxPoolTapMatchesScalar(t *testing.T) {
 			continue
 		}
 		tried++
-		SetNumThreads(1 + it%2)
-		shape := g.outShape[:]
-		want, got := mustT(t, shape, f32), mustT(t, shape, f32)
-		poolMaxVector = false
-		if err := MaxPool2D(want, x, a); err != nil {
-			t.Fatal(err)
-		}
-		poolMaxVector = true
-		if err := MaxPool2D(got, x, a); err != nil {
-			t.Fatal(err)
-		}
-		for i, v := range want.Float32s() {
-			if g := got.Float32s()[i]; math.Float32bits(g) != math.Float32bits(v) {
-				t.Fatalf("%v %+v: [%d] planes %08x, scalar %08x", x.Shape(), a, i, math.Float32bits(g), math.Float32bits(v))
-			}
-		}
+		maxPoolVsScalar(t, x, a, 1+it%2, fmt.Sprintf("%v %+v", x.Shape(), a))
 	}
 	if tried < 100 {
 		t.Fatalf("only %d geometries tried", tried)
@@ -142,8 +127,6 @@ func TestMaxPoolTapMatchesScalar(t *testing.T) {
 // (from whole padded planes and by bands of large ones) and a batch of two
 // images by planes.
 func TestMaxPoolRowsMatchesScalar(t *testing.T) {
-	defer SetNumThreads(0)
-	defer func() { poolMaxVector = true }()
 	two := Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}, Dilation: []int64{1, 1}, Padding: []int64{0, 0, 0, 0}}
 	three := Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, Dilation: []int64{1, 1}, Padding: []int64{0, 0, 0, 0}}
 	threePad := Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, Dilation: []int64{1, 1}, Padding: []int64{1, 1, 1, 1}}
@@ -163,26 +146,7 @@ func TestMaxPoolRowsMatchesScalar(t *testing.T) {
 	} {
 		x := randT(t, int64(i), c.shape, f32, -4, 4)
 		sprinkleSpecials(r, 64, x.Float32s())
-		g, err := resolvePool2D("test", x, &c.a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, got := mustT(t, g.outShape[:], f32), mustT(t, g.outShape[:], f32)
-		poolMaxVector = false
-		if err := MaxPool2D(want, x, c.a); err != nil {
-			t.Fatal(err)
-		}
-		poolMaxVector = true
-		SetNumThreads(2)
-		if err := MaxPool2D(got, x, c.a); err != nil {
-			t.Fatal(err)
-		}
-		SetNumThreads(0)
-		for k, v := range want.Float32s() {
-			if g := got.Float32s()[k]; math.Float32bits(g) != math.Float32bits(v) {
-				t.Fatalf("%v %+v: [%d] %08x, scalar %08x", c.shape, c.a, k, math.Float32bits(g), math.Float32bits(v))
-			}
-		}
+		maxPoolVsScalar(t, x, c.a, 2, fmt.Sprintf("%v %+v", c.shape, c.a))
 	}
 }
 
@@ -196,8 +160,6 @@ func TestMaxPoolRowsMatchesScalar(t *testing.T) {
 // parity instead (planesSplitRows): GoogLeNet's on 14x14, and two images
 // of 97 planes of 10x6 (blocks that end inside an image).
 func TestMaxPoolBlocksMatchesScalar(t *testing.T) {
-	defer SetNumThreads(0)
-	defer func() { poolMaxVector = true }()
 	r := rand.New(rand.NewSource(7))
 	for i, c := range []struct {
 		shape []int64
@@ -221,21 +183,35 @@ func TestMaxPoolBlocksMatchesScalar(t *testing.T) {
 			t.Fatalf("%v %+v: not planesBlocks' geometry", c.shape, c.a)
 		}
 		for _, th := range []int{1, 2} {
-			SetNumThreads(th)
-			want, got := mustT(t, g.outShape[:], f32), mustT(t, g.outShape[:], f32)
-			poolMaxVector = false
-			if err := MaxPool2D(want, x, c.a); err != nil {
-				t.Fatal(err)
-			}
-			poolMaxVector = true
-			if err := MaxPool2D(got, x, c.a); err != nil {
-				t.Fatal(err)
-			}
-			for k, v := range want.Float32s() {
-				if gv := got.Float32s()[k]; math.Float32bits(gv) != math.Float32bits(v) {
-					t.Fatalf("%v %+v threads=%d: [%d] %08x, scalar %08x", c.shape, c.a, th, k, math.Float32bits(gv), math.Float32bits(v))
-				}
-			}
+			maxPoolVsScalar(t, x, c.a, th, fmt.Sprintf("%v %+v threads=%d", c.shape, c.a, th))
+		}
+	}
+}
+
+// maxPoolVsScalar pools x with a at threads threads on the vector paths and
+// on the scalar loops (poolMaxVector off) and fails t, naming what, at the
+// first output whose bits differ.
+func maxPoolVsScalar(t *testing.T, x *runtime.Tensor, a Pool2DAttrs, threads int, what string) {
+	t.Helper()
+	defer SetNumThreads(0)
+	defer func() { poolMaxVector = true }()
+	SetNumThreads(threads)
+	g, err := resolvePool2D("test", x, &a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, got := mustT(t, g.outShape[:], f32), mustT(t, g.outShape[:], f32)
+	poolMaxVector = false
+	if err := MaxPool2D(want, x, a); err != nil {
+		t.Fatal(err)
+	}
+	poolMaxVector = true
+	if err := MaxPool2D(got, x, a); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range want.Float32s() {
+		if gv := got.Float32s()[k]; math.Float32bits(gv) != math.Float32bits(v) {
+			t.Fatalf("%s: [%d] %08x, scalar %08x", what, k, math.Float32bits(gv), math.Float32bits(v))
 		}
 	}
 }
@@ -377,8 +353,6 @@ func checkAvgPlanes(t *testing.T, what string, g *pool2dGeom, xs []float32, run 
 // (AVX2's kernel hands those planes back), and with one NaN, whose planes
 // go by the exact paths (the taps' order then decides the bits).
 func TestMaxPoolS1MatchesScalar(t *testing.T) {
-	defer SetNumThreads(0)
-	defer func() { poolMaxVector = true }()
 	r := rand.New(rand.NewSource(9))
 	a := Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1, 1, 1}, CeilMode: true}
 	zeroInf := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1))}
@@ -399,25 +373,7 @@ func TestMaxPoolS1MatchesScalar(t *testing.T) {
 				xs[r.Intn(len(xs))] = math.Float32frombits(0x7fc01234)
 			}
 			for _, th := range []int{1, 2} {
-				SetNumThreads(th)
-				g, err := resolvePool2D("test", x, &a)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, got := mustT(t, g.outShape[:], f32), mustT(t, g.outShape[:], f32)
-				poolMaxVector = false
-				if err := MaxPool2D(want, x, a); err != nil {
-					t.Fatal(err)
-				}
-				poolMaxVector = true
-				if err := MaxPool2D(got, x, a); err != nil {
-					t.Fatal(err)
-				}
-				for k, v := range want.Float32s() {
-					if gv := got.Float32s()[k]; math.Float32bits(gv) != math.Float32bits(v) {
-						t.Fatalf("%v nan=%v threads=%d: [%d] %08x, scalar %08x", shape, nan, th, k, math.Float32bits(gv), math.Float32bits(v))
-					}
-				}
+				maxPoolVsScalar(t, x, a, th, fmt.Sprintf("%v nan=%v threads=%d", shape, nan, th))
 			}
 		}
 	}
