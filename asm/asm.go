@@ -307,6 +307,13 @@ func MaxPool2x2F32(dst []float32, dstStride int, src []float32, srcStride, rows,
 		panic("asm: MaxPool2x2F32: dst overlaps src")
 	}
 	if level != LevelGo && n >= 8 {
+		// One VRANGEPS (AVX-512) or VMAXPS (AVX2) a tap where the source
+		// holds no value on which the taps' order would matter (a NaN;
+		// at AVX2 a negative zero too), which the kernel checks; else the
+		// exact kernel pools the rows again.
+		if lo == lo && !asmMaxPool2Checked(&dst[0], dstStride, &src[0], srcStride, rows, n, lo) {
+			return
+		}
 		asmMaxPool2(&dst[0], dstStride, &src[0], srcStride, rows, n, lo)
 		return
 	}

@@ -225,6 +225,20 @@ func asmMaxPool2(dst *float32, dstStride int, src *float32, srcStride, rows, n i
 	maxPool2F32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, lo)
 }
 
+// asmMaxPool2Checked is asmMaxPool2 on the kernel of the widest level n
+// fills that checks its own source (maxPool2CheckedF32: one VRANGEPS, or
+// at AVX2 one VMAXPS, a tap); bad reports a value on which the taps' order
+// would matter, after which the caller pools again with asmMaxPool2.
+func asmMaxPool2Checked(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) (bad bool) {
+	var f uint32
+	if level == LevelAVX512 && n >= 16 {
+		maxPool2CheckedF32AVX512(dst, 4*dstStride, src, 4*srcStride, rows, n, lo, &f)
+	} else {
+		maxPool2CheckedF32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, lo, &f)
+	}
+	return f != 0
+}
+
 // asmMaxPool3 runs the 3x3/2 pooling kernel of the widest level n fills
 // (n >= 8); strides are in elements.
 func asmMaxPool3(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) {

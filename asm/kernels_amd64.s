@@ -20020,6 +20020,143 @@ maxPool2F32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func maxPool2CheckedF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32, bad *uint32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·maxPool2CheckedF32AVX512(SB), NOSPLIT, $0-64
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+16(FP), CX
+	MOVQ         srcStride+24(FP), DX
+	MOVQ         rows+32(FP), BX
+	MOVQ         n+40(FP), SI
+	VBROADCASTSS lo+48(FP), Z0
+	KXORW        K1, K1, K1
+	VPMOVZXBQ    pairOrder<>+0(SB), Z1
+
+	PCALIGN $64
+maxPool2CheckedF32AVX512_row:
+	CMPQ BX, $0x00
+	JLE  maxPool2CheckedF32AVX512_done
+	MOVQ AX, DI
+	MOVQ CX, R8
+	MOVQ SI, R9
+
+	PCALIGN $64
+maxPool2CheckedF32AVX512_u2:
+	CMPQ     R9, $0x00000020
+	JL       maxPool2CheckedF32AVX512_u1
+	VMOVUPS  (R8), Z2
+	VMOVUPS  64(R8), Z3
+	VMOVUPS  (R8)(DX*1), Z4
+	VMOVUPS  64(R8)(DX*1), Z5
+	VCMPPS   $0x03, Z3, Z2, K2
+	KORW     K2, K1, K1
+	VCMPPS   $0x03, Z5, Z4, K2
+	KORW     K2, K1, K1
+	VSHUFPS  $0x88, Z3, Z2, Z6
+	VSHUFPS  $0xdd, Z3, Z2, Z2
+	VSHUFPS  $0x88, Z5, Z4, Z3
+	VSHUFPS  $0xdd, Z5, Z4, Z4
+	VRANGEPS $0x05, Z6, Z2, Z2
+	VRANGEPS $0x05, Z3, Z4, Z3
+	VRANGEPS $0x05, Z3, Z2, Z2
+	VRANGEPS $0x05, Z0, Z2, Z2
+	VPERMPD  Z2, Z1, Z2
+	VMOVUPS  Z2, (DI)
+	VMOVUPS  128(R8), Z2
+	VMOVUPS  192(R8), Z3
+	VMOVUPS  128(R8)(DX*1), Z4
+	VMOVUPS  192(R8)(DX*1), Z5
+	VCMPPS   $0x03, Z3, Z2, K2
+	KORW     K2, K1, K1
+	VCMPPS   $0x03, Z5, Z4, K2
+	KORW     K2, K1, K1
+	VSHUFPS  $0x88, Z3, Z2, Z6
+	VSHUFPS  $0xdd, Z3, Z2, Z2
+	VSHUFPS  $0x88, Z5, Z4, Z3
+	VSHUFPS  $0xdd, Z5, Z4, Z4
+	VRANGEPS $0x05, Z6, Z2, Z2
+	VRANGEPS $0x05, Z3, Z4, Z3
+	VRANGEPS $0x05, Z3, Z2, Z2
+	VRANGEPS $0x05, Z0, Z2, Z2
+	VPERMPD  Z2, Z1, Z2
+	VMOVUPS  Z2, 64(DI)
+	ADDQ     $0x00000080, DI
+	ADDQ     $0x00000100, R8
+	SUBQ     $0x00000020, R9
+	JMP      maxPool2CheckedF32AVX512_u2
+
+	PCALIGN $64
+maxPool2CheckedF32AVX512_u1:
+	CMPQ     R9, $0x00000010
+	JL       maxPool2CheckedF32AVX512_tail
+	VMOVUPS  (R8), Z2
+	VMOVUPS  64(R8), Z3
+	VMOVUPS  (R8)(DX*1), Z4
+	VMOVUPS  64(R8)(DX*1), Z5
+	VCMPPS   $0x03, Z3, Z2, K2
+	KORW     K2, K1, K1
+	VCMPPS   $0x03, Z5, Z4, K2
+	KORW     K2, K1, K1
+	VSHUFPS  $0x88, Z3, Z2, Z6
+	VSHUFPS  $0xdd, Z3, Z2, Z2
+	VSHUFPS  $0x88, Z5, Z4, Z3
+	VSHUFPS  $0xdd, Z5, Z4, Z4
+	VRANGEPS $0x05, Z6, Z2, Z2
+	VRANGEPS $0x05, Z3, Z4, Z3
+	VRANGEPS $0x05, Z3, Z2, Z2
+	VRANGEPS $0x05, Z0, Z2, Z2
+	VPERMPD  Z2, Z1, Z2
+	VMOVUPS  Z2, (DI)
+	ADDQ     $0x00000040, DI
+	ADDQ     $0x00000080, R8
+	SUBQ     $0x00000010, R9
+	JMP      maxPool2CheckedF32AVX512_u1
+
+maxPool2CheckedF32AVX512_tail:
+	TESTQ    R9, R9
+	JZ       maxPool2CheckedF32AVX512_next
+	NEGQ     R9
+	ADDQ     $0x00000010, R9
+	SHLQ     $0x02, R9
+	SUBQ     R9, DI
+	SUBQ     R9, R8
+	SUBQ     R9, R8
+	VMOVUPS  (R8), Z2
+	VMOVUPS  64(R8), Z3
+	VMOVUPS  (R8)(DX*1), Z4
+	VMOVUPS  64(R8)(DX*1), Z5
+	VCMPPS   $0x03, Z3, Z2, K2
+	KORW     K2, K1, K1
+	VCMPPS   $0x03, Z5, Z4, K2
+	KORW     K2, K1, K1
+	VSHUFPS  $0x88, Z3, Z2, Z6
+	VSHUFPS  $0xdd, Z3, Z2, Z2
+	VSHUFPS  $0x88, Z5, Z4, Z3
+	VSHUFPS  $0xdd, Z5, Z4, Z4
+	VRANGEPS $0x05, Z6, Z2, Z2
+	VRANGEPS $0x05, Z3, Z4, Z3
+	VRANGEPS $0x05, Z3, Z2, Z2
+	VRANGEPS $0x05, Z0, Z2, Z2
+	VPERMPD  Z2, Z1, Z2
+	VMOVUPS  Z2, (DI)
+
+maxPool2CheckedF32AVX512_next:
+	ADDQ  dstStride+8(FP), AX
+	ADDQ  DX, CX
+	ADDQ  DX, CX
+	KMOVW K1, DI
+	MOVQ  bad+56(FP), R8
+	XORL  R9, R9
+	TESTL DI, DI
+	SETNE R9
+	MOVL  R9, (R8)
+	DECQ  BX
+	JMP   maxPool2CheckedF32AVX512_row
+
+maxPool2CheckedF32AVX512_done:
+	VZEROUPPER
+	RET
+
 // func maxPool3F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
 // Requires: AVX, AVX512F
 TEXT ·maxPool3F32AVX512(SB), NOSPLIT, $0-52
@@ -37864,6 +38001,181 @@ maxPool2F32AVX2_next:
 	JMP  maxPool2F32AVX2_row
 
 maxPool2F32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func maxPool2CheckedF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32, bad *uint32)
+// Requires: AVX, AVX2
+TEXT ·maxPool2CheckedF32AVX2(SB), NOSPLIT, $0-64
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+16(FP), CX
+	MOVQ         srcStride+24(FP), DX
+	MOVQ         rows+32(FP), BX
+	MOVQ         n+40(FP), SI
+	VBROADCASTSS lo+48(FP), Y0
+	MOVL         $0x80000000, DI
+	VMOVD        DI, X1
+	VPBROADCASTD X1, Y1
+	VXORPS       Y2, Y2, Y2
+	VPCMPEQD     Y3, Y3, Y3
+
+	PCALIGN $64
+maxPool2CheckedF32AVX2_row:
+	CMPQ BX, $0x00
+	JLE  maxPool2CheckedF32AVX2_done
+	MOVQ AX, DI
+	MOVQ CX, R8
+	MOVQ SI, R9
+
+	PCALIGN $64
+maxPool2CheckedF32AVX2_u2:
+	CMPQ    R9, $0x00000010
+	JL      maxPool2CheckedF32AVX2_u1
+	VMOVUPS (R8), Y4
+	VMOVUPS 32(R8), Y5
+	VMOVUPS (R8)(DX*1), Y6
+	VMOVUPS 32(R8)(DX*1), Y7
+	VCMPPS  $0x03, Y5, Y4, Y8
+	VORPS   Y8, Y2, Y2
+	VPXOR   Y1, Y4, Y8
+	VPMINUD Y8, Y3, Y3
+	VPXOR   Y1, Y5, Y8
+	VPMINUD Y8, Y3, Y3
+	VCMPPS  $0x03, Y7, Y6, Y8
+	VORPS   Y8, Y2, Y2
+	VPXOR   Y1, Y6, Y8
+	VPMINUD Y8, Y3, Y3
+	VPXOR   Y1, Y7, Y8
+	VPMINUD Y8, Y3, Y3
+	VSHUFPS $0x88, Y5, Y4, Y8
+	VSHUFPS $0xdd, Y5, Y4, Y4
+	VSHUFPS $0x88, Y7, Y6, Y5
+	VSHUFPS $0xdd, Y7, Y6, Y6
+	VMAXPS  Y8, Y4, Y4
+	VMAXPS  Y5, Y6, Y5
+	VMAXPS  Y5, Y4, Y4
+	VMAXPS  Y0, Y4, Y4
+	VPERMPD $0xd8, Y4, Y4
+	VMOVUPS Y4, (DI)
+	VMOVUPS 64(R8), Y4
+	VMOVUPS 96(R8), Y5
+	VMOVUPS 64(R8)(DX*1), Y6
+	VMOVUPS 96(R8)(DX*1), Y7
+	VCMPPS  $0x03, Y5, Y4, Y8
+	VORPS   Y8, Y2, Y2
+	VPXOR   Y1, Y4, Y8
+	VPMINUD Y8, Y3, Y3
+	VPXOR   Y1, Y5, Y8
+	VPMINUD Y8, Y3, Y3
+	VCMPPS  $0x03, Y7, Y6, Y8
+	VORPS   Y8, Y2, Y2
+	VPXOR   Y1, Y6, Y8
+	VPMINUD Y8, Y3, Y3
+	VPXOR   Y1, Y7, Y8
+	VPMINUD Y8, Y3, Y3
+	VSHUFPS $0x88, Y5, Y4, Y8
+	VSHUFPS $0xdd, Y5, Y4, Y4
+	VSHUFPS $0x88, Y7, Y6, Y5
+	VSHUFPS $0xdd, Y7, Y6, Y6
+	VMAXPS  Y8, Y4, Y4
+	VMAXPS  Y5, Y6, Y5
+	VMAXPS  Y5, Y4, Y4
+	VMAXPS  Y0, Y4, Y4
+	VPERMPD $0xd8, Y4, Y4
+	VMOVUPS Y4, 32(DI)
+	ADDQ    $0x00000040, DI
+	ADDQ    $0x00000080, R8
+	SUBQ    $0x00000010, R9
+	JMP     maxPool2CheckedF32AVX2_u2
+
+	PCALIGN $64
+maxPool2CheckedF32AVX2_u1:
+	CMPQ    R9, $0x00000008
+	JL      maxPool2CheckedF32AVX2_tail
+	VMOVUPS (R8), Y4
+	VMOVUPS 32(R8), Y5
+	VMOVUPS (R8)(DX*1), Y6
+	VMOVUPS 32(R8)(DX*1), Y7
+	VCMPPS  $0x03, Y5, Y4, Y8
+	VORPS   Y8, Y2, Y2
+	VPXOR   Y1, Y4, Y8
+	VPMINUD Y8, Y3, Y3
+	VPXOR   Y1, Y5, Y8
+	VPMINUD Y8, Y3, Y3
+	VCMPPS  $0x03, Y7, Y6, Y8
+	VORPS   Y8, Y2, Y2
+	VPXOR   Y1, Y6, Y8
+	VPMINUD Y8, Y3, Y3
+	VPXOR   Y1, Y7, Y8
+	VPMINUD Y8, Y3, Y3
+	VSHUFPS $0x88, Y5, Y4, Y8
+	VSHUFPS $0xdd, Y5, Y4, Y4
+	VSHUFPS $0x88, Y7, Y6, Y5
+	VSHUFPS $0xdd, Y7, Y6, Y6
+	VMAXPS  Y8, Y4, Y4
+	VMAXPS  Y5, Y6, Y5
+	VMAXPS  Y5, Y4, Y4
+	VMAXPS  Y0, Y4, Y4
+	VPERMPD $0xd8, Y4, Y4
+	VMOVUPS Y4, (DI)
+	ADDQ    $0x00000020, DI
+	ADDQ    $0x00000040, R8
+	SUBQ    $0x00000008, R9
+	JMP     maxPool2CheckedF32AVX2_u1
+
+maxPool2CheckedF32AVX2_tail:
+	TESTQ   R9, R9
+	JZ      maxPool2CheckedF32AVX2_next
+	NEGQ    R9
+	ADDQ    $0x00000008, R9
+	SHLQ    $0x02, R9
+	SUBQ    R9, DI
+	SUBQ    R9, R8
+	SUBQ    R9, R8
+	VMOVUPS (R8), Y4
+	VMOVUPS 32(R8), Y5
+	VMOVUPS (R8)(DX*1), Y6
+	VMOVUPS 32(R8)(DX*1), Y7
+	VCMPPS  $0x03, Y5, Y4, Y8
+	VORPS   Y8, Y2, Y2
+	VPXOR   Y1, Y4, Y8
+	VPMINUD Y8, Y3, Y3
+	VPXOR   Y1, Y5, Y8
+	VPMINUD Y8, Y3, Y3
+	VCMPPS  $0x03, Y7, Y6, Y8
+	VORPS   Y8, Y2, Y2
+	VPXOR   Y1, Y6, Y8
+	VPMINUD Y8, Y3, Y3
+	VPXOR   Y1, Y7, Y8
+	VPMINUD Y8, Y3, Y3
+	VSHUFPS $0x88, Y5, Y4, Y8
+	VSHUFPS $0xdd, Y5, Y4, Y4
+	VSHUFPS $0x88, Y7, Y6, Y5
+	VSHUFPS $0xdd, Y7, Y6, Y6
+	VMAXPS  Y8, Y4, Y4
+	VMAXPS  Y5, Y6, Y5
+	VMAXPS  Y5, Y4, Y4
+	VMAXPS  Y0, Y4, Y4
+	VPERMPD $0xd8, Y4, Y4
+	VMOVUPS Y4, (DI)
+
+maxPool2CheckedF32AVX2_next:
+	ADDQ      dstStride+8(FP), AX
+	ADDQ      DX, CX
+	ADDQ      DX, CX
+	VPXOR     Y4, Y4, Y4
+	VPCMPEQD  Y4, Y3, Y4
+	VORPS     Y2, Y4, Y4
+	VMOVMSKPS Y4, DI
+	MOVQ      bad+56(FP), R8
+	XORL      R9, R9
+	TESTL     DI, DI
+	SETNE     R9
+	MOVL      R9, (R8)
+	DECQ      BX
+	JMP       maxPool2CheckedF32AVX2_row
+
+maxPool2CheckedF32AVX2_done:
 	VZEROUPPER
 	RET
 

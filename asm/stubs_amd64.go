@@ -365,6 +365,11 @@ func maxRowF32AVX512(x *float32, n int, m *float32) int
 //go:noescape
 func maxPool2F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
 
+// maxPool2CheckedF32AVX512 computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the maximum of lo and elements 2k and 2k+1 of the source rows at src+2r*srcStride and src+(2r+1)*srcStride bytes, by VRANGEPS; it sets *bad to 1 when the source holds a NaN, else 0; n >= 16 and dst and src do not overlap.
+//
+//go:noescape
+func maxPool2CheckedF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32, bad *uint32)
+
 // maxPool3F32AVX512 computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the running maximum from lo (a NaN tap replaces it, else Go's max) of elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2, in that order; n >= 16 and dst and src do not overlap.
 //
 //go:noescape
@@ -640,6 +645,11 @@ func maxRowF32AVX2(x *float32, n int, m *float32) int
 //
 //go:noescape
 func maxPool2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32)
+
+// maxPool2CheckedF32AVX2 computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the maximum of lo and elements 2k and 2k+1 of the source rows at src+2r*srcStride and src+(2r+1)*srcStride bytes, by VMAXPS; it sets *bad to 1 when the source holds a NaN or a negative zero, else 0; n >= 8 and dst and src do not overlap.
+//
+//go:noescape
+func maxPool2CheckedF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32, bad *uint32)
 
 // maxPool3F32AVX2 computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the running maximum from lo (a NaN tap replaces it, else Go's max) of elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2, in that order; n >= 8 and dst and src do not overlap.
 //

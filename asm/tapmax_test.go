@@ -109,33 +109,70 @@ func TestTapMax(t *testing.T) {
 // last vector of a row overlaps the one before), with strides wider than
 // the rows and guard bands: the gaps between output rows and the guards
 // keep their sentinel. Inputs have NaN payloads of both signs, infinities
-// and signed zeros.
+// and signed zeros (the checking kernels report them and the exact one
+// pools again), or no NaN (the checking kernels' own result; at AVX2 only
+// without negative zeros), from a NaN floor too; and one NaN, or one -0
+// beside a +0, at a row's first, middle and last column, which the
+// checking kernels must find.
 func TestMaxPool2x2(t *testing.T) {
-	defer func(l Level) { _ = SetLevel(l) }(CurrentLevel())
 	r := rand.New(rand.NewSource(9))
-	specials := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
+	all := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
 		math.Float32frombits(0x7fc00001), math.Float32frombits(0xffc00123), math.Float32frombits(0x7fa00000), 1e-45}
-	lo := float32(-math.MaxFloat32)
-	for _, l := range levels() {
-		if err := SetLevel(l); err != nil {
-			t.Fatal(err)
+	ordered := []float32{0, float32(math.Inf(1)), float32(math.Inf(-1)), 1e-45, -1e-45}
+	zeros := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(-1)), 1e-45, -1e-45}
+	window := func(ss int) func(y int) []int {
+		return func(y int) []int {
+			up := 2 * y * ss
+			return []int{up, up + 1, up + ss, up + ss + 1}
 		}
-		for _, rows := range []int{1, 2, 5} {
-			for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 47, 64, 100} {
-				for _, pad := range []int{0, 3} {
-					ss, ds := 2*n+pad, n+2*pad
-					src := poolSource(r, (2*rows-1)*ss+2*n, specials)
-					off := r.Intn(4)
-					buf, dst := guarded((rows-1)*ds+n, off)
-					MaxPool2x2F32(dst, ds, src, ss, rows, n, lo)
-					checkPooledRows(t, fmt.Sprintf("%s rows=%d n=%d pad=%d", l, rows, n, pad), dst, ds, rows, n, src, lo, func(y int) []int {
-						up := 2 * y * ss
-						return []int{up, up + 1, up + ss, up + ss + 1}
-					})
-					checkGuards(t, l.String(), buf, len(dst), off)
+	}
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			for _, sc := range []struct {
+				lo       float32
+				specials []float32
+			}{{-math.MaxFloat32, all}, {float32(math.Inf(-1)), ordered}, {-math.MaxFloat32, ordered},
+				{float32(math.Inf(-1)), zeros}, {math.Float32frombits(0x7fc00077), ordered}} {
+				lo := sc.lo
+				for _, rows := range []int{1, 2, 5} {
+					for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 47, 64, 100} {
+						for _, pad := range []int{0, 3} {
+							ss, ds := 2*n+pad, n+2*pad
+							src := poolSource(r, (2*rows-1)*ss+2*n, sc.specials)
+							off := r.Intn(4)
+							buf, dst := guarded((rows-1)*ds+n, off)
+							MaxPool2x2F32(dst, ds, src, ss, rows, n, lo)
+							checkPooledRows(t, fmt.Sprintf("%s rows=%d n=%d pad=%d lo=%v", l, rows, n, pad, lo), dst, ds, rows, n, src, lo, window(ss))
+							checkGuards(t, l.String(), buf, len(dst), off)
+						}
+					}
 				}
 			}
-		}
+			for _, n := range []int{8, 16, 17, 33} {
+				const rows = 3
+				ss := 2 * n
+				for _, col := range []int{0, n, 2*n - 1} {
+					for row := 0; row < 2*rows; row++ {
+						for _, bad := range []float32{math.Float32frombits(0x7fc00042), float32(math.Copysign(0, -1))} {
+							src := poolSource(r, (2*rows-1)*ss+2*n, ordered)
+							if bad == 0 {
+								// A -0 beside +0s in a negative plane: +0 in
+								// every order, which VMAXPS alone would not give.
+								for i := range src {
+									src[i] = -1
+								}
+								src[row*ss+col^1] = 0
+							}
+							src[row*ss+col] = bad
+							buf, dst := guarded((rows-1)*n+n, 0)
+							MaxPool2x2F32(dst, n, src, ss, rows, n, float32(math.Inf(-1)))
+							checkPooledRows(t, fmt.Sprintf("%s %v at row %d col %d, n=%d", l, bad, row, col, n), dst, n, rows, n, src, float32(math.Inf(-1)), window(ss))
+							checkGuards(t, l.String(), buf, len(dst), 0)
+						}
+					}
+				}
+			}
+		})
 	}
 	s := make([]float32, 64)
 	mustPanic(t, "MaxPool2x2F32",

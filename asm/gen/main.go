@@ -153,6 +153,7 @@ func main() {
 		reductionKernels(s)
 		maxRowKernels(s)
 		maxPool2Kernels(s)
+		maxPool2CheckedKernel(s)
 		maxPool3Kernels(s)
 		maxPool3S1Kernel(s)
 		tapSumChainKernels(s)
@@ -652,6 +653,99 @@ func maxPool2Kernels(s isa) {
 	})
 }
 
+// maxPool2CheckedKernel emits the 2x2/2 max pooling of maxPool2Kernels
+// with one instruction a tap whose maximum is Go's on the values it meets
+// (VRANGEPS at AVX-512 where no NaN is among them, maxPool3RangeKernel's;
+// VMAXPS at AVX2 where no NaN and no negative zero is, as
+// maxPool3CheckedKernel), so that the taps' order does not matter. It
+// checks the two source vectors of each row it loads (every element of
+// the rows once) and sets *bad to 1 when it met such a value, for the
+// caller to pool again with the exact kernel; the flag is stored after
+// each row, the checks accumulating over all of them.
+func maxPool2CheckedKernel(s isa) {
+	name := "maxPool2CheckedF32" + s.suffix
+	how := "by VRANGEPS; it sets *bad to 1 when the source holds a NaN"
+	if !s.avx512 {
+		how = "by VMAXPS; it sets *bad to 1 when the source holds a NaN or a negative zero"
+	}
+	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, lo float32, bad *uint32)")
+	Doc(fmt.Sprintf("%s computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the maximum of lo and elements 2k and 2k+1 of the source rows at src+2r*srcStride and src+(2r+1)*srcStride bytes, %s, else 0; n >= %d and dst and src do not overlap.", name, how, s.lanes))
+	p := loadParams("dst", "src", "srcStride", "rows", "n")
+	dst, src, ss, rows, n := p[0], p[1], p[2], p[3], p[4]
+	lov := s.vec()
+	VBROADCASTSS(paramAddr("lo"), lov)
+	const rangeMax = 0x05
+	var kn reg.OpmaskVirtual
+	var sign, nanAcc, zAcc reg.VecVirtual
+	if s.avx512 {
+		kn = K()
+		KXORW(kn, kn, kn)
+	} else {
+		sign, nanAcc, zAcc = s.vec(), s.vec(), s.vec()
+		g := GP32()
+		MOVL(U32(0x80000000), g)
+		VMOVD(g, sign.AsX())
+		VPBROADCASTD(sign.AsX(), sign)
+		VXORPS(nanAcc, nanAcc, nanAcc)
+		VPCMPEQD(zAcc, zAcc, zAcc) // all ones: the largest unsigned value
+	}
+	vmax := func(a, b, out reg.VecVirtual) {
+		if s.avx512 {
+			VRANGEPS(U8(rangeMax), a, b, out)
+		} else {
+			VMAXPS(a, b, out)
+		}
+	}
+	// check notes a NaN (and at AVX2 a negative zero) in a or b.
+	check := func(a, b reg.VecVirtual) {
+		if s.avx512 {
+			kt := K()
+			VCMPPS(U8(3), b, a, kt) // unordered: a NaN in a or b
+			KORW(kt, kn, kn)
+			return
+		}
+		t := s.vec()
+		VCMPPS(U8(3), b, a, t)
+		VORPS(t, nanAcc, nanAcc)
+		VPXOR(sign, a, t)
+		VPMINUD(t, zAcc, zAcc)
+		VPXOR(sign, b, t)
+		VPMINUD(t, zAcc, zAcc)
+	}
+	poolRowsLoopAfter(s, name, dst, src, ss, rows, n, func(x reg.GPVirtual, off int) reg.VecVirtual {
+		a, b, c, e := s.vec(), s.vec(), s.vec(), s.vec()
+		VMOVUPS(mem(x, off), a)
+		VMOVUPS(mem(x, off+s.bytes), b)
+		VMOVUPS(Mem{Base: x, Index: ss, Scale: 1, Disp: off}, c)
+		VMOVUPS(Mem{Base: x, Index: ss, Scale: 1, Disp: off + s.bytes}, e)
+		check(a, b)
+		check(c, e)
+		taps := [4]reg.VecVirtual{s.vec(), s.vec(), s.vec(), s.vec()}
+		VSHUFPS(U8(0x88), b, a, taps[0]) // upper row, even columns
+		VSHUFPS(U8(0xDD), b, a, taps[1]) // upper row, odd columns
+		VSHUFPS(U8(0x88), e, c, taps[2])
+		VSHUFPS(U8(0xDD), e, c, taps[3])
+		acc, acc2 := s.vec(), s.vec()
+		vmax(taps[0], taps[1], acc)
+		vmax(taps[2], taps[3], acc2)
+		vmax(acc2, acc, acc)
+		vmax(lov, acc, acc)
+		return acc
+	}, func() {
+		f := GP32()
+		if s.avx512 {
+			KMOVW(kn, f)
+		} else {
+			z := s.vec()
+			VPXOR(z, z, z)
+			VPCMPEQD(z, zAcc, z) // lanes whose minimum is 0: a -0 met
+			VORPS(nanAcc, z, z)
+			VMOVMSKPS(z, f)
+		}
+		storeFlag("bad", f)
+	})
+}
+
 // poolKernel starts an in-place max pooling kernel whose output element k
 // is the maximum over taps (the doc's words) in order: its signature, doc
 // and parameters (dst, src, srcStride, rows, n, and lo broadcast).
@@ -678,6 +772,12 @@ func poolKernelDoc(s isa, name, doc string) (dst, src, ss, rows, n reg.GPVirtual
 // the second's); one permutation restores the order, and the vector is
 // stored.
 func poolRowsLoop(s isa, name string, dst, src, ss, rows, n reg.GPVirtual, window func(x reg.GPVirtual, off int) reg.VecVirtual) {
+	poolRowsLoopAfter(s, name, dst, src, ss, rows, n, window, nil)
+}
+
+// poolRowsLoopAfter is poolRowsLoop with after, when set, emitted after
+// each row.
+func poolRowsLoopAfter(s isa, name string, dst, src, ss, rows, n reg.GPVirtual, window func(x reg.GPVirtual, off int) reg.VecVirtual, after func()) {
 	var idx reg.VecVirtual
 	if s.avx512 {
 		idx = s.vec()
@@ -697,6 +797,9 @@ func poolRowsLoop(s isa, name string, dst, src, ss, rows, n reg.GPVirtual, windo
 		ADDQ(paramAddr("dstStride"), dst)
 		ADDQ(ss, src)
 		ADDQ(ss, src)
+		if after != nil {
+			after()
+		}
 	})
 }
 
