@@ -230,11 +230,22 @@ func asmMaxPool2(dst *float32, dstStride int, src *float32, srcStride, rows, n i
 // at AVX2 one VMAXPS, a tap); bad reports a value on which the taps' order
 // would matter, after which the caller pools again with asmMaxPool2.
 func asmMaxPool2Checked(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) (bad bool) {
+	return runPoolChecked(maxPool2CheckedF32AVX512, maxPool2CheckedF32AVX2, dst, dstStride, src, srcStride, rows, n, lo)
+}
+
+// poolCheckedKernel is the signature of the checking in-place pool
+// kernels (strides in bytes).
+type poolCheckedKernel func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int, lo float32, bad *uint32)
+
+// runPoolChecked runs the checking pool kernel of the widest level n fills
+// (k512 from 16 outputs a row at AVX-512, else k2; strides in elements) and
+// returns its flag.
+func runPoolChecked(k512, k2 poolCheckedKernel, dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) bool {
 	var f uint32
 	if level == LevelAVX512 && n >= 16 {
-		maxPool2CheckedF32AVX512(dst, 4*dstStride, src, 4*srcStride, rows, n, lo, &f)
+		k512(dst, 4*dstStride, src, 4*srcStride, rows, n, lo, &f)
 	} else {
-		maxPool2CheckedF32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, lo, &f)
+		k2(dst, 4*dstStride, src, 4*srcStride, rows, n, lo, &f)
 	}
 	return f != 0
 }
@@ -384,13 +395,7 @@ func lanesIn(c0, w, lanes int) uint16 {
 // value in the source columns the kernel compares (all but each row's
 // last, 2n), after which the caller pools again with asmMaxPool3.
 func asmMaxPool3Checked(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) (bad bool) {
-	var f uint32
-	if level == LevelAVX512 && n >= 16 {
-		maxPool3RangeF32AVX512(dst, 4*dstStride, src, 4*srcStride, rows, n, lo, &f)
-	} else {
-		maxPool3CheckedF32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, lo, &f)
-	}
-	return f != 0
+	return runPoolChecked(maxPool3RangeF32AVX512, maxPool3CheckedF32AVX2, dst, dstStride, src, srcStride, rows, n, lo)
 }
 
 func asmTapSumChain(dst, base *float32, offs *int, w *float32, ntaps, n int, codes *uint8, sc *float32, nsteps int) {

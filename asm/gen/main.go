@@ -634,16 +634,7 @@ func maxPool2Kernels(s isa) {
 	name := "maxPool2F32" + s.suffix
 	dst, src, ss, rows, n, lov := poolKernel(s, name, "elements 2k and 2k+1 of the source rows at src+2r*srcStride and src+(2r+1)*srcStride bytes")
 	poolRowsLoop(s, name, dst, src, ss, rows, n, func(x reg.GPVirtual, off int) reg.VecVirtual {
-		a, b, c, e := s.vec(), s.vec(), s.vec(), s.vec()
-		VMOVUPS(mem(x, off), a)
-		VMOVUPS(mem(x, off+s.bytes), b)
-		VMOVUPS(Mem{Base: x, Index: ss, Scale: 1, Disp: off}, c)
-		VMOVUPS(Mem{Base: x, Index: ss, Scale: 1, Disp: off + s.bytes}, e)
-		taps := [4]reg.VecVirtual{s.vec(), s.vec(), s.vec(), s.vec()}
-		VSHUFPS(U8(0x88), b, a, taps[0]) // upper row, even columns
-		VSHUFPS(U8(0xDD), b, a, taps[1]) // upper row, odd columns
-		VSHUFPS(U8(0x88), e, c, taps[2])
-		VSHUFPS(U8(0xDD), e, c, taps[3])
+		taps := pool2Taps(s, x, ss, off, nil)
 		acc := s.vec()
 		emitMaxNaN(s, lov, taps[0], acc)
 		for _, t := range taps[1:] {
@@ -651,6 +642,70 @@ func maxPool2Kernels(s isa) {
 		}
 		return acc
 	})
+}
+
+// pool2Taps loads the two source rows of a block of 2x2/2 windows at x+off
+// bytes and x+ss+off (two vectors each) and returns the four taps, the
+// upper row's even and odd columns, then the lower row's, in the even/odd
+// split's lane order (see poolRowsLoop); loaded, when set, first sees the
+// loaded vectors (upper row's pair, then the lower's).
+func pool2Taps(s isa, x, ss reg.GPVirtual, off int, loaded func(a, b, c, e reg.VecVirtual)) [4]reg.VecVirtual {
+	a, b, c, e := s.vec(), s.vec(), s.vec(), s.vec()
+	VMOVUPS(mem(x, off), a)
+	VMOVUPS(mem(x, off+s.bytes), b)
+	VMOVUPS(Mem{Base: x, Index: ss, Scale: 1, Disp: off}, c)
+	VMOVUPS(Mem{Base: x, Index: ss, Scale: 1, Disp: off + s.bytes}, e)
+	if loaded != nil {
+		loaded(a, b, c, e)
+	}
+	taps := [4]reg.VecVirtual{s.vec(), s.vec(), s.vec(), s.vec()}
+	VSHUFPS(U8(0x88), b, a, taps[0]) // upper row, even columns
+	VSHUFPS(U8(0xDD), b, a, taps[1]) // upper row, odd columns
+	VSHUFPS(U8(0x88), e, c, taps[2])
+	VSHUFPS(U8(0xDD), e, c, taps[3])
+	return taps
+}
+
+// avx2PoolCheck is the AVX2 checking pool kernels' test of their source
+// for the values on which VMAXPS differs from Go's max in some order of the
+// taps: an unordered comparison ORed into nan for NaNs, and the running
+// unsigned minimum of the values with their sign flipped, zero only after a
+// negative zero, in zmin.
+type avx2PoolCheck struct{ sign, nan, zmin reg.VecVirtual }
+
+// newAVX2PoolCheck sets up the check's registers.
+func newAVX2PoolCheck(s isa) avx2PoolCheck {
+	c := avx2PoolCheck{s.vec(), s.vec(), s.vec()}
+	g := GP32()
+	MOVL(U32(0x80000000), g)
+	VMOVD(g, c.sign.AsX())
+	VPBROADCASTD(c.sign.AsX(), c.sign)
+	VXORPS(c.nan, c.nan, c.nan)
+	VPCMPEQD(c.zmin, c.zmin, c.zmin) // all ones: the largest unsigned value
+	return c
+}
+
+// values checks the vectors a and b.
+func (c avx2PoolCheck) values(s isa, a, b reg.VecVirtual) {
+	t := s.vec()
+	VCMPPS(U8(3), b, a, t) // unordered: a NaN in a or b
+	VORPS(t, c.nan, c.nan)
+	VPXOR(c.sign, a, t)
+	VPMINUD(t, c.zmin, c.zmin)
+	VPXOR(c.sign, b, t)
+	VPMINUD(t, c.zmin, c.zmin)
+}
+
+// store stores to the *uint32 parameter flag whether the check met a NaN
+// or a negative zero.
+func (c avx2PoolCheck) store(s isa, flag string) {
+	z := s.vec()
+	VPXOR(z, z, z)
+	VPCMPEQD(z, c.zmin, z) // lanes whose minimum is 0: a -0 met
+	VORPS(c.nan, z, z)
+	m := GP32()
+	VMOVMSKPS(z, m)
+	storeFlag(flag, m)
 }
 
 // maxPool2CheckedKernel emits the 2x2/2 max pooling of maxPool2Kernels
@@ -676,18 +731,12 @@ func maxPool2CheckedKernel(s isa) {
 	VBROADCASTSS(paramAddr("lo"), lov)
 	const rangeMax = 0x05
 	var kn reg.OpmaskVirtual
-	var sign, nanAcc, zAcc reg.VecVirtual
+	var chk avx2PoolCheck
 	if s.avx512 {
 		kn = K()
 		KXORW(kn, kn, kn)
 	} else {
-		sign, nanAcc, zAcc = s.vec(), s.vec(), s.vec()
-		g := GP32()
-		MOVL(U32(0x80000000), g)
-		VMOVD(g, sign.AsX())
-		VPBROADCASTD(sign.AsX(), sign)
-		VXORPS(nanAcc, nanAcc, nanAcc)
-		VPCMPEQD(zAcc, zAcc, zAcc) // all ones: the largest unsigned value
+		chk = newAVX2PoolCheck(s)
 	}
 	vmax := func(a, b, out reg.VecVirtual) {
 		if s.avx512 {
@@ -704,27 +753,13 @@ func maxPool2CheckedKernel(s isa) {
 			KORW(kt, kn, kn)
 			return
 		}
-		t := s.vec()
-		VCMPPS(U8(3), b, a, t)
-		VORPS(t, nanAcc, nanAcc)
-		VPXOR(sign, a, t)
-		VPMINUD(t, zAcc, zAcc)
-		VPXOR(sign, b, t)
-		VPMINUD(t, zAcc, zAcc)
+		chk.values(s, a, b)
 	}
 	poolRowsLoopAfter(s, name, dst, src, ss, rows, n, func(x reg.GPVirtual, off int) reg.VecVirtual {
-		a, b, c, e := s.vec(), s.vec(), s.vec(), s.vec()
-		VMOVUPS(mem(x, off), a)
-		VMOVUPS(mem(x, off+s.bytes), b)
-		VMOVUPS(Mem{Base: x, Index: ss, Scale: 1, Disp: off}, c)
-		VMOVUPS(Mem{Base: x, Index: ss, Scale: 1, Disp: off + s.bytes}, e)
-		check(a, b)
-		check(c, e)
-		taps := [4]reg.VecVirtual{s.vec(), s.vec(), s.vec(), s.vec()}
-		VSHUFPS(U8(0x88), b, a, taps[0]) // upper row, even columns
-		VSHUFPS(U8(0xDD), b, a, taps[1]) // upper row, odd columns
-		VSHUFPS(U8(0x88), e, c, taps[2])
-		VSHUFPS(U8(0xDD), e, c, taps[3])
+		taps := pool2Taps(s, x, ss, off, func(a, b, c, e reg.VecVirtual) {
+			check(a, b)
+			check(c, e)
+		})
 		acc, acc2 := s.vec(), s.vec()
 		vmax(taps[0], taps[1], acc)
 		vmax(taps[2], taps[3], acc2)
@@ -732,16 +767,12 @@ func maxPool2CheckedKernel(s isa) {
 		vmax(lov, acc, acc)
 		return acc
 	}, func() {
-		f := GP32()
-		if s.avx512 {
-			KMOVW(kn, f)
-		} else {
-			z := s.vec()
-			VPXOR(z, z, z)
-			VPCMPEQD(z, zAcc, z) // lanes whose minimum is 0: a -0 met
-			VORPS(nanAcc, z, z)
-			VMOVMSKPS(z, f)
+		if !s.avx512 {
+			chk.store(s, "bad")
+			return
 		}
+		f := GP32()
+		KMOVW(kn, f)
 		storeFlag("bad", f)
 	})
 }
@@ -846,24 +877,12 @@ func maxPool3CheckedKernel(s isa) {
 	name := "maxPool3CheckedF32" + s.suffix
 	dst, src, ss, rows, n, lov := pool3CheckedStart(s, name, "bad", "one VMAXPS a tap; it sets *bad to 1 when a source element before column 2n is a NaN or a negative zero (pool again with the exact kernel), else to 0")
 	taps3 := pool3Taps(s)
-	sign, nanAcc, zAcc := s.vec(), s.vec(), s.vec()
-	g := GP32()
-	MOVL(U32(0x80000000), g)
-	VMOVD(g, sign.AsX())
-	VPBROADCASTD(sign.AsX(), sign)
-	VXORPS(nanAcc, nanAcc, nanAcc)
-	VPCMPEQD(zAcc, zAcc, zAcc) // all ones: the largest unsigned value
+	chk := newAVX2PoolCheck(s)
 	// hmax folds the three taps of the source row at x+off bytes and
 	// checks its columns 2k0 ... 2k0+15.
 	hmax := func(x reg.GPVirtual, off int, h reg.VecVirtual) {
 		taps, a, b := taps3(func(disp int) Mem { return Mem{Base: x, Disp: off + disp} })
-		t := s.vec()
-		VCMPPS(U8(3), b, a, t) // unordered: a NaN in a or b
-		VORPS(t, nanAcc, nanAcc)
-		VPXOR(sign, a, t)
-		VPMINUD(t, zAcc, zAcc)
-		VPXOR(sign, b, t)
-		VPMINUD(t, zAcc, zAcc)
+		chk.values(s, a, b)
 		VMAXPS(taps[1], taps[0], h)
 		VMAXPS(taps[2], h, h)
 	}
@@ -879,15 +898,7 @@ func maxPool3CheckedKernel(s isa) {
 			VPERMPD(U8(0xD8), acc, acc) // 64-bit pairs 0 2 1 3
 			VMOVUPS(acc, at)
 		}}
-	walk.run(name, n, dst, src, func() {
-		z := s.vec()
-		VPXOR(z, z, z)
-		VPCMPEQD(z, zAcc, z) // lanes whose minimum is 0: a -0 met
-		VORPS(nanAcc, z, z)
-		m := GP32()
-		VMOVMSKPS(z, m)
-		storeFlag("bad", m)
-	})
+	walk.run(name, n, dst, src, func() { chk.store(s, "bad") })
 }
 
 // pool3CheckedStart starts a 3x3/2 max pooling kernel that reports through
