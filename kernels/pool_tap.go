@@ -158,9 +158,10 @@ func (j *maxPoolTapJob) planes(lo, hi int) {
 	}
 	g, ph := &j.g, &j.ph
 	if j.s1 {
-		// GoogLeNet's and Inception's branch pools read in place by
-		// VRANGEPS (AVX-512), unless a NaN makes the taps' order matter:
-		// then these planes go by the paths below, in TapMaxF32's order.
+		// GoogLeNet's and Inception's branch pools read in place, one
+		// VRANGEPS (AVX-512) or VMAXPS (AVX2) a tap, unless a NaN (at
+		// AVX2 a negative zero too) makes the taps' order matter: then
+		// these planes go by the paths below, in TapMaxF32's order.
 		hw := g.h * g.w
 		if asm.MaxPool3x3S1P1F32(j.o[lo*hw:hi*hw], j.x[lo*hw:hi*hw], hi-lo, g.h, g.w, j.lo) {
 			return
