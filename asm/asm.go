@@ -297,15 +297,7 @@ func MaxPool2x2F32(dst []float32, dstStride int, src []float32, srcStride, rows,
 	if rows <= 0 || n <= 0 {
 		return
 	}
-	if need := (rows-1)*dstStride + n; dstStride < n || len(dst) < need {
-		shortInput("MaxPool2x2", "dst", len(dst), need)
-	}
-	if need := (2*rows-1)*srcStride + 2*n; srcStride < 2*n || len(src) < need {
-		shortInput("MaxPool2x2", "src", len(src), need)
-	}
-	if overlap(dst[:(rows-1)*dstStride+n], src[:(2*rows-1)*srcStride+2*n]) {
-		panic("asm: MaxPool2x2F32: dst overlaps src")
-	}
+	checkPool2x2("MaxPool2x2", dst, dstStride, src, srcStride, rows, n)
 	if level != LevelGo && n >= 8 {
 		// One VRANGEPS (AVX-512) or VMAXPS (AVX2) a tap where the source
 		// holds no value on which the taps' order would matter (a NaN;
@@ -319,6 +311,43 @@ func MaxPool2x2F32(dst []float32, dstStride int, src []float32, srcStride, rows,
 	}
 	for r := 0; r < rows; r++ {
 		maxPool2Go(dst[r*dstStride:r*dstStride+n], src[2*r*srcStride:], src[(2*r+1)*srcStride:], lo)
+	}
+}
+
+// checkPool2x2 panics, naming fn, when dst or src is too short for rows
+// output rows of n values of a 2x2/2 pooling (strides dstStride and
+// srcStride, at least n and 2n), or when they overlap.
+func checkPool2x2(fn string, dst []float32, dstStride int, src []float32, srcStride, rows, n int) {
+	if need := (rows-1)*dstStride + n; dstStride < n || len(dst) < need {
+		shortInput(fn, "dst", len(dst), need)
+	}
+	if need := (2*rows-1)*srcStride + 2*n; srcStride < 2*n || len(src) < need {
+		shortInput(fn, "src", len(src), need)
+	}
+	if overlap(dst[:(rows-1)*dstStride+n], src[:(2*rows-1)*srcStride+2*n]) {
+		panic("asm: " + fn + "F32: dst overlaps src")
+	}
+}
+
+// AvgPool2x2F32 is a 2x2 average pooling at stride 2 without padding, on
+// rows output rows of n values (dstStride apart) from 2*rows source rows of
+// at least 2n values (srcStride apart): dst[r*dstStride+k] is the sum from
+// +0 of the window's taps src[2r*srcStride+2k], src[2r*srcStride+2k+1],
+// src[(2r+1)*srcStride+2k] and src[(2r+1)*srcStride+2k+1], in that order,
+// divided by 4: the float32 average pooling's arithmetic, the same bits at
+// every level. It reads the window's columns in place. It panics on short
+// slices or overlapping dst and src.
+func AvgPool2x2F32(dst []float32, dstStride int, src []float32, srcStride, rows, n int) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	checkPool2x2("AvgPool2x2", dst, dstStride, src, srcStride, rows, n)
+	if level != LevelGo && n >= 8 {
+		asmAvgPool2(&dst[0], dstStride, &src[0], srcStride, rows, n)
+		return
+	}
+	for r := 0; r < rows; r++ {
+		avgPool2Go(dst[r*dstStride:r*dstStride+n], src[2*r*srcStride:], src[(2*r+1)*srcStride:])
 	}
 }
 

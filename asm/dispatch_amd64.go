@@ -225,6 +225,16 @@ func asmMaxPool2(dst *float32, dstStride int, src *float32, srcStride, rows, n i
 	maxPool2F32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n, lo)
 }
 
+// asmAvgPool2 runs the 2x2/2 average pooling kernel of the widest level n
+// fills (n >= 8); strides are in elements.
+func asmAvgPool2(dst *float32, dstStride int, src *float32, srcStride, rows, n int) {
+	if level == LevelAVX512 && n >= 16 {
+		avgPool2F32AVX512(dst, 4*dstStride, src, 4*srcStride, rows, n)
+		return
+	}
+	avgPool2F32AVX2(dst, 4*dstStride, src, 4*srcStride, rows, n)
+}
+
 // asmMaxPool2Checked is asmMaxPool2 on the kernel of the widest level n
 // fills that checks its own source (maxPool2CheckedF32: one VRANGEPS, or
 // at AVX2 one VMAXPS, a tap); bad reports a value on which the taps' order

@@ -28,6 +28,9 @@ func asmScalarChainRows(dst *float32, dstStride int, src *float32, srcStride, ro
 func asmMaxPool2(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) {
 	panic("asm: no assembly in this build")
 }
+func asmAvgPool2(dst *float32, dstStride int, src *float32, srcStride, rows, n int) {
+	panic("asm: no assembly in this build")
+}
 func asmMaxPool2Checked(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) (bad bool) {
 	panic("asm: no assembly in this build")
 }

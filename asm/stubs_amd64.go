@@ -370,6 +370,11 @@ func maxPool2F32AVX512(dst *float32, dstStride int, src *float32, srcStride int,
 //go:noescape
 func maxPool2CheckedF32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32, bad *uint32)
 
+// avgPool2F32AVX512 computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the sum from +0 of elements 2k and 2k+1 of the source rows at src+2r*srcStride and src+(2r+1)*srcStride bytes, in that order, divided by 4; n >= 16 and dst and src do not overlap.
+//
+//go:noescape
+func avgPool2F32AVX512(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int)
+
 // maxPool3F32AVX512 computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the running maximum from lo (a NaN tap replaces it, else Go's max) of elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2, in that order; n >= 16 and dst and src do not overlap.
 //
 //go:noescape
@@ -650,6 +655,11 @@ func maxPool2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, r
 //
 //go:noescape
 func maxPool2CheckedF32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int, lo float32, bad *uint32)
+
+// avgPool2F32AVX2 computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the sum from +0 of elements 2k and 2k+1 of the source rows at src+2r*srcStride and src+(2r+1)*srcStride bytes, in that order, divided by 4; n >= 8 and dst and src do not overlap.
+//
+//go:noescape
+func avgPool2F32AVX2(dst *float32, dstStride int, src *float32, srcStride int, rows int, n int)
 
 // maxPool3F32AVX2 computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the running maximum from lo (a NaN tap replaces it, else Go's max) of elements 2k, 2k+1 and 2k+2 of the source rows at src+(2r+i)*srcStride bytes, i = 0, 1, 2, in that order; n >= 8 and dst and src do not overlap.
 //

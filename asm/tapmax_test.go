@@ -327,3 +327,55 @@ func poolSource(r *rand.Rand, n int, specials []float32) []float32 {
 	}
 	return src
 }
+
+// TestAvgPool2x2 compares AvgPool2x2F32 at every level with the float32
+// average pooling's arithmetic written out (the sum from +0 of the four
+// taps in window order, then a division by 4), bit for bit, on widths
+// around both vector sizes with strides wider than the rows and guard
+// bands; inputs have NaN payloads of both signs, infinities, signed zeros,
+// subnormals and values whose sum overflows.
+func TestAvgPool2x2(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	specials := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
+		math.Float32frombits(0x7fc00001), math.Float32frombits(0xffc00123), 1e-45, -3e-39, 3e38, -3e38}
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			for _, rows := range []int{1, 2, 5} {
+				for _, n := range []int{1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 47, 64, 100} {
+					for _, pad := range []int{0, 3} {
+						what := fmt.Sprintf("%s rows=%d n=%d pad=%d", l, rows, n, pad)
+						ss, ds := 2*n+pad, n+2*pad
+						src := poolSource(r, (2*rows-1)*ss+2*n, specials)
+						off := r.Intn(4)
+						buf, dst := guarded((rows-1)*ds+n, off)
+						AvgPool2x2F32(dst, ds, src, ss, rows, n)
+						for y := 0; y < rows; y++ {
+							for x := 0; x < n; x++ {
+								up := 2*y*ss + 2*x
+								var s float32
+								for _, i := range []int{up, up + 1, up + ss, up + ss + 1} {
+									s += src[i]
+								}
+								if g, w := math.Float32bits(dst[y*ds+x]), math.Float32bits(s/4); g != w {
+									t.Fatalf("%s: [%d][%d] %#x, want %#x", what, y, x, g, w)
+								}
+							}
+							for x := n; x < ds && y < rows-1; x++ {
+								if math.Float32bits(dst[y*ds+x]) != math.Float32bits(sentinel) {
+									t.Fatalf("%s: wrote the gap after row %d", what, y)
+								}
+							}
+						}
+						checkGuards(t, what, buf, len(dst), off)
+					}
+				}
+			}
+		})
+	}
+	s := make([]float32, 64)
+	mustPanic(t, "AvgPool2x2F32",
+		func() { AvgPool2x2F32(make([]float32, 7), 8, s, 16, 1, 8) }, // short dst
+		func() { AvgPool2x2F32(make([]float32, 8), 8, s, 16, 3, 8) }, // short src
+		func() { AvgPool2x2F32(s[20:28], 8, s[16:], 16, 1, 8) },      // overlap
+	)
+}

@@ -122,6 +122,19 @@ func tapMaxGo(dst, base []float32, offs []int, lo float32) {
 	}
 }
 
+// avgPool2Go is one output row of AvgPool2x2F32: dst[k] is the sum from +0
+// of up[2k], up[2k+1], down[2k] and down[2k+1], divided by 4.
+func avgPool2Go(dst, up, down []float32) {
+	for k := range dst {
+		var s float32
+		s += up[2*k]
+		s += up[2*k+1]
+		s += down[2*k]
+		s += down[2*k+1]
+		dst[k] = s / 4
+	}
+}
+
 // maxNaN is the tap-max step: a NaN tap v replaces the maximum m bit for
 // bit, else Go's max.
 func maxNaN(m, v float32) float32 {

@@ -378,3 +378,46 @@ func TestMaxPoolS1MatchesScalar(t *testing.T) {
 		}
 	}
 }
+
+// TestAvgPool2x2Path runs 2x2/2 average pools on asm.AvgPool2x2F32
+// (avgPlanes2x2: DenseNet's transitions, stacked planes in one call; odd
+// heights and widths, whose last row and column no window reads, plane by
+// plane) against the general loop, bit for bit but NaN payloads, with
+// signed zeros, infinities and NaNs in the data, at 1 and 2 threads; and
+// checks that those geometries take that path.
+func TestAvgPool2x2Path(t *testing.T) {
+	defer SetNumThreads(0)
+	r := rand.New(rand.NewSource(12))
+	a := Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}}
+	for i, shape := range [][]int64{{1, 40, 56, 56}, {2, 7, 28, 28}, {1, 5, 21, 37}, {2, 3, 16, 16}, {1, 9, 3, 17}} {
+		x := randT(t, int64(70+i), shape, f32, -4, 4)
+		xs := x.Float32s()
+		for k := range xs {
+			switch r.Intn(24) {
+			case 0:
+				xs[k] = float32(math.NaN())
+			case 1:
+				xs[k] = float32(math.Inf(1 - 2*r.Intn(2)))
+			case 2:
+				xs[k] = float32(math.Copysign(0, -1))
+			}
+		}
+		g, err := resolvePool2D("test", x, &a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !avgPool2x2OK(&g) {
+			t.Fatalf("%v: not on the 2x2 path", shape)
+		}
+		for _, th := range []int{1, 2} {
+			SetNumThreads(th)
+			checkAvgPlanes(t, fmt.Sprintf("%v threads=%d", shape, th), &g, xs, func(o []float32) {
+				out := mustT(t, g.outShape[:], f32)
+				if err := AvgPool2D(out, x, a); err != nil {
+					t.Fatal(err)
+				}
+				copy(o, out.Float32s())
+			})
+		}
+	}
+}

@@ -154,6 +154,7 @@ func main() {
 		maxRowKernels(s)
 		maxPool2Kernels(s)
 		maxPool2CheckedKernel(s)
+		avgPool2Kernels(s)
 		maxPool3Kernels(s)
 		maxPool3S1Kernel(s)
 		tapSumChainKernels(s)
@@ -664,6 +665,36 @@ func pool2Taps(s isa, x, ss reg.GPVirtual, off int, loaded func(a, b, c, e reg.V
 	VSHUFPS(U8(0x88), e, c, taps[2])
 	VSHUFPS(U8(0xDD), e, c, taps[3])
 	return taps
+}
+
+// avgPool2Kernels emits the 2x2/2 average pooling of rows pairs of source
+// rows in place (maxPool2Kernels' loads, shuffles, lane order and row
+// walk): each output the sum from +0 of its four taps in the window's
+// order (upper row's even and odd column, then the lower row's), one
+// VADDPS each with the running sum as the first operand, divided by 4
+// (VDIVPS): the float32 average pooling's arithmetic (avgRun,
+// asm.TapSumChainF32 with unit weights and a division), bit for bit.
+func avgPool2Kernels(s isa) {
+	name := "avgPool2F32" + s.suffix
+	text(name, "func(dst *float32, dstStride int, src *float32, srcStride int, rows, n int)")
+	Doc(fmt.Sprintf("%s computes, for r < rows and k < n, element k of the output row at dst+r*dstStride bytes: the sum from +0 of elements 2k and 2k+1 of the source rows at src+2r*srcStride and src+(2r+1)*srcStride bytes, in that order, divided by 4; n >= %d and dst and src do not overlap.", name, s.lanes))
+	p := loadParams("dst", "src", "srcStride", "rows", "n")
+	dst, src, ss, rows, n := p[0], p[1], p[2], p[3], p[4]
+	four := s.vec()
+	g := GP32()
+	MOVL(U32(0x40800000), g) // 4.0
+	VMOVD(g, four.AsX())
+	VBROADCASTSS(four.AsX(), four)
+	poolRowsLoop(s, name, dst, src, ss, rows, n, func(x reg.GPVirtual, off int) reg.VecVirtual {
+		taps := pool2Taps(s, x, ss, off, nil)
+		acc := s.vec()
+		VXORPS(acc, acc, acc)
+		for _, t := range taps {
+			VADDPS(t, acc, acc)
+		}
+		VDIVPS(four, acc, acc)
+		return acc
+	})
 }
 
 // avx2PoolCheck is the AVX2 checking pool kernels' test of their source
