@@ -392,16 +392,7 @@ func TestAvgPool2x2Path(t *testing.T) {
 	for i, shape := range [][]int64{{1, 40, 56, 56}, {2, 7, 28, 28}, {1, 5, 21, 37}, {2, 3, 16, 16}, {1, 9, 3, 17}} {
 		x := randT(t, int64(70+i), shape, f32, -4, 4)
 		xs := x.Float32s()
-		for k := range xs {
-			switch r.Intn(24) {
-			case 0:
-				xs[k] = float32(math.NaN())
-			case 1:
-				xs[k] = float32(math.Inf(1 - 2*r.Intn(2)))
-			case 2:
-				xs[k] = float32(math.Copysign(0, -1))
-			}
-		}
+		sprinkleSpecials(r, 8, xs)
 		g, err := resolvePool2D("test", x, &a)
 		if err != nil {
 			t.Fatal(err)
