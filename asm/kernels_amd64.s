@@ -20165,9 +20165,7 @@ TEXT ·avgPool2F32AVX512(SB), NOSPLIT, $0-48
 	MOVQ         srcStride+24(FP), DX
 	MOVQ         rows+32(FP), BX
 	MOVQ         n+40(FP), SI
-	MOVL         $0x40800000, DI
-	VMOVD        DI, X0
-	VBROADCASTSS X0, Z0
+	VBROADCASTSS c4_40800000<>+0(SB), Z0
 	VPMOVZXBQ    pairOrder<>+0(SB), Z1
 
 	PCALIGN $64
@@ -20929,8 +20927,7 @@ TEXT ·maxPool3S1F32AVX512(SB), NOSPLIT, $0-72
 	MOVQ         planes+16(FP), DX
 	MOVQ         masks+48(FP), BX
 	VBROADCASTSS lo+56(FP), Z0
-	MOVL         $0xff800000, SI
-	VPBROADCASTD SI, Z1
+	VBROADCASTSS c4_ff800000<>+0(SB), Z1
 	MOVQ         w+32(FP), SI
 	SHLQ         $0x02, SI
 	KXORW        K1, K1, K1
@@ -38137,9 +38134,7 @@ TEXT ·maxPool2CheckedF32AVX2(SB), NOSPLIT, $0-64
 	MOVQ         rows+32(FP), BX
 	MOVQ         n+40(FP), SI
 	VBROADCASTSS lo+48(FP), Y0
-	MOVL         $0x80000000, DI
-	VMOVD        DI, X1
-	VPBROADCASTD X1, Y1
+	VBROADCASTSS c4_80000000<>+0(SB), Y1
 	VXORPS       Y2, Y2, Y2
 	VPCMPEQD     Y3, Y3, Y3
 
@@ -38311,9 +38306,7 @@ TEXT ·avgPool2F32AVX2(SB), NOSPLIT, $0-48
 	MOVQ         srcStride+24(FP), DX
 	MOVQ         rows+32(FP), BX
 	MOVQ         n+40(FP), SI
-	MOVL         $0x40800000, DI
-	VMOVD        DI, X0
-	VBROADCASTSS X0, Y0
+	VBROADCASTSS c4_40800000<>+0(SB), Y0
 
 	PCALIGN $64
 avgPool2F32AVX2_row:
@@ -38896,9 +38889,7 @@ TEXT ·maxPool3CheckedF32AVX2(SB), NOSPLIT, $0-64
 	VMOVQ        DI, X1
 	VPBROADCASTD X1, Y1
 	VPCMPGTD     iota32<>+0(SB), Y1, Y1
-	MOVL         $0x80000000, DI
-	VMOVD        DI, X2
-	VPBROADCASTD X2, Y2
+	VBROADCASTSS c4_80000000<>+0(SB), Y2
 	VXORPS       Y3, Y3, Y3
 	VPCMPEQD     Y4, Y4, Y4
 	MOVQ         DX, DI
@@ -39216,15 +39207,11 @@ TEXT ·maxPool3S1F32AVX2(SB), NOSPLIT, $0-72
 	MOVQ         planes+16(FP), DX
 	MOVQ         masks+48(FP), BX
 	VBROADCASTSS lo+56(FP), Y0
-	MOVL         $0xff800000, SI
-	VMOVD        SI, X1
-	VPBROADCASTD X1, Y1
+	VBROADCASTSS c4_ff800000<>+0(SB), Y1
 	MOVQ         w+32(FP), SI
 	SHLQ         $0x02, SI
 	VXORPS       Y2, Y2, Y2
-	MOVL         $0x80000000, DI
-	VMOVD        DI, X3
-	VPBROADCASTD X3, Y3
+	VBROADCASTSS c4_80000000<>+0(SB), Y3
 
 	PCALIGN $64
 maxPool3S1F32AVX2_plane:

@@ -315,13 +315,12 @@ func avgRun[T number, A float32 | float64](g *pool2dGeom, acc []A, orow, x []T, 
 	}
 }
 
-// avgPool2x2OK reports whether avgPlanes2x2 computes g: a 2x2 window at
-// stride 2 without padding or dilation, every window inside the plane, on
-// output rows of at least a vector's worth (8; shorter ones go by the flat
-// path's blocks of planes).
+// avgPool2x2OK reports whether avgPlanes2x2 computes g: the max pool's
+// pool2x2Pairs geometry (a 2x2 window at stride 2 without padding or
+// dilation, every window inside the plane) on output rows of at least a
+// vector's worth (8; shorter ones go by the flat path's blocks of planes).
 func avgPool2x2OK(g *pool2dGeom) bool {
-	return g.kh == 2 && g.kw == 2 && g.sh == 2 && g.sw == 2 && g.dh == 1 && g.dw == 1 && !g.padded() &&
-		2*g.oh <= g.h && 2*g.ow <= g.w && g.ow >= 8
+	return pool2x2Pairs(g) && g.ow >= 8
 }
 
 // avgPlanes2x2 pools planes [lo, hi) of an avgPool2x2OK geometry with
@@ -333,8 +332,8 @@ func avgPool2x2OK(g *pool2dGeom) bool {
 // a Go loop picking every other one: 128x56² 171 µs
 // (BenchmarkOpAvgPool2D, 1 thread).
 func avgPlanes2x2(g *pool2dGeom, o, x []float32, lo, hi int) {
-	ohw := g.oh * g.ow
-	if g.h == 2*g.oh && g.xsC == g.h*g.xsH && g.xsN == g.c*g.xsC && g.osH == g.ow && g.osC == ohw && g.osN == g.c*ohw {
+	if pairsStacked(g) {
+		ohw := g.oh * g.ow
 		asm.AvgPool2x2F32(o[lo*ohw:hi*ohw], g.ow, x[lo*g.xsC:hi*g.xsC], g.xsH, (hi-lo)*g.oh, g.ow)
 		return
 	}

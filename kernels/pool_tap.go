@@ -86,7 +86,7 @@ func maxPoolTap(g *pool2dGeom, o, x []float32, lowest float32) {
 	j.threes, j.inPlace = pool3x3S2(g)
 	blocksOK := maxPoolBlocksOK(g)
 	j.s1 = blocksOK && g.kh == 3 && g.kw == 3 && g.sh == 1 && g.sw == 1 && g.dh == 1 && g.dw == 1 &&
-		g.pt == 1 && g.pl == 1 && g.pb == 1 && g.pr == 1 && g.oh == g.h && g.ow == g.w
+		g.pt == 1 && g.pl == 1 && g.pb == 1 && g.pr == 1 // (so oh = h, ow = w)
 	j.split = false
 	if g.ow < maxPoolRowMin && j.pairs && blocksOK && g.h == 2*g.oh && g.w == 2*g.ow {
 		// Short rows of whole windows: the planes' rows split by parity,
@@ -346,11 +346,21 @@ func (j *maxPoolTapJob) planesBlocks(lo, hi int) {
 func (j *maxPoolTapJob) planesPairs(lo, hi int) {
 	g := &j.g
 	sub := g.oh * g.ow
-	if g.h == 2*g.oh && g.xsC == g.h*g.w && g.xsN == g.c*g.xsC && g.osC == sub && g.osN == g.c*sub {
+	if pairsStacked(g) {
 		asm.MaxPool2x2F32(j.o[lo*sub:hi*sub], g.ow, j.x[lo*g.xsC:hi*g.xsC], g.w, (hi-lo)*g.oh, g.ow, j.lo)
 		return
 	}
 	j.planesInPlace(lo, hi)
+}
+
+// pairsStacked reports whether a pool2x2Pairs geometry's planes stack into
+// one image of rows whose pairs are the windows' rows: planes that follow
+// one another in the input and the output, with no input row left over
+// (an even height), so the 2x2 row kernels pool a range of planes in one
+// call.
+func pairsStacked(g *pool2dGeom) bool {
+	ohw := g.oh * g.ow
+	return g.h == 2*g.oh && g.xsC == g.h*g.xsH && g.xsN == g.c*g.xsC && g.osH == g.ow && g.osC == ohw && g.osN == g.c*ohw
 }
 
 // planesSplitRows pools planes [lo, hi) of a pool2x2Pairs geometry of whole

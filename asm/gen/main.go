@@ -681,10 +681,7 @@ func avgPool2Kernels(s isa) {
 	p := loadParams("dst", "src", "srcStride", "rows", "n")
 	dst, src, ss, rows, n := p[0], p[1], p[2], p[3], p[4]
 	four := s.vec()
-	g := GP32()
-	MOVL(U32(0x40800000), g) // 4.0
-	VMOVD(g, four.AsX())
-	VBROADCASTSS(four.AsX(), four)
+	loadK(4, four)
 	poolRowsLoop(s, name, dst, src, ss, rows, n, func(x reg.GPVirtual, off int) reg.VecVirtual {
 		taps := pool2Taps(s, x, ss, off, nil)
 		acc := s.vec()
@@ -707,10 +704,7 @@ type avx2PoolCheck struct{ sign, nan, zmin reg.VecVirtual }
 // newAVX2PoolCheck sets up the check's registers.
 func newAVX2PoolCheck(s isa) avx2PoolCheck {
 	c := avx2PoolCheck{s.vec(), s.vec(), s.vec()}
-	g := GP32()
-	MOVL(U32(0x80000000), g)
-	VMOVD(g, c.sign.AsX())
-	VPBROADCASTD(c.sign.AsX(), c.sign)
+	loadK(float32(math.Copysign(0, -1)), c.sign) // the sign bit
 	VXORPS(c.nan, c.nan, c.nan)
 	VPCMPEQD(c.zmin, c.zmin, c.zmin) // all ones: the largest unsigned value
 	return c
@@ -1063,18 +1057,7 @@ func maxPool3S1Kernel(s isa) {
 	dst, src, planes, masks := p[0], p[1], p[2], p[3]
 	lov, ninf := s.vec(), s.vec()
 	VBROADCASTSS(paramAddr("lo"), lov)
-	inf := GP32()
-	MOVL(U32(0xff800000), inf)
-	bc := func(g reg.GPVirtual, v reg.VecVirtual) {
-		if s.avx512 {
-			VPBROADCASTD(g, v)
-			return
-		}
-		t := XMM()
-		VMOVD(g, t)
-		VPBROADCASTD(t, v)
-	}
-	bc(inf, ninf)
+	loadK(float32(math.Inf(-1)), ninf)
 	rowB := GP64() // a row's bytes
 	MOVQ(paramAddr("w"), rowB)
 	SHLQ(U8(2), rowB)
@@ -1089,9 +1072,7 @@ func maxPool3S1Kernel(s isa) {
 		entry = 3 * s.bytes
 		badv, nzero = s.vec(), s.vec()
 		VXORPS(badv, badv, badv)
-		z := GP32()
-		MOVL(U32(0x80000000), z)
-		bc(z, nzero)
+		loadK(float32(math.Copysign(0, -1)), nzero)
 		ml, mc, mr = s.vec(), s.vec(), s.vec()
 	}
 	vmax := func(a, b, out reg.VecVirtual) {
