@@ -430,8 +430,37 @@ func MaxPool3x3S1P1F32(dst, src []float32, planes, h, w int, lo float32) bool {
 	return asmMaxPool3S1(&dst[0], &src[0], planes, h, w, lo)
 }
 
-// maxPoolS1MaxWidth is the widest row MaxPool3x3S1P1F32 takes (its mask
-// table on the stack).
+// AvgPool3x3S1P1F32 average-pools planes planes of h x w (contiguous,
+// dst and src alike) with a 3x3 window at stride 1 and one row and column
+// of padding on every side, read in place: dst's element (y, x) of a plane
+// is the sum from +0 of the window's taps inside the plane, in the
+// window's order (rows, then columns), divided by 9 when includePad
+// (count_include_pad) or else by the number of those taps: the float32
+// average pooling's arithmetic, the same bits at every level. It panics on
+// short slices or overlapping dst and src.
+func AvgPool3x3S1P1F32(dst, src []float32, planes, h, w int, includePad bool) {
+	n := planes * h * w
+	if planes <= 0 || h <= 0 || w <= 0 {
+		return
+	}
+	if len(dst) < n || len(src) < n {
+		panic(fmt.Sprintf("asm: AvgPool3x3S1P1F32: dst %d, src %d elements for %d planes of %dx%d", len(dst), len(src), planes, h, w))
+	}
+	if overlap(dst[:n], src[:n]) {
+		panic("asm: AvgPool3x3S1P1F32: dst overlaps src")
+	}
+	if level != LevelGo && w <= maxPoolS1MaxWidth {
+		asmAvgPool3S1(&dst[0], &src[0], planes, h, w, includePad)
+		return
+	}
+	for p := 0; p < n; p += h * w {
+		avgPool3S1Go(dst[p:p+h*w], src[p:p+h*w], h, w, includePad)
+	}
+}
+
+// maxPoolS1MaxWidth is the widest row MaxPool3x3S1P1F32 and
+// AvgPool3x3S1P1F32 take at the assembly levels (their tables on the
+// stack).
 const maxPoolS1MaxWidth = 16 * 64
 
 // OverlapF32 reports whether non-empty a and b share memory: the row copy

@@ -357,24 +357,72 @@ func asmDWPlanar(p *DWPlanar, d, x, w *float32) {
 }
 
 // asmMaxPool3S1 runs maxPool3S1F32 at the current level with its mask
-// table (per column block of a vector: the loads of columns x-1, x and
-// x+1, the middle one also the store's) and reports whether the source
-// held none of the values that make the taps' order matter.
+// table (s1Masks) and reports whether the source held none of the values
+// that make the taps' order matter.
 func asmMaxPool3S1(dst, src *float32, planes, h, w int, lo float32) bool {
 	var f uint32
 	if level == LevelAVX512 {
 		var masks [3 * maxPoolS1MaxWidth / 16]uint16
-		nv := (w + 15) / 16
-		for v := range nv {
-			for k := range 3 {
-				masks[3*v+k] = lanesIn(16*v-1+k, w, 16)
-			}
-		}
-		maxPool3S1F32AVX512(dst, src, planes, h, w, nv, &masks[0], lo, &f)
+		maxPool3S1F32AVX512(dst, src, planes, h, w, s1Masks512(&masks, w), &masks[0], lo, &f)
 		return f == 0
 	}
-	var masks [3 * maxPoolS1MaxWidth]int32 // 8 lanes of 3 masks a block of 8
-	nv := (w + 7) / 8
+	var masks [3 * maxPoolS1MaxWidth]int32
+	maxPool3S1F32AVX2(dst, src, planes, h, w, s1Masks256(&masks, w), &masks[0], lo, &f)
+	return f == 0
+}
+
+// asmAvgPool3S1 runs avgPool3S1F32 at the current level with its mask
+// table (s1Masks) and divisors: per column block of a vector, the lanes'
+// divisors in the plane's first row, its middle rows, its last row and a
+// plane of one row (9 everywhere with includePad, else the taps inside
+// the plane: the row's count times the column's).
+func asmAvgPool3S1(dst, src *float32, planes, h, w int, includePad bool) {
+	lanes := 8
+	if level == LevelAVX512 {
+		lanes = 16
+	}
+	nv := (w + lanes - 1) / lanes
+	var divs [4 * maxPoolS1MaxWidth]float32
+	for v := range nv {
+		for l := range lanes {
+			x := v*lanes + l
+			cols := min(x+1, w-1) - max(x-1, 0) + 1 // the window's columns inside the row (x < w)
+			for k, rows := range [4]int{2, 3, 2, 1} {
+				d := float32(9)
+				if !includePad {
+					d = float32(min(rows, h) * max(1, cols))
+				}
+				divs[(4*v+k)*lanes+l] = d
+			}
+		}
+	}
+	if level == LevelAVX512 {
+		var masks [3 * maxPoolS1MaxWidth / 16]uint16
+		avgPool3S1F32AVX512(dst, src, planes, h, w, s1Masks512(&masks, w), &masks[0], &divs[0])
+		return
+	}
+	var masks [3 * maxPoolS1MaxWidth]int32
+	avgPool3S1F32AVX2(dst, src, planes, h, w, s1Masks256(&masks, w), &masks[0], &divs[0])
+}
+
+// s1Masks512 fills the 3x3/1 pooling kernels' AVX-512 mask table for rows
+// of w and returns its blocks (one a vector of 16 output columns): per
+// block the loads' masks of columns x-1, x and x+1, the middle one also
+// the store's.
+func s1Masks512(masks *[3 * maxPoolS1MaxWidth / 16]uint16, w int) (nv int) {
+	nv = (w + 15) / 16
+	for v := range nv {
+		for k := range 3 {
+			masks[3*v+k] = lanesIn(16*v-1+k, w, 16)
+		}
+	}
+	return nv
+}
+
+// s1Masks256 is s1Masks512 at AVX2: blocks of 8 columns, each mask a
+// vector of 8 int32 lanes.
+func s1Masks256(masks *[3 * maxPoolS1MaxWidth]int32, w int) (nv int) {
+	nv = (w + 7) / 8
 	for v := range nv {
 		for k := range 3 {
 			m := lanesIn(8*v-1+k, w, 8)
@@ -383,8 +431,7 @@ func asmMaxPool3S1(dst, src *float32, planes, h, w int, lo float32) bool {
 			}
 		}
 	}
-	maxPool3S1F32AVX2(dst, src, planes, h, w, nv, &masks[0], lo, &f)
-	return f == 0
+	return nv
 }
 
 // lanesIn is the mask of the lanes l < lanes with 0 <= c0+l < w.

@@ -160,6 +160,9 @@ func asmSgemmKernelHalf(mr, kc int, a, b, c *float32, ldc int, alpha, beta float
 func asmMaxPool3Checked(dst *float32, dstStride int, src *float32, srcStride, rows, n int, lo float32) (bad bool) {
 	panic("asm: no assembly in this build")
 }
+func asmAvgPool3S1(dst, src *float32, planes, h, w int, includePad bool) {
+	panic("asm: no assembly in this build")
+}
 func asmMaxPool3S1(dst, src *float32, planes, h, w int, lo float32) bool {
 	panic("asm: no assembly in this build")
 }

@@ -21012,6 +21012,100 @@ maxPool3S1F32AVX512_out:
 	VZEROUPPER
 	RET
 
+// func avgPool3S1F32AVX512(dst *float32, src *float32, planes int, h int, w int, nv int, masks *uint16, divs *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·avgPool3S1F32AVX512(SB), NOSPLIT, $0-64
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   planes+16(FP), DX
+	MOVQ   masks+48(FP), BX
+	MOVQ   divs+56(FP), SI
+	VXORPS Z0, Z0, Z0
+	MOVQ   w+32(FP), DI
+	SHLQ   $0x02, DI
+
+	PCALIGN $64
+avgPool3S1F32AVX512_plane:
+	MOVQ   nv+40(FP), R8
+	DECQ   R8
+	IMUL3Q $0x00000006, R8, R9
+	ADDQ   BX, R9
+	MOVQ   R8, R10
+	SHLQ   $0x06, R10
+	MOVQ   R10, R11
+	SHLQ   $0x02, R11
+	ADDQ   SI, R11
+
+	PCALIGN $64
+avgPool3S1F32AVX512_block:
+	KMOVW     (R9), K1
+	KMOVW     2(R9), K2
+	KMOVW     4(R9), K3
+	MOVQ      CX, R12
+	ADDQ      R10, R12
+	MOVQ      AX, R13
+	ADDQ      R10, R13
+	VMOVAPS   Z0, Z1
+	VMOVUPS.Z -4(R12), K1, Z2
+	VMOVUPS.Z (R12), K2, Z3
+	VMOVUPS.Z 4(R12), K3, Z4
+	VADDPS    Z2, Z1, Z1
+	VADDPS    Z3, Z1, Z1
+	VADDPS    Z4, Z1, Z1
+	MOVQ      h+24(FP), R14
+	DECQ      R14
+	JZ        avgPool3S1F32AVX512_single
+	VMOVAPS   Z1, Z2
+	VMOVUPS   (R11), Z3
+
+	PCALIGN $64
+avgPool3S1F32AVX512_row:
+	ADDQ      DI, R12
+	VMOVUPS.Z -4(R12), K1, Z4
+	VMOVUPS.Z (R12), K2, Z5
+	VMOVUPS.Z 4(R12), K3, Z6
+	VADDPS    Z4, Z1, Z1
+	VADDPS    Z5, Z1, Z1
+	VADDPS    Z6, Z1, Z1
+	VDIVPS    Z3, Z1, Z1
+	VMOVUPS   Z1, K2, (R13)
+	ADDQ      DI, R13
+	VMOVUPS   64(R11), Z3
+	VADDPS    Z4, Z2, Z2
+	VADDPS    Z5, Z2, Z2
+	VADDPS    Z6, Z2, Z2
+	VADDPS    Z4, Z0, Z4
+	VADDPS    Z5, Z4, Z4
+	VADDPS    Z6, Z4, Z4
+	VMOVAPS   Z2, Z1
+	VMOVAPS   Z4, Z2
+	DECQ      R14
+	JNZ       avgPool3S1F32AVX512_row
+	VDIVPS    128(R11), Z1, Z1
+	VMOVUPS   Z1, K2, (R13)
+	ADDQ      DI, R13
+	JMP       avgPool3S1F32AVX512_nextblock
+
+avgPool3S1F32AVX512_single:
+	VDIVPS  192(R11), Z1, Z1
+	VMOVUPS Z1, K2, (R13)
+	ADDQ    DI, R13
+
+avgPool3S1F32AVX512_nextblock:
+	SUBQ  $0x06, R9
+	SUBQ  $0x40, R10
+	SUBQ  $0x00000100, R11
+	DECQ  R8
+	JGE   avgPool3S1F32AVX512_block
+	MOVQ  h+24(FP), R8
+	IMULQ DI, R8
+	ADDQ  R8, CX
+	ADDQ  R8, AX
+	DECQ  DX
+	JNZ   avgPool3S1F32AVX512_plane
+	VZEROUPPER
+	RET
+
 // func tapSumChainF32AVX512(dst *float32, base *float32, offs *int, w *float32, ntaps int, n int, codes *uint8, sc *float32, nsteps int)
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·tapSumChainF32AVX512(SB), NOSPLIT, $0-72
@@ -39307,6 +39401,133 @@ maxPool3S1F32AVX2_stored:
 	TESTL     AX, AX
 	SETNE     DL
 	MOVL      DX, (CX)
+	VZEROUPPER
+	RET
+
+// func avgPool3S1F32AVX2(dst *float32, src *float32, planes int, h int, w int, nv int, masks *int32, divs *float32)
+// Requires: AVX
+TEXT ·avgPool3S1F32AVX2(SB), NOSPLIT, $8-64
+	MOVQ   dst+0(FP), AX
+	MOVQ   src+8(FP), CX
+	MOVQ   planes+16(FP), DX
+	MOVQ   masks+48(FP), BX
+	MOVQ   divs+56(FP), SI
+	VXORPS Y0, Y0, Y0
+	MOVQ   w+32(FP), DI
+	SHLQ   $0x02, DI
+
+	PCALIGN $64
+avgPool3S1F32AVX2_plane:
+	MOVQ   nv+40(FP), R8
+	DECQ   R8
+	IMUL3Q $0x00000060, R8, R9
+	ADDQ   BX, R9
+	MOVQ   R8, R10
+	SHLQ   $0x05, R10
+	MOVQ   R10, R11
+	SHLQ   $0x02, R11
+	ADDQ   SI, R11
+
+	PCALIGN $64
+avgPool3S1F32AVX2_block:
+	VMOVDQU    (R9), Y1
+	VMOVDQU    32(R9), Y2
+	VMOVDQU    64(R9), Y3
+	MOVQ       CX, R12
+	ADDQ       R10, R12
+	MOVQ       AX, R13
+	ADDQ       R10, R13
+	MOVQ       h+24(FP), R15
+	IMULQ      DI, R15
+	ADDQ       AX, R15
+	VMOVAPS    Y0, Y4
+	VMASKMOVPS -4(R12), Y1, Y5
+	VMASKMOVPS (R12), Y2, Y6
+	VMASKMOVPS 4(R12), Y3, Y7
+	VADDPS     Y5, Y4, Y4
+	VADDPS     Y6, Y4, Y4
+	VADDPS     Y7, Y4, Y4
+	MOVQ       h+24(FP), R14
+	DECQ       R14
+	JZ         avgPool3S1F32AVX2_single
+	VMOVAPS    Y4, Y5
+	VMOVUPS    (R11), Y6
+
+	PCALIGN $64
+avgPool3S1F32AVX2_row:
+	ADDQ       DI, R12
+	VMASKMOVPS -4(R12), Y1, Y7
+	VMASKMOVPS (R12), Y2, Y8
+	VMASKMOVPS 4(R12), Y3, Y9
+	VADDPS     Y7, Y4, Y4
+	VADDPS     Y8, Y4, Y4
+	VADDPS     Y9, Y4, Y4
+	VDIVPS     Y6, Y4, Y4
+	MOVQ       R13, BP
+	ADDQ       $0x20, BP
+	CMPQ       BP, R15
+	JA         avgPool3S1F32AVX2_in_mstore
+	VMOVUPS    Y4, (R13)
+	JMP        avgPool3S1F32AVX2_in_stored
+
+avgPool3S1F32AVX2_in_mstore:
+	VMASKMOVPS Y4, Y2, (R13)
+
+avgPool3S1F32AVX2_in_stored:
+	ADDQ    DI, R13
+	VMOVUPS 32(R11), Y6
+	VADDPS  Y7, Y5, Y5
+	VADDPS  Y8, Y5, Y5
+	VADDPS  Y9, Y5, Y5
+	VADDPS  Y7, Y0, Y7
+	VADDPS  Y8, Y7, Y7
+	VADDPS  Y9, Y7, Y7
+	VMOVAPS Y5, Y4
+	VMOVAPS Y7, Y5
+	DECQ    R14
+	JNZ     avgPool3S1F32AVX2_row
+	VDIVPS  64(R11), Y4, Y1
+	MOVQ    R13, R12
+	ADDQ    $0x20, R12
+	CMPQ    R12, R15
+	JA      avgPool3S1F32AVX2_end_mstore
+	VMOVUPS Y1, (R13)
+	JMP     avgPool3S1F32AVX2_end_stored
+
+avgPool3S1F32AVX2_end_mstore:
+	VMASKMOVPS Y1, Y2, (R13)
+
+avgPool3S1F32AVX2_end_stored:
+	ADDQ DI, R13
+	JMP  avgPool3S1F32AVX2_nextblock
+
+avgPool3S1F32AVX2_single:
+	VDIVPS  96(R11), Y4, Y1
+	MOVQ    R13, R12
+	ADDQ    $0x20, R12
+	CMPQ    R12, R15
+	JA      avgPool3S1F32AVX2_one_mstore
+	VMOVUPS Y1, (R13)
+	JMP     avgPool3S1F32AVX2_one_stored
+
+avgPool3S1F32AVX2_one_mstore:
+	VMASKMOVPS Y1, Y2, (R13)
+
+avgPool3S1F32AVX2_one_stored:
+	ADDQ DI, R13
+
+avgPool3S1F32AVX2_nextblock:
+	SUBQ  $0x60, R9
+	SUBQ  $0x20, R10
+	SUBQ  $0x00000080, R11
+	DECQ  R8
+	JGE   avgPool3S1F32AVX2_block
+	MOVQ  h+24(FP), R8
+	IMULQ DI, R8
+	ADDQ  R8, CX
+	ADDQ  R8, AX
+	DECQ  DX
+	JNZ   avgPool3S1F32AVX2_plane
 	VZEROUPPER
 	RET
 

@@ -390,6 +390,11 @@ func maxPool3RangeF32AVX512(dst *float32, dstStride int, src *float32, srcStride
 //go:noescape
 func maxPool3S1F32AVX512(dst *float32, src *float32, planes int, h int, w int, nv int, masks *uint16, lo float32, bad *uint32)
 
+// avgPool3S1F32AVX512 average-pools planes planes of h x w at dst from src (3x3 window, stride 1, padding 1; each sum from +0 in the window's order, divided by the divisor from divs) with nv column blocks of masks at masks and divisors at divs: see avgPool3S1Kernel in asm/gen. h, w, nv, planes >= 1; dst and src do not overlap.
+//
+//go:noescape
+func avgPool3S1F32AVX512(dst *float32, src *float32, planes int, h int, w int, nv int, masks *uint16, divs *float32)
+
 // tapSumChainF32AVX512 computes dst[i] = the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of 16, ntaps >= 1 and every code is below 10.
 //
 //go:noescape
@@ -675,6 +680,11 @@ func maxPool3CheckedF32AVX2(dst *float32, dstStride int, src *float32, srcStride
 //
 //go:noescape
 func maxPool3S1F32AVX2(dst *float32, src *float32, planes int, h int, w int, nv int, masks *int32, lo float32, bad *uint32)
+
+// avgPool3S1F32AVX2 average-pools planes planes of h x w at dst from src (3x3 window, stride 1, padding 1; each sum from +0 in the window's order, divided by the divisor from divs) with nv column blocks of masks at masks and divisors at divs: see avgPool3S1Kernel in asm/gen. h, w, nv, planes >= 1; dst and src do not overlap.
+//
+//go:noescape
+func avgPool3S1F32AVX2(dst *float32, src *float32, planes int, h int, w int, nv int, masks *int32, divs *float32)
 
 // tapSumChainF32AVX2 computes dst[i] = the chain of steps codes[t] with scalars sc[t] (t < nsteps) on the sum over t < ntaps of float32(base[offs[t]+i] * w[t]), summed in order from +0, for i < n; n is a multiple of 8, ntaps >= 1 and every code is below 10.
 //

@@ -379,3 +379,64 @@ func TestAvgPool2x2(t *testing.T) {
 		func() { AvgPool2x2F32(s[20:28], 8, s[16:], 16, 1, 8) },      // overlap
 	)
 }
+
+// TestAvgPool3x3S1P1 runs AvgPool3x3S1P1F32 at every level on planes
+// around both vector sizes (one row or column, partial blocks, several
+// blocks, several planes) with guard bands, against the sums over an
+// explicitly zero-padded plane (all nine taps from +0 in the window's
+// order, the flat path's arithmetic: a padding tap must change no bit),
+// divided by 9 or, without includePad, by the taps inside the plane.
+// Inputs as TestAvgPool2x2's: NaN payloads of both signs (the first NaN a
+// window meets must win), infinities, signed zeros, subnormals, overflow.
+func TestAvgPool3x3S1P1(t *testing.T) {
+	r := rand.New(rand.NewSource(13))
+	specials := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
+		math.Float32frombits(0x7fc00001), math.Float32frombits(0xffc00123), 1e-45, -3e-39, 3e38, -3e38}
+	geoms := [][3]int{{1, 1, 1}, {2, 1, 5}, {1, 5, 1}, {3, 2, 2}, {1, 7, 7}, {2, 3, 8}, {1, 4, 9},
+		{2, 2, 16}, {1, 3, 17}, {3, 9, 33}, {2, 8, 8}, {1, 4, 47}, {2, 6, 64}, {1, 2, 130}, {2, 17, 17}, {1, 35, 35}}
+	for _, l := range levels() {
+		withLevel(t, l, func() {
+			for _, g := range geoms {
+				planes, h, w := g[0], g[1], g[2]
+				for _, incl := range []bool{true, false} {
+					what := fmt.Sprintf("%s %dx%dx%d includePad=%v", l, planes, h, w, incl)
+					src := poolSource(r, planes*h*w, specials)
+					off := r.Intn(4)
+					buf, dst := guarded(planes*h*w, off)
+					AvgPool3x3S1P1F32(dst, src, planes, h, w, incl)
+					wp := w + 2
+					padded := make([]float32, (h+2)*wp)
+					for p := 0; p < planes; p++ {
+						for y := 0; y < h; y++ {
+							copy(padded[(y+1)*wp+1:], src[(p*h+y)*w:(p*h+y+1)*w])
+						}
+						for y := 0; y < h; y++ {
+							for x := 0; x < w; x++ {
+								var s float32
+								for i := 0; i < 3; i++ {
+									for j := 0; j < 3; j++ {
+										s += padded[(y+i)*wp+x+j]
+									}
+								}
+								div := 9
+								if !incl {
+									div = (min(y+1, h-1) - max(y-1, 0) + 1) * (min(x+1, w-1) - max(x-1, 0) + 1)
+								}
+								if gb, wb := math.Float32bits(dst[(p*h+y)*w+x]), math.Float32bits(s/float32(div)); gb != wb {
+									t.Fatalf("%s: plane %d [%d,%d] %#x, want %#x", what, p, y, x, gb, wb)
+								}
+							}
+						}
+					}
+					checkGuards(t, what, buf, planes*h*w, off)
+				}
+			}
+		})
+	}
+	s := make([]float32, 64)
+	mustPanic(t, "AvgPool3x3S1P1F32",
+		func() { AvgPool3x3S1P1F32(make([]float32, 15), s, 1, 4, 4, true) },      // short dst
+		func() { AvgPool3x3S1P1F32(make([]float32, 64), s[:15], 1, 4, 4, true) }, // short src
+		func() { AvgPool3x3S1P1F32(s[8:24], s[:16], 1, 4, 4, true) },             // overlap
+	)
+}

@@ -135,6 +135,28 @@ func avgPool2Go(dst, up, down []float32) {
 	}
 }
 
+// avgPool3S1Go is one plane of AvgPool3x3S1P1F32.
+func avgPool3S1Go(dst, src []float32, h, w int, includePad bool) {
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			var s float32
+			cnt := 0
+			for yy := y - 1; yy <= y+1; yy++ {
+				for xx := x - 1; xx <= x+1; xx++ {
+					if yy >= 0 && yy < h && xx >= 0 && xx < w {
+						s += src[yy*w+xx]
+						cnt++
+					}
+				}
+			}
+			if includePad {
+				cnt = 9
+			}
+			dst[y*w+x] = s / float32(cnt)
+		}
+	}
+}
+
 // maxNaN is the tap-max step: a NaN tap v replaces the maximum m bit for
 // bit, else Go's max.
 func maxNaN(m, v float32) float32 {

@@ -278,5 +278,8 @@ func BenchmarkOpAvgPool2D(b *testing.B) {
 		{"densenet_2x2s2_256x28x28", []int64{1, 256, 28, 28}, Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}}},
 		{"inception_3x3_768x19x19", []int64{1, 768, 19, 19}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}}},
 		{"inception_3x3p1_768x17x17", []int64{1, 768, 17, 17}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1}, CountIncludePad: true}},
+		{"inception_3x3p1_288x35x35", []int64{1, 288, 35, 35}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1}, CountIncludePad: true}},
+		{"inception_3x3p1_2048x8x8", []int64{1, 2048, 8, 8}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1}, CountIncludePad: true}},
+		{"exclpad_3x3p1_768x17x17", []int64{1, 768, 17, 17}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1}}},
 	})
 }

@@ -312,7 +312,7 @@ func TestAvgPoolFlatBlocks(t *testing.T) {
 		checkAvgPlanes(t, fmt.Sprintf("%+v", c), &g, xs, func(o []float32) {
 			for lo := 0; lo < g.c; {
 				hi := min(g.c, lo+1+r.Intn(g.c/2))
-				avgPlanesNCHW(&g, o, xs, lo, hi)
+				avgPlanesFlat(&g, o, xs, lo, hi) // (3x3/1 padding 1 take avgPlanesS1 in avgPlanesNCHW)
 				lo = hi
 			}
 		})
@@ -374,6 +374,41 @@ func TestMaxPoolS1MatchesScalar(t *testing.T) {
 			}
 			for _, th := range []int{1, 2} {
 				maxPoolVsScalar(t, x, a, th, fmt.Sprintf("%v nan=%v threads=%d", shape, nan, th))
+			}
+		}
+	}
+}
+
+// TestAvgPoolS1Path holds the 3x3, stride-1 average pools with padding 1
+// (Inception's branch pools; with and without count_include_pad) to the
+// general loop at 1 and 2 threads, through AvgPool2D, with signed zeros,
+// infinities and NaNs in the data: asm.AvgPool3x3S1P1F32 on planes read in
+// place, one row or column, rows of partial and several vectors.
+func TestAvgPoolS1Path(t *testing.T) {
+	defer SetNumThreads(0)
+	r := rand.New(rand.NewSource(14))
+	for i, shape := range [][]int64{{1, 100, 17, 17}, {2, 9, 35, 35}, {1, 40, 8, 8}, {1, 5, 1, 37}, {2, 3, 21, 1}, {1, 4, 2, 70}, {1, 3, 9, 130}} {
+		for _, incl := range []bool{true, false} {
+			a := Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1, 1, 1}, CountIncludePad: incl, CeilMode: i%2 == 0}
+			x := randT(t, int64(80+i), shape, f32, -4, 4)
+			xs := x.Float32s()
+			sprinkleSpecials(r, 8, xs)
+			g, err := resolvePool2D("test", x, &a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !avgS1OK(&g) {
+				t.Fatalf("%v: not on the 3x3/1 path", shape)
+			}
+			for _, th := range []int{1, 2} {
+				SetNumThreads(th)
+				checkAvgPlanes(t, fmt.Sprintf("%v include_pad=%v threads=%d", shape, incl, th), &g, xs, func(o []float32) {
+					out := mustT(t, g.outShape[:], f32)
+					if err := AvgPool2D(out, x, a); err != nil {
+						t.Fatal(err)
+					}
+					copy(o, out.Float32s())
+				})
 			}
 		}
 	}

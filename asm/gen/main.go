@@ -157,6 +157,7 @@ func main() {
 		avgPool2Kernels(s)
 		maxPool3Kernels(s)
 		maxPool3S1Kernel(s)
+		avgPool3S1Kernel(s)
 		tapSumChainKernels(s)
 		dwNCKernels(s)
 		dwNC3x3Kernels(s)
@@ -1167,24 +1168,7 @@ func maxPool3S1Kernel(s isa) {
 	vmax(prev, cur, acc)
 	vmax(next, acc, acc)
 	vmax(lov, acc, acc)
-	if s.avx512 {
-		VMOVUPS(acc, kc, Mem{Base: y})
-	} else {
-		// A plain store of the whole vector where it ends inside the
-		// plane (VMASKMOVPS's store is slow on AMD's cores): lanes past a
-		// partial block's row land in later rows, which the walk down and
-		// the blocks after this one write again.
-		t := GP64()
-		MOVQ(y, t)
-		ADDQ(U8(s.bytes), t)
-		CMPQ(t, end)
-		JA(LabelRef(name + "_mstore"))
-		VMOVUPS(acc, Mem{Base: y})
-		JMP(LabelRef(name + "_stored"))
-		Label(name + "_mstore")
-		VMASKMOVPS(acc, mc, Mem{Base: y})
-		Label(name + "_stored")
-	}
+	s1Store(s, name, acc, y, end, kc, mc)
 	ADDQ(rowB, y)
 	VMOVAPS(cur, prev)
 	VMOVAPS(next, cur)
@@ -1211,6 +1195,175 @@ func maxPool3S1Kernel(s isa) {
 	storeFlag("bad", f)
 	VZEROUPPER()
 	RET()
+}
+
+// avgPool3S1Kernel emits the 3x3 average pooling at stride 1 with one row
+// and column of padding on every side (Inception's branch pools), planes
+// planes of h x w read in place: each output the sum from +0 of its taps
+// inside the plane in the window's order (rows, then columns), one VADDPS
+// each with the running sum as the first operand, divided (VDIVPS) by the
+// divisor from the table at divs: the float32 average pooling's
+// arithmetic (avgWindow, asm.TapSumChainF32 with unit weights over a
+// zero-padded plane), bit for bit. Padding taps need no skipping: a
+// masked load's zero lanes and a zero row add +0, which changes no sum
+// that starts from +0 (such a sum is never -0). A column block (the mask
+// table of maxPool3S1Kernel) walks down the rows: each source row's three
+// taps are added to the sums of the output rows below, at and above it,
+// the last of which is then complete and stored. The table holds four
+// vectors of divisors a block: for the plane's first row, the middle
+// rows, the last row and a plane of one row.
+func avgPool3S1Kernel(s isa) {
+	name := "avgPool3S1F32" + s.suffix
+	maskT := "*uint16"
+	if !s.avx512 {
+		maskT = "*int32"
+	}
+	text(name, "func(dst, src *float32, planes, h, w, nv int, masks "+maskT+", divs *float32)")
+	Doc(fmt.Sprintf("%s average-pools planes planes of h x w at dst from src (3x3 window, stride 1, padding 1; each sum from +0 in the window's order, divided by the divisor from divs) with nv column blocks of masks at masks and divisors at divs: see avgPool3S1Kernel in asm/gen. h, w, nv, planes >= 1; dst and src do not overlap.", name))
+	p := loadParams("dst", "src", "planes", "masks", "divs")
+	dst, src, planes, masks, divs := p[0], p[1], p[2], p[3], p[4]
+	zero := s.vec()
+	VXORPS(zero, zero, zero)
+	rowB := GP64() // a row's bytes
+	MOVQ(paramAddr("w"), rowB)
+	SHLQ(U8(2), rowB)
+	var kl, kc, kr reg.OpmaskVirtual
+	var ml, mc, mr reg.VecVirtual
+	entry := 6 // bytes of a block's masks
+	if s.avx512 {
+		kl, kc, kr = K(), K(), K()
+	} else {
+		entry = 3 * s.bytes
+		ml, mc, mr = s.vec(), s.vec(), s.vec()
+	}
+	// taps loads the row at x's columns x-1, x and x+1 of the block
+	// (zeros outside the plane).
+	taps := func(x reg.GPVirtual) [3]reg.VecVirtual {
+		t := [3]reg.VecVirtual{s.vec(), s.vec(), s.vec()}
+		for i, k := range []reg.OpmaskVirtual{kl, kc, kr} {
+			at := Mem{Base: x, Disp: 4 * (i - 1)}
+			if s.avx512 {
+				VMOVUPS_Z(at, k, t[i])
+			} else {
+				VMASKMOVPS(at, []reg.VecVirtual{ml, mc, mr}[i], t[i])
+			}
+		}
+		return t
+	}
+	add := func(t [3]reg.VecVirtual, acc reg.VecVirtual) {
+		for _, v := range t {
+			VADDPS(v, acc, acc)
+		}
+	}
+	Label(name + "_plane")
+	v, mt, col, dt := GP64(), GP64(), GP64(), GP64() // block, its mask entry, its first column's byte offset, its divisors
+	MOVQ(paramAddr("nv"), v)
+	DECQ(v)
+	IMUL3Q(U32(entry), v, mt)
+	ADDQ(masks, mt)
+	MOVQ(v, col)
+	SHLQ(U8(bits.TrailingZeros(uint(s.bytes))), col)
+	MOVQ(col, dt)
+	SHLQ(U8(2), dt)
+	ADDQ(divs, dt)
+	Label(name + "_block")
+	if s.avx512 {
+		KMOVW(Mem{Base: mt}, kl)
+		KMOVW(Mem{Base: mt, Disp: 2}, kc)
+		KMOVW(Mem{Base: mt, Disp: 4}, kr)
+	} else {
+		VMOVDQU(Mem{Base: mt}, ml)
+		VMOVDQU(Mem{Base: mt, Disp: s.bytes}, mc)
+		VMOVDQU(Mem{Base: mt, Disp: 2 * s.bytes}, mr)
+	}
+	x, y, r := GP64(), GP64(), GP64()
+	MOVQ(src, x)
+	ADDQ(col, x)
+	MOVQ(dst, y)
+	ADDQ(col, y)
+	var end reg.GPVirtual // AVX2: the plane's end in dst
+	if !s.avx512 {
+		end = GP64()
+		MOVQ(paramAddr("h"), end)
+		IMULQ(rowB, end)
+		ADDQ(dst, end)
+	}
+	store := func(label string, acc reg.VecVirtual, div Op) {
+		q := s.vec()
+		VDIVPS(div, acc, q)
+		s1Store(s, label, q, y, end, kc, mc)
+		ADDQ(rowB, y)
+	}
+	// Source row 0: the first output row's sum (its row above is
+	// padding) and the second's start alike.
+	prev, cur := s.vec(), s.vec()
+	VMOVAPS(zero, prev)
+	add(taps(x), prev)
+	MOVQ(paramAddr("h"), r)
+	DECQ(r)
+	JZ(LabelRef(name + "_single"))
+	VMOVAPS(prev, cur)
+	div := s.vec() // the next store's divisors
+	VMOVUPS(Mem{Base: dt}, div)
+	Label(name + "_row")
+	ADDQ(rowB, x)
+	t := taps(x)
+	add(t, prev) // the output row above this one: complete
+	store(name+"_in", prev, div)
+	VMOVUPS(Mem{Base: dt, Disp: s.bytes}, div) // the middle rows' from the second store on
+	add(t, cur)
+	next := s.vec()
+	VADDPS(t[0], zero, next)
+	VADDPS(t[1], next, next)
+	VADDPS(t[2], next, next)
+	VMOVAPS(cur, prev)
+	VMOVAPS(next, cur)
+	DECQ(r)
+	JNZ(LabelRef(name + "_row"))
+	store(name+"_end", prev, Mem{Base: dt, Disp: 2 * s.bytes}) // the last row: its row below is padding
+	JMP(LabelRef(name + "_nextblock"))
+	Label(name + "_single")
+	store(name+"_one", prev, Mem{Base: dt, Disp: 3 * s.bytes})
+	Label(name + "_nextblock")
+	SUBQ(U8(entry), mt)
+	SUBQ(U8(s.bytes), col)
+	SUBQ(U32(4*s.bytes), dt)
+	DECQ(v)
+	JGE(LabelRef(name + "_block"))
+	// The next plane: h rows on.
+	n := GP64()
+	MOVQ(paramAddr("h"), n)
+	IMULQ(rowB, n)
+	ADDQ(n, src)
+	ADDQ(n, dst)
+	DECQ(planes)
+	JNZ(LabelRef(name + "_plane"))
+	VZEROUPPER()
+	RET()
+}
+
+// s1Store stores the output vector acc of a 3x3/1 pooling kernel's column
+// block at y under the block's store mask (kc at AVX-512, mc at AVX2).
+// At AVX2 a vector that ends inside the plane (end: the plane's end in
+// dst) is stored whole (VMASKMOVPS's store is slow on AMD's cores): lanes
+// past a partial block's row land in later rows, which the walk down and
+// the blocks after this one (the blocks go from the last) write again.
+// label names the store's jump targets (unique in the kernel).
+func s1Store(s isa, label string, acc reg.VecVirtual, y, end reg.GPVirtual, kc reg.OpmaskVirtual, mc reg.VecVirtual) {
+	if s.avx512 {
+		VMOVUPS(acc, kc, Mem{Base: y})
+		return
+	}
+	t := GP64()
+	MOVQ(y, t)
+	ADDQ(U8(s.bytes), t)
+	CMPQ(t, end)
+	JA(LabelRef(label + "_mstore"))
+	VMOVUPS(acc, Mem{Base: y})
+	JMP(LabelRef(label + "_stored"))
+	Label(label + "_mstore")
+	VMASKMOVPS(acc, mc, Mem{Base: y})
+	Label(label + "_stored")
 }
 
 // pool3Taps returns a 3x3/2 pooling kernel's window taps of one source row:
