@@ -281,5 +281,8 @@ func BenchmarkOpAvgPool2D(b *testing.B) {
 		{"inception_3x3p1_288x35x35", []int64{1, 288, 35, 35}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1}, CountIncludePad: true}},
 		{"inception_3x3p1_2048x8x8", []int64{1, 2048, 8, 8}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1}, CountIncludePad: true}},
 		{"exclpad_3x3p1_768x17x17", []int64{1, 768, 17, 17}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1}}},
+		{"exclpad_3x3s2p1_64x56x56", []int64{1, 64, 56, 56}, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{2, 2}, Padding: []int64{1, 1}}},
+		{"exclpad_5x5p2_64x28x28", []int64{1, 64, 28, 28}, Pool2DAttrs{PoolSize: []int64{5, 5}, Strides: []int64{1, 1}, Padding: []int64{2, 2}}},
+		{"ceil_2x2s2_64x27x27", []int64{1, 64, 27, 27}, Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}, CeilMode: true}},
 	})
 }

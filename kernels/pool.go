@@ -377,30 +377,61 @@ func avgPlanesS1(g *pool2dGeom, o, x []float32, lo, hi int) {
 func (g *pool2dGeom) padded() bool { return g.pt != 0 || g.pl != 0 || g.pb != 0 || g.pr != 0 }
 
 // avgFlatOK reports whether avgPlanesFlat computes g: strides of at most
-// 2, at most 64 taps, every window inside the input or, with
-// count_include_pad (its divisor then always the window's size), inside the
-// padded input. (Past stride 2 it would compute more than 4x the sums it
-// keeps.)
+// 2 and at most 64 taps. (Past stride 2 it would compute more than 4x the
+// sums it keeps.)
 func avgFlatOK(g *pool2dGeom) bool {
-	if g.padded() && !g.countIncludePad || g.sh > 2 || g.sw > 2 || g.kh*g.kw > 64 {
-		return false
+	return g.sh <= 2 && g.sw <= 2 && g.kh*g.kw <= 64
+}
+
+// avgDivisors returns the divisor of each output of a plane (oh x ow, as
+// avgWindow's: the taps inside the input, or with count_include_pad those
+// inside the padded input; at least 1) in d, and whether they all are the
+// window's size.
+func avgDivisors(g *pool2dGeom, d []float32) (uniform bool) {
+	// A window is a rectangle of taps: its counts are its rows' times its
+	// columns'.
+	count := func(o, s, p, k, dil, n, pad int) (in, inPad int) {
+		for t := 0; t < k; t++ {
+			if v := o*s - p + t*dil; v < n+pad {
+				inPad++
+				if v >= 0 && v < n {
+					in++
+				}
+			}
+		}
+		return in, inPad
 	}
-	return (g.oh-1)*g.sh+(g.kh-1)*g.dh < g.h+g.pt+g.pb && (g.ow-1)*g.sw+(g.kw-1)*g.dw < g.w+g.pl+g.pr
+	uniform = true
+	for oy := 0; oy < g.oh; oy++ {
+		ry, ryPad := count(oy, g.sh, g.pt, g.kh, g.dh, g.h, g.pb)
+		for ox := 0; ox < g.ow; ox++ {
+			rx, rxPad := count(ox, g.sw, g.pl, g.kw, g.dw, g.w, g.pr)
+			div := poolDivisor(g, ry*rx, ryPad*rxPad)
+			d[oy*g.ow+ox] = float32(div)
+			uniform = uniform && div == g.kh*g.kw
+		}
+	}
+	return uniform
 }
 
 // avgPlanesFlat is avgPlanesNCHW for float32 where avgFlatOK: each plane's
-// window sums are computed at every position of the (padded) plane up to the
-// last window's, by asm.TapSumChainF32 (the taps summed in order from +0,
-// then divided: the row path's bits), and the windows at the strides are
-// kept. A count_include_pad pool's plane is first copied into zeros (a
-// padded tap adds +0, which changes no sum but a -0 one's sign, as TVM's
-// explicit pad does). Inception's 17x17 pools made a dozen calls a
+// window sums are computed at every position of the plane, extended by
+// zeros (its padding and, in ceil mode, the rows and columns the last
+// windows reach past it), up to the last window's, by asm.TapSumChainF32
+// (the taps summed in order from +0: a zero tap adds +0, which changes no
+// such sum, so the sums are avgWindow's over the taps inside the input),
+// and the windows at the strides are kept and divided: in the chain when
+// every window has the same divisor (the window's size), else by
+// avgDivisors' map (asm.DivF32) once copied out (without
+// count_include_pad, and in ceil mode, the windows at the edges). Inception's 17x17 pools made a dozen calls a
 // 17-element row on the row path, and with their padding in the pool took
 // 5.6 ms against 0.3 over the explicitly padded input; DenseNet's 2x2/2
 // transitions summed a tap a scalar add at 2.7 ns (BenchmarkOpAvgPool2D).
+// The row path took a 3x3/2 pool with padding 1 without count_include_pad
+// on 64x56² in 658 µs, 126 with it (BenchmarkOpAvgPool2D, 1 thread).
 //
 // Planes that follow one another in x and o at column stride 1 are pooled
-// in blocks (avgPoolBlockFloats of padded planes; unpadded ones in place):
+// in blocks (avgPoolBlockFloats of extended planes; the others in place):
 // one copy into the block, one TapSumChainF32 over all of its planes (the
 // taps' offsets are the same from each plane's start; the sums between one
 // plane's last window and the next plane's first are computed and
@@ -409,8 +440,9 @@ func avgFlatOK(g *pool2dGeom) bool {
 // 1 thread, AVX-512 Intel Xeon: 340-357 µs, ONNX Runtime 131-148 in the
 // model).
 func avgPlanesFlat(g *pool2dGeom, o, x []float32, lo, hi int) {
-	padded := g.padded()
-	hp, wp := g.h+g.pt+g.pb, g.w+g.pl+g.pr
+	hp := max(g.h+g.pt+g.pb, (g.oh-1)*g.sh+(g.kh-1)*g.dh+1)
+	wp := max(g.w+g.pl+g.pr, (g.ow-1)*g.sw+(g.kw-1)*g.dw+1)
+	padded := hp != g.h || wp != g.w
 	ld, plen := g.xsH, g.h*g.w // the row stride and size of the planes the taps read
 	if padded {
 		ld, plen = wp, hp*wp
@@ -424,10 +456,21 @@ func avgPlanesFlat(g *pool2dGeom, o, x []float32, lo, hi int) {
 			k++
 		}
 	}
-	codes := [1]uint8{asm.ChainDiv}
-	div := [1]float32{float32(g.kh * g.kw)}
-	n := (g.oh-1)*g.sh*ld + (g.ow-1)*g.sw + 1 // sums a plane
 	hw, ohw := g.h*g.w, g.oh*g.ow
+	db := getScratch(ohw)
+	defer putScratch(db)
+	divs := (*db)[:ohw]
+	codes := []uint8{asm.ChainDiv}
+	div := [1]float32{float32(g.kh * g.kw)}
+	if !avgDivisors(g, divs) {
+		codes = nil // divided by the map once copied out
+	}
+	divide := func(o []float32) {
+		for p := 0; len(codes) == 0 && p < len(o); p += ohw {
+			asm.DivF32(o[p:p+ohw], o[p:p+ohw], divs)
+		}
+	}
+	n := (g.oh-1)*g.sh*ld + (g.ow-1)*g.sw + 1 // sums a plane
 	if g.sw == 1 && g.xsH == g.w && g.xsC == hw && g.xsN == g.c*hw && g.osH == g.ow && g.osC == ohw && g.osN == g.c*ohw {
 		bmax := max(1, avgPoolBlockFloats/plen)
 		bmax = min(bmax, hi-lo)
@@ -447,8 +490,9 @@ func avgPlanesFlat(g *pool2dGeom, o, x []float32, lo, hi int) {
 				src = *pb
 			}
 			f := (*tb)[:(b-1)*plen+n]
-			asm.TapSumChainF32(f, src[:(b-1)*plen+n+offs[k-1]], offs[:k], ones[:k], codes[:], div[:])
+			asm.TapSumChainF32(f, src[:(b-1)*plen+n+offs[k-1]], offs[:k], ones[:k], codes, div[:])
 			copyBlocks(o[p0*ohw:(p0+b)*ohw], ohw, g.ow, f, plen, g.sh*ld, b, g.oh, g.ow)
+			divide(o[p0*ohw : (p0+b)*ohw])
 		}
 		return
 	}
@@ -470,17 +514,18 @@ func avgPlanesFlat(g *pool2dGeom, o, x []float32, lo, hi int) {
 			copyRows((*pb)[g.pt*wp+g.pl:], wp, plane, g.xsH, g.h, g.w)
 			plane = *pb
 		}
-		asm.TapSumChainF32(tmp, plane, offs[:k], ones[:k], codes[:], div[:])
+		asm.TapSumChainF32(tmp, plane, offs[:k], ones[:k], codes, div[:])
 		if g.sw == 1 {
 			copyRows(o[ob:], g.osH, tmp, g.sh*ld, g.oh, g.ow) // one asm call, not a memmove a row
-			continue
-		}
-		for oy := 0; oy < g.oh; oy++ {
-			orow, trow := o[ob+oy*g.osH:ob+oy*g.osH+g.ow], tmp[oy*g.sh*ld:]
-			for ox := range orow {
-				orow[ox] = trow[ox*g.sw]
+		} else {
+			for oy := 0; oy < g.oh; oy++ {
+				orow, trow := o[ob+oy*g.osH:ob+oy*g.osH+g.ow], tmp[oy*g.sh*ld:]
+				for ox := range orow {
+					orow[ox] = trow[ox*g.sw]
+				}
 			}
 		}
+		divide(o[ob : ob+ohw])
 	}
 }
 

@@ -281,8 +281,10 @@ func TestAvgPoolNCHWFastPath(t *testing.T) {
 }
 
 // TestAvgPoolFlatBlocks runs the flat average pool's blocks of planes
-// (several blocks a call, padded with count_include_pad and unpadded, the
-// planes split into ranges as the threads split them) against the general
+// (several blocks a call; padded with and without count_include_pad, the
+// latter's divisors by avgDivisors' map, unpadded, and ceil mode's windows
+// past the plane; the planes split into ranges as the threads split them)
+// against the general
 // loop, bit for bit, with signed zeros, infinities and NaNs in the data.
 func TestAvgPoolFlatBlocks(t *testing.T) {
 	r := rand.New(rand.NewSource(11))
@@ -295,6 +297,9 @@ func TestAvgPoolFlatBlocks(t *testing.T) {
 		{90, 19, 21, Pool2DAttrs{PoolSize: []int64{3, 2}, Strides: []int64{2, 1}, Padding: []int64{0, 2, 1, 0}, CountIncludePad: true}},
 		{120, 19, 19, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}}},
 		{100, 9, 40, Pool2DAttrs{PoolSize: []int64{2, 3}, Strides: []int64{1, 1}, Dilation: []int64{2, 1}}},
+		{80, 19, 19, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1, 1, 1}}},                 // divisors by the map
+		{60, 27, 27, Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}, CeilMode: true}},                               // ceil mode's last windows
+		{50, 23, 25, Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{0, 1, 2, 2}, CeilMode: true}}, // asymmetric, no count_include_pad
 	} {
 		x := randT(t, c.c, []int64{1, c.c, c.h, c.w}, f32, -4, 4)
 		xs := x.Float32s()
