@@ -21092,9 +21092,9 @@ avgPool3S1F32AVX512_single:
 	ADDQ    DI, R13
 
 avgPool3S1F32AVX512_nextblock:
+	SUBQ  $0x00000100, R11
 	SUBQ  $0x06, R9
 	SUBQ  $0x40, R10
-	SUBQ  $0x00000100, R11
 	DECQ  R8
 	JGE   avgPool3S1F32AVX512_block
 	MOVQ  h+24(FP), R8
@@ -39517,9 +39517,9 @@ avgPool3S1F32AVX2_one_stored:
 	ADDQ DI, R13
 
 avgPool3S1F32AVX2_nextblock:
+	SUBQ  $0x00000080, R11
 	SUBQ  $0x60, R9
 	SUBQ  $0x20, R10
-	SUBQ  $0x00000080, R11
 	DECQ  R8
 	JGE   avgPool3S1F32AVX2_block
 	MOVQ  h+24(FP), R8

@@ -390,31 +390,11 @@ func TestMaxPoolS1MatchesScalar(t *testing.T) {
 // infinities and NaNs in the data: asm.AvgPool3x3S1P1F32 on planes read in
 // place, one row or column, rows of partial and several vectors.
 func TestAvgPoolS1Path(t *testing.T) {
-	defer SetNumThreads(0)
 	r := rand.New(rand.NewSource(14))
 	for i, shape := range [][]int64{{1, 100, 17, 17}, {2, 9, 35, 35}, {1, 40, 8, 8}, {1, 5, 1, 37}, {2, 3, 21, 1}, {1, 4, 2, 70}, {1, 3, 9, 130}} {
 		for _, incl := range []bool{true, false} {
 			a := Pool2DAttrs{PoolSize: []int64{3, 3}, Strides: []int64{1, 1}, Padding: []int64{1, 1, 1, 1}, CountIncludePad: incl, CeilMode: i%2 == 0}
-			x := randT(t, int64(80+i), shape, f32, -4, 4)
-			xs := x.Float32s()
-			sprinkleSpecials(r, 8, xs)
-			g, err := resolvePool2D("test", x, &a)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !avgS1OK(&g) {
-				t.Fatalf("%v: not on the 3x3/1 path", shape)
-			}
-			for _, th := range []int{1, 2} {
-				SetNumThreads(th)
-				checkAvgPlanes(t, fmt.Sprintf("%v include_pad=%v threads=%d", shape, incl, th), &g, xs, func(o []float32) {
-					out := mustT(t, g.outShape[:], f32)
-					if err := AvgPool2D(out, x, a); err != nil {
-						t.Fatal(err)
-					}
-					copy(o, out.Float32s())
-				})
-			}
+			avgPoolPathVsGeneral(t, r, int64(80+i), shape, a, avgS1OK, fmt.Sprintf("%v include_pad=%v", shape, incl))
 		}
 	}
 }
@@ -426,29 +406,38 @@ func TestAvgPoolS1Path(t *testing.T) {
 // signed zeros, infinities and NaNs in the data, at 1 and 2 threads; and
 // checks that those geometries take that path.
 func TestAvgPool2x2Path(t *testing.T) {
-	defer SetNumThreads(0)
 	r := rand.New(rand.NewSource(12))
 	a := Pool2DAttrs{PoolSize: []int64{2, 2}, Strides: []int64{2, 2}}
 	for i, shape := range [][]int64{{1, 40, 56, 56}, {2, 7, 28, 28}, {1, 5, 21, 37}, {2, 3, 16, 16}, {1, 9, 3, 17}} {
-		x := randT(t, int64(70+i), shape, f32, -4, 4)
-		xs := x.Float32s()
-		sprinkleSpecials(r, 8, xs)
-		g, err := resolvePool2D("test", x, &a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !avgPool2x2OK(&g) {
-			t.Fatalf("%v: not on the 2x2 path", shape)
-		}
-		for _, th := range []int{1, 2} {
-			SetNumThreads(th)
-			checkAvgPlanes(t, fmt.Sprintf("%v threads=%d", shape, th), &g, xs, func(o []float32) {
-				out := mustT(t, g.outShape[:], f32)
-				if err := AvgPool2D(out, x, a); err != nil {
-					t.Fatal(err)
-				}
-				copy(o, out.Float32s())
-			})
-		}
+		avgPoolPathVsGeneral(t, r, int64(70+i), shape, a, avgPool2x2OK, fmt.Sprint(shape))
+	}
+}
+
+// avgPoolPathVsGeneral runs AvgPool2D with a on a random float32 input of
+// shape (seed; signed zeros, infinities and NaNs sprinkled in with r) at 1
+// and 2 threads against the general loop (checkAvgPlanes), after checking
+// that onPath accepts the geometry.
+func avgPoolPathVsGeneral(t *testing.T, r *rand.Rand, seed int64, shape []int64, a Pool2DAttrs, onPath func(*pool2dGeom) bool, what string) {
+	t.Helper()
+	defer SetNumThreads(0)
+	x := randT(t, seed, shape, f32, -4, 4)
+	xs := x.Float32s()
+	sprinkleSpecials(r, 8, xs)
+	g, err := resolvePool2D("test", x, &a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !onPath(&g) {
+		t.Fatalf("%s: not on the path", what)
+	}
+	for _, th := range []int{1, 2} {
+		SetNumThreads(th)
+		checkAvgPlanes(t, fmt.Sprintf("%s threads=%d", what, th), &g, xs, func(o []float32) {
+			out := mustT(t, g.outShape[:], f32)
+			if err := AvgPool2D(out, x, a); err != nil {
+				t.Fatal(err)
+			}
+			copy(o, out.Float32s())
+		})
 	}
 }

@@ -1062,20 +1062,17 @@ func maxPool3S1Kernel(s isa) {
 	rowB := GP64() // a row's bytes
 	MOVQ(paramAddr("w"), rowB)
 	SHLQ(U8(2), rowB)
-	var kn, kl, kc, kr reg.OpmaskVirtual
-	var badv, nzero, ml, mc, mr reg.VecVirtual
-	entry := 6 // bytes of a block's masks
+	var kn reg.OpmaskVirtual
+	var badv, nzero reg.VecVirtual
 	if s.avx512 {
 		kn = K()
 		KXORW(kn, kn, kn)
-		kl, kc, kr = K(), K(), K()
 	} else {
-		entry = 3 * s.bytes
 		badv, nzero = s.vec(), s.vec()
 		VXORPS(badv, badv, badv)
 		loadK(float32(math.Copysign(0, -1)), nzero)
-		ml, mc, mr = s.vec(), s.vec(), s.vec()
 	}
+	m := newS1Masks(s)
 	vmax := func(a, b, out reg.VecVirtual) {
 		if s.avx512 {
 			VRANGEPS(U8(rangeMax), a, b, out)
@@ -1099,9 +1096,9 @@ func maxPool3S1Kernel(s isa) {
 	// x+1, and checks the middle ones.
 	hrow := func(x reg.GPVirtual, h reg.VecVirtual) {
 		a, b, c := s.vec(), s.vec(), s.vec()
-		load(x, -4, kl, ml, a)
-		load(x, 0, kc, mc, b)
-		load(x, 4, kr, mr, c)
+		load(x, -4, m.kl, m.ml, a)
+		load(x, 0, m.kc, m.mc, b)
+		load(x, 4, m.kr, m.mr, c)
 		if s.avx512 {
 			kt := K()
 			VCMPPS(U8(3), b, b, kt) // unordered: a NaN
@@ -1121,35 +1118,10 @@ func maxPool3S1Kernel(s isa) {
 	// block writes whole vectors into the next rows' first columns, which
 	// the blocks after it write again (or, where it is the only block, the
 	// walk down).
-	v, mt, col := GP64(), GP64(), GP64() // block, its mask entry, its first column's byte offset
-	MOVQ(paramAddr("nv"), v)
-	DECQ(v)
-	IMUL3Q(U32(entry), v, mt)
-	ADDQ(masks, mt)
-	MOVQ(v, col)
-	SHLQ(U8(bits.TrailingZeros(uint(s.bytes))), col)
+	v, mt, col := m.lastBlock(s, masks)
 	Label(name + "_block")
-	if s.avx512 {
-		KMOVW(Mem{Base: mt}, kl)
-		KMOVW(Mem{Base: mt, Disp: 2}, kc)
-		KMOVW(Mem{Base: mt, Disp: 4}, kr)
-	} else {
-		VMOVDQU(Mem{Base: mt}, ml)
-		VMOVDQU(Mem{Base: mt, Disp: s.bytes}, mc)
-		VMOVDQU(Mem{Base: mt, Disp: 2 * s.bytes}, mr)
-	}
-	x, y, r := GP64(), GP64(), GP64()
-	MOVQ(src, x)
-	ADDQ(col, x)
-	MOVQ(dst, y)
-	ADDQ(col, y)
-	var end reg.GPVirtual // AVX2: the plane's end in dst
-	if !s.avx512 {
-		end = GP64()
-		MOVQ(paramAddr("h"), end)
-		IMULQ(rowB, end)
-		ADDQ(dst, end)
-	}
+	m.load(s, mt)
+	x, y, r, end := s1Pointers(s, src, dst, col, rowB)
 	prev, cur := s.vec(), s.vec()
 	VMOVAPS(ninf, prev)
 	hrow(x, cur)
@@ -1168,24 +1140,14 @@ func maxPool3S1Kernel(s isa) {
 	vmax(prev, cur, acc)
 	vmax(next, acc, acc)
 	vmax(lov, acc, acc)
-	s1Store(s, name, acc, y, end, kc, mc)
+	s1Store(s, name, acc, y, end, m.kc, m.mc)
 	ADDQ(rowB, y)
 	VMOVAPS(cur, prev)
 	VMOVAPS(next, cur)
 	TESTQ(r, r)
 	JNZ(LabelRef(name + "_row"))
-	SUBQ(U8(entry), mt)
-	SUBQ(U8(s.bytes), col)
-	DECQ(v)
-	JGE(LabelRef(name + "_block"))
-	// The next plane: h rows on.
-	t := GP64()
-	MOVQ(paramAddr("h"), t)
-	IMULQ(rowB, t)
-	ADDQ(t, src)
-	ADDQ(t, dst)
-	DECQ(planes)
-	JNZ(LabelRef(name + "_plane"))
+	m.nextBlock(s, v, mt, col, name+"_block")
+	s1NextPlane(rowB, src, dst, planes, name+"_plane")
 	f := GP32()
 	if s.avx512 {
 		KMOVW(kn, f)
@@ -1227,25 +1189,17 @@ func avgPool3S1Kernel(s isa) {
 	rowB := GP64() // a row's bytes
 	MOVQ(paramAddr("w"), rowB)
 	SHLQ(U8(2), rowB)
-	var kl, kc, kr reg.OpmaskVirtual
-	var ml, mc, mr reg.VecVirtual
-	entry := 6 // bytes of a block's masks
-	if s.avx512 {
-		kl, kc, kr = K(), K(), K()
-	} else {
-		entry = 3 * s.bytes
-		ml, mc, mr = s.vec(), s.vec(), s.vec()
-	}
+	m := newS1Masks(s)
 	// taps loads the row at x's columns x-1, x and x+1 of the block
 	// (zeros outside the plane).
 	taps := func(x reg.GPVirtual) [3]reg.VecVirtual {
 		t := [3]reg.VecVirtual{s.vec(), s.vec(), s.vec()}
-		for i, k := range []reg.OpmaskVirtual{kl, kc, kr} {
+		for i, k := range []reg.OpmaskVirtual{m.kl, m.kc, m.kr} {
 			at := Mem{Base: x, Disp: 4 * (i - 1)}
 			if s.avx512 {
 				VMOVUPS_Z(at, k, t[i])
 			} else {
-				VMASKMOVPS(at, []reg.VecVirtual{ml, mc, mr}[i], t[i])
+				VMASKMOVPS(at, []reg.VecVirtual{m.ml, m.mc, m.mr}[i], t[i])
 			}
 		}
 		return t
@@ -1256,42 +1210,18 @@ func avgPool3S1Kernel(s isa) {
 		}
 	}
 	Label(name + "_plane")
-	v, mt, col, dt := GP64(), GP64(), GP64(), GP64() // block, its mask entry, its first column's byte offset, its divisors
-	MOVQ(paramAddr("nv"), v)
-	DECQ(v)
-	IMUL3Q(U32(entry), v, mt)
-	ADDQ(masks, mt)
-	MOVQ(v, col)
-	SHLQ(U8(bits.TrailingZeros(uint(s.bytes))), col)
+	v, mt, col := m.lastBlock(s, masks)
+	dt := GP64() // the block's divisors
 	MOVQ(col, dt)
 	SHLQ(U8(2), dt)
 	ADDQ(divs, dt)
 	Label(name + "_block")
-	if s.avx512 {
-		KMOVW(Mem{Base: mt}, kl)
-		KMOVW(Mem{Base: mt, Disp: 2}, kc)
-		KMOVW(Mem{Base: mt, Disp: 4}, kr)
-	} else {
-		VMOVDQU(Mem{Base: mt}, ml)
-		VMOVDQU(Mem{Base: mt, Disp: s.bytes}, mc)
-		VMOVDQU(Mem{Base: mt, Disp: 2 * s.bytes}, mr)
-	}
-	x, y, r := GP64(), GP64(), GP64()
-	MOVQ(src, x)
-	ADDQ(col, x)
-	MOVQ(dst, y)
-	ADDQ(col, y)
-	var end reg.GPVirtual // AVX2: the plane's end in dst
-	if !s.avx512 {
-		end = GP64()
-		MOVQ(paramAddr("h"), end)
-		IMULQ(rowB, end)
-		ADDQ(dst, end)
-	}
+	m.load(s, mt)
+	x, y, r, end := s1Pointers(s, src, dst, col, rowB)
 	store := func(label string, acc reg.VecVirtual, div Op) {
 		q := s.vec()
 		VDIVPS(div, acc, q)
-		s1Store(s, label, q, y, end, kc, mc)
+		s1Store(s, label, q, y, end, m.kc, m.mc)
 		ADDQ(rowB, y)
 	}
 	// Source row 0: the first output row's sum (its row above is
@@ -1325,21 +1255,95 @@ func avgPool3S1Kernel(s isa) {
 	Label(name + "_single")
 	store(name+"_one", prev, Mem{Base: dt, Disp: 3 * s.bytes})
 	Label(name + "_nextblock")
-	SUBQ(U8(entry), mt)
-	SUBQ(U8(s.bytes), col)
 	SUBQ(U32(4*s.bytes), dt)
-	DECQ(v)
-	JGE(LabelRef(name + "_block"))
-	// The next plane: h rows on.
-	n := GP64()
-	MOVQ(paramAddr("h"), n)
-	IMULQ(rowB, n)
-	ADDQ(n, src)
-	ADDQ(n, dst)
-	DECQ(planes)
-	JNZ(LabelRef(name + "_plane"))
+	m.nextBlock(s, v, mt, col, name+"_block")
+	s1NextPlane(rowB, src, dst, planes, name+"_plane")
 	VZEROUPPER()
 	RET()
+}
+
+// s1Masks is a 3x3/1 pooling kernel's column block masks: the loads of
+// columns x-1, x and x+1, the middle one also the store's (opmasks at
+// AVX-512, vectors of int32 lanes at AVX2), entry bytes a block in the
+// table (asm's s1Masks512 and s1Masks256 fill it).
+type s1Masks struct {
+	kl, kc, kr reg.OpmaskVirtual
+	ml, mc, mr reg.VecVirtual
+	entry      int
+}
+
+// newS1Masks allocates the masks' registers.
+func newS1Masks(s isa) s1Masks {
+	if s.avx512 {
+		return s1Masks{kl: K(), kc: K(), kr: K(), entry: 6}
+	}
+	return s1Masks{ml: s.vec(), mc: s.vec(), mr: s.vec(), entry: 3 * s.bytes}
+}
+
+// lastBlock sets v to the last column block (the blocks are walked from
+// the last), mt to its entry in the table at masks and col to its first
+// column's byte offset.
+func (m s1Masks) lastBlock(s isa, masks reg.GPVirtual) (v, mt, col reg.GPVirtual) {
+	v, mt, col = GP64(), GP64(), GP64()
+	MOVQ(paramAddr("nv"), v)
+	DECQ(v)
+	IMUL3Q(U32(m.entry), v, mt)
+	ADDQ(masks, mt)
+	MOVQ(v, col)
+	SHLQ(U8(bits.TrailingZeros(uint(s.bytes))), col)
+	return v, mt, col
+}
+
+// load loads the masks of the block whose table entry is at mt.
+func (m s1Masks) load(s isa, mt reg.GPVirtual) {
+	if s.avx512 {
+		KMOVW(Mem{Base: mt}, m.kl)
+		KMOVW(Mem{Base: mt, Disp: 2}, m.kc)
+		KMOVW(Mem{Base: mt, Disp: 4}, m.kr)
+		return
+	}
+	VMOVDQU(Mem{Base: mt}, m.ml)
+	VMOVDQU(Mem{Base: mt, Disp: s.bytes}, m.mc)
+	VMOVDQU(Mem{Base: mt, Disp: 2 * s.bytes}, m.mr)
+}
+
+// nextBlock steps v, mt and col to the block before and jumps to block
+// while there is one.
+func (m s1Masks) nextBlock(s isa, v, mt, col reg.GPVirtual, block string) {
+	SUBQ(U8(m.entry), mt)
+	SUBQ(U8(s.bytes), col)
+	DECQ(v)
+	JGE(LabelRef(block))
+}
+
+// s1NextPlane moves src and dst a plane (h rows of rowB bytes) on and
+// jumps to plane while planes, counted down, is not 0.
+func s1NextPlane(rowB, src, dst, planes reg.GPVirtual, plane string) {
+	t := GP64()
+	MOVQ(paramAddr("h"), t)
+	IMULQ(rowB, t)
+	ADDQ(t, src)
+	ADDQ(t, dst)
+	DECQ(planes)
+	JNZ(LabelRef(plane))
+}
+
+// s1Pointers returns a column block's source and output pointers (the
+// plane's first row at byte offset col), a register r for the row count
+// and, at AVX2, the plane's end in dst (h rows of rowB bytes; s1Store's).
+func s1Pointers(s isa, src, dst, col, rowB reg.GPVirtual) (x, y, r, end reg.GPVirtual) {
+	x, y, r = GP64(), GP64(), GP64()
+	MOVQ(src, x)
+	ADDQ(col, x)
+	MOVQ(dst, y)
+	ADDQ(col, y)
+	if !s.avx512 {
+		end = GP64()
+		MOVQ(paramAddr("h"), end)
+		IMULQ(rowB, end)
+		ADDQ(dst, end)
+	}
+	return x, y, r, end
 }
 
 // s1Store stores the output vector acc of a 3x3/1 pooling kernel's column
