@@ -383,35 +383,40 @@ func avgFlatOK(g *pool2dGeom) bool {
 	return g.sh <= 2 && g.sw <= 2 && g.kh*g.kw <= 64
 }
 
-// avgDivisors returns the divisor of each output of a plane (oh x ow, as
-// avgWindow's: the taps inside the input, or with count_include_pad those
-// inside the padded input; at least 1) in d, and whether they all are the
-// window's size.
+// avgDivisors reports whether every window of g has the window's size for
+// its divisor (avgWindow's: the taps inside the input, or with
+// count_include_pad those inside the padded input; at least 1), and when
+// not, writes each output's divisor into d (oh x ow). A window is a
+// rectangle of taps: its count is its rows' count times its columns'.
 func avgDivisors(g *pool2dGeom, d []float32) (uniform bool) {
-	// A window is a rectangle of taps: its counts are its rows' times its
-	// columns'.
-	count := func(o, s, p, k, dil, n, pad int) (in, inPad int) {
+	count := func(o, s, p, k, dil, n, pad int) int {
+		c := 0
 		for t := 0; t < k; t++ {
-			if v := o*s - p + t*dil; v < n+pad {
-				inPad++
-				if v >= 0 && v < n {
-					in++
-				}
+			if v := o*s - p + t*dil; g.countIncludePad && v < n+pad || v >= 0 && v < n {
+				c++
 			}
 		}
-		return in, inPad
+		return c
 	}
 	uniform = true
-	for oy := 0; oy < g.oh; oy++ {
-		ry, ryPad := count(oy, g.sh, g.pt, g.kh, g.dh, g.h, g.pb)
+	for ox := 0; ox < g.ow; ox++ { // the columns' counts, in d's first row
+		c := count(ox, g.sw, g.pl, g.kw, g.dw, g.w, g.pr)
+		d[ox] = float32(c)
+		uniform = uniform && c == g.kw
+	}
+	for oy := 0; oy < g.oh && uniform; oy++ {
+		uniform = count(oy, g.sh, g.pt, g.kh, g.dh, g.h, g.pb) == g.kh
+	}
+	if uniform {
+		return true
+	}
+	for oy := g.oh - 1; oy >= 0; oy-- { // the first row last, over the columns' counts
+		r := float32(count(oy, g.sh, g.pt, g.kh, g.dh, g.h, g.pb))
 		for ox := 0; ox < g.ow; ox++ {
-			rx, rxPad := count(ox, g.sw, g.pl, g.kw, g.dw, g.w, g.pr)
-			div := poolDivisor(g, ry*rx, ryPad*rxPad)
-			d[oy*g.ow+ox] = float32(div)
-			uniform = uniform && div == g.kh*g.kw
+			d[oy*g.ow+ox] = max(1, r*d[ox])
 		}
 	}
-	return uniform
+	return false
 }
 
 // avgPlanesFlat is avgPlanesNCHW for float32 where avgFlatOK: each plane's
@@ -423,10 +428,11 @@ func avgDivisors(g *pool2dGeom, d []float32) (uniform bool) {
 // and the windows at the strides are kept and divided: in the chain when
 // every window has the same divisor (the window's size), else by
 // avgDivisors' map (asm.DivF32) once copied out (without
-// count_include_pad, and in ceil mode, the windows at the edges). Inception's 17x17 pools made a dozen calls a
-// 17-element row on the row path, and with their padding in the pool took
-// 5.6 ms against 0.3 over the explicitly padded input; DenseNet's 2x2/2
-// transitions summed a tap a scalar add at 2.7 ns (BenchmarkOpAvgPool2D).
+// count_include_pad, and in ceil mode, the windows at the edges).
+// Inception's 17x17 pools made a dozen calls a 17-element row on the row
+// path, and with their padding in the pool took 5.6 ms against 0.3 over
+// the explicitly padded input; DenseNet's 2x2/2 transitions summed a tap
+// a scalar add at 2.7 ns (BenchmarkOpAvgPool2D).
 // The row path took a 3x3/2 pool with padding 1 without count_include_pad
 // on 64x56² in 658 µs, 126 with it (BenchmarkOpAvgPool2D, 1 thread).
 //
@@ -465,8 +471,13 @@ func avgPlanesFlat(g *pool2dGeom, o, x []float32, lo, hi int) {
 	if !avgDivisors(g, divs) {
 		codes = nil // divided by the map once copied out
 	}
+	// divide divides planes of outputs copied out (NCHW: a plane's outputs
+	// are contiguous) by the map, where the chain did not.
 	divide := func(o []float32) {
-		for p := 0; len(codes) == 0 && p < len(o); p += ohw {
+		if len(codes) != 0 {
+			return
+		}
+		for p := 0; p < len(o); p += ohw {
 			asm.DivF32(o[p:p+ohw], o[p:p+ohw], divs)
 		}
 	}
