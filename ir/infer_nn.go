@@ -242,13 +242,22 @@ func attrStr(c *Call, key string) string {
 func spatialLetters(n int) string { return [...]string{"", "W", "HW", "DHW"}[n] }
 
 // convOut is floor((in + padBefore + padAfter - dil*(k-1) - 1) / stride) + 1
-// (with ceil division when ceil is set).
+// (with ceil division when ceil is set, less a last window starting past
+// the input and its head padding: pooling's ceil mode).
 func convOut(in, k PrimExpr, pb, pa, stride, dil int64, ceil bool) PrimExpr {
 	num := Sub(Add(in, Int64(pb+pa)), Add(Mul(Int64(dil), Sub(k, Int64(1))), Int64(1)))
 	if ceil {
 		num = Add(num, Int64(stride-1))
 	}
-	return Add(FloorDiv(num, Int64(stride)), Int64(1))
+	out := Add(FloorDiv(num, Int64(stride)), Int64(1))
+	if ceil {
+		// TVM's pooling (InferTypePool1D/2D/3D) drops a last window that
+		// would start past the input and its head padding, as PyTorch does:
+		// out - ((out-1)*stride >= in + pb), the comparison 0 or 1.
+		last := Simplify(&Binary{OpGE, Mul(Sub(out, Int64(1)), Int64(stride)), Add(in, Int64(pb))})
+		out = Sub(out, last)
+	}
+	return out
 }
 
 func inferConv(n int, transpose bool) func(*Call, *InferCtx) (StructInfo, error) {

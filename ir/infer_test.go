@@ -240,6 +240,10 @@ func TestInferReduceCreateNN(t *testing.T) {
 		{"conv2d_transpose", "relax.nn.conv2d_transpose", []Expr{f32(1, 4, 5, 5), f32(4, 2, 3, 3)}, Attrs{{"strides", ints(2, 2)}, {"padding", ints(1, 1)}, {"output_padding", ints(1, 1)}}, `R.Tensor((1, 2, 10, 10), dtype="float32")`},
 		{"max_pool2d corpus", "relax.nn.max_pool2d", []Expr{f32(1, 8, 16, 16)}, Attrs{{"pool_size", ints(2, 2)}, {"strides", ints(2, 2)}, {"dilation", ints(1, 1)}, {"padding", ints(0, 0, 0, 0)}, {"ceil_mode", false}, {"count_include_pad", false}, {"layout", "NCHW"}, {"out_layout", "NCHW"}}, `R.Tensor((1, 8, 8, 8), dtype="float32")`},
 		{"avg_pool2d ceil", "relax.nn.avg_pool2d", []Expr{f32(1, 1, 5, 5)}, Attrs{{"pool_size", int64(2)}, {"strides", int64(2)}, {"ceil_mode", true}}, `R.Tensor((1, 1, 3, 3), dtype="float32")`},
+		// TVM drops a last window starting in the tail padding: h 17 + 1 + 1, window 2, stride 3 gives
+		// 7 windows by ceil division, the last starting at 18 >= 17 + 1.
+		{"avg_pool2d ceil last window in padding", "relax.nn.avg_pool2d", []Expr{f32(1, 5, 17, 7)}, Attrs{{"pool_size", ints(2, 5)}, {"strides", ints(3, 1)}, {"dilation", ints(1, 1)}, {"padding", ints(1, 0, 1, 2)}, {"ceil_mode", true}}, `R.Tensor((1, 5, 6, 5), dtype="float32")`},
+		{"max_pool2d ceil last window in padding", "relax.nn.max_pool2d", []Expr{f32(1, 1, 4, 4)}, Attrs{{"pool_size", ints(1, 1)}, {"strides", ints(2, 2)}, {"dilation", ints(1, 1)}, {"padding", ints(0, 0, 1, 1)}, {"ceil_mode", true}}, `R.Tensor((1, 1, 2, 2), dtype="float32")`},
 		{"max_pool2d sym", "relax.nn.max_pool2d", []Expr{f32(1, 1, n, 4)}, Attrs{{"pool_size", int64(2)}, {"strides", int64(2)}}, `R.Tensor((1, 1, (n - 2) // 2 + 1, 2), dtype="float32")`},
 		{"pool rank", "relax.nn.max_pool2d", []Expr{f32(1, 8)}, nil, "error: rank-4"},
 		{"adaptive", "relax.nn.adaptive_avg_pool2d", []Expr{f32(1, 16, 4, 4)}, Attrs{{"output_size", ints(1, 1)}}, `R.Tensor((1, 16, 1, 1), dtype="float32")`},

@@ -122,7 +122,7 @@ func (f *fn) step() {
 		}
 		return
 	}
-	switch f.src.pick(9) {
+	switch f.src.pick(10) {
 	case 0, 1:
 		f.bind(x.shape, "%s(%s)", unary[f.src.pick(len(unary))], x.name)
 	case 2, 3:
@@ -174,6 +174,8 @@ func (f *fn) step() {
 			axes[i] = fmt.Sprint(r - 1 - i)
 		}
 		f.bind(out, "R.permute_dims(%s, axes=[%s])", x.name, strings.Join(axes, ", "))
+	case 8:
+		f.pool()
 	default:
 		n := int64(1)
 		for _, d := range x.shape {
@@ -181,6 +183,77 @@ func (f *fn) step() {
 		}
 		f.bind([]int64{n}, "R.reshape(%s, R.shape([%d]))", x.name, n)
 	}
+}
+
+// pool binds a max or average 2-D pooling (NCHW) of an existing rank-4
+// value or a fresh parameter (planes up to 24x40, so that rows fill
+// vectors), with a random window (1 to 5 a side), stride (1 to 3),
+// dilation (1 or 2), padding (up to half the window a side), ceil mode and
+// count_include_pad; when the geometry leaves no output, an elementwise
+// step instead.
+func (f *fn) pool() {
+	var x value
+	var c []value
+	for _, v := range f.vals {
+		if len(v.shape) == 4 {
+			c = append(c, v)
+		}
+	}
+	if len(c) == 0 || f.src.pick(3) == 0 {
+		x = f.param([]int64{int64(1 + f.src.pick(2)), int64(1 + f.src.pick(6)), int64(1 + f.src.pick(24)), int64(1 + f.src.pick(40))})
+	} else {
+		x = c[f.src.pick(len(c))]
+	}
+	ks := []int{1, 2, 3, 3, 5}
+	kh, kw := ks[f.src.pick(len(ks))], ks[f.src.pick(len(ks))]
+	if f.src.pick(2) == 0 {
+		kw = kh
+	}
+	sh, sw := 1+f.src.pick(3), 1+f.src.pick(3)
+	dh, dw := 1, 1
+	if f.src.pick(6) == 0 {
+		dh, dw = 2, 1+f.src.pick(2)
+	}
+	pad := [4]int{f.src.pick(kh/2 + 1), f.src.pick(kw/2 + 1), f.src.pick(kh/2 + 1), f.src.pick(kw/2 + 1)}
+	ceil, incl := f.src.pick(2) == 0, f.src.pick(2) == 0
+	oh := poolOut(int(x.shape[2]), kh, sh, dh, pad[0], pad[2], ceil)
+	ow := poolOut(int(x.shape[3]), kw, sw, dw, pad[1], pad[3], ceil)
+	if oh < 1 || ow < 1 {
+		f.bind(x.shape, "R.nn.relu(%s)", x.name)
+		return
+	}
+	op := "R.nn.max_pool2d"
+	if f.src.pick(2) == 0 {
+		op = "R.nn.avg_pool2d"
+	}
+	f.bind([]int64{x.shape[0], x.shape[1], int64(oh), int64(ow)},
+		"%s(%s, pool_size=[%d, %d], strides=[%d, %d], dilation=[%d, %d], padding=[%d, %d, %d, %d], ceil_mode=%s, count_include_pad=%s, layout=\"NCHW\", out_layout=\"NCHW\")",
+		op, x.name, kh, kw, sh, sw, dh, dw, pad[0], pad[1], pad[2], pad[3], pyBool(ceil), pyBool(incl))
+}
+
+// poolOut is TVM's pooled extent of an input of n with a window of k at
+// stride s, dilation d and paddings p0 and p1: in ceil mode the last
+// window must start inside the input or its head padding.
+func poolOut(n, k, s, d, p0, p1 int, ceil bool) int {
+	num := n + p0 + p1 - d*(k-1) - 1
+	if num < 0 {
+		return 0
+	}
+	if ceil {
+		num += s - 1
+	}
+	out := num/s + 1
+	if ceil && (out-1)*s >= n+p0 {
+		out--
+	}
+	return out
+}
+
+func pyBool(b bool) string {
+	if b {
+		return "True"
+	}
+	return "False"
 }
 
 // bindAny binds a value whose shape may be rank 0 (nil).
