@@ -122,7 +122,7 @@ func (f *fn) step() {
 		}
 		return
 	}
-	switch f.src.pick(10) {
+	switch f.src.pick(11) {
 	case 0, 1:
 		f.bind(x.shape, "%s(%s)", unary[f.src.pick(len(unary))], x.name)
 	case 2, 3:
@@ -176,6 +176,8 @@ func (f *fn) step() {
 		f.bind(out, "R.permute_dims(%s, axes=[%s])", x.name, strings.Join(axes, ", "))
 	case 8:
 		f.pool()
+	case 9:
+		f.conv()
 	default:
 		n := int64(1)
 		for _, d := range x.shape {
@@ -185,25 +187,13 @@ func (f *fn) step() {
 	}
 }
 
-// pool binds a max or average 2-D pooling (NCHW) of an existing rank-4
-// value or a fresh parameter (planes up to 24x40, so that rows fill
-// vectors), with a random window (1 to 5 a side), stride (1 to 3),
+// pool binds a max or average 2-D pooling (NCHW) of a rank-4 value
+// (rank4), with a random window (1 to 5 a side), stride (1 to 3),
 // dilation (1 or 2), padding (up to half the window a side), ceil mode and
 // count_include_pad; when the geometry leaves no output, an elementwise
 // step instead.
 func (f *fn) pool() {
-	var x value
-	var c []value
-	for _, v := range f.vals {
-		if len(v.shape) == 4 {
-			c = append(c, v)
-		}
-	}
-	if len(c) == 0 || f.src.pick(3) == 0 {
-		x = f.param([]int64{int64(1 + f.src.pick(2)), int64(1 + f.src.pick(6)), int64(1 + f.src.pick(24)), int64(1 + f.src.pick(40))})
-	} else {
-		x = c[f.src.pick(len(c))]
-	}
+	x := f.rank4()
 	ks := []int{1, 2, 3, 3, 5}
 	kh, kw := ks[f.src.pick(len(ks))], ks[f.src.pick(len(ks))]
 	if f.src.pick(2) == 0 {
@@ -229,6 +219,79 @@ func (f *fn) pool() {
 	f.bind([]int64{x.shape[0], x.shape[1], int64(oh), int64(ow)},
 		"%s(%s, pool_size=[%d, %d], strides=[%d, %d], dilation=[%d, %d], padding=[%d, %d, %d, %d], ceil_mode=%s, count_include_pad=%s, layout=\"NCHW\", out_layout=\"NCHW\")",
 		op, x.name, kh, kw, sh, sw, dh, dw, pad[0], pad[1], pad[2], pad[3], pyBool(ceil), pyBool(incl))
+}
+
+// rank4 picks an existing rank-4 value or makes a parameter of a random
+// image shape (planes up to 24x40, so that rows fill vectors).
+func (f *fn) rank4() value {
+	var c []value
+	for _, v := range f.vals {
+		if len(v.shape) == 4 {
+			c = append(c, v)
+		}
+	}
+	if len(c) == 0 || f.src.pick(3) == 0 {
+		return f.param([]int64{int64(1 + f.src.pick(2)), int64(1 + f.src.pick(6)), int64(1 + f.src.pick(24)), int64(1 + f.src.pick(40))})
+	}
+	return c[f.src.pick(len(c))]
+}
+
+// conv binds a 2-D convolution (NCHW, OIHW) of a rank-4 value with a weight
+// parameter: a random window (1 to 7 a side), stride (1 to 3), dilation (1
+// or 2), padding (up to the window less one a side) and grouping (one
+// group, depthwise with a channel multiplier of 1 or 2, or groups dividing
+// the channels), up to 24 output channels; then, at times, a bias of one
+// value a channel and a ReLU, which the compiler fuses into the
+// convolution's call. When the geometry leaves no output, an elementwise
+// step instead.
+func (f *fn) conv() {
+	x := f.rank4()
+	c := int(x.shape[1])
+	g, o := 1, 1+f.src.pick(24)
+	switch f.src.pick(3) {
+	case 0: // depthwise
+		g = c
+		o = c * (1 + f.src.pick(2))
+	case 1:
+		for _, d := range []int{4, 3, 2} {
+			if c%d == 0 && f.src.pick(2) == 0 {
+				g = d
+				break
+			}
+		}
+		o = g * (1 + f.src.pick(24/g))
+	}
+	ks := []int{1, 1, 2, 3, 3, 5, 7}
+	kh, kw := ks[f.src.pick(len(ks))], ks[f.src.pick(len(ks))]
+	if f.src.pick(2) == 0 {
+		kw = kh
+	}
+	sh, sw := 1+f.src.pick(3), 1+f.src.pick(3)
+	if f.src.pick(2) == 0 {
+		sw = sh
+	}
+	dh, dw := 1, 1
+	if f.src.pick(6) == 0 {
+		dh, dw = 2, 1+f.src.pick(2)
+	}
+	pad := [4]int{f.src.pick(kh), f.src.pick(kw), f.src.pick(kh), f.src.pick(kw)}
+	oh := (int(x.shape[2])+pad[0]+pad[2]-dh*(kh-1)-1)/sh + 1
+	ow := (int(x.shape[3])+pad[1]+pad[3]-dw*(kw-1)-1)/sw + 1
+	if int(x.shape[2])+pad[0]+pad[2] < dh*(kh-1)+1 || int(x.shape[3])+pad[1]+pad[3] < dw*(kw-1)+1 {
+		f.bind(x.shape, "R.nn.relu(%s)", x.name)
+		return
+	}
+	w := f.param([]int64{int64(o), int64(c / g), int64(kh), int64(kw)})
+	out := []int64{x.shape[0], int64(o), int64(oh), int64(ow)}
+	v := f.bind(out, "R.nn.conv2d(%s, %s, strides=[%d, %d], padding=[%d, %d, %d, %d], dilation=[%d, %d], groups=%d, data_layout=\"NCHW\", kernel_layout=\"OIHW\", out_layout=\"NCHW\", out_dtype=\"void\")",
+		x.name, w.name, sh, sw, pad[0], pad[1], pad[2], pad[3], dh, dw, g)
+	if f.src.pick(2) == 0 {
+		b := f.param([]int64{1, int64(o), 1, 1})
+		v = f.bind(out, "R.add(%s, %s)", v.name, b.name)
+		if f.src.pick(2) == 0 {
+			f.bind(out, "R.nn.relu(%s)", v.name)
+		}
+	}
 }
 
 // poolOut is TVM's pooled extent of an input of n with a window of k at
