@@ -2,6 +2,8 @@ package compiler_test
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/relaxgo/relaxgo/asm"
@@ -34,8 +36,30 @@ func FuzzDiffSIMDLevels(f *testing.F) {
 		if len(levels) < 2 {
 			t.Skip("only the pure-Go level on this build")
 		}
-		src := difffuzz.Module(difffuzz.NewSource(data), 2, 8)
-		res, err := compiler.Compile("diff.py", []byte(src), compiler.Options{})
+		// Inputs with an odd first byte bind the weights to constants (the
+		// pre-packed, transformed and blocked weight paths); the others
+		// pass them as arguments.
+		var src string
+		var opt compiler.Options
+		if len(data) > 0 && data[0]&1 == 1 {
+			var shapes map[string][]int64
+			src, shapes = difffuzz.ModuleWeights(difffuzz.NewSource(data[1:]), 2, 8)
+			if len(shapes) > 0 {
+				opt.Params = map[string]*runtime.Tensor{}
+			}
+			seed := 100
+			for _, name := range slices.Sorted(maps.Keys(shapes)) {
+				w, err := runtime.SampleTensor(shapes[name], runtime.Float32, seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				opt.Params[name] = w
+				seed++
+			}
+		} else {
+			src = difffuzz.Module(difffuzz.NewSource(data), 2, 8)
+		}
+		res, err := compiler.Compile("diff.py", []byte(src), opt)
 		if err != nil {
 			t.Fatalf("generated module does not compile: %v\n%s", err, src)
 		}
@@ -48,6 +72,9 @@ func FuzzDiffSIMDLevels(f *testing.F) {
 		for _, fn := range res.Source.RelaxFuncs() {
 			var args []runtime.Value
 			for i, p := range fn.Params {
+				if _, bound := opt.Params[p.Name]; bound {
+					continue // a weight, now a constant
+				}
 				shape, ok := staticShape(p.Info)
 				if !ok {
 					t.Fatalf("%s: parameter %s has no static shape", fn.Name, p.Name)

@@ -38,11 +38,13 @@ type value struct {
 }
 
 type fn struct {
-	src    *Source
-	params []value
-	vals   []value
-	body   []string
-	n      int
+	src     *Source
+	name    string
+	params  []value
+	weights []value // parameters a model's weights would be: after the inputs
+	vals    []value
+	body    []string
+	n       int
 }
 
 func shapeText(s []int64) string {
@@ -63,6 +65,16 @@ func tensorType(s []int64) string {
 func (f *fn) param(shape []int64) value {
 	v := value{fmt.Sprintf("x%d", len(f.params)), shape}
 	f.params = append(f.params, v)
+	f.vals = append(f.vals, v)
+	return v
+}
+
+// weight makes a weight parameter (a matmul's or a convolution's weight, a
+// channel bias), named after the function so that names are unique in the
+// module.
+func (f *fn) weight(shape []int64) value {
+	v := value{fmt.Sprintf("%s_w%d", f.name, len(f.weights)), shape}
+	f.weights = append(f.weights, v)
 	f.vals = append(f.vals, v)
 	return v
 }
@@ -163,7 +175,7 @@ func (f *fn) step() {
 		// matmul (..., m, k) @ (k, n).
 		k := x.shape[r-1]
 		n := int64(1 + f.src.pick(5))
-		w := f.param([]int64{k, n})
+		w := f.weight([]int64{k, n})
 		out := append(append([]int64(nil), x.shape[:r-1]...), n)
 		f.bind(out, "R.matmul(%s, %s)", x.name, w.name)
 	case 7:
@@ -281,12 +293,12 @@ func (f *fn) conv() {
 		f.bind(x.shape, "R.nn.relu(%s)", x.name)
 		return
 	}
-	w := f.param([]int64{int64(o), int64(c / g), int64(kh), int64(kw)})
+	w := f.weight([]int64{int64(o), int64(c / g), int64(kh), int64(kw)})
 	out := []int64{x.shape[0], int64(o), int64(oh), int64(ow)}
 	v := f.bind(out, "R.nn.conv2d(%s, %s, strides=[%d, %d], padding=[%d, %d, %d, %d], dilation=[%d, %d], groups=%d, data_layout=\"NCHW\", kernel_layout=\"OIHW\", out_layout=\"NCHW\", out_dtype=\"void\")",
 		x.name, w.name, sh, sw, pad[0], pad[1], pad[2], pad[3], dh, dw, g)
 	if f.src.pick(2) == 0 {
-		b := f.param([]int64{1, int64(o), 1, 1})
+		b := f.weight([]int64{1, int64(o), 1, 1})
 		v = f.bind(out, "R.add(%s, %s)", v.name, b.name)
 		if f.src.pick(2) == 0 {
 			f.bind(out, "R.nn.relu(%s)", v.name)
@@ -333,40 +345,76 @@ func (f *fn) bindAny(shape []int64, expr string, args ...any) {
 
 // Function writes one random Relax function named name with up to steps
 // operations; it returns the function's TVMScript (indented for a class body).
+// Its weights (matmul and convolution weights, channel biases) are
+// parameters after its inputs.
 func Function(src *Source, name string, steps int) string {
-	f := &fn{src: src}
+	text, _ := function(src, name, steps, false)
+	return text
+}
+
+// function writes one random function; with consts, its weight parameters
+// follow a num_input attribute, to be bound to constants (compiler.Options'
+// Params), and their shapes are returned by name.
+func function(src *Source, name string, steps int, consts bool) (string, map[string][]int64) {
+	f := &fn{src: src, name: name}
 	n := 1 + src.pick(steps)
 	for i := 0; i < n; i++ {
 		f.step()
 	}
 	last := f.vals[len(f.vals)-1]
 	var b strings.Builder
-	params := make([]string, len(f.params))
-	for i, p := range f.params {
-		params[i] = fmt.Sprintf("%s: %s", p.name, tensorType(p.shape))
+	var params []string
+	for _, p := range append(append([]value(nil), f.params...), f.weights...) {
+		params = append(params, fmt.Sprintf("%s: %s", p.name, tensorType(p.shape)))
 	}
 	ret := tensorType(last.shape)
 	if len(last.shape) == 0 {
 		ret = "R.Tensor((), dtype=\"float32\")"
 	}
 	fmt.Fprintf(&b, "    @R.function\n    def %s(%s) -> %s:\n", name, strings.Join(params, ", "), ret)
+	var weights map[string][]int64
+	if consts && len(f.weights) > 0 {
+		fmt.Fprintf(&b, "        R.func_attr({\"num_input\": %d})\n", len(f.params))
+		weights = make(map[string][]int64, len(f.weights))
+		for _, w := range f.weights {
+			weights[w.name] = w.shape
+		}
+	}
 	for _, l := range f.body {
 		fmt.Fprintf(&b, "        %s\n", l)
 	}
 	fmt.Fprintf(&b, "        return %s\n", last.name)
-	return b.String()
+	return b.String(), weights
 }
 
 // Module writes a module of nfuncs random functions f0, f1, ... of up to
 // steps operations each, driven by src.
 func Module(src *Source, nfuncs, steps int) string {
+	text, _ := module(src, nfuncs, steps, false)
+	return text
+}
+
+// ModuleWeights is Module with each function's weights (matmul and
+// convolution weights, channel biases) after a num_input attribute, to be
+// bound to constants, as a model's are; it returns their shapes by name
+// (unique in the module).
+func ModuleWeights(src *Source, nfuncs, steps int) (string, map[string][]int64) {
+	return module(src, nfuncs, steps, true)
+}
+
+func module(src *Source, nfuncs, steps int, consts bool) (string, map[string][]int64) {
 	var b strings.Builder
+	weights := map[string][]int64{}
 	b.WriteString("# from tvm.script import ir as I\n# from tvm.script import relax as R\n\n@I.ir_module\nclass Module:\n")
 	for i := 0; i < nfuncs; i++ {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		b.WriteString(Function(src, fmt.Sprintf("f%d", i), steps))
+		text, w := function(src, fmt.Sprintf("f%d", i), steps, consts)
+		b.WriteString(text)
+		for k, v := range w {
+			weights[k] = v
+		}
 	}
-	return b.String()
+	return b.String(), weights
 }
