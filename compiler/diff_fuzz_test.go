@@ -69,6 +69,10 @@ func FuzzDiffSIMDLevels(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// As a model's loader does: the bound weights' packed, transformed
+		// and blocked forms are made once and used at every call.
+		kernels.RegisterConstants(res.Exec)
+		defer kernels.UnregisterConstants(res.Exec)
 		for _, fn := range res.Source.RelaxFuncs() {
 			var args []runtime.Value
 			for i, p := range fn.Params {

@@ -43,6 +43,7 @@ type fn struct {
 	params  []value
 	weights []value // parameters a model's weights would be: after the inputs
 	vals    []value
+	bound   []value // the values body binds, in its order
 	body    []string
 	n       int
 }
@@ -84,6 +85,7 @@ func (f *fn) bind(shape []int64, expr string, args ...any) value {
 	f.n++
 	f.body = append(f.body, fmt.Sprintf("%s: %s = %s", v.name, tensorType(shape), fmt.Sprintf(expr, args...)))
 	f.vals = append(f.vals, v)
+	f.bound = append(f.bound, v)
 	return v
 }
 
@@ -217,6 +219,13 @@ func (f *fn) pool() {
 		dh, dw = 2, 1+f.src.pick(2)
 	}
 	pad := [4]int{f.src.pick(kh/2 + 1), f.src.pick(kw/2 + 1), f.src.pick(kh/2 + 1), f.src.pick(kw/2 + 1)}
+	if f.src.pick(2) == 0 {
+		// The networks' geometries, which take the fast paths: 2x2/2,
+		// 3x3/2 without and with padding 1, 3x3/1 with padding 1.
+		g := [][4]int{{2, 2, 0}, {3, 2, 0}, {3, 2, 1}, {3, 1, 1}}[f.src.pick(4)]
+		kh, kw, sh, sw, dh, dw = g[0], g[0], g[1], g[1], 1, 1
+		pad = [4]int{g[2], g[2], g[2], g[2]}
+	}
 	ceil, incl := f.src.pick(2) == 0, f.src.pick(2) == 0
 	oh := poolOut(int(x.shape[2]), kh, sh, dh, pad[0], pad[2], ceil)
 	ow := poolOut(int(x.shape[3]), kw, sw, dw, pad[1], pad[3], ceil)
@@ -257,6 +266,10 @@ func (f *fn) rank4() value {
 // convolution's call. When the geometry leaves no output, an elementwise
 // step instead.
 func (f *fn) conv() {
+	if f.src.pick(4) == 0 {
+		f.wideConv()
+		return
+	}
 	x := f.rank4()
 	c := int(x.shape[1])
 	g, o := 1, 1+f.src.pick(24)
@@ -306,6 +319,25 @@ func (f *fn) conv() {
 	}
 }
 
+// wideConv binds a dense 1x1 or 3x3 convolution of a fresh input of 16 to
+// 48 channels on planes of 8x8 to 24x40 into 32 to 96 channels, with a
+// channel bias: the sizes the blocked paths take (whole channel panels for
+// the positions path, enough channels and tiles for Winograd).
+func (f *fn) wideConv() {
+	c, o := 16*(1+f.src.pick(3)), 32*(1+f.src.pick(3))
+	x := f.param([]int64{1, int64(c), int64(8 + f.src.pick(17)), int64(8 + f.src.pick(33))})
+	k, s := 1+2*f.src.pick(2), 1+f.src.pick(2)
+	p := k / 2
+	oh := (int(x.shape[2])+2*p-k)/s + 1
+	ow := (int(x.shape[3])+2*p-k)/s + 1
+	w := f.weight([]int64{int64(o), int64(c), int64(k), int64(k)})
+	b := f.weight([]int64{1, int64(o), 1, 1})
+	out := []int64{1, int64(o), int64(oh), int64(ow)}
+	v := f.bind(out, "R.nn.conv2d(%s, %s, strides=[%d, %d], padding=[%d, %d, %d, %d], dilation=[1, 1], groups=1, data_layout=\"NCHW\", kernel_layout=\"OIHW\", out_layout=\"NCHW\", out_dtype=\"void\")",
+		x.name, w.name, s, s, p, p, p, p)
+	f.bind(out, "R.add(%s, %s)", v.name, b.name)
+}
+
 // poolOut is TVM's pooled extent of an input of n with a window of k at
 // stride s, dilation d and paddings p0 and p1: in ceil mode the last
 // window must start inside the input or its head padding.
@@ -341,6 +373,7 @@ func (f *fn) bindAny(shape []int64, expr string, args ...any) {
 	f.n++
 	f.body = append(f.body, fmt.Sprintf("%s: R.Tensor((), dtype=\"float32\") = %s", v.name, fmt.Sprintf(expr, args...)))
 	f.vals = append(f.vals, v)
+	f.bound = append(f.bound, v)
 }
 
 // Function writes one random Relax function named name with up to steps
@@ -361,15 +394,37 @@ func function(src *Source, name string, steps int, consts bool) (string, map[str
 	for i := 0; i < n; i++ {
 		f.step()
 	}
-	last := f.vals[len(f.vals)-1]
+	// The function returns every bound value no later step reads (one, or
+	// a tuple of them), so that no operation is dead code the compiler
+	// drops.
+	var leaves []value
+	for i, v := range f.bound {
+		used := false
+		for _, later := range f.body[i+1:] {
+			if usesName(later[strings.Index(later, "="):], v.name) {
+				used = true
+				break
+			}
+		}
+		if !used {
+			leaves = append(leaves, v)
+		}
+	}
 	var b strings.Builder
 	var params []string
 	for _, p := range append(append([]value(nil), f.params...), f.weights...) {
 		params = append(params, fmt.Sprintf("%s: %s", p.name, tensorType(p.shape)))
 	}
-	ret := tensorType(last.shape)
-	if len(last.shape) == 0 {
-		ret = "R.Tensor((), dtype=\"float32\")"
+	last := leaves[len(leaves)-1]
+	ret := retType(last.shape)
+	if len(leaves) > 1 {
+		types, names := make([]string, len(leaves)), make([]string, len(leaves))
+		for i, l := range leaves {
+			types[i], names[i] = retType(l.shape), l.name
+		}
+		ret = "R.Tuple(" + strings.Join(types, ", ") + ")"
+		f.body = append(f.body, fmt.Sprintf("out: %s = (%s,)", ret, strings.Join(names, ", ")))
+		last = value{name: "out"}
 	}
 	fmt.Fprintf(&b, "    @R.function\n    def %s(%s) -> %s:\n", name, strings.Join(params, ", "), ret)
 	var weights map[string][]int64
@@ -385,6 +440,36 @@ func function(src *Source, name string, steps int, consts bool) (string, map[str
 	}
 	fmt.Fprintf(&b, "        return %s\n", last.name)
 	return b.String(), weights
+}
+
+// usesName reports whether expr reads the variable name (a whole word).
+func usesName(expr, name string) bool {
+	for i := strings.Index(expr, name); i >= 0; {
+		end := i + len(name)
+		before := i == 0 || !isIdent(expr[i-1])
+		after := end == len(expr) || !isIdent(expr[end])
+		if before && after {
+			return true
+		}
+		j := strings.Index(expr[i+1:], name)
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// retType is a value's type as a return or tuple field.
+func retType(shape []int64) string {
+	if len(shape) == 0 {
+		return "R.Tensor((), dtype=\"float32\")"
+	}
+	return tensorType(shape)
 }
 
 // Module writes a module of nfuncs random functions f0, f1, ... of up to
