@@ -136,7 +136,7 @@ func (f *fn) step() {
 		}
 		return
 	}
-	switch f.src.pick(11) {
+	switch f.src.pick(12) {
 	case 0, 1:
 		f.bind(x.shape, "%s(%s)", unary[f.src.pick(len(unary))], x.name)
 	case 2, 3:
@@ -192,6 +192,8 @@ func (f *fn) step() {
 		f.pool()
 	case 9:
 		f.conv()
+	case 10:
+		f.more(x)
 	default:
 		n := int64(1)
 		for _, d := range x.shape {
@@ -240,6 +242,59 @@ func (f *fn) pool() {
 	f.bind([]int64{x.shape[0], x.shape[1], int64(oh), int64(ow)},
 		"%s(%s, pool_size=[%d, %d], strides=[%d, %d], dilation=[%d, %d], padding=[%d, %d, %d, %d], ceil_mode=%s, count_include_pad=%s, layout=\"NCHW\", out_layout=\"NCHW\")",
 		op, x.name, kh, kw, sh, sw, dh, dw, pad[0], pad[1], pad[2], pad[3], pyBool(ceil), pyBool(incl))
+}
+
+// more binds one of the operators the other steps leave out: concat,
+// strided_slice, layer_norm, log_softmax, cumsum, adaptive_avg_pool2d or a
+// 1-D pool, on x (of rank 1 or more) or a value or parameter it needs.
+func (f *fn) more(x value) {
+	r := len(x.shape)
+	axis := f.src.pick(r)
+	switch f.src.pick(7) {
+	case 0:
+		y := append([]int64(nil), x.shape...)
+		y[axis] = int64(1 + f.src.pick(5))
+		yv := f.sameShape(y)
+		out := append([]int64(nil), x.shape...)
+		out[axis] += y[axis]
+		f.bind(out, "R.concat((%s, %s), axis=%d)", x.name, yv.name, axis)
+	case 1:
+		n := int(x.shape[axis])
+		b := f.src.pick(n)
+		e := b + 1 + f.src.pick(n-b)
+		st := 1 + f.src.pick(3)
+		out := append([]int64(nil), x.shape...)
+		out[axis] = int64((e - b + st - 1) / st)
+		f.bind(out, "R.strided_slice(%s, axes=[%d], begin=[%d], end=[%d], strides=[%d])", x.name, axis, b, e, st)
+	case 2:
+		g, b := f.weight(x.shape[r-1:]), f.weight(x.shape[r-1:])
+		f.bind(x.shape, "R.nn.layer_norm(%s, %s, %s, axes=[-1], epsilon=1.0000000000000001e-05, center=True, scale=True)", x.name, g.name, b.name)
+	case 3:
+		f.bind(x.shape, "R.nn.log_softmax(%s, axis=%d)", x.name, axis)
+	case 4:
+		f.bind(x.shape, "R.cumsum(%s, axis=%d, dtype=\"float32\", exclusive=%s)", x.name, axis, pyBool(f.src.pick(2) == 0))
+	case 5:
+		x := f.rank4()
+		oh, ow := 1+f.src.pick(int(x.shape[2])+2), 1+f.src.pick(int(x.shape[3])+2)
+		f.bind([]int64{x.shape[0], x.shape[1], int64(oh), int64(ow)}, "R.nn.adaptive_avg_pool2d(%s, output_size=[%d, %d], layout=\"NCHW\", out_layout=\"NCHW\")", x.name, oh, ow)
+	default:
+		x := f.param([]int64{int64(1 + f.src.pick(2)), int64(1 + f.src.pick(6)), int64(1 + f.src.pick(40))})
+		k := []int{1, 2, 3, 5}[f.src.pick(4)]
+		st, d := 1+f.src.pick(3), 1+f.src.pick(2)
+		p0, p1 := f.src.pick(k/2+1), f.src.pick(k/2+1)
+		ceil := f.src.pick(2) == 0
+		ow := poolOut(int(x.shape[2]), k, st, d, p0, p1, ceil)
+		if ow < 1 {
+			f.bind(x.shape, "R.nn.relu(%s)", x.name)
+			return
+		}
+		op := "R.nn.max_pool1d"
+		if f.src.pick(2) == 0 {
+			op = "R.nn.avg_pool1d"
+		}
+		f.bind([]int64{x.shape[0], x.shape[1], int64(ow)}, "%s(%s, pool_size=[%d], strides=[%d], dilation=[%d], padding=[%d, %d], ceil_mode=%s, count_include_pad=%s, layout=\"NCW\", out_layout=\"NCW\")",
+			op, x.name, k, st, d, p0, p1, pyBool(ceil), pyBool(f.src.pick(2) == 0))
+	}
 }
 
 // rank4 picks an existing rank-4 value or makes a parameter of a random
