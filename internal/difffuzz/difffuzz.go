@@ -250,7 +250,9 @@ func (f *fn) pool() {
 func (f *fn) more(x value) {
 	r := len(x.shape)
 	axis := f.src.pick(r)
-	switch f.src.pick(7) {
+	switch f.src.pick(8) {
+	case 7:
+		f.convTranspose()
 	case 0:
 		y := append([]int64(nil), x.shape...)
 		y[axis] = int64(1 + f.src.pick(5))
@@ -295,6 +297,34 @@ func (f *fn) more(x value) {
 		f.bind([]int64{x.shape[0], x.shape[1], int64(ow)}, "%s(%s, pool_size=[%d], strides=[%d], dilation=[%d], padding=[%d, %d], ceil_mode=%s, count_include_pad=%s, layout=\"NCW\", out_layout=\"NCW\")",
 			op, x.name, k, st, d, p0, p1, pyBool(ceil), pyBool(f.src.pick(2) == 0))
 	}
+}
+
+// convTranspose binds a 2-D transposed convolution (NCHW, IOHW weight) of
+// a rank-4 value: window 1 to 4 a side, stride 1 to 3, dilation 1 or 2,
+// padding below the window's reach, output padding below the stride, one
+// group or as many as the channels when they divide the output's.
+func (f *fn) convTranspose() {
+	x := f.rank4()
+	c := int(x.shape[1])
+	g, og := 1, 1+f.src.pick(8) // groups, output channels a group
+	if f.src.pick(3) == 0 {
+		g = c
+	}
+	kh, kw := 1+f.src.pick(4), 1+f.src.pick(4)
+	sh, sw := 1+f.src.pick(3), 1+f.src.pick(3)
+	dh, dw := 1+f.src.pick(2), 1
+	pad := [4]int{f.src.pick(dh*(kh-1) + 1), f.src.pick(kw), f.src.pick(dh*(kh-1) + 1), f.src.pick(kw)}
+	oph, opw := f.src.pick(max(sh, dh)), f.src.pick(max(sw, dw))
+	oh := (int(x.shape[2])-1)*sh - pad[0] - pad[2] + dh*(kh-1) + oph + 1
+	ow := (int(x.shape[3])-1)*sw - pad[1] - pad[3] + dw*(kw-1) + opw + 1
+	if oh < 1 || ow < 1 {
+		f.bind(x.shape, "R.nn.relu(%s)", x.name)
+		return
+	}
+	w := f.weight([]int64{int64(c), int64(og), int64(kh), int64(kw)})
+	f.bind([]int64{x.shape[0], int64(g * og), int64(oh), int64(ow)},
+		"R.nn.conv2d_transpose(%s, %s, strides=[%d, %d], padding=[%d, %d, %d, %d], output_padding=[%d, %d], dilation=[%d, %d], groups=%d, data_layout=\"NCHW\", kernel_layout=\"IOHW\", out_layout=\"NCHW\", out_dtype=\"void\")",
+		x.name, w.name, sh, sw, pad[0], pad[1], pad[2], pad[3], oph, opw, dh, dw, g)
 }
 
 // rank4 picks an existing rank-4 value or makes a parameter of a random
