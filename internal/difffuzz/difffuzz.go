@@ -250,7 +250,9 @@ func (f *fn) pool() {
 func (f *fn) more(x value) {
 	r := len(x.shape)
 	axis := f.src.pick(r)
-	switch f.src.pick(8) {
+	switch f.src.pick(9) {
+	case 8:
+		f.attention()
 	case 7:
 		f.convTranspose()
 	case 0:
@@ -325,6 +327,26 @@ func (f *fn) convTranspose() {
 	f.bind([]int64{x.shape[0], int64(g * og), int64(oh), int64(ow)},
 		"R.nn.conv2d_transpose(%s, %s, strides=[%d, %d], padding=[%d, %d, %d, %d], output_padding=[%d, %d], dilation=[%d, %d], groups=%d, data_layout=\"NCHW\", kernel_layout=\"IOHW\", out_layout=\"NCHW\", out_dtype=\"void\")",
 		x.name, w.name, sh, sw, pad[0], pad[1], pad[2], pad[3], oph, opw, dh, dw, g)
+}
+
+// attention binds nn.attention of fresh query (B, S, N, H), key (B, Skv,
+// N, H) and value (B, Skv, N, Hv) parameters, at times with a bias (B, N,
+// S, Skv), a scale and a causal mask.
+func (f *fn) attention() {
+	b, sq, skv, n := int64(1+f.src.pick(2)), int64(1+f.src.pick(20)), int64(1+f.src.pick(20)), int64(1+f.src.pick(4))
+	h, hv := int64(1+f.src.pick(40)), int64(1+f.src.pick(40))
+	q, k, v := f.param([]int64{b, sq, n, h}), f.param([]int64{b, skv, n, h}), f.param([]int64{b, skv, n, hv})
+	args := q.name + ", " + k.name + ", " + v.name
+	if f.src.pick(3) == 0 {
+		args += ", " + f.sameShape([]int64{b, n, sq, skv}).name
+	}
+	if f.src.pick(2) == 0 {
+		args += ", scale=" + []string{"0.5", "0.125", "2.0"}[f.src.pick(3)]
+	}
+	if m := f.src.pick(3); m > 0 {
+		args += fmt.Sprintf(", causal_mask=%q", []string{"TopLeft", "BottomRight"}[m-1])
+	}
+	f.bind([]int64{b, sq, n, hv}, "R.nn.attention(%s)", args)
 }
 
 // rank4 picks an existing rank-4 value or makes a parameter of a random
