@@ -687,24 +687,35 @@ func layerNormRowGo(o, x, g, b []float32, eps float64) {
 	n := len(x)
 	var acc [8]float32
 	for i, v := range x {
-		acc[i%8] += v
+		acc[i%8] = addL(acc[i%8], v)
 	}
 	mean := fold8(&acc) / float32(n)
 	acc = [8]float32{}
 	for i, v := range x {
 		d := v - mean
-		acc[i%8] += d * d
+		acc[i%8] = addL(acc[i%8], d*d)
 	}
 	inv := float32(1 / math.Sqrt(float64(fold8(&acc)/float32(n))+eps))
 	for i, v := range x {
-		o[i] = ((v-mean)*inv)*g[i] + b[i]
+		o[i] = addL(mulL(mulL(v-mean, inv), g[i]), b[i])
 	}
 }
 
-// fold8 adds eight partial sums as ((a0+a1)+(a2+a3))+((a4+a5)+(a6+a7)).
+// fold8 adds eight partial sums as ((a0+a1)+(a2+a3))+((a4+a5)+(a6+a7)),
+// each add's left operand the kernels' first (addL).
 func fold8(a *[8]float32) float32 {
-	return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]))
+	return addL(addL(addL(a[0], a[1]), addL(a[2], a[3])), addL(addL(a[4], a[5]), addL(a[6], a[7])))
 }
+
+// addL is a + b as the kernels compute it with a the first source operand:
+// a's NaN (quieted) when a is one, else b's, else the sum (an invalid sum's
+// NaN the hardware's). Go's + may swap a commutative operation's operands,
+// which picks the other NaN when both are: the twin of the short-row layer
+// norm gave +NaN where its kernel gave -NaN (found by FuzzDiffSIMDLevels).
+func addL(a, b float32) float32 { return firstNaN(a, b, a+b) }
+
+// mulL is a * b in addL's operand order.
+func mulL(a, b float32) float32 { return firstNaN(a, b, a*b) }
 
 // sgemmScatterGo is the twin of the scattering indirect chain kernels (nr
 // columns: 48, or a narrow form's 32 or 16): tiles
