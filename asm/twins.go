@@ -127,10 +127,10 @@ func tapMaxGo(dst, base []float32, offs []int, lo float32) {
 func avgPool2Go(dst, up, down []float32) {
 	for k := range dst {
 		var s float32
-		s += up[2*k]
-		s += up[2*k+1]
-		s += down[2*k]
-		s += down[2*k+1]
+		s = addL(s, up[2*k]) // the running sum first, as the kernel adds
+		s = addL(s, up[2*k+1])
+		s = addL(s, down[2*k])
+		s = addL(s, down[2*k+1])
 		dst[k] = s / 4
 	}
 }
@@ -144,7 +144,7 @@ func avgPool3S1Go(dst, src []float32, h, w int, includePad bool) {
 			for yy := y - 1; yy <= y+1; yy++ {
 				for xx := x - 1; xx <= x+1; xx++ {
 					if yy >= 0 && yy < h && xx >= 0 && xx < w {
-						s += src[yy*w+xx]
+						s = addL(s, src[yy*w+xx]) // the running sum first, as the kernel adds
 						cnt++
 					}
 				}
