@@ -1,8 +1,6 @@
 package compiler_test
 
 import (
-	"maps"
-	"slices"
 	"testing"
 
 	"github.com/relaxgo/relaxgo/asm"
@@ -44,17 +42,9 @@ func FuzzDiffSIMDLevels(f *testing.F) {
 		if len(data) > 0 && data[0]&1 == 1 {
 			var shapes map[string][]int64
 			src, shapes = difffuzz.ModuleWeights(difffuzz.NewSource(data[1:]), 2, 8)
-			if len(shapes) > 0 {
-				opt.Params = map[string]*runtime.Tensor{}
-			}
-			seed := 100
-			for _, name := range slices.Sorted(maps.Keys(shapes)) {
-				w, err := runtime.SampleTensor(shapes[name], runtime.Float32, seed)
-				if err != nil {
-					t.Fatal(err)
-				}
-				opt.Params[name] = w
-				seed++
+			var err error
+			if opt.Params, err = difffuzz.SampleWeights(shapes); err != nil {
+				t.Fatal(err)
 			}
 		} else {
 			src = difffuzz.Module(difffuzz.NewSource(data), 2, 8)

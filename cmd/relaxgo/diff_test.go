@@ -15,7 +15,6 @@ import (
 	"github.com/relaxgo/relaxgo/compiler"
 	"github.com/relaxgo/relaxgo/internal/difffuzz"
 	"github.com/relaxgo/relaxgo/ir"
-	"github.com/relaxgo/relaxgo/runtime"
 	"github.com/relaxgo/relaxgo/tensorio"
 )
 
@@ -53,7 +52,10 @@ func diffModes(t *testing.T, consts bool) {
 	var shapes map[string][]int64
 	if consts {
 		src, shapes = difffuzz.ModuleWeights(difffuzz.NewSource(seed), nfuncs, 10)
-		opt.Params = map[string]*runtime.Tensor{}
+		var err error
+		if opt.Params, err = difffuzz.SampleWeights(shapes); err != nil {
+			t.Fatal(err)
+		}
 	}
 	dir, err := os.MkdirTemp(".", "_diffmodes")
 	if err != nil {
@@ -63,15 +65,10 @@ func diffModes(t *testing.T, consts bool) {
 	genArgs := []string{"--pkg", "diffmodel", "-o", dir}
 	if consts {
 		var a tensorio.Archive
-		for i, name := range slices.Sorted(maps.Keys(shapes)) {
-			w, err := runtime.SampleTensor(shapes[name], runtime.Float32, 100+i)
-			if err != nil {
+		for _, name := range slices.Sorted(maps.Keys(opt.Params)) {
+			if err := a.Add(name, opt.Params[name]); err != nil {
 				t.Fatal(err)
 			}
-			if err := a.Add(name, w); err != nil {
-				t.Fatal(err)
-			}
-			opt.Params[name] = w
 		}
 		params := filepath.Join(dir, "weights.npz")
 		if err := tensorio.WriteNPZFile(params, &a); err != nil {

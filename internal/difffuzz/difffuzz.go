@@ -7,8 +7,11 @@ package difffuzz
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
+
+	"github.com/relaxgo/relaxgo/runtime"
 )
 
 // Source hands out the bytes that drive generation, then zeros.
@@ -415,8 +418,7 @@ func (f *fn) conv() {
 	}
 	w := f.weight([]int64{int64(o), int64(c / g), int64(kh), int64(kw)})
 	out := []int64{x.shape[0], int64(o), int64(oh), int64(ow)}
-	v := f.bind(out, "R.nn.conv2d(%s, %s, strides=[%d, %d], padding=[%d, %d, %d, %d], dilation=[%d, %d], groups=%d, data_layout=\"NCHW\", kernel_layout=\"OIHW\", out_layout=\"NCHW\", out_dtype=\"void\")",
-		x.name, w.name, sh, sw, pad[0], pad[1], pad[2], pad[3], dh, dw, g)
+	v := f.bind(out, "%s", conv2dExpr(x, w, sh, sw, pad, dh, dw, g))
 	if f.src.pick(2) == 0 {
 		b := f.weight([]int64{1, int64(o), 1, 1})
 		v = f.bind(out, "R.add(%s, %s)", v.name, b.name)
@@ -440,9 +442,14 @@ func (f *fn) wideConv() {
 	w := f.weight([]int64{int64(o), int64(c), int64(k), int64(k)})
 	b := f.weight([]int64{1, int64(o), 1, 1})
 	out := []int64{1, int64(o), int64(oh), int64(ow)}
-	v := f.bind(out, "R.nn.conv2d(%s, %s, strides=[%d, %d], padding=[%d, %d, %d, %d], dilation=[1, 1], groups=1, data_layout=\"NCHW\", kernel_layout=\"OIHW\", out_layout=\"NCHW\", out_dtype=\"void\")",
-		x.name, w.name, s, s, p, p, p, p)
+	v := f.bind(out, "%s", conv2dExpr(x, w, s, s, [4]int{p, p, p, p}, 1, 1, 1))
 	f.bind(out, "R.add(%s, %s)", v.name, b.name)
+}
+
+// conv2dExpr is an NCHW/OIHW R.nn.conv2d of x with the weight w.
+func conv2dExpr(x, w value, sh, sw int, pad [4]int, dh, dw, g int) string {
+	return fmt.Sprintf("R.nn.conv2d(%s, %s, strides=[%d, %d], padding=[%d, %d, %d, %d], dilation=[%d, %d], groups=%d, data_layout=\"NCHW\", kernel_layout=\"OIHW\", out_layout=\"NCHW\", out_dtype=\"void\")",
+		x.name, w.name, sh, sw, pad[0], pad[1], pad[2], pad[3], dh, dw, g)
 }
 
 // poolOut is TVM's pooled extent of an input of n with a window of k at
@@ -592,6 +599,20 @@ func Module(src *Source, nfuncs, steps int) string {
 // (unique in the module).
 func ModuleWeights(src *Source, nfuncs, steps int) (string, map[string][]int64) {
 	return module(src, nfuncs, steps, true)
+}
+
+// SampleWeights makes ModuleWeights' weights: runtime.SampleTensor of each
+// shape, seeds from 100 in name order, so every harness binds the same.
+func SampleWeights(shapes map[string][]int64) (map[string]*runtime.Tensor, error) {
+	ws := make(map[string]*runtime.Tensor, len(shapes))
+	for i, name := range slices.Sorted(maps.Keys(shapes)) {
+		w, err := runtime.SampleTensor(shapes[name], runtime.Float32, 100+i)
+		if err != nil {
+			return nil, fmt.Errorf("weight %s: %w", name, err)
+		}
+		ws[name] = w
+	}
+	return ws, nil
 }
 
 func module(src *Source, nfuncs, steps int, consts bool) (string, map[string][]int64) {
